@@ -1,0 +1,92 @@
+//===- BoundLayout.h - A layout applied to one logical shape ----*- C++ -*-===//
+//
+// The one question every encoding answers: given a logical shape and element
+// width, where does each element live in storage? Each format (HTP chunked
+// layouts, NVDLA feature data, ...) implements this class once; the dialect's
+// layout interface, the constant packer, the memref lowering and the C API
+// all ask it, so no offset formula is written twice.
+//
+// Virtual calls happen per tensor (pack, unpack) or per query, never per
+// element on a hot path.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_FORMAT_BOUNDLAYOUT_H
+#define DLA_FORMAT_BOUNDLAYOUT_H
+
+#include "dla/Format/Expected.h"
+#include "dla/Format/StridedView.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace dla::format {
+
+/// Where a storage byte belongs.
+struct StorageLocation {
+  /// True when the byte is padding or a gap introduced by the layout.
+  bool isPadding = false;
+  /// The logical index of the element holding the byte (empty for padding).
+  std::vector<int64_t> index;
+  /// Byte within that element (0 for padding).
+  int64_t byteInElement = 0;
+};
+
+class BoundLayout {
+public:
+  virtual ~BoundLayout();
+
+  /// The logical shape this layout was bound to.
+  const std::vector<int64_t> &getShape() const { return shape; }
+  /// Bytes of one logical element as the caller holds it (row-major input).
+  int64_t getElementBytes() const { return elementBytes; }
+  /// Number of logical elements (product of the shape).
+  int64_t getNumElements() const { return numElements; }
+
+  /// Total storage in bytes, padding and gaps included.
+  virtual int64_t getStorageBytes() const = 0;
+
+  /// Byte offset in storage of a logical element. Fails when `index` has the
+  /// wrong rank or is out of bounds.
+  virtual Expected<int64_t> getByteOffset(const std::vector<int64_t> &index) const = 0;
+
+  /// The inverse of getByteOffset: which element (if any) a byte belongs to.
+  /// Fails when the offset is outside [0, getStorageBytes()).
+  virtual Expected<StorageLocation> locate(int64_t byteOffset) const = 0;
+
+  /// The layout as a strided view, or nullopt when it is not one.
+  virtual std::optional<StridedView> getStridedView() const = 0;
+
+  /// Writes the storage image of `logical` (row-major, getElementBytes() per
+  /// element, host byte order) into `storage` (getStorageBytes() bytes).
+  /// Every byte of `storage` is written: padding and gaps become zero.
+  virtual void pack(const char *logical, char *storage) const = 0;
+
+  /// The exact inverse of pack on the logical elements.
+  virtual void unpack(const char *storage, char *logical) const = 0;
+
+protected:
+  BoundLayout(std::vector<int64_t> shape, int64_t elementBytes, int64_t numElements)
+      : shape(std::move(shape)), elementBytes(elementBytes), numElements(numElements) {}
+
+  /// Checks rank and bounds of a logical index; used by getByteOffset.
+  Status checkIndex(const std::vector<int64_t> &index) const;
+  /// Checks 0 <= byteOffset < getStorageBytes(); used by locate.
+  Status checkByteOffset(int64_t byteOffset) const;
+
+private:
+  std::vector<int64_t> shape;
+  int64_t elementBytes;
+  int64_t numElements;
+};
+
+/// Checks a logical shape (all extents >= 0) and element width (> 0), and
+/// returns the number of elements, or an error naming the overflow.
+Expected<int64_t> checkShape(const std::vector<int64_t> &shape, int64_t elementBytes);
+
+/// Formats a shape as "2x9x20x50" for messages.
+std::string formatShape(const std::vector<int64_t> &shape);
+
+} // namespace dla::format
+
+#endif // DLA_FORMAT_BOUNDLAYOUT_H

@@ -1,0 +1,232 @@
+//===- ChunkedLayout.cpp - HTP-style chunked memory layouts --------------===//
+
+#include "dla/Format/ChunkedLayout.h"
+#include "dla/Format/CheckedMath.h"
+#include "dla/Format/StridedCopy.h"
+
+#include <array>
+
+using namespace dla::format;
+
+namespace {
+struct PresetInfo {
+  ChunkedPreset preset;
+  std::string_view name;
+  std::vector<ChunkPair> pairs;
+};
+
+const std::vector<PresetInfo> &presetTable() {
+  // The summary table of the HTP document. NCHW follows the document's prose
+  // (<4, 0,0, 3,0, 1,0, 2,0>: batch, channel, height, width) rather than its
+  // summary row (3,0, 2,0, 1,0 would be N, C, W, H), see docs/ChunkedLayouts.md.
+  static const std::vector<PresetInfo> table = {
+      {ChunkedPreset::Flat, "flat", {{0, 0}, {1, 0}, {2, 0}, {3, 0}}},
+      {ChunkedPreset::NCHW, "nchw", {{0, 0}, {3, 0}, {1, 0}, {2, 0}}},
+      {ChunkedPreset::Depth32, "depth32", {{0, 0}, {1, 0}, {3, 0}, {2, 0}, {2, 4}, {3, 32}}},
+      {ChunkedPreset::Crouton,
+       "crouton",
+       {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 8}, {2, 8}, {3, 32}}},
+      {ChunkedPreset::Crouton4x1,
+       "crouton4x1",
+       {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 8}, {2, 2}, {3, 32}, {2, 4}}},
+      {ChunkedPreset::Crouton2x2,
+       "crouton2x2",
+       {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 4}, {2, 4}, {3, 32}, {1, 2}, {2, 2}}},
+      {ChunkedPreset::Crouton2,
+       "crouton2",
+       {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 8}, {2, 2}, {3, 32}, {2, 2}}},
+      {ChunkedPreset::ConvWeight,
+       "conv_weight",
+       {{3, 0}, {2, 0}, {0, 0}, {1, 0}, {2, 8}, {3, 32}, {2, 4}}},
+  };
+  return table;
+}
+
+const PresetInfo &info(ChunkedPreset preset) {
+  return presetTable()[static_cast<size_t>(preset)];
+}
+
+std::string pairName(size_t i, const ChunkPair &p) {
+  return "pair #" + std::to_string(i) + " (" + std::to_string(p.dim) + ", " +
+         std::to_string(p.size) + ")";
+}
+} // namespace
+
+const std::vector<ChunkedPreset> &dla::format::allChunkedPresets() {
+  static const std::vector<ChunkedPreset> all = [] {
+    std::vector<ChunkedPreset> v;
+    for (const PresetInfo &p : presetTable())
+      v.push_back(p.preset);
+    return v;
+  }();
+  return all;
+}
+
+std::string_view dla::format::getPresetName(ChunkedPreset preset) { return info(preset).name; }
+
+std::optional<ChunkedPreset> dla::format::parsePresetName(std::string_view name) {
+  for (const PresetInfo &p : presetTable())
+    if (p.name == name)
+      return p.preset;
+  return std::nullopt;
+}
+
+Status ChunkedLayout::validate(int64_t rank, const std::vector<ChunkPair> &pairs) {
+  if (rank < 0)
+    return makeError("rank must be non-negative, got " + std::to_string(rank));
+  std::vector<int64_t> restPair(static_cast<size_t>(rank), -1);
+  std::vector<int64_t> tileProduct(static_cast<size_t>(rank), 1);
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    const ChunkPair &p = pairs[i];
+    if (p.dim < 0 || p.dim >= rank)
+      return makeError(pairName(i, p) + ": dimension " + std::to_string(p.dim) +
+                       " is out of range [0, " + std::to_string(rank) + ")");
+    if (p.size < 0)
+      return makeError(pairName(i, p) + ": tile size must be positive (0 means 'all the rest')");
+    if (p.size == 0) {
+      int64_t &seen = restPair[static_cast<size_t>(p.dim)];
+      if (seen >= 0)
+        return makeError(pairName(i, p) + ": dimension " + std::to_string(p.dim) +
+                         " already has its 'all the rest' pair (#" + std::to_string(seen) + ")");
+      seen = static_cast<int64_t>(i);
+      continue;
+    }
+    auto t = checkedMul(tileProduct[static_cast<size_t>(p.dim)], p.size);
+    if (!t)
+      return makeError(pairName(i, p) + ": product of the tile sizes of dimension " +
+                       std::to_string(p.dim) + " overflows a 64-bit integer");
+    tileProduct[static_cast<size_t>(p.dim)] = *t;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (restPair[static_cast<size_t>(d)] < 0)
+      return makeError("dimension " + std::to_string(d) + " has no (" + std::to_string(d) +
+                       ", 0) pair; every dimension needs exactly one 'all the rest' pair");
+  return Status::success();
+}
+
+Expected<ChunkedLayout> ChunkedLayout::get(int64_t rank, std::vector<ChunkPair> pairs) {
+  Status s = validate(rank, pairs);
+  if (!s)
+    return s.takeError();
+  return ChunkedLayout(rank, std::move(pairs));
+}
+
+ChunkedLayout ChunkedLayout::getPreset(ChunkedPreset preset) {
+  return ChunkedLayout(4, info(preset).pairs);
+}
+
+std::optional<ChunkedPreset> ChunkedLayout::getMatchingPreset() const {
+  if (rank != 4)
+    return std::nullopt;
+  for (const PresetInfo &p : presetTable())
+    if (p.pairs == pairs)
+      return p.preset;
+  return std::nullopt;
+}
+
+int64_t ChunkedLayout::getTileProduct(int64_t dim) const {
+  int64_t t = 1;
+  for (const ChunkPair &p : pairs)
+    if (p.dim == dim && p.size > 0)
+      t *= p.size; // cannot overflow: validate() checked it
+  return t;
+}
+
+std::string ChunkedLayout::toString() const {
+  std::string s = "[";
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    if (i)
+      s += ", ";
+    s += "(" + std::to_string(pairs[i].dim) + ", " + std::to_string(pairs[i].size) + ")";
+  }
+  return s + "]";
+}
+
+Expected<std::unique_ptr<ChunkedBoundLayout>>
+ChunkedLayout::bind(const std::vector<int64_t> &shape, int64_t elementBytes) const {
+  if (static_cast<int64_t>(shape.size()) != rank)
+    return makeError("layout of rank " + std::to_string(rank) + " cannot lay out shape " +
+                     formatShape(shape) + " of rank " + std::to_string(shape.size()));
+  Expected<int64_t> numElements = checkShape(shape, elementBytes);
+  if (!numElements)
+    return numElements.takeError();
+
+  std::unique_ptr<ChunkedBoundLayout> bound(
+      new ChunkedBoundLayout(*this, shape, elementBytes, *numElements));
+  std::vector<int64_t> padded(shape.size());
+  for (int64_t d = 0; d < rank; ++d) {
+    auto p = checkedRoundUp(shape[d], getTileProduct(d));
+    if (!p)
+      return makeError("padding dimension " + std::to_string(d) + " of shape " +
+                       formatShape(shape) + " overflows a 64-bit integer");
+    padded[d] = *p;
+  }
+
+  // Extents and weights (right to left, per dimension), then storage strides.
+  StridedView &view = bound->view;
+  view.dims.resize(pairs.size());
+  std::vector<int64_t> innerWeight(shape.size(), 1);
+  for (size_t i = pairs.size(); i-- > 0;) {
+    const ChunkPair &p = pairs[i];
+    int64_t extent = p.size > 0 ? p.size : padded[p.dim] / getTileProduct(p.dim);
+    view.dims[i] = {extent, 0, p.dim, innerWeight[p.dim]};
+    innerWeight[p.dim] *= extent; // <= padded[dim], no overflow
+  }
+  int64_t stride = 1;
+  for (size_t i = pairs.size(); i-- > 0;) {
+    view.dims[i].stride = stride;
+    auto s = checkedMul(stride, view.dims[i].extent);
+    if (!s)
+      return makeError("storage size of shape " + formatShape(shape) + " under layout " +
+                       toString() + " overflows a 64-bit integer");
+    stride = *s;
+  }
+  auto bytes = checkedMul(stride, elementBytes);
+  if (!bytes)
+    return makeError("storage size in bytes of shape " + formatShape(shape) +
+                     " under layout " + toString() + " overflows a 64-bit integer");
+  bound->paddedShape = std::move(padded);
+  bound->storageElements = stride;
+  bound->storageBytes = *bytes;
+  return bound;
+}
+
+int64_t ChunkedBoundLayout::getElementOffsetUnchecked(const int64_t *index) const {
+  return getViewElementOffset(view, index);
+}
+
+Expected<int64_t> ChunkedBoundLayout::getByteOffset(const std::vector<int64_t> &index) const {
+  Status s = checkIndex(index);
+  if (!s)
+    return s.takeError();
+  return getElementOffsetUnchecked(index.data()) * getElementBytes();
+}
+
+Expected<StorageLocation> ChunkedBoundLayout::locate(int64_t byteOffset) const {
+  Status s = checkByteOffset(byteOffset);
+  if (!s)
+    return s.takeError();
+  StorageLocation loc;
+  int64_t element = byteOffset / getElementBytes();
+  std::vector<int64_t> index(getShape().size(), 0);
+  for (const StridedView::Dim &d : view.dims) {
+    index[d.logicalDim] += (element / d.stride) * d.weight;
+    element %= d.stride;
+  }
+  for (size_t d = 0; d < index.size(); ++d)
+    if (index[d] >= getShape()[d]) {
+      loc.isPadding = true;
+      return loc;
+    }
+  loc.index = std::move(index);
+  loc.byteInElement = byteOffset % getElementBytes();
+  return loc;
+}
+
+void ChunkedBoundLayout::pack(const char *logical, char *storage) const {
+  packStridedView(view, getShape(), getElementBytes(), logical, storage, storageElements);
+}
+
+void ChunkedBoundLayout::unpack(const char *storage, char *logical) const {
+  unpackStridedView(view, getShape(), getElementBytes(), storage, logical);
+}

@@ -1,0 +1,28 @@
+//===- NvdlaAlignment.cpp - NVDLA alignment requirements -----------------===//
+
+#include "dla/Format/NvdlaAlignment.h"
+
+using namespace dla::format::nvdla;
+
+const std::vector<AlignmentRule> &dla::format::nvdla::alignmentTable() {
+  // Columns: start address, line stride, surface stride, planar/cube stride,
+  // data size. The pitch-linear row leaves the surface stride blank in the
+  // document; its second plane starts at a 32-byte aligned address, which
+  // the start-address column already requires.
+  static const std::vector<AlignmentRule> table = {
+      {AlignedData::FeatureData, "feature data cube", 32, 32, 32, 32, 0},
+      {AlignedData::Weight, "uncompressed/compressed weight", 256, 0, 0, 0, 128},
+      {AlignedData::WeightMaskBits, "WMB", 256, 0, 0, 0, 128},
+      {AlignedData::WeightGroupSize, "WGS", 256, 0, 0, 0, 128},
+      {AlignedData::PitchLinearPixel, "pitch linear pixel", 32, 32, 0, 0, 0},
+      {AlignedData::Bias, "bias", 32, 32, 32, 0, 0},
+      {AlignedData::PReLU, "PReLU", 32, 0, 0, 0, 0},
+      {AlignedData::BatchNorm, "batch normalization", 32, 0, 0, 0, 0},
+      {AlignedData::ElementWise, "element-wise", 32, 32, 0, 0, 32},
+  };
+  return table;
+}
+
+const AlignmentRule &dla::format::nvdla::getAlignment(AlignedData data) {
+  return alignmentTable()[static_cast<size_t>(data)];
+}
