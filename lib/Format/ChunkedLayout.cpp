@@ -4,7 +4,7 @@
 #include "dla/Format/CheckedMath.h"
 #include "dla/Format/StridedCopy.h"
 
-#include <array>
+#include <map>
 
 using namespace dla::format;
 
@@ -74,8 +74,10 @@ std::optional<ChunkedPreset> dla::format::parsePresetName(std::string_view name)
 Status ChunkedLayout::validate(int64_t rank, const std::vector<ChunkPair> &pairs) {
   if (rank < 0)
     return makeError("rank must be non-negative, got " + std::to_string(rank));
-  std::vector<int64_t> restPair(static_cast<size_t>(rank), -1);
-  std::vector<int64_t> tileProduct(static_cast<size_t>(rank), 1);
+  // Keyed by dimension rather than sized by rank: the rank may come from
+  // untrusted input and must not decide an allocation.
+  std::map<int64_t, size_t> restPair;
+  std::map<int64_t, int64_t> tileProduct;
   for (size_t i = 0; i < pairs.size(); ++i) {
     const ChunkPair &p = pairs[i];
     if (p.dim < 0 || p.dim >= rank)
@@ -84,23 +86,29 @@ Status ChunkedLayout::validate(int64_t rank, const std::vector<ChunkPair> &pairs
     if (p.size < 0)
       return makeError(pairName(i, p) + ": tile size must be positive (0 means 'all the rest')");
     if (p.size == 0) {
-      int64_t &seen = restPair[static_cast<size_t>(p.dim)];
-      if (seen >= 0)
+      auto [it, inserted] = restPair.emplace(p.dim, i);
+      if (!inserted)
         return makeError(pairName(i, p) + ": dimension " + std::to_string(p.dim) +
-                         " already has its 'all the rest' pair (#" + std::to_string(seen) + ")");
-      seen = static_cast<int64_t>(i);
+                         " already has its 'all the rest' pair (#" + std::to_string(it->second) +
+                         ")");
       continue;
     }
-    auto t = checkedMul(tileProduct[static_cast<size_t>(p.dim)], p.size);
+    auto [it, inserted] = tileProduct.emplace(p.dim, 1);
+    auto t = checkedMul(it->second, p.size);
     if (!t)
       return makeError(pairName(i, p) + ": product of the tile sizes of dimension " +
                        std::to_string(p.dim) + " overflows a 64-bit integer");
-    tileProduct[static_cast<size_t>(p.dim)] = *t;
+    it->second = *t;
   }
-  for (int64_t d = 0; d < rank; ++d)
-    if (restPair[static_cast<size_t>(d)] < 0)
-      return makeError("dimension " + std::to_string(d) + " has no (" + std::to_string(d) +
-                       ", 0) pair; every dimension needs exactly one 'all the rest' pair");
+  // All rest pairs name distinct in-range dimensions, so the first missing
+  // one is found within restPair.size() + 1 steps.
+  if (static_cast<int64_t>(restPair.size()) < rank) {
+    int64_t d = 0;
+    while (restPair.count(d))
+      ++d;
+    return makeError("dimension " + std::to_string(d) + " has no (" + std::to_string(d) +
+                     ", 0) pair; every dimension needs exactly one 'all the rest' pair");
+  }
   return Status::success();
 }
 

@@ -1,0 +1,55 @@
+//===- DLAInterfaces.td - Interfaces of the dla dialect ----*- tablegen -*-===//
+#ifndef DLA_INTERFACES_TD
+#define DLA_INTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def DLA_LayoutEncodingAttr : AttrInterface<"LayoutEncodingAttr"> {
+  let cppNamespace = "::mlir::dla";
+  let description = [{
+    A tensor encoding that places every logical element at a byte offset of
+    a storage buffer. Every `dla` encoding implements it by binding its
+    format-library description to the tensor's shape and element type; all
+    derived questions (storage size, byte offset of an element, strided view,
+    packing) are then answered by the bound layout, so the formulas live in
+    one place.
+
+    Padding and gaps of the storage hold zero unless the encoding says
+    otherwise.
+  }];
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/[{
+        Binds the encoding to a logical shape and element type. Reports a
+        diagnostic through `emitError` and fails when the shape or element
+        type cannot be laid out (wrong rank, dynamic sizes, overflow, ...).
+      }],
+      /*retTy=*/"::llvm::FailureOr<std::unique_ptr<::dla::format::BoundLayout>>",
+      /*methodName=*/"bind",
+      /*args=*/(ins "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType,
+                    "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError)>,
+  ];
+  let extraSharedClassDeclaration = [{
+    /// Storage size in bytes, padding included.
+    ::llvm::FailureOr<int64_t>
+    getStorageBytes(::llvm::ArrayRef<int64_t> shape, ::mlir::Type elementType,
+                    ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const {
+      auto bound = $_attr.bind(shape, elementType, emitError);
+      if (::mlir::failed(bound))
+        return ::mlir::failure();
+      return (*bound)->getStorageBytes();
+    }
+    /// Byte offset in storage of the logical element at `index`.
+    ::llvm::FailureOr<int64_t>
+    getByteOffset(::llvm::ArrayRef<int64_t> shape, ::mlir::Type elementType,
+                  ::llvm::ArrayRef<int64_t> index,
+                  ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const;
+    /// The layout as a strided view, or failure (with a diagnostic) when the
+    /// layout is not a strided view.
+    ::llvm::FailureOr<::dla::format::StridedView>
+    getStridedView(::llvm::ArrayRef<int64_t> shape, ::mlir::Type elementType,
+                   ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const;
+  }];
+}
+
+#endif // DLA_INTERFACES_TD

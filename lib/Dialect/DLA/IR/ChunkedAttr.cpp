@@ -1,0 +1,162 @@
+//===- ChunkedAttr.cpp - #dla.chunked: HTP-style chunked layouts ---------===//
+//
+// Syntax: `#dla.chunked<crouton>` (a preset name) or
+// `#dla.chunked<[(0,0),(1,0),(1,8)]>` (explicit pairs, outermost first).
+// All layout math is in dla/Format/ChunkedLayout.h; this file only parses,
+// prints, and turns format-library errors into diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+namespace fmt = ::dla::format;
+
+namespace {
+std::vector<fmt::ChunkPair> toPairs(ArrayRef<int64_t> dims, ArrayRef<int64_t> sizes) {
+  std::vector<fmt::ChunkPair> pairs;
+  for (auto [d, s] : llvm::zip_equal(dims, sizes))
+    pairs.push_back({d, s});
+  return pairs;
+}
+
+int64_t rankOf(ArrayRef<int64_t> dims) {
+  int64_t rank = 0;
+  for (int64_t d : dims)
+    rank = std::max(rank, d + 1);
+  return rank;
+}
+
+std::string presetList() {
+  std::string s;
+  for (fmt::ChunkedPreset p : fmt::allChunkedPresets()) {
+    if (!s.empty())
+      s += ", ";
+    s += fmt::getPresetName(p);
+  }
+  return s;
+}
+} // namespace
+
+
+ChunkedAttr ChunkedAttr::get(MLIRContext *context, const fmt::ChunkedLayout &layout) {
+  SmallVector<int64_t> dims, sizes;
+  for (const fmt::ChunkPair &p : layout.getPairs()) {
+    dims.push_back(p.dim);
+    sizes.push_back(p.size);
+  }
+  return get(context, ArrayRef<int64_t>(dims), ArrayRef<int64_t>(sizes));
+}
+
+int64_t ChunkedAttr::getRank() const { return rankOf(getDims()); }
+
+fmt::ChunkedLayout ChunkedAttr::getLayout() const {
+  auto layout = fmt::ChunkedLayout::get(getRank(), toPairs(getDims(), getSizes()));
+  assert(layout && "ChunkedAttr was not verified");
+  return *layout;
+}
+
+std::optional<fmt::ChunkedPreset> ChunkedAttr::getPreset() const {
+  return getLayout().getMatchingPreset();
+}
+
+LogicalResult ChunkedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> dims, ArrayRef<int64_t> sizes) {
+  if (dims.size() != sizes.size())
+    return emitError() << "invalid chunked layout: " << dims.size() << " dimensions but "
+                       << sizes.size() << " sizes";
+  fmt::Status status = fmt::ChunkedLayout::validate(rankOf(dims), toPairs(dims, sizes));
+  if (!status)
+    return emitError() << "invalid chunked layout: " << status.message();
+  return success();
+}
+
+Attribute ChunkedAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess())
+    return {};
+  SmallVector<int64_t> dims, sizes;
+  if (succeeded(parser.parseOptionalLSquare())) {
+    if (failed(parser.parseOptionalRSquare())) {
+      auto parsePair = [&]() -> ParseResult {
+        int64_t dim, size;
+        if (parser.parseLParen() || parser.parseInteger(dim) || parser.parseComma() ||
+            parser.parseInteger(size) || parser.parseRParen())
+          return failure();
+        dims.push_back(dim);
+        sizes.push_back(size);
+        return success();
+      };
+      if (parser.parseCommaSeparatedList(parsePair) || parser.parseRSquare())
+        return {};
+    }
+  } else {
+    std::string name;
+    SMLoc nameLoc = parser.getCurrentLocation();
+    if (failed(parser.parseOptionalKeywordOrString(&name))) {
+      parser.emitError(nameLoc, "expected a chunked layout preset (")
+          << presetList() << ") or a list of (dim, size) pairs";
+      return {};
+    }
+    std::optional<fmt::ChunkedPreset> preset = fmt::parsePresetName(name);
+    if (!preset) {
+      parser.emitError(nameLoc, "unknown chunked layout preset '")
+          << name << "'; expected one of " << presetList() << ", or a list of (dim, size) pairs";
+      return {};
+    }
+    fmt::ChunkedLayout layout = fmt::ChunkedLayout::getPreset(*preset);
+    for (const fmt::ChunkPair &p : layout.getPairs()) {
+      dims.push_back(p.dim);
+      sizes.push_back(p.size);
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<ChunkedAttr>(loc, parser.getContext(), ArrayRef<int64_t>(dims),
+                                        ArrayRef<int64_t>(sizes));
+}
+
+void ChunkedAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  if (std::optional<fmt::ChunkedPreset> preset = getPreset()) {
+    printer << fmt::getPresetName(*preset) << ">";
+    return;
+  }
+  printer << "[";
+  llvm::interleaveComma(llvm::zip_equal(getDims(), getSizes()), printer, [&](auto pair) {
+    printer << "(" << std::get<0>(pair) << ", " << std::get<1>(pair) << ")";
+  });
+  printer << "]>";
+}
+
+FailureOr<std::unique_ptr<fmt::BoundLayout>>
+ChunkedAttr::bind(ArrayRef<int64_t> shape, Type elementType,
+                  function_ref<InFlightDiagnostic()> emitError) const {
+  FailureOr<int64_t> width = getStorageElementBytes(elementType, emitError);
+  if (failed(width))
+    return failure();
+  auto bound = getLayout().bind(shape.vec(), *width);
+  if (!bound)
+    return emitError() << *this << " cannot lay out " << fmt::formatShape(shape.vec()) << "x"
+                       << elementType << ": " << bound.message();
+  return std::unique_ptr<fmt::BoundLayout>(std::move(*bound));
+}
+
+LogicalResult ChunkedAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                                          function_ref<InFlightDiagnostic()> emitError) const {
+  if (static_cast<int64_t>(shape.size()) != getRank())
+    return emitError() << *this << " has rank " << getRank() << " but the tensor has rank "
+                       << shape.size();
+  if (failed(getStorageElementBytes(elementType, emitError)))
+    return failure();
+  // Sizes can only be checked for static shapes; a dynamic tensor is bound
+  // (and checked) once its shape is known.
+  if (llvm::any_of(shape, ShapedType::isDynamic))
+    return success();
+  return bind(shape, elementType, emitError);
+}

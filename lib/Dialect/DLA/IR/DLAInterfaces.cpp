@@ -1,0 +1,66 @@
+//===- DLAInterfaces.cpp - The layout encoding interface -----------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+
+#include "dla/Dialect/DLA/IR/DLAInterfaces.cpp.inc"
+
+FailureOr<int64_t> LayoutEncodingAttr::getByteOffset(
+    ArrayRef<int64_t> shape, Type elementType, ArrayRef<int64_t> index,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  auto bound = bind(shape, elementType, emitError);
+  if (failed(bound))
+    return failure();
+  auto offset = (*bound)->getByteOffset(index.vec());
+  if (!offset)
+    return emitError() << offset.message();
+  return *offset;
+}
+
+FailureOr<::dla::format::StridedView>
+LayoutEncodingAttr::getStridedView(ArrayRef<int64_t> shape, Type elementType,
+                                   function_ref<InFlightDiagnostic()> emitError) const {
+  auto bound = bind(shape, elementType, emitError);
+  if (failed(bound))
+    return failure();
+  std::optional<::dla::format::StridedView> view = (*bound)->getStridedView();
+  if (!view)
+    return emitError() << "layout " << *this << " is not a strided view";
+  return *view;
+}
+
+FailureOr<int64_t> mlir::dla::getStorageElementBytes(
+    Type type, function_ref<InFlightDiagnostic()> emitError) {
+  if (!type.isIntOrFloat())
+    return emitError() << "element type " << type
+                       << " has no storage width; expected an integer or floating-point type";
+  return (static_cast<int64_t>(type.getIntOrFloatBitWidth()) + 7) / 8;
+}
+
+bool mlir::dla::isLayoutEncodingOrNone(Attribute encoding) {
+  return !encoding || isa<LayoutEncodingAttr>(encoding);
+}
+
+FailureOr<std::unique_ptr<::dla::format::BoundLayout>>
+mlir::dla::bindTensorLayout(RankedTensorType type, function_ref<InFlightDiagnostic()> emitError) {
+  Attribute encoding = type.getEncoding();
+  if (auto layout = dyn_cast_or_null<LayoutEncodingAttr>(encoding))
+    return layout.bind(type.getShape(), type.getElementType(), emitError);
+  if (encoding)
+    return emitError() << "encoding " << encoding << " is not a DLA layout encoding";
+  // No encoding: row-major, i.e. the chunked layout with one rest pair per
+  // dimension in order.
+  FailureOr<int64_t> width = getStorageElementBytes(type.getElementType(), emitError);
+  if (failed(width))
+    return failure();
+  std::vector<::dla::format::ChunkPair> pairs;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    pairs.push_back({d, 0});
+  auto layout = ::dla::format::ChunkedLayout::get(type.getRank(), std::move(pairs));
+  auto bound = layout->bind(type.getShape().vec(), *width);
+  if (!bound)
+    return emitError() << bound.message();
+  return std::unique_ptr<::dla::format::BoundLayout>(std::move(*bound));
+}

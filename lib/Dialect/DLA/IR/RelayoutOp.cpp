@@ -1,0 +1,58 @@
+//===- RelayoutOp.cpp - dla.relayout -------------------------------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+
+#define GET_OP_CLASSES
+#include "dla/Dialect/DLA/IR/DLAOps.cpp.inc"
+
+LogicalResult RelayoutOp::verify() {
+  RankedTensorType source = getSource().getType();
+  RankedTensorType result = getResult().getType();
+  if (source.getShape() != result.getShape())
+    return emitOpError("source and result must have the same shape, got ")
+           << source << " and " << result;
+  if (source.getElementType() != result.getElementType())
+    return emitOpError("source and result must have the same element type, got ")
+           << source.getElementType() << " and " << result.getElementType();
+  if (!isLayoutEncodingOrNone(source.getEncoding()))
+    return emitOpError("source encoding ")
+           << source.getEncoding() << " is not a DLA layout encoding";
+  if (!isLayoutEncodingOrNone(result.getEncoding()))
+    return emitOpError("result encoding ")
+           << result.getEncoding() << " is not a DLA layout encoding";
+  return success();
+}
+
+OpFoldResult RelayoutOp::fold(FoldAdaptor) {
+  // Same encoding on both sides: nothing to convert.
+  if (getSource().getType() == getResult().getType())
+    return getSource();
+  return {};
+}
+
+namespace {
+/// relayout(relayout(x)) -> relayout(x): tensors are values, so the
+/// intermediate layout is unobservable. When x already has the final type
+/// the fold above then removes the remaining op.
+struct ComposeRelayouts : OpRewritePattern<RelayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(RelayoutOp op, PatternRewriter &rewriter) const override {
+    auto producer = op.getSource().getDefiningOp<RelayoutOp>();
+    if (!producer)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getSourceMutable().assign(producer.getSource()); });
+    return success();
+  }
+};
+} // namespace
+
+void RelayoutOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<ComposeRelayouts>(context);
+}

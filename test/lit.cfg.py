@@ -1,0 +1,24 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "DLA"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.dla_obj_root, "test")
+config.excludes = ["Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%dla_ref", os.path.join(config.dla_src_root, "utils", "dla-ref")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.dla_tools_dir, config.llvm_tools_dir]
+tools = [ToolSubst("dla-opt", unresolved="fatal")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
