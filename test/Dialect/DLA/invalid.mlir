@@ -1,0 +1,105 @@
+// RUN: dla-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{unknown chunked layout preset 'croutons'; expected one of flat, nchw, depth32, crouton, crouton4x1, crouton2x2, crouton2, conv_weight, or a list of (dim, size) pairs}}
+func.func @f(%a: tensor<1x2x3x4xi8, #dla.chunked<croutons>>)
+
+// -----
+
+// expected-error @+1 {{expected a chunked layout preset (flat, nchw, depth32, crouton, crouton4x1, crouton2x2, crouton2, conv_weight) or a list of (dim, size) pairs}}
+func.func @f(%a: tensor<1x2x3x4xi8, #dla.chunked<42>>)
+
+// -----
+
+// expected-error @+1 {{invalid chunked layout: pair #0 (-1, 0): dimension -1 is out of range [0, 1)}}
+func.func @f(%a: tensor<4xi8, #dla.chunked<[(-1, 0), (0, 0)]>>)
+
+// -----
+
+// expected-error @+1 {{invalid chunked layout: pair #1 (0, -4): tile size must be positive (0 means 'all the rest')}}
+func.func @f(%a: tensor<4xi8, #dla.chunked<[(0, 0), (0, -4)]>>)
+
+// -----
+
+// expected-error @+1 {{invalid chunked layout: pair #2 (0, 0): dimension 0 already has its 'all the rest' pair (#0)}}
+func.func @f(%a: tensor<4x4xi8, #dla.chunked<[(0, 0), (1, 0), (0, 0)]>>)
+
+// -----
+
+// expected-error @+1 {{invalid chunked layout: dimension 1 has no (1, 0) pair; every dimension needs exactly one 'all the rest' pair}}
+func.func @f(%a: tensor<4x4xi8, #dla.chunked<[(0, 0), (1, 4)]>>)
+
+// -----
+
+// A huge dimension number must not make the verifier allocate by rank.
+// expected-error @+1 {{invalid chunked layout: dimension 1 has no (1, 0) pair; every dimension needs exactly one 'all the rest' pair}}
+func.func @f(%a: tensor<4x4xi8, #dla.chunked<[(0, 0), (1000000000000000, 0)]>>)
+
+// -----
+
+// expected-error @+1 {{invalid chunked layout: pair #2 (0, 4294967296): product of the tile sizes of dimension 0 overflows a 64-bit integer}}
+func.func @f(%a: tensor<4xi8, #dla.chunked<[(0, 0), (0, 4294967296), (0, 4294967296)]>>)
+
+// -----
+
+// expected-error @+1 {{#dla.chunked<crouton> has rank 4 but the tensor has rank 3}}
+func.func @f(%a: tensor<3x5x30xi8, #dla.chunked<crouton>>)
+
+// -----
+
+// expected-error @+1 {{element type 'index' has no storage width; expected an integer or floating-point type}}
+func.func @f(%a: tensor<1x3x5x30xindex, #dla.chunked<crouton>>)
+
+// -----
+
+// expected-error @+1 {{#dla.chunked<crouton> cannot lay out 'tensor<36028797018963968x1x1x1xi8>': storage size of shape 36028797018963968x1x1x1 under layout [(0, 0), (1, 0), (2, 0), (3, 0), (1, 8), (2, 8), (3, 32)] overflows a 64-bit integer}}
+func.func @f(%a: tensor<36028797018963968x1x1x1xi8, #dla.chunked<crouton>>)
+
+// -----
+
+// expected-error @+1 {{#dla.chunked<[(0, 0), (0, 4611686018427387904)]> cannot lay out 'tensor<4611686018427387905xi8>': padding dimension 0 of shape 4611686018427387905 overflows a 64-bit integer}}
+func.func @f(%a: tensor<4611686018427387905xi8, #dla.chunked<[(0, 0), (0, 4611686018427387904)]>>)
+
+// -----
+
+// expected-error @+1 {{#dla.chunked<[(0, 0)]> cannot lay out 'tensor<4611686018427387904xi32>': size in bytes of shape 4611686018427387904 overflows a 64-bit integer}}
+func.func @f(%a: tensor<4611686018427387904xi32, #dla.chunked<[(0, 0)]>>)
+
+// -----
+
+func.func @f(%a: tensor<2x9x20x50xi32>) {
+  // expected-error @+1 {{'dla.relayout' op source and result must have the same shape, got 'tensor<2x9x20x50xi32>' and 'tensor<2x9x20x49xi32, #dla.chunked<crouton>>'}}
+  %0 = dla.relayout %a : tensor<2x9x20x50xi32> -> tensor<2x9x20x49xi32, #dla.chunked<crouton>>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<2x9x20x50xi32>) {
+  // expected-error @+1 {{'dla.relayout' op source and result must have the same element type, got 'i32' and 'f32'}}
+  %0 = dla.relayout %a : tensor<2x9x20x50xi32> -> tensor<2x9x20x50xf32, #dla.chunked<crouton>>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<4xi32, "row_major">) {
+  // expected-error @+1 {{'dla.relayout' op source encoding "row_major" is not a DLA layout encoding}}
+  %0 = dla.relayout %a : tensor<4xi32, "row_major"> -> tensor<4xi32, #dla.chunked<[(0, 0), (0, 8)]>>
+  return
+}
+
+// -----
+
+func.func @f(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'dla.relayout' op result encoding "row_major" is not a DLA layout encoding}}
+  %0 = dla.relayout %a : tensor<4xi32> -> tensor<4xi32, "row_major">
+  return
+}
+
+// -----
+
+func.func @f(%a: memref<4xi32>) {
+  // expected-error @+1 {{'dla.relayout' op operand #0 must be ranked tensor of any type values, but got 'memref<4xi32>'}}
+  %0 = "dla.relayout"(%a) : (memref<4xi32>) -> tensor<4xi32>
+  return
+}

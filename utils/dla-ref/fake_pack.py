@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Stand-in for `dla-opt --dla-pack-weights`, used only to test check_packed.py.
+
+Reads a module written by gen_module.py (hex literals), decodes each constant,
+packs it with the *brute-force* reference (check_packed.py uses the numpy
+one) and prints what dla-opt is expected to print: one
+`arith.constant dense_resource<NAME> : tensor<..., #dla.chunked<...>>` per
+function plus the `{-# dialect_resources ... #-}` section (4-byte
+little-endian alignment header + blob bytes).
+
+  gen_module.py --random 10 --seed 3 | fake_pack.py [--spelling list|preset|alias|mixed]
+                                                    [--corrupt BYTE] [--keep-relayout]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+
+sys.dont_write_bytecode = True  # keep the source tree clean when run from lit
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+
+import chunked_ref as ref  # noqa: E402
+
+_FUNC_RE = re.compile(
+    r"func\.func @(\w+)\(\) -> (?P<ctype>tensor<.*>) \{\n"
+    r"\s*%0 = arith\.constant dense<\"0x(?P<hex>[0-9A-Fa-f]*)\"> : (?P<ptype>tensor<[^\n]*>)\n"
+    r"\s*%1 = dla\.relayout[^\n]*\n")
+
+
+def parse_type(t: str):
+    m = re.fullmatch(r"tensor<((?:\d+x)*)(\w+)(?:, #dla\.chunked<(.*)>)?>", t)
+    shape = tuple(int(x) for x in m.group(1).split("x") if x)
+    return shape, m.group(2), (ref.parse_layout(m.group(3)) if m.group(3) else None)
+
+
+def fake(text: str, spelling: str = "mixed", corrupt=None, keep_relayout=False,
+         seed: int = 0) -> str:
+    rng = np.random.default_rng(seed)
+    funcs = []
+    blobs = []
+    aliases = {}
+    for k, m in enumerate(_FUNC_RE.finditer(text)):
+        name = m.group(1)
+        shape, elt, pairs = parse_type(m.group("ctype"))
+        dt = ref.element_dtype(elt)
+        raw = bytes.fromhex(m.group("hex"))
+        n = int(np.prod(shape))
+        data = np.frombuffer(raw, dtype=dt)
+        if data.size == 1 and n != 1:          # hex splat
+            data = np.full(n, data[0], dtype=dt)
+        data = data.reshape(shape)
+        if n <= 20000:
+            packed = ref.pack_bruteforce(data, pairs)
+        else:
+            packed = ref.pack_numpy(data, pairs)
+        blob = bytearray(packed.astype(dt).tobytes())
+        if corrupt is not None and k == 0:
+            blob[corrupt % len(blob)] ^= 0x5A
+        res = "dla_packed" if k == 0 else f"dla_packed_{k}"
+        blobs.append((res, (dt.itemsize).to_bytes(4, "little") + bytes(blob)))
+        style = spelling if spelling != "mixed" else \
+            ["list", "preset", "alias"][int(rng.integers(0, 3))]
+        pname = ref.preset_name(pairs)
+        if style == "preset" and pname:
+            enc = f"#dla.chunked<{pname}>"
+        else:
+            enc = f"#dla.chunked<{ref.format_pairs(pairs, spaces=True)}>"
+        if style == "alias":
+            alias = aliases.setdefault(enc, f"#chunked{len(aliases) or ''}")
+            enc = alias
+        ctype = "tensor<" + "".join(f"{e}x" for e in shape) + elt + ", " + enc + ">"
+        lines = [f"  func.func @{name}() -> {ctype} {{"]
+        if keep_relayout:
+            ptype = m.group("ptype")
+            lines.append(f"    %cst = arith.constant dense<0> : {ptype}")
+            lines.append(f"    %0 = dla.relayout %cst : {ptype} -> {ctype}")
+        lines.append(f"    %cst = arith.constant dense_resource<{res}> : {ctype}")
+        lines.append(f"    return %cst : {ctype}")
+        lines.append("  }")
+        funcs.append("\n".join(lines))
+    out = []
+    for enc, alias in aliases.items():
+        out.append(f"{alias} = {enc}")
+    out.append("module {")
+    out.append("\n".join(funcs))
+    out.append("}")
+    out.append("")
+    out.append("{-#\n  dialect_resources: {\n    builtin: {")
+    out.append(",\n".join(f'      {r}: "0x{b.hex().upper()}"' for r, b in blobs))
+    out.append("    }\n  }\n#-}")
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("input", nargs="?", default="-")
+    ap.add_argument("--spelling", choices=["list", "preset", "alias", "mixed"],
+                    default="mixed")
+    ap.add_argument("--corrupt", type=int, metavar="BYTE",
+                    help="flip bits of this byte of the first blob")
+    ap.add_argument("--keep-relayout", action="store_true")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    text = sys.stdin.read() if args.input == "-" else open(args.input).read()
+    sys.stdout.write(fake(text, args.spelling, args.corrupt, args.keep_relayout, args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Write an MLIR test module of iota constants relayouted to chunked layouts.
+
+Each case is a function
+
+  func.func @caseK() -> tensor<SHAPExTYPE, #dla.chunked<LAYOUT>> {
+    %0 = arith.constant dense<...> : tensor<SHAPExTYPE>
+    %1 = dla.relayout %0 : tensor<SHAPExTYPE> -> tensor<SHAPExTYPE, #dla.chunked<LAYOUT>>
+    return %1 : tensor<SHAPExTYPE, #dla.chunked<LAYOUT>>
+  }
+
+where the constant is "iota": element k (row-major) holds k wrapped to the
+element type (two's complement for integers, float(k mod 2048) for floats).
+
+Usage:
+  gen_module.py --layout crouton --shape 1x3x5x30 --type i8
+  gen_module.py --layout '[(0,0),(1,0),(1,8)]' --shape 2x20 --type f16
+  gen_module.py --random 20 --seed 1 [--max-bytes 65536]
+  add --literal nested to spell constants with nested brackets instead of hex
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+sys.dont_write_bytecode = True  # keep the source tree clean when run from lit
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import numpy as np  # noqa: E402
+
+import chunked_ref as ref  # noqa: E402
+
+
+@dataclass
+class Case:
+    shape: Tuple[int, ...]
+    elt: str
+    pairs: ref.Pairs
+    preset: Optional[str] = None  # spell the layout by this name if set
+
+    def layout_text(self) -> str:
+        if self.preset is not None:
+            return self.preset
+        return ref.format_pairs(self.pairs)
+
+    def plain_type(self) -> str:
+        return "tensor<" + "".join(f"{e}x" for e in self.shape) + self.elt + ">"
+
+    def chunked_type(self) -> str:
+        return ("tensor<" + "".join(f"{e}x" for e in self.shape) + self.elt +
+                f", #dla.chunked<{self.layout_text()}>>")
+
+    def storage_bytes(self) -> int:
+        return (ref.storage_size(self.pairs, self.shape) *
+                ref.element_dtype(self.elt).itemsize)
+
+
+def parse_shape(text: str) -> Tuple[int, ...]:
+    try:
+        shape = tuple(int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"error: bad shape '{text}' (expected e.g. 1x3x5x30)")
+    if not shape or any(e < 0 for e in shape):
+        raise SystemExit(f"error: bad shape '{text}'")
+    return shape
+
+
+def dense_literal(a: np.ndarray, elt: str, style: str) -> str:
+    """The ``dense<...>`` attribute for array ``a`` of MLIR type ``elt``."""
+    if style == "hex":
+        return 'dense<"0x' + ref.to_le_bytes(a, elt).hex().upper() + '">'
+    is_float = elt.startswith("f")
+
+    def fmt(v) -> str:
+        return f"{float(v):.1f}" if is_float else str(int(v))
+
+    def rec(x) -> str:
+        if x.ndim == 0:
+            return fmt(x)
+        return "[" + ", ".join(rec(x[i]) for i in range(x.shape[0])) + "]"
+
+    return "dense<" + rec(a) + ">"
+
+
+def emit_case(name: str, case: Case, style: str) -> str:
+    data = ref.iota(case.shape, case.elt)
+    pt, ct = case.plain_type(), case.chunked_type()
+    desc = (f"// {name}: shape {'x'.join(map(str, case.shape))} {case.elt}, "
+            f"layout {ref.format_pairs(case.pairs)}"
+            + (f" ({case.preset})" if case.preset else "")
+            + f", storage {ref.storage_size(case.pairs, case.shape)} elements")
+    return "\n".join([
+        desc,
+        f"func.func @{name}() -> {ct} {{",
+        f"  %0 = arith.constant {dense_literal(data, case.elt, style)} : {pt}",
+        f"  %1 = dla.relayout %0 : {pt} -> {ct}",
+        f"  return %1 : {ct}",
+        "}",
+    ])
+
+
+def random_shape(rng, pairs: ref.Pairs, rank: int, elt: str,
+                 max_bytes: int) -> Optional[Tuple[int, ...]]:
+    esize = ref.element_dtype(elt).itemsize
+    t = ref.tile_products(pairs, rank)
+    if math.prod(t) * esize > max_bytes:
+        return None
+    for _ in range(200):
+        shape = []
+        for d in range(rank):
+            kind = rng.integers(0, 4)
+            if kind == 0:          # small
+                e = int(rng.integers(1, 5))
+            elif kind == 1:        # around a tile boundary
+                e = max(1, t[d] * int(rng.integers(1, 3)) + int(rng.integers(-1, 2)))
+            elif kind == 2:        # exactly one tile or less
+                e = int(rng.integers(1, t[d] + 1))
+            else:                  # medium
+                e = int(rng.integers(1, 41))
+            shape.append(e)
+        shape = tuple(shape)
+        if ref.storage_size(pairs, shape) * esize <= max_bytes:
+            return shape
+    return tuple([1] * rank)
+
+
+def random_cases(n: int, seed: int, max_bytes: int = 65536) -> List[Case]:
+    rng = np.random.default_rng(seed)
+    types = list(ref.ELEMENT_TYPES)
+    cases = []
+    while len(cases) < n:
+        elt = types[int(rng.integers(0, len(types)))]
+        kind = rng.random()
+        preset = None
+        if kind < 0.35:
+            name = sorted(ref.PRESETS)[int(rng.integers(0, len(ref.PRESETS)))]
+            pairs, rank = ref.PRESETS[name], 4
+            # usually by name, sometimes the same layout spelled explicitly
+            preset = name if rng.random() < 0.75 else None
+        else:
+            rank = int(rng.integers(1, 6))
+            pairs = ref.random_pairs(rng, rank)
+        shape = random_shape(rng, pairs, rank, elt, max_bytes)
+        if shape is None:
+            continue
+        cases.append(Case(shape, elt, pairs, preset))
+    return cases
+
+
+def module_text(cases: List[Case], style: str, header: str = "") -> str:
+    parts = []
+    if header:
+        parts.append(header)
+    for i, c in enumerate(cases):
+        parts.append(emit_case(f"case{i}", c, style))
+    return "\n\n".join(parts) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--layout", help="preset name or pair list, e.g. crouton or "
+                    "'[(0,0),(1,0),(1,8)]'")
+    ap.add_argument("--shape", help="logical shape, e.g. 1x3x5x30")
+    ap.add_argument("--type", default="i8", help="element type: " +
+                    " ".join(ref.ELEMENT_TYPES))
+    ap.add_argument("--random", type=int, metavar="N", help="emit N random cases")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--max-bytes", type=int, default=65536,
+                    help="random mode: storage size limit per case (bytes)")
+    ap.add_argument("--literal", choices=["hex", "nested"], default="hex",
+                    help="spelling of the dense constant (default hex)")
+    args = ap.parse_args(argv)
+
+    if args.random is not None:
+        if args.layout or args.shape:
+            ap.error("--random excludes --layout/--shape")
+        cases = random_cases(args.random, args.seed, args.max_bytes)
+        header = f"// gen_module.py --random {args.random} --seed {args.seed}"
+    else:
+        if not args.layout or not args.shape:
+            ap.error("need --layout and --shape (or --random N)")
+        shape = parse_shape(args.shape)
+        try:
+            pairs = ref.parse_layout(args.layout)
+            ref.validate(pairs, len(shape))
+            ref.element_dtype(args.type)
+        except ValueError as e:
+            ap.error(str(e))
+        text = args.layout.strip()
+        preset = text if text in ref.PRESETS else None
+        cases = [Case(shape, args.type, pairs, preset)]
+        header = ""
+    sys.stdout.write(module_text(cases, args.literal, header))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
