@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian 12 packages only), then configures and
+# builds dla-mlir in ./build. Idempotent: a second run does no apt work and
+# an incremental build. Used by scripts/demo.sh and scripts/test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools   # LLVM/MLIR 22, FileCheck, lit
+  cmake ninja-build g++ binutils ccache                     # build (gold comes with binutils)
+  libgtest-dev                                              # unit tests
+  python3 python3-numpy python3-pytest                      # lit, reference checker
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "== installing: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+BUILD_DIR=${BUILD_DIR:-build}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  echo "== configuring $BUILD_DIR"
+  cmake -G Ninja -S . -B "$BUILD_DIR" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DPython3_EXECUTABLE=/usr/bin/python3 \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
+echo "== building ${*:-all}"
+ninja -C "$BUILD_DIR" "$@"
