@@ -142,8 +142,8 @@ ChunkedAttr::bind(ArrayRef<int64_t> shape, Type elementType,
     return failure();
   auto bound = getLayout().bind(shape.vec(), *width);
   if (!bound)
-    return emitError() << *this << " cannot lay out " << fmt::formatShape(shape.vec()) << "x"
-                       << elementType << ": " << bound.message();
+    return emitError() << *this << " cannot lay out "
+                       << RankedTensorType::get(shape, elementType) << ": " << bound.message();
   return std::unique_ptr<fmt::BoundLayout>(std::move(*bound));
 }
 
