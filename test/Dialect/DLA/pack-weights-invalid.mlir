@@ -50,3 +50,14 @@ func.func @sparse() -> tensor<4xi8, #dla.chunked<[(0, 0), (0, 8)]>> {
   %1 = dla.relayout %0 : tensor<4xi8> -> tensor<4xi8, #dla.chunked<[(0, 0), (0, 8)]>>
   return %1 : tensor<4xi8, #dla.chunked<[(0, 0), (0, 8)]>>
 }
+
+// -----
+
+// A valid layout whose padding makes one byte into 2^62: diagnosed, not
+// allocated.
+func.func @huge() -> tensor<1xi8, #dla.chunked<[(0, 0), (0, 4611686018427387904)]>> {
+  %0 = arith.constant dense<1> : tensor<1xi8>
+  // expected-error @+1 {{packed storage of 4611686018427387904 bytes exceeds the limit of 17179869184 bytes (option max-bytes of --dla-pack-weights)}}
+  %1 = dla.relayout %0 : tensor<1xi8> -> tensor<1xi8, #dla.chunked<[(0, 0), (0, 4611686018427387904)]>>
+  return %1 : tensor<1xi8, #dla.chunked<[(0, 0), (0, 4611686018427387904)]>>
+}

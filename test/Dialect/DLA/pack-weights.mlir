@@ -88,6 +88,37 @@ func.func @not_constant(%arg0: tensor<4xi8>) -> tensor<4xi8, #dla.chunked<[(0,0)
   return %0 : tensor<4xi8, #dla.chunked<[(0,0),(0,8)]>>
 }
 
+// Edge cases: an empty tensor, a rank-0 tensor, sub-byte and 8-bit floats
+// (each element in ceil(bits / 8) bytes; i4 -2 is 0x0E).
+// CHECK-LABEL: func.func @zero
+// CHECK-NEXT: arith.constant dense_resource<[[$ZERO:.*]]> : tensor<0x4xi8
+// CHECK-LABEL: func.func @scalar
+// CHECK-NEXT: arith.constant dense_resource<[[$SCALAR:.*]]> : tensor<f32
+// CHECK-LABEL: func.func @f8
+// CHECK-NEXT: arith.constant dense_resource<[[$F8:.*]]> : tensor<3xf8E4M3FN
+// CHECK-LABEL: func.func @i4
+// CHECK-NEXT: arith.constant dense_resource<[[$I4:.*]]> : tensor<3xi4
+func.func @zero() -> tensor<0x4xi8, #dla.chunked<[(0,0),(1,0),(1,8)]>> {
+  %0 = arith.constant dense<> : tensor<0x4xi8>
+  %1 = dla.relayout %0 : tensor<0x4xi8> -> tensor<0x4xi8, #dla.chunked<[(0,0),(1,0),(1,8)]>>
+  return %1 : tensor<0x4xi8, #dla.chunked<[(0,0),(1,0),(1,8)]>>
+}
+func.func @scalar() -> tensor<f32, #dla.chunked<[]>> {
+  %0 = arith.constant dense<1.5> : tensor<f32>
+  %1 = dla.relayout %0 : tensor<f32> -> tensor<f32, #dla.chunked<[]>>
+  return %1 : tensor<f32, #dla.chunked<[]>>
+}
+func.func @f8() -> tensor<3xf8E4M3FN, #dla.chunked<[(0,0),(0,2)]>> {
+  %0 = arith.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf8E4M3FN>
+  %1 = dla.relayout %0 : tensor<3xf8E4M3FN> -> tensor<3xf8E4M3FN, #dla.chunked<[(0,0),(0,2)]>>
+  return %1 : tensor<3xf8E4M3FN, #dla.chunked<[(0,0),(0,2)]>>
+}
+func.func @i4() -> tensor<3xi4, #dla.chunked<[(0,0),(0,2)]>> {
+  %0 = arith.constant dense<[1, -2, 7]> : tensor<3xi4>
+  %1 = dla.relayout %0 : tensor<3xi4> -> tensor<3xi4, #dla.chunked<[(0,0),(0,2)]>>
+  return %1 : tensor<3xi4, #dla.chunked<[(0,0),(0,2)]>>
+}
+
 {-#
   dialect_resources: {
     builtin: {
@@ -105,3 +136,7 @@ func.func @not_constant(%arg0: tensor<4xi8>) -> tensor<4xi8, #dla.chunked<[(0,0)
 // CHECK-DAG: [[$SHARED]]: "0x400000000100020003000000"
 // CHECK-DAG: [[$CHAIN]]: "0x400000000100000003000000020000000400000005000000000000000600000000000000"
 // CHECK-DAG: [[$UNPACKED]]: "0x40000000010000000200000003000000040000000500000006000000"
+// CHECK-DAG: [[$ZERO]]: "0x40000000"
+// CHECK-DAG: [[$SCALAR]]: "0x400000000000C03F"
+// CHECK-DAG: [[$F8]]: "0x4000000038404400"
+// CHECK-DAG: [[$I4]]: "0x40000000010E0700"

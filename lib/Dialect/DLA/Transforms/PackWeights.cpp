@@ -123,6 +123,8 @@ void runJob(PackJob &job) {
 }
 
 struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
+  using DLAPackWeightsBase::DLAPackWeightsBase;
+
   void runOnOperation() override {
     if constexpr (llvm::endianness::native != llvm::endianness::little) {
       getOperation().emitError("--dla-pack-weights writes little-endian storage and "
@@ -147,6 +149,13 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
           return;
         }
         job.resultLayout = std::move(*bound);
+        if (job.resultLayout->getStorageBytes() > static_cast<int64_t>(maxBytes)) {
+          op.emitError("packed storage of ")
+              << job.resultLayout->getStorageBytes() << " bytes exceeds the limit of " << static_cast<int64_t>(maxBytes)
+              << " bytes (option max-bytes of --dla-pack-weights)";
+          failedCollect = true;
+          return;
+        }
         if (failed(readConstantBytes(job))) {
           failedCollect = true;
           return;

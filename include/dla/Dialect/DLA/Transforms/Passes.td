@@ -30,6 +30,12 @@ def DLAPackWeights : Pass<"dla-pack-weights", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"int64_t(1) << 34",
+           "Diagnose instead of packing a constant whose storage exceeds this "
+           "many bytes (default 16 GiB): padding can make a small tensor's "
+           "storage enormous">,
+  ];
 }
 
 #endif // DLA_PASSES_TD

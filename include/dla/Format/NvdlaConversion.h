@@ -1,0 +1,246 @@
+//===- NvdlaConversion.h - NVDLA precision-conversion legality --*- C++ -*-===//
+//
+// Which precision conversions an NVDLA layer may perform, answered from the
+// four tables of the in-memory format document ("Precision Conversion":
+// convolution, SDP offline, LRN, pooling) and the prose rules around them.
+// This is the only copy of those tables; the MLIR verifier and any frontend
+// ask here. Pure C++17, no exceptions, no LLVM/MLIR.
+//
+// Terms
+// -----
+// * Layer kinds and the NVDLA unit that runs them:
+//     Convolution  - convolution pipeline, CONV/CACC (CDMA..CACC)
+//     SdpOffline   - SDP reading its input cube from memory (SDP RDMA)
+//     SdpOnTheFly  - SDP fed directly by CACC (fused after a convolution)
+//     Lrn          - CDP
+//     Pooling      - PDP
+// * "Real precision in pipeline" is PipelinePrecision (the SDP table uses
+//   int32 / fp32, the others int8 / int16 / fp16).
+// * An input is feature data of a precision, or an image. Images are
+//   classified by their pixel format's "valid input precision" (pixel-format
+//   table): int8 / int16 -> ImageInteger, fp16 -> ImageFp16; see imageInput().
+//   (Unsigned pixels are integer images: "DMA logic will turn unsigned
+//   integer value to signed integer value automatically".)
+//
+// Rules applied, in order (first rejecting rule decides, see ConversionRule)
+// -------------------------------------------------------------------------
+// Convolution:
+//   - ConvMode::ImageInput takes images only        (ImageInputModeNeedsImage)
+//   - Direct / Winograd take feature data only      (ImageNeedsImageInputMode)
+//   - otherwise the convolution table decides.     (ConvolutionTable)
+//     The table's feature-data rows are the identity, which is the prose
+//     "Direct convolution (DC) mode and Winograd convolution mode do not
+//     support precision conversion"; its image rows are erratum 4: an integer
+//     image converts to int8, int16 and fp16 with pipeline and weight
+//     precision equal to the output; an fp16 image only to fp16.
+// SdpOffline, Lrn, Pooling:
+//   - an image input is rejected                    (ImagesOnlyInConvolution)
+//   - otherwise that layer's table decides (pooling with erratum 3 applied).
+// SdpOnTheFly (input = the feeding convolution's configured output precision,
+// ConversionQuery::convOutput; ConversionQuery::input is not consulted):
+//   - convOutput unset: rejected                    (SdpOnTheFlyMissingInput)
+//   - feeding convolution not Direct: output must equal the input
+//                                                   (SdpOnTheFlyDirectOnly)
+//     ("support free conversion of int16 <-> fp16 and int8 <-> int16 for DC
+//     mode only": the offline table has no convolution in front of it, so
+//     "DC mode" can only constrain the convolution feeding an on-the-fly SDP.
+//     Image input mode is a mode of its own in that section, so it is not
+//     "DC mode" either.)
+//   - feeding convolution Direct: the output must be valid in the SDP table
+//     for that input AND have the input's bit depth (int8 -> int8;
+//     int16 -> int16 / fp16; fp16 -> int16 / fp16; bit depth compared via
+//     getBytesPerElement)                          (SdpOnTheFlyBitDepth)
+//     ("SDP takes precision of convolution pipeline output as input precision
+//     then do another precision conversion, but the input precision and
+//     output precision should have the same bit-depth.")
+//   Pipeline precision comes from the SDP table cell (int32 / fp32).
+//
+// Message shape (ConversionVerdict::message; empty when valid)
+// ------------------------------------------------------------
+//   table decided:  invalid precision conversion for <table>: <in> -> <out> (valid: <outs>)
+//   prose decided:  invalid precision conversion for <subject>: <in> -> <out> (valid: <outs>; <rule>)
+// <table>   "convolution layer" | "SDP layer (offline mode)" | "LRN layer" |
+//           "pooling layer"   (the document's "Precision conversion for ..."
+//           table titles)
+// <subject> for the convolution mode rules: "direct convolution layer",
+//           "Winograd convolution layer", "image input convolution layer";
+//           for ImagesOnlyInConvolution: the layer's table name;
+//           for on-the-fly SDP: "on-the-fly SDP layer after <mode> convolution"
+//           with <mode> "direct" | "Winograd" | "image input".
+// <in>      "int8 feature data" | "int16 feature data" | "fp16 feature data" |
+//           "integer image input" | "fp16 image input" |
+//           "unspecified convolution output" (SdpOnTheFlyMissingInput)
+// <out>     "int8" | "int16" | "fp16"
+// <outs>    the legal outputs for that input in the order int8, int16, fp16,
+//           joined by ", "; "none" when there are none
+// <rule>    getRuleName() of the deciding prose rule, e.g.
+//           "on-the-fly SDP keeps the bit depth".
+// Example: invalid precision conversion for LRN layer: int8 feature data -> fp16 (valid: int8)
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_FORMAT_NVDLACONVERSION_H
+#define DLA_FORMAT_NVDLACONVERSION_H
+
+#include "dla/Format/Expected.h"
+#include "dla/Format/NvdlaPrecision.h" // Precision, getPrecisionName
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dla::format::nvdla {
+
+/// The layer whose conversion is asked about, with its NVDLA unit.
+enum class LayerKind {
+  Convolution, ///< convolution pipeline (CONV/CACC)
+  SdpOffline,  ///< SDP, input cube read from memory
+  SdpOnTheFly, ///< SDP fed by CACC: input is the convolution's output
+  Lrn,         ///< CDP
+  Pooling,     ///< PDP
+};
+
+/// Convolution mode. For SdpOnTheFly: the mode of the feeding convolution.
+enum class ConvMode { Direct, Winograd, ImageInput };
+
+/// "Configured input format": feature data of a precision, or an image
+/// classified by its pixel format's valid input precision.
+enum class InputKind {
+  FeatureInt8,
+  FeatureInt16,
+  FeatureFp16,
+  ImageInteger, ///< pixel precision int8 / int16 (incl. unsigned pixels)
+  ImageFp16,    ///< pixel precision fp16
+};
+
+/// "Real precision in pipeline".
+enum class PipelinePrecision { Int8, Int16, Fp16, Int32, Fp32 };
+
+/// The four tables of the document.
+enum class ConversionTable { Convolution, SdpOffline, Lrn, Pooling };
+
+/// What decided a verdict: one of the four tables, or a prose rule.
+enum class ConversionRule {
+  // Tables.
+  ConvolutionTable,
+  SdpOfflineTable,
+  LrnTable,
+  PoolingTable,
+  // Prose rules.
+  ImageInputModeNeedsImage, ///< "image input mode reads images only"
+  ImageNeedsImageInputMode, ///< "direct and Winograd convolution read feature data only"
+  ImagesOnlyInConvolution,  ///< "only the convolution pipeline reads images"
+  SdpOnTheFlyDirectOnly,    ///< "SDP converts precision after direct convolution only"
+  SdpOnTheFlyBitDepth,      ///< "on-the-fly SDP keeps the bit depth"
+  SdpOnTheFlyMissingInput,  ///< "on-the-fly SDP needs the convolution's output precision"
+};
+
+/// One cell (row) of a table: input x output.
+struct ConversionCell {
+  InputKind input;
+  Precision output;
+  /// Real precision in pipeline; nullopt for "Invalid case".
+  std::optional<PipelinePrecision> pipeline;
+  /// Corresponding weight precision (convolution table only; nullopt when
+  /// invalid or for the other tables).
+  std::optional<Precision> weight;
+  /// The row's "Configured input format" label as printed in the document.
+  std::string_view documentRow;
+  /// Non-empty when an erratum of the spec README changed this cell.
+  std::string_view erratum;
+
+  bool valid() const { return pipeline.has_value(); }
+};
+
+struct ConversionQuery {
+  LayerKind layer = LayerKind::Convolution;
+  /// Convolution: its mode. SdpOnTheFly: the feeding convolution's mode.
+  /// Ignored otherwise.
+  ConvMode convMode = ConvMode::Direct;
+  /// The layer's input. Not consulted for SdpOnTheFly.
+  InputKind input = InputKind::FeatureInt8;
+  /// Configured output precision.
+  Precision output = Precision::Int8;
+  /// SdpOnTheFly only: the feeding convolution's configured output precision,
+  /// which is SDP's input precision. Required for SdpOnTheFly.
+  std::optional<Precision> convOutput;
+
+  static ConversionQuery convolution(ConvMode mode, InputKind input,
+                                     Precision output);
+  static ConversionQuery sdpOffline(InputKind input, Precision output);
+  static ConversionQuery sdpOnTheFly(ConvMode producerMode,
+                                     Precision convOutput, Precision output);
+  static ConversionQuery lrn(InputKind input, Precision output);
+  static ConversionQuery pooling(InputKind input, Precision output);
+};
+
+struct ConversionVerdict {
+  bool valid = false;
+  /// Real precision in pipeline; set iff valid.
+  std::optional<PipelinePrecision> pipeline;
+  /// Weight precision; set iff valid and the layer is a convolution.
+  std::optional<Precision> weight;
+  /// The legal outputs for this query's layer, mode and input, in the order
+  /// int8, int16, fp16 (possibly empty).
+  std::vector<Precision> validOutputs;
+  ConversionRule decidedBy = ConversionRule::ConvolutionTable;
+  /// The ready diagnostic (shape in the file comment); empty when valid.
+  std::string message;
+
+  explicit operator bool() const { return valid; }
+};
+
+/// Decide a query. Never fails: invalid queries get an invalid verdict.
+ConversionVerdict checkConversion(const ConversionQuery &query);
+
+/// checkConversion as a Status carrying the verdict's message.
+Status verifyConversion(const ConversionQuery &query);
+
+/// Every cell of a table, row-major in the document's order (input rows
+/// int8/int16/fp16 output within each). The convolution table has 15 cells:
+/// ImageInteger, ImageFp16, FeatureInt8, FeatureInt16, FeatureFp16 rows;
+/// the others 9: FeatureInt8, FeatureInt16, FeatureFp16 rows.
+const std::vector<ConversionCell> &conversionTable(ConversionTable table);
+/// The cell for (input, output), or nullptr if the table has no such row
+/// (images outside the convolution table).
+const ConversionCell *findCell(ConversionTable table, InputKind input,
+                               Precision output);
+/// All four tables in declaration order.
+const std::vector<ConversionTable> &allConversionTables();
+
+/// The table a layer kind is checked against. SdpOnTheFly answers SdpOffline:
+/// on-the-fly SDP narrows that table (see the file comment).
+ConversionTable baseTable(LayerKind layer);
+ConversionRule tableRule(ConversionTable table);
+bool isTableRule(ConversionRule rule);
+
+/// "convolution layer", "SDP layer (offline mode)", "LRN layer",
+/// "pooling layer".
+std::string_view getConversionTableName(ConversionTable table);
+/// Table rules: the table name; prose rules: the sentence in the header.
+std::string_view getRuleName(ConversionRule rule);
+/// "convolution", "SDP (offline)", "SDP (on-the-fly)", "LRN", "pooling".
+std::string_view getLayerKindName(LayerKind layer);
+/// "CONV/CACC", "SDP", "SDP", "CDP", "PDP".
+std::string_view getHardwareUnit(LayerKind layer);
+/// "direct", "Winograd", "image input".
+std::string_view getConvModeName(ConvMode mode);
+/// "int8 feature data", ..., "integer image input", "fp16 image input".
+std::string_view getInputKindName(InputKind input);
+/// "int8", "int16", "fp16", "int32", "fp32".
+std::string_view getPipelinePrecisionName(PipelinePrecision precision);
+
+/// Feature data of a precision.
+InputKind featureInput(Precision precision);
+/// An image whose pixel format has this valid input precision
+/// (int8 / int16 -> ImageInteger, fp16 -> ImageFp16).
+InputKind imageInput(Precision pixelPrecision);
+bool isImage(InputKind input);
+/// The precision of feature data; nullopt for images.
+std::optional<Precision> featurePrecision(InputKind input);
+/// The pipeline precision equal to a data precision.
+PipelinePrecision toPipelinePrecision(Precision precision);
+
+} // namespace dla::format::nvdla
+
+#endif // DLA_FORMAT_NVDLACONVERSION_H

@@ -1,0 +1,82 @@
+//===- NvdlaPrecision.h - NVDLA data precisions and data sizes --*- C++ -*-===//
+//
+// The three precisions of the NVDLA pipeline ("Precision Type" in the
+// in-memory format document) and the ONE_BYTE / TWO_BYTE data sizes of the
+// auxiliary (bias, PReLU, batch-norm, element-wise) formats.
+//
+// Kept minimal and stable: other headers (the precision-conversion tables,
+// every NVDLA layout) include it for these enums only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_FORMAT_NVDLAPRECISION_H
+#define DLA_FORMAT_NVDLAPRECISION_H
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace dla::format::nvdla {
+
+/// Data precision: int8 (8-bit signed), int16 (16-bit signed), fp16 (IEEE
+/// half precision).
+enum class Precision { Int8, Int16, Fp16 };
+
+/// Bytes of one memory atom: feature data is split into 1x1x32-byte atom
+/// cubes. (An atom size, not an alignment: alignments come from
+/// NvdlaAlignment.h.)
+inline constexpr int64_t kAtomBytes = 32;
+
+inline constexpr std::array<Precision, 3> kAllPrecisions = {Precision::Int8, Precision::Int16,
+                                                            Precision::Fp16};
+
+/// Bytes of one element: 1 for int8, 2 for int16 and fp16.
+constexpr int64_t getBytesPerElement(Precision p) { return p == Precision::Int8 ? 1 : 2; }
+
+/// Elements (channels) in one 32-byte atom: 32 for int8, 16 otherwise. This is
+/// also the document's ElementPerAtom for PROC_PRECISION.
+constexpr int64_t getChannelsPerAtom(Precision p) { return kAtomBytes / getBytesPerElement(p); }
+
+/// "int8", "int16", "fp16".
+constexpr std::string_view getPrecisionName(Precision p) {
+  switch (p) {
+  case Precision::Int8: return "int8";
+  case Precision::Int16: return "int16";
+  case Precision::Fp16: return "fp16";
+  }
+  return "?";
+}
+
+/// Inverse of getPrecisionName (exact spelling).
+constexpr std::optional<Precision> parsePrecision(std::string_view name) {
+  for (Precision p : kAllPrecisions)
+    if (getPrecisionName(p) == name)
+      return p;
+  return std::nullopt;
+}
+
+/// The DATA_SIZE register of the SDP / CDP read DMAs: bytes per component of
+/// auxiliary data.
+enum class DataSize { OneByte, TwoByte };
+
+inline constexpr std::array<DataSize, 2> kAllDataSizes = {DataSize::OneByte, DataSize::TwoByte};
+
+/// BytesPerComponent: 1 for ONE_BYTE, 2 for TWO_BYTE.
+constexpr int64_t getDataSizeBytes(DataSize d) { return d == DataSize::OneByte ? 1 : 2; }
+
+/// "one_byte", "two_byte".
+constexpr std::string_view getDataSizeName(DataSize d) {
+  return d == DataSize::OneByte ? "one_byte" : "two_byte";
+}
+
+/// Inverse of getDataSizeName (exact spelling).
+constexpr std::optional<DataSize> parseDataSize(std::string_view name) {
+  for (DataSize d : kAllDataSizes)
+    if (getDataSizeName(d) == name)
+      return d;
+  return std::nullopt;
+}
+
+} // namespace dla::format::nvdla
+
+#endif // DLA_FORMAT_NVDLAPRECISION_H
