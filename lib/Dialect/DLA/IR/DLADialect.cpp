@@ -10,6 +10,7 @@ using namespace mlir;
 using namespace mlir::dla;
 
 #include "dla/Dialect/DLA/IR/DLADialect.cpp.inc"
+#include "dla/Dialect/DLA/IR/DLAEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dla/Dialect/DLA/IR/DLAAttrs.cpp.inc"

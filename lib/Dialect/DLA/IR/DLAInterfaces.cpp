@@ -6,6 +6,7 @@ using namespace mlir;
 using namespace mlir::dla;
 
 #include "dla/Dialect/DLA/IR/DLAInterfaces.cpp.inc"
+#include "dla/Dialect/DLA/IR/DLAOpInterfaces.cpp.inc"
 
 FailureOr<int64_t> LayoutEncodingAttr::getByteOffset(
     ArrayRef<int64_t> shape, Type elementType, ArrayRef<int64_t> index,

@@ -4,6 +4,7 @@
 
 #include "dla/Format/BoundLayout.h"
 #include "dla/Format/ChunkedLayout.h"
+#include "dla/Format/NvdlaConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -15,7 +16,9 @@
 #include <memory>
 
 #include "dla/Dialect/DLA/IR/DLADialect.h.inc"
+#include "dla/Dialect/DLA/IR/DLAEnums.h.inc"
 #include "dla/Dialect/DLA/IR/DLAInterfaces.h.inc"
+#include "dla/Dialect/DLA/IR/DLAOpInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dla/Dialect/DLA/IR/DLAAttrs.h.inc"

@@ -52,4 +52,33 @@ def DLA_LayoutEncodingAttr : AttrInterface<"LayoutEncodingAttr"> {
   }];
 }
 
+def DLA_PrecisionConversionOpInterface : OpInterface<"PrecisionConversionOpInterface"> {
+  let cppNamespace = "::mlir::dla";
+  let description = [{
+    A layer op that runs on an NVDLA unit and may convert precision between
+    its input and output. `--dla-check-precision` asks each such op for its
+    query (layer kind, mode, input kind, output precision) and checks it
+    against the precision-conversion tables of the format library.
+  }];
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/[{
+        The precision-conversion question this op poses. Fails with a
+        diagnostic when the op's types do not name NVDLA precisions.
+      }],
+      /*retTy=*/"::llvm::FailureOr<::dla::format::nvdla::ConversionQuery>",
+      /*methodName=*/"getConversionQuery">,
+    InterfaceMethod<
+      /*desc=*/[{
+        Records the verdict of a valid conversion: the real precision in the
+        pipeline and, for convolutions, the weight precision. Fails with a
+        diagnostic when the op contradicts it (e.g. weights of another
+        precision).
+      }],
+      /*retTy=*/"::llvm::LogicalResult",
+      /*methodName=*/"annotatePrecision",
+      /*args=*/(ins "const ::dla::format::nvdla::ConversionVerdict &":$verdict)>,
+  ];
+}
+
 #endif // DLA_INTERFACES_TD

@@ -5,6 +5,7 @@
 include "dla/Dialect/DLA/IR/DLADialect.td"
 include "dla/Dialect/DLA/IR/DLAAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "dla/Dialect/DLA/IR/DLALayerOps.td"
 
 def DLA_RelayoutOp : DLA_Op<"relayout", [Pure]> {
   let summary = "Converts a tensor between two layout encodings";

@@ -38,4 +38,35 @@ def DLAPackWeights : Pass<"dla-pack-weights", "::mlir::ModuleOp"> {
   ];
 }
 
+def DLACheckPrecision : Pass<"dla-check-precision"> {
+  let summary = "Check NVDLA precision conversions of layer ops and annotate them";
+  let description = [{
+    Checks every layer op (`dla.conv`, `dla.sdp`, `dla.pool`, `dla.lrn`)
+    against NVDLA's precision-conversion rules: the four tables of the
+    in-memory format document (convolution, SDP offline, LRN, pooling, with
+    the errata of the spec README) and the prose rules (conversion only in
+    image input mode; direct and Winograd convert nothing; on-the-fly SDP
+    takes the convolution's output precision and keeps the bit depth; LRN
+    and pooling convert nothing). The tables live once, in
+    `dla/Format/NvdlaConversion.h`.
+
+    A valid op is annotated with `pipeline_precision` (the real precision in
+    the pipeline) and, for convolutions, `weight_precision`; its weights must
+    have that precision. An invalid op gets an error naming the table or
+    rule, the configured input and output, and the legal outputs:
+
+    ```
+    error: invalid precision conversion for LRN layer: int8 feature data -> fp16 (valid: int8)
+    ```
+
+    The pass fails if any op is invalid.
+
+    ```mlir
+    %y = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x4x4xi8> -> tensor<1x8x2x2xi8>
+    // becomes
+    %y = dla.pool max %x kernel [2, 2] stride [2, 2] {pipeline_precision = #dla.pipeline_precision<int8>} : ...
+    ```
+  }];
+}
+
 #endif // DLA_PASSES_TD

@@ -1,0 +1,164 @@
+//===- DLALayerOps.td - NVDLA layer ops --------------------*- tablegen -*-===//
+//
+// Layer ops named by what they compute, each mapped to the NVDLA unit whose
+// precision-conversion table governs it. Feature data is logical NCHW,
+// weights KCRS. Precisions come from element types: i8 = int8, i16 = int16,
+// f16 = fp16; image inputs (conv mode `image`) may be any integer type
+// (signed or unsigned, as the pixel format says) or f16.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_LAYER_OPS_TD
+#define DLA_LAYER_OPS_TD
+
+include "dla/Dialect/DLA/IR/DLADialect.td"
+include "dla/Dialect/DLA/IR/DLAEnums.td"
+include "dla/Dialect/DLA/IR/DLAInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class DLA_LayerOp<string mnemonic, list<Trait> traits = []>
+    : DLA_Op<mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<DLA_PrecisionConversionOpInterface>])>;
+
+def DLA_ConvOp : DLA_LayerOp<"conv"> {
+  let summary = "2-D convolution on the NVDLA convolution pipeline (CONV/CACC)";
+  let description = [{
+    `output[n, k, y, x] = sum over c, r, s of
+    input[n, c, y*sy + r*dy - pad_top, x*sx + s*dx - pad_left] * weight[k, c, r, s]`
+    (+ `bias` when given). Input and output are logical NCHW, the weight
+    KCRS.
+
+    Modes: `direct` (feature data in, no precision conversion), `winograd`
+    (feature data, equal strides, no dilation, kernel 3x3 after channel
+    extension: ceil(R / stride) = ceil(S / stride) = 3), and `image`
+    (pixel data in; the weight's C may be smaller than the image's channel
+    count, the rest is zero-padded; precision converts as the convolution
+    table allows).
+
+    `padding` is `[top, bottom, left, right]`. The output element type is
+    the configured output precision. `--dla-check-precision` adds
+    `pipeline_precision` and `weight_precision`.
+
+    ```mlir
+    %y = dla.conv direct %x, %w, %b stride [1, 1] pad [1, 1, 1, 1]
+        : tensor<1x64x56x56xi8>, tensor<64x64x3x3xi8>, tensor<64xi8> -> tensor<1x64x56x56xi8>
+    %z = dla.conv image %img, %w7 stride [2, 2] pad [3, 3, 3, 3]
+        : tensor<1x4x224x224xui8>, tensor<64x3x7x7xi8> -> tensor<1x64x112x112xi8>
+    ```
+  }];
+  let arguments = (ins
+    DLA_ConvModeAttr:$mode,
+    AnyRankedTensor:$input,
+    AnyRankedTensor:$weight,
+    Optional<AnyRankedTensor>:$bias,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+    OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision,
+    OptionalAttr<DLA_PrecisionAttr>:$weight_precision);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = [{
+    $mode $input `,` $weight (`,` $bias^)?
+    (`stride` $strides^)? (`pad` $padding^)? (`dilation` $dilations^)?
+    attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments]> {
+  let summary = "Single-point data processing on the NVDLA SDP";
+  let description = [{
+    Per-element post-processing of feature data (logical NCHW): adds `bias`,
+    applies `batchnorm` (add, then multiply), an element-wise operand
+    `eltwise`, then `relu` or `prelu`. The result has the input's shape; its
+    element type is the configured output precision.
+
+    `offline` reads its input cube from memory. `on_the_fly` is fused after a
+    convolution: its input must be the result of a `dla.conv`, whose
+    configured output precision is the SDP's input precision.
+
+    Auxiliary operand shapes: `bias` is `tensor<C>` (per channel), `tensor<>`
+    (per layer) or the output's shape (per element); `batchnorm` is
+    `tensor<Cx2>` (add, mul per channel); `eltwise` has the output's shape;
+    `prelu` is `tensor<C>`.
+
+    ```mlir
+    %y = dla.sdp on_the_fly %conv bias %b : tensor<64xi16> relu
+        : tensor<1x64x56x56xi16> -> tensor<1x64x56x56xf16>
+    ```
+  }];
+  let arguments = (ins
+    DLA_SdpModeAttr:$mode,
+    AnyRankedTensor:$input,
+    Optional<AnyRankedTensor>:$bias,
+    Optional<AnyRankedTensor>:$batchnorm,
+    Optional<AnyRankedTensor>:$eltwise,
+    Optional<AnyRankedTensor>:$prelu,
+    UnitAttr:$relu,
+    OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = [{
+    $mode $input
+    (`bias` $bias^ `:` type($bias))?
+    (`batchnorm` $batchnorm^ `:` type($batchnorm))?
+    (`eltwise` $eltwise^ `:` type($eltwise))?
+    (`prelu` $prelu^ `:` type($prelu))?
+    (`relu` $relu^)?
+    attr-dict `:` type($input) `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLA_PoolOp : DLA_LayerOp<"pool"> {
+  let summary = "Pooling on the NVDLA PDP";
+  let description = [{
+    Max, min or average pooling of feature data (logical NCHW) over
+    `kernel = [kh, kw]` windows with `stride` and `pad = [top, bottom, left,
+    right]`. PDP converts no precision: the output element type must equal
+    the input's (checked by `--dla-check-precision`).
+
+    ```mlir
+    %y = dla.pool max %x kernel [2, 2] stride [2, 2]
+        : tensor<1x64x56x56xi8> -> tensor<1x64x28x28xi8>
+    ```
+  }];
+  let arguments = (ins
+    DLA_PoolKindAttr:$kind,
+    AnyRankedTensor:$input,
+    DenseI64ArrayAttr:$kernel,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+    OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = [{
+    $kind $input `kernel` $kernel (`stride` $strides^)? (`pad` $padding^)?
+    attr-dict `:` type($input) `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def DLA_LrnOp : DLA_LayerOp<"lrn"> {
+  let summary = "Local response normalization across channels on the NVDLA CDP";
+  let description = [{
+    `output = input / (k + alpha / size * sum of input^2 over size
+    neighbouring channels)^beta`, logical NCHW. CDP converts no precision.
+
+    ```mlir
+    %y = dla.lrn %x size 5 : tensor<1x64x56x56xf16> -> tensor<1x64x56x56xf16>
+    ```
+  }];
+  let arguments = (ins
+    AnyRankedTensor:$input,
+    ConfinedAttr<I64Attr, [IntPositive]>:$size,
+    DefaultValuedAttr<F32Attr, "1.0e-4">:$alpha,
+    DefaultValuedAttr<F32Attr, "0.75">:$beta,
+    DefaultValuedAttr<F32Attr, "1.0">:$k,
+    OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
+  let results = (outs AnyRankedTensor:$output);
+  let assemblyFormat = [{
+    $input `size` $size attr-dict `:` type($input) `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // DLA_LAYER_OPS_TD

@@ -1,0 +1,21 @@
+//===- LayerOpUtils.h - Precisions of NVDLA layer ops -----------*- C++ -*-===//
+#ifndef DLA_DIALECT_DLA_IR_LAYEROPUTILS_H
+#define DLA_DIALECT_DLA_IR_LAYEROPUTILS_H
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+#include <optional>
+
+namespace mlir::dla {
+
+/// The NVDLA precision an element type names: i8 int8, i16 int16, f16 fp16.
+std::optional<::dla::format::nvdla::Precision> getPrecision(Type elementType);
+
+/// Conversions between the dialect's enums and the format library's.
+Precision toAttrEnum(::dla::format::nvdla::Precision p);
+PipelinePrecision toAttrEnum(::dla::format::nvdla::PipelinePrecision p);
+::dla::format::nvdla::ConvMode toFormatEnum(ConvMode mode);
+
+} // namespace mlir::dla
+
+#endif // DLA_DIALECT_DLA_IR_LAYEROPUTILS_H

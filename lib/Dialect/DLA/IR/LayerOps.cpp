@@ -1,0 +1,257 @@
+//===- LayerOps.cpp - Verifiers of the NVDLA layer ops -------------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+
+namespace {
+
+/// Checks rank 4 (NCHW) and that the element type names an NVDLA precision.
+LogicalResult verifyFeature(Operation *op, StringRef what, RankedTensorType type) {
+  if (type.getRank() != 4)
+    return op->emitOpError() << what << " must be a rank-4 NCHW tensor, got " << type;
+  if (!getPrecision(type.getElementType()))
+    return op->emitOpError() << what << " element type " << type.getElementType()
+                             << " is not an NVDLA precision (i8, i16 or f16)";
+  return success();
+}
+
+LogicalResult verifyWindow(Operation *op, ArrayRef<int64_t> strides,
+                           ArrayRef<int64_t> padding) {
+  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) { return s < 1; }))
+    return op->emitOpError("stride must be two positive integers [sy, sx]");
+  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) { return p < 0; }))
+    return op->emitOpError("pad must be four non-negative integers [top, bottom, left, right]");
+  return success();
+}
+
+/// Output extent of a window of `window` positions (dilation applied),
+/// or nullopt when the window does not fit.
+std::optional<int64_t> outputExtent(int64_t in, int64_t before, int64_t after, int64_t window,
+                                    int64_t stride) {
+  int64_t span = in + before + after - window;
+  if (span < 0)
+    return std::nullopt;
+  return span / stride + 1;
+}
+
+/// Checks output spatial sizes against the window arithmetic where static.
+LogicalResult verifySpatial(Operation *op, RankedTensorType input, RankedTensorType output,
+                            int64_t windowH, int64_t windowW, ArrayRef<int64_t> strides,
+                            ArrayRef<int64_t> padding) {
+  const int64_t in[2] = {input.getDimSize(2), input.getDimSize(3)};
+  const int64_t window[2] = {windowH, windowW};
+  const char *names[2] = {"height", "width"};
+  for (int i = 0; i < 2; ++i) {
+    if (ShapedType::isDynamic(in[i]) || ShapedType::isDynamic(window[i]))
+      continue;
+    std::optional<int64_t> expected =
+        outputExtent(in[i], padding[2 * i], padding[2 * i + 1], window[i], strides[i]);
+    if (!expected)
+      return op->emitOpError() << "window of " << names[i] << " " << window[i]
+                               << " does not fit the padded input " << names[i] << " "
+                               << in[i] + padding[2 * i] + padding[2 * i + 1];
+    int64_t actual = output.getDimSize(2 + i);
+    if (!ShapedType::isDynamic(actual) && actual != *expected)
+      return op->emitOpError() << "output " << names[i] << " must be " << *expected << ", got "
+                               << actual;
+  }
+  return success();
+}
+
+bool dimsMatch(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+/// Bias operand: per layer (rank 0), per channel (C) or per element (the
+/// output's shape).
+LogicalResult verifyBias(Operation *op, RankedTensorType bias, RankedTensorType output) {
+  if (!getPrecision(bias.getElementType()))
+    return op->emitOpError() << "bias element type " << bias.getElementType()
+                             << " is not an NVDLA precision (i8, i16 or f16)";
+  int64_t channels = output.getDimSize(1);
+  bool perLayer = bias.getRank() == 0;
+  bool perChannel = bias.getRank() == 1 && dimsMatch(bias.getDimSize(0), channels);
+  bool perElement = bias.getRank() == 4 && succeeded(verifyCompatibleShape(bias, output));
+  if (!perLayer && !perChannel && !perElement)
+    return op->emitOpError() << "bias must be per layer (tensor<>), per channel (tensor<"
+                             << channels << ">) or per element (the output shape), got "
+                             << bias;
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ConvOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConvOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType weight = getWeight().getType();
+  RankedTensorType output = getOutput().getType();
+  ConvMode mode = getMode();
+
+  if (mode == ConvMode::Image) {
+    if (input.getRank() != 4)
+      return emitOpError() << "image input must be a rank-4 NCHW tensor, got " << input;
+    Type e = input.getElementType();
+    if (!isa<IntegerType>(e) && !e.isF16())
+      return emitOpError() << "image input element type " << e
+                           << " is not a pixel precision (an integer type or f16)";
+  } else if (failed(verifyFeature(*this, "input", input))) {
+    return failure();
+  }
+  if (weight.getRank() != 4)
+    return emitOpError() << "weight must be a rank-4 KCRS tensor, got " << weight;
+  if (!getPrecision(weight.getElementType()))
+    return emitOpError() << "weight element type " << weight.getElementType()
+                         << " is not an NVDLA precision (i8, i16 or f16)";
+  if (failed(verifyFeature(*this, "output", output)))
+    return failure();
+  if (failed(verifyWindow(*this, getStrides(), getPadding())))
+    return failure();
+  ArrayRef<int64_t> dilations = getDilations();
+  if (dilations.size() != 2 || llvm::any_of(dilations, [](int64_t d) { return d < 1; }))
+    return emitOpError("dilation must be two positive integers [dy, dx]");
+
+  int64_t inC = input.getDimSize(1), wC = weight.getDimSize(1);
+  if (mode == ConvMode::Image) {
+    if (!ShapedType::isDynamic(inC) && !ShapedType::isDynamic(wC) && wC > inC)
+      return emitOpError() << "weight has " << wC << " input channels but the image has only "
+                           << inC;
+  } else if (!dimsMatch(inC, wC)) {
+    return emitOpError() << "weight has " << wC << " input channels, the input has " << inC;
+  }
+  if (!dimsMatch(input.getDimSize(0), output.getDimSize(0)))
+    return emitOpError() << "output batch " << output.getDimSize(0) << " differs from input batch "
+                         << input.getDimSize(0);
+  if (!dimsMatch(weight.getDimSize(0), output.getDimSize(1)))
+    return emitOpError() << "output has " << output.getDimSize(1) << " channels, the weight has "
+                         << weight.getDimSize(0) << " kernels";
+
+  auto dilated = [](int64_t k, int64_t d) {
+    return ShapedType::isDynamic(k) ? k : (k - 1) * d + 1;
+  };
+  if (failed(verifySpatial(*this, input, output, dilated(weight.getDimSize(2), dilations[0]),
+                           dilated(weight.getDimSize(3), dilations[1]), getStrides(),
+                           getPadding())))
+    return failure();
+
+  if (mode == ConvMode::Winograd) {
+    ArrayRef<int64_t> s = getStrides();
+    if (s[0] != s[1])
+      return emitOpError() << "Winograd convolution needs equal strides, got [" << s[0] << ", "
+                           << s[1] << "]";
+    if (dilations[0] != 1 || dilations[1] != 1)
+      return emitOpError("Winograd convolution does not support dilation");
+    int64_t r = weight.getDimSize(2), sz = weight.getDimSize(3);
+    auto extended = [&](int64_t k) { return (k + s[0] - 1) / s[0]; };
+    if (!ShapedType::isDynamic(r) && !ShapedType::isDynamic(sz) &&
+        (extended(r) != 3 || extended(sz) != 3))
+      return emitOpError() << "Winograd convolution needs a 3x3 kernel after channel extension, "
+                           << "got " << r << "x" << sz << " with stride " << s[0] << " ("
+                           << extended(r) << "x" << extended(sz) << ")";
+  }
+  if (getBias() && failed(verifyBias(*this, cast<RankedTensorType>(getBias().getType()), output)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SdpOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SdpOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType output = getOutput().getType();
+  if (failed(verifyFeature(*this, "input", input)) ||
+      failed(verifyFeature(*this, "output", output)))
+    return failure();
+  if (failed(verifyCompatibleShape(input, output)))
+    return emitOpError() << "output shape must equal the input shape, got " << input << " and "
+                         << output;
+  if (getMode() == SdpMode::OnTheFly && !getInput().getDefiningOp<ConvOp>())
+    return emitOpError("on_the_fly SDP must take its input directly from a dla.conv");
+  if (getRelu() && getPrelu())
+    return emitOpError("relu and prelu are mutually exclusive");
+  int64_t channels = output.getDimSize(1);
+  auto checkAux = [&](Value v, StringRef what) -> LogicalResult {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (!getPrecision(type.getElementType()))
+      return emitOpError() << what << " element type " << type.getElementType()
+                           << " is not an NVDLA precision (i8, i16 or f16)";
+    return success();
+  };
+  if (Value bias = getBias())
+    if (failed(verifyBias(*this, cast<RankedTensorType>(bias.getType()), output)))
+      return failure();
+  if (Value bn = getBatchnorm()) {
+    if (failed(checkAux(bn, "batchnorm")))
+      return failure();
+    auto type = cast<RankedTensorType>(bn.getType());
+    if (type.getRank() != 2 || !dimsMatch(type.getDimSize(0), channels) ||
+        !dimsMatch(type.getDimSize(1), 2))
+      return emitOpError() << "batchnorm must be tensor<" << channels
+                           << "x2> (add and multiply per channel), got " << type;
+  }
+  if (Value e = getEltwise()) {
+    if (failed(checkAux(e, "eltwise")))
+      return failure();
+    if (failed(verifyCompatibleShape(e.getType(), output)))
+      return emitOpError() << "eltwise operand must have the output shape, got " << e.getType();
+  }
+  if (Value p = getPrelu()) {
+    if (failed(checkAux(p, "prelu")))
+      return failure();
+    auto type = cast<RankedTensorType>(p.getType());
+    if (type.getRank() != 1 || !dimsMatch(type.getDimSize(0), channels))
+      return emitOpError() << "prelu must be tensor<" << channels << "> (per channel), got "
+                           << type;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PoolOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PoolOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType output = getOutput().getType();
+  if (failed(verifyFeature(*this, "input", input)) ||
+      failed(verifyFeature(*this, "output", output)))
+    return failure();
+  ArrayRef<int64_t> kernel = getKernel();
+  if (kernel.size() != 2 || llvm::any_of(kernel, [](int64_t k) { return k < 1; }))
+    return emitOpError("kernel must be two positive integers [kh, kw]");
+  if (failed(verifyWindow(*this, getStrides(), getPadding())))
+    return failure();
+  for (int d = 0; d < 2; ++d)
+    if (!dimsMatch(input.getDimSize(d), output.getDimSize(d)))
+      return emitOpError() << "output " << (d == 0 ? "batch" : "channels") << " "
+                           << output.getDimSize(d) << " differs from the input's "
+                           << input.getDimSize(d);
+  return verifySpatial(*this, input, output, kernel[0], kernel[1], getStrides(), getPadding());
+}
+
+//===----------------------------------------------------------------------===//
+// LrnOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LrnOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType output = getOutput().getType();
+  if (failed(verifyFeature(*this, "input", input)) ||
+      failed(verifyFeature(*this, "output", output)))
+    return failure();
+  if (failed(verifyCompatibleShape(input, output)))
+    return emitOpError() << "output shape must equal the input shape, got " << input << " and "
+                         << output;
+  return success();
+}

@@ -1,0 +1,30 @@
+// RUN: dla-opt %s --dla-check-precision | FileCheck %s --enable-var-scope
+
+// A valid on-the-fly SDP after a direct convolution: int16 -> fp16 keeps the
+// bit depth; the pipeline runs in int32 (SDP table).
+// CHECK-LABEL: func.func @direct_then_sdp
+// CHECK: %[[C:.*]] = dla.conv direct {{.*}} {pipeline_precision = #dla.pipeline_precision<int16>, weight_precision = #dla.precision<int16>}
+// CHECK: dla.sdp on_the_fly %[[C]] bias {{.*}} relu {pipeline_precision = #dla.pipeline_precision<int32>}
+func.func @direct_then_sdp(%x: tensor<1x16x8x8xi16>, %w: tensor<16x16x3x3xi16>, %b: tensor<16xi16>) -> tensor<1x16x6x6xf16> {
+  %c = dla.conv direct %x, %w : tensor<1x16x8x8xi16>, tensor<16x16x3x3xi16> -> tensor<1x16x6x6xi16>
+  %y = dla.sdp on_the_fly %c bias %b : tensor<16xi16> relu : tensor<1x16x6x6xi16> -> tensor<1x16x6x6xf16>
+  return %y : tensor<1x16x6x6xf16>
+}
+
+// fp16 on-the-fly to int16 keeps 16 bits: valid, fp32 pipeline.
+// CHECK-LABEL: func.func @fp16_then_int16
+// CHECK: dla.sdp on_the_fly {{.*}} {pipeline_precision = #dla.pipeline_precision<fp32>}
+func.func @fp16_then_int16(%x: tensor<1x16x8x8xf16>, %w: tensor<16x16x3x3xf16>) -> tensor<1x16x6x6xi16> {
+  %c = dla.conv direct %x, %w : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x6x6xf16>
+  %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xf16> -> tensor<1x16x6x6xi16>
+  return %y : tensor<1x16x6x6xi16>
+}
+
+// After Winograd the SDP may keep its precision.
+// CHECK-LABEL: func.func @winograd_then_sdp_same
+// CHECK: dla.sdp on_the_fly {{.*}} {pipeline_precision = #dla.pipeline_precision<int32>}
+func.func @winograd_then_sdp_same(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x6x6xi8>) -> tensor<1x16x2x2xi8> {
+  %c = dla.conv winograd %x, %w stride [2, 2] : tensor<1x16x8x8xi8>, tensor<16x16x6x6xi8> -> tensor<1x16x2x2xi8>
+  %y = dla.sdp on_the_fly %c : tensor<1x16x2x2xi8> -> tensor<1x16x2x2xi8>
+  return %y : tensor<1x16x2x2xi8>
+}

@@ -1,0 +1,57 @@
+// RUN: dla-opt %s -split-input-file -verify-diagnostics --dla-check-precision
+
+// The prose rules of "Precision Conversion". On-the-fly SDP takes the
+// convolution's output precision as its input and keeps the bit depth.
+func.func @otf_bit_depth(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) -> tensor<1x16x6x6xi16> {
+  %c = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
+  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after direct convolution: int8 feature data -> int16 (valid: int8; on-the-fly SDP keeps the bit depth)}}
+  %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi8> -> tensor<1x16x6x6xi16>
+  return %y : tensor<1x16x6x6xi16>
+}
+
+// -----
+
+// SDP converts int16 <-> fp16 and int8 <-> int16 "for DC mode only".
+func.func @otf_after_winograd(%x: tensor<1x16x8x8xi16>, %w: tensor<16x16x3x3xi16>) -> tensor<1x16x6x6xf16> {
+  %c = dla.conv winograd %x, %w : tensor<1x16x8x8xi16>, tensor<16x16x3x3xi16> -> tensor<1x16x6x6xi16>
+  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after Winograd convolution: int16 feature data -> fp16 (valid: int16; SDP converts precision after direct convolution only)}}
+  %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi16> -> tensor<1x16x6x6xf16>
+  return %y : tensor<1x16x6x6xf16>
+}
+
+// -----
+
+func.func @otf_after_image(%x: tensor<1x4x8x8xui8>, %w: tensor<16x3x3x3xi16>) -> tensor<1x16x6x6xf16> {
+  %c = dla.conv image %x, %w : tensor<1x4x8x8xui8>, tensor<16x3x3x3xi16> -> tensor<1x16x6x6xi16>
+  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after image input convolution: int16 feature data -> fp16 (valid: int16; SDP converts precision after direct convolution only)}}
+  %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi16> -> tensor<1x16x6x6xf16>
+  return %y : tensor<1x16x6x6xf16>
+}
+
+// -----
+
+// The table's "corresponding weight precision" is enforced.
+func.func @weight_precision(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi16>) -> tensor<1x16x6x6xi8> {
+  // expected-error @+1 {{'dla.conv' op weight precision int16 does not match the convolution table: int8 feature data -> int8 needs int8 weights}}
+  %y = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi16> -> tensor<1x16x6x6xi8>
+  return %y : tensor<1x16x6x6xi8>
+}
+
+// -----
+
+func.func @image_weight_precision(%x: tensor<1x4x8x8xui16>, %w: tensor<16x3x3x3xi8>) -> tensor<1x16x6x6xf16> {
+  // expected-error @+1 {{'dla.conv' op weight precision int8 does not match the convolution table: integer image input -> fp16 needs fp16 weights}}
+  %y = dla.conv image %x, %w : tensor<1x4x8x8xui16>, tensor<16x3x3x3xi8> -> tensor<1x16x6x6xf16>
+  return %y : tensor<1x16x6x6xf16>
+}
+
+// -----
+
+// Every invalid op is reported, not only the first.
+func.func @all_reported(%x: tensor<1x16x8x8xi8>) -> (tensor<1x16x8x8xf16>, tensor<1x16x4x4xi16>) {
+  // expected-error @+1 {{invalid precision conversion for LRN layer: int8 feature data -> fp16 (valid: int8)}}
+  %a = dla.lrn %x size 5 : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xf16>
+  // expected-error @+1 {{invalid precision conversion for pooling layer: int8 feature data -> int16 (valid: int8)}}
+  %b = dla.pool average %x kernel [2, 2] stride [2, 2] : tensor<1x16x8x8xi8> -> tensor<1x16x4x4xi16>
+  return %a, %b : tensor<1x16x8x8xf16>, tensor<1x16x4x4xi16>
+}
