@@ -1,0 +1,263 @@
+// RUN: dla-opt %s -split-input-file -verify-diagnostics
+
+func.func @f(%x: tensor<16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op input must be a rank-4 NCHW tensor, got 'tensor<16x8x8xi8>'}}
+  %0 = dla.conv direct %x, %w : tensor<16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op input element type 'f32' is not an NVDLA precision (i8, i16 or f16)}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xf32>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<4x8x8xui8>, %w: tensor<16x3x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op image input must be a rank-4 NCHW tensor, got 'tensor<4x8x8xui8>'}}
+  %0 = dla.conv image %x, %w : tensor<4x8x8xui8>, tensor<16x3x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x8x8xf32>, %w: tensor<16x3x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op image input element type 'f32' is not a pixel precision (an integer type or f16)}}
+  %0 = dla.conv image %x, %w : tensor<1x4x8x8xf32>, tensor<16x3x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x9xi8>) {
+  // expected-error @+1 {{'dla.conv' op weight must be a rank-4 KCRS tensor, got 'tensor<16x16x9xi8>'}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x9xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xbf16>) {
+  // expected-error @+1 {{'dla.conv' op weight element type 'bf16' is not an NVDLA precision (i8, i16 or f16)}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xbf16> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op output element type 'ui8' is not an NVDLA precision (i8, i16 or f16)}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xui8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op stride must be two positive integers [sy, sx]}}
+  %0 = dla.conv direct %x, %w stride [0, 1] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op pad must be four non-negative integers [top, bottom, left, right]}}
+  %0 = dla.conv direct %x, %w pad [1, 1] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op dilation must be two positive integers [dy, dx]}}
+  %0 = dla.conv direct %x, %w dilation [1, -1] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x8x8xui8>, %w: tensor<16x5x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op weight has 5 input channels but the image has only 4}}
+  %0 = dla.conv image %x, %w : tensor<1x4x8x8xui8>, tensor<16x5x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x8x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op weight has 8 input channels, the input has 16}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x8x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op output batch 2 differs from input batch 1}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<2x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op output has 32 channels, the weight has 16 kernels}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x32x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x2x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op window of height 3 does not fit the padded input height 2}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x2x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x1x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op output width must be 3, got 6}}
+  %0 = dla.conv direct %x, %w stride [1, 2] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op Winograd convolution needs equal strides, got [1, 2]}}
+  %0 = dla.conv winograd %x, %w stride [1, 2] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x3xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op Winograd convolution does not support dilation}}
+  %0 = dla.conv winograd %x, %w dilation [2, 2] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x4x4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x5x5xi8>) {
+  // expected-error @+1 {{'dla.conv' op Winograd convolution needs a 3x3 kernel after channel extension, got 5x5 with stride 1 (5x5)}}
+  %0 = dla.conv winograd %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x5x5xi8> -> tensor<1x16x4x4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>, %b: tensor<8xi8>) {
+  // expected-error @+1 {{'dla.conv' op bias must be per layer (tensor<>), per channel (tensor<16>) or per element (the output shape), got 'tensor<8xi8>'}}
+  %0 = dla.conv direct %x, %w, %b : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8>, tensor<8xi8> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>, %b: tensor<16xi32>) {
+  // expected-error @+1 {{'dla.conv' op bias element type 'i32' is not an NVDLA precision (i8, i16 or f16)}}
+  %0 = dla.conv direct %x, %w, %b : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8>, tensor<16xi32> -> tensor<1x16x6x6xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.sdp' op output shape must equal the input shape, got 'tensor<1x16x8x8xi8>' and 'tensor<1x16x4x4xi8>'}}
+  %0 = dla.sdp offline %x : tensor<1x16x8x8xi8> -> tensor<1x16x4x4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.sdp' op on_the_fly SDP must take its input directly from a dla.conv}}
+  %0 = dla.sdp on_the_fly %x : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %p: tensor<16xi8>) {
+  // expected-error @+1 {{'dla.sdp' op relu and prelu are mutually exclusive}}
+  %0 = dla.sdp offline %x prelu %p : tensor<16xi8> relu : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %bn: tensor<2x16xi8>) {
+  // expected-error @+1 {{'dla.sdp' op batchnorm must be tensor<16x2> (add and multiply per channel), got 'tensor<2x16xi8>'}}
+  %0 = dla.sdp offline %x batchnorm %bn : tensor<2x16xi8> : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %bn: tensor<16x2xf32>) {
+  // expected-error @+1 {{'dla.sdp' op batchnorm element type 'f32' is not an NVDLA precision (i8, i16 or f16)}}
+  %0 = dla.sdp offline %x batchnorm %bn : tensor<16x2xf32> : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %e: tensor<1x16x8x4xi8>) {
+  // expected-error @+1 {{'dla.sdp' op eltwise operand must have the output shape, got 'tensor<1x16x8x4xi8>'}}
+  %0 = dla.sdp offline %x eltwise %e : tensor<1x16x8x4xi8> : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %p: tensor<1x16xi8>) {
+  // expected-error @+1 {{'dla.sdp' op prelu must be tensor<16> (per channel), got 'tensor<1x16xi8>'}}
+  %0 = dla.sdp offline %x prelu %p : tensor<1x16xi8> : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.pool' op kernel must be two positive integers [kh, kw]}}
+  %0 = dla.pool max %x kernel [2] : tensor<1x16x8x8xi8> -> tensor<1x16x4x4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.pool' op output channels 8 differs from the input's 16}}
+  %0 = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x16x8x8xi8> -> tensor<1x8x4x4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.pool' op output height must be 4, got 7}}
+  %0 = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x16x8x8xi8> -> tensor<1x16x7x4xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.lrn' op output shape must equal the input shape, got 'tensor<1x16x8x8xi8>' and 'tensor<1x8x8x8xi8>'}}
+  %0 = dla.lrn %x size 5 : tensor<1x16x8x8xi8> -> tensor<1x8x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.lrn' op attribute 'size' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
+  %0 = dla.lrn %x size 0 : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
+  return
+}
