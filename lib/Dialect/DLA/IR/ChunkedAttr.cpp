@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BindUtils.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
 
 #include "mlir/IR/Builders.h"
@@ -140,11 +141,8 @@ ChunkedAttr::bind(ArrayRef<int64_t> shape, Type elementType,
   FailureOr<int64_t> width = getStorageElementBytes(elementType, emitError);
   if (failed(width))
     return failure();
-  auto bound = getLayout().bind(shape.vec(), *width);
-  if (!bound)
-    return emitError() << *this << " cannot lay out "
-                       << RankedTensorType::get(shape, elementType) << ": " << bound.message();
-  return std::unique_ptr<fmt::BoundLayout>(std::move(*bound));
+  return detail::finishBind(*this, shape, elementType, emitError,
+                            getLayout().bind(shape.vec(), *width));
 }
 
 LogicalResult ChunkedAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
@@ -156,7 +154,5 @@ LogicalResult ChunkedAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementT
     return failure();
   // Sizes can only be checked for static shapes; a dynamic tensor is bound
   // (and checked) once its shape is known.
-  if (llvm::any_of(shape, ShapedType::isDynamic))
-    return success();
-  return bind(shape, elementType, emitError);
+  return detail::verifyByBinding(*this, shape, elementType, emitError);
 }

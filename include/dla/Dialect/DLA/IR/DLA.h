@@ -5,6 +5,7 @@
 #include "dla/Format/BoundLayout.h"
 #include "dla/Format/ChunkedLayout.h"
 #include "dla/Format/NvdlaConversion.h"
+#include "dla/Dialect/DLA/IR/FormatEnums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -1,0 +1,179 @@
+//===- DLANvdlaAttrs.td - NVDLA memory-format encodings ----*- tablegen -*-===//
+//
+// The NVDLA in-memory formats as tensor encodings. Names of precisions,
+// pixel formats, data sizes and modes are parsed and printed by the format
+// library, which also holds every size, stride and offset rule.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_NVDLA_ATTRS_TD
+#define DLA_NVDLA_ATTRS_TD
+
+include "dla/Dialect/DLA/IR/DLADialect.td"
+include "dla/Dialect/DLA/IR/DLAInterfaces.td"
+include "mlir/IR/TensorEncoding.td"
+
+/// A format-library enum spelled by its library name.
+class DLA_FormatEnumParameter<string cppType, string what>
+    : AttrParameter<cppType, what> {
+  let parser = "::mlir::dla::detail::parseFormatEnum<" # cppType # ">($_parser, \"" # what # "\")";
+  let printer = "$_printer << ::mlir::dla::detail::formatEnumName($_self)";
+}
+
+def DLA_NvPrecisionParameter
+    : DLA_FormatEnumParameter<"::dla::format::nvdla::Precision", "precision">;
+def DLA_NvDataSizeParameter
+    : DLA_FormatEnumParameter<"::dla::format::nvdla::DataSize", "data size">;
+def DLA_NvAuxModeParameter
+    : DLA_FormatEnumParameter<"::dla::format::nvdla::AuxMode", "mode">;
+def DLA_NvPixelFormatParameter
+    : DLA_FormatEnumParameter<"::dla::format::nvdla::PixelFormat", "pixel format">;
+
+def DLA_OptionalBytes : OptionalParameter<"std::optional<int64_t>", "bytes">;
+def DLA_OptionalDataSize
+    : OptionalParameter<"std::optional<::dla::format::nvdla::DataSize>", "data size"> {
+  let parser = "::mlir::dla::detail::parseFormatEnum<::dla::format::nvdla::DataSize>($_parser, \"data size\")";
+  let printer = "$_printer << ::mlir::dla::detail::formatEnumName(*$_self)";
+}
+
+class DLA_NvdlaEncoding<string name, string mnemonic>
+    : DLA_Attr<name, mnemonic, [
+        DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
+        DeclareAttrInterfaceMethods<DLA_LayoutEncodingAttr>]>;
+
+def DLA_FeatureAttr : DLA_NvdlaEncoding<"Feature", "feature"> {
+  let summary = "NVDLA feature data (logical NCHW)";
+  let description = [{
+    Feature data cubes split into 1x1x32-byte atoms (32 int8 or 16
+    int16 / fp16 channels), stored C' (within an atom) -> W -> H -> C
+    (surfaces) -> N. Packed by default (line stride W x 32, surface stride
+    H x line stride, batch stride the whole cube); unpacked with explicit
+    `line_stride`, `surface_stride`, `batch_stride` in bytes, each 32-byte
+    aligned and at least the packed size. Channels of the last atom and gaps
+    hold zero. The element type must be the precision's: i8, i16 or f16.
+
+    ```mlir
+    tensor<1x64x56x56xf16, #dla.feature<fp16>>
+    tensor<1x64x56x56xi8, #dla.feature<int8, line_stride = 2048, surface_stride = 131072>>
+    ```
+  }];
+  let parameters = (ins DLA_NvPrecisionParameter:$precision,
+                        DLA_OptionalBytes:$line_stride,
+                        DLA_OptionalBytes:$surface_stride,
+                        DLA_OptionalBytes:$batch_stride);
+  let assemblyFormat = [{
+    `<` $precision (`,` struct($line_stride, $surface_stride, $batch_stride)^)? `>`
+  }];
+}
+
+def DLA_PixelAttr : DLA_NvdlaEncoding<"Pixel", "pixel"> {
+  let summary = "NVDLA pitch-linear pixel (image) data (logical NCHW, N = 1)";
+  let description = [{
+    An image in one of the 36 pixel formats of the NVDLA pixel-format table,
+    pitch linear. The tensor is NCHW with N = 1 and C = the format's channel
+    count (R, G, B, A/X or Y, U, V, A order); the element type is an integer
+    of the component width (8 or 16 bits, either signedness) or f16 for the
+    float formats. `line_stride` (bytes, 32-byte aligned) defaults to
+    roundup((W + x_offset) x bytes per pixel, 32); `x_offset` (pixels) must
+    lie in the format's range. Semi-planar (N444) formats have a second
+    (UV) plane with `uv_line_stride` and `uv_offset`.
+
+    ```mlir
+    tensor<1x4x224x224xui8, #dla.pixel<T_A8B8G8R8>>
+    tensor<1x3x16x16xui8, #dla.pixel<T_Y8___U8V8_N444, line_stride = 64, x_offset = 2>>
+    ```
+  }];
+  let parameters = (ins DLA_NvPixelFormatParameter:$format,
+                        DLA_OptionalBytes:$line_stride,
+                        OptionalParameter<"std::optional<int64_t>", "pixels">:$x_offset,
+                        DLA_OptionalBytes:$uv_line_stride,
+                        DLA_OptionalBytes:$uv_offset);
+  let assemblyFormat = [{
+    `<` $format (`,` struct($line_stride, $x_offset, $uv_line_stride, $uv_offset)^)? `>`
+  }];
+}
+
+def DLA_BiasAttr : DLA_NvdlaEncoding<"Bias", "bias"> {
+  let summary = "NVDLA bias data";
+  let description = [{
+    Bias per layer (`tensor<T>`), per channel (`tensor<CxT>`) or per element
+    (`tensor<CxHxWxT>` or `tensor<NxCxHxWxT>`, feature-data order). The
+    precision is the SDP's processing precision; `data_size` (`one_byte` or
+    `two_byte`) defaults to the precision's width; int8 data in `two_byte`
+    storage is sign-extended. Per-element data take optional strides.
+
+    ```mlir
+    tensor<64xi16, #dla.bias<per_channel, int16>>
+    tensor<64x28x28xi8, #dla.bias<per_element, int8, data_size = two_byte>>
+    ```
+  }];
+  let parameters = (ins DLA_NvAuxModeParameter:$mode,
+                        DLA_NvPrecisionParameter:$precision,
+                        DLA_OptionalDataSize:$data_size,
+                        DLA_OptionalBytes:$line_stride,
+                        DLA_OptionalBytes:$surface_stride,
+                        DLA_OptionalBytes:$batch_stride);
+  let assemblyFormat = [{
+    `<` $mode `,` $precision
+    (`,` struct($data_size, $line_stride, $surface_stride, $batch_stride)^)? `>`
+  }];
+}
+
+def DLA_PReLUAttr : DLA_NvdlaEncoding<"PReLU", "prelu"> {
+  let summary = "NVDLA PReLU data (per channel)";
+  let description = [{
+    One slope per channel, `tensor<CxT>`, stored as a continuous 1x1xC run.
+
+    ```mlir
+    tensor<64xi8, #dla.prelu<int8>>
+    tensor<64xi8, #dla.prelu<int8, data_size = two_byte>>
+    ```
+  }];
+  let parameters = (ins DLA_NvPrecisionParameter:$precision,
+                        DLA_OptionalDataSize:$data_size);
+  let assemblyFormat = "`<` $precision (`,` struct($data_size)^)? `>`";
+}
+
+def DLA_BatchNormAttr : DLA_NvdlaEncoding<"BatchNorm", "batchnorm"> {
+  let summary = "NVDLA batch-normalization data";
+  let description = [{
+    Two components per channel, the add and the multiply operand, stored
+    interleaved (add0, mul0, add1, mul1, ...): per channel `tensor<Cx2xT>`
+    (`[c][0]` add, `[c][1]` mul), per layer `tensor<2xT>`.
+
+    ```mlir
+    tensor<64x2xf16, #dla.batchnorm<per_channel, fp16>>
+    ```
+  }];
+  let parameters = (ins DLA_NvAuxModeParameter:$mode,
+                        DLA_NvPrecisionParameter:$precision,
+                        DLA_OptionalDataSize:$data_size);
+  let assemblyFormat = "`<` $mode `,` $precision (`,` struct($data_size)^)? `>`";
+}
+
+def DLA_EltwiseAttr : DLA_NvdlaEncoding<"Eltwise", "eltwise"> {
+  let summary = "NVDLA element-wise data (per element)";
+  let description = [{
+    Per-element operand of the SDP's ALU or multiplier (`components = 1`,
+    the default: `tensor<CxHxWxT>` or `tensor<NxCxHxWxT>`), or of both
+    (`components = 2`: a trailing dimension of 2, ALU before MUL), in the
+    feature-data order. Total size aligned to 32 bytes.
+
+    ```mlir
+    tensor<16x8x8xi8, #dla.eltwise<int8>>
+    tensor<16x8x8x2xi8, #dla.eltwise<int8, components = 2>>
+    ```
+  }];
+  let parameters = (ins DLA_NvPrecisionParameter:$precision,
+                        OptionalParameter<"std::optional<int64_t>", "1 or 2">:$components,
+                        DLA_OptionalDataSize:$data_size,
+                        DLA_OptionalBytes:$line_stride,
+                        DLA_OptionalBytes:$surface_stride,
+                        DLA_OptionalBytes:$batch_stride);
+  let assemblyFormat = [{
+    `<` $precision
+    (`,` struct($components, $data_size, $line_stride, $surface_stride, $batch_stride)^)? `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+#endif // DLA_NVDLA_ATTRS_TD

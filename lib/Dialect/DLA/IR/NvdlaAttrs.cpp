@@ -1,0 +1,199 @@
+//===- NvdlaAttrs.cpp - NVDLA memory-format encodings ---------------------===//
+//
+// Each encoding checks that the tensor's element type is one its precision
+// allows, then hands the rest (rank, shape, strides, alignment, overflow) to
+// the format library's bind, whose messages become diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BindUtils.h"
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaFeature.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::detail;
+namespace nv = ::dla::format::nvdla;
+
+namespace {
+
+/// The element type that carries data of a precision: i8, i16 or f16.
+Type precisionType(MLIRContext *ctx, nv::Precision p) {
+  switch (p) {
+  case nv::Precision::Int8: return IntegerType::get(ctx, 8);
+  case nv::Precision::Int16: return IntegerType::get(ctx, 16);
+  case nv::Precision::Fp16: return Float16Type::get(ctx);
+  }
+  llvm_unreachable("unknown precision");
+}
+
+/// Auxiliary data: f16 for fp16; i8 or i16 for the integer precisions (an
+/// int16 pipeline may read one-byte data, int8 data may be stored in two
+/// bytes). The format library rejects widths its data size cannot hold.
+LogicalResult checkAuxElement(Attribute attr, nv::Precision p, Type e,
+                              function_ref<InFlightDiagnostic()> emitError) {
+  bool ok = p == nv::Precision::Fp16 ? e.isF16()
+                                     : e.isSignlessInteger(8) || e.isSignlessInteger(16);
+  if (ok)
+    return success();
+  return emitError() << attr << " holds " << formatEnumName(p) << " data in "
+                     << (p == nv::Precision::Fp16 ? "f16" : "i8 or i16")
+                     << " elements, got " << e;
+}
+
+int64_t elementBytes(Type e) { return (static_cast<int64_t>(e.getIntOrFloatBitWidth()) + 7) / 8; }
+
+nv::DataSize naturalDataSize(nv::Precision p) {
+  return nv::getBytesPerElement(p) == 1 ? nv::DataSize::OneByte : nv::DataSize::TwoByte;
+}
+
+FailureOr<BoundPtr> bindAux(Attribute attr, const nv::AuxConfig &config, ArrayRef<int64_t> shape,
+                            Type elementType, function_ref<InFlightDiagnostic()> emitError) {
+  if (failed(checkAuxElement(attr, config.precision, elementType, emitError)))
+    return failure();
+  return finishBind(attr, shape, elementType, emitError,
+                    nv::AuxBoundLayout::bind(config, shape.vec(), elementBytes(elementType)));
+}
+
+nv::AuxConfig auxConfig(nv::AuxKind kind, nv::AuxMode mode, nv::Precision precision,
+                        std::optional<nv::DataSize> dataSize) {
+  nv::AuxConfig c;
+  c.kind = kind;
+  c.mode = mode;
+  c.precision = precision;
+  c.dataSize = dataSize.value_or(naturalDataSize(precision));
+  return c;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// #dla.feature
+//===----------------------------------------------------------------------===//
+
+FailureOr<BoundPtr> FeatureAttr::bind(ArrayRef<int64_t> shape, Type elementType,
+                                      function_ref<InFlightDiagnostic()> emitError) const {
+  Type expected = precisionType(getContext(), getPrecision());
+  if (elementType != expected)
+    return emitError() << *this << " holds " << formatEnumName(getPrecision()) << " data in "
+                       << expected << " elements, got " << elementType;
+  nv::FeatureConfig config;
+  config.precision = getPrecision();
+  config.lineStride = getLineStride();
+  config.surfaceStride = getSurfaceStride();
+  config.batchStride = getBatchStride();
+  return finishBind(*this, shape, elementType, emitError,
+                    nv::FeatureBoundLayout::bind(config, shape.vec()));
+}
+
+LogicalResult FeatureAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                                          function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 4)
+    return emitError() << *this << " encodes rank-4 NCHW tensors, got rank " << shape.size();
+  return verifyByBinding(*this, shape, elementType, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// #dla.pixel
+//===----------------------------------------------------------------------===//
+
+FailureOr<BoundPtr> PixelAttr::bind(ArrayRef<int64_t> shape, Type elementType,
+                                    function_ref<InFlightDiagnostic()> emitError) const {
+  const nv::PixelFormatInfo &info = nv::getPixelFormatInfo(getFormat());
+  if (info.valueType == nv::PixelValueType::Float) {
+    if (!elementType.isF16())
+      return emitError() << *this << " holds fp16 pixels in f16 elements, got " << elementType;
+  } else {
+    int64_t bits = 8 * nv::getPixelElementBytes(getFormat());
+    if (!elementType.isInteger(static_cast<unsigned>(bits)))
+      return emitError() << *this << " holds " << bits << "-bit integer pixels, got element type "
+                         << elementType;
+  }
+  nv::PixelConfig config;
+  config.format = getFormat();
+  config.xOffset = getXOffset().value_or(0);
+  config.lineStride = getLineStride();
+  config.uvLineStride = getUvLineStride();
+  config.uvPlaneOffset = getUvOffset();
+  return finishBind(*this, shape, elementType, emitError,
+                    nv::PixelBoundLayout::bind(config, shape.vec()));
+}
+
+LogicalResult PixelAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                                        function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 4)
+    return emitError() << *this << " encodes rank-4 NCHW images, got rank " << shape.size();
+  return verifyByBinding(*this, shape, elementType, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// #dla.bias, #dla.prelu, #dla.batchnorm, #dla.eltwise
+//===----------------------------------------------------------------------===//
+
+FailureOr<BoundPtr> BiasAttr::bind(ArrayRef<int64_t> shape, Type elementType,
+                                   function_ref<InFlightDiagnostic()> emitError) const {
+  nv::AuxConfig c = auxConfig(nv::AuxKind::Bias, getMode(), getPrecision(), getDataSize());
+  c.lineStride = getLineStride();
+  c.surfaceStride = getSurfaceStride();
+  c.batchStride = getBatchStride();
+  return bindAux(*this, c, shape, elementType, emitError);
+}
+
+LogicalResult BiasAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                                       function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyByBinding(*this, shape, elementType, emitError);
+}
+
+FailureOr<BoundPtr> PReLUAttr::bind(ArrayRef<int64_t> shape, Type elementType,
+                                    function_ref<InFlightDiagnostic()> emitError) const {
+  return bindAux(*this,
+                 auxConfig(nv::AuxKind::PReLU, nv::AuxMode::PerChannel, getPrecision(),
+                           getDataSize()),
+                 shape, elementType, emitError);
+}
+
+LogicalResult PReLUAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                                        function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyByBinding(*this, shape, elementType, emitError);
+}
+
+FailureOr<BoundPtr> BatchNormAttr::bind(ArrayRef<int64_t> shape, Type elementType,
+                                        function_ref<InFlightDiagnostic()> emitError) const {
+  return bindAux(*this,
+                 auxConfig(nv::AuxKind::BatchNorm, getMode(), getPrecision(), getDataSize()),
+                 shape, elementType, emitError);
+}
+
+LogicalResult BatchNormAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                                            function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyByBinding(*this, shape, elementType, emitError);
+}
+
+LogicalResult EltwiseAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  nv::Precision, std::optional<int64_t> components,
+                                  std::optional<nv::DataSize>, std::optional<int64_t>,
+                                  std::optional<int64_t>, std::optional<int64_t>) {
+  if (components && *components != 1 && *components != 2)
+    return emitError() << "element-wise data has 1 component (ALU or MUL) or 2 (ALU and MUL), got "
+                       << *components;
+  return success();
+}
+
+FailureOr<BoundPtr> EltwiseAttr::bind(ArrayRef<int64_t> shape, Type elementType,
+                                      function_ref<InFlightDiagnostic()> emitError) const {
+  nv::AuxConfig c =
+      auxConfig(nv::AuxKind::ElementWise, nv::AuxMode::PerElement, getPrecision(), getDataSize());
+  c.use = getComponents().value_or(1) == 2 ? nv::ElementWiseUse::AluAndMul
+                                           : nv::ElementWiseUse::Alu;
+  c.lineStride = getLineStride();
+  c.surfaceStride = getSurfaceStride();
+  c.batchStride = getBatchStride();
+  return bindAux(*this, c, shape, elementType, emitError);
+}
+
+LogicalResult EltwiseAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                                          function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyByBinding(*this, shape, elementType, emitError);
+}
