@@ -28,3 +28,16 @@ func.func @winograd_then_sdp_same(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x6x6x
   %y = dla.sdp on_the_fly %c : tensor<1x16x2x2xi8> -> tensor<1x16x2x2xi8>
   return %y : tensor<1x16x2x2xi8>
 }
+
+// Images with a pixel encoding convert as their format's input precision
+// says: T_R16_F is fp16 (erratum 5), so it converts to fp16 only; T_R16_I is
+// int16 and converts to all three.
+// CHECK-LABEL: func.func @pixel_formats
+// CHECK: dla.conv image {{.*}} {pipeline_precision = #dla.pipeline_precision<fp16>, weight_precision = #dla.precision<fp16>}
+// CHECK: dla.conv image {{.*}} {pipeline_precision = #dla.pipeline_precision<int8>, weight_precision = #dla.precision<int8>}
+func.func @pixel_formats(%f: tensor<1x1x8x8xf16, #dla.pixel<T_R16_F>>, %i: tensor<1x1x8x8xi16, #dla.pixel<T_R16_I>>,
+                         %wf: tensor<4x1x3x3xf16>, %wi: tensor<4x1x3x3xi8>) -> (tensor<1x4x6x6xf16>, tensor<1x4x6x6xi8>) {
+  %a = dla.conv image %f, %wf : tensor<1x1x8x8xf16, #dla.pixel<T_R16_F>>, tensor<4x1x3x3xf16> -> tensor<1x4x6x6xf16>
+  %b = dla.conv image %i, %wi : tensor<1x1x8x8xi16, #dla.pixel<T_R16_I>>, tensor<4x1x3x3xi8> -> tensor<1x4x6x6xi8>
+  return %a, %b : tensor<1x4x6x6xf16>, tensor<1x4x6x6xi8>
+}

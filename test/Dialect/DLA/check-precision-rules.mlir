@@ -55,3 +55,12 @@ func.func @all_reported(%x: tensor<1x16x8x8xi8>) -> (tensor<1x16x8x8xf16>, tenso
   %b = dla.pool average %x kernel [2, 2] stride [2, 2] : tensor<1x16x8x8xi8> -> tensor<1x16x4x4xi16>
   return %a, %b : tensor<1x16x8x8xf16>, tensor<1x16x4x4xi16>
 }
+
+// -----
+
+// Erratum 5: T_R16_F is an fp16 format, so it does not convert to int16.
+func.func @r16f_to_int16(%f: tensor<1x1x8x8xf16, #dla.pixel<T_R16_F>>, %w: tensor<4x1x3x3xi16>) -> tensor<1x4x6x6xi16> {
+  // expected-error @+1 {{invalid precision conversion for convolution layer: fp16 image input -> int16 (valid: fp16)}}
+  %a = dla.conv image %f, %w : tensor<1x1x8x8xf16, #dla.pixel<T_R16_F>>, tensor<4x1x3x3xi16> -> tensor<1x4x6x6xi16>
+  return %a : tensor<1x4x6x6xi16>
+}

@@ -62,9 +62,13 @@ FailureOr<nv::Precision> precisionOf(Operation *op, Value v, StringRef what) {
 }
 
 /// The input kind of an image: integer pixels convert to all three
-/// precisions, fp16 pixels only to fp16.
-nv::InputKind imageKind(Type elementType) {
-  return elementType.isF16() ? nv::InputKind::ImageFp16 : nv::InputKind::ImageInteger;
+/// precisions, fp16 pixels only to fp16. A `#dla.pixel` encoding decides by
+/// the pixel-format table's valid input precision (which its verifier has
+/// already matched to the element type); otherwise the element type does.
+nv::InputKind imageKind(RankedTensorType image) {
+  if (auto pixel = dyn_cast_or_null<PixelAttr>(image.getEncoding()))
+    return nv::imageInput(nv::getPixelFormatInfo(pixel.getFormat()).inputPrecision);
+  return image.getElementType().isF16() ? nv::InputKind::ImageFp16 : nv::InputKind::ImageInteger;
 }
 
 void setPipeline(Operation *op, const nv::ConversionVerdict &verdict) {
@@ -83,7 +87,7 @@ FailureOr<nv::ConversionQuery> ConvOp::getConversionQuery() {
     return failure();
   if (getMode() == ConvMode::Image)
     return nv::ConversionQuery::convolution(nv::ConvMode::ImageInput,
-                                            imageKind(getInput().getType().getElementType()),
+                                            imageKind(getInput().getType()),
                                             *out);
   FailureOr<nv::Precision> in = precisionOf(*this, getInput(), "input");
   if (failed(in))
