@@ -170,11 +170,24 @@ template <int64_t W> struct UnpackOp {
   }
 };
 
+/// The view without extent-1 dimensions: they contribute nothing to any
+/// offset, and dropping them keeps the innermost runs long (a layout whose
+/// innermost pair has extent 1 would otherwise move one element per run).
+StridedView dropUnitDims(const StridedView &view) {
+  StridedView out;
+  out.offset = view.offset;
+  for (const StridedView::Dim &d : view.dims)
+    if (d.extent != 1)
+      out.dims.push_back(d);
+  return out;
+}
+
 } // namespace
 
-void dla::format::packStridedView(const StridedView &view, const std::vector<int64_t> &shape,
+void dla::format::packStridedView(const StridedView &fullView, const std::vector<int64_t> &shape,
                                   int64_t elementBytes, const char *logical, char *storage,
                                   int64_t storageElements) {
+  const StridedView view = dropUnitDims(fullView);
   bool dense = view.offset == 0 && isDenseView(view);
   if (dense) {
     int64_t covered = 1;
@@ -192,8 +205,10 @@ void dla::format::packStridedView(const StridedView &view, const std::vector<int
   dispatchWidth<PackOp>(elementBytes, view, shape, elementBytes, logical, storage, dense);
 }
 
-void dla::format::unpackStridedView(const StridedView &view, const std::vector<int64_t> &shape,
-                                    int64_t elementBytes, const char *storage, char *logical) {
+void dla::format::unpackStridedView(const StridedView &fullView,
+                                    const std::vector<int64_t> &shape, int64_t elementBytes,
+                                    const char *storage, char *logical) {
+  const StridedView view = dropUnitDims(fullView);
   if (view.dims.empty()) {
     std::memcpy(logical, storage + view.offset * elementBytes, static_cast<size_t>(elementBytes));
     return;

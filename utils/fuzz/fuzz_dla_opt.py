@@ -144,8 +144,8 @@ def make_case(r, i):
 
 def run(dla_opt, text):
     p = subprocess.run([dla_opt, "-split-input-file", "--dla-check-precision",
-                        "--dla-pack-weights", "-o", "/dev/null", "-"],
-                       input=text, capture_output=True, text=True, timeout=120)
+                        "--dla-pack-weights=max-bytes=67108864", "-o", "/dev/null", "-"],
+                       input=text, capture_output=True, text=True, timeout=300)
     return p.returncode, p.stderr
 
 
