@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Check the packed constants in dla-opt output against the Python reference.
+"""Check the packed constants in dla-opt output against the Python references.
 
 Input: the output of `dla-opt ... --dla-pack-weights` (a file or stdin) for a
 module written by gen_module.py.  Every packed constant
 
-  %cst = arith.constant dense_resource<NAME> : tensor<SHAPExT, #dla.chunked<L>>
+  %cst = arith.constant dense_resource<NAME> : tensor<SHAPExT, ENCODING>
 
-must have its blob in the trailing
+with ENCODING one of #dla.chunked<L> (reference: chunked_ref.py) or the NVDLA
+encodings #dla.feature, #dla.pixel, #dla.bias, #dla.prelu, #dla.batchnorm,
+#dla.eltwise (reference: nvdla_ref.py) must have its blob in the trailing
 
   {-#
     dialect_resources: {
@@ -21,10 +23,9 @@ the iota tensor (element k holds k wrapped to the type; floats k mod 2048).
 
 Fails (exit 1) on: a byte mismatch (first differing byte offset, the logical
 index or "padding" the reference puts there, expected vs. actual), a size
-mismatch, a missing blob, a chunked-typed constant that is not a
-dense_resource, no packed constant at all, a remaining dla.relayout, or a
-count different from --expect-count.  On success prints
-"checked N constants, M bytes".
+mismatch, a missing blob, an encoded constant that is not a dense_resource,
+no packed constant at all, a remaining dla.relayout, or a count different
+from --expect-count.  On success prints "checked N constants, M bytes".
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import chunked_ref as ref  # noqa: E402
+import nvdla_ref as nv  # noqa: E402
 
 _ID = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][\w$.\-]*)'
 
@@ -174,6 +176,30 @@ def describe_index(idx) -> str:
     return "padding" if idx is None else "(" + ",".join(map(str, idx)) + ")"
 
 
+def blob_bytes(name: str, hexdata: str, out) -> Tuple[Optional[bytes], int]:
+    """Strip and check the 4-byte alignment header; (None, n) on error."""
+    if len(hexdata) % 2:
+        print(f"error: {name}: odd number of hex digits", file=out)
+        return None, 0
+    raw = bytes.fromhex(hexdata)
+    if len(raw) < 4:
+        print(f"error: {name}: blob shorter than its 4-byte alignment header", file=out)
+        return None, 0
+    align = int.from_bytes(raw[:4], "little")
+    actual = raw[4:]
+    if align == 0 or align & (align - 1):
+        print(f"error: {name}: alignment header {align} is not a power of two", file=out)
+        return None, len(actual)
+    return actual, len(actual)
+
+
+def nvdla_encoding(enc: Optional[str]) -> Optional["nv.Encoding"]:
+    """The parsed NVDLA encoding, None for other encodings (ValueError if bad)."""
+    if not nv.is_nvdla_encoding(enc):
+        return None
+    return nv.parse_encoding(enc)
+
+
 def check_one(name: str, type_text: str, shape, elt, pairs, hexdata: str,
               out) -> Tuple[bool, int]:
     """Compare one blob; returns (ok, number of blob bytes)."""
@@ -183,18 +209,9 @@ def check_one(name: str, type_text: str, shape, elt, pairs, hexdata: str,
     except ValueError as e:
         print(f"error: {name}: {type_text}: {e}", file=out)
         return False, 0
-    if len(hexdata) % 2:
-        print(f"error: {name}: odd number of hex digits", file=out)
-        return False, 0
-    raw = bytes.fromhex(hexdata)
-    if len(raw) < 4:
-        print(f"error: {name}: blob shorter than its 4-byte alignment header", file=out)
-        return False, 0
-    align = int.from_bytes(raw[:4], "little")
-    actual = raw[4:]
-    if align == 0 or align & (align - 1):
-        print(f"error: {name}: alignment header {align} is not a power of two", file=out)
-        return False, len(actual)
+    actual, nbytes = blob_bytes(name, hexdata, out)
+    if actual is None:
+        return False, nbytes
     expected = ref.to_le_bytes(ref.pack(ref.iota(shape, elt), pairs), elt)
     if actual == expected:
         return True, len(actual)
@@ -239,6 +256,79 @@ def check_one(name: str, type_text: str, shape, elt, pairs, hexdata: str,
     return False, len(actual)
 
 
+def _decode(raw: bytes, elt: str):
+    """Value of a stored component of elt (sign-extended integers widen)."""
+    dt = nv.element_dtype(elt)
+    if dt.kind == "f":
+        return np.frombuffer(raw, dtype=dt)[0] if len(raw) == dt.itemsize else None
+    return int.from_bytes(raw, "little", signed=(dt.kind == "i"))
+
+
+def describe_owners(owners) -> str:
+    if not owners:
+        return "padding"
+    return ", ".join(f"{describe_index(i)} {what}" for i, what in owners)
+
+
+def check_one_nvdla(name: str, type_text: str, shape, elt, enc, hexdata: str,
+                    out) -> Tuple[bool, int]:
+    """Compare one blob of an NVDLA encoding; returns (ok, number of blob bytes)."""
+    try:
+        geo = nv.geometry(enc, shape, elt)
+    except ValueError as e:
+        print(f"error: {name}: {type_text}: {e}", file=out)
+        return False, 0
+    actual, nbytes = blob_bytes(name, hexdata, out)
+    if actual is None:
+        return False, nbytes
+    data = nv.iota(shape, elt)
+    expected = nv.pack(data, enc, elt)
+    if actual == expected:
+        return True, len(actual)
+    n = min(len(actual), len(expected))
+    diff = next((i for i in range(n) if actual[i] != expected[i]), None)
+    lines = [f"error: {name}: packed bytes differ from the reference",
+             f"  type: {type_text}",
+             f"  layout: {geo.describe()}; blob has {len(actual)} bytes"]
+    if diff is None:
+        lines.append(f"  size mismatch: expected {len(expected)} bytes, got "
+                     f"{len(actual)} (common prefix of {n} bytes matches)")
+        tail = actual[n:] if len(actual) > n else expected[n:]
+        lines.append(f"  the {'extra' if len(actual) > n else 'missing'} bytes are "
+                     + ("all zero" if not any(tail) else "not all zero"))
+    else:
+        owners = nv.byte_owners(enc, shape, elt)[diff]
+        lines.append(f"  first differing byte: {diff}")
+        lines.append(f"  reference puts there: {describe_owners(owners)}")
+        lines.append(f"  expected byte 0x{expected[diff]:02x}, actual 0x{actual[diff]:02x}")
+        whole = [p for p in nv.placements(enc, shape, elt)
+                 if not p.width and p.offset <= diff < p.offset + p.nbytes]
+        if len(whole) == 1:
+            p = whole[0]
+            lo, hi = p.offset, p.offset + p.nbytes
+            exp_v = data[p.index]
+            act_v = _decode(actual[lo:hi], elt) if hi <= len(actual) else None
+            lines.append(f"  expected element {exp_v!r} ({expected[lo:hi].hex()}), "
+                         f"actual {act_v!r} ({actual[lo:hi].hex()})")
+            if act_v is not None:
+                flat = data.reshape(-1)
+                hits = np.nonzero(flat == act_v)[0][:3]
+                if len(hits):
+                    offs = nv.element_offsets(enc, shape, elt)
+                    where = ", ".join(
+                        describe_index(tuple(int(x) for x in np.unravel_index(int(h), shape)))
+                        + " at byte " + str(offs[tuple(int(x) for x in
+                                                       np.unravel_index(int(h), shape))])
+                        for h in hits)
+                    lines.append(f"  (actual value is iota of {where}"
+                                 + (", ..." if len(hits) == 3 else "") + ")")
+        if len(actual) != len(expected):
+            lines.append(f"  also size mismatch: expected {len(expected)} bytes, "
+                         f"got {len(actual)}")
+    print("\n".join(lines), file=out)
+    return False, len(actual)
+
+
 def check_text(text: str, expect_count: Optional[int] = None,
                verbose: bool = False, out=sys.stdout, err=sys.stderr) -> int:
     try:
@@ -262,14 +352,15 @@ def check_text(text: str, expect_count: Optional[int] = None,
             type_text, _ = read_type_at(body, m.end())
             shape, elt, enc = parse_tensor_type(type_text, aliases)
             pairs = chunked_layout(enc)
+            nv_enc = nvdla_encoding(enc) if pairs is None else None
         except (CheckError, ValueError) as e:
             print(f"error: resource {name}: {e}", file=err)
             ok = False
             continue
-        if pairs is None:
+        if pairs is None and nv_enc is None:
             if verbose:
-                print(f"note: skipping non-chunked resource constant {name}: {type_text}",
-                      file=out)
+                print(f"note: skipping resource constant {name} of another type: "
+                      f"{type_text}", file=out)
             continue
         count += 1
         if name not in blobs:
@@ -277,7 +368,11 @@ def check_text(text: str, expect_count: Optional[int] = None,
                   f"builtin dialect_resources section", file=err)
             ok = False
             continue
-        good, nbytes = check_one(name, type_text, shape, elt, pairs, blobs[name], err)
+        if pairs is not None:
+            good, nbytes = check_one(name, type_text, shape, elt, pairs, blobs[name], err)
+        else:
+            good, nbytes = check_one_nvdla(name, type_text, shape, elt, nv_enc,
+                                           blobs[name], err)
         total += nbytes
         ok &= good
         if verbose and good:
@@ -299,9 +394,14 @@ def check_text(text: str, expect_count: Optional[int] = None,
             print(f"error: chunked constant not packed into a dense_resource: "
                   f"{type_text}", file=err)
             ok = False
+        elif nv.is_nvdla_encoding(enc):
+            print(f"error: NVDLA constant not packed into a dense_resource: "
+                  f"{type_text}", file=err)
+            ok = False
 
     if count == 0:
-        print("error: no packed constant (dense_resource with #dla.chunked type) found",
+        print("error: no packed constant (dense_resource with a #dla.chunked or NVDLA "
+              "encoding) found",
               file=err)
         ok = False
     if expect_count is not None and count != expect_count:

@@ -2,11 +2,13 @@
 """Stand-in for `dla-opt --dla-pack-weights`, used only to test check_packed.py.
 
 Reads a module written by gen_module.py (hex literals), decodes each constant,
-packs it with the *brute-force* reference (check_packed.py uses the numpy
-one) and prints what dla-opt is expected to print: one
-`arith.constant dense_resource<NAME> : tensor<..., #dla.chunked<...>>` per
+packs it with the *brute-force* reference (chunked_ref.pack_bruteforce or
+nvdla_ref.pack_bruteforce; check_packed.py uses the numpy ones) and prints
+what dla-opt is expected to print: one
+`arith.constant dense_resource<NAME> : tensor<..., ENCODING>` per
 function plus the `{-# dialect_resources ... #-}` section (4-byte
-little-endian alignment header + blob bytes).
+little-endian alignment header + blob bytes).  NVDLA encodings are printed
+as written, or through an alias with --spelling alias / mixed.
 
   gen_module.py --random 10 --seed 3 | fake_pack.py [--spelling list|preset|alias|mixed]
                                                     [--corrupt BYTE] [--keep-relayout]
@@ -25,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import chunked_ref as ref  # noqa: E402
+import nvdla_ref as nv  # noqa: E402
 
 _FUNC_RE = re.compile(
     r"func\.func @(\w+)\(\) -> (?P<ctype>tensor<.*>) \{\n"
@@ -34,8 +37,16 @@ _FUNC_RE = re.compile(
 
 def parse_type(t: str):
     m = re.fullmatch(r"tensor<((?:\d+x)*)(\w+)(?:, #dla\.chunked<(.*)>)?>", t)
+    if m is None:
+        return parse_nvdla_type(t)
     shape = tuple(int(x) for x in m.group(1).split("x") if x)
     return shape, m.group(2), (ref.parse_layout(m.group(3)) if m.group(3) else None)
+
+
+def parse_nvdla_type(t: str):
+    m = re.fullmatch(r"tensor<((?:\d+x)*)(\w+), (#dla\.\w+<.*>)>", t)
+    shape = tuple(int(x) for x in m.group(1).split("x") if x)
+    return shape, m.group(2), nv.parse_encoding(m.group(3))
 
 
 def fake(text: str, spelling: str = "mixed", corrupt=None, keep_relayout=False,
@@ -47,31 +58,40 @@ def fake(text: str, spelling: str = "mixed", corrupt=None, keep_relayout=False,
     for k, m in enumerate(_FUNC_RE.finditer(text)):
         name = m.group(1)
         shape, elt, pairs = parse_type(m.group("ctype"))
-        dt = ref.element_dtype(elt)
+        dt = nv.element_dtype(elt)
         raw = bytes.fromhex(m.group("hex"))
         n = int(np.prod(shape))
         data = np.frombuffer(raw, dtype=dt)
         if data.size == 1 and n != 1:          # hex splat
             data = np.full(n, data[0], dtype=dt)
         data = data.reshape(shape)
-        if n <= 20000:
-            packed = ref.pack_bruteforce(data, pairs)
+        is_nv = isinstance(pairs, nv.Encoding)
+        if is_nv:
+            blob = bytearray(nv.pack_bruteforce(data, pairs, elt))
+            align = 32                 # the NVDLA start-address alignment
         else:
-            packed = ref.pack_numpy(data, pairs)
-        blob = bytearray(packed.astype(dt).tobytes())
+            if n <= 20000:
+                packed = ref.pack_bruteforce(data, pairs)
+            else:
+                packed = ref.pack_numpy(data, pairs)
+            blob = bytearray(packed.astype(dt).tobytes())
+            align = dt.itemsize
         if corrupt is not None and k == 0:
             blob[corrupt % len(blob)] ^= 0x5A
         res = "dla_packed" if k == 0 else f"dla_packed_{k}"
-        blobs.append((res, (dt.itemsize).to_bytes(4, "little") + bytes(blob)))
+        blobs.append((res, align.to_bytes(4, "little") + bytes(blob)))
         style = spelling if spelling != "mixed" else \
             ["list", "preset", "alias"][int(rng.integers(0, 3))]
-        pname = ref.preset_name(pairs)
-        if style == "preset" and pname:
+        pname = None if is_nv else ref.preset_name(pairs)
+        if is_nv:
+            enc = pairs.text()
+        elif style == "preset" and pname:
             enc = f"#dla.chunked<{pname}>"
         else:
             enc = f"#dla.chunked<{ref.format_pairs(pairs, spaces=True)}>"
         if style == "alias":
-            alias = aliases.setdefault(enc, f"#chunked{len(aliases) or ''}")
+            stem = "#nvdla" if is_nv else "#chunked"
+            alias = aliases.setdefault(enc, f"{stem}{len(aliases) or ''}")
             enc = alias
         ctype = "tensor<" + "".join(f"{e}x" for e in shape) + elt + ", " + enc + ">"
         lines = [f"  func.func @{name}() -> {ctype} {{"]

@@ -1,22 +1,28 @@
 #!/usr/bin/env python3
-"""Write an MLIR test module of iota constants relayouted to chunked layouts.
+"""Write an MLIR test module of iota constants relayouted to DLA encodings.
 
 Each case is a function
 
-  func.func @caseK() -> tensor<SHAPExTYPE, #dla.chunked<LAYOUT>> {
+  func.func @caseK() -> tensor<SHAPExTYPE, ENCODING> {
     %0 = arith.constant dense<...> : tensor<SHAPExTYPE>
-    %1 = dla.relayout %0 : tensor<SHAPExTYPE> -> tensor<SHAPExTYPE, #dla.chunked<LAYOUT>>
-    return %1 : tensor<SHAPExTYPE, #dla.chunked<LAYOUT>>
+    %1 = dla.relayout %0 : tensor<SHAPExTYPE> -> tensor<SHAPExTYPE, ENCODING>
+    return %1 : tensor<SHAPExTYPE, ENCODING>
   }
 
 where the constant is "iota": element k (row-major) holds k wrapped to the
-element type (two's complement for integers, float(k mod 2048) for floats).
+element type (two's complement for integers, float(k mod 2048) for floats)
+and ENCODING is #dla.chunked<LAYOUT> or one of the NVDLA encodings
+#dla.feature / pixel / bias / prelu / batchnorm / eltwise.
 
 Usage:
   gen_module.py --layout crouton --shape 1x3x5x30 --type i8
   gen_module.py --layout '[(0,0),(1,0),(1,8)]' --shape 2x20 --type f16
   gen_module.py --random 20 --seed 1 [--max-bytes 65536]
+  gen_module.py --encoding '#dla.feature<int8, line_stride = 96>' --shape 1x40x3x2 [--type i8]
+  gen_module.py --random-nvdla 20 --seed 1 [--max-bytes 65536]
   add --literal nested to spell constants with nested brackets instead of hex
+  (--type defaults to i8 for --layout and to the encoding's natural element
+  type for --encoding)
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import chunked_ref as ref  # noqa: E402
+import nvdla_ref as nv  # noqa: E402
 
 
 @dataclass
@@ -55,9 +62,57 @@ class Case:
         return ("tensor<" + "".join(f"{e}x" for e in self.shape) + self.elt +
                 f", #dla.chunked<{self.layout_text()}>>")
 
+    def encoded_type(self) -> str:
+        return self.chunked_type()
+
     def storage_bytes(self) -> int:
         return (ref.storage_size(self.pairs, self.shape) *
                 ref.element_dtype(self.elt).itemsize)
+
+    def describe(self, name: str) -> str:
+        return (f"// {name}: shape {'x'.join(map(str, self.shape))} {self.elt}, "
+                f"layout {ref.format_pairs(self.pairs)}"
+                + (f" ({self.preset})" if self.preset else "")
+                + f", storage {ref.storage_size(self.pairs, self.shape)} elements")
+
+
+@dataclass
+class NvdlaCase:
+    """One NVDLA-encoded case; ``text`` is the encoding as spelled in the module."""
+    shape: Tuple[int, ...]
+    elt: str
+    enc: nv.Encoding
+    text: Optional[str] = None
+
+    def encoding_text(self) -> str:
+        return self.text if self.text is not None else self.enc.text()
+
+    def plain_type(self) -> str:
+        return "tensor<" + "".join(f"{e}x" for e in self.shape) + self.elt + ">"
+
+    def encoded_type(self) -> str:
+        return ("tensor<" + "".join(f"{e}x" for e in self.shape) + self.elt +
+                f", {self.encoding_text()}>")
+
+    def storage_bytes(self) -> int:
+        return nv.storage_size(self.enc, self.shape, self.elt)
+
+    def describe(self, name: str) -> str:
+        try:
+            what = nv.geometry(self.enc, self.shape, self.elt).describe()
+        except ValueError as e:      # e.g. a deliberately invalid case
+            what = f"invalid: {e}"
+        return (f"// {name}: shape {'x'.join(map(str, self.shape)) or 'scalar'} "
+                f"{self.elt}, {what}")
+
+
+def natural_type(enc: nv.Encoding) -> str:
+    """The element type a --encoding case uses when --type is not given."""
+    if enc.kind == "pixel":
+        return nv.pixel_element_types(nv.PIXEL_FORMATS[enc.fmt])[0]
+    if enc.kind == "feature" or enc.precision == "fp16":
+        return nv.FEATURE_ELT[enc.precision]
+    return "i8" if enc.bytes_per_component == 1 or enc.precision == "int8" else "i16"
 
 
 def parse_shape(text: str) -> Tuple[int, ...]:
@@ -73,7 +128,7 @@ def parse_shape(text: str) -> Tuple[int, ...]:
 def dense_literal(a: np.ndarray, elt: str, style: str) -> str:
     """The ``dense<...>`` attribute for array ``a`` of MLIR type ``elt``."""
     if style == "hex":
-        return 'dense<"0x' + ref.to_le_bytes(a, elt).hex().upper() + '">'
+        return 'dense<"0x' + nv.to_le_bytes(a, elt).hex().upper() + '">'
     is_float = elt.startswith("f")
 
     def fmt(v) -> str:
@@ -87,15 +142,11 @@ def dense_literal(a: np.ndarray, elt: str, style: str) -> str:
     return "dense<" + rec(a) + ">"
 
 
-def emit_case(name: str, case: Case, style: str) -> str:
-    data = ref.iota(case.shape, case.elt)
-    pt, ct = case.plain_type(), case.chunked_type()
-    desc = (f"// {name}: shape {'x'.join(map(str, case.shape))} {case.elt}, "
-            f"layout {ref.format_pairs(case.pairs)}"
-            + (f" ({case.preset})" if case.preset else "")
-            + f", storage {ref.storage_size(case.pairs, case.shape)} elements")
+def emit_case(name: str, case, style: str) -> str:
+    data = nv.iota(case.shape, case.elt)
+    pt, ct = case.plain_type(), case.encoded_type()
     return "\n".join([
-        desc,
+        case.describe(name),
         f"func.func @{name}() -> {ct} {{",
         f"  %0 = arith.constant {dense_literal(data, case.elt, style)} : {pt}",
         f"  %1 = dla.relayout %0 : {pt} -> {ct}",
@@ -152,6 +203,19 @@ def random_cases(n: int, seed: int, max_bytes: int = 65536) -> List[Case]:
     return cases
 
 
+def random_nvdla_cases(n: int, seed: int, max_bytes: int = 65536) -> List[NvdlaCase]:
+    """Random feature, pixel and auxiliary cases (see nvdla_ref.random_case).
+
+    Encodings are printed with or without spaces around '=' at random."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(n):
+        enc, shape, elt = nv.random_case(rng, max_bytes)
+        text = enc.text(spaces=bool(rng.random() < 0.7))
+        cases.append(NvdlaCase(tuple(shape), elt, enc, text))
+    return cases
+
+
 def module_text(cases: List[Case], style: str, header: str = "") -> str:
     parts = []
     if header:
@@ -167,9 +231,14 @@ def main(argv=None) -> int:
     ap.add_argument("--layout", help="preset name or pair list, e.g. crouton or "
                     "'[(0,0),(1,0),(1,8)]'")
     ap.add_argument("--shape", help="logical shape, e.g. 1x3x5x30")
-    ap.add_argument("--type", default="i8", help="element type: " +
-                    " ".join(ref.ELEMENT_TYPES))
-    ap.add_argument("--random", type=int, metavar="N", help="emit N random cases")
+    ap.add_argument("--type", default=None, help="element type: " +
+                    " ".join(nv.ELEMENT_TYPES) + " (default: i8, or the "
+                    "encoding's natural type with --encoding)")
+    ap.add_argument("--encoding", help="an NVDLA encoding, e.g. "
+                    "'#dla.feature<int8, line_stride = 96>'")
+    ap.add_argument("--random", type=int, metavar="N", help="emit N random chunked cases")
+    ap.add_argument("--random-nvdla", type=int, metavar="N",
+                    help="emit N random NVDLA feature / pixel / auxiliary cases")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-bytes", type=int, default=65536,
                     help="random mode: storage size limit per case (bytes)")
@@ -177,24 +246,46 @@ def main(argv=None) -> int:
                     help="spelling of the dense constant (default hex)")
     args = ap.parse_args(argv)
 
-    if args.random is not None:
-        if args.layout or args.shape:
-            ap.error("--random excludes --layout/--shape")
-        cases = random_cases(args.random, args.seed, args.max_bytes)
-        header = f"// gen_module.py --random {args.random} --seed {args.seed}"
+    modes = [m for m in (args.layout, args.encoding) if m] + \
+        [m for m in (args.random, args.random_nvdla) if m is not None]
+    if len(modes) != 1:
+        ap.error("need exactly one of --layout, --encoding, --random N, --random-nvdla N")
+    if args.random is not None or args.random_nvdla is not None:
+        if args.shape:
+            ap.error("random modes exclude --shape")
+        if args.random is not None:
+            cases = random_cases(args.random, args.seed, args.max_bytes)
+            header = f"// gen_module.py --random {args.random} --seed {args.seed}"
+        else:
+            cases = random_nvdla_cases(args.random_nvdla, args.seed, args.max_bytes)
+            header = (f"// gen_module.py --random-nvdla {args.random_nvdla} "
+                      f"--seed {args.seed}")
+    elif args.encoding:
+        if args.shape is None:
+            ap.error("need --shape with --encoding")
+        shape = parse_shape(args.shape) if args.shape.strip() else ()
+        try:
+            enc = nv.parse_encoding(args.encoding)
+            elt = args.type or natural_type(enc)
+            nv.geometry(enc, shape, elt)
+        except ValueError as e:
+            ap.error(str(e))
+        cases = [NvdlaCase(shape, elt, enc, args.encoding.strip())]
+        header = ""
     else:
-        if not args.layout or not args.shape:
+        if not args.shape:
             ap.error("need --layout and --shape (or --random N)")
         shape = parse_shape(args.shape)
+        elt = args.type or "i8"
         try:
             pairs = ref.parse_layout(args.layout)
             ref.validate(pairs, len(shape))
-            ref.element_dtype(args.type)
+            ref.element_dtype(elt)
         except ValueError as e:
             ap.error(str(e))
         text = args.layout.strip()
         preset = text if text in ref.PRESETS else None
-        cases = [Case(shape, args.type, pairs, preset)]
+        cases = [Case(shape, elt, pairs, preset)]
         header = ""
     sys.stdout.write(module_text(cases, args.literal, header))
     return 0
