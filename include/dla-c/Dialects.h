@@ -1,0 +1,110 @@
+/*===- dla-c/Dialects.h - C API of the dla dialect ----------------*- C -*-===*\
+|*                                                                            *|
+|* The dla dialect in MLIR's C API style: a dialect handle, the #dla.chunked  *|
+|* encoding, layout queries on any encoded tensor type (through the           *|
+|* LayoutEncodingAttr interface), and a few helpers that return a DlaStatus   *|
+|* carrying the diagnostics instead of printing them (parse, run a textual    *|
+|* pass pipeline).                                                            *|
+|*                                                                            *|
+|* Pass registration and creation are generated from Passes.td: see           *|
+|* dla-c/Passes.h (mlirRegisterDLAPasses, mlirCreateDLADLAPackWeights, ...).  *|
+|*                                                                            *|
+|* libDLACAPI.so also exports the upstream MLIR C API needed to use it alone: *|
+|* mlir-c/IR.h, BuiltinAttributes.h, BuiltinTypes.h, Diagnostics.h, Pass.h,   *|
+|* Transforms.h and the func, arith and tensor dialect handles.               *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef DLA_C_DIALECTS_H
+#define DLA_C_DIALECTS_H
+
+#include "dla-c/Format.h"
+
+#include "mlir-c/IR.h"
+#include "mlir-c/Support.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(DLA, dla);
+
+/// Registers the dla, func, arith and tensor dialects in `context` and loads
+/// dla: what parsing a typical dla module needs.
+DLA_CAPI_EXPORTED void dlaContextRegisterDialects(MlirContext context);
+
+/*===----------------------------------------------------------------------===*
+ * #dla.chunked
+ *===----------------------------------------------------------------------===*/
+
+DLA_CAPI_EXPORTED bool dlaAttributeIsAChunked(MlirAttribute attr);
+DLA_CAPI_EXPORTED MlirTypeID dlaChunkedAttrGetTypeID(void);
+
+/// `#dla.chunked<[(dims[0], sizes[0]), ...]>`. Returns a null attribute and
+/// emits a diagnostic on the context (its handlers, stderr by default) when
+/// the pairs are invalid; dlaChunkedValidate gives the message as a status.
+DLA_CAPI_EXPORTED MlirAttribute dlaChunkedAttrGet(MlirContext context, intptr_t numPairs,
+                                                  const int64_t *dims, const int64_t *sizes);
+
+/// `#dla.chunked<name>` for a preset name; null attribute for an unknown one.
+DLA_CAPI_EXPORTED MlirAttribute dlaChunkedAttrGetPreset(MlirContext context, MlirStringRef name);
+
+DLA_CAPI_EXPORTED intptr_t dlaChunkedAttrGetNumPairs(MlirAttribute attr);
+/// Dimension / size of pair `pos`, outermost first (size 0: all the rest).
+DLA_CAPI_EXPORTED int64_t dlaChunkedAttrGetDim(MlirAttribute attr, intptr_t pos);
+DLA_CAPI_EXPORTED int64_t dlaChunkedAttrGetSize(MlirAttribute attr, intptr_t pos);
+/// Rank the pairs name (largest dim + 1).
+DLA_CAPI_EXPORTED int64_t dlaChunkedAttrGetRank(MlirAttribute attr);
+/// The preset these pairs spell, or an empty string. Static storage.
+DLA_CAPI_EXPORTED MlirStringRef dlaChunkedAttrGetPresetName(MlirAttribute attr);
+
+/*===----------------------------------------------------------------------===*
+ * Layout queries on tensor types (LayoutEncodingAttr)
+ *===----------------------------------------------------------------------===*/
+
+/// True when `attr` implements the LayoutEncodingAttr interface (every dla
+/// encoding does).
+DLA_CAPI_EXPORTED bool dlaAttributeIsALayoutEncoding(MlirAttribute attr);
+
+/// Binds the layout of a ranked tensor type: its dla encoding's, or
+/// row-major when it has none. Fails for foreign encodings, dynamic or
+/// unlayable shapes, and element types without a storage width. On success
+/// `*result` owns a new bound layout (see dla-c/Format.h for its queries).
+DLA_CAPI_EXPORTED DlaStatus dlaTypeBindLayout(MlirType tensorType, DlaBoundLayout *result);
+
+/// Shorthands that bind, ask, and release.
+DLA_CAPI_EXPORTED DlaStatus dlaTypeGetStorageBytes(MlirType tensorType, int64_t *bytes);
+DLA_CAPI_EXPORTED DlaStatus dlaTypeGetByteOffset(MlirType tensorType, intptr_t rank,
+                                                 const int64_t *index, int64_t *offset);
+DLA_CAPI_EXPORTED DlaStatus dlaTypePack(MlirType tensorType, const void *logical,
+                                        size_t logicalBytes, void *storage,
+                                        size_t storageBytes);
+DLA_CAPI_EXPORTED DlaStatus dlaTypeUnpack(MlirType tensorType, const void *storage,
+                                          size_t storageBytes, void *logical,
+                                          size_t logicalBytes);
+
+/*===----------------------------------------------------------------------===*
+ * Diagnosing helpers: errors come back in the status, not on stderr
+ *===----------------------------------------------------------------------===*/
+
+/// Parses a module. On failure the status holds every diagnostic, one per
+/// line ("loc: error: message").
+DLA_CAPI_EXPORTED DlaStatus dlaModuleParse(MlirContext context, MlirStringRef source,
+                                           MlirModule *result);
+DLA_CAPI_EXPORTED DlaStatus dlaTypeParse(MlirContext context, MlirStringRef source,
+                                         MlirType *result);
+DLA_CAPI_EXPORTED DlaStatus dlaAttributeParse(MlirContext context, MlirStringRef source,
+                                              MlirAttribute *result);
+
+/// Parses a textual pass pipeline anchored on the operation's name (e.g.
+/// "builtin.module(dla-pack-weights,canonicalize)") and runs it on `op`.
+/// Passes must be registered first (mlirRegisterDLAPasses,
+/// mlirRegisterTransformsPasses). Fails with the parse error or the
+/// diagnostics of the failing pass.
+DLA_CAPI_EXPORTED DlaStatus dlaRunPassPipeline(MlirOperation op, MlirStringRef pipeline);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DLA_C_DIALECTS_H */

@@ -1,0 +1,141 @@
+/*===- dla-c/Format.h - C API of the layout format library --------*- C -*-===*\
+|*                                                                            *|
+|* The MLIR-free half of the dla C API: status values, and layouts bound to   *|
+|* a logical shape (storage size, byte offset of an element, pack, unpack).   *|
+|* A bound layout comes from a chunked layout here, or from any encoded       *|
+|* tensor type through dla-c/Dialects.h (dlaTypeBindLayout).                  *|
+|*                                                                            *|
+|* Conventions:                                                               *|
+|*  - Functions that can fail return a DlaStatus; a null status is success.   *|
+|*    A failed status owns a message: read it with dlaStatusGetMessage, then  *|
+|*    release it with dlaStatusDestroy. Nothing in this API aborts on bad     *|
+|*    input; out-parameters are left untouched on failure.                    *|
+|*  - Logical buffers are row-major, one element of dlaBoundLayoutGet-        *|
+|*    ElementBytes bytes each, host byte order. Storage buffers hold exactly  *|
+|*    dlaBoundLayoutGetStorageBytes bytes; pack writes every one of them      *|
+|*    (padding and gaps become zero).                                         *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef DLA_C_FORMAT_H
+#define DLA_C_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) || defined(__CYGWIN__)
+#define DLA_CAPI_EXPORTED
+#else
+#define DLA_CAPI_EXPORTED __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Status
+ *===----------------------------------------------------------------------===*/
+
+/// Success (null) or an owned error message.
+typedef struct DlaStatus {
+  void *ptr;
+} DlaStatus;
+
+/// True for success.
+static inline bool dlaStatusIsOk(DlaStatus status) { return status.ptr == NULL; }
+
+/// The error message (NUL-terminated, valid until dlaStatusDestroy), or ""
+/// for success.
+DLA_CAPI_EXPORTED const char *dlaStatusGetMessage(DlaStatus status);
+
+/// Releases the message of a failed status; no-op on success.
+DLA_CAPI_EXPORTED void dlaStatusDestroy(DlaStatus status);
+
+/*===----------------------------------------------------------------------===*
+ * Bound layouts
+ *===----------------------------------------------------------------------===*/
+
+/// A layout applied to one logical shape and element width. Owned by the
+/// caller (dlaBoundLayoutDestroy); independent of any MLIR context.
+typedef struct DlaBoundLayout {
+  void *ptr;
+} DlaBoundLayout;
+
+static inline bool dlaBoundLayoutIsNull(DlaBoundLayout layout) { return layout.ptr == NULL; }
+
+DLA_CAPI_EXPORTED void dlaBoundLayoutDestroy(DlaBoundLayout layout);
+
+/// Rank of the logical shape.
+DLA_CAPI_EXPORTED intptr_t dlaBoundLayoutGetRank(DlaBoundLayout layout);
+/// Extent of logical dimension `pos` (0 <= pos < rank; -1 otherwise).
+DLA_CAPI_EXPORTED int64_t dlaBoundLayoutGetDimSize(DlaBoundLayout layout, intptr_t pos);
+/// Bytes of one logical element.
+DLA_CAPI_EXPORTED int64_t dlaBoundLayoutGetElementBytes(DlaBoundLayout layout);
+/// Number of logical elements.
+DLA_CAPI_EXPORTED int64_t dlaBoundLayoutGetNumElements(DlaBoundLayout layout);
+/// Storage size in bytes, padding and gaps included.
+DLA_CAPI_EXPORTED int64_t dlaBoundLayoutGetStorageBytes(DlaBoundLayout layout);
+
+/// Byte offset in storage of the logical element at `index` (`rank`
+/// entries). Fails on a rank mismatch or an index out of bounds.
+DLA_CAPI_EXPORTED DlaStatus dlaBoundLayoutGetByteOffset(DlaBoundLayout layout, intptr_t rank,
+                                                        const int64_t *index, int64_t *offset);
+
+/// Which logical element holds storage byte `byteOffset`. On success
+/// `*isPadding` says whether it is padding; otherwise `index` (rank entries,
+/// may be null when rank is 0) receives the element and `*byteInElement` the
+/// byte within it. Fails when the offset is outside the storage.
+DLA_CAPI_EXPORTED DlaStatus dlaBoundLayoutLocate(DlaBoundLayout layout, int64_t byteOffset,
+                                                 bool *isPadding, int64_t *index,
+                                                 int64_t *byteInElement);
+
+/// Writes the storage image of `logical` into `storage`. Fails (writing
+/// nothing) unless logicalBytes == numElements * elementBytes and
+/// storageBytes == dlaBoundLayoutGetStorageBytes.
+DLA_CAPI_EXPORTED DlaStatus dlaBoundLayoutPack(DlaBoundLayout layout, const void *logical,
+                                               size_t logicalBytes, void *storage,
+                                               size_t storageBytes);
+
+/// The exact inverse of dlaBoundLayoutPack on the logical elements. Same
+/// size checks.
+DLA_CAPI_EXPORTED DlaStatus dlaBoundLayoutUnpack(DlaBoundLayout layout, const void *storage,
+                                                 size_t storageBytes, void *logical,
+                                                 size_t logicalBytes);
+
+/*===----------------------------------------------------------------------===*
+ * Chunked (HTP-style) layouts, without MLIR
+ *===----------------------------------------------------------------------===*/
+
+/// Number of chunked presets (flat, nchw, depth32, crouton, crouton4x1,
+/// crouton2x2, crouton2, conv_weight).
+DLA_CAPI_EXPORTED intptr_t dlaChunkedGetNumPresets(void);
+/// Name of preset `pos` as spelled in `#dla.chunked<...>`, or NULL when out
+/// of range. Static storage.
+DLA_CAPI_EXPORTED const char *dlaChunkedGetPresetName(intptr_t pos);
+
+/// The pairs of a preset named `name` (NUL-terminated). Writes up to
+/// `capacity` pairs into dims/sizes and the true count into `*numPairs`
+/// (call with capacity 0 to size the arrays). Fails for an unknown name.
+DLA_CAPI_EXPORTED DlaStatus dlaChunkedGetPresetPairs(const char *name, intptr_t capacity,
+                                                     int64_t *dims, int64_t *sizes,
+                                                     intptr_t *numPairs);
+
+/// Checks a list of (dim, size) pairs, outermost first. The rank is the
+/// largest dim + 1.
+DLA_CAPI_EXPORTED DlaStatus dlaChunkedValidate(intptr_t numPairs, const int64_t *dims,
+                                               const int64_t *sizes);
+
+/// Binds a chunked layout to a logical shape and element width. On success
+/// `*result` owns a new bound layout.
+DLA_CAPI_EXPORTED DlaStatus dlaChunkedBind(intptr_t numPairs, const int64_t *dims,
+                                           const int64_t *sizes, intptr_t rank,
+                                           const int64_t *shape, int64_t elementBytes,
+                                           DlaBoundLayout *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DLA_C_FORMAT_H */

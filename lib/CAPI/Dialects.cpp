@@ -1,0 +1,311 @@
+//===- Dialects.cpp - C API of the dla dialect ----------------------------===//
+//
+// Thin wrappers: the dialect answers through the LayoutEncodingAttr interface
+// (mlir::dla::bindTensorLayout), the format library does the arithmetic, and
+// diagnostics are captured into DlaStatus messages instead of being printed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla-c/Dialects.h"
+#include "Status.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+#include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+namespace fmt = ::dla::format;
+using ::dla::capi::error;
+using ::dla::capi::ok;
+
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(DLA, dla, mlir::dla::DLADialect)
+
+namespace {
+
+/// Collects every diagnostic emitted on a context while alive, so that it
+/// can be returned in a DlaStatus rather than printed.
+class DiagnosticCapture {
+public:
+  explicit DiagnosticCapture(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diag) {
+          append(diag);
+          return mlir::success();
+        }) {}
+
+  DlaStatus fail(StringRef prefix = {}) {
+    std::string message = prefix.str();
+    if (!message.empty() && !text.empty())
+      message += ": ";
+    message += text;
+    return error(std::move(message));
+  }
+
+private:
+  void append(Diagnostic &diag) {
+    llvm::raw_string_ostream os(text);
+    if (!text.empty())
+      os << "\n";
+    print(os, diag);
+    for (Diagnostic &note : diag.getNotes()) {
+      os << "\n";
+      print(os, note);
+    }
+  }
+
+  static void print(llvm::raw_ostream &os, Diagnostic &diag) {
+    Location loc = diag.getLocation();
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn()
+         << ": ";
+    else if (!isa<UnknownLoc>(loc))
+      os << loc << ": ";
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      break;
+    case DiagnosticSeverity::Warning:
+      os << "warning: ";
+      break;
+    case DiagnosticSeverity::Note:
+      os << "note: ";
+      break;
+    case DiagnosticSeverity::Remark:
+      os << "remark: ";
+      break;
+    }
+    os << diag.str();
+  }
+
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+/// Binds a type's layout; diagnostics go to `capture`.
+DlaStatus bindType(MlirType wrapped, std::unique_ptr<fmt::BoundLayout> &result) {
+  if (mlirTypeIsNull(wrapped))
+    return error("null type");
+  Type type = unwrap(wrapped);
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor) {
+    std::string message;
+    llvm::raw_string_ostream(message) << "expected a ranked tensor type, got " << type;
+    return error(std::move(message));
+  }
+  if (!tensor.hasStaticShape()) {
+    std::string message;
+    llvm::raw_string_ostream(message)
+        << tensor << " has a dynamic shape; layouts are bound to static shapes";
+    return error(std::move(message));
+  }
+  MLIRContext *context = tensor.getContext();
+  DiagnosticCapture capture(context);
+  FailureOr<std::unique_ptr<fmt::BoundLayout>> bound =
+      bindTensorLayout(tensor, [&] { return emitError(UnknownLoc::get(context)); });
+  if (failed(bound))
+    return capture.fail();
+  result = std::move(*bound);
+  return ok();
+}
+
+} // namespace
+
+void dlaContextRegisterDialects(MlirContext context) {
+  DialectRegistry registry;
+  registry.insert<DLADialect, arith::ArithDialect, func::FuncDialect, tensor::TensorDialect>();
+  unwrap(context)->appendDialectRegistry(registry);
+  unwrap(context)->getOrLoadDialect<DLADialect>();
+}
+
+//===----------------------------------------------------------------------===//
+// #dla.chunked
+//===----------------------------------------------------------------------===//
+
+bool dlaAttributeIsAChunked(MlirAttribute attr) {
+  return !mlirAttributeIsNull(attr) && isa<ChunkedAttr>(unwrap(attr));
+}
+
+MlirTypeID dlaChunkedAttrGetTypeID(void) { return wrap(TypeID::get<ChunkedAttr>()); }
+
+MlirAttribute dlaChunkedAttrGet(MlirContext context, intptr_t numPairs, const int64_t *dims,
+                                const int64_t *sizes) {
+  MLIRContext *ctx = unwrap(context);
+  auto emit = [&] { return emitError(UnknownLoc::get(ctx)); };
+  if (numPairs < 0 || (numPairs > 0 && (!dims || !sizes))) {
+    emit() << "invalid chunked layout: null or negative pair arrays";
+    return MlirAttribute{nullptr};
+  }
+  return wrap(ChunkedAttr::getChecked(emit, ctx, ArrayRef<int64_t>(dims, numPairs),
+                                      ArrayRef<int64_t>(sizes, numPairs)));
+}
+
+MlirAttribute dlaChunkedAttrGetPreset(MlirContext context, MlirStringRef name) {
+  std::optional<fmt::ChunkedPreset> preset =
+      fmt::parsePresetName(std::string_view(name.data, name.length));
+  if (!preset) {
+    emitError(UnknownLoc::get(unwrap(context)))
+        << "unknown chunked layout preset '" << unwrap(name) << "'";
+    return MlirAttribute{nullptr};
+  }
+  return wrap(ChunkedAttr::get(unwrap(context), fmt::ChunkedLayout::getPreset(*preset)));
+}
+
+intptr_t dlaChunkedAttrGetNumPairs(MlirAttribute attr) {
+  auto chunked = dyn_cast_or_null<ChunkedAttr>(unwrap(attr));
+  return chunked ? static_cast<intptr_t>(chunked.getDims().size()) : 0;
+}
+
+int64_t dlaChunkedAttrGetDim(MlirAttribute attr, intptr_t pos) {
+  auto chunked = dyn_cast_or_null<ChunkedAttr>(unwrap(attr));
+  if (!chunked || pos < 0 || pos >= static_cast<intptr_t>(chunked.getDims().size()))
+    return -1;
+  return chunked.getDims()[pos];
+}
+
+int64_t dlaChunkedAttrGetSize(MlirAttribute attr, intptr_t pos) {
+  auto chunked = dyn_cast_or_null<ChunkedAttr>(unwrap(attr));
+  if (!chunked || pos < 0 || pos >= static_cast<intptr_t>(chunked.getSizes().size()))
+    return -1;
+  return chunked.getSizes()[pos];
+}
+
+int64_t dlaChunkedAttrGetRank(MlirAttribute attr) {
+  auto chunked = dyn_cast_or_null<ChunkedAttr>(unwrap(attr));
+  return chunked ? chunked.getRank() : -1;
+}
+
+MlirStringRef dlaChunkedAttrGetPresetName(MlirAttribute attr) {
+  auto chunked = dyn_cast_or_null<ChunkedAttr>(unwrap(attr));
+  if (!chunked)
+    return mlirStringRefCreate("", 0);
+  std::optional<fmt::ChunkedPreset> preset = chunked.getPreset();
+  if (!preset)
+    return mlirStringRefCreate("", 0);
+  std::string_view name = fmt::getPresetName(*preset);
+  return mlirStringRefCreate(name.data(), name.size());
+}
+
+//===----------------------------------------------------------------------===//
+// Layout queries
+//===----------------------------------------------------------------------===//
+
+bool dlaAttributeIsALayoutEncoding(MlirAttribute attr) {
+  return !mlirAttributeIsNull(attr) && isa<LayoutEncodingAttr>(unwrap(attr));
+}
+
+DlaStatus dlaTypeBindLayout(MlirType tensorType, DlaBoundLayout *result) {
+  std::unique_ptr<fmt::BoundLayout> bound;
+  DlaStatus status = bindType(tensorType, bound);
+  if (dlaStatusIsOk(status) && result)
+    *result = ::dla::capi::wrap(std::move(bound));
+  return status;
+}
+
+DlaStatus dlaTypeGetStorageBytes(MlirType tensorType, int64_t *bytes) {
+  std::unique_ptr<fmt::BoundLayout> bound;
+  DlaStatus status = bindType(tensorType, bound);
+  if (dlaStatusIsOk(status) && bytes)
+    *bytes = bound->getStorageBytes();
+  return status;
+}
+
+DlaStatus dlaTypeGetByteOffset(MlirType tensorType, intptr_t rank, const int64_t *index,
+                               int64_t *offset) {
+  std::unique_ptr<fmt::BoundLayout> bound;
+  DlaStatus status = bindType(tensorType, bound);
+  if (!dlaStatusIsOk(status))
+    return status;
+  return dlaBoundLayoutGetByteOffset(DlaBoundLayout{bound.get()}, rank, index, offset);
+}
+
+DlaStatus dlaTypePack(MlirType tensorType, const void *logical, size_t logicalBytes,
+                      void *storage, size_t storageBytes) {
+  std::unique_ptr<fmt::BoundLayout> bound;
+  DlaStatus status = bindType(tensorType, bound);
+  if (!dlaStatusIsOk(status))
+    return status;
+  return dlaBoundLayoutPack(DlaBoundLayout{bound.get()}, logical, logicalBytes, storage,
+                            storageBytes);
+}
+
+DlaStatus dlaTypeUnpack(MlirType tensorType, const void *storage, size_t storageBytes,
+                        void *logical, size_t logicalBytes) {
+  std::unique_ptr<fmt::BoundLayout> bound;
+  DlaStatus status = bindType(tensorType, bound);
+  if (!dlaStatusIsOk(status))
+    return status;
+  return dlaBoundLayoutUnpack(DlaBoundLayout{bound.get()}, storage, storageBytes, logical,
+                              logicalBytes);
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnosing helpers
+//===----------------------------------------------------------------------===//
+
+DlaStatus dlaModuleParse(MlirContext context, MlirStringRef source, MlirModule *result) {
+  MLIRContext *ctx = unwrap(context);
+  DiagnosticCapture capture(ctx);
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(unwrap(source), ParserConfig(ctx), "<input>");
+  if (!module)
+    return capture.fail();
+  if (result)
+    *result = MlirModule{module.release().getOperation()};
+  return ok();
+}
+
+DlaStatus dlaTypeParse(MlirContext context, MlirStringRef source, MlirType *result) {
+  DiagnosticCapture capture(unwrap(context));
+  Type type = parseType(unwrap(source), unwrap(context));
+  if (!type)
+    return capture.fail();
+  if (result)
+    *result = wrap(type);
+  return ok();
+}
+
+DlaStatus dlaAttributeParse(MlirContext context, MlirStringRef source, MlirAttribute *result) {
+  DiagnosticCapture capture(unwrap(context));
+  Attribute attr = parseAttribute(unwrap(source), unwrap(context));
+  if (!attr)
+    return capture.fail();
+  if (result)
+    *result = wrap(attr);
+  return ok();
+}
+
+DlaStatus dlaRunPassPipeline(MlirOperation op, MlirStringRef pipeline) {
+  if (mlirOperationIsNull(op))
+    return error("null operation");
+  Operation *operation = unwrap(op);
+  MLIRContext *ctx = operation->getContext();
+  DiagnosticCapture capture(ctx);
+
+  // The FailureOr overload: the (str, pm) overload nests its input, so an
+  // anchored "builtin.module(...)" would silently run nothing.
+  std::string parseError;
+  llvm::raw_string_ostream errorStream(parseError);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(unwrap(pipeline), errorStream);
+  if (failed(parsed)) {
+    std::string message = "invalid pass pipeline '" + unwrap(pipeline).str() + "'";
+    if (!parseError.empty())
+      message += ": " + StringRef(parseError).trim().str();
+    return capture.fail(message);
+  }
+  PassManager pm(ctx, parsed->getOpAnchorName());
+  static_cast<OpPassManager &>(pm) = std::move(*parsed);
+  if (failed(pm.run(operation)))
+    return capture.fail("pass pipeline '" + unwrap(pipeline).str() + "' failed");
+  return ok();
+}

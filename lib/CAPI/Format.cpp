@@ -1,0 +1,228 @@
+//===- Format.cpp - C API of the layout format library --------------------===//
+//
+// No MLIR here: every answer comes from dla::format::BoundLayout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla-c/Format.h"
+#include "Status.h"
+
+#include "dla/Format/ChunkedLayout.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace dla;
+using namespace dla::capi;
+
+namespace {
+
+DlaStatus nullLayout() { return error("null DlaBoundLayout"); }
+
+std::vector<format::ChunkPair> toPairs(intptr_t numPairs, const int64_t *dims,
+                                       const int64_t *sizes) {
+  std::vector<format::ChunkPair> pairs;
+  for (intptr_t i = 0; i < numPairs; ++i)
+    pairs.push_back({dims[i], sizes[i]});
+  return pairs;
+}
+
+int64_t rankOf(const std::vector<format::ChunkPair> &pairs) {
+  int64_t rank = 0;
+  for (const format::ChunkPair &p : pairs)
+    rank = std::max(rank, p.dim + 1);
+  return rank;
+}
+
+/// Common checks of pack and unpack.
+DlaStatus checkBuffers(const format::BoundLayout &layout, const void *logical,
+                       size_t logicalBytes, const void *storage, size_t storageBytes) {
+  const uint64_t wantLogical =
+      static_cast<uint64_t>(layout.getNumElements()) * layout.getElementBytes();
+  const uint64_t wantStorage = static_cast<uint64_t>(layout.getStorageBytes());
+  if (logicalBytes != wantLogical)
+    return error("logical buffer holds " + std::to_string(logicalBytes) + " bytes, but " +
+                   format::formatShape(layout.getShape()) + " elements of " +
+                   std::to_string(layout.getElementBytes()) + " bytes need " +
+                   std::to_string(wantLogical));
+  if (storageBytes != wantStorage)
+    return error("storage buffer holds " + std::to_string(storageBytes) +
+                   " bytes, but the layout's storage is " + std::to_string(wantStorage) +
+                   " bytes");
+  if ((wantLogical && !logical) || (wantStorage && !storage))
+    return error("null buffer");
+  return ok();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Status
+//===----------------------------------------------------------------------===//
+
+const char *dlaStatusGetMessage(DlaStatus status) {
+  if (!status.ptr)
+    return "";
+  return static_cast<std::string *>(status.ptr)->c_str();
+}
+
+void dlaStatusDestroy(DlaStatus status) { delete static_cast<std::string *>(status.ptr); }
+
+//===----------------------------------------------------------------------===//
+// Bound layouts
+//===----------------------------------------------------------------------===//
+
+void dlaBoundLayoutDestroy(DlaBoundLayout layout) { delete unwrap(layout); }
+
+intptr_t dlaBoundLayoutGetRank(DlaBoundLayout layout) {
+  return layout.ptr ? static_cast<intptr_t>(unwrap(layout)->getShape().size()) : 0;
+}
+
+int64_t dlaBoundLayoutGetDimSize(DlaBoundLayout layout, intptr_t pos) {
+  if (!layout.ptr || pos < 0 || pos >= dlaBoundLayoutGetRank(layout))
+    return -1;
+  return unwrap(layout)->getShape()[pos];
+}
+
+int64_t dlaBoundLayoutGetElementBytes(DlaBoundLayout layout) {
+  return layout.ptr ? unwrap(layout)->getElementBytes() : 0;
+}
+
+int64_t dlaBoundLayoutGetNumElements(DlaBoundLayout layout) {
+  return layout.ptr ? unwrap(layout)->getNumElements() : 0;
+}
+
+int64_t dlaBoundLayoutGetStorageBytes(DlaBoundLayout layout) {
+  return layout.ptr ? unwrap(layout)->getStorageBytes() : 0;
+}
+
+DlaStatus dlaBoundLayoutGetByteOffset(DlaBoundLayout layout, intptr_t rank, const int64_t *index,
+                                      int64_t *offset) {
+  if (!layout.ptr)
+    return nullLayout();
+  if (rank < 0 || (rank > 0 && !index))
+    return error("null index");
+  format::Expected<int64_t> result =
+      unwrap(layout)->getByteOffset(std::vector<int64_t>(index, index + rank));
+  if (!result)
+    return error(result.message());
+  if (offset)
+    *offset = *result;
+  return ok();
+}
+
+DlaStatus dlaBoundLayoutLocate(DlaBoundLayout layout, int64_t byteOffset, bool *isPadding,
+                               int64_t *index, int64_t *byteInElement) {
+  if (!layout.ptr)
+    return nullLayout();
+  format::Expected<format::StorageLocation> where = unwrap(layout)->locate(byteOffset);
+  if (!where)
+    return error(where.message());
+  if (isPadding)
+    *isPadding = where->isPadding;
+  if (!where->isPadding && index)
+    std::copy(where->index.begin(), where->index.end(), index);
+  if (byteInElement)
+    *byteInElement = where->byteInElement;
+  return ok();
+}
+
+DlaStatus dlaBoundLayoutPack(DlaBoundLayout layout, const void *logical, size_t logicalBytes,
+                             void *storage, size_t storageBytes) {
+  if (!layout.ptr)
+    return nullLayout();
+  DlaStatus status = checkBuffers(*unwrap(layout), logical, logicalBytes, storage, storageBytes);
+  if (!dlaStatusIsOk(status))
+    return status;
+  if (storageBytes)
+    unwrap(layout)->pack(static_cast<const char *>(logical), static_cast<char *>(storage));
+  return ok();
+}
+
+DlaStatus dlaBoundLayoutUnpack(DlaBoundLayout layout, const void *storage, size_t storageBytes,
+                               void *logical, size_t logicalBytes) {
+  if (!layout.ptr)
+    return nullLayout();
+  DlaStatus status = checkBuffers(*unwrap(layout), logical, logicalBytes, storage, storageBytes);
+  if (!dlaStatusIsOk(status))
+    return status;
+  if (logicalBytes)
+    unwrap(layout)->unpack(static_cast<const char *>(storage), static_cast<char *>(logical));
+  return ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Chunked layouts
+//===----------------------------------------------------------------------===//
+
+intptr_t dlaChunkedGetNumPresets(void) {
+  return static_cast<intptr_t>(format::allChunkedPresets().size());
+}
+
+const char *dlaChunkedGetPresetName(intptr_t pos) {
+  const std::vector<format::ChunkedPreset> &presets = format::allChunkedPresets();
+  if (pos < 0 || pos >= static_cast<intptr_t>(presets.size()))
+    return nullptr;
+  // The names are string literals, hence NUL-terminated.
+  return format::getPresetName(presets[pos]).data();
+}
+
+DlaStatus dlaChunkedGetPresetPairs(const char *name, intptr_t capacity, int64_t *dims,
+                                   int64_t *sizes, intptr_t *numPairs) {
+  std::optional<format::ChunkedPreset> preset =
+      format::parsePresetName(name ? std::string_view(name) : std::string_view());
+  if (!preset) {
+    std::string known;
+    for (format::ChunkedPreset p : format::allChunkedPresets())
+      known += (known.empty() ? "" : ", ") + std::string(format::getPresetName(p));
+    return error("unknown chunked layout preset '" + std::string(name ? name : "") +
+                   "'; expected one of " + known);
+  }
+  const format::ChunkedLayout layout = format::ChunkedLayout::getPreset(*preset);
+  const std::vector<format::ChunkPair> &pairs = layout.getPairs();
+  for (intptr_t i = 0; i < capacity && i < static_cast<intptr_t>(pairs.size()); ++i) {
+    if (dims)
+      dims[i] = pairs[i].dim;
+    if (sizes)
+      sizes[i] = pairs[i].size;
+  }
+  if (numPairs)
+    *numPairs = static_cast<intptr_t>(pairs.size());
+  return ok();
+}
+
+DlaStatus dlaChunkedValidate(intptr_t numPairs, const int64_t *dims, const int64_t *sizes) {
+  if (numPairs < 0)
+    return error("negative number of pairs");
+  if (numPairs > 0 && (!dims || !sizes))
+    return error("null pair arrays");
+  std::vector<format::ChunkPair> pairs = toPairs(numPairs, dims, sizes);
+  format::Status status = format::ChunkedLayout::validate(rankOf(pairs), pairs);
+  if (!status)
+    return error("invalid chunked layout: " + status.message());
+  return ok();
+}
+
+DlaStatus dlaChunkedBind(intptr_t numPairs, const int64_t *dims, const int64_t *sizes,
+                         intptr_t rank, const int64_t *shape, int64_t elementBytes,
+                         DlaBoundLayout *result) {
+  DlaStatus valid = dlaChunkedValidate(numPairs, dims, sizes);
+  if (!dlaStatusIsOk(valid))
+    return valid;
+  if (rank < 0 || (rank > 0 && !shape))
+    return error("null shape");
+  std::vector<format::ChunkPair> pairs = toPairs(numPairs, dims, sizes);
+  const int64_t layoutRank = rankOf(pairs);
+  format::Expected<format::ChunkedLayout> layout =
+      format::ChunkedLayout::get(layoutRank, std::move(pairs));
+  if (!layout)
+    return error("invalid chunked layout: " + layout.message());
+  auto bound = layout->bind(std::vector<int64_t>(shape, shape + rank), elementBytes);
+  if (!bound)
+    return error("chunked layout " + layout->toString() + ": " + bound.message());
+  if (result)
+    *result = wrap(std::unique_ptr<format::BoundLayout>(std::move(*bound)));
+  return ok();
+}

@@ -1,0 +1,18 @@
+//===- Passes.cpp - C API of the dla passes -------------------------------===//
+//
+// mlirRegisterDLAPasses, mlirCreateDLA<Pass>, mlirRegisterDLA<Pass>: generated
+// from Passes.td, so a new pass reaches C and Python without edits here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla-c/Passes.h"
+
+#include "dla/Dialect/DLA/Transforms/Passes.h"
+
+#include "mlir/CAPI/Pass.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+
+#include "dla-c/Passes.capi.cpp.inc"

@@ -1,0 +1,34 @@
+//===- Status.h - DlaStatus and DlaBoundLayout wrapping -----------*- C++ -*-===//
+//
+// Private to lib/CAPI: a failed DlaStatus points at a heap std::string, a
+// DlaBoundLayout at a heap dla::format::BoundLayout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_LIB_CAPI_STATUS_H
+#define DLA_LIB_CAPI_STATUS_H
+
+#include "dla-c/Format.h"
+#include "dla/Format/BoundLayout.h"
+
+#include <memory>
+#include <string>
+
+namespace dla::capi {
+
+inline DlaStatus ok() { return DlaStatus{nullptr}; }
+inline DlaStatus error(std::string message) {
+  if (message.empty())
+    message = "unknown error";
+  return DlaStatus{new std::string(std::move(message))};
+}
+
+inline DlaBoundLayout wrap(std::unique_ptr<format::BoundLayout> layout) {
+  return DlaBoundLayout{layout.release()};
+}
+inline format::BoundLayout *unwrap(DlaBoundLayout layout) {
+  return static_cast<format::BoundLayout *>(layout.ptr);
+}
+
+} // namespace dla::capi
+
+#endif // DLA_LIB_CAPI_STATUS_H

@@ -1,0 +1,459 @@
+"""dla: accelerator memory layouts from Python, over the dla C API.
+
+    import numpy as np
+    import dla
+
+    layout = dla.layout("tensor<1x3x5x30xi8, #dla.chunked<crouton>>")
+    layout.storage_bytes                    # 2048
+    layout.byte_offset((0, 0, 1, 0))        # 32
+    blob = layout.pack(np.arange(450, dtype=np.uint8).astype(np.int8).reshape(1, 3, 5, 30))
+    back = layout.unpack(blob)              # int8 array of shape (1, 3, 5, 30)
+
+    with dla.Context() as ctx:
+        module = ctx.parse_module(text)
+        module.run_pipeline("builtin.module(dla-pack-weights,canonicalize)")
+        print(module)
+
+Every failure (parse errors, invalid layouts, wrong buffer sizes, failing
+passes) raises dla.DLAError carrying the diagnostics. The package is a thin
+layer: all layout answers come from the C++ format library through
+libDLACAPI.so (see dla/_capi.py for how it is found).
+"""
+
+import ctypes
+import re
+import weakref
+
+import numpy as np
+
+from . import _capi
+
+__all__ = [
+    "DLAError", "Context", "Module", "Type", "Attribute", "ChunkedAttr", "Layout",
+    "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
+    "chunked_presets", "default_context",
+]
+
+
+class DLAError(RuntimeError):
+    """A diagnostic from the dla C API."""
+
+
+def _check(status):
+    if status.ptr:
+        message = _capi.dlaStatusGetMessage(status).decode("utf-8", "replace")
+        _capi.dlaStatusDestroy(status)
+        raise DLAError(message)
+
+
+def _ref(text):
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    return data, _capi.MlirStringRef.of(data)
+
+
+# --- contexts and IR --------------------------------------------------------
+
+class Context:
+    """An MLIRContext with the dla, func, arith and tensor dialects.
+
+    Objects made from a context (modules, types, attributes) keep it alive;
+    close() (or leaving a `with` block) destroys it and every module it owns.
+    """
+
+    def __init__(self, *, threading=True, allow_unregistered_dialects=False):
+        self._handle = _capi.mlirContextCreateWithThreading(bool(threading))
+        _capi.dlaContextRegisterDialects(self._handle)
+        if allow_unregistered_dialects:
+            _capi.mlirContextSetAllowUnregisteredDialects(self._handle, True)
+        self._modules = weakref.WeakSet()
+
+    @property
+    def handle(self):
+        if self._handle is None:
+            raise DLAError("the context is closed")
+        return self._handle
+
+    def close(self):
+        if self._handle is not None:
+            for module in list(self._modules):
+                module._destroy()
+            _capi.mlirContextDestroy(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+    def parse_module(self, text):
+        data, ref = _ref(text)
+        handle = _capi.MlirModule()
+        _check(_capi.dlaModuleParse(self.handle, ref, ctypes.byref(handle)))
+        module = Module(self, handle)
+        self._modules.add(module)
+        return module
+
+    def parse_type(self, text):
+        data, ref = _ref(text)
+        handle = _capi.MlirType()
+        _check(_capi.dlaTypeParse(self.handle, ref, ctypes.byref(handle)))
+        return Type(self, handle)
+
+    def parse_attribute(self, text):
+        data, ref = _ref(text)
+        handle = _capi.MlirAttribute()
+        _check(_capi.dlaAttributeParse(self.handle, ref, ctypes.byref(handle)))
+        return Attribute._wrap(self, handle)
+
+    def chunked(self, preset=None, *, pairs=None):
+        """`#dla.chunked<preset>` or `#dla.chunked<[(dim, size), ...]>`."""
+        if (preset is None) == (pairs is None):
+            raise ValueError("give a preset name or a list of (dim, size) pairs")
+        if preset is not None:
+            # Validate first: the C call reports an unknown name on the
+            # context's diagnostic handler (stderr), not in a status.
+            _check(_capi.dlaChunkedGetPresetPairs(preset.encode(), 0, None, None, None))
+            data, ref = _ref(preset)
+            handle = _capi.dlaChunkedAttrGetPreset(self.handle, ref)
+        else:
+            dims, sizes = _pair_arrays(pairs)
+            _check(_capi.dlaChunkedValidate(len(pairs), dims, sizes))
+            handle = _capi.dlaChunkedAttrGet(self.handle, len(pairs), dims, sizes)
+        if not handle.ptr:
+            raise DLAError("invalid chunked layout")
+        return ChunkedAttr(self, handle)
+
+    def layout(self, tensor_type):
+        """The bound layout of a ranked tensor type (a Type or its text)."""
+        if not isinstance(tensor_type, Type):
+            tensor_type = self.parse_type(tensor_type)
+        return tensor_type.layout()
+
+
+class Module:
+    """A builtin.module owned by a Context."""
+
+    def __init__(self, context, handle):
+        self.context = context
+        self._handle = handle
+
+    @property
+    def handle(self):
+        if self._handle is None:
+            raise DLAError("the module was destroyed (its context is closed)")
+        return self._handle
+
+    @property
+    def operation(self):
+        return _capi.mlirModuleGetOperation(self.handle)
+
+    def _destroy(self):
+        if self._handle is not None:
+            _capi.mlirModuleDestroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        try:
+            if self.context._handle is not None:
+                self._destroy()
+        except Exception:  # interpreter shutdown
+            pass
+
+    def run_pipeline(self, pipeline):
+        """Runs a textual pass pipeline anchored on the module, e.g.
+        "builtin.module(dla-pack-weights,canonicalize)". Raises DLAError with
+        the parse error or the failing pass's diagnostics."""
+        data, ref = _ref(pipeline)
+        _check(_capi.dlaRunPassPipeline(self.operation, ref))
+        return self
+
+    def verify(self):
+        return bool(_capi.mlirOperationVerify(self.operation))
+
+    def __str__(self):
+        return _capi.to_string(_capi.mlirOperationPrint, self.operation)
+
+
+class Type:
+    def __init__(self, context, handle):
+        self.context = context
+        self.handle = handle
+
+    def __str__(self):
+        return _capi.to_string(_capi.mlirTypePrint, self.handle)
+
+    def __repr__(self):
+        return "Type(%s)" % self
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and bool(_capi.mlirTypeEqual(self.handle, other.handle))
+
+    def __hash__(self):
+        return hash(str(self))
+
+    @property
+    def encoding(self):
+        """The tensor's encoding attribute, or None."""
+        if not _capi.mlirTypeIsARankedTensor(self.handle):
+            return None
+        handle = _capi.mlirRankedTensorTypeGetEncoding(self.handle)
+        return Attribute._wrap(self.context, handle) if handle.ptr else None
+
+    @property
+    def element_type(self):
+        if not _capi.mlirTypeIsARankedTensor(self.handle):
+            raise DLAError("%s is not a ranked tensor type" % self)
+        return Type(self.context, _capi.mlirShapedTypeGetElementType(self.handle))
+
+    def layout(self):
+        """Binds the type's layout (its dla encoding's, or row-major)."""
+        bound = _capi.DlaBoundLayout()
+        _check(_capi.dlaTypeBindLayout(self.handle, ctypes.byref(bound)))
+        return Layout(bound, _natural_dtype(str(self.element_type),
+                                            _capi.dlaBoundLayoutGetElementBytes(bound)),
+                      str(self))
+
+
+class Attribute:
+    def __init__(self, context, handle):
+        self.context = context
+        self.handle = handle
+
+    @staticmethod
+    def _wrap(context, handle):
+        if _capi.dlaAttributeIsAChunked(handle):
+            return ChunkedAttr(context, handle)
+        return Attribute(context, handle)
+
+    @property
+    def is_layout_encoding(self):
+        return bool(_capi.dlaAttributeIsALayoutEncoding(self.handle))
+
+    def __str__(self):
+        return _capi.to_string(_capi.mlirAttributePrint, self.handle)
+
+    def __repr__(self):
+        return "Attribute(%s)" % self
+
+    def __eq__(self, other):
+        return (isinstance(other, Attribute)
+                and bool(_capi.mlirAttributeEqual(self.handle, other.handle)))
+
+    def __hash__(self):
+        return hash(str(self))
+
+
+class ChunkedAttr(Attribute):
+    """`#dla.chunked<...>`."""
+
+    @property
+    def pairs(self):
+        n = _capi.dlaChunkedAttrGetNumPairs(self.handle)
+        return [(_capi.dlaChunkedAttrGetDim(self.handle, i),
+                 _capi.dlaChunkedAttrGetSize(self.handle, i)) for i in range(n)]
+
+    @property
+    def rank(self):
+        return _capi.dlaChunkedAttrGetRank(self.handle)
+
+    @property
+    def preset(self):
+        """The preset name these pairs spell, or None."""
+        name = _capi.dlaChunkedAttrGetPresetName(self.handle).bytes().decode()
+        return name or None
+
+
+# --- bound layouts -----------------------------------------------------------
+
+class Layout:
+    """A layout bound to one logical shape and element width: storage size,
+    byte offsets, pack and unpack. Independent of any context once made."""
+
+    def __init__(self, bound, dtype, description):
+        self._bound = bound
+        self.dtype = dtype
+        self.description = description
+        rank = _capi.dlaBoundLayoutGetRank(bound)
+        self.shape = tuple(_capi.dlaBoundLayoutGetDimSize(bound, i) for i in range(rank))
+        self.element_bytes = _capi.dlaBoundLayoutGetElementBytes(bound)
+        self.num_elements = _capi.dlaBoundLayoutGetNumElements(bound)
+        self.storage_bytes = _capi.dlaBoundLayoutGetStorageBytes(bound)
+
+    def __del__(self):
+        try:
+            if self._bound is not None and self._bound.ptr:
+                _capi.dlaBoundLayoutDestroy(self._bound)
+                self._bound = None
+        except Exception:  # interpreter shutdown
+            pass
+
+    def __repr__(self):
+        return "Layout(%s: %d bytes)" % (self.description, self.storage_bytes)
+
+    @property
+    def logical_bytes(self):
+        return self.num_elements * self.element_bytes
+
+    def byte_offset(self, index):
+        """Byte offset in storage of the logical element at `index`."""
+        index = tuple(index)
+        offset = ctypes.c_int64(-1)
+        _check(_capi.dlaBoundLayoutGetByteOffset(self._bound, len(index),
+                                                 _capi.int64_array(index),
+                                                 ctypes.byref(offset)))
+        return offset.value
+
+    def locate(self, byte_offset):
+        """(index, byte_in_element) of a storage byte, or None for padding."""
+        padding = ctypes.c_bool(False)
+        index = (ctypes.c_int64 * max(len(self.shape), 1))()
+        byte = ctypes.c_int64(0)
+        _check(_capi.dlaBoundLayoutLocate(self._bound, int(byte_offset), ctypes.byref(padding),
+                                          index, ctypes.byref(byte)))
+        if padding.value:
+            return None
+        return tuple(index[i] for i in range(len(self.shape))), byte.value
+
+    def _logical_buffer(self, data):
+        if isinstance(data, np.ndarray):
+            if data.shape != self.shape:
+                raise DLAError("array of shape %s, but %s has shape %s"
+                               % (data.shape, self.description, self.shape))
+            if data.dtype.itemsize != self.element_bytes:
+                raise DLAError(
+                    "array of dtype %s (%d bytes per element), but %s has %d-byte elements%s"
+                    % (data.dtype, data.dtype.itemsize, self.description, self.element_bytes,
+                       "; convert with .astype(np.%s)" % self.dtype.name
+                       if self.dtype.kind != "V" else ""))
+            # The layout works on host-order elements.
+            return np.ascontiguousarray(data, dtype=data.dtype.newbyteorder("="))
+        data = memoryview(data).cast("B")
+        if data.nbytes != self.logical_bytes:
+            raise DLAError("%d logical bytes, but %s needs %d"
+                           % (data.nbytes, self.description, self.logical_bytes))
+        return np.frombuffer(data, dtype=np.uint8)
+
+    def pack(self, data):
+        """The storage image (bytes) of `data`: a numpy array of the tensor's
+        shape and element width, or raw row-major logical bytes. Padding and
+        gaps are zero."""
+        src = self._logical_buffer(data)
+        out = ctypes.create_string_buffer(self.storage_bytes)
+        _check(_capi.dlaBoundLayoutPack(self._bound, src.ctypes.data_as(ctypes.c_void_p),
+                                        src.nbytes, out, self.storage_bytes))
+        return out.raw
+
+    def unpack(self, storage, dtype=None):
+        """The logical tensor held by `storage` (bytes-like, storage_bytes
+        long), as a numpy array of the tensor's shape. `dtype` defaults to the
+        element type's (raw unsigned bits when numpy has no such type)."""
+        dtype = np.dtype(dtype) if dtype is not None else self.dtype
+        if dtype.itemsize != self.element_bytes:
+            raise DLAError("dtype %s has %d bytes per element, but %s has %d"
+                           % (dtype, dtype.itemsize, self.description, self.element_bytes))
+        src = np.frombuffer(memoryview(storage).cast("B"), dtype=np.uint8)
+        if src.nbytes != self.storage_bytes:
+            raise DLAError("%d storage bytes, but %s needs %d"
+                           % (src.nbytes, self.description, self.storage_bytes))
+        out = np.zeros(self.shape, dtype=dtype)
+        _check(_capi.dlaBoundLayoutUnpack(self._bound, src.ctypes.data_as(ctypes.c_void_p),
+                                          src.nbytes, out.ctypes.data_as(ctypes.c_void_p),
+                                          out.nbytes))
+        return out
+
+
+_FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+
+
+def _natural_dtype(element_type, element_bytes):
+    """numpy dtype of an MLIR element type; raw unsigned bits otherwise."""
+    if element_type == "i1":
+        return np.dtype(np.bool_)
+    if element_type in _FLOATS:
+        return np.dtype(_FLOATS[element_type])
+    m = re.fullmatch(r"(u|s)?i(\d+)", element_type)
+    if m and element_bytes in (1, 2, 4, 8):
+        return np.dtype("%s%d" % ("u" if m.group(1) == "u" else "i", element_bytes))
+    if element_bytes in (1, 2, 4, 8):
+        return np.dtype("u%d" % element_bytes)
+    return np.dtype("V%d" % element_bytes)
+
+
+def _pair_arrays(pairs):
+    pairs = [tuple(p) for p in pairs]
+    if any(len(p) != 2 for p in pairs):
+        raise ValueError("pairs must be (dim, size) tuples")
+    return (_capi.int64_array([p[0] for p in pairs]), _capi.int64_array([p[1] for p in pairs]))
+
+
+def chunked_presets():
+    """Names of the chunked presets, in declaration order."""
+    return [_capi.dlaChunkedGetPresetName(i).decode()
+            for i in range(_capi.dlaChunkedGetNumPresets())]
+
+
+def chunked_layout(layout, shape, element_bytes=1, dtype=None):
+    """A chunked layout bound without MLIR: `layout` is a preset name or a
+    list of (dim, size) pairs."""
+    if isinstance(layout, str):
+        n = ctypes.c_ssize_t(0)
+        _check(_capi.dlaChunkedGetPresetPairs(layout.encode(), 0, None, None, ctypes.byref(n)))
+        dims = (ctypes.c_int64 * n.value)()
+        sizes = (ctypes.c_int64 * n.value)()
+        _check(_capi.dlaChunkedGetPresetPairs(layout.encode(), n.value, dims, sizes,
+                                              ctypes.byref(n)))
+        count = n.value
+        description = "#dla.chunked<%s> on %s" % (layout, "x".join(map(str, shape)))
+    else:
+        dims, sizes = _pair_arrays(layout)
+        count = len(layout)
+        description = "chunked %s on %s" % (list(layout), "x".join(map(str, shape)))
+    bound = _capi.DlaBoundLayout()
+    shape = tuple(shape)
+    _check(_capi.dlaChunkedBind(count, dims, sizes, len(shape), _capi.int64_array(shape),
+                                int(element_bytes), ctypes.byref(bound)))
+    if dtype is None:
+        dtype = _natural_dtype("", element_bytes)
+    return Layout(bound, np.dtype(dtype), description)
+
+
+# --- one-call helpers on a shared context -----------------------------------
+
+_default_context = None
+
+
+def default_context():
+    """The context the module-level helpers use (created on first use)."""
+    global _default_context
+    if _default_context is None:
+        _default_context = Context()
+    return _default_context
+
+
+def layout(tensor_type):
+    """Layout of a tensor type string, e.g.
+    "tensor<1x3x5x30xi8, #dla.chunked<crouton>>"."""
+    return default_context().layout(tensor_type)
+
+
+def storage_bytes(tensor_type):
+    return layout(tensor_type).storage_bytes
+
+
+def byte_offset(tensor_type, index):
+    return layout(tensor_type).byte_offset(index)
+
+
+def pack(tensor_type, data):
+    return layout(tensor_type).pack(data)
+
+
+def unpack(tensor_type, storage, dtype=None):
+    return layout(tensor_type).unpack(storage, dtype)

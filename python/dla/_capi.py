@@ -1,0 +1,167 @@
+"""ctypes declarations of libDLACAPI.so (include/dla-c/ and the upstream MLIR
+C API it re-exports). Private: use the classes of the `dla` package.
+
+The library is looked up, in order, at
+  1. $DLA_CAPI_LIBRARY (a path to the .so),
+  2. ../../lib/libDLACAPI.so relative to this package (an installed prefix
+     P/python_packages/dla, or a build tree's python_packages/dla),
+  3. the dynamic loader's search path (LD_LIBRARY_PATH, ...).
+"""
+
+import ctypes
+import os
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char_p, c_int8,
+                    c_int64, c_size_t, c_ssize_t, c_uint64, c_void_p)
+
+LIBRARY_NAME = "libDLACAPI.so"
+
+
+def _find_library():
+    env = os.environ.get("DLA_CAPI_LIBRARY")
+    if env:
+        if not os.path.isfile(env):
+            raise OSError("DLA_CAPI_LIBRARY=%s: no such file" % env)
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidate = os.path.normpath(os.path.join(here, "..", "..", "lib", LIBRARY_NAME))
+    if os.path.isfile(candidate):
+        return candidate
+    return LIBRARY_NAME
+
+
+LIBRARY_PATH = _find_library()
+try:
+    lib = ctypes.CDLL(LIBRARY_PATH)
+except OSError as e:
+    raise ImportError(
+        "dla: cannot load %s (%s). Build it (ninja DLACAPI), install the "
+        "package, or set DLA_CAPI_LIBRARY to its path." % (LIBRARY_PATH, e)) from e
+
+
+def _handle(name):
+    """A C API handle: a struct holding one pointer."""
+    return type(name, (Structure,), {"_fields_": [("ptr", c_void_p)]})
+
+
+MlirContext = _handle("MlirContext")
+MlirDialectHandle = _handle("MlirDialectHandle")
+MlirModule = _handle("MlirModule")
+MlirOperation = _handle("MlirOperation")
+MlirType = _handle("MlirType")
+MlirAttribute = _handle("MlirAttribute")
+MlirTypeID = _handle("MlirTypeID")
+DlaStatus = _handle("DlaStatus")
+DlaBoundLayout = _handle("DlaBoundLayout")
+
+
+class MlirStringRef(Structure):
+    _fields_ = [("data", c_void_p), ("length", c_size_t)]
+
+    @classmethod
+    def of(cls, data):
+        """A reference to `data` (bytes), which the caller keeps alive."""
+        return cls(ctypes.cast(c_char_p(data), c_void_p), len(data))
+
+    def bytes(self):
+        return ctypes.string_at(self.data, self.length) if self.length else b""
+
+
+class MlirLogicalResult(Structure):
+    _fields_ = [("value", c_int8)]
+
+
+MlirStringCallback = CFUNCTYPE(None, MlirStringRef, c_void_p)
+_I64P = POINTER(c_int64)
+
+
+def _declare(name, restype, *argtypes):
+    fn = getattr(lib, name)
+    fn.restype = restype
+    fn.argtypes = list(argtypes)
+    globals()[name] = fn
+
+
+# --- upstream MLIR C API -----------------------------------------------------
+_declare("mlirContextCreateWithThreading", MlirContext, c_bool)
+_declare("mlirContextDestroy", None, MlirContext)
+_declare("mlirContextSetAllowUnregisteredDialects", None, MlirContext, c_bool)
+_declare("mlirDialectHandleRegisterDialect", None, MlirDialectHandle, MlirContext)
+for _ns in ("func", "arith", "tensor"):
+    _declare("mlirGetDialectHandle__%s__" % _ns, MlirDialectHandle)
+_declare("mlirModuleGetOperation", MlirOperation, MlirModule)
+_declare("mlirModuleDestroy", None, MlirModule)
+_declare("mlirOperationPrint", None, MlirOperation, MlirStringCallback, c_void_p)
+_declare("mlirOperationVerify", c_bool, MlirOperation)
+_declare("mlirTypePrint", None, MlirType, MlirStringCallback, c_void_p)
+_declare("mlirTypeEqual", c_bool, MlirType, MlirType)
+_declare("mlirAttributePrint", None, MlirAttribute, MlirStringCallback, c_void_p)
+_declare("mlirAttributeEqual", c_bool, MlirAttribute, MlirAttribute)
+_declare("mlirTypeIsARankedTensor", c_bool, MlirType)
+_declare("mlirShapedTypeGetElementType", MlirType, MlirType)
+_declare("mlirRankedTensorTypeGetEncoding", MlirAttribute, MlirType)
+_declare("mlirRegisterTransformsPasses", None)
+
+# --- dla C API (dla-c/Dialects.h, Format.h, Passes.h) ------------------------
+_declare("mlirGetDialectHandle__dla__", MlirDialectHandle)
+_declare("mlirRegisterDLAPasses", None)
+_declare("dlaContextRegisterDialects", None, MlirContext)
+_declare("dlaStatusGetMessage", c_char_p, DlaStatus)
+_declare("dlaStatusDestroy", None, DlaStatus)
+
+_declare("dlaAttributeIsAChunked", c_bool, MlirAttribute)
+_declare("dlaAttributeIsALayoutEncoding", c_bool, MlirAttribute)
+_declare("dlaChunkedAttrGet", MlirAttribute, MlirContext, c_ssize_t, _I64P, _I64P)
+_declare("dlaChunkedAttrGetPreset", MlirAttribute, MlirContext, MlirStringRef)
+_declare("dlaChunkedAttrGetNumPairs", c_ssize_t, MlirAttribute)
+_declare("dlaChunkedAttrGetDim", c_int64, MlirAttribute, c_ssize_t)
+_declare("dlaChunkedAttrGetSize", c_int64, MlirAttribute, c_ssize_t)
+_declare("dlaChunkedAttrGetRank", c_int64, MlirAttribute)
+_declare("dlaChunkedAttrGetPresetName", MlirStringRef, MlirAttribute)
+
+_declare("dlaTypeBindLayout", DlaStatus, MlirType, POINTER(DlaBoundLayout))
+_declare("dlaModuleParse", DlaStatus, MlirContext, MlirStringRef, POINTER(MlirModule))
+_declare("dlaTypeParse", DlaStatus, MlirContext, MlirStringRef, POINTER(MlirType))
+_declare("dlaAttributeParse", DlaStatus, MlirContext, MlirStringRef, POINTER(MlirAttribute))
+_declare("dlaRunPassPipeline", DlaStatus, MlirOperation, MlirStringRef)
+
+_declare("dlaBoundLayoutDestroy", None, DlaBoundLayout)
+_declare("dlaBoundLayoutGetRank", c_ssize_t, DlaBoundLayout)
+_declare("dlaBoundLayoutGetDimSize", c_int64, DlaBoundLayout, c_ssize_t)
+_declare("dlaBoundLayoutGetElementBytes", c_int64, DlaBoundLayout)
+_declare("dlaBoundLayoutGetNumElements", c_int64, DlaBoundLayout)
+_declare("dlaBoundLayoutGetStorageBytes", c_int64, DlaBoundLayout)
+_declare("dlaBoundLayoutGetByteOffset", DlaStatus, DlaBoundLayout, c_ssize_t, _I64P, _I64P)
+_declare("dlaBoundLayoutLocate", DlaStatus, DlaBoundLayout, c_int64, POINTER(c_bool), _I64P,
+         _I64P)
+_declare("dlaBoundLayoutPack", DlaStatus, DlaBoundLayout, c_void_p, c_size_t, c_void_p,
+         c_size_t)
+_declare("dlaBoundLayoutUnpack", DlaStatus, DlaBoundLayout, c_void_p, c_size_t, c_void_p,
+         c_size_t)
+_declare("dlaChunkedGetNumPresets", c_ssize_t)
+_declare("dlaChunkedGetPresetName", c_char_p, c_ssize_t)
+_declare("dlaChunkedGetPresetPairs", DlaStatus, c_char_p, c_ssize_t, _I64P, _I64P,
+         POINTER(c_ssize_t))
+_declare("dlaChunkedValidate", DlaStatus, c_ssize_t, _I64P, _I64P)
+_declare("dlaChunkedBind", DlaStatus, c_ssize_t, _I64P, _I64P, c_ssize_t, _I64P, c_int64,
+         POINTER(DlaBoundLayout))
+
+# Passes are registered once per process, by flag, for textual pipelines.
+mlirRegisterDLAPasses()
+mlirRegisterTransformsPasses()
+
+
+def int64_array(values):
+    values = [int(v) for v in values]
+    return (c_int64 * max(len(values), 1))(*values)
+
+
+def to_string(print_fn, handle):
+    """Collects what an mlir*Print function writes."""
+    chunks = []
+
+    def collect(ref, _user_data):
+        chunks.append(ref.bytes())
+
+    callback = MlirStringCallback(collect)
+    print_fn(handle, callback, None)
+    return b"".join(chunks).decode("utf-8")

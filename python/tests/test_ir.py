@@ -1,0 +1,112 @@
+"""Contexts, parsing, printing, attributes and pass pipelines through the
+Python package."""
+
+import re
+
+import numpy as np
+import pytest
+
+import dla
+
+from test_layout import crouton_reference, iota
+
+
+def relayout_module(x, encoding):
+    shape = "x".join(map(str, x.shape))
+    data = x.astype(np.uint8).tobytes().hex().upper()
+    return (
+        'func.func @f() -> tensor<{s}xi8, {e}> {{\n'
+        '  %c = arith.constant dense<"0x{d}"> : tensor<{s}xi8>\n'
+        '  %p = dla.relayout %c : tensor<{s}xi8> -> tensor<{s}xi8, {e}>\n'
+        '  return %p : tensor<{s}xi8, {e}>\n'
+        '}}\n').format(s=shape, e=encoding, d=data)
+
+
+def blob(text, key="dla_packed"):
+    m = re.search(key + r': "0x([0-9A-F]*)"', text)
+    assert m, text
+    return bytes.fromhex(m.group(1))
+
+
+def test_parse_print_round_trip():
+    with dla.Context() as ctx:
+        text = relayout_module(iota((1, 3, 5, 30), np.int8), "#dla.chunked<crouton>")
+        module = ctx.parse_module(text)
+        printed = str(module)
+        assert "dla.relayout" in printed
+        assert "#dla.chunked<crouton>" in printed
+        assert module.verify()
+        assert str(ctx.parse_module(printed)) == printed
+
+
+def test_pack_weights_pipeline_gives_the_reference_bytes():
+    x = iota((1, 3, 5, 30), np.int8)
+    with dla.Context() as ctx:
+        module = ctx.parse_module(relayout_module(x, "#dla.chunked<crouton>"))
+        module.run_pipeline("builtin.module(dla-pack-weights,canonicalize)")
+        printed = str(module)
+    assert "dla.relayout" not in printed
+    assert "dense_resource<dla_packed>" in printed
+    data = blob(printed)
+    assert data[:4] == (64).to_bytes(4, "little")  # blob alignment header
+    assert data[4:] == crouton_reference(x)
+    # The same bytes as the layout query.
+    assert data[4:] == dla.pack("tensor<1x3x5x30xi8, #dla.chunked<crouton>>", x)
+
+
+def test_pipeline_errors_carry_the_diagnostics():
+    with dla.Context() as ctx:
+        module = ctx.parse_module(relayout_module(iota((2, 3), np.int8),
+                                                  "#dla.chunked<[(0,0),(1,0),(0,4)]>"))
+        with pytest.raises(dla.DLAError, match="'no-such-pass' does not refer to a registered pass"):
+            module.run_pipeline("builtin.module(no-such-pass)")
+        with pytest.raises(dla.DLAError, match="exceeds the limit of 4 bytes"):
+            module.run_pipeline("builtin.module(dla-pack-weights{max-bytes=4})")
+        # A failed run leaves the module usable.
+        module.run_pipeline("builtin.module(dla-pack-weights)")
+        assert blob(str(module))[4:] == bytes([0, 3, 0, 0, 1, 4, 0, 0, 2, 5, 0, 0])
+
+
+def test_parse_errors():
+    with dla.Context() as ctx:
+        with pytest.raises(dla.DLAError, match=r"<input>:1:10: .*'@'-identifier"):
+            ctx.parse_module("func.func(")
+        with pytest.raises(dla.DLAError, match="unknown chunked layout preset"):
+            ctx.parse_attribute("#dla.chunked<nope>")
+
+
+def test_chunked_attributes():
+    with dla.Context() as ctx:
+        crouton = ctx.chunked("crouton")
+        assert str(crouton) == "#dla.chunked<crouton>"
+        assert crouton.preset == "crouton"
+        assert crouton.rank == 4
+        assert crouton.pairs == [(0, 0), (1, 0), (2, 0), (3, 0), (1, 8), (2, 8), (3, 32)]
+        assert crouton.is_layout_encoding
+        assert ctx.chunked(pairs=crouton.pairs) == crouton
+        custom = ctx.chunked(pairs=[(0, 0), (1, 0), (0, 4)])
+        assert custom.preset is None
+        assert str(custom) == "#dla.chunked<[(0, 0), (1, 0), (0, 4)]>"
+        parsed = ctx.parse_attribute("#dla.chunked<[(0,0),(1,0),(0,4)]>")
+        assert isinstance(parsed, dla.ChunkedAttr) and parsed == custom
+        t = ctx.parse_type("tensor<1x3x5x30xi8, #dla.chunked<crouton>>")
+        assert t.encoding == crouton
+        assert str(t.element_type) == "i8"
+        assert ctx.parse_type("tensor<2xi8>").encoding is None
+        with pytest.raises(dla.DLAError, match="invalid chunked layout"):
+            ctx.chunked(pairs=[(0, 0), (0, 0)])
+        with pytest.raises(dla.DLAError, match="unknown chunked layout preset 'nope'"):
+            ctx.chunked("nope")
+
+
+def test_closed_context():
+    ctx = dla.Context()
+    module = ctx.parse_module("module {}")
+    layout = ctx.layout("tensor<1x3x5x30xi8, #dla.chunked<crouton>>")
+    ctx.close()
+    with pytest.raises(dla.DLAError, match="destroyed"):
+        str(module)
+    with pytest.raises(dla.DLAError, match="closed"):
+        ctx.parse_module("module {}")
+    # A bound layout does not depend on the context.
+    assert layout.storage_bytes == 2048
