@@ -1,0 +1,535 @@
+//===- NvdlaWeight.cpp - NVDLA weight layouts: validation, sizes, packing -===//
+
+#include "NvdlaWeightImpl.h"
+
+#include "dla/Format/CheckedMath.h"
+#include "dla/Format/NvdlaAlignment.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+using namespace dla::format;
+using namespace dla::format::nvdla;
+using namespace dla::format::nvdla::detail;
+
+std::string_view dla::format::nvdla::getWeightFormatName(WeightFormat format) {
+  switch (format) {
+  case WeightFormat::Direct:
+    return "direct";
+  case WeightFormat::Image:
+    return "image";
+  case WeightFormat::Winograd:
+    return "winograd";
+  case WeightFormat::Deconvolution:
+    return "deconvolution";
+  }
+  return "?";
+}
+
+std::optional<WeightFormat> dla::format::nvdla::parseWeightFormat(std::string_view name) {
+  for (WeightFormat f : {WeightFormat::Direct, WeightFormat::Image, WeightFormat::Winograd,
+                         WeightFormat::Deconvolution})
+    if (getWeightFormatName(f) == name)
+      return f;
+  return std::nullopt;
+}
+
+std::string_view dla::format::nvdla::getPostExtensionName(PostExtension postExtension) {
+  switch (postExtension) {
+  case PostExtension::None:
+    return "none";
+  case PostExtension::Auto:
+    return "auto";
+  case PostExtension::Two:
+    return "2";
+  case PostExtension::Four:
+    return "4";
+  }
+  return "?";
+}
+
+std::optional<PostExtension> dla::format::nvdla::parsePostExtension(std::string_view name) {
+  for (PostExtension p :
+       {PostExtension::None, PostExtension::Auto, PostExtension::Two, PostExtension::Four})
+    if (getPostExtensionName(p) == name)
+      return p;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Validation and geometry
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+std::string formatKCRS(const WeightShape &s) {
+  return str(s.kernels) + "x" + str(s.channels) + "x" + str(s.height) + "x" + str(s.width);
+}
+
+std::string describe(const WeightParams &p) {
+  return std::string(getWeightFormatName(p.format)) + " " +
+         std::string(getPrecisionName(p.precision)) + " weights " + formatKCRS(p.shape) +
+         " (KCRS)";
+}
+
+Error overflow(const WeightParams &p) {
+  return makeError("storage size of " + describe(p) + " overflows a 64-bit integer");
+}
+
+Status validateCommon(const WeightParams &p) {
+  const WeightShape &s = p.shape;
+  if (s.kernels <= 0 || s.channels <= 0 || s.height <= 0 || s.width <= 0)
+    return makeError("weight shape K x C x R x S must be positive in every dimension, got " +
+                     formatKCRS(s));
+  const HardwareConfig &hw = p.hardware;
+  if (hw.atomicC <= 0 || hw.atomicK <= 1 || hw.atomicK % 2 != 0 ||
+      hw.weightBufferEntryBytes <= 0)
+    return makeError("hardware configuration '" + std::string(hw.name) +
+                     "' is invalid: atomic-C " + str(hw.atomicC) + ", atomic-K " +
+                     str(hw.atomicK) + " (must be even), weight-buffer entry " +
+                     str(hw.weightBufferEntryBytes) + " B");
+  if (p.strideX <= 0 || p.strideY <= 0)
+    return makeError("strides must be positive, got stride x " + str(p.strideX) +
+                     " and stride y " + str(p.strideY));
+  if (p.format != WeightFormat::Image && p.pixelChannels != 0)
+    return makeError("pixelChannels (" + str(p.pixelChannels) +
+                     ") applies to image-input weights only, not to " +
+                     std::string(getWeightFormatName(p.format)) + " weights");
+  if (p.format != WeightFormat::Image &&
+      (p.postExtension == PostExtension::Two || p.postExtension == PostExtension::Four))
+    return makeError("channel post-extension " +
+                     std::string(getPostExtensionName(p.postExtension)) +
+                     " is not supported for " + std::string(getWeightFormatName(p.format)) +
+                     " weights: the format document's weight-format table marks "
+                     "post-extension 'NOT support' for direct convolution, Winograd and "
+                     "deconvolution; it is an option of image-input weights only");
+  return Status::success();
+}
+
+/// The post-extension factor of image-input weights, or an error.
+Expected<int64_t> resolvePostExtension(const WeightParams &p) {
+  const int64_t extended = p.shape.width * p.pixelChannels;
+  const int64_t atomicC = p.hardware.atomicC;
+  int64_t factor = 1;
+  switch (p.postExtension) {
+  case PostExtension::None:
+    return int64_t(1);
+  case PostExtension::Auto:
+    return selectPostExtensionFactor(p.hardware, p.pixelChannels, p.shape.width, p.strideX);
+  case PostExtension::Two:
+    factor = 2;
+    break;
+  case PostExtension::Four:
+    factor = 4;
+    break;
+  }
+  if (extended > atomicC / factor)
+    return makeError("channel post-extension " + str(factor) + " combines " + str(factor) +
+                     " kernel rows into one channel cube, so it needs S * pixelChannels <= "
+                     "atomic-C / " +
+                     str(factor) + " = " + str(atomicC / factor) + " on " +
+                     std::string(p.hardware.name) + "; got S * pixelChannels = " +
+                     str(p.shape.width) + " * " + str(p.pixelChannels) + " = " + str(extended));
+  return factor;
+}
+
+} // namespace
+
+const std::vector<SurfaceProgram> &WeightLayoutImpl::getPrograms() const {
+  std::call_once(programsOnce, [this] {
+    const WeightShape &s = params.shape;
+    const int64_t atomicC = params.hardware.atomicC;
+    switch (params.format) {
+    case WeightFormat::Direct:
+      programs.push_back(buildDirectProgram(s.channels, s.height, s.width, atomicC));
+      break;
+    case WeightFormat::Image:
+      programs.push_back(buildImageProgram(s.channels, s.height, s.width, params.pixelChannels,
+                                           atomicC, postExtensionFactor));
+      break;
+    case WeightFormat::Deconvolution:
+      for (const WeightSurface &surface : surfaces)
+        programs.push_back(buildDeconvolutionProgram(s.channels, s.height, s.width,
+                                                     params.strideY, params.strideX,
+                                                     surface.setY, surface.setX, atomicC));
+      break;
+    case WeightFormat::Winograd:
+      break;
+    }
+  });
+  return programs;
+}
+
+Expected<NvdlaWeightLayout> NvdlaWeightLayout::create(const WeightParams &params) {
+  if (Status s = validateCommon(params); !s)
+    return s.takeError();
+  const WeightShape &shape = params.shape;
+  auto impl = std::make_shared<WeightLayoutImpl>();
+  impl->params = params;
+  impl->elementBytes = getBytesPerElement(params.precision);
+  const int64_t eb = impl->elementBytes;
+  impl->kernelsPerGroup = params.hardware.getKernelsPerGroup(params.precision);
+
+  auto numLogical = checkedMul(shape.kernels, shape.channels);
+  if (numLogical)
+    numLogical = checkedMul(*numLogical, shape.height);
+  if (numLogical)
+    numLogical = checkedMul(*numLogical, shape.width);
+  if (!numLogical || !checkedMul(*numLogical, 4))
+    return overflow(params);
+  impl->numLogicalElements = *numLogical;
+
+  const AlignmentRule &weightRule = getAlignment(AlignedData::Weight);
+  int64_t endAlignment = params.hardware.weightBufferEntryBytes;
+  // Elements of one kernel in one surface.
+  std::optional<int64_t> kernelElems;
+  int64_t numSets = 1;
+
+  switch (params.format) {
+  case WeightFormat::Direct:
+    kernelElems = *numLogical / shape.kernels;
+    break;
+  case WeightFormat::Image: {
+    if (params.pixelChannels <= 0)
+      return makeError("image-input weights need the pixel format's channel count "
+                       "(pixelChannels, e.g. 4 for T_A8B8G8R8), got " +
+                       str(params.pixelChannels));
+    if (params.pixelChannels < shape.channels)
+      return makeError("image-input weights have C = " + str(shape.channels) +
+                       " channels but the pixel format has only " +
+                       str(params.pixelChannels) +
+                       "; C is zero-padded up to the pixel format's channel count, never cut");
+    auto extended = checkedMul(shape.width, params.pixelChannels);
+    if (!extended)
+      return overflow(params);
+    impl->imageChannels = *extended;
+    Expected<int64_t> factor = resolvePostExtension(params);
+    if (!factor)
+      return factor.takeError();
+    impl->postExtensionFactor = *factor;
+    kernelElems = checkedMul(*extended, shape.height);
+    break;
+  }
+  case WeightFormat::Winograd: {
+    if (params.strideX != params.strideY)
+      return makeError("Winograd weights need equal strides in x and y, got stride x " +
+                       str(params.strideX) + " and stride y " + str(params.strideY));
+    const int64_t stride = params.strideX;
+    const int64_t extR = ceilDiv(shape.height, stride);
+    const int64_t extS = ceilDiv(shape.width, stride);
+    if (extR != 3 || extS != 3)
+      return makeError("Winograd weights must be 3x3 after channel extension: a " +
+                       str(shape.height) + "x" + str(shape.width) + " (R x S) kernel with stride " +
+                       str(stride) + " becomes " + str(extR) + "x" + str(extS) +
+                       " (ceil(R/stride) x ceil(S/stride))");
+    // Groups of 32 int8 / 16 int16-fp16 kernels; channels padded to 32 bytes.
+    impl->kernelsPerGroup = eb == 1 ? 32 : 16;
+    auto padded = checkedRoundUp(shape.channels, 32 / eb);
+    std::optional<int64_t> extended;
+    if (padded)
+      extended = checkedMul(*padded, stride * stride);
+    if (!extended)
+      return overflow(params);
+    impl->winogradPaddedChannels = *padded;
+    impl->winogradChannels = *extended;
+    kernelElems = checkedMul(*extended, 16);
+    endAlignment = weightRule.dataSize;
+    break;
+  }
+  case WeightFormat::Deconvolution: {
+    const int64_t setR = ceilDiv(shape.height, params.strideY);
+    const int64_t setS = ceilDiv(shape.width, params.strideX);
+    kernelElems = checkedMul(shape.channels, setR * setS);
+    auto sets = checkedMul(params.strideX, params.strideY);
+    if (!sets)
+      return overflow(params);
+    numSets = *sets;
+    break;
+  }
+  }
+  if (params.format != WeightFormat::Image && params.postExtension == PostExtension::Auto)
+    impl->postExtensionFactor = 1;
+
+  std::optional<int64_t> bytesPerKernel;
+  std::optional<int64_t> dataBytes;
+  std::optional<int64_t> paddedBytes;
+  if (kernelElems)
+    bytesPerKernel = checkedMul(*kernelElems, eb);
+  if (bytesPerKernel)
+    dataBytes = checkedMul(*bytesPerKernel, shape.kernels);
+  if (dataBytes)
+    paddedBytes = checkedRoundUp(*dataBytes, endAlignment);
+  if (!paddedBytes)
+    return overflow(params);
+
+  // Surfaces: one, or one per deconvolution set, each starting aligned.
+  if (numSets > (int64_t(1) << 20))
+    return makeError("deconvolution strides " + str(params.strideX) + " x " +
+                     str(params.strideY) + " give " + str(numSets) + " weight sets; too many");
+  const bool deconvolution = params.format == WeightFormat::Deconvolution;
+  const int64_t setsY = deconvolution ? params.strideY : 1;
+  const int64_t setsX = deconvolution ? params.strideX : 1;
+  int64_t end = 0;
+  for (int64_t y = 0; y < setsY; ++y) {
+    for (int64_t x = 0; x < setsX; ++x) {
+      WeightSurface surface;
+      auto offset = checkedRoundUp(end, weightRule.startAddress);
+      std::optional<int64_t> next;
+      if (offset)
+        next = checkedAdd(*offset, *paddedBytes);
+      if (!next)
+        return overflow(params);
+      surface.offset = *offset;
+      surface.dataBytes = *dataBytes;
+      surface.paddedBytes = *paddedBytes;
+      surface.numKernels = shape.kernels;
+      surface.kernelsPerGroup = impl->kernelsPerGroup;
+      surface.bytesPerKernel = *bytesPerKernel;
+      surface.setY = y;
+      surface.setX = x;
+      impl->surfaces.push_back(surface);
+      end = *next;
+    }
+  }
+  impl->storageBytes = end;
+  return WeightLayoutImpl::wrap(std::move(impl));
+}
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+const WeightParams &NvdlaWeightLayout::getParams() const { return impl->params; }
+int64_t NvdlaWeightLayout::getElementBytes() const { return impl->elementBytes; }
+int64_t NvdlaWeightLayout::getKernelsPerGroup() const { return impl->kernelsPerGroup; }
+int64_t NvdlaWeightLayout::getPostExtensionFactor() const { return impl->postExtensionFactor; }
+int64_t NvdlaWeightLayout::getNumLogicalElements() const { return impl->numLogicalElements; }
+bool NvdlaWeightLayout::isInvertible() const {
+  return impl->params.format != WeightFormat::Winograd;
+}
+const std::vector<WeightSurface> &NvdlaWeightLayout::getSurfaces() const {
+  return impl->surfaces;
+}
+int64_t NvdlaWeightLayout::getStorageBytes() const { return impl->storageBytes; }
+
+Expected<int64_t> NvdlaWeightLayout::getDeconvolutionSetOffset(int64_t y, int64_t x) const {
+  const WeightParams &p = impl->params;
+  if (p.format != WeightFormat::Deconvolution)
+    return makeError("weight sets exist for deconvolution weights only, not for " +
+                     std::string(getWeightFormatName(p.format)) + " weights");
+  if (y < 0 || y >= p.strideY || x < 0 || x >= p.strideX)
+    return makeError("deconvolution set (y " + str(y) + ", x " + str(x) +
+                     ") is out of range: y in [0, " + str(p.strideY) + "), x in [0, " +
+                     str(p.strideX) + ")");
+  return impl->surfaces[static_cast<size_t>(y * p.strideX + x)].offset;
+}
+
+//===----------------------------------------------------------------------===//
+// Packing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Zeroes the end padding of every surface and the gaps between them.
+void zeroPadding(const WeightLayoutImpl &impl, char *storage) {
+  int64_t end = 0;
+  for (const WeightSurface &s : impl.surfaces) {
+    std::memset(storage + end, 0, static_cast<size_t>(s.offset - end));
+    std::memset(storage + s.offset + s.dataBytes, 0,
+                static_cast<size_t>(s.paddedBytes - s.dataBytes));
+    end = s.offset + s.paddedBytes;
+  }
+}
+
+Status checkBuffers(const WeightLayoutImpl &impl, const void *logical, int64_t logicalBytes,
+                    int64_t expectedLogicalBytes, const void *storage, int64_t storageBytes,
+                    const char *what) {
+  if (!logical || !storage)
+    return makeError(std::string(what) + ": null buffer");
+  if (logicalBytes != expectedLogicalBytes)
+    return makeError(std::string(what) + ": " + describe(impl.params) + " need " +
+                     str(expectedLogicalBytes) + " bytes of KCRS data, got " +
+                     str(logicalBytes));
+  if (storageBytes < impl.storageBytes)
+    return makeError(std::string(what) + ": the storage image of " + describe(impl.params) +
+                     " is " + str(impl.storageBytes) + " bytes, the buffer has only " +
+                     str(storageBytes));
+  return Status::success();
+}
+
+void packImpl(const WeightLayoutImpl &impl, SourceKind kind, const char *src, char *dst,
+              Fp16Rounding rounding) {
+  switch (impl.params.format) {
+  case WeightFormat::Direct:
+    packDirectStream(impl, kind, src, dst);
+    break;
+  case WeightFormat::Winograd: {
+    int64_t srcBytes = impl.elementBytes;
+    if (kind == SourceKind::Fp32ToFp16TE || kind == SourceKind::Fp32ToFp16TA)
+      srcBytes = 4;
+    packWinogradStream(impl, src, srcBytes, dst, rounding);
+    break;
+  }
+  case WeightFormat::Image:
+  case WeightFormat::Deconvolution: {
+    const std::vector<SurfaceProgram> &programs = impl.getPrograms();
+    const WeightShape &s = impl.params.shape;
+    StreamShape shape{s.kernels, impl.kernelsPerGroup, s.channels * s.height * s.width};
+    for (size_t i = 0; i < programs.size(); ++i)
+      packSurface(programs[i], shape, kind, src, dst + impl.surfaces[i].offset);
+    break;
+  }
+  }
+  zeroPadding(impl, dst);
+}
+
+} // namespace
+
+Status NvdlaWeightLayout::pack(const void *logical, int64_t logicalBytes, void *storage,
+                               int64_t storageBytes, Fp16Rounding rounding) const {
+  const int64_t eb = impl->elementBytes;
+  if (Status s = checkBuffers(*impl, logical, logicalBytes, impl->numLogicalElements * eb,
+                              storage, storageBytes, "pack");
+      !s)
+    return s;
+  packImpl(*impl, eb == 1 ? SourceKind::Raw1 : SourceKind::Raw2,
+           static_cast<const char *>(logical), static_cast<char *>(storage), rounding);
+  return Status::success();
+}
+
+Status NvdlaWeightLayout::packFp32(const float *logical, int64_t numElements, void *storage,
+                                   int64_t storageBytes, Fp16Rounding rounding) const {
+  if (impl->params.precision != Precision::Fp16)
+    return makeError("packFp32 converts fp32 weights to fp16, but the layout's precision is " +
+                     std::string(getPrecisionName(impl->params.precision)) +
+                     "; integer weights must be quantized by the caller and packed with pack()");
+  if (Status s = checkBuffers(*impl, logical, numElements * 4, impl->numLogicalElements * 4,
+                              storage, storageBytes, "packFp32");
+      !s)
+    return s;
+  packImpl(*impl,
+           rounding == Fp16Rounding::TiesToEven ? SourceKind::Fp32ToFp16TE
+                                                : SourceKind::Fp32ToFp16TA,
+           reinterpret_cast<const char *>(logical), static_cast<char *>(storage), rounding);
+  return Status::success();
+}
+
+Status NvdlaWeightLayout::unpack(const void *storage, int64_t storageBytes, void *logical,
+                                 int64_t logicalBytes) const {
+  if (!isInvertible())
+    return makeError("Winograd weights cannot be unpacked: the transform G g G^T (and its "
+                     "rounding) does not keep the original kernel");
+  const int64_t eb = impl->elementBytes;
+  if (Status s = checkBuffers(*impl, logical, logicalBytes, impl->numLogicalElements * eb,
+                              storage, storageBytes, "unpack");
+      !s)
+    return s;
+  const std::vector<SurfaceProgram> &programs = impl->getPrograms();
+  const WeightShape &s = impl->params.shape;
+  StreamShape shape{s.kernels, impl->kernelsPerGroup, s.channels * s.height * s.width};
+  for (size_t i = 0; i < programs.size(); ++i)
+    unpackSurface(programs[i], shape, eb,
+                  static_cast<const char *>(storage) + impl->surfaces[i].offset,
+                  static_cast<char *>(logical));
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Element <-> byte
+//===----------------------------------------------------------------------===//
+
+Expected<int64_t> NvdlaWeightLayout::getByteOffset(int64_t k, int64_t c, int64_t r,
+                                                   int64_t s) const {
+  if (!isInvertible())
+    return makeError("Winograd weights have no per-element byte offset: each stored value "
+                     "mixes nine weights");
+  const WeightShape &sh = impl->params.shape;
+  const int64_t idx[4] = {k, c, r, s};
+  const int64_t ext[4] = {sh.kernels, sh.channels, sh.height, sh.width};
+  for (int d = 0; d < 4; ++d)
+    if (idx[d] < 0 || idx[d] >= ext[d])
+      return makeError("index " + str(idx[d]) + " of dimension " + str(d) + " (" +
+                       "KCRS"[d] + ") is out of bounds [0, " + str(ext[d]) + ")");
+  const int64_t o = (c * sh.height + r) * sh.width + s;
+  const int64_t kpg = impl->kernelsPerGroup;
+  const int64_t group = k / kpg;
+  const int64_t kk = k % kpg;
+  const std::vector<SurfaceProgram> &programs = impl->getPrograms();
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const SurfaceProgram &program = programs[i];
+    const WeightSurface &surface = impl->surfaces[i];
+    const int64_t kn = surface.getGroupKernels(group);
+    for (const Step &step : program.steps) {
+      int64_t pos = 0;
+      for (int64_t ri = step.runBegin; ri < step.runEnd; ++ri) {
+        const Run &run = program.runs[static_cast<size_t>(ri)];
+        if (!run.isZero() && o >= run.src) {
+          const int64_t d = o - run.src;
+          const bool hit = run.count == 1 ? d == 0 : (d % run.stride == 0 && d / run.stride < run.count);
+          if (hit) {
+            const int64_t j = run.count == 1 ? 0 : d / run.stride;
+            const int64_t elem = step.prefixElements * kn + kk * step.atomElements + pos + j;
+            return surface.offset + surface.getGroupOffset(group) + elem * impl->elementBytes;
+          }
+        }
+        pos += run.count;
+      }
+    }
+  }
+  return makeError("internal error: element not found in the weight program");
+}
+
+Expected<StorageLocation> NvdlaWeightLayout::locate(int64_t byteOffset) const {
+  if (!isInvertible())
+    return makeError("Winograd weight bytes hold transformed values, not logical elements");
+  if (byteOffset < 0 || byteOffset >= impl->storageBytes)
+    return makeError("byte offset " + str(byteOffset) + " is outside the storage [0, " +
+                     str(impl->storageBytes) + ")");
+  StorageLocation padding;
+  padding.isPadding = true;
+  const std::vector<SurfaceProgram> &programs = impl->getPrograms();
+  for (size_t i = 0; i < programs.size(); ++i) {
+    const WeightSurface &surface = impl->surfaces[i];
+    const int64_t rel = byteOffset - surface.offset;
+    if (rel < 0 || rel >= surface.paddedBytes)
+      continue;
+    if (rel >= surface.dataBytes)
+      return padding;
+    const SurfaceProgram &program = programs[i];
+    const int64_t eb = impl->elementBytes;
+    const int64_t groupFull = surface.kernelsPerGroup * surface.bytesPerKernel;
+    const int64_t group = rel / groupFull;
+    const int64_t inGroup = rel - group * groupFull;
+    const int64_t kn = surface.getGroupKernels(group);
+    const int64_t elem = inGroup / eb;
+    // The step holding `elem`: the last with prefixElements * kn <= elem.
+    auto it = std::upper_bound(program.steps.begin(), program.steps.end(), elem,
+                               [kn](int64_t e, const Step &st) {
+                                 return e < st.prefixElements * kn;
+                               });
+    const Step &step = *(it - 1);
+    const int64_t within = elem - step.prefixElements * kn;
+    const int64_t kk = within / step.atomElements;
+    int64_t pos = within % step.atomElements;
+    for (int64_t ri = step.runBegin; ri < step.runEnd; ++ri) {
+      const Run &run = program.runs[static_cast<size_t>(ri)];
+      if (pos >= run.count) {
+        pos -= run.count;
+        continue;
+      }
+      if (run.isZero())
+        return padding;
+      const WeightShape &sh = impl->params.shape;
+      const int64_t o = run.src + pos * run.stride;
+      StorageLocation loc;
+      loc.index = {group * surface.kernelsPerGroup + kk, o / (sh.height * sh.width),
+                   (o / sh.width) % sh.height, o % sh.width};
+      loc.byteInElement = inGroup % eb;
+      return loc;
+    }
+  }
+  return padding; // a gap between deconvolution sets
+}

@@ -1,0 +1,290 @@
+//===- NvdlaWeightDirect.cpp - Direct-convolution weight stream ----------===//
+//
+// The direct-convolution order (nvdla/sw, and format_dc_weight_mapping.png):
+// for each kernel group, for each channel block (full blocks of atomic-C,
+// then the short one), for r, for s, for each kernel of the group, the
+// channels of the block.
+//
+// For one (group, block) the output is RS = R*S rows of kn*cn elements, row
+// `rs` holding, kernel after kernel, the block's channels at position rs. For
+// each kernel the source block is a contiguous cn x RS matrix (KCRS), so
+// packing is a matrix transpose per kernel. The fast packer builds up to 8
+// output rows at a time in a small buffer with SSE2 transposes (8x8 16-bit,
+// 16x8 8-bit; de-interleaving for 16-bit kernels of 2 or 4 positions; a plain
+// copy for 1x1) and writes them out in one piece, streaming past the caches
+// for large outputs. fp32 sources are converted to fp16 one kernel block at a
+// time first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NvdlaWeightImpl.h"
+
+#include <algorithm>
+#include <cstring>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define DLA_NVDLA_WEIGHT_SSE2 1
+#endif
+
+using namespace dla::format;
+using namespace dla::format::nvdla;
+using namespace dla::format::nvdla::detail;
+
+SurfaceProgram dla::format::nvdla::detail::buildDirectProgram(int64_t C, int64_t R, int64_t S,
+                                                              int64_t atomicC) {
+  SurfaceProgram program;
+  const int64_t RS = R * S;
+  for (int64_t c0 = 0; c0 < C; c0 += atomicC) {
+    const int64_t cn = std::min(atomicC, C - c0);
+    for (int64_t r = 0; r < R; ++r)
+      for (int64_t s = 0; s < S; ++s)
+        program.addStep({Run{c0 * RS + r * S + s, RS, cn}});
+  }
+  return program;
+}
+
+namespace {
+
+/// Output rows built at once.
+constexpr int64_t kChunkRows = 8;
+/// Outputs at least this large are written with non-temporal stores.
+constexpr int64_t kStreamingThreshold = int64_t(8) << 20;
+
+#ifdef DLA_NVDLA_WEIGHT_SSE2
+/// d[j * dstride + i] = s[i * sstride + j] for an 8x8 block of 16-bit values.
+inline void transpose8x8x16(const char *s, int64_t sstride, char *d, int64_t dstride) {
+  __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 0 * sstride));
+  __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 1 * sstride));
+  __m128i a2 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 2 * sstride));
+  __m128i a3 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 3 * sstride));
+  __m128i a4 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 4 * sstride));
+  __m128i a5 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 5 * sstride));
+  __m128i a6 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 6 * sstride));
+  __m128i a7 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 7 * sstride));
+  __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
+  __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
+  __m128i b4 = _mm_unpacklo_epi16(a4, a5), b5 = _mm_unpackhi_epi16(a4, a5);
+  __m128i b6 = _mm_unpacklo_epi16(a6, a7), b7 = _mm_unpackhi_epi16(a6, a7);
+  __m128i c0 = _mm_unpacklo_epi32(b0, b2), c1 = _mm_unpackhi_epi32(b0, b2);
+  __m128i c2 = _mm_unpacklo_epi32(b1, b3), c3 = _mm_unpackhi_epi32(b1, b3);
+  __m128i c4 = _mm_unpacklo_epi32(b4, b6), c5 = _mm_unpackhi_epi32(b4, b6);
+  __m128i c6 = _mm_unpacklo_epi32(b5, b7), c7 = _mm_unpackhi_epi32(b5, b7);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 0 * dstride), _mm_unpacklo_epi64(c0, c4));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 1 * dstride), _mm_unpackhi_epi64(c0, c4));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 2 * dstride), _mm_unpacklo_epi64(c1, c5));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 3 * dstride), _mm_unpackhi_epi64(c1, c5));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 4 * dstride), _mm_unpacklo_epi64(c2, c6));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 5 * dstride), _mm_unpackhi_epi64(c2, c6));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 6 * dstride), _mm_unpacklo_epi64(c3, c7));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 7 * dstride), _mm_unpackhi_epi64(c3, c7));
+}
+
+/// d[j * dstride + i] = s[i * sstride + j] for a 16x8 block of bytes
+/// (16 source rows of 8 bytes -> 8 destination rows of 16 bytes).
+inline void transpose16x8x8(const char *s, int64_t sstride, char *d, int64_t dstride) {
+  __m128i r[16];
+  for (int i = 0; i < 16; ++i)
+    r[i] = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(s + i * sstride));
+  // Interleave bytes of row pairs: (0,1), (2,3), ...
+  __m128i b[8];
+  for (int i = 0; i < 8; ++i)
+    b[i] = _mm_unpacklo_epi8(r[2 * i], r[2 * i + 1]);
+  // b[i] holds 8 16-bit pairs (column j of rows 2i, 2i+1): transpose as 8x8x16.
+  transpose8x8x16(reinterpret_cast<const char *>(b), 16, d, dstride);
+}
+#endif
+
+#ifdef DLA_NVDLA_WEIGHT_SSE2
+/// Splits 16 16-bit values (a then b) into the even and the odd ones.
+inline void deinterleave16(__m128i a, __m128i b, __m128i &even, __m128i &odd) {
+  // Sign-extend each half so that the signed saturating pack is exact.
+  even = _mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(a, 16), 16),
+                         _mm_srai_epi32(_mm_slli_epi32(b, 16), 16));
+  odd = _mm_packs_epi32(_mm_srai_epi32(a, 16), _mm_srai_epi32(b, 16));
+}
+
+inline __m128i load16(const char *p) {
+  return _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+}
+inline void store16(char *p, __m128i v) {
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(p), v);
+}
+
+/// 8 channels of a 16-bit block with RS = 2 or 4: out row r gets the 8
+/// values at position r (rows `rowBytes` apart).
+inline void splitPositions(const char *s, int64_t RS, char *out, int64_t rowBytes) {
+  if (RS == 2) {
+    __m128i r0, r1;
+    deinterleave16(load16(s), load16(s + 16), r0, r1);
+    store16(out, r0);
+    store16(out + rowBytes, r1);
+    return;
+  }
+  __m128i e01, o01, e23, o23, r0, r1, r2, r3;
+  deinterleave16(load16(s), load16(s + 16), e01, o01);      // positions 0,2 / 1,3
+  deinterleave16(load16(s + 32), load16(s + 48), e23, o23);
+  deinterleave16(e01, e23, r0, r2);
+  deinterleave16(o01, o23, r1, r3);
+  store16(out, r0);
+  store16(out + rowBytes, r1);
+  store16(out + 2 * rowBytes, r2);
+  store16(out + 3 * rowBytes, r3);
+}
+#endif
+
+/// Fills `nr` output rows r0 .. r0+nr-1 of one kernel's block:
+/// out[(r - r0) * rowStride + c] = src[c * RS + r] (elements of W bytes).
+template <int64_t W> struct RowFiller {
+  static void fill(const char *src, int64_t cn, int64_t RS, int64_t r0, int64_t nr,
+                   const char *srcEnd, char *out, int64_t rowStride) {
+    if (RS == 1) {
+      std::memcpy(out, src, static_cast<size_t>(cn * W));
+      return;
+    }
+#ifdef DLA_NVDLA_WEIGHT_SSE2
+    constexpr int64_t lanes = W == 2 ? 8 : 16; // channels per SIMD tile
+    if (W == 2 && (RS == 2 || RS == 4) && cn >= 8) {
+      // Whole kernels of 2 or 4 positions: de-interleave 8 channels at a time.
+      for (int64_t c0 = 0;; c0 += 8) {
+        if (c0 > cn - 8)
+          c0 = cn - 8;
+        splitPositions(src + c0 * RS * 2, RS, out + c0 * 2, rowStride * 2);
+        if (c0 == cn - 8)
+          break;
+      }
+      return;
+    }
+    if (cn >= lanes) {
+      // A full tile reads 8 elements of each source row from r0; for short
+      // kernels (RS < 8) that runs into the next rows, which must exist.
+      const bool fullRows = nr == kChunkRows;
+      const bool overReadOk =
+          fullRows || src + ((cn - 1) * RS + r0 + kChunkRows) * W <= srcEnd;
+      if (overReadOk) {
+        alignas(16) char tile[kChunkRows * 16];
+        for (int64_t c0 = 0;; c0 += lanes) {
+          if (c0 > cn - lanes)
+            c0 = cn - lanes; // the last tile overlaps the previous one
+          const char *s = src + (c0 * RS + r0) * W;
+          if (fullRows) {
+            if (W == 2)
+              transpose8x8x16(s, RS * W, out + c0 * W, rowStride * W);
+            else
+              transpose16x8x8(s, RS * W, out + c0 * W, rowStride * W);
+          } else {
+            if (W == 2)
+              transpose8x8x16(s, RS * W, tile, 16);
+            else
+              transpose16x8x8(s, RS * W, tile, 16);
+            for (int64_t j = 0; j < nr; ++j)
+              std::memcpy(out + (j * rowStride + c0) * W, tile + j * 16, 16);
+          }
+          if (c0 == cn - lanes)
+            break;
+        }
+        return;
+      }
+    }
+#else
+    (void)srcEnd;
+#endif
+    for (int64_t j = 0; j < nr; ++j) {
+      const char *s = src + (r0 + j) * W;
+      char *o = out + j * rowStride * W;
+      for (int64_t c = 0; c < cn; ++c)
+        std::memcpy(o + c * W, s + c * RS * W, W);
+    }
+  }
+};
+
+/// Copies `bytes` from `from` to `to`, with non-temporal stores if asked.
+inline void emit(char *to, const char *from, int64_t bytes, bool streaming) {
+#ifdef DLA_NVDLA_WEIGHT_SSE2
+  if (streaming && bytes >= 64) {
+    const int64_t head = static_cast<int64_t>((16 - (reinterpret_cast<uintptr_t>(to) & 15)) & 15);
+    std::memcpy(to, from, static_cast<size_t>(head));
+    int64_t i = head;
+    for (; i + 16 <= bytes; i += 16)
+      _mm_stream_si128(reinterpret_cast<__m128i *>(to + i),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i *>(from + i)));
+    std::memcpy(to + i, from + i, static_cast<size_t>(bytes - i));
+    return;
+  }
+#else
+  (void)streaming;
+#endif
+  std::memcpy(to, from, static_cast<size_t>(bytes));
+}
+
+/// SB: source element bytes (1, 2, or 4 for fp32 converted to fp16 with
+/// `rounding`); DB: storage element bytes.
+template <int64_t SB, int64_t DB>
+void packDirect(const char *src, int64_t K, int64_t C, int64_t RS, int64_t kpg,
+                int64_t atomicC, char *dst, Fp16Rounding rounding) {
+  using Filler = RowFiller<DB>;
+  const int64_t kernelElems = C * RS;
+  const bool streaming = K * kernelElems * DB >= kStreamingThreshold;
+  const int64_t chunkRows = std::min(RS, kChunkRows);
+  std::vector<char> buffer(static_cast<size_t>(chunkRows * kpg * atomicC * DB));
+  char *tmp = buffer.data();
+  // fp32 sources: each kernel's block (contiguous cn x RS floats) is first
+  // converted as a whole into `staging`, then transposed like fp16 data.
+  std::vector<char> staging(SB == DB ? 0 : static_cast<size_t>(kpg * atomicC * RS * DB));
+  char *out = dst;
+  for (int64_t k0 = 0; k0 < K; k0 += kpg) {
+    const int64_t kn = std::min(kpg, K - k0);
+    for (int64_t c0 = 0; c0 < C; c0 += atomicC) {
+      const int64_t cn = std::min(atomicC, C - c0);
+      const int64_t rowElems = kn * cn;
+      const char *blockSrc = src + (k0 * kernelElems + c0 * RS) * SB;
+      int64_t kernelStride = kernelElems * DB;
+      const char *blockEnd = src + K * kernelElems * SB; // over-reads stay below
+      if (SB != DB) {
+        for (int64_t k = 0; k < kn; ++k)
+          convertFp32ToFp16(reinterpret_cast<const float *>(blockSrc + k * kernelElems * SB),
+                            reinterpret_cast<uint16_t *>(staging.data() + k * cn * RS * DB),
+                            cn * RS, rounding);
+        blockSrc = staging.data();
+        kernelStride = cn * RS * DB;
+        blockEnd = staging.data() + kn * cn * RS * DB;
+      }
+      // Rows [done, RS) are still to be written; each chunk covers
+      // [r0, r0 + chunkRows), the last one overlapping the previous.
+      for (int64_t r0 = 0, done = 0; done < RS; r0 += chunkRows) {
+        r0 = std::min(r0, RS - chunkRows);
+        const char *kernelSrc = blockSrc;
+        for (int64_t k = 0; k < kn; ++k, kernelSrc += kernelStride)
+          Filler::fill(kernelSrc, cn, RS, r0, chunkRows, blockEnd, tmp + k * cn * DB, rowElems);
+        const int64_t skip = done - r0;
+        emit(out + done * rowElems * DB, tmp + skip * rowElems * DB,
+             (chunkRows - skip) * rowElems * DB, streaming);
+        done = r0 + chunkRows;
+      }
+      out += RS * rowElems * DB;
+    }
+  }
+#ifdef DLA_NVDLA_WEIGHT_SSE2
+  if (streaming)
+    _mm_sfence();
+#endif
+}
+
+} // namespace
+
+void dla::format::nvdla::detail::packDirectStream(const WeightLayoutImpl &impl, SourceKind kind,
+                                                  const char *src, char *dst) {
+  const WeightShape &shape = impl.params.shape;
+  const int64_t K = shape.kernels, C = shape.channels, RS = shape.height * shape.width;
+  const int64_t kpg = impl.kernelsPerGroup, aC = impl.params.hardware.atomicC;
+  switch (kind) {
+  case SourceKind::Raw1:
+    return packDirect<1, 1>(src, K, C, RS, kpg, aC, dst, Fp16Rounding::TiesToEven);
+  case SourceKind::Raw2:
+    return packDirect<2, 2>(src, K, C, RS, kpg, aC, dst, Fp16Rounding::TiesToEven);
+  case SourceKind::Fp32ToFp16TE:
+    return packDirect<4, 2>(src, K, C, RS, kpg, aC, dst, Fp16Rounding::TiesToEven);
+  case SourceKind::Fp32ToFp16TA:
+    return packDirect<4, 2>(src, K, C, RS, kpg, aC, dst, Fp16Rounding::TiesAwayFromZero);
+  }
+}

@@ -1,0 +1,83 @@
+//===- NvdlaWeightImage.cpp - Image-input weight stream ------------------===//
+//
+// Image-input weights (format document, "Basic Weight for image input" and
+// "Weight Channel Post-extension"; format_dc_channel_extension_for_image_for_
+// weight.png, format_weight_channel_post_extension_2.png):
+//
+//  1. zero-pad C to the pixel format's channel count P;
+//  2. pre-extension: K x P x R x S -> K x (S*P) x R x 1, c' = s*P + c
+//     (all weights of one kernel row become the channels of one position);
+//  3. without post-extension: the direct layout of the pre-extended kernel;
+//     with post-extension by f: in each kernel group, for each group of f
+//     rows (a last group of R mod f rows, not zero-filled), for each kernel,
+//     the S*P channels of each row of the group.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NvdlaWeightImpl.h"
+
+#include <algorithm>
+
+using namespace dla::format;
+using namespace dla::format::nvdla;
+using namespace dla::format::nvdla::detail;
+
+namespace {
+
+/// Runs for pre-extended channels [first, first + count) of kernel row r.
+void appendImageChannels(std::vector<Run> &runs, int64_t C, int64_t R, int64_t S, int64_t P,
+                         int64_t r, int64_t first, int64_t count) {
+  const int64_t RS = R * S;
+  for (int64_t cp = first, end = first + count; cp < end;) {
+    const int64_t s = cp / P;
+    const int64_t c = cp % P;
+    const int64_t n = std::min(end - cp, P - c); // channels left at this s
+    const int64_t real = std::max<int64_t>(0, std::min(n, C - c));
+    if (real > 0)
+      appendRun(runs, Run{c * RS + r * S + s, RS, real});
+    appendRun(runs, Run{-1, 0, n - real});
+    cp += n;
+  }
+}
+
+} // namespace
+
+SurfaceProgram dla::format::nvdla::detail::buildImageProgram(int64_t C, int64_t R, int64_t S,
+                                                             int64_t pixelChannels,
+                                                             int64_t atomicC, int64_t factor) {
+  SurfaceProgram program;
+  const int64_t P = pixelChannels;
+  const int64_t extended = S * P;
+  if (factor <= 1) {
+    for (int64_t c0 = 0; c0 < extended; c0 += atomicC) {
+      const int64_t cn = std::min(atomicC, extended - c0);
+      for (int64_t r = 0; r < R; ++r) {
+        std::vector<Run> runs;
+        appendImageChannels(runs, C, R, S, P, r, c0, cn);
+        program.addStep(runs);
+      }
+    }
+    return program;
+  }
+  for (int64_t r0 = 0; r0 < R; r0 += factor) {
+    std::vector<Run> runs;
+    for (int64_t r = r0; r < std::min(R, r0 + factor); ++r)
+      appendImageChannels(runs, C, R, S, P, r, 0, extended);
+    program.addStep(runs);
+  }
+  return program;
+}
+
+int64_t dla::format::nvdla::selectPostExtensionFactor(const HardwareConfig &hardware,
+                                                      int64_t pixelChannels,
+                                                      int64_t kernelWidth, int64_t strideX) {
+  if (strideX > kernelWidth)
+    return 1;
+  const int64_t atomicC = hardware.atomicC;
+  const int64_t extended = kernelWidth * pixelChannels;
+  if (pixelChannels * strideX * 3 + extended <= atomicC && extended <= atomicC / 4)
+    return 4;
+  if (pixelChannels * strideX + extended <= atomicC && extended <= atomicC / 2)
+    return 2;
+  return 1;
+}
