@@ -62,8 +62,12 @@ public:
   /// Every byte of `storage` is written: padding and gaps become zero.
   virtual void pack(const char *logical, char *storage) const = 0;
 
-  /// The exact inverse of pack on the logical elements.
+  /// The exact inverse of pack on the logical elements. Only called when
+  /// isInvertible().
   virtual void unpack(const char *storage, char *logical) const = 0;
+
+  /// False for layouts whose storage does not determine the logical values.
+  virtual bool isInvertible() const { return true; }
 
 protected:
   BoundLayout(std::vector<int64_t> shape, int64_t elementBytes, int64_t numElements)

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "dla/Format/NvdlaAlignment.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -55,4 +56,28 @@ struct ComposeRelayouts : OpRewritePattern<RelayoutOp> {
 
 void RelayoutOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
   results.add<ComposeRelayouts>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// WeightConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WeightConstantOp::verify() {
+  auto weight = dyn_cast_or_null<WeightAttr>(getResult().getType().getEncoding());
+  if (!weight || !weight.getCompressed())
+    return emitOpError("result must have a compressed #dla.weight encoding, got ")
+           << getResult().getType();
+  for (auto [name, attr] : {std::pair<StringRef, ElementsAttr>{"wgs", getWgs()},
+                            {"wmb", getWmb()},
+                            {"data", getData()}}) {
+    auto type = dyn_cast<RankedTensorType>(attr.getShapedType());
+    if (!type || type.getRank() != 1 || !type.getElementType().isSignlessInteger(8))
+      return emitOpError() << name << " must be a 1-D tensor of i8, got " << attr.getShapedType();
+    int64_t dataSize =
+        ::dla::format::nvdla::getAlignment(::dla::format::nvdla::AlignedData::Weight).dataSize;
+    if (type.getDimSize(0) % dataSize != 0)
+      return emitOpError() << name << " surface of " << type.getDimSize(0)
+                           << " bytes is not a multiple of " << dataSize << " bytes";
+  }
+  return success();
 }

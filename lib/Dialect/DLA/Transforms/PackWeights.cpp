@@ -3,8 +3,13 @@
 // Packing is constant folding, but it is written as a three-phase pass rather
 // than a folder or rewrite pattern: collect every relayout of a constant
 // (sequential, may diagnose), pack all of them in parallel on the context's
-// thread pool (pure byte work, cannot fail), then commit the new constants
-// (sequential IR mutation). The greedy driver would pack one op at a time.
+// thread pool (byte work only), then commit the new constants (sequential IR
+// mutation). The greedy driver would pack one op at a time.
+//
+// What is packed, and how, is the encoding's business: each encoding hands
+// out a format-library ConstantPacker (one surface, or the three surfaces of
+// compressed weights). A relayout of `arith.truncf` of an f32 constant is
+// packed from the f32 data directly, rounding as the truncf says.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +26,7 @@
 #include "llvm/Support/Endian.h"
 
 #include <cstring>
+#include <limits>
 
 namespace mlir::dla {
 #define GEN_PASS_DEF_DLAPACKWEIGHTS
@@ -33,33 +39,43 @@ namespace fmt = ::dla::format;
 
 namespace {
 
-/// Alignment of packed blobs: a cache line, and enough for any element.
-constexpr size_t kBlobAlignment = 64;
+/// Alignment of packed blobs at least: a cache line.
+constexpr int64_t kMinBlobAlignment = 64;
 
 /// One relayout of a constant, with everything the parallel phase needs.
 struct PackJob {
   RelayoutOp op;
   arith::ConstantOp source;
-  /// Layout of the source constant's bytes when they are storage bytes of an
-  /// encoding (a dense_resource on an encoded type); null when `input` is
-  /// already row-major logical data.
+  /// The arith.truncf between the f32 constant and the relayout, if fused.
+  arith::TruncFOp truncf;
+  std::unique_ptr<fmt::ConstantPacker> packer;
+  /// Layout of the constant's bytes when they are the storage of an encoding
+  /// (a dense_resource on an encoded type): unpacked before packing.
   std::unique_ptr<fmt::BoundLayout> sourceLayout;
-  std::unique_ptr<fmt::BoundLayout> resultLayout;
-  /// The constant's bytes: row-major logical data, or storage of sourceLayout.
+  /// The constant's bytes: logical data (or fp32 values for a fused
+  /// truncf), or the storage of sourceLayout.
   ArrayRef<char> input;
   /// Backing store for `input` when the attribute does not hold the bytes
   /// contiguously (splats, i1).
   std::vector<char> ownedInput;
-  AsmResourceBlob result;
+  fmt::PackSource pack;
+  std::vector<AsmResourceBlob> surfaces;
+  /// Set by the parallel phase on failure, reported afterwards.
+  std::string error;
 };
+
+/// Bytes one element of `type` occupies in the constant's raw data.
+int64_t rawElementBytes(Type type) { return (type.getIntOrFloatBitWidth() + 7) / 8; }
 
 /// Fills `job.input` with the constant's bytes, or diagnoses why it cannot.
 LogicalResult readConstantBytes(PackJob &job) {
   Attribute value = job.source.getValue();
   auto type = cast<RankedTensorType>(job.source.getType());
-  const fmt::BoundLayout &logical = *job.resultLayout;
-  const int64_t width = logical.getElementBytes();
-  const int64_t logicalBytes = logical.getNumElements() * width;
+  if (!type.getElementType().isIntOrFloat())
+    return job.source.emitError("cannot pack a constant of element type ")
+           << type.getElementType();
+  const int64_t width = rawElementBytes(type.getElementType());
+  const int64_t logicalBytes = type.getNumElements() * width;
 
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
@@ -85,15 +101,14 @@ LogicalResult readConstantBytes(PackJob &job) {
   if (!dense)
     return job.source.emitError("cannot pack a constant of kind ")
            << value << "; expected dense or dense_resource elements";
-  Type elementType = type.getElementType();
-  if (elementType.isInteger(1)) {
+  if (type.getElementType().isInteger(1)) {
     job.ownedInput.reserve(static_cast<size_t>(logicalBytes));
     for (bool b : dense.getValues<bool>())
       job.ownedInput.push_back(static_cast<char>(b));
   } else if (dense.isSplat()) {
     ArrayRef<char> one = dense.getRawData();
     job.ownedInput.resize(static_cast<size_t>(logicalBytes));
-    for (int64_t i = 0; i < logical.getNumElements(); ++i)
+    for (int64_t i = 0; i < type.getNumElements(); ++i)
       std::memcpy(job.ownedInput.data() + i * width, one.data(), static_cast<size_t>(width));
   } else {
     ArrayRef<char> raw = dense.getRawData();
@@ -107,23 +122,138 @@ LogicalResult readConstantBytes(PackJob &job) {
   return success();
 }
 
-/// The parallel phase: unpack (if the source is encoded) and pack.
-void runJob(PackJob &job) {
-  const fmt::BoundLayout &to = *job.resultLayout;
-  job.result = HeapAsmResourceBlob::allocate(static_cast<size_t>(to.getStorageBytes()),
-                                             kBlobAlignment, /*dataIsMutable=*/true);
-  const char *logical = job.input.data();
-  std::vector<char> unpacked;
-  if (job.sourceLayout) {
-    unpacked.resize(static_cast<size_t>(to.getNumElements() * to.getElementBytes()));
-    job.sourceLayout->unpack(job.input.data(), unpacked.data());
-    logical = unpacked.data();
+/// The rounding of an arith.truncf the packer can perform, if any.
+std::optional<fmt::Fp16Rounding> packerRounding(arith::TruncFOp truncf) {
+  std::optional<arith::RoundingMode> mode = truncf.getRoundingmode();
+  if (!mode || *mode == arith::RoundingMode::to_nearest_even)
+    return fmt::Fp16Rounding::TiesToEven;
+  if (*mode == arith::RoundingMode::to_nearest_away)
+    return fmt::Fp16Rounding::TiesAwayFromZero;
+  return std::nullopt;
+}
+
+/// Finds the constant feeding `op` (directly, or through an f32 -> f16
+/// truncf the packer can fuse). Returns false when `op` is not foldable.
+bool matchSource(RelayoutOp op, PackJob &job) {
+  Value source = op.getSource();
+  if (auto truncf = source.getDefiningOp<arith::TruncFOp>()) {
+    auto constant = truncf.getIn().getDefiningOp<arith::ConstantOp>();
+    auto inType = dyn_cast<RankedTensorType>(truncf.getIn().getType());
+    std::optional<fmt::Fp16Rounding> rounding = packerRounding(truncf);
+    if (!constant || !inType || !inType.getElementType().isF32() || inType.getEncoding() ||
+        !op.getSource().getType().getElementType().isF16() || !rounding)
+      return false;
+    job.truncf = truncf;
+    job.source = constant;
+    job.pack.fromFp32 = true;
+    job.pack.rounding = *rounding;
+    return true;
   }
-  to.pack(logical, job.result.getMutableData().data());
+  job.source = source.getDefiningOp<arith::ConstantOp>();
+  return static_cast<bool>(job.source);
+}
+
+/// The parallel phase: unpack (encoded source), plan the surfaces, pack.
+void runJob(PackJob &job) {
+  std::vector<char> unpacked;
+  job.pack.data = job.input.data();
+  job.pack.bytes = static_cast<int64_t>(job.input.size());
+  if (job.sourceLayout) {
+    const fmt::BoundLayout &from = *job.sourceLayout;
+    unpacked.resize(static_cast<size_t>(from.getNumElements() * from.getElementBytes()));
+    from.unpack(job.input.data(), unpacked.data());
+    job.pack.data = unpacked.data();
+    job.pack.bytes = static_cast<int64_t>(unpacked.size());
+  }
+  fmt::Expected<std::vector<int64_t>> sizes = job.packer->planSurfaces(job.pack);
+  if (!sizes) {
+    job.error = sizes.message();
+    return;
+  }
+  size_t alignment = static_cast<size_t>(
+      std::max<int64_t>(kMinBlobAlignment, job.packer->getSurfaceAlignment()));
+  std::vector<char *> out;
+  for (int64_t size : *sizes) {
+    job.surfaces.push_back(HeapAsmResourceBlob::allocate(static_cast<size_t>(size), alignment,
+                                                         /*dataIsMutable=*/true));
+    out.push_back(job.surfaces.back().getMutableData().data());
+  }
+  if (fmt::Status s = job.packer->pack(job.pack, out); !s)
+    job.error = s.message();
 }
 
 struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
   using DLAPackWeightsBase::DLAPackWeightsBase;
+
+  /// Sequential phase 1: diagnoses anything it cannot pack.
+  LogicalResult collect(RelayoutOp op, std::vector<PackJob> &jobs) {
+    PackJob job;
+    job.op = op;
+    if (!matchSource(op, job))
+      return success();
+    RankedTensorType result = op.getType();
+    auto emitError = [&] { return op.emitError(); };
+    FailureOr<std::unique_ptr<fmt::ConstantPacker>> packer;
+    if (auto layout = dyn_cast_or_null<LayoutEncodingAttr>(result.getEncoding())) {
+      packer = layout.getConstantPacker(result.getShape(), result.getElementType(), emitError);
+    } else {
+      auto bound = bindTensorLayout(result, emitError);
+      if (failed(bound))
+        return failure();
+      packer = fmt::makeBoundLayoutPacker(std::move(*bound), kMinBlobAlignment);
+    }
+    if (failed(packer))
+      return failure();
+    job.packer = std::move(*packer);
+    // Before any allocation: the logical data (a splat is expanded) and the
+    // storage must both fit the limit.
+    int64_t bytes;
+    if (__builtin_mul_overflow(result.getNumElements(), rawElementBytes(result.getElementType()),
+                               &bytes))
+      bytes = std::numeric_limits<int64_t>::max();
+    if (auto layout = dyn_cast_or_null<LayoutEncodingAttr>(result.getEncoding()))
+      if (auto b = layout.bind(result.getShape(), result.getElementType(),
+                               [] { return InFlightDiagnostic(); });
+          succeeded(b))
+        bytes = std::max(bytes, (*b)->getStorageBytes());
+    if (bytes > static_cast<int64_t>(maxBytes))
+      return op.emitError("packed storage of ")
+             << bytes << " bytes exceeds the limit of " << static_cast<int64_t>(maxBytes)
+             << " bytes (option max-bytes of --dla-pack-weights)";
+    if (failed(readConstantBytes(job)))
+      return failure();
+    if (job.sourceLayout && !job.sourceLayout->isInvertible())
+      return op.emitError("cannot read back ") << job.source.getType() << ": its layout is not "
+                                               << "invertible";
+    jobs.push_back(std::move(job));
+    return success();
+  }
+
+  /// Sequential phase 3: new constants replace the relayouts.
+  void commit(PackJob &job) {
+    OpBuilder builder(job.op);
+    RankedTensorType type = job.op.getType();
+    std::vector<std::string> names = job.packer->getSurfaceNames();
+    Value packed;
+    if (names.size() == 1) {
+      auto attr = DenseResourceElementsAttr::get(type, "dla_packed", std::move(job.surfaces[0]));
+      packed = arith::ConstantOp::create(builder, job.op.getLoc(), type, cast<TypedAttr>(attr))
+                   .getResult();
+    } else {
+      SmallVector<ElementsAttr> surfaces;
+      for (auto [name, blob] : llvm::zip_equal(names, job.surfaces)) {
+        auto surfaceType = RankedTensorType::get({static_cast<int64_t>(blob.getData().size())},
+                                                 builder.getI8Type());
+        surfaces.push_back(cast<ElementsAttr>(
+            DenseResourceElementsAttr::get(surfaceType, "dla_" + name, std::move(blob))));
+      }
+      packed = WeightConstantOp::create(builder, job.op.getLoc(), type, surfaces[0], surfaces[1],
+                                        surfaces[2])
+                   .getResult();
+    }
+    job.op.replaceAllUsesWith(packed);
+    job.op.erase();
+  }
 
   void runOnOperation() override {
     if constexpr (llvm::endianness::native != llvm::endianness::little) {
@@ -137,30 +267,8 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
       std::vector<PackJob> jobs;
       bool failedCollect = false;
       getOperation().walk([&](RelayoutOp op) {
-        auto source = op.getSource().getDefiningOp<arith::ConstantOp>();
-        if (!source)
-          return;
-        PackJob job;
-        job.op = op;
-        job.source = source;
-        auto bound = bindTensorLayout(op.getType(), [&] { return op.emitError(); });
-        if (failed(bound)) {
+        if (failed(collect(op, jobs)))
           failedCollect = true;
-          return;
-        }
-        job.resultLayout = std::move(*bound);
-        if (job.resultLayout->getStorageBytes() > static_cast<int64_t>(maxBytes)) {
-          op.emitError("packed storage of ")
-              << job.resultLayout->getStorageBytes() << " bytes exceeds the limit of " << static_cast<int64_t>(maxBytes)
-              << " bytes (option max-bytes of --dla-pack-weights)";
-          failedCollect = true;
-          return;
-        }
-        if (failed(readConstantBytes(job))) {
-          failedCollect = true;
-          return;
-        }
-        jobs.push_back(std::move(job));
       });
       if (failedCollect)
         return signalPassFailure();
@@ -169,17 +277,24 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
 
       parallelForEach(&getContext(), jobs, runJob);
 
+      bool failedPack = false;
+      for (PackJob &job : jobs)
+        if (!job.error.empty()) {
+          job.op.emitError("cannot pack ") << job.source.getType() << " into " << job.op.getType()
+                                           << ": " << job.error;
+          failedPack = true;
+        }
+      if (failedPack)
+        return signalPassFailure();
+
       llvm::SetVector<Operation *> sources;
       for (PackJob &job : jobs) {
-        OpBuilder builder(job.op);
-        RankedTensorType type = job.op.getType();
-        auto attr = DenseResourceElementsAttr::get(type, "dla_packed", std::move(job.result));
-        auto constant = arith::ConstantOp::create(builder, job.op.getLoc(), type,
-                                                  cast<TypedAttr>(attr));
-        job.op.replaceAllUsesWith(constant.getResult());
-        job.op.erase();
+        if (job.truncf)
+          sources.insert(job.truncf);
         sources.insert(job.source);
+        commit(job);
       }
+      // Truncfs come before their constants, so erasing in order frees both.
       for (Operation *source : sources)
         if (source->use_empty())
           source->erase();

@@ -4,6 +4,8 @@
 
 #include "dla/Format/BoundLayout.h"
 #include "dla/Format/ChunkedLayout.h"
+#include "dla/Format/ConstantPacker.h"
+#include "dla/Format/NvdlaWeight.h"
 #include "dla/Format/NvdlaConversion.h"
 #include "dla/Dialect/DLA/IR/FormatEnums.h"
 

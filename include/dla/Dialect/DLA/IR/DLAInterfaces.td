@@ -28,6 +28,26 @@ def DLA_LayoutEncodingAttr : AttrInterface<"LayoutEncodingAttr"> {
       /*methodName=*/"bind",
       /*args=*/(ins "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType,
                     "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError)>,
+    InterfaceMethod<
+      /*desc=*/[{
+        A packer that turns constants of this encoding, shape and element
+        type into their storage surfaces (the constant folder's work).
+        Defaults to one surface packed through `bind`; encodings whose
+        storage is not a plain layout (compressed weights, Winograd) supply
+        their own.
+      }],
+      /*retTy=*/"::llvm::FailureOr<std::unique_ptr<::dla::format::ConstantPacker>>",
+      /*methodName=*/"getConstantPacker",
+      /*args=*/(ins "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType,
+                    "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        auto bound = $_attr.bind(shape, elementType, emitError);
+        if (::mlir::failed(bound))
+          return ::mlir::failure();
+        return ::dla::format::makeBoundLayoutPacker(std::move(*bound),
+                                                    /*alignment=*/64);
+      }]>,
   ];
   let extraSharedClassDeclaration = [{
     /// Storage size in bytes, padding included.

@@ -176,4 +176,55 @@ def DLA_EltwiseAttr : DLA_NvdlaEncoding<"Eltwise", "eltwise"> {
   let genVerifyDecl = 1;
 }
 
+def DLA_WeightAttr : DLA_Attr<"Weight", "weight", [
+    DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
+    DeclareAttrInterfaceMethods<DLA_LayoutEncodingAttr, ["getConstantPacker"]>]> {
+  let summary = "NVDLA convolution weights (logical KCRS)";
+  let description = [{
+    Weights of an NVDLA convolution, logical KCRS (kernels, channels, rows,
+    columns), element type i8 / i16 / f16 for int8 / int16 / fp16:
+
+    - `direct`: kernel groups (atomic-K, or atomic-K / 2 for 2-byte data) x
+      channel blocks (atomic-C) x R x S x kernels x channels; no gaps, zero
+      padding only at the end, to the weight-buffer entry width.
+    - `image`: channels zero-padded to the pixel format's count
+      (`channels = N`), pre-extended (K x S*C x R x 1), then direct;
+      optional `post_extension = 2 | 4 | auto` (NVIDIA's selection rule,
+      using `stride`).
+    - `winograd`: 3x3 after channel extension (`stride = N` extends
+      channels), G g G^T in fp32, converted once with `rounding`
+      (`to_nearest_even`, the default, or `to_nearest_away`); 4x4x4 cubes.
+    - `deconv`: `stride = [sy, sx]` weight sets, each a direct stream with R
+      and S reversed, each 256-byte aligned.
+
+    `compressed` adds sparse compression: three surfaces (WGS, WMB, data),
+    held by `dla.weight_constant` once packed. `config = nv_full` (default),
+    `nv_large` or `nv_small` selects the hardware's atomic sizes.
+
+    ```mlir
+    tensor<64x32x3x3xi8, #dla.weight<direct, int8>>
+    tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 4, post_extension = 2>>
+    tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
+    tensor<32x16x4x4xf16, #dla.weight<deconv, fp16, stride = [2, 2]>>
+    tensor<64x64x3x3xf16, #dla.weight<direct, fp16, compressed, config = nv_small>>
+    ```
+  }];
+  let parameters = (ins
+    "::dla::format::nvdla::WeightFormat":$format,
+    "::dla::format::nvdla::Precision":$precision,
+    "bool":$compressed,
+    "std::optional<int64_t>":$channels,
+    "::dla::format::nvdla::PostExtension":$post_extension,
+    "int64_t":$stride_y,
+    "int64_t":$stride_x,
+    "::dla::format::nvdla::HardwareKind":$config,
+    "::dla::format::Fp16Rounding":$rounding);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The format library's description of these weights for a KCRS shape.
+    ::dla::format::nvdla::WeightParams getParams(::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
 #endif // DLA_NVDLA_ATTRS_TD

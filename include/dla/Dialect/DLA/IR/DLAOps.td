@@ -30,4 +30,29 @@ def DLA_RelayoutOp : DLA_Op<"relayout", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
+def DLA_WeightConstantOp : DLA_Op<"weight_constant", [Pure]> {
+  let summary = "Packed compressed NVDLA weights: WGS, WMB and data surfaces";
+  let description = [{
+    The result of packing a constant into a compressed `#dla.weight`
+    encoding: its three storage surfaces as byte tensors, each a multiple of
+    128 bytes. `wgs` holds one little-endian uint32 per kernel group (the
+    group's compressed bytes), `wmb` one bit per weight (LSB first, 1 =
+    non-zero), `data` the non-zero weights in stream order. Deconvolution
+    sets follow one another in each surface, 256-byte aligned.
+
+    ```mlir
+    %w = dla.weight_constant wgs = dense_resource<dla_wgs> : tensor<128xi8>,
+        wmb = dense_resource<dla_wmb> : tensor<128xi8>,
+        data = dense_resource<dla_data> : tensor<256xi8>
+        : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$wgs, ElementsAttr:$wmb, ElementsAttr:$data);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    `wgs` `=` $wgs `,` `wmb` `=` $wmb `,` `data` `=` $data attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // DLA_OPS_TD

@@ -1,0 +1,63 @@
+//===- ConstantPacker.h - Packing constants into storage surfaces -*- C++ -*-===//
+//
+// What the constant folder needs from a format, beyond a BoundLayout: the
+// storage may be several surfaces (compressed weights: WGS, WMB and data),
+// their sizes may depend on the data (compression), and fp16 storage may be
+// filled from fp32 values, converted while packing. Packers are plain C++,
+// built sequentially and then run in parallel, one per constant.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_FORMAT_CONSTANTPACKER_H
+#define DLA_FORMAT_CONSTANTPACKER_H
+
+#include "dla/Format/BoundLayout.h"
+#include "dla/Format/Expected.h"
+#include "dla/Format/Fp16.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dla::format {
+
+/// The data a packer reads.
+struct PackSource {
+  /// Row-major logical elements of the tensor's element width, or fp32
+  /// values when `fromFp32` is set.
+  const char *data = nullptr;
+  int64_t bytes = 0;
+  /// The data is fp32; the tensor's fp16 elements are its values rounded
+  /// with `rounding`.
+  bool fromFp32 = false;
+  Fp16Rounding rounding = Fp16Rounding::TiesToEven;
+};
+
+class ConstantPacker {
+public:
+  virtual ~ConstantPacker();
+
+  /// Names of the surfaces, in order: {"storage"} for one-surface formats,
+  /// {"wgs", "wmb", "data"} for compressed weights.
+  virtual std::vector<std::string> getSurfaceNames() const = 0;
+  /// Start alignment every surface needs, in bytes.
+  virtual int64_t getSurfaceAlignment() const = 0;
+  /// The surface sizes for this data. May read (and keep) work it will reuse
+  /// in pack(); call once, before pack().
+  virtual Expected<std::vector<int64_t>> planSurfaces(const PackSource &source) = 0;
+  /// Writes every byte of every surface, sized as planSurfaces() said.
+  virtual Status pack(const PackSource &source, const std::vector<char *> &surfaces) = 0;
+};
+
+/// A one-surface packer over any BoundLayout. An fp32 source needs 2-byte
+/// (fp16) elements and is converted before packing.
+std::unique_ptr<ConstantPacker> makeBoundLayoutPacker(std::unique_ptr<BoundLayout> layout,
+                                                      int64_t alignment);
+
+/// Checks that `source` holds the elements `layout` expects (count and
+/// width, or fp32 for 2-byte elements); used by every packer.
+Status checkPackSource(const PackSource &source, int64_t numElements, int64_t elementBytes);
+
+} // namespace dla::format
+
+#endif // DLA_FORMAT_CONSTANTPACKER_H

@@ -1,0 +1,293 @@
+//===- WeightAttr.cpp - #dla.weight: NVDLA convolution weights ------------===//
+//
+// Syntax: `#dla.weight<FORMAT, PRECISION[, compressed][, channels = N]
+//   [, post_extension = 2 | 4 | auto][, stride = N | [sy, sx]]
+//   [, config = nv_full | nv_large | nv_small]
+//   [, rounding = to_nearest_even | to_nearest_away]>`
+// with FORMAT one of direct, image, winograd, deconv. The spellings follow
+// MLIR (`deconv`, arith's rounding-mode names); the meaning, every size and
+// every check of a shape come from the format library (NvdlaWeight.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "BindUtils.h"
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaWeightPacker.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::detail;
+namespace fmt = ::dla::format;
+namespace nv = ::dla::format::nvdla;
+
+namespace {
+
+const std::pair<StringRef, nv::WeightFormat> kFormats[] = {
+    {"direct", nv::WeightFormat::Direct},
+    {"image", nv::WeightFormat::Image},
+    {"winograd", nv::WeightFormat::Winograd},
+    {"deconv", nv::WeightFormat::Deconvolution},
+};
+const std::pair<StringRef, nv::PostExtension> kPostExtensions[] = {
+    {"none", nv::PostExtension::None},
+    {"2", nv::PostExtension::Two},
+    {"4", nv::PostExtension::Four},
+    {"auto", nv::PostExtension::Auto},
+};
+const std::pair<StringRef, fmt::Fp16Rounding> kRoundings[] = {
+    {"to_nearest_even", fmt::Fp16Rounding::TiesToEven},
+    {"to_nearest_away", fmt::Fp16Rounding::TiesAwayFromZero},
+};
+
+template <typename T, size_t N>
+StringRef spell(const std::pair<StringRef, T> (&table)[N], T value) {
+  for (const auto &[name, v] : table)
+    if (v == value)
+      return name;
+  llvm_unreachable("value missing from spelling table");
+}
+
+template <typename T, size_t N>
+FailureOr<T> parseSpelled(AsmParser &parser, const std::pair<StringRef, T> (&table)[N],
+                          StringRef what, bool allowInteger = false) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string word;
+  int64_t number;
+  if (allowInteger) {
+    OptionalParseResult intResult = parser.parseOptionalInteger(number);
+    if (intResult.has_value()) {
+      if (failed(*intResult))
+        return failure();
+      word = std::to_string(number);
+    }
+  }
+  if (word.empty() && failed(parser.parseOptionalKeywordOrString(&word)))
+    return parser.emitError(loc, "expected a ") << what;
+  std::string valid;
+  for (const auto &[name, v] : table) {
+    if (name == word)
+      return v;
+    valid += (valid.empty() ? "" : ", ") + name.str();
+  }
+  return parser.emitError(loc, "unknown ") << what << " '" << word << "'; expected one of "
+                                           << valid;
+}
+
+StringRef configName(nv::HardwareKind kind) {
+  std::string_view name = nv::getHardwareConfig(kind).name;
+  return StringRef(name.data(), name.size());
+}
+
+} // namespace
+
+nv::WeightParams WeightAttr::getParams(ArrayRef<int64_t> shape) const {
+  nv::WeightParams p;
+  p.format = getFormat();
+  p.precision = getPrecision();
+  p.hardware = nv::getHardwareConfig(getConfig());
+  if (shape.size() == 4)
+    p.shape = {shape[0], shape[1], shape[2], shape[3]};
+  p.strideX = getStrideX();
+  p.strideY = getStrideY();
+  p.pixelChannels = getChannels().value_or(0);
+  p.postExtension = getPostExtension();
+  return p;
+}
+
+LogicalResult WeightAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 nv::WeightFormat format, nv::Precision precision, bool,
+                                 std::optional<int64_t> channels,
+                                 nv::PostExtension postExtension, int64_t strideY,
+                                 int64_t strideX, nv::HardwareKind,
+                                 fmt::Fp16Rounding rounding) {
+  bool image = format == nv::WeightFormat::Image;
+  if (!image && channels)
+    return emitError() << "channels (the pixel format's channel count) applies to image "
+                          "weights only";
+  if (image && !channels)
+    return emitError() << "image weights need channels = N, the pixel format's channel count";
+  if (channels && *channels < 1)
+    return emitError() << "channels must be positive, got " << *channels;
+  if (!image && postExtension != nv::PostExtension::None)
+    return emitError() << "post_extension applies to image weights only";
+  if (strideX < 1 || strideY < 1)
+    return emitError() << "stride must be positive, got [" << strideY << ", " << strideX << "]";
+  if (format == nv::WeightFormat::Direct && (strideX != 1 || strideY != 1))
+    return emitError() << "stride applies to image, Winograd and deconvolution weights, not "
+                          "direct";
+  if (format == nv::WeightFormat::Winograd && strideX != strideY)
+    return emitError() << "Winograd weights need equal strides, got [" << strideY << ", "
+                       << strideX << "]";
+  if (rounding != fmt::Fp16Rounding::TiesToEven && precision != nv::Precision::Fp16)
+    return emitError() << "rounding applies to fp16 weights only";
+  return success();
+}
+
+Attribute WeightAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess())
+    return {};
+  FailureOr<nv::WeightFormat> format = parseSpelled(parser, kFormats, "weight format");
+  if (failed(format) || parser.parseComma())
+    return {};
+  FailureOr<nv::Precision> precision = parseFormatEnum<nv::Precision>(parser, "precision");
+  if (failed(precision))
+    return {};
+  bool compressed = false;
+  std::optional<int64_t> channels;
+  nv::PostExtension post = nv::PostExtension::None;
+  int64_t strideY = 1, strideX = 1;
+  nv::HardwareKind config = nv::HardwareKind::NvFull;
+  fmt::Fp16Rounding rounding = fmt::Fp16Rounding::TiesToEven;
+  llvm::StringSet<> seen;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keyLoc = parser.getCurrentLocation();
+    std::string key;
+    if (parser.parseKeywordOrString(&key))
+      return {};
+    if (!seen.insert(key).second) {
+      parser.emitError(keyLoc, "'") << key << "' given twice";
+      return {};
+    }
+    if (key == "compressed") {
+      compressed = true;
+      continue;
+    }
+    if (parser.parseEqual())
+      return {};
+    if (key == "channels") {
+      int64_t n;
+      if (parser.parseInteger(n))
+        return {};
+      channels = n;
+    } else if (key == "post_extension") {
+      FailureOr<nv::PostExtension> p =
+          parseSpelled(parser, kPostExtensions, "post_extension", /*allowInteger=*/true);
+      if (failed(p))
+        return {};
+      post = *p;
+    } else if (key == "stride") {
+      if (succeeded(parser.parseOptionalLSquare())) {
+        if (parser.parseInteger(strideY) || parser.parseComma() || parser.parseInteger(strideX) ||
+            parser.parseRSquare())
+          return {};
+      } else {
+        if (parser.parseInteger(strideY))
+          return {};
+        strideX = strideY;
+      }
+    } else if (key == "config") {
+      SMLoc valueLoc = parser.getCurrentLocation();
+      std::string name;
+      if (parser.parseKeywordOrString(&name))
+        return {};
+      fmt::Expected<nv::HardwareConfig> hw = nv::lookupHardwareConfig(name);
+      if (!hw) {
+        parser.emitError(valueLoc, hw.message());
+        return {};
+      }
+      config = hw->kind;
+    } else if (key == "rounding") {
+      FailureOr<fmt::Fp16Rounding> r = parseSpelled(parser, kRoundings, "rounding");
+      if (failed(r))
+        return {};
+      rounding = *r;
+    } else {
+      parser.emitError(keyLoc, "unknown #dla.weight parameter '")
+          << key << "'; expected compressed, channels, post_extension, stride, config or "
+          << "rounding";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<WeightAttr>(loc, parser.getContext(), *format, *precision, compressed,
+                                       channels, post, strideY, strideX, config, rounding);
+}
+
+void WeightAttr::print(AsmPrinter &printer) const {
+  printer << "<" << spell(kFormats, getFormat()) << ", " << formatEnumName(getPrecision());
+  if (getCompressed())
+    printer << ", compressed";
+  if (getChannels())
+    printer << ", channels = " << *getChannels();
+  if (getPostExtension() != nv::PostExtension::None)
+    printer << ", post_extension = " << spell(kPostExtensions, getPostExtension());
+  bool unitStride = getStrideX() == 1 && getStrideY() == 1;
+  if (getFormat() == nv::WeightFormat::Deconvolution ||
+      (!unitStride && getStrideX() != getStrideY()))
+    printer << ", stride = [" << getStrideY() << ", " << getStrideX() << "]";
+  else if (!unitStride)
+    printer << ", stride = " << getStrideY();
+  if (getConfig() != nv::HardwareKind::NvFull)
+    printer << ", config = " << configName(getConfig());
+  if (getRounding() != fmt::Fp16Rounding::TiesToEven)
+    printer << ", rounding = " << spell(kRoundings, getRounding());
+  printer << ">";
+}
+
+namespace {
+LogicalResult checkWeightElement(WeightAttr attr, Type elementType,
+                                 function_ref<InFlightDiagnostic()> emitError) {
+  std::optional<nv::Precision> p;
+  if (elementType.isSignlessInteger(8))
+    p = nv::Precision::Int8;
+  else if (elementType.isSignlessInteger(16))
+    p = nv::Precision::Int16;
+  else if (elementType.isF16())
+    p = nv::Precision::Fp16;
+  if (p == attr.getPrecision())
+    return success();
+  return emitError() << attr << " holds " << formatEnumName(attr.getPrecision())
+                     << " weights in "
+                     << (attr.getPrecision() == nv::Precision::Fp16
+                             ? "f16"
+                             : (attr.getPrecision() == nv::Precision::Int8 ? "i8" : "i16"))
+                     << " elements, got " << elementType;
+}
+} // namespace
+
+FailureOr<BoundPtr> WeightAttr::bind(ArrayRef<int64_t> shape, Type elementType,
+                                     function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(checkWeightElement(*this, elementType, emitError)))
+    return failure();
+  if (getCompressed())
+    return emitError() << *this << " has data-dependent storage (sparse compression): its "
+                       << "elements have no fixed byte offsets";
+  if (shape.size() != 4)
+    return emitError() << *this << " encodes rank-4 KCRS weights, got rank " << shape.size();
+  return finishBind(*this, shape, elementType, emitError,
+                    nv::createNvdlaWeightBoundLayout(getParams(shape)));
+}
+
+FailureOr<std::unique_ptr<fmt::ConstantPacker>>
+WeightAttr::getConstantPacker(ArrayRef<int64_t> shape, Type elementType,
+                              function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(checkWeightElement(*this, elementType, emitError)))
+    return failure();
+  auto packer = nv::makeNvdlaWeightPacker(getParams(shape), getCompressed(), getRounding());
+  if (!packer)
+    return emitError() << *this << " cannot lay out " << RankedTensorType::get(shape, elementType)
+                       << ": " << packer.message();
+  return std::move(*packer);
+}
+
+LogicalResult WeightAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
+                                         function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 4)
+    return emitError() << *this << " encodes rank-4 KCRS weights, got rank " << shape.size();
+  if (failed(checkWeightElement(*this, elementType, emitError)))
+    return failure();
+  if (llvm::any_of(shape, ShapedType::isDynamic))
+    return success();
+  fmt::Expected<nv::NvdlaWeightLayout> layout = nv::NvdlaWeightLayout::create(getParams(shape));
+  if (!layout)
+    return emitError() << *this << " cannot lay out " << RankedTensorType::get(shape, elementType)
+                       << ": " << layout.message();
+  return success();
+}
