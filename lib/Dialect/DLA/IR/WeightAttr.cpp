@@ -158,6 +158,13 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
       compressed = true;
       continue;
     }
+    if (!llvm::is_contained({"channels", "post_extension", "stride", "config", "rounding"},
+                            key)) {
+      parser.emitError(keyLoc, "unknown #dla.weight parameter '")
+          << key << "'; expected compressed, channels, post_extension, stride, config or "
+          << "rounding";
+      return {};
+    }
     if (parser.parseEqual())
       return {};
     if (key == "channels") {
@@ -192,16 +199,11 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
         return {};
       }
       config = hw->kind;
-    } else if (key == "rounding") {
+    } else {
       FailureOr<fmt::Fp16Rounding> r = parseSpelled(parser, kRoundings, "rounding");
       if (failed(r))
         return {};
       rounding = *r;
-    } else {
-      parser.emitError(keyLoc, "unknown #dla.weight parameter '")
-          << key << "'; expected compressed, channels, post_extension, stride, config or "
-          << "rounding";
-      return {};
     }
   }
   if (parser.parseGreater())

@@ -287,17 +287,19 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
       if (failedPack)
         return signalPassFailure();
 
-      llvm::SetVector<Operation *> sources;
+      llvm::SetVector<Operation *> truncfs, constants;
       for (PackJob &job : jobs) {
         if (job.truncf)
-          sources.insert(job.truncf);
-        sources.insert(job.source);
+          truncfs.insert(job.truncf);
+        constants.insert(job.source);
         commit(job);
       }
-      // Truncfs come before their constants, so erasing in order frees both.
-      for (Operation *source : sources)
-        if (source->use_empty())
-          source->erase();
+      // Truncfs first: a constant shared by several of them is free only
+      // once they all are gone.
+      for (auto *sources : {&truncfs, &constants})
+        for (Operation *source : *sources)
+          if (source->use_empty())
+            source->erase();
     }
   }
 };

@@ -1,0 +1,157 @@
+// RUN: dla-opt %s -split-input-file -verify-diagnostics --dla-pack-weights
+
+// Every diagnostic of #dla.weight: its parser, the parameter checks, the
+// element type and rank, and each rule of the format library's weight
+// layouts (Winograd 3x3, image channels, post-extension limits, shapes,
+// overflow).
+
+// expected-error @+1 {{unknown weight format 'conv'; expected one of direct, image, winograd, deconv}}
+func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<conv, int8>>)
+
+// -----
+
+// expected-error @+1 {{unknown precision 'int4'; expected one of int8, int16, fp16}}
+func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int4>>)
+
+// -----
+
+// expected-error @+1 {{channels (the pixel format's channel count) applies to image weights only}}
+func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, channels = 4>>)
+
+// -----
+
+// expected-error @+1 {{image weights need channels = N, the pixel format's channel count}}
+func.func @f(%a: tensor<64x3x7x7xi8, #dla.weight<image, int8>>)
+
+// -----
+
+// expected-error @+1 {{channels must be positive, got 0}}
+func.func @f(%a: tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 0>>)
+
+// -----
+
+// expected-error @+1 {{post_extension applies to image weights only}}
+func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, post_extension = 2>>)
+
+// -----
+
+// expected-error @+1 {{stride applies to image, Winograd and deconvolution weights, not direct}}
+func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, stride = 2>>)
+
+// -----
+
+// expected-error @+1 {{stride must be positive, got [0, 2]}}
+func.func @f(%a: tensor<64x32x3x3xf16, #dla.weight<deconv, fp16, stride = [0, 2]>>)
+
+// -----
+
+// expected-error @+1 {{Winograd weights need equal strides, got [1, 2]}}
+func.func @f(%a: tensor<64x32x3x3xf16, #dla.weight<winograd, fp16, stride = [1, 2]>>)
+
+// -----
+
+// expected-error @+1 {{rounding applies to fp16 weights only}}
+func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, rounding = to_nearest_away>>)
+
+// -----
+
+// expected-error @+1 {{'compressed' given twice}}
+func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, compressed, compressed>>)
+
+// -----
+
+// expected-error @+1 {{unknown #dla.weight parameter 'sparse'; expected compressed, channels, post_extension, stride, config or rounding}}
+func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, sparse>>)
+
+// -----
+
+// expected-error @+1 {{unknown NVDLA hardware configuration 'nv_tiny' (known: nv_full, nv_large, nv_small)}}
+func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, config = nv_tiny>>)
+
+// -----
+
+// expected-error @+1 {{unknown post_extension '3'; expected one of none, 2, 4, auto}}
+func.func @f(%a: tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 4, post_extension = 3>>)
+
+// -----
+
+// expected-error @+1 {{unknown rounding 'downward'; expected one of to_nearest_even, to_nearest_away}}
+func.func @f(%a: tensor<64x32x3x3xf16, #dla.weight<winograd, fp16, rounding = downward>>)
+
+// -----
+
+// expected-error @+1 {{#dla.weight<direct, int8> holds int8 weights in i8 elements, got 'f16'}}
+func.func @f(%a: tensor<64x32x3x3xf16, #dla.weight<direct, int8>>)
+
+// -----
+
+// expected-error @+1 {{#dla.weight<direct, int8> encodes rank-4 KCRS weights, got rank 3}}
+func.func @f(%a: tensor<64x32x3xi8, #dla.weight<direct, int8>>)
+
+// -----
+
+// expected-error @+1 {{#dla.weight<winograd, fp16> cannot lay out 'tensor<64x32x5x5xf16>': Winograd weights must be 3x3 after channel extension: a 5x5 (R x S) kernel with stride 1 becomes 5x5 (ceil(R/stride) x ceil(S/stride))}}
+func.func @f(%a: tensor<64x32x5x5xf16, #dla.weight<winograd, fp16>>)
+
+// -----
+
+// expected-error @+1 {{#dla.weight<image, int8, channels = 4> cannot lay out 'tensor<64x5x7x7xi8>': image-input weights have C = 5 channels but the pixel format has only 4; C is zero-padded up to the pixel format's channel count, never cut}}
+func.func @f(%a: tensor<64x5x7x7xi8, #dla.weight<image, int8, channels = 4>>)
+
+// -----
+
+// expected-error @+1 {{#dla.weight<image, int8, channels = 16, post_extension = 4> cannot lay out 'tensor<64x16x7x7xi8>': channel post-extension 4 combines 4 kernel rows into one channel cube, so it needs S * pixelChannels <= atomic-C / 4 = 16 on nv_full; got S * pixelChannels = 7 * 16 = 112}}
+func.func @f(%a: tensor<64x16x7x7xi8, #dla.weight<image, int8, channels = 16, post_extension = 4>>)
+
+// -----
+
+// expected-error @+1 {{#dla.weight<direct, int8> cannot lay out 'tensor<64x32x0x3xi8>': weight shape K x C x R x S must be positive in every dimension, got 64x32x0x3}}
+func.func @f(%a: tensor<64x32x0x3xi8, #dla.weight<direct, int8>>)
+
+// -----
+
+// expected-error @+1 {{#dla.weight<direct, int8> cannot lay out 'tensor<4611686018427387904x32x3x3xi8>': storage size of direct int8 weights 4611686018427387904x32x3x3 (KCRS) overflows a 64-bit integer}}
+func.func @f(%a: tensor<4611686018427387904x32x3x3xi8, #dla.weight<direct, int8>>)
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'dla.weight_constant' op result must have a compressed #dla.weight encoding, got 'tensor<32x16x3x3xi8, #dla.weight<direct, int8>>'}}
+  %0 = dla.weight_constant wgs = dense<1> : tensor<128xi8>, wmb = dense<2> : tensor<128xi8>, data = dense<3> : tensor<256xi8> : tensor<32x16x3x3xi8, #dla.weight<direct, int8>>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'dla.weight_constant' op wmb must be a 1-D tensor of i8, got 'tensor<128xi16>'}}
+  %0 = dla.weight_constant wgs = dense<1> : tensor<128xi8>, wmb = dense<2> : tensor<128xi16>, data = dense<3> : tensor<256xi8> : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{'dla.weight_constant' op data surface of 200 bytes is not a multiple of 128 bytes}}
+  %0 = dla.weight_constant wgs = dense<1> : tensor<128xi8>, wmb = dense<2> : tensor<128xi8>, data = dense<3> : tensor<200xi8> : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
+  return
+}
+
+// -----
+
+// Winograd weights are packed but cannot be read back: the transform mixes
+// nine weights into each stored value.
+func.func @f(%w: tensor<4x4x3x3xf16, #dla.weight<winograd, fp16>>) -> tensor<4x4x3x3xf16> {
+  // expected-error @+1 {{#dla.weight<winograd, fp16> cannot lay out 'tensor<4x4x3x3xf16>': Winograd weights are not a BoundLayout: each stored value mixes nine weights, so no element has a byte offset}}
+  %0 = arith.constant dense_resource<wino> : tensor<4x4x3x3xf16, #dla.weight<winograd, fp16>>
+  %1 = dla.relayout %0 : tensor<4x4x3x3xf16, #dla.weight<winograd, fp16>> -> tensor<4x4x3x3xf16>
+  return %1 : tensor<4x4x3x3xf16>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      wino: "0x0001000000"
+    }
+  }
+#-}
