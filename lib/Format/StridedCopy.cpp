@@ -2,7 +2,9 @@
 
 #include "dla/Format/StridedCopy.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 using namespace dla::format;
 
@@ -146,6 +148,86 @@ void unpackImpl(const StridedView &view, const std::vector<int64_t> &shape, int6
   });
 }
 
+/// Source-order walk for layouts whose storage-order runs are short (e.g.
+/// HTP conv_weight: 4 elements per run, read at a stride of a whole row):
+/// walks the logical tensor row by row, in blocks of the innermost digit of
+/// the last dimension, and moves each block with that digit's storage
+/// stride. Reads are contiguous; writes stay within a few cache lines.
+template <int64_t W, bool Pack>
+void sourceOrderImpl(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
+                     const char *in, char *out, const StridedView::Dim &digit) {
+  const size_t rank = shape.size();
+  const int64_t last = shape[rank - 1];
+  // A storage offset is a sum of one contribution per logical dimension, so
+  // the last dimension's block contributions are computed once, and each
+  // row's base once per row.
+  std::vector<int64_t> index(rank, 0);
+  std::vector<int64_t> blockOffset;
+  for (int64_t block = 0; block < last; block += digit.extent) {
+    index[rank - 1] = block;
+    blockOffset.push_back(getViewElementOffset(view, index.data()) - view.offset);
+  }
+  index[rank - 1] = 0;
+  int64_t logical = 0;
+  for (;;) {
+    const int64_t base = getViewElementOffset(view, index.data());
+    for (size_t b = 0; b < blockOffset.size(); ++b) {
+      const int64_t first = static_cast<int64_t>(b) * digit.extent;
+      const int64_t count = std::min(digit.extent, last - first);
+      const int64_t storage = base + blockOffset[b];
+      const char *src = Pack ? in + (logical + first) * width : in + storage * width;
+      char *dst = Pack ? out + storage * width : out + (logical + first) * width;
+      if constexpr (W > 0)
+        moveRun<W>(src, Pack ? 1 : digit.stride, dst, Pack ? digit.stride : 1, count);
+      else
+        moveRunDynamic(src, Pack ? 1 : digit.stride, dst, Pack ? digit.stride : 1, count, width);
+    }
+    logical += last;
+    size_t d = rank - 1;
+    for (; d-- > 0;) {
+      if (++index[d] < shape[d])
+        break;
+      index[d] = 0;
+    }
+    if (d == static_cast<size_t>(-1))
+      return;
+  }
+}
+
+template <int64_t W> struct SourceOrderPackOp {
+  static void run(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
+                  const char *logical, char *storage, const StridedView::Dim &digit) {
+    sourceOrderImpl<W, true>(view, shape, width, logical, storage, digit);
+  }
+};
+template <int64_t W> struct SourceOrderUnpackOp {
+  static void run(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
+                  const char *storage, char *logical, const StridedView::Dim &digit) {
+    sourceOrderImpl<W, false>(view, shape, width, storage, logical, digit);
+  }
+};
+
+/// The innermost digit (weight 1) of the last logical dimension, when walking
+/// in source order moves longer runs than walking in storage order.
+std::optional<StridedView::Dim> sourceOrderDigit(const StridedView &view,
+                                                 const std::vector<int64_t> &shape) {
+  if (shape.empty() || view.dims.empty())
+    return std::nullopt;
+  for (int64_t e : shape)
+    if (e == 0)
+      return std::nullopt;
+  const int64_t lastDim = static_cast<int64_t>(shape.size()) - 1;
+  for (const StridedView::Dim &d : view.dims)
+    if (d.logicalDim == lastDim && d.weight == 1) {
+      const int64_t storageRun = view.dims.back().extent;
+      const int64_t sourceRun = std::min(d.extent, shape.back());
+      if (storageRun < 16 && sourceRun >= 2 * storageRun)
+        return d;
+      return std::nullopt;
+    }
+  return std::nullopt;
+}
+
 template <template <int64_t> class Op, typename... Args>
 void dispatchWidth(int64_t width, Args &&...args) {
   switch (width) {
@@ -195,8 +277,14 @@ void dla::format::packStridedView(const StridedView &fullView, const std::vector
       covered *= d.extent;
     dense = covered == storageElements;
   }
-  if (!dense)
+  std::optional<StridedView::Dim> digit = sourceOrderDigit(view, shape);
+  if (!dense || digit)
     std::memset(storage, 0, static_cast<size_t>(storageElements * elementBytes));
+  if (digit) {
+    dispatchWidth<SourceOrderPackOp>(elementBytes, view, shape, elementBytes, logical, storage,
+                                     *digit);
+    return;
+  }
   if (view.dims.empty()) {
     if (storageElements > 0)
       std::memcpy(storage + view.offset * elementBytes, logical, static_cast<size_t>(elementBytes));
@@ -211,6 +299,11 @@ void dla::format::unpackStridedView(const StridedView &fullView,
   const StridedView view = dropUnitDims(fullView);
   if (view.dims.empty()) {
     std::memcpy(logical, storage + view.offset * elementBytes, static_cast<size_t>(elementBytes));
+    return;
+  }
+  if (std::optional<StridedView::Dim> digit = sourceOrderDigit(view, shape)) {
+    dispatchWidth<SourceOrderUnpackOp>(elementBytes, view, shape, elementBytes, storage, logical,
+                                       *digit);
     return;
   }
   dispatchWidth<UnpackOp>(elementBytes, view, shape, elementBytes, storage, logical);

@@ -128,3 +128,37 @@ TEST(ChunkedProperty, BijectionInverseAndPack) {
 }
 
 } // namespace
+
+namespace {
+/// HTP conv_weight has 4-element storage runs and 32-element source runs, so
+/// pack and unpack walk the source in order; partial chunks in both C and K.
+TEST(ChunkedProperty, SourceOrderWalkMatchesDefinition) {
+  for (int64_t width : {1, 2, 4, 3}) {
+    std::vector<int64_t> shape = {3, 2, 40, 70};
+    auto bound = ChunkedLayout::getPreset(ChunkedPreset::ConvWeight).bind(shape, width);
+    ASSERT_TRUE(bound);
+    const ChunkedBoundLayout &b = **bound;
+    std::vector<char> logical(b.getNumElements() * width);
+    std::mt19937_64 rng(width);
+    for (auto &c : logical)
+      c = static_cast<char>(rng() | 1); // never zero, so padding is distinguishable
+    std::vector<char> expected(b.getStorageBytes(), 0);
+    std::vector<int64_t> idx(4, 0);
+    for (int64_t n = 0; n < b.getNumElements(); ++n) {
+      std::copy_n(&logical[n * width], width,
+                  &expected[b.getElementOffsetUnchecked(idx.data()) * width]);
+      for (int64_t d = 4; d-- > 0;) {
+        if (++idx[d] < shape[d])
+          break;
+        idx[d] = 0;
+      }
+    }
+    std::vector<char> storage(b.getStorageBytes(), 0x5a);
+    b.pack(logical.data(), storage.data());
+    ASSERT_EQ(storage, expected) << "width " << width;
+    std::vector<char> back(logical.size(), 0);
+    b.unpack(storage.data(), back.data());
+    ASSERT_EQ(back, logical) << "width " << width;
+  }
+}
+} // namespace
