@@ -256,6 +256,11 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
   }
 
   void runOnOperation() override {
+    packAll();
+    releaseErasedBlobs();
+  }
+
+  void packAll() {
     if constexpr (llvm::endianness::native != llvm::endianness::little) {
       getOperation().emitError("--dla-pack-weights writes little-endian storage and "
                                "needs a little-endian host");
@@ -298,10 +303,32 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
       // once they all are gone.
       for (auto *sources : {&truncfs, &constants})
         for (Operation *source : *sources)
-          if (source->use_empty())
+          if (source->use_empty()) {
+            if (auto constant = dyn_cast<arith::ConstantOp>(source))
+              if (auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
+                erasedBlobs.insert(resource.getRawHandle().getResource());
             source->erase();
+          }
     }
   }
+
+  /// Frees the data of source blobs that no attribute refers to any more:
+  /// the resource manager would otherwise keep every unpacked weight alive
+  /// next to its packed copy until the context dies.
+  void releaseErasedBlobs() {
+    if (erasedBlobs.empty())
+      return;
+    getOperation()->walk([&](Operation *op) {
+      op->getAttrDictionary().walk([&](DenseResourceElementsAttr attr) {
+        erasedBlobs.remove(attr.getRawHandle().getResource());
+      });
+    });
+    for (DialectResourceBlobManager::BlobEntry *entry : erasedBlobs)
+      entry->setBlob(AsmResourceBlob());
+    erasedBlobs.clear();
+  }
+
+  llvm::SetVector<DialectResourceBlobManager::BlobEntry *> erasedBlobs;
 };
 
 } // namespace
