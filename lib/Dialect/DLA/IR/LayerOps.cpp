@@ -64,6 +64,16 @@ LogicalResult verifySpatial(Operation *op, RankedTensorType input, RankedTensorT
   return success();
 }
 
+/// Element-wise layers (SDP, CDP): feature data in and out, same shape.
+LogicalResult verifyElementwise(Operation *op, RankedTensorType input, RankedTensorType output) {
+  if (failed(verifyFeature(op, "input", input)) || failed(verifyFeature(op, "output", output)))
+    return failure();
+  if (failed(verifyCompatibleShape(input, output)))
+    return op->emitOpError() << "output shape must equal the input shape, got " << input
+                             << " and " << output;
+  return success();
+}
+
 bool dimsMatch(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
 }
@@ -168,14 +178,9 @@ LogicalResult ConvOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult SdpOp::verify() {
-  RankedTensorType input = getInput().getType();
   RankedTensorType output = getOutput().getType();
-  if (failed(verifyFeature(*this, "input", input)) ||
-      failed(verifyFeature(*this, "output", output)))
+  if (failed(verifyElementwise(*this, getInput().getType(), output)))
     return failure();
-  if (failed(verifyCompatibleShape(input, output)))
-    return emitOpError() << "output shape must equal the input shape, got " << input << " and "
-                         << output;
   if (getMode() == SdpMode::OnTheFly && !getInput().getDefiningOp<ConvOp>())
     return emitOpError("on_the_fly SDP must take its input directly from a dla.conv");
   if (getRelu() && getPrelu())
@@ -245,13 +250,5 @@ LogicalResult PoolOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LrnOp::verify() {
-  RankedTensorType input = getInput().getType();
-  RankedTensorType output = getOutput().getType();
-  if (failed(verifyFeature(*this, "input", input)) ||
-      failed(verifyFeature(*this, "output", output)))
-    return failure();
-  if (failed(verifyCompatibleShape(input, output)))
-    return emitOpError() << "output shape must equal the input shape, got " << input << " and "
-                         << output;
-  return success();
+  return verifyElementwise(*this, getInput().getType(), getOutput().getType());
 }

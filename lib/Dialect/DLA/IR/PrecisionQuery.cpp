@@ -139,12 +139,22 @@ LogicalResult SdpOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
 // PoolOp, LrnOp
 //===----------------------------------------------------------------------===//
 
-FailureOr<nv::ConversionQuery> PoolOp::getConversionQuery() {
-  FailureOr<nv::Precision> in = precisionOf(*this, getInput(), "input");
-  FailureOr<nv::Precision> out = precisionOf(*this, getOutput(), "output");
+namespace {
+/// The question of a layer that reads feature data and converts nothing by
+/// construction (PDP, CDP): its table decides.
+FailureOr<nv::ConversionQuery>
+featureQuery(Operation *op, Value input, Value output,
+             nv::ConversionQuery (*make)(nv::InputKind, nv::Precision)) {
+  FailureOr<nv::Precision> in = precisionOf(op, input, "input");
+  FailureOr<nv::Precision> out = precisionOf(op, output, "output");
   if (failed(in) || failed(out))
     return failure();
-  return nv::ConversionQuery::pooling(nv::featureInput(*in), *out);
+  return make(nv::featureInput(*in), *out);
+}
+} // namespace
+
+FailureOr<nv::ConversionQuery> PoolOp::getConversionQuery() {
+  return featureQuery(*this, getInput(), getOutput(), nv::ConversionQuery::pooling);
 }
 
 LogicalResult PoolOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
@@ -153,11 +163,7 @@ LogicalResult PoolOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
 }
 
 FailureOr<nv::ConversionQuery> LrnOp::getConversionQuery() {
-  FailureOr<nv::Precision> in = precisionOf(*this, getInput(), "input");
-  FailureOr<nv::Precision> out = precisionOf(*this, getOutput(), "output");
-  if (failed(in) || failed(out))
-    return failure();
-  return nv::ConversionQuery::lrn(nv::featureInput(*in), *out);
+  return featureQuery(*this, getInput(), getOutput(), nv::ConversionQuery::lrn);
 }
 
 LogicalResult LrnOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
