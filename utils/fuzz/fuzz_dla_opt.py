@@ -57,8 +57,29 @@ def opt_kv(r, keys):
     return (", " + ", ".join(kv)) if kv else ""
 
 
+def weight(r):
+    fmt = r.choice(["direct", "image", "winograd", "deconv", "conv"])
+    items = []
+    if r.random() < 0.4:
+        items.append("compressed")
+    if fmt == "image" or r.random() < 0.1:
+        items.append(f"channels = {num(r, 1, 5)}")
+    if r.random() < 0.3:
+        items.append(f"post_extension = {r.choice(['2', '4', 'auto', 'none', '3'])}")
+    if r.random() < 0.4:
+        items.append(r.choice([f"stride = {num(r, 1, 3)}", f"stride = [{num(r, 1, 3)}, {num(r, 1, 3)}]"]))
+    if r.random() < 0.3:
+        items.append(f"config = {r.choice(['nv_full', 'nv_large', 'nv_small', 'nv_tiny'])}")
+    if r.random() < 0.2:
+        items.append(f"rounding = {r.choice(['to_nearest_even', 'to_nearest_away'])}")
+    extra = "".join(", " + i for i in items)
+    return f"#dla.weight<{fmt}, {r.choice(PRECS)}{extra}>", 4
+
+
 def nvdla(r):
-    kind = r.choice(["feature", "pixel", "bias", "prelu", "batchnorm", "eltwise"])
+    kind = r.choice(["feature", "pixel", "bias", "prelu", "batchnorm", "eltwise", "weight"])
+    if kind == "weight":
+        return weight(r)
     p = r.choice(PRECS)
     ds = r.choice(["", ", data_size = one_byte", ", data_size = two_byte"])
     if kind == "feature":
@@ -102,6 +123,15 @@ def relayout_case(r, name):
             dims[1] = r.choice([1, 3, 4])
     src, dst = tensor(dims, elem), tensor(dims, elem, enc)
     value = "dense<1>" if r.random() < 0.8 else f'dense<"0x{"AB" * 3}">'
+    if "weight" in enc and elem == "f16" and r.random() < 0.5:
+        # A fused truncf of an f32 constant.
+        f32 = tensor(dims, "f32")
+        mode = r.choice(["", " to_nearest_away", " downward"])
+        return (f"func.func @{name}() -> {dst} {{\n"
+                f"  %0 = arith.constant dense<1.5> : {f32}\n"
+                f"  %t = arith.truncf %0{mode} : {f32} to {src}\n"
+                f"  %1 = dla.relayout %t : {src} -> {dst}\n"
+                f"  return %1 : {dst}\n}}\n")
     return (f"func.func @{name}() -> {dst} {{\n"
             f"  %0 = arith.constant {value} : {src}\n"
             f"  %1 = dla.relayout %0 : {src} -> {dst}\n"
