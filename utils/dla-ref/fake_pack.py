@@ -10,6 +10,16 @@ function plus the `{-# dialect_resources ... #-}` section (4-byte
 little-endian alignment header + blob bytes).  NVDLA encodings are printed
 as written, or through an alias with --spelling alias / mixed.
 
+#dla.weight cases (iota or random data, with or without arith.truncf) are
+packed with weight_ref.pack_loops (the loop-nest implementation; the checker
+uses the per-position one), alignment header 256; compressed ones become
+
+  %0 = dla.weight_constant wgs = dense_resource<A> : tensor<Nxi8>,
+         wmb = dense_resource<B> : tensor<Mxi8>, data = dense_resource<C> : tensor<Pxi8>
+         : tensor<..., #dla.weight<..., compressed>>
+
+(--corrupt-surface wgs|wmb|data picks the surface --corrupt hits).
+
   gen_module.py --random 10 --seed 3 | fake_pack.py [--spelling list|preset|alias|mixed]
                                                     [--corrupt BYTE] [--keep-relayout]
 """
@@ -26,8 +36,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
+import check_packed  # noqa: E402
 import chunked_ref as ref  # noqa: E402
 import nvdla_ref as nv  # noqa: E402
+import weight_ref as wr  # noqa: E402
+
+_WFUNC_RE = re.compile(r"func\.func @(\w+)\(\) -> (?P<ctype>tensor<[^\n]*#dla\.weight<[^\n]*>) \{\n")
 
 _FUNC_RE = re.compile(
     r"func\.func @(\w+)\(\) -> (?P<ctype>tensor<.*>) \{\n"
@@ -49,13 +63,65 @@ def parse_nvdla_type(t: str):
     return shape, m.group(2), nv.parse_encoding(m.group(3))
 
 
+def fake_weight(k: int, m, sources, style: str, aliases, blobs, corrupt,
+                corrupt_surface: str, keep_relayout: bool) -> str:
+    name = m.group(1)
+    ctype = m.group("ctype")
+    tm = re.fullmatch(r"tensor<((?:\d+x)*)(\w+), (#dla\.weight<.*>)>", ctype)
+    elt, enc_text = tm.group(2), tm.group(3)
+    enc = wr.parse_encoding(enc_text)
+    data = sources[name].weights()
+    packed = wr.pack_loops(data, enc, elt)
+    if style == "alias":
+        alias = aliases.setdefault(enc_text, f"#wenc{len(aliases) or ''}")
+        ctype = f"tensor<{tm.group(1)}{elt}, {alias}>"
+    res = "dla_packed" if k == 0 else f"dla_packed_{k}"
+    lines = [f"  func.func @{name}() -> {ctype} {{"]
+    if keep_relayout:
+        ptype = f"tensor<{tm.group(1)}{elt}>"
+        lines.append(f"    %cst = arith.constant dense<0> : {ptype}")
+        lines.append(f"    %0 = dla.relayout %cst : {ptype} -> {ctype}")
+    align = wr.BLOB_ALIGN.to_bytes(4, "little")
+    if not enc.compressed:
+        blob = bytearray(packed["weights"])
+        if corrupt is not None and k == 0:
+            blob[corrupt % len(blob)] ^= 0x5A
+        blobs.append((res, align + bytes(blob)))
+        lines.append(f"    %cst = arith.constant dense_resource<{res}> : {ctype}")
+        lines.append(f"    return %cst : {ctype}")
+    else:
+        keys = []
+        for surface in wr.SURFACES:
+            blob = bytearray(packed[surface])
+            if corrupt is not None and k == 0 and surface == corrupt_surface and blob:
+                blob[corrupt % len(blob)] ^= 0x5A
+            r = f"{res}_{surface}"
+            blobs.append((r, align + bytes(blob)))
+            keys.append(f"{surface} = dense_resource<{r}> : tensor<{len(blob)}xi8>")
+        lines.append(f"    %w = dla.weight_constant {', '.join(keys)} : {ctype}")
+        lines.append(f"    return %w : {ctype}")
+    lines.append("  }")
+    return "\n".join(lines)
+
+
 def fake(text: str, spelling: str = "mixed", corrupt=None, keep_relayout=False,
-         seed: int = 0) -> str:
+         seed: int = 0, corrupt_surface: str = "data") -> str:
     rng = np.random.default_rng(seed)
     funcs = []
     blobs = []
     aliases = {}
-    for k, m in enumerate(_FUNC_RE.finditer(text)):
+    items = [(m.start(), m) for m in _FUNC_RE.finditer(text)
+             if "#dla.weight<" not in m.group("ctype")]
+    witems = [(m.start(), m) for m in _WFUNC_RE.finditer(text)]
+    sources = check_packed.parse_source_module(text) if witems else {}
+    items = sorted(items + witems, key=lambda x: x[0])
+    for k, (_, m) in enumerate(items):
+        if m.re is _WFUNC_RE:
+            style = spelling if spelling != "mixed" else \
+                ["list", "preset", "alias"][int(rng.integers(0, 3))]
+            funcs.append(fake_weight(k, m, sources, style, aliases, blobs, corrupt,
+                                     corrupt_surface, keep_relayout))
+            continue
         name = m.group(1)
         shape, elt, pairs = parse_type(m.group("ctype"))
         dt = nv.element_dtype(elt)
@@ -124,11 +190,14 @@ def main(argv=None) -> int:
                     default="mixed")
     ap.add_argument("--corrupt", type=int, metavar="BYTE",
                     help="flip bits of this byte of the first blob")
+    ap.add_argument("--corrupt-surface", choices=list(wr.SURFACES), default="data",
+                    help="compressed weights: the surface --corrupt hits (default data)")
     ap.add_argument("--keep-relayout", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     text = sys.stdin.read() if args.input == "-" else open(args.input).read()
-    sys.stdout.write(fake(text, args.spelling, args.corrupt, args.keep_relayout, args.seed))
+    sys.stdout.write(fake(text, args.spelling, args.corrupt, args.keep_relayout, args.seed,
+                          args.corrupt_surface))
     return 0
 
 

@@ -12,7 +12,17 @@ Each case is a function
 where the constant is "iota": element k (row-major) holds k wrapped to the
 element type (two's complement for integers, float(k mod 2048) for floats)
 and ENCODING is #dla.chunked<LAYOUT> or one of the NVDLA encodings
-#dla.feature / pixel / bias / prelu / batchnorm / eltwise.
+#dla.feature / pixel / bias / prelu / batchnorm / eltwise / weight.
+
+Weight cases (#dla.weight, see weight_ref.py) may hold "random-sparse" data
+instead of iota (check_packed.py then needs --source, the module itself),
+and an f16 weight may be made from an f32 constant through arith.truncf
+(--truncf: no rounding mode attribute, i.e. ties to even;
+--truncf to_nearest_away / to_nearest_even: that roundingmode):
+
+  %0 = arith.constant dense<...> : tensor<KxCxRxSxf32>
+  %1 = arith.truncf %0 to_nearest_away : tensor<KxCxRxSxf32> to tensor<KxCxRxSxf16>
+  %2 = dla.relayout %1 : tensor<KxCxRxSxf16> -> tensor<KxCxRxSxf16, #dla.weight<...>>
 
 Usage:
   gen_module.py --layout crouton --shape 1x3x5x30 --type i8
@@ -20,6 +30,9 @@ Usage:
   gen_module.py --random 20 --seed 1 [--max-bytes 65536]
   gen_module.py --encoding '#dla.feature<int8, line_stride = 96>' --shape 1x40x3x2 [--type i8]
   gen_module.py --random-nvdla 20 --seed 1 [--max-bytes 65536]
+  gen_module.py --encoding '#dla.weight<direct, int8, compressed>' --shape 33x130x3x3
+                [--data iota|random-sparse] [--seed S] [--truncf [to_nearest_away]]
+  gen_module.py --random-weights 20 --seed 1 [--max-bytes 65536]
   add --literal nested to spell constants with nested brackets instead of hex
   (--type defaults to i8 for --layout and to the encoding's natural element
   type for --encoding)
@@ -41,6 +54,7 @@ import numpy as np  # noqa: E402
 
 import chunked_ref as ref  # noqa: E402
 import nvdla_ref as nv  # noqa: E402
+import weight_ref as wr  # noqa: E402
 
 
 @dataclass
@@ -106,8 +120,87 @@ class NvdlaCase:
                 f"{self.elt}, {what}")
 
 
-def natural_type(enc: nv.Encoding) -> str:
+@dataclass
+class WeightCase:
+    """One #dla.weight case.  ``data`` is "iota" or "random-sparse" (drawn
+    from ``seed``); ``truncf`` is None (an f16 constant), "" (arith.truncf
+    without a rounding mode) or the roundingmode to spell."""
+    shape: Tuple[int, ...]
+    elt: str
+    enc: wr.WeightEncoding
+    text: Optional[str] = None
+    data: str = "iota"
+    seed: int = 0
+    truncf: Optional[str] = None
+
+    def encoding_text(self) -> str:
+        return self.text if self.text is not None else self.enc.text()
+
+    def plain_type(self, elt: Optional[str] = None) -> str:
+        return "tensor<" + "".join(f"{e}x" for e in self.shape) + (elt or self.elt) + ">"
+
+    def encoded_type(self) -> str:
+        return ("tensor<" + "".join(f"{e}x" for e in self.shape) + self.elt +
+                f", {self.encoding_text()}>")
+
+    def constant_elt(self) -> str:
+        return "f32" if self.truncf is not None else self.elt
+
+    def values(self) -> np.ndarray:
+        """The constant as written in the module (f32 before a truncf)."""
+        return wr.make_data(self.data, self.shape, self.constant_elt(), self.seed,
+                            winograd_safe=self.enc.format == "winograd")
+
+    def weights(self) -> np.ndarray:
+        """The f16 / i8 / i16 weights the packer sees."""
+        v = self.values()
+        return wr.truncf(v, self.truncf) if self.truncf is not None else v
+
+    def storage_bytes(self) -> int:
+        sizes = {n: len(b) for n, b in self.packed().items()}
+        return sum(sizes.values())
+
+    def packed(self):
+        return wr.pack(self.weights(), self.enc, self.elt)
+
+    def describe(self, name: str) -> str:
+        try:
+            what = wr.plan(self.enc, self.shape, self.elt).describe()
+        except ValueError as e:
+            what = f"invalid: {e}"
+        data = self.data + (f" (seed {self.seed})" if self.data != "iota" else "")
+        if self.truncf is not None:
+            data += " f32 -> arith.truncf" + (f" {self.truncf}" if self.truncf else "")
+        return (f"// {name}: shape {'x'.join(map(str, self.shape))} {self.elt}, {what}, "
+                f"data {data}")
+
+    def emit(self, name: str, style: str) -> str:
+        celt = self.constant_elt()
+        data = self.values()
+        if style == "nested" and self.data != "iota":
+            raise ValueError("--literal nested is only for iota data (floats are printed "
+                             "with one decimal)")
+        ct = self.encoded_type()
+        lines = [self.describe(name), f"func.func @{name}() -> {ct} {{",
+                 f"  %0 = arith.constant {dense_literal(data, celt, style)} : "
+                 f"{self.plain_type(celt)}"]
+        v = "%0"
+        if self.truncf is not None:
+            mode = f" {self.truncf}" if self.truncf else ""
+            lines.append(f"  %1 = arith.truncf %0{mode} : {self.plain_type(celt)} to "
+                         f"{self.plain_type()}")
+            v = "%1"
+        res = "%2" if self.truncf is not None else "%1"
+        lines.append(f"  {res} = dla.relayout {v} : {self.plain_type()} -> {ct}")
+        lines.append(f"  return {res} : {ct}")
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def natural_type(enc) -> str:
     """The element type a --encoding case uses when --type is not given."""
+    if enc.kind == "weight":
+        return enc.elt
     if enc.kind == "pixel":
         return nv.pixel_element_types(nv.PIXEL_FORMATS[enc.fmt])[0]
     if enc.kind == "feature" or enc.precision == "fp16":
@@ -143,6 +236,8 @@ def dense_literal(a: np.ndarray, elt: str, style: str) -> str:
 
 
 def emit_case(name: str, case, style: str) -> str:
+    if isinstance(case, WeightCase):
+        return case.emit(name, style)
     data = nv.iota(case.shape, case.elt)
     pt, ct = case.plain_type(), case.encoded_type()
     return "\n".join([
@@ -216,6 +311,28 @@ def random_nvdla_cases(n: int, seed: int, max_bytes: int = 65536) -> List[NvdlaC
     return cases
 
 
+def random_weight_cases(n: int, seed: int, max_bytes: int = 65536) -> List[WeightCase]:
+    """Random #dla.weight cases (weight_ref.random_case) over all formats,
+    precisions, configs and flags; data iota or random-sparse; f16 weights
+    sometimes made by arith.truncf from f32 (all three spellings).  Encodings
+    are printed with or without spaces around '=' at random."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for _ in range(n):
+        enc, shape = wr.random_case(rng, max_bytes)
+        elt = enc.elt
+        data = "iota" if rng.random() < 0.35 else "random-sparse"
+        if enc.compressed and math.prod(shape) < 2:
+            data = "random-sparse"       # iota of one element is all zero
+        truncf = None
+        if elt == "f16" and rng.random() < 0.35:
+            truncf = ["", "to_nearest_even", "to_nearest_away"][int(rng.integers(0, 3))]
+        text = enc.text(spaces=bool(rng.random() < 0.7))
+        cases.append(WeightCase(tuple(shape), elt, enc, text, data,
+                                int(rng.integers(0, 1 << 31)), truncf))
+    return cases
+
+
 def module_text(cases: List[Case], style: str, header: str = "") -> str:
     parts = []
     if header:
@@ -239,6 +356,15 @@ def main(argv=None) -> int:
     ap.add_argument("--random", type=int, metavar="N", help="emit N random chunked cases")
     ap.add_argument("--random-nvdla", type=int, metavar="N",
                     help="emit N random NVDLA feature / pixel / auxiliary cases")
+    ap.add_argument("--random-weights", type=int, metavar="N",
+                    help="emit N random #dla.weight cases")
+    ap.add_argument("--data", choices=list(wr.DATA_KINDS), default=None,
+                    help="#dla.weight data: iota (default) or random-sparse (drawn "
+                    "from --seed)")
+    ap.add_argument("--truncf", nargs="?", const="", default=None,
+                    choices=["", "to_nearest_even", "to_nearest_away"],
+                    help="f16 #dla.weight: write an f32 constant and an arith.truncf "
+                    "(optionally with this rounding mode) before the relayout")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-bytes", type=int, default=65536,
                     help="random mode: storage size limit per case (bytes)")
@@ -247,10 +373,35 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     modes = [m for m in (args.layout, args.encoding) if m] + \
-        [m for m in (args.random, args.random_nvdla) if m is not None]
+        [m for m in (args.random, args.random_nvdla, args.random_weights) if m is not None]
     if len(modes) != 1:
-        ap.error("need exactly one of --layout, --encoding, --random N, --random-nvdla N")
-    if args.random is not None or args.random_nvdla is not None:
+        ap.error("need exactly one of --layout, --encoding, --random N, --random-nvdla N, "
+                 "--random-weights N")
+    weight_enc = bool(args.encoding) and wr.is_weight_encoding(args.encoding)
+    if (args.data is not None or args.truncf is not None) and not weight_enc:
+        ap.error("--data and --truncf apply to a #dla.weight --encoding only")
+    if args.random_weights is not None:
+        if args.shape:
+            ap.error("random modes exclude --shape")
+        cases = random_weight_cases(args.random_weights, args.seed, args.max_bytes)
+        header = (f"// gen_module.py --random-weights {args.random_weights} "
+                  f"--seed {args.seed}")
+    elif weight_enc:
+        if not args.shape:
+            ap.error("need --shape KxCxRxS with --encoding")
+        shape = parse_shape(args.shape)
+        try:
+            enc = wr.parse_encoding(args.encoding)
+            elt = args.type or natural_type(enc)
+            wr.plan(enc, shape, elt)
+        except ValueError as e:
+            ap.error(str(e))
+        if args.truncf is not None and elt != "f16":
+            ap.error("--truncf needs an fp16 weight encoding")
+        cases = [WeightCase(shape, elt, enc, args.encoding.strip(), args.data or "iota",
+                            args.seed, args.truncf)]
+        header = ""
+    elif args.random is not None or args.random_nvdla is not None:
         if args.shape:
             ap.error("random modes exclude --shape")
         if args.random is not None:
@@ -287,7 +438,11 @@ def main(argv=None) -> int:
         preset = text if text in ref.PRESETS else None
         cases = [Case(shape, elt, pairs, preset)]
         header = ""
-    sys.stdout.write(module_text(cases, args.literal, header))
+    try:
+        text = module_text(cases, args.literal, header)
+    except ValueError as e:
+        ap.error(str(e))
+    sys.stdout.write(text)
     return 0
 
 
