@@ -80,7 +80,7 @@ func.func @f(%a: tensor<64x32x3x3xf16, #dla.weight<winograd, fp16, rounding = do
 
 // -----
 
-// expected-error @+1 {{#dla.weight<direct, int8> holds int8 weights in i8 elements, got 'f16'}}
+// expected-error @+1 {{#dla.weight<direct, int8> holds int8 weights in 'i8' elements, got 'f16'}}
 func.func @f(%a: tensor<64x32x3x3xf16, #dla.weight<direct, int8>>)
 
 // -----

@@ -8,6 +8,7 @@
 
 #include "BindUtils.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/NvdlaFeature.h"
 
 #include "mlir/IR/Builders.h"
@@ -18,16 +19,6 @@ using namespace mlir::dla::detail;
 namespace nv = ::dla::format::nvdla;
 
 namespace {
-
-/// The element type that carries data of a precision: i8, i16 or f16.
-Type precisionType(MLIRContext *ctx, nv::Precision p) {
-  switch (p) {
-  case nv::Precision::Int8: return IntegerType::get(ctx, 8);
-  case nv::Precision::Int16: return IntegerType::get(ctx, 16);
-  case nv::Precision::Fp16: return Float16Type::get(ctx);
-  }
-  llvm_unreachable("unknown precision");
-}
 
 /// Auxiliary data: f16 for fp16; i8 or i16 for the integer precisions (an
 /// int16 pipeline may read one-byte data, int8 data may be stored in two
@@ -75,7 +66,7 @@ nv::AuxConfig auxConfig(nv::AuxKind kind, nv::AuxMode mode, nv::Precision precis
 
 FailureOr<BoundPtr> FeatureAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                       function_ref<InFlightDiagnostic()> emitError) const {
-  Type expected = precisionType(getContext(), getPrecision());
+  Type expected = getPrecisionType(getContext(), getPrecision());
   if (elementType != expected)
     return emitError() << *this << " holds " << formatEnumName(getPrecision()) << " data in "
                        << expected << " elements, got " << elementType;

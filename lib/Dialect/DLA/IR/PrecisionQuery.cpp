@@ -22,6 +22,15 @@ std::optional<nv::Precision> mlir::dla::getPrecision(Type t) {
   return std::nullopt;
 }
 
+Type mlir::dla::getPrecisionType(MLIRContext *context, nv::Precision p) {
+  switch (p) {
+  case nv::Precision::Int8: return IntegerType::get(context, 8);
+  case nv::Precision::Int16: return IntegerType::get(context, 16);
+  case nv::Precision::Fp16: return Float16Type::get(context);
+  }
+  llvm_unreachable("unknown precision");
+}
+
 Precision mlir::dla::toAttrEnum(nv::Precision p) {
   switch (p) {
   case nv::Precision::Int8: return Precision::Int8;

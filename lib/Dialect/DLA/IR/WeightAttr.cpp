@@ -12,6 +12,7 @@
 
 #include "BindUtils.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaWeightPacker.h"
 
@@ -236,21 +237,11 @@ void WeightAttr::print(AsmPrinter &printer) const {
 namespace {
 LogicalResult checkWeightElement(WeightAttr attr, Type elementType,
                                  function_ref<InFlightDiagnostic()> emitError) {
-  std::optional<nv::Precision> p;
-  if (elementType.isSignlessInteger(8))
-    p = nv::Precision::Int8;
-  else if (elementType.isSignlessInteger(16))
-    p = nv::Precision::Int16;
-  else if (elementType.isF16())
-    p = nv::Precision::Fp16;
-  if (p == attr.getPrecision())
+  Type expected = getPrecisionType(attr.getContext(), attr.getPrecision());
+  if (elementType == expected)
     return success();
   return emitError() << attr << " holds " << formatEnumName(attr.getPrecision())
-                     << " weights in "
-                     << (attr.getPrecision() == nv::Precision::Fp16
-                             ? "f16"
-                             : (attr.getPrecision() == nv::Precision::Int8 ? "i8" : "i16"))
-                     << " elements, got " << elementType;
+                     << " weights in " << expected << " elements, got " << elementType;
 }
 } // namespace
 

@@ -10,6 +10,8 @@ namespace mlir::dla {
 
 /// The NVDLA precision an element type names: i8 int8, i16 int16, f16 fp16.
 std::optional<::dla::format::nvdla::Precision> getPrecision(Type elementType);
+/// The inverse: the element type that carries data of a precision.
+Type getPrecisionType(MLIRContext *context, ::dla::format::nvdla::Precision precision);
 
 /// Conversions between the dialect's enums and the format library's.
 Precision toAttrEnum(::dla::format::nvdla::Precision p);
