@@ -205,11 +205,16 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
     if (failed(packer))
       return failure();
     job.packer = std::move(*packer);
+    std::vector<std::string> surfaces = job.packer->getSurfaceNames();
+    if (surfaces.size() != 1 && surfaces != std::vector<std::string>{"wgs", "wmb", "data"})
+      return op.emitError("no constant op holds the storage surfaces of ") << result;
     // Before any allocation: the logical data (a splat is expanded) and the
     // storage must both fit the limit.
     int64_t bytes;
     if (__builtin_mul_overflow(result.getNumElements(), rawElementBytes(result.getElementType()),
                                &bytes))
+      bytes = std::numeric_limits<int64_t>::max();
+    if (job.pack.fromFp32 && __builtin_mul_overflow(result.getNumElements(), 4, &bytes))
       bytes = std::numeric_limits<int64_t>::max();
     if (auto layout = dyn_cast_or_null<LayoutEncodingAttr>(result.getEncoding()))
       if (auto b = layout.bind(result.getShape(), result.getElementType(),
