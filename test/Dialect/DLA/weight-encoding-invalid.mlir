@@ -155,3 +155,22 @@ func.func @f(%w: tensor<4x4x3x3xf16, #dla.weight<winograd, fp16>>) -> tensor<4x4
     }
   }
 #-}
+
+// -----
+
+// Compressed storage depends on the data, so it cannot be unpacked as a
+// fixed layout.
+func.func @f() -> tensor<2x3x1x2xi8> {
+  // expected-error @+1 {{#dla.weight<direct, int8, compressed> has data-dependent storage (sparse compression): its elements have no fixed byte offsets}}
+  %0 = arith.constant dense_resource<packed> : tensor<2x3x1x2xi8, #dla.weight<direct, int8, compressed>>
+  %1 = dla.relayout %0 : tensor<2x3x1x2xi8, #dla.weight<direct, int8, compressed>> -> tensor<2x3x1x2xi8>
+  return %1 : tensor<2x3x1x2xi8>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      packed: "0x0001000000"
+    }
+  }
+#-}

@@ -71,9 +71,7 @@ int64_t rawElementBytes(Type type) { return (type.getIntOrFloatBitWidth() + 7) /
 LogicalResult readConstantBytes(PackJob &job) {
   Attribute value = job.source.getValue();
   auto type = cast<RankedTensorType>(job.source.getType());
-  if (!type.getElementType().isIntOrFloat())
-    return job.source.emitError("cannot pack a constant of element type ")
-           << type.getElementType();
+  // The packer was built for this element type, so it has a storage width.
   const int64_t width = rawElementBytes(type.getElementType());
   const int64_t logicalBytes = type.getNumElements() * width;
 
@@ -225,11 +223,10 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
       return op.emitError("packed storage of ")
              << bytes << " bytes exceeds the limit of " << static_cast<int64_t>(maxBytes)
              << " bytes (option max-bytes of --dla-pack-weights)";
+    // Encoded sources are bound here; layouts that cannot be read back
+    // (Winograd) refuse to bind, with their reason.
     if (failed(readConstantBytes(job)))
       return failure();
-    if (job.sourceLayout && !job.sourceLayout->isInvertible())
-      return op.emitError("cannot read back ") << job.source.getType() << ": its layout is not "
-                                               << "invertible";
     jobs.push_back(std::move(job));
     return success();
   }
