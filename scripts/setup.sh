@@ -25,6 +25,8 @@ if ((${#missing[@]})); then
 fi
 
 BUILD_DIR=${BUILD_DIR:-build}
+# ccache hits across clones and worktrees need paths relative to the tree.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   echo "== configuring $BUILD_DIR"
   cmake -G Ninja -S . -B "$BUILD_DIR" \
