@@ -1,23 +1,23 @@
 // RUN: dla-opt %s -split-input-file -verify-diagnostics
 
 func.func @f(%x: tensor<16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
-  // expected-error @+1 {{'dla.conv' op input must be a rank-4 NCHW tensor, got 'tensor<16x8x8xi8>'}}
+  // expected-error @+1 {{'dla.conv' op operand #0 must be 4D tensor of pixel precision (an integer type or f16) values, but got 'tensor<16x8x8xi8>'}}
   %0 = dla.conv direct %x, %w : tensor<16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
   return
 }
 
 // -----
 
-func.func @f(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x3x3xi8>) {
-  // expected-error @+1 {{'dla.conv' op input element type 'f32' is not an NVDLA precision (i8, i16 or f16)}}
-  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xf32>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
+func.func @f(%x: tensor<1x16x8x8xui8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op input element type 'ui8' is not an NVDLA precision (i8, i16 or f16)}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xui8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
   return
 }
 
 // -----
 
 func.func @f(%x: tensor<4x8x8xui8>, %w: tensor<16x3x3x3xi8>) {
-  // expected-error @+1 {{'dla.conv' op image input must be a rank-4 NCHW tensor, got 'tensor<4x8x8xui8>'}}
+  // expected-error @+1 {{'dla.conv' op operand #0 must be 4D tensor of pixel precision (an integer type or f16) values, but got 'tensor<4x8x8xui8>'}}
   %0 = dla.conv image %x, %w : tensor<4x8x8xui8>, tensor<16x3x3x3xi8> -> tensor<1x16x6x6xi8>
   return
 }
@@ -25,7 +25,7 @@ func.func @f(%x: tensor<4x8x8xui8>, %w: tensor<16x3x3x3xi8>) {
 // -----
 
 func.func @f(%x: tensor<1x4x8x8xf32>, %w: tensor<16x3x3x3xi8>) {
-  // expected-error @+1 {{'dla.conv' op image input element type 'f32' is not a pixel precision (an integer type or f16)}}
+  // expected-error @+1 {{'dla.conv' op operand #0 must be 4D tensor of pixel precision (an integer type or f16) values, but got 'tensor<1x4x8x8xf32>'}}
   %0 = dla.conv image %x, %w : tensor<1x4x8x8xf32>, tensor<16x3x3x3xi8> -> tensor<1x16x6x6xi8>
   return
 }
@@ -33,7 +33,7 @@ func.func @f(%x: tensor<1x4x8x8xf32>, %w: tensor<16x3x3x3xi8>) {
 // -----
 
 func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x9xi8>) {
-  // expected-error @+1 {{'dla.conv' op weight must be a rank-4 KCRS tensor, got 'tensor<16x16x9xi8>'}}
+  // expected-error @+1 {{'dla.conv' op operand #1 must be 4D tensor of NVDLA precision (i8, i16 or f16) values, but got 'tensor<16x16x9xi8>'}}
   %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x9xi8> -> tensor<1x16x6x6xi8>
   return
 }
@@ -41,7 +41,7 @@ func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x9xi8>) {
 // -----
 
 func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xbf16>) {
-  // expected-error @+1 {{'dla.conv' op weight element type 'bf16' is not an NVDLA precision (i8, i16 or f16)}}
+  // expected-error @+1 {{'dla.conv' op operand #1 must be 4D tensor of NVDLA precision (i8, i16 or f16) values, but got 'tensor<16x16x3x3xbf16>'}}
   %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xbf16> -> tensor<1x16x6x6xi8>
   return
 }
@@ -49,7 +49,7 @@ func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xbf16>) {
 // -----
 
 func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
-  // expected-error @+1 {{'dla.conv' op output element type 'ui8' is not an NVDLA precision (i8, i16 or f16)}}
+  // expected-error @+1 {{'dla.conv' op result #0 must be 4D tensor of NVDLA precision (i8, i16 or f16) values, but got 'tensor<1x16x6x6xui8>'}}
   %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xui8>
   return
 }
@@ -57,7 +57,7 @@ func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
 // -----
 
 func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
-  // expected-error @+1 {{'dla.conv' op stride must be two positive integers [sy, sx]}}
+  // expected-error @+1 {{'dla.conv' op attribute 'strides' failed to satisfy constraint: i64 dense array attribute with exactly 2 elements whose value is positive}}
   %0 = dla.conv direct %x, %w stride [0, 1] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
   return
 }
@@ -65,7 +65,7 @@ func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
 // -----
 
 func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
-  // expected-error @+1 {{'dla.conv' op pad must be four non-negative integers [top, bottom, left, right]}}
+  // expected-error @+1 {{'dla.conv' op attribute 'padding' failed to satisfy constraint: i64 dense array attribute with exactly 4 elements whose value is non-negative}}
   %0 = dla.conv direct %x, %w pad [1, 1] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
   return
 }
@@ -73,7 +73,7 @@ func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
 // -----
 
 func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
-  // expected-error @+1 {{'dla.conv' op dilation must be two positive integers [dy, dx]}}
+  // expected-error @+1 {{'dla.conv' op attribute 'dilations' failed to satisfy constraint: i64 dense array attribute with exactly 2 elements whose value is positive}}
   %0 = dla.conv direct %x, %w dilation [1, -1] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
   return
 }
@@ -161,7 +161,7 @@ func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>, %b: tensor<8xi8>
 // -----
 
 func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>, %b: tensor<16xi32>) {
-  // expected-error @+1 {{'dla.conv' op bias element type 'i32' is not an NVDLA precision (i8, i16 or f16)}}
+  // expected-error @+1 {{'dla.conv' op operand #2 must be 0D/1D/4D tensor of NVDLA precision (i8, i16 or f16) values, but got 'tensor<16xi32>'}}
   %0 = dla.conv direct %x, %w, %b : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8>, tensor<16xi32> -> tensor<1x16x6x6xi8>
   return
 }
@@ -201,7 +201,7 @@ func.func @f(%x: tensor<1x16x8x8xi8>, %bn: tensor<2x16xi8>) {
 // -----
 
 func.func @f(%x: tensor<1x16x8x8xi8>, %bn: tensor<16x2xf32>) {
-  // expected-error @+1 {{'dla.sdp' op batchnorm element type 'f32' is not an NVDLA precision (i8, i16 or f16)}}
+  // expected-error @+1 {{'dla.sdp' op operand #1 must be 2D tensor of NVDLA precision (i8, i16 or f16) values, but got 'tensor<16x2xf32>'}}
   %0 = dla.sdp offline %x batchnorm %bn : tensor<16x2xf32> : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
   return
 }
@@ -217,15 +217,23 @@ func.func @f(%x: tensor<1x16x8x8xi8>, %e: tensor<1x16x8x4xi8>) {
 // -----
 
 func.func @f(%x: tensor<1x16x8x8xi8>, %p: tensor<1x16xi8>) {
-  // expected-error @+1 {{'dla.sdp' op prelu must be tensor<16> (per channel), got 'tensor<1x16xi8>'}}
+  // expected-error @+1 {{'dla.sdp' op operand #1 must be 1D tensor of NVDLA precision (i8, i16 or f16) values, but got 'tensor<1x16xi8>'}}
   %0 = dla.sdp offline %x prelu %p : tensor<1x16xi8> : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
   return
 }
 
 // -----
 
+func.func @f(%x: tensor<1x16x8x8xi8>, %p: tensor<8xi8>) {
+  // expected-error @+1 {{'dla.sdp' op prelu must be tensor<16> (per channel), got 'tensor<8xi8>'}}
+  %0 = dla.sdp offline %x prelu %p : tensor<8xi8> : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
+  return
+}
+
+// -----
+
 func.func @f(%x: tensor<1x16x8x8xi8>) {
-  // expected-error @+1 {{'dla.pool' op kernel must be two positive integers [kh, kw]}}
+  // expected-error @+1 {{'dla.pool' op attribute 'kernel' failed to satisfy constraint: i64 dense array attribute with exactly 2 elements whose value is positive}}
   %0 = dla.pool max %x kernel [2] : tensor<1x16x8x8xi8> -> tensor<1x16x4x4xi8>
   return
 }

@@ -1,4 +1,10 @@
 //===- LayerOps.cpp - Verifiers of the NVDLA layer ops -------------------===//
+//
+// What ODS cannot say (DLALayerOps.td states ranks, element types and the
+// lengths and signs of the window arrays): shapes that must agree between
+// operands, the window arithmetic, and the rules of each convolution mode.
+//
+//===----------------------------------------------------------------------===//
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
@@ -10,25 +16,6 @@ using namespace mlir;
 using namespace mlir::dla;
 
 namespace {
-
-/// Checks rank 4 (NCHW) and that the element type names an NVDLA precision.
-LogicalResult verifyFeature(Operation *op, StringRef what, RankedTensorType type) {
-  if (type.getRank() != 4)
-    return op->emitOpError() << what << " must be a rank-4 NCHW tensor, got " << type;
-  if (!getPrecision(type.getElementType()))
-    return op->emitOpError() << what << " element type " << type.getElementType()
-                             << " is not an NVDLA precision (i8, i16 or f16)";
-  return success();
-}
-
-LogicalResult verifyWindow(Operation *op, ArrayRef<int64_t> strides,
-                           ArrayRef<int64_t> padding) {
-  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) { return s < 1; }))
-    return op->emitOpError("stride must be two positive integers [sy, sx]");
-  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) { return p < 0; }))
-    return op->emitOpError("pad must be four non-negative integers [top, bottom, left, right]");
-  return success();
-}
 
 /// Output extent of a window of `window` positions (dilation applied),
 /// or nullopt when the window does not fit.
@@ -66,8 +53,6 @@ LogicalResult verifySpatial(Operation *op, RankedTensorType input, RankedTensorT
 
 /// Element-wise layers (SDP, CDP): feature data in and out, same shape.
 LogicalResult verifyElementwise(Operation *op, RankedTensorType input, RankedTensorType output) {
-  if (failed(verifyFeature(op, "input", input)) || failed(verifyFeature(op, "output", output)))
-    return failure();
   if (failed(verifyCompatibleShape(input, output)))
     return op->emitOpError() << "output shape must equal the input shape, got " << input
                              << " and " << output;
@@ -79,11 +64,8 @@ bool dimsMatch(int64_t a, int64_t b) {
 }
 
 /// Bias operand: per layer (rank 0), per channel (C) or per element (the
-/// output's shape).
+/// output's shape). ODS has checked the rank and the element type.
 LogicalResult verifyBias(Operation *op, RankedTensorType bias, RankedTensorType output) {
-  if (!getPrecision(bias.getElementType()))
-    return op->emitOpError() << "bias element type " << bias.getElementType()
-                             << " is not an NVDLA precision (i8, i16 or f16)";
   int64_t channels = output.getDimSize(1);
   bool perLayer = bias.getRank() == 0;
   bool perChannel = bias.getRank() == 1 && dimsMatch(bias.getDimSize(0), channels);
@@ -107,28 +89,10 @@ LogicalResult ConvOp::verify() {
   RankedTensorType output = getOutput().getType();
   ConvMode mode = getMode();
 
-  if (mode == ConvMode::Image) {
-    if (input.getRank() != 4)
-      return emitOpError() << "image input must be a rank-4 NCHW tensor, got " << input;
-    Type e = input.getElementType();
-    if (!isa<IntegerType>(e) && !e.isF16())
-      return emitOpError() << "image input element type " << e
-                           << " is not a pixel precision (an integer type or f16)";
-  } else if (failed(verifyFeature(*this, "input", input))) {
-    return failure();
-  }
-  if (weight.getRank() != 4)
-    return emitOpError() << "weight must be a rank-4 KCRS tensor, got " << weight;
-  if (!getPrecision(weight.getElementType()))
-    return emitOpError() << "weight element type " << weight.getElementType()
-                         << " is not an NVDLA precision (i8, i16 or f16)";
-  if (failed(verifyFeature(*this, "output", output)))
-    return failure();
-  if (failed(verifyWindow(*this, getStrides(), getPadding())))
-    return failure();
+  // ODS admits any pixel precision; only `image` mode reads pixels.
+  if (mode != ConvMode::Image && !getPrecision(input.getElementType()))
+    return emitNotAPrecision(*this, "input", input.getElementType());
   ArrayRef<int64_t> dilations = getDilations();
-  if (dilations.size() != 2 || llvm::any_of(dilations, [](int64_t d) { return d < 1; }))
-    return emitOpError("dilation must be two positive integers [dy, dx]");
 
   int64_t inC = input.getDimSize(1), wC = weight.getDimSize(1);
   if (mode == ConvMode::Image) {
@@ -186,36 +150,22 @@ LogicalResult SdpOp::verify() {
   if (getRelu() && getPrelu())
     return emitOpError("relu and prelu are mutually exclusive");
   int64_t channels = output.getDimSize(1);
-  auto checkAux = [&](Value v, StringRef what) -> LogicalResult {
-    auto type = cast<RankedTensorType>(v.getType());
-    if (!getPrecision(type.getElementType()))
-      return emitOpError() << what << " element type " << type.getElementType()
-                           << " is not an NVDLA precision (i8, i16 or f16)";
-    return success();
-  };
   if (Value bias = getBias())
     if (failed(verifyBias(*this, cast<RankedTensorType>(bias.getType()), output)))
       return failure();
   if (Value bn = getBatchnorm()) {
-    if (failed(checkAux(bn, "batchnorm")))
-      return failure();
     auto type = cast<RankedTensorType>(bn.getType());
-    if (type.getRank() != 2 || !dimsMatch(type.getDimSize(0), channels) ||
-        !dimsMatch(type.getDimSize(1), 2))
+    if (!dimsMatch(type.getDimSize(0), channels) || !dimsMatch(type.getDimSize(1), 2))
       return emitOpError() << "batchnorm must be tensor<" << channels
                            << "x2> (add and multiply per channel), got " << type;
   }
   if (Value e = getEltwise()) {
-    if (failed(checkAux(e, "eltwise")))
-      return failure();
     if (failed(verifyCompatibleShape(e.getType(), output)))
       return emitOpError() << "eltwise operand must have the output shape, got " << e.getType();
   }
   if (Value p = getPrelu()) {
-    if (failed(checkAux(p, "prelu")))
-      return failure();
     auto type = cast<RankedTensorType>(p.getType());
-    if (type.getRank() != 1 || !dimsMatch(type.getDimSize(0), channels))
+    if (!dimsMatch(type.getDimSize(0), channels))
       return emitOpError() << "prelu must be tensor<" << channels << "> (per channel), got "
                            << type;
   }
@@ -229,14 +179,7 @@ LogicalResult SdpOp::verify() {
 LogicalResult PoolOp::verify() {
   RankedTensorType input = getInput().getType();
   RankedTensorType output = getOutput().getType();
-  if (failed(verifyFeature(*this, "input", input)) ||
-      failed(verifyFeature(*this, "output", output)))
-    return failure();
   ArrayRef<int64_t> kernel = getKernel();
-  if (kernel.size() != 2 || llvm::any_of(kernel, [](int64_t k) { return k < 1; }))
-    return emitOpError("kernel must be two positive integers [kh, kw]");
-  if (failed(verifyWindow(*this, getStrides(), getPadding())))
-    return failure();
   for (int d = 0; d < 2; ++d)
     if (!dimsMatch(input.getDimSize(d), output.getDimSize(d)))
       return emitOpError() << "output " << (d == 0 ? "batch" : "channels") << " "

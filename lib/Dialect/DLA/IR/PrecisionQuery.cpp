@@ -60,14 +60,18 @@ nv::ConvMode mlir::dla::toFormatEnum(ConvMode mode) {
   llvm_unreachable("unknown conv mode");
 }
 
+InFlightDiagnostic mlir::dla::emitNotAPrecision(Operation *op, StringRef what, Type elementType) {
+  return op->emitOpError() << what << " element type " << elementType
+                           << " is not an NVDLA precision (i8, i16 or f16)";
+}
+
 namespace {
 /// Precision of a verified op's value; the verifiers guarantee it exists.
 FailureOr<nv::Precision> precisionOf(Operation *op, Value v, StringRef what) {
   Type e = cast<ShapedType>(v.getType()).getElementType();
   if (std::optional<nv::Precision> p = getPrecision(e))
     return *p;
-  return op->emitOpError() << what << " element type " << e
-                           << " is not an NVDLA precision (i8, i16 or f16)";
+  return emitNotAPrecision(op, what, e);
 }
 
 /// The input kind of an image: integer pixels convert to all three

@@ -16,6 +16,29 @@ include "dla/Dialect/DLA/IR/DLAInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+// Operand and attribute constraints shared by the layer ops: ODS checks them
+// before the custom verifiers run, and the generated docs list them.
+
+def DLA_PrecisionElement
+    : AnyTypeOf<[I8, I16, F16], "NVDLA precision (i8, i16 or f16)">;
+def DLA_PixelElement
+    : AnyTypeOf<[AnyInteger, F16], "pixel precision (an integer type or f16)">;
+
+/// Feature data (NCHW) and weights (KCRS).
+def DLA_FeatureTensor : 4DTensorOf<[DLA_PrecisionElement]>;
+/// A convolution input: feature data, or image data in `image` mode (the
+/// verifier narrows the element type to a precision in the other modes).
+def DLA_ConvInputTensor : 4DTensorOf<[DLA_PixelElement]>;
+/// Bias: per layer (rank 0), per channel (rank 1) or per element (rank 4).
+def DLA_BiasTensor : TensorRankOf<[DLA_PrecisionElement], [0, 1, 4]>;
+
+/// [y, x] windows, strides and dilations.
+def DLA_PositivePair : ConfinedAttr<DenseI64ArrayAttr,
+    [DenseArrayCount<2>, DenseArrayStrictlyPositive<DenseI64ArrayAttr>]>;
+/// [top, bottom, left, right] padding.
+def DLA_Padding : ConfinedAttr<DenseI64ArrayAttr,
+    [DenseArrayCount<4>, DenseArrayNonNegative<DenseI64ArrayAttr>]>;
+
 class DLA_LayerOp<string mnemonic, list<Trait> traits = []>
     : DLA_Op<mnemonic, !listconcat(traits, [Pure,
         DeclareOpInterfaceMethods<DLA_PrecisionConversionOpInterface>])>;
@@ -48,15 +71,15 @@ def DLA_ConvOp : DLA_LayerOp<"conv"> {
   }];
   let arguments = (ins
     DLA_ConvModeAttr:$mode,
-    AnyRankedTensor:$input,
-    AnyRankedTensor:$weight,
-    Optional<AnyRankedTensor>:$bias,
-    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
-    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
-    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+    DLA_ConvInputTensor:$input,
+    DLA_FeatureTensor:$weight,
+    Optional<DLA_BiasTensor>:$bias,
+    DefaultValuedAttr<DLA_PositivePair, "{1, 1}">:$strides,
+    DefaultValuedAttr<DLA_Padding, "{0, 0, 0, 0}">:$padding,
+    DefaultValuedAttr<DLA_PositivePair, "{1, 1}">:$dilations,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision,
     OptionalAttr<DLA_PrecisionAttr>:$weight_precision);
-  let results = (outs AnyRankedTensor:$output);
+  let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
     $mode $input `,` $weight (`,` $bias^)?
     (`stride` $strides^)? (`pad` $padding^)? (`dilation` $dilations^)?
@@ -89,14 +112,14 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments]> {
   }];
   let arguments = (ins
     DLA_SdpModeAttr:$mode,
-    AnyRankedTensor:$input,
-    Optional<AnyRankedTensor>:$bias,
-    Optional<AnyRankedTensor>:$batchnorm,
-    Optional<AnyRankedTensor>:$eltwise,
-    Optional<AnyRankedTensor>:$prelu,
+    DLA_FeatureTensor:$input,
+    Optional<DLA_BiasTensor>:$bias,
+    Optional<2DTensorOf<[DLA_PrecisionElement]>>:$batchnorm,
+    Optional<DLA_FeatureTensor>:$eltwise,
+    Optional<1DTensorOf<[DLA_PrecisionElement]>>:$prelu,
     UnitAttr:$relu,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
-  let results = (outs AnyRankedTensor:$output);
+  let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
     $mode $input
     (`bias` $bias^ `:` type($bias))?
@@ -124,12 +147,12 @@ def DLA_PoolOp : DLA_LayerOp<"pool"> {
   }];
   let arguments = (ins
     DLA_PoolKindAttr:$kind,
-    AnyRankedTensor:$input,
-    DenseI64ArrayAttr:$kernel,
-    DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
-    DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+    DLA_FeatureTensor:$input,
+    DLA_PositivePair:$kernel,
+    DefaultValuedAttr<DLA_PositivePair, "{1, 1}">:$strides,
+    DefaultValuedAttr<DLA_Padding, "{0, 0, 0, 0}">:$padding,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
-  let results = (outs AnyRankedTensor:$output);
+  let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
     $kind $input `kernel` $kernel (`stride` $strides^)? (`pad` $padding^)?
     attr-dict `:` type($input) `->` type($output)
@@ -148,13 +171,13 @@ def DLA_LrnOp : DLA_LayerOp<"lrn"> {
     ```
   }];
   let arguments = (ins
-    AnyRankedTensor:$input,
+    DLA_FeatureTensor:$input,
     ConfinedAttr<I64Attr, [IntPositive]>:$size,
     DefaultValuedAttr<F32Attr, "1.0e-4">:$alpha,
     DefaultValuedAttr<F32Attr, "0.75">:$beta,
     DefaultValuedAttr<F32Attr, "1.0">:$k,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
-  let results = (outs AnyRankedTensor:$output);
+  let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
     $input `size` $size attr-dict `:` type($input) `->` type($output)
   }];

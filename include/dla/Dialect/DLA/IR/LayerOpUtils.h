@@ -13,6 +13,9 @@ std::optional<::dla::format::nvdla::Precision> getPrecision(Type elementType);
 /// The inverse: the element type that carries data of a precision.
 Type getPrecisionType(MLIRContext *context, ::dla::format::nvdla::Precision precision);
 
+/// "<what> element type <t> is not an NVDLA precision (i8, i16 or f16)".
+InFlightDiagnostic emitNotAPrecision(Operation *op, StringRef what, Type elementType);
+
 /// Conversions between the dialect's enums and the format library's.
 Precision toAttrEnum(::dla::format::nvdla::Precision p);
 PipelinePrecision toAttrEnum(::dla::format::nvdla::PipelinePrecision p);
