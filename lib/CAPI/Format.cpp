@@ -29,13 +29,6 @@ std::vector<format::ChunkPair> toPairs(intptr_t numPairs, const int64_t *dims,
   return pairs;
 }
 
-int64_t rankOf(const std::vector<format::ChunkPair> &pairs) {
-  int64_t rank = 0;
-  for (const format::ChunkPair &p : pairs)
-    rank = std::max(rank, p.dim + 1);
-  return rank;
-}
-
 /// Common checks of pack and unpack.
 DlaStatus checkBuffers(const format::BoundLayout &layout, const void *logical,
                        size_t logicalBytes, const void *storage, size_t storageBytes) {
@@ -199,7 +192,10 @@ DlaStatus dlaChunkedValidate(intptr_t numPairs, const int64_t *dims, const int64
   if (numPairs > 0 && (!dims || !sizes))
     return error("null pair arrays");
   std::vector<format::ChunkPair> pairs = toPairs(numPairs, dims, sizes);
-  format::Status status = format::ChunkedLayout::validate(rankOf(pairs), pairs);
+  format::Expected<int64_t> rank = format::ChunkedLayout::impliedRank(pairs);
+  if (!rank)
+    return error("invalid chunked layout: " + rank.message());
+  format::Status status = format::ChunkedLayout::validate(*rank, pairs);
   if (!status)
     return error("invalid chunked layout: " + status.message());
   return ok();
@@ -214,7 +210,8 @@ DlaStatus dlaChunkedBind(intptr_t numPairs, const int64_t *dims, const int64_t *
   if (rank < 0 || (rank > 0 && !shape))
     return error("null shape");
   std::vector<format::ChunkPair> pairs = toPairs(numPairs, dims, sizes);
-  const int64_t layoutRank = rankOf(pairs);
+  // Validated above, so the implied rank exists.
+  const int64_t layoutRank = *format::ChunkedLayout::impliedRank(pairs);
   format::Expected<format::ChunkedLayout> layout =
       format::ChunkedLayout::get(layoutRank, std::move(pairs));
   if (!layout)

@@ -112,6 +112,18 @@ Status ChunkedLayout::validate(int64_t rank, const std::vector<ChunkPair> &pairs
   return Status::success();
 }
 
+Expected<int64_t> ChunkedLayout::impliedRank(const std::vector<ChunkPair> &pairs) {
+  int64_t rank = 0;
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    std::optional<int64_t> r = checkedAdd(pairs[i].dim, 1);
+    if (!r)
+      return makeError(pairName(i, pairs[i]) + ": dimension " + std::to_string(pairs[i].dim) +
+                       " leaves no room for the rank (dimension + 1 overflows a 64-bit integer)");
+    rank = std::max(rank, *r);
+  }
+  return rank;
+}
+
 Expected<ChunkedLayout> ChunkedLayout::get(int64_t rank, std::vector<ChunkPair> pairs) {
   Status s = validate(rank, pairs);
   if (!s)

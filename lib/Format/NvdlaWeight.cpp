@@ -4,6 +4,7 @@
 
 #include "dla/Format/CheckedMath.h"
 #include "dla/Format/NvdlaAlignment.h"
+#include "dla/Format/Window.h"
 
 #include <algorithm>
 #include <cstring>
@@ -218,8 +219,8 @@ Expected<NvdlaWeightLayout> NvdlaWeightLayout::create(const WeightParams &params
       return makeError("Winograd weights need equal strides in x and y, got stride x " +
                        str(params.strideX) + " and stride y " + str(params.strideY));
     const int64_t stride = params.strideX;
-    const int64_t extR = ceilDiv(shape.height, stride);
-    const int64_t extS = ceilDiv(shape.width, stride);
+    const int64_t extR = strideExtendedExtent(shape.height, stride);
+    const int64_t extS = strideExtendedExtent(shape.width, stride);
     if (extR != 3 || extS != 3)
       return makeError("Winograd weights must be 3x3 after channel extension: a " +
                        str(shape.height) + "x" + str(shape.width) + " (R x S) kernel with stride " +
@@ -229,8 +230,10 @@ Expected<NvdlaWeightLayout> NvdlaWeightLayout::create(const WeightParams &params
     impl->kernelsPerGroup = eb == 1 ? 32 : 16;
     auto padded = checkedRoundUp(shape.channels, 32 / eb);
     std::optional<int64_t> extended;
+    // stride < kernel / 2 here, yet stride * stride alone may overflow.
     if (padded)
-      extended = checkedMul(*padded, stride * stride);
+      if (std::optional<int64_t> taps = checkedMul(stride, stride))
+        extended = checkedMul(*padded, *taps);
     if (!extended)
       return overflow(params);
     impl->winogradPaddedChannels = *padded;
@@ -240,9 +243,10 @@ Expected<NvdlaWeightLayout> NvdlaWeightLayout::create(const WeightParams &params
     break;
   }
   case WeightFormat::Deconvolution: {
-    const int64_t setR = ceilDiv(shape.height, params.strideY);
-    const int64_t setS = ceilDiv(shape.width, params.strideX);
-    kernelElems = checkedMul(shape.channels, setR * setS);
+    const int64_t setR = strideExtendedExtent(shape.height, params.strideY);
+    const int64_t setS = strideExtendedExtent(shape.width, params.strideX);
+    if (std::optional<int64_t> taps = checkedMul(setR, setS))
+      kernelElems = checkedMul(shape.channels, *taps);
     auto sets = checkedMul(params.strideX, params.strideY);
     if (!sets)
       return overflow(params);

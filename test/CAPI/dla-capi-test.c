@@ -118,6 +118,15 @@ static void testChunkedAttr(MlirContext ctx) {
   // CHECK: diagnostic: invalid chunked layout: {{.+}}
   // CHECK: invalid -> null: 1
   printf("invalid -> null: %d\n", mlirAttributeIsNull(dlaChunkedAttrGet(ctx, 2, badDims, badSizes)));
+  // A dimension of INT64_MAX: its implied rank (dimension + 1) is reported,
+  // not wrapped, by the attribute and by the MLIR-free validator alike.
+  int64_t hugeDims[] = {0, 1, INT64_MAX};
+  int64_t hugeSizes[] = {0, 0, 2};
+  // CHECK: diagnostic: invalid chunked layout: pair #2 (9223372036854775807, 2): dimension 9223372036854775807 leaves no room for the rank (dimension + 1 overflows a 64-bit integer)
+  // CHECK: huge dim -> null: 1
+  printf("huge dim -> null: %d\n", mlirAttributeIsNull(dlaChunkedAttrGet(ctx, 3, hugeDims, hugeSizes)));
+  // CHECK: validate huge dim: error: invalid chunked layout: pair #2 (9223372036854775807, 2): dimension 9223372036854775807 leaves no room for the rank
+  report("validate huge dim", dlaChunkedValidate(3, hugeDims, hugeSizes));
   // CHECK: diagnostic: unknown chunked layout preset 'croutonx'
   // CHECK: unknown preset -> null: 1
   printf("unknown preset -> null: %d\n",

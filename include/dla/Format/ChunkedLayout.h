@@ -65,6 +65,10 @@ public:
   static Expected<ChunkedLayout> get(int64_t rank, std::vector<ChunkPair> pairs);
   /// Same rules, without building anything.
   static Status validate(int64_t rank, const std::vector<ChunkPair> &pairs);
+  /// The rank a pair list names when none is given: one more than its
+  /// largest dimension (0 for no pairs). Fails when that overflows (a
+  /// dimension of INT64_MAX), naming the pair.
+  static Expected<int64_t> impliedRank(const std::vector<ChunkPair> &pairs);
   static ChunkedLayout getPreset(ChunkedPreset preset);
 
   int64_t getRank() const { return rank; }

@@ -103,3 +103,11 @@ func.func @f(%a: memref<4xi32>) {
   %0 = "dla.relayout"(%a) : (memref<4xi32>) -> tensor<4xi32>
   return
 }
+
+// -----
+
+// A pair's dimension of INT64_MAX: the implied rank (dimension + 1) would wrap.
+// expected-error @+1 {{invalid chunked layout: pair #2 (9223372036854775807, 2): dimension 9223372036854775807 leaves no room for the rank (dimension + 1 overflows a 64-bit integer)}}
+func.func @f(%a: tensor<1x1xi8, #dla.chunked<[(0,0),(1,0),(9223372036854775807,2)]>>) {
+  return
+}

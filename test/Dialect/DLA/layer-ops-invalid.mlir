@@ -269,3 +269,63 @@ func.func @f(%x: tensor<1x16x8x8xi8>) {
   %0 = dla.lrn %x size 0 : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
   return
 }
+
+// -----
+
+// Window arithmetic near the int64 limits is reported, never wrapped: a
+// dilation of 2^62 on a 5-tap kernel once wrapped to a 1x1 window.
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x5x5xi8>) {
+  // expected-error @+1 {{'dla.conv' op dilated kernel height (5 - 1) * 4611686018427387904 + 1 overflows 64 bits}}
+  %0 = dla.conv direct %x, %w dilation [4611686018427387904, 4611686018427387904] : tensor<1x16x8x8xi8>, tensor<16x16x5x5xi8> -> tensor<1x16x8x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op dilated kernel width (3 - 1) * 4611686018427387904 + 1 overflows 64 bits}}
+  %0 = dla.conv direct %x, %w dilation [1, 4611686018427387904] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x1xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.pool' op padded input height 8 + 9223372036854775807 + 9223372036854775807 overflows 64 bits}}
+  %0 = dla.pool max %x kernel [2, 2] pad [9223372036854775807, 9223372036854775807, 0, 0] : tensor<1x16x8x8xi8> -> tensor<1x16x1x7xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.pool' op padded input width 8 + 0 + 9223372036854775807 overflows 64 bits}}
+  %0 = dla.pool max %x kernel [2, 2] pad [0, 0, 0, 9223372036854775807] : tensor<1x16x8x8xi8> -> tensor<1x16x7x1xi8>
+  return
+}
+
+// -----
+
+// The largest padding that fits: the output extent is computed exactly.
+func.func @f(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.pool' op output height must be 4611686018427387904, got 1}}
+  %0 = dla.pool max %x kernel [1, 1] stride [2, 1] pad [9223372036854775799, 0, 0, 0] : tensor<1x16x8x8xi8> -> tensor<1x16x1x8xi8>
+  return
+}
+
+// -----
+
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x0x3xi8>) {
+  // expected-error @+1 {{'dla.conv' op kernel height must be at least 1, got 0}}
+  %0 = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x0x3xi8> -> tensor<1x16x8x6xi8>
+  return
+}
+
+// -----
+
+// A Winograd stride of INT64_MAX extends a 5x5 kernel to 1x1 (not "-1x-1").
+func.func @f(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x5x5xi8>) {
+  // expected-error @+1 {{'dla.conv' op Winograd convolution needs a 3x3 kernel after channel extension, got 5x5 with stride 9223372036854775807 (1x1)}}
+  %0 = dla.conv winograd %x, %w stride [9223372036854775807, 9223372036854775807] : tensor<1x16x8x8xi8>, tensor<16x16x5x5xi8> -> tensor<1x16x1x1xi8>
+  return
+}

@@ -26,13 +26,6 @@ std::vector<fmt::ChunkPair> toPairs(ArrayRef<int64_t> dims, ArrayRef<int64_t> si
   return pairs;
 }
 
-int64_t rankOf(ArrayRef<int64_t> dims) {
-  int64_t rank = 0;
-  for (int64_t d : dims)
-    rank = std::max(rank, d + 1);
-  return rank;
-}
-
 std::string presetList() {
   std::string s;
   for (fmt::ChunkedPreset p : fmt::allChunkedPresets()) {
@@ -54,7 +47,11 @@ ChunkedAttr ChunkedAttr::get(MLIRContext *context, const fmt::ChunkedLayout &lay
   return get(context, ArrayRef<int64_t>(dims), ArrayRef<int64_t>(sizes));
 }
 
-int64_t ChunkedAttr::getRank() const { return rankOf(getDims()); }
+int64_t ChunkedAttr::getRank() const {
+  auto rank = fmt::ChunkedLayout::impliedRank(toPairs(getDims(), getSizes()));
+  assert(rank && "ChunkedAttr was not verified");
+  return *rank;
+}
 
 fmt::ChunkedLayout ChunkedAttr::getLayout() const {
   auto layout = fmt::ChunkedLayout::get(getRank(), toPairs(getDims(), getSizes()));
@@ -71,7 +68,11 @@ LogicalResult ChunkedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (dims.size() != sizes.size())
     return emitError() << "invalid chunked layout: " << dims.size() << " dimensions but "
                        << sizes.size() << " sizes";
-  fmt::Status status = fmt::ChunkedLayout::validate(rankOf(dims), toPairs(dims, sizes));
+  std::vector<fmt::ChunkPair> pairs = toPairs(dims, sizes);
+  fmt::Expected<int64_t> rank = fmt::ChunkedLayout::impliedRank(pairs);
+  if (!rank)
+    return emitError() << "invalid chunked layout: " << rank.message();
+  fmt::Status status = fmt::ChunkedLayout::validate(*rank, pairs);
   if (!status)
     return emitError() << "invalid chunked layout: " << status.message();
   return success();

@@ -8,41 +8,44 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/Window.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::dla;
+namespace fmt = ::dla::format;
 
 namespace {
 
-/// Output extent of a window of `window` positions (dilation applied),
-/// or nullopt when the window does not fit.
-std::optional<int64_t> outputExtent(int64_t in, int64_t before, int64_t after, int64_t window,
-                                    int64_t stride) {
-  int64_t span = in + before + after - window;
-  if (span < 0)
-    return std::nullopt;
-  return span / stride + 1;
-}
-
 /// Checks output spatial sizes against the window arithmetic where static.
+/// `kernel` and `dilation` give the window (dilation 1 for pooling); all of
+/// it is the format library's checked window formula, so attribute values
+/// near the int64 limits are reported rather than wrapped.
 LogicalResult verifySpatial(Operation *op, RankedTensorType input, RankedTensorType output,
-                            int64_t windowH, int64_t windowW, ArrayRef<int64_t> strides,
-                            ArrayRef<int64_t> padding) {
-  const int64_t in[2] = {input.getDimSize(2), input.getDimSize(3)};
-  const int64_t window[2] = {windowH, windowW};
+                            ArrayRef<int64_t> kernel, ArrayRef<int64_t> dilation,
+                            ArrayRef<int64_t> strides, ArrayRef<int64_t> padding) {
   const char *names[2] = {"height", "width"};
   for (int i = 0; i < 2; ++i) {
-    if (ShapedType::isDynamic(in[i]) || ShapedType::isDynamic(window[i]))
+    int64_t in = input.getDimSize(2 + i), k = kernel[i];
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k))
       continue;
-    std::optional<int64_t> expected =
-        outputExtent(in[i], padding[2 * i], padding[2 * i + 1], window[i], strides[i]);
+    if (k < 1)
+      return op->emitOpError() << "kernel " << names[i] << " must be at least 1, got " << k;
+    std::optional<int64_t> window = fmt::dilatedExtent(k, dilation[i]);
+    if (!window)
+      return op->emitOpError() << "dilated kernel " << names[i] << " (" << k << " - 1) * "
+                               << dilation[i] << " + 1 overflows 64 bits";
+    std::optional<int64_t> padded = fmt::paddedExtent(in, padding[2 * i], padding[2 * i + 1]);
+    if (!padded)
+      return op->emitOpError() << "padded input " << names[i] << " " << in << " + "
+                               << padding[2 * i] << " + " << padding[2 * i + 1]
+                               << " overflows 64 bits";
+    std::optional<int64_t> expected = fmt::windowPositions(*padded, *window, strides[i]);
     if (!expected)
-      return op->emitOpError() << "window of " << names[i] << " " << window[i]
-                               << " does not fit the padded input " << names[i] << " "
-                               << in[i] + padding[2 * i] + padding[2 * i + 1];
+      return op->emitOpError() << "window of " << names[i] << " " << *window
+                               << " does not fit the padded input " << names[i] << " " << *padded;
     int64_t actual = output.getDimSize(2 + i);
     if (!ShapedType::isDynamic(actual) && actual != *expected)
       return op->emitOpError() << "output " << names[i] << " must be " << *expected << ", got "
@@ -109,12 +112,8 @@ LogicalResult ConvOp::verify() {
     return emitOpError() << "output has " << output.getDimSize(1) << " channels, the weight has "
                          << weight.getDimSize(0) << " kernels";
 
-  auto dilated = [](int64_t k, int64_t d) {
-    return ShapedType::isDynamic(k) ? k : (k - 1) * d + 1;
-  };
-  if (failed(verifySpatial(*this, input, output, dilated(weight.getDimSize(2), dilations[0]),
-                           dilated(weight.getDimSize(3), dilations[1]), getStrides(),
-                           getPadding())))
+  const int64_t kernel[2] = {weight.getDimSize(2), weight.getDimSize(3)};
+  if (failed(verifySpatial(*this, input, output, kernel, dilations, getStrides(), getPadding())))
     return failure();
 
   if (mode == ConvMode::Winograd) {
@@ -125,7 +124,7 @@ LogicalResult ConvOp::verify() {
     if (dilations[0] != 1 || dilations[1] != 1)
       return emitOpError("Winograd convolution does not support dilation");
     int64_t r = weight.getDimSize(2), sz = weight.getDimSize(3);
-    auto extended = [&](int64_t k) { return (k + s[0] - 1) / s[0]; };
+    auto extended = [&](int64_t k) { return fmt::strideExtendedExtent(k, s[0]); };
     if (!ShapedType::isDynamic(r) && !ShapedType::isDynamic(sz) &&
         (extended(r) != 3 || extended(sz) != 3))
       return emitOpError() << "Winograd convolution needs a 3x3 kernel after channel extension, "
@@ -185,7 +184,8 @@ LogicalResult PoolOp::verify() {
       return emitOpError() << "output " << (d == 0 ? "batch" : "channels") << " "
                            << output.getDimSize(d) << " differs from the input's "
                            << input.getDimSize(d);
-  return verifySpatial(*this, input, output, kernel[0], kernel[1], getStrides(), getPadding());
+  const int64_t noDilation[2] = {1, 1};
+  return verifySpatial(*this, input, output, kernel, noDilation, getStrides(), getPadding());
 }
 
 //===----------------------------------------------------------------------===//
