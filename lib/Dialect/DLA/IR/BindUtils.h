@@ -22,6 +22,17 @@ FailureOr<BoundPtr> finishBind(Attribute encoding, ArrayRef<int64_t> shape, Type
   return BoundPtr(std::move(*bound));
 }
 
+/// The first step of every dla encoding's verifyEncoding, before anything
+/// reads the element type: MLIR's tensor parser verifies the encoding before
+/// it checks that an element type was parsed at all (`tensor<, #enc>` hands
+/// over a null type), so the null type is stopped here, once.
+inline LogicalResult verifyElementTypePresent(Attribute encoding, Type elementType,
+                                              function_ref<InFlightDiagnostic()> emitError) {
+  if (elementType)
+    return success();
+  return emitError() << "tensor with encoding " << encoding << " has no element type";
+}
+
 /// verifyEncoding for encodings whose element-type rule is `checkElement`:
 /// sizes and strides are checked by binding once the shape is static.
 template <typename AttrT>

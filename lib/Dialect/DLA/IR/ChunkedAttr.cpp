@@ -148,6 +148,8 @@ ChunkedAttr::bind(ArrayRef<int64_t> shape, Type elementType,
 
 LogicalResult ChunkedAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
                                           function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
+    return failure();
   if (static_cast<int64_t>(shape.size()) != getRank())
     return emitError() << *this << " has rank " << getRank() << " but the tensor has rank "
                        << shape.size();

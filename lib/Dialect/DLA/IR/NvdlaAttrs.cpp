@@ -81,6 +81,8 @@ FailureOr<BoundPtr> FeatureAttr::bind(ArrayRef<int64_t> shape, Type elementType,
 
 LogicalResult FeatureAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
                                           function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
+    return failure();
   if (shape.size() != 4)
     return emitError() << *this << " encodes rank-4 NCHW tensors, got rank " << shape.size();
   return verifyByBinding(*this, shape, elementType, emitError);
@@ -114,6 +116,8 @@ FailureOr<BoundPtr> PixelAttr::bind(ArrayRef<int64_t> shape, Type elementType,
 
 LogicalResult PixelAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
                                         function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
+    return failure();
   if (shape.size() != 4)
     return emitError() << *this << " encodes rank-4 NCHW images, got rank " << shape.size();
   return verifyByBinding(*this, shape, elementType, emitError);
@@ -134,6 +138,8 @@ FailureOr<BoundPtr> BiasAttr::bind(ArrayRef<int64_t> shape, Type elementType,
 
 LogicalResult BiasAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
                                        function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
+    return failure();
   return verifyByBinding(*this, shape, elementType, emitError);
 }
 
@@ -147,6 +153,8 @@ FailureOr<BoundPtr> PReLUAttr::bind(ArrayRef<int64_t> shape, Type elementType,
 
 LogicalResult PReLUAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
                                         function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
+    return failure();
   return verifyByBinding(*this, shape, elementType, emitError);
 }
 
@@ -159,6 +167,8 @@ FailureOr<BoundPtr> BatchNormAttr::bind(ArrayRef<int64_t> shape, Type elementTyp
 
 LogicalResult BatchNormAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
                                             function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
+    return failure();
   return verifyByBinding(*this, shape, elementType, emitError);
 }
 
@@ -186,5 +196,7 @@ FailureOr<BoundPtr> EltwiseAttr::bind(ArrayRef<int64_t> shape, Type elementType,
 
 LogicalResult EltwiseAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
                                           function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
+    return failure();
   return verifyByBinding(*this, shape, elementType, emitError);
 }

@@ -272,6 +272,8 @@ WeightAttr::getConstantPacker(ArrayRef<int64_t> shape, Type elementType,
 
 LogicalResult WeightAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
                                          function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
+    return failure();
   if (shape.size() != 4)
     return emitError() << *this << " encodes rank-4 KCRS weights, got rank " << shape.size();
   if (failed(checkWeightElement(*this, elementType, emitError)))
