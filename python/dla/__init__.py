@@ -46,8 +46,10 @@ def _check(status):
         raise DLAError(message)
 
 
-def _ref(text):
-    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+def _ref(text, what="text"):
+    # MLIR's lexer reads a NUL as the end of the buffer: "x\0junk" would
+    # parse as "x". The bytes are returned too: the caller keeps them alive.
+    data = _capi.to_cstr(text, what)
     return data, _capi.MlirStringRef.of(data)
 
 
@@ -57,7 +59,9 @@ class Context:
     """An MLIRContext with the dla, func, arith and tensor dialects.
 
     Objects made from a context (modules, types, attributes) keep it alive;
-    close() (or leaving a `with` block) destroys it and every module it owns.
+    close() (or leaving a `with` block) destroys it and every module it owns,
+    after which using any of them raises DLAError instead of reading freed
+    memory.
     """
 
     def __init__(self, *, threading=True, allow_unregistered_dialects=False):
@@ -119,10 +123,11 @@ class Context:
         if preset is not None:
             # Validate first: the C call reports an unknown name on the
             # context's diagnostic handler (stderr), not in a status.
-            _check(_capi.dlaChunkedGetPresetPairs(preset.encode(), 0, None, None, None))
-            data, ref = _ref(preset)
+            data, ref = _ref(preset, "preset name")
+            _check(_capi.dlaChunkedGetPresetPairs(data, 0, None, None, None))
             handle = _capi.dlaChunkedAttrGetPreset(self.handle, ref)
         else:
+            pairs = list(pairs)
             dims, sizes = _pair_arrays(pairs)
             _check(_capi.dlaChunkedValidate(len(pairs), dims, sizes))
             handle = _capi.dlaChunkedAttrGet(self.handle, len(pairs), dims, sizes)
@@ -181,10 +186,22 @@ class Module:
         return _capi.to_string(_capi.mlirOperationPrint, self.operation)
 
 
-class Type:
+class _ContextObject:
+    """A type or attribute: a pointer into its context's storage, valid only
+    while that context is open. Holding the context keeps it alive."""
+
     def __init__(self, context, handle):
         self.context = context
-        self.handle = handle
+        self._handle = handle
+
+    @property
+    def handle(self):
+        if self.context._handle is None:
+            raise DLAError("%s used after its context was closed" % type(self).__name__)
+        return self._handle
+
+
+class Type(_ContextObject):
 
     def __str__(self):
         return _capi.to_string(_capi.mlirTypePrint, self.handle)
@@ -221,11 +238,7 @@ class Type:
                       str(self))
 
 
-class Attribute:
-    def __init__(self, context, handle):
-        self.context = context
-        self.handle = handle
-
+class Attribute(_ContextObject):
     @staticmethod
     def _wrap(context, handle):
         if _capi.dlaAttributeIsAChunked(handle):
@@ -306,7 +319,7 @@ class Layout:
         index = tuple(index)
         offset = ctypes.c_int64(-1)
         _check(_capi.dlaBoundLayoutGetByteOffset(self._bound, len(index),
-                                                 _capi.int64_array(index),
+                                                 _capi.int64_array(index, "index"),
                                                  ctypes.byref(offset)))
         return offset.value
 
@@ -315,7 +328,8 @@ class Layout:
         padding = ctypes.c_bool(False)
         index = (ctypes.c_int64 * max(len(self.shape), 1))()
         byte = ctypes.c_int64(0)
-        _check(_capi.dlaBoundLayoutLocate(self._bound, int(byte_offset), ctypes.byref(padding),
+        byte_offset = _capi.to_int(byte_offset, what="byte offset")
+        _check(_capi.dlaBoundLayoutLocate(self._bound, byte_offset, ctypes.byref(padding),
                                           index, ctypes.byref(byte)))
         if padding.value:
             return None
@@ -323,6 +337,7 @@ class Layout:
 
     def _logical_buffer(self, data):
         if isinstance(data, np.ndarray):
+            _check_numeric(data.dtype)
             if data.shape != self.shape:
                 raise DLAError("array of shape %s, but %s has shape %s"
                                % (data.shape, self.description, self.shape))
@@ -355,6 +370,7 @@ class Layout:
         long), as a numpy array of the tensor's shape. `dtype` defaults to the
         element type's (raw unsigned bits when numpy has no such type)."""
         dtype = np.dtype(dtype) if dtype is not None else self.dtype
+        _check_numeric(dtype)
         if dtype.itemsize != self.element_bytes:
             raise DLAError("dtype %s has %d bytes per element, but %s has %d"
                            % (dtype, dtype.itemsize, self.description, self.element_bytes))
@@ -367,6 +383,14 @@ class Layout:
                                           src.nbytes, out.ctypes.data_as(ctypes.c_void_p),
                                           out.nbytes))
         return out
+
+
+def _check_numeric(dtype):
+    """Layouts move raw element bytes: an object array's elements are
+    pointers and a string array's are characters, never tensor values."""
+    if dtype.kind not in "biufcV":
+        raise DLAError("numpy dtype %s is not numeric (bool, integer, floating-point, complex "
+                       "or raw void bytes); convert the array with .astype(...)" % dtype)
 
 
 _FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
@@ -390,7 +414,8 @@ def _pair_arrays(pairs):
     pairs = [tuple(p) for p in pairs]
     if any(len(p) != 2 for p in pairs):
         raise ValueError("pairs must be (dim, size) tuples")
-    return (_capi.int64_array([p[0] for p in pairs]), _capi.int64_array([p[1] for p in pairs]))
+    return (_capi.int64_array([p[0] for p in pairs], "pair dimension"),
+            _capi.int64_array([p[1] for p in pairs], "pair size"))
 
 
 def chunked_presets():
@@ -402,23 +427,27 @@ def chunked_presets():
 def chunked_layout(layout, shape, element_bytes=1, dtype=None):
     """A chunked layout bound without MLIR: `layout` is a preset name or a
     list of (dim, size) pairs."""
+    shape = tuple(shape)
+    shape_array = _capi.int64_array(shape, "shape dimension")
+    element_bytes = _capi.to_int(element_bytes, what="element_bytes")
     if isinstance(layout, str):
+        name = _capi.to_cstr(layout, "preset name")
         n = ctypes.c_ssize_t(0)
-        _check(_capi.dlaChunkedGetPresetPairs(layout.encode(), 0, None, None, ctypes.byref(n)))
+        _check(_capi.dlaChunkedGetPresetPairs(name, 0, None, None, ctypes.byref(n)))
         dims = (ctypes.c_int64 * n.value)()
         sizes = (ctypes.c_int64 * n.value)()
-        _check(_capi.dlaChunkedGetPresetPairs(layout.encode(), n.value, dims, sizes,
+        _check(_capi.dlaChunkedGetPresetPairs(name, n.value, dims, sizes,
                                               ctypes.byref(n)))
         count = n.value
         description = "#dla.chunked<%s> on %s" % (layout, "x".join(map(str, shape)))
     else:
+        layout = list(layout)
         dims, sizes = _pair_arrays(layout)
         count = len(layout)
         description = "chunked %s on %s" % (list(layout), "x".join(map(str, shape)))
     bound = _capi.DlaBoundLayout()
-    shape = tuple(shape)
-    _check(_capi.dlaChunkedBind(count, dims, sizes, len(shape), _capi.int64_array(shape),
-                                int(element_bytes), ctypes.byref(bound)))
+    _check(_capi.dlaChunkedBind(count, dims, sizes, len(shape), shape_array, element_bytes,
+                                ctypes.byref(bound)))
     if dtype is None:
         dtype = _natural_dtype("", element_bytes)
     return Layout(bound, np.dtype(dtype), description)

@@ -9,6 +9,7 @@ The library is looked up, in order, at
 """
 
 import ctypes
+import operator
 import os
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char_p, c_int8,
                     c_int64, c_size_t, c_ssize_t, c_uint64, c_void_p)
@@ -74,11 +75,63 @@ MlirStringCallback = CFUNCTYPE(None, MlirStringRef, c_void_p)
 _I64P = POINTER(c_int64)
 
 
+def _int_range(ctype):
+    bits = 8 * ctypes.sizeof(ctype)
+    signed = ctype(-1).value < 0
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+
+
+# ctypes converts Python ints to C integers modulo 2**bits and passes bytes
+# to char* up to their first NUL: 2**64 + 1 would arrive as 1 and
+# "flat\0junk" as "flat". Every declared function therefore checks its
+# integer and string arguments first.
+_INT_RANGES = {t: _int_range(t) for t in (c_int64, c_ssize_t, c_size_t, c_uint64, c_int8)}
+
+
+def to_int(value, ctype=c_int64, what="integer"):
+    """`value` as an int that `ctype` holds exactly; TypeError for
+    non-integers (3.5 is not silently truncated), OverflowError outside the
+    range."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an integer, got %r" % (what, value)) from None
+    lo, hi = _INT_RANGES[ctype]
+    if not lo <= v <= hi:
+        raise OverflowError("%s %d does not fit in a %d-bit %s integer"
+                            % (what, v, 8 * ctypes.sizeof(ctype),
+                               "signed" if lo < 0 else "unsigned"))
+    return v
+
+
+def to_cstr(text, what="string"):
+    """`text` (str or bytes) as NUL-free bytes for a char* argument."""
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    if b"\0" in data:
+        raise ValueError("%s %r contains a NUL character" % (what, text))
+    return data
+
+
 def _declare(name, restype, *argtypes):
     fn = getattr(lib, name)
     fn.restype = restype
     fn.argtypes = list(argtypes)
-    globals()[name] = fn
+    ints = [(i, t) for i, t in enumerate(argtypes) if t in _INT_RANGES]
+    strs = [i for i, t in enumerate(argtypes) if t is c_char_p]
+    if not ints and not strs:
+        globals()[name] = fn
+        return
+
+    def checked(*args):
+        for i, t in ints:
+            to_int(args[i], t, "argument %d of %s" % (i, name))
+        for i in strs:
+            if args[i] is not None:
+                to_cstr(args[i], "argument %d of %s" % (i, name))
+        return fn(*args)
+
+    checked.__name__ = name
+    globals()[name] = checked
 
 
 # --- upstream MLIR C API -----------------------------------------------------
@@ -150,8 +203,8 @@ mlirRegisterDLAPasses()
 mlirRegisterTransformsPasses()
 
 
-def int64_array(values):
-    values = [int(v) for v in values]
+def int64_array(values, what="integer"):
+    values = [to_int(v, c_int64, what) for v in values]
     return (c_int64 * max(len(values), 1))(*values)
 
 
