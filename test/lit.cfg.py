@@ -16,6 +16,8 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%dla_ref", os.path.join(config.dla_src_root, "utils", "dla-ref")))
 config.substitutions.append(("%dla_src", config.dla_src_root))
+# mlir-opt / mlir-runner and their runtime libraries (../lib) for execution tests.
+config.substitutions.append(("%llvm_bin", config.llvm_tools_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

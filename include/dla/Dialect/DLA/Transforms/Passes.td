@@ -69,4 +69,60 @@ def DLACheckPrecision : Pass<"dla-check-precision"> {
   }];
 }
 
+def DLALowerToReference : Pass<"dla-lower-to-reference"> {
+  let summary = "Lower NVDLA layer ops to upstream linalg/arith/tensor (executable reference)";
+  let description = [{
+    Gives every layer op (`dla.conv` direct / Winograd / image, `dla.sdp`,
+    `dla.pool`, `dla.lrn`) the meaning of the NVDLA unit that runs it, as
+    upstream `linalg` / `arith` / `math` / `tensor` ops on plain logical
+    tensors, so that a compiled network executes on the CPU (with
+    `--dla-lower-to-llvm` and `mlir-runner` or the ExecutionEngine).
+
+    Operands and results keep their accelerator encodings: an encoded
+    operand is read through `dla.relayout` to row-major, and the row-major
+    result is written back through `dla.relayout` to the result's encoding.
+    The memory formats between layers stay exactly the accelerator's; the
+    memref lowering turns the relayouts into code that reads and writes
+    those bytes.
+
+    Arithmetic follows the "real precision in pipeline" of NVDLA's
+    precision-conversion tables (asked from `dla/Format/NvdlaConversion.h`;
+    an invalid layer is diagnosed with the table's message):
+    - fp16 pipelines multiply f16 values exactly in f32 and accumulate in
+      f32 (CACC's fp32), then round once to the output precision: to f16
+      nearest-even, with overflow clipped to +-65504 ("exceeding maximal
+      normal value ... clipped to max normalized value");
+    - int8 / int16 convolutions accumulate in i32 / i64 (CACC int32 /
+      int48), SDP int32 pipelines compute in i64; integer outputs saturate;
+      float -> integer rounds half away from zero (the convertor's rounding)
+      and saturates;
+    - the ops carry no convertor parameters, so every convertor is the
+      identity (offset 0, scale 1, shift 0);
+    - pooling compares / sums in the pipeline type; average divides by
+      kh * kw with padded elements counted as zero (PDP pads with a value
+      and multiplies by the reciprocal kernel size); max / min ignore
+      padding;
+    - LRN computes `x / (k + alpha / size * sum x^2)^beta` in f32 over the
+      channels [c - (size-1)/2, c + size/2] clipped to the tensor, then
+      rounds to the output precision.
+    `docs/ReferenceSemantics.md` holds the full table.
+
+    ```mlir
+    %y = dla.pool max %x kernel [2, 2] stride [2, 2]
+        : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
+    // becomes
+    %p = dla.relayout %x : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x4x4xf16>
+    %e = linalg.generic ... arith.extf ... : tensor<1x8x4x4xf32>
+    %m = linalg.generic {iterator_types = [parallel x 4, reduction x 2]} ... arith.maximumf
+    %t = linalg.generic ... arith.truncf ... : tensor<1x8x2x2xf16>
+    %y = dla.relayout %t : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
+    ```
+
+    Layer ops with dynamic shapes are diagnosed, not lowered.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
+}
+
 #endif // DLA_PASSES_TD

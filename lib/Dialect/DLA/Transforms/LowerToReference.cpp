@@ -1,0 +1,54 @@
+//===- LowerToReference.cpp - Layer ops to an executable reference -------===//
+
+#include "ReferencePatterns.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::dla {
+#define GEN_PASS_DEF_DLALOWERTOREFERENCE
+#include "dla/Dialect/DLA/Transforms/Passes.h.inc"
+} // namespace mlir::dla
+
+using namespace mlir;
+using namespace mlir::dla;
+
+namespace {
+
+/// Diagnoses what the patterns cannot lower, so that every problem of a
+/// module is reported once, by its layer, before anything is rewritten.
+LogicalResult checkLowerable(PrecisionConversionOpInterface op) {
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto ranked = dyn_cast<RankedTensorType>(t); ranked && !ranked.hasStaticShape())
+      return op->emitOpError() << "reference lowering needs static shapes, got " << t;
+  return reference::getPipelinePrecision(op, /*diagnose=*/true);
+}
+
+struct LowerToReferencePass
+    : mlir::dla::impl::DLALowerToReferenceBase<LowerToReferencePass> {
+  void runOnOperation() override {
+    bool ok = true;
+    getOperation()->walk([&](PrecisionConversionOpInterface op) {
+      ok &= succeeded(checkLowerable(op));
+    });
+    if (!ok)
+      return signalPassFailure();
+
+    MLIRContext *ctx = &getContext();
+    ConversionTarget target(*ctx);
+    target.addIllegalOp<ConvOp, SdpOp, PoolOp, LrnOp>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(ctx);
+    reference::populateLowerToReferencePatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

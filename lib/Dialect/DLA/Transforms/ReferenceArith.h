@@ -1,0 +1,59 @@
+//===- ReferenceArith.h - Scalar and tensor arithmetic of the reference -===//
+//
+// The number handling shared by every layer's reference lowering: which
+// type a pipeline precision computes in, and the conversions between
+// storage and pipeline types with NVDLA's rounding (nearest-even to fp16 with
+// overflow clipped to the largest normal, half away from zero to integers,
+// saturation everywhere).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCEARITH_H
+#define DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCEARITH_H
+
+#include "dla/Format/NvdlaConversion.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::dla::reference {
+
+/// A value's number kind: its element type as arithmetic sees it (signless)
+/// plus whether integers are unsigned (a `ui8` image).
+struct NumberType {
+  Type type;
+  bool isUnsigned = false;
+
+  static NumberType of(Type elementType);
+  bool isFloat() const { return isa<FloatType>(type); }
+};
+
+/// The type a pipeline precision computes in: f32 for fp16 / fp32, i32 for
+/// int8 and int32 convolution accumulators, i64 for int16 (CACC's 48 bits)
+/// and for the SDP's int32 pipeline (so that bias, scale and element-wise
+/// steps cannot wrap before the output saturates).
+Type getAccumulatorType(MLIRContext *ctx, ::dla::format::nvdla::PipelinePrecision p,
+                        bool isSdp);
+
+/// Converts a scalar between number types: widening is exact; float ->
+/// narrower float rounds to nearest-even and clips overflow to the largest
+/// finite value; float -> integer rounds half away from zero and saturates
+/// (NaN -> 0); integer -> narrower integer saturates.
+Value convertScalar(OpBuilder &b, Location loc, Value v, NumberType from, NumberType to);
+
+/// Element-wise conversion of a whole static tensor to `to` (one
+/// linalg.generic; unsigned elements are read as their signless bits and
+/// zero-extended); returns `tensor` unchanged when nothing changes.
+Value convertTensor(OpBuilder &b, Location loc, Value tensor, NumberType from, NumberType to);
+
+/// A tensor of `shape` filled with `value`.
+Value filledTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, Value value);
+
+/// The scalar constant `value` of a float or integer type.
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
+
+/// The largest / smallest value of a type (+-inf for floats).
+Value extremeConstant(OpBuilder &b, Location loc, Type type, bool largest);
+
+} // namespace mlir::dla::reference
+
+#endif // DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCEARITH_H

@@ -1,0 +1,439 @@
+//===- ReferencePatterns.cpp - Layer ops as upstream linalg --------------===//
+//
+// One conversion pattern per layer op. Each reads its encoded operands
+// through dla.relayout to row-major, computes on plain tensors in the
+// layer's pipeline type (ReferenceArith.h) and writes the result back to the
+// result's encoding. The numbers follow docs/ReferenceSemantics.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReferenceArith.h"
+#include "ReferencePatterns.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::reference;
+namespace nv = ::dla::format::nvdla;
+
+FailureOr<nv::PipelinePrecision>
+reference::getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose) {
+  FailureOr<nv::ConversionQuery> query = op.getConversionQuery();
+  if (failed(query))
+    return failure();
+  nv::ConversionVerdict verdict = nv::checkConversion(*query);
+  if (!verdict.valid) {
+    if (diagnose)
+      op->emitError(verdict.message);
+    return failure();
+  }
+  return *verdict.pipeline;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Shared pieces
+//===----------------------------------------------------------------------===//
+
+/// The operand as a plain row-major tensor: through a relayout when encoded.
+Value readPlain(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (!type.getEncoding())
+    return v;
+  return RelayoutOp::create(
+      b, loc, RankedTensorType::get(type.getShape(), type.getElementType()), v);
+}
+
+/// The plain result written to `resultType`'s encoding.
+Value writeEncoded(OpBuilder &b, Location loc, Value plain, RankedTensorType resultType) {
+  if (!resultType.getEncoding())
+    return plain;
+  return RelayoutOp::create(b, loc, resultType, plain);
+}
+
+Type elementTypeOf(Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); }
+
+/// Zero-free padding of the two spatial dims of an NCHW tensor with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> padding, Value value) {
+  if (llvm::all_of(padding, [](int64_t p) { return p == 0; }))
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[2] += padding[0] + padding[1];
+  shape[3] += padding[2] + padding[3];
+  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(0),
+                                   b.getIndexAttr(padding[0]), b.getIndexAttr(padding[2])};
+  SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(0),
+                                    b.getIndexAttr(padding[1]), b.getIndexAttr(padding[3])};
+  return tensor::PadOp::create(b, loc, type.clone(shape), x, low, high, value);
+}
+
+Value add(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::AddFOp::create(b, loc, x, y);
+  return arith::AddIOp::create(b, loc, x, y);
+}
+
+Value mul(OpBuilder &b, Location loc, Value x, Value y) {
+  if (isa<FloatType>(x.getType()))
+    return arith::MulFOp::create(b, loc, x, y);
+  return arith::MulIOp::create(b, loc, x, y);
+}
+
+/// Indexing map of an auxiliary operand broadcast over an NCHW iteration:
+/// rank 0 (per layer), rank 1 (per channel) or rank 4 (per element).
+AffineMap broadcastMap(MLIRContext *ctx, int64_t rank) {
+  switch (rank) {
+  case 0:
+    return AffineMap::get(4, 0, {}, ctx);
+  case 1:
+    return AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx);
+  default:
+    return AffineMap::getMultiDimIdentityMap(4, ctx);
+  }
+}
+
+/// An element-wise linalg.generic over an NCHW result of `resultType`
+/// (plain) whose body combines the scalars of `inputs` (each broadcast by its
+/// rank) into one value of the result's element type.
+Value mapNchw(OpBuilder &b, Location loc, RankedTensorType resultType, ValueRange inputs,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps;
+  for (Value in : inputs)
+    maps.push_back(broadcastMap(ctx, cast<RankedTensorType>(in.getType()).getRank()));
+  maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(), resultType.getElementType());
+  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, body(nb, nloc, args.drop_back()));
+             })
+      .getResult(0);
+}
+
+RankedTensorType plainType(RankedTensorType t) {
+  return RankedTensorType::get(t.getShape(), t.getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// dla.conv
+//===----------------------------------------------------------------------===//
+
+/// Direct, Winograd and image convolutions all compute the convolution sum:
+/// Winograd is an exact rewriting of it (the hardware's transformed weights
+/// round differently, within the CC Winograd error bound of the precision
+/// document), and an image's channels beyond the weight's C meet zero
+/// weights.
+struct ConvToReference : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<nv::PipelinePrecision> pipeline =
+        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
+    if (failed(pipeline))
+      return rewriter.notifyMatchFailure(op, "invalid precision conversion");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    NumberType acc{getAccumulatorType(ctx, *pipeline, /*isSdp=*/false)};
+
+    Value x = readPlain(rewriter, loc, adaptor.getInput());
+    Value w = readPlain(rewriter, loc, adaptor.getWeight());
+    x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), acc);
+    w = convertTensor(rewriter, loc, w, NumberType::of(elementTypeOf(w)), acc);
+
+    auto xType = cast<RankedTensorType>(x.getType());
+    auto wType = cast<RankedTensorType>(w.getType());
+    if (xType.getDimSize(1) != wType.getDimSize(1)) {
+      // Image input: only the weight's channels meet non-zero weights.
+      SmallVector<int64_t> shape(xType.getShape());
+      shape[1] = wType.getDimSize(1);
+      x = tensor::ExtractSliceOp::create(
+          rewriter, loc, xType.clone(shape), x, ValueRange{}, ValueRange{}, ValueRange{},
+          rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}), rewriter.getDenseI64ArrayAttr(shape),
+          rewriter.getDenseI64ArrayAttr({1, 1, 1, 1}));
+    }
+    x = padSpatial(rewriter, loc, x, op.getPadding(), scalarConstant(rewriter, loc, acc.type, 0));
+
+    RankedTensorType outType = op.getOutput().getType();
+    Value init = filledTensor(rewriter, loc, outType.getShape(),
+                              scalarConstant(rewriter, loc, acc.type, 0));
+    Value sum = linalg::Conv2DNchwFchwOp::create(
+                    rewriter, loc, TypeRange{init.getType()}, ValueRange{x, w}, ValueRange{init},
+                    rewriter.getI64TensorAttr(op.getStrides()),
+                    rewriter.getI64TensorAttr(op.getDilations()))
+                    .getResult(0);
+
+    SmallVector<Value> inputs = {sum};
+    NumberType biasType;
+    if (Value bias = adaptor.getBias()) {
+      Value plain = readPlain(rewriter, loc, bias);
+      biasType = NumberType::of(elementTypeOf(bias));
+      inputs.push_back(plain);
+    }
+    NumberType out = NumberType::of(outType.getElementType());
+    Value result = mapNchw(rewriter, loc, plainType(outType), inputs,
+                           [&](OpBuilder &b, Location l, ValueRange args) {
+                             Value v = args[0];
+                             if (args.size() > 1)
+                               v = add(b, l, v, convertScalar(b, l, args[1], biasType, acc));
+                             return convertScalar(b, l, v, acc, out);
+                           });
+    rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// dla.sdp
+//===----------------------------------------------------------------------===//
+
+/// bias, then batch-norm (add, then multiply), then the element-wise operand
+/// (added), then ReLU or PReLU, in the SDP's pipeline type; one rounding at
+/// the output.
+struct SdpToReference : OpConversionPattern<SdpOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(SdpOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<nv::PipelinePrecision> pipeline =
+        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
+    if (failed(pipeline))
+      return rewriter.notifyMatchFailure(op, "invalid precision conversion");
+    Location loc = op.getLoc();
+    NumberType acc{getAccumulatorType(rewriter.getContext(), *pipeline, /*isSdp=*/true)};
+
+    // Operands in a fixed order; each remembers its number type.
+    SmallVector<Value> inputs;
+    SmallVector<NumberType> types;
+    auto push = [&](Value v) -> int {
+      if (!v)
+        return -1;
+      types.push_back(NumberType::of(elementTypeOf(v)));
+      inputs.push_back(readPlain(rewriter, loc, v));
+      return static_cast<int>(inputs.size()) - 1;
+    };
+    int x = push(adaptor.getInput());
+    int bias = push(adaptor.getBias());
+    int bnAdd = -1, bnMul = -1;
+    if (Value bn = adaptor.getBatchnorm()) {
+      // tensor<Cx2> -> two tensor<C> columns (add, multiply).
+      Value plain = readPlain(rewriter, loc, bn);
+      auto type = cast<RankedTensorType>(plain.getType());
+      int64_t c = type.getDimSize(0);
+      auto column = RankedTensorType::get({c}, type.getElementType());
+      for (int64_t k = 0; k < 2; ++k) {
+        Value col = tensor::ExtractSliceOp::create(
+            rewriter, loc, column, plain, ValueRange{}, ValueRange{}, ValueRange{},
+            rewriter.getDenseI64ArrayAttr({0, k}), rewriter.getDenseI64ArrayAttr({c, 1}),
+            rewriter.getDenseI64ArrayAttr({1, 1}));
+        types.push_back(NumberType::of(elementTypeOf(bn)));
+        inputs.push_back(col);
+        (k == 0 ? bnAdd : bnMul) = static_cast<int>(inputs.size()) - 1;
+      }
+    }
+    int eltwise = push(adaptor.getEltwise());
+    int prelu = push(adaptor.getPrelu());
+    bool relu = op.getRelu();
+
+    RankedTensorType outType = op.getOutput().getType();
+    NumberType out = NumberType::of(outType.getElementType());
+    Value result = mapNchw(
+        rewriter, loc, plainType(outType), inputs, [&](OpBuilder &b, Location l, ValueRange args) {
+          auto get = [&](int i) { return convertScalar(b, l, args[i], types[i], acc); };
+          Value v = get(x);
+          if (bias >= 0)
+            v = add(b, l, v, get(bias));
+          if (bnAdd >= 0)
+            v = mul(b, l, add(b, l, v, get(bnAdd)), get(bnMul));
+          if (eltwise >= 0)
+            v = add(b, l, v, get(eltwise));
+          Value zero = scalarConstant(b, l, acc.type, 0);
+          if (relu)
+            v = acc.isFloat() ? Value(arith::MaximumFOp::create(b, l, v, zero))
+                              : Value(arith::MaxSIOp::create(b, l, v, zero));
+          if (prelu >= 0) {
+            Value negative =
+                acc.isFloat()
+                    ? Value(arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, v, zero))
+                    : Value(arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, v, zero));
+            v = arith::SelectOp::create(b, l, negative, mul(b, l, v, get(prelu)), v);
+          }
+          return convertScalar(b, l, v, acc, out);
+        });
+    rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// dla.pool
+//===----------------------------------------------------------------------===//
+
+struct PoolToReference : OpConversionPattern<PoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(PoolOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<nv::PipelinePrecision> pipeline =
+        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
+    if (failed(pipeline))
+      return rewriter.notifyMatchFailure(op, "invalid precision conversion");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    NumberType acc{getAccumulatorType(ctx, *pipeline, /*isSdp=*/false)};
+    PoolKind kind = op.getKind();
+
+    Value x = readPlain(rewriter, loc, adaptor.getInput());
+    x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), acc);
+    // Max / min pad with the identity of their reduction, so padding never
+    // wins; average pads with zero and divides by the whole window.
+    Value neutral = kind == PoolKind::Average
+                        ? scalarConstant(rewriter, loc, acc.type, 0)
+                        : extremeConstant(rewriter, loc, acc.type, kind == PoolKind::Min);
+    x = padSpatial(rewriter, loc, x, op.getPadding(), neutral);
+
+    RankedTensorType outType = op.getOutput().getType();
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides();
+    Value window = tensor::EmptyOp::create(rewriter, loc, kernel, acc.type);
+    Value init = filledTensor(rewriter, loc, outType.getShape(), neutral);
+    // (n, c, oh, ow, kh, kw): the input at (n, c, oh*sy + kh, ow*sx + kw).
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(6, 0, {d(0), d(1), d(2) * strides[0] + d(4), d(3) * strides[1] + d(5)},
+                       ctx),
+        AffineMap::get(6, 0, {d(4), d(5)}, ctx), AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+    SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+    iterators.append(2, utils::IteratorType::reduction);
+    Value reduced =
+        linalg::GenericOp::create(
+            rewriter, loc, init.getType(), ValueRange{x, window}, ValueRange{init}, maps, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v = args[0], r = args[2], next;
+              bool isFloat = acc.isFloat();
+              switch (kind) {
+              case PoolKind::Max:
+                next = isFloat ? Value(arith::MaximumFOp::create(b, l, r, v))
+                               : Value(arith::MaxSIOp::create(b, l, r, v));
+                break;
+              case PoolKind::Min:
+                next = isFloat ? Value(arith::MinimumFOp::create(b, l, r, v))
+                               : Value(arith::MinSIOp::create(b, l, r, v));
+                break;
+              case PoolKind::Average:
+                next = add(b, l, r, v);
+                break;
+              }
+              linalg::YieldOp::create(b, l, next);
+            })
+            .getResult(0);
+
+    NumberType out = NumberType::of(outType.getElementType());
+    double area = static_cast<double>(kernel[0]) * static_cast<double>(kernel[1]);
+    Value result = mapNchw(rewriter, loc, plainType(outType), ValueRange{reduced},
+                           [&](OpBuilder &b, Location l, ValueRange args) {
+                             Value v = args[0];
+                             NumberType from = acc;
+                             if (kind == PoolKind::Average) {
+                               // Integer averages round half away from zero
+                               // from the exact quotient.
+                               NumberType f64{Float64Type::get(b.getContext())};
+                               if (!acc.isFloat()) {
+                                 v = convertScalar(b, l, v, acc, f64);
+                                 from = f64;
+                               }
+                               v = arith::DivFOp::create(b, l, v,
+                                                         scalarConstant(b, l, from.type, area));
+                             }
+                             return convertScalar(b, l, v, from, out);
+                           });
+    rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// dla.lrn
+//===----------------------------------------------------------------------===//
+
+/// ONNX's LRN: the window of `size` channels starts (size-1)/2 before c and
+/// is clipped to the tensor (zero padding), computed in f32.
+struct LrnToReference : OpConversionPattern<LrnOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(LrnOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    NumberType f32{Float32Type::get(ctx)};
+    Value x = readPlain(rewriter, loc, adaptor.getInput());
+    x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), f32);
+
+    int64_t size = op.getSize();
+    int64_t before = (size - 1) / 2, after = size - 1 - before;
+    auto xType = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> padded(xType.getShape());
+    padded[1] += size - 1;
+    Value zero = scalarConstant(rewriter, loc, f32.type, 0);
+    Value xp = tensor::PadOp::create(
+        rewriter, loc, xType.clone(padded), x,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), rewriter.getIndexAttr(before),
+                               rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), rewriter.getIndexAttr(after),
+                               rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)},
+        zero);
+
+    Value window = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{size}, f32.type);
+    Value init = filledTensor(rewriter, loc, xType.getShape(), zero);
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    // (n, c, h, w, i): padded channel c + i.
+    SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {d(0), d(1) + d(4), d(2), d(3)}, ctx),
+                                   AffineMap::get(5, 0, {d(4)}, ctx),
+                                   AffineMap::get(5, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+    SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    Value squares =
+        linalg::GenericOp::create(
+            rewriter, loc, init.getType(), ValueRange{xp, window}, ValueRange{init}, maps,
+            iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value sq = arith::MulFOp::create(b, l, args[0], args[0]);
+              linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[2], sq).getResult());
+            })
+            .getResult(0);
+
+    RankedTensorType outType = op.getOutput().getType();
+    NumberType out = NumberType::of(outType.getElementType());
+    double alpha = op.getAlpha().convertToDouble(), beta = op.getBeta().convertToDouble(),
+           k = op.getK().convertToDouble();
+    Value result = mapNchw(
+        rewriter, loc, plainType(outType), ValueRange{x, squares},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value scaled = arith::MulFOp::create(
+              b, l, args[1], scalarConstant(b, l, f32.type, alpha / static_cast<double>(size)));
+          Value base = arith::AddFOp::create(b, l, scaled, scalarConstant(b, l, f32.type, k));
+          Value denom = math::PowFOp::create(b, l, base, scalarConstant(b, l, f32.type, beta));
+          Value v = arith::DivFOp::create(b, l, args[0], denom);
+          return convertScalar(b, l, v, f32, out);
+        });
+    rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
+};
+
+} // namespace
+
+void reference::populateLowerToReferencePatterns(RewritePatternSet &patterns) {
+  patterns.add<ConvToReference, SdpToReference, PoolToReference, LrnToReference>(
+      patterns.getContext());
+}

@@ -1,0 +1,23 @@
+//===- ReferencePatterns.h - Layer ops as upstream linalg -------*- C++ -*-===//
+#ifndef DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCEPATTERNS_H
+#define DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCEPATTERNS_H
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaConversion.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::dla::reference {
+
+/// The layer's "real precision in pipeline" from NVDLA's conversion tables;
+/// failure (with the table's message when `diagnose`) for an invalid layer.
+FailureOr<::dla::format::nvdla::PipelinePrecision>
+getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose);
+
+/// dla.conv / dla.sdp / dla.pool / dla.lrn -> linalg, arith, math, tensor
+/// (and dla.relayout for encoded operands and results).
+void populateLowerToReferencePatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::dla::reference
+
+#endif // DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCEPATTERNS_H

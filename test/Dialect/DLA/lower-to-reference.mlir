@@ -1,0 +1,144 @@
+// RUN: dla-opt %s --dla-lower-to-reference | FileCheck %s --enable-var-scope
+
+// The structure of each layer's reference lowering: encoded operands read
+// through relayouts, the pipeline type, one rounding at the output. The
+// numbers are checked by executing them (test/Execution/reference-layers.mlir).
+
+// An fp16 convolution on encoded operands: relayouts to row-major, products
+// and sums in f32, the bias added in f32, one clipped rounding to f16, the
+// result relayouted back to its feature-data encoding.
+// CHECK-LABEL: func.func @conv_fp16_encoded
+// CHECK-SAME: (%[[X:.*]]: tensor<1x16x8x8xf16, #dla.feature<fp16>>, %[[W:.*]]: tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>, %[[B:.*]]: tensor<16xf16, #dla.bias<per_channel, fp16>>)
+// CHECK: %[[XP:.*]] = dla.relayout %[[X]] : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x8x8xf16>
+// CHECK: %[[WP:.*]] = dla.relayout %[[W]] : tensor<16x16x3x3xf16, #dla.weight<direct, fp16>> -> tensor<16x16x3x3xf16>
+// CHECK: %[[XE:.*]] = linalg.generic {{.*}} ins(%[[XP]] : tensor<1x16x8x8xf16>) outs({{.*}} : tensor<1x16x8x8xf32>)
+// CHECK: arith.extf
+// CHECK: %[[WE:.*]] = linalg.generic {{.*}} ins(%[[WP]] : tensor<16x16x3x3xf16>) outs({{.*}} : tensor<16x16x3x3xf32>)
+// CHECK: %[[PAD:.*]] = tensor.pad %[[XE]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: %[[ACC:.*]] = linalg.fill
+// CHECK: %[[SUM:.*]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[PAD]], %[[WE]] : tensor<1x16x10x10xf32>, tensor<16x16x3x3xf32>) outs(%[[ACC]] : tensor<1x16x8x8xf32>)
+// CHECK: %[[BP:.*]] = dla.relayout %[[B]] : tensor<16xf16, #dla.bias<per_channel, fp16>> -> tensor<16xf16>
+// CHECK: %[[OUT:.*]] = linalg.generic {{.*}} ins(%[[SUM]], %[[BP]] : tensor<1x16x8x8xf32>, tensor<16xf16>)
+// CHECK: arith.extf
+// CHECK: arith.addf
+// CHECK: arith.constant 6.550400e+04 : f32
+// CHECK: arith.minimumf
+// CHECK: arith.maximumf
+// CHECK: arith.truncf {{.*}} : f32 to f16
+// CHECK: %[[R:.*]] = dla.relayout %[[OUT]] : tensor<1x16x8x8xf16> -> tensor<1x16x8x8xf16, #dla.feature<fp16>>
+// CHECK: return %[[R]]
+func.func @conv_fp16_encoded(%x: tensor<1x16x8x8xf16, #dla.feature<fp16>>,
+                             %w: tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>,
+                             %b: tensor<16xf16, #dla.bias<per_channel, fp16>>)
+    -> tensor<1x16x8x8xf16, #dla.feature<fp16>> {
+  %y = dla.conv direct %x, %w, %b pad [1, 1, 1, 1]
+      : tensor<1x16x8x8xf16, #dla.feature<fp16>>, tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>,
+        tensor<16xf16, #dla.bias<per_channel, fp16>> -> tensor<1x16x8x8xf16, #dla.feature<fp16>>
+  return %y : tensor<1x16x8x8xf16, #dla.feature<fp16>>
+}
+
+// int8 accumulates in i32 and saturates to int8; strides and dilations
+// carry over.
+// CHECK-LABEL: func.func @conv_int8
+// CHECK: arith.extsi {{.*}} : i8 to i32
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<[2, 1]> : tensor<2xi64>, strides = dense<[1, 2]> : tensor<2xi64>} {{.*}} outs({{.*}} : tensor<1x8x4x3xi32>)
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+// CHECK: arith.trunci {{.*}} : i32 to i8
+func.func @conv_int8(%x: tensor<1x8x8x8xi8>, %w: tensor<8x8x3x3xi8>) -> tensor<1x8x4x3xi8> {
+  %y = dla.conv direct %x, %w stride [1, 2] dilation [2, 1]
+      : tensor<1x8x8x8xi8>, tensor<8x8x3x3xi8> -> tensor<1x8x4x3xi8>
+  return %y : tensor<1x8x4x3xi8>
+}
+
+// An unsigned image: its bits are read signless and zero-extended; only the
+// weight's 3 of the image's 4 channels take part.
+// CHECK-LABEL: func.func @conv_image
+// CHECK: ^bb0(%[[IN:.*]]: ui8, %{{.*}}: i32):
+// CHECK: %[[BITS:.*]] = builtin.unrealized_conversion_cast %[[IN]] : ui8 to i8
+// CHECK: arith.extui %[[BITS]] : i8 to i32
+// CHECK: tensor.extract_slice {{.*}}[0, 0, 0, 0] [1, 3, 6, 6] [1, 1, 1, 1] : tensor<1x4x6x6xi32> to tensor<1x3x6x6xi32>
+func.func @conv_image(%x: tensor<1x4x6x6xui8>, %w: tensor<8x3x3x3xi8>) -> tensor<1x8x4x4xi8> {
+  %y = dla.conv image %x, %w : tensor<1x4x6x6xui8>, tensor<8x3x3x3xi8> -> tensor<1x8x4x4xi8>
+  return %y : tensor<1x8x4x4xi8>
+}
+
+// SDP: one element-wise generic; bias, batch-norm (add then multiply),
+// element-wise add, PReLU, in the int32 pipeline computed as i64 and
+// saturated to the int16 output.
+// CHECK-LABEL: func.func @sdp_int8
+// CHECK-SAME: (%[[X:.*]]: tensor<1x4x2x2xi8>, %[[B:.*]]: tensor<4xi8>, %[[BN:.*]]: tensor<4x2xi16>, %[[E:.*]]: tensor<1x4x2x2xi8>, %[[P:.*]]: tensor<4xi8>)
+// CHECK-DAG: %[[ADD:.*]] = tensor.extract_slice %[[BN]][0, 0] [4, 1] [1, 1] : tensor<4x2xi16> to tensor<4xi16>
+// CHECK-DAG: %[[MUL:.*]] = tensor.extract_slice %[[BN]][0, 1] [4, 1] [1, 1] : tensor<4x2xi16> to tensor<4xi16>
+// CHECK: linalg.generic {{.*}} ins(%[[X]], %[[B]], %[[ADD]], %[[MUL]], %[[E]], %[[P]] :
+// CHECK: ^bb0(%[[VX:.*]]: i8, %[[VB:.*]]: i8, %[[VA:.*]]: i16, %[[VM:.*]]: i16, %[[VE:.*]]: i8, %[[VP:.*]]: i8, %{{.*}}: i16):
+// CHECK: %[[X64:.*]] = arith.extsi %[[VX]] : i8 to i64
+// CHECK: %[[B64:.*]] = arith.extsi %[[VB]] : i8 to i64
+// CHECK: %[[S1:.*]] = arith.addi %[[X64]], %[[B64]] : i64
+// CHECK: arith.addi %[[S1]]
+// CHECK: arith.muli
+// CHECK: arith.cmpi slt
+// CHECK: arith.select
+// CHECK: arith.trunci {{.*}} : i64 to i16
+func.func @sdp_int8(%x: tensor<1x4x2x2xi8>, %b: tensor<4xi8>, %bn: tensor<4x2xi16>,
+                    %e: tensor<1x4x2x2xi8>, %p: tensor<4xi8>) -> tensor<1x4x2x2xi16> {
+  %y = dla.sdp offline %x bias %b : tensor<4xi8> batchnorm %bn : tensor<4x2xi16>
+      eltwise %e : tensor<1x4x2x2xi8> prelu %p : tensor<4xi8> : tensor<1x4x2x2xi8> -> tensor<1x4x2x2xi16>
+  return %y : tensor<1x4x2x2xi16>
+}
+
+// fp16 -> int16 rounds half away from zero and saturates; NaN becomes 0.
+// CHECK-LABEL: func.func @sdp_fp16_to_int16
+// CHECK: arith.maximumf
+// CHECK: arith.extf {{.*}} : f32 to f64
+// CHECK: math.round
+// CHECK: arith.constant 3.276700e+04 : f64
+// CHECK: arith.fptosi {{.*}} : f64 to i16
+// CHECK: arith.cmpf uno
+func.func @sdp_fp16_to_int16(%x: tensor<1x4x2x2xf16>) -> tensor<1x4x2x2xi16> {
+  %y = dla.sdp offline %x relu : tensor<1x4x2x2xf16> -> tensor<1x4x2x2xi16>
+  return %y : tensor<1x4x2x2xi16>
+}
+
+// Max pooling pads with -inf and reduces over a (kh, kw) window.
+// CHECK-LABEL: func.func @pool_max
+// CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: tensor.pad {{.*}} low[0, 0, 1, 0] high[0, 0, 0, 1]
+// CHECK: tensor.yield %[[NEG]]
+// CHECK: linalg.generic {indexing_maps = [#[[IN:.*]], #[[WIN:.*]], #[[OUT:.*]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK: arith.maximumf
+func.func @pool_max(%x: tensor<1x8x4x4xf16>) -> tensor<1x8x2x2xf16> {
+  %y = dla.pool max %x kernel [3, 2] stride [2, 2] pad [1, 0, 0, 1]
+      : tensor<1x8x4x4xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// Average pooling of int8: i32 sum, exact quotient by the whole window,
+// rounded half away from zero.
+// CHECK-LABEL: func.func @pool_average_int8
+// CHECK: arith.addi
+// CHECK: arith.sitofp {{.*}} : i32 to f64
+// CHECK: arith.constant 6.000000e+00 : f64
+// CHECK: arith.divf
+// CHECK: math.round
+func.func @pool_average_int8(%x: tensor<1x8x4x4xi8>) -> tensor<1x8x2x2xi8> {
+  %y = dla.pool average %x kernel [3, 2] stride [2, 2] pad [1, 0, 0, 0]
+      : tensor<1x8x4x4xi8> -> tensor<1x8x2x2xi8>
+  return %y : tensor<1x8x2x2xi8>
+}
+
+// LRN: channels padded by (size-1)/2 before and size/2 after, a window sum of
+// squares, then x / (k + alpha/size * sum)^beta in f32.
+// CHECK-LABEL: func.func @lrn
+// CHECK: tensor.pad {{.*}} low[0, 1, 0, 0] high[0, 2, 0, 0]
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK: arith.mulf
+// CHECK: arith.addf
+// CHECK: arith.constant 2.500000e-01 : f32
+// CHECK: math.powf
+// CHECK: arith.divf
+func.func @lrn(%x: tensor<1x8x4x4xf16>) -> tensor<1x8x4x4xf16> {
+  %y = dla.lrn %x size 4 {alpha = 1.0 : f32, beta = 0.5 : f32, k = 2.0 : f32}
+      : tensor<1x8x4x4xf16> -> tensor<1x8x4x4xf16>
+  return %y : tensor<1x8x4x4xf16>
+}

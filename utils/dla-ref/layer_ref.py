@@ -1,0 +1,116 @@
+"""Independent numpy reference of what NVDLA layer ops compute.
+
+Written from docs/ReferenceSemantics.md and the NVDLA precision documents,
+not from the C++ lowering: explicit loops over windows, float64 sums (exact
+for every f16 product sum these tests use, so the only difference to an f32
+accumulator is its rounding order), numpy's own f16 rounding.
+
+Precisions: 'f16' (fp16 feature data, pipeline fp32), 'i8', 'i16'; images
+may also be 'ui8'. Integer outputs saturate; float -> integer rounds half
+away from zero; results beyond +-65504 clip to it before f16 rounding.
+"""
+
+import numpy as np
+
+F16_MAX = 65504.0
+INT_RANGE = {"i8": (-128, 127), "i16": (-32768, 32767), "i32": (-2**31, 2**31 - 1)}
+NP_TYPE = {"f16": np.float16, "i8": np.int8, "i16": np.int16, "ui8": np.uint8,
+           "i32": np.int32, "f32": np.float32}
+
+
+def to_output(values, out):
+    """Exact (float64 or int) values -> the output precision."""
+    values = np.asarray(values, dtype=np.float64)
+    if out == "f16":
+        return np.clip(values, -F16_MAX, F16_MAX).astype(np.float16)
+    lo, hi = INT_RANGE[out]
+    rounded = np.sign(values) * np.floor(np.abs(values) + 0.5)
+    rounded = np.nan_to_num(rounded, nan=0.0)
+    return np.clip(rounded, lo, hi).astype(NP_TYPE[out])
+
+
+def conv(x, w, bias=None, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1), out="f16"):
+    """Convolution sum in exact arithmetic; image inputs with more channels
+    than the weight use only the weight's channels."""
+    n, _, h, wd = x.shape
+    k, c, r, s = w.shape
+    xs = x[:, :c].astype(np.float64)
+    xs = np.pad(xs, ((0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])))
+    oh = (h + pad[0] + pad[1] - (r - 1) * dilation[0] - 1) // stride[0] + 1
+    ow = (wd + pad[2] + pad[3] - (s - 1) * dilation[1] - 1) // stride[1] + 1
+    wf = w.astype(np.float64)
+    acc = np.zeros((n, k, oh, ow))
+    for i in range(r):
+        for j in range(s):
+            rows = xs[:, :, i * dilation[0]:i * dilation[0] + stride[0] * (oh - 1) + 1:stride[0],
+                      j * dilation[1]:j * dilation[1] + stride[1] * (ow - 1) + 1:stride[1]]
+            acc += np.einsum("nchw,kc->nkhw", rows, wf[:, :, i, j])
+    if bias is not None:
+        acc += broadcast_aux(bias, acc.shape)
+    return to_output(acc, out)
+
+
+def broadcast_aux(a, shape):
+    a = np.asarray(a, dtype=np.float64)
+    if a.ndim == 1:
+        return a.reshape(1, -1, 1, 1)
+    return a
+
+
+def sdp(x, bias=None, bn=None, eltwise=None, prelu=None, relu=False, out="f16"):
+    """bias, batch-norm (add then multiply), element-wise add, ReLU / PReLU,
+    one rounding at the output."""
+    v = x.astype(np.float64)
+    if bias is not None:
+        v = v + broadcast_aux(bias, v.shape)
+    if bn is not None:
+        bn = bn.astype(np.float64)
+        v = (v + bn[:, 0].reshape(1, -1, 1, 1)) * bn[:, 1].reshape(1, -1, 1, 1)
+    if eltwise is not None:
+        v = v + eltwise.astype(np.float64)
+    if relu:
+        v = np.maximum(v, 0)
+    if prelu is not None:
+        v = np.where(v < 0, v * prelu.astype(np.float64).reshape(1, -1, 1, 1), v)
+    return to_output(v, out)
+
+
+def pool(x, kind, kernel, stride=(1, 1), pad=(0, 0, 0, 0)):
+    """Max / min ignore padding; average divides by the whole window with
+    padding counted as zero."""
+    n, c, h, w = x.shape
+    oh = (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1
+    ow = (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1
+    fill = {"max": -np.inf, "min": np.inf, "average": 0.0}[kind]
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])),
+                constant_values=fill)
+    res = np.empty((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, :, i * stride[0]:i * stride[0] + kernel[0],
+                     j * stride[1]:j * stride[1] + kernel[1]]
+            if kind == "max":
+                res[:, :, i, j] = win.max(axis=(2, 3))
+            elif kind == "min":
+                res[:, :, i, j] = win.min(axis=(2, 3))
+            else:
+                res[:, :, i, j] = win.sum(axis=(2, 3)) / (kernel[0] * kernel[1])
+    return to_output(res, dtype_name(x))
+
+
+def lrn(x, size, alpha=1e-4, beta=0.75, k=1.0):
+    """ONNX LRN: channels [c - (size-1)//2, c + size//2 ... ] clipped."""
+    xf = x.astype(np.float64)
+    c = x.shape[1]
+    before = (size - 1) // 2
+    after = size - 1 - before
+    sq = np.zeros_like(xf)
+    for ch in range(c):
+        lo, hi = max(0, ch - before), min(c - 1, ch + after)
+        sq[:, ch] = (xf[:, lo:hi + 1] ** 2).sum(axis=1)
+    return to_output(xf / (k + alpha / size * sq) ** beta, dtype_name(x))
+
+
+def dtype_name(a):
+    return {np.dtype(np.float16): "f16", np.dtype(np.int8): "i8",
+            np.dtype(np.int16): "i16"}[a.dtype]

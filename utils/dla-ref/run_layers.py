@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Executes dla layer ops through --dla-lower-to-reference and mlir-runner
+and compares every output element with layer_ref.py.
+
+    run_layers.py --kind conv|sdp|pool|lrn [--seed S] --opt DLA_OPT --bin LLVM_BIN
+
+One module per kind: one function per case, called from @main on constant
+random inputs; results are widened (f16 -> f32, ints -> i32) and printed
+with printMemref*. f16 outputs may differ from the reference by one f16 ulp
+(the lowering accumulates in f32 in loop order, the reference sums exactly),
+integer outputs must be exact (LRN: off by one, it rounds an f32 quotient).
+Prints one line per case with its max error; exits 1 on any mismatch.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import layer_ref as ref  # noqa: E402
+
+MLIR_TYPE = {"f16": "f16", "i8": "i8", "i16": "i16", "ui8": "ui8"}
+
+
+def tensor_type(shape, t, enc=None):
+    dims = "x".join(str(d) for d in shape)
+    body = f"{dims}x{MLIR_TYPE[t]}" if shape else MLIR_TYPE[t]
+    return f"tensor<{body}{', ' + enc if enc else ''}>"
+
+
+def literal(a):
+    return 'dense<"0x' + np.ascontiguousarray(a).tobytes().hex().upper() + '">'
+
+
+def rand(rng, shape, t, scale=4.0):
+    if t == "f16":
+        return np.clip(rng.standard_normal(shape) * scale, -60000, 60000).astype(np.float16)
+    lo, hi = {"i8": (-128, 127), "i16": (-300, 300), "ui8": (0, 255)}[t]
+    return rng.integers(lo, hi + 1, size=shape).astype(ref.NP_TYPE[t])
+
+
+class Case:
+    def __init__(self, name, args, op, out_shape, out_t, expected):
+        self.name, self.args, self.op = name, args, op
+        self.out_shape, self.out_t, self.expected = out_shape, out_t, expected
+
+
+def conv_cases(rng):
+    cases = []
+
+    def add(mode, xt, wt, out, x_shape, w_shape, stride=(1, 1), pad=(0, 0, 0, 0),
+            dil=(1, 1), bias_t=None, scale=4.0):
+        x = rand(rng, x_shape, xt, scale)
+        w = rand(rng, w_shape, wt, 1.0 if wt == "f16" else 4.0)
+        if wt != "f16":
+            w = rand(rng, w_shape, "i8").astype(ref.NP_TYPE[wt]) if wt == "i8" else \
+                rng.integers(-50, 51, size=w_shape).astype(np.int16)
+        b = rand(rng, (w_shape[0],), bias_t) if bias_t else None
+        e = ref.conv(x, w, b, stride, pad, dil, out)
+        args = [(x, xt), (w, wt)] + ([(b, bias_t)] if bias_t else [])
+        names = ", ".join(f"%a{i}" for i in range(len(args)))
+        types = ", ".join(tensor_type(a.shape, t) for a, t in args)
+        op = (f"dla.conv {mode} {names} stride [{stride[0]}, {stride[1]}] "
+              f"pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}] dilation [{dil[0]}, {dil[1]}] "
+              f": {types} -> {tensor_type(e.shape, out)}")
+        cases.append(Case(f"conv_{mode}_{xt}_{out}_{len(cases)}", args, op, e.shape, out, e))
+
+    add("direct", "f16", "f16", "f16", (1, 5, 7, 6), (4, 5, 3, 3), (2, 1), (1, 1, 0, 2), bias_t="f16")
+    add("direct", "f16", "f16", "f16", (2, 3, 9, 9), (6, 3, 3, 2), (1, 2), (0, 1, 1, 0), (2, 1))
+    add("direct", "f16", "f16", "f16", (1, 8, 4, 4), (3, 8, 1, 1), scale=20000.0)  # clips to 65504
+    add("direct", "i8", "i8", "i8", (1, 6, 5, 5), (5, 6, 3, 3), pad=(1, 1, 1, 1), bias_t="i8")
+    add("direct", "i16", "i16", "i16", (1, 4, 6, 5), (3, 4, 2, 3), (2, 2), (1, 0, 1, 1), bias_t="i16")
+    add("winograd", "f16", "f16", "f16", (1, 4, 6, 6), (4, 4, 3, 3), pad=(1, 1, 1, 1))
+    add("winograd", "i8", "i8", "i8", (1, 3, 8, 8), (2, 3, 6, 6), (2, 2), (2, 2, 2, 2))
+    add("image", "ui8", "i8", "i8", (1, 4, 7, 7), (4, 3, 3, 3), (2, 2), (1, 1, 1, 1))
+    add("image", "ui8", "f16", "f16", (1, 4, 5, 6), (2, 3, 3, 3), pad=(1, 1, 1, 1))
+    add("image", "i16", "i16", "i16", (1, 1, 5, 5), (2, 1, 3, 3))
+    return cases
+
+
+def sdp_cases(rng):
+    cases = []
+
+    def add(xt, out, shape, bias=None, bn=None, elt=None, prelu=None, relu=False, scale=4.0):
+        c = shape[1]
+        x = rand(rng, shape, xt, scale)
+        args, parts = [(x, xt)], []
+        vals = {}
+        for key, spec in (("bias", bias), ("batchnorm", bn), ("eltwise", elt), ("prelu", prelu)):
+            if spec is None:
+                continue
+            t, kind = spec
+            aux_shape = {"layer": (), "channel": (c,), "element": shape, "bn": (c, 2)}[kind]
+            a = rand(rng, aux_shape, t, 1.0)
+            if t != "f16" and key in ("batchnorm", "prelu"):
+                a = rng.integers(-3, 4, size=aux_shape).astype(ref.NP_TYPE[t])
+            vals[key] = a
+            args.append((a, t))
+            parts.append(f"{key} %a{len(args) - 1} : {tensor_type(a.shape, t)}")
+        e = ref.sdp(x, vals.get("bias"), vals.get("batchnorm"), vals.get("eltwise"),
+                    vals.get("prelu"), relu, out)
+        op = (f"dla.sdp offline %a0 {' '.join(parts)}{' relu' if relu else ''} "
+              f": {tensor_type(shape, xt)} -> {tensor_type(shape, out)}")
+        cases.append(Case(f"sdp_{xt}_{out}_{len(cases)}", args, op, e.shape, out, e))
+
+    add("f16", "f16", (1, 6, 3, 4), ("f16", "channel"), ("f16", "bn"), ("f16", "element"),
+        ("f16", "channel"))
+    add("f16", "f16", (2, 3, 4, 5), ("f16", "layer"), relu=True)
+    add("f16", "f16", (1, 4, 3, 3), ("f16", "element"), ("f16", "bn"), scale=40000.0)  # clips
+    add("f16", "i16", (1, 5, 4, 4), ("f16", "channel"), scale=20000.0)  # rounds, saturates
+    add("i8", "i8", (1, 7, 3, 3), ("i8", "channel"), ("i8", "bn"), relu=True)
+    add("i8", "i16", (1, 3, 4, 4), ("i16", "element"), prelu=("i8", "channel"))
+    add("i16", "f16", (1, 4, 3, 5), ("i16", "channel"), elt=("i16", "element"))
+    add("i16", "i8", (1, 2, 5, 5), ("i16", "layer"))
+    return cases
+
+
+def pool_cases(rng):
+    cases = []
+    for kind in ("max", "min", "average"):
+        for t in ("f16", "i8", "i16"):
+            shape = (1, 3 + len(cases) % 3, 7, 6)
+            kernel, stride, pad = [(3, 3), (2, 2), (1, 1, 0, 1)] if len(cases) % 2 else \
+                [(2, 3), (1, 2), (0, 0, 1, 1)]
+            x = rand(rng, shape, t)
+            e = ref.pool(x, kind, kernel, stride, pad)
+            op = (f"dla.pool {kind} %a0 kernel [{kernel[0]}, {kernel[1]}] "
+                  f"stride [{stride[0]}, {stride[1]}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}] "
+                  f": {tensor_type(shape, t)} -> {tensor_type(e.shape, t)}")
+            cases.append(Case(f"pool_{kind}_{t}_{len(cases)}", [(x, t)], op, e.shape, t, e))
+    return cases
+
+
+def lrn_cases(rng):
+    cases = []
+    for t, size, alpha, beta, k, scale in (("f16", 5, 1e-2, 0.75, 1.0, 4.0),
+                                           ("f16", 3, 0.5, 0.5, 2.0, 4.0),
+                                           ("f16", 4, 1e-4, 0.75, 1.0, 4.0),
+                                           ("i8", 5, 1e-3, 0.75, 1.0, 1.0),
+                                           ("i16", 2, 1e-4, 0.6, 1.5, 1.0)):
+        shape = (1, 7, 3, 4)
+        x = rand(rng, shape, t, scale)
+        e = ref.lrn(x, size, alpha, beta, k)
+        op = (f"dla.lrn %a0 size {size} {{alpha = {alpha:e} : f32, beta = {beta:e} : f32, "
+              f"k = {k:e} : f32}} : {tensor_type(shape, t)} -> {tensor_type(shape, t)}")
+        cases.append(Case(f"lrn_{t}_{size}_{len(cases)}", [(x, t)], op, e.shape, t, e))
+    return cases
+
+
+def module(cases):
+    lines = []
+    for c in cases:
+        params = ", ".join(f"%a{i}: {tensor_type(a.shape, t)}" for i, (a, t) in enumerate(c.args))
+        out = tensor_type(c.out_shape, c.out_t)
+        lines += [f"func.func @{c.name}({params}) -> {out} {{",
+                  f"  %r = {c.op}", f"  return %r : {out}", "}"]
+    lines += ["func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}",
+              "func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}",
+              "func.func @main() {"]
+    for n, c in enumerate(cases):
+        names = []
+        for i, (a, t) in enumerate(c.args):
+            lines.append(f"  %c{n}_{i} = arith.constant {literal(a)} : {tensor_type(a.shape, t)}")
+            names.append(f"%c{n}_{i}")
+        types = ", ".join(tensor_type(a.shape, t) for a, t in c.args)
+        out = tensor_type(c.out_shape, c.out_t)
+        lines.append(f"  %r{n} = call @{c.name}({', '.join(names)}) : ({types}) -> {out}")
+        wide_t = "f32" if c.out_t == "f16" else "i32"
+        wide = f"tensor<{'x'.join(map(str, c.out_shape))}x{wide_t}>"
+        cast = "extf" if c.out_t == "f16" else "extsi"
+        memref = wide.replace("tensor", "memref")
+        lines += [f"  %w{n} = arith.{cast} %r{n} : {out} to {wide}",
+                  f"  %m{n} = bufferization.to_buffer %w{n} : {wide} to {memref}",
+                  f"  %u{n} = memref.cast %m{n} : {memref} to memref<*x{wide_t}>",
+                  f"  call @printMemref{wide_t.upper()}(%u{n}) : (memref<*x{wide_t}>) -> ()"]
+    lines += ["  return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+LOWERING = ["--convert-elementwise-to-linalg",
+            "--one-shot-bufferize=bufferize-function-boundaries",
+            "--convert-linalg-to-loops", "--expand-strided-metadata", "--lower-affine",
+            "--convert-scf-to-cf", "--convert-math-to-llvm", "--convert-to-llvm",
+            "--reconcile-unrealized-casts"]
+
+NUMBER = re.compile(r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)")
+
+
+def run(cases, dla_opt, bin_dir):
+    text = module(cases)
+    lowered = subprocess.run([dla_opt, "--dla-lower-to-reference", "-"], input=text,
+                             capture_output=True, text=True)
+    if lowered.returncode:
+        sys.exit("dla-opt failed:\n" + lowered.stderr)
+    llvm = subprocess.run([os.path.join(bin_dir, "mlir-opt")] + LOWERING, input=lowered.stdout,
+                          capture_output=True, text=True)
+    if llvm.returncode:
+        sys.exit("mlir-opt failed:\n" + llvm.stderr)
+    libs = ",".join(os.path.join(os.path.dirname(bin_dir), "lib", lib)
+                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+    ran = subprocess.run([os.path.join(bin_dir, "mlir-runner"), "-e", "main",
+                          "-entry-point-result=void", f"-shared-libs={libs}"],
+                         input=llvm.stdout, capture_output=True, text=True)
+    if ran.returncode:
+        sys.exit("mlir-runner failed:\n" + ran.stderr)
+    chunks = ran.stdout.split("Unranked Memref")[1:]
+    if len(chunks) != len(cases):
+        sys.exit(f"expected {len(cases)} printed results, got {len(chunks)}")
+    return [np.array([float(v) for v in NUMBER.findall(ch.split("data =", 1)[1])])
+            for ch in chunks]
+
+
+def compare(case, got):
+    exp = case.expected.astype(np.float64).ravel()
+    if got.size != exp.size:
+        return False, f"{got.size} values, expected {exp.size}"
+    if case.out_t == "f16":
+        # One f16 ulp at the expected value (the spacing of f16 there).
+        g = got.astype(np.float16).astype(np.float64)
+        ulp = np.spacing(np.abs(case.expected.ravel())).astype(np.float64)
+        err = np.abs(g - exp)
+        ok = bool(np.all(err <= ulp))
+        ulps = float(np.max(err / ulp)) if err.size else 0.0
+        return ok, f"max |err| {err.max():.3g} ({ulps:.0f} ulp)"
+    err = np.abs(got - exp)
+    allowed = 1 if case.name.startswith("lrn") else 0
+    return bool(np.all(err <= allowed)), f"max |err| {err.max():.0f}"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--kind", required=True, choices=["conv", "sdp", "pool", "lrn"])
+    p.add_argument("--seed", type=int, default=12)
+    p.add_argument("--opt", required=True, help="the dla-opt binary")
+    p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
+    p.add_argument("--print-module", action="store_true")
+    a = p.parse_args()
+    rng = np.random.default_rng(a.seed)
+    cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
+             "lrn": lrn_cases}[a.kind](rng)
+    if a.print_module:
+        print(module(cases))
+        return 0
+    results = run(cases, a.opt, a.bin)
+    bad = 0
+    for case, got in zip(cases, results):
+        ok, msg = compare(case, got)
+        bad += not ok
+        print(f"{'ok' if ok else 'MISMATCH'} {case.name}: {case.expected.size} values, {msg}")
+    print(f"{len(cases) - bad} of {len(cases)} cases match")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
