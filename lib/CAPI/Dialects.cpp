@@ -152,7 +152,7 @@ MlirAttribute dlaChunkedAttrGet(MlirContext context, intptr_t numPairs, const in
 
 MlirAttribute dlaChunkedAttrGetPreset(MlirContext context, MlirStringRef name) {
   std::optional<fmt::ChunkedPreset> preset =
-      fmt::parsePresetName(std::string_view(name.data, name.length));
+      fmt::parseEnum<fmt::ChunkedPreset>(std::string_view(name.data, name.length));
   if (!preset) {
     emitError(UnknownLoc::get(unwrap(context)))
         << "unknown chunked layout preset '" << unwrap(name) << "'";
@@ -192,7 +192,7 @@ MlirStringRef dlaChunkedAttrGetPresetName(MlirAttribute attr) {
   std::optional<fmt::ChunkedPreset> preset = chunked.getPreset();
   if (!preset)
     return mlirStringRefCreate("", 0);
-  std::string_view name = fmt::getPresetName(*preset);
+  std::string_view name = fmt::enumName(*preset);
   return mlirStringRefCreate(name.data(), name.size());
 }
 

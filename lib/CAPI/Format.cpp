@@ -151,27 +151,23 @@ DlaStatus dlaBoundLayoutUnpack(DlaBoundLayout layout, const void *storage, size_
 //===----------------------------------------------------------------------===//
 
 intptr_t dlaChunkedGetNumPresets(void) {
-  return static_cast<intptr_t>(format::allChunkedPresets().size());
+  return static_cast<intptr_t>(format::enumCount<format::ChunkedPreset>());
 }
 
 const char *dlaChunkedGetPresetName(intptr_t pos) {
-  const std::vector<format::ChunkedPreset> &presets = format::allChunkedPresets();
-  if (pos < 0 || pos >= static_cast<intptr_t>(presets.size()))
+  if (pos < 0 || pos >= dlaChunkedGetNumPresets())
     return nullptr;
   // The names are string literals, hence NUL-terminated.
-  return format::getPresetName(presets[pos]).data();
+  return format::enumName(static_cast<format::ChunkedPreset>(pos)).data();
 }
 
 DlaStatus dlaChunkedGetPresetPairs(const char *name, intptr_t capacity, int64_t *dims,
                                    int64_t *sizes, intptr_t *numPairs) {
   std::optional<format::ChunkedPreset> preset =
-      format::parsePresetName(name ? std::string_view(name) : std::string_view());
+      format::parseEnum<format::ChunkedPreset>(name ? std::string_view(name) : std::string_view());
   if (!preset) {
-    std::string known;
-    for (format::ChunkedPreset p : format::allChunkedPresets())
-      known += (known.empty() ? "" : ", ") + std::string(format::getPresetName(p));
     return error("unknown chunked layout preset '" + std::string(name ? name : "") +
-                   "'; expected one of " + known);
+                 "'; expected one of " + format::enumNameList<format::ChunkedPreset>());
   }
   const format::ChunkedLayout layout = format::ChunkedLayout::getPreset(*preset);
   const std::vector<format::ChunkPair> &pairs = layout.getPairs();

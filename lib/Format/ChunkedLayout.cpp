@@ -4,72 +4,17 @@
 #include "dla/Format/CheckedMath.h"
 #include "dla/Format/StridedCopy.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace dla::format;
 
 namespace {
-struct PresetInfo {
-  ChunkedPreset preset;
-  std::string_view name;
-  std::vector<ChunkPair> pairs;
-};
-
-const std::vector<PresetInfo> &presetTable() {
-  // The summary table of the HTP document. NCHW follows the document's prose
-  // (<4, 0,0, 3,0, 1,0, 2,0>: batch, channel, height, width) rather than its
-  // summary row (3,0, 2,0, 1,0 would be N, C, W, H), see docs/ChunkedLayouts.md.
-  static const std::vector<PresetInfo> table = {
-      {ChunkedPreset::Flat, "flat", {{0, 0}, {1, 0}, {2, 0}, {3, 0}}},
-      {ChunkedPreset::NCHW, "nchw", {{0, 0}, {3, 0}, {1, 0}, {2, 0}}},
-      {ChunkedPreset::Depth32, "depth32", {{0, 0}, {1, 0}, {3, 0}, {2, 0}, {2, 4}, {3, 32}}},
-      {ChunkedPreset::Crouton,
-       "crouton",
-       {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 8}, {2, 8}, {3, 32}}},
-      {ChunkedPreset::Crouton4x1,
-       "crouton4x1",
-       {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 8}, {2, 2}, {3, 32}, {2, 4}}},
-      {ChunkedPreset::Crouton2x2,
-       "crouton2x2",
-       {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 4}, {2, 4}, {3, 32}, {1, 2}, {2, 2}}},
-      {ChunkedPreset::Crouton2,
-       "crouton2",
-       {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 8}, {2, 2}, {3, 32}, {2, 2}}},
-      {ChunkedPreset::ConvWeight,
-       "conv_weight",
-       {{3, 0}, {2, 0}, {0, 0}, {1, 0}, {2, 8}, {3, 32}, {2, 4}}},
-  };
-  return table;
-}
-
-const PresetInfo &info(ChunkedPreset preset) {
-  return presetTable()[static_cast<size_t>(preset)];
-}
-
 std::string pairName(size_t i, const ChunkPair &p) {
   return "pair #" + std::to_string(i) + " (" + std::to_string(p.dim) + ", " +
          std::to_string(p.size) + ")";
 }
 } // namespace
-
-const std::vector<ChunkedPreset> &dla::format::allChunkedPresets() {
-  static const std::vector<ChunkedPreset> all = [] {
-    std::vector<ChunkedPreset> v;
-    for (const PresetInfo &p : presetTable())
-      v.push_back(p.preset);
-    return v;
-  }();
-  return all;
-}
-
-std::string_view dla::format::getPresetName(ChunkedPreset preset) { return info(preset).name; }
-
-std::optional<ChunkedPreset> dla::format::parsePresetName(std::string_view name) {
-  for (const PresetInfo &p : presetTable())
-    if (p.name == name)
-      return p.preset;
-  return std::nullopt;
-}
 
 Status ChunkedLayout::validate(int64_t rank, const std::vector<ChunkPair> &pairs) {
   if (rank < 0)
@@ -132,14 +77,15 @@ Expected<ChunkedLayout> ChunkedLayout::get(int64_t rank, std::vector<ChunkPair> 
 }
 
 ChunkedLayout ChunkedLayout::getPreset(ChunkedPreset preset) {
-  return ChunkedLayout(4, info(preset).pairs);
+  const ChunkedPresetInfo &info = kChunkedPresets[static_cast<size_t>(preset)];
+  return ChunkedLayout(4, std::vector<ChunkPair>(info.pairs));
 }
 
 std::optional<ChunkedPreset> ChunkedLayout::getMatchingPreset() const {
   if (rank != 4)
     return std::nullopt;
-  for (const PresetInfo &p : presetTable())
-    if (p.pairs == pairs)
+  for (const ChunkedPresetInfo &p : kChunkedPresets)
+    if (std::equal(p.pairs.begin(), p.pairs.end(), pairs.begin(), pairs.end()))
       return p.preset;
   return std::nullopt;
 }

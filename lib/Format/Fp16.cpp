@@ -68,16 +68,6 @@ template <Fp16Rounding R> void convertBulk(const float *src, uint16_t *dst, int6
 } // namespace
 #endif
 
-std::string_view dla::format::getFp16RoundingName(Fp16Rounding rounding) {
-  switch (rounding) {
-  case Fp16Rounding::TiesToEven:
-    return "ties-to-even";
-  case Fp16Rounding::TiesAwayFromZero:
-    return "ties-away-from-zero";
-  }
-  return "unknown";
-}
-
 #if defined(__x86_64__) && defined(__GNUC__)
 #define DLA_FP16_F16C
 #include <immintrin.h>

@@ -10,67 +10,12 @@ using namespace dla::format;
 using namespace dla::format::nvdla;
 
 namespace {
-constexpr AuxKind kKinds[] = {AuxKind::Bias, AuxKind::PReLU, AuxKind::BatchNorm,
-                              AuxKind::ElementWise};
-constexpr AuxMode kModes[] = {AuxMode::PerLayer, AuxMode::PerChannel, AuxMode::PerElement};
-constexpr ElementWiseUse kUses[] = {ElementWiseUse::Alu, ElementWiseUse::Mul,
-                                    ElementWiseUse::AluAndMul};
-
 std::string str(int64_t v) { return std::to_string(v); }
 
 std::string describe(const AuxConfig &c) {
-  return std::string(getAuxModeName(c.mode)) + " " + std::string(getAuxKindName(c.kind)) + " data";
+  return std::string(enumName(c.mode)) + " " + std::string(enumName(c.kind)) + " data";
 }
 } // namespace
-
-std::string_view dla::format::nvdla::getAuxKindName(AuxKind kind) {
-  switch (kind) {
-  case AuxKind::Bias: return "bias";
-  case AuxKind::PReLU: return "prelu";
-  case AuxKind::BatchNorm: return "batch_norm";
-  case AuxKind::ElementWise: return "element_wise";
-  }
-  return "?";
-}
-
-std::optional<AuxKind> dla::format::nvdla::parseAuxKind(std::string_view name) {
-  for (AuxKind k : kKinds)
-    if (getAuxKindName(k) == name)
-      return k;
-  return std::nullopt;
-}
-
-std::string_view dla::format::nvdla::getAuxModeName(AuxMode mode) {
-  switch (mode) {
-  case AuxMode::PerLayer: return "per_layer";
-  case AuxMode::PerChannel: return "per_channel";
-  case AuxMode::PerElement: return "per_element";
-  }
-  return "?";
-}
-
-std::optional<AuxMode> dla::format::nvdla::parseAuxMode(std::string_view name) {
-  for (AuxMode m : kModes)
-    if (getAuxModeName(m) == name)
-      return m;
-  return std::nullopt;
-}
-
-std::string_view dla::format::nvdla::getElementWiseUseName(ElementWiseUse use) {
-  switch (use) {
-  case ElementWiseUse::Alu: return "alu";
-  case ElementWiseUse::Mul: return "mul";
-  case ElementWiseUse::AluAndMul: return "alu_mul";
-  }
-  return "?";
-}
-
-std::optional<ElementWiseUse> dla::format::nvdla::parseElementWiseUse(std::string_view name) {
-  for (ElementWiseUse u : kUses)
-    if (getElementWiseUseName(u) == name)
-      return u;
-  return std::nullopt;
-}
 
 int64_t dla::format::nvdla::getComponentsPerElement(const AuxConfig &config) {
   if (config.kind == AuxKind::BatchNorm)
@@ -86,13 +31,13 @@ int64_t dla::format::nvdla::getBytesPerAtom(const AuxConfig &config) {
 }
 
 Status dla::format::nvdla::validateAuxConfig(const AuxConfig &config) {
-  std::string kind(getAuxKindName(config.kind));
+  std::string kind(enumName(config.kind));
   switch (config.kind) {
   case AuxKind::Bias: break;
   case AuxKind::PReLU:
     if (config.mode != AuxMode::PerChannel)
       return makeError("prelu data is always per channel, not " +
-                       std::string(getAuxModeName(config.mode)));
+                       std::string(enumName(config.mode)));
     break;
   case AuxKind::BatchNorm:
     if (config.mode == AuxMode::PerElement)
@@ -101,7 +46,7 @@ Status dla::format::nvdla::validateAuxConfig(const AuxConfig &config) {
   case AuxKind::ElementWise:
     if (config.mode != AuxMode::PerElement)
       return makeError("element_wise data is always per element, not " +
-                       std::string(getAuxModeName(config.mode)));
+                       std::string(enumName(config.mode)));
     break;
   }
   if (config.precision == Precision::Fp16 && config.dataSize != DataSize::TwoByte)
@@ -170,7 +115,7 @@ Expected<std::unique_ptr<AuxBoundLayout>> AuxBoundLayout::bind(const AuxConfig &
     return makeError(what + ": fp16 data needs 2-byte logical elements, got " + str(elementBytes));
   if (elementBytes > bpc)
     return makeError(what + ": logical elements of " + str(elementBytes) +
-                     " bytes do not fit the " + std::string(getDataSizeName(config.dataSize)) +
+                     " bytes do not fit the " + std::string(enumName(config.dataSize)) +
                      " data size; use a 1-byte element type");
 
   const int64_t comps = getComponentsPerElement(config);

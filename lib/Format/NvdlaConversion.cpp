@@ -115,7 +115,7 @@ std::string joinOutputs(const std::vector<Precision> &outputs) {
   for (Precision p : outputs) {
     if (!text.empty())
       text += ", ";
-    text += getPrecisionName(p);
+    text += enumName(p);
   }
   return text;
 }
@@ -138,12 +138,12 @@ void reject(ConversionVerdict &verdict, std::string_view subject,
   msg += ": ";
   msg += input;
   msg += " -> ";
-  msg += getPrecisionName(output);
+  msg += enumName(output);
   msg += " (valid: ";
   msg += joinOutputs(verdict.validOutputs);
   if (!isTableRule(verdict.decidedBy)) {
     msg += "; ";
-    msg += getRuleName(verdict.decidedBy);
+    msg += enumName(verdict.decidedBy);
   }
   msg += ")";
   verdict.message = std::move(msg);
@@ -172,12 +172,12 @@ ConversionVerdict fromTable(ConversionTable table, InputKind input,
     verdict.weight = c->weight;
     return verdict;
   }
-  reject(verdict, getConversionTableName(table), getInputKindName(input), output);
+  reject(verdict, enumName(table), enumName(input), output);
   return verdict;
 }
 
 std::string convolutionSubject(ConvMode mode) {
-  std::string s(getConvModeName(mode));
+  std::string s(enumProse(mode));
   s += " convolution layer";
   return s;
 }
@@ -185,7 +185,7 @@ std::string convolutionSubject(ConvMode mode) {
 ConversionVerdict checkOnTheFlySdp(const ConversionQuery &query) {
   ConversionVerdict verdict;
   std::string subject = "on-the-fly SDP layer after ";
-  subject += getConvModeName(query.convMode);
+  subject += enumProse(query.convMode);
   subject += " convolution";
   if (!query.convOutput) {
     verdict.decidedBy = ConversionRule::SdpOnTheFlyMissingInput;
@@ -204,7 +204,7 @@ ConversionVerdict checkOnTheFlySdp(const ConversionQuery &query) {
         verdict.validOutputs.push_back(p);
   }
   if (!contains(verdict.validOutputs, query.output)) {
-    reject(verdict, subject, getInputKindName(input), query.output);
+    reject(verdict, subject, enumName(input), query.output);
     return verdict;
   }
   const ConversionCell *c =
@@ -275,14 +275,14 @@ ConversionVerdict checkConversion(const ConversionQuery &query) {
       ConversionVerdict verdict;
       verdict.decidedBy = ConversionRule::ImageInputModeNeedsImage;
       reject(verdict, convolutionSubject(query.convMode),
-             getInputKindName(query.input), query.output);
+             enumName(query.input), query.output);
       return verdict;
     }
     if (query.convMode != ConvMode::ImageInput && image) {
       ConversionVerdict verdict;
       verdict.decidedBy = ConversionRule::ImageNeedsImageInputMode;
       reject(verdict, convolutionSubject(query.convMode),
-             getInputKindName(query.input), query.output);
+             enumName(query.input), query.output);
       return verdict;
     }
     return fromTable(ConversionTable::Convolution, query.input, query.output);
@@ -296,7 +296,7 @@ ConversionVerdict checkConversion(const ConversionQuery &query) {
     if (isImage(query.input)) {
       ConversionVerdict verdict;
       verdict.decidedBy = ConversionRule::ImagesOnlyInConvolution;
-      reject(verdict, getConversionTableName(table), getInputKindName(query.input),
+      reject(verdict, enumName(table), enumName(query.input),
              query.output);
       return verdict;
     }
@@ -305,7 +305,7 @@ ConversionVerdict checkConversion(const ConversionQuery &query) {
   }
   ConversionVerdict verdict; // unreachable for valid enumerators
   verdict.decidedBy = ConversionRule::ConvolutionTable;
-  reject(verdict, "unknown layer", getInputKindName(query.input), query.output);
+  reject(verdict, "unknown layer", enumName(query.input), query.output);
   return verdict;
 }
 
@@ -394,62 +394,6 @@ bool isTableRule(ConversionRule rule) {
 // Names
 //===----------------------------------------------------------------------===//
 
-std::string_view getConversionTableName(ConversionTable table) {
-  switch (table) {
-  case ConversionTable::Convolution:
-    return "convolution layer";
-  case ConversionTable::SdpOffline:
-    return "SDP layer (offline mode)";
-  case ConversionTable::Lrn:
-    return "LRN layer";
-  case ConversionTable::Pooling:
-    return "pooling layer";
-  }
-  return "unknown table";
-}
-
-std::string_view getRuleName(ConversionRule rule) {
-  switch (rule) {
-  case ConversionRule::ConvolutionTable:
-    return getConversionTableName(ConversionTable::Convolution);
-  case ConversionRule::SdpOfflineTable:
-    return getConversionTableName(ConversionTable::SdpOffline);
-  case ConversionRule::LrnTable:
-    return getConversionTableName(ConversionTable::Lrn);
-  case ConversionRule::PoolingTable:
-    return getConversionTableName(ConversionTable::Pooling);
-  case ConversionRule::ImageInputModeNeedsImage:
-    return "image input mode reads images only";
-  case ConversionRule::ImageNeedsImageInputMode:
-    return "direct and Winograd convolution read feature data only";
-  case ConversionRule::ImagesOnlyInConvolution:
-    return "only the convolution pipeline reads images";
-  case ConversionRule::SdpOnTheFlyDirectOnly:
-    return "SDP converts precision after direct convolution only";
-  case ConversionRule::SdpOnTheFlyBitDepth:
-    return "on-the-fly SDP keeps the bit depth";
-  case ConversionRule::SdpOnTheFlyMissingInput:
-    return "on-the-fly SDP needs the convolution's output precision";
-  }
-  return "unknown rule";
-}
-
-std::string_view getLayerKindName(LayerKind layer) {
-  switch (layer) {
-  case LayerKind::Convolution:
-    return "convolution";
-  case LayerKind::SdpOffline:
-    return "SDP (offline)";
-  case LayerKind::SdpOnTheFly:
-    return "SDP (on-the-fly)";
-  case LayerKind::Lrn:
-    return "LRN";
-  case LayerKind::Pooling:
-    return "pooling";
-  }
-  return "unknown layer";
-}
-
 std::string_view getHardwareUnit(LayerKind layer) {
   switch (layer) {
   case LayerKind::Convolution:
@@ -463,50 +407,6 @@ std::string_view getHardwareUnit(LayerKind layer) {
     return "PDP";
   }
   return "unknown unit";
-}
-
-std::string_view getConvModeName(ConvMode mode) {
-  switch (mode) {
-  case ConvMode::Direct:
-    return "direct";
-  case ConvMode::Winograd:
-    return "Winograd";
-  case ConvMode::ImageInput:
-    return "image input";
-  }
-  return "unknown mode";
-}
-
-std::string_view getInputKindName(InputKind input) {
-  switch (input) {
-  case InputKind::FeatureInt8:
-    return "int8 feature data";
-  case InputKind::FeatureInt16:
-    return "int16 feature data";
-  case InputKind::FeatureFp16:
-    return "fp16 feature data";
-  case InputKind::ImageInteger:
-    return "integer image input";
-  case InputKind::ImageFp16:
-    return "fp16 image input";
-  }
-  return "unknown input";
-}
-
-std::string_view getPipelinePrecisionName(PipelinePrecision precision) {
-  switch (precision) {
-  case PipelinePrecision::Int8:
-    return "int8";
-  case PipelinePrecision::Int16:
-    return "int16";
-  case PipelinePrecision::Fp16:
-    return "fp16";
-  case PipelinePrecision::Int32:
-    return "int32";
-  case PipelinePrecision::Fp32:
-    return "fp32";
-  }
-  return "unknown";
 }
 
 //===----------------------------------------------------------------------===//

@@ -168,6 +168,7 @@ constexpr std::array<PixelFormatInfo, kNumPixelFormats> kTable = {{
     row(F::T_Y16___V16U16_N444, "T_Y16___V16U16_N444", 2, 3, P::Int16, V::Unsigned, 15, 2, 4, false,
         semi(16, 16, 0)),
 }};
+static_assert(isInDeclarationOrder(kTable, &PixelFormatInfo::format));
 
 constexpr bool tableIsInOrder() {
   for (int i = 0; i < kNumPixelFormats; ++i)
@@ -187,17 +188,6 @@ const std::array<PixelFormatInfo, kNumPixelFormats> &dla::format::nvdla::pixelFo
 
 const PixelFormatInfo &dla::format::nvdla::getPixelFormatInfo(PixelFormat format) {
   return kTable[static_cast<size_t>(format)];
-}
-
-std::string_view dla::format::nvdla::getPixelFormatName(PixelFormat format) {
-  return getPixelFormatInfo(format).name;
-}
-
-std::optional<PixelFormat> dla::format::nvdla::parsePixelFormat(std::string_view name) {
-  for (const PixelFormatInfo &i : kTable)
-    if (i.name == name)
-      return i.format;
-  return std::nullopt;
 }
 
 int64_t dla::format::nvdla::getPixelElementBytes(PixelFormat format) {
@@ -254,9 +244,9 @@ PixelBoundLayout::bind(const PixelConfig &config, const std::vector<int64_t> &sh
     return makeError(what + " has " + str(info.numChannels) +
                      " channels, the logical shape has C = " + str(shape[1]));
   if (config.inputPrecision && *config.inputPrecision != info.inputPrecision)
-    return makeError(what + " takes " + std::string(getPrecisionName(info.inputPrecision)) +
+    return makeError(what + " takes " + std::string(enumName(info.inputPrecision)) +
                      " input precision, not " +
-                     std::string(getPrecisionName(*config.inputPrecision)));
+                     std::string(enumName(*config.inputPrecision)));
   if (config.xOffset < 0 || config.xOffset > info.maxXOffset)
     return makeError(what + ": x offset " + str(config.xOffset) +
                      " is outside the valid range 0.." + str(info.maxXOffset));

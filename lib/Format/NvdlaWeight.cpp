@@ -14,50 +14,6 @@ using namespace dla::format;
 using namespace dla::format::nvdla;
 using namespace dla::format::nvdla::detail;
 
-std::string_view dla::format::nvdla::getWeightFormatName(WeightFormat format) {
-  switch (format) {
-  case WeightFormat::Direct:
-    return "direct";
-  case WeightFormat::Image:
-    return "image";
-  case WeightFormat::Winograd:
-    return "winograd";
-  case WeightFormat::Deconvolution:
-    return "deconvolution";
-  }
-  return "?";
-}
-
-std::optional<WeightFormat> dla::format::nvdla::parseWeightFormat(std::string_view name) {
-  for (WeightFormat f : {WeightFormat::Direct, WeightFormat::Image, WeightFormat::Winograd,
-                         WeightFormat::Deconvolution})
-    if (getWeightFormatName(f) == name)
-      return f;
-  return std::nullopt;
-}
-
-std::string_view dla::format::nvdla::getPostExtensionName(PostExtension postExtension) {
-  switch (postExtension) {
-  case PostExtension::None:
-    return "none";
-  case PostExtension::Auto:
-    return "auto";
-  case PostExtension::Two:
-    return "2";
-  case PostExtension::Four:
-    return "4";
-  }
-  return "?";
-}
-
-std::optional<PostExtension> dla::format::nvdla::parsePostExtension(std::string_view name) {
-  for (PostExtension p :
-       {PostExtension::None, PostExtension::Auto, PostExtension::Two, PostExtension::Four})
-    if (getPostExtensionName(p) == name)
-      return p;
-  return std::nullopt;
-}
-
 //===----------------------------------------------------------------------===//
 // Validation and geometry
 //===----------------------------------------------------------------------===//
@@ -71,8 +27,8 @@ std::string formatKCRS(const WeightShape &s) {
 }
 
 std::string describe(const WeightParams &p) {
-  return std::string(getWeightFormatName(p.format)) + " " +
-         std::string(getPrecisionName(p.precision)) + " weights " + formatKCRS(p.shape) +
+  return std::string(enumProse(p.format)) + " " +
+         std::string(enumName(p.precision)) + " weights " + formatKCRS(p.shape) +
          " (KCRS)";
 }
 
@@ -98,12 +54,12 @@ Status validateCommon(const WeightParams &p) {
   if (p.format != WeightFormat::Image && p.pixelChannels != 0)
     return makeError("pixelChannels (" + str(p.pixelChannels) +
                      ") applies to image-input weights only, not to " +
-                     std::string(getWeightFormatName(p.format)) + " weights");
+                     std::string(enumProse(p.format)) + " weights");
   if (p.format != WeightFormat::Image &&
       (p.postExtension == PostExtension::Two || p.postExtension == PostExtension::Four))
     return makeError("channel post-extension " +
-                     std::string(getPostExtensionName(p.postExtension)) +
-                     " is not supported for " + std::string(getWeightFormatName(p.format)) +
+                     std::string(enumName(p.postExtension)) +
+                     " is not supported for " + std::string(enumProse(p.format)) +
                      " weights: the format document's weight-format table marks "
                      "post-extension 'NOT support' for direct convolution, Winograd and "
                      "deconvolution; it is an option of image-input weights only");
@@ -323,7 +279,7 @@ Expected<int64_t> NvdlaWeightLayout::getDeconvolutionSetOffset(int64_t y, int64_
   const WeightParams &p = impl->params;
   if (p.format != WeightFormat::Deconvolution)
     return makeError("weight sets exist for deconvolution weights only, not for " +
-                     std::string(getWeightFormatName(p.format)) + " weights");
+                     std::string(enumProse(p.format)) + " weights");
   if (y < 0 || y >= p.strideY || x < 0 || x >= p.strideX)
     return makeError("deconvolution set (y " + str(y) + ", x " + str(x) +
                      ") is out of range: y in [0, " + str(p.strideY) + "), x in [0, " +
@@ -408,7 +364,7 @@ Status NvdlaWeightLayout::packFp32(const float *logical, int64_t numElements, vo
                                    int64_t storageBytes, Fp16Rounding rounding) const {
   if (impl->params.precision != Precision::Fp16)
     return makeError("packFp32 converts fp32 weights to fp16, but the layout's precision is " +
-                     std::string(getPrecisionName(impl->params.precision)) +
+                     std::string(enumName(impl->params.precision)) +
                      "; integer weights must be quantized by the caller and packed with pack()");
   if (Status s = checkBuffers(*impl, logical, numElements * 4, impl->numLogicalElements * 4,
                               storage, storageBytes, "packFp32");

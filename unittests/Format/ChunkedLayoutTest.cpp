@@ -38,16 +38,16 @@ TEST(ChunkedLayout, ValidationMessages) {
 
 TEST(ChunkedLayout, PresetNamesRoundTrip) {
   std::vector<std::string> names;
-  for (ChunkedPreset p : allChunkedPresets()) {
-    names.emplace_back(getPresetName(p));
-    EXPECT_EQ(parsePresetName(getPresetName(p)), p);
+  for (ChunkedPreset p : enumValues<ChunkedPreset>()) {
+    names.emplace_back(enumName(p));
+    EXPECT_EQ(parseEnum<ChunkedPreset>(enumName(p)), p);
     ChunkedLayout layout = ChunkedLayout::getPreset(p);
     EXPECT_TRUE(ChunkedLayout::validate(4, layout.getPairs()));
     EXPECT_EQ(layout.getMatchingPreset(), p);
   }
   EXPECT_EQ(names, (std::vector<std::string>{"flat", "nchw", "depth32", "crouton", "crouton4x1",
                                              "crouton2x2", "crouton2", "conv_weight"}));
-  EXPECT_FALSE(parsePresetName("croutons"));
+  EXPECT_FALSE(parseEnum<ChunkedPreset>("croutons"));
 }
 
 TEST(ChunkedLayout, ExplicitListMatchesPreset) {

@@ -167,7 +167,7 @@ TEST(Fp16, RandomFloatsAgainstReference) {
     const float f = fromBits(bits);
     for (Fp16Rounding mode : kModes)
       ASSERT_EQ(fp32ToFp16(f, mode), referenceToHalf(f, mode))
-          << std::hex << bits << " " << getFp16RoundingName(mode);
+          << std::hex << bits << " " << enumProse(mode);
   }
 }
 

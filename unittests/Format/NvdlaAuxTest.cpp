@@ -94,17 +94,17 @@ TEST(NvdlaAux, BytesPerAtomOfTheFigures) {
 
 TEST(NvdlaAux, Names) {
   for (AuxKind k : {AuxKind::Bias, AuxKind::PReLU, AuxKind::BatchNorm, AuxKind::ElementWise})
-    EXPECT_EQ(parseAuxKind(getAuxKindName(k)), k);
+    EXPECT_EQ(parseEnum<AuxKind>(enumName(k)), k);
   for (AuxMode m : {AuxMode::PerLayer, AuxMode::PerChannel, AuxMode::PerElement})
-    EXPECT_EQ(parseAuxMode(getAuxModeName(m)), m);
+    EXPECT_EQ(parseEnum<AuxMode>(enumName(m)), m);
   for (ElementWiseUse u : {ElementWiseUse::Alu, ElementWiseUse::Mul, ElementWiseUse::AluAndMul})
-    EXPECT_EQ(parseElementWiseUse(getElementWiseUseName(u)), u);
-  EXPECT_EQ(getAuxKindName(AuxKind::BatchNorm), "batch_norm");
-  EXPECT_EQ(getAuxModeName(AuxMode::PerElement), "per_element");
-  EXPECT_EQ(getElementWiseUseName(ElementWiseUse::AluAndMul), "alu_mul");
-  EXPECT_EQ(parseAuxKind("bn"), std::nullopt);
-  EXPECT_EQ(parseAuxMode("per_batch"), std::nullopt);
-  EXPECT_EQ(parseElementWiseUse("both"), std::nullopt);
+    EXPECT_EQ(parseEnum<ElementWiseUse>(enumName(u)), u);
+  EXPECT_EQ(enumName(AuxKind::BatchNorm), "batch_norm");
+  EXPECT_EQ(enumName(AuxMode::PerElement), "per_element");
+  EXPECT_EQ(enumName(ElementWiseUse::AluAndMul), "alu_mul");
+  EXPECT_EQ(parseEnum<AuxKind>("bn"), std::nullopt);
+  EXPECT_EQ(parseEnum<AuxMode>("per_batch"), std::nullopt);
+  EXPECT_EQ(parseEnum<ElementWiseUse>("both"), std::nullopt);
 }
 
 TEST(NvdlaAux, LogicalShapes) {
@@ -368,8 +368,8 @@ TEST(NvdlaAux, RandomShapesRoundTripAndMatchDocument) {
     AuxConfig &c = k.config;
     c.kind = static_cast<AuxKind>(pick(0, 3));
     c.mode = static_cast<AuxMode>(pick(0, 2));
-    c.precision = kAllPrecisions[pick(0, 2)];
-    c.dataSize = kAllDataSizes[pick(0, 1)];
+    c.precision = enumValues<Precision>()[pick(0, 2)];
+    c.dataSize = enumValues<DataSize>()[pick(0, 1)];
     c.use = static_cast<ElementWiseUse>(pick(0, 2));
     if (!validateAuxConfig(c).ok())
       continue;

@@ -195,7 +195,7 @@ TEST_P(DocumentCell, CheckConversionAgreesWithDocument) {
   if (std::string(c.table) == "conv" && !isImage(inputOf(c.row)))
     modes.push_back(ConvMode::Winograd); // the table does not tell DC from Winograd
   for (ConvMode mode : modes) {
-    SCOPED_TRACE(std::string(getConvModeName(mode)));
+    SCOPED_TRACE(std::string(enumProse(mode)));
     ConversionVerdict v = checkConversion(queryOf(c, mode));
     EXPECT_EQ(v.valid, expectValid);
     EXPECT_EQ(static_cast<bool>(v), expectValid);
@@ -214,7 +214,7 @@ TEST_P(DocumentCell, CheckConversionAgreesWithDocument) {
       EXPECT_FALSE(v.pipeline.has_value());
       EXPECT_FALSE(v.weight.has_value());
       std::string prefix = "invalid precision conversion for " +
-                           std::string(getConversionTableName(tableOf(c.table))) +
+                           std::string(enumName(tableOf(c.table))) +
                            ": ";
       EXPECT_EQ(v.message.rfind(prefix, 0), 0u) << v.message;
       EXPECT_FALSE(verifyConversion(queryOf(c, mode)).ok());
@@ -257,7 +257,7 @@ TEST(NvdlaConversionTables, ListingIsExactlyTheDocumentInOrder) {
       if (tableOf(c.table) == t)
         doc.push_back(&c);
     const std::vector<ConversionCell> &cells = conversionTable(t);
-    ASSERT_EQ(cells.size(), doc.size()) << getConversionTableName(t);
+    ASSERT_EQ(cells.size(), doc.size()) << enumName(t);
     for (size_t i = 0; i < cells.size(); ++i) {
       EXPECT_EQ(cells[i].input, inputOf(doc[i]->row));
       EXPECT_EQ(cells[i].output, precisionOf(doc[i]->output));
@@ -277,7 +277,7 @@ TEST(NvdlaConversionTables, EachInputOutputPairAppearsOnce) {
       EXPECT_TRUE(seen.insert({static_cast<int>(c.input),
                                static_cast<int>(c.output)})
                       .second)
-          << getConversionTableName(t);
+          << enumName(t);
   }
 }
 
@@ -538,9 +538,9 @@ TEST(NvdlaConversionProse, OnTheFlySdpMatrix) {
       if (ok)
         expectedOutputs.push_back(out);
     for (auto [out, ok] : cols) {
-      SCOPED_TRACE(std::string(getConvModeName(r.producer)) + " " +
-                   std::string(getPrecisionName(r.convOutput)) + " -> " +
-                   std::string(getPrecisionName(out)));
+      SCOPED_TRACE(std::string(enumProse(r.producer)) + " " +
+                   std::string(enumName(r.convOutput)) + " -> " +
+                   std::string(enumName(out)));
       ConversionVerdict v = checkConversion(
           ConversionQuery::sdpOnTheFly(r.producer, r.convOutput, out));
       EXPECT_EQ(v.valid, ok);
@@ -687,21 +687,21 @@ TEST(NvdlaConversionNames, UnitsTablesAndRules) {
   EXPECT_EQ(getHardwareUnit(LayerKind::SdpOnTheFly), "SDP");
   EXPECT_EQ(getHardwareUnit(LayerKind::Lrn), "CDP");
   EXPECT_EQ(getHardwareUnit(LayerKind::Pooling), "PDP");
-  EXPECT_EQ(getConversionTableName(ConversionTable::Convolution),
+  EXPECT_EQ(enumName(ConversionTable::Convolution),
             "convolution layer");
-  EXPECT_EQ(getConversionTableName(ConversionTable::SdpOffline),
+  EXPECT_EQ(enumName(ConversionTable::SdpOffline),
             "SDP layer (offline mode)");
-  EXPECT_EQ(getConversionTableName(ConversionTable::Lrn), "LRN layer");
-  EXPECT_EQ(getConversionTableName(ConversionTable::Pooling), "pooling layer");
+  EXPECT_EQ(enumName(ConversionTable::Lrn), "LRN layer");
+  EXPECT_EQ(enumName(ConversionTable::Pooling), "pooling layer");
   EXPECT_EQ(baseTable(LayerKind::SdpOnTheFly), ConversionTable::SdpOffline);
   for (ConversionTable t : allConversionTables()) {
     EXPECT_TRUE(isTableRule(tableRule(t)));
-    EXPECT_EQ(getRuleName(tableRule(t)), getConversionTableName(t));
+    EXPECT_EQ(enumName(tableRule(t)), enumName(t));
   }
   EXPECT_FALSE(isTableRule(ConversionRule::SdpOnTheFlyBitDepth));
-  EXPECT_EQ(getPipelinePrecisionName(PipelinePrecision::Int32), "int32");
-  EXPECT_EQ(getPipelinePrecisionName(PipelinePrecision::Fp32), "fp32");
-  EXPECT_EQ(getInputKindName(InputKind::ImageInteger), "integer image input");
+  EXPECT_EQ(enumName(PipelinePrecision::Int32), "int32");
+  EXPECT_EQ(enumName(PipelinePrecision::Fp32), "fp32");
+  EXPECT_EQ(enumName(InputKind::ImageInteger), "integer image input");
   EXPECT_EQ(featurePrecision(InputKind::ImageFp16), std::nullopt);
   EXPECT_EQ(featurePrecision(InputKind::FeatureInt16), Precision::Int16);
 }

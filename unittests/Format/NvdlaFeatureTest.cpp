@@ -34,18 +34,18 @@ TEST(NvdlaPrecision, NamesSizesAtoms) {
   EXPECT_EQ(getChannelsPerAtom(Precision::Int8), 32);
   EXPECT_EQ(getChannelsPerAtom(Precision::Int16), 16);
   EXPECT_EQ(getChannelsPerAtom(Precision::Fp16), 16);
-  EXPECT_EQ(getPrecisionName(Precision::Int8), "int8");
-  EXPECT_EQ(getPrecisionName(Precision::Int16), "int16");
-  EXPECT_EQ(getPrecisionName(Precision::Fp16), "fp16");
-  for (Precision p : kAllPrecisions)
-    EXPECT_EQ(parsePrecision(getPrecisionName(p)), p);
-  EXPECT_EQ(parsePrecision("INT8"), std::nullopt);
-  EXPECT_EQ(parsePrecision("fp32"), std::nullopt);
+  EXPECT_EQ(enumName(Precision::Int8), "int8");
+  EXPECT_EQ(enumName(Precision::Int16), "int16");
+  EXPECT_EQ(enumName(Precision::Fp16), "fp16");
+  for (Precision p : enumValues<Precision>())
+    EXPECT_EQ(parseEnum<Precision>(enumName(p)), p);
+  EXPECT_EQ(parseEnum<Precision>("INT8"), std::nullopt);
+  EXPECT_EQ(parseEnum<Precision>("fp32"), std::nullopt);
   EXPECT_EQ(getDataSizeBytes(DataSize::OneByte), 1);
   EXPECT_EQ(getDataSizeBytes(DataSize::TwoByte), 2);
-  for (DataSize d : kAllDataSizes)
-    EXPECT_EQ(parseDataSize(getDataSizeName(d)), d);
-  EXPECT_EQ(parseDataSize("three_byte"), std::nullopt);
+  for (DataSize d : enumValues<DataSize>())
+    EXPECT_EQ(parseEnum<DataSize>(enumName(d)), d);
+  EXPECT_EQ(parseEnum<DataSize>("three_byte"), std::nullopt);
   static_assert(getChannelsPerAtom(Precision::Int8) == 32, "usable in constant expressions");
 }
 
@@ -262,7 +262,7 @@ TEST(NvdlaFeature, RandomShapesRoundTripAndMatchDocument) {
   std::mt19937 rng(1234);
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   for (int iter = 0; iter < 200; ++iter) {
-    Precision p = kAllPrecisions[pick(0, 2)];
+    Precision p = enumValues<Precision>()[pick(0, 2)];
     const int64_t N = pick(1, 3), C = pick(1, 70), H = pick(1, 5), W = pick(1, 6);
     const int64_t eb = getBytesPerElement(p), perAtom = 32 / eb;
     const int64_t surfaces = (C + perAtom - 1) / perAtom;

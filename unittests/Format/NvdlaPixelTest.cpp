@@ -166,13 +166,13 @@ TEST(NvdlaPixelTable, EveryRowMatchesTheDocument) {
     EXPECT_EQ(info.numChannels, doc.channels);
     EXPECT_EQ(info.maxXOffset, doc.maxX);
     if (std::string(doc.name) != "T_R16_F") {
-      EXPECT_EQ(getPrecisionName(info.inputPrecision), doc.precision);
+      EXPECT_EQ(enumName(info.inputPrecision), doc.precision);
     } else { // erratum 5
       EXPECT_EQ(info.inputPrecision, Precision::Fp16);
     }
     EXPECT_EQ(&getPixelFormatInfo(info.format), &info);
-    EXPECT_EQ(getPixelFormatName(info.format), doc.name);
-    EXPECT_EQ(parsePixelFormat(doc.name), info.format);
+    EXPECT_EQ(enumName(info.format), doc.name);
+    EXPECT_EQ(parseEnum<PixelFormat>(doc.name), info.format);
     EXPECT_EQ(isSemiPlanar(info.format), doc.planes == 2);
   }
 }
@@ -231,8 +231,8 @@ TEST(NvdlaPixelTable, SpotChecksOfTheNamingRule) {
   EXPECT_EQ(y10.components[0].bits, 10);
   EXPECT_EQ(y10.components[0].containerBits, 16);
   EXPECT_EQ(y10.components[1].bitOffset, 16);
-  EXPECT_EQ(parsePixelFormat("T_RGB"), std::nullopt);
-  EXPECT_EQ(parsePixelFormat("t_r8"), std::nullopt);
+  EXPECT_EQ(parseEnum<PixelFormat>("T_RGB"), std::nullopt);
+  EXPECT_EQ(parseEnum<PixelFormat>("t_r8"), std::nullopt);
 }
 
 TEST(NvdlaPixelTable, Erratum5R16FIsFp16) {
@@ -432,7 +432,7 @@ TEST(NvdlaPixel, HandWrittenBitPacked) {
       {PixelFormat::T_B10G10R10A2, {0x56, 0xA5, 0x2A, 0x3C}}, // A | R<<2 | G<<12 | B<<22
   };
   for (const Case &k : cases) {
-    SCOPED_TRACE(std::string(getPixelFormatName(k.format)));
+    SCOPED_TRACE(std::string(enumName(k.format)));
     PixelConfig c;
     c.format = k.format;
     auto l = bindOk(c, {1, 4, 1, 1});

@@ -99,7 +99,7 @@ void checkRoundTrip(const NvdlaWeightLayout &layout, const std::vector<unsigned 
 
 TEST(NvdlaWeightCompression, RoundTripsEveryFormat) {
   std::mt19937_64 rng(41);
-  for (Precision precision : kAllPrecisions) {
+  for (Precision precision : enumValues<Precision>()) {
     const int64_t eb = getBytesPerElement(precision);
     for (int zeroPercent : {0, 50, 90, 100}) {
       std::vector<WeightParams> cases;
@@ -114,7 +114,7 @@ TEST(NvdlaWeightCompression, RoundTripsEveryFormat) {
       deconv.strideX = 2;
       deconv.strideY = 3;
       cases.push_back(deconv);
-      for (const HardwareConfig &hw : getHardwareConfigs()) {
+      for (const HardwareConfig &hw : kHardwareConfigs) {
         WeightParams direct = makeParams(WeightFormat::Direct, precision, 40, 20, 2, 2, hw);
         cases.push_back(direct);
       }
@@ -125,8 +125,8 @@ TEST(NvdlaWeightCompression, RoundTripsEveryFormat) {
         std::vector<unsigned char> logical = randomElements(rng, n, eb, zeroPercent);
         std::vector<unsigned char> image = packBytes(*layout, logical);
         checkRoundTrip(*layout, image,
-                       std::string(getWeightFormatName(params.format)) + " " +
-                           std::string(getPrecisionName(precision)) + " " +
+                       std::string(enumProse(params.format)) + " " +
+                           std::string(enumName(precision)) + " " +
                            std::to_string(zeroPercent) + "% zeros on " +
                            std::string(params.hardware.name));
       }

@@ -59,8 +59,8 @@ TEST(NvdlaWeightDeconv, HandCheckedSets) {
 // Every set against the reference, partial groups and blocks, all configs.
 TEST(NvdlaWeightDeconv, PartialGroupsEveryConfig) {
   std::mt19937_64 rng(21);
-  for (const HardwareConfig &hw : getHardwareConfigs()) {
-    for (Precision precision : kAllPrecisions) {
+  for (const HardwareConfig &hw : kHardwareConfigs) {
+    for (Precision precision : enumValues<Precision>()) {
       const int64_t eb = getBytesPerElement(precision);
       const int64_t kpg = hw.getKernelsPerGroup(precision);
       for (auto [R, S, sy, sx] : {std::array<int64_t, 4>{3, 3, 2, 2}, {4, 5, 2, 3},
@@ -88,7 +88,7 @@ TEST(NvdlaWeightDeconv, PartialGroupsEveryConfig) {
             end = offset + surface.paddedBytes;
           }
         EXPECT_EQ(layout->getStorageBytes(), end);
-        ASSERT_EQ(storage, expected) << hw.name << " " << getPrecisionName(precision) << " "
+        ASSERT_EQ(storage, expected) << hw.name << " " << enumName(precision) << " "
                                      << R << "x" << S << " stride " << sy << "x" << sx;
         std::vector<unsigned char> back(logical.size(), 0x77);
         ASSERT_TRUE(layout->unpack(storage.data(), static_cast<int64_t>(storage.size()),

@@ -68,8 +68,8 @@ TEST(NvdlaWeightDirect, FigureDcWeightMappingInt8) {
 // configuration and precision, plus end padding to the weight-buffer entry.
 TEST(NvdlaWeightDirect, PartialGroupsAndBlocksEveryConfig) {
   std::mt19937_64 rng(1);
-  for (const HardwareConfig &hw : getHardwareConfigs()) {
-    for (Precision precision : kAllPrecisions) {
+  for (const HardwareConfig &hw : kHardwareConfigs) {
+    for (Precision precision : enumValues<Precision>()) {
       for (auto [R, S] : {std::pair<int64_t, int64_t>{3, 3}, {1, 1}, {2, 5}}) {
         const int64_t K = 33, C = 130;
         const int64_t eb = getBytesPerElement(precision);
@@ -86,7 +86,7 @@ TEST(NvdlaWeightDirect, PartialGroupsAndBlocksEveryConfig) {
         std::vector<unsigned char> expected =
             applyMap(directReference(K, C, R, S, kpg, hw.atomicC), logical, eb);
         expected.resize(static_cast<size_t>(layout->getStorageBytes()), 0);
-        ASSERT_EQ(storage, expected) << hw.name << " " << getPrecisionName(precision) << " "
+        ASSERT_EQ(storage, expected) << hw.name << " " << enumName(precision) << " "
                                      << R << "x" << S;
 
         std::vector<unsigned char> back(logical.size());
@@ -116,7 +116,7 @@ TEST(NvdlaWeightDirect, KernelSizesAndChannelCounts) {
         std::vector<unsigned char> expected =
             applyMap(directReference(K, C, R, S, layout->getKernelsPerGroup(), 64), logical, eb);
         expected.resize(storage.size(), 0);
-        ASSERT_EQ(storage, expected) << getPrecisionName(precision) << " C " << C << " " << R
+        ASSERT_EQ(storage, expected) << enumName(precision) << " C " << C << " " << R
                                      << "x" << S;
       }
     }

@@ -153,8 +153,8 @@ TEST(NvdlaWeightImage, AutoPostExtensionRule) {
 // (factor 1) and partial row groups, on every configuration and precision.
 TEST(NvdlaWeightImage, PartialGroupsEveryConfig) {
   std::mt19937_64 rng(11);
-  for (const HardwareConfig &hw : getHardwareConfigs()) {
-    for (Precision precision : kAllPrecisions) {
+  for (const HardwareConfig &hw : kHardwareConfigs) {
+    for (Precision precision : enumValues<Precision>()) {
       const int64_t eb = getBytesPerElement(precision);
       const int64_t kpg = hw.getKernelsPerGroup(precision);
       for (PostExtension post :
@@ -183,7 +183,7 @@ TEST(NvdlaWeightImage, PartialGroupsEveryConfig) {
           EXPECT_EQ(layout->getStorageBytes(),
                     roundUp(static_cast<int64_t>(expected.size()), hw.weightBufferEntryBytes));
           expected.resize(storage.size(), 0);
-          ASSERT_EQ(storage, expected) << hw.name << " " << getPrecisionName(precision)
+          ASSERT_EQ(storage, expected) << hw.name << " " << enumName(precision)
                                        << " factor " << f << " C " << C << " P " << P;
           std::vector<unsigned char> back(logical.size(), 0x5A);
           ASSERT_TRUE(layout->unpack(storage.data(), static_cast<int64_t>(storage.size()),
@@ -204,7 +204,7 @@ TEST(NvdlaWeightImage, Errors) {
     auto layout = NvdlaWeightLayout::create(p);
     ASSERT_FALSE(layout);
     EXPECT_NE(layout.message().find("NOT support"), std::string::npos) << layout.message();
-    EXPECT_NE(layout.message().find(std::string(getWeightFormatName(format))),
+    EXPECT_NE(layout.message().find(std::string(enumProse(format))),
               std::string::npos);
     // `auto` is legal everywhere and means none outside image input.
     p.postExtension = PostExtension::Auto;

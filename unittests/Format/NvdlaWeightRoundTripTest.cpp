@@ -18,12 +18,12 @@ int64_t pick(std::mt19937_64 &rng, int64_t lo, int64_t hi) {
 }
 
 RandomCase randomCase(std::mt19937_64 &rng, WeightFormat format) {
-  const std::vector<HardwareConfig> &configs = getHardwareConfigs();
+  const auto &configs = kHardwareConfigs;
   RandomCase t;
   WeightParams &p = t.params;
   p.format = format;
-  p.precision = kAllPrecisions[static_cast<size_t>(rng() % 3)];
-  p.hardware = configs[static_cast<size_t>(rng() % configs.size())];
+  p.precision = enumValues<Precision>()[static_cast<size_t>(rng() % 3)];
+  p.hardware = configs[static_cast<size_t>(rng() % std::size(configs))];
   p.shape = {pick(rng, 1, 70), pick(rng, 1, 150), pick(rng, 1, 7), pick(rng, 1, 7)};
   const int64_t kpg = p.hardware.getKernelsPerGroup(p.precision);
   const int64_t aC = p.hardware.atomicC;
@@ -93,8 +93,8 @@ TEST(NvdlaWeightRoundTrip, RandomShapes) {
         consumed += surface.dataBytes;
       }
       ASSERT_EQ(consumed, static_cast<int64_t>(streams.size()));
-      ASSERT_EQ(storage, expected) << getWeightFormatName(format) << " "
-                                   << getPrecisionName(p.precision) << " " << p.hardware.name
+      ASSERT_EQ(storage, expected) << enumProse(format) << " "
+                                   << enumName(p.precision) << " " << p.hardware.name
                                    << " " << p.shape.kernels << "x" << p.shape.channels << "x"
                                    << p.shape.height << "x" << p.shape.width;
 

@@ -28,7 +28,7 @@ TEST(NvdlaWeightValidation, HardwareConfigurations) {
   EXPECT_EQ(small.weightBufferEntryBytes, 8);
   EXPECT_EQ(getDefaultHardwareConfig().kind, HardwareKind::NvFull);
   EXPECT_EQ(WeightParams().hardware.kind, HardwareKind::NvFull);
-  EXPECT_EQ(getHardwareConfigs().size(), 3u);
+  EXPECT_EQ(enumCount<HardwareKind>(), 3u);
 
   EXPECT_EQ(full.getKernelsPerGroup(Precision::Int8), 32);
   EXPECT_EQ(full.getKernelsPerGroup(Precision::Int16), 16);
@@ -46,17 +46,19 @@ TEST(NvdlaWeightValidation, HardwareConfigurations) {
 }
 
 TEST(NvdlaWeightValidation, Names) {
-  for (WeightFormat f : {WeightFormat::Direct, WeightFormat::Image, WeightFormat::Winograd,
-                         WeightFormat::Deconvolution})
-    EXPECT_EQ(parseWeightFormat(getWeightFormatName(f)), f);
-  EXPECT_EQ(getWeightFormatName(WeightFormat::Deconvolution), "deconvolution");
-  EXPECT_FALSE(parseWeightFormat("dc"));
-  for (PostExtension p :
-       {PostExtension::None, PostExtension::Auto, PostExtension::Two, PostExtension::Four})
-    EXPECT_EQ(parsePostExtension(getPostExtensionName(p)), p);
-  EXPECT_FALSE(parsePostExtension("3"));
-  EXPECT_EQ(getFp16RoundingName(Fp16Rounding::TiesToEven), "ties-to-even");
-  EXPECT_EQ(getFp16RoundingName(Fp16Rounding::TiesAwayFromZero), "ties-away-from-zero");
+  for (WeightFormat f : enumValues<WeightFormat>())
+    EXPECT_EQ(parseEnum<WeightFormat>(enumName(f)), f);
+  // One keyword (the dialect's), the long name only in messages.
+  EXPECT_EQ(enumName(WeightFormat::Deconvolution), "deconv");
+  EXPECT_EQ(enumProse(WeightFormat::Deconvolution), "deconvolution");
+  EXPECT_FALSE(parseEnum<WeightFormat>("deconvolution"));
+  EXPECT_FALSE(parseEnum<WeightFormat>("dc"));
+  for (PostExtension p : enumValues<PostExtension>())
+    EXPECT_EQ(parseEnum<PostExtension>(enumName(p)), p);
+  EXPECT_FALSE(parseEnum<PostExtension>("3"));
+  EXPECT_EQ(enumProse(Fp16Rounding::TiesToEven), "ties-to-even");
+  EXPECT_EQ(enumProse(Fp16Rounding::TiesAwayFromZero), "ties-away-from-zero");
+  EXPECT_EQ(parseEnum<Fp16Rounding>("to_nearest_away"), Fp16Rounding::TiesAwayFromZero);
 }
 
 std::string createError(const WeightParams &params) {

@@ -204,7 +204,7 @@ TEST(NvdlaWeightWinograd, AgainstReference) {
           winogradReference(t.precision, t.K, t.C, t.R, t.S, t.stride, logical, read, rounding);
       EXPECT_EQ(layout->getStorageBytes(), roundUp(static_cast<int64_t>(expected.size()), 128));
       expected.resize(storage.size(), 0);
-      ASSERT_EQ(storage, expected) << getPrecisionName(t.precision) << " K " << t.K << " C "
+      ASSERT_EQ(storage, expected) << enumName(t.precision) << " K " << t.K << " C "
                                    << t.C << " stride " << t.stride;
     }
   }

@@ -21,9 +21,11 @@
 #define DLA_FORMAT_CHUNKEDLAYOUT_H
 
 #include "dla/Format/BoundLayout.h"
+#include "dla/Format/EnumTable.h"
 #include "dla/Format/Expected.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,22 +44,49 @@ struct ChunkPair {
 /// The named layouts of the HTP document. Activations are logical NHWC;
 /// ConvWeight is logical (height, width, in-channels, out-channels).
 enum class ChunkedPreset {
-  Flat,       ///< <4, 0,0, 1,0, 2,0, 3,0>
-  NCHW,       ///< <4, 0,0, 3,0, 1,0, 2,0>
-  Depth32,    ///< <4, 0,0, 1,0, 3,0, 2,0, 2,4, 3,32>
-  Crouton,    ///< <4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,8, 3,32>
-  Crouton4x1, ///< <4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,4>
-  Crouton2x2, ///< <4, 0,0, 1,0, 2,0, 3,0, 1,4, 2,4, 3,32, 1,2, 2,2>
-  Crouton2,   ///< <4, 0,0, 1,0, 2,0, 3,0, 1,8, 2,2, 3,32, 2,2>
-  ConvWeight, ///< <4, 3,0, 2,0, 0,0, 1,0, 2,8, 3,32, 2,4>
+  Flat,
+  NCHW,
+  Depth32,
+  Crouton,
+  Crouton4x1,
+  Crouton2x2,
+  Crouton2,
+  ConvWeight,
 };
 
-/// All presets, in declaration order.
-const std::vector<ChunkedPreset> &allChunkedPresets();
-/// The spelling used in `#dla.chunked<...>`: flat, nchw, depth32, crouton,
-/// crouton4x1, crouton2x2, crouton2, conv_weight.
-std::string_view getPresetName(ChunkedPreset preset);
-std::optional<ChunkedPreset> parsePresetName(std::string_view name);
+struct ChunkedPresetInfo {
+  ChunkedPreset preset;
+  /// The spelling of `#dla.chunked<name>`.
+  std::string_view name;
+  /// The rank-4 pair list, outermost first.
+  std::initializer_list<ChunkPair> pairs;
+};
+
+/// The summary table of the HTP document, one row per preset, indexed by
+/// ChunkedPreset; also the name table (enumName / parseEnum). NCHW follows
+/// the document's prose (<4, 0,0, 3,0, 1,0, 2,0>: batch, channel, height,
+/// width) rather than its summary row (3,0, 2,0, 1,0 would be N, C, W, H), see
+/// docs/ChunkedLayouts.md.
+inline constexpr ChunkedPresetInfo kChunkedPresets[] = {
+    {ChunkedPreset::Flat, "flat", {{0, 0}, {1, 0}, {2, 0}, {3, 0}}},
+    {ChunkedPreset::NCHW, "nchw", {{0, 0}, {3, 0}, {1, 0}, {2, 0}}},
+    {ChunkedPreset::Depth32, "depth32", {{0, 0}, {1, 0}, {3, 0}, {2, 0}, {2, 4}, {3, 32}}},
+    {ChunkedPreset::Crouton, "crouton", {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 8}, {2, 8}, {3, 32}}},
+    {ChunkedPreset::Crouton4x1,
+     "crouton4x1",
+     {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 8}, {2, 2}, {3, 32}, {2, 4}}},
+    {ChunkedPreset::Crouton2x2,
+     "crouton2x2",
+     {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 4}, {2, 4}, {3, 32}, {1, 2}, {2, 2}}},
+    {ChunkedPreset::Crouton2,
+     "crouton2",
+     {{0, 0}, {1, 0}, {2, 0}, {3, 0}, {1, 8}, {2, 2}, {3, 32}, {2, 2}}},
+    {ChunkedPreset::ConvWeight,
+     "conv_weight",
+     {{3, 0}, {2, 0}, {0, 0}, {1, 0}, {2, 8}, {3, 32}, {2, 4}}},
+};
+constexpr const auto &enumEntries(ChunkedPreset) { return kChunkedPresets; }
+static_assert(isInDeclarationOrder(kChunkedPresets, &ChunkedPresetInfo::preset));
 
 class ChunkedLayout {
 public:

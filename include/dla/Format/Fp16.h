@@ -18,6 +18,8 @@
 #ifndef DLA_FORMAT_FP16_H
 #define DLA_FORMAT_FP16_H
 
+#include "dla/Format/EnumTable.h"
+
 #include <cstdint>
 #include <cstring>
 #include <string_view>
@@ -29,8 +31,13 @@ enum class Fp16Rounding {
   TiesAwayFromZero, ///< round to nearest, ties away from zero (nvdla/sw)
 };
 
-/// "ties-to-even" / "ties-away-from-zero".
-std::string_view getFp16RoundingName(Fp16Rounding rounding);
+/// The keywords follow arith's rounding modes (`#dla.weight<..., rounding =
+/// to_nearest_away>`); messages use IEEE's names.
+inline constexpr EnumEntry<Fp16Rounding> kFp16RoundingNames[] = {
+    {Fp16Rounding::TiesToEven, "to_nearest_even", "ties-to-even"},
+    {Fp16Rounding::TiesAwayFromZero, "to_nearest_away", "ties-away-from-zero"}};
+constexpr const auto &enumEntries(Fp16Rounding) { return kFp16RoundingNames; }
+static_assert(isInDeclarationOrder(kFp16RoundingNames, &EnumEntry<Fp16Rounding>::value));
 
 /// fp32 -> fp16 bits.
 inline uint16_t fp32ToFp16(float value, Fp16Rounding rounding = Fp16Rounding::TiesToEven) {

@@ -63,15 +63,26 @@ enum class AuxMode { PerLayer, PerChannel, PerElement };
 /// What the element-wise operand feeds: the ALU, the multiplier, or both.
 enum class ElementWiseUse { Alu, Mul, AluAndMul };
 
-/// "bias", "prelu", "batch_norm", "element_wise".
-std::string_view getAuxKindName(AuxKind kind);
-std::optional<AuxKind> parseAuxKind(std::string_view name);
-/// "per_layer", "per_channel", "per_element".
-std::string_view getAuxModeName(AuxMode mode);
-std::optional<AuxMode> parseAuxMode(std::string_view name);
-/// "alu", "mul", "alu_mul".
-std::string_view getElementWiseUseName(ElementWiseUse use);
-std::optional<ElementWiseUse> parseElementWiseUse(std::string_view name);
+inline constexpr EnumEntry<AuxKind> kAuxKindNames[] = {
+    {AuxKind::Bias, "bias"},
+    {AuxKind::PReLU, "prelu"},
+    {AuxKind::BatchNorm, "batch_norm"},
+    {AuxKind::ElementWise, "element_wise"}};
+constexpr const auto &enumEntries(AuxKind) { return kAuxKindNames; }
+static_assert(isInDeclarationOrder(kAuxKindNames, &EnumEntry<AuxKind>::value));
+
+inline constexpr EnumEntry<AuxMode> kAuxModeNames[] = {{AuxMode::PerLayer, "per_layer"},
+                                                       {AuxMode::PerChannel, "per_channel"},
+                                                       {AuxMode::PerElement, "per_element"}};
+constexpr const auto &enumEntries(AuxMode) { return kAuxModeNames; }
+static_assert(isInDeclarationOrder(kAuxModeNames, &EnumEntry<AuxMode>::value));
+
+inline constexpr EnumEntry<ElementWiseUse> kElementWiseUseNames[] = {
+    {ElementWiseUse::Alu, "alu"},
+    {ElementWiseUse::Mul, "mul"},
+    {ElementWiseUse::AluAndMul, "alu_mul"}};
+constexpr const auto &enumEntries(ElementWiseUse) { return kElementWiseUseNames; }
+static_assert(isInDeclarationOrder(kElementWiseUseNames, &EnumEntry<ElementWiseUse>::value));
 
 struct AuxConfig {
   AuxKind kind = AuxKind::Bias;

@@ -73,7 +73,7 @@
 // <out>     "int8" | "int16" | "fp16"
 // <outs>    the legal outputs for that input in the order int8, int16, fp16,
 //           joined by ", "; "none" when there are none
-// <rule>    getRuleName() of the deciding prose rule, e.g.
+// <rule>    enumName() of the deciding prose rule, e.g.
 //           "on-the-fly SDP keeps the bit depth".
 // Example: invalid precision conversion for LRN layer: int8 feature data -> fp16 (valid: int8)
 //
@@ -82,7 +82,8 @@
 #define DLA_FORMAT_NVDLACONVERSION_H
 
 #include "dla/Format/Expected.h"
-#include "dla/Format/NvdlaPrecision.h" // Precision, getPrecisionName
+#include "dla/Format/EnumTable.h"
+#include "dla/Format/NvdlaPrecision.h"
 
 #include <optional>
 #include <string>
@@ -103,6 +104,14 @@ enum class LayerKind {
 /// Convolution mode. For SdpOnTheFly: the mode of the feeding convolution.
 enum class ConvMode { Direct, Winograd, ImageInput };
 
+/// The keywords are the dialect's (`dla.conv image`); messages use the prose.
+inline constexpr EnumEntry<ConvMode> kConvModeNames[] = {
+    {ConvMode::Direct, "direct"},
+    {ConvMode::Winograd, "winograd", "Winograd"},
+    {ConvMode::ImageInput, "image", "image input"}};
+constexpr const auto &enumEntries(ConvMode) { return kConvModeNames; }
+static_assert(isInDeclarationOrder(kConvModeNames, &EnumEntry<ConvMode>::value));
+
 /// "Configured input format": feature data of a precision, or an image
 /// classified by its pixel format's valid input precision.
 enum class InputKind {
@@ -113,11 +122,39 @@ enum class InputKind {
   ImageFp16,    ///< pixel precision fp16
 };
 
+inline constexpr EnumEntry<InputKind> kInputKindNames[] = {
+    {InputKind::FeatureInt8, "int8 feature data"},
+    {InputKind::FeatureInt16, "int16 feature data"},
+    {InputKind::FeatureFp16, "fp16 feature data"},
+    {InputKind::ImageInteger, "integer image input"},
+    {InputKind::ImageFp16, "fp16 image input"}};
+constexpr const auto &enumEntries(InputKind) { return kInputKindNames; }
+static_assert(isInDeclarationOrder(kInputKindNames, &EnumEntry<InputKind>::value));
+
 /// "Real precision in pipeline".
 enum class PipelinePrecision { Int8, Int16, Fp16, Int32, Fp32 };
 
+inline constexpr EnumEntry<PipelinePrecision> kPipelinePrecisionNames[] = {
+    {PipelinePrecision::Int8, "int8"},
+    {PipelinePrecision::Int16, "int16"},
+    {PipelinePrecision::Fp16, "fp16"},
+    {PipelinePrecision::Int32, "int32"},
+    {PipelinePrecision::Fp32, "fp32"}};
+constexpr const auto &enumEntries(PipelinePrecision) { return kPipelinePrecisionNames; }
+static_assert(
+    isInDeclarationOrder(kPipelinePrecisionNames, &EnumEntry<PipelinePrecision>::value));
+
 /// The four tables of the document.
 enum class ConversionTable { Convolution, SdpOffline, Lrn, Pooling };
+
+/// The document's table titles ("Precision conversion for <name>").
+inline constexpr EnumEntry<ConversionTable> kConversionTableNames[] = {
+    {ConversionTable::Convolution, "convolution layer"},
+    {ConversionTable::SdpOffline, "SDP layer (offline mode)"},
+    {ConversionTable::Lrn, "LRN layer"},
+    {ConversionTable::Pooling, "pooling layer"}};
+constexpr const auto &enumEntries(ConversionTable) { return kConversionTableNames; }
+static_assert(isInDeclarationOrder(kConversionTableNames, &EnumEntry<ConversionTable>::value));
 
 /// What decided a verdict: one of the four tables, or a prose rule.
 enum class ConversionRule {
@@ -134,6 +171,24 @@ enum class ConversionRule {
   SdpOnTheFlyBitDepth,      ///< "on-the-fly SDP keeps the bit depth"
   SdpOnTheFlyMissingInput,  ///< "on-the-fly SDP needs the convolution's output precision"
 };
+
+/// Table rules: the table's title; prose rules: the sentence above.
+inline constexpr EnumEntry<ConversionRule> kConversionRuleNames[] = {
+    {ConversionRule::ConvolutionTable, kConversionTableNames[0].name},
+    {ConversionRule::SdpOfflineTable, kConversionTableNames[1].name},
+    {ConversionRule::LrnTable, kConversionTableNames[2].name},
+    {ConversionRule::PoolingTable, kConversionTableNames[3].name},
+    {ConversionRule::ImageInputModeNeedsImage, "image input mode reads images only"},
+    {ConversionRule::ImageNeedsImageInputMode,
+     "direct and Winograd convolution read feature data only"},
+    {ConversionRule::ImagesOnlyInConvolution, "only the convolution pipeline reads images"},
+    {ConversionRule::SdpOnTheFlyDirectOnly,
+     "SDP converts precision after direct convolution only"},
+    {ConversionRule::SdpOnTheFlyBitDepth, "on-the-fly SDP keeps the bit depth"},
+    {ConversionRule::SdpOnTheFlyMissingInput,
+     "on-the-fly SDP needs the convolution's output precision"}};
+constexpr const auto &enumEntries(ConversionRule) { return kConversionRuleNames; }
+static_assert(isInDeclarationOrder(kConversionRuleNames, &EnumEntry<ConversionRule>::value));
 
 /// One cell (row) of a table: input x output.
 struct ConversionCell {
@@ -214,21 +269,8 @@ ConversionTable baseTable(LayerKind layer);
 ConversionRule tableRule(ConversionTable table);
 bool isTableRule(ConversionRule rule);
 
-/// "convolution layer", "SDP layer (offline mode)", "LRN layer",
-/// "pooling layer".
-std::string_view getConversionTableName(ConversionTable table);
-/// Table rules: the table name; prose rules: the sentence in the header.
-std::string_view getRuleName(ConversionRule rule);
-/// "convolution", "SDP (offline)", "SDP (on-the-fly)", "LRN", "pooling".
-std::string_view getLayerKindName(LayerKind layer);
 /// "CONV/CACC", "SDP", "SDP", "CDP", "PDP".
 std::string_view getHardwareUnit(LayerKind layer);
-/// "direct", "Winograd", "image input".
-std::string_view getConvModeName(ConvMode mode);
-/// "int8 feature data", ..., "integer image input", "fp16 image input".
-std::string_view getInputKindName(InputKind input);
-/// "int8", "int16", "fp16", "int32", "fp32".
-std::string_view getPipelinePrecisionName(PipelinePrecision precision);
 
 /// Feature data of a precision.
 InputKind featureInput(Precision precision);

@@ -18,12 +18,12 @@
 #ifndef DLA_FORMAT_NVDLAHARDWARE_H
 #define DLA_FORMAT_NVDLAHARDWARE_H
 
+#include "dla/Format/EnumTable.h"
 #include "dla/Format/Expected.h"
 #include "dla/Format/NvdlaPrecision.h"
 
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 namespace dla::format::nvdla {
 
@@ -43,14 +43,24 @@ struct HardwareConfig {
   }
 };
 
+/// One row per configuration, indexed by HardwareKind; also the name table
+/// (`#dla.weight<..., config = nv_small>`).
+inline constexpr HardwareConfig kHardwareConfigs[] = {
+    {HardwareKind::NvFull, "nv_full", 64, 32, 128},
+    {HardwareKind::NvLarge, "nv_large", 64, 32, 64},
+    {HardwareKind::NvSmall, "nv_small", 8, 8, 8},
+};
+constexpr const auto &enumEntries(HardwareKind) { return kHardwareConfigs; }
+static_assert(isInDeclarationOrder(kHardwareConfigs, &HardwareConfig::kind));
+
 /// The configuration of `kind`.
-const HardwareConfig &getHardwareConfig(HardwareKind kind);
+constexpr const HardwareConfig &getHardwareConfig(HardwareKind kind) {
+  return kHardwareConfigs[static_cast<size_t>(kind)];
+}
 /// nv_full, the default everywhere.
-inline const HardwareConfig &getDefaultHardwareConfig() {
+constexpr const HardwareConfig &getDefaultHardwareConfig() {
   return getHardwareConfig(HardwareKind::NvFull);
 }
-/// All configurations: nv_full, nv_large, nv_small.
-const std::vector<HardwareConfig> &getHardwareConfigs();
 /// Looks a configuration up by name; the error lists the known names.
 Expected<HardwareConfig> lookupHardwareConfig(std::string_view name);
 

@@ -147,12 +147,11 @@ struct PixelFormatInfo {
   std::array<PixelComponent, 4> components;
 };
 
-/// The table; entry i describes PixelFormat(i).
+/// The table; entry i describes PixelFormat(i). It is also the name table
+/// (enumName, parseEnum: the exact spelling, "T_A8B8G8R8").
 const std::array<PixelFormatInfo, kNumPixelFormats> &pixelFormatTable();
+inline const auto &enumEntries(PixelFormat) { return pixelFormatTable(); }
 const PixelFormatInfo &getPixelFormatInfo(PixelFormat format);
-std::string_view getPixelFormatName(PixelFormat format);
-/// Exact spelling ("T_A8B8G8R8").
-std::optional<PixelFormat> parsePixelFormat(std::string_view name);
 /// Bytes of one logical element: 1 for 8-bit components, 2 otherwise.
 int64_t getPixelElementBytes(PixelFormat format);
 bool isSemiPlanar(PixelFormat format);

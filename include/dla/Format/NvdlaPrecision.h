@@ -11,6 +11,8 @@
 #ifndef DLA_FORMAT_NVDLAPRECISION_H
 #define DLA_FORMAT_NVDLAPRECISION_H
 
+#include "dla/Format/EnumTable.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -27,9 +29,6 @@ enum class Precision { Int8, Int16, Fp16 };
 /// NvdlaAlignment.h.)
 inline constexpr int64_t kAtomBytes = 32;
 
-inline constexpr std::array<Precision, 3> kAllPrecisions = {Precision::Int8, Precision::Int16,
-                                                            Precision::Fp16};
-
 /// Bytes of one element: 1 for int8, 2 for int16 and fp16.
 constexpr int64_t getBytesPerElement(Precision p) { return p == Precision::Int8 ? 1 : 2; }
 
@@ -37,45 +36,22 @@ constexpr int64_t getBytesPerElement(Precision p) { return p == Precision::Int8 
 /// also the document's ElementPerAtom for PROC_PRECISION.
 constexpr int64_t getChannelsPerAtom(Precision p) { return kAtomBytes / getBytesPerElement(p); }
 
-/// "int8", "int16", "fp16".
-constexpr std::string_view getPrecisionName(Precision p) {
-  switch (p) {
-  case Precision::Int8: return "int8";
-  case Precision::Int16: return "int16";
-  case Precision::Fp16: return "fp16";
-  }
-  return "?";
-}
-
-/// Inverse of getPrecisionName (exact spelling).
-constexpr std::optional<Precision> parsePrecision(std::string_view name) {
-  for (Precision p : kAllPrecisions)
-    if (getPrecisionName(p) == name)
-      return p;
-  return std::nullopt;
-}
+inline constexpr EnumEntry<Precision> kPrecisionNames[] = {
+    {Precision::Int8, "int8"}, {Precision::Int16, "int16"}, {Precision::Fp16, "fp16"}};
+constexpr const auto &enumEntries(Precision) { return kPrecisionNames; }
+static_assert(isInDeclarationOrder(kPrecisionNames, &EnumEntry<Precision>::value));
 
 /// The DATA_SIZE register of the SDP / CDP read DMAs: bytes per component of
 /// auxiliary data.
 enum class DataSize { OneByte, TwoByte };
 
-inline constexpr std::array<DataSize, 2> kAllDataSizes = {DataSize::OneByte, DataSize::TwoByte};
-
 /// BytesPerComponent: 1 for ONE_BYTE, 2 for TWO_BYTE.
 constexpr int64_t getDataSizeBytes(DataSize d) { return d == DataSize::OneByte ? 1 : 2; }
 
-/// "one_byte", "two_byte".
-constexpr std::string_view getDataSizeName(DataSize d) {
-  return d == DataSize::OneByte ? "one_byte" : "two_byte";
-}
-
-/// Inverse of getDataSizeName (exact spelling).
-constexpr std::optional<DataSize> parseDataSize(std::string_view name) {
-  for (DataSize d : kAllDataSizes)
-    if (getDataSizeName(d) == name)
-      return d;
-  return std::nullopt;
-}
+inline constexpr EnumEntry<DataSize> kDataSizeNames[] = {{DataSize::OneByte, "one_byte"},
+                                                         {DataSize::TwoByte, "two_byte"}};
+constexpr const auto &enumEntries(DataSize) { return kDataSizeNames; }
+static_assert(isInDeclarationOrder(kDataSizeNames, &EnumEntry<DataSize>::value));
 
 } // namespace dla::format::nvdla
 

@@ -47,6 +47,7 @@
 #define DLA_FORMAT_NVDLAWEIGHT_H
 
 #include "dla/Format/BoundLayout.h"
+#include "dla/Format/EnumTable.h"
 #include "dla/Format/Expected.h"
 #include "dla/Format/Fp16.h"
 #include "dla/Format/NvdlaHardware.h"
@@ -62,18 +63,27 @@ namespace dla::format::nvdla {
 
 enum class WeightFormat { Direct, Image, Winograd, Deconvolution };
 
-/// "direct", "image", "winograd", "deconvolution".
-std::string_view getWeightFormatName(WeightFormat format);
-std::optional<WeightFormat> parseWeightFormat(std::string_view name);
+/// The keywords are `#dla.weight`'s; messages say "deconvolution".
+inline constexpr EnumEntry<WeightFormat> kWeightFormatNames[] = {
+    {WeightFormat::Direct, "direct"},
+    {WeightFormat::Image, "image"},
+    {WeightFormat::Winograd, "winograd"},
+    {WeightFormat::Deconvolution, "deconv", "deconvolution"}};
+constexpr const auto &enumEntries(WeightFormat) { return kWeightFormatNames; }
+static_assert(isInDeclarationOrder(kWeightFormatNames, &EnumEntry<WeightFormat>::value));
 
 /// Channel post-extension request. Only image-input weights support Two and
 /// Four; Auto applies NVIDIA's selection rule (selectPostExtensionFactor) and
 /// is None for every other format.
 enum class PostExtension { None, Auto, Two, Four };
 
-/// "none", "auto", "2", "4".
-std::string_view getPostExtensionName(PostExtension postExtension);
-std::optional<PostExtension> parsePostExtension(std::string_view name);
+inline constexpr EnumEntry<PostExtension> kPostExtensionNames[] = {
+    {PostExtension::None, "none"},
+    {PostExtension::Auto, "auto"},
+    {PostExtension::Two, "2"},
+    {PostExtension::Four, "4"}};
+constexpr const auto &enumEntries(PostExtension) { return kPostExtensionNames; }
+static_assert(isInDeclarationOrder(kPostExtensionNames, &EnumEntry<PostExtension>::value));
 
 /// The logical weight shape, KCRS.
 struct WeightShape {

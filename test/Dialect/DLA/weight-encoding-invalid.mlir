@@ -70,7 +70,7 @@ func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, config = nv_tiny
 
 // -----
 
-// expected-error @+1 {{unknown post_extension '3'; expected one of none, 2, 4, auto}}
+// expected-error @+1 {{unknown post_extension '3'; expected one of none, auto, 2, 4}}
 func.func @f(%a: tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 4, post_extension = 3>>)
 
 // -----

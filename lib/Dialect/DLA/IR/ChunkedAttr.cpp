@@ -26,15 +26,6 @@ std::vector<fmt::ChunkPair> toPairs(ArrayRef<int64_t> dims, ArrayRef<int64_t> si
   return pairs;
 }
 
-std::string presetList() {
-  std::string s;
-  for (fmt::ChunkedPreset p : fmt::allChunkedPresets()) {
-    if (!s.empty())
-      s += ", ";
-    s += fmt::getPresetName(p);
-  }
-  return s;
-}
 } // namespace
 
 
@@ -102,13 +93,13 @@ Attribute ChunkedAttr::parse(AsmParser &parser, Type) {
     SMLoc nameLoc = parser.getCurrentLocation();
     if (failed(parser.parseOptionalKeywordOrString(&name))) {
       parser.emitError(nameLoc, "expected a chunked layout preset (")
-          << presetList() << ") or a list of (dim, size) pairs";
+          << fmt::enumNameList<fmt::ChunkedPreset>() << ") or a list of (dim, size) pairs";
       return {};
     }
-    std::optional<fmt::ChunkedPreset> preset = fmt::parsePresetName(name);
+    std::optional<fmt::ChunkedPreset> preset = fmt::parseEnum<fmt::ChunkedPreset>(name);
     if (!preset) {
       parser.emitError(nameLoc, "unknown chunked layout preset '")
-          << name << "'; expected one of " << presetList() << ", or a list of (dim, size) pairs";
+          << name << "'; expected one of " << fmt::enumNameList<fmt::ChunkedPreset>() << ", or a list of (dim, size) pairs";
       return {};
     }
     fmt::ChunkedLayout layout = fmt::ChunkedLayout::getPreset(*preset);
@@ -126,7 +117,7 @@ Attribute ChunkedAttr::parse(AsmParser &parser, Type) {
 void ChunkedAttr::print(AsmPrinter &printer) const {
   printer << "<";
   if (std::optional<fmt::ChunkedPreset> preset = getPreset()) {
-    printer << fmt::getPresetName(*preset) << ">";
+    printer << fmt::enumName(*preset) << ">";
     return;
   }
   printer << "[";

@@ -16,6 +16,7 @@
 using namespace mlir;
 using namespace mlir::dla;
 namespace fmt = ::dla::format;
+namespace nv = ::dla::format::nvdla;
 
 namespace {
 
@@ -90,15 +91,15 @@ LogicalResult ConvOp::verify() {
   RankedTensorType input = getInput().getType();
   RankedTensorType weight = getWeight().getType();
   RankedTensorType output = getOutput().getType();
-  ConvMode mode = getMode();
+  nv::ConvMode mode = getMode();
 
   // ODS admits any pixel precision; only `image` mode reads pixels.
-  if (mode != ConvMode::Image && !getPrecision(input.getElementType()))
+  if (mode != nv::ConvMode::ImageInput && !getPrecision(input.getElementType()))
     return emitNotAPrecision(*this, "input", input.getElementType());
   ArrayRef<int64_t> dilations = getDilations();
 
   int64_t inC = input.getDimSize(1), wC = weight.getDimSize(1);
-  if (mode == ConvMode::Image) {
+  if (mode == nv::ConvMode::ImageInput) {
     if (!ShapedType::isDynamic(inC) && !ShapedType::isDynamic(wC) && wC > inC)
       return emitOpError() << "weight has " << wC << " input channels but the image has only "
                            << inC;
@@ -116,7 +117,7 @@ LogicalResult ConvOp::verify() {
   if (failed(verifySpatial(*this, input, output, kernel, dilations, getStrides(), getPadding())))
     return failure();
 
-  if (mode == ConvMode::Winograd) {
+  if (mode == nv::ConvMode::Winograd) {
     ArrayRef<int64_t> s = getStrides();
     if (s[0] != s[1])
       return emitOpError() << "Winograd convolution needs equal strides, got [" << s[0] << ", "

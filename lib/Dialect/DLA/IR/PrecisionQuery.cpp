@@ -31,35 +31,6 @@ Type mlir::dla::getPrecisionType(MLIRContext *context, nv::Precision p) {
   llvm_unreachable("unknown precision");
 }
 
-Precision mlir::dla::toAttrEnum(nv::Precision p) {
-  switch (p) {
-  case nv::Precision::Int8: return Precision::Int8;
-  case nv::Precision::Int16: return Precision::Int16;
-  case nv::Precision::Fp16: return Precision::Fp16;
-  }
-  llvm_unreachable("unknown precision");
-}
-
-PipelinePrecision mlir::dla::toAttrEnum(nv::PipelinePrecision p) {
-  switch (p) {
-  case nv::PipelinePrecision::Int8: return PipelinePrecision::Int8;
-  case nv::PipelinePrecision::Int16: return PipelinePrecision::Int16;
-  case nv::PipelinePrecision::Fp16: return PipelinePrecision::Fp16;
-  case nv::PipelinePrecision::Int32: return PipelinePrecision::Int32;
-  case nv::PipelinePrecision::Fp32: return PipelinePrecision::Fp32;
-  }
-  llvm_unreachable("unknown pipeline precision");
-}
-
-nv::ConvMode mlir::dla::toFormatEnum(ConvMode mode) {
-  switch (mode) {
-  case ConvMode::Direct: return nv::ConvMode::Direct;
-  case ConvMode::Winograd: return nv::ConvMode::Winograd;
-  case ConvMode::Image: return nv::ConvMode::ImageInput;
-  }
-  llvm_unreachable("unknown conv mode");
-}
-
 InFlightDiagnostic mlir::dla::emitNotAPrecision(Operation *op, StringRef what, Type elementType) {
   return op->emitOpError() << what << " element type " << elementType
                            << " is not an NVDLA precision (i8, i16 or f16)";
@@ -86,7 +57,7 @@ nv::InputKind imageKind(RankedTensorType image) {
 
 void setPipeline(Operation *op, const nv::ConversionVerdict &verdict) {
   op->setAttr("pipeline_precision",
-              PipelinePrecisionAttr::get(op->getContext(), toAttrEnum(*verdict.pipeline)));
+              PipelinePrecisionAttr::get(op->getContext(), *verdict.pipeline));
 }
 } // namespace
 
@@ -98,14 +69,14 @@ FailureOr<nv::ConversionQuery> ConvOp::getConversionQuery() {
   FailureOr<nv::Precision> out = precisionOf(*this, getOutput(), "output");
   if (failed(out))
     return failure();
-  if (getMode() == ConvMode::Image)
+  if (getMode() == nv::ConvMode::ImageInput)
     return nv::ConversionQuery::convolution(nv::ConvMode::ImageInput,
                                             imageKind(getInput().getType()),
                                             *out);
   FailureOr<nv::Precision> in = precisionOf(*this, getInput(), "input");
   if (failed(in))
     return failure();
-  return nv::ConversionQuery::convolution(toFormatEnum(getMode()), nv::featureInput(*in), *out);
+  return nv::ConversionQuery::convolution(getMode(), nv::featureInput(*in), *out);
 }
 
 LogicalResult ConvOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
@@ -115,13 +86,13 @@ LogicalResult ConvOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
   if (*weight != *verdict.weight) {
     FailureOr<nv::ConversionQuery> query = getConversionQuery();
     return emitOpError() << "weight precision "
-                         << nv::getPrecisionName(*weight).data() << " does not match the "
-                         << "convolution table: " << nv::getInputKindName(query->input).data()
-                         << " -> " << nv::getPrecisionName(query->output).data() << " needs "
-                         << nv::getPrecisionName(*verdict.weight).data() << " weights";
+                         << detail::formatEnumName(*weight) << " does not match the "
+                         << "convolution table: " << detail::formatEnumName(query->input)
+                         << " -> " << detail::formatEnumName(query->output) << " needs "
+                         << detail::formatEnumName(*verdict.weight) << " weights";
   }
   setPipeline(*this, verdict);
-  setWeightPrecisionAttr(PrecisionAttr::get(getContext(), toAttrEnum(*verdict.weight)));
+  setWeightPrecisionAttr(PrecisionAttr::get(getContext(), *verdict.weight));
   return success();
 }
 
@@ -140,7 +111,7 @@ FailureOr<nv::ConversionQuery> SdpOp::getConversionQuery() {
   if (!conv)
     return emitOpError("on_the_fly SDP must take its input directly from a dla.conv");
   // The convolution's configured output precision is the SDP's input.
-  return nv::ConversionQuery::sdpOnTheFly(toFormatEnum(conv.getMode()), *in, *out);
+  return nv::ConversionQuery::sdpOnTheFly(conv.getMode(), *in, *out);
 }
 
 LogicalResult SdpOp::annotatePrecision(const nv::ConversionVerdict &verdict) {

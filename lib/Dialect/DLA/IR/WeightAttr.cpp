@@ -4,9 +4,9 @@
 //   [, post_extension = 2 | 4 | auto][, stride = N | [sy, sx]]
 //   [, config = nv_full | nv_large | nv_small]
 //   [, rounding = to_nearest_even | to_nearest_away]>`
-// with FORMAT one of direct, image, winograd, deconv. The spellings follow
-// MLIR (`deconv`, arith's rounding-mode names); the meaning, every size and
-// every check of a shape come from the format library (NvdlaWeight.h).
+// with FORMAT one of direct, image, winograd, deconv. Every keyword, the
+// meaning, every size and every check of a shape come from the format library
+// (NvdlaWeight.h and its name tables).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,66 +25,6 @@ using namespace mlir::dla;
 using namespace mlir::dla::detail;
 namespace fmt = ::dla::format;
 namespace nv = ::dla::format::nvdla;
-
-namespace {
-
-const std::pair<StringRef, nv::WeightFormat> kFormats[] = {
-    {"direct", nv::WeightFormat::Direct},
-    {"image", nv::WeightFormat::Image},
-    {"winograd", nv::WeightFormat::Winograd},
-    {"deconv", nv::WeightFormat::Deconvolution},
-};
-const std::pair<StringRef, nv::PostExtension> kPostExtensions[] = {
-    {"none", nv::PostExtension::None},
-    {"2", nv::PostExtension::Two},
-    {"4", nv::PostExtension::Four},
-    {"auto", nv::PostExtension::Auto},
-};
-const std::pair<StringRef, fmt::Fp16Rounding> kRoundings[] = {
-    {"to_nearest_even", fmt::Fp16Rounding::TiesToEven},
-    {"to_nearest_away", fmt::Fp16Rounding::TiesAwayFromZero},
-};
-
-template <typename T, size_t N>
-StringRef spell(const std::pair<StringRef, T> (&table)[N], T value) {
-  for (const auto &[name, v] : table)
-    if (v == value)
-      return name;
-  llvm_unreachable("value missing from spelling table");
-}
-
-template <typename T, size_t N>
-FailureOr<T> parseSpelled(AsmParser &parser, const std::pair<StringRef, T> (&table)[N],
-                          StringRef what, bool allowInteger = false) {
-  SMLoc loc = parser.getCurrentLocation();
-  std::string word;
-  int64_t number;
-  if (allowInteger) {
-    OptionalParseResult intResult = parser.parseOptionalInteger(number);
-    if (intResult.has_value()) {
-      if (failed(*intResult))
-        return failure();
-      word = std::to_string(number);
-    }
-  }
-  if (word.empty() && failed(parser.parseOptionalKeywordOrString(&word)))
-    return parser.emitError(loc, "expected a ") << what;
-  std::string valid;
-  for (const auto &[name, v] : table) {
-    if (name == word)
-      return v;
-    valid += (valid.empty() ? "" : ", ") + name.str();
-  }
-  return parser.emitError(loc, "unknown ") << what << " '" << word << "'; expected one of "
-                                           << valid;
-}
-
-StringRef configName(nv::HardwareKind kind) {
-  std::string_view name = nv::getHardwareConfig(kind).name;
-  return StringRef(name.data(), name.size());
-}
-
-} // namespace
 
 nv::WeightParams WeightAttr::getParams(ArrayRef<int64_t> shape) const {
   nv::WeightParams p;
@@ -133,7 +73,7 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess())
     return {};
-  FailureOr<nv::WeightFormat> format = parseSpelled(parser, kFormats, "weight format");
+  FailureOr<nv::WeightFormat> format = parseFormatEnum<nv::WeightFormat>(parser, "weight format");
   if (failed(format) || parser.parseComma())
     return {};
   FailureOr<nv::Precision> precision = parseFormatEnum<nv::Precision>(parser, "precision");
@@ -175,7 +115,7 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
       channels = n;
     } else if (key == "post_extension") {
       FailureOr<nv::PostExtension> p =
-          parseSpelled(parser, kPostExtensions, "post_extension", /*allowInteger=*/true);
+          parseFormatEnum<nv::PostExtension>(parser, "post_extension", /*allowInteger=*/true);
       if (failed(p))
         return {};
       post = *p;
@@ -201,7 +141,7 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
       }
       config = hw->kind;
     } else {
-      FailureOr<fmt::Fp16Rounding> r = parseSpelled(parser, kRoundings, "rounding");
+      FailureOr<fmt::Fp16Rounding> r = parseFormatEnum<fmt::Fp16Rounding>(parser, "rounding");
       if (failed(r))
         return {};
       rounding = *r;
@@ -214,13 +154,13 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
 }
 
 void WeightAttr::print(AsmPrinter &printer) const {
-  printer << "<" << spell(kFormats, getFormat()) << ", " << formatEnumName(getPrecision());
+  printer << "<" << formatEnumName(getFormat()) << ", " << formatEnumName(getPrecision());
   if (getCompressed())
     printer << ", compressed";
   if (getChannels())
     printer << ", channels = " << *getChannels();
   if (getPostExtension() != nv::PostExtension::None)
-    printer << ", post_extension = " << spell(kPostExtensions, getPostExtension());
+    printer << ", post_extension = " << formatEnumName(getPostExtension());
   bool unitStride = getStrideX() == 1 && getStrideY() == 1;
   if (getFormat() == nv::WeightFormat::Deconvolution ||
       (!unitStride && getStrideX() != getStrideY()))
@@ -228,9 +168,9 @@ void WeightAttr::print(AsmPrinter &printer) const {
   else if (!unitStride)
     printer << ", stride = " << getStrideY();
   if (getConfig() != nv::HardwareKind::NvFull)
-    printer << ", config = " << configName(getConfig());
+    printer << ", config = " << formatEnumName(getConfig());
   if (getRounding() != fmt::Fp16Rounding::TiesToEven)
-    printer << ", rounding = " << spell(kRoundings, getRounding());
+    printer << ", rounding = " << formatEnumName(getRounding());
   printer << ">";
 }
 

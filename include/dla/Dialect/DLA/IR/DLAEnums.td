@@ -1,44 +1,46 @@
 //===- DLAEnums.td - Enums of the dla dialect --------------*- tablegen -*-===//
+//
+// Enums the format library knows (precisions, conversion modes, pixel
+// formats, ...) are attribute parameters of the library's own C++ type,
+// spelled by its name table (dla/Format/EnumTable.h): ODS lists no value of
+// them. Only the enums that exist in the dialect alone (SDP mode, pooling
+// function) are ODS enums.
+//
+//===----------------------------------------------------------------------===//
 #ifndef DLA_ENUMS_TD
 #define DLA_ENUMS_TD
 
 include "dla/Dialect/DLA/IR/DLADialect.td"
 include "mlir/IR/EnumAttr.td"
 
-def DLA_Precision : I32EnumAttr<"Precision", "NVDLA data precision", [
-    I32EnumAttrCase<"Int8", 0, "int8">,
-    I32EnumAttrCase<"Int16", 1, "int16">,
-    I32EnumAttrCase<"Fp16", 2, "fp16">]> {
-  let cppNamespace = "::mlir::dla";
-  let genSpecializedAttr = 0;
-}
-def DLA_PrecisionAttr : EnumAttr<DLA_Dialect, DLA_Precision, "precision"> {
-  let assemblyFormat = "`<` $value `>`";
+/// A format-library enum spelled by the keyword of its table.
+class DLA_FormatEnumParameter<string cppType, string what>
+    : AttrParameter<cppType, what> {
+  let parser = "::mlir::dla::detail::parseFormatEnum<" # cppType # ">($_parser, \"" # what # "\")";
+  let printer = "$_printer << ::mlir::dla::detail::formatEnumName($_self)";
 }
 
-def DLA_PipelinePrecision : I32EnumAttr<"PipelinePrecision",
-    "NVDLA real precision in pipeline", [
-    I32EnumAttrCase<"Int8", 0, "int8">,
-    I32EnumAttrCase<"Int16", 1, "int16">,
-    I32EnumAttrCase<"Fp16", 2, "fp16">,
-    I32EnumAttrCase<"Int32", 3, "int32">,
-    I32EnumAttrCase<"Fp32", 4, "fp32">]> {
-  let cppNamespace = "::mlir::dla";
-  let genSpecializedAttr = 0;
-}
-def DLA_PipelinePrecisionAttr
-    : EnumAttr<DLA_Dialect, DLA_PipelinePrecision, "pipeline_precision"> {
+/// An attribute holding one value of a format-library enum:
+/// `#dla.<mnemonic><keyword>` standalone; ops spell the bare keyword through
+/// `custom<EnumKeyword>`.
+class DLA_FormatEnumAttr<string name, string attrMnemonic, string enumType, string enumWhat>
+    : DLA_Attr<name, attrMnemonic> {
+  let summary = "NVDLA " # enumWhat;
+  let parameters = (ins DLA_FormatEnumParameter<enumType, enumWhat>:$value);
   let assemblyFormat = "`<` $value `>`";
+  // Op accessors return the library enum, as for an ODS EnumAttr.
+  let returnType = enumType;
+  let convertFromStorage = "$_self.getValue()";
+  let constBuilderCall = "::mlir::dla::" # name # "Attr::get($_builder.getContext(), $0)";
 }
 
-def DLA_ConvMode : I32EnumAttr<"ConvMode", "NVDLA convolution mode", [
-    I32EnumAttrCase<"Direct", 0, "direct">,
-    I32EnumAttrCase<"Winograd", 1, "winograd">,
-    I32EnumAttrCase<"Image", 2, "image">]> {
-  let cppNamespace = "::mlir::dla";
-  let genSpecializedAttr = 0;
-}
-def DLA_ConvModeAttr : EnumAttr<DLA_Dialect, DLA_ConvMode, "conv_mode">;
+def DLA_PrecisionAttr : DLA_FormatEnumAttr<"Precision", "precision",
+    "::dla::format::nvdla::Precision", "precision">;
+def DLA_PipelinePrecisionAttr : DLA_FormatEnumAttr<"PipelinePrecision",
+    "pipeline_precision", "::dla::format::nvdla::PipelinePrecision",
+    "pipeline precision">;
+def DLA_ConvModeAttr : DLA_FormatEnumAttr<"ConvMode", "conv_mode",
+    "::dla::format::nvdla::ConvMode", "convolution mode">;
 
 def DLA_SdpMode : I32EnumAttr<"SdpMode", "Where the SDP reads its input", [
     I32EnumAttrCase<"Offline", 0, "offline">,

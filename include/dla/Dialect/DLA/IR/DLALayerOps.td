@@ -81,7 +81,7 @@ def DLA_ConvOp : DLA_LayerOp<"conv"> {
     OptionalAttr<DLA_PrecisionAttr>:$weight_precision);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
-    $mode $input `,` $weight (`,` $bias^)?
+    custom<EnumKeyword>($mode) $input `,` $weight (`,` $bias^)?
     (`stride` $strides^)? (`pad` $padding^)? (`dilation` $dilations^)?
     attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
   }];
@@ -121,7 +121,7 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments]> {
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
-    $mode $input
+    custom<EnumKeyword>($mode) $input
     (`bias` $bias^ `:` type($bias))?
     (`batchnorm` $batchnorm^ `:` type($batchnorm))?
     (`eltwise` $eltwise^ `:` type($eltwise))?
@@ -154,7 +154,7 @@ def DLA_PoolOp : DLA_LayerOp<"pool"> {
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
-    $kind $input `kernel` $kernel (`stride` $strides^)? (`pad` $padding^)?
+    custom<EnumKeyword>($kind) $input `kernel` $kernel (`stride` $strides^)? (`pad` $padding^)?
     attr-dict `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;

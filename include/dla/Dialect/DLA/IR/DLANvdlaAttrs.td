@@ -9,15 +9,10 @@
 #define DLA_NVDLA_ATTRS_TD
 
 include "dla/Dialect/DLA/IR/DLADialect.td"
+include "dla/Dialect/DLA/IR/DLAEnums.td"
 include "dla/Dialect/DLA/IR/DLAInterfaces.td"
 include "mlir/IR/TensorEncoding.td"
 
-/// A format-library enum spelled by its library name.
-class DLA_FormatEnumParameter<string cppType, string what>
-    : AttrParameter<cppType, what> {
-  let parser = "::mlir::dla::detail::parseFormatEnum<" # cppType # ">($_parser, \"" # what # "\")";
-  let printer = "$_printer << ::mlir::dla::detail::formatEnumName($_self)";
-}
 
 def DLA_NvPrecisionParameter
     : DLA_FormatEnumParameter<"::dla::format::nvdla::Precision", "precision">;

@@ -1,101 +1,88 @@
-//===- FormatEnums.h - Format-library enums as attribute parameters -*- C++ -*-===//
+//===- FormatEnums.h - Format-library enums in attribute syntax -*- C++ -*-===//
 //
-// Encodings spell precisions, data sizes, modes and pixel formats with the
-// format library's own names, so the dialect parses and prints them through
-// the library rather than keeping a second list.
+// Attributes and ops spell every enum with the keyword of its format-library
+// table (dla/Format/EnumTable.h), so the dialect keeps no second list.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLA_DIALECT_DLA_IR_FORMATENUMS_H
 #define DLA_DIALECT_DLA_IR_FORMATENUMS_H
 
+#include "dla/Format/EnumTable.h"
+#include "dla/Format/Fp16.h"
 #include "dla/Format/NvdlaAux.h"
+#include "dla/Format/NvdlaConversion.h"
+#include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaPixel.h"
 #include "dla/Format/NvdlaPrecision.h"
+#include "dla/Format/NvdlaWeight.h"
 
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 
 #include <string>
-#include <vector>
+#include <type_traits>
 
 namespace mlir::dla::detail {
 
-template <typename T> struct FormatEnumTraits;
-
-template <> struct FormatEnumTraits<::dla::format::nvdla::Precision> {
-  static std::optional<::dla::format::nvdla::Precision> parse(std::string_view s) {
-    return ::dla::format::nvdla::parsePrecision(s);
-  }
-  static std::string_view name(::dla::format::nvdla::Precision v) {
-    return ::dla::format::nvdla::getPrecisionName(v);
-  }
-  static std::vector<::dla::format::nvdla::Precision> all() {
-    return {::dla::format::nvdla::kAllPrecisions.begin(), ::dla::format::nvdla::kAllPrecisions.end()};
-  }
-};
-
-template <> struct FormatEnumTraits<::dla::format::nvdla::DataSize> {
-  static std::optional<::dla::format::nvdla::DataSize> parse(std::string_view s) {
-    return ::dla::format::nvdla::parseDataSize(s);
-  }
-  static std::string_view name(::dla::format::nvdla::DataSize v) {
-    return ::dla::format::nvdla::getDataSizeName(v);
-  }
-  static std::vector<::dla::format::nvdla::DataSize> all() {
-    return {::dla::format::nvdla::kAllDataSizes.begin(), ::dla::format::nvdla::kAllDataSizes.end()};
-  }
-};
-
-template <> struct FormatEnumTraits<::dla::format::nvdla::AuxMode> {
-  static std::optional<::dla::format::nvdla::AuxMode> parse(std::string_view s) {
-    return ::dla::format::nvdla::parseAuxMode(s);
-  }
-  static std::string_view name(::dla::format::nvdla::AuxMode v) {
-    return ::dla::format::nvdla::getAuxModeName(v);
-  }
-  static std::vector<::dla::format::nvdla::AuxMode> all() {
-    using ::dla::format::nvdla::AuxMode;
-    return {AuxMode::PerLayer, AuxMode::PerChannel, AuxMode::PerElement};
-  }
-};
-
-template <> struct FormatEnumTraits<::dla::format::nvdla::PixelFormat> {
-  static std::optional<::dla::format::nvdla::PixelFormat> parse(std::string_view s) {
-    return ::dla::format::nvdla::parsePixelFormat(s);
-  }
-  static std::string_view name(::dla::format::nvdla::PixelFormat v) {
-    return ::dla::format::nvdla::getPixelFormatName(v);
-  }
-  static std::vector<::dla::format::nvdla::PixelFormat> all() {
-    std::vector<::dla::format::nvdla::PixelFormat> v;
-    for (const auto &info : ::dla::format::nvdla::pixelFormatTable())
-      v.push_back(info.format);
-    return v;
-  }
-};
-
 /// Parses a keyword naming a value of a format-library enum; the error lists
-/// every valid name.
-template <typename T> FailureOr<T> parseFormatEnum(AsmParser &parser, StringRef what) {
+/// every valid keyword. `allowInteger` admits keywords that are numbers
+/// (`post_extension = 2`).
+template <typename T>
+FailureOr<T> parseFormatEnum(AsmParser &parser, StringRef what, bool allowInteger = false) {
   SMLoc loc = parser.getCurrentLocation();
   std::string name;
-  if (failed(parser.parseOptionalKeywordOrString(&name)))
+  int64_t number;
+  OptionalParseResult integer =
+      allowInteger ? parser.parseOptionalInteger(number) : OptionalParseResult();
+  if (integer.has_value()) {
+    if (failed(*integer))
+      return failure();
+    name = std::to_string(number);
+  } else if (failed(parser.parseOptionalKeywordOrString(&name))) {
     return parser.emitError(loc, "expected a ") << what;
-  if (std::optional<T> value = FormatEnumTraits<T>::parse(name))
-    return *value;
-  std::string valid;
-  for (T v : FormatEnumTraits<T>::all()) {
-    if (!valid.empty())
-      valid += ", ";
-    valid += FormatEnumTraits<T>::name(v);
   }
-  return parser.emitError(loc, "unknown ") << what << " '" << name << "'; expected one of " << valid;
+  if (std::optional<T> value = ::dla::format::parseEnum<T>(name))
+    return *value;
+  return parser.emitError(loc, "unknown ")
+         << what << " '" << name << "'; expected one of " << ::dla::format::enumNameList<T>();
 }
 
 template <typename T> StringRef formatEnumName(T value) {
-  std::string_view s = FormatEnumTraits<T>::name(value);
+  std::string_view s = ::dla::format::enumName(value);
   return StringRef(s.data(), s.size());
 }
 
+template <typename E, typename = void> struct HasFormatTable : std::false_type {};
+template <typename E>
+struct HasFormatTable<E, std::void_t<decltype(enumEntries(E{}))>> : std::true_type {};
+
 } // namespace mlir::dla::detail
+
+namespace mlir::dla {
+
+/// `custom<EnumKeyword>($attr)` in an op's assembly format: the bare keyword
+/// of an enum attribute (`dla.conv image ...`), from the format library's
+/// table or, for the dialect's own ODS enums, from ODS.
+template <typename AttrT> ParseResult parseEnumKeyword(OpAsmParser &parser, AttrT &attr) {
+  using E = decltype(std::declval<AttrT>().getValue());
+  FailureOr<E> value;
+  if constexpr (detail::HasFormatTable<E>::value)
+    value = detail::parseFormatEnum<E>(parser, AttrT::getMnemonic());
+  else
+    value = ::mlir::FieldParser<E>::parse(parser);
+  if (failed(value))
+    return failure();
+  attr = AttrT::get(parser.getContext(), *value);
+  return success();
+}
+
+template <typename AttrT> void printEnumKeyword(OpAsmPrinter &printer, Operation *, AttrT attr) {
+  if constexpr (detail::HasFormatTable<decltype(attr.getValue())>::value)
+    printer << detail::formatEnumName(attr.getValue());
+  else
+    printer << stringifyEnum(attr.getValue());
+}
+
+} // namespace mlir::dla
 
 #endif // DLA_DIALECT_DLA_IR_FORMATENUMS_H

@@ -16,11 +16,6 @@ Type getPrecisionType(MLIRContext *context, ::dla::format::nvdla::Precision prec
 /// "<what> element type <t> is not an NVDLA precision (i8, i16 or f16)".
 InFlightDiagnostic emitNotAPrecision(Operation *op, StringRef what, Type elementType);
 
-/// Conversions between the dialect's enums and the format library's.
-Precision toAttrEnum(::dla::format::nvdla::Precision p);
-PipelinePrecision toAttrEnum(::dla::format::nvdla::PipelinePrecision p);
-::dla::format::nvdla::ConvMode toFormatEnum(ConvMode mode);
-
 } // namespace mlir::dla
 
 #endif // DLA_DIALECT_DLA_IR_LAYEROPUTILS_H
