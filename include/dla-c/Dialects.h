@@ -29,8 +29,8 @@ extern "C" {
 
 MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(DLA, dla);
 
-/// Registers the dla, func, arith and tensor dialects in `context` and loads
-/// dla: what parsing a typical dla module needs.
+/// Registers in `context` every dialect dla-opt registers (one list,
+/// mlir::dla::registerAllDialects) and loads dla.
 DLA_CAPI_EXPORTED void dlaContextRegisterDialects(MlirContext context);
 
 /*===----------------------------------------------------------------------===*
@@ -82,6 +82,18 @@ DLA_CAPI_EXPORTED DlaStatus dlaTypePack(MlirType tensorType, const void *logical
 DLA_CAPI_EXPORTED DlaStatus dlaTypeUnpack(MlirType tensorType, const void *storage,
                                           size_t storageBytes, void *logical,
                                           size_t logicalBytes);
+
+/*===----------------------------------------------------------------------===*
+ * Resource blobs (what --dla-pack-weights produces)
+ *===----------------------------------------------------------------------===*/
+
+/// The blob behind a `dense_resource<key>` attribute: its key and its bytes
+/// as the context holds them, i.e. the packed storage without the 4-byte
+/// alignment header that starts the blob's textual (hex) form. The pointers
+/// stay valid while the context and the blob live. Fails for any other
+/// attribute and for a key the module gave no data.
+DLA_CAPI_EXPORTED DlaStatus dlaDenseResourceAttrGetBlob(MlirAttribute attr, MlirStringRef *key,
+                                                        const void **data, size_t *size);
 
 /*===----------------------------------------------------------------------===*
  * Diagnosing helpers: errors come back in the status, not on stderr

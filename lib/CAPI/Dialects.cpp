@@ -10,6 +10,7 @@
 #include "Status.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/InitAllDialects.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -123,7 +125,7 @@ DlaStatus bindType(MlirType wrapped, std::unique_ptr<fmt::BoundLayout> &result) 
 
 void dlaContextRegisterDialects(MlirContext context) {
   DialectRegistry registry;
-  registry.insert<DLADialect, arith::ArithDialect, func::FuncDialect, tensor::TensorDialect>();
+  registerAllDialects(registry);
   unwrap(context)->appendDialectRegistry(registry);
   unwrap(context)->getOrLoadDialect<DLADialect>();
 }
@@ -247,6 +249,32 @@ DlaStatus dlaTypeUnpack(MlirType tensorType, const void *storage, size_t storage
     return status;
   return dlaBoundLayoutUnpack(DlaBoundLayout{bound.get()}, storage, storageBytes, logical,
                               logicalBytes);
+}
+
+//===----------------------------------------------------------------------===//
+// Resource blobs
+//===----------------------------------------------------------------------===//
+
+DlaStatus dlaDenseResourceAttrGetBlob(MlirAttribute attr, MlirStringRef *key, const void **data,
+                                      size_t *size) {
+  if (!key || !data || !size)
+    return error("dlaDenseResourceAttrGetBlob: null result pointer");
+  auto resource = dyn_cast_or_null<DenseResourceElementsAttr>(unwrap(attr));
+  if (!resource) {
+    std::string text;
+    if (!mlirAttributeIsNull(attr))
+      llvm::raw_string_ostream(text) << unwrap(attr);
+    return error("not a dense_resource attribute: " + (text.empty() ? "<null>" : text));
+  }
+  DenseResourceElementsHandle handle = resource.getRawHandle();
+  AsmResourceBlob *blob = handle.getBlob();
+  if (!blob)
+    return error("dense_resource<" + handle.getKey().str() + "> has no data");
+  ArrayRef<char> bytes = blob->getData();
+  *key = wrap(handle.getKey());
+  *data = bytes.data();
+  *size = bytes.size();
+  return ok();
 }
 
 //===----------------------------------------------------------------------===//

@@ -29,7 +29,7 @@ import numpy as np
 from . import _capi
 
 __all__ = [
-    "DLAError", "Context", "Module", "Type", "Attribute", "ChunkedAttr", "Layout",
+    "DLAError", "Context", "Module", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
     "chunked_presets", "default_context",
 ]
@@ -56,7 +56,7 @@ def _ref(text, what="text"):
 # --- contexts and IR --------------------------------------------------------
 
 class Context:
-    """An MLIRContext with the dla, func, arith and tensor dialects.
+    """An MLIRContext with every dialect dla-opt registers.
 
     Objects made from a context (modules, types, attributes) keep it alive;
     close() (or leaving a `with` block) destroys it and every module it owns,
@@ -182,8 +182,60 @@ class Module:
     def verify(self):
         return bool(_capi.mlirOperationVerify(self.operation))
 
+    def walk(self):
+        """Every operation, the module itself first, in pre-order, as
+        Operation snapshots (name, attributes, result types)."""
+        ops = []
+
+        def visit(op, _user_data):
+            ops.append(Operation._snapshot(self.context, op))
+            return _capi.WALK_ADVANCE
+
+        callback = _capi.MlirOperationWalkCallback(visit)
+        _capi.mlirOperationWalk(self.operation, callback, None, _capi.WALK_PRE_ORDER)
+        return ops
+
+    def resource_blobs(self):
+        """{key: bytes} of every `dense_resource<key>` an operation holds as
+        an attribute (e.g. what --dla-pack-weights produced), without the
+        4-byte alignment header of the textual form."""
+        blobs = {}
+        for op in self.walk():
+            for attr in op.attributes.values():
+                if attr.is_dense_resource:
+                    key, data = attr.resource_blob()
+                    blobs[key] = data
+        return blobs
+
     def __str__(self):
         return _capi.to_string(_capi.mlirOperationPrint, self.operation)
+
+
+class Operation:
+    """What an operation was when walked: its name, its attributes by name
+    and its result types. A snapshot: it stays valid after the module
+    changes (while its context is open, for the attributes and types)."""
+
+    def __init__(self, name, attributes, result_types):
+        self.name = name
+        self.attributes = attributes
+        self.result_types = result_types
+
+    @staticmethod
+    def _snapshot(context, op):
+        name = _capi.mlirIdentifierStr(_capi.mlirOperationGetName(op)).bytes().decode()
+        attributes = {}
+        for i in range(_capi.mlirOperationGetNumAttributes(op)):
+            named = _capi.mlirOperationGetAttribute(op, i)
+            key = _capi.mlirIdentifierStr(named.name).bytes().decode()
+            attributes[key] = Attribute._wrap(context, named.attribute)
+        result_types = [
+            Type(context, _capi.mlirValueGetType(_capi.mlirOperationGetResult(op, i)))
+            for i in range(_capi.mlirOperationGetNumResults(op))]
+        return Operation(name, attributes, result_types)
+
+    def __repr__(self):
+        return "Operation(%s)" % self.name
 
 
 class _ContextObject:
@@ -248,6 +300,22 @@ class Attribute(_ContextObject):
     @property
     def is_layout_encoding(self):
         return bool(_capi.dlaAttributeIsALayoutEncoding(self.handle))
+
+    @property
+    def is_dense_resource(self):
+        return bool(_capi.mlirAttributeIsADenseResourceElements(self.handle))
+
+    def resource_blob(self):
+        """(key, bytes) of a `dense_resource<key>` attribute: the stored
+        bytes, without the 4-byte alignment header of the textual form.
+        Raises DLAError for other attributes and for a key without data."""
+        key = _capi.MlirStringRef()
+        data = ctypes.c_void_p()
+        size = ctypes.c_size_t()
+        _check(_capi.dlaDenseResourceAttrGetBlob(self.handle, ctypes.byref(key),
+                                                 ctypes.byref(data), ctypes.byref(size)))
+        blob = ctypes.string_at(data, size.value) if size.value else b""
+        return key.bytes().decode(), blob
 
     def __str__(self):
         return _capi.to_string(_capi.mlirAttributePrint, self.handle)

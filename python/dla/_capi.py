@@ -51,6 +51,8 @@ MlirOperation = _handle("MlirOperation")
 MlirType = _handle("MlirType")
 MlirAttribute = _handle("MlirAttribute")
 MlirTypeID = _handle("MlirTypeID")
+MlirIdentifier = _handle("MlirIdentifier")
+MlirValue = _handle("MlirValue")
 DlaStatus = _handle("DlaStatus")
 DlaBoundLayout = _handle("DlaBoundLayout")
 
@@ -71,7 +73,15 @@ class MlirLogicalResult(Structure):
     _fields_ = [("value", c_int8)]
 
 
+class MlirNamedAttribute(Structure):
+    _fields_ = [("name", MlirIdentifier), ("attribute", MlirAttribute)]
+
+
 MlirStringCallback = CFUNCTYPE(None, MlirStringRef, c_void_p)
+# MlirWalkResult (int) callback(MlirOperation, void *userData)
+MlirOperationWalkCallback = CFUNCTYPE(ctypes.c_int, MlirOperation, c_void_p)
+WALK_ADVANCE = 0
+WALK_PRE_ORDER = 0
 _I64P = POINTER(c_int64)
 
 
@@ -153,11 +163,23 @@ _declare("mlirTypeIsARankedTensor", c_bool, MlirType)
 _declare("mlirShapedTypeGetElementType", MlirType, MlirType)
 _declare("mlirRankedTensorTypeGetEncoding", MlirAttribute, MlirType)
 _declare("mlirRegisterTransformsPasses", None)
+_declare("mlirOperationWalk", None, MlirOperation, MlirOperationWalkCallback, c_void_p,
+         ctypes.c_int)
+_declare("mlirOperationGetName", MlirIdentifier, MlirOperation)
+_declare("mlirIdentifierStr", MlirStringRef, MlirIdentifier)
+_declare("mlirOperationGetNumAttributes", c_ssize_t, MlirOperation)
+_declare("mlirOperationGetAttribute", MlirNamedAttribute, MlirOperation, c_ssize_t)
+_declare("mlirOperationGetNumResults", c_ssize_t, MlirOperation)
+_declare("mlirOperationGetResult", MlirValue, MlirOperation, c_ssize_t)
+_declare("mlirValueGetType", MlirType, MlirValue)
+_declare("mlirAttributeIsADenseResourceElements", c_bool, MlirAttribute)
 
 # --- dla C API (dla-c/Dialects.h, Format.h, Passes.h) ------------------------
 _declare("mlirGetDialectHandle__dla__", MlirDialectHandle)
 _declare("mlirRegisterDLAPasses", None)
 _declare("dlaContextRegisterDialects", None, MlirContext)
+_declare("dlaDenseResourceAttrGetBlob", DlaStatus, MlirAttribute, POINTER(MlirStringRef),
+         POINTER(c_void_p), POINTER(c_size_t))
 _declare("dlaStatusGetMessage", c_char_p, DlaStatus)
 _declare("dlaStatusDestroy", None, DlaStatus)
 

@@ -110,3 +110,68 @@ def test_closed_context():
         ctx.parse_module("module {}")
     # A bound layout does not depend on the context.
     assert layout.storage_bytes == 2048
+
+
+def test_context_registers_what_dla_opt_registers():
+    # linalg, memref, scf and bufferization: the dialects of a lowered module.
+    text = """
+func.func @f(%a: memref<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %a[%i] : memref<4xf32>
+    memref.store %v, %a[%i] : memref<4xf32>
+  }
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.copy ins(%t : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %m = bufferization.to_buffer %r : tensor<4xf32> to memref<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+    with dla.Context() as ctx:
+        module = ctx.parse_module(text)
+        assert module.verify()
+        names = [op.name for op in module.walk()]
+    for name in ("scf.for", "memref.load", "linalg.copy", "bufferization.to_buffer"):
+        assert name in names
+
+
+def test_walk_lists_operations_with_attributes_and_result_types():
+    x = iota((1, 3, 5, 30), np.int8)
+    with dla.Context() as ctx:
+        module = ctx.parse_module(relayout_module(x, "#dla.chunked<crouton>"))
+        ops = module.walk()
+        assert [op.name for op in ops] == [
+            "builtin.module", "func.func", "arith.constant", "dla.relayout", "func.return"]
+        func = ops[1]
+        assert str(func.attributes["sym_name"]) == '"f"'
+        relayout = ops[3]
+        assert [str(t) for t in relayout.result_types] == [
+            "tensor<1x3x5x30xi8, #dla.chunked<crouton>>"]
+        assert relayout.result_types[0].encoding == ctx.chunked("crouton")
+
+
+def test_resource_blobs_are_the_packed_bytes_without_the_header():
+    x = iota((1, 3, 5, 30), np.int8)
+    with dla.Context() as ctx:
+        module = ctx.parse_module(relayout_module(x, "#dla.chunked<crouton>"))
+        module.run_pipeline("builtin.module(dla-pack-weights,canonicalize)")
+        blobs = module.resource_blobs()
+        assert list(blobs) == ["dla_packed"]
+        # The independent reference, and the textual form minus its header.
+        assert blobs["dla_packed"] == crouton_reference(x)
+        assert blobs["dla_packed"] == blob(str(module))[4:]
+        constant = [op for op in module.walk() if op.name == "arith.constant"][0]
+        key, data = constant.attributes["value"].resource_blob()
+        assert key == "dla_packed" and data == blobs["dla_packed"]
+        with pytest.raises(dla.DLAError, match="not a dense_resource attribute"):
+            ctx.chunked("crouton").resource_blob()
+        # A module that names a blob but carries no data for it.
+        bare = ctx.parse_module(
+            "func.func @g() -> tensor<4xi8> {\n"
+            "  %c = arith.constant dense_resource<missing> : tensor<4xi8>\n"
+            "  return %c : tensor<4xi8>\n}\n")
+        attr = [op for op in bare.walk() if op.name == "arith.constant"][0].attributes["value"]
+        with pytest.raises(dla.DLAError, match=r"dense_resource<missing> has no data"):
+            attr.resource_blob()

@@ -49,14 +49,18 @@ func.func @f(%a: tensor<1x8x2x288230376151711744xi8, #dla.feature<int8>>)
 
 // -----
 
-// expected-error @+2 {{unknown precision 'int4'; expected one of int8, int16, fp16}}
-// expected-error @+1 {{failed to parse DLA_FeatureAttr parameter 'precision' which is to be a `::dla::format::nvdla::Precision`}}
+// expected-error @+1 {{unknown precision 'int4'; expected one of int8, int16, fp16}}
 func.func @f(%a: tensor<1x8x2x4xi8, #dla.feature<int4>>)
 
 // -----
 
-// expected-error @+1 {{duplicate or unknown struct parameter name: stride}}
+// expected-error @+1 {{unknown #dla.feature parameter 'stride'; expected line_stride, surface_stride or batch_stride}}
 func.func @f(%a: tensor<1x8x2x4xi8, #dla.feature<int8, stride = 32>>)
+
+// -----
+
+// expected-error @+1 {{'line_stride' given twice}}
+func.func @f(%a: tensor<1x8x2x4xi8, #dla.feature<int8, line_stride = 128, line_stride = 128>>)
 
 // -----
 

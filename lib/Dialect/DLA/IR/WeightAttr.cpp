@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "BindUtils.h"
+#include "KeywordParams.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/NvdlaHardware.h"
@@ -18,7 +19,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -85,68 +85,50 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
   int64_t strideY = 1, strideX = 1;
   nv::HardwareKind config = nv::HardwareKind::NvFull;
   fmt::Fp16Rounding rounding = fmt::Fp16Rounding::TiesToEven;
-  llvm::StringSet<> seen;
-  while (succeeded(parser.parseOptionalComma())) {
-    SMLoc keyLoc = parser.getCurrentLocation();
-    std::string key;
-    if (parser.parseKeywordOrString(&key))
-      return {};
-    if (!seen.insert(key).second) {
-      parser.emitError(keyLoc, "'") << key << "' given twice";
-      return {};
-    }
-    if (key == "compressed") {
-      compressed = true;
-      continue;
-    }
-    if (!llvm::is_contained({"channels", "post_extension", "stride", "config", "rounding"},
-                            key)) {
-      parser.emitError(keyLoc, "unknown #dla.weight parameter '")
-          << key << "'; expected compressed, channels, post_extension, stride, config or "
-          << "rounding";
-      return {};
-    }
-    if (parser.parseEqual())
-      return {};
-    if (key == "channels") {
-      int64_t n;
-      if (parser.parseInteger(n))
-        return {};
-      channels = n;
-    } else if (key == "post_extension") {
-      FailureOr<nv::PostExtension> p =
-          parseFormatEnum<nv::PostExtension>(parser, "post_extension", /*allowInteger=*/true);
-      if (failed(p))
-        return {};
-      post = *p;
-    } else if (key == "stride") {
-      if (succeeded(parser.parseOptionalLSquare())) {
-        if (parser.parseInteger(strideY) || parser.parseComma() || parser.parseInteger(strideX) ||
-            parser.parseRSquare())
-          return {};
-      } else {
-        if (parser.parseInteger(strideY))
-          return {};
-        strideX = strideY;
-      }
-    } else if (key == "config") {
-      SMLoc valueLoc = parser.getCurrentLocation();
-      std::string name;
-      if (parser.parseKeywordOrString(&name))
-        return {};
-      fmt::Expected<nv::HardwareConfig> hw = nv::lookupHardwareConfig(name);
-      if (!hw) {
-        parser.emitError(valueLoc, hw.message());
-        return {};
-      }
-      config = hw->kind;
-    } else {
-      FailureOr<fmt::Fp16Rounding> r = parseFormatEnum<fmt::Fp16Rounding>(parser, "rounding");
-      if (failed(r))
-        return {};
-      rounding = *r;
-    }
-  }
+  auto parseChannels = [&] { return parseOptionalInt(parser, channels); };
+  auto parsePost = [&]() -> ParseResult {
+    FailureOr<nv::PostExtension> p =
+        parseFormatEnum<nv::PostExtension>(parser, "post_extension", /*allowInteger=*/true);
+    if (failed(p))
+      return failure();
+    post = *p;
+    return success();
+  };
+  auto parseStride = [&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalLSquare()))
+      return failure(parser.parseInteger(strideY) || parser.parseComma() ||
+                     parser.parseInteger(strideX) || parser.parseRSquare());
+    if (parser.parseInteger(strideY))
+      return failure();
+    strideX = strideY;
+    return success();
+  };
+  auto parseConfig = [&]() -> ParseResult {
+    SMLoc valueLoc = parser.getCurrentLocation();
+    std::string name;
+    if (parser.parseKeywordOrString(&name))
+      return failure();
+    fmt::Expected<nv::HardwareConfig> hw = nv::lookupHardwareConfig(name);
+    if (!hw)
+      return parser.emitError(valueLoc, hw.message());
+    config = hw->kind;
+    return success();
+  };
+  auto parseRounding = [&]() -> ParseResult {
+    FailureOr<fmt::Fp16Rounding> r = parseFormatEnum<fmt::Fp16Rounding>(parser, "rounding");
+    if (failed(r))
+      return failure();
+    rounding = *r;
+    return success();
+  };
+  if (parseKeywordParams(parser, "#dla.weight",
+                         {{"compressed", nullptr, &compressed},
+                          {"channels", parseChannels},
+                          {"post_extension", parsePost},
+                          {"stride", parseStride},
+                          {"config", parseConfig},
+                          {"rounding", parseRounding}}))
+    return {};
   if (parser.parseGreater())
     return {};
   return parser.getChecked<WeightAttr>(loc, parser.getContext(), *format, *precision, compressed,
