@@ -10,6 +10,7 @@ PACKAGES=(
   cmake ninja-build g++ binutils ccache                     # build (gold comes with binutils)
   libgtest-dev                                              # unit tests
   python3 python3-numpy python3-pytest                      # lit, reference checker
+  python3-onnx libonnx-testdata                             # dla-run-onnx, ONNX node tests
 )
 
 missing=()

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Runs one ONNX model with dla-run-onnx and with onnxruntime-node on the
+same deterministic inputs and compares the outputs.
+
+    compare_with_ort.py MODEL.onnx --shape 1x3x48x192 [--batch-seed S]
+        --dla-run-onnx build/bin/dla-run-onnx --ort PKG_DIR
+        [--atol A] [--classes] [--repeat N] [-- EXTRA dla-run-onnx ARGS]
+
+Inputs: one float32 array per model input, uniform in [-1, 1) from numpy's
+PCG64 seeded with --seed (the same bytes for both runtimes). For each output
+it prints the maximum absolute error; with --classes it also compares the
+arg-max of every row (the predicted class) and requires it to be equal.
+Exit status 1 when an output differs by more than --atol or a class differs.
+With --repeat N both runtimes also time N runs after a warm-up, and the
+ratio dla / onnxruntime is printed (bench/).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def shape_arg(text):
+    return tuple(int(d) for d in text.split("x"))
+
+
+def main():
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1:]
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("model")
+    p.add_argument("--shape", type=shape_arg, action="append", required=True,
+                   help="shape of each model input, e.g. 1x3x48x192")
+    p.add_argument("--seed", type=int, default=2024)
+    p.add_argument("--dla-run-onnx", required=True)
+    p.add_argument("--ort", required=True, help="the onnxruntime-node package directory")
+    p.add_argument("--atol", type=float, default=2.0 ** -7)
+    p.add_argument("--classes", action="store_true")
+    p.add_argument("--repeat", type=int, default=0)
+    a = p.parse_args(argv)
+
+    rng = np.random.default_rng(a.seed)
+    with tempfile.TemporaryDirectory(prefix="compare-ort-") as work:
+        inputs = []
+        for i, shape in enumerate(a.shape):
+            path = os.path.join(work, "input_%d.npy" % i)
+            np.save(path, rng.uniform(-1.0, 1.0, size=shape).astype(np.float32))
+            inputs.append(path)
+        ort_dir, dla_dir = os.path.join(work, "ort"), os.path.join(work, "dla")
+        env = dict(os.environ, ONNXRUNTIME_NODE=a.ort)
+        cmd = ["node", os.path.join(HERE, "run-ort.js"), a.model, ort_dir] + inputs
+        if a.repeat:
+            cmd += ["--repeat", str(a.repeat)]
+        ort = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if ort.returncode:
+            sys.exit("onnxruntime failed:\n" + ort.stderr)
+        cmd = [a.dla_run_onnx, a.model, "--output-dir", dla_dir] + extra
+        for path in inputs:
+            cmd += ["--input", path]
+        if a.repeat:
+            cmd += ["--repeat", str(a.repeat)]
+        dla = subprocess.run(cmd, capture_output=True, text=True)
+        sys.stdout.write(dla.stdout)
+        if dla.returncode:
+            sys.exit("dla-run-onnx failed:\n" + dla.stderr)
+
+        ok = True
+        i = 0
+        while os.path.exists(os.path.join(ort_dir, "%d.npy" % i)):
+            want = np.load(os.path.join(ort_dir, "%d.npy" % i)).astype(np.float64)
+            got = np.load(os.path.join(dla_dir, "output_%d.npy" % i)).astype(np.float64)
+            if got.shape != want.shape:
+                print("output %d: shape %s, onnxruntime %s" % (i, got.shape, want.shape))
+                ok = False
+                i += 1
+                continue
+            err = float(np.max(np.abs(got - want))) if got.size else 0.0
+            good = err <= a.atol
+            print("output %d: max abs error vs onnxruntime %.3g (atol %g): %s"
+                  % (i, err, a.atol, "ok" if good else "FAIL"))
+            ok &= good
+            if a.classes:
+                rows_got = got.reshape(got.shape[0], -1)
+                rows_want = want.reshape(want.shape[0], -1)
+                for r, (g, w) in enumerate(zip(rows_got, rows_want)):
+                    same = int(np.argmax(g)) == int(np.argmax(w))
+                    print("output %d row %d: class %d (p %.4f), onnxruntime class %d (p %.4f): %s"
+                          % (i, r, np.argmax(g), g.max(), np.argmax(w), w.max(),
+                             "same" if same else "DIFFERENT"))
+                    ok &= same
+            i += 1
+        if i == 0:
+            sys.exit("onnxruntime wrote no outputs")
+        if a.repeat:
+            t_dla = float(re.search(r"([0-9.eE+-]+) s per run", dla.stdout).group(1))
+            t_ort = float(re.search(r"ort_seconds ([0-9.eE+-]+)", ort.stdout).group(1))
+            print("time per run: dla reference %.4f s, onnxruntime %.4f s, ratio %.1fx"
+                  % (t_dla, t_ort, t_dla / t_ort))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
