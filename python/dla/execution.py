@@ -58,8 +58,10 @@ def reference_pipeline(*, host="tosa", bufferize_options=""):
     if host == "tosa":
         stages.append("func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)")
     stages += [
-        "dla-lower-to-reference",
         "canonicalize",
+        # No canonicalization after this: it would cancel the relayout pairs
+        # around each layer, which are what executes the memory formats.
+        "dla-lower-to-reference",
         "func.func(convert-elementwise-to-linalg)",
         "one-shot-bufferize{bufferize-function-boundaries "
         "function-boundary-type-conversion=identity-layout-map %s}" % bufferize_options,
