@@ -4,7 +4,6 @@
 
 #include "dla/Format/CheckedMath.h"
 #include "dla/Format/NvdlaAlignment.h"
-#include "dla/Format/Window.h"
 
 #include <algorithm>
 #include <cstring>
@@ -26,15 +25,29 @@ std::string formatKCRS(const WeightShape &s) {
   return str(s.kernels) + "x" + str(s.channels) + "x" + str(s.height) + "x" + str(s.width);
 }
 
-std::string describe(const WeightParams &p) {
+} // namespace
+
+std::string dla::format::nvdla::detail::describe(const WeightParams &p) {
   return std::string(enumProse(p.format)) + " " +
          std::string(enumName(p.precision)) + " weights " + formatKCRS(p.shape) +
          " (KCRS)";
 }
 
-Error overflow(const WeightParams &p) {
+Error dla::format::nvdla::detail::overflow(const WeightParams &p) {
   return makeError("storage size of " + describe(p) + " overflows a 64-bit integer");
 }
+
+std::string dla::format::nvdla::detail::notInvertibleMessage(const WeightLayoutImpl &impl,
+                                                             std::string_view what) {
+  // "<Format> weights <what>: <why>", the format's name capitalized.
+  std::string s(enumProse(impl.params.format));
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z')
+    s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s + " weights " + std::string(what) + ": " +
+         std::string(getWeightFormatOps(impl.params.format).notInvertible);
+}
+
+namespace {
 
 Status validateCommon(const WeightParams &p) {
   const WeightShape &s = p.shape;
@@ -48,74 +61,48 @@ Status validateCommon(const WeightParams &p) {
                      "' is invalid: atomic-C " + str(hw.atomicC) + ", atomic-K " +
                      str(hw.atomicK) + " (must be even), weight-buffer entry " +
                      str(hw.weightBufferEntryBytes) + " B");
-  if (p.strideX <= 0 || p.strideY <= 0)
-    return makeError("strides must be positive, got stride x " + str(p.strideX) +
-                     " and stride y " + str(p.strideY));
-  if (p.format != WeightFormat::Image && p.pixelChannels != 0)
-    return makeError("pixelChannels (" + str(p.pixelChannels) +
-                     ") applies to image-input weights only, not to " +
-                     std::string(enumProse(p.format)) + " weights");
-  if (p.format != WeightFormat::Image &&
-      (p.postExtension == PostExtension::Two || p.postExtension == PostExtension::Four))
-    return makeError("channel post-extension " +
-                     std::string(enumName(p.postExtension)) +
-                     " is not supported for " + std::string(enumProse(p.format)) +
-                     " weights: the format document's weight-format table marks "
-                     "post-extension 'NOT support' for direct convolution, Winograd and "
-                     "deconvolution; it is an option of image-input weights only");
-  return Status::success();
-}
-
-/// The post-extension factor of image-input weights, or an error.
-Expected<int64_t> resolvePostExtension(const WeightParams &p) {
-  const int64_t extended = p.shape.width * p.pixelChannels;
-  const int64_t atomicC = p.hardware.atomicC;
-  int64_t factor = 1;
-  switch (p.postExtension) {
-  case PostExtension::None:
-    return int64_t(1);
-  case PostExtension::Auto:
-    return selectPostExtensionFactor(p.hardware, p.pixelChannels, p.shape.width, p.strideX);
-  case PostExtension::Two:
-    factor = 2;
-    break;
-  case PostExtension::Four:
-    factor = 4;
-    break;
-  }
-  if (extended > atomicC / factor)
-    return makeError("channel post-extension " + str(factor) + " combines " + str(factor) +
-                     " kernel rows into one channel cube, so it needs S * pixelChannels <= "
-                     "atomic-C / " +
-                     str(factor) + " = " + str(atomicC / factor) + " on " +
-                     std::string(p.hardware.name) + "; got S * pixelChannels = " +
-                     str(p.shape.width) + " * " + str(p.pixelChannels) + " = " + str(extended));
-  return factor;
+  return validateWeightOptions(p);
 }
 
 } // namespace
 
+Status dla::format::nvdla::validateWeightOptions(const WeightParams &p, Fp16Rounding rounding) {
+  if (p.strideX <= 0 || p.strideY <= 0)
+    return makeError("strides must be positive, got stride x " + str(p.strideX) +
+                     " and stride y " + str(p.strideY));
+  if (static_cast<size_t>(p.format) >= kNumWeightFormats)
+    return makeError("unknown weight format " + str(static_cast<int64_t>(p.format)));
+  const WeightFormatOps &ops = getWeightFormatOps(p.format);
+  if (!ops.usesStride && (p.strideX != 1 || p.strideY != 1))
+    return makeError(std::string(enumProse(p.format)) +
+                     " weights take no stride (image, Winograd and deconvolution weights do), "
+                     "got stride x " + str(p.strideX) + " and stride y " + str(p.strideY));
+  if (!ops.imageParams && p.pixelChannels != 0)
+    return makeError("pixelChannels (" + str(p.pixelChannels) +
+                     ") applies to image-input weights only, not to " +
+                     std::string(enumProse(p.format)) + " weights");
+  if (!ops.imageParams &&
+      (p.postExtension == PostExtension::Two || p.postExtension == PostExtension::Four))
+    return makeError("channel post-extension " + std::string(enumName(p.postExtension)) +
+                     " is not supported for " + std::string(enumProse(p.format)) +
+                     " weights: the format document's weight-format table marks "
+                     "post-extension 'NOT support' for direct convolution, Winograd and "
+                     "deconvolution; it is an option of image-input weights only");
+  if (ops.checkOptions)
+    if (Status s = ops.checkOptions(p); !s)
+      return s;
+  if (rounding != Fp16Rounding::TiesToEven && p.precision != Precision::Fp16)
+    return makeError("rounding " + std::string(enumProse(rounding)) +
+                     " applies to fp16 weights only, not to " +
+                     std::string(enumName(p.precision)) + " weights");
+  return Status::success();
+}
+
 const std::vector<SurfaceProgram> &WeightLayoutImpl::getPrograms() const {
   std::call_once(programsOnce, [this] {
-    const WeightShape &s = params.shape;
-    const int64_t atomicC = params.hardware.atomicC;
-    switch (params.format) {
-    case WeightFormat::Direct:
-      programs.push_back(buildDirectProgram(s.channels, s.height, s.width, atomicC));
-      break;
-    case WeightFormat::Image:
-      programs.push_back(buildImageProgram(s.channels, s.height, s.width, params.pixelChannels,
-                                           atomicC, postExtensionFactor));
-      break;
-    case WeightFormat::Deconvolution:
+    if (auto build = getWeightFormatOps(params.format).program)
       for (const WeightSurface &surface : surfaces)
-        programs.push_back(buildDeconvolutionProgram(s.channels, s.height, s.width,
-                                                     params.strideY, params.strideX,
-                                                     surface.setY, surface.setX, atomicC));
-      break;
-    case WeightFormat::Winograd:
-      break;
-    }
+        programs.push_back(build(*this, surface));
   });
   return programs;
 }
@@ -139,79 +126,13 @@ Expected<NvdlaWeightLayout> NvdlaWeightLayout::create(const WeightParams &params
     return overflow(params);
   impl->numLogicalElements = *numLogical;
 
-  const AlignmentRule &weightRule = getAlignment(AlignedData::Weight);
-  int64_t endAlignment = params.hardware.weightBufferEntryBytes;
-  // Elements of one kernel in one surface.
-  std::optional<int64_t> kernelElems;
-  int64_t numSets = 1;
-
-  switch (params.format) {
-  case WeightFormat::Direct:
-    kernelElems = *numLogical / shape.kernels;
-    break;
-  case WeightFormat::Image: {
-    if (params.pixelChannels <= 0)
-      return makeError("image-input weights need the pixel format's channel count "
-                       "(pixelChannels, e.g. 4 for T_A8B8G8R8), got " +
-                       str(params.pixelChannels));
-    if (params.pixelChannels < shape.channels)
-      return makeError("image-input weights have C = " + str(shape.channels) +
-                       " channels but the pixel format has only " +
-                       str(params.pixelChannels) +
-                       "; C is zero-padded up to the pixel format's channel count, never cut");
-    auto extended = checkedMul(shape.width, params.pixelChannels);
-    if (!extended)
-      return overflow(params);
-    impl->imageChannels = *extended;
-    Expected<int64_t> factor = resolvePostExtension(params);
-    if (!factor)
-      return factor.takeError();
-    impl->postExtensionFactor = *factor;
-    kernelElems = checkedMul(*extended, shape.height);
-    break;
-  }
-  case WeightFormat::Winograd: {
-    if (params.strideX != params.strideY)
-      return makeError("Winograd weights need equal strides in x and y, got stride x " +
-                       str(params.strideX) + " and stride y " + str(params.strideY));
-    const int64_t stride = params.strideX;
-    const int64_t extR = strideExtendedExtent(shape.height, stride);
-    const int64_t extS = strideExtendedExtent(shape.width, stride);
-    if (extR != 3 || extS != 3)
-      return makeError("Winograd weights must be 3x3 after channel extension: a " +
-                       str(shape.height) + "x" + str(shape.width) + " (R x S) kernel with stride " +
-                       str(stride) + " becomes " + str(extR) + "x" + str(extS) +
-                       " (ceil(R/stride) x ceil(S/stride))");
-    // Groups of 32 int8 / 16 int16-fp16 kernels; channels padded to 32 bytes.
-    impl->kernelsPerGroup = eb == 1 ? 32 : 16;
-    auto padded = checkedRoundUp(shape.channels, 32 / eb);
-    std::optional<int64_t> extended;
-    // stride < kernel / 2 here, yet stride * stride alone may overflow.
-    if (padded)
-      if (std::optional<int64_t> taps = checkedMul(stride, stride))
-        extended = checkedMul(*padded, *taps);
-    if (!extended)
-      return overflow(params);
-    impl->winogradPaddedChannels = *padded;
-    impl->winogradChannels = *extended;
-    kernelElems = checkedMul(*extended, 16);
-    endAlignment = weightRule.dataSize;
-    break;
-  }
-  case WeightFormat::Deconvolution: {
-    const int64_t setR = strideExtendedExtent(shape.height, params.strideY);
-    const int64_t setS = strideExtendedExtent(shape.width, params.strideX);
-    if (std::optional<int64_t> taps = checkedMul(setR, setS))
-      kernelElems = checkedMul(shape.channels, *taps);
-    auto sets = checkedMul(params.strideX, params.strideY);
-    if (!sets)
-      return overflow(params);
-    numSets = *sets;
-    break;
-  }
-  }
-  if (params.format != WeightFormat::Image && params.postExtension == PostExtension::Auto)
-    impl->postExtensionFactor = 1;
+  const WeightFormatOps &ops = getWeightFormatOps(params.format);
+  Expected<WeightGeometry> geometry = ops.plan(params, *impl);
+  if (!geometry)
+    return geometry.takeError();
+  const int64_t endAlignment =
+      geometry->endAlignment ? geometry->endAlignment : params.hardware.weightBufferEntryBytes;
+  std::optional<int64_t> kernelElems = geometry->kernelElements;
 
   std::optional<int64_t> bytesPerKernel;
   std::optional<int64_t> dataBytes;
@@ -226,12 +147,9 @@ Expected<NvdlaWeightLayout> NvdlaWeightLayout::create(const WeightParams &params
     return overflow(params);
 
   // Surfaces: one, or one per deconvolution set, each starting aligned.
-  if (numSets > (int64_t(1) << 20))
-    return makeError("deconvolution strides " + str(params.strideX) + " x " +
-                     str(params.strideY) + " give " + str(numSets) + " weight sets; too many");
-  const bool deconvolution = params.format == WeightFormat::Deconvolution;
-  const int64_t setsY = deconvolution ? params.strideY : 1;
-  const int64_t setsX = deconvolution ? params.strideX : 1;
+  const AlignmentRule &weightRule = getAlignment(AlignedData::Weight);
+  const int64_t setsY = geometry->setsY;
+  const int64_t setsX = geometry->setsX;
   int64_t end = 0;
   for (int64_t y = 0; y < setsY; ++y) {
     for (int64_t x = 0; x < setsX; ++x) {
@@ -268,7 +186,7 @@ int64_t NvdlaWeightLayout::getKernelsPerGroup() const { return impl->kernelsPerG
 int64_t NvdlaWeightLayout::getPostExtensionFactor() const { return impl->postExtensionFactor; }
 int64_t NvdlaWeightLayout::getNumLogicalElements() const { return impl->numLogicalElements; }
 bool NvdlaWeightLayout::isInvertible() const {
-  return impl->params.format != WeightFormat::Winograd;
+  return getWeightFormatOps(impl->params.format).notInvertible.empty();
 }
 const std::vector<WeightSurface> &NvdlaWeightLayout::getSurfaces() const {
   return impl->surfaces;
@@ -322,26 +240,14 @@ Status checkBuffers(const WeightLayoutImpl &impl, const void *logical, int64_t l
 
 void packImpl(const WeightLayoutImpl &impl, SourceKind kind, const char *src, char *dst,
               Fp16Rounding rounding) {
-  switch (impl.params.format) {
-  case WeightFormat::Direct:
-    packDirectStream(impl, kind, src, dst);
-    break;
-  case WeightFormat::Winograd: {
-    int64_t srcBytes = impl.elementBytes;
-    if (kind == SourceKind::Fp32ToFp16TE || kind == SourceKind::Fp32ToFp16TA)
-      srcBytes = 4;
-    packWinogradStream(impl, src, srcBytes, dst, rounding);
-    break;
-  }
-  case WeightFormat::Image:
-  case WeightFormat::Deconvolution: {
+  if (auto pack = getWeightFormatOps(impl.params.format).pack) {
+    pack(impl, kind, src, dst, rounding);
+  } else {
     const std::vector<SurfaceProgram> &programs = impl.getPrograms();
     const WeightShape &s = impl.params.shape;
     StreamShape shape{s.kernels, impl.kernelsPerGroup, s.channels * s.height * s.width};
     for (size_t i = 0; i < programs.size(); ++i)
       packSurface(programs[i], shape, kind, src, dst + impl.surfaces[i].offset);
-    break;
-  }
   }
   zeroPadding(impl, dst);
 }
@@ -380,8 +286,7 @@ Status NvdlaWeightLayout::packFp32(const float *logical, int64_t numElements, vo
 Status NvdlaWeightLayout::unpack(const void *storage, int64_t storageBytes, void *logical,
                                  int64_t logicalBytes) const {
   if (!isInvertible())
-    return makeError("Winograd weights cannot be unpacked: the transform G g G^T (and its "
-                     "rounding) does not keep the original kernel");
+    return makeError(notInvertibleMessage(*impl, "cannot be unpacked"));
   const int64_t eb = impl->elementBytes;
   if (Status s = checkBuffers(*impl, logical, logicalBytes, impl->numLogicalElements * eb,
                               storage, storageBytes, "unpack");
@@ -404,8 +309,7 @@ Status NvdlaWeightLayout::unpack(const void *storage, int64_t storageBytes, void
 Expected<int64_t> NvdlaWeightLayout::getByteOffset(int64_t k, int64_t c, int64_t r,
                                                    int64_t s) const {
   if (!isInvertible())
-    return makeError("Winograd weights have no per-element byte offset: each stored value "
-                     "mixes nine weights");
+    return makeError(notInvertibleMessage(*impl, "have no per-element byte offset"));
   const WeightShape &sh = impl->params.shape;
   const int64_t idx[4] = {k, c, r, s};
   const int64_t ext[4] = {sh.kernels, sh.channels, sh.height, sh.width};
@@ -444,7 +348,7 @@ Expected<int64_t> NvdlaWeightLayout::getByteOffset(int64_t k, int64_t c, int64_t
 
 Expected<StorageLocation> NvdlaWeightLayout::locate(int64_t byteOffset) const {
   if (!isInvertible())
-    return makeError("Winograd weight bytes hold transformed values, not logical elements");
+    return makeError(notInvertibleMessage(*impl, "have no per-element byte offset"));
   if (byteOffset < 0 || byteOffset >= impl->storageBytes)
     return makeError("byte offset " + str(byteOffset) + " is outside the storage [0, " +
                      str(impl->storageBytes) + ")");

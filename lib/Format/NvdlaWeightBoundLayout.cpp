@@ -1,6 +1,6 @@
 //===- NvdlaWeightBoundLayout.cpp - NVDLA weights as a BoundLayout -------===//
 
-#include "dla/Format/NvdlaWeight.h"
+#include "NvdlaWeightImpl.h"
 
 #include <algorithm>
 #include <cassert>
@@ -85,7 +85,8 @@ dla::format::nvdla::createNvdlaWeightBoundLayout(const WeightParams &params) {
   if (!layout)
     return layout.takeError();
   if (!layout->isInvertible())
-    return makeError("Winograd weights are not a BoundLayout: each stored value mixes nine "
-                     "weights, so no element has a byte offset");
+    return makeError(detail::notInvertibleMessage(detail::WeightLayoutImpl::get(*layout),
+                                                  "are not a BoundLayout") +
+                     ", so no element has a byte offset");
   return std::unique_ptr<BoundLayout>(new NvdlaWeightBoundLayout(*layout));
 }

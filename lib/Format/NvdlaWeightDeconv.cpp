@@ -10,6 +10,9 @@
 
 #include "NvdlaWeightImpl.h"
 
+#include "dla/Format/CheckedMath.h"
+#include "dla/Format/Window.h"
+
 #include <algorithm>
 
 using namespace dla::format;
@@ -38,3 +41,41 @@ SurfaceProgram dla::format::nvdla::detail::buildDeconvolutionProgram(
   }
   return program;
 }
+
+//===----------------------------------------------------------------------===//
+// Registration (the deconvolution row of weightFormatTable)
+//===----------------------------------------------------------------------===//
+
+namespace {
+Expected<WeightGeometry> planDeconvolution(const WeightParams &params, WeightLayoutImpl &) {
+  const WeightShape &shape = params.shape;
+  const int64_t setR = strideExtendedExtent(shape.height, params.strideY);
+  const int64_t setS = strideExtendedExtent(shape.width, params.strideX);
+  std::optional<int64_t> taps = checkedMul(setR, setS);
+  std::optional<int64_t> kernelElements;
+  if (taps)
+    kernelElements = checkedMul(shape.channels, *taps);
+  std::optional<int64_t> sets = checkedMul(params.strideX, params.strideY);
+  if (!kernelElements || !sets)
+    return overflow(params);
+  if (*sets > (int64_t(1) << 20))
+    return makeError("deconvolution strides " + std::to_string(params.strideX) + " x " +
+                     std::to_string(params.strideY) + " give " + std::to_string(*sets) +
+                     " weight sets; too many");
+  WeightGeometry geometry;
+  geometry.kernelElements = *kernelElements;
+  geometry.setsY = params.strideY;
+  geometry.setsX = params.strideX;
+  return geometry;
+}
+
+SurfaceProgram deconvolutionProgram(const WeightLayoutImpl &impl, const WeightSurface &set) {
+  const WeightParams &p = impl.params;
+  return buildDeconvolutionProgram(p.shape.channels, p.shape.height, p.shape.width, p.strideY,
+                                   p.strideX, set.setY, set.setX, p.hardware.atomicC);
+}
+} // namespace
+
+const WeightFormatOps dla::format::nvdla::detail::kDeconvolutionWeightOps = {
+    /*imageParams=*/false, /*usesStride=*/true, /*notInvertible=*/{}, /*checkOptions=*/nullptr,
+    planDeconvolution, deconvolutionProgram, /*pack=*/nullptr};

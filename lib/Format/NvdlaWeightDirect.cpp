@@ -288,3 +288,29 @@ void dla::format::nvdla::detail::packDirectStream(const WeightLayoutImpl &impl, 
     return packDirect<4, 2>(src, K, C, RS, kpg, aC, dst, Fp16Rounding::TiesAwayFromZero);
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Registration (the direct row of weightFormatTable)
+//===----------------------------------------------------------------------===//
+
+namespace {
+Expected<WeightGeometry> planDirect(const WeightParams &params, WeightLayoutImpl &impl) {
+  WeightGeometry geometry;
+  geometry.kernelElements = impl.numLogicalElements / params.shape.kernels;
+  return geometry;
+}
+
+SurfaceProgram directProgram(const WeightLayoutImpl &impl, const WeightSurface &) {
+  const WeightShape &s = impl.params.shape;
+  return buildDirectProgram(s.channels, s.height, s.width, impl.params.hardware.atomicC);
+}
+
+void packDirect(const WeightLayoutImpl &impl, SourceKind kind, const char *src, char *dst,
+                Fp16Rounding) {
+  packDirectStream(impl, kind, src, dst);
+}
+} // namespace
+
+const WeightFormatOps dla::format::nvdla::detail::kDirectWeightOps = {
+    /*imageParams=*/false, /*usesStride=*/false, /*notInvertible=*/{}, /*checkOptions=*/nullptr,
+    planDirect, directProgram, packDirect};

@@ -16,6 +16,8 @@
 
 #include "NvdlaWeightImpl.h"
 
+#include "dla/Format/CheckedMath.h"
+
 #include <algorithm>
 
 using namespace dla::format;
@@ -81,3 +83,78 @@ int64_t dla::format::nvdla::selectPostExtensionFactor(const HardwareConfig &hard
     return 2;
   return 1;
 }
+
+//===----------------------------------------------------------------------===//
+// Registration (the image row of weightFormatTable)
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string str(int64_t v) { return std::to_string(v); }
+
+/// The post-extension factor of image-input weights, or an error.
+Expected<int64_t> resolvePostExtension(const WeightParams &p) {
+  const int64_t extended = p.shape.width * p.pixelChannels;
+  const int64_t atomicC = p.hardware.atomicC;
+  int64_t factor = 1;
+  switch (p.postExtension) {
+  case PostExtension::None:
+    return int64_t(1);
+  case PostExtension::Auto:
+    return selectPostExtensionFactor(p.hardware, p.pixelChannels, p.shape.width, p.strideX);
+  case PostExtension::Two:
+    factor = 2;
+    break;
+  case PostExtension::Four:
+    factor = 4;
+    break;
+  }
+  if (extended > atomicC / factor)
+    return makeError("channel post-extension " + str(factor) + " combines " + str(factor) +
+                     " kernel rows into one channel cube, so it needs S * pixelChannels <= "
+                     "atomic-C / " +
+                     str(factor) + " = " + str(atomicC / factor) + " on " +
+                     std::string(p.hardware.name) + "; got S * pixelChannels = " +
+                     str(p.shape.width) + " * " + str(p.pixelChannels) + " = " + str(extended));
+  return factor;
+}
+
+Status checkImageOptions(const WeightParams &params) {
+  if (params.pixelChannels <= 0)
+    return makeError("image-input weights need the pixel format's channel count "
+                     "(pixelChannels, e.g. 4 for T_A8B8G8R8), got " +
+                     str(params.pixelChannels));
+  return Status::success();
+}
+
+Expected<WeightGeometry> planImage(const WeightParams &params, WeightLayoutImpl &impl) {
+  const WeightShape &shape = params.shape;
+  if (params.pixelChannels < shape.channels)
+    return makeError("image-input weights have C = " + str(shape.channels) +
+                     " channels but the pixel format has only " + str(params.pixelChannels) +
+                     "; C is zero-padded up to the pixel format's channel count, never cut");
+  std::optional<int64_t> extended = checkedMul(shape.width, params.pixelChannels);
+  if (!extended)
+    return overflow(params);
+  impl.imageChannels = *extended;
+  Expected<int64_t> factor = resolvePostExtension(params);
+  if (!factor)
+    return factor.takeError();
+  impl.postExtensionFactor = *factor;
+  std::optional<int64_t> kernelElements = checkedMul(*extended, shape.height);
+  if (!kernelElements)
+    return overflow(params);
+  WeightGeometry geometry;
+  geometry.kernelElements = *kernelElements;
+  return geometry;
+}
+
+SurfaceProgram imageProgram(const WeightLayoutImpl &impl, const WeightSurface &) {
+  const WeightParams &p = impl.params;
+  return buildImageProgram(p.shape.channels, p.shape.height, p.shape.width, p.pixelChannels,
+                           p.hardware.atomicC, impl.postExtensionFactor);
+}
+} // namespace
+
+const WeightFormatOps dla::format::nvdla::detail::kImageWeightOps = {
+    /*imageParams=*/true, /*usesStride=*/true, /*notInvertible=*/{}, checkImageOptions, planImage,
+    imageProgram, /*pack=*/nullptr};

@@ -11,6 +11,8 @@
 #include "dla/Format/NvdlaWeight.h"
 
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace dla::format::nvdla::detail {
@@ -44,6 +46,63 @@ public:
   }
   static const WeightLayoutImpl &get(const NvdlaWeightLayout &layout) { return *layout.impl; }
 };
+
+/// What a format's plan decides about the stream beyond the common rules.
+struct WeightGeometry {
+  /// Elements of one kernel in one surface.
+  int64_t kernelElements = 0;
+  /// Surfaces: one, or one per deconvolution set (y outer, x inner).
+  int64_t setsY = 1;
+  int64_t setsX = 1;
+  /// End-of-surface padding; 0 means a whole weight-buffer entry.
+  int64_t endAlignment = 0;
+};
+
+/// Everything format-specific about a weight format; one instance per
+/// format, defined in the format's file and registered by its row in
+/// weightFormatTable() (NvdlaWeightFormats.cpp).
+struct WeightFormatOps {
+  /// Whether pixelChannels and post-extension apply (image input only).
+  bool imageParams = false;
+  /// Whether the stride shapes the stream; a format that takes none rejects
+  /// a stride other than 1.
+  bool usesStride = false;
+  /// Empty for invertible formats; otherwise why no element has a byte
+  /// offset (messages: "<Format> weights have no per-element byte offset: ...").
+  std::string_view notInvertible;
+  /// The format's own shape-independent rules (validateWeightOptions); null
+  /// when it has none.
+  Status (*checkOptions)(const WeightParams &params) = nullptr;
+  /// Checks what the common rules (shape, hardware, options) leave and
+  /// computes the geometry; may set kernelsPerGroup, postExtensionFactor and
+  /// the format's own fields of `impl`.
+  Expected<WeightGeometry> (*plan)(const WeightParams &params, WeightLayoutImpl &impl);
+  /// The copy program of one surface; null when the format has none
+  /// (Winograd computes its values).
+  SurfaceProgram (*program)(const WeightLayoutImpl &impl, const WeightSurface &surface) = nullptr;
+  /// A dedicated packer of the data bytes of every surface; null: the
+  /// programs, through the generic packSurface.
+  void (*pack)(const WeightLayoutImpl &impl, SourceKind kind, const char *src, char *dst,
+               Fp16Rounding rounding) = nullptr;
+};
+
+inline const WeightFormatOps &getWeightFormatOps(WeightFormat format) {
+  return *weightFormatTable()[static_cast<size_t>(format)].ops;
+}
+
+/// "direct int8 weights 4x3x3x3 (KCRS)".
+std::string describe(const WeightParams &params);
+/// "storage size of <describe> overflows a 64-bit integer".
+Error overflow(const WeightParams &params);
+/// "<Format> weights <what>: <notInvertible>" for a format that is not
+/// invertible.
+std::string notInvertibleMessage(const WeightLayoutImpl &impl, std::string_view what);
+
+/// The ops of each format, defined in its file and registered by its row.
+extern const WeightFormatOps kDirectWeightOps;        // NvdlaWeightDirect.cpp
+extern const WeightFormatOps kImageWeightOps;         // NvdlaWeightImage.cpp
+extern const WeightFormatOps kWinogradWeightOps;      // NvdlaWeightWinograd.cpp
+extern const WeightFormatOps kDeconvolutionWeightOps; // NvdlaWeightDeconv.cpp
 
 // Program builders (one per format family).
 

@@ -86,7 +86,8 @@ public:
 
 private:
   /// The uncompressed stream. An fp32 source is rounded to fp16 with its own
-  /// rounding; Winograd then transforms those fp16 weights, so it converts
+  /// rounding; a format that computes its values from the weights (Winograd,
+  /// not invertible) then transforms those fp16 weights, so it converts
   /// first rather than transforming the fp32 values.
   Status packStream(const PackSource &source, char *out) const {
     const int64_t n = layout.getNumLogicalElements();
@@ -94,7 +95,7 @@ private:
     if (!source.fromFp32)
       return layout.pack(source.data, source.bytes, out, bytes, transformRounding);
     const float *values = reinterpret_cast<const float *>(source.data);
-    if (layout.getParams().format != WeightFormat::Winograd)
+    if (layout.isInvertible())
       return layout.packFp32(values, n, out, bytes, source.rounding);
     std::vector<uint16_t> halves(static_cast<size_t>(n));
     convertFp32ToFp16(values, halves.data(), n, source.rounding);

@@ -28,6 +28,10 @@
 
 #include "NvdlaWeightImpl.h"
 
+#include "dla/Format/CheckedMath.h"
+#include "dla/Format/NvdlaAlignment.h"
+#include "dla/Format/Window.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -167,3 +171,61 @@ void dla::format::nvdla::detail::packWinogradStream(const WeightLayoutImpl &impl
     }
   }
 }
+
+//===----------------------------------------------------------------------===//
+// Registration (the Winograd row of weightFormatTable)
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string str(int64_t v) { return std::to_string(v); }
+
+Status checkWinogradOptions(const WeightParams &params) {
+  if (params.strideX != params.strideY)
+    return makeError("Winograd weights need equal strides in x and y, got stride x " +
+                     str(params.strideX) + " and stride y " + str(params.strideY));
+  return Status::success();
+}
+
+Expected<WeightGeometry> planWinograd(const WeightParams &params, WeightLayoutImpl &impl) {
+  const WeightShape &shape = params.shape;
+  const int64_t stride = params.strideX;
+  const int64_t extR = strideExtendedExtent(shape.height, stride);
+  const int64_t extS = strideExtendedExtent(shape.width, stride);
+  if (extR != 3 || extS != 3)
+    return makeError("Winograd weights must be 3x3 after channel extension: a " +
+                     str(shape.height) + "x" + str(shape.width) + " (R x S) kernel with stride " +
+                     str(stride) + " becomes " + str(extR) + "x" + str(extS) +
+                     " (ceil(R/stride) x ceil(S/stride))");
+  // Groups of 32 int8 / 16 int16-fp16 kernels; channels padded to 32 bytes.
+  const int64_t eb = impl.elementBytes;
+  impl.kernelsPerGroup = eb == 1 ? 32 : 16;
+  std::optional<int64_t> padded = checkedRoundUp(shape.channels, 32 / eb);
+  std::optional<int64_t> extended;
+  // stride < kernel / 2 here, yet stride * stride alone may overflow.
+  if (padded)
+    if (std::optional<int64_t> taps = checkedMul(stride, stride))
+      extended = checkedMul(*padded, *taps);
+  std::optional<int64_t> kernelElements;
+  if (extended)
+    kernelElements = checkedMul(*extended, 16);
+  if (!kernelElements)
+    return overflow(params);
+  impl.winogradPaddedChannels = *padded;
+  impl.winogradChannels = *extended;
+  WeightGeometry geometry;
+  geometry.kernelElements = *kernelElements;
+  geometry.endAlignment = getAlignment(AlignedData::Weight).dataSize;
+  return geometry;
+}
+
+void packWinograd(const WeightLayoutImpl &impl, SourceKind kind, const char *src, char *dst,
+                  Fp16Rounding rounding) {
+  const bool fp32 = kind == SourceKind::Fp32ToFp16TE || kind == SourceKind::Fp32ToFp16TA;
+  packWinogradStream(impl, src, fp32 ? 4 : impl.elementBytes, dst, rounding);
+}
+} // namespace
+
+const WeightFormatOps dla::format::nvdla::detail::kWinogradWeightOps = {
+    /*imageParams=*/false, /*usesStride=*/true,
+    /*notInvertible=*/"each stored value mixes nine weights", checkWinogradOptions, planWinograd,
+    /*program=*/nullptr, packWinograd};

@@ -131,3 +131,28 @@ TEST(NvdlaWeightValidation, BufferChecks) {
 }
 
 } // namespace
+
+// The shape-independent rules #dla.weight's verifier shares with create().
+TEST(NvdlaWeightValidation, OptionsWithoutShape) {
+  WeightParams p;
+  p.format = WeightFormat::Direct;
+  p.precision = Precision::Int8;
+  EXPECT_TRUE(validateWeightOptions(p));
+  p.strideX = 2;
+  EXPECT_EQ(validateWeightOptions(p).message(),
+            "direct weights take no stride (image, Winograd and deconvolution weights do), got "
+            "stride x 2 and stride y 1");
+  p = WeightParams();
+  p.format = WeightFormat::Deconvolution;
+  p.precision = Precision::Int8;
+  p.strideX = 3;
+  EXPECT_TRUE(validateWeightOptions(p));
+  EXPECT_EQ(validateWeightOptions(p, Fp16Rounding::TiesAwayFromZero).message(),
+            "rounding ties-away-from-zero applies to fp16 weights only, not to int8 weights");
+  p.precision = Precision::Fp16;
+  EXPECT_TRUE(validateWeightOptions(p, Fp16Rounding::TiesAwayFromZero));
+  // create() runs the same rules first.
+  p = makeParams(WeightFormat::Direct, Precision::Fp16, 4, 3, 3, 3);
+  p.strideY = 2;
+  EXPECT_EQ(createError(p), validateWeightOptions(p).message());
+}

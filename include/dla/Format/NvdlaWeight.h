@@ -53,6 +53,7 @@
 #include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaPrecision.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -62,15 +63,25 @@
 namespace dla::format::nvdla {
 
 enum class WeightFormat { Direct, Image, Winograd, Deconvolution };
+inline constexpr size_t kNumWeightFormats = 4;
 
-/// The keywords are `#dla.weight`'s; messages say "deconvolution".
-inline constexpr EnumEntry<WeightFormat> kWeightFormatNames[] = {
-    {WeightFormat::Direct, "direct"},
-    {WeightFormat::Image, "image"},
-    {WeightFormat::Winograd, "winograd"},
-    {WeightFormat::Deconvolution, "deconv", "deconvolution"}};
-constexpr const auto &enumEntries(WeightFormat) { return kWeightFormatNames; }
-static_assert(isInDeclarationOrder(kWeightFormatNames, &EnumEntry<WeightFormat>::value));
+namespace detail {
+struct WeightFormatOps;
+}
+
+/// The registration row of a weight format (lib/Format/NvdlaWeightFormats.cpp,
+/// indexed by WeightFormat): its keyword (`#dla.weight<deconv, ...>`), how
+/// messages name it ("deconvolution"), and its rules, geometry and programs
+/// (detail::WeightFormatOps, defined in the format's own file). A new weight
+/// format is an enumerator, a row and that file.
+struct WeightFormatInfo {
+  WeightFormat value;
+  std::string_view name;
+  std::string_view prose;
+  const detail::WeightFormatOps *ops;
+};
+const std::array<WeightFormatInfo, kNumWeightFormats> &weightFormatTable();
+inline const auto &enumEntries(WeightFormat) { return weightFormatTable(); }
 
 /// Channel post-extension request. Only image-input weights support Two and
 /// Four; Auto applies NVIDIA's selection rule (selectPostExtensionFactor) and
@@ -109,6 +120,15 @@ struct WeightParams {
   int64_t pixelChannels = 0;
   PostExtension postExtension = PostExtension::None;
 };
+
+/// The rules on a format's parameters that do not depend on the shape:
+/// positive strides (and none for a format that takes no stride), pixel
+/// channels and post-extension for image input only, the format's own rules
+/// (Winograd: equal strides; image input: a channel count), and a
+/// non-default `rounding` for fp16 only. NvdlaWeightLayout::create runs them
+/// too; `#dla.weight`'s verifier runs only these.
+Status validateWeightOptions(const WeightParams &params,
+                             Fp16Rounding rounding = Fp16Rounding::TiesToEven);
 
 /// NVIDIA's choice of the post-extension factor for image input, with
 /// C' = kernelWidth * pixelChannels: 1 (none) when strideX > kernelWidth;

@@ -15,12 +15,12 @@ func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int4>>)
 
 // -----
 
-// expected-error @+1 {{channels (the pixel format's channel count) applies to image weights only}}
+// expected-error @+1 {{pixelChannels (4) applies to image-input weights only, not to direct weights}}
 func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, channels = 4>>)
 
 // -----
 
-// expected-error @+1 {{image weights need channels = N, the pixel format's channel count}}
+// expected-error @+1 {{image-input weights need the pixel format's channel count (pixelChannels, e.g. 4 for T_A8B8G8R8), got 0}}
 func.func @f(%a: tensor<64x3x7x7xi8, #dla.weight<image, int8>>)
 
 // -----
@@ -30,27 +30,27 @@ func.func @f(%a: tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 0>>)
 
 // -----
 
-// expected-error @+1 {{post_extension applies to image weights only}}
+// expected-error @+1 {{channel post-extension 2 is not supported for direct weights:}}
 func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, post_extension = 2>>)
 
 // -----
 
-// expected-error @+1 {{stride applies to image, Winograd and deconvolution weights, not direct}}
+// expected-error @+1 {{direct weights take no stride (image, Winograd and deconvolution weights do), got stride x 2 and stride y 2}}
 func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, stride = 2>>)
 
 // -----
 
-// expected-error @+1 {{stride must be positive, got [0, 2]}}
+// expected-error @+1 {{strides must be positive, got stride x 2 and stride y 0}}
 func.func @f(%a: tensor<64x32x3x3xf16, #dla.weight<deconv, fp16, stride = [0, 2]>>)
 
 // -----
 
-// expected-error @+1 {{Winograd weights need equal strides, got [1, 2]}}
+// expected-error @+1 {{Winograd weights need equal strides in x and y, got stride x 2 and stride y 1}}
 func.func @f(%a: tensor<64x32x3x3xf16, #dla.weight<winograd, fp16, stride = [1, 2]>>)
 
 // -----
 
-// expected-error @+1 {{rounding applies to fp16 weights only}}
+// expected-error @+1 {{rounding ties-away-from-zero applies to fp16 weights only, not to int8 weights}}
 func.func @f(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, rounding = to_nearest_away>>)
 
 // -----

@@ -44,28 +44,22 @@ LogicalResult WeightAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  nv::WeightFormat format, nv::Precision precision, bool,
                                  std::optional<int64_t> channels,
                                  nv::PostExtension postExtension, int64_t strideY,
-                                 int64_t strideX, nv::HardwareKind,
+                                 int64_t strideX, nv::HardwareKind config,
                                  fmt::Fp16Rounding rounding) {
-  bool image = format == nv::WeightFormat::Image;
-  if (!image && channels)
-    return emitError() << "channels (the pixel format's channel count) applies to image "
-                          "weights only";
-  if (image && !channels)
-    return emitError() << "image weights need channels = N, the pixel format's channel count";
+  // `channels = 0` would read as "no channels" below.
   if (channels && *channels < 1)
     return emitError() << "channels must be positive, got " << *channels;
-  if (!image && postExtension != nv::PostExtension::None)
-    return emitError() << "post_extension applies to image weights only";
-  if (strideX < 1 || strideY < 1)
-    return emitError() << "stride must be positive, got [" << strideY << ", " << strideX << "]";
-  if (format == nv::WeightFormat::Direct && (strideX != 1 || strideY != 1))
-    return emitError() << "stride applies to image, Winograd and deconvolution weights, not "
-                          "direct";
-  if (format == nv::WeightFormat::Winograd && strideX != strideY)
-    return emitError() << "Winograd weights need equal strides, got [" << strideY << ", "
-                       << strideX << "]";
-  if (rounding != fmt::Fp16Rounding::TiesToEven && precision != nv::Precision::Fp16)
-    return emitError() << "rounding applies to fp16 weights only";
+  // Every other rule on the parameters is the format library's.
+  nv::WeightParams p;
+  p.format = format;
+  p.precision = precision;
+  p.hardware = nv::getHardwareConfig(config);
+  p.strideX = strideX;
+  p.strideY = strideY;
+  p.pixelChannels = channels.value_or(0);
+  p.postExtension = postExtension;
+  if (fmt::Status s = nv::validateWeightOptions(p, rounding); !s)
+    return emitError() << s.message();
   return success();
 }
 
