@@ -1,6 +1,8 @@
 //===- ConstantPacker.cpp - One-surface packers over a BoundLayout --------===//
 
 #include "dla/Format/ConstantPacker.h"
+#include "dla/Format/ByteBuffer.h"
+#include "dla/Format/CheckedMath.h"
 
 #include <string>
 
@@ -34,6 +36,21 @@ public:
   std::vector<std::string> getSurfaceNames() const override { return {"storage"}; }
   int64_t getSurfaceAlignment() const override { return alignment; }
 
+  Expected<int64_t> getPeakBytes(bool fromFp32) const override {
+    // The storage, the layout's own scratch, and the fp16 copy of an fp32
+    // source.
+    std::optional<int64_t> peak =
+        checkedAdd(layout->getStorageBytes(), layout->getPackScratchBytes());
+    if (peak && fromFp32)
+      if (std::optional<int64_t> halves = checkedMul(layout->getNumElements(), 2))
+        peak = checkedAdd(*peak, *halves);
+      else
+        peak = std::nullopt;
+    if (!peak)
+      return makeError("packing memory overflows a 64-bit integer");
+    return *peak;
+  }
+
   Expected<std::vector<int64_t>> planSurfaces(const PackSource &source) override {
     Status s = checkPackSource(source, layout->getNumElements(), layout->getElementBytes());
     if (!s)
@@ -47,10 +64,14 @@ public:
       return Status::success();
     }
     // Layouts move whole elements, so the conversion is a separate pass.
-    std::vector<uint16_t> halves(static_cast<size_t>(layout->getNumElements()));
-    convertFp32ToFp16(reinterpret_cast<const float *>(source.data), halves.data(),
-                      layout->getNumElements(), source.rounding);
-    layout->pack(reinterpret_cast<const char *>(halves.data()), surfaces[0]);
+    Expected<ByteBuffer> halves =
+        ByteBuffer::allocate(layout->getNumElements() * 2, "the fp16 copy of fp32 data");
+    if (!halves)
+      return halves.takeError();
+    convertFp32ToFp16(reinterpret_cast<const float *>(source.data),
+                      reinterpret_cast<uint16_t *>(halves->data()), layout->getNumElements(),
+                      source.rounding);
+    layout->pack(halves->data(), surfaces[0]);
     return Status::success();
   }
 

@@ -1,6 +1,8 @@
 //===- NvdlaWeightPacker.cpp - Constant packer for NVDLA weights ----------===//
 
 #include "dla/Format/NvdlaWeightPacker.h"
+#include "dla/Format/ByteBuffer.h"
+#include "dla/Format/CheckedMath.h"
 #include "dla/Format/NvdlaAlignment.h"
 #include "dla/Format/NvdlaWeightCompression.h"
 
@@ -18,6 +20,32 @@ struct SurfacePlan {
   int64_t bytes = 0;
 };
 
+/// The WGS, WMB and data surfaces of a compressed layout: each set's region
+/// of a kind starts at `align`. Sizes are bounded by the compressed image,
+/// which the caller has already sized, so the sums cannot overflow.
+void planRegions(const CompressedWeightLayout &layout, int64_t align, SurfacePlan plans[3]) {
+  for (const CompressedWeightSurface &set : layout.surfaces) {
+    const int64_t sizes[3] = {set.wgsBytes, set.wmbBytes, set.dataBytes};
+    for (int kind = 0; kind < 3; ++kind) {
+      SurfacePlan &p = plans[kind];
+      int64_t offset = alignUp(p.bytes, align);
+      p.regionOffsets.push_back(offset);
+      p.bytes = offset + sizes[kind];
+    }
+  }
+}
+
+std::optional<int64_t> checkedSum(std::initializer_list<int64_t> terms) {
+  int64_t sum = 0;
+  for (int64_t t : terms) {
+    std::optional<int64_t> s = checkedAdd(sum, t);
+    if (!s)
+      return std::nullopt;
+    sum = *s;
+  }
+  return sum;
+}
+
 class NvdlaWeightPacker final : public ConstantPacker {
 public:
   NvdlaWeightPacker(NvdlaWeightLayout layout, bool compressed, Fp16Rounding transformRounding)
@@ -33,6 +61,37 @@ public:
     return getAlignment(AlignedData::Weight).startAddress;
   }
 
+  Expected<int64_t> getPeakBytes(bool fromFp32) const override {
+    const int64_t stream = layout.getStorageBytes();
+    // Winograd converts an fp32 source to fp16 before its transform.
+    int64_t halves = 0;
+    if (fromFp32 && layout.getParams().format == WeightFormat::Winograd) {
+      std::optional<int64_t> h = checkedMul(layout.getNumLogicalElements(), 2);
+      if (!h)
+        return makeError("packing memory overflows a 64-bit integer");
+      halves = *h;
+    }
+    if (!compressed) {
+      std::optional<int64_t> peak = checkedAdd(stream, halves);
+      if (!peak)
+        return makeError("packing memory overflows a 64-bit integer");
+      return *peak;
+    }
+    // Compressed: the uncompressed stream, the compressed image and the
+    // three surfaces live at once, all at their all-non-zero worst. The
+    // bound's own bookkeeping (8 bytes per kernel group) is below the
+    // stream's size, which callers check first.
+    CompressedWeightLayout worst = getCompressedWeightLayoutBound(layout);
+    SurfacePlan worstPlans[3];
+    planRegions(worst, getSurfaceAlignment(), worstPlans);
+    std::optional<int64_t> peak = checkedSum({stream, halves, worst.storageBytes,
+                                              worstPlans[0].bytes, worstPlans[1].bytes,
+                                              worstPlans[2].bytes});
+    if (!peak)
+      return makeError("packing memory overflows a 64-bit integer");
+    return *peak;
+  }
+
   Expected<std::vector<int64_t>> planSurfaces(const PackSource &source) override {
     Status s = checkPackSource(source, layout.getNumLogicalElements(), layout.getElementBytes());
     if (!s)
@@ -41,36 +100,34 @@ public:
       return std::vector<int64_t>{layout.getStorageBytes()};
     // Compression sizes depend on the data: pack the stream once, keep it
     // for pack().
-    stream.resize(static_cast<size_t>(layout.getStorageBytes()));
+    Expected<ByteBuffer> buffer =
+        ByteBuffer::allocate(layout.getStorageBytes(), "the uncompressed weight stream");
+    if (!buffer)
+      return buffer.takeError();
+    stream = std::move(*buffer);
     if (Status p = packStream(source, stream.data()); !p)
       return p.takeError();
     Expected<CompressedWeightLayout> plan =
-        planCompressedWeights(layout, stream.data(), static_cast<int64_t>(stream.size()));
+        planCompressedWeights(layout, stream.data(), stream.size());
     if (!plan)
       return plan.takeError();
     compressedLayout = std::move(*plan);
-    const int64_t align = getSurfaceAlignment();
-    for (const CompressedWeightSurface &set : compressedLayout.surfaces) {
-      const int64_t sizes[3] = {set.wgsBytes, set.wmbBytes, set.dataBytes};
-      for (int kind = 0; kind < 3; ++kind) {
-        SurfacePlan &p = plans[kind];
-        int64_t offset = alignUp(p.bytes, align);
-        p.regionOffsets.push_back(offset);
-        p.bytes = offset + sizes[kind];
-      }
-    }
+    planRegions(compressedLayout, getSurfaceAlignment(), plans);
     return std::vector<int64_t>{plans[0].bytes, plans[1].bytes, plans[2].bytes};
   }
 
   Status pack(const PackSource &source, const std::vector<char *> &surfaces) override {
     if (!compressed)
       return packStream(source, surfaces[0]);
-    std::vector<char> image(static_cast<size_t>(compressedLayout.storageBytes));
+    Expected<ByteBuffer> image =
+        ByteBuffer::allocate(compressedLayout.storageBytes, "the compressed weight image");
+    if (!image)
+      return image.takeError();
     Expected<CompressedWeightLayout> done =
-        compressWeights(layout, stream.data(), static_cast<int64_t>(stream.size()), image.data(),
-                        static_cast<int64_t>(image.size()));
+        compressWeights(layout, stream.data(), stream.size(), image->data(), image->size());
     if (!done)
       return done.takeError();
+    stream = ByteBuffer(); // no longer needed: the image holds everything
     for (int kind = 0; kind < 3; ++kind)
       std::memset(surfaces[kind], 0, static_cast<size_t>(plans[kind].bytes));
     for (size_t i = 0; i < done->surfaces.size(); ++i) {
@@ -78,7 +135,7 @@ public:
       const int64_t from[3] = {set.wgsOffset, set.wmbOffset, set.dataOffset};
       const int64_t sizes[3] = {set.wgsBytes, set.wmbBytes, set.dataBytes};
       for (int kind = 0; kind < 3; ++kind)
-        std::memcpy(surfaces[kind] + plans[kind].regionOffsets[i], image.data() + from[kind],
+        std::memcpy(surfaces[kind] + plans[kind].regionOffsets[i], image->data() + from[kind],
                     static_cast<size_t>(sizes[kind]));
     }
     return Status::success();
@@ -97,15 +154,17 @@ private:
     const float *values = reinterpret_cast<const float *>(source.data);
     if (layout.isInvertible())
       return layout.packFp32(values, n, out, bytes, source.rounding);
-    std::vector<uint16_t> halves(static_cast<size_t>(n));
-    convertFp32ToFp16(values, halves.data(), n, source.rounding);
-    return layout.pack(halves.data(), n * 2, out, bytes, transformRounding);
+    Expected<ByteBuffer> halves = ByteBuffer::allocate(n * 2, "the fp16 copy of fp32 weights");
+    if (!halves)
+      return halves.takeError();
+    convertFp32ToFp16(values, reinterpret_cast<uint16_t *>(halves->data()), n, source.rounding);
+    return layout.pack(halves->data(), n * 2, out, bytes, transformRounding);
   }
 
   NvdlaWeightLayout layout;
   bool compressed;
   Fp16Rounding transformRounding;
-  std::vector<char> stream;
+  ByteBuffer stream;
   CompressedWeightLayout compressedLayout;
   SurfacePlan plans[3];
 };

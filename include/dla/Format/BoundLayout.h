@@ -68,6 +68,9 @@ public:
 
   /// False for layouts whose storage does not determine the logical values.
   virtual bool isInvertible() const { return true; }
+  /// Bytes of scratch memory pack() / unpack() allocate (counted against
+  /// packing limits).
+  virtual int64_t getPackScratchBytes() const { return 0; }
 
 protected:
   BoundLayout(std::vector<int64_t> shape, int64_t elementBytes, int64_t numElements)

@@ -42,10 +42,17 @@ public:
   virtual std::vector<std::string> getSurfaceNames() const = 0;
   /// Start alignment every surface needs, in bytes.
   virtual int64_t getSurfaceAlignment() const = 0;
+  /// Upper bound, for any data, of the bytes planSurfaces() and pack() hold
+  /// at once: the surfaces (data-dependent sizes at their worst) plus every
+  /// temporary. Known before the data is read, so a caller can refuse a
+  /// constant before anything is allocated. `fromFp32`: the source will be
+  /// fp32 values. Fails when the bound overflows int64.
+  virtual Expected<int64_t> getPeakBytes(bool fromFp32) const = 0;
   /// The surface sizes for this data. May read (and keep) work it will reuse
   /// in pack(); call once, before pack().
   virtual Expected<std::vector<int64_t>> planSurfaces(const PackSource &source) = 0;
   /// Writes every byte of every surface, sized as planSurfaces() said.
+  /// Fails (never aborts) when a temporary cannot be allocated.
   virtual Status pack(const PackSource &source, const std::vector<char *> &surfaces) = 0;
 };
 

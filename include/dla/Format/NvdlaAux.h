@@ -139,6 +139,10 @@ public:
   std::optional<StridedView> getStridedView() const override;
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;
+  /// 1-byte data in 2-byte components is widened through a copy.
+  int64_t getPackScratchBytes() const override {
+    return componentBytes == getElementBytes() ? 0 : getNumElements() * 2;
+  }
 
 private:
   AuxBoundLayout(const AuxConfig &config, std::vector<int64_t> shape, int64_t elementBytes,

@@ -15,6 +15,8 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
+#include "dla/Format/ByteBuffer.h"
+#include "dla/Format/CheckedMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/AsmState.h"
@@ -57,7 +59,7 @@ struct PackJob {
   ArrayRef<char> input;
   /// Backing store for `input` when the attribute does not hold the bytes
   /// contiguously (splats, i1).
-  std::vector<char> ownedInput;
+  fmt::ByteBuffer ownedInput;
   fmt::PackSource pack;
   std::vector<AsmResourceBlob> surfaces;
   /// Set by the parallel phase on failure, reported afterwards.
@@ -99,13 +101,24 @@ LogicalResult readConstantBytes(PackJob &job) {
   if (!dense)
     return job.source.emitError("cannot pack a constant of kind ")
            << value << "; expected dense or dense_resource elements";
+  auto expand = [&]() -> LogicalResult {
+    fmt::Expected<fmt::ByteBuffer> buffer =
+        fmt::ByteBuffer::allocate(logicalBytes, "the expanded constant");
+    if (!buffer)
+      return job.source.emitError() << buffer.message();
+    job.ownedInput = std::move(*buffer);
+    return success();
+  };
   if (type.getElementType().isInteger(1)) {
-    job.ownedInput.reserve(static_cast<size_t>(logicalBytes));
+    if (failed(expand()))
+      return failure();
+    char *out = job.ownedInput.data();
     for (bool b : dense.getValues<bool>())
-      job.ownedInput.push_back(static_cast<char>(b));
+      *out++ = static_cast<char>(b);
   } else if (dense.isSplat()) {
+    if (failed(expand()))
+      return failure();
     ArrayRef<char> one = dense.getRawData();
-    job.ownedInput.resize(static_cast<size_t>(logicalBytes));
     for (int64_t i = 0; i < type.getNumElements(); ++i)
       std::memcpy(job.ownedInput.data() + i * width, one.data(), static_cast<size_t>(width));
   } else {
@@ -116,8 +129,24 @@ LogicalResult readConstantBytes(PackJob &job) {
     job.input = raw;
     return success();
   }
-  job.input = job.ownedInput;
+  job.input = ArrayRef<char>(job.ownedInput.data(), static_cast<size_t>(job.ownedInput.size()));
   return success();
+}
+
+/// Bytes packing adds on the source side before the packer runs: the
+/// expanded copy of a splat or i1 constant, or the unpacked copy of an
+/// encoded dense_resource. Plain dense data is read in place.
+std::optional<int64_t> sourceCopyBytes(arith::ConstantOp source) {
+  auto type = cast<RankedTensorType>(source.getType());
+  Attribute value = source.getValue();
+  bool copied = false;
+  if (isa<DenseResourceElementsAttr>(value))
+    copied = static_cast<bool>(type.getEncoding());
+  else if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    copied = type.getElementType().isInteger(1) || dense.isSplat();
+  if (!copied)
+    return 0;
+  return fmt::checkedMul(type.getNumElements(), rawElementBytes(type.getElementType()));
 }
 
 /// The rounding of an arith.truncf the packer can perform, if any.
@@ -153,15 +182,21 @@ bool matchSource(RelayoutOp op, PackJob &job) {
 
 /// The parallel phase: unpack (encoded source), plan the surfaces, pack.
 void runJob(PackJob &job) {
-  std::vector<char> unpacked;
+  fmt::ByteBuffer unpacked;
   job.pack.data = job.input.data();
   job.pack.bytes = static_cast<int64_t>(job.input.size());
   if (job.sourceLayout) {
     const fmt::BoundLayout &from = *job.sourceLayout;
-    unpacked.resize(static_cast<size_t>(from.getNumElements() * from.getElementBytes()));
+    fmt::Expected<fmt::ByteBuffer> buffer = fmt::ByteBuffer::allocate(
+        from.getNumElements() * from.getElementBytes(), "the unpacked source constant");
+    if (!buffer) {
+      job.error = buffer.message();
+      return;
+    }
+    unpacked = std::move(*buffer);
     from.unpack(job.input.data(), unpacked.data());
     job.pack.data = unpacked.data();
-    job.pack.bytes = static_cast<int64_t>(unpacked.size());
+    job.pack.bytes = unpacked.size();
   }
   fmt::Expected<std::vector<int64_t>> sizes = job.packer->planSurfaces(job.pack);
   if (!sizes) {
@@ -172,8 +207,19 @@ void runJob(PackJob &job) {
       std::max<int64_t>(kMinBlobAlignment, job.packer->getSurfaceAlignment()));
   std::vector<char *> out;
   for (int64_t size : *sizes) {
-    job.surfaces.push_back(HeapAsmResourceBlob::allocate(static_cast<size_t>(size), alignment,
-                                                         /*dataIsMutable=*/true));
+    // Not HeapAsmResourceBlob::allocate: its operator new aborts the process
+    // when memory runs out; this reports it.
+    size_t bytes = static_cast<size_t>(size);
+    size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+    void *data = std::aligned_alloc(alignment, rounded ? rounded : alignment);
+    if (!data) {
+      job.error = "out of memory allocating a storage surface of " + std::to_string(size) +
+                  " bytes";
+      return;
+    }
+    job.surfaces.emplace_back(
+        ArrayRef<char>(static_cast<char *>(data), bytes), alignment,
+        [](void *p, size_t, size_t) { std::free(p); }, /*dataIsMutable=*/true);
     out.push_back(job.surfaces.back().getMutableData().data());
   }
   if (fmt::Status s = job.packer->pack(job.pack, out); !s)
@@ -206,23 +252,27 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
     std::vector<std::string> surfaces = job.packer->getSurfaceNames();
     if (surfaces.size() != 1 && surfaces != std::vector<std::string>{"wgs", "wmb", "data"})
       return op.emitError("no constant op holds the storage surfaces of ") << result;
-    // Before any allocation: the logical data (a splat is expanded) and the
-    // storage must both fit the limit.
-    int64_t bytes;
-    if (__builtin_mul_overflow(result.getNumElements(), rawElementBytes(result.getElementType()),
-                               &bytes))
-      bytes = std::numeric_limits<int64_t>::max();
-    if (job.pack.fromFp32 && __builtin_mul_overflow(result.getNumElements(), 4, &bytes))
-      bytes = std::numeric_limits<int64_t>::max();
-    if (auto layout = dyn_cast_or_null<LayoutEncodingAttr>(result.getEncoding()))
-      if (auto b = layout.bind(result.getShape(), result.getElementType(),
-                               [] { return InFlightDiagnostic(); });
-          succeeded(b))
-        bytes = std::max(bytes, (*b)->getStorageBytes());
-    if (bytes > static_cast<int64_t>(maxBytes))
-      return op.emitError("packed storage of ")
-             << bytes << " bytes exceeds the limit of " << static_cast<int64_t>(maxBytes)
-             << " bytes (option max-bytes of --dla-pack-weights)";
+    // Before any allocation: everything packing this constant holds at once
+    // (a copy of the source, the storage surfaces and the packer's
+    // temporaries, compressed sizes at their worst) must fit the limit, so
+    // the peak of one constant is max-bytes, not a multiple of it.
+    fmt::Expected<int64_t> packerBytes = job.packer->getPeakBytes(job.pack.fromFp32);
+    std::optional<int64_t> sourceBytes = sourceCopyBytes(job.source);
+    std::optional<int64_t> bytes;
+    if (packerBytes && sourceBytes)
+      bytes = fmt::checkedAdd(*packerBytes, *sourceBytes);
+    if (!bytes || *bytes > static_cast<int64_t>(maxBytes)) {
+      InFlightDiagnostic diag = op.emitError("packing needs ");
+      if (bytes)
+        diag << *bytes << " bytes";
+      else
+        diag << "more than 2^63 bytes";
+      if (packerBytes && sourceBytes && *sourceBytes)
+        diag << " (" << *packerBytes << " for storage and temporaries, " << *sourceBytes
+             << " for a copy of the source)";
+      return diag << ", more than the limit of " << static_cast<int64_t>(maxBytes)
+                  << " bytes (option max-bytes of --dla-pack-weights)";
+    }
     // Encoded sources are bound here; layouts that cannot be read back
     // (Winograd) refuse to bind, with their reason.
     if (failed(readConstantBytes(job)))

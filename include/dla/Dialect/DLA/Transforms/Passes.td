@@ -32,9 +32,11 @@ def DLAPackWeights : Pass<"dla-pack-weights", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
     Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"int64_t(1) << 34",
-           "Diagnose instead of packing a constant whose storage exceeds this "
-           "many bytes (default 16 GiB): padding can make a small tensor's "
-           "storage enormous">,
+           "Diagnose instead of packing a constant whose packing needs more "
+           "than this many bytes at once (default 16 GiB): storage surfaces, "
+           "temporaries (compressed weights at their worst) and a copy of the "
+           "source, counted before anything is allocated; padding can make a "
+           "small tensor's storage enormous">,
   ];
 }
 
