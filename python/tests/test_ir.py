@@ -60,7 +60,7 @@ def test_pipeline_errors_carry_the_diagnostics():
                                                   "#dla.chunked<[(0,0),(1,0),(0,4)]>"))
         with pytest.raises(dla.DLAError, match="'no-such-pass' does not refer to a registered pass"):
             module.run_pipeline("builtin.module(no-such-pass)")
-        with pytest.raises(dla.DLAError, match="exceeds the limit of 4 bytes"):
+        with pytest.raises(dla.DLAError, match="more than the limit of 4 bytes"):
             module.run_pipeline("builtin.module(dla-pack-weights{max-bytes=4})")
         # A failed run leaves the module usable.
         module.run_pipeline("builtin.module(dla-pack-weights)")
