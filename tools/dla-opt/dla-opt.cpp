@@ -1,5 +1,6 @@
 //===- dla-opt.cpp - mlir-opt with the dla dialect and passes -------------===//
 
+#include "dla/Conversion/Passes.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 #include "dla/InitAllDialects.h"
 
@@ -15,6 +16,7 @@ int main(int argc, char **argv) {
   // The same list the C API and Python register (lib/Registration).
   mlir::dla::registerAllDialects(registry);
   mlir::dla::registerDLAPasses();
+  mlir::dla::registerDLAConversionPasses();
   // Everything upstream, as mlir-opt has it: a compiled network goes from
   // TOSA through tosa-to-linalg, bufferization and the LLVM lowering in one
   // dla-opt pipeline (dla-run-onnx, test/Execution).

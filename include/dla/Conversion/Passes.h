@@ -1,0 +1,18 @@
+//===- Passes.h - Conversions into the dla dialect --------------*- C++ -*-===//
+#ifndef DLA_CONVERSION_PASSES_H
+#define DLA_CONVERSION_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::dla {
+
+#define GEN_PASS_DECL
+#include "dla/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dla/Conversion/Passes.h.inc"
+
+} // namespace mlir::dla
+
+#endif // DLA_CONVERSION_PASSES_H

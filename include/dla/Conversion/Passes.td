@@ -1,0 +1,66 @@
+//===- Passes.td - Conversions into the dla dialect --------*- tablegen -*-===//
+#ifndef DLA_CONVERSION_PASSES_TD
+#define DLA_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
+  let summary = "Offload the TOSA operations an NVDLA target runs to dla layer ops";
+  let description = [{
+    Rewrites the TOSA operations of a network that the NVDLA target can run
+    into `dla` layer ops and leaves everything else in TOSA for the host:
+
+    | TOSA | dla |
+    |---|---|
+    | `tosa.conv2d` (constant weight) | `dla.conv direct` (bias included) |
+    | `tosa.depthwise_conv2d` (constant weight) | one `dla.conv direct` per channel group |
+    | `tosa.max_pool2d`, `tosa.avg_pool2d` (no padding) | `dla.pool max` / `average` |
+    | `tosa.clamp` to [0, +inf) (ReLU) | `dla.sdp ... relu` |
+    | `tosa.add` of two feature maps | `dla.sdp ... eltwise` |
+    | `tosa.add` of a per-channel constant | `dla.sdp ... bias` |
+    | `tosa.mul` by a per-channel constant, optionally followed by `tosa.add` of one | `dla.sdp ... batchnorm` |
+
+    TOSA is NHWC with OHWI weights; the layer ops are NCHW with KCRS weights.
+    Constant weights are transposed at compile time (a `dense_resource` blob,
+    then `arith.truncf` to the target precision, which `--dla-pack-weights`
+    fuses into packing). Activations get an explicit `tosa.transpose` and
+    `tosa.cast` on each side of every layer op; the pass cancels the pairs
+    that meet between two offloaded layers, so the transposes that survive
+    mark the partition boundary, where layout assignment puts its
+    relayouts. An SDP layer that reads a convolution's only result runs
+    `on_the_fly`, and consecutive SDP stages merge into one layer.
+
+    What the target cannot run stays in TOSA with a remark that says why,
+    e.g. `remark: stays on the host: ReLU6 (clamp to [0, 6]): dla.sdp clamps
+    only at zero`. Legality comes from the precision-conversion tables of the
+    format library (`dla/Format/NvdlaConversion.h`).
+
+    ```mlir
+    %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>,
+        pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>}
+        : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>)
+        -> tensor<1x8x8x4xf32>
+    // becomes
+    %t = tosa.transpose %x {perms = array<i32: 0, 3, 1, 2>} : ... -> tensor<1x3x8x8xf32>
+    %h = tosa.cast %t : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf16>
+    %c = dla.conv direct %h, %wk, %bk stride [1, 1] pad [1, 1, 1, 1]
+        : tensor<1x3x8x8xf16>, tensor<4x3x3x3xf16>, tensor<4xf16> -> tensor<1x4x8x8xf16>
+    %f = tosa.cast %c : (tensor<1x4x8x8xf16>) -> tensor<1x4x8x8xf32>
+    %y = tosa.transpose %f {perms = array<i32: 0, 2, 3, 1>} : ... -> tensor<1x8x8x4xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::dla::DLADialect",
+    "::mlir::tosa::TosaDialect",
+  ];
+  let options = [
+    Option<"config", "config", "std::string", /*default=*/"\"nv_full\"",
+           "NVDLA hardware configuration (nv_full, nv_large, nv_small)">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"fp16\"",
+           "Precision the offloaded layers compute in (int8, int16, fp16); "
+           "floating-point networks offload only in fp16">,
+  ];
+}
+
+#endif // DLA_CONVERSION_PASSES_TD

@@ -1,0 +1,229 @@
+//===- Boundary.cpp - Transposes, casts and constants at layer boundaries -===//
+//
+// TOSA activations are NHWC in the network's element type; layer ops read
+// NCHW in the target precision. Each offloaded layer gets an explicit
+// transpose + cast on either side; pairs that meet between two offloaded
+// layers cancel (upstream tosa.transpose canonicalization for transposes,
+// CancelExactCastPair below for casts). Constants are transposed here, at
+// compile time, so no transpose of a weight survives.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TosaToDLA.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/Fp16.h"
+#include "dla/Format/StridedCopy.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::tosa_to_dla;
+namespace nv = ::dla::format::nvdla;
+
+//===----------------------------------------------------------------------===//
+// OffloadTarget
+//===----------------------------------------------------------------------===//
+
+Type OffloadTarget::getElementType(MLIRContext *context) const {
+  return getPrecisionType(context, precision);
+}
+
+std::string OffloadTarget::check(const nv::ConversionQuery &query) const {
+  return nv::checkConversion(query).message;
+}
+
+std::string OffloadTarget::checkSourceType(Type type) const {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return "its shape is not static (fix the input shapes when importing)";
+  Type element = tensor.getElementType();
+  if (element == getElementType(type.getContext()))
+    return "";
+  if (element.isF32() && precision == nv::Precision::Fp16)
+    return "";
+  if (isa<FloatType>(element))
+    return (Twine("the target computes in ") + nv::getPrecisionName(precision) + ", and " +
+            "a floating-point network needs fp16 (no quantization here)")
+        .str();
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << element;
+  return "element type " + name + " is not the target precision " +
+         std::string(nv::getPrecisionName(precision));
+}
+
+//===----------------------------------------------------------------------===//
+// Transposes and casts of activations
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> tosa_to_dla::toNchwShape(ArrayRef<int64_t> nhwc) {
+  return {nhwc[0], nhwc[3], nhwc[1], nhwc[2]};
+}
+
+Value tosa_to_dla::toLayerInput(OpBuilder &b, Location loc, Value nhwc, Type elementType) {
+  auto type = cast<RankedTensorType>(nhwc.getType());
+  auto nchwType = RankedTensorType::get(toNchwShape(type.getShape()), type.getElementType());
+  Value nchw = tosa::TransposeOp::create(b, loc, nchwType, nhwc, b.getDenseI32ArrayAttr(kToNchw));
+  if (type.getElementType() == elementType)
+    return nchw;
+  return tosa::CastOp::create(b, loc, nchwType.clone(elementType), nchw);
+}
+
+Value tosa_to_dla::toTosaResult(OpBuilder &b, Location loc, Value nchw,
+                                RankedTensorType nhwcType) {
+  auto type = cast<RankedTensorType>(nchw.getType());
+  Value value = nchw;
+  if (type.getElementType() != nhwcType.getElementType())
+    value = tosa::CastOp::create(b, loc, type.clone(nhwcType.getElementType()), nchw);
+  return tosa::TransposeOp::create(b, loc, nhwcType, value, b.getDenseI32ArrayAttr(kToNhwc));
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+namespace {
+int64_t elementBytes(Type type) { return (type.getIntOrFloatBitWidth() + 7) / 8; }
+} // namespace
+
+bool tosa_to_dla::isReadableConstant(Value v) {
+  ElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return false;
+  Type element = attr.getShapedType().getElementType();
+  if (!element.isIntOrFloat() || element.isInteger(1))
+    return false;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    return blob && static_cast<int64_t>(blob->getData().size()) ==
+                       attr.getNumElements() * elementBytes(element);
+  }
+  return isa<DenseElementsAttr>(attr);
+}
+
+std::vector<char> tosa_to_dla::readConstantBytes(Value v) {
+  if (!isReadableConstant(v))
+    return {};
+  ElementsAttr attr;
+  matchPattern(v, m_Constant(&attr));
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    ArrayRef<char> data = resource.getRawHandle().getBlob()->getData();
+    return std::vector<char>(data.begin(), data.end());
+  }
+  auto dense = cast<DenseElementsAttr>(attr);
+  ArrayRef<char> raw = dense.getRawData();
+  if (!dense.isSplat())
+    return std::vector<char>(raw.begin(), raw.end());
+  std::vector<char> bytes;
+  bytes.reserve(raw.size() * static_cast<size_t>(dense.getNumElements()));
+  for (int64_t i = 0; i < dense.getNumElements(); ++i)
+    bytes.insert(bytes.end(), raw.begin(), raw.end());
+  return bytes;
+}
+
+std::optional<std::vector<float>> tosa_to_dla::readFloatConstant(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || !(type.getElementType().isF32() || type.getElementType().isF16()))
+    return std::nullopt;
+  std::vector<char> bytes = readConstantBytes(v);
+  if (bytes.empty() && type.getNumElements() != 0)
+    return std::nullopt;
+  std::vector<float> values(static_cast<size_t>(type.getNumElements()));
+  if (type.getElementType().isF32()) {
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
+  } else {
+    std::vector<uint16_t> halves(values.size());
+    std::memcpy(halves.data(), bytes.data(), halves.size() * sizeof(uint16_t));
+    ::dla::format::convertFp16ToFp32(halves.data(), values.data(),
+                                     static_cast<int64_t>(values.size()));
+  }
+  return values;
+}
+
+std::vector<char> tosa_to_dla::transposeBytes(ArrayRef<char> bytes, ArrayRef<int64_t> shape,
+                                              int64_t elementBytes, ArrayRef<int64_t> perms) {
+  // The source is a strided view of the transposed tensor: walking the
+  // source in storage order, source dim i is result dim inverse(perms)[i].
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  ::dla::format::StridedView view;
+  std::vector<int64_t> resultShape(rank);
+  int64_t stride = 1;
+  view.dims.resize(rank);
+  for (int64_t i = rank - 1; i >= 0; --i) {
+    view.dims[i].extent = shape[i];
+    view.dims[i].stride = stride;
+    view.dims[i].weight = 1;
+    stride *= shape[i];
+  }
+  for (int64_t r = 0; r < rank; ++r) {
+    resultShape[r] = shape[perms[r]];
+    view.dims[perms[r]].logicalDim = r;
+  }
+  std::vector<char> result(bytes.size());
+  ::dla::format::unpackStridedView(view, resultShape, elementBytes, bytes.data(), result.data());
+  return result;
+}
+
+Value tosa_to_dla::makeConstant(OpBuilder &b, Location loc, RankedTensorType type,
+                                ArrayRef<char> bytes, Type elementType, StringRef blobName) {
+  auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(uint64_t));
+  auto attr = DenseResourceElementsAttr::get(type, blobName, std::move(blob));
+  Value constant = arith::ConstantOp::create(b, loc, type, attr);
+  if (type.getElementType() == elementType)
+    return constant;
+  return arith::TruncFOp::create(b, loc, type.clone(elementType), constant);
+}
+
+bool tosa_to_dla::isPerChannelConstant(Value v, int64_t channels) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || type.getRank() != 4 || !isReadableConstant(v))
+    return false;
+  ArrayRef<int64_t> shape = type.getShape();
+  return shape[0] == 1 && shape[1] == 1 && shape[2] == 1 &&
+         (shape[3] == channels || shape[3] == 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Cleanup: cast pairs that restore their input exactly.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// cast(cast(x : A -> B) : B -> A) = x when B represents every value of A
+/// (f16 -> f32 -> f16, i8 -> i32 -> i8, ...). Upstream folds no such pair.
+struct CancelExactCastPair : OpRewritePattern<tosa::CastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::CastOp outer, PatternRewriter &rewriter) const override {
+    auto inner = outer.getInput().getDefiningOp<tosa::CastOp>();
+    if (!inner || inner.getInput().getType() != outer.getType())
+      return failure();
+    Type a = getElementTypeOrSelf(inner.getInput().getType());
+    Type mid = getElementTypeOrSelf(inner.getType());
+    bool exact = false;
+    if (auto fa = dyn_cast<FloatType>(a))
+      if (auto fm = dyn_cast<FloatType>(mid))
+        exact = llvm::APFloat::isRepresentableBy(fa.getFloatSemantics(), fm.getFloatSemantics());
+    if (auto ia = dyn_cast<IntegerType>(a))
+      if (auto im = dyn_cast<IntegerType>(mid))
+        exact = im.getWidth() >= ia.getWidth() && ia.getWidth() > 1;
+    if (!exact)
+      return failure();
+    rewriter.replaceOp(outer, inner.getInput());
+    return success();
+  }
+};
+} // namespace
+
+void tosa_to_dla::populateCleanupPatterns(RewritePatternSet &patterns) {
+  patterns.add<CancelExactCastPair>(patterns.getContext());
+  tosa::TransposeOp::getCanonicalizationPatterns(patterns, patterns.getContext());
+  tosa::CastOp::getCanonicalizationPatterns(patterns, patterns.getContext());
+}

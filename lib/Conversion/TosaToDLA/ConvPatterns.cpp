@@ -1,0 +1,198 @@
+//===- ConvPatterns.cpp - tosa.conv2d / depthwise_conv2d -> dla.conv ------===//
+//
+// A convolution with a constant weight runs on the convolution pipeline in
+// direct mode. TOSA weights are OHWI (conv2d) or HWCM (depthwise, M
+// kernels per channel); dla.conv takes KCRS, transposed here at compile time.
+//
+// Depthwise convolutions run as dense convolutions over slices of atomic-C
+// channels (the hardware configuration's channel-cube width) with
+// block-diagonal weights: the convolution core reads atomic-C channels per
+// cube anyway, so a per-channel convolution would use one channel of each
+// cube, while a slice of atomic-C channels fills it; the zero weights
+// compress away with sparse compression.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TosaToDLA.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::tosa_to_dla;
+namespace nv = ::dla::format::nvdla;
+
+namespace {
+
+/// Reasons shared by conv2d and depthwise_conv2d.
+template <typename OpTy>
+std::string whyNotConvolution(OpTy op, const OffloadTarget &target) {
+  for (Type type : {op.getInput().getType(), op.getOutput().getType()})
+    if (std::string why = target.checkSourceType(type); !why.empty())
+      return why;
+  FailureOr<int64_t> inputZp = op.getInputZeroPoint();
+  FailureOr<int64_t> weightZp = op.getWeightZeroPoint();
+  if (failed(inputZp) || failed(weightZp))
+    return "its zero points are not constants";
+  if (*inputZp != 0 || *weightZp != 0)
+    return "it is quantized with a non-zero zero point (the convolution pipeline subtracts none)";
+  if (!isReadableConstant(op.getWeight()))
+    return "its weight is not a constant (the convolution pipeline reads packed weights)";
+  if (!isReadableConstant(op.getBias()))
+    return "its bias is not a constant";
+  return target.check(nv::ConversionQuery::convolution(
+      nv::ConvMode::Direct, nv::featureInput(target.precision), target.precision));
+}
+
+/// The bias of `op` for `kernels` output channels as bytes, or empty when
+/// it is all zero (then dla.conv gets none). A one-element bias broadcasts.
+std::vector<char> readBias(Value bias, int64_t kernels, int64_t elementBytes) {
+  std::vector<char> bytes = readConstantBytes(bias);
+  if (llvm::all_of(bytes, [](char c) { return c == 0; }))
+    return {};
+  if (static_cast<int64_t>(bytes.size()) == elementBytes && kernels > 1) {
+    std::vector<char> wide;
+    wide.reserve(static_cast<size_t>(kernels * elementBytes));
+    for (int64_t k = 0; k < kernels; ++k)
+      wide.insert(wide.end(), bytes.begin(), bytes.end());
+    return wide;
+  }
+  return bytes;
+}
+
+int64_t byteWidth(Type type) { return (getElementTypeOrSelf(type).getIntOrFloatBitWidth() + 7) / 8; }
+
+/// One dla.conv on NCHW `input` with KCRS weight bytes, returning its NCHW
+/// result in the target precision.
+Value createConv(OpBuilder &b, Location loc, const OffloadTarget &target, Value input,
+                 Type sourceElement, ArrayRef<int64_t> kcrs, ArrayRef<char> weight,
+                 ArrayRef<char> bias, ArrayRef<int64_t> outNchw, ArrayRef<int64_t> stride,
+                 ArrayRef<int64_t> pad, ArrayRef<int64_t> dilation) {
+  Type element = target.getElementType(b.getContext());
+  Value w = makeConstant(b, loc, RankedTensorType::get(kcrs, sourceElement), weight, element,
+                         "dla_conv_weight");
+  Value bv;
+  if (!bias.empty())
+    bv = makeConstant(b, loc, RankedTensorType::get({kcrs[0]}, sourceElement), bias, element,
+                      "dla_conv_bias");
+  return ConvOp::create(b, loc, RankedTensorType::get(outNchw, element), ConvMode::Direct, input,
+                        w, bv, stride, pad, dilation, /*pipeline_precision=*/nullptr,
+                        /*weight_precision=*/nullptr);
+}
+
+struct ConvToDLA : OpRewritePattern<tosa::Conv2DOp> {
+  ConvToDLA(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+
+  LogicalResult matchAndRewrite(tosa::Conv2DOp op, PatternRewriter &rewriter) const override {
+    if (std::string why = whyNotConv(op, target); !why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    Location loc = op.getLoc();
+    auto outType = cast<RankedTensorType>(op.getOutput().getType());
+    auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+    Type sourceElement = weightType.getElementType();
+    ArrayRef<int64_t> ohwi = weightType.getShape();
+    SmallVector<int64_t> kcrs = {ohwi[0], ohwi[3], ohwi[1], ohwi[2]};
+    std::vector<char> weight = transposeBytes(readConstantBytes(op.getWeight()), ohwi,
+                                              byteWidth(sourceElement), {0, 3, 1, 2});
+    std::vector<char> bias = readBias(op.getBias(), ohwi[0], byteWidth(op.getBias().getType()));
+    if (!bias.empty() && getElementTypeOrSelf(op.getBias().getType()) != sourceElement)
+      return rewriter.notifyMatchFailure(op, "bias and weight element types differ");
+
+    Value input = toLayerInput(rewriter, loc, op.getInput(),
+                               target.getElementType(rewriter.getContext()));
+    Value conv = createConv(rewriter, loc, target, input, sourceElement, kcrs, weight, bias,
+                            toNchwShape(outType.getShape()), op.getStride(), op.getPad(),
+                            op.getDilation());
+    rewriter.replaceOp(op, toTosaResult(rewriter, loc, conv, outType));
+    return success();
+  }
+
+  OffloadTarget target;
+};
+
+struct DepthwiseToDLA : OpRewritePattern<tosa::DepthwiseConv2DOp> {
+  DepthwiseToDLA(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+
+  LogicalResult matchAndRewrite(tosa::DepthwiseConv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    if (std::string why = whyNotDepthwise(op, target); !why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    Location loc = op.getLoc();
+    auto outType = cast<RankedTensorType>(op.getOutput().getType());
+    auto weightType = cast<RankedTensorType>(op.getWeight().getType());
+    Type sourceElement = weightType.getElementType();
+    if (getElementTypeOrSelf(op.getBias().getType()) != sourceElement)
+      return rewriter.notifyMatchFailure(op, "bias and weight element types differ");
+    const int64_t eb = byteWidth(sourceElement);
+    // HWCM: output channel c * M + m reads input channel c.
+    const int64_t kh = weightType.getDimSize(0), kw = weightType.getDimSize(1);
+    const int64_t channels = weightType.getDimSize(2), mult = weightType.getDimSize(3);
+    std::vector<char> hwcm = readConstantBytes(op.getWeight());
+    std::vector<char> bias = readBias(op.getBias(), channels * mult, eb);
+
+    Type element = target.getElementType(rewriter.getContext());
+    Value input = toLayerInput(rewriter, loc, op.getInput(), element);
+    auto inNchw = cast<RankedTensorType>(input.getType()).getShape();
+    SmallVector<int64_t> outNchw = toNchwShape(outType.getShape());
+    const int64_t slice = target.config.atomicC;
+    SmallVector<Value> pieces;
+    for (int64_t c0 = 0; c0 < channels; c0 += slice) {
+      const int64_t n = std::min(slice, channels - c0);
+      Value part = input;
+      if (n != channels) {
+        auto partType = RankedTensorType::get({inNchw[0], n, inNchw[2], inNchw[3]}, element);
+        Value start = tosa::getTosaConstShape(rewriter, loc, {0, c0, 0, 0});
+        Value size = tosa::getTosaConstShape(rewriter, loc, {inNchw[0], n, inNchw[2], inNchw[3]});
+        part = tosa::SliceOp::create(rewriter, loc, partType, input, start, size);
+      }
+      // Block-diagonal KCRS weight of n*M kernels over n channels.
+      SmallVector<int64_t> kcrs = {n * mult, n, kh, kw};
+      std::vector<char> weight(static_cast<size_t>(n * mult * n * kh * kw * eb), 0);
+      for (int64_t c = 0; c < n; ++c)
+        for (int64_t m = 0; m < mult; ++m)
+          for (int64_t r = 0; r < kh; ++r)
+            for (int64_t s = 0; s < kw; ++s) {
+              int64_t src = ((r * kw + s) * channels + (c0 + c)) * mult + m;
+              int64_t dst = (((c * mult + m) * n + c) * kh + r) * kw + s;
+              std::memcpy(&weight[dst * eb], &hwcm[src * eb], eb);
+            }
+      std::vector<char> partBias;
+      if (!bias.empty())
+        partBias.assign(bias.begin() + c0 * mult * eb, bias.begin() + (c0 + n) * mult * eb);
+      SmallVector<int64_t> partOut = {outNchw[0], n * mult, outNchw[2], outNchw[3]};
+      pieces.push_back(createConv(rewriter, loc, target, part, sourceElement, kcrs, weight,
+                                  partBias, partOut, op.getStride(), op.getPad(),
+                                  op.getDilation()));
+    }
+    Value result = pieces.front();
+    if (pieces.size() > 1)
+      result = tosa::ConcatOp::create(rewriter, loc, RankedTensorType::get(outNchw, element),
+                                      pieces, /*axis=*/1);
+    rewriter.replaceOp(op, toTosaResult(rewriter, loc, result, outType));
+    return success();
+  }
+
+  OffloadTarget target;
+};
+
+} // namespace
+
+std::string tosa_to_dla::whyNotConv(tosa::Conv2DOp op, const OffloadTarget &target) {
+  return whyNotConvolution(op, target);
+}
+
+std::string tosa_to_dla::whyNotDepthwise(tosa::DepthwiseConv2DOp op,
+                                         const OffloadTarget &target) {
+  return whyNotConvolution(op, target);
+}
+
+void tosa_to_dla::populateConvPatterns(RewritePatternSet &patterns, const OffloadTarget &target) {
+  patterns.add<ConvToDLA, DepthwiseToDLA>(patterns.getContext(), target);
+}

@@ -1,0 +1,362 @@
+//===- SdpPatterns.cpp - Element-wise TOSA ops -> dla.sdp -----------------===//
+//
+// The SDP runs, per element, bias, batch-norm (add, then multiply), an
+// element-wise addend, then ReLU or PReLU. TOSA spells these as:
+//   tosa.clamp to [0, +inf)                       -> relu
+//   tosa.add of two feature maps                  -> eltwise
+//   tosa.add of a per-channel constant            -> bias
+//   tosa.mul by a per-channel constant a (then
+//   tosa.add of a per-channel constant b)         -> batchnorm (add b/a, multiply by a)
+// After conversion an SDP whose input is a convolution's only use runs
+// on the fly, and an SDP that reads another SDP's only result merges with it
+// when its stages all come later in the SDP's order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TosaToDLA.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+
+#include "mlir/IR/Matchers.h"
+
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::tosa_to_dla;
+namespace nv = ::dla::format::nvdla;
+
+namespace {
+
+std::string sdpCheck(const OffloadTarget &target) {
+  return target.check(
+      nv::ConversionQuery::sdpOffline(nv::featureInput(target.precision), target.precision));
+}
+
+/// A rank-4 activation of exactly the result's shape (no broadcast).
+bool isFeatureMap(Value v, Value result) {
+  return v.getType() == result.getType() && cast<RankedTensorType>(v.getType()).getRank() == 4 &&
+         !isReadableConstant(v);
+}
+
+int64_t channelsOf(Value nhwc) { return cast<RankedTensorType>(nhwc.getType()).getDimSize(3); }
+
+/// The per-channel values of a 1x1x1xC (or 1x1x1x1) constant, C of them.
+std::optional<std::vector<float>> perChannelValues(Value v, int64_t channels) {
+  std::optional<std::vector<float>> values = readFloatConstant(v);
+  if (!values)
+    return std::nullopt;
+  if (values->size() == 1)
+    values->assign(static_cast<size_t>(channels), values->front());
+  return values;
+}
+
+bool isZeroShift(tosa::MulOp mul) {
+  DenseElementsAttr shift;
+  if (!matchPattern(mul.getShift(), m_Constant(&shift)))
+    return false;
+  return llvm::all_of(shift.getValues<APInt>(), [](const APInt &v) { return v.isZero(); });
+}
+
+/// mul(x, per-channel constant): returns the feature operand, nullptr if not.
+Value scaledFeature(tosa::MulOp mul) {
+  if (!isZeroShift(mul))
+    return nullptr;
+  Value out = mul.getOutput();
+  int64_t c = channelsOf(out);
+  if (isFeatureMap(mul.getInput1(), out) && isPerChannelConstant(mul.getInput2(), c))
+    return mul.getInput1();
+  if (isFeatureMap(mul.getInput2(), out) && isPerChannelConstant(mul.getInput1(), c))
+    return mul.getInput2();
+  return nullptr;
+}
+
+Value scaleOf(tosa::MulOp mul) {
+  return scaledFeature(mul) == mul.getInput1() ? mul.getInput2() : mul.getInput1();
+}
+
+/// add(mul(x, a), b) with per-channel a and b, mul used once: the mul.
+tosa::MulOp batchnormMul(tosa::AddOp add, Value &shift) {
+  Value out = add.getOutput();
+  for (auto [m, other] : {std::pair(add.getInput1(), add.getInput2()),
+                          std::pair(add.getInput2(), add.getInput1())}) {
+    auto mul = m.getDefiningOp<tosa::MulOp>();
+    if (mul && mul->hasOneUse() && mul.getType() == out.getType() && scaledFeature(mul) &&
+        isPerChannelConstant(other, channelsOf(out))) {
+      shift = other;
+      return mul;
+    }
+  }
+  return nullptr;
+}
+
+/// The batch-norm operand tensor<Cx2> (add, mul per channel) for x * a + b,
+/// or an empty vector when some a is zero (b / a undefined).
+std::vector<float> batchnormData(ArrayRef<float> a, ArrayRef<float> b) {
+  std::vector<float> data;
+  data.reserve(a.size() * 2);
+  for (size_t c = 0; c < a.size(); ++c) {
+    if (a[c] == 0.0f)
+      return {};
+    data.push_back(b.empty() ? 0.0f : b[c] / a[c]);
+    data.push_back(a[c]);
+  }
+  return data;
+}
+
+Value floatConstant(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, ArrayRef<float> values,
+                    Type element, StringRef name) {
+  ArrayRef<char> bytes(reinterpret_cast<const char *>(values.data()),
+                       values.size() * sizeof(float));
+  return makeConstant(b, loc, RankedTensorType::get(shape, b.getF32Type()), bytes, element, name);
+}
+
+/// Builds `dla.sdp offline` over NHWC `x` and replaces `root` with it.
+void replaceWithSdp(PatternRewriter &rewriter, Operation *root, Value x, Value bias,
+                    Value batchnorm, Value eltwise, bool relu, Type element) {
+  Location loc = root->getLoc();
+  auto outType = cast<RankedTensorType>(root->getResult(0).getType());
+  Value input = toLayerInput(rewriter, loc, x, element);
+  Value sdp = SdpOp::create(rewriter, loc, input.getType(), SdpMode::Offline, input, bias,
+                            batchnorm, eltwise, /*prelu=*/Value(), relu,
+                            /*pipeline_precision=*/nullptr);
+  rewriter.replaceOp(root, toTosaResult(rewriter, loc, sdp, outType));
+}
+
+bool isUnboundedAbove(Attribute max) {
+  auto f = dyn_cast<FloatAttr>(max);
+  if (!f)
+    return false;
+  APFloat v = f.getValue();
+  APFloat::cmpResult c = v.compare(APFloat::getLargest(v.getSemantics()));
+  return c == APFloat::cmpGreaterThan || c == APFloat::cmpEqual;
+}
+
+bool isZero(Attribute attr) {
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isZero();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Conversion patterns
+//===----------------------------------------------------------------------===//
+
+struct ClampToRelu : OpRewritePattern<tosa::ClampOp> {
+  ClampToRelu(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+  LogicalResult matchAndRewrite(tosa::ClampOp op, PatternRewriter &rewriter) const override {
+    if (std::string why = whyNotClamp(op, target); !why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    replaceWithSdp(rewriter, op, op.getInput(), {}, {}, {}, /*relu=*/true,
+                   target.getElementType(rewriter.getContext()));
+    return success();
+  }
+  OffloadTarget target;
+};
+
+struct AddToSdp : OpRewritePattern<tosa::AddOp> {
+  AddToSdp(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+  LogicalResult matchAndRewrite(tosa::AddOp op, PatternRewriter &rewriter) const override {
+    if (std::string why = whyNotAdd(op, target); !why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    Location loc = op.getLoc();
+    Value out = op.getOutput();
+    Type element = target.getElementType(rewriter.getContext());
+    int64_t channels = channelsOf(out);
+    Value shift;
+    if (tosa::MulOp mul = batchnormMul(op, shift)) {
+      std::vector<float> data = batchnormData(*perChannelValues(scaleOf(mul), channels),
+                                              *perChannelValues(shift, channels));
+      Value bn = floatConstant(rewriter, loc, {channels, 2}, data, element, "dla_batchnorm");
+      replaceWithSdp(rewriter, op, scaledFeature(mul), {}, bn, {}, false, element);
+      rewriter.eraseOp(mul);
+      return success();
+    }
+    Value a = op.getInput1(), b = op.getInput2();
+    if (isFeatureMap(a, out) && isFeatureMap(b, out)) {
+      Value addend = toLayerInput(rewriter, loc, b, element);
+      replaceWithSdp(rewriter, op, a, {}, {}, addend, false, element);
+      return success();
+    }
+    if (!isFeatureMap(a, out))
+      std::swap(a, b);
+    std::vector<float> bias = *perChannelValues(b, channels);
+    Value bv = floatConstant(rewriter, loc, {channels}, bias, element, "dla_sdp_bias");
+    replaceWithSdp(rewriter, op, a, bv, {}, {}, false, element);
+    return success();
+  }
+  OffloadTarget target;
+};
+
+struct MulToSdp : OpRewritePattern<tosa::MulOp> {
+  MulToSdp(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+  LogicalResult matchAndRewrite(tosa::MulOp op, PatternRewriter &rewriter) const override {
+    if (std::string why = whyNotMul(op, target); !why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    // x * a + b converts as one batch-norm, from the add.
+    if (op->hasOneUse())
+      if (auto add = dyn_cast<tosa::AddOp>(*op->getUsers().begin())) {
+        Value shift;
+        if (batchnormMul(add, shift) == op && whyNotAdd(add, target).empty())
+          return rewriter.notifyMatchFailure(op, "converted with its add");
+      }
+    Location loc = op.getLoc();
+    int64_t channels = channelsOf(op.getOutput());
+    Type element = target.getElementType(rewriter.getContext());
+    std::vector<float> data = batchnormData(*perChannelValues(scaleOf(op), channels), {});
+    Value bn = floatConstant(rewriter, loc, {channels, 2}, data, element, "dla_batchnorm");
+    replaceWithSdp(rewriter, op, scaledFeature(op), {}, bn, {}, false, element);
+    return success();
+  }
+  OffloadTarget target;
+};
+
+//===----------------------------------------------------------------------===//
+// Fusion patterns
+//===----------------------------------------------------------------------===//
+
+/// An offline SDP reading a direct convolution's only result runs on the
+/// fly, when the tables allow that conversion.
+struct SdpOnTheFly : OpRewritePattern<SdpOp> {
+  SdpOnTheFly(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+  LogicalResult matchAndRewrite(SdpOp op, PatternRewriter &rewriter) const override {
+    auto conv = op.getInput().getDefiningOp<ConvOp>();
+    if (op.getMode() != SdpMode::Offline || !conv || !conv->hasOneUse())
+      return failure();
+    std::optional<nv::Precision> in = getPrecision(getElementTypeOrSelf(conv.getType()));
+    std::optional<nv::Precision> out = getPrecision(getElementTypeOrSelf(op.getType()));
+    if (!in || !out || !target.check(nv::ConversionQuery::sdpOnTheFly(
+                                         toFormatEnum(conv.getMode()), *in, *out))
+                            .empty())
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.setMode(SdpMode::OnTheFly); });
+    return success();
+  }
+  OffloadTarget target;
+};
+
+/// The SDP's stages in its order: bias, batchnorm, eltwise, activation.
+SmallVector<int> stagesOf(SdpOp op) {
+  SmallVector<int> stages;
+  if (op.getBias())
+    stages.push_back(0);
+  if (op.getBatchnorm())
+    stages.push_back(1);
+  if (op.getEltwise())
+    stages.push_back(2);
+  if (op.getRelu() || op.getPrelu())
+    stages.push_back(3);
+  return stages;
+}
+
+/// sdp(sdp(x, early stages), later stages) -> sdp(x, all stages).
+struct MergeSdpStages : OpRewritePattern<SdpOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SdpOp outer, PatternRewriter &rewriter) const override {
+    auto inner = outer.getInput().getDefiningOp<SdpOp>();
+    if (!inner || !inner->hasOneUse() || inner.getType() != outer.getType() ||
+        outer.getMode() != SdpMode::Offline)
+      return failure();
+    SmallVector<int> early = stagesOf(inner), late = stagesOf(outer);
+    if (early.empty() || late.empty() || early.back() >= late.front())
+      return failure();
+    // The eltwise operand must be available at the merged op.
+    if (Value e = outer.getEltwise())
+      if (Operation *def = e.getDefiningOp())
+        if (def->getBlock() == inner->getBlock() && inner->isBeforeInBlock(def))
+          return failure();
+    auto pick = [](Value a, Value b) { return a ? a : b; };
+    auto merged = SdpOp::create(
+        rewriter, outer.getLoc(), outer.getType(), inner.getMode(), inner.getInput(),
+        pick(inner.getBias(), outer.getBias()), pick(inner.getBatchnorm(), outer.getBatchnorm()),
+        pick(inner.getEltwise(), outer.getEltwise()), pick(inner.getPrelu(), outer.getPrelu()),
+        inner.getRelu() || outer.getRelu(), /*pipeline_precision=*/nullptr);
+    rewriter.replaceOp(outer, merged);
+    rewriter.eraseOp(inner);
+    return success();
+  }
+};
+
+} // namespace
+
+std::string tosa_to_dla::whyNotClamp(tosa::ClampOp op, const OffloadTarget &target) {
+  for (Type type : {op.getInput().getType(), op.getOutput().getType()})
+    if (std::string why = target.checkSourceType(type); !why.empty())
+      return why;
+  if (cast<RankedTensorType>(op.getType()).getRank() != 4)
+    return "it is not applied to a rank-4 feature map";
+  if (!isZero(op.getMinVal()))
+    return "it clamps below at a value other than zero (dla.sdp's ReLU clamps at zero)";
+  if (!isUnboundedAbove(op.getMaxVal())) {
+    SmallString<16> max;
+    if (auto f = dyn_cast<FloatAttr>(op.getMaxVal()))
+      f.getValue().toString(max);
+    else
+      cast<IntegerAttr>(op.getMaxVal()).getValue().toStringSigned(max);
+    return ("it clamps above at " + max + " (a bounded ReLU), and dla.sdp has no upper clamp")
+        .str();
+  }
+  return sdpCheck(target);
+}
+
+std::string tosa_to_dla::whyNotAdd(tosa::AddOp op, const OffloadTarget &target) {
+  for (Type type : {op.getInput1().getType(), op.getInput2().getType(), op.getOutput().getType()})
+    if (isa<RankedTensorType>(type) && !cast<RankedTensorType>(type).hasStaticShape())
+      return target.checkSourceType(type);
+  if (std::string why = target.checkSourceType(op.getType()); !why.empty())
+    return why;
+  Value out = op.getOutput();
+  if (cast<RankedTensorType>(out.getType()).getRank() != 4)
+    return "it does not add rank-4 feature maps";
+  Value shift;
+  if (tosa::MulOp mul = batchnormMul(op, shift)) {
+    int64_t c = channelsOf(out);
+    if (batchnormData(*perChannelValues(scaleOf(mul), c), *perChannelValues(shift, c)).empty())
+      return "x * a + b with a zero scale a cannot run as batch-norm's add-then-multiply";
+    return sdpCheck(target);
+  }
+  Value a = op.getInput1(), b = op.getInput2();
+  bool fa = isFeatureMap(a, out), fb = isFeatureMap(b, out);
+  if (fa && fb)
+    return sdpCheck(target);
+  if ((fa && isPerChannelConstant(b, channelsOf(out))) ||
+      (fb && isPerChannelConstant(a, channelsOf(out))))
+    return sdpCheck(target);
+  return "it adds neither two feature maps of one shape nor a per-channel constant";
+}
+
+std::string tosa_to_dla::whyNotMul(tosa::MulOp op, const OffloadTarget &target) {
+  if (std::string why = target.checkSourceType(op.getType()); !why.empty())
+    return why;
+  Value out = op.getOutput();
+  if (cast<RankedTensorType>(out.getType()).getRank() != 4)
+    return "it does not multiply a rank-4 feature map";
+  if (!isZeroShift(op))
+    return "it has a non-zero or non-constant shift";
+  if (!scaledFeature(op)) {
+    if (isFeatureMap(op.getInput1(), out) && isFeatureMap(op.getInput2(), out))
+      return "it multiplies two feature maps, and dla.sdp's element-wise operand is added";
+    return "it does not multiply a feature map by a per-channel constant";
+  }
+  if (batchnormData(*perChannelValues(scaleOf(op), channelsOf(out)), {}).empty())
+    return "a zero scale cannot run as batch-norm's add-then-multiply";
+  return sdpCheck(target);
+}
+
+void tosa_to_dla::populateSdpPatterns(RewritePatternSet &patterns, const OffloadTarget &target) {
+  patterns.add<ClampToRelu, AddToSdp, MulToSdp>(patterns.getContext(), target);
+}
+
+void tosa_to_dla::populateSdpFusionPatterns(RewritePatternSet &patterns,
+                                            const OffloadTarget &target) {
+  patterns.add<SdpOnTheFly>(patterns.getContext(), target);
+  patterns.add<MergeSdpStages>(patterns.getContext());
+}

@@ -1,0 +1,106 @@
+//===- TosaToDLA.h - Patterns of --dla-convert-tosa -------------*- C++ -*-===//
+//
+// Shared between the pattern files and the pass. Every offloading pattern
+// has a `why...` function that says why an op cannot be offloaded (empty
+// when it can): the pattern refuses to match on a reason, and the pass puts
+// the same reason in the remark of every op left on the host.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_LIB_CONVERSION_TOSATODLA_TOSATODLA_H
+#define DLA_LIB_CONVERSION_TOSATODLA_TOSATODLA_H
+
+#include "dla/Format/NvdlaConversion.h"
+#include "dla/Format/NvdlaHardware.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::dla::tosa_to_dla {
+
+/// What the offloaded layers run on: a hardware configuration and the
+/// precision every layer computes in.
+struct OffloadTarget {
+  ::dla::format::nvdla::HardwareConfig config;
+  ::dla::format::nvdla::Precision precision;
+
+  /// The element type of offloaded feature data, weights and aux data.
+  Type getElementType(MLIRContext *context) const;
+  /// Empty when the precision tables allow `query`, else the tables'
+  /// message.
+  std::string check(const ::dla::format::nvdla::ConversionQuery &query) const;
+  /// Empty when a TOSA tensor of element type `type` can be computed in the
+  /// target precision, else why not.
+  std::string checkSourceType(Type type) const;
+};
+
+//===----------------------------------------------------------------------===//
+// Boundary: NHWC/NCHW transposes, casts and constant transposition.
+//===----------------------------------------------------------------------===//
+
+/// Permutations between TOSA's NHWC and the layer ops' NCHW.
+inline constexpr int32_t kToNchw[4] = {0, 3, 1, 2};
+inline constexpr int32_t kToNhwc[4] = {0, 2, 3, 1};
+
+/// The NCHW shape of an NHWC shape.
+SmallVector<int64_t> toNchwShape(ArrayRef<int64_t> nhwc);
+
+/// `nhwc` (a TOSA activation) as layer-op input: transposed to NCHW, cast to
+/// `elementType`.
+Value toLayerInput(OpBuilder &b, Location loc, Value nhwc, Type elementType);
+/// A layer op's NCHW result back as a TOSA activation of type `nhwcType`.
+Value toTosaResult(OpBuilder &b, Location loc, Value nchw, RankedTensorType nhwcType);
+
+/// True when `v` is a constant (tosa.const, arith.constant, ...) whose bytes
+/// can be read.
+bool isReadableConstant(Value v);
+/// Row-major bytes of constant `v`; empty on failure.
+std::vector<char> readConstantBytes(Value v);
+/// A constant of `type` (f32 or the target type) holding `bytes`, converted
+/// to `elementType` by arith.truncf when the types differ (so that
+/// --dla-pack-weights fuses the rounding into packing).
+Value makeConstant(OpBuilder &b, Location loc, RankedTensorType type, ArrayRef<char> bytes,
+                   Type elementType, StringRef blobName);
+/// Transposes row-major `bytes` of `shape` (elements of `elementBytes`) by
+/// `perms` (result dim i = source dim perms[i]).
+std::vector<char> transposeBytes(ArrayRef<char> bytes, ArrayRef<int64_t> shape,
+                                 int64_t elementBytes, ArrayRef<int64_t> perms);
+/// The float values of constant `v` (f32 or f16), or nullopt.
+std::optional<std::vector<float>> readFloatConstant(Value v);
+
+/// A per-channel constant of an NHWC activation with `channels` channels:
+/// shape 1x1x1xC (or broadcastable rank-4 with only the channel dim > 1).
+bool isPerChannelConstant(Value v, int64_t channels);
+
+//===----------------------------------------------------------------------===//
+// Patterns and their reasons.
+//===----------------------------------------------------------------------===//
+
+std::string whyNotConv(tosa::Conv2DOp op, const OffloadTarget &target);
+std::string whyNotDepthwise(tosa::DepthwiseConv2DOp op, const OffloadTarget &target);
+std::string whyNotMaxPool(tosa::MaxPool2dOp op, const OffloadTarget &target);
+std::string whyNotAvgPool(tosa::AvgPool2dOp op, const OffloadTarget &target);
+std::string whyNotClamp(tosa::ClampOp op, const OffloadTarget &target);
+std::string whyNotAdd(tosa::AddOp op, const OffloadTarget &target);
+std::string whyNotMul(tosa::MulOp op, const OffloadTarget &target);
+
+void populateConvPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+void populatePoolPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+void populateSdpPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+/// Cancels transpose pairs and cast pairs that restore their input exactly.
+void populateCleanupPatterns(RewritePatternSet &patterns);
+/// Runs SDP layers on the fly after a convolution and merges consecutive
+/// SDP stages into one layer.
+void populateSdpFusionPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+
+/// Why `op`, left in TOSA after conversion, stays on the host; nullopt for
+/// ops that move or reinterpret data (transpose, reshape, const, cast, ...),
+/// which get no remark.
+std::optional<std::string> explainHostOp(Operation *op, const OffloadTarget &target);
+
+} // namespace mlir::dla::tosa_to_dla
+
+#endif // DLA_LIB_CONVERSION_TOSATODLA_TOSATODLA_H
