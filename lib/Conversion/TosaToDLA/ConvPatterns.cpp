@@ -32,15 +32,15 @@ namespace {
 /// Reasons shared by conv2d and depthwise_conv2d.
 template <typename OpTy>
 std::string whyNotConvolution(OpTy op, const OffloadTarget &target) {
-  for (Type type : {op.getInput().getType(), op.getOutput().getType()})
-    if (std::string why = target.checkSourceType(type); !why.empty())
-      return why;
   FailureOr<int64_t> inputZp = op.getInputZeroPoint();
   FailureOr<int64_t> weightZp = op.getWeightZeroPoint();
   if (failed(inputZp) || failed(weightZp))
     return "its zero points are not constants";
   if (*inputZp != 0 || *weightZp != 0)
     return "it is quantized with a non-zero zero point (the convolution pipeline subtracts none)";
+  for (Type type : {op.getInput().getType(), op.getOutput().getType()})
+    if (std::string why = target.checkSourceType(type); !why.empty())
+      return why;
   if (!isReadableConstant(op.getWeight()))
     return "its weight is not a constant (the convolution pipeline reads packed weights)";
   if (!isReadableConstant(op.getBias()))
@@ -171,6 +171,8 @@ struct DepthwiseToDLA : OpRewritePattern<tosa::DepthwiseConv2DOp> {
                                   partBias, partOut, op.getStride(), op.getPad(),
                                   op.getDilation()));
     }
+    if (pieces.empty())
+      return rewriter.notifyMatchFailure(op, "no channels");
     Value result = pieces.front();
     if (pieces.size() > 1)
       result = tosa::ConcatOp::create(rewriter, loc, RankedTensorType::get(outNchw, element),

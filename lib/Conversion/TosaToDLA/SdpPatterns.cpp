@@ -268,11 +268,7 @@ struct MergeSdpStages : OpRewritePattern<SdpOp> {
     SmallVector<int> early = stagesOf(inner), late = stagesOf(outer);
     if (early.empty() || late.empty() || early.back() >= late.front())
       return failure();
-    // The eltwise operand must be available at the merged op.
-    if (Value e = outer.getEltwise())
-      if (Operation *def = e.getDefiningOp())
-        if (def->getBlock() == inner->getBlock() && inner->isBeforeInBlock(def))
-          return failure();
+    // The merged op takes outer's place, where all operands of both dominate.
     auto pick = [](Value a, Value b) { return a ? a : b; };
     auto merged = SdpOp::create(
         rewriter, outer.getLoc(), outer.getType(), inner.getMode(), inner.getInput(),
