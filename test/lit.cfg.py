@@ -23,5 +23,5 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.dla_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst("dla-opt", unresolved="fatal")]
+tools = [ToolSubst("dla-opt", unresolved="fatal"), ToolSubst("not", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
