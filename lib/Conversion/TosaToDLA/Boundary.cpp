@@ -13,6 +13,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/EnumTable.h"
 #include "dla/Format/Fp16.h"
 #include "dla/Format/StridedCopy.h"
 
@@ -51,14 +52,14 @@ std::string OffloadTarget::checkSourceType(Type type) const {
   if (element.isF32() && precision == nv::Precision::Fp16)
     return "";
   if (isa<FloatType>(element))
-    return (Twine("the target computes in ") + nv::getPrecisionName(precision) + ", and " +
+    return (Twine("the target computes in ") + ::dla::format::enumName(precision) + ", and " +
             "a floating-point network needs fp16 (no quantization here)")
         .str();
   std::string name;
   llvm::raw_string_ostream os(name);
   os << element;
   return "element type " + name + " is not the target precision " +
-         std::string(nv::getPrecisionName(precision));
+         std::string(::dla::format::enumName(precision));
 }
 
 //===----------------------------------------------------------------------===//

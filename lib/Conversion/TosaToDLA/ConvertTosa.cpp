@@ -4,6 +4,7 @@
 
 #include "dla/Conversion/Passes.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/EnumTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -25,7 +26,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
 
   LogicalResult initialize(MLIRContext *context) override {
     ::dla::format::Expected<nv::HardwareConfig> hw = nv::lookupHardwareConfig(config);
-    std::optional<nv::Precision> p = nv::parsePrecision(precision);
+    std::optional<nv::Precision> p = ::dla::format::parseEnum<nv::Precision>(precision);
     if (!hw)
       return emitError(UnknownLoc::get(context), "--dla-convert-tosa: ") << hw.message();
     if (!p)
