@@ -80,7 +80,7 @@ Value createConv(OpBuilder &b, Location loc, const OffloadTarget &target, Value 
   if (!bias.empty())
     bv = makeConstant(b, loc, RankedTensorType::get({kcrs[0]}, sourceElement), bias, element,
                       "dla_conv_bias");
-  return ConvOp::create(b, loc, RankedTensorType::get(outNchw, element), ConvMode::Direct, input,
+  return ConvOp::create(b, loc, RankedTensorType::get(outNchw, element), nv::ConvMode::Direct, input,
                         w, bv, stride, pad, dilation, /*pipeline_precision=*/nullptr,
                         /*weight_precision=*/nullptr);
 }

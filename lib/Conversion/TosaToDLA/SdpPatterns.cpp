@@ -234,7 +234,7 @@ struct SdpOnTheFly : OpRewritePattern<SdpOp> {
     std::optional<nv::Precision> in = getPrecision(getElementTypeOrSelf(conv.getType()));
     std::optional<nv::Precision> out = getPrecision(getElementTypeOrSelf(op.getType()));
     if (!in || !out || !target.check(nv::ConversionQuery::sdpOnTheFly(
-                                         toFormatEnum(conv.getMode()), *in, *out))
+                                         conv.getMode(), *in, *out))
                             .empty())
       return failure();
     rewriter.modifyOpInPlace(op, [&] { op.setMode(SdpMode::OnTheFly); });
