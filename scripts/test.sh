@@ -16,13 +16,16 @@ echo "== pytest utils/dla-ref"
 (cd utils/dla-ref && PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider) | tee "$log/pytest" || status=1
 echo "== pytest python/tests (the dla package over libDLACAPI.so)"
 (cd python/tests && PYTHONPATH="$PWD/../../build/python_packages" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider) | tee "$log/pypkg" || status=1
+echo "== pytest tools/dla-import-onnx (ONNX -> TOSA on libonnx-testdata and hand-built graphs)"
+(cd tools/dla-import-onnx && DLA_OPT="$PWD/../../build/bin/dla-opt" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider tests) | tee "$log/pyimport" || status=1
 
 count() { grep -Eo "$1" "$2" | grep -Eo '[0-9]+' | head -1 || true; }
 lit_pass=$(count 'Passed *: *[0-9]+' "$log/lit"); lit_fail=$(count 'Failed *: *[0-9]+' "$log/lit")
 py_pass=$(count '[0-9]+ passed' "$log/pytest"); py_fail=$(count '[0-9]+ failed' "$log/pytest")
 pkg_pass=$(count '[0-9]+ passed' "$log/pypkg"); pkg_fail=$(count '[0-9]+ failed' "$log/pypkg")
-passed=$(( ${lit_pass:-0} + ${py_pass:-0} + ${pkg_pass:-0} ))
-failed=$(( ${lit_fail:-0} + ${py_fail:-0} + ${pkg_fail:-0} ))
+imp_pass=$(count '[0-9]+ passed' "$log/pyimport"); imp_fail=$(count '[0-9]+ failed' "$log/pyimport")
+passed=$(( ${lit_pass:-0} + ${py_pass:-0} + ${pkg_pass:-0} + ${imp_pass:-0} ))
+failed=$(( ${lit_fail:-0} + ${py_fail:-0} + ${pkg_fail:-0} + ${imp_fail:-0} ))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi
 rm -rf "$log"
 echo "all suites: $passed passed, $failed failed"

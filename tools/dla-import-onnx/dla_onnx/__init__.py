@@ -1,0 +1,10 @@
+"""dla_onnx: ONNX models -> TOSA (MLIR text) for dla-opt.
+
+Op families: ops_nn (convolution, pooling, batch-norm, LRN), ops_math
+(element-wise, activations, reductions, Softmax, Gemm/MatMul), ops_shape
+(reshape, slices, concatenation, shape folding, Resize)."""
+
+from .builder import ImportError_ as ImportFailure
+from .importer import import_model, parse_input_shape
+
+__all__ = ["ImportFailure", "import_model", "parse_input_shape"]

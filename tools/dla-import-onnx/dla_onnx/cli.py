@@ -1,0 +1,52 @@
+"""Command line of dla-import-onnx."""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+import onnx
+
+from .builder import ImportError_
+from .importer import MAX_OPSET, MIN_OPSET, import_model, parse_input_shape
+
+
+def main(argv=None, dla_opt=None):
+    p = argparse.ArgumentParser(
+        prog="dla-import-onnx",
+        description="Import an ONNX model (opset %d to %d) as a TOSA module for dla-opt. "
+                    "Initializers become dense_resource blobs; shape computations fold to "
+                    "constants once every input shape is static." % (MIN_OPSET, MAX_OPSET))
+    p.add_argument("model", help="the .onnx file")
+    p.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
+    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
+                   help="fix the shape of a model input (repeatable), e.g. x=1x3x48x192")
+    p.add_argument("--emit-bytecode", action="store_true",
+                   help="write MLIR bytecode (through dla-opt) instead of text")
+    p.add_argument("--function", default="main", help="name of the function (default: main)")
+    args = p.parse_args(argv)
+    try:
+        shapes = dict(parse_input_shape(s) for s in args.input_shape)
+        try:
+            model = onnx.load(args.model)
+        except Exception as e:  # onnx raises several types for bad files
+            raise ImportError_("cannot read %s: %s" % (args.model, e))
+        text = import_model(model, shapes, args.function)
+    except ImportError_ as e:
+        print("dla-import-onnx: error: %s" % e, file=sys.stderr)
+        return 1
+    if args.emit_bytecode:
+        tool = dla_opt or shutil.which("dla-opt")
+        if not tool:
+            print("dla-import-onnx: error: --emit-bytecode needs dla-opt", file=sys.stderr)
+            return 1
+        cmd = [tool, "-", "--emit-bytecode", "-o", args.output]
+        proc = subprocess.run(cmd, input=text.encode())
+        return proc.returncode
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w") as f:
+            f.write(text)
+    return 0

@@ -1,0 +1,142 @@
+"""What an op converter sees: the builder, the node, its inputs as TOSA
+values or as known constants (numpy arrays), and helpers shared by the op
+families. Inputs whose values are known at import time (initializers,
+Constant nodes, shapes, and everything computed only from them) stay numpy
+arrays: that is how Shape -> Slice -> Concat -> Reshape subgraphs fold."""
+
+import numpy as np
+from onnx import helper
+
+from .builder import ImportError_, Value
+
+# TOSA is NHWC; ONNX is NCHW.
+TO_NHWC = (0, 2, 3, 1)
+TO_NCHW = (0, 3, 1, 2)
+F32_MAX = float(np.finfo(np.float32).max)
+
+
+class Context:
+    def __init__(self, builder, node, inputs, opset):
+        self.b = builder
+        self.node = node
+        self.inputs = inputs  # Value, np.ndarray or None (omitted optional)
+        self.opset = opset
+        self.attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+
+    # -- errors and attributes ---------------------------------------------
+
+    def fail(self, why):
+        raise ImportError_("node '%s' (%s): %s" % (self.node.name or self.node.output[0],
+                                                   self.node.op_type, why))
+
+    def attr(self, name, default=None):
+        v = self.attrs.get(name, default)
+        if isinstance(v, bytes):
+            v = v.decode()
+        return v
+
+    def input(self, i):
+        return self.inputs[i] if i < len(self.inputs) else None
+
+    def const_input(self, i, what):
+        v = self.input(i)
+        if v is None:
+            return None
+        if isinstance(v, Value):
+            self.fail("%s must be known at import time (a constant or a shape computation)" % what)
+        return v
+
+    # -- values --------------------------------------------------------------
+
+    def value(self, v, hint="onnx_const"):
+        """`v` as a TOSA value (materializing constants)."""
+        if isinstance(v, Value):
+            return v
+        return self.b.const(np.asarray(v), hint)
+
+    def transpose(self, v, perms):
+        shape = [v.shape[p] for p in perms]
+        return self.b.op("tosa.transpose %s {perms = array<i32: %s>} : (%s) -> $TYPE"
+                         % (v.name, ", ".join(str(p) for p in perms), v.type), shape, v.dtype)
+
+    def reshape(self, v, shape):
+        shape = [int(d) for d in shape]
+        if tuple(shape) == v.shape:
+            return v
+        s = self.b.shape_value(shape)
+        return self.b.op("tosa.reshape %s, %s : (%s, !tosa.shape<%d>) -> $TYPE"
+                         % (v.name, s, v.type, len(shape)), shape, v.dtype)
+
+    def cast(self, v, dtype):
+        if v.dtype == np.dtype(dtype):
+            return v
+        return self.b.op("tosa.cast %s : (%s) -> $TYPE" % (v.name, v.type), v.shape, dtype)
+
+    def unary(self, name, v):
+        return self.b.op("tosa.%s %s : (%s) -> $TYPE" % (name, v.name, v.type), v.shape, v.dtype)
+
+    def clamp(self, v, lo, hi):
+        if v.dtype.kind == "f":
+            lit = lambda x: ("0x7F800000" if x > 0 else "0xFF800000") if np.isinf(x) else repr(float(x))
+            suffix = " : f32" if v.dtype == np.float32 else " : f16"
+            attrs = "min_val = %s%s, max_val = %s%s" % (lit(lo), suffix, lit(hi), suffix)
+        else:
+            t = str(v.dtype).replace("int", "i")
+            attrs = "min_val = %d : %s, max_val = %d : %s" % (lo, t, hi, t)
+        return self.b.op("tosa.clamp %s {%s} : (%s) -> $TYPE" % (v.name, attrs, v.type),
+                         v.shape, v.dtype)
+
+    def same_rank(self, a, b):
+        """Reshapes the lower-rank operand with leading ones (numpy broadcast)."""
+        if a.rank < b.rank:
+            a = self.reshape(a, (1,) * (b.rank - a.rank) + a.shape)
+        elif b.rank < a.rank:
+            b = self.reshape(b, (1,) * (a.rank - b.rank) + b.shape)
+        return a, b
+
+    def binary(self, name, a, b):
+        """tosa.<name> with numpy broadcasting; constants match the other's type."""
+        dtype = a.dtype if isinstance(a, Value) else b.dtype
+        if not isinstance(a, Value):
+            a = np.asarray(a, dtype=dtype)
+        if not isinstance(b, Value):
+            b = np.asarray(b, dtype=dtype)
+        rank = max(np.ndim(a) if not isinstance(a, Value) else a.rank,
+                   np.ndim(b) if not isinstance(b, Value) else b.rank)
+
+        def lift(x):
+            if isinstance(x, Value):
+                return x if x.rank == rank else self.reshape(x, (1,) * (rank - x.rank) + x.shape)
+            x = np.asarray(x)
+            return self.value(x.reshape((1,) * (rank - x.ndim) + x.shape))
+
+        a, b = lift(a), lift(b)
+        shape = np.broadcast_shapes(a.shape, b.shape)
+        extra = ", %s" % self.b.shift().name if name == "mul" else ""
+        extra_t = ", tensor<1xi8>" if name == "mul" else ""
+        out_dtype = np.bool_ if name in ("greater", "greater_equal", "equal") else a.dtype
+        return self.b.op("tosa.%s %s, %s%s : (%s, %s%s) -> $TYPE"
+                         % (name, a.name, b.name, extra, a.type, b.type, extra_t), shape, out_dtype)
+
+    # -- NHWC islands ------------------------------------------------------
+
+    def nhwc(self, v):
+        """A rank-4 NCHW operand in TOSA's NHWC (constants transposed now)."""
+        if isinstance(v, Value):
+            return self.transpose(v, TO_NHWC)
+        v = np.asarray(v)
+        v = v.reshape((1,) * (4 - v.ndim) + v.shape)
+        return np.ascontiguousarray(v.transpose(TO_NHWC))
+
+    def nchw(self, v):
+        return self.transpose(v, TO_NCHW)
+
+    def in_nhwc(self, operands, fn):
+        """Runs fn on NHWC versions of rank-4 (or broadcast) operands and returns
+        the result back in NCHW. TOSA ops that may run on the accelerator are
+        written in NHWC, TOSA's layout; the transposes between two of them
+        cancel."""
+        ranks = [o.rank if isinstance(o, Value) else np.ndim(o) for o in operands]
+        if any(isinstance(o, Value) and o.rank != 4 for o in operands) or max(ranks) != 4:
+            return fn(operands)
+        return self.nchw(fn([self.nhwc(o) for o in operands]))

@@ -1,0 +1,108 @@
+"""ONNX graph -> TOSA module (MLIR text)."""
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+from . import ops_math, ops_nn, ops_shape
+from .builder import Builder, ImportError_, Value, onnx_dtype
+from .context import Context
+
+OPS = {}
+for family in (ops_nn, ops_math, ops_shape):
+    OPS.update(family.OPS)
+
+MIN_OPSET, MAX_OPSET = 9, 18
+
+
+def parse_input_shape(text):
+    """'x=1x3x48x192' -> ('x', [1, 3, 48, 192])."""
+    name, sep, dims = text.rpartition("=")
+    if not sep or not name:
+        raise ImportError_("--input-shape wants NAME=DxDx..., got '%s'" % text)
+    try:
+        shape = [int(d) for d in dims.split("x")]
+    except ValueError:
+        raise ImportError_("--input-shape '%s': dimensions must be integers" % text)
+    if any(d < 0 for d in shape):
+        raise ImportError_("--input-shape '%s': dimensions must not be negative" % text)
+    return name, shape
+
+
+def _opset(model):
+    for o in model.opset_import:
+        if o.domain in ("", "ai.onnx"):
+            return o.version
+    raise ImportError_("the model imports no default-domain opset")
+
+
+def import_model(model, input_shapes=None, func_name="main"):
+    """Returns the TOSA module text of `model` (an onnx.ModelProto)."""
+    input_shapes = dict(input_shapes or {})
+    opset = _opset(model)
+    if not MIN_OPSET <= opset <= MAX_OPSET:
+        raise ImportError_("opset %d is outside the supported %d to %d" % (opset, MIN_OPSET, MAX_OPSET))
+    graph = model.graph
+    b = Builder()
+    env = {}
+    for init in graph.initializer:
+        env[init.name] = numpy_helper.to_array(init)
+
+    args = []
+    for i, inp in enumerate(graph.input):
+        if inp.name in env:
+            continue
+        if not inp.type.HasField("tensor_type"):
+            raise ImportError_("input '%s' is not a tensor" % inp.name)
+        tt = inp.type.tensor_type
+        dtype = onnx_dtype(tt.elem_type)
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+        if inp.name in input_shapes:
+            given = input_shapes.pop(inp.name)
+            if len(given) != len(dims) or any(d is not None and d != g for d, g in zip(dims, given)):
+                raise ImportError_("--input-shape %s=%s does not match the model's %s"
+                                   % (inp.name, "x".join(map(str, given)),
+                                      ["?" if d is None else d for d in dims]))
+            dims = given
+        if any(d is None for d in dims):
+            raise ImportError_("input '%s' has dynamic dimensions %s: fix them with --input-shape %s=%s"
+                               % (inp.name, ["?" if d is None else d for d in dims], inp.name,
+                                  "x".join("D" if d is None else str(d) for d in dims)))
+        v = Value("%%arg%d" % len(args), dims, dtype)
+        args.append(v)
+        env[inp.name] = v
+    if input_shapes:
+        raise ImportError_("--input-shape names no model input: %s" % ", ".join(sorted(input_shapes)))
+
+    for node in graph.node:
+        if node.domain not in ("", "ai.onnx"):
+            raise ImportError_("node '%s' (%s): operators of domain '%s' are not supported"
+                               % (node.name or node.output[0], node.op_type, node.domain))
+        inputs = []
+        for name in node.input:
+            if not name:
+                inputs.append(None)
+            elif name not in env:
+                raise ImportError_("node '%s' (%s): input '%s' is defined by no earlier node"
+                                   % (node.name or node.output[0], node.op_type, name))
+            else:
+                inputs.append(env[name])
+        ctx = Context(b, node, inputs, opset)
+        present = [v for v in inputs if v is not None]
+        outs = None
+        if present and all(not isinstance(v, Value) for v in present):
+            outs = ops_shape.fold(node, present, ctx.attrs)
+        if outs is None:
+            handler = OPS.get(node.op_type)
+            if handler is None:
+                ctx.fail("operator %s is not supported" % node.op_type)
+            outs = handler(ctx)
+        for name, v in zip(node.output, outs):
+            if name:
+                env[name] = v
+
+    results = []
+    for out in graph.output:
+        v = env[out.name]
+        results.append(v if isinstance(v, Value) else b.const(np.asarray(v), "output"))
+    return b.module_text(func_name, args, results)

@@ -1,0 +1,255 @@
+"""Element-wise arithmetic, activations, reductions, Softmax, Gemm/MatMul.
+
+Element-wise ops on rank-4 feature maps are written in NHWC (see
+Context.in_nhwc) so that the accelerator's SDP patterns see TOSA's layout.
+"""
+
+import numpy as np
+
+from .builder import Value, onnx_dtype
+from .context import F32_MAX
+
+OPS = {}
+
+
+def op(*names):
+    def register(fn):
+        for n in names:
+            OPS[n] = fn
+        return fn
+    return register
+
+
+def _dtype(ctx):
+    for v in ctx.inputs:
+        if isinstance(v, Value):
+            return v.dtype
+    return np.dtype(np.float32)
+
+
+@op("Add", "Sub", "Mul", "Div", "Pow")
+def arithmetic(ctx):
+    a, b = ctx.input(0), ctx.input(1)
+    name = {"Add": "add", "Sub": "sub", "Mul": "mul", "Div": "div", "Pow": "pow"}[ctx.node.op_type]
+    dtype = _dtype(ctx)
+    if name == "div":
+        if dtype.kind != "f":
+            ctx.fail("integer division of tensors is not supported")
+        if isinstance(b, Value):
+            def fn(o):
+                return ctx.binary("mul", o[0], ctx.unary("reciprocal", ctx.value(o[1])))
+            return [ctx.in_nhwc([a, b], fn)]
+        name, b = "mul", (1.0 / np.asarray(b, dtype=np.float64)).astype(dtype)
+    if name == "pow" and not isinstance(b, Value):
+        b = np.asarray(b, dtype=dtype)
+    if name == "pow" and isinstance(b, Value) and isinstance(a, Value) and b.dtype != a.dtype:
+        b = ctx.cast(b, a.dtype)
+    if name == "sub" and not isinstance(b, Value) and dtype.kind == "f":
+        name, b = "add", -np.asarray(b, dtype=dtype)
+    return [ctx.in_nhwc([a, b], lambda o: ctx.binary(name, o[0], o[1]))]
+
+
+@op("Relu")
+def relu(ctx):
+    x = ctx.input(0)
+    hi = F32_MAX if x.dtype == np.float32 else float(np.finfo(np.float16).max)
+    return [ctx.in_nhwc([x], lambda o: ctx.clamp(o[0], 0.0, hi))]
+
+
+@op("Clip")
+def clip(ctx):
+    x = ctx.input(0)
+    if ctx.opset < 11:
+        lo, hi = ctx.attr("min", -np.inf), ctx.attr("max", np.inf)
+    else:
+        lo = ctx.const_input(1, "min")
+        hi = ctx.const_input(2, "max")
+        lo = -np.inf if lo is None else float(lo)
+        hi = np.inf if hi is None else float(hi)
+    info = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
+    big = float(info.max)
+    if x.dtype.kind != "f":
+        lo, hi = max(float(lo), float(info.min)), min(float(hi), big)
+        return [ctx.clamp(ctx.value(x), int(lo), int(hi))]
+    lo, hi = max(float(lo), -big), min(float(hi), big)
+    return [ctx.in_nhwc([x], lambda o: ctx.clamp(o[0], lo, hi))]
+
+
+@op("LeakyRelu")
+def leaky_relu(ctx):
+    x = ctx.input(0)
+    alpha = np.asarray(ctx.attr("alpha", 0.01), dtype=x.dtype)
+    fn = "maximum" if alpha <= 1 else "minimum"
+    return [ctx.in_nhwc([x], lambda o: ctx.binary(fn, o[0], ctx.binary("mul", o[0], alpha)))]
+
+
+@op("PRelu")
+def prelu(ctx):
+    x, slope = ctx.input(0), ctx.input(1)
+
+    def fn(o):
+        v, s = o
+        zero = np.zeros((1,) * v.rank, v.dtype)
+        keep = ctx.binary("greater_equal", v, zero)
+        neg = ctx.binary("mul", v, s)
+        return ctx.b.op("tosa.select %s, %s, %s : (%s, %s, %s) -> $TYPE"
+                        % (keep.name, v.name, neg.name, keep.type, v.type, neg.type), v.shape, v.dtype)
+
+    return [ctx.in_nhwc([x, slope], fn)]
+
+
+def _hard_sigmoid(ctx, v, alpha, beta):
+    y = ctx.binary("add", ctx.binary("mul", v, np.asarray(alpha, v.dtype)), np.asarray(beta, v.dtype))
+    return ctx.clamp(y, 0.0, 1.0)
+
+
+@op("HardSigmoid")
+def hard_sigmoid(ctx):
+    x = ctx.input(0)
+    alpha, beta = float(ctx.attr("alpha", 0.2)), float(ctx.attr("beta", 0.5))
+    return [ctx.in_nhwc([x], lambda o: _hard_sigmoid(ctx, o[0], alpha, beta))]
+
+
+@op("HardSwish")
+def hard_swish(ctx):
+    x = ctx.input(0)
+    return [ctx.in_nhwc([x], lambda o: ctx.binary("mul", o[0], _hard_sigmoid(ctx, o[0], 1 / 6, 0.5)))]
+
+
+@op("Sigmoid", "Tanh", "Exp", "Abs", "Neg", "Reciprocal", "Floor", "Ceil", "Erf", "Log")
+def unary(ctx):
+    name = {"Sigmoid": "sigmoid", "Tanh": "tanh", "Exp": "exp", "Abs": "abs", "Neg": "negate",
+            "Reciprocal": "reciprocal", "Floor": "floor", "Ceil": "ceil", "Erf": "erf",
+            "Log": "log"}[ctx.node.op_type]
+    x = ctx.value(ctx.input(0))
+    if name == "negate":
+        zp = ctx.b.zero_point(x.dtype)
+        return [ctx.b.op("tosa.negate %s, %s, %s : (%s, %s, %s) -> $TYPE"
+                         % (x.name, zp.name, zp.name, x.type, zp.type, zp.type), x.shape, x.dtype)]
+    return [ctx.unary(name, x)]
+
+
+@op("Sqrt")
+def sqrt(ctx):
+    x = ctx.value(ctx.input(0))
+    return [ctx.binary("pow", x, np.asarray(0.5, x.dtype))]
+
+
+@op("Cast")
+def cast(ctx):
+    x = ctx.value(ctx.input(0))
+    to = onnx_dtype(ctx.attr("to"))
+    return [ctx.cast(x, to)]
+
+
+def _reduce(ctx, name, v, axes):
+    for axis in sorted(axes):
+        shape = list(v.shape)
+        shape[axis] = 1
+        v = ctx.b.op("tosa.reduce_%s %s {axis = %d : i32} : (%s) -> $TYPE" % (name, v.name, axis, v.type),
+                     shape, v.dtype)
+    return v
+
+
+def _axes(ctx, rank, position=1):
+    axes = ctx.attr("axes")
+    if axes is None and ctx.input(position) is not None:
+        axes = ctx.const_input(position, "axes").tolist()
+    if axes is None:
+        axes = list(range(rank))
+    return sorted(a % rank for a in axes)
+
+
+@op("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin")
+def reduce(ctx):
+    x = ctx.value(ctx.input(0))
+    position = 1 if (ctx.node.op_type == "ReduceSum" and ctx.opset >= 13) or ctx.opset >= 18 else 99
+    axes = _axes(ctx, x.rank, position)
+    name = {"ReduceMean": "sum", "ReduceSum": "sum", "ReduceMax": "max", "ReduceMin": "min"}[ctx.node.op_type]
+    y = _reduce(ctx, name, x, axes)
+    if ctx.node.op_type == "ReduceMean":
+        count = int(np.prod([x.shape[a] for a in axes]))
+        y = ctx.binary("mul", y, np.asarray(1.0 / count, x.dtype))
+    if not int(ctx.attr("keepdims", 1)):
+        y = ctx.reshape(y, [d for i, d in enumerate(x.shape) if i not in axes])
+    return [y]
+
+
+@op("Softmax")
+def softmax(ctx):
+    x = ctx.value(ctx.input(0))
+    axis = int(ctx.attr("axis", -1 if ctx.opset >= 13 else 1)) % x.rank
+    # Before opset 13 Softmax normalizes over all dims from `axis` on.
+    axes = [axis] if ctx.opset >= 13 else list(range(axis, x.rank))
+    shifted = ctx.binary("sub", x, _reduce(ctx, "max", x, axes))
+    e = ctx.unary("exp", shifted)
+    return [ctx.binary("mul", e, ctx.unary("reciprocal", _reduce(ctx, "sum", e, axes)))]
+
+
+def _matmul3d(ctx, a, b):
+    zp = ctx.b.zero_point(a.dtype)
+    shape = (a.shape[0], a.shape[1], b.shape[2])
+    return ctx.b.op("tosa.matmul %s, %s, %s, %s : (%s, %s, %s, %s) -> $TYPE"
+                    % (a.name, b.name, zp.name, zp.name, a.type, b.type, zp.type, zp.type), shape, a.dtype)
+
+
+def matmul_values(ctx, a, b):
+    """numpy matmul semantics for rank >= 2 (and 1-D operands)."""
+    dtype = a.dtype if isinstance(a, Value) else b.dtype
+    ash = a.shape if isinstance(a, Value) else np.shape(a)
+    bsh = b.shape if isinstance(b, Value) else np.shape(b)
+    if len(ash) < 2 or len(bsh) < 2:
+        ctx.fail("1-D MatMul operands are not supported")
+    batch = np.broadcast_shapes(tuple(ash[:-2]), tuple(bsh[:-2]))
+    n = int(np.prod(batch)) if batch else 1
+
+    def as3d(v, sh):
+        full = tuple(batch) + tuple(sh[-2:])
+        if isinstance(v, Value):
+            if tuple(sh[:-2]) != tuple(batch):
+                if int(np.prod(sh[:-2] or (1,))) != 1:
+                    ctx.fail("broadcast MatMul batches are not supported")
+                v = ctx.reshape(v, (1, sh[-2], sh[-1]))
+                tiles = ctx.b.shape_value([n, 1, 1])
+                return ctx.b.op("tosa.tile %s, %s : (%s, !tosa.shape<3>) -> $TYPE" % (v.name, tiles, v.type),
+                                (n, sh[-2], sh[-1]), v.dtype)
+            return ctx.reshape(v, (n, sh[-2], sh[-1]))
+        return ctx.value(np.ascontiguousarray(np.broadcast_to(np.asarray(v, dtype), full)).reshape(
+            n, sh[-2], sh[-1]), "weight")
+
+    y = _matmul3d(ctx, as3d(a, ash), as3d(b, bsh))
+    return ctx.reshape(y, tuple(batch) + (ash[-2], bsh[-1]))
+
+
+@op("MatMul")
+def matmul(ctx):
+    return [matmul_values(ctx, ctx.input(0), ctx.input(1))]
+
+
+@op("Gemm")
+def gemm(ctx):
+    a, b, c = ctx.input(0), ctx.input(1), ctx.input(2)
+    alpha, beta = float(ctx.attr("alpha", 1.0)), float(ctx.attr("beta", 1.0))
+
+    def t(v):
+        if isinstance(v, Value):
+            return ctx.transpose(v, (1, 0))
+        return np.ascontiguousarray(np.asarray(v).T)
+
+    if ctx.attr("transA", 0):
+        a = t(a)
+    if ctx.attr("transB", 0):
+        b = t(b)
+    if alpha != 1.0:
+        if isinstance(b, Value):
+            a = ctx.binary("mul", ctx.value(a), np.asarray(alpha, _dtype(ctx)))
+        else:
+            b = (np.asarray(b) * alpha).astype(_dtype(ctx))
+    y = matmul_values(ctx, a, b)
+    if c is not None and beta != 0.0:
+        if not isinstance(c, Value):
+            c = (np.asarray(c) * beta).astype(y.dtype)
+        elif beta != 1.0:
+            c = ctx.binary("mul", c, np.asarray(beta, y.dtype))
+        y = ctx.binary("add", y, c)
+    return [y]

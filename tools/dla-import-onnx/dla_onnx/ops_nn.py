@@ -1,0 +1,254 @@
+"""Convolutions, pooling, batch-norm, LRN: the layers of convolutional nets.
+
+Each is written in NHWC between two transposes (TOSA's convolution and
+pooling ops are NHWC); the transposes between consecutive layers cancel.
+"""
+
+import numpy as np
+
+from .context import TO_NCHW, TO_NHWC
+
+OPS = {}
+
+
+def op(*names):
+    def register(fn):
+        for n in names:
+            OPS[n] = fn
+        return fn
+    return register
+
+
+def _window(ctx, x_shape, kernel, strides, dilations, ceil_mode=False):
+    """TOSA [top, bottom, left, right] pads and output sizes for a window,
+    ONNX pads/auto_pad applied. TOSA wants (in - 1 + pads - (k - 1) * d)
+    divisible by the stride: padding that no window reaches is dropped."""
+    spatial = x_shape[2:]
+    pads = list(ctx.attr("pads", [0, 0, 0, 0]))
+    auto = ctx.attr("auto_pad", "NOTSET")
+    if auto in ("SAME_UPPER", "SAME_LOWER"):
+        pads = [0] * 4
+        for i in range(2):
+            out = -(-spatial[i] // strides[i])
+            total = max(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - spatial[i])
+            small, big = total // 2, total - total // 2
+            pads[i], pads[i + 2] = (small, big) if auto == "SAME_UPPER" else (big, small)
+    elif auto == "VALID":
+        pads = [0] * 4
+    elif auto != "NOTSET":
+        ctx.fail("auto_pad %s is not supported" % auto)
+    if len(pads) != 4:
+        ctx.fail("only 2-D windows are supported")
+    tosa_pad, out, crop = [], [], []
+    for i in range(2):
+        begin, end = pads[i], pads[i + 2]
+        span = spatial[i] + begin + end - (kernel[i] - 1) * dilations[i] - 1
+        if span < 0:
+            ctx.fail("the window does not fit the padded input")
+        n = span // strides[i] + 1
+        if ceil_mode and span % strides[i]:
+            n += 1
+            # ONNX drops a last window that starts in the end padding.
+            if (n - 1) * strides[i] >= spatial[i] + begin:
+                n -= 1
+        end += (n - 1) * strides[i] - span  # exact fit: drops or adds end padding
+        # Rows no window reaches beyond the padding are cropped off the input.
+        crop.append(max(0, -end))
+        tosa_pad += [begin, max(0, end)]
+        out.append(n)
+    return tosa_pad, out, crop
+
+
+def _crop(ctx, xt, crop):
+    """Drops trailing rows / columns of an NHWC value that no window reads."""
+    if not any(crop):
+        return xt
+    shape = (xt.shape[0], xt.shape[1] - crop[0], xt.shape[2] - crop[1], xt.shape[3])
+    start = ctx.b.shape_value([0, 0, 0, 0])
+    size = ctx.b.shape_value(shape)
+    return ctx.b.op("tosa.slice %s, %s, %s : (%s, !tosa.shape<4>, !tosa.shape<4>) -> $TYPE"
+                    % (xt.name, start, size, xt.type), shape, xt.dtype)
+
+
+def _ints(xs):
+    return ", ".join(str(int(v)) for v in xs)
+
+
+def _conv2d(ctx, x, weight_ohwi, bias, pad, strides, dilations, out_hw):
+    b = ctx.b
+    w = ctx.value(weight_ohwi, "weight")
+    bv = ctx.value(bias, "bias")
+    zp = b.zero_point(x.dtype)
+    shape = (x.shape[0], out_hw[0], out_hw[1], weight_ohwi.shape[0])
+    return b.op("tosa.conv2d %s, %s, %s, %s, %s {acc_type = %s, dilation = array<i64: %s>, "
+                "pad = array<i64: %s>, stride = array<i64: %s>} : (%s, %s, %s, %s, %s) -> $TYPE"
+                % (x.name, w.name, bv.name, zp.name, zp.name, "f32" if x.dtype == np.float32 else "f16",
+                   _ints(dilations), _ints(pad), _ints(strides), x.type, w.type, bv.type, zp.type,
+                   zp.type), shape, x.dtype)
+
+
+@op("Conv")
+def conv(ctx):
+    x = ctx.value(ctx.input(0))
+    w = ctx.const_input(1, "the weight")
+    bias = ctx.const_input(2, "the bias")
+    if x.rank != 4 or w.ndim != 4:
+        ctx.fail("only 2-D convolutions are supported")
+    w = w.astype(x.dtype)
+    kernels, cpg, kh, kw = w.shape
+    group = int(ctx.attr("group", 1))
+    channels = x.shape[1]
+    if channels != cpg * group or kernels % group:
+        ctx.fail("weight %s does not match %d input channels in %d groups" % (w.shape, channels, group))
+    strides = ctx.attr("strides", [1, 1])
+    dilations = ctx.attr("dilations", [1, 1])
+    pad, out, crop = _window(ctx, x.shape, (kh, kw), strides, dilations)
+    bias = np.zeros((kernels,), x.dtype) if bias is None else bias.astype(x.dtype)
+    xt = _crop(ctx, ctx.transpose(x, TO_NHWC), crop)
+    b = ctx.b
+    if group == 1:
+        y = _conv2d(ctx, xt, np.ascontiguousarray(w.transpose(0, 2, 3, 1)), bias, pad, strides,
+                    dilations, out)
+    elif cpg == 1:
+        # Depthwise: HWCM weights, output channel c * M + m reads channel c.
+        mult = kernels // channels
+        hwcm = np.ascontiguousarray(w.reshape(channels, mult, kh, kw).transpose(2, 3, 0, 1))
+        wv, bv, zp = ctx.value(hwcm, "weight"), ctx.value(bias, "bias"), b.zero_point(x.dtype)
+        y = b.op("tosa.depthwise_conv2d %s, %s, %s, %s, %s {acc_type = %s, dilation = array<i64: %s>, "
+                 "pad = array<i64: %s>, stride = array<i64: %s>} : (%s, %s, %s, %s, %s) -> $TYPE"
+                 % (xt.name, wv.name, bv.name, zp.name, zp.name, "f32" if x.dtype == np.float32 else "f16",
+                    _ints(dilations), _ints(pad), _ints(strides), xt.type, wv.type, bv.type, zp.type,
+                    zp.type), (x.shape[0], out[0], out[1], kernels), x.dtype)
+    else:
+        # Grouped: one convolution per group over its channel slice.
+        kpg = kernels // group
+        parts = []
+        for g in range(group):
+            start = b.shape_value([0, 0, 0, g * cpg])
+            size = b.shape_value([xt.shape[0], xt.shape[1], xt.shape[2], cpg])
+            part = b.op("tosa.slice %s, %s, %s : (%s, !tosa.shape<4>, !tosa.shape<4>) -> $TYPE"
+                        % (xt.name, start, size, xt.type), (xt.shape[0], xt.shape[1], xt.shape[2], cpg),
+                        x.dtype)
+            wg = np.ascontiguousarray(w[g * kpg:(g + 1) * kpg].transpose(0, 2, 3, 1))
+            parts.append(_conv2d(ctx, part, wg, bias[g * kpg:(g + 1) * kpg], pad, strides, dilations, out))
+        shape = (x.shape[0], out[0], out[1], kernels)
+        y = b.op("tosa.concat %s {axis = 3 : i32} : (%s) -> $TYPE"
+                 % (", ".join(p.name for p in parts), ", ".join(p.type for p in parts)), shape, x.dtype)
+    return [ctx.transpose(y, TO_NCHW)]
+
+
+@op("ConvTranspose")
+def conv_transpose(ctx):
+    x = ctx.value(ctx.input(0))
+    w = ctx.const_input(1, "the weight")
+    bias = ctx.const_input(2, "the bias")
+    if x.rank != 4 or w.ndim != 4:
+        ctx.fail("only 2-D transposed convolutions are supported")
+    if int(ctx.attr("group", 1)) != 1 or list(ctx.attr("dilations", [1, 1])) != [1, 1]:
+        ctx.fail("groups and dilation are not supported")
+    if ctx.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID") or ctx.attr("output_shape"):
+        ctx.fail("auto_pad and output_shape are not supported (give pads)")
+    cin, cout, kh, kw = w.shape
+    strides = ctx.attr("strides", [1, 1])
+    pads = ctx.attr("pads", [0, 0, 0, 0])
+    extra = ctx.attr("output_padding", [0, 0])
+    # ONNX: out = s * (in - 1) + extra + k - begin - end; TOSA out_pad is
+    # added to (in - 1) * s + k on each side.
+    out_pad = [-pads[0], -pads[2] + extra[0], -pads[1], -pads[3] + extra[1]]
+    oh = (x.shape[2] - 1) * strides[0] + out_pad[0] + out_pad[1] + kh
+    ow = (x.shape[3] - 1) * strides[1] + out_pad[2] + out_pad[3] + kw
+    b = ctx.b
+    xt = ctx.transpose(x, TO_NHWC)
+    wv = ctx.value(np.ascontiguousarray(w.astype(x.dtype).transpose(1, 2, 3, 0)), "weight")
+    bv = ctx.value(np.zeros((cout,), x.dtype) if bias is None else bias.astype(x.dtype), "bias")
+    zp = b.zero_point(x.dtype)
+    y = b.op("tosa.transpose_conv2d %s, %s, %s, %s, %s {acc_type = %s, out_pad = array<i64: %s>, "
+             "stride = array<i64: %s>} : (%s, %s, %s, %s, %s) -> $TYPE"
+             % (xt.name, wv.name, bv.name, zp.name, zp.name, "f32" if x.dtype == np.float32 else "f16",
+                _ints(out_pad), _ints(strides), xt.type, wv.type, bv.type, zp.type, zp.type),
+             (x.shape[0], oh, ow, cout), x.dtype)
+    return [ctx.transpose(y, TO_NCHW)]
+
+
+def _pool(ctx, kind, x, kernel, strides, pad, out, crop=(0, 0)):
+    b = ctx.b
+    xt = _crop(ctx, ctx.transpose(x, TO_NHWC), crop)
+    shape = (x.shape[0], out[0], out[1], x.shape[1])
+    attrs = "kernel = array<i64: %s>, pad = array<i64: %s>, stride = array<i64: %s>" % (
+        _ints(kernel), _ints(pad), _ints(strides))
+    if kind == "max":
+        y = b.op("tosa.max_pool2d %s {%s} : (%s) -> $TYPE" % (xt.name, attrs, xt.type), shape, x.dtype)
+    else:
+        zp = b.zero_point(x.dtype)
+        y = b.op("tosa.avg_pool2d %s, %s, %s {acc_type = %s, %s} : (%s, %s, %s) -> $TYPE"
+                 % (xt.name, zp.name, zp.name, "f32", attrs, xt.type, zp.type, zp.type), shape, x.dtype)
+    return ctx.transpose(y, TO_NCHW)
+
+
+@op("MaxPool", "AveragePool")
+def pool(ctx):
+    x = ctx.value(ctx.input(0))
+    if x.rank != 4:
+        ctx.fail("only 2-D pooling is supported")
+    if len(ctx.node.output) > 1 and ctx.node.output[1]:
+        ctx.fail("the Indices output is not supported")
+    kernel = ctx.attr("kernel_shape")
+    strides = ctx.attr("strides", [1, 1])
+    if list(ctx.attr("dilations", [1, 1])) != [1, 1]:
+        ctx.fail("dilated pooling is not supported")
+    pad, out, crop = _window(ctx, x.shape, kernel, strides, [1, 1], bool(ctx.attr("ceil_mode", 0)))
+    if ctx.node.op_type == "AveragePool" and ctx.attr("count_include_pad", 0) and any(pad):
+        # Padding counts: pad with zeros first, then average unpadded.
+        b = ctx.b
+        padded = (x.shape[0], x.shape[1], x.shape[2] + pad[0] + pad[1], x.shape[3] + pad[2] + pad[3])
+        p = b.shape_value([0, 0, 0, 0, pad[0], pad[1], pad[2], pad[3]])
+        zero = b.const(np.zeros((1,), x.dtype))
+        x = b.op("tosa.pad %s, %s, %s : (%s, !tosa.shape<8>, %s) -> $TYPE"
+                 % (x.name, p, zero.name, x.type, zero.type), padded, x.dtype)
+        pad = [0, 0, 0, 0]
+    if any(p >= k for p, k in zip(pad, (kernel[0], kernel[0], kernel[1], kernel[1]))):
+        ctx.fail("padding as large as the window is not supported")
+    return [_pool(ctx, "max" if ctx.node.op_type == "MaxPool" else "avg", x, kernel, strides, pad, out,
+                  crop)]
+
+
+@op("GlobalAveragePool", "GlobalMaxPool")
+def global_pool(ctx):
+    x = ctx.value(ctx.input(0))
+    if x.rank != 4:
+        ctx.fail("only 2-D pooling is supported")
+    kind = "avg" if ctx.node.op_type == "GlobalAveragePool" else "max"
+    return [_pool(ctx, kind, x, x.shape[2:], [1, 1], [0, 0, 0, 0], [1, 1])]
+
+
+@op("BatchNormalization")
+def batch_norm(ctx):
+    x = ctx.input(0)
+    scale, bias, mean, var = (ctx.const_input(i, "the statistics").astype(np.float64) for i in range(1, 5))
+    eps = float(ctx.attr("epsilon", 1e-5))
+    a = scale / np.sqrt(var + eps)
+    c = bias - mean * a
+    shape = (1, -1) + (1,) * (x.rank - 2)
+    a = a.astype(x.dtype).reshape(shape)
+    c = c.astype(x.dtype).reshape(shape)
+    return [ctx.in_nhwc([x, a, c], lambda o: ctx.binary("add", ctx.binary("mul", o[0], o[1]), o[2]))]
+
+
+@op("LRN")
+def lrn(ctx):
+    # y = x / (bias + alpha / size * sum of x^2 over size channels)^beta; the
+    # channel window sum is a 1x1 convolution with a band matrix.
+    x = ctx.value(ctx.input(0))
+    size = int(ctx.attr("size"))
+    alpha, beta, bias = (float(ctx.attr(k, d)) for k, d in (("alpha", 1e-4), ("beta", 0.75), ("bias", 1.0)))
+    channels = x.shape[1]
+    band = np.zeros((channels, 1, 1, channels), x.dtype)
+    lo, hi = (size - 1) // 2, -(-(size - 1) // 2)
+    for o in range(channels):
+        band[o, 0, 0, max(0, o - lo):min(channels, o + hi + 1)] = alpha / size
+    xt = ctx.transpose(x, TO_NHWC)
+    sq = ctx.binary("mul", xt, xt)
+    s = _conv2d(ctx, sq, band, np.zeros((channels,), x.dtype), [0, 0, 0, 0], [1, 1], [1, 1], xt.shape[1:3])
+    d = ctx.binary("pow", ctx.binary("add", s, np.array(bias, x.dtype)), np.array(beta, x.dtype))
+    y = ctx.binary("mul", xt, ctx.unary("reciprocal", d))
+    return [ctx.transpose(y, TO_NCHW)]

@@ -1,0 +1,300 @@
+"""Shapes and data movement: Reshape, Transpose, Flatten, Squeeze,
+Unsqueeze, Slice, Concat, Gather, Shape, Constant, Identity, Resize.
+
+`fold` evaluates a node whose inputs are all known at import time with
+numpy; that is how shape subgraphs (Shape -> Gather/Slice -> Concat ->
+Reshape) become constants."""
+
+import numpy as np
+from onnx import numpy_helper
+
+from .builder import Value, onnx_dtype
+
+OPS = {}
+
+
+def op(*names):
+    def register(fn):
+        for n in names:
+            OPS[n] = fn
+        return fn
+    return register
+
+
+def _axes_input(ctx, position, attr="axes"):
+    if ctx.opset >= 13 or (ctx.node.op_type == "Slice" and ctx.opset >= 10):
+        v = ctx.const_input(position, attr)
+        return None if v is None else [int(a) for a in v]
+    v = ctx.attr(attr)
+    return None if v is None else [int(a) for a in v]
+
+
+def _shape_of(v):
+    return v.shape if isinstance(v, Value) else np.shape(v)
+
+
+def reshape_target(ctx, in_shape, target):
+    target = [int(d) for d in target]
+    allow_zero = int(ctx.attr("allowzero", 0))
+    out = [in_shape[i] if d == 0 and not allow_zero else d for i, d in enumerate(target)]
+    if out.count(-1) > 1:
+        ctx.fail("more than one -1 in the target shape")
+    if -1 in out:
+        known = int(np.prod([d for d in out if d != -1]))
+        out[out.index(-1)] = int(np.prod(in_shape)) // max(known, 1)
+    if int(np.prod(out)) != int(np.prod(in_shape)):
+        ctx.fail("cannot reshape %s to %s" % (list(in_shape), out))
+    return out
+
+
+@op("Reshape")
+def reshape(ctx):
+    x = ctx.input(0)
+    if ctx.opset < 5:
+        target = ctx.attr("shape")
+    else:
+        target = ctx.const_input(1, "the target shape")
+    out = reshape_target(ctx, _shape_of(x), target)
+    if not isinstance(x, Value):
+        return [np.reshape(x, out)]
+    return [ctx.reshape(x, out)]
+
+
+@op("Flatten")
+def flatten(ctx):
+    x = ctx.input(0)
+    shape = _shape_of(x)
+    axis = int(ctx.attr("axis", 1)) % (len(shape) + 1) if len(shape) else 0
+    out = [int(np.prod(shape[:axis])), int(np.prod(shape[axis:]))]
+    return [np.reshape(x, out) if not isinstance(x, Value) else ctx.reshape(x, out)]
+
+
+@op("Squeeze")
+def squeeze(ctx):
+    x = ctx.input(0)
+    shape = list(_shape_of(x))
+    axes = _axes_input(ctx, 1)
+    if axes is None:
+        axes = [i for i, d in enumerate(shape) if d == 1]
+    axes = [a % len(shape) for a in axes]
+    out = [d for i, d in enumerate(shape) if i not in axes]
+    return [np.reshape(x, out) if not isinstance(x, Value) else ctx.reshape(x, out)]
+
+
+@op("Unsqueeze")
+def unsqueeze(ctx):
+    x = ctx.input(0)
+    shape = list(_shape_of(x))
+    axes = _axes_input(ctx, 1)
+    rank = len(shape) + len(axes)
+    out = list(shape)
+    for a in sorted(a % rank for a in axes):
+        out.insert(a, 1)
+    return [np.reshape(x, out) if not isinstance(x, Value) else ctx.reshape(x, out)]
+
+
+@op("Transpose")
+def transpose(ctx):
+    x = ctx.input(0)
+    rank = len(_shape_of(x))
+    perm = ctx.attr("perm", list(reversed(range(rank))))
+    if not isinstance(x, Value):
+        return [np.ascontiguousarray(np.transpose(x, perm))]
+    return [ctx.transpose(x, perm)]
+
+
+@op("Slice")
+def slice_(ctx):
+    x = ctx.input(0)
+    shape = list(_shape_of(x))
+    if ctx.opset < 10:
+        starts, ends = ctx.attr("starts"), ctx.attr("ends")
+        axes, steps = ctx.attr("axes"), None
+    else:
+        starts = ctx.const_input(1, "starts").tolist()
+        ends = ctx.const_input(2, "ends").tolist()
+        axes = ctx.const_input(3, "axes")
+        steps = ctx.const_input(4, "steps")
+        axes = None if axes is None else axes.tolist()
+        steps = None if steps is None else steps.tolist()
+    axes = list(range(len(starts))) if axes is None else [a % len(shape) for a in axes]
+    steps = [1] * len(starts) if steps is None else steps
+    index = [slice(None)] * len(shape)
+    for a, s, e, st in zip(axes, starts, ends, steps):
+        index[a] = slice(*slice(int(s), int(e), int(st)).indices(shape[a]))
+    if not isinstance(x, Value):
+        return [np.ascontiguousarray(np.asarray(x)[tuple(index)])]
+    if any(i.step != 1 for i in index if i != slice(None)):
+        ctx.fail("strided Slice of a tensor is not supported")
+    begin, size = [], []
+    for i, d in zip(index, shape):
+        lo, hi, _ = i.indices(d)
+        begin.append(lo)
+        size.append(max(0, hi - lo))
+    b = ctx.b
+    return [b.op("tosa.slice %s, %s, %s : (%s, !tosa.shape<%d>, !tosa.shape<%d>) -> $TYPE"
+                 % (x.name, b.shape_value(begin), b.shape_value(size), x.type, len(shape), len(shape)),
+                 size, x.dtype)]
+
+
+@op("Concat")
+def concat(ctx):
+    vals = [v for v in ctx.inputs if v is not None]
+    rank = len(_shape_of(vals[0]))
+    axis = int(ctx.attr("axis")) % rank
+    if all(not isinstance(v, Value) for v in vals):
+        return [np.concatenate([np.asarray(v) for v in vals], axis=axis)]
+    dtype = next(v.dtype for v in vals if isinstance(v, Value))
+    vals = [ctx.value(np.asarray(v, dtype)) if not isinstance(v, Value) else v for v in vals]
+    vals = [v for v in vals if v.shape[axis] != 0]
+    shape = list(vals[0].shape)
+    shape[axis] = sum(v.shape[axis] for v in vals)
+    if len(vals) == 1:
+        return [vals[0]]
+    return [ctx.b.op("tosa.concat %s {axis = %d : i32} : (%s) -> $TYPE"
+                     % (", ".join(v.name for v in vals), axis, ", ".join(v.type for v in vals)),
+                     shape, dtype)]
+
+
+@op("Gather")
+def gather(ctx):
+    x, idx = ctx.input(0), ctx.const_input(1, "the indices")
+    shape = list(_shape_of(x))
+    axis = int(ctx.attr("axis", 0)) % len(shape)
+    idx = np.asarray(idx).astype(np.int64)
+    idx = np.where(idx < 0, idx + shape[axis], idx)
+    if not isinstance(x, Value):
+        return [np.take(np.asarray(x), idx, axis=axis)]
+    b = ctx.b
+    parts = []
+    for i in idx.reshape(-1):
+        begin = [0] * len(shape)
+        begin[axis] = int(i)
+        size = list(shape)
+        size[axis] = 1
+        parts.append(b.op("tosa.slice %s, %s, %s : (%s, !tosa.shape<%d>, !tosa.shape<%d>) -> $TYPE"
+                          % (x.name, b.shape_value(begin), b.shape_value(size), x.type, len(shape), len(shape)),
+                          size, x.dtype))
+    y = parts[0]
+    if len(parts) > 1:
+        cat_shape = list(shape)
+        cat_shape[axis] = len(parts)
+        y = b.op("tosa.concat %s {axis = %d : i32} : (%s) -> $TYPE"
+                 % (", ".join(p.name for p in parts), axis, ", ".join(p.type for p in parts)), cat_shape, x.dtype)
+    out = shape[:axis] + list(idx.shape) + shape[axis + 1:]
+    return [ctx.reshape(y, out)]
+
+
+@op("Shape")
+def shape(ctx):
+    s = np.asarray(_shape_of(ctx.input(0)), dtype=np.int64)
+    start, end = ctx.attr("start", 0), ctx.attr("end", None)
+    return [s[start:end]]
+
+
+@op("Constant")
+def constant(ctx):
+    if "value" in ctx.attrs:
+        return [numpy_helper.to_array(ctx.attrs["value"])]
+    for key, dtype in (("value_float", np.float32), ("value_int", np.int64)):
+        if key in ctx.attrs:
+            return [np.asarray(ctx.attrs[key], dtype)]
+    for key, dtype in (("value_floats", np.float32), ("value_ints", np.int64)):
+        if key in ctx.attrs:
+            return [np.asarray(ctx.attrs[key], dtype)]
+    ctx.fail("only value, value_float(s) and value_int(s) constants are supported")
+
+
+@op("ConstantOfShape")
+def constant_of_shape(ctx):
+    s = ctx.const_input(0, "the shape")
+    value = numpy_helper.to_array(ctx.attrs["value"]) if "value" in ctx.attrs else np.zeros((1,), np.float32)
+    return [np.full([int(d) for d in s], value.reshape(-1)[0], dtype=value.dtype)]
+
+
+@op("Identity", "Dropout")
+def identity(ctx):
+    outs = [ctx.input(0)]
+    if ctx.node.op_type == "Dropout" and len(ctx.node.output) > 1 and ctx.node.output[1]:
+        outs.append(np.ones(_shape_of(ctx.input(0)), np.bool_))
+    return outs
+
+
+@op("Resize", "Upsample")
+def resize(ctx):
+    x = ctx.value(ctx.input(0))
+    if x.rank != 4:
+        ctx.fail("only rank-4 Resize is supported")
+    mode = ctx.attr("mode", "nearest")
+    if ctx.node.op_type == "Upsample" or ctx.opset < 11:
+        scales = ctx.attr("scales") if ctx.opset < 9 else ctx.const_input(1, "scales")
+        sizes = None
+    else:
+        roi_scales = [ctx.const_input(i, "scales/sizes") for i in (2, 3)]
+        scales, sizes = roi_scales
+        if scales is not None and np.size(scales) == 0:
+            scales = None
+    if sizes is not None:
+        out = [int(d) for d in sizes]
+    else:
+        out = [int(np.floor(d * float(s))) for d, s in zip(x.shape, scales)]
+    if out[:2] != list(x.shape[:2]):
+        ctx.fail("Resize may only scale the spatial dimensions")
+    coord = ctx.attr("coordinate_transformation_mode", "half_pixel" if ctx.opset >= 11 else "asymmetric")
+    if mode == "nearest":
+        nearest = ctx.attr("nearest_mode", "round_prefer_floor")
+        integer_up = all(o % i == 0 for o, i in zip(out[2:], x.shape[2:]))
+        # Integer upsampling reads input floor(out / s) under asymmetric +
+        # floor and under half_pixel + round_prefer_*: TOSA's nearest.
+        floor_like = coord == "asymmetric" and (nearest == "floor" or ctx.opset < 11)
+        half_like = (coord in ("half_pixel", "pytorch_half_pixel") and integer_up and
+                     nearest in ("round_prefer_floor", "round_prefer_ceil"))
+        if not (floor_like or half_like):
+            ctx.fail("nearest Resize needs asymmetric coordinates with floor rounding, or integer "
+                     "upsampling")
+        tosa_mode = "NEAREST_NEIGHBOR"
+    elif mode == "linear":
+        if coord != "asymmetric":
+            ctx.fail("linear Resize needs coordinate_transformation_mode asymmetric")
+        tosa_mode = "BILINEAR"
+    else:
+        ctx.fail("Resize mode %s is not supported" % mode)
+    ih, iw, oh, ow = x.shape[2], x.shape[3], out[2], out[3]
+    # TOSA: out = ((in - 1) * n - offset + border) / d + 1 with scale
+    # [y_n, y_d, x_n, x_d] = [out, in, ...] and offset 0 (asymmetric).
+    scale = [oh, ih, ow, iw]
+    offset = [0, 0]
+    border = [(oh - 1) * ih - (ih - 1) * oh, (ow - 1) * iw - (iw - 1) * ow]
+    b = ctx.b
+    xt = ctx.transpose(x, (0, 2, 3, 1))
+    y = b.op("tosa.resize %s, %s, %s, %s {mode = %s} : (%s, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> $TYPE"
+             % (xt.name, b.shape_value(scale), b.shape_value(offset), b.shape_value(border), tosa_mode, xt.type),
+             (x.shape[0], oh, ow, x.shape[1]), x.dtype)
+    return [ctx.transpose(y, (0, 3, 1, 2))]
+
+
+# Numpy evaluation of nodes whose inputs are all constants (beyond the ones
+# above, which handle constants themselves).
+_FOLDERS = {
+    "Add": np.add, "Sub": np.subtract, "Mul": np.multiply,
+    "Div": lambda a, b: (a / b) if np.asarray(a).dtype.kind == "f" else np.floor_divide(a, b).astype(np.asarray(a).dtype),
+    "Equal": np.equal, "Less": np.less, "Greater": np.greater, "Not": np.logical_not,
+    "Floor": np.floor, "Ceil": np.ceil, "Sqrt": np.sqrt, "Neg": np.negative, "Abs": np.abs,
+    "Where": np.where, "Max": np.maximum, "Min": np.minimum,
+}
+
+
+def fold(node, inputs, attrs):
+    """The outputs of `node` computed with numpy, or None if it cannot fold."""
+    if node.op_type == "Cast":
+        return [np.asarray(inputs[0]).astype(onnx_dtype(attrs["to"]))]
+    if node.op_type == "Range":
+        s, l, d = (np.asarray(v).item() for v in inputs)
+        return [np.arange(s, l, d, dtype=np.asarray(inputs[0]).dtype)]
+    fn = _FOLDERS.get(node.op_type)
+    if fn is None:
+        return None
+    out = fn(*[np.asarray(v) for v in inputs])
+    dtype = np.asarray(inputs[0]).dtype if node.op_type not in ("Equal", "Less", "Greater", "Not", "Where") else None
+    out = np.asarray(out)
+    return [out.astype(dtype) if dtype is not None else out]

@@ -1,0 +1,130 @@
+"""The importer on small hand-built graphs: shape folding, NHWC islands,
+resource blobs, errors that name the node, input shapes, bytecode."""
+
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from conftest import HERE
+from dla_onnx import ImportFailure, import_model, parse_input_shape
+
+F = TensorProto.FLOAT
+
+
+def model(nodes, inputs, outputs, inits=(), opset=11):
+    g = helper.make_graph(nodes, "g", inputs, outputs, list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def dyn_input(name="x", dims=("N", 3, "H", "W")):
+    return helper.make_tensor_value_info(name, F, list(dims))
+
+
+def test_shape_subgraph_folds_into_reshape(verify):
+    # Reshape(x, Concat(Slice(Shape(x), 0, 2), [-1])): the classic flatten.
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Slice", ["s", "st", "en"], ["s2"]),
+        helper.make_node("Concat", ["s2", "m1"], ["t"], axis=0),
+        helper.make_node("Reshape", ["x", "t"], ["y"]),
+    ]
+    inits = [numpy_helper.from_array(np.array([0], np.int64), "st"),
+             numpy_helper.from_array(np.array([2], np.int64), "en"),
+             numpy_helper.from_array(np.array([-1], np.int64), "m1")]
+    m = model(nodes, [dyn_input()], [helper.make_tensor_value_info("y", F, None)], inits)
+    text = verify(import_model(m, {"x": [1, 3, 4, 5]}))
+    ops = re.findall(r"= (tosa\.[a-z_]+)", text)
+    assert ops == ["tosa.const_shape", "tosa.reshape"], ops
+    assert "-> tensor<1x3x20xf32>" in text
+
+
+def test_dynamic_input_needs_a_shape():
+    m = model([helper.make_node("Relu", ["x"], ["y"])], [dyn_input()],
+              [helper.make_tensor_value_info("y", F, None)])
+    with pytest.raises(ImportFailure, match=r"input 'x' has dynamic dimensions \['\?', 3, '\?', '\?'\]: "
+                                            r"fix them with --input-shape x=Dx3xDxD"):
+        import_model(m)
+    with pytest.raises(ImportFailure, match=r"--input-shape x=1x4x2x2 does not match the model's"):
+        import_model(m, {"x": [1, 4, 2, 2]})
+    with pytest.raises(ImportFailure, match=r"--input-shape names no model input: z"):
+        import_model(m, {"x": [1, 3, 2, 2], "z": [1]})
+
+
+def test_parse_input_shape():
+    assert parse_input_shape("x=1x3x48x192") == ("x", [1, 3, 48, 192])
+    assert parse_input_shape("a=b=2") == ("a=b", [2])
+    for bad in ("x", "x=1xQ", "=3", "x=-1"):
+        with pytest.raises(ImportFailure):
+            parse_input_shape(bad)
+
+
+def test_unsupported_operator_names_the_node():
+    m = model([helper.make_node("Einsum", ["x", "x"], ["y"], name="mix", equation="ij,ij->ij")],
+              [helper.make_tensor_value_info("x", F, [2, 2])], [helper.make_tensor_value_info("y", F, None)])
+    with pytest.raises(ImportFailure, match=r"^node 'mix' \(Einsum\): operator Einsum is not supported$"):
+        import_model(m)
+
+
+def test_opset_range():
+    m = model([helper.make_node("Relu", ["x"], ["y"])], [helper.make_tensor_value_info("x", F, [1])],
+              [helper.make_tensor_value_info("y", F, None)], opset=8)
+    with pytest.raises(ImportFailure, match="opset 8 is outside the supported 9 to 18"):
+        import_model(m)
+
+
+def test_conv_relu_in_nhwc_with_resource_weights(verify):
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal((8, 3, 3, 3)).astype(np.float32)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+             helper.make_node("Relu", ["c"], ["y"])]
+    m = model(nodes, [helper.make_tensor_value_info("x", F, [1, 3, 6, 6])],
+              [helper.make_tensor_value_info("y", F, None)], [numpy_helper.from_array(w, "w")])
+    text = import_model(m)
+    # The 216-element weight is a resource blob holding OHWI bytes.
+    blob = re.search(r'weight: "0x([0-9A-F]+)"', text).group(1)
+    data = bytes.fromhex(blob)[4:]
+    assert data == w.transpose(0, 2, 3, 1).tobytes()
+    assert "dense<\"0x" not in text
+    printed = verify(text, "-canonicalize")
+    ops = re.findall(r"= (tosa\.[a-z_0-9]+)", printed)
+    # NCHW -> NHWC -> conv -> NCHW -> NHWC -> clamp -> NCHW: the middle pair cancels.
+    assert [o for o in ops if o != "tosa.const"] == ["tosa.transpose", "tosa.conv2d", "tosa.clamp",
+                                                     "tosa.transpose"], ops
+
+
+def test_batchnorm_folds_statistics(verify):
+    c = 4
+    scale, bias = np.arange(1, c + 1, dtype=np.float32), np.arange(c, dtype=np.float32)
+    mean, var = np.full(c, 0.5, np.float32), np.full(c, 3.0, np.float32)
+    inits = [numpy_helper.from_array(a, n) for a, n in ((scale, "s"), (bias, "b"), (mean, "m"), (var, "v"))]
+    m = model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], epsilon=1.0)],
+              [helper.make_tensor_value_info("x", F, [1, c, 2, 2])], [helper.make_tensor_value_info("y", F, None)],
+              inits)
+    text = import_model(m)
+    a = scale / 2.0  # sqrt(3 + 1)
+    assert "dense<[[[[%s]]]]> : tensor<1x1x1x4xf32>" % ", ".join(repr(float(v)) for v in a) in text
+    assert "dense<[[[[%s]]]]> : tensor<1x1x1x4xf32>" % ", ".join(
+        repr(float(v)) for v in (bias - mean * a)) in text
+    verify(text)
+
+
+def test_cli_text_and_bytecode(tmp_path, dla_opt):
+    m = model([helper.make_node("Relu", ["x"], ["y"])], [dyn_input()], [helper.make_tensor_value_info("y", F, None)])
+    src = tmp_path / "m.onnx"
+    onnx.save(m, str(src))
+    env = dict(os.environ, PATH=os.path.dirname(dla_opt) + os.pathsep + os.environ["PATH"])
+    tool = [sys.executable, os.path.join(os.path.dirname(HERE), "dla-import-onnx")]
+    out = tmp_path / "m.mlirbc"
+    proc = subprocess.run(tool + [str(src), "--input-shape", "x=1x3x2x2", "--emit-bytecode", "-o", str(out)],
+                          env=env, capture_output=True)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:4] == b"ML\xefR"
+    proc = subprocess.run(tool + [str(src)], env=env, capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("dla-import-onnx: error: input 'x' has dynamic dimensions")
