@@ -21,14 +21,6 @@ namespace {
 
 DlaStatus nullLayout() { return error("null DlaBoundLayout"); }
 
-std::vector<format::ChunkPair> toPairs(intptr_t numPairs, const int64_t *dims,
-                                       const int64_t *sizes) {
-  std::vector<format::ChunkPair> pairs;
-  for (intptr_t i = 0; i < numPairs; ++i)
-    pairs.push_back({dims[i], sizes[i]});
-  return pairs;
-}
-
 /// Common checks of pack and unpack.
 DlaStatus checkBuffers(const format::BoundLayout &layout, const void *logical,
                        size_t logicalBytes, const void *storage, size_t storageBytes) {
@@ -187,7 +179,8 @@ DlaStatus dlaChunkedValidate(intptr_t numPairs, const int64_t *dims, const int64
     return error("negative number of pairs");
   if (numPairs > 0 && (!dims || !sizes))
     return error("null pair arrays");
-  std::vector<format::ChunkPair> pairs = toPairs(numPairs, dims, sizes);
+  std::vector<format::ChunkPair> pairs =
+      format::ChunkedLayout::zipPairs(dims, sizes, static_cast<size_t>(numPairs));
   format::Expected<int64_t> rank = format::ChunkedLayout::impliedRank(pairs);
   if (!rank)
     return error("invalid chunked layout: " + rank.message());
@@ -205,7 +198,8 @@ DlaStatus dlaChunkedBind(intptr_t numPairs, const int64_t *dims, const int64_t *
     return valid;
   if (rank < 0 || (rank > 0 && !shape))
     return error("null shape");
-  std::vector<format::ChunkPair> pairs = toPairs(numPairs, dims, sizes);
+  std::vector<format::ChunkPair> pairs =
+      format::ChunkedLayout::zipPairs(dims, sizes, static_cast<size_t>(numPairs));
   // Validated above, so the implied rank exists.
   const int64_t layoutRank = *format::ChunkedLayout::impliedRank(pairs);
   format::Expected<format::ChunkedLayout> layout =

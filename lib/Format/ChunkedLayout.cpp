@@ -196,3 +196,12 @@ void ChunkedBoundLayout::pack(const char *logical, char *storage) const {
 void ChunkedBoundLayout::unpack(const char *storage, char *logical) const {
   unpackStridedView(view, getShape(), getElementBytes(), storage, logical);
 }
+
+std::vector<ChunkPair> ChunkedLayout::zipPairs(const int64_t *dims, const int64_t *sizes,
+                                               size_t count) {
+  std::vector<ChunkPair> pairs;
+  pairs.reserve(count);
+  for (size_t i = 0; i < count; ++i)
+    pairs.push_back({dims[i], sizes[i]});
+  return pairs;
+}

@@ -30,6 +30,9 @@ inline std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
 /// ceil(a / b) for a >= 0, b > 0. Cannot overflow.
 inline int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
+/// Bytes one element of `bits` bits occupies in storage: ceil(bits / 8).
+inline int64_t getStorageBytesOfBits(int64_t bits) { return ceilDiv(bits, 8); }
+
 /// Smallest multiple of `b` that is >= `a`, for a >= 0, b > 0.
 inline std::optional<int64_t> checkedRoundUp(int64_t a, int64_t b) {
   return checkedMul(ceilDiv(a, b), b);

@@ -98,6 +98,8 @@ public:
   /// largest dimension (0 for no pairs). Fails when that overflows (a
   /// dimension of INT64_MAX), naming the pair.
   static Expected<int64_t> impliedRank(const std::vector<ChunkPair> &pairs);
+  /// Zips parallel dim and size arrays of `count` pairs into pairs.
+  static std::vector<ChunkPair> zipPairs(const int64_t *dims, const int64_t *sizes, size_t count);
   static ChunkedLayout getPreset(ChunkedPreset preset);
 
   int64_t getRank() const { return rank; }

@@ -3,7 +3,7 @@
 
 // Expected bytes below were written from the HTP document's listing order by
 // a separate Python loop nest, not by the code under test. Larger and random
-// cases are checked by test/Dialect/DLA/pack-weights-reference.mlir against an
+// cases are checked by test/Dialect/DLA/pack-chunked-reference.mlir against an
 // independent numpy implementation (utils/dla-ref).
 
 // Crouton 1x3x5x30 (the document's example), int8 iota: padded to 1x8x8x32,

@@ -20,10 +20,8 @@ namespace fmt = ::dla::format;
 
 namespace {
 std::vector<fmt::ChunkPair> toPairs(ArrayRef<int64_t> dims, ArrayRef<int64_t> sizes) {
-  std::vector<fmt::ChunkPair> pairs;
-  for (auto [d, s] : llvm::zip_equal(dims, sizes))
-    pairs.push_back({d, s});
-  return pairs;
+  assert(dims.size() == sizes.size() && "dims and sizes are parallel");
+  return fmt::ChunkedLayout::zipPairs(dims.data(), sizes.data(), dims.size());
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 //===- DLAInterfaces.cpp - The layout encoding interface -----------------===//
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/CheckedMath.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -37,7 +38,7 @@ FailureOr<int64_t> mlir::dla::getStorageElementBytes(
   if (!type.isIntOrFloat())
     return emitError() << "element type " << type
                        << " has no storage width; expected an integer or floating-point type";
-  return (static_cast<int64_t>(type.getIntOrFloatBitWidth()) + 7) / 8;
+  return ::dla::format::getStorageBytesOfBits(type.getIntOrFloatBitWidth());
 }
 
 bool mlir::dla::isLayoutEncodingOrNone(Attribute encoding) {

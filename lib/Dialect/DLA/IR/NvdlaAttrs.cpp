@@ -10,6 +10,7 @@
 #include "KeywordParams.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/CheckedMath.h"
 #include "dla/Format/NvdlaFeature.h"
 
 #include "mlir/IR/Builders.h"
@@ -35,7 +36,6 @@ LogicalResult checkAuxElement(Attribute attr, nv::Precision p, Type e,
                      << " elements, got " << e;
 }
 
-int64_t elementBytes(Type e) { return (static_cast<int64_t>(e.getIntOrFloatBitWidth()) + 7) / 8; }
 
 nv::DataSize naturalDataSize(nv::Precision p) {
   return nv::getBytesPerElement(p) == 1 ? nv::DataSize::OneByte : nv::DataSize::TwoByte;
@@ -46,7 +46,9 @@ FailureOr<BoundPtr> bindAux(Attribute attr, const nv::AuxConfig &config, ArrayRe
   if (failed(checkAuxElement(attr, config.precision, elementType, emitError)))
     return failure();
   return finishBind(attr, shape, elementType, emitError,
-                    nv::AuxBoundLayout::bind(config, shape.vec(), elementBytes(elementType)));
+                    nv::AuxBoundLayout::bind(
+                        config, shape.vec(),
+                        ::dla::format::getStorageBytesOfBits(elementType.getIntOrFloatBitWidth())));
 }
 
 nv::AuxConfig auxConfig(nv::AuxKind kind, nv::AuxMode mode, nv::Precision precision,

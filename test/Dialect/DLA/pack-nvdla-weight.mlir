@@ -4,7 +4,7 @@
 // Expected bytes worked by hand from the spec README's facts (nv_full: 32
 // kernels per int8 group, 64-channel blocks; loop order group, block, r, s,
 // kernel, channel; zero padding at the end to 128 bytes). Larger and random
-// cases: pack-weight-reference.mlir against an independent implementation.
+// cases: pack-nvdla-weight-reference.mlir against an independent implementation.
 
 // K=2, C=3, R=1, S=2 int8 weights. Stream: s=0: k0 (1 3 5) k1 (0 9 0),
 // s=1: k0 (2 4 6) k1 (0 0 12).
