@@ -33,7 +33,9 @@ public:
   BoundLayoutPacker(std::unique_ptr<BoundLayout> layout, int64_t alignment)
       : layout(std::move(layout)), alignment(alignment) {}
 
-  std::vector<std::string> getSurfaceNames() const override { return {"storage"}; }
+  StorageSurfaces getSurfaces() const override {
+    return {SurfaceHolder::TensorStorage, {"storage"}};
+  }
   int64_t getSurfaceAlignment() const override { return alignment; }
 
   Expected<int64_t> getPeakBytes(bool fromFp32) const override {

@@ -51,10 +51,10 @@ public:
   NvdlaWeightPacker(NvdlaWeightLayout layout, bool compressed, Fp16Rounding transformRounding)
       : layout(std::move(layout)), compressed(compressed), transformRounding(transformRounding) {}
 
-  std::vector<std::string> getSurfaceNames() const override {
+  StorageSurfaces getSurfaces() const override {
     if (compressed)
-      return {"wgs", "wmb", "data"};
-    return {"storage"};
+      return {SurfaceHolder::CompressedWeights, {"wgs", "wmb", "data"}};
+    return {SurfaceHolder::TensorStorage, {"storage"}};
   }
 
   int64_t getSurfaceAlignment() const override {

@@ -33,13 +33,30 @@ struct PackSource {
   Fp16Rounding rounding = Fp16Rounding::TiesToEven;
 };
 
+/// Which kind of constant holds a packer's surfaces; the dialect maps each
+/// kind to its op, so a pass needs to know no format's surface names.
+enum class SurfaceHolder {
+  /// One surface: the tensor's own storage (an arith.constant).
+  TensorStorage,
+  /// The WGS, WMB and data surfaces of sparse-compressed weights, in that
+  /// order (dla.weight_constant).
+  CompressedWeights,
+};
+
+/// The surfaces of a packed constant and what holds them.
+struct StorageSurfaces {
+  SurfaceHolder holder = SurfaceHolder::TensorStorage;
+  /// One name per surface, in order (e.g. {"storage"}, {"wgs", "wmb",
+  /// "data"}); names label the stored blobs.
+  std::vector<std::string> names;
+};
+
 class ConstantPacker {
 public:
   virtual ~ConstantPacker();
 
-  /// Names of the surfaces, in order: {"storage"} for one-surface formats,
-  /// {"wgs", "wmb", "data"} for compressed weights.
-  virtual std::vector<std::string> getSurfaceNames() const = 0;
+  /// The surfaces this packer writes and the constant kind that holds them.
+  virtual StorageSurfaces getSurfaces() const = 0;
   /// Start alignment every surface needs, in bytes.
   virtual int64_t getSurfaceAlignment() const = 0;
   /// Upper bound, for any data, of the bytes planSurfaces() and pack() hold

@@ -7,8 +7,9 @@
 // mutation). The greedy driver would pack one op at a time.
 //
 // What is packed, and how, is the encoding's business: each encoding hands
-// out a format-library ConstantPacker (one surface, or the three surfaces of
-// compressed weights). A relayout of `arith.truncf` of an f32 constant is
+// out a format-library ConstantPacker, which also says which kind of
+// constant holds its surfaces (SurfaceHolder: the tensor's own storage, or
+// the three surfaces of compressed weights in dla.weight_constant). A relayout of `arith.truncf` of an f32 constant is
 // packed from the f32 data directly, rounding as the truncf says.
 //
 //===----------------------------------------------------------------------===//
@@ -249,9 +250,11 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
     if (failed(packer))
       return failure();
     job.packer = std::move(*packer);
-    std::vector<std::string> surfaces = job.packer->getSurfaceNames();
-    if (surfaces.size() != 1 && surfaces != std::vector<std::string>{"wgs", "wmb", "data"})
-      return op.emitError("no constant op holds the storage surfaces of ") << result;
+    fmt::StorageSurfaces surfaces = job.packer->getSurfaces();
+    size_t expected = surfaces.holder == fmt::SurfaceHolder::CompressedWeights ? 3 : 1;
+    if (surfaces.names.size() != expected)
+      return op.emitError("no constant op holds the ")
+             << surfaces.names.size() << " storage surfaces of " << result;
     // Before any allocation: everything packing this constant holds at once
     // (a copy of the source, the storage surfaces and the packer's
     // temporaries, compressed sizes at their worst) must fit the limit, so
@@ -285,15 +288,18 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
   void commit(PackJob &job) {
     OpBuilder builder(job.op);
     RankedTensorType type = job.op.getType();
-    std::vector<std::string> names = job.packer->getSurfaceNames();
+    fmt::StorageSurfaces holder = job.packer->getSurfaces();
     Value packed;
-    if (names.size() == 1) {
+    switch (holder.holder) {
+    case fmt::SurfaceHolder::TensorStorage: {
       auto attr = DenseResourceElementsAttr::get(type, "dla_packed", std::move(job.surfaces[0]));
       packed = arith::ConstantOp::create(builder, job.op.getLoc(), type, cast<TypedAttr>(attr))
                    .getResult();
-    } else {
+      break;
+    }
+    case fmt::SurfaceHolder::CompressedWeights: {
       SmallVector<ElementsAttr> surfaces;
-      for (auto [name, blob] : llvm::zip_equal(names, job.surfaces)) {
+      for (auto [name, blob] : llvm::zip_equal(holder.names, job.surfaces)) {
         auto surfaceType = RankedTensorType::get({static_cast<int64_t>(blob.getData().size())},
                                                  builder.getI8Type());
         surfaces.push_back(cast<ElementsAttr>(
@@ -302,6 +308,8 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
       packed = WeightConstantOp::create(builder, job.op.getLoc(), type, surfaces[0], surfaces[1],
                                         surfaces[2])
                    .getResult();
+      break;
+    }
     }
     job.op.replaceAllUsesWith(packed);
     job.op.erase();
