@@ -44,9 +44,18 @@ def rand(rng, shape, t, scale=4.0):
 
 
 class Case:
-    def __init__(self, name, args, op, out_shape, out_t, expected):
+    def __init__(self, name, args, op, out_shape, out_t, expected, encodings=None):
         self.name, self.args, self.op = name, args, op
         self.out_shape, self.out_t, self.expected = out_shape, out_t, expected
+        # Argument index or "result" -> the encoding of that function boundary.
+        self.encodings = encodings or {}
+
+    def arg_type(self, i):
+        a, t = self.args[i]
+        return tensor_type(a.shape, t, self.encodings.get(i))
+
+    def result_type(self):
+        return tensor_type(self.out_shape, self.out_t, self.encodings.get("result"))
 
 
 def conv_cases(rng):
@@ -151,11 +160,64 @@ def lrn_cases(rng):
     return cases
 
 
+def encoded_cases(rng):
+    """Layers whose operands and results live in accelerator formats: the
+    case functions take and return storage bytes, every encoded operand is
+    unpacked and every result packed by code that runs (lowered relayouts);
+    @main's inputs are packed at compile time by --dla-pack-weights."""
+    cases = []
+    x = rand(rng, (1, 20, 5, 6), "f16")  # 20 channels: a partial second atom
+    w = rand(rng, (12, 20, 3, 3), "f16", 1.0)
+    b = rand(rng, (12,), "f16", 1.0)
+    e = ref.conv(x, w, b, (1, 1), (1, 1, 1, 1))
+    op = ("dla.conv direct %a0, %a1, %a2 pad [1, 1, 1, 1] : "
+          "{0}, {1}, {2} -> {3}")
+    enc = {0: "#dla.feature<fp16>", 1: "#dla.weight<direct, fp16>",
+           2: "#dla.bias<per_channel, fp16>",
+           "result": "#dla.feature<fp16, line_stride = 224, surface_stride = 1344>"}
+    c = Case("enc_conv_f16", [(x, "f16"), (w, "f16"), (b, "f16")], None, e.shape, "f16", e, enc)
+    c.op = op.format(c.arg_type(0), c.arg_type(1), c.arg_type(2), c.result_type())
+    cases.append(c)
+
+    x = rand(rng, (1, 40, 3, 4), "i8")  # 40 channels: int8 atoms of 32
+    b = rand(rng, (40,), "i8")
+    bn = rng.integers(-3, 4, size=(40, 2)).astype(np.int16)
+    el = rand(rng, (1, 40, 3, 4), "i8")
+    pr = rng.integers(-3, 4, size=(40,)).astype(np.int8)
+    e = ref.sdp(x, b, bn, el, pr, False, "i16")
+    enc = {0: "#dla.feature<int8>", 1: "#dla.bias<per_channel, int8>",
+           2: "#dla.batchnorm<per_channel, int16>", 3: "#dla.eltwise<int8>",
+           4: "#dla.prelu<int8>", "result": "#dla.feature<int16>"}
+    c = Case("enc_sdp_i8", [(x, "i8"), (b, "i8"), (bn, "i16"), (el, "i8"), (pr, "i8")], None,
+             e.shape, "i16", e, enc)
+    c.op = ("dla.sdp offline %a0 bias %a1 : {1} batchnorm %a2 : {2} eltwise %a3 : {3} "
+            "prelu %a4 : {4} : {0} -> {5}").format(*[c.arg_type(i) for i in range(5)],
+                                                   c.result_type())
+    cases.append(c)
+
+    x = rand(rng, (1, 5, 6, 7), "f16")  # HTP layouts on both sides
+    e = ref.pool(x, "average", (3, 3), (2, 2), (1, 1, 1, 1))
+    enc = {0: "#dla.chunked<crouton>", "result": "#dla.chunked<depth32>"}
+    c = Case("enc_pool_htp", [(x, "f16")], None, e.shape, "f16", e, enc)
+    c.op = ("dla.pool average %a0 kernel [3, 3] stride [2, 2] pad [1, 1, 1, 1] : {0} -> {1}"
+            .format(c.arg_type(0), c.result_type()))
+    cases.append(c)
+
+    x = rand(rng, (1, 9, 3, 5), "i8", 1.0)
+    e = ref.lrn(x, 3, 1e-2, 0.75, 1.0)
+    enc = {0: "#dla.feature<int8, line_stride = 192>", "result": "#dla.feature<int8>"}
+    c = Case("enc_lrn_i8", [(x, "i8")], None, e.shape, "i8", e, enc)
+    c.op = ("dla.lrn %a0 size 3 {{alpha = 1.0e-02 : f32}} : {0} -> {1}"
+            .format(c.arg_type(0), c.result_type()))
+    cases.append(c)
+    return cases
+
+
 def module(cases):
     lines = []
     for c in cases:
-        params = ", ".join(f"%a{i}: {tensor_type(a.shape, t)}" for i, (a, t) in enumerate(c.args))
-        out = tensor_type(c.out_shape, c.out_t)
+        params = ", ".join(f"%a{i}: {c.arg_type(i)}" for i in range(len(c.args)))
+        out = c.result_type()
         lines += [f"func.func @{c.name}({params}) -> {out} {{",
                   f"  %r = {c.op}", f"  return %r : {out}", "}"]
     lines += ["func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}",
@@ -164,11 +226,20 @@ def module(cases):
     for n, c in enumerate(cases):
         names = []
         for i, (a, t) in enumerate(c.args):
-            lines.append(f"  %c{n}_{i} = arith.constant {literal(a)} : {tensor_type(a.shape, t)}")
+            plain = tensor_type(a.shape, t)
+            lines.append(f"  %c{n}_{i} = arith.constant {literal(a)} : {plain}")
             names.append(f"%c{n}_{i}")
-        types = ", ".join(tensor_type(a.shape, t) for a, t in c.args)
+            if i in c.encodings:
+                lines.append(f"  %e{n}_{i} = dla.relayout %c{n}_{i} : {plain} -> {c.arg_type(i)}")
+                names[-1] = f"%e{n}_{i}"
+        types = ", ".join(c.arg_type(i) for i in range(len(c.args)))
         out = tensor_type(c.out_shape, c.out_t)
-        lines.append(f"  %r{n} = call @{c.name}({', '.join(names)}) : ({types}) -> {out}")
+        lines.append(f"  %q{n} = call @{c.name}({', '.join(names)}) : ({types}) -> "
+                     f"{c.result_type()}")
+        if "result" in c.encodings:
+            lines.append(f"  %r{n} = dla.relayout %q{n} : {c.result_type()} -> {out}")
+        else:
+            lines.append(f"  %r{n} = tensor.cast %q{n} : {out} to {out}")
         wide_t = "f32" if c.out_t == "f16" else "i32"
         wide = f"tensor<{'x'.join(map(str, c.out_shape))}x{wide_t}>"
         cast = "extf" if c.out_t == "f16" else "extsi"
@@ -192,14 +263,22 @@ NUMBER = re.compile(r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)")
 
 def run(cases, dla_opt, bin_dir):
     text = module(cases)
-    lowered = subprocess.run([dla_opt, "--dla-lower-to-reference", "-"], input=text,
-                             capture_output=True, text=True)
-    if lowered.returncode:
-        sys.exit("dla-opt failed:\n" + lowered.stderr)
-    llvm = subprocess.run([os.path.join(bin_dir, "mlir-opt")] + LOWERING, input=lowered.stdout,
-                          capture_output=True, text=True)
-    if llvm.returncode:
-        sys.exit("mlir-opt failed:\n" + llvm.stderr)
+    if any(c.encodings for c in cases):
+        # Encodings need dla-opt's own lowering (relayouts, storage buffers).
+        llvm = subprocess.run([dla_opt, "--dla-lower-to-reference",
+                               "--convert-elementwise-to-linalg", "--dla-lower-to-llvm", "-"],
+                              input=text, capture_output=True, text=True)
+        if llvm.returncode:
+            sys.exit("dla-opt failed:\n" + llvm.stderr)
+    else:
+        lowered = subprocess.run([dla_opt, "--dla-lower-to-reference", "-"], input=text,
+                                 capture_output=True, text=True)
+        if lowered.returncode:
+            sys.exit("dla-opt failed:\n" + lowered.stderr)
+        llvm = subprocess.run([os.path.join(bin_dir, "mlir-opt")] + LOWERING,
+                              input=lowered.stdout, capture_output=True, text=True)
+        if llvm.returncode:
+            sys.exit("mlir-opt failed:\n" + llvm.stderr)
     libs = ",".join(os.path.join(os.path.dirname(bin_dir), "lib", lib)
                     for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
     ran = subprocess.run([os.path.join(bin_dir, "mlir-runner"), "-e", "main",
@@ -233,7 +312,7 @@ def compare(case, got):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--kind", required=True, choices=["conv", "sdp", "pool", "lrn"])
+    p.add_argument("--kind", required=True, choices=["conv", "sdp", "pool", "lrn", "encoded"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--opt", required=True, help="the dla-opt binary")
     p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
@@ -241,7 +320,7 @@ def main():
     a = p.parse_args()
     rng = np.random.default_rng(a.seed)
     cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
-             "lrn": lrn_cases}[a.kind](rng)
+             "lrn": lrn_cases, "encoded": encoded_cases}[a.kind](rng)
     if a.print_module:
         print(module(cases))
         return 0

@@ -142,3 +142,26 @@ func.func @lrn(%x: tensor<1x8x4x4xf16>) -> tensor<1x8x4x4xf16> {
       : tensor<1x8x4x4xf16> -> tensor<1x8x4x4xf16>
   return %y : tensor<1x8x4x4xf16>
 }
+
+// Weights relayouted from a constant (here through the fused rounding that
+// --dla-pack-weights folds) are read as that constant: their bytes are made
+// by the packer at compile time, and Winograd's transform has no element-wise
+// inverse to execute. The dead relayout goes; the activation's stays.
+// CHECK-LABEL: func.func @conv_constant_weight
+// CHECK-SAME: (%[[X:.*]]: tensor<1x16x4x4xf16, #dla.feature<fp16>>)
+// CHECK: %[[C:.*]] = arith.constant dense<{{.*}}> : tensor<16x16x3x3xf32>
+// CHECK: %[[T:.*]] = arith.truncf %[[C]] : tensor<16x16x3x3xf32> to tensor<16x16x3x3xf16>
+// CHECK-NOT: #dla.weight
+// CHECK: %[[XP:.*]] = dla.relayout %[[X]]
+// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<16x16x3x3xf16>)
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @conv_constant_weight(%x: tensor<1x16x4x4xf16, #dla.feature<fp16>>)
+    -> tensor<1x16x4x4xf16, #dla.feature<fp16>> {
+  %c = arith.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %t = arith.truncf %c : tensor<16x16x3x3xf32> to tensor<16x16x3x3xf16>
+  %w = dla.relayout %t : tensor<16x16x3x3xf16> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
+  %y = dla.conv winograd %x, %w pad [1, 1, 1, 1]
+      : tensor<1x16x4x4xf16, #dla.feature<fp16>>, tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
+        -> tensor<1x16x4x4xf16, #dla.feature<fp16>>
+  return %y : tensor<1x16x4x4xf16, #dla.feature<fp16>>
+}

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::dla {
@@ -47,7 +48,22 @@ struct LowerToReferencePass
     RewritePatternSet patterns(ctx);
     reference::populateLowerToReferencePatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+
+    // Weights the layers now read as plain constants leave their relayouts
+    // (and possibly the rounding and constant before them) without users:
+    // erase them rather than have them packed for nothing.
+    SmallVector<Operation *> worklist;
+    getOperation()->walk([&](RelayoutOp op) { worklist.push_back(op); });
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!isOpTriviallyDead(op))
+        continue;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          worklist.push_back(def);
+      op->erase();
+    }
   }
 };
 

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -44,10 +45,25 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// The operand as a plain row-major tensor: through a relayout when encoded.
+/// A constant relayouted to an encoding (weights, bias) is read as the
+/// constant itself: its storage bytes are produced once, at compile time, by
+/// the packer, and not every weight format has an element-wise inverse to
+/// execute (Winograd's transform); activations always go through the relayout.
 Value readPlain(OpBuilder &b, Location loc, Value v) {
   auto type = cast<RankedTensorType>(v.getType());
   if (!type.getEncoding())
     return v;
+  if (auto relayout = v.getDefiningOp<RelayoutOp>()) {
+    Value source = relayout.getSource();
+    // A constant, or a constant rounded to the layer's precision (the
+    // fused truncf that --dla-pack-weights folds).
+    Value root = source;
+    if (auto truncf = root.getDefiningOp<arith::TruncFOp>())
+      root = truncf.getIn();
+    if (!cast<RankedTensorType>(source.getType()).getEncoding() &&
+        matchPattern(root, m_Constant()))
+      return source;
+  }
   return RelayoutOp::create(
       b, loc, RankedTensorType::get(type.getShape(), type.getElementType()), v);
 }
