@@ -62,12 +62,11 @@ public:
   /// Every byte of `storage` is written: padding and gaps become zero.
   virtual void pack(const char *logical, char *storage) const = 0;
 
-  /// The exact inverse of pack on the logical elements. Only called when
-  /// isInvertible().
+  /// The exact inverse of pack on the logical elements. Every BoundLayout is
+  /// invertible: formats whose storage does not determine the logical values
+  /// (Winograd) are packed by a ConstantPacker and are not BoundLayouts.
   virtual void unpack(const char *storage, char *logical) const = 0;
 
-  /// False for layouts whose storage does not determine the logical values.
-  virtual bool isInvertible() const { return true; }
   /// Bytes of scratch memory pack() / unpack() allocate (counted against
   /// packing limits).
   virtual int64_t getPackScratchBytes() const { return 0; }
