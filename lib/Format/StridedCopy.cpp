@@ -27,12 +27,35 @@ bool dla::format::isDenseView(const StridedView &view) {
 
 namespace {
 
+/// Copies `n` bytes inline for short runs (overlapping fixed-size moves, no
+/// libc call: chunked layouts move millions of 32-byte runs), memcpy beyond.
+inline void copyBytes(char *dst, const char *src, int64_t n) {
+  if (n > 256) {
+    std::memcpy(dst, src, static_cast<size_t>(n));
+  } else if (n >= 16) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+      std::memcpy(dst + i, src + i, 16);
+    if (i < n)
+      std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      dst[i] = src[i];
+  }
+}
+
 /// Moves `count` elements of width W between a strided and a strided place.
 template <int64_t W>
 inline void moveRun(const char *src, int64_t srcStep, char *dst, int64_t dstStep,
                     int64_t count) {
   if (srcStep == 1 && dstStep == 1) {
-    std::memcpy(dst, src, static_cast<size_t>(count * W));
+    copyBytes(dst, src, count * W);
     return;
   }
   for (int64_t i = 0; i < count; ++i)
@@ -48,7 +71,9 @@ inline void moveRunDynamic(const char *src, int64_t srcStep, char *dst, int64_t 
 
 /// Walks every innermost run of `view` over the padded index space and calls
 /// `run(storageBase, logicalBase, validCount)` with element offsets; positions
-/// [validCount, extent) of the run are padding.
+/// [validCount, extent) of the run are padding. The odometer turns over all
+/// but the two innermost view dimensions; the second innermost is a plain
+/// loop, so the per-run cost is a few additions.
 template <typename RunFn>
 void forEachRun(const StridedView &view, const std::vector<int64_t> &shape, RunFn run) {
   const size_t rank = shape.size();
@@ -65,23 +90,40 @@ void forEachRun(const StridedView &view, const std::vector<int64_t> &shape, RunF
     logicalStride[d - 1] = logicalStride[d] * shape[d];
 
   const StridedView::Dim &inner = view.dims[nd - 1];
-  const size_t outerCount = nd - 1;
+  // The second innermost dimension (a unit one when there is none).
+  const StridedView::Dim second = nd >= 2 ? view.dims[nd - 2] : StridedView::Dim{1, 0, 0, 1};
+  const int64_t secondLogicalStep = second.weight * logicalStride[second.logicalDim];
+  const bool sameDim = second.logicalDim == inner.logicalDim;
+  const size_t outerCount = nd >= 2 ? nd - 2 : 0;
   std::vector<int64_t> digit(outerCount, 0);
   std::vector<int64_t> index(rank, 0);
   int64_t storageBase = view.offset;
   int64_t logicalBase = 0;
   for (;;) {
+    // Validity of every logical dimension but the second's, which varies
+    // along the inner loop.
     bool valid = true;
     for (size_t d = 0; d < rank; ++d)
-      valid &= index[d] < shape[d];
-    int64_t count = 0;
-    if (valid) {
-      int64_t left = shape[inner.logicalDim] - index[inner.logicalDim];
-      count = (left + inner.weight - 1) / inner.weight;
-      if (count > inner.extent)
-        count = inner.extent;
+      if (d != static_cast<size_t>(second.logicalDim))
+        valid &= index[d] < shape[d];
+    const int64_t innerLeft = shape[inner.logicalDim] - index[inner.logicalDim];
+    const int64_t fullCount =
+        std::min(inner.extent, (innerLeft + inner.weight - 1) / inner.weight);
+    int64_t secondIndex = index[second.logicalDim];
+    const int64_t secondShape = shape[second.logicalDim];
+    int64_t s = storageBase, l = logicalBase;
+    for (int64_t j = 0; j < second.extent;
+         ++j, secondIndex += second.weight, s += second.stride, l += secondLogicalStep) {
+      int64_t count = 0;
+      if (valid && secondIndex < secondShape) {
+        count = fullCount;
+        if (sameDim) {
+          const int64_t left = secondShape - secondIndex;
+          count = std::min(inner.extent, (left + inner.weight - 1) / inner.weight);
+        }
+      }
+      run(s, count ? l : 0, count);
     }
-    run(storageBase, valid ? logicalBase : 0, count);
 
     size_t v = outerCount;
     for (; v-- > 0;) {
