@@ -19,6 +19,7 @@
 #include "dla/Format/NvdlaWeight.h"
 #include "dla/Format/NvdlaWeightCompression.h"
 #include "dla/Format/NvdlaWeightPacker.h"
+#include "dla/Format/PackThreads.h"
 
 #include <algorithm>
 #include <chrono>
@@ -127,16 +128,23 @@ void benchDirect(Precision precision, WeightShape shape) {
   std::vector<char> src = randomBytes(n * eb, 1);
   std::vector<char> dst(static_cast<size_t>(layout.getStorageBytes()), 1);
   const int64_t larger = std::max<int64_t>(src.size(), dst.size());
-  double p, c;
-  ratioAgainstMemcpy(larger, [&] {
-    if (!layout.pack(src.data(), n * eb, dst.data(), dst.size()))
-      std::abort();
-  }, &p, &c);
-  std::vector<char> back(src.size());
-  const bool same = layout.unpack(dst.data(), dst.size(), back.data(), back.size()) && back == src;
-  row(std::string("direct ") + (eb == 1 ? "int8 " : "fp16 ") + std::to_string(shape.kernels) +
-          "x" + std::to_string(shape.channels) + "x3x3",
-      larger, p, c, same, 1.5, " (unpack round trip)");
+  // One large constant: on one thread, then split across two.
+  for (int threads : {1, 2}) {
+    setPackThreads(threads);
+    double p, c;
+    ratioAgainstMemcpy(larger, [&] {
+      if (!layout.pack(src.data(), n * eb, dst.data(), dst.size()))
+        std::abort();
+    }, &p, &c);
+    std::vector<char> back(src.size());
+    const bool same =
+        layout.unpack(dst.data(), dst.size(), back.data(), back.size()) && back == src;
+    row(std::string("direct ") + (eb == 1 ? "int8 " : "fp16 ") + std::to_string(shape.kernels) +
+            "x" + std::to_string(shape.channels) + "x3x3, " + std::to_string(threads) +
+            " thread" + (threads > 1 ? "s" : ""),
+        larger, p, c, same, 1.5, " (unpack round trip)");
+  }
+  setPackThreads(0);
 }
 
 void benchWinograd(WeightShape shape) {

@@ -11,6 +11,7 @@
 #include "dla/Format/ChunkedLayout.h"
 #include "dla/Format/NvdlaWeight.h"
 #include "dla/Format/NvdlaWeightCompression.h"
+#include "dla/Format/PackThreads.h"
 
 #include <gtest/gtest.h>
 
@@ -158,6 +159,40 @@ TEST(FastPackers, ChunkedCopyMatchesPerElementReference) {
     std::vector<char> back(logical.size(), 0);
     layout.unpack(storage.data(), back.data());
     EXPECT_EQ(back, logical);
+  }
+}
+
+TEST(FastPackers, DirectSplitAcrossThreadsMatchesOneThread) {
+  // Above the split threshold (8 MiB per thread), with a short last group
+  // and a short channel block; fp16, int8 and fp32 sources.
+  std::mt19937_64 rng(1304);
+  for (Precision precision : {Precision::Fp16, Precision::Int8}) {
+    WeightParams params;
+    params.precision = precision;
+    params.shape = {1000, 1001, 3, 3};
+    auto layout = NvdlaWeightLayout::create(params);
+    ASSERT_TRUE(layout) << layout.message();
+    const int64_t n = layout->getNumLogicalElements(), eb = layout->getElementBytes();
+    std::vector<char> logical = randomData(rng, n, eb, 10);
+    std::vector<float> f32(static_cast<size_t>(n));
+    for (float &f : f32)
+      f = static_cast<float>(static_cast<int>(rng() % 20001) - 10000) / 1024.0f;
+    std::vector<char> one(static_cast<size_t>(layout->getStorageBytes()));
+    std::vector<char> many(one.size(), 0x11), oneF(one.size()), manyF(one.size(), 0x22);
+    setPackThreads(1);
+    ASSERT_TRUE(layout->pack(logical.data(), n * eb, one.data(), one.size()));
+    if (precision == Precision::Fp16)
+      ASSERT_TRUE(layout->packFp32(f32.data(), n, oneF.data(), oneF.size()));
+    setPackThreads(3);
+    ASSERT_TRUE(layout->pack(logical.data(), n * eb, many.data(), many.size()));
+    if (precision == Precision::Fp16)
+      ASSERT_TRUE(layout->packFp32(f32.data(), n, manyF.data(), manyF.size()));
+    setPackThreads(0);
+    EXPECT_TRUE(one == many);
+    EXPECT_TRUE(oneF == manyF);
+    std::vector<char> back(logical.size());
+    ASSERT_TRUE(layout->unpack(many.data(), many.size(), back.data(), back.size()));
+    EXPECT_TRUE(back == logical);
   }
 }
 
