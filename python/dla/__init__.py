@@ -461,10 +461,9 @@ class Layout:
                                             _writable_bytes(out, self.storage_bytes, "storage"),
                                             self.storage_bytes))
             return out
-        out = ctypes.create_string_buffer(self.storage_bytes)
-        _check(_capi.dlaBoundLayoutPack(self._bound, src.ctypes.data_as(ctypes.c_void_p),
-                                        src.nbytes, out, self.storage_bytes))
-        return out.raw
+        # Into numpy memory, then one copy into the bytes object (a ctypes
+        # string buffer costs a zero fill and a slow .raw copy).
+        return self.pack(data, out=np.empty(self.storage_bytes, np.uint8)).tobytes()
 
     def unpack(self, storage, dtype=None, out=None):
         """The logical tensor held by `storage` (bytes-like, storage_bytes
