@@ -6,6 +6,10 @@
 #include <cstring>
 #include <optional>
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
 using namespace dla::format;
 
 int64_t dla::format::getViewElementOffset(const StridedView &view, const int64_t *index) {
@@ -236,6 +240,127 @@ void sourceOrderImpl(const StridedView &view, const std::vector<int64_t> &shape,
   }
 }
 
+/// Whether the two innermost view dimensions transpose a tile: the
+/// innermost (a positions, stride 1, weight 1) is a digit of a logical
+/// dimension p other than the last, the next (b positions, stride a, weight
+/// 1) a digit of the last logical dimension. HTP conv_weight is one (4 input
+/// channels x 32 output channels): each tile is a rows x b block read from
+/// `a` source rows of b contiguous elements and written as b groups of a.
+bool isTileTranspose(const StridedView &view, const std::vector<int64_t> &shape) {
+  const size_t nd = view.dims.size();
+  if (nd < 2 || shape.empty())
+    return false;
+  const StridedView::Dim &inner = view.dims[nd - 1], &second = view.dims[nd - 2];
+  const int64_t last = static_cast<int64_t>(shape.size()) - 1;
+  return inner.stride == 1 && inner.weight == 1 && inner.logicalDim != last &&
+         inner.extent <= 16 && second.stride == inner.extent && second.weight == 1 &&
+         second.logicalDim == last;
+}
+
+#if defined(__SSE2__) || defined(_M_X64)
+/// 4 source rows (`rs` bytes apart) of 8 16-bit / 16 8-bit columns, written
+/// column after column, 4 elements each (64 bytes).
+template <int64_t W> inline void transpose4Rows(const char *s, int64_t rs, char *d) {
+  const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
+  const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + rs));
+  const __m128i r2 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 2 * rs));
+  const __m128i r3 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 3 * rs));
+  __m128i o0, o1, o2, o3;
+  if constexpr (W == 2) {
+    const __m128i t0 = _mm_unpacklo_epi16(r0, r1), t1 = _mm_unpackhi_epi16(r0, r1);
+    const __m128i t2 = _mm_unpacklo_epi16(r2, r3), t3 = _mm_unpackhi_epi16(r2, r3);
+    o0 = _mm_unpacklo_epi32(t0, t2);
+    o1 = _mm_unpackhi_epi32(t0, t2);
+    o2 = _mm_unpacklo_epi32(t1, t3);
+    o3 = _mm_unpackhi_epi32(t1, t3);
+  } else {
+    const __m128i t0 = _mm_unpacklo_epi8(r0, r1), t1 = _mm_unpackhi_epi8(r0, r1);
+    const __m128i t2 = _mm_unpacklo_epi8(r2, r3), t3 = _mm_unpackhi_epi8(r2, r3);
+    o0 = _mm_unpacklo_epi16(t0, t2);
+    o1 = _mm_unpackhi_epi16(t0, t2);
+    o2 = _mm_unpacklo_epi16(t1, t3);
+    o3 = _mm_unpackhi_epi16(t1, t3);
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d), o0);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 16), o1);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 32), o2);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 48), o3);
+}
+#endif
+
+/// Packs a tile-transpose layout (isTileTranspose): an odometer over all but
+/// the two innermost view dimensions, one tile per position; tiles cut by
+/// the logical shape are padded with zeros, so every storage byte the view
+/// covers is written.
+template <int64_t W>
+void tilePackImpl(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
+                  const char *logical, char *storage) {
+  const size_t rank = shape.size(), nd = view.dims.size();
+  const StridedView::Dim &inner = view.dims[nd - 1], &second = view.dims[nd - 2];
+  const int64_t a = inner.extent, b = second.extent;
+  const size_t p = static_cast<size_t>(inner.logicalDim), q = rank - 1;
+  std::vector<int64_t> logicalStride(rank, 1);
+  for (size_t d = rank; d-- > 1;)
+    logicalStride[d - 1] = logicalStride[d] * shape[d];
+  const int64_t rowStep = logicalStride[p]; // elements between source rows
+  const size_t outerCount = nd - 2;
+  std::vector<int64_t> digit(outerCount, 0), index(rank, 0);
+  int64_t storageBase = view.offset, logicalBase = 0;
+  for (const StridedView::Dim &d : view.dims)
+    if (d.extent == 0)
+      return;
+  for (;;) {
+    bool valid = true;
+    for (size_t d = 0; d < rank; ++d)
+      valid &= index[d] < shape[d];
+    const int64_t rows = valid ? std::min(a, shape[p] - index[p]) : 0;
+    const int64_t cols = valid ? std::min(b, shape[q] - index[q]) : 0;
+    char *dst = storage + storageBase * width;
+    const char *src = logical + logicalBase * width;
+    int64_t j = 0;
+#if defined(__SSE2__) || defined(_M_X64)
+    if constexpr (W == 1 || W == 2) {
+      constexpr int64_t lanes = 16 / W;
+      if (a == 4 && rows == 4)
+        for (; j + lanes <= cols; j += lanes)
+          transpose4Rows<W>(src + j * W, rowStep * W, dst + j * 4 * W);
+    }
+#endif
+    for (; j < b; ++j)
+      for (int64_t i = 0; i < a; ++i) {
+        char *o = dst + (j * a + i) * width;
+        if (i < rows && j < cols)
+          std::memcpy(o, src + (i * rowStep + j) * width, W > 0 ? W : width);
+        else
+          std::memset(o, 0, static_cast<size_t>(width));
+      }
+    size_t v = outerCount;
+    for (; v-- > 0;) {
+      const StridedView::Dim &d = view.dims[v];
+      const int64_t step = d.weight * logicalStride[d.logicalDim];
+      if (++digit[v] < d.extent) {
+        index[d.logicalDim] += d.weight;
+        logicalBase += step;
+        storageBase += d.stride;
+        break;
+      }
+      index[d.logicalDim] -= d.weight * (d.extent - 1);
+      logicalBase -= step * (d.extent - 1);
+      storageBase -= d.stride * (d.extent - 1);
+      digit[v] = 0;
+    }
+    if (v == static_cast<size_t>(-1))
+      return;
+  }
+}
+
+template <int64_t W> struct TilePackOp {
+  static void run(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
+                  const char *logical, char *storage) {
+    tilePackImpl<W>(view, shape, width, logical, storage);
+  }
+};
+
 template <int64_t W> struct SourceOrderPackOp {
   static void run(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
                   const char *logical, char *storage, const StridedView::Dim &digit) {
@@ -318,6 +443,10 @@ void dla::format::packStridedView(const StridedView &fullView, const std::vector
     for (const StridedView::Dim &d : view.dims)
       covered *= d.extent;
     dense = covered == storageElements;
+  }
+  if (dense && isTileTranspose(view, shape)) {
+    dispatchWidth<TilePackOp>(elementBytes, view, shape, elementBytes, logical, storage);
+    return;
   }
   std::optional<StridedView::Dim> digit = sourceOrderDigit(view, shape);
   if (!dense || digit)
