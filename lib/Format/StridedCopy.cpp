@@ -361,6 +361,82 @@ template <int64_t W> struct TilePackOp {
   }
 };
 
+/// A storage offset is a sum of one term per logical dimension (every view
+/// dimension is a digit of one logical dimension), so a table per logical
+/// dimension gives any element's offset in rank - 1 additions. Splitting the
+/// last dimension's table into runs of consecutive offsets gives the copy
+/// plan of one logical row.
+struct RowPlan {
+  std::vector<std::vector<int64_t>> terms; ///< terms[d][i]: offset term of index i of dim d
+  struct Run {
+    int64_t first, count, offset; ///< elements [first, first + count) of a row -> offset
+  };
+  std::vector<Run> runs;
+};
+
+RowPlan planRows(const StridedView &view, const std::vector<int64_t> &shape) {
+  RowPlan plan;
+  plan.terms.resize(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    std::vector<int64_t> &t = plan.terms[d];
+    t.assign(static_cast<size_t>(shape[d]), 0);
+    for (const StridedView::Dim &v : view.dims)
+      if (v.logicalDim == static_cast<int64_t>(d))
+        for (int64_t i = 0; i < shape[d]; ++i)
+          t[static_cast<size_t>(i)] += ((i / v.weight) % v.extent) * v.stride;
+  }
+  const std::vector<int64_t> &last = plan.terms.back();
+  for (int64_t i = 0; i < static_cast<int64_t>(last.size()); ++i) {
+    if (!plan.runs.empty()) {
+      RowPlan::Run &r = plan.runs.back();
+      if (r.first + r.count == i && r.offset + r.count == last[static_cast<size_t>(i)]) {
+        ++r.count;
+        continue;
+      }
+    }
+    plan.runs.push_back({i, 1, last[static_cast<size_t>(i)]});
+  }
+  return plan;
+}
+
+/// Reads the logical tensor row by row, sequentially, and writes each row's
+/// runs (crouton / depth32: 32 channels each) where the plan puts them.
+/// RunBytes > 0: every run has that many bytes (a fixed-size copy).
+template <int64_t W, int64_t RunBytes = 0>
+void rowPackImpl(const StridedView &view, const RowPlan &plan, const std::vector<int64_t> &shape,
+                 int64_t width, const char *logical, char *storage) {
+  const size_t rank = shape.size();
+  const int64_t rowElements = shape.back();
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t e : shape)
+    if (e == 0)
+      return;
+  int64_t base = view.offset;
+  for (size_t d = 0; d + 1 < rank; ++d)
+    base += plan.terms[d][0];
+  for (const char *row = logical;; row += rowElements * width) {
+    for (const RowPlan::Run &r : plan.runs) {
+      if constexpr (RunBytes > 0)
+        std::memcpy(storage + (base + r.offset) * W, row + r.first * W, RunBytes);
+      else
+        copyBytes(storage + (base + r.offset) * width, row + r.first * width, r.count * width);
+    }
+    size_t d = rank - 1;
+    for (; d-- > 0;) {
+      const std::vector<int64_t> &t = plan.terms[d];
+      base -= t[static_cast<size_t>(index[d])];
+      if (++index[d] < shape[d]) {
+        base += t[static_cast<size_t>(index[d])];
+        break;
+      }
+      index[d] = 0;
+      base += t[0];
+    }
+    if (d == static_cast<size_t>(-1))
+      return;
+  }
+}
+
 template <int64_t W> struct SourceOrderPackOp {
   static void run(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
                   const char *logical, char *storage, const StridedView::Dim &digit) {
@@ -447,6 +523,40 @@ void dla::format::packStridedView(const StridedView &fullView, const std::vector
   if (dense && isTileTranspose(view, shape)) {
     dispatchWidth<TilePackOp>(elementBytes, view, shape, elementBytes, logical, storage);
     return;
+  }
+  if (!shape.empty() && !view.dims.empty()) {
+    // Row by row when a row moves in runs of 16 bytes or more on average:
+    // sequential reads, no per-run odometer. Padding and gaps are zeroed
+    // first (one memset) unless the view covers the data exactly.
+    RowPlan plan = planRows(view, shape);
+    int64_t numElements = 1;
+    for (int64_t e : shape)
+      numElements *= e;
+    if (!plan.runs.empty() &&
+        shape.back() * elementBytes >= 16 * static_cast<int64_t>(plan.runs.size())) {
+      if (!(dense && numElements == storageElements))
+        std::memset(storage, 0, static_cast<size_t>(storageElements * elementBytes));
+      bool all32 = true, all64 = true;
+      for (const RowPlan::Run &r : plan.runs) {
+        all32 &= r.count * elementBytes == 32;
+        all64 &= r.count * elementBytes == 64;
+      }
+      switch (elementBytes) {
+      case 1:
+        if (all32)
+          return rowPackImpl<1, 32>(view, plan, shape, 1, logical, storage);
+        return rowPackImpl<1>(view, plan, shape, 1, logical, storage);
+      case 2:
+        if (all64)
+          return rowPackImpl<2, 64>(view, plan, shape, 2, logical, storage);
+        if (all32)
+          return rowPackImpl<2, 32>(view, plan, shape, 2, logical, storage);
+        return rowPackImpl<2>(view, plan, shape, 2, logical, storage);
+      default:
+        rowPackImpl<0>(view, plan, shape, elementBytes, logical, storage);
+        return;
+      }
+    }
   }
   std::optional<StridedView::Dim> digit = sourceOrderDigit(view, shape);
   if (!dense || digit)
