@@ -217,8 +217,58 @@ __attribute__((target("avx"))) void transform4x2(const float *a, const float *b,
       _mm_storeu_ps(outB + (i * 4 + j) * 4, _mm256_extractf128_ps(acc, 1));
     }
 }
+/// transform4x2 for finite inputs of bounded magnitude (fp16 / int8 / int16
+/// weights: every intermediate stays finite). Then a product by G's 0
+/// entries is a zero that cannot change a sum that started from +0.0f (such
+/// a sum is never -0), and a product by 1 is exact, so
+///   ((0 + 1a) + 0b) + 0c = a + 0     ((0 + 0a) + 0b) + 1c = c + 0
+/// (the "+ 0" turns -0 into +0, as the full sum does); the 0.5 rows keep all
+/// their operations. Bit-identical to transform4x2 on such inputs.
+__attribute__((target("avx"))) void transform4x2Finite(const float *a, const float *b,
+                                                       int64_t Cx, float *outA, float *outB) {
+  __m256 g[9];
+  for (int t = 0; t < 9; ++t)
+    g[t] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a + t * Cx)),
+                                _mm_loadu_ps(b + t * Cx), 1);
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 half = _mm256_set1_ps(0.5f), minusHalf = _mm256_set1_ps(-0.5f);
+  __m256 temp[4][3];
+  for (int p = 0; p < 3; ++p) {
+    const __m256 x0 = g[p], x1 = g[3 + p], x2 = g[6 + p];
+    const __m256 h0 = _mm256_mul_ps(half, x0), h2 = _mm256_mul_ps(half, x2);
+    temp[0][p] = _mm256_add_ps(zero, x0);
+    temp[1][p] = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(zero, h0), _mm256_mul_ps(half, x1)), h2);
+    temp[2][p] =
+        _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(zero, h0), _mm256_mul_ps(minusHalf, x1)), h2);
+    temp[3][p] = _mm256_add_ps(zero, x2);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const __m256 t0 = temp[i][0], t1 = temp[i][1], t2 = temp[i][2];
+    const __m256 h0 = _mm256_mul_ps(t0, half), h2 = _mm256_mul_ps(t2, half);
+    const __m256 o[4] = {
+        _mm256_add_ps(zero, t0),
+        _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(zero, h0), _mm256_mul_ps(t1, half)), h2),
+        _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(zero, h0), _mm256_mul_ps(t1, minusHalf)), h2),
+        _mm256_add_ps(zero, t2)};
+    for (int j = 0; j < 4; ++j) {
+      _mm_storeu_ps(outA + (i * 4 + j) * 4, _mm256_castps256_ps128(o[j]));
+      _mm_storeu_ps(outB + (i * 4 + j) * 4, _mm256_extractf128_ps(o[j], 1));
+    }
+  }
+}
 const bool kHasAvx = __builtin_cpu_supports("avx");
 #endif
+
+/// Whether every value is finite (no infinity, no NaN).
+bool allFinite(const float *v, int64_t n) {
+  uint32_t special = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, v + i, 4);
+    special |= static_cast<uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  return special == 0;
+}
 
 #if !(defined(__SSE2__) || defined(_M_X64))
 inline void transform4(const float *planes, int64_t Cx, float *out) {
@@ -259,13 +309,17 @@ void dla::format::nvdla::detail::packWinogradStream(const WeightLayoutImpl &impl
     const int64_t kn = std::min(kpg, K - k0);
     loadGroup(src, srcBytes, precision, k0, kn, C, R, S, stride, Cp, Cx, kernelFloats,
               planes.data());
+    // fp32 sources may overflow in the sums: only narrow ones take the
+    // shortened transform, and only when finite.
+    const bool finite = srcBytes < 4 && allFinite(planes.data(), kn * 9 * Cx);
     for (int64_t cb = 0; cb < Cx; cb += 4) {
       int64_t k = 0;
 #ifdef DLA_WINOGRAD_AVX
       if (kHasAvx)
         for (; k + 2 <= kn; k += 2)
-          transform4x2(planes.data() + k * 9 * Cx + cb, planes.data() + (k + 1) * 9 * Cx + cb, Cx,
-                       cubes.data() + k * 64, cubes.data() + (k + 1) * 64);
+          (finite ? transform4x2Finite : transform4x2)(
+              planes.data() + k * 9 * Cx + cb, planes.data() + (k + 1) * 9 * Cx + cb, Cx,
+              cubes.data() + k * 64, cubes.data() + (k + 1) * 64);
 #endif
       for (; k < kn; ++k)
         transform4(planes.data() + k * 9 * Cx + cb, Cx, cubes.data() + k * 64);
