@@ -309,10 +309,19 @@ dla::format::nvdla::compressWeights(const NvdlaWeightLayout &layout, const void 
   unsigned char *out = static_cast<unsigned char *>(compressed);
   const unsigned char *limit = out + compressedBytes;
   const int64_t dataAlign = getAlignment(AlignedData::Weight).startAddress;
-  // The WGS / WMB part is small (an eighth of the elements): cleared once,
-  // then written; the data part is only ever written or zeroed once.
-  std::memset(out, 0, static_cast<size_t>(bound.surfaces.front().dataOffset));
+  // Every byte is written once: WGS entries and WMB bytes by the sweep,
+  // zeros in the padding after each and in the gaps between regions.
   const std::vector<WeightSurface> &surfaces = layout.getSurfaces();
+  for (size_t i = 0; i < surfaces.size(); ++i) {
+    const CompressedWeightSurface &cs = bound.surfaces[i];
+    const int64_t wgsEnd = cs.wgsOffset + 4 * surfaces[i].getNumGroups();
+    const int64_t wmbEnd = cs.wmbOffset + (cs.numElements + 7) / 8;
+    const int64_t next = i + 1 < surfaces.size() ? bound.surfaces[i + 1].wgsOffset
+                                                 : bound.surfaces.front().dataOffset;
+    std::memset(out + wgsEnd, 0, static_cast<size_t>(cs.wmbOffset - wgsEnd));
+    std::memset(out + wmbEnd, 0, static_cast<size_t>(next - wmbEnd));
+  }
+  std::memset(out, 0, static_cast<size_t>(bound.surfaces.front().wgsOffset));
   std::vector<std::vector<int64_t>> groups;
   unsigned char *cursor = out + bound.surfaces.front().dataOffset;
   for (size_t i = 0; i < surfaces.size(); ++i) {
