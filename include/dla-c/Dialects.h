@@ -84,6 +84,36 @@ DLA_CAPI_EXPORTED DlaStatus dlaTypeUnpack(MlirType tensorType, const void *stora
                                           size_t logicalBytes);
 
 /*===----------------------------------------------------------------------===*
+ * Constant packers: every encoding, compressed and Winograd weights included
+ *===----------------------------------------------------------------------===*/
+
+/// What --dla-pack-weights runs on one constant: turns logical data into the
+/// storage surfaces of a tensor type (one, or WGS / WMB / data for
+/// compressed weights), with sizes that may depend on the data.
+typedef struct DlaConstantPacker {
+  void *ptr;
+} DlaConstantPacker;
+
+/// The packer of a ranked tensor type (its dla encoding's, or row-major).
+/// On success `*result` owns a new packer; release with
+/// dlaConstantPackerDestroy.
+DLA_CAPI_EXPORTED DlaStatus dlaTypeCreateConstantPacker(MlirType tensorType,
+                                                        DlaConstantPacker *result);
+DLA_CAPI_EXPORTED void dlaConstantPackerDestroy(DlaConstantPacker packer);
+/// Number of surfaces, and the name of each ("storage"; "wgs", "wmb", "data").
+DLA_CAPI_EXPORTED intptr_t dlaConstantPackerGetNumSurfaces(DlaConstantPacker packer);
+DLA_CAPI_EXPORTED const char *dlaConstantPackerGetSurfaceName(DlaConstantPacker packer,
+                                                              intptr_t pos);
+/// Plans the surfaces of `logical` (row-major elements of the tensor's
+/// width): writes one size per surface to `surfaceBytes`. Once per packer,
+/// before dlaConstantPackerPack with the same data.
+DLA_CAPI_EXPORTED DlaStatus dlaConstantPackerPlan(DlaConstantPacker packer, const void *logical,
+                                                  size_t logicalBytes, int64_t *surfaceBytes);
+/// Writes every byte of every surface (`surfaces[i]` holds the planned size).
+DLA_CAPI_EXPORTED DlaStatus dlaConstantPackerPack(DlaConstantPacker packer, const void *logical,
+                                                  size_t logicalBytes, void *const *surfaces);
+
+/*===----------------------------------------------------------------------===*
  * Resource blobs (what --dla-pack-weights produces)
  *===----------------------------------------------------------------------===*/
 

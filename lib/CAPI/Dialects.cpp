@@ -8,6 +8,7 @@
 
 #include "dla-c/Dialects.h"
 #include "Status.h"
+#include "dla/Format/ConstantPacker.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/InitAllDialects.h"
@@ -249,6 +250,106 @@ DlaStatus dlaTypeUnpack(MlirType tensorType, const void *storage, size_t storage
     return status;
   return dlaBoundLayoutUnpack(DlaBoundLayout{bound.get()}, storage, storageBytes, logical,
                               logicalBytes);
+}
+
+//===----------------------------------------------------------------------===//
+// Constant packers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What a DlaConstantPacker points at.
+struct PackerHandle {
+  std::unique_ptr<fmt::ConstantPacker> packer;
+  fmt::StorageSurfaces surfaces;
+  std::vector<int64_t> planned;
+};
+PackerHandle *unwrapPacker(DlaConstantPacker p) { return static_cast<PackerHandle *>(p.ptr); }
+fmt::PackSource source(const void *logical, size_t bytes) {
+  fmt::PackSource s;
+  s.data = static_cast<const char *>(logical);
+  s.bytes = static_cast<int64_t>(bytes);
+  return s;
+}
+} // namespace
+
+DlaStatus dlaTypeCreateConstantPacker(MlirType wrapped, DlaConstantPacker *result) {
+  if (mlirTypeIsNull(wrapped))
+    return error("null type");
+  auto tensor = dyn_cast<RankedTensorType>(unwrap(wrapped));
+  if (!tensor || !tensor.hasStaticShape()) {
+    std::string message;
+    llvm::raw_string_ostream(message) << "expected a statically shaped ranked tensor type, got "
+                                      << unwrap(wrapped);
+    return error(std::move(message));
+  }
+  MLIRContext *context = tensor.getContext();
+  DiagnosticCapture capture(context);
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(context)); };
+  FailureOr<std::unique_ptr<fmt::ConstantPacker>> packer;
+  if (auto layout = dyn_cast_or_null<LayoutEncodingAttr>(tensor.getEncoding())) {
+    packer = layout.getConstantPacker(tensor.getShape(), tensor.getElementType(), emitError);
+  } else {
+    auto bound = bindTensorLayout(tensor, emitError);
+    if (failed(bound))
+      return capture.fail();
+    packer = fmt::makeBoundLayoutPacker(std::move(*bound), /*alignment=*/64);
+  }
+  if (failed(packer))
+    return capture.fail();
+  auto *handle = new PackerHandle{std::move(*packer), {}, {}};
+  handle->surfaces = handle->packer->getSurfaces();
+  if (result)
+    *result = DlaConstantPacker{handle};
+  else
+    delete handle;
+  return ok();
+}
+
+void dlaConstantPackerDestroy(DlaConstantPacker packer) { delete unwrapPacker(packer); }
+
+intptr_t dlaConstantPackerGetNumSurfaces(DlaConstantPacker packer) {
+  return static_cast<intptr_t>(unwrapPacker(packer)->surfaces.names.size());
+}
+
+const char *dlaConstantPackerGetSurfaceName(DlaConstantPacker packer, intptr_t pos) {
+  const auto &names = unwrapPacker(packer)->surfaces.names;
+  if (pos < 0 || static_cast<size_t>(pos) >= names.size())
+    return nullptr;
+  return names[static_cast<size_t>(pos)].c_str();
+}
+
+DlaStatus dlaConstantPackerPlan(DlaConstantPacker packer, const void *logical,
+                                size_t logicalBytes, int64_t *surfaceBytes) {
+  PackerHandle *h = unwrapPacker(packer);
+  if (!h || !logical || !surfaceBytes)
+    return error("plan: null packer or buffer");
+  if (!h->planned.empty())
+    return error("plan: this packer has already planned its surfaces; make a new one");
+  fmt::Expected<std::vector<int64_t>> sizes =
+      h->packer->planSurfaces(source(logical, logicalBytes));
+  if (!sizes)
+    return error(sizes.message());
+  h->planned = *sizes;
+  std::copy(sizes->begin(), sizes->end(), surfaceBytes);
+  return ok();
+}
+
+DlaStatus dlaConstantPackerPack(DlaConstantPacker packer, const void *logical,
+                                size_t logicalBytes, void *const *surfaces) {
+  PackerHandle *h = unwrapPacker(packer);
+  if (!h || !logical || !surfaces)
+    return error("pack: null packer or buffer");
+  if (h->planned.empty())
+    return error("pack: plan the surfaces first (dlaConstantPackerPlan)");
+  std::vector<char *> out;
+  for (size_t i = 0; i < h->planned.size(); ++i) {
+    if (!surfaces[i])
+      return error("pack: null surface " + std::to_string(i));
+    out.push_back(static_cast<char *>(surfaces[i]));
+  }
+  if (fmt::Status s = h->packer->pack(source(logical, logicalBytes), out); !s)
+    return error(s.message());
+  return ok();
 }
 
 //===----------------------------------------------------------------------===//

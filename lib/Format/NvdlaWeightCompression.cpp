@@ -8,6 +8,10 @@
 #include <cstring>
 #include <string>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 using namespace dla::format;
 using namespace dla::format::nvdla;
 
@@ -66,6 +70,170 @@ Status checkUncompressed(const NvdlaWeightLayout &layout, const void *uncompress
   return Status::success();
 }
 
+//===----------------------------------------------------------------------===//
+// Kernels. The WMB of a surface is one bit per element, continuous across
+// kernel groups, so a surface is compressed in one branch-free sweep: a
+// compare against zero gives the mask of 16 bytes (8 or 16 elements), the
+// mask is stored as WMB bytes, and a byte shuffle chosen by each 8-element
+// mask packs the non-zero elements (SSSE3 pshufb; the store may run up to 16
+// bytes past the packed data, into bytes written or zeroed later). Group
+// sizes are popcounts of WMB bit ranges afterwards. Without SSSE3 / POPCNT
+// the same sweep runs element by element.
+//===----------------------------------------------------------------------===//
+
+/// For each 8-bit mask: the indices of its set bits in order (pack8), the
+/// same for 2-byte elements (pack16), and the bit count.
+struct ShuffleTables {
+  alignas(16) unsigned char pack8[256][16];
+  alignas(16) unsigned char pack16[256][16];
+  unsigned char count[256];
+  ShuffleTables() {
+    for (int m = 0; m < 256; ++m) {
+      int n = 0;
+      for (int b = 0; b < 8; ++b)
+        if (m >> b & 1) {
+          pack8[m][n] = static_cast<unsigned char>(b);
+          pack16[m][2 * n] = static_cast<unsigned char>(2 * b);
+          pack16[m][2 * n + 1] = static_cast<unsigned char>(2 * b + 1);
+          ++n;
+        }
+      for (int i = n; i < 16; ++i)
+        pack8[m][i] = 0x80; // pshufb: zero
+      for (int i = 2 * n; i < 16; ++i)
+        pack16[m][i] = 0x80;
+      count[m] = static_cast<unsigned char>(n);
+    }
+  }
+};
+
+/// Set bits of `bits` in [from, to).
+int64_t countBits(const unsigned char *bits, int64_t from, int64_t to) {
+  int64_t n = 0;
+  for (; from < to && (from & 7); ++from)
+    n += bits[from >> 3] >> (from & 7) & 1;
+  for (; from + 64 <= to; from += 64) {
+    uint64_t w;
+    std::memcpy(&w, bits + (from >> 3), 8);
+    n += __builtin_popcountll(w);
+  }
+  for (; from + 8 <= to; from += 8)
+    n += __builtin_popcount(bits[from >> 3]);
+  for (; from < to; ++from)
+    n += bits[from >> 3] >> (from & 7) & 1;
+  return n;
+}
+
+/// Scalar sweep of elements [e, n) of a surface: WMB bits (bytes from e/8 on
+/// are assumed zero) and packed data; returns the new data cursor.
+unsigned char *compressTail(const unsigned char *p, int64_t e, int64_t n, int64_t eb,
+                            unsigned char *wmb, unsigned char *data) {
+  for (p += e * eb; e < n; ++e, p += eb)
+    if (isNonZero(p, eb)) {
+      wmb[e >> 3] |= static_cast<unsigned char>(1u << (e & 7));
+      std::memcpy(data, p, static_cast<size_t>(eb));
+      data += eb;
+    }
+  return data;
+}
+
+int64_t countNonZeroScalar(const unsigned char *p, int64_t n, int64_t eb) {
+  int64_t nonZero = 0;
+  for (int64_t e = 0; e < n; ++e, p += eb)
+    nonZero += isNonZero(p, eb);
+  return nonZero;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define DLA_COMPRESS_SSSE3 1
+const bool kHasSsse3 = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
+const ShuffleTables &tables() {
+  static const ShuffleTables t;
+  return t;
+}
+
+__attribute__((target("ssse3,popcnt"))) int64_t countNonZeroSsse3(const unsigned char *p,
+                                                                   int64_t n, int64_t eb) {
+  const __m128i zero = _mm_setzero_si128();
+  int64_t zeros = 0, e = 0;
+  const int64_t perVector = 16 / eb;
+  for (; e + perVector <= n; e += perVector, p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    const __m128i z = eb == 1 ? _mm_cmpeq_epi8(v, zero) : _mm_cmpeq_epi16(v, zero);
+    zeros += __builtin_popcount(static_cast<unsigned>(_mm_movemask_epi8(z)));
+  }
+  return (e - zeros / eb) + countNonZeroScalar(p, n - e, eb);
+}
+
+/// Elements [0, n) of a surface: writes WMB bytes [0, ceil(n/8)) and the
+/// packed data from `data`; never stores at or past `limit`. Returns the new
+/// data cursor.
+__attribute__((target("ssse3,popcnt"))) unsigned char *
+compressSsse3(const unsigned char *in, int64_t n, int64_t eb, unsigned char *wmb,
+              unsigned char *data, const unsigned char *limit) {
+  const ShuffleTables &t = tables();
+  const __m128i zero = _mm_setzero_si128();
+  int64_t e = 0;
+  const unsigned char *p = in;
+  if (eb == 1) {
+    for (; e + 16 <= n && data + 32 <= limit; e += 16, p += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+      const unsigned m = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero))) & 0xffffu;
+      wmb[e >> 3] = static_cast<unsigned char>(m);
+      wmb[(e >> 3) + 1] = static_cast<unsigned char>(m >> 8);
+      const unsigned lo = m & 0xff, hi = m >> 8;
+      const __m128i a = _mm_shuffle_epi8(
+          v, _mm_load_si128(reinterpret_cast<const __m128i *>(t.pack8[lo])));
+      _mm_storel_epi64(reinterpret_cast<__m128i *>(data), a);
+      data += t.count[lo];
+      const __m128i b = _mm_shuffle_epi8(
+          _mm_srli_si128(v, 8), _mm_load_si128(reinterpret_cast<const __m128i *>(t.pack8[hi])));
+      _mm_storel_epi64(reinterpret_cast<__m128i *>(data), b);
+      data += t.count[hi];
+    }
+  } else {
+    for (; e + 8 <= n && data + 32 <= limit; e += 8, p += 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+      const __m128i z = _mm_cmpeq_epi16(v, zero);
+      const unsigned m = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(z, z))) & 0xffu;
+      wmb[e >> 3] = static_cast<unsigned char>(m);
+      _mm_storeu_si128(reinterpret_cast<__m128i *>(data),
+                       _mm_shuffle_epi8(v, _mm_load_si128(
+                                               reinterpret_cast<const __m128i *>(t.pack16[m]))));
+      data += 2 * t.count[m];
+    }
+  }
+  // The rest element by element, OR-ing into cleared WMB bytes.
+  for (int64_t b = e >> 3; b < (n + 7) >> 3; ++b)
+    wmb[b] = 0;
+  return compressTail(in, e, n, eb, wmb, data);
+}
+#endif
+
+int64_t countNonZero(const unsigned char *p, int64_t n, int64_t eb) {
+#ifdef DLA_COMPRESS_SSSE3
+  if (kHasSsse3)
+    return countNonZeroSsse3(p, n, eb);
+#endif
+  return countNonZeroScalar(p, n, eb);
+}
+
+unsigned char *compressSurface(const unsigned char *in, int64_t n, int64_t eb,
+                               unsigned char *wmb, unsigned char *data,
+                               const unsigned char *limit) {
+#ifdef DLA_COMPRESS_SSSE3
+  if (kHasSsse3)
+    return compressSsse3(in, n, eb, wmb, data, limit);
+#endif
+  (void)limit;
+  std::memset(wmb, 0, static_cast<size_t>((n + 7) >> 3));
+  return compressTail(in, 0, n, eb, wmb, data);
+}
+
+Error groupTooLarge(int64_t g, int64_t bytes) {
+  return makeError("kernel group " + str(g) + " compresses to " + str(bytes) +
+                   " bytes, more than a 32-bit WGS entry holds");
+}
+
 /// Compressed bytes per kernel group, per surface.
 Expected<std::vector<std::vector<int64_t>>> countGroups(const NvdlaWeightLayout &layout,
                                                         const unsigned char *image) {
@@ -75,13 +243,11 @@ Expected<std::vector<std::vector<int64_t>>> countGroups(const NvdlaWeightLayout 
     std::vector<int64_t> groups;
     const unsigned char *p = image + ws.offset;
     for (int64_t g = 0; g < ws.getNumGroups(); ++g) {
-      const int64_t n = ws.getGroupBytes(g) / eb;
-      int64_t nonZero = 0;
-      for (int64_t e = 0; e < n; ++e, p += eb)
-        nonZero += isNonZero(p, eb);
+      const int64_t bytes = ws.getGroupBytes(g);
+      const int64_t nonZero = countNonZero(p, bytes / eb, eb);
+      p += bytes;
       if (nonZero * eb > int64_t(UINT32_MAX))
-        return makeError("kernel group " + str(g) + " compresses to " + str(nonZero * eb) +
-                         " bytes, more than a 32-bit WGS entry holds");
+        return groupTooLarge(g, nonZero * eb);
       groups.push_back(nonZero * eb);
     }
     result.push_back(std::move(groups));
@@ -120,43 +286,76 @@ Expected<CompressedWeightLayout>
 dla::format::nvdla::compressWeights(const NvdlaWeightLayout &layout, const void *uncompressed,
                                     int64_t uncompressedBytes, void *compressed,
                                     int64_t compressedBytes) {
-  Expected<CompressedWeightLayout> plan =
-      planCompressedWeights(layout, uncompressed, uncompressedBytes);
-  if (!plan)
-    return plan;
+  if (Status s = checkUncompressed(layout, uncompressed, uncompressedBytes, "compress"); !s)
+    return s.takeError();
   if (!compressed)
     return makeError("compress: null output buffer");
-  if (compressedBytes < plan->storageBytes)
-    return makeError("compress: the compressed weight image is " + str(plan->storageBytes) +
-                     " bytes, the buffer has only " + str(compressedBytes));
+  // WGS / WMB offsets and the start of data 0 do not depend on the data.
+  // The data sizes are found while compressing, in one sweep, unless the
+  // buffer is smaller than the all-non-zero bound: then they are counted
+  // first, to refuse a buffer too small before writing.
+  CompressedWeightLayout bound = getCompressedWeightLayoutBound(layout);
+  if (compressedBytes < bound.storageBytes) {
+    Expected<CompressedWeightLayout> plan =
+        planCompressedWeights(layout, uncompressed, uncompressedBytes);
+    if (!plan)
+      return plan;
+    if (compressedBytes < plan->storageBytes)
+      return makeError("compress: the compressed weight image is " + str(plan->storageBytes) +
+                       " bytes, the buffer has only " + str(compressedBytes));
+  }
   const int64_t eb = layout.getElementBytes();
   const unsigned char *in = static_cast<const unsigned char *>(uncompressed);
   unsigned char *out = static_cast<unsigned char *>(compressed);
-  std::memset(out, 0, static_cast<size_t>(plan->storageBytes));
+  const unsigned char *limit = out + compressedBytes;
+  const int64_t dataAlign = getAlignment(AlignedData::Weight).startAddress;
+  // Every byte is written once: WGS entries and WMB bytes by the sweep,
+  // zeros in the padding after each and in the gaps between regions.
   const std::vector<WeightSurface> &surfaces = layout.getSurfaces();
   for (size_t i = 0; i < surfaces.size(); ++i) {
+    const CompressedWeightSurface &cs = bound.surfaces[i];
+    const int64_t wgsEnd = cs.wgsOffset + 4 * surfaces[i].getNumGroups();
+    const int64_t wmbEnd = cs.wmbOffset + (cs.numElements + 7) / 8;
+    const int64_t next = i + 1 < surfaces.size() ? bound.surfaces[i + 1].wgsOffset
+                                                 : bound.surfaces.front().dataOffset;
+    std::memset(out + wgsEnd, 0, static_cast<size_t>(cs.wmbOffset - wgsEnd));
+    std::memset(out + wmbEnd, 0, static_cast<size_t>(next - wmbEnd));
+  }
+  std::memset(out, 0, static_cast<size_t>(bound.surfaces.front().wgsOffset));
+  std::vector<std::vector<int64_t>> groups;
+  unsigned char *cursor = out + bound.surfaces.front().dataOffset;
+  for (size_t i = 0; i < surfaces.size(); ++i) {
     const WeightSurface &ws = surfaces[i];
-    const CompressedWeightSurface &cs = plan->surfaces[i];
-    for (size_t g = 0; g < cs.groupBytes.size(); ++g) {
-      const uint32_t v = static_cast<uint32_t>(cs.groupBytes[g]);
-      unsigned char *w = out + cs.wgsOffset + 4 * g;
+    const CompressedWeightSurface &cs = bound.surfaces[i];
+    unsigned char *wmb = out + cs.wmbOffset;
+    unsigned char *end = compressSurface(in + ws.offset, cs.numElements, eb, wmb, cursor, limit);
+    std::vector<int64_t> g;
+    int64_t e = 0;
+    for (int64_t j = 0; j < ws.getNumGroups(); ++j) {
+      const int64_t n = ws.getGroupBytes(j) / eb;
+      const int64_t bytes = countBits(wmb, e, e + n) * eb;
+      e += n;
+      if (bytes > int64_t(UINT32_MAX))
+        return groupTooLarge(j, bytes);
+      const uint32_t v = static_cast<uint32_t>(bytes);
+      unsigned char *w = out + cs.wgsOffset + 4 * j;
       w[0] = static_cast<unsigned char>(v);
       w[1] = static_cast<unsigned char>(v >> 8);
       w[2] = static_cast<unsigned char>(v >> 16);
       w[3] = static_cast<unsigned char>(v >> 24);
+      g.push_back(bytes);
     }
-    const unsigned char *p = in + ws.offset;
-    unsigned char *wmb = out + cs.wmbOffset;
-    unsigned char *data = out + cs.dataOffset;
-    for (int64_t e = 0; e < cs.numElements; ++e, p += eb) {
-      if (isNonZero(p, eb)) {
-        wmb[e >> 3] |= static_cast<unsigned char>(1u << (e & 7));
-        std::memcpy(data, p, static_cast<size_t>(eb));
-        data += eb;
-      }
-    }
+    groups.push_back(std::move(g));
+    // Padding after the data, up to where the next data surface starts.
+    const int64_t used = end - cursor;
+    const int64_t padded = alignUp(used, getAlignment(AlignedData::Weight).dataSize);
+    unsigned char *next = i + 1 < surfaces.size()
+                              ? out + alignUp(cursor - out + padded, dataAlign)
+                              : cursor + padded;
+    std::memset(end, 0, static_cast<size_t>(next - end));
+    cursor = next;
   }
-  return plan;
+  return assemble(layout, std::move(groups));
 }
 
 Status dla::format::nvdla::decompressWeights(const NvdlaWeightLayout &layout,

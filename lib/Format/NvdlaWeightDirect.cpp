@@ -19,6 +19,8 @@
 
 #include "NvdlaWeightImpl.h"
 
+#include "dla/Format/PackThreads.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -219,9 +221,12 @@ inline void emit(char *to, const char *from, int64_t bytes, bool streaming) {
 
 /// SB: source element bytes (1, 2, or 4 for fp32 converted to fp16 with
 /// `rounding`); DB: storage element bytes.
+/// Kernel groups [g0, g1) (every group before the last is full, so group g
+/// starts at g * kpg kernels in both source and stream).
 template <int64_t SB, int64_t DB>
-void packDirect(const char *src, int64_t K, int64_t C, int64_t RS, int64_t kpg,
-                int64_t atomicC, char *dst, Fp16Rounding rounding) {
+void packDirectGroups(const char *src, int64_t K, int64_t C, int64_t RS, int64_t kpg,
+                      int64_t atomicC, char *dst, Fp16Rounding rounding, int64_t g0,
+                      int64_t g1) {
   using Filler = RowFiller<DB>;
   const int64_t kernelElems = C * RS;
   const bool streaming = K * kernelElems * DB >= kStreamingThreshold;
@@ -231,8 +236,8 @@ void packDirect(const char *src, int64_t K, int64_t C, int64_t RS, int64_t kpg,
   // fp32 sources: each kernel's block (contiguous cn x RS floats) is first
   // converted as a whole into `staging`, then transposed like fp16 data.
   std::vector<char> staging(SB == DB ? 0 : static_cast<size_t>(kpg * atomicC * RS * DB));
-  char *out = dst;
-  for (int64_t k0 = 0; k0 < K; k0 += kpg) {
+  char *out = dst + g0 * kpg * kernelElems * DB;
+  for (int64_t k0 = g0 * kpg; k0 < std::min(K, g1 * kpg); k0 += kpg) {
     const int64_t kn = std::min(kpg, K - k0);
     for (int64_t c0 = 0; c0 < C; c0 += atomicC) {
       const int64_t cn = std::min(atomicC, C - c0);
@@ -268,6 +273,20 @@ void packDirect(const char *src, int64_t K, int64_t C, int64_t RS, int64_t kpg,
   if (streaming)
     _mm_sfence();
 #endif
+}
+
+/// Outputs of at least this many bytes per thread are split across threads.
+constexpr int64_t kBytesPerThread = int64_t(8) << 20;
+
+template <int64_t SB, int64_t DB>
+void packDirect(const char *src, int64_t K, int64_t C, int64_t RS, int64_t kpg,
+                int64_t atomicC, char *dst, Fp16Rounding rounding) {
+  const int64_t groups = (K + kpg - 1) / kpg;
+  const int64_t groupBytes = std::max<int64_t>(1, kpg * C * RS * DB);
+  parallelRanges(groups, (kBytesPerThread + groupBytes - 1) / groupBytes,
+                 [&](int64_t g0, int64_t g1) {
+                   packDirectGroups<SB, DB>(src, K, C, RS, kpg, atomicC, dst, rounding, g0, g1);
+                 });
 }
 
 } // namespace

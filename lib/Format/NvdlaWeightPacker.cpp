@@ -98,20 +98,25 @@ public:
       return s.takeError();
     if (!compressed)
       return std::vector<int64_t>{layout.getStorageBytes()};
-    // Compression sizes depend on the data: pack the stream once, keep it
-    // for pack().
+    // Compression sizes depend on the data: pack the stream, compress it
+    // once into an image of the all-non-zero size, keep the image for pack().
     Expected<ByteBuffer> buffer =
         ByteBuffer::allocate(layout.getStorageBytes(), "the uncompressed weight stream");
     if (!buffer)
       return buffer.takeError();
-    stream = std::move(*buffer);
+    ByteBuffer stream = std::move(*buffer);
     if (Status p = packStream(source, stream.data()); !p)
       return p.takeError();
-    Expected<CompressedWeightLayout> plan =
-        planCompressedWeights(layout, stream.data(), stream.size());
-    if (!plan)
-      return plan.takeError();
-    compressedLayout = std::move(*plan);
+    Expected<ByteBuffer> imageBuffer = ByteBuffer::allocate(
+        getCompressedWeightLayoutBound(layout).storageBytes, "the compressed weight image");
+    if (!imageBuffer)
+      return imageBuffer.takeError();
+    image = std::move(*imageBuffer);
+    Expected<CompressedWeightLayout> done =
+        compressWeights(layout, stream.data(), stream.size(), image.data(), image.size());
+    if (!done)
+      return done.takeError();
+    compressedLayout = std::move(*done);
     planRegions(compressedLayout, getSurfaceAlignment(), plans);
     return std::vector<int64_t>{plans[0].bytes, plans[1].bytes, plans[2].bytes};
   }
@@ -119,25 +124,24 @@ public:
   Status pack(const PackSource &source, const std::vector<char *> &surfaces) override {
     if (!compressed)
       return packStream(source, surfaces[0]);
-    Expected<ByteBuffer> image =
-        ByteBuffer::allocate(compressedLayout.storageBytes, "the compressed weight image");
-    if (!image)
-      return image.takeError();
-    Expected<CompressedWeightLayout> done =
-        compressWeights(layout, stream.data(), stream.size(), image->data(), image->size());
-    if (!done)
-      return done.takeError();
-    stream = ByteBuffer(); // no longer needed: the image holds everything
-    for (int kind = 0; kind < 3; ++kind)
-      std::memset(surfaces[kind], 0, static_cast<size_t>(plans[kind].bytes));
-    for (size_t i = 0; i < done->surfaces.size(); ++i) {
-      const CompressedWeightSurface &set = done->surfaces[i];
+    // Every byte written once: the regions, and zeros in the gaps between.
+    int64_t written[3] = {0, 0, 0};
+    for (size_t i = 0; i < compressedLayout.surfaces.size(); ++i) {
+      const CompressedWeightSurface &set = compressedLayout.surfaces[i];
       const int64_t from[3] = {set.wgsOffset, set.wmbOffset, set.dataOffset};
       const int64_t sizes[3] = {set.wgsBytes, set.wmbBytes, set.dataBytes};
-      for (int kind = 0; kind < 3; ++kind)
-        std::memcpy(surfaces[kind] + plans[kind].regionOffsets[i], image->data() + from[kind],
+      for (int kind = 0; kind < 3; ++kind) {
+        const int64_t at = plans[kind].regionOffsets[i];
+        std::memset(surfaces[kind] + written[kind], 0, static_cast<size_t>(at - written[kind]));
+        std::memcpy(surfaces[kind] + at, image.data() + from[kind],
                     static_cast<size_t>(sizes[kind]));
+        written[kind] = at + sizes[kind];
+      }
     }
+    for (int kind = 0; kind < 3; ++kind)
+      std::memset(surfaces[kind] + written[kind], 0,
+                  static_cast<size_t>(plans[kind].bytes - written[kind]));
+    image = ByteBuffer(); // no longer needed
     return Status::success();
   }
 
@@ -164,7 +168,7 @@ private:
   NvdlaWeightLayout layout;
   bool compressed;
   Fp16Rounding transformRounding;
-  ByteBuffer stream;
+  ByteBuffer image; ///< the compressed image, from planSurfaces() to pack()
   CompressedWeightLayout compressedLayout;
   SurfacePlan plans[3];
 };

@@ -35,6 +35,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 using namespace dla::format;
 using namespace dla::format::nvdla;
@@ -46,25 +54,6 @@ const float kG[4][3] = {{1.0f, 0.0f, 0.0f},
                         {0.5f, 0.5f, 0.5f},
                         {0.5f, -0.5f, 0.5f},
                         {0.0f, 0.0f, 1.0f}};
-
-inline float loadSource(const char *p, int64_t srcBytes, Precision precision) {
-  switch (srcBytes) {
-  case 1:
-    return static_cast<float>(static_cast<int8_t>(*p));
-  case 2: {
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    if (precision == Precision::Fp16)
-      return fp16ToFp32(v);
-    return static_cast<float>(static_cast<int16_t>(v));
-  }
-  default: {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  }
-}
 
 /// Round half away from zero, then saturate to [lo, hi].
 inline int32_t roundSaturate(float v, int32_t lo, int32_t hi) {
@@ -99,7 +88,7 @@ inline void storeElement(char *p, float v, Precision precision, Fp16Rounding rou
 }
 
 /// out = G g G^T.
-void transform(const float g[3][3], float out[4][4]) {
+[[maybe_unused]] void transform(const float g[3][3], float out[4][4]) {
   float temp[4][3];
   for (int m = 0; m < 4; ++m)
     for (int p = 0; p < 3; ++p) {
@@ -123,6 +112,181 @@ void transform(const float g[3][3], float out[4][4]) {
 
 } // namespace
 
+namespace {
+
+/// The source of one kernel group as fp32 planes: planes[k][t][cx] is tap t
+/// (= i*3 + j) of extended channel cx of kernel k of the group, zero where
+/// the channel is padding or the tap falls outside the kernel. Channels are
+/// innermost so that 4 consecutive ones are one SIMD vector.
+void loadGroup(const char *src, int64_t srcBytes, Precision precision, int64_t k0, int64_t kn,
+               int64_t C, int64_t R, int64_t S, int64_t stride, int64_t Cp, int64_t Cx,
+               std::vector<float> &kernelFloats, float *planes) {
+  const int64_t kernelElems = C * R * S;
+  for (int64_t k = 0; k < kn; ++k) {
+    const char *kernel = src + (k0 + k) * kernelElems * srcBytes;
+    const float *f;
+    if (srcBytes == 4) {
+      f = reinterpret_cast<const float *>(kernel);
+    } else {
+      // Whole kernel to fp32 first (contiguous, no per-element switch).
+      float *out = kernelFloats.data();
+      if (srcBytes == 1) {
+        for (int64_t e = 0; e < kernelElems; ++e)
+          out[e] = static_cast<float>(static_cast<int8_t>(kernel[e]));
+      } else if (precision == Precision::Fp16) {
+        convertFp16ToFp32(reinterpret_cast<const uint16_t *>(kernel), out, kernelElems);
+      } else {
+        for (int64_t e = 0; e < kernelElems; ++e) {
+          int16_t v;
+          std::memcpy(&v, kernel + 2 * e, 2);
+          out[e] = static_cast<float>(v);
+        }
+      }
+      f = out;
+    }
+    float *kp = planes + k * 9 * Cx;
+    for (int64_t dy = 0; dy < stride; ++dy)
+      for (int64_t dx = 0; dx < stride; ++dx) {
+        const int64_t base = (dy * stride + dx) * Cp;
+        for (int64_t i = 0; i < 3; ++i)
+          for (int64_t j = 0; j < 3; ++j) {
+            const int64_t r = i * stride + dy, s = j * stride + dx;
+            float *plane = kp + (i * 3 + j) * Cx + base;
+            int64_t c = 0;
+            if (r < R && s < S) {
+              const float *from = f + r * S + s;
+              for (; c < C; ++c)
+                plane[c] = from[c * R * S];
+            }
+            std::fill(plane + c, plane + Cp, 0.0f); // padding channels, taps outside
+          }
+      }
+  }
+}
+
+#if defined(__SSE2__) || defined(_M_X64)
+/// G g G^T for 4 channels at once (one channel per lane), in the scalar
+/// transform's order of operations: each sum from +0.0f, n = 0, 1, 2, every
+/// product rounded. Writes out[(r*4 + s)*4 + lane], the r, s, c cube order.
+inline void transform4(const float *planes, int64_t Cx, float *out) {
+  __m128 g[9];
+  for (int t = 0; t < 9; ++t)
+    g[t] = _mm_loadu_ps(planes + t * Cx);
+  __m128 temp[4][3];
+  for (int m = 0; m < 4; ++m)
+    for (int p = 0; p < 3; ++p) {
+      __m128 acc = _mm_setzero_ps();
+      for (int n = 0; n < 3; ++n)
+        acc = _mm_add_ps(acc, _mm_mul_ps(_mm_set1_ps(kG[m][n]), g[n * 3 + p]));
+      temp[m][p] = acc;
+    }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      __m128 acc = _mm_setzero_ps();
+      for (int n = 0; n < 3; ++n)
+        acc = _mm_add_ps(acc, _mm_mul_ps(temp[i][n], _mm_set1_ps(kG[j][n])));
+      _mm_storeu_ps(out + (i * 4 + j) * 4, acc);
+    }
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define DLA_WINOGRAD_AVX 1
+/// transform4 for two kernels at once (lanes 0-3: `a`, lanes 4-7: `b`),
+/// with the same operations per lane.
+__attribute__((target("avx"))) void transform4x2(const float *a, const float *b, int64_t Cx,
+                                                 float *outA, float *outB) {
+  __m256 g[9];
+  for (int t = 0; t < 9; ++t)
+    g[t] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a + t * Cx)),
+                                _mm_loadu_ps(b + t * Cx), 1);
+  __m256 temp[4][3];
+  for (int m = 0; m < 4; ++m)
+    for (int p = 0; p < 3; ++p) {
+      __m256 acc = _mm256_setzero_ps();
+      for (int n = 0; n < 3; ++n)
+        acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(kG[m][n]), g[n * 3 + p]));
+      temp[m][p] = acc;
+    }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      __m256 acc = _mm256_setzero_ps();
+      for (int n = 0; n < 3; ++n)
+        acc = _mm256_add_ps(acc, _mm256_mul_ps(temp[i][n], _mm256_set1_ps(kG[j][n])));
+      _mm_storeu_ps(outA + (i * 4 + j) * 4, _mm256_castps256_ps128(acc));
+      _mm_storeu_ps(outB + (i * 4 + j) * 4, _mm256_extractf128_ps(acc, 1));
+    }
+}
+/// transform4x2 for finite inputs of bounded magnitude (fp16 / int8 / int16
+/// weights: every intermediate stays finite). Then a product by G's 0
+/// entries is a zero that cannot change a sum that started from +0.0f (such
+/// a sum is never -0), and a product by 1 is exact, so
+///   ((0 + 1a) + 0b) + 0c = a + 0     ((0 + 0a) + 0b) + 1c = c + 0
+/// (the "+ 0" turns -0 into +0, as the full sum does); the 0.5 rows keep all
+/// their operations. Bit-identical to transform4x2 on such inputs.
+__attribute__((target("avx"))) void transform4x2Finite(const float *a, const float *b,
+                                                       int64_t Cx, float *outA, float *outB) {
+  __m256 g[9];
+  for (int t = 0; t < 9; ++t)
+    g[t] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a + t * Cx)),
+                                _mm_loadu_ps(b + t * Cx), 1);
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 half = _mm256_set1_ps(0.5f), minusHalf = _mm256_set1_ps(-0.5f);
+  __m256 temp[4][3];
+  for (int p = 0; p < 3; ++p) {
+    const __m256 x0 = g[p], x1 = g[3 + p], x2 = g[6 + p];
+    const __m256 h0 = _mm256_mul_ps(half, x0), h2 = _mm256_mul_ps(half, x2);
+    temp[0][p] = _mm256_add_ps(zero, x0);
+    temp[1][p] = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(zero, h0), _mm256_mul_ps(half, x1)), h2);
+    temp[2][p] =
+        _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(zero, h0), _mm256_mul_ps(minusHalf, x1)), h2);
+    temp[3][p] = _mm256_add_ps(zero, x2);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const __m256 t0 = temp[i][0], t1 = temp[i][1], t2 = temp[i][2];
+    const __m256 h0 = _mm256_mul_ps(t0, half), h2 = _mm256_mul_ps(t2, half);
+    const __m256 o[4] = {
+        _mm256_add_ps(zero, t0),
+        _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(zero, h0), _mm256_mul_ps(t1, half)), h2),
+        _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(zero, h0), _mm256_mul_ps(t1, minusHalf)), h2),
+        _mm256_add_ps(zero, t2)};
+    for (int j = 0; j < 4; ++j) {
+      _mm_storeu_ps(outA + (i * 4 + j) * 4, _mm256_castps256_ps128(o[j]));
+      _mm_storeu_ps(outB + (i * 4 + j) * 4, _mm256_extractf128_ps(o[j], 1));
+    }
+  }
+}
+const bool kHasAvx = __builtin_cpu_supports("avx");
+#endif
+
+/// Whether every value is finite (no infinity, no NaN).
+bool allFinite(const float *v, int64_t n) {
+  uint32_t special = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, v + i, 4);
+    special |= static_cast<uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  return special == 0;
+}
+
+#if !(defined(__SSE2__) || defined(_M_X64))
+inline void transform4(const float *planes, int64_t Cx, float *out) {
+  for (int64_t ci = 0; ci < 4; ++ci) {
+    float g[3][3], t[4][4];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        g[i][j] = planes[(i * 3 + j) * Cx + ci];
+    transform(g, t);
+    for (int r = 0; r < 4; ++r)
+      for (int s = 0; s < 4; ++s)
+        out[(r * 4 + s) * 4 + ci] = t[r][s];
+  }
+}
+#endif
+
+} // namespace
+
 void dla::format::nvdla::detail::packWinogradStream(const WeightLayoutImpl &impl,
                                                     const char *src, int64_t srcBytes,
                                                     char *dst, Fp16Rounding rounding) {
@@ -134,40 +298,39 @@ void dla::format::nvdla::detail::packWinogradStream(const WeightLayoutImpl &impl
   const int64_t Cx = impl.winogradChannels;
   const int64_t kpg = impl.kernelsPerGroup;
   const int64_t eb = impl.elementBytes;
-  const int64_t kernelElems = C * R * S;
 
+  // Per kernel group: its planes, then for each 4-channel block the fp32
+  // cubes of all its kernels (contiguous in the stream), converted at once.
+  std::vector<float> kernelFloats(static_cast<size_t>(srcBytes == 4 ? 0 : C * R * S));
+  std::vector<float> planes(static_cast<size_t>(std::min(kpg, K) * 9 * Cx));
+  std::vector<float> cubes(static_cast<size_t>(kpg * 64));
   char *out = dst;
   for (int64_t k0 = 0; k0 < K; k0 += kpg) {
     const int64_t kn = std::min(kpg, K - k0);
+    loadGroup(src, srcBytes, precision, k0, kn, C, R, S, stride, Cp, Cx, kernelFloats,
+              planes.data());
+    // fp32 sources may overflow in the sums: only narrow ones take the
+    // shortened transform, and only when finite.
+    const bool finite = srcBytes < 4 && allFinite(planes.data(), kn * 9 * Cx);
     for (int64_t cb = 0; cb < Cx; cb += 4) {
-      for (int64_t k = k0; k < k0 + kn; ++k) {
-        const char *kernel = src + k * kernelElems * srcBytes;
-        float cube[4][4][4]; // [ci][r][s]
-        for (int64_t ci = 0; ci < 4; ++ci) {
-          const int64_t cx = cb + ci;
-          const int64_t phase = cx / Cp;
-          const int64_t c = cx % Cp;
-          const int64_t dy = phase / stride;
-          const int64_t dx = phase % stride;
-          float g[3][3];
-          for (int64_t i = 0; i < 3; ++i)
-            for (int64_t j = 0; j < 3; ++j) {
-              const int64_t r = i * stride + dy;
-              const int64_t s = j * stride + dx;
-              g[i][j] = (c < C && r < R && s < S)
-                            ? loadSource(kernel + (c * R * S + r * S + s) * srcBytes,
-                                         srcBytes, precision)
-                            : 0.0f;
-            }
-          transform(g, cube[ci]);
-        }
-        for (int r = 0; r < 4; ++r)
-          for (int s = 0; s < 4; ++s)
-            for (int ci = 0; ci < 4; ++ci) {
-              storeElement(out, cube[ci][r][s], precision, rounding);
-              out += eb;
-            }
+      int64_t k = 0;
+#ifdef DLA_WINOGRAD_AVX
+      if (kHasAvx)
+        for (; k + 2 <= kn; k += 2)
+          (finite ? transform4x2Finite : transform4x2)(
+              planes.data() + k * 9 * Cx + cb, planes.data() + (k + 1) * 9 * Cx + cb, Cx,
+              cubes.data() + k * 64, cubes.data() + (k + 1) * 64);
+#endif
+      for (; k < kn; ++k)
+        transform4(planes.data() + k * 9 * Cx + cb, Cx, cubes.data() + k * 64);
+      const int64_t n = kn * 64;
+      if (precision == Precision::Fp16) {
+        convertFp32ToFp16(cubes.data(), reinterpret_cast<uint16_t *>(out), n, rounding);
+      } else {
+        for (int64_t e = 0; e < n; ++e)
+          storeElement(out + e * eb, cubes[static_cast<size_t>(e)], precision, rounding);
       }
+      out += n * eb;
     }
   }
 }

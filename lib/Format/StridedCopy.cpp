@@ -6,6 +6,10 @@
 #include <cstring>
 #include <optional>
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
 using namespace dla::format;
 
 int64_t dla::format::getViewElementOffset(const StridedView &view, const int64_t *index) {
@@ -27,12 +31,35 @@ bool dla::format::isDenseView(const StridedView &view) {
 
 namespace {
 
+/// Copies `n` bytes inline for short runs (overlapping fixed-size moves, no
+/// libc call: chunked layouts move millions of 32-byte runs), memcpy beyond.
+inline void copyBytes(char *dst, const char *src, int64_t n) {
+  if (n > 256) {
+    std::memcpy(dst, src, static_cast<size_t>(n));
+  } else if (n >= 16) {
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+      std::memcpy(dst + i, src + i, 16);
+    if (i < n)
+      std::memcpy(dst + n - 16, src + n - 16, 16);
+  } else if (n >= 8) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      dst[i] = src[i];
+  }
+}
+
 /// Moves `count` elements of width W between a strided and a strided place.
 template <int64_t W>
 inline void moveRun(const char *src, int64_t srcStep, char *dst, int64_t dstStep,
                     int64_t count) {
   if (srcStep == 1 && dstStep == 1) {
-    std::memcpy(dst, src, static_cast<size_t>(count * W));
+    copyBytes(dst, src, count * W);
     return;
   }
   for (int64_t i = 0; i < count; ++i)
@@ -48,7 +75,9 @@ inline void moveRunDynamic(const char *src, int64_t srcStep, char *dst, int64_t 
 
 /// Walks every innermost run of `view` over the padded index space and calls
 /// `run(storageBase, logicalBase, validCount)` with element offsets; positions
-/// [validCount, extent) of the run are padding.
+/// [validCount, extent) of the run are padding. The odometer turns over all
+/// but the two innermost view dimensions; the second innermost is a plain
+/// loop, so the per-run cost is a few additions.
 template <typename RunFn>
 void forEachRun(const StridedView &view, const std::vector<int64_t> &shape, RunFn run) {
   const size_t rank = shape.size();
@@ -65,23 +94,40 @@ void forEachRun(const StridedView &view, const std::vector<int64_t> &shape, RunF
     logicalStride[d - 1] = logicalStride[d] * shape[d];
 
   const StridedView::Dim &inner = view.dims[nd - 1];
-  const size_t outerCount = nd - 1;
+  // The second innermost dimension (a unit one when there is none).
+  const StridedView::Dim second = nd >= 2 ? view.dims[nd - 2] : StridedView::Dim{1, 0, 0, 1};
+  const int64_t secondLogicalStep = second.weight * logicalStride[second.logicalDim];
+  const bool sameDim = second.logicalDim == inner.logicalDim;
+  const size_t outerCount = nd >= 2 ? nd - 2 : 0;
   std::vector<int64_t> digit(outerCount, 0);
   std::vector<int64_t> index(rank, 0);
   int64_t storageBase = view.offset;
   int64_t logicalBase = 0;
   for (;;) {
+    // Validity of every logical dimension but the second's, which varies
+    // along the inner loop.
     bool valid = true;
     for (size_t d = 0; d < rank; ++d)
-      valid &= index[d] < shape[d];
-    int64_t count = 0;
-    if (valid) {
-      int64_t left = shape[inner.logicalDim] - index[inner.logicalDim];
-      count = (left + inner.weight - 1) / inner.weight;
-      if (count > inner.extent)
-        count = inner.extent;
+      if (d != static_cast<size_t>(second.logicalDim))
+        valid &= index[d] < shape[d];
+    const int64_t innerLeft = shape[inner.logicalDim] - index[inner.logicalDim];
+    const int64_t fullCount =
+        std::min(inner.extent, (innerLeft + inner.weight - 1) / inner.weight);
+    int64_t secondIndex = index[second.logicalDim];
+    const int64_t secondShape = shape[second.logicalDim];
+    int64_t s = storageBase, l = logicalBase;
+    for (int64_t j = 0; j < second.extent;
+         ++j, secondIndex += second.weight, s += second.stride, l += secondLogicalStep) {
+      int64_t count = 0;
+      if (valid && secondIndex < secondShape) {
+        count = fullCount;
+        if (sameDim) {
+          const int64_t left = secondShape - secondIndex;
+          count = std::min(inner.extent, (left + inner.weight - 1) / inner.weight);
+        }
+      }
+      run(s, count ? l : 0, count);
     }
-    run(storageBase, valid ? logicalBase : 0, count);
 
     size_t v = outerCount;
     for (; v-- > 0;) {
@@ -194,6 +240,203 @@ void sourceOrderImpl(const StridedView &view, const std::vector<int64_t> &shape,
   }
 }
 
+/// Whether the two innermost view dimensions transpose a tile: the
+/// innermost (a positions, stride 1, weight 1) is a digit of a logical
+/// dimension p other than the last, the next (b positions, stride a, weight
+/// 1) a digit of the last logical dimension. HTP conv_weight is one (4 input
+/// channels x 32 output channels): each tile is a rows x b block read from
+/// `a` source rows of b contiguous elements and written as b groups of a.
+bool isTileTranspose(const StridedView &view, const std::vector<int64_t> &shape) {
+  const size_t nd = view.dims.size();
+  if (nd < 2 || shape.empty())
+    return false;
+  const StridedView::Dim &inner = view.dims[nd - 1], &second = view.dims[nd - 2];
+  const int64_t last = static_cast<int64_t>(shape.size()) - 1;
+  return inner.stride == 1 && inner.weight == 1 && inner.logicalDim != last &&
+         inner.extent <= 16 && second.stride == inner.extent && second.weight == 1 &&
+         second.logicalDim == last;
+}
+
+#if defined(__SSE2__) || defined(_M_X64)
+/// 4 source rows (`rs` bytes apart) of 8 16-bit / 16 8-bit columns, written
+/// column after column, 4 elements each (64 bytes).
+template <int64_t W> inline void transpose4Rows(const char *s, int64_t rs, char *d) {
+  const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
+  const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + rs));
+  const __m128i r2 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 2 * rs));
+  const __m128i r3 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 3 * rs));
+  __m128i o0, o1, o2, o3;
+  if constexpr (W == 2) {
+    const __m128i t0 = _mm_unpacklo_epi16(r0, r1), t1 = _mm_unpackhi_epi16(r0, r1);
+    const __m128i t2 = _mm_unpacklo_epi16(r2, r3), t3 = _mm_unpackhi_epi16(r2, r3);
+    o0 = _mm_unpacklo_epi32(t0, t2);
+    o1 = _mm_unpackhi_epi32(t0, t2);
+    o2 = _mm_unpacklo_epi32(t1, t3);
+    o3 = _mm_unpackhi_epi32(t1, t3);
+  } else {
+    const __m128i t0 = _mm_unpacklo_epi8(r0, r1), t1 = _mm_unpackhi_epi8(r0, r1);
+    const __m128i t2 = _mm_unpacklo_epi8(r2, r3), t3 = _mm_unpackhi_epi8(r2, r3);
+    o0 = _mm_unpacklo_epi16(t0, t2);
+    o1 = _mm_unpackhi_epi16(t0, t2);
+    o2 = _mm_unpacklo_epi16(t1, t3);
+    o3 = _mm_unpackhi_epi16(t1, t3);
+  }
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d), o0);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 16), o1);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 32), o2);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 48), o3);
+}
+#endif
+
+/// Packs a tile-transpose layout (isTileTranspose): an odometer over all but
+/// the two innermost view dimensions, one tile per position; tiles cut by
+/// the logical shape are padded with zeros, so every storage byte the view
+/// covers is written.
+template <int64_t W>
+void tilePackImpl(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
+                  const char *logical, char *storage) {
+  const size_t rank = shape.size(), nd = view.dims.size();
+  const StridedView::Dim &inner = view.dims[nd - 1], &second = view.dims[nd - 2];
+  const int64_t a = inner.extent, b = second.extent;
+  const size_t p = static_cast<size_t>(inner.logicalDim), q = rank - 1;
+  std::vector<int64_t> logicalStride(rank, 1);
+  for (size_t d = rank; d-- > 1;)
+    logicalStride[d - 1] = logicalStride[d] * shape[d];
+  const int64_t rowStep = logicalStride[p]; // elements between source rows
+  const size_t outerCount = nd - 2;
+  std::vector<int64_t> digit(outerCount, 0), index(rank, 0);
+  int64_t storageBase = view.offset, logicalBase = 0;
+  for (const StridedView::Dim &d : view.dims)
+    if (d.extent == 0)
+      return;
+  for (;;) {
+    bool valid = true;
+    for (size_t d = 0; d < rank; ++d)
+      valid &= index[d] < shape[d];
+    const int64_t rows = valid ? std::min(a, shape[p] - index[p]) : 0;
+    const int64_t cols = valid ? std::min(b, shape[q] - index[q]) : 0;
+    char *dst = storage + storageBase * width;
+    const char *src = logical + logicalBase * width;
+    int64_t j = 0;
+#if defined(__SSE2__) || defined(_M_X64)
+    if constexpr (W == 1 || W == 2) {
+      constexpr int64_t lanes = 16 / W;
+      if (a == 4 && rows == 4)
+        for (; j + lanes <= cols; j += lanes)
+          transpose4Rows<W>(src + j * W, rowStep * W, dst + j * 4 * W);
+    }
+#endif
+    for (; j < b; ++j)
+      for (int64_t i = 0; i < a; ++i) {
+        char *o = dst + (j * a + i) * width;
+        if (i < rows && j < cols)
+          std::memcpy(o, src + (i * rowStep + j) * width, W > 0 ? W : width);
+        else
+          std::memset(o, 0, static_cast<size_t>(width));
+      }
+    size_t v = outerCount;
+    for (; v-- > 0;) {
+      const StridedView::Dim &d = view.dims[v];
+      const int64_t step = d.weight * logicalStride[d.logicalDim];
+      if (++digit[v] < d.extent) {
+        index[d.logicalDim] += d.weight;
+        logicalBase += step;
+        storageBase += d.stride;
+        break;
+      }
+      index[d.logicalDim] -= d.weight * (d.extent - 1);
+      logicalBase -= step * (d.extent - 1);
+      storageBase -= d.stride * (d.extent - 1);
+      digit[v] = 0;
+    }
+    if (v == static_cast<size_t>(-1))
+      return;
+  }
+}
+
+template <int64_t W> struct TilePackOp {
+  static void run(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
+                  const char *logical, char *storage) {
+    tilePackImpl<W>(view, shape, width, logical, storage);
+  }
+};
+
+/// A storage offset is a sum of one term per logical dimension (every view
+/// dimension is a digit of one logical dimension), so a table per logical
+/// dimension gives any element's offset in rank - 1 additions. Splitting the
+/// last dimension's table into runs of consecutive offsets gives the copy
+/// plan of one logical row.
+struct RowPlan {
+  std::vector<std::vector<int64_t>> terms; ///< terms[d][i]: offset term of index i of dim d
+  struct Run {
+    int64_t first, count, offset; ///< elements [first, first + count) of a row -> offset
+  };
+  std::vector<Run> runs;
+};
+
+RowPlan planRows(const StridedView &view, const std::vector<int64_t> &shape) {
+  RowPlan plan;
+  plan.terms.resize(shape.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    std::vector<int64_t> &t = plan.terms[d];
+    t.assign(static_cast<size_t>(shape[d]), 0);
+    for (const StridedView::Dim &v : view.dims)
+      if (v.logicalDim == static_cast<int64_t>(d))
+        for (int64_t i = 0; i < shape[d]; ++i)
+          t[static_cast<size_t>(i)] += ((i / v.weight) % v.extent) * v.stride;
+  }
+  const std::vector<int64_t> &last = plan.terms.back();
+  for (int64_t i = 0; i < static_cast<int64_t>(last.size()); ++i) {
+    if (!plan.runs.empty()) {
+      RowPlan::Run &r = plan.runs.back();
+      if (r.first + r.count == i && r.offset + r.count == last[static_cast<size_t>(i)]) {
+        ++r.count;
+        continue;
+      }
+    }
+    plan.runs.push_back({i, 1, last[static_cast<size_t>(i)]});
+  }
+  return plan;
+}
+
+/// Reads the logical tensor row by row, sequentially, and writes each row's
+/// runs (crouton / depth32: 32 channels each) where the plan puts them.
+/// RunBytes > 0: every run has that many bytes (a fixed-size copy).
+template <int64_t W, int64_t RunBytes = 0>
+void rowPackImpl(const StridedView &view, const RowPlan &plan, const std::vector<int64_t> &shape,
+                 int64_t width, const char *logical, char *storage) {
+  const size_t rank = shape.size();
+  const int64_t rowElements = shape.back();
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t e : shape)
+    if (e == 0)
+      return;
+  int64_t base = view.offset;
+  for (size_t d = 0; d + 1 < rank; ++d)
+    base += plan.terms[d][0];
+  for (const char *row = logical;; row += rowElements * width) {
+    for (const RowPlan::Run &r : plan.runs) {
+      if constexpr (RunBytes > 0)
+        std::memcpy(storage + (base + r.offset) * W, row + r.first * W, RunBytes);
+      else
+        copyBytes(storage + (base + r.offset) * width, row + r.first * width, r.count * width);
+    }
+    size_t d = rank - 1;
+    for (; d-- > 0;) {
+      const std::vector<int64_t> &t = plan.terms[d];
+      base -= t[static_cast<size_t>(index[d])];
+      if (++index[d] < shape[d]) {
+        base += t[static_cast<size_t>(index[d])];
+        break;
+      }
+      index[d] = 0;
+      base += t[0];
+    }
+    if (d == static_cast<size_t>(-1))
+      return;
+  }
+}
+
 template <int64_t W> struct SourceOrderPackOp {
   static void run(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
                   const char *logical, char *storage, const StridedView::Dim &digit) {
@@ -276,6 +519,44 @@ void dla::format::packStridedView(const StridedView &fullView, const std::vector
     for (const StridedView::Dim &d : view.dims)
       covered *= d.extent;
     dense = covered == storageElements;
+  }
+  if (dense && isTileTranspose(view, shape)) {
+    dispatchWidth<TilePackOp>(elementBytes, view, shape, elementBytes, logical, storage);
+    return;
+  }
+  if (!shape.empty() && !view.dims.empty()) {
+    // Row by row when a row moves in runs of 16 bytes or more on average:
+    // sequential reads, no per-run odometer. Padding and gaps are zeroed
+    // first (one memset) unless the view covers the data exactly.
+    RowPlan plan = planRows(view, shape);
+    int64_t numElements = 1;
+    for (int64_t e : shape)
+      numElements *= e;
+    if (!plan.runs.empty() &&
+        shape.back() * elementBytes >= 16 * static_cast<int64_t>(plan.runs.size())) {
+      if (!(dense && numElements == storageElements))
+        std::memset(storage, 0, static_cast<size_t>(storageElements * elementBytes));
+      bool all32 = true, all64 = true;
+      for (const RowPlan::Run &r : plan.runs) {
+        all32 &= r.count * elementBytes == 32;
+        all64 &= r.count * elementBytes == 64;
+      }
+      switch (elementBytes) {
+      case 1:
+        if (all32)
+          return rowPackImpl<1, 32>(view, plan, shape, 1, logical, storage);
+        return rowPackImpl<1>(view, plan, shape, 1, logical, storage);
+      case 2:
+        if (all64)
+          return rowPackImpl<2, 64>(view, plan, shape, 2, logical, storage);
+        if (all32)
+          return rowPackImpl<2, 32>(view, plan, shape, 2, logical, storage);
+        return rowPackImpl<2>(view, plan, shape, 2, logical, storage);
+      default:
+        rowPackImpl<0>(view, plan, shape, elementBytes, logical, storage);
+        return;
+      }
+    }
   }
   std::optional<StridedView::Dim> digit = sourceOrderDigit(view, shape);
   if (!dense || digit)

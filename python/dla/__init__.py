@@ -281,6 +281,30 @@ class Type(_ContextObject):
             raise DLAError("%s is not a ranked tensor type" % self)
         return Type(self.context, _capi.mlirShapedTypeGetElementType(self.handle))
 
+    def pack_surfaces(self, data):
+        """Every storage surface of a constant of this type, as
+        {name: numpy uint8 array}, through the packer --dla-pack-weights
+        uses: {"storage": ...} for plain layouts and Winograd weights,
+        {"wgs", "wmb", "data"} for compressed weights. `data`: a numpy array
+        (the tensor's element width, any byte order) or raw row-major bytes;
+        contiguous host-order arrays are read in place."""
+        src = _logical_bytes(data)
+        packer = _capi.DlaConstantPacker()
+        _check(_capi.dlaTypeCreateConstantPacker(self.handle, ctypes.byref(packer)))
+        try:
+            n = _capi.dlaConstantPackerGetNumSurfaces(packer)
+            names = [_capi.dlaConstantPackerGetSurfaceName(packer, i).decode()
+                     for i in range(n)]
+            sizes = (ctypes.c_int64 * max(n, 1))()
+            pointer = src.ctypes.data_as(ctypes.c_void_p)
+            _check(_capi.dlaConstantPackerPlan(packer, pointer, src.nbytes, sizes))
+            surfaces = [np.empty(sizes[i], np.uint8) for i in range(n)]
+            pointers = (ctypes.c_void_p * max(n, 1))(*[a.ctypes.data for a in surfaces])
+            _check(_capi.dlaConstantPackerPack(packer, pointer, src.nbytes, pointers))
+        finally:
+            _capi.dlaConstantPackerDestroy(packer)
+        return dict(zip(names, surfaces))
+
     def layout(self):
         """Binds the type's layout (its dla encoding's, or row-major)."""
         bound = _capi.DlaBoundLayout()
@@ -423,20 +447,44 @@ class Layout:
                            % (data.nbytes, self.description, self.logical_bytes))
         return np.frombuffer(data, dtype=np.uint8)
 
-    def pack(self, data):
+    def pack(self, data, out=None):
         """The storage image (bytes) of `data`: a numpy array of the tensor's
         shape and element width, or raw row-major logical bytes. Padding and
-        gaps are zero."""
+        gaps are zero. With `out`, a writable C-contiguous buffer of
+        storage_bytes (a numpy array, bytearray, mmap, ...), packs into it in
+        place and returns it: no copy but the packer's own (a contiguous
+        host-order array is read in place too)."""
         src = self._logical_buffer(data)
-        out = ctypes.create_string_buffer(self.storage_bytes)
-        _check(_capi.dlaBoundLayoutPack(self._bound, src.ctypes.data_as(ctypes.c_void_p),
-                                        src.nbytes, out, self.storage_bytes))
-        return out.raw
+        if out is not None:
+            _check(_capi.dlaBoundLayoutPack(self._bound, src.ctypes.data_as(ctypes.c_void_p),
+                                            src.nbytes,
+                                            _writable_bytes(out, self.storage_bytes, "storage"),
+                                            self.storage_bytes))
+            return out
+        # Into numpy memory, then one copy into the bytes object (a ctypes
+        # string buffer costs a zero fill and a slow .raw copy).
+        return self.pack(data, out=np.empty(self.storage_bytes, np.uint8)).tobytes()
 
-    def unpack(self, storage, dtype=None):
+    def unpack(self, storage, dtype=None, out=None):
         """The logical tensor held by `storage` (bytes-like, storage_bytes
-        long), as a numpy array of the tensor's shape. `dtype` defaults to the
-        element type's (raw unsigned bits when numpy has no such type)."""
+        long, read in place), as a numpy array of the tensor's shape. `dtype`
+        defaults to the element type's (raw unsigned bits when numpy has no
+        such type). With `out`, a writable C-contiguous numpy array of the
+        tensor's shape and element width, unpacks into it and returns it."""
+        if out is not None:
+            if not isinstance(out, np.ndarray) or out.shape != self.shape:
+                raise DLAError("out must be a numpy array of shape %s" % (self.shape,))
+            if out.dtype.itemsize != self.element_bytes:
+                raise DLAError("out has %d-byte elements, but %s has %d"
+                               % (out.dtype.itemsize, self.description, self.element_bytes))
+            dst = _writable_bytes(out, self.logical_bytes, "logical")
+            src = np.frombuffer(memoryview(storage).cast("B"), dtype=np.uint8)
+            if src.nbytes != self.storage_bytes:
+                raise DLAError("%d storage bytes, but %s needs %d"
+                               % (src.nbytes, self.description, self.storage_bytes))
+            _check(_capi.dlaBoundLayoutUnpack(self._bound, src.ctypes.data_as(ctypes.c_void_p),
+                                              src.nbytes, dst, self.logical_bytes))
+            return out
         dtype = np.dtype(dtype) if dtype is not None else self.dtype
         _check_numeric(dtype)
         if dtype.itemsize != self.element_bytes:
@@ -446,11 +494,39 @@ class Layout:
         if src.nbytes != self.storage_bytes:
             raise DLAError("%d storage bytes, but %s needs %d"
                            % (src.nbytes, self.description, self.storage_bytes))
-        out = np.zeros(self.shape, dtype=dtype)
+        out = np.empty(self.shape, dtype=dtype)  # unpack writes every element
         _check(_capi.dlaBoundLayoutUnpack(self._bound, src.ctypes.data_as(ctypes.c_void_p),
                                           src.nbytes, out.ctypes.data_as(ctypes.c_void_p),
                                           out.nbytes))
         return out
+
+
+def _logical_bytes(data):
+    """A uint8 view of logical data: a numpy array in host byte order (copied
+    only when not C-contiguous or not host order) or any bytes-like."""
+    if isinstance(data, np.ndarray):
+        _check_numeric(data.dtype)
+        data = np.ascontiguousarray(data, dtype=data.dtype.newbyteorder("="))
+        return data.reshape(-1).view(np.uint8)
+    return np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)
+
+
+def _writable_bytes(out, nbytes, what):
+    """The address of `out`, a writable C-contiguous buffer of `nbytes`."""
+    try:
+        view = memoryview(out)
+    except TypeError:
+        raise DLAError("%s buffer: %s does not support the buffer protocol"
+                       % (what, type(out).__name__)) from None
+    if view.readonly:
+        raise DLAError("%s buffer is read-only" % what)
+    if not view.c_contiguous:
+        raise DLAError("%s buffer is not C-contiguous" % what)
+    if view.nbytes != nbytes:
+        raise DLAError("%s buffer has %d bytes, %d needed" % (what, view.nbytes, nbytes))
+    if nbytes == 0:
+        return None
+    return np.frombuffer(view.cast("B"), dtype=np.uint8).ctypes.data
 
 
 def _check_numeric(dtype):
@@ -554,3 +630,11 @@ def pack(tensor_type, data):
 
 def unpack(tensor_type, storage, dtype=None):
     return layout(tensor_type).unpack(storage, dtype)
+
+
+def pack_surfaces(tensor_type, data):
+    """Every storage surface of a constant of `tensor_type` (compressed and
+    Winograd weights included): {name: numpy uint8 array}."""
+    if not isinstance(tensor_type, Type):
+        tensor_type = default_context().parse_type(tensor_type)
+    return tensor_type.pack_surfaces(data)

@@ -55,6 +55,7 @@ MlirIdentifier = _handle("MlirIdentifier")
 MlirValue = _handle("MlirValue")
 DlaStatus = _handle("DlaStatus")
 DlaBoundLayout = _handle("DlaBoundLayout")
+DlaConstantPacker = _handle("DlaConstantPacker")
 
 
 class MlirStringRef(Structure):
@@ -194,6 +195,13 @@ _declare("dlaChunkedAttrGetRank", c_int64, MlirAttribute)
 _declare("dlaChunkedAttrGetPresetName", MlirStringRef, MlirAttribute)
 
 _declare("dlaTypeBindLayout", DlaStatus, MlirType, POINTER(DlaBoundLayout))
+_declare("dlaTypeCreateConstantPacker", DlaStatus, MlirType, POINTER(DlaConstantPacker))
+_declare("dlaConstantPackerDestroy", None, DlaConstantPacker)
+_declare("dlaConstantPackerGetNumSurfaces", c_ssize_t, DlaConstantPacker)
+_declare("dlaConstantPackerGetSurfaceName", c_char_p, DlaConstantPacker, c_ssize_t)
+_declare("dlaConstantPackerPlan", DlaStatus, DlaConstantPacker, c_void_p, c_size_t, _I64P)
+_declare("dlaConstantPackerPack", DlaStatus, DlaConstantPacker, c_void_p, c_size_t,
+         POINTER(c_void_p))
 _declare("dlaModuleParse", DlaStatus, MlirContext, MlirStringRef, POINTER(MlirModule))
 _declare("dlaTypeParse", DlaStatus, MlirContext, MlirStringRef, POINTER(MlirType))
 _declare("dlaAttributeParse", DlaStatus, MlirContext, MlirStringRef, POINTER(MlirAttribute))

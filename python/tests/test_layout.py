@@ -221,3 +221,58 @@ def test_buffer_errors():
         layout.byte_offset((0, 0))
     with pytest.raises(dla.DLAError, match="invalid chunked layout"):
         dla.chunked_layout([(0, 0), (1, 4)], (2, 8))
+
+
+# --- packing in place and packing every surface (issue 13) ------------------
+
+def test_pack_into_and_unpack_into_numpy_buffers_in_place():
+    layout = dla.layout(CROUTON)
+    x = np.arange(np.prod(layout.shape), dtype=np.int64).astype(np.int8).reshape(layout.shape)
+    out = np.full(layout.storage_bytes, 0x5A, np.uint8)
+    assert layout.pack(x, out=out) is out
+    assert out.tobytes() == layout.pack(x) == crouton_reference(x)
+    raw = bytearray(layout.storage_bytes)
+    assert layout.pack(x, out=raw) is raw and bytes(raw) == out.tobytes()
+    back = np.empty(layout.shape, np.int8)
+    assert layout.unpack(out, out=back) is back
+    np.testing.assert_array_equal(back, x)
+    with pytest.raises(dla.DLAError, match="bytes, %d needed" % layout.storage_bytes):
+        layout.pack(x, out=np.empty(layout.storage_bytes - 1, np.uint8))
+    with pytest.raises(dla.DLAError, match="read-only"):
+        layout.pack(x, out=bytes(layout.storage_bytes))
+    with pytest.raises(dla.DLAError, match="not C-contiguous"):
+        layout.pack(x, out=np.empty(2 * layout.storage_bytes, np.uint8)[::2])
+    with pytest.raises(dla.DLAError, match="shape"):
+        layout.unpack(out, out=np.empty(7, np.int8))
+
+
+def _weight_ref():
+    import os
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "..", "utils", "dla-ref"))
+    import weight_ref
+    return weight_ref
+
+
+@pytest.mark.parametrize("encoding, elt, shape", [
+    ("#dla.weight<direct, int8, compressed>", "i8", (40, 21, 3, 3)),
+    ("#dla.weight<direct, fp16, compressed>", "f16", (17, 33, 1, 2)),
+    ("#dla.weight<deconv, int8, compressed, stride = [2, 2]>", "i8", (5, 9, 4, 3)),
+    ("#dla.weight<winograd, fp16>", "f16", (20, 7, 3, 3)),
+    ("#dla.weight<direct, fp16>", "f16", (19, 40, 3, 3)),
+])
+def test_pack_surfaces_matches_the_numpy_reference(encoding, elt, shape):
+    ref = _weight_ref()
+    rng = np.random.default_rng(13)
+    w = ref.random_sparse(shape, elt, rng)
+    tensor = "tensor<%sx%s, %s>" % ("x".join(map(str, shape)), elt, encoding)
+    surfaces = dla.pack_surfaces(tensor, w)
+    expected = ref.pack(w, encoding, elt)
+    if "compressed" in encoding:
+        assert sorted(surfaces) == sorted(expected) == ["data", "wgs", "wmb"]
+        for name in expected:
+            assert surfaces[name].tobytes() == expected[name], name
+    else:
+        assert list(surfaces) == ["storage"]
+        assert surfaces["storage"].tobytes() == expected["weights"]

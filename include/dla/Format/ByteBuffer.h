@@ -11,12 +11,42 @@
 
 #include "dla/Format/Expected.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <memory>
 #include <string>
 
 namespace dla::format {
+
+/// malloc for a buffer about to be written in full: at least `alignment`
+/// aligned; a large one (>= 4 MiB) is 2 MiB aligned and asks for
+/// transparent huge pages, so that filling a fresh buffer takes one page
+/// fault per 2 MiB rather than per 4 KiB (a third of `dla-opt
+/// --dla-pack-weights` was page faults on fresh output). Release with
+/// std::free. Null when out of memory.
+inline void *allocateForWriting(size_t bytes, size_t alignment = alignof(std::max_align_t)) {
+  constexpr size_t kHuge = size_t(2) << 20;
+  if (bytes >= 2 * kHuge) {
+    void *p = nullptr;
+    if (posix_memalign(&p, std::max(kHuge, alignment), bytes) != 0)
+      return nullptr;
+#ifdef MADV_HUGEPAGE
+    // Only the whole huge pages inside the buffer: a huge page across its
+    // end would add up to 2 MiB of untouched bytes to the RSS.
+    madvise(p, bytes / kHuge * kHuge, MADV_HUGEPAGE); // advice: failure is harmless
+#endif
+    return p;
+  }
+  if (alignment <= alignof(std::max_align_t))
+    return std::malloc(bytes ? bytes : 1);
+  const size_t rounded = (bytes + alignment - 1) / alignment * alignment;
+  return std::aligned_alloc(alignment, rounded ? rounded : alignment);
+}
 
 class ByteBuffer {
 public:
@@ -29,7 +59,7 @@ public:
       return makeError("cannot allocate a negative size (" + std::to_string(bytes) +
                        " bytes) for " + what);
     // malloc(0) may return null; one byte keeps null meaning failure.
-    void *p = std::malloc(bytes ? static_cast<size_t>(bytes) : 1);
+    void *p = allocateForWriting(static_cast<size_t>(bytes));
     if (!p)
       return makeError("out of memory allocating " + std::to_string(bytes) + " bytes for " + what);
     ByteBuffer buffer;

@@ -211,8 +211,7 @@ void runJob(PackJob &job) {
     // Not HeapAsmResourceBlob::allocate: its operator new aborts the process
     // when memory runs out; this reports it.
     size_t bytes = static_cast<size_t>(size);
-    size_t rounded = (bytes + alignment - 1) / alignment * alignment;
-    void *data = std::aligned_alloc(alignment, rounded ? rounded : alignment);
+    void *data = fmt::allocateForWriting(bytes, alignment);
     if (!data) {
       job.error = "out of memory allocating a storage surface of " + std::to_string(size) +
                   " bytes";

@@ -1,0 +1,44 @@
+//===- PackThreads.cpp - Splitting one large pack across cores ------------===//
+
+#include "dla/Format/PackThreads.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+using namespace dla::format;
+
+namespace {
+std::atomic<int> packThreads{0};
+} // namespace
+
+void dla::format::setPackThreads(int threads) { packThreads = std::max(0, threads); }
+
+int dla::format::getPackThreads() {
+  const int t = packThreads;
+  if (t > 0)
+    return t;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void dla::format::parallelRanges(int64_t n, int64_t minPerThread,
+                                 const std::function<void(int64_t, int64_t)> &body) {
+  int64_t threads = std::min<int64_t>(getPackThreads(), n / std::max<int64_t>(1, minPerThread));
+  if (threads <= 1) {
+    body(0, n);
+    return;
+  }
+  std::vector<std::thread> workers;
+  for (int64_t t = 1; t < threads; ++t) {
+    try {
+      workers.emplace_back(body, n * t / threads, n * (t + 1) / threads);
+    } catch (...) {
+      // No thread to be had: this range runs here.
+      body(n * t / threads, n * (t + 1) / threads);
+    }
+  }
+  body(0, n / threads);
+  for (std::thread &w : workers)
+    w.join();
+}

@@ -1,0 +1,221 @@
+//===- FastPackersTest.cpp - Fast kernels against the previous ones --------===//
+//
+// Random shapes through the SIMD kernels of issue 13 (compression, Winograd,
+// the strided copy, fp16 -> fp32), byte-compared with the scalar kernels
+// they replaced (bench/PreviousPackers.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PreviousPackers.h"
+
+#include "dla/Format/ChunkedLayout.h"
+#include "dla/Format/NvdlaWeight.h"
+#include "dla/Format/NvdlaWeightCompression.h"
+#include "dla/Format/PackThreads.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace dla::format;
+using namespace dla::format::nvdla;
+
+namespace {
+
+std::vector<char> randomData(std::mt19937_64 &rng, int64_t n, int64_t eb, int zeroPercent) {
+  std::vector<char> v(static_cast<size_t>(n * eb));
+  for (int64_t i = 0; i < n; ++i) {
+    const bool zero = static_cast<int>(rng() % 100) < zeroPercent;
+    for (int64_t b = 0; b < eb; ++b)
+      v[static_cast<size_t>(i * eb + b)] = zero ? 0 : static_cast<char>(rng());
+  }
+  // Elements with only one non-zero byte (an fp16 -0.0, small integers).
+  for (int64_t i = 0; i < n; i += 7)
+    if (eb == 2)
+      v[static_cast<size_t>(i * eb + rng() % 2)] = 0;
+  return v;
+}
+
+TEST(FastPackers, CompressionMatchesPreviousKernel) {
+  std::mt19937_64 rng(1301);
+  for (int trial = 0; trial < 60; ++trial) {
+    WeightParams params;
+    params.format = trial % 4 == 3 ? WeightFormat::Deconvolution : WeightFormat::Direct;
+    params.precision = std::vector<Precision>{Precision::Int8, Precision::Fp16,
+                                              Precision::Int16}[trial % 3];
+    params.shape = {int64_t(1 + rng() % 70), int64_t(1 + rng() % 90), int64_t(1 + rng() % 4),
+                    int64_t(1 + rng() % 4)};
+    if (params.format == WeightFormat::Deconvolution)
+      params.strideX = params.strideY = 2;
+    auto layout = NvdlaWeightLayout::create(params);
+    ASSERT_TRUE(layout) << layout.message();
+    const int64_t eb = layout->getElementBytes();
+    const int zeros = std::vector<int>{0, 50, 90, 100, 30}[trial % 5];
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    std::vector<char> logical = randomData(rng, layout->getNumLogicalElements(), eb, zeros);
+    std::vector<char> image(static_cast<size_t>(layout->getStorageBytes()));
+    ASSERT_TRUE(layout->pack(logical.data(), logical.size(), image.data(), image.size()));
+    std::vector<unsigned char> expected =
+        previous::compress(*layout, reinterpret_cast<const unsigned char *>(image.data()));
+    auto plan = planCompressedWeights(*layout, image.data(), image.size());
+    ASSERT_TRUE(plan) << plan.message();
+    ASSERT_EQ(plan->storageBytes, static_cast<int64_t>(expected.size()));
+    // The exact size (counted first) and the all-non-zero bound (one sweep).
+    for (int64_t bytes : {plan->storageBytes,
+                          getCompressedWeightLayoutBound(*layout).storageBytes}) {
+      std::vector<unsigned char> out(static_cast<size_t>(bytes), 0xa5);
+      auto done = compressWeights(*layout, image.data(), image.size(), out.data(), bytes);
+      ASSERT_TRUE(done) << done.message();
+      ASSERT_EQ(done->storageBytes, plan->storageBytes);
+      out.resize(expected.size());
+      EXPECT_EQ(out, expected);
+    }
+    std::vector<unsigned char> small(static_cast<size_t>(plan->storageBytes - 1));
+    EXPECT_FALSE(compressWeights(*layout, image.data(), image.size(), small.data(),
+                                 small.size()));
+  }
+}
+
+TEST(FastPackers, WinogradMatchesPreviousKernel) {
+  std::mt19937_64 rng(1302);
+  // Special fp16 values among the weights: zeros of both signs, subnormals,
+  // the largest finite, infinities, one NaN.
+  const uint16_t specials[] = {0x0000, 0x8000, 0x0001, 0x83ff, 0x7bff, 0xfbff, 0x7c00, 0xfc00};
+  // Zeros of both signs and subnormals also in the finite trials.
+  const uint16_t finiteSpecials[] = {0x0000, 0x8000, 0x0001, 0x83ff, 0x7bff, 0xfbff};
+  for (int trial = 0; trial < 40; ++trial) {
+    WeightParams params;
+    params.format = WeightFormat::Winograd;
+    params.precision = std::vector<Precision>{Precision::Fp16, Precision::Int8,
+                                              Precision::Int16}[trial % 3];
+    const int64_t stride = 1 + trial % 2;
+    params.strideX = params.strideY = stride;
+    const int64_t R = stride == 1 ? 3 : 5 + rng() % 2, S = stride == 1 ? 3 : 5 + rng() % 2;
+    params.shape = {int64_t(1 + rng() % 40), int64_t(1 + rng() % 50), R, S};
+    auto layout = NvdlaWeightLayout::create(params);
+    ASSERT_TRUE(layout) << layout.message();
+    const int64_t eb = layout->getElementBytes();
+    const int64_t n = layout->getNumLogicalElements();
+    std::vector<char> logical(static_cast<size_t>(n * eb));
+    for (int64_t i = 0; i < n; ++i) {
+      if (params.precision == Precision::Fp16) {
+        // Specials in every other trial: groups without any take the
+        // shortened finite-input transform.
+        uint16_t h = trial % 2 == 0 && rng() % 10 == 0 ? specials[rng() % 8]
+                     : rng() % 8 == 0 ? finiteSpecials[rng() % 6]
+                                      : fp32ToFp16(static_cast<float>(int(rng() % 4001) - 2000) /
+                                                   256.0f);
+        std::memcpy(&logical[static_cast<size_t>(2 * i)], &h, 2);
+      } else {
+        for (int64_t b = 0; b < eb; ++b)
+          logical[static_cast<size_t>(i * eb + b)] = static_cast<char>(rng());
+      }
+    }
+    if (params.precision == Precision::Fp16 && trial % 6 == 0) {
+      const uint16_t nan = 0x7e01;
+      std::memcpy(&logical[static_cast<size_t>(2 * (rng() % n))], &nan, 2);
+    }
+    for (Fp16Rounding rounding : {Fp16Rounding::TiesToEven, Fp16Rounding::TiesAwayFromZero}) {
+      SCOPED_TRACE("trial " + std::to_string(trial));
+      std::vector<char> out(static_cast<size_t>(layout->getStorageBytes()), 0x5a);
+      ASSERT_TRUE(layout->pack(logical.data(), logical.size(), out.data(), out.size(), rounding));
+      std::vector<char> expected = previous::winograd(*layout, logical.data(), rounding);
+      ASSERT_EQ(out.size(), expected.size());
+      // Where two NaNs meet in one sum, which payload survives is the
+      // hardware's choice of operand (IEEE leaves it open), so any NaN
+      // matches a NaN; every other value must be bit-identical.
+      auto isNan = [](const char *p) {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        return (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0;
+      };
+      for (size_t i = 0; i < out.size(); i += static_cast<size_t>(eb)) {
+        if (params.precision == Precision::Fp16 && isNan(&out[i]) && isNan(&expected[i]))
+          continue;
+        ASSERT_EQ(std::memcmp(&out[i], &expected[i], static_cast<size_t>(eb)), 0)
+            << "element at byte " << i << " of " << out.size() << ", "
+            << enumName(params.precision);
+      }
+    }
+  }
+}
+
+TEST(FastPackers, ChunkedCopyMatchesPerElementReference) {
+  std::mt19937_64 rng(1303);
+  for (int trial = 0; trial < 120; ++trial) {
+    const ChunkedPresetInfo &preset = kChunkedPresets[rng() % std::size(kChunkedPresets)];
+    std::vector<int64_t> shape(4);
+    for (auto &e : shape)
+      e = 1 + static_cast<int64_t>(rng() % 12);
+    if (trial % 2) // one or two long dimensions
+      shape[rng() % 4] = 20 + static_cast<int64_t>(rng() % 60);
+    const int64_t eb = std::vector<int64_t>{1, 2, 4, 3}[trial % 4];
+    auto bound = ChunkedLayout::getPreset(preset.preset).bind(shape, eb);
+    ASSERT_TRUE(bound) << bound.message();
+    const ChunkedBoundLayout &layout = **bound;
+    SCOPED_TRACE(std::string(preset.name) + " on " + formatShape(shape) + " of " +
+                 std::to_string(eb) + " bytes");
+    std::vector<char> logical(static_cast<size_t>(layout.getNumElements() * eb));
+    for (auto &c : logical)
+      c = static_cast<char>(rng() | 1);
+    std::vector<char> storage(static_cast<size_t>(layout.getStorageBytes()), 0x77);
+    layout.pack(logical.data(), storage.data());
+    ASSERT_EQ(storage, previous::chunked(layout, logical.data()));
+    std::vector<char> back(logical.size(), 0);
+    layout.unpack(storage.data(), back.data());
+    EXPECT_EQ(back, logical);
+  }
+}
+
+TEST(FastPackers, DirectSplitAcrossThreadsMatchesOneThread) {
+  // Above the split threshold (8 MiB per thread), with a short last group
+  // and a short channel block; fp16, int8 and fp32 sources.
+  std::mt19937_64 rng(1304);
+  for (Precision precision : {Precision::Fp16, Precision::Int8}) {
+    WeightParams params;
+    params.precision = precision;
+    params.shape = {1000, 1001, 3, 3};
+    auto layout = NvdlaWeightLayout::create(params);
+    ASSERT_TRUE(layout) << layout.message();
+    const int64_t n = layout->getNumLogicalElements(), eb = layout->getElementBytes();
+    std::vector<char> logical = randomData(rng, n, eb, 10);
+    std::vector<float> f32(static_cast<size_t>(n));
+    for (float &f : f32)
+      f = static_cast<float>(static_cast<int>(rng() % 20001) - 10000) / 1024.0f;
+    std::vector<char> one(static_cast<size_t>(layout->getStorageBytes()));
+    std::vector<char> many(one.size(), 0x11), oneF(one.size()), manyF(one.size(), 0x22);
+    const bool fp16 = precision == Precision::Fp16;
+    setPackThreads(1);
+    ASSERT_TRUE(layout->pack(logical.data(), n * eb, one.data(), one.size()));
+    if (fp16) {
+      ASSERT_TRUE(layout->packFp32(f32.data(), n, oneF.data(), oneF.size()));
+    }
+    setPackThreads(3);
+    ASSERT_TRUE(layout->pack(logical.data(), n * eb, many.data(), many.size()));
+    if (fp16) {
+      ASSERT_TRUE(layout->packFp32(f32.data(), n, manyF.data(), manyF.size()));
+    }
+    setPackThreads(0);
+    EXPECT_TRUE(one == many);
+    if (fp16) {
+      EXPECT_TRUE(oneF == manyF);
+    }
+    std::vector<char> back(logical.size());
+    ASSERT_TRUE(layout->unpack(many.data(), many.size(), back.data(), back.size()));
+    EXPECT_TRUE(back == logical);
+  }
+}
+
+TEST(FastPackers, Fp16ToFp32EveryValue) {
+  std::vector<uint16_t> all(65536 + 5);
+  for (size_t i = 0; i < all.size(); ++i)
+    all[i] = static_cast<uint16_t>(i * 40503u); // every value, in a scrambled order
+  std::vector<float> out(all.size());
+  convertFp16ToFp32(all.data(), out.data(), static_cast<int64_t>(all.size()));
+  for (size_t i = 0; i < all.size(); ++i) {
+    const float expected = fp16ToFp32(all[i]);
+    ASSERT_EQ(std::memcmp(&out[i], &expected, 4), 0) << "half 0x" << std::hex << all[i];
+  }
+}
+
+} // namespace
