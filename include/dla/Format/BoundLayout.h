@@ -14,6 +14,7 @@
 #define DLA_FORMAT_BOUNDLAYOUT_H
 
 #include "dla/Format/Expected.h"
+#include "dla/Format/LogicalOrder.h"
 #include "dla/Format/StridedView.h"
 
 #include <cstdint>
@@ -65,6 +66,9 @@ public:
   /// The exact inverse of pack on the logical elements. Only called when
   /// isInvertible().
   virtual void unpack(const char *storage, char *logical) const = 0;
+
+  /// The logical dimension order the format reads (LogicalOrder.h).
+  virtual LogicalOrder getLogicalOrder() const { return LogicalOrder::Unspecified; }
 
   /// False for layouts whose storage does not determine the logical values.
   virtual bool isInvertible() const { return true; }
