@@ -95,6 +95,11 @@ private:
     int parentConsumer = -2; ///< -1 producer, >= 0 a consumer, -2 unvisited
     bool producerChild = false;
     std::vector<int> childConsumers;
+    /// A node with one choice reached again: its choice is fixed, so it can
+    /// stand in this net as a copy of its own (a leaf costing nothing here)
+    /// without closing a cycle.
+    bool producerLeaf = false;
+    std::vector<char> consumerLeaf;
     /// Per choice of the parent node: the net's cost including subtrees and
     /// the read set achieving it.
     std::vector<int64_t> message;
@@ -126,7 +131,13 @@ private:
           childNets[node].push_back(port.net);
           const LayoutProblem::Net &net = p.nets[port.net];
           bool tooWide = net.numEncodings > kMaxSubsetEncodings;
+          bool leaf = false;
           auto claim = [&](int other) {
+            leaf = false;
+            if (visited[other] && !tooWide && p.nodes[other].choiceCost.size() == 1) {
+              leaf = true;
+              return true;
+            }
             if (tooWide || visited[other]) {
               anyCut = true;
               return false;
@@ -136,11 +147,15 @@ private:
             order.push_back(other);
             return true;
           };
-          if (port.consumer >= 0)
+          if (port.consumer >= 0) {
             st.producerChild = claim(net.producer);
+            st.producerLeaf = leaf;
+          }
           for (size_t c = 0; c < net.consumers.size(); ++c)
-            if (static_cast<int>(c) != port.consumer && claim(net.consumers[c].node))
+            if (static_cast<int>(c) != port.consumer && claim(net.consumers[c].node)) {
               st.childConsumers.push_back(static_cast<int>(c));
+              st.consumerLeaf.push_back(leaf);
+            }
         }
       }
     }
@@ -148,13 +163,13 @@ private:
 
   /// best[c][j] of consumer child `c` restricted to read sets within S, as
   /// a table over all S (min over subsets, by the superset sum trick).
-  std::vector<int64_t> consumerTable(const LayoutProblem::Net &net, int c) const {
+  std::vector<int64_t> consumerTable(const LayoutProblem::Net &net, int c, bool leaf) const {
     const uint32_t full = 1u << net.numEncodings;
     std::vector<int64_t> t(full, kInf);
     const LayoutProblem::Consumer &con = net.consumers[c];
     for (size_t j = 0; j < con.reads.size(); ++j) {
       uint32_t m = readMask(con.reads[j]);
-      t[m] = std::min(t[m], best[con.node][j]);
+      t[m] = std::min(t[m], leaf ? 0 : best[con.node][j]);
     }
     for (int b = 0; b < net.numEncodings; ++b)
       for (uint32_t s = 0; s < full; ++s)
@@ -179,8 +194,8 @@ private:
     NetState &st = nets[netIndex];
     const uint32_t full = 1u << net.numEncodings;
     std::vector<int64_t> a(full, 0);
-    for (int c : st.childConsumers) {
-      std::vector<int64_t> t = consumerTable(net, c);
+    for (size_t i = 0; i < st.childConsumers.size(); ++i) {
+      std::vector<int64_t> t = consumerTable(net, st.childConsumers[i], st.consumerLeaf[i]);
       for (uint32_t s = 0; s < full; ++s)
         a[s] = add(a[s], t[s]);
     }
@@ -210,7 +225,7 @@ private:
       }
       const std::vector<int64_t> &bp = best[net.producer];
       for (size_t jp = 0; jp < bp.size(); ++jp) {
-        int64_t v = add(add(bp[jp], netCost(net, net.writes[jp], s)), a[s]);
+        int64_t v = add(add(st.producerLeaf ? 0 : bp[jp], netCost(net, net.writes[jp], s)), a[s]);
         if (v < c[s]) {
           c[s] = v;
           st.argProducer[s] = static_cast<int>(jp);
@@ -232,9 +247,12 @@ private:
     const LayoutProblem::Net &net = p.nets[netIndex];
     const NetState &st = nets[netIndex];
     uint32_t s = st.argSet[parentChoice];
-    if (st.producerChild)
+    if (st.producerChild && !st.producerLeaf)
       choice[net.producer] = std::max(0, st.argProducer[s]);
-    for (int c : st.childConsumers) {
+    for (size_t i = 0; i < st.childConsumers.size(); ++i) {
+      if (st.consumerLeaf[i])
+        continue;
+      int c = st.childConsumers[i];
       const LayoutProblem::Consumer &con = net.consumers[c];
       int64_t bestValue = kInf;
       for (size_t j = 0; j < con.reads.size(); ++j) {

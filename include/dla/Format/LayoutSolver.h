@@ -14,9 +14,12 @@
 //     included, from BoundLayout::getStorageBytes).
 //
 // The total is the sum of the choice costs and the relayout costs. solve()
-// is exact when the factor graph (nodes and nets) is a forest -- chains and
-// trees of layers, values with several consumers included: a bottom-up
-// dynamic programme over the subsets of encodings each net materialises.
+// is exact when the factor graph (nodes and nets) is a forest once every
+// node with a single choice is split into one copy per net (its choice is
+// fixed, so the copies agree) -- chains and trees of layers, values with
+// several consumers, and any graph whose cycles pass only through fixed
+// nodes (NVDLA residual networks): a bottom-up dynamic programme over the
+// subsets of encodings each net materialises.
 // On other graphs (residual connections) it solves a spanning forest exactly
 // and then improves the full objective by local moves (one node at a time)
 // until none helps; it reports that the result may not be optimal.
