@@ -359,6 +359,7 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
   // --- Rewrite.
   OpBuilder builder(func.getContext());
   DenseMap<std::pair<Value, Attribute>, Value> relayouts;
+  DenseMap<Block *, Operation *> lastArgRelayout;
   int64_t runBytes = 0, runCount = 0, constantCount = 0;
   auto producerText = [](Value v) {
     std::string s;
@@ -376,10 +377,17 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
     if (auto it = relayouts.find(key); it != relayouts.end())
       return it->second;
     auto type = cast<RankedTensorType>(v.getType());
-    if (Operation *def = v.getDefiningOp())
+    Block *argBlock = nullptr;
+    if (Operation *def = v.getDefiningOp()) {
       builder.setInsertionPointAfter(def);
-    else
-      builder.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+    } else {
+      // Argument relayouts open the block, in the order they are made.
+      argBlock = cast<BlockArgument>(v).getOwner();
+      if (Operation *last = lastArgRelayout.lookup(argBlock))
+        builder.setInsertionPointAfter(last);
+      else
+        builder.setInsertionPointToStart(argBlock);
+    }
     auto constant = v.getDefiningOp<arith::ConstantOp>();
     std::string why;
     // Compressed weights, when they are smaller for this constant's data.
@@ -407,6 +415,8 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
     RankedTensorType to = withEncoding(type, encoding);
     Value r = RelayoutOp::create(builder, loc, to, v);
     relayouts[key] = r;
+    if (argBlock)
+      lastArgRelayout[argBlock] = r.getDefiningOp();
     if (constant) {
       ++numConstantRelayouts;
       ++constantCount;
