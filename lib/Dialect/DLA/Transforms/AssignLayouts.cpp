@@ -20,6 +20,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -470,6 +473,35 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
                               "the result is declared " + describe(pinned));
       for (OpOperand *use : uses)
         use->set(pin);
+    }
+  }
+  // Destinations (linalg inits) take their result's type: a fresh
+  // tensor.empty (or a linalg.fill of one) is retyped in place, anything
+  // else is relayouted.
+  for (OpNode &opNode : opNodes) {
+    auto dps = dyn_cast<DestinationStyleOpInterface>(opNode.op.getOperation());
+    if (!dps)
+      continue;
+    for (OpOperand &init : dps.getDpsInitsMutable()) {
+      auto want = dyn_cast<RankedTensorType>(dps.getTiedOpResult(&init).getType());
+      if (!want || init.get().getType() == want)
+        continue;
+      Value value = init.get();
+      if (auto fill = value.getDefiningOp<linalg::FillOp>(); fill && value.hasOneUse()) {
+        Value inner = fill.getDpsInits()[0];
+        if (inner.getDefiningOp<tensor::EmptyOp>() && inner.hasOneUse()) {
+          inner.setType(want);
+          value.setType(want);
+          continue;
+        }
+      }
+      if (value.getDefiningOp<tensor::EmptyOp>() && value.hasOneUse()) {
+        value.setType(want);
+        continue;
+      }
+      init.set(getRelayout(value, want.getEncoding(), opNode.op->getLoc(),
+                           "the destination of '" + opNode.op->getName().getStringRef().str() +
+                               "' takes its result's type"));
     }
   }
   for (auto [index, opNode] : llvm::enumerate(opNodes)) {
