@@ -36,3 +36,14 @@ module attributes {dla.target = #dla.target<nvdla, nv_small>} {
     return %y : tensor<1x16x4x4xi8>
   }
 }
+
+// -----
+
+// A dynamic batch: the relayouts are still placed, their size is unknown.
+// expected-remark @+1 {{layouts assigned to 1 ops: 2 run-time relayouts of 0 bytes, 0 constants packed at compile time}}
+func.func @dynamic(%x: tensor<?x16x4x4xi8>) -> tensor<?x16x2x2xi8> {
+  // expected-remark @+1 {{relayout of a size unknown at compile time: function argument #0 is row-major, 'dla.pool' reads its input as #dla.feature<int8>}}
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<?x16x4x4xi8> -> tensor<?x16x2x2xi8>
+  // expected-remark @+1 {{relayout of a size unknown at compile time: 'dla.pool' writes #dla.feature<int8>, function result #0 is declared row-major}}
+  return %p : tensor<?x16x2x2xi8>
+}

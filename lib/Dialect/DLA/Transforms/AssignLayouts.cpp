@@ -431,8 +431,14 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
     }
     int64_t read = storageBytes(type), written = storageBytes(to);
     ++numRelayouts;
-    numRelayoutBytes += read + written;
     ++runCount;
+    if (read == kUnknownBytes || written == kUnknownBytes) {
+      // Dynamic or unbindable shapes: the size is not known at compile time.
+      r.getDefiningOp()->emitRemark() << "relayout of a size unknown at compile time: "
+                                      << producerText(v) << ", " << reader;
+      return r;
+    }
+    numRelayoutBytes += read + written;
     runBytes += read + written;
     r.getDefiningOp()->emitRemark() << "relayout costs " << read + written << " bytes ("
                                     << read << " read + " << written
