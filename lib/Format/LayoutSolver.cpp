@@ -56,7 +56,9 @@ struct Port {
 
 class Solver {
 public:
-  explicit Solver(const LayoutProblem &p) : p(p) {}
+  /// `fromLast`: grow the spanning forest from the last node (a sink)
+  /// rather than the first; on cyclic graphs the two cut different nets.
+  Solver(const LayoutProblem &p, bool fromLast) : p(p), fromLast(fromLast) {}
 
   LayoutSolution run() {
     const size_t n = p.nodes.size();
@@ -114,7 +116,8 @@ private:
     childNets.assign(n, {});
     nets.assign(p.nets.size(), {});
     std::vector<char> visited(n, 0);
-    for (size_t root = 0; root < n; ++root) {
+    for (size_t i = 0; i < n; ++i) {
+      size_t root = fromLast ? n - 1 - i : i;
       if (visited[root])
         continue;
       visited[root] = 1;
@@ -302,6 +305,7 @@ private:
   }
 
   const LayoutProblem &p;
+  bool fromLast;
   std::vector<std::vector<Port>> ports;
   std::vector<int> order;
   std::vector<int> parentNet;
@@ -324,7 +328,13 @@ int64_t dla::format::evaluateLayoutAssignment(const LayoutProblem &problem,
 }
 
 LayoutSolution dla::format::solveLayoutAssignment(const LayoutProblem &problem) {
-  return Solver(problem).run();
+  LayoutSolution first = Solver(problem, /*fromLast=*/false).run();
+  if (first.provablyOptimal)
+    return first;
+  // Cyclic: a second spanning forest, grown from the other end, and the
+  // better of the two after local moves (twice the time, still linear).
+  LayoutSolution second = Solver(problem, /*fromLast=*/true).run();
+  return second.cost < first.cost ? second : first;
 }
 
 std::optional<LayoutSolution>

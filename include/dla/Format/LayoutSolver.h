@@ -22,7 +22,9 @@
 // subsets of encodings each net materialises.
 // On other graphs (residual connections) it solves a spanning forest exactly
 // and then improves the full objective by local moves (one node at a time)
-// until none helps; it reports that the result may not be optimal.
+// until none helps, for two spanning forests (grown from the first and from
+// the last node), and keeps the better; it reports that the result may not
+// be optimal.
 //
 // Time: O(sum over nets of 2^K * (K + ports * choices)), K = distinct
 // encodings of the net (a handful), plus the local moves on cyclic graphs.
