@@ -15,6 +15,10 @@ namespace dla {
 /// or produces.
 void registerAllDialects(DialectRegistry &registry);
 
+/// Attaches the HTP layouts of upstream linalg named ops
+/// (LayoutConstrainedOpInterface external models); registerAllDialects does.
+void registerHtpLinalgLayoutModels(DialectRegistry &registry);
+
 } // namespace dla
 } // namespace mlir
 

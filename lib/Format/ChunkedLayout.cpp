@@ -205,3 +205,10 @@ std::vector<ChunkPair> ChunkedLayout::zipPairs(const int64_t *dims, const int64_
     pairs.push_back({dims[i], sizes[i]});
   return pairs;
 }
+
+LogicalOrder ChunkedBoundLayout::getLogicalOrder() const {
+  std::optional<ChunkedPreset> preset = layout.getMatchingPreset();
+  if (!preset)
+    return LogicalOrder::Unspecified;
+  return *preset == ChunkedPreset::ConvWeight ? LogicalOrder::HWIO : LogicalOrder::NHWC;
+}

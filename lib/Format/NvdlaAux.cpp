@@ -289,3 +289,12 @@ void AuxBoundLayout::unpack(const char *storage, char *logical) const {
     logical[i] = static_cast<char>(static_cast<int8_t>(v));
   }
 }
+
+LogicalOrder AuxBoundLayout::getLogicalOrder() const {
+  // Rank-4 per-element data is NCHW; the CHW form has no batch role to
+  // misplace, and per-channel / per-layer data no spatial one.
+  // (Two-component element-wise data has a trailing component axis.)
+  bool nchw = config.mode == AuxMode::PerElement && getShape().size() == 4 &&
+              getComponentsPerElement(config) == 1;
+  return nchw ? LogicalOrder::NCHW : LogicalOrder::Unspecified;
+}

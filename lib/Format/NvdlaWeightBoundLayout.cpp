@@ -19,6 +19,7 @@ public:
         layout(std::move(layout)) {}
 
   int64_t getStorageBytes() const override { return layout.getStorageBytes(); }
+  LogicalOrder getLogicalOrder() const override { return LogicalOrder::KCRS; }
 
   Expected<int64_t> getByteOffset(const std::vector<int64_t> &index) const override {
     if (Status s = checkIndex(index); !s)

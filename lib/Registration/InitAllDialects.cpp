@@ -16,4 +16,5 @@ void mlir::dla::registerAllDialects(DialectRegistry &registry) {
   registry.insert<DLADialect, arith::ArithDialect, bufferization::BufferizationDialect,
                   func::FuncDialect, linalg::LinalgDialect, memref::MemRefDialect,
                   scf::SCFDialect, tensor::TensorDialect>();
+  registerHtpLinalgLayoutModels(registry);
 }

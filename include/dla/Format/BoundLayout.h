@@ -14,6 +14,7 @@
 #define DLA_FORMAT_BOUNDLAYOUT_H
 
 #include "dla/Format/Expected.h"
+#include "dla/Format/LogicalOrder.h"
 #include "dla/Format/StridedView.h"
 
 #include <cstdint>
@@ -66,6 +67,9 @@ public:
   /// invertible: formats whose storage does not determine the logical values
   /// (Winograd) are packed by a ConstantPacker and are not BoundLayouts.
   virtual void unpack(const char *storage, char *logical) const = 0;
+
+  /// The logical dimension order the format reads (LogicalOrder.h).
+  virtual LogicalOrder getLogicalOrder() const { return LogicalOrder::Unspecified; }
 
   /// Bytes of scratch memory pack() / unpack() allocate (counted against
   /// packing limits).

@@ -144,6 +144,9 @@ public:
   Expected<int64_t> getByteOffset(const std::vector<int64_t> &index) const override;
   Expected<StorageLocation> locate(int64_t byteOffset) const override;
   std::optional<StridedView> getStridedView() const override { return view; }
+  /// NHWC for the activation presets, HWIO for conv_weight, unspecified for
+  /// lists that spell no preset.
+  LogicalOrder getLogicalOrder() const override;
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;
 

@@ -137,6 +137,9 @@ public:
   /// The storage view when storage and logical element widths agree;
   /// nullopt when pack converts the width.
   std::optional<StridedView> getStridedView() const override;
+  /// Per-element data is in feature-data order (NCHW or CHW); per-channel
+  /// and per-layer data have no spatial axes.
+  LogicalOrder getLogicalOrder() const override;
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;
   /// 1-byte data in 2-byte components is widened through a copy.

@@ -193,6 +193,7 @@ public:
   /// A view for single-plane, byte-aligned formats whose components lie in
   /// channel order (R8, R16..., A8B8G8R8, A16B16G16R16, X8B8G8R8, ...).
   std::optional<StridedView> getStridedView() const override { return view; }
+  LogicalOrder getLogicalOrder() const override { return LogicalOrder::NCHW; }
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;
 

@@ -28,7 +28,7 @@ LogicalResult RelayoutOp::verify() {
   if (!isLayoutEncodingOrNone(result.getEncoding()))
     return emitOpError("result encoding ")
            << result.getEncoding() << " is not a DLA layout encoding";
-  return success();
+  return verifyRelayoutAxes(*this);
 }
 
 OpFoldResult RelayoutOp::fold(FoldAdaptor) {

@@ -7,6 +7,8 @@
 #include "dla/Format/ConstantPacker.h"
 #include "dla/Format/NvdlaWeight.h"
 #include "dla/Format/NvdlaConversion.h"
+#include "dla/Format/Target.h"
+#include "dla/Dialect/DLA/IR/LayoutVariant.h"
 #include "dla/Dialect/DLA/IR/FormatEnums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

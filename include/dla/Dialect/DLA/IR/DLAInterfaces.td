@@ -101,4 +101,37 @@ def DLA_PrecisionConversionOpInterface : OpInterface<"PrecisionConversionOpInter
   ];
 }
 
+def DLA_LayoutConstrainedOpInterface : OpInterface<"LayoutConstrainedOpInterface"> {
+  let cppNamespace = "::mlir::dla";
+  let description = [{
+    An op that reads and writes its tensors in accelerator formats: it says
+    which encodings it accepts on a target, as whole variants (one encoding
+    per operand and per result) in order of preference. Its verifier rejects
+    encodings no variant accepts (`verifyLayoutLegality`), and
+    `--dla-assign-layouts` picks one variant per op at the least relayout
+    cost. An encoding is accepted when it equals the variant's or differs
+    only in what the hardware reads through registers (strides, data size,
+    compression, post-extension, rounding; `acceptsEncoding`).
+  }];
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/[{
+        The variants the op accepts on `target`, most preferred first. A
+        null encoding leaves that operand or result unconstrained. An empty
+        list: the op cannot run on the target.
+      }],
+      /*retTy=*/"::llvm::SmallVector<::mlir::dla::LayoutVariant>",
+      /*methodName=*/"getLayoutVariants",
+      /*args=*/(ins "const ::dla::format::Target &":$target)>,
+    InterfaceMethod<
+      /*desc=*/"How messages name operand `operandNumber` (`input`, `weight`, ...).",
+      /*retTy=*/"::llvm::StringRef",
+      /*methodName=*/"getLayoutOperandName",
+      /*args=*/(ins "unsigned":$operandNumber)>,
+  ];
+  // After the op's own verifier, so that shapes and element types are sane.
+  let verify = [{ return ::mlir::dla::verifyLayoutLegality($_op); }];
+  let verifyWithRegions = 1;
+}
+
 #endif // DLA_INTERFACES_TD

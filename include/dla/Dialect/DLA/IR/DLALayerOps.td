@@ -41,7 +41,8 @@ def DLA_Padding : ConfinedAttr<DenseI64ArrayAttr,
 
 class DLA_LayerOp<string mnemonic, list<Trait> traits = []>
     : DLA_Op<mnemonic, !listconcat(traits, [Pure,
-        DeclareOpInterfaceMethods<DLA_PrecisionConversionOpInterface>])>;
+        DeclareOpInterfaceMethods<DLA_PrecisionConversionOpInterface>,
+        DeclareOpInterfaceMethods<DLA_LayoutConstrainedOpInterface>])>;
 
 def DLA_ConvOp : DLA_LayerOp<"conv"> {
   let summary = "2-D convolution on the NVDLA convolution pipeline (CONV/CACC)";

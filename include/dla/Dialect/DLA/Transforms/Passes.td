@@ -127,4 +127,98 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
 }
 
+def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "Give every tensor of the layer ops an accelerator encoding, at the least relayout cost";
+  let description = [{
+    For every function, picks one layout variant per op that implements
+    `LayoutConstrainedOpInterface` (the NVDLA layer ops; upstream linalg
+    named ops on an HTP target) and inserts `dla.relayout` where a value must
+    change form. The target is the `target` option, else the module's
+    `dla.target`, else NVDLA nv_full; the pass records it on the module.
+
+    - Function arguments and results keep the types they declare: relayouts
+      go at the boundary. An encoding the user wrote (an argument, a
+      relayout, a layer op result) is never changed: a conflicting reader gets
+      a relayout.
+    - Cost of a relayout = bytes read + bytes written, padding included
+      (storage bytes of both encodings, from the format library). The choice
+      minimises the total: exactly when the graph of ops and values is a
+      forest (chains, trees, values with several readers); on graphs with
+      reconvergent paths an exact spanning forest is improved by local moves
+      and the function's remark says the result is the best found.
+    - Readers that accept the same feature data with other strides read one
+      buffer (the hardware reads sub-cubes of a larger cube): no relayout.
+    - Constant operands are relayouted at compile time (`--dla-pack-weights`
+      folds them): they cost nothing at run time. With `compression`,
+      constant weights take `compressed` when WGS + WMB + data are smaller
+      than the dense stream (sizes from the format library's packer).
+    - `winograd=auto` turns an eligible direct convolution with constant
+      weights into Winograd (remarked).
+    - Every relayout gets a remark with its cost and reason; statistics
+      count relayouts and bytes.
+
+    ```mlir
+    func.func @f(%x: tensor<1x16x8x8xf16>) -> tensor<1x16x4x4xf16> {
+      %y = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x16x8x8xf16> -> tensor<1x16x4x4xf16>
+      return %y : tensor<1x16x4x4xf16>
+    }
+    // becomes
+    func.func @f(%x: tensor<1x16x8x8xf16>) -> tensor<1x16x4x4xf16> {
+      %0 = dla.relayout %x : tensor<1x16x8x8xf16> -> tensor<1x16x8x8xf16, #dla.feature<fp16>>
+      %y = dla.pool max %0 kernel [2, 2] stride [2, 2]
+          : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x4x4xf16, #dla.feature<fp16>>
+      %1 = dla.relayout %y : tensor<1x16x4x4xf16, #dla.feature<fp16>> -> tensor<1x16x4x4xf16>
+      return %1 : tensor<1x16x4x4xf16>
+    }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Target: nv_full, nv_large, nv_small (NVDLA), nvdla:<config>, or htp; "
+           "overrides the module's dla.target">,
+    Option<"winograd", "winograd", "std::string", /*default=*/"\"off\"",
+           "auto: turn eligible direct convolutions with constant weights into "
+           "Winograd; off: keep every convolution's mode">,
+    Option<"compression", "compression", "bool", /*default=*/"true",
+           "Compress constant weights when WGS + WMB + data are smaller than the "
+           "dense stream">,
+    Option<"pixelFormat", "pixel-format", "std::string", /*default=*/"\"\"",
+           "Pixel format of image-convolution inputs that are not encoded "
+           "(e.g. T_A8B8G8R8); default: the first format of the table that fits">,
+  ];
+  let statistics = [
+    Statistic<"numRelayouts", "relayouts", "Relayouts inserted that run at run time">,
+    Statistic<"numRelayoutBytes", "relayout-bytes", "Bytes read + written by those relayouts">,
+    Statistic<"numConstantRelayouts", "constant-relayouts", "Relayouts of constants (packed at compile time)">,
+    Statistic<"numCompressed", "compressed-weights", "Constant weights given the compressed format">,
+    Statistic<"numWinograd", "winograd", "Direct convolutions turned into Winograd">,
+  ];
+  let dependentDialects = ["::mlir::dla::DLADialect"];
+}
+
+def DLACompile : Pass<"dla-compile", "::mlir::ModuleOp"> {
+  let summary = "Compile layer ops for a target: assign layouts, check precision, pack weights";
+  let description = [{
+    The pipeline `--dla-assign-layouts`, `--dla-check-precision`,
+    `--dla-pack-weights` with one set of options, run as one pass so that
+    `dla-opt --dla-compile='target=nv_small'` compiles a module of layer ops
+    on plain tensors into one whose tensors carry NVDLA encodings, whose
+    precisions are checked and whose constant weights are packed
+    `dense_resource` blobs.
+
+    ```mlir
+    // dla-opt --dla-compile='target=nv_full winograd=auto compression=true'
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "As --dla-assign-layouts' target">,
+    Option<"winograd", "winograd", "std::string", /*default=*/"\"off\"",
+           "As --dla-assign-layouts' winograd (auto | off)">,
+    Option<"compression", "compression", "bool", /*default=*/"true",
+           "As --dla-assign-layouts' compression">,
+  ];
+  let dependentDialects = ["::mlir::dla::DLADialect", "::mlir::arith::ArithDialect"];
+}
+
 #endif // DLA_PASSES_TD

@@ -1,0 +1,44 @@
+//===- LayoutVariant.h - One way an op lays out its tensors -----*- C++ -*-===//
+#ifndef DLA_DIALECT_DLA_IR_LAYOUTVARIANT_H
+#define DLA_DIALECT_DLA_IR_LAYOUTVARIANT_H
+
+#include "dla/Format/Target.h"
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir {
+class Operation;
+namespace dla {
+
+/// The encodings of every operand and result of an op in one of the ways it
+/// can run (LayoutConstrainedOpInterface). A null encoding: unconstrained.
+struct LayoutVariant {
+  SmallVector<Attribute> operands;
+  SmallVector<Attribute> results;
+};
+
+/// True when a tensor in encoding `actual` can be read (or written) where a
+/// variant says `accepted`: the same encoding, or one that differs only in
+/// what the hardware takes from registers (feature strides, data size,
+/// compression, post-extension, rounding). Per-element bias and element-wise
+/// data of one component also accept feature data of the same precision:
+/// their atoms are the feature atoms (NvdlaAux.h), so the bytes are the same.
+/// No encoding is accepted only by no encoding.
+bool acceptsEncoding(Attribute accepted, Attribute actual);
+
+/// Checks the encodings of a LayoutConstrainedOpInterface op against the
+/// variants it accepts on the target of its module (TargetAttr::lookup):
+/// a located error names the operand, its encoding and what is accepted.
+/// Unencoded tensors are not checked: they are still to be assigned.
+LogicalResult verifyLayoutLegality(Operation *op);
+
+/// `dla.relayout` keeps logical indices: both encodings must read the same
+/// dimension order (dla/Format/LogicalOrder.h), else a transpose is needed.
+LogicalResult verifyRelayoutAxes(Operation *relayout);
+
+} // namespace dla
+} // namespace mlir
+
+#endif // DLA_DIALECT_DLA_IR_LAYOUTVARIANT_H

@@ -1,0 +1,183 @@
+//===- LayerOpLayouts.cpp - The encodings NVDLA layer ops accept ----------===//
+//
+// LayoutConstrainedOpInterface for dla.conv, dla.sdp, dla.pool, dla.lrn: on
+// an NVDLA target, feature data in and out (NCHW), weights in the format of
+// the convolution mode for the target's configuration, pixel data for image
+// convolutions (one variant per pixel format the image's shape and element
+// type allow, unless the image is already encoded), and the SDP's bias,
+// batch-norm, element-wise and PReLU formats. On other targets they have no
+// layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+namespace fmt = ::dla::format;
+namespace nv = ::dla::format::nvdla;
+
+namespace {
+
+Type elementTypeOf(Value v) { return cast<ShapedType>(v.getType()).getElementType(); }
+
+/// `#dla.feature<p>` for a value of a precision's element type, else null
+/// (the op verifier reports the element type).
+Attribute featureFor(Value v) {
+  std::optional<nv::Precision> p = getPrecision(elementTypeOf(v));
+  if (!p)
+    return {};
+  return FeatureAttr::get(v.getContext(), *p, std::nullopt, std::nullopt, std::nullopt);
+}
+
+Attribute biasFor(Value v) {
+  if (!v)
+    return {};
+  auto type = cast<RankedTensorType>(v.getType());
+  std::optional<nv::Precision> p = getPrecision(type.getElementType());
+  if (!p)
+    return {};
+  nv::AuxMode mode = type.getRank() == 0   ? nv::AuxMode::PerLayer
+                     : type.getRank() == 1 ? nv::AuxMode::PerChannel
+                                           : nv::AuxMode::PerElement;
+  return BiasAttr::get(v.getContext(), mode, *p, std::nullopt, std::nullopt, std::nullopt,
+                       std::nullopt);
+}
+
+/// Every operand slot, null unless set.
+LayoutVariant emptyVariant(Operation *op) {
+  LayoutVariant v;
+  v.operands.assign(op->getNumOperands(), Attribute());
+  v.results.assign(op->getNumResults(), Attribute());
+  return v;
+}
+
+/// The pixel formats an image of `type` may be in: its own encoding, or
+/// every format whose shape and element-type rules (the encoding's own
+/// verifier, silenced) it meets.
+SmallVector<PixelAttr> pixelFormatsFor(RankedTensorType type) {
+  if (auto pixel = dyn_cast_or_null<PixelAttr>(type.getEncoding()))
+    return {pixel};
+  SmallVector<PixelAttr> formats;
+  for (nv::PixelFormat f : fmt::enumValues<nv::PixelFormat>()) {
+    auto attr = PixelAttr::get(type.getContext(), f, std::nullopt, std::nullopt, std::nullopt,
+                               std::nullopt);
+    if (succeeded(attr.verifyEncoding(type.getShape(), type.getElementType(),
+                                      [] { return InFlightDiagnostic(); })))
+      formats.push_back(attr);
+  }
+  return formats;
+}
+
+StringRef nameOf(Operation *op, unsigned operandNumber,
+                 std::initializer_list<std::pair<Value, StringRef>> named) {
+  Value v = op->getOperand(operandNumber);
+  for (auto [value, name] : named)
+    if (value == v)
+      return name;
+  return "operand";
+}
+
+} // namespace
+
+SmallVector<LayoutVariant> ConvOp::getLayoutVariants(const fmt::Target &target) {
+  if (target.accelerator != fmt::Accelerator::Nvdla)
+    return {};
+  std::optional<nv::Precision> weightPrecision = getPrecision(elementTypeOf(getWeight()));
+  Attribute output = featureFor(getOutput());
+  if (!weightPrecision || !output)
+    return {};
+  MLIRContext *ctx = getContext();
+  auto weight = [&](nv::WeightFormat format, std::optional<int64_t> channels, int64_t stride) {
+    return WeightAttr::get(ctx, format, *weightPrecision, /*compressed=*/false, channels,
+                           nv::PostExtension::None, stride, stride, target.config,
+                           fmt::Fp16Rounding::TiesToEven);
+  };
+  LayoutVariant base = emptyVariant(*this);
+  base.results[0] = output;
+  if (Value bias = getBias())
+    base.operands[getBiasMutable()[0].getOperandNumber()] = biasFor(bias);
+  const unsigned in = getInputMutable().getOperandNumber();
+  const unsigned w = getWeightMutable().getOperandNumber();
+  SmallVector<LayoutVariant> variants;
+  switch (getMode()) {
+  case nv::ConvMode::Direct:
+  case nv::ConvMode::Winograd: {
+    base.operands[in] = featureFor(getInput());
+    bool winograd = getMode() == nv::ConvMode::Winograd;
+    base.operands[w] = weight(winograd ? nv::WeightFormat::Winograd : nv::WeightFormat::Direct,
+                              std::nullopt, winograd ? getStrides()[0] : 1);
+    variants.push_back(base);
+    break;
+  }
+  case nv::ConvMode::ImageInput:
+    for (PixelAttr pixel : pixelFormatsFor(getInput().getType())) {
+      LayoutVariant v = base;
+      v.operands[in] = pixel;
+      v.operands[w] = weight(nv::WeightFormat::Image,
+                             nv::getPixelFormatInfo(pixel.getFormat()).numChannels, 1);
+      variants.push_back(v);
+    }
+    break;
+  }
+  return variants;
+}
+
+StringRef ConvOp::getLayoutOperandName(unsigned operandNumber) {
+  return nameOf(*this, operandNumber,
+                {{getInput(), "input"}, {getWeight(), "weight"}, {getBias(), "bias"}});
+}
+
+SmallVector<LayoutVariant> SdpOp::getLayoutVariants(const fmt::Target &target) {
+  if (target.accelerator != fmt::Accelerator::Nvdla)
+    return {};
+  MLIRContext *ctx = getContext();
+  LayoutVariant v = emptyVariant(*this);
+  v.operands[getInputMutable().getOperandNumber()] = featureFor(getInput());
+  v.results[0] = featureFor(getOutput());
+  if (Value bias = getBias())
+    v.operands[getBiasMutable()[0].getOperandNumber()] = biasFor(bias);
+  if (Value bn = getBatchnorm())
+    if (std::optional<nv::Precision> p = getPrecision(elementTypeOf(bn)))
+      v.operands[getBatchnormMutable()[0].getOperandNumber()] =
+          BatchNormAttr::get(ctx, nv::AuxMode::PerChannel, *p, std::nullopt);
+  if (Value e = getEltwise())
+    if (std::optional<nv::Precision> p = getPrecision(elementTypeOf(e)))
+      v.operands[getEltwiseMutable()[0].getOperandNumber()] = EltwiseAttr::get(
+          ctx, *p, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt);
+  if (Value pr = getPrelu())
+    if (std::optional<nv::Precision> p = getPrecision(elementTypeOf(pr)))
+      v.operands[getPreluMutable()[0].getOperandNumber()] = PReLUAttr::get(ctx, *p, std::nullopt);
+  return {v};
+}
+
+StringRef SdpOp::getLayoutOperandName(unsigned operandNumber) {
+  return nameOf(*this, operandNumber,
+                {{getInput(), "input"},
+                 {getBias(), "bias"},
+                 {getBatchnorm(), "batchnorm"},
+                 {getEltwise(), "eltwise"},
+                 {getPrelu(), "prelu"}});
+}
+
+namespace {
+template <typename OpTy> SmallVector<LayoutVariant> featureInFeatureOut(OpTy op, const fmt::Target &target) {
+  if (target.accelerator != fmt::Accelerator::Nvdla)
+    return {};
+  LayoutVariant v = emptyVariant(op);
+  v.operands[0] = featureFor(op.getInput());
+  v.results[0] = featureFor(op.getOutput());
+  return {v};
+}
+} // namespace
+
+SmallVector<LayoutVariant> PoolOp::getLayoutVariants(const fmt::Target &target) {
+  return featureInFeatureOut(*this, target);
+}
+StringRef PoolOp::getLayoutOperandName(unsigned) { return "input"; }
+
+SmallVector<LayoutVariant> LrnOp::getLayoutVariants(const fmt::Target &target) {
+  return featureInFeatureOut(*this, target);
+}
+StringRef LrnOp::getLayoutOperandName(unsigned) { return "input"; }
