@@ -14,6 +14,7 @@
 #define DLA_FORMAT_BOUNDLAYOUT_H
 
 #include "dla/Format/Expected.h"
+#include "dla/Format/StorageDescription.h"
 #include "dla/Format/StridedView.h"
 
 #include <cstdint>
@@ -65,6 +66,15 @@ public:
   /// The exact inverse of pack on the logical elements. Only called when
   /// isInvertible().
   virtual void unpack(const char *storage, char *logical) const = 0;
+
+  /// Start alignment of the storage in bytes (the NVDLA alignment table's
+  /// start-address column, or kDefaultStorageAlignment).
+  virtual int64_t getStorageAlignment() const { return kDefaultStorageAlignment; }
+
+  /// The storage buffers and typed strided views. Default: one buffer named
+  /// "storage" and, when getStridedView() has one, a view of logical-width
+  /// elements.
+  virtual StorageDescription describeStorage() const;
 
   /// False for layouts whose storage does not determine the logical values.
   virtual bool isInvertible() const { return true; }

@@ -137,6 +137,10 @@ public:
   /// The storage view when storage and logical element widths agree;
   /// nullopt when pack converts the width.
   std::optional<StridedView> getStridedView() const override;
+  /// The alignment table's row for this kind of data.
+  int64_t getStorageAlignment() const override;
+  /// One view in storage components (sign-extended int8 data: int16 ones).
+  StorageDescription describeStorage() const override;
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;
   /// 1-byte data in 2-byte components is widened through a copy.

@@ -136,6 +136,9 @@ public:
   Expected<int64_t> getByteOffset(const std::vector<int64_t> &index) const override;
   Expected<StorageLocation> locate(int64_t byteOffset) const override;
   std::optional<StridedView> getStridedView() const override { return view; }
+  int64_t getStorageAlignment() const override {
+    return getAlignment(AlignedData::FeatureData).startAddress;
+  }
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;
 
