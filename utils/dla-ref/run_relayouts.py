@@ -31,6 +31,7 @@ import numpy as np  # noqa: E402
 import gen_module as gm  # noqa: E402
 
 SIGNLESS = {"ui8": "i8", "ui16": "i16", "si8": "i8", "si16": "i16"}
+BIT_MASKS = {}   # case -> {channel: mask} for bit-packed pixel formats
 SUPPORTED = ("i8", "i16", "i32", "i64", "f16", "f32", "f64")
 
 
@@ -106,6 +107,10 @@ def collect_cases(n, seed):
         out.append((f"chunked{i}", c.shape, c.elt, f"#dla.chunked<{c.layout_text()}>"))
     for i, c in enumerate(gm.random_nvdla_cases(per, seed + 1, max_bytes=8192)):
         out.append((f"nvdla{i}", c.shape, SIGNLESS.get(c.elt, c.elt), c.encoding_text()))
+        if c.enc.kind == "pixel":
+            plane = gm.nv.PIXEL_FORMATS[c.enc.fmt].planes[0]
+            if plane.bit_packed:   # 10-bit: storage keeps `width` bits of each channel
+                BIT_MASKS[f"nvdla{i}"] = {f.channel: (1 << f.width) - 1 for f in plane.fields}
     i = 0
     rng_seed = seed + 2
     while sum(1 for o in out if o[0].startswith("weight")) < n - 2 * per:
@@ -133,8 +138,8 @@ def runtime_module(cases):
         plain, coded = tensor(shape, elt), tensor(shape, elt, enc)
         body.append(f"  %{name}e = dla.relayout %{name}d : {plain} -> {coded}")
         nbytes = f"%{name}nb"
-        body.append(f"  %{name}s = dla.to_storage %{name}e : {coded} -> tensor<NB_{name}xi8>")
-        body += print_i32(name + "p", f"%{name}s", f"NB_{name}", "i8")
+        body.append(f"  %{name}s = dla.to_storage %{name}e : {coded} -> tensor<NB_{name}_NBxi8>")
+        body += print_i32(name + "p", f"%{name}s", f"NB_{name}_NB", "i8")
         body.append(f"  %{name}r = dla.relayout %{name}e : {coded} -> {plain}")
         n = math.prod(shape)
         flat = tensor((n,), elt)
@@ -183,7 +188,7 @@ def folded_blobs(opt, cases):
 def run(opt, bin_dir, cases, blobs):
     text = runtime_module(cases)
     for name, *_ in cases:
-        text = text.replace(f"NB_{name}", str(len(blobs[name])))
+        text = text.replace(f"NB_{name}_NB", str(len(blobs[name])))
     llvm = subprocess.run([opt, "--dla-lower-to-llvm", "-"], input=text, capture_output=True,
                           text=True)
     if llvm.returncode:
@@ -227,6 +232,10 @@ def main():
             d = data(shape, elt)
             if elt.startswith("f"):
                 d = d.view({"f16": np.int16, "f32": np.int32, "f64": np.int64}[elt])
+            if name in BIT_MASKS:
+                d = d.astype(np.int64).copy()
+                for ch, mask in BIT_MASKS[name].items():
+                    d[:, ch] &= mask
             expect_back = d.astype(np.int64).ravel()
             if elt == "i64" or elt == "f64":
                 expect_back = (expect_back.astype(np.int64) << 32) >> 32  # low word, signed

@@ -81,10 +81,11 @@ bool onlyConstantsPack(LayoutEncodingAttr encoding, std::string &why) {
 /// Checks every encoded type the pass will meet, with located diagnostics,
 /// so that the conversion below cannot fail half-way or drop an encoding.
 LogicalResult checkModule(ModuleOp module) {
-  bool ok = true;
-  module.walk([&](Operation *op) {
+  // Stops at the first problem: later ops would repeat it (a dynamic value
+  // reaches its users and the function signature).
+  WalkResult result = module.walk([&](Operation *op) -> WalkResult {
     if (!mentionsEncoding(op))
-      return;
+      return WalkResult::advance();
     SmallVector<Type> types;
     if (auto func = dyn_cast<FunctionOpInterface>(op)) {
       llvm::append_range(types, func.getArgumentTypes());
@@ -101,43 +102,41 @@ LogicalResult checkModule(ModuleOp module) {
       if (!tensor.hasStaticShape()) {
         op->emitError("--dla-lower-to-memref needs static shapes to size storage, but ")
             << tensor << " is dynamic";
-        ok = false;
-        return;
+        return WalkResult::interrupt();
       }
       std::string why;
       if (onlyConstantsPack(enc, why) && !isa<WeightConstantOp>(op)) {
         op->emitError("only constants pack into ")
             << enc << ": " << why << "; --dla-pack-weights folds relayouts of constants into it";
-        ok = false;
-        return;
+        return WalkResult::interrupt();
       }
     }
     if (isa<FunctionOpInterface, func::CallOp, func::ReturnOp, RelayoutOp, ToStorageOp,
             FromStorageOp>(op))
-      return;
+      return WalkResult::advance();
     if (auto weights = dyn_cast<WeightConstantOp>(op)) {
       if (!weights->use_empty()) {
         op->emitError("compressed weights have no storage type (their surface sizes depend on "
                       "the values); --dla-lower-to-memref keeps them only as unused constants");
-        ok = false;
+        return WalkResult::interrupt();
       }
-      return;
+      return WalkResult::advance();
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       if (!isa<DenseResourceElementsAttr>(constant.getValue())) {
         op->emitError("an encoded constant must hold its storage bytes as a dense_resource "
                       "blob; run --dla-pack-weights first");
-        ok = false;
+        return WalkResult::interrupt();
       }
-      return;
+      return WalkResult::advance();
     }
     op->emitError("'")
         << op->getName()
         << "' has a dla-encoded operand or result, which --dla-lower-to-memref cannot lower "
            "without losing the encoding (layer ops: run --dla-lower-to-reference first)";
-    ok = false;
+    return WalkResult::interrupt();
   });
-  return success(ok);
+  return failure(result.wasInterrupted());
 }
 
 /// Binds a type already checked by checkModule.
