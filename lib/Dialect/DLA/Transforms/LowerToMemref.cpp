@@ -373,12 +373,42 @@ int64_t getAlignment(RankedTensorType type) {
   return bindChecked(type)->describeStorage().buffers.front().alignment;
 }
 
-/// A zeroed, aligned storage buffer for `type` (the padding contract).
+/// Whether the views write every storage byte: no padding, no gaps (views of
+/// one layout never overlap, each storage element holds one logical element).
+bool viewsCoverStorage(const fmt::BoundLayout &layout) {
+  fmt::StorageDescription desc = layout.describeStorage();
+  if (desc.views.empty())
+    return false;
+  const std::vector<int64_t> &shape = layout.getShape();
+  int64_t covered = 0;
+  for (const fmt::StorageView &v : desc.views) {
+    if (!v.fields.empty())
+      return false;
+    std::vector<int64_t> maxIndex(shape.size(), 0);
+    for (size_t d = 0; d < v.logicalBase.size() && d < shape.size(); ++d)
+      maxIndex[d] = v.logicalBase[d];
+    int64_t positions = 1;
+    for (const fmt::StridedView::Dim &d : v.view.dims) {
+      maxIndex[d.logicalDim] += (d.extent - 1) * d.weight;
+      positions *= d.extent;
+    }
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (maxIndex[d] >= shape[d])
+        return false;
+    covered += positions * v.elementBytes;
+  }
+  return covered == layout.getStorageBytes();
+}
+
+/// An aligned storage buffer for `type`, zeroed (the padding contract)
+/// unless the views write every byte anyway.
 Value allocStorage(OpBuilder &b, Location loc, RankedTensorType type) {
   std::unique_ptr<fmt::BoundLayout> layout = bindChecked(type);
   auto memType = MemRefType::get({layout->getStorageBytes()}, b.getI8Type());
   Value buf = memref::AllocOp::create(b, loc, memType, ValueRange{},
                                       b.getI64IntegerAttr(getAlignment(type)));
+  if (viewsCoverStorage(*layout))
+    return buf;
   Value zero = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
   linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{buf});
   return buf;
