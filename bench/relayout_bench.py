@@ -6,7 +6,9 @@ Cases: NHWC 1x224x224x256 i8 into crouton, NCHW 1x256x56x56 f16 into
 #dla.feature<fp16>. In the runner, each case times the lowered relayout
 (a call through the function-boundary ABI: logical buffer in, storage bytes
 out, zero-fill included) and a memref.copy of the storage bytes between two
-buffers (an llvm.memcpy), alternately, median of --runs. In Python, the
+buffers (an llvm.memcpy), and the same copy into a freshly allocated buffer
+(the relayout allocates its result: page faults included), alternately,
+median of --runs. In Python, the
 format library's pack (C API, through the dla package) is timed against a
 numpy copy of the same bytes. Target: relayout <= 3x memcpy.
 
@@ -77,11 +79,17 @@ func.func @main() {{
     memref.store %e, %b[%c1] : memref<{nbytes}xi8>
     memref.copy %a, %b : memref<{nbytes}xi8> to memref<{nbytes}xi8>
     %t2 = func.call @rtclock() : () -> f64
+    %n = memref.alloc() {{alignment = 64}} : memref<{nbytes}xi8>
+    memref.copy %a, %n : memref<{nbytes}xi8> to memref<{nbytes}xi8>
+    %t3 = func.call @rtclock() : () -> f64
     %d1 = arith.subf %t1, %t0 : f64
     %d2 = arith.subf %t2, %t1 : f64
+    %d3 = arith.subf %t3, %t2 : f64
     func.call @printF64(%d1) : (f64) -> ()
     func.call @printNewline() : () -> ()
     func.call @printF64(%d2) : (f64) -> ()
+    func.call @printNewline() : () -> ()
+    func.call @printF64(%d3) : (f64) -> ()
     func.call @printNewline() : () -> ()
   }}
   return
@@ -109,8 +117,8 @@ def run_runner(opt, bin_dir, text, mem_bytes):
     if ran.returncode:
         sys.exit(ran.stderr[:3000])
     vals = [float(v) for v in ran.stdout.split()]
-    rel, cpy = vals[0::2][1:], vals[1::2][1:]   # first run: warm-up
-    return statistics.median(rel), statistics.median(cpy)
+    rel, cpy, fresh = vals[0::3][1:], vals[1::3][1:], vals[2::3][1:]   # first run: warm-up
+    return statistics.median(rel), statistics.median(cpy), statistics.median(fresh)
 
 
 def packer_times(shape, elt, enc, runs):
@@ -144,10 +152,11 @@ def main():
     a = p.parse_args()
     for what, shape, elt, enc in CASES:
         n = storage_bytes(a.opt, shape, elt, enc)
-        rel, cpy = run_runner(a.opt, a.bin, module(shape, elt, enc, n, a.runs), n)
+        rel, cpy, fresh = run_runner(a.opt, a.bin, module(shape, elt, enc, n, a.runs), n)
         print(f"{what}: {n} storage bytes")
         print(f"  executed relayout {rel * 1e3:8.2f} ms, memcpy {cpy * 1e3:6.2f} ms: "
-              f"{rel / cpy:5.2f}x memcpy")
+              f"{rel / cpy:5.2f}x memcpy into a reused buffer; memcpy into a fresh "
+              f"allocation (as the relayout writes) {fresh * 1e3:6.2f} ms: {rel / fresh:5.2f}x")
         pk = packer_times(shape, elt, enc, a.runs)
         if pk:
             print(f"  library packer    {pk[0] * 1e3:8.2f} ms, memcpy {pk[1] * 1e3:6.2f} ms: "
