@@ -54,3 +54,11 @@ func.func @compressed_used() -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, c
   %p = dla.relayout %c : tensor<32x16x3x3xi8> -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
   return %p : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
 }
+
+// -----
+
+func.func @unsigned_bit_fields(%x: tensor<1x4x2x3xui16>) -> tensor<1x4x2x3xui16, #dla.pixel<T_A2B10G10R10>> {
+  // expected-error @+1 {{relayout of 'tensor<1x4x2x3xui16, #dla.pixel<T_A2B10G10R10>>': its storage packs bit fields or widens elements, which --dla-lower-to-memref does for signless integers only; use i16}}
+  %y = dla.relayout %x : tensor<1x4x2x3xui16> -> tensor<1x4x2x3xui16, #dla.pixel<T_A2B10G10R10>>
+  return %y : tensor<1x4x2x3xui16, #dla.pixel<T_A2B10G10R10>>
+}

@@ -78,6 +78,8 @@ bool onlyConstantsPack(LayoutEncodingAttr encoding, std::string &why) {
   return false;
 }
 
+std::unique_ptr<fmt::BoundLayout> bindChecked(RankedTensorType type);
+
 /// Checks every encoded type the pass will meet, with located diagnostics,
 /// so that the conversion below cannot fail half-way or drop an encoding.
 LogicalResult checkModule(ModuleOp module) {
@@ -110,9 +112,35 @@ LogicalResult checkModule(ModuleOp module) {
             << enc << ": " << why << "; --dla-pack-weights folds relayouts of constants into it";
         return WalkResult::interrupt();
       }
+      if (!isa<WeightConstantOp>(op) &&
+          failed(bindTensorLayout(tensor, [&] { return op->emitError(); })))
+        return WalkResult::interrupt();
     }
-    if (isa<FunctionOpInterface, func::CallOp, func::ReturnOp, RelayoutOp, ToStorageOp,
-            FromStorageOp>(op))
+    if (auto relayout = dyn_cast<RelayoutOp>(op)) {
+      // Bit fields and widened components are moved with arith ops, which
+      // take signless integers only.
+      for (Type t : {relayout.getSource().getType(), relayout.getResult().getType()}) {
+        auto tensor = cast<RankedTensorType>(t);
+        Type elem = tensor.getElementType();
+        if (!getEncoding(tensor) || !elem.isInteger() || elem.isSignlessInteger())
+          continue;
+        std::unique_ptr<fmt::BoundLayout> layout =
+            bindChecked(RankedTensorType::get(tensor.getShape(), elem, tensor.getEncoding()));
+        if (!layout)
+          continue;
+        for (const fmt::StorageView &v : layout->describeStorage().views)
+          if (!v.fields.empty() ||
+              v.elementBytes * 8 != static_cast<int64_t>(elem.getIntOrFloatBitWidth())) {
+            op->emitError("relayout of ")
+                << tensor << ": its storage packs bit fields or widens elements, which "
+                << "--dla-lower-to-memref does for signless integers only; use i"
+                << elem.getIntOrFloatBitWidth();
+            return WalkResult::interrupt();
+          }
+      }
+      return WalkResult::advance();
+    }
+    if (isa<FunctionOpInterface, func::CallOp, func::ReturnOp, ToStorageOp, FromStorageOp>(op))
       return WalkResult::advance();
     if (auto weights = dyn_cast<WeightConstantOp>(op)) {
       if (!weights->use_empty()) {
