@@ -31,6 +31,7 @@ import numpy as np  # noqa: E402
 import gen_module as gm  # noqa: E402
 
 SIGNLESS = {"ui8": "i8", "ui16": "i16", "si8": "i8", "si16": "i16"}
+VIA = {}         # case -> the encoding its data passes through first
 BIT_MASKS = {}   # case -> {channel: mask} for bit-packed pixel formats
 SUPPORTED = ("i8", "i16", "i32", "i64", "f16", "f32", "f64")
 
@@ -122,7 +123,14 @@ def collect_cases(n, seed):
             if sum(1 for o in out if o[0].startswith("weight")) >= n - 2 * per:
                 break
         rng_seed += 1
-    return [o for o in out if o[2] in SUPPORTED]
+    out = [o for o in out if o[2] in SUPPORTED]
+    # Encoding -> encoding: every rank-4 NVDLA feature case is also relayouted
+    # from its feature encoding straight into crouton.
+    for name, shape, elt, enc in list(out):
+        if enc.startswith("#dla.feature") and len(shape) == 4:
+            VIA[f"{name}x"] = enc
+            out.append((f"{name}x", shape, elt, "#dla.chunked<crouton>"))
+    return out
 
 
 def runtime_module(cases):
@@ -136,7 +144,12 @@ def runtime_module(cases):
             consts[f"c{d}"] = f"arith.constant {d} : index"
         body += gen
         plain, coded = tensor(shape, elt), tensor(shape, elt, enc)
-        body.append(f"  %{name}e = dla.relayout %{name}d : {plain} -> {coded}")
+        if name in VIA:
+            via = tensor(shape, elt, VIA[name])
+            body.append(f"  %{name}v = dla.relayout %{name}d : {plain} -> {via}")
+            body.append(f"  %{name}e = dla.relayout %{name}v : {via} -> {coded}")
+        else:
+            body.append(f"  %{name}e = dla.relayout %{name}d : {plain} -> {coded}")
         nbytes = f"%{name}nb"
         body.append(f"  %{name}s = dla.to_storage %{name}e : {coded} -> tensor<NB_{name}_NBxi8>")
         body += print_i32(name + "p", f"%{name}s", f"NB_{name}_NB", "i8")
@@ -241,7 +254,8 @@ def main():
                 expect_back = (expect_back.astype(np.int64) << 32) >> 32  # low word, signed
             back = printed[2 * j + 1]
             ok = got == want and back.size == expect_back.size and bool(np.all(back == expect_back))
-            families[name.rstrip("0123456789")] = families.get(name.rstrip("0123456789"), 0) + 1
+            fam = "feature->crouton" if name in VIA else name.rstrip("0123456789")
+            families[fam] = families.get(fam, 0) + 1
             checked += 1
             if not ok:
                 bad += 1
