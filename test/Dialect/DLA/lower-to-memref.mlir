@@ -3,6 +3,10 @@
 // Globals come first: the image weights' offset table (byte offset of every
 // element, row-major), and the packed weights, 256-byte aligned, on the
 // folder's blob (no copy).
+// Compressed weights: three 256-byte aligned globals on their surfaces.
+// CHECK-DAG: memref.global "private" constant @__dla_weights_wgs : memref<128xi8> = dense_resource<{{.*}}> {alignment = 256 : i64}
+// CHECK-DAG: memref.global "private" constant @__dla_weights_wmb : memref<640xi8> = dense_resource<{{.*}}> {alignment = 256 : i64}
+// CHECK-DAG: memref.global "private" constant @__dla_weights_data : memref<4608xi8> = dense_resource<{{.*}}> {alignment = 256 : i64}
 // CHECK: memref.global "private" constant @[[$O:__dla_offsets[_0-9]*]] : memref<72xi32> = dense<[0, 1, 2, 24, 25, 26, 48,
 // CHECK: memref.global "private" constant @[[$G:__dla_constant[_0-9]*]] : memref<1152xi8> = dense_resource<{{.*}}> {alignment = 256 : i64}
 
@@ -82,4 +86,12 @@ func.func @image_weights(%w: tensor<8x1x3x3xi8>) -> tensor<8x1x3x3xi8, #dla.weig
 func.func @storage(%t: tensor<1x3x5x30xi8, #dla.chunked<crouton>>) -> tensor<2048xi8> {
   %b = dla.to_storage %t : tensor<1x3x5x30xi8, #dla.chunked<crouton>> -> tensor<2048xi8>
   return %b : tensor<2048xi8>
+}
+
+// CHECK-LABEL: func.func @compressed
+// CHECK-NEXT: return
+func.func @compressed() {
+  %c = arith.constant dense<1> : tensor<32x16x3x3xi8>
+  %p = dla.relayout %c : tensor<32x16x3x3xi8> -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
+  return
 }
