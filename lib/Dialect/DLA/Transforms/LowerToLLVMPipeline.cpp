@@ -20,7 +20,7 @@ void mlir::dla::registerDLAPipelines() {
       "Lower a module with dla encodings to the LLVM dialect (for mlir-runner): "
       "dla-pack-weights, convert-elementwise-to-linalg, dla-lower-to-memref (encoded tensors "
       "become aligned storage byte buffers, relayouts become loops, One-Shot Bufferize with "
-      "function boundaries), canonicalize, convert-linalg-to-loops, expand-strided-metadata, lower-affine, "
+      "function boundaries), canonicalize, buffer-deallocation-pipeline (frees what the relayouts allocate), convert-linalg-to-loops, expand-strided-metadata, lower-affine, "
       "convert-scf-to-cf, convert-math-to-llvm, convert-to-llvm, reconcile-unrealized-casts",
       [](OpPassManager &pm) {
         // Each step by its registered name, so the pipeline reads as its
@@ -29,6 +29,7 @@ void mlir::dla::registerDLAPipelines() {
         // (a wrapper would nest and silently run nothing).
         const char *text = "dla-pack-weights,"
                            "func.func(convert-elementwise-to-linalg),dla-lower-to-memref,canonicalize,"
+                           "buffer-deallocation-pipeline,"
                            "func.func(convert-linalg-to-loops),expand-strided-metadata,"
                            "lower-affine,convert-scf-to-cf,convert-math-to-llvm,convert-to-llvm,"
                            "reconcile-unrealized-casts";
