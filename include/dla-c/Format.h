@@ -105,6 +105,47 @@ DLA_CAPI_EXPORTED DlaStatus dlaBoundLayoutUnpack(DlaBoundLayout layout, const vo
                                                  size_t logicalBytes);
 
 /*===----------------------------------------------------------------------===*
+ * Storage description: buffers and typed strided views
+ *===----------------------------------------------------------------------===*/
+
+/// The storage buffers of a bound layout and the typed strided views inside
+/// them (BoundLayout::describeStorage). Owned by the caller
+/// (dlaStorageDescriptionDestroy); independent of the layout it came from.
+typedef struct DlaStorageDescription {
+  void *ptr;
+} DlaStorageDescription;
+
+DLA_CAPI_EXPORTED DlaStorageDescription dlaBoundLayoutDescribeStorage(DlaBoundLayout layout);
+DLA_CAPI_EXPORTED void dlaStorageDescriptionDestroy(DlaStorageDescription description);
+
+DLA_CAPI_EXPORTED intptr_t dlaStorageDescriptionGetNumBuffers(DlaStorageDescription description);
+/// Buffer `pos`: its name (valid while the description lives), size in bytes
+/// (-1: data-dependent) and start alignment in bytes.
+DLA_CAPI_EXPORTED DlaStatus dlaStorageDescriptionGetBuffer(DlaStorageDescription description,
+                                                           intptr_t pos, const char **name,
+                                                           int64_t *bytes, int64_t *alignment);
+
+/// Number of views; 0 when the layout is no set of strided views (then
+/// dlaBoundLayoutGetByteOffset is the map).
+DLA_CAPI_EXPORTED intptr_t dlaStorageDescriptionGetNumViews(DlaStorageDescription description);
+/// View `pos`: name, buffer index, storage element width in bytes, offset of
+/// position (0,...,0) in storage elements, number of dimensions.
+DLA_CAPI_EXPORTED DlaStatus dlaStorageDescriptionGetView(DlaStorageDescription description,
+                                                         intptr_t pos, const char **name,
+                                                         intptr_t *buffer, int64_t *elementBytes,
+                                                         int64_t *offset, intptr_t *numDims);
+/// Dimension `dim` of view `view`: extent, stride in storage elements, the
+/// logical dimension it indexes and the logical step of one position.
+DLA_CAPI_EXPORTED DlaStatus dlaStorageDescriptionGetViewDim(DlaStorageDescription description,
+                                                            intptr_t view, intptr_t dim,
+                                                            int64_t *extent, int64_t *stride,
+                                                            int64_t *logicalDim, int64_t *weight);
+/// Logical index of the view's position (0,...,0) along `logicalDim` (0
+/// unless the view covers one component of several, e.g. a pixel plane).
+DLA_CAPI_EXPORTED int64_t dlaStorageDescriptionGetViewLogicalBase(
+    DlaStorageDescription description, intptr_t view, intptr_t logicalDim);
+
+/*===----------------------------------------------------------------------===*
  * Chunked (HTP-style) layouts, without MLIR
  *===----------------------------------------------------------------------===*/
 

@@ -213,3 +213,97 @@ DlaStatus dlaChunkedBind(intptr_t numPairs, const int64_t *dims, const int64_t *
     *result = wrap(std::unique_ptr<format::BoundLayout>(std::move(*bound)));
   return ok();
 }
+
+//===----------------------------------------------------------------------===//
+// Storage description
+//===----------------------------------------------------------------------===//
+
+namespace {
+format::StorageDescription *unwrap(DlaStorageDescription d) {
+  return static_cast<format::StorageDescription *>(d.ptr);
+}
+const format::StorageView *getView(DlaStorageDescription d, intptr_t pos) {
+  if (!d.ptr || pos < 0 || pos >= static_cast<intptr_t>(unwrap(d)->views.size()))
+    return nullptr;
+  return &unwrap(d)->views[pos];
+}
+} // namespace
+
+DlaStorageDescription dlaBoundLayoutDescribeStorage(DlaBoundLayout layout) {
+  if (!layout.ptr)
+    return DlaStorageDescription{nullptr};
+  return DlaStorageDescription{new format::StorageDescription(unwrap(layout)->describeStorage())};
+}
+
+void dlaStorageDescriptionDestroy(DlaStorageDescription description) {
+  delete unwrap(description);
+}
+
+intptr_t dlaStorageDescriptionGetNumBuffers(DlaStorageDescription description) {
+  return description.ptr ? static_cast<intptr_t>(unwrap(description)->buffers.size()) : 0;
+}
+
+DlaStatus dlaStorageDescriptionGetBuffer(DlaStorageDescription description, intptr_t pos,
+                                         const char **name, int64_t *bytes, int64_t *alignment) {
+  if (!description.ptr || pos < 0 || pos >= dlaStorageDescriptionGetNumBuffers(description))
+    return error("no buffer " + std::to_string(pos));
+  const format::StorageBuffer &b = unwrap(description)->buffers[pos];
+  if (name)
+    *name = b.name.c_str();
+  if (bytes)
+    *bytes = b.bytes;
+  if (alignment)
+    *alignment = b.alignment;
+  return ok();
+}
+
+intptr_t dlaStorageDescriptionGetNumViews(DlaStorageDescription description) {
+  return description.ptr ? static_cast<intptr_t>(unwrap(description)->views.size()) : 0;
+}
+
+DlaStatus dlaStorageDescriptionGetView(DlaStorageDescription description, intptr_t pos,
+                                       const char **name, intptr_t *buffer, int64_t *elementBytes,
+                                       int64_t *offset, intptr_t *numDims) {
+  const format::StorageView *v = getView(description, pos);
+  if (!v)
+    return error("no view " + std::to_string(pos));
+  if (name)
+    *name = v->name.c_str();
+  if (buffer)
+    *buffer = static_cast<intptr_t>(v->buffer);
+  if (elementBytes)
+    *elementBytes = v->elementBytes;
+  if (offset)
+    *offset = v->view.offset;
+  if (numDims)
+    *numDims = static_cast<intptr_t>(v->view.dims.size());
+  return ok();
+}
+
+DlaStatus dlaStorageDescriptionGetViewDim(DlaStorageDescription description, intptr_t view,
+                                          intptr_t dim, int64_t *extent, int64_t *stride,
+                                          int64_t *logicalDim, int64_t *weight) {
+  const format::StorageView *v = getView(description, view);
+  if (!v)
+    return error("no view " + std::to_string(view));
+  if (dim < 0 || dim >= static_cast<intptr_t>(v->view.dims.size()))
+    return error("view " + std::to_string(view) + " has no dimension " + std::to_string(dim));
+  const format::StridedView::Dim &d = v->view.dims[dim];
+  if (extent)
+    *extent = d.extent;
+  if (stride)
+    *stride = d.stride;
+  if (logicalDim)
+    *logicalDim = d.logicalDim;
+  if (weight)
+    *weight = d.weight;
+  return ok();
+}
+
+int64_t dlaStorageDescriptionGetViewLogicalBase(DlaStorageDescription description, intptr_t view,
+                                                intptr_t logicalDim) {
+  const format::StorageView *v = getView(description, view);
+  if (!v || logicalDim < 0 || logicalDim >= static_cast<intptr_t>(v->logicalBase.size()))
+    return 0;
+  return v->logicalBase[logicalDim];
+}

@@ -59,3 +59,16 @@ Status BoundLayout::checkByteOffset(int64_t byteOffset) const {
                      " is outside the storage [0, " + std::to_string(getStorageBytes()) + ")");
   return Status::success();
 }
+
+StorageDescription BoundLayout::describeStorage() const {
+  StorageDescription d;
+  d.buffers.push_back({"storage", getStorageBytes(), getStorageAlignment()});
+  if (std::optional<StridedView> view = getStridedView()) {
+    StorageView v;
+    v.name = "storage";
+    v.elementBytes = getElementBytes();
+    v.view = *view;
+    d.views.push_back(std::move(v));
+  }
+  return d;
+}

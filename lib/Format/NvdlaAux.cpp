@@ -195,6 +195,28 @@ Expected<std::unique_ptr<AuxBoundLayout>> AuxBoundLayout::bind(const AuxConfig &
   return b;
 }
 
+int64_t AuxBoundLayout::getStorageAlignment() const {
+  switch (config.kind) {
+  case AuxKind::Bias: return getAlignment(AlignedData::Bias).startAddress;
+  case AuxKind::PReLU: return getAlignment(AlignedData::PReLU).startAddress;
+  case AuxKind::BatchNorm: return getAlignment(AlignedData::BatchNorm).startAddress;
+  case AuxKind::ElementWise: return getAlignment(AlignedData::ElementWise).startAddress;
+  }
+  return kDefaultStorageAlignment;
+}
+
+StorageDescription AuxBoundLayout::describeStorage() const {
+  StorageDescription d;
+  d.buffers.push_back({"storage", storageBytes, getStorageAlignment()});
+  StorageView v;
+  v.name = "storage";
+  v.elementBytes = componentBytes;
+  v.view = view;
+  v.signExtend = true; // int8 data is sign-extended into int16 components
+  d.views.push_back(std::move(v));
+  return d;
+}
+
 std::optional<StridedView> AuxBoundLayout::getStridedView() const {
   if (componentBytes != getElementBytes())
     return std::nullopt;

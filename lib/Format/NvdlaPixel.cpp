@@ -332,6 +332,49 @@ PixelBoundLayout::bind(const PixelConfig &config, const std::vector<int64_t> &sh
   return b;
 }
 
+int64_t PixelBoundLayout::getStorageAlignment() const {
+  return getAlignment(AlignedData::PitchLinearPixel).startAddress;
+}
+
+StorageDescription PixelBoundLayout::describeStorage() const {
+  StorageDescription d = BoundLayout::describeStorage();
+  if (!d.views.empty())
+    return d;
+  const int64_t height = getShape()[2], width = getShape()[3];
+  if (info->bitPacked) {
+    // One little-endian 32-bit word per pixel (the pack loop's word).
+    StorageView v;
+    v.name = "words";
+    v.elementBytes = 4;
+    v.view.dims = {{height, lineStride[0] / 4, 2, 1}, {width, info->bytesPerPixel[0] / 4, 3, 1}};
+    v.view.offset = config.xOffset * info->bytesPerPixel[0] / 4;
+    v.fieldDim = 1;
+    v.signExtend = false;
+    for (int i = 0; i < info->numComponents; ++i) {
+      const PixelComponent &c = info->components[i];
+      v.fields.push_back({c.channel, c.bitOffset, c.bits});
+    }
+    d.views.push_back(std::move(v));
+    return d;
+  }
+  const int64_t eb = getElementBytes();
+  for (int i = 0; i < info->numComponents; ++i) {
+    const PixelComponent &c = info->components[i];
+    StorageView v;
+    v.name = std::string(1, c.letter);
+    v.elementBytes = eb;
+    v.view.dims = {{height, lineStride[c.plane] / eb, 2, 1},
+                   {width, info->bytesPerPixel[c.plane] / eb, 3, 1}};
+    v.view.offset = (planeOffset[c.plane] + config.xOffset * info->bytesPerPixel[c.plane] +
+                     c.bitOffset / 8) /
+                    eb;
+    v.logicalBase = {0, c.channel, 0, 0};
+    v.signExtend = false;
+    d.views.push_back(std::move(v));
+  }
+  return d;
+}
+
 Expected<int64_t> PixelBoundLayout::getByteOffset(const std::vector<int64_t> &index) const {
   Status s = checkIndex(index);
   if (!s)

@@ -1,6 +1,7 @@
 //===- NvdlaWeightBoundLayout.cpp - NVDLA weights as a BoundLayout -------===//
 
 #include "NvdlaWeightImpl.h"
+#include "dla/Format/NvdlaAlignment.h"
 
 #include <algorithm>
 #include <cassert>
@@ -31,6 +32,10 @@ public:
     if (Status s = checkByteOffset(byteOffset); !s)
       return s.takeError();
     return layout.locate(byteOffset);
+  }
+
+  int64_t getStorageAlignment() const override {
+    return getAlignment(AlignedData::Weight).startAddress;
   }
 
   std::optional<StridedView> getStridedView() const override {

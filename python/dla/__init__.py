@@ -406,6 +406,44 @@ class Layout:
     def logical_bytes(self):
         return self.num_elements * self.element_bytes
 
+    def storage(self):
+        """The storage buffers and typed strided views (the format library's
+        describeStorage): {"buffers": [{"name", "bytes", "alignment"}],
+        "views": [{"name", "buffer", "element_bytes", "offset", "logical_base",
+        "dims": [{"extent", "stride", "logical_dim", "weight"}]}]}. Strides and
+        offsets count storage elements of the view's width."""
+        d = _capi.dlaBoundLayoutDescribeStorage(self._bound)
+        try:
+            name = ctypes.c_char_p()
+            a, b, c, w = (ctypes.c_int64() for _ in range(4))
+            buffers = []
+            for i in range(_capi.dlaStorageDescriptionGetNumBuffers(d)):
+                _check(_capi.dlaStorageDescriptionGetBuffer(d, i, ctypes.byref(name),
+                                                            ctypes.byref(a), ctypes.byref(b)))
+                buffers.append({"name": name.value.decode(), "bytes": a.value,
+                                "alignment": b.value})
+            views = []
+            buf, ndims = ctypes.c_ssize_t(), ctypes.c_ssize_t()
+            for i in range(_capi.dlaStorageDescriptionGetNumViews(d)):
+                _check(_capi.dlaStorageDescriptionGetView(d, i, ctypes.byref(name),
+                                                          ctypes.byref(buf), ctypes.byref(a),
+                                                          ctypes.byref(b), ctypes.byref(ndims)))
+                view = {"name": name.value.decode(), "buffer": buf.value,
+                        "element_bytes": a.value, "offset": b.value, "dims": [],
+                        "logical_base": tuple(
+                            _capi.dlaStorageDescriptionGetViewLogicalBase(d, i, k)
+                            for k in range(len(self.shape)))}
+                for k in range(ndims.value):
+                    _check(_capi.dlaStorageDescriptionGetViewDim(
+                        d, i, k, ctypes.byref(a), ctypes.byref(b), ctypes.byref(c),
+                        ctypes.byref(w)))
+                    view["dims"].append({"extent": a.value, "stride": b.value,
+                                         "logical_dim": c.value, "weight": w.value})
+                views.append(view)
+            return {"buffers": buffers, "views": views}
+        finally:
+            _capi.dlaStorageDescriptionDestroy(d)
+
     def byte_offset(self, index):
         """Byte offset in storage of the logical element at `index`."""
         index = tuple(index)

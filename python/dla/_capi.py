@@ -56,6 +56,7 @@ MlirValue = _handle("MlirValue")
 DlaStatus = _handle("DlaStatus")
 DlaBoundLayout = _handle("DlaBoundLayout")
 DlaConstantPacker = _handle("DlaConstantPacker")
+DlaStorageDescription = _handle("DlaStorageDescription")
 
 
 class MlirStringRef(Structure):
@@ -213,6 +214,18 @@ _declare("dlaBoundLayoutGetDimSize", c_int64, DlaBoundLayout, c_ssize_t)
 _declare("dlaBoundLayoutGetElementBytes", c_int64, DlaBoundLayout)
 _declare("dlaBoundLayoutGetNumElements", c_int64, DlaBoundLayout)
 _declare("dlaBoundLayoutGetStorageBytes", c_int64, DlaBoundLayout)
+_declare("dlaBoundLayoutDescribeStorage", DlaStorageDescription, DlaBoundLayout)
+_declare("dlaStorageDescriptionDestroy", None, DlaStorageDescription)
+_declare("dlaStorageDescriptionGetNumBuffers", c_ssize_t, DlaStorageDescription)
+_declare("dlaStorageDescriptionGetBuffer", DlaStatus, DlaStorageDescription, c_ssize_t,
+         POINTER(c_char_p), _I64P, _I64P)
+_declare("dlaStorageDescriptionGetNumViews", c_ssize_t, DlaStorageDescription)
+_declare("dlaStorageDescriptionGetView", DlaStatus, DlaStorageDescription, c_ssize_t,
+         POINTER(c_char_p), POINTER(c_ssize_t), _I64P, _I64P, POINTER(c_ssize_t))
+_declare("dlaStorageDescriptionGetViewDim", DlaStatus, DlaStorageDescription, c_ssize_t,
+         c_ssize_t, _I64P, _I64P, _I64P, _I64P)
+_declare("dlaStorageDescriptionGetViewLogicalBase", c_int64, DlaStorageDescription, c_ssize_t,
+         c_ssize_t)
 _declare("dlaBoundLayoutGetByteOffset", DlaStatus, DlaBoundLayout, c_ssize_t, _I64P, _I64P)
 _declare("dlaBoundLayoutLocate", DlaStatus, DlaBoundLayout, c_int64, POINTER(c_bool), _I64P,
          _I64P)

@@ -276,3 +276,28 @@ def test_pack_surfaces_matches_the_numpy_reference(encoding, elt, shape):
     else:
         assert list(surfaces) == ["storage"]
         assert surfaces["storage"].tobytes() == expected["weights"]
+def test_storage_description_feature_strides():
+    """NVDLA feature data, fp16, 20 channels x 5 x 6 with line stride 224 B and
+    surface stride 1344 B (the document's rule: strides in bytes / 2 per
+    element, 16 fp16 channels per 32-byte atom)."""
+    with dla.Context() as ctx:
+        layout = ctx.layout("tensor<1x20x5x6xf16, #dla.feature<fp16, line_stride = 224, "
+                            "surface_stride = 1344>>")
+        d = layout.storage()
+    assert d["buffers"] == [{"name": "storage", "bytes": 2688, "alignment": 32}]
+    (view,) = d["views"]
+    assert view["element_bytes"] == 2 and view["offset"] == 0
+    assert [(x["extent"], x["stride"], x["logical_dim"], x["weight"]) for x in view["dims"]] == [
+        (1, 1344, 0, 1), (2, 672, 1, 16), (5, 112, 2, 1), (6, 16, 3, 1), (16, 1, 1, 1)]
+
+
+def test_storage_description_semi_planar_planes():
+    with dla.Context() as ctx:
+        layout = ctx.layout("tensor<1x3x2x5xi8, #dla.pixel<T_Y8___U8V8_N444>>")
+        d = layout.storage()
+    assert [v["name"] for v in d["views"]] == ["Y", "U", "V"]
+    # UV plane after two 32-byte Y lines; U8V8 names the little-endian word
+    # from its most significant byte: V at the lower address.
+    assert [v["offset"] for v in d["views"]] == [0, 65, 64]
+    assert d["views"][2]["logical_base"] == (0, 2, 0, 0)
+    assert d["views"][1]["dims"][1]["stride"] == 2

@@ -225,6 +225,31 @@ static void testLayoutQueries(MlirContext ctx) {
   // CHECK: locate 30: ok
   // CHECK: padding 1
   printf("padding %d\n", isPadding);
+  // The storage description: one 2048-byte buffer, cache-line aligned (no
+  // table for HTP layouts), one view whose innermost digit is the 32
+  // contiguous channels of a crouton chunk (stride 1, logical dim 3).
+  DlaStorageDescription desc = dlaBoundLayoutDescribeStorage(bound);
+  const char *bufName = NULL;
+  int64_t bufBytes = 0, bufAlign = 0;
+  // CHECK: buffer: ok
+  report("buffer", dlaStorageDescriptionGetBuffer(desc, 0, &bufName, &bufBytes, &bufAlign));
+  // CHECK: buffers 1: storage 2048 B aligned 64, views 1
+  printf("buffers %lld: %s %lld B aligned %lld, views %lld\n",
+         (long long)dlaStorageDescriptionGetNumBuffers(desc), bufName, (long long)bufBytes,
+         (long long)bufAlign, (long long)dlaStorageDescriptionGetNumViews(desc));
+  intptr_t viewBuffer = -1, viewDims = 0;
+  int64_t viewElementBytes = 0, viewOffset = -1;
+  // CHECK: view: ok
+  report("view", dlaStorageDescriptionGetView(desc, 0, &bufName, &viewBuffer, &viewElementBytes,
+                                              &viewOffset, &viewDims));
+  int64_t extent = 0, stride = 0, logicalDim = 0, weight = 0;
+  dlaStorageDescriptionGetViewDim(desc, 0, viewDims - 1, &extent, &stride, &logicalDim, &weight);
+  // CHECK: innermost: extent 32 stride 1 logical dim 3 weight 1
+  printf("innermost: extent %lld stride %lld logical dim %lld weight %lld\n", (long long)extent,
+         (long long)stride, (long long)logicalDim, (long long)weight);
+  // CHECK: no view 5: error: no view 5
+  report("no view 5", dlaStorageDescriptionGetView(desc, 5, NULL, NULL, NULL, NULL, NULL));
+  dlaStorageDescriptionDestroy(desc);
   dlaBoundLayoutDestroy(bound);
 
   // Element types wider than a byte: f16 takes 2 bytes per element.

@@ -17,6 +17,7 @@ int main(int argc, char **argv) {
   mlir::dla::registerAllDialects(registry);
   mlir::dla::registerDLAPasses();
   mlir::dla::registerDLAConversionPasses();
+  mlir::dla::registerDLAPipelines();
   // Everything upstream, as mlir-opt has it: a compiled network goes from
   // TOSA through tosa-to-linalg, bufferization and the LLVM lowering in one
   // dla-opt pipeline (dla-run-onnx, test/Execution).

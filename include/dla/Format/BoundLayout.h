@@ -15,6 +15,7 @@
 
 #include "dla/Format/Expected.h"
 #include "dla/Format/LogicalOrder.h"
+#include "dla/Format/StorageDescription.h"
 #include "dla/Format/StridedView.h"
 
 #include <cstdint>
@@ -70,6 +71,15 @@ public:
 
   /// The logical dimension order the format reads (LogicalOrder.h).
   virtual LogicalOrder getLogicalOrder() const { return LogicalOrder::Unspecified; }
+
+  /// Start alignment of the storage in bytes (the NVDLA alignment table's
+  /// start-address column, or kDefaultStorageAlignment).
+  virtual int64_t getStorageAlignment() const { return kDefaultStorageAlignment; }
+
+  /// The storage buffers and typed strided views. Default: one buffer named
+  /// "storage" and, when getStridedView() has one, a view of logical-width
+  /// elements.
+  virtual StorageDescription describeStorage() const;
 
   /// Bytes of scratch memory pack() / unpack() allocate (counted against
   /// packing limits).

@@ -140,6 +140,10 @@ public:
   /// Per-element data is in feature-data order (NCHW or CHW); per-channel
   /// and per-layer data have no spatial axes.
   LogicalOrder getLogicalOrder() const override;
+  /// The alignment table's row for this kind of data.
+  int64_t getStorageAlignment() const override;
+  /// One view in storage components (sign-extended int8 data: int16 ones).
+  StorageDescription describeStorage() const override;
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;
   /// 1-byte data in 2-byte components is widened through a copy.

@@ -137,6 +137,9 @@ public:
   Expected<StorageLocation> locate(int64_t byteOffset) const override;
   std::optional<StridedView> getStridedView() const override { return view; }
   LogicalOrder getLogicalOrder() const override { return LogicalOrder::NCHW; }
+  int64_t getStorageAlignment() const override {
+    return getAlignment(AlignedData::FeatureData).startAddress;
+  }
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;
 

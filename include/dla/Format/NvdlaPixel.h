@@ -194,6 +194,12 @@ public:
   /// channel order (R8, R16..., A8B8G8R8, A16B16G16R16, X8B8G8R8, ...).
   std::optional<StridedView> getStridedView() const override { return view; }
   LogicalOrder getLogicalOrder() const override { return LogicalOrder::NCHW; }
+  /// The pitch-linear row of the alignment table.
+  int64_t getStorageAlignment() const override;
+  /// The strided view when there is one; otherwise one view per component
+  /// at its plane's offset (semi-planar: Y, then U and V), or, for
+  /// bit-packed formats, the 32-bit pixel words with their bit fields.
+  StorageDescription describeStorage() const override;
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;
 

@@ -21,6 +21,27 @@ FailureOr<int64_t> LayoutEncodingAttr::getByteOffset(
   return *offset;
 }
 
+FailureOr<::dla::format::StorageDescription> LayoutEncodingAttr::getStorageDescription(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  // Storage that is not a layout (compressed weights) is known by its
+  // packer's surfaces; everything else by its bound layout.
+  auto packer = getConstantPacker(shape, elementType, emitError);
+  if (failed(packer))
+    return failure();
+  ::dla::format::StorageSurfaces surfaces = (*packer)->getSurfaces();
+  if (surfaces.holder == ::dla::format::SurfaceHolder::CompressedWeights) {
+    ::dla::format::StorageDescription d;
+    for (const std::string &name : surfaces.names)
+      d.buffers.push_back({name, -1, (*packer)->getSurfaceAlignment()});
+    return d;
+  }
+  auto bound = bind(shape, elementType, emitError);
+  if (failed(bound))
+    return failure();
+  return (*bound)->describeStorage();
+}
+
 FailureOr<::dla::format::StridedView>
 LayoutEncodingAttr::getStridedView(ArrayRef<int64_t> shape, Type elementType,
                                    function_ref<InFlightDiagnostic()> emitError) const {

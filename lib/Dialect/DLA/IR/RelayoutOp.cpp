@@ -81,3 +81,36 @@ LogicalResult WeightConstantOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// dla.to_storage / dla.from_storage
+//===----------------------------------------------------------------------===//
+
+/// Checks that `bytes` is the storage of `encoded`, a static tensor with a
+/// dla layout encoding.
+static LogicalResult verifyStorage(Operation *op, RankedTensorType encoded,
+                                   RankedTensorType bytes) {
+  if (!encoded.getEncoding() || !isa<LayoutEncodingAttr>(encoded.getEncoding()))
+    return op->emitOpError("needs a tensor with a dla layout encoding, got ") << encoded;
+  if (!encoded.hasStaticShape())
+    return op->emitOpError("needs a static shape, got ") << encoded;
+  if (bytes.isDynamicDim(0))
+    return op->emitOpError("needs a static byte count, got ") << bytes;
+  auto bound = bindTensorLayout(encoded, [&] { return op->emitOpError(); });
+  if (failed(bound))
+    return failure();
+  const int64_t want = (*bound)->getStorageBytes();
+  if (bytes.getDimSize(0) != want)
+    return op->emitOpError("storage of ")
+           << encoded << " is " << want << " bytes, but " << bytes << " holds "
+           << bytes.getDimSize(0);
+  return success();
+}
+
+LogicalResult ToStorageOp::verify() {
+  return verifyStorage(*this, getSource().getType(), getStorage().getType());
+}
+
+LogicalResult FromStorageOp::verify() {
+  return verifyStorage(*this, getResult().getType(), getStorage().getType());
+}

@@ -64,6 +64,13 @@ def DLA_LayoutEncodingAttr : AttrInterface<"LayoutEncodingAttr"> {
     getByteOffset(::llvm::ArrayRef<int64_t> shape, ::mlir::Type elementType,
                   ::llvm::ArrayRef<int64_t> index,
                   ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const;
+    /// The storage buffers (size, alignment) and typed strided views of the
+    /// bound layout, as the format library describes them. Compressed
+    /// weights (no BoundLayout): their packer's three surfaces, sizes -1
+    /// (data-dependent), no views.
+    ::llvm::FailureOr<::dla::format::StorageDescription>
+    getStorageDescription(::llvm::ArrayRef<int64_t> shape, ::mlir::Type elementType,
+                          ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const;
     /// The layout as a strided view, or failure (with a diagnostic) when the
     /// layout is not a strided view.
     ::llvm::FailureOr<::dla::format::StridedView>

@@ -55,4 +55,41 @@ def DLA_WeightConstantOp : DLA_Op<"weight_constant", [Pure]> {
   let hasVerifier = 1;
 }
 
+
+def DLA_ToStorageOp : DLA_Op<"to_storage", [Pure]> {
+  let summary = "The storage bytes of an encoded tensor";
+  let description = [{
+    Hands the storage of a tensor with a `dla` layout encoding to a runtime
+    or a printer: the result holds exactly the encoding's storage bytes
+    (padding and gaps included), as `--dla-pack-weights` would write them.
+    The byte count must equal the encoding's storage size.
+    `--dla-lower-to-memref` turns it into the storage buffer itself.
+
+    ```mlir
+    %b = dla.to_storage %t : tensor<1x20x5x6xf16, #dla.feature<fp16>> -> tensor<1280xi8>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source);
+  let results = (outs 1DTensorOf<[I8]>:$storage);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($storage)";
+  let hasVerifier = 1;
+}
+
+def DLA_FromStorageOp : DLA_Op<"from_storage", [Pure]> {
+  let summary = "An encoded tensor made from its storage bytes";
+  let description = [{
+    The inverse of `dla.to_storage`: reads storage bytes (from a runtime or
+    a file) as a tensor with a `dla` layout encoding. The byte count must
+    equal the encoding's storage size.
+
+    ```mlir
+    %t = dla.from_storage %b : tensor<1280xi8> -> tensor<1x20x5x6xf16, #dla.feature<fp16>>
+    ```
+  }];
+  let arguments = (ins 1DTensorOf<[I8]>:$storage);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$storage attr-dict `:` type($storage) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // DLA_OPS_TD

@@ -13,6 +13,9 @@ namespace mlir::dla {
 #define GEN_PASS_REGISTRATION
 #include "dla/Dialect/DLA/Transforms/Passes.h.inc"
 
+/// Registers the named pipelines (--dla-lower-to-llvm).
+void registerDLAPipelines();
+
 } // namespace mlir::dla
 
 #endif // DLA_DIALECT_DLA_TRANSFORMS_PASSES_H

@@ -221,4 +221,64 @@ def DLACompile : Pass<"dla-compile", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::dla::DLADialect", "::mlir::arith::ArithDialect"];
 }
 
+def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
+  let summary = "Lower dla-encoded tensors to storage byte buffers with explicit strides";
+  let description = [{
+    Materializes every `dla` encoding before bufferization (as IREE's
+    MaterializeEncoding does): a type converter maps an encoded tensor to
+    its storage bytes `tensor<BYTES x i8>`, every op with an encoded type is
+    illegal, and a partial conversion rewrites
+    - function arguments and results to their storage bytes (the ABI: an
+      encoded tensor crosses a function boundary as `memref<BYTES x i8>`,
+      aligned as the NVDLA alignment table says, 64 B for chunked layouts);
+    - packed constants (`arith.constant dense_resource<...>`, from
+      `--dla-pack-weights`) to `memref.global` constants on the same blob,
+      aligned (256 B for weights); compressed weights to three globals
+      (`__dla_weights_wgs`, `_wmb`, `_data`);
+    - `dla.relayout` of a non-constant to loops: the destination is zeroed
+      (padding), then every element moves through the typed strided views
+      the format library describes (`memref.view` + `memref.reinterpret_cast`
+      to `memref<..., strided<[...], offset: ...>>`; one view per pixel
+      component, 32-bit words with bit fields for 10-bit pixels). Layouts
+      with no strided view (most NVDLA weights) go through a compile-time
+      table of byte offsets;
+    - `dla.to_storage` / `dla.from_storage` to the storage itself.
+    Upstream One-Shot Bufferize (function boundaries, identity layouts) then
+    runs on the encoding-free module.
+
+    Diagnosed, never bufferized: dynamic shapes with an encoding, relayouts
+    of non-constants into compressed or Winograd weights ("only constants
+    pack into ..."), encoded constants that are not packed blobs, and any
+    other op with an encoded operand (layer ops: run
+    `--dla-lower-to-reference` first).
+
+    ```mlir
+    func.func @f(%x: tensor<1x20x5x6xf16>) -> tensor<1x20x5x6xf16, #dla.feature<fp16>> {
+      %y = dla.relayout %x : tensor<1x20x5x6xf16> -> tensor<1x20x5x6xf16, #dla.feature<fp16>>
+      return %y : tensor<1x20x5x6xf16, #dla.feature<fp16>>
+    }
+    // becomes
+    func.func @f(%x: memref<1x20x5x6xf16>) -> memref<1920xi8> {
+      %s = memref.alloc() {alignment = 32 : i64} : memref<1920xi8>
+      linalg.fill ins(%c0_i8 : i8) outs(%s : memref<1920xi8>)
+      %v = memref.view %s[%c0][] : memref<1920xi8> to memref<960xf16>
+      %t = memref.reinterpret_cast %v to offset: [0], sizes: [1, 2, 5, 6, 16],
+          strides: [960, 480, 96, 16, 1] : memref<960xf16> to
+          memref<1x2x5x6x16xf16, strided<[960, 480, 96, 16, 1]>>
+      scf.for ... { memref.load %x[...]; memref.store ..., %t[...] }
+      return %s : memref<1920xi8>
+    }
+    ```
+  }];
+  let options = [
+    Option<"skipBufferize", "skip-bufferize", "bool", /*default=*/"false",
+           "Stop after materializing encodings (tensors of storage bytes), "
+           "before One-Shot Bufferize">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"];
+}
+
 #endif // DLA_PASSES_TD

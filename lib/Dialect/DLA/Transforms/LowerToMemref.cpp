@@ -1,0 +1,601 @@
+//===- LowerToMemref.cpp - Encoded tensors to storage buffers -------------===//
+//
+// Materializes every dla encoding before bufferization, as IREE's
+// MaterializeEncoding does: a TypeConverter maps an encoded tensor to its
+// storage bytes (tensor<BYTES x i8>), a ConversionTarget makes every op with
+// an encoded type illegal, and applyPartialConversion rewrites
+//   - function signatures, calls and returns (the ABI: storage bytes),
+//   - packed constants into memref.global constants on their blobs,
+//   - dla.relayout of a non-constant into loops over the format library's
+//     typed strided views (StorageDescription),
+//   - dla.to_storage / dla.from_storage into nothing (same bytes).
+// Upstream One-Shot Bufferize then runs on the encoding-free remainder, so
+// no encoding ever reaches it. Anything that would lose an encoding is
+// diagnosed first (checkModule), never bufferized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/Transforms/Passes.h"
+#include "dla/Format/BoundLayout.h"
+#include "dla/Format/StorageDescription.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
+#include "mlir/Dialect/Bufferization/Transforms/OneShotModuleBufferize.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::dla {
+#define GEN_PASS_DEF_DLALOWERTOMEMREF
+#include "dla/Dialect/DLA/Transforms/Passes.h.inc"
+} // namespace mlir::dla
+
+using namespace mlir;
+using namespace mlir::dla;
+namespace fmt = ::dla::format;
+
+namespace {
+
+/// The dla encoding of `type`, if it is a tensor that has one.
+LayoutEncodingAttr getEncoding(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? dyn_cast_or_null<LayoutEncodingAttr>(tensor.getEncoding()) : nullptr;
+}
+
+bool hasEncodedType(TypeRange types) {
+  return llvm::any_of(types, [](Type t) { return bool(getEncoding(t)); });
+}
+
+/// Whether `op` (or, for a function, its signature) mentions an encoding.
+bool mentionsEncoding(Operation *op) {
+  if (auto func = dyn_cast<FunctionOpInterface>(op))
+    return hasEncodedType(func.getArgumentTypes()) || hasEncodedType(func.getResultTypes());
+  return hasEncodedType(op->getOperandTypes()) || hasEncodedType(op->getResultTypes());
+}
+
+/// Relayouts into these need the data at compile time.
+bool onlyConstantsPack(LayoutEncodingAttr encoding, std::string &why) {
+  auto weight = dyn_cast<WeightAttr>(encoding);
+  if (!weight)
+    return false;
+  if (weight.getCompressed()) {
+    why = "its storage (WGS, WMB, data) depends on the values";
+    return true;
+  }
+  if (weight.getFormat() == ::dla::format::nvdla::WeightFormat::Winograd) {
+    why = "it needs the Winograd transform, which has no element-wise map";
+    return true;
+  }
+  return false;
+}
+
+std::unique_ptr<fmt::BoundLayout> bindChecked(RankedTensorType type);
+
+/// Checks every encoded type the pass will meet, with located diagnostics,
+/// so that the conversion below cannot fail half-way or drop an encoding.
+LogicalResult checkModule(ModuleOp module) {
+  // Stops at the first problem: later ops would repeat it (a dynamic value
+  // reaches its users and the function signature).
+  WalkResult result = module.walk([&](Operation *op) -> WalkResult {
+    if (!mentionsEncoding(op))
+      return WalkResult::advance();
+    SmallVector<Type> types;
+    if (auto func = dyn_cast<FunctionOpInterface>(op)) {
+      llvm::append_range(types, func.getArgumentTypes());
+      llvm::append_range(types, func.getResultTypes());
+    } else {
+      llvm::append_range(types, op->getOperandTypes());
+      llvm::append_range(types, op->getResultTypes());
+    }
+    for (Type t : types) {
+      LayoutEncodingAttr enc = getEncoding(t);
+      if (!enc)
+        continue;
+      auto tensor = cast<RankedTensorType>(t);
+      if (!tensor.hasStaticShape()) {
+        op->emitError("--dla-lower-to-memref needs static shapes to size storage, but ")
+            << tensor << " is dynamic";
+        return WalkResult::interrupt();
+      }
+      std::string why;
+      if (onlyConstantsPack(enc, why) && !isa<WeightConstantOp>(op)) {
+        op->emitError("only constants pack into ")
+            << enc << ": " << why << "; --dla-pack-weights folds relayouts of constants into it";
+        return WalkResult::interrupt();
+      }
+      if (!isa<WeightConstantOp>(op) &&
+          failed(bindTensorLayout(tensor, [&] { return op->emitError(); })))
+        return WalkResult::interrupt();
+    }
+    if (auto relayout = dyn_cast<RelayoutOp>(op)) {
+      // Bit fields and widened components are moved with arith ops, which
+      // take signless integers only.
+      for (Type t : {relayout.getSource().getType(), relayout.getResult().getType()}) {
+        auto tensor = cast<RankedTensorType>(t);
+        Type elem = tensor.getElementType();
+        if (!getEncoding(tensor) || !elem.isInteger() || elem.isSignlessInteger())
+          continue;
+        std::unique_ptr<fmt::BoundLayout> layout =
+            bindChecked(RankedTensorType::get(tensor.getShape(), elem, tensor.getEncoding()));
+        if (!layout)
+          continue;
+        for (const fmt::StorageView &v : layout->describeStorage().views)
+          if (!v.fields.empty() ||
+              v.elementBytes * 8 != static_cast<int64_t>(elem.getIntOrFloatBitWidth())) {
+            op->emitError("relayout of ")
+                << tensor << ": its storage packs bit fields or widens elements, which "
+                << "--dla-lower-to-memref does for signless integers only; use i"
+                << elem.getIntOrFloatBitWidth();
+            return WalkResult::interrupt();
+          }
+      }
+      return WalkResult::advance();
+    }
+    if (isa<FunctionOpInterface, func::CallOp, func::ReturnOp, ToStorageOp, FromStorageOp>(op))
+      return WalkResult::advance();
+    if (auto weights = dyn_cast<WeightConstantOp>(op)) {
+      if (!weights->use_empty()) {
+        op->emitError("compressed weights have no storage type (their surface sizes depend on "
+                      "the values); --dla-lower-to-memref keeps them only as unused constants");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (!isa<DenseResourceElementsAttr>(constant.getValue())) {
+        op->emitError("an encoded constant must hold its storage bytes as a dense_resource "
+                      "blob; run --dla-pack-weights first");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    }
+    op->emitError("'")
+        << op->getName()
+        << "' has a dla-encoded operand or result, which --dla-lower-to-memref cannot lower "
+           "without losing the encoding (layer ops: run --dla-lower-to-reference first)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Binds a type already checked by checkModule.
+std::unique_ptr<fmt::BoundLayout> bindChecked(RankedTensorType type) {
+  auto bound = bindTensorLayout(type, [&] {
+    return mlir::emitError(UnknownLoc::get(type.getContext()));
+  });
+  return failed(bound) ? nullptr : std::move(*bound);
+}
+
+RankedTensorType storageTensorType(MLIRContext *ctx, int64_t bytes) {
+  return RankedTensorType::get({bytes}, IntegerType::get(ctx, 8));
+}
+
+/// Encoded tensor -> tensor<BYTES x i8>; everything else unchanged.
+struct StorageTypeConverter : TypeConverter {
+  StorageTypeConverter() {
+    addConversion([](Type t) { return t; });
+    addConversion([](RankedTensorType t) -> std::optional<Type> {
+      if (!getEncoding(t))
+        return t;
+      std::unique_ptr<fmt::BoundLayout> bound = bindChecked(t);
+      if (!bound)
+        return std::nullopt;
+      return storageTensorType(t.getContext(), bound->getStorageBytes());
+    });
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Relayout code generation
+//===----------------------------------------------------------------------===//
+
+/// `base`, or `base_N` for the first N that names no symbol of `module`.
+std::string uniqueSymbol(ModuleOp module, StringRef base) {
+  std::string name = base.str();
+  for (int i = 0; module.lookupSymbol(name); ++i)
+    name = (base + "_" + Twine(i)).str();
+  return name;
+}
+
+Value cst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The typed strided view `v` of the byte buffer `bytes`.
+Value makeView(OpBuilder &b, Location loc, Value bytes, const fmt::StorageView &v, Type elemTy) {
+  auto byteType = cast<MemRefType>(bytes.getType());
+  const int64_t n = byteType.getDimSize(0) / v.elementBytes;
+  Value flat = memref::ViewOp::create(b, loc, MemRefType::get({n}, elemTy), bytes, cst(b, loc, 0),
+                                      ValueRange{});
+  SmallVector<int64_t> sizes, strides;
+  for (const fmt::StridedView::Dim &d : v.view.dims) {
+    sizes.push_back(d.extent);
+    strides.push_back(d.stride);
+  }
+  auto layout = StridedLayoutAttr::get(b.getContext(), v.view.offset, strides);
+  auto type = MemRefType::get(sizes, elemTy, layout);
+  return memref::ReinterpretCastOp::create(b, loc, type, flat, v.view.offset, sizes, strides);
+}
+
+/// Converts a value between the logical element type and the view's
+/// storage element type (sign- or zero-extension of narrower data).
+Value convertElement(OpBuilder &b, Location loc, Value v, Type to, bool signExtend) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return signExtend ? Value(arith::ExtSIOp::create(b, loc, to, v))
+                      : Value(arith::ExtUIOp::create(b, loc, to, v));
+  return arith::TruncIOp::create(b, loc, to, v);
+}
+
+/// Moves every element between the logical memref `logical` and the views
+/// of `bytes` (toStorage: logical -> storage). Loops run over each view's
+/// dimensions; logical[d] = base[d] + sum(pos * weight) over d's digits; the
+/// innermost loop carrying a digit of d is bounded so that logical[d] stays
+/// in bounds (padding positions are never visited).
+void emitViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
+                  const fmt::StorageView &v, bool toStorage) {
+  auto logicalType = cast<MemRefType>(logical.getType());
+  ArrayRef<int64_t> shape = logicalType.getShape();
+  Type elemTy = logicalType.getElementType();
+  const int64_t rank = shape.size();
+  const bool bitFields = !v.fields.empty();
+  Type storageElemTy = elemTy;
+  if (bitFields || v.elementBytes * 8 != static_cast<int64_t>(elemTy.getIntOrFloatBitWidth()))
+    storageElemTy = b.getIntegerType(v.elementBytes * 8);
+  Value view = makeView(b, loc, bytes, v, storageElemTy);
+
+  const auto &dims = v.view.dims;
+  SmallVector<int64_t> base(rank, 0);
+  for (size_t d = 0; d < v.logicalBase.size() && d < base.size(); ++d)
+    base[d] = v.logicalBase[d];
+  // Largest reachable logical index per dimension, and the innermost loop
+  // carrying each dimension.
+  SmallVector<int64_t> maxIndex(base.begin(), base.end());
+  SmallVector<int64_t> lastLoop(rank, -1);
+  for (size_t k = 0; k < dims.size(); ++k) {
+    maxIndex[dims[k].logicalDim] += (dims[k].extent - 1) * dims[k].weight;
+    lastLoop[dims[k].logicalDim] = k;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (lastLoop[d] < 0 && base[d] >= shape[d])
+      return; // the view holds a component this shape does not have
+
+  OpBuilder::InsertionGuard guard(b);
+  SmallVector<Value> partial(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    partial[d] = cst(b, loc, base[d]);
+  SmallVector<Value> ivs;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    const int64_t d = dims[k].logicalDim, w = dims[k].weight;
+    Value ub = cst(b, loc, dims[k].extent);
+    if (lastLoop[d] == static_cast<int64_t>(k) && maxIndex[d] >= shape[d]) {
+      // ub = clamp(ceil((shape[d] - partial[d]) / w), 0, extent)
+      Value rem = arith::SubIOp::create(b, loc, cst(b, loc, shape[d]), partial[d]);
+      Value n = arith::CeilDivSIOp::create(b, loc, rem, cst(b, loc, w));
+      n = arith::MinSIOp::create(b, loc, n, ub);
+      ub = arith::MaxSIOp::create(b, loc, n, cst(b, loc, 0));
+    }
+    auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0), ub, cst(b, loc, 1));
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    Value iv = loop.getInductionVar();
+    ivs.push_back(iv);
+    Value step = w == 1 ? iv : Value(arith::MulIOp::create(b, loc, iv, cst(b, loc, w)));
+    partial[d] = arith::AddIOp::create(b, loc, partial[d], step);
+  }
+  if (!bitFields) {
+    if (toStorage) {
+      Value x = memref::LoadOp::create(b, loc, logical, partial);
+      x = convertElement(b, loc, x, storageElemTy, v.signExtend);
+      memref::StoreOp::create(b, loc, x, view, ivs);
+    } else {
+      Value x = memref::LoadOp::create(b, loc, view, ivs);
+      x = convertElement(b, loc, x, elemTy, v.signExtend);
+      memref::StoreOp::create(b, loc, x, logical, partial);
+    }
+    return;
+  }
+  // Bit-packed words: one word per view position, one field per component.
+  Type wordTy = storageElemTy;
+  Value word = toStorage ? Value(arith::ConstantIntOp::create(b, loc, wordTy, 0))
+                         : Value(memref::LoadOp::create(b, loc, view, ivs));
+  for (const fmt::BitField &f : v.fields) {
+    const int64_t channel = base[v.fieldDim] + f.channel;
+    if (channel >= shape[v.fieldDim])
+      continue;
+    SmallVector<Value> index(partial);
+    index[v.fieldDim] = cst(b, loc, channel);
+    Value mask = arith::ConstantIntOp::create(b, loc, wordTy, (int64_t(1) << f.bits) - 1);
+    Value shift = arith::ConstantIntOp::create(b, loc, wordTy, f.bitOffset);
+    if (toStorage) {
+      Value x = memref::LoadOp::create(b, loc, logical, index);
+      x = convertElement(b, loc, x, wordTy, /*signExtend=*/false);
+      x = arith::AndIOp::create(b, loc, x, mask);
+      x = arith::ShLIOp::create(b, loc, x, shift);
+      word = arith::OrIOp::create(b, loc, word, x);
+    } else {
+      Value x = arith::ShRUIOp::create(b, loc, word, shift);
+      x = arith::AndIOp::create(b, loc, x, mask);
+      x = convertElement(b, loc, x, elemTy, false);
+      memref::StoreOp::create(b, loc, x, logical, index);
+    }
+  }
+  if (toStorage)
+    memref::StoreOp::create(b, loc, word, view, ivs);
+}
+
+/// Layouts that are no set of strided views (most NVDLA weights): a table of
+/// every element's byte offset, asked from the layout at compile time.
+void emitTableCopy(OpBuilder &b, Location loc, ModuleOp module, const fmt::BoundLayout &layout,
+                   Value logical, Value bytes, bool toStorage) {
+  auto logicalType = cast<MemRefType>(logical.getType());
+  const int64_t n = layout.getNumElements();
+  const bool wide = layout.getStorageBytes() > std::numeric_limits<int32_t>::max();
+  Type offTy = wide ? b.getI64Type() : b.getI32Type();
+  std::vector<int64_t> index(logicalType.getRank(), 0);
+  SmallVector<APInt> offsets;
+  offsets.reserve(n);
+  for (int64_t e = 0; e < n; ++e) {
+    offsets.push_back(APInt(wide ? 64 : 32, *layout.getByteOffset(index), true));
+    for (int64_t d = logicalType.getRank() - 1; d >= 0; --d) {
+      if (++index[d] < logicalType.getDimSize(d))
+        break;
+      index[d] = 0;
+    }
+  }
+  auto tableTensor = RankedTensorType::get({n}, offTy);
+  auto tableType = MemRefType::get({n}, offTy);
+  OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+  auto global = memref::GlobalOp::create(mb, loc, uniqueSymbol(module, "__dla_offsets"), mb.getStringAttr("private"),
+                                         tableType, DenseElementsAttr::get(tableTensor, offsets),
+                                         /*constant=*/true, IntegerAttr());
+  Value table = memref::GetGlobalOp::create(b, loc, tableType, global.getSymName());
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < logicalType.getRank(); ++d)
+    all[0].push_back(d);
+  Value flat = logicalType.getRank() == 1
+                   ? logical
+                   : Value(memref::CollapseShapeOp::create(b, loc, logical, all));
+  if (logicalType.getRank() == 0)
+    flat = memref::ExpandShapeOp::create(b, loc, MemRefType::get({1}, logicalType.getElementType()),
+                                         logical, ArrayRef<ReassociationIndices>{},
+                                         ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  OpBuilder::InsertionGuard guard(b);
+  auto loop = scf::ForOp::create(b, loc, cst(b, loc, 0), cst(b, loc, n), cst(b, loc, 1));
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value i = loop.getInductionVar();
+  Value off = memref::LoadOp::create(b, loc, table, i);
+  off = arith::IndexCastOp::create(b, loc, b.getIndexType(), off);
+  Value at = memref::ViewOp::create(b, loc, MemRefType::get({}, logicalType.getElementType()),
+                                    bytes, off, ValueRange{});
+  if (toStorage)
+    memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, flat, i), at, ValueRange{});
+  else
+    memref::StoreOp::create(b, loc, memref::LoadOp::create(b, loc, at, ValueRange{}), flat, i);
+}
+
+/// Moves all elements between `logical` and the storage `bytes` of `type`.
+void emitCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type, Value logical,
+              Value bytes, bool toStorage) {
+  std::unique_ptr<fmt::BoundLayout> layout = bindChecked(type);
+  fmt::StorageDescription desc = layout->describeStorage();
+  if (desc.views.empty()) {
+    emitTableCopy(b, loc, module, *layout, logical, bytes, toStorage);
+    return;
+  }
+  for (const fmt::StorageView &v : desc.views)
+    emitViewCopy(b, loc, logical, bytes, v, toStorage);
+}
+
+int64_t getAlignment(RankedTensorType type) {
+  return bindChecked(type)->describeStorage().buffers.front().alignment;
+}
+
+/// Whether the views write every storage byte: no padding, no gaps (views of
+/// one layout never overlap, each storage element holds one logical element).
+bool viewsCoverStorage(const fmt::BoundLayout &layout) {
+  fmt::StorageDescription desc = layout.describeStorage();
+  if (desc.views.empty())
+    return false;
+  const std::vector<int64_t> &shape = layout.getShape();
+  int64_t covered = 0;
+  for (const fmt::StorageView &v : desc.views) {
+    if (!v.fields.empty())
+      return false;
+    std::vector<int64_t> maxIndex(shape.size(), 0);
+    for (size_t d = 0; d < v.logicalBase.size() && d < shape.size(); ++d)
+      maxIndex[d] = v.logicalBase[d];
+    int64_t positions = 1;
+    for (const fmt::StridedView::Dim &d : v.view.dims) {
+      maxIndex[d.logicalDim] += (d.extent - 1) * d.weight;
+      positions *= d.extent;
+    }
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (maxIndex[d] >= shape[d])
+        return false;
+    covered += positions * v.elementBytes;
+  }
+  return covered == layout.getStorageBytes();
+}
+
+/// An aligned storage buffer for `type`, zeroed (the padding contract)
+/// unless the views write every byte anyway.
+Value allocStorage(OpBuilder &b, Location loc, RankedTensorType type) {
+  std::unique_ptr<fmt::BoundLayout> layout = bindChecked(type);
+  auto memType = MemRefType::get({layout->getStorageBytes()}, b.getI8Type());
+  Value buf = memref::AllocOp::create(b, loc, memType, ValueRange{},
+                                      b.getI64IntegerAttr(getAlignment(type)));
+  if (viewsCoverStorage(*layout))
+    return buf;
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
+  linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{buf});
+  return buf;
+}
+
+Value toBuffer(OpBuilder &b, Location loc, Value tensor) {
+  auto t = cast<RankedTensorType>(tensor.getType());
+  auto m = MemRefType::get(t.getShape(), t.getElementType());
+  return bufferization::ToBufferOp::create(b, loc, m, tensor, /*read_only=*/true);
+}
+
+Value toTensor(OpBuilder &b, Location loc, Value memref) {
+  auto m = cast<MemRefType>(memref.getType());
+  return bufferization::ToTensorOp::create(
+      b, loc, RankedTensorType::get(m.getShape(), m.getElementType()), memref,
+      /*restrict=*/b.getUnitAttr(), /*writable=*/b.getUnitAttr());
+}
+
+struct RelayoutLowering : OpConversionPattern<RelayoutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(RelayoutOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    RankedTensorType srcType = op.getSource().getType();
+    RankedTensorType dstType = op.getResult().getType();
+    const bool srcEncoded = bool(getEncoding(srcType));
+    const bool dstEncoded = bool(getEncoding(dstType));
+    Value src = toBuffer(rewriter, loc, adaptor.getSource());
+    // Encoded source: unpack into a row-major buffer first.
+    Value logical = src;
+    auto logicalType = MemRefType::get(srcType.getShape(), srcType.getElementType());
+    if (srcEncoded) {
+      logical = memref::AllocOp::create(rewriter, loc, logicalType);
+      emitCopy(rewriter, loc, module, srcType, logical, src, /*toStorage=*/false);
+    }
+    Value result = logical;
+    if (dstEncoded) {
+      result = allocStorage(rewriter, loc, dstType);
+      emitCopy(rewriter, loc, module, dstType, logical, result, /*toStorage=*/true);
+    } else if (!srcEncoded) {
+      return rewriter.notifyMatchFailure(op, "no encoding on either side");
+    }
+    rewriter.replaceOp(op, toTensor(rewriter, loc, result));
+    return success();
+  }
+};
+
+/// Packed constants: a memref.global constant on the same blob (no copy).
+struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto resource = cast<DenseResourceElementsAttr>(op.getValue());
+    std::unique_ptr<fmt::BoundLayout> layout = bindChecked(type);
+    const int64_t bytes = layout->getStorageBytes();
+    Value mem = makeGlobal(rewriter, op, "__dla_constant", resource.getRawHandle(), bytes,
+                           getAlignment(type));
+    rewriter.replaceOp(op, bufferization::ToTensorOp::create(
+                               rewriter, op.getLoc(), storageTensorType(getContext(), bytes), mem,
+                               rewriter.getUnitAttr()));
+    return success();
+  }
+
+  static Value makeGlobal(ConversionPatternRewriter &rewriter, Operation *op, StringRef name,
+                          DenseResourceElementsHandle handle, int64_t bytes, int64_t alignment) {
+    auto module = op->getParentOfType<ModuleOp>();
+    auto memType = MemRefType::get({bytes}, rewriter.getI8Type());
+    auto init = DenseResourceElementsAttr::get(storageTensorType(op->getContext(), bytes), handle);
+    OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+    auto global = memref::GlobalOp::create(mb, op->getLoc(), uniqueSymbol(module, name), mb.getStringAttr("private"),
+                                           memType, init, /*constant=*/true,
+                                           mb.getI64IntegerAttr(alignment));
+    return memref::GetGlobalOp::create(rewriter, op->getLoc(), memType, global.getSymName());
+  }
+};
+
+/// Compressed weights: three aligned globals (WGS, WMB, data), as a runtime
+/// finds them; the op itself has no uses (checkModule).
+struct WeightConstantLowering : OpConversionPattern<WeightConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WeightConstantOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    auto enc = getEncoding(op.getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    auto desc = enc.getStorageDescription(type.getShape(), type.getElementType(),
+                                          [&] { return op.emitError(); });
+    if (failed(desc))
+      return failure();
+    Attribute surfaces[] = {op.getWgs(), op.getWmb(), op.getData()};
+    for (auto [i, attr] : llvm::enumerate(surfaces)) {
+      auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+      if (!resource)
+        return rewriter.notifyMatchFailure(op, "surface is not a dense_resource");
+      const int64_t bytes = cast<ShapedType>(resource.getType()).getNumElements();
+      std::string name = "__dla_weights_" + desc->buffers[i].name;
+      auto memType = MemRefType::get({bytes}, rewriter.getI8Type());
+      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+      memref::GlobalOp::create(
+          mb, op.getLoc(), uniqueSymbol(module, name), mb.getStringAttr("private"), memType,
+          DenseResourceElementsAttr::get(storageTensorType(getContext(), bytes),
+                                         resource.getRawHandle()),
+          /*constant=*/true, mb.getI64IntegerAttr(desc->buffers[i].alignment));
+      }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// to_storage / from_storage: the converted value already is the storage.
+template <typename OpTy> struct StorageIdentity : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getOperands().front());
+    return success();
+  }
+};
+
+struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPass> {
+  using DLALowerToMemrefBase::DLALowerToMemrefBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    if (failed(checkModule(module)))
+      return signalPassFailure();
+
+    StorageTypeConverter converter;
+    ConversionTarget target(*ctx);
+    target.markUnknownOpDynamicallyLegal([](Operation *op) { return !mentionsEncoding(op); });
+    target.addIllegalOp<RelayoutOp, ToStorageOp, FromStorageOp, WeightConstantOp>();
+    RewritePatternSet patterns(ctx);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    patterns.add<RelayoutLowering, ConstantLowering, WeightConstantLowering,
+                 StorageIdentity<ToStorageOp>, StorageIdentity<FromStorageOp>>(converter, ctx);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+    if (skipBufferize)
+      return;
+
+    // Upstream One-Shot Bufferize on what is now encoding-free: function
+    // boundaries get identity-layout buffers (storage: memref<BYTES x i8>).
+    bufferization::OneShotBufferizationOptions options;
+    options.bufferizeFunctionBoundaries = true;
+    options.setFunctionBoundaryTypeConversion(
+        bufferization::LayoutMapOption::IdentityLayoutMap);
+    options.unknownTypeConverterFn = [](TensorType t, Attribute space,
+                                        const bufferization::BufferizationOptions &) {
+      return cast<BaseMemRefType>(
+          bufferization::getMemRefTypeWithStaticIdentityLayout(t, space));
+    };
+    bufferization::BufferizationState state;
+    if (failed(bufferization::runOneShotModuleBufferize(module, options, state)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
