@@ -64,7 +64,8 @@ def reshape(ctx):
 def flatten(ctx):
     x = ctx.input(0)
     shape = _shape_of(x)
-    axis = int(ctx.attr("axis", 1)) % (len(shape) + 1) if len(shape) else 0
+    axis = int(ctx.attr("axis", 1))
+    axis = axis + len(shape) if axis < 0 else axis  # in [-r, r]
     out = [int(np.prod(shape[:axis])), int(np.prod(shape[axis:]))]
     return [np.reshape(x, out) if not isinstance(x, Value) else ctx.reshape(x, out)]
 
@@ -263,8 +264,11 @@ def resize(ctx):
     # TOSA: out = ((in - 1) * n - offset + border) / d + 1 with scale
     # [y_n, y_d, x_n, x_d] = [out, in, ...] and offset 0 (asymmetric).
     scale = [oh, ih, ow, iw]
-    offset = [0, 0]
-    border = [(oh - 1) * ih - (ih - 1) * oh, (ow - 1) * iw - (iw - 1) * ow]
+    # TOSA's nearest rounds the source coordinate out * in / out_size half
+    # up; ONNX's cases above floor it: an offset of -floor(n / 2) turns the
+    # rounding into a floor. Bilinear reads the exact coordinate.
+    offset = [-(oh // 2), -(ow // 2)] if tosa_mode == "NEAREST_NEIGHBOR" else [0, 0]
+    border = [(oh - 1) * ih - (ih - 1) * oh + offset[0], (ow - 1) * iw - (iw - 1) * ow + offset[1]]
     b = ctx.b
     xt = ctx.transpose(x, (0, 2, 3, 1))
     y = b.op("tosa.resize %s, %s, %s, %s {mode = %s} : (%s, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> $TYPE"

@@ -72,10 +72,21 @@ def test_unsupported_operator_names_the_node():
 
 
 def test_opset_range():
-    m = model([helper.make_node("Relu", ["x"], ["y"])], [helper.make_tensor_value_info("x", F, [1])],
-              [helper.make_tensor_value_info("y", F, None)], opset=8)
-    with pytest.raises(ImportFailure, match="opset 8 is outside the supported 9 to 18"):
-        import_model(m)
+    # Below opset 9 a node imports when its definition is the one of opset 9
+    # (Relu-6), and is refused when it is not (BatchNormalization-7).
+    relu = model([helper.make_node("Relu", ["x"], ["y"])], [helper.make_tensor_value_info("x", F, [1])],
+                 [helper.make_tensor_value_info("y", F, None)], opset=8)
+    assert "tosa.clamp" in import_model(relu)
+    stats = [numpy_helper.from_array(np.ones((1,), np.float32), n) for n in ("s", "b", "m", "v")]
+    bn = model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn")],
+               [helper.make_tensor_value_info("x", F, [1, 1, 1, 1])],
+               [helper.make_tensor_value_info("y", F, None)], stats, opset=8)
+    with pytest.raises(ImportFailure, match=r"opset 8 is outside the supported 9 to 18: node 'bn' "
+                                            r"\(BatchNormalization\) has the definition of opset 7"):
+        import_model(bn)
+    relu.opset_import[0].version = 19
+    with pytest.raises(ImportFailure, match="opset 19 is outside the supported 9 to 18"):
+        import_model(relu)
 
 
 def test_conv_relu_in_nhwc_with_resource_weights(verify):
