@@ -122,6 +122,8 @@ def import_model(model, input_shapes=None, func_name="main"):
 
     results = []
     for out in graph.output:
+        if out.name not in env:
+            raise ImportError_("graph output '%s' is defined by no node" % out.name)
         v = env[out.name]
         results.append(v if isinstance(v, Value) else b.const(np.asarray(v), "output"))
     return b.module_text(func_name, args, results)

@@ -247,6 +247,8 @@ def global_pool(ctx):
 @op("BatchNormalization")
 def batch_norm(ctx):
     x = ctx.input(0)
+    if int(ctx.attr("training_mode", 0)) or any(ctx.node.output[1:]):
+        ctx.fail("training mode (batch statistics, running-mean outputs) is not supported")
     scale, bias, mean, var = (ctx.const_input(i, "the statistics").astype(np.float64) for i in range(1, 5))
     eps = float(ctx.attr("epsilon", 1e-5))
     a = scale / np.sqrt(var + eps)

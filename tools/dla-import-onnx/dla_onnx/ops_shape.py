@@ -215,6 +215,14 @@ def constant_of_shape(ctx):
 
 @op("Identity", "Dropout")
 def identity(ctx):
+    if ctx.node.op_type == "Dropout":
+        training = ctx.input(2)
+        if isinstance(training, Value):
+            ctx.fail("training_mode must be known at import time")
+        ratio = ctx.input(1)
+        ratio = 0.5 if ratio is None or isinstance(ratio, Value) else float(np.asarray(ratio).reshape(-1)[0])
+        if training is not None and bool(np.asarray(training).reshape(-1)[0]) and ratio != 0.0:
+            ctx.fail("training mode (random dropout) is not supported")
     outs = [ctx.input(0)]
     if ctx.node.op_type == "Dropout" and len(ctx.node.output) > 1 and ctx.node.output[1]:
         outs.append(np.ones(_shape_of(ctx.input(0)), np.bool_))
