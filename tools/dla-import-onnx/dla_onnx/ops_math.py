@@ -32,6 +32,8 @@ def arithmetic(ctx):
     a, b = ctx.input(0), ctx.input(1)
     name = {"Add": "add", "Sub": "sub", "Mul": "mul", "Div": "div", "Pow": "pow"}[ctx.node.op_type]
     dtype = _dtype(ctx)
+    if dtype.kind == "u":
+        ctx.fail("unsigned %s arithmetic is not supported (TOSA's integers are signed)" % dtype)
     if name == "div":
         if dtype.kind != "f":
             ctx.fail("integer division of tensors is not supported")

@@ -215,6 +215,8 @@ def pool(ctx):
         ctx.fail("only 2-D pooling is supported")
     if len(ctx.node.output) > 1 and ctx.node.output[1]:
         ctx.fail("the Indices output is not supported")
+    if x.dtype.kind == "u":
+        ctx.fail("unsigned %s pooling is not supported (TOSA's integers are signed)" % x.dtype)
     kernel = ctx.attr("kernel_shape")
     strides = ctx.attr("strides", [1, 1])
     if list(ctx.attr("dilations", [1, 1])) != [1, 1]:
