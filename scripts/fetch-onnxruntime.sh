@@ -7,7 +7,8 @@
 # 1.20.1 is the newest release whose npm tarball still bundles the linux-x64
 # native binding (bin/napi-v3/linux/x64); later ones download it from GitHub
 # in an install script, which this machine cannot reach. The install script
-# (CUDA downloads only) is skipped with --ignore-scripts.
+# (CUDA downloads only) is skipped with --ignore-scripts. With --cached it
+# prints the directory only if it is already installed (no network).
 set -euo pipefail
 VERSION=1.20.1
 SHA256=0d8e3928e14fd4e2bdcf4feabbd5db689ba980ccabb9c806f43a303cdc13c5a5
@@ -15,7 +16,10 @@ CACHE=${DLA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dla-mlir}
 DIR="$CACHE/onnxruntime-node-$VERSION"
 PKG="$DIR/node_modules/onnxruntime-node"
 
-if [ ! -f "$PKG/bin/napi-v3/linux/x64/onnxruntime_binding.node" ]; then
+installed() { [ -f "$PKG/bin/napi-v3/linux/x64/onnxruntime_binding.node" ]; }
+# --cached: no network; print the directory only if it is installed (lit).
+if [ "${1:-}" = --cached ]; then installed && echo "$PKG"; exit $?; fi
+if ! installed; then
   command -v npm >/dev/null || { echo "fetch-onnxruntime: npm is missing (apt-get install npm)" >&2; exit 1; }
   mkdir -p "$CACHE"
   tgz="$CACHE/onnxruntime-node-$VERSION.tgz"

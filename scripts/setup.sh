@@ -44,3 +44,7 @@ ninja -C "$BUILD_DIR" "$@"
 # benchmarks are skipped, not failed.
 bash scripts/fetch-models.sh "$BUILD_DIR/models" >/dev/null ||
   echo "== PaddleOCR models not fetched: model tests will be skipped" >&2
+# onnxruntime-node (npm, sha256 pinned, cached): the test-only numeric
+# reference of the model tests; without it they are UNSUPPORTED.
+bash scripts/fetch-onnxruntime.sh >/dev/null ||
+  echo "== onnxruntime-node not fetched: onnxruntime comparisons will be skipped" >&2

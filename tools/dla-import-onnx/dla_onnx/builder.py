@@ -181,6 +181,9 @@ class Builder:
 def onnx_dtype(elem_type):
     """The numpy dtype of an ONNX TensorProto element type (onnx 1.12 and later)."""
     import onnx
+    if elem_type == onnx.TensorProto.BFLOAT16:
+        # numpy holds bfloat16 as uint16 bit patterns: not a number type here.
+        raise ImportError_("element type bfloat16 is not supported")
     if hasattr(onnx.helper, "tensor_dtype_to_np_dtype"):
         return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
     return np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[elem_type])

@@ -36,13 +36,32 @@ def _opset(model):
     raise ImportError_("the model imports no default-domain opset")
 
 
+def _check_old_opset(graph, opset):
+    """A model of an opset below MIN_OPSET imports when each of its nodes
+    has the definition it has in MIN_OPSET (GlobalAveragePool of opset 1,
+    HardSigmoid of opset 6): the converters know those definitions only."""
+    for node in graph.node:
+        try:
+            old = onnx.defs.get_schema(node.op_type, opset, node.domain).since_version
+            new = onnx.defs.get_schema(node.op_type, MIN_OPSET, node.domain).since_version
+        except onnx.defs.SchemaError:
+            old, new = None, -1
+        if old != new:
+            raise ImportError_("opset %d is outside the supported %d to %d: node '%s' (%s) has "
+                               "the definition of opset %s there"
+                               % (opset, MIN_OPSET, MAX_OPSET, node.name or node.output[0],
+                                  node.op_type, old))
+
+
 def import_model(model, input_shapes=None, func_name="main"):
     """Returns the TOSA module text of `model` (an onnx.ModelProto)."""
     input_shapes = dict(input_shapes or {})
     opset = _opset(model)
-    if not MIN_OPSET <= opset <= MAX_OPSET:
+    if not 1 <= opset <= MAX_OPSET:
         raise ImportError_("opset %d is outside the supported %d to %d" % (opset, MIN_OPSET, MAX_OPSET))
     graph = model.graph
+    if opset < MIN_OPSET:
+        _check_old_opset(graph, opset)
     b = Builder()
     env = {}
     for init in graph.initializer:
@@ -103,6 +122,8 @@ def import_model(model, input_shapes=None, func_name="main"):
 
     results = []
     for out in graph.output:
+        if out.name not in env:
+            raise ImportError_("graph output '%s' is defined by no node" % out.name)
         v = env[out.name]
         results.append(v if isinstance(v, Value) else b.const(np.asarray(v), "output"))
     return b.module_text(func_name, args, results)

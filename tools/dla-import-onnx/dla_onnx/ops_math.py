@@ -32,6 +32,8 @@ def arithmetic(ctx):
     a, b = ctx.input(0), ctx.input(1)
     name = {"Add": "add", "Sub": "sub", "Mul": "mul", "Div": "div", "Pow": "pow"}[ctx.node.op_type]
     dtype = _dtype(ctx)
+    if dtype.kind == "u":
+        ctx.fail("unsigned %s arithmetic is not supported (TOSA's integers are signed)" % dtype)
     if name == "div":
         if dtype.kind != "f":
             ctx.fail("integer division of tensors is not supported")
@@ -155,8 +157,10 @@ def _axes(ctx, rank, position=1):
     axes = ctx.attr("axes")
     if axes is None and ctx.input(position) is not None:
         axes = ctx.const_input(position, "axes").tolist()
-    if axes is None:
-        axes = list(range(rank))
+    if axes is None or len(axes) == 0:
+        # Omitted or empty axes reduce everything, unless (opset 13+)
+        # noop_with_empty_axes makes the node an identity.
+        axes = [] if int(ctx.attr("noop_with_empty_axes", 0)) else list(range(rank))
     return sorted(a % rank for a in axes)
 
 

@@ -144,14 +144,37 @@ def conv_transpose(ctx):
     bias = ctx.const_input(2, "the bias")
     if x.rank != 4 or w.ndim != 4:
         ctx.fail("only 2-D transposed convolutions are supported")
-    if int(ctx.attr("group", 1)) != 1 or list(ctx.attr("dilations", [1, 1])) != [1, 1]:
-        ctx.fail("groups and dilation are not supported")
-    if ctx.attr("auto_pad", "NOTSET") not in ("NOTSET", "VALID") or ctx.attr("output_shape"):
-        ctx.fail("auto_pad and output_shape are not supported (give pads)")
+    if int(ctx.attr("group", 1)) != 1:
+        ctx.fail("grouped transposed convolutions are not supported")
+    auto = ctx.attr("auto_pad", "NOTSET")
+    if auto not in ("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"):
+        ctx.fail("auto_pad %s is not supported" % auto)
+    dilations = list(ctx.attr("dilations", [1, 1]))
+    if dilations != [1, 1]:
+        # A dilated kernel is the kernel with d - 1 zeros between its taps.
+        cin, cout, kh, kw = w.shape
+        dilated = np.zeros((cin, cout, (kh - 1) * dilations[0] + 1, (kw - 1) * dilations[1] + 1), w.dtype)
+        dilated[:, :, ::dilations[0], ::dilations[1]] = w
+        w = dilated
     cin, cout, kh, kw = w.shape
     strides = ctx.attr("strides", [1, 1])
-    pads = ctx.attr("pads", [0, 0, 0, 0])
-    extra = ctx.attr("output_padding", [0, 0])
+    pads = list(ctx.attr("pads", [0, 0, 0, 0]))
+    extra = list(ctx.attr("output_padding", [0, 0]))
+    target = ctx.attr("output_shape")
+    if target is None and auto in ("SAME_UPPER", "SAME_LOWER"):
+        target = [x.shape[2] * strides[0], x.shape[3] * strides[1]]
+    if auto == "VALID":
+        pads = [0, 0, 0, 0]
+    if target is not None:
+        # ONNX: the pads that give output_shape; a negative total means
+        # extra rows at the end (Python's floor division puts them there).
+        target = list(target)[-2:]
+        for i, k in enumerate((kh, kw)):
+            total = strides[i] * (x.shape[2 + i] - 1) + extra[i] + k - int(target[i])
+            if auto == "SAME_UPPER":
+                pads[i], pads[i + 2] = total // 2, total - total // 2
+            else:
+                pads[i], pads[i + 2] = total - total // 2, total // 2
     # ONNX: out = s * (in - 1) + extra + k - begin - end; TOSA out_pad is
     # added to (in - 1) * s + k on each side.
     out_pad = [-pads[0], -pads[2] + extra[0], -pads[1], -pads[3] + extra[1]]
@@ -192,6 +215,8 @@ def pool(ctx):
         ctx.fail("only 2-D pooling is supported")
     if len(ctx.node.output) > 1 and ctx.node.output[1]:
         ctx.fail("the Indices output is not supported")
+    if x.dtype.kind == "u":
+        ctx.fail("unsigned %s pooling is not supported (TOSA's integers are signed)" % x.dtype)
     kernel = ctx.attr("kernel_shape")
     strides = ctx.attr("strides", [1, 1])
     if list(ctx.attr("dilations", [1, 1])) != [1, 1]:
@@ -224,6 +249,8 @@ def global_pool(ctx):
 @op("BatchNormalization")
 def batch_norm(ctx):
     x = ctx.input(0)
+    if int(ctx.attr("training_mode", 0)) or any(ctx.node.output[1:]):
+        ctx.fail("training mode (batch statistics, running-mean outputs) is not supported")
     scale, bias, mean, var = (ctx.const_input(i, "the statistics").astype(np.float64) for i in range(1, 5))
     eps = float(ctx.attr("epsilon", 1e-5))
     a = scale / np.sqrt(var + eps)

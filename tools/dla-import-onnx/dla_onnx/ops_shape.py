@@ -5,6 +5,8 @@ Unsqueeze, Slice, Concat, Gather, Shape, Constant, Identity, Resize.
 numpy; that is how shape subgraphs (Shape -> Gather/Slice -> Concat ->
 Reshape) become constants."""
 
+from fractions import Fraction
+
 import numpy as np
 from onnx import numpy_helper
 
@@ -64,7 +66,8 @@ def reshape(ctx):
 def flatten(ctx):
     x = ctx.input(0)
     shape = _shape_of(x)
-    axis = int(ctx.attr("axis", 1)) % (len(shape) + 1) if len(shape) else 0
+    axis = int(ctx.attr("axis", 1))
+    axis = axis + len(shape) if axis < 0 else axis  # in [-r, r]
     out = [int(np.prod(shape[:axis])), int(np.prod(shape[axis:]))]
     return [np.reshape(x, out) if not isinstance(x, Value) else ctx.reshape(x, out)]
 
@@ -214,10 +217,39 @@ def constant_of_shape(ctx):
 
 @op("Identity", "Dropout")
 def identity(ctx):
+    if ctx.node.op_type == "Dropout":
+        training = ctx.input(2)
+        if isinstance(training, Value):
+            ctx.fail("training_mode must be known at import time")
+        ratio = ctx.input(1)
+        ratio = 0.5 if ratio is None or isinstance(ratio, Value) else float(np.asarray(ratio).reshape(-1)[0])
+        if training is not None and bool(np.asarray(training).reshape(-1)[0]) and ratio != 0.0:
+            ctx.fail("training mode (random dropout) is not supported")
     outs = [ctx.input(0)]
     if ctx.node.op_type == "Dropout" and len(ctx.node.output) > 1 and ctx.node.output[1]:
         outs.append(np.ones(_shape_of(ctx.input(0)), np.bool_))
     return outs
+
+
+def _linear_axis(ctx, coord, size, out, ratio):
+    """TOSA (n, d, offset, border) of one axis: TOSA reads source coordinate
+    (o * d + offset) / n; ONNX's is o / r (asymmetric), o * (in - 1) /
+    (size * r - 1) (align_corners) or (o + 1/2) / r - 1/2 (half pixel) = (2 o d +
+    d - n) / 2n for r = n / d. Both clamp at the edges."""
+    if out == 1 and coord in ("align_corners", "pytorch_half_pixel"):
+        n, d, offset = 1, 1, 0  # ONNX reads coordinate 0
+    elif coord == "align_corners":
+        # ONNX's resized length is size * scale, not floored.
+        q = (ratio * size - 1) / max(size - 1, 1)
+        n, d, offset = q.numerator, q.denominator, 0
+    elif coord == "asymmetric":
+        n, d, offset = ratio.numerator, ratio.denominator, 0
+    else:
+        n, d = 2 * ratio.numerator, 2 * ratio.denominator
+        offset = ratio.denominator - ratio.numerator
+    # TOSA: out = ((in - 1) * n - offset + border) / d + 1.
+    border = (out - 1) * d - (size - 1) * n + offset
+    return n, d, offset, border
 
 
 @op("Resize", "Upsample")
@@ -254,8 +286,8 @@ def resize(ctx):
                      "upsampling")
         tosa_mode = "NEAREST_NEIGHBOR"
     elif mode == "linear":
-        if coord != "asymmetric":
-            ctx.fail("linear Resize needs coordinate_transformation_mode asymmetric")
+        if coord not in ("asymmetric", "align_corners", "half_pixel", "pytorch_half_pixel"):
+            ctx.fail("linear Resize with coordinate_transformation_mode %s is not supported" % coord)
         tosa_mode = "BILINEAR"
     else:
         ctx.fail("Resize mode %s is not supported" % mode)
@@ -263,8 +295,20 @@ def resize(ctx):
     # TOSA: out = ((in - 1) * n - offset + border) / d + 1 with scale
     # [y_n, y_d, x_n, x_d] = [out, in, ...] and offset 0 (asymmetric).
     scale = [oh, ih, ow, iw]
-    offset = [0, 0]
-    border = [(oh - 1) * ih - (ih - 1) * oh, (ow - 1) * iw - (iw - 1) * ow]
+    # TOSA's nearest rounds the source coordinate out * in / out_size half
+    # up; ONNX's cases above floor it: an offset of -floor(n / 2) turns the
+    # rounding into a floor. Bilinear reads the exact coordinate.
+    offset = [-(oh // 2), -(ow // 2)] if tosa_mode == "NEAREST_NEIGHBOR" else [0, 0]
+    border = [(oh - 1) * ih - (ih - 1) * oh + offset[0], (ow - 1) * iw - (iw - 1) * ow + offset[1]]
+    if tosa_mode == "BILINEAR":
+        axes = []
+        for i in (2, 3):
+            ratio = Fraction(out[i], x.shape[i]) if scales is None else \
+                Fraction(float(scales[i])).limit_denominator(1 << 10)
+            axes.append(_linear_axis(ctx, coord, x.shape[i], out[i], ratio))
+        scale = [axes[0][0], axes[0][1], axes[1][0], axes[1][1]]
+        offset = [axes[0][2], axes[1][2]]
+        border = [axes[0][3], axes[1][3]]
     b = ctx.b
     xt = ctx.transpose(x, (0, 2, 3, 1))
     y = b.op("tosa.resize %s, %s, %s, %s {mode = %s} : (%s, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> $TYPE"

@@ -72,10 +72,21 @@ def test_unsupported_operator_names_the_node():
 
 
 def test_opset_range():
-    m = model([helper.make_node("Relu", ["x"], ["y"])], [helper.make_tensor_value_info("x", F, [1])],
-              [helper.make_tensor_value_info("y", F, None)], opset=8)
-    with pytest.raises(ImportFailure, match="opset 8 is outside the supported 9 to 18"):
-        import_model(m)
+    # Below opset 9 a node imports when its definition is the one of opset 9
+    # (Relu-6), and is refused when it is not (BatchNormalization-7).
+    relu = model([helper.make_node("Relu", ["x"], ["y"])], [helper.make_tensor_value_info("x", F, [1])],
+                 [helper.make_tensor_value_info("y", F, None)], opset=8)
+    assert "tosa.clamp" in import_model(relu)
+    stats = [numpy_helper.from_array(np.ones((1,), np.float32), n) for n in ("s", "b", "m", "v")]
+    bn = model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn")],
+               [helper.make_tensor_value_info("x", F, [1, 1, 1, 1])],
+               [helper.make_tensor_value_info("y", F, None)], stats, opset=8)
+    with pytest.raises(ImportFailure, match=r"opset 8 is outside the supported 9 to 18: node 'bn' "
+                                            r"\(BatchNormalization\) has the definition of opset 7"):
+        import_model(bn)
+    relu.opset_import[0].version = 19
+    with pytest.raises(ImportFailure, match="opset 19 is outside the supported 9 to 18"):
+        import_model(relu)
 
 
 def test_conv_relu_in_nhwc_with_resource_weights(verify):
@@ -128,3 +139,43 @@ def test_cli_text_and_bytecode(tmp_path, dla_opt):
     proc = subprocess.run(tool + [str(src)], env=env, capture_output=True, text=True)
     assert proc.returncode == 1
     assert proc.stderr.startswith("dla-import-onnx: error: input 'x' has dynamic dimensions")
+
+
+def _fails(nodes, inputs, outputs, inits=(), match=""):
+    with pytest.raises(ImportFailure, match=match):
+        import_model(model(nodes, inputs, outputs, inits))
+
+
+def test_unsupported_modes_are_diagnosed():
+    x = helper.make_tensor_value_info("x", F, [1, 2, 3, 3])
+    y = helper.make_tensor_value_info("y", F, None)
+    stats = [numpy_helper.from_array(np.ones((2,), np.float32), n) for n in ("s", "b", "m", "v")]
+    _fails([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "rm", "rv"],
+                             name="bn")], [x], [y], stats,
+           r"^node 'bn' \(BatchNormalization\): training mode \(batch statistics, running-mean "
+           r"outputs\) is not supported$")
+    drop = [numpy_helper.from_array(np.array(0.5, np.float32), "r"),
+            numpy_helper.from_array(np.array(True), "t")]
+    m = helper.make_model(helper.make_graph(
+        [helper.make_node("Dropout", ["x", "r", "t"], ["y"], name="drop")], "g", [x], [y], drop),
+        opset_imports=[helper.make_opsetid("", 13)])
+    with pytest.raises(ImportFailure, match=r"^node 'drop' \(Dropout\): training mode \(random "
+                                            r"dropout\) is not supported$"):
+        import_model(m)
+    bf = helper.make_tensor_value_info("x", onnx.TensorProto.BFLOAT16, [2])
+    _fails([helper.make_node("Relu", ["x"], ["y"])], [bf], [y], (),
+           r"^element type bfloat16 is not supported$")
+    _fails([helper.make_node("Relu", ["x"], ["z"])], [x], [y], (),
+           r"^graph output 'y' is defined by no node$")
+    u8 = helper.make_tensor_value_info("x", onnx.TensorProto.UINT8, [1, 1, 2, 2])
+    _fails([helper.make_node("Add", ["x", "x"], ["y"], name="add")], [u8], [y], (),
+           r"^node 'add' \(Add\): unsigned uint8 arithmetic is not supported \(TOSA's integers "
+           r"are signed\)$")
+    _fails([helper.make_node("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[2, 2])], [u8], [y], (),
+           r"^node 'mp' \(MaxPool\): unsigned uint8 pooling is not supported")
+    roi = numpy_helper.from_array(np.zeros((8,), np.float32), "roi")
+    sizes = numpy_helper.from_array(np.array([1, 2, 2, 2], np.int64), "sizes")
+    _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", mode="linear",
+                             coordinate_transformation_mode="tf_crop_and_resize")], [x], [y],
+           [roi, sizes], r"^node 'rs' \(Resize\): linear Resize with coordinate_transformation_mode "
+                         r"tf_crop_and_resize is not supported$")
