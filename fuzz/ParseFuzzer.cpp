@@ -38,16 +38,14 @@ void bindIfEncoded(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.getEncoding())
     return;
-  auto layout = dyn_cast<dla::LayoutEncodingAttr>(tensor.getEncoding());
+  auto layout = dyn_cast<mlir::dla::LayoutEncodingAttr>(tensor.getEncoding());
   if (!layout)
     return;
-  auto bound = layout.bind(tensor.getShape(), tensor.getElementType(),
-                           [&] { return emitError(UnknownLoc::get(type.getContext()) /* bind diag */); });
+  auto emit = [&] { return emitError(UnknownLoc::get(type.getContext())); };
+  auto bound = layout.bind(tensor.getShape(), tensor.getElementType(), emit);
   if (succeeded(bound)) {
     (void)(*bound)->getStorageBytes();
-    (void)layout.getConstantPacker(tensor.getShape(), tensor.getElementType(), [&] {
-      return emitError(UnknownLoc::get(type.getContext()));
-    });
+    (void)layout.getConstantPacker(tensor.getShape(), tensor.getElementType(), emit);
   }
 }
 
@@ -55,7 +53,7 @@ void bindIfEncoded(Type type) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
-  auto ctx = dla::fuzz::makeContext();
+  auto ctx = ::dla::fuzz::makeContext();
   // Errors from bind() are reported at the caller's location; here there is
   // none, so only the parser's diagnostics are held to the located rule.
   ScopedDiagnosticHandler swallow(ctx.get(), [](Diagnostic &) { return success(); });
