@@ -98,9 +98,9 @@ private:
 
   // dense<...> with random (non-splat) or splat data.
   std::string dense(const std::vector<int64_t> &shape, const std::string &elem) {
-    int64_t n = 1;
+    int64_t n = 1; // saturates above 4096: only small constants get a list
     for (int64_t d : shape)
-      n *= d;
+      n = d <= 0 ? 0 : (n > 4096 / d ? 4097 : n * d);
     bool isFloat = elem[0] == 'f' || elem == "bf16";
     auto one = [&] {
       if (elem == "i1")
