@@ -16,7 +16,7 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DLLVM_USE_SANITIZER=Thread -DDLA_ENABLE_TESTS=OFF \
     -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
-ninja -C "$BUILD_DIR" dla-opt
+ninja -j2 -C "$BUILD_DIR" dla-opt
 module=$(mktemp --suffix=.mlir)
 /usr/bin/python3 utils/tsan/many_constants.py --copies "${1:-16}" > "$module"
 export TSAN_OPTIONS="halt_on_error=1:abort_on_error=1:second_deadlock_stack=1"
