@@ -49,7 +49,7 @@ echo "== [sanitizers] libFuzzer, ${FUZZ_SECONDS}s per harness over test/Fuzz/cor
 fuzz_runs=0
 for name in format parse pipeline; do
   work=$(mktemp -d)
-  if "$BUILD_DIR/bin/dla-fuzz-$name" -max_total_time="$FUZZ_SECONDS" -timeout=30 \
+  if "$BUILD_DIR/bin/dla-fuzz-$name" -max_total_time="$FUZZ_SECONDS" -timeout=120 \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$log/" \
       "$work" "test/Fuzz/corpus/$name" > "$log/fuzz-$name" 2>&1; then
     runs=$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' "$log/fuzz-$name" | grep -Eo '[0-9]+$')
