@@ -1,6 +1,7 @@
 //===- StridedCopy.cpp - Pack / unpack through a strided view ------------===//
 
 #include "dla/Format/StridedCopy.h"
+#include "dla/Format/CheckedMath.h"
 
 #include <algorithm>
 #include <cstring>
@@ -272,10 +273,18 @@ void dla::format::packStridedView(const StridedView &fullView, const std::vector
   const StridedView view = dropUnitDims(fullView);
   bool dense = view.offset == 0 && isDenseView(view);
   if (dense) {
-    int64_t covered = 1;
-    for (const StridedView::Dim &d : view.dims)
-      covered *= d.extent;
-    dense = covered == storageElements;
+    // Elements the view covers, checked: an empty tensor's other extents
+    // may multiply past int64 before its zero extent is reached.
+    std::optional<int64_t> covered = 1;
+    for (const StridedView::Dim &d : view.dims) {
+      if (d.extent == 0) {
+        covered = 0;
+        break;
+      }
+      if (covered)
+        covered = checkedMul(*covered, d.extent);
+    }
+    dense = covered && *covered == storageElements;
   }
   std::optional<StridedView::Dim> digit = sourceOrderDigit(view, shape);
   if (!dense || digit)
