@@ -270,6 +270,13 @@ StridedView dropUnitDims(const StridedView &view) {
 void dla::format::packStridedView(const StridedView &fullView, const std::vector<int64_t> &shape,
                                   int64_t elementBytes, const char *logical, char *storage,
                                   int64_t storageElements) {
+  // No logical elements: storage is all padding. The copy loops would
+  // multiply the other (possibly huge) extents for nothing.
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) {
+    if (storageElements > 0)
+      std::memset(storage, 0, static_cast<size_t>(storageElements * elementBytes));
+    return;
+  }
   const StridedView view = dropUnitDims(fullView);
   bool dense = view.offset == 0 && isDenseView(view);
   if (dense) {
@@ -305,6 +312,8 @@ void dla::format::packStridedView(const StridedView &fullView, const std::vector
 void dla::format::unpackStridedView(const StridedView &fullView,
                                     const std::vector<int64_t> &shape, int64_t elementBytes,
                                     const char *storage, char *logical) {
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end())
+    return; // no logical elements to read
   const StridedView view = dropUnitDims(fullView);
   if (view.dims.empty()) {
     std::memcpy(logical, storage + view.offset * elementBytes, static_cast<size_t>(elementBytes));

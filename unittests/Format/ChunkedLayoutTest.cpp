@@ -204,4 +204,11 @@ TEST(StridedCopyEmpty, HugeExtentsBesideAZero) {
   unpackStridedView(view, shape, 1, &storage, &logical);
   EXPECT_EQ(storage, 2);
   EXPECT_EQ(logical, 1);
+  // Trailing extents whose product overflows (2 x INT64_MAX) beside a zero.
+  StridedView wide;
+  wide.dims = {{0, 1, 0, 1}};
+  std::vector<int64_t> wideShape = {0, 2, INT64_MAX};
+  packStridedView(wide, wideShape, 1, &logical, &storage, 0);
+  unpackStridedView(wide, wideShape, 1, &storage, &logical);
+  EXPECT_EQ(storage, 2);
 }
