@@ -19,6 +19,18 @@ echo "== pytest python/tests (the dla package over libDLACAPI.so)"
 echo "== pytest tools/dla-import-onnx (ONNX -> TOSA on libonnx-testdata and hand-built graphs)"
 (cd tools/dla-import-onnx && DLA_OPT="$PWD/../../build/bin/dla-opt" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider tests) | tee "$log/pyimport" || status=1
 
+# --- sanitizers and fuzzing (issue 9) --------------------------------------
+# The same lit, unit and Python suites again in build-san (clang-22, ASan +
+# UBSan), then a bounded run of each libFuzzer harness; see
+# scripts/test-sanitizers.sh. DLA_SKIP_SANITIZERS=1 skips it for a quick
+# local run; CI (.ci/run) never sets it.
+if [ "${DLA_SKIP_SANITIZERS:-0}" = 1 ]; then
+  echo "== sanitizers and fuzzers SKIPPED (DLA_SKIP_SANITIZERS=1)"
+else
+  bash scripts/test-sanitizers.sh || status=1
+fi
+# --- end sanitizers and fuzzing ----------------------------------------------
+
 count() { grep -Eo "$1" "$2" | grep -Eo '[0-9]+' | head -1 || true; }
 lit_pass=$(count 'Passed *: *[0-9]+' "$log/lit"); lit_fail=$(count 'Failed *: *[0-9]+' "$log/lit")
 py_pass=$(count '[0-9]+ passed' "$log/pytest"); py_fail=$(count '[0-9]+ failed' "$log/pytest")

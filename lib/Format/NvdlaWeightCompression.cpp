@@ -23,9 +23,12 @@ inline bool isNonZero(const unsigned char *p, int64_t eb) {
   return eb == 1 ? p[0] != 0 : (p[0] | p[1]) != 0;
 }
 
-/// Fills the data-independent fields and, from `groupBytes` (per surface),
-/// the data sizes and offsets.
+/// Fills the data-independent fields and, from `dataUsedBytes` (compressed
+/// data bytes per surface), the data sizes and offsets. `groupBytes` (per
+/// surface) is kept when given (a plan of real data); the bound has none, so
+/// that it costs no memory per kernel group.
 CompressedWeightLayout assemble(const NvdlaWeightLayout &layout,
+                                const std::vector<int64_t> &dataUsedBytes,
                                 std::vector<std::vector<int64_t>> groupBytes) {
   const AlignmentRule &wgsRule = getAlignment(AlignedData::WeightGroupSize);
   const AlignmentRule &wmbRule = getAlignment(AlignedData::WeightMaskBits);
@@ -44,19 +47,31 @@ CompressedWeightLayout assemble(const NvdlaWeightLayout &layout,
     cs.wmbOffset = alignUp(end, wmbRule.startAddress);
     cs.wmbBytes = alignUp(ceilDiv(cs.numElements, 8), wmbRule.dataSize);
     end = cs.wmbOffset + cs.wmbBytes;
-    cs.groupBytes = std::move(groupBytes[i]);
+    if (!groupBytes.empty())
+      cs.groupBytes = std::move(groupBytes[i]);
+    cs.dataUsedBytes = dataUsedBytes[i];
     result.surfaces.push_back(std::move(cs));
   }
   for (CompressedWeightSurface &cs : result.surfaces) {
-    cs.dataUsedBytes = 0;
-    for (int64_t b : cs.groupBytes)
-      cs.dataUsedBytes += b;
     cs.dataOffset = alignUp(end, dataRule.startAddress);
     cs.dataBytes = alignUp(cs.dataUsedBytes, dataRule.dataSize);
     end = cs.dataOffset + cs.dataBytes;
   }
   result.storageBytes = end;
   return result;
+}
+
+/// assemble() for data given as bytes per kernel group (per surface).
+CompressedWeightLayout assembleGroups(const NvdlaWeightLayout &layout,
+                                      std::vector<std::vector<int64_t>> groupBytes) {
+  std::vector<int64_t> used;
+  for (const std::vector<int64_t> &surface : groupBytes) {
+    int64_t sum = 0;
+    for (int64_t b : surface)
+      sum += b;
+    used.push_back(sum);
+  }
+  return assemble(layout, used, std::move(groupBytes));
 }
 
 Status checkUncompressed(const NvdlaWeightLayout &layout, const void *uncompressed,
@@ -259,14 +274,13 @@ Expected<std::vector<std::vector<int64_t>>> countGroups(const NvdlaWeightLayout 
 
 CompressedWeightLayout
 dla::format::nvdla::getCompressedWeightLayoutBound(const NvdlaWeightLayout &layout) {
-  std::vector<std::vector<int64_t>> groups;
-  for (const WeightSurface &ws : layout.getSurfaces()) {
-    std::vector<int64_t> g;
-    for (int64_t i = 0; i < ws.getNumGroups(); ++i)
-      g.push_back(ws.getGroupBytes(i));
-    groups.push_back(std::move(g));
-  }
-  return assemble(layout, std::move(groups));
+  // Every element non-zero: each group keeps all its bytes, and the groups'
+  // kernels add up to the surface's. O(1) per surface: the bound is what
+  // callers ask before allocating anything, for any kernel count.
+  std::vector<int64_t> worst;
+  for (const WeightSurface &ws : layout.getSurfaces())
+    worst.push_back(ws.numKernels * ws.bytesPerKernel);
+  return assemble(layout, worst, {});
 }
 
 Expected<CompressedWeightLayout>
@@ -279,7 +293,7 @@ dla::format::nvdla::planCompressedWeights(const NvdlaWeightLayout &layout,
   auto groups = countGroups(layout, static_cast<const unsigned char *>(uncompressed));
   if (!groups)
     return groups.takeError();
-  return assemble(layout, std::move(*groups));
+  return assembleGroups(layout, std::move(*groups));
 }
 
 Expected<CompressedWeightLayout>
@@ -380,14 +394,14 @@ Status dla::format::nvdla::decompressWeights(const NvdlaWeightLayout &layout,
                        " bytes, too small for the WGS / WMB surfaces of weight surface " +
                        str(int64_t(i)));
     std::vector<int64_t> g;
-    for (size_t j = 0; j < cs.groupBytes.size(); ++j) {
+    for (int64_t j = 0; j < layout.getSurfaces()[i].getNumGroups(); ++j) {
       const unsigned char *w = in + cs.wgsOffset + 4 * j;
       g.push_back(int64_t(w[0]) | int64_t(w[1]) << 8 | int64_t(w[2]) << 16 |
                   int64_t(w[3]) << 24);
     }
     groups.push_back(std::move(g));
   }
-  CompressedWeightLayout plan = assemble(layout, std::move(groups));
+  CompressedWeightLayout plan = assembleGroups(layout, std::move(groups));
   if (plan.storageBytes > compressedBytes)
     return makeError("decompress: the WGS values describe a " + str(plan.storageBytes) +
                      "-byte compressed image, the buffer has only " + str(compressedBytes));

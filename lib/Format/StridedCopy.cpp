@@ -1,6 +1,7 @@
 //===- StridedCopy.cpp - Pack / unpack through a strided view ------------===//
 
 #include "dla/Format/StridedCopy.h"
+#include "dla/Format/CheckedMath.h"
 
 #include <algorithm>
 #include <cstring>
@@ -512,13 +513,28 @@ StridedView dropUnitDims(const StridedView &view) {
 void dla::format::packStridedView(const StridedView &fullView, const std::vector<int64_t> &shape,
                                   int64_t elementBytes, const char *logical, char *storage,
                                   int64_t storageElements) {
+  // No logical elements: storage is all padding. The copy loops would
+  // multiply the other (possibly huge) extents for nothing.
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end()) {
+    if (storageElements > 0)
+      std::memset(storage, 0, static_cast<size_t>(storageElements * elementBytes));
+    return;
+  }
   const StridedView view = dropUnitDims(fullView);
   bool dense = view.offset == 0 && isDenseView(view);
   if (dense) {
-    int64_t covered = 1;
-    for (const StridedView::Dim &d : view.dims)
-      covered *= d.extent;
-    dense = covered == storageElements;
+    // Elements the view covers, checked: an empty tensor's other extents
+    // may multiply past int64 before its zero extent is reached.
+    std::optional<int64_t> covered = 1;
+    for (const StridedView::Dim &d : view.dims) {
+      if (d.extent == 0) {
+        covered = 0;
+        break;
+      }
+      if (covered)
+        covered = checkedMul(*covered, d.extent);
+    }
+    dense = covered && *covered == storageElements;
   }
   if (dense && isTileTranspose(view, shape)) {
     dispatchWidth<TilePackOp>(elementBytes, view, shape, elementBytes, logical, storage);
@@ -577,6 +593,8 @@ void dla::format::packStridedView(const StridedView &fullView, const std::vector
 void dla::format::unpackStridedView(const StridedView &fullView,
                                     const std::vector<int64_t> &shape, int64_t elementBytes,
                                     const char *storage, char *logical) {
+  if (std::find(shape.begin(), shape.end(), 0) != shape.end())
+    return; // no logical elements to read
   const StridedView view = dropUnitDims(fullView);
   if (view.dims.empty()) {
     std::memcpy(logical, storage + view.offset * elementBytes, static_cast<size_t>(elementBytes));

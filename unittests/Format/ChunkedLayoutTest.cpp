@@ -1,6 +1,7 @@
 //===- ChunkedLayoutTest.cpp - Validation, presets, sizes, errors --------===//
 
 #include "dla/Format/ChunkedLayout.h"
+#include "dla/Format/StridedCopy.h"
 
 #include <gtest/gtest.h>
 
@@ -189,3 +190,25 @@ TEST(ChunkedLayout, OddElementWidthAndScalars) {
 }
 
 } // namespace
+
+// An empty view whose other extents multiply past int64 (7 x 2^62 x 0):
+// the dense-copy check once overflowed before reaching the zero (UBSan in
+// build-san; found by dla-fuzz-format on a chunked layout). Nothing is
+// written.
+TEST(StridedCopyEmpty, HugeExtentsBesideAZero) {
+  StridedView view;
+  view.dims = {{7, 0, 0, 1}, {int64_t(1) << 62, 0, 1, 1}, {0, 1, 2, 1}};
+  std::vector<int64_t> shape = {7, int64_t(1) << 62, 0};
+  char logical = 1, storage = 2;
+  packStridedView(view, shape, 1, &logical, &storage, 0);
+  unpackStridedView(view, shape, 1, &storage, &logical);
+  EXPECT_EQ(storage, 2);
+  EXPECT_EQ(logical, 1);
+  // Trailing extents whose product overflows (2 x INT64_MAX) beside a zero.
+  StridedView wide;
+  wide.dims = {{0, 1, 0, 1}};
+  std::vector<int64_t> wideShape = {0, 2, INT64_MAX};
+  packStridedView(wide, wideShape, 1, &logical, &storage, 0);
+  unpackStridedView(wide, wideShape, 1, &storage, &logical);
+  EXPECT_EQ(storage, 2);
+}

@@ -55,6 +55,27 @@ TEST(ConstantPackerPeakTest, CompressedBoundCoversAnyData) {
   EXPECT_LE(layout->getStorageBytes() + worstImage + surfaces, *peak);
 }
 
+// The bound is asked before anything is allocated, so it must not cost
+// memory per kernel group: 2^40 one-byte kernels (2^35 groups) once made it
+// allocate 256 GiB of bookkeeping and abort.
+TEST(ConstantPackerPeakTest, CompressedBoundTakesNoMemoryPerGroup) {
+  WeightParams params;
+  params.precision = Precision::Int8;
+  params.shape = {int64_t(1) << 40, 1, 1, 1};
+  auto packer = makeNvdlaWeightPacker(params, /*compressed=*/true);
+  ASSERT_TRUE(packer);
+  Expected<NvdlaWeightLayout> layout = NvdlaWeightLayout::create(params);
+  ASSERT_TRUE(layout);
+  CompressedWeightLayout bound = getCompressedWeightLayoutBound(*layout);
+  ASSERT_EQ(bound.surfaces.size(), 1u);
+  EXPECT_TRUE(bound.surfaces[0].groupBytes.empty());
+  // All 2^40 bytes non-zero: the data surface holds every one of them.
+  EXPECT_EQ(bound.surfaces[0].dataUsedBytes, int64_t(1) << 40);
+  Expected<int64_t> peak = (*packer)->getPeakBytes(false);
+  ASSERT_TRUE(peak) << peak.message();
+  EXPECT_GT(*peak, 2 * (int64_t(1) << 40));
+}
+
 TEST(ConstantPackerPeakTest, UncompressedWeightsNeedOnlyTheirStorage) {
   WeightParams params;
   params.precision = Precision::Int8;

@@ -706,3 +706,24 @@ TEST(NvdlaPixelValidation, TwoPlanesOverflow) {
 }
 
 } // namespace
+
+namespace {
+// 2^40 lines of no pixels: nothing to copy. pack/unpack once walked every
+// empty line (hours; found by dla-fuzz-format as a timeout).
+TEST(NvdlaPixel, EmptyLinesAreNotWalked) {
+  for (PixelFormat format : {PixelFormat::T_A2B10G10R10, PixelFormat::T_Y8___U8V8_N444}) {
+    PixelConfig config;
+    config.format = format;
+    const int64_t channels = getPixelFormatInfo(format).numChannels;
+    auto layout = PixelBoundLayout::bind(config, {1, channels, int64_t(1) << 40, 0});
+    ASSERT_TRUE(layout) << layout.message();
+    ASSERT_EQ((*layout)->getNumElements(), 0);
+    std::vector<char> storage((*layout)->getStorageBytes() + 1, char(0x55));
+    char logical = 0;
+    (*layout)->pack(&logical, storage.data());
+    (*layout)->unpack(storage.data(), &logical);
+    for (int64_t i = 0; i < (*layout)->getStorageBytes(); ++i)
+      EXPECT_EQ(storage[i], 0);
+  }
+}
+} // namespace

@@ -58,7 +58,8 @@ struct CompressedWeightLayout {
 
 /// The layout when every element is non-zero: WGS / WMB offsets and sizes
 /// and the offset of data surface 0 are those of any data; storageBytes is an
-/// upper bound for any data.
+/// upper bound for any data. Its groupBytes are empty: the bound takes
+/// constant memory whatever the kernel count.
 CompressedWeightLayout getCompressedWeightLayoutBound(const NvdlaWeightLayout &layout);
 
 /// The exact compressed layout of an uncompressed storage image (as written by

@@ -45,6 +45,17 @@ inline int64_t strideExtendedExtent(int64_t kernel, int64_t stride) {
   return ceilDiv(kernel, stride);
 }
 
+/// Zero padding of a window of `size` (>= 1) elements centred on each
+/// position (LRN's channel window, ONNX semantics): (size - 1) / 2 before,
+/// the rest after. The padded extent is paddedExtent(in, before, after).
+struct CentredPadding {
+  int64_t before, after;
+};
+inline CentredPadding centredWindowPadding(int64_t size) {
+  int64_t before = (size - 1) / 2;
+  return {before, size - 1 - before};
+}
+
 } // namespace dla::format
 
 #endif // DLA_FORMAT_WINDOW_H

@@ -329,3 +329,13 @@ func.func @conv_winograd_convolution_needs_3x3_kernel_2(%x: tensor<1x16x8x8xi8>,
   %0 = dla.conv winograd %x, %w stride [9223372036854775807, 9223372036854775807] : tensor<1x16x8x8xi8>, tensor<16x16x5x5xi8> -> tensor<1x16x1x1xi8>
   return
 }
+
+// -----
+
+// An LRN window of INT64_MAX channels: its zero padding once wrapped the
+// padded channel extent in --dla-lower-to-reference (found by dla-fuzz-pipeline).
+func.func @f(%x: tensor<1x16x1x1xi8>) {
+  // expected-error @+1 {{'dla.lrn' op channels padded for the window of size 9223372036854775807, 16 + 4611686018427387903 + 4611686018427387903, overflow 64 bits}}
+  %0 = dla.lrn %x size 9223372036854775807 : tensor<1x16x1x1xi8> -> tensor<1x16x1x1xi8>
+  return
+}

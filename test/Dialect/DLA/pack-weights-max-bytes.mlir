@@ -17,6 +17,18 @@ func.func @compressed_huge() -> tensor<1x1x1x1xi8, #dla.weight<image, int8, comp
 
 // -----
 
+// 2^40 kernels of one byte: the all-non-zero bound once listed every kernel
+// group (2^35 entries, 256 GiB) before the limit was checked, "LLVM ERROR:
+// out of memory" (found by dla-fuzz-format). The bound is now O(1).
+func.func @compressed_many_groups() -> tensor<1099511627776x1x1x1xi8, #dla.weight<direct, int8, compressed>> {
+  %0 = arith.constant dense<1> : tensor<1099511627776x1x1x1xi8>
+  // expected-error @+1 {{more than the limit of 1024 bytes (option max-bytes of --dla-pack-weights)}}
+  %1 = dla.relayout %0 : tensor<1099511627776x1x1x1xi8> -> tensor<1099511627776x1x1x1xi8, #dla.weight<direct, int8, compressed>>
+  return %1 : tensor<1099511627776x1x1x1xi8, #dla.weight<direct, int8, compressed>>
+}
+
+// -----
+
 // Each part fits the limit, their sum does not: 1024 bytes of storage
 // (a row-major 1024-byte tensor) plus the expanded splat (1024 bytes).
 func.func @sum_counts() -> tensor<1024xi8, #dla.chunked<[(0, 0)]>> {

@@ -194,5 +194,14 @@ LogicalResult PoolOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LrnOp::verify() {
-  return verifyElementwise(*this, getInput().getType(), getOutput().getType());
+  if (failed(verifyElementwise(*this, getInput().getType(), getOutput().getType())))
+    return failure();
+  // The window's zero padding widens the channels: checked like pooling's.
+  int64_t channels = getInput().getType().getDimSize(1);
+  fmt::CentredPadding pad = fmt::centredWindowPadding(getSize());
+  if (!ShapedType::isDynamic(channels) && !fmt::paddedExtent(channels, pad.before, pad.after))
+    return emitOpError() << "channels padded for the window of size " << getSize() << ", "
+                         << channels << " + " << pad.before << " + " << pad.after
+                         << ", overflow 64 bits";
+  return success();
 }

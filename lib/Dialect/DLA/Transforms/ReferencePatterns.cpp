@@ -11,6 +11,7 @@
 #include "ReferencePatterns.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/Window.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -396,10 +397,12 @@ struct LrnToReference : OpConversionPattern<LrnOp> {
     x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), f32);
 
     int64_t size = op.getSize();
-    int64_t before = (size - 1) / 2, after = size - 1 - before;
+    // The verifier checked the padded channel extent (for static channels).
+    auto [before, after] = ::dla::format::centredWindowPadding(size);
     auto xType = cast<RankedTensorType>(x.getType());
     SmallVector<int64_t> padded(xType.getShape());
-    padded[1] += size - 1;
+    if (!ShapedType::isDynamic(padded[1]))
+      padded[1] = *::dla::format::paddedExtent(padded[1], before, after);
     Value zero = scalarConstant(rewriter, loc, f32.type, 0);
     Value xp = tensor::PadOp::create(
         rewriter, loc, xType.clone(padded), x,
