@@ -369,7 +369,7 @@ dla::format::nvdla::compressWeights(const NvdlaWeightLayout &layout, const void 
     std::memset(end, 0, static_cast<size_t>(next - end));
     cursor = next;
   }
-  return assemble(layout, std::move(groups));
+  return assembleGroups(layout, std::move(groups));
 }
 
 Status dla::format::nvdla::decompressWeights(const NvdlaWeightLayout &layout,

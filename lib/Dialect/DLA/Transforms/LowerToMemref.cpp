@@ -578,6 +578,9 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
                  StorageIdentity<ToStorageOp>, StorageIdentity<FromStorageOp>>(converter, ctx);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // Nothing of the dla dialect is left to read the target: drop it, so the
+    // lowered module parses without the dialect (mlir-runner).
+    module->removeAttr(TargetAttr::kAttrName);
     if (skipBufferize)
       return;
 
