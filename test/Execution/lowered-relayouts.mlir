@@ -6,10 +6,10 @@
 // storage bytes (dla.to_storage) must equal the --dla-pack-weights blob of
 // the same data byte for byte, and the reverse relayout must restore the
 // data (10-bit pixels: the bits the format keeps). The 29 rank-4 feature
-// cases are also relayouted feature -> crouton directly (encoding to
-// encoding) and compared with the folder's crouton blob. Cases:
+// cases are also relayouted from their strides straight into packed feature
+// data (encoding to encoding) and compared with the folder's blob. Cases:
 // run_relayouts.py.
 //
 // RUN: %python %dla_ref/run_relayouts.py --opt dla-opt --bin %llvm_bin --cases 240 --seed 1 | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: 269 of 269 relayouts byte-identical to the folder and restored (chunked 80, feature->crouton 29, nvdla 80, weight 80)
+// CHECK: 269 of 269 relayouts byte-identical to the folder and restored (chunked 80, feature->feature 29, nvdla 80, weight 80)

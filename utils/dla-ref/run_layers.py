@@ -195,14 +195,6 @@ def encoded_cases(rng):
                                                    c.result_type())
     cases.append(c)
 
-    x = rand(rng, (1, 5, 6, 7), "f16")  # HTP layouts on both sides
-    e = ref.pool(x, "average", (3, 3), (2, 2), (1, 1, 1, 1))
-    enc = {0: "#dla.chunked<crouton>", "result": "#dla.chunked<depth32>"}
-    c = Case("enc_pool_htp", [(x, "f16")], None, e.shape, "f16", e, enc)
-    c.op = ("dla.pool average %a0 kernel [3, 3] stride [2, 2] pad [1, 1, 1, 1] : {0} -> {1}"
-            .format(c.arg_type(0), c.result_type()))
-    cases.append(c)
-
     x = rand(rng, (1, 9, 3, 5), "i8", 1.0)
     e = ref.lrn(x, 3, 1e-2, 0.75, 1.0)
     enc = {0: "#dla.feature<int8, line_stride = 192>", "result": "#dla.feature<int8>"}
