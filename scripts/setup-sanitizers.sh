@@ -10,17 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PACKAGES=(clang-22 libclang-rt-22-dev)   # compiler, ASan/UBSan/libFuzzer runtimes
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "== installing: ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+bash scripts/install-missing.sh "${PACKAGES[@]}"
 
 BUILD_DIR=${SAN_BUILD_DIR:-build-san}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}

@@ -13,17 +13,7 @@ PACKAGES=(
   python3-onnx libonnx-testdata                             # dla-run-onnx, ONNX node tests
 )
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "== installing: ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+bash scripts/install-missing.sh "${PACKAGES[@]}"
 
 BUILD_DIR=${BUILD_DIR:-build}
 # ccache hits across clones and worktrees need paths relative to the tree.
