@@ -27,8 +27,8 @@
 #include <vector>
 
 namespace previous {
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 /// The compressed image of an uncompressed image (layout of
 /// NvdlaWeightCompression.h), computed element by element.

@@ -32,8 +32,8 @@
 #include <unistd.h>
 #include <vector>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 int runs = 7;

@@ -21,7 +21,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace dla::fuzz {
+namespace dlafuzz {
 
 inline const mlir::DialectRegistry &getRegistry() {
   static mlir::DialectRegistry *registry = [] {
@@ -57,6 +57,6 @@ private:
   mlir::ScopedDiagnosticHandler handler;
 };
 
-} // namespace dla::fuzz
+} // namespace dlafuzz
 
 #endif // DLA_FUZZ_FUZZCONTEXT_H

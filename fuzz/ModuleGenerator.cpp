@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-using namespace dla::fuzz;
+using namespace dlafuzz;
 
 namespace {
 
@@ -402,6 +402,6 @@ private:
 
 } // namespace
 
-GeneratedModule dla::fuzz::generateModule(const uint8_t *data, size_t size) {
+GeneratedModule dlafuzz::generateModule(const uint8_t *data, size_t size) {
   return Generator(data, size).run();
 }

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string>
 
-namespace dla::fuzz {
+namespace dlafuzz {
 
 /// A module's text and the `max-bytes` limit to pack it under.
 struct GeneratedModule {
@@ -25,6 +25,6 @@ struct GeneratedModule {
 
 GeneratedModule generateModule(const uint8_t *data, size_t size);
 
-} // namespace dla::fuzz
+} // namespace dlafuzz
 
 #endif // DLA_FUZZ_MODULEGENERATOR_H

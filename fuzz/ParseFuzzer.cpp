@@ -53,7 +53,7 @@ void bindIfEncoded(Type type) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
-  auto ctx = ::dla::fuzz::makeContext();
+  auto ctx = ::dlafuzz::makeContext();
   // Errors from bind() are reported at the caller's location; here there is
   // none, so only the parser's diagnostics are held to the located rule.
   ScopedDiagnosticHandler swallow(ctx.get(), [](Diagnostic &) { return success(); });

@@ -49,15 +49,15 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  ::dla::fuzz::GeneratedModule generated = ::dla::fuzz::generateModule(data, size);
+  ::dlafuzz::GeneratedModule generated = ::dlafuzz::generateModule(data, size);
   ++stats.generated;
   static const bool printModules = std::getenv("DLA_FUZZ_PRINT") != nullptr;
   if (printModules)
     std::fprintf(stderr, "// max-bytes=%lld\n%s// -----\n", (long long)generated.maxBytes,
                  generated.text.c_str());
 
-  auto ctx = ::dla::fuzz::makeContext();
-  ::dla::fuzz::LocatedDiagnostics located(ctx.get());
+  auto ctx = ::dlafuzz::makeContext();
+  ::dlafuzz::LocatedDiagnostics located(ctx.get());
   ParserConfig config(ctx.get());
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(generated.text, config, "fuzz.mlir");
   if (!module)

@@ -30,9 +30,9 @@
 
 using namespace mlir;
 using namespace mlir::dla;
-namespace fmt = ::dla::format;
-using ::dla::capi::error;
-using ::dla::capi::ok;
+namespace fmt = ::dlaformat;
+using ::dlacapi::error;
+using ::dlacapi::ok;
 
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(DLA, dla, mlir::dla::DLADialect)
 
@@ -211,7 +211,7 @@ DlaStatus dlaTypeBindLayout(MlirType tensorType, DlaBoundLayout *result) {
   std::unique_ptr<fmt::BoundLayout> bound;
   DlaStatus status = bindType(tensorType, bound);
   if (dlaStatusIsOk(status) && result)
-    *result = ::dla::capi::wrap(std::move(bound));
+    *result = ::dlacapi::wrap(std::move(bound));
   return status;
 }
 

@@ -1,6 +1,6 @@
 //===- Format.cpp - C API of the layout format library --------------------===//
 //
-// No MLIR here: every answer comes from dla::format::BoundLayout.
+// No MLIR here: every answer comes from dlaformat::BoundLayout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,22 +14,21 @@
 #include <string>
 #include <vector>
 
-using namespace dla;
-using namespace dla::capi;
+using namespace dlacapi;
 
 namespace {
 
 DlaStatus nullLayout() { return error("null DlaBoundLayout"); }
 
 /// Common checks of pack and unpack.
-DlaStatus checkBuffers(const format::BoundLayout &layout, const void *logical,
+DlaStatus checkBuffers(const dlaformat::BoundLayout &layout, const void *logical,
                        size_t logicalBytes, const void *storage, size_t storageBytes) {
   const uint64_t wantLogical =
       static_cast<uint64_t>(layout.getNumElements()) * layout.getElementBytes();
   const uint64_t wantStorage = static_cast<uint64_t>(layout.getStorageBytes());
   if (logicalBytes != wantLogical)
     return error("logical buffer holds " + std::to_string(logicalBytes) + " bytes, but " +
-                   format::formatShape(layout.getShape()) + " elements of " +
+                   dlaformat::formatShape(layout.getShape()) + " elements of " +
                    std::to_string(layout.getElementBytes()) + " bytes need " +
                    std::to_string(wantLogical));
   if (storageBytes != wantStorage)
@@ -89,7 +88,7 @@ DlaStatus dlaBoundLayoutGetByteOffset(DlaBoundLayout layout, intptr_t rank, cons
     return nullLayout();
   if (rank < 0 || (rank > 0 && !index))
     return error("null index");
-  format::Expected<int64_t> result =
+  dlaformat::Expected<int64_t> result =
       unwrap(layout)->getByteOffset(std::vector<int64_t>(index, index + rank));
   if (!result)
     return error(result.message());
@@ -102,7 +101,7 @@ DlaStatus dlaBoundLayoutLocate(DlaBoundLayout layout, int64_t byteOffset, bool *
                                int64_t *index, int64_t *byteInElement) {
   if (!layout.ptr)
     return nullLayout();
-  format::Expected<format::StorageLocation> where = unwrap(layout)->locate(byteOffset);
+  dlaformat::Expected<dlaformat::StorageLocation> where = unwrap(layout)->locate(byteOffset);
   if (!where)
     return error(where.message());
   if (isPadding)
@@ -143,26 +142,26 @@ DlaStatus dlaBoundLayoutUnpack(DlaBoundLayout layout, const void *storage, size_
 //===----------------------------------------------------------------------===//
 
 intptr_t dlaChunkedGetNumPresets(void) {
-  return static_cast<intptr_t>(format::enumCount<format::ChunkedPreset>());
+  return static_cast<intptr_t>(dlaformat::enumCount<dlaformat::ChunkedPreset>());
 }
 
 const char *dlaChunkedGetPresetName(intptr_t pos) {
   if (pos < 0 || pos >= dlaChunkedGetNumPresets())
     return nullptr;
   // The names are string literals, hence NUL-terminated.
-  return format::enumName(static_cast<format::ChunkedPreset>(pos)).data();
+  return dlaformat::enumName(static_cast<dlaformat::ChunkedPreset>(pos)).data();
 }
 
 DlaStatus dlaChunkedGetPresetPairs(const char *name, intptr_t capacity, int64_t *dims,
                                    int64_t *sizes, intptr_t *numPairs) {
-  std::optional<format::ChunkedPreset> preset =
-      format::parseEnum<format::ChunkedPreset>(name ? std::string_view(name) : std::string_view());
+  std::optional<dlaformat::ChunkedPreset> preset =
+      dlaformat::parseEnum<dlaformat::ChunkedPreset>(name ? std::string_view(name) : std::string_view());
   if (!preset) {
     return error("unknown chunked layout preset '" + std::string(name ? name : "") +
-                 "'; expected one of " + format::enumNameList<format::ChunkedPreset>());
+                 "'; expected one of " + dlaformat::enumNameList<dlaformat::ChunkedPreset>());
   }
-  const format::ChunkedLayout layout = format::ChunkedLayout::getPreset(*preset);
-  const std::vector<format::ChunkPair> &pairs = layout.getPairs();
+  const dlaformat::ChunkedLayout layout = dlaformat::ChunkedLayout::getPreset(*preset);
+  const std::vector<dlaformat::ChunkPair> &pairs = layout.getPairs();
   for (intptr_t i = 0; i < capacity && i < static_cast<intptr_t>(pairs.size()); ++i) {
     if (dims)
       dims[i] = pairs[i].dim;
@@ -179,12 +178,12 @@ DlaStatus dlaChunkedValidate(intptr_t numPairs, const int64_t *dims, const int64
     return error("negative number of pairs");
   if (numPairs > 0 && (!dims || !sizes))
     return error("null pair arrays");
-  std::vector<format::ChunkPair> pairs =
-      format::ChunkedLayout::zipPairs(dims, sizes, static_cast<size_t>(numPairs));
-  format::Expected<int64_t> rank = format::ChunkedLayout::impliedRank(pairs);
+  std::vector<dlaformat::ChunkPair> pairs =
+      dlaformat::ChunkedLayout::zipPairs(dims, sizes, static_cast<size_t>(numPairs));
+  dlaformat::Expected<int64_t> rank = dlaformat::ChunkedLayout::impliedRank(pairs);
   if (!rank)
     return error("invalid chunked layout: " + rank.message());
-  format::Status status = format::ChunkedLayout::validate(*rank, pairs);
+  dlaformat::Status status = dlaformat::ChunkedLayout::validate(*rank, pairs);
   if (!status)
     return error("invalid chunked layout: " + status.message());
   return ok();
@@ -198,19 +197,19 @@ DlaStatus dlaChunkedBind(intptr_t numPairs, const int64_t *dims, const int64_t *
     return valid;
   if (rank < 0 || (rank > 0 && !shape))
     return error("null shape");
-  std::vector<format::ChunkPair> pairs =
-      format::ChunkedLayout::zipPairs(dims, sizes, static_cast<size_t>(numPairs));
+  std::vector<dlaformat::ChunkPair> pairs =
+      dlaformat::ChunkedLayout::zipPairs(dims, sizes, static_cast<size_t>(numPairs));
   // Validated above, so the implied rank exists.
-  const int64_t layoutRank = *format::ChunkedLayout::impliedRank(pairs);
-  format::Expected<format::ChunkedLayout> layout =
-      format::ChunkedLayout::get(layoutRank, std::move(pairs));
+  const int64_t layoutRank = *dlaformat::ChunkedLayout::impliedRank(pairs);
+  dlaformat::Expected<dlaformat::ChunkedLayout> layout =
+      dlaformat::ChunkedLayout::get(layoutRank, std::move(pairs));
   if (!layout)
     return error("invalid chunked layout: " + layout.message());
   auto bound = layout->bind(std::vector<int64_t>(shape, shape + rank), elementBytes);
   if (!bound)
     return error("chunked layout " + layout->toString() + ": " + bound.message());
   if (result)
-    *result = wrap(std::unique_ptr<format::BoundLayout>(std::move(*bound)));
+    *result = wrap(std::unique_ptr<dlaformat::BoundLayout>(std::move(*bound)));
   return ok();
 }
 
@@ -219,10 +218,10 @@ DlaStatus dlaChunkedBind(intptr_t numPairs, const int64_t *dims, const int64_t *
 //===----------------------------------------------------------------------===//
 
 namespace {
-format::StorageDescription *unwrap(DlaStorageDescription d) {
-  return static_cast<format::StorageDescription *>(d.ptr);
+dlaformat::StorageDescription *unwrap(DlaStorageDescription d) {
+  return static_cast<dlaformat::StorageDescription *>(d.ptr);
 }
-const format::StorageView *getView(DlaStorageDescription d, intptr_t pos) {
+const dlaformat::StorageView *getView(DlaStorageDescription d, intptr_t pos) {
   if (!d.ptr || pos < 0 || pos >= static_cast<intptr_t>(unwrap(d)->views.size()))
     return nullptr;
   return &unwrap(d)->views[pos];
@@ -232,7 +231,7 @@ const format::StorageView *getView(DlaStorageDescription d, intptr_t pos) {
 DlaStorageDescription dlaBoundLayoutDescribeStorage(DlaBoundLayout layout) {
   if (!layout.ptr)
     return DlaStorageDescription{nullptr};
-  return DlaStorageDescription{new format::StorageDescription(unwrap(layout)->describeStorage())};
+  return DlaStorageDescription{new dlaformat::StorageDescription(unwrap(layout)->describeStorage())};
 }
 
 void dlaStorageDescriptionDestroy(DlaStorageDescription description) {
@@ -247,7 +246,7 @@ DlaStatus dlaStorageDescriptionGetBuffer(DlaStorageDescription description, intp
                                          const char **name, int64_t *bytes, int64_t *alignment) {
   if (!description.ptr || pos < 0 || pos >= dlaStorageDescriptionGetNumBuffers(description))
     return error("no buffer " + std::to_string(pos));
-  const format::StorageBuffer &b = unwrap(description)->buffers[pos];
+  const dlaformat::StorageBuffer &b = unwrap(description)->buffers[pos];
   if (name)
     *name = b.name.c_str();
   if (bytes)
@@ -264,7 +263,7 @@ intptr_t dlaStorageDescriptionGetNumViews(DlaStorageDescription description) {
 DlaStatus dlaStorageDescriptionGetView(DlaStorageDescription description, intptr_t pos,
                                        const char **name, intptr_t *buffer, int64_t *elementBytes,
                                        int64_t *offset, intptr_t *numDims) {
-  const format::StorageView *v = getView(description, pos);
+  const dlaformat::StorageView *v = getView(description, pos);
   if (!v)
     return error("no view " + std::to_string(pos));
   if (name)
@@ -283,12 +282,12 @@ DlaStatus dlaStorageDescriptionGetView(DlaStorageDescription description, intptr
 DlaStatus dlaStorageDescriptionGetViewDim(DlaStorageDescription description, intptr_t view,
                                           intptr_t dim, int64_t *extent, int64_t *stride,
                                           int64_t *logicalDim, int64_t *weight) {
-  const format::StorageView *v = getView(description, view);
+  const dlaformat::StorageView *v = getView(description, view);
   if (!v)
     return error("no view " + std::to_string(view));
   if (dim < 0 || dim >= static_cast<intptr_t>(v->view.dims.size()))
     return error("view " + std::to_string(view) + " has no dimension " + std::to_string(dim));
-  const format::StridedView::Dim &d = v->view.dims[dim];
+  const dlaformat::StridedView::Dim &d = v->view.dims[dim];
   if (extent)
     *extent = d.extent;
   if (stride)
@@ -302,7 +301,7 @@ DlaStatus dlaStorageDescriptionGetViewDim(DlaStorageDescription description, int
 
 int64_t dlaStorageDescriptionGetViewLogicalBase(DlaStorageDescription description, intptr_t view,
                                                 intptr_t logicalDim) {
-  const format::StorageView *v = getView(description, view);
+  const dlaformat::StorageView *v = getView(description, view);
   if (!v || logicalDim < 0 || logicalDim >= static_cast<intptr_t>(v->logicalBase.size()))
     return 0;
   return v->logicalBase[logicalDim];

@@ -1,7 +1,7 @@
 //===- Status.h - DlaStatus and DlaBoundLayout wrapping -----------*- C++ -*-===//
 //
 // Private to lib/CAPI: a failed DlaStatus points at a heap std::string, a
-// DlaBoundLayout at a heap dla::format::BoundLayout.
+// DlaBoundLayout at a heap dlaformat::BoundLayout.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLA_LIB_CAPI_STATUS_H
@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-namespace dla::capi {
+namespace dlacapi {
 
 inline DlaStatus ok() { return DlaStatus{nullptr}; }
 inline DlaStatus error(std::string message) {
@@ -22,13 +22,13 @@ inline DlaStatus error(std::string message) {
   return DlaStatus{new std::string(std::move(message))};
 }
 
-inline DlaBoundLayout wrap(std::unique_ptr<format::BoundLayout> layout) {
+inline DlaBoundLayout wrap(std::unique_ptr<dlaformat::BoundLayout> layout) {
   return DlaBoundLayout{layout.release()};
 }
-inline format::BoundLayout *unwrap(DlaBoundLayout layout) {
-  return static_cast<format::BoundLayout *>(layout.ptr);
+inline dlaformat::BoundLayout *unwrap(DlaBoundLayout layout) {
+  return static_cast<dlaformat::BoundLayout *>(layout.ptr);
 }
 
-} // namespace dla::capi
+} // namespace dlacapi
 
 #endif // DLA_LIB_CAPI_STATUS_H

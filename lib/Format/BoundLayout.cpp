@@ -3,11 +3,11 @@
 #include "dla/Format/BoundLayout.h"
 #include "dla/Format/CheckedMath.h"
 
-using namespace dla::format;
+using namespace dlaformat;
 
 BoundLayout::~BoundLayout() = default;
 
-std::string dla::format::formatShape(const std::vector<int64_t> &shape) {
+std::string dlaformat::formatShape(const std::vector<int64_t> &shape) {
   if (shape.empty())
     return "scalar";
   std::string s;
@@ -19,7 +19,7 @@ std::string dla::format::formatShape(const std::vector<int64_t> &shape) {
   return s;
 }
 
-Expected<int64_t> dla::format::checkShape(const std::vector<int64_t> &shape,
+Expected<int64_t> dlaformat::checkShape(const std::vector<int64_t> &shape,
                                           int64_t elementBytes) {
   if (elementBytes <= 0)
     return makeError("element width must be positive, got " + std::to_string(elementBytes) +

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <map>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 namespace {
 std::string pairName(size_t i, const ChunkPair &p) {

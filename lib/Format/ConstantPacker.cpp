@@ -6,11 +6,11 @@
 
 #include <string>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 ConstantPacker::~ConstantPacker() = default;
 
-Status dla::format::checkPackSource(const PackSource &source, int64_t numElements,
+Status dlaformat::checkPackSource(const PackSource &source, int64_t numElements,
                                     int64_t elementBytes) {
   if (source.fromFp32) {
     if (elementBytes != 2)
@@ -84,6 +84,6 @@ private:
 } // namespace
 
 std::unique_ptr<ConstantPacker>
-dla::format::makeBoundLayoutPacker(std::unique_ptr<BoundLayout> layout, int64_t alignment) {
+dlaformat::makeBoundLayoutPacker(std::unique_ptr<BoundLayout> layout, int64_t alignment) {
   return std::make_unique<BoundLayoutPacker>(std::move(layout), alignment);
 }

@@ -7,7 +7,7 @@
 #define DLA_FP16_SSE2 1
 #endif
 
-using namespace dla::format;
+using namespace dlaformat;
 
 #ifdef DLA_FP16_SSE2
 namespace {
@@ -108,7 +108,7 @@ const bool kHasF16C = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("
 } // namespace
 #endif
 
-void dla::format::convertFp32ToFp16(const float *src, uint16_t *dst, int64_t count,
+void dlaformat::convertFp32ToFp16(const float *src, uint16_t *dst, int64_t count,
                                     Fp16Rounding rounding) {
 #ifdef DLA_FP16_F16C
   // Ties away from zero has no hardware mode; it takes the software path.
@@ -131,7 +131,7 @@ void dla::format::convertFp32ToFp16(const float *src, uint16_t *dst, int64_t cou
 #endif
 }
 
-void dla::format::convertFp16ToFp32(const uint16_t *src, float *dst, int64_t count) {
+void dlaformat::convertFp16ToFp32(const uint16_t *src, float *dst, int64_t count) {
 #ifdef DLA_FP16_F16C
   if (kHasF16C)
     return convertF16CToFp32(src, dst, count);

@@ -6,7 +6,7 @@
 #include <cassert>
 #include <limits>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 namespace {
 
@@ -317,7 +317,7 @@ private:
 
 } // namespace
 
-int64_t dla::format::evaluateLayoutAssignment(const LayoutProblem &problem,
+int64_t dlaformat::evaluateLayoutAssignment(const LayoutProblem &problem,
                                               const std::vector<int> &choice) {
   int64_t cost = 0;
   for (size_t i = 0; i < problem.nodes.size(); ++i)
@@ -327,7 +327,7 @@ int64_t dla::format::evaluateLayoutAssignment(const LayoutProblem &problem,
   return cost;
 }
 
-LayoutSolution dla::format::solveLayoutAssignment(const LayoutProblem &problem) {
+LayoutSolution dlaformat::solveLayoutAssignment(const LayoutProblem &problem) {
   LayoutSolution first = Solver(problem, /*fromLast=*/false).run();
   if (first.provablyOptimal)
     return first;
@@ -338,7 +338,7 @@ LayoutSolution dla::format::solveLayoutAssignment(const LayoutProblem &problem) 
 }
 
 std::optional<LayoutSolution>
-dla::format::solveLayoutAssignmentByEnumeration(const LayoutProblem &problem,
+dlaformat::solveLayoutAssignmentByEnumeration(const LayoutProblem &problem,
                                                 int64_t maxAssignments) {
   int64_t total = 1;
   for (const LayoutProblem::Node &node : problem.nodes) {

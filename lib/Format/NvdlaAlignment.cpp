@@ -2,9 +2,9 @@
 
 #include "dla/Format/NvdlaAlignment.h"
 
-using namespace dla::format::nvdla;
+using namespace dlaformat::nvdla;
 
-const std::vector<AlignmentRule> &dla::format::nvdla::alignmentTable() {
+const std::vector<AlignmentRule> &dlaformat::nvdla::alignmentTable() {
   // Columns: start address, line stride, surface stride, planar/cube stride,
   // data size. The pitch-linear row leaves the surface stride blank in the
   // document; its second plane starts at a 32-byte aligned address, which
@@ -23,6 +23,6 @@ const std::vector<AlignmentRule> &dla::format::nvdla::alignmentTable() {
   return table;
 }
 
-const AlignmentRule &dla::format::nvdla::getAlignment(AlignedData data) {
+const AlignmentRule &dlaformat::nvdla::getAlignment(AlignedData data) {
   return alignmentTable()[static_cast<size_t>(data)];
 }

@@ -6,8 +6,8 @@
 
 #include <cstring>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 std::string str(int64_t v) { return std::to_string(v); }
@@ -17,7 +17,7 @@ std::string describe(const AuxConfig &c) {
 }
 } // namespace
 
-int64_t dla::format::nvdla::getComponentsPerElement(const AuxConfig &config) {
+int64_t dlaformat::nvdla::getComponentsPerElement(const AuxConfig &config) {
   if (config.kind == AuxKind::BatchNorm)
     return 2;
   if (config.kind == AuxKind::ElementWise && config.use == ElementWiseUse::AluAndMul)
@@ -25,12 +25,12 @@ int64_t dla::format::nvdla::getComponentsPerElement(const AuxConfig &config) {
   return 1;
 }
 
-int64_t dla::format::nvdla::getBytesPerAtom(const AuxConfig &config) {
+int64_t dlaformat::nvdla::getBytesPerAtom(const AuxConfig &config) {
   return getChannelsPerAtom(config.precision) * getComponentsPerElement(config) *
          getDataSizeBytes(config.dataSize);
 }
 
-Status dla::format::nvdla::validateAuxConfig(const AuxConfig &config) {
+Status dlaformat::nvdla::validateAuxConfig(const AuxConfig &config) {
   std::string kind(enumName(config.kind));
   switch (config.kind) {
   case AuxKind::Bias: break;
@@ -60,7 +60,7 @@ Status dla::format::nvdla::validateAuxConfig(const AuxConfig &config) {
   return Status::success();
 }
 
-std::vector<int64_t> dla::format::nvdla::getAuxLogicalShape(const AuxConfig &config,
+std::vector<int64_t> dlaformat::nvdla::getAuxLogicalShape(const AuxConfig &config,
                                                             int64_t channels, int64_t height,
                                                             int64_t width) {
   int64_t comps = getComponentsPerElement(config);

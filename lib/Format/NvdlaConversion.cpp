@@ -8,7 +8,7 @@
 
 #include <utility>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 namespace {
 
@@ -461,4 +461,4 @@ PipelinePrecision toPipelinePrecision(Precision precision) {
   return PipelinePrecision::Fp16;
 }
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla

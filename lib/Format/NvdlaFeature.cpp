@@ -4,8 +4,8 @@
 #include "dla/Format/CheckedMath.h"
 #include "dla/Format/StridedCopy.h"
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 

@@ -4,10 +4,10 @@
 
 #include <string>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
-Expected<HardwareConfig> dla::format::nvdla::lookupHardwareConfig(std::string_view name) {
+Expected<HardwareConfig> dlaformat::nvdla::lookupHardwareConfig(std::string_view name) {
   if (std::optional<HardwareKind> kind = parseEnum<HardwareKind>(name))
     return getHardwareConfig(*kind);
   return makeError("unknown NVDLA hardware configuration '" + std::string(name) +

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <string>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 
@@ -182,20 +182,20 @@ std::string str(int64_t v) { return std::to_string(v); }
 
 } // namespace
 
-const std::array<PixelFormatInfo, kNumPixelFormats> &dla::format::nvdla::pixelFormatTable() {
+const std::array<PixelFormatInfo, kNumPixelFormats> &dlaformat::nvdla::pixelFormatTable() {
   return kTable;
 }
 
-const PixelFormatInfo &dla::format::nvdla::getPixelFormatInfo(PixelFormat format) {
+const PixelFormatInfo &dlaformat::nvdla::getPixelFormatInfo(PixelFormat format) {
   return kTable[static_cast<size_t>(format)];
 }
 
-int64_t dla::format::nvdla::getPixelElementBytes(PixelFormat format) {
+int64_t dlaformat::nvdla::getPixelElementBytes(PixelFormat format) {
   const PixelFormatInfo &i = getPixelFormatInfo(format);
   return i.components[0].bits > 8 ? 2 : 1;
 }
 
-bool dla::format::nvdla::isSemiPlanar(PixelFormat format) {
+bool dlaformat::nvdla::isSemiPlanar(PixelFormat format) {
   return getPixelFormatInfo(format).numPlanes == 2;
 }
 

@@ -9,9 +9,9 @@
 #include <cstring>
 #include <string>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
-using namespace dla::format::nvdla::detail;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
+using namespace dlaformat::nvdla::detail;
 
 //===----------------------------------------------------------------------===//
 // Validation and geometry
@@ -27,17 +27,17 @@ std::string formatKCRS(const WeightShape &s) {
 
 } // namespace
 
-std::string dla::format::nvdla::detail::describe(const WeightParams &p) {
+std::string dlaformat::nvdla::detail::describe(const WeightParams &p) {
   return std::string(enumProse(p.format)) + " " +
          std::string(enumName(p.precision)) + " weights " + formatKCRS(p.shape) +
          " (KCRS)";
 }
 
-Error dla::format::nvdla::detail::overflow(const WeightParams &p) {
+Error dlaformat::nvdla::detail::overflow(const WeightParams &p) {
   return makeError("storage size of " + describe(p) + " overflows a 64-bit integer");
 }
 
-std::string dla::format::nvdla::detail::notInvertibleMessage(const WeightLayoutImpl &impl,
+std::string dlaformat::nvdla::detail::notInvertibleMessage(const WeightLayoutImpl &impl,
                                                              std::string_view what) {
   // "<Format> weights <what>: <why>", the format's name capitalized.
   std::string s(enumProse(impl.params.format));
@@ -66,7 +66,7 @@ Status validateCommon(const WeightParams &p) {
 
 } // namespace
 
-Status dla::format::nvdla::validateWeightOptions(const WeightParams &p, Fp16Rounding rounding) {
+Status dlaformat::nvdla::validateWeightOptions(const WeightParams &p, Fp16Rounding rounding) {
   if (p.strideX <= 0 || p.strideY <= 0)
     return makeError("strides must be positive, got stride x " + str(p.strideX) +
                      " and stride y " + str(p.strideY));

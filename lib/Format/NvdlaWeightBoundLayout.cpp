@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cassert>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 
@@ -86,7 +86,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<BoundLayout>>
-dla::format::nvdla::createNvdlaWeightBoundLayout(const WeightParams &params) {
+dlaformat::nvdla::createNvdlaWeightBoundLayout(const WeightParams &params) {
   Expected<NvdlaWeightLayout> layout = NvdlaWeightLayout::create(params);
   if (!layout)
     return layout.takeError();

@@ -12,8 +12,8 @@
 #include <immintrin.h>
 #endif
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 
@@ -273,7 +273,7 @@ Expected<std::vector<std::vector<int64_t>>> countGroups(const NvdlaWeightLayout 
 } // namespace
 
 CompressedWeightLayout
-dla::format::nvdla::getCompressedWeightLayoutBound(const NvdlaWeightLayout &layout) {
+dlaformat::nvdla::getCompressedWeightLayoutBound(const NvdlaWeightLayout &layout) {
   // Every element non-zero: each group keeps all its bytes, and the groups'
   // kernels add up to the surface's. O(1) per surface: the bound is what
   // callers ask before allocating anything, for any kernel count.
@@ -284,7 +284,7 @@ dla::format::nvdla::getCompressedWeightLayoutBound(const NvdlaWeightLayout &layo
 }
 
 Expected<CompressedWeightLayout>
-dla::format::nvdla::planCompressedWeights(const NvdlaWeightLayout &layout,
+dlaformat::nvdla::planCompressedWeights(const NvdlaWeightLayout &layout,
                                           const void *uncompressed,
                                           int64_t uncompressedBytes) {
   if (Status s = checkUncompressed(layout, uncompressed, uncompressedBytes, "plan compression");
@@ -297,7 +297,7 @@ dla::format::nvdla::planCompressedWeights(const NvdlaWeightLayout &layout,
 }
 
 Expected<CompressedWeightLayout>
-dla::format::nvdla::compressWeights(const NvdlaWeightLayout &layout, const void *uncompressed,
+dlaformat::nvdla::compressWeights(const NvdlaWeightLayout &layout, const void *uncompressed,
                                     int64_t uncompressedBytes, void *compressed,
                                     int64_t compressedBytes) {
   if (Status s = checkUncompressed(layout, uncompressed, uncompressedBytes, "compress"); !s)
@@ -372,7 +372,7 @@ dla::format::nvdla::compressWeights(const NvdlaWeightLayout &layout, const void 
   return assembleGroups(layout, std::move(groups));
 }
 
-Status dla::format::nvdla::decompressWeights(const NvdlaWeightLayout &layout,
+Status dlaformat::nvdla::decompressWeights(const NvdlaWeightLayout &layout,
                                              const void *compressed, int64_t compressedBytes,
                                              void *uncompressed, int64_t uncompressedBytes) {
   if (!compressed)

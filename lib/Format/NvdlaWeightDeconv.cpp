@@ -15,11 +15,11 @@
 
 #include <algorithm>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
-using namespace dla::format::nvdla::detail;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
+using namespace dlaformat::nvdla::detail;
 
-SurfaceProgram dla::format::nvdla::detail::buildDeconvolutionProgram(
+SurfaceProgram dlaformat::nvdla::detail::buildDeconvolutionProgram(
     int64_t C, int64_t R, int64_t S, int64_t sy, int64_t sx, int64_t y, int64_t x,
     int64_t atomicC) {
   SurfaceProgram program;
@@ -76,6 +76,6 @@ SurfaceProgram deconvolutionProgram(const WeightLayoutImpl &impl, const WeightSu
 }
 } // namespace
 
-const WeightFormatOps dla::format::nvdla::detail::kDeconvolutionWeightOps = {
+const WeightFormatOps dlaformat::nvdla::detail::kDeconvolutionWeightOps = {
     /*imageParams=*/false, /*usesStride=*/true, /*notInvertible=*/{}, /*checkOptions=*/nullptr,
     planDeconvolution, deconvolutionProgram, /*pack=*/nullptr};

@@ -29,11 +29,11 @@
 #define DLA_NVDLA_WEIGHT_SSE2 1
 #endif
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
-using namespace dla::format::nvdla::detail;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
+using namespace dlaformat::nvdla::detail;
 
-SurfaceProgram dla::format::nvdla::detail::buildDirectProgram(int64_t C, int64_t R, int64_t S,
+SurfaceProgram dlaformat::nvdla::detail::buildDirectProgram(int64_t C, int64_t R, int64_t S,
                                                               int64_t atomicC) {
   SurfaceProgram program;
   const int64_t RS = R * S;
@@ -291,7 +291,7 @@ void packDirect(const char *src, int64_t K, int64_t C, int64_t RS, int64_t kpg,
 
 } // namespace
 
-void dla::format::nvdla::detail::packDirectStream(const WeightLayoutImpl &impl, SourceKind kind,
+void dlaformat::nvdla::detail::packDirectStream(const WeightLayoutImpl &impl, SourceKind kind,
                                                   const char *src, char *dst) {
   const WeightShape &shape = impl.params.shape;
   const int64_t K = shape.kernels, C = shape.channels, RS = shape.height * shape.width;
@@ -330,6 +330,6 @@ void packDirect(const WeightLayoutImpl &impl, SourceKind kind, const char *src, 
 }
 } // namespace
 
-const WeightFormatOps dla::format::nvdla::detail::kDirectWeightOps = {
+const WeightFormatOps dlaformat::nvdla::detail::kDirectWeightOps = {
     /*imageParams=*/false, /*usesStride=*/false, /*notInvertible=*/{}, /*checkOptions=*/nullptr,
     planDirect, directProgram, packDirect};

@@ -7,9 +7,9 @@
 
 #include "NvdlaWeightImpl.h"
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
-using namespace dla::format::nvdla::detail;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
+using namespace dlaformat::nvdla::detail;
 
 namespace {
 constexpr std::array<WeightFormatInfo, kNumWeightFormats> kWeightFormats = {{
@@ -21,6 +21,6 @@ constexpr std::array<WeightFormatInfo, kNumWeightFormats> kWeightFormats = {{
 static_assert(isInDeclarationOrder(kWeightFormats, &WeightFormatInfo::value));
 } // namespace
 
-const std::array<WeightFormatInfo, kNumWeightFormats> &dla::format::nvdla::weightFormatTable() {
+const std::array<WeightFormatInfo, kNumWeightFormats> &dlaformat::nvdla::weightFormatTable() {
   return kWeightFormats;
 }

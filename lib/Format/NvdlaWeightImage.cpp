@@ -20,9 +20,9 @@
 
 #include <algorithm>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
-using namespace dla::format::nvdla::detail;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
+using namespace dlaformat::nvdla::detail;
 
 namespace {
 
@@ -44,7 +44,7 @@ void appendImageChannels(std::vector<Run> &runs, int64_t C, int64_t R, int64_t S
 
 } // namespace
 
-SurfaceProgram dla::format::nvdla::detail::buildImageProgram(int64_t C, int64_t R, int64_t S,
+SurfaceProgram dlaformat::nvdla::detail::buildImageProgram(int64_t C, int64_t R, int64_t S,
                                                              int64_t pixelChannels,
                                                              int64_t atomicC, int64_t factor) {
   SurfaceProgram program;
@@ -70,7 +70,7 @@ SurfaceProgram dla::format::nvdla::detail::buildImageProgram(int64_t C, int64_t 
   return program;
 }
 
-int64_t dla::format::nvdla::selectPostExtensionFactor(const HardwareConfig &hardware,
+int64_t dlaformat::nvdla::selectPostExtensionFactor(const HardwareConfig &hardware,
                                                       int64_t pixelChannels,
                                                       int64_t kernelWidth, int64_t strideX) {
   if (strideX > kernelWidth)
@@ -155,6 +155,6 @@ SurfaceProgram imageProgram(const WeightLayoutImpl &impl, const WeightSurface &)
 }
 } // namespace
 
-const WeightFormatOps dla::format::nvdla::detail::kImageWeightOps = {
+const WeightFormatOps dlaformat::nvdla::detail::kImageWeightOps = {
     /*imageParams=*/true, /*usesStride=*/true, /*notInvertible=*/{}, checkImageOptions, planImage,
     imageProgram, /*pack=*/nullptr};

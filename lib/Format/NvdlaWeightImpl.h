@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dla::format::nvdla::detail {
+namespace dlaformat::nvdla::detail {
 
 struct WeightLayoutImpl {
   WeightParams params;
@@ -127,6 +127,6 @@ void packDirectStream(const WeightLayoutImpl &impl, SourceKind kind, const char 
 void packWinogradStream(const WeightLayoutImpl &impl, const char *src, int64_t srcBytes,
                         char *dst, Fp16Rounding rounding);
 
-} // namespace dla::format::nvdla::detail
+} // namespace dlaformat::nvdla::detail
 
 #endif // DLA_LIB_FORMAT_NVDLAWEIGHTIMPL_H

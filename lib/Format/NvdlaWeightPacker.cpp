@@ -8,8 +8,8 @@
 
 #include <cstring>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 
@@ -176,7 +176,7 @@ private:
 } // namespace
 
 Expected<std::unique_ptr<ConstantPacker>>
-dla::format::nvdla::makeNvdlaWeightPacker(const WeightParams &params, bool compressed,
+dlaformat::nvdla::makeNvdlaWeightPacker(const WeightParams &params, bool compressed,
                                           Fp16Rounding transformRounding) {
   Expected<NvdlaWeightLayout> layout = NvdlaWeightLayout::create(params);
   if (!layout)

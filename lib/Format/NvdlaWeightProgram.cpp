@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cstring>
 
-using namespace dla::format;
-using namespace dla::format::nvdla::detail;
+using namespace dlaformat;
+using namespace dlaformat::nvdla::detail;
 
-void dla::format::nvdla::detail::appendRun(std::vector<Run> &runs, Run run) {
+void dlaformat::nvdla::detail::appendRun(std::vector<Run> &runs, Run run) {
   if (run.count <= 0)
     return;
   if (!runs.empty()) {
@@ -173,7 +173,7 @@ void unpackLoop(const SurfaceProgram &program, const StreamShape &shape, const c
 
 } // namespace
 
-int64_t dla::format::nvdla::detail::packSurface(const SurfaceProgram &program,
+int64_t dlaformat::nvdla::detail::packSurface(const SurfaceProgram &program,
                                                 const StreamShape &shape, SourceKind kind,
                                                 const char *src, char *dst) {
   switch (kind) {
@@ -189,7 +189,7 @@ int64_t dla::format::nvdla::detail::packSurface(const SurfaceProgram &program,
   return 0;
 }
 
-void dla::format::nvdla::detail::unpackSurface(const SurfaceProgram &program,
+void dlaformat::nvdla::detail::unpackSurface(const SurfaceProgram &program,
                                                const StreamShape &shape, int64_t elementBytes,
                                                const char *src, char *dst) {
   if (elementBytes == 1)

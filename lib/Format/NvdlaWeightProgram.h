@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace dla::format::nvdla::detail {
+namespace dlaformat::nvdla::detail {
 
 /// `count` consecutive stream elements. A zero run (src < 0) is padding.
 struct Run {
@@ -79,6 +79,6 @@ int64_t packSurface(const SurfaceProgram &program, const StreamShape &shape, Sou
 void unpackSurface(const SurfaceProgram &program, const StreamShape &shape,
                    int64_t elementBytes, const char *src, char *dst);
 
-} // namespace dla::format::nvdla::detail
+} // namespace dlaformat::nvdla::detail
 
 #endif // DLA_LIB_FORMAT_NVDLAWEIGHTPROGRAM_H

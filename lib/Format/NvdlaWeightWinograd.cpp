@@ -44,9 +44,9 @@
 #include <immintrin.h>
 #endif
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
-using namespace dla::format::nvdla::detail;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
+using namespace dlaformat::nvdla::detail;
 
 namespace {
 
@@ -287,7 +287,7 @@ inline void transform4(const float *planes, int64_t Cx, float *out) {
 
 } // namespace
 
-void dla::format::nvdla::detail::packWinogradStream(const WeightLayoutImpl &impl,
+void dlaformat::nvdla::detail::packWinogradStream(const WeightLayoutImpl &impl,
                                                     const char *src, int64_t srcBytes,
                                                     char *dst, Fp16Rounding rounding) {
   const WeightShape &shape = impl.params.shape;
@@ -388,7 +388,7 @@ void packWinograd(const WeightLayoutImpl &impl, SourceKind kind, const char *src
 }
 } // namespace
 
-const WeightFormatOps dla::format::nvdla::detail::kWinogradWeightOps = {
+const WeightFormatOps dlaformat::nvdla::detail::kWinogradWeightOps = {
     /*imageParams=*/false, /*usesStride=*/true,
     /*notInvertible=*/"each stored value mixes nine weights", checkWinogradOptions, planWinograd,
     /*program=*/nullptr, packWinograd};

@@ -7,22 +7,22 @@
 #include <thread>
 #include <vector>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 namespace {
 std::atomic<int> packThreads{0};
 } // namespace
 
-void dla::format::setPackThreads(int threads) { packThreads = std::max(0, threads); }
+void dlaformat::setPackThreads(int threads) { packThreads = std::max(0, threads); }
 
-int dla::format::getPackThreads() {
+int dlaformat::getPackThreads() {
   const int t = packThreads;
   if (t > 0)
     return t;
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-void dla::format::parallelRanges(int64_t n, int64_t minPerThread,
+void dlaformat::parallelRanges(int64_t n, int64_t minPerThread,
                                  const std::function<void(int64_t, int64_t)> &body) {
   int64_t threads = std::min<int64_t>(getPackThreads(), n / std::max<int64_t>(1, minPerThread));
   if (threads <= 1) {

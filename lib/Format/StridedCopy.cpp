@@ -11,16 +11,16 @@
 #include <emmintrin.h>
 #endif
 
-using namespace dla::format;
+using namespace dlaformat;
 
-int64_t dla::format::getViewElementOffset(const StridedView &view, const int64_t *index) {
+int64_t dlaformat::getViewElementOffset(const StridedView &view, const int64_t *index) {
   int64_t offset = view.offset;
   for (const StridedView::Dim &d : view.dims)
     offset += ((index[d.logicalDim] / d.weight) % d.extent) * d.stride;
   return offset;
 }
 
-bool dla::format::isDenseView(const StridedView &view) {
+bool dlaformat::isDenseView(const StridedView &view) {
   int64_t expected = 1;
   for (auto it = view.dims.rbegin(); it != view.dims.rend(); ++it) {
     if (it->extent != 1 && it->stride != expected)
@@ -510,7 +510,7 @@ StridedView dropUnitDims(const StridedView &view) {
 
 } // namespace
 
-void dla::format::packStridedView(const StridedView &fullView, const std::vector<int64_t> &shape,
+void dlaformat::packStridedView(const StridedView &fullView, const std::vector<int64_t> &shape,
                                   int64_t elementBytes, const char *logical, char *storage,
                                   int64_t storageElements) {
   // No logical elements: storage is all padding. The copy loops would
@@ -590,7 +590,7 @@ void dla::format::packStridedView(const StridedView &fullView, const std::vector
   dispatchWidth<PackOp>(elementBytes, view, shape, elementBytes, logical, storage, dense);
 }
 
-void dla::format::unpackStridedView(const StridedView &fullView,
+void dlaformat::unpackStridedView(const StridedView &fullView,
                                     const std::vector<int64_t> &shape, int64_t elementBytes,
                                     const char *storage, char *logical) {
   if (std::find(shape.begin(), shape.end(), 0) != shape.end())

@@ -2,7 +2,7 @@
 
 #include "dla/Format/Target.h"
 
-using namespace dla::format;
+using namespace dlaformat;
 
 std::string Target::toString() const {
   std::string s(enumName(accelerator));
@@ -11,7 +11,7 @@ std::string Target::toString() const {
   return s;
 }
 
-Expected<Target> dla::format::parseTarget(std::string_view spelling) {
+Expected<Target> dlaformat::parseTarget(std::string_view spelling) {
   auto error = [&] {
     return makeError("unknown target '" + std::string(spelling) +
                      "'; expected htp, nvdla, or nvdla:<config> / <config> with <config> one of " +

@@ -18,7 +18,7 @@
 
 using namespace mlir;
 using namespace mlir::dla;
-namespace fmt = ::dla::format;
+namespace fmt = ::dlaformat;
 
 namespace {
 

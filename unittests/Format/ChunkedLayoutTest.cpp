@@ -8,7 +8,7 @@
 #include <cstring>
 #include <limits>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 namespace {
 

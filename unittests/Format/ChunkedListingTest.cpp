@@ -14,7 +14,7 @@
 #include <array>
 #include <vector>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 namespace {
 using Index = std::array<int64_t, 4>;

@@ -14,8 +14,8 @@
 #include <numeric>
 #include <random>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 

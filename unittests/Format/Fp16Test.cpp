@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <random>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 namespace {
 

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace dla::format::nvdla;
+using namespace dlaformat::nvdla;
 
 namespace {
 

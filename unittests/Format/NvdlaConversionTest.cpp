@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-using namespace dla::format::nvdla;
+using namespace dlaformat::nvdla;
 
 namespace {
 
@@ -671,10 +671,10 @@ TEST(NvdlaConversionMessages, ValidVerdictHasNoMessage) {
 }
 
 TEST(NvdlaConversionMessages, VerifyConversionCarriesTheMessage) {
-  dla::format::Status ok = verifyConversion(ConversionQuery::convolution(
+  dlaformat::Status ok = verifyConversion(ConversionQuery::convolution(
       ConvMode::ImageInput, InputKind::ImageInteger, Precision::Int16));
   EXPECT_TRUE(ok.ok());
-  dla::format::Status bad = verifyConversion(
+  dlaformat::Status bad = verifyConversion(
       ConversionQuery::lrn(InputKind::FeatureInt8, Precision::Fp16));
   EXPECT_FALSE(bad.ok());
   EXPECT_EQ(bad.message(), "invalid precision conversion for LRN layer: int8 "

@@ -19,8 +19,8 @@
 #include <tuple>
 #include <vector>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 

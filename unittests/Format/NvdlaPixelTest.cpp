@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 namespace {
 

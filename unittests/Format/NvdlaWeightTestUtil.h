@@ -21,8 +21,8 @@
 
 namespace nvdla_weight_test {
 
-using namespace dla::format;
-using namespace dla::format::nvdla;
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
 
 inline int64_t roundUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 TEST(TargetTest, Parses) {
   Expected<Target> small = parseTarget("nv_small");

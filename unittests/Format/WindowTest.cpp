@@ -7,7 +7,7 @@
 
 #include <limits>
 
-using namespace dla::format;
+using namespace dlaformat;
 
 namespace {
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();

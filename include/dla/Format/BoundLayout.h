@@ -22,7 +22,7 @@
 #include <optional>
 #include <vector>
 
-namespace dla::format {
+namespace dlaformat {
 
 /// Where a storage byte belongs.
 struct StorageLocation {
@@ -107,6 +107,6 @@ Expected<int64_t> checkShape(const std::vector<int64_t> &shape, int64_t elementB
 /// Formats a shape as "2x9x20x50" for messages.
 std::string formatShape(const std::vector<int64_t> &shape);
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_BOUNDLAYOUT_H

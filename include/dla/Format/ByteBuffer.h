@@ -21,7 +21,7 @@
 #include <memory>
 #include <string>
 
-namespace dla::format {
+namespace dlaformat {
 
 /// malloc for a buffer about to be written in full: at least `alignment`
 /// aligned; a large one (>= 4 MiB) is 2 MiB aligned and asks for
@@ -79,6 +79,6 @@ private:
   int64_t bytes = 0;
 };
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_BYTEBUFFER_H

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace dla::format {
+namespace dlaformat {
 
 inline std::optional<int64_t> checkedAdd(int64_t a, int64_t b) {
   int64_t r;
@@ -38,6 +38,6 @@ inline std::optional<int64_t> checkedRoundUp(int64_t a, int64_t b) {
   return checkedMul(ceilDiv(a, b), b);
 }
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_CHECKEDMATH_H

@@ -32,7 +32,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dla::format {
+namespace dlaformat {
 
 struct ChunkPair {
   int64_t dim;
@@ -166,6 +166,6 @@ private:
   int64_t storageBytes = 0;
 };
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_CHUNKEDLAYOUT_H

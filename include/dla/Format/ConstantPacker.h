@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace dla::format {
+namespace dlaformat {
 
 /// The data a packer reads.
 struct PackSource {
@@ -82,6 +82,6 @@ std::unique_ptr<ConstantPacker> makeBoundLayoutPacker(std::unique_ptr<BoundLayou
 /// width, or fp32 for 2-byte elements); used by every packer.
 Status checkPackSource(const PackSource &source, int64_t numElements, int64_t elementBytes);
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_CONSTANTPACKER_H

@@ -29,7 +29,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace dla::format {
+namespace dlaformat {
 
 /// A row of a table that holds names only.
 template <typename E> struct EnumEntry {
@@ -119,14 +119,14 @@ template <typename E> std::string enumNameList(std::string_view separator = ", "
 }
 
 namespace nvdla {
-using format::enumCount;
-using format::enumName;
-using format::enumNameList;
-using format::enumProse;
-using format::enumValues;
-using format::parseEnum;
+using dlaformat::enumCount;
+using dlaformat::enumName;
+using dlaformat::enumNameList;
+using dlaformat::enumProse;
+using dlaformat::enumValues;
+using dlaformat::parseEnum;
 } // namespace nvdla
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_ENUMTABLE_H

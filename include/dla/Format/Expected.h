@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-namespace dla::format {
+namespace dlaformat {
 
 /// An error message. Kept as a distinct type so that `Expected<std::string>`
 /// is unambiguous.
@@ -70,6 +70,6 @@ private:
   bool failed = false;
 };
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_EXPECTED_H

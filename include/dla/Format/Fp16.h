@@ -24,7 +24,7 @@
 #include <cstring>
 #include <string_view>
 
-namespace dla::format {
+namespace dlaformat {
 
 enum class Fp16Rounding {
   TiesToEven,       ///< IEEE roundTiesToEven (default)
@@ -117,6 +117,6 @@ void convertFp32ToFp16(const float *src, uint16_t *dst, int64_t count,
 /// Converts `count` fp16 bit patterns to floats.
 void convertFp16ToFp32(const uint16_t *src, float *dst, int64_t count);
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_FP16_H

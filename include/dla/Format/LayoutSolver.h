@@ -37,7 +37,7 @@
 #include <optional>
 #include <vector>
 
-namespace dla::format {
+namespace dlaformat {
 
 struct LayoutProblem {
   struct Node {
@@ -88,6 +88,6 @@ LayoutSolution solveLayoutAssignment(const LayoutProblem &problem);
 std::optional<LayoutSolution> solveLayoutAssignmentByEnumeration(const LayoutProblem &problem,
                                                                  int64_t maxAssignments);
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_LAYOUTSOLVER_H

@@ -14,7 +14,7 @@
 
 #include "dla/Format/EnumTable.h"
 
-namespace dla::format {
+namespace dlaformat {
 
 enum class LogicalOrder { Unspecified, NCHW, NHWC, KCRS, HWIO };
 
@@ -54,6 +54,6 @@ constexpr bool readSameAxes(LogicalOrder a, LogicalOrder b) {
   return kLogicalOrders[static_cast<int>(a)].roles == kLogicalOrders[static_cast<int>(b)].roles;
 }
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_LOGICALORDER_H

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 /// The rows of the alignment table.
 enum class AlignedData {
@@ -50,6 +50,6 @@ inline int64_t alignUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAALIGNMENT_H

@@ -56,7 +56,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 enum class AuxKind { Bias, PReLU, BatchNorm, ElementWise };
 enum class AuxMode { PerLayer, PerChannel, PerElement };
@@ -165,6 +165,6 @@ private:
   StridedView view;
 };
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAAUX_H

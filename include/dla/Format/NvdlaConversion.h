@@ -90,7 +90,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 /// The layer whose conversion is asked about, with its NVDLA unit.
 enum class LayerKind {
@@ -283,6 +283,6 @@ std::optional<Precision> featurePrecision(InputKind input);
 /// The pipeline precision equal to a data precision.
 PipelinePrecision toPipelinePrecision(Precision precision);
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLACONVERSION_H

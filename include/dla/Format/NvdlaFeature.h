@@ -39,7 +39,7 @@
 #include <string>
 #include <vector>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 /// What an AtomCube is built from.
 struct AtomCubeSpec {
@@ -151,6 +151,6 @@ private:
   StridedView view;
 };
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAFEATURE_H

@@ -25,7 +25,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 enum class HardwareKind { NvFull, NvLarge, NvSmall };
 
@@ -64,6 +64,6 @@ constexpr const HardwareConfig &getDefaultHardwareConfig() {
 /// Looks a configuration up by name; the error lists the known names.
 Expected<HardwareConfig> lookupHardwareConfig(std::string_view name);
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAHARDWARE_H

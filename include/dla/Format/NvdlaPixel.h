@@ -56,7 +56,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 /// The 36 rows of the table, in table order; the value is the hardware's
 /// PIXEL_FORMAT register encoding (CDMA_D_DATAIN_FORMAT_0).
@@ -217,6 +217,6 @@ private:
   std::optional<StridedView> view;
 };
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAPIXEL_H

@@ -18,7 +18,7 @@
 #include <optional>
 #include <string_view>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 /// Data precision: int8 (8-bit signed), int16 (16-bit signed), fp16 (IEEE
 /// half precision).
@@ -53,6 +53,6 @@ inline constexpr EnumEntry<DataSize> kDataSizeNames[] = {{DataSize::OneByte, "on
 constexpr const auto &enumEntries(DataSize) { return kDataSizeNames; }
 static_assert(isInDeclarationOrder(kDataSizeNames, &EnumEntry<DataSize>::value));
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAPRECISION_H

@@ -60,7 +60,7 @@
 #include <string_view>
 #include <vector>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 enum class WeightFormat { Direct, Image, Winograd, Deconvolution };
 inline constexpr size_t kNumWeightFormats = 4;
@@ -226,6 +226,6 @@ private:
 /// (or there is only one of them).
 Expected<std::unique_ptr<BoundLayout>> createNvdlaWeightBoundLayout(const WeightParams &params);
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAWEIGHT_H

@@ -35,7 +35,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 /// The three compressed surfaces of one weight surface.
 struct CompressedWeightSurface {
@@ -82,6 +82,6 @@ Status decompressWeights(const NvdlaWeightLayout &layout, const void *compressed
                          int64_t compressedBytes, void *uncompressed,
                          int64_t uncompressedBytes);
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAWEIGHTCOMPRESSION_H

@@ -5,7 +5,7 @@
 #include "dla/Format/ConstantPacker.h"
 #include "dla/Format/NvdlaWeight.h"
 
-namespace dla::format::nvdla {
+namespace dlaformat::nvdla {
 
 /// A packer for NVDLA weights: one surface (the uncompressed stream), or
 /// with `compressed` three: "wgs", "wmb", "data". Deconvolution sets are
@@ -18,6 +18,6 @@ Expected<std::unique_ptr<ConstantPacker>>
 makeNvdlaWeightPacker(const WeightParams &params, bool compressed,
                       Fp16Rounding transformRounding = Fp16Rounding::TiesToEven);
 
-} // namespace dla::format::nvdla
+} // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAWEIGHTPACKER_H

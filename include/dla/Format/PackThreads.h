@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <functional>
 
-namespace dla::format {
+namespace dlaformat {
 
 /// Threads one pack may use, the caller's included; 0 (the default) means
 /// the hardware's concurrency, 1 disables splitting.
@@ -25,6 +25,6 @@ int getPackThreads();
 void parallelRanges(int64_t n, int64_t minPerThread,
                     const std::function<void(int64_t begin, int64_t end)> &body);
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_PACKTHREADS_H

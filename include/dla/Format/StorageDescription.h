@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace dla::format {
+namespace dlaformat {
 
 /// One storage buffer: the byte surface a runtime allocates.
 struct StorageBuffer {
@@ -74,6 +74,6 @@ struct StorageDescription {
 /// like the constant folder's blobs.
 inline constexpr int64_t kDefaultStorageAlignment = 64;
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_STORAGEDESCRIPTION_H

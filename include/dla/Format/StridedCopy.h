@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace dla::format {
+namespace dlaformat {
 
 /// Storage offset in elements of a logical index under `view` (each digit is
 /// (index / weight) % extent). The index may lie in the padded region.
@@ -36,6 +36,6 @@ void packStridedView(const StridedView &view, const std::vector<int64_t> &shape,
 void unpackStridedView(const StridedView &view, const std::vector<int64_t> &shape,
                        int64_t elementBytes, const char *storage, char *logical);
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_STRIDEDCOPY_H

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace dla::format {
+namespace dlaformat {
 
 struct StridedView {
   struct Dim {
@@ -32,6 +32,6 @@ struct StridedView {
   int64_t offset = 0;
 };
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_STRIDEDVIEW_H

@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace dla::format {
+namespace dlaformat {
 
 enum class Accelerator { Nvdla, Htp };
 
@@ -45,6 +45,6 @@ constexpr Target getDefaultTarget() { return Target{}; }
 /// the message lists the valid spellings.
 Expected<Target> parseTarget(std::string_view spelling);
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_TARGET_H

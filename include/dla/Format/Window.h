@@ -12,7 +12,7 @@
 
 #include "dla/Format/CheckedMath.h"
 
-namespace dla::format {
+namespace dlaformat {
 
 /// Elements a kernel of `kernel` taps spaced `dilation` apart spans:
 /// (kernel - 1) * dilation + 1. Needs kernel >= 1 and dilation >= 1;
@@ -56,6 +56,6 @@ inline CentredPadding centredWindowPadding(int64_t size) {
   return {before, size - 1 - before};
 }
 
-} // namespace dla::format
+} // namespace dlaformat
 
 #endif // DLA_FORMAT_WINDOW_H

@@ -28,7 +28,7 @@
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::tosa_to_dla;
-namespace nv = ::dla::format::nvdla;
+namespace nv = ::dlaformat::nvdla;
 
 //===----------------------------------------------------------------------===//
 // OffloadTarget
@@ -52,14 +52,14 @@ std::string OffloadTarget::checkSourceType(Type type) const {
   if (element.isF32() && precision == nv::Precision::Fp16)
     return "";
   if (isa<FloatType>(element))
-    return (Twine("the target computes in ") + ::dla::format::enumName(precision) + ", and " +
+    return (Twine("the target computes in ") + ::dlaformat::enumName(precision) + ", and " +
             "a floating-point network needs fp16 (no quantization here)")
         .str();
   std::string name;
   llvm::raw_string_ostream os(name);
   os << element;
   return "element type " + name + " is not the target precision " +
-         std::string(::dla::format::enumName(precision));
+         std::string(::dlaformat::enumName(precision));
 }
 
 //===----------------------------------------------------------------------===//
@@ -144,7 +144,7 @@ std::optional<std::vector<float>> tosa_to_dla::readFloatConstant(Value v) {
   } else {
     std::vector<uint16_t> halves(values.size());
     std::memcpy(halves.data(), bytes.data(), halves.size() * sizeof(uint16_t));
-    ::dla::format::convertFp16ToFp32(halves.data(), values.data(),
+    ::dlaformat::convertFp16ToFp32(halves.data(), values.data(),
                                      static_cast<int64_t>(values.size()));
   }
   return values;
@@ -155,7 +155,7 @@ std::vector<char> tosa_to_dla::transposeBytes(ArrayRef<char> bytes, ArrayRef<int
   // The source is a strided view of the transposed tensor: walking the
   // source in storage order, source dim i is result dim inverse(perms)[i].
   const int64_t rank = static_cast<int64_t>(shape.size());
-  ::dla::format::StridedView view;
+  ::dlaformat::StridedView view;
   std::vector<int64_t> resultShape(rank);
   int64_t stride = 1;
   view.dims.resize(rank);
@@ -170,7 +170,7 @@ std::vector<char> tosa_to_dla::transposeBytes(ArrayRef<char> bytes, ArrayRef<int
     view.dims[perms[r]].logicalDim = r;
   }
   std::vector<char> result(bytes.size());
-  ::dla::format::unpackStridedView(view, resultShape, elementBytes, bytes.data(), result.data());
+  ::dlaformat::unpackStridedView(view, resultShape, elementBytes, bytes.data(), result.data());
   return result;
 }
 

@@ -18,15 +18,15 @@ namespace mlir::dla {
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::tosa_to_dla;
-namespace nv = ::dla::format::nvdla;
+namespace nv = ::dlaformat::nvdla;
 
 namespace {
 struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
   using DLAConvertTosaBase::DLAConvertTosaBase;
 
   LogicalResult initialize(MLIRContext *context) override {
-    ::dla::format::Expected<nv::HardwareConfig> hw = nv::lookupHardwareConfig(config);
-    std::optional<nv::Precision> p = ::dla::format::parseEnum<nv::Precision>(precision);
+    ::dlaformat::Expected<nv::HardwareConfig> hw = nv::lookupHardwareConfig(config);
+    std::optional<nv::Precision> p = ::dlaformat::parseEnum<nv::Precision>(precision);
     if (!hw)
       return emitError(UnknownLoc::get(context), "--dla-convert-tosa: ") << hw.message();
     if (!p)

@@ -26,7 +26,7 @@
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::tosa_to_dla;
-namespace nv = ::dla::format::nvdla;
+namespace nv = ::dlaformat::nvdla;
 
 namespace {
 

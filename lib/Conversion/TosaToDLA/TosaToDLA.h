@@ -24,14 +24,14 @@ namespace mlir::dla::tosa_to_dla {
 /// What the offloaded layers run on: a hardware configuration and the
 /// precision every layer computes in.
 struct OffloadTarget {
-  ::dla::format::nvdla::HardwareConfig config;
-  ::dla::format::nvdla::Precision precision;
+  ::dlaformat::nvdla::HardwareConfig config;
+  ::dlaformat::nvdla::Precision precision;
 
   /// The element type of offloaded feature data, weights and aux data.
   Type getElementType(MLIRContext *context) const;
   /// Empty when the precision tables allow `query`, else the tables'
   /// message.
-  std::string check(const ::dla::format::nvdla::ConversionQuery &query) const;
+  std::string check(const ::dlaformat::nvdla::ConversionQuery &query) const;
   /// Empty when a TOSA tensor of element type `type` can be computed in the
   /// target precision, else why not.
   std::string checkSourceType(Type type) const;

@@ -65,7 +65,7 @@ func.func @given_twice(%a: tensor<1x8x2x4xi8, #dla.feature<int8, line_stride = 1
 // -----
 
 // expected-error @+2 {{unknown pixel format 'T_A8B8G8R9'; expected one of T_R8, T_R10, T_R12, T_R16, T_R16_I, T_R16_F, T_A16B16G16R16, T_X16B16G16R16, T_A16B16G16R}}
-// expected-error @+1 {{failed to parse DLA_PixelAttr parameter 'format' which is to be a `::dla::format::nvdla::PixelFormat`}}
+// expected-error @+1 {{failed to parse DLA_PixelAttr parameter 'format' which is to be a `::dlaformat::nvdla::PixelFormat`}}
 func.func @unknown_pixel_format_t_r8_t(%a: tensor<1x4x8x8xui8, #dla.pixel<T_A8B8G8R9>>)
 
 // -----
@@ -156,13 +156,13 @@ func.func @eltwise_element_element_wise_data_needs(%a: tensor<16x8x8xi8, #dla.el
 // -----
 
 // expected-error @+2 {{unknown mode 'per_pixel'; expected one of per_layer, per_channel, per_element}}
-// expected-error @+1 {{failed to parse DLA_BiasAttr parameter 'mode' which is to be a `::dla::format::nvdla::AuxMode`}}
+// expected-error @+1 {{failed to parse DLA_BiasAttr parameter 'mode' which is to be a `::dlaformat::nvdla::AuxMode`}}
 func.func @unknown_mode_layer_channel_element(%a: tensor<64xi8, #dla.bias<per_pixel, int8>>)
 
 // -----
 
 // expected-error @+2 {{unknown data size 'three_byte'; expected one of one_byte, two_byte}}
-// expected-error @+1 {{failed to parse DLA_BiasAttr parameter 'data_size' which is to be a `std::optional<::dla::format::nvdla::DataSize>`}}
+// expected-error @+1 {{failed to parse DLA_BiasAttr parameter 'data_size' which is to be a `std::optional<::dlaformat::nvdla::DataSize>`}}
 func.func @unknown_data_size_byte_two_byte(%a: tensor<64xi8, #dla.bias<per_channel, int8, data_size = three_byte>>)
 
 // -----

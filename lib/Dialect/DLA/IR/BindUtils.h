@@ -8,14 +8,14 @@
 
 namespace mlir::dla::detail {
 
-using BoundPtr = std::unique_ptr<::dla::format::BoundLayout>;
+using BoundPtr = std::unique_ptr<::dlaformat::BoundLayout>;
 
 /// The interface's answer from a format-library bind result: the layout, or
 /// a diagnostic naming the encoding and the tensor.
 template <typename T>
 FailureOr<BoundPtr> finishBind(Attribute encoding, ArrayRef<int64_t> shape, Type elementType,
                                function_ref<InFlightDiagnostic()> emitError,
-                               ::dla::format::Expected<std::unique_ptr<T>> bound) {
+                               ::dlaformat::Expected<std::unique_ptr<T>> bound) {
   if (!bound)
     return emitError() << encoding << " cannot lay out "
                        << RankedTensorType::get(shape, elementType) << ": " << bound.message();

@@ -16,7 +16,7 @@
 
 using namespace mlir;
 using namespace mlir::dla;
-namespace fmt = ::dla::format;
+namespace fmt = ::dlaformat;
 
 namespace {
 std::vector<fmt::ChunkPair> toPairs(ArrayRef<int64_t> dims, ArrayRef<int64_t> sizes) {

@@ -21,7 +21,7 @@ FailureOr<int64_t> LayoutEncodingAttr::getByteOffset(
   return *offset;
 }
 
-FailureOr<::dla::format::StorageDescription> LayoutEncodingAttr::getStorageDescription(
+FailureOr<::dlaformat::StorageDescription> LayoutEncodingAttr::getStorageDescription(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
   // Storage that is not a layout (compressed weights) is known by its
@@ -29,9 +29,9 @@ FailureOr<::dla::format::StorageDescription> LayoutEncodingAttr::getStorageDescr
   auto packer = getConstantPacker(shape, elementType, emitError);
   if (failed(packer))
     return failure();
-  ::dla::format::StorageSurfaces surfaces = (*packer)->getSurfaces();
-  if (surfaces.holder == ::dla::format::SurfaceHolder::CompressedWeights) {
-    ::dla::format::StorageDescription d;
+  ::dlaformat::StorageSurfaces surfaces = (*packer)->getSurfaces();
+  if (surfaces.holder == ::dlaformat::SurfaceHolder::CompressedWeights) {
+    ::dlaformat::StorageDescription d;
     for (const std::string &name : surfaces.names)
       d.buffers.push_back({name, -1, (*packer)->getSurfaceAlignment()});
     return d;
@@ -42,13 +42,13 @@ FailureOr<::dla::format::StorageDescription> LayoutEncodingAttr::getStorageDescr
   return (*bound)->describeStorage();
 }
 
-FailureOr<::dla::format::StridedView>
+FailureOr<::dlaformat::StridedView>
 LayoutEncodingAttr::getStridedView(ArrayRef<int64_t> shape, Type elementType,
                                    function_ref<InFlightDiagnostic()> emitError) const {
   auto bound = bind(shape, elementType, emitError);
   if (failed(bound))
     return failure();
-  std::optional<::dla::format::StridedView> view = (*bound)->getStridedView();
+  std::optional<::dlaformat::StridedView> view = (*bound)->getStridedView();
   if (!view)
     return emitError() << "layout " << *this << " is not a strided view";
   return *view;
@@ -59,14 +59,14 @@ FailureOr<int64_t> mlir::dla::getStorageElementBytes(
   if (!type.isIntOrFloat())
     return emitError() << "element type " << type
                        << " has no storage width; expected an integer or floating-point type";
-  return ::dla::format::getStorageBytesOfBits(type.getIntOrFloatBitWidth());
+  return ::dlaformat::getStorageBytesOfBits(type.getIntOrFloatBitWidth());
 }
 
 bool mlir::dla::isLayoutEncodingOrNone(Attribute encoding) {
   return !encoding || isa<LayoutEncodingAttr>(encoding);
 }
 
-FailureOr<std::unique_ptr<::dla::format::BoundLayout>>
+FailureOr<std::unique_ptr<::dlaformat::BoundLayout>>
 mlir::dla::bindTensorLayout(RankedTensorType type, function_ref<InFlightDiagnostic()> emitError) {
   Attribute encoding = type.getEncoding();
   if (auto layout = dyn_cast_or_null<LayoutEncodingAttr>(encoding))
@@ -78,12 +78,12 @@ mlir::dla::bindTensorLayout(RankedTensorType type, function_ref<InFlightDiagnost
   FailureOr<int64_t> width = getStorageElementBytes(type.getElementType(), emitError);
   if (failed(width))
     return failure();
-  std::vector<::dla::format::ChunkPair> pairs;
+  std::vector<::dlaformat::ChunkPair> pairs;
   for (int64_t d = 0; d < type.getRank(); ++d)
     pairs.push_back({d, 0});
-  auto layout = ::dla::format::ChunkedLayout::get(type.getRank(), std::move(pairs));
+  auto layout = ::dlaformat::ChunkedLayout::get(type.getRank(), std::move(pairs));
   auto bound = layout->bind(type.getShape().vec(), *width);
   if (!bound)
     return emitError() << bound.message();
-  return std::unique_ptr<::dla::format::BoundLayout>(std::move(*bound));
+  return std::unique_ptr<::dlaformat::BoundLayout>(std::move(*bound));
 }

@@ -18,7 +18,7 @@
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::detail;
-namespace nv = ::dla::format::nvdla;
+namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
@@ -48,7 +48,7 @@ FailureOr<BoundPtr> bindAux(Attribute attr, const nv::AuxConfig &config, ArrayRe
   return finishBind(attr, shape, elementType, emitError,
                     nv::AuxBoundLayout::bind(
                         config, shape.vec(),
-                        ::dla::format::getStorageBytesOfBits(elementType.getIntOrFloatBitWidth())));
+                        ::dlaformat::getStorageBytesOfBits(elementType.getIntOrFloatBitWidth())));
 }
 
 nv::AuxConfig auxConfig(nv::AuxKind kind, nv::AuxMode mode, nv::Precision precision,

@@ -10,7 +10,7 @@
 
 using namespace mlir;
 using namespace mlir::dla;
-namespace nv = ::dla::format::nvdla;
+namespace nv = ::dlaformat::nvdla;
 
 std::optional<nv::Precision> mlir::dla::getPrecision(Type t) {
   if (t.isSignlessInteger(8))

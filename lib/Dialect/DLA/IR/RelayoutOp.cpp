@@ -74,7 +74,7 @@ LogicalResult WeightConstantOp::verify() {
     if (!type || type.getRank() != 1 || !type.getElementType().isSignlessInteger(8))
       return emitOpError() << name << " must be a 1-D tensor of i8, got " << attr.getShapedType();
     int64_t dataSize =
-        ::dla::format::nvdla::getAlignment(::dla::format::nvdla::AlignedData::Weight).dataSize;
+        ::dlaformat::nvdla::getAlignment(::dlaformat::nvdla::AlignedData::Weight).dataSize;
     if (type.getDimSize(0) % dataSize != 0)
       return emitOpError() << name << " surface of " << type.getDimSize(0)
                            << " bytes is not a multiple of " << dataSize << " bytes";

@@ -6,7 +6,7 @@
 
 using namespace mlir;
 using namespace mlir::dla;
-namespace fmt = ::dla::format;
+namespace fmt = ::dlaformat;
 
 LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  fmt::Accelerator accelerator,

@@ -23,8 +23,8 @@
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::detail;
-namespace fmt = ::dla::format;
-namespace nv = ::dla::format::nvdla;
+namespace fmt = ::dlaformat;
+namespace nv = ::dlaformat::nvdla;
 
 nv::WeightParams WeightAttr::getParams(ArrayRef<int64_t> shape) const {
   nv::WeightParams p;

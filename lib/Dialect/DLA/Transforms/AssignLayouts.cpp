@@ -36,8 +36,8 @@ namespace mlir::dla {
 
 using namespace mlir;
 using namespace mlir::dla;
-namespace fmt = ::dla::format;
-namespace nv = ::dla::format::nvdla;
+namespace fmt = ::dlaformat;
+namespace nv = ::dlaformat::nvdla;
 
 namespace {
 

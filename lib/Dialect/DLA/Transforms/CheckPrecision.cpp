@@ -10,7 +10,7 @@ namespace mlir::dla {
 
 using namespace mlir;
 using namespace mlir::dla;
-namespace nv = ::dla::format::nvdla;
+namespace nv = ::dlaformat::nvdla;
 
 namespace {
 struct CheckPrecisionPass : mlir::dla::impl::DLACheckPrecisionBase<CheckPrecisionPass> {

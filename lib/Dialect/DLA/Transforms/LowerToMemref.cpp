@@ -41,7 +41,7 @@ namespace mlir::dla {
 
 using namespace mlir;
 using namespace mlir::dla;
-namespace fmt = ::dla::format;
+namespace fmt = ::dlaformat;
 
 namespace {
 
@@ -71,7 +71,7 @@ bool onlyConstantsPack(LayoutEncodingAttr encoding, std::string &why) {
     why = "its storage (WGS, WMB, data) depends on the values";
     return true;
   }
-  if (weight.getFormat() == ::dla::format::nvdla::WeightFormat::Winograd) {
+  if (weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd) {
     why = "it needs the Winograd transform, which has no element-wise map";
     return true;
   }

@@ -38,7 +38,7 @@ namespace mlir::dla {
 
 using namespace mlir;
 using namespace mlir::dla;
-namespace fmt = ::dla::format;
+namespace fmt = ::dlaformat;
 
 namespace {
 

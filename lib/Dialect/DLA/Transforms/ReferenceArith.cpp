@@ -14,7 +14,7 @@
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::reference;
-namespace nv = ::dla::format::nvdla;
+namespace nv = ::dlaformat::nvdla;
 
 NumberType NumberType::of(Type elementType) {
   if (auto i = dyn_cast<IntegerType>(elementType))

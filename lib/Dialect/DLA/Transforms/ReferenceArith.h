@@ -31,7 +31,7 @@ struct NumberType {
 /// int8 and int32 convolution accumulators, i64 for int16 (CACC's 48 bits)
 /// and for the SDP's int32 pipeline (so that bias, scale and element-wise
 /// steps cannot wrap before the output saturates).
-Type getAccumulatorType(MLIRContext *ctx, ::dla::format::nvdla::PipelinePrecision p,
+Type getAccumulatorType(MLIRContext *ctx, ::dlaformat::nvdla::PipelinePrecision p,
                         bool isSdp);
 
 /// Converts a scalar between number types: widening is exact; float ->

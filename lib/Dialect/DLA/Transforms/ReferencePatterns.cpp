@@ -23,7 +23,7 @@
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::reference;
-namespace nv = ::dla::format::nvdla;
+namespace nv = ::dlaformat::nvdla;
 
 FailureOr<nv::PipelinePrecision>
 reference::getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose) {
@@ -398,11 +398,11 @@ struct LrnToReference : OpConversionPattern<LrnOp> {
 
     int64_t size = op.getSize();
     // The verifier checked the padded channel extent (for static channels).
-    auto [before, after] = ::dla::format::centredWindowPadding(size);
+    auto [before, after] = ::dlaformat::centredWindowPadding(size);
     auto xType = cast<RankedTensorType>(x.getType());
     SmallVector<int64_t> padded(xType.getShape());
     if (!ShapedType::isDynamic(padded[1]))
-      padded[1] = *::dla::format::paddedExtent(padded[1], before, after);
+      padded[1] = *::dlaformat::paddedExtent(padded[1], before, after);
     Value zero = scalarConstant(rewriter, loc, f32.type, 0);
     Value xp = tensor::PadOp::create(
         rewriter, loc, xType.clone(padded), x,

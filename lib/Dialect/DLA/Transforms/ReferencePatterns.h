@@ -11,7 +11,7 @@ namespace mlir::dla::reference {
 
 /// The layer's "real precision in pipeline" from NVDLA's conversion tables;
 /// failure (with the table's message when `diagnose`) for an invalid layer.
-FailureOr<::dla::format::nvdla::PipelinePrecision>
+FailureOr<::dlaformat::nvdla::PipelinePrecision>
 getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose);
 
 /// dla.conv / dla.sdp / dla.pool / dla.lrn -> linalg, arith, math, tensor

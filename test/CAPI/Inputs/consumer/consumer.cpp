@@ -1,7 +1,11 @@
 // Uses the installed C++ libraries: parse an encoded tensor type, ask the
-// layout interface for its storage size, run --dla-pack-weights.
+// layout interface for its storage size, run --dla-pack-weights. Written as
+// an embedder writes MLIR code (`using namespace mlir;`, then `dla::`) with
+// the format library's headers included too: `dla::` must name one namespace.
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
+#include "dla/Format/BoundLayout.h"
+#include "dla/Format/ChunkedLayout.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -9,14 +13,15 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
+using namespace mlir;
 
 int main() {
   mlir::MLIRContext context;
-  context.loadDialect<mlir::dla::DLADialect, mlir::arith::ArithDialect, mlir::func::FuncDialect>();
+  context.loadDialect<dla::DLADialect, mlir::arith::ArithDialect, mlir::func::FuncDialect>();
 
   auto type = llvm::cast<mlir::RankedTensorType>(
       mlir::parseType("tensor<1x3x5x30xi8, #dla.chunked<crouton>>", &context));
-  auto layout = llvm::cast<mlir::dla::LayoutEncodingAttr>(type.getEncoding());
+  auto layout = llvm::cast<dla::LayoutEncodingAttr>(type.getEncoding());
   llvm::FailureOr<int64_t> bytes =
       layout.getStorageBytes(type.getShape(), type.getElementType(),
                              [&] { return mlir::emitError(mlir::UnknownLoc::get(&context)); });
@@ -33,7 +38,7 @@ int main() {
   if (!module)
     return 1;
   mlir::PassManager pm(&context);
-  pm.addPass(mlir::dla::createDLAPackWeights());
+  pm.addPass(dla::createDLAPackWeights());
   if (mlir::failed(pm.run(*module)))
     return 1;
   module->print(llvm::outs());

@@ -41,7 +41,7 @@ FailureOr<int64_t> getStorageElementBytes(Type type,
 /// The layout of a ranked tensor type: its encoding's, or row-major when it
 /// has none. Fails with a diagnostic for foreign encodings and unbindable
 /// shapes.
-FailureOr<std::unique_ptr<::dla::format::BoundLayout>>
+FailureOr<std::unique_ptr<::dlaformat::BoundLayout>>
 bindTensorLayout(RankedTensorType type, function_ref<InFlightDiagnostic()> emitError);
 
 /// True for no encoding or a `dla` layout encoding.

@@ -51,15 +51,15 @@ def DLA_ChunkedAttr : DLA_Attr<"Chunked", "chunked", [
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let builders = [
-    AttrBuilder<(ins "const ::dla::format::ChunkedLayout &":$layout)>,
+    AttrBuilder<(ins "const ::dlaformat::ChunkedLayout &":$layout)>,
   ];
   let extraClassDeclaration = [{
     /// Rank named by the pairs (largest dimension + 1).
     int64_t getRank() const;
     /// The format-library layout. Only valid on a verified attribute.
-    ::dla::format::ChunkedLayout getLayout() const;
+    ::dlaformat::ChunkedLayout getLayout() const;
     /// Same pairs as a preset?
-    std::optional<::dla::format::ChunkedPreset> getPreset() const;
+    std::optional<::dlaformat::ChunkedPreset> getPreset() const;
   }];
 }
 

@@ -35,12 +35,12 @@ class DLA_FormatEnumAttr<string name, string attrMnemonic, string enumType, stri
 }
 
 def DLA_PrecisionAttr : DLA_FormatEnumAttr<"Precision", "precision",
-    "::dla::format::nvdla::Precision", "precision">;
+    "::dlaformat::nvdla::Precision", "precision">;
 def DLA_PipelinePrecisionAttr : DLA_FormatEnumAttr<"PipelinePrecision",
-    "pipeline_precision", "::dla::format::nvdla::PipelinePrecision",
+    "pipeline_precision", "::dlaformat::nvdla::PipelinePrecision",
     "pipeline precision">;
 def DLA_ConvModeAttr : DLA_FormatEnumAttr<"ConvMode", "conv_mode",
-    "::dla::format::nvdla::ConvMode", "convolution mode">;
+    "::dlaformat::nvdla::ConvMode", "convolution mode">;
 
 def DLA_SdpMode : I32EnumAttr<"SdpMode", "Where the SDP reads its input", [
     I32EnumAttrCase<"Offline", 0, "offline">,

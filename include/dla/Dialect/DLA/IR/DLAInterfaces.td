@@ -24,7 +24,7 @@ def DLA_LayoutEncodingAttr : AttrInterface<"LayoutEncodingAttr"> {
         diagnostic through `emitError` and fails when the shape or element
         type cannot be laid out (wrong rank, dynamic sizes, overflow, ...).
       }],
-      /*retTy=*/"::llvm::FailureOr<std::unique_ptr<::dla::format::BoundLayout>>",
+      /*retTy=*/"::llvm::FailureOr<std::unique_ptr<::dlaformat::BoundLayout>>",
       /*methodName=*/"bind",
       /*args=*/(ins "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType,
                     "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError)>,
@@ -36,7 +36,7 @@ def DLA_LayoutEncodingAttr : AttrInterface<"LayoutEncodingAttr"> {
         storage is not a plain layout (compressed weights, Winograd) supply
         their own.
       }],
-      /*retTy=*/"::llvm::FailureOr<std::unique_ptr<::dla::format::ConstantPacker>>",
+      /*retTy=*/"::llvm::FailureOr<std::unique_ptr<::dlaformat::ConstantPacker>>",
       /*methodName=*/"getConstantPacker",
       /*args=*/(ins "::llvm::ArrayRef<int64_t>":$shape, "::mlir::Type":$elementType,
                     "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError),
@@ -45,7 +45,7 @@ def DLA_LayoutEncodingAttr : AttrInterface<"LayoutEncodingAttr"> {
         auto bound = $_attr.bind(shape, elementType, emitError);
         if (::mlir::failed(bound))
           return ::mlir::failure();
-        return ::dla::format::makeBoundLayoutPacker(std::move(*bound),
+        return ::dlaformat::makeBoundLayoutPacker(std::move(*bound),
                                                     /*alignment=*/64);
       }]>,
   ];
@@ -68,12 +68,12 @@ def DLA_LayoutEncodingAttr : AttrInterface<"LayoutEncodingAttr"> {
     /// bound layout, as the format library describes them. Compressed
     /// weights (no BoundLayout): their packer's three surfaces, sizes -1
     /// (data-dependent), no views.
-    ::llvm::FailureOr<::dla::format::StorageDescription>
+    ::llvm::FailureOr<::dlaformat::StorageDescription>
     getStorageDescription(::llvm::ArrayRef<int64_t> shape, ::mlir::Type elementType,
                           ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const;
     /// The layout as a strided view, or failure (with a diagnostic) when the
     /// layout is not a strided view.
-    ::llvm::FailureOr<::dla::format::StridedView>
+    ::llvm::FailureOr<::dlaformat::StridedView>
     getStridedView(::llvm::ArrayRef<int64_t> shape, ::mlir::Type elementType,
                    ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const;
   }];
@@ -93,7 +93,7 @@ def DLA_PrecisionConversionOpInterface : OpInterface<"PrecisionConversionOpInter
         The precision-conversion question this op poses. Fails with a
         diagnostic when the op's types do not name NVDLA precisions.
       }],
-      /*retTy=*/"::llvm::FailureOr<::dla::format::nvdla::ConversionQuery>",
+      /*retTy=*/"::llvm::FailureOr<::dlaformat::nvdla::ConversionQuery>",
       /*methodName=*/"getConversionQuery">,
     InterfaceMethod<
       /*desc=*/[{
@@ -104,7 +104,7 @@ def DLA_PrecisionConversionOpInterface : OpInterface<"PrecisionConversionOpInter
       }],
       /*retTy=*/"::llvm::LogicalResult",
       /*methodName=*/"annotatePrecision",
-      /*args=*/(ins "const ::dla::format::nvdla::ConversionVerdict &":$verdict)>,
+      /*args=*/(ins "const ::dlaformat::nvdla::ConversionVerdict &":$verdict)>,
   ];
 }
 
@@ -129,7 +129,7 @@ def DLA_LayoutConstrainedOpInterface : OpInterface<"LayoutConstrainedOpInterface
       }],
       /*retTy=*/"::llvm::SmallVector<::mlir::dla::LayoutVariant>",
       /*methodName=*/"getLayoutVariants",
-      /*args=*/(ins "const ::dla::format::Target &":$target)>,
+      /*args=*/(ins "const ::dlaformat::Target &":$target)>,
     InterfaceMethod<
       /*desc=*/"How messages name operand `operandNumber` (`input`, `weight`, ...).",
       /*retTy=*/"::llvm::StringRef",

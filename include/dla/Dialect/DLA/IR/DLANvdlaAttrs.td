@@ -15,18 +15,18 @@ include "mlir/IR/TensorEncoding.td"
 
 
 def DLA_NvPrecisionParameter
-    : DLA_FormatEnumParameter<"::dla::format::nvdla::Precision", "precision">;
+    : DLA_FormatEnumParameter<"::dlaformat::nvdla::Precision", "precision">;
 def DLA_NvDataSizeParameter
-    : DLA_FormatEnumParameter<"::dla::format::nvdla::DataSize", "data size">;
+    : DLA_FormatEnumParameter<"::dlaformat::nvdla::DataSize", "data size">;
 def DLA_NvAuxModeParameter
-    : DLA_FormatEnumParameter<"::dla::format::nvdla::AuxMode", "mode">;
+    : DLA_FormatEnumParameter<"::dlaformat::nvdla::AuxMode", "mode">;
 def DLA_NvPixelFormatParameter
-    : DLA_FormatEnumParameter<"::dla::format::nvdla::PixelFormat", "pixel format">;
+    : DLA_FormatEnumParameter<"::dlaformat::nvdla::PixelFormat", "pixel format">;
 
 def DLA_OptionalBytes : OptionalParameter<"std::optional<int64_t>", "bytes">;
 def DLA_OptionalDataSize
-    : OptionalParameter<"std::optional<::dla::format::nvdla::DataSize>", "data size"> {
-  let parser = "::mlir::dla::detail::parseFormatEnum<::dla::format::nvdla::DataSize>($_parser, \"data size\")";
+    : OptionalParameter<"std::optional<::dlaformat::nvdla::DataSize>", "data size"> {
+  let parser = "::mlir::dla::detail::parseFormatEnum<::dlaformat::nvdla::DataSize>($_parser, \"data size\")";
   let printer = "$_printer << ::mlir::dla::detail::formatEnumName(*$_self)";
 }
 
@@ -205,20 +205,20 @@ def DLA_WeightAttr : DLA_Attr<"Weight", "weight", [
     ```
   }];
   let parameters = (ins
-    "::dla::format::nvdla::WeightFormat":$format,
-    "::dla::format::nvdla::Precision":$precision,
+    "::dlaformat::nvdla::WeightFormat":$format,
+    "::dlaformat::nvdla::Precision":$precision,
     "bool":$compressed,
     "std::optional<int64_t>":$channels,
-    "::dla::format::nvdla::PostExtension":$post_extension,
+    "::dlaformat::nvdla::PostExtension":$post_extension,
     "int64_t":$stride_y,
     "int64_t":$stride_x,
-    "::dla::format::nvdla::HardwareKind":$config,
-    "::dla::format::Fp16Rounding":$rounding);
+    "::dlaformat::nvdla::HardwareKind":$config,
+    "::dlaformat::Fp16Rounding":$rounding);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The format library's description of these weights for a KCRS shape.
-    ::dla::format::nvdla::WeightParams getParams(::llvm::ArrayRef<int64_t> shape) const;
+    ::dlaformat::nvdla::WeightParams getParams(::llvm::ArrayRef<int64_t> shape) const;
   }];
 }
 

@@ -6,8 +6,8 @@ include "dla/Dialect/DLA/IR/DLADialect.td"
 include "dla/Dialect/DLA/IR/DLAEnums.td"
 
 def DLA_OptionalHardwareKind
-    : OptionalParameter<"std::optional<::dla::format::nvdla::HardwareKind>", "NVDLA configuration"> {
-  let parser = "::mlir::dla::detail::parseFormatEnum<::dla::format::nvdla::HardwareKind>($_parser, \"NVDLA configuration\")";
+    : OptionalParameter<"std::optional<::dlaformat::nvdla::HardwareKind>", "NVDLA configuration"> {
+  let parser = "::mlir::dla::detail::parseFormatEnum<::dlaformat::nvdla::HardwareKind>($_parser, \"NVDLA configuration\")";
   let printer = "$_printer << ::mlir::dla::detail::formatEnumName(*$_self)";
 }
 
@@ -28,7 +28,7 @@ def DLA_TargetAttr : DLA_Attr<"Target", "target"> {
     ```
   }];
   let parameters = (ins
-    DLA_FormatEnumParameter<"::dla::format::Accelerator", "accelerator">:$accelerator,
+    DLA_FormatEnumParameter<"::dlaformat::Accelerator", "accelerator">:$accelerator,
     DLA_OptionalHardwareKind:$config);
   let assemblyFormat = "`<` $accelerator (`,` $config^)? `>`";
   let genVerifyDecl = 1;
@@ -37,11 +37,11 @@ def DLA_TargetAttr : DLA_Attr<"Target", "target"> {
     static constexpr ::llvm::StringLiteral kAttrName = "dla.target";
     /// The format library's target (nv_full when an NVDLA target names no
     /// configuration).
-    ::dla::format::Target getTarget() const;
-    static TargetAttr get(::mlir::MLIRContext *context, const ::dla::format::Target &target);
+    ::dlaformat::Target getTarget() const;
+    static TargetAttr get(::mlir::MLIRContext *context, const ::dlaformat::Target &target);
     /// The target of the closest ancestor (or `op` itself) holding
     /// `dla.target`, else the default target.
-    static ::dla::format::Target lookup(::mlir::Operation *op);
+    static ::dlaformat::Target lookup(::mlir::Operation *op);
   }];
 }
 

@@ -41,14 +41,14 @@ FailureOr<T> parseFormatEnum(AsmParser &parser, StringRef what, bool allowIntege
   } else if (failed(parser.parseOptionalKeywordOrString(&name))) {
     return parser.emitError(loc, "expected a ") << what;
   }
-  if (std::optional<T> value = ::dla::format::parseEnum<T>(name))
+  if (std::optional<T> value = ::dlaformat::parseEnum<T>(name))
     return *value;
   return parser.emitError(loc, "unknown ")
-         << what << " '" << name << "'; expected one of " << ::dla::format::enumNameList<T>();
+         << what << " '" << name << "'; expected one of " << ::dlaformat::enumNameList<T>();
 }
 
 template <typename T> StringRef formatEnumName(T value) {
-  std::string_view s = ::dla::format::enumName(value);
+  std::string_view s = ::dlaformat::enumName(value);
   return StringRef(s.data(), s.size());
 }
 

@@ -9,9 +9,9 @@
 namespace mlir::dla {
 
 /// The NVDLA precision an element type names: i8 int8, i16 int16, f16 fp16.
-std::optional<::dla::format::nvdla::Precision> getPrecision(Type elementType);
+std::optional<::dlaformat::nvdla::Precision> getPrecision(Type elementType);
 /// The inverse: the element type that carries data of a precision.
-Type getPrecisionType(MLIRContext *context, ::dla::format::nvdla::Precision precision);
+Type getPrecisionType(MLIRContext *context, ::dlaformat::nvdla::Precision precision);
 
 /// "<what> element type <t> is not an NVDLA precision (i8, i16 or f16)".
 InFlightDiagnostic emitNotAPrecision(Operation *op, StringRef what, Type elementType);
