@@ -1,0 +1,52 @@
+//===- StorageCopy.h - Code that moves elements into storage ----*- C++ -*-===//
+//
+// What --dla-lower-to-memref emits to move a tensor's elements between a
+// row-major buffer and its encoding's storage bytes: shared by the relayout
+// lowering and every pattern that reads or writes storage through views.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_LIB_TRANSFORMS_STORAGECOPY_H
+#define DLA_LIB_TRANSFORMS_STORAGECOPY_H
+
+#include "dla/Format/BoundLayout.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <memory>
+#include <string>
+
+namespace dlaformat {
+struct StorageView;
+} // namespace dlaformat
+
+namespace mlir::dla {
+
+/// Binds an encoded tensor type that the pass has already checked (a
+/// failure here is a bug, reported at an unknown location).
+std::unique_ptr<::dlaformat::BoundLayout> bindChecked(RankedTensorType type);
+
+/// `base`, or `base_N` for the first N that names no symbol of `module`.
+std::string uniqueSymbol(ModuleOp module, StringRef base);
+
+/// The typed strided view `v` of the byte buffer `bytes` (memref<N x i8>).
+Value makeView(OpBuilder &b, Location loc, Value bytes, const ::dlaformat::StorageView &v,
+               Type elemTy);
+
+/// Moves all elements between the row-major memref `logical` and the storage
+/// `bytes` of the encoded `type` (toStorage: logical -> storage). Offset
+/// tables, when needed, become private globals of `module`.
+void emitCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type, Value logical,
+              Value bytes, bool toStorage);
+
+/// The alignment of the first storage buffer of `type` (alignment table).
+int64_t getAlignment(RankedTensorType type);
+
+/// An aligned storage buffer for `type`, zeroed (the padding contract)
+/// unless the views write every byte anyway.
+Value allocStorage(OpBuilder &b, Location loc, RankedTensorType type);
+
+} // namespace mlir::dla
+
+#endif // DLA_LIB_TRANSFORMS_STORAGECOPY_H
