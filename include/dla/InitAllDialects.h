@@ -11,8 +11,9 @@ namespace mlir {
 class DialectRegistry;
 namespace dla {
 
-/// Inserts the dla dialect and every upstream dialect a dla pipeline reads
-/// or produces.
+/// Inserts the dla dialect, every upstream dialect and the upstream
+/// extensions (external interface models: bufferization, to-LLVM), as
+/// mlir-opt registers them.
 void registerAllDialects(DialectRegistry &registry);
 
 /// Attaches the HTP layouts of upstream linalg named ops

@@ -5,24 +5,20 @@
 #include "dla/InitAllDialects.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  // The same list the C API and Python register (lib/Registration).
+  // dla and everything upstream, as mlir-opt has it: the same list the C API
+  // and Python register (lib/Registration). A compiled network goes from
+  // TOSA through tosa-to-linalg, bufferization and the LLVM lowering in one
+  // dla-opt pipeline (dla-run-onnx, test/Execution).
   mlir::dla::registerAllDialects(registry);
   mlir::dla::registerDLAPasses();
   mlir::dla::registerDLAConversionPasses();
   mlir::dla::registerDLAPipelines();
-  // Everything upstream, as mlir-opt has it: a compiled network goes from
-  // TOSA through tosa-to-linalg, bufferization and the LLVM lowering in one
-  // dla-opt pipeline (dla-run-onnx, test/Execution).
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
   mlir::registerAllPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "dla-opt: MLIR optimizer with the dla dialect (accelerator memory layouts)\n",
