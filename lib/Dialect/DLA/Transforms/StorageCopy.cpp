@@ -255,6 +255,98 @@ void emitContiguousRun(OpBuilder &b, Location loc, Value lFlat, Value sFlat, Val
   memref::StoreOp::create(b, loc, x, dst, ValueRange{arith::AddIOp::create(b, loc, dstOff, j)});
 }
 
+/// Transposes the n x n block held in `rows` (n vectors of n, n a power of
+/// two) in place: log2(n) rounds pairing vector k with k + n/2 and
+/// interleaving their low / high halves (a perfect shuffle of the index
+/// bits). On 16-byte vectors each shuffle is one unpack instruction.
+void transposeBlock(OpBuilder &b, Location loc, SmallVectorImpl<Value> &rows) {
+  const int64_t n = rows.size();
+  SmallVector<int64_t> lo, hi;
+  for (int64_t k = 0; k < n / 2; ++k) {
+    lo.append({k, n + k});
+    hi.append({n / 2 + k, n + n / 2 + k});
+  }
+  for (int64_t round = 1; round < n; round *= 2) {
+    SmallVector<Value> next;
+    for (int64_t k = 0; k < n / 2; ++k) {
+      next.push_back(vector::ShuffleOp::create(b, loc, rows[k], rows[k + n / 2], lo));
+      next.push_back(vector::ShuffleOp::create(b, loc, rows[k], rows[k + n / 2], hi));
+    }
+    rows.assign(next.begin(), next.end());
+  }
+}
+
+/// One a x n tile of the Transpose path by n x n blocks (a a multiple of n,
+/// n a power of two): logical rows (p) at lOff + i * rowStep, n columns (Q)
+/// contiguous from lOff; storage column j at sOff + j * qStride, its a rows
+/// contiguous. `masked`: rows from `rows` (dynamic) on read as zeros
+/// (padding) and are not written back.
+void emitBlockTile(OpBuilder &b, Location loc, Value lFlat, Value sFlat, Value lOff, Value sOff,
+                   int64_t a, int64_t n, int64_t rowStep, int64_t qStride, Value rows,
+                   bool masked, bool toStorage) {
+  Type elemTy = cast<MemRefType>(lFlat.getType()).getElementType();
+  Type intTy = cast<MemRefType>(sFlat.getType()).getElementType();
+  auto rowTy = VectorType::get({n}, elemTy), vecTy = VectorType::get({n}, intTy);
+  auto rowOff = [&](OpBuilder &ib, int64_t i) {
+    return arith::AddIOp::create(ib, loc, lOff, cst(ib, loc, i * rowStep)).getResult();
+  };
+  auto colOff = [&](int64_t j, int64_t blk) {
+    return arith::AddIOp::create(b, loc, sOff, cst(b, loc, j * qStride + blk * n)).getResult();
+  };
+  auto rowValid = [&](int64_t i) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, cst(b, loc, i), rows)
+        .getResult();
+  };
+  for (int64_t blk = 0; blk < a / n; ++blk) {
+    SmallVector<Value> block;
+    if (toStorage) {
+      for (int64_t i = blk * n; i < blk * n + n; ++i) {
+        auto load = [&](OpBuilder &ib, Location l) {
+          Value x = vector::LoadOp::create(ib, l, rowTy, lFlat, ValueRange{rowOff(ib, i)});
+          if (elemTy != intTy)
+            x = vector::BitCastOp::create(ib, l, vecTy, x);
+          return x;
+        };
+        if (!masked) {
+          block.push_back(load(b, loc));
+          continue;
+        }
+        auto ifOp = scf::IfOp::create(
+            b, loc, rowValid(i),
+            [&](OpBuilder &ib, Location l) { scf::YieldOp::create(ib, l, load(ib, l)); },
+            [&](OpBuilder &ib, Location l) {
+              scf::YieldOp::create(
+                  ib, l, Value(arith::ConstantOp::create(ib, l, vecTy, ib.getZeroAttr(vecTy))));
+            });
+        block.push_back(ifOp.getResult(0));
+      }
+      transposeBlock(b, loc, block);
+      for (int64_t j = 0; j < n; ++j)
+        vector::StoreOp::create(b, loc, block[j], sFlat, ValueRange{colOff(j, blk)});
+      continue;
+    }
+    for (int64_t j = 0; j < n; ++j)
+      block.push_back(vector::LoadOp::create(b, loc, vecTy, sFlat, ValueRange{colOff(j, blk)}));
+    transposeBlock(b, loc, block);
+    for (int64_t i = 0; i < n; ++i) {
+      auto store = [&](OpBuilder &ib, Location l) {
+        Value row = block[i];
+        if (elemTy != intTy)
+          row = vector::BitCastOp::create(ib, l, rowTy, row);
+        vector::StoreOp::create(ib, l, row, lFlat, ValueRange{rowOff(ib, blk * n + i)});
+      };
+      if (!masked) {
+        store(b, loc);
+        continue;
+      }
+      OpBuilder::InsertionGuard g(b);
+      auto ifOp = scf::IfOp::create(b, loc, rowValid(blk * n + i), /*withElseRegion=*/false);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      store(b, loc);
+    }
+  }
+}
+
 /// One a x t tile of the Transpose path: logical rows (p) lOff + i * rowStep,
 /// columns (Q) contiguous from lOff; storage column j at sOff + j * qStride,
 /// its a rows contiguous. `rows` (dynamic) < a only when `masked`: missing
@@ -404,7 +496,12 @@ bool emitFastViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
 
   // Transpose: tiles of a rows (p) x t columns (Q).
   const fmt::StridedView::Dim &qd = dims[plan->q];
-  const int64_t a = in.extent, t = std::min(a, qd.extent);
+  const int64_t a = in.extent;
+  // Square n x n blocks of 16-byte vectors when the atom is a power of two
+  // and Q has n columns; otherwise one vector.transpose per tile.
+  const int64_t n = std::min<int64_t>(a, std::max<int64_t>(2, 16 / v.elementBytes));
+  const bool blocks = llvm::isPowerOf2_64(a) && a % n == 0 && qd.extent >= n;
+  const int64_t t = blocks ? n : std::min(a, qd.extent);
   const int64_t rowStep = plan->logicalStride[p];
   Value rows = plan->needClamp[p] ? leftAlong(b, loc, shape[p], partial[p], a) : cst(b, loc, a);
   Value cols = plan->needClamp[last] ? leftAlong(b, loc, shape[last], partial[last], qd.extent)
@@ -437,19 +534,27 @@ bool emitFastViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
                                       arith::SubIOp::create(ib, l, cols, cst(ib, l, t)));
     Value lo = addMul(ib, l, lOff, j0, 1);
     Value so = addMul(ib, l, sOff, j0, qd.stride);
+    auto tile = [&](OpBuilder &tb, Location tl, bool masked) {
+      if (blocks)
+        emitBlockTile(tb, tl, lFlat, sFlat, lo, so, a, n, rowStep, qd.stride, rows, masked,
+                      toStorage);
+      else
+        emitTile(tb, tl, lFlat, sFlat, lo, so, a, t, rowStep, qd.stride, rows, masked,
+                 toStorage);
+    };
     if (!plan->needClamp[p]) {
-      emitTile(ib, l, lFlat, sFlat, lo, so, a, t, rowStep, qd.stride, rows, false, toStorage);
+      tile(ib, l, false);
       return;
     }
     Value full = arith::CmpIOp::create(ib, l, arith::CmpIPredicate::eq, rows, cst(ib, l, a));
     scf::IfOp::create(
         ib, l, full,
         [&](OpBuilder &tb, Location tl) {
-          emitTile(tb, tl, lFlat, sFlat, lo, so, a, t, rowStep, qd.stride, rows, false, toStorage);
+          tile(tb, tl, false);
           scf::YieldOp::create(tb, tl);
         },
         [&](OpBuilder &tb, Location tl) {
-          emitTile(tb, tl, lFlat, sFlat, lo, so, a, t, rowStep, qd.stride, rows, true, toStorage);
+          tile(tb, tl, true);
           scf::YieldOp::create(tb, tl);
         });
   };
