@@ -3,7 +3,10 @@
 // The loops --dla-lower-to-memref emits for a relayout: every element moved
 // between a row-major buffer and the typed strided views the format library
 // describes (StorageDescription), or, for layouts with no strided view, a
-// compile-time table of byte offsets asked from the layout.
+// compile-time table of byte offsets asked from the layout. Views whose
+// innermost dimension is storage-contiguous move whole runs as vectors (or
+// transpose channel-innermost tiles in registers); the element-by-element
+// loops stay for the rest (bit fields, widening, other shapes).
 //
 //===----------------------------------------------------------------------===//
 
