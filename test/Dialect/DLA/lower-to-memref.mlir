@@ -13,7 +13,9 @@
 // Function boundaries carry storage bytes, aligned by the alignment table
 // (feature data: 32 B); the relayout writes through a strided view whose
 // strides are the line stride 224 B = 112 and surface stride 1344 B = 672
-// fp16 elements; the destination is zeroed first (padding).
+// fp16 elements; the destination is zeroed first (padding). Channels are
+// innermost in storage and W in the logical tensor: rows of W are read as
+// vectors, transposed in registers and stored as atoms through the view.
 // CHECK-LABEL: func.func @pack_feature
 // CHECK-SAME: (%[[X:.*]]: memref<1x20x5x6xf16>) -> memref<2688xi8>
 // CHECK: %[[S:.*]] = memref.alloc() {alignment = 32 : i64} : memref<2688xi8>
@@ -21,12 +23,39 @@
 // CHECK: %[[V:.*]] = memref.view %[[S]][%{{.*}}][] : memref<2688xi8> to memref<1344xf16>
 // CHECK: %[[T:.*]] = memref.reinterpret_cast %[[V]] to offset: [0], sizes: [1, 2, 5, 6, 16], strides: [1344, 672, 112, 16, 1]
 // CHECK-SAME: to memref<1x2x5x6x16xf16, strided<[1344, 672, 112, 16, 1]>>
-// CHECK: memref.load %[[X]]
-// CHECK: memref.store %{{.*}}, %[[T]]
+// CHECK: vector.load %[[X]]{{.*}} : memref<1x20x5x6xf16>, vector<6xf16>
+// CHECK: vector.{{(transpose|from_elements)}}
+// CHECK: vector.store %{{.*}}, %[[T]]{{.*}}, vector<16xf16>
 // CHECK: return %[[S]] : memref<2688xi8>
 func.func @pack_feature(%x: tensor<1x20x5x6xf16>) -> tensor<1x20x5x6xf16, #dla.feature<fp16, line_stride = 224, surface_stride = 1344>> {
   %y = dla.relayout %x : tensor<1x20x5x6xf16> -> tensor<1x20x5x6xf16, #dla.feature<fp16, line_stride = 224, surface_stride = 1344>>
   return %y : tensor<1x20x5x6xf16, #dla.feature<fp16, line_stride = 224, surface_stride = 1344>>
+}
+
+// Eight or more columns: 8 x 8 blocks of fp16 transposed by shuffles of
+// 16-byte vectors (unpack instructions), no zero-fill (no padding).
+// CHECK-LABEL: func.func @pack_feature_blocks
+// CHECK-SAME: (%[[X:.*]]: memref<1x16x2x16xf16>)
+// CHECK-NOT: linalg.fill
+// CHECK: %[[T:.*]] = memref.reinterpret_cast {{.*}} to memref<1x1x2x16x16xf16, strided<[512, 512, 256, 16, 1]>>
+// CHECK: vector.load %[[X]]{{.*}} : memref<1x16x2x16xf16>, vector<8xf16>
+// CHECK: vector.shuffle %{{.*}}, %{{.*}} [0, 8, 1, 9, 2, 10, 3, 11] : vector<8xi16>, vector<8xi16>
+// CHECK: vector.store %{{.*}}, %[[T]]{{.*}} : memref<1x1x2x16x16xf16, strided<[512, 512, 256, 16, 1]>>, vector<8xf16>
+func.func @pack_feature_blocks(%x: tensor<1x16x2x16xf16>) -> tensor<1x16x2x16xf16, #dla.feature<fp16>> {
+  %y = dla.relayout %x : tensor<1x16x2x16xf16> -> tensor<1x16x2x16xf16, #dla.feature<fp16>>
+  return %y : tensor<1x16x2x16xf16, #dla.feature<fp16>>
+}
+
+// Crouton keeps 32 channels innermost on both sides: each run of 32 bytes
+// moves as one vector.
+// CHECK-LABEL: func.func @pack_crouton
+// CHECK-SAME: (%[[X:.*]]: memref<1x8x8x64xi8>)
+// CHECK: %[[T:.*]] = memref.reinterpret_cast {{.*}} to memref<1x1x1x2x8x8x32xi8, strided<[4096, 4096, 4096, 2048, 256, 32, 1]>>
+// CHECK: %[[R:.*]] = vector.load %[[X]]{{.*}} : memref<1x8x8x64xi8>, vector<32xi8>
+// CHECK: vector.store %[[R]], %[[T]]
+func.func @pack_crouton(%x: tensor<1x8x8x64xi8>) -> tensor<1x8x8x64xi8, #dla.chunked<crouton>> {
+  %y = dla.relayout %x : tensor<1x8x8x64xi8> -> tensor<1x8x8x64xi8, #dla.chunked<crouton>>
+  return %y : tensor<1x8x8x64xi8, #dla.chunked<crouton>>
 }
 
 // Semi-planar pixels: one view per component, at its plane offset (Y at 0;

@@ -21,7 +21,7 @@ void mlir::dla::registerDLAPipelines() {
       "dla-pack-weights, convert-elementwise-to-linalg, dla-lower-to-memref (encoded tensors "
       "become aligned storage byte buffers, relayouts become loops, One-Shot Bufferize with "
       "function boundaries), canonicalize, buffer-deallocation-pipeline (frees what the relayouts allocate), convert-linalg-to-loops, expand-strided-metadata, lower-affine, "
-      "convert-scf-to-cf, convert-math-to-llvm, convert-to-llvm, reconcile-unrealized-casts",
+      "convert-scf-to-cf, convert-math-to-llvm, convert-vector-to-llvm (the copy loops' vectors), convert-to-llvm, reconcile-unrealized-casts",
       [](OpPassManager &pm) {
         // Each step by its registered name, so the pipeline reads as its
         // command-line spelling and links no pass library twice.
@@ -31,7 +31,7 @@ void mlir::dla::registerDLAPipelines() {
                            "func.func(convert-elementwise-to-linalg),dla-lower-to-memref,canonicalize,"
                            "buffer-deallocation-pipeline,"
                            "func.func(convert-linalg-to-loops),expand-strided-metadata,"
-                           "lower-affine,convert-scf-to-cf,convert-math-to-llvm,convert-to-llvm,"
+                           "lower-affine,convert-scf-to-cf,convert-math-to-llvm,convert-vector-to-llvm,convert-to-llvm,"
                            "reconcile-unrealized-casts";
         if (failed(parsePassPipeline(text, pm)))
           llvm::report_fatal_error("dla-lower-to-llvm: bad pipeline text");

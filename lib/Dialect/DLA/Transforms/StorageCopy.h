@@ -13,6 +13,9 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+// The copy loops use vector ops: the passes that call them load the vector
+// dialect (their generated registration sees it through this header).
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <memory>
 #include <string>

@@ -278,7 +278,7 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"];
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
 }
 
 #endif // DLA_PASSES_TD
