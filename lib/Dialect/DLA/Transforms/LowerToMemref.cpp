@@ -143,6 +143,15 @@ LogicalResult checkModule(ModuleOp module) {
     }
     if (isa<FunctionOpInterface, func::CallOp, func::ReturnOp, ToStorageOp, FromStorageOp>(op))
       return WalkResult::advance();
+    // Layer ops become their storage-view form (dla.buffer.*): every
+    // operand must have a storage memref type.
+    if (isa<ConvOp, SdpOp, PoolOp, LrnOp>(op)) {
+      for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+        if (failed(getStorageMemRefTypes(cast<RankedTensorType>(t),
+                                         [&] { return op->emitError(); })))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
     if (auto weights = dyn_cast<WeightConstantOp>(op)) {
       if (!weights->use_empty()) {
         op->emitError("compressed weights have no storage type (their surface sizes depend on "
@@ -162,7 +171,7 @@ LogicalResult checkModule(ModuleOp module) {
     op->emitError("'")
         << op->getName()
         << "' has a dla-encoded operand or result, which --dla-lower-to-memref cannot lower "
-           "without losing the encoding (layer ops: run --dla-lower-to-reference first)";
+           "without losing the encoding";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
@@ -227,6 +236,124 @@ struct RelayoutLowering : OpConversionPattern<RelayoutOp> {
       return rewriter.notifyMatchFailure(op, "no encoding on either side");
     }
     rewriter.replaceOp(op, toTensor(rewriter, loc, result));
+    return success();
+  }
+};
+
+/// A layer op operand in its storage-view form: the views of its storage
+/// (getStorageMemRefTypes) and its logical type; absent operands are empty.
+struct StorageOperand {
+  SmallVector<Value> views;
+  TypeAttr type;
+};
+
+/// The views of `buffer`, the storage (encoded) or row-major memref of a
+/// tensor of type `logical`, as the format library describes them.
+SmallVector<Value> viewsOf(OpBuilder &b, Location loc, RankedTensorType logical, Value buffer) {
+  if (!getEncoding(logical))
+    return {buffer};
+  fmt::StorageDescription desc = bindChecked(logical)->describeStorage();
+  if (desc.views.empty())
+    return {buffer};
+  SmallVector<Value> views;
+  for (const fmt::StorageView &v : desc.views)
+    views.push_back(
+        makeView(b, loc, buffer, v, getStorageViewElementType(v, logical.getElementType())));
+  return views;
+}
+
+/// `original`'s converted value `converted` (storage bytes when encoded) as
+/// the views a dla.buffer op reads.
+StorageOperand readOperand(OpBuilder &b, Location loc, Value original, Value converted) {
+  if (!original)
+    return {};
+  auto logical = cast<RankedTensorType>(original.getType());
+  return {viewsOf(b, loc, logical, toBuffer(b, loc, converted)), TypeAttr::get(logical)};
+}
+
+/// The destination of a layer op's result: a new storage buffer (zeroed
+/// padding) or row-major buffer, and its views.
+struct StorageResult : StorageOperand {
+  Value buffer;
+};
+StorageResult allocResult(OpBuilder &b, Location loc, RankedTensorType logical) {
+  StorageResult r;
+  r.buffer = getEncoding(logical)
+                 ? allocStorage(b, loc, logical)
+                 : Value(memref::AllocOp::create(
+                       b, loc, MemRefType::get(logical.getShape(), logical.getElementType())));
+  r.views = viewsOf(b, loc, logical, r.buffer);
+  r.type = TypeAttr::get(logical);
+  return r;
+}
+
+/// Layer ops with an encoded operand or result become their storage-view
+/// form (dla.buffer.conv, ...) writing a new buffer, handed back to the
+/// tensor world as the relayout lowering does. Plain layer ops stay: they
+/// are not accelerator-formatted.
+struct ConvLowering : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
+    StorageOperand w = readOperand(rewriter, loc, op.getWeight(), adaptor.getWeight());
+    StorageOperand bias = readOperand(rewriter, loc, op.getBias(), adaptor.getBias());
+    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
+    BufferConvOp::create(rewriter, loc, op.getModeAttr(), in.views, w.views, bias.views,
+                         out.views, in.type, w.type, bias.type, out.type, op.getStridesAttr(),
+                         op.getPaddingAttr(), op.getDilationsAttr(),
+                         op.getPipelinePrecisionAttr(), op.getWeightPrecisionAttr());
+    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
+    return success();
+  }
+};
+
+struct SdpLowering : OpConversionPattern<SdpOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SdpOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
+    StorageOperand bias = readOperand(rewriter, loc, op.getBias(), adaptor.getBias());
+    StorageOperand bn = readOperand(rewriter, loc, op.getBatchnorm(), adaptor.getBatchnorm());
+    StorageOperand elt = readOperand(rewriter, loc, op.getEltwise(), adaptor.getEltwise());
+    StorageOperand prelu = readOperand(rewriter, loc, op.getPrelu(), adaptor.getPrelu());
+    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
+    BufferSdpOp::create(rewriter, loc, op.getModeAttr(), in.views, bias.views, bn.views,
+                        elt.views, prelu.views, out.views, in.type, bias.type, bn.type, elt.type,
+                        prelu.type, out.type, op.getReluAttr(), op.getPipelinePrecisionAttr());
+    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
+    return success();
+  }
+};
+
+struct PoolLowering : OpConversionPattern<PoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PoolOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
+    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
+    BufferPoolOp::create(rewriter, loc, op.getKindAttr(), in.views, out.views, in.type, out.type,
+                         op.getKernelAttr(), op.getStridesAttr(), op.getPaddingAttr(),
+                         op.getPipelinePrecisionAttr());
+    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
+    return success();
+  }
+};
+
+struct LrnLowering : OpConversionPattern<LrnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LrnOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
+    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
+    BufferLrnOp::create(rewriter, loc, in.views, out.views, in.type, out.type,
+                        op.getSizeAttr(), op.getAlphaAttr(), op.getBetaAttr(), op.getKAttr(),
+                        op.getPipelinePrecisionAttr());
+    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
     return success();
   }
 };
@@ -322,6 +449,7 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
     populateReturnOpTypeConversionPattern(patterns, converter);
     patterns.add<RelayoutLowering, ConstantLowering, WeightConstantLowering,
                  StorageIdentity<ToStorageOp>, StorageIdentity<FromStorageOp>>(converter, ctx);
+    patterns.add<ConvLowering, SdpLowering, PoolLowering, LrnLowering>(converter, ctx);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     // Nothing of the dla dialect is left to read the target: drop it, so the

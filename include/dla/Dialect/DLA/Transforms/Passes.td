@@ -242,15 +242,19 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
       component, 32-bit words with bit fields for 10-bit pixels). Layouts
       with no strided view (most NVDLA weights) go through a compile-time
       table of byte offsets;
-    - `dla.to_storage` / `dla.from_storage` to the storage itself.
+    - `dla.to_storage` / `dla.from_storage` to the storage itself;
+    - layer ops with an encoded operand or result (`dla.conv`, `dla.sdp`,
+      `dla.pool`, `dla.lrn`) to their storage-view form (`dla.buffer.conv`,
+      ...): every operand as the typed strided views of its storage, the
+      result written into a new storage buffer. Layer ops without any
+      encoding are left alone (run `--dla-lower-to-reference` for them).
     Upstream One-Shot Bufferize (function boundaries, identity layouts) then
     runs on the encoding-free module.
 
     Diagnosed, never bufferized: dynamic shapes with an encoding, relayouts
     of non-constants into compressed or Winograd weights ("only constants
     pack into ..."), encoded constants that are not packed blobs, and any
-    other op with an encoded operand (layer ops: run
-    `--dla-lower-to-reference` first).
+    other op with an encoded operand.
 
     ```mlir
     func.func @f(%x: tensor<1x20x5x6xf16>) -> tensor<1x20x5x6xf16, #dla.feature<fp16>> {
@@ -279,6 +283,45 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect"];
+}
+
+def DLALowerBuffersToReference
+    : Pass<"dla-lower-buffers-to-reference", "::mlir::ModuleOp"> {
+  let summary = "Execute the storage-view layer ops (dla.buffer.*) on the CPU";
+  let description = [{
+    Runs each `dla.buffer.conv` / `sdp` / `pool` / `lrn` (what
+    `--dla-lower-to-memref` makes of an encoded layer op) on the CPU, to
+    check that the memref form means what the tensor form means: every
+    operand's storage is unpacked into a row-major buffer (the relayout
+    loops of `--dla-lower-to-memref`), the tensor-form op is computed on
+    those buffers by the same patterns as `--dla-lower-to-reference`, and
+    the result is packed into the output views. The tensors this makes are
+    bufferized (`convert-elementwise-to-linalg`, `one-shot-bufferize`), so
+    the module stays in the memref world. `--dla-lower-to-llvm` runs it
+    right after `--dla-lower-to-memref`.
+
+    The storage of a view is found through the `memref.view` +
+    `memref.reinterpret_cast` that made it. Diagnosed: views made otherwise
+    and `on_the_fly`
+    SDPs (the producing convolution that sets their pipeline is not known
+    in the memref form).
+
+    ```mlir
+    dla.buffer.pool max
+        input(%x : memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>)
+          of tensor<1x16x8x8xf16, #dla.feature<fp16>>
+        output(%y : memref<1x1x4x4x16xf16, strided<[256, 256, 64, 16, 1]>>)
+          of tensor<1x16x4x4xf16, #dla.feature<fp16>>
+        kernel [2, 2] stride [2, 2]
+    // becomes: unpack loops into memref<1x16x8x8xf16>, the linalg of
+    // dla.pool, pack loops into the views of %y's storage
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"];
 }
 
 #endif // DLA_PASSES_TD
