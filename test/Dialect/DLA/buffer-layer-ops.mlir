@@ -26,9 +26,9 @@ func.func @conv_direct(%x: memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 
 
 // Semi-planar pixels: one view per component, U and V at their plane offsets.
 // CHECK-LABEL: func.func @conv_image
-// CHECK: dla.buffer.conv image input(%{{.*}}, %{{.*}}, %{{.*}} : memref<8x8xui8, strided<[32, 1]>>, memref<8x8xui8, strided<[32, 2], offset: 257>>, memref<8x8xui8, strided<[32, 2], offset: 256>>) of tensor<1x3x8x8xui8, #dla.pixel<T_Y8___U8V8_N444>>
-// CHECK-SAME: weight(%{{.*}} : memref<128xi8>) of tensor<4x3x3x3xi8, #dla.weight<image, int8, channels = 3>>
-// CHECK-SAME: output(%{{.*}} : memref<1x1x6x6x32xi8, strided<[1152, 1152, 192, 32, 1]>>) of tensor<1x4x6x6xi8, #dla.feature<int8>>
+// CHECK: dla.buffer.conv image input(%{{[a-z_0-9]+}}, %{{[a-z_0-9]+}}, %{{[a-z_0-9]+}} : memref<8x8xui8, strided<[32, 1]>>, memref<8x8xui8, strided<[32, 2], offset: 257>>, memref<8x8xui8, strided<[32, 2], offset: 256>>) of tensor<1x3x8x8xui8, #dla.pixel<T_Y8___U8V8_N444>>
+// CHECK-SAME: weight(%{{[a-z_0-9]+}} : memref<128xi8>) of tensor<4x3x3x3xi8, #dla.weight<image, int8, channels = 3>>
+// CHECK-SAME: output(%{{[a-z_0-9]+}} : memref<1x1x6x6x32xi8, strided<[1152, 1152, 192, 32, 1]>>) of tensor<1x4x6x6xi8, #dla.feature<int8>>
 // CHECK-SAME: {pipeline_precision = #dla.pipeline_precision<int8>, weight_precision = #dla.precision<int8>}
 func.func @conv_image(%y0: memref<8x8xui8, strided<[32, 1]>>,
                       %u: memref<8x8xui8, strided<[32, 2], offset: 257>>,
@@ -45,10 +45,10 @@ func.func @conv_image(%y0: memref<8x8xui8, strided<[32, 1]>>,
 
 // A row-major operand (no encoding) is its plain memref.
 // CHECK-LABEL: func.func @sdp
-// CHECK: dla.buffer.sdp offline input(%{{.*}} : memref<1x2x3x5x16xi16, strided<[480, 240, 80, 16, 1]>>) of tensor<1x20x3x5xi16, #dla.feature<int16>>
-// CHECK-SAME: bias(%{{.*}} : memref<2x16xi16, strided<[16, 1]>>) of tensor<20xi16, #dla.bias<per_channel, int16>>
-// CHECK-SAME: prelu(%{{.*}} : memref<20xi16>) of tensor<20xi16>
-// CHECK-SAME: output(%{{.*}} : memref<1x2x3x5x16xi16, strided<[640, 320, 96, 16, 1]>>) of tensor<1x20x3x5xi16, #dla.feature<int16, line_stride = 192, surface_stride = 640>>
+// CHECK: dla.buffer.sdp offline input(%{{[a-z_0-9]+}} : memref<1x2x3x5x16xi16, strided<[480, 240, 80, 16, 1]>>) of tensor<1x20x3x5xi16, #dla.feature<int16>>
+// CHECK-SAME: bias(%{{[a-z_0-9]+}} : memref<2x16xi16, strided<[16, 1]>>) of tensor<20xi16, #dla.bias<per_channel, int16>>
+// CHECK-SAME: prelu(%{{[a-z_0-9]+}} : memref<20xi16>) of tensor<20xi16>
+// CHECK-SAME: output(%{{[a-z_0-9]+}} : memref<1x2x3x5x16xi16, strided<[640, 320, 96, 16, 1]>>) of tensor<1x20x3x5xi16, #dla.feature<int16, line_stride = 192, surface_stride = 640>>
 func.func @sdp(%x: memref<1x2x3x5x16xi16, strided<[480, 240, 80, 16, 1]>>, %b: memref<2x16xi16, strided<[16, 1]>>,
                %p: memref<20xi16>, %y: memref<1x2x3x5x16xi16, strided<[640, 320, 96, 16, 1]>>) {
   dla.buffer.sdp offline
@@ -61,10 +61,10 @@ func.func @sdp(%x: memref<1x2x3x5x16xi16, strided<[480, 240, 80, 16, 1]>>, %b: m
 }
 
 // CHECK-LABEL: func.func @pool_lrn
-// CHECK: dla.buffer.pool average input(%{{.*}} : memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>) of tensor<1x16x8x8xf16, #dla.feature<fp16>>
-// CHECK-SAME: output(%{{.*}} : memref<1x1x4x4x16xf16, strided<[256, 256, 64, 16, 1]>>) of tensor<1x16x4x4xf16, #dla.feature<fp16>> kernel [2, 2] stride [2, 2]
-// CHECK: dla.buffer.lrn input(%{{.*}} : memref<1x1x4x4x16xf16, strided<[256, 256, 64, 16, 1]>>) of tensor<1x16x4x4xf16, #dla.feature<fp16>>
-// CHECK-SAME: output(%{{.*}} : memref<1x16x4x4xf16>) of tensor<1x16x4x4xf16> size 3 {beta = 5.000000e-01 : f32}
+// CHECK: dla.buffer.pool average input(%{{[a-z_0-9]+}} : memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>) of tensor<1x16x8x8xf16, #dla.feature<fp16>>
+// CHECK-SAME: output(%{{[a-z_0-9]+}} : memref<1x1x4x4x16xf16, strided<[256, 256, 64, 16, 1]>>) of tensor<1x16x4x4xf16, #dla.feature<fp16>> kernel [2, 2] stride [2, 2]
+// CHECK: dla.buffer.lrn input(%{{[a-z_0-9]+}} : memref<1x1x4x4x16xf16, strided<[256, 256, 64, 16, 1]>>) of tensor<1x16x4x4xf16, #dla.feature<fp16>>
+// CHECK-SAME: output(%{{[a-z_0-9]+}} : memref<1x16x4x4xf16>) of tensor<1x16x4x4xf16> size 3 {beta = 5.000000e-01 : f32}
 func.func @pool_lrn(%x: memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>,
                     %p: memref<1x1x4x4x16xf16, strided<[256, 256, 64, 16, 1]>>, %y: memref<1x16x4x4xf16>) {
   dla.buffer.pool average

@@ -8,7 +8,7 @@
 
 // CHECK-LABEL: func.func @image
 // CHECK-SAME: (%[[X:.*]]: memref<512xi8>, %[[W:.*]]: memref<128xi8>) -> memref<1152xi8>
-// CHECK: %[[YV:.*]] = memref.view %[[X]][%{{.*}}][] : memref<512xi8> to memref<512xui8>
+// CHECK: %[[YV:.*]] = memref.view %[[X]][%{{[a-z_0-9]+}}][] : memref<512xi8> to memref<512xui8>
 // CHECK: %[[Y:.*]] = memref.reinterpret_cast %[[YV]] to offset: [0], sizes: [8, 8], strides: [32, 1]
 // CHECK: %[[UV:.*]] = memref.view %[[X]]
 // CHECK: %[[U:.*]] = memref.reinterpret_cast %[[UV]] to offset: [257], sizes: [8, 8], strides: [32, 2]
@@ -32,12 +32,12 @@ func.func @image(%x: tensor<1x3x8x8xui8, #dla.pixel<T_Y8___U8V8_N444>>, %w: tens
 // CHECK-LABEL: func.func @sdp
 // CHECK-SAME: (%[[X:.*]]: memref<960xi8>, %[[B:.*]]: memref<64xi8>, %[[P:.*]]: memref<20xi16>) -> memref<1280xi8>
 // CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 32 : i64} : memref<1280xi8>
-// CHECK: linalg.fill ins(%{{.*}} : i8) outs(%[[OUT]] : memref<1280xi8>)
+// CHECK: linalg.fill ins(%{{[a-z_0-9]+}} : i8) outs(%[[OUT]] : memref<1280xi8>)
 // CHECK: dla.buffer.sdp offline
-// CHECK-SAME: input(%{{.*}} : memref<1x2x3x5x16xi16, strided<[480, 240, 80, 16, 1]>>) of tensor<1x20x3x5xi16, #dla.feature<int16>>
-// CHECK-SAME: bias(%{{.*}} : memref<2x16xi16, strided<[16, 1]>>) of tensor<20xi16, #dla.bias<per_channel, int16>>
+// CHECK-SAME: input(%{{[a-z_0-9]+}} : memref<1x2x3x5x16xi16, strided<[480, 240, 80, 16, 1]>>) of tensor<1x20x3x5xi16, #dla.feature<int16>>
+// CHECK-SAME: bias(%{{[a-z_0-9]+}} : memref<2x16xi16, strided<[16, 1]>>) of tensor<20xi16, #dla.bias<per_channel, int16>>
 // CHECK-SAME: prelu(%[[P]] : memref<20xi16>) of tensor<20xi16>
-// CHECK-SAME: output(%{{.*}} : memref<1x2x3x5x16xi16, strided<[640, 320, 96, 16, 1]>>) of tensor<1x20x3x5xi16, #dla.feature<int16, line_stride = 192, surface_stride = 640>>
+// CHECK-SAME: output(%{{[a-z_0-9]+}} : memref<1x2x3x5x16xi16, strided<[640, 320, 96, 16, 1]>>) of tensor<1x20x3x5xi16, #dla.feature<int16, line_stride = 192, surface_stride = 640>>
 func.func @sdp(%x: tensor<1x20x3x5xi16, #dla.feature<int16>>, %b: tensor<20xi16, #dla.bias<per_channel, int16>>, %p: tensor<20xi16>) -> tensor<1x20x3x5xi16, #dla.feature<int16, line_stride = 192, surface_stride = 640>> {
   %y = dla.sdp offline %x bias %b : tensor<20xi16, #dla.bias<per_channel, int16>> prelu %p : tensor<20xi16> : tensor<1x20x3x5xi16, #dla.feature<int16>> -> tensor<1x20x3x5xi16, #dla.feature<int16, line_stride = 192, surface_stride = 640>>
   return %y : tensor<1x20x3x5xi16, #dla.feature<int16, line_stride = 192, surface_stride = 640>>
@@ -46,7 +46,7 @@ func.func @sdp(%x: tensor<1x20x3x5xi16, #dla.feature<int16>>, %b: tensor<20xi16,
 // A plain result: a row-major buffer, no storage.
 // CHECK-LABEL: func.func @lrn
 // CHECK-SAME: (%[[X:.*]]: memref<512xi8>) -> memref<1x8x4x4xf16>
-// CHECK: %[[XV:.*]] = memref.view %[[X]][%{{.*}}][] : memref<512xi8> to memref<256xf16>
+// CHECK: %[[XV:.*]] = memref.view %[[X]][%{{[a-z_0-9]+}}][] : memref<512xi8> to memref<256xf16>
 // CHECK: %[[XS:.*]] = memref.reinterpret_cast %[[XV]] to offset: [0], sizes: [1, 1, 4, 4, 16], strides: [256, 256, 64, 16, 1]
 // CHECK: %[[Y:.*]] = memref.alloc() : memref<1x8x4x4xf16>
 // CHECK: dla.buffer.lrn input(%[[XS]] : memref<1x1x4x4x16xf16, strided<[256, 256, 64, 16, 1]>>) of tensor<1x8x4x4xf16, #dla.feature<fp16>> output(%[[Y]] : memref<1x8x4x4xf16>) of tensor<1x8x4x4xf16> size 3
