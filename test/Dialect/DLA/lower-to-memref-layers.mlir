@@ -7,7 +7,10 @@
 // RUN: dla-opt %s --dla-lower-to-memref | FileCheck %s --enable-var-scope
 
 // CHECK-LABEL: func.func @image
-// CHECK-SAME: (%[[X:.*]]: memref<512xi8>, %[[W:.*]]: memref<128xi8>) -> memref<1152xi8>
+// CHECK-SAME: (%[[XS:.*]]: memref<512xi8>, %[[WS:.*]]: memref<128xi8>) -> memref<1152xi8>
+// The ABI's alignments (pixels 32 B, weights 256 B), assumed in the IR:
+// CHECK: %[[X:.*]] = memref.assume_alignment %[[XS]], 32 : memref<512xi8>
+// CHECK: %[[W:.*]] = memref.assume_alignment %[[WS]], 256 : memref<128xi8>
 // CHECK: %[[YV:.*]] = memref.view %[[X]][%{{[a-z_0-9]+}}][] : memref<512xi8> to memref<512xui8>
 // CHECK: %[[Y:.*]] = memref.reinterpret_cast %[[YV]] to offset: [0], sizes: [8, 8], strides: [32, 1]
 // CHECK: %[[UV:.*]] = memref.view %[[X]]
@@ -31,6 +34,9 @@ func.func @image(%x: tensor<1x3x8x8xui8, #dla.pixel<T_Y8___U8V8_N444>>, %w: tens
 // int16 elements); a plain PReLU operand is its row-major memref.
 // CHECK-LABEL: func.func @sdp
 // CHECK-SAME: (%[[X:.*]]: memref<960xi8>, %[[B:.*]]: memref<64xi8>, %[[P:.*]]: memref<20xi16>) -> memref<1280xi8>
+// CHECK: memref.assume_alignment %[[X]], 32 : memref<960xi8>
+// CHECK: memref.assume_alignment %[[B]], 32 : memref<64xi8>
+// CHECK-NOT: memref.assume_alignment %[[P]]
 // CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 32 : i64} : memref<1280xi8>
 // CHECK: linalg.fill ins(%{{[a-z_0-9]+}} : i8) outs(%[[OUT]] : memref<1280xi8>)
 // CHECK: dla.buffer.sdp offline
@@ -45,7 +51,8 @@ func.func @sdp(%x: tensor<1x20x3x5xi16, #dla.feature<int16>>, %b: tensor<20xi16,
 
 // A plain result: a row-major buffer, no storage.
 // CHECK-LABEL: func.func @lrn
-// CHECK-SAME: (%[[X:.*]]: memref<512xi8>) -> memref<1x8x4x4xf16>
+// CHECK-SAME: (%[[XS:.*]]: memref<512xi8>) -> memref<1x8x4x4xf16>
+// CHECK: %[[X:.*]] = memref.assume_alignment %[[XS]], 32 : memref<512xi8>
 // CHECK: %[[XV:.*]] = memref.view %[[X]][%{{[a-z_0-9]+}}][] : memref<512xi8> to memref<256xf16>
 // CHECK: %[[XS:.*]] = memref.reinterpret_cast %[[XV]] to offset: [0], sizes: [1, 1, 4, 4, 16], strides: [256, 256, 64, 16, 1]
 // CHECK: %[[Y:.*]] = memref.alloc() : memref<1x8x4x4xf16>

@@ -439,6 +439,17 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
     if (failed(checkModule(module)))
       return signalPassFailure();
 
+    // The alignment of every storage argument, recorded while the
+    // signatures still name their encodings.
+    llvm::StringMap<SmallVector<int64_t>> argAlignments;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal() || !hasEncodedType(func.getArgumentTypes()))
+        continue;
+      SmallVector<int64_t> &alignments = argAlignments[func.getSymName()];
+      for (Type t : func.getArgumentTypes())
+        alignments.push_back(getEncoding(t) ? getAlignment(cast<RankedTensorType>(t)) : 0);
+    }
+
     StorageTypeConverter converter;
     ConversionTarget target(*ctx);
     target.markUnknownOpDynamicallyLegal([](Operation *op) { return !mentionsEncoding(op); });
@@ -472,6 +483,29 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
     bufferization::BufferizationState state;
     if (failed(bufferization::runOneShotModuleBufferize(module, options, state)))
       return signalPassFailure();
+    assumeArgumentAlignment(module, argAlignments);
+  }
+
+  /// The ABI's alignment in the IR: each storage argument is used through
+  /// memref.assume_alignment (which reaches LLVM as an alignment assumption;
+  /// an llvm.align argument attribute would be dropped with the memref
+  /// descriptor's expansion).
+  static void assumeArgumentAlignment(ModuleOp module,
+                                      const llvm::StringMap<SmallVector<int64_t>> &alignments) {
+    for (auto func : module.getOps<func::FuncOp>()) {
+      auto it = alignments.find(func.getSymName());
+      if (it == alignments.end())
+        continue;
+      Block &entry = func.front();
+      OpBuilder b = OpBuilder::atBlockBegin(&entry);
+      for (auto [arg, alignment] : llvm::zip_equal(entry.getArguments(), it->second)) {
+        if (alignment <= 1 || !isa<MemRefType>(arg.getType()))
+          continue;
+        auto assumed = memref::AssumeAlignmentOp::create(b, func.getLoc(), arg,
+                                                         static_cast<uint32_t>(alignment));
+        arg.replaceAllUsesExcept(assumed.getResult(), assumed);
+      }
+    }
   }
 };
 

@@ -55,9 +55,9 @@ def DLA_BufferConvOp : DLA_BufferLayerOp<"conv"> {
     dla.buffer.conv direct
         input(%x : memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>)
           of tensor<1x16x8x8xf16, #dla.feature<fp16>>
-        weight(%w : memref<4608xi8>) of tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>
-        bias(%b : memref<1x1x1x1x16xf16, strided<[16, 16, 16, 16, 1]>>)
-          of tensor<16xf16, #dla.bias<per_channel, fp16>>
+        weight(%w : memref<1x1x3x3x16x16xf16, strided<[2304, 2304, 768, 256, 16, 1]>>)
+          of tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>
+        bias(%b : memref<1x16xf16, strided<[16, 1]>>) of tensor<16xf16, #dla.bias<per_channel, fp16>>
         output(%y : memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>)
           of tensor<1x16x8x8xf16, #dla.feature<fp16>>
         pad [1, 1, 1, 1]

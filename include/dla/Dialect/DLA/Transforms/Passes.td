@@ -230,7 +230,9 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
     illegal, and a partial conversion rewrites
     - function arguments and results to their storage bytes (the ABI: an
       encoded tensor crosses a function boundary as `memref<BYTES x i8>`,
-      aligned as the NVDLA alignment table says, 64 B for chunked layouts);
+      aligned as the NVDLA alignment table says, 64 B for chunked layouts;
+      after bufferization each storage argument is used through
+      `memref.assume_alignment` with that alignment);
     - packed constants (`arith.constant dense_resource<...>`, from
       `--dla-pack-weights`) to `memref.global` constants on the same blob,
       aligned (256 B for weights); compressed weights to three globals
