@@ -121,7 +121,19 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
     ```
 
     Layer ops with dynamic shapes are diagnosed, not lowered.
+
+    With `skip-storage-layers`, the layer ops that `--dla-lower-to-memref`
+    turns into their storage-view form (`dla.buffer.*`) and
+    `--dla-lower-buffers-to-reference` can run are left alone: those with
+    an encoded operand or result whose every operand and result has a
+    storage memref type (not compressed or Winograd weights), other than
+    `on_the_fly` SDPs. The rest (plain layers among them) is lowered here.
   }];
+  let options = [
+    Option<"skipStorageLayers", "skip-storage-layers", "bool", /*default=*/"false",
+           "Leave the encoded layer ops that the memref lowering runs from their "
+           "storage views (dla.buffer.*)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
