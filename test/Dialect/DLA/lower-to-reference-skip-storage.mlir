@@ -1,7 +1,6 @@
 // --dla-lower-to-reference=skip-storage-layers leaves the layer ops that
 // --dla-lower-to-memref runs from their storage views and lowers the rest:
-// plain layers, layers reading compressed weights (no storage type), and
-// on_the_fly SDPs (their pipeline needs the producing convolution).
+// plain layers and layers reading compressed weights (no storage type).
 // RUN: dla-opt %s --dla-lower-to-reference=skip-storage-layers | FileCheck %s --enable-var-scope
 
 // CHECK-LABEL: func.func @mixed
@@ -24,10 +23,11 @@ func.func @compressed(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>) -> tensor<1x3
   return %y : tensor<1x32x2x2xi8, #dla.feature<int8>>
 }
 
+// A fused pair stays: the memref form states the SDP's pipeline.
 // CHECK-LABEL: func.func @fused
 // CHECK: dla.conv direct
-// CHECK-NOT: dla.sdp
-// CHECK: linalg.generic
+// CHECK: dla.sdp on_the_fly
+// CHECK-NOT: linalg.generic
 func.func @fused(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>, %w: tensor<16x16x1x1xi8, #dla.weight<direct, int8>>) -> tensor<1x16x4x4xi16, #dla.feature<int16>> {
   %c = dla.conv direct %x, %w : tensor<1x16x4x4xi8, #dla.feature<int8>>, tensor<16x16x1x1xi8, #dla.weight<direct, int8>> -> tensor<1x16x4x4xi16, #dla.feature<int16>>
   %y = dla.sdp on_the_fly %c relu : tensor<1x16x4x4xi16, #dla.feature<int16>> -> tensor<1x16x4x4xi16, #dla.feature<int16>>

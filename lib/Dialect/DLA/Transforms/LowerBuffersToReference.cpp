@@ -134,10 +134,17 @@ LogicalResult expandOp(Operation *operation) {
                                           op.getWeightPrecisionAttr());
                   });
   if (auto op = dyn_cast<BufferSdpOp>(operation)) {
-    if (op.getMode() == SdpMode::OnTheFly)
-      return op.emitOpError("an on_the_fly SDP cannot run on the CPU from its memref form: "
-                            "its pipeline depends on the producing convolution, which the "
-                            "memref form does not name");
+    // Fused (on_the_fly): the memref form states the pipeline the fused
+    // convolution gave it; the same arithmetic as an offline SDP in that
+    // pipeline (the tensor form names its convolution instead).
+    SdpMode mode = op.getMode();
+    if (mode == SdpMode::OnTheFly) {
+      if (!op.getPipelinePrecisionAttr())
+        return op.emitOpError("an on_the_fly SDP runs on the CPU from its memref form only "
+                              "with its pipeline_precision (the memref form does not name the "
+                              "producing convolution)");
+      mode = SdpMode::Offline;
+    }
     return expand(op,
                   {{"input", op.getInput(), op.getInputType()},
                    {"bias", op.getBias(), op.getBiasType()},
@@ -146,8 +153,9 @@ LogicalResult expandOp(Operation *operation) {
                    {"prelu", op.getPrelu(), op.getPreluType()}},
                   [&](OpBuilder &b, ArrayRef<Value> t) -> Value {
                     return SdpOp::create(b, op.getLoc(), plain(op.getOutputType()),
-                                         op.getModeAttr(), t[0], t[1], t[2], t[3], t[4],
-                                         op.getReluAttr(), op.getPipelinePrecisionAttr());
+                                         SdpModeAttr::get(b.getContext(), mode), t[0], t[1],
+                                         t[2], t[3], t[4], op.getReluAttr(),
+                                         op.getPipelinePrecisionAttr());
                   });
   }
   if (auto op = dyn_cast<BufferPoolOp>(operation))

@@ -20,6 +20,7 @@
 #include "dla/Format/BoundLayout.h"
 #include "dla/Format/StorageDescription.h"
 
+#include "ReferencePatterns.h"
 #include "StorageCopy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -449,6 +450,24 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
       for (Type t : func.getArgumentTypes())
         alignments.push_back(getEncoding(t) ? getAlignment(cast<RankedTensorType>(t)) : 0);
     }
+
+    // An on_the_fly SDP's pipeline depends on the convolution it is fused
+    // to, which its storage-view form does not name: stated on the op.
+    bool stated = true;
+    module.walk([&](SdpOp sdp) {
+      if (sdp.getMode() != SdpMode::OnTheFly || sdp.getPipelinePrecisionAttr() ||
+          !mentionsEncoding(sdp))
+        return;
+      FailureOr<::dlaformat::nvdla::PipelinePrecision> pipeline = reference::getPipelinePrecision(
+          cast<PrecisionConversionOpInterface>(*sdp), /*diagnose=*/true);
+      if (failed(pipeline)) {
+        stated = false;
+        return;
+      }
+      sdp.setPipelinePrecisionAttr(PipelinePrecisionAttr::get(ctx, *pipeline));
+    });
+    if (!stated)
+      return signalPassFailure();
 
     StorageTypeConverter converter;
     ConversionTarget target(*ctx);

@@ -33,12 +33,9 @@ LogicalResult checkLowerable(PrecisionConversionOpInterface op) {
 }
 
 /// Whether --dla-lower-to-memref makes `op` a storage-view op that
-/// --dla-lower-buffers-to-reference runs: an encoded operand or result, a
-/// storage memref type for each, and not an on_the_fly SDP (whose pipeline
-/// needs the producing convolution).
+/// --dla-lower-buffers-to-reference runs: an encoded operand or result, and
+/// a storage memref type for each.
 bool hasRunnableStorageForm(Operation *op) {
-  if (auto sdp = dyn_cast<SdpOp>(op); sdp && sdp.getMode() == SdpMode::OnTheFly)
-    return false;
   bool encoded = false;
   // Asked quietly: an operand without a storage type only means the op is
   // lowered here.

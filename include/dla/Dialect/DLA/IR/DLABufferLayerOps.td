@@ -96,7 +96,9 @@ def DLA_BufferSdpOp : DLA_BufferLayerOp<"sdp"> {
     operands into the storage views of `output`; operands as for
     `dla.buffer.conv` (views of the logical type written after `of`).
     `on_the_fly` keeps its meaning (the input is a convolution's output);
-    the memref form cannot check where the input came from.
+    the memref form cannot check where the input came from, so its
+    `pipeline_precision` (which the fused convolution decides) is stated on
+    the op: `--dla-lower-to-memref` sets it.
 
     ```mlir
     dla.buffer.sdp offline

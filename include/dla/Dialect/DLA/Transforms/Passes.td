@@ -126,8 +126,8 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
     turns into their storage-view form (`dla.buffer.*`) and
     `--dla-lower-buffers-to-reference` can run are left alone: those with
     an encoded operand or result whose every operand and result has a
-    storage memref type (not compressed or Winograd weights), other than
-    `on_the_fly` SDPs. The rest (plain layers among them) is lowered here.
+    storage memref type (not compressed or Winograd weights). The rest
+    (plain layers among them) is lowered here.
   }];
   let options = [
     Option<"skipStorageLayers", "skip-storage-layers", "bool", /*default=*/"false",
@@ -260,8 +260,10 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
     - layer ops with an encoded operand or result (`dla.conv`, `dla.sdp`,
       `dla.pool`, `dla.lrn`) to their storage-view form (`dla.buffer.conv`,
       ...): every operand as the typed strided views of its storage, the
-      result written into a new storage buffer. Layer ops without any
-      encoding are left alone (run `--dla-lower-to-reference` for them).
+      result written into a new storage buffer; an `on_the_fly` SDP gets
+      its `pipeline_precision` stated (the fused convolution decides it, and
+      the memref form does not name it). Layer ops without any encoding are
+      left alone (run `--dla-lower-to-reference` for them).
     Upstream One-Shot Bufferize (function boundaries, identity layouts) then
     runs on the encoding-free module.
 
@@ -315,10 +317,10 @@ def DLALowerBuffersToReference
     right after `--dla-lower-to-memref`.
 
     The storage of a view is found through the `memref.view` +
-    `memref.reinterpret_cast` that made it. Diagnosed: views made otherwise
-    and `on_the_fly`
-    SDPs (the producing convolution that sets their pipeline is not known
-    in the memref form).
+    `memref.reinterpret_cast` that made it (diagnosed otherwise). An
+    `on_the_fly` SDP computes in the `pipeline_precision` it states (which
+    `--dla-lower-to-memref` sets from the fused convolution); one without
+    is diagnosed.
 
     ```mlir
     dla.buffer.pool max
