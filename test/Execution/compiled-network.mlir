@@ -17,6 +17,16 @@
 // RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
 // RUN:   | tail -n +2 > %t.encoded
 // RUN: diff %t.plain %t.encoded
+// The same compiled network with its layer ops in their storage-view form
+// (dla.buffer.*: --dla-lower-to-memref inside --dla-lower-to-llvm, run by
+// --dla-lower-buffers-to-reference), no --dla-lower-to-reference:
+// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-pack-weights \
+// RUN:   --convert-elementwise-to-linalg --dla-lower-to-memref | FileCheck %s --check-prefix=MEMREF
+// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-lower-to-llvm \
+// RUN:   | %llvm_bin/mlir-runner -e main -entry-point-result=void \
+// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
+// RUN:   | tail -n +2 > %t.memref
+// RUN: diff %t.plain %t.memref
 // RUN: FileCheck %s --input-file=%t.encoded --check-prefix=OUT
 
 // The output is there (16 channels of 4x4 values): diff of two empty runs
@@ -24,6 +34,14 @@
 // OUT: {{^\[\[\[\[[0-9]}}
 // OUT-COUNT-62: {{^ +\[+[0-9]}}
 // OUT-NEXT: {{^ +\[[0-9].*\]\]\]\]$}}
+
+// MEMREF-LABEL: func.func @block
+// MEMREF: dla.buffer.conv direct input(%{{[a-z_0-9]+}} : memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>)
+// MEMREF-SAME: weight(%{{[a-z_0-9]+}} : memref<1x1x3x3x16x16xf16, strided<[2304, 2304, 768, 256, 16, 1]>>)
+// MEMREF: dla.buffer.sdp offline
+// MEMREF: dla.buffer.pool max
+// MEMREF-NOT: dla.conv
+// MEMREF-LABEL: func.func @main
 
 // IR-LABEL: func.func @block
 // IR: dla.relayout %{{.*}} : tensor<1x16x8x8xf16> -> tensor<1x16x8x8xf16, #dla.feature<fp16>>

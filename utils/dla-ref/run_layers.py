@@ -2,7 +2,11 @@
 """Executes dla layer ops through --dla-lower-to-reference and mlir-runner
 and compares every output element with layer_ref.py.
 
-    run_layers.py --kind conv|sdp|pool|lrn [--seed S] --opt DLA_OPT --bin LLVM_BIN
+    run_layers.py --kind conv|sdp|pool|lrn|encoded [--seed S] --opt DLA_OPT --bin LLVM_BIN
+                  [--path reference|memref]
+
+--path memref (encoded cases) runs the layer ops in their storage-view form
+(dla.buffer.*, made by --dla-lower-to-memref) instead.
 
 One module per kind: one function per case, called from @main on constant
 random inputs; results are widened (f16 -> f32, ints -> i32) and printed
@@ -202,6 +206,29 @@ def encoded_cases(rng):
     c.op = ("dla.lrn %a0 size 3 {{alpha = 1.0e-02 : f32}} : {0} -> {1}"
             .format(c.arg_type(0), c.result_type()))
     cases.append(c)
+
+    # Images: interleaved (one view) and semi-planar (a view per plane, U and
+    # V at their plane offsets); image weights have no strided view (bytes).
+    for name, fmt, ch, shape, wshape in (
+            ("enc_image_abgr", "T_A8B8G8R8", 4, (1, 4, 7, 7), (4, 3, 3, 3)),
+            ("enc_image_yuv", "T_Y8___U8V8_N444", 3, (1, 3, 6, 8), (5, 3, 3, 3))):
+        x = rand(rng, shape, "ui8")
+        w = rand(rng, wshape, "i8")
+        e = ref.conv(x, w, None, (2, 2), (1, 1, 1, 1), (1, 1), "i8")
+        enc = {0: f"#dla.pixel<{fmt}>", 1: f"#dla.weight<image, int8, channels = {ch}>",
+               "result": "#dla.feature<int8>"}
+        c = Case(name, [(x, "ui8"), (w, "i8")], None, e.shape, "i8", e, enc)
+        c.op = ("dla.conv image %a0, %a1 stride [2, 2] pad [1, 1, 1, 1] : {0}, {1} -> {2}"
+                .format(c.arg_type(0), c.arg_type(1), c.result_type()))
+        cases.append(c)
+
+    x = rand(rng, (1, 40, 7, 6), "i8")  # a partial second atom, own line stride
+    e = ref.pool(x, "average", (3, 3), (2, 2), (1, 1, 1, 1))
+    enc = {0: "#dla.feature<int8, line_stride = 256>", "result": "#dla.feature<int8>"}
+    c = Case("enc_pool_i8", [(x, "i8")], None, e.shape, "i8", e, enc)
+    c.op = ("dla.pool average %a0 kernel [3, 3] stride [2, 2] pad [1, 1, 1, 1] : {0} -> {1}"
+            .format(c.arg_type(0), c.result_type()))
+    cases.append(c)
     return cases
 
 
@@ -253,9 +280,23 @@ LOWERING = ["--convert-elementwise-to-linalg",
 NUMBER = re.compile(r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)")
 
 
-def run(cases, dla_opt, bin_dir):
+def run(cases, dla_opt, bin_dir, path="reference"):
     text = module(cases)
-    if any(c.encodings for c in cases):
+    if path == "memref":
+        # The encoded layer ops as dla.buffer.* on storage views (one per
+        # case), run by --dla-lower-buffers-to-reference inside the pipeline.
+        memref = subprocess.run([dla_opt, "--dla-pack-weights", "--convert-elementwise-to-linalg",
+                                 "--dla-lower-to-memref", "-"],
+                                input=text, capture_output=True, text=True)
+        found = len(re.findall(r"dla\.buffer\.\w+ ", memref.stdout))
+        if memref.returncode or found != len(cases):
+            sys.exit(f"--dla-lower-to-memref made {found} dla.buffer ops for {len(cases)} "
+                     "cases:\n" + memref.stderr)
+        llvm = subprocess.run([dla_opt, "--dla-lower-to-llvm", "-"],
+                              input=text, capture_output=True, text=True)
+        if llvm.returncode:
+            sys.exit("dla-opt failed:\n" + llvm.stderr)
+    elif any(c.encodings for c in cases):
         # Encodings need dla-opt's own lowering (relayouts, storage buffers).
         llvm = subprocess.run([dla_opt, "--dla-lower-to-reference",
                                "--convert-elementwise-to-linalg", "--dla-lower-to-llvm", "-"],
@@ -309,6 +350,10 @@ def main():
     p.add_argument("--opt", required=True, help="the dla-opt binary")
     p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
     p.add_argument("--print-module", action="store_true")
+    p.add_argument("--path", choices=["reference", "memref"], default="reference",
+                   help="memref: encoded layer ops through their storage-view form "
+                        "(--dla-lower-to-memref, --dla-lower-buffers-to-reference) instead "
+                        "of --dla-lower-to-reference")
     a = p.parse_args()
     rng = np.random.default_rng(a.seed)
     cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
@@ -316,7 +361,7 @@ def main():
     if a.print_module:
         print(module(cases))
         return 0
-    results = run(cases, a.opt, a.bin)
+    results = run(cases, a.opt, a.bin, a.path)
     bad = 0
     for case, got in zip(cases, results):
         ok, msg = compare(case, got)

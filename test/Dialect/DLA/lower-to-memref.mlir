@@ -61,7 +61,8 @@ func.func @pack_crouton(%x: tensor<1x8x8x64xi8>) -> tensor<1x8x8x64xi8, #dla.chu
 // Semi-planar pixels: one view per component, at its plane offset (Y at 0;
 // UV plane after two 32-byte Y lines: V at 64, U at 65, pixel stride 2).
 // CHECK-LABEL: func.func @semi_planar
-// CHECK-SAME: (%[[B:.*]]: memref<128xi8>) -> memref<1x3x2x5xi8>
+// CHECK-SAME: (%[[S:.*]]: memref<128xi8>) -> memref<1x3x2x5xi8>
+// CHECK: %[[B:.*]] = memref.assume_alignment %[[S]], 32 : memref<128xi8>
 // CHECK: memref.reinterpret_cast %[[B]] to offset: [0], sizes: [2, 5], strides: [32, 1] : memref<128xi8> to memref<2x5xi8, strided<[32, 1]>>
 // CHECK: memref.reinterpret_cast %[[B]] to offset: [65], sizes: [2, 5], strides: [32, 2] : memref<128xi8> to memref<2x5xi8, strided<[32, 2], offset: 65>>
 // CHECK: memref.reinterpret_cast %[[B]] to offset: [64], sizes: [2, 5], strides: [32, 2] : memref<128xi8> to memref<2x5xi8, strided<[32, 2], offset: 64>>
@@ -110,7 +111,8 @@ func.func @image_weights(%w: tensor<8x1x3x3xi8>) -> tensor<8x1x3x3xi8, #dla.weig
 
 // dla.to_storage / dla.from_storage are the storage itself.
 // CHECK-LABEL: func.func @storage
-// CHECK-SAME: (%[[A:.*]]: memref<2048xi8>) -> memref<2048xi8>
+// CHECK-SAME: (%[[S:.*]]: memref<2048xi8>) -> memref<2048xi8>
+// CHECK-NEXT: %[[A:.*]] = memref.assume_alignment %[[S]], 64 : memref<2048xi8>
 // CHECK-NEXT: return %[[A]] : memref<2048xi8>
 func.func @storage(%t: tensor<1x3x5x30xi8, #dla.chunked<crouton>>) -> tensor<2048xi8> {
   %b = dla.to_storage %t : tensor<1x3x5x30xi8, #dla.chunked<crouton>> -> tensor<2048xi8>

@@ -87,121 +87,140 @@ LogicalResult verifyBias(Operation *op, RankedTensorType bias, RankedTensorType 
 // ConvOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ConvOp::verify() {
-  RankedTensorType input = getInput().getType();
-  RankedTensorType weight = getWeight().getType();
-  RankedTensorType output = getOutput().getType();
-  nv::ConvMode mode = getMode();
-
+LogicalResult mlir::dla::verifyConvTypes(Operation *op, nv::ConvMode mode,
+                                         RankedTensorType input, RankedTensorType weight,
+                                         RankedTensorType bias, RankedTensorType output,
+                                         ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                                         ArrayRef<int64_t> dilations) {
   // ODS admits any pixel precision; only `image` mode reads pixels.
   if (mode != nv::ConvMode::ImageInput && !getPrecision(input.getElementType()))
-    return emitNotAPrecision(*this, "input", input.getElementType());
-  ArrayRef<int64_t> dilations = getDilations();
+    return emitNotAPrecision(op, "input", input.getElementType());
 
   int64_t inC = input.getDimSize(1), wC = weight.getDimSize(1);
   if (mode == nv::ConvMode::ImageInput) {
     if (!ShapedType::isDynamic(inC) && !ShapedType::isDynamic(wC) && wC > inC)
-      return emitOpError() << "weight has " << wC << " input channels but the image has only "
-                           << inC;
+      return op->emitOpError() << "weight has " << wC
+                               << " input channels but the image has only " << inC;
   } else if (!dimsMatch(inC, wC)) {
-    return emitOpError() << "weight has " << wC << " input channels, the input has " << inC;
+    return op->emitOpError() << "weight has " << wC << " input channels, the input has " << inC;
   }
   if (!dimsMatch(input.getDimSize(0), output.getDimSize(0)))
-    return emitOpError() << "output batch " << output.getDimSize(0) << " differs from input batch "
-                         << input.getDimSize(0);
+    return op->emitOpError() << "output batch " << output.getDimSize(0)
+                             << " differs from input batch " << input.getDimSize(0);
   if (!dimsMatch(weight.getDimSize(0), output.getDimSize(1)))
-    return emitOpError() << "output has " << output.getDimSize(1) << " channels, the weight has "
-                         << weight.getDimSize(0) << " kernels";
+    return op->emitOpError() << "output has " << output.getDimSize(1)
+                             << " channels, the weight has " << weight.getDimSize(0) << " kernels";
 
   const int64_t kernel[2] = {weight.getDimSize(2), weight.getDimSize(3)};
-  if (failed(verifySpatial(*this, input, output, kernel, dilations, getStrides(), getPadding())))
+  if (failed(verifySpatial(op, input, output, kernel, dilations, strides, padding)))
     return failure();
 
   if (mode == nv::ConvMode::Winograd) {
-    ArrayRef<int64_t> s = getStrides();
+    ArrayRef<int64_t> s = strides;
     if (s[0] != s[1])
-      return emitOpError() << "Winograd convolution needs equal strides, got [" << s[0] << ", "
-                           << s[1] << "]";
+      return op->emitOpError() << "Winograd convolution needs equal strides, got [" << s[0]
+                               << ", " << s[1] << "]";
     if (dilations[0] != 1 || dilations[1] != 1)
-      return emitOpError("Winograd convolution does not support dilation");
+      return op->emitOpError("Winograd convolution does not support dilation");
     int64_t r = weight.getDimSize(2), sz = weight.getDimSize(3);
     auto extended = [&](int64_t k) { return fmt::strideExtendedExtent(k, s[0]); };
     if (!ShapedType::isDynamic(r) && !ShapedType::isDynamic(sz) &&
         (extended(r) != 3 || extended(sz) != 3))
-      return emitOpError() << "Winograd convolution needs a 3x3 kernel after channel extension, "
-                           << "got " << r << "x" << sz << " with stride " << s[0] << " ("
-                           << extended(r) << "x" << extended(sz) << ")";
+      return op->emitOpError() << "Winograd convolution needs a 3x3 kernel after channel "
+                               << "extension, got " << r << "x" << sz << " with stride " << s[0]
+                               << " (" << extended(r) << "x" << extended(sz) << ")";
   }
-  if (getBias() && failed(verifyBias(*this, cast<RankedTensorType>(getBias().getType()), output)))
+  if (bias && failed(verifyBias(op, bias, output)))
     return failure();
   return success();
+}
+
+LogicalResult ConvOp::verify() {
+  auto bias = getBias() ? cast<RankedTensorType>(getBias().getType()) : RankedTensorType();
+  return verifyConvTypes(*this, getMode(), getInput().getType(), getWeight().getType(), bias,
+                         getOutput().getType(), getStrides(), getPadding(), getDilations());
 }
 
 //===----------------------------------------------------------------------===//
 // SdpOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult mlir::dla::verifySdpTypes(Operation *op, RankedTensorType input,
+                                        RankedTensorType bias, RankedTensorType batchnorm,
+                                        RankedTensorType eltwise, RankedTensorType prelu,
+                                        RankedTensorType output, bool relu) {
+  if (failed(verifyElementwise(op, input, output)))
+    return failure();
+  if (relu && prelu)
+    return op->emitOpError("relu and prelu are mutually exclusive");
+  int64_t channels = output.getDimSize(1);
+  if (bias && failed(verifyBias(op, bias, output)))
+    return failure();
+  if (batchnorm) {
+    if (!dimsMatch(batchnorm.getDimSize(0), channels) || !dimsMatch(batchnorm.getDimSize(1), 2))
+      return op->emitOpError() << "batchnorm must be tensor<" << channels
+                               << "x2> (add and multiply per channel), got " << batchnorm;
+  }
+  if (eltwise && failed(verifyCompatibleShape(eltwise, output)))
+    return op->emitOpError() << "eltwise operand must have the output shape, got " << eltwise;
+  if (prelu && !dimsMatch(prelu.getDimSize(0), channels))
+    return op->emitOpError() << "prelu must be tensor<" << channels << "> (per channel), got "
+                             << prelu;
+  return success();
+}
+
 LogicalResult SdpOp::verify() {
-  RankedTensorType output = getOutput().getType();
-  if (failed(verifyElementwise(*this, getInput().getType(), output)))
+  auto typeOf = [](Value v) {
+    return v ? cast<RankedTensorType>(v.getType()) : RankedTensorType();
+  };
+  if (failed(verifyElementwise(*this, getInput().getType(), getOutput().getType())))
     return failure();
   if (getMode() == SdpMode::OnTheFly && !getInput().getDefiningOp<ConvOp>())
     return emitOpError("on_the_fly SDP must take its input directly from a dla.conv");
-  if (getRelu() && getPrelu())
-    return emitOpError("relu and prelu are mutually exclusive");
-  int64_t channels = output.getDimSize(1);
-  if (Value bias = getBias())
-    if (failed(verifyBias(*this, cast<RankedTensorType>(bias.getType()), output)))
-      return failure();
-  if (Value bn = getBatchnorm()) {
-    auto type = cast<RankedTensorType>(bn.getType());
-    if (!dimsMatch(type.getDimSize(0), channels) || !dimsMatch(type.getDimSize(1), 2))
-      return emitOpError() << "batchnorm must be tensor<" << channels
-                           << "x2> (add and multiply per channel), got " << type;
-  }
-  if (Value e = getEltwise()) {
-    if (failed(verifyCompatibleShape(e.getType(), output)))
-      return emitOpError() << "eltwise operand must have the output shape, got " << e.getType();
-  }
-  if (Value p = getPrelu()) {
-    auto type = cast<RankedTensorType>(p.getType());
-    if (!dimsMatch(type.getDimSize(0), channels))
-      return emitOpError() << "prelu must be tensor<" << channels << "> (per channel), got "
-                           << type;
-  }
-  return success();
+  return verifySdpTypes(*this, getInput().getType(), typeOf(getBias()), typeOf(getBatchnorm()),
+                        typeOf(getEltwise()), typeOf(getPrelu()), getOutput().getType(),
+                        getRelu());
 }
 
 //===----------------------------------------------------------------------===//
 // PoolOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult PoolOp::verify() {
-  RankedTensorType input = getInput().getType();
-  RankedTensorType output = getOutput().getType();
-  ArrayRef<int64_t> kernel = getKernel();
+LogicalResult mlir::dla::verifyPoolTypes(Operation *op, RankedTensorType input,
+                                         RankedTensorType output, ArrayRef<int64_t> kernel,
+                                         ArrayRef<int64_t> strides, ArrayRef<int64_t> padding) {
   for (int d = 0; d < 2; ++d)
     if (!dimsMatch(input.getDimSize(d), output.getDimSize(d)))
-      return emitOpError() << "output " << (d == 0 ? "batch" : "channels") << " "
-                           << output.getDimSize(d) << " differs from the input's "
-                           << input.getDimSize(d);
+      return op->emitOpError() << "output " << (d == 0 ? "batch" : "channels") << " "
+                               << output.getDimSize(d) << " differs from the input's "
+                               << input.getDimSize(d);
   const int64_t noDilation[2] = {1, 1};
-  return verifySpatial(*this, input, output, kernel, noDilation, getStrides(), getPadding());
+  return verifySpatial(op, input, output, kernel, noDilation, strides, padding);
+}
+
+LogicalResult PoolOp::verify() {
+  return verifyPoolTypes(*this, getInput().getType(), getOutput().getType(), getKernel(),
+                         getStrides(), getPadding());
 }
 
 //===----------------------------------------------------------------------===//
 // LrnOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult LrnOp::verify() {
-  if (failed(verifyElementwise(*this, getInput().getType(), getOutput().getType())))
+LogicalResult mlir::dla::verifyLrnTypes(Operation *op, RankedTensorType input,
+                                        RankedTensorType output, int64_t size) {
+  if (failed(verifyElementwise(op, input, output)))
     return failure();
   // The window's zero padding widens the channels: checked like pooling's.
-  int64_t channels = getInput().getType().getDimSize(1);
-  fmt::CentredPadding pad = fmt::centredWindowPadding(getSize());
+  int64_t channels = input.getDimSize(1);
+  fmt::CentredPadding pad = fmt::centredWindowPadding(size);
   if (!ShapedType::isDynamic(channels) && !fmt::paddedExtent(channels, pad.before, pad.after))
-    return emitOpError() << "channels padded for the window of size " << getSize() << ", "
-                         << channels << " + " << pad.before << " + " << pad.after
-                         << ", overflow 64 bits";
+    return op->emitOpError() << "channels padded for the window of size " << size << ", "
+                             << channels << " + " << pad.before << " + " << pad.after
+                             << ", overflow 64 bits";
   return success();
+}
+
+LogicalResult LrnOp::verify() {
+  return verifyLrnTypes(*this, getInput().getType(), getOutput().getType(), getSize());
 }

@@ -20,6 +20,7 @@
 #include "dla/Format/BoundLayout.h"
 #include "dla/Format/StorageDescription.h"
 
+#include "ReferencePatterns.h"
 #include "StorageCopy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -143,6 +144,15 @@ LogicalResult checkModule(ModuleOp module) {
     }
     if (isa<FunctionOpInterface, func::CallOp, func::ReturnOp, ToStorageOp, FromStorageOp>(op))
       return WalkResult::advance();
+    // Layer ops become their storage-view form (dla.buffer.*): every
+    // operand must have a storage memref type.
+    if (isa<ConvOp, SdpOp, PoolOp, LrnOp>(op)) {
+      for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+        if (failed(getStorageMemRefTypes(cast<RankedTensorType>(t),
+                                         [&] { return op->emitError(); })))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
     if (auto weights = dyn_cast<WeightConstantOp>(op)) {
       if (!weights->use_empty()) {
         op->emitError("compressed weights have no storage type (their surface sizes depend on "
@@ -162,7 +172,7 @@ LogicalResult checkModule(ModuleOp module) {
     op->emitError("'")
         << op->getName()
         << "' has a dla-encoded operand or result, which --dla-lower-to-memref cannot lower "
-           "without losing the encoding (layer ops: run --dla-lower-to-reference first)";
+           "without losing the encoding";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
@@ -227,6 +237,124 @@ struct RelayoutLowering : OpConversionPattern<RelayoutOp> {
       return rewriter.notifyMatchFailure(op, "no encoding on either side");
     }
     rewriter.replaceOp(op, toTensor(rewriter, loc, result));
+    return success();
+  }
+};
+
+/// A layer op operand in its storage-view form: the views of its storage
+/// (getStorageMemRefTypes) and its logical type; absent operands are empty.
+struct StorageOperand {
+  SmallVector<Value> views;
+  TypeAttr type;
+};
+
+/// The views of `buffer`, the storage (encoded) or row-major memref of a
+/// tensor of type `logical`, as the format library describes them.
+SmallVector<Value> viewsOf(OpBuilder &b, Location loc, RankedTensorType logical, Value buffer) {
+  if (!getEncoding(logical))
+    return {buffer};
+  fmt::StorageDescription desc = bindChecked(logical)->describeStorage();
+  if (desc.views.empty())
+    return {buffer};
+  SmallVector<Value> views;
+  for (const fmt::StorageView &v : desc.views)
+    views.push_back(
+        makeView(b, loc, buffer, v, getStorageViewElementType(v, logical.getElementType())));
+  return views;
+}
+
+/// `original`'s converted value `converted` (storage bytes when encoded) as
+/// the views a dla.buffer op reads.
+StorageOperand readOperand(OpBuilder &b, Location loc, Value original, Value converted) {
+  if (!original)
+    return {};
+  auto logical = cast<RankedTensorType>(original.getType());
+  return {viewsOf(b, loc, logical, toBuffer(b, loc, converted)), TypeAttr::get(logical)};
+}
+
+/// The destination of a layer op's result: a new storage buffer (zeroed
+/// padding) or row-major buffer, and its views.
+struct StorageResult : StorageOperand {
+  Value buffer;
+};
+StorageResult allocResult(OpBuilder &b, Location loc, RankedTensorType logical) {
+  StorageResult r;
+  r.buffer = getEncoding(logical)
+                 ? allocStorage(b, loc, logical)
+                 : Value(memref::AllocOp::create(
+                       b, loc, MemRefType::get(logical.getShape(), logical.getElementType())));
+  r.views = viewsOf(b, loc, logical, r.buffer);
+  r.type = TypeAttr::get(logical);
+  return r;
+}
+
+/// Layer ops with an encoded operand or result become their storage-view
+/// form (dla.buffer.conv, ...) writing a new buffer, handed back to the
+/// tensor world as the relayout lowering does. Plain layer ops stay: they
+/// are not accelerator-formatted.
+struct ConvLowering : OpConversionPattern<ConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
+    StorageOperand w = readOperand(rewriter, loc, op.getWeight(), adaptor.getWeight());
+    StorageOperand bias = readOperand(rewriter, loc, op.getBias(), adaptor.getBias());
+    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
+    BufferConvOp::create(rewriter, loc, op.getModeAttr(), in.views, w.views, bias.views,
+                         out.views, in.type, w.type, bias.type, out.type, op.getStridesAttr(),
+                         op.getPaddingAttr(), op.getDilationsAttr(),
+                         op.getPipelinePrecisionAttr(), op.getWeightPrecisionAttr());
+    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
+    return success();
+  }
+};
+
+struct SdpLowering : OpConversionPattern<SdpOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SdpOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
+    StorageOperand bias = readOperand(rewriter, loc, op.getBias(), adaptor.getBias());
+    StorageOperand bn = readOperand(rewriter, loc, op.getBatchnorm(), adaptor.getBatchnorm());
+    StorageOperand elt = readOperand(rewriter, loc, op.getEltwise(), adaptor.getEltwise());
+    StorageOperand prelu = readOperand(rewriter, loc, op.getPrelu(), adaptor.getPrelu());
+    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
+    BufferSdpOp::create(rewriter, loc, op.getModeAttr(), in.views, bias.views, bn.views,
+                        elt.views, prelu.views, out.views, in.type, bias.type, bn.type, elt.type,
+                        prelu.type, out.type, op.getReluAttr(), op.getPipelinePrecisionAttr());
+    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
+    return success();
+  }
+};
+
+struct PoolLowering : OpConversionPattern<PoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PoolOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
+    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
+    BufferPoolOp::create(rewriter, loc, op.getKindAttr(), in.views, out.views, in.type, out.type,
+                         op.getKernelAttr(), op.getStridesAttr(), op.getPaddingAttr(),
+                         op.getPipelinePrecisionAttr());
+    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
+    return success();
+  }
+};
+
+struct LrnLowering : OpConversionPattern<LrnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LrnOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
+    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
+    BufferLrnOp::create(rewriter, loc, in.views, out.views, in.type, out.type,
+                        op.getSizeAttr(), op.getAlphaAttr(), op.getBetaAttr(), op.getKAttr(),
+                        op.getPipelinePrecisionAttr());
+    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
     return success();
   }
 };
@@ -312,6 +440,35 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
     if (failed(checkModule(module)))
       return signalPassFailure();
 
+    // The alignment of every storage argument, recorded while the
+    // signatures still name their encodings.
+    llvm::StringMap<SmallVector<int64_t>> argAlignments;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal() || !hasEncodedType(func.getArgumentTypes()))
+        continue;
+      SmallVector<int64_t> &alignments = argAlignments[func.getSymName()];
+      for (Type t : func.getArgumentTypes())
+        alignments.push_back(getEncoding(t) ? getAlignment(cast<RankedTensorType>(t)) : 0);
+    }
+
+    // An on_the_fly SDP's pipeline depends on the convolution it is fused
+    // to, which its storage-view form does not name: stated on the op.
+    bool stated = true;
+    module.walk([&](SdpOp sdp) {
+      if (sdp.getMode() != SdpMode::OnTheFly || sdp.getPipelinePrecisionAttr() ||
+          !mentionsEncoding(sdp))
+        return;
+      FailureOr<::dlaformat::nvdla::PipelinePrecision> pipeline = reference::getPipelinePrecision(
+          cast<PrecisionConversionOpInterface>(*sdp), /*diagnose=*/true);
+      if (failed(pipeline)) {
+        stated = false;
+        return;
+      }
+      sdp.setPipelinePrecisionAttr(PipelinePrecisionAttr::get(ctx, *pipeline));
+    });
+    if (!stated)
+      return signalPassFailure();
+
     StorageTypeConverter converter;
     ConversionTarget target(*ctx);
     target.markUnknownOpDynamicallyLegal([](Operation *op) { return !mentionsEncoding(op); });
@@ -322,6 +479,7 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
     populateReturnOpTypeConversionPattern(patterns, converter);
     patterns.add<RelayoutLowering, ConstantLowering, WeightConstantLowering,
                  StorageIdentity<ToStorageOp>, StorageIdentity<FromStorageOp>>(converter, ctx);
+    patterns.add<ConvLowering, SdpLowering, PoolLowering, LrnLowering>(converter, ctx);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     // Nothing of the dla dialect is left to read the target: drop it, so the
@@ -344,6 +502,29 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
     bufferization::BufferizationState state;
     if (failed(bufferization::runOneShotModuleBufferize(module, options, state)))
       return signalPassFailure();
+    assumeArgumentAlignment(module, argAlignments);
+  }
+
+  /// The ABI's alignment in the IR: each storage argument is used through
+  /// memref.assume_alignment (which reaches LLVM as an alignment assumption;
+  /// an llvm.align argument attribute would be dropped with the memref
+  /// descriptor's expansion).
+  static void assumeArgumentAlignment(ModuleOp module,
+                                      const llvm::StringMap<SmallVector<int64_t>> &alignments) {
+    for (auto func : module.getOps<func::FuncOp>()) {
+      auto it = alignments.find(func.getSymName());
+      if (it == alignments.end())
+        continue;
+      Block &entry = func.front();
+      OpBuilder b = OpBuilder::atBlockBegin(&entry);
+      for (auto [arg, alignment] : llvm::zip_equal(entry.getArguments(), it->second)) {
+        if (alignment <= 1 || !isa<MemRefType>(arg.getType()))
+          continue;
+        auto assumed = memref::AssumeAlignmentOp::create(b, func.getLoc(), arg,
+                                                         static_cast<uint32_t>(alignment));
+        arg.replaceAllUsesExcept(assumed.getResult(), assumed);
+      }
+    }
   }
 };
 

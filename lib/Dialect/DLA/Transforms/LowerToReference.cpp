@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -31,19 +32,43 @@ LogicalResult checkLowerable(PrecisionConversionOpInterface op) {
   return reference::getPipelinePrecision(op, /*diagnose=*/true);
 }
 
+/// Whether --dla-lower-to-memref makes `op` a storage-view op that
+/// --dla-lower-buffers-to-reference runs: an encoded operand or result, and
+/// a storage memref type for each.
+bool hasRunnableStorageForm(Operation *op) {
+  bool encoded = false;
+  // Asked quietly: an operand without a storage type only means the op is
+  // lowered here.
+  ScopedDiagnosticHandler quiet(op->getContext(), [](Diagnostic &) { return success(); });
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape())
+      return false;
+    encoded |= bool(tensor.getEncoding());
+    if (failed(getStorageMemRefTypes(tensor, [&] { return mlir::emitError(op->getLoc()); })))
+      return false;
+  }
+  return encoded;
+}
+
 struct LowerToReferencePass
     : mlir::dla::impl::DLALowerToReferenceBase<LowerToReferencePass> {
+  using DLALowerToReferenceBase::DLALowerToReferenceBase;
   void runOnOperation() override {
+    auto skipped = [&](Operation *op) {
+      return skipStorageLayers && hasRunnableStorageForm(op);
+    };
     bool ok = true;
     getOperation()->walk([&](PrecisionConversionOpInterface op) {
-      ok &= succeeded(checkLowerable(op));
+      if (!skipped(op))
+        ok &= succeeded(checkLowerable(op));
     });
     if (!ok)
       return signalPassFailure();
 
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
-    target.addIllegalOp<ConvOp, SdpOp, PoolOp, LrnOp>();
+    target.addDynamicallyLegalOp<ConvOp, SdpOp, PoolOp, LrnOp>(skipped);
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     reference::populateLowerToReferencePatterns(patterns);

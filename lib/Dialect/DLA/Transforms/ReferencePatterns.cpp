@@ -27,6 +27,10 @@ namespace nv = ::dlaformat::nvdla;
 
 FailureOr<nv::PipelinePrecision>
 reference::getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose) {
+  // Stated by --dla-check-precision (the table's verdict) or by the memref
+  // form of an on_the_fly SDP, whose producing convolution is not named.
+  if (auto stated = op->getAttrOfType<PipelinePrecisionAttr>("pipeline_precision"))
+    return stated.getValue();
   FailureOr<nv::ConversionQuery> query = op.getConversionQuery();
   if (failed(query))
     return failure();

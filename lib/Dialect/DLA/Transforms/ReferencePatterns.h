@@ -9,8 +9,9 @@
 
 namespace mlir::dla::reference {
 
-/// The layer's "real precision in pipeline" from NVDLA's conversion tables;
-/// failure (with the table's message when `diagnose`) for an invalid layer.
+/// The layer's "real precision in pipeline": its `pipeline_precision` when
+/// stated, else from NVDLA's conversion tables; failure (with the table's
+/// message when `diagnose`) for an invalid layer.
 FailureOr<::dlaformat::nvdla::PipelinePrecision>
 getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose);
 

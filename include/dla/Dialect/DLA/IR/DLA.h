@@ -16,6 +16,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/TensorEncoding.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <memory>
@@ -46,6 +47,24 @@ bindTensorLayout(RankedTensorType type, function_ref<InFlightDiagnostic()> emitE
 
 /// True for no encoding or a `dla` layout encoding.
 bool isLayoutEncodingOrNone(Attribute encoding);
+
+/// The element type of storage view `view` of a tensor whose elements are
+/// `logicalElement`: the logical type, or the integer storage word when the
+/// view widens elements or packs bit fields.
+Type getStorageViewElementType(const ::dlaformat::StorageView &view, Type logicalElement);
+
+/// The memref type of storage view `view`: its extents, with its strides
+/// and offset (in storage elements) as a strided layout.
+MemRefType getStorageViewType(const ::dlaformat::StorageView &view, Type logicalElement);
+
+/// The memrefs that hold a tensor of `type` after --dla-lower-to-memref, as
+/// the storage-view layer ops (dla.buffer.*) take it: the typed strided views
+/// of its encoding's StorageDescription; for a layout with no strided view
+/// (NVDLA weights) its storage bytes memref<BYTES x i8>; without an
+/// encoding, the row-major memref. Fails with a diagnostic for shapes that
+/// do not bind and storage that depends on the data (compressed weights).
+FailureOr<SmallVector<MemRefType>>
+getStorageMemRefTypes(RankedTensorType type, function_ref<InFlightDiagnostic()> emitError);
 
 } // namespace mlir::dla
 

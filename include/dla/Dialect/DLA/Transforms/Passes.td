@@ -121,7 +121,19 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
     ```
 
     Layer ops with dynamic shapes are diagnosed, not lowered.
+
+    With `skip-storage-layers`, the layer ops that `--dla-lower-to-memref`
+    turns into their storage-view form (`dla.buffer.*`) and
+    `--dla-lower-buffers-to-reference` can run are left alone: those with
+    an encoded operand or result whose every operand and result has a
+    storage memref type (not compressed or Winograd weights). The rest
+    (plain layers among them) is lowered here.
   }];
+  let options = [
+    Option<"skipStorageLayers", "skip-storage-layers", "bool", /*default=*/"false",
+           "Leave the encoded layer ops that the memref lowering runs from their "
+           "storage views (dla.buffer.*)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
@@ -230,7 +242,9 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
     illegal, and a partial conversion rewrites
     - function arguments and results to their storage bytes (the ABI: an
       encoded tensor crosses a function boundary as `memref<BYTES x i8>`,
-      aligned as the NVDLA alignment table says, 64 B for chunked layouts);
+      aligned as the NVDLA alignment table says, 64 B for chunked layouts;
+      after bufferization each storage argument is used through
+      `memref.assume_alignment` with that alignment);
     - packed constants (`arith.constant dense_resource<...>`, from
       `--dla-pack-weights`) to `memref.global` constants on the same blob,
       aligned (256 B for weights); compressed weights to three globals
@@ -242,15 +256,21 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
       component, 32-bit words with bit fields for 10-bit pixels). Layouts
       with no strided view (most NVDLA weights) go through a compile-time
       table of byte offsets;
-    - `dla.to_storage` / `dla.from_storage` to the storage itself.
+    - `dla.to_storage` / `dla.from_storage` to the storage itself;
+    - layer ops with an encoded operand or result (`dla.conv`, `dla.sdp`,
+      `dla.pool`, `dla.lrn`) to their storage-view form (`dla.buffer.conv`,
+      ...): every operand as the typed strided views of its storage, the
+      result written into a new storage buffer; an `on_the_fly` SDP gets
+      its `pipeline_precision` stated (the fused convolution decides it, and
+      the memref form does not name it). Layer ops without any encoding are
+      left alone (run `--dla-lower-to-reference` for them).
     Upstream One-Shot Bufferize (function boundaries, identity layouts) then
     runs on the encoding-free module.
 
     Diagnosed, never bufferized: dynamic shapes with an encoding, relayouts
     of non-constants into compressed or Winograd weights ("only constants
     pack into ..."), encoded constants that are not packed blobs, and any
-    other op with an encoded operand (layer ops: run
-    `--dla-lower-to-reference` first).
+    other op with an encoded operand.
 
     ```mlir
     func.func @f(%x: tensor<1x20x5x6xf16>) -> tensor<1x20x5x6xf16, #dla.feature<fp16>> {
@@ -279,6 +299,45 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+}
+
+def DLALowerBuffersToReference
+    : Pass<"dla-lower-buffers-to-reference", "::mlir::ModuleOp"> {
+  let summary = "Execute the storage-view layer ops (dla.buffer.*) on the CPU";
+  let description = [{
+    Runs each `dla.buffer.conv` / `sdp` / `pool` / `lrn` (what
+    `--dla-lower-to-memref` makes of an encoded layer op) on the CPU, to
+    check that the memref form means what the tensor form means: every
+    operand's storage is unpacked into a row-major buffer (the relayout
+    loops of `--dla-lower-to-memref`), the tensor-form op is computed on
+    those buffers by the same patterns as `--dla-lower-to-reference`, and
+    the result is packed into the output views. The tensors this makes are
+    bufferized (`convert-elementwise-to-linalg`, `one-shot-bufferize`), so
+    the module stays in the memref world. `--dla-lower-to-llvm` runs it
+    right after `--dla-lower-to-memref`.
+
+    The storage of a view is found through the `memref.view` +
+    `memref.reinterpret_cast` that made it (diagnosed otherwise). An
+    `on_the_fly` SDP computes in the `pipeline_precision` it states (which
+    `--dla-lower-to-memref` sets from the fused convolution); one without
+    is diagnosed.
+
+    ```mlir
+    dla.buffer.pool max
+        input(%x : memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>)
+          of tensor<1x16x8x8xf16, #dla.feature<fp16>>
+        output(%y : memref<1x1x4x4x16xf16, strided<[256, 256, 64, 16, 1]>>)
+          of tensor<1x16x4x4xf16, #dla.feature<fp16>>
+        kernel [2, 2] stride [2, 2]
+    // becomes: unpack loops into memref<1x16x8x8xf16>, the linalg of
+    // dla.pool, pack loops into the views of %y's storage
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"];
 }
 
 #endif // DLA_PASSES_TD
