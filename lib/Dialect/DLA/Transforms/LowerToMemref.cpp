@@ -259,7 +259,7 @@ SmallVector<Value> viewsOf(OpBuilder &b, Location loc, RankedTensorType logical,
   SmallVector<Value> views;
   for (const fmt::StorageView &v : desc.views)
     views.push_back(
-        makeView(b, loc, buffer, v, getStorageViewElementType(v, logical.getElementType())));
+        makeView(b, loc, buffer, v, logical.getElementType()));
   return views;
 }
 

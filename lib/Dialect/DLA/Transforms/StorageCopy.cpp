@@ -59,10 +59,8 @@ void emitViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
   Type elemTy = logicalType.getElementType();
   const int64_t rank = shape.size();
   const bool bitFields = !v.fields.empty();
-  Type storageElemTy = elemTy;
-  if (bitFields || v.elementBytes * 8 != static_cast<int64_t>(elemTy.getIntOrFloatBitWidth()))
-    storageElemTy = b.getIntegerType(v.elementBytes * 8);
-  Value view = makeView(b, loc, bytes, v, storageElemTy);
+  Type storageElemTy = getStorageViewElementType(v, elemTy);
+  Value view = makeView(b, loc, bytes, v, elemTy);
 
   const auto &dims = v.view.dims;
   SmallVector<int64_t> base(rank, 0);
@@ -633,20 +631,17 @@ std::string uniqueSymbol(ModuleOp module, StringRef base) {
   return name;
 }
 
-/// The typed strided view `v` of the byte buffer `bytes`.
-Value makeView(OpBuilder &b, Location loc, Value bytes, const fmt::StorageView &v, Type elemTy) {
+/// The typed strided view `v` of the byte buffer `bytes`, typed as
+/// getStorageViewType says for data of `logicalElem`.
+Value makeView(OpBuilder &b, Location loc, Value bytes, const fmt::StorageView &v,
+               Type logicalElem) {
+  MemRefType type = getStorageViewType(v, logicalElem);
   auto byteType = cast<MemRefType>(bytes.getType());
   const int64_t n = byteType.getDimSize(0) / v.elementBytes;
-  Value flat = memref::ViewOp::create(b, loc, MemRefType::get({n}, elemTy), bytes, cst(b, loc, 0),
-                                      ValueRange{});
-  SmallVector<int64_t> sizes, strides;
-  for (const fmt::StridedView::Dim &d : v.view.dims) {
-    sizes.push_back(d.extent);
-    strides.push_back(d.stride);
-  }
-  auto layout = StridedLayoutAttr::get(b.getContext(), v.view.offset, strides);
-  auto type = MemRefType::get(sizes, elemTy, layout);
-  return memref::ReinterpretCastOp::create(b, loc, type, flat, v.view.offset, sizes, strides);
+  Value flat = memref::ViewOp::create(b, loc, MemRefType::get({n}, type.getElementType()), bytes,
+                                      cst(b, loc, 0), ValueRange{});
+  auto [strides, offset] = type.getStridesAndOffset();
+  return memref::ReinterpretCastOp::create(b, loc, type, flat, offset, type.getShape(), strides);
 }
 
 /// Moves all elements between `logical` and the storage `bytes` of `type`.

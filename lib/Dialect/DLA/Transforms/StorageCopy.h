@@ -33,9 +33,10 @@ std::unique_ptr<::dlaformat::BoundLayout> bindChecked(RankedTensorType type);
 /// `base`, or `base_N` for the first N that names no symbol of `module`.
 std::string uniqueSymbol(ModuleOp module, StringRef base);
 
-/// The typed strided view `v` of the byte buffer `bytes` (memref<N x i8>).
+/// The typed strided view `v` of the byte buffer `bytes` (memref<N x i8>),
+/// typed as getStorageViewType says for data of `logicalElem`.
 Value makeView(OpBuilder &b, Location loc, Value bytes, const ::dlaformat::StorageView &v,
-               Type elemTy);
+               Type logicalElem);
 
 /// Moves all elements between the row-major memref `logical` and the storage
 /// `bytes` of the encoded `type` (toStorage: logical -> storage). Offset
