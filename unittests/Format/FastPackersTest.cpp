@@ -167,6 +167,37 @@ TEST(FastPackers, ChunkedCopyMatchesPerElementReference) {
   }
 }
 
+TEST(FastPackers, ConvWeightTilePackerMatchesPerElementReference) {
+  // The tile-transpose kernel (reordered loop, prefetch, tight inner loop;
+  // non-temporal stores from 4 MiB on an aligned output, plain ones at an
+  // odd address), ragged in every dimension: in- and out-channels not
+  // multiples of 4 / 32, short last tiles, tiles cut in both directions.
+  std::mt19937_64 rng(1305);
+  for (int trial = 0; trial < 24; ++trial) {
+    const int64_t eb = std::vector<int64_t>{2, 1, 4}[trial % 3];
+    std::vector<int64_t> shape = {int64_t(1 + rng() % 4), int64_t(1 + rng() % 4),
+                                  int64_t(1 + rng() % 140), int64_t(1 + rng() % 150)};
+    if (trial % 8 == 7) // large enough to stream (>= 4 MiB of storage)
+      shape = {3, 3, int64_t(250 + rng() % 20), int64_t(900 + rng() % 200)};
+    auto bound = ChunkedLayout::getPreset(ChunkedPreset::ConvWeight).bind(shape, eb);
+    ASSERT_TRUE(bound) << bound.message();
+    const ChunkedBoundLayout &layout = **bound;
+    SCOPED_TRACE("conv_weight on " + formatShape(shape) + " of " + std::to_string(eb) +
+                 " bytes, trial " + std::to_string(trial));
+    std::vector<char> logical(static_cast<size_t>(layout.getNumElements() * eb));
+    for (auto &c : logical)
+      c = static_cast<char>(rng() | 1);
+    const std::vector<char> expected = previous::chunked(layout, logical.data());
+    for (size_t misalign : {size_t(0), size_t(eb == 4 ? 4 : 1)}) {
+      std::vector<char> buffer(expected.size() + 16 + misalign, 0x77);
+      char *out = buffer.data() + (16 - reinterpret_cast<uintptr_t>(buffer.data()) % 16) % 16 +
+                  misalign;
+      layout.pack(logical.data(), out);
+      ASSERT_EQ(std::memcmp(out, expected.data(), expected.size()), 0) << "misalign " << misalign;
+    }
+  }
+}
+
 TEST(FastPackers, DirectSplitAcrossThreadsMatchesOneThread) {
   // Above the split threshold (8 MiB per thread), with a short last group
   // and a short channel block; fp16, int8 and fp32 sources.
