@@ -12,8 +12,11 @@
 // output rows at a time in a small buffer with SSE2 transposes (8x8 16-bit,
 // 16x8 8-bit; de-interleaving for 16-bit kernels of 2 or 4 positions; a plain
 // copy for 1x1) and writes them out in one piece, streaming past the caches
-// for large outputs. fp32 sources are converted to fp16 one kernel block at a
-// time first.
+// for large outputs. A last chunk of one or two rows (3x3 kernels: 8 + 1) is
+// gathered rather than transposed. Each kernel of a group is a separate read
+// stream, more than the hardware prefetcher follows, so the next channel
+// block of each kernel is prefetched (3x3 fp16: 17 -> 11 ms for 75 MB).
+// fp32 sources are converted to fp16 one kernel block at a time first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,6 +160,43 @@ template <int64_t W> struct RowFiller {
       }
       return;
     }
+    if (nr <= 2 && nr < RS && cn >= 8) {
+      // A short last chunk (RS = 9: one row after a full chunk of 8): a
+      // gather per row costs less than a whole transpose for one row.
+      for (int64_t j = 0; j < nr; ++j) {
+        const char *s = src + (r0 + j) * W;
+        char *o = out + j * rowStride * W;
+        for (int64_t c0 = 0;; c0 += 8) {
+          if (c0 > cn - 8)
+            c0 = cn - 8; // the last 8 overlap the previous ones
+          const char *t = s + c0 * RS * W;
+          if (W == 2) {
+            auto at = [&](int64_t c) {
+              uint16_t v;
+              std::memcpy(&v, t + c * RS * 2, 2);
+              return static_cast<int>(v);
+            };
+            __m128i v = _mm_cvtsi32_si128(at(0));
+            v = _mm_insert_epi16(v, at(1), 1);
+            v = _mm_insert_epi16(v, at(2), 2);
+            v = _mm_insert_epi16(v, at(3), 3);
+            v = _mm_insert_epi16(v, at(4), 4);
+            v = _mm_insert_epi16(v, at(5), 5);
+            v = _mm_insert_epi16(v, at(6), 6);
+            v = _mm_insert_epi16(v, at(7), 7);
+            store16(o + c0 * 2, v);
+          } else {
+            uint64_t v = 0;
+            for (int64_t c = 0; c < 8; ++c)
+              v |= static_cast<uint64_t>(static_cast<unsigned char>(t[c * RS])) << (8 * c);
+            std::memcpy(o + c0, &v, 8);
+          }
+          if (c0 == cn - 8)
+            break;
+        }
+      }
+      return;
+    }
     if (cn >= lanes) {
       // A full tile reads 8 elements of each source row from r0; for short
       // kernels (RS < 8) that runs into the next rows, which must exist.
@@ -254,17 +294,23 @@ void packDirectGroups(const char *src, int64_t K, int64_t C, int64_t RS, int64_t
         kernelStride = cn * RS * DB;
         blockEnd = staging.data() + kn * cn * RS * DB;
       }
-      // Rows [done, RS) are still to be written; each chunk covers
-      // [r0, r0 + chunkRows), the last one overlapping the previous.
-      for (int64_t r0 = 0, done = 0; done < RS; r0 += chunkRows) {
-        r0 = std::min(r0, RS - chunkRows);
+      // Chunks of chunkRows rows, the last one possibly shorter.
+      for (int64_t r0 = 0; r0 < RS; r0 += chunkRows) {
+        const int64_t nr = std::min(chunkRows, RS - r0);
         const char *kernelSrc = blockSrc;
-        for (int64_t k = 0; k < kn; ++k, kernelSrc += kernelStride)
-          Filler::fill(kernelSrc, cn, RS, r0, chunkRows, blockEnd, tmp + k * cn * DB, rowElems);
-        const int64_t skip = done - r0;
-        emit(out + done * rowElems * DB, tmp + skip * rowElems * DB,
-             (chunkRows - skip) * rowElems * DB, streaming);
-        done = r0 + chunkRows;
+        for (int64_t k = 0; k < kn; ++k, kernelSrc += kernelStride) {
+          if (SB == DB && r0 == 0 && c0 + atomicC < C) {
+            // Each kernel of the group is its own read stream, more than
+            // the hardware prefetcher follows: fetch this kernel's next
+            // channel block while this one is transposed.
+            const char *next = kernelSrc + cn * RS * SB;
+            const int64_t nextBytes = std::min(atomicC, C - c0 - atomicC) * RS * SB;
+            for (int64_t b = 0; b < nextBytes; b += 64)
+              __builtin_prefetch(next + b);
+          }
+          Filler::fill(kernelSrc, cn, RS, r0, nr, blockEnd, tmp + k * cn * DB, rowElems);
+        }
+        emit(out + r0 * rowElems * DB, tmp, nr * rowElems * DB, streaming);
       }
       out += RS * rowElems * DB;
     }
