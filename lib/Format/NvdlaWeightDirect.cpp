@@ -57,16 +57,10 @@ constexpr int64_t kChunkRows = 8;
 constexpr int64_t kStreamingThreshold = int64_t(8) << 20;
 
 #ifdef DLA_NVDLA_WEIGHT_SSE2
-/// d[j * dstride + i] = s[i * sstride + j] for an 8x8 block of 16-bit values.
-inline void transpose8x8x16(const char *s, int64_t sstride, char *d, int64_t dstride) {
-  __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 0 * sstride));
-  __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 1 * sstride));
-  __m128i a2 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 2 * sstride));
-  __m128i a3 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 3 * sstride));
-  __m128i a4 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 4 * sstride));
-  __m128i a5 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 5 * sstride));
-  __m128i a6 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 6 * sstride));
-  __m128i a7 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 7 * sstride));
+/// Transposes 8 rows of 8 16-bit values held in registers and stores row j
+/// of the result at d + j * dstride.
+inline void transpose8x8x16Regs(__m128i a0, __m128i a1, __m128i a2, __m128i a3, __m128i a4,
+                                __m128i a5, __m128i a6, __m128i a7, char *d, int64_t dstride) {
   __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
   __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
   __m128i b4 = _mm_unpacklo_epi16(a4, a5), b5 = _mm_unpackhi_epi16(a4, a5);
@@ -85,18 +79,27 @@ inline void transpose8x8x16(const char *s, int64_t sstride, char *d, int64_t dst
   _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 7 * dstride), _mm_unpackhi_epi64(c3, c7));
 }
 
+/// d[j * dstride + i] = s[i * sstride + j] for an 8x8 block of 16-bit values.
+inline void transpose8x8x16(const char *s, int64_t sstride, char *d, int64_t dstride) {
+  auto row = [&](int i) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i * sstride));
+  };
+  transpose8x8x16Regs(row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7), d,
+                      dstride);
+}
+
 /// d[j * dstride + i] = s[i * sstride + j] for a 16x8 block of bytes
 /// (16 source rows of 8 bytes -> 8 destination rows of 16 bytes).
 inline void transpose16x8x8(const char *s, int64_t sstride, char *d, int64_t dstride) {
-  __m128i r[16];
-  for (int i = 0; i < 16; ++i)
-    r[i] = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(s + i * sstride));
-  // Interleave bytes of row pairs: (0,1), (2,3), ...
-  __m128i b[8];
-  for (int i = 0; i < 8; ++i)
-    b[i] = _mm_unpacklo_epi8(r[2 * i], r[2 * i + 1]);
-  // b[i] holds 8 16-bit pairs (column j of rows 2i, 2i+1): transpose as 8x8x16.
-  transpose8x8x16(reinterpret_cast<const char *>(b), 16, d, dstride);
+  // Interleave bytes of row pairs (0,1), (2,3), ...: 8 rows of 8 16-bit
+  // pairs (column j of rows 2i, 2i+1), then transpose those as 8x8x16.
+  auto pair = [&](int i) {
+    return _mm_unpacklo_epi8(
+        _mm_loadl_epi64(reinterpret_cast<const __m128i *>(s + 2 * i * sstride)),
+        _mm_loadl_epi64(reinterpret_cast<const __m128i *>(s + (2 * i + 1) * sstride)));
+  };
+  transpose8x8x16Regs(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7),
+                      d, dstride);
 }
 #endif
 
