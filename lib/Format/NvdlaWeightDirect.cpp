@@ -265,21 +265,21 @@ inline void emit(char *to, const char *from, int64_t bytes, bool streaming) {
 /// SB: source element bytes (1, 2, or 4 for fp32 converted to fp16 with
 /// `rounding`); DB: storage element bytes.
 /// Kernel groups [g0, g1) (every group before the last is full, so group g
-/// starts at g * kpg kernels in both source and stream).
+/// starts at g * kpg kernels in both source and stream) into `out`, where
+/// group g0 starts. `streaming`: non-temporal stores (a large output that
+/// nothing reads soon).
 template <int64_t SB, int64_t DB>
 void packDirectGroups(const char *src, int64_t K, int64_t C, int64_t RS, int64_t kpg,
-                      int64_t atomicC, char *dst, Fp16Rounding rounding, int64_t g0,
-                      int64_t g1) {
+                      int64_t atomicC, char *out, Fp16Rounding rounding, int64_t g0,
+                      int64_t g1, bool streaming) {
   using Filler = RowFiller<DB>;
   const int64_t kernelElems = C * RS;
-  const bool streaming = K * kernelElems * DB >= kStreamingThreshold;
   const int64_t chunkRows = std::min(RS, kChunkRows);
   std::vector<char> buffer(static_cast<size_t>(chunkRows * kpg * atomicC * DB));
   char *tmp = buffer.data();
   // fp32 sources: each kernel's block (contiguous cn x RS floats) is first
   // converted as a whole into `staging`, then transposed like fp16 data.
   std::vector<char> staging(SB == DB ? 0 : static_cast<size_t>(kpg * atomicC * RS * DB));
-  char *out = dst + g0 * kpg * kernelElems * DB;
   for (int64_t k0 = g0 * kpg; k0 < std::min(K, g1 * kpg); k0 += kpg) {
     const int64_t kn = std::min(kpg, K - k0);
     for (int64_t c0 = 0; c0 < C; c0 += atomicC) {
@@ -334,7 +334,9 @@ void packDirect(const char *src, int64_t K, int64_t C, int64_t RS, int64_t kpg,
   const int64_t groupBytes = std::max<int64_t>(1, kpg * C * RS * DB);
   parallelRanges(groups, (kBytesPerThread + groupBytes - 1) / groupBytes,
                  [&](int64_t g0, int64_t g1) {
-                   packDirectGroups<SB, DB>(src, K, C, RS, kpg, atomicC, dst, rounding, g0, g1);
+                   packDirectGroups<SB, DB>(src, K, C, RS, kpg, atomicC,
+                                            dst + g0 * kpg * C * RS * DB, rounding, g0, g1,
+                                            K * C * RS * DB >= kStreamingThreshold);
                  });
 }
 
@@ -354,6 +356,29 @@ void dlaformat::nvdla::detail::packDirectStream(const WeightLayoutImpl &impl, So
     return packDirect<4, 2>(src, K, C, RS, kpg, aC, dst, Fp16Rounding::TiesToEven);
   case SourceKind::Fp32ToFp16TA:
     return packDirect<4, 2>(src, K, C, RS, kpg, aC, dst, Fp16Rounding::TiesAwayFromZero);
+  }
+}
+
+void dlaformat::nvdla::detail::packDirectGroupRange(const WeightLayoutImpl &impl,
+                                                      SourceKind kind, const char *src,
+                                                      int64_t g0, int64_t g1, char *out) {
+  const WeightShape &shape = impl.params.shape;
+  const int64_t K = shape.kernels, C = shape.channels, RS = shape.height * shape.width;
+  const int64_t kpg = impl.kernelsPerGroup, aC = impl.params.hardware.atomicC;
+  // A piece is read right after it is written: no streaming stores.
+  switch (kind) {
+  case SourceKind::Raw1:
+    return packDirectGroups<1, 1>(src, K, C, RS, kpg, aC, out, Fp16Rounding::TiesToEven, g0, g1,
+                                  false);
+  case SourceKind::Raw2:
+    return packDirectGroups<2, 2>(src, K, C, RS, kpg, aC, out, Fp16Rounding::TiesToEven, g0, g1,
+                                  false);
+  case SourceKind::Fp32ToFp16TE:
+    return packDirectGroups<4, 2>(src, K, C, RS, kpg, aC, out, Fp16Rounding::TiesToEven, g0, g1,
+                                  false);
+  case SourceKind::Fp32ToFp16TA:
+    return packDirectGroups<4, 2>(src, K, C, RS, kpg, aC, out, Fp16Rounding::TiesAwayFromZero,
+                                  g0, g1, false);
   }
 }
 

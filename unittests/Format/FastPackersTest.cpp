@@ -12,6 +12,7 @@
 #include "dla/Format/ChunkedLayout.h"
 #include "dla/Format/NvdlaWeight.h"
 #include "dla/Format/NvdlaWeightCompression.h"
+#include "dla/Format/NvdlaWeightPacker.h"
 #include "dla/Format/PackThreads.h"
 
 #include <gtest/gtest.h>
@@ -233,6 +234,92 @@ TEST(FastPackers, DirectPackerMatchesPerElementReference) {
           << threads << " threads";
     }
     setPackThreads(0);
+  }
+}
+
+TEST(FastPackers, CompressedPackerMatchesPreviousKernel) {
+  // The compressed constant packer (direct weights: counted on the source,
+  // packed and compressed a piece at a time straight into WGS / WMB / data;
+  // other formats: through the whole stream) against the previous scalar
+  // compression of the packed image: ragged K and C on every hardware
+  // configuration (nv_small fp16 has 4-kernel groups: pieces must still
+  // start on WMB bytes), zeros 0-100%, raw and fp32 sources, and shapes of
+  // many pieces.
+  std::mt19937_64 rng(1307);
+  for (int trial = 0; trial < 48; ++trial) {
+    WeightParams params;
+    params.format = trial % 6 == 5 ? WeightFormat::Deconvolution : WeightFormat::Direct;
+    if (params.format == WeightFormat::Deconvolution)
+      params.strideX = params.strideY = 2;
+    params.precision =
+        std::vector<Precision>{Precision::Int8, Precision::Fp16, Precision::Int16}[trial % 3];
+    params.hardware = kHardwareConfigs[rng() % std::size(kHardwareConfigs)];
+    params.shape = {int64_t(1 + rng() % 90), int64_t(1 + rng() % 100), int64_t(1 + rng() % 4),
+                    int64_t(1 + rng() % 4)};
+    if (trial % 8 == 7) // several 256 KiB pieces
+      params.shape = {int64_t(200 + rng() % 50), int64_t(300 + rng() % 60), 3, 3};
+    auto layout = NvdlaWeightLayout::create(params);
+    ASSERT_TRUE(layout) << layout.message();
+    const int64_t eb = layout->getElementBytes(), n = layout->getNumLogicalElements();
+    const int zeros = std::vector<int>{0, 50, 90, 100, 30}[trial % 5];
+    const bool fromFp32 = params.precision == Precision::Fp16 && trial % 4 == 1;
+    SCOPED_TRACE("trial " + std::to_string(trial) + " " + std::string(enumName(params.precision)) +
+                 (fromFp32 ? " from fp32" : "") + " " + std::string(params.hardware.name) + " " +
+                 std::to_string(params.shape.kernels) + "x" + std::to_string(params.shape.channels) +
+                 "x" + std::to_string(params.shape.height) + "x" + std::to_string(params.shape.width));
+    std::vector<char> logical = randomData(rng, n, eb, zeros);
+    std::vector<float> f32(static_cast<size_t>(n));
+    for (float &f : f32) // some round to +-0 in fp16
+      f = rng() % 100 < static_cast<uint64_t>(zeros)
+              ? 0.0f
+              : static_cast<float>(static_cast<int>(rng() % 20001) - 10000) /
+                    (rng() % 2 ? 1024.0f : 1e9f);
+    std::vector<char> image(static_cast<size_t>(layout->getStorageBytes()));
+    if (fromFp32) {
+      ASSERT_TRUE(layout->packFp32(f32.data(), n, image.data(), image.size()));
+    } else {
+      ASSERT_TRUE(layout->pack(logical.data(), logical.size(), image.data(), image.size()));
+    }
+    std::vector<unsigned char> expected =
+        previous::compress(*layout, reinterpret_cast<const unsigned char *>(image.data()));
+    auto packer = makeNvdlaWeightPacker(params, /*compressed=*/true);
+    ASSERT_TRUE(packer) << packer.message();
+    PackSource source;
+    source.data = fromFp32 ? reinterpret_cast<const char *>(f32.data()) : logical.data();
+    source.bytes = fromFp32 ? n * 4 : n * eb;
+    source.fromFp32 = fromFp32;
+    auto sizes = (*packer)->planSurfaces(source);
+    ASSERT_TRUE(sizes) << sizes.message();
+    ASSERT_EQ(sizes->size(), 3u);
+    std::vector<std::vector<char>> surfaces;
+    for (int64_t size : *sizes)
+      surfaces.emplace_back(static_cast<size_t>(size), char(0x5a));
+    std::vector<char *> pointers;
+    for (std::vector<char> &surface : surfaces)
+      pointers.push_back(surface.data());
+    Status packed = (*packer)->pack(source, pointers);
+    ASSERT_TRUE(packed) << packed.message();
+    // Every set's WGS / WMB / data region, where the packer placed it, holds
+    // the reference image's bytes; the gaps are zero.
+    auto plan = planCompressedWeights(*layout, image.data(), image.size());
+    ASSERT_TRUE(plan) << plan.message();
+    const int64_t align = (*packer)->getSurfaceAlignment();
+    int64_t at[3] = {0, 0, 0};
+    for (const CompressedWeightSurface &set : plan->surfaces) {
+      const int64_t from[3] = {set.wgsOffset, set.wmbOffset, set.dataOffset};
+      const int64_t bytes[3] = {set.wgsBytes, set.wmbBytes, set.dataBytes};
+      for (int kind = 0; kind < 3; ++kind) {
+        const int64_t start = (at[kind] + align - 1) / align * align;
+        for (int64_t i = at[kind]; i < start; ++i)
+          ASSERT_EQ(surfaces[kind][static_cast<size_t>(i)], 0) << "gap byte " << i;
+        ASSERT_LE(start + bytes[kind], (*sizes)[kind]);
+        ASSERT_EQ(std::memcmp(surfaces[kind].data() + start, expected.data() + from[kind],
+                              static_cast<size_t>(bytes[kind])),
+                  0)
+            << "surface kind " << kind;
+        at[kind] = start + bytes[kind];
+      }
+    }
   }
 }
 
