@@ -79,15 +79,19 @@ public:
         return makeError("packing memory overflows a 64-bit integer");
       return *peak;
     }
-    // Compressed: the uncompressed stream and the three surfaces (at their
-    // all-non-zero worst) live at once; the stream is compressed straight
-    // into the surfaces. The plan's own bookkeeping (8 bytes per kernel
-    // group) is below the stream's size, which callers check first.
+    // Compressed: an upper bound, all at their all-non-zero worst: the
+    // uncompressed stream, a compressed image and the three surfaces. The
+    // packer now holds less (no image: it compresses straight into the
+    // surfaces; direct weights not even the stream, only a 256 KiB piece);
+    // the bound stays the documented one (--dla-pack-weights' max-bytes
+    // diagnostics quote it). The bound's own bookkeeping (8 bytes per
+    // kernel group) is below the stream's size, which callers check first.
     CompressedWeightLayout worst = getCompressedWeightLayoutBound(layout);
     SurfacePlan worstPlans[3];
     planRegions(worst, getSurfaceAlignment(), worstPlans);
-    std::optional<int64_t> peak = checkedSum(
-        {stream, halves, worstPlans[0].bytes, worstPlans[1].bytes, worstPlans[2].bytes});
+    std::optional<int64_t> peak = checkedSum({stream, halves, worst.storageBytes,
+                                              worstPlans[0].bytes, worstPlans[1].bytes,
+                                              worstPlans[2].bytes});
     if (!peak)
       return makeError("packing memory overflows a 64-bit integer");
     return *peak;
