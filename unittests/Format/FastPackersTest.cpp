@@ -142,6 +142,40 @@ TEST(FastPackers, WinogradMatchesPreviousKernel) {
   }
 }
 
+TEST(FastPackers, WinogradSplitAcrossThreadsMatchesPreviousKernel) {
+  // Large enough to split by kernel groups across threads (a short last
+  // group: 500 = 31 x 16 + 4 kernels; 301 channels, padded to 304), through
+  // the 4-channel transposing load of 3x3 stride-1 kernels; int8 as well.
+  std::mt19937_64 rng(1308);
+  for (Precision precision : {Precision::Fp16, Precision::Int8}) {
+    WeightParams params;
+    params.format = WeightFormat::Winograd;
+    params.precision = precision;
+    params.shape = {precision == Precision::Fp16 ? 500 : 700, 301, 3, 3};
+    auto layout = NvdlaWeightLayout::create(params);
+    ASSERT_TRUE(layout) << layout.message();
+    const int64_t eb = layout->getElementBytes(), n = layout->getNumLogicalElements();
+    std::vector<char> logical(static_cast<size_t>(n * eb));
+    for (int64_t i = 0; i < n; ++i) {
+      if (precision == Precision::Fp16) {
+        const uint16_t h = fp32ToFp16(static_cast<float>(int(rng() % 4001) - 2000) / 256.0f);
+        std::memcpy(&logical[static_cast<size_t>(2 * i)], &h, 2);
+      } else {
+        logical[static_cast<size_t>(i)] = static_cast<char>(rng());
+      }
+    }
+    const std::vector<char> expected =
+        previous::winograd(*layout, logical.data(), Fp16Rounding::TiesToEven);
+    for (int threads : {1, 2, 3}) {
+      setPackThreads(threads);
+      std::vector<char> out(static_cast<size_t>(layout->getStorageBytes()), 0x5a);
+      ASSERT_TRUE(layout->pack(logical.data(), logical.size(), out.data(), out.size()));
+      EXPECT_TRUE(out == expected) << enumName(precision) << ", " << threads << " threads";
+    }
+    setPackThreads(0);
+  }
+}
+
 TEST(FastPackers, ChunkedCopyMatchesPerElementReference) {
   std::mt19937_64 rng(1303);
   for (int trial = 0; trial < 120; ++trial) {
