@@ -488,27 +488,53 @@ RowPlan planRows(const StridedView &view, const std::vector<int64_t> &shape) {
 
 /// Reads the logical tensor row by row, sequentially, and writes each row's
 /// runs (crouton / depth32: 32 channels each) where the plan puts them.
-/// RunBytes > 0: every run has that many bytes (a fixed-size copy).
+/// RunBytes > 0: every run has that many bytes (a fixed-size copy). The
+/// second-to-last dimension is a tight loop over its offset table, the
+/// odometer turns only once per pass of it.
 template <int64_t W, int64_t RunBytes = 0>
 void rowPackImpl(const StridedView &view, const RowPlan &plan, const std::vector<int64_t> &shape,
                  int64_t width, const char *logical, char *storage) {
   const size_t rank = shape.size();
-  const int64_t rowElements = shape.back();
-  std::vector<int64_t> index(rank, 0);
+  const int64_t rowBytes = shape.back() * width;
   for (int64_t e : shape)
     if (e == 0)
       return;
-  int64_t base = view.offset;
-  for (size_t d = 0; d + 1 < rank; ++d)
-    base += plan.terms[d][0];
-  for (const char *row = logical;; row += rowElements * width) {
-    for (const RowPlan::Run &r : plan.runs) {
-      if constexpr (RunBytes > 0)
-        std::memcpy(storage + (base + r.offset) * W, row + r.first * W, RunBytes);
+  const RowPlan::Run *runs = plan.runs.data();
+  const size_t numRuns = plan.runs.size();
+  // RunBytes > 0: every run but the last has RunBytes bytes (the last one at
+  // most: 60 channels are 32 + 28).
+  const RowPlan::Run &lastRun = plan.runs.back();
+  const bool lastFull = lastRun.count * width == RunBytes;
+  auto copyRow = [&](const char *row, char *dst) {
+    if constexpr (RunBytes > 0) {
+      for (size_t k = 0; k + 1 < numRuns; ++k)
+        std::memcpy(dst + runs[k].offset * W, row + runs[k].first * W, RunBytes);
+      if (lastFull)
+        std::memcpy(dst + lastRun.offset * W, row + lastRun.first * W, RunBytes);
       else
-        copyBytes(storage + (base + r.offset) * width, row + r.first * width, r.count * width);
+        copyBytes(dst + lastRun.offset * W, row + lastRun.first * W, lastRun.count * W);
+    } else {
+      for (size_t k = 0; k < numRuns; ++k)
+        copyBytes(dst + runs[k].offset * width, row + runs[k].first * width,
+                  runs[k].count * width);
     }
-    size_t d = rank - 1;
+  };
+  if (rank == 1) {
+    copyRow(logical, storage + view.offset * width);
+    return;
+  }
+  const size_t inner = rank - 2;
+  const int64_t *innerTerm = plan.terms[inner].data();
+  const int64_t innerCount = shape[inner];
+  std::vector<int64_t> index(inner, 0);
+  int64_t base = view.offset;
+  for (size_t d = 0; d < inner; ++d)
+    base += plan.terms[d][0];
+  const char *row = logical;
+  for (;;) {
+    for (int64_t i = 0; i < innerCount; ++i, row += rowBytes)
+      copyRow(row, storage + (base + innerTerm[i]) * width);
+    size_t d = inner;
     for (; d-- > 0;) {
       const std::vector<int64_t> &t = plan.terms[d];
       base -= t[static_cast<size_t>(index[d])];
@@ -638,10 +664,13 @@ void dlaformat::packStridedView(const StridedView &fullView, const std::vector<i
         shape.back() * elementBytes >= 16 * static_cast<int64_t>(plan.runs.size())) {
       if (!(dense && numElements == storageElements))
         std::memset(storage, 0, static_cast<size_t>(storageElements * elementBytes));
+      // Runs of 32 / 64 bytes, the last one possibly shorter.
       bool all32 = true, all64 = true;
-      for (const RowPlan::Run &r : plan.runs) {
-        all32 &= r.count * elementBytes == 32;
-        all64 &= r.count * elementBytes == 64;
+      for (size_t k = 0; k < plan.runs.size(); ++k) {
+        const int64_t bytes = plan.runs[k].count * elementBytes;
+        const bool last = k + 1 == plan.runs.size();
+        all32 &= last ? bytes <= 32 : bytes == 32;
+        all64 &= last ? bytes <= 64 : bytes == 64;
       }
       switch (elementBytes) {
       case 1:
