@@ -347,10 +347,11 @@ TEST(FastPackers, CompressedPackerMatchesPreviousKernel) {
         for (int64_t i = at[kind]; i < start; ++i)
           ASSERT_EQ(surfaces[kind][static_cast<size_t>(i)], 0) << "gap byte " << i;
         ASSERT_LE(start + bytes[kind], (*sizes)[kind]);
-        ASSERT_EQ(std::memcmp(surfaces[kind].data() + start, expected.data() + from[kind],
-                              static_cast<size_t>(bytes[kind])),
-                  0)
-            << "surface kind " << kind;
+        if (bytes[kind] > 0) // an empty surface may have no buffer
+          ASSERT_EQ(std::memcmp(surfaces[kind].data() + start, expected.data() + from[kind],
+                                static_cast<size_t>(bytes[kind])),
+                    0)
+              << "surface kind " << kind;
         at[kind] = start + bytes[kind];
       }
     }
