@@ -299,17 +299,16 @@ inline void transpose4Rows(const char *s, int64_t rs, char *d) {
 #endif
 
 /// One tile, rows x cols of the a x b tile valid, the rest zero.
+/// (Zeroed whole first: a tile past the logical shape, e.g. the last
+/// in-channel block of 1000 channels, is one memset, not one per element.)
 template <int64_t W>
 inline void packTileSlow(const char *src, int64_t rowStep, char *dst, int64_t a, int64_t b,
                          int64_t rows, int64_t cols, int64_t width) {
-  for (int64_t j = 0; j < b; ++j)
-    for (int64_t i = 0; i < a; ++i) {
-      char *o = dst + (j * a + i) * width;
-      if (i < rows && j < cols)
-        std::memcpy(o, src + (i * rowStep + j) * width, W > 0 ? W : width);
-      else
-        std::memset(o, 0, static_cast<size_t>(width));
-    }
+  if (rows < a || cols < b)
+    std::memset(dst, 0, static_cast<size_t>(a * b * width));
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t i = 0; i < rows; ++i)
+      std::memcpy(dst + (j * a + i) * width, src + (i * rowStep + j) * width, W > 0 ? W : width);
 }
 
 /// Outputs at least this large are written with non-temporal stores.
