@@ -9,7 +9,9 @@
 // python3 child (its own ratio against its own memcpy, np.copyto of the
 // same bytes) and compare numpy's bytes with ours.
 //
-// Usage: dla-bench-ratios [runs] [--threads N] [--no-numpy]
+// Usage: dla-bench-ratios [runs] [--no-numpy] [--only SUBSTRING]
+// (--only runs the cases whose name contains SUBSTRING: "direct", "winograd",
+// "compress", "crouton", "depth32", "conv_weight").
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,8 @@ using namespace dlaformat::nvdla;
 namespace {
 int runs = 7;
 bool allOk = true;
+std::string only;
+bool selected(const std::string &name) { return only.empty() || name.find(only) != std::string::npos; }
 
 double seconds(const std::function<void()> &f) {
   auto t0 = std::chrono::steady_clock::now();
@@ -122,6 +126,8 @@ NvdlaWeightLayout makeLayout(WeightFormat format, Precision precision, WeightSha
 }
 
 void benchDirect(Precision precision, WeightShape shape) {
+  if (!selected("direct"))
+    return;
   NvdlaWeightLayout layout = makeLayout(WeightFormat::Direct, precision, shape);
   const int64_t eb = layout.getElementBytes();
   const int64_t n = layout.getNumLogicalElements();
@@ -148,6 +154,8 @@ void benchDirect(Precision precision, WeightShape shape) {
 }
 
 void benchWinograd(WeightShape shape) {
+  if (!selected("winograd"))
+    return;
   NvdlaWeightLayout layout = makeLayout(WeightFormat::Winograd, Precision::Fp16, shape);
   const int64_t n = layout.getNumLogicalElements();
   std::vector<char> src = randomFp16(n, 2);
@@ -165,6 +173,8 @@ void benchWinograd(WeightShape shape) {
 }
 
 void benchCompressed(WeightShape shape) {
+  if (!selected("compress"))
+    return;
   NvdlaWeightLayout layout = makeLayout(WeightFormat::Direct, Precision::Int8, shape);
   const int64_t n = layout.getNumLogicalElements();
   std::vector<char> src = randomBytes(n, 3, 50);
@@ -299,6 +309,8 @@ bool withNumpy = true;
 
 void benchChunked(ChunkedPreset preset, const std::vector<int64_t> &shape, int64_t eb,
                   double target) {
+  if (!selected(std::string(enumName(preset))))
+    return;
   auto bound = ChunkedLayout::getPreset(preset).bind(shape, eb);
   if (!bound)
     std::abort();
@@ -338,6 +350,8 @@ int main(int argc, char **argv) {
     std::string a = argv[i];
     if (a == "--no-numpy")
       withNumpy = false;
+    else if (a == "--only" && i + 1 < argc)
+      only = argv[++i];
     else
       runs = std::atoi(argv[i]);
   }

@@ -139,11 +139,17 @@ int64_t countBits(const unsigned char *bits, int64_t from, int64_t to) {
 }
 
 /// Scalar sweep of elements [e, n) of a surface: WMB bits (bytes from e/8 on
-/// are assumed zero) and packed data; returns the new data cursor.
+/// are assumed zero) and packed data; returns the new data cursor. Clears
+/// `fits` (and stops) when the data would pass `limit`.
 unsigned char *compressTail(const unsigned char *p, int64_t e, int64_t n, int64_t eb,
-                            unsigned char *wmb, unsigned char *data) {
+                            unsigned char *wmb, unsigned char *data,
+                            const unsigned char *limit, bool &fits) {
   for (p += e * eb; e < n; ++e, p += eb)
     if (isNonZero(p, eb)) {
+      if (limit - data < eb) {
+        fits = false;
+        return data;
+      }
       wmb[e >> 3] |= static_cast<unsigned char>(1u << (e & 7));
       std::memcpy(data, p, static_cast<size_t>(eb));
       data += eb;
@@ -181,10 +187,10 @@ __attribute__((target("ssse3,popcnt"))) int64_t countNonZeroSsse3(const unsigned
 
 /// Elements [0, n) of a surface: writes WMB bytes [0, ceil(n/8)) and the
 /// packed data from `data`; never stores at or past `limit`. Returns the new
-/// data cursor.
+/// data cursor; clears `fits` when the data does not fit below `limit`.
 __attribute__((target("ssse3,popcnt"))) unsigned char *
 compressSsse3(const unsigned char *in, int64_t n, int64_t eb, unsigned char *wmb,
-              unsigned char *data, const unsigned char *limit) {
+              unsigned char *data, const unsigned char *limit, bool &fits) {
   const ShuffleTables &t = tables();
   const __m128i zero = _mm_setzero_si128();
   int64_t e = 0;
@@ -220,7 +226,7 @@ compressSsse3(const unsigned char *in, int64_t n, int64_t eb, unsigned char *wmb
   // The rest element by element, OR-ing into cleared WMB bytes.
   for (int64_t b = e >> 3; b < (n + 7) >> 3; ++b)
     wmb[b] = 0;
-  return compressTail(in, e, n, eb, wmb, data);
+  return compressTail(in, e, n, eb, wmb, data, limit, fits);
 }
 #endif
 
@@ -234,14 +240,13 @@ int64_t countNonZero(const unsigned char *p, int64_t n, int64_t eb) {
 
 unsigned char *compressSurface(const unsigned char *in, int64_t n, int64_t eb,
                                unsigned char *wmb, unsigned char *data,
-                               const unsigned char *limit) {
+                               const unsigned char *limit, bool &fits) {
 #ifdef DLA_COMPRESS_SSSE3
   if (kHasSsse3)
-    return compressSsse3(in, n, eb, wmb, data, limit);
+    return compressSsse3(in, n, eb, wmb, data, limit, fits);
 #endif
-  (void)limit;
   std::memset(wmb, 0, static_cast<size_t>((n + 7) >> 3));
-  return compressTail(in, 0, n, eb, wmb, data);
+  return compressTail(in, 0, n, eb, wmb, data, limit, fits);
 }
 
 Error groupTooLarge(int64_t g, int64_t bytes) {
@@ -342,7 +347,11 @@ dlaformat::nvdla::compressWeights(const NvdlaWeightLayout &layout, const void *u
     const WeightSurface &ws = surfaces[i];
     const CompressedWeightSurface &cs = bound.surfaces[i];
     unsigned char *wmb = out + cs.wmbOffset;
-    unsigned char *end = compressSurface(in + ws.offset, cs.numElements, eb, wmb, cursor, limit);
+    bool fits = true;
+    unsigned char *end =
+        compressSurface(in + ws.offset, cs.numElements, eb, wmb, cursor, limit, fits);
+    if (!fits) // cannot happen: the buffer holds the bound or the counted plan
+      return makeError("compress: the compressed data does not fit the buffer");
     std::vector<int64_t> g;
     int64_t e = 0;
     for (int64_t j = 0; j < ws.getNumGroups(); ++j) {
@@ -370,6 +379,147 @@ dlaformat::nvdla::compressWeights(const NvdlaWeightLayout &layout, const void *u
     cursor = next;
   }
   return assembleGroups(layout, std::move(groups));
+}
+
+int64_t dlaformat::nvdla::countNonZeroWeightBytes(const void *stream, int64_t bytes,
+                                                   int64_t elementBytes) {
+  return countNonZero(static_cast<const unsigned char *>(stream), bytes / elementBytes,
+                      elementBytes) *
+         elementBytes;
+}
+
+Expected<CompressedWeightLayout>
+dlaformat::nvdla::planCompressedWeightsFromGroups(const NvdlaWeightLayout &layout,
+                                                  std::vector<std::vector<int64_t>> groupBytes) {
+  const std::vector<WeightSurface> &surfaces = layout.getSurfaces();
+  if (groupBytes.size() != surfaces.size())
+    return makeError("plan compression: " + str(int64_t(groupBytes.size())) +
+                     " lists of group sizes for " + str(int64_t(surfaces.size())) +
+                     " weight surfaces");
+  for (size_t i = 0; i < surfaces.size(); ++i) {
+    if (static_cast<int64_t>(groupBytes[i].size()) != surfaces[i].getNumGroups())
+      return makeError("plan compression: weight surface " + str(int64_t(i)) + " has " +
+                       str(surfaces[i].getNumGroups()) + " kernel groups, " +
+                       str(int64_t(groupBytes[i].size())) + " sizes given");
+    for (size_t g = 0; g < groupBytes[i].size(); ++g) {
+      const int64_t b = groupBytes[i][g];
+      if (b > int64_t(UINT32_MAX))
+        return groupTooLarge(static_cast<int64_t>(g), b);
+      if (b < 0 || b > surfaces[i].getGroupBytes(static_cast<int64_t>(g)))
+        return makeError("plan compression: kernel group " + str(int64_t(g)) + " of " +
+                         str(surfaces[i].getGroupBytes(static_cast<int64_t>(g))) +
+                         " bytes cannot compress to " + str(b));
+    }
+  }
+  return assembleGroups(layout, std::move(groupBytes));
+}
+
+namespace {
+/// memset that accepts the null buffer of an empty region.
+void zeroBytes(unsigned char *p, int64_t n) {
+  if (n > 0)
+    std::memset(p, 0, static_cast<size_t>(n));
+}
+} // namespace
+
+WeightSurfaceCompressor::WeightSurfaceCompressor(const NvdlaWeightLayout &layout,
+                                                 const CompressedWeightLayout &plan,
+                                                 size_t surface, void *wgsOut, void *wmbOut,
+                                                 void *dataOut)
+    : elementBytes(layout.getElementBytes()), surface(surface),
+      wmb(static_cast<unsigned char *>(wmbOut)), data(static_cast<unsigned char *>(dataOut)),
+      dataBegin(data), dataLimit(data) {
+  const std::vector<WeightSurface> &surfaces = layout.getSurfaces();
+  if (surface >= surfaces.size() || surface >= plan.surfaces.size() ||
+      static_cast<int64_t>(plan.surfaces[surface].groupBytes.size()) !=
+          surfaces[surface].getNumGroups()) {
+    failed = makeError("compress: the plan has no group sizes for weight surface " +
+                       str(int64_t(surface)));
+    return;
+  }
+  planned = &plan.surfaces[surface];
+  // An empty region (all-zero weights have no data) may have no buffer.
+  if ((!wgsOut && planned->wgsBytes) || (!wmbOut && planned->wmbBytes) ||
+      (!dataOut && planned->dataBytes)) {
+    failed = makeError("compress: null output buffer");
+    return;
+  }
+  dataLimit = data + planned->dataBytes;
+  // WGS: the plan's group sizes, then zeros.
+  unsigned char *wgs = static_cast<unsigned char *>(wgsOut);
+  const int64_t groups = surfaces[surface].getNumGroups();
+  for (int64_t j = 0; j < groups; ++j) {
+    const uint32_t v = static_cast<uint32_t>(planned->groupBytes[static_cast<size_t>(j)]);
+    unsigned char *w = wgs + 4 * j;
+    w[0] = static_cast<unsigned char>(v);
+    w[1] = static_cast<unsigned char>(v >> 8);
+    w[2] = static_cast<unsigned char>(v >> 16);
+    w[3] = static_cast<unsigned char>(v >> 24);
+  }
+  zeroBytes(wgs + 4 * groups, planned->wgsBytes - 4 * groups);
+}
+
+Status WeightSurfaceCompressor::add(const void *piece, int64_t elements) {
+  if (!failed)
+    return failed;
+  if (elements < 0 || elements > planned->numElements - done)
+    return failed = makeError("compress: weight surface " + str(int64_t(surface)) + " has " +
+                              str(planned->numElements) + " elements, given " +
+                              str(done + elements));
+  if (done % 8)
+    return failed = makeError("compress: a piece after one of " + str(done) +
+                              " elements, not a multiple of 8");
+  // The sweep's stores stay below the end of the planned data region, and
+  // past the data only until finish() zeroes the rest.
+  bool fits = true;
+  // An empty data region may have no buffer: a stand-in without room.
+  unsigned char none;
+  unsigned char *at = data ? data : &none;
+  unsigned char *end = compressSurface(static_cast<const unsigned char *>(piece), elements,
+                                       elementBytes, wmb + done / 8, at,
+                                       data ? dataLimit : &none, fits);
+  if (!data)
+    end = nullptr;
+  if (!fits)
+    return failed = makeError("compress: weight surface " + str(int64_t(surface)) +
+                              " has more non-zero elements than its plan holds");
+  data = end;
+  done += elements;
+  return Status::success();
+}
+
+Status WeightSurfaceCompressor::finish() {
+  if (!failed)
+    return failed;
+  if (done != planned->numElements)
+    return makeError("compress: weight surface " + str(int64_t(surface)) + " has " +
+                     str(planned->numElements) + " elements, given " + str(done));
+  const int64_t wmbUsed = (planned->numElements + 7) / 8;
+  zeroBytes(wmb + wmbUsed, planned->wmbBytes - wmbUsed);
+  if (data - dataBegin != planned->dataUsedBytes)
+    return makeError("compress: weight surface " + str(int64_t(surface)) + " has " +
+                     str(int64_t(data - dataBegin)) + " bytes of non-zero elements, the plan " +
+                     str(planned->dataUsedBytes));
+  zeroBytes(data, dataLimit - data);
+  return Status::success();
+}
+
+Status dlaformat::nvdla::compressWeightSurface(const NvdlaWeightLayout &layout,
+                                                const CompressedWeightLayout &plan,
+                                                size_t surface, const void *uncompressed,
+                                                int64_t uncompressedBytes, void *wgs, void *wmb,
+                                                void *data) {
+  if (Status s = checkUncompressed(layout, uncompressed, uncompressedBytes, "compress"); !s)
+    return s;
+  WeightSurfaceCompressor compressor(layout, plan, surface, wgs, wmb, data);
+  const std::vector<WeightSurface> &surfaces = layout.getSurfaces();
+  if (surface < surfaces.size())
+    if (Status s = compressor.add(static_cast<const unsigned char *>(uncompressed) +
+                                      surfaces[surface].offset,
+                                  surfaces[surface].dataBytes / layout.getElementBytes());
+        !s)
+      return s;
+  return compressor.finish();
 }
 
 Status dlaformat::nvdla::decompressWeights(const NvdlaWeightLayout &layout,

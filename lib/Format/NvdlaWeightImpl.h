@@ -121,6 +121,12 @@ SurfaceProgram buildDeconvolutionProgram(int64_t C, int64_t R, int64_t S, int64_
 void packDirectStream(const WeightLayoutImpl &impl, SourceKind kind, const char *src,
                       char *dst);
 
+/// Kernel groups [g0, g1) of the direct stream (one thread): `out` receives
+/// the bytes of group g0 onwards, as packDirectStream would write them from
+/// g0's offset. For packers that take the stream a piece at a time.
+void packDirectGroupRange(const WeightLayoutImpl &impl, SourceKind kind, const char *src,
+                          int64_t g0, int64_t g1, char *out);
+
 /// The Winograd packer: writes the data bytes of the Winograd stream.
 /// `srcBytes` is 1 / 2 (raw int8 / int16 / fp16 source of the precision) or 4
 /// (fp32 source, fp16 precision).

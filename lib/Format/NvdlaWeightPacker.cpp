@@ -1,12 +1,14 @@
 //===- NvdlaWeightPacker.cpp - Constant packer for NVDLA weights ----------===//
 
 #include "dla/Format/NvdlaWeightPacker.h"
+#include "NvdlaWeightImpl.h"
 #include "dla/Format/ByteBuffer.h"
 #include "dla/Format/CheckedMath.h"
 #include "dla/Format/NvdlaAlignment.h"
 #include "dla/Format/NvdlaWeightCompression.h"
 
 #include <cstring>
+#include <numeric>
 
 using namespace dlaformat;
 using namespace dlaformat::nvdla;
@@ -77,10 +79,13 @@ public:
         return makeError("packing memory overflows a 64-bit integer");
       return *peak;
     }
-    // Compressed: the uncompressed stream, the compressed image and the
-    // three surfaces live at once, all at their all-non-zero worst. The
-    // bound's own bookkeeping (8 bytes per kernel group) is below the
-    // stream's size, which callers check first.
+    // Compressed: an upper bound, all at their all-non-zero worst: the
+    // uncompressed stream, a compressed image and the three surfaces. The
+    // packer now holds less (no image: it compresses straight into the
+    // surfaces; direct weights not even the stream, only a 256 KiB piece);
+    // the bound stays the documented one (--dla-pack-weights' max-bytes
+    // diagnostics quote it). The bound's own bookkeeping (8 bytes per
+    // kernel group) is below the stream's size, which callers check first.
     CompressedWeightLayout worst = getCompressedWeightLayoutBound(layout);
     SurfacePlan worstPlans[3];
     planRegions(worst, getSurfaceAlignment(), worstPlans);
@@ -98,25 +103,59 @@ public:
       return s.takeError();
     if (!compressed)
       return std::vector<int64_t>{layout.getStorageBytes()};
-    // Compression sizes depend on the data: pack the stream, compress it
-    // once into an image of the all-non-zero size, keep the image for pack().
-    Expected<ByteBuffer> buffer =
-        ByteBuffer::allocate(layout.getStorageBytes(), "the uncompressed weight stream");
-    if (!buffer)
-      return buffer.takeError();
-    ByteBuffer stream = std::move(*buffer);
-    if (Status p = packStream(source, stream.data()); !p)
-      return p.takeError();
-    Expected<ByteBuffer> imageBuffer = ByteBuffer::allocate(
-        getCompressedWeightLayoutBound(layout).storageBytes, "the compressed weight image");
-    if (!imageBuffer)
-      return imageBuffer.takeError();
-    image = std::move(*imageBuffer);
-    Expected<CompressedWeightLayout> done =
-        compressWeights(layout, stream.data(), stream.size(), image.data(), image.size());
-    if (!done)
-      return done.takeError();
-    compressedLayout = std::move(*done);
+    if (isPiecewise(source)) {
+      // Direct weights: the stream a few kernel groups at a time into a
+      // cache-sized piece, counted right away (no stream buffer: filling a
+      // fresh one cost more page faults than the whole compression).
+      std::vector<int64_t> groups;
+      const WeightSurface &ws = layout.getSurfaces()[0];
+      const int64_t eb = layout.getElementBytes();
+      const WeightShape &shape = layout.getParams().shape;
+      if (!source.fromFp32 && ws.offset == 0 &&
+          ws.bytesPerKernel == shape.channels * shape.height * shape.width * eb) {
+        // A direct kernel group is a reordering of its kernels' elements
+        // (no padding inside), which are contiguous in the KCRS source at
+        // the group's own stream offset: count them there, packing nothing.
+        if (Status s = checkPackSource(source, layout.getNumLogicalElements(), eb); !s)
+          return s.takeError();
+        for (int64_t g = 0; g < ws.getNumGroups(); ++g)
+          groups.push_back(countNonZeroWeightBytes(source.data + ws.getGroupOffset(g),
+                                                   ws.getGroupBytes(g), eb));
+      } else if (Status p = forEachPiece(source, [&](int64_t g0, int64_t g1, const char *piece) {
+                   for (int64_t g = g0; g < g1; ++g) {
+                     const int64_t bytes = ws.getGroupBytes(g);
+                     groups.push_back(countNonZeroWeightBytes(piece, bytes, eb));
+                     piece += bytes;
+                   }
+                   return Status::success();
+                 });
+                 !p) {
+        return p.takeError();
+      }
+      std::vector<std::vector<int64_t>> perSurface;
+      perSurface.push_back(std::move(groups));
+      Expected<CompressedWeightLayout> plan =
+          planCompressedWeightsFromGroups(layout, std::move(perSurface));
+      if (!plan)
+        return plan.takeError();
+      compressedLayout = std::move(*plan);
+    } else {
+      // Compression sizes depend on the data: pack the stream, count its
+      // non-zero elements per kernel group (a read-only sweep), keep the
+      // stream for pack(), which compresses it straight into the surfaces.
+      Expected<ByteBuffer> buffer =
+          ByteBuffer::allocate(layout.getStorageBytes(), "the uncompressed weight stream");
+      if (!buffer)
+        return buffer.takeError();
+      stream = std::move(*buffer);
+      if (Status p = packStream(source, stream.data()); !p)
+        return p.takeError();
+      Expected<CompressedWeightLayout> plan =
+          planCompressedWeights(layout, stream.data(), stream.size());
+      if (!plan)
+        return plan.takeError();
+      compressedLayout = std::move(*plan);
+    }
     planRegions(compressedLayout, getSurfaceAlignment(), plans);
     return std::vector<int64_t>{plans[0].bytes, plans[1].bytes, plans[2].bytes};
   }
@@ -128,20 +167,43 @@ public:
     int64_t written[3] = {0, 0, 0};
     for (size_t i = 0; i < compressedLayout.surfaces.size(); ++i) {
       const CompressedWeightSurface &set = compressedLayout.surfaces[i];
-      const int64_t from[3] = {set.wgsOffset, set.wmbOffset, set.dataOffset};
       const int64_t sizes[3] = {set.wgsBytes, set.wmbBytes, set.dataBytes};
+      char *at[3];
       for (int kind = 0; kind < 3; ++kind) {
-        const int64_t at = plans[kind].regionOffsets[i];
-        std::memset(surfaces[kind] + written[kind], 0, static_cast<size_t>(at - written[kind]));
-        std::memcpy(surfaces[kind] + at, image.data() + from[kind],
-                    static_cast<size_t>(sizes[kind]));
-        written[kind] = at + sizes[kind];
+        const int64_t offset = plans[kind].regionOffsets[i];
+        if (offset > written[kind])
+          std::memset(surfaces[kind] + written[kind], 0,
+                      static_cast<size_t>(offset - written[kind]));
+        at[kind] = surfaces[kind] + offset;
+        written[kind] = offset + sizes[kind];
+      }
+      if (isPiecewise(source)) {
+        // The same pieces again, compressed as they come.
+        WeightSurfaceCompressor compressor(layout, compressedLayout, i, at[0], at[1], at[2]);
+        const WeightSurface &ws = layout.getSurfaces()[0];
+        if (Status p = forEachPiece(source,
+                                    [&](int64_t g0, int64_t g1, const char *piece) {
+                                      int64_t bytes = 0;
+                                      for (int64_t g = g0; g < g1; ++g)
+                                        bytes += ws.getGroupBytes(g);
+                                      return compressor.add(piece,
+                                                            bytes / layout.getElementBytes());
+                                    });
+            !p)
+          return p;
+        if (Status f = compressor.finish(); !f)
+          return f;
+      } else if (Status s = compressWeightSurface(layout, compressedLayout, i, stream.data(),
+                                                  stream.size(), at[0], at[1], at[2]);
+                 !s) {
+        return s;
       }
     }
     for (int kind = 0; kind < 3; ++kind)
-      std::memset(surfaces[kind] + written[kind], 0,
-                  static_cast<size_t>(plans[kind].bytes - written[kind]));
-    image = ByteBuffer(); // no longer needed
+      if (plans[kind].bytes > written[kind])
+        std::memset(surfaces[kind] + written[kind], 0,
+                    static_cast<size_t>(plans[kind].bytes - written[kind]));
+    stream = ByteBuffer(); // no longer needed
     return Status::success();
   }
 
@@ -165,10 +227,60 @@ private:
     return layout.pack(halves->data(), n * 2, out, bytes, transformRounding);
   }
 
+  /// Whether the stream is made a piece at a time (direct weights: one
+  /// surface, kernel groups packed independently).
+  /// fp32 sources only for fp16 weights (packStream reports the others).
+  bool isPiecewise(const PackSource &source) const {
+    return layout.getParams().format == WeightFormat::Direct &&
+           layout.getSurfaces().size() == 1 &&
+           (!source.fromFp32 || layout.getParams().precision == Precision::Fp16);
+  }
+
+  /// Packs the direct stream a few kernel groups at a time into one reused
+  /// piece of about kPieceBytes and calls body(g0, g1, piece) for groups
+  /// [g0, g1); every piece but the last holds a multiple of 8 elements.
+  template <typename Body> Status forEachPiece(const PackSource &source, Body body) {
+    if (Status s =
+            checkPackSource(source, layout.getNumLogicalElements(), layout.getElementBytes());
+        !s)
+      return s;
+    constexpr int64_t kPieceBytes = int64_t(256) << 10;
+    const WeightSurface &ws = layout.getSurfaces()[0];
+    const int64_t groups = ws.getNumGroups();
+    const int64_t groupBytes = ws.getGroupBytes(0); // every group but the last
+    const int64_t eb = layout.getElementBytes();
+    // Groups per piece: a multiple of the smallest count whose elements are
+    // a multiple of 8 (so pieces start on WMB byte boundaries).
+    const int64_t unit = 8 / std::gcd(int64_t(8), groupBytes / eb);
+    const int64_t perPiece =
+        std::max<int64_t>(1, kPieceBytes / std::max<int64_t>(1, groupBytes * unit)) * unit;
+    if (piece.size() < std::min(perPiece, groups) * groupBytes) {
+      Expected<ByteBuffer> buffer = ByteBuffer::allocate(std::min(perPiece, groups) * groupBytes,
+                                                         "a piece of the weight stream");
+      if (!buffer)
+        return buffer.takeError();
+      piece = std::move(*buffer);
+    }
+    const nvdla::detail::WeightLayoutImpl &impl = nvdla::detail::WeightLayoutImpl::get(layout);
+    const nvdla::detail::SourceKind kind =
+        !source.fromFp32 ? (eb == 1 ? nvdla::detail::SourceKind::Raw1 : nvdla::detail::SourceKind::Raw2)
+        : source.rounding == Fp16Rounding::TiesToEven ? nvdla::detail::SourceKind::Fp32ToFp16TE
+                                                      : nvdla::detail::SourceKind::Fp32ToFp16TA;
+    for (int64_t g0 = 0; g0 < groups; g0 += perPiece) {
+      const int64_t g1 = std::min(groups, g0 + perPiece);
+      nvdla::detail::packDirectGroupRange(impl, kind, static_cast<const char *>(source.data), g0, g1,
+                                   piece.data());
+      if (Status s = body(g0, g1, piece.data()); !s)
+        return s;
+    }
+    return Status::success();
+  }
+
   NvdlaWeightLayout layout;
   bool compressed;
   Fp16Rounding transformRounding;
-  ByteBuffer image; ///< the compressed image, from planSurfaces() to pack()
+  ByteBuffer stream; ///< the uncompressed stream, from planSurfaces() to pack()
+  ByteBuffer piece;  ///< piecewise packing: the current piece of the stream
   CompressedWeightLayout compressedLayout;
   SurfacePlan plans[3];
 };

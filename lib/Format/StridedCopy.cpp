@@ -261,7 +261,8 @@ bool isTileTranspose(const StridedView &view, const std::vector<int64_t> &shape)
 #if defined(__SSE2__) || defined(_M_X64)
 /// 4 source rows (`rs` bytes apart) of 8 16-bit / 16 8-bit columns, written
 /// column after column, 4 elements each (64 bytes).
-template <int64_t W> inline void transpose4Rows(const char *s, int64_t rs, char *d) {
+template <int64_t W, bool Stream = false>
+inline void transpose4Rows(const char *s, int64_t rs, char *d) {
   const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s));
   const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + rs));
   const __m128i r2 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + 2 * rs));
@@ -282,64 +283,144 @@ template <int64_t W> inline void transpose4Rows(const char *s, int64_t rs, char 
     o2 = _mm_unpacklo_epi16(t1, t3);
     o3 = _mm_unpackhi_epi16(t1, t3);
   }
-  _mm_storeu_si128(reinterpret_cast<__m128i *>(d), o0);
-  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 16), o1);
-  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 32), o2);
-  _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 48), o3);
+  if constexpr (Stream) {
+    // `d` is 16-byte aligned; whole cache lines, so no read for ownership.
+    _mm_stream_si128(reinterpret_cast<__m128i *>(d), o0);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(d + 16), o1);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(d + 32), o2);
+    _mm_stream_si128(reinterpret_cast<__m128i *>(d + 48), o3);
+  } else {
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d), o0);
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 16), o1);
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 32), o2);
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(d + 48), o3);
+  }
 }
 #endif
+
+/// One tile, rows x cols of the a x b tile valid, the rest zero.
+/// (Zeroed whole first: a tile past the logical shape, e.g. the last
+/// in-channel block of 1000 channels, is one memset, not one per element.)
+template <int64_t W>
+inline void packTileSlow(const char *src, int64_t rowStep, char *dst, int64_t a, int64_t b,
+                         int64_t rows, int64_t cols, int64_t width) {
+  if (rows < a || cols < b)
+    std::memset(dst, 0, static_cast<size_t>(a * b * width));
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t i = 0; i < rows; ++i)
+      std::memcpy(dst + (j * a + i) * width, src + (i * rowStep + j) * width, W > 0 ? W : width);
+}
+
+/// Outputs at least this large are written with non-temporal stores.
+constexpr int64_t kTileStreamingBytes = int64_t(4) << 20;
 
 /// Packs a tile-transpose layout (isTileTranspose): an odometer over all but
 /// the two innermost view dimensions, one tile per position; tiles cut by
 /// the logical shape are padded with zeros, so every storage byte the view
 /// covers is written.
+///
+/// Loop order: storage order (the innermost outer dimension a tight loop),
+/// except that when the outermost view dimension
+/// is a digit of the last logical dimension q (conv_weight's output-channel
+/// blocks) and the next one is not, those two swap. In storage order each
+/// tile reads its rows from pages that no nearby tile touches again (one TLB
+/// and cache miss per source line, and for 8-bit data half of every line is
+/// only used a whole sweep later); swapped, consecutive passes of the
+/// q-digit read the neighbouring bytes of the same source rows, which the
+/// loop prefetches one pass ahead. Writes stay contiguous per pass, and
+/// large outputs are written with non-temporal stores (whole lines).
 template <int64_t W>
 void tilePackImpl(const StridedView &view, const std::vector<int64_t> &shape, int64_t width,
                   const char *logical, char *storage) {
   const size_t rank = shape.size(), nd = view.dims.size();
   const StridedView::Dim &inner = view.dims[nd - 1], &second = view.dims[nd - 2];
   const int64_t a = inner.extent, b = second.extent;
-  const size_t p = static_cast<size_t>(inner.logicalDim), q = rank - 1;
+  const int64_t p = inner.logicalDim, q = static_cast<int64_t>(rank) - 1;
   std::vector<int64_t> logicalStride(rank, 1);
   for (size_t d = rank; d-- > 1;)
     logicalStride[d - 1] = logicalStride[d] * shape[d];
   const int64_t rowStep = logicalStride[p]; // elements between source rows
-  const size_t outerCount = nd - 2;
-  std::vector<int64_t> digit(outerCount, 0), index(rank, 0);
-  int64_t storageBase = view.offset, logicalBase = 0;
   for (const StridedView::Dim &d : view.dims)
     if (d.extent == 0)
       return;
+  // The outer view dimensions in loop order; the last one is the tight
+  // inner loop. A unit dimension stands in when there is none.
+  std::vector<StridedView::Dim> outer(view.dims.begin(), view.dims.end() - 2);
+  if (outer.empty())
+    outer.push_back({1, 0, 0, 1});
+  int64_t prefetchStep = 0; // bytes from a tile's rows to those of the next pass
+  if (outer.size() >= 3 && outer[0].logicalDim == q && outer[1].logicalDim != q) {
+    std::swap(outer[0], outer[1]);
+    prefetchStep = outer[1].weight * width;
+  }
+  const size_t n = outer.size();
+  const StridedView::Dim loop = outer[n - 1];
+  const int64_t loopLogical = loop.weight * logicalStride[loop.logicalDim];
+  const int64_t sourceBytes = logicalStride[0] * shape[0] * width;
+  int64_t covered = 1;
+  for (const StridedView::Dim &d : view.dims)
+    covered *= d.extent; // the storage size: cannot overflow
+#if defined(__SSE2__) || defined(_M_X64)
+  const bool stream = covered * width >= kTileStreamingBytes &&
+                      reinterpret_cast<uintptr_t>(storage + view.offset * width) % 16 == 0;
+#endif
+  std::vector<int64_t> digit(n, 0), index(rank, 0);
+  int64_t storageBase = view.offset, logicalBase = 0;
   for (;;) {
-    bool valid = true;
+    // Tiles along `loop`: all that is fixed over the loop first.
+    bool validOthers = true;
     for (size_t d = 0; d < rank; ++d)
-      valid &= index[d] < shape[d];
-    const int64_t rows = valid ? std::min(a, shape[p] - index[p]) : 0;
-    const int64_t cols = valid ? std::min(b, shape[q] - index[q]) : 0;
+      if (static_cast<int64_t>(d) != loop.logicalDim)
+        validOthers &= index[d] < shape[d];
+    int64_t x = index[loop.logicalDim];
+    const int64_t xEnd = shape[loop.logicalDim];
+    const int64_t rowsFixed = std::min(a, shape[p] - index[p]);
+    const int64_t colsFixed = std::min(b, shape[q] - index[q]);
     char *dst = storage + storageBase * width;
     const char *src = logical + logicalBase * width;
-    int64_t j = 0;
+    for (int64_t e = 0; e < loop.extent;
+         ++e, x += loop.weight, dst += loop.stride * width, src += loopLogical * width) {
+      const bool valid = validOthers && x < xEnd;
+      const int64_t rows = !valid ? 0 : loop.logicalDim == p ? std::min(a, xEnd - x) : rowsFixed;
+      const int64_t cols = !valid ? 0 : loop.logicalDim == q ? std::min(b, xEnd - x) : colsFixed;
+      if (prefetchStep)
+        for (int64_t i = 0; i < rows; ++i) {
+          // The next pass's bytes of these rows (within the source).
+          const int64_t at = (src - logical) + i * rowStep * width + prefetchStep;
+          if (at + prefetchStep <= sourceBytes) {
+            __builtin_prefetch(logical + at);
+            __builtin_prefetch(logical + at + prefetchStep - 1);
+          }
+        }
 #if defined(__SSE2__) || defined(_M_X64)
-    if constexpr (W == 1 || W == 2) {
-      constexpr int64_t lanes = 16 / W;
-      if (a == 4 && rows == 4)
-        for (; j + lanes <= cols; j += lanes)
-          transpose4Rows<W>(src + j * W, rowStep * W, dst + j * 4 * W);
-    }
-#endif
-    for (; j < b; ++j)
-      for (int64_t i = 0; i < a; ++i) {
-        char *o = dst + (j * a + i) * width;
-        if (i < rows && j < cols)
-          std::memcpy(o, src + (i * rowStep + j) * width, W > 0 ? W : width);
-        else
-          std::memset(o, 0, static_cast<size_t>(width));
+      if constexpr (W == 1 || W == 2) {
+        constexpr int64_t lanes = 16 / W;
+        if (a == 4 && rows == 4 && cols == b && b % lanes == 0) {
+          if (stream)
+            for (int64_t j = 0; j < b; j += lanes)
+              transpose4Rows<W, true>(src + j * W, rowStep * W, dst + j * 4 * W);
+          else
+            for (int64_t j = 0; j < b; j += lanes)
+              transpose4Rows<W>(src + j * W, rowStep * W, dst + j * 4 * W);
+          continue;
+        }
+        if (a == 4 && rows == 4) {
+          int64_t j = 0;
+          for (; j + lanes <= cols; j += lanes)
+            transpose4Rows<W>(src + j * W, rowStep * W, dst + j * 4 * W);
+          packTileSlow<W>(src + j * W, rowStep, dst + j * 4 * W, a, b - j, rows, cols - j, width);
+          continue;
+        }
       }
-    size_t v = outerCount;
-    for (; v-- > 0;) {
-      const StridedView::Dim &d = view.dims[v];
+#endif
+      packTileSlow<W>(src, rowStep, dst, a, b, rows, cols, width);
+    }
+
+    size_t k = n - 1;
+    for (; k-- > 0;) {
+      const StridedView::Dim &d = outer[k];
       const int64_t step = d.weight * logicalStride[d.logicalDim];
-      if (++digit[v] < d.extent) {
+      if (++digit[k] < d.extent) {
         index[d.logicalDim] += d.weight;
         logicalBase += step;
         storageBase += d.stride;
@@ -348,11 +429,15 @@ void tilePackImpl(const StridedView &view, const std::vector<int64_t> &shape, in
       index[d.logicalDim] -= d.weight * (d.extent - 1);
       logicalBase -= step * (d.extent - 1);
       storageBase -= d.stride * (d.extent - 1);
-      digit[v] = 0;
+      digit[k] = 0;
     }
-    if (v == static_cast<size_t>(-1))
-      return;
+    if (k == static_cast<size_t>(-1))
+      break;
   }
+#if defined(__SSE2__) || defined(_M_X64)
+  if (stream)
+    _mm_sfence();
+#endif
 }
 
 template <int64_t W> struct TilePackOp {
@@ -402,27 +487,53 @@ RowPlan planRows(const StridedView &view, const std::vector<int64_t> &shape) {
 
 /// Reads the logical tensor row by row, sequentially, and writes each row's
 /// runs (crouton / depth32: 32 channels each) where the plan puts them.
-/// RunBytes > 0: every run has that many bytes (a fixed-size copy).
+/// RunBytes > 0: every run has that many bytes (a fixed-size copy). The
+/// second-to-last dimension is a tight loop over its offset table, the
+/// odometer turns only once per pass of it.
 template <int64_t W, int64_t RunBytes = 0>
 void rowPackImpl(const StridedView &view, const RowPlan &plan, const std::vector<int64_t> &shape,
                  int64_t width, const char *logical, char *storage) {
   const size_t rank = shape.size();
-  const int64_t rowElements = shape.back();
-  std::vector<int64_t> index(rank, 0);
+  const int64_t rowBytes = shape.back() * width;
   for (int64_t e : shape)
     if (e == 0)
       return;
-  int64_t base = view.offset;
-  for (size_t d = 0; d + 1 < rank; ++d)
-    base += plan.terms[d][0];
-  for (const char *row = logical;; row += rowElements * width) {
-    for (const RowPlan::Run &r : plan.runs) {
-      if constexpr (RunBytes > 0)
-        std::memcpy(storage + (base + r.offset) * W, row + r.first * W, RunBytes);
+  const RowPlan::Run *runs = plan.runs.data();
+  const size_t numRuns = plan.runs.size();
+  // RunBytes > 0: every run but the last has RunBytes bytes (the last one at
+  // most: 60 channels are 32 + 28).
+  const RowPlan::Run &lastRun = plan.runs.back();
+  const bool lastFull = lastRun.count * width == RunBytes;
+  auto copyRow = [&](const char *row, char *dst) {
+    if constexpr (RunBytes > 0) {
+      for (size_t k = 0; k + 1 < numRuns; ++k)
+        std::memcpy(dst + runs[k].offset * W, row + runs[k].first * W, RunBytes);
+      if (lastFull)
+        std::memcpy(dst + lastRun.offset * W, row + lastRun.first * W, RunBytes);
       else
-        copyBytes(storage + (base + r.offset) * width, row + r.first * width, r.count * width);
+        copyBytes(dst + lastRun.offset * W, row + lastRun.first * W, lastRun.count * W);
+    } else {
+      for (size_t k = 0; k < numRuns; ++k)
+        copyBytes(dst + runs[k].offset * width, row + runs[k].first * width,
+                  runs[k].count * width);
     }
-    size_t d = rank - 1;
+  };
+  if (rank == 1) {
+    copyRow(logical, storage + view.offset * width);
+    return;
+  }
+  const size_t inner = rank - 2;
+  const int64_t *innerTerm = plan.terms[inner].data();
+  const int64_t innerCount = shape[inner];
+  std::vector<int64_t> index(inner, 0);
+  int64_t base = view.offset;
+  for (size_t d = 0; d < inner; ++d)
+    base += plan.terms[d][0];
+  const char *row = logical;
+  for (;;) {
+    for (int64_t i = 0; i < innerCount; ++i, row += rowBytes)
+      copyRow(row, storage + (base + innerTerm[i]) * width);
+    size_t d = inner;
     for (; d-- > 0;) {
       const std::vector<int64_t> &t = plan.terms[d];
       base -= t[static_cast<size_t>(index[d])];
@@ -552,10 +663,13 @@ void dlaformat::packStridedView(const StridedView &fullView, const std::vector<i
         shape.back() * elementBytes >= 16 * static_cast<int64_t>(plan.runs.size())) {
       if (!(dense && numElements == storageElements))
         std::memset(storage, 0, static_cast<size_t>(storageElements * elementBytes));
+      // Runs of 32 / 64 bytes, the last one possibly shorter.
       bool all32 = true, all64 = true;
-      for (const RowPlan::Run &r : plan.runs) {
-        all32 &= r.count * elementBytes == 32;
-        all64 &= r.count * elementBytes == 64;
+      for (size_t k = 0; k < plan.runs.size(); ++k) {
+        const int64_t bytes = plan.runs[k].count * elementBytes;
+        const bool last = k + 1 == plan.runs.size();
+        all32 &= last ? bytes <= 32 : bytes == 32;
+        all64 &= last ? bytes <= 64 : bytes == 64;
       }
       switch (elementBytes) {
       case 1:

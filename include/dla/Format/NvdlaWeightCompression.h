@@ -76,6 +76,49 @@ Expected<CompressedWeightLayout> compressWeights(const NvdlaWeightLayout &layout
                                                  int64_t uncompressedBytes, void *compressed,
                                                  int64_t compressedBytes);
 
+/// Bytes of the non-zero elements (of `elementBytes` bytes) among `bytes`
+/// bytes of an uncompressed stream: a kernel group's WGS value.
+int64_t countNonZeroWeightBytes(const void *stream, int64_t bytes, int64_t elementBytes);
+
+/// The exact compressed layout from the WGS values (non-zero bytes of each
+/// kernel group, per weight surface), as a packer that counts them piece by
+/// piece has them. Checks their number and the 32-bit WGS limit.
+Expected<CompressedWeightLayout>
+planCompressedWeightsFromGroups(const NvdlaWeightLayout &layout,
+                                std::vector<std::vector<int64_t>> groupBytes);
+
+/// Compresses one weight surface straight into three separate places, as a
+/// packer that keeps WGS, WMB and data in separate surfaces needs (no
+/// compressed image, no copy), from the uncompressed stream given whole or
+/// a piece at a time (the packer then never holds the whole stream).
+/// `plan` (planCompressedWeights or ...FromGroups of the same stream) must
+/// outlive the compressor; the constructor writes the WGS surface (wgsBytes,
+/// padding included), add() the WMB bits and data of the next elements,
+/// finish() the padding of WMB (to wmbBytes) and data (to dataBytes), and
+/// reports a stream that no longer matches the plan.
+class WeightSurfaceCompressor {
+public:
+  WeightSurfaceCompressor(const NvdlaWeightLayout &layout, const CompressedWeightLayout &plan,
+                          size_t surface, void *wgs, void *wmb, void *data);
+  /// The next `elements` elements of the surface's stream; every piece but
+  /// the last must be a multiple of 8 elements (WMB bytes are not shared).
+  Status add(const void *piece, int64_t elements);
+  Status finish();
+
+private:
+  int64_t elementBytes;
+  const CompressedWeightSurface *planned = nullptr;
+  size_t surface;
+  unsigned char *wmb, *data, *dataBegin, *dataLimit;
+  int64_t done = 0; ///< elements compressed so far
+  Status failed = Status::success();
+};
+
+/// WeightSurfaceCompressor over a whole uncompressed image in one piece.
+Status compressWeightSurface(const NvdlaWeightLayout &layout, const CompressedWeightLayout &plan,
+                             size_t surface, const void *uncompressed, int64_t uncompressedBytes,
+                             void *wgs, void *wmb, void *data);
+
 /// Restores the exact uncompressed storage image (layout.getStorageBytes()
 /// bytes, padding included). Reports inconsistent WGS / WMB / data.
 Status decompressWeights(const NvdlaWeightLayout &layout, const void *compressed,
