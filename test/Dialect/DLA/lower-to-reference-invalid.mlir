@@ -13,3 +13,11 @@ func.func @invalid_precision(%x: tensor<1x8x4x4xi8>) -> tensor<1x8x4x4xf16> {
   %y = dla.lrn %x size 3 : tensor<1x8x4x4xi8> -> tensor<1x8x4x4xf16>
   return %y : tensor<1x8x4x4xf16>
 }
+
+// -----
+
+func.func @stated_pipeline_disagrees(%x: tensor<1x8x4x4xi8>) -> tensor<1x8x4x4xi8> {
+  // expected-error @+1 {{'dla.lrn' op states pipeline_precision fp16 but the precision table gives int8}}
+  %y = dla.lrn %x size 3 {pipeline_precision = #dla.pipeline_precision<fp16>} : tensor<1x8x4x4xi8> -> tensor<1x8x4x4xi8>
+  return %y : tensor<1x8x4x4xi8>
+}

@@ -27,9 +27,12 @@ namespace nv = ::dlaformat::nvdla;
 
 FailureOr<nv::PipelinePrecision>
 reference::getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose) {
-  // Stated by --dla-check-precision (the table's verdict) or by the memref
-  // form of an on_the_fly SDP, whose producing convolution is not named.
-  if (auto stated = op->getAttrOfType<PipelinePrecisionAttr>("pipeline_precision"))
+  auto stated = op->getAttrOfType<PipelinePrecisionAttr>("pipeline_precision");
+  // The memref form of an on_the_fly SDP does not name its producing
+  // convolution, so the table cannot be asked: the precision it states
+  // (written by --dla-lower-to-memref from the table) is all there is.
+  if (auto sdp = dyn_cast<SdpOp>(*op);
+      stated && sdp && sdp.getMode() == SdpMode::OnTheFly && !sdp.getInput().getDefiningOp<ConvOp>())
     return stated.getValue();
   FailureOr<nv::ConversionQuery> query = op.getConversionQuery();
   if (failed(query))
@@ -38,6 +41,16 @@ reference::getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose
   if (!verdict.valid) {
     if (diagnose)
       op->emitError(verdict.message);
+    return failure();
+  }
+  // A stated precision is what --dla-check-precision wrote; one written by
+  // hand that the table contradicts would compute in the wrong type.
+  if (stated && stated.getValue() != *verdict.pipeline) {
+    if (diagnose)
+      op->emitOpError() << "states pipeline_precision "
+                        << ::dlaformat::enumName(stated.getValue())
+                        << " but the precision table gives "
+                        << ::dlaformat::enumName(*verdict.pipeline);
     return failure();
   }
   return *verdict.pipeline;
