@@ -73,13 +73,17 @@ SurfaceProgram dlaformat::nvdla::detail::buildImageProgram(int64_t C, int64_t R,
 int64_t dlaformat::nvdla::selectPostExtensionFactor(const HardwareConfig &hardware,
                                                       int64_t pixelChannels,
                                                       int64_t kernelWidth, int64_t strideX) {
-  if (strideX > kernelWidth)
+  if (strideX > kernelWidth || strideX <= 0 || pixelChannels <= 0)
     return 1;
   const int64_t atomicC = hardware.atomicC;
-  const int64_t extended = kernelWidth * pixelChannels;
-  if (pixelChannels * strideX * 3 + extended <= atomicC && extended <= atomicC / 4)
+  std::optional<int64_t> extended = checkedMul(kernelWidth, pixelChannels);
+  if (!extended)
+    return 1; // far wider than any atom
+  // Size tests first: pixelChannels * strideX <= extended (strideX <= S), so
+  // the products after them stay below 4 atoms and cannot overflow.
+  if (*extended <= atomicC / 4 && pixelChannels * strideX * 3 + *extended <= atomicC)
     return 4;
-  if (pixelChannels * strideX + extended <= atomicC && extended <= atomicC / 2)
+  if (*extended <= atomicC / 2 && pixelChannels * strideX + *extended <= atomicC)
     return 2;
   return 1;
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using namespace nvdla_weight_test;
 
 namespace {
@@ -146,6 +148,21 @@ TEST(NvdlaWeightImage, AutoPostExtensionRule) {
     auto layout = NvdlaWeightLayout::create(params);
     ASSERT_TRUE(layout) << layout.message();
     EXPECT_EQ(layout->getPostExtensionFactor(), expected);
+  }
+}
+
+// The selection at the int64 limits (found by dla-fuzz-format: S * P and
+// P * stride * 3 overflowed): far wider than any atom means no extension.
+TEST(NvdlaWeightImage, PostExtensionSelectionAtInt64Limits) {
+  const int64_t big = int64_t(1) << 62, max = std::numeric_limits<int64_t>::max();
+  for (const HardwareConfig &hw : kHardwareConfigs) {
+    EXPECT_EQ(selectPostExtensionFactor(hw, big, 3, 2), 1) << hw.name;
+    EXPECT_EQ(selectPostExtensionFactor(hw, 1, max, max), 1) << hw.name;
+    EXPECT_EQ(selectPostExtensionFactor(hw, max, max, 1), 1) << hw.name;
+    EXPECT_EQ(selectPostExtensionFactor(hw, 3, big, big), 1) << hw.name;
+    // Still 4 where the rule says so, next to the limits.
+    EXPECT_EQ(selectPostExtensionFactor(hw, 1, 1, 1), hw.atomicC >= 4 ? 4 : hw.atomicC >= 2 ? 2 : 1)
+        << hw.name;
   }
 }
 
