@@ -74,6 +74,31 @@ inline void moveRunDynamic(const char *src, int64_t srcStep, char *dst, int64_t 
                 static_cast<size_t>(width));
 }
 
+/// One step of the odometer over the view dimensions `dims[0, count)` (the
+/// last one turns fastest), keeping the logical index, the row-major element
+/// offset and the storage element offset of the position in step. False
+/// once every position has been visited.
+inline bool advanceViewOdometer(const StridedView::Dim *dims, size_t count,
+                                const std::vector<int64_t> &logicalStride,
+                                std::vector<int64_t> &digit, std::vector<int64_t> &index,
+                                int64_t &logicalBase, int64_t &storageBase) {
+  for (size_t k = count; k-- > 0;) {
+    const StridedView::Dim &d = dims[k];
+    const int64_t step = d.weight * logicalStride[d.logicalDim];
+    if (++digit[k] < d.extent) {
+      index[d.logicalDim] += d.weight;
+      logicalBase += step;
+      storageBase += d.stride;
+      return true;
+    }
+    index[d.logicalDim] -= d.weight * (d.extent - 1);
+    logicalBase -= step * (d.extent - 1);
+    storageBase -= d.stride * (d.extent - 1);
+    digit[k] = 0;
+  }
+  return false;
+}
+
 /// Walks every innermost run of `view` over the padded index space and calls
 /// `run(storageBase, logicalBase, validCount)` with element offsets; positions
 /// [validCount, extent) of the run are padding. The odometer turns over all
@@ -130,22 +155,8 @@ void forEachRun(const StridedView &view, const std::vector<int64_t> &shape, RunF
       run(s, count ? l : 0, count);
     }
 
-    size_t v = outerCount;
-    for (; v-- > 0;) {
-      const StridedView::Dim &d = view.dims[v];
-      int64_t step = d.weight * logicalStride[d.logicalDim];
-      if (++digit[v] < d.extent) {
-        index[d.logicalDim] += d.weight;
-        logicalBase += step;
-        storageBase += d.stride;
-        break;
-      }
-      index[d.logicalDim] -= d.weight * (d.extent - 1);
-      logicalBase -= step * (d.extent - 1);
-      storageBase -= d.stride * (d.extent - 1);
-      digit[v] = 0;
-    }
-    if (v == static_cast<size_t>(-1))
+    if (!advanceViewOdometer(view.dims.data(), outerCount, logicalStride, digit, index,
+                             logicalBase, storageBase))
       return;
   }
 }
@@ -416,22 +427,8 @@ void tilePackImpl(const StridedView &view, const std::vector<int64_t> &shape, in
       packTileSlow<W>(src, rowStep, dst, a, b, rows, cols, width);
     }
 
-    size_t k = n - 1;
-    for (; k-- > 0;) {
-      const StridedView::Dim &d = outer[k];
-      const int64_t step = d.weight * logicalStride[d.logicalDim];
-      if (++digit[k] < d.extent) {
-        index[d.logicalDim] += d.weight;
-        logicalBase += step;
-        storageBase += d.stride;
-        break;
-      }
-      index[d.logicalDim] -= d.weight * (d.extent - 1);
-      logicalBase -= step * (d.extent - 1);
-      storageBase -= d.stride * (d.extent - 1);
-      digit[k] = 0;
-    }
-    if (k == static_cast<size_t>(-1))
+    if (!advanceViewOdometer(outer.data(), n - 1, logicalStride, digit, index, logicalBase,
+                             storageBase))
       break;
   }
 #if defined(__SSE2__) || defined(_M_X64)
