@@ -127,6 +127,17 @@ void packDirectStream(const WeightLayoutImpl &impl, SourceKind kind, const char 
 void packDirectGroupRange(const WeightLayoutImpl &impl, SourceKind kind, const char *src,
                           int64_t g0, int64_t g1, char *out);
 
+/// True when pack3x3BlockAvx512 can take channel blocks of `cn` elements of
+/// `elementBytes` (1 or 2, cn * elementBytes a multiple of 64) on this CPU.
+bool canPack3x3BlockAvx512(int64_t elementBytes, int64_t cn);
+/// One channel block of a 3x3 direct stream (NvdlaWeightDirect3x3.cpp): for
+/// kn kernels, kernel k's cn x 9 source elements at src + k * kernelStride,
+/// writes out[(rs * kn + k) * cn + c] = source_k[c * 9 + rs]; prefetches
+/// `prefetchBytes` of each kernel's next block. `streaming`: non-temporal
+/// stores (used when `out` is 64-byte aligned).
+void pack3x3BlockAvx512(int64_t elementBytes, const char *src, int64_t kernelStride, int64_t kn,
+                        int64_t cn, int64_t prefetchBytes, char *out, bool streaming);
+
 /// The Winograd packer: writes the data bytes of the Winograd stream.
 /// `srcBytes` is 1 / 2 (raw int8 / int16 / fp16 source of the precision) or 4
 /// (fp32 source, fp16 precision).

@@ -11,6 +11,13 @@ using namespace dlaformat;
 
 namespace {
 std::atomic<int> packThreads{0};
+std::atomic<bool> packAvx512{true};
+#if defined(__x86_64__) && defined(__GNUC__)
+const bool kHasAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512vbmi");
+#else
+const bool kHasAvx512 = false;
+#endif
 } // namespace
 
 void dlaformat::setPackThreads(int threads) { packThreads = std::max(0, threads); }
@@ -21,6 +28,10 @@ int dlaformat::getPackThreads() {
     return t;
   return std::max(1u, std::thread::hardware_concurrency());
 }
+
+void dlaformat::setPackAvx512(bool enabled) { packAvx512 = enabled; }
+
+bool dlaformat::usePackAvx512() { return kHasAvx512 && packAvx512; }
 
 void dlaformat::parallelRanges(int64_t n, int64_t minPerThread,
                                  const std::function<void(int64_t, int64_t)> &body) {

@@ -3,7 +3,8 @@
 // A single large constant packs on every core: its packer splits the work
 // into contiguous ranges (kernel groups for direct weights) written by
 // separate threads. Callers that already pack several constants at once
-// still win: only packs above a size threshold split.
+// still win: only packs above a size threshold split. Also the switch for
+// the packers' AVX-512 kernels.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLA_FORMAT_PACKTHREADS_H
@@ -24,6 +25,13 @@ int getPackThreads();
 /// returns when all are done. `minPerThread` items at least per range.
 void parallelRanges(int64_t n, int64_t minPerThread,
                     const std::function<void(int64_t begin, int64_t end)> &body);
+
+/// Lets packers use AVX-512 kernels where the CPU has them (the default).
+/// Turned off, they take their SSE2 / scalar paths, which give the same
+/// bytes: tests check both on one machine.
+void setPackAvx512(bool enabled);
+/// True when AVX-512 kernels are enabled and the CPU has AVX-512 BW and VBMI.
+bool usePackAvx512();
 
 } // namespace dlaformat
 
