@@ -14,6 +14,7 @@ std::atomic<int> packThreads{0};
 std::atomic<bool> packAvx512{true};
 #if defined(__x86_64__) && defined(__GNUC__)
 const bool kHasAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512vl") &&
                         __builtin_cpu_supports("avx512vbmi");
 #else
 const bool kHasAvx512 = false;

@@ -3,6 +3,8 @@
 #include "dla/Format/StridedCopy.h"
 #include "dla/Format/CheckedMath.h"
 
+#include "StridedCopyImpl.h"
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -12,6 +14,7 @@
 #endif
 
 using namespace dlaformat;
+using dlaformat::detail::advanceViewOdometer;
 
 int64_t dlaformat::getViewElementOffset(const StridedView &view, const int64_t *index) {
   int64_t offset = view.offset;
@@ -72,31 +75,6 @@ inline void moveRunDynamic(const char *src, int64_t srcStep, char *dst, int64_t 
   for (int64_t i = 0; i < count; ++i)
     std::memcpy(dst + i * dstStep * width, src + i * srcStep * width,
                 static_cast<size_t>(width));
-}
-
-/// One step of the odometer over the view dimensions `dims[0, count)` (the
-/// last one turns fastest), keeping the logical index, the row-major element
-/// offset and the storage element offset of the position in step. False
-/// once every position has been visited.
-inline bool advanceViewOdometer(const StridedView::Dim *dims, size_t count,
-                                const std::vector<int64_t> &logicalStride,
-                                std::vector<int64_t> &digit, std::vector<int64_t> &index,
-                                int64_t &logicalBase, int64_t &storageBase) {
-  for (size_t k = count; k-- > 0;) {
-    const StridedView::Dim &d = dims[k];
-    const int64_t step = d.weight * logicalStride[d.logicalDim];
-    if (++digit[k] < d.extent) {
-      index[d.logicalDim] += d.weight;
-      logicalBase += step;
-      storageBase += d.stride;
-      return true;
-    }
-    index[d.logicalDim] -= d.weight * (d.extent - 1);
-    logicalBase -= step * (d.extent - 1);
-    storageBase -= d.stride * (d.extent - 1);
-    digit[k] = 0;
-  }
-  return false;
 }
 
 /// Walks every innermost run of `view` over the padded index space and calls
@@ -644,6 +622,8 @@ void dlaformat::packStridedView(const StridedView &fullView, const std::vector<i
     }
     dense = covered && *covered == storageElements;
   }
+  if (dense && detail::copyRunBlocks(view, shape, elementBytes, logical, storage, /*pack=*/true))
+    return;
   if (dense && isTileTranspose(view, shape)) {
     dispatchWidth<TilePackOp>(elementBytes, view, shape, elementBytes, logical, storage);
     return;
@@ -711,6 +691,8 @@ void dlaformat::unpackStridedView(const StridedView &fullView,
     std::memcpy(logical, storage + view.offset * elementBytes, static_cast<size_t>(elementBytes));
     return;
   }
+  if (detail::copyRunBlocks(view, shape, elementBytes, storage, logical, /*pack=*/false))
+    return;
   if (std::optional<StridedView::Dim> digit = sourceOrderDigit(view, shape)) {
     dispatchWidth<SourceOrderUnpackOp>(elementBytes, view, shape, elementBytes, storage, logical,
                                        *digit);

@@ -30,7 +30,7 @@ void parallelRanges(int64_t n, int64_t minPerThread,
 /// Turned off, they take their SSE2 / scalar paths, which give the same
 /// bytes: tests check both on one machine.
 void setPackAvx512(bool enabled);
-/// True when AVX-512 kernels are enabled and the CPU has AVX-512 BW and VBMI.
+/// True when AVX-512 kernels are enabled and the CPU has AVX-512 BW, VL and VBMI.
 bool usePackAvx512();
 
 } // namespace dlaformat
