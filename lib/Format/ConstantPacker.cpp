@@ -43,11 +43,12 @@ public:
     // source.
     std::optional<int64_t> peak =
         checkedAdd(layout->getStorageBytes(), layout->getPackScratchBytes());
-    if (peak && fromFp32)
+    if (peak && fromFp32) {
       if (std::optional<int64_t> halves = checkedMul(layout->getNumElements(), 2))
         peak = checkedAdd(*peak, *halves);
       else
         peak = std::nullopt;
+    }
     if (!peak)
       return makeError("packing memory overflows a 64-bit integer");
     return *peak;
