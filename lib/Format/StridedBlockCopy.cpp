@@ -77,21 +77,19 @@ template <> struct RunOps<32> {
   }
 };
 
-/// Moves one block of `runs` runs of `runBytes` storage bytes each, of which
-/// `countBytes` are logical data (the rest is padding: zero when packing).
-/// Run j's logical bytes are at logical + runOffset[j]; `valid[j]` false
-/// (or `valid` null: all true) makes run j all padding. Storage order: the
-/// stores are sequential (moving the chunks of a run together, reads in
-/// order instead, is 15-50 % slower).
+/// Moves runs [begin, end) of a block, all data: `countBytes` of each run's
+/// `runBytes` storage bytes are logical data (the rest is padding, zero
+/// when packing). Run j's logical bytes are at logical + runOffset[j],
+/// its storage bytes at storage + j * runBytes.
 template <bool Pack, int64_t RunBytes>
-DLA_AVX512BW_TARGET void moveBlock(StoragePtr<Pack> storage, LogicalPtr<Pack> logical,
-                                   const int64_t *runOffset, const unsigned char *valid,
-                                   int64_t runs, int64_t runBytes, int64_t countBytes) {
+DLA_AVX512BW_TARGET void moveRuns(StoragePtr<Pack> storage, LogicalPtr<Pack> logical,
+                                  const int64_t *runOffset, int64_t begin, int64_t end,
+                                  int64_t runBytes, int64_t countBytes) {
   using Ops = RunOps<RunBytes>;
   const __mmask64 runMask = firstBytes(runBytes), countMask = firstBytes(countBytes);
-  if (!valid && countBytes == runBytes) {
-    // An interior block: every run whole, the common case.
-    for (int64_t j = 0; j < runs; ++j, storage += runBytes) {
+  storage += begin * runBytes;
+  if (countBytes == runBytes) {
+    for (int64_t j = begin; j < end; ++j, storage += runBytes) {
       if constexpr (Pack)
         Ops::store(storage, Ops::load(logical + runOffset[j], runMask, true), runMask);
       else
@@ -99,18 +97,43 @@ DLA_AVX512BW_TARGET void moveBlock(StoragePtr<Pack> storage, LogicalPtr<Pack> lo
     }
     return;
   }
-  // Edge blocks and short channel chunks: a masked load or store per run, no
-  // branch (masked-off bytes are neither read nor written, and do not fault).
-  for (int64_t j = 0; j < runs; ++j, storage += runBytes) {
-    // A padding run points at the block's base, which is in range.
-    const bool data = !valid || valid[j];
-    const __mmask64 mask = data ? countMask : 0;
-    const LogicalPtr<Pack> at = logical + (data ? runOffset[j] : 0);
+  // A short channel chunk: masked loads (packing, zeros after the data) or
+  // stores (unpacking); masked-off bytes are not touched and do not fault.
+  for (int64_t j = begin; j < end; ++j, storage += runBytes) {
     if constexpr (Pack)
-      Ops::store(storage, Ops::load(at, mask, false), runMask);
+      Ops::store(storage, Ops::load(logical + runOffset[j], countMask, false), runMask);
     else
-      _mm512_mask_storeu_epi8(at, mask, _mm512_maskz_loadu_epi8(mask, storage));
+      _mm512_mask_storeu_epi8(logical + runOffset[j], countMask,
+                              _mm512_maskz_loadu_epi8(countMask, storage));
   }
+}
+
+/// A stretch [begin, end) of runs of a block that are all data.
+struct RunSpan {
+  int64_t begin, end;
+};
+
+/// Moves one block of `runs` runs: the runs of `spans` (in order) are data,
+/// the others padding (stored as zeros when packing). Storage order, so the
+/// stores are sequential (moving the channel chunks of a run together, the
+/// reads in order instead, was 15-50 % slower).
+template <bool Pack, int64_t RunBytes>
+void moveBlock(StoragePtr<Pack> storage, LogicalPtr<Pack> logical, const int64_t *runOffset,
+               const RunSpan *spans, size_t numSpans, int64_t runs, int64_t runBytes,
+               int64_t countBytes) {
+  int64_t at = 0;
+  auto zeroUpTo = [&](int64_t j) {
+    if constexpr (Pack)
+      if (j > at)
+        std::memset(storage + at * runBytes, 0, static_cast<size_t>((j - at) * runBytes));
+  };
+  for (size_t k = 0; k < numSpans; ++k) {
+    zeroUpTo(spans[k].begin);
+    moveRuns<Pack, RunBytes>(storage, logical, runOffset, spans[k].begin, spans[k].end, runBytes,
+                             countBytes);
+    at = spans[k].end;
+  }
+  zeroUpTo(runs);
 }
 
 /// The view dimensions inside one block and what each run contributes.
@@ -196,10 +219,12 @@ void walkBlocks(const StridedView &view, const std::vector<int64_t> &shape, int6
   const size_t turnDim = static_cast<size_t>(turn.logicalDim);
   const int64_t turnStep = turn.weight * logicalStride[turnDim];
   std::vector<int64_t> digit(odometerCount, 0), index(rank, 0);
-  std::vector<unsigned char> valid;
-  // The index room left per dimension that `valid` was computed for: edge
-  // blocks along one side share it.
-  std::vector<int64_t> room(last, 0), validRoom(last, -1);
+  // The stretches of data runs of the last edge block, and the index room
+  // left per dimension they were computed for: edge blocks along one side
+  // share them.
+  std::vector<RunSpan> edgeSpans;
+  std::vector<int64_t> room(last, 0), spansRoom(last, -1);
+  const RunSpan allRuns{0, plan.runs};
   int64_t logicalBase = 0, unusedStorage = 0;
   auto move = runBytes == 32   ? moveBlock<Pack, 32>
               : runBytes == 64 ? moveBlock<Pack, 64>
@@ -224,26 +249,32 @@ void walkBlocks(const StridedView &view, const std::vector<int64_t> &shape, int6
         interior &= plan.maxIdx[turnDim] < room[turnDim];
         any &= room[turnDim] > 0;
       }
-      const unsigned char *validRuns = nullptr;
+      const RunSpan *spans = &allRuns;
+      size_t numSpans = 1;
       if (!interior && any) {
         // An edge block: a run is data when every logical index is in range.
-        if (!std::equal(room.begin(), room.end(), validRoom.begin())) {
-          if (plan.runIdx.empty()) {
+        if (!std::equal(room.begin(), room.end(), spansRoom.begin())) {
+          if (plan.runIdx.empty())
             plan.runIdx = planRunIndices(view, plan, rank);
-            valid.resize(static_cast<size_t>(plan.runs));
-          }
+          edgeSpans.clear();
           for (int64_t j = 0; j < plan.runs; ++j) {
             bool in = true;
             for (size_t d = 0; d < last; ++d)
               in &= plan.runIdx[static_cast<size_t>(j) * rank + d] < room[d];
-            valid[static_cast<size_t>(j)] = in;
+            if (!in)
+              continue;
+            if (!edgeSpans.empty() && edgeSpans.back().end == j)
+              ++edgeSpans.back().end;
+            else
+              edgeSpans.push_back({j, j + 1});
           }
-          validRoom = room;
+          spansRoom = room;
         }
-        validRuns = valid.data();
+        spans = edgeSpans.data();
+        numSpans = edgeSpans.size();
       }
       if (any) // the block's base index is in range, so is the pointer
-        move(storage, logicalData + logicalBase * width, plan.runOffset.data(), validRuns,
+        move(storage, logicalData + logicalBase * width, plan.runOffset.data(), spans, numSpans,
              plan.runs, runBytes, count * width);
       else if constexpr (Pack)
         std::memset(storage, 0, static_cast<size_t>(blockBytes));
