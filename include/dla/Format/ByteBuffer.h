@@ -45,7 +45,7 @@ inline void *allocateForWriting(size_t bytes, size_t alignment = alignof(std::ma
 #if defined(__linux__)
     // Fault the pages in with one call (Linux 5.14+; older kernels refuse,
     // harmlessly): in a VM, faulting 147 MB page by page as the packer
-    // writes took 80-130 ms, populating it first 7-25 ms.
+    // writes took 80-130 ms, populating it in one call 7-65 ms.
     constexpr int kMadvPopulateWrite = 23; // MADV_POPULATE_WRITE, not in every libc header
     madvise(p, bytes / 4096 * 4096, kMadvPopulateWrite);
 #endif
