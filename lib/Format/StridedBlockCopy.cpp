@@ -41,7 +41,7 @@ constexpr int64_t kMaxBlockRuns = 512;
 
 #define DLA_AVX512BW_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
 
-DLA_AVX512BW_TARGET inline __mmask64 firstBytes(int64_t n) {
+constexpr __mmask64 firstBytes(int64_t n) {
   return n >= 64 ? ~__mmask64(0) : (__mmask64(1) << n) - 1;
 }
 
@@ -110,6 +110,15 @@ DLA_AVX512BW_TARGET void moveRuns(StoragePtr<Pack> storage, LogicalPtr<Pack> log
     moveRun<Pack, RunBytes, Whole>(storage, logical + runOffset[j], countMask, runMask);
 }
 
+/// Stores `runs` runs of zeros (padding) at `storage`.
+template <int64_t RunBytes>
+DLA_AVX512BW_TARGET void zeroRuns(char *storage, int64_t runs, int64_t runBytes) {
+  using Ops = RunOps<RunBytes>;
+  const __mmask64 runMask = firstBytes(runBytes);
+  for (int64_t j = 0; j < runs; ++j, storage += runBytes)
+    Ops::store(storage, Ops::zero(), runMask);
+}
+
 /// A stretch [begin, end) of runs of a block that are all data.
 struct RunSpan {
   int64_t begin, end;
@@ -127,7 +136,7 @@ void moveBlock(StoragePtr<Pack> storage, LogicalPtr<Pack> logical, const int64_t
   auto zeroUpTo = [&](int64_t j) {
     if constexpr (Pack)
       if (j > at)
-        std::memset(storage + at * runBytes, 0, static_cast<size_t>((j - at) * runBytes));
+        zeroRuns<RunBytes>(storage + at * runBytes, j - at, runBytes);
   };
   // `countBytes` of each run's `runBytes` storage bytes are logical data.
   const __mmask64 runMask = firstBytes(runBytes), countMask = firstBytes(countBytes);
@@ -224,11 +233,12 @@ void walkBlocks(const StridedView &view, const std::vector<int64_t> &shape, int6
   const size_t turnDim = static_cast<size_t>(turn.logicalDim);
   const int64_t turnStep = turn.weight * logicalStride[turnDim];
   std::vector<int64_t> digit(odometerCount, 0), index(rank, 0);
-  // The stretches of data runs of the last edge block, and the index room
-  // left per dimension they were computed for: edge blocks along one side
-  // share them.
+  // The stretches of data runs of the last edge block, for the index room
+  // left per dimension in `room` while `spansCurrent`: edge blocks along one
+  // side share them.
   std::vector<RunSpan> edgeSpans;
-  std::vector<int64_t> room(last, 0), spansRoom(last, -1);
+  std::vector<int64_t> room(last, -1);
+  bool spansCurrent = false;
   const RunSpan allRuns{0, plan.runs};
   int64_t logicalBase = 0, unusedStorage = 0;
   auto move = runBytes == 32   ? moveBlock<Pack, 32>
@@ -236,21 +246,26 @@ void walkBlocks(const StridedView &view, const std::vector<int64_t> &shape, int6
                                : moveBlock<Pack, 0>;
   const int64_t blockBytes = plan.runs * runBytes;
   for (;;) {
-    // Room beyond the block's reach does not change which runs are data.
-    auto roomOf = [&](size_t d) { return std::min(shape[d] - index[d], plan.maxIdx[d] + 1); };
+    // Room beyond the block's reach does not change which runs are data;
+    // `edgeSpans` stays good while the room does not change.
+    auto setRoom = [&](size_t d) {
+      const int64_t r = std::min(shape[d] - index[d], plan.maxIdx[d] + 1);
+      spansCurrent &= r == room[d];
+      room[d] = r;
+    };
     bool interiorRest = true, anyRest = true;
     for (size_t d = 0; d < last; ++d) {
-      room[d] = roomOf(d);
-      if (d != turnDim) {
-        interiorRest &= plan.maxIdx[d] < room[d];
-        anyRest &= room[d] > 0;
-      }
+      if (d == turnDim)
+        continue;
+      setRoom(d);
+      interiorRest &= plan.maxIdx[d] < room[d];
+      anyRest &= room[d] > 0;
     }
     for (int64_t t = 0; t < turn.extent; ++t) {
       const int64_t count = std::clamp<int64_t>(shape[last] - index[last], 0, runElems);
       bool interior = interiorRest && count > 0, any = anyRest && count > 0;
       if (turnDim != last) {
-        room[turnDim] = roomOf(turnDim);
+        setRoom(turnDim);
         interior &= plan.maxIdx[turnDim] < room[turnDim];
         any &= room[turnDim] > 0;
       }
@@ -258,7 +273,7 @@ void walkBlocks(const StridedView &view, const std::vector<int64_t> &shape, int6
       size_t numSpans = 1;
       if (!interior && any) {
         // An edge block: a run is data when every logical index is in range.
-        if (!std::equal(room.begin(), room.end(), spansRoom.begin())) {
+        if (!spansCurrent) {
           if (plan.runIdx.empty())
             plan.runIdx = planRunIndices(view, plan, rank);
           edgeSpans.clear();
@@ -273,7 +288,7 @@ void walkBlocks(const StridedView &view, const std::vector<int64_t> &shape, int6
             else
               edgeSpans.push_back({j, j + 1});
           }
-          spansRoom = room;
+          spansCurrent = true;
         }
         spans = edgeSpans.data();
         numSpans = edgeSpans.size();
