@@ -12,13 +12,20 @@ using namespace dlaformat;
 namespace {
 std::atomic<int> packThreads{0};
 std::atomic<bool> packAvx512{true};
+/// Asked at the first pack, not in a static initializer: the CPU model may
+/// not be filled in yet while a shared library's constructors run.
+bool hasAvx512() {
 #if defined(__x86_64__) && defined(__GNUC__)
-const bool kHasAvx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                        __builtin_cpu_supports("avx512vl") &&
-                        __builtin_cpu_supports("avx512vbmi");
+  static const bool has = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi");
+  }();
+  return has;
 #else
-const bool kHasAvx512 = false;
+  return false;
 #endif
+}
 } // namespace
 
 void dlaformat::setPackThreads(int threads) { packThreads = std::max(0, threads); }
@@ -32,7 +39,7 @@ int dlaformat::getPackThreads() {
 
 void dlaformat::setPackAvx512(bool enabled) { packAvx512 = enabled; }
 
-bool dlaformat::usePackAvx512() { return kHasAvx512 && packAvx512; }
+bool dlaformat::usePackAvx512() { return packAvx512 && hasAvx512(); }
 
 void dlaformat::parallelRanges(int64_t n, int64_t minPerThread,
                                  const std::function<void(int64_t, int64_t)> &body) {
