@@ -27,45 +27,36 @@ using namespace dlaformat::nvdla::detail;
 #ifdef DLA_DIRECT3X3_AVX512
 namespace {
 
-/// Permute indices of the stride-3 gather: output lane m of phase i takes
-/// element 3m + i of three vectors x0 x1 x2; lanes whose element lies in x0
-/// or x1 come from the two-source permute (`pair`), the others (`third`,
-/// selected by the mask) from x2.
-struct Stride3Tables {
-  alignas(64) uint8_t pair8[3][64];
-  alignas(64) uint8_t third8[3][64];
-  uint64_t thirdMask8[3];
-  alignas(64) uint16_t pair16[3][32];
-  alignas(64) uint16_t third16[3][32];
-  uint32_t thirdMask16[3];
+/// Permute indices of the stride-3 gather for elements of type T (64 /
+/// sizeof(T) lanes): output lane m of phase i takes element 3m + i of three
+/// vectors x0 x1 x2; lanes whose element lies in x0 or x1 come from the
+/// two-source permute (`pair`), the others (`third`, selected by `mask`)
+/// from x2.
+template <typename T> struct Stride3Table {
+  static constexpr int kLanes = 64 / sizeof(T);
+  alignas(64) T pair[3][kLanes];
+  alignas(64) T third[3][kLanes];
+  uint64_t mask[3];
 };
 
-constexpr Stride3Tables makeStride3Tables() {
-  Stride3Tables t{};
-  for (int i = 0; i < 3; ++i) {
-    for (int m = 0; m < 64; ++m) {
+template <typename T> constexpr Stride3Table<T> makeStride3Table() {
+  constexpr int lanes = Stride3Table<T>::kLanes;
+  Stride3Table<T> t{};
+  for (int i = 0; i < 3; ++i)
+    for (int m = 0; m < lanes; ++m) {
       const int e = 3 * m + i;
-      if (e < 128) {
-        t.pair8[i][m] = static_cast<uint8_t>(e);
+      if (e < 2 * lanes) {
+        t.pair[i][m] = static_cast<T>(e);
       } else {
-        t.third8[i][m] = static_cast<uint8_t>(e - 128);
-        t.thirdMask8[i] |= uint64_t(1) << m;
+        t.third[i][m] = static_cast<T>(e - 2 * lanes);
+        t.mask[i] |= uint64_t(1) << m;
       }
     }
-    for (int m = 0; m < 32; ++m) {
-      const int e = 3 * m + i;
-      if (e < 64) {
-        t.pair16[i][m] = static_cast<uint16_t>(e);
-      } else {
-        t.third16[i][m] = static_cast<uint16_t>(e - 64);
-        t.thirdMask16[i] |= uint32_t(1) << m;
-      }
-    }
-  }
   return t;
 }
 
-constexpr Stride3Tables kStride3 = makeStride3Tables();
+constexpr Stride3Table<uint8_t> kStride3x8 = makeStride3Table<uint8_t>();
+constexpr Stride3Table<uint16_t> kStride3x16 = makeStride3Table<uint16_t>();
 
 #define DLA_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 
@@ -73,13 +64,13 @@ constexpr Stride3Tables kStride3 = makeStride3Tables();
 template <int W>
 DLA_AVX512_TARGET inline __m512i stride3(__m512i x0, __m512i x1, __m512i x2, int i) {
   if constexpr (W == 1) {
-    const __m512i t = _mm512_permutex2var_epi8(x0, _mm512_load_si512(kStride3.pair8[i]), x1);
-    return _mm512_mask_permutexvar_epi8(t, kStride3.thirdMask8[i],
-                                        _mm512_load_si512(kStride3.third8[i]), x2);
+    const __m512i t = _mm512_permutex2var_epi8(x0, _mm512_load_si512(kStride3x8.pair[i]), x1);
+    return _mm512_mask_permutexvar_epi8(t, kStride3x8.mask[i],
+                                        _mm512_load_si512(kStride3x8.third[i]), x2);
   } else {
-    const __m512i t = _mm512_permutex2var_epi16(x0, _mm512_load_si512(kStride3.pair16[i]), x1);
-    return _mm512_mask_permutexvar_epi16(t, kStride3.thirdMask16[i],
-                                         _mm512_load_si512(kStride3.third16[i]), x2);
+    const __m512i t = _mm512_permutex2var_epi16(x0, _mm512_load_si512(kStride3x16.pair[i]), x1);
+    return _mm512_mask_permutexvar_epi16(t, static_cast<__mmask32>(kStride3x16.mask[i]),
+                                         _mm512_load_si512(kStride3x16.third[i]), x2);
   }
 }
 

@@ -19,7 +19,6 @@
 #include "StridedCopyImpl.h"
 
 #include "dla/Format/PackThreads.h"
-#include "dla/Format/StridedCopy.h"
 
 #include <algorithm>
 #include <cstring>
@@ -59,7 +58,7 @@ template <int64_t RunBytes> struct RunOps {
     return RunBytes == 64 && full ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi8(countMask, p);
   }
   DLA_AVX512BW_TARGET static void store(char *p, Vec v, __mmask64 runMask) {
-    if (RunBytes == 64)
+    if constexpr (RunBytes == 64)
       _mm512_storeu_si512(p, v);
     else
       _mm512_mask_storeu_epi8(p, runMask, v);
@@ -317,8 +316,7 @@ bool dlaformat::detail::copyRunBlocks(const StridedView &view, const std::vector
                                       int64_t elementBytes, const char *from, char *to,
                                       bool pack) {
 #ifdef DLA_BLOCK_COPY_AVX512
-  if (!usePackAvx512() || shape.empty() || view.dims.empty() || view.offset != 0 ||
-      !isDenseView(view))
+  if (!usePackAvx512() || shape.empty() || view.dims.empty())
     return false;
   const int64_t last = static_cast<int64_t>(shape.size()) - 1;
   const StridedView::Dim &run = view.dims.back();
@@ -333,9 +331,7 @@ bool dlaformat::detail::copyRunBlocks(const StridedView &view, const std::vector
   for (int64_t e : shape)
     if (e <= 0)
       return false;
-  std::vector<int64_t> logicalStride(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;)
-    logicalStride[d - 1] = logicalStride[d] * shape[d];
+  const std::vector<int64_t> logicalStride = rowMajorStrides(shape);
   if (pack)
     walkBlocks<true>(view, shape, elementBytes, logicalStride, from, to);
   else

@@ -93,9 +93,7 @@ void forEachRun(const StridedView &view, const std::vector<int64_t> &shape, RunF
   for (const StridedView::Dim &d : view.dims)
     if (d.extent == 0)
       return;
-  std::vector<int64_t> logicalStride(rank, 1);
-  for (size_t d = rank; d-- > 1;)
-    logicalStride[d - 1] = logicalStride[d] * shape[d];
+  const std::vector<int64_t> logicalStride = detail::rowMajorStrides(shape);
 
   const StridedView::Dim &inner = view.dims[nd - 1];
   // The second innermost dimension (a unit one when there is none).
@@ -325,9 +323,7 @@ void tilePackImpl(const StridedView &view, const std::vector<int64_t> &shape, in
   const StridedView::Dim &inner = view.dims[nd - 1], &second = view.dims[nd - 2];
   const int64_t a = inner.extent, b = second.extent;
   const int64_t p = inner.logicalDim, q = static_cast<int64_t>(rank) - 1;
-  std::vector<int64_t> logicalStride(rank, 1);
-  for (size_t d = rank; d-- > 1;)
-    logicalStride[d - 1] = logicalStride[d] * shape[d];
+  const std::vector<int64_t> logicalStride = detail::rowMajorStrides(shape);
   const int64_t rowStep = logicalStride[p]; // elements between source rows
   for (const StridedView::Dim &d : view.dims)
     if (d.extent == 0)
@@ -691,7 +687,8 @@ void dlaformat::unpackStridedView(const StridedView &fullView,
     std::memcpy(logical, storage + view.offset * elementBytes, static_cast<size_t>(elementBytes));
     return;
   }
-  if (detail::copyRunBlocks(view, shape, elementBytes, storage, logical, /*pack=*/false))
+  if (view.offset == 0 && isDenseView(view) &&
+      detail::copyRunBlocks(view, shape, elementBytes, storage, logical, /*pack=*/false))
     return;
   if (std::optional<StridedView::Dim> digit = sourceOrderDigit(view, shape)) {
     dispatchWidth<SourceOrderUnpackOp>(elementBytes, view, shape, elementBytes, storage, logical,

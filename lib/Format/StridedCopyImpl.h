@@ -10,6 +10,16 @@
 
 namespace dlaformat::detail {
 
+/// Row-major element strides of `shape` (the logical tensor's layout). The
+/// products fit: they are at most the element count, which the bound
+/// layout checked.
+inline std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
 /// One step of the odometer over the view dimensions `dims[0, count)` (the
 /// last one turns fastest), keeping the logical index, the row-major element
 /// offset and the storage element offset of the position in step. False
@@ -35,8 +45,8 @@ inline bool advanceViewOdometer(const StridedView::Dim *dims, size_t count,
   return false;
 }
 
-/// Packs (`pack`) or unpacks a dense view (offset 0, every storage element
-/// covered once) whose innermost dimension is a run of at most 64 bytes of
+/// Packs (`pack`) or unpacks a view the caller found dense (offset 0, every
+/// storage element covered once: isDenseView) whose innermost dimension is a run of at most 64 bytes of
 /// the logical tensor's last dimension (weight 1: the channel chunk of
 /// crouton, depth32 and the like), walking storage in order a block of runs
 /// at a time (StridedBlockCopy.cpp). Returns false, having done nothing, for
