@@ -17,8 +17,8 @@
 // RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
 // RUN:   | tail -n +2 > %t.encoded
 // RUN: diff %t.plain %t.encoded
-// The same compiled network with its layer ops in their storage-view form
-// (dla.buffer.*: --dla-lower-to-memref inside --dla-lower-to-llvm, run by
+// The same compiled network with its layer ops run on their storage
+// (dla.on_storage: --dla-lower-to-memref inside --dla-lower-to-llvm, run by
 // --dla-lower-buffers-to-reference), no --dla-lower-to-reference:
 // RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-pack-weights \
 // RUN:   --convert-elementwise-to-linalg --dla-lower-to-memref | FileCheck %s --check-prefix=MEMREF
@@ -36,11 +36,16 @@
 // OUT-NEXT: {{^ +\[[0-9].*\]\]\]\]$}}
 
 // MEMREF-LABEL: func.func @block
-// MEMREF: dla.buffer.conv direct input(%{{[a-z_0-9]+}} : memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>)
-// MEMREF-SAME: weight(%{{[a-z_0-9]+}} : memref<1x1x3x3x16x16xf16, strided<[2304, 2304, 768, 256, 16, 1]>>)
-// MEMREF: dla.buffer.sdp offline
-// MEMREF: dla.buffer.pool max
-// MEMREF-NOT: dla.conv
+// MEMREF: dla.on_storage ins(%{{.*}}, %{{.*}}, %{{.*}} : memref<2048xi8>, memref<4608xi8>, memref<32xi8>) outs(%{{.*}} : memref<2048xi8>)
+// MEMREF-NEXT: ^bb0(%{{.*}}: tensor<1x16x8x8xf16, #dla.feature<fp16>>, %{{.*}}: tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>, %{{.*}}: tensor<16xf16, #dla.bias<per_channel, fp16>>):
+// MEMREF-NEXT: dla.conv direct
+// MEMREF: dla.on_storage ins(%{{.*}}, %{{.*}} : memref<2048xi8>, memref<2048xi8>) outs(%{{.*}} : memref<2048xi8>)
+// MEMREF-NEXT: ^bb0
+// MEMREF-NEXT: dla.sdp offline
+// MEMREF: dla.on_storage ins(%{{.*}} : memref<2048xi8>) outs(%{{.*}} : memref<512xi8>)
+// MEMREF-NEXT: ^bb0
+// MEMREF-NEXT: dla.pool max
+// MEMREF-NOT: dla.on_storage
 // MEMREF-LABEL: func.func @main
 
 // IR-LABEL: func.func @block

@@ -6,9 +6,9 @@
 // - --dla-lower-to-reference, then --dla-lower-to-llvm (constants packed,
 //   every relayout lowered to code, function boundaries as storage byte
 //   buffers), mlir-runner;
-// - --dla-lower-to-llvm alone: each layer op becomes its storage-view form
-//   (dla.buffer.*, one per case, counted) and runs from the packed storage
-//   bytes through --dla-lower-buffers-to-reference.
+// - --dla-lower-to-llvm alone: each layer op runs in a dla.on_storage (one
+//   per case, counted) from the packed storage bytes through
+//   --dla-lower-buffers-to-reference.
 //
 // RUN: %python %dla_ref/run_layers.py --kind encoded --opt dla-opt --bin %llvm_bin | FileCheck %s
 // RUN: %python %dla_ref/run_layers.py --kind encoded --path memref --opt dla-opt --bin %llvm_bin | FileCheck %s

@@ -5,8 +5,8 @@ and compares every output element with layer_ref.py.
     run_layers.py --kind conv|sdp|pool|lrn|encoded [--seed S] --opt DLA_OPT --bin LLVM_BIN
                   [--path reference|memref]
 
---path memref (encoded cases) runs the layer ops in their storage-view form
-(dla.buffer.*, made by --dla-lower-to-memref) instead.
+--path memref (encoded cases) runs the layer ops in dla.on_storage
+(dla.on_storage, made by --dla-lower-to-memref) instead.
 
 One module per kind: one function per case, called from @main on constant
 random inputs; results are widened (f16 -> f32, ints -> i32) and printed
@@ -283,14 +283,14 @@ NUMBER = re.compile(r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)")
 def run(cases, dla_opt, bin_dir, path="reference"):
     text = module(cases)
     if path == "memref":
-        # The encoded layer ops as dla.buffer.* on storage views (one per
+        # The encoded layer ops in dla.on_storage on their storage (one per
         # case), run by --dla-lower-buffers-to-reference inside the pipeline.
         memref = subprocess.run([dla_opt, "--dla-pack-weights", "--convert-elementwise-to-linalg",
                                  "--dla-lower-to-memref", "-"],
                                 input=text, capture_output=True, text=True)
-        found = len(re.findall(r"dla\.buffer\.\w+ ", memref.stdout))
+        found = len(re.findall(r"dla\.on_storage ", memref.stdout))
         if memref.returncode or found != len(cases):
-            sys.exit(f"--dla-lower-to-memref made {found} dla.buffer ops for {len(cases)} "
+            sys.exit(f"--dla-lower-to-memref made {found} dla.on_storage ops for {len(cases)} "
                      "cases:\n" + memref.stderr)
         llvm = subprocess.run([dla_opt, "--dla-lower-to-llvm", "-"],
                               input=text, capture_output=True, text=True)
@@ -351,7 +351,7 @@ def main():
     p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
     p.add_argument("--print-module", action="store_true")
     p.add_argument("--path", choices=["reference", "memref"], default="reference",
-                   help="memref: encoded layer ops through their storage-view form "
+                   help="memref: encoded layer ops in dla.on_storage "
                         "(--dla-lower-to-memref, --dla-lower-buffers-to-reference) instead "
                         "of --dla-lower-to-reference")
     a = p.parse_args()

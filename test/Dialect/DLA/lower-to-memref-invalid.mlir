@@ -62,3 +62,13 @@ func.func @unsigned_bit_fields(%x: tensor<1x4x2x3xui16>) -> tensor<1x4x2x3xui16,
   %y = dla.relayout %x : tensor<1x4x2x3xui16> -> tensor<1x4x2x3xui16, #dla.pixel<T_A2B10G10R10>>
   return %y : tensor<1x4x2x3xui16, #dla.pixel<T_A2B10G10R10>>
 }
+
+// -----
+
+// A fused convolution's output never reaches memory: no other reader.
+func.func @fused_conv_read_elsewhere(%x: tensor<1x16x8x8xf16, #dla.feature<fp16>>, %w: tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>) -> (tensor<1x16x8x8xf16, #dla.feature<fp16>>, tensor<1x16x8x8xf16, #dla.feature<fp16>>) {
+  %c = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xf16, #dla.feature<fp16>>, tensor<16x16x3x3xf16, #dla.weight<direct, fp16>> -> tensor<1x16x8x8xf16, #dla.feature<fp16>>
+  // expected-error @+1 {{runs on the fly with a convolution whose result is also read elsewhere, but a fused convolution's output never reaches memory}}
+  %y = dla.sdp on_the_fly %c relu : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x8x8xf16, #dla.feature<fp16>>
+  return %y, %c : tensor<1x16x8x8xf16, #dla.feature<fp16>>, tensor<1x16x8x8xf16, #dla.feature<fp16>>
+}

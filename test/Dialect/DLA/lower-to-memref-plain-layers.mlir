@@ -4,7 +4,7 @@
 
 // CHECK-LABEL: func.func @plain
 // CHECK: dla.pool max %{{.*}} kernel [2, 2] stride [2, 2] : tensor<1x8x4x4xf16> -> tensor<1x8x2x2xf16>
-// CHECK-NOT: dla.buffer
+// CHECK-NOT: dla.on_storage
 func.func @plain(%x: tensor<1x8x4x4xf16>) -> tensor<1x8x2x2xf16> {
   %y = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x4x4xf16> -> tensor<1x8x2x2xf16>
   return %y : tensor<1x8x2x2xf16>

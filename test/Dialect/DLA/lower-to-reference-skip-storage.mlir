@@ -1,5 +1,5 @@
 // --dla-lower-to-reference=skip-storage-layers leaves the layer ops that
-// --dla-lower-to-memref runs from their storage views and lowers the rest:
+// --dla-lower-to-memref runs on their storage (dla.on_storage) and lowers the rest:
 // plain layers and layers reading compressed weights (no storage type).
 // RUN: dla-opt %s --dla-lower-to-reference=skip-storage-layers | FileCheck %s --enable-var-scope
 

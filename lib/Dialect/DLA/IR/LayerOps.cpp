@@ -87,7 +87,7 @@ LogicalResult verifyBias(Operation *op, RankedTensorType bias, RankedTensorType 
 // ConvOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::dla::verifyConvTypes(Operation *op, nv::ConvMode mode,
+static LogicalResult verifyConvTypes(Operation *op, nv::ConvMode mode,
                                          RankedTensorType input, RankedTensorType weight,
                                          RankedTensorType bias, RankedTensorType output,
                                          ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
@@ -145,7 +145,7 @@ LogicalResult ConvOp::verify() {
 // SdpOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::dla::verifySdpTypes(Operation *op, RankedTensorType input,
+static LogicalResult verifySdpTypes(Operation *op, RankedTensorType input,
                                         RankedTensorType bias, RankedTensorType batchnorm,
                                         RankedTensorType eltwise, RankedTensorType prelu,
                                         RankedTensorType output, bool relu) {
@@ -186,7 +186,7 @@ LogicalResult SdpOp::verify() {
 // PoolOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::dla::verifyPoolTypes(Operation *op, RankedTensorType input,
+static LogicalResult verifyPoolTypes(Operation *op, RankedTensorType input,
                                          RankedTensorType output, ArrayRef<int64_t> kernel,
                                          ArrayRef<int64_t> strides, ArrayRef<int64_t> padding) {
   for (int d = 0; d < 2; ++d)
@@ -207,7 +207,7 @@ LogicalResult PoolOp::verify() {
 // LrnOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult mlir::dla::verifyLrnTypes(Operation *op, RankedTensorType input,
+static LogicalResult verifyLrnTypes(Operation *op, RankedTensorType input,
                                         RankedTensorType output, int64_t size) {
   if (failed(verifyElementwise(op, input, output)))
     return failure();

@@ -114,6 +114,10 @@ FailureOr<nv::ConversionQuery> SdpOp::getConversionQuery() {
   return nv::ConversionQuery::sdpOnTheFly(conv.getMode(), *in, *out);
 }
 
+Operation *SdpOp::getFusedProducer() {
+  return getMode() == SdpMode::OnTheFly ? getInput().getDefiningOp<ConvOp>() : nullptr;
+}
+
 LogicalResult SdpOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
   setPipeline(*this, verdict);
   return success();

@@ -1,8 +1,9 @@
 //===- StorageTypes.cpp - Memref types of an encoding's storage -----------===//
 //
 // The memref types a lowered tensor has, read from the format library's
-// StorageDescription (no layout formula here): what the storage-view layer
-// ops verify their operands against and what --dla-lower-to-memref makes.
+// StorageDescription (no layout formula here): what dla.on_storage verifies
+// its buffers against, what --dla-lower-to-memref makes, and the views a
+// backend reads through.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,28 +33,37 @@ MemRefType mlir::dla::getStorageViewType(const fmt::StorageView &view, Type logi
 FailureOr<SmallVector<MemRefType>>
 mlir::dla::getStorageMemRefTypes(RankedTensorType type,
                                  function_ref<InFlightDiagnostic()> emitError) {
+  FailureOr<MemRefType> buffer = getStorageBufferType(type, emitError);
+  if (failed(buffer))
+    return failure();
+  if (!type.getEncoding())
+    return SmallVector<MemRefType>{*buffer};
+  fmt::StorageDescription desc = *cast<LayoutEncodingAttr>(type.getEncoding())
+                                      .getStorageDescription(type.getShape(),
+                                                             type.getElementType(), emitError);
+  if (desc.views.empty())
+    return SmallVector<MemRefType>{*buffer};
+  SmallVector<MemRefType> types;
+  for (const fmt::StorageView &v : desc.views)
+    types.push_back(getStorageViewType(v, type.getElementType()));
+  return types;
+}
+
+FailureOr<MemRefType>
+mlir::dla::getStorageBufferType(RankedTensorType type,
+                                function_ref<InFlightDiagnostic()> emitError) {
   if (!type.hasStaticShape())
     return emitError() << "storage of " << type << " needs a static shape";
-  Type elem = type.getElementType();
   if (!type.getEncoding())
-    return SmallVector<MemRefType>{MemRefType::get(type.getShape(), elem)};
+    return MemRefType::get(type.getShape(), type.getElementType());
   auto enc = dyn_cast<LayoutEncodingAttr>(type.getEncoding());
   if (!enc)
     return emitError() << type << " has an encoding that is no dla layout";
-  FailureOr<fmt::StorageDescription> described =
-      enc.getStorageDescription(type.getShape(), elem, emitError);
-  if (failed(described))
+  FailureOr<fmt::StorageDescription> desc =
+      enc.getStorageDescription(type.getShape(), type.getElementType(), emitError);
+  if (failed(desc))
     return failure();
-  const fmt::StorageDescription &desc = *described;
-  if (desc.buffers.size() != 1 || desc.buffers.front().bytes < 0)
+  if (desc->buffers.size() != 1 || desc->buffers.front().bytes < 0)
     return emitError() << type << " has no storage type (its buffers depend on the values)";
-  SmallVector<MemRefType> types;
-  if (desc.views.empty()) {
-    types.push_back(
-        MemRefType::get({desc.buffers.front().bytes}, IntegerType::get(type.getContext(), 8)));
-    return types;
-  }
-  for (const fmt::StorageView &v : desc.views)
-    types.push_back(getStorageViewType(v, elem));
-  return types;
+  return MemRefType::get({desc->buffers.front().bytes}, IntegerType::get(type.getContext(), 8));
 }

@@ -2,16 +2,14 @@
 //
 // Materializes every dla encoding before bufferization, as IREE's
 // MaterializeEncoding does: a TypeConverter maps an encoded tensor to its
-// storage bytes (tensor<BYTES x i8>), a ConversionTarget makes every op with
-// an encoded type illegal, and applyPartialConversion rewrites
-//   - function signatures, calls and returns (the ABI: storage bytes),
-//   - packed constants into memref.global constants on their blobs,
-//   - dla.relayout of a non-constant into loops over the format library's
-//     typed strided views (StorageDescription),
-//   - dla.to_storage / dla.from_storage into nothing (same bytes).
-// Upstream One-Shot Bufferize then runs on the encoding-free remainder, so
-// no encoding ever reaches it. Anything that would lose an encoding is
-// diagnosed first (checkModule), never bufferized.
+// storage bytes (tensor<BYTES x i8>), every op with an encoded type is
+// illegal, and applyPartialConversion rewrites function signatures, calls
+// and returns (the ABI), packed constants (memref.global on their blobs),
+// relayouts of non-constants (loops over the format library's views),
+// to_storage / from_storage (nothing) and hardware layers with an encoding
+// (a dla.on_storage holding the layer ops). Upstream One-Shot Bufferize
+// then runs on the encoding-free remainder. Anything that would lose an
+// encoding is diagnosed first (checkModule).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +18,6 @@
 #include "dla/Format/BoundLayout.h"
 #include "dla/Format/StorageDescription.h"
 
-#include "ReferencePatterns.h"
 #include "StorageCopy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,6 +31,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -144,13 +142,21 @@ LogicalResult checkModule(ModuleOp module) {
     }
     if (isa<FunctionOpInterface, func::CallOp, func::ReturnOp, ToStorageOp, FromStorageOp>(op))
       return WalkResult::advance();
-    // Layer ops become their storage-view form (dla.buffer.*): every
-    // operand must have a storage memref type.
-    if (isa<ConvOp, SdpOp, PoolOp, LrnOp>(op)) {
+    // Layer ops run in a dla.on_storage: every operand must have a storage
+    // buffer type, and a convolution fuses one SDP at most.
+    if (auto layer = dyn_cast<PrecisionConversionOpInterface>(op)) {
       for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
-        if (failed(getStorageMemRefTypes(cast<RankedTensorType>(t),
-                                         [&] { return op->emitError(); })))
+        if (failed(getStorageBufferType(cast<RankedTensorType>(t),
+                                        [&] { return op->emitError(); })))
           return WalkResult::interrupt();
+      // A fused producer's output never reaches memory: the layer's last op
+      // is the only reader.
+      if (Operation *producer = layer.getFusedProducer())
+        if (!producer->hasOneUse()) {
+          op->emitError("runs on the fly with a convolution whose result is also read "
+                        "elsewhere, but a fused convolution's output never reaches memory");
+          return WalkResult::interrupt();
+        }
       return WalkResult::advance();
     }
     if (auto weights = dyn_cast<WeightConstantOp>(op)) {
@@ -241,120 +247,70 @@ struct RelayoutLowering : OpConversionPattern<RelayoutOp> {
   }
 };
 
-/// A layer op operand in its storage-view form: the views of its storage
-/// (getStorageMemRefTypes) and its logical type; absent operands are empty.
-struct StorageOperand {
-  SmallVector<Value> views;
-  TypeAttr type;
-};
-
-/// The views of `buffer`, the storage (encoded) or row-major memref of a
-/// tensor of type `logical`, as the format library describes them.
-SmallVector<Value> viewsOf(OpBuilder &b, Location loc, RankedTensorType logical, Value buffer) {
-  if (!getEncoding(logical))
-    return {buffer};
-  fmt::StorageDescription desc = bindChecked(logical)->describeStorage();
-  if (desc.views.empty())
-    return {buffer};
-  SmallVector<Value> views;
-  for (const fmt::StorageView &v : desc.views)
-    views.push_back(
-        makeView(b, loc, buffer, v, logical.getElementType()));
-  return views;
+/// Whether any op of `op`'s hardware layer has an encoded operand or result:
+/// then the whole layer runs on storage.
+bool layerMentionsEncoding(PrecisionConversionOpInterface op) {
+  return llvm::any_of(getHardwareLayer(op), mentionsEncoding);
 }
 
-/// `original`'s converted value `converted` (storage bytes when encoded) as
-/// the views a dla.buffer op reads.
-StorageOperand readOperand(OpBuilder &b, Location loc, Value original, Value converted) {
-  if (!original)
-    return {};
-  auto logical = cast<RankedTensorType>(original.getType());
-  return {viewsOf(b, loc, logical, toBuffer(b, loc, converted)), TypeAttr::get(logical)};
-}
-
-/// The destination of a layer op's result: a new storage buffer (zeroed
-/// padding) or row-major buffer, and its views.
-struct StorageResult : StorageOperand {
-  Value buffer;
-};
-StorageResult allocResult(OpBuilder &b, Location loc, RankedTensorType logical) {
-  StorageResult r;
-  r.buffer = getEncoding(logical)
-                 ? allocStorage(b, loc, logical)
-                 : Value(memref::AllocOp::create(
-                       b, loc, MemRefType::get(logical.getShape(), logical.getElementType())));
-  r.views = viewsOf(b, loc, logical, r.buffer);
-  r.type = TypeAttr::get(logical);
-  return r;
-}
-
-/// Layer ops with an encoded operand or result become their storage-view
-/// form (dla.buffer.conv, ...) writing a new buffer, handed back to the
-/// tensor world as the relayout lowering does. Plain layer ops stay: they
-/// are not accelerator-formatted.
-struct ConvLowering : OpConversionPattern<ConvOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(ConvOp op, OpAdaptor adaptor,
+/// A hardware layer with an encoded operand or result (a layer op, or a
+/// convolution with its fused SDP) becomes a dla.on_storage on the storage
+/// of its operands, writing new buffers that are handed back to the tensor
+/// world as the relayout lowering does. The layer ops are moved into its
+/// body unchanged, so no op has to be rebuilt attribute by attribute. Plain
+/// layers stay: they are not accelerator-formatted.
+struct LayerOnStorage : OpInterfaceConversionPattern<PrecisionConversionOpInterface> {
+  using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
+  LogicalResult matchAndRewrite(PrecisionConversionOpInterface op, ArrayRef<Value>,
                                 ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
-    StorageOperand w = readOperand(rewriter, loc, op.getWeight(), adaptor.getWeight());
-    StorageOperand bias = readOperand(rewriter, loc, op.getBias(), adaptor.getBias());
-    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
-    BufferConvOp::create(rewriter, loc, op.getModeAttr(), in.views, w.views, bias.views,
-                         out.views, in.type, w.type, bias.type, out.type, op.getStridesAttr(),
-                         op.getPaddingAttr(), op.getDilationsAttr(),
-                         op.getPipelinePrecisionAttr(), op.getWeightPrecisionAttr());
-    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
-    return success();
-  }
-};
-
-struct SdpLowering : OpConversionPattern<SdpOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(SdpOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
-    StorageOperand bias = readOperand(rewriter, loc, op.getBias(), adaptor.getBias());
-    StorageOperand bn = readOperand(rewriter, loc, op.getBatchnorm(), adaptor.getBatchnorm());
-    StorageOperand elt = readOperand(rewriter, loc, op.getEltwise(), adaptor.getEltwise());
-    StorageOperand prelu = readOperand(rewriter, loc, op.getPrelu(), adaptor.getPrelu());
-    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
-    BufferSdpOp::create(rewriter, loc, op.getModeAttr(), in.views, bias.views, bn.views,
-                        elt.views, prelu.views, out.views, in.type, bias.type, bn.type, elt.type,
-                        prelu.type, out.type, op.getReluAttr(), op.getPipelinePrecisionAttr());
-    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
-    return success();
-  }
-};
-
-struct PoolLowering : OpConversionPattern<PoolOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(PoolOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
-    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
-    BufferPoolOp::create(rewriter, loc, op.getKindAttr(), in.views, out.views, in.type, out.type,
-                         op.getKernelAttr(), op.getStridesAttr(), op.getPaddingAttr(),
-                         op.getPipelinePrecisionAttr());
-    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
-    return success();
-  }
-};
-
-struct LrnLowering : OpConversionPattern<LrnOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(LrnOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    StorageOperand in = readOperand(rewriter, loc, op.getInput(), adaptor.getInput());
-    StorageResult out = allocResult(rewriter, loc, op.getOutput().getType());
-    BufferLrnOp::create(rewriter, loc, in.views, out.views, in.type, out.type,
-                        op.getSizeAttr(), op.getAlphaAttr(), op.getBetaAttr(), op.getKAttr(),
-                        op.getPipelinePrecisionAttr());
-    rewriter.replaceOp(op, toTensor(rewriter, loc, out.buffer));
+    SmallVector<Operation *> layer = getHardwareLayer(op);
+    // The layer is rewritten from its first op, which the walk meets first.
+    if (layer.front() != op.getOperation())
+      return rewriter.notifyMatchFailure(op, "rewritten with its producer");
+    // Placed at the last op, which every operand of the layer dominates; the
+    // results of the others are read inside the layer only (checkModule).
+    Location loc = layer.back()->getLoc();
+    rewriter.setInsertionPoint(layer.back());
+    llvm::SetVector<Value> ins;
+    for (Operation *member : layer)
+      for (Value v : member->getOperands())
+        if (!llvm::is_contained(layer, v.getDefiningOp()))
+          ins.insert(v);
+    ValueRange outs = layer.back()->getResults();
+    SmallVector<Value> inBuffers, outBuffers;
+    for (Value v : ins)
+      inBuffers.push_back(toBuffer(rewriter, loc, rewriter.getRemappedValue(v)));
+    for (Value r : outs) {
+      auto logical = cast<RankedTensorType>(r.getType());
+      outBuffers.push_back(getEncoding(logical)
+                               ? allocStorage(rewriter, loc, logical)
+                               : Value(memref::AllocOp::create(
+                                     rewriter, loc,
+                                     MemRefType::get(logical.getShape(), logical.getElementType()))));
+    }
+    auto onStorage = OnStorageOp::create(rewriter, loc, inBuffers, outBuffers);
+    SmallVector<Type> argTypes;
+    SmallVector<Location> argLocs;
+    for (Value v : ins) {
+      argTypes.push_back(v.getType());
+      argLocs.push_back(v.getLoc());
+    }
+    Block *body = rewriter.createBlock(&onStorage.getBody(), {}, argTypes, argLocs);
+    IRMapping mapping;
+    mapping.map(ins.getArrayRef(), body->getArguments());
+    for (Operation *member : layer)
+      rewriter.clone(*member, mapping);
+    SmallVector<Value> yielded;
+    for (Value r : outs)
+      yielded.push_back(mapping.lookup(r));
+    YieldOp::create(rewriter, loc, yielded);
+    rewriter.setInsertionPointAfter(onStorage);
+    SmallVector<Value> results;
+    for (Value buffer : outBuffers)
+      results.push_back(toTensor(rewriter, loc, buffer));
+    rewriter.replaceOp(layer.back(), results);
+    for (Operation *member : llvm::reverse(ArrayRef(layer).drop_back()))
+      rewriter.eraseOp(member);
     return success();
   }
 };
@@ -451,27 +407,16 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
         alignments.push_back(getEncoding(t) ? getAlignment(cast<RankedTensorType>(t)) : 0);
     }
 
-    // An on_the_fly SDP's pipeline depends on the convolution it is fused
-    // to, which its storage-view form does not name: stated on the op.
-    bool stated = true;
-    module.walk([&](SdpOp sdp) {
-      if (sdp.getMode() != SdpMode::OnTheFly || sdp.getPipelinePrecisionAttr() ||
-          !mentionsEncoding(sdp))
-        return;
-      FailureOr<::dlaformat::nvdla::PipelinePrecision> pipeline = reference::getPipelinePrecision(
-          cast<PrecisionConversionOpInterface>(*sdp), /*diagnose=*/true);
-      if (failed(pipeline)) {
-        stated = false;
-        return;
-      }
-      sdp.setPipelinePrecisionAttr(PipelinePrecisionAttr::get(ctx, *pipeline));
-    });
-    if (!stated)
-      return signalPassFailure();
-
     StorageTypeConverter converter;
     ConversionTarget target(*ctx);
-    target.markUnknownOpDynamicallyLegal([](Operation *op) { return !mentionsEncoding(op); });
+    target.markUnknownOpDynamicallyLegal([](Operation *op) {
+      // The layer ops of a dla.on_storage keep their logical types.
+      if (op->getParentOfType<OnStorageOp>())
+        return true;
+      if (auto layer = dyn_cast<PrecisionConversionOpInterface>(op))
+        return !layerMentionsEncoding(layer);
+      return !mentionsEncoding(op);
+    });
     target.addIllegalOp<RelayoutOp, ToStorageOp, FromStorageOp, WeightConstantOp>();
     RewritePatternSet patterns(ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
@@ -479,7 +424,7 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
     populateReturnOpTypeConversionPattern(patterns, converter);
     patterns.add<RelayoutLowering, ConstantLowering, WeightConstantLowering,
                  StorageIdentity<ToStorageOp>, StorageIdentity<FromStorageOp>>(converter, ctx);
-    patterns.add<ConvLowering, SdpLowering, PoolLowering, LrnLowering>(converter, ctx);
+    patterns.add<LayerOnStorage>(converter, ctx);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     // Nothing of the dla dialect is left to read the target: drop it, so the
@@ -492,6 +437,9 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
     // boundaries get identity-layout buffers (storage: memref<BYTES x i8>).
     bufferization::OneShotBufferizationOptions options;
     options.bufferizeFunctionBoundaries = true;
+    // The layer ops inside dla.on_storage name logical tensors, not buffers.
+    options.opFilter.denyOperation(
+        [](Operation *op) { return isa<OnStorageOp>(op) || op->getParentOfType<OnStorageOp>(); });
     options.setFunctionBoundaryTypeConversion(
         bufferization::LayoutMapOption::IdentityLayoutMap);
     options.unknownTypeConverterFn = [](TensorType t, Attribute space,

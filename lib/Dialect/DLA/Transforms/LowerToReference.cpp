@@ -32,22 +32,24 @@ LogicalResult checkLowerable(PrecisionConversionOpInterface op) {
   return reference::getPipelinePrecision(op, /*diagnose=*/true);
 }
 
-/// Whether --dla-lower-to-memref makes `op` a storage-view op that
+/// Whether --dla-lower-to-memref runs `op`'s hardware layer (the op and
+/// what is fused to it) in a dla.on_storage that
 /// --dla-lower-buffers-to-reference runs: an encoded operand or result, and
-/// a storage memref type for each.
-bool hasRunnableStorageForm(Operation *op) {
+/// a storage buffer type for every operand and result of the layer.
+bool hasRunnableStorageForm(PrecisionConversionOpInterface op) {
   bool encoded = false;
-  // Asked quietly: an operand without a storage type only means the op is
-  // lowered here.
+  // Asked quietly: an operand without a storage type only means the layer
+  // is lowered here.
   ScopedDiagnosticHandler quiet(op->getContext(), [](Diagnostic &) { return success(); });
-  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
-    auto tensor = dyn_cast<RankedTensorType>(t);
-    if (!tensor || !tensor.hasStaticShape())
-      return false;
-    encoded |= bool(tensor.getEncoding());
-    if (failed(getStorageMemRefTypes(tensor, [&] { return mlir::emitError(op->getLoc()); })))
-      return false;
-  }
+  for (Operation *member : getHardwareLayer(op))
+    for (Type t : llvm::concat<Type>(member->getOperandTypes(), member->getResultTypes())) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      if (!tensor || !tensor.hasStaticShape())
+        return false;
+      encoded |= bool(tensor.getEncoding());
+      if (failed(getStorageBufferType(tensor, [&] { return mlir::emitError(op->getLoc()); })))
+        return false;
+    }
   return encoded;
 }
 
@@ -55,8 +57,10 @@ struct LowerToReferencePass
     : mlir::dla::impl::DLALowerToReferenceBase<LowerToReferencePass> {
   using DLALowerToReferenceBase::DLALowerToReferenceBase;
   void runOnOperation() override {
-    auto skipped = [&](Operation *op) {
-      return skipStorageLayers && hasRunnableStorageForm(op);
+    // Layer ops already on storage belong to --dla-lower-buffers-to-reference.
+    auto skipped = [&](PrecisionConversionOpInterface op) {
+      return op->getParentOfType<OnStorageOp>() ||
+             (skipStorageLayers && hasRunnableStorageForm(op));
     };
     bool ok = true;
     getOperation()->walk([&](PrecisionConversionOpInterface op) {
@@ -68,8 +72,12 @@ struct LowerToReferencePass
 
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
-    target.addDynamicallyLegalOp<ConvOp, SdpOp, PoolOp, LrnOp>(skipped);
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    // Every layer op is illegal: one without a reference pattern fails here,
+    // by name, rather than reaching the LLVM lowering.
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      auto layer = dyn_cast<PrecisionConversionOpInterface>(op);
+      return !layer || skipped(layer);
+    });
     RewritePatternSet patterns(ctx);
     reference::populateLowerToReferencePatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))

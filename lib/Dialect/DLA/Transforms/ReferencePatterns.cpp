@@ -28,12 +28,6 @@ namespace nv = ::dlaformat::nvdla;
 FailureOr<nv::PipelinePrecision>
 reference::getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose) {
   auto stated = op->getAttrOfType<PipelinePrecisionAttr>("pipeline_precision");
-  // The memref form of an on_the_fly SDP does not name its producing
-  // convolution, so the table cannot be asked: the precision it states
-  // (written by --dla-lower-to-memref from the table) is all there is.
-  if (auto sdp = dyn_cast<SdpOp>(*op);
-      stated && sdp && sdp.getMode() == SdpMode::OnTheFly && !sdp.getInput().getDefiningOp<ConvOp>())
-    return stated.getValue();
   FailureOr<nv::ConversionQuery> query = op.getConversionQuery();
   if (failed(query))
     return failure();

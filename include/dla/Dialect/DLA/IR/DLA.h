@@ -57,14 +57,26 @@ Type getStorageViewElementType(const ::dlaformat::StorageView &view, Type logica
 /// and offset (in storage elements) as a strided layout.
 MemRefType getStorageViewType(const ::dlaformat::StorageView &view, Type logicalElement);
 
-/// The memrefs that hold a tensor of `type` after --dla-lower-to-memref, as
-/// the storage-view layer ops (dla.buffer.*) take it: the typed strided views
+/// The buffer that holds a tensor of `type` after --dla-lower-to-memref (a
+/// dla.on_storage operand): memref<BYTES x i8> for an encoded tensor, the
+/// row-major memref without encoding. Fails with a diagnostic for shapes
+/// that do not bind and storage that depends on the data (compressed
+/// weights).
+FailureOr<MemRefType> getStorageBufferType(RankedTensorType type,
+                                           function_ref<InFlightDiagnostic()> emitError);
+
+/// The typed views a backend reads a tensor of `type` through: the strided views
 /// of its encoding's StorageDescription; for a layout with no strided view
 /// (NVDLA weights) its storage bytes memref<BYTES x i8>; without an
 /// encoding, the row-major memref. Fails with a diagnostic for shapes that
 /// do not bind and storage that depends on the data (compressed weights).
 FailureOr<SmallVector<MemRefType>>
 getStorageMemRefTypes(RankedTensorType type, function_ref<InFlightDiagnostic()> emitError);
+
+/// The layer ops that run as one hardware layer with `op` (a convolution and
+/// the SDP fused to it through getFusedProducer), producers first; `op`
+/// alone when nothing is fused to it.
+SmallVector<Operation *> getHardwareLayer(PrecisionConversionOpInterface op);
 
 } // namespace mlir::dla
 

@@ -105,6 +105,18 @@ def DLA_PrecisionConversionOpInterface : OpInterface<"PrecisionConversionOpInter
       /*retTy=*/"::llvm::LogicalResult",
       /*methodName=*/"annotatePrecision",
       /*args=*/(ins "const ::dlaformat::nvdla::ConversionVerdict &":$verdict)>,
+    InterfaceMethod<
+      /*desc=*/[{
+        The layer op whose result this one reads inside the same hardware
+        layer, without a trip through memory (an on_the_fly SDP's
+        convolution); null when the op runs on its own. The memref lowering
+        runs the two in one `dla.on_storage`.
+      }],
+      /*retTy=*/"::mlir::Operation *",
+      /*methodName=*/"getFusedProducer",
+      /*args=*/(ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return nullptr;">,
   ];
 }
 

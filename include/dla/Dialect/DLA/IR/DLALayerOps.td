@@ -39,9 +39,12 @@ def DLA_PositivePair : ConfinedAttr<DenseI64ArrayAttr,
 def DLA_Padding : ConfinedAttr<DenseI64ArrayAttr,
     [DenseArrayCount<4>, DenseArrayNonNegative<DenseI64ArrayAttr>]>;
 
-class DLA_LayerOp<string mnemonic, list<Trait> traits = []>
+/// A layer op: one NVDLA unit's computation. `precisionMethods` names the
+/// optional PrecisionConversionOpInterface methods the op defines.
+class DLA_LayerOp<string mnemonic, list<Trait> traits = [],
+                  list<string> precisionMethods = []>
     : DLA_Op<mnemonic, !listconcat(traits, [Pure,
-        DeclareOpInterfaceMethods<DLA_PrecisionConversionOpInterface>,
+        DeclareOpInterfaceMethods<DLA_PrecisionConversionOpInterface, precisionMethods>,
         DeclareOpInterfaceMethods<DLA_LayoutConstrainedOpInterface>])>;
 
 def DLA_ConvOp : DLA_LayerOp<"conv"> {
@@ -89,7 +92,7 @@ def DLA_ConvOp : DLA_LayerOp<"conv"> {
   let hasVerifier = 1;
 }
 
-def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments]> {
+def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments], ["getFusedProducer"]> {
   let summary = "Single-point data processing on the NVDLA SDP";
   let description = [{
     Per-element post-processing of feature data (logical NCHW): adds `bias`,

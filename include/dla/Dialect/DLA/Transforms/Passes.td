@@ -122,17 +122,18 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
 
     Layer ops with dynamic shapes are diagnosed, not lowered.
 
-    With `skip-storage-layers`, the layer ops that `--dla-lower-to-memref`
-    turns into their storage-view form (`dla.buffer.*`) and
+    With `skip-storage-layers`, the hardware layers that
+    `--dla-lower-to-memref` runs in a `dla.on_storage` and
     `--dla-lower-buffers-to-reference` can run are left alone: those with
     an encoded operand or result whose every operand and result has a
-    storage memref type (not compressed or Winograd weights). The rest
-    (plain layers among them) is lowered here.
+    storage buffer type (not compressed or Winograd weights). The rest
+    (plain layers among them) is lowered here. Layer ops already in a
+    `dla.on_storage` are never lowered here.
   }];
   let options = [
     Option<"skipStorageLayers", "skip-storage-layers", "bool", /*default=*/"false",
-           "Leave the encoded layer ops that the memref lowering runs from their "
-           "storage views (dla.buffer.*)">,
+           "Leave the encoded layer ops that the memref lowering runs on their "
+           "storage (dla.on_storage)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -257,13 +258,12 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
       with no strided view (most NVDLA weights) go through a compile-time
       table of byte offsets;
     - `dla.to_storage` / `dla.from_storage` to the storage itself;
-    - layer ops with an encoded operand or result (`dla.conv`, `dla.sdp`,
-      `dla.pool`, `dla.lrn`) to their storage-view form (`dla.buffer.conv`,
-      ...): every operand as the typed strided views of its storage, the
-      result written into a new storage buffer; an `on_the_fly` SDP gets
-      its `pipeline_precision` stated (the fused convolution decides it, and
-      the memref form does not name it). Layer ops without any encoding are
-      left alone (run `--dla-lower-to-reference` for them).
+    - hardware layers with an encoded operand or result (a layer op, or a
+      convolution and the SDP it runs on the fly with) to a
+      `dla.on_storage` on the storage buffers of their operands, the
+      result written into a new storage buffer; the layer ops move into its
+      body unchanged. Layer ops without any encoding are left alone (run
+      `--dla-lower-to-reference` for them).
     Upstream One-Shot Bufferize (function boundaries, identity layouts) then
     runs on the encoding-free module.
 
@@ -303,34 +303,28 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
 
 def DLALowerBuffersToReference
     : Pass<"dla-lower-buffers-to-reference", "::mlir::ModuleOp"> {
-  let summary = "Execute the storage-view layer ops (dla.buffer.*) on the CPU";
+  let summary = "Execute dla.on_storage on the CPU";
   let description = [{
-    Runs each `dla.buffer.conv` / `sdp` / `pool` / `lrn` (what
-    `--dla-lower-to-memref` makes of an encoded layer op) on the CPU, to
-    check that the memref form means what the tensor form means: every
-    operand's storage is unpacked into a row-major buffer (the relayout
-    loops of `--dla-lower-to-memref`), the tensor-form op is computed on
-    those buffers by the same patterns as `--dla-lower-to-reference`, and
-    the result is packed into the output views. The tensors this makes are
-    bufferized (`convert-elementwise-to-linalg`, `one-shot-bufferize`), so
-    the module stays in the memref world. `--dla-lower-to-llvm` runs it
-    right after `--dla-lower-to-memref`.
-
-    The storage of a view is found through the `memref.view` +
-    `memref.reinterpret_cast` that made it (diagnosed otherwise). An
-    `on_the_fly` SDP computes in the `pipeline_precision` it states (which
-    `--dla-lower-to-memref` sets from the fused convolution); one without
-    is diagnosed.
+    Runs each `dla.on_storage` (what `--dla-lower-to-memref` makes of an
+    encoded hardware layer) on the CPU, to check that the memref form means
+    what the tensor form means: every operand's storage is unpacked into a
+    row-major buffer (the relayout loops of `--dla-lower-to-memref`), the
+    layer ops of the body are computed on those buffers by the same
+    patterns as `--dla-lower-to-reference`, and each result is packed into
+    its storage. The tensors this makes are bufferized
+    (`convert-elementwise-to-linalg`, `one-shot-bufferize`), so the module
+    stays in the memref world. `--dla-lower-to-llvm` runs it after
+    `--dla-lower-to-memref`.
 
     ```mlir
-    dla.buffer.pool max
-        input(%x : memref<1x1x8x8x16xf16, strided<[1024, 1024, 128, 16, 1]>>)
-          of tensor<1x16x8x8xf16, #dla.feature<fp16>>
-        output(%y : memref<1x1x4x4x16xf16, strided<[256, 256, 64, 16, 1]>>)
-          of tensor<1x16x4x4xf16, #dla.feature<fp16>>
-        kernel [2, 2] stride [2, 2]
-    // becomes: unpack loops into memref<1x16x8x8xf16>, the linalg of
-    // dla.pool, pack loops into the views of %y's storage
+    dla.on_storage ins(%x : memref<2048xi8>) outs(%y : memref<512xi8>) {
+    ^bb0(%a: tensor<1x16x8x8xf16, #dla.feature<fp16>>):
+      %p = dla.pool max %a kernel [2, 2] stride [2, 2]
+          : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x4x4xf16, #dla.feature<fp16>>
+      dla.yield %p : tensor<1x16x4x4xf16, #dla.feature<fp16>>
+    }
+    // becomes: unpack loops from %x into memref<1x16x8x8xf16>, the linalg
+    // of dla.pool, pack loops into %y
     ```
   }];
   let dependentDialects = [

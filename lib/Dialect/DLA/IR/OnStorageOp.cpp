@@ -1,0 +1,89 @@
+//===- OnStorageOp.cpp - dla.on_storage ----------------------------------===//
+//
+// The storage buffer of every operand and result must be exactly the one
+// the format library gives the logical type (getStorageBufferType); the
+// layer ops of the body verify themselves.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+
+namespace {
+/// Checks that `buffer` is the storage of the logical type `logical`.
+LogicalResult verifyStorageOf(Operation *op, StringRef what, unsigned index, Type buffer,
+                              Type logical) {
+  auto tensor = dyn_cast<RankedTensorType>(logical);
+  if (!tensor)
+    return op->emitOpError() << what << " #" << index << " must be a ranked tensor, got "
+                             << logical;
+  FailureOr<MemRefType> want = getStorageBufferType(
+      tensor, [&] { return op->emitOpError() << what << " #" << index << ": "; });
+  if (failed(want))
+    return failure();
+  if (buffer != *want)
+    return op->emitOpError() << what << " #" << index << " is stored in " << *want
+                             << " (the storage of " << tensor << "), got " << buffer;
+  return success();
+}
+} // namespace
+
+SmallVector<Operation *> mlir::dla::getHardwareLayer(PrecisionConversionOpInterface op) {
+  // Back to the first producer, then forward through the fused users.
+  Operation *root = op;
+  while (Operation *producer = cast<PrecisionConversionOpInterface>(root).getFusedProducer())
+    root = producer;
+  SmallVector<Operation *> layer{root};
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (Operation *user : layer.back()->getUsers())
+      if (auto fused = dyn_cast<PrecisionConversionOpInterface>(user);
+          fused && fused.getFusedProducer() == layer.back()) {
+        layer.push_back(user);
+        grew = true;
+        break;
+      }
+  }
+  return layer;
+}
+
+YieldOp OnStorageOp::getYield() { return cast<YieldOp>(getBody().front().getTerminator()); }
+
+RankedTensorType OnStorageOp::getInputType(unsigned i) {
+  return cast<RankedTensorType>(getBody().front().getArgument(i).getType());
+}
+
+RankedTensorType OnStorageOp::getOutputType(unsigned i) {
+  return cast<RankedTensorType>(getYield().getValues()[i].getType());
+}
+
+LogicalResult OnStorageOp::verify() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getIns().size())
+    return emitOpError() << "has " << getIns().size() << " storage operand(s) but its body takes "
+                         << body.getNumArguments() << " logical operand(s)";
+  for (auto [i, buffer, arg] : llvm::enumerate(getIns().getTypes(), body.getArgumentTypes()))
+    if (failed(verifyStorageOf(*this, "operand", i, buffer, arg)))
+      return failure();
+  return success();
+}
+
+LogicalResult OnStorageOp::verifyRegions() {
+  Block &body = getBody().front();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield)
+    return emitOpError("body must end in dla.yield");
+  if (yield.getValues().size() != getOuts().size())
+    return emitOpError() << "has " << getOuts().size() << " result storage(s) but its body yields "
+                         << yield.getValues().size() << " value(s)";
+  for (auto [i, buffer, value] : llvm::enumerate(getOuts().getTypes(), yield.getValues()))
+    if (failed(verifyStorageOf(*this, "result", i, buffer, value.getType())))
+      return failure();
+  for (Operation &op : body.without_terminator())
+    if (!isa<PrecisionConversionOpInterface>(op))
+      return op.emitOpError("cannot run on storage: only layer ops (dla.conv, dla.sdp, ...) may "
+                            "be in the body of a dla.on_storage");
+  return success();
+}
