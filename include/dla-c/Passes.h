@@ -14,4 +14,17 @@
 
 #include "dla-c/Passes.capi.h.inc"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Registers everything dla-opt registers beyond upstream: the dla passes,
+/// the conversions into dla (dla-convert-tosa) and the named pipelines
+/// (dla-compile, dla-lower-to-llvm).
+MLIR_CAPI_EXPORTED void dlaRegisterAllPasses(void);
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* DLA_C_PASSES_H */

@@ -7,7 +7,9 @@
 
 #include "dla-c/Passes.h"
 
+#include "dla/Conversion/Passes.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
+#include "dla/Pipelines/Pipelines.h"
 
 #include "mlir/CAPI/Pass.h"
 #include "mlir/Pass/Pass.h"
@@ -16,3 +18,9 @@ using namespace mlir;
 using namespace mlir::dla;
 
 #include "dla-c/Passes.capi.cpp.inc"
+
+void dlaRegisterAllPasses(void) {
+  registerDLAPasses();
+  registerDLAConversionPasses();
+  registerDLAPipelines();
+}

@@ -241,8 +241,10 @@ _declare("dlaChunkedValidate", DlaStatus, c_ssize_t, _I64P, _I64P)
 _declare("dlaChunkedBind", DlaStatus, c_ssize_t, _I64P, _I64P, c_ssize_t, _I64P, c_int64,
          POINTER(DlaBoundLayout))
 
-# Passes are registered once per process, by flag, for textual pipelines.
-mlirRegisterDLAPasses()
+# Passes and pipelines are registered once per process, by flag, for
+# textual pipelines.
+_declare("dlaRegisterAllPasses", None)
+dlaRegisterAllPasses()
 mlirRegisterTransformsPasses()
 
 

@@ -48,34 +48,14 @@ _LLVM_LIB = "/usr/lib/llvm-22/lib"
 RUNTIME_LIBRARIES = [os.path.join(_LLVM_LIB, "libmlir_c_runner_utils.so")]
 
 
-def reference_pipeline(*, host="tosa", bufferize_options=""):
-    """The textual pipeline from dla layer ops and TOSA host ops on plain
-    tensors to the LLVM dialect: TOSA through upstream tosa-to-linalg,
-    layer ops through --dla-lower-to-reference, then one-shot
-    bufferization with identity-layout function boundaries, loops, and
-    LLVM, with C wrappers for every function."""
-    stages = []
-    if host == "tosa":
-        stages.append("func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor)")
-    stages += [
-        "canonicalize",
-        # No canonicalization after this: it would cancel the relayout pairs
-        # around each layer, which are what executes the memory formats.
-        "dla-lower-to-reference",
-        "func.func(convert-elementwise-to-linalg)",
-        "one-shot-bufferize{bufferize-function-boundaries "
-        "function-boundary-type-conversion=identity-layout-map %s}" % bufferize_options,
-        "buffer-deallocation-pipeline",
-        "convert-linalg-to-loops",
-        "expand-strided-metadata",
-        "lower-affine",
-        "convert-scf-to-cf",
-        "convert-math-to-llvm",
-        "func.func(llvm-request-c-wrappers)",
-        "convert-to-llvm",
-        "reconcile-unrealized-casts",
-    ]
-    return "builtin.module(%s)" % ",".join(stages)
+def reference_pipeline(*, storage_layers=False):
+    """The pipeline from dla layer ops and TOSA host ops to the LLVM dialect,
+    with a C interface wrapper for every function: the registered
+    --dla-lower-to-llvm pipeline (lib/Pipelines), by name. By default every
+    layer op goes through --dla-lower-to-reference (the reference
+    execution); `storage_layers` runs encoded layers on their storage."""
+    return "builtin.module(dla-lower-to-llvm{c-wrappers=true storage-layers=%s})" % (
+        "true" if storage_layers else "false")
 
 
 class ExecutionContext(Context):

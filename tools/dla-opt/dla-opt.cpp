@@ -3,6 +3,7 @@
 #include "dla/Conversion/Passes.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 #include "dla/InitAllDialects.h"
+#include "dla/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"

@@ -2,6 +2,9 @@
 #ifndef DLA_CONVERSION_PASSES_H
 #define DLA_CONVERSION_PASSES_H
 
+#include "dla/Dialect/DLA/Transforms/PassOptions.h"
+#include "dla/Format/NvdlaPrecision.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -57,9 +57,11 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
   let options = [
     Option<"config", "config", "std::string", /*default=*/"\"nv_full\"",
            "NVDLA hardware configuration (nv_full, nv_large, nv_small)">,
-    Option<"precision", "precision", "std::string", /*default=*/"\"fp16\"",
-           "Precision the offloaded layers compute in (int8, int16, fp16); "
-           "floating-point networks offload only in fp16">,
+    Option<"precision", "precision", "::dlaformat::nvdla::Precision",
+           /*default=*/"::dlaformat::nvdla::Precision::Fp16",
+           "Precision the offloaded layers compute in; floating-point networks "
+           "offload only in fp16",
+           "::mlir::dla::EnumTableValues<::dlaformat::nvdla::Precision>()">,
   ];
 }
 

@@ -26,13 +26,9 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
 
   LogicalResult initialize(MLIRContext *context) override {
     ::dlaformat::Expected<nv::HardwareConfig> hw = nv::lookupHardwareConfig(config);
-    std::optional<nv::Precision> p = ::dlaformat::parseEnum<nv::Precision>(precision);
     if (!hw)
       return emitError(UnknownLoc::get(context), "--dla-convert-tosa: ") << hw.message();
-    if (!p)
-      return emitError(UnknownLoc::get(context), "--dla-convert-tosa: unknown precision '")
-             << precision << "' (expected int8, int16 or fp16)";
-    target = OffloadTarget{*hw, *p};
+    target = OffloadTarget{*hw, precision};
     RewritePatternSet set(context);
     populateConvPatterns(set, target);
     populatePoolPatterns(set, target);

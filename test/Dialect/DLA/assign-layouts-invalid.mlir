@@ -4,7 +4,7 @@
 // RUN: not dla-opt %s --dla-assign-layouts='pixel-format=RGB' 2>&1 | FileCheck %s --check-prefix=PIXEL
 
 // TARGET: error: unknown target 'tpu'; expected htp, nvdla, or nvdla:<config> / <config> with <config> one of nv_full, nv_large, nv_small
-// WINOGRAD: error: winograd must be auto or off, got 'always'
+// WINOGRAD: for the --winograd option: Cannot find option named 'always'!
 // PIXEL: error: unknown pixel format 'RGB'
 
 func.func @four_channels(%img: tensor<1x4x8x8xui8>) -> tensor<1x16x6x6xi8> {

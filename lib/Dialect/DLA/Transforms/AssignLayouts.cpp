@@ -113,10 +113,6 @@ struct AssignLayoutsPass : mlir::dla::impl::DLAAssignLayoutsBase<AssignLayoutsPa
       }
       target = *parsed;
     }
-    if (winograd != "auto" && winograd != "off") {
-      module.emitError() << "winograd must be auto or off, got '" << winograd << "'";
-      return signalPassFailure();
-    }
     std::optional<nv::PixelFormat> pixel;
     if (!pixelFormat.empty()) {
       pixel = fmt::parseEnum<nv::PixelFormat>(pixelFormat);
@@ -165,7 +161,7 @@ void AssignLayoutsPass::switchToWinograd(func::FuncOp func) {
 
 LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &target,
                                         std::optional<nv::PixelFormat> pixel) {
-  if (winograd == "auto")
+  if (winograd == WinogradPolicy::Auto)
     switchToWinograd(func);
 
   // --- Nodes: the ops with a choice, in program order.

@@ -2,6 +2,8 @@
 #ifndef DLA_DIALECT_DLA_TRANSFORMS_PASSES_H
 #define DLA_DIALECT_DLA_TRANSFORMS_PASSES_H
 
+#include "dla/Dialect/DLA/Transforms/PassOptions.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -12,9 +14,6 @@ namespace mlir::dla {
 
 #define GEN_PASS_REGISTRATION
 #include "dla/Dialect/DLA/Transforms/Passes.h.inc"
-
-/// Registers the named pipelines (--dla-lower-to-llvm).
-void registerDLAPipelines();
 
 } // namespace mlir::dla
 

@@ -189,9 +189,14 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Target: nv_full, nv_large, nv_small (NVDLA), nvdla:<config>, or htp; "
            "overrides the module's dla.target">,
-    Option<"winograd", "winograd", "std::string", /*default=*/"\"off\"",
-           "auto: turn eligible direct convolutions with constant weights into "
-           "Winograd; off: keep every convolution's mode">,
+    Option<"winograd", "winograd", "::mlir::dla::WinogradPolicy",
+           /*default=*/"::mlir::dla::WinogradPolicy::Off",
+           "Whether eligible direct convolutions become Winograd",
+           [{::llvm::cl::values(
+               clEnumValN(::mlir::dla::WinogradPolicy::Off, "off",
+                          "keep every convolution's mode"),
+               clEnumValN(::mlir::dla::WinogradPolicy::Auto, "auto",
+                          "turn eligible direct convolutions with constant weights into Winograd"))}]>,
     Option<"compression", "compression", "bool", /*default=*/"true",
            "Compress constant weights when WGS + WMB + data are smaller than the "
            "dense stream">,
@@ -207,31 +212,6 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
     Statistic<"numWinograd", "winograd", "Direct convolutions turned into Winograd">,
   ];
   let dependentDialects = ["::mlir::dla::DLADialect"];
-}
-
-def DLACompile : Pass<"dla-compile", "::mlir::ModuleOp"> {
-  let summary = "Compile layer ops for a target: assign layouts, check precision, pack weights";
-  let description = [{
-    The pipeline `--dla-assign-layouts`, `--dla-check-precision`,
-    `--dla-pack-weights` with one set of options, run as one pass so that
-    `dla-opt --dla-compile='target=nv_small'` compiles a module of layer ops
-    on plain tensors into one whose tensors carry NVDLA encodings, whose
-    precisions are checked and whose constant weights are packed
-    `dense_resource` blobs.
-
-    ```mlir
-    // dla-opt --dla-compile='target=nv_full winograd=auto compression=true'
-    ```
-  }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"\"",
-           "As --dla-assign-layouts' target">,
-    Option<"winograd", "winograd", "std::string", /*default=*/"\"off\"",
-           "As --dla-assign-layouts' winograd (auto | off)">,
-    Option<"compression", "compression", "bool", /*default=*/"true",
-           "As --dla-assign-layouts' compression">,
-  ];
-  let dependentDialects = ["::mlir::dla::DLADialect", "::mlir::arith::ArithDialect"];
 }
 
 def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {

@@ -1,0 +1,80 @@
+//===- Pipelines.h - The dla pipelines, defined once ------------*- C++ -*-===//
+//
+// Every pipeline a user or a tool runs is built here, in C++ with typed
+// options: dla-opt registers them by name, dla-run-onnx, the C API and
+// Python run them by name. No pipeline is written as text anywhere else.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_PIPELINES_PIPELINES_H
+#define DLA_PIPELINES_PIPELINES_H
+
+#include "dla/Dialect/DLA/Transforms/PassOptions.h"
+#include "dla/Format/NvdlaPrecision.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::dla {
+
+/// --dla-compile: (optionally) offload TOSA onto dla layer ops, then give
+/// every tensor of the layer ops an accelerator encoding at the least
+/// relayout cost, check the precisions and pack the constant weights.
+struct CompileOptions : PassPipelineOptions<CompileOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("Target: nv_full, nv_large, nv_small (NVDLA), nvdla:<config>, or htp; "
+                     "default: the module's dla.target, else nv_full")};
+  PassOptions::Option<bool> convertTosa{
+      *this, "convert-tosa",
+      llvm::cl::desc("First offload the TOSA ops the target runs onto dla layer ops "
+                     "(--dla-convert-tosa, after TOSA's optional decompositions)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<::dlaformat::nvdla::Precision> precision{
+      *this, "precision",
+      llvm::cl::desc("With convert-tosa: the precision the offloaded layers compute in"),
+      llvm::cl::init(::dlaformat::nvdla::Precision::Fp16),
+      EnumTableValues<::dlaformat::nvdla::Precision>()};
+  PassOptions::Option<bool> layouts{
+      *this, "layouts",
+      llvm::cl::desc("Assign layouts, check precisions and pack weights (off: offload only)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<WinogradPolicy> winograd{
+      *this, "winograd", llvm::cl::desc("As --dla-assign-layouts' winograd"),
+      llvm::cl::init(WinogradPolicy::Off),
+      llvm::cl::values(clEnumValN(WinogradPolicy::Off, "off", "keep every convolution's mode"),
+                       clEnumValN(WinogradPolicy::Auto, "auto",
+                                  "eligible direct convolutions with constant weights "
+                                  "become Winograd"))};
+  PassOptions::Option<bool> compression{
+      *this, "compression", llvm::cl::desc("As --dla-assign-layouts' compression"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> pixelFormat{
+      *this, "pixel-format", llvm::cl::desc("As --dla-assign-layouts' pixel-format")};
+};
+
+/// --dla-lower-to-llvm: a module that mixes host TOSA, dla layer ops (with
+/// or without encodings) and relayouts, down to the LLVM dialect for
+/// mlir-runner or the ExecutionEngine, executing every accelerator format
+/// on the CPU.
+struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
+  PassOptions::Option<bool> storageLayers{
+      *this, "storage-layers",
+      llvm::cl::desc("Run encoded hardware layers on their storage (dla.on_storage, "
+                     "--dla-lower-buffers-to-reference); off: every layer op through "
+                     "--dla-lower-to-reference, between relayouts (the reference execution)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> cWrappers{
+      *this, "c-wrappers",
+      llvm::cl::desc("Give every function a C interface wrapper (the ExecutionEngine's calls)"),
+      llvm::cl::init(false)};
+};
+
+void buildCompilePipeline(OpPassManager &pm, const CompileOptions &options);
+void buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options);
+
+/// Registers --dla-compile and --dla-lower-to-llvm.
+void registerDLAPipelines();
+
+} // namespace mlir::dla
+
+#endif // DLA_PIPELINES_PIPELINES_H

@@ -1,0 +1,100 @@
+//===- Pipelines.cpp - The dla pipelines ---------------------------------===//
+
+#include "dla/Pipelines/Pipelines.h"
+
+#include "dla/Conversion/Passes.h"
+#include "dla/Dialect/DLA/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+
+void mlir::dla::buildCompilePipeline(OpPassManager &pm, const CompileOptions &options) {
+  if (options.convertTosa) {
+    // A transposed convolution becomes a tosa.conv2d (reversed weights over
+    // a zero-stuffed input), which --dla-convert-tosa offloads like any.
+    pm.addNestedPass<func::FuncOp>(tosa::createTosaOptionalDecompositionsPass());
+    DLAConvertTosaOptions convert;
+    if (!options.target.empty())
+      convert.config = options.target;
+    convert.precision = options.precision;
+    pm.addPass(createDLAConvertTosa(convert));
+    pm.addPass(createCanonicalizerPass());
+  }
+  if (!options.layouts)
+    return;
+  DLAAssignLayoutsOptions assign;
+  assign.target = options.target;
+  assign.winograd = options.winograd;
+  assign.compression = options.compression;
+  assign.pixelFormat = options.pixelFormat;
+  pm.addPass(createDLAAssignLayouts(assign));
+  pm.addPass(createDLACheckPrecision());
+  pm.addPass(createDLAPackWeights());
+}
+
+void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options) {
+  // Host TOSA to linalg; no canonicalization between this and the memref
+  // lowering: it would cancel the relayout pairs around each layer, which
+  // are what executes the memory formats.
+  OpPassManager &host = pm.nest<func::FuncOp>();
+  // tosa-to-linalg has no transposed convolution: decomposed first.
+  host.addPass(tosa::createTosaOptionalDecompositionsPass());
+  host.addPass(tosa::createTosaToLinalgNamed());
+  host.addPass(tosa::createTosaToLinalg());
+  host.addPass(createTosaToArithPass());
+  host.addPass(createTosaToTensorPass());
+  DLALowerToReferenceOptions reference;
+  reference.skipStorageLayers = options.storageLayers;
+  pm.addPass(createDLALowerToReference(reference));
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  // Constants the layers read packed, every encoding materialized (relayouts
+  // as loops over the storage, encoded layers in dla.on_storage), the rest
+  // bufferized.
+  pm.addPass(createDLAPackWeights());
+  pm.addPass(createDLALowerToMemref());
+  // The storage of every dla.on_storage is an operand: cleaning up here is
+  // safe, and every execution test checks that it stays so.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createDLALowerBuffersToReference());
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+  // A result that is an argument leaves a bufferization.clone.
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  if (options.cWrappers)
+    pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  // What LLVM has no intrinsic for (erf) calls libm.
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::dla::registerDLAPipelines() {
+  PassPipelineRegistration<CompileOptions>(
+      "dla-compile",
+      "Compile for a target: [convert-tosa: offload TOSA onto dla layer ops,] assign "
+      "layouts at the least relayout cost, check precisions, pack weights",
+      buildCompilePipeline);
+  PassPipelineRegistration<LowerToLLVMOptions>(
+      "dla-lower-to-llvm",
+      "Lower a module mixing host TOSA, dla layer ops and encodings to the LLVM dialect "
+      "(mlir-runner, ExecutionEngine), every accelerator format executed on the CPU",
+      buildLowerToLLVMPipeline);
+}
