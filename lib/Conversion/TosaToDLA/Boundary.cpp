@@ -131,21 +131,39 @@ std::vector<char> tosa_to_dla::readConstantBytes(Value v) {
   return bytes;
 }
 
-std::optional<std::vector<float>> tosa_to_dla::readFloatConstant(Value v) {
+std::optional<std::vector<float>> tosa_to_dla::readConstantValues(Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type || !(type.getElementType().isF32() || type.getElementType().isF16()))
+  if (!type)
+    return std::nullopt;
+  Type elem = type.getElementType();
+  const bool isFloat = elem.isF32() || elem.isF16();
+  const unsigned width = elem.isInteger() ? elem.getIntOrFloatBitWidth() : 0;
+  if (!isFloat && width != 8 && width != 16 && width != 32)
     return std::nullopt;
   std::vector<char> bytes = readConstantBytes(v);
   if (bytes.empty() && type.getNumElements() != 0)
     return std::nullopt;
   std::vector<float> values(static_cast<size_t>(type.getNumElements()));
-  if (type.getElementType().isF32()) {
+  if (elem.isF32()) {
     std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
-  } else {
+  } else if (elem.isF16()) {
     std::vector<uint16_t> halves(values.size());
     std::memcpy(halves.data(), bytes.data(), halves.size() * sizeof(uint16_t));
     ::dlaformat::convertFp16ToFp32(halves.data(), values.data(),
                                      static_cast<int64_t>(values.size()));
+  } else {
+    // Integers as f32 only where f32 holds them exactly (the SDP operands
+    // built from them are converted back without loss).
+    const bool isUnsigned = elem.isUnsignedInteger();
+    for (size_t i = 0; i < values.size(); ++i) {
+      uint32_t raw = 0;
+      std::memcpy(&raw, bytes.data() + i * (width / 8), width / 8);
+      int64_t value = isUnsigned ? int64_t(raw)
+                                 : int64_t(llvm::SignExtend64(raw, width));
+      if (value > (int64_t(1) << 24) || value < -(int64_t(1) << 24))
+        return std::nullopt;
+      values[i] = static_cast<float>(value);
+    }
   }
   return values;
 }
@@ -184,13 +202,18 @@ Value tosa_to_dla::makeConstant(OpBuilder &b, Location loc, RankedTensorType typ
   return arith::TruncFOp::create(b, loc, type.clone(elementType), constant);
 }
 
-bool tosa_to_dla::isPerChannelConstant(Value v, int64_t channels) {
+std::optional<std::vector<float>> tosa_to_dla::readPerChannelConstant(Value v,
+                                                                      int64_t channels) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!type || type.getRank() != 4 || !isReadableConstant(v))
-    return false;
+    return std::nullopt;
   ArrayRef<int64_t> shape = type.getShape();
-  return shape[0] == 1 && shape[1] == 1 && shape[2] == 1 &&
-         (shape[3] == channels || shape[3] == 1);
+  if (shape[0] != 1 || shape[1] != 1 || shape[2] != 1 || (shape[3] != channels && shape[3] != 1))
+    return std::nullopt;
+  std::optional<std::vector<float>> values = readConstantValues(v);
+  if (values && values->size() == 1)
+    values->assign(static_cast<size_t>(channels), values->front());
+  return values;
 }
 
 //===----------------------------------------------------------------------===//

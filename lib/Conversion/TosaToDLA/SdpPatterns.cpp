@@ -20,6 +20,7 @@
 
 #include "mlir/IR/Matchers.h"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -43,14 +44,8 @@ bool isFeatureMap(Value v, Value result) {
 
 int64_t channelsOf(Value nhwc) { return cast<RankedTensorType>(nhwc.getType()).getDimSize(3); }
 
-/// The per-channel values of a 1x1x1xC (or 1x1x1x1) constant, C of them.
-std::optional<std::vector<float>> perChannelValues(Value v, int64_t channels) {
-  std::optional<std::vector<float>> values = readFloatConstant(v);
-  if (!values)
-    return std::nullopt;
-  if (values->size() == 1)
-    values->assign(static_cast<size_t>(channels), values->front());
-  return values;
+bool isPerChannelConstant(Value v, int64_t channels) {
+  return readPerChannelConstant(v, channels).has_value();
 }
 
 bool isZeroShift(tosa::MulOp mul) {
@@ -92,22 +87,66 @@ tosa::MulOp batchnormMul(tosa::AddOp add, Value &shift) {
   return nullptr;
 }
 
+/// Whether an integer layer's operand holds every value exactly (float
+/// layers round in the packer).
+bool fitsElement(ArrayRef<float> values, Type element) {
+  auto integer = dyn_cast<IntegerType>(element);
+  if (!integer)
+    return true;
+  const double hi = std::ldexp(1.0, integer.getWidth() - 1) - 1, lo = -hi - 1;
+  return llvm::all_of(values, [&](float v) { return v >= lo && v <= hi && v == std::trunc(v); });
+}
+
 /// The batch-norm operand tensor<Cx2> (add, mul per channel) for x * a + b,
-/// or an empty vector when some a is zero (b / a undefined).
-std::vector<float> batchnormData(ArrayRef<float> a, ArrayRef<float> b) {
+/// or an empty vector when some a is zero (b / a undefined) or, for integer
+/// layers, b / a is no integer (the SDP adds it before multiplying).
+std::vector<float> batchnormData(ArrayRef<float> a, ArrayRef<float> b, bool integer) {
   std::vector<float> data;
   data.reserve(a.size() * 2);
   for (size_t c = 0; c < a.size(); ++c) {
     if (a[c] == 0.0f)
       return {};
-    data.push_back(b.empty() ? 0.0f : b[c] / a[c]);
+    float add = b.empty() ? 0.0f : b[c] / a[c];
+    if (integer && add != std::trunc(add))
+      return {};
+    data.push_back(add);
     data.push_back(a[c]);
   }
   return data;
 }
 
-Value floatConstant(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, ArrayRef<float> values,
-                    Type element, StringRef name) {
+/// The batch-norm data of x * a (+ b), both per channel, or an empty vector
+/// (unreadable or not expressible: see batchnormData).
+std::vector<float> readBatchnorm(Value scale, Value shift, int64_t channels, Type element) {
+  std::optional<std::vector<float>> a = readPerChannelConstant(scale, channels);
+  std::optional<std::vector<float>> b =
+      shift ? readPerChannelConstant(shift, channels) : std::vector<float>{};
+  if (!a || !b)
+    return {};
+  std::vector<float> data = batchnormData(*a, *b, element.isInteger());
+  return fitsElement(data, element) ? data : std::vector<float>{};
+}
+
+/// The per-channel bias `v` for layers of `element` type, or nullopt
+/// (unreadable, or a value the integer type cannot hold).
+std::optional<std::vector<float>> readBias(Value v, int64_t channels, Type element) {
+  std::optional<std::vector<float>> bias = readPerChannelConstant(v, channels);
+  if (!bias || !fitsElement(*bias, element))
+    return std::nullopt;
+  return bias;
+}
+
+/// An SDP operand constant of `element` type: f32 values rounded by the
+/// packer (arith.truncf), or integers (exact: fitsElement was checked).
+Value sdpConstant(OpBuilder &b, Location loc, ArrayRef<int64_t> shape, ArrayRef<float> values,
+                  Type element, StringRef name) {
+  if (auto integer = dyn_cast<IntegerType>(element)) {
+    SmallVector<APInt> ints;
+    for (float v : values)
+      ints.push_back(APInt(integer.getWidth(), static_cast<int64_t>(v), /*isSigned=*/true));
+    auto type = RankedTensorType::get(shape, element);
+    return arith::ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, ints));
+  }
   ArrayRef<char> bytes(reinterpret_cast<const char *>(values.data()),
                        values.size() * sizeof(float));
   return makeConstant(b, loc, RankedTensorType::get(shape, b.getF32Type()), bytes, element, name);
@@ -125,7 +164,14 @@ void replaceWithSdp(PatternRewriter &rewriter, Operation *root, Value x, Value b
   rewriter.replaceOp(root, toTosaResult(rewriter, loc, sdp, outType));
 }
 
+/// Whether a clamp's upper bound clamps nothing: +inf / the largest float,
+/// or the largest value of the integer type.
 bool isUnboundedAbove(Attribute max) {
+  if (auto i = dyn_cast<IntegerAttr>(max)) {
+    unsigned width = i.getType().getIntOrFloatBitWidth();
+    return i.getType().isUnsignedInteger() ? i.getValue().isMaxValue()
+                                           : i.getValue().isMaxSignedValue() && width > 0;
+  }
   auto f = dyn_cast<FloatAttr>(max);
   if (!f)
     return false;
@@ -171,9 +217,10 @@ struct AddToSdp : OpRewritePattern<tosa::AddOp> {
     int64_t channels = channelsOf(out);
     Value shift;
     if (tosa::MulOp mul = batchnormMul(op, shift)) {
-      std::vector<float> data = batchnormData(*perChannelValues(scaleOf(mul), channels),
-                                              *perChannelValues(shift, channels));
-      Value bn = floatConstant(rewriter, loc, {channels, 2}, data, element, "dla_batchnorm");
+      std::vector<float> data = readBatchnorm(scaleOf(mul), shift, channels, element);
+      if (data.empty())
+        return rewriter.notifyMatchFailure(op, "no batch-norm data");
+      Value bn = sdpConstant(rewriter, loc, {channels, 2}, data, element, "dla_batchnorm");
       replaceWithSdp(rewriter, op, scaledFeature(mul), {}, bn, {}, false, element);
       rewriter.eraseOp(mul);
       return success();
@@ -186,8 +233,10 @@ struct AddToSdp : OpRewritePattern<tosa::AddOp> {
     }
     if (!isFeatureMap(a, out))
       std::swap(a, b);
-    std::vector<float> bias = *perChannelValues(b, channels);
-    Value bv = floatConstant(rewriter, loc, {channels}, bias, element, "dla_sdp_bias");
+    std::optional<std::vector<float>> bias = readBias(b, channels, element);
+    if (!bias)
+      return rewriter.notifyMatchFailure(op, "unreadable bias");
+    Value bv = sdpConstant(rewriter, loc, {channels}, *bias, element, "dla_sdp_bias");
     replaceWithSdp(rewriter, op, a, bv, {}, {}, false, element);
     return success();
   }
@@ -210,8 +259,10 @@ struct MulToSdp : OpRewritePattern<tosa::MulOp> {
     Location loc = op.getLoc();
     int64_t channels = channelsOf(op.getOutput());
     Type element = target.getElementType(rewriter.getContext());
-    std::vector<float> data = batchnormData(*perChannelValues(scaleOf(op), channels), {});
-    Value bn = floatConstant(rewriter, loc, {channels, 2}, data, element, "dla_batchnorm");
+    std::vector<float> data = readBatchnorm(scaleOf(op), Value(), channels, element);
+    if (data.empty())
+      return rewriter.notifyMatchFailure(op, "no batch-norm data");
+    Value bn = sdpConstant(rewriter, loc, {channels, 2}, data, element, "dla_batchnorm");
     replaceWithSdp(rewriter, op, scaledFeature(op), {}, bn, {}, false, element);
     return success();
   }
@@ -314,18 +365,24 @@ std::string tosa_to_dla::whyNotAdd(tosa::AddOp op, const OffloadTarget &target) 
     return "it does not add rank-4 feature maps";
   Value shift;
   if (tosa::MulOp mul = batchnormMul(op, shift)) {
-    int64_t c = channelsOf(out);
-    if (batchnormData(*perChannelValues(scaleOf(mul), c), *perChannelValues(shift, c)).empty())
-      return "x * a + b with a zero scale a cannot run as batch-norm's add-then-multiply";
+    if (readBatchnorm(scaleOf(mul), shift, channelsOf(out), target.getElementType(op.getContext()))
+            .empty())
+      return "x * a + b cannot run as batch-norm's add-then-multiply: some scale a is zero, or "
+             "(integer layers) b is not a multiple of a";
     return sdpCheck(target);
   }
   Value a = op.getInput1(), b = op.getInput2();
   bool fa = isFeatureMap(a, out), fb = isFeatureMap(b, out);
   if (fa && fb)
     return sdpCheck(target);
-  if ((fa && isPerChannelConstant(b, channelsOf(out))) ||
-      (fb && isPerChannelConstant(a, channelsOf(out))))
+  if (fa || fb) {
+    Value constant = fa ? b : a;
+    if (!isPerChannelConstant(constant, channelsOf(out)))
+      return "it adds neither two feature maps of one shape nor a per-channel constant";
+    if (!readBias(constant, channelsOf(out), target.getElementType(op.getContext())))
+      return "its per-channel constant does not fit the layer's integer precision";
     return sdpCheck(target);
+  }
   return "it adds neither two feature maps of one shape nor a per-channel constant";
 }
 
@@ -342,7 +399,8 @@ std::string tosa_to_dla::whyNotMul(tosa::MulOp op, const OffloadTarget &target) 
       return "it multiplies two feature maps, and dla.sdp's element-wise operand is added";
     return "it does not multiply a feature map by a per-channel constant";
   }
-  if (batchnormData(*perChannelValues(scaleOf(op), channelsOf(out)), {}).empty())
+  if (readBatchnorm(scaleOf(op), Value(), channelsOf(out), target.getElementType(op.getContext()))
+          .empty())
     return "a zero scale cannot run as batch-norm's add-then-multiply";
   return sdpCheck(target);
 }

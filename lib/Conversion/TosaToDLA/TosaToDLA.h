@@ -68,12 +68,14 @@ Value makeConstant(OpBuilder &b, Location loc, RankedTensorType type, ArrayRef<c
 /// `perms` (result dim i = source dim perms[i]).
 std::vector<char> transposeBytes(ArrayRef<char> bytes, ArrayRef<int64_t> shape,
                                  int64_t elementBytes, ArrayRef<int64_t> perms);
-/// The float values of constant `v` (f32 or f16), or nullopt.
-std::optional<std::vector<float>> readFloatConstant(Value v);
+/// The values of constant `v` as f32: f32 or f16 elements, or integers of
+/// 8, 16 or 32 bits that f32 holds exactly; nullopt otherwise.
+std::optional<std::vector<float>> readConstantValues(Value v);
 
-/// A per-channel constant of an NHWC activation with `channels` channels:
-/// shape 1x1x1xC (or broadcastable rank-4 with only the channel dim > 1).
-bool isPerChannelConstant(Value v, int64_t channels);
+/// The `channels` values of a per-channel constant of an NHWC activation
+/// (shape 1x1x1xC, or 1x1x1x1 broadcast), or nullopt when `v` is none or
+/// its values cannot be read (readConstantValues).
+std::optional<std::vector<float>> readPerChannelConstant(Value v, int64_t channels);
 
 //===----------------------------------------------------------------------===//
 // Patterns and their reasons.

@@ -180,22 +180,29 @@ LogicalResult mlir::dla::verifyLayoutLegality(Operation *op) {
   return diag;
 }
 
+namespace {
+/// The axis order a layout reads; row-major reads whatever it is given.
+fmt::LogicalOrder orderOf(Type t) {
+  auto type = cast<RankedTensorType>(t);
+  auto layout = dyn_cast_or_null<LayoutEncodingAttr>(type.getEncoding());
+  if (!layout)
+    return fmt::LogicalOrder::Unspecified;
+  // Types are verified before ops, so binding succeeds; stay silent if not.
+  auto bound = layout.bind(type.getShape(), type.getElementType(),
+                           [] { return InFlightDiagnostic(); });
+  return succeeded(bound) ? (*bound)->getLogicalOrder() : fmt::LogicalOrder::Unspecified;
+}
+} // namespace
+
+bool mlir::dla::canRelayoutAxes(Type source, Type result) {
+  return fmt::readSameAxes(orderOf(source), orderOf(result));
+}
+
 LogicalResult mlir::dla::verifyRelayoutAxes(Operation *relayout) {
-  auto orderOf = [](Type t) {
-    auto type = cast<RankedTensorType>(t);
-    // Row-major reads whatever it is given.
-    auto layout = dyn_cast_or_null<LayoutEncodingAttr>(type.getEncoding());
-    if (!layout)
-      return fmt::LogicalOrder::Unspecified;
-    // Types are verified before ops, so binding succeeds; stay silent if not.
-    auto bound = layout.bind(type.getShape(), type.getElementType(),
-                             [] { return InFlightDiagnostic(); });
-    return succeeded(bound) ? (*bound)->getLogicalOrder() : fmt::LogicalOrder::Unspecified;
-  };
   Type sourceType = relayout->getOperand(0).getType(), resultType = relayout->getResult(0).getType();
-  fmt::LogicalOrder from = orderOf(sourceType), to = orderOf(resultType);
-  if (fmt::readSameAxes(from, to))
+  if (canRelayoutAxes(sourceType, resultType))
     return success();
+  fmt::LogicalOrder from = orderOf(sourceType), to = orderOf(resultType);
   return relayout->emitOpError()
          << "cannot relayout " << detail::formatEnumName(from) << " data ("
          << cast<RankedTensorType>(sourceType).getEncoding() << ") as "

@@ -41,13 +41,17 @@ OpFoldResult RelayoutOp::fold(FoldAdaptor) {
 namespace {
 /// relayout(relayout(x)) -> relayout(x): tensors are values, so the
 /// intermediate layout is unobservable. When x already has the final type
-/// the fold above then removes the remaining op.
+/// the fold above then removes the remaining op. Not when the two ends read
+/// the axes in different orders (NHWC crouton -> row-major -> NCHW
+/// feature): only the row-major step between them is a valid relayout.
 struct ComposeRelayouts : OpRewritePattern<RelayoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(RelayoutOp op, PatternRewriter &rewriter) const override {
     auto producer = op.getSource().getDefiningOp<RelayoutOp>();
     if (!producer)
       return failure();
+    if (!canRelayoutAxes(producer.getSource().getType(), op.getType()))
+      return rewriter.notifyMatchFailure(op, "the composed relayout would change axis order");
     rewriter.modifyOpInPlace(op, [&] { op.getSourceMutable().assign(producer.getSource()); });
     return success();
   }

@@ -37,6 +37,9 @@ LogicalResult verifyLayoutLegality(Operation *op);
 /// `dla.relayout` keeps logical indices: both encodings must read the same
 /// dimension order (dla/Format/LogicalOrder.h), else a transpose is needed.
 LogicalResult verifyRelayoutAxes(Operation *relayout);
+/// Whether a relayout from `source` to `result` reads the same axes on both
+/// sides (what verifyRelayoutAxes checks, without a diagnostic).
+bool canRelayoutAxes(Type source, Type result);
 
 } // namespace dla
 } // namespace mlir
