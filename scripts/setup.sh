@@ -9,7 +9,7 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools   # LLVM/MLIR 22, FileCheck, lit
   cmake ninja-build g++ binutils ccache                     # build (gold comes with binutils)
   libgtest-dev                                              # unit tests
-  python3 python3-numpy python3-pytest                      # lit, reference checker
+  python3 python3-numpy python3-pytest python3-psutil       # lit (and its per-test timeout), reference checker
   python3-onnx libonnx-testdata                             # dla-run-onnx, ONNX node tests
 )
 

@@ -25,3 +25,8 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.dla_tools_dir, config.llvm_tools_dir]
 tools = [ToolSubst("dla-opt", unresolved="fatal"), ToolSubst("not", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# A hung test fails after 10 minutes instead of holding the suite (lit's
+# per-test timeout needs psutil, python3-psutil in scripts/setup.sh). The
+# longest test takes about 2 minutes on 2 cores.
+lit_config.maxIndividualTestTime = 600

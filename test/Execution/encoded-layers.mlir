@@ -17,5 +17,6 @@
 // CHECK: ok enc_lrn_i8
 // CHECK: ok enc_image_abgr
 // CHECK: ok enc_image_yuv
+// CHECK: ok enc_sdp_f16_clips: 72 values, {{.*}}, 9 clipped to +-65504
 // CHECK: ok enc_pool_i8
-// CHECK: 6 of 6 cases match
+// CHECK: 7 of 7 cases match

@@ -222,6 +222,17 @@ def encoded_cases(rng):
                 .format(c.arg_type(0), c.arg_type(1), c.result_type()))
         cases.append(c)
 
+    # fp16 results beyond the largest normal clip to +-65504 on storage too.
+    x = rand(rng, (1, 6, 3, 4), "f16", 30000.0)
+    bn = rand(rng, (6, 2), "f16", 2.0)
+    e = ref.sdp(x, None, bn, None, None, False, "f16")
+    enc = {0: "#dla.feature<fp16>", 1: "#dla.batchnorm<per_channel, fp16>",
+           "result": "#dla.feature<fp16>"}
+    c = Case("enc_sdp_f16_clips", [(x, "f16"), (bn, "f16")], None, e.shape, "f16", e, enc)
+    c.op = ("dla.sdp offline %a0 batchnorm %a1 : {1} : {0} -> {2}"
+            .format(c.arg_type(0), c.arg_type(1), c.result_type()))
+    cases.append(c)
+
     x = rand(rng, (1, 40, 7, 6), "i8")  # a partial second atom, own line stride
     e = ref.pool(x, "average", (3, 3), (2, 2), (1, 1, 1, 1))
     enc = {0: "#dla.feature<int8, line_stride = 256>", "result": "#dla.feature<int8>"}
@@ -332,8 +343,13 @@ def compare(case, got):
         return False, f"{got.size} values, expected {exp.size}"
     if case.out_t == "f16":
         # One f16 ulp at the expected value (the spacing of f16 there).
+        # At +-65504 numpy's spacing overflows to inf, which would accept
+        # anything (an unclipped inf): one ulp there is 32.
         g = got.astype(np.float16).astype(np.float64)
-        ulp = np.spacing(np.abs(case.expected.ravel())).astype(np.float64)
+        mag = np.abs(case.expected.ravel()).astype(np.float16)
+        with np.errstate(over="ignore"):
+            ulp = np.where(mag == np.float16(ref.F16_MAX), 32.0,
+                           np.spacing(mag).astype(np.float64))
         err = np.abs(g - exp)
         ok = bool(np.all(err <= ulp))
         ulps = float(np.max(err / ulp)) if err.size else 0.0
@@ -366,6 +382,12 @@ def main():
     for case, got in zip(cases, results):
         ok, msg = compare(case, got)
         bad += not ok
+        if case.out_t == "f16":
+            # NVDLA clips beyond the largest normal: how many values the
+            # reference clipped, so a test pins that clipping is exercised.
+            clipped = int(np.sum(np.abs(case.expected.astype(np.float64)) == ref.F16_MAX))
+            if clipped:
+                msg += f", {clipped} clipped to +-65504"
         print(f"{'ok' if ok else 'MISMATCH'} {case.name}: {case.expected.size} values, {msg}")
     print(f"{len(cases) - bad} of {len(cases)} cases match")
     return 1 if bad else 0

@@ -319,13 +319,31 @@ struct MergeSdpStages : OpRewritePattern<SdpOp> {
     SmallVector<int> early = stagesOf(inner), late = stagesOf(outer);
     if (early.empty() || late.empty() || early.back() >= late.front())
       return failure();
-    // The merged op takes outer's place, where all operands of both dominate.
-    auto pick = [](Value a, Value b) { return a ? a : b; };
-    auto merged = SdpOp::create(
-        rewriter, outer.getLoc(), outer.getType(), inner.getMode(), inner.getInput(),
-        pick(inner.getBias(), outer.getBias()), pick(inner.getBatchnorm(), outer.getBatchnorm()),
-        pick(inner.getEltwise(), outer.getEltwise()), pick(inner.getPrelu(), outer.getPrelu()),
-        inner.getRelu() || outer.getRelu(), /*pipeline_precision=*/nullptr);
+    // The merged op is outer with inner's stages added (it takes outer's
+    // place, where all operands of both dominate). Every attribute of both
+    // carries over; one both state differently cannot merge.
+    for (NamedAttribute attr : inner->getAttrDictionary()) {
+      if (attr.getName() == inner.getModeAttrName() ||
+          attr.getName() == inner.getOperandSegmentSizesAttrName())
+        continue;
+      if (Attribute mine = outer->getAttrDictionary().get(attr.getName()); mine && mine != attr.getValue())
+        return rewriter.notifyMatchFailure(outer, "the two SDPs state " + attr.getName().str() +
+                                                      " differently");
+    }
+    auto merged = cast<SdpOp>(rewriter.clone(*outer));
+    rewriter.modifyOpInPlace(merged, [&] {
+      merged.setMode(inner.getMode());
+      merged.getInputMutable().assign(inner.getInput());
+      for (auto [from, to] : {std::pair(inner.getBias(), merged.getBiasMutable()),
+                              std::pair(inner.getBatchnorm(), merged.getBatchnormMutable()),
+                              std::pair(inner.getEltwise(), merged.getEltwiseMutable()),
+                              std::pair(inner.getPrelu(), merged.getPreluMutable())})
+        if (from)
+          to.assign(from);
+      for (NamedAttribute attr : inner->getAttrDictionary())
+        if (!merged->getAttrDictionary().get(attr.getName()))
+          merged->setAttr(attr.getName(), attr.getValue());
+    });
     rewriter.replaceOp(outer, merged);
     rewriter.eraseOp(inner);
     return success();
