@@ -95,10 +95,13 @@ def _linear(s, table, start, end, select, uflow, oflow):
     d = s - start
     if select >= 0:
         idx = d >> select
-        frac = _to16(d & ((1 << select) - 1), select)
+        # The C model takes `d % (1 << select)` with a 32-bit int 1: on x86
+        # the shift count is taken mod 32 (reachable with int16's 7-bit select).
+        frac = _to16(d & ((1 << (select & 31)) - 1), select)
     else:
-        big = d > (LIMIT >> -select)
-        idx = np.where(big, n, np.where(big, 0, d) << -select)
+        # int64 `d << -select` wraps (x86: count mod 64); a wrapped index
+        # can fall back into the table or below it, as the C model's does.
+        idx = np.left_shift(d, (-select) & 63)
         frac = np.zeros_like(d)
     under = (idx < 0) | (d <= 0)
     over = ~under & (idx >= n)
