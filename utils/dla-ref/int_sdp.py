@@ -7,8 +7,8 @@ operands pass a converter), sdp_c.cpp (NV_NVDLA_SDP_CORE_c); register
 casts in cmod/hls_wrapper/sdp_hls_wrapper.cpp. Widths in sdp/sdp.h.
 
 Operands are scalars (from a register) or arrays broadcast against the
-data (from memory: per channel, per element). The Y stage's LUT is not
-modelled (LUT bypassed).
+data (from memory: per channel, per element). The Y stage's LUT, applied
+after sdp_y when not bypassed, is int_sdp_lut.sdp_lut.
 """
 
 import numpy as np

@@ -35,6 +35,16 @@ SDP Y (EW) MUL -> ALU         hls/sdp/sdp_y_core.cpp Y_mul,        mul_/alu_ byp
                                 is converted)                      algo (max/min/sum/eql),
                                                                    mul_prelu, truncate (u10),
                                                                    {alu,mul}_cvt_* as above
+SDP Y (EW) LUT                hls/sdp/sdp_y_idx.cpp                lut_le_table (65 x s16),
+  sdp_lut                       NV_NVDLA_SDP_CORE_Y_idx,           lut_lo_table (257 x s16),
+                                sdp_y_inp.cpp                      lut_le_function,
+                                NV_NVDLA_SDP_CORE_Y_inp;           lut_le_index_offset (s8),
+                                hls_wrapper/sdp_hls_wrapper.cpp    lut_le/lo_index_select (s8),
+                                (entry reads, slope choice)        lut_le/lo_start / _end (s32),
+                                                                   slope scales (s16) / shifts
+                                                                   (5-bit fields read signed),
+                                                                   lut_{uflow,oflow,hybrid}
+                                                                   _priority (1 = LO)
 SDP output converter          hls/sdp/sdp_c.cpp                    cvt_offset (s32), cvt_scale
   sdp_cvt                       NV_NVDLA_SDP_CORE_c                (s16), cvt_shift (u6),
                                                                    out_precision
@@ -69,8 +79,8 @@ CDP whole (LRN)               the above in order                   mul_bypass
   cdp_lrn
 
 Precisions are spelled as the hardware enums: 'int8', 'int16'. Not
-modelled: fp16 paths, the SDP Y LUT, the C model's int16-LRN edge-channel
-fill (see cdp_lrn).
+modelled: fp16 paths, the C model's int16-LRN edge-channel fill (see
+cdp_lrn).
 """
 
 from int_arith import rha, sat, shl, shr, wrap
@@ -78,8 +88,9 @@ from int_cdp import cdp_icvt, cdp_lrn, cdp_lut, cdp_ocvt, cdp_square_sum
 from int_conv import cacc_accumulate, cacc_clip, cdma_cvt_feature, cdma_cvt_image
 from int_pdp import pdp_pad_register, pdp_pad_values, pdp_pool, pdp_recip_kernel
 from int_sdp import sdp_cvt, sdp_x, sdp_y, sdp_y_cvt
+from int_sdp_lut import sdp_lut
 
 __all__ = ["rha", "sat", "shl", "shr", "wrap", "cdp_icvt", "cdp_lrn", "cdp_lut", "cdp_ocvt",
            "cdp_square_sum", "cacc_accumulate", "cacc_clip", "cdma_cvt_feature",
            "cdma_cvt_image", "pdp_pad_register", "pdp_pad_values", "pdp_pool",
-           "pdp_recip_kernel", "sdp_cvt", "sdp_x", "sdp_y", "sdp_y_cvt"]
+           "pdp_recip_kernel", "sdp_cvt", "sdp_x", "sdp_y", "sdp_y_cvt", "sdp_lut"]

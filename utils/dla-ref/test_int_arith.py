@@ -59,4 +59,4 @@ def test_fields_are_checked_not_clamped():
 def test_int_units_exports_every_unit():
     import int_units
     assert all(callable(getattr(int_units, name)) for name in int_units.__all__)
-    assert len(int_units.__all__) == 22
+    assert len(int_units.__all__) == 23
