@@ -153,7 +153,9 @@ void expectBias(std::vector<int32_t> b, BiasRounding r, std::vector<int16_t> val
   EXPECT_EQ(got.shift, shift);
   EXPECT_EQ(got.errorBound, bound);
   for (size_t i = 0; i < b.size(); ++i)
-    EXPECT_LE(std::llabs(int64_t(b[i]) - (int64_t(got.values[i]) << shift)), bound) << b[i];
+    // times 2^shift, not <<: a negative left shift is undefined before C++20
+    EXPECT_LE(std::llabs(int64_t(b[i]) - int64_t(got.values[i]) * (int64_t(1) << shift)), bound)
+        << b[i];
 }
 
 TEST(NvdlaScale, BiasFitsWithoutShift) {
