@@ -17,7 +17,10 @@
 // ScaleRounding::Nearest keeps that shift and rounds half away from zero.
 //
 // Differences from NVIDIA's code, all on its failure paths: numBits comes
-// from the exact binary exponent (frexp) instead of a float log ratio;
+// from the exact binary exponent (frexp) instead of a float log ratio
+// (floor(log(float f) / log(2)) is one too small at some exact powers of
+// two, e.g. 2^-29, 2^-31, 2^-39, 2^-47 with glibc: NVIDIA's scale then
+// reaches 32768 and it fails);
 // factor 0 gives shift 0 (NVIDIA writes 1, same value); a common shift of 0
 // stays common (NVIDIA treats 0 as "none" and recomputes per channel);
 // shifts above 63 are an error here as there (NVIDIA only warns above 31).
