@@ -39,6 +39,8 @@ def test_output_converter():
     assert ocvt([1000], 0, 1, 0) == [127]
     # int16: 100000 + 2^31 saturates to 32767
     assert ocvt([100000], -2**31, 1, 0, "int16") == [32767]
+    # shifter 63 (the 6-bit field's max): (2^31 - 1 + 2^31) * 32767 / 2^63 -> 0
+    assert ocvt([2**31 - 1], -2**31, 32767, 63, "int16") == [0]
 
 
 def test_square_sum_windows():

@@ -85,6 +85,9 @@ def test_y_converter():
     assert sdp_y_cvt(np.array([32767]), cvt_bypass=0, cvt_offset=MIN32, cvt_scale=32767,
                      cvt_truncate=0).tolist() == [MAX32]
     assert sdp_y_cvt(np.array([-5]), cvt_bypass=1).tolist() == [-5]
+    # truncate 63: (32767 + 2^31) * 32767 / 2^63 -> 0
+    assert sdp_y_cvt(np.array([32767]), cvt_bypass=0, cvt_offset=MIN32, cvt_scale=32767,
+                     cvt_truncate=63).tolist() == [0]
 
 
 def y_stage(x, **kw):
