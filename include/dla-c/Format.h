@@ -175,6 +175,43 @@ DLA_CAPI_EXPORTED DlaStatus dlaChunkedBind(intptr_t numPairs, const int64_t *dim
                                            const int64_t *shape, int64_t elementBytes,
                                            DlaBoundLayout *result);
 
+/*===----------------------------------------------------------------------===*
+ * NVDLA scale / shift registers (dla/Format/NvdlaScale.h)
+ *===----------------------------------------------------------------------===*/
+
+/// How a real factor becomes an int16 scale: NVIDIA's compiler truncates
+/// (error < 2^-shift); Nearest rounds half away from zero (error <=
+/// 2^-(shift+1)).
+typedef enum DlaScaleRounding {
+  DlaScaleRoundingTruncate = 0,
+  DlaScaleRoundingNearest = 1,
+} DlaScaleRounding;
+
+/// Factors (one, or one per channel) as int16 scales sharing one right
+/// shift (0..63): factors[i] ~ scales[i] * 2^-shift, each within
+/// *errorBound. The shift is NVIDIA's 15 - (floor(log2 max|factor|) + 1).
+/// Writes numFactors scales. Fails for no factors, NaN or infinity,
+/// |factor| >= 2^15, a largest |factor| below 2^-49 (shift > 63), or an
+/// unknown rounding.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaScalesFromFactors(intptr_t numFactors, const double *factors,
+                                                      int rounding, int16_t *scales,
+                                                      uint8_t *shift, double *errorBound);
+
+/// How an int32 bias becomes an int16 ALU operand: NVIDIA's compiler floors
+/// (b >> shift); Nearest rounds half away from zero.
+typedef enum DlaBiasRounding {
+  DlaBiasRoundingFloor = 0,
+  DlaBiasRoundingNearest = 1,
+} DlaBiasRounding;
+
+/// int32 biases as int16 values sharing the smallest left shift (the SDP
+/// ALU_SHIFT_VALUE) that fits them all: |bias[i] - values[i] * 2^shift| <=
+/// *errorBound (2^shift - 1 for Floor, 2^(shift-1) for Nearest). Writes
+/// numBias values. Fails only for bad arguments.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaBiasToInt16(intptr_t numBias, const int32_t *bias,
+                                                int rounding, int16_t *values, uint8_t *shift,
+                                                int64_t *errorBound);
+
 #ifdef __cplusplus
 }
 #endif

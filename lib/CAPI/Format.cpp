@@ -8,6 +8,7 @@
 #include "Status.h"
 
 #include "dla/Format/ChunkedLayout.h"
+#include "dla/Format/NvdlaScale.h"
 
 #include <algorithm>
 #include <cstring>
@@ -305,4 +306,47 @@ int64_t dlaStorageDescriptionGetViewLogicalBase(DlaStorageDescription descriptio
   if (!v || logicalDim < 0 || logicalDim >= static_cast<intptr_t>(v->logicalBase.size()))
     return 0;
   return v->logicalBase[logicalDim];
+}
+
+//===----------------------------------------------------------------------===//
+// NVDLA scale / shift registers
+//===----------------------------------------------------------------------===//
+
+DlaStatus dlaNvdlaScalesFromFactors(intptr_t numFactors, const double *factors, int rounding,
+                                    int16_t *scales, uint8_t *shift, double *errorBound) {
+  if (numFactors < 0 || (numFactors > 0 && (!factors || !scales)))
+    return error("null or negative factor array");
+  if (rounding != DlaScaleRoundingTruncate && rounding != DlaScaleRoundingNearest)
+    return error("unknown scale rounding " + std::to_string(rounding));
+  auto mode = rounding == DlaScaleRoundingTruncate ? dlaformat::nvdla::ScaleRounding::Truncate
+                                                   : dlaformat::nvdla::ScaleRounding::Nearest;
+  dlaformat::Expected<dlaformat::nvdla::SharedShiftScales> result =
+      dlaformat::nvdla::scalesFromFactors(
+          std::vector<double>(factors, factors + numFactors), mode);
+  if (!result)
+    return error(result.message());
+  std::copy(result->scales.begin(), result->scales.end(), scales);
+  if (shift)
+    *shift = result->shift;
+  if (errorBound)
+    *errorBound = result->errorBound;
+  return ok();
+}
+
+DlaStatus dlaNvdlaBiasToInt16(intptr_t numBias, const int32_t *bias, int rounding,
+                              int16_t *values, uint8_t *shift, int64_t *errorBound) {
+  if (numBias < 0 || (numBias > 0 && (!bias || !values)))
+    return error("null or negative bias array");
+  if (rounding != DlaBiasRoundingFloor && rounding != DlaBiasRoundingNearest)
+    return error("unknown bias rounding " + std::to_string(rounding));
+  auto mode = rounding == DlaBiasRoundingFloor ? dlaformat::nvdla::BiasRounding::Floor
+                                               : dlaformat::nvdla::BiasRounding::Nearest;
+  dlaformat::nvdla::Int16Bias result =
+      dlaformat::nvdla::biasToInt16(std::vector<int32_t>(bias, bias + numBias), mode);
+  std::copy(result.values.begin(), result.values.end(), values);
+  if (shift)
+    *shift = result.shift;
+  if (errorBound)
+    *errorBound = result.errorBound;
+  return ok();
 }

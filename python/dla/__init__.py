@@ -31,7 +31,7 @@ from . import _capi
 __all__ = [
     "DLAError", "Context", "Module", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
-    "chunked_presets", "default_context",
+    "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16",
 ]
 
 
@@ -633,6 +633,59 @@ def chunked_layout(layout, shape, element_bytes=1, dtype=None):
     if dtype is None:
         dtype = _natural_dtype("", element_bytes)
     return Layout(bound, np.dtype(dtype), description)
+
+
+# --- NVDLA scale / shift registers (dla/Format/NvdlaScale.h) ----------------
+
+_SCALE_ROUNDING = {"truncate": 0, "nearest": 1}
+_BIAS_ROUNDING = {"floor": 0, "nearest": 1}
+
+
+def _rounding(table, rounding):
+    if rounding not in table:
+        raise ValueError("rounding %r: expected one of %s" % (rounding, ", ".join(table)))
+    return table[rounding]
+
+
+def nvdla_scales(factors, rounding="truncate"):
+    """Real factors (per channel) as int16 scales sharing one right shift:
+    factors[i] ~ scales[i] * 2**-shift within error_bound. "truncate" is
+    NVIDIA's compiler (shift = 15 - bits of the largest factor's integer
+    part), "nearest" rounds half away from zero. Returns (scales as an
+    int16 array, shift, error_bound); DLAError for NaN, infinity, |factor|
+    >= 2**15 or a shift above 63."""
+    values = [float(f) for f in factors]
+    mode = _rounding(_SCALE_ROUNDING, rounding)
+    array = (ctypes.c_double * max(len(values), 1))(*values)
+    scales = (ctypes.c_int16 * max(len(values), 1))()
+    shift = ctypes.c_uint8(0)
+    bound = ctypes.c_double(0)
+    _check(_capi.dlaNvdlaScalesFromFactors(len(values), array, mode, scales,
+                                           ctypes.byref(shift), ctypes.byref(bound)))
+    return np.array(scales[:len(values)], dtype=np.int16), shift.value, bound.value
+
+
+def nvdla_scale(factor, rounding="truncate"):
+    """One factor: (scale, shift, error_bound), see nvdla_scales."""
+    scales, shift, bound = nvdla_scales([factor], rounding)
+    return int(scales[0]), shift, bound
+
+
+def nvdla_bias_to_int16(bias, rounding="floor"):
+    """int32 biases as int16 values sharing the smallest left shift that fits
+    them all (the SDP ALU_SHIFT_VALUE): |bias[i] - values[i] << shift| <=
+    error_bound. "floor" is NVIDIA's compiler (b >> shift), "nearest" rounds
+    half away from zero. Returns (values as an int16 array, shift,
+    error_bound)."""
+    values = [_capi.to_int(b, ctypes.c_int32, "bias") for b in bias]
+    mode = _rounding(_BIAS_ROUNDING, rounding)
+    array = (ctypes.c_int32 * max(len(values), 1))(*values)
+    out = (ctypes.c_int16 * max(len(values), 1))()
+    shift = ctypes.c_uint8(0)
+    bound = ctypes.c_int64(0)
+    _check(_capi.dlaNvdlaBiasToInt16(len(values), array, mode, out, ctypes.byref(shift),
+                                     ctypes.byref(bound)))
+    return np.array(out[:len(values)], dtype=np.int16), shift.value, bound.value
 
 
 # --- one-call helpers on a shared context -----------------------------------

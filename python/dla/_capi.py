@@ -11,8 +11,9 @@ The library is looked up, in order, at
 import ctypes
 import operator
 import os
-from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char_p, c_int8,
-                    c_int64, c_size_t, c_ssize_t, c_uint64, c_void_p)
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char_p, c_double, c_int,
+                    c_int8, c_int16, c_int32, c_int64, c_size_t, c_ssize_t, c_uint8,
+                    c_uint64, c_void_p)
 
 LIBRARY_NAME = "libDLACAPI.so"
 
@@ -97,7 +98,8 @@ def _int_range(ctype):
 # to char* up to their first NUL: 2**64 + 1 would arrive as 1 and
 # "flat\0junk" as "flat". Every declared function therefore checks its
 # integer and string arguments first.
-_INT_RANGES = {t: _int_range(t) for t in (c_int64, c_ssize_t, c_size_t, c_uint64, c_int8)}
+_INT_RANGES = {t: _int_range(t) for t in (c_int64, c_ssize_t, c_size_t, c_uint64, c_int8,
+                                           c_int32)}
 
 
 def to_int(value, ctype=c_int64, what="integer"):
@@ -240,6 +242,10 @@ _declare("dlaChunkedGetPresetPairs", DlaStatus, c_char_p, c_ssize_t, _I64P, _I64
 _declare("dlaChunkedValidate", DlaStatus, c_ssize_t, _I64P, _I64P)
 _declare("dlaChunkedBind", DlaStatus, c_ssize_t, _I64P, _I64P, c_ssize_t, _I64P, c_int64,
          POINTER(DlaBoundLayout))
+_declare("dlaNvdlaScalesFromFactors", DlaStatus, c_ssize_t, POINTER(c_double), c_int,
+         POINTER(c_int16), POINTER(c_uint8), POINTER(c_double))
+_declare("dlaNvdlaBiasToInt16", DlaStatus, c_ssize_t, POINTER(c_int32), c_int, POINTER(c_int16),
+         POINTER(c_uint8), POINTER(c_int64))
 
 # Passes and pipelines are registered once per process, by flag, for
 # textual pipelines.

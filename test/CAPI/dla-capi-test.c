@@ -427,6 +427,42 @@ static void testPipelines(MlirContext ctx) {
   printf("null module: %d\n", mlirModuleIsNull(module));
 }
 
+/// NVDLA scale / shift helpers; values worked by hand in NvdlaScaleTest.cpp.
+static void testNvdlaScale(void) {
+  // CHECK-LABEL: @nvdla-scale
+  printf("@nvdla-scale\n");
+  int16_t scales[3] = {0};
+  uint8_t shift = 0;
+  double bound = 0;
+  // 0.5, 0.25, -0.1 share the shift of 0.5 (15): -3276.8 truncates to -3276.
+  // CHECK: scales: ok
+  // CHECK-NEXT: 16384 8192 -3276 >> 15, bound 2^-15: 1
+  report("scales", dlaNvdlaScalesFromFactors(3, (double[]){0.5, 0.25, -0.1},
+                                             DlaScaleRoundingTruncate, scales, &shift, &bound));
+  printf("%d %d %d >> %d, bound 2^-15: %d\n", scales[0], scales[1], scales[2], shift,
+         bound == 1.0 / 32768);
+  // CHECK: nearest: ok
+  // CHECK-NEXT: -3277
+  report("nearest", dlaNvdlaScalesFromFactors(3, (double[]){0.5, 0.25, -0.1},
+                                              DlaScaleRoundingNearest, scales, &shift, &bound));
+  printf("%d\n", scales[2]);
+  // CHECK: too big: error: scale factor 32768 is beyond the int16 range (|factor| >= 2^15)
+  report("too big", dlaNvdlaScalesFromFactors(1, (double[]){32768}, DlaScaleRoundingTruncate,
+                                              scales, &shift, &bound));
+  // CHECK: bad rounding: error: unknown scale rounding 7
+  report("bad rounding", dlaNvdlaScalesFromFactors(1, (double[]){1}, 7, scales, NULL, NULL));
+  int16_t values[2] = {0};
+  int64_t biasBound = -1;
+  // 65535 and -3: floor at shift 1 gives 32767 and -2.
+  // CHECK: bias: ok
+  // CHECK-NEXT: 32767 -2 << 1, bound 1
+  report("bias", dlaNvdlaBiasToInt16(2, (int32_t[]){65535, -3}, DlaBiasRoundingFloor, values,
+                                     &shift, &biasBound));
+  printf("%d %d << %d, bound %lld\n", values[0], values[1], shift, (long long)biasBound);
+  // CHECK: null bias: error: null or negative bias array
+  report("null bias", dlaNvdlaBiasToInt16(2, NULL, DlaBiasRoundingFloor, values, NULL, NULL));
+}
+
 int main(void) {
   MlirContext ctx = mlirContextCreate();
   mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
@@ -443,6 +479,7 @@ int main(void) {
   testLayoutErrors(ctx);
   testFormatOnly();
   testPipelines(ctx);
+  testNvdlaScale();
 
   mlirContextDestroy(ctx);
   // CHECK: failures: 0
