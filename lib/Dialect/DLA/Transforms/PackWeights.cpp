@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompileTimeConstant.h"
+
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 #include "dla/Format/ByteBuffer.h"
@@ -150,35 +152,20 @@ std::optional<int64_t> sourceCopyBytes(arith::ConstantOp source) {
   return fmt::checkedMul(type.getNumElements(), rawElementBytes(type.getElementType()));
 }
 
-/// The rounding of an arith.truncf the packer can perform, if any.
-std::optional<fmt::Fp16Rounding> packerRounding(arith::TruncFOp truncf) {
-  std::optional<arith::RoundingMode> mode = truncf.getRoundingmode();
-  if (!mode || *mode == arith::RoundingMode::to_nearest_even)
-    return fmt::Fp16Rounding::TiesToEven;
-  if (*mode == arith::RoundingMode::to_nearest_away)
-    return fmt::Fp16Rounding::TiesAwayFromZero;
-  return std::nullopt;
-}
-
-/// Finds the constant feeding `op` (directly, or through an f32 -> f16
-/// truncf the packer can fuse). Returns false when `op` is not foldable.
+/// Finds the constant feeding `op` (matchCompileTimeConstant: directly, or
+/// through an f32 -> f16 truncf the packer fuses). Returns false when `op`
+/// is not foldable.
 bool matchSource(RelayoutOp op, PackJob &job) {
-  Value source = op.getSource();
-  if (auto truncf = source.getDefiningOp<arith::TruncFOp>()) {
-    auto constant = truncf.getIn().getDefiningOp<arith::ConstantOp>();
-    auto inType = dyn_cast<RankedTensorType>(truncf.getIn().getType());
-    std::optional<fmt::Fp16Rounding> rounding = packerRounding(truncf);
-    if (!constant || !inType || !inType.getElementType().isF32() || inType.getEncoding() ||
-        !op.getSource().getType().getElementType().isF16() || !rounding)
-      return false;
-    job.truncf = truncf;
-    job.source = constant;
+  std::optional<CompileTimeConstant> c = matchCompileTimeConstant(op.getSource());
+  if (!c)
+    return false;
+  job.source = c->constant;
+  if (c->truncf) {
+    job.truncf = c->truncf;
     job.pack.fromFp32 = true;
-    job.pack.rounding = *rounding;
-    return true;
+    job.pack.rounding = c->rounding;
   }
-  job.source = source.getDefiningOp<arith::ConstantOp>();
-  return static_cast<bool>(job.source);
+  return true;
 }
 
 /// The parallel phase: unpack (encoded source), plan the surfaces, pack.

@@ -1,0 +1,69 @@
+//===- CompileTimeConstant.cpp - What --dla-pack-weights folds -----------===//
+
+#include "CompileTimeConstant.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::dla;
+namespace fmt = ::dlaformat;
+
+namespace {
+/// The packer's rounding for a truncf's rounding mode (none: nearest-even).
+std::optional<fmt::Fp16Rounding> packerRounding(arith::TruncFOp truncf) {
+  std::optional<arith::RoundingMode> mode = truncf.getRoundingmode();
+  if (!mode || *mode == arith::RoundingMode::to_nearest_even)
+    return fmt::Fp16Rounding::TiesToEven;
+  if (*mode == arith::RoundingMode::to_nearest_away)
+    return fmt::Fp16Rounding::TiesAwayFromZero;
+  return std::nullopt;
+}
+
+std::optional<ArrayRef<char>> rawBytes(arith::ConstantOp constant) {
+  auto type = dyn_cast<RankedTensorType>(constant.getType());
+  if (!type || type.getEncoding() || !type.getElementType().isIntOrFloat() ||
+      type.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(constant.getValue()))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob())
+      return blob->getData();
+  if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+    if (!dense.isSplat())
+      return dense.getRawData();
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<CompileTimeConstant> mlir::dla::matchCompileTimeConstant(Value value) {
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+    return CompileTimeConstant{constant, {}};
+  auto truncf = value.getDefiningOp<arith::TruncFOp>();
+  if (!truncf)
+    return std::nullopt;
+  auto constant = truncf.getIn().getDefiningOp<arith::ConstantOp>();
+  auto in = dyn_cast<RankedTensorType>(truncf.getIn().getType());
+  auto out = dyn_cast<RankedTensorType>(truncf.getType());
+  std::optional<fmt::Fp16Rounding> rounding = packerRounding(truncf);
+  if (!constant || !in || !out || !in.getElementType().isF32() || in.getEncoding() ||
+      !out.getElementType().isF16() || !rounding)
+    return std::nullopt;
+  return CompileTimeConstant{constant, truncf, *rounding};
+}
+
+std::optional<std::vector<char>> mlir::dla::readCompileTimeBytes(const CompileTimeConstant &c) {
+  std::optional<ArrayRef<char>> raw = rawBytes(c.constant);
+  if (!raw)
+    return std::nullopt;
+  if (!c.truncf)
+    return std::vector<char>(raw->begin(), raw->end());
+  const int64_t count = static_cast<int64_t>(raw->size() / sizeof(float));
+  std::vector<float> values(static_cast<size_t>(count));
+  std::memcpy(values.data(), raw->data(), values.size() * sizeof(float));
+  std::vector<char> halves(static_cast<size_t>(count) * 2);
+  fmt::convertFp32ToFp16(values.data(), reinterpret_cast<uint16_t *>(halves.data()), count,
+                         c.rounding);
+  return halves;
+}
