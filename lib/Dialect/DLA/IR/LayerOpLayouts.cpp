@@ -161,23 +161,14 @@ StringRef SdpOp::getLayoutOperandName(unsigned operandNumber) {
                  {getPrelu(), "prelu"}});
 }
 
-namespace {
-template <typename OpTy> SmallVector<LayoutVariant> featureInFeatureOut(OpTy op, const fmt::Target &target) {
+SmallVector<LayoutVariant> mlir::dla::getFeatureLayoutVariants(Operation *op,
+                                                               const fmt::Target &target) {
   if (target.accelerator != fmt::Accelerator::Nvdla)
     return {};
   LayoutVariant v = emptyVariant(op);
-  v.operands[0] = featureFor(op.getInput());
-  v.results[0] = featureFor(op.getOutput());
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    v.operands[i] = featureFor(operand);
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
+    v.results[i] = featureFor(result);
   return {v};
 }
-} // namespace
-
-SmallVector<LayoutVariant> PoolOp::getLayoutVariants(const fmt::Target &target) {
-  return featureInFeatureOut(*this, target);
-}
-StringRef PoolOp::getLayoutOperandName(unsigned) { return "input"; }
-
-SmallVector<LayoutVariant> LrnOp::getLayoutVariants(const fmt::Target &target) {
-  return featureInFeatureOut(*this, target);
-}
-StringRef LrnOp::getLayoutOperandName(unsigned) { return "input"; }

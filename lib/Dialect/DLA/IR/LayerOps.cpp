@@ -55,13 +55,6 @@ LogicalResult verifySpatial(Operation *op, RankedTensorType input, RankedTensorT
   return success();
 }
 
-/// Element-wise layers (SDP, CDP): feature data in and out, same shape.
-LogicalResult verifyElementwise(Operation *op, RankedTensorType input, RankedTensorType output) {
-  if (failed(verifyCompatibleShape(input, output)))
-    return op->emitOpError() << "output shape must equal the input shape, got " << input
-                             << " and " << output;
-  return success();
-}
 
 bool dimsMatch(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
@@ -82,6 +75,14 @@ LogicalResult verifyBias(Operation *op, RankedTensorType bias, RankedTensorType 
 }
 
 } // namespace
+
+LogicalResult mlir::dla::verifyElementwiseShape(Operation *op, RankedTensorType input,
+                                                RankedTensorType output) {
+  if (failed(verifyCompatibleShape(input, output)))
+    return op->emitOpError() << "output shape must equal the input shape, got " << input
+                             << " and " << output;
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // ConvOp
@@ -149,7 +150,7 @@ static LogicalResult verifySdpTypes(Operation *op, RankedTensorType input,
                                         RankedTensorType bias, RankedTensorType batchnorm,
                                         RankedTensorType eltwise, RankedTensorType prelu,
                                         RankedTensorType output, bool relu) {
-  if (failed(verifyElementwise(op, input, output)))
+  if (failed(verifyElementwiseShape(op, input, output)))
     return failure();
   if (relu && prelu)
     return op->emitOpError("relu and prelu are mutually exclusive");
@@ -173,7 +174,7 @@ LogicalResult SdpOp::verify() {
   auto typeOf = [](Value v) {
     return v ? cast<RankedTensorType>(v.getType()) : RankedTensorType();
   };
-  if (failed(verifyElementwise(*this, getInput().getType(), getOutput().getType())))
+  if (failed(verifyElementwiseShape(*this, getInput().getType(), getOutput().getType())))
     return failure();
   if (getMode() == SdpMode::OnTheFly && !getInput().getDefiningOp<ConvOp>())
     return emitOpError("on_the_fly SDP must take its input directly from a dla.conv");
@@ -209,7 +210,7 @@ LogicalResult PoolOp::verify() {
 
 static LogicalResult verifyLrnTypes(Operation *op, RankedTensorType input,
                                         RankedTensorType output, int64_t size) {
-  if (failed(verifyElementwise(op, input, output)))
+  if (failed(verifyElementwiseShape(op, input, output)))
     return failure();
   // The window's zero padding widens the channels: checked like pooling's.
   int64_t channels = input.getDimSize(1);

@@ -55,11 +55,12 @@ nv::InputKind imageKind(RankedTensorType image) {
   return image.getElementType().isF16() ? nv::InputKind::ImageFp16 : nv::InputKind::ImageInteger;
 }
 
-void setPipeline(Operation *op, const nv::ConversionVerdict &verdict) {
+} // namespace
+
+void mlir::dla::recordPipelinePrecision(Operation *op, const nv::ConversionVerdict &verdict) {
   op->setAttr("pipeline_precision",
               PipelinePrecisionAttr::get(op->getContext(), *verdict.pipeline));
 }
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // ConvOp
@@ -91,7 +92,7 @@ LogicalResult ConvOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
                          << " -> " << detail::formatEnumName(query->output) << " needs "
                          << detail::formatEnumName(*verdict.weight) << " weights";
   }
-  setPipeline(*this, verdict);
+  recordPipelinePrecision(*this, verdict);
   setWeightPrecisionAttr(PrecisionAttr::get(getContext(), *verdict.weight));
   return success();
 }
@@ -118,43 +119,25 @@ Operation *SdpOp::getFusedProducer() {
   return getMode() == SdpMode::OnTheFly ? getInput().getDefiningOp<ConvOp>() : nullptr;
 }
 
-LogicalResult SdpOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
-  setPipeline(*this, verdict);
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // PoolOp, LrnOp
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The question of a layer that reads feature data and converts nothing by
-/// construction (PDP, CDP): its table decides.
 FailureOr<nv::ConversionQuery>
-featureQuery(Operation *op, Value input, Value output,
-             nv::ConversionQuery (*make)(nv::InputKind, nv::Precision)) {
+mlir::dla::getFeatureQuery(Operation *op, Value input, Value output,
+                           nv::ConversionQuery (*make)(nv::InputKind, nv::Precision)) {
   FailureOr<nv::Precision> in = precisionOf(op, input, "input");
   FailureOr<nv::Precision> out = precisionOf(op, output, "output");
   if (failed(in) || failed(out))
     return failure();
   return make(nv::featureInput(*in), *out);
 }
-} // namespace
 
 FailureOr<nv::ConversionQuery> PoolOp::getConversionQuery() {
-  return featureQuery(*this, getInput(), getOutput(), nv::ConversionQuery::pooling);
-}
-
-LogicalResult PoolOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
-  setPipeline(*this, verdict);
-  return success();
+  return getFeatureQuery(*this, getInput(), getOutput(), nv::ConversionQuery::pooling);
 }
 
 FailureOr<nv::ConversionQuery> LrnOp::getConversionQuery() {
-  return featureQuery(*this, getInput(), getOutput(), nv::ConversionQuery::lrn);
-}
-
-LogicalResult LrnOp::annotatePrecision(const nv::ConversionVerdict &verdict) {
-  setPipeline(*this, verdict);
-  return success();
+  return getFeatureQuery(*this, getInput(), getOutput(), nv::ConversionQuery::lrn);
 }

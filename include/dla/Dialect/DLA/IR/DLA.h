@@ -21,6 +21,12 @@
 
 #include <memory>
 
+namespace mlir::dla {
+/// Records a valid conversion's real precision in the pipeline as the op's
+/// `pipeline_precision` (PrecisionConversionOpInterface's default).
+void recordPipelinePrecision(Operation *op, const ::dlaformat::nvdla::ConversionVerdict &verdict);
+} // namespace mlir::dla
+
 #include "dla/Dialect/DLA/IR/DLADialect.h.inc"
 #include "dla/Dialect/DLA/IR/DLAEnums.h.inc"
 #include "dla/Dialect/DLA/IR/DLAInterfaces.h.inc"

@@ -104,7 +104,12 @@ def DLA_PrecisionConversionOpInterface : OpInterface<"PrecisionConversionOpInter
       }],
       /*retTy=*/"::llvm::LogicalResult",
       /*methodName=*/"annotatePrecision",
-      /*args=*/(ins "const ::dlaformat::nvdla::ConversionVerdict &":$verdict)>,
+      /*args=*/(ins "const ::dlaformat::nvdla::ConversionVerdict &":$verdict),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        ::mlir::dla::recordPipelinePrecision($_op, verdict);
+        return ::mlir::success();
+      }]>,
     InterfaceMethod<
       /*desc=*/[{
         The layer op whose result this one reads inside the same hardware
@@ -141,12 +146,19 @@ def DLA_LayoutConstrainedOpInterface : OpInterface<"LayoutConstrainedOpInterface
       }],
       /*retTy=*/"::llvm::SmallVector<::mlir::dla::LayoutVariant>",
       /*methodName=*/"getLayoutVariants",
-      /*args=*/(ins "const ::dlaformat::Target &":$target)>,
+      /*args=*/(ins "const ::dlaformat::Target &":$target),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{
+        // Feature data in, feature data out.
+        return ::mlir::dla::getFeatureLayoutVariants($_op, target);
+      }]>,
     InterfaceMethod<
       /*desc=*/"How messages name operand `operandNumber` (`input`, `weight`, ...).",
       /*retTy=*/"::llvm::StringRef",
       /*methodName=*/"getLayoutOperandName",
-      /*args=*/(ins "unsigned":$operandNumber)>,
+      /*args=*/(ins "unsigned":$operandNumber),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{ return "input"; }]>,
   ];
   // After the op's own verifier, so that shapes and element types are sane.
   let verify = [{ return ::mlir::dla::verifyLayoutLegality($_op); }];

@@ -39,15 +39,18 @@ def DLA_PositivePair : ConfinedAttr<DenseI64ArrayAttr,
 def DLA_Padding : ConfinedAttr<DenseI64ArrayAttr,
     [DenseArrayCount<4>, DenseArrayNonNegative<DenseI64ArrayAttr>]>;
 
-/// A layer op: one NVDLA unit's computation. `precisionMethods` names the
-/// optional PrecisionConversionOpInterface methods the op defines.
+/// A layer op: one NVDLA unit's computation. It states its precision
+/// question (getConversionQuery); `overrides` names the interface methods
+/// with a default it defines itself (the defaults: record the pipeline
+/// precision; read and write feature data only, the operand named "input").
 class DLA_LayerOp<string mnemonic, list<Trait> traits = [],
-                  list<string> precisionMethods = []>
+                  list<string> overrides = []>
     : DLA_Op<mnemonic, !listconcat(traits, [Pure,
-        DeclareOpInterfaceMethods<DLA_PrecisionConversionOpInterface, precisionMethods>,
-        DeclareOpInterfaceMethods<DLA_LayoutConstrainedOpInterface>])>;
+        DeclareOpInterfaceMethods<DLA_PrecisionConversionOpInterface, overrides>,
+        DeclareOpInterfaceMethods<DLA_LayoutConstrainedOpInterface, overrides>])>;
 
-def DLA_ConvOp : DLA_LayerOp<"conv"> {
+def DLA_ConvOp : DLA_LayerOp<"conv", [],
+    ["annotatePrecision", "getLayoutVariants", "getLayoutOperandName"]> {
   let summary = "2-D convolution on the NVDLA convolution pipeline (CONV/CACC)";
   let description = [{
     `output[n, k, y, x] = sum over c, r, s of
@@ -92,7 +95,8 @@ def DLA_ConvOp : DLA_LayerOp<"conv"> {
   let hasVerifier = 1;
 }
 
-def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments], ["getFusedProducer"]> {
+def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
+    ["getFusedProducer", "getLayoutVariants", "getLayoutOperandName"]> {
   let summary = "Single-point data processing on the NVDLA SDP";
   let description = [{
     Per-element post-processing of feature data (logical NCHW): adds `bias`,

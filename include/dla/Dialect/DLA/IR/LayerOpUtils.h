@@ -16,6 +16,17 @@ Type getPrecisionType(MLIRContext *context, ::dlaformat::nvdla::Precision precis
 /// "<what> element type <t> is not an NVDLA precision (i8, i16 or f16)".
 InFlightDiagnostic emitNotAPrecision(Operation *op, StringRef what, Type elementType);
 
+/// The precision question of a layer that reads feature data `input` and
+/// writes `output` (PDP, CDP, an offline SDP): `make` names its table.
+FailureOr<::dlaformat::nvdla::ConversionQuery>
+getFeatureQuery(Operation *op, Value input, Value output,
+                ::dlaformat::nvdla::ConversionQuery (*make)(::dlaformat::nvdla::InputKind,
+                                                            ::dlaformat::nvdla::Precision));
+
+/// Element-wise layers (SDP, CDP): the output has the input's shape.
+LogicalResult verifyElementwiseShape(Operation *op, RankedTensorType input,
+                                     RankedTensorType output);
+
 } // namespace mlir::dla
 
 #endif // DLA_DIALECT_DLA_IR_LAYEROPUTILS_H

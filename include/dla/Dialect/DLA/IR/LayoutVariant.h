@@ -34,6 +34,12 @@ bool acceptsEncoding(Attribute accepted, Attribute actual);
 /// Unencoded tensors are not checked: they are still to be assigned.
 LogicalResult verifyLayoutLegality(Operation *op);
 
+/// The variant of an op that reads and writes only feature data: every
+/// operand and result `#dla.feature` of its element type's precision, on an
+/// NVDLA target (none elsewhere). LayoutConstrainedOpInterface's default.
+SmallVector<LayoutVariant> getFeatureLayoutVariants(Operation *op,
+                                                    const ::dlaformat::Target &target);
+
 /// `dla.relayout` keeps logical indices: both encodings must read the same
 /// dimension order (dla/Format/LogicalOrder.h), else a transpose is needed.
 LogicalResult verifyRelayoutAxes(Operation *relayout);
