@@ -1,11 +1,15 @@
 //===- RelayoutOp.cpp - dla.relayout -------------------------------------===//
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+// Layer ops defined in ODS (extraClassDefinition) use the shared helpers.
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "dla/Format/NvdlaAlignment.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::dla;
