@@ -15,6 +15,9 @@
 // CONV: ok conv_direct_f16_f16_2: 48 values, {{.*}}, 12 clipped to +-65504
 // SDP: ok sdp_f16_f16_2: 36 values, {{.*}}, 4 clipped to +-65504
 // CONV: 10 of 10 cases match
-// SDP: 8 of 8 cases match
+// SDP: ok clamp_f16_f16_8
+// SDP: ok clamp_i8_i8_9
+// SDP: ok clamp_f16_i16_10
+// SDP: 11 of 11 cases match
 // POOL: 9 of 9 cases match
 // LRN: 5 of 5 cases match

@@ -75,6 +75,12 @@ def sdp(x, bias=None, bn=None, eltwise=None, prelu=None, relu=False, out="f16"):
     return to_output(v, out)
 
 
+def clamp(x, lo, hi, out="f16"):
+    """The SDP ALU's MAX against lo, then MIN against hi, one rounding at the
+    output."""
+    return to_output(np.minimum(np.maximum(x.astype(np.float64), lo), hi), out)
+
+
 def pool(x, kind, kernel, stride=(1, 1), pad=(0, 0, 0, 0)):
     """Max / min ignore padding; average divides by the whole window with
     padding counted as zero."""

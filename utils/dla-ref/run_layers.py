@@ -129,6 +129,17 @@ def sdp_cases(rng):
     add("i8", "i16", (1, 3, 4, 4), ("i16", "element"), prelu=("i8", "channel"))
     add("i16", "f16", (1, 4, 3, 5), ("i16", "channel"), elt=("i16", "element"))
     add("i16", "i8", (1, 2, 5, 5), ("i16", "layer"))
+
+    # dla.clamp: the ALU's MAX / MIN with register operands (ReLU6, a
+    # bounded int8 clamp, an fp16 -> int16 conversion that then saturates).
+    for xt, out, lo, hi, scale in (("f16", "f16", 0.0, 6.0, 8.0), ("i8", "i8", -20.0, 35.0, 4.0),
+                                   ("f16", "i16", -1.5, 40000.0, 30000.0)):
+        shape = (1, 5, 3, 4)
+        x = rand(rng, shape, xt, scale)
+        e = ref.clamp(x, lo, hi, out)
+        op = (f"dla.clamp %a0 min {lo!r} max {hi!r} : {tensor_type(shape, xt)} -> "
+              f"{tensor_type(shape, out)}")
+        cases.append(Case(f"clamp_{xt}_{out}_{len(cases)}", [(x, xt)], op, e.shape, out, e))
     return cases
 
 

@@ -461,9 +461,44 @@ struct LrnToReference : OpConversionPattern<LrnOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// dla.clamp
+//===----------------------------------------------------------------------===//
+
+struct ClampToReference : OpConversionPattern<ClampOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(ClampOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FailureOr<nv::PipelinePrecision> pipeline =
+        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
+    if (failed(pipeline))
+      return rewriter.notifyMatchFailure(op, "invalid precision conversion");
+    Location loc = op.getLoc();
+    NumberType acc{getAccumulatorType(rewriter.getContext(), *pipeline, /*isSdp=*/true)};
+    NumberType in = NumberType::of(elementTypeOf(op.getInput()));
+    RankedTensorType outType = op.getOutput().getType();
+    NumberType out = NumberType::of(outType.getElementType());
+    const double lo = op.getMin().convertToDouble(), hi = op.getMax().convertToDouble();
+    Value result = mapNchw(
+        rewriter, loc, plainType(outType), {readPlain(rewriter, loc, adaptor.getInput())},
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = convertScalar(b, l, args[0], in, acc);
+          Value min = scalarConstant(b, l, acc.type, lo), max = scalarConstant(b, l, acc.type, hi);
+          v = acc.isFloat() ? Value(arith::MaximumFOp::create(b, l, v, min))
+                            : Value(arith::MaxSIOp::create(b, l, v, min));
+          v = acc.isFloat() ? Value(arith::MinimumFOp::create(b, l, v, max))
+                            : Value(arith::MinSIOp::create(b, l, v, max));
+          return convertScalar(b, l, v, acc, out);
+        });
+    rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
+};
+
 } // namespace
 
 void reference::populateLowerToReferencePatterns(RewritePatternSet &patterns) {
-  patterns.add<ConvToReference, SdpToReference, PoolToReference, LrnToReference>(
-      patterns.getContext());
+  patterns.add<ConvToReference, SdpToReference, PoolToReference, LrnToReference,
+               ClampToReference>(patterns.getContext());
 }

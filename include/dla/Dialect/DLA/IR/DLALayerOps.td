@@ -168,6 +168,51 @@ def DLA_PoolOp : DLA_LayerOp<"pool"> {
   let hasVerifier = 1;
 }
 
+def DLA_ClampOp : DLA_LayerOp<"clamp"> {
+  let summary = "Clamp on the NVDLA SDP: min(max(input, min), max)";
+  let description = [{
+    The SDP's X stage ALU with register operands: MAX against `min`, then
+    MIN against `max`, computed in the SDP pipeline's number type and
+    converted to the output precision as `dla.sdp offline` converts
+    (the same precision table). ReLU6 is `min 0.0 max 6.0`; hard-sigmoid
+    and hard-swish clamp to [0, 1] after their scale. Integer pipelines
+    take integral bounds. Logical NCHW, the output has the input's shape.
+
+    ```mlir
+    %y = dla.clamp %x min 0.0 max 6.0 : tensor<1x16x8x8xf16> -> tensor<1x16x8x8xf16>
+    ```
+  }];
+  let arguments = (ins
+    DLA_FeatureTensor:$input,
+    F64Attr:$min,
+    F64Attr:$max,
+    OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
+  let results = (outs DLA_FeatureTensor:$output);
+  let assemblyFormat = [{
+    $input `min` $min `max` $max attr-dict `:` type($input) `->` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      if (::mlir::failed(::mlir::dla::verifyElementwiseShape(*this, getInput().getType(),
+                                                             getOutput().getType())))
+        return ::mlir::failure();
+      double lo = getMin().convertToDouble(), hi = getMax().convertToDouble();
+      if (!(lo <= hi))
+        return emitOpError() << "min " << lo << " must not exceed max " << hi;
+      if (getInput().getType().getElementType().isInteger() &&
+          (lo != std::trunc(lo) || hi != std::trunc(hi)))
+        return emitOpError() << "an integer clamp takes integral bounds, got min " << lo
+                             << " and max " << hi;
+      return ::mlir::success();
+    }
+    ::llvm::FailureOr<::dlaformat::nvdla::ConversionQuery> $cppClass::getConversionQuery() {
+      return ::mlir::dla::getFeatureQuery(*this, getInput(), getOutput(),
+                                          ::dlaformat::nvdla::ConversionQuery::sdpOffline);
+    }
+  }];
+}
+
 def DLA_LrnOp : DLA_LayerOp<"lrn"> {
   let summary = "Local response normalization across channels on the NVDLA CDP";
   let description = [{
