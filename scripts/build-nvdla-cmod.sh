@@ -31,6 +31,10 @@ say() { echo "== nvdla-cmod: $*" >&2; }
 give_up() { say "$* -- the C model tests will be UNSUPPORTED"; rm -rf "$OUT"; exit 1; }
 
 bash scripts/install-missing.sh "${PACKAGES[@]}" >&2 || give_up "cannot install ${PACKAGES[*]}"
+# One build at a time per cache (worktrees and CI jobs share it).
+mkdir -p "$CACHE"
+exec 9>"$CACHE/nvdla-cmod.lock"
+flock 9
 
 # --- sources -------------------------------------------------------------
 has_tree() { [ -f "$1/cmod/Makefile" ] && [ -x "$1/tools/bin/tmake" ] && [ -d "$1/verif/tests/trace_tests" ]; }

@@ -191,13 +191,23 @@ void Player::replay() {
 void Player::interrupts() {
   const uint32_t statusReg = regs.address("NVDLA_GLB.S_INTR_STATUS_0");
   const uint32_t maskReg = regs.address("NVDLA_GLB.S_INTR_MASK_0");
+  int idle = 0;
   while (true) {
-    if (!intr.read())
-      wait(intr.posedge_event());
+    // The line is only a hint: several model processes write it in the same
+    // delta (a source's "true" and GLB's "false" after a clear), and the
+    // last one wins. So the status is read again on every change of the
+    // line, and polled while the line is high with nothing unmasked.
     uint32_t status = csbRead(statusReg), mask = csbRead(maskReg);
     uint32_t bits = status & ~mask;
-    if (!bits) { // the line falls a few deltas after the last clear
-      wait(intr.negedge_event());
+    if (!bits) {
+      if (!intr.read()) {
+        idle = 0;
+        wait(intr.value_changed_event());
+      } else if (++idle > 1000) {
+        fatal("the interrupt line stays high with no unmasked status bit");
+      } else {
+        wait(1, SC_NS);
+      }
       continue;
     }
     for (int bit = 0; bit < 32; ++bit) {
