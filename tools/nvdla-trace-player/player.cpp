@@ -51,8 +51,8 @@ void Player::fatal(const std::string &what) {
 }
 
 void Player::csbAccess(tlm::tlm_command kind, uint32_t addr, uint32_t &data) {
-  // One transaction at a time: the CSB adaptor matches read responses to
-  // requests by order, and both threads use the bus.
+  // One transaction at a time: both threads use the bus, and the CSB
+  // adaptor returns read data through one FIFO, first come first served.
   csbLock.lock();
   tlm::tlm_generic_payload gp;
   gp.set_command(kind);
@@ -119,8 +119,8 @@ void Player::waitFor(const std::string &syncId) {
 }
 
 void Player::replay() {
-  // Let every model thread reach its first wait: an OP_ENABLE written
-  // before its consumer thread waits on the enable event is lost.
+  // Start after every model thread has run to its first wait: replayed in
+  // the very first delta, a CDP layer was enabled but never started.
   wait(SC_ZERO_TIME);
   try {
     // The testbench's memory model takes every memory command before the
