@@ -9,7 +9,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <sys/stat.h>
@@ -82,9 +81,7 @@ int sc_main(int argc, char **argv) {
                 cfg.c_str(), NVDLA_CONFIG, player->crcChecks(), seconds,
                 sc_core::sc_time_stamp().to_string().c_str(),
                 uninit ? (", " + std::to_string(uninit) + " reads of unwritten bytes").c_str() : "");
-    std::fflush(stdout);
-    // Skip the model's destructors: some of them fail on a stopped simulation.
-    std::_Exit(ok ? 0 : 1);
+    return ok ? 0 : 1;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "nvdla-trace-player: %s: %s\n", cfg.c_str(), e.what());
     return 1;

@@ -143,10 +143,13 @@ void Player::replay() {
       } else if (cmd.name == "poll_reg_equal") {
         need(2);
         uint32_t addr = regs.address(a[0]), want = uint32_t(parseNumber(a[1]));
-        waitingFor = "poll_reg_equal(" + a[0] + ")";
-        while (csbRead(addr) != want)
+        int polls = 0;
+        while (csbRead(addr) != want) {
+          if (++polls > 100000) // 1 ms of simulated time
+            throw std::runtime_error("line " + std::to_string(cmd.line) + ": " + a[0] +
+                                     " never reads " + a[1]);
           wait(10, SC_NS);
-        waitingFor.clear();
+        }
       } else if (cmd.name == "sync_notify") {
         need(2);
         notified.insert(a[1]);
