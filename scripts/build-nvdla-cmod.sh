@@ -9,7 +9,7 @@
 # checkout (read-only, copied); a clone of github.com/nvdla/hw at the pinned
 # commit, cached under $DLA_CACHE. The libraries are cached under
 # $DLA_CACHE (default ~/.cache/dla-mlir) by a key over the sources, the
-# compiler, SystemC and this script; the players go to BUILD_DIR/nvdla-cmod
+# compiler, SystemC and the build recipe; the players go to BUILD_DIR/nvdla-cmod
 # (default build). Cached and up to date, this compiles nothing.
 # Exits non-zero, saying why, when the model cannot be built; BUILD_DIR/
 # nvdla-cmod is then removed, so its tests are UNSUPPORTED, not passed.
