@@ -38,3 +38,8 @@ bash scripts/fetch-models.sh "$BUILD_DIR/models" >/dev/null ||
 # reference of the model tests; without it they are UNSUPPORTED.
 bash scripts/fetch-onnxruntime.sh >/dev/null ||
   echo "== onnxruntime-node not fetched: onnxruntime comparisons will be skipped" >&2
+# NVIDIA's NVDLA C model and the project's trace player (from
+# ../shared/nvdla-hw or a clone of nvdla/hw; cached; a few minutes once).
+# Without them the test/NvdlaCModel tests are UNSUPPORTED.
+bash scripts/build-nvdla-cmod.sh "$BUILD_DIR" >/dev/null ||
+  echo "== NVDLA C model not built: its trace tests will be UNSUPPORTED" >&2

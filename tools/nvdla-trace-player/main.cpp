@@ -1,0 +1,89 @@
+// nvdla-trace-player: replays one of NVIDIA's NVDLA trace tests (a .cfg
+// with its memory files) against the C model (libnvdla_cmod.so of one
+// configuration) and checks the golden CRCs. Exit status 0 when every
+// command ran and every check passed. The model writes scratch files into
+// the current directory: run it in a scratch directory.
+#include "player.h"
+
+#include "NV_nvdla.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+
+#ifndef NVDLA_OPENDLA_H
+#define NVDLA_OPENDLA_H ""
+#endif
+#ifndef NVDLA_CONFIG
+#define NVDLA_CONFIG "?"
+#endif
+
+static int usage() {
+  std::fprintf(stderr,
+               "usage: nvdla-trace-player [-v] [--regs opendla.h] TEST.cfg|TEST_DIR\n"
+               "  replays an NVDLA trace test on the C model (" NVDLA_CONFIG ")\n"
+               "  --regs  register map (default: the one of this build, %s)\n",
+               NVDLA_OPENDLA_H);
+  return 2;
+}
+
+int sc_main(int argc, char **argv) {
+  // No "Simulation stopped by user": the player stops it.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  std::string regsPath = NVDLA_OPENDLA_H, cfg;
+  bool verbose = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "-v"))
+      verbose = true;
+    else if (!std::strcmp(argv[i], "--regs") && i + 1 < argc)
+      regsPath = argv[++i];
+    else if (argv[i][0] == '-' || !cfg.empty())
+      return usage();
+    else
+      cfg = argv[i];
+  }
+  if (cfg.empty())
+    return usage();
+  struct stat st;
+  if (stat(cfg.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) { // DIR -> DIR/<name>.cfg
+    while (cfg.size() > 1 && cfg.back() == '/')
+      cfg.pop_back();
+    cfg += "/" + cfg.substr(cfg.find_last_of('/') + 1) + ".cfg";
+  }
+  std::string dir = cfg.find('/') == std::string::npos ? "." : cfg.substr(0, cfg.find_last_of('/'));
+
+  auto start = std::chrono::steady_clock::now();
+  try {
+    nvdla_trace::RegisterMap regs(regsPath);
+    auto *player = new nvdla_trace::Player("player", nvdla_trace::parseTrace(cfg), regs, dir, verbose);
+    auto *nvdla = new scsim::cmod::NV_nvdla("nvdla", 0);
+    // Several model processes drive the interrupt line (all write true).
+    sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> intr("intr");
+    player->csb.bind(nvdla->nvdla_host_master_if);
+    nvdla->nvdla_core2dbb_axi4.bind(player->dbb.socket);
+    nvdla->nvdla_core2cvsram_axi4.bind(player->cvsram.socket);
+    nvdla->nvdla_intr(intr);
+    player->intr(intr);
+
+    sc_core::sc_start();
+
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    bool ok = player->finished() && player->failures().empty();
+    for (const std::string &f : player->failures())
+      std::fprintf(stderr, "nvdla-trace-player: %s: %s\n", cfg.c_str(), f.c_str());
+    if (!player->finished() && player->failures().empty())
+      std::fprintf(stderr, "nvdla-trace-player: %s: the model stopped while the trace waited for %s\n",
+                   cfg.c_str(), player->blockedOn().empty() ? "?" : player->blockedOn().c_str());
+    uint64_t uninit = player->dbb.uninitializedReads() + player->cvsram.uninitializedReads();
+    std::printf("%s: %s (%s, %d CRC checks, %.1f s, simulated %s%s)\n", ok ? "PASS" : "FAIL",
+                cfg.c_str(), NVDLA_CONFIG, player->crcChecks(), seconds,
+                sc_core::sc_time_stamp().to_string().c_str(),
+                uninit ? (", " + std::to_string(uninit) + " reads of unwritten bytes").c_str() : "");
+    return ok ? 0 : 1;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "nvdla-trace-player: %s: %s\n", cfg.c_str(), e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,240 @@
+#include "player.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <stdexcept>
+
+namespace nvdla_trace {
+
+using namespace sc_core;
+
+static std::string hex(uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+  return buf;
+}
+
+static std::string upper(std::string s) {
+  for (char &c : s)
+    c = char(std::toupper((unsigned char)c));
+  return s;
+}
+
+Player::Player(sc_module_name name, std::vector<Command> cmds, const RegisterMap &regs,
+               std::string testDir, bool verbose)
+    : sc_module(name), csb("csb"), intr("intr"), dbb("dbb"), cvsram("cvsram"),
+      commands(std::move(cmds)), regs(regs), testDir(std::move(testDir)), verbose(verbose) {
+  // The testbench hands every intr_notify to its interrupt handler before
+  // the simulation starts: "SDP_0" is block SDP, register group 0.
+  for (const Command &cmd : commands) {
+    if (cmd.name != "intr_notify")
+      continue;
+    if (cmd.args.size() != 2 || cmd.args[0].size() < 3 || cmd.args[0][cmd.args[0].size() - 2] != '_')
+      throw std::runtime_error("line " + std::to_string(cmd.line) + ": bad intr_notify");
+    const std::string &id = cmd.args[0];
+    expected[upper(id.substr(0, id.size() - 2))].push_back(
+        {id.back() - '0', cmd.args[1], cmd.line});
+  }
+  SC_THREAD(replay);
+  SC_THREAD(interrupts);
+}
+
+void Player::fail(const Command &cmd, const std::string &what) {
+  errors.push_back("line " + std::to_string(cmd.line) + ": " + cmd.name + ": " + what);
+}
+
+void Player::fatal(const std::string &what) {
+  errors.push_back(what);
+  sc_stop();
+  wait(); // never resumes: the simulation is over
+}
+
+void Player::csbAccess(tlm::tlm_command kind, uint32_t addr, uint32_t &data) {
+  // One transaction at a time: both threads use the bus, and the CSB
+  // adaptor returns read data through one FIFO, first come first served.
+  csbLock.lock();
+  tlm::tlm_generic_payload gp;
+  gp.set_command(kind);
+  gp.set_address(addr);
+  gp.set_data_ptr(reinterpret_cast<unsigned char *>(&data));
+  gp.set_data_length(4);
+  gp.set_streaming_width(4);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time delay = SC_ZERO_TIME;
+  csb->b_transport(gp, delay);
+  csbLock.unlock();
+  if (!gp.is_response_ok())
+    fatal("CSB " + std::string(kind == tlm::TLM_READ_COMMAND ? "read" : "write") + " of " +
+          hex(addr) + " failed");
+}
+
+uint32_t Player::csbRead(uint32_t addr) {
+  uint32_t data = 0;
+  csbAccess(tlm::TLM_READ_COMMAND, addr, data);
+  return data;
+}
+
+void Player::csbWrite(uint32_t addr, uint32_t data) { csbAccess(tlm::TLM_WRITE_COMMAND, addr, data); }
+
+Memory &Player::memory(const Command &cmd, const std::string &which) {
+  // check_crc writes the primary memory as "1" in some generated traces.
+  if (which == "pri_mem" || which == "1")
+    return dbb;
+  if (which == "sec_mem" || which == "2")
+    return cvsram;
+  throw std::runtime_error("line " + std::to_string(cmd.line) + ": unknown memory '" + which + "'");
+}
+
+void Player::loadMemory(const Command &cmd) {
+  if (cmd.name == "mem_init") { // (memory, base, size, pattern)
+    if (cmd.args.size() != 4)
+      throw std::runtime_error("line " + std::to_string(cmd.line) + ": mem_init takes 4 arguments");
+    uint64_t base = parseNumber(cmd.args[1]), size = parseNumber(cmd.args[2]);
+    const std::string &pattern = cmd.args[3];
+    std::vector<uint8_t> bytes(size);
+    for (uint64_t i = 0; i < size; ++i) {
+      if (pattern == "ALL_ZERO") bytes[i] = 0x00;
+      else if (pattern == "ONES") bytes[i] = 0xff;
+      else if (pattern == "AFIVE") bytes[i] = 0xa5;
+      else if (pattern == "FIVEA") bytes[i] = 0x5a;
+      else if (pattern == "ADDR") bytes[i] = uint8_t(base + i);
+      else throw std::runtime_error("line " + std::to_string(cmd.line) + ": unsupported pattern " + pattern);
+    }
+    memory(cmd, cmd.args[0]).write(base, bytes.data(), size);
+  } else { // mem_load(memory, base, file)
+    if (cmd.args.size() != 3)
+      throw std::runtime_error("line " + std::to_string(cmd.line) + ": mem_load takes 3 arguments");
+    uint64_t base = parseNumber(cmd.args[1]);
+    for (const SurfaceChunk &c : parseSurfaceFile(testDir + "/" + cmd.args[2]))
+      memory(cmd, cmd.args[0]).write(base + c.offset, c.bytes.data(), c.bytes.size());
+  }
+}
+
+void Player::waitFor(const std::string &syncId) {
+  waitingFor = syncId;
+  while (!fired.count(syncId))
+    wait(firedEvent);
+  waitingFor.clear();
+}
+
+void Player::replay() {
+  // Start after every model thread has run to its first wait: replayed in
+  // the very first delta, a CDP layer was enabled but never started.
+  wait(SC_ZERO_TIME);
+  try {
+    // The testbench's memory model takes every memory command before the
+    // simulation starts, whatever their place in the trace.
+    for (const Command &cmd : commands)
+      if (cmd.name == "mem_init" || cmd.name == "mem_load")
+        loadMemory(cmd);
+    for (const Command &cmd : commands) {
+      const auto &a = cmd.args;
+      auto need = [&](size_t n) {
+        if (a.size() != n)
+          throw std::runtime_error("line " + std::to_string(cmd.line) + ": " + cmd.name + " takes " +
+                                   std::to_string(n) + " arguments");
+      };
+      if (cmd.name == "mem_init" || cmd.name == "mem_load" || cmd.name == "intr_notify") {
+        // done above / registered at construction
+      } else if (cmd.name == "reg_write") {
+        need(2);
+        csbWrite(regs.address(a[0]), uint32_t(parseNumber(a[1])));
+      } else if (cmd.name == "poll_reg_equal") {
+        need(2);
+        uint32_t addr = regs.address(a[0]), want = uint32_t(parseNumber(a[1]));
+        int polls = 0;
+        while (csbRead(addr) != want) {
+          if (++polls > 100000) // 1 ms of simulated time
+            throw std::runtime_error("line " + std::to_string(cmd.line) + ": " + a[0] +
+                                     " never reads " + a[1]);
+          wait(10, SC_NS);
+        }
+      } else if (cmd.name == "sync_notify") {
+        need(2);
+        notified.insert(a[1]);
+      } else if (cmd.name == "sync_wait") {
+        // The trace orders each block's commands; replayed in one thread,
+        // a wait is met when its notify came earlier in the file.
+        need(2);
+        if (!notified.count(a[1]))
+          fail(cmd, a[1] + " is not notified before it is waited for");
+      } else if (cmd.name == "check_crc") { // (sync_id, memory, base, size, golden)
+        need(5);
+        waitFor(a[0]);
+        uint64_t base = parseNumber(a[2]), size = parseNumber(a[3]);
+        uint32_t golden = uint32_t(parseNumber(a[4]));
+        uint32_t got = memory(cmd, a[1]).crc32(base, size);
+        ++crcCount;
+        std::string what = a[1] + " [" + hex(base) + ", +" + hex(size) + "): crc " + hex(got) +
+                           ", golden " + hex(golden);
+        if (got != golden)
+          fail(cmd, "MISMATCH " + what);
+        else if (verbose)
+          std::printf("check_crc %s: ok %s\n", a[0].c_str(), what.c_str());
+      } else if (cmd.name == "check_nothing") {
+        need(1);
+        waitFor(a[0]);
+      } else {
+        throw std::runtime_error("line " + std::to_string(cmd.line) + ": unknown command " + cmd.name);
+      }
+    }
+    // Like the testbench, the test ends when every expected interrupt came.
+    for (auto &[block, queue] : expected)
+      for (const Expected &e : std::deque<Expected>(queue))
+        waitFor(e.syncId);
+    done = true;
+    sc_stop();
+  } catch (const std::exception &e) {
+    errors.push_back(e.what()); // no wait() in a handler: end the thread
+    sc_stop();
+  }
+}
+
+void Player::interrupts() {
+  const uint32_t statusReg = regs.address("NVDLA_GLB.S_INTR_STATUS_0");
+  const uint32_t maskReg = regs.address("NVDLA_GLB.S_INTR_MASK_0");
+  int idle = 0;
+  while (true) {
+    // The line is only a hint: several model processes write it in the same
+    // delta (a source's "true" and GLB's "false" after a clear), and the
+    // last one wins. So the status is read again on every change of the
+    // line, and polled while the line is high with nothing unmasked.
+    uint32_t status = csbRead(statusReg), mask = csbRead(maskReg);
+    uint32_t bits = status & ~mask;
+    if (!bits) {
+      if (!intr.read()) {
+        idle = 0;
+        wait(intr.value_changed_event());
+      } else if (++idle > 1000) {
+        fatal("the interrupt line stays high with no unmasked status bit");
+      } else {
+        wait(1, SC_NS);
+      }
+      continue;
+    }
+    for (int bit = 0; bit < 32; ++bit) {
+      if (!(bits >> bit & 1))
+        continue;
+      auto src = regs.interruptBits().find(bit);
+      if (src == regs.interruptBits().end())
+        fatal("interrupt status bit " + std::to_string(bit) + " names no block");
+      const InterruptSource &s = src->second;
+      auto &queue = expected[s.block];
+      auto it = std::find_if(queue.begin(), queue.end(),
+                             [&](const Expected &e) { return e.group == s.group; });
+      if (it == queue.end())
+        fatal("unexpected interrupt: " + s.block + " done, group " + std::to_string(s.group) +
+              " (no intr_notify left for it)");
+      if (verbose)
+        std::printf("interrupt %s_%d -> %s at %s\n", s.block.c_str(), s.group, it->syncId.c_str(),
+                    sc_time_stamp().to_string().c_str());
+      fired.insert(it->syncId);
+      queue.erase(it);
+    }
+    firedEvent.notify(SC_ZERO_TIME);
+    csbWrite(statusReg, bits); // write 1 to clear
+  }
+}
+
+} // namespace nvdla_trace
