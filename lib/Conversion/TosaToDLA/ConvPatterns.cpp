@@ -80,9 +80,12 @@ Value createConv(OpBuilder &b, Location loc, const OffloadTarget &target, Value 
   if (!bias.empty())
     bv = makeConstant(b, loc, RankedTensorType::get({kcrs[0]}, sourceElement), bias, element,
                       "dla_conv_bias");
-  return ConvOp::create(b, loc, RankedTensorType::get(outNchw, element), nv::ConvMode::Direct, input,
-                        w, bv, stride, pad, dilation, /*pipeline_precision=*/nullptr,
-                        /*weight_precision=*/nullptr);
+  auto conv = ConvOp::create(b, loc, RankedTensorType::get(outNchw, element),
+                             nv::ConvMode::Direct, input, w, bv);
+  conv.setStrides(stride);
+  conv.setPadding(pad);
+  conv.setDilations(dilation);
+  return conv;
 }
 
 struct ConvToDLA : OpRewritePattern<tosa::Conv2DOp> {

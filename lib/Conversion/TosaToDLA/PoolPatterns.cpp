@@ -37,10 +37,11 @@ struct PoolToDLA : OpRewritePattern<OpTy> {
     auto outType = cast<RankedTensorType>(op.getOutput().getType());
     Type element = target.getElementType(rewriter.getContext());
     Value input = toLayerInput(rewriter, loc, op.getInput(), element);
-    Value pool = PoolOp::create(rewriter, loc,
-                                RankedTensorType::get(toNchwShape(outType.getShape()), element),
-                                kind, input, op.getKernel(), op.getStride(), op.getPad(),
-                                /*pipeline_precision=*/nullptr);
+    auto pool = PoolOp::create(rewriter, loc,
+                               RankedTensorType::get(toNchwShape(outType.getShape()), element),
+                               kind, input, op.getKernel());
+    pool.setStrides(op.getStride());
+    pool.setPadding(op.getPad());
     rewriter.replaceOp(op, toTosaResult(rewriter, loc, pool, outType));
     return success();
   }

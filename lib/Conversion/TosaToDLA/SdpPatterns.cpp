@@ -158,9 +158,14 @@ void replaceWithSdp(PatternRewriter &rewriter, Operation *root, Value x, Value b
   Location loc = root->getLoc();
   auto outType = cast<RankedTensorType>(root->getResult(0).getType());
   Value input = toLayerInput(rewriter, loc, x, element);
-  Value sdp = SdpOp::create(rewriter, loc, input.getType(), SdpMode::Offline, input, bias,
-                            batchnorm, eltwise, /*prelu=*/Value(), relu,
-                            /*pipeline_precision=*/nullptr);
+  auto sdp = SdpOp::create(rewriter, loc, input.getType(), SdpMode::Offline, input);
+  if (bias)
+    sdp.getBiasMutable().assign(bias);
+  if (batchnorm)
+    sdp.getBatchnormMutable().assign(batchnorm);
+  if (eltwise)
+    sdp.getEltwiseMutable().assign(eltwise);
+  sdp.setRelu(relu);
   rewriter.replaceOp(root, toTosaResult(rewriter, loc, sdp, outType));
 }
 

@@ -153,6 +153,25 @@ RankedTensorType plainType(RankedTensorType t) {
   return RankedTensorType::get(t.getShape(), t.getElementType());
 }
 
+/// A layer op's reference pattern: the op's pipeline precision (valid:
+/// checked before the conversion) handed to `rewrite`.
+template <typename OpTy> struct LayerToReference : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  virtual LogicalResult rewrite(OpTy op, OpAdaptor adaptor, nv::PipelinePrecision pipeline,
+                                ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const final {
+    FailureOr<nv::PipelinePrecision> pipeline =
+        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
+    if (failed(pipeline))
+      return rewriter.notifyMatchFailure(op, "invalid precision conversion");
+    return rewrite(op, adaptor, *pipeline, rewriter);
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // dla.conv
 //===----------------------------------------------------------------------===//
@@ -162,18 +181,14 @@ RankedTensorType plainType(RankedTensorType t) {
 /// round differently, within the CC Winograd error bound of the precision
 /// document), and an image's channels beyond the weight's C meet zero
 /// weights.
-struct ConvToReference : OpConversionPattern<ConvOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ConvToReference : LayerToReference<ConvOp> {
+  using LayerToReference::LayerToReference;
 
-  LogicalResult matchAndRewrite(ConvOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    FailureOr<nv::PipelinePrecision> pipeline =
-        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
-    if (failed(pipeline))
-      return rewriter.notifyMatchFailure(op, "invalid precision conversion");
+  LogicalResult rewrite(ConvOp op, OpAdaptor adaptor, nv::PipelinePrecision pipeline,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    NumberType acc{getAccumulatorType(ctx, *pipeline, /*isSdp=*/false)};
+    NumberType acc{getAccumulatorType(ctx, pipeline, /*isSdp=*/false)};
 
     Value x = readPlain(rewriter, loc, adaptor.getInput());
     Value w = readPlain(rewriter, loc, adaptor.getWeight());
@@ -229,17 +244,13 @@ struct ConvToReference : OpConversionPattern<ConvOp> {
 /// bias, then batch-norm (add, then multiply), then the element-wise operand
 /// (added), then ReLU or PReLU, in the SDP's pipeline type; one rounding at
 /// the output.
-struct SdpToReference : OpConversionPattern<SdpOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct SdpToReference : LayerToReference<SdpOp> {
+  using LayerToReference::LayerToReference;
 
-  LogicalResult matchAndRewrite(SdpOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    FailureOr<nv::PipelinePrecision> pipeline =
-        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
-    if (failed(pipeline))
-      return rewriter.notifyMatchFailure(op, "invalid precision conversion");
+  LogicalResult rewrite(SdpOp op, OpAdaptor adaptor, nv::PipelinePrecision pipeline,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    NumberType acc{getAccumulatorType(rewriter.getContext(), *pipeline, /*isSdp=*/true)};
+    NumberType acc{getAccumulatorType(rewriter.getContext(), pipeline, /*isSdp=*/true)};
 
     // Operands in a fixed order; each remembers its number type.
     SmallVector<Value> inputs;
@@ -308,18 +319,14 @@ struct SdpToReference : OpConversionPattern<SdpOp> {
 // dla.pool
 //===----------------------------------------------------------------------===//
 
-struct PoolToReference : OpConversionPattern<PoolOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct PoolToReference : LayerToReference<PoolOp> {
+  using LayerToReference::LayerToReference;
 
-  LogicalResult matchAndRewrite(PoolOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    FailureOr<nv::PipelinePrecision> pipeline =
-        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
-    if (failed(pipeline))
-      return rewriter.notifyMatchFailure(op, "invalid precision conversion");
+  LogicalResult rewrite(PoolOp op, OpAdaptor adaptor, nv::PipelinePrecision pipeline,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = rewriter.getContext();
-    NumberType acc{getAccumulatorType(ctx, *pipeline, /*isSdp=*/false)};
+    NumberType acc{getAccumulatorType(ctx, pipeline, /*isSdp=*/false)};
     PoolKind kind = op.getKind();
 
     Value x = readPlain(rewriter, loc, adaptor.getInput());
@@ -465,17 +472,13 @@ struct LrnToReference : OpConversionPattern<LrnOp> {
 // dla.clamp
 //===----------------------------------------------------------------------===//
 
-struct ClampToReference : OpConversionPattern<ClampOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ClampToReference : LayerToReference<ClampOp> {
+  using LayerToReference::LayerToReference;
 
-  LogicalResult matchAndRewrite(ClampOp op, OpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    FailureOr<nv::PipelinePrecision> pipeline =
-        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
-    if (failed(pipeline))
-      return rewriter.notifyMatchFailure(op, "invalid precision conversion");
+  LogicalResult rewrite(ClampOp op, OpAdaptor adaptor, nv::PipelinePrecision pipeline,
+                        ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    NumberType acc{getAccumulatorType(rewriter.getContext(), *pipeline, /*isSdp=*/true)};
+    NumberType acc{getAccumulatorType(rewriter.getContext(), pipeline, /*isSdp=*/true)};
     NumberType in = NumberType::of(elementTypeOf(op.getInput()));
     RankedTensorType outType = op.getOutput().getType();
     NumberType out = NumberType::of(outType.getElementType());

@@ -93,6 +93,16 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
   }];
   let hasVerifier = 1;
+  // The operands and the mode; every other attribute is set by name
+  // (setStrides, setPadding, ...), so a new attribute changes no caller.
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$output, "::dlaformat::nvdla::ConvMode":$mode,
+                   "::mlir::Value":$input, "::mlir::Value":$weight,
+                   CArg<"::mlir::Value", "{}">:$bias), [{
+      build($_builder, $_state, output, ConvModeAttr::get($_builder.getContext(), mode), input,
+            weight, bias, ::mlir::DenseI64ArrayAttr(), ::mlir::DenseI64ArrayAttr(),
+            ::mlir::DenseI64ArrayAttr(), PipelinePrecisionAttr(), PrecisionAttr());
+    }]>];
 }
 
 def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
@@ -138,6 +148,15 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     attr-dict `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;
+  // The input and the mode; stages are set by name (getBiasMutable().assign,
+  // setRelu, ...), so a new stage or attribute changes no caller.
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$output, "::mlir::dla::SdpMode":$mode,
+                   "::mlir::Value":$input), [{
+      build($_builder, $_state, output, SdpModeAttr::get($_builder.getContext(), mode), input,
+            ::mlir::Value(), ::mlir::Value(), ::mlir::Value(), ::mlir::Value(),
+            ::mlir::UnitAttr(), PipelinePrecisionAttr());
+    }]>];
 }
 
 def DLA_PoolOp : DLA_LayerOp<"pool"> {
@@ -166,6 +185,14 @@ def DLA_PoolOp : DLA_LayerOp<"pool"> {
     attr-dict `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;
+  // Strides and padding are set by name.
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$output, "::mlir::dla::PoolKind":$kind,
+                   "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$kernel), [{
+      build($_builder, $_state, output, PoolKindAttr::get($_builder.getContext(), kind), input,
+            $_builder.getDenseI64ArrayAttr(kernel), ::mlir::DenseI64ArrayAttr(),
+            ::mlir::DenseI64ArrayAttr(), PipelinePrecisionAttr());
+    }]>];
 }
 
 def DLA_ClampOp : DLA_LayerOp<"clamp"> {
