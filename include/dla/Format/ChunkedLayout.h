@@ -52,6 +52,7 @@ enum class ChunkedPreset {
   Crouton2x2,
   Crouton2,
   ConvWeight,
+  Last = ConvWeight, ///< the last value: EnumTable.h checks each table's size
 };
 
 struct ChunkedPresetInfo {

@@ -4,6 +4,7 @@
 // declaration, whose entry i describes enumerator i and has a `name` (the
 // keyword) and, where a sentence names the value differently, a `prose`:
 //
+//   enum class Precision { Int8, Int16, Fp16, Last = Fp16 };
 //   inline constexpr EnumEntry<Precision> kPrecisionNames[] = {
 //       {Precision::Int8, "int8"}, {Precision::Int16, "int16"}, ...};
 //   constexpr const auto &enumEntries(Precision) { return kPrecisionNames; }
@@ -40,16 +41,17 @@ template <typename E> struct EnumEntry {
   std::string_view prose = {};
 };
 
-/// True when row i of `table` holds enumerator i in `field`: the table can be
-/// indexed by the enum and lists every enumerator once, in order (together
-/// with a size check against the enum's count).
+/// True when row i of `table` holds enumerator i in `field` and the table
+/// has a row for every enumerator up to the enum's `Last` (each table enum
+/// declares `Last = <its last enumerator>`): the table can be indexed by the
+/// enum and lists every enumerator once, in order.
 template <typename Table, typename Row, typename E>
 constexpr bool isInDeclarationOrder(const Table &table, E Row::*field) {
   size_t i = 0;
   for (const Row &row : table)
     if (static_cast<size_t>(row.*field) != i++)
       return false;
-  return true;
+  return i == static_cast<size_t>(E::Last) + 1;
 }
 
 namespace detail {

@@ -29,6 +29,7 @@ namespace dlaformat {
 enum class Fp16Rounding {
   TiesToEven,       ///< IEEE roundTiesToEven (default)
   TiesAwayFromZero, ///< round to nearest, ties away from zero (nvdla/sw)
+  Last = TiesAwayFromZero, ///< the last value: EnumTable.h checks each table's size
 };
 
 /// The keywords follow arith's rounding modes (`#dla.weight<..., rounding =

@@ -16,7 +16,7 @@
 
 namespace dlaformat {
 
-enum class LogicalOrder { Unspecified, NCHW, NHWC, KCRS, HWIO };
+enum class LogicalOrder { Unspecified, NCHW, NHWC, KCRS, HWIO, Last = HWIO };
 
 /// Position of each role in a rank-4 logical index.
 struct AxisRoles {

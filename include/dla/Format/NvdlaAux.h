@@ -58,10 +58,10 @@
 
 namespace dlaformat::nvdla {
 
-enum class AuxKind { Bias, PReLU, BatchNorm, ElementWise };
-enum class AuxMode { PerLayer, PerChannel, PerElement };
+enum class AuxKind { Bias, PReLU, BatchNorm, ElementWise, Last = ElementWise };
+enum class AuxMode { PerLayer, PerChannel, PerElement, Last = PerElement };
 /// What the element-wise operand feeds: the ALU, the multiplier, or both.
-enum class ElementWiseUse { Alu, Mul, AluAndMul };
+enum class ElementWiseUse { Alu, Mul, AluAndMul, Last = AluAndMul };
 
 inline constexpr EnumEntry<AuxKind> kAuxKindNames[] = {
     {AuxKind::Bias, "bias"},

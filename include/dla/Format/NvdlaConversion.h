@@ -102,7 +102,7 @@ enum class LayerKind {
 };
 
 /// Convolution mode. For SdpOnTheFly: the mode of the feeding convolution.
-enum class ConvMode { Direct, Winograd, ImageInput };
+enum class ConvMode { Direct, Winograd, ImageInput, Last = ImageInput };
 
 /// The keywords are the dialect's (`dla.conv image`); messages use the prose.
 inline constexpr EnumEntry<ConvMode> kConvModeNames[] = {
@@ -120,6 +120,7 @@ enum class InputKind {
   FeatureFp16,
   ImageInteger, ///< pixel precision int8 / int16 (incl. unsigned pixels)
   ImageFp16,    ///< pixel precision fp16
+  Last = ImageFp16, ///< the last value: EnumTable.h checks each table's size
 };
 
 inline constexpr EnumEntry<InputKind> kInputKindNames[] = {
@@ -132,7 +133,7 @@ constexpr const auto &enumEntries(InputKind) { return kInputKindNames; }
 static_assert(isInDeclarationOrder(kInputKindNames, &EnumEntry<InputKind>::value));
 
 /// "Real precision in pipeline".
-enum class PipelinePrecision { Int8, Int16, Fp16, Int32, Fp32 };
+enum class PipelinePrecision { Int8, Int16, Fp16, Int32, Fp32, Last = Fp32 };
 
 inline constexpr EnumEntry<PipelinePrecision> kPipelinePrecisionNames[] = {
     {PipelinePrecision::Int8, "int8"},
@@ -145,7 +146,7 @@ static_assert(
     isInDeclarationOrder(kPipelinePrecisionNames, &EnumEntry<PipelinePrecision>::value));
 
 /// The four tables of the document.
-enum class ConversionTable { Convolution, SdpOffline, Lrn, Pooling };
+enum class ConversionTable { Convolution, SdpOffline, Lrn, Pooling, Last = Pooling };
 
 /// The document's table titles ("Precision conversion for <name>").
 inline constexpr EnumEntry<ConversionTable> kConversionTableNames[] = {
@@ -170,6 +171,7 @@ enum class ConversionRule {
   SdpOnTheFlyDirectOnly,    ///< "SDP converts precision after direct convolution only"
   SdpOnTheFlyBitDepth,      ///< "on-the-fly SDP keeps the bit depth"
   SdpOnTheFlyMissingInput,  ///< "on-the-fly SDP needs the convolution's output precision"
+  Last = SdpOnTheFlyMissingInput, ///< the last value: EnumTable.h checks each table's size
 };
 
 /// Table rules: the table's title; prose rules: the sentence above.

@@ -27,7 +27,7 @@
 
 namespace dlaformat::nvdla {
 
-enum class HardwareKind { NvFull, NvLarge, NvSmall };
+enum class HardwareKind { NvFull, NvLarge, NvSmall, Last = NvSmall };
 
 struct HardwareConfig {
   HardwareKind kind;

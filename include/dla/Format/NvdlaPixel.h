@@ -97,6 +97,7 @@ enum class PixelFormat : uint8_t {
   T_Y12___V12U12_N444,
   T_Y16___U16V16_N444,
   T_Y16___V16U16_N444,
+  Last = T_Y16___V16U16_N444, ///< the last value: EnumTable.h checks each table's size
 };
 
 inline constexpr int kNumPixelFormats = 36;

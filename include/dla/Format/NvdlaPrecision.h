@@ -22,7 +22,7 @@ namespace dlaformat::nvdla {
 
 /// Data precision: int8 (8-bit signed), int16 (16-bit signed), fp16 (IEEE
 /// half precision).
-enum class Precision { Int8, Int16, Fp16 };
+enum class Precision { Int8, Int16, Fp16, Last = Fp16 };
 
 /// Bytes of one memory atom: feature data is split into 1x1x32-byte atom
 /// cubes. (An atom size, not an alignment: alignments come from
@@ -43,7 +43,7 @@ static_assert(isInDeclarationOrder(kPrecisionNames, &EnumEntry<Precision>::value
 
 /// The DATA_SIZE register of the SDP / CDP read DMAs: bytes per component of
 /// auxiliary data.
-enum class DataSize { OneByte, TwoByte };
+enum class DataSize { OneByte, TwoByte, Last = TwoByte };
 
 /// BytesPerComponent: 1 for ONE_BYTE, 2 for TWO_BYTE.
 constexpr int64_t getDataSizeBytes(DataSize d) { return d == DataSize::OneByte ? 1 : 2; }

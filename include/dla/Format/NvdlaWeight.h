@@ -62,7 +62,7 @@
 
 namespace dlaformat::nvdla {
 
-enum class WeightFormat { Direct, Image, Winograd, Deconvolution };
+enum class WeightFormat { Direct, Image, Winograd, Deconvolution, Last = Deconvolution };
 inline constexpr size_t kNumWeightFormats = 4;
 
 namespace detail {
@@ -86,7 +86,7 @@ inline const auto &enumEntries(WeightFormat) { return weightFormatTable(); }
 /// Channel post-extension request. Only image-input weights support Two and
 /// Four; Auto applies NVIDIA's selection rule (selectPostExtensionFactor) and
 /// is None for every other format.
-enum class PostExtension { None, Auto, Two, Four };
+enum class PostExtension { None, Auto, Two, Four, Last = Four };
 
 inline constexpr EnumEntry<PostExtension> kPostExtensionNames[] = {
     {PostExtension::None, "none"},

@@ -17,7 +17,7 @@
 
 namespace dlaformat {
 
-enum class Accelerator { Nvdla, Htp };
+enum class Accelerator { Nvdla, Htp, Last = Htp };
 
 inline constexpr EnumEntry<Accelerator> kAcceleratorNames[] = {
     {Accelerator::Nvdla, "nvdla", "NVDLA"}, {Accelerator::Htp, "htp", "Hexagon HTP"}};

@@ -49,18 +49,25 @@ func.func @feature_feature_data_line_atoms_overflows(%a: tensor<1x8x2x2882303761
 
 // -----
 
-// expected-error @+1 {{unknown precision 'int4'; expected one of int8, int16, fp16}}
+// expected-error @+2 {{unknown precision 'int4'; expected one of int8, int16, fp16}}
+// expected-error @+1 {{failed to parse DLA_FeatureAttr parameter 'precision' which is to be a `::dlaformat::nvdla::Precision`}}
 func.func @unknown_precision_int8_int16_fp16(%a: tensor<1x8x2x4xi8, #dla.feature<int4>>)
 
 // -----
 
-// expected-error @+1 {{unknown #dla.feature parameter 'stride'; expected line_stride, surface_stride or batch_stride}}
+// One mistake, one message: the same as every encoding's (ODS struct()).
+// expected-error @+1 {{duplicate or unknown struct parameter name: stride}}
 func.func @unknown_dla_feature_parameter_line_stride(%a: tensor<1x8x2x4xi8, #dla.feature<int8, stride = 32>>)
 
 // -----
 
-// expected-error @+1 {{'line_stride' given twice}}
+// expected-error @+1 {{duplicate or unknown struct parameter name: line_stride}}
 func.func @given_twice(%a: tensor<1x8x2x4xi8, #dla.feature<int8, line_stride = 128, line_stride = 128>>)
+
+// -----
+
+// expected-error @+1 {{duplicate or unknown struct parameter name: stride}}
+func.func @pixel_same_message(%a: tensor<1x1x2x4xui8, #dla.pixel<T_R8, stride = 32>>)
 
 // -----
 

@@ -55,12 +55,15 @@ func.func @rounding_ties_away_zero_applies_fp16(%a: tensor<64x32x3x3xi8, #dla.we
 
 // -----
 
-// expected-error @+1 {{'compressed' given twice}}
+// expected-error @+2 {{duplicate or unknown struct parameter name: compressed}}
+// expected-note @+1 {{#dla.weight takes compressed, channels, post_extension, stride, config and rounding}}
 func.func @given_twice(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, compressed, compressed>>)
 
 // -----
 
-// expected-error @+1 {{unknown #dla.weight parameter 'sparse'; expected compressed, channels, post_extension, stride, config or rounding}}
+// The message ODS's struct() gives the other encodings, and a note with the keys.
+// expected-error @+2 {{duplicate or unknown struct parameter name: sparse}}
+// expected-note @+1 {{#dla.weight takes compressed, channels, post_extension, stride, config and rounding}}
 func.func @unknown_dla_weight_parameter_compressed_channels(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, sparse>>)
 
 // -----

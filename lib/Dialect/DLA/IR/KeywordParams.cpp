@@ -18,15 +18,18 @@ ParseResult mlir::dla::detail::parseKeywordParams(AsmParser &parser, StringRef a
     const KeywordParam *param = llvm::find_if(params, [&](const KeywordParam &p) {
       return p.key == key;
     });
-    if (param == params.end()) {
-      InFlightDiagnostic diag = parser.emitError(keyLoc, "unknown ")
-                                << attrName << " parameter '" << key << "'; expected ";
+    // The message of ODS's struct() directive, which the other encodings
+    // parse with, so that one mistake reads the same everywhere; a note
+    // lists the keys.
+    if (param == params.end() || !seen.insert(key).second) {
+      InFlightDiagnostic diag =
+          parser.emitError(keyLoc, "duplicate or unknown struct parameter name: ") << key;
+      Diagnostic &note = diag.attachNote();
+      note << attrName << " takes ";
       for (size_t i = 0; i < params.size(); ++i)
-        diag << (i == 0 ? "" : i + 1 == params.size() ? " or " : ", ") << params[i].key;
+        note << (i == 0 ? "" : i + 1 == params.size() ? " and " : ", ") << params[i].key;
       return diag;
     }
-    if (!seen.insert(key).second)
-      return parser.emitError(keyLoc, "'") << key << "' given twice";
     if (param->flag) {
       *param->flag = true;
       continue;

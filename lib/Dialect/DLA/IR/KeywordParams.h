@@ -1,8 +1,10 @@
 //===- KeywordParams.h - `, key = value` parameters of an encoding -*- C++ -*-===//
 //
-// Private to lib/Dialect/DLA/IR. The one parser of the optional keyword
-// parameters after an encoding's positional ones, so that every encoding
-// reports a repeated key and an unknown key (listing the valid ones) alike.
+// Private to lib/Dialect/DLA/IR. The parser of the optional keyword
+// parameters after #dla.weight's positional ones, which ODS's struct()
+// directive cannot express (`compressed` is a flag with no value); it
+// reports a repeated or unknown key with struct()'s own message, as every
+// other encoding does.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLA_LIB_DIALECT_DLA_IR_KEYWORDPARAMS_H

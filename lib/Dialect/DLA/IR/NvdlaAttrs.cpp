@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "BindUtils.h"
-#include "KeywordParams.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/CheckedMath.h"
@@ -66,37 +65,6 @@ nv::AuxConfig auxConfig(nv::AuxKind kind, nv::AuxMode mode, nv::Precision precis
 //===----------------------------------------------------------------------===//
 // #dla.feature
 //===----------------------------------------------------------------------===//
-
-Attribute FeatureAttr::parse(AsmParser &parser, Type) {
-  if (parser.parseLess())
-    return {};
-  FailureOr<nv::Precision> precision = parseFormatEnum<nv::Precision>(parser, "precision");
-  if (failed(precision))
-    return {};
-  std::optional<int64_t> line, surface, batch;
-  auto parseLine = [&] { return parseOptionalInt(parser, line); };
-  auto parseSurface = [&] { return parseOptionalInt(parser, surface); };
-  auto parseBatch = [&] { return parseOptionalInt(parser, batch); };
-  if (parseKeywordParams(parser, "#dla.feature",
-                         {{"line_stride", parseLine},
-                          {"surface_stride", parseSurface},
-                          {"batch_stride", parseBatch}}) ||
-      parser.parseGreater())
-    return {};
-  return FeatureAttr::get(parser.getContext(), *precision, line, surface, batch);
-}
-
-void FeatureAttr::print(AsmPrinter &printer) const {
-  printer << "<" << formatEnumName(getPrecision());
-  auto print = [&](StringRef key, std::optional<int64_t> value) {
-    if (value)
-      printer << ", " << key << " = " << *value;
-  };
-  print("line_stride", getLineStride());
-  print("surface_stride", getSurfaceStride());
-  print("batch_stride", getBatchStride());
-  printer << ">";
-}
 
 FailureOr<BoundPtr> FeatureAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                       function_ref<InFlightDiagnostic()> emitError) const {

@@ -55,9 +55,9 @@ def DLA_FeatureAttr : DLA_NvdlaEncoding<"Feature", "feature"> {
                         DLA_OptionalBytes:$line_stride,
                         DLA_OptionalBytes:$surface_stride,
                         DLA_OptionalBytes:$batch_stride);
-  // `<` $precision (`,` key `=` value)* `>`; an unknown key lists the valid
-  // ones (KeywordParams.h), as #dla.weight does.
-  let hasCustomAssemblyFormat = 1;
+  let assemblyFormat = [{
+    `<` $precision (`,` struct($line_stride, $surface_stride, $batch_stride)^)? `>`
+  }];
 }
 
 def DLA_PixelAttr : DLA_NvdlaEncoding<"Pixel", "pixel"> {
