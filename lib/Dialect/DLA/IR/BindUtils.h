@@ -33,11 +33,24 @@ inline LogicalResult verifyElementTypePresent(Attribute encoding, Type elementTy
   return emitError() << "tensor with encoding " << encoding << " has no element type";
 }
 
-/// verifyEncoding for encodings whose element-type rule is `checkElement`:
-/// sizes and strides are checked by binding once the shape is static.
+/// The rank an encoding lays out, and how messages name such tensors.
+struct RankRule {
+  int64_t rank = -1; ///< any: the binding decides
+  StringRef what;
+};
+
+/// The verifier of every NVDLA encoding (DLA_NvdlaEncoding): an element
+/// type, the rank, then the binding once the shape is static (sizes,
+/// strides and element types are the format library's to check).
 template <typename AttrT>
-LogicalResult verifyByBinding(AttrT attr, ArrayRef<int64_t> shape, Type elementType,
-                              function_ref<InFlightDiagnostic()> emitError) {
+LogicalResult verifyEncodingByBinding(AttrT attr, ArrayRef<int64_t> shape, Type elementType,
+                                      function_ref<InFlightDiagnostic()> emitError,
+                                      RankRule rank) {
+  if (failed(verifyElementTypePresent(attr, elementType, emitError)))
+    return failure();
+  if (rank.rank >= 0 && static_cast<int64_t>(shape.size()) != rank.rank)
+    return emitError() << attr << " encodes rank-" << rank.rank << " " << rank.what
+                       << ", got rank " << shape.size();
   if (llvm::any_of(shape, ShapedType::isDynamic))
     return success();
   return attr.bind(shape, elementType, emitError);

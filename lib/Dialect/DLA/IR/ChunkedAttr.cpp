@@ -146,5 +146,5 @@ LogicalResult ChunkedAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementT
     return failure();
   // Sizes can only be checked for static shapes; a dynamic tensor is bound
   // (and checked) once its shape is known.
-  return detail::verifyByBinding(*this, shape, elementType, emitError);
+  return detail::verifyEncodingByBinding(*this, shape, elementType, emitError, {});
 }

@@ -1,5 +1,7 @@
 //===- DLADialect.cpp - The dla dialect ----------------------------------===//
 
+#include "BindUtils.h" // the encodings' verifier, defined in ODS
+
 #include "dla/Dialect/DLA/IR/DLA.h"
 
 #include "mlir/IR/Builders.h"

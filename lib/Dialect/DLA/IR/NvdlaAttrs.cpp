@@ -81,14 +81,6 @@ FailureOr<BoundPtr> FeatureAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                     nv::FeatureBoundLayout::bind(config, shape.vec()));
 }
 
-LogicalResult FeatureAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
-                                          function_ref<InFlightDiagnostic()> emitError) const {
-  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
-    return failure();
-  if (shape.size() != 4)
-    return emitError() << *this << " encodes rank-4 NCHW tensors, got rank " << shape.size();
-  return verifyByBinding(*this, shape, elementType, emitError);
-}
 
 //===----------------------------------------------------------------------===//
 // #dla.pixel
@@ -116,14 +108,6 @@ FailureOr<BoundPtr> PixelAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                     nv::PixelBoundLayout::bind(config, shape.vec()));
 }
 
-LogicalResult PixelAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
-                                        function_ref<InFlightDiagnostic()> emitError) const {
-  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
-    return failure();
-  if (shape.size() != 4)
-    return emitError() << *this << " encodes rank-4 NCHW images, got rank " << shape.size();
-  return verifyByBinding(*this, shape, elementType, emitError);
-}
 
 //===----------------------------------------------------------------------===//
 // #dla.bias, #dla.prelu, #dla.batchnorm, #dla.eltwise
@@ -138,12 +122,6 @@ FailureOr<BoundPtr> BiasAttr::bind(ArrayRef<int64_t> shape, Type elementType,
   return bindAux(*this, c, shape, elementType, emitError);
 }
 
-LogicalResult BiasAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
-                                       function_ref<InFlightDiagnostic()> emitError) const {
-  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
-    return failure();
-  return verifyByBinding(*this, shape, elementType, emitError);
-}
 
 FailureOr<BoundPtr> PReLUAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                     function_ref<InFlightDiagnostic()> emitError) const {
@@ -153,12 +131,6 @@ FailureOr<BoundPtr> PReLUAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                  shape, elementType, emitError);
 }
 
-LogicalResult PReLUAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
-                                        function_ref<InFlightDiagnostic()> emitError) const {
-  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
-    return failure();
-  return verifyByBinding(*this, shape, elementType, emitError);
-}
 
 FailureOr<BoundPtr> BatchNormAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                         function_ref<InFlightDiagnostic()> emitError) const {
@@ -167,12 +139,6 @@ FailureOr<BoundPtr> BatchNormAttr::bind(ArrayRef<int64_t> shape, Type elementTyp
                  shape, elementType, emitError);
 }
 
-LogicalResult BatchNormAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
-                                            function_ref<InFlightDiagnostic()> emitError) const {
-  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
-    return failure();
-  return verifyByBinding(*this, shape, elementType, emitError);
-}
 
 LogicalResult EltwiseAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   nv::Precision, std::optional<int64_t> components,
@@ -196,9 +162,3 @@ FailureOr<BoundPtr> EltwiseAttr::bind(ArrayRef<int64_t> shape, Type elementType,
   return bindAux(*this, c, shape, elementType, emitError);
 }
 
-LogicalResult EltwiseAttr::verifyEncoding(ArrayRef<int64_t> shape, Type elementType,
-                                          function_ref<InFlightDiagnostic()> emitError) const {
-  if (failed(detail::verifyElementTypePresent(*this, elementType, emitError)))
-    return failure();
-  return verifyByBinding(*this, shape, elementType, emitError);
-}

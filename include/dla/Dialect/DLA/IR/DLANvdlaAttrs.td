@@ -30,12 +30,25 @@ def DLA_OptionalDataSize
   let printer = "$_printer << ::mlir::dla::detail::formatEnumName(*$_self)";
 }
 
-class DLA_NvdlaEncoding<string name, string mnemonic>
+/// An NVDLA encoding: the format library's description bound to a shape
+/// (`bind`, in C++). Its verifier is the same for all: an element type, the
+/// rank `rankRule` names ("" for any: the binding decides), then the
+/// binding itself once the shape is static.
+class DLA_NvdlaEncoding<string name, string mnemonic, string rankRule = "{}">
     : DLA_Attr<name, mnemonic, [
         DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
-        DeclareAttrInterfaceMethods<DLA_LayoutEncodingAttr>]>;
+        DeclareAttrInterfaceMethods<DLA_LayoutEncodingAttr>]> {
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verifyEncoding(
+        ::llvm::ArrayRef<int64_t> shape, ::mlir::Type elementType,
+        ::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError) const {
+      return ::mlir::dla::detail::verifyEncodingByBinding(*this, shape, elementType, emitError,
+                                                          }] # rankRule # [{);
+    }
+  }];
+}
 
-def DLA_FeatureAttr : DLA_NvdlaEncoding<"Feature", "feature"> {
+def DLA_FeatureAttr : DLA_NvdlaEncoding<"Feature", "feature", "{4, \"NCHW tensors\"}"> {
   let summary = "NVDLA feature data (logical NCHW)";
   let description = [{
     Feature data cubes split into 1x1x32-byte atoms (32 int8 or 16
@@ -60,7 +73,7 @@ def DLA_FeatureAttr : DLA_NvdlaEncoding<"Feature", "feature"> {
   }];
 }
 
-def DLA_PixelAttr : DLA_NvdlaEncoding<"Pixel", "pixel"> {
+def DLA_PixelAttr : DLA_NvdlaEncoding<"Pixel", "pixel", "{4, \"NCHW images\"}"> {
   let summary = "NVDLA pitch-linear pixel (image) data (logical NCHW, N = 1)";
   let description = [{
     An image in one of the 36 pixel formats of the NVDLA pixel-format table,
