@@ -16,6 +16,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -115,9 +118,9 @@ struct LowerBuffersToReferencePass
 
     // Back to memrefs: the function boundaries already are.
     OpPassManager pm(ModuleOp::getOperationName());
-    if (failed(parsePassPipeline(
-            "func.func(convert-elementwise-to-linalg),one-shot-bufferize", pm)) ||
-        failed(runPipeline(pm, module)))
+    pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+    pm.addPass(bufferization::createOneShotBufferizePass());
+    if (failed(runPipeline(pm, module)))
       return signalPassFailure();
   }
 };
