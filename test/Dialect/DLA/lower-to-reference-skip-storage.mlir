@@ -23,7 +23,7 @@ func.func @compressed(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>) -> tensor<1x3
   return %y : tensor<1x32x2x2xi8, #dla.feature<int8>>
 }
 
-// A fused pair stays: the memref form states the SDP's pipeline.
+// A fused pair stays: it runs as one dla.on_storage.
 // CHECK-LABEL: func.func @fused
 // CHECK: dla.conv direct
 // CHECK: dla.sdp on_the_fly
@@ -32,4 +32,19 @@ func.func @fused(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>, %w: tensor<16x16x1
   %c = dla.conv direct %x, %w : tensor<1x16x4x4xi8, #dla.feature<int8>>, tensor<16x16x1x1xi8, #dla.weight<direct, int8>> -> tensor<1x16x4x4xi16, #dla.feature<int16>>
   %y = dla.sdp on_the_fly %c relu : tensor<1x16x4x4xi16, #dla.feature<int16>> -> tensor<1x16x4x4xi16, #dla.feature<int16>>
   return %y : tensor<1x16x4x4xi16, #dla.feature<int16>>
+}
+
+// A fused pair is one hardware layer: when the convolution has no storage
+// form (compressed weights), the SDP fused to it is lowered here too, not
+// left reading a convolution that is gone.
+// CHECK-LABEL: func.func @fused_compressed
+// CHECK-NOT: dla.conv
+// CHECK-NOT: dla.sdp
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @fused_compressed(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>) -> tensor<1x32x2x2xi8, #dla.feature<int8>> {
+  %c = arith.constant dense<1> : tensor<32x16x3x3xi8>
+  %w = dla.relayout %c : tensor<32x16x3x3xi8> -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
+  %y = dla.conv direct %x, %w : tensor<1x16x4x4xi8, #dla.feature<int8>>, tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x32x2x2xi8, #dla.feature<int8>>
+  %z = dla.sdp on_the_fly %y relu : tensor<1x32x2x2xi8, #dla.feature<int8>> -> tensor<1x32x2x2xi8, #dla.feature<int8>>
+  return %z : tensor<1x32x2x2xi8, #dla.feature<int8>>
 }
