@@ -1,0 +1,36 @@
+"""Everything dla-opt registers of the dla project (passes, conversions,
+pipelines) is registered in-process too (dlaRegisterAllPasses): each name
+dla-opt --help lists parses as a pipeline from Python."""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+import dla
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DLA_OPT = os.path.join(ROOT, os.environ.get("DLA_BUILD_DIR", "build"), "bin", "dla-opt")
+
+
+def dla_opt_names():
+    help_text = subprocess.run([DLA_OPT, "--help"], capture_output=True, text=True,
+                               check=True).stdout
+    return sorted(set(re.findall(r"^      --(dla-[a-z0-9-]+)", help_text, re.M)))
+
+
+@pytest.mark.skipif(not os.path.exists(DLA_OPT), reason="dla-opt not built")
+def test_every_dla_opt_pass_and_pipeline_is_registered():
+    names = dla_opt_names()
+    # The passes, the TOSA conversion and both pipelines at least.
+    assert {"dla-assign-layouts", "dla-convert-tosa", "dla-compile",
+            "dla-lower-to-llvm"} <= set(names), names
+    ctx = dla.Context()
+    for name in names:
+        module = ctx.parse_module("module {}")
+        try:
+            module.run_pipeline("builtin.module(%s)" % name)
+        except dla.DLAError as e:
+            # Running may fail on an empty module; parsing must not.
+            assert "invalid pass pipeline" not in str(e), (name, str(e))
