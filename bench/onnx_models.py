@@ -71,8 +71,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("bindir", nargs="?", default=os.path.join(ROOT, "build", "bin"))
     p.add_argument("--models", default=os.path.join(ROOT, "build", "models"))
-    p.add_argument("--pipeline", default="dla-convert-tosa,dla-check-precision,dla-pack-weights",
-                   help="dla-opt passes after import (add layout assignment and lowering as they land)")
+    p.add_argument("--pipeline", default="dla-compile{convert-tosa=true layouts=false}",
+                   help="dla-opt pipeline after import (default: the registered --dla-compile, "
+                        "offloading only; layouts=true adds layout assignment and packing)")
     args = p.parse_args()
     dla_opt = os.path.join(args.bindir, "dla-opt")
     importer = os.path.join(args.bindir, "dla-import-onnx")
