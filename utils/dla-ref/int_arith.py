@@ -100,3 +100,21 @@ def precision_bits(name, value):
 
 def out_type(bits):
     return {8: np.int8, 16: np.int16, 32: np.int32}.get(bits, np.int64)
+
+
+# The two lookup tables of the SDP Y stage and the CDP: 65 LE (linear or
+# exponent index) and 257 LO (linear) signed 16-bit entries.
+LE_ENTRIES = 65
+LO_ENTRIES = 257
+
+
+def check_luts(lut_le_table, lut_lo_table, lut_le_function):
+    """The tables as int64 arrays, after checking their sizes, entry widths
+    and the LE index mode."""
+    le = as_i64(check_signed("lut_le_table", np.asarray(lut_le_table), 16))
+    lo = as_i64(check_signed("lut_lo_table", np.asarray(lut_lo_table), 16))
+    if le.shape != (LE_ENTRIES,) or lo.shape != (LO_ENTRIES,):
+        raise ValueError("LE needs 65 entries, LO 257")
+    if lut_le_function not in ("exponent", "linear"):
+        raise ValueError("lut_le_function = %r: 'exponent' or 'linear'" % lut_le_function)
+    return le, lo

@@ -12,11 +12,9 @@ cube are filled with DATIN_OFFSET (CdpDataPathSequence) so they convert to
 
 import numpy as np
 
-from int_arith import (LIMIT, as_i64, check_field, check_signed, check_unsigned,
-                       precision_bits, rha, sat, shl, wrap)
+from int_arith import (LE_ENTRIES, LIMIT, LO_ENTRIES, as_i64, check_field, check_luts,
+                       check_signed, check_unsigned, precision_bits, rha, sat, shl, wrap)
 
-LE_ENTRIES = 65
-LO_ENTRIES = 257
 INTERP_BITS = 56  # INTERP_INTERMIDIATE_BITS(_INT8)
 NORMALZ_LENS = (3, 5, 7, 9)
 LUT_START_BITS = 38  # LUT_*_START/END_LOW (32) + _HIGH (6)
@@ -165,12 +163,7 @@ def cdp_lut(s, *, input_data, lut_le_table, lut_lo_table, lut_le_function,
     lut_oflow_priority, exactly one hit -> that one, else
     lut_hybrid_priority (1 = LO)."""
     bits = precision_bits("input_data", input_data)
-    le = as_i64(check_signed("lut_le_table", np.asarray(lut_le_table), 16))
-    lo = as_i64(check_signed("lut_lo_table", np.asarray(lut_lo_table), 16))
-    if le.shape != (LE_ENTRIES,) or lo.shape != (LO_ENTRIES,):
-        raise ValueError("LE needs 65 entries, LO 257")
-    if lut_le_function not in ("exponent", "linear"):
-        raise ValueError("lut_le_function = %r: 'exponent' or 'linear'" % lut_le_function)
+    le, lo = check_luts(lut_le_table, lut_lo_table, lut_le_function)
     # int8 reads the 8-bit INDEX_SELECT fields sign-extended from bit 5,
     # int16 from bit 6 (lookup_lut_int8 / lookup_lut).
     sel_bits = 6 if bits == 8 else 7

@@ -12,10 +12,8 @@ sdp_y_lut.cpp file of the C model is an unused older variant.
 
 import numpy as np
 
-from int_arith import as_i64, check_field, check_signed, rha, sat, shl
+from int_arith import LE_ENTRIES, LO_ENTRIES, check_luts, as_i64, check_field, check_signed, rha, sat, shl
 
-LE_ENTRIES = 65
-LO_ENTRIES = 257
 FRAC_BITS = 35   # yLutFracSize
 INDEX_MAX = 511  # the 9-bit unsigned index saturates
 
@@ -87,12 +85,7 @@ def sdp_lut(x, *, lut_le_table, lut_lo_table, lut_le_function, lut_le_index_offs
     slope_shift))) with the 5-bit shifts read signed (negative: left
     shift) and bias = 2^lut_le_index_offset for an LE underflow in
     exponent mode when the offset is > 0 (the wrapper's uint32 shift)."""
-    le = as_i64(check_signed("lut_le_table", np.asarray(lut_le_table), 16))
-    lo = as_i64(check_signed("lut_lo_table", np.asarray(lut_lo_table), 16))
-    if le.shape != (LE_ENTRIES,) or lo.shape != (LO_ENTRIES,):
-        raise ValueError("LE needs 65 entries, LO 257")
-    if lut_le_function not in ("exponent", "linear"):
-        raise ValueError("lut_le_function = %r: 'exponent' or 'linear'" % lut_le_function)
+    le, lo = check_luts(lut_le_table, lut_lo_table, lut_le_function)
     le_off = _signed_field("lut_le_index_offset", lut_le_index_offset, 8)
     le_sel = _signed_field("lut_le_index_select", lut_le_index_select, 8)
     lo_sel = _signed_field("lut_lo_index_select", lut_lo_index_select, 8)
