@@ -12,7 +12,7 @@ cube are filled with DATIN_OFFSET (CdpDataPathSequence) so they convert to
 
 import numpy as np
 
-from int_arith import (LE_ENTRIES, LIMIT, LO_ENTRIES, as_i64, check_field, check_luts,
+from int_arith import (LIMIT, as_i64, check_field, check_luts,
                        check_signed, check_unsigned, precision_bits, rha, sat, shl, wrap)
 
 INTERP_BITS = 56  # INTERP_INTERMIDIATE_BITS(_INT8)

@@ -12,7 +12,8 @@ sdp_y_lut.cpp file of the C model is an unused older variant.
 
 import numpy as np
 
-from int_arith import LE_ENTRIES, LO_ENTRIES, check_luts, as_i64, check_field, check_signed, rha, sat, shl
+from int_arith import (LE_ENTRIES, LO_ENTRIES, as_i64, check_field, check_luts, check_signed,
+                       rha, sat, shl)
 
 FRAC_BITS = 35   # yLutFracSize
 INDEX_MAX = 511  # the 9-bit unsigned index saturates
