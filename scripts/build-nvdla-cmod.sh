@@ -120,6 +120,9 @@ fi
 # uninstrumented libsystemc.
 mkdir -p "$OUT"
 ln -sfn "$SRC/verif/tests/trace_tests" "$OUT/trace_tests"
+# The sources too: utils/dla-ref/cmodel-check compiles the C model's
+# arithmetic against the numpy integer model (test/NvdlaCModel).
+ln -sfn "$SRC/cmod" "$OUT/cmod"
 PLAYER_SRC=(tools/nvdla-trace-player/*.cpp)
 for cfg in "${CONFIGS[@]}"; do
   bin="$OUT/$cfg/nvdla-trace-player"
