@@ -15,9 +15,16 @@
 // CONV: ok conv_direct_f16_f16_2: 48 values, {{.*}}, 12 clipped to +-65504
 // SDP: ok sdp_f16_f16_2: 36 values, {{.*}}, 4 clipped to +-65504
 // CONV: 10 of 10 cases match
-// SDP: ok clamp_f16_f16_8
-// SDP: ok clamp_i8_i8_9
-// SDP: ok clamp_f16_i16_10
-// SDP: 11 of 11 cases match
+// The output converter (sdp_*_8 to _11, clamp_i8_i8_15), bit-exact with the
+// numpy model of the C model's converter (utils/dla-ref/int_sdp.sdp_cvt):
+// SDP: ok sdp_i16_i16_8
+// SDP: ok sdp_i8_i8_9
+// SDP: ok sdp_i16_i8_10
+// SDP: ok sdp_i8_i16_11
+// SDP: ok clamp_f16_f16_12
+// SDP: ok clamp_i8_i8_13
+// SDP: ok clamp_f16_i16_14
+// SDP: ok clamp_i8_i8_15
+// SDP: 16 of 16 cases match
 // POOL: 9 of 9 cases match
 // LRN: 5 of 5 cases match

@@ -57,9 +57,21 @@ def broadcast_aux(a, shape):
     return a
 
 
-def sdp(x, bias=None, bn=None, eltwise=None, prelu=None, relu=False, out="f16"):
+def output_converter(v, out_cvt, out):
+    """The SDP's output converter (offset, scale, shift) on exact integer
+    results: saturated to 32 bits, then int_sdp.sdp_cvt (the numpy model of
+    the C model's converter)."""
+    import int_sdp
+    offset, scale, shift = out_cvt
+    v32 = np.clip(np.asarray(v, dtype=np.float64), -2.0**31, 2.0**31 - 1).astype(np.int64)
+    return int_sdp.sdp_cvt(v32, cvt_offset=offset, cvt_scale=scale, cvt_shift=shift,
+                           out_precision={"i8": "int8", "i16": "int16"}[out])
+
+
+def sdp(x, bias=None, bn=None, eltwise=None, prelu=None, relu=False, out="f16", out_cvt=None):
     """bias, batch-norm (add then multiply), element-wise add, ReLU / PReLU,
-    one rounding at the output."""
+    one rounding at the output (through `out_cvt`, an (offset, scale,
+    shift), when given)."""
     v = x.astype(np.float64)
     if bias is not None:
         v = v + broadcast_aux(bias, v.shape)
@@ -72,13 +84,16 @@ def sdp(x, bias=None, bn=None, eltwise=None, prelu=None, relu=False, out="f16"):
         v = np.maximum(v, 0)
     if prelu is not None:
         v = np.where(v < 0, v * prelu.astype(np.float64).reshape(1, -1, 1, 1), v)
+    if out_cvt is not None:
+        return output_converter(v, out_cvt, out)
     return to_output(v, out)
 
 
-def clamp(x, lo, hi, out="f16"):
+def clamp(x, lo, hi, out="f16", out_cvt=None):
     """The SDP ALU's MAX against lo, then MIN against hi, one rounding at the
-    output."""
-    return to_output(np.minimum(np.maximum(x.astype(np.float64), lo), hi), out)
+    output (through `out_cvt` when given)."""
+    v = np.minimum(np.maximum(x.astype(np.float64), lo), hi)
+    return output_converter(v, out_cvt, out) if out_cvt is not None else to_output(v, out)
 
 
 def pool(x, kind, kernel, stride=(1, 1), pad=(0, 0, 0, 0)):

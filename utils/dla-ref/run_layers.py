@@ -98,7 +98,8 @@ def conv_cases(rng):
 def sdp_cases(rng):
     cases = []
 
-    def add(xt, out, shape, bias=None, bn=None, elt=None, prelu=None, relu=False, scale=4.0):
+    def add(xt, out, shape, bias=None, bn=None, elt=None, prelu=None, relu=False, scale=4.0,
+            out_cvt=None):
         c = shape[1]
         x = rand(rng, shape, xt, scale)
         args, parts = [(x, xt)], []
@@ -115,8 +116,9 @@ def sdp_cases(rng):
             args.append((a, t))
             parts.append(f"{key} %a{len(args) - 1} : {tensor_type(a.shape, t)}")
         e = ref.sdp(x, vals.get("bias"), vals.get("batchnorm"), vals.get("eltwise"),
-                    vals.get("prelu"), relu, out)
-        op = (f"dla.sdp offline %a0 {' '.join(parts)}{' relu' if relu else ''} "
+                    vals.get("prelu"), relu, out, out_cvt)
+        cvt = (" out_cvt <offset = %d, scale = %d, shift = %d>" % out_cvt) if out_cvt else ""
+        op = (f"dla.sdp offline %a0 {' '.join(parts)}{' relu' if relu else ''}{cvt} "
               f": {tensor_type(shape, xt)} -> {tensor_type(shape, out)}")
         cases.append(Case(f"sdp_{xt}_{out}_{len(cases)}", args, op, e.shape, out, e))
 
@@ -129,6 +131,13 @@ def sdp_cases(rng):
     add("i8", "i16", (1, 3, 4, 4), ("i16", "element"), prelu=("i8", "channel"))
     add("i16", "f16", (1, 4, 3, 5), ("i16", "channel"), elt=("i16", "element"))
     add("i16", "i8", (1, 2, 5, 5), ("i16", "layer"))
+    # The output converter (D_CVT_*): ties both ways, shift 0 and the field
+    # maximum, a negative scale, int16 and int8 saturation after the 17 bits.
+    add("i16", "i16", (1, 6, 5, 5), ("i16", "channel"), ("i16", "bn"), scale=3000.0,
+        out_cvt=(-7, 27307, 16))
+    add("i8", "i8", (1, 7, 3, 4), ("i8", "channel"), relu=True, out_cvt=(3, 3, 1))
+    add("i16", "i8", (1, 3, 4, 4), ("i16", "element"), out_cvt=(0, -32768, 0))
+    add("i8", "i16", (1, 4, 3, 3), ("i8", "layer"), out_cvt=(100, 32767, 63))
 
     # dla.clamp: the ALU's MAX / MIN with register operands (ReLU6, a
     # bounded int8 clamp, an fp16 -> int16 conversion that then saturates).
@@ -138,6 +147,15 @@ def sdp_cases(rng):
         x = rand(rng, shape, xt, scale)
         e = ref.clamp(x, lo, hi, out)
         op = (f"dla.clamp %a0 min {lo!r} max {hi!r} : {tensor_type(shape, xt)} -> "
+              f"{tensor_type(shape, out)}")
+        cases.append(Case(f"clamp_{xt}_{out}_{len(cases)}", [(x, xt)], op, e.shape, out, e))
+    # ReLU6 of int8 data rescaled by the output converter.
+    for xt, out, lo, hi, scale, cvt in (("i8", "i8", 0.0, 96.0, 4.0, (5, 21845, 15)),):
+        shape = (1, 5, 3, 4)
+        x = rand(rng, shape, xt, scale)
+        e = ref.clamp(x, lo, hi, out, cvt)
+        op = (f"dla.clamp %a0 min {lo!r} max {hi!r} out_cvt <offset = {cvt[0]}, "
+              f"scale = {cvt[1]}, shift = {cvt[2]}> : {tensor_type(shape, xt)} -> "
               f"{tensor_type(shape, out)}")
         cases.append(Case(f"clamp_{xt}_{out}_{len(cases)}", [(x, xt)], op, e.shape, out, e))
     return cases

@@ -324,6 +324,9 @@ struct MergeSdpStages : OpRewritePattern<SdpOp> {
     SmallVector<int> early = stagesOf(inner), late = stagesOf(outer);
     if (early.empty() || late.empty() || early.back() >= late.front())
       return failure();
+    // The earlier SDP's output converter applies between the stages.
+    if (inner.getOutCvtAttr())
+      return rewriter.notifyMatchFailure(outer, "the earlier SDP converts its output");
     // The merged op is outer with inner's stages added (it takes outer's
     // place, where all operands of both dominate). Every attribute of both
     // carries over; one both state differently cannot merge.

@@ -8,6 +8,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/NvdlaRegisters.h"
 #include "dla/Format/Window.h"
 
 #include "mlir/IR/Builders.h"
@@ -81,6 +82,32 @@ LogicalResult mlir::dla::verifyElementwiseShape(Operation *op, RankedTensorType 
   if (failed(verifyCompatibleShape(input, output)))
     return op->emitOpError() << "output shape must equal the input shape, got " << input
                              << " and " << output;
+  return success();
+}
+
+LogicalResult mlir::dla::verifySdpOutputConverter(Operation *op, CvtAttr cvt,
+                                                  RankedTensorType input,
+                                                  RankedTensorType output) {
+  if (!cvt)
+    return success();
+  if (!input.getElementType().isInteger())
+    return op->emitOpError() << "out_cvt is an integer register: this SDP computes in fp32";
+  if (!output.getElementType().isInteger())
+    return op->emitOpError() << "out_cvt with an fp16 result (the converter's Int17ToFp16) "
+                                "is not supported yet";
+  const std::pair<const nv::RegisterField &, int64_t> fields[] = {
+      {nv::kSdpCvtOffset, cvt.getOffset()},
+      {nv::kSdpCvtScale, cvt.getScale()},
+      {nv::kSdpCvtShift, cvt.getShift()}};
+  const char *names[] = {"offset", "scale", "shift"};
+  for (auto [i, field] : llvm::enumerate(fields)) {
+    auto [reg, value] = field;
+    if (!reg.holds(value))
+      return op->emitOpError() << "out_cvt." << names[i] << " = " << value << " is outside "
+                               << reg.lo << ".." << reg.hi << " ("
+                               << StringRef(reg.name.data(), reg.name.size()) << ": "
+                               << StringRef(reg.why.data(), reg.why.size()) << ")";
+  }
   return success();
 }
 
@@ -178,9 +205,12 @@ LogicalResult SdpOp::verify() {
     return failure();
   if (getMode() == SdpMode::OnTheFly && !getInput().getDefiningOp<ConvOp>())
     return emitOpError("on_the_fly SDP must take its input directly from a dla.conv");
-  return verifySdpTypes(*this, getInput().getType(), typeOf(getBias()), typeOf(getBatchnorm()),
-                        typeOf(getEltwise()), typeOf(getPrelu()), getOutput().getType(),
-                        getRelu());
+  if (failed(verifySdpTypes(*this, getInput().getType(), typeOf(getBias()),
+                            typeOf(getBatchnorm()), typeOf(getEltwise()), typeOf(getPrelu()),
+                            getOutput().getType(), getRelu())))
+    return failure();
+  return verifySdpOutputConverter(*this, getOutCvtAttr(), getInput().getType(),
+                                  getOutput().getType());
 }
 
 //===----------------------------------------------------------------------===//

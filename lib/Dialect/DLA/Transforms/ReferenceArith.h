@@ -40,6 +40,13 @@ Type getAccumulatorType(MLIRContext *ctx, ::dlaformat::nvdla::PipelinePrecision 
 /// (NaN -> 0); integer -> narrower integer saturates.
 Value convertScalar(OpBuilder &b, Location loc, Value v, NumberType from, NumberType to);
 
+/// The SDP's output converter on an integer pipeline value `v` (signless
+/// integer of `v`'s type): SAT17(RHA((SAT32(v) - offset) * scale, shift)),
+/// as the C model's NV_NVDLA_SDP_CORE_c computes it (the product is exact
+/// in 49 bits), in `v`'s type.
+Value sdpOutputConverter(OpBuilder &b, Location loc, Value v, int64_t offset, int64_t scale,
+                         int64_t shift);
+
 /// Element-wise conversion of a whole static tensor to `to` (one
 /// linalg.generic; unsigned elements are read as their signless bits and
 /// zero-extended); returns `tensor` unchanged when nothing changes.

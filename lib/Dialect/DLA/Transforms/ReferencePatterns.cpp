@@ -308,6 +308,8 @@ struct SdpToReference : LayerToReference<SdpOp> {
                     : Value(arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, v, zero));
             v = arith::SelectOp::create(b, l, negative, mul(b, l, v, get(prelu)), v);
           }
+          if (CvtAttr cvt = op.getOutCvtAttr())
+            v = sdpOutputConverter(b, l, v, cvt.getOffset(), cvt.getScale(), cvt.getShift());
           return convertScalar(b, l, v, acc, out);
         });
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
@@ -492,6 +494,8 @@ struct ClampToReference : LayerToReference<ClampOp> {
                             : Value(arith::MaxSIOp::create(b, l, v, min));
           v = acc.isFloat() ? Value(arith::MinimumFOp::create(b, l, v, max))
                             : Value(arith::MinSIOp::create(b, l, v, max));
+          if (CvtAttr cvt = op.getOutCvtAttr())
+            v = sdpOutputConverter(b, l, v, cvt.getOffset(), cvt.getScale(), cvt.getShift());
           return convertScalar(b, l, v, acc, out);
         });
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));

@@ -7,6 +7,7 @@ include "dla/Dialect/DLA/IR/DLAInterfaces.td"
 include "mlir/IR/TensorEncoding.td"
 include "dla/Dialect/DLA/IR/DLANvdlaAttrs.td"
 include "dla/Dialect/DLA/IR/DLATargetAttr.td"
+include "dla/Dialect/DLA/IR/DLARegisterAttrs.td"
 
 def DLA_ChunkedAttr : DLA_Attr<"Chunked", "chunked", [
     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,

@@ -13,6 +13,7 @@
 include "dla/Dialect/DLA/IR/DLADialect.td"
 include "dla/Dialect/DLA/IR/DLAEnums.td"
 include "dla/Dialect/DLA/IR/DLAInterfaces.td"
+include "dla/Dialect/DLA/IR/DLARegisterAttrs.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -112,7 +113,11 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     Per-element post-processing of feature data (logical NCHW): adds `bias`,
     applies `batchnorm` (add, then multiply), an element-wise operand
     `eltwise`, then `relu` or `prelu`. The result has the input's shape; its
-    element type is the configured output precision.
+    element type is the configured output precision. On an integer
+    pipeline, `out_cvt` is the output converter (`#dla.cvt`): the result,
+    saturated to 32 bits, becomes `SAT17(RHA((v - offset) * scale, shift))`
+    before saturating to the output precision; without it the converter is
+    the identity.
 
     `offline` reads its input cube from memory. `on_the_fly` is fused after a
     convolution: its input must be the result of a `dla.conv`, whose
@@ -136,6 +141,7 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     Optional<DLA_FeatureTensor>:$eltwise,
     Optional<1DTensorOf<[DLA_PrecisionElement]>>:$prelu,
     UnitAttr:$relu,
+    OptionalAttr<DLA_CvtAttr>:$out_cvt,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
@@ -145,6 +151,7 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     (`eltwise` $eltwise^ `:` type($eltwise))?
     (`prelu` $prelu^ `:` type($prelu))?
     (`relu` $relu^)?
+    (`out_cvt` $out_cvt^)?
     attr-dict `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;
@@ -155,7 +162,7 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
                    "::mlir::Value":$input), [{
       build($_builder, $_state, output, SdpModeAttr::get($_builder.getContext(), mode), input,
             ::mlir::Value(), ::mlir::Value(), ::mlir::Value(), ::mlir::Value(),
-            ::mlir::UnitAttr(), PipelinePrecisionAttr());
+            ::mlir::UnitAttr(), CvtAttr(), PipelinePrecisionAttr());
     }]>];
 }
 
@@ -203,7 +210,9 @@ def DLA_ClampOp : DLA_LayerOp<"clamp"> {
     converted to the output precision as `dla.sdp offline` converts
     (the same precision table). ReLU6 is `min 0.0 max 6.0`; hard-sigmoid
     and hard-swish clamp to [0, 1] after their scale. Integer pipelines
-    take integral bounds. Logical NCHW, the output has the input's shape.
+    take integral bounds, and may state the SDP's output converter
+    (`out_cvt`, as `dla.sdp`). Logical NCHW, the output has the input's
+    shape.
 
     ```mlir
     %y = dla.clamp %x min 0.0 max 6.0 : tensor<1x16x8x8xf16> -> tensor<1x16x8x8xf16>
@@ -213,10 +222,11 @@ def DLA_ClampOp : DLA_LayerOp<"clamp"> {
     DLA_FeatureTensor:$input,
     F64Attr:$min,
     F64Attr:$max,
+    OptionalAttr<DLA_CvtAttr>:$out_cvt,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
-    $input `min` $min `max` $max attr-dict `:` type($input) `->` type($output)
+    $input `min` $min `max` $max (`out_cvt` $out_cvt^)? attr-dict `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;
   let extraClassDefinition = [{
@@ -231,7 +241,8 @@ def DLA_ClampOp : DLA_LayerOp<"clamp"> {
           (lo != std::trunc(lo) || hi != std::trunc(hi)))
         return emitOpError() << "an integer clamp takes integral bounds, got min " << lo
                              << " and max " << hi;
-      return ::mlir::success();
+      return ::mlir::dla::verifySdpOutputConverter(*this, getOutCvtAttr(), getInput().getType(),
+                                                   getOutput().getType());
     }
     ::llvm::FailureOr<::dlaformat::nvdla::ConversionQuery> $cppClass::getConversionQuery() {
       return ::mlir::dla::getFeatureQuery(*this, getInput(), getOutput(),

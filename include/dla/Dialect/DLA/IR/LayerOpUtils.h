@@ -23,6 +23,12 @@ getFeatureQuery(Operation *op, Value input, Value output,
                 ::dlaformat::nvdla::ConversionQuery (*make)(::dlaformat::nvdla::InputKind,
                                                             ::dlaformat::nvdla::Precision));
 
+/// The SDP's output converter `cvt` (may be null) on a layer from `input` to
+/// `output`: integer pipelines with integer results only, every register in
+/// its range (dla/Format/NvdlaRegisters.h).
+LogicalResult verifySdpOutputConverter(Operation *op, CvtAttr cvt, RankedTensorType input,
+                                       RankedTensorType output);
+
 /// Element-wise layers (SDP, CDP): the output has the input's shape.
 LogicalResult verifyElementwiseShape(Operation *op, RankedTensorType input,
                                      RankedTensorType output);
