@@ -46,3 +46,15 @@ func.func @conflicting_attribute(%x: tensor<1x4x2x2xf16>, %b: tensor<4xf16>) -> 
   %1 = dla.sdp offline %0 relu {pipeline_precision = #dla.pipeline_precision<fp32>} : tensor<1x4x2x2xf16> -> tensor<1x4x2x2xf16>
   return %1 : tensor<1x4x2x2xf16>
 }
+
+// -----
+
+// The earlier SDP's output converter applies between the stages: no merge.
+// CHECK-LABEL: func.func @converted_between
+// CHECK: %[[A:.*]] = dla.sdp offline %arg0 bias %arg1 : tensor<4xi16> out_cvt
+// CHECK: dla.sdp offline %[[A]] relu
+func.func @converted_between(%x: tensor<1x4x2x2xi16>, %b: tensor<4xi16>) -> tensor<1x4x2x2xi16> {
+  %0 = dla.sdp offline %x bias %b : tensor<4xi16> out_cvt <offset = 0, scale = 3, shift = 1> : tensor<1x4x2x2xi16> -> tensor<1x4x2x2xi16>
+  %1 = dla.sdp offline %0 relu : tensor<1x4x2x2xi16> -> tensor<1x4x2x2xi16>
+  return %1 : tensor<1x4x2x2xi16>
+}
