@@ -14,7 +14,11 @@
 // inf: the clipping cases say how many values they clip.
 // CONV: ok conv_direct_f16_f16_2: 48 values, {{.*}}, 12 clipped to +-65504
 // SDP: ok sdp_f16_f16_2: 36 values, {{.*}}, 4 clipped to +-65504
-// CONV: 10 of 10 cases match
+// CACC's clip truncate, bit-exact with utils/dla-ref/int_conv.cacc_clip:
+// CONV: ok conv_direct_i8_i8_10
+// CONV: ok conv_direct_i16_i16_11
+// CONV: ok conv_direct_i16_i16_12
+// CONV: 13 of 13 cases match
 // The output converter (sdp_*_8 to _11, clamp_i8_i8_15), bit-exact with the
 // numpy model of the C model's converter (utils/dla-ref/int_sdp.sdp_cvt):
 // SDP: ok sdp_i16_i16_8

@@ -29,9 +29,11 @@ def to_output(values, out):
     return np.clip(rounded, lo, hi).astype(NP_TYPE[out])
 
 
-def conv(x, w, bias=None, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1), out="f16"):
+def conv(x, w, bias=None, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1), out="f16",
+         clip_truncate=None):
     """Convolution sum in exact arithmetic; image inputs with more channels
-    than the weight use only the weight's channels."""
+    than the weight use only the weight's channels. With `clip_truncate`,
+    the sum is delivered as CACC does (int_conv.cacc_clip) before the bias."""
     n, _, h, wd = x.shape
     k, c, r, s = w.shape
     xs = x[:, :c].astype(np.float64)
@@ -45,6 +47,10 @@ def conv(x, w, bias=None, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1), out=
             rows = xs[:, :, i * dilation[0]:i * dilation[0] + stride[0] * (oh - 1) + 1:stride[0],
                       j * dilation[1]:j * dilation[1] + stride[1] * (ow - 1) + 1:stride[1]]
             acc += np.einsum("nchw,kc->nkhw", rows, wf[:, :, i, j])
+    if clip_truncate is not None:
+        import int_conv
+        acc = int_conv.cacc_clip(acc.astype(np.int64), clip_truncate=clip_truncate)
+        acc = acc.astype(np.float64)
     if bias is not None:
         acc += broadcast_aux(bias, acc.shape)
     return to_output(acc, out)

@@ -66,20 +66,21 @@ def conv_cases(rng):
     cases = []
 
     def add(mode, xt, wt, out, x_shape, w_shape, stride=(1, 1), pad=(0, 0, 0, 0),
-            dil=(1, 1), bias_t=None, scale=4.0):
+            dil=(1, 1), bias_t=None, scale=4.0, clip=None):
         x = rand(rng, x_shape, xt, scale)
         w = rand(rng, w_shape, wt, 1.0 if wt == "f16" else 4.0)
         if wt != "f16":
             w = rand(rng, w_shape, "i8").astype(ref.NP_TYPE[wt]) if wt == "i8" else \
                 rng.integers(-50, 51, size=w_shape).astype(np.int16)
         b = rand(rng, (w_shape[0],), bias_t) if bias_t else None
-        e = ref.conv(x, w, b, stride, pad, dil, out)
+        e = ref.conv(x, w, b, stride, pad, dil, out, clip)
         args = [(x, xt), (w, wt)] + ([(b, bias_t)] if bias_t else [])
         names = ", ".join(f"%a{i}" for i in range(len(args)))
         types = ", ".join(tensor_type(a.shape, t) for a, t in args)
         op = (f"dla.conv {mode} {names} stride [{stride[0]}, {stride[1]}] "
               f"pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}] dilation [{dil[0]}, {dil[1]}] "
-              f": {types} -> {tensor_type(e.shape, out)}")
+              + (f"clip_truncate {clip} " if clip is not None else "")
+              + f": {types} -> {tensor_type(e.shape, out)}")
         cases.append(Case(f"conv_{mode}_{xt}_{out}_{len(cases)}", args, op, e.shape, out, e))
 
     add("direct", "f16", "f16", "f16", (1, 5, 7, 6), (4, 5, 3, 3), (2, 1), (1, 1, 0, 2), bias_t="f16")
@@ -92,6 +93,12 @@ def conv_cases(rng):
     add("image", "ui8", "i8", "i8", (1, 4, 7, 7), (4, 3, 3, 3), (2, 2), (1, 1, 1, 1))
     add("image", "ui8", "f16", "f16", (1, 4, 5, 6), (2, 3, 3, 3), pad=(1, 1, 1, 1))
     add("image", "i16", "i16", "i16", (1, 1, 5, 5), (2, 1, 3, 3))
+    # CACC's clip truncate: half-away rounding of the sum (ties included),
+    # then the bias; the field's maximum on int16 sums.
+    add("direct", "i8", "i8", "i8", (1, 6, 5, 5), (5, 6, 3, 3), pad=(1, 1, 1, 1), bias_t="i8",
+        clip=9)
+    add("direct", "i16", "i16", "i16", (1, 4, 6, 5), (3, 4, 2, 3), bias_t="i16", clip=16)
+    add("direct", "i16", "i16", "i16", (1, 4, 6, 5), (3, 4, 2, 3), clip=1)
     return cases
 
 

@@ -30,6 +30,11 @@ inline constexpr RegisterField kSdpCvtOffset{"D_CVT_OFFSET", -(int64_t(1) << 31)
 inline constexpr RegisterField kSdpCvtScale{"D_CVT_SCALE", -32768, 32767, "INT16"};
 inline constexpr RegisterField kSdpCvtShift{"D_CVT_SHIFT", 0, 63, "U6"};
 
+/// The accumulator's delivery shift (NVDLA_CACC.rdl D_CLIP_CFG: a 5-bit
+/// field, "Range: 0~16").
+inline constexpr RegisterField kCaccClipTruncate{"CLIP_TRUNCATE", 0, 16,
+                                                 "unsigned, range 0~16"};
+
 } // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAREGISTERS_H

@@ -165,8 +165,21 @@ static LogicalResult verifyConvTypes(Operation *op, nv::ConvMode mode,
 
 LogicalResult ConvOp::verify() {
   auto bias = getBias() ? cast<RankedTensorType>(getBias().getType()) : RankedTensorType();
-  return verifyConvTypes(*this, getMode(), getInput().getType(), getWeight().getType(), bias,
-                         getOutput().getType(), getStrides(), getPadding(), getDilations());
+  if (failed(verifyConvTypes(*this, getMode(), getInput().getType(), getWeight().getType(), bias,
+                             getOutput().getType(), getStrides(), getPadding(),
+                             getDilations())))
+    return failure();
+  if (std::optional<int64_t> clip = getClipTruncate()) {
+    if (!getWeight().getType().getElementType().isInteger())
+      return emitOpError("clip_truncate is an integer register: this convolution computes in "
+                         "fp32");
+    const nv::RegisterField &reg = nv::kCaccClipTruncate;
+    if (!reg.holds(*clip))
+      return emitOpError() << "clip_truncate = " << *clip << " is outside " << reg.lo << ".."
+                           << reg.hi << " (" << StringRef(reg.name.data(), reg.name.size())
+                           << ": " << StringRef(reg.why.data(), reg.why.size()) << ")";
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

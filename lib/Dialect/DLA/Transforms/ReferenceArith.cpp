@@ -149,30 +149,48 @@ Value reference::convertScalar(OpBuilder &b, Location loc, Value v, NumberType f
   return intToInt(b, loc, v, fromI, from.isUnsigned, cast<IntegerType>(to.type));
 }
 
+Value reference::shiftRightHalfAway(OpBuilder &b, Location loc, Value v, int64_t shift) {
+  if (shift <= 0)
+    return v;
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t x) { return Value(arith::ConstantIntOp::create(b, loc, i64, x)); };
+  // On the magnitude; callers' values stay below 2^61, so shifts beyond
+  // that give 0 (capped at 62 to stay a defined i64 shift).
+  const int64_t s = std::min<int64_t>(shift, 62);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
+  Value magnitude =
+      arith::SelectOp::create(b, loc, negative, arith::SubIOp::create(b, loc, c(0), v), v);
+  Value q = arith::ShRSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, magnitude, c(int64_t(1) << (s - 1))), c(s));
+  return arith::SelectOp::create(b, loc, negative, arith::SubIOp::create(b, loc, c(0), q), q);
+}
+
+Value reference::saturateSigned(OpBuilder &b, Location loc, Value v, unsigned bits) {
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t x) { return Value(arith::ConstantIntOp::create(b, loc, i64, x)); };
+  const int64_t hi = (int64_t(1) << (bits - 1)) - 1;
+  return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, c(-hi - 1)), c(hi));
+}
+
 Value reference::sdpOutputConverter(OpBuilder &b, Location loc, Value v, int64_t offset,
                                     int64_t scale, int64_t shift) {
   auto type = cast<IntegerType>(v.getType());
   Type i64 = b.getI64Type();
   auto c = [&](int64_t x) { return Value(arith::ConstantIntOp::create(b, loc, i64, x)); };
-  auto clamp = [&](Value x, int64_t lo, int64_t hi) {
-    return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, x, c(lo)), c(hi));
-  };
   Value x = type.getWidth() < 64 ? Value(arith::ExtSIOp::create(b, loc, i64, v)) : v;
-  x = clamp(x, INT32_MIN, INT32_MAX);
+  x = saturateSigned(b, loc, x, 32);
+  // Exact in 49 bits.
   Value t = arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, x, c(offset)), c(scale));
-  if (shift > 0) {
-    // Round half away from zero on the magnitude; |t| < 2^49, so shifts
-    // beyond 49 give 0 (capped at 62 to stay a defined i64 shift).
-    const int64_t s = std::min<int64_t>(shift, 62);
-    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, t, c(0));
-    Value magnitude = arith::SelectOp::create(b, loc, negative,
-                                              arith::SubIOp::create(b, loc, c(0), t), t);
-    Value q = arith::ShRSIOp::create(
-        b, loc, arith::AddIOp::create(b, loc, magnitude, c(int64_t(1) << (s - 1))), c(s));
-    t = arith::SelectOp::create(b, loc, negative, arith::SubIOp::create(b, loc, c(0), q), q);
-  }
-  t = clamp(t, -(int64_t(1) << 16), (int64_t(1) << 16) - 1);
+  t = saturateSigned(b, loc, shiftRightHalfAway(b, loc, t, shift), 17);
   return type.getWidth() < 64 ? Value(arith::TruncIOp::create(b, loc, type, t)) : t;
+}
+
+Value reference::caccDelivery(OpBuilder &b, Location loc, Value v, int64_t clipTruncate) {
+  auto type = cast<IntegerType>(v.getType());
+  Type i64 = b.getI64Type();
+  Value x = type.getWidth() < 64 ? Value(arith::ExtSIOp::create(b, loc, i64, v)) : v;
+  x = saturateSigned(b, loc, shiftRightHalfAway(b, loc, x, clipTruncate), 32);
+  return type.getWidth() < 64 ? Value(arith::TruncIOp::create(b, loc, type, x)) : x;
 }
 
 Value reference::convertTensor(OpBuilder &b, Location loc, Value tensor, NumberType from,

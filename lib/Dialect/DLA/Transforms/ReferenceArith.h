@@ -40,6 +40,15 @@ Type getAccumulatorType(MLIRContext *ctx, ::dlaformat::nvdla::PipelinePrecision 
 /// (NaN -> 0); integer -> narrower integer saturates.
 Value convertScalar(OpBuilder &b, Location loc, Value v, NumberType from, NumberType to);
 
+/// `v` (i64) shifted right by `shift` rounding half away from zero (the C
+/// model's AC_RND_INF / RHA), for |v| < 2^61.
+Value shiftRightHalfAway(OpBuilder &b, Location loc, Value v, int64_t shift);
+/// `v` (i64) saturated to a signed `bits`-bit range.
+Value saturateSigned(OpBuilder &b, Location loc, Value v, unsigned bits);
+/// CACC's delivery of an integer accumulator `v`:
+/// SAT32(RHA(v, clipTruncate)), in `v`'s type.
+Value caccDelivery(OpBuilder &b, Location loc, Value v, int64_t clipTruncate);
+
 /// The SDP's output converter on an integer pipeline value `v` (signless
 /// integer of `v`'s type): SAT17(RHA((SAT32(v) - offset) * scale, shift)),
 /// as the C model's NV_NVDLA_SDP_CORE_c computes it (the product is exact

@@ -228,6 +228,8 @@ struct ConvToReference : LayerToReference<ConvOp> {
     Value result = mapNchw(rewriter, loc, plainType(outType), inputs,
                            [&](OpBuilder &b, Location l, ValueRange args) {
                              Value v = args[0];
+                             if (std::optional<int64_t> clip = op.getClipTruncate())
+                               v = caccDelivery(b, l, v, *clip);
                              if (args.size() > 1)
                                v = add(b, l, v, convertScalar(b, l, args[1], biasType, acc));
                              return convertScalar(b, l, v, acc, out);

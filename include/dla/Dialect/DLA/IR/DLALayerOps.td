@@ -67,7 +67,11 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     table allows).
 
     `padding` is `[top, bottom, left, right]`. The output element type is
-    the configured output precision. `--dla-check-precision` adds
+    the configured output precision. On an integer pipeline,
+    `clip_truncate` is CACC's delivery shift: the sum becomes
+    `SAT32(RHA(sum, clip_truncate))` (rounding half away from zero) before
+    the bias and the saturation to the output; absent, the sum is
+    delivered whole. `--dla-check-precision` adds
     `pipeline_precision` and `weight_precision`.
 
     ```mlir
@@ -85,12 +89,14 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     DefaultValuedAttr<DLA_PositivePair, "{1, 1}">:$strides,
     DefaultValuedAttr<DLA_Padding, "{0, 0, 0, 0}">:$padding,
     DefaultValuedAttr<DLA_PositivePair, "{1, 1}">:$dilations,
+    OptionalAttr<I64Attr>:$clip_truncate,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision,
     OptionalAttr<DLA_PrecisionAttr>:$weight_precision);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
     custom<EnumKeyword>($mode) $input `,` $weight (`,` $bias^)?
     (`stride` $strides^)? (`pad` $padding^)? (`dilation` $dilations^)?
+    (`clip_truncate` $clip_truncate^)?
     attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
   }];
   let hasVerifier = 1;
@@ -102,7 +108,8 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
                    CArg<"::mlir::Value", "{}">:$bias), [{
       build($_builder, $_state, output, ConvModeAttr::get($_builder.getContext(), mode), input,
             weight, bias, ::mlir::DenseI64ArrayAttr(), ::mlir::DenseI64ArrayAttr(),
-            ::mlir::DenseI64ArrayAttr(), PipelinePrecisionAttr(), PrecisionAttr());
+            ::mlir::DenseI64ArrayAttr(), ::mlir::IntegerAttr(), PipelinePrecisionAttr(),
+            PrecisionAttr());
     }]>];
 }
 
