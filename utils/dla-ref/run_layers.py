@@ -51,6 +51,9 @@ class Case:
     def __init__(self, name, args, op, out_shape, out_t, expected, encodings=None):
         self.name, self.args, self.op = name, args, op
         self.out_shape, self.out_t, self.expected = out_shape, out_t, expected
+        # Lines before `%r = op` (a producing op), and whether the values must
+        # be exact (the integer units' cases; fp16 results included).
+        self.prelude = ""
         # Argument index or "result" -> the encoding of that function boundary.
         self.encodings = encodings or {}
 
@@ -284,8 +287,9 @@ def module(cases):
     for c in cases:
         params = ", ".join(f"%a{i}: {c.arg_type(i)}" for i in range(len(c.args)))
         out = c.result_type()
-        lines += [f"func.func @{c.name}({params}) -> {out} {{",
-                  f"  %r = {c.op}", f"  return %r : {out}", "}"]
+        lines += [f"func.func @{c.name}({params}) -> {out} {{"]
+        lines += [f"  {c.prelude}"] if c.prelude else []
+        lines += [f"  %r = {c.op}", f"  return %r : {out}", "}"]
     lines += ["func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}",
               "func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}",
               "func.func @main() {"]
@@ -377,6 +381,11 @@ def compare(case, got):
     exp = case.expected.astype(np.float64).ravel()
     if got.size != exp.size:
         return False, f"{got.size} values, expected {exp.size}"
+    if case.name.startswith("int_"):
+        # The integer units: every value exact (an fp16 result too, +-inf
+        # included: Int17ToFp16 is one rounding).
+        bad = int(np.sum(got != exp))
+        return bad == 0, f"{bad} of {exp.size} values differ"
     if case.out_t == "f16":
         # One f16 ulp at the expected value (the spacing of f16 there).
         # At +-65504 numpy's spacing overflows to inf, which would accept
@@ -397,8 +406,11 @@ def compare(case, got):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--kind", required=True, choices=["conv", "sdp", "pool", "lrn", "encoded"])
+    p.add_argument("--kind", required=True,
+                   choices=["conv", "sdp", "pool", "lrn", "encoded", "int-sdp"])
     p.add_argument("--seed", type=int, default=12)
+    p.add_argument("--count", type=int, default=500,
+                   help="random cases of the int-* kinds")
     p.add_argument("--opt", required=True, help="the dla-opt binary")
     p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
     p.add_argument("--print-module", action="store_true")
@@ -408,8 +420,12 @@ def main():
                         "of --dla-lower-to-reference")
     a = p.parse_args()
     rng = np.random.default_rng(a.seed)
-    cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
-             "lrn": lrn_cases, "encoded": encoded_cases}[a.kind](rng)
+    if a.kind == "int-sdp":
+        import int_cases_sdp
+        cases = int_cases_sdp.cases(rng, a.count, Case, tensor_type)
+    else:
+        cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
+                 "lrn": lrn_cases, "encoded": encoded_cases}[a.kind](rng)
     if a.print_module:
         print(module(cases))
         return 0
