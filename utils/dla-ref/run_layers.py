@@ -6,7 +6,8 @@ and compares every output element with layer_ref.py.
                   [--path reference|memref]
 
 --path memref (encoded cases) runs the layer ops in dla.on_storage
-(dla.on_storage, made by --dla-lower-to-memref) instead.
+(dla.on_storage, made by --dla-lower-to-memref) instead; --path compiled
+first assigns layouts with --dla-compile (any case), then does the same.
 
 One module per kind: one function per case, called from @main on constant
 random inputs; results are widened (f16 -> f32, ints -> i32) and printed
@@ -347,6 +348,24 @@ def run(cases, dla_opt, bin_dir, path="reference"):
                               input=text, capture_output=True, text=True)
         if llvm.returncode:
             sys.exit("dla-opt failed:\n" + llvm.stderr)
+    elif path == "compiled":
+        # --dla-compile assigns the layers' layouts, then the whole lowering
+        # runs each encoded layer in dla.on_storage (storage layers).
+        compiled = subprocess.run([dla_opt, "--dla-compile", "-"], input=text,
+                                  capture_output=True, text=True)
+        if compiled.returncode:
+            sys.exit("dla-opt --dla-compile failed:\n" + compiled.stderr)
+        memref = subprocess.run([dla_opt, "--dla-pack-weights", "--convert-elementwise-to-linalg",
+                                 "--dla-lower-to-memref", "-"], input=compiled.stdout,
+                                capture_output=True, text=True)
+        found = len(re.findall(r"dla\.on_storage ", memref.stdout))
+        if memref.returncode or found < len(cases):
+            sys.exit(f"--dla-lower-to-memref made {found} dla.on_storage ops for {len(cases)} "
+                     "cases:\n" + memref.stderr)
+        llvm = subprocess.run([dla_opt, "--dla-lower-to-llvm", "-"], input=compiled.stdout,
+                              capture_output=True, text=True)
+        if llvm.returncode:
+            sys.exit("dla-opt failed:\n" + llvm.stderr)
     elif any(c.encodings for c in cases):
         # Encodings need dla-opt's own lowering (relayouts, storage buffers).
         llvm = subprocess.run([dla_opt, "--dla-lower-to-reference",
@@ -414,10 +433,11 @@ def main():
     p.add_argument("--opt", required=True, help="the dla-opt binary")
     p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
     p.add_argument("--print-module", action="store_true")
-    p.add_argument("--path", choices=["reference", "memref"], default="reference",
+    p.add_argument("--path", choices=["reference", "memref", "compiled"], default="reference",
                    help="memref: encoded layer ops in dla.on_storage "
                         "(--dla-lower-to-memref, --dla-lower-buffers-to-reference) instead "
-                        "of --dla-lower-to-reference")
+                        "of --dla-lower-to-reference; compiled: layouts assigned by "
+                        "--dla-compile first, then the same")
     a = p.parse_args()
     rng = np.random.default_rng(a.seed)
     if a.kind == "int-sdp":

@@ -185,8 +185,7 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
       return op.emitOpError() << name << " is per layer: in stage form write its value as "
                               << stage << ".alu_operand = <integer>";
     if (!type.getElementType().isInteger())
-      return op.emitOpError() << name << " is " << type.getElementType()
-                              << ": integer stages read int8 or int16 operands";
+      return op.emitOpError() << name << " is fp16: integer stages read int8 or int16 operands";
   }
   return success();
 }
