@@ -10,6 +10,10 @@
 #define DLA_FORMAT_NVDLASDP_H
 
 #include "dla/Format/EnumTable.h"
+#include "dla/Format/NvdlaRegisters.h"
+
+#include <optional>
+#include <utility>
 
 namespace dlaformat::nvdla {
 
@@ -44,6 +48,21 @@ static_assert(isInDeclarationOrder(kSdpMemOperandNames, &EnumEntry<SdpMemOperand
 /// Components per element of a memory surface: its ALU and MUL operands.
 constexpr int sdpOperandComponents(SdpMemOperand operand) {
   return operand == SdpMemOperand::Batchnorm ? 2 : 1;
+}
+
+/// An X stage's register ALU operand reaches the data as
+/// SAT32(ALU_OPERAND << ALU_SHIFT_VALUE): `value` as (operand, shift) with
+/// the smallest shift, the shift at most 31 (beyond, no 32-bit value is
+/// reached exactly); nullopt when no pair gives it.
+inline std::optional<std::pair<int64_t, int64_t>> splitSdpShiftedOperand(int64_t value) {
+  for (int64_t shift = 0; shift <= 31; ++shift) {
+    int64_t unit = int64_t(1) << shift;
+    if (value % unit != 0)
+      break;
+    if (kSdpXAluOperand.holds(value / unit))
+      return std::make_pair(value / unit, shift);
+  }
+  return std::nullopt;
 }
 
 } // namespace dlaformat::nvdla

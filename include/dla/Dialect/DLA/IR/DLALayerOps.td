@@ -268,10 +268,19 @@ def DLA_ClampOp : DLA_LayerOp<"clamp"> {
       double lo = getMin().convertToDouble(), hi = getMax().convertToDouble();
       if (!(lo <= hi))
         return emitOpError() << "min " << lo << " must not exceed max " << hi;
-      if (getInput().getType().getElementType().isInteger() &&
-          (lo != std::trunc(lo) || hi != std::trunc(hi)))
-        return emitOpError() << "an integer clamp takes integral bounds, got min " << lo
-                             << " and max " << hi;
+      if (getInput().getType().getElementType().isInteger()) {
+        if (lo != std::trunc(lo) || hi != std::trunc(hi))
+          return emitOpError() << "an integer clamp takes integral bounds, got min " << lo
+                               << " and max " << hi;
+        // The bounds are the X stages' register operands: BS MAX, BN MIN.
+        for (auto [name, bound, stage] : {std::make_tuple("min", lo, "BS"),
+                                          std::make_tuple("max", hi, "BN")})
+          if (std::fabs(bound) >= 0x1p62 ||
+              !::dlaformat::nvdla::splitSdpShiftedOperand(static_cast<int64_t>(bound)))
+            return emitOpError() << name << " = " << static_cast<int64_t>(bound)
+                                 << " is not an int16 register operand shifted left by 0..31 ("
+                                 << stage << "_ALU_OPERAND << " << stage << "_ALU_SHIFT_VALUE)";
+      }
       return ::mlir::dla::verifySdpOutputConverter(*this, getOutCvtAttr(), getInput().getType(),
                                                    getOutput().getType());
     }
