@@ -4,12 +4,12 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from . import ops_math, ops_nn, ops_shape
+from . import ops_math, ops_nn, ops_quant, ops_shape
 from .builder import Builder, ImportError_, Value, onnx_dtype
 from .context import Context
 
 OPS = {}
-for family in (ops_nn, ops_math, ops_shape):
+for family in (ops_nn, ops_math, ops_shape, ops_quant):
     OPS.update(family.OPS)
 
 MIN_OPSET, MAX_OPSET = 9, 18
