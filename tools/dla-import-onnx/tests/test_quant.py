@@ -1,0 +1,218 @@
+"""The quantization importers (ops_quant) on small hand-built models with
+non-splat data, executed on the CPU by dla-run-onnx (host TOSA, no offload)
+and compared with numpy models of ONNX's reference implementation
+(onnx/reference/ops/op_*.py of onnx >= 1.13; Debian's onnx 1.12 has no
+ReferenceEvaluator, so the formulas are written out here). Errors for what
+is out of scope name the node."""
+
+import os
+import subprocess
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from conftest import HERE, ROOT
+from dla_onnx import ImportFailure, import_model
+
+RNG = np.random.default_rng(22)
+ONNX_TYPE = {np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int8): TensorProto.INT8,
+             np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int32): TensorProto.INT32}
+
+
+def model(node, x, out_type, inits, opset=13):
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", ONNX_TYPE[x.dtype], x.shape)],
+                          [helper.make_tensor_value_info("y", out_type, None)],
+                          [numpy_helper.from_array(np.asarray(v), k) for k, v in inits.items()])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+
+
+@pytest.fixture(scope="session")
+def run(tmp_path_factory, dla_opt):
+    """Runs a model through this tree's dla-run-onnx and importer with the
+    build's dla-opt and dla package; returns output 0."""
+    build = os.path.dirname(os.path.dirname(dla_opt))
+    if not os.path.isdir(os.path.join(build, "python_packages", "dla")):
+        pytest.skip("the dla Python package is not built")
+    root = tmp_path_factory.mktemp("tools")
+    os.makedirs(root / "bin")
+    os.makedirs(root / "python_packages")
+    os.symlink(os.path.join(ROOT, "tools", "dla-run-onnx", "dla-run-onnx"), root / "bin" / "dla-run-onnx")
+    os.symlink(dla_opt, root / "bin" / "dla-opt")
+    os.symlink(os.path.join(build, "python_packages", "dla"), root / "python_packages" / "dla")
+    os.symlink(os.path.join(os.path.dirname(HERE), "dla_onnx"), root / "python_packages" / "dla_onnx")
+    os.symlink(os.path.join(build, "lib"), root / "lib")
+
+    def go(m, x, name):
+        d = tmp_path_factory.mktemp(name)
+        onnx.save(m, str(d / "m.onnx"))
+        np.save(d / "x.npy", x)
+        proc = subprocess.run(["/usr/bin/python3", str(root / "bin" / "dla-run-onnx"), str(d / "m.onnx"),
+                               "--input", str(d / "x.npy"), "--output-dir", str(d / "out"), "--no-offload"],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return np.load(d / "out" / "output_0.npy")
+    return go
+
+
+def ref_quantize(x, scale, zp, axis=1):
+    shape = [1] * x.ndim
+    if np.size(scale) > 1:
+        shape[axis] = -1
+    q = np.rint(x / scale.reshape(shape)).astype(np.int32) + zp.reshape(shape).astype(np.int32)
+    lo, hi = (0, 255) if zp.dtype == np.uint8 else (-128, 127)
+    return np.clip(q, lo, hi).astype(zp.dtype)
+
+
+def ref_requantize(acc, m, y_zp):
+    r = np.rint(acc.astype(np.float64) * m.astype(np.float64)) + int(y_zp)
+    lo, hi = (0, 255) if y_zp.dtype == np.uint8 else (-128, 127)
+    return np.clip(r, lo, hi).astype(y_zp.dtype)
+
+
+def ref_conv(x, w):
+    """NCHW, no padding, stride 1, int64 arithmetic."""
+    n, c, h, wd = x.shape
+    k, _, kh, kw = w.shape
+    out = np.zeros((n, k, h - kh + 1, wd - kw + 1), np.int64)
+    for i in range(out.shape[2]):
+        for j in range(out.shape[3]):
+            patch = x[:, :, i:i + kh, j:j + kw].astype(np.int64)
+            out[:, :, i, j] = np.einsum("nchw,kchw->nk", patch, w.astype(np.int64))
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8])
+def test_quantize_per_axis(run, dtype):
+    x = (RNG.standard_normal((1, 3, 4, 5)) * 40).astype(np.float32)
+    x.flat[:4] = [2.5, -3.5, 0.5, 1000.0]  # ties to even, saturation
+    scale = np.array([1.0, 0.5, 0.25], np.float32)  # exact reciprocals: exact
+    zp = np.array([3, 120, 9], dtype) if dtype == np.uint8 else np.array([-3, 7, 0], dtype)
+    m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"]), x, ONNX_TYPE[np.dtype(dtype)],
+              {"s": scale, "z": zp})
+    np.testing.assert_array_equal(run(m, x, "q"), ref_quantize(x, scale, zp))
+
+
+def test_quantize_inexact_reciprocal_within_one_lsb(run):
+    x = (RNG.standard_normal((2, 64)) * 3).astype(np.float32)
+    scale, zp = np.array(0.0371, np.float32), np.array(-5, np.int8)
+    m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"]), x, TensorProto.INT8,
+              {"s": scale, "z": zp}, opset=10)
+    got = run(m, x, "q10").astype(np.int32)
+    assert np.abs(got - ref_quantize(x, scale, zp).astype(np.int32)).max() <= 1
+
+
+def test_dequantize_per_axis(run):
+    x = RNG.integers(0, 256, (2, 4, 3)).astype(np.uint8)
+    scale = np.array([0.1, 0.02, 3.0, 0.7], np.float32)
+    zp = np.array([0, 128, 17, 255], np.uint8)
+    m = model(helper.make_node("DequantizeLinear", ["x", "s", "z"], ["y"], axis=1), x, TensorProto.FLOAT,
+              {"s": scale, "z": zp})
+    want = (x.astype(np.float32) - zp.reshape(1, 4, 1).astype(np.float32)) * scale.reshape(1, 4, 1)
+    np.testing.assert_array_equal(run(m, x, "dq"), want)
+
+
+def test_qlinear_conv_per_channel(run):
+    x = RNG.integers(0, 256, (1, 3, 6, 5)).astype(np.uint8)
+    w = RNG.integers(-127, 128, (4, 3, 3, 3)).astype(np.int8)
+    bias = RNG.integers(-2000, 2000, (4,)).astype(np.int32)
+    xs, xz = np.array(0.021, np.float32), np.array(131, np.uint8)
+    ws, wz = np.array([0.003, 0.011, 0.0071, 0.02], np.float32), np.zeros((4,), np.int8)
+    ys, yz = np.array(0.09, np.float32), np.array(120, np.uint8)
+    m = model(helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["y"]),
+              x, TensorProto.UINT8, {"xs": xs, "xz": xz, "w": w, "ws": ws, "wz": wz, "ys": ys, "yz": yz,
+                                     "b": bias}, opset=10)
+    acc = ref_conv(x.astype(np.int32) - int(xz), w) + bias.reshape(1, 4, 1, 1)
+    mult = (xs * ws / ys).astype(np.float32).reshape(1, 4, 1, 1)
+    np.testing.assert_array_equal(run(m, x, "qconv"), ref_requantize(acc, mult, yz))
+
+
+def test_qlinear_matmul_ties_round_to_even(run):
+    # Multiplier 0.5 makes every odd accumulator a tie.
+    a = RNG.integers(-9, 9, (2, 3, 4)).astype(np.int8)
+    b = RNG.integers(-9, 9, (4, 5)).astype(np.int8)
+    inits = {"as": np.array(0.5, np.float32), "az": np.array(3, np.int8), "b": b,
+             "bs": np.array(0.25, np.float32), "bz": np.array(-2, np.int8),
+             "ys": np.array(0.25, np.float32), "yz": np.array(-1, np.int8)}
+    m = model(helper.make_node("QLinearMatMul", ["x", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"]),
+              a, TensorProto.INT8, inits, opset=10)
+    acc = np.matmul(a.astype(np.int64) - 3, b.astype(np.int64) + 2)
+    assert np.sum(acc % 2 == 1) > 5 and np.abs(acc).max() < 250  # ties, unsaturated
+    np.testing.assert_array_equal(run(m, a, "qmm"), ref_requantize(acc, np.float32(0.5), inits["yz"]))
+
+
+def test_matmul_and_conv_integer(run):
+    a = RNG.integers(0, 256, (3, 4)).astype(np.uint8)
+    b = RNG.integers(0, 256, (4, 2)).astype(np.uint8)
+    m = model(helper.make_node("MatMulInteger", ["x", "b", "az", "bz"], ["y"]), a, TensorProto.INT32,
+              {"b": b, "az": np.array(12, np.uint8), "bz": np.array(200, np.uint8)}, opset=10)
+    want = np.matmul(a.astype(np.int32) - 12, b.astype(np.int32) - 200)
+    np.testing.assert_array_equal(run(m, a, "mmi"), want)
+    x = RNG.integers(-128, 128, (1, 2, 4, 4)).astype(np.int8)
+    w = RNG.integers(-128, 128, (3, 2, 2, 2)).astype(np.int8)
+    m = model(helper.make_node("ConvInteger", ["x", "w", "xz"], ["y"]), x, TensorProto.INT32,
+              {"w": w, "xz": np.array(-7, np.int8)}, opset=10)
+    np.testing.assert_array_equal(run(m, x, "convi"), ref_conv(x.astype(np.int32) + 7, w))
+
+
+def test_quantized_ops_are_integer_tosa(verify):
+    a = np.zeros((2, 4), np.int8)
+    m = model(helper.make_node("QLinearMatMul", ["x", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"]),
+              a, TensorProto.INT8, {"as": np.array(0.5, np.float32), "az": np.array(3, np.int8),
+                                    "b": np.arange(12, dtype=np.int8).reshape(4, 3),
+                                    "bs": np.array(0.25, np.float32), "bz": np.array(0, np.int8),
+                                    "ys": np.array(0.3, np.float32), "yz": np.array(0, np.int8)}, opset=10)
+    text = verify(import_model(m))
+    assert "tosa.matmul" in text and "-> tensor<1x2x3xi32>" in text
+    assert "tosa.rescale" in text and "rounding_mode = SINGLE_ROUND" in text
+
+
+def _raw(name, elem_type, dims, raw):
+    t = TensorProto()
+    t.name, t.data_type, t.raw_data = name, elem_type, raw
+    t.dims.extend(dims)
+    return t
+
+
+@pytest.mark.parametrize("elem_type,what", [(17, "float8e4m3fn"), (19, "float8e5m2"), (22, "int4"),
+                                            (21, "uint4")])
+def test_out_of_scope_types_name_the_node(elem_type, what):
+    x = np.zeros((2, 2), np.float32)
+    m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], name="q8"), x, TensorProto.FLOAT,
+              {"s": np.array(0.5, np.float32)}, opset=21)
+    m.graph.initializer.append(_raw("z", elem_type, [], b"\x00"))
+    with pytest.raises(ImportFailure, match=r"node 'q8' \(QuantizeLinear\): the zero point has element "
+                                            r"type %s: .*out of scope" % what):
+        import_model(m)
+
+
+def test_blocked_and_saturate_name_the_node():
+    x = np.zeros((2, 4), np.float32)
+    m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], name="qb", axis=1, block_size=2),
+              x, TensorProto.INT8, {"s": np.ones((2, 2), np.float32), "z": np.zeros((2, 2), np.int8)},
+              opset=21)
+    with pytest.raises(ImportFailure, match=r"node 'qb' \(QuantizeLinear\): blocked quantization "
+                                            r"\(block_size 2\) is out of scope"):
+        import_model(m)
+    m = model(helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="ds", saturate=0),
+              np.zeros((2,), np.int8), TensorProto.FLOAT, {"s": np.array(2, np.float32)}, opset=19)
+    with pytest.raises(ImportFailure, match=r"node 'ds' \(DequantizeLinear\): the saturate attribute "
+                                            r"concerns float8"):
+        import_model(m)
+
+
+def test_runtime_scale_and_grouped_conv_name_the_node():
+    x = np.zeros((4,), np.float32)
+    g = helper.make_graph([helper.make_node("QuantizeLinear", ["x", "s"], ["y"], name="qs")], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
+                           helper.make_tensor_value_info("s", TensorProto.FLOAT, [])],
+                          [helper.make_tensor_value_info("y", TensorProto.UINT8, None)])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    with pytest.raises(ImportFailure, match=r"node 'qs' \(QuantizeLinear\): the scale must be known"):
+        import_model(m)
+    x = np.zeros((1, 4, 3, 3), np.int8)
+    m = model(helper.make_node("ConvInteger", ["x", "w"], ["y"], name="gc", group=2), x, TensorProto.INT32,
+              {"w": np.ones((4, 2, 1, 1), np.int8)}, opset=10)
+    with pytest.raises(ImportFailure, match=r"node 'gc' \(ConvInteger\): grouped quantized convolutions"):
+        import_model(m)
