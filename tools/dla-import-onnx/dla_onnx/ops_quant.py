@@ -130,6 +130,23 @@ def _axis_shape(ctx, rank, n, axis):
     return tuple(shape)
 
 
+def _flat_view(ctx, x, scale, zp):
+    """x as [before axis, channels, after axis] with its per-axis parameters
+    shaped to match: the float arithmetic of QuantizeLinear and
+    DequantizeLinear stays on the host in f32 (--dla-convert-tosa offloads
+    rank-4 multiplies to the SDP in the target's precision, which is not
+    ONNX's result)."""
+    if scale.size == 1:
+        shape = (1, 1, int(np.prod(x.shape)))
+    else:
+        axis = scale.shape.index(scale.size)
+        if x.shape[axis] != scale.size:
+            ctx.fail("%d scales for the %d entries of axis %d" % (scale.size, x.shape[axis], axis))
+        shape = (int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:])))
+    pshape = (1, scale.size, 1)
+    return ctx.reshape(x, shape), scale.reshape(pshape), zp.reshape(pshape)
+
+
 def _check_common(ctx):
     if ctx.attr("block_size", 0):
         ctx.fail("blocked quantization (block_size %d) is out of scope" % ctx.attr("block_size"))
@@ -164,6 +181,8 @@ def quantize_linear(ctx):
     if dtype not in QRANGE:
         ctx.fail("zero point of type %s: only int8 and uint8 quantization is supported" % dtype)
     lo, hi = QRANGE[dtype]
+    shape = x.shape
+    x, scale, zp = _flat_view(ctx, x, scale, zp)
     xf = ctx.cast(x, np.float32)
     # x * (1 / scale) in f32: see the module's note on rounding.
     recip = (np.float32(1) / scale.astype(np.float32)).astype(np.float32)
@@ -173,7 +192,8 @@ def quantize_linear(ctx):
     n = ctx.cast(y, np.int32)  # round half to even
     n = ctx.binary("add", n, zp.astype(np.int32))
     n = ctx.clamp(n, lo, hi)
-    return [_from_i32(ctx, n, dtype)]
+    # Reshaped in i32: the host lowering of tosa.reshape takes no uint8.
+    return [_from_i32(ctx, ctx.reshape(n, shape), dtype)]
 
 
 @op("DequantizeLinear")
@@ -184,11 +204,12 @@ def dequantize_linear(ctx):
         ctx.fail("input of type %s: only int8, uint8 and int32 are supported" % x.dtype)
     scale, zp = _qparams(ctx, 1, 2, x.rank, x.dtype)
     out_dtype = scale.dtype if scale.dtype.kind == "f" else np.dtype(np.float32)
-    d = _to_i32(ctx, x)
+    shape = x.shape
+    d, scale, zp = _flat_view(ctx, _to_i32(ctx, x), scale, zp)
     if np.any(zp):
         d = ctx.binary("sub", d, zp.astype(np.int32))
     y = ctx.binary("mul", ctx.cast(d, np.float32), scale.astype(np.float32))
-    return [ctx.cast(y, out_dtype)]
+    return [ctx.reshape(ctx.cast(y, out_dtype), shape)]
 
 
 def _multiplier(ctx, m):

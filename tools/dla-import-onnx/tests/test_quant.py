@@ -1,5 +1,7 @@
 """The quantization importers (ops_quant) on small hand-built models with
-non-splat data, executed on the CPU by dla-run-onnx (host TOSA, no offload)
+non-splat data, executed on the CPU by dla-run-onnx (default nv_full fp16
+compile: what it offloads runs in fp16, so exact results also show that
+the quantization arithmetic stays on the host)
 and compared with numpy models of ONNX's reference implementation
 (onnx/reference/ops/op_*.py of onnx >= 1.13; Debian's onnx 1.12 has no
 ReferenceEvaluator, so the formulas are written out here). Errors for what
@@ -49,7 +51,7 @@ def run(tmp_path_factory, dla_opt):
         onnx.save(m, str(d / "m.onnx"))
         np.save(d / "x.npy", x)
         proc = subprocess.run(["/usr/bin/python3", str(root / "bin" / "dla-run-onnx"), str(d / "m.onnx"),
-                               "--input", str(d / "x.npy"), "--output-dir", str(d / "out"), "--no-offload"],
+                               "--input", str(d / "x.npy"), "--output-dir", str(d / "out")],
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
         return np.load(d / "out" / "output_0.npy")
@@ -104,13 +106,19 @@ def test_quantize_inexact_reciprocal_within_one_lsb(run):
 
 
 def test_dequantize_per_axis(run):
-    x = RNG.integers(0, 256, (2, 4, 3)).astype(np.uint8)
+    x = RNG.integers(0, 256, (1, 4, 3, 5)).astype(np.uint8)
     scale = np.array([0.1, 0.02, 3.0, 0.7], np.float32)
     zp = np.array([0, 128, 17, 255], np.uint8)
     m = model(helper.make_node("DequantizeLinear", ["x", "s", "z"], ["y"], axis=1), x, TensorProto.FLOAT,
               {"s": scale, "z": zp})
-    want = (x.astype(np.float32) - zp.reshape(1, 4, 1).astype(np.float32)) * scale.reshape(1, 4, 1)
+    want = (x.astype(np.float32) - zp.reshape(1, 4, 1, 1).astype(np.float32)) * scale.reshape(1, 4, 1, 1)
     np.testing.assert_array_equal(run(m, x, "dq"), want)
+    # Per tensor on a feature map: the multiply the SDP would take in fp16.
+    x = RNG.integers(-128, 128, (1, 3, 4, 4)).astype(np.int8)
+    m = model(helper.make_node("DequantizeLinear", ["x", "s", "z"], ["y"]), x, TensorProto.FLOAT,
+              {"s": np.array(0.1, np.float32), "z": np.array(7, np.int8)})
+    want = (x.astype(np.float32) - np.float32(7)) * np.float32(0.1)
+    np.testing.assert_array_equal(run(m, x, "dq1"), want)
 
 
 def test_qlinear_conv_per_channel(run):
