@@ -16,8 +16,8 @@ MIN_OPSET, MAX_OPSET = 9, 21
 # Opsets 19 to 21 are accepted for QuantizeLinear / DequantizeLinear (their
 # float8, int4 and blocked forms are diagnosed by the converters); most
 # other definitions of 19 to 21 only add element types (float8, int4) that
-# are rejected anyway. These change meaning and are refused there. (onnx
-# 1.12 knows no schema past opset 18, so the list is by hand.)
+# are rejected anyway. These change meaning and are refused there. (Debian's
+# onnx 1.12 knows schemas up to opset 17 only, so the list is by hand.)
 _CHANGED_AFTER_18 = {"AveragePool", "Pad", "Resize", "GroupNormalization", "DeformConv",
                      "ReduceMax", "ReduceMin", "Gelu", "AffineGrid", "GridSample", "DFT"}
 

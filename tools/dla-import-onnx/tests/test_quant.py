@@ -224,3 +224,16 @@ def test_runtime_scale_and_grouped_conv_name_the_node():
               {"w": np.ones((4, 2, 1, 1), np.int8)}, opset=10)
     with pytest.raises(ImportFailure, match=r"node 'gc' \(ConvInteger\): grouped quantized convolutions"):
         import_model(m)
+
+
+def test_opsets_19_to_21_refuse_changed_definitions():
+    # Q/DQ import at opset 21; Pad's opset-19 definition (wrap mode) does not.
+    x = np.zeros((1, 2, 3, 3), np.float32)
+    m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"]), x, TensorProto.UINT8,
+              {"s": np.array(0.5, np.float32), "z": np.array(9, np.uint8)}, opset=21)
+    assert "tosa.rescale" in import_model(m)
+    m = model(helper.make_node("Pad", ["x", "p"], ["y"], name="pad19"), x, TensorProto.FLOAT,
+              {"p": np.zeros((8,), np.int64)}, opset=19)
+    with pytest.raises(ImportFailure, match=r"node 'pad19' \(Pad\): its definition of opset 19 "
+                                            r"\(after 18\) is not supported"):
+        import_model(m)
