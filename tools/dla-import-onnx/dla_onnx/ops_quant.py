@@ -11,10 +11,11 @@ Rounding, against ONNX's reference (onnx/reference/ops/op_*.py):
   - DequantizeLinear: (x - zp) in i32, cast to f32, times the scale in f32:
     exactly ONNX's (x.astype(f32) - zp) * scale.
   - QuantizeLinear: ONNX divides by the scale in float and rounds half to
-    even. TOSA has no float division; x * fl(1 / scale) can differ from
-    fl(x / scale) in the last bit, so the result is within one LSB of ONNX
-    (exact where 1 / scale is exact, a power of two); the rounding itself
-    is tosa.cast's round-half-even.
+    even. TOSA has no float division, and rint(x * fl(1 / scale)) (tosa.cast
+    rounds half to even) can be one off near ties. The importer computes,
+    with numpy doing ONNX's own arithmetic, the least x reaching each
+    quotient -512..512 (per channel), and two tosa.gather lookups of those
+    thresholds correct the estimate: exact for float32, float16 and int32.
   - QLinear*: ONNX rounds acc * fl32(a_scale * b_scale / y_scale) half to
     even. That f32 multiplier is exactly M * 2^-s with a 31-bit M, so
     tosa.rescale computes the product exactly in 64 bits; it rounds ties
@@ -167,12 +168,59 @@ def _qparams(ctx, scale_i, zp_i, rank, out_dtype=None):
     return scale.reshape(shape), zp.reshape(shape)
 
 
+# QuantizeLinear's thresholds cover the quotients -SPAN..SPAN: beyond them
+# every result saturates (|zero point| <= 255 and the range is 256 wide).
+SPAN = 512
+
+
+def _thresholds(ctx, scale, dtype):
+    """T[c, k]: the least x (of x's type) whose ONNX quotient
+    rint(x / scale[c]) is at least k - SPAN, found by bisection over the
+    ordered values of the type with numpy doing ONNX's reference arithmetic
+    (f32 / f32 and f16 / f16 divisions, int32 / f32 in float64). Monotone
+    because the scale is positive."""
+    scale = scale.reshape(-1, 1)
+    if np.any(~np.isfinite(scale.astype(np.float64))) or np.any(scale <= 0):
+        ctx.fail("the scale %s must be positive and finite" % scale.reshape(-1))
+    n = np.arange(-SPAN, SPAN + 1, dtype=np.float64).reshape(1, -1)
+    if dtype == np.int32:
+        to_x = lambda k: k.astype(np.int32)
+        lo, hi = -2 ** 31, 2 ** 31 - 1
+    else:
+        bits, sign = (np.int32, 0x7FFFFFFF) if dtype == np.float32 else (np.int16, 0x7FFF)
+        inf = int(np.array(np.inf, dtype).view(bits))
+
+        def to_x(k):  # ordered key -> value: sign-magnitude bit patterns
+            mag = np.abs(k)
+            return np.where(k >= 0, mag, mag | (sign + 1)).astype(np.int64).astype(
+                np.uint32 if bits == np.int32 else np.uint16).view(dtype)
+        lo, hi = -inf, inf
+    lo = np.full(np.broadcast_shapes(scale.shape, n.shape), lo, np.int64)
+    hi = np.full(lo.shape, hi, np.int64)
+    sc = scale.astype(np.float32 if dtype == np.int32 else dtype)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        while np.any(hi - lo > 1):
+            mid = (lo + hi) // 2
+            ok = np.rint(to_x(mid) / sc) >= n
+            hi, lo = np.where(ok, mid, hi), np.where(ok, lo, mid)
+    t = to_x(hi)
+    return t.astype(np.int32 if dtype == np.int32 else np.float32)
+
+
+def _gather(ctx, table, idx):
+    """table[c, idx[c, w]] of a [C, K] constant and [C, W] i32 indices."""
+    values = ctx.value(table.reshape(table.shape + (1,)), "quantize_thresholds")
+    g = ctx.b.op("tosa.gather %s, %s : (%s, %s) -> $TYPE" % (values.name, idx.name, values.type, idx.type),
+                 idx.shape + (1,), values.dtype)
+    return ctx.reshape(g, idx.shape)
+
+
 @op("QuantizeLinear")
 def quantize_linear(ctx):
     _check_common(ctx)
     x = ctx.value(_check_type(ctx, 0, "the input"))
-    if x.dtype.kind != "f" and x.dtype != np.int32:
-        ctx.fail("input of type %s: QuantizeLinear takes float or int32" % x.dtype)
+    if x.dtype not in (np.float32, np.float16, np.int32):
+        ctx.fail("input of type %s: QuantizeLinear takes float32, float16 or int32" % x.dtype)
     out = ctx.attr("output_dtype", 0)
     if out and out not in (2, 3):
         ctx.fail("output_dtype %s is out of scope (only int8 and uint8)" % OUT_OF_SCOPE_TYPES.get(out, out))
@@ -182,16 +230,29 @@ def quantize_linear(ctx):
         ctx.fail("zero point of type %s: only int8 and uint8 quantization is supported" % dtype)
     lo, hi = QRANGE[dtype]
     shape = x.shape
-    x, scale, zp = _flat_view(ctx, x, scale, zp)
-    xf = ctx.cast(x, np.float32)
-    # x * (1 / scale) in f32: see the module's note on rounding.
-    recip = (np.float32(1) / scale.astype(np.float32)).astype(np.float32)
-    y = ctx.binary("mul", xf, recip)
-    # Beyond +-2^16 every result saturates; the bound keeps the cast in i32.
-    y = ctx.clamp(y, -65536.0, 65536.0)
-    n = ctx.cast(y, np.int32)  # round half to even
-    n = ctx.binary("add", n, zp.astype(np.int32))
+    v, scale, zp = _flat_view(ctx, x, scale, zp)
+    pcq = v.shape
+    # Channels first, [C, W]: the layout of tosa.gather's batches.
+    channels = scale.size
+    v = ctx.reshape(ctx.transpose(v, (1, 0, 2)), (channels, v.shape[0] * v.shape[2]))
+    table = _thresholds(ctx, scale, x.dtype)
+    vf = ctx.cast(v, np.float32)
+    # n0 = rint(x * fl(1 / scale)) is ONNX's rint(x / scale) or a neighbour
+    # (the two quotients differ in the last bits); the thresholds of ONNX's
+    # own arithmetic decide which: exact.
+    recip = (np.float32(1) / scale.astype(np.float32).reshape(channels, 1)).astype(np.float32)
+    y = ctx.clamp(ctx.binary("mul", vf, recip), -2.0 * SPAN, 2.0 * SPAN)
+    n0 = ctx.cast(y, np.int32)  # round half to even
+    idx = ctx.binary("add", ctx.clamp(n0, -SPAN, SPAN - 1), np.array(SPAN, np.int32))
+    at = _gather(ctx, table, idx)
+    above = _gather(ctx, table, ctx.binary("add", idx, np.array(1, np.int32)))
+    cmp = v if x.dtype == np.int32 else vf
+    below = ctx.binary("greater", at, cmp)  # x < T(n0): one less
+    reach = ctx.binary("greater_equal", cmp, above)  # x >= T(n0 + 1): one more
+    n = ctx.binary("add", ctx.binary("sub", n0, ctx.cast(below, np.int32)), ctx.cast(reach, np.int32))
+    n = ctx.binary("add", n, zp.astype(np.int32).reshape(channels, 1))
     n = ctx.clamp(n, lo, hi)
+    n = ctx.transpose(ctx.reshape(n, (pcq[1], pcq[0], pcq[2])), (1, 0, 2))
     # Reshaped in i32: the host lowering of tosa.reshape takes no uint8.
     return [_from_i32(ctx, ctx.reshape(n, shape), dtype)]
 

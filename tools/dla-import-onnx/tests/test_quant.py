@@ -20,7 +20,7 @@ from dla_onnx import ImportFailure, import_model
 
 RNG = np.random.default_rng(22)
 ONNX_TYPE = {np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int8): TensorProto.INT8,
-             np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int32): TensorProto.INT32}
+             np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16, np.dtype(np.int32): TensorProto.INT32}
 
 
 def model(node, x, out_type, inits, opset=13):
@@ -96,13 +96,39 @@ def test_quantize_per_axis(run, dtype):
     np.testing.assert_array_equal(run(m, x, "q"), ref_quantize(x, scale, zp))
 
 
-def test_quantize_inexact_reciprocal_within_one_lsb(run):
-    x = (RNG.standard_normal((2, 64)) * 3).astype(np.float32)
-    scale, zp = np.array(0.0371, np.float32), np.array(-5, np.int8)
+def near_ties(scale, shape):
+    """Inputs within a few ulps of (k + 1/2) * scale: where x * (1 / scale)
+    and ONNX's x / scale round differently."""
+    k = RNG.integers(-140, 140, shape).astype(np.float32) + np.float32(0.5)
+    x = (k * scale).astype(np.float32)
+    steps = RNG.integers(-3, 4, shape).astype(np.int32)
+    return (x.view(np.int32) + steps).view(np.float32)  # a few ulps either way
+
+
+@pytest.mark.parametrize("scale", [0.0371, 0.1, 3.3, 1e-3 / 3])
+def test_quantize_inexact_reciprocal_is_exact(run, scale):
+    scale = np.array(scale, np.float32)
+    x = near_ties(scale, (4, 128))
+    zp = np.array(-5, np.int8)
     m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"]), x, TensorProto.INT8,
               {"s": scale, "z": zp}, opset=10)
-    got = run(m, x, "q10").astype(np.int32)
-    assert np.abs(got - ref_quantize(x, scale, zp).astype(np.int32)).max() <= 1
+    want = ref_quantize(x, scale, zp)
+    recip = np.clip(np.rint(x * (np.float32(1) / scale)) - 5, -128, 127)
+    assert np.any(recip != want)  # the naive form would be off by one here
+    np.testing.assert_array_equal(run(m, x, "q10"), want)
+
+
+def test_quantize_per_axis_near_ties_uint8_and_float16(run):
+    scale = np.array([0.0173, 0.29, 0.0041], np.float32)
+    x = near_ties(scale.reshape(1, 3, 1), (2, 3, 40))
+    zp = np.array([128, 3, 250], np.uint8)
+    m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], axis=-2), x, TensorProto.UINT8,
+              {"s": scale, "z": zp})
+    np.testing.assert_array_equal(run(m, x, "qaxis"), ref_quantize(x, scale, zp, axis=1))
+    xh, sh = x.astype(np.float16), np.array(0.0173, np.float16)
+    m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"]), xh, TensorProto.INT8,
+              {"s": sh, "z": np.array(1, np.int8)}, opset=19)
+    np.testing.assert_array_equal(run(m, xh, "qf16"), ref_quantize(xh, sh, np.array(1, np.int8)))
 
 
 def test_dequantize_per_axis(run):
