@@ -218,17 +218,23 @@ def _gather(ctx, table, idx):
 @op("QuantizeLinear")
 def quantize_linear(ctx):
     _check_common(ctx)
-    x = ctx.value(_check_type(ctx, 0, "the input"))
+    x = _check_type(ctx, 0, "the input")
+    x = x if isinstance(x, Value) else np.asarray(x)
     if x.dtype not in (np.float32, np.float16, np.int32):
         ctx.fail("input of type %s: QuantizeLinear takes float32, float16 or int32" % x.dtype)
     out = ctx.attr("output_dtype", 0)
     if out and out not in (2, 3):
         ctx.fail("output_dtype %s is out of scope (only int8 and uint8)" % OUT_OF_SCOPE_TYPES.get(out, out))
-    scale, zp = _qparams(ctx, 1, 2, x.rank, {2: np.uint8, 3: np.int8}.get(out))
+    scale, zp = _qparams(ctx, 1, 2, len(x.shape), {2: np.uint8, 3: np.int8}.get(out))
     dtype = zp.dtype
     if dtype not in QRANGE:
         ctx.fail("zero point of type %s: only int8 and uint8 quantization is supported" % dtype)
     lo, hi = QRANGE[dtype]
+    if not isinstance(x, Value):
+        # Folded, with the reference's arithmetic.
+        with np.errstate(over="ignore", invalid="ignore"):
+            q = np.rint(x / scale.astype(x.dtype if x.dtype != np.int32 else np.float32))
+        return [np.clip(q + zp.astype(np.float64), lo, hi).astype(dtype)]
     shape = x.shape
     v, scale, zp = _flat_view(ctx, x, scale, zp)
     pcq = v.shape
@@ -260,11 +266,17 @@ def quantize_linear(ctx):
 @op("DequantizeLinear")
 def dequantize_linear(ctx):
     _check_common(ctx)
-    x = ctx.value(_check_type(ctx, 0, "the input"))
+    x = _check_type(ctx, 0, "the input")
+    x = x if isinstance(x, Value) else np.asarray(x)
     if x.dtype not in QRANGE and x.dtype != np.int32:
         ctx.fail("input of type %s: only int8, uint8 and int32 are supported" % x.dtype)
-    scale, zp = _qparams(ctx, 1, 2, x.rank, x.dtype)
+    scale, zp = _qparams(ctx, 1, 2, len(x.shape), x.dtype)
     out_dtype = scale.dtype if scale.dtype.kind == "f" else np.dtype(np.float32)
+    if not isinstance(x, Value):
+        # Folded (the weights of a QDQ model), with the reference's arithmetic:
+        # the float layer that reads them sees constants.
+        y = (x.astype(np.float32) - zp.astype(np.float32)) * scale.astype(np.float32)
+        return [y.astype(out_dtype)]
     shape = x.shape
     d, scale, zp = _flat_view(ctx, _to_i32(ctx, x), scale, zp)
     if np.any(zp):

@@ -46,12 +46,13 @@ def run(tmp_path_factory, dla_opt):
     os.symlink(os.path.join(os.path.dirname(HERE), "dla_onnx"), root / "python_packages" / "dla_onnx")
     os.symlink(os.path.join(build, "lib"), root / "lib")
 
-    def go(m, x, name):
+    def go(m, x, name, offload=True):
         d = tmp_path_factory.mktemp(name)
         onnx.save(m, str(d / "m.onnx"))
         np.save(d / "x.npy", x)
         proc = subprocess.run(["/usr/bin/python3", str(root / "bin" / "dla-run-onnx"), str(d / "m.onnx"),
-                               "--input", str(d / "x.npy"), "--output-dir", str(d / "out")],
+                               "--input", str(d / "x.npy"), "--output-dir", str(d / "out")]
+                              + ([] if offload else ["--no-offload"]),
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
         return np.load(d / "out" / "output_0.npy")
@@ -263,3 +264,40 @@ def test_opsets_19_to_21_refuse_changed_definitions():
     with pytest.raises(ImportFailure, match=r"node 'pad19' \(Pad\): its definition of opset 19 "
                                             r"\(after 18\) is not supported"):
         import_model(m)
+
+
+def ref_conv_f32(x, w, bias):
+    n, c, h, wd = x.shape
+    k, _, kh, kw = w.shape
+    out = np.zeros((n, k, h - kh + 1, wd - kw + 1), np.float64)
+    for i in range(out.shape[2]):
+        for j in range(out.shape[3]):
+            out[:, :, i, j] = np.einsum("nchw,kchw->nk", x[:, :, i:i + kh, j:j + kw].astype(np.float64), w)
+    return (out + bias.reshape(1, -1, 1, 1)).astype(np.float32)
+
+
+def test_qdq_conv_with_folded_per_channel_weights(run):
+    # The QDQ form: Q -> DQ on the activation, DQ of int8 per-channel
+    # weights (folded at import: the float Conv reads constants), Q -> DQ out.
+    x = (RNG.standard_normal((1, 3, 6, 6)) * 2).astype(np.float32)
+    wq = RNG.integers(-127, 128, (4, 3, 3, 3)).astype(np.int8)
+    inits = {"xs": np.array(0.031, np.float32), "xz": np.array(-3, np.int8), "wq": wq,
+             "ws": np.array([0.01, 0.02, 0.005, 0.013], np.float32), "wz": np.zeros((4,), np.int8),
+             "b": RNG.standard_normal(4).astype(np.float32),
+             "ys": np.array(0.07, np.float32), "yz": np.array(4, np.int8)}
+    nodes = [helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+             helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+             helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["wd"], axis=0),
+             helper.make_node("Conv", ["xd", "wd", "b"], ["c"]),
+             helper.make_node("QuantizeLinear", ["c", "ys", "yz"], ["y"])]
+    g = helper.make_graph(nodes, "qdq", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+                          [helper.make_tensor_value_info("y", TensorProto.INT8, None)],
+                          [numpy_helper.from_array(np.asarray(v), k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    xd = (ref_quantize(x, inits["xs"], inits["xz"]).astype(np.float32) + 3) * inits["xs"]
+    wd = wq.astype(np.float32) * inits["ws"].reshape(4, 1, 1, 1)
+    want = ref_quantize(ref_conv_f32(xd, wd, inits["b"]), inits["ys"], inits["yz"]).astype(np.int32)
+    got = run(m, x, "qdq", offload=False).astype(np.int32)
+    # The float Conv sums in another order than numpy: a sum that lands
+    # within an ulp of a rounding tie may round the other way.
+    assert np.abs(got - want).max() <= 1 and np.mean(got == want) >= 0.99
