@@ -33,7 +33,6 @@ save("int4", q("q_i4"), raw("z", INT4), out_type=INT4)
 save("uint16", q("q_u16"), raw("z", UINT16, b"\x00\x00"), out_type=UINT16)
 save("blocked", q("q_blocked", axis=1, block_size=2),
      numpy_helper.from_array(np.zeros((2, 2), np.int8), "z"), scale=np.ones((2, 2), np.float32))
-save("saturate", helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="dq_sat", saturate=0),
-     x_type=TensorProto.INT8, out_type=TensorProto.FLOAT, opset=19)
+save("saturate", q("q_sat", saturate=0), raw("z", FLOAT8E4M3FN), out_type=FLOAT8E4M3FN, opset=19)
 save("float8_input", helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="dq_f8"),
      x_type=FLOAT8E4M3FN, out_type=TensorProto.FLOAT, opset=19)

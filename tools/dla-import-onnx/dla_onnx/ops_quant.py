@@ -101,8 +101,11 @@ def _check_type(ctx, i, what):
     markers from the importer; say so naming the node."""
     v = ctx.input(i)
     if isinstance(v, UnsupportedTensor):
+        # saturate (opset 19) only means something for float8 outputs: with
+        # int8 / uint8 it is ignored, as ONNX says.
+        sat = "; saturate=%d with it too" % ctx.attrs["saturate"] if "saturate" in ctx.attrs else ""
         ctx.fail("%s has element type %s: only int8 and uint8 quantization is supported "
-                 "(float8, int4 and 16-bit quantization are out of scope)" % (what, v.type_name))
+                 "(float8, int4 and 16-bit quantization are out of scope%s)" % (what, v.type_name, sat))
     return v
 
 
@@ -151,8 +154,6 @@ def _flat_view(ctx, x, scale, zp):
 def _check_common(ctx):
     if ctx.attr("block_size", 0):
         ctx.fail("blocked quantization (block_size %d) is out of scope" % ctx.attr("block_size"))
-    if "saturate" in ctx.attrs:
-        ctx.fail("the saturate attribute concerns float8 quantization, which is out of scope")
 
 
 def _qparams(ctx, scale_i, zp_i, rank, out_dtype=None):

@@ -230,11 +230,17 @@ def test_blocked_and_saturate_name_the_node():
     with pytest.raises(ImportFailure, match=r"node 'qb' \(QuantizeLinear\): blocked quantization "
                                             r"\(block_size 2\) is out of scope"):
         import_model(m)
-    m = model(helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="ds", saturate=0),
-              np.zeros((2,), np.int8), TensorProto.FLOAT, {"s": np.array(2, np.float32)}, opset=19)
-    with pytest.raises(ImportFailure, match=r"node 'ds' \(DequantizeLinear\): the saturate attribute "
-                                            r"concerns float8"):
+    # saturate concerns float8 only: named with the float8 error, ignored
+    # with int8 as ONNX says.
+    m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], name="qs", saturate=0), x,
+              TensorProto.INT8, {"s": np.array(2, np.float32)}, opset=19)
+    m.graph.initializer.append(_raw("z", 17, [], b"\x00"))
+    with pytest.raises(ImportFailure, match=r"node 'qs' \(QuantizeLinear\): the zero point has element "
+                                            r"type float8e4m3fn: .*out of scope; saturate=0 with it too"):
         import_model(m)
+    m = model(helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"], saturate=1), x, TensorProto.INT8,
+              {"s": np.array(2, np.float32), "z": np.array(1, np.int8)}, opset=19)
+    assert "tosa.gather" in import_model(m)
 
 
 def test_runtime_scale_and_grouped_conv_name_the_node():
