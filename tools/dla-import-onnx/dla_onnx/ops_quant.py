@@ -371,8 +371,6 @@ def _conv_integer(ctx, x, x_zp, w, w_zp, bias):
     channels = x.shape[1]
     if channels != cpg * group or kernels % group:
         ctx.fail("weight %s does not match %d input channels in %d groups" % (ws.shape, channels, group))
-    if group != 1 and cpg != 1:
-        ctx.fail("grouped quantized convolutions are not supported (depthwise and group 1 are)")
     strides = ctx.attr("strides", [1, 1])
     dilations = ctx.attr("dilations", [1, 1])
     pad, out, crop = ops_nn._window(ctx, x.shape, (kh, kw), strides, dilations)
@@ -381,18 +379,33 @@ def _conv_integer(ctx, x, x_zp, w, w_zp, bias):
     xt = ops_nn._crop(ctx, ctx.transpose(xs, TO_NHWC), crop)
     izp = b.const(np.array([xzp], np.int8))
     kzp = b.const(np.array([wzp], np.int8))
-    bv = ctx.value(bias, "bias")
+
+    def conv(name, xin, wk, bias):
+        wv, bv = ctx.value(wk, "weight"), ctx.value(bias, "bias")
+        return b.op("tosa.%s %s, %s, %s, %s, %s {acc_type = i32, dilation = array<i64: %s>, "
+                    "pad = array<i64: %s>, stride = array<i64: %s>} : (%s, %s, %s, %s, %s) -> $TYPE"
+                    % (name, xin.name, wv.name, bv.name, izp.name, kzp.name, ops_nn._ints(dilations),
+                       ops_nn._ints(pad), ops_nn._ints(strides), xin.type, wv.type, bv.type, izp.type,
+                       kzp.type), (x.shape[0], out[0], out[1], bias.shape[0]), np.int32)
+
     if group == 1:
-        name, wk = "conv2d", np.ascontiguousarray(ws.transpose(0, 2, 3, 1))
-    else:
-        name = "depthwise_conv2d"
-        wk = np.ascontiguousarray(ws.reshape(channels, kernels // channels, kh, kw).transpose(2, 3, 0, 1))
-    wv = ctx.value(wk, "weight")
-    y = b.op("tosa.%s %s, %s, %s, %s, %s {acc_type = i32, dilation = array<i64: %s>, "
-             "pad = array<i64: %s>, stride = array<i64: %s>} : (%s, %s, %s, %s, %s) -> $TYPE"
-             % (name, xt.name, wv.name, bv.name, izp.name, kzp.name, ops_nn._ints(dilations),
-                ops_nn._ints(pad), ops_nn._ints(strides), xt.type, wv.type, bv.type, izp.type,
-                kzp.type), (x.shape[0], out[0], out[1], kernels), np.int32)
+        return conv("conv2d", xt, np.ascontiguousarray(ws.transpose(0, 2, 3, 1)), bias)
+    if cpg == 1:
+        # Depthwise: HWCM weights, output channel c * M + m reads channel c.
+        hwcm = ws.reshape(channels, kernels // channels, kh, kw).transpose(2, 3, 0, 1)
+        return conv("depthwise_conv2d", xt, np.ascontiguousarray(hwcm), bias)
+    # Grouped: one convolution per group over its channel slice.
+    kpg, parts = kernels // group, []
+    for g in range(group):
+        start = b.shape_value([0, 0, 0, g * cpg])
+        size = b.shape_value([xt.shape[0], xt.shape[1], xt.shape[2], cpg])
+        part = b.op("tosa.slice %s, %s, %s : (%s, !tosa.shape<4>, !tosa.shape<4>) -> $TYPE"
+                    % (xt.name, start, size, xt.type), xt.shape[:3] + (cpg,), xt.dtype)
+        wg = np.ascontiguousarray(ws[g * kpg:(g + 1) * kpg].transpose(0, 2, 3, 1))
+        parts.append(conv("conv2d", part, wg, bias[g * kpg:(g + 1) * kpg]))
+    y = b.op("tosa.concat %s {axis = 3 : i32} : (%s) -> $TYPE"
+             % (", ".join(p.name for p in parts), ", ".join(p.type for p in parts)),
+             (x.shape[0], out[0], out[1], kernels), np.int32)
     return y  # NHWC
 
 

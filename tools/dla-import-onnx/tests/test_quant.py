@@ -243,7 +243,7 @@ def test_blocked_and_saturate_name_the_node():
     assert "tosa.gather" in import_model(m)
 
 
-def test_runtime_scale_and_grouped_conv_name_the_node():
+def test_runtime_scale_and_wide_weight_zero_points_name_the_node():
     x = np.zeros((4,), np.float32)
     g = helper.make_graph([helper.make_node("QuantizeLinear", ["x", "s"], ["y"], name="qs")], "g",
                           [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
@@ -253,10 +253,31 @@ def test_runtime_scale_and_grouped_conv_name_the_node():
     with pytest.raises(ImportFailure, match=r"node 'qs' \(QuantizeLinear\): the scale must be known"):
         import_model(m)
     x = np.zeros((1, 4, 3, 3), np.int8)
-    m = model(helper.make_node("ConvInteger", ["x", "w"], ["y"], name="gc", group=2), x, TensorProto.INT32,
-              {"w": np.ones((4, 2, 1, 1), np.int8)}, opset=10)
-    with pytest.raises(ImportFailure, match=r"node 'gc' \(ConvInteger\): grouped quantized convolutions"):
+    m = model(helper.make_node("ConvInteger", ["x", "w", "xz", "wz"], ["y"], name="wz"), x, TensorProto.INT32,
+              {"w": np.full((2, 4, 1, 1), -100, np.int8), "xz": np.array(0, np.int8),
+               "wz": np.array([100, -100], np.int8)}, opset=10)
+    with pytest.raises(ImportFailure, match=r"node 'wz' \(ConvInteger\): per-channel weight zero points "
+                                            r"whose differences leave int8"):
         import_model(m)
+
+
+@pytest.mark.parametrize("group", [2, 4])
+def test_grouped_and_depthwise_qlinear_conv(run, group):
+    x = RNG.integers(-128, 128, (1, 4, 5, 5)).astype(np.int8)
+    w = RNG.integers(-127, 128, (8, 4 // group, 3, 3)).astype(np.int8)
+    bias = RNG.integers(-500, 500, (8,)).astype(np.int32)
+    inits = {"xs": np.array(0.05, np.float32), "xz": np.array(6, np.int8), "w": w,
+             "ws": np.array(0.004, np.float32), "wz": np.array(0, np.int8),
+             "ys": np.array(0.1, np.float32), "yz": np.array(-9, np.int8), "b": bias}
+    m = model(helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["y"],
+                               group=group, pads=[1, 1, 1, 1], strides=[2, 2]),
+              x, TensorProto.INT8, inits, opset=10)
+    xp = np.pad(x.astype(np.int32) - 6, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    cpg, kpg = 4 // group, 8 // group
+    acc = np.concatenate([ref_conv(xp[:, g * cpg:(g + 1) * cpg], w[g * kpg:(g + 1) * kpg])
+                          for g in range(group)], axis=1)[:, :, ::2, ::2] + bias.reshape(1, 8, 1, 1)
+    mult = (inits["xs"] * inits["ws"] / inits["ys"]).astype(np.float32)
+    np.testing.assert_array_equal(run(m, x, "gconv%d" % group), ref_requantize(acc, mult, inits["yz"]))
 
 
 def test_opsets_19_to_21_refuse_changed_definitions():
