@@ -428,6 +428,10 @@ def qlinear_conv(ctx):
     bias = _const(ctx, 8, "the bias")
     acc = _conv_integer(ctx, x, _zero_point(ctx, 2, "the input zero point", x), w,
                         _zero_point(ctx, 5, "the weight zero point", w), bias)
+    kernels = np.shape(w)[0]
+    if x_scale.size != 1 or y_scale.size != 1 or w_scale.size not in (1, kernels):
+        ctx.fail("x_scale and y_scale must be per tensor and w_scale per tensor or per output "
+                 "channel (%d)" % kernels)
     # ONNX's multiplier: (x_scale * w_scale) / y_scale in f32, per output channel.
     m = (x_scale.astype(np.float32).reshape(-1)[:1] * w_scale.astype(np.float32).reshape(-1)
          / y_scale.astype(np.float32).reshape(-1)[:1]).astype(np.float32)

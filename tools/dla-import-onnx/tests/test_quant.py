@@ -20,7 +20,8 @@ from dla_onnx import ImportFailure, import_model
 
 RNG = np.random.default_rng(22)
 ONNX_TYPE = {np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int8): TensorProto.INT8,
-             np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16, np.dtype(np.int32): TensorProto.INT32}
+             np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
+             np.dtype(np.int32): TensorProto.INT32}
 
 
 def model(node, x, out_type, inits, opset=13):
@@ -258,6 +259,14 @@ def test_runtime_scale_and_wide_weight_zero_points_name_the_node():
                "wz": np.array([100, -100], np.int8)}, opset=10)
     with pytest.raises(ImportFailure, match=r"node 'wz' \(ConvInteger\): per-channel weight zero points "
                                             r"whose differences leave int8"):
+        import_model(m)
+    inits = {"xs": np.array([0.1, 0.2], np.float32), "xz": np.array(0, np.int8),
+             "w": np.ones((2, 2, 1, 1), np.int8), "ws": np.array(0.5, np.float32),
+             "wz": np.array(0, np.int8), "ys": np.array(1, np.float32), "yz": np.array(0, np.int8)}
+    node = helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz"], ["y"], name="qc")
+    m = model(node, np.zeros((1, 2, 2, 2), np.int8), TensorProto.INT8, inits, opset=10)
+    with pytest.raises(ImportFailure, match=r"node 'qc' \(QLinearConv\): x_scale and y_scale must be "
+                                            r"per tensor"):
         import_model(m)
 
 
