@@ -2,7 +2,9 @@
 
 Op families: ops_nn (convolution, pooling, batch-norm, LRN), ops_math
 (element-wise, activations, reductions, Softmax, Gemm/MatMul), ops_shape
-(reshape, slices, concatenation, shape folding, Resize)."""
+(reshape, slices, concatenation, shape folding, Resize), ops_quant
+(QuantizeLinear, DequantizeLinear, QLinearConv, QLinearMatMul, ConvInteger,
+MatMulInteger)."""
 
 from .builder import ImportError_ as ImportFailure
 from .importer import import_model, parse_input_shape

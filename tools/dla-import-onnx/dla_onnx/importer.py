@@ -4,15 +4,22 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from . import ops_math, ops_nn, ops_shape
+from . import ops_math, ops_nn, ops_quant, ops_shape
 from .builder import Builder, ImportError_, Value, onnx_dtype
 from .context import Context
 
 OPS = {}
-for family in (ops_nn, ops_math, ops_shape):
+for family in (ops_nn, ops_math, ops_shape, ops_quant):
     OPS.update(family.OPS)
 
-MIN_OPSET, MAX_OPSET = 9, 18
+MIN_OPSET, MAX_OPSET = 9, 21
+# Opsets 19 to 21 are accepted for QuantizeLinear / DequantizeLinear (their
+# float8, int4 and blocked forms are diagnosed by the converters); most
+# other definitions of 19 to 21 only add element types (float8, int4) that
+# are rejected anyway. These change meaning and are refused there. (Debian's
+# onnx 1.12 knows schemas up to opset 17 only, so the list is by hand.)
+_CHANGED_AFTER_18 = {"AveragePool", "Pad", "Resize", "GroupNormalization", "DeformConv",
+                     "ReduceMax", "ReduceMin", "Gelu", "AffineGrid", "GridSample", "DFT"}
 
 
 def parse_input_shape(text):
@@ -62,9 +69,18 @@ def import_model(model, input_shapes=None, func_name="main"):
     graph = model.graph
     if opset < MIN_OPSET:
         _check_old_opset(graph, opset)
+    if opset > 18:
+        for node in graph.node:
+            if node.op_type in _CHANGED_AFTER_18:
+                raise ImportError_("node '%s' (%s): its definition of opset %d (after 18) is not "
+                                   "supported" % (node.name or node.output[0], node.op_type, opset))
     b = Builder()
     env = {}
     for init in graph.initializer:
+        if init.data_type in ops_quant.OUT_OF_SCOPE_TYPES:
+            # float8 / int4: numpy cannot hold them; the consumer names the node.
+            env[init.name] = ops_quant.UnsupportedTensor(init.name, init.data_type)
+            continue
         env[init.name] = numpy_helper.to_array(init)
 
     args = []
@@ -74,6 +90,9 @@ def import_model(model, input_shapes=None, func_name="main"):
         if not inp.type.HasField("tensor_type"):
             raise ImportError_("input '%s' is not a tensor" % inp.name)
         tt = inp.type.tensor_type
+        if tt.elem_type in ops_quant.OUT_OF_SCOPE_TYPES:
+            env[inp.name] = ops_quant.UnsupportedTensor(inp.name, tt.elem_type)
+            continue
         dtype = onnx_dtype(tt.elem_type)
         dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
         if inp.name in input_shapes:
@@ -109,7 +128,11 @@ def import_model(model, input_shapes=None, func_name="main"):
         ctx = Context(b, node, inputs, opset)
         present = [v for v in inputs if v is not None]
         outs = None
-        if present and all(not isinstance(v, Value) for v in present):
+        odd = [v for v in present if isinstance(v, ops_quant.UnsupportedTensor)]
+        if odd and node.op_type not in ops_quant.OPS:
+            ctx.fail("input '%s' has element type %s, which is not supported"
+                     % (odd[0].name, odd[0].type_name))
+        if present and not odd and all(not isinstance(v, Value) for v in present):
             outs = ops_shape.fold(node, present, ctx.attrs)
         if outs is None:
             handler = OPS.get(node.op_type)

@@ -197,8 +197,9 @@ def _matmul3d(ctx, a, b):
                     % (a.name, b.name, zp.name, zp.name, a.type, b.type, zp.type, zp.type), shape, a.dtype)
 
 
-def matmul_values(ctx, a, b):
-    """numpy matmul semantics for rank >= 2 (and 1-D operands)."""
+def matmul_values(ctx, a, b, mm3d=None):
+    """numpy matmul semantics for rank >= 2 (and 1-D operands); mm3d(ctx, a, b)
+    writes the rank-3 product (the quantized importers pass their own)."""
     dtype = a.dtype if isinstance(a, Value) else b.dtype
     ash = a.shape if isinstance(a, Value) else np.shape(a)
     bsh = b.shape if isinstance(b, Value) else np.shape(b)
@@ -221,7 +222,7 @@ def matmul_values(ctx, a, b):
         return ctx.value(np.ascontiguousarray(np.broadcast_to(np.asarray(v, dtype), full)).reshape(
             n, sh[-2], sh[-1]), "weight")
 
-    y = _matmul3d(ctx, as3d(a, ash), as3d(b, bsh))
+    y = (mm3d or _matmul3d)(ctx, as3d(a, ash), as3d(b, bsh))
     return ctx.reshape(y, tuple(batch) + (ash[-2], bsh[-1]))
 
 

@@ -81,11 +81,11 @@ def test_opset_range():
     bn = model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn")],
                [helper.make_tensor_value_info("x", F, [1, 1, 1, 1])],
                [helper.make_tensor_value_info("y", F, None)], stats, opset=8)
-    with pytest.raises(ImportFailure, match=r"opset 8 is outside the supported 9 to 18: node 'bn' "
+    with pytest.raises(ImportFailure, match=r"opset 8 is outside the supported 9 to 21: node 'bn' "
                                             r"\(BatchNormalization\) has the definition of opset 7"):
         import_model(bn)
-    relu.opset_import[0].version = 19
-    with pytest.raises(ImportFailure, match="opset 19 is outside the supported 9 to 18"):
+    relu.opset_import[0].version = 22
+    with pytest.raises(ImportFailure, match="opset 22 is outside the supported 9 to 21"):
         import_model(relu)
 
 
