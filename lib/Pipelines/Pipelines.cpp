@@ -52,7 +52,12 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   host.addPass(tosa::createTosaOptionalDecompositionsPass());
   host.addPass(tosa::createTosaToLinalgNamed());
   host.addPass(tosa::createTosaToLinalg());
-  host.addPass(createTosaToArithPass());
+  // tosa.rescale (quantized networks) leaves tosa.apply_scale, expanded
+  // in 64-bit arith: exact for every 32-bit multiplier and shift.
+  TosaToArithPassOptions arith;
+  arith.includeApplyRescale = true;
+  arith.use32Bit = false;
+  host.addPass(createTosaToArithPass(arith));
   host.addPass(createTosaToTensorPass());
   DLALowerToReferenceOptions reference;
   reference.skipStorageLayers = options.storageLayers;
