@@ -8,7 +8,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
-#include "dla/Dialect/DLA/IR/RegisterChecks.h"
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
 #include "dla/Format/NvdlaRegisters.h"
 #include "dla/Format/Window.h"
 

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dla/Dialect/DLA/IR/DLA.h"
-#include "dla/Dialect/DLA/IR/RegisterChecks.h"
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -58,4 +58,21 @@ LogicalResult mlir::dla::verifyLrnRegisters(LrnOp op) {
     return verifyLutRegisters(op, "lut", lut,
                               int8 ? nv::LutUnit::CdpInt8 : nv::LutUnit::CdpInt16);
   return success();
+}
+
+nv::LrnTables mlir::dla::getLrnTables(LrnOp op) {
+  auto precision = op.getInput().getType().getElementType().getIntOrFloatBitWidth() == 8
+                       ? nv::Precision::Int8
+                       : nv::Precision::Int16;
+  LutAttr lut = op.getLutAttr();
+  if (!lut)
+    return nv::deriveLrnTables(op.getAlpha().convertToDouble(), op.getBeta().convertToDouble(),
+                               op.getK().convertToDouble(), op.getSize(), precision);
+  nv::LrnTables t;
+  t.lut = getLutProgram(lut);
+  if (CvtAttr in = op.getInCvtAttr())
+    t.in = {in.getOffset(), in.getScale(), in.getShift()};
+  if (CvtAttr out = op.getOutCvtAttr())
+    t.out = {out.getOffset(), out.getScale(), out.getShift()};
+  return t;
 }

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dla/Dialect/DLA/IR/DLA.h"
-#include "dla/Dialect/DLA/IR/RegisterChecks.h"
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -100,4 +100,26 @@ LogicalResult mlir::dla::verifyLutRegisters(Operation *op, StringRef path, LutAt
     if (f.value && failed(check(f.name, *f.value, f.reg)))
       return failure();
   return success();
+}
+
+nv::LutProgram mlir::dla::getLutProgram(LutAttr lut) {
+  nv::LutProgram p;
+  p.leLinear = lut.getLeFunction() == LutFunction::Linear;
+  llvm::copy(lut.getLe().asArrayRef(), p.le.begin());
+  llvm::copy(lut.getLo().asArrayRef(), p.lo.begin());
+  p.leStart = lut.getLeStart();
+  p.leEnd = lut.getLeEnd();
+  p.loStart = lut.getLoStart();
+  p.loEnd = lut.getLoEnd();
+  p.leIndexOffset = lut.getLeIndexOffset().value_or(0);
+  p.leIndexSelect = lut.getLeIndexSelect().value_or(0);
+  p.loIndexSelect = lut.getLoIndexSelect();
+  p.leUflow = {lut.getLeSlopeUflowScale(), lut.getLeSlopeUflowShift()};
+  p.leOflow = {lut.getLeSlopeOflowScale(), lut.getLeSlopeOflowShift()};
+  p.loUflow = {lut.getLoSlopeUflowScale(), lut.getLoSlopeUflowShift()};
+  p.loOflow = {lut.getLoSlopeOflowScale(), lut.getLoSlopeOflowShift()};
+  p.uflowLo = lut.getUflowPriority() == LutTable::Lo;
+  p.oflowLo = lut.getOflowPriority() == LutTable::Lo;
+  p.hybridLo = lut.getHybridPriority() == LutTable::Lo;
+  return p;
 }

@@ -1,14 +1,16 @@
-//===- RegisterChecks.h - Op verifiers' register range checks ---*- C++ -*-===//
+//===- RegisterAttrs.h - Register attributes: checks and values -*- C++ -*-===//
 //
 // The range checks the layer ops run on their register attributes, with the
 // one message template of docs/IntegerAttributes.md section 1:
-// `'<op>' op <path> = <value> is outside <lo>..<hi> (<REGISTER>: <why>)`.
+// `'<op>' op <path> = <value> is outside <lo>..<hi> (<REGISTER>: <why>)`,
+// and the attributes as the format library's plain register values.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DLA_DIALECT_DLA_IR_REGISTERCHECKS_H
-#define DLA_DIALECT_DLA_IR_REGISTERCHECKS_H
+#ifndef DLA_DIALECT_DLA_IR_REGISTERATTRS_H
+#define DLA_DIALECT_DLA_IR_REGISTERATTRS_H
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaLrn.h"
 #include "dla/Format/NvdlaRegisters.h"
 
 namespace mlir::dla {
@@ -27,6 +29,12 @@ LogicalResult verifyLutRegisters(Operation *op, StringRef path, LutAttr lut,
 /// docs/IntegerAttributes.md 5.2 / 6.2.
 LogicalResult verifyLrnRegisters(LrnOp op);
 
+/// The table registers #dla.lut states.
+::dlaformat::nvdla::LutProgram getLutProgram(LutAttr lut);
+/// An integer dla.lrn's tables and converters: the stated ones, or
+/// deriveLrnTables' for alpha, beta, k (absent converters are identities).
+::dlaformat::nvdla::LrnTables getLrnTables(LrnOp op);
+
 } // namespace mlir::dla
 
-#endif // DLA_DIALECT_DLA_IR_REGISTERCHECKS_H
+#endif // DLA_DIALECT_DLA_IR_REGISTERATTRS_H
