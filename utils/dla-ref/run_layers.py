@@ -2,8 +2,12 @@
 """Executes dla layer ops through --dla-lower-to-reference and mlir-runner
 and compares every output element with layer_ref.py.
 
-    run_layers.py --kind conv|sdp|pool|lrn|encoded [--seed S] --opt DLA_OPT --bin LLVM_BIN
-                  [--path reference|memref]
+    run_layers.py --kind conv|sdp|pool|lrn|int-lrn|encoded [--seed S] [--count N]
+                  --opt DLA_OPT --bin LLVM_BIN [--path reference|memref]
+
+--kind int-lrn: N random integer LRN layers (int_cases_lrn.py), stated and
+derived tables, compared with int_cdp.cdp_lrn; run in modules of --batch
+cases.
 
 --path memref (encoded cases) runs the layer ops in dla.on_storage
 (dla.on_storage, made by --dla-lower-to-memref) instead.
@@ -397,8 +401,11 @@ def compare(case, got):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--kind", required=True, choices=["conv", "sdp", "pool", "lrn", "encoded"])
+    p.add_argument("--kind", required=True,
+                   choices=["conv", "sdp", "pool", "lrn", "int-lrn", "encoded"])
     p.add_argument("--seed", type=int, default=12)
+    p.add_argument("--count", type=int, default=300, help="int-lrn: number of cases")
+    p.add_argument("--batch", type=int, default=100, help="int-lrn: cases per module")
     p.add_argument("--opt", required=True, help="the dla-opt binary")
     p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
     p.add_argument("--print-module", action="store_true")
@@ -408,12 +415,19 @@ def main():
                         "of --dla-lower-to-reference")
     a = p.parse_args()
     rng = np.random.default_rng(a.seed)
-    cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
-             "lrn": lrn_cases, "encoded": encoded_cases}[a.kind](rng)
+    if a.kind == "int-lrn":
+        import int_cases_lrn
+        cases = int_cases_lrn.int_lrn_cases(rng, a.count)
+    else:
+        cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
+                 "lrn": lrn_cases, "encoded": encoded_cases}[a.kind](rng)
     if a.print_module:
         print(module(cases))
         return 0
-    results = run(cases, a.opt, a.bin, a.path)
+    batch = a.batch if a.kind == "int-lrn" else len(cases)
+    results = []
+    for i in range(0, len(cases), batch):
+        results += run(cases[i:i + batch], a.opt, a.bin, a.path)
     bad = 0
     for case, got in zip(cases, results):
         ok, msg = compare(case, got)

@@ -104,11 +104,21 @@ Value choose(Ints &m, const Outcome &le, const Outcome &lo, bool uflowLo, bool o
 
 constexpr unsigned kCdpInterpBits = 56;
 
-/// SAT16(T[edge] + SAT56(RHA(d * scale, shift))); |d| < 2^39, so the
-/// product is exact (the numpy model's 2^62 guard never triggers).
+/// d * scale, products beyond 2^62 kept at +-2^62 (they saturate 56 bits
+/// anyway): the exponent underflow's 2^offset bias reaches 2^62.
+Value cdpMul(Ints &m, Value d, int64_t scale) {
+  constexpr int64_t limit = int64_t(1) << 62;
+  const int64_t bound = limit / std::max<int64_t>(scale < 0 ? -scale : scale, 1);
+  Value big = m.bor(m.gt(d, m.c(bound)), m.lt(d, m.c(-bound)));
+  Value sign = m.sel(m.lt(d, m.c(0)), m.c(scale < 0 ? limit : -limit),
+                     m.c(scale < 0 ? -limit : limit));
+  return m.sel(big, sign, m.mul(m.sel(big, m.c(0), d), m.c(scale)));
+}
+
+/// SAT16(T[edge] + SAT56(RHA(d * scale, shift))).
 Value cdpEdge(Ints &m, int64_t tableValue, Value d, nv::LutSlope slope) {
   return m.sat(m.add(m.c(tableValue),
-                     m.signedShift(m.mul(d, m.c(slope.scale)), slope.shift, kCdpInterpBits)),
+                     m.signedShift(cdpMul(m, d, slope.scale), slope.shift, kCdpInterpBits)),
                16);
 }
 
