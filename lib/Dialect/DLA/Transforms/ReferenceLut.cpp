@@ -5,7 +5,12 @@
 // from the edge entry, and choose a table by the same priority rules; they
 // differ in index arithmetic and interpolation width. The shared steps
 // (table reads, slope shifts, the choice) are written once here; the index
-// functions follow their numpy models line by line.
+// functions follow their numpy models line by line. dla.lrn executes
+// cdpLookup in test/Execution/int-lrn-layers.test; sdpLookup awaits ew.lut
+// and was checked by a throw-away hook in the LRN lowering (v =
+// wrap32(x * m + a) -> sdpLookup, 3,000 random tables and slopes within
+// the CDP's index-select range, both 16-bit halves of each result) against
+// int_sdp_lut.sdp_lut, bit-exact.
 //
 //===----------------------------------------------------------------------===//
 

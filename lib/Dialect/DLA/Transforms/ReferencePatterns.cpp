@@ -420,6 +420,9 @@ struct LrnToReference : OpConversionPattern<LrnOp> {
     Value x = readPlain(rewriter, loc, adaptor.getInput());
     // Integer LRN is the CDP's arithmetic (ReferenceCdp.cpp).
     if (elementTypeOf(x).isInteger()) {
+      // The CDP converts no precision (the table rejects anything else).
+      if (elementTypeOf(x) != op.getOutput().getType().getElementType())
+        return rewriter.notifyMatchFailure(op, "integer LRN changing its precision");
       rewriter.replaceOp(op, writeEncoded(rewriter, loc, integerLrn(rewriter, loc, op, x),
                                           op.getOutput().getType()));
       return success();
