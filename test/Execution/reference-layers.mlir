@@ -2,8 +2,9 @@
 // bufferization and LLVM lowering and mlir-runner, on random non-splat data
 // (saturating, clipping and rounding cases included), and compares each
 // element with the independent numpy reference utils/dla-ref/layer_ref.py:
-// integers exact (LRN within 1), fp16 within one f16 ulp (f32 accumulation
-// order). One module per kind; the cases are listed in run_layers.py.
+// integers exact (integer LRN is the CDP's arithmetic on derived tables),
+// fp16 within one f16 ulp (f32 accumulation order). One module per kind;
+// the cases are listed in run_layers.py.
 //
 // RUN: %python %dla_ref/run_layers.py --kind conv --opt dla-opt --bin %llvm_bin | FileCheck %s --check-prefix=CONV
 // RUN: %python %dla_ref/run_layers.py --kind sdp --opt dla-opt --bin %llvm_bin | FileCheck %s --check-prefix=SDP
@@ -31,4 +32,6 @@
 // SDP: ok clamp_i8_i8_15
 // SDP: 16 of 16 cases match
 // POOL: 9 of 9 cases match
+// LRN: ok lrn_i8_5_3
+// LRN: ok lrn_i16_3_4
 // LRN: 5 of 5 cases match

@@ -126,7 +126,14 @@ def pool(x, kind, kernel, stride=(1, 1), pad=(0, 0, 0, 0)):
 
 
 def lrn(x, size, alpha=1e-4, beta=0.75, k=1.0):
-    """ONNX LRN: channels [c - (size-1)//2, c + size//2 ... ] clipped."""
+    """ONNX LRN: channels [c - (size-1)//2, c + size//2 ... ] clipped.
+    Integer LRN is the CDP's arithmetic (int_cdp.cdp_lrn) on the tables
+    derived from alpha, beta, k (lrn_tables.py); alpha, beta and k are read
+    as f32, as the op's attributes hold them."""
+    if x.dtype in (np.int8, np.int16):
+        import lrn_tables
+        f32 = lambda v: float(np.float32(v))  # noqa: E731
+        return lrn_tables.cdp_lrn_derived(x, size, f32(alpha), f32(beta), f32(k))
     xf = x.astype(np.float64)
     c = x.shape[1]
     before = (size - 1) // 2

@@ -56,6 +56,77 @@ inline constexpr RegisterField kSdpYTruncate{"TRUNCATE", 0, 1023, "U10"};
 inline constexpr RegisterField kCaccClipTruncate{"CLIP_TRUNCATE", 0, 16,
                                                  "unsigned, range 0~16"};
 
+// --- LUT (SDP Y / CDP)
+/// The lookup table's fields (docs/IntegerAttributes.md section 7): the SDP
+/// Y stage's (NVDLA_SDP.rdl S_LUT_*) and the CDP's (NVDLA_CDP.rdl S_LUT_*,
+/// whose starts and ends are 38 bits, _HIGH [5:0] : _LOW [31:0]). The CDP
+/// reads its index selects narrower than the field: 6 bits for int8, 7 for
+/// int16 (the C model's lookup_lut_int8 / lookup_lut).
+enum class LutUnit { Sdp, CdpInt8, CdpInt16 };
+
+struct LutRegisterFields {
+  RegisterField entry, indexOffset, leIndexSelect, loIndexSelect;
+  RegisterField leStart, leEnd, loStart, loEnd;
+  RegisterField slopeScale, slopeShift;
+};
+
+inline constexpr RegisterField kLutEntry{"LUT_DATA", -32768, 32767, "16-bit signed entry"};
+/// The eight slope fields share a width; each is named `LUT_` + its IR
+/// name upper-cased (LUT_LE_SLOPE_UFLOW_SCALE), so these leave the name out.
+inline constexpr RegisterField kLutSlopeScale{"", -32768, 32767, "16-bit signed"};
+inline constexpr RegisterField kLutSlopeShift{"", -16, 15, "5-bit field read signed"};
+inline constexpr int64_t kSdpLutStartLo = -(int64_t(1) << 31), kSdpLutStartHi = (int64_t(1) << 31) - 1;
+inline constexpr int64_t kCdpLutStartLo = -(int64_t(1) << 37), kCdpLutStartHi = (int64_t(1) << 37) - 1;
+
+inline constexpr LutRegisterFields kSdpLut{
+    kLutEntry,
+    {"LUT_LE_INDEX_OFFSET", -128, 127, "8-bit signed"},
+    {"LUT_LE_INDEX_SELECT", -128, 127, "8-bit signed"},
+    {"LUT_LO_INDEX_SELECT", -128, 127, "8-bit signed"},
+    {"LUT_LE_START", kSdpLutStartLo, kSdpLutStartHi, "32-bit signed"},
+    {"LUT_LE_END", kSdpLutStartLo, kSdpLutStartHi, "32-bit signed"},
+    {"LUT_LO_START", kSdpLutStartLo, kSdpLutStartHi, "32-bit signed"},
+    {"LUT_LO_END", kSdpLutStartLo, kSdpLutStartHi, "32-bit signed"},
+    kLutSlopeScale,
+    kLutSlopeShift};
+
+inline constexpr LutRegisterFields cdpLut(int selectBits) {
+  const int64_t half = int64_t(1) << (selectBits - 1);
+  const std::string_view why = selectBits == 6 ? "int8 LRN reads it as 6-bit signed"
+                                               : "int16 LRN reads it as 7-bit signed";
+  return {kLutEntry,
+          {"LUT_LE_INDEX_OFFSET", -128, 62,
+           "8-bit signed, above 62 the C model shifts past 64 bits"},
+          {"LUT_LE_INDEX_SELECT", -half, half - 1, why},
+          {"LUT_LO_INDEX_SELECT", -half, half - 1, why},
+          {"LUT_LE_START", kCdpLutStartLo, kCdpLutStartHi, "38-bit signed"},
+          {"LUT_LE_END", kCdpLutStartLo, kCdpLutStartHi, "38-bit signed"},
+          {"LUT_LO_START", kCdpLutStartLo, kCdpLutStartHi, "38-bit signed"},
+          {"LUT_LO_END", kCdpLutStartLo, kCdpLutStartHi, "38-bit signed"},
+          kLutSlopeScale,
+          kLutSlopeShift};
+}
+
+inline constexpr LutRegisterFields lutRegisterFields(LutUnit unit) {
+  return unit == LutUnit::Sdp ? kSdpLut : cdpLut(unit == LutUnit::CdpInt8 ? 6 : 7);
+}
+
+// --- CDP converters (NVDLA_CDP.rdl D_DATIN_* / D_DATOUT_*). int8 LRN reads
+// the low 8 bits of DATIN_OFFSET and the low 25 bits of DATOUT_OFFSET.
+inline constexpr RegisterField kCdpDatinOffsetInt8{"DATIN_OFFSET", -128, 127,
+                                                   "int8 LRN reads its low 8 bits"};
+inline constexpr RegisterField kCdpDatinOffsetInt16{"DATIN_OFFSET", -32768, 32767,
+                                                    "16-bit signed"};
+inline constexpr RegisterField kCdpDatinScale{"DATIN_SCALE", -32768, 32767, "16-bit signed"};
+inline constexpr RegisterField kCdpDatinShift{"DATIN_SHIFTER", 0, 31, "5-bit unsigned"};
+inline constexpr RegisterField kCdpDatoutOffsetInt8{"DATOUT_OFFSET", -(int64_t(1) << 24),
+                                                    (int64_t(1) << 24) - 1,
+                                                    "int8 LRN reads its low 25 bits"};
+inline constexpr RegisterField kCdpDatoutOffsetInt16{"DATOUT_OFFSET", -(int64_t(1) << 31),
+                                                     (int64_t(1) << 31) - 1, "32-bit signed"};
+inline constexpr RegisterField kCdpDatoutScale{"DATOUT_SCALE", -32768, 32767, "16-bit signed"};
+inline constexpr RegisterField kCdpDatoutShift{"DATOUT_SHIFTER", 0, 63, "6-bit unsigned"};
+
 } // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAREGISTERS_H

@@ -8,6 +8,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
 #include "dla/Format/NvdlaRegisters.h"
 #include "dla/Format/Window.h"
 
@@ -255,5 +256,7 @@ static LogicalResult verifyLrnTypes(Operation *op, RankedTensorType input,
 }
 
 LogicalResult LrnOp::verify() {
-  return verifyLrnTypes(*this, getInput().getType(), getOutput().getType(), getSize());
+  if (failed(verifyLrnTypes(*this, getInput().getType(), getOutput().getType(), getSize())))
+    return failure();
+  return verifyLrnRegisters(*this);
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReferenceArith.h"
+#include "ReferenceCdp.h"
 #include "ReferencePatterns.h"
 #include "ReferenceSdp.h"
 
@@ -526,7 +527,8 @@ struct PoolToReference : LayerToReference<PoolOp> {
 //===----------------------------------------------------------------------===//
 
 /// ONNX's LRN: the window of `size` channels starts (size-1)/2 before c and
-/// is clipped to the tensor (zero padding), computed in f32.
+/// is clipped to the tensor (zero padding), computed in f32 (fp16); integer
+/// LRN computes as the CDP does.
 struct LrnToReference : OpConversionPattern<LrnOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -536,6 +538,15 @@ struct LrnToReference : OpConversionPattern<LrnOp> {
     MLIRContext *ctx = rewriter.getContext();
     NumberType f32{Float32Type::get(ctx)};
     Value x = readPlain(rewriter, loc, adaptor.getInput());
+    // Integer LRN is the CDP's arithmetic (ReferenceCdp.cpp).
+    if (elementTypeOf(x).isInteger()) {
+      // The CDP converts no precision (the table rejects anything else).
+      if (elementTypeOf(x) != op.getOutput().getType().getElementType())
+        return rewriter.notifyMatchFailure(op, "integer LRN changing its precision");
+      rewriter.replaceOp(op, writeEncoded(rewriter, loc, integerLrn(rewriter, loc, op, x),
+                                          op.getOutput().getType()));
+      return success();
+    }
     x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), f32);
 
     int64_t size = op.getSize();

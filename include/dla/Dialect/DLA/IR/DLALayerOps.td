@@ -296,6 +296,10 @@ def DLA_LrnOp : DLA_LayerOp<"lrn"> {
   let description = [{
     `output = input / (k + alpha / size * sum of input^2 over size
     neighbouring channels)^beta`, logical NCHW. CDP converts no precision.
+    An integer LRN is the CDP's arithmetic (docs/IntegerAttributes.md 5.2):
+    input converter `in_cvt`, square sum, lookup table `lut`, product with
+    the converted input, output converter `out_cvt`; without `lut` the
+    tables and both converters are derived from `alpha`, `beta`, `k`.
 
     ```mlir
     %y = dla.lrn %x size 5 : tensor<1x64x56x56xf16> -> tensor<1x64x56x56xf16>
@@ -307,10 +311,14 @@ def DLA_LrnOp : DLA_LayerOp<"lrn"> {
     DefaultValuedAttr<F32Attr, "1.0e-4">:$alpha,
     DefaultValuedAttr<F32Attr, "0.75">:$beta,
     DefaultValuedAttr<F32Attr, "1.0">:$k,
+    OptionalAttr<DLA_CvtAttr>:$in_cvt,
+    OptionalAttr<DLA_CvtAttr>:$out_cvt,
+    OptionalAttr<DLA_LutAttr>:$lut,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
-    $input `size` $size attr-dict `:` type($input) `->` type($output)
+    $input `size` $size (`in_cvt` $in_cvt^)? (`out_cvt` $out_cvt^)? (`lut` $lut^)? attr-dict
+    `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;
 }

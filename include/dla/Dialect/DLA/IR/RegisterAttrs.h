@@ -1,0 +1,40 @@
+//===- RegisterAttrs.h - Register attributes: checks and values -*- C++ -*-===//
+//
+// The range checks the layer ops run on their register attributes, with the
+// one message template of docs/IntegerAttributes.md section 1:
+// `'<op>' op <path> = <value> is outside <lo>..<hi> (<REGISTER>: <why>)`,
+// and the attributes as the format library's plain register values.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_DIALECT_DLA_IR_REGISTERATTRS_H
+#define DLA_DIALECT_DLA_IR_REGISTERATTRS_H
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaLrn.h"
+#include "dla/Format/NvdlaRegisters.h"
+
+namespace mlir::dla {
+
+/// `value` at IR spelling `path` against `field`; emits the template message.
+LogicalResult checkRegisterField(Operation *op, const Twine &path, int64_t value,
+                                 const ::dlaformat::nvdla::RegisterField &field);
+
+/// Every field of `lut` against the ranges of `unit` (SDP Y stage, int8 or
+/// int16 CDP); `path` prefixes the field names (`lut`, `ew.lut`), giving
+/// `lut.le[3]`, `ew.lut.le_start`.
+LogicalResult verifyLutRegisters(Operation *op, StringRef path, LutAttr lut,
+                                 ::dlaformat::nvdla::LutUnit unit);
+
+/// dla.lrn's integer registers (in_cvt, out_cvt, lut, size) and the rules of
+/// docs/IntegerAttributes.md 5.2 / 6.2.
+LogicalResult verifyLrnRegisters(LrnOp op);
+
+/// The table registers #dla.lut states.
+::dlaformat::nvdla::LutProgram getLutProgram(LutAttr lut);
+/// An integer dla.lrn's tables and converters: the stated ones, or
+/// deriveLrnTables' for alpha, beta, k (absent converters are identities).
+::dlaformat::nvdla::LrnTables getLrnTables(LrnOp op);
+
+} // namespace mlir::dla
+
+#endif // DLA_DIALECT_DLA_IR_REGISTERATTRS_H

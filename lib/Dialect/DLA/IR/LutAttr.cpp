@@ -1,0 +1,125 @@
+//===- LutAttr.cpp - #dla.lut and its register ranges --------------------===//
+//
+// The attribute verifier checks only what no register decides (table
+// lengths, the LE index field that matches the function, ordered ranges);
+// the unit's widths are checked by the op through verifyLutRegisters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+namespace nv = ::dlaformat::nvdla;
+
+static constexpr int64_t kLeEntries = 65, kLoEntries = 257;
+
+LogicalResult LutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              LutFunction leFunction, DenseI64ArrayAttr le, DenseI64ArrayAttr lo,
+                              int64_t leStart, int64_t leEnd, int64_t loStart, int64_t loEnd,
+                              std::optional<int64_t> leIndexOffset,
+                              std::optional<int64_t> leIndexSelect, int64_t, int64_t, int64_t,
+                              int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, LutTable,
+                              LutTable, LutTable) {
+  if (!le || le.size() != kLeEntries)
+    return emitError() << "#dla.lut le has " << (le ? le.size() : 0)
+                       << " entries; the LE table has " << kLeEntries;
+  if (!lo || lo.size() != kLoEntries)
+    return emitError() << "#dla.lut lo has " << (lo ? lo.size() : 0)
+                       << " entries; the LO table has " << kLoEntries;
+  // One spelling per configuration: the index field the function ignores
+  // is an error, not dead weight.
+  bool exponent = leFunction == LutFunction::Exponent;
+  if (exponent && leIndexSelect)
+    return emitError() << "#dla.lut le_index_select applies to a linear LE table; this one is "
+                          "exponent";
+  if (!exponent && leIndexOffset)
+    return emitError() << "#dla.lut le_index_offset applies to an exponent LE table; this one "
+                          "is linear";
+  if (exponent && !leIndexOffset)
+    return emitError() << "#dla.lut exponent LE table needs le_index_offset";
+  if (!exponent && !leIndexSelect)
+    return emitError() << "#dla.lut linear LE table needs le_index_select";
+  if (leStart > leEnd)
+    return emitError() << "#dla.lut le_start " << leStart << " exceeds le_end " << leEnd;
+  if (loStart > loEnd)
+    return emitError() << "#dla.lut lo_start " << loStart << " exceeds lo_end " << loEnd;
+  return success();
+}
+
+LogicalResult mlir::dla::checkRegisterField(Operation *op, const Twine &path, int64_t value,
+                                            const nv::RegisterField &field) {
+  if (field.holds(value))
+    return success();
+  return op->emitOpError() << path << " = " << value << " is outside " << field.lo << ".."
+                           << field.hi << " (" << StringRef(field.name.data(), field.name.size())
+                           << ": " << StringRef(field.why.data(), field.why.size()) << ")";
+}
+
+LogicalResult mlir::dla::verifyLutRegisters(Operation *op, StringRef path, LutAttr lut,
+                                            nv::LutUnit unit) {
+  const nv::LutRegisterFields regs = nv::lutRegisterFields(unit);
+  for (auto [name, table] : {std::pair<StringRef, DenseI64ArrayAttr>{"le", lut.getLe()},
+                             std::pair<StringRef, DenseI64ArrayAttr>{"lo", lut.getLo()}})
+    for (auto [i, v] : llvm::enumerate(table.asArrayRef()))
+      if (failed(checkRegisterField(op, path + "." + name + "[" + Twine(i) + "]", v, regs.entry)))
+        return failure();
+  auto check = [&](StringRef name, int64_t value, const nv::RegisterField &field) {
+    if (!field.name.empty())
+      return checkRegisterField(op, path + "." + name, value, field);
+    // Slope fields: the register is named after the field.
+    std::string reg = "LUT_" + llvm::StringRef(name).upper();
+    nv::RegisterField named{reg, field.lo, field.hi, field.why};
+    return checkRegisterField(op, path + "." + name, value, named);
+  };
+  struct Field {
+    StringRef name;
+    std::optional<int64_t> value;
+    const nv::RegisterField &reg;
+  };
+  const Field fields[] = {
+      {"le_start", lut.getLeStart(), regs.leStart},
+      {"le_end", lut.getLeEnd(), regs.leEnd},
+      {"lo_start", lut.getLoStart(), regs.loStart},
+      {"lo_end", lut.getLoEnd(), regs.loEnd},
+      {"le_index_offset", lut.getLeIndexOffset(), regs.indexOffset},
+      {"le_index_select", lut.getLeIndexSelect(), regs.leIndexSelect},
+      {"lo_index_select", lut.getLoIndexSelect(), regs.loIndexSelect},
+      {"le_slope_uflow_scale", lut.getLeSlopeUflowScale(), regs.slopeScale},
+      {"le_slope_uflow_shift", lut.getLeSlopeUflowShift(), regs.slopeShift},
+      {"le_slope_oflow_scale", lut.getLeSlopeOflowScale(), regs.slopeScale},
+      {"le_slope_oflow_shift", lut.getLeSlopeOflowShift(), regs.slopeShift},
+      {"lo_slope_uflow_scale", lut.getLoSlopeUflowScale(), regs.slopeScale},
+      {"lo_slope_uflow_shift", lut.getLoSlopeUflowShift(), regs.slopeShift},
+      {"lo_slope_oflow_scale", lut.getLoSlopeOflowScale(), regs.slopeScale},
+      {"lo_slope_oflow_shift", lut.getLoSlopeOflowShift(), regs.slopeShift}};
+  for (const Field &f : fields)
+    if (f.value && failed(check(f.name, *f.value, f.reg)))
+      return failure();
+  return success();
+}
+
+nv::LutProgram mlir::dla::getLutProgram(LutAttr lut) {
+  nv::LutProgram p;
+  p.leLinear = lut.getLeFunction() == LutFunction::Linear;
+  llvm::copy(lut.getLe().asArrayRef(), p.le.begin());
+  llvm::copy(lut.getLo().asArrayRef(), p.lo.begin());
+  p.leStart = lut.getLeStart();
+  p.leEnd = lut.getLeEnd();
+  p.loStart = lut.getLoStart();
+  p.loEnd = lut.getLoEnd();
+  p.leIndexOffset = lut.getLeIndexOffset().value_or(0);
+  p.leIndexSelect = lut.getLeIndexSelect().value_or(0);
+  p.loIndexSelect = lut.getLoIndexSelect();
+  p.leUflow = {lut.getLeSlopeUflowScale(), lut.getLeSlopeUflowShift()};
+  p.leOflow = {lut.getLeSlopeOflowScale(), lut.getLeSlopeOflowShift()};
+  p.loUflow = {lut.getLoSlopeUflowScale(), lut.getLoSlopeUflowShift()};
+  p.loOflow = {lut.getLoSlopeOflowScale(), lut.getLoSlopeOflowShift()};
+  p.uflowLo = lut.getUflowPriority() == LutTable::Lo;
+  p.oflowLo = lut.getOflowPriority() == LutTable::Lo;
+  p.hybridLo = lut.getHybridPriority() == LutTable::Lo;
+  return p;
+}

@@ -1,0 +1,19 @@
+//===- ReferenceCdp.h - Integer LRN on the CDP's arithmetic -----*- C++ -*-===//
+#ifndef DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCECDP_H
+#define DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCECDP_H
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::dla::reference {
+
+/// An integer dla.lrn on its plain (row-major, unencoded) input `x`, bit-
+/// exactly as utils/dla-ref/int_cdp.py cdp_lrn: input converter, square sum
+/// over `size` channels (channels outside the cube add 0), the LUT, product
+/// with the converted input, output converter. Returns the plain result.
+Value integerLrn(OpBuilder &b, Location loc, LrnOp op, Value x);
+
+} // namespace mlir::dla::reference
+
+#endif // DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCECDP_H
