@@ -3,7 +3,8 @@
 // to utils/dla-ref/int_sdp.py, the numpy model of NVIDIA's C model
 // (cmod/hls/sdp; itself checked against the C model's code in
 // test/NvdlaCModel/integer-units.test). The cases (int_cases_sdp.py) cover
-// every stage combination, register and memory operands (per channel, per
+// every stage combination (ew with and without its lookup table), register
+// and memory operands (per channel, per
 // element, batch-norm's two components, the Y converters), offline and
 // on-the-fly inputs (the convolution's accumulator after clip_truncate),
 // and int8 / int16 / fp16 results, with registers across their ranges.

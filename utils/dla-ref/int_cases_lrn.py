@@ -78,7 +78,7 @@ def _stated(rng, bits):
     return cin, cout, lut
 
 
-def _lut_text(lut):
+def lut_text(lut):
     prio = lambda v: "lo" if v else "le"  # noqa: E731
     parts = [f"le_function = {lut['lut_le_function']}",
              "le = [" + ", ".join(str(int(v)) for v in lut["lut_le_table"]) + "]",
@@ -135,7 +135,7 @@ def int_lrn_cases(rng, count):
                             datin_shifter=cin[2], datout_offset=cout[0], datout_scale=cout[1],
                             datout_shifter=cout[2], **lut)
         op = (f"dla.lrn %a0 size {size} in_cvt {_cvt_text(cin)} out_cvt {_cvt_text(cout)} "
-              f"lut {_lut_text(lut)} : {ty} -> {ty}")
+              f"lut {lut_text(lut)} : {ty} -> {ty}")
         cases.append(Case(f"int_lrn_{lut['lut_le_function']}_{t}_{n}", [(x, t)], op, e.shape, t,
                           e))
     return cases

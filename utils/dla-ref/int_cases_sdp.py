@@ -3,8 +3,8 @@ run_layers.py --kind int-sdp, with the values the numpy model of NVIDIA's C
 model gives (int_sdp.sdp_x, sdp_y, sdp_y_cvt, sdp_cvt; int_conv.cacc_clip for
 an on-the-fly SDP's accumulator).
 
-Every stage combination (each of bs, bn, ew present or not), every operand
-source (register, per-channel or per-element memory, the two-component
+Every stage combination (each of bs, bn, ew present or not; ew's lookup
+table in the SDP's ranges), every operand source (register, per-channel or per-element memory, the two-component
 batch-norm surface, memory through the Y converters), offline and
 on-the-fly inputs, int8 / int16 / fp16 results. Registers are drawn across
 their whole ranges with their edges, half of the cases with shifts chosen to
@@ -15,6 +15,8 @@ import numpy as np
 
 import int_conv
 import int_sdp
+import int_sdp_lut
+from int_cases_lrn import lut_text
 from int_arith import sat, shr
 
 NP = {"i8": np.int8, "i16": np.int16}
@@ -157,6 +159,46 @@ def _y_operand(rng, unit, mem, tame, f, kw):
         kw.update({f"{unit}_src": "reg", f"{unit}_operand": v})
 
 
+def _sdp_lut(rng):
+    """A random #dla.lut in the SDP's ranges (32-bit starts and ends, 8-bit
+    index registers), placed where the Y stage's values fall so that hits,
+    interpolation, under- and overflow all occur."""
+    log_v = int(rng.integers(0, 32))
+
+    def start_end():
+        start = int(rng.integers(-(1 << log_v), (1 << log_v) + 1))
+        if rng.random() < 0.05:
+            start = int(rng.integers(-(1 << 31), 1 << 31))
+        end = min(start + int(rng.integers(0, 1 << min(log_v + 1, 32))), (1 << 31) - 1)
+        return start, end
+
+    def select(entries_log):
+        if rng.random() < 0.15:
+            return int(rng.integers(-128, 128))
+        return int(np.clip(log_v - entries_log + int(rng.integers(-3, 4)), -128, 127))
+
+    le_start, le_end = start_end()
+    lo_start, lo_end = start_end()
+    lut = dict(
+        lut_le_table=rng.integers(-32768, 32768, 65), lut_lo_table=rng.integers(-32768, 32768, 257),
+        lut_le_function=_pick(rng, ["exponent", "linear"]),
+        lut_le_index_offset=int(rng.integers(-128, 128)) if rng.random() < 0.2 else
+        int(rng.integers(-4, 12)),
+        lut_le_index_select=select(6), lut_lo_index_select=select(8),
+        lut_le_start=le_start, lut_le_end=le_end, lut_lo_start=lo_start, lut_lo_end=lo_end,
+        lut_uflow_priority=int(rng.integers(2)), lut_oflow_priority=int(rng.integers(2)),
+        lut_hybrid_priority=int(rng.integers(2)))
+    if rng.random() < 0.3:  # smooth tables: interpolation visible
+        lut["lut_le_table"] = np.sort(lut["lut_le_table"]).copy()
+        lut["lut_lo_table"] = np.sort(lut["lut_lo_table"]).copy()
+    for t in ("le", "lo"):
+        for side in ("uflow", "oflow"):
+            on = rng.random() < 0.7
+            lut[f"lut_{t}_slope_{side}_scale"] = int(rng.integers(-32768, 32768)) if on else 0
+            lut[f"lut_{t}_slope_{side}_shift"] = int(rng.integers(-16, 16)) if on else 0
+    return lut
+
+
 def _y_stage(rng, mem, tame):
     while True:
         f, kw = [], dict(mul_bypass=1, alu_bypass=1)
@@ -183,11 +225,14 @@ def _y_stage(rng, mem, tame):
             kw.update(alu_bypass=0, alu_algo=alu)
             f.append(f"alu = {alu}")
             _y_operand(rng, "alu", mem if mem_unit in ("alu", "both") else None, tame, f, kw)
+        lut = _sdp_lut(rng) if rng.random() < 0.3 else None
+        if lut:
+            f.append("lut = " + lut_text(lut))
         if f:
             order = ["mul_operand", "mul_cvt", "prelu", "truncate", "alu =", "alu_operand",
-                     "alu_cvt"]
+                     "alu_cvt", "lut"]
             f.sort(key=lambda x: next(i for i, k in enumerate(order) if x.startswith(k)))
-            return "<" + ", ".join(f) + ">", kw
+            return "<" + ", ".join(f) + ">", kw, lut
 
 
 def _conv_sum(x, w, pad):
@@ -264,8 +309,10 @@ def cases(rng, count, make_case, tensor_type):
                 t, kw = _x_stage(rng, mems.get(s), tame)
                 v = int_sdp.sdp_x(v, **kw).astype(np.int64)
             else:
-                t, kw = _y_stage(rng, mems.get(s), tame)
+                t, kw, lut = _y_stage(rng, mems.get(s), tame)
                 v = int_sdp.sdp_y(v, **kw).astype(np.int64)
+                if lut:
+                    v = int_sdp_lut.sdp_lut(v, **lut).astype(np.int64)
             text.append(f"{s} {t}")
         cvt_text = ""
         off, scale, shift = 0, 1, 0

@@ -92,6 +92,14 @@ inline constexpr HardwareConfig kHardwareConfigs[] = {
       false, 8, 32, 512}},
 };
 constexpr const auto &enumEntries(HardwareKind) { return kHardwareConfigs; }
+// The SDP's LUT belongs to its Y stage: no configuration has one without the
+// other, so a Y stage's lut needs no rule of its own.
+static_assert([] {
+  for (const HardwareConfig &c : kHardwareConfigs)
+    if (c.caps.sdpLut != c.caps.sdpEw)
+      return false;
+  return true;
+}());
 static_assert(isInDeclarationOrder(kHardwareConfigs, &HardwareConfig::kind));
 
 /// The configuration of `kind`.

@@ -82,7 +82,7 @@ LogicalResult SdpXAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult SdpYAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                SdpOperand mulOperand, CvtAttr mulCvt, bool prelu,
                                int64_t truncate, std::optional<nv::SdpAluAlgo> alu,
-                               SdpOperand aluOperand, CvtAttr aluCvt) {
+                               SdpOperand aluOperand, CvtAttr aluCvt, LutAttr lut) {
   if (failed(verifyUnits(emitError, "#dla.sdp_y", alu, aluOperand, mulOperand, prelu)))
     return failure();
   if (truncate != 0 && !mulOperand.isPresent())
@@ -94,7 +94,7 @@ LogicalResult SdpYAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (cvt && !operand.mem)
       return emitError() << "#dla.sdp_y " << unit << "_cvt needs a memory " << unit
                          << "_operand: register operands meet no converter";
-  if (!mulOperand.isPresent() && !alu)
+  if (!mulOperand.isPresent() && !alu && !lut)
     return emitError() << "#dla.sdp_y configures nothing: leave the stage out (an absent "
                           "stage is bypassed)";
   return success();

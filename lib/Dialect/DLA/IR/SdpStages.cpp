@@ -9,6 +9,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
 #include "dla/Format/NvdlaRegisters.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -126,6 +127,10 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
     return op.emitOpError() << "ew: the SDP's Y (EW) stage does not exist on "
                             << StringRef(config.name.data(), config.name.size())
                             << " (SDP_EW_DISABLE)";
+  // Every configuration with the Y stage has its LUT (NvdlaHardware.h).
+  LutAttr lut = op.getEwAttr() ? op.getEwAttr().getLut() : LutAttr();
+  if (lut && failed(verifyLutRegisters(op, "ew.lut", lut, nv::LutUnit::Sdp)))
+    return failure();
   if (op.getMode() == SdpMode::OnTheFly)
     if (auto conv = op.getInput().getDefiningOp<ConvOp>(); conv && conv.getBias())
       return op.emitOpError() << "stage form receives the convolution's accumulator: give the "

@@ -9,6 +9,7 @@
 
 #include "ReferenceSdp.h"
 #include "ReferenceArith.h"
+#include "ReferenceLut.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -113,5 +114,7 @@ Value reference::sdpYStage(OpBuilder &b, Location loc, Value x, SdpYAttr stage, 
     Value op = yOperand(e, stage.getAluOperand(), stage.getAluCvt(), aluMem);
     m = e.sat32(e.alu(*algo, m, op));
   }
+  if (LutAttr lut = stage.getLut())
+    m = sdpLookup(b, loc, m, lut);
   return m;
 }

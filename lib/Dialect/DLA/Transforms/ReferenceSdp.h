@@ -22,7 +22,7 @@ Value sdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage, Value aluMe
                 Value mulMem);
 
 /// The Y stage (EW): MUL, then ALU, each memory operand through its
-/// converter when one is stated.
+/// converter when one is stated, then the lookup table.
 Value sdpYStage(OpBuilder &b, Location loc, Value x, SdpYAttr stage, Value aluMem,
                 Value mulMem);
 

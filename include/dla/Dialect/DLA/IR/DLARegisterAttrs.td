@@ -83,38 +83,6 @@ def DLA_SdpXAttr : DLA_Attr<"SdpX", "sdp_x"> {
   let genVerifyDecl = 1;
 }
 
-def DLA_SdpYAttr : DLA_Attr<"SdpY", "sdp_y"> {
-  let summary = "The Y stage of the NVDLA SDP (EW): MUL, ALU, operand converters";
-  let description = [{
-    The registers of `dla.sdp`'s `ew` stage on an integer pipeline
-    (docs/IntegerAttributes.md section 4.3). On 32-bit data `x`, with each
-    memory operand through its converter when stated
-    (`SAT32(RHA((op - offset) * scale, shift))`):
-
-    ```
-    m = mul_operand ? ((prelu && x >= 0) ? x : SAT32(RHA(x * mul_operand, truncate))) : x
-    y = alu ? SAT32(op(m, alu_operand)) : m              eql: 0 where equal, else 1
-    ```
-
-    Register operands are int32 and meet no converter; `alu` is `max`,
-    `min`, `sum` or `eql`. nv_small has no Y stage.
-
-    ```mlir
-    #dla.sdp_y<alu = sum, alu_operand = eltwise, alu_cvt = <offset = 0, scale = 19661, shift = 14>>
-    #dla.sdp_y<mul_operand = eltwise, truncate = 7>
-    ```
-  }];
-  let parameters = (ins DLA_SdpOperandParameter:$mul_operand,
-                        OptionalParameter<"::mlir::dla::CvtAttr">:$mul_cvt,
-                        DLA_FlagParameter:$prelu, DLA_ShiftParameter:$truncate,
-                        DLA_SdpAluParameter:$alu, DLA_SdpOperandParameter:$alu_operand,
-                        OptionalParameter<"::mlir::dla::CvtAttr">:$alu_cvt);
-  let assemblyFormat = "`<` struct(params) `>`";
-  let genVerifyDecl = 1;
-}
-
-// The lookup table's two enums, with the register encodings
-// (LUT_LE_FUNCTION: EXPONENT 0, LINEAR 1; LUT_*_PRIORITY: LE 0, LO 1).
 def DLA_LutFunction : I32EnumAttr<"LutFunction", "LE table index function", [
     I32EnumAttrCase<"Exponent", 0, "exponent">,
     I32EnumAttrCase<"Linear", 1, "linear">]> {
@@ -175,4 +143,39 @@ def DLA_LutAttr : DLA_Attr<"Lut", "lut"> {
   let genVerifyDecl = 1;
 }
 
+def DLA_SdpYAttr : DLA_Attr<"SdpY", "sdp_y"> {
+  let summary = "The Y stage of the NVDLA SDP (EW): MUL, ALU, operand converters";
+  let description = [{
+    The registers of `dla.sdp`'s `ew` stage on an integer pipeline
+    (docs/IntegerAttributes.md section 4.3). On 32-bit data `x`, with each
+    memory operand through its converter when stated
+    (`SAT32(RHA((op - offset) * scale, shift))`):
+
+    ```
+    m = mul_operand ? ((prelu && x >= 0) ? x : SAT32(RHA(x * mul_operand, truncate))) : x
+    v = alu ? SAT32(op(m, alu_operand)) : m              eql: 0 where equal, else 1
+    y = lut ? LUT(v) : v                                 the #dla.lut on 32-bit data (SDP ranges)
+    ```
+
+    Register operands are int32 and meet no converter; `alu` is `max`,
+    `min`, `sum` or `eql`. nv_small has no Y stage, and no configuration without
+    SDP_LUT_ENABLE has `lut`.
+
+    ```mlir
+    #dla.sdp_y<alu = sum, alu_operand = eltwise, alu_cvt = <offset = 0, scale = 19661, shift = 14>>
+    #dla.sdp_y<mul_operand = eltwise, truncate = 7>
+    ```
+  }];
+  let parameters = (ins DLA_SdpOperandParameter:$mul_operand,
+                        OptionalParameter<"::mlir::dla::CvtAttr">:$mul_cvt,
+                        DLA_FlagParameter:$prelu, DLA_ShiftParameter:$truncate,
+                        DLA_SdpAluParameter:$alu, DLA_SdpOperandParameter:$alu_operand,
+                        OptionalParameter<"::mlir::dla::CvtAttr">:$alu_cvt,
+                        OptionalParameter<"::mlir::dla::LutAttr">:$lut);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+// The lookup table's two enums, with the register encodings
+// (LUT_LE_FUNCTION: EXPONENT 0, LINEAR 1; LUT_*_PRIORITY: LE 0, LO 1).
 #endif // DLA_REGISTER_ATTRS_TD
