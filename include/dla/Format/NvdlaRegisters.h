@@ -8,6 +8,7 @@
 #ifndef DLA_FORMAT_NVDLAREGISTERS_H
 #define DLA_FORMAT_NVDLAREGISTERS_H
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -62,6 +63,16 @@ inline constexpr RegisterField kPdpPadValue[7] = {
     {"PAD_VALUE_5X", -262144, 262143, "19-bit field, read signed"},
     {"PAD_VALUE_6X", -262144, 262143, "19-bit field, read signed"},
     {"PAD_VALUE_7X", -262144, 262143, "19-bit field, read signed"}};
+
+/// PAD_VALUE_1X .. 7X that make each padded position count as `pad`
+/// (n * pad, as utils/dla-ref/int_pdp.pdp_pad_values): the front end's
+/// helper for `pad_values` (docs/IntegerAttributes.md decision 10).
+constexpr std::array<int64_t, 7> pdpPadValues(int64_t pad) {
+  std::array<int64_t, 7> values{};
+  for (int n = 1; n <= 7; ++n)
+    values[n - 1] = n * pad;
+  return values;
+}
 
 } // namespace dlaformat::nvdla
 
