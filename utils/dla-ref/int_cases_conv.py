@@ -15,7 +15,6 @@ import numpy as np
 
 import int_conv
 from int_arith import sat
-from run_layers import Case, tensor_type
 
 NP = {"i8": np.int8, "i16": np.int16, "ui8": np.uint8}
 BITS = {"i8": 8, "i16": 16, "ui8": 8}
@@ -84,7 +83,7 @@ def _conv_sum(x, w, stride, pad, dil):
     return acc
 
 
-def _layer(rng, index):
+def _layer(rng, index, make_case, tensor_type):
     mode = "image" if rng.random() < 0.45 else "direct"
     pipeline = "i8" if rng.random() < 0.5 else "i16"
     if mode == "image":
@@ -134,9 +133,11 @@ def _layer(rng, index):
     op = (f"dla.conv {mode} {names} stride [{stride[0]}, {stride[1]}] "
           f"pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}] dilation [{dil[0]}, {dil[1]}]{attrs} "
           f": {types} -> {tensor_type(expected.shape, pipeline)}")
-    return Case(f"int_conv_{mode}_{xt}_{pipeline}_{index}", args, op, expected.shape, pipeline,
-                expected)
+    return make_case(f"int_conv_{mode}_{xt}_{pipeline}_{index}", args, op, expected.shape,
+                     pipeline, expected)
 
 
-def int_conv_cases(rng, count):
-    return [_layer(rng, i) for i in range(count)]
+def int_conv_cases(rng, count, make_case, tensor_type):
+    """`count` random layers, each made by make_case(name, args, op, shape,
+    out_t, expected) (run_layers.Case, passed in as int_cases_sdp takes it)."""
+    return [_layer(rng, i, make_case, tensor_type) for i in range(count)]

@@ -11,7 +11,6 @@ values come from int_pdp.pdp_pool, the numpy model of NVIDIA's C model.
 import numpy as np
 
 import int_pdp
-from run_layers import Case, tensor_type
 
 RECIP_MAX = (1 << 17) - 1
 PAD_LO, PAD_HI = -(1 << 18), (1 << 18) - 1
@@ -58,7 +57,7 @@ def _data(rng, shape, bits):
     return rng.integers(lo, hi + 1, size=shape)
 
 
-def _layer(rng, index):
+def _layer(rng, index, make_case, tensor_type):
     t = "i8" if rng.random() < 0.5 else "i16"
     precision, np_type, bits = TYPES[t]
     kind = "average" if rng.random() < 0.85 else str(rng.choice(["max", "min"]))
@@ -92,8 +91,10 @@ def _layer(rng, index):
     op = (f"dla.pool {kind} %a0 kernel [{kh}, {kw}] stride [{sh}, {sw}] "
           f"pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]{attrs} "
           f": {tensor_type(x.shape, t)} -> {tensor_type(expected.shape, t)}")
-    return Case(f"int_pool_{kind}_{t}_{index}", [(x, t)], op, expected.shape, t, expected)
+    return make_case(f"int_pool_{kind}_{t}_{index}", [(x, t)], op, expected.shape, t, expected)
 
 
-def int_pool_cases(rng, count):
-    return [_layer(rng, i) for i in range(count)]
+def int_pool_cases(rng, count, make_case, tensor_type):
+    """`count` random layers, each made by make_case(name, args, op, shape,
+    out_t, expected) (run_layers.Case, passed in as int_cases_sdp takes it)."""
+    return [_layer(rng, i, make_case, tensor_type) for i in range(count)]

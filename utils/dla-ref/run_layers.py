@@ -2,11 +2,12 @@
 """Executes dla layer ops through --dla-lower-to-reference and mlir-runner
 and compares every output element with layer_ref.py.
 
-    run_layers.py --kind conv|sdp|pool|lrn|encoded|int-pool|int-conv [--seed S] [--count N]
-                  --opt DLA_OPT --bin LLVM_BIN [--path reference|memref]
+    run_layers.py --kind conv|sdp|pool|lrn|encoded|int-sdp|int-pool|int-conv [--seed S]
+                  [--count N] --opt DLA_OPT --bin LLVM_BIN [--path reference|memref|compiled]
 
 --path memref (encoded cases) runs the layer ops in dla.on_storage
-(dla.on_storage, made by --dla-lower-to-memref) instead.
+(dla.on_storage, made by --dla-lower-to-memref) instead; --path compiled
+first assigns layouts with --dla-compile (any case), then does the same.
 
 int-pool and int-conv are N random integer layers with their registers
 (int_cases_pool.py, int_cases_conv.py; expected values from the numpy model
@@ -55,6 +56,9 @@ class Case:
     def __init__(self, name, args, op, out_shape, out_t, expected, encodings=None):
         self.name, self.args, self.op = name, args, op
         self.out_shape, self.out_t, self.expected = out_shape, out_t, expected
+        # Lines before `%r = op` (a producing op), and whether the values must
+        # be exact (the integer units' cases; fp16 results included).
+        self.prelude = ""
         # Argument index or "result" -> the encoding of that function boundary.
         self.encodings = encodings or {}
 
@@ -288,8 +292,9 @@ def module(cases):
     for c in cases:
         params = ", ".join(f"%a{i}: {c.arg_type(i)}" for i in range(len(c.args)))
         out = c.result_type()
-        lines += [f"func.func @{c.name}({params}) -> {out} {{",
-                  f"  %r = {c.op}", f"  return %r : {out}", "}"]
+        lines += [f"func.func @{c.name}({params}) -> {out} {{"]
+        lines += [f"  {c.prelude}"] if c.prelude else []
+        lines += [f"  %r = {c.op}", f"  return %r : {out}", "}"]
     lines += ["func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}",
               "func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}",
               "func.func @main() {"]
@@ -347,6 +352,24 @@ def run(cases, dla_opt, bin_dir, path="reference"):
                               input=text, capture_output=True, text=True)
         if llvm.returncode:
             sys.exit("dla-opt failed:\n" + llvm.stderr)
+    elif path == "compiled":
+        # --dla-compile assigns the layers' layouts, then the whole lowering
+        # runs each encoded layer in dla.on_storage (storage layers).
+        compiled = subprocess.run([dla_opt, "--dla-compile", "-"], input=text,
+                                  capture_output=True, text=True)
+        if compiled.returncode:
+            sys.exit("dla-opt --dla-compile failed:\n" + compiled.stderr)
+        memref = subprocess.run([dla_opt, "--dla-pack-weights", "--convert-elementwise-to-linalg",
+                                 "--dla-lower-to-memref", "-"], input=compiled.stdout,
+                                capture_output=True, text=True)
+        found = len(re.findall(r"dla\.on_storage ", memref.stdout))
+        if memref.returncode or found < len(cases):
+            sys.exit(f"--dla-lower-to-memref made {found} dla.on_storage ops for {len(cases)} "
+                     "cases:\n" + memref.stderr)
+        llvm = subprocess.run([dla_opt, "--dla-lower-to-llvm", "-"], input=compiled.stdout,
+                              capture_output=True, text=True)
+        if llvm.returncode:
+            sys.exit("dla-opt failed:\n" + llvm.stderr)
     elif any(c.encodings for c in cases):
         # Encodings need dla-opt's own lowering (relayouts, storage buffers).
         llvm = subprocess.run([dla_opt, "--dla-lower-to-reference",
@@ -381,6 +404,11 @@ def compare(case, got):
     exp = case.expected.astype(np.float64).ravel()
     if got.size != exp.size:
         return False, f"{got.size} values, expected {exp.size}"
+    if case.name.startswith("int_"):
+        # The integer units: every value exact (an fp16 result too, +-inf
+        # included: Int17ToFp16 is one rounding).
+        bad = int(np.sum(got != exp))
+        return bad == 0, f"{bad} of {exp.size} values differ"
     if case.out_t == "f16":
         # One f16 ulp at the expected value (the spacing of f16 there).
         # At +-65504 numpy's spacing overflows to inf, which would accept
@@ -402,29 +430,36 @@ def compare(case, got):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--kind", required=True,
-                   choices=["conv", "sdp", "pool", "lrn", "encoded", "int-pool", "int-conv"])
+                   choices=["conv", "sdp", "pool", "lrn", "encoded", "int-sdp", "int-pool",
+                            "int-conv"])
     p.add_argument("--seed", type=int, default=12)
-    p.add_argument("--count", type=int, default=500, help="int-pool / int-conv: random layers")
+    p.add_argument("--count", type=int, default=500,
+                   help="random cases of the int-* kinds")
     p.add_argument("--verbose", action="store_true",
                    help="int-pool / int-conv: a line per case, not only the mismatches")
     p.add_argument("--opt", required=True, help="the dla-opt binary")
     p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
     p.add_argument("--print-module", action="store_true")
-    p.add_argument("--path", choices=["reference", "memref"], default="reference",
+    p.add_argument("--path", choices=["reference", "memref", "compiled"], default="reference",
                    help="memref: encoded layer ops in dla.on_storage "
                         "(--dla-lower-to-memref, --dla-lower-buffers-to-reference) instead "
-                        "of --dla-lower-to-reference")
+                        "of --dla-lower-to-reference; compiled: layouts assigned by "
+                        "--dla-compile first, then the same")
     a = p.parse_args()
     rng = np.random.default_rng(a.seed)
-    if a.kind in ("int-pool", "int-conv"):
+    if a.kind == "int-sdp":
+        import int_cases_sdp
+        cases = int_cases_sdp.cases(rng, a.count, Case, tensor_type)
+    elif a.kind in ("int-pool", "int-conv"):
         import int_cases_conv
         import int_cases_pool
         cases = {"int-pool": int_cases_pool.int_pool_cases,
-                 "int-conv": int_cases_conv.int_conv_cases}[a.kind](rng, a.count)
+                 "int-conv": int_cases_conv.int_conv_cases}[a.kind](rng, a.count, Case,
+                                                                    tensor_type)
     else:
         cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
                  "lrn": lrn_cases, "encoded": encoded_cases}[a.kind](rng)
-    quiet = a.kind.startswith("int-") and not a.verbose
+    quiet = a.kind in ("int-pool", "int-conv") and not a.verbose
     if a.print_module:
         print(module(cases))
         return 0

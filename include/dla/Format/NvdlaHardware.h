@@ -35,6 +35,9 @@ struct HardwareConfig {
   int64_t atomicC;              ///< elements per direct-convolution channel cube
   int64_t atomicK;              ///< kernels per group for 1-byte precision
   int64_t weightBufferEntryBytes; ///< convolution-buffer entry width in bytes
+  /// The SDP's Y (element-wise) stage and its lookup table (spec/defs/*.spec
+  /// SDP_EW_ENABLE / SDP_LUT_ENABLE).
+  bool hasSdpEw, hasSdpLut;
 
   /// Kernels per kernel group: atomic-K for int8, atomic-K / 2 for int16 and
   /// fp16.
@@ -46,9 +49,9 @@ struct HardwareConfig {
 /// One row per configuration, indexed by HardwareKind; also the name table
 /// (`#dla.weight<..., config = nv_small>`).
 inline constexpr HardwareConfig kHardwareConfigs[] = {
-    {HardwareKind::NvFull, "nv_full", 64, 32, 128},
-    {HardwareKind::NvLarge, "nv_large", 64, 32, 64},
-    {HardwareKind::NvSmall, "nv_small", 8, 8, 8},
+    {HardwareKind::NvFull, "nv_full", 64, 32, 128, true, true},
+    {HardwareKind::NvLarge, "nv_large", 64, 32, 64, true, true},
+    {HardwareKind::NvSmall, "nv_small", 8, 8, 8, false, false},
 };
 constexpr const auto &enumEntries(HardwareKind) { return kHardwareConfigs; }
 static_assert(isInDeclarationOrder(kHardwareConfigs, &HardwareConfig::kind));

@@ -31,6 +31,27 @@ inline constexpr RegisterField kSdpCvtOffset{"D_CVT_OFFSET", -(int64_t(1) << 31)
 inline constexpr RegisterField kSdpCvtScale{"D_CVT_SCALE", -32768, 32767, "INT16"};
 inline constexpr RegisterField kSdpCvtShift{"D_CVT_SHIFT", 0, 63, "U6"};
 
+/// The SDP's X stages (BS, BN; NVDLA_SDP.rdl D_DP_BS_* / D_DP_BN_*): the
+/// name without the stage prefix, which a message puts in front.
+inline constexpr RegisterField kSdpXAluOperand{"ALU_OPERAND", -32768, 32767, "INT16"};
+inline constexpr RegisterField kSdpXAluShift{"ALU_SHIFT_VALUE", 0, 63, "U6"};
+inline constexpr RegisterField kSdpXMulOperand{"MUL_OPERAND", -32768, 32767, "INT16"};
+/// An 8-bit field of which the C model (sdp_x.cpp X_trt) uses 6 bits.
+inline constexpr RegisterField kSdpXMulShift{"MUL_SHIFT_VALUE", 0, 63,
+                                             "8-bit field, 6 bits used"};
+/// The Y stage (EW; D_DP_EW_*): 32-bit register operands, the operand
+/// converters of memory operands (EW_*_CVT_OFFSET / _SCALE / _TRUNCATE) and
+/// the product's truncation.
+inline constexpr RegisterField kSdpYAluOperand{"ALU_OPERAND", -(int64_t(1) << 31),
+                                               (int64_t(1) << 31) - 1, "INT32"};
+inline constexpr RegisterField kSdpYMulOperand{"MUL_OPERAND", -(int64_t(1) << 31),
+                                               (int64_t(1) << 31) - 1, "INT32"};
+inline constexpr RegisterField kSdpYCvtOffset{"CVT_OFFSET", -(int64_t(1) << 31),
+                                              (int64_t(1) << 31) - 1, "INT32"};
+inline constexpr RegisterField kSdpYCvtScale{"CVT_SCALE", -32768, 32767, "INT16"};
+inline constexpr RegisterField kSdpYCvtTruncate{"CVT_TRUNCATE", 0, 63, "U6"};
+inline constexpr RegisterField kSdpYTruncate{"TRUNCATE", 0, 1023, "U10"};
+
 /// The accumulator's delivery shift (NVDLA_CACC.rdl D_CLIP_CFG: a 5-bit
 /// field, "Range: 0~16").
 inline constexpr RegisterField kCaccClipTruncate{"CLIP_TRUNCATE", 0, 16,

@@ -321,6 +321,10 @@ struct MergeSdpStages : OpRewritePattern<SdpOp> {
     if (!inner || !inner->hasOneUse() || inner.getType() != outer.getType() ||
         outer.getMode() != SdpMode::Offline)
       return failure();
+    // A stage-form SDP is one programmed hardware pass: its stages are not
+    // the implicit order's.
+    if (inner.isStageForm() || outer.isStageForm())
+      return rewriter.notifyMatchFailure(outer, "an SDP programs its stages");
     SmallVector<int> early = stagesOf(inner), late = stagesOf(outer);
     if (early.empty() || late.empty() || early.back() >= late.front())
       return failure();

@@ -58,3 +58,16 @@ func.func @converted_between(%x: tensor<1x4x2x2xi16>, %b: tensor<4xi16>) -> tens
   %1 = dla.sdp offline %0 relu : tensor<1x4x2x2xi16> -> tensor<1x4x2x2xi16>
   return %1 : tensor<1x4x2x2xi16>
 }
+
+// -----
+
+// A stage-form SDP is one programmed pass (merged, its bias would meet the
+// implicit form's relu, which stage form puts in a stage): no merge.
+// CHECK-LABEL: func.func @stage_form
+// CHECK: %[[A:.*]] = dla.sdp offline %arg0 bias %arg1 : tensor<4xi16> bs <alu = sum, alu_operand = bias>
+// CHECK: dla.sdp offline %[[A]] relu
+func.func @stage_form(%x: tensor<1x4x2x2xi16>, %b: tensor<4xi16>) -> tensor<1x4x2x2xi16> {
+  %0 = dla.sdp offline %x bias %b : tensor<4xi16> bs <alu = sum, alu_operand = bias> : tensor<1x4x2x2xi16> -> tensor<1x4x2x2xi16>
+  %1 = dla.sdp offline %0 relu : tensor<1x4x2x2xi16> -> tensor<1x4x2x2xi16>
+  return %1 : tensor<1x4x2x2xi16>
+}

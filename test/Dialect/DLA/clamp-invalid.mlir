@@ -32,3 +32,20 @@ func.func @precision(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xi8> {
   %y = dla.clamp %x min 0.0 max 6.0 : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
+
+// -----
+
+// Integer bounds are the X stages' ALU registers: an int16 shifted left.
+func.func @max_not_a_register(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi16> {
+  // expected-error @+1 {{'dla.clamp' op max = 40001 is not an int16 register operand shifted left by 0..31 (BN_ALU_OPERAND << BN_ALU_SHIFT_VALUE)}}
+  %y = dla.clamp %x min 0.0 max 40001.0 : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi16>
+  return %y : tensor<1x8x2x2xi16>
+}
+
+// -----
+
+func.func @min_not_a_register(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi16> {
+  // expected-error @+1 {{'dla.clamp' op min = -140737488355328 is not an int16 register operand shifted left by 0..31 (BS_ALU_OPERAND << BS_ALU_SHIFT_VALUE)}}
+  %y = dla.clamp %x min -140737488355328.0 max 40000.0 : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi16>
+  return %y : tensor<1x8x2x2xi16>
+}

@@ -75,7 +75,7 @@ func.func @mean_and_offset(%x: tensor<1x4x4x4xui8>, %w: tensor<2x3x1x1xi8>) -> t
 
 // -----
 
-// Four mean registers, one per pixel component (decision 16).
+// Four mean registers, one per pixel component (decision 17).
 func.func @mean_channels(%x: tensor<1x5x4x4xui8>, %w: tensor<2x3x1x1xi8>) -> tensor<1x2x4x4xi8> {
   // expected-error @+1 {{'dla.conv' op mean covers 4 pixel components (MEAN_RY .. MEAN_AX); the image has 5 channels}}
   %y = dla.conv image %x, %w input_cvt <offset = 0, scale = 1, shift = 0> mean [1, 2, 3, 4] : tensor<1x5x4x4xui8>, tensor<2x3x1x1xi8> -> tensor<1x2x4x4xi8>

@@ -77,7 +77,7 @@ func.func @min(%x: tensor<1x8x4x4xi16>) -> tensor<1x8x3x3xi16> {
 // -----
 
 // A 9-wide window over a 1-wide input padded by 4 on each side has 8
-// padded columns: no PAD_VALUE_8X exists (decision 16).
+// padded columns: no PAD_VALUE_8X exists (decision 17).
 func.func @eight_padded(%x: tensor<1x8x4x1xi8>) -> tensor<1x8x4x1xi8> {
   // expected-error @+1 {{'dla.pool' op pad_values cover 1..7 padded positions (PAD_VALUE_1X .. 7X); a window here has 8 padded columns}}
   %y = dla.pool average %x kernel [1, 9] pad [0, 0, 4, 4] pad_values [1, 2, 3, 4, 5, 6, 7] : tensor<1x8x4x1xi8> -> tensor<1x8x4x1xi8>

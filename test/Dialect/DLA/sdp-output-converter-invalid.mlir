@@ -43,14 +43,6 @@ func.func @float_pipeline(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
 
 // -----
 
-func.func @fp16_result(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xf16> {
-  // expected-error @+1 {{'dla.sdp' op out_cvt with an fp16 result (the converter's Int17ToFp16) is not supported yet}}
-  %y = dla.sdp offline %x out_cvt <offset = 0, scale = 1, shift = 0> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xf16>
-  return %y : tensor<1x8x2x2xf16>
-}
-
-// -----
-
 func.func @missing_register(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
   // ODS's struct() wants every register, in any order.
   // expected-error @+1 {{expected ','}}

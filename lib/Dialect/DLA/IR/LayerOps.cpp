@@ -103,23 +103,10 @@ LogicalResult mlir::dla::verifySdpOutputConverter(Operation *op, CvtAttr cvt,
     return success();
   if (!input.getElementType().isInteger())
     return op->emitOpError() << "out_cvt is an integer register: this SDP computes in fp32";
-  if (!output.getElementType().isInteger())
-    return op->emitOpError() << "out_cvt with an fp16 result (the converter's Int17ToFp16) "
-                                "is not supported yet";
-  const std::pair<const nv::RegisterField &, int64_t> fields[] = {
-      {nv::kSdpCvtOffset, cvt.getOffset()},
-      {nv::kSdpCvtScale, cvt.getScale()},
-      {nv::kSdpCvtShift, cvt.getShift()}};
-  const char *names[] = {"offset", "scale", "shift"};
-  for (auto [i, field] : llvm::enumerate(fields)) {
-    auto [reg, value] = field;
-    if (!reg.holds(value))
-      return op->emitOpError() << "out_cvt." << names[i] << " = " << value << " is outside "
-                               << reg.lo << ".." << reg.hi << " ("
-                               << StringRef(reg.name.data(), reg.name.size()) << ": "
-                               << StringRef(reg.why.data(), reg.why.size()) << ")";
-  }
-  return success();
+  if (failed(verifyRegisterField(op, "out_cvt.offset", cvt.getOffset(), nv::kSdpCvtOffset)) ||
+      failed(verifyRegisterField(op, "out_cvt.scale", cvt.getScale(), nv::kSdpCvtScale)))
+    return failure();
+  return verifyRegisterField(op, "out_cvt.shift", cvt.getShift(), nv::kSdpCvtShift);
 }
 
 //===----------------------------------------------------------------------===//
@@ -272,6 +259,8 @@ LogicalResult SdpOp::verify() {
   if (failed(verifySdpTypes(*this, getInput().getType(), typeOf(getBias()),
                             typeOf(getBatchnorm()), typeOf(getEltwise()), typeOf(getPrelu()),
                             getOutput().getType(), getRelu())))
+    return failure();
+  if (failed(verifySdpStages(*this)))
     return failure();
   return verifySdpOutputConverter(*this, getOutCvtAttr(), getInput().getType(),
                                   getOutput().getType());

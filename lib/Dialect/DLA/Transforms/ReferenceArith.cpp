@@ -154,14 +154,23 @@ Value reference::shiftRightHalfAway(OpBuilder &b, Location loc, Value v, int64_t
     return v;
   Type i64 = b.getI64Type();
   auto c = [&](int64_t x) { return Value(arith::ConstantIntOp::create(b, loc, i64, x)); };
-  // On the magnitude; callers' values stay below 2^61, so shifts beyond
-  // that give 0 (capped at 62 to stay a defined i64 shift).
-  const int64_t s = std::min<int64_t>(shift, 62);
+  // On the magnitude, |v| <= 2^62 (the SDP Y stage's widest product):
+  // beyond shift 62 only 2^62 itself reaches one half (shift 63).
   Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, v, c(0));
   Value magnitude =
       arith::SelectOp::create(b, loc, negative, arith::SubIOp::create(b, loc, c(0), v), v);
-  Value q = arith::ShRSIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, magnitude, c(int64_t(1) << (s - 1))), c(s));
+  Value q;
+  if (shift >= 64) {
+    q = c(0);
+  } else if (shift == 63) {
+    Value half = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, magnitude,
+                                       c(int64_t(1) << 62));
+    q = arith::ExtUIOp::create(b, loc, i64, half);
+  } else {
+    q = arith::ShRSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, magnitude, c(int64_t(1) << (shift - 1))),
+        c(shift));
+  }
   return arith::SelectOp::create(b, loc, negative, arith::SubIOp::create(b, loc, c(0), q), q);
 }
 

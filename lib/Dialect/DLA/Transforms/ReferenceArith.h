@@ -41,7 +41,7 @@ Type getAccumulatorType(MLIRContext *ctx, ::dlaformat::nvdla::PipelinePrecision 
 Value convertScalar(OpBuilder &b, Location loc, Value v, NumberType from, NumberType to);
 
 /// `v` (i64) shifted right by `shift` rounding half away from zero (the C
-/// model's AC_RND_INF / RHA), for |v| < 2^61.
+/// model's AC_RND_INF / RHA), for |v| <= 2^62 and any shift >= 0.
 Value shiftRightHalfAway(OpBuilder &b, Location loc, Value v, int64_t shift);
 /// `v` (i64) saturated to a signed `bits`-bit range.
 Value saturateSigned(OpBuilder &b, Location loc, Value v, unsigned bits);

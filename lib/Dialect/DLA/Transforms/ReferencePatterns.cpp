@@ -11,8 +11,10 @@
 #include "ReferenceCdma.h"
 #include "ReferencePatterns.h"
 #include "ReferencePdp.h"
+#include "ReferenceSdp.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/Window.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -178,6 +180,29 @@ template <typename OpTy> struct LayerToReference : OpConversionPattern<OpTy> {
 // dla.conv
 //===----------------------------------------------------------------------===//
 
+/// The SDP's output converter (identity when `cvt` is null) on an integer
+/// pipeline value, then the 17-bit result to `out`: saturated to int8 /
+/// int16, or Int17ToFp16 (nearest-even, |v| >= 65520 to infinity).
+Value sdpConvertOutput(OpBuilder &b, Location loc, Value v, CvtAttr cvt, Type out) {
+  Type i64 = b.getI64Type();
+  if (v.getType() != i64)
+    v = arith::ExtSIOp::create(b, loc, i64, v);
+  v = sdpOutputConverter(b, loc, v, cvt ? cvt.getOffset() : 0, cvt ? cvt.getScale() : 1,
+                         cvt ? cvt.getShift() : 0);
+  if (isa<FloatType>(out))
+    return arith::SIToFPOp::create(b, loc, out, v);
+  return convertScalar(b, loc, v, NumberType{i64}, NumberType::of(out));
+}
+
+/// Whether every user of `conv` is a stage-form SDP fused to it: those read
+/// the 32-bit accumulator, not the convolution's configured result.
+bool deliversAccumulator(ConvOp conv) {
+  return !conv->use_empty() && llvm::all_of(conv->getUsers(), [](Operation *user) {
+    auto sdp = dyn_cast<SdpOp>(user);
+    return sdp && sdp.getMode() == SdpMode::OnTheFly && sdp.isStageForm();
+  });
+}
+
 /// Direct, Winograd and image convolutions all compute the convolution sum:
 /// Winograd is an exact rewriting of it (the hardware's transformed weights
 /// round differently, within the CC Winograd error bound of the precision
@@ -230,6 +255,19 @@ struct ConvToReference : LayerToReference<ConvOp> {
       biasType = NumberType::of(elementTypeOf(bias));
       inputs.push_back(plain);
     }
+    if (deliversAccumulator(op)) {
+      // What CACC hands a stage-form SDP: SAT32(RHA(sum, clip_truncate)),
+      // a plain i32 tensor the SDP's pattern reads (section 4.4).
+      IntegerType i32 = rewriter.getI32Type();
+      Value delivered = mapNchw(
+          rewriter, loc, RankedTensorType::get(outType.getShape(), i32), {sum},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value v = caccDelivery(b, l, args[0], op.getClipTruncate().value_or(0));
+            return v.getType() == i32 ? v : Value(arith::TruncIOp::create(b, l, i32, v));
+          });
+      rewriter.replaceOp(op, delivered);
+      return success();
+    }
     NumberType out = NumberType::of(outType.getElementType());
     Value result = mapNchw(rewriter, loc, plainType(outType), inputs,
                            [&](OpBuilder &b, Location l, ValueRange args) {
@@ -257,6 +295,8 @@ struct SdpToReference : LayerToReference<SdpOp> {
 
   LogicalResult rewrite(SdpOp op, OpAdaptor adaptor, nv::PipelinePrecision pipeline,
                         ConversionPatternRewriter &rewriter) const override {
+    if (op.isStageForm())
+      return rewriteStages(op, adaptor, rewriter);
     Location loc = op.getLoc();
     NumberType acc{getAccumulatorType(rewriter.getContext(), pipeline, /*isSdp=*/true)};
 
@@ -317,8 +357,83 @@ struct SdpToReference : LayerToReference<SdpOp> {
             v = arith::SelectOp::create(b, l, negative, mul(b, l, v, get(prelu)), v);
           }
           if (CvtAttr cvt = op.getOutCvtAttr())
-            v = sdpOutputConverter(b, l, v, cvt.getOffset(), cvt.getScale(), cvt.getShift());
+            return sdpConvertOutput(b, l, v, cvt, outType.getElementType());
           return convertScalar(b, l, v, acc, out);
+        });
+    rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
+
+  /// The stage form: X1, X2, Y on 32-bit data, then the output converter
+  /// (identity when absent), as the hardware (section 4.4).
+  LogicalResult rewriteStages(SdpOp op, OpAdaptor adaptor,
+                              ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    // on_the_fly: the accumulator ConvToReference delivered (plain i32).
+    Value input = op.getMode() == SdpMode::OnTheFly ? adaptor.getInput()
+                                                    : readPlain(rewriter, loc, adaptor.getInput());
+    SmallVector<Value> inputs = {input};
+    auto push = [&](Value v) {
+      inputs.push_back(v);
+      return static_cast<int>(inputs.size()) - 1;
+    };
+    // Per memory operand, the argument index of its ALU and MUL components.
+    auto components = [&](nv::SdpMemOperand mem) -> std::pair<int, int> {
+      Value v = getSdpMemoryOperand(op, mem);
+      Value plain = readPlain(rewriter, loc, v);
+      if (nv::sdpOperandComponents(mem) == 1) {
+        int i = push(plain);
+        return {i, i};
+      }
+      auto type = cast<RankedTensorType>(plain.getType());
+      int64_t c = type.getDimSize(0);
+      auto column = RankedTensorType::get({c}, type.getElementType());
+      int index[2];
+      for (int64_t k = 0; k < 2; ++k)
+        index[k] = push(tensor::ExtractSliceOp::create(
+            rewriter, loc, column, plain, ValueRange{}, ValueRange{}, ValueRange{},
+            rewriter.getDenseI64ArrayAttr({0, k}), rewriter.getDenseI64ArrayAttr({c, 1}),
+            rewriter.getDenseI64ArrayAttr({1, 1})));
+      return {index[0], index[1]};
+    };
+    auto unitIndex = [&](const SdpOperand &o, bool isAlu) {
+      if (!o.mem)
+        return -1;
+      auto [alu, mul] = components(*o.mem);
+      return isAlu ? alu : mul;
+    };
+    struct StageArgs {
+      int alu, mul;
+    };
+    StageArgs bs{-1, -1}, bn{-1, -1}, ew{-1, -1};
+    if (SdpXAttr s = op.getBsAttr())
+      bs = {unitIndex(s.getAluOperand(), true), unitIndex(s.getMulOperand(), false)};
+    if (SdpXAttr s = op.getBnAttr())
+      bn = {unitIndex(s.getAluOperand(), true), unitIndex(s.getMulOperand(), false)};
+    if (SdpYAttr s = op.getEwAttr())
+      ew = {unitIndex(s.getAluOperand(), true), unitIndex(s.getMulOperand(), false)};
+
+    RankedTensorType outType = op.getOutput().getType();
+    Type outElement = outType.getElementType();
+    CvtAttr cvt = op.getOutCvtAttr();
+    Value result = mapNchw(
+        rewriter, loc, plainType(outType), inputs, [&](OpBuilder &b, Location l, ValueRange args) {
+          // Data and operands are signed integers, sign-extended.
+          auto arg = [&](int i) -> Value {
+            if (i < 0)
+              return {};
+            Value v = args[i];
+            return v.getType() == i64 ? v : Value(arith::ExtSIOp::create(b, l, i64, v));
+          };
+          Value v = arg(0);
+          if (SdpXAttr s = op.getBsAttr())
+            v = sdpXStage(b, l, v, s, arg(bs.alu), arg(bs.mul));
+          if (SdpXAttr s = op.getBnAttr())
+            v = sdpXStage(b, l, v, s, arg(bn.alu), arg(bn.mul));
+          if (SdpYAttr s = op.getEwAttr())
+            v = sdpYStage(b, l, v, s, arg(ew.alu), arg(ew.mul));
+          return sdpConvertOutput(b, l, v, cvt, outElement);
         });
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
     return success();
@@ -498,7 +613,7 @@ struct ClampToReference : LayerToReference<ClampOp> {
           v = acc.isFloat() ? Value(arith::MinimumFOp::create(b, l, v, max))
                             : Value(arith::MinSIOp::create(b, l, v, max));
           if (CvtAttr cvt = op.getOutCvtAttr())
-            v = sdpOutputConverter(b, l, v, cvt.getOffset(), cvt.getScale(), cvt.getShift());
+            return sdpConvertOutput(b, l, v, cvt, outType.getElementType());
           return convertScalar(b, l, v, acc, out);
         });
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));

@@ -10,6 +10,7 @@
 #include "dla/Format/Target.h"
 #include "dla/Dialect/DLA/IR/LayoutVariant.h"
 #include "dla/Dialect/DLA/IR/FormatEnums.h"
+#include "dla/Dialect/DLA/IR/SdpOperand.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -134,6 +134,16 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     before saturating to the output precision; without it the converter is
     the identity.
 
+    **Stage form** (integer pipelines): `bs`, `bn` (`#dla.sdp_x`) and `ew`
+    (`#dla.sdp_y`) program the hardware's X1, X2 and Y stages, which run in
+    that order on 32-bit data (an `on_the_fly` SDP receives the
+    convolution's 32-bit accumulator, after its `clip_truncate`; an
+    `offline` one its input sign-extended); the output converter follows.
+    Each memory operand is read by the one stage that names it
+    (`alu_operand = bias`); the stage form is bit-exact with the hardware
+    (docs/IntegerAttributes.md section 4). Without a stage attribute the op
+    has the implicit meaning above.
+
     `offline` reads its input cube from memory. `on_the_fly` is fused after a
     convolution: its input must be the result of a `dla.conv`, whose
     configured output precision is the SDP's input precision.
@@ -146,6 +156,10 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     ```mlir
     %y = dla.sdp on_the_fly %conv bias %b : tensor<64xi16> relu
         : tensor<1x64x56x56xi16> -> tensor<1x64x56x56xf16>
+    %z = dla.sdp offline %x batchnorm %q : tensor<64x2xi16>
+        bs <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm, mul_shift = 12, relu = true>
+        out_cvt <offset = 0, scale = 1, shift = 2>
+        : tensor<1x64x56x56xi8> -> tensor<1x64x56x56xi8>
     ```
   }];
   let arguments = (ins
@@ -156,6 +170,9 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     Optional<DLA_FeatureTensor>:$eltwise,
     Optional<1DTensorOf<[DLA_PrecisionElement]>>:$prelu,
     UnitAttr:$relu,
+    OptionalAttr<DLA_SdpXAttr>:$bs,
+    OptionalAttr<DLA_SdpXAttr>:$bn,
+    OptionalAttr<DLA_SdpYAttr>:$ew,
     OptionalAttr<DLA_CvtAttr>:$out_cvt,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
   let results = (outs DLA_FeatureTensor:$output);
@@ -166,10 +183,16 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     (`eltwise` $eltwise^ `:` type($eltwise))?
     (`prelu` $prelu^ `:` type($prelu))?
     (`relu` $relu^)?
+    (`bs` $bs^)? (`bn` $bn^)? (`ew` $ew^)?
     (`out_cvt` $out_cvt^)?
     attr-dict `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether the op programs the hardware's stages (bs, bn or ew): the
+    /// bit-exact form of docs/IntegerAttributes.md section 4.4.
+    bool isStageForm() { return getBsAttr() || getBnAttr() || getEwAttr(); }
+  }];
   // The input and the mode; stages are set by name (getBiasMutable().assign,
   // setRelu, ...), so a new stage or attribute changes no caller.
   let builders = [
@@ -177,7 +200,8 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
                    "::mlir::Value":$input), [{
       build($_builder, $_state, output, SdpModeAttr::get($_builder.getContext(), mode), input,
             ::mlir::Value(), ::mlir::Value(), ::mlir::Value(), ::mlir::Value(),
-            ::mlir::UnitAttr(), CvtAttr(), PipelinePrecisionAttr());
+            ::mlir::UnitAttr(), SdpXAttr(), SdpXAttr(), SdpYAttr(), CvtAttr(),
+            PipelinePrecisionAttr());
     }]>];
 }
 
@@ -267,10 +291,19 @@ def DLA_ClampOp : DLA_LayerOp<"clamp"> {
       double lo = getMin().convertToDouble(), hi = getMax().convertToDouble();
       if (!(lo <= hi))
         return emitOpError() << "min " << lo << " must not exceed max " << hi;
-      if (getInput().getType().getElementType().isInteger() &&
-          (lo != std::trunc(lo) || hi != std::trunc(hi)))
-        return emitOpError() << "an integer clamp takes integral bounds, got min " << lo
-                             << " and max " << hi;
+      if (getInput().getType().getElementType().isInteger()) {
+        if (lo != std::trunc(lo) || hi != std::trunc(hi))
+          return emitOpError() << "an integer clamp takes integral bounds, got min " << lo
+                               << " and max " << hi;
+        // The bounds are the X stages' register operands: BS MAX, BN MIN.
+        for (auto [name, bound, stage] : {std::make_tuple("min", lo, "BS"),
+                                          std::make_tuple("max", hi, "BN")})
+          if (std::fabs(bound) >= 0x1p62 ||
+              !::dlaformat::nvdla::splitSdpShiftedOperand(static_cast<int64_t>(bound)))
+            return emitOpError() << name << " = " << static_cast<int64_t>(bound)
+                                 << " is not an int16 register operand shifted left by 0..31 ("
+                                 << stage << "_ALU_OPERAND << " << stage << "_ALU_SHIFT_VALUE)";
+      }
       return ::mlir::dla::verifySdpOutputConverter(*this, getOutCvtAttr(), getInput().getType(),
                                                    getOutput().getType());
     }

@@ -9,6 +9,7 @@
 #define DLA_REGISTER_ATTRS_TD
 
 include "dla/Dialect/DLA/IR/DLADialect.td"
+include "dla/Dialect/DLA/IR/DLAEnums.td"
 
 def DLA_CvtAttr : DLA_Attr<"Cvt", "cvt"> {
   let summary = "An NVDLA data converter: offset, scale, right shift";
@@ -28,6 +29,89 @@ def DLA_CvtAttr : DLA_Attr<"Cvt", "cvt"> {
   }];
   let parameters = (ins "int64_t":$offset, "int64_t":$scale, "int64_t":$shift);
   let assemblyFormat = "`<` struct(params) `>`";
+}
+
+/// An SDP operand: a register value or a memory surface named as the op's
+/// operand (`alu_operand = 3`, `alu_operand = bias`); absent is bypass.
+def DLA_SdpOperandParameter
+    : DefaultValuedParameter<"::mlir::dla::SdpOperand", "::mlir::dla::SdpOperand()",
+                             "register value or operand name"> {
+  let parser = "::mlir::dla::detail::parseSdpOperand($_parser)";
+  let printer = "::mlir::dla::detail::printSdpOperand($_printer, $_self)";
+}
+/// `true` / `false`, printed only when true.
+def DLA_FlagParameter : DefaultValuedParameter<"bool", "false", "true or false"> {
+  let parser = "::mlir::dla::detail::parseBoolKeyword($_parser)";
+  let printer = "$_printer << ($_self ? \"true\" : \"false\")";
+}
+/// An ALU operation (max, min, sum, eql); absent is ALU_BYPASS.
+def DLA_SdpAluParameter
+    : OptionalParameter<"std::optional<::dlaformat::nvdla::SdpAluAlgo>", "ALU operation"> {
+  let parser = "::mlir::dla::detail::parseFormatEnum<::dlaformat::nvdla::SdpAluAlgo>($_parser, \"ALU operation\")";
+  let printer = "$_printer << ::mlir::dla::detail::formatEnumName(*$_self)";
+}
+/// A right or left shift register; absent is 0.
+def DLA_ShiftParameter : DefaultValuedParameter<"int64_t", "0", "shift">;
+
+def DLA_SdpXAttr : DLA_Attr<"SdpX", "sdp_x"> {
+  let summary = "One X stage of the NVDLA SDP (BS or BN): ALU, MUL, shift, ReLU";
+  let description = [{
+    The registers of `dla.sdp`'s `bs` or `bn` stage on an integer pipeline
+    (docs/IntegerAttributes.md section 4.2). On 32-bit data `x`:
+
+    ```
+    a = alu ? op(x, SAT32(alu_operand << alu_shift)) : x          33 bits, exact
+    t = mul_operand ? ((prelu && a >= 0) ? WRAP32(a) : SAT32(RHA(a * mul_operand, mul_shift)))
+                    : SAT32(RHA(a, mul_shift))                    the shift applies bypassed too
+    y = relu ? max(t, 0) : t
+    ```
+
+    `alu` is `max`, `min` or `sum`. An operand is a register value (int16)
+    or the name of the op's memory operand (`bias`, `batchnorm`, `eltwise`,
+    `prelu`: int16 data, int8 sign-extended). Absent fields are bypassed
+    units or zero shifts; the ranges are checked by `dla.sdp`.
+
+    ```mlir
+    #dla.sdp_x<alu = sum, alu_operand = batchnorm, alu_shift = 4, mul_operand = batchnorm, mul_shift = 22>
+    #dla.sdp_x<mul_operand = 13, mul_shift = 7, prelu = true>
+    ```
+  }];
+  let parameters = (ins DLA_SdpAluParameter:$alu, DLA_SdpOperandParameter:$alu_operand,
+                        DLA_ShiftParameter:$alu_shift, DLA_SdpOperandParameter:$mul_operand,
+                        DLA_ShiftParameter:$mul_shift, DLA_FlagParameter:$prelu,
+                        DLA_FlagParameter:$relu);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def DLA_SdpYAttr : DLA_Attr<"SdpY", "sdp_y"> {
+  let summary = "The Y stage of the NVDLA SDP (EW): MUL, ALU, operand converters";
+  let description = [{
+    The registers of `dla.sdp`'s `ew` stage on an integer pipeline
+    (docs/IntegerAttributes.md section 4.3). On 32-bit data `x`, with each
+    memory operand through its converter when stated
+    (`SAT32(RHA((op - offset) * scale, shift))`):
+
+    ```
+    m = mul_operand ? ((prelu && x >= 0) ? x : SAT32(RHA(x * mul_operand, truncate))) : x
+    y = alu ? SAT32(op(m, alu_operand)) : m              eql: 0 where equal, else 1
+    ```
+
+    Register operands are int32 and meet no converter; `alu` is `max`,
+    `min`, `sum` or `eql`. nv_small has no Y stage.
+
+    ```mlir
+    #dla.sdp_y<alu = sum, alu_operand = eltwise, alu_cvt = <offset = 0, scale = 19661, shift = 14>>
+    #dla.sdp_y<mul_operand = eltwise, truncate = 7>
+    ```
+  }];
+  let parameters = (ins DLA_SdpOperandParameter:$mul_operand,
+                        OptionalParameter<"::mlir::dla::CvtAttr">:$mul_cvt,
+                        DLA_FlagParameter:$prelu, DLA_ShiftParameter:$truncate,
+                        DLA_SdpAluParameter:$alu, DLA_SdpOperandParameter:$alu_operand,
+                        OptionalParameter<"::mlir::dla::CvtAttr">:$alu_cvt);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // DLA_REGISTER_ATTRS_TD

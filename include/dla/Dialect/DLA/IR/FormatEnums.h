@@ -14,6 +14,7 @@
 #include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaPixel.h"
 #include "dla/Format/NvdlaPrecision.h"
+#include "dla/Format/NvdlaSdp.h"
 #include "dla/Format/NvdlaWeight.h"
 
 #include "mlir/IR/DialectImplementation.h"

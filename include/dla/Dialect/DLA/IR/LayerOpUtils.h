@@ -3,6 +3,7 @@
 #define DLA_DIALECT_DLA_IR_LAYEROPUTILS_H
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaRegisters.h"
 
 #include <optional>
 
@@ -28,6 +29,21 @@ getFeatureQuery(Operation *op, Value input, Value output,
 /// its range (dla/Format/NvdlaRegisters.h).
 LogicalResult verifySdpOutputConverter(Operation *op, CvtAttr cvt, RankedTensorType input,
                                        RankedTensorType output);
+
+/// `value` of the register `field` at IR path `path` (`bs.alu_shift`) within
+/// the field's range, else the message of docs/IntegerAttributes.md
+/// ("<path> = <v> is outside <lo>..<hi> (<REGISTER>: <why>)"); `registerName`
+/// overrides the field's name (a stage prefix added).
+LogicalResult verifyRegisterField(Operation *op, const Twine &path, int64_t value,
+                                  const ::dlaformat::nvdla::RegisterField &field,
+                                  StringRef registerName = {});
+
+/// dla.sdp's stage form (bs, bn, ew): integer pipelines, register ranges,
+/// memory operands bound by name, the target's stages. Succeeds on the
+/// implicit form.
+LogicalResult verifySdpStages(SdpOp op);
+/// dla.sdp's memory operand `mem` (null when absent).
+Value getSdpMemoryOperand(SdpOp op, ::dlaformat::nvdla::SdpMemOperand mem);
 
 /// Element-wise layers (SDP, CDP): the output has the input's shape.
 LogicalResult verifyElementwiseShape(Operation *op, RankedTensorType input,

@@ -1,0 +1,191 @@
+//===- SdpStages.cpp - dla.sdp's stage form against the hardware ---------===//
+//
+// The op-level rules of the stage form (docs/IntegerAttributes.md sections
+// 4.4, 6.2, 6.3): integer pipelines only, every register field within its
+// width (dla/Format/NvdlaRegisters.h), memory operands bound by name with
+// one surface per stage, and only the stages the target has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/NvdlaRegisters.h"
+
+#include "llvm/ADT/SmallString.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+namespace nv = ::dlaformat::nvdla;
+using mlir::dla::detail::formatEnumName;
+
+namespace {
+
+/// One stage's view: its name, its two units' operands and its fields'
+/// registers (path suffix, value, register).
+struct StageView {
+  nv::SdpStage stage;
+  SdpOperand alu, mul;
+  SmallVector<std::tuple<std::string, int64_t, const nv::RegisterField *>> fields;
+};
+
+StageView viewOf(SdpXAttr x, nv::SdpStage stage) {
+  StageView v{stage, x.getAluOperand(), x.getMulOperand(), {}};
+  if (v.alu.reg)
+    v.fields.push_back({"alu_operand", *v.alu.reg, &nv::kSdpXAluOperand});
+  v.fields.push_back({"alu_shift", x.getAluShift(), &nv::kSdpXAluShift});
+  if (v.mul.reg)
+    v.fields.push_back({"mul_operand", *v.mul.reg, &nv::kSdpXMulOperand});
+  v.fields.push_back({"mul_shift", x.getMulShift(), &nv::kSdpXMulShift});
+  return v;
+}
+
+StageView viewOf(SdpYAttr y) {
+  StageView v{nv::SdpStage::Ew, y.getAluOperand(), y.getMulOperand(), {}};
+  if (v.mul.reg)
+    v.fields.push_back({"mul_operand", *v.mul.reg, &nv::kSdpYMulOperand});
+  if (v.alu.reg)
+    v.fields.push_back({"alu_operand", *v.alu.reg, &nv::kSdpYAluOperand});
+  v.fields.push_back({"truncate", y.getTruncate(), &nv::kSdpYTruncate});
+  for (auto [unit, cvt] : {std::pair<StringRef, CvtAttr>{"mul", y.getMulCvt()},
+                           std::pair<StringRef, CvtAttr>{"alu", y.getAluCvt()}}) {
+    if (!cvt)
+      continue;
+    // The operand converters' registers are EW_<UNIT>_CVT_*.
+    std::string pre = (unit + "_cvt.").str();
+    v.fields.push_back({pre + "offset", cvt.getOffset(), &nv::kSdpYCvtOffset});
+    v.fields.push_back({pre + "scale", cvt.getScale(), &nv::kSdpYCvtScale});
+    v.fields.push_back({pre + "shift", cvt.getShift(), &nv::kSdpYCvtTruncate});
+  }
+  return v;
+}
+
+/// The register's full name: the stage prefix, for a converter field its
+/// unit, then the field.
+std::string registerName(nv::SdpStage stage, StringRef path, const nv::RegisterField &field) {
+  std::string name(::dlaformat::enumProse(stage));
+  name += "_";
+  if (path.starts_with("mul_cvt"))
+    name += "MUL_";
+  else if (path.starts_with("alu_cvt"))
+    name += "ALU_";
+  name += std::string(field.name);
+  return name;
+}
+
+Value memoryOperand(SdpOp op, nv::SdpMemOperand mem) {
+  switch (mem) {
+  case nv::SdpMemOperand::Bias:
+    return op.getBias();
+  case nv::SdpMemOperand::Batchnorm:
+    return op.getBatchnorm();
+  case nv::SdpMemOperand::Eltwise:
+    return op.getEltwise();
+  case nv::SdpMemOperand::Prelu:
+    return op.getPrelu();
+  }
+  return {};
+}
+
+} // namespace
+
+Value mlir::dla::getSdpMemoryOperand(SdpOp op, nv::SdpMemOperand mem) {
+  return memoryOperand(op, mem);
+}
+
+LogicalResult mlir::dla::verifyRegisterField(Operation *op, const Twine &path, int64_t value,
+                                             const nv::RegisterField &field,
+                                             StringRef registerName) {
+  if (field.holds(value))
+    return success();
+  StringRef name = registerName.empty() ? StringRef(field.name.data(), field.name.size())
+                                        : registerName;
+  return op->emitOpError() << path << " = " << value << " is outside " << field.lo << ".."
+                           << field.hi << " (" << name << ": "
+                           << StringRef(field.why.data(), field.why.size()) << ")";
+}
+
+LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
+  SmallVector<StageView> stages;
+  if (SdpXAttr bs = op.getBsAttr())
+    stages.push_back(viewOf(bs, nv::SdpStage::Bs));
+  if (SdpXAttr bn = op.getBnAttr())
+    stages.push_back(viewOf(bn, nv::SdpStage::Bn));
+  if (SdpYAttr ew = op.getEwAttr())
+    stages.push_back(viewOf(ew));
+  if (stages.empty())
+    return success();
+
+  StringRef first = formatEnumName(stages.front().stage);
+  if (!op.getInput().getType().getElementType().isInteger())
+    return op.emitOpError() << first << " is an integer register: this SDP computes in fp32";
+  if (op.getRelu())
+    return op.emitOpError() << "relu belongs to a stage in stage form: write relu = true in "
+                               "bs or bn";
+  const nv::HardwareConfig &config = nv::getHardwareConfig(TargetAttr::lookup(op).config);
+  if (op.getEwAttr() && !config.hasSdpEw)
+    return op.emitOpError() << "ew: the SDP's Y (EW) stage does not exist on "
+                            << StringRef(config.name.data(), config.name.size())
+                            << " (SDP_EW_DISABLE)";
+  if (op.getMode() == SdpMode::OnTheFly)
+    if (auto conv = op.getInput().getDefiningOp<ConvOp>(); conv && conv.getBias())
+      return op.emitOpError() << "stage form receives the convolution's accumulator: give the "
+                                 "dla.conv's bias to this SDP and name it in a stage";
+
+  // Register fields.
+  for (const StageView &s : stages)
+    for (const auto &[path, value, field] : s.fields)
+      if (failed(verifyRegisterField(op, formatEnumName(s.stage) + "." + path, value, *field,
+                                     registerName(s.stage, path, *field))))
+        return failure();
+
+  // Memory operands, bound by name.
+  std::optional<nv::SdpStage> readBy[::dlaformat::enumCount<nv::SdpMemOperand>()];
+  for (const StageView &s : stages) {
+    StringRef stage = formatEnumName(s.stage);
+    if (s.alu.mem && s.mul.mem && *s.alu.mem != *s.mul.mem)
+      return op.emitOpError() << stage << " reads " << formatEnumName(*s.alu.mem) << " and "
+                              << formatEnumName(*s.mul.mem)
+                              << ": a stage reads one memory surface";
+    for (auto [unit, operand] : {std::pair<StringRef, const SdpOperand &>{"alu", s.alu},
+                                 std::pair<StringRef, const SdpOperand &>{"mul", s.mul}}) {
+      if (!operand.mem)
+        continue;
+      StringRef name = formatEnumName(*operand.mem);
+      Value value = memoryOperand(op, *operand.mem);
+      if (!value)
+        return op.emitOpError() << stage << "." << unit << "_operand = " << name
+                                << " names no operand: the op has no " << name;
+      auto &reader = readBy[static_cast<size_t>(*operand.mem)];
+      if (reader && *reader != s.stage)
+        return op.emitOpError() << name << " is read by " << formatEnumName(*reader) << " and "
+                                << stage << ": each stage's memory surface is its own";
+      reader = s.stage;
+    }
+    if (std::optional<nv::SdpMemOperand> mem = s.alu.mem ? s.alu.mem : s.mul.mem) {
+      StringRef name = formatEnumName(*mem);
+      bool both = s.alu.mem && s.mul.mem;
+      if (nv::sdpOperandComponents(*mem) == 2 && !both)
+        return op.emitOpError() << name << " holds ALU and MUL operands: " << stage
+                                << " must name it in both alu_operand and mul_operand";
+      if (nv::sdpOperandComponents(*mem) == 1 && both)
+        return op.emitOpError() << name << " holds one operand per element: " << stage
+                                << " names it in both alu_operand and mul_operand";
+    }
+  }
+  for (nv::SdpMemOperand mem : ::dlaformat::enumValues<nv::SdpMemOperand>()) {
+    Value value = memoryOperand(op, mem);
+    if (!value)
+      continue;
+    StringRef name = formatEnumName(mem);
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!readBy[static_cast<size_t>(mem)])
+      return op.emitOpError() << name << " is read by no stage: name it in bs, bn or ew";
+    StringRef stage = formatEnumName(*readBy[static_cast<size_t>(mem)]);
+    if (type.getRank() == 0)
+      return op.emitOpError() << name << " is per layer: in stage form write its value as "
+                              << stage << ".alu_operand = <integer>";
+    if (!type.getElementType().isInteger())
+      return op.emitOpError() << name << " is fp16: integer stages read int8 or int16 operands";
+  }
+  return success();
+}
