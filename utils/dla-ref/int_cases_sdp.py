@@ -137,6 +137,26 @@ def _cvt(rng, tame):
             dict(cvt_offset=off, cvt_scale=scale, cvt_truncate=shift))
 
 
+def _y_operand(rng, unit, mem, tame, f, kw):
+    """The Y stage unit's operand: the memory surface (through a converter
+    or not) or a 32-bit register value."""
+    if mem is not None:
+        f.append(f"{unit}_operand = {mem.name}")
+        kw.update({f"{unit}_src": "mem", f"{unit}_operand": mem.component(unit)})
+        if rng.random() < 0.6:
+            text, c = _cvt(rng, tame)
+            f.append(f"{unit}_cvt = {text}")
+            kw.update({f"{unit}_cvt_bypass": 0, f"{unit}_cvt_offset": c["cvt_offset"],
+                       f"{unit}_cvt_scale": c["cvt_scale"],
+                       f"{unit}_cvt_truncate": c["cvt_truncate"]})
+    else:
+        v = _int(rng, -(1 << 31), (1 << 31) - 1)
+        if tame and unit == "mul":
+            v = int(rng.integers(-3000, 3001))
+        f.append(f"{unit}_operand = {v}")
+        kw.update({f"{unit}_src": "reg", f"{unit}_operand": v})
+
+
 def _y_stage(rng, mem, tame):
     while True:
         f, kw = [], dict(mul_bypass=1, alu_bypass=1)
@@ -149,20 +169,7 @@ def _y_stage(rng, mem, tame):
             alu = _pick(rng, ["max", "min", "sum", "eql"])
         if mul:
             kw["mul_bypass"] = 0
-            if mem_unit in ("mul", "both"):
-                f.append(f"mul_operand = {mem.name}")
-                kw.update(mul_src="mem", mul_operand=mem.component("mul"))
-                if rng.random() < 0.6:
-                    text, c = _cvt(rng, tame)
-                    f.append(f"mul_cvt = {text}")
-                    kw.update(mul_cvt_bypass=0, mul_cvt_offset=c["cvt_offset"],
-                              mul_cvt_scale=c["cvt_scale"], mul_cvt_truncate=c["cvt_truncate"])
-            else:
-                v = _int(rng, -(1 << 31), (1 << 31) - 1)
-                if tame:
-                    v = int(rng.integers(-3000, 3001))
-                f.append(f"mul_operand = {v}")
-                kw.update(mul_src="reg", mul_operand=v)
+            _y_operand(rng, "mul", mem if mem_unit in ("mul", "both") else None, tame, f, kw)
             if rng.random() < 0.3:
                 f.append("prelu = true")
                 kw["mul_prelu"] = 1
@@ -175,18 +182,7 @@ def _y_stage(rng, mem, tame):
         if alu:
             kw.update(alu_bypass=0, alu_algo=alu)
             f.append(f"alu = {alu}")
-            if mem_unit in ("alu", "both"):
-                f.append(f"alu_operand = {mem.name}")
-                kw.update(alu_src="mem", alu_operand=mem.component("alu"))
-                if rng.random() < 0.6:
-                    text, c = _cvt(rng, tame)
-                    f.append(f"alu_cvt = {text}")
-                    kw.update(alu_cvt_bypass=0, alu_cvt_offset=c["cvt_offset"],
-                              alu_cvt_scale=c["cvt_scale"], alu_cvt_truncate=c["cvt_truncate"])
-            else:
-                v = _int(rng, -(1 << 31), (1 << 31) - 1)
-                f.append(f"alu_operand = {v}")
-                kw.update(alu_src="reg", alu_operand=v)
+            _y_operand(rng, "alu", mem if mem_unit in ("alu", "both") else None, tame, f, kw)
         if f:
             order = ["mul_operand", "mul_cvt", "prelu", "truncate", "alu =", "alu_operand",
                      "alu_cvt"]

@@ -29,29 +29,67 @@ namespace dlaformat::nvdla {
 
 enum class HardwareKind { NvFull, NvLarge, NvSmall, Last = NvSmall };
 
+/// What a configuration's hardware has (nvdla/hw spec/defs/*.spec, in the
+/// shape of NVIDIA's compiler, umd/core/src/compiler/TargetConfig.cpp). Where
+/// the two differ the hardware's spec wins: NVIDIA's compiler turns Winograd
+/// and weight compression off on nv_full, which the hardware has.
+struct Capabilities {
+  bool int8, int16, fp16;         ///< FEATURE_DATA_TYPE_* / WEIGHT_DATA_TYPE_*
+  bool winograd;                  ///< WINOGRAD_ENABLE
+  bool weightCompression;         ///< WEIGHT_COMPRESSION_ENABLE
+  bool batch;                     ///< BATCH_ENABLE (MAX_BATCH_SIZE)
+  bool sdpBs, sdpBn, sdpEw, sdpLut; ///< SDP_BS/BN/EW/LUT_ENABLE
+  bool pdp, cdp, bdma, rubik;     ///< PDP/CDP/BDMA/RUBIK_ENABLE
+  int64_t memoryAtomBytes;        ///< MEMORY_ATOMIC_SIZE
+  int64_t cbufBanks;              ///< CBUF_BANK_NUMBER
+  int64_t cbufBankEntries;        ///< CBUF_BANK_DEPTH
+};
+
 struct HardwareConfig {
   HardwareKind kind;
   std::string_view name;        ///< "nv_full", "nv_large", "nv_small"
   int64_t atomicC;              ///< elements per direct-convolution channel cube
   int64_t atomicK;              ///< kernels per group for 1-byte precision
-  int64_t weightBufferEntryBytes; ///< convolution-buffer entry width in bytes
-  /// The SDP's Y (element-wise) stage and its lookup table (spec/defs/*.spec
-  /// SDP_EW_ENABLE / SDP_LUT_ENABLE).
-  bool hasSdpEw, hasSdpLut;
+  int64_t weightBufferEntryBytes; ///< convolution-buffer entry width in bytes (CBUF_BANK_WIDTH)
+  Capabilities caps;
 
   /// Kernels per kernel group: atomic-K for int8, atomic-K / 2 for int16 and
   /// fp16.
   int64_t getKernelsPerGroup(Precision precision) const {
     return getBytesPerElement(precision) == 1 ? atomicK : atomicK / 2;
   }
+  /// Whether the configuration computes in `precision`.
+  constexpr bool hasPrecision(Precision precision) const {
+    switch (precision) {
+    case Precision::Int8:
+      return caps.int8;
+    case Precision::Int16:
+      return caps.int16;
+    case Precision::Fp16:
+      return caps.fp16;
+    }
+    return false;
+  }
+  /// The convolution buffer's bytes.
+  constexpr int64_t getConvBufferBytes() const {
+    return caps.cbufBanks * caps.cbufBankEntries * weightBufferEntryBytes;
+  }
 };
 
 /// One row per configuration, indexed by HardwareKind; also the name table
-/// (`#dla.weight<..., config = nv_small>`).
+/// (`#dla.weight<..., config = nv_small>`). nv_full is nvdla/hw's v1 full
+/// configuration (every unit, every precision; its buffer as NVIDIA's
+/// compiler has it), nv_large and nv_small their .spec files.
 inline constexpr HardwareConfig kHardwareConfigs[] = {
-    {HardwareKind::NvFull, "nv_full", 64, 32, 128, true, true},
-    {HardwareKind::NvLarge, "nv_large", 64, 32, 64, true, true},
-    {HardwareKind::NvSmall, "nv_small", 8, 8, 8, false, false},
+    {HardwareKind::NvFull, "nv_full", 64, 32, 128,
+     {true, true, true, true, true, true, true, true, true, true, true, true, true, true, 32,
+      16, 256}},
+    {HardwareKind::NvLarge, "nv_large", 64, 32, 64,
+     {true, false, false, false, false, false, true, true, true, true, true, true, false, false,
+      32, 16, 512}},
+    {HardwareKind::NvSmall, "nv_small", 8, 8, 8,
+     {true, false, false, false, false, false, true, true, false, false, true, true, false,
+      false, 8, 32, 512}},
 };
 constexpr const auto &enumEntries(HardwareKind) { return kHardwareConfigs; }
 static_assert(isInDeclarationOrder(kHardwareConfigs, &HardwareConfig::kind));

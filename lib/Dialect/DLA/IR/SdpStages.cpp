@@ -122,7 +122,7 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
     return op.emitOpError() << "relu belongs to a stage in stage form: write relu = true in "
                                "bs or bn";
   const nv::HardwareConfig &config = nv::getHardwareConfig(TargetAttr::lookup(op).config);
-  if (op.getEwAttr() && !config.hasSdpEw)
+  if (op.getEwAttr() && !config.caps.sdpEw)
     return op.emitOpError() << "ew: the SDP's Y (EW) stage does not exist on "
                             << StringRef(config.name.data(), config.name.size())
                             << " (SDP_EW_DISABLE)";

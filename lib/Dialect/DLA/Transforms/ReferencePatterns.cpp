@@ -194,6 +194,17 @@ Value sdpConvertOutput(OpBuilder &b, Location loc, Value v, CvtAttr cvt, Type ou
   return convertScalar(b, loc, v, NumberType{i64}, NumberType::of(out));
 }
 
+/// Column `k` of a plain batch-norm operand tensor<Cx2> (0: add / ALU,
+/// 1: multiply / MUL) as tensor<C>.
+Value batchnormColumn(OpBuilder &b, Location loc, Value plain, int64_t k) {
+  auto type = cast<RankedTensorType>(plain.getType());
+  int64_t c = type.getDimSize(0);
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({c}, type.getElementType()), plain, ValueRange{},
+      ValueRange{}, ValueRange{}, b.getDenseI64ArrayAttr({0, k}), b.getDenseI64ArrayAttr({c, 1}),
+      b.getDenseI64ArrayAttr({1, 1}));
+}
+
 /// Whether every user of `conv` is a stage-form SDP fused to it: those read
 /// the 32-bit accumulator, not the convolution's configured result.
 bool deliversAccumulator(ConvOp conv) {
@@ -316,14 +327,8 @@ struct SdpToReference : LayerToReference<SdpOp> {
     if (Value bn = adaptor.getBatchnorm()) {
       // tensor<Cx2> -> two tensor<C> columns (add, multiply).
       Value plain = readPlain(rewriter, loc, bn);
-      auto type = cast<RankedTensorType>(plain.getType());
-      int64_t c = type.getDimSize(0);
-      auto column = RankedTensorType::get({c}, type.getElementType());
       for (int64_t k = 0; k < 2; ++k) {
-        Value col = tensor::ExtractSliceOp::create(
-            rewriter, loc, column, plain, ValueRange{}, ValueRange{}, ValueRange{},
-            rewriter.getDenseI64ArrayAttr({0, k}), rewriter.getDenseI64ArrayAttr({c, 1}),
-            rewriter.getDenseI64ArrayAttr({1, 1}));
+        Value col = batchnormColumn(rewriter, loc, plain, k);
         types.push_back(NumberType::of(elementTypeOf(bn)));
         inputs.push_back(col);
         (k == 0 ? bnAdd : bnMul) = static_cast<int>(inputs.size()) - 1;
@@ -378,24 +383,24 @@ struct SdpToReference : LayerToReference<SdpOp> {
       inputs.push_back(v);
       return static_cast<int>(inputs.size()) - 1;
     };
-    // Per memory operand, the argument index of its ALU and MUL components.
-    auto components = [&](nv::SdpMemOperand mem) -> std::pair<int, int> {
+    auto readComponents = [&](nv::SdpMemOperand mem) -> std::pair<int, int> {
       Value v = getSdpMemoryOperand(op, mem);
       Value plain = readPlain(rewriter, loc, v);
       if (nv::sdpOperandComponents(mem) == 1) {
         int i = push(plain);
         return {i, i};
       }
-      auto type = cast<RankedTensorType>(plain.getType());
-      int64_t c = type.getDimSize(0);
-      auto column = RankedTensorType::get({c}, type.getElementType());
-      int index[2];
-      for (int64_t k = 0; k < 2; ++k)
-        index[k] = push(tensor::ExtractSliceOp::create(
-            rewriter, loc, column, plain, ValueRange{}, ValueRange{}, ValueRange{},
-            rewriter.getDenseI64ArrayAttr({0, k}), rewriter.getDenseI64ArrayAttr({c, 1}),
-            rewriter.getDenseI64ArrayAttr({1, 1})));
-      return {index[0], index[1]};
+      int alu = push(batchnormColumn(rewriter, loc, plain, 0));
+      return {alu, push(batchnormColumn(rewriter, loc, plain, 1))};
+    };
+    // Per memory operand, the argument index of its ALU and MUL components
+    // (read once, whichever units name it).
+    std::optional<std::pair<int, int>> read[::dlaformat::enumCount<nv::SdpMemOperand>()];
+    auto components = [&](nv::SdpMemOperand mem) -> std::pair<int, int> {
+      auto &known = read[static_cast<size_t>(mem)];
+      if (!known)
+        known = readComponents(mem);
+      return *known;
     };
     auto unitIndex = [&](const SdpOperand &o, bool isAlu) {
       if (!o.mem)

@@ -1,0 +1,47 @@
+//===- NvdlaHardwareTest.cpp - The configurations' capability table ------===//
+//
+// Rows checked against nvdla/hw spec/defs/nv_small.spec and nv_large.spec
+// and NVIDIA's compiler (umd/core/src/compiler/TargetConfig.cpp), written
+// out here by hand from those files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Format/NvdlaHardware.h"
+
+#include <gtest/gtest.h>
+
+using namespace dlaformat::nvdla;
+
+TEST(NvdlaHardware, SmallIsInt8OnlyWithoutYStage) {
+  const HardwareConfig &c = getHardwareConfig(HardwareKind::NvSmall);
+  EXPECT_TRUE(c.hasPrecision(Precision::Int8));
+  EXPECT_FALSE(c.hasPrecision(Precision::Int16));
+  EXPECT_FALSE(c.hasPrecision(Precision::Fp16));
+  EXPECT_FALSE(c.caps.winograd);
+  EXPECT_FALSE(c.caps.weightCompression);
+  EXPECT_TRUE(c.caps.sdpBs && c.caps.sdpBn);
+  EXPECT_FALSE(c.caps.sdpEw || c.caps.sdpLut);
+  EXPECT_TRUE(c.caps.pdp && c.caps.cdp);
+  EXPECT_EQ(c.caps.memoryAtomBytes, 8);
+  // 32 banks x 512 entries x 8 bytes.
+  EXPECT_EQ(c.getConvBufferBytes(), 128 * 1024);
+}
+
+TEST(NvdlaHardware, LargeIsInt8OnlyWithEveryStage) {
+  const HardwareConfig &c = getHardwareConfig(HardwareKind::NvLarge);
+  EXPECT_TRUE(c.hasPrecision(Precision::Int8));
+  EXPECT_FALSE(c.hasPrecision(Precision::Int16) || c.hasPrecision(Precision::Fp16));
+  EXPECT_FALSE(c.caps.winograd || c.caps.weightCompression || c.caps.batch);
+  EXPECT_TRUE(c.caps.sdpEw && c.caps.sdpLut);
+  EXPECT_EQ(c.caps.memoryAtomBytes, 32);
+  EXPECT_EQ(c.getConvBufferBytes(), 512 * 1024);
+}
+
+TEST(NvdlaHardware, FullHasEverything) {
+  const HardwareConfig &c = getHardwareConfig(HardwareKind::NvFull);
+  for (Precision p : {Precision::Int8, Precision::Int16, Precision::Fp16})
+    EXPECT_TRUE(c.hasPrecision(p));
+  EXPECT_TRUE(c.caps.winograd && c.caps.weightCompression && c.caps.batch);
+  EXPECT_TRUE(c.caps.sdpEw && c.caps.sdpLut && c.caps.bdma && c.caps.rubik);
+  EXPECT_EQ(c.getConvBufferBytes(), 512 * 1024);
+}
