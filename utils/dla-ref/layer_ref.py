@@ -29,11 +29,32 @@ def to_output(values, out):
     return np.clip(rounded, lo, hi).astype(NP_TYPE[out])
 
 
+def cdma_input(x, pipeline, input_cvt=None, mean=None):
+    """CDMA's input converter of an integer pipeline ('i8' / 'i16'):
+    int_conv.cdma_cvt_image on NHWC pixel components (read unsigned for an
+    unsigned type, PIXEL_SIGN_OVERRIDE otherwise), `input_cvt` an (offset,
+    scale, shift), absent the identity converter; `mean` per component."""
+    import int_conv
+    offset, scale, shift = input_cvt or (0, 1, 0)
+    bits = 8 if x.dtype.itemsize == 1 else 16
+    means = dict(zip(int_conv.MEAN_REGISTERS, mean or (0, 0, 0, 0)))
+    y = int_conv.cdma_cvt_image(
+        np.moveaxis(x, 1, -1), cvt_en=1, cvt_offset=offset, cvt_scale=scale,
+        cvt_truncate=shift, in_precision="int%d" % bits,
+        proc_precision={"i8": "int8", "i16": "int16"}[pipeline],
+        pixel_sign_override=int(x.dtype.kind == "i"), mean_format=int(mean is not None), **means)
+    return np.moveaxis(y, -1, 1)
+
+
 def conv(x, w, bias=None, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1), out="f16",
-         clip_truncate=None):
+         clip_truncate=None, input_cvt=None, mean=None):
     """Convolution sum in exact arithmetic; image inputs with more channels
-    than the weight use only the weight's channels. With `clip_truncate`,
-    the sum is delivered as CACC does (int_conv.cacc_clip) before the bias."""
+    than the weight use only the weight's channels. Integer pipelines read
+    the input through CDMA's converter (cdma_input; the padding is not
+    converted). With `clip_truncate`, the sum is delivered as CACC does
+    (int_conv.cacc_clip) before the bias."""
+    if w.dtype != np.float16:
+        x = cdma_input(x, dtype_name(w), input_cvt, mean)
     n, _, h, wd = x.shape
     k, c, r, s = w.shape
     xs = x[:, :c].astype(np.float64)
@@ -102,9 +123,21 @@ def clamp(x, lo, hi, out="f16", out_cvt=None):
     return output_converter(v, out_cvt, out) if out_cvt is not None else to_output(v, out)
 
 
-def pool(x, kind, kernel, stride=(1, 1), pad=(0, 0, 0, 0)):
-    """Max / min ignore padding; average divides by the whole window with
-    padding counted as zero."""
+def pool(x, kind, kernel, stride=(1, 1), pad=(0, 0, 0, 0), recip=None, pad_values=None):
+    """Max / min ignore padding. fp16 average divides by the whole window
+    with padding counted as zero; integer average is PDP's
+    (int_pdp.pdp_pool): the wrapped window sum plus the padding registers
+    (`pad_values`, 7 entries, default 0), times the reciprocals (`recip` =
+    (width, height), default floor(2^16 / k)) with two roundings, wrapped."""
+    if kind == "average" and x.dtype != np.float16:
+        import int_pdp
+        rw, rh = recip or (int_pdp.pdp_recip_kernel(kernel[1]),
+                           int_pdp.pdp_recip_kernel(kernel[0]))
+        regs = {"pad_value_%dx" % (i + 1): v for i, v in enumerate(pad_values or [0] * 7)}
+        return int_pdp.pdp_pool(x, pooling_method="average", kernel=kernel, stride=stride,
+                                pad=pad, input_data={np.dtype(np.int8): "int8",
+                                                     np.dtype(np.int16): "int16"}[x.dtype],
+                                recip_kernel_width=rw, recip_kernel_height=rh, **regs)
     n, c, h, w = x.shape
     oh = (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1
     ow = (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1

@@ -2,8 +2,9 @@
 """Executes dla layer ops through --dla-lower-to-reference and mlir-runner
 and compares every output element with layer_ref.py.
 
-    run_layers.py --kind conv|sdp|pool|lrn|int-sdp|int-lrn|encoded [--seed S] [--count N]
-                  --opt DLA_OPT --bin LLVM_BIN [--path reference|memref|compiled]
+    run_layers.py --kind conv|sdp|pool|lrn|encoded|int-sdp|int-pool|int-conv|int-lrn
+                  [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
+                  [--path reference|memref|compiled]
 
 --kind int-lrn: N random integer LRN layers (int_cases_lrn.py), stated and
 derived tables, compared with int_cdp.cdp_lrn; run in modules of --batch
@@ -12,6 +13,10 @@ cases.
 --path memref (encoded cases) runs the layer ops in dla.on_storage
 (dla.on_storage, made by --dla-lower-to-memref) instead; --path compiled
 first assigns layouts with --dla-compile (any case), then does the same.
+
+int-pool and int-conv are N random integer layers with their registers
+(int_cases_pool.py, int_cases_conv.py; expected values from the numpy model
+of NVIDIA's C model), printed as one summary line unless --verbose.
 
 One module per kind: one function per case, called from @main on constant
 random inputs; results are widened (f16 -> f32, ints -> i32) and printed
@@ -430,11 +435,14 @@ def compare(case, got):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--kind", required=True,
-                   choices=["conv", "sdp", "pool", "lrn", "encoded", "int-sdp", "int-lrn"])
+                   choices=["conv", "sdp", "pool", "lrn", "encoded", "int-sdp", "int-pool",
+                            "int-conv", "int-lrn"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
     p.add_argument("--batch", type=int, default=100, help="int-lrn: cases per module")
+    p.add_argument("--verbose", action="store_true",
+                   help="int-pool / int-conv: a line per case, not only the mismatches")
     p.add_argument("--opt", required=True, help="the dla-opt binary")
     p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
     p.add_argument("--print-module", action="store_true")
@@ -451,9 +459,16 @@ def main():
     elif a.kind == "int-sdp":
         import int_cases_sdp
         cases = int_cases_sdp.cases(rng, a.count, Case, tensor_type)
+    elif a.kind in ("int-pool", "int-conv"):
+        import int_cases_conv
+        import int_cases_pool
+        cases = {"int-pool": int_cases_pool.int_pool_cases,
+                 "int-conv": int_cases_conv.int_conv_cases}[a.kind](rng, a.count, Case,
+                                                                    tensor_type)
     else:
         cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
                  "lrn": lrn_cases, "encoded": encoded_cases}[a.kind](rng)
+    quiet = a.kind in ("int-pool", "int-conv") and not a.verbose
     if a.print_module:
         print(module(cases))
         return 0
@@ -471,6 +486,8 @@ def main():
             clipped = int(np.sum(np.abs(case.expected.astype(np.float64)) == ref.F16_MAX))
             if clipped:
                 msg += f", {clipped} clipped to +-65504"
+        if ok and quiet:
+            continue
         print(f"{'ok' if ok else 'MISMATCH'} {case.name}: {case.expected.size} values, {msg}")
     print(f"{len(cases) - bad} of {len(cases)} cases match")
     return 1 if bad else 0

@@ -8,6 +8,7 @@
 #ifndef DLA_FORMAT_NVDLAREGISTERS_H
 #define DLA_FORMAT_NVDLAREGISTERS_H
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -55,6 +56,45 @@ inline constexpr RegisterField kSdpYTruncate{"TRUNCATE", 0, 1023, "U10"};
 /// field, "Range: 0~16").
 inline constexpr RegisterField kCaccClipTruncate{"CLIP_TRUNCATE", 0, 16,
                                                  "unsigned, range 0~16"};
+
+// --- CDMA: the input converter (NVDLA_CDMA.rdl D_CVT_CFG, D_CVT_OFFSET,
+// D_CVT_SCALE, D_MEAN_GLOBAL_0 / _1; docs/IntegerAttributes.md section 7).
+inline constexpr RegisterField kCdmaCvtOffset{"CVT_OFFSET", -32768, 32767, "16-bit signed"};
+inline constexpr RegisterField kCdmaCvtScale{"CVT_SCALE", -32768, 32767, "16-bit signed"};
+inline constexpr RegisterField kCdmaCvtTruncate{"CVT_TRUNCATE", 0, 63, "6-bit unsigned"};
+/// MEAN_RY, MEAN_GU, MEAN_BV, MEAN_AX: pixel components 0..3.
+inline constexpr RegisterField kCdmaMean[4] = {
+    {"MEAN_RY", -32768, 32767, "16-bit signed"},
+    {"MEAN_GU", -32768, 32767, "16-bit signed"},
+    {"MEAN_BV", -32768, 32767, "16-bit signed"},
+    {"MEAN_AX", -32768, 32767, "16-bit signed"}};
+
+// --- PDP: integer average pooling (NVDLA_PDP.rdl D_RECIP_KERNEL_WIDTH /
+// _HEIGHT [16:0], D_POOLING_PADDING_VALUE_<n>_CFG PAD_VALUE_<n>X [18:0]).
+inline constexpr RegisterField kPdpRecipKernelWidth{"RECIP_KERNEL_WIDTH", 0, 131071,
+                                                    "17-bit unsigned"};
+inline constexpr RegisterField kPdpRecipKernelHeight{"RECIP_KERNEL_HEIGHT", 0, 131071,
+                                                     "17-bit unsigned"};
+/// PAD_VALUE_1X .. PAD_VALUE_7X: the padding sum of 1..7 padded positions.
+inline constexpr RegisterField kPdpPadValue[7] = {
+    {"PAD_VALUE_1X", -262144, 262143, "19-bit field, read signed"},
+    {"PAD_VALUE_2X", -262144, 262143, "19-bit field, read signed"},
+    {"PAD_VALUE_3X", -262144, 262143, "19-bit field, read signed"},
+    {"PAD_VALUE_4X", -262144, 262143, "19-bit field, read signed"},
+    {"PAD_VALUE_5X", -262144, 262143, "19-bit field, read signed"},
+    {"PAD_VALUE_6X", -262144, 262143, "19-bit field, read signed"},
+    {"PAD_VALUE_7X", -262144, 262143, "19-bit field, read signed"}};
+
+/// PAD_VALUE_1X .. 7X that make each padded position count as `pad`
+/// (n * pad, as utils/dla-ref/int_pdp.pdp_pad_values): the front end's
+/// helper for `pad_values` (docs/IntegerAttributes.md decision 10).
+constexpr std::array<int64_t, 7> pdpPadValues(int64_t pad) {
+  std::array<int64_t, 7> values{};
+  for (int n = 1; n <= 7; ++n)
+    values[n - 1] = n * pad;
+  return values;
+}
+
 
 // --- LUT (SDP Y / CDP)
 /// The lookup table's fields (docs/IntegerAttributes.md section 7): the SDP

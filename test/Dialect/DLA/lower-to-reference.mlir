@@ -51,12 +51,18 @@ func.func @conv_int8(%x: tensor<1x8x8x8xi8>, %w: tensor<8x8x3x3xi8>) -> tensor<1
   return %y : tensor<1x8x4x3xi8>
 }
 
-// An unsigned image: its bits are read signless and zero-extended; only the
-// weight's 3 of the image's 4 channels take part.
+// An unsigned image: its bits are read signless and zero-extended, then
+// pass CDMA's identity converter, which saturates them to the int8 pipeline
+// (docs/IntegerAttributes.md decision 5); only the weight's 3 of the
+// image's 4 channels take part.
 // CHECK-LABEL: func.func @conv_image
-// CHECK: ^bb0(%[[IN:.*]]: ui8, %{{.*}}: i32):
+// CHECK: ^bb0(%[[IN:.*]]: ui8, %{{.*}}: i8):
 // CHECK: %[[BITS:.*]] = builtin.unrealized_conversion_cast %[[IN]] : ui8 to i8
-// CHECK: arith.extui %[[BITS]] : i8 to i32
+// CHECK: arith.extui %[[BITS]] : i8 to i64
+// CHECK: arith.constant 127 : i64
+// CHECK: arith.minsi
+// CHECK: arith.trunci {{.*}} : i64 to i8
+// CHECK: arith.extsi {{.*}} : i8 to i32
 // CHECK: tensor.extract_slice {{.*}}[0, 0, 0, 0] [1, 3, 6, 6] [1, 1, 1, 1] : tensor<1x4x6x6xi32> to tensor<1x3x6x6xi32>
 func.func @conv_image(%x: tensor<1x4x6x6xui8>, %w: tensor<8x3x3x3xi8>) -> tensor<1x8x4x4xi8> {
   %y = dla.conv image %x, %w : tensor<1x4x6x6xui8>, tensor<8x3x3x3xi8> -> tensor<1x8x4x4xi8>
@@ -113,14 +119,20 @@ func.func @pool_max(%x: tensor<1x8x4x4xf16>) -> tensor<1x8x2x2xf16> {
   return %y : tensor<1x8x2x2xf16>
 }
 
-// Average pooling of int8: i32 sum, exact quotient by the whole window,
-// rounded half away from zero.
+// Average pooling of int8 as PDP computes it: i32 sum wrapped to the int16
+// line buffer, times the derived reciprocals floor(2^16 / 2) and
+// floor(2^16 / 3), each product rounded by 16 bits, wrapped to int8.
 // CHECK-LABEL: func.func @pool_average_int8
 // CHECK: arith.addi
-// CHECK: arith.sitofp {{.*}} : i32 to f64
-// CHECK: arith.constant 6.000000e+00 : f64
-// CHECK: arith.divf
-// CHECK: math.round
+// CHECK-NOT: arith.divf
+// CHECK: arith.trunci {{.*}} : i64 to i16
+// CHECK: arith.constant 32768 : i64
+// CHECK: arith.muli
+// CHECK: arith.shrsi
+// CHECK: arith.constant 21845 : i64
+// CHECK: arith.muli
+// CHECK: arith.shrsi
+// CHECK: arith.trunci {{.*}} : i64 to i8
 func.func @pool_average_int8(%x: tensor<1x8x4x4xi8>) -> tensor<1x8x2x2xi8> {
   %y = dla.pool average %x kernel [3, 2] stride [2, 2] pad [1, 0, 0, 0]
       : tensor<1x8x4x4xi8> -> tensor<1x8x2x2xi8>

@@ -76,6 +76,17 @@ LogicalResult verifyBias(Operation *op, RankedTensorType bias, RankedTensorType 
   return success();
 }
 
+/// The range message of docs/IntegerAttributes.md section 1:
+/// `<path> = <value> is outside <lo>..<hi> (<REGISTER>: <why>)`.
+LogicalResult checkRegister(Operation *op, const Twine &path, int64_t value,
+                            const nv::RegisterField &reg) {
+  if (reg.holds(value))
+    return success();
+  return op->emitOpError() << path << " = " << value << " is outside " << reg.lo << ".."
+                           << reg.hi << " (" << StringRef(reg.name.data(), reg.name.size())
+                           << ": " << StringRef(reg.why.data(), reg.why.size()) << ")";
+}
+
 } // namespace
 
 LogicalResult mlir::dla::verifyElementwiseShape(Operation *op, RankedTensorType input,
@@ -151,6 +162,46 @@ static LogicalResult verifyConvTypes(Operation *op, nv::ConvMode mode,
   return success();
 }
 
+/// CDMA's input converter and mean (docs/IntegerAttributes.md sections 3, 6.2).
+static LogicalResult verifyConvInputConverter(ConvOp op) {
+  CvtAttr cvt = op.getInputCvtAttr();
+  std::optional<ArrayRef<int64_t>> mean = op.getMean();
+  if (!cvt && !mean)
+    return success();
+  if (!op.getWeight().getType().getElementType().isInteger())
+    return op.emitOpError() << (cvt ? "input_cvt" : "mean")
+                         << " is an integer register: this convolution computes in fp32";
+  if (mean) {
+    if (op.getMode() != nv::ConvMode::ImageInput)
+      return op.emitOpError("mean applies to image mode only (MEAN_FORMAT is a pixel-input "
+                         "register)");
+    if (!cvt)
+      return op.emitOpError("mean needs input_cvt: the converter subtracts the mean (CVT_EN = 0 "
+                         "passes pixels unchanged)");
+    if (cvt.getOffset() != 0)
+      return op.emitOpError() << "input_cvt.offset = " << cvt.getOffset()
+                           << " is unused with mean (MEAN_FORMAT replaces CVT_OFFSET): write 0";
+    // A pixel has at most four components, one mean register each.
+    int64_t channels = op.getInput().getType().getDimSize(1);
+    if (!ShapedType::isDynamic(channels) && channels > 4)
+      return op.emitOpError() << "mean covers 4 pixel components (MEAN_RY .. MEAN_AX); the image "
+                              "has "
+                           << channels << " channels";
+  }
+  if (cvt && (failed(checkRegister(op, "input_cvt.offset", cvt.getOffset(),
+                                   nv::kCdmaCvtOffset)) ||
+              failed(checkRegister(op, "input_cvt.scale", cvt.getScale(),
+                                   nv::kCdmaCvtScale)) ||
+              failed(checkRegister(op, "input_cvt.shift", cvt.getShift(),
+                                   nv::kCdmaCvtTruncate))))
+    return failure();
+  if (mean)
+    for (auto [i, value] : llvm::enumerate(*mean))
+      if (failed(checkRegister(op, "mean[" + Twine(i) + "]", value, nv::kCdmaMean[i])))
+        return failure();
+  return success();
+}
+
 LogicalResult ConvOp::verify() {
   auto bias = getBias() ? cast<RankedTensorType>(getBias().getType()) : RankedTensorType();
   if (failed(verifyConvTypes(*this, getMode(), getInput().getType(), getWeight().getType(), bias,
@@ -167,7 +218,7 @@ LogicalResult ConvOp::verify() {
                            << reg.hi << " (" << StringRef(reg.name.data(), reg.name.size())
                            << ": " << StringRef(reg.why.data(), reg.why.size()) << ")";
   }
-  return success();
+  return verifyConvInputConverter(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -232,9 +283,61 @@ static LogicalResult verifyPoolTypes(Operation *op, RankedTensorType input,
   return verifySpatial(op, input, output, kernel, noDilation, strides, padding);
 }
 
+/// The most padded positions any window of one spatial dimension holds.
+static int64_t maxPaddedPositions(int64_t in, int64_t out, int64_t kernel, int64_t stride,
+                                  int64_t before) {
+  int64_t most = 0;
+  for (int64_t o = 0; o < out; ++o) {
+    int64_t start = o * stride - before;
+    int64_t valid = std::min(start + kernel, in) - std::max<int64_t>(start, 0);
+    most = std::max(most, kernel - std::max<int64_t>(valid, 0));
+  }
+  return most;
+}
+
 LogicalResult PoolOp::verify() {
-  return verifyPoolTypes(*this, getInput().getType(), getOutput().getType(), getKernel(),
-                         getStrides(), getPadding());
+  if (failed(verifyPoolTypes(*this, getInput().getType(), getOutput().getType(), getKernel(),
+                             getStrides(), getPadding())))
+    return failure();
+  // PDP's integer average registers (docs/IntegerAttributes.md 5.1, 6.2).
+  const char *stated = getRecipKernelWidthAttr()    ? "recip_kernel_width"
+                       : getRecipKernelHeightAttr() ? "recip_kernel_height"
+                       : getPadValuesAttr()         ? "pad_values"
+                                                    : nullptr;
+  if (!stated)
+    return success();
+  if (!getInput().getType().getElementType().isInteger())
+    return emitOpError() << stated << " is an integer register: this PDP computes in fp16";
+  if (getKind() != PoolKind::Average)
+    return emitOpError() << stated
+                         << " applies to average pooling only (max and min ignore padded "
+                            "positions)";
+  if (std::optional<int64_t> r = getRecipKernelWidth())
+    if (failed(checkRegister(*this, "recip_kernel_width", *r, nv::kPdpRecipKernelWidth)))
+      return failure();
+  if (std::optional<int64_t> r = getRecipKernelHeight())
+    if (failed(checkRegister(*this, "recip_kernel_height", *r, nv::kPdpRecipKernelHeight)))
+      return failure();
+  std::optional<ArrayRef<int64_t>> pads = getPadValues();
+  if (!pads)
+    return success();
+  for (auto [i, value] : llvm::enumerate(*pads))
+    if (failed(checkRegister(*this, "pad_values[" + Twine(i) + "]", value, nv::kPdpPadValue[i])))
+      return failure();
+  // Seven registers: a window with more padded rows or columns has none.
+  RankedTensorType in = getInput().getType(), out = getOutput().getType();
+  const char *names[2] = {"rows", "columns"};
+  for (int d = 0; d < 2; ++d) {
+    if (in.isDynamicDim(2 + d) || out.isDynamicDim(2 + d))
+      continue;
+    int64_t most = maxPaddedPositions(in.getDimSize(2 + d), out.getDimSize(2 + d),
+                                      getKernel()[d], getStrides()[d], getPadding()[2 * d]);
+    if (most > 7)
+      return emitOpError() << "pad_values cover 1..7 padded positions (PAD_VALUE_1X .. 7X); a "
+                              "window here has "
+                           << most << " padded " << names[d];
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

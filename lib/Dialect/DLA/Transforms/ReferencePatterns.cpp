@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReferenceArith.h"
+#include "ReferenceCdma.h"
 #include "ReferenceCdp.h"
 #include "ReferencePatterns.h"
+#include "ReferencePdp.h"
 #include "ReferenceSdp.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
@@ -229,6 +231,10 @@ struct ConvToReference : LayerToReference<ConvOp> {
 
     Value x = readPlain(rewriter, loc, adaptor.getInput());
     Value w = readPlain(rewriter, loc, adaptor.getWeight());
+    // Integer pipelines read their input through CDMA's converter.
+    if (!acc.isFloat())
+      x = cdmaInputConverter(rewriter, loc, op, x,
+                             pipeline == nv::PipelinePrecision::Int8 ? 8 : 16);
     x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), acc);
     w = convertTensor(rewriter, loc, w, NumberType::of(elementTypeOf(w)), acc);
 
@@ -500,23 +506,18 @@ struct PoolToReference : LayerToReference<PoolOp> {
 
     NumberType out = NumberType::of(outType.getElementType());
     double area = static_cast<double>(kernel[0]) * static_cast<double>(kernel[1]);
-    Value result = mapNchw(rewriter, loc, plainType(outType), ValueRange{reduced},
-                           [&](OpBuilder &b, Location l, ValueRange args) {
-                             Value v = args[0];
-                             NumberType from = acc;
-                             if (kind == PoolKind::Average) {
-                               // Integer averages round half away from zero
-                               // from the exact quotient.
-                               NumberType f64{Float64Type::get(b.getContext())};
-                               if (!acc.isFloat()) {
-                                 v = convertScalar(b, l, v, acc, f64);
-                                 from = f64;
-                               }
-                               v = arith::DivFOp::create(b, l, v,
-                                                         scalarConstant(b, l, from.type, area));
-                             }
-                             return convertScalar(b, l, v, from, out);
-                           });
+    // Integer averages are PDP's: padding registers, reciprocals, wrapping.
+    Value result =
+        kind == PoolKind::Average && !acc.isFloat()
+            ? pdpIntegerAverage(rewriter, loc, op, reduced)
+            : mapNchw(rewriter, loc, plainType(outType), ValueRange{reduced},
+                      [&](OpBuilder &b, Location l, ValueRange args) {
+                        Value v = args[0];
+                        if (kind == PoolKind::Average)
+                          v = arith::DivFOp::create(b, l, v,
+                                                    scalarConstant(b, l, acc.type, area));
+                        return convertScalar(b, l, v, acc, out);
+                      });
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
     return success();
   }

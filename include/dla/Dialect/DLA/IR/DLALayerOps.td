@@ -71,8 +71,14 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     `clip_truncate` is CACC's delivery shift: the sum becomes
     `SAT32(RHA(sum, clip_truncate))` (rounding half away from zero) before
     the bias and the saturation to the output; absent, the sum is
-    delivered whole. `--dla-check-precision` adds
-    `pipeline_precision` and `weight_precision`.
+    delivered whole. `input_cvt` (`#dla.cvt`) is CDMA's input converter:
+    each input value becomes `SAT_p(RHA((x - offset) * scale, shift))` at
+    the pipeline precision `p` before the sum; absent, the identity
+    converter (an unsigned pixel above the signed maximum saturates). In
+    `image` mode `mean = [ry, gu, bv, ax]` replaces the offset per pixel
+    component (`input_cvt.offset` then 0); padding is not converted.
+    `--dla-check-precision` adds `pipeline_precision` and
+    `weight_precision`.
 
     ```mlir
     %y = dla.conv direct %x, %w, %b stride [1, 1] pad [1, 1, 1, 1]
@@ -89,6 +95,8 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     DefaultValuedAttr<DLA_PositivePair, "{1, 1}">:$strides,
     DefaultValuedAttr<DLA_Padding, "{0, 0, 0, 0}">:$padding,
     DefaultValuedAttr<DLA_PositivePair, "{1, 1}">:$dilations,
+    OptionalAttr<DLA_CvtAttr>:$input_cvt,
+    OptionalAttr<ConfinedAttr<DenseI64ArrayAttr, [DenseArrayCount<4>]>>:$mean,
     OptionalAttr<I64Attr>:$clip_truncate,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision,
     OptionalAttr<DLA_PrecisionAttr>:$weight_precision);
@@ -96,7 +104,7 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
   let assemblyFormat = [{
     custom<EnumKeyword>($mode) $input `,` $weight (`,` $bias^)?
     (`stride` $strides^)? (`pad` $padding^)? (`dilation` $dilations^)?
-    (`clip_truncate` $clip_truncate^)?
+    (`input_cvt` $input_cvt^)? (`mean` $mean^)? (`clip_truncate` $clip_truncate^)?
     attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
   }];
   let hasVerifier = 1;
@@ -108,8 +116,8 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
                    CArg<"::mlir::Value", "{}">:$bias), [{
       build($_builder, $_state, output, ConvModeAttr::get($_builder.getContext(), mode), input,
             weight, bias, ::mlir::DenseI64ArrayAttr(), ::mlir::DenseI64ArrayAttr(),
-            ::mlir::DenseI64ArrayAttr(), ::mlir::IntegerAttr(), PipelinePrecisionAttr(),
-            PrecisionAttr());
+            ::mlir::DenseI64ArrayAttr(), CvtAttr(), ::mlir::DenseI64ArrayAttr(),
+            ::mlir::IntegerAttr(), PipelinePrecisionAttr(), PrecisionAttr());
     }]>];
 }
 
@@ -205,6 +213,15 @@ def DLA_PoolOp : DLA_LayerOp<"pool"> {
     right]`. PDP converts no precision: the output element type must equal
     the input's (checked by `--dla-check-precision`).
 
+    Integer average pooling computes as PDP does: the window sum `S` wraps
+    in the line buffer (int16 for int8 data, int32 for int16), padded
+    positions add the registers `pad_values` (`PAD_VALUE_1X .. 7X`: a row
+    with n padded columns adds the nth, m padded rows add kw times the
+    mth; absent, all 0), and
+    `avg = WRAP_p(RHA(RHA(S * recip_kernel_width, 16) * recip_kernel_height, 16))`
+    with the reciprocals `floor(2^16 / k)` when absent. Max and min ignore
+    padded positions and take none of these.
+
     ```mlir
     %y = dla.pool max %x kernel [2, 2] stride [2, 2]
         : tensor<1x64x56x56xi8> -> tensor<1x64x28x28xi8>
@@ -216,10 +233,15 @@ def DLA_PoolOp : DLA_LayerOp<"pool"> {
     DLA_PositivePair:$kernel,
     DefaultValuedAttr<DLA_PositivePair, "{1, 1}">:$strides,
     DefaultValuedAttr<DLA_Padding, "{0, 0, 0, 0}">:$padding,
+    OptionalAttr<I64Attr>:$recip_kernel_width,
+    OptionalAttr<I64Attr>:$recip_kernel_height,
+    OptionalAttr<ConfinedAttr<DenseI64ArrayAttr, [DenseArrayCount<7>]>>:$pad_values,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
     custom<EnumKeyword>($kind) $input `kernel` $kernel (`stride` $strides^)? (`pad` $padding^)?
+    (`recip_kernel_width` $recip_kernel_width^)? (`recip_kernel_height` $recip_kernel_height^)?
+    (`pad_values` $pad_values^)?
     attr-dict `:` type($input) `->` type($output)
   }];
   let hasVerifier = 1;
@@ -229,6 +251,7 @@ def DLA_PoolOp : DLA_LayerOp<"pool"> {
                    "::mlir::Value":$input, "::llvm::ArrayRef<int64_t>":$kernel), [{
       build($_builder, $_state, output, PoolKindAttr::get($_builder.getContext(), kind), input,
             $_builder.getDenseI64ArrayAttr(kernel), ::mlir::DenseI64ArrayAttr(),
+            ::mlir::DenseI64ArrayAttr(), ::mlir::IntegerAttr(), ::mlir::IntegerAttr(),
             ::mlir::DenseI64ArrayAttr(), PipelinePrecisionAttr());
     }]>];
 }

@@ -20,7 +20,9 @@ def DLA_CvtAttr : DLA_Attr<"Cvt", "cvt"> {
     width. All three registers are always stated. On `dla.sdp` and
     `dla.clamp` it is the SDP's output converter (`out_cvt`: D_CVT_OFFSET
     INT32, D_CVT_SCALE INT16, D_CVT_SHIFT U6, a 17-bit result saturated to
-    the output precision).
+    the output precision). On `dla.conv` it is CDMA's input converter
+    (`input_cvt`: CVT_OFFSET and CVT_SCALE 16-bit signed, CVT_TRUNCATE
+    6-bit unsigned, a 17-bit result saturated to the pipeline precision).
 
     ```mlir
     #dla.cvt<offset = -3, scale = 27307, shift = 16>

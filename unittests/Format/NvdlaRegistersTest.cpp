@@ -1,0 +1,33 @@
+//===- NvdlaRegistersTest.cpp - The register table's PDP and CDMA rows ---===//
+
+#include "dla/Format/NvdlaRegisters.h"
+
+#include <gtest/gtest.h>
+
+using namespace dlaformat::nvdla;
+
+namespace {
+
+TEST(NvdlaRegistersTest, PadValuesCountEachPosition) {
+  constexpr std::array<int64_t, 7> values = pdpPadValues(-5);
+  EXPECT_EQ(values, (std::array<int64_t, 7>{-5, -10, -15, -20, -25, -30, -35}));
+  // An int16 extreme times 7 still fits the 19-bit registers.
+  for (auto [n, value] : {std::pair{0, pdpPadValues(-32768)[6]}, {6, pdpPadValues(32767)[6]}})
+    EXPECT_TRUE(kPdpPadValue[n].holds(value)) << value;
+  EXPECT_EQ(kPdpPadValue[2].name, "PAD_VALUE_3X");
+}
+
+TEST(NvdlaRegistersTest, Widths) {
+  // NVDLA_PDP.rdl [16:0] unsigned, [18:0] read signed; NVDLA_CDMA.rdl
+  // 16-bit signed offset, scale and means, CVT_TRUNCATE [9:4].
+  EXPECT_EQ(kPdpRecipKernelWidth.hi, (int64_t(1) << 17) - 1);
+  EXPECT_FALSE(kPdpRecipKernelHeight.holds(-1));
+  EXPECT_EQ(kPdpPadValue[0].lo, -(int64_t(1) << 18));
+  EXPECT_EQ(kPdpPadValue[6].hi, (int64_t(1) << 18) - 1);
+  EXPECT_EQ(kCdmaCvtTruncate.hi, 63);
+  EXPECT_TRUE(kCdmaCvtOffset.holds(-32768) && !kCdmaCvtOffset.holds(32768));
+  EXPECT_FALSE(kCdmaCvtScale.holds(-32769));
+  EXPECT_EQ(kCdmaMean[3].name, "MEAN_AX");
+}
+
+} // namespace
