@@ -76,18 +76,19 @@ LogicalResult verifyBias(Operation *op, RankedTensorType bias, RankedTensorType 
   return success();
 }
 
-/// The range message of docs/IntegerAttributes.md section 1:
-/// `<path> = <value> is outside <lo>..<hi> (<REGISTER>: <why>)`.
-LogicalResult checkRegister(Operation *op, const Twine &path, int64_t value,
-                            const nv::RegisterField &reg) {
-  if (reg.holds(value))
-    return success();
-  return op->emitOpError() << path << " = " << value << " is outside " << reg.lo << ".."
-                           << reg.hi << " (" << StringRef(reg.name.data(), reg.name.size())
-                           << ": " << StringRef(reg.why.data(), reg.why.size()) << ")";
-}
-
 } // namespace
+
+LogicalResult mlir::dla::verifyRegisterField(Operation *op, const Twine &path, int64_t value,
+                                             const nv::RegisterField &field,
+                                             StringRef registerName) {
+  if (field.holds(value))
+    return success();
+  StringRef name = registerName.empty() ? StringRef(field.name.data(), field.name.size())
+                                        : registerName;
+  return op->emitOpError() << path << " = " << value << " is outside " << field.lo << ".."
+                           << field.hi << " (" << name << ": "
+                           << StringRef(field.why.data(), field.why.size()) << ")";
+}
 
 LogicalResult mlir::dla::verifyElementwiseShape(Operation *op, RankedTensorType input,
                                                 RankedTensorType output) {
@@ -188,16 +189,16 @@ static LogicalResult verifyConvInputConverter(ConvOp op) {
                               "has "
                            << channels << " channels";
   }
-  if (cvt && (failed(checkRegister(op, "input_cvt.offset", cvt.getOffset(),
+  if (cvt && (failed(verifyRegisterField(op, "input_cvt.offset", cvt.getOffset(),
                                    nv::kCdmaCvtOffset)) ||
-              failed(checkRegister(op, "input_cvt.scale", cvt.getScale(),
+              failed(verifyRegisterField(op, "input_cvt.scale", cvt.getScale(),
                                    nv::kCdmaCvtScale)) ||
-              failed(checkRegister(op, "input_cvt.shift", cvt.getShift(),
+              failed(verifyRegisterField(op, "input_cvt.shift", cvt.getShift(),
                                    nv::kCdmaCvtTruncate))))
     return failure();
   if (mean)
     for (auto [i, value] : llvm::enumerate(*mean))
-      if (failed(checkRegister(op, "mean[" + Twine(i) + "]", value, nv::kCdmaMean[i])))
+      if (failed(verifyRegisterField(op, "mean[" + Twine(i) + "]", value, nv::kCdmaMean[i])))
         return failure();
   return success();
 }
@@ -212,11 +213,8 @@ LogicalResult ConvOp::verify() {
     if (!getWeight().getType().getElementType().isInteger())
       return emitOpError("clip_truncate is an integer register: this convolution computes in "
                          "fp32");
-    const nv::RegisterField &reg = nv::kCaccClipTruncate;
-    if (!reg.holds(*clip))
-      return emitOpError() << "clip_truncate = " << *clip << " is outside " << reg.lo << ".."
-                           << reg.hi << " (" << StringRef(reg.name.data(), reg.name.size())
-                           << ": " << StringRef(reg.why.data(), reg.why.size()) << ")";
+    if (failed(verifyRegisterField(*this, "clip_truncate", *clip, nv::kCaccClipTruncate)))
+      return failure();
   }
   return verifyConvInputConverter(*this);
 }
@@ -313,16 +311,16 @@ LogicalResult PoolOp::verify() {
                          << " applies to average pooling only (max and min ignore padded "
                             "positions)";
   if (std::optional<int64_t> r = getRecipKernelWidth())
-    if (failed(checkRegister(*this, "recip_kernel_width", *r, nv::kPdpRecipKernelWidth)))
+    if (failed(verifyRegisterField(*this, "recip_kernel_width", *r, nv::kPdpRecipKernelWidth)))
       return failure();
   if (std::optional<int64_t> r = getRecipKernelHeight())
-    if (failed(checkRegister(*this, "recip_kernel_height", *r, nv::kPdpRecipKernelHeight)))
+    if (failed(verifyRegisterField(*this, "recip_kernel_height", *r, nv::kPdpRecipKernelHeight)))
       return failure();
   std::optional<ArrayRef<int64_t>> pads = getPadValues();
   if (!pads)
     return success();
   for (auto [i, value] : llvm::enumerate(*pads))
-    if (failed(checkRegister(*this, "pad_values[" + Twine(i) + "]", value, nv::kPdpPadValue[i])))
+    if (failed(verifyRegisterField(*this, "pad_values[" + Twine(i) + "]", value, nv::kPdpPadValue[i])))
       return failure();
   // Seven registers: a window with more padded rows or columns has none.
   RankedTensorType in = getInput().getType(), out = getOutput().getType();

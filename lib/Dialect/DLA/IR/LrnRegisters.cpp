@@ -8,6 +8,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/RegisterAttrs.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -16,9 +17,9 @@ namespace nv = ::dlaformat::nvdla;
 static LogicalResult checkCvt(LrnOp op, StringRef name, CvtAttr cvt,
                               const nv::RegisterField &offset, const nv::RegisterField &scale,
                               const nv::RegisterField &shift) {
-  if (failed(checkRegisterField(op, name + ".offset", cvt.getOffset(), offset)) ||
-      failed(checkRegisterField(op, name + ".scale", cvt.getScale(), scale)) ||
-      failed(checkRegisterField(op, name + ".shift", cvt.getShift(), shift)))
+  if (failed(verifyRegisterField(op, name + ".offset", cvt.getOffset(), offset)) ||
+      failed(verifyRegisterField(op, name + ".scale", cvt.getScale(), scale)) ||
+      failed(verifyRegisterField(op, name + ".shift", cvt.getShift(), shift)))
     return failure();
   return success();
 }

@@ -8,6 +8,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/RegisterAttrs.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -50,30 +51,21 @@ LogicalResult LutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult mlir::dla::checkRegisterField(Operation *op, const Twine &path, int64_t value,
-                                            const nv::RegisterField &field) {
-  if (field.holds(value))
-    return success();
-  return op->emitOpError() << path << " = " << value << " is outside " << field.lo << ".."
-                           << field.hi << " (" << StringRef(field.name.data(), field.name.size())
-                           << ": " << StringRef(field.why.data(), field.why.size()) << ")";
-}
-
 LogicalResult mlir::dla::verifyLutRegisters(Operation *op, StringRef path, LutAttr lut,
                                             nv::LutUnit unit) {
   const nv::LutRegisterFields regs = nv::lutRegisterFields(unit);
   for (auto [name, table] : {std::pair<StringRef, DenseI64ArrayAttr>{"le", lut.getLe()},
                              std::pair<StringRef, DenseI64ArrayAttr>{"lo", lut.getLo()}})
     for (auto [i, v] : llvm::enumerate(table.asArrayRef()))
-      if (failed(checkRegisterField(op, path + "." + name + "[" + Twine(i) + "]", v, regs.entry)))
+      if (failed(verifyRegisterField(op, path + "." + name + "[" + Twine(i) + "]", v, regs.entry)))
         return failure();
   auto check = [&](StringRef name, int64_t value, const nv::RegisterField &field) {
     if (!field.name.empty())
-      return checkRegisterField(op, path + "." + name, value, field);
+      return verifyRegisterField(op, path + "." + name, value, field);
     // Slope fields: the register is named after the field.
     std::string reg = "LUT_" + llvm::StringRef(name).upper();
     nv::RegisterField named{reg, field.lo, field.hi, field.why};
-    return checkRegisterField(op, path + "." + name, value, named);
+    return verifyRegisterField(op, path + "." + name, value, named);
   };
   struct Field {
     StringRef name;

@@ -93,18 +93,6 @@ Value mlir::dla::getSdpMemoryOperand(SdpOp op, nv::SdpMemOperand mem) {
   return memoryOperand(op, mem);
 }
 
-LogicalResult mlir::dla::verifyRegisterField(Operation *op, const Twine &path, int64_t value,
-                                             const nv::RegisterField &field,
-                                             StringRef registerName) {
-  if (field.holds(value))
-    return success();
-  StringRef name = registerName.empty() ? StringRef(field.name.data(), field.name.size())
-                                        : registerName;
-  return op->emitOpError() << path << " = " << value << " is outside " << field.lo << ".."
-                           << field.hi << " (" << name << ": "
-                           << StringRef(field.why.data(), field.why.size()) << ")";
-}
-
 LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
   SmallVector<StageView> stages;
   if (SdpXAttr bs = op.getBsAttr())

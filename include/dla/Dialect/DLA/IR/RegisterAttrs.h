@@ -15,10 +15,6 @@
 
 namespace mlir::dla {
 
-/// `value` at IR spelling `path` against `field`; emits the template message.
-LogicalResult checkRegisterField(Operation *op, const Twine &path, int64_t value,
-                                 const ::dlaformat::nvdla::RegisterField &field);
-
 /// Every field of `lut` against the ranges of `unit` (SDP Y stage, int8 or
 /// int16 CDP); `path` prefixes the field names (`lut`, `ew.lut`), giving
 /// `lut.le[3]`, `ew.lut.le_start`.
