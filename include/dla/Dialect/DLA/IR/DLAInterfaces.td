@@ -161,7 +161,11 @@ def DLA_LayoutConstrainedOpInterface : OpInterface<"LayoutConstrainedOpInterface
       /*defaultImplementation=*/[{ return "input"; }]>,
   ];
   // After the op's own verifier, so that shapes and element types are sane.
-  let verify = [{ return ::mlir::dla::verifyLayoutLegality($_op); }];
+  let verify = [{
+    if (::mlir::failed(::mlir::dla::verifyTargetPrecision($_op)))
+      return ::mlir::failure();
+    return ::mlir::dla::verifyLayoutLegality($_op);
+  }];
   let verifyWithRegions = 1;
 }
 

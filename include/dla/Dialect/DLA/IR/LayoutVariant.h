@@ -34,6 +34,11 @@ bool acceptsEncoding(Attribute accepted, Attribute actual);
 /// Unencoded tensors are not checked: they are still to be assigned.
 LogicalResult verifyLayoutLegality(Operation *op);
 
+/// A layer op's data against what its target's configuration computes
+/// (the capability table, dla/Format/NvdlaHardware.h): int16 feature data or
+/// weights on an int8-only configuration are an error naming it.
+LogicalResult verifyTargetPrecision(Operation *op);
+
 /// The variant of an op that reads and writes only feature data: every
 /// operand and result `#dla.feature` of its element type's precision, on an
 /// NVDLA target (none elsewhere). LayoutConstrainedOpInterface's default.
