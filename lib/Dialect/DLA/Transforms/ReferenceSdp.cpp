@@ -9,6 +9,7 @@
 
 #include "ReferenceSdp.h"
 #include "ReferenceArith.h"
+#include "ReferenceInts.h"
 #include "ReferenceLut.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,101 +21,85 @@ namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
-struct Emitter {
-  OpBuilder &b;
-  Location loc;
+/// SAT32(RHA(v, shift)): the C model's IntShiftRight into 32 bits.
+Value shr32(Ints &m, Value v, int64_t shift) { return m.sat(m.rha(v, shift), 32); }
 
-  Value c(int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v); }
-  Value sat32(Value v) { return saturateSigned(b, loc, v, 32); }
-  /// SAT32(RHA(v, shift)): the C model's IntShiftRight into 32 bits.
-  Value shr32(Value v, int64_t shift) { return sat32(shiftRightHalfAway(b, loc, v, shift)); }
-  /// Two's-complement truncation to 32 bits, sign-extended back.
-  Value wrap32(Value v) {
-    Value low = arith::TruncIOp::create(b, loc, b.getI32Type(), v);
-    return arith::ExtSIOp::create(b, loc, b.getI64Type(), low);
+/// Two's-complement truncation to 32 bits, sign-extended back.
+Value wrap32(Ints &m, Value v) {
+  Value low = arith::TruncIOp::create(m.b, m.loc, m.b.getI32Type(), v);
+  return arith::ExtSIOp::create(m.b, m.loc, m.b.getI64Type(), low);
+}
+
+Value alu(Ints &m, nv::SdpAluAlgo algo, Value x, Value y) {
+  switch (algo) {
+  case nv::SdpAluAlgo::Max:
+    return m.max(x, y);
+  case nv::SdpAluAlgo::Min:
+    return m.min(x, y);
+  case nv::SdpAluAlgo::Sum:
+    return m.add(x, y);
+  case nv::SdpAluAlgo::Eql:
+    return m.sel(m.cmp(arith::CmpIPredicate::eq, x, y), m.c(0), m.c(1));
   }
-  Value nonNegative(Value v) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, c(0));
-  }
-  Value alu(nv::SdpAluAlgo algo, Value x, Value y) {
-    switch (algo) {
-    case nv::SdpAluAlgo::Max:
-      return arith::MaxSIOp::create(b, loc, x, y);
-    case nv::SdpAluAlgo::Min:
-      return arith::MinSIOp::create(b, loc, x, y);
-    case nv::SdpAluAlgo::Sum:
-      return arith::AddIOp::create(b, loc, x, y);
-    case nv::SdpAluAlgo::Eql: {
-      Value equal = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-      return arith::SelectOp::create(b, loc, equal, c(0), c(1));
-    }
-    }
-    llvm_unreachable("unknown ALU operation");
-  }
-  /// A unit's operand: its register value or its memory element.
-  Value operand(const SdpOperand &o, Value mem) { return o.reg ? c(*o.reg) : mem; }
-};
+  llvm_unreachable("unknown ALU operation");
+}
+
+/// A unit's operand: its register value or its memory element.
+Value operand(Ints &m, const SdpOperand &o, Value mem) { return o.reg ? m.c(*o.reg) : mem; }
 
 } // namespace
 
 Value reference::sdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage, Value aluMem,
                            Value mulMem) {
-  Emitter e{b, loc};
+  Ints m{b, loc};
   Value a = x;
   if (std::optional<nv::SdpAluAlgo> algo = stage.getAlu()) {
     // SAT32(operand << shift): a 16-bit operand shifted by 48 or more
     // saturates like any shift past 31, and stays a defined i64 shift.
-    Value op = e.operand(stage.getAluOperand(), aluMem);
-    int64_t shift = std::min<int64_t>(stage.getAluShift(), 48);
-    Value shifted = e.sat32(arith::ShLIOp::create(b, loc, op, e.c(shift)));
+    Value op = operand(m, stage.getAluOperand(), aluMem);
+    Value shifted = m.sat(m.shl(op, m.c(std::min<int64_t>(stage.getAluShift(), 48))), 32);
     // 33 bits, neither saturated nor wrapped.
-    a = e.alu(*algo, a, shifted);
+    a = alu(m, *algo, a, shifted);
   }
   Value t;
   if (stage.getMulOperand().isPresent()) {
-    Value op = e.operand(stage.getMulOperand(), mulMem);
-    t = e.shr32(arith::MulIOp::create(b, loc, a, op), stage.getMulShift());
+    Value op = operand(m, stage.getMulOperand(), mulMem);
+    t = shr32(m, m.mul(a, op), stage.getMulShift());
     // PReLU passes a non-negative value unmultiplied and unshifted, wrapped
     // to 32 bits.
     if (stage.getPrelu())
-      t = arith::SelectOp::create(b, loc, e.nonNegative(a), e.wrap32(a), t);
+      t = m.sel(m.ge(a, m.c(0)), wrap32(m, a), t);
   } else {
     // MUL bypassed: its shift still applies.
-    t = e.shr32(a, stage.getMulShift());
+    t = shr32(m, a, stage.getMulShift());
   }
   if (stage.getRelu())
-    t = arith::MaxSIOp::create(b, loc, t, e.c(0));
+    t = m.max(t, m.c(0));
   return t;
 }
 
-static Value yOperand(Emitter &e, const SdpOperand &operand, CvtAttr cvt, Value mem) {
-  if (operand.reg)
-    return e.c(*operand.reg);
-  if (!cvt)
-    return mem;
+static Value yOperand(Ints &m, const SdpOperand &o, CvtAttr cvt, Value mem) {
+  if (o.reg || !cvt)
+    return operand(m, o, mem);
   // SAT32(RHA((op - offset) * scale, truncate)): 49 bits before the shift.
-  Value t = arith::MulIOp::create(e.b, e.loc,
-                                  arith::SubIOp::create(e.b, e.loc, mem, e.c(cvt.getOffset())),
-                                  e.c(cvt.getScale()));
-  return e.shr32(t, cvt.getShift());
+  return shr32(m, m.mul(m.sub(mem, m.c(cvt.getOffset())), m.c(cvt.getScale())), cvt.getShift());
 }
 
 Value reference::sdpYStage(OpBuilder &b, Location loc, Value x, SdpYAttr stage, Value aluMem,
                            Value mulMem) {
-  Emitter e{b, loc};
-  Value m = x;
+  Ints m{b, loc};
+  Value v = x;
   if (stage.getMulOperand().isPresent()) {
-    Value op = yOperand(e, stage.getMulOperand(), stage.getMulCvt(), mulMem);
-    Value product = e.shr32(arith::MulIOp::create(b, loc, m, op), stage.getTruncate());
+    Value op = yOperand(m, stage.getMulOperand(), stage.getMulCvt(), mulMem);
+    Value product = shr32(m, m.mul(v, op), stage.getTruncate());
     // PReLU passes a non-negative value untouched.
-    m = stage.getPrelu() ? Value(arith::SelectOp::create(b, loc, e.nonNegative(m), m, product))
-                         : product;
+    v = stage.getPrelu() ? m.sel(m.ge(v, m.c(0)), v, product) : product;
   }
   if (std::optional<nv::SdpAluAlgo> algo = stage.getAlu()) {
-    Value op = yOperand(e, stage.getAluOperand(), stage.getAluCvt(), aluMem);
-    m = e.sat32(e.alu(*algo, m, op));
+    Value op = yOperand(m, stage.getAluOperand(), stage.getAluCvt(), aluMem);
+    v = m.sat(alu(m, *algo, v, op), 32);
   }
   if (LutAttr lut = stage.getLut())
-    m = sdpLookup(b, loc, m, lut);
-  return m;
+    v = sdpLookup(b, loc, v, lut);
+  return v;
 }
