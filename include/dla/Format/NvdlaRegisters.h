@@ -26,31 +26,31 @@ struct RegisterField {
 
 /// The SDP's output converter (NVDLA_SDP.rdl D_CVT_OFFSET / D_CVT_SCALE /
 /// D_CVT_SHIFT; integer pipelines only).
-inline constexpr RegisterField kSdpCvtOffset{"D_CVT_OFFSET", -(int64_t(1) << 31),
-                                             (int64_t(1) << 31) - 1, "INT32"};
-inline constexpr RegisterField kSdpCvtScale{"D_CVT_SCALE", -32768, 32767, "INT16"};
-inline constexpr RegisterField kSdpCvtShift{"D_CVT_SHIFT", 0, 63, "U6"};
+inline constexpr RegisterField kSdpCvtOffset{"CVT_OFFSET", -(int64_t(1) << 31),
+                                             (int64_t(1) << 31) - 1, "32-bit signed"};
+inline constexpr RegisterField kSdpCvtScale{"CVT_SCALE", -32768, 32767, "16-bit signed"};
+inline constexpr RegisterField kSdpCvtShift{"CVT_SHIFT", 0, 63, "6-bit unsigned"};
 
 /// The SDP's X stages (BS, BN; NVDLA_SDP.rdl D_DP_BS_* / D_DP_BN_*): the
 /// name without the stage prefix, which a message puts in front.
-inline constexpr RegisterField kSdpXAluOperand{"ALU_OPERAND", -32768, 32767, "INT16"};
-inline constexpr RegisterField kSdpXAluShift{"ALU_SHIFT_VALUE", 0, 63, "U6"};
-inline constexpr RegisterField kSdpXMulOperand{"MUL_OPERAND", -32768, 32767, "INT16"};
+inline constexpr RegisterField kSdpXAluOperand{"ALU_OPERAND", -32768, 32767, "16-bit signed"};
+inline constexpr RegisterField kSdpXAluShift{"ALU_SHIFT_VALUE", 0, 63, "6-bit unsigned"};
+inline constexpr RegisterField kSdpXMulOperand{"MUL_OPERAND", -32768, 32767, "16-bit signed"};
 /// An 8-bit field of which the C model (sdp_x.cpp X_trt) uses 6 bits.
 inline constexpr RegisterField kSdpXMulShift{"MUL_SHIFT_VALUE", 0, 63,
-                                             "8-bit field, 6 bits used"};
+                                             "8-bit field of which the C model uses 6 bits"};
 /// The Y stage (EW; D_DP_EW_*): 32-bit register operands, the operand
 /// converters of memory operands (EW_*_CVT_OFFSET / _SCALE / _TRUNCATE) and
 /// the product's truncation.
 inline constexpr RegisterField kSdpYAluOperand{"ALU_OPERAND", -(int64_t(1) << 31),
-                                               (int64_t(1) << 31) - 1, "INT32"};
+                                               (int64_t(1) << 31) - 1, "32-bit signed"};
 inline constexpr RegisterField kSdpYMulOperand{"MUL_OPERAND", -(int64_t(1) << 31),
-                                               (int64_t(1) << 31) - 1, "INT32"};
+                                               (int64_t(1) << 31) - 1, "32-bit signed"};
 inline constexpr RegisterField kSdpYCvtOffset{"CVT_OFFSET", -(int64_t(1) << 31),
-                                              (int64_t(1) << 31) - 1, "INT32"};
-inline constexpr RegisterField kSdpYCvtScale{"CVT_SCALE", -32768, 32767, "INT16"};
-inline constexpr RegisterField kSdpYCvtTruncate{"CVT_TRUNCATE", 0, 63, "U6"};
-inline constexpr RegisterField kSdpYTruncate{"TRUNCATE", 0, 1023, "U10"};
+                                              (int64_t(1) << 31) - 1, "32-bit signed"};
+inline constexpr RegisterField kSdpYCvtScale{"CVT_SCALE", -32768, 32767, "16-bit signed"};
+inline constexpr RegisterField kSdpYCvtTruncate{"CVT_TRUNCATE", 0, 63, "6-bit unsigned"};
+inline constexpr RegisterField kSdpYTruncate{"TRUNCATE", 0, 1023, "10-bit unsigned"};
 
 /// The accumulator's delivery shift (NVDLA_CACC.rdl D_CLIP_CFG: a 5-bit
 /// field, "Range: 0~16").

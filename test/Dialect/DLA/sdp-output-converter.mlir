@@ -1,4 +1,4 @@
-// The SDP's output converter (#dla.cvt, D_CVT_OFFSET / SCALE / SHIFT) on
+// The SDP's output converter (#dla.cvt, CVT_OFFSET / SCALE / SHIFT) on
 // dla.sdp and dla.clamp: round trip, kept on storage; every verifier
 // message in sdp-output-converter-invalid.mlir; executed bit-exactly in
 // test/Execution/reference-layers.mlir.

@@ -100,7 +100,7 @@ func.func @attr11(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 // -----
 
 func.func @range0(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
-  // expected-error @+1 {{'dla.sdp' op bs.alu_operand = 32768 is outside -32768..32767 (BS_ALU_OPERAND: INT16)}}
+  // expected-error @+1 {{'dla.sdp' op bs.alu_operand = 32768 is outside -32768..32767 (BS_ALU_OPERAND: 16-bit signed)}}
   %y = dla.sdp offline %x bs <alu = sum, alu_operand = 32768> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -108,7 +108,7 @@ func.func @range0(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 // -----
 
 func.func @range1(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
-  // expected-error @+1 {{'dla.sdp' op bn.alu_shift = 64 is outside 0..63 (BN_ALU_SHIFT_VALUE: U6)}}
+  // expected-error @+1 {{'dla.sdp' op bn.alu_shift = 64 is outside 0..63 (BN_ALU_SHIFT_VALUE: 6-bit unsigned)}}
   %y = dla.sdp offline %x bn <alu = sum, alu_operand = 1, alu_shift = 64> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -116,7 +116,7 @@ func.func @range1(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 // -----
 
 func.func @range2(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
-  // expected-error @+1 {{'dla.sdp' op bs.mul_operand = -32769 is outside -32768..32767 (BS_MUL_OPERAND: INT16)}}
+  // expected-error @+1 {{'dla.sdp' op bs.mul_operand = -32769 is outside -32768..32767 (BS_MUL_OPERAND: 16-bit signed)}}
   %y = dla.sdp offline %x bs <mul_operand = -32769> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -124,7 +124,7 @@ func.func @range2(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 // -----
 
 func.func @range3(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
-  // expected-error @+1 {{'dla.sdp' op bn.mul_shift = 64 is outside 0..63 (BN_MUL_SHIFT_VALUE: 8-bit field, 6 bits used)}}
+  // expected-error @+1 {{'dla.sdp' op bn.mul_shift = 64 is outside 0..63 (BN_MUL_SHIFT_VALUE: 8-bit field of which the C model uses 6 bits)}}
   %y = dla.sdp offline %x bn <mul_shift = 64> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -132,7 +132,7 @@ func.func @range3(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 // -----
 
 func.func @range4(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
-  // expected-error @+1 {{'dla.sdp' op ew.mul_operand = 2147483648 is outside -2147483648..2147483647 (EW_MUL_OPERAND: INT32)}}
+  // expected-error @+1 {{'dla.sdp' op ew.mul_operand = 2147483648 is outside -2147483648..2147483647 (EW_MUL_OPERAND: 32-bit signed)}}
   %y = dla.sdp offline %x ew <mul_operand = 2147483648> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -140,7 +140,7 @@ func.func @range4(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 // -----
 
 func.func @range5(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
-  // expected-error @+1 {{'dla.sdp' op ew.alu_operand = -2147483649 is outside -2147483648..2147483647 (EW_ALU_OPERAND: INT32)}}
+  // expected-error @+1 {{'dla.sdp' op ew.alu_operand = -2147483649 is outside -2147483648..2147483647 (EW_ALU_OPERAND: 32-bit signed)}}
   %y = dla.sdp offline %x ew <alu = sum, alu_operand = -2147483649> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -148,7 +148,7 @@ func.func @range5(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 // -----
 
 func.func @range6(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
-  // expected-error @+1 {{'dla.sdp' op ew.truncate = 1024 is outside 0..1023 (EW_TRUNCATE: U10)}}
+  // expected-error @+1 {{'dla.sdp' op ew.truncate = 1024 is outside 0..1023 (EW_TRUNCATE: 10-bit unsigned)}}
   %y = dla.sdp offline %x ew <mul_operand = 2, truncate = 1024> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -291,5 +291,22 @@ func.func @lut_range(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi16> {
       le_index_offset = 3, lo_index_select = 8,
       uflow_priority = le, oflow_priority = lo, hybrid_priority = lo>>
     : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi16>
+  return %y : tensor<1x8x2x2xi16>
+}
+
+// -----
+
+// The Y stage's operand converters (EW_ALU_CVT_* / EW_MUL_CVT_*).
+func.func @y_cvt_range(%x: tensor<1x8x2x2xi16>, %e: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi16> {
+  // expected-error @+1 {{'dla.sdp' op ew.alu_cvt.scale = 40000 is outside -32768..32767 (EW_ALU_CVT_SCALE: 16-bit signed)}}
+  %y = dla.sdp offline %x eltwise %e : tensor<1x8x2x2xi16> ew <alu = sum, alu_operand = eltwise, alu_cvt = <offset = 0, scale = 40000, shift = 0>> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi16>
+  return %y : tensor<1x8x2x2xi16>
+}
+
+// -----
+
+func.func @y_mul_cvt_range(%x: tensor<1x8x2x2xi16>, %e: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi16> {
+  // expected-error @+1 {{'dla.sdp' op ew.mul_cvt.shift = 64 is outside 0..63 (EW_MUL_CVT_TRUNCATE: 6-bit unsigned)}}
+  %y = dla.sdp offline %x eltwise %e : tensor<1x8x2x2xi16> ew <mul_operand = eltwise, mul_cvt = <offset = 0, scale = 1, shift = 64>> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi16>
   return %y : tensor<1x8x2x2xi16>
 }
