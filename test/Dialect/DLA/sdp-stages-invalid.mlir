@@ -310,3 +310,14 @@ func.func @y_mul_cvt_range(%x: tensor<1x8x2x2xi16>, %e: tensor<1x8x2x2xi16>) -> 
   %y = dla.sdp offline %x eltwise %e : tensor<1x8x2x2xi16> ew <mul_operand = eltwise, mul_cvt = <offset = 0, scale = 1, shift = 64>> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi16>
   return %y : tensor<1x8x2x2xi16>
 }
+
+// -----
+
+// The fused SDP alone receives the accumulator: no other reader of the
+// convolution (its result would be one the hardware never writes).
+func.func @conv_two_users(%x: tensor<1x8x2x2xi16>, %w: tensor<8x8x1x1xi16>) -> (tensor<1x8x2x2xi16>, tensor<1x8x2x2xi16>) {
+  %c = dla.conv direct %x, %w : tensor<1x8x2x2xi16>, tensor<8x8x1x1xi16> -> tensor<1x8x2x2xi16>
+  // expected-error @+1 {{'dla.sdp' op stage form receives the convolution's accumulator: the dla.conv must feed this SDP alone}}
+  %y = dla.sdp on_the_fly %c bs <mul_shift = 1> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi16>
+  return %y, %c : tensor<1x8x2x2xi16>, tensor<1x8x2x2xi16>
+}

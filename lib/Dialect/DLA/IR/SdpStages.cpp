@@ -119,10 +119,16 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
   LutAttr lut = op.getEwAttr() ? op.getEwAttr().getLut() : LutAttr();
   if (lut && failed(verifyLutRegisters(op, "ew.lut", lut, nv::LutUnit::Sdp)))
     return failure();
-  if (op.getMode() == SdpMode::OnTheFly)
+  if (op.getMode() == SdpMode::OnTheFly) {
     if (auto conv = op.getInput().getDefiningOp<ConvOp>(); conv && conv.getBias())
       return op.emitOpError() << "stage form receives the convolution's accumulator: give the "
                                  "dla.conv's bias to this SDP and name it in a stage";
+    // The accumulator goes to the fused SDP alone: a second reader would see
+    // a result the hardware never writes.
+    if (!op.getInput().hasOneUse())
+      return op.emitOpError() << "stage form receives the convolution's accumulator: the "
+                                 "dla.conv must feed this SDP alone";
+  }
 
   // Register fields.
   for (const StageView &s : stages)
