@@ -100,6 +100,76 @@ Expected<ScaleShift> dlaformat::nvdla::scaleFromFactor(double factor,
   return ScaleShift{shared->scales[0], shared->shift, shared->errorBound};
 }
 
+namespace {
+/// The int16 pair (a, b), a, b in 1..32767, whose product is nearest to x.
+std::pair<int16_t, int16_t> nearestProduct(double x) {
+  if (x < 0.5)
+    return {0, 0};
+  std::pair<int16_t, int16_t> best{1, 1};
+  double bestError = INFINITY;
+  const int64_t lo = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(x / 32767.0)));
+  for (int64_t a = std::min<int64_t>(32767, static_cast<int64_t>(x) + 1); a >= lo; --a) {
+    const int64_t b = std::min<int64_t>(32767, std::llround(x / static_cast<double>(a)));
+    const double error = std::fabs(static_cast<double>(a * b) - x);
+    if (b >= 1 && error < bestError) {
+      bestError = error;
+      best = {static_cast<int16_t>(a), static_cast<int16_t>(b)};
+      if (error == 0)
+        break;
+    }
+  }
+  return best;
+}
+} // namespace
+
+Expected<TwoStageScales>
+dlaformat::nvdla::twoStageScalesFromFactors(const std::vector<double> &factors,
+                                            unsigned fractionBits) {
+  if (factors.empty())
+    return makeError("no scale factors");
+  double largest = 0;
+  for (double f : factors) {
+    if (!std::isfinite(f) || f < 0)
+      return makeError("scale factor " + describe(f) + " is not finite and non-negative");
+    largest = std::max(largest, f);
+  }
+  TwoStageScales result;
+  if (largest == 0) {
+    result.first.assign(factors.size(), 0);
+    result.second.assign(factors.size(), 0);
+    return result;
+  }
+  int exponent = 0;
+  std::frexp(largest, &exponent); // largest = m 2^exponent, m in [0.5, 1)
+  // The largest product target in [2^29, 2^30): a total shift of 30 - exponent.
+  int total = 30 - exponent;
+  int second = 15, fraction = static_cast<int>(fractionBits);
+  int first = total - second - fraction;
+  // A large factor: fewer fraction bits, then a smaller second shift.
+  if (first < 0) {
+    const int take = std::min(fraction, -first);
+    fraction -= take;
+    first += take;
+  }
+  if (first < 0) {
+    second += first;
+    first = 0;
+  }
+  if (second < 0 || first > static_cast<int>(kMaxScaleShift) ||
+      second > static_cast<int>(kMaxScaleShift))
+    return makeError("scale factor " + describe(largest) +
+                     " is outside what two int16 multipliers and 6-bit shifts hold");
+  result.firstShift = static_cast<uint8_t>(first);
+  result.secondShift = static_cast<uint8_t>(second);
+  result.fractionBits = static_cast<uint8_t>(fraction);
+  for (double f : factors) {
+    auto [a, b] = nearestProduct(std::ldexp(f, first + second + fraction));
+    result.first.push_back(a);
+    result.second.push_back(b);
+  }
+  return result;
+}
+
 Int16Bias dlaformat::nvdla::biasToInt16(const std::vector<int32_t> &bias,
                                         BiasRounding rounding) {
   auto shifted = [&](int64_t b, unsigned s) -> int64_t {

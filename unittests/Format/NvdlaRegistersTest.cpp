@@ -30,4 +30,20 @@ TEST(NvdlaRegistersTest, Widths) {
   EXPECT_EQ(kCdmaMean[3].name, "MEAN_AX");
 }
 
+TEST(NvdlaRegistersTest, PdpReciprocals) {
+  // NVIDIA's firmware: floor(2^16 / k) per dimension.
+  EXPECT_EQ(pdpFirmwareReciprocals(3, 2).width, 32768);
+  EXPECT_EQ(pdpFirmwareReciprocals(3, 2).height, 21845);
+  // One rounding: width 2^16 (times 1), height 2^16 / (kh kw) to nearest:
+  // 65536 / 9 = 7281.8, / 6 = 10922.7, / 3 = 21845.3, / 4 exact.
+  EXPECT_EQ(pdpSingleRoundingReciprocals(3, 3).width, 65536);
+  EXPECT_EQ(pdpSingleRoundingReciprocals(3, 3).height, 7282);
+  EXPECT_EQ(pdpSingleRoundingReciprocals(2, 3).height, 10923);
+  EXPECT_EQ(pdpSingleRoundingReciprocals(1, 3).height, 21845);
+  EXPECT_EQ(pdpSingleRoundingReciprocals(2, 2).height, 16384);
+  EXPECT_TRUE(kPdpRecipKernelWidth.holds(pdpSingleRoundingReciprocals(1, 1).width));
+  EXPECT_EQ(kCdmaPadValueInt8.lo, -128);
+  EXPECT_EQ(kCdmaPadValue.hi, 32767);
+}
+
 } // namespace

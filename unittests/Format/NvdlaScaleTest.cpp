@@ -184,3 +184,52 @@ TEST(NvdlaScale, BiasInt32Extremes) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(NvdlaScaleTest, TwoStageScalesHoldTheFactors) {
+  // Per-channel factors over a 2^10 spread: every product of the two int16s
+  // is within 2^-18 of factor * 2^total (the smallest targets are ~2^20,
+  // whole products), where one shared-shift int16 keeps only 15 - 10 bits
+  // for the smallest (2^-6).
+  std::vector<double> factors;
+  for (int c = 0; c < 40; ++c)
+    factors.push_back(std::ldexp(1.0 + 0.0173 * c, -12 - c / 4));
+  dlaformat::Expected<TwoStageScales> s = twoStageScalesFromFactors(factors, 12);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const int total = s->firstShift + s->secondShift + s->fractionBits;
+  EXPECT_EQ(s->secondShift, 15);
+  EXPECT_EQ(s->fractionBits, 12);
+  for (size_t c = 0; c < factors.size(); ++c) {
+    const double want = std::ldexp(factors[c], total);
+    const double got = double(s->first[c]) * double(s->second[c]);
+    EXPECT_LE(std::fabs(got - want), want * std::ldexp(1.0, -18)) << "channel " << c;
+  }
+}
+
+TEST(NvdlaScaleTest, TwoStageScalesExamples) {
+  // 1431655765 2^-38 (TOSA's multiplier for 1/192) at total shift 37:
+  // 715827882.5; 32767 x 21846 = 715827882 is the nearest int16 product.
+  dlaformat::Expected<TwoStageScales> s =
+      twoStageScalesFromFactors({std::ldexp(1431655765.0, -38)}, 12);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->first[0], 32767);
+  EXPECT_EQ(s->second[0], 21846);
+  EXPECT_EQ(s->firstShift, 10);
+  // A large factor takes its shift from the fraction bits first.
+  dlaformat::Expected<TwoStageScales> big = twoStageScalesFromFactors({100.0}, 12);
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(big->firstShift, 0);
+  EXPECT_EQ(big->fractionBits, 8);
+  EXPECT_NEAR(double(big->first[0]) * big->second[0], std::ldexp(100.0, 23),
+              std::ldexp(100.0, 23 - 24));
+  // Zero factors stay zero; negative and huge ones are errors.
+  dlaformat::Expected<TwoStageScales> zero = twoStageScalesFromFactors({0.0, 0.5}, 12);
+  ASSERT_TRUE(zero.ok());
+  EXPECT_EQ(zero->first[0], 0);
+  EXPECT_FALSE(twoStageScalesFromFactors({-1.0}, 12).ok());
+  EXPECT_FALSE(twoStageScalesFromFactors({std::ldexp(1.0, 40)}, 12).ok());
+  EXPECT_FALSE(twoStageScalesFromFactors({}, 12).ok());
+}
+
+} // namespace

@@ -5,7 +5,7 @@ scale -32768..32767, truncate 0..63, the edges included), absent (the
 identity converter) or stated; feature data (int8, int16) and images (ui8,
 i8, i16 pixels into an int8 or int16 pipeline, with or without the four
 mean registers); random padding, strides, dilation, bias and CACC's clip
-truncate. Expected values come from the numpy model of NVIDIA's C model:
+truncate, and the padding value (PAD_VALUE) of padded convolutions. Expected values come from the numpy model of NVIDIA's C model:
 int_conv.cdma_cvt_feature / cdma_cvt_image, the exact sum (never near the
 48-bit saturation here), int_conv.cacc_clip, then the bias and the
 saturation to the output (docs/IntegerAttributes.md section 3).
@@ -67,10 +67,11 @@ def _convert(x, mode, xt, pipeline, cvt, mean):
     return np.moveaxis(y, -1, 1)
 
 
-def _conv_sum(x, w, stride, pad, dil):
+def _conv_sum(x, w, stride, pad, dil, pad_value=0):
     n, _, h, wd = x.shape
     k, c, r, s = w.shape
-    xp = np.pad(x[:, :c].astype(np.int64), ((0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])))
+    xp = np.pad(x[:, :c].astype(np.int64), ((0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])),
+                constant_values=pad_value)
     oh = (h + pad[0] + pad[1] - (r - 1) * dil[0] - 1) // stride[0] + 1
     ow = (wd + pad[2] + pad[3] - (s - 1) * dil[1] - 1) // stride[1] + 1
     acc = np.zeros((n, k, oh, ow), dtype=np.int64)
@@ -113,9 +114,12 @@ def _layer(rng, index, make_case, tensor_type):
                 for _ in range(4)]
         cvt = (0, cvt[1], cvt[2])
     clip = int(rng.integers(0, 17)) if rng.random() < 0.5 else None
+    lim = 1 << (BITS[pipeline] - 1)
+    pad_value = int(rng.integers(-lim, lim)) if any(pad) and rng.random() < 0.5 else None
 
     xc = _convert(x, mode, xt, pipeline, cvt, mean)
-    acc = int_conv.cacc_clip(_conv_sum(xc, w, stride, pad, dil), clip_truncate=clip or 0)
+    fed = int_conv.csc_pad_value(pad_value or 0, proc_precision=PRECISION[pipeline])
+    acc = int_conv.cacc_clip(_conv_sum(xc, w, stride, pad, dil, fed), clip_truncate=clip or 0)
     v = acc.astype(np.int64) + (bias.astype(np.int64).reshape(1, -1, 1, 1)
                                 if bias is not None else 0)
     expected = sat(v, BITS[pipeline]).astype(NP[pipeline])
@@ -130,6 +134,8 @@ def _layer(rng, index, make_case, tensor_type):
         attrs += " mean [" + ", ".join(map(str, mean)) + "]"
     if clip is not None:
         attrs += f" clip_truncate {clip}"
+    if pad_value is not None:
+        attrs += f" pad_value {pad_value}"
     op = (f"dla.conv {mode} {names} stride [{stride[0]}, {stride[1]}] "
           f"pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}] dilation [{dil[0]}, {dil[1]}]{attrs} "
           f": {types} -> {tensor_type(expected.shape, pipeline)}")

@@ -77,6 +77,15 @@ def cdma_cvt_image(pixels, *, cvt_en, cvt_offset, cvt_scale, cvt_truncate, in_pr
     return _cvt_core(x17, alu, cvt_scale, cvt_truncate, out_bits)
 
 
+def csc_pad_value(pad_value, *, proc_precision):
+    """What a padded position feeds the MAC: D_ZERO_PADDING_VALUE's low 8
+    bits as int8 on an int8 pipeline (cmod/csc pad_value.range(7,0)), all
+    16 bits as int16 otherwise."""
+    bits = 8 if proc_precision == "int8" else 16
+    v = check_field("pad_value", pad_value, -32768, 65535) & ((1 << bits) - 1)
+    return v - (1 << bits) if v >= 1 << (bits - 1) else v
+
+
 ACC_BITS = 48
 
 

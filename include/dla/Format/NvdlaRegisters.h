@@ -62,6 +62,13 @@ inline constexpr RegisterField kCaccClipTruncate{"CLIP_TRUNCATE", 0, 16,
 inline constexpr RegisterField kCdmaCvtOffset{"CVT_OFFSET", -32768, 32767, "16-bit signed"};
 inline constexpr RegisterField kCdmaCvtScale{"CVT_SCALE", -32768, 32767, "16-bit signed"};
 inline constexpr RegisterField kCdmaCvtTruncate{"CVT_TRUNCATE", 0, 63, "6-bit unsigned"};
+/// PAD_VALUE (NVDLA_CDMA.rdl / NVDLA_CSC.rdl D_ZERO_PADDING_VALUE [15:0]):
+/// what a padded position feeds the MAC, after the converter. An int8
+/// pipeline reads the low 8 bits (cmod/csc pad_value.range(7,0)), so its
+/// value must be an int8 to mean what it says.
+inline constexpr RegisterField kCdmaPadValue{"PAD_VALUE", -32768, 32767, "16-bit signed"};
+inline constexpr RegisterField kCdmaPadValueInt8{"PAD_VALUE", -128, 127,
+                                                 "an int8 pipeline reads its low 8 bits"};
 /// MEAN_RY, MEAN_GU, MEAN_BV, MEAN_AX: pixel components 0..3.
 inline constexpr RegisterField kCdmaMean[4] = {
     {"MEAN_RY", -32768, 32767, "16-bit signed"},
@@ -95,6 +102,27 @@ constexpr std::array<int64_t, 7> pdpPadValues(int64_t pad) {
   return values;
 }
 
+/// RECIP_KERNEL_WIDTH / _HEIGHT (16-bit fractions, 17-bit fields).
+struct PdpReciprocals {
+  int64_t width = 0, height = 0;
+};
+/// NVIDIA's firmware table (dla_pdp.c recip_kernel_size): floor(2^16 / k)
+/// per dimension, so the average rounds twice (after the width, after the
+/// height) and both reciprocals round down.
+constexpr PdpReciprocals pdpFirmwareReciprocals(int64_t kh, int64_t kw) {
+  return {(int64_t(1) << 16) / kw, (int64_t(1) << 16) / kh};
+}
+/// One rounding instead: the width stage multiplies by 1 (2^16, exact),
+/// the height stage by the whole window's 2^16 / (kh kw), rounded to
+/// nearest. The C model's stage-1 intermediate is an int32, so the unscaled
+/// sum passes the first stage whole. What --dla-convert-tosa writes for an
+/// integer average: it agrees with an exact quotient rounded once except
+/// where 2^16 / (kh kw) is inexact and the sum sits within
+/// |S| 2^-17 / (kh kw) of a tie.
+constexpr PdpReciprocals pdpSingleRoundingReciprocals(int64_t kh, int64_t kw) {
+  const int64_t n = kh * kw;
+  return {int64_t(1) << 16, ((int64_t(1) << 17) / n + 1) / 2};
+}
 
 // --- LUT (SDP Y / CDP)
 /// The lookup table's fields (docs/IntegerAttributes.md section 7): the SDP

@@ -71,6 +71,26 @@ struct SharedShiftScales {
 Expected<SharedShiftScales> scalesFromFactors(const std::vector<double> &factors,
                                               ScaleRounding rounding);
 
+/// Factors as the product of two int16 multipliers, each stage with its
+/// own shift, for ~28 significant bits where one int16 keeps 15 (the SDP's
+/// X1 and X2 MULs, then the output converter):
+///   t1 = RHA(v * first[c], firstShift)
+///   t2 = RHA(t1 * second[c], secondShift)
+///   y  = RHA(t2, fractionBits)             ~ v * factor[c]
+/// first[c] * second[c] is the product of two int16s nearest to
+/// factor[c] * 2^(firstShift + secondShift + fractionBits), which lies in
+/// [2^29, 2^30) for the largest factor (found by search: the best of the
+/// ~2^15 divisors). t1 and t2 keep fractionBits below the result's unit, so
+/// their roundings cost at most 2^-fractionBits. Shifts are shared by all
+/// channels (per-layer registers). Errors: no factors, a negative or
+/// non-finite one, or a largest factor outside 2^-62 .. 2^14.
+struct TwoStageScales {
+  std::vector<int16_t> first, second;
+  uint8_t firstShift = 0, secondShift = 0, fractionBits = 0;
+};
+Expected<TwoStageScales> twoStageScalesFromFactors(const std::vector<double> &factors,
+                                                   unsigned fractionBits);
+
 enum class BiasRounding {
   Floor,   ///< NVIDIA's compiler (b >> shift). 0 <= b - value * 2^shift < 2^shift.
   Nearest, ///< Half away from zero. |b - value * 2^shift| <= 2^(shift-1).

@@ -36,6 +36,14 @@ std::string whyNotConvolution(OpTy op, const OffloadTarget &target) {
   FailureOr<int64_t> weightZp = op.getWeightZeroPoint();
   if (failed(inputZp) || failed(weightZp))
     return "its zero points are not constants";
+  if (getElementTypeOrSelf(op.getInput().getType()).isInteger() &&
+      getElementTypeOrSelf(op.getOutput().getType()).isInteger(32)) {
+    if (op->hasOneUse() && isa<tosa::RescaleOp>(*op->getUsers().begin()))
+      return "an integer convolution offloads with the tosa.rescale of its i32 accumulator "
+             "(see that op's remark)";
+    return "its i32 accumulator is not rescaled by a tosa.rescale of its own (the SDP "
+           "delivers the target precision, not the accumulator)";
+  }
   if (*inputZp != 0 || *weightZp != 0)
     return "it is quantized with a non-zero zero point (the convolution pipeline subtracts none)";
   for (Type type : {op.getInput().getType(), op.getOutput().getType()})

@@ -33,6 +33,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     populateConvPatterns(set, target);
     populatePoolPatterns(set, target);
     populateSdpPatterns(set, target);
+    populateQuantizedPatterns(set, target);
     populateSdpFusionPatterns(set, target);
     populateCleanupPatterns(set);
     patterns = std::move(set);

@@ -3,6 +3,7 @@
 #include "TosaToDLA.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaRegisters.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -42,6 +43,14 @@ struct PoolToDLA : OpRewritePattern<OpTy> {
                                kind, input, op.getKernel());
     pool.setStrides(op.getStride());
     pool.setPadding(op.getPad());
+    if (kind == PoolKind::Average && isa<IntegerType>(element)) {
+      // One rounding, as TOSA's integer average (NVIDIA's firmware table
+      // would round twice).
+      ArrayRef<int64_t> k = op.getKernel();
+      nv::PdpReciprocals recip = nv::pdpSingleRoundingReciprocals(k[0], k[1]);
+      pool.setRecipKernelWidth(recip.width);
+      pool.setRecipKernelHeight(recip.height);
+    }
     rewriter.replaceOp(op, toTosaResult(rewriter, loc, pool, outType));
     return success();
   }
@@ -61,10 +70,12 @@ std::string tosa_to_dla::whyNotAvgPool(tosa::AvgPool2dOp op, const OffloadTarget
   if (llvm::any_of(op.getPad(), [](int64_t p) { return p != 0; }))
     return "padded average pooling divides by the count of valid elements, which dla.pool "
            "does not";
+  // Without padding the divisor is the window's size, so a zero point z
+  // in and out cancels: avg(x - z) + z = avg(x).
   FailureOr<int64_t> inputZp = op.getInputZeroPoint();
   FailureOr<int64_t> outputZp = op.getOutputZeroPoint();
-  if (failed(inputZp) || failed(outputZp) || *inputZp != 0 || *outputZp != 0)
-    return "it is quantized with a non-zero or non-constant zero point";
+  if (failed(inputZp) || failed(outputZp) || *inputZp != *outputZp)
+    return "it is quantized with different or non-constant input and output zero points";
   return whyNotPool(op, target);
 }
 

@@ -203,8 +203,21 @@ struct ClampToRelu : OpRewritePattern<tosa::ClampOp> {
   LogicalResult matchAndRewrite(tosa::ClampOp op, PatternRewriter &rewriter) const override {
     if (std::string why = whyNotClamp(op, target); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
-    replaceWithSdp(rewriter, op, op.getInput(), {}, {}, {}, /*relu=*/true,
-                   target.getElementType(rewriter.getContext()));
+    Type element = target.getElementType(rewriter.getContext());
+    if (auto lo = dyn_cast<IntegerAttr>(op.getMinValAttr())) {
+      // Integer bounds: the SDP X ALU's MAX and MIN with register operands.
+      Location loc = op.getLoc();
+      Value input = toLayerInput(rewriter, loc, op.getInput(), element);
+      auto hi = cast<IntegerAttr>(op.getMaxValAttr());
+      Value clamp = ClampOp::create(rewriter, loc, input.getType(), input,
+                                    rewriter.getF64FloatAttr(double(lo.getInt())),
+                                    rewriter.getF64FloatAttr(double(hi.getInt())), CvtAttr(),
+                                    PipelinePrecisionAttr());
+      rewriter.replaceOp(op, toTosaResult(rewriter, loc, clamp,
+                                          cast<RankedTensorType>(op.getType())));
+      return success();
+    }
+    replaceWithSdp(rewriter, op, op.getInput(), {}, {}, {}, /*relu=*/true, element);
     return success();
   }
   OffloadTarget target;
@@ -370,6 +383,11 @@ std::string tosa_to_dla::whyNotClamp(tosa::ClampOp op, const OffloadTarget &targ
       return why;
   if (cast<RankedTensorType>(op.getType()).getRank() != 4)
     return "it is not applied to a rank-4 feature map";
+  if (isa<IntegerAttr>(op.getMinValAttr())) {
+    if (isFusedQuantizedRelu(op, target))
+      return "it runs as the ReLU of the convolution it follows";
+    return sdpCheck(target);
+  }
   if (!isZero(op.getMinVal()))
     return "it clamps below at a value other than zero (dla.sdp's ReLU clamps at zero)";
   if (!isUnboundedAbove(op.getMaxVal())) {

@@ -82,8 +82,9 @@ func.func @residual(%x: tensor<1x4x4x8xi8>, %r: tensor<1x4x4x8xi8>) -> tensor<1x
 
 // -----
 
+// An integer ReLU is the SDP's MAX / MIN stage program (dla.clamp).
 // CHECK-LABEL: func.func @relu
-// CHECK: dla.sdp offline %{{.*}} relu : tensor<1x8x4x4xi8> -> tensor<1x8x4x4xi8>
+// CHECK: dla.clamp %{{.*}} min 0.000000e+00 max 1.270000e+02 : tensor<1x8x4x4xi8> -> tensor<1x8x4x4xi8>
 func.func @relu(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
   %y = tosa.clamp %x {min_val = 0 : i8, max_val = 127 : i8} : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
   return %y : tensor<1x4x4x8xi8>

@@ -107,3 +107,28 @@ func.func @fp16_image(%x: tensor<1x4x4x4xui8>, %w: tensor<2x3x1x1xf16>) -> tenso
   %y = dla.conv image %x, %w mean [124, 117, 104, 0] : tensor<1x4x4x4xui8>, tensor<2x3x1x1xf16> -> tensor<1x2x4x4xf16>
   return %y : tensor<1x2x4x4xf16>
 }
+
+// -----
+
+// PAD_VALUE: an int8 pipeline reads the low 8 bits of the 16-bit field.
+func.func @pad_value_int8(%x: tensor<1x8x4x4xi8>, %w: tensor<8x8x3x3xi8>) -> tensor<1x8x4x4xi8> {
+  // expected-error @+1 {{'dla.conv' op pad_value = 128 is outside -128..127 (PAD_VALUE: an int8 pipeline reads its low 8 bits)}}
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] pad_value 128 : tensor<1x8x4x4xi8>, tensor<8x8x3x3xi8> -> tensor<1x8x4x4xi8>
+  return %y : tensor<1x8x4x4xi8>
+}
+
+// -----
+
+func.func @pad_value_int16(%x: tensor<1x8x4x4xi16>, %w: tensor<8x8x3x3xi16>) -> tensor<1x8x4x4xi16> {
+  // expected-error @+1 {{'dla.conv' op pad_value = -32769 is outside -32768..32767 (PAD_VALUE: 16-bit signed)}}
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] pad_value -32769 : tensor<1x8x4x4xi16>, tensor<8x8x3x3xi16> -> tensor<1x8x4x4xi16>
+  return %y : tensor<1x8x4x4xi16>
+}
+
+// -----
+
+func.func @pad_value_fp16(%x: tensor<1x8x4x4xf16>, %w: tensor<8x8x3x3xf16>) -> tensor<1x8x4x4xf16> {
+  // expected-error @+1 {{'dla.conv' op pad_value is an integer register: this convolution computes in fp32}}
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] pad_value 0 : tensor<1x8x4x4xf16>, tensor<8x8x3x3xf16> -> tensor<1x8x4x4xf16>
+  return %y : tensor<1x8x4x4xf16>
+}

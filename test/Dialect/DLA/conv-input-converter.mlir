@@ -1,5 +1,6 @@
 // CDMA's input converter on dla.conv (input_cvt: CVT_OFFSET / CVT_SCALE /
-// CVT_TRUNCATE; mean: MEAN_RY .. MEAN_AX): round trip, absent ones print
+// CVT_TRUNCATE; mean: MEAN_RY .. MEAN_AX) and the padding value (PAD_VALUE):
+// round trip, absent ones print
 // nothing, kept on storage; every verifier message in
 // conv-input-converter-invalid.mlir; executed bit-exactly against
 // utils/dla-ref/int_conv in test/Execution/int-conv-layers.test.
@@ -33,6 +34,21 @@ func.func @direct(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>, %y: tensor<
   %f = dla.conv direct %y, %v input_cvt <shift = 0, scale = -32768, offset = 32767>
       : tensor<1x8x4x4xi16>, tensor<8x8x1x1xi16> -> tensor<1x8x4x4xi16>
   return %d, %e, %f : tensor<1x16x8x8xi8>, tensor<1x8x4x4xi16>, tensor<1x8x4x4xi16>
+}
+
+// The padding value at the ends of its ranges (int8: the low byte; int16).
+// CHECK-LABEL: func.func @pad_value
+// CHECK: dla.conv direct %arg0, %arg1 pad [1, 1, 1, 1] pad_value -128 : tensor<1x8x4x4xi8>
+// CHECK: dla.conv direct %arg2, %arg3 pad [0, 1, 0, 1] pad_value 32767 : tensor<1x8x4x4xi16>
+// MEMREF-LABEL: func.func @pad_value
+// MEMREF: dla.conv direct {{.*}} pad_value -128
+func.func @pad_value(%x: tensor<1x8x4x4xi8>, %w: tensor<8x8x3x3xi8>, %y: tensor<1x8x4x4xi16>,
+                     %v: tensor<8x8x2x2xi16>) -> (tensor<1x8x4x4xi8>, tensor<1x8x4x4xi16>) {
+  %d = dla.conv direct %x, %w pad [1, 1, 1, 1] pad_value -128
+      : tensor<1x8x4x4xi8>, tensor<8x8x3x3xi8> -> tensor<1x8x4x4xi8>
+  %e = dla.conv direct %y, %v pad [0, 1, 0, 1] pad_value 32767
+      : tensor<1x8x4x4xi16>, tensor<8x8x2x2xi16> -> tensor<1x8x4x4xi16>
+  return %d, %e : tensor<1x8x4x4xi8>, tensor<1x8x4x4xi16>
 }
 
 // Mean registers at their edges on a 16-bit image into int16.

@@ -216,6 +216,15 @@ LogicalResult ConvOp::verify() {
     if (failed(verifyRegisterField(*this, "clip_truncate", *clip, nv::kCaccClipTruncate)))
       return failure();
   }
+  if (std::optional<int64_t> pad = getPadValue()) {
+    Type weight = getWeight().getType().getElementType();
+    if (!weight.isInteger())
+      return emitOpError("pad_value is an integer register: this convolution computes in fp32");
+    if (failed(verifyRegisterField(*this, "pad_value", *pad,
+                                   weight.getIntOrFloatBitWidth() == 8 ? nv::kCdmaPadValueInt8
+                                                                       : nv::kCdmaPadValue)))
+      return failure();
+  }
   return verifyConvInputConverter(*this);
 }
 

@@ -249,7 +249,11 @@ struct ConvToReference : LayerToReference<ConvOp> {
           rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}), rewriter.getDenseI64ArrayAttr(shape),
           rewriter.getDenseI64ArrayAttr({1, 1, 1, 1}));
     }
-    x = padSpatial(rewriter, loc, x, op.getPadding(), scalarConstant(rewriter, loc, acc.type, 0));
+    // Padded positions feed PAD_VALUE, after the converter (cmod/csc).
+    // (I64Attr reads back as uint64_t: the cast restores the sign.)
+    const auto padValue = static_cast<int64_t>(op.getPadValue().value_or(0));
+    x = padSpatial(rewriter, loc, x, op.getPadding(),
+                   scalarConstant(rewriter, loc, acc.type, static_cast<double>(padValue)));
 
     RankedTensorType outType = op.getOutput().getType();
     Value init = filledTensor(rewriter, loc, outType.getShape(),

@@ -10,6 +10,7 @@
 
 #include "ReferenceArith.h"
 #include "ReferencePdp.h"
+#include "dla/Format/NvdlaRegisters.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -18,6 +19,7 @@
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::reference;
+namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
@@ -64,8 +66,9 @@ Value reference::pdpIntegerAverage(OpBuilder &b, Location loc, PoolOp op, Value 
                     padding = op.getPadding();
   const int64_t kh = kernel[0], kw = kernel[1];
   // Derived as NVIDIA's firmware writes them (recip_kernel_size, dla_pdp.c).
-  const int64_t recipW = op.getRecipKernelWidth().value_or((int64_t(1) << 16) / kw);
-  const int64_t recipH = op.getRecipKernelHeight().value_or((int64_t(1) << 16) / kh);
+  const nv::PdpReciprocals firmware = nv::pdpFirmwareReciprocals(kh, kw);
+  const int64_t recipW = op.getRecipKernelWidth().value_or(firmware.width);
+  const int64_t recipH = op.getRecipKernelHeight().value_or(firmware.height);
 
   // padSum[n]: what n padded positions of a row (or n padded rows, times
   // kw) add; more than 7 only without pad_values (the verifier), then 0.

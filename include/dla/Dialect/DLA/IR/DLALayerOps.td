@@ -77,6 +77,9 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     converter (an unsigned pixel above the signed maximum saturates). In
     `image` mode `mean = [ry, gu, bv, ax]` replaces the offset per pixel
     component (`input_cvt.offset` then 0); padding is not converted.
+    `pad_value` (integer pipelines) is what each padded position feeds the
+    sum (CDMA / CSC `PAD_VALUE`, after the converter; absent, 0): a
+    quantized input with zero point z pads with z.
     `--dla-check-precision` adds `pipeline_precision` and
     `weight_precision`.
 
@@ -98,6 +101,7 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     OptionalAttr<DLA_CvtAttr>:$input_cvt,
     OptionalAttr<ConfinedAttr<DenseI64ArrayAttr, [DenseArrayCount<4>]>>:$mean,
     OptionalAttr<I64Attr>:$clip_truncate,
+    OptionalAttr<I64Attr>:$pad_value,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision,
     OptionalAttr<DLA_PrecisionAttr>:$weight_precision);
   let results = (outs DLA_FeatureTensor:$output);
@@ -105,6 +109,7 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     custom<EnumKeyword>($mode) $input `,` $weight (`,` $bias^)?
     (`stride` $strides^)? (`pad` $padding^)? (`dilation` $dilations^)?
     (`input_cvt` $input_cvt^)? (`mean` $mean^)? (`clip_truncate` $clip_truncate^)?
+    (`pad_value` $pad_value^)?
     attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
   }];
   let hasVerifier = 1;
@@ -117,7 +122,8 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
       build($_builder, $_state, output, ConvModeAttr::get($_builder.getContext(), mode), input,
             weight, bias, ::mlir::DenseI64ArrayAttr(), ::mlir::DenseI64ArrayAttr(),
             ::mlir::DenseI64ArrayAttr(), CvtAttr(), ::mlir::DenseI64ArrayAttr(),
-            ::mlir::IntegerAttr(), PipelinePrecisionAttr(), PrecisionAttr());
+            ::mlir::IntegerAttr(), ::mlir::IntegerAttr(), PipelinePrecisionAttr(),
+            PrecisionAttr());
     }]>];
 }
 
