@@ -66,8 +66,9 @@ class _Builder:
         scale = np.float32(max(hi - lo, 1e-3) / 255)
         qmin = -128 if self.dtype == np.int8 else 0
         zp = qmin + int(round(-lo / scale))
+        shift = int(self.rng.integers(0, 40))
         if relu and self.rng.random() < 0.5:
-            zp += int(self.rng.integers(0, 40))  # a clamp above the range's minimum
+            zp += shift  # a clamp above the range's minimum
         return scale, np.array(np.clip(zp, qmin, qmin + 255), self.dtype)
 
     def qdq(self, t, scale, zp, value):
@@ -83,8 +84,8 @@ class _Builder:
     def conv(self, xd, x_scale, xv, cout, k, stride, relu=False):
         cin = xv.shape[1]
         w = self.rng.integers(-127, 128, (cout, cin, k, k)).astype(np.int8)
-        nws = cout if self.per_channel else 1
-        ws = (self.rng.uniform(0.3, 1.0, nws) / (np.sqrt(cin * k * k) * 40)).astype(np.float32)
+        nws = cout if self.per_channel else 1  # the same draws either way
+        ws = (self.rng.uniform(0.3, 1.0, cout)[:nws] / (np.sqrt(cin * k * k) * 40)).astype(np.float32)
         bs = (np.float32(x_scale) * ws).astype(np.float32)
         bias = self.rng.integers(-3000, 3000, cout).astype(np.int32)
         wd, bd = self.name("wdq"), self.name("bdq")
