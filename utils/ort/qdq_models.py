@@ -107,8 +107,10 @@ class _Builder:
         return y, v
 
 
-def build(kind, seed, per_channel=False, dtype=np.int8):
-    """(model, input shape) of one random QDQ model."""
+def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
+    """(model, input shape, pool) of one random QDQ model. For an average
+    pool, pool = (kernel, stride, pad, zero point) of its quantized input,
+    which `probe` adds as a second output (to find ties of the mean)."""
     rng = np.random.default_rng(seed)
     b = _Builder(rng, dtype, per_channel)
     c = int(rng.integers(1, 20))
@@ -123,6 +125,7 @@ def build(kind, seed, per_channel=False, dtype=np.int8):
     _, xd, xv = b.qdq("x", xs, xz, sample)
     k, stride = int(rng.choice([1, 3])), int(rng.choice([1, 2]))
     cout = int(rng.integers(1, 40))
+    pool, extra = None, []
     if kind == "conv":
         y, v = b.conv(xd, xs, xv, cout, k, stride)
         out, _, vo = b.qdq(y, *b.params(v.min(), v.max()), v)
@@ -139,15 +142,20 @@ def build(kind, seed, per_channel=False, dtype=np.int8):
     elif kind == "conv_avgpool":
         y, v = b.conv(xd, xs, xv, cout, k, stride)
         ys, yz = b.params(v.min(), v.max())
-        _, yd, v = b.qdq(y, ys, yz, v)
+        yq, yd, v = b.qdq(y, ys, yz, v)
+        if probe:
+            extra = [helper.make_tensor_value_info(yq, TensorProto.INT8 if np.dtype(dtype) == np.int8
+                                                   else TensorProto.UINT8, v.shape)]
         p = b.name("pool")
         if rng.random() < 0.4:
             b.nodes.append(helper.make_node("GlobalAveragePool", [yd], [p]))
+            pool = ((v.shape[2], v.shape[3]), 1, 0, int(yz))
             v = v.mean(axis=(2, 3), keepdims=True)
         else:
             k, s = [(2, 2), (3, 2), (3, 1)][int(rng.integers(0, 3))]
             b.nodes.append(helper.make_node("AveragePool", [yd], [p], kernel_shape=[k, k],
                                             strides=[s, s], pads=[k // 2 if k == 3 else 0] * 4))
+            pool = ((k, k), s, k // 2 if k == 3 else 0, int(yz))
             v = _pool_f(v, "avg", k, s, k // 2 if k == 3 else 0)
         out, _, vo = b.qdq(p, ys, yz, v)  # and AveragePool's (same as input)
     elif kind == "residual":
@@ -166,11 +174,11 @@ def build(kind, seed, per_channel=False, dtype=np.int8):
                                          {i for m in b.nodes for i in m.input})]  # the output's DQ
     elem = TensorProto.INT8 if np.dtype(dtype) == np.int8 else TensorProto.UINT8
     g = helper.make_graph(b.nodes, "qdq_%s" % kind, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
-                          [helper.make_tensor_value_info(out, elem, vo.shape)], b.inits)
+                          [helper.make_tensor_value_info(out, elem, vo.shape)] + extra, b.inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
     m.ir_version = 7  # onnxruntime 1.20 reads up to 10; Debian's onnx writes 8
     onnx.checker.check_model(m)
-    return m, shape
+    return m, shape, pool
 
 
 def main():
@@ -181,7 +189,7 @@ def main():
     p.add_argument("--per-channel", action="store_true")
     p.add_argument("--uint8", action="store_true")
     a = p.parse_args()
-    m, shape = build(a.kind, a.seed, a.per_channel, np.uint8 if a.uint8 else np.int8)
+    m, shape, _ = build(a.kind, a.seed, a.per_channel, np.uint8 if a.uint8 else np.int8)
     os.makedirs(a.out_dir, exist_ok=True)
     onnx.save(m, os.path.join(a.out_dir, "model.onnx"))
     print("x".join(map(str, shape)))
