@@ -57,8 +57,9 @@ def _rescale(ctx, v, out_dtype, mult, shift, in_zp=0, out_zp=0):
     """tosa.rescale of v: ((v - in_zp) * mult >> shift, ties up) + out_zp,
     per channel (the last dimension) when mult has several entries."""
     b = ctx.b
-    m = b.const(_i32(mult))
-    s = b.const(np.asarray(shift, dtype=np.int8).reshape(-1))
+    # Inline even per channel: --dla-convert-tosa reads them as dense elements.
+    m = b.const(_i32(mult), inline=True)
+    s = b.const(np.asarray(shift, dtype=np.int8).reshape(-1), inline=True)
     izp = b.const(np.asarray([in_zp], dtype=v.dtype))
     ozp = b.const(np.asarray([out_zp], dtype=out_dtype))
     attrs = ("input_unsigned = %s, output_unsigned = %s, per_channel = %s, "
