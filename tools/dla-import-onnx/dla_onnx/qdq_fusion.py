@@ -74,7 +74,7 @@ class Fusion:
                 self.producer[name] = i
             for name in n.input:
                 self.readers.setdefault(name, []).append(i)
-        self.groups = {}  # index of the group's Q -> (kind, node indices, params)
+        self.groups = {}  # index of the group's Q -> (op type, its index, params, Q's params)
         self.owner = {}  # fused node other than a Q -> its group's Q
         self.signed = {}  # tensor -> (i8 Value, ONNX dtype)
         for i, n in enumerate(self.nodes):
@@ -156,10 +156,12 @@ class Fusion:
                 a = self._attrs(n)
                 lo, hi = a.get("min", -np.inf), a.get("max", np.inf)
             else:
-                vals = [self._const(x) if x else np.array(np.inf * sign) for x, sign in
-                        zip(list(n.input[1:3]) + [""] * (3 - len(n.input)), (-1, 1))]
-                _need(all(v is not None for v in vals))
-                lo, hi = (float(np.asarray(v).reshape(-1)[0]) for v in vals)
+                bounds = []
+                for name, default in zip(list(n.input[1:3]) + ["", ""], (-np.inf, np.inf)):
+                    v = self._const(name) if name else np.array(default)
+                    _need(v is not None and v.size == 1)
+                    bounds.append(float(v.reshape(-1)[0]))
+                lo, hi = bounds
             return self._q(n.output[0]), [r], ("clip", lo, hi)
         return self._q(out), [], None
 
@@ -232,7 +234,7 @@ class Fusion:
                 y = self._emit_pool(ctx, get, kind, params, ys, yz)
         except _Reject:
             del b.lines[mark:]
-            b._cache.clear()  # it may name dropped constants
+            b._cache.clear()  # it may name dropped constants (a cache only)
             self.signed = signed
             return False
         self.signed[self.nodes[q_index].output[0]] = (y, yzp.dtype)

@@ -242,3 +242,26 @@ def test_fused_result_read_by_a_plain_dq_and_an_output(run):
     text = import_model(m)
     assert "tosa.sigmoid" in text and text.count("tosa.conv2d") == 1
     np.testing.assert_array_equal(run(m, x, "qdqout"), want)
+
+
+def test_group_rejected_at_emission_converts_node_by_node(verify):
+    # A requantization scale beyond tosa.rescale's range (2^29) is found
+    # while writing the group: what was written is dropped, the nodes
+    # convert one by one (float Conv), the module verifies.
+    m, _, _ = conv_case(True, np.uint8)
+    for init in m.graph.initializer:
+        if init.name == "ys":
+            init.CopyFrom(numpy_helper.from_array(np.float32(1e-15), "ys"))
+    text = import_model(m)
+    verify(text)
+    assert "acc_type = f32" in text and "acc_type = i32" not in text
+
+
+def test_clip_of_opset_10_attributes(run):
+    m, x, want = conv_case(False, np.int8, "clip")
+    m.opset_import[0].version = 10
+    clip = next(n for n in m.graph.node if n.op_type == "Clip")
+    del clip.input[1:]
+    clip.attribute.extend([helper.make_attribute("min", -0.5), helper.make_attribute("max", 2.0)])
+    assert "min_val = " in import_model(m)
+    np.testing.assert_array_equal(run(m, x, "qdqclip10"), want)
