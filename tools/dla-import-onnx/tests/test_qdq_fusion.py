@@ -4,11 +4,14 @@ arithmetic (tosa.rescale SINGLE_ROUND: ties up; avg_pool2d: the spec's
 reciprocal_scale). The graph inputs are the quantized tensors, so only the
 fused arithmetic is measured."""
 
+import os
+
 import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from dla_onnx import import_model
+from conftest import ROOT
 from test_quant import ONNX_TYPE, RNG, ref_conv, run  # noqa: F401 (run: fixture)
 
 QMIN = {np.dtype(np.int8): -128, np.dtype(np.uint8): 0}
@@ -265,3 +268,20 @@ def test_clip_of_opset_10_attributes(run):
     clip.attribute.extend([helper.make_attribute("min", -0.5), helper.make_attribute("max", 2.0)])
     assert "min_val = " in import_model(m)
     np.testing.assert_array_equal(run(m, x, "qdqclip10"), want)
+
+
+@pytest.mark.parametrize("kind", ["conv", "conv_relu_maxpool", "conv_avgpool", "residual"])
+@pytest.mark.parametrize("per_channel", [False, True])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_generated_qdq_models_fuse_every_group(verify, kind, per_channel, dtype):
+    # utils/ort/qdq_models.py (compared with onnxruntime by compare_qdq.py):
+    # no float layer is left in what the importer writes.
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "utils", "ort"))
+    import qdq_models
+    for seed in range(3):
+        text = import_model(qdq_models.build(kind, seed, per_channel, dtype)[0])
+        verify(text)
+        assert "acc_type = f32" not in text and "tosa.conv2d" in text
+        assert ("_pool2d" in text) == ("pool" in kind)
+        assert not [line for line in text.splitlines() if "tosa.add" in line and "f32" in line]
