@@ -108,10 +108,10 @@ class Builder:
 
     # -- constants ---------------------------------------------------------
 
-    def attr(self, array, hint="onnx_const"):
+    def attr(self, array, hint="onnx_const", inline=False):
         """The elements attribute of a constant: inline or a resource blob."""
         array = np.ascontiguousarray(array)
-        if array.dtype == np.bool_ or array.size <= INLINE_ELEMENTS:
+        if array.dtype == np.bool_ or array.size <= INLINE_ELEMENTS or inline:
             return "%s : %s" % (_inline_literal(array), tensor_type(array.shape, array.dtype))
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in hint) or "onnx_const"
         base, n = name, 1
@@ -123,14 +123,16 @@ class Builder:
         self.resources[name] = (align, array.tobytes())
         return "dense_resource<%s> : %s" % (name, tensor_type(array.shape, array.dtype))
 
-    def const(self, array, hint="onnx_const"):
+    def const(self, array, hint="onnx_const", inline=False):
+        """inline: written in the op even when large (operands a pass reads
+        as DenseElementsAttr, such as rescale multipliers)."""
         array = np.asarray(array)
         key = None
         if array.size <= INLINE_ELEMENTS:
             key = ("const", array.dtype.str, array.shape, array.tobytes())
             if key in self._cache:
                 return self._cache[key]
-        attr = self.attr(array, hint)
+        attr = self.attr(array, hint, inline)
         v = self.op('"tosa.const"() {values = %s} : () -> $TYPE' % attr, array.shape, array.dtype)
         if key is not None:
             self._cache[key] = v

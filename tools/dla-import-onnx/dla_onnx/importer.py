@@ -4,7 +4,7 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from . import ops_math, ops_nn, ops_quant, ops_shape
+from . import ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion
 from .builder import Builder, ImportError_, Value, onnx_dtype
 from .context import Context
 
@@ -112,7 +112,19 @@ def import_model(model, input_shapes=None, func_name="main"):
     if input_shapes:
         raise ImportError_("--input-shape names no model input: %s" % ", ".join(sorted(input_shapes)))
 
-    for node in graph.node:
+    fusion = qdq_fusion.Fusion(graph, {k: v for k, v in env.items() if isinstance(v, np.ndarray)}, opset)
+
+    def get(name, node):
+        """The value of tensor `name`: a fused group's result gets its ONNX
+        type, a deferred DequantizeLinear is converted, when first read."""
+        if name not in env:
+            if name in fusion.deferred:
+                convert(graph.node[fusion.deferred.pop(name)])
+            elif name in fusion.signed:
+                env[name] = fusion.materialize(Context(b, node, [], opset), name)
+        return env.get(name)
+
+    def convert(node):
         if node.domain not in ("", "ai.onnx"):
             raise ImportError_("node '%s' (%s): operators of domain '%s' are not supported"
                                % (node.name or node.output[0], node.op_type, node.domain))
@@ -120,7 +132,7 @@ def import_model(model, input_shapes=None, func_name="main"):
         for name in node.input:
             if not name:
                 inputs.append(None)
-            elif name not in env:
+            elif get(name, node) is None:
                 raise ImportError_("node '%s' (%s): input '%s' is defined by no earlier node"
                                    % (node.name or node.output[0], node.op_type, name))
             else:
@@ -143,9 +155,21 @@ def import_model(model, input_shapes=None, func_name="main"):
             if name:
                 env[name] = v
 
+    deferred = set(fusion.deferred.values()) | set(fusion.owner)
+    for i, node in enumerate(graph.node):
+        if i in fusion.groups:
+            if fusion.emit(b, i, lambda name: get(name, node)):
+                continue
+            # Not fused after all: the group's nodes one by one.
+            for j in sorted(m for m, q in fusion.owner.items() if q == i) + [i]:
+                convert(graph.node[j])
+            continue
+        if i not in deferred:
+            convert(node)
+
     results = []
     for out in graph.output:
-        if out.name not in env:
+        if get(out.name, graph.node[-1] if graph.node else None) is None:
             raise ImportError_("graph output '%s' is defined by no node" % out.name)
         v = env[out.name]
         results.append(v if isinstance(v, Value) else b.const(np.asarray(v), "output"))

@@ -164,8 +164,16 @@ def test_qlinear_conv_per_channel(run):
     np.testing.assert_array_equal(run(m, x, "qconv"), ref_requantize(acc, mult, yz))
 
 
-def test_qlinear_matmul_ties_round_to_even(run):
-    # Multiplier 0.5 makes every odd accumulator a tie.
+def ref_requantize_ties_up(acc, m, y_zp):
+    """What the single tosa.rescale computes: acc * m rounded half up."""
+    r = np.floor(acc.astype(np.float64) * m.astype(np.float64) + 0.5) + int(y_zp)
+    lo, hi = (0, 255) if y_zp.dtype == np.uint8 else (-128, 127)
+    return np.clip(r, lo, hi).astype(y_zp.dtype)
+
+
+def test_qlinear_matmul_ties_round_up(run):
+    # Multiplier 0.5 makes every odd accumulator a tie: one rescale rounds
+    # it up (ONNX: half to even), one LSB above ONNX on half of them.
     a = RNG.integers(-9, 9, (2, 3, 4)).astype(np.int8)
     b = RNG.integers(-9, 9, (4, 5)).astype(np.int8)
     inits = {"as": np.array(0.5, np.float32), "az": np.array(3, np.int8), "b": b,
@@ -175,7 +183,10 @@ def test_qlinear_matmul_ties_round_to_even(run):
               a, TensorProto.INT8, inits, opset=10)
     acc = np.matmul(a.astype(np.int64) - 3, b.astype(np.int64) + 2)
     assert np.sum(acc % 2 == 1) > 5 and np.abs(acc).max() < 250  # ties, unsaturated
-    np.testing.assert_array_equal(run(m, a, "qmm"), ref_requantize(acc, np.float32(0.5), inits["yz"]))
+    got = run(m, a, "qmm")
+    np.testing.assert_array_equal(got, ref_requantize_ties_up(acc, np.float32(0.5), inits["yz"]))
+    onnx_ = ref_requantize(acc, np.float32(0.5), inits["yz"]).astype(np.int32)
+    assert 0 < np.sum(got != onnx_) and np.abs(got.astype(np.int32) - onnx_).max() == 1
 
 
 def test_matmul_and_conv_integer(run):

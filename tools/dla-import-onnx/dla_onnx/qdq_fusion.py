@@ -1,0 +1,325 @@
+"""QDQ fusion: the node groups onnxruntime's QDQ selectors fuse (into
+QLinearConv, QLinearAdd, QLinearAveragePool, an int8 MaxPool) become
+TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
+
+  Conv:    DQ(x), DQ(w int8 const, per tensor or axis 0), [DQ(b int32)]
+           -> Conv -> [Relu | Clip] -> Q:
+           conv2d (depthwise / grouped as _conv_integer) on i8 with zero
+           points, i32 + bias; ONE rescale i32 -> i8 (SINGLE_ROUND) by
+           fl32(x_scale * w_scale / y_scale); clamp i8 for Relu / Clip.
+  Add:     DQ(a), DQ(b) -> Add -> [Relu] -> Q: each operand rescaled to i32
+           by its scale / max(scales) * 2^20, add i32, rescale to i8 by
+           max(scales) / y_scale * 2^-20 (TOSA's legalization of a
+           quantized add).
+  MaxPool: DQ -> MaxPool -> Q: max_pool2d on i8 (+ rescale unless the
+           scale and zero point are the same: then exact).
+  AveragePool, GlobalAveragePool: avg_pool2d on i8 with input and output
+           zero points (+ rescale unless the scales are equal). TOSA
+           averages over the window's elements inside the input, as ONNX
+           with count_include_pad = 0; with count_include_pad = 1 and
+           padding the group stays on the float path. TOSA rounds the mean
+           half away from zero, onnxruntime half to even: a tie (mean k + 1/2,
+           only with an even element count) may differ by one LSB.
+
+Quantized tensors stay in TOSA's signed form (int8; uint8 - 128, zero
+point - 128) between fused groups. A fused result read by anything else (a
+DequantizeLinear, a float op, a graph output) gets its ONNX type back.
+Every other DQ -> float op -> Q stays on the float path. A DequantizeLinear
+whose readers are all fused is converted only if something else asks.
+"""
+
+import numpy as np
+
+from .builder import Value
+from .context import Context, TO_NCHW, TO_NHWC
+from . import ops_nn, ops_quant
+
+Q, DQ = "QuantizeLinear", "DequantizeLinear"
+INT8 = (np.dtype(np.int8), np.dtype(np.uint8))
+
+
+class _Reject(Exception):
+    """This group does not fit a fused form: its nodes convert one by one."""
+
+
+def _need(cond):
+    if not cond:
+        raise _Reject()
+
+
+def _f32(a):
+    return np.asarray(a, np.float32).reshape(-1)
+
+
+def _multiplier64(m):
+    """(M, shift) of a float64 scale, M a 31-bit multiplier."""
+    mant, exp = np.frexp(float(m))
+    mult = int(round(mant * 2.0 ** 31))
+    if mult == 2 ** 31:
+        mult, exp = mult // 2, exp + 1
+    shift = 31 - exp
+    _need(2 <= shift <= 62)
+    return [mult], [shift]
+
+
+class Fusion:
+    def __init__(self, graph, consts, opset):
+        self.nodes = list(graph.node)
+        self.consts = consts  # initializer name -> numpy array
+        self.opset = opset
+        self.outputs = {o.name for o in graph.output}
+        self.producer, self.readers = {}, {}
+        for i, n in enumerate(self.nodes):
+            for name in n.output:
+                self.producer[name] = i
+            for name in n.input:
+                self.readers.setdefault(name, []).append(i)
+        self.groups = {}  # index of the group's Q -> (op type, its index, params, Q's params)
+        self.owner = {}  # fused node other than a Q -> its group's Q
+        self.signed = {}  # tensor -> (i8 Value, ONNX dtype)
+        for i, n in enumerate(self.nodes):
+            kind = {"Conv": self._conv, "Add": self._add, "MaxPool": self._pool,
+                    "AveragePool": self._pool, "GlobalAveragePool": self._pool}.get(n.op_type)
+            if kind is None:
+                continue
+            try:
+                q, members, params = kind(i)
+            except _Reject:
+                continue
+            self.groups[q[0]] = (n.op_type, i, params, q)
+            self.owner.update((m, q[0]) for m in members)
+        # DequantizeLinear nodes read only by fused nodes: converted on demand.
+        self.deferred = {}
+        for i, n in enumerate(self.nodes):
+            if n.op_type == DQ and n.output[0] not in self.outputs and \
+                    all(r in self.owner for r in self.readers.get(n.output[0], [])):
+                self.deferred[n.output[0]] = i
+
+    # -- matching (ONNX graph only) ----------------------------------------
+
+    def _const(self, name):
+        return np.asarray(self.consts[name]) if name in self.consts else None
+
+    def _single_reader(self, name):
+        r = self.readers.get(name, [])
+        _need(len(r) == 1 and name not in self.outputs)
+        return r[0]
+
+    def _attrs(self, n):
+        from onnx import helper
+        return {a.name: helper.get_attribute_value(a) for a in n.attribute}
+
+    def _dq(self, name, const=False):
+        """A DequantizeLinear producing `name`: (input, scale, zero point)."""
+        i = self.producer.get(name)
+        _need(i is not None and self.nodes[i].op_type == DQ and name not in self.outputs)
+        n = self.nodes[i]
+        _need(not self._attrs(n).get("block_size", 0))
+        scale = self._const(n.input[1])
+        zp = self._const(n.input[2]) if len(n.input) > 2 and n.input[2] else None
+        _need(scale is not None and scale.dtype == np.float32 and scale.ndim <= 1)
+        _need((len(n.input) <= 2 or not n.input[2]) or zp is not None)
+        x = self._const(n.input[0])
+        _need((x is not None) == const)
+        return n, x, scale, zp
+
+    def _act(self, name):
+        n, _, scale, zp = self._dq(name)
+        _need(scale.size == 1 and (zp is None or (zp.size == 1 and zp.dtype in INT8)))
+        return n.input[0], float(_f32(scale)[0]), zp
+
+    def _q(self, name):
+        """The single QuantizeLinear reading `name`: (index, scale, zp)."""
+        i = self._single_reader(name)
+        n = self.nodes[i]
+        _need(n.op_type == Q and n.input[0] == name)
+        a = self._attrs(n)
+        _need(not a.get("block_size", 0) and a.get("output_dtype", 0) in (0, 2, 3))
+        scale = self._const(n.input[1])
+        zp = self._const(n.input[2]) if len(n.input) > 2 and n.input[2] else None
+        _need(scale is not None and scale.dtype == np.float32 and scale.size == 1)
+        if zp is None:
+            _need(len(n.input) <= 2 or not n.input[2])
+            zp = np.zeros((), np.int8 if a.get("output_dtype") == 3 else np.uint8)
+        _need(zp.size == 1 and zp.dtype in INT8)
+        return i, float(_f32(scale)[0]), zp.reshape(())
+
+    def _activation(self, i):
+        """An optional Relu / Clip after node i, then its Q."""
+        out = self.nodes[i].output[0]
+        r = self._single_reader(out)
+        n = self.nodes[r]
+        if n.op_type == "Relu":
+            return self._q(n.output[0]), [r], ("relu",)
+        if n.op_type == "Clip":
+            if self.opset < 11:
+                a = self._attrs(n)
+                lo, hi = a.get("min", -np.inf), a.get("max", np.inf)
+            else:
+                bounds = []
+                for name, default in zip(list(n.input[1:3]) + ["", ""], (-np.inf, np.inf)):
+                    v = self._const(name) if name else np.array(default)
+                    _need(v is not None and v.size == 1)
+                    bounds.append(float(v.reshape(-1)[0]))
+                lo, hi = bounds
+            return self._q(n.output[0]), [r], ("clip", lo, hi)
+        return self._q(out), [], None
+
+    def _conv(self, i):
+        n = self.nodes[i]
+        x, xs, xzp = self._act(n.input[0])
+        dqw, w, ws, wzp = self._dq(n.input[1], const=True)
+        _need(w.dtype in INT8 and w.ndim == 4)
+        _need(ws.size == 1 or (ws.size == w.shape[0] and self._attrs(dqw).get("axis", 1) % 4 == 0))
+        _need(wzp is None or (wzp.dtype == w.dtype and wzp.size in (1, ws.size)))
+        if wzp is not None and np.any(wzp != wzp.reshape(-1)[0]):
+            # Per-channel weight zero points: _conv_integer subtracts them in int8.
+            diff = w.astype(np.int32) - wzp.astype(np.int32).reshape(-1, 1, 1, 1)
+            _need(diff.min() >= -128 and diff.max() <= 127)
+        bias = None
+        if len(n.input) > 2 and n.input[2]:
+            _, bias, bs, bzp = self._dq(n.input[2], const=True)
+            _need(bias.dtype == np.int32 and bias.shape == (w.shape[0],))
+            _need(bzp is None or not np.any(bzp))
+            want = np.broadcast_to(np.float32(xs) * _f32(ws), (w.shape[0],))
+            _need(np.allclose(np.broadcast_to(_f32(bs), want.shape), want, rtol=1e-5, atol=0))
+        q, extra, act = self._activation(i)
+        return q, [i] + extra, (x, xs, xzp, w, ws, wzp, bias, act)
+
+    def _add(self, i):
+        n = self.nodes[i]
+        a = self._act(n.input[0])
+        b = self._act(n.input[1])
+        q, extra, act = self._activation(i)
+        _need(act is None or act[0] == "relu")
+        return q, [i] + extra, (a, b, act)
+
+    def _pool(self, i):
+        n = self.nodes[i]
+        _need(len(n.output) == 1 or not n.output[1])
+        x = self._act(n.input[0])
+        return self._q(n.output[0]), [i], (x,)
+
+    # -- emission ------------------------------------------------------------
+
+    def signed_input(self, ctx, get, name, zp):
+        """(i8 Value NCHW, signed zero point) of quantized tensor `name`."""
+        if name not in self.signed:
+            v = get(name)
+            _need(isinstance(v, Value) and v.dtype in INT8)
+            s, _ = ops_quant._signed(ctx, v, 0)
+            self.signed[name] = (s, v.dtype)
+        v, dtype = self.signed[name]
+        zp = np.zeros((), dtype) if zp is None else zp
+        _need(zp.dtype == dtype)
+        return v, int(zp.reshape(-1)[0]) - (128 if dtype == np.uint8 else 0)
+
+    def materialize(self, ctx, name):
+        v, dtype = self.signed[name]
+        return ops_quant._unsigned(ctx, v, dtype)
+
+    def emit(self, b, q_index, get):
+        """Writes group q_index; False when it does not fit after all (its
+        nodes then convert one by one; what was written is dropped)."""
+        kind, anchor, params, (_, ys, yzp) = self.groups[q_index]
+        ctx = Context(b, self.nodes[anchor], [], self.opset)
+        yz = int(yzp) - (128 if yzp.dtype == np.uint8 else 0)
+        mark, signed = len(b.lines), dict(self.signed)
+        try:
+            if kind == "Conv":
+                y = self._emit_conv(ctx, get, params, ys, yz)
+            elif kind == "Add":
+                y = self._emit_add(ctx, get, params, ys, yz)
+            else:
+                y = self._emit_pool(ctx, get, kind, params, ys, yz)
+        except _Reject:
+            del b.lines[mark:]
+            b._cache.clear()  # it may name dropped constants (a cache only)
+            self.signed = signed
+            return False
+        self.signed[self.nodes[q_index].output[0]] = (y, yzp.dtype)
+        return True
+
+    def _clamp(self, ctx, y, act, ys, yz):
+        if act is None:
+            return y
+        lo, hi = -128, 127
+        if act[0] == "relu":
+            lo = yz
+        else:
+            with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+                qlo, qhi = (np.rint(np.float32(v) / np.float32(ys)) + yz for v in act[1:])
+            lo, hi = int(np.clip(qlo, -128, 127)), int(np.clip(qhi, -128, 127))
+        return ctx.clamp(y, lo, hi)
+
+    def _emit_conv(self, ctx, get, params, ys, yz):
+        x, xs, xzp, w, ws, wzp, bias, act = params
+        xv, xz = self.signed_input(ctx, get, x, xzp)
+        _need(xv.rank == 4)
+        wzp = np.zeros((1,), w.dtype) if wzp is None else wzp
+        # onnxruntime's multiplier: (x_scale * w_scale) / y_scale in f32.
+        m = (np.float32(xs) * _f32(ws) / np.float32(ys)).astype(np.float32)
+        _need(self._ok(m))
+        mult, shift = ops_quant._multiplier(ctx, m)
+        acc = ops_quant._conv_integer(ctx, xv, np.array(xz), w, wzp, bias)
+        y = ops_quant._rescale(ctx, acc, np.int8, mult, shift, out_zp=yz)
+        return ctx.transpose(self._clamp(ctx, y, act, ys, yz), TO_NCHW)
+
+    @staticmethod
+    def _ok(m):
+        m = np.asarray(m, np.float64)
+        # tosa.rescale's shifts 2..62 with a 31-bit multiplier.
+        return bool(np.all(np.isfinite(m)) and np.all(m >= 2.0 ** -32) and np.all(m < 2.0 ** 29))
+
+    def _emit_add(self, ctx, get, params, ys, yz):
+        (a, as_, azp), (b_, bs, bzp), act = params
+        av, az = self.signed_input(ctx, get, a, azp)
+        bv, bz = self.signed_input(ctx, get, b_, bzp)
+        big = max(as_, bs)
+        parts = []
+        for v, s, z in ((av, as_, az), (bv, bs, bz)):
+            mult, shift = _multiplier64(s / big * 2.0 ** 20)
+            parts.append(ops_quant._rescale(ctx, v, np.int32, mult, shift, in_zp=z))
+        _need(self._ok(big / ys * 2.0 ** -20))
+        mult, shift = _multiplier64(big / ys * 2.0 ** -20)
+        s = ctx.binary("add", parts[0], parts[1])
+        y = ops_quant._rescale(ctx, s, np.int8, mult, shift, out_zp=yz)
+        return self._clamp(ctx, y, act, ys, yz)
+
+    def _emit_pool(self, ctx, get, kind, params, ys, yz):
+        (x, xs, xzp), = params
+        xv, xz = self.signed_input(ctx, get, x, xzp)
+        _need(xv.rank == 4)
+        if kind == "GlobalAveragePool":
+            kernel, strides, pad, out, crop = list(xv.shape[2:]), [1, 1], [0, 0, 0, 0], [1, 1], [0, 0]
+        else:
+            kernel = list(ctx.attr("kernel_shape"))
+            strides = list(ctx.attr("strides", [1, 1]))
+            _need(list(ctx.attr("dilations", [1, 1])) == [1, 1] and len(kernel) == 2)
+            pad, out, crop = ops_nn._window(ctx, xv.shape, kernel, strides, [1, 1],
+                                            bool(ctx.attr("ceil_mode", 0)))
+            _need(all(p < k for p, k in zip(pad, (kernel[0], kernel[0], kernel[1], kernel[1]))))
+            # TOSA counts only the elements inside the input.
+            _need(kind == "MaxPool" or not ctx.attr("count_include_pad", 0) or not any(pad))
+        same = np.float32(xs) == np.float32(ys)
+        m = np.float32(np.float32(xs) / np.float32(ys))
+        _need(same or self._ok(m))
+        b = ctx.b
+        xt = ops_nn._crop(ctx, ctx.transpose(xv, TO_NHWC), crop)
+        shape = (xt.shape[0], out[0], out[1], xt.shape[3])
+        attrs = "kernel = array<i64: %s>, pad = array<i64: %s>, stride = array<i64: %s>" % (
+            ops_nn._ints(kernel), ops_nn._ints(pad), ops_nn._ints(strides))
+        if kind == "MaxPool":
+            y = b.op("tosa.max_pool2d %s {%s} : (%s) -> $TYPE" % (xt.name, attrs, xt.type), shape, np.int8)
+            rescale = not same or xz != yz
+        else:
+            # Unequal scales: the mean keeps x's zero point (no saturation), then a rescale.
+            izp = b.const(np.array([xz], np.int8))
+            ozp = b.const(np.array([yz if same else xz], np.int8))
+            y = b.op("tosa.avg_pool2d %s, %s, %s {acc_type = i32, %s} : (%s, %s, %s) -> $TYPE"
+                     % (xt.name, izp.name, ozp.name, attrs, xt.type, izp.type, ozp.type), shape, np.int8)
+            rescale = not same
+        if rescale:
+            mult, shift = ops_quant._multiplier(ctx, m)
+            y = ops_quant._rescale(ctx, y, np.int8, mult, shift, in_zp=xz, out_zp=yz)
+        return ctx.transpose(y, TO_NCHW)

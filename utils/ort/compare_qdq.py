@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Random QDQ models (qdq_models.py) run by dla-run-onnx and by
+onnxruntime-node (which fuses the same groups into QLinearConv etc.) on the
+same input, compared in the quantized domain.
+
+    compare_qdq.py --dla-run-onnx TOOL --ort PKG_DIR [--kind K ...]
+        [--seeds 0-3] [--max-lsb 1] [--keep DIR] [-- EXTRA dla-run-onnx ARGS]
+
+Each seed runs per tensor and per channel, int8 and uint8. A line per run
+gives the % of identical elements and the largest difference in LSB; pass:
+>= 99% identical and none more than 1 LSB apart (tosa.rescale rounds ties
+up, onnxruntime half to even on float products: exact ties and near-ties
+may land one LSB apart). An average pool's mean k + 1/2 (an even element
+count) is a tie TOSA's avg_pool2d rounds away from zero and onnxruntime's
+QLinearAveragePool to even: those elements are counted apart (the pool's
+quantized input, a second output in onnxruntime's run, finds them) and the
+99% is of the others. Exit status 1 when a run fails.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import qdq_models  # noqa: E402
+
+
+def seeds(text):
+    lo, _, hi = text.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
+def run_one(a, extra, work, kind, seed, per_channel, dtype):
+    model, shape, pool = qdq_models.build(kind, seed, per_channel, dtype, probe=True)
+    d = os.path.join(work, "%s_%d_%d_%s" % (kind, seed, per_channel, np.dtype(dtype).name))
+    os.makedirs(d)
+    path = os.path.join(d, "model.onnx")
+    onnx.save(model, path)
+    x = np.random.default_rng(seed + 1000).uniform(-1.0, 1.0, shape).astype(np.float32)
+    np.save(os.path.join(d, "x.npy"), x)
+    ort = subprocess.run(["node", os.path.join(HERE, "run-ort.js"), path, os.path.join(d, "ort"),
+                          os.path.join(d, "x.npy")], env=dict(os.environ, ONNXRUNTIME_NODE=a.ort),
+                         capture_output=True, text=True)
+    if ort.returncode:
+        sys.exit("onnxruntime failed on %s:\n%s" % (path, ort.stderr))
+    dla = subprocess.run([a.dla_run_onnx, path, "--input", os.path.join(d, "x.npy"), "--output-dir",
+                          os.path.join(d, "dla")] + extra, capture_output=True, text=True)
+    if dla.returncode:
+        sys.exit("dla-run-onnx failed on %s:\n%s" % (path, dla.stderr))
+    want = np.load(os.path.join(d, "ort", "0.npy"))
+    got = np.load(os.path.join(d, "dla", "output_0.npy"))
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return 0.0, -1, "%s %s, onnxruntime %s %s" % (got.dtype, got.shape, want.dtype, want.shape)
+    diff = np.abs(got.astype(np.int32) - want.astype(np.int32))
+    what, lsb = "%d elements" % diff.size, int(diff.max())
+    if pool is not None:
+        tie = mean_ties(np.load(os.path.join(d, "ort", "1.npy")), *pool)
+        what += ", %d ties of the mean (%d differ)" % (tie.sum(), np.sum(diff[tie] != 0))
+        diff = diff[~tie]
+    return 100.0 * np.mean(diff == 0) if diff.size else 100.0, lsb, what
+
+
+def mean_ties(q, kernel, stride, pad, zp):
+    """Where an average pool (count_include_pad = 0) of quantized q has a
+    mean of exactly k + 1/2."""
+    x = np.pad(q.astype(np.int64) - zp, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    ones = np.pad(np.ones(q.shape, np.int64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    view = lambda a: np.lib.stride_tricks.sliding_window_view(a, kernel, axis=(2, 3))[:, :, ::stride, ::stride]
+    total, count = view(x).sum(axis=(4, 5)), view(ones).sum(axis=(4, 5))
+    return (2 * total) % (2 * count) == count
+
+
+def main():
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1:]
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--dla-run-onnx", required=True)
+    p.add_argument("--ort", required=True, help="the onnxruntime-node package directory")
+    p.add_argument("--kind", choices=qdq_models.KINDS, action="append")
+    p.add_argument("--seeds", type=seeds, default=seeds("0-3"))
+    p.add_argument("--keep", help="keep the models and outputs in this directory")
+    p.add_argument("--max-lsb", type=int, default=1,
+                   help="the largest difference that passes (default 1)")
+    a = p.parse_args(argv)
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="compare-qdq-") as tmp:
+        work = a.keep or tmp
+        for kind in a.kind or qdq_models.KINDS:
+            worst_same, worst_lsb = 100.0, 0
+            for seed in a.seeds:
+                for per_channel in (False, True):
+                    for dtype in (np.int8, np.uint8):
+                        same, lsb, what = run_one(a, extra, work, kind, seed, per_channel, dtype)
+                        good = same >= 99.0 and 0 <= lsb <= a.max_lsb
+                        print("%s seed %d %s %s: %.2f%% identical, max %d LSB (%s): %s"
+                              % (kind, seed, "per-channel" if per_channel else "per-tensor",
+                                 np.dtype(dtype).name, same, lsb, what, "ok" if good else "FAIL"))
+                        worst_same, worst_lsb = min(worst_same, same), max(worst_lsb, lsb)
+                        ok &= good
+            print("%s: worst %.2f%% identical, max %d LSB" % (kind, worst_same, worst_lsb))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""QDQ-form ONNX models as onnxruntime's quantizer writes them, random from
+a seed: QuantizeLinear -> DequantizeLinear on activations, int8 weights
+(per tensor or per output channel, axis 0) and int32 biases (scale
+x_scale * w_scale, zero point 0) under DequantizeLinear.
+
+    qdq_models.py OUT_DIR [--seed S] [--kind K] [--per-channel] [--uint8]
+
+Kinds: conv, conv_relu_maxpool, conv_avgpool, residual (conv -> relu ->
+conv, + skip, relu). The input is float32 (quantized at entry), the output
+the int8 / uint8 tensor: comparisons are in the quantized domain. Output
+scales and zero points come from the float range on a sample input, as
+calibration would; after a Relu the zero point is the range's minimum
+(what the quantizer writes) or, for some seeds, random (exercising the
+clamp).
+"""
+
+import argparse
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual")
+
+
+def _conv_f(x, w, b, stride, pad):
+    """NCHW float64 convolution (the calibration's float model)."""
+    x = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    k = w.shape[2]
+    win = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))[:, :, ::stride, ::stride]
+    return np.einsum("nchwij,ocij->nohw", win, w) + b.reshape(1, -1, 1, 1)
+
+
+def _pool_f(v, kind, k, s, pad):
+    """NCHW float64 max / average pool (the average over the elements
+    inside the input: count_include_pad = 0)."""
+    fill = -np.inf if kind == "max" else 0.0
+    x = np.pad(v, ((0, 0), (0, 0), (pad, pad), (pad, pad)), constant_values=fill)
+    ones = np.pad(np.ones_like(v), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    win = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))[:, :, ::s, ::s]
+    if kind == "max":
+        return win.max(axis=(4, 5))
+    cnt = np.lib.stride_tricks.sliding_window_view(ones, (k, k), axis=(2, 3))[:, :, ::s, ::s]
+    return win.sum(axis=(4, 5)) / cnt.sum(axis=(4, 5))
+
+
+class _Builder:
+    def __init__(self, rng, dtype, per_channel):
+        self.rng, self.dtype, self.per_channel = rng, np.dtype(dtype), per_channel
+        self.nodes, self.inits, self.n = [], [], 0
+
+    def name(self, base):
+        self.n += 1
+        return "%s%d" % (base, self.n)
+
+    def init(self, base, value):
+        n = self.name(base)
+        self.inits.append(numpy_helper.from_array(np.asarray(value), n))
+        return n
+
+    def params(self, lo, hi, relu=False):
+        """(scale, zero point) covering [lo, hi] (with 0) in self.dtype."""
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
+        scale = np.float32(max(hi - lo, 1e-3) / 255)
+        qmin = -128 if self.dtype == np.int8 else 0
+        zp = qmin + int(round(-lo / scale))
+        shift = int(self.rng.integers(0, 40))
+        if relu and self.rng.random() < 0.5:
+            zp += shift  # a clamp above the range's minimum
+        return scale, np.array(np.clip(zp, qmin, qmin + 255), self.dtype)
+
+    def qdq(self, t, scale, zp, value):
+        """Q -> DQ of tensor t; returns (dq name, the float values it holds)."""
+        s, z = self.init("s", np.float32(scale)), self.init("z", zp)
+        q, d = self.name("q"), self.name("dq")
+        self.nodes += [helper.make_node("QuantizeLinear", [t, s, z], [q]),
+                       helper.make_node("DequantizeLinear", [q, s, z], [d])]
+        qmin, qmax = (-128, 127) if self.dtype == np.int8 else (0, 255)
+        v = (np.clip(np.rint(value / scale) + int(zp), qmin, qmax) - int(zp)) * np.float64(scale)
+        return q, d, v
+
+    def conv(self, xd, x_scale, xv, cout, k, stride, relu=False):
+        cin = xv.shape[1]
+        w = self.rng.integers(-127, 128, (cout, cin, k, k)).astype(np.int8)
+        nws = cout if self.per_channel else 1  # the same draws either way
+        ws = (self.rng.uniform(0.3, 1.0, cout)[:nws] / (np.sqrt(cin * k * k) * 40)).astype(np.float32)
+        bs = (np.float32(x_scale) * ws).astype(np.float32)
+        bias = self.rng.integers(-3000, 3000, cout).astype(np.int32)
+        wd, bd = self.name("wdq"), self.name("bdq")
+        axis = {"axis": 0} if self.per_channel else {}
+        self.nodes += [helper.make_node("DequantizeLinear", [self.init("w", w), self.init("ws", ws.reshape(-1) if
+                                        self.per_channel else ws[0]), self.init("wz", np.zeros(nws, np.int8)
+                                        if self.per_channel else np.int8(0))], [wd], **axis),
+                       helper.make_node("DequantizeLinear", [self.init("b", bias), self.init("bs", bs if
+                                        self.per_channel else bs[0])], [bd], **axis)]
+        y = self.name("conv")
+        self.nodes.append(helper.make_node("Conv", [xd, wd, bd], [y], kernel_shape=[k, k],
+                                           strides=[stride, stride], pads=[k // 2] * 4))
+        wf = w.astype(np.float64) * np.broadcast_to(ws, (cout,)).reshape(-1, 1, 1, 1)
+        v = _conv_f(xv, wf, bias * np.broadcast_to(bs, (cout,)).astype(np.float64), stride, k // 2)
+        if relu:
+            r = self.name("relu")
+            self.nodes.append(helper.make_node("Relu", [y], [r]))
+            y, v = r, np.maximum(v, 0)
+        return y, v
+
+
+def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
+    """(model, input shape, pool) of one random QDQ model. For an average
+    pool, pool = (kernel, stride, pad, zero point) of its quantized input,
+    which `probe` adds as a second output (to find ties of the mean)."""
+    rng = np.random.default_rng(seed)
+    b = _Builder(rng, dtype, per_channel)
+    c = int(rng.integers(1, 20))
+    h, w = (int(v) for v in rng.integers(5, 17, 2))
+    shape = (1, c, h, w)
+    sample = rng.uniform(-1, 1, shape)
+    xs, xz = b.params(-1.0, 1.0)
+    if dtype == np.int8:
+        xz = np.array(int(rng.integers(-20, 21)), np.int8)
+    else:
+        xz = np.array(int(rng.integers(108, 149)), np.uint8)
+    _, xd, xv = b.qdq("x", xs, xz, sample)
+    k, stride = int(rng.choice([1, 3])), int(rng.choice([1, 2]))
+    cout = int(rng.integers(1, 40))
+    pool, extra = None, []
+    if kind == "conv":
+        y, v = b.conv(xd, xs, xv, cout, k, stride)
+        out, _, vo = b.qdq(y, *b.params(v.min(), v.max()), v)
+    elif kind == "conv_relu_maxpool":
+        y, v = b.conv(xd, xs, xv, cout, k, 1, relu=True)
+        ys, yz = b.params(v.min(), v.max(), relu=True)
+        _, yd, v = b.qdq(y, ys, yz, v)
+        p = b.name("pool")
+        k, s = [(2, 2), (3, 2), (3, 1)][int(rng.integers(0, 3))]
+        b.nodes.append(helper.make_node("MaxPool", [yd], [p], kernel_shape=[k, k], strides=[s, s],
+                                        pads=[k // 2 if k == 3 else 0] * 4))
+        v = _pool_f(v, "max", k, s, k // 2 if k == 3 else 0)
+        out, _, vo = b.qdq(p, ys, yz, v)  # the quantizer keeps MaxPool's parameters
+    elif kind == "conv_avgpool":
+        y, v = b.conv(xd, xs, xv, cout, k, stride)
+        ys, yz = b.params(v.min(), v.max())
+        yq, yd, v = b.qdq(y, ys, yz, v)
+        if probe:
+            extra = [helper.make_tensor_value_info(yq, TensorProto.INT8 if np.dtype(dtype) == np.int8
+                                                   else TensorProto.UINT8, v.shape)]
+        p = b.name("pool")
+        if rng.random() < 0.4:
+            b.nodes.append(helper.make_node("GlobalAveragePool", [yd], [p]))
+            pool = ((v.shape[2], v.shape[3]), 1, 0, int(yz))
+            v = v.mean(axis=(2, 3), keepdims=True)
+        else:
+            k, s = [(2, 2), (3, 2), (3, 1)][int(rng.integers(0, 3))]
+            b.nodes.append(helper.make_node("AveragePool", [yd], [p], kernel_shape=[k, k],
+                                            strides=[s, s], pads=[k // 2 if k == 3 else 0] * 4))
+            pool = ((k, k), s, k // 2 if k == 3 else 0, int(yz))
+            v = _pool_f(v, "avg", k, s, k // 2 if k == 3 else 0)
+        out, _, vo = b.qdq(p, ys, yz, v)  # and AveragePool's (same as input)
+    elif kind == "residual":
+        y, v = b.conv(xd, xs, xv, c, 3, 1, relu=True)
+        ys, yz = b.params(v.min(), v.max(), relu=True)
+        _, yd, v = b.qdq(y, ys, yz, v)
+        y, v = b.conv(yd, ys, v, c, 3, 1)
+        _, yd, v = b.qdq(y, *b.params(v.min(), v.max()), v)
+        a, r = b.name("add"), b.name("relu")
+        b.nodes += [helper.make_node("Add", [yd, xd], [a]), helper.make_node("Relu", [a], [r])]
+        v = np.maximum(v + xv, 0)
+        out, _, vo = b.qdq(r, *b.params(v.min(), v.max(), relu=True), v)
+    else:
+        raise ValueError("unknown kind %s" % kind)
+    b.nodes = [n for n in b.nodes if not (n.op_type == "DequantizeLinear" and n.output[0] not in
+                                         {i for m in b.nodes for i in m.input})]  # the output's DQ
+    elem = TensorProto.INT8 if np.dtype(dtype) == np.int8 else TensorProto.UINT8
+    g = helper.make_graph(b.nodes, "qdq_%s" % kind, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                          [helper.make_tensor_value_info(out, elem, vo.shape)] + extra, b.inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 7  # onnxruntime 1.20 reads up to 10; Debian's onnx writes 8
+    onnx.checker.check_model(m)
+    return m, shape, pool
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("out_dir")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--kind", choices=KINDS, default="conv")
+    p.add_argument("--per-channel", action="store_true")
+    p.add_argument("--uint8", action="store_true")
+    a = p.parse_args()
+    m, shape, _ = build(a.kind, a.seed, a.per_channel, np.uint8 if a.uint8 else np.int8)
+    os.makedirs(a.out_dir, exist_ok=True)
+    onnx.save(m, os.path.join(a.out_dir, "model.onnx"))
+    print("x".join(map(str, shape)))
+
+
+if __name__ == "__main__":
+    main()
