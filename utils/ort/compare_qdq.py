@@ -4,7 +4,8 @@ onnxruntime-node (which fuses the same groups into QLinearConv etc.) on the
 same input, compared in the quantized domain.
 
     compare_qdq.py --dla-run-onnx TOOL --ort PKG_DIR [--kind K ...]
-        [--seeds 0-3] [--max-lsb 1] [--keep DIR] [-- EXTRA dla-run-onnx ARGS]
+        [--seeds 0-3] [--max-lsb 1] [--scales both|per-tensor|per-channel]
+        [--keep DIR] [-- EXTRA dla-run-onnx ARGS]
 
 Each seed runs per tensor and per channel, int8 and uint8. A line per run
 gives the % of identical elements and the largest difference in LSB; pass:
@@ -90,6 +91,8 @@ def main():
     p.add_argument("--keep", help="keep the models and outputs in this directory")
     p.add_argument("--max-lsb", type=int, default=1,
                    help="the largest difference that passes (default 1)")
+    p.add_argument("--scales", choices=["both", "per-tensor", "per-channel"], default="both",
+                   help="weight scales of the models (default both)")
     a = p.parse_args(argv)
     ok = True
     with tempfile.TemporaryDirectory(prefix="compare-qdq-") as tmp:
@@ -97,7 +100,8 @@ def main():
         for kind in a.kind or qdq_models.KINDS:
             worst_same, worst_lsb = 100.0, 0
             for seed in a.seeds:
-                for per_channel in (False, True):
+                for per_channel in {"both": (False, True), "per-tensor": (False,),
+                                    "per-channel": (True,)}[a.scales]:
                     for dtype in (np.int8, np.uint8):
                         same, lsb, what = run_one(a, extra, work, kind, seed, per_channel, dtype)
                         good = same >= 99.0 and 0 <= lsb <= a.max_lsb

@@ -7,16 +7,18 @@
 //
 //   rescale(conv2d(x, w, bias, zx, zw)) [clamp at the output zero point]
 //     -> dla.conv (PAD_VALUE = zx) + on-the-fly SDP:
-//        bs <alu = sum, alu_operand = bias | batchnorm, alu_shift,
-//            mul_operand = register | batchnorm, mul_shift>
-//        bn <mul_operand = register | prelu, mul_shift, relu>
+//        bs <mul_operand = register | prelu, mul_shift>
+//        bn <alu = sum, alu_operand = bias | batchnorm, alu_shift,
+//            mul_operand = register | batchnorm, mul_shift, relu>
 //        out_cvt <offset = -zy 2^F, scale = 1, shift = F>
 //     The input zero point is exact: padded positions feed zx, and
 //     -zx * sum(w_k) joins the bias. The factor is the product of the two
 //     MULs' int16s (NvdlaScale.h twoStageScalesFromFactors: ~28 bits where
 //     one int16 keeps 15), their products keeping F bits below the output's
-//     unit; ReLU at the zero point is X2's ReLU before the zero point is
-//     added; the output converter rounds once.
+//     unit; the bias joins in X2, in X1's result units (an int16 at a left
+//     shift, now a fraction of an output step off); ReLU at the zero point
+//     is X2's ReLU before the zero point is added; the output converter
+//     rounds once.
 //   rescale(add(rescale(a), rescale(b)))
 //     -> offline SDP, x = the operand of smaller weight, e = the other:
 //        bs <alu = sum, alu_operand = -zx, mul_operand = r>   (x - zx) * r
@@ -126,9 +128,9 @@ struct QuantConv {
 /// The layer's int16 program pieces, or why they do not exist.
 struct SdpProgram {
   nv::TwoStageScales scales;
-  std::vector<int16_t> bias16;
-  int64_t aluShift = 0;
-  bool perChannel = false, hasBias = false;
+  std::vector<int16_t> biasHi, bias16; // X1's ALU (per tensor only), X2's
+  int64_t hiShift = 0, aluShift = 0;
+  bool perChannel = false, hasBiasHi = false, hasBias = false;
 };
 
 /// Bits the X1 / X2 products keep below the output's unit: their two
@@ -148,13 +150,35 @@ FailureOr<SdpProgram> planProgram(const QuantConv &q, std::string &why) {
     return llvm::any_of(v, [&](int16_t x) { return x != v.front(); });
   };
   p.perChannel = differs(p.scales.first) || differs(p.scales.second);
-  std::vector<int32_t> bias32;
-  for (int64_t b : q.bias) {
+  for (int64_t b : q.bias)
     if (b < INT32_MIN || b > INT32_MAX) {
       why = "its bias minus the input zero point's share leaves int32";
       return failure();
     }
-    bias32.push_back(static_cast<int32_t>(b));
+  // An int16 at a left shift keeps ~16 bits of the bias. Per tensor, X1's
+  // ALU adds it in accumulator units and X2's the remainder in X1's result
+  // units (then a fraction of an output step: nearly exact). Per channel,
+  // X1's surface holds the multipliers, so the bias joins in X2 alone, in
+  // X1's result units (~16 bits of its contribution).
+  std::vector<int64_t> rest = q.bias;
+  if (!p.perChannel) {
+    nv::Int16Bias hi = nv::biasToInt16(std::vector<int32_t>(q.bias.begin(), q.bias.end()),
+                                       nv::BiasRounding::Nearest);
+    p.biasHi = hi.values;
+    p.hiShift = hi.shift;
+    p.hasBiasHi = llvm::any_of(hi.values, [](int16_t b) { return b != 0; });
+    for (size_t k = 0; k < rest.size(); ++k)
+      rest[k] -= int64_t(hi.values[k]) * (int64_t(1) << hi.shift);
+  }
+  std::vector<int32_t> bias32;
+  for (size_t k = 0; k < rest.size(); ++k) {
+    const double scaled =
+        std::ldexp(double(rest[k]) * p.scales.first[k], -int(p.scales.firstShift));
+    if (!(std::fabs(scaled) < 2147483647.0)) {
+      why = "its bias, scaled to the SDP's intermediate, leaves int32";
+      return failure();
+    }
+    bias32.push_back(static_cast<int32_t>(std::llround(scaled)));
   }
   p.hasBias = llvm::any_of(bias32, [](int32_t b) { return b != 0; });
   nv::Int16Bias b16 = nv::biasToInt16(bias32, nv::BiasRounding::Nearest);
@@ -219,36 +243,53 @@ Value emitQuantConv(PatternRewriter &rewriter, Location loc, Value input, const 
     return arith::ConstantOp::create(rewriter, loc, type,
                                      DenseElementsAttr::get(type, values));
   };
-  // X1: (acc + bias) * first, X2: * second, each keeping fraction bits
-  // that the output converter shifts out after adding the zero point.
+  // X1: (acc + bias's high part) * first; X2: (+ the rest) * second; each
+  // keeps fraction bits that the output converter shifts out after adding
+  // the zero point.
   const nv::TwoStageScales &m = p.scales;
-  SdpOperand alu, mul = SdpOperand::ofRegister(m.first[k0]),
-                  mul2 = SdpOperand::ofRegister(m.second[k0]);
+  SdpOperand alu1, mul1 = SdpOperand::ofRegister(m.first[k0]), alu2,
+             mul2 = SdpOperand::ofRegister(m.second[k0]);
+  auto slice = [&](const std::vector<int16_t> &v) {
+    return ArrayRef<int16_t>(v).slice(static_cast<size_t>(k0), static_cast<size_t>(n));
+  };
   if (p.perChannel) {
-    std::vector<int16_t> data, second;
+    // X1's per-channel multiplier is the PReLU surface read as a plain
+    // multiply (its RDMA is X1's; prelu = false); X2 reads bias and
+    // multiplier pairs.
+    sdp.getPreluMutable().assign(ints({n}, slice(m.first)));
+    mul1 = SdpOperand::ofMemory(nv::SdpMemOperand::Prelu);
+    std::vector<int16_t> pairs;
     for (int64_t k = k0; k < k0 + n; ++k) {
-      data.push_back(p.bias16[k]);
-      data.push_back(m.first[k]);
-      second.push_back(m.second[k]);
+      pairs.push_back(p.bias16[k]);
+      pairs.push_back(m.second[k]);
     }
-    sdp.getBatchnormMutable().assign(ints({n, 2}, data));
-    alu = mul = SdpOperand::ofMemory(nv::SdpMemOperand::Batchnorm);
-    // X2's per-channel multiplier is the PReLU surface read as a plain
-    // multiply (its RDMA is X2's; prelu = false).
-    sdp.getPreluMutable().assign(ints({n}, second));
-    mul2 = SdpOperand::ofMemory(nv::SdpMemOperand::Prelu);
-  } else if (p.hasBias) {
-    sdp.getBiasMutable().assign(
-        ints({n}, ArrayRef<int16_t>(p.bias16).slice(static_cast<size_t>(k0), n)));
-    alu = SdpOperand::ofMemory(nv::SdpMemOperand::Bias);
+    sdp.getBatchnormMutable().assign(ints({n, 2}, pairs));
+    alu2 = mul2 = SdpOperand::ofMemory(nv::SdpMemOperand::Batchnorm);
+  } else {
+    if (p.hasBiasHi) {
+      sdp.getBiasMutable().assign(ints({n}, slice(p.biasHi)));
+      alu1 = SdpOperand::ofMemory(nv::SdpMemOperand::Bias);
+    }
+    if (p.hasBias) {
+      std::vector<int16_t> pairs;
+      for (int64_t k = k0; k < k0 + n; ++k) {
+        pairs.push_back(p.bias16[k]);
+        pairs.push_back(m.second[k]);
+      }
+      sdp.getBatchnormMutable().assign(ints({n, 2}, pairs));
+      alu2 = mul2 = SdpOperand::ofMemory(nv::SdpMemOperand::Batchnorm);
+    }
   }
   std::optional<nv::SdpAluAlgo> algo;
-  if (alu.isPresent())
+  if (alu2.isPresent())
     algo = nv::SdpAluAlgo::Sum;
-  sdp.setBsAttr(SdpXAttr::get(ctx, algo, alu, alu.isPresent() ? p.aluShift : 0, mul,
+  std::optional<nv::SdpAluAlgo> algo1;
+  if (alu1.isPresent())
+    algo1 = nv::SdpAluAlgo::Sum;
+  sdp.setBsAttr(SdpXAttr::get(ctx, algo1, alu1, alu1.isPresent() ? p.hiShift : 0, mul1,
                               m.firstShift, /*prelu=*/false, /*relu=*/false));
-  sdp.setBnAttr(SdpXAttr::get(ctx, std::nullopt, SdpOperand(), 0, mul2, m.secondShift,
-                              /*prelu=*/false, relu));
+  sdp.setBnAttr(SdpXAttr::get(ctx, algo, alu2, alu2.isPresent() ? p.aluShift : 0, mul2,
+                              m.secondShift, /*prelu=*/false, relu));
   const int64_t unit = int64_t(1) << m.fractionBits;
   if (q.outputZp != 0 || m.fractionBits != 0)
     sdp.setOutCvtAttr(CvtAttr::get(ctx, -q.outputZp * unit, 1, m.fractionBits));

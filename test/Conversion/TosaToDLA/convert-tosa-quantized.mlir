@@ -15,17 +15,18 @@
 // force over all int16 pairs (Python, written for this test) gives
 // 32767 x 10923 (M_0 2^36 = 357913941.25), 31250 x 12000, 32000 x 18750,
 // 31250 x 4000 (exact). Bias minus zx (5) times each kernel's sum
-// (2, 3, 8, 13): 90, -215, 2960, 69935; 69935 needs ALU shift 2: 22.5,
-// -53.75, 740, 17483.75 round (half away) to 23, -54, 740, 17484. ReLU at
-// the output zero point -3 is X2's ReLU; the converter adds -3 (offset
-// 3 * 2^12 subtracted) and shifts the 12 fraction bits out.
+// (2, 3, 8, 13): 90, -215, 2960, 69935, added by X2 in X1's result units
+// (times the first multiplier, 2^-9): 5759.8, -13122.6, 185000,
+// 4268493.7; the largest needs ALU shift 8, so 23, -51, 723, 16674 (half
+// away). ReLU at the output zero point -3 is X2's ReLU; the converter adds
+// -3 (offset 3 * 2^12 subtracted) and shifts the 12 fraction bits out.
 // CHECK-LABEL: func.func @conv_per_channel
-// CHECK: %[[P:.*]] = arith.constant dense<{{\[}}10923, 12000, 18750, 4000]> : tensor<4xi16>
-// CHECK: %[[BN:.*]] = arith.constant dense<{{\[\[}}23, 32767], [-54, 31250], [740, 32000], [17484, 31250]]> : tensor<4x2xi16>
+// CHECK: %[[BN:.*]] = arith.constant dense<{{\[\[}}23, 10923], [-51, 12000], [723, 18750], [16674, 4000]]> : tensor<4x2xi16>
+// CHECK: %[[P:.*]] = arith.constant dense<{{\[}}32767, 31250, 32000, 31250]> : tensor<4xi16>
 // CHECK: %[[C:.*]] = dla.conv direct %{{.*}}, %{{.*}} pad [0, 0, 1, 1] pad_value 5 : tensor<1x3x5x5xi8>, tensor<4x3x1x3xi8> -> tensor<1x4x5x5xi8>
 // CHECK: dla.sdp on_the_fly %[[C]] batchnorm %[[BN]] : tensor<4x2xi16> prelu %[[P]] : tensor<4xi16>
-// CHECK-SAME: bs <alu = sum, alu_operand = batchnorm, alu_shift = 2, mul_operand = batchnorm, mul_shift = 9>
-// CHECK-SAME: bn <mul_operand = prelu, mul_shift = 15, relu = true>
+// CHECK-SAME: bs <mul_operand = prelu, mul_shift = 9>
+// CHECK-SAME: bn <alu = sum, alu_operand = batchnorm, alu_shift = 8, mul_operand = batchnorm, mul_shift = 15, relu = true>
 // CHECK-SAME: out_cvt <offset = 12288, scale = 1, shift = 12>
 // CHECK-NOT: tosa.clamp
 func.func @conv_per_channel(%x: tensor<1x5x5x3xi8>) -> tensor<1x5x5x4xi8> {
@@ -45,16 +46,23 @@ func.func @conv_per_channel(%x: tensor<1x5x5x3xi8>) -> tensor<1x5x5x4xi8> {
 
 // -----
 
-// Per tensor, no bias, zero points 0: the multipliers are registers.
+// Per tensor, zero points 0: the multipliers are registers.
 // 1431655765 2^-38 2^37 = 715827882.5; the nearest int16 product is
-// 32767 x 21846 = 715827882 (brute force); shifts 10 + 15 + 12.
+// 32767 x 21846 = 715827882 (brute force); shifts 10 + 15 + 12. The bias
+// [70000, -5] splits: X1 adds 17500 and -1 at shift 2 (-5 / 4 rounds half
+// away to -1), X2 the rest [0, -1] in X1's units: -1 * 32767 2^-10 = -32.
 // No padding value (no padding); the converter only shifts.
 // CHECK-LABEL: func.func @conv_per_tensor
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<[17500, -1]> : tensor<2xi16>
+// CHECK-DAG: %[[BN:.*]] = arith.constant dense<{{\[\[}}0, 21846], [-32, 21846]]> : tensor<2x2xi16>
 // CHECK: %[[C:.*]] = dla.conv direct %{{.*}}, %{{.*}} : tensor<1x3x2x2xi8>, tensor<2x3x1x1xi8> -> tensor<1x2x2x2xi8>
-// CHECK: dla.sdp on_the_fly %[[C]] bs <mul_operand = 32767, mul_shift = 10> bn <mul_operand = 21846, mul_shift = 15> out_cvt <offset = 0, scale = 1, shift = 12> : tensor<1x2x2x2xi8> -> tensor<1x2x2x2xi8>
+// CHECK: dla.sdp on_the_fly %[[C]] bias %[[B]] : tensor<2xi16> batchnorm %[[BN]] : tensor<2x2xi16>
+// CHECK-SAME: bs <alu = sum, alu_operand = bias, alu_shift = 2, mul_operand = 32767, mul_shift = 10>
+// CHECK-SAME: bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm, mul_shift = 15>
+// CHECK-SAME: out_cvt <offset = 0, scale = 1, shift = 12> : tensor<1x2x2x2xi8> -> tensor<1x2x2x2xi8>
 func.func @conv_per_tensor(%x: tensor<1x2x2x3xi8>) -> tensor<1x2x2x2xi8> {
   %w = "tosa.const"() {values = dense<[[[[1, -2, 3]]], [[[4, 5, -6]]]]> : tensor<2x1x1x3xi8>} : () -> tensor<2x1x1x3xi8>
-  %b = "tosa.const"() {values = dense<0> : tensor<2xi32>} : () -> tensor<2xi32>
+  %b = "tosa.const"() {values = dense<[70000, -5]> : tensor<2xi32>} : () -> tensor<2xi32>
   %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
   %acc = tosa.conv2d %x, %w, %b, %z8, %z8 {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x3xi8>, tensor<2x1x1x3xi8>, tensor<2xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x2x2xi32>
   %m = "tosa.const"() {values = dense<1431655765> : tensor<1xi32>} : () -> tensor<1xi32>
