@@ -4,7 +4,7 @@ executed, against the same module run on the host by upstream's TOSA
 lowering (an implementation independent of the offload).
 
     run_quant_tosa.py --opt DLA_OPT --bin LLVM_BIN [--seed S] [--count N]
-                      [--config nv_small|nv_large|nv_full] [--verbose]
+                      [--config nv_small|nv_large|nv_full] [--layouts] [--verbose]
 
 Layers, in TOSA's quantized form (what dla-import-onnx writes for QDQ and
 QLinear models): conv2d and depthwise_conv2d on i8 with input / weight zero
@@ -213,9 +213,10 @@ def module(cases):
     return "\n".join(lines) + "\n"
 
 
-def run(text, opt, bin_dir, config, offload):
-    pipeline = ("builtin.module(dla-compile{convert-tosa=%s target=%s precision=int8 layouts=false compression=false},"
-                "dla-lower-to-llvm)" % ("true" if offload else "false", config))
+def run(text, opt, bin_dir, config, offload, layouts=False):
+    pipeline = ("builtin.module(dla-compile{convert-tosa=%s target=%s precision=int8 layouts=%s "
+                "compression=false},dla-lower-to-llvm)"
+                % ("true" if offload else "false", config, "true" if offload and layouts else "false"))
     llvm = subprocess.run([opt, "--pass-pipeline=" + pipeline, "-"], input=text,
                           capture_output=True, text=True)
     if llvm.returncode:
@@ -256,6 +257,9 @@ def main():
     p.add_argument("--config", default="nv_small", choices=["nv_small", "nv_large", "nv_full"])
     p.add_argument("--verbose", action="store_true")
     p.add_argument("--print-module", action="store_true")
+    p.add_argument("--layouts", action="store_true",
+                   help="assign the configuration's formats (--dla-compile layouts=true): the "
+                        "offloaded layers execute on their storage bytes")
     a = p.parse_args()
     cases = make_cases(np.random.default_rng(a.seed), a.count)
     text = module(cases)
@@ -263,7 +267,7 @@ def main():
         print(text)
         return 0
     left = offloaded(text, a.opt, a.config)
-    dla = run(text, a.opt, a.bin, a.config, True)
+    dla = run(text, a.opt, a.bin, a.config, True, a.layouts)
     host = run(text, a.opt, a.bin, a.config, False)
     if len(dla) != len(cases) or len(host) != len(cases):
         sys.exit("expected %d printed results, got %d and %d" % (len(cases), len(dla), len(host)))

@@ -108,9 +108,10 @@ func.func @batchnorm_out_of_range(%x: tensor<1x2x2x4xi8>) -> tensor<1x2x2x4xi8> 
 
 // -----
 
-// A clamp below at 64 is no ReLU: stays on the host, said so.
+// A clamp below at 64 is no ReLU, but the SDP's MAX / MIN program: dla.clamp.
+// CHECK-LABEL: func.func @clamp_low
+// CHECK: dla.clamp %{{.*}} min 6.400000e+01 max 1.270000e+02
 func.func @clamp_low(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
-  // expected-remark @+1 {{stays on the host: it clamps below at a value other than zero (dla.sdp's ReLU clamps at zero)}}
   %y = tosa.clamp %x {min_val = 64 : i8, max_val = 127 : i8} : (tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
   return %y : tensor<1x4x4x8xi8>
 }

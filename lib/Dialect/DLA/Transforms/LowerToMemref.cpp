@@ -427,9 +427,14 @@ struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPa
     patterns.add<LayerOnStorage>(converter, ctx);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    // Nothing of the dla dialect is left to read the target: drop it, so the
-    // lowered module parses without the dialect (mlir-runner).
-    module->removeAttr(TargetAttr::kAttrName);
+    // Only the layer ops inside dla.on_storage still read the target: it
+    // moves onto each of those (their verifiers find it there, and it goes
+    // with them when they are lowered), so the lowered module parses
+    // without the dialect (mlir-runner).
+    if (Attribute targetAttr = module->getAttr(TargetAttr::kAttrName)) {
+      module.walk([&](OnStorageOp op) { op->setAttr(TargetAttr::kAttrName, targetAttr); });
+      module->removeAttr(TargetAttr::kAttrName);
+    }
     if (skipBufferize)
       return;
 
