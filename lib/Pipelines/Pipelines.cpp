@@ -28,6 +28,7 @@ void mlir::dla::buildCompilePipeline(OpPassManager &pm, const CompileOptions &op
     if (!options.target.empty())
       convert.config = options.target;
     convert.precision = options.precision;
+    convert.summary = options.summary;
     pm.addPass(createDLAConvertTosa(convert));
     pm.addPass(createCanonicalizerPass());
   }

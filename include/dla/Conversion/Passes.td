@@ -30,6 +30,16 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     relayouts. An SDP layer that reads a convolution's only result runs
     `on_the_fly`, and consecutive SDP stages merge into one layer.
 
+    Quantized (integer) TOSA runs on an integer target: a `tosa.rescale` of
+    a convolution's accumulator becomes its on-the-fly SDP program, of a sum
+    of two rescaled maps an offline SDP; integer clamps `dla.clamp`
+    (`docs/IntegerAttributes.md` decision 19).
+
+    With `summary=true` a remark on the module counts the layers on the
+    accelerator and on the host and the share of multiply-accumulates
+    offloaded: `remark: dla-convert-tosa: 52 of 60 layers on nv_small int8
+    (99.1% of the multiply-accumulates); 8 stay on the host`.
+
     What the target cannot run stays in TOSA with a remark that says why,
     e.g. `remark: stays on the host: ReLU6 (clamp to [0, 6]): dla.sdp clamps
     only at zero`. Legality comes from the precision-conversion tables of the
@@ -62,6 +72,9 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
            "Precision the offloaded layers compute in; floating-point networks "
            "offload only in fp16",
            "::mlir::dla::EnumTableValues<::dlaformat::nvdla::Precision>()">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Remark, on the module, how many layers (and what share of the "
+           "multiply-accumulates) run on the accelerator">,
   ];
 }
 

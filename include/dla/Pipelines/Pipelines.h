@@ -34,6 +34,10 @@ struct CompileOptions : PassPipelineOptions<CompileOptions> {
       llvm::cl::desc("With convert-tosa: the precision the offloaded layers compute in"),
       llvm::cl::init(::dlaformat::nvdla::Precision::Fp16),
       EnumTableValues<::dlaformat::nvdla::Precision>()};
+  PassOptions::Option<bool> summary{
+      *this, "summary",
+      llvm::cl::desc("With convert-tosa: remark how much runs on the accelerator"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> layouts{
       *this, "layouts",
       llvm::cl::desc("Assign layouts, check precisions and pack weights (off: offload only)"),

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/Format.h"
 
 namespace mlir::dla {
 #define GEN_PASS_DEF_DLACONVERTTOSA
@@ -46,12 +47,74 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
       module.emitError("--dla-convert-tosa did not converge");
       return signalPassFailure();
     }
+    int64_t hostLayers = 0;
     module.walk([&](Operation *op) {
       if (!isa<tosa::TosaDialect>(op->getDialect()))
         return;
-      if (std::optional<std::string> why = explainHostOp(op, target))
+      if (std::optional<std::string> why = explainHostOp(op, target)) {
         op->emitRemark("stays on the host: ") << *why;
+        ++hostLayers;
+      }
     });
+    if (summary)
+      emitSummary(module, hostLayers);
+  }
+
+  /// Multiply-accumulates of a convolution-like op from its result and
+  /// weight shapes (N OH OW K x C R S of a KCRS / OHWI weight), else 0.
+  static int64_t macs(Operation *op) {
+    auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!out || !out.hasStaticShape())
+      return 0;
+    auto weightMacs = [&](Value w, int64_t perOutput) -> int64_t {
+      auto type = dyn_cast<RankedTensorType>(w.getType());
+      if (!type || !type.hasStaticShape())
+        return 0;
+      return out.getNumElements() * perOutput;
+    };
+    if (auto c = dyn_cast<ConvOp>(op)) {
+      ArrayRef<int64_t> k = c.getWeight().getType().getShape();
+      return weightMacs(c.getWeight(), k[1] * k[2] * k[3]);
+    }
+    if (auto c = dyn_cast<tosa::Conv2DOp>(op)) {
+      auto k = cast<RankedTensorType>(c.getWeight().getType()).getShape();
+      return weightMacs(c.getWeight(), k[1] * k[2] * k[3]);
+    }
+    if (auto c = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
+      auto k = cast<RankedTensorType>(c.getWeight().getType()).getShape();
+      return weightMacs(c.getWeight(), k[0] * k[1]);
+    }
+    if (auto c = dyn_cast<tosa::TransposeConv2DOp>(op)) {
+      auto k = cast<RankedTensorType>(c.getWeight().getType()).getShape();
+      return weightMacs(c.getWeight(), k[1] * k[2] * k[3]);
+    }
+    if (auto m = dyn_cast<tosa::MatMulOp>(op)) {
+      auto a = cast<RankedTensorType>(m.getA().getType());
+      return a.hasStaticShape() ? out.getNumElements() * a.getDimSize(2) : 0;
+    }
+    return 0;
+  }
+
+  void emitSummary(ModuleOp module, int64_t hostLayers) {
+    int64_t layers = 0, onMacs = 0, hostMacs = 0;
+    module.walk([&](Operation *op) {
+      if (isa<ConvOp, SdpOp, PoolOp, LrnOp, ClampOp>(op)) {
+        ++layers;
+        onMacs += macs(op);
+      } else if (isa<tosa::TosaDialect>(op->getDialect())) {
+        hostMacs += macs(op);
+      }
+    });
+    const int64_t total = onMacs + hostMacs;
+    InFlightDiagnostic d = module.emitRemark("dla-convert-tosa: ");
+    d << layers << " of " << layers + hostLayers << " layers on " << config << " "
+      << ::dlaformat::enumName(precision.getValue());
+    if (total) {
+      llvm::SmallString<16> share;
+      llvm::raw_svector_ostream(share) << llvm::format("%.1f", 100.0 * onMacs / total);
+      d << " (" << share << "% of the multiply-accumulates)";
+    }
+    d << "; " << hostLayers << " stay on the host";
   }
 
   OffloadTarget target{nv::getDefaultHardwareConfig(), nv::Precision::Fp16};
