@@ -53,7 +53,7 @@ def run(tmp_path_factory, dla_opt):
         np.save(d / "x.npy", x)
         proc = subprocess.run(["/usr/bin/python3", str(root / "bin" / "dla-run-onnx"), str(d / "m.onnx"),
                                "--input", str(d / "x.npy"), "--output-dir", str(d / "out")]
-                              + ([] if offload else ["--no-offload"]),
+                              + (["--allow-host"] if offload else ["--no-offload"]),
                               capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr
         return np.load(d / "out" / "output_0.npy")
