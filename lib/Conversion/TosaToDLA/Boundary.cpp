@@ -21,7 +21,9 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 
 #include <cstring>
 
@@ -86,6 +88,43 @@ Value tosa_to_dla::toTosaResult(OpBuilder &b, Location loc, Value nchw,
   if (type.getElementType() != nhwcType.getElementType())
     value = tosa::CastOp::create(b, loc, type.clone(nhwcType.getElementType()), nchw);
   return tosa::TransposeOp::create(b, loc, nhwcType, value, b.getDenseI32ArrayAttr(kToNhwc));
+}
+
+Value tosa_to_dla::emitDepthwiseSlices(
+    OpBuilder &b, Location loc, Value input, ArrayRef<char> hwcm, ArrayRef<int64_t> hwcmShape,
+    int64_t eb, int64_t slice, RankedTensorType outType,
+    llvm::function_ref<Value(Value, int64_t, int64_t, ArrayRef<int64_t>, ArrayRef<char>)> emit) {
+  // HWCM: output channel c * M + m reads input channel c.
+  const int64_t kh = hwcmShape[0], kw = hwcmShape[1], channels = hwcmShape[2],
+                mult = hwcmShape[3];
+  auto inType = cast<RankedTensorType>(input.getType());
+  ArrayRef<int64_t> in = inType.getShape();
+  SmallVector<Value> pieces;
+  for (int64_t c0 = 0; c0 < channels; c0 += slice) {
+    const int64_t n = std::min(slice, channels - c0);
+    Value part = input;
+    if (n != channels) {
+      SmallVector<int64_t> shape = {in[0], n, in[2], in[3]};
+      ImplicitLocOpBuilder ib(loc, b);
+      Value start = tosa::getTosaConstShape(ib, {0, c0, 0, 0});
+      Value size = tosa::getTosaConstShape(ib, shape);
+      part = tosa::SliceOp::create(b, loc, inType.clone(shape), input, start, size);
+    }
+    SmallVector<int64_t> kcrs = {n * mult, n, kh, kw};
+    std::vector<char> weight(static_cast<size_t>(n * mult * n * kh * kw * eb), 0);
+    for (int64_t c = 0; c < n; ++c)
+      for (int64_t m = 0; m < mult; ++m)
+        for (int64_t r = 0; r < kh; ++r)
+          for (int64_t s = 0; s < kw; ++s) {
+            int64_t src = ((r * kw + s) * channels + (c0 + c)) * mult + m;
+            int64_t dst = (((c * mult + m) * n + c) * kh + r) * kw + s;
+            std::memcpy(&weight[dst * eb], &hwcm[src * eb], eb);
+          }
+    pieces.push_back(emit(part, c0, n, kcrs, weight));
+  }
+  if (pieces.size() == 1)
+    return pieces.front();
+  return tosa::ConcatOp::create(b, loc, outType, pieces, /*axis=*/1);
 }
 
 //===----------------------------------------------------------------------===//

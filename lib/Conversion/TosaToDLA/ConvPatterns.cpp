@@ -142,52 +142,26 @@ struct DepthwiseToDLA : OpRewritePattern<tosa::DepthwiseConv2DOp> {
     if (getElementTypeOrSelf(op.getBias().getType()) != sourceElement)
       return rewriter.notifyMatchFailure(op, "bias and weight element types differ");
     const int64_t eb = byteWidth(sourceElement);
-    // HWCM: output channel c * M + m reads input channel c.
-    const int64_t kh = weightType.getDimSize(0), kw = weightType.getDimSize(1);
     const int64_t channels = weightType.getDimSize(2), mult = weightType.getDimSize(3);
     std::vector<char> hwcm = readConstantBytes(op.getWeight());
     std::vector<char> bias = readBias(op.getBias(), channels * mult, eb);
 
+    if (channels == 0)
+      return rewriter.notifyMatchFailure(op, "no channels");
     Type element = target.getElementType(rewriter.getContext());
     Value input = toLayerInput(rewriter, loc, op.getInput(), element);
-    auto inNchw = cast<RankedTensorType>(input.getType()).getShape();
     SmallVector<int64_t> outNchw = toNchwShape(outType.getShape());
-    const int64_t slice = target.config.atomicC;
-    SmallVector<Value> pieces;
-    for (int64_t c0 = 0; c0 < channels; c0 += slice) {
-      const int64_t n = std::min(slice, channels - c0);
-      Value part = input;
-      if (n != channels) {
-        auto partType = RankedTensorType::get({inNchw[0], n, inNchw[2], inNchw[3]}, element);
-        Value start = tosa::getTosaConstShape(rewriter, loc, {0, c0, 0, 0});
-        Value size = tosa::getTosaConstShape(rewriter, loc, {inNchw[0], n, inNchw[2], inNchw[3]});
-        part = tosa::SliceOp::create(rewriter, loc, partType, input, start, size);
-      }
-      // Block-diagonal KCRS weight of n*M kernels over n channels.
-      SmallVector<int64_t> kcrs = {n * mult, n, kh, kw};
-      std::vector<char> weight(static_cast<size_t>(n * mult * n * kh * kw * eb), 0);
-      for (int64_t c = 0; c < n; ++c)
-        for (int64_t m = 0; m < mult; ++m)
-          for (int64_t r = 0; r < kh; ++r)
-            for (int64_t s = 0; s < kw; ++s) {
-              int64_t src = ((r * kw + s) * channels + (c0 + c)) * mult + m;
-              int64_t dst = (((c * mult + m) * n + c) * kh + r) * kw + s;
-              std::memcpy(&weight[dst * eb], &hwcm[src * eb], eb);
-            }
-      std::vector<char> partBias;
-      if (!bias.empty())
-        partBias.assign(bias.begin() + c0 * mult * eb, bias.begin() + (c0 + n) * mult * eb);
-      SmallVector<int64_t> partOut = {outNchw[0], n * mult, outNchw[2], outNchw[3]};
-      pieces.push_back(createConv(rewriter, loc, target, part, sourceElement, kcrs, weight,
-                                  partBias, partOut, op.getStride(), op.getPad(),
-                                  op.getDilation()));
-    }
-    if (pieces.empty())
-      return rewriter.notifyMatchFailure(op, "no channels");
-    Value result = pieces.front();
-    if (pieces.size() > 1)
-      result = tosa::ConcatOp::create(rewriter, loc, RankedTensorType::get(outNchw, element),
-                                      pieces, /*axis=*/1);
+    Value result = emitDepthwiseSlices(
+        rewriter, loc, input, hwcm, weightType.getShape(), eb, target.config.atomicC,
+        RankedTensorType::get(outNchw, element),
+        [&](Value part, int64_t c0, int64_t n, ArrayRef<int64_t> kcrs, ArrayRef<char> weight) {
+          std::vector<char> partBias;
+          if (!bias.empty())
+            partBias.assign(bias.begin() + c0 * mult * eb, bias.begin() + (c0 + n) * mult * eb);
+          SmallVector<int64_t> partOut = {outNchw[0], n * mult, outNchw[2], outNchw[3]};
+          return createConv(rewriter, loc, target, part, sourceElement, kcrs, weight, partBias,
+                            partOut, op.getStride(), op.getPad(), op.getDilation());
+        });
     rewriter.replaceOp(op, toTosaResult(rewriter, loc, result, outType));
     return success();
   }

@@ -118,7 +118,8 @@ tosa::ClampOp reluAtZeroPoint(tosa::RescaleOp rescale, int64_t zp) {
 /// Everything the SDP program of a quantized convolution needs, per output
 /// channel of the TOSA op.
 struct QuantConv {
-  std::vector<int8_t> kcrs;        // weights minus their zero point
+  std::vector<int8_t> source;      // weights minus their zero point, TOSA's layout
+  std::vector<int8_t> kcrs;        // the same per kernel (KCRS, or depthwise taps)
   SmallVector<int64_t> shape;      // KCRS (depthwise: HWCM read as 1 channel each)
   std::vector<int64_t> bias;       // bias - zx * sum(w_k)
   std::vector<double> factors;     // per output channel
@@ -252,12 +253,8 @@ Value emitQuantConv(PatternRewriter &rewriter, Location loc, Value input, const 
   auto slice = [&](const std::vector<int16_t> &v) {
     return ArrayRef<int16_t>(v).slice(static_cast<size_t>(k0), static_cast<size_t>(n));
   };
-  if (p.perChannel) {
-    // X1's per-channel multiplier is the PReLU surface read as a plain
-    // multiply (its RDMA is X1's; prelu = false); X2 reads bias and
-    // multiplier pairs.
-    sdp.getPreluMutable().assign(ints({n}, slice(m.first)));
-    mul1 = SdpOperand::ofMemory(nv::SdpMemOperand::Prelu);
+  // X2 reads (bias, second multiplier) pairs from the batch-norm surface.
+  auto readBiasAndSecond = [&] {
     std::vector<int16_t> pairs;
     for (int64_t k = k0; k < k0 + n; ++k) {
       pairs.push_back(p.bias16[k]);
@@ -265,19 +262,21 @@ Value emitQuantConv(PatternRewriter &rewriter, Location loc, Value input, const 
     }
     sdp.getBatchnormMutable().assign(ints({n, 2}, pairs));
     alu2 = mul2 = SdpOperand::ofMemory(nv::SdpMemOperand::Batchnorm);
+  };
+  if (p.perChannel) {
+    // X1's per-channel multiplier is the PReLU surface read as a plain
+    // multiply (its RDMA is X1's; prelu = false); X2 reads bias and
+    // multiplier pairs.
+    sdp.getPreluMutable().assign(ints({n}, slice(m.first)));
+    mul1 = SdpOperand::ofMemory(nv::SdpMemOperand::Prelu);
+    readBiasAndSecond();
   } else {
     if (p.hasBiasHi) {
       sdp.getBiasMutable().assign(ints({n}, slice(p.biasHi)));
       alu1 = SdpOperand::ofMemory(nv::SdpMemOperand::Bias);
     }
     if (p.hasBias) {
-      std::vector<int16_t> pairs;
-      for (int64_t k = k0; k < k0 + n; ++k) {
-        pairs.push_back(p.bias16[k]);
-        pairs.push_back(m.second[k]);
-      }
-      sdp.getBatchnormMutable().assign(ints({n, 2}, pairs));
-      alu2 = mul2 = SdpOperand::ofMemory(nv::SdpMemOperand::Batchnorm);
+      readBiasAndSecond();
     }
   }
   std::optional<nv::SdpAluAlgo> algo;
@@ -356,6 +355,7 @@ FailureOr<QuantConv> analyzeConv(tosa::RescaleOp op, const OffloadTarget &target
   if (failed(read))
     return failure();
   QuantConv q = std::move(*read);
+  q.source = q.kcrs;
   Value weight = conv ? conv.getWeight() : depthwise.getWeight();
   ArrayRef<int64_t> shape = cast<RankedTensorType>(weight.getType()).getShape();
   int64_t kernels, perKernel;
@@ -426,45 +426,27 @@ struct QuantizedConvToDLA : OpRewritePattern<tosa::RescaleOp> {
   }
 
   /// Slices of atomic-C channels as dense block-diagonal convolutions
-  /// (ConvPatterns.cpp says why), each with its SDP, concatenated.
+  /// (emitDepthwiseSlices), each with its SDP.
   Value emitDepthwise(tosa::DepthwiseConv2DOp conv, tosa::RescaleOp op, const QuantConv &q,
                       const SdpProgram &p, bool relu, PatternRewriter &rewriter) const {
     Location loc = conv.getLoc();
     Type i8 = rewriter.getI8Type();
-    auto wType = cast<RankedTensorType>(conv.getWeight().getType());
-    const int64_t kh = wType.getDimSize(0), kw = wType.getDimSize(1);
-    const int64_t channels = wType.getDimSize(2), mult = wType.getDimSize(3);
+    ArrayRef<int64_t> hwcm = cast<RankedTensorType>(conv.getWeight().getType()).getShape();
+    const int64_t mult = hwcm[3];
     Value input = toLayerInput(rewriter, loc, conv.getInput(), i8);
-    auto inNchw = cast<RankedTensorType>(input.getType()).getShape();
     SmallVector<int64_t> outNchw = toNchwShape(cast<RankedTensorType>(op.getType()).getShape());
-    const int64_t slice = target.config.atomicC;
-    SmallVector<Value> pieces;
-    for (int64_t c0 = 0; c0 < channels; c0 += slice) {
-      const int64_t n = std::min(slice, channels - c0);
-      Value part = input;
-      if (n != channels) {
-        SmallVector<int64_t> partShape = {inNchw[0], n, inNchw[2], inNchw[3]};
-        Value start = tosa::getTosaConstShape(rewriter, loc, {0, c0, 0, 0});
-        Value size = tosa::getTosaConstShape(rewriter, loc, partShape);
-        part = tosa::SliceOp::create(rewriter, loc, RankedTensorType::get(partShape, i8), input,
-                                     start, size);
-      }
-      SmallVector<int64_t> kcrs = {n * mult, n, kh, kw};
-      std::vector<int8_t> weight(static_cast<size_t>(n * mult * n * kh * kw), 0);
-      for (int64_t c = 0; c < n; ++c)
-        for (int64_t m = 0; m < mult; ++m)
-          for (int64_t t = 0; t < kh * kw; ++t)
-            weight[((c * mult + m) * n + c) * kh * kw + t] =
-                q.kcrs[((c0 + c) * mult + m) * kh * kw + t];
-      SmallVector<int64_t> partOut = {outNchw[0], n * mult, outNchw[2], outNchw[3]};
-      pieces.push_back(emitQuantConv(rewriter, loc, part, q, p, c0 * mult, kcrs, weight,
-                                     partOut, conv.getStride(), conv.getPad(),
-                                     conv.getDilation(), relu));
-    }
-    if (pieces.size() == 1)
-      return pieces.front();
-    return tosa::ConcatOp::create(rewriter, loc, RankedTensorType::get(outNchw, i8), pieces,
-                                  /*axis=*/1);
+    ArrayRef<char> source(reinterpret_cast<const char *>(q.source.data()), q.source.size());
+    return emitDepthwiseSlices(
+        rewriter, loc, input, source, hwcm, 1, target.config.atomicC,
+        RankedTensorType::get(outNchw, i8),
+        [&](Value part, int64_t c0, int64_t n, ArrayRef<int64_t> kcrs, ArrayRef<char> weight) {
+          SmallVector<int64_t> partOut = {outNchw[0], n * mult, outNchw[2], outNchw[3]};
+          return emitQuantConv(rewriter, loc, part, q, p, c0 * mult, kcrs,
+                               ArrayRef<int8_t>(reinterpret_cast<const int8_t *>(weight.data()),
+                                                weight.size()),
+                               partOut, conv.getStride(), conv.getPad(), conv.getDilation(),
+                               relu);
+        });
   }
 
   OffloadTarget target;

@@ -54,6 +54,20 @@ Value toLayerInput(OpBuilder &b, Location loc, Value nhwc, Type elementType);
 /// A layer op's NCHW result back as a TOSA activation of type `nhwcType`.
 Value toTosaResult(OpBuilder &b, Location loc, Value nchw, RankedTensorType nhwcType);
 
+/// A depthwise convolution as dense ones over slices of `slice` channels
+/// (the configuration's atomic C; ConvPatterns.cpp says why): for each
+/// slice calls `emit(part, c0, n, kcrs, weight)` with `part` channels
+/// [c0, c0 + n) of NCHW `input` and the slice's block-diagonal KCRS weight
+/// bytes (n * M kernels over n channels) from HWCM `hwcm` of `hwcmShape`
+/// (elements of `elementBytes`); returns the results concatenated on
+/// channels into `outType`.
+Value emitDepthwiseSlices(
+    OpBuilder &b, Location loc, Value input, ArrayRef<char> hwcm, ArrayRef<int64_t> hwcmShape,
+    int64_t elementBytes, int64_t slice, RankedTensorType outType,
+    llvm::function_ref<Value(Value part, int64_t c0, int64_t n, ArrayRef<int64_t> kcrs,
+                             ArrayRef<char> weight)>
+        emit);
+
 /// True when `v` is a constant (tosa.const, arith.constant, ...) whose bytes
 /// can be read.
 bool isReadableConstant(Value v);
