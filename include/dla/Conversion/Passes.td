@@ -16,6 +16,8 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     | `tosa.depthwise_conv2d` (constant weight) | one `dla.conv direct` per channel group |
     | `tosa.max_pool2d`, `tosa.avg_pool2d` (no padding) | `dla.pool max` / `average` |
     | `tosa.clamp` to [0, +inf) (ReLU) | `dla.sdp ... relu` |
+    | `tosa.clamp` to other bounds (ReLU6, hard-sigmoid, integer clamps) | `dla.clamp` |
+    | `tosa.rescale` of an integer convolution or of a sum of two rescaled maps | the SDP's stage program (below) |
     | `tosa.add` of two feature maps | `dla.sdp ... eltwise` |
     | `tosa.add` of a per-channel constant | `dla.sdp ... bias` |
     | `tosa.mul` by a per-channel constant, optionally followed by `tosa.add` of one | `dla.sdp ... batchnorm` |
@@ -41,9 +43,9 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     (99.1% of the multiply-accumulates); 8 stay on the host`.
 
     What the target cannot run stays in TOSA with a remark that says why,
-    e.g. `remark: stays on the host: ReLU6 (clamp to [0, 6]): dla.sdp clamps
-    only at zero`. Legality comes from the precision-conversion tables of the
-    format library (`dla/Format/NvdlaConversion.h`).
+    e.g. `remark: stays on the host: no NVDLA layer computes tosa.exp`.
+    Legality comes from the precision-conversion tables of the format
+    library (`dla/Format/NvdlaConversion.h`).
 
     ```mlir
     %y = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>,

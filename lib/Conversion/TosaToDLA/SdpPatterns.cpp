@@ -3,6 +3,7 @@
 // The SDP runs, per element, bias, batch-norm (add, then multiply), an
 // element-wise addend, then ReLU or PReLU. TOSA spells these as:
 //   tosa.clamp to [0, +inf)                       -> relu
+//   tosa.clamp to other bounds                    -> dla.clamp (MAX / MIN)
 //   tosa.add of two feature maps                  -> eltwise
 //   tosa.add of a per-channel constant            -> bias
 //   tosa.mul by a per-channel constant a (then
@@ -20,6 +21,7 @@
 
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -197,8 +199,8 @@ bool isZero(Attribute attr) {
 // Conversion patterns
 //===----------------------------------------------------------------------===//
 
-struct ClampToRelu : OpRewritePattern<tosa::ClampOp> {
-  ClampToRelu(MLIRContext *context, const OffloadTarget &target)
+struct ClampToSdp : OpRewritePattern<tosa::ClampOp> {
+  ClampToSdp(MLIRContext *context, const OffloadTarget &target)
       : OpRewritePattern(context), target(target) {}
   LogicalResult matchAndRewrite(tosa::ClampOp op, PatternRewriter &rewriter) const override {
     if (std::string why = whyNotClamp(op, target); !why.empty())
@@ -217,7 +219,25 @@ struct ClampToRelu : OpRewritePattern<tosa::ClampOp> {
                                           cast<RankedTensorType>(op.getType())));
       return success();
     }
-    replaceWithSdp(rewriter, op, op.getInput(), {}, {}, {}, /*relu=*/true, element);
+    if (isZero(op.getMinVal()) && isUnboundedAbove(op.getMaxVal())) {
+      replaceWithSdp(rewriter, op, op.getInput(), {}, {}, {}, /*relu=*/true, element);
+      return success();
+    }
+    // Float bounds (ReLU6, hard-sigmoid's [0, 1], ...): MAX then MIN in
+    // the layer's fp16, bounds beyond fp16's range at its largest finite
+    // values (the SDP's fp16 output clips there anyway).
+    auto bound = [](Attribute a) {
+      double v = cast<FloatAttr>(a).getValueAsDouble();
+      return std::clamp(v, -65504.0, 65504.0);
+    };
+    Location loc = op.getLoc();
+    Value input = toLayerInput(rewriter, loc, op.getInput(), element);
+    Value clamp = ClampOp::create(rewriter, loc, input.getType(), input,
+                                  rewriter.getF64FloatAttr(bound(op.getMinValAttr())),
+                                  rewriter.getF64FloatAttr(bound(op.getMaxValAttr())), CvtAttr(),
+                                  PipelinePrecisionAttr());
+    rewriter.replaceOp(op, toTosaResult(rewriter, loc, clamp,
+                                        cast<RankedTensorType>(op.getType())));
     return success();
   }
   OffloadTarget target;
@@ -388,17 +408,7 @@ std::string tosa_to_dla::whyNotClamp(tosa::ClampOp op, const OffloadTarget &targ
       return "it runs as the ReLU of the convolution it follows";
     return sdpCheck(target);
   }
-  if (!isZero(op.getMinVal()))
-    return "it clamps below at a value other than zero (dla.sdp's ReLU clamps at zero)";
-  if (!isUnboundedAbove(op.getMaxVal())) {
-    SmallString<16> max;
-    if (auto f = dyn_cast<FloatAttr>(op.getMaxVal()))
-      f.getValue().toString(max);
-    else
-      cast<IntegerAttr>(op.getMaxVal()).getValue().toStringSigned(max);
-    return ("it clamps above at " + max + " (a bounded ReLU), and dla.sdp has no upper clamp")
-        .str();
-  }
+  // ReLU, or any other bounds as dla.clamp (the X stage's MAX / MIN).
   return sdpCheck(target);
 }
 
@@ -454,7 +464,7 @@ std::string tosa_to_dla::whyNotMul(tosa::MulOp op, const OffloadTarget &target) 
 }
 
 void tosa_to_dla::populateSdpPatterns(RewritePatternSet &patterns, const OffloadTarget &target) {
-  patterns.add<ClampToRelu, AddToSdp, MulToSdp>(patterns.getContext(), target);
+  patterns.add<ClampToSdp, AddToSdp, MulToSdp>(patterns.getContext(), target);
 }
 
 void tosa_to_dla::populateSdpFusionPatterns(RewritePatternSet &patterns,

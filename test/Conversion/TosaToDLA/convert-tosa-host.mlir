@@ -1,18 +1,21 @@
 // RUN: dla-opt %s --dla-convert-tosa -split-input-file -verify-diagnostics | FileCheck %s
-// Every TOSA op the target cannot run stays, with a remark saying why.
+// Every TOSA op the target cannot run stays, with a remark saying why
+// (and two clamps that once did, now offloaded).
 
+// Bounded clamps are no longer host ops: the SDP's MAX / MIN (dla.clamp).
+// ReLU6, and a clamp below only (the upper bound at fp16's largest).
 // CHECK-LABEL: func.func @relu6
-// CHECK:         tosa.clamp
+// CHECK:         dla.clamp %{{.*}} min 0.000000e+00 max 6.000000e+00 : tensor<1x2x2x2xf16> -> tensor<1x2x2x2xf16>
 func.func @relu6(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
-  // expected-remark @+1 {{stays on the host: it clamps above at 6 (a bounded ReLU), and dla.sdp has no upper clamp}}
   %0 = tosa.clamp %x {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>
 }
 
 // -----
 
+// CHECK-LABEL: func.func @clamp_below
+// CHECK:         dla.clamp %{{.*}} min -1.000000e+00 max 6.550400e+04
 func.func @clamp_below(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
-  // expected-remark @+1 {{stays on the host: it clamps below at a value other than zero (dla.sdp's ReLU clamps at zero)}}
   %0 = tosa.clamp %x {min_val = -1.0 : f32, max_val = 0x7F800000 : f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>
 }
