@@ -7,18 +7,23 @@
 //
 //   rescale(conv2d(x, w, bias, zx, zw)) [clamp at the output zero point]
 //     -> dla.conv (PAD_VALUE = zx) + on-the-fly SDP:
-//        bs <mul_operand = register | prelu, mul_shift>
-//        bn <alu = sum, alu_operand = bias | batchnorm, alu_shift,
-//            mul_operand = register | batchnorm, mul_shift, relu>
+//        per tensor:  bs <alu = sum, alu_operand = bias, alu_shift,
+//                         mul_operand = register, mul_shift>
+//                     bn <alu = sum, alu_operand = batchnorm, mul_operand =
+//                         batchnorm, mul_shift, relu>
+//        per channel: bs <mul_operand = prelu, mul_shift>
+//                     bn <alu = sum, alu_operand = batchnorm, alu_shift,
+//                         mul_operand = batchnorm, mul_shift, relu>
 //        out_cvt <offset = -zy 2^F, scale = 1, shift = F>
 //     The input zero point is exact: padded positions feed zx, and
 //     -zx * sum(w_k) joins the bias. The factor is the product of the two
 //     MULs' int16s (NvdlaScale.h twoStageScalesFromFactors: ~28 bits where
 //     one int16 keeps 15), their products keeping F bits below the output's
-//     unit; the bias joins in X2, in X1's result units (an int16 at a left
-//     shift, now a fraction of an output step off); ReLU at the zero point
-//     is X2's ReLU before the zero point is added; the output converter
-//     rounds once.
+//     unit. The bias is an int16 at a left shift: per tensor X1 adds it in
+//     accumulator units and X2 the remainder in X1's result units; per
+//     channel (X1's surface holds the multipliers) X2 adds it all. ReLU at
+//     the zero point is X2's ReLU before the zero point is added; the
+//     output converter rounds once.
 //   rescale(add(rescale(a), rescale(b)))
 //     -> offline SDP, x = the operand of smaller weight, e = the other:
 //        bs <alu = sum, alu_operand = -zx, mul_operand = r>   (x - zx) * r
