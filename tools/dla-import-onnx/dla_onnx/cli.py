@@ -9,6 +9,7 @@ import sys
 import onnx
 
 from .builder import ImportError_
+from .calibration_table import read_table
 from .importer import MAX_OPSET, MIN_OPSET, import_model, parse_input_shape
 
 
@@ -24,6 +25,14 @@ def main(argv=None, dla_opt=None):
                    help="fix the shape of a model input (repeatable), e.g. x=1x3x48x192")
     p.add_argument("--emit-bytecode", action="store_true",
                    help="write MLIR bytecode (through dla-opt) instead of text")
+    p.add_argument("--calibration-table", metavar="TABLE",
+                   help="quantize the float model to int8 first: onnxruntime's QDQ form with "
+                        "this table's activation scales (dla-calibrate's JSON, NVIDIA's JSON or a "
+                        "TensorRT calibration cache); Conv / Gemm weights per output channel")
+    p.add_argument("--per-tensor-weights", action="store_true",
+                   help="with --calibration-table: one scale per weight tensor")
+    p.add_argument("--save-qdq", metavar="FILE.onnx",
+                   help="with --calibration-table: also write the quantized ONNX model")
     p.add_argument("--function", default="main", help="name of the function (default: main)")
     args = p.parse_args(argv)
     try:
@@ -32,6 +41,14 @@ def main(argv=None, dla_opt=None):
             model = onnx.load(args.model)
         except Exception as e:  # onnx raises several types for bad files
             raise ImportError_("cannot read %s: %s" % (args.model, e))
+        if args.calibration_table:
+            from .qdq import quantize_model
+            model = quantize_model(model, read_table(args.calibration_table), args.calibration_table,
+                                   per_channel=not args.per_tensor_weights)
+            if args.save_qdq:
+                onnx.save(model, args.save_qdq)
+        elif args.save_qdq or args.per_tensor_weights:
+            raise ImportError_("--save-qdq and --per-tensor-weights need --calibration-table")
         text = import_model(model, shapes, args.function)
     except ImportError_ as e:
         print("dla-import-onnx: error: %s" % e, file=sys.stderr)

@@ -1,0 +1,326 @@
+"""dla-calibrate: int8 activation scales of a float ONNX model from samples.
+
+    dla-calibrate MODEL.onnx --data DIR -o TABLE.json [--method max|percentile|entropy]
+
+Every activation (the graph inputs and the node outputs of float type that
+depend on an input) becomes a result of the model, which is compiled once by
+dla-run-onnx's machinery on the host in float32 (--no-offload: the float
+model's own values) and run on every sample. Per tensor, |x| is histogrammed
+over all samples (4096 bins; the range doubles, merging bin pairs, when a
+sample exceeds it) and the scale (real = scale * q, symmetric int8) is
+  max:        max|x| / 127
+  percentile: the --percentile of |x| (upper edge of its bin) / 127
+  entropy:    TensorRT's entropy calibration (KL divergence between the
+              histogram clipped at a threshold and its 128-level
+              quantization; the least KL's threshold) / 127.
+The table is NVIDIA's JSON ({"t": {"scale": s, "min": 0, "max": 0,
+"offset": 0}}), or a TensorRT calibration cache when -o ends in .cache.
+
+Samples (--data DIR, sorted by name; models with one input):
+  *.npy   the input's shape, or without its batch dimension, or N samples
+          stacked on a batch dimension of 1;
+  images  (.png .jpg .jpeg .bmp) for an input N x 3 x H x W: converted to
+          RGB, resized to W x H (bilinear; no aspect-preserving padding),
+          x / 255, then (x - mean) / std per channel (--mean, --std:
+          default 0.5 0.5 0.5 as PaddleOCR's OCR models use), as CHW.
+"""
+
+import argparse
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import tempfile
+import time
+import types
+
+import numpy as np
+import onnx
+
+from .builder import ImportError_
+from .calibration_table import write_table
+from .importer import parse_input_shape
+from .qdq import static_tensors
+
+NBINS = 4096
+IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp")
+TRT_HEADERS = {"max": "TRT-7000-MinMaxCalibration", "percentile": "TRT-7000-PercentileCalibration",
+               "entropy": "TRT-7000-EntropyCalibration2"}
+
+
+class Failure(Exception):
+    """One line for the user, no traceback."""
+
+
+class Histogram:
+    """|x| over all samples: max and a histogram on [0, range)."""
+
+    def __init__(self):
+        self.amax, self.range, self.hist, self.count = 0.0, 0.0, np.zeros(NBINS, np.int64), 0
+
+    def add(self, x):
+        a = np.abs(np.asarray(x, dtype=np.float32).ravel())
+        if not a.size:
+            return
+        m = float(a.max())
+        self.amax = max(self.amax, m)
+        self.count += a.size
+        if self.range == 0.0:
+            self.range = m if m > 0 else 0.0
+        while m > self.range > 0:
+            # Twice the range: pairs of bins merge exactly.
+            self.hist = np.concatenate([self.hist.reshape(-1, 2).sum(1), np.zeros(NBINS // 2, np.int64)])
+            self.range *= 2
+        if self.range == 0.0:
+            self.hist[0] += a.size
+        else:
+            self.hist += np.histogram(a, bins=NBINS, range=(0.0, self.range))[0]
+
+    def edge(self, i):
+        return self.range * i / NBINS
+
+    def percentile(self, p):
+        if self.amax == 0.0:
+            return 0.0
+        cum = np.cumsum(self.hist)
+        i = int(np.searchsorted(cum, cum[-1] * p / 100.0))
+        return min(self.edge(i + 1), self.amax)
+
+    def entropy(self, start=128, levels=128, max_steps=1024):
+        """TensorRT's entropy calibration (as NVIDIA's pytorch-quantization
+        writes it out): for each threshold bin i >= 128, P = hist[:i] with the
+        outliers added to its last bin, Q = hist[:i] merged into 128 levels and
+        spread back over its non-empty bins; the largest i of least KL(P||Q)."""
+        if self.amax == 0.0:
+            return 0.0
+        bins = self.hist.astype(np.float64)
+        last = int(np.nonzero(bins)[0][-1]) + 1
+        if last <= start:
+            return self.amax
+        bins = bins[:last].copy()
+        bins[0] = bins[1]  # as pytorch-quantization: the zero spike (Relu) would dominate
+        total = bins.sum()
+        stride = max(1, (last - start) // max_steps)
+        best, best_i = np.inf, last
+        for i in range(start, last + 1, stride):
+            p = bins[:i].copy()
+            p[-1] += bins[i:].sum()
+            level = (np.arange(i) * levels) // i
+            nonzero = bins[:i] != 0
+            sums = np.bincount(level, weights=bins[:i], minlength=levels)
+            counts = np.bincount(level[nonzero], minlength=levels)
+            q = np.where(nonzero, sums[level] / np.maximum(counts[level], 1), 0.0)
+            if q.sum() == 0:
+                continue
+            p, q = p / total, q / q.sum()
+            mask = p > 0
+            kl = np.inf if np.any(q[mask] == 0) else float(np.sum(p[mask] * np.log(p[mask] / q[mask])))
+            if kl <= best:
+                best, best_i = kl, i
+        return min(self.edge(best_i), self.amax)
+
+    def scale(self, method, percentile=99.99):
+        amax = {"max": lambda: self.amax, "percentile": lambda: self.percentile(percentile),
+                "entropy": self.entropy}[method]()
+        return amax / 127.0
+
+
+def _dla_run_onnx(tools_dir):
+    """dla-run-onnx (a script) as a module: its compile and JIT machinery."""
+    for path in (os.path.join(tools_dir, "dla-run-onnx"),
+                 os.path.join(tools_dir, "..", "dla-run-onnx", "dla-run-onnx")):
+        if os.path.exists(path):
+            loader = importlib.machinery.SourceFileLoader("dla_run_onnx", path)
+            spec = importlib.util.spec_from_loader("dla_run_onnx", loader)
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            return module
+    raise Failure("dla-run-onnx is not installed beside %s" % tools_dir)
+
+
+def activations(model):
+    """Float graph inputs and the node outputs depending on an input, in
+    graph order (types checked after the run)."""
+    g = model.graph
+    static = static_tensors(g)
+    names = [i.name for i in g.input if i.name not in static]
+    for node in g.node:
+        names += [n for n in node.output if n and n not in static and node.op_type != "Constant"]
+    return list(dict.fromkeys(names))
+
+
+def input_shape(model, shapes, first_npy):
+    g = model.graph
+    inits = {i.name for i in g.initializer}
+    inputs = [i for i in g.input if i.name not in inits]
+    if len(inputs) != 1:
+        raise Failure("the model has %d inputs: calibration takes models with one" % len(inputs))
+    info = inputs[0]
+    dims = [d.dim_value if d.HasField("dim_value") else None for d in info.type.tensor_type.shape.dim]
+    if info.name in shapes:
+        given = shapes.pop(info.name)
+        if len(given) != len(dims) or any(d is not None and d != s for d, s in zip(dims, given)):
+            raise Failure("--input-shape %s=%s does not match the model's %s"
+                          % (info.name, "x".join(map(str, given)), ["?" if d is None else d for d in dims]))
+        dims = given
+    if shapes:
+        raise Failure("--input-shape names no model input: %s" % ", ".join(sorted(shapes)))
+    if dims and dims[0] is None:
+        dims[0] = 1
+    if None in dims and first_npy is not None:
+        a = np.load(first_npy)
+        if a.ndim == len(dims) - 1:
+            a = a[None]
+        if a.ndim == len(dims):
+            dims = [d if d is not None else n for d, n in zip(dims, a.shape)]
+    if None in dims:
+        raise Failure("input '%s' has dynamic dimensions %s: fix them with --input-shape"
+                      % (info.name, ["?" if d is None else d for d in dims]))
+    return info, dims
+
+
+def load_sample(path, shape, mean, std):
+    """The samples (arrays of `shape`) of one file."""
+    if path.lower().endswith(".npy"):
+        try:
+            a = np.load(path)
+        except Exception as e:
+            raise Failure("%s: cannot read: %s" % (path, e))
+        shape = tuple(shape)
+        if a.shape == shape[1:]:
+            a = a[None]
+        if a.shape == shape:
+            return [a]
+        if shape and shape[0] == 1 and a.shape[1:] == shape[1:]:
+            return [a[i:i + 1] for i in range(a.shape[0])]
+        raise Failure("%s: shape %s does not match the model input's %s"
+                      % (path, "x".join(map(str, a.shape)), "x".join(map(str, shape))))
+    if len(shape) != 4 or shape[1] != 3:
+        raise Failure("%s: images need an input N x 3 x H x W, the model's is %s"
+                      % (path, "x".join(map(str, shape))))
+    try:
+        from PIL import Image
+        with Image.open(path) as im:
+            im = im.convert("RGB").resize((shape[3], shape[2]), Image.BILINEAR)
+            x = np.asarray(im, dtype=np.float32) / 255.0
+    except Exception as e:  # PIL raises many types for bad files
+        raise Failure("%s: cannot read the image: %s" % (path, e))
+    x = (x - np.float32(mean)) / np.float32(std)
+    return [np.ascontiguousarray(np.repeat(x.transpose(2, 0, 1)[None], shape[0], axis=0))]
+
+
+class Progress:
+    def __init__(self, total, quiet):
+        self.total, self.quiet, self.tty = total, quiet, sys.stderr.isatty()
+
+    def step(self, i, name):
+        if self.quiet:
+            return
+        if self.tty:
+            done = 30 * i // self.total
+            sys.stderr.write("\rcalibrating [%s%s] %d/%d" % ("#" * done, "." * (30 - done), i, self.total))
+            if i == self.total:
+                sys.stderr.write("\n")
+        else:
+            sys.stderr.write("calibrating %d/%d: %s\n" % (i, self.total, name))
+        sys.stderr.flush()
+
+
+def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=2, quiet=False):
+    """({activation: Histogram}, number of samples, compile seconds)."""
+    if not os.path.isdir(data_dir):
+        raise Failure("%s: no such directory" % data_dir)
+    files = sorted(os.path.join(data_dir, f) for f in os.listdir(data_dir)
+                   if f.lower().endswith((".npy",) + IMAGE_EXT))
+    if not files:
+        raise Failure("%s: no samples (.npy or %s files)" % (data_dir, " ".join(IMAGE_EXT)))
+    try:
+        model = onnx.load(model_path)
+    except Exception as e:
+        raise Failure("cannot read %s: %s" % (model_path, e))
+    npys = [f for f in files if f.endswith(".npy")]
+    info, shape = input_shape(model, dict(shapes), npys[0] if npys else None)
+    samples = [(f, s) for f in files for s in load_sample(f, shape, mean, std)]
+    for d, n in zip(info.type.tensor_type.shape.dim, shape):
+        d.Clear()
+        d.dim_value = n
+    names = activations(model)
+    outs = {o.name for o in model.graph.output}
+    for n in names:
+        if n not in outs:
+            model.graph.output.append(onnx.helper.make_empty_tensor_value_info(n))
+    results = [o.name for o in model.graph.output]
+    run_onnx = _dla_run_onnx(tools_dir)
+    from dla import execution
+    args = types.SimpleNamespace(tosa=None, target="nv_full", precision="fp16", offload=False,
+                                 layouts=False, reference_layers=False, print_pipeline=False,
+                                 save_mlir=None, opt_level=opt_level)
+    stats = {}
+    with tempfile.TemporaryDirectory(prefix="dla-calibrate-") as work, \
+            execution.ExecutionContext() as ctx:
+        path = os.path.join(work, "calibrate.onnx")
+        onnx.save(model, path)
+        try:
+            compiled = run_onnx.Compiled(path, args, work, ctx)
+        except run_onnx.Failure as e:
+            raise Failure(str(e))
+        (_, in_dtype), = compiled.arg_types
+        floats = [i for i, (_, dt) in enumerate(compiled.result_types) if dt.kind == "f"]
+        for i in floats:
+            stats.setdefault(results[i], Histogram())
+        progress = Progress(len(samples), quiet)
+        for k, (f, x) in enumerate(samples, 1):
+            ys = compiled.engine.invoke(compiled.name, [x.astype(in_dtype)], compiled.result_types)
+            for i in floats:
+                stats[results[i]].add(ys[i])
+            progress.step(k, os.path.basename(f))
+    # Graph order, float activations only.
+    return {n: stats[n] for n in names if n in stats}, len(samples), compiled.seconds
+
+
+def main(argv=None, tools_dir=None):
+    p = argparse.ArgumentParser(
+        prog="dla-calibrate", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+        epilog=__doc__.split("\n\n", 2)[2])
+    p.add_argument("model", help="the float .onnx model")
+    p.add_argument("--data", required=True, metavar="DIR", help="directory of samples (see below)")
+    p.add_argument("-o", "--output", required=True, metavar="TABLE",
+                   help="the table: JSON, or a TensorRT cache if it ends in .cache")
+    p.add_argument("--method", default="max", choices=["max", "percentile", "entropy"])
+    p.add_argument("--percentile", type=float, default=99.99, help="for --method percentile (default 99.99)")
+    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
+                   help="fix the input's shape (a dynamic batch dimension defaults to 1)")
+    p.add_argument("--mean", type=float, nargs=3, default=[0.5] * 3, help="image mean per channel (RGB)")
+    p.add_argument("--std", type=float, nargs=3, default=[0.5] * 3, help="image std per channel (RGB)")
+    p.add_argument("--opt-level", type=int, default=2, choices=[0, 1, 2, 3],
+                   help="LLVM optimization level of the JIT (0 compiles faster, runs slower)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    args = p.parse_args(argv)
+    if not 0 < args.percentile <= 100:
+        p.error("--percentile must be in (0, 100]")
+    try:
+        shapes = dict(parse_input_shape(s) for s in args.input_shape)
+        t0 = time.perf_counter()
+        stats, n, compile_s = collect(args.model, args.data, shapes, args.mean, args.std,
+                                      tools_dir or os.path.dirname(os.path.abspath(sys.argv[0])),
+                                      args.opt_level, args.quiet)
+        table = {name: h.scale(args.method, args.percentile) for name, h in stats.items()}
+        try:
+            write_table(args.output, table,
+                        TRT_HEADERS[args.method] if args.output.endswith(".cache") else None)
+        except OSError as e:
+            raise Failure("cannot write %s: %s" % (args.output, e))
+    except (Failure, ImportError_) as e:
+        print("dla-calibrate: error: %s" % e, file=sys.stderr)
+        return 1
+    except Exception as e:  # dla.DLAError from the JIT
+        if type(e).__name__ != "DLAError":
+            raise
+        print("dla-calibrate: error: %s" % e, file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print("dla-calibrate: %d tensors, %d samples, %s scales in %s (compile %.1f s, total %.1f s)"
+              % (len(table), n, args.method, args.output, compile_s, time.perf_counter() - t0),
+              file=sys.stderr)
+    return 0

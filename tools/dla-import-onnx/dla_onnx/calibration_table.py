@@ -1,0 +1,105 @@
+"""Calibration tables: per-tensor activation scales (real = scale * q, int8,
+symmetric), read and written in two formats:
+
+  - NVIDIA's JSON (what its open compiler reads):
+        {"tensor": {"scale": 0.0123, "min": 0, "max": 0, "offset": 0}, ...}
+  - TensorRT's text calibration cache:
+        TRT-7000-EntropyCalibration2
+        tensor: 3c010a14
+    the hex being the big-endian bits of the float32 scale.
+"""
+
+import json
+import math
+import struct
+
+from .builder import ImportError_
+
+
+def _check_scale(path, name, scale):
+    if not isinstance(scale, (int, float)) or isinstance(scale, bool) \
+            or not math.isfinite(scale) or scale < 0:
+        raise ImportError_("%s: tensor '%s' has scale %r (a finite number >= 0 is needed)"
+                           % (path, name, scale))
+    return float(scale)
+
+
+def _parse_json(path, text):
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise ImportError_("%s: not valid JSON: %s" % (path, e))
+    if not isinstance(data, dict):
+        raise ImportError_("%s: the table must be a JSON object of tensor names" % path)
+    table = {}
+    for name, entry in data.items():
+        if not isinstance(entry, dict) or "scale" not in entry:
+            raise ImportError_("%s: tensor '%s' has no \"scale\"" % (path, name))
+        table[name] = _check_scale(path, name, entry["scale"])
+    return table
+
+
+def parse_trt_cache(path, text):
+    """{name: scale} of a TensorRT calibration cache's text."""
+    lines = text.splitlines()
+    if not lines or not lines[0].startswith("TRT-"):
+        raise ImportError_("%s: a TensorRT calibration cache starts with a line like "
+                           "TRT-7000-EntropyCalibration2" % path)
+    table = {}
+    for n, line in enumerate(lines[1:], 2):
+        if not line.strip():
+            continue
+        name, sep, value = line.rpartition(":")
+        value = value.strip()
+        try:
+            if not sep or len(value) != 8:
+                raise ValueError
+            (scale,) = struct.unpack(">f", bytes.fromhex(value))
+        except ValueError:
+            raise ImportError_("%s:%d: expected 'name: <8 hex digits>', got '%s'" % (path, n, line))
+        table[name.strip()] = _check_scale("%s:%d" % (path, n), name.strip(), scale)
+    return table
+
+
+def read_table(path):
+    """{tensor name: scale} of a JSON table or a TensorRT cache (by content)."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ImportError_("cannot read calibration table %s: %s" % (path, e))
+    if text.lstrip().startswith("{"):
+        return _parse_json(path, text)
+    return parse_trt_cache(path, text)
+
+
+def trt_hex(scale):
+    return struct.pack(">f", scale).hex()
+
+
+def write_table(path, table, trt_header=None):
+    """Writes {name: scale} as NVIDIA's JSON, or as a TensorRT cache with
+    `trt_header` (e.g. TRT-7000-EntropyCalibration2) as its first line."""
+    if trt_header:
+        text = trt_header + "\n" + "".join("%s: %s\n" % (k, trt_hex(v)) for k, v in table.items())
+    else:
+        text = json.dumps({k: {"scale": float(v), "min": 0, "max": 0, "offset": 0}
+                           for k, v in table.items()}, indent=1) + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def check_names(path, table, needed, known):
+    """Every `needed` tensor has a scale and every name of the table is a
+    tensor of the model (`known`); else one error listing the names."""
+    missing = [n for n in needed if n not in table]
+    extra = sorted(n for n in table if n not in known)
+    problems = []
+    if missing:
+        problems.append("no scale for %d tensor%s the quantization needs: %s"
+                        % (len(missing), "s" * (len(missing) > 1), ", ".join(missing)))
+    if extra:
+        problems.append("%d name%s of no tensor of the model: %s"
+                        % (len(extra), "s" * (len(extra) > 1), ", ".join(extra)))
+    if problems:
+        raise ImportError_("calibration table %s: %s" % (path, "; ".join(problems)))

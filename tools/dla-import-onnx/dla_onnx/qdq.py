@@ -1,0 +1,230 @@
+"""A float model and a calibration table -> onnxruntime's QDQ form.
+
+Layout and arithmetic follow onnxruntime's static quantizer (QDQ format,
+int8 symmetric activations and weights), so that the importer's QDQ path
+(ops_quant) and the integer fusions see the form they are written for:
+  - every float activation read or written by a quantizable node gets one
+    QuantizeLinear -> DequantizeLinear pair (scale from the table, zero
+    point int8 0), and every reader of the tensor reads the DQ output; a
+    graph output keeps its name on the DQ output;
+  - Conv / Gemm weights: int8 initializers, per output channel
+    (scale = max|w_c| / 127, rint = round half to even, in float32 as
+    numpy does for onnxruntime) under DequantizeLinear(axis);
+    --per-tensor-weights: one scale. Other constant operands: per tensor;
+  - Conv / Gemm biases: int32 = rint(b / (x_scale * w_scale)), zero point 0.
+Nodes names: onnxruntime's (x_QuantizeLinear, x_DequantizeLinear_Output,
+w_quantized, x_scale, ...). The model's opset is kept: below 13, the
+DequantizeLinear nodes still carry opset 13's axis, which the importer
+reads (onnxruntime would need the model converted first).
+"""
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+from .calibration_table import check_names
+
+# Quantizable operators -> indices of the inputs quantized (None: all).
+QUANT_INPUTS = {
+    "Conv": (0, 1), "Gemm": (0, 1), "MatMul": (0, 1), "Add": (0, 1), "Mul": (0, 1),
+    "Relu": (0,), "Clip": (0,), "LeakyRelu": (0,), "Sigmoid": (0,), "HardSigmoid": (0,),
+    "MaxPool": (0,), "AveragePool": (0,), "GlobalAveragePool": (0,), "GlobalMaxPool": (0,),
+    "Concat": None,
+}
+BIAS_INPUT = {"Conv": 2, "Gemm": 2}
+FLOAT_TYPES = {TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.DOUBLE}
+
+
+def fold_constants(model):
+    """Constant nodes holding a tensor become initializers (weights are
+    then initializers wherever they came from)."""
+    g = model.graph
+    keep = []
+    for node in g.node:
+        attrs = {a.name: a for a in node.attribute}
+        if node.op_type == "Constant" and "value" in attrs and node.domain in ("", "ai.onnx"):
+            t = onnx.TensorProto()
+            t.CopyFrom(attrs["value"].t)
+            t.name = node.output[0]
+            g.initializer.append(t)
+        else:
+            keep.append(node)
+    del g.node[:]
+    g.node.extend(keep)
+
+
+def static_tensors(graph):
+    """Names whose values do not depend on a graph input."""
+    static = {i.name for i in graph.initializer}
+    for node in graph.node:
+        if all(not n or n in static for n in node.input) and node.input:
+            static.update(node.output)
+    return static
+
+
+def activation_types(model):
+    """{tensor name: ONNX element type} where shape inference knows it."""
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # inference is a help here, not a requirement
+        inferred = model
+    g = inferred.graph
+    return {v.name: v.type.tensor_type.elem_type for v in list(g.value_info) + list(g.input)
+            + list(g.output) if v.type.tensor_type.elem_type}
+
+
+def quantized_tensors(model):
+    """(activations to quantize in graph order, all tensor names)."""
+    g = model.graph
+    static = static_tensors(g)
+    types = activation_types(model)
+    isfloat = lambda n: types.get(n, TensorProto.FLOAT) in FLOAT_TYPES
+    acts, known = [], {i.name for i in g.input} | {i.name for i in g.initializer}
+    for node in g.node:
+        known.update(node.output)
+        idx = QUANT_INPUTS.get(node.op_type, ())
+        if node.op_type not in QUANT_INPUTS or node.domain not in ("", "ai.onnx") \
+                or not isfloat(node.output[0]) or all(n in static for n in node.input if n):
+            continue
+        idx = range(len(node.input)) if idx is None else idx
+        for name in [node.input[i] for i in idx if i < len(node.input)] + [node.output[0]]:
+            if name and name not in static and isfloat(name) and name not in acts:
+                acts.append(name)
+    return acts, known
+
+
+def _safe_scale(s):
+    """onnxruntime's rule for a zero range: scale 1."""
+    s = np.asarray(s, dtype=np.float32)
+    return np.where(s < np.finfo(np.float32).tiny, np.float32(1), s).astype(np.float32)
+
+
+def quantize_weight(w, axis):
+    """(int8 values, float32 scale) of symmetric int8, per `axis` (None: per
+    tensor), as onnxruntime's quantize_data: scale = max|w| / 127 and
+    rint(w / scale) in float32."""
+    w = np.asarray(w, dtype=np.float32)
+    if axis is None:
+        scale = _safe_scale(np.max(np.abs(w)) / np.float32(127) if w.size else 0)
+        q = np.rint(w / scale)
+    else:
+        moved = np.moveaxis(w, axis, 0).reshape(w.shape[axis], -1)
+        scale = _safe_scale(np.max(np.abs(moved), axis=1) / np.float32(127))
+        shape = [1] * w.ndim
+        shape[axis] = -1
+        q = np.rint(w / scale.reshape(shape))
+    return np.clip(q, -127, 127).astype(np.int8), scale
+
+
+def quantize_bias(b, x_scale, w_scale):
+    """(int32 values, float32 scale): rint(b / (x_scale * w_scale))."""
+    scale = (np.float32(x_scale) * np.asarray(w_scale, dtype=np.float32)).astype(np.float32)
+    scale = _safe_scale(scale)
+    q = np.rint(np.asarray(b, dtype=np.float32) / scale)
+    return np.clip(q, -2 ** 31, 2 ** 31 - 1).astype(np.int32), scale
+
+
+def weight_axis(node):
+    """Output-channel axis of a Conv / Gemm weight."""
+    if node.op_type == "Gemm":
+        return 0 if any(a.name == "transB" and a.i for a in node.attribute) else 1
+    return 0
+
+
+def quantize_model(model, table, table_path="table", per_channel=True):
+    """A copy of `model` in QDQ form with the scales of `table`
+    ({tensor: scale}); missing or extra names are an ImportError_."""
+    m = onnx.ModelProto()
+    m.CopyFrom(model)
+    fold_constants(m)
+    g = m.graph
+    acts, known = quantized_tensors(m)
+    check_names(table_path, table, acts, known)
+    inits = {i.name: i for i in g.initializer}
+    outputs = {o.name for o in g.output}
+    new_inits, nodes, dq_of, weights_done = [], [], {}, {}
+
+    def init(name, array):
+        new_inits.append(numpy_helper.from_array(np.asarray(array), name))
+        return name
+
+    def dq(name, values, scale, zp, axis=None):
+        out = name + "_DequantizeLinear_Output"
+        q = init(name + "_quantized", values)
+        attrs = {"axis": axis} if axis is not None and np.ndim(scale) else {}
+        nodes.append(helper.make_node("DequantizeLinear", [q, init(name + "_quantized_scale", scale),
+                                                           init(name + "_quantized_zero_point", zp)],
+                                      [out], name + "_DequantizeLinear", **attrs))
+        return out
+
+    def qdq(name, src):
+        s = init(name + "_scale", _safe_scale(table[name]))
+        z = init(name + "_zero_point", np.int8(0))
+        q_out = name + "_QuantizeLinear_Output"
+        dq_out = name if name in outputs else name + "_DequantizeLinear_Output"
+        nodes.append(helper.make_node("QuantizeLinear", [src, s, z], [q_out], name + "_QuantizeLinear"))
+        nodes.append(helper.make_node("DequantizeLinear", [q_out, s, z], [dq_out], name + "_DequantizeLinear"))
+        dq_of[name] = dq_out
+
+    def weight(node, i):
+        name = node.input[i]
+        per = per_channel and i == 1 and node.op_type in BIAS_INPUT
+        axis = weight_axis(node) if per else None
+        key = (name, axis)
+        if key not in weights_done:
+            q, scale = quantize_weight(numpy_helper.to_array(inits[name]), axis)
+            # A weight read per channel and per tensor gets two names.
+            taken = any(k[0] == name for k in weights_done)
+            base = name if not taken else "%s_%s" % (name, "tensor" if axis is None else "axis%d" % axis)
+            weights_done[key] = (dq(base, q, scale, np.zeros(scale.shape, np.int8), axis), scale)
+        return weights_done[key]
+
+    for name in acts:
+        if name in {i.name for i in g.input}:
+            qdq(name, name)
+    for node in list(g.node):
+        quantizable = node.op_type in QUANT_INPUTS and node.output[0] in acts
+        idx = QUANT_INPUTS.get(node.op_type) if quantizable else ()
+        idx = range(len(node.input)) if idx is None else idx
+        w_scale = None
+        for i, name in enumerate(node.input):
+            if name in dq_of:
+                node.input[i] = dq_of[name]
+            elif i in idx and name in inits and \
+                    onnx_float(inits[name].data_type):
+                node.input[i], scale = weight(node, i)
+                w_scale = scale if i == 1 else w_scale
+        b = BIAS_INPUT.get(node.op_type)
+        if quantizable and b is not None and len(node.input) > b and node.input[b] in inits \
+                and w_scale is not None and node.input[0] in dq_of.values():
+            x_name = [k for k, v in dq_of.items() if v == node.input[0]][0]
+            bias = numpy_helper.to_array(inits[node.input[b]])
+            if bias.ndim == 1 and bias.size == np.size(w_scale) or np.size(w_scale) == 1:
+                q, scale = quantize_bias(bias, _safe_scale(table[x_name]), w_scale)
+                node.input[b] = dq(node.input[b], q, scale, np.zeros(scale.shape, np.int32),
+                                   0 if np.ndim(scale) else None)
+        for j, out in enumerate(node.output):
+            if out in acts and out in outputs:
+                node.output[j] = out + "_QuantizeLinear_Input"
+        nodes.append(node)
+        for out in node.output:
+            base = out[:-len("_QuantizeLinear_Input")] if out.endswith("_QuantizeLinear_Input") else out
+            if base in acts and base not in dq_of:
+                qdq(base, out)
+    del g.node[:]
+    g.node.extend(nodes)
+    g.initializer.extend(new_inits)
+    used = {n for node in g.node for n in node.input}
+    kept = [i for i in g.initializer if i.name in used or i.name in outputs]
+    del g.initializer[:]
+    g.initializer.extend(kept)
+    # Old models list initializers as inputs too: drop the replaced ones.
+    names = {i.name for i in kept}
+    gone = [i for i in g.input if i.name in inits and i.name not in names]
+    for i in gone:
+        g.input.remove(i)
+    return m
+
+
+def onnx_float(elem_type):
+    return elem_type in FLOAT_TYPES
