@@ -11,6 +11,7 @@ PACKAGES=(
   libgtest-dev                                              # unit tests
   python3 python3-numpy python3-pytest python3-psutil       # lit (and its per-test timeout), reference checker
   python3-onnx libonnx-testdata                             # dla-run-onnx, ONNX node tests
+  python3-pil fonts-dejavu-core                             # utils/textlines.py, dla-calibrate images
 )
 
 bash scripts/install-missing.sh "${PACKAGES[@]}"
