@@ -1,0 +1,297 @@
+"""Calibration: tables (JSON, TensorRT cache), dla-calibrate's scales on a
+tiny Conv + Relu + Add model against a numpy model of it, the QDQ rewrite
+of --calibration-table against numpy's int8 / int32 values, and the
+errors."""
+
+import json
+import os
+import sys
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from conftest import HERE, ROOT
+from dla_onnx import ImportFailure, calibrate, cli
+from dla_onnx.calibration_table import read_table, write_table
+from dla_onnx.qdq import quantize_model
+
+sys.path.insert(0, os.path.join(ROOT, "test", "ONNX", "Inputs"))
+from calib_tiny import samples, tiny_model  # noqa: E402
+
+TABLE = {"x": 0.02, "c": 0.05, "r": 0.04, "y": 0.08}
+
+
+# -- tables ---------------------------------------------------------------
+
+def test_json_round_trip(tmp_path):
+    table = {"x": 0.0123, "conv/out:0": 1.5e-3, "zero": 0.0}
+    write_table(str(tmp_path / "t.json"), table)
+    data = json.load(open(tmp_path / "t.json"))
+    assert data["x"] == {"scale": 0.0123, "min": 0, "max": 0, "offset": 0}
+    assert read_table(str(tmp_path / "t.json")) == table
+
+
+def test_trt_cache_hand_computed(tmp_path):
+    # 3c010a14: sign 0, exponent 0x78 (2^-7), mantissa 0x010a14.
+    (tmp_path / "c").write_text("TRT-7000-EntropyCalibration2\ninput: 3c010a14\n"
+                                "conv1: 3f800000\nrelu:0: 3e000000\nzero: 00000000\n")
+    t = read_table(str(tmp_path / "c"))
+    assert t == {"input": (1 + 0x010a14 / 2 ** 23) * 2 ** -7, "conv1": 1.0, "relu:0": 0.125, "zero": 0.0}
+
+
+def test_trt_cache_round_trip(tmp_path):
+    table = {"a": 0.1, "b": 3.0e-5}
+    write_table(str(tmp_path / "t.cache"), table, "TRT-7000-EntropyCalibration2")
+    lines = (tmp_path / "t.cache").read_text().splitlines()
+    assert lines[0] == "TRT-7000-EntropyCalibration2" and lines[1] == "a: 3dcccccd"
+    assert read_table(str(tmp_path / "t.cache")) == {k: float(np.float32(v)) for k, v in table.items()}
+
+
+@pytest.mark.parametrize("text,message", [
+    ("TRT-7000-EntropyCalibration2\nx: 3c01zz14\n", "t:2: expected 'name: <8 hex digits>'"),
+    ("TRT-7000-EntropyCalibration2\nx: bf800000\n", "'x' has scale -1.0"),
+    ("x: 3c010a14\n", "starts with a line like TRT-7000-EntropyCalibration2"),
+    ('{"x": {"min": 0}}', "tensor 'x' has no \"scale\""),
+])
+def test_bad_tables(tmp_path, text, message):
+    (tmp_path / "t").write_text(text)
+    with pytest.raises(ImportFailure, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_table(str(tmp_path / "t"))
+
+
+# -- names ----------------------------------------------------------------
+
+def test_missing_names():
+    table = {k: v for k, v in TABLE.items() if k not in ("c", "y")}
+    with pytest.raises(ImportFailure) as e:
+        quantize_model(tiny_model(), table, "t.json")
+    assert str(e.value) == "calibration table t.json: no scale for 2 tensors the quantization needs: c, y"
+
+
+def test_extra_names():
+    with pytest.raises(ImportFailure) as e:
+        quantize_model(tiny_model(), dict(TABLE, zz=1.0, conv_out=2.0), "t.json")
+    assert str(e.value) == "calibration table t.json: 2 names of no tensor of the model: conv_out, zz"
+
+
+def test_cli_error_is_one_line(tmp_path, capsys):
+    onnx.save(tiny_model(), str(tmp_path / "m.onnx"))
+    (tmp_path / "t.cache").write_text("TRT-7000-EntropyCalibration2\nx: 3c010a14\n")
+    assert cli.main([str(tmp_path / "m.onnx"), "--calibration-table", str(tmp_path / "t.cache")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no scale for 3 tensors the quantization needs: c, r, y" in err
+
+
+# -- the QDQ rewrite --------------------------------------------------------
+
+def _graph(m):
+    return [(n.op_type, list(n.input), list(n.output)) for n in m.graph.node]
+
+
+def test_qdq_layout():
+    m = quantize_model(tiny_model(), TABLE)
+    onnx.checker.check_model(m)
+    nodes = _graph(m)
+    q = [n for n in nodes if n[0] == "QuantizeLinear"]
+    assert [n[1][0] for n in q] == ["x", "c", "r", "y_QuantizeLinear_Input"]
+    conv = [n for n in nodes if n[0] == "Conv"][0]
+    assert conv[1] == ["x_DequantizeLinear_Output", "w_DequantizeLinear_Output", "b_DequantizeLinear_Output"]
+    # One pair for c, read by both Relu and Add.
+    assert [n for n in nodes if n[0] == "Relu"][0][1] == ["c_DequantizeLinear_Output"]
+    assert [n for n in nodes if n[0] == "Add"][0][1] == ["r_DequantizeLinear_Output", "c_DequantizeLinear_Output"]
+    # The graph output keeps its name, on the last DequantizeLinear.
+    assert nodes[-1] == ("DequantizeLinear", ["y_QuantizeLinear_Output", "y_scale", "y_zero_point"], ["y"])
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    assert inits["c_scale"] == np.float32(0.05) and inits["c_zero_point"].dtype == np.int8
+    assert "w" not in inits and "b" not in inits
+
+
+def test_qdq_weights_per_channel():
+    model = tiny_model()
+    w = numpy_helper.to_array(model.graph.initializer[0]).astype(np.float64)
+    b = numpy_helper.to_array(model.graph.initializer[1]).astype(np.float64)
+    m = quantize_model(model, TABLE)
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    ws = np.abs(w).max(axis=(1, 2, 3)) / 127
+    assert inits["w_quantized"].dtype == np.int8
+    np.testing.assert_array_equal(inits["w_quantized"], np.round(w / ws[:, None, None, None]))
+    np.testing.assert_allclose(inits["w_quantized_scale"], ws, rtol=1e-7)
+    assert inits["b_quantized"].dtype == np.int32
+    np.testing.assert_array_equal(inits["b_quantized"], np.round(b / (0.02 * ws)))
+    np.testing.assert_allclose(inits["b_quantized_scale"], 0.02 * ws, rtol=1e-6)
+    axes = {n.output[0]: [(a.name, a.i) for a in n.attribute] for n in m.graph.node}
+    assert axes["w_DequantizeLinear_Output"] == [("axis", 0)]
+    assert axes["b_DequantizeLinear_Output"] == [("axis", 0)]
+
+
+def test_qdq_weights_per_tensor():
+    model = tiny_model()
+    w = numpy_helper.to_array(model.graph.initializer[0]).astype(np.float64)
+    m = quantize_model(model, TABLE, per_channel=False)
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    ws = np.abs(w).max() / 127
+    assert inits["w_quantized_scale"].shape == ()
+    np.testing.assert_array_equal(inits["w_quantized"], np.round(w / ws))
+    assert all(not n.attribute for n in m.graph.node if n.op_type == "DequantizeLinear")
+
+
+def test_qdq_gemm_axis():
+    """Gemm's output channels: axis 0 of B with transB, else axis 1."""
+    b = np.arange(12, dtype=np.float32).reshape(3, 4) - 5
+    for trans, axis in ((1, 0), (0, 1)):
+        g = helper.make_graph([helper.make_node("Gemm", ["x", "B"], ["y"], transB=trans)], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3 if not trans else 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                              [numpy_helper.from_array(b, "B")])
+        m = quantize_model(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), {"x": 1.0, "y": 1.0})
+        s = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}["B_quantized_scale"]
+        np.testing.assert_allclose(s, np.abs(b).max(axis=1 - axis) / 127, rtol=1e-7)
+
+
+# -- dla-calibrate ------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def tools(tmp_path_factory, dla_opt):
+    """A bin directory with this tree's dla-run-onnx and the build's dla-opt."""
+    build = os.path.dirname(os.path.dirname(dla_opt))
+    if not os.path.isdir(os.path.join(build, "python_packages", "dla")):
+        pytest.skip("the dla Python package is not built")
+    root = tmp_path_factory.mktemp("calib-tools")
+    for d in ("bin", "python_packages"):
+        os.makedirs(root / d)
+    os.symlink(os.path.join(ROOT, "tools", "dla-run-onnx", "dla-run-onnx"), root / "bin" / "dla-run-onnx")
+    os.symlink(dla_opt, root / "bin" / "dla-opt")
+    os.symlink(os.path.join(build, "python_packages", "dla"), root / "python_packages" / "dla")
+    os.symlink(os.path.join(os.path.dirname(HERE), "dla_onnx"), root / "python_packages" / "dla_onnx")
+    os.symlink(os.path.join(build, "lib"), root / "lib")
+    return str(root / "bin")
+
+
+def np_conv_pad1(x, w, b):
+    """NCHW 3x3 convolution, padding 1, stride 1, in float64."""
+    n, c, h, wd = x.shape
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    out = np.zeros((n, w.shape[0], h, wd))
+    for i in range(3):
+        for j in range(3):
+            out += np.einsum("nchw,oc->nohw", xp[:, :, i:i + h, j:j + wd], w[:, :, i, j])
+    return out + b[None, :, None, None]
+
+
+def reference(xs):
+    m = tiny_model()
+    w, b = (numpy_helper.to_array(i).astype(np.float64) for i in m.graph.initializer)
+    acts = {"x": [], "c": [], "r": [], "y": []}
+    for x in xs:
+        c = np_conv_pad1(x, w, b)
+        r = np.maximum(c, 0)
+        for k, v in zip(acts, (x, c, r, r + c)):
+            acts[k].append(np.abs(v).ravel())
+    return {k: np.concatenate(v) for k, v in acts.items()}
+
+
+@pytest.fixture(scope="session")
+def collected(tmp_path_factory, tools):
+    d = tmp_path_factory.mktemp("calib-data")
+    xs = samples(5)
+    for i, x in enumerate(xs):
+        np.save(d / ("x_%d.npy" % i), x)
+    model = tmp_path_factory.mktemp("calib-model") / "m.onnx"
+    onnx.save(tiny_model(), str(model))
+    stats, n, _ = calibrate.collect(str(model), str(d), {}, [0.5] * 3, [0.5] * 3, tools, quiet=True)
+    assert n == 5
+    return stats, reference(xs)
+
+
+def test_calibrate_max(collected):
+    stats, ref = collected
+    assert list(stats) == ["x", "c", "r", "y"]
+    for k, a in ref.items():
+        np.testing.assert_allclose(stats[k].scale("max"), a.max() / 127, rtol=1e-6)
+
+
+@pytest.mark.parametrize("p", [90.0, 99.0])
+def test_calibrate_percentile(collected, p):
+    stats, ref = collected
+    for k, a in ref.items():
+        want = np.percentile(a, p, method="inverted_cdf") / 127
+        got = stats[k].scale("percentile", p)
+        # The upper edge of want's bin: at most one bin (range / 4096, range < 2 max) above.
+        assert want * (1 - 1e-6) <= got <= want + 2 * a.max() / 4096 / 127, (k, got, want)
+        assert got < a.max() / 127
+
+
+def test_entropy_clips_outliers():
+    h = calibrate.Histogram()
+    rng = np.random.default_rng(3)
+    for _ in range(4):
+        h.add(rng.standard_normal(100000))
+    h.add(np.array([60.0]))
+    s = h.scale("entropy") * 127
+    assert 2.5 < s < 20, s
+    assert h.scale("max") * 127 == 60.0
+
+
+def test_histogram_range_doubling():
+    """Merging bin pairs when the range grows keeps every count."""
+    h = calibrate.Histogram()
+    h.add(np.linspace(0, 1, 1000))
+    h.add(np.array([3.5, -7.9]))
+    assert h.range == 8.0 and h.hist.sum() == 1002 and h.amax == pytest.approx(7.9)
+    assert h.hist[:NB2(h, 1.0)].sum() >= 999
+
+
+def NB2(h, x):
+    return int(np.ceil(x / h.range * len(h.hist))) + 1
+
+
+def _cal(argv, tools, capsys):
+    status = calibrate.main(argv, tools_dir=tools)
+    return status, capsys.readouterr().err
+
+
+def test_calibrate_errors(tmp_path, capsys):
+    onnx.save(tiny_model(), str(tmp_path / "m.onnx"))
+    m, out = str(tmp_path / "m.onnx"), str(tmp_path / "t.json")
+    os.makedirs(tmp_path / "empty")
+    status, err = _cal([m, "--data", str(tmp_path / "empty"), "-o", out], "/nonexistent", capsys)
+    assert status == 1 and err == "dla-calibrate: error: %s: no samples (.npy or .png .jpg .jpeg .bmp files)\n" \
+        % (tmp_path / "empty")
+    os.makedirs(tmp_path / "bad")
+    np.save(tmp_path / "bad" / "a.npy", np.zeros((1, 2, 5, 5), np.float32))
+    status, err = _cal([m, "--data", str(tmp_path / "bad"), "-o", out], "/nonexistent", capsys)
+    assert status == 1 and err == ("dla-calibrate: error: %s: shape 1x2x5x5 does not match the model "
+                                   "input's 1x2x6x6\n" % (tmp_path / "bad" / "a.npy"))
+    os.makedirs(tmp_path / "img")
+    (tmp_path / "img" / "a.png").write_bytes(b"not a png")
+    status, err = _cal([m, "--data", str(tmp_path / "img"), "-o", out], "/nonexistent", capsys)
+    assert status == 1 and err == ("dla-calibrate: error: %s: images need an input N x 3 x H x W, the "
+                                   "model's is 1x2x6x6\n" % (tmp_path / "img" / "a.png"))
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), m)
+    status, err = _cal([m, "--data", str(tmp_path / "img"), "-o", out], "/nonexistent", capsys)
+    assert status == 1 and err.count("\n") == 1 and \
+        err.startswith("dla-calibrate: error: %s: cannot read the image: " % (tmp_path / "img" / "a.png"))
+    assert not os.path.exists(out)
+
+
+def test_calibrate_image_preprocessing(tmp_path, tools):
+    """An image is resized to the input's W x H and mapped to (x/255 - 0.5)/0.5."""
+    from PIL import Image
+    g = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 4, 6])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), str(tmp_path / "m.onnx"))
+    os.makedirs(tmp_path / "img")
+    # A 12 x 8 image of one colour: resizing keeps it, so the input is exact.
+    Image.new("RGB", (12, 8), (255, 51, 0)).save(tmp_path / "img" / "a.png")
+    stats, n, _ = calibrate.collect(str(tmp_path / "m.onnx"), str(tmp_path / "img"), {}, [0.5] * 3,
+                                    [0.5] * 3, tools, quiet=True)
+    assert n == 1 and stats["x"].amax == 1.0 and stats["y"].amax == pytest.approx(1.0)
+    # Channel means: R 1, G 0.2 * 2 - 1 = -0.6, B -1: |x| counts 24 each.
+    assert stats["x"].hist.sum() == 72
+    assert stats["x"].percentile(50) == pytest.approx(1.0)
