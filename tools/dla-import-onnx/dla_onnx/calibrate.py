@@ -23,6 +23,11 @@ Samples (--data DIR, sorted by name; models with one input):
           RGB, resized to W x H (bilinear; no aspect-preserving padding),
           x / 255, then (x - mean) / std per channel (--mean, --std:
           default 0.5 0.5 0.5 as PaddleOCR's OCR models use), as CHW.
+
+Example (PaddleOCR's direction classifier; utils/textlines.py renders
+text-line images):
+  dla-calibrate cls.onnx --input-shape x=1x3x48x192 --data lines/ -o cls.json
+  dla-import-onnx cls.onnx --input-shape x=1x3x48x192 --calibration-table cls.json
 """
 
 import argparse
@@ -287,7 +292,8 @@ def main(argv=None, tools_dir=None):
     p.add_argument("--data", required=True, metavar="DIR", help="directory of samples (see below)")
     p.add_argument("-o", "--output", required=True, metavar="TABLE",
                    help="the table: JSON, or a TensorRT cache if it ends in .cache")
-    p.add_argument("--method", default="max", choices=["max", "percentile", "entropy"])
+    p.add_argument("--method", default="max", choices=["max", "percentile", "entropy"],
+                   help="how a scale is chosen (default max, see below)")
     p.add_argument("--percentile", type=float, default=99.99, help="for --method percentile (default 99.99)")
     p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
                    help="fix the input's shape (a dynamic batch dimension defaults to 1)")
