@@ -47,8 +47,9 @@ def words(rng, n):
     return " ".join(out)
 
 
-def render(seed, height=48):
-    """(RGB PIL image of one text line, its text, rotated 180 degrees?)."""
+def render(seed, flip=None):
+    """(RGB PIL image of one text line, its text, rotated 180 degrees?);
+    `flip` overrides the seed's choice."""
     rng = random.Random(seed)
     text = words(rng, rng.randint(1, 4))
     font = ImageFont.truetype(rng.choice(_fonts()), rng.randint(18, 40))
@@ -61,7 +62,7 @@ def render(seed, height=48):
     img = Image.new("RGB", (right - left + 2 * mx, bottom - top + 2 * my), (paper,) * 3)
     tint = tuple(min(255, max(0, ink + rng.randint(-20, 20))) for _ in range(3))
     ImageDraw.Draw(img).text((mx - left, my - top), text, font=font, fill=tint)
-    flipped = seed % 2 == 1
+    flipped = seed % 2 == 1 if flip is None else flip
     if flipped:
         img = img.rotate(180)
     return img, text, flipped

@@ -295,3 +295,23 @@ def test_calibrate_image_preprocessing(tmp_path, tools):
     # Channel means: R 1, G 0.2 * 2 - 1 = -0.6, B -1: |x| counts 24 each.
     assert stats["x"].hist.sum() == 72
     assert stats["x"].percentile(50) == pytest.approx(1.0)
+
+
+# -- utils/textlines.py ---------------------------------------------------------
+
+def test_textlines_deterministic():
+    pytest.importorskip("PIL")
+    sys.path.insert(0, os.path.join(ROOT, "utils"))
+    import textlines
+    x, labels, texts = textlines.batch(range(6), 48, 320)
+    assert x.shape == (6, 3, 48, 320) and x.dtype == np.float32
+    assert -1 <= x.min() and x.max() <= 1 and list(labels) == [0, 1, 0, 1, 0, 1]
+    again, _, texts2 = textlines.batch([3], 48, 320)
+    np.testing.assert_array_equal(again[0], x[3])
+    assert texts2[0] == texts[3] and len(set(texts)) == 6
+    # An odd seed's line is its upright rendering turned by 180 degrees.
+    img, text, flipped = textlines.render(1)
+    upright, text2, _ = textlines.render(1, flip=False)
+    assert flipped and text == text2 and img.size == upright.size and img.size[1] > 10
+    np.testing.assert_array_equal(np.asarray(img), np.asarray(upright.rotate(180)))
+    assert not np.array_equal(np.asarray(img), np.asarray(upright))
