@@ -82,11 +82,10 @@ def quantized_tensors(model):
     acts, known = [], {i.name for i in g.input} | {i.name for i in g.initializer}
     for node in g.node:
         known.update(node.output)
-        idx = QUANT_INPUTS.get(node.op_type, ())
         if node.op_type not in QUANT_INPUTS or node.domain not in ("", "ai.onnx") \
                 or not isfloat(node.output[0]) or all(n in static for n in node.input if n):
             continue
-        idx = range(len(node.input)) if idx is None else idx
+        idx = QUANT_INPUTS[node.op_type] or range(len(node.input))
         for name in [node.input[i] for i in idx if i < len(node.input)] + [node.output[0]]:
             if name and name not in static and isfloat(name) and name not in acts:
                 acts.append(name)
@@ -190,8 +189,7 @@ def quantize_model(model, table, table_path="table", per_channel=True):
         for i, name in enumerate(node.input):
             if name in dq_of:
                 node.input[i] = dq_of[name]
-            elif i in idx and name in inits and \
-                    onnx_float(inits[name].data_type):
+            elif i in idx and name in inits and inits[name].data_type in FLOAT_TYPES:
                 node.input[i], scale = weight(node, i)
                 w_scale = scale if i == 1 else w_scale
         b = BIAS_INPUT.get(node.op_type)
@@ -224,7 +222,3 @@ def quantize_model(model, table, table_path="table", per_channel=True):
     for i in gone:
         g.input.remove(i)
     return m
-
-
-def onnx_float(elem_type):
-    return elem_type in FLOAT_TYPES
