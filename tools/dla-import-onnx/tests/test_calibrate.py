@@ -234,6 +234,16 @@ def test_entropy_clips_outliers():
     assert h.scale("max") * 127 == 60.0
 
 
+def test_entropy_small_tensors_keep_max():
+    h = calibrate.Histogram()
+    rng = np.random.default_rng(4)
+    for _ in range(8):
+        h.add(np.append(rng.standard_normal(1000), 60.0))
+    assert h.scale("entropy") * 127 == 60.0
+    h.add(rng.standard_normal(20000))  # now 2000+ values per sample on average
+    assert h.scale("entropy") * 127 < 30
+
+
 def test_histogram_range_doubling():
     """Merging bin pairs when the range grows keeps every count."""
     h = calibrate.Histogram()
