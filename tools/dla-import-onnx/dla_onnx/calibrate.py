@@ -267,9 +267,12 @@ def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=0, qui
     results = [o.name for o in model.graph.output]
     run_onnx = _dla_run_onnx(tools_dir)
     from dla import execution
+    # dla-run-onnx's options as its Compiled reads them (prefix, allow_host,
+    # model: for its offload summary, which a host-only compile skips).
     args = types.SimpleNamespace(tosa=None, target="nv_full", precision="fp16", offload=False,
                                  layouts=False, reference_layers=False, print_pipeline=False,
-                                 save_mlir=None, opt_level=opt_level)
+                                 save_mlir=None, opt_level=opt_level, prefix="", allow_host=True,
+                                 model=model_path)
     stats = {}
     with tempfile.TemporaryDirectory(prefix="dla-calibrate-") as work, \
             execution.ExecutionContext() as ctx:
