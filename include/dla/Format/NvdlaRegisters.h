@@ -175,26 +175,6 @@ inline constexpr WindowFields kConvWindow{{kConvWeightHeight, kConvWeightWidth},
                                           {kConvStrideY, kConvStrideX},
                                           {kConvPadding[0], kConvPadding[1], kConvPadding[2],
                                            kConvPadding[3]}};
-/// The first field of `w` that `kernel` / `strides` / `padding` overflow,
-/// with the offending value; nullptr when all fit. For the front end's
-/// reasons.
-struct WindowOverflow {
-  const RegisterField *field = nullptr;
-  int64_t value = 0;
-};
-inline WindowOverflow findWindowOverflow(const WindowFields &w, const int64_t kernel[2],
-                                         const int64_t strides[2], const int64_t padding[4]) {
-  for (int d = 0; d < 2; ++d) {
-    if (!w.kernel[d].holds(kernel[d]))
-      return {&w.kernel[d], kernel[d]};
-    if (!w.stride[d].holds(strides[d]))
-      return {&w.stride[d], strides[d]};
-  }
-  for (int i = 0; i < 4; ++i)
-    if (!w.padding[i].holds(padding[i]))
-      return {&w.padding[i], padding[i]};
-  return {};
-}
 
 // --- LUT (SDP Y / CDP)
 /// The lookup table's fields (docs/IntegerAttributes.md section 7): the SDP
