@@ -85,7 +85,7 @@ struct PoolToDLA : OpRewritePattern<OpTy> {
       std::string kernels;
       for (const PoolStage &stage : chain)
         kernels += (kernels.empty() ? "" : ", ") + pair(stage.kernel);
-      op.emitRemark() << "split into " << chain.size() << " dla.pool layers of kernels "
+      mlir::emitRemark(op.getLoc()) << "split into " << chain.size() << " dla.pool layers of kernels "
                       << kernels << ": its "
                       << whyNotWindow(nv::kPdpWindow, op.getKernel(), op.getStride(),
                                       op.getPad())

@@ -11,6 +11,7 @@
 
 #include "dla/Format/NvdlaConversion.h"
 #include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaRegisters.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
