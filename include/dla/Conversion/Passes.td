@@ -14,7 +14,7 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     |---|---|
     | `tosa.conv2d` (constant weight) | `dla.conv direct` (bias included) |
     | `tosa.depthwise_conv2d` (constant weight) | one `dla.conv direct` per channel group |
-    | `tosa.max_pool2d`, `tosa.avg_pool2d` (no padding) | `dla.pool max` / `average` |
+    | `tosa.max_pool2d`, `tosa.avg_pool2d` (no padding) | `dla.pool max` / `average`; a window the PDP cannot hold (kernel above 8, padding above 7) as a chain of them, with a remark |
     | `tosa.clamp` to [0, +inf) (ReLU) | `dla.sdp ... relu` |
     | `tosa.add` of two feature maps | `dla.sdp ... eltwise` |
     | `tosa.add` of a per-channel constant | `dla.sdp ... bias` |
@@ -32,7 +32,9 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
 
     What the target cannot run stays in TOSA with a remark that says why,
     e.g. `remark: stays on the host: ReLU6 (clamp to [0, 6]): dla.sdp clamps
-    only at zero`. Legality comes from the precision-conversion tables of the
+    only at zero`. No layer it writes exceeds a register field
+    (`dla/Format/NvdlaRegisters.h`; docs/IntegerAttributes.md decision 20).
+    Legality comes from the precision-conversion tables of the
     format library (`dla/Format/NvdlaConversion.h`).
 
     ```mlir
