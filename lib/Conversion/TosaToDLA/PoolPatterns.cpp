@@ -73,7 +73,7 @@ struct PoolToDLA : OpRewritePattern<OpTy> {
       pool.setPadding(stage.pad);
       if (kind == PoolKind::Average && isa<IntegerType>(element)) {
         // One rounding, as TOSA's integer average (NVIDIA's firmware table
-        // would round twice). Integer chains are never planned.
+        // would round twice). Integer averages are never chained.
         nv::PdpReciprocals recip = nv::pdpSingleRoundingReciprocals(stage.kernel[0],
                                                                     stage.kernel[1]);
         pool.setRecipKernelWidth(recip.width);
@@ -85,13 +85,14 @@ struct PoolToDLA : OpRewritePattern<OpTy> {
       std::string kernels;
       for (const PoolStage &stage : chain)
         kernels += (kernels.empty() ? "" : ", ") + pair(stage.kernel);
-      mlir::emitRemark(op.getLoc()) << "split into " << chain.size() << " dla.pool layers of kernels "
-                      << kernels << ": its "
-                      << whyNotWindow(nv::kPdpWindow, op.getKernel(), op.getStride(),
-                                      op.getPad())
-                      << (kind == PoolKind::Max
-                              ? " (max over overlapping windows, exact)"
-                              : " (mean of equal sub-window means; fp16 rounds once per layer)");
+      mlir::emitRemark(loc) << "split into " << chain.size() << " dla.pool layers of kernels "
+                            << kernels << ": its "
+                            << whyNotWindow(nv::kPdpWindow, op.getKernel(), op.getStride(),
+                                            op.getPad())
+                            << (kind == PoolKind::Max
+                                    ? " (max over overlapping windows, exact)"
+                                    : " (mean of equal sub-window means; fp16 rounds once per "
+                                      "layer)");
     }
     rewriter.replaceOp(op, toTosaResult(rewriter, loc, value, outType));
     return success();
