@@ -46,4 +46,28 @@ TEST(NvdlaRegistersTest, PdpReciprocals) {
   EXPECT_EQ(kCdmaPadValue.hi, 32767);
 }
 
+TEST(NvdlaRegistersTest, LayerGeometry) {
+  // NVDLA_PDP.rdl: KERNEL_WIDTH_1..8, stride - 1 in 4 bits, 3-bit padding.
+  EXPECT_TRUE(kPdpKernelWidth.holds(8) && !kPdpKernelWidth.holds(9) && !kPdpKernelWidth.holds(0));
+  EXPECT_EQ(kPdpKernelHeight.why, "4-bit enum KERNEL_HEIGHT_1..8");
+  EXPECT_TRUE(kPdpStrideHeight.holds(16) && !kPdpStrideWidth.holds(17));
+  EXPECT_TRUE(kPdpPadding[3].holds(7) && !kPdpPadding[0].holds(8));
+  EXPECT_EQ(kPdpPadding[2].name, "PAD_LEFT");
+  // NVDLA_CDP.rdl NORMALZ_LEN: odd lengths 3..9 only.
+  for (int64_t n : {3, 5, 7, 9})
+    EXPECT_TRUE(kCdpNormalzLen.holds(n)) << n;
+  for (int64_t n : {1, 2, 4, 8, 10, 11})
+    EXPECT_FALSE(kCdpNormalzLen.holds(n)) << n;
+  // NVDLA_CSC.rdl / NVDLA_CDMA.rdl.
+  EXPECT_TRUE(kConvStrideX.holds(8) && !kConvStrideY.holds(9));
+  EXPECT_TRUE(kConvDilationY.holds(32) && !kConvDilationX.holds(33));
+  EXPECT_TRUE(kConvWeightWidth.holds(32) && !kConvWeightHeight.holds(33));
+  EXPECT_EQ(kConvPadding[0].hi, 31); // PAD_TOP [20:16]
+  EXPECT_EQ(kConvPadding[1].hi, 63); // PAD_BOTTOM [29:24]
+  EXPECT_EQ(kConvPadding[2].hi, 31); // PAD_LEFT [4:0]
+  EXPECT_EQ(kConvPadding[3].hi, 63); // PAD_RIGHT [13:8]
+  // Fields without a step keep holding every value of their range.
+  EXPECT_TRUE(kCdmaCvtTruncate.holds(1));
+}
+
 } // namespace

@@ -5,6 +5,7 @@ lowering (an implementation independent of the offload).
 
     run_quant_tosa.py --opt DLA_OPT --bin LLVM_BIN [--seed S] [--count N]
                       [--config nv_small|nv_large|nv_full] [--layouts] [--verbose]
+                      [--large-pools]
 
 Layers, in TOSA's quantized form (what dla-import-onnx writes for QDQ and
 QLinear models): conv2d and depthwise_conv2d on i8 with input / weight zero
@@ -163,6 +164,29 @@ def pool_case(rng):
     return b, [shape], out, y, "avg_pool"
 
 
+def large_max_pool_case(rng):
+    """Max pooling with a window or padding the PDP cannot hold (a kernel
+    above 8, padding above 7): --dla-convert-tosa splits it into a chain."""
+    k = [int(v) for v in rng.integers(1, 21, size=2)]
+    k[int(rng.integers(0, 2))] = int(rng.integers(9, 21))
+    stride = [int(v) for v in rng.integers(1, 5, size=2)]
+    oh, ow = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    pad, hw = [], []
+    for d, o in enumerate((oh, ow)):
+        room = (o - 1) * stride[d] + k[d] - 1  # padding that leaves one row
+        before = int(rng.integers(0, min(k[d] - 1, room) + 1))
+        after = int(rng.integers(0, min(k[d] - 1, room - before) + 1))
+        pad += [before, after]
+        hw.append((o - 1) * stride[d] + k[d] - before - after)
+    c = int(rng.integers(1, 20))
+    shape, out = (1, hw[0], hw[1], c), (1, oh, ow, c)
+    b = Builder()
+    attrs = ("kernel = array<i64: %d, %d>, pad = array<i64: %d, %d, %d, %d>, stride = array<i64: %d, %d>"
+             % (k[0], k[1], *pad, stride[0], stride[1]))
+    y = b.op("tosa.max_pool2d %%a0 {%s} : (%s) -> $T" % (attrs, ttype(shape, "i8")), ttype(out, "i8"))
+    return b, [shape], out, y, "max_pool"
+
+
 def pdp_average(x, kernel, stride):
     """The PDP's average of NHWC int8 `x` with one rounding (what the
     conversion programs): the window sum over kh * kw, rounded half away
@@ -178,11 +202,12 @@ def pdp_average(x, kernel, stride):
     return np.sign(s) * ((2 * np.abs(s) + d) // (2 * d))
 
 
-def make_cases(rng, count):
+def make_cases(rng, count, large_pools=False):
     cases = []
     for i in range(count):
         r = rng.random()
-        b, ins, out, y, kind = (conv_case(rng, False) if r < 0.4 else conv_case(rng, True) if r < 0.6
+        b, ins, out, y, kind = (large_max_pool_case(rng) if large_pools
+                                else conv_case(rng, False) if r < 0.4 else conv_case(rng, True) if r < 0.6
                                 else add_case(rng) if r < 0.8 else pool_case(rng))
         cases.append(("%s_%d" % (kind, i), b, ins, out, y, [i8(rng, s) for s in ins]))
     return cases
@@ -260,8 +285,10 @@ def main():
     p.add_argument("--layouts", action="store_true",
                    help="assign the configuration's formats (--dla-compile layouts=true): the "
                         "offloaded layers execute on their storage bytes")
+    p.add_argument("--large-pools", action="store_true",
+                   help="max pooling windows the PDP cannot hold only (split into chains)")
     a = p.parse_args()
-    cases = make_cases(np.random.default_rng(a.seed), a.count)
+    cases = make_cases(np.random.default_rng(a.seed), a.count, a.large_pools)
     text = module(cases)
     if a.print_module:
         print(text)

@@ -14,7 +14,7 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     |---|---|
     | `tosa.conv2d` (constant weight) | `dla.conv direct` (bias included) |
     | `tosa.depthwise_conv2d` (constant weight) | one `dla.conv direct` per channel group |
-    | `tosa.max_pool2d`, `tosa.avg_pool2d` (no padding) | `dla.pool max` / `average` |
+    | `tosa.max_pool2d`, `tosa.avg_pool2d` (no padding) | `dla.pool max` / `average`; a window the PDP cannot hold (kernel above 8, padding above 7) as a chain of them, with a remark |
     | `tosa.clamp` to [0, +inf) (ReLU) | `dla.sdp ... relu` |
     | `tosa.clamp` to other bounds (ReLU6, hard-sigmoid, integer clamps) | `dla.clamp` |
     | `tosa.rescale` of an integer convolution or of a sum of two rescaled maps | the SDP's stage program (below) |
@@ -44,6 +44,8 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
 
     What the target cannot run stays in TOSA with a remark that says why,
     e.g. `remark: stays on the host: no NVDLA layer computes tosa.exp`.
+    No layer it writes exceeds a register field
+    (`dla/Format/NvdlaRegisters.h`; docs/IntegerAttributes.md decision 20).
     Legality comes from the precision-conversion tables of the format
     library (`dla/Format/NvdlaConversion.h`).
 

@@ -20,8 +20,12 @@ struct RegisterField {
   int64_t lo, hi;
   /// How the manual states the width ("INT16", "U6"), for messages.
   std::string_view why;
+  /// An enum of every `step`-th value from lo (NORMALZ_LEN: 3, 5, 7, 9).
+  int64_t step = 1;
 
-  constexpr bool holds(int64_t value) const { return value >= lo && value <= hi; }
+  constexpr bool holds(int64_t value) const {
+    return value >= lo && value <= hi && (value - lo) % step == 0;
+  }
 };
 
 /// The SDP's output converter (NVDLA_SDP.rdl D_CVT_OFFSET / D_CVT_SCALE /
@@ -123,6 +127,54 @@ constexpr PdpReciprocals pdpSingleRoundingReciprocals(int64_t kh, int64_t kw) {
   const int64_t n = kh * kw;
   return {int64_t(1) << 16, ((int64_t(1) << 17) / n + 1) / 2};
 }
+
+// --- Layer geometry: sizes the registers store minus 1 (or as an enum).
+/// PDP (NVDLA_PDP.rdl D_POOLING_KERNEL_CFG, D_POOLING_PADDING_CFG). The
+/// kernel fields are 4 bits wide but their enum stops at 8.
+inline constexpr RegisterField kPdpKernelWidth{"KERNEL_WIDTH", 1, 8,
+                                               "4-bit enum KERNEL_WIDTH_1..8"};
+inline constexpr RegisterField kPdpKernelHeight{"KERNEL_HEIGHT", 1, 8,
+                                                "4-bit enum KERNEL_HEIGHT_1..8"};
+inline constexpr RegisterField kPdpStrideWidth{"KERNEL_STRIDE_WIDTH", 1, 16,
+                                               "4 bits, stride - 1"};
+inline constexpr RegisterField kPdpStrideHeight{"KERNEL_STRIDE_HEIGHT", 1, 16,
+                                                "4 bits, stride - 1"};
+/// Padding in the IR's order: top, bottom, left, right.
+inline constexpr RegisterField kPdpPadding[4] = {{"PAD_TOP", 0, 7, "3-bit unsigned"},
+                                                 {"PAD_BOTTOM", 0, 7, "3-bit unsigned"},
+                                                 {"PAD_LEFT", 0, 7, "3-bit unsigned"},
+                                                 {"PAD_RIGHT", 0, 7, "3-bit unsigned"}};
+/// CDP (NVDLA_CDP.rdl D_LRN_CFG).
+inline constexpr RegisterField kCdpNormalzLen{"NORMALZ_LEN", 3, 9,
+                                              "2-bit enum LEN3, LEN5, LEN7, LEN9", 2};
+/// Convolution (NVDLA_CSC.rdl D_CONV_STRIDE_EXT, D_DILATION_EXT,
+/// D_WEIGHT_SIZE_EXT_0; NVDLA_CDMA.rdl D_CONV_STRIDE, D_ZERO_PADDING, whose
+/// right and bottom fields are a bit wider than left and top).
+inline constexpr RegisterField kConvStrideX{"CONV_X_STRIDE", 1, 8, "3 bits, stride - 1"};
+inline constexpr RegisterField kConvStrideY{"CONV_Y_STRIDE", 1, 8, "3 bits, stride - 1"};
+inline constexpr RegisterField kConvDilationX{"X_DILATION_EXT", 1, 32, "5 bits, dilation - 1"};
+inline constexpr RegisterField kConvDilationY{"Y_DILATION_EXT", 1, 32, "5 bits, dilation - 1"};
+inline constexpr RegisterField kConvWeightWidth{"WEIGHT_WIDTH_EXT", 1, 32, "5 bits, width - 1"};
+inline constexpr RegisterField kConvWeightHeight{"WEIGHT_HEIGHT_EXT", 1, 32,
+                                                 "5 bits, height - 1"};
+/// Padding in the IR's order: top, bottom, left, right.
+inline constexpr RegisterField kConvPadding[4] = {{"PAD_TOP", 0, 31, "5-bit unsigned"},
+                                                  {"PAD_BOTTOM", 0, 63, "6-bit unsigned"},
+                                                  {"PAD_LEFT", 0, 31, "5-bit unsigned"},
+                                                  {"PAD_RIGHT", 0, 63, "6-bit unsigned"}};
+
+/// A window's fields in the IR's orders ([h, w]; top, bottom, left, right).
+struct WindowFields {
+  RegisterField kernel[2], stride[2], padding[4];
+};
+inline constexpr WindowFields kPdpWindow{{kPdpKernelHeight, kPdpKernelWidth},
+                                         {kPdpStrideHeight, kPdpStrideWidth},
+                                         {kPdpPadding[0], kPdpPadding[1], kPdpPadding[2],
+                                          kPdpPadding[3]}};
+inline constexpr WindowFields kConvWindow{{kConvWeightHeight, kConvWeightWidth},
+                                          {kConvStrideY, kConvStrideX},
+                                          {kConvPadding[0], kConvPadding[1], kConvPadding[2],
+                                           kConvPadding[3]}};
 
 // --- LUT (SDP Y / CDP)
 /// The lookup table's fields (docs/IntegerAttributes.md section 7): the SDP

@@ -49,6 +49,8 @@ std::string whyNotConvolution(OpTy op, const OffloadTarget &target) {
   for (Type type : {op.getInput().getType(), op.getOutput().getType()})
     if (std::string why = target.checkSourceType(type); !why.empty())
       return why;
+  if (std::string why = whyNotConvRegisters(op); !why.empty())
+    return why;
   if (!isReadableConstant(op.getWeight()))
     return "its weight is not a constant (the convolution pipeline reads packed weights)";
   if (!isReadableConstant(op.getBias()))

@@ -12,13 +12,34 @@ namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
+/// The dla.pool layers of `op`: one when the PDP registers hold its window.
+template <typename OpTy>
+FailureOr<SmallVector<PoolStage>> planPool(OpTy op, const OffloadTarget &target,
+                                           std::string &why) {
+  ArrayRef<int64_t> nhwc = cast<RankedTensorType>(op.getInput().getType()).getShape();
+  bool integer = isa<IntegerType>(target.getElementType(op.getContext()));
+  return planPoolChain(std::is_same_v<OpTy, tosa::MaxPool2dOp>, integer, nhwc.slice(1, 2),
+                       op.getKernel(), op.getStride(), op.getPad(), why);
+}
+
 template <typename OpTy>
 std::string whyNotPool(OpTy op, const OffloadTarget &target) {
   for (Type type : {op.getInput().getType(), op.getOutput().getType()})
     if (std::string why = target.checkSourceType(type); !why.empty())
       return why;
-  return target.check(
-      nv::ConversionQuery::pooling(nv::featureInput(target.precision), target.precision));
+  if (std::string why = target.check(nv::ConversionQuery::pooling(
+          nv::featureInput(target.precision), target.precision));
+      !why.empty())
+    return why;
+  std::string why;
+  if (failed(planPool(op, target, why)))
+    return why;
+  return "";
+}
+
+/// "[a, b]" of a pair.
+std::string pair(const int64_t v[2]) {
+  return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + "]";
 }
 
 template <typename OpTy, PoolKind kind>
@@ -34,24 +55,46 @@ struct PoolToDLA : OpRewritePattern<OpTy> {
       why = whyNotAvgPool(op, target);
     if (!why.empty())
       return rewriter.notifyMatchFailure(op, why);
+    SmallVector<PoolStage> chain = *planPool(op, target, why);
     Location loc = op.getLoc();
     auto outType = cast<RankedTensorType>(op.getOutput().getType());
     Type element = target.getElementType(rewriter.getContext());
-    Value input = toLayerInput(rewriter, loc, op.getInput(), element);
-    auto pool = PoolOp::create(rewriter, loc,
-                               RankedTensorType::get(toNchwShape(outType.getShape()), element),
-                               kind, input, op.getKernel());
-    pool.setStrides(op.getStride());
-    pool.setPadding(op.getPad());
-    if (kind == PoolKind::Average && isa<IntegerType>(element)) {
-      // One rounding, as TOSA's integer average (NVIDIA's firmware table
-      // would round twice).
-      ArrayRef<int64_t> k = op.getKernel();
-      nv::PdpReciprocals recip = nv::pdpSingleRoundingReciprocals(k[0], k[1]);
-      pool.setRecipKernelWidth(recip.width);
-      pool.setRecipKernelHeight(recip.height);
+    Value value = toLayerInput(rewriter, loc, op.getInput(), element);
+    for (const PoolStage &stage : chain) {
+      SmallVector<int64_t> shape(cast<RankedTensorType>(value.getType()).getShape());
+      for (int d = 0; d < 2; ++d)
+        shape[2 + d] = (shape[2 + d] + stage.pad[2 * d] + stage.pad[2 * d + 1] -
+                        stage.kernel[d]) / stage.stride[d] + 1;
+      if (chain.size() == 1)
+        shape = toNchwShape(outType.getShape()); // dynamic extents stay dynamic
+      auto pool = PoolOp::create(rewriter, loc, RankedTensorType::get(shape, element), kind,
+                                 value, stage.kernel);
+      pool.setStrides(stage.stride);
+      pool.setPadding(stage.pad);
+      if (kind == PoolKind::Average && isa<IntegerType>(element)) {
+        // One rounding, as TOSA's integer average (NVIDIA's firmware table
+        // would round twice). Integer averages are never chained.
+        nv::PdpReciprocals recip = nv::pdpSingleRoundingReciprocals(stage.kernel[0],
+                                                                    stage.kernel[1]);
+        pool.setRecipKernelWidth(recip.width);
+        pool.setRecipKernelHeight(recip.height);
+      }
+      value = pool;
     }
-    rewriter.replaceOp(op, toTosaResult(rewriter, loc, pool, outType));
+    if (chain.size() > 1) {
+      std::string kernels;
+      for (const PoolStage &stage : chain)
+        kernels += (kernels.empty() ? "" : ", ") + pair(stage.kernel);
+      mlir::emitRemark(loc) << "split into " << chain.size() << " dla.pool layers of kernels "
+                            << kernels << ": its "
+                            << whyNotWindow(nv::kPdpWindow, op.getKernel(), op.getStride(),
+                                            op.getPad())
+                            << (kind == PoolKind::Max
+                                    ? " (max over overlapping windows, exact)"
+                                    : " (mean of equal sub-window means; fp16 rounds once per "
+                                      "layer)");
+    }
+    rewriter.replaceOp(op, toTosaResult(rewriter, loc, value, outType));
     return success();
   }
 

@@ -11,6 +11,7 @@
 
 #include "dla/Format/NvdlaConversion.h"
 #include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaRegisters.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -107,6 +108,39 @@ std::string whyNotRescale(tosa::RescaleOp op, const OffloadTarget &target);
 /// Whether integer `clamp` is the ReLU at the zero point of a rescale that
 /// offloads (then it runs as that layer's ReLU).
 bool isFusedQuantizedRelu(tosa::ClampOp clamp, const OffloadTarget &target);
+
+/// Empty when a window (kernel and strides [h, w], padding [top, bottom,
+/// left, right]) fits the register fields `w`, else which field it
+/// overflows ("kernel width 12 is outside 1..8 (KERNEL_WIDTH: ...)").
+std::string whyNotWindow(const ::dlaformat::nvdla::WindowFields &w, ArrayRef<int64_t> kernel,
+                         ArrayRef<int64_t> strides, ArrayRef<int64_t> padding);
+/// The same for a convolution (CSC / CDMA fields, dilation too), as a
+/// reason ("its ...").
+std::string whyNotConvWindow(ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                             ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations);
+
+/// whyNotConvWindow of a tosa.conv2d or tosa.depthwise_conv2d.
+template <typename OpTy>
+std::string whyNotConvRegisters(OpTy op) {
+  ArrayRef<int64_t> w = cast<ShapedType>(op.getWeight().getType()).getShape();
+  // conv2d's weight is OHWI, depthwise's HWCM.
+  const int64_t kernel[2] = {std::is_same_v<OpTy, tosa::Conv2DOp> ? w[1] : w[0],
+                             std::is_same_v<OpTy, tosa::Conv2DOp> ? w[2] : w[1]};
+  return whyNotConvWindow(kernel, op.getStride(), op.getPad(), op.getDilation());
+}
+
+/// One dla.pool of a chain (orders as dla.pool's).
+struct PoolStage {
+  int64_t kernel[2], stride[2], pad[4];
+};
+/// The dla.pool layers that compute max (else average) pooling of an input
+/// of extents `inHW` with a window the PDP registers may not hold: the
+/// window itself when they do, else a chain whose result is the same
+/// (WindowLimits.cpp). Failure with `why` (a reason) when there is none.
+FailureOr<SmallVector<PoolStage>> planPoolChain(bool max, bool integer, ArrayRef<int64_t> inHW,
+                                                ArrayRef<int64_t> kernel,
+                                                ArrayRef<int64_t> strides,
+                                                ArrayRef<int64_t> padding, std::string &why);
 
 void populateConvPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 void populatePoolPatterns(RewritePatternSet &patterns, const OffloadTarget &target);

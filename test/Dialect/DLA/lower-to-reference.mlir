@@ -142,15 +142,15 @@ func.func @pool_average_int8(%x: tensor<1x8x4x4xi8>) -> tensor<1x8x2x2xi8> {
 // LRN: channels padded by (size-1)/2 before and size/2 after, a window sum of
 // squares, then x / (k + alpha/size * sum)^beta in f32.
 // CHECK-LABEL: func.func @lrn
-// CHECK: tensor.pad {{.*}} low[0, 1, 0, 0] high[0, 2, 0, 0]
+// CHECK: tensor.pad {{.*}} low[0, 2, 0, 0] high[0, 2, 0, 0]
 // CHECK: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
 // CHECK: arith.mulf
 // CHECK: arith.addf
-// CHECK: arith.constant 2.500000e-01 : f32
+// CHECK: arith.constant 2.000000e-01 : f32
 // CHECK: math.powf
 // CHECK: arith.divf
 func.func @lrn(%x: tensor<1x8x4x4xf16>) -> tensor<1x8x4x4xf16> {
-  %y = dla.lrn %x size 4 {alpha = 1.0 : f32, beta = 0.5 : f32, k = 2.0 : f32}
+  %y = dla.lrn %x size 5 {alpha = 1.0 : f32, beta = 0.5 : f32, k = 2.0 : f32}
       : tensor<1x8x4x4xf16> -> tensor<1x8x4x4xf16>
   return %y : tensor<1x8x4x4xf16>
 }

@@ -31,7 +31,7 @@ func.func @f(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
 // -----
 
 func.func @f(%x: tensor<1x8x2x2xi8>) -> tensor<1x8x2x2xi8> {
-  // expected-error @+1 {{'dla.lrn' op size 4 is not a CDP normalization length (NORMALZ_LEN: 3, 5, 7 or 9)}}
+  // expected-error @+1 {{'dla.lrn' op size = 4 is not one of 3, 5, 7, 9 (NORMALZ_LEN: 2-bit enum LEN3, LEN5, LEN7, LEN9)}}
   %y = dla.lrn %x size 4  : tensor<1x8x2x2xi8> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -39,7 +39,7 @@ func.func @f(%x: tensor<1x8x2x2xi8>) -> tensor<1x8x2x2xi8> {
 // -----
 
 func.func @f(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi16> {
-  // expected-error @+1 {{'dla.lrn' op size 11 is not a CDP normalization length (NORMALZ_LEN: 3, 5, 7 or 9)}}
+  // expected-error @+1 {{'dla.lrn' op size = 11 is not one of 3, 5, 7, 9 (NORMALZ_LEN: 2-bit enum LEN3, LEN5, LEN7, LEN9)}}
   %y = dla.lrn %x size 11  : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi16>
   return %y : tensor<1x8x2x2xi16>
 }
@@ -290,4 +290,13 @@ func.func @f(%x: tensor<1x8x2x2xi8>) -> tensor<1x8x2x2xi8> {
   // expected-error @+1 {{'dla.lrn' op lut.le_slope_uflow_shift = -17 is outside -16..15 (LUT_LE_SLOPE_UFLOW_SHIFT: 5-bit field read signed)}}
   %y = dla.lrn %x size 5 lut <le_function = exponent, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = 0, le_end = 16, lo_start = 0, lo_end = 16, le_index_offset = 0, lo_index_select = 0, uflow_priority = le, oflow_priority = le, hybrid_priority = lo, le_slope_uflow_shift = -17> : tensor<1x8x2x2xi8> -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
+}
+
+// -----
+
+// NORMALZ_LEN holds the window on fp16 pipelines too.
+func.func @lrn_fp16_even_window(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.lrn' op size = 4 is not one of 3, 5, 7, 9 (NORMALZ_LEN: 2-bit enum LEN3, LEN5, LEN7, LEN9)}}
+  %y = dla.lrn %x size 4 : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
 }

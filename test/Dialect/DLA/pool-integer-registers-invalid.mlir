@@ -77,9 +77,10 @@ func.func @min(%x: tensor<1x8x4x4xi16>) -> tensor<1x8x3x3xi16> {
 // -----
 
 // A 9-wide window over a 1-wide input padded by 4 on each side has 8
-// padded columns: no PAD_VALUE_8X exists (decision 17).
+// padded columns: no PAD_VALUE_8X exists (decision 17). KERNEL_WIDTH holds
+// 1..8 and the padding 0..7 (decision 20), so no window can have 8.
 func.func @eight_padded(%x: tensor<1x8x4x1xi8>) -> tensor<1x8x4x1xi8> {
-  // expected-error @+1 {{'dla.pool' op pad_values cover 1..7 padded positions (PAD_VALUE_1X .. 7X); a window here has 8 padded columns}}
+  // expected-error @+1 {{'dla.pool' op kernel[1] = 9 is outside 1..8 (KERNEL_WIDTH: 4-bit enum KERNEL_WIDTH_1..8)}}
   %y = dla.pool average %x kernel [1, 9] pad [0, 0, 4, 4] pad_values [1, 2, 3, 4, 5, 6, 7] : tensor<1x8x4x1xi8> -> tensor<1x8x4x1xi8>
   return %y : tensor<1x8x4x1xi8>
 }

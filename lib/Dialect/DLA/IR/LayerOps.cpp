@@ -85,9 +85,31 @@ LogicalResult mlir::dla::verifyRegisterField(Operation *op, const Twine &path, i
     return success();
   StringRef name = registerName.empty() ? StringRef(field.name.data(), field.name.size())
                                         : registerName;
-  return op->emitOpError() << path << " = " << value << " is outside " << field.lo << ".."
-                           << field.hi << " (" << name << ": "
-                           << StringRef(field.why.data(), field.why.size()) << ")";
+  InFlightDiagnostic diag = op->emitOpError() << path << " = " << value;
+  if (field.step == 1) {
+    diag << " is outside " << field.lo << ".." << field.hi;
+  } else {
+    diag << " is not one of " << field.lo;
+    for (int64_t v = field.lo + field.step; v <= field.hi; v += field.step)
+      diag << ", " << v;
+  }
+  return diag << " (" << name << ": " << StringRef(field.why.data(), field.why.size()) << ")";
+}
+
+LogicalResult mlir::dla::verifyWindowRegisters(Operation *op, ArrayRef<int64_t> kernel,
+                                               ArrayRef<int64_t> strides,
+                                               ArrayRef<int64_t> padding,
+                                               const ::dlaformat::nvdla::WindowFields &fields) {
+  const char *dims[2] = {"[0]", "[1]"};
+  for (int d = 0; d < 2; ++d) {
+    if (failed(verifyRegisterField(op, Twine("kernel") + dims[d], kernel[d], fields.kernel[d])) ||
+        failed(verifyRegisterField(op, Twine("stride") + dims[d], strides[d], fields.stride[d])))
+      return failure();
+  }
+  for (int i = 0; i < 4; ++i)
+    if (failed(verifyRegisterField(op, "pad[" + Twine(i) + "]", padding[i], fields.padding[i])))
+      return failure();
+  return success();
 }
 
 LogicalResult mlir::dla::verifyElementwiseShape(Operation *op, RankedTensorType input,
@@ -209,6 +231,14 @@ LogicalResult ConvOp::verify() {
                              getOutput().getType(), getStrides(), getPadding(),
                              getDilations())))
     return failure();
+  ArrayRef<int64_t> weight = getWeight().getType().getShape();
+  const int64_t kernel[2] = {weight[2], weight[3]};
+  if (failed(verifyWindowRegisters(*this, kernel, getStrides(), getPadding(), nv::kConvWindow)))
+    return failure();
+  for (int d = 0; d < 2; ++d)
+    if (failed(verifyRegisterField(*this, "dilation[" + Twine(d) + "]", getDilations()[d],
+                                   d == 0 ? nv::kConvDilationY : nv::kConvDilationX)))
+      return failure();
   if (std::optional<int64_t> clip = getClipTruncate()) {
     if (!getWeight().getType().getElementType().isInteger())
       return emitOpError("clip_truncate is an integer register: this convolution computes in "
@@ -290,21 +320,12 @@ static LogicalResult verifyPoolTypes(Operation *op, RankedTensorType input,
   return verifySpatial(op, input, output, kernel, noDilation, strides, padding);
 }
 
-/// The most padded positions any window of one spatial dimension holds.
-static int64_t maxPaddedPositions(int64_t in, int64_t out, int64_t kernel, int64_t stride,
-                                  int64_t before) {
-  int64_t most = 0;
-  for (int64_t o = 0; o < out; ++o) {
-    int64_t start = o * stride - before;
-    int64_t valid = std::min(start + kernel, in) - std::max<int64_t>(start, 0);
-    most = std::max(most, kernel - std::max<int64_t>(valid, 0));
-  }
-  return most;
-}
-
 LogicalResult PoolOp::verify() {
   if (failed(verifyPoolTypes(*this, getInput().getType(), getOutput().getType(), getKernel(),
                              getStrides(), getPadding())))
+    return failure();
+  if (failed(verifyWindowRegisters(*this, getKernel(), getStrides(), getPadding(),
+                                   nv::kPdpWindow)))
     return failure();
   // PDP's integer average registers (docs/IntegerAttributes.md 5.1, 6.2).
   const char *stated = getRecipKernelWidthAttr()    ? "recip_kernel_width"
@@ -331,19 +352,9 @@ LogicalResult PoolOp::verify() {
   for (auto [i, value] : llvm::enumerate(*pads))
     if (failed(verifyRegisterField(*this, "pad_values[" + Twine(i) + "]", value, nv::kPdpPadValue[i])))
       return failure();
-  // Seven registers: a window with more padded rows or columns has none.
-  RankedTensorType in = getInput().getType(), out = getOutput().getType();
-  const char *names[2] = {"rows", "columns"};
-  for (int d = 0; d < 2; ++d) {
-    if (in.isDynamicDim(2 + d) || out.isDynamicDim(2 + d))
-      continue;
-    int64_t most = maxPaddedPositions(in.getDimSize(2 + d), out.getDimSize(2 + d),
-                                      getKernel()[d], getStrides()[d], getPadding()[2 * d]);
-    if (most > 7)
-      return emitOpError() << "pad_values cover 1..7 padded positions (PAD_VALUE_1X .. 7X); a "
-                              "window here has "
-                           << most << " padded " << names[d];
-  }
+  // Seven registers suffice (decision 20): with padding of at most 7, an
+  // 8-wide window always holds an input position, a narrower one has at
+  // most 7 positions.
   return success();
 }
 

@@ -2,7 +2,7 @@
 //
 // docs/IntegerAttributes.md 5.2 and 6.2: the CDP's converters and lookup
 // table exist on integer pipelines only, stated converters come with stated
-// tables, and the window is one of NORMALZ_LEN's lengths.
+// tables; the window is one of NORMALZ_LEN's lengths on every pipeline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +25,9 @@ static LogicalResult checkCvt(LrnOp op, StringRef name, CvtAttr cvt,
 }
 
 LogicalResult mlir::dla::verifyLrnRegisters(LrnOp op) {
+  // NORMALZ_LEN holds the window on every pipeline.
+  if (failed(verifyRegisterField(op, "size", op.getSize(), nv::kCdpNormalzLen)))
+    return failure();
   Type element = op.getInput().getType().getElementType();
   const std::pair<StringRef, Attribute> registers[] = {
       {"in_cvt", op.getInCvtAttr()}, {"out_cvt", op.getOutCvtAttr()}, {"lut", op.getLutAttr()}};
@@ -35,10 +38,6 @@ LogicalResult mlir::dla::verifyLrnRegisters(LrnOp op) {
         return op.emitOpError() << name << " is an integer register: this LRN computes in fp16";
     return success();
   }
-  int64_t size = op.getSize();
-  if (size != 3 && size != 5 && size != 7 && size != 9)
-    return op.emitOpError() << "size " << size
-                            << " is not a CDP normalization length (NORMALZ_LEN: 3, 5, 7 or 9)";
   LutAttr lut = op.getLutAttr();
   for (auto [name, attr] : ArrayRef(registers).take_front(2))
     if (attr && !lut)

@@ -66,7 +66,9 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     count, the rest is zero-padded; precision converts as the convolution
     table allows).
 
-    `padding` is `[top, bottom, left, right]`. The output element type is
+    `padding` is `[top, bottom, left, right]`. The registers hold kernels
+    of 1..32, strides of 1..8, dilations of 1..32, top / left padding of
+    0..31 and bottom / right of 0..63. The output element type is
     the configured output precision. On an integer pipeline,
     `clip_truncate` is CACC's delivery shift: the sum becomes
     `SAT32(RHA(sum, clip_truncate))` (rounding half away from zero) before
@@ -217,7 +219,8 @@ def DLA_PoolOp : DLA_LayerOp<"pool"> {
     Max, min or average pooling of feature data (logical NCHW) over
     `kernel = [kh, kw]` windows with `stride` and `pad = [top, bottom, left,
     right]`. PDP converts no precision: the output element type must equal
-    the input's (checked by `--dla-check-precision`).
+    the input's (checked by `--dla-check-precision`). The registers hold
+    kernels of 1..8, strides of 1..16 and padding of 0..7 per side.
 
     Integer average pooling computes as PDP does: the window sum `S` wraps
     in the line buffer (int16 for int8 data, int32 for int16), padded
@@ -325,6 +328,7 @@ def DLA_LrnOp : DLA_LayerOp<"lrn"> {
   let description = [{
     `output = input / (k + alpha / size * sum of input^2 over size
     neighbouring channels)^beta`, logical NCHW. CDP converts no precision.
+    `size` is 3, 5, 7 or 9 (`NORMALZ_LEN`).
     An integer LRN is the CDP's arithmetic (docs/IntegerAttributes.md 5.2):
     input converter `in_cvt`, square sum, lookup table `lut`, product with
     the converted input, output converter `out_cvt`; without `lut` the

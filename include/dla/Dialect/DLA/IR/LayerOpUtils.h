@@ -38,6 +38,13 @@ LogicalResult verifyRegisterField(Operation *op, const Twine &path, int64_t valu
                                   const ::dlaformat::nvdla::RegisterField &field,
                                   StringRef registerName = {});
 
+/// A window's kernel [h, w], strides [h, w] and padding [top, bottom,
+/// left, right] within `fields` (kernel[0], stride[1], pad[2], ... in
+/// verifyRegisterField's message).
+LogicalResult verifyWindowRegisters(Operation *op, ArrayRef<int64_t> kernel,
+                                    ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                                    const ::dlaformat::nvdla::WindowFields &fields);
+
 /// dla.sdp's stage form (bs, bn, ew): integer pipelines, register ranges,
 /// memory operands bound by name, the target's stages. Succeeds on the
 /// implicit form.
