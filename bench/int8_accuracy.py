@@ -3,7 +3,7 @@
 int8 on an NVDLA configuration, against the float model on onnxruntime.
 
     python3 bench/int8_accuracy.py [build/bin] [--models cls,rec] [--count 64]
-        [--calibration 32] [--method entropy] [--target nv_small] [--keep DIR]
+        [--batch 8] [--calibration 32] [--method entropy] [--target nv_small] [--keep DIR]
 
 Per model: dla-calibrate on --calibration rendered text lines (utils/
 textlines.py, seeds 0..; PaddleOCR's preprocessing), dla-import-onnx
@@ -68,22 +68,30 @@ def bench(name, a, bin_dir, work):
     x = lines(1000, a.count, width)
     xs = os.path.join(work, name + "_x.npy")
     np.save(xs, x)
+    # Batches of --batch lines: one compile each (a batch of 64 with layouts
+    # takes over 14 GB in the JIT).
     tosa = os.path.join(work, name + "_int8.mlir")
     run([os.path.join(bin_dir, "dla-import-onnx"), model, "--input-shape",
-         "x=%dx3x48x%d" % (a.count, width), "--calibration-table", table, "-o", tosa])
+         "x=%dx3x48x%d" % (a.batch, width), "--calibration-table", table, "-o", tosa])
     converted = run([os.path.join(bin_dir, "dla-opt"), tosa,
                      "--dla-convert-tosa=config=%s precision=int8" % a.target])
     host_convs = len(re.findall(r"= tosa\.(?:conv2d|depthwise_conv2d)\b", converted))
     dla_convs = len(re.findall(r"= dla\.conv\b", converted))
-    out = os.path.join(work, name + "_dla")
-    log = run([os.path.join(bin_dir, "dla-run-onnx"), model, "--tosa", tosa, "--input", xs,
-               "--output-dir", out, "--target", a.target, "--precision", "int8", "--layouts",
-               "--opt-level", str(a.opt_level)])
-    offload = re.search(r"offload: .*", log)
+    got, offload = [], None
+    for i in range(0, a.count, a.batch):
+        part = os.path.join(work, "%s_x%d.npy" % (name, i))
+        np.save(part, x[i:i + a.batch])
+        out = os.path.join(work, "%s_dla%d" % (name, i))
+        log = run([os.path.join(bin_dir, "dla-run-onnx"), model, "--tosa", tosa, "--input", part,
+                   "--output-dir", out, "--target", a.target, "--precision", "int8", "--layouts",
+                   "--opt-level", str(a.opt_level)])
+        offload = offload or re.search(r"offload: .*", log)
+        got.append(np.load(os.path.join(out, "output_0.npy")))
+    got = np.concatenate(got)
     ort_dir = os.path.join(work, name + "_ort")
     env = dict(os.environ, ONNXRUNTIME_NODE=a.ort)
     run(["node", os.path.join(ROOT, "utils", "ort", "run-ort.js"), model, ort_dir, xs], env=env)
-    got, want = np.load(os.path.join(out, "output_0.npy")), np.load(os.path.join(ort_dir, "0.npy"))
+    want = np.load(os.path.join(ort_dir, "0.npy"))
     print("%s: %d lines (%d rotated), calibrated on %d others (%s); %s; convolutions: %d on "
           "the accelerator, %d on the host"
           % (name, a.count, a.count // 2, a.calibration, a.method,
@@ -116,6 +124,7 @@ def main():
     p.add_argument("--models", default="cls,rec")
     p.add_argument("--models-dir", default=os.path.join(ROOT, "build", "models"))
     p.add_argument("--count", type=int, default=64, help="evaluation lines (default 64)")
+    p.add_argument("--batch", type=int, default=8, help="lines per compiled batch (divides --count)")
     p.add_argument("--calibration", type=int, default=32, help="calibration lines (default 32)")
     p.add_argument("--method", default="entropy", choices=["max", "percentile", "entropy"])
     p.add_argument("--target", default="nv_small", choices=["nv_small", "nv_large", "nv_full"])
@@ -124,6 +133,8 @@ def main():
         "~/.cache/dla-mlir/onnxruntime-node-1.20.1/node_modules/onnxruntime-node")))
     p.add_argument("--keep", help="keep the tables, inputs and outputs here")
     a = p.parse_args()
+    if a.count % a.batch:
+        p.error("--batch %d does not divide --count %d" % (a.batch, a.count))
     ok = True
     with tempfile.TemporaryDirectory(prefix="int8-accuracy-") as tmp:
         work = a.keep or tmp
