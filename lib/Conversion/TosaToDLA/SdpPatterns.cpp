@@ -206,29 +206,19 @@ struct ClampToSdp : OpRewritePattern<tosa::ClampOp> {
     if (std::string why = whyNotClamp(op, target); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
     Type element = target.getElementType(rewriter.getContext());
-    if (auto lo = dyn_cast<IntegerAttr>(op.getMinValAttr())) {
-      // Integer bounds: the SDP X ALU's MAX and MIN with register operands.
-      Location loc = op.getLoc();
-      Value input = toLayerInput(rewriter, loc, op.getInput(), element);
-      auto hi = cast<IntegerAttr>(op.getMaxValAttr());
-      Value clamp = ClampOp::create(rewriter, loc, input.getType(), input,
-                                    rewriter.getF64FloatAttr(double(lo.getInt())),
-                                    rewriter.getF64FloatAttr(double(hi.getInt())), CvtAttr(),
-                                    PipelinePrecisionAttr());
-      rewriter.replaceOp(op, toTosaResult(rewriter, loc, clamp,
-                                          cast<RankedTensorType>(op.getType())));
-      return success();
-    }
-    if (isZero(op.getMinVal()) && isUnboundedAbove(op.getMaxVal())) {
+    if (isa<FloatAttr>(op.getMinValAttr()) && isZero(op.getMinVal()) &&
+        isUnboundedAbove(op.getMaxVal())) {
       replaceWithSdp(rewriter, op, op.getInput(), {}, {}, {}, /*relu=*/true, element);
       return success();
     }
-    // Float bounds (ReLU6, hard-sigmoid's [0, 1], ...): MAX then MIN in
-    // the layer's fp16, bounds beyond fp16's range at its largest finite
-    // values (the SDP's fp16 output clips there anyway).
+    // Any other bounds (ReLU6, hard-sigmoid's [0, 1], integer clamps): the
+    // SDP X ALU's MAX then MIN with register operands. Float bounds beyond
+    // fp16's range sit at its largest finite values (the SDP's fp16 output
+    // clips there anyway); integer bounds are the type's own.
     auto bound = [](Attribute a) {
-      double v = cast<FloatAttr>(a).getValueAsDouble();
-      return std::clamp(v, -65504.0, 65504.0);
+      if (auto i = dyn_cast<IntegerAttr>(a))
+        return double(i.getInt());
+      return std::clamp(cast<FloatAttr>(a).getValueAsDouble(), -65504.0, 65504.0);
     };
     Location loc = op.getLoc();
     Value input = toLayerInput(rewriter, loc, op.getInput(), element);
