@@ -11,7 +11,8 @@ Layers, in TOSA's quantized form (what dla-import-onnx writes for QDQ and
 QLinear models): conv2d and depthwise_conv2d on i8 with input / weight zero
 points, an i32 bias, padding and strides, rescaled to i8 per tensor or per
 channel with an output zero point, with or without the clamp at the zero
-point (ReLU); the sum of two rescaled i8 maps (a residual add); max and
+point (ReLU); matmul by a constant (a 1x1 convolution on the accelerator),
+rescaled likewise; the sum of two rescaled i8 maps (a residual add); max and
 average pooling on i8 with a zero point. Every case must be offloaded
 entirely (no integer TOSA computation left on the host).
 
@@ -31,7 +32,7 @@ import sys
 import numpy as np
 
 NUMBER = re.compile(r"-?\d+")
-COMPUTE = re.compile(r"tosa\.(conv2d|depthwise_conv2d|rescale|add|clamp|avg_pool2d|max_pool2d)\b")
+COMPUTE = re.compile(r"tosa\.(conv2d|depthwise_conv2d|matmul|rescale|add|clamp|avg_pool2d|max_pool2d)\b")
 
 
 def literal(a, t):
@@ -128,6 +129,27 @@ def conv_case(rng, depthwise):
     return b, [x_shape], out, y, "%s_%s" % (name, "pc" if per_channel else "pt")
 
 
+def matmul_case(rng):
+    """A [1, M, K] by constant B [1, K, P] (a fully connected layer, ONNX
+    MatMulInteger / QLinearMatMul), rescaled per tensor or per column: a
+    1x1 convolution on the accelerator."""
+    m, k, p = (int(v) for v in rng.integers(1, 40, size=3))
+    zx, zy = int(rng.integers(-128, 128)), int(rng.integers(-128, 128))
+    per_channel = rng.random() < 0.5
+    wt = i8(rng, (1, k, p))
+    base = 1.0 / (128.0 * np.sqrt(k) * 40)
+    f = (base * np.exp(rng.uniform(-1, 1, size=p if per_channel else 1))).astype(np.float32)
+    b = Builder()
+    wv = b.const(wt, "i8")
+    az, bz = b.const(np.array([zx], np.int8), "i8"), b.const(np.array([0], np.int8), "i8")
+    out = (1, m, p)
+    acc = b.op("tosa.matmul %%a0, %s, %s, %s : (%s, %s, %s, %s) -> $T"
+               % (wv, az, bz, ttype((1, m, k), "i8"), ttype(wt.shape, "i8"), ttype((1,), "i8"),
+                  ttype((1,), "i8")), ttype(out, "i32"))
+    y = rescale(b, acc, out, "i32", "i8", f, 0, zy)
+    return b, [(1, m, k)], out, y, "matmul_%s" % ("pc" if per_channel else "pt")
+
+
 def add_case(rng):
     shape = (1, int(rng.integers(1, 8)), int(rng.integers(1, 8)), int(rng.integers(1, 40)))
     sa, sb, sy = np.exp(rng.uniform(-1, 1, size=3))
@@ -207,8 +229,9 @@ def make_cases(rng, count, large_pools=False):
     for i in range(count):
         r = rng.random()
         b, ins, out, y, kind = (large_max_pool_case(rng) if large_pools
-                                else conv_case(rng, False) if r < 0.4 else conv_case(rng, True) if r < 0.6
-                                else add_case(rng) if r < 0.8 else pool_case(rng))
+                                else conv_case(rng, False) if r < 0.35 else conv_case(rng, True) if r < 0.55
+                                else matmul_case(rng) if r < 0.65
+                                else add_case(rng) if r < 0.82 else pool_case(rng))
         cases.append(("%s_%d" % (kind, i), b, ins, out, y, [i8(rng, s) for s in ins]))
     return cases
 

@@ -35,6 +35,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     populatePoolPatterns(set, target);
     populateSdpPatterns(set, target);
     populateQuantizedPatterns(set, target);
+    populateMatMulPatterns(set, target);
     populateSdpFusionPatterns(set, target);
     populateCleanupPatterns(set);
     patterns = std::move(set);

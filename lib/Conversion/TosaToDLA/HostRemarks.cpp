@@ -23,6 +23,7 @@ std::optional<std::string> tosa_to_dla::explainHostOp(Operation *op,
       .Case([&](tosa::ClampOp c) { return orFallback(whyNotClamp(c, target)); })
       .Case([&](tosa::AddOp a) { return orFallback(whyNotAdd(a, target)); })
       .Case([&](tosa::MulOp m) { return orFallback(whyNotMul(m, target)); })
+      .Case([&](tosa::MatMulOp m) { return orFallback(whyNotMatMul(m, target)); })
       .Case([&](tosa::RescaleOp r) { return orFallback(whyNotRescale(r, target)); })
       .Case([&](tosa::TransposeConv2DOp) -> std::optional<std::string> {
         return std::string("dla.conv has no deconvolution mode");

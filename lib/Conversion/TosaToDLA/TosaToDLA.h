@@ -103,6 +103,8 @@ std::string whyNotAvgPool(tosa::AvgPool2dOp op, const OffloadTarget &target);
 std::string whyNotClamp(tosa::ClampOp op, const OffloadTarget &target);
 std::string whyNotAdd(tosa::AddOp op, const OffloadTarget &target);
 std::string whyNotMul(tosa::MulOp op, const OffloadTarget &target);
+/// A product by a constant runs as a 1x1 convolution (MatMulPatterns.cpp).
+std::string whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target);
 /// A rescale offloads with the layer it rescales (QuantizedPatterns.cpp).
 std::string whyNotRescale(tosa::RescaleOp op, const OffloadTarget &target);
 /// Whether integer `clamp` is the ReLU at the zero point of a rescale that
@@ -147,6 +149,9 @@ void populatePoolPatterns(RewritePatternSet &patterns, const OffloadTarget &targ
 void populateSdpPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// TOSA's quantized layers (conv2d / depthwise / add with their rescale).
 void populateQuantizedPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+/// tosa.matmul by a constant (and a per-column constant added to it) as
+/// tosa.conv2d.
+void populateMatMulPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// Cancels transpose pairs and cast pairs that restore their input exactly.
 void populateCleanupPatterns(RewritePatternSet &patterns);
 /// Runs SDP layers on the fly after a convolution and merges consecutive
