@@ -36,6 +36,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     populateSdpPatterns(set, target);
     populateQuantizedPatterns(set, target);
     populateMatMulPatterns(set, target);
+    populateProductPatterns(set, target);
     populateSdpFusionPatterns(set, target);
     populateCleanupPatterns(set);
     patterns = std::move(set);

@@ -8,6 +8,7 @@
 //   tosa.add of a per-channel constant            -> bias
 //   tosa.mul by a per-channel constant a (then
 //   tosa.add of a per-channel constant b)         -> batchnorm (add b/a, multiply by a)
+//   tosa.mul of run-time tensors                  -> ProductPatterns.cpp
 // After conversion an SDP whose input is a convolution's only use runs
 // on the fly, and an SDP that reads another SDP's only result merges with it
 // when its stages all come later in the SDP's order.
@@ -277,6 +278,9 @@ struct MulToSdp : OpRewritePattern<tosa::MulOp> {
   LogicalResult matchAndRewrite(tosa::MulOp op, PatternRewriter &rewriter) const override {
     if (std::string why = whyNotMul(op, target); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
+    // Products of run-time tensors: ProductPatterns.cpp.
+    if (!scaledFeature(op))
+      return failure();
     // x * a + b converts as one batch-norm, from the add.
     if (op->hasOneUse())
       if (auto add = dyn_cast<tosa::AddOp>(*op->getUsers().begin())) {
@@ -442,11 +446,8 @@ std::string tosa_to_dla::whyNotMul(tosa::MulOp op, const OffloadTarget &target) 
     return "it does not multiply a rank-4 feature map";
   if (!isZeroShift(op))
     return "it has a non-zero or non-constant shift";
-  if (!scaledFeature(op)) {
-    if (isFeatureMap(op.getInput1(), out) && isFeatureMap(op.getInput2(), out))
-      return "it multiplies two feature maps, and dla.sdp's element-wise operand is added";
-    return "it does not multiply a feature map by a per-channel constant";
-  }
+  if (!scaledFeature(op))
+    return whyNotProduct(op, target);
   if (readBatchnorm(scaleOf(op), Value(), channelsOf(out), target.getElementType(op.getContext()))
           .empty())
     return "a zero scale cannot run as batch-norm's add-then-multiply";

@@ -103,6 +103,9 @@ std::string whyNotAvgPool(tosa::AvgPool2dOp op, const OffloadTarget &target);
 std::string whyNotClamp(tosa::ClampOp op, const OffloadTarget &target);
 std::string whyNotAdd(tosa::AddOp op, const OffloadTarget &target);
 std::string whyNotMul(tosa::MulOp op, const OffloadTarget &target);
+/// A product of two feature maps, or of a feature map and a per-channel
+/// tensor computed at run time (ProductPatterns.cpp).
+std::string whyNotProduct(tosa::MulOp op, const OffloadTarget &target);
 /// A product by a constant runs as a 1x1 convolution (MatMulPatterns.cpp).
 std::string whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target);
 /// A rescale offloads with the layer it rescales (QuantizedPatterns.cpp).
@@ -149,6 +152,8 @@ void populatePoolPatterns(RewritePatternSet &patterns, const OffloadTarget &targ
 void populateSdpPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// TOSA's quantized layers (conv2d / depthwise / add with their rescale).
 void populateQuantizedPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+/// Products of run-time tensors on the SDP's multiplier.
+void populateProductPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// tosa.matmul by a constant (and a per-column constant added to it) as
 /// tosa.conv2d.
 void populateMatMulPatterns(RewritePatternSet &patterns, const OffloadTarget &target);

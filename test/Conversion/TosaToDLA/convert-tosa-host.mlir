@@ -71,15 +71,6 @@ func.func @deconvolution(%x: tensor<1x2x2x2xf32>) -> tensor<1x4x4x3xf32> {
 
 // -----
 
-func.func @product(%x: tensor<1x2x2x2xf32>, %y: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
-  %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
-  // expected-remark @+1 {{stays on the host: it multiplies two feature maps, and dla.sdp's element-wise operand is added}}
-  %0 = tosa.mul %x, %y, %shift : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>, tensor<1xi8>) -> tensor<1x2x2x2xf32>
-  return %0 : tensor<1x2x2x2xf32>
-}
-
-// -----
-
 func.func @zero_scale(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %a = "tosa.const"() {values = dense<[[[[0.0, 1.0]]]]> : tensor<1x1x1x2xf32>} : () -> tensor<1x1x1x2xf32>
   %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>

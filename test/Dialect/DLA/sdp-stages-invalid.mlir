@@ -1,6 +1,6 @@
 // Every diagnostic of dla.sdp's stage form (#dla.sdp_x, #dla.sdp_y): the
 // attributes' own rules, the register ranges (dla/Format/NvdlaRegisters.h),
-// integer pipelines only, memory operands bound by name, and the stages
+// what an fp16 pipeline's stages cannot hold, memory operands bound by name, and the stages
 // the target has (docs/IntegerAttributes.md sections 6.1 to 6.3).
 // RUN: dla-opt %s -split-input-file -verify-diagnostics
 func.func @attr0(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
@@ -155,9 +155,44 @@ func.func @range6(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 
 // -----
 
-func.func @fp16(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
-  // expected-error @+1 {{'dla.sdp' op bs is an integer register: this SDP computes in fp32}}
-  %y = dla.sdp offline %x bs <relu = true> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+// An fp16 SDP's stages compute in fp32 from fp16 memory operands
+// (docs/IntegerAttributes.md section 4.7): no shifts, no integer register
+// operands, no Y stage.
+func.func @fp16_shift(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op bs.mul_shift = 2 is an integer register: this SDP computes in fp32 (operands come from memory, no shifts)}}
+  %y = dla.sdp offline %x bs <mul_shift = 2, relu = true> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
+func.func @fp16_register(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op bn.mul_operand = 3 is an integer register: this SDP computes in fp32 (operands come from memory, no shifts)}}
+  %y = dla.sdp offline %x bn <mul_operand = 3> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
+func.func @fp16_ew(%x: tensor<1x8x2x2xf16>, %e: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op ew on an fp16 SDP: the Y stage's float path is not modelled; program bs or bn}}
+  %y = dla.sdp offline %x eltwise %e : tensor<1x8x2x2xf16> ew <mul_operand = eltwise> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
+func.func @fp16_int_operand(%x: tensor<1x8x2x2xf16>, %p: tensor<8xi16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op prelu is an integer: an fp16 SDP's stages read fp16 operands}}
+  %y = dla.sdp offline %x prelu %p : tensor<8xi16> bs <mul_operand = prelu> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
+func.func @fp16_per_layer(%x: tensor<1x8x2x2xf16>, %b: tensor<f16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op bias is per layer: a float stage reads a per-channel or per-element operand}}
+  %y = dla.sdp offline %x bias %b : tensor<f16> bs <alu = sum, alu_operand = bias> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
   return %y : tensor<1x8x2x2xf16>
 }
 

@@ -1,9 +1,11 @@
 //===- SdpStages.cpp - dla.sdp's stage form against the hardware ---------===//
 //
 // The op-level rules of the stage form (docs/IntegerAttributes.md sections
-// 4.4, 6.2, 6.3): integer pipelines only, every register field within its
-// width (dla/Format/NvdlaRegisters.h), memory operands bound by name with
-// one surface per stage, and only the stages the target has.
+// 4.4, 4.7, 6.2, 6.3): every register field within its width
+// (dla/Format/NvdlaRegisters.h), memory operands bound by name with one
+// surface per stage, and only the stages the target has. On an fp16
+// pipeline the X stages compute in fp32 from fp16 memory operands: no
+// shifts, no integer register operands, no Y stage here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +89,26 @@ Value memoryOperand(SdpOp op, nv::SdpMemOperand mem) {
   return {};
 }
 
+/// The rules of a stage form on an fp16 pipeline: the X stages' ALU and
+/// MUL in fp32 with memory operands; shifts and register operands are
+/// integer registers; the Y stage is not modelled in float.
+LogicalResult verifyFloatStages(SdpOp op, ArrayRef<StageView> stages) {
+  for (const StageView &s : stages) {
+    StringRef stage = formatEnumName(s.stage);
+    if (s.stage == nv::SdpStage::Ew)
+      return op.emitOpError() << "ew on an fp16 SDP: the Y stage's float path is not "
+                                 "modelled; program bs or bn";
+    for (const auto &[path, value, field] : s.fields) {
+      if (value == 0 && StringRef(path).ends_with("shift"))
+        continue;
+      return op.emitOpError() << stage << "." << path << " = " << value
+                              << " is an integer register: this SDP computes in fp32 (operands "
+                                 "come from memory, no shifts)";
+    }
+  }
+  return success();
+}
+
 } // namespace
 
 Value mlir::dla::getSdpMemoryOperand(SdpOp op, nv::SdpMemOperand mem) {
@@ -104,9 +126,9 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
   if (stages.empty())
     return success();
 
-  StringRef first = formatEnumName(stages.front().stage);
-  if (!op.getInput().getType().getElementType().isInteger())
-    return op.emitOpError() << first << " is an integer register: this SDP computes in fp32";
+  const bool isFloat = !op.getInput().getType().getElementType().isInteger();
+  if (isFloat && failed(verifyFloatStages(op, stages)))
+    return failure();
   if (op.getRelu())
     return op.emitOpError() << "relu belongs to a stage in stage form: write relu = true in "
                                "bs or bn";
@@ -119,7 +141,7 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
   LutAttr lut = op.getEwAttr() ? op.getEwAttr().getLut() : LutAttr();
   if (lut && failed(verifyLutRegisters(op, "ew.lut", lut, nv::LutUnit::Sdp)))
     return failure();
-  if (op.getMode() == SdpMode::OnTheFly) {
+  if (op.getMode() == SdpMode::OnTheFly && !isFloat) {
     if (auto conv = op.getInput().getDefiningOp<ConvOp>(); conv && conv.getBias())
       return op.emitOpError() << "stage form receives the convolution's accumulator: give the "
                                  "dla.conv's bias to this SDP and name it in a stage";
@@ -130,8 +152,8 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
                                  "dla.conv must feed this SDP alone";
   }
 
-  // Register fields.
-  for (const StageView &s : stages)
+  // Register fields (a float stage has none: verifyFloatStages).
+  for (const StageView &s : isFloat ? ArrayRef<StageView>() : ArrayRef<StageView>(stages))
     for (const auto &[path, value, field] : s.fields)
       if (failed(verifyRegisterField(op, formatEnumName(s.stage) + "." + path, value, *field,
                                      registerName(s.stage, path, *field))))
@@ -181,10 +203,16 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
       return op.emitOpError() << name << " is read by no stage: name it in bs, bn or ew";
     StringRef stage = formatEnumName(*readBy[static_cast<size_t>(mem)]);
     if (type.getRank() == 0)
-      return op.emitOpError() << name << " is per layer: in stage form write its value as "
-                              << stage << ".alu_operand = <integer>";
-    if (!type.getElementType().isInteger())
-      return op.emitOpError() << name << " is fp16: integer stages read int8 or int16 operands";
+      return isFloat ? op.emitOpError() << name << " is per layer: a float stage reads a "
+                                           "per-channel or per-element operand"
+                     : op.emitOpError() << name << " is per layer: in stage form write its "
+                                           "value as "
+                                        << stage << ".alu_operand = <integer>";
+    if (type.getElementType().isInteger() == isFloat)
+      return isFloat ? op.emitOpError() << name << " is an integer: an fp16 SDP's stages read "
+                                           "fp16 operands"
+                     : op.emitOpError() << name << " is fp16: integer stages read int8 or "
+                                           "int16 operands";
   }
   return success();
 }

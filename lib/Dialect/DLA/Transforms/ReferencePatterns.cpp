@@ -211,7 +211,8 @@ Value batchnormColumn(OpBuilder &b, Location loc, Value plain, int64_t k) {
 bool deliversAccumulator(ConvOp conv) {
   return !conv->use_empty() && llvm::all_of(conv->getUsers(), [](Operation *user) {
     auto sdp = dyn_cast<SdpOp>(user);
-    return sdp && sdp.getMode() == SdpMode::OnTheFly && sdp.isStageForm();
+    return sdp && sdp.getMode() == SdpMode::OnTheFly && sdp.isStageForm() &&
+           sdp.getInput().getType().getElementType().isInteger();
   });
 }
 
@@ -380,9 +381,14 @@ struct SdpToReference : LayerToReference<SdpOp> {
                               ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
-    // on_the_fly: the accumulator ConvToReference delivered (plain i32).
-    Value input = op.getMode() == SdpMode::OnTheFly ? adaptor.getInput()
-                                                    : readPlain(rewriter, loc, adaptor.getInput());
+    // Float stages compute in f32 (section 4.7).
+    const bool isFloat = !op.getInput().getType().getElementType().isInteger();
+    Type f32 = rewriter.getF32Type();
+    // on_the_fly integer: the accumulator ConvToReference delivered (plain
+    // i32); a float convolution delivers its result.
+    Value input = op.getMode() == SdpMode::OnTheFly && !isFloat
+                      ? adaptor.getInput()
+                      : readPlain(rewriter, loc, adaptor.getInput());
     SmallVector<Value> inputs = {input};
     auto push = [&](Value v) {
       inputs.push_back(v);
@@ -429,14 +435,25 @@ struct SdpToReference : LayerToReference<SdpOp> {
     CvtAttr cvt = op.getOutCvtAttr();
     Value result = mapNchw(
         rewriter, loc, plainType(outType), inputs, [&](OpBuilder &b, Location l, ValueRange args) {
-          // Data and operands are signed integers, sign-extended.
+          // Data and operands are signed integers, sign-extended, or
+          // floats, extended to f32.
           auto arg = [&](int i) -> Value {
             if (i < 0)
               return {};
             Value v = args[i];
+            if (isFloat)
+              return v.getType() == f32 ? v : Value(arith::ExtFOp::create(b, l, f32, v));
             return v.getType() == i64 ? v : Value(arith::ExtSIOp::create(b, l, i64, v));
           };
           Value v = arg(0);
+          if (isFloat) {
+            if (SdpXAttr s = op.getBsAttr())
+              v = sdpXStageFloat(b, l, v, s, arg(bs.alu), arg(bs.mul));
+            if (SdpXAttr s = op.getBnAttr())
+              v = sdpXStageFloat(b, l, v, s, arg(bn.alu), arg(bn.mul));
+            // One rounding, at the output.
+            return convertScalar(b, l, v, NumberType{f32}, NumberType::of(outElement));
+          }
           if (SdpXAttr s = op.getBsAttr())
             v = sdpXStage(b, l, v, s, arg(bs.alu), arg(bs.mul));
           if (SdpXAttr s = op.getBnAttr())

@@ -78,6 +78,44 @@ Value reference::sdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage, 
   return t;
 }
 
+Value reference::sdpXStageFloat(OpBuilder &b, Location loc, Value x, SdpXAttr stage,
+                                Value aluMem, Value mulMem) {
+  Value a = x;
+  if (std::optional<nv::SdpAluAlgo> algo = stage.getAlu()) {
+    switch (*algo) {
+    case nv::SdpAluAlgo::Max:
+      a = arith::MaximumFOp::create(b, loc, a, aluMem);
+      break;
+    case nv::SdpAluAlgo::Min:
+      a = arith::MinimumFOp::create(b, loc, a, aluMem);
+      break;
+    case nv::SdpAluAlgo::Sum:
+      a = arith::AddFOp::create(b, loc, a, aluMem);
+      break;
+    case nv::SdpAluAlgo::Eql: {
+      // As the integer stage: 0 where equal, else 1.
+      Value eq = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, a, aluMem);
+      a = arith::SelectOp::create(b, loc, eq, scalarConstant(b, loc, a.getType(), 0),
+                                  scalarConstant(b, loc, a.getType(), 1));
+      break;
+    }
+    }
+  }
+  Value zero = scalarConstant(b, loc, a.getType(), 0);
+  Value t = a;
+  if (stage.getMulOperand().isPresent()) {
+    t = arith::MulFOp::create(b, loc, a, mulMem);
+    // PReLU passes a non-negative value unmultiplied.
+    if (stage.getPrelu()) {
+      Value nonNegative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, a, zero);
+      t = arith::SelectOp::create(b, loc, nonNegative, a, t);
+    }
+  }
+  if (stage.getRelu())
+    t = arith::MaximumFOp::create(b, loc, t, zero);
+  return t;
+}
+
 static Value yOperand(Ints &m, const SdpOperand &o, CvtAttr cvt, Value mem) {
   if (o.reg || !cvt)
     return operand(m, o, mem);

@@ -21,6 +21,11 @@ namespace mlir::dla::reference {
 Value sdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage, Value aluMem,
                 Value mulMem);
 
+/// One X stage of an fp16 pipeline (docs/IntegerAttributes.md section
+/// 4.7): ALU, MUL, ReLU in f32 on f32 `x` and memory operands; no shifts.
+Value sdpXStageFloat(OpBuilder &b, Location loc, Value x, SdpXAttr stage, Value aluMem,
+                     Value mulMem);
+
 /// The Y stage (EW): MUL, then ALU, each memory operand through its
 /// converter when one is stated, then the lookup table.
 Value sdpYStage(OpBuilder &b, Location loc, Value x, SdpYAttr stage, Value aluMem,

@@ -142,14 +142,17 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     before saturating to the output precision; without it the converter is
     the identity.
 
-    **Stage form** (integer pipelines): `bs`, `bn` (`#dla.sdp_x`) and `ew`
+    **Stage form**: `bs`, `bn` (`#dla.sdp_x`) and `ew`
     (`#dla.sdp_y`) program the hardware's X1, X2 and Y stages, which run in
     that order on 32-bit data (an `on_the_fly` SDP receives the
     convolution's 32-bit accumulator, after its `clip_truncate`; an
     `offline` one its input sign-extended); the output converter follows.
     Each memory operand is read by the one stage that names it
     (`alu_operand = bias`); the stage form is bit-exact with the hardware
-    (docs/IntegerAttributes.md section 4). Without a stage attribute the op
+    (docs/IntegerAttributes.md section 4). On an fp16 pipeline `bs` and
+    `bn` compute in fp32 from fp16 memory operands, without shifts or
+    register operands (section 4.7): products of tensors computed at run
+    time (`bs <mul_operand = eltwise>`). Without a stage attribute the op
     has the implicit meaning above.
 
     `offline` reads its input cube from memory. `on_the_fly` is fused after a
