@@ -2,6 +2,7 @@
 
 #include "dla/Format/NvdlaHardware.h"
 
+#include <cctype>
 #include <string>
 
 using namespace dlaformat;
@@ -12,4 +13,31 @@ Expected<HardwareConfig> dlaformat::nvdla::lookupHardwareConfig(std::string_view
     return getHardwareConfig(*kind);
   return makeError("unknown NVDLA hardware configuration '" + std::string(name) +
                    "' (known: " + enumNameList<HardwareKind>() + ")");
+}
+
+std::string dlaformat::nvdla::whyNotPrecision(const HardwareConfig &c, Precision precision) {
+  if (c.hasPrecision(precision))
+    return "";
+  std::string names, macros;
+  for (Precision p : enumValues<Precision>()) {
+    if (!c.hasPrecision(p))
+      continue;
+    std::string name(enumName(p)), upper;
+    for (char ch : name)
+      upper += static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    names += (names.empty() ? "" : ", ") + name;
+    macros += (macros.empty() ? "" : ", ") + ("FEATURE_DATA_TYPE_" + upper);
+  }
+  return std::string(c.name) + " computes " + names + " only (" + macros + ")";
+}
+
+std::string dlaformat::nvdla::whyNotWinograd(const HardwareConfig &c) {
+  return c.caps.winograd ? ""
+                         : std::string(c.name) + " has no Winograd convolution (WINOGRAD_DISABLE)";
+}
+
+std::string dlaformat::nvdla::whyNotWeightCompression(const HardwareConfig &c) {
+  return c.caps.weightCompression
+             ? ""
+             : std::string(c.name) + " has no weight compression (WEIGHT_COMPRESSION_DISABLE)";
 }

@@ -45,3 +45,17 @@ TEST(NvdlaHardware, FullHasEverything) {
   EXPECT_TRUE(c.caps.sdpEw && c.caps.sdpLut && c.caps.bdma && c.caps.rubik);
   EXPECT_EQ(c.getConvBufferBytes(), 512 * 1024);
 }
+
+TEST(NvdlaHardware, ReasonsNameTheSpecMacros) {
+  const HardwareConfig &small = getHardwareConfig(HardwareKind::NvSmall);
+  EXPECT_EQ(whyNotPrecision(small, Precision::Fp16),
+            "nv_small computes int8 only (FEATURE_DATA_TYPE_INT8)");
+  EXPECT_EQ(whyNotPrecision(small, Precision::Int8), "");
+  EXPECT_EQ(whyNotWinograd(small), "nv_small has no Winograd convolution (WINOGRAD_DISABLE)");
+  EXPECT_EQ(whyNotWeightCompression(getHardwareConfig(HardwareKind::NvLarge)),
+            "nv_large has no weight compression (WEIGHT_COMPRESSION_DISABLE)");
+  const HardwareConfig &full = getDefaultHardwareConfig();
+  EXPECT_EQ(whyNotWinograd(full) + whyNotWeightCompression(full) +
+                whyNotPrecision(full, Precision::Int16),
+            "");
+}

@@ -98,10 +98,13 @@ class HwConfig:
     atomic_c: int    # channels (elements) per direct-convolution channel cube
     atomic_k: int
     entry: int       # weight-buffer entry, bytes (end padding of the stream)
+    # What the hardware has (nvdla/hw spec/defs/*.spec): nv_large and
+    # nv_small are int8 only, without Winograd or weight compression.
+    full: bool = False
 
 
 CONFIGS: Dict[str, HwConfig] = {
-    "nv_full": HwConfig("nv_full", 64, 32, 128),
+    "nv_full": HwConfig("nv_full", 64, 32, 128, full=True),
     "nv_large": HwConfig("nv_large", 64, 32, 64),
     "nv_small": HwConfig("nv_small", 8, 8, 8),
 }
@@ -1119,8 +1122,10 @@ def random_case(rng, max_bytes: int = 65536):
         esize = PRECISION_BYTES[prec]
         config = None if rng.random() < 0.25 else _pick(rng, tuple(CONFIGS))
         cfg = CONFIGS[config or DEFAULT_CONFIG]
+        if not cfg.full and (prec != "int8" or fmt == "winograd"):
+            continue           # an encoding the configuration cannot run
         kpg = cfg.atomic_k if esize == 1 else cfg.atomic_k // 2
-        kw: Dict[str, object] = {"compressed": bool(rng.random() < 0.4),
+        kw: Dict[str, object] = {"compressed": cfg.full and bool(rng.random() < 0.4),
                                  "config": config}
         K = _around(rng, kpg)
         if fmt == "direct":

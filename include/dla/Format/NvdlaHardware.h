@@ -23,6 +23,7 @@
 #include "dla/Format/NvdlaPrecision.h"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace dlaformat::nvdla {
@@ -110,6 +111,16 @@ constexpr const HardwareConfig &getHardwareConfig(HardwareKind kind) {
 constexpr const HardwareConfig &getDefaultHardwareConfig() {
   return getHardwareConfig(HardwareKind::NvFull);
 }
+/// Empty when `c` computes in `precision`, else why not, naming the
+/// spec's macros ("nv_small computes int8 only (FEATURE_DATA_TYPE_INT8)").
+std::string whyNotPrecision(const HardwareConfig &c, Precision precision);
+/// Empty when `c` has Winograd convolution, else why not
+/// ("nv_small has no Winograd convolution (WINOGRAD_DISABLE)").
+std::string whyNotWinograd(const HardwareConfig &c);
+/// Empty when `c` reads compressed weights, else why not
+/// ("nv_small has no weight compression (WEIGHT_COMPRESSION_DISABLE)").
+std::string whyNotWeightCompression(const HardwareConfig &c);
+
 /// Looks a configuration up by name; the error lists the known names.
 Expected<HardwareConfig> lookupHardwareConfig(std::string_view name);
 

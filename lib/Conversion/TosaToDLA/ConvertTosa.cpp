@@ -29,6 +29,11 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     ::dlaformat::Expected<nv::HardwareConfig> hw = nv::lookupHardwareConfig(config);
     if (!hw)
       return emitError(UnknownLoc::get(context), "--dla-convert-tosa: ") << hw.message();
+    // A precision the configuration does not compute is the user's
+    // mistake, not a reason to leave every layer on the host.
+    if (std::string why = nv::whyNotPrecision(*hw, precision); !why.empty())
+      return emitError(UnknownLoc::get(context), "--dla-convert-tosa: precision=")
+             << ::dlaformat::enumName(precision.getValue()) << ": " << why;
     target = OffloadTarget{*hw, precision};
     RewritePatternSet set(context);
     populateConvPatterns(set, target);

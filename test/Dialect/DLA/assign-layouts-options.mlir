@@ -1,6 +1,6 @@
 // RUN: dla-opt %s --dla-assign-layouts 2>/dev/null | FileCheck %s --enable-var-scope --check-prefixes=CHECK,DEFAULT
 // RUN: dla-opt %s --dla-assign-layouts='compression=false' 2>/dev/null | FileCheck %s --enable-var-scope --check-prefixes=CHECK,DENSE
-// RUN: dla-opt %s --dla-assign-layouts='target=nv_small winograd=auto pixel-format=T_R8G8B8A8' 2>/dev/null | FileCheck %s --enable-var-scope --check-prefixes=CHECK,SMALL
+// RUN: dla-opt %s --dla-assign-layouts='target=nv_small pixel-format=T_R8G8B8A8' 2>/dev/null | FileCheck %s --enable-var-scope --check-prefixes=CHECK,SMALL
 
 // DEFAULT: module attributes {dla.target = #dla.target<nvdla, nv_full>}
 // DENSE: module attributes {dla.target = #dla.target<nvdla, nv_full>}
@@ -8,13 +8,15 @@
 
 // Constant weights: compressed when WGS + WMB + data (128 + 128 + 128
 // bytes for 16 non-zero int8 weights) are smaller than the dense stream
-// (512 bytes), dense otherwise (every weight non-zero: 128 + 128 + 512).
+// (512 bytes), dense otherwise (every weight non-zero: 128 + 128 + 512);
+// never on nv_small, whose hardware reads no compressed weights
+// (WEIGHT_COMPRESSION_DISABLE).
 // CHECK-LABEL: func.func @compression
 // DEFAULT: dla.relayout %{{.*}} : tensor<32x16x1x1xi8> -> tensor<32x16x1x1xi8, #dla.weight<direct, int8, compressed>>
 // DEFAULT: dla.relayout %{{.*}} : tensor<32x16x1x1xi8> -> tensor<32x16x1x1xi8, #dla.weight<direct, int8>>
 // DENSE: dla.relayout %{{.*}} : tensor<32x16x1x1xi8> -> tensor<32x16x1x1xi8, #dla.weight<direct, int8>>
 // DENSE: dla.relayout %{{.*}} : tensor<32x16x1x1xi8> -> tensor<32x16x1x1xi8, #dla.weight<direct, int8>>
-// SMALL: dla.relayout %{{.*}} : tensor<32x16x1x1xi8> -> tensor<32x16x1x1xi8, #dla.weight<direct, int8, compressed, config = nv_small>>
+// SMALL: dla.relayout %{{.*}} : tensor<32x16x1x1xi8> -> tensor<32x16x1x1xi8, #dla.weight<direct, int8, config = nv_small>>
 // SMALL: dla.relayout %{{.*}} : tensor<32x16x1x1xi8> -> tensor<32x16x1x1xi8, #dla.weight<direct, int8, config = nv_small>>
 func.func @compression(%x: tensor<1x16x4x4xi8>) -> (tensor<1x32x4x4xi8>, tensor<1x32x4x4xi8>) {
   %sparse = arith.constant dense<[[[[1]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[2]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[3]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[4]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[5]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[6]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[7]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[8]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[9]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[10]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[11]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[12]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[13]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[14]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[15]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[16]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]], [[[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]], [[0]]]]> : tensor<32x16x1x1xi8>
@@ -22,22 +24,6 @@ func.func @compression(%x: tensor<1x16x4x4xi8>) -> (tensor<1x32x4x4xi8>, tensor<
   %a = dla.conv direct %x, %sparse : tensor<1x16x4x4xi8>, tensor<32x16x1x1xi8> -> tensor<1x32x4x4xi8>
   %b = dla.conv direct %x, %dense : tensor<1x16x4x4xi8>, tensor<32x16x1x1xi8> -> tensor<1x32x4x4xi8>
   return %a, %b : tensor<1x32x4x4xi8>, tensor<1x32x4x4xi8>
-}
-
-// winograd=auto turns a 3x3 stride-1 convolution with constant weights
-// into Winograd; the one with argument weights stays direct.
-// CHECK-LABEL: func.func @winograd
-// DEFAULT: dla.conv direct
-// DEFAULT: dla.conv direct
-// SMALL: %[[A:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf16> -> tensor<16x16x3x3xf16, #dla.weight<direct, fp16, config = nv_small>>
-// SMALL: %[[W:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf16> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, config = nv_small>>
-// SMALL-NEXT: dla.conv winograd %{{.*}}, %[[W]] pad [1, 1, 1, 1]
-// SMALL: dla.conv direct %{{.*}}, %[[A]] pad [1, 1, 1, 1]
-func.func @winograd(%x: tensor<1x16x8x8xf16>, %wa: tensor<16x16x3x3xf16>) -> (tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>) {
-  %w = arith.constant dense<1.0> : tensor<16x16x3x3xf16>
-  %a = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x8x8xf16>
-  %b = dla.conv direct %x, %wa pad [1, 1, 1, 1] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x8x8xf16>
-  return %a, %b : tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>
 }
 
 // Image input: the first pixel format of the table that fits a 4-channel

@@ -41,7 +41,8 @@ nv::WeightParams WeightAttr::getParams(ArrayRef<int64_t> shape) const {
 }
 
 LogicalResult WeightAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 nv::WeightFormat format, nv::Precision precision, bool,
+                                 nv::WeightFormat format, nv::Precision precision,
+                                 bool compressed,
                                  std::optional<int64_t> channels,
                                  nv::PostExtension postExtension, int64_t strideY,
                                  int64_t strideX, nv::HardwareKind config,
@@ -60,6 +61,9 @@ LogicalResult WeightAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   p.postExtension = postExtension;
   if (fmt::Status s = nv::validateWeightOptions(p, rounding); !s)
     return emitError() << s.message();
+  if (compressed)
+    if (std::string why = nv::whyNotWeightCompression(p.hardware); !why.empty())
+      return emitError() << "compressed weights: " << why;
   return success();
 }
 

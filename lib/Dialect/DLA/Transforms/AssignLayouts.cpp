@@ -52,47 +52,69 @@ struct AssignLayoutsPass : mlir::dla::impl::DLAAssignLayoutsBase<AssignLayoutsPa
         return signalPassFailure();
   }
 
-  void switchToWinograd(func::FuncOp func);
+  void switchToWinograd(func::FuncOp func, const fmt::Target &target);
   LogicalResult assign(func::FuncOp func, const fmt::Target &target,
                        std::optional<nv::PixelFormat> pixel);
 };
 
-void AssignLayoutsPass::switchToWinograd(func::FuncOp func) {
+/// Why `conv` cannot run as Winograd, or empty.
+static std::string whyNotWinograd(ConvOp conv) {
+  if (!matchCompileTimeConstant(conv.getWeight()))
+    return "its weights are not a compile-time constant (Winograd weights are transformed "
+           "when packed)";
+  ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations();
+  auto weight = conv.getWeight().getType();
+  if (d[0] != 1 || d[1] != 1)
+    return "it is dilated";
+  if (s[0] != s[1])
+    return "its strides differ";
+  if (!weight.hasStaticShape() || fmt::strideExtendedExtent(weight.getDimSize(2), s[0]) != 3 ||
+      fmt::strideExtendedExtent(weight.getDimSize(3), s[0]) != 3)
+    return "its kernel is not 3x3 after channel extension for its stride";
+  FailureOr<nv::ConversionQuery> query =
+      cast<PrecisionConversionOpInterface>(*conv).getConversionQuery();
+  if (failed(query))
+    return "its precisions are not a conversion of the tables";
+  query->convMode = nv::ConvMode::Winograd;
+  if (nv::ConversionVerdict check = nv::checkConversion(*query); !check.valid)
+    return check.message;
+  return "";
+}
+
+void AssignLayoutsPass::switchToWinograd(func::FuncOp func, const fmt::Target &target) {
+  if (std::string why = nv::whyNotWinograd(nv::getHardwareConfig(target.config)); !why.empty()) {
+    func.emitRemark() << "winograd=auto: " << why << "; every convolution stays direct";
+    return;
+  }
   func.walk([&](ConvOp conv) {
-    if (conv.getMode() != nv::ConvMode::Direct || encodingOf(conv.getWeight()) ||
-        !matchCompileTimeConstant(conv.getWeight()))
+    if (conv.getMode() != nv::ConvMode::Direct || encodingOf(conv.getWeight()))
       return;
-    ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations();
+    if (std::string why = whyNotWinograd(conv); !why.empty()) {
+      conv.emitRemark() << "stays direct (winograd=auto): " << why;
+      return;
+    }
     auto weight = conv.getWeight().getType();
-    if (s[0] != s[1] || d[0] != 1 || d[1] != 1 || !weight.hasStaticShape() ||
-        fmt::strideExtendedExtent(weight.getDimSize(2), s[0]) != 3 ||
-        fmt::strideExtendedExtent(weight.getDimSize(3), s[0]) != 3)
-      return;
-    FailureOr<nv::ConversionQuery> query = cast<PrecisionConversionOpInterface>(*conv)
-                                               .getConversionQuery();
-    if (failed(query))
-      return;
-    query->convMode = nv::ConvMode::Winograd;
-    if (!nv::checkConversion(*query).valid)
-      return;
     conv.setMode(nv::ConvMode::Winograd);
     ++numWinograd;
     conv.emitRemark() << "direct convolution turned into Winograd (winograd=auto): "
                       << weight.getDimSize(2) << "x" << weight.getDimSize(3)
-                      << " kernel, stride " << s[0] << ", constant weights";
+                      << " kernel, stride " << conv.getStrides()[0] << ", constant weights";
   });
 }
 
 LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &target,
                                         std::optional<nv::PixelFormat> pixel) {
   if (winograd == WinogradPolicy::Auto)
-    switchToWinograd(func);
+    switchToWinograd(func, target);
+  // Compression where the configuration's hardware has it.
+  const bool compress =
+      compression && nv::getHardwareConfig(target.config).caps.weightCompression;
 
   FailureOr<LayoutNets> nets = buildLayoutNets(func, target, pixel, pixelFormat);
   if (failed(nets))
     return failure();
   fmt::LayoutSolution solution = fmt::solveLayoutAssignment(nets->problem);
-  LayoutRewriteStats stats = rewriteLayouts(func, *nets, solution, compression);
+  LayoutRewriteStats stats = rewriteLayouts(func, *nets, solution, compress);
   numRelayouts += stats.relayouts;
   numRelayoutBytes += stats.relayoutBytes;
   numConstantRelayouts += stats.constantRelayouts;

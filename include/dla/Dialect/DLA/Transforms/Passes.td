@@ -166,7 +166,9 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
       constant weights take `compressed` when WGS + WMB + data are smaller
       than the dense stream (sizes from the format library's packer).
     - `winograd=auto` turns an eligible direct convolution with constant
-      weights into Winograd (remarked).
+      weights (an arith.truncf of an f32 constant included) into Winograd,
+      with a remark either way (why a convolution stays direct, or that the
+      configuration has no Winograd).
     - Every relayout gets a remark with its cost and reason; statistics
       count relayouts and bytes.
 
@@ -199,7 +201,7 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
                           "turn eligible direct convolutions with constant weights into Winograd"))}]>,
     Option<"compression", "compression", "bool", /*default=*/"true",
            "Compress constant weights when WGS + WMB + data are smaller than the "
-           "dense stream">,
+           "dense stream (on configurations whose hardware reads compressed weights)">,
     Option<"pixelFormat", "pixel-format", "std::string", /*default=*/"\"\"",
            "Pixel format of image-convolution inputs that are not encoded "
            "(e.g. T_A8B8G8R8); default: the first format of the table that fits">,

@@ -1,0 +1,43 @@
+// RUN: dla-opt %s -split-input-file --dla-assign-layouts='winograd=auto' -verify-diagnostics 2>/dev/null | FileCheck %s --enable-var-scope
+// RUN: dla-opt %s -split-input-file --dla-assign-layouts='target=nv_small winograd=auto' -verify-diagnostics=only-expected 2>&1 | FileCheck %s --check-prefix=SMALL
+// winograd=auto turns a 3x3 stride-1 convolution with constant weights
+// (an arith.truncf of an f32 constant too: imported models' weights) into
+// Winograd, and says why each other convolution stays direct; on a
+// configuration without Winograd it says so once and changes nothing.
+
+// CHECK-LABEL: func.func @winograd
+// CHECK-DAG: %[[W:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf16> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
+// CHECK-DAG: %[[T:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf16> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
+// CHECK-DAG: dla.conv winograd %{{.*}}, %[[W]] pad [1, 1, 1, 1]
+// CHECK-DAG: dla.conv winograd %{{.*}}, %[[T]] pad [1, 1, 1, 1]
+// CHECK: dla.conv direct
+// CHECK: dla.conv direct
+// CHECK: dla.conv direct
+func.func @winograd(%x: tensor<1x16x8x8xf16>, %wa: tensor<16x16x3x3xf16>) -> (tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x4x4xf16>) {
+  %w = arith.constant dense<1.0> : tensor<16x16x3x3xf16>
+  %w32 = arith.constant dense<0.5> : tensor<16x16x3x3xf32>
+  %wt = arith.truncf %w32 : tensor<16x16x3x3xf32> to tensor<16x16x3x3xf16>
+  %w1 = arith.constant dense<1.0> : tensor<16x16x1x1xf16>
+  // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto): 3x3 kernel, stride 1, constant weights}}
+  %a = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x8x8xf16>
+  // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto): 3x3 kernel, stride 1, constant weights}}
+  %t = dla.conv direct %x, %wt pad [1, 1, 1, 1] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x8x8xf16>
+  // expected-remark @+1 {{stays direct (winograd=auto): its weights are not a compile-time constant (Winograd weights are transformed when packed)}}
+  %b = dla.conv direct %x, %wa pad [1, 1, 1, 1] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x8x8xf16>
+  // expected-remark @+1 {{stays direct (winograd=auto): its kernel is not 3x3 after channel extension for its stride}}
+  %c = dla.conv direct %x, %w1 : tensor<1x16x8x8xf16>, tensor<16x16x1x1xf16> -> tensor<1x16x8x8xf16>
+  // expected-remark @+1 {{stays direct (winograd=auto): it is dilated}}
+  %d = dla.conv direct %x, %w dilation [2, 2] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x4x4xf16>
+  return %a, %t, %b, %c, %d : tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x4x4xf16>
+}
+
+// -----
+
+// SMALL: remark: winograd=auto: nv_small has no Winograd convolution (WINOGRAD_DISABLE); every convolution stays direct
+// SMALL: tensor<16x16x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
+// SMALL: dla.conv direct
+func.func @int8(%x: tensor<1x16x8x8xi8>) -> tensor<1x16x8x8xi8> {
+  %w = arith.constant dense<1> : tensor<16x16x3x3xi8>
+  %a = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x8x8xi8>
+  return %a : tensor<1x16x8x8xi8>
+}
