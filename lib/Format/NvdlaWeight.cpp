@@ -91,12 +91,6 @@ Status dlaformat::nvdla::validateWeightOptions(const WeightParams &p, Fp16Roundi
   if (ops.checkOptions)
     if (Status s = ops.checkOptions(p); !s)
       return s;
-  // What the configuration's hardware has (its capability table).
-  if (std::string why = whyNotPrecision(p.hardware, p.precision); !why.empty())
-    return makeError(std::string(enumName(p.precision)) + " weights: " + why);
-  if (p.format == WeightFormat::Winograd)
-    if (std::string why = whyNotWinograd(p.hardware); !why.empty())
-      return makeError("Winograd weights: " + why);
   if (rounding != Fp16Rounding::TiesToEven && p.precision != Precision::Fp16)
     return makeError("rounding " + std::string(enumProse(rounding)) +
                      " applies to fp16 weights only, not to " +

@@ -1,5 +1,5 @@
-// RUN: dla-opt %s -split-input-file --dla-assign-layouts='winograd=auto' -verify-diagnostics 2>/dev/null | FileCheck %s --enable-var-scope
-// RUN: dla-opt %s -split-input-file --dla-assign-layouts='target=nv_small winograd=auto' -verify-diagnostics=only-expected 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: dla-opt %s -split-input-file --dla-assign-layouts='winograd=auto' -verify-diagnostics=only-expected 2>/dev/null | FileCheck %s --enable-var-scope
+// RUN: not dla-opt %s -split-input-file --dla-assign-layouts='target=nv_small winograd=auto' 2>&1 | FileCheck %s --check-prefix=SMALL
 // winograd=auto turns a 3x3 stride-1 convolution with constant weights
 // (an arith.truncf of an f32 constant too: imported models' weights) into
 // Winograd, and says why each other convolution stays direct; on a
@@ -33,9 +33,11 @@ func.func @winograd(%x: tensor<1x16x8x8xf16>, %wa: tensor<16x16x3x3xf16>) -> (te
 
 // -----
 
-// SMALL: remark: winograd=auto: nv_small has no Winograd convolution (WINOGRAD_DISABLE); every convolution stays direct
-// SMALL: tensor<16x16x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
-// SMALL: dla.conv direct
+// On nv_small (int8 only, no Winograd) the fp16 function above is an error;
+// this one stays direct, with the remark.
+// SMALL-DAG: error: 'dla.conv' op fp16 data: nv_small computes int8 only (FEATURE_DATA_TYPE_INT8)
+// SMALL-DAG: remark: winograd=auto: nv_small has no Winograd convolution (WINOGRAD_DISABLE); every convolution stays direct
+// SMALL-DAG: tensor<16x16x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
 func.func @int8(%x: tensor<1x16x8x8xi8>) -> tensor<1x16x8x8xi8> {
   %w = arith.constant dense<1> : tensor<16x16x3x3xi8>
   %a = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x8x8xi8>

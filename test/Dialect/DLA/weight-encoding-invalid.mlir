@@ -15,6 +15,23 @@ func.func @unknown_precision_int8_int16_fp16(%a: tensor<64x32x3x3xi8, #dla.weigh
 
 // -----
 
+// What the configuration's hardware has (spec/defs/*.spec): nv_small and
+// nv_large compute int8 only, without Winograd or weight compression.
+// expected-error @+1 {{fp16 weights: nv_small computes int8 only (FEATURE_DATA_TYPE_INT8)}}
+func.func @fp16_on_nv_small(%a: tensor<64x32x3x3xf16, #dla.weight<direct, fp16, config = nv_small>>)
+
+// -----
+
+// expected-error @+1 {{Winograd weights: nv_large has no Winograd convolution (WINOGRAD_DISABLE)}}
+func.func @winograd_on_nv_large(%a: tensor<64x32x3x3xi8, #dla.weight<winograd, int8, config = nv_large>>)
+
+// -----
+
+// expected-error @+1 {{compressed weights: nv_small has no weight compression (WEIGHT_COMPRESSION_DISABLE)}}
+func.func @compressed_on_nv_small(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, compressed, config = nv_small>>)
+
+// -----
+
 // expected-error @+1 {{pixelChannels (4) applies to image-input weights only, not to direct weights}}
 func.func @pixelchannels_applies_image_input_weights_direct(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, channels = 4>>)
 

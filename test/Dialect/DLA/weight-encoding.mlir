@@ -14,7 +14,7 @@
 // CHECK-SAME: tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 4, post_extension = auto>>
 // CHECK-SAME: tensor<64x32x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
 // CHECK-SAME: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
-// CHECK-SAME: tensor<64x3x3x3xi16, #dla.weight<image, int16, compressed, channels = 4, post_extension = 4, stride = 2, config = nv_large>>
+// CHECK-SAME: tensor<64x3x3x3xi8, #dla.weight<image, int8, channels = 4, post_extension = 4, stride = 2, config = nv_large>>
 // CHECK-SAME: tensor<16x16x3x5xi8, #dla.weight<deconv, int8, stride = [1, 2]>>
 // CHECK-SAME: tensor<64x32x3x3xi8, #dla.weight<direct, int8>>
 // CHECK-SAME: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16>>
@@ -29,7 +29,7 @@ func.func @spellings(
   %h: tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 4, post_extension = auto>>,
   %i: tensor<64x32x3x3xi8, #dla.weight<direct, int8, config = nv_small>>,
   %j: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>,
-  %k: tensor<64x3x3x3xi16, #dla.weight<image, int16, config = nv_large, stride = 2, post_extension = 4, compressed, channels = 4>>,
+  %k: tensor<64x3x3x3xi8, #dla.weight<image, int8, config = nv_large, stride = 2, post_extension = 4, channels = 4>>,
   %l: tensor<16x16x3x5xi8, #dla.weight<deconv, int8, stride = [1, 2]>>,
   %m: tensor<64x32x3x3xi8, #dla.weight<direct, int8, config = nv_full, post_extension = none>>,
   %n: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_even, stride = 1>>) {

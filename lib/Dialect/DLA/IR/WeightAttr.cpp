@@ -61,6 +61,13 @@ LogicalResult WeightAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   p.postExtension = postExtension;
   if (fmt::Status s = nv::validateWeightOptions(p, rounding); !s)
     return emitError() << s.message();
+  // What the configuration's hardware has (the format library's capability
+  // table; its layout math itself covers every combination).
+  if (std::string why = nv::whyNotPrecision(p.hardware, precision); !why.empty())
+    return emitError() << fmt::enumName(precision) << " weights: " << why;
+  if (format == nv::WeightFormat::Winograd)
+    if (std::string why = nv::whyNotWinograd(p.hardware); !why.empty())
+      return emitError() << "Winograd weights: " << why;
   if (compressed)
     if (std::string why = nv::whyNotWeightCompression(p.hardware); !why.empty())
       return emitError() << "compressed weights: " << why;
