@@ -4,12 +4,17 @@
 // stock mlir-opt built against the same libMLIR.so:
 //
 //   mlir-opt-22 --load-dialect-plugin=libDLAPlugin.so \
-//               --load-pass-plugin=libDLAPlugin.so --dla-pack-weights
+//               --load-pass-plugin=libDLAPlugin.so \
+//               --pass-pipeline='builtin.module(dla-pack-weights)'
 //
-// One library rather than two: the dla dialect's TypeIDs live in this
-// library's static storage, so a second library with its own copy of the
-// dialect would register a dialect its passes do not recognise. Both flags
-// naming one file load it once.
+// (--dla-pack-weights itself is unknown there: the tool makes its pass flags
+// before it loads plugins.)
+//
+// One library rather than two: the dla dialect's TypeIDs live in the static
+// storage of the library that holds the dialect, and a separate pass library
+// would hold a second copy of them; which copy a given use sees would then
+// depend on symbol resolution and load order. Both flags naming one file
+// load it once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +37,7 @@ static void registerDialects(DialectRegistry *registry) {
 }
 
 // The passes and pipelines dla-opt registers. Not from the dialect callback
-// too: a pass pipeline registered twice is a fatal error.
+// too: MLIR built with assertions stops on a pipeline registered twice.
 static void registerPasses() {
   dla::registerDLAPasses();
   dla::registerDLAConversionPasses();
