@@ -23,8 +23,17 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.dla_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst("dla-opt", unresolved="fatal"), ToolSubst("not", unresolved="fatal")]
+tools = [ToolSubst("dla-opt", unresolved="fatal"), ToolSubst("dla-lsp-server", unresolved="fatal"),
+         ToolSubst("not", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Debian's stock mlir-opt (mlir-22-tools) loading libDLAPlugin.so (test/Plugin):
+# absent, those tests are UNSUPPORTED (REQUIRES: mlir-opt-22).
+mlir_opt_22 = os.path.join(config.llvm_tools_dir, "mlir-opt")
+if os.access(mlir_opt_22, os.X_OK):
+    config.available_features.add("mlir-opt-22")
+config.substitutions.append(("%mlir_opt_22", mlir_opt_22))
+config.substitutions.append(("%dla_plugin", os.path.join(config.dla_obj_root, "lib", "libDLAPlugin.so")))
 
 # A hung test fails after 10 minutes instead of holding the suite (lit's
 # per-test timeout needs psutil, python3-psutil in scripts/setup.sh). The
