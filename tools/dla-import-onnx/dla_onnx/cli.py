@@ -10,15 +10,20 @@ import onnx
 
 from .builder import ImportError_
 from .calibration_table import read_table
-from .importer import MAX_OPSET, MIN_OPSET, import_model, parse_input_shape
+from .importer import import_model, parse_input_shape
+from .opsets import CONVERTED_RANGE, MAX_OPSET, MIN_OPSET
 
 
 def main(argv=None, dla_opt=None):
     p = argparse.ArgumentParser(
         prog="dla-import-onnx",
-        description="Import an ONNX model (opset %d to %d) as a TOSA module for dla-opt. "
-                    "Initializers become dense_resource blobs; shape computations fold to "
-                    "constants once every input shape is static." % (MIN_OPSET, MAX_OPSET))
+        description="Import an ONNX model as a TOSA module for dla-opt. Opsets %d to %d are read "
+                    "natively; a model of an older or newer opset is converted to opset %d or %d "
+                    "by onnx.version_converter first, or read natively where the converter "
+                    "cannot (opsets up to %d, and older models whose nodes have their opset-%d "
+                    "definitions); a remark says which happened. Initializers become "
+                    "dense_resource blobs; shape computations fold to constants once every input "
+                    "shape is static." % (CONVERTED_RANGE + CONVERTED_RANGE + (MAX_OPSET, MIN_OPSET)))
     p.add_argument("model", help="the .onnx file")
     p.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
@@ -49,7 +54,8 @@ def main(argv=None, dla_opt=None):
                 onnx.save(model, args.save_qdq)
         elif args.save_qdq or args.per_tensor_weights:
             raise ImportError_("--save-qdq and --per-tensor-weights need --calibration-table")
-        text = import_model(model, shapes, args.function)
+        text = import_model(model, shapes, args.function,
+                            remark=lambda t: print("dla-import-onnx: remark: %s" % t, file=sys.stderr))
     except ImportError_ as e:
         print("dla-import-onnx: error: %s" % e, file=sys.stderr)
         return 1

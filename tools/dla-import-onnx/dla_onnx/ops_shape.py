@@ -11,16 +11,11 @@ import numpy as np
 from onnx import numpy_helper
 
 from .builder import Value, onnx_dtype
+from .context import op_registry
+from .ops_layout import gather_dynamic
 
 OPS = {}
-
-
-def op(*names):
-    def register(fn):
-        for n in names:
-            OPS[n] = fn
-        return fn
-    return register
+op = op_registry(OPS)
 
 
 def _axes_input(ctx, position, attr="axes"):
@@ -161,9 +156,14 @@ def concat(ctx):
 
 @op("Gather")
 def gather(ctx):
-    x, idx = ctx.input(0), ctx.const_input(1, "the indices")
+    x, idx = ctx.input(0), ctx.input(1)
     shape = list(_shape_of(x))
-    axis = int(ctx.attr("axis", 0)) % len(shape)
+    axis = int(ctx.attr("axis", 0))
+    if not -len(shape) <= axis < len(shape):
+        ctx.fail("axis %d is outside the input's rank %d" % (axis, len(shape)))
+    axis %= len(shape)
+    if isinstance(idx, Value):
+        return [gather_dynamic(ctx, x, idx, axis)]
     idx = np.asarray(idx).astype(np.int64)
     idx = np.where(idx < 0, idx + shape[axis], idx)
     if not isinstance(x, Value):
