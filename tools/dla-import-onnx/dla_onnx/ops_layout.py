@@ -232,6 +232,8 @@ def split(ctx):
     starts = np.cumsum([0] + sizes[:-1])
     if not isinstance(x, Value):
         return list(np.split(np.asarray(x), np.cumsum(sizes)[:-1], axis=axis))
+    if 0 in sizes or 0 in shape:
+        ctx.fail("empty parts %s: TOSA has no empty tensors" % sizes)
     return [_axis_slice(ctx, x, axis, int(s), size) for s, size in zip(starts, sizes)]
 
 
