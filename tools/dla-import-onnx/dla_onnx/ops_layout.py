@@ -86,11 +86,6 @@ def _pad_axis(ctx, x, axis, begin, end, mode):
     reflect, concatenated around it."""
     n = x.shape[axis]
     if mode == "reflect":
-        if n < 2 and (begin or end):
-            ctx.fail("reflect padding of an axis of size %d" % n)
-        if begin >= n or end >= n:
-            ctx.fail("reflect pads %d, %d reach beyond axis %d of size %d" % (begin, end, axis, n))
-
         def rev(start, length):
             part = _axis_slice(ctx, x, axis, start, length)
             if length < 2:
@@ -103,8 +98,6 @@ def _pad_axis(ctx, x, axis, begin, end, mode):
         if end:
             parts.append(rev(n - 1 - end, end))
         return _concat(ctx, parts, axis)
-    if n == 0:
-        ctx.fail("edge padding of an empty axis")
     reps = [1] * x.rank
     parts = []
     if begin:
@@ -158,6 +151,12 @@ def pad(ctx):
     if mode not in ("constant", "reflect", "edge"):
         ctx.fail("mode %s is not supported (constant, reflect and edge are)" % mode)
     pads, value = _pads(ctx, rank)
+    for axis, (b, e) in enumerate(zip(pads[:rank], pads[rank:])):
+        n = _shape(x)[axis] + min(0, b) + min(0, e)
+        if mode == "reflect" and (b > 0 or e > 0) and max(b, e) >= n:
+            ctx.fail("reflect pads %d, %d reach beyond axis %d of size %d" % (b, e, axis, n))
+        if mode == "edge" and (b > 0 or e > 0) and n == 0:
+            ctx.fail("edge padding of the empty axis %d" % axis)
     if not isinstance(x, Value):
         a = np.asarray(x)
         width = [(max(0, b), max(0, e)) for b, e in zip(pads[:rank], pads[rank:])]
