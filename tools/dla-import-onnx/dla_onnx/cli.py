@@ -24,7 +24,7 @@ def main(argv=None, dla_opt=None):
                     "definitions); a remark says which happened. Initializers become "
                     "dense_resource blobs; shape computations fold to constants once every input "
                     "shape is static." % (CONVERTED_RANGE + CONVERTED_RANGE + (MAX_OPSET, MIN_OPSET)))
-    p.add_argument("model", help="the .onnx file")
+    p.add_argument("model", nargs="?", help="the .onnx file")
     p.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
                    help="fix the shape of a model input (repeatable), e.g. x=1x3x48x192")
@@ -39,7 +39,23 @@ def main(argv=None, dla_opt=None):
     p.add_argument("--save-qdq", metavar="FILE.onnx",
                    help="with --calibration-table: also write the quantized ONNX model")
     p.add_argument("--function", default="main", help="name of the function (default: main)")
+    p.add_argument("--list-operators", action="store_true",
+                   help="write the supported operators with their opsets (markdown, "
+                        "docs/onnx-operators.md) instead of importing a model")
+    p.add_argument("--test-dir", metavar="DIR",
+                   help="with --list-operators: also list the node tests DIR's lit suites skip")
     args = p.parse_args(argv)
+    if args.list_operators:
+        from .oplist import operator_list
+        text = operator_list(args.test_dir)
+        if args.output == "-":
+            sys.stdout.write(text)
+        else:
+            with open(args.output, "w") as f:
+                f.write(text)
+        return 0
+    if args.model is None:
+        p.error("the model is required (unless --list-operators)")
     try:
         shapes = dict(parse_input_shape(s) for s in args.input_shape)
         try:

@@ -9,8 +9,10 @@ from .context import Context
 from .opsets import MAX_OPSET, MIN_OPSET  # noqa: F401 (the command line's help)
 
 OPS = {}
+FAMILIES = {}  # op type -> the module that converts it
 for family in (ops_nn, ops_math, ops_activation, ops_shape, ops_layout, ops_quant):
     OPS.update(family.OPS)
+    FAMILIES.update((name, family.__name__.rsplit(".", 1)[-1]) for name in family.OPS)
 
 
 def parse_input_shape(text):

@@ -5,6 +5,7 @@ Unsqueeze, Slice, Concat, Gather, Shape, Constant, Identity, Resize.
 numpy; that is how shape subgraphs (Shape -> Gather/Slice -> Concat ->
 Reshape) become constants."""
 
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -324,8 +325,13 @@ _FOLDERS = {
     "Div": lambda a, b: (a / b) if np.asarray(a).dtype.kind == "f" else np.floor_divide(a, b).astype(np.asarray(a).dtype),
     "Equal": np.equal, "Less": np.less, "Greater": np.greater, "Not": np.logical_not,
     "Floor": np.floor, "Ceil": np.ceil, "Sqrt": np.sqrt, "Neg": np.negative, "Abs": np.abs,
-    "Where": np.where, "Max": np.maximum, "Min": np.minimum,
+    "Where": np.where,
+    # Variadic: folded left to right.
+    "Max": lambda *a: functools.reduce(np.maximum, a), "Min": lambda *a: functools.reduce(np.minimum, a),
+    "Sum": lambda *a: functools.reduce(np.add, a),
 }
+# The operators fold() evaluates.
+FOLDED = set(_FOLDERS) | {"Cast", "Range"}
 
 
 def fold(node, inputs, attrs):
