@@ -47,12 +47,7 @@ def main(argv=None, dla_opt=None):
     args = p.parse_args(argv)
     if args.list_operators:
         from .oplist import operator_list
-        text = operator_list(args.test_dir)
-        if args.output == "-":
-            sys.stdout.write(text)
-        else:
-            with open(args.output, "w") as f:
-                f.write(text)
+        _write(args.output, operator_list(args.test_dir))
         return 0
     if args.model is None:
         p.error("the model is required (unless --list-operators)")
@@ -83,9 +78,13 @@ def main(argv=None, dla_opt=None):
         cmd = [tool, "-", "--emit-bytecode", "-o", args.output]
         proc = subprocess.run(cmd, input=text.encode())
         return proc.returncode
-    if args.output == "-":
+    _write(args.output, text)
+    return 0
+
+
+def _write(path, text):
+    if path == "-":
         sys.stdout.write(text)
     else:
-        with open(args.output, "w") as f:
+        with open(path, "w") as f:
             f.write(text)
-    return 0

@@ -6,7 +6,6 @@ from onnx import numpy_helper
 from . import opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion
 from .builder import Builder, ImportError_, Value, onnx_dtype
 from .context import Context
-from .opsets import MAX_OPSET, MIN_OPSET  # noqa: F401 (the command line's help)
 
 OPS = {}
 FAMILIES = {}  # op type -> the module that converts it

@@ -7,6 +7,7 @@ Context.in_nhwc), like ops_math's."""
 
 import numpy as np
 
+from .builder import Value
 from .context import op_registry
 from .ops_math import reduce_axes, softmax_axes
 
@@ -97,7 +98,7 @@ def variadic(ctx):
     if not operands:
         ctx.fail("needs at least one input")
     kind = ctx.node.op_type
-    dtype = next(v.dtype for v in operands if hasattr(v, "name"))
+    dtype = next(v.dtype for v in operands if isinstance(v, Value))
     if dtype.kind == "u":
         ctx.fail("unsigned %s is not supported (TOSA's integers are signed)" % dtype)
     if kind == "Mean" and dtype.kind != "f":

@@ -6,23 +6,26 @@ pooling ops are NHWC); the transposes between consecutive layers cancel.
 
 import numpy as np
 
+from .builder import Value
 from .context import TO_NCHW, TO_NHWC, Context, op_registry
 
 OPS = {}
 op = op_registry(OPS)
 
 
-def _as_2d(attrs):
+def _as_2d(ctx):
     """A 1-D window's attributes as the 2-D window of height 1."""
+    attrs = ctx.attrs
     out = dict(attrs)
-    for key in ("kernel_shape", "strides", "dilations", "output_padding"):
-        if key in attrs:
-            out[key] = [0 if key == "output_padding" else 1] + list(attrs[key])
-    if "pads" in attrs:
-        b, e = list(attrs["pads"]) if len(attrs["pads"]) == 2 else (None, None)
-        out["pads"] = [0, b, 0, e] if b is not None else list(attrs["pads"])
-    if "output_shape" in attrs:
-        out["output_shape"] = [1] + list(attrs["output_shape"])[-1:]
+    for key, n in (("kernel_shape", 1), ("strides", 1), ("dilations", 1), ("output_padding", 1),
+                   ("pads", 2), ("output_shape", 1)):
+        if key not in attrs:
+            continue
+        values = list(attrs[key])
+        if len(values) != n:
+            ctx.fail("%s has %d values for a 1-D window (%d expected)" % (key, len(values), n))
+        pad = 1 if key in ("kernel_shape", "strides", "dilations", "output_shape") else 0
+        out[key] = [0, values[0], 0, values[1]] if key == "pads" else [pad] + values
     return out
 
 
@@ -31,17 +34,17 @@ def windows_1d(fn):
     (N, C, 1, L) one with a kernel of height 1 (weights too)."""
     def convert(ctx):
         x = ctx.input(0)
-        if x is None or not hasattr(x, "rank") or x.rank != 3:
+        if not isinstance(x, Value) or x.rank != 3:
             return fn(ctx)
         inputs = [ctx.reshape(x, (x.shape[0], x.shape[1], 1, x.shape[2]))]
         for v in ctx.inputs[1:2]:
-            inputs.append(v if v is None or hasattr(v, "rank") or np.ndim(v) != 3
+            inputs.append(v if v is None or isinstance(v, Value) or np.ndim(v) != 3
                           else np.expand_dims(v, 2))
         inputs += list(ctx.inputs[2:])
         lifted = Context(ctx.b, ctx.node, inputs, ctx.opset)
-        lifted.attrs = _as_2d(ctx.attrs)
-        return [y if y is None or not hasattr(y, "rank") else
-                ctx.reshape(y, (y.shape[0], y.shape[1], y.shape[3])) for y in fn(lifted)]
+        lifted.attrs = _as_2d(ctx)
+        return [y if not isinstance(y, Value) else ctx.reshape(y, (y.shape[0], y.shape[1], y.shape[3]))
+                for y in fn(lifted)]
     return convert
 
 

@@ -329,6 +329,7 @@ _FOLDERS = {
     # Variadic: folded left to right.
     "Max": lambda *a: functools.reduce(np.maximum, a), "Min": lambda *a: functools.reduce(np.minimum, a),
     "Sum": lambda *a: functools.reduce(np.add, a),
+    "Mean": lambda *a: functools.reduce(np.add, a) / len(a),
 }
 # The operators fold() evaluates.
 FOLDED = set(_FOLDERS) | {"Cast", "Range"}

@@ -13,7 +13,6 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from conftest import HERE, ROOT
 from dla_onnx import ImportFailure, import_model
 from dla_onnx import opsets
 
@@ -161,20 +160,9 @@ CASES = _cases()
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory, dla_opt):
+def results(tmp_path_factory, tool_bin):
     """Every case as a test directory (expected outputs from numpy), run by
     one dla-run-onnx process; {case: its output lines}."""
-    build = os.path.dirname(os.path.dirname(dla_opt))
-    if not os.path.isdir(os.path.join(build, "python_packages", "dla")):
-        pytest.skip("the dla Python package is not built")
-    root = tmp_path_factory.mktemp("tools")
-    for d in ("bin", "python_packages"):
-        os.makedirs(root / d)
-    os.symlink(os.path.join(ROOT, "tools", "dla-run-onnx", "dla-run-onnx"), root / "bin" / "dla-run-onnx")
-    os.symlink(dla_opt, root / "bin" / "dla-opt")
-    os.symlink(os.path.join(build, "python_packages", "dla"), root / "python_packages" / "dla")
-    os.symlink(os.path.join(os.path.dirname(HERE), "dla_onnx"), root / "python_packages" / "dla_onnx")
-    os.symlink(os.path.join(build, "lib"), root / "lib")
     dirs = []
     for name, (m, x, expected) in CASES.items():
         d = tmp_path_factory.mktemp("cases") / name
@@ -185,7 +173,7 @@ def results(tmp_path_factory, dla_opt):
             onnx.save_tensor(numpy_helper.from_array(np.asarray(e, np.float32)),
                              str(d / "test_data_set_0" / ("output_%d.pb" % i)))
         dirs.append(str(d))
-    proc = subprocess.run(["/usr/bin/python3", str(root / "bin" / "dla-run-onnx"), "--allow-host"] + dirs,
+    proc = subprocess.run(["/usr/bin/python3", str(tool_bin / "dla-run-onnx"), "--allow-host"] + dirs,
                           capture_output=True, text=True)
     lines = {}
     for line in proc.stdout.splitlines():
@@ -277,3 +265,23 @@ def test_opset_out_of_range():
                        % opsets.newest_opset()):
         import_model(m)
     m.opset_import[0].version = 13
+
+
+def test_1d_window_attributes_are_checked():
+    m = make([helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], name="n")], randn(1, 2, 6), ["y"])
+    with pytest.raises(ImportFailure, match=r"^node 'n' \(MaxPool\): kernel_shape has 2 values for a 1-D window "
+                                            r"\(1 expected\)$"):
+        import_model(m)
+
+
+def test_variadic_of_constants_folds():
+    a, b, c = randn(2, 3), randn(3), randn(1, 3)
+    for op, expected in (("Max", np.maximum(np.maximum(a, b), c)), ("Min", np.minimum(np.minimum(a, b), c)),
+                         ("Sum", a + b + c), ("Mean", (a + b + c) / 3)):
+        m = make([helper.make_node(op, ["a", "b", "c"], ["k"]), helper.make_node("Add", ["x", "k"], ["y"])],
+                 randn(2, 3), ["y"], [("a", a), ("b", b), ("c", c)])
+        text = import_model(m)
+        consts = re.findall(r"tosa.const\"\(\) \{values = dense<(\[\[.*?\]\])> : tensor<2x3xf32>", text)
+        assert len(consts) == 1, text
+        got = np.array(eval(consts[0]), np.float32)
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
