@@ -178,12 +178,18 @@ def _permute(ctx, x, shape6, perm, out):
     return ctx.reshape(ctx.transpose(x, perm), out)
 
 
-@op("DepthToSpace")
-def depth_to_space(ctx):
+def _blocks(ctx):
+    """The rank-4 input and the blocksize of DepthToSpace / SpaceToDepth."""
     x = ctx.value(ctx.input(0))
     bs = int(ctx.attr("blocksize", 0))
     if x.rank != 4 or bs < 1:
         ctx.fail("needs a rank-4 input and a positive blocksize")
+    return x, bs
+
+
+@op("DepthToSpace")
+def depth_to_space(ctx):
+    x, bs = _blocks(ctx)
     n, c, h, w = x.shape
     if c % (bs * bs):
         ctx.fail("%d channels are not a multiple of blocksize^2 = %d" % (c, bs * bs))
@@ -197,10 +203,7 @@ def depth_to_space(ctx):
 
 @op("SpaceToDepth")
 def space_to_depth(ctx):
-    x = ctx.value(ctx.input(0))
-    bs = int(ctx.attr("blocksize", 0))
-    if x.rank != 4 or bs < 1:
-        ctx.fail("needs a rank-4 input and a positive blocksize")
+    x, bs = _blocks(ctx)
     n, c, h, w = x.shape
     if h % bs or w % bs:
         ctx.fail("spatial size %dx%d is not a multiple of blocksize %d" % (h, w, bs))
