@@ -10,16 +10,21 @@ import onnx
 
 from .builder import ImportError_
 from .calibration_table import read_table
-from .importer import MAX_OPSET, MIN_OPSET, import_model, parse_input_shape
+from .importer import import_model, parse_input_shape
+from .opsets import CONVERTED_RANGE, MAX_OPSET, MIN_OPSET
 
 
 def main(argv=None, dla_opt=None):
     p = argparse.ArgumentParser(
         prog="dla-import-onnx",
-        description="Import an ONNX model (opset %d to %d) as a TOSA module for dla-opt. "
-                    "Initializers become dense_resource blobs; shape computations fold to "
-                    "constants once every input shape is static." % (MIN_OPSET, MAX_OPSET))
-    p.add_argument("model", help="the .onnx file")
+        description="Import an ONNX model as a TOSA module for dla-opt. Opsets %d to %d are read "
+                    "natively; a model of an older or newer opset is converted to opset %d or %d "
+                    "by onnx.version_converter first, or read natively where the converter "
+                    "cannot (opsets up to %d, and older models whose nodes have their opset-%d "
+                    "definitions); a remark says which happened. Initializers become "
+                    "dense_resource blobs; shape computations fold to constants once every input "
+                    "shape is static." % (CONVERTED_RANGE + CONVERTED_RANGE + (MAX_OPSET, MIN_OPSET)))
+    p.add_argument("model", nargs="?", help="the .onnx file")
     p.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
                    help="fix the shape of a model input (repeatable), e.g. x=1x3x48x192")
@@ -34,7 +39,18 @@ def main(argv=None, dla_opt=None):
     p.add_argument("--save-qdq", metavar="FILE.onnx",
                    help="with --calibration-table: also write the quantized ONNX model")
     p.add_argument("--function", default="main", help="name of the function (default: main)")
+    p.add_argument("--list-operators", action="store_true",
+                   help="write the supported operators with their opsets (markdown, "
+                        "docs/onnx-operators.md) instead of importing a model")
+    p.add_argument("--test-dir", metavar="DIR",
+                   help="with --list-operators: also list the node tests DIR's lit suites skip")
     args = p.parse_args(argv)
+    if args.list_operators:
+        from .oplist import operator_list
+        _write(args.output, operator_list(args.test_dir))
+        return 0
+    if args.model is None:
+        p.error("the model is required (unless --list-operators)")
     try:
         shapes = dict(parse_input_shape(s) for s in args.input_shape)
         try:
@@ -49,7 +65,8 @@ def main(argv=None, dla_opt=None):
                 onnx.save(model, args.save_qdq)
         elif args.save_qdq or args.per_tensor_weights:
             raise ImportError_("--save-qdq and --per-tensor-weights need --calibration-table")
-        text = import_model(model, shapes, args.function)
+        text = import_model(model, shapes, args.function,
+                            remark=lambda t: print("dla-import-onnx: remark: %s" % t, file=sys.stderr))
     except ImportError_ as e:
         print("dla-import-onnx: error: %s" % e, file=sys.stderr)
         return 1
@@ -61,9 +78,13 @@ def main(argv=None, dla_opt=None):
         cmd = [tool, "-", "--emit-bytecode", "-o", args.output]
         proc = subprocess.run(cmd, input=text.encode())
         return proc.returncode
-    if args.output == "-":
+    _write(args.output, text)
+    return 0
+
+
+def _write(path, text):
+    if path == "-":
         sys.stdout.write(text)
     else:
-        with open(args.output, "w") as f:
+        with open(path, "w") as f:
             f.write(text)
-    return 0

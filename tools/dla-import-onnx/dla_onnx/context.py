@@ -15,6 +15,18 @@ TO_NCHW = (0, 3, 1, 2)
 F32_MAX = float(np.finfo(np.float32).max)
 
 
+def op_registry(table):
+    """The decorator of an op family: @op("Name", ...) enters the converter
+    in `table` (the family's OPS) under each ONNX op type."""
+    def op(*names):
+        def register(fn):
+            for n in names:
+                table[n] = fn
+            return fn
+        return register
+    return op
+
+
 class Context:
     def __init__(self, builder, node, inputs, opset):
         self.b = builder
@@ -111,7 +123,10 @@ class Context:
             return self.value(x.reshape((1,) * (rank - x.ndim) + x.shape))
 
         a, b = lift(a), lift(b)
-        shape = np.broadcast_shapes(a.shape, b.shape)
+        try:
+            shape = np.broadcast_shapes(a.shape, b.shape)
+        except ValueError:
+            self.fail("operands of shapes %s and %s do not broadcast" % (list(a.shape), list(b.shape)))
         extra = ", %s" % self.b.shift().name if name == "mul" else ""
         extra_t = ", tensor<1xi8>" if name == "mul" else ""
         out_dtype = np.bool_ if name in ("greater", "greater_equal", "equal") else a.dtype

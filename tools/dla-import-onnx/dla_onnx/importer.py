@@ -1,25 +1,17 @@
 """ONNX graph -> TOSA module (MLIR text)."""
 
 import numpy as np
-import onnx
 from onnx import numpy_helper
 
-from . import ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion
+from . import opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion
 from .builder import Builder, ImportError_, Value, onnx_dtype
 from .context import Context
 
 OPS = {}
-for family in (ops_nn, ops_math, ops_shape, ops_quant):
+FAMILIES = {}  # op type -> the module that converts it
+for family in (ops_nn, ops_math, ops_activation, ops_shape, ops_layout, ops_quant):
     OPS.update(family.OPS)
-
-MIN_OPSET, MAX_OPSET = 9, 21
-# Opsets 19 to 21 are accepted for QuantizeLinear / DequantizeLinear (their
-# float8, int4 and blocked forms are diagnosed by the converters); most
-# other definitions of 19 to 21 only add element types (float8, int4) that
-# are rejected anyway. These change meaning and are refused there. (Debian's
-# onnx 1.12 knows schemas up to opset 17 only, so the list is by hand.)
-_CHANGED_AFTER_18 = {"AveragePool", "Pad", "Resize", "GroupNormalization", "DeformConv",
-                     "ReduceMax", "ReduceMin", "Gelu", "AffineGrid", "GridSample", "DFT"}
+    FAMILIES.update((name, family.__name__.rsplit(".", 1)[-1]) for name in family.OPS)
 
 
 def parse_input_shape(text):
@@ -36,44 +28,13 @@ def parse_input_shape(text):
     return name, shape
 
 
-def _opset(model):
-    for o in model.opset_import:
-        if o.domain in ("", "ai.onnx"):
-            return o.version
-    raise ImportError_("the model imports no default-domain opset")
-
-
-def _check_old_opset(graph, opset):
-    """A model of an opset below MIN_OPSET imports when each of its nodes
-    has the definition it has in MIN_OPSET (GlobalAveragePool of opset 1,
-    HardSigmoid of opset 6): the converters know those definitions only."""
-    for node in graph.node:
-        try:
-            old = onnx.defs.get_schema(node.op_type, opset, node.domain).since_version
-            new = onnx.defs.get_schema(node.op_type, MIN_OPSET, node.domain).since_version
-        except onnx.defs.SchemaError:
-            old, new = None, -1
-        if old != new:
-            raise ImportError_("opset %d is outside the supported %d to %d: node '%s' (%s) has "
-                               "the definition of opset %s there"
-                               % (opset, MIN_OPSET, MAX_OPSET, node.name or node.output[0],
-                                  node.op_type, old))
-
-
-def import_model(model, input_shapes=None, func_name="main"):
-    """Returns the TOSA module text of `model` (an onnx.ModelProto)."""
+def import_model(model, input_shapes=None, func_name="main", remark=None):
+    """Returns the TOSA module text of `model` (an onnx.ModelProto). A model
+    outside opsets 9 to 18 is converted by onnx.version_converter first
+    where it can be; `remark(text)` is told what happened."""
     input_shapes = dict(input_shapes or {})
-    opset = _opset(model)
-    if not 1 <= opset <= MAX_OPSET:
-        raise ImportError_("opset %d is outside the supported %d to %d" % (opset, MIN_OPSET, MAX_OPSET))
+    model, opset = opsets.prepare(model, remark)
     graph = model.graph
-    if opset < MIN_OPSET:
-        _check_old_opset(graph, opset)
-    if opset > 18:
-        for node in graph.node:
-            if node.op_type in _CHANGED_AFTER_18:
-                raise ImportError_("node '%s' (%s): its definition of opset %d (after 18) is not "
-                                   "supported" % (node.name or node.output[0], node.op_type, opset))
     b = Builder()
     env = {}
     for init in graph.initializer:

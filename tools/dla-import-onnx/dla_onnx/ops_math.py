@@ -7,17 +7,10 @@ Context.in_nhwc) so that the accelerator's SDP patterns see TOSA's layout.
 import numpy as np
 
 from .builder import Value, onnx_dtype
-from .context import F32_MAX
+from .context import F32_MAX, op_registry
 
 OPS = {}
-
-
-def op(*names):
-    def register(fn):
-        for n in names:
-            OPS[n] = fn
-        return fn
-    return register
+op = op_registry(OPS)
 
 
 def _dtype(ctx):
@@ -88,6 +81,13 @@ def leaky_relu(ctx):
 @op("PRelu")
 def prelu(ctx):
     x, slope = ctx.input(0), ctx.input(1)
+    xs = x.shape if isinstance(x, Value) else np.shape(x)
+    ss = slope.shape if isinstance(slope, Value) else np.shape(slope)
+    if len(ss) == 1 and len(xs) > 2 and ss[0] == xs[1] != xs[-1] and ss[0] != 1:
+        # PRelu-6 and older took one slope per channel (axis 1); PyTorch
+        # exports them so and onnx.version_converter keeps the shape.
+        slope = ctx.reshape(slope, (ss[0],) + (1,) * (len(xs) - 2)) if isinstance(slope, Value) \
+            else np.reshape(slope, (ss[0],) + (1,) * (len(xs) - 2))
 
     def fn(o):
         v, s = o
@@ -144,7 +144,7 @@ def cast(ctx):
     return [ctx.cast(x, to)]
 
 
-def _reduce(ctx, name, v, axes):
+def reduce_axes(ctx, name, v, axes):
     for axis in sorted(axes):
         shape = list(v.shape)
         shape[axis] = 1
@@ -170,7 +170,7 @@ def reduce(ctx):
     position = 1 if (ctx.node.op_type == "ReduceSum" and ctx.opset >= 13) or ctx.opset >= 18 else 99
     axes = _axes(ctx, x.rank, position)
     name = {"ReduceMean": "sum", "ReduceSum": "sum", "ReduceMax": "max", "ReduceMin": "min"}[ctx.node.op_type]
-    y = _reduce(ctx, name, x, axes)
+    y = reduce_axes(ctx, name, x, axes)
     if ctx.node.op_type == "ReduceMean":
         count = int(np.prod([x.shape[a] for a in axes]))
         y = ctx.binary("mul", y, np.asarray(1.0 / count, x.dtype))
@@ -179,15 +179,23 @@ def reduce(ctx):
     return [y]
 
 
+def softmax_axes(ctx, rank):
+    """The axes Softmax / LogSoftmax normalize over: before opset 13 all
+    from `axis` on (the input flattened to 2-D there)."""
+    axis = int(ctx.attr("axis", -1 if ctx.opset >= 13 else 1))
+    if not -rank <= axis < rank:
+        ctx.fail("axis %d is outside the input's rank %d" % (axis, rank))
+    axis %= rank
+    return [axis] if ctx.opset >= 13 else list(range(axis, rank))
+
+
 @op("Softmax")
 def softmax(ctx):
     x = ctx.value(ctx.input(0))
-    axis = int(ctx.attr("axis", -1 if ctx.opset >= 13 else 1)) % x.rank
-    # Before opset 13 Softmax normalizes over all dims from `axis` on.
-    axes = [axis] if ctx.opset >= 13 else list(range(axis, x.rank))
-    shifted = ctx.binary("sub", x, _reduce(ctx, "max", x, axes))
+    axes = softmax_axes(ctx, x.rank)
+    shifted = ctx.binary("sub", x, reduce_axes(ctx, "max", x, axes))
     e = ctx.unary("exp", shifted)
-    return [ctx.binary("mul", e, ctx.unary("reciprocal", _reduce(ctx, "sum", e, axes)))]
+    return [ctx.binary("mul", e, ctx.unary("reciprocal", reduce_axes(ctx, "sum", e, axes)))]
 
 
 def _matmul3d(ctx, a, b):

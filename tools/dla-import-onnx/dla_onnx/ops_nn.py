@@ -6,17 +6,46 @@ pooling ops are NHWC); the transposes between consecutive layers cancel.
 
 import numpy as np
 
-from .context import TO_NCHW, TO_NHWC
+from .builder import Value
+from .context import TO_NCHW, TO_NHWC, Context, op_registry
 
 OPS = {}
+op = op_registry(OPS)
 
 
-def op(*names):
-    def register(fn):
-        for n in names:
-            OPS[n] = fn
-        return fn
-    return register
+def _as_2d(ctx):
+    """A 1-D window's attributes as the 2-D window of height 1."""
+    attrs = ctx.attrs
+    out = dict(attrs)
+    for key, n in (("kernel_shape", 1), ("strides", 1), ("dilations", 1), ("output_padding", 1),
+                   ("pads", 2), ("output_shape", 1)):
+        if key not in attrs:
+            continue
+        values = list(attrs[key])
+        if len(values) != n:
+            ctx.fail("%s has %d values for a 1-D window (%d expected)" % (key, len(values), n))
+        pad = 1 if key in ("kernel_shape", "strides", "dilations", "output_shape") else 0
+        out[key] = [0, values[0], 0, values[1]] if key == "pads" else [pad] + values
+    return out
+
+
+def windows_1d(fn):
+    """Runs a 2-D window converter on a 1-D window (N, C, L) as the
+    (N, C, 1, L) one with a kernel of height 1 (weights too)."""
+    def convert(ctx):
+        x = ctx.input(0)
+        if not isinstance(x, Value) or x.rank != 3:
+            return fn(ctx)
+        inputs = [ctx.reshape(x, (x.shape[0], x.shape[1], 1, x.shape[2]))]
+        for v in ctx.inputs[1:2]:
+            inputs.append(v if v is None or isinstance(v, Value) or np.ndim(v) != 3
+                          else np.expand_dims(v, 2))
+        inputs += list(ctx.inputs[2:])
+        lifted = Context(ctx.b, ctx.node, inputs, ctx.opset)
+        lifted.attrs = _as_2d(ctx)
+        return [y if not isinstance(y, Value) else ctx.reshape(y, (y.shape[0], y.shape[1], y.shape[3]))
+                for y in fn(lifted)]
+    return convert
 
 
 def _window(ctx, x_shape, kernel, strides, dilations, ceil_mode=False):
@@ -88,12 +117,13 @@ def _conv2d(ctx, x, weight_ohwi, bias, pad, strides, dilations, out_hw):
 
 
 @op("Conv")
+@windows_1d
 def conv(ctx):
     x = ctx.value(ctx.input(0))
     w = ctx.const_input(1, "the weight")
     bias = ctx.const_input(2, "the bias")
     if x.rank != 4 or w.ndim != 4:
-        ctx.fail("only 2-D convolutions are supported")
+        ctx.fail("only 1-D and 2-D convolutions are supported")
     w = w.astype(x.dtype)
     kernels, cpg, kh, kw = w.shape
     group = int(ctx.attr("group", 1))
@@ -138,12 +168,13 @@ def conv(ctx):
 
 
 @op("ConvTranspose")
+@windows_1d
 def conv_transpose(ctx):
     x = ctx.value(ctx.input(0))
     w = ctx.const_input(1, "the weight")
     bias = ctx.const_input(2, "the bias")
     if x.rank != 4 or w.ndim != 4:
-        ctx.fail("only 2-D transposed convolutions are supported")
+        ctx.fail("only 1-D and 2-D transposed convolutions are supported")
     if int(ctx.attr("group", 1)) != 1:
         ctx.fail("grouped transposed convolutions are not supported")
     auto = ctx.attr("auto_pad", "NOTSET")
@@ -209,10 +240,11 @@ def _pool(ctx, kind, x, kernel, strides, pad, out, crop=(0, 0)):
 
 
 @op("MaxPool", "AveragePool")
+@windows_1d
 def pool(ctx):
     x = ctx.value(ctx.input(0))
     if x.rank != 4:
-        ctx.fail("only 2-D pooling is supported")
+        ctx.fail("only 1-D and 2-D pooling is supported")
     if len(ctx.node.output) > 1 and ctx.node.output[1]:
         ctx.fail("the Indices output is not supported")
     if x.dtype.kind == "u":
@@ -238,10 +270,11 @@ def pool(ctx):
 
 
 @op("GlobalAveragePool", "GlobalMaxPool")
+@windows_1d
 def global_pool(ctx):
     x = ctx.value(ctx.input(0))
     if x.rank != 4:
-        ctx.fail("only 2-D pooling is supported")
+        ctx.fail("only 1-D and 2-D pooling is supported")
     kind = "avg" if ctx.node.op_type == "GlobalAveragePool" else "max"
     return [_pool(ctx, kind, x, x.shape[2:], [1, 1], [0, 0, 0, 0], [1, 1])]
 

@@ -29,24 +29,17 @@ Rounding, against ONNX's reference (onnx/reference/ops/op_*.py):
 import numpy as np
 
 from .builder import Value
-from .context import TO_NCHW, TO_NHWC
+from .context import TO_NCHW, TO_NHWC, op_registry
 from . import ops_math, ops_nn
 
 OPS = {}
+op = op_registry(OPS)
 
 QRANGE = {np.dtype(np.int8): (-128, 127), np.dtype(np.uint8): (0, 255)}
 # ONNX element types the quantization ops know but this importer does not
 # quantize to: the error says they are out of scope.
 OUT_OF_SCOPE_TYPES = {4: "uint16", 5: "int16", 17: "float8e4m3fn", 18: "float8e4m3fnuz",
                       19: "float8e5m2", 20: "float8e5m2fnuz", 21: "uint4", 22: "int4"}
-
-
-def op(*names):
-    def register(fn):
-        for n in names:
-            OPS[n] = fn
-        return fn
-    return register
 
 
 def _i32(values):

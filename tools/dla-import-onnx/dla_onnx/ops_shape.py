@@ -5,22 +5,18 @@ Unsqueeze, Slice, Concat, Gather, Shape, Constant, Identity, Resize.
 numpy; that is how shape subgraphs (Shape -> Gather/Slice -> Concat ->
 Reshape) become constants."""
 
+import functools
 from fractions import Fraction
 
 import numpy as np
 from onnx import numpy_helper
 
 from .builder import Value, onnx_dtype
+from .context import op_registry
+from .ops_layout import gather_dynamic
 
 OPS = {}
-
-
-def op(*names):
-    def register(fn):
-        for n in names:
-            OPS[n] = fn
-        return fn
-    return register
+op = op_registry(OPS)
 
 
 def _axes_input(ctx, position, attr="axes"):
@@ -161,9 +157,14 @@ def concat(ctx):
 
 @op("Gather")
 def gather(ctx):
-    x, idx = ctx.input(0), ctx.const_input(1, "the indices")
+    x, idx = ctx.input(0), ctx.input(1)
     shape = list(_shape_of(x))
-    axis = int(ctx.attr("axis", 0)) % len(shape)
+    axis = int(ctx.attr("axis", 0))
+    if not -len(shape) <= axis < len(shape):
+        ctx.fail("axis %d is outside the input's rank %d" % (axis, len(shape)))
+    axis %= len(shape)
+    if isinstance(idx, Value):
+        return [gather_dynamic(ctx, x, idx, axis)]
     idx = np.asarray(idx).astype(np.int64)
     idx = np.where(idx < 0, idx + shape[axis], idx)
     if not isinstance(x, Value):
@@ -324,8 +325,14 @@ _FOLDERS = {
     "Div": lambda a, b: (a / b) if np.asarray(a).dtype.kind == "f" else np.floor_divide(a, b).astype(np.asarray(a).dtype),
     "Equal": np.equal, "Less": np.less, "Greater": np.greater, "Not": np.logical_not,
     "Floor": np.floor, "Ceil": np.ceil, "Sqrt": np.sqrt, "Neg": np.negative, "Abs": np.abs,
-    "Where": np.where, "Max": np.maximum, "Min": np.minimum,
+    "Where": np.where,
+    # Variadic: folded left to right.
+    "Max": lambda *a: functools.reduce(np.maximum, a), "Min": lambda *a: functools.reduce(np.minimum, a),
+    "Sum": lambda *a: functools.reduce(np.add, a),
+    "Mean": lambda *a: functools.reduce(np.add, a) / len(a),
 }
+# The operators fold() evaluates.
+FOLDED = set(_FOLDERS) | {"Cast", "Range"}
 
 
 def fold(node, inputs, attrs):

@@ -30,3 +30,21 @@ def verify(dla_opt):
         assert proc.returncode == 0, proc.stderr.decode()
         return proc.stdout.decode()
     return run
+
+
+@pytest.fixture(scope="session")
+def tool_bin(tmp_path_factory, dla_opt):
+    """A bin directory with this tree's dla-run-onnx and importer and the
+    build's dla-opt and dla package, in their installed places."""
+    build = os.path.dirname(os.path.dirname(dla_opt))
+    if not os.path.isdir(os.path.join(build, "python_packages", "dla")):
+        pytest.skip("the dla Python package is not built")
+    root = tmp_path_factory.mktemp("tools")
+    for d in ("bin", "python_packages"):
+        os.makedirs(root / d)
+    os.symlink(os.path.join(ROOT, "tools", "dla-run-onnx", "dla-run-onnx"), root / "bin" / "dla-run-onnx")
+    os.symlink(dla_opt, root / "bin" / "dla-opt")
+    os.symlink(os.path.join(build, "python_packages", "dla"), root / "python_packages" / "dla")
+    os.symlink(os.path.join(os.path.dirname(HERE), "dla_onnx"), root / "python_packages" / "dla_onnx")
+    os.symlink(os.path.join(build, "lib"), root / "lib")
+    return root / "bin"

@@ -12,7 +12,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from conftest import HERE, ROOT
+from conftest import ROOT
 from dla_onnx import ImportFailure, calibrate, cli
 from dla_onnx.calibration_table import read_table, write_table
 from dla_onnx.qdq import quantize_model
@@ -153,20 +153,9 @@ def test_qdq_gemm_axis():
 # -- dla-calibrate ------------------------------------------------------------
 
 @pytest.fixture(scope="session")
-def tools(tmp_path_factory, dla_opt):
+def tools(tool_bin):
     """A bin directory with this tree's dla-run-onnx and the build's dla-opt."""
-    build = os.path.dirname(os.path.dirname(dla_opt))
-    if not os.path.isdir(os.path.join(build, "python_packages", "dla")):
-        pytest.skip("the dla Python package is not built")
-    root = tmp_path_factory.mktemp("calib-tools")
-    for d in ("bin", "python_packages"):
-        os.makedirs(root / d)
-    os.symlink(os.path.join(ROOT, "tools", "dla-run-onnx", "dla-run-onnx"), root / "bin" / "dla-run-onnx")
-    os.symlink(dla_opt, root / "bin" / "dla-opt")
-    os.symlink(os.path.join(build, "python_packages", "dla"), root / "python_packages" / "dla")
-    os.symlink(os.path.join(os.path.dirname(HERE), "dla_onnx"), root / "python_packages" / "dla_onnx")
-    os.symlink(os.path.join(build, "lib"), root / "lib")
-    return str(root / "bin")
+    return str(tool_bin)
 
 
 def np_conv_pad1(x, w, b):

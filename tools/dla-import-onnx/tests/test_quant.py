@@ -7,7 +7,6 @@ and compared with numpy models of ONNX's reference implementation
 ReferenceEvaluator, so the formulas are written out here). Errors for what
 is out of scope name the node."""
 
-import os
 import subprocess
 
 import numpy as np
@@ -15,7 +14,6 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from conftest import HERE, ROOT
 from dla_onnx import ImportFailure, import_model
 
 RNG = np.random.default_rng(22)
@@ -32,26 +30,14 @@ def model(node, x, out_type, inits, opset=13):
 
 
 @pytest.fixture(scope="session")
-def run(tmp_path_factory, dla_opt):
+def run(tmp_path_factory, tool_bin):
     """Runs a model through this tree's dla-run-onnx and importer with the
     build's dla-opt and dla package; returns output 0."""
-    build = os.path.dirname(os.path.dirname(dla_opt))
-    if not os.path.isdir(os.path.join(build, "python_packages", "dla")):
-        pytest.skip("the dla Python package is not built")
-    root = tmp_path_factory.mktemp("tools")
-    os.makedirs(root / "bin")
-    os.makedirs(root / "python_packages")
-    os.symlink(os.path.join(ROOT, "tools", "dla-run-onnx", "dla-run-onnx"), root / "bin" / "dla-run-onnx")
-    os.symlink(dla_opt, root / "bin" / "dla-opt")
-    os.symlink(os.path.join(build, "python_packages", "dla"), root / "python_packages" / "dla")
-    os.symlink(os.path.join(os.path.dirname(HERE), "dla_onnx"), root / "python_packages" / "dla_onnx")
-    os.symlink(os.path.join(build, "lib"), root / "lib")
-
     def go(m, x, name, offload=True):
         d = tmp_path_factory.mktemp(name)
         onnx.save(m, str(d / "m.onnx"))
         np.save(d / "x.npy", x)
-        proc = subprocess.run(["/usr/bin/python3", str(root / "bin" / "dla-run-onnx"), str(d / "m.onnx"),
+        proc = subprocess.run(["/usr/bin/python3", str(tool_bin / "dla-run-onnx"), str(d / "m.onnx"),
                                "--input", str(d / "x.npy"), "--output-dir", str(d / "out")]
                               + (["--allow-host"] if offload else ["--no-offload"]),
                               capture_output=True, text=True)
