@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompileTimeConstant.h"
 #include "ReferenceArith.h"
 #include "ReferenceCdma.h"
 #include "ReferenceCdp.h"
@@ -215,6 +216,82 @@ bool deliversAccumulator(ConvOp conv) {
   });
 }
 
+/// Whether the weight is a compile-time constant of a per-channel
+/// (depthwise) convolution run dense: K == C and every weight off the
+/// diagonal k == c is zero (how --dla-convert-tosa runs a depthwise
+/// convolution on the convolution core, over atomic-C slices).
+bool isDepthwiseDense(Value weight) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  const int64_t k = type.getDimSize(0), c = type.getDimSize(1);
+  if (k != c || k == 1)
+    return false;
+  if (auto relayout = weight.getDefiningOp<RelayoutOp>())
+    weight = relayout.getSource();
+  std::optional<CompileTimeConstant> constant = matchCompileTimeConstant(weight);
+  if (!constant)
+    return false;
+  std::optional<std::vector<char>> bytes = readCompileTimeBytes(*constant);
+  Type element = type.getElementType();
+  const int64_t eb = (element.getIntOrFloatBitWidth() + 7) / 8;
+  const int64_t window = type.getDimSize(2) * type.getDimSize(3);
+  if (!bytes || static_cast<int64_t>(bytes->size()) != k * c * window * eb)
+    return false;
+  // A float zero of either sign: its product with a finite input adds
+  // nothing to a sum (that starts at +0).
+  const bool isFloat = isa<FloatType>(element);
+  for (int64_t i = 0, n = k * c * window; i < n; ++i) {
+    if ((i / window) % c == i / (c * window))
+      continue;
+    for (int64_t j = 0; j < eb; ++j) {
+      auto byte = static_cast<unsigned char>((*bytes)[i * eb + j]);
+      if (isFloat && j == eb - 1)
+        byte &= 0x7f; // little-endian: the sign bit is in the last byte
+      if (byte)
+        return false;
+    }
+  }
+  return true;
+}
+
+/// The convolution sum in `init`'s type: `linalg.conv_2d_nchw_fchw`, or
+/// `linalg.depthwise_conv_2d_nchw_chw` over the diagonal when `depthwise`.
+/// The two are the same numbers: a zero weight's product adds nothing to
+/// the sum (integers: exactly; floats: for finite inputs, the sum starts at
+/// +0, so neither a sign of zero nor a rounding changes), and the
+/// depthwise sum visits each channel's window in the same order; it does
+/// C times less work.
+Value convolutionSum(OpBuilder &b, Location loc, Value x, Value w, Value init, ConvOp op,
+                     bool depthwise) {
+  if (!depthwise)
+    return linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{init.getType()},
+                                            ValueRange{x, w}, ValueRange{init},
+                                            b.getI64TensorAttr(op.getStrides()),
+                                            b.getI64TensorAttr(op.getDilations()))
+        .getResult(0);
+  auto wType = cast<RankedTensorType>(w.getType());
+  auto diagType = RankedTensorType::get(
+      {wType.getDimSize(0), wType.getDimSize(2), wType.getDimSize(3)}, wType.getElementType());
+  MLIRContext *ctx = b.getContext();
+  AffineExpr c = getAffineDimExpr(0, ctx), r = getAffineDimExpr(1, ctx),
+             s = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {c, c, r, s}, ctx),
+                                 AffineMap::get(3, 0, {c, r, s}, ctx)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  Value empty = tensor::EmptyOp::create(b, loc, diagType.getShape(), diagType.getElementType());
+  Value diag = linalg::GenericOp::create(
+                   b, loc, TypeRange{diagType}, ValueRange{w}, ValueRange{empty}, maps,
+                   iterators,
+                   [](OpBuilder &nb, Location nl, ValueRange args) {
+                     linalg::YieldOp::create(nb, nl, args[0]);
+                   })
+                   .getResult(0);
+  return linalg::DepthwiseConv2DNchwChwOp::create(b, loc, TypeRange{init.getType()},
+                                                  ValueRange{x, diag}, ValueRange{init},
+                                                  b.getI64TensorAttr(op.getStrides()),
+                                                  b.getI64TensorAttr(op.getDilations()))
+      .getResult(0);
+}
+
 /// Direct, Winograd and image convolutions all compute the convolution sum:
 /// Winograd is an exact rewriting of it (the hardware's transformed weights
 /// round differently, within the CC Winograd error bound of the precision
@@ -258,11 +335,9 @@ struct ConvToReference : LayerToReference<ConvOp> {
     RankedTensorType outType = op.getOutput().getType();
     Value init = filledTensor(rewriter, loc, outType.getShape(),
                               scalarConstant(rewriter, loc, acc.type, 0));
-    Value sum = linalg::Conv2DNchwFchwOp::create(
-                    rewriter, loc, TypeRange{init.getType()}, ValueRange{x, w}, ValueRange{init},
-                    rewriter.getI64TensorAttr(op.getStrides()),
-                    rewriter.getI64TensorAttr(op.getDilations()))
-                    .getResult(0);
+    Value sum = convolutionSum(rewriter, loc, x, w, init, op,
+                               isDepthwiseDense(op.getWeight()) &&
+                                   xType.getDimSize(1) == wType.getDimSize(1));
 
     SmallVector<Value> inputs = {sum};
     NumberType biasType;

@@ -314,4 +314,31 @@ def DLALowerBuffersToReference
     "::mlir::tensor::TensorDialect"];
 }
 
+def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline each linalg op on memrefs into a private function";
+  let description = [{
+    Every linalg op on buffers becomes a call to a private `func.func`
+    holding that op alone (its memref operands as arguments, the constants
+    it reads cloned in), marked `no_inline`; identical kernels (same op,
+    same types, same body) then share one function
+    (`duplicate-function-elimination`). What it is for: the JIT compiles a
+    network as a few hundred small functions, one per layer kind and shape,
+    instead of one straight-line function of thousands of loops, which
+    LLVM's passes and register allocator handle in superlinear time. The
+    arithmetic is untouched: each op computes what it computed inline.
+
+    ```mlir
+    linalg.fill ins(%c0 : f32) outs(%a : memref<1x8x24x96xf32>)
+    // becomes
+    func.call @__dla_kernel(%a) {no_inline} : (memref<1x8x24x96xf32>) -> ()
+    func.func private @__dla_kernel(%arg0: memref<1x8x24x96xf32>) attributes {no_inline} {
+      %c0 = arith.constant 0.0 : f32
+      linalg.fill ins(%c0 : f32) outs(%arg0 : memref<1x8x24x96xf32>)
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // DLA_PASSES_TD
