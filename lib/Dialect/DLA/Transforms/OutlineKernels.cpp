@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
@@ -141,9 +142,11 @@ struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernel
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<linalg::LinalgOp> ops;
+    SmallVector<func::FuncOp> bodies;
     for (auto fn : module.getOps<func::FuncOp>()) {
       if (fn.isExternal() || fn.getSymName().starts_with(kKernelName))
         continue;
+      bodies.push_back(fn);
       // Outermost linalg ops only: one nested in another's region (none
       // today) goes with it.
       fn.walk([&](linalg::LinalgOp op) {
@@ -151,12 +154,19 @@ struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernel
           ops.push_back(op);
       });
     }
-    if (ops.empty())
-      return;
     IRRewriter rewriter(&getContext());
     SmallVector<Operation *> kernels;
     for (linalg::LinalgOp op : ops)
       kernels.push_back(vectorizableOrder(rewriter, op));
+    // The loop nests --dla-lower-to-memref wrote (relayouts between storage
+    // and row-major buffers) are kernels too.
+    for (func::FuncOp fn : bodies)
+      for (Block &block : fn.getBody())
+        for (auto loop : block.getOps<scf::ForOp>())
+          if (loop->getNumResults() == 0)
+            kernels.push_back(loop);
+    if (kernels.empty())
+      return;
     SymbolTable symbols(module);
     OpBuilder b(&getContext());
     for (Operation *op : kernels)

@@ -17,6 +17,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/Fp16.h"
 #include "dla/Format/Window.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -253,6 +254,37 @@ bool isDepthwiseDense(Value weight) {
   return true;
 }
 
+/// An fp16 weight known at compile time, widened to f32 there rather than
+/// by every run (the same values: f16 -> f32 is exact; the f16 rounding is
+/// the packer's, which is the truncf's). Null when `plain` is not such a
+/// constant.
+Value widenedConstantWeight(OpBuilder &b, Location loc, Value plain, NumberType acc) {
+  auto type = cast<RankedTensorType>(plain.getType());
+  if (!type.getElementType().isF16() || !acc.type.isF32())
+    return {};
+  std::optional<CompileTimeConstant> constant = matchCompileTimeConstant(plain);
+  if (!constant)
+    return {};
+  std::optional<std::vector<char>> bytes = readCompileTimeBytes(*constant);
+  if (!bytes || static_cast<int64_t>(bytes->size()) != type.getNumElements() * 2)
+    return {};
+  std::vector<float> values(static_cast<size_t>(type.getNumElements()));
+  ::dlaformat::convertFp16ToFp32(reinterpret_cast<const uint16_t *>(bytes->data()), values.data(),
+                         type.getNumElements());
+  auto wide = RankedTensorType::get(type.getShape(), acc.type);
+  return arith::ConstantOp::create(b, loc, wide,
+                                   DenseElementsAttr::get(wide, ArrayRef<float>(values)));
+}
+
+} // namespace
+
+void reference::markDepthwiseWeight(ConvOp conv) {
+  if (!conv->hasAttr(kDepthwiseWeightAttr) && isDepthwiseDense(conv.getWeight()))
+    conv->setAttr(kDepthwiseWeightAttr, UnitAttr::get(conv.getContext()));
+}
+
+namespace {
+
 /// The convolution sum in `init`'s type: `linalg.conv_2d_nchw_fchw`, or
 /// `linalg.depthwise_conv_2d_nchw_chw` over the diagonal when `depthwise`.
 /// The two are the same numbers: a zero weight's product adds nothing to
@@ -313,7 +345,10 @@ struct ConvToReference : LayerToReference<ConvOp> {
       x = cdmaInputConverter(rewriter, loc, op, x,
                              pipeline == nv::PipelinePrecision::Int8 ? 8 : 16);
     x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), acc);
-    w = convertTensor(rewriter, loc, w, NumberType::of(elementTypeOf(w)), acc);
+    if (Value wide = widenedConstantWeight(rewriter, loc, w, acc))
+      w = wide;
+    else
+      w = convertTensor(rewriter, loc, w, NumberType::of(elementTypeOf(w)), acc);
 
     auto xType = cast<RankedTensorType>(x.getType());
     auto wType = cast<RankedTensorType>(w.getType());
@@ -335,8 +370,9 @@ struct ConvToReference : LayerToReference<ConvOp> {
     RankedTensorType outType = op.getOutput().getType();
     Value init = filledTensor(rewriter, loc, outType.getShape(),
                               scalarConstant(rewriter, loc, acc.type, 0));
+    markDepthwiseWeight(op);
     Value sum = convolutionSum(rewriter, loc, x, w, init, op,
-                               isDepthwiseDense(op.getWeight()) &&
+                               op->hasAttr(kDepthwiseWeightAttr) &&
                                    xType.getDimSize(1) == wType.getDimSize(1));
 
     SmallVector<Value> inputs = {sum};
