@@ -78,6 +78,8 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   bufferization::buildBufferDeallocationPipeline(pm);
   // A result that is an argument leaves a bufferization.clone.
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // One function per distinct linalg op: small functions for the JIT.
+  pm.addPass(createDLAOutlineKernels());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -69,6 +69,11 @@ struct LowerToReferencePass
     });
     if (!ok)
       return signalPassFailure();
+    // The storage form's weights are packed by then: read them now.
+    getOperation()->walk([&](ConvOp op) {
+      if (skipped(op))
+        reference::markDepthwiseWeight(op);
+    });
 
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);

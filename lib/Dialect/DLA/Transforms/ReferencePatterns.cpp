@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompileTimeConstant.h"
 #include "ReferenceArith.h"
 #include "ReferenceCdma.h"
 #include "ReferenceCdp.h"
@@ -16,6 +17,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/Fp16.h"
 #include "dla/Format/Window.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -216,6 +218,113 @@ bool deliversAccumulator(ConvOp conv) {
   });
 }
 
+/// Whether the weight is a compile-time constant of a per-channel
+/// (depthwise) convolution run dense: K == C and every weight off the
+/// diagonal k == c is zero (how --dla-convert-tosa runs a depthwise
+/// convolution on the convolution core, over atomic-C slices).
+bool isDepthwiseDense(Value weight) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  const int64_t k = type.getDimSize(0), c = type.getDimSize(1);
+  if (k != c || k == 1)
+    return false;
+  if (auto relayout = weight.getDefiningOp<RelayoutOp>())
+    weight = relayout.getSource();
+  std::optional<CompileTimeConstant> constant = matchCompileTimeConstant(weight);
+  if (!constant)
+    return false;
+  std::optional<std::vector<char>> bytes = readCompileTimeBytes(*constant);
+  Type element = type.getElementType();
+  const int64_t eb = (element.getIntOrFloatBitWidth() + 7) / 8;
+  const int64_t window = type.getDimSize(2) * type.getDimSize(3);
+  if (!bytes || static_cast<int64_t>(bytes->size()) != k * c * window * eb)
+    return false;
+  // A float zero of either sign: its product with a finite input adds
+  // nothing to a sum (that starts at +0).
+  const bool isFloat = isa<FloatType>(element);
+  for (int64_t i = 0, n = k * c * window; i < n; ++i) {
+    if ((i / window) % c == i / (c * window))
+      continue;
+    for (int64_t j = 0; j < eb; ++j) {
+      auto byte = static_cast<unsigned char>((*bytes)[i * eb + j]);
+      if (isFloat && j == eb - 1)
+        byte &= 0x7f; // little-endian: the sign bit is in the last byte
+      if (byte)
+        return false;
+    }
+  }
+  return true;
+}
+
+/// An fp16 weight known at compile time, widened to f32 there rather than
+/// by every run (the same values: f16 -> f32 is exact; the f16 rounding is
+/// the packer's, which is the truncf's). Null when `plain` is not such a
+/// constant.
+Value widenedConstantWeight(OpBuilder &b, Location loc, Value plain, NumberType acc) {
+  auto type = cast<RankedTensorType>(plain.getType());
+  if (!type.getElementType().isF16() || !acc.type.isF32())
+    return {};
+  std::optional<CompileTimeConstant> constant = matchCompileTimeConstant(plain);
+  if (!constant)
+    return {};
+  std::optional<std::vector<char>> bytes = readCompileTimeBytes(*constant);
+  if (!bytes || static_cast<int64_t>(bytes->size()) != type.getNumElements() * 2)
+    return {};
+  std::vector<float> values(static_cast<size_t>(type.getNumElements()));
+  ::dlaformat::convertFp16ToFp32(reinterpret_cast<const uint16_t *>(bytes->data()), values.data(),
+                         type.getNumElements());
+  auto wide = RankedTensorType::get(type.getShape(), acc.type);
+  return arith::ConstantOp::create(b, loc, wide,
+                                   DenseElementsAttr::get(wide, ArrayRef<float>(values)));
+}
+
+} // namespace
+
+void reference::markDepthwiseWeight(ConvOp conv) {
+  if (!conv->hasAttr(kDepthwiseWeightAttr) && isDepthwiseDense(conv.getWeight()))
+    conv->setAttr(kDepthwiseWeightAttr, UnitAttr::get(conv.getContext()));
+}
+
+namespace {
+
+/// The convolution sum in `init`'s type: `linalg.conv_2d_nchw_fchw`, or
+/// `linalg.depthwise_conv_2d_nchw_chw` over the diagonal when `depthwise`.
+/// The two are the same numbers: a zero weight's product adds nothing to
+/// the sum (integers: exactly; floats: for finite inputs, the sum starts at
+/// +0, so neither a sign of zero nor a rounding changes), and the
+/// depthwise sum visits each channel's window in the same order; it does
+/// C times less work.
+Value convolutionSum(OpBuilder &b, Location loc, Value x, Value w, Value init, ConvOp op,
+                     bool depthwise) {
+  if (!depthwise)
+    return linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{init.getType()},
+                                            ValueRange{x, w}, ValueRange{init},
+                                            b.getI64TensorAttr(op.getStrides()),
+                                            b.getI64TensorAttr(op.getDilations()))
+        .getResult(0);
+  auto wType = cast<RankedTensorType>(w.getType());
+  auto diagType = RankedTensorType::get(
+      {wType.getDimSize(0), wType.getDimSize(2), wType.getDimSize(3)}, wType.getElementType());
+  MLIRContext *ctx = b.getContext();
+  AffineExpr c = getAffineDimExpr(0, ctx), r = getAffineDimExpr(1, ctx),
+             s = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {c, c, r, s}, ctx),
+                                 AffineMap::get(3, 0, {c, r, s}, ctx)};
+  SmallVector<utils::IteratorType> iterators(3, utils::IteratorType::parallel);
+  Value empty = tensor::EmptyOp::create(b, loc, diagType.getShape(), diagType.getElementType());
+  Value diag = linalg::GenericOp::create(
+                   b, loc, TypeRange{diagType}, ValueRange{w}, ValueRange{empty}, maps,
+                   iterators,
+                   [](OpBuilder &nb, Location nl, ValueRange args) {
+                     linalg::YieldOp::create(nb, nl, args[0]);
+                   })
+                   .getResult(0);
+  return linalg::DepthwiseConv2DNchwChwOp::create(b, loc, TypeRange{init.getType()},
+                                                  ValueRange{x, diag}, ValueRange{init},
+                                                  b.getI64TensorAttr(op.getStrides()),
+                                                  b.getI64TensorAttr(op.getDilations()))
+      .getResult(0);
+}
+
 /// Direct, Winograd and image convolutions all compute the convolution sum:
 /// Winograd is an exact rewriting of it (the hardware's transformed weights
 /// round differently, within the CC Winograd error bound of the precision
@@ -237,7 +346,10 @@ struct ConvToReference : LayerToReference<ConvOp> {
       x = cdmaInputConverter(rewriter, loc, op, x,
                              pipeline == nv::PipelinePrecision::Int8 ? 8 : 16);
     x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), acc);
-    w = convertTensor(rewriter, loc, w, NumberType::of(elementTypeOf(w)), acc);
+    if (Value wide = widenedConstantWeight(rewriter, loc, w, acc))
+      w = wide;
+    else
+      w = convertTensor(rewriter, loc, w, NumberType::of(elementTypeOf(w)), acc);
 
     auto xType = cast<RankedTensorType>(x.getType());
     auto wType = cast<RankedTensorType>(w.getType());
@@ -259,11 +371,10 @@ struct ConvToReference : LayerToReference<ConvOp> {
     RankedTensorType outType = op.getOutput().getType();
     Value init = filledTensor(rewriter, loc, outType.getShape(),
                               scalarConstant(rewriter, loc, acc.type, 0));
-    Value sum = linalg::Conv2DNchwFchwOp::create(
-                    rewriter, loc, TypeRange{init.getType()}, ValueRange{x, w}, ValueRange{init},
-                    rewriter.getI64TensorAttr(op.getStrides()),
-                    rewriter.getI64TensorAttr(op.getDilations()))
-                    .getResult(0);
+    markDepthwiseWeight(op);
+    Value sum = convolutionSum(rewriter, loc, x, w, init, op,
+                               op->hasAttr(kDepthwiseWeightAttr) &&
+                                   xType.getDimSize(1) == wType.getDimSize(1));
 
     SmallVector<Value> inputs = {sum};
     NumberType biasType;

@@ -15,6 +15,14 @@ namespace mlir::dla::reference {
 FailureOr<::dlaformat::nvdla::PipelinePrecision>
 getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose);
 
+/// Marks a dla.conv whose constant weight is block-diagonal (a depthwise
+/// convolution run dense, K == C, every weight off k == c zero): its
+/// reference computes the depthwise sum, the same numbers C times faster.
+/// Set while the weight is still a readable constant (before
+/// --dla-pack-weights); the storage form reads it after packing.
+constexpr llvm::StringLiteral kDepthwiseWeightAttr = "reference_depthwise";
+void markDepthwiseWeight(ConvOp conv);
+
 /// dla.conv / dla.sdp / dla.pool / dla.lrn -> linalg, arith, math, tensor
 /// (and dla.relayout for encoded operands and results).
 void populateLowerToReferencePatterns(RewritePatternSet &patterns);

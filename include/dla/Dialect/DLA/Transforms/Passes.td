@@ -316,4 +316,38 @@ def DLALowerBuffersToReference
     "::mlir::tensor::TensorDialect"];
 }
 
+def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline each linalg op on memrefs into a private function";
+  let description = [{
+    Every linalg op on buffers, and every loop nest at the top of a
+    function body (the relayout loops of `--dla-lower-to-memref`), becomes a
+    call to a private `func.func` holding it alone, marked `no_inline`: its
+    memref operands are arguments cast to dynamic sizes (row-major stays
+    row-major, a unit innermost stride stays known), the constants it reads
+    are cloned in. Identical kernels (same op, same body) then share one
+    function (`duplicate-function-elimination`): one per layer kind rather
+    than per layer. An op with reductions first gets the parallel loop of
+    its output's innermost dimension innermost (a convolution's output
+    column), a stream LLVM vectorizes; each output element keeps the order
+    of its sum. What it is for: the JIT compiles a
+    network as a few hundred small functions, one per layer kind and shape,
+    instead of one straight-line function of thousands of loops, which
+    LLVM's passes and register allocator handle in superlinear time. The
+    arithmetic is untouched: each op computes what it computed inline.
+
+    ```mlir
+    linalg.fill ins(%c0 : f32) outs(%a : memref<1x8x24x96xf32>)
+    // becomes
+    %d = memref.cast %a : memref<1x8x24x96xf32> to memref<?x?x?x?xf32>
+    func.call @__dla_kernel(%d) {no_inline} : (memref<?x?x?x?xf32>) -> ()
+    func.func private @__dla_kernel(%arg0: memref<?x?x?x?xf32>) attributes {no_inline} {
+      %c0 = arith.constant 0.0 : f32
+      linalg.fill ins(%c0 : f32) outs(%arg0 : memref<?x?x?x?xf32>)
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // DLA_PASSES_TD
