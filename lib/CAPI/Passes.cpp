@@ -19,8 +19,4 @@ using namespace mlir::dla;
 
 #include "dla-c/Passes.capi.cpp.inc"
 
-void dlaRegisterAllPasses(void) {
-  registerDLAPasses();
-  registerDLAConversionPasses();
-  registerDLAPipelines();
-}
+void dlaRegisterAllPasses(void) { registerAllDLAPasses(); }

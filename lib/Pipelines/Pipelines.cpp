@@ -106,3 +106,9 @@ void mlir::dla::registerDLAPipelines() {
       "(mlir-runner, ExecutionEngine), every accelerator format executed on the CPU",
       buildLowerToLLVMPipeline);
 }
+
+void mlir::dla::registerAllDLAPasses() {
+  registerDLAPasses();
+  registerDLAConversionPasses();
+  registerDLAPipelines();
+}

@@ -1,7 +1,5 @@
 //===- dla-opt.cpp - mlir-opt with the dla dialect and passes -------------===//
 
-#include "dla/Conversion/Passes.h"
-#include "dla/Dialect/DLA/Transforms/Passes.h"
 #include "dla/InitAllDialects.h"
 #include "dla/Pipelines/Pipelines.h"
 
@@ -17,9 +15,7 @@ int main(int argc, char **argv) {
   // TOSA through tosa-to-linalg, bufferization and the LLVM lowering in one
   // dla-opt pipeline (dla-run-onnx, test/Execution).
   mlir::dla::registerAllDialects(registry);
-  mlir::dla::registerDLAPasses();
-  mlir::dla::registerDLAConversionPasses();
-  mlir::dla::registerDLAPipelines();
+  mlir::dla::registerAllDLAPasses();
   mlir::registerAllPasses();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "dla-opt: MLIR optimizer with the dla dialect (accelerator memory layouts)\n",

@@ -18,8 +18,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "dla/Conversion/Passes.h"
-#include "dla/Dialect/DLA/Transforms/Passes.h"
 #include "dla/InitAllDialects.h"
 #include "dla/Pipelines/Pipelines.h"
 
@@ -38,11 +36,7 @@ static void registerDialects(DialectRegistry *registry) {
 
 // The passes and pipelines dla-opt registers. Not from the dialect callback
 // too: MLIR built with assertions stops on a pipeline registered twice.
-static void registerPasses() {
-  dla::registerDLAPasses();
-  dla::registerDLAConversionPasses();
-  dla::registerDLAPipelines();
-}
+static void registerPasses() { dla::registerAllDLAPasses(); }
 
 extern "C" LLVM_ATTRIBUTE_WEAK DialectPluginLibraryInfo mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "DLA", LLVM_VERSION_STRING, registerDialects};

@@ -79,6 +79,10 @@ void buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &optio
 /// Registers --dla-compile and --dla-lower-to-llvm.
 void registerDLAPipelines();
 
+/// Every dla pass (--dla-*, the conversion passes) and pipeline: the one
+/// list dla-opt, the C API (dlaRegisterAllPasses) and libDLAPlugin.so register.
+void registerAllDLAPasses();
+
 } // namespace mlir::dla
 
 #endif // DLA_PIPELINES_PIPELINES_H
