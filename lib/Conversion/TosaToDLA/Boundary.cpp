@@ -150,6 +150,10 @@ bool tosa_to_dla::isReadableConstant(Value v) {
   return isa<DenseElementsAttr>(attr);
 }
 
+int64_t tosa_to_dla::byteWidth(Type type) {
+  return (getElementTypeOrSelf(type).getIntOrFloatBitWidth() + 7) / 8;
+}
+
 std::vector<char> tosa_to_dla::readConstantBytes(Value v) {
   if (!isReadableConstant(v))
     return {};

@@ -75,8 +75,6 @@ std::vector<char> readBias(Value bias, int64_t kernels, int64_t elementBytes) {
   return bytes;
 }
 
-int64_t byteWidth(Type type) { return (getElementTypeOrSelf(type).getIntOrFloatBitWidth() + 7) / 8; }
-
 /// One dla.conv on NCHW `input` with KCRS weight bytes, returning its NCHW
 /// result in the target precision.
 Value createConv(OpBuilder &b, Location loc, const OffloadTarget &target, Value input,

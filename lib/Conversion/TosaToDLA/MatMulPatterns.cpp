@@ -25,8 +25,6 @@ namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
-int64_t byteWidth(Type type) { return (getElementTypeOrSelf(type).getIntOrFloatBitWidth() + 7) / 8; }
-
 /// Whether the n slices of constant B [n, K, P] are one matrix (the
 /// importer broadcasts a 2-D weight over the batch); its bytes in `bytes`.
 bool sameOverBatch(Value b, std::vector<char> &bytes) {
@@ -115,10 +113,8 @@ struct MatMulToConv : OpRewritePattern<tosa::MatMulOp> {
     if (!isa<FloatType>(getElementTypeOrSelf(op.getType())))
       return failure();
     std::vector<char> kp;
-    if (std::string why = whyNotMatMul(op, target); !why.empty())
+    if (std::string why = whyNotMatMul(op, target, kp); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
-    if (!sameOverBatch(op.getB(), kp))
-      return failure();
     std::vector<char> bias;
     tosa::AddOp add = findBiasAdd(op, bias);
     tosa::Conv2DOp conv = emitAsConv(op, kp, bias, rewriter);
@@ -141,11 +137,9 @@ struct QuantizedMatMulToConv : OpRewritePattern<tosa::RescaleOp> {
     auto mm = op.getInput().getDefiningOp<tosa::MatMulOp>();
     if (!mm || !mm->hasOneUse() || !getElementTypeOrSelf(mm.getType()).isInteger(32))
       return failure();
-    if (std::string why = whyNotMatMul(mm, target); !why.empty())
-      return rewriter.notifyMatchFailure(op, why);
     std::vector<char> kp;
-    if (!sameOverBatch(mm.getB(), kp))
-      return failure();
+    if (std::string why = whyNotMatMul(mm, target, kp); !why.empty())
+      return rewriter.notifyMatchFailure(op, why);
     tosa::Conv2DOp conv = emitAsConv(mm, kp, {}, rewriter);
     auto conv4d = cast<RankedTensorType>(conv.getType());
     auto outType = cast<RankedTensorType>(op.getType());
@@ -163,6 +157,12 @@ struct QuantizedMatMulToConv : OpRewritePattern<tosa::RescaleOp> {
 } // namespace
 
 std::string tosa_to_dla::whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target) {
+  std::vector<char> kp;
+  return whyNotMatMul(op, target, kp);
+}
+
+std::string tosa_to_dla::whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target,
+                                      std::vector<char> &kp) {
   if (!isReadableConstant(op.getB()))
     return "its right operand is not a constant: the convolution pipeline multiplies a feature "
            "map by packed weights, and no unit multiplies two feature maps as matrices";
@@ -174,7 +174,6 @@ std::string tosa_to_dla::whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &ta
   auto b = dyn_cast<RankedTensorType>(op.getB().getType());
   if (!a || !b || !a.hasStaticShape() || !b.hasStaticShape())
     return "its shape is not static (fix the input shapes when importing)";
-  std::vector<char> kp;
   if (!sameOverBatch(op.getB(), kp))
     return "its constant right operand differs between batches (a 1x1 convolution has one "
            "set of kernels)";

@@ -72,6 +72,8 @@ Value emitDepthwiseSlices(
 /// True when `v` is a constant (tosa.const, arith.constant, ...) whose bytes
 /// can be read.
 bool isReadableConstant(Value v);
+/// Bytes of one element of `type` (or its element type), rounded up.
+int64_t byteWidth(Type type);
 /// Row-major bytes of constant `v`; empty on failure.
 std::vector<char> readConstantBytes(Value v);
 /// A constant of `type` (f32 or the target type) holding `bytes`, converted
@@ -108,6 +110,8 @@ std::string whyNotMul(tosa::MulOp op, const OffloadTarget &target);
 std::string whyNotProduct(tosa::MulOp op, const OffloadTarget &target);
 /// A product by a constant runs as a 1x1 convolution (MatMulPatterns.cpp).
 std::string whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target);
+/// The same, with B's one [K, P] matrix read into `kp` when it can run.
+std::string whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target, std::vector<char> &kp);
 /// A rescale offloads with the layer it rescales (QuantizedPatterns.cpp).
 std::string whyNotRescale(tosa::RescaleOp op, const OffloadTarget &target);
 /// Whether integer `clamp` is the ReLU at the zero point of a rescale that
