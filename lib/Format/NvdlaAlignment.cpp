@@ -1,6 +1,7 @@
 //===- NvdlaAlignment.cpp - NVDLA alignment requirements -----------------===//
 
 #include "dla/Format/NvdlaAlignment.h"
+#include "dla/Format/NvdlaPrecision.h"
 
 using namespace dlaformat::nvdla;
 
@@ -25,4 +26,21 @@ const std::vector<AlignmentRule> &dlaformat::nvdla::alignmentTable() {
 
 const AlignmentRule &dlaformat::nvdla::getAlignment(AlignedData data) {
   return alignmentTable()[static_cast<size_t>(data)];
+}
+
+AlignmentRule dlaformat::nvdla::getAlignment(AlignedData data, int64_t memoryAtomBytes) {
+  AlignmentRule rule = getAlignment(data);
+  switch (data) {
+  case AlignedData::Weight:
+  case AlignedData::WeightMaskBits:
+  case AlignedData::WeightGroupSize:
+    return rule;
+  default:
+    break;
+  }
+  for (int64_t *v : {&rule.startAddress, &rule.lineStride, &rule.surfaceStride,
+                     &rule.planarStride, &rule.dataSize})
+    if (*v == kDocumentAtomBytes)
+      *v = memoryAtomBytes;
+  return rule;
 }

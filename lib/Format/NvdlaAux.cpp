@@ -25,8 +25,15 @@ int64_t dlaformat::nvdla::getComponentsPerElement(const AuxConfig &config) {
   return 1;
 }
 
+namespace {
+int64_t memoryAtomOf(const AuxConfig &config) {
+  return getHardwareConfig(config.hardware).caps.memoryAtomBytes;
+}
+} // namespace
+
 int64_t dlaformat::nvdla::getBytesPerAtom(const AuxConfig &config) {
-  return getChannelsPerAtom(config.precision) * getComponentsPerElement(config) *
+  return getChannelsPerAtom(config.precision, memoryAtomOf(config)) *
+         getComponentsPerElement(config) *
          getDataSizeBytes(config.dataSize);
 }
 
@@ -139,7 +146,7 @@ Expected<std::unique_ptr<AuxBoundLayout>> AuxBoundLayout::bind(const AuxConfig &
 
   std::unique_ptr<AuxBoundLayout> b(new AuxBoundLayout(config, shape, elementBytes, *numElements));
   b->componentBytes = bpc;
-  const int64_t epa = getChannelsPerAtom(config.precision);
+  const int64_t epa = getChannelsPerAtom(config.precision, memoryAtomOf(config));
   StridedView &view = b->view;
 
   switch (config.mode) {
@@ -181,6 +188,7 @@ Expected<std::unique_ptr<AuxBoundLayout>> AuxBoundLayout::bind(const AuxConfig &
   spec.height = shape[b->hDim];
   spec.width = shape[b->wDim];
   spec.elementsPerAtom = epa;
+  spec.memoryAtomBytes = memoryAtomOf(config);
   spec.componentsPerElement = comps;
   spec.bytesPerComponent = bpc;
   spec.lineStride = config.lineStride;
@@ -196,11 +204,12 @@ Expected<std::unique_ptr<AuxBoundLayout>> AuxBoundLayout::bind(const AuxConfig &
 }
 
 int64_t AuxBoundLayout::getStorageAlignment() const {
+  const int64_t atom = memoryAtomOf(config);
   switch (config.kind) {
-  case AuxKind::Bias: return getAlignment(AlignedData::Bias).startAddress;
-  case AuxKind::PReLU: return getAlignment(AlignedData::PReLU).startAddress;
-  case AuxKind::BatchNorm: return getAlignment(AlignedData::BatchNorm).startAddress;
-  case AuxKind::ElementWise: return getAlignment(AlignedData::ElementWise).startAddress;
+  case AuxKind::Bias: return getAlignment(AlignedData::Bias, atom).startAddress;
+  case AuxKind::PReLU: return getAlignment(AlignedData::PReLU, atom).startAddress;
+  case AuxKind::BatchNorm: return getAlignment(AlignedData::BatchNorm, atom).startAddress;
+  case AuxKind::ElementWise: return getAlignment(AlignedData::ElementWise, atom).startAddress;
   }
   return kDefaultStorageAlignment;
 }

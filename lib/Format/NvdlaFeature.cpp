@@ -17,7 +17,7 @@ Expected<int64_t> resolveStride(const AtomCubeSpec &spec, const char *name,
                                 std::optional<int64_t> given, int64_t minimum, int64_t alignment,
                                 const std::string &minimumWhat) {
   const std::string &what = spec.what;
-  const AlignmentRule &rule = getAlignment(spec.alignment);
+  const AlignmentRule rule = getAlignment(spec.alignment, spec.memoryAtomBytes);
   if (!given) {
     auto s = checkedRoundUp(minimum, alignment > 1 ? alignment : 1);
     if (!s)
@@ -30,7 +30,10 @@ Expected<int64_t> resolveStride(const AtomCubeSpec &spec, const char *name,
   if (alignment > 1 && v % alignment != 0)
     return makeError(what + ": " + name + " " + str(v) + " bytes is not a multiple of " +
                      str(alignment) + " bytes, the alignment the NVDLA document requires of " +
-                     std::string(rule.name) + " " + name + "s");
+                     std::string(rule.name) + " " + name + "s" +
+                     (spec.memoryAtomBytes != kDocumentAtomBytes
+                          ? " (its memory atom of " + str(spec.memoryAtomBytes) + " bytes)"
+                          : std::string()));
   if (v % spec.bytesPerComponent != 0)
     return makeError(what + ": " + name + " " + str(v) + " bytes is not a multiple of the " +
                      str(spec.bytesPerComponent) + "-byte component");
@@ -50,7 +53,9 @@ Expected<AtomCube> AtomCube::get(const AtomCubeSpec &spec) {
   if (spec.elementsPerAtom <= 0 || spec.componentsPerElement <= 0 || spec.bytesPerComponent <= 0)
     return makeError(what + ": elements per atom, components per element and bytes per "
                             "component must be positive");
-  const AlignmentRule &rule = getAlignment(spec.alignment);
+  if (spec.memoryAtomBytes <= 0)
+    return makeError(what + ": the memory atom must be positive");
+  const AlignmentRule rule = getAlignment(spec.alignment, spec.memoryAtomBytes);
 
   AtomCube cube;
   cube.spec = spec;
@@ -185,7 +190,8 @@ Expected<AtomCube> makeFeatureCube(const FeatureConfig &config, const std::vecto
   spec.channels = shape[1];
   spec.height = shape[2];
   spec.width = shape[3];
-  spec.elementsPerAtom = getChannelsPerAtom(config.precision);
+  spec.memoryAtomBytes = getHardwareConfig(config.hardware).caps.memoryAtomBytes;
+  spec.elementsPerAtom = getChannelsPerAtom(config.precision, spec.memoryAtomBytes);
   spec.bytesPerComponent = getBytesPerElement(config.precision);
   spec.lineStride = config.lineStride;
   spec.surfaceStride = config.surfaceStride;

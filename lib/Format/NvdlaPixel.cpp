@@ -254,7 +254,11 @@ PixelBoundLayout::bind(const PixelConfig &config, const std::vector<int64_t> &sh
     return makeError(what + " has one plane; a UV line stride or UV plane offset applies to "
                             "semi-planar formats only");
 
-  const AlignmentRule &rule = getAlignment(AlignedData::PitchLinearPixel);
+  // On nv_small the line-stride requirement is its 8-byte memory atom, and
+  // the default stride is rounded to it. (NVIDIA's compiler rounds to 32 on
+  // every configuration, a stride nv_small accepts too: `line_stride`.)
+  const AlignmentRule rule = getAlignment(
+      AlignedData::PitchLinearPixel, getHardwareConfig(config.hardware).caps.memoryAtomBytes);
   const int64_t height = shape[2], width = shape[3];
   std::unique_ptr<PixelBoundLayout> b(new PixelBoundLayout(config, shape, eb, *numElements));
   b->info = &info;
@@ -333,7 +337,9 @@ PixelBoundLayout::bind(const PixelConfig &config, const std::vector<int64_t> &sh
 }
 
 int64_t PixelBoundLayout::getStorageAlignment() const {
-  return getAlignment(AlignedData::PitchLinearPixel).startAddress;
+  return getAlignment(AlignedData::PitchLinearPixel,
+                      getHardwareConfig(config.hardware).caps.memoryAtomBytes)
+      .startAddress;
 }
 
 StorageDescription PixelBoundLayout::describeStorage() const {

@@ -32,6 +32,13 @@ void mlir::dla::buildCompilePipeline(OpPassManager &pm, const CompileOptions &op
     pm.addPass(createDLAConvertTosa(convert));
     pm.addPass(createCanonicalizerPass());
   }
+  // Convolutions the convolution buffer cannot hold become several that it
+  // can, before their tensors get formats.
+  DLASplitConvolutionsOptions split;
+  split.target = options.target;
+  split.banks = options.cbufBanks;
+  split.bankEntries = options.cbufBankEntries;
+  pm.addPass(createDLASplitConvolutions(split));
   if (!options.layouts)
     return;
   DLAAssignLayoutsOptions assign;

@@ -57,6 +57,27 @@ TEST(NvdlaAlignment, PReLURow) { expectRow(kDocument[6]); }
 TEST(NvdlaAlignment, BatchNormRow) { expectRow(kDocument[7]); }
 TEST(NvdlaAlignment, ElementWiseRow) { expectRow(kDocument[8]); }
 
+// nv_small's 8-byte atom: every atom-sized requirement shrinks to 8 bytes,
+// the weight rows (convolution-buffer entries) stay; nv_full's atom gives
+// the document back.
+TEST(NvdlaAlignment, AtomSizedRowsFollowTheMemoryAtom) {
+  for (const DocRow &doc : kDocument) {
+    AlignmentRule full = getAlignment(doc.data, 32);
+    EXPECT_EQ(full.startAddress, doc.start);
+    EXPECT_EQ(full.dataSize, doc.size);
+    AlignmentRule small = getAlignment(doc.data, 8);
+    bool weight = doc.start == 256;
+    auto scaled = [&](int64_t v) { return weight || v != 32 ? v : 8; };
+    EXPECT_EQ(small.startAddress, scaled(doc.start)) << small.name;
+    EXPECT_EQ(small.lineStride, scaled(doc.line)) << small.name;
+    EXPECT_EQ(small.surfaceStride, scaled(doc.surface)) << small.name;
+    EXPECT_EQ(small.planarStride, scaled(doc.planar)) << small.name;
+    EXPECT_EQ(small.dataSize, scaled(doc.size)) << small.name;
+  }
+  EXPECT_EQ(getAlignment(AlignedData::FeatureData, 8).lineStride, 8);
+  EXPECT_EQ(getAlignment(AlignedData::Weight, 8).startAddress, 256);
+}
+
 TEST(NvdlaAlignment, RowNamesAreTheDocumentsDataFormats) {
   EXPECT_EQ(getAlignment(AlignedData::FeatureData).name, "feature data cube");
   EXPECT_EQ(getAlignment(AlignedData::WeightMaskBits).name, "WMB");

@@ -381,7 +381,7 @@ TEST(NvdlaAux, RandomShapesRoundTripAndMatchDocument) {
     k.W = pick(1, 5);
     k.batched = pick(0, 1);
     std::vector<int64_t> shape;
-    const int64_t epa = getChannelsPerAtom(c.precision);
+    const int64_t epa = getChannelsPerAtom(c.precision, kDocumentAtomBytes);
     const int64_t bpa = getBytesPerAtom(c);
     int64_t line = 0, surface = 0, batch = 0, size = 0;
     switch (c.mode) {

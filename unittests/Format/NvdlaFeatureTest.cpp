@@ -31,9 +31,9 @@ TEST(NvdlaPrecision, NamesSizesAtoms) {
   EXPECT_EQ(getBytesPerElement(Precision::Int8), 1);
   EXPECT_EQ(getBytesPerElement(Precision::Int16), 2);
   EXPECT_EQ(getBytesPerElement(Precision::Fp16), 2);
-  EXPECT_EQ(getChannelsPerAtom(Precision::Int8), 32);
-  EXPECT_EQ(getChannelsPerAtom(Precision::Int16), 16);
-  EXPECT_EQ(getChannelsPerAtom(Precision::Fp16), 16);
+  EXPECT_EQ(getChannelsPerAtom(Precision::Int8, kDocumentAtomBytes), 32);
+  EXPECT_EQ(getChannelsPerAtom(Precision::Int16, kDocumentAtomBytes), 16);
+  EXPECT_EQ(getChannelsPerAtom(Precision::Fp16, kDocumentAtomBytes), 16);
   EXPECT_EQ(enumName(Precision::Int8), "int8");
   EXPECT_EQ(enumName(Precision::Int16), "int16");
   EXPECT_EQ(enumName(Precision::Fp16), "fp16");
@@ -46,7 +46,8 @@ TEST(NvdlaPrecision, NamesSizesAtoms) {
   for (DataSize d : enumValues<DataSize>())
     EXPECT_EQ(parseEnum<DataSize>(enumName(d)), d);
   EXPECT_EQ(parseEnum<DataSize>("three_byte"), std::nullopt);
-  static_assert(getChannelsPerAtom(Precision::Int8) == 32, "usable in constant expressions");
+  static_assert(getChannelsPerAtom(Precision::Int8, kDocumentAtomBytes) == 32,
+                "usable in constant expressions");
 }
 
 /// The document's mapping, one element at a time: C' (within the 32-byte
@@ -395,3 +396,67 @@ TEST(NvdlaFeatureValidation, AtomCubeSpecChecks) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// nv_small: 8-byte memory atoms (spec/defs/nv_small.spec MEMORY_ATOMIC_SIZE_8;
+// the C model reads ELEMENT_PER_ATOM_INT8 = NVDLA_MEMORY_ATOMIC_SIZE
+// channels per atom). Expected offsets by hand from the document's formula
+// with 8 in place of 32.
+//===----------------------------------------------------------------------===//
+
+FeatureConfig nvSmall(Precision p, std::optional<int64_t> line = {},
+                      std::optional<int64_t> surface = {}) {
+  FeatureConfig c{p, line, surface, {}};
+  c.hardware = HardwareKind::NvSmall;
+  return c;
+}
+
+TEST(NvdlaFeatureNvSmall, PackedGeometryInt8) {
+  auto l = bindOk(nvSmall(Precision::Int8), {1, 20, 3, 5});
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->getNumSurfaces(), 3);
+  EXPECT_EQ(l->getLineStride(), 40);
+  EXPECT_EQ(l->getSurfaceStride(), 120);
+  EXPECT_EQ(l->getStorageBytes(), 360);
+  EXPECT_EQ(l->getStorageAlignment(), 8);
+  // (0, 9, 2, 4): surface 1, line 2, atom 4, byte 1 of the atom.
+  EXPECT_EQ(*l->getByteOffset({0, 9, 2, 4}), 120 + 2 * 40 + 4 * 8 + 1);
+  auto loc = l->locate(120 + 2 * 40 + 4 * 8 + 1);
+  ASSERT_TRUE(loc.ok());
+  EXPECT_EQ(loc->index, (std::vector<int64_t>{0, 9, 2, 4}));
+  // Channels 20..23 of the last atom are padding.
+  auto pad = l->locate(240 + 4);
+  ASSERT_TRUE(pad.ok());
+  EXPECT_TRUE(pad->isPadding);
+}
+
+TEST(NvdlaFeatureNvSmall, PackUnpackFp16) {
+  // 4 two-byte channels per 8-byte atom.
+  auto l = bindOk(nvSmall(Precision::Fp16), {1, 6, 2, 3});
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->getNumSurfaces(), 2);
+  EXPECT_EQ(l->getLineStride(), 24);
+  const int64_t C = 6, H = 2, W = 3;
+  Bytes logical = iota(C * H * W * 2);
+  Bytes s = packed(*l, logical);
+  ASSERT_EQ(s.size(), 96u);
+  for (int64_t c = 0; c < C; ++c)
+    for (int64_t h = 0; h < H; ++h)
+      for (int64_t w = 0; w < W; ++w)
+        for (int64_t k = 0; k < 2; ++k)
+          EXPECT_EQ(s[(c / 4) * 48 + h * 24 + w * 8 + (c % 4) * 2 + k],
+                    logical[((c * H + h) * W + w) * 2 + k]);
+  EXPECT_EQ(s[1 * 48 + 0 * 24 + 0 * 8 + 2 * 2], 0); // channel 6: padding
+  EXPECT_EQ(unpacked(*l, s), logical);
+}
+
+TEST(NvdlaFeatureNvSmall, StridesAlignToTheEightByteAtom) {
+  EXPECT_TRUE(bindOk(nvSmall(Precision::Int8, 48), {1, 8, 1, 5}));
+  EXPECT_EQ(bindError(nvSmall(Precision::Int8, 44), {1, 8, 1, 5}),
+            "feature data: line stride 44 bytes is not a multiple of 8 bytes, the alignment "
+            "the NVDLA document requires of feature data cube line strides (its memory atom "
+            "of 8 bytes)");
+  EXPECT_EQ(bindError(nvSmall(Precision::Int8, 32), {1, 8, 1, 5}),
+            "feature data: line stride 32 bytes is smaller than one line of 5 atoms of 8 "
+            "bytes (40 bytes)");
+}

@@ -14,6 +14,9 @@ Encodings (logical shapes, then the storage rules)
     (n, c, h, w) is at byte
     ``n*B + (c // EPA)*S + h*L + w*32 + (c % EPA)*esize``.
     Defaults: L = W*32, S = H*L, B = ceil(C/EPA)*S.  Size N*B.
+    ``config = nv_small`` (every NVDLA encoding here takes it): the atom is
+    nv_small's MEMORY_ATOMIC_SIZE of 8 bytes instead of 32, everywhere 32
+    appears in these rules (EPA 8 or 4; strides and sizes 8-byte aligned).
 
 ``#dla.pixel<FMT[, line_stride = L, x_offset = X, uv_line_stride = U, uv_offset = O]>``
     tensor<1 x C x H x W x T>, a pitch-linear image.  Logical channels are
@@ -117,7 +120,10 @@ ELEMENTS_PER_ATOM = {"int8": 32, "int16": 16, "fp16": 16}
 PRECISION_BYTES = {"int8": 1, "int16": 2, "fp16": 2}
 FEATURE_ELT = {"int8": "i8", "int16": "i16", "fp16": "f16"}
 DATA_SIZES = {"one_byte": 1, "two_byte": 2}
-ATOM = 32  # feature-data atom, bytes
+ATOM = 32  # the format document's memory atom, bytes
+# MEMORY_ATOMIC_SIZE of nvdla/hw's spec/defs/*.spec: the atom feature, pixel
+# and auxiliary data are cut into and aligned to ("config = nv_small").
+MEMORY_ATOM = {None: 32, "nv_full": 32, "nv_large": 32, "nv_small": 8}
 
 # ---------------------------------------------------------------------------
 # The pixel-format table of format.rst, transcribed row by row:
@@ -262,13 +268,13 @@ _INT_KEYS = ("line_stride", "surface_stride", "batch_stride", "x_offset",
              "uv_line_stride", "uv_offset", "components")
 # Keyword parameters each kind accepts, in the order they are printed.
 KEYS = {
-    "feature": ("line_stride", "surface_stride", "batch_stride"),
-    "pixel": ("line_stride", "x_offset", "uv_line_stride", "uv_offset"),
-    "bias": ("data_size", "line_stride", "surface_stride", "batch_stride"),
-    "prelu": ("data_size",),
-    "batchnorm": ("data_size",),
+    "feature": ("line_stride", "surface_stride", "batch_stride", "config"),
+    "pixel": ("line_stride", "x_offset", "uv_line_stride", "uv_offset", "config"),
+    "bias": ("data_size", "line_stride", "surface_stride", "batch_stride", "config"),
+    "prelu": ("data_size", "config"),
+    "batchnorm": ("data_size", "config"),
     "eltwise": ("components", "data_size", "line_stride", "surface_stride",
-                "batch_stride"),
+                "batch_stride", "config"),
 }
 
 
@@ -287,6 +293,17 @@ class Encoding:
     x_offset: Optional[int] = None
     uv_line_stride: Optional[int] = None
     uv_offset: Optional[int] = None
+    config: Optional[str] = None         # None = nv_full
+
+    @property
+    def atom_bytes(self) -> int:
+        """The configuration's memory atom."""
+        return MEMORY_ATOM[self.config]
+
+    @property
+    def epa(self) -> int:
+        """Elements per atom: the memory atom over the precision's width."""
+        return self.atom_bytes // PRECISION_BYTES[self.precision]
 
     @property
     def is_aux(self) -> bool:
@@ -317,8 +334,7 @@ class Encoding:
     @property
     def bytes_per_atom(self) -> int:
         """BytesPerAtom = ElementPerAtom * ComponentsPerElement * BytesPerComponent."""
-        return (ELEMENTS_PER_ATOM[self.precision] * self.ncomponents *
-                self.bytes_per_component)
+        return self.epa * self.ncomponents * self.bytes_per_component
 
     def text(self, spaces: bool = True) -> str:
         eq = " = " if spaces else "="
@@ -386,6 +402,8 @@ def parse_encoding(text: str) -> Encoding:
     else:
         if enc.precision not in PRECISIONS:
             raise ValueError(f"unknown precision '{enc.precision}'")
+    if enc.config is not None and enc.config not in MEMORY_ATOM:
+        raise ValueError(f"unknown configuration '{enc.config}'")
     if enc.mode is not None and enc.mode not in MODES:
         raise ValueError(f"unknown mode '{enc.mode}'")
     if enc.data_size is not None and enc.data_size not in DATA_SIZES:
@@ -430,7 +448,7 @@ class Geometry:
     def describe(self) -> str:
         e = self.enc
         if e.kind == "feature":
-            return (f"feature {e.precision}: {self.epa} channels per 32-byte atom, "
+            return (f"feature {e.precision}: {self.epa} channels per {self.atom}-byte atom, "
                     f"line stride {self.line}, surface stride {self.surface}, batch "
                     f"stride {self.batch}, {self.size} bytes")
         if e.kind == "pixel":
@@ -474,15 +492,16 @@ def _feature_geometry(enc: Encoding, shape, elt) -> Geometry:
     want = FEATURE_ELT[enc.precision]
     _need(elt == want, f"{enc.precision} feature data needs {want} elements, got {elt}")
     N, C, H, W = shape
-    epa = ELEMENTS_PER_ATOM[enc.precision]
+    atom = enc.atom_bytes
+    epa = enc.epa
     surfaces = ceil_div(C, epa)
-    line = enc.line_stride if enc.line_stride is not None else W * ATOM
-    _check_stride("line stride", line, W * ATOM)
+    line = enc.line_stride if enc.line_stride is not None else W * atom
+    _check_stride("line stride", line, W * atom, atom)
     surface = enc.surface_stride if enc.surface_stride is not None else H * line
-    _check_stride("surface stride", surface, H * line)
+    _check_stride("surface stride", surface, H * line, atom)
     batch = enc.batch_stride if enc.batch_stride is not None else surfaces * surface
-    _check_stride("batch stride", batch, surfaces * surface)
-    return Geometry(enc, shape, elt, N * batch, N, C, H, W, epa, ATOM, line,
+    _check_stride("batch stride", batch, surfaces * surface, atom)
+    return Geometry(enc, shape, elt, N * batch, N, C, H, W, epa, atom, line,
                     surface, batch, 1, element_dtype(elt).itemsize)
 
 
@@ -498,17 +517,18 @@ def _pixel_geometry(enc: Encoding, shape, elt) -> Geometry:
     _need(0 <= xo <= fmt.x_offset_max,
           f"x offset {xo} outside {fmt.name}'s range 0..{fmt.x_offset_max}")
     p0 = fmt.planes[0]
+    a = MEMORY_ATOM[enc.config]
     line = enc.line_stride if enc.line_stride is not None else \
-        roundup((W + xo) * p0.bytes_per_pixel, 32)
-    _check_stride("line stride", line, (W + xo) * p0.bytes_per_pixel)
+        roundup((W + xo) * p0.bytes_per_pixel, a)
+    _check_stride("line stride", line, (W + xo) * p0.bytes_per_pixel, a)
     starts, lines = [0], [line]
     if len(fmt.planes) == 2:
         p1 = fmt.planes[1]
         uvl = enc.uv_line_stride if enc.uv_line_stride is not None else \
-            roundup((W + xo) * p1.bytes_per_pixel, 32)
-        _check_stride("UV line stride", uvl, (W + xo) * p1.bytes_per_pixel)
-        uvo = enc.uv_offset if enc.uv_offset is not None else roundup(H * line, 32)
-        _check_stride("UV plane offset", uvo, H * line)
+            roundup((W + xo) * p1.bytes_per_pixel, a)
+        _check_stride("UV line stride", uvl, (W + xo) * p1.bytes_per_pixel, a)
+        uvo = enc.uv_offset if enc.uv_offset is not None else roundup(H * line, a)
+        _check_stride("UV plane offset", uvo, H * line, a)
         starts.append(uvo)
         lines.append(uvl)
     else:
@@ -557,8 +577,9 @@ def _aux_geometry(enc: Encoding, shape, elt) -> Geometry:
         _need(enc.line_stride is None and enc.surface_stride is None and
               enc.batch_stride is None, "strides apply to per-element data only")
     comps = enc.ncomponents
-    epa = ELEMENTS_PER_ATOM[enc.precision]
+    epa = enc.epa
     bpa = enc.bytes_per_atom
+    a = enc.atom_bytes
     g = Geometry(enc, shape, elt, 0, epa=epa, atom=bpa, comps=comps, bpc=bpc)
     if mode == "per_layer":
         g.size = comps * bpc
@@ -571,22 +592,22 @@ def _aux_geometry(enc: Encoding, shape, elt) -> Geometry:
             dims = (1,) + tuple(dims)
         N, C, H, W = dims
         g.n, g.c, g.h, g.w = dims
-        g.line = enc.line_stride if enc.line_stride is not None else roundup(W * bpa, 32)
-        _check_stride("line stride", g.line, W * bpa)
+        g.line = enc.line_stride if enc.line_stride is not None else roundup(W * bpa, a)
+        _check_stride("line stride", g.line, W * bpa, a)
         g.surface = enc.surface_stride if enc.surface_stride is not None else \
-            roundup(H * g.line, 32)
+            roundup(H * g.line, a)
         # The alignment table: bias line and surface strides 32 bytes,
         # element-wise line stride 32 bytes, surface stride "NA"; neither has
         # a planar/cube (batch) stride alignment.  Only minimums are checked
         # where the table says NA.
         _check_stride("surface stride", g.surface, H * g.line,
-                      align=1 if enc.kind == "eltwise" else 32)
+                      align=1 if enc.kind == "eltwise" else a)
         surfaces = ceil_div(C, epa)
         g.batch = enc.batch_stride if enc.batch_stride is not None else surfaces * g.surface
         _check_stride("batch stride", g.batch, surfaces * g.surface, align=1)
         g.size = N * g.batch
         if enc.kind == "eltwise":
-            g.size = roundup(g.size, 32)   # alignment of element-wise data size
+            g.size = roundup(g.size, a)    # alignment of element-wise data size
     return g
 
 
@@ -639,7 +660,7 @@ class Placement:
 def feature_offset(g: Geometry, n: int, c: int, h: int, w: int) -> int:
     """Byte offset of feature element (n, c, h, w): C' -> W -> H -> C -> N."""
     esize = g.bpc
-    return (n * g.batch + (c // g.epa) * g.surface + h * g.line + w * ATOM +
+    return (n * g.batch + (c // g.epa) * g.surface + h * g.line + w * g.atom +
             (c % g.epa) * esize)
 
 
@@ -822,7 +843,11 @@ def _maybe(rng, p: float) -> bool:
 def random_feature(rng, max_bytes: int) -> Tuple[Encoding, Tuple[int, ...], str]:
     for _ in range(100):
         prec = PRECISIONS[int(rng.integers(0, 3))]
-        epa = ELEMENTS_PER_ATOM[prec]
+        kw = {}
+        if _maybe(rng, 0.25):
+            kw["config"] = "nv_small"
+        atom = MEMORY_ATOM[kw.get("config")]
+        epa = atom // PRECISION_BYTES[prec]
         N = int(rng.choice([1, 1, 1, 2, 3]))
         kindc = rng.integers(0, 3)
         C = int(rng.integers(1, 9) if kindc == 0 else
@@ -830,18 +855,17 @@ def random_feature(rng, max_bytes: int) -> Tuple[Encoding, Tuple[int, ...], str]
                 else rng.integers(1, 2 * epa + 8))
         H = int(rng.integers(1, 6))
         W = int(rng.integers(1, 9))
-        kw = {}
-        line, surf = W * 32, None
+        line, surf = W * atom, None
         if _maybe(rng, 0.4):
-            line = W * 32 + 32 * int(rng.integers(0, 3))
+            line = W * atom + atom * int(rng.integers(0, 3))
             kw["line_stride"] = line
         surf = H * line
         if _maybe(rng, 0.4):
-            surf = H * line + 32 * int(rng.integers(0, 3))
+            surf = H * line + atom * int(rng.integers(0, 3))
             kw["surface_stride"] = surf
         batch = ceil_div(C, epa) * surf
         if _maybe(rng, 0.3):
-            batch += 32 * int(rng.integers(0, 3))
+            batch += atom * int(rng.integers(0, 3))
             kw["batch_stride"] = batch
         if N * batch > max_bytes:
             continue
@@ -858,6 +882,9 @@ def random_pixel(rng, max_bytes: int, fmt_name: Optional[str] = None):
         else:
             H, W = int(rng.integers(1, 7)), int(rng.integers(1, 21))
         kw = {}
+        if _maybe(rng, 0.25):
+            kw["config"] = "nv_small"
+        a = MEMORY_ATOM[kw.get("config")]
         xo = 0
         if _maybe(rng, 0.7):
             xo = int(rng.integers(0, fmt.x_offset_max + 1))
@@ -865,17 +892,17 @@ def random_pixel(rng, max_bytes: int, fmt_name: Optional[str] = None):
                 xo = int(rng.choice([0, fmt.x_offset_max, xo]))
             kw["x_offset"] = xo
         bpp0 = fmt.planes[0].bytes_per_pixel
-        line = roundup((W + xo) * bpp0, 32)
+        line = roundup((W + xo) * bpp0, a)
         if _maybe(rng, 0.35):
-            line += 32 * int(rng.integers(0, 3))
+            line += a * int(rng.integers(0, 3))
             kw["line_stride"] = line
         if len(fmt.planes) == 2:
-            uvl = roundup((W + xo) * fmt.planes[1].bytes_per_pixel, 32)
+            uvl = roundup((W + xo) * fmt.planes[1].bytes_per_pixel, a)
             if _maybe(rng, 0.35):
-                uvl += 32 * int(rng.integers(0, 3))
+                uvl += a * int(rng.integers(0, 3))
                 kw["uv_line_stride"] = uvl
             if _maybe(rng, 0.35):
-                kw["uv_offset"] = roundup(H * line, 32) + 32 * int(rng.integers(0, 4))
+                kw["uv_offset"] = roundup(H * line, a) + a * int(rng.integers(0, 4))
         elts = pixel_element_types(fmt)
         elt = elts[int(rng.integers(0, len(elts)))]
         enc = Encoding("pixel", fmt=name, **kw)
@@ -909,11 +936,14 @@ def random_aux(rng, max_bytes: int):
             if ds != natural or _maybe(rng, 0.3):
                 kw["data_size"] = ds
             elt = "i8" if ds == "one_byte" else ["i8", "i16"][int(rng.integers(0, 2))]
+        if _maybe(rng, 0.25):
+            kw["config"] = "nv_small"
         enc = Encoding(kind, precision=prec, **kw)
         mode = enc.aux_mode
         comps = enc.ncomponents
         tail = (2,) if comps == 2 else ()
-        epa = ELEMENTS_PER_ATOM[prec]
+        epa = enc.epa
+        a = enc.atom_bytes
         if mode == "per_layer":
             shape = tail
         elif mode == "per_channel":
@@ -927,20 +957,20 @@ def random_aux(rng, max_bytes: int):
                 dims = (int(rng.integers(1, 4)),) + dims
             shape = dims + tail
             bpa = enc.bytes_per_atom
-            line = roundup(W * bpa, 32)
+            line = roundup(W * bpa, a)
             skw = {}
             if _maybe(rng, 0.3):
-                line += 32 * int(rng.integers(0, 3))
+                line += a * int(rng.integers(0, 3))
                 skw["line_stride"] = line
-            surf = roundup(H * line, 32)
+            surf = roundup(H * line, a)
             # the alignment table requires no element-wise surface stride and
             # no bias / element-wise batch stride alignment: sometimes use 8
-            step_s = 8 if kind == "eltwise" and _maybe(rng, 0.3) else 32
+            step_s = 8 if kind == "eltwise" and _maybe(rng, 0.3) else a
             if _maybe(rng, 0.3):
                 surf += step_s * int(rng.integers(0, 3))
                 skw["surface_stride"] = surf
             if len(dims) == 4 and _maybe(rng, 0.3):
-                step_b = 8 if _maybe(rng, 0.3) else 32
+                step_b = 8 if _maybe(rng, 0.3) else a
                 skw["batch_stride"] = ceil_div(C, epa) * surf + step_b * int(rng.integers(0, 3))
             enc = replace(enc, **skw)
         if storage_size(enc, shape, elt) <= max_bytes:

@@ -659,6 +659,7 @@ def test_random_nvdla_cases_properties():
     assert unpacked
     assert any(c.shape[0] > 1 for c in feats)
     assert any(c.shape[1] % nv.ELEMENTS_PER_ATOM[c.enc.precision] for c in feats)
+    assert {c.enc.kind for c in cases if c.enc.config == "nv_small"} >= {"feature", "pixel"}
     aux = [c for c in cases if c.enc.is_aux]
     assert {c.enc.aux_mode for c in aux} == set(nv.MODES)
     assert {c.enc.bytes_per_component for c in aux} == {1, 2}
@@ -773,3 +774,37 @@ def test_dla_opt_agrees(tmp_path):
     assert out.returncode == 0, out.stderr
     r = check(out.stdout, "--expect-count", "80")
     assert r.returncode == 0, r.stderr
+
+
+# nv_small's 8-byte memory atom (spec/defs/nv_small.spec MEMORY_ATOMIC_SIZE_8;
+# the C model's ELEMENT_PER_ATOM_INT8 = NVDLA_MEMORY_ATOMIC_SIZE), worked by
+# hand from the feature-data formula with 8 in place of 32.
+def test_nv_small_feature_atoms():
+    enc = "#dla.feature<int8, config = nv_small>"
+    g = nv.geometry(enc, (1, 20, 3, 5), "i8")
+    assert (g.epa, g.line, g.surface, g.batch, g.size) == (8, 40, 120, 360, 360)
+    # (n, c, h, w) = (0, 9, 2, 4): surface 1, line 2, atom 4, byte 1
+    assert nv.feature_offset(g, 0, 9, 2, 4) == 120 + 80 + 32 + 1
+    g16 = nv.geometry("#dla.feature<fp16, config = nv_small>", (1, 5, 1, 2), "f16")
+    assert (g16.epa, g16.line, g16.size) == (4, 16, 32)
+    with pytest.raises(ValueError, match="not a multiple of 8"):
+        nv.geometry("#dla.feature<int8, line_stride = 44, config = nv_small>", (1, 8, 1, 5), "i8")
+    # an 8-byte aligned stride nv_full refuses
+    nv.geometry("#dla.feature<int8, line_stride = 48, config = nv_small>", (1, 8, 1, 5), "i8")
+    with pytest.raises(ValueError, match="not a multiple of 32"):
+        nv.geometry("#dla.feature<int8, line_stride = 200>", (1, 8, 1, 5), "i8")
+
+
+def test_nv_small_aux_atoms():
+    # per channel: 8 int8 biases per atom, 11 channels take two atoms
+    g = nv.geometry("#dla.bias<per_channel, int8, config = nv_small>", (11,), "i8")
+    assert (g.epa, g.size) == (8, 16)
+    # batch-norm: 4 two-byte elements x 2 components per 16-byte atom
+    g = nv.geometry("#dla.batchnorm<per_channel, int16, config = nv_small>", (5, 2), "i16")
+    assert (g.atom, g.size) == (16, 32)
+    # element-wise data size: a multiple of 8, not 32
+    g = nv.geometry("#dla.eltwise<int8, config = nv_small>", (3, 1, 1), "i8")
+    assert g.size == 8
+    # pixel line strides round to 8: 5 RGBA pixels take 20 bytes -> 24
+    g = nv.geometry("#dla.pixel<T_A8B8G8R8, config = nv_small>", (1, 4, 2, 5), "ui8")
+    assert g.plane_line == (24,) and g.size == 48

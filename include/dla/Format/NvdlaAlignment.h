@@ -38,9 +38,17 @@ struct AlignmentRule {
   int64_t dataSize;
 };
 
-/// The table, one row per AlignedData in declaration order.
+/// The table, one row per AlignedData in declaration order, as the
+/// document has it (for its 32-byte memory atom).
 const std::vector<AlignmentRule> &alignmentTable();
 const AlignmentRule &getAlignment(AlignedData data);
+/// The row for a configuration whose memory atom is `memoryAtomBytes`
+/// (MEMORY_ATOMIC_SIZE): the document's 32-byte requirements of feature,
+/// pixel and auxiliary data are its memory atom (the C model's DMAs read and
+/// write those surfaces in atoms of DLA_ATOM_SIZE), so they become
+/// `memoryAtomBytes`; the weight rows (256 / 128 bytes: convolution-buffer
+/// entries, not atoms) stay.
+AlignmentRule getAlignment(AlignedData data, int64_t memoryAtomBytes);
 
 /// Round `value` up to a multiple of `alignment` (alignment 0 or 1: value).
 /// Callers check for overflow with CheckedMath where sizes come from users.

@@ -6,7 +6,8 @@
 //
 // Atoms. BytesPerAtom = ElementPerAtom x ComponentsPerElement x
 // BytesPerComponent, where ElementPerAtom is 32 for PROC_PRECISION int8 and
-// 16 for int16 / fp16, ComponentsPerElement is 2 for batch-norm (add, mul)
+// 16 for int16 / fp16 (the memory atom over the element width: 8 and 4 in
+// nv_small's 8-byte atom), ComponentsPerElement is 2 for batch-norm (add, mul)
 // and for element-wise data with both ALU and MUL, 1 otherwise, and
 // BytesPerComponent is the DATA_SIZE (ONE_BYTE 1, TWO_BYTE 2). int8 data may
 // occupy two bytes (the "case 2" figures: 64-byte atoms of 32 int8 elements,
@@ -87,8 +88,11 @@ static_assert(isInDeclarationOrder(kElementWiseUseNames, &EnumEntry<ElementWiseU
 struct AuxConfig {
   AuxKind kind = AuxKind::Bias;
   AuxMode mode = AuxMode::PerChannel;
-  /// PROC_PRECISION of the SDP: sets ElementPerAtom.
+  /// PROC_PRECISION of the SDP: sets ElementPerAtom (with the memory atom).
   Precision precision = Precision::Int8;
+  /// The configuration whose memory atom sets ElementPerAtom and the
+  /// atom-sized alignments (8 bytes on nv_small: ELEMENT_PER_ATOM_INT8).
+  HardwareKind hardware = HardwareKind::NvFull;
   /// DATA_SIZE: sets BytesPerComponent.
   DataSize dataSize = DataSize::OneByte;
   /// Element-wise data only.

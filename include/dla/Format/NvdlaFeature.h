@@ -1,7 +1,10 @@
 //===- NvdlaFeature.h - NVDLA feature data format ---------------*- C++ -*-===//
 //
 // Feature data ("Feature Data Format" of the NVDLA in-memory format
-// document): the W x H x C cube is cut into 1x1x32-byte atoms, C is padded
+// document): the W x H x C cube is cut into 1x1x32-byte atoms (the
+// configuration's memory atom: 8 bytes on nv_small, whose C model reads
+// ELEMENT_PER_ATOM_INT8 = NVDLA_MEMORY_ATOMIC_SIZE channels per atom and
+// whose compiler's channelsPerGroup is its atomic-K of 8), C is padded
 // up to whole atoms, and atoms are mapped in the order C' (32 bytes, within
 // the atom) -> W -> H -> C (surfaces). Atoms of one line are compact; lines
 // and surfaces may have gaps (unpacked data) but strides are 32-byte aligned.
@@ -9,8 +12,9 @@
 // Logical shape: NCHW. N > 1 uses a batch stride (multi-batch mode); by
 // default the batches follow each other compactly.
 //
-// Geometry, with E = channels per atom (32 int8, 16 int16/fp16):
-//   packed line stride    = W * 32
+// Geometry, with A = the memory atom in bytes (32; 8 on nv_small) and
+// E = channels per atom (A for int8, A / 2 for int16/fp16):
+//   packed line stride    = W * A
 //   packed surface stride = H * line stride
 //   surfaces              = ceil(C / E)
 //   packed batch stride   = surfaces * surface stride
@@ -30,6 +34,7 @@
 #include "dla/Format/BoundLayout.h"
 #include "dla/Format/Expected.h"
 #include "dla/Format/NvdlaAlignment.h"
+#include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaPrecision.h"
 #include "dla/Format/StridedView.h"
 
@@ -50,6 +55,9 @@ struct AtomCubeSpec {
   int64_t batches = 1, channels = 0, height = 0, width = 0;
   /// Elements (channels) per atom.
   int64_t elementsPerAtom = 32;
+  /// The configuration's memory atom: the alignment table's atom-sized
+  /// requirements are in its units (getAlignment(data, memoryAtomBytes)).
+  int64_t memoryAtomBytes = kDocumentAtomBytes;
   /// Components per element, interleaved within the element (2 for the
   /// add/mul pairs of batch-norm or ALU+MUL element-wise data).
   int64_t componentsPerElement = 1;
@@ -113,6 +121,8 @@ struct FeatureConfig {
   std::optional<int64_t> lineStride;
   std::optional<int64_t> surfaceStride;
   std::optional<int64_t> batchStride;
+  /// The configuration whose memory atom cuts the cube.
+  HardwareKind hardware = HardwareKind::NvFull;
 };
 
 /// Feature data bound to a logical NCHW shape. Logical elements are
@@ -138,7 +148,9 @@ public:
   std::optional<StridedView> getStridedView() const override { return view; }
   LogicalOrder getLogicalOrder() const override { return LogicalOrder::NCHW; }
   int64_t getStorageAlignment() const override {
-    return getAlignment(AlignedData::FeatureData).startAddress;
+    return getAlignment(AlignedData::FeatureData,
+                        getHardwareConfig(config.hardware).caps.memoryAtomBytes)
+        .startAddress;
   }
   void pack(const char *logical, char *storage) const override;
   void unpack(const char *storage, char *logical) const override;

@@ -46,6 +46,7 @@
 
 #include "dla/Format/BoundLayout.h"
 #include "dla/Format/Expected.h"
+#include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaPrecision.h"
 #include "dla/Format/StridedView.h"
 
@@ -169,6 +170,8 @@ struct PixelConfig {
   std::optional<int64_t> uvPlaneOffset;
   /// When given, must equal the format's valid input precision.
   std::optional<Precision> inputPrecision;
+  /// The configuration whose memory atom the line stride is aligned to.
+  HardwareKind hardware = HardwareKind::NvFull;
 };
 
 class PixelBoundLayout final : public BoundLayout {

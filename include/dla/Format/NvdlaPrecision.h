@@ -24,17 +24,22 @@ namespace dlaformat::nvdla {
 /// half precision).
 enum class Precision { Int8, Int16, Fp16, Last = Fp16 };
 
-/// Bytes of one memory atom: feature data is split into 1x1x32-byte atom
-/// cubes. (An atom size, not an alignment: alignments come from
+/// Bytes of the format document's memory atom: its feature data is split
+/// into 1x1x32-byte atom cubes. A configuration's own atom is its
+/// MEMORY_ATOMIC_SIZE (NvdlaHardware.h: 32 on nv_full and nv_large, 8 on
+/// nv_small). (An atom size, not an alignment: alignments come from
 /// NvdlaAlignment.h.)
-inline constexpr int64_t kAtomBytes = 32;
+inline constexpr int64_t kDocumentAtomBytes = 32;
 
 /// Bytes of one element: 1 for int8, 2 for int16 and fp16.
 constexpr int64_t getBytesPerElement(Precision p) { return p == Precision::Int8 ? 1 : 2; }
 
-/// Elements (channels) in one 32-byte atom: 32 for int8, 16 otherwise. This is
-/// also the document's ElementPerAtom for PROC_PRECISION.
-constexpr int64_t getChannelsPerAtom(Precision p) { return kAtomBytes / getBytesPerElement(p); }
+/// Elements (channels) in one atom of `atomBytes`: in the document's 32-byte
+/// atom 32 for int8, 16 otherwise (its ElementPerAtom for PROC_PRECISION);
+/// in nv_small's 8-byte atom 8 and 4 (the C model's ELEMENT_PER_ATOM_*).
+constexpr int64_t getChannelsPerAtom(Precision p, int64_t atomBytes) {
+  return atomBytes / getBytesPerElement(p);
+}
 
 inline constexpr EnumEntry<Precision> kPrecisionNames[] = {
     {Precision::Int8, "int8"}, {Precision::Int16, "int16"}, {Precision::Fp16, "fp16"}};

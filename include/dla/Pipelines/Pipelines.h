@@ -54,6 +54,12 @@ struct CompileOptions : PassPipelineOptions<CompileOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<std::string> pixelFormat{
       *this, "pixel-format", llvm::cl::desc("As --dla-assign-layouts' pixel-format")};
+  PassOptions::Option<int64_t> cbufBanks{
+      *this, "cbuf-banks", llvm::cl::desc("As --dla-split-convolutions' banks"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> cbufBankEntries{
+      *this, "cbuf-bank-entries", llvm::cl::desc("As --dla-split-convolutions' bank-entries"),
+      llvm::cl::init(0)};
 };
 
 /// --dla-lower-to-llvm: a module that mixes host TOSA, dla layer ops (with

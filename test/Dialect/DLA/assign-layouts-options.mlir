@@ -32,7 +32,7 @@ func.func @compression(%x: tensor<1x16x4x4xi8>) -> (tensor<1x32x4x4xi8>, tensor<
 // CHECK-LABEL: func.func @image
 // DEFAULT: dla.relayout %{{.*}} : tensor<1x4x8x8xui8> -> tensor<1x4x8x8xui8, #dla.pixel<T_A8B8G8R8>>
 // DEFAULT: tensor<16x3x3x3xi8, #dla.weight<image, int8, channels = 4>>
-// SMALL: dla.relayout %{{.*}} : tensor<1x4x8x8xui8> -> tensor<1x4x8x8xui8, #dla.pixel<T_R8G8B8A8>>
+// SMALL: dla.relayout %{{.*}} : tensor<1x4x8x8xui8> -> tensor<1x4x8x8xui8, #dla.pixel<T_R8G8B8A8, config = nv_small>>
 // SMALL: tensor<16x3x3x3xi8, #dla.weight<image, int8, channels = 4, config = nv_small>>
 func.func @image(%img: tensor<1x4x8x8xui8>) -> tensor<1x16x6x6xi8> {
   %w = arith.constant dense<1> : tensor<16x3x3x3xi8>

@@ -63,11 +63,32 @@ func.func @config_default_target(%x: tensor<1x16x3x3xi8, #dla.feature<int8>>, %w
 
 // nv_full weights in a module that targets nv_small.
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
-  func.func @config_module_target(%x: tensor<1x16x3x3xi8, #dla.feature<int8>>, %w: tensor<16x16x3x3xi8, #dla.weight<direct, int8>>) -> tensor<1x16x1x1xi8> {
+  func.func @config_module_target(%x: tensor<1x16x3x3xi8, #dla.feature<int8, config = nv_small>>, %w: tensor<16x16x3x3xi8, #dla.weight<direct, int8>>) -> tensor<1x16x1x1xi8> {
     // expected-error @+1 {{'dla.conv' op weight has encoding #dla.weight<direct, int8>, but on target nvdla nv_small it accepts #dla.weight<direct, int8, config = nv_small>}}
-    %y = dla.conv direct %x, %w : tensor<1x16x3x3xi8, #dla.feature<int8>>, tensor<16x16x3x3xi8, #dla.weight<direct, int8>> -> tensor<1x16x1x1xi8>
+    %y = dla.conv direct %x, %w : tensor<1x16x3x3xi8, #dla.feature<int8, config = nv_small>>, tensor<16x16x3x3xi8, #dla.weight<direct, int8>> -> tensor<1x16x1x1xi8>
     return %y : tensor<1x16x1x1xi8>
   }
+}
+
+// -----
+
+// Feature data in nv_full's 32-byte atoms read by nv_small, whose atom is
+// 8 bytes.
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+  func.func @feature_atom_module_target(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>) -> tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_small>> {
+    // expected-error @+1 {{'dla.sdp' op input has encoding #dla.feature<int8>, but on target nvdla nv_small it accepts #dla.feature<int8, config = nv_small>}}
+    %y = dla.sdp offline %x relu : tensor<1x16x4x4xi8, #dla.feature<int8>> -> tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_small>>
+    return %y : tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_small>>
+  }
+}
+
+// -----
+
+// nv_small per-element data on the default nv_full target.
+func.func @eltwise_atom_default_target(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>, %e: tensor<1x16x4x4xi8, #dla.eltwise<int8, config = nv_small>>) -> tensor<1x16x4x4xi8, #dla.feature<int8>> {
+  // expected-error @+1 {{'dla.sdp' op eltwise has encoding #dla.eltwise<int8, config = nv_small>, but on target nvdla nv_full it accepts #dla.eltwise<int8>}}
+  %y = dla.sdp offline %x eltwise %e : tensor<1x16x4x4xi8, #dla.eltwise<int8, config = nv_small>> relu : tensor<1x16x4x4xi8, #dla.feature<int8>> -> tensor<1x16x4x4xi8, #dla.feature<int8>>
+  return %y : tensor<1x16x4x4xi8, #dla.feature<int8>>
 }
 
 // -----

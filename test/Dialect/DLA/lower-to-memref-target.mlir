@@ -6,7 +6,7 @@
 
 // CHECK-LABEL: func.func @conv
 // CHECK: dla.on_storage
-// CHECK: dla.conv direct {{.*}} : tensor<1x8x4x4xi8, #dla.feature<int8>>, tensor<8x8x1x1xi8, #dla.weight<direct, int8, config = nv_small>>
+// CHECK: dla.conv direct {{.*}} : tensor<1x8x4x4xi8, #dla.feature<int8, config = nv_small>>, tensor<8x8x1x1xi8, #dla.weight<direct, int8, config = nv_small>>
 // CHECK: } {dla.target = #dla.target<nvdla, nv_small>}
 module {
   func.func @conv(%x: tensor<1x8x4x4xi8>) -> tensor<1x8x4x4xi8> {

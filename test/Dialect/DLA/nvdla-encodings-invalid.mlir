@@ -181,3 +181,20 @@ func.func @prelu_channel_prelu_data_needs_logical(%a: tensor<64x1xi8, #dla.prelu
 
 // expected-error @+1 {{#dla.bias<per_element, int8, line_stride = 16> cannot lay out 'tensor<1x16x2x2xi8>': per_element bias data: line stride 16 bytes is not a mu}}
 func.func @bias_element_bias_data_line_stride(%a: tensor<1x16x2x2xi8, #dla.bias<per_element, int8, line_stride = 16>>)
+
+// -----
+
+// nv_small's memory atom is 8 bytes: its strides are 8-byte multiples.
+// expected-error @+1 {{#dla.feature<int8, line_stride = 44, config = nv_small> cannot lay out 'tensor<1x8x1x5xi8>': feature data: line stride 44 bytes is not a multiple of 8 bytes, the alignment the NVDLA document requires of feature data cube line strides (its memory atom of 8 bytes)}}
+func.func @feature_nv_small_line_stride(%a: tensor<1x8x1x5xi8, #dla.feature<int8, line_stride = 44, config = nv_small>>)
+
+// -----
+
+// expected-error @+1 {{#dla.feature<int8, line_stride = 32, config = nv_small> cannot lay out 'tensor<1x8x1x5xi8>': feature data: line stride 32 bytes is smaller than one line of 5 atoms of 8 bytes (40 bytes)}}
+func.func @feature_nv_small_line_too_small(%a: tensor<1x8x1x5xi8, #dla.feature<int8, line_stride = 32, config = nv_small>>)
+
+// -----
+
+// expected-error @+2 {{unknown NVDLA configuration 'nv_tiny'}}
+// expected-error @+1 {{failed to parse DLA_FeatureAttr parameter 'config'}}
+func.func @feature_unknown_config(%a: tensor<1x8x1x5xi8, #dla.feature<int8, config = nv_tiny>>)

@@ -189,3 +189,24 @@ func.func @spellings(
   %r: tensor<?x64x?x?xi8, #dla.feature<int8>>) {
   return
 }
+
+// nv_small's 8-byte memory atom on every non-weight encoding; nv_full, the
+// default, is not printed.
+// CHECK-LABEL: func.func @nv_small_atoms
+// CHECK-SAME: tensor<1x20x3x5xi8, #dla.feature<int8, config = nv_small>>
+// CHECK-SAME: tensor<1x20x3x5xi8, #dla.feature<int8, line_stride = 48, config = nv_small>>
+// CHECK-SAME: tensor<1x4x2x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_small>>
+// CHECK-SAME: tensor<11xi8, #dla.bias<per_channel, int8, config = nv_small>>
+// CHECK-SAME: tensor<11xi8, #dla.prelu<int8, config = nv_small>>
+// CHECK-SAME: tensor<5x2xi16, #dla.batchnorm<per_channel, int16, config = nv_small>>
+// CHECK-SAME: tensor<3x1x1xi8, #dla.eltwise<int8, config = nv_small>>
+// CHECK-SAME: tensor<1x8x1x1xi8, #dla.feature<int8>>
+func.func @nv_small_atoms(
+    %f: tensor<1x20x3x5xi8, #dla.feature<int8, config = nv_small>>,
+    %g: tensor<1x20x3x5xi8, #dla.feature<int8, line_stride = 48, config = nv_small>>,
+    %p: tensor<1x4x2x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_small>>,
+    %b: tensor<11xi8, #dla.bias<per_channel, int8, config = nv_small>>,
+    %r: tensor<11xi8, #dla.prelu<int8, config = nv_small>>,
+    %n: tensor<5x2xi16, #dla.batchnorm<per_channel, int16, config = nv_small>>,
+    %e: tensor<3x1x1xi8, #dla.eltwise<int8, config = nv_small>>,
+    %d: tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_full>>) { return }

@@ -24,14 +24,14 @@ Type elementTypeOf(Value v) { return cast<ShapedType>(v.getType()).getElementTyp
 
 /// `#dla.feature<p>` for a value of a precision's element type, else null
 /// (the op verifier reports the element type).
-Attribute featureFor(Value v) {
+Attribute featureFor(Value v, nv::HardwareKind config) {
   std::optional<nv::Precision> p = getPrecision(elementTypeOf(v));
   if (!p)
     return {};
-  return FeatureAttr::get(v.getContext(), *p, std::nullopt, std::nullopt, std::nullopt);
+  return FeatureAttr::get(v.getContext(), *p, std::nullopt, std::nullopt, std::nullopt, config);
 }
 
-Attribute biasFor(Value v) {
+Attribute biasFor(Value v, nv::HardwareKind config) {
   if (!v)
     return {};
   auto type = cast<RankedTensorType>(v.getType());
@@ -42,7 +42,7 @@ Attribute biasFor(Value v) {
                      : type.getRank() == 1 ? nv::AuxMode::PerChannel
                                            : nv::AuxMode::PerElement;
   return BiasAttr::get(v.getContext(), mode, *p, std::nullopt, std::nullopt, std::nullopt,
-                       std::nullopt);
+                       std::nullopt, config);
 }
 
 /// Every operand slot, null unless set.
@@ -56,13 +56,13 @@ LayoutVariant emptyVariant(Operation *op) {
 /// The pixel formats an image of `type` may be in: its own encoding, or
 /// every format whose shape and element-type rules (the encoding's own
 /// verifier, silenced) it meets.
-SmallVector<PixelAttr> pixelFormatsFor(RankedTensorType type) {
+SmallVector<PixelAttr> pixelFormatsFor(RankedTensorType type, nv::HardwareKind config) {
   if (auto pixel = dyn_cast_or_null<PixelAttr>(type.getEncoding()))
     return {pixel};
   SmallVector<PixelAttr> formats;
   for (nv::PixelFormat f : fmt::enumValues<nv::PixelFormat>()) {
     auto attr = PixelAttr::get(type.getContext(), f, std::nullopt, std::nullopt, std::nullopt,
-                               std::nullopt);
+                               std::nullopt, config);
     if (succeeded(attr.verifyEncoding(type.getShape(), type.getElementType(),
                                       [] { return InFlightDiagnostic(); })))
       formats.push_back(attr);
@@ -85,7 +85,7 @@ SmallVector<LayoutVariant> ConvOp::getLayoutVariants(const fmt::Target &target) 
   if (target.accelerator != fmt::Accelerator::Nvdla)
     return {};
   std::optional<nv::Precision> weightPrecision = getPrecision(elementTypeOf(getWeight()));
-  Attribute output = featureFor(getOutput());
+  Attribute output = featureFor(getOutput(), target.config);
   if (!weightPrecision || !output)
     return {};
   MLIRContext *ctx = getContext();
@@ -97,14 +97,14 @@ SmallVector<LayoutVariant> ConvOp::getLayoutVariants(const fmt::Target &target) 
   LayoutVariant base = emptyVariant(*this);
   base.results[0] = output;
   if (Value bias = getBias())
-    base.operands[getBiasMutable()[0].getOperandNumber()] = biasFor(bias);
+    base.operands[getBiasMutable()[0].getOperandNumber()] = biasFor(bias, target.config);
   const unsigned in = getInputMutable().getOperandNumber();
   const unsigned w = getWeightMutable().getOperandNumber();
   SmallVector<LayoutVariant> variants;
   switch (getMode()) {
   case nv::ConvMode::Direct:
   case nv::ConvMode::Winograd: {
-    base.operands[in] = featureFor(getInput());
+    base.operands[in] = featureFor(getInput(), target.config);
     bool winograd = getMode() == nv::ConvMode::Winograd;
     base.operands[w] = weight(winograd ? nv::WeightFormat::Winograd : nv::WeightFormat::Direct,
                               std::nullopt, winograd ? getStrides()[0] : 1);
@@ -112,7 +112,7 @@ SmallVector<LayoutVariant> ConvOp::getLayoutVariants(const fmt::Target &target) 
     break;
   }
   case nv::ConvMode::ImageInput:
-    for (PixelAttr pixel : pixelFormatsFor(getInput().getType())) {
+    for (PixelAttr pixel : pixelFormatsFor(getInput().getType(), target.config)) {
       LayoutVariant v = base;
       v.operands[in] = pixel;
       v.operands[w] = weight(nv::WeightFormat::Image,
@@ -134,21 +134,21 @@ SmallVector<LayoutVariant> SdpOp::getLayoutVariants(const fmt::Target &target) {
     return {};
   MLIRContext *ctx = getContext();
   LayoutVariant v = emptyVariant(*this);
-  v.operands[getInputMutable().getOperandNumber()] = featureFor(getInput());
-  v.results[0] = featureFor(getOutput());
+  v.operands[getInputMutable().getOperandNumber()] = featureFor(getInput(), target.config);
+  v.results[0] = featureFor(getOutput(), target.config);
   if (Value bias = getBias())
-    v.operands[getBiasMutable()[0].getOperandNumber()] = biasFor(bias);
+    v.operands[getBiasMutable()[0].getOperandNumber()] = biasFor(bias, target.config);
   if (Value bn = getBatchnorm())
     if (std::optional<nv::Precision> p = getPrecision(elementTypeOf(bn)))
       v.operands[getBatchnormMutable()[0].getOperandNumber()] =
-          BatchNormAttr::get(ctx, nv::AuxMode::PerChannel, *p, std::nullopt);
+          BatchNormAttr::get(ctx, nv::AuxMode::PerChannel, *p, std::nullopt, target.config);
   if (Value e = getEltwise())
     if (std::optional<nv::Precision> p = getPrecision(elementTypeOf(e)))
-      v.operands[getEltwiseMutable()[0].getOperandNumber()] = EltwiseAttr::get(
-          ctx, *p, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt);
+      v.operands[getEltwiseMutable()[0].getOperandNumber()] = EltwiseAttr::get(ctx, *p, std::nullopt, std::nullopt, std::nullopt,
+                                    std::nullopt, std::nullopt, target.config);
   if (Value pr = getPrelu())
     if (std::optional<nv::Precision> p = getPrecision(elementTypeOf(pr)))
-      v.operands[getPreluMutable()[0].getOperandNumber()] = PReLUAttr::get(ctx, *p, std::nullopt);
+      v.operands[getPreluMutable()[0].getOperandNumber()] = PReLUAttr::get(ctx, *p, std::nullopt, target.config);
   return {v};
 }
 
@@ -167,8 +167,8 @@ SmallVector<LayoutVariant> mlir::dla::getFeatureLayoutVariants(Operation *op,
     return {};
   LayoutVariant v = emptyVariant(op);
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-    v.operands[i] = featureFor(operand);
+    v.operands[i] = featureFor(operand, target.config);
   for (auto [i, result] : llvm::enumerate(op->getResults()))
-    v.results[i] = featureFor(result);
+    v.results[i] = featureFor(result, target.config);
   return {v};
 }

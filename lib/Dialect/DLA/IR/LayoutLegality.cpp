@@ -21,12 +21,13 @@ namespace nv = ::dlaformat::nvdla;
 namespace {
 
 bool samePerElementAsFeature(FeatureAttr feature, nv::Precision precision,
-                             std::optional<nv::DataSize> dataSize) {
+                             std::optional<nv::DataSize> dataSize, nv::HardwareKind config) {
   // One-component per-element atoms equal feature atoms when the data size
-  // is the precision's own (NvdlaAux.h).
+  // is the precision's own and the memory atom the same (NvdlaAux.h).
   nv::DataSize natural =
       nv::getBytesPerElement(precision) == 1 ? nv::DataSize::OneByte : nv::DataSize::TwoByte;
-  return feature.getPrecision() == precision && dataSize.value_or(natural) == natural;
+  return feature.getPrecision() == precision && dataSize.value_or(natural) == natural &&
+         feature.getConfig() == config;
 }
 
 } // namespace
@@ -39,29 +40,43 @@ bool mlir::dla::acceptsEncoding(Attribute accepted, Attribute actual) {
   if (auto feature = dyn_cast<FeatureAttr>(actual)) {
     if (auto bias = dyn_cast<BiasAttr>(accepted))
       return bias.getMode() == nv::AuxMode::PerElement &&
-             samePerElementAsFeature(feature, bias.getPrecision(), bias.getDataSize());
+             samePerElementAsFeature(feature, bias.getPrecision(), bias.getDataSize(),
+                                     bias.getConfig());
     if (auto eltwise = dyn_cast<EltwiseAttr>(accepted))
       return eltwise.getComponents().value_or(1) == 1 &&
-             samePerElementAsFeature(feature, eltwise.getPrecision(), eltwise.getDataSize());
+             samePerElementAsFeature(feature, eltwise.getPrecision(), eltwise.getDataSize(),
+                                     eltwise.getConfig());
   }
   if (accepted.getTypeID() != actual.getTypeID())
     return false;
   return llvm::TypeSwitch<Attribute, bool>(accepted)
-      .Case([&](FeatureAttr a) { return a.getPrecision() == cast<FeatureAttr>(actual).getPrecision(); })
-      .Case([&](PixelAttr a) { return a.getFormat() == cast<PixelAttr>(actual).getFormat(); })
+      .Case([&](FeatureAttr a) {
+        auto b = cast<FeatureAttr>(actual);
+        return a.getPrecision() == b.getPrecision() && a.getConfig() == b.getConfig();
+      })
+      .Case([&](PixelAttr a) {
+        auto b = cast<PixelAttr>(actual);
+        return a.getFormat() == b.getFormat() && a.getConfig() == b.getConfig();
+      })
       .Case([&](BiasAttr a) {
         auto b = cast<BiasAttr>(actual);
-        return a.getMode() == b.getMode() && a.getPrecision() == b.getPrecision();
+        return a.getMode() == b.getMode() && a.getPrecision() == b.getPrecision() &&
+               a.getConfig() == b.getConfig();
       })
       .Case([&](BatchNormAttr a) {
         auto b = cast<BatchNormAttr>(actual);
-        return a.getMode() == b.getMode() && a.getPrecision() == b.getPrecision();
+        return a.getMode() == b.getMode() && a.getPrecision() == b.getPrecision() &&
+               a.getConfig() == b.getConfig();
       })
-      .Case([&](PReLUAttr a) { return a.getPrecision() == cast<PReLUAttr>(actual).getPrecision(); })
+      .Case([&](PReLUAttr a) {
+        auto b = cast<PReLUAttr>(actual);
+        return a.getPrecision() == b.getPrecision() && a.getConfig() == b.getConfig();
+      })
       .Case([&](EltwiseAttr a) {
         auto b = cast<EltwiseAttr>(actual);
         return a.getPrecision() == b.getPrecision() &&
-               a.getComponents().value_or(1) == b.getComponents().value_or(1);
+               a.getComponents().value_or(1) == b.getComponents().value_or(1) &&
+               a.getConfig() == b.getConfig();
       })
       .Case([&](WeightAttr a) {
         auto b = cast<WeightAttr>(actual);

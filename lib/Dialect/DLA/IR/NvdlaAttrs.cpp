@@ -51,8 +51,9 @@ FailureOr<BoundPtr> bindAux(Attribute attr, const nv::AuxConfig &config, ArrayRe
 }
 
 nv::AuxConfig auxConfig(nv::AuxKind kind, nv::AuxMode mode, nv::Precision precision,
-                        std::optional<nv::DataSize> dataSize) {
+                        std::optional<nv::DataSize> dataSize, nv::HardwareKind hardware) {
   nv::AuxConfig c;
+  c.hardware = hardware;
   c.kind = kind;
   c.mode = mode;
   c.precision = precision;
@@ -77,6 +78,7 @@ FailureOr<BoundPtr> FeatureAttr::bind(ArrayRef<int64_t> shape, Type elementType,
   config.lineStride = getLineStride();
   config.surfaceStride = getSurfaceStride();
   config.batchStride = getBatchStride();
+  config.hardware = getConfig();
   return finishBind(*this, shape, elementType, emitError,
                     nv::FeatureBoundLayout::bind(config, shape.vec()));
 }
@@ -104,6 +106,7 @@ FailureOr<BoundPtr> PixelAttr::bind(ArrayRef<int64_t> shape, Type elementType,
   config.lineStride = getLineStride();
   config.uvLineStride = getUvLineStride();
   config.uvPlaneOffset = getUvOffset();
+  config.hardware = getConfig();
   return finishBind(*this, shape, elementType, emitError,
                     nv::PixelBoundLayout::bind(config, shape.vec()));
 }
@@ -115,7 +118,7 @@ FailureOr<BoundPtr> PixelAttr::bind(ArrayRef<int64_t> shape, Type elementType,
 
 FailureOr<BoundPtr> BiasAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                    function_ref<InFlightDiagnostic()> emitError) const {
-  nv::AuxConfig c = auxConfig(nv::AuxKind::Bias, getMode(), getPrecision(), getDataSize());
+  nv::AuxConfig c = auxConfig(nv::AuxKind::Bias, getMode(), getPrecision(), getDataSize(), getConfig());
   c.lineStride = getLineStride();
   c.surfaceStride = getSurfaceStride();
   c.batchStride = getBatchStride();
@@ -127,7 +130,7 @@ FailureOr<BoundPtr> PReLUAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                     function_ref<InFlightDiagnostic()> emitError) const {
   return bindAux(*this,
                  auxConfig(nv::AuxKind::PReLU, nv::AuxMode::PerChannel, getPrecision(),
-                           getDataSize()),
+                           getDataSize(), getConfig()),
                  shape, elementType, emitError);
 }
 
@@ -135,7 +138,8 @@ FailureOr<BoundPtr> PReLUAttr::bind(ArrayRef<int64_t> shape, Type elementType,
 FailureOr<BoundPtr> BatchNormAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                         function_ref<InFlightDiagnostic()> emitError) const {
   return bindAux(*this,
-                 auxConfig(nv::AuxKind::BatchNorm, getMode(), getPrecision(), getDataSize()),
+                 auxConfig(nv::AuxKind::BatchNorm, getMode(), getPrecision(), getDataSize(),
+                           getConfig()),
                  shape, elementType, emitError);
 }
 
@@ -143,7 +147,8 @@ FailureOr<BoundPtr> BatchNormAttr::bind(ArrayRef<int64_t> shape, Type elementTyp
 LogicalResult EltwiseAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   nv::Precision, std::optional<int64_t> components,
                                   std::optional<nv::DataSize>, std::optional<int64_t>,
-                                  std::optional<int64_t>, std::optional<int64_t>) {
+                                  std::optional<int64_t>, std::optional<int64_t>,
+                                  nv::HardwareKind) {
   if (components && *components != 1 && *components != 2)
     return emitError() << "element-wise data has 1 component (ALU or MUL) or 2 (ALU and MUL), got "
                        << *components;
@@ -153,7 +158,8 @@ LogicalResult EltwiseAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 FailureOr<BoundPtr> EltwiseAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                       function_ref<InFlightDiagnostic()> emitError) const {
   nv::AuxConfig c =
-      auxConfig(nv::AuxKind::ElementWise, nv::AuxMode::PerElement, getPrecision(), getDataSize());
+      auxConfig(nv::AuxKind::ElementWise, nv::AuxMode::PerElement, getPrecision(), getDataSize(),
+                getConfig());
   c.use = getComponents().value_or(1) == 2 ? nv::ElementWiseUse::AluAndMul
                                            : nv::ElementWiseUse::Alu;
   c.lineStride = getLineStride();

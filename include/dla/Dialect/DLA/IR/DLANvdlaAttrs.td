@@ -24,6 +24,15 @@ def DLA_NvPixelFormatParameter
     : DLA_FormatEnumParameter<"::dlaformat::nvdla::PixelFormat", "pixel format">;
 
 def DLA_OptionalBytes : OptionalParameter<"std::optional<int64_t>", "bytes">;
+/// `config = nv_small`: the configuration whose memory atom shapes the data
+/// (nv_full, the default, is not printed).
+def DLA_NvConfigParameter
+    : DefaultValuedParameter<"::dlaformat::nvdla::HardwareKind",
+                             "::dlaformat::nvdla::HardwareKind::NvFull",
+                             "NVDLA configuration"> {
+  let parser = "::mlir::dla::detail::parseFormatEnum<::dlaformat::nvdla::HardwareKind>($_parser, \"NVDLA configuration\")";
+  let printer = "$_printer << ::mlir::dla::detail::formatEnumName($_self)";
+}
 def DLA_OptionalDataSize
     : OptionalParameter<"std::optional<::dlaformat::nvdla::DataSize>", "data size"> {
   let parser = "::mlir::dla::detail::parseFormatEnum<::dlaformat::nvdla::DataSize>($_parser, \"data size\")";
@@ -58,18 +67,23 @@ def DLA_FeatureAttr : DLA_NvdlaEncoding<"Feature", "feature", "{4, \"NCHW tensor
     `line_stride`, `surface_stride`, `batch_stride` in bytes, each 32-byte
     aligned and at least the packed size. Channels of the last atom and gaps
     hold zero. The element type must be the precision's: i8, i16 or f16.
+    `config = nv_small` cuts the cube into nv_small's 8-byte memory atoms
+    (8 int8 channels; strides 8-byte aligned); nv_full (the default) and
+    nv_large have 32-byte atoms.
 
     ```mlir
     tensor<1x64x56x56xf16, #dla.feature<fp16>>
     tensor<1x64x56x56xi8, #dla.feature<int8, line_stride = 2048, surface_stride = 131072>>
+    tensor<1x64x56x56xi8, #dla.feature<int8, config = nv_small>>
     ```
   }];
   let parameters = (ins DLA_NvPrecisionParameter:$precision,
                         DLA_OptionalBytes:$line_stride,
                         DLA_OptionalBytes:$surface_stride,
-                        DLA_OptionalBytes:$batch_stride);
+                        DLA_OptionalBytes:$batch_stride,
+                        DLA_NvConfigParameter:$config);
   let assemblyFormat = [{
-    `<` $precision (`,` struct($line_stride, $surface_stride, $batch_stride)^)? `>`
+    `<` $precision (`,` struct($line_stride, $surface_stride, $batch_stride, $config)^)? `>`
   }];
 }
 
@@ -83,7 +97,8 @@ def DLA_PixelAttr : DLA_NvdlaEncoding<"Pixel", "pixel", "{4, \"NCHW images\"}"> 
     float formats. `line_stride` (bytes, 32-byte aligned) defaults to
     roundup((W + x_offset) x bytes per pixel, 32); `x_offset` (pixels) must
     lie in the format's range. Semi-planar (N444) formats have a second
-    (UV) plane with `uv_line_stride` and `uv_offset`.
+    (UV) plane with `uv_line_stride` and `uv_offset`. `config = nv_small`
+    aligns line strides to its 8-byte memory atom instead of 32 bytes.
 
     ```mlir
     tensor<1x4x224x224xui8, #dla.pixel<T_A8B8G8R8>>
@@ -94,9 +109,11 @@ def DLA_PixelAttr : DLA_NvdlaEncoding<"Pixel", "pixel", "{4, \"NCHW images\"}"> 
                         DLA_OptionalBytes:$line_stride,
                         OptionalParameter<"std::optional<int64_t>", "pixels">:$x_offset,
                         DLA_OptionalBytes:$uv_line_stride,
-                        DLA_OptionalBytes:$uv_offset);
+                        DLA_OptionalBytes:$uv_offset,
+                        DLA_NvConfigParameter:$config);
   let assemblyFormat = [{
-    `<` $format (`,` struct($line_stride, $x_offset, $uv_line_stride, $uv_offset)^)? `>`
+    `<` $format
+    (`,` struct($line_stride, $x_offset, $uv_line_stride, $uv_offset, $config)^)? `>`
   }];
 }
 
@@ -108,6 +125,9 @@ def DLA_BiasAttr : DLA_NvdlaEncoding<"Bias", "bias"> {
     precision is the SDP's processing precision; `data_size` (`one_byte` or
     `two_byte`) defaults to the precision's width; int8 data in `two_byte`
     storage is sign-extended. Per-element data take optional strides.
+    `config = nv_small` (also on `#dla.prelu`, `#dla.batchnorm` and
+    `#dla.eltwise`) sizes atoms and alignments by nv_small's 8-byte memory
+    atom (8 int8 or 4 two-byte elements per atom).
 
     ```mlir
     tensor<64xi16, #dla.bias<per_channel, int16>>
@@ -119,10 +139,11 @@ def DLA_BiasAttr : DLA_NvdlaEncoding<"Bias", "bias"> {
                         DLA_OptionalDataSize:$data_size,
                         DLA_OptionalBytes:$line_stride,
                         DLA_OptionalBytes:$surface_stride,
-                        DLA_OptionalBytes:$batch_stride);
+                        DLA_OptionalBytes:$batch_stride,
+                        DLA_NvConfigParameter:$config);
   let assemblyFormat = [{
     `<` $mode `,` $precision
-    (`,` struct($data_size, $line_stride, $surface_stride, $batch_stride)^)? `>`
+    (`,` struct($data_size, $line_stride, $surface_stride, $batch_stride, $config)^)? `>`
   }];
 }
 
@@ -137,8 +158,9 @@ def DLA_PReLUAttr : DLA_NvdlaEncoding<"PReLU", "prelu"> {
     ```
   }];
   let parameters = (ins DLA_NvPrecisionParameter:$precision,
-                        DLA_OptionalDataSize:$data_size);
-  let assemblyFormat = "`<` $precision (`,` struct($data_size)^)? `>`";
+                        DLA_OptionalDataSize:$data_size,
+                        DLA_NvConfigParameter:$config);
+  let assemblyFormat = "`<` $precision (`,` struct($data_size, $config)^)? `>`";
 }
 
 def DLA_BatchNormAttr : DLA_NvdlaEncoding<"BatchNorm", "batchnorm"> {
@@ -154,8 +176,9 @@ def DLA_BatchNormAttr : DLA_NvdlaEncoding<"BatchNorm", "batchnorm"> {
   }];
   let parameters = (ins DLA_NvAuxModeParameter:$mode,
                         DLA_NvPrecisionParameter:$precision,
-                        DLA_OptionalDataSize:$data_size);
-  let assemblyFormat = "`<` $mode `,` $precision (`,` struct($data_size)^)? `>`";
+                        DLA_OptionalDataSize:$data_size,
+                        DLA_NvConfigParameter:$config);
+  let assemblyFormat = "`<` $mode `,` $precision (`,` struct($data_size, $config)^)? `>`";
 }
 
 def DLA_EltwiseAttr : DLA_NvdlaEncoding<"Eltwise", "eltwise"> {
@@ -164,7 +187,8 @@ def DLA_EltwiseAttr : DLA_NvdlaEncoding<"Eltwise", "eltwise"> {
     Per-element operand of the SDP's ALU or multiplier (`components = 1`,
     the default: `tensor<CxHxWxT>` or `tensor<NxCxHxWxT>`), or of both
     (`components = 2`: a trailing dimension of 2, ALU before MUL), in the
-    feature-data order. Total size aligned to 32 bytes.
+    feature-data order. Total size aligned to 32 bytes (the memory atom:
+    8 on nv_small).
 
     ```mlir
     tensor<16x8x8xi8, #dla.eltwise<int8>>
@@ -176,10 +200,12 @@ def DLA_EltwiseAttr : DLA_NvdlaEncoding<"Eltwise", "eltwise"> {
                         DLA_OptionalDataSize:$data_size,
                         DLA_OptionalBytes:$line_stride,
                         DLA_OptionalBytes:$surface_stride,
-                        DLA_OptionalBytes:$batch_stride);
+                        DLA_OptionalBytes:$batch_stride,
+                        DLA_NvConfigParameter:$config);
   let assemblyFormat = [{
     `<` $precision
-    (`,` struct($components, $data_size, $line_stride, $surface_stride, $batch_stride)^)? `>`
+    (`,` struct($components, $data_size, $line_stride, $surface_stride, $batch_stride,
+                $config)^)? `>`
   }];
   let genVerifyDecl = 1;
 }
@@ -214,7 +240,7 @@ def DLA_WeightAttr : DLA_Attr<"Weight", "weight", [
     tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 4, post_extension = 2>>
     tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
     tensor<32x16x4x4xf16, #dla.weight<deconv, fp16, stride = [2, 2]>>
-    tensor<64x64x3x3xf16, #dla.weight<direct, fp16, compressed, config = nv_small>>
+    tensor<64x64x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
     ```
   }];
   let parameters = (ins

@@ -216,6 +216,45 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::dla::DLADialect"];
 }
 
+def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
+  let summary = "Cut convolutions whose data and weights exceed the convolution buffer into layers that fit";
+  let description = [{
+    For every direct or image `dla.conv` of an NVDLA target, asks the format
+    library (`dla/Format/NvdlaConvBuffer.h`, NVIDIA's compiler's rules) how
+    many convolution-buffer banks its input rows and weights take. When all
+    the input fits beside all the weights, two kernel groups or one (the
+    hardware then streams the kernel groups itself), nothing changes.
+    Otherwise the convolution is cut by output rows ("partial height", as
+    NVIDIA's compiler does) into convolutions that each fit: each reads the
+    input rows its output rows' windows cover (`tensor.extract_slice`, the
+    top and bottom padding only where the part touches the edge), and the
+    parts' outputs are concatenated (`tensor.concat`). A fused
+    (`on_the_fly`) `dla.sdp` is cut with its convolution, its per-element
+    operands by the same rows. Each split gets a remark with the banks and
+    bytes per part; a layer whose single output row does not fit is an
+    error naming the buffer's size.
+
+    Runs before `--dla-assign-layouts` (on tensors without encodings); the
+    result computes exactly what the convolution did.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Target: nv_full, nv_large, nv_small (NVDLA), nvdla:<config>, or htp; "
+           "overrides the module's dla.target">,
+    Option<"banks", "banks", "int64_t", /*default=*/"0",
+           "Banks of the convolution buffer the compiler may use (NVIDIA's profiles allot "
+           "fewer to leave room); 0: all of the target's CBUF_BANK_NUMBER">,
+    Option<"bankEntries", "bank-entries", "int64_t", /*default=*/"0",
+           "Entries per bank (0: the target's CBUF_BANK_DEPTH); fewer model a smaller "
+           "buffer, as tests do to force splits on small layers">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "split-convolutions", "Convolutions cut by output rows">,
+    Statistic<"numParts", "parts", "Convolutions they became">,
+  ];
+  let dependentDialects = ["::mlir::dla::DLADialect", "::mlir::tensor::TensorDialect"];
+}
+
 def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
   let summary = "Lower dla-encoded tensors to storage byte buffers with explicit strides";
   let description = [{

@@ -1,0 +1,85 @@
+//===- NvdlaConvBuffer.h - What a convolution needs of the CBUF -*- C++ -*-===//
+//
+// The convolution buffer (CBUF) holds a direct convolution's input data and
+// weights in banks of CBUF_BANK_DEPTH entries of CBUF_BANK_WIDTH bytes
+// (NvdlaHardware.h). NVIDIA's compiler (umd/core/src/compiler/engine-ast/
+// ConvCoreNode.cpp: calculateEPS, calculateTotalBanksForData,
+// calculateTotalBanksForWeight, calculateMinBanksForWeight,
+// splitNodesInternal) decides with these numbers whether a layer runs as
+// one hardware layer and how:
+//
+//   entries per input line (EPS), feature data:
+//     A = ceil(C * bpe / MEMORY_ATOMIC_SIZE)      atoms across the channels
+//     P = CBUF_BANK_WIDTH / MEMORY_ATOMIC_SIZE    atoms per entry
+//     EPS = (A / P) * W + (A % P == 3 ? W : ceil((A % P) * W / P))
+//   entries per input line, pixel data: ceil((W + padL + padR) * cpa * bpe
+//     / CBUF_BANK_WIDTH)
+//   data banks    = ceil(EPS * H / CBUF_BANK_DEPTH)
+//   weight banks  = ceil(roundup(K*C*R*S*bpe, width) / width / depth)
+//   one kernel group (atomic-K kernels, atomic-K / 2 for 2-byte data):
+//                   ceil(roundup(C*R*S*kpg*bpe, width) / width / depth)
+//
+// and in that order of preference: all weights with all data, ping-pong
+// kernel groups (two groups' banks), one kernel group; else the input is
+// cut by rows ("partial H") into layers whose rows fit beside the weights.
+// Rows per part here are whole output rows: a part's input rows are its
+// output rows' windows (overlapping with the neighbours').
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_FORMAT_NVDLACONVBUFFER_H
+#define DLA_FORMAT_NVDLACONVBUFFER_H
+
+#include "dla/Format/Expected.h"
+#include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaPrecision.h"
+
+#include <cstdint>
+#include <string_view>
+
+namespace dlaformat::nvdla {
+
+/// A direct convolution as the buffer sees it (logical NCHW / KCRS).
+struct ConvBufferQuery {
+  Precision precision = Precision::Int8; ///< input data and weights
+  int64_t channels = 0, height = 0, width = 0;
+  int64_t kernels = 0, kernelH = 1, kernelW = 1;
+  int64_t strideH = 1, dilationH = 1;
+  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  /// Pixel input: channels per pixel (the image format's), 0 for feature data.
+  int64_t pixelChannels = 0;
+  /// Banks the compiler may use (0: CBUF_BANK_NUMBER; fewer as NVIDIA's
+  /// profiles allot them).
+  int64_t banks = 0;
+  /// Entries per bank (0: CBUF_BANK_DEPTH; fewer to model a smaller buffer,
+  /// which is how tests force splits on small layers).
+  int64_t bankEntries = 0;
+};
+
+enum class ConvBufferMode {
+  FullInputFullWeight, ///< everything fits: one layer
+  PingPongWeights,     ///< all data, two kernel groups at a time
+  OneKernelGroup,      ///< all data, one kernel group at a time
+  PartialHeight,       ///< the input is split by rows into several layers
+};
+std::string_view getConvBufferModeName(ConvBufferMode mode);
+
+struct ConvBufferPlan {
+  int64_t entriesPerLine = 0;   ///< EPS
+  int64_t dataBanks = 0;        ///< banks for the whole input
+  int64_t weightBanks = 0;      ///< banks for all weights
+  int64_t kernelGroupBanks = 0; ///< banks for one kernel group
+  ConvBufferMode mode = ConvBufferMode::FullInputFullWeight;
+  /// The banks given to weights (all, two groups or one group).
+  int64_t allottedWeightBanks = 0;
+  /// PartialHeight: output rows per part (the last part may have fewer).
+  int64_t outputRowsPerPart = 0;
+  int64_t numParts = 1;
+};
+
+/// Plans `q` on `config`; an error when even one output row's input rows do
+/// not fit beside the weights' banks.
+Expected<ConvBufferPlan> planConvBuffer(const HardwareConfig &config, const ConvBufferQuery &q);
+
+} // namespace dlaformat::nvdla
+
+#endif // DLA_FORMAT_NVDLACONVBUFFER_H

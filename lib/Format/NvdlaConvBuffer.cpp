@@ -1,0 +1,159 @@
+//===- NvdlaConvBuffer.cpp - What a convolution needs of the CBUF ---------===//
+
+#include "dla/Format/NvdlaConvBuffer.h"
+#include "dla/Format/CheckedMath.h"
+
+#include <initializer_list>
+#include <string>
+
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
+
+std::string_view dlaformat::nvdla::getConvBufferModeName(ConvBufferMode mode) {
+  switch (mode) {
+  case ConvBufferMode::FullInputFullWeight:
+    return "full input and full weights";
+  case ConvBufferMode::PingPongWeights:
+    return "full input, ping-pong kernel groups";
+  case ConvBufferMode::OneKernelGroup:
+    return "full input, one kernel group at a time";
+  case ConvBufferMode::PartialHeight:
+    return "partial height";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+/// The product of `factors`, or nullopt on int64 overflow.
+std::optional<int64_t> product(std::initializer_list<int64_t> factors) {
+  std::optional<int64_t> p = 1;
+  for (int64_t f : factors)
+    if (p)
+      p = checkedMul(*p, f);
+  return p;
+}
+
+/// Banks for `entries` buffer entries.
+int64_t banksFor(int64_t entries, int64_t depth) { return ceilDiv(entries, depth); }
+
+/// Banks for `bytes` of weights, padded to whole entries.
+int64_t weightBanksFor(int64_t bytes, const HardwareConfig &c, int64_t depth) {
+  return banksFor(ceilDiv(bytes, c.weightBufferEntryBytes), depth);
+}
+
+/// Entries of one input line (NVIDIA's calculateEPS).
+std::optional<int64_t> entriesPerLine(const HardwareConfig &c, const ConvBufferQuery &q) {
+  const int64_t bpe = getBytesPerElement(q.precision);
+  const int64_t width = c.weightBufferEntryBytes;
+  if (q.pixelChannels > 0) {
+    auto w = checkedAdd(q.width, q.padLeft);
+    w = w ? checkedAdd(*w, q.padRight) : w;
+    auto bytes = w ? product({*w, q.pixelChannels, bpe}) : std::nullopt;
+    return bytes ? std::optional<int64_t>(ceilDiv(*bytes, width)) : std::nullopt;
+  }
+  const int64_t atom = c.caps.memoryAtomBytes;
+  auto channelBytes = checkedMul(q.channels, bpe);
+  if (!channelBytes)
+    return std::nullopt;
+  const int64_t atoms = ceilDiv(*channelBytes, atom);
+  const int64_t perEntry = width / atom;
+  const int64_t last = atoms % perEntry;
+  auto whole = checkedMul(atoms / perEntry, q.width);
+  // NVIDIA's rule: three atoms of a four-atom entry take a whole entry.
+  std::optional<int64_t> frac = q.width;
+  if (last != 3) {
+    frac = checkedMul(last, q.width);
+    if (frac)
+      frac = ceilDiv(*frac, perEntry);
+  }
+  if (!whole || !frac)
+    return std::nullopt;
+  return checkedAdd(*whole, *frac);
+}
+
+} // namespace
+
+Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &c,
+                                                          const ConvBufferQuery &q) {
+  for (int64_t v :
+       {q.channels, q.height, q.width, q.kernels, q.kernelH, q.kernelW, q.strideH, q.dilationH})
+    if (v <= 0)
+      return makeError("convolution buffer: extents, strides and dilations must be positive");
+  if (q.padTop < 0 || q.padBottom < 0 || q.padLeft < 0 || q.padRight < 0 || q.pixelChannels < 0)
+    return makeError("convolution buffer: paddings must not be negative");
+  const int64_t banks = q.banks > 0 ? q.banks : c.caps.cbufBanks;
+  if (banks > c.caps.cbufBanks)
+    return makeError("convolution buffer: " + str(banks) + " banks requested, " +
+                     std::string(c.name) + " has " + str(c.caps.cbufBanks) + " (CBUF_BANK_NUMBER)");
+  const int64_t depth = q.bankEntries > 0 ? q.bankEntries : c.caps.cbufBankEntries;
+  if (depth > c.caps.cbufBankEntries)
+    return makeError("convolution buffer: " + str(depth) + " entries per bank requested, " +
+                     std::string(c.name) + " has " + str(c.caps.cbufBankEntries) +
+                     " (CBUF_BANK_DEPTH)");
+  const int64_t bpe = getBytesPerElement(q.precision);
+  const std::string overflow = "convolution buffer: sizes overflow a 64-bit integer";
+
+  ConvBufferPlan plan;
+  std::optional<int64_t> eps = entriesPerLine(c, q);
+  auto dataEntries = eps ? checkedMul(*eps, q.height) : std::nullopt;
+  auto weightBytes = product({q.kernels, q.channels, q.kernelH, q.kernelW, bpe});
+  auto groupBytes =
+      product({q.channels, q.kernelH, q.kernelW, c.getKernelsPerGroup(q.precision), bpe});
+  if (!dataEntries || !weightBytes || !groupBytes)
+    return makeError(overflow);
+  plan.entriesPerLine = *eps;
+  plan.dataBanks = banksFor(*dataEntries, depth);
+  plan.weightBanks = weightBanksFor(*weightBytes, c, depth);
+  plan.kernelGroupBanks = weightBanksFor(*groupBytes, c, depth);
+
+  if (plan.weightBanks + plan.dataBanks <= banks) {
+    plan.mode = ConvBufferMode::FullInputFullWeight;
+    plan.allottedWeightBanks = plan.weightBanks;
+    return plan;
+  }
+  if (2 * plan.kernelGroupBanks + plan.dataBanks <= banks) {
+    plan.mode = ConvBufferMode::PingPongWeights;
+    plan.allottedWeightBanks = 2 * plan.kernelGroupBanks;
+    return plan;
+  }
+  if (plan.kernelGroupBanks + plan.dataBanks <= banks) {
+    plan.mode = ConvBufferMode::OneKernelGroup;
+    plan.allottedWeightBanks = plan.kernelGroupBanks;
+    return plan;
+  }
+
+  // Partial height: the weights as whole as rows of one output row's window
+  // still fit beside them (all, two kernel groups, one), the rest for rows.
+  plan.mode = ConvBufferMode::PartialHeight;
+  const int64_t window = (q.kernelH - 1) * q.dilationH + 1;
+  int64_t rowsFit = 0;
+  for (int64_t allotted : {plan.weightBanks, 2 * plan.kernelGroupBanks, plan.kernelGroupBanks}) {
+    plan.allottedWeightBanks = allotted;
+    auto spare = checkedMul(banks > allotted ? banks - allotted : 0, depth);
+    if (!spare)
+      return makeError(overflow);
+    rowsFit = *spare / plan.entriesPerLine;
+    if (rowsFit >= window)
+      break;
+  }
+  if (rowsFit < window) {
+    std::optional<int64_t> windowEntries = checkedMul(window, plan.entriesPerLine);
+    return makeError(
+        "convolution buffer: one output row reads " + str(window) + " input rows of " +
+        str(plan.entriesPerLine) + " entries, " +
+        (windowEntries ? str(banksFor(*windowEntries, depth)) : std::string("too many")) +
+        " banks beside the " + str(plan.allottedWeightBanks) +
+        " banks of its weights; the buffer has " + str(banks) + " banks of " + str(depth) +
+        " entries");
+  }
+  const int64_t paddedRows = q.height + q.padTop + q.padBottom;
+  const int64_t outputRows = paddedRows >= window ? (paddedRows - window) / q.strideH + 1 : 0;
+  plan.outputRowsPerPart = (rowsFit - window) / q.strideH + 1;
+  if (plan.outputRowsPerPart > outputRows)
+    plan.outputRowsPerPart = outputRows;
+  plan.numParts = plan.outputRowsPerPart > 0 ? ceilDiv(outputRows, plan.outputRowsPerPart) : 1;
+  return plan;
+}

@@ -1,0 +1,48 @@
+// RUN: dla-opt %s --dla-split-convolutions -split-input-file -verify-diagnostics | FileCheck %s
+
+// nv_small: 56 lines of 448 entries (8 one-byte atoms a pixel, 8-byte
+// entries) take 49 of its 32 banks; all weights (9 banks) stay, the 23
+// other banks hold 26 input rows: 24 output rows of a 3-row window. Each
+// part reads the rows its windows cover (overlapping by 2) and pads only
+// at the image's edge.
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+// CHECK-LABEL: func.func @nv_small_rows
+// CHECK: %[[I0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 64, 25, 56] [1, 1, 1, 1]
+// CHECK: %[[C0:.*]] = dla.conv direct %[[I0]], %arg1 pad [1, 0, 1, 1] : tensor<1x64x25x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x24x56xi8>
+// CHECK: %[[I1:.*]] = tensor.extract_slice %arg0[0, 0, 23, 0] [1, 64, 26, 56] [1, 1, 1, 1]
+// CHECK: %[[C1:.*]] = dla.conv direct %[[I1]], %arg1 pad [0, 0, 1, 1] : tensor<1x64x26x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x24x56xi8>
+// CHECK: %[[I2:.*]] = tensor.extract_slice %arg0[0, 0, 47, 0] [1, 64, 9, 56] [1, 1, 1, 1]
+// CHECK: %[[C2:.*]] = dla.conv direct %[[I2]], %arg1 pad [0, 1, 1, 1] : tensor<1x64x9x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x8x56xi8>
+// CHECK: %[[Y:.*]] = tensor.concat dim(2) %[[C0]], %[[C1]], %[[C2]]
+// CHECK: return %[[Y]]
+func.func @nv_small_rows(%x: tensor<1x64x56x56xi8>, %w: tensor<64x64x3x3xi8>) -> tensor<1x64x56x56xi8> {
+  // expected-remark @+1 {{split into 3 convolutions of at most 24 output rows: its input takes 49 banks of the convolution buffer and its weights 9, the buffer has 32 of 512 entries (partial height; weights in 9 banks, at most 93184 bytes of input rows per part)}}
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x64x56x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x56x56xi8>
+  return %y : tensor<1x64x56x56xi8>
+}
+}
+
+// -----
+
+// The same layer fits nv_full (7 data banks, 2 weight banks of 16):
+// unchanged, without a remark.
+// CHECK-LABEL: func.func @nv_full_fits
+// CHECK-NOT: tensor.extract_slice
+// CHECK: dla.conv direct %arg0, %arg1 pad [1, 1, 1, 1]
+func.func @nv_full_fits(%x: tensor<1x64x56x56xi8>, %w: tensor<64x64x3x3xi8>) -> tensor<1x64x56x56xi8> {
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x64x56x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x56x56xi8>
+  return %y : tensor<1x64x56x56xi8>
+}
+
+// -----
+
+// One pixel of 1024 int8 channels is 128 entries on nv_small: a row of
+// 1024 pixels takes 256 banks, more than the buffer.
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @row_too_wide(%x: tensor<1x1024x4x1024xi8>, %w: tensor<8x1024x1x1xi8>) -> tensor<1x8x4x1024xi8> {
+  // expected-error @+1 {{'dla.conv' op does not fit NVDLA nv_small: convolution buffer: one output row reads 1 input rows of 131072 entries, 256 banks beside the 2 banks of its weights; the buffer has 32 banks of 512 entries}}
+  %y = dla.conv direct %x, %w : tensor<1x1024x4x1024xi8>, tensor<8x1024x1x1xi8> -> tensor<1x8x4x1024xi8>
+  return %y : tensor<1x8x4x1024xi8>
+}
+}
+

@@ -1,0 +1,115 @@
+//===- NvdlaConvBufferTest.cpp - Convolution-buffer planning --------------===//
+//
+// Numbers worked by hand from NVIDIA's compiler's formulas (the header's
+// comment), per configuration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Format/NvdlaConvBuffer.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+using namespace dlaformat::nvdla;
+
+namespace {
+
+ConvBufferQuery conv(Precision p, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r) {
+  ConvBufferQuery q;
+  q.precision = p;
+  q.channels = c;
+  q.height = h;
+  q.width = w;
+  q.kernels = k;
+  q.kernelH = q.kernelW = r;
+  q.padTop = q.padBottom = q.padLeft = q.padRight = r / 2;
+  return q;
+}
+
+const HardwareConfig &full() { return getHardwareConfig(HardwareKind::NvFull); }
+const HardwareConfig &small() { return getHardwareConfig(HardwareKind::NvSmall); }
+
+TEST(NvdlaConvBuffer, FitsOnNvFull) {
+  // 2 atoms of 32 in a 4-atom entry: ceil(2 * 56 / 4) = 28 entries a line;
+  // 28 * 56 = 1568 entries = 7 banks; weights 36864 B = 288 entries = 2.
+  auto p = planConvBuffer(full(), conv(Precision::Int8, 64, 56, 56, 64, 3));
+  ASSERT_TRUE(p.ok()) << p.message();
+  EXPECT_EQ(p->entriesPerLine, 28);
+  EXPECT_EQ(p->dataBanks, 7);
+  EXPECT_EQ(p->weightBanks, 2);
+  EXPECT_EQ(p->kernelGroupBanks, 1); // 32 kernels: 18432 B = 144 entries
+  EXPECT_EQ(p->mode, ConvBufferMode::FullInputFullWeight);
+  EXPECT_EQ(p->numParts, 1);
+}
+
+TEST(NvdlaConvBuffer, SplitsByHeightOnNvSmall) {
+  // 8-byte atoms and entries: 8 entries per pixel, 448 a line, 49 banks of
+  // 512 for 56 lines; weights 9 banks, a group of 8 kernels 2. Beside all
+  // weights 23 banks = 11776 entries = 26 input rows = 24 output rows of a
+  // 3-row window: 56 output rows in 3 parts.
+  auto p = planConvBuffer(small(), conv(Precision::Int8, 64, 56, 56, 64, 3));
+  ASSERT_TRUE(p.ok()) << p.message();
+  EXPECT_EQ(p->entriesPerLine, 448);
+  EXPECT_EQ(p->dataBanks, 49);
+  EXPECT_EQ(p->weightBanks, 9);
+  EXPECT_EQ(p->kernelGroupBanks, 2);
+  EXPECT_EQ(p->mode, ConvBufferMode::PartialHeight);
+  EXPECT_EQ(p->allottedWeightBanks, 9);
+  EXPECT_EQ(p->outputRowsPerPart, 24);
+  EXPECT_EQ(p->numParts, 3);
+}
+
+TEST(NvdlaConvBuffer, KernelGroupModes) {
+  // 4 atoms = one entry a pixel: 64 entries a line; 48 lines = 12 banks.
+  // Weights 512x128x3x3 = 18 banks, a group of 32 kernels 2.
+  auto pp = planConvBuffer(full(), conv(Precision::Int8, 128, 48, 64, 512, 3));
+  ASSERT_TRUE(pp.ok()) << pp.message();
+  EXPECT_EQ(pp->dataBanks, 12);
+  EXPECT_EQ(pp->weightBanks, 18);
+  EXPECT_EQ(pp->mode, ConvBufferMode::PingPongWeights);
+  EXPECT_EQ(pp->allottedWeightBanks, 4);
+  // 52 lines = 13 banks: two groups no longer fit, one does.
+  auto one = planConvBuffer(full(), conv(Precision::Int8, 128, 52, 64, 512, 3));
+  ASSERT_TRUE(one.ok()) << one.message();
+  EXPECT_EQ(one->mode, ConvBufferMode::OneKernelGroup);
+  EXPECT_EQ(one->allottedWeightBanks, 2);
+}
+
+TEST(NvdlaConvBuffer, ThreeAtomsTakeAWholeEntry) {
+  // fp16: 48 channels = 96 B = 3 atoms: W entries (NVIDIA's rule), not
+  // ceil(3 W / 4); 32 channels = 2 atoms: ceil(2 * 10 / 4) = 5.
+  EXPECT_EQ(planConvBuffer(full(), conv(Precision::Fp16, 48, 4, 10, 16, 1))->entriesPerLine, 10);
+  EXPECT_EQ(planConvBuffer(full(), conv(Precision::Fp16, 32, 4, 10, 16, 1))->entriesPerLine, 5);
+}
+
+TEST(NvdlaConvBuffer, FewerAllottedBanksForceASplit) {
+  ConvBufferQuery q = conv(Precision::Int8, 64, 56, 56, 64, 3);
+  q.banks = 4; // 2 for weights, 2 * 256 entries = 18 rows of 28 entries
+  auto p = planConvBuffer(full(), q);
+  ASSERT_TRUE(p.ok()) << p.message();
+  EXPECT_EQ(p->mode, ConvBufferMode::PartialHeight);
+  EXPECT_EQ(p->outputRowsPerPart, 16);
+  EXPECT_EQ(p->numParts, 4);
+  q.banks = 17;
+  EXPECT_EQ(planConvBuffer(full(), q).message(),
+            "convolution buffer: 17 banks requested, nv_full has 16 (CBUF_BANK_NUMBER)");
+}
+
+TEST(NvdlaConvBuffer, OneRowTooWide) {
+  // 128 atoms a pixel, 131072 entries a line: 256 banks, nv_small has 32.
+  auto p = planConvBuffer(small(), conv(Precision::Int8, 1024, 4, 1024, 8, 1));
+  EXPECT_EQ(p.message(), "convolution buffer: one output row reads 1 input rows of 131072 "
+                         "entries, 256 banks beside the 2 banks of its weights; the buffer "
+                         "has 32 banks of 512 entries");
+}
+
+TEST(NvdlaConvBuffer, Overflow) {
+  ConvBufferQuery q = conv(Precision::Int16, std::numeric_limits<int64_t>::max(), 1, 1, 1, 1);
+  EXPECT_EQ(planConvBuffer(full(), q).message(),
+            "convolution buffer: sizes overflow a 64-bit integer");
+  EXPECT_EQ(planConvBuffer(full(), conv(Precision::Int8, 0, 1, 1, 1, 1)).message(),
+            "convolution buffer: extents, strides and dilations must be positive");
+}
+
+} // namespace
