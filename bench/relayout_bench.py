@@ -108,7 +108,7 @@ func.func @main() {{
 
 def storage_bytes(opt, shape, elt, enc):
     text = f"func.func @f(%x: {ttype(shape, elt, enc)}) {{ return }}"
-    out = subprocess.run([opt, "--dla-lower-to-memref", "-"], input=text, capture_output=True,
+    out = subprocess.run([opt, "--dla-encodings-to-memref", "-"], input=text, capture_output=True,
                          text=True, check=True).stdout
     return int(re.search(r"memref<(\d+)xi8>", out).group(1))
 

@@ -51,7 +51,8 @@ void mlir::dla::buildCompilePipeline(OpPassManager &pm, const CompileOptions &op
   pm.addPass(createDLAPackWeights());
 }
 
-void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options) {
+void mlir::dla::buildLowerToMemrefPipeline(OpPassManager &pm,
+                                            const LowerToMemrefOptions &options) {
   // Host TOSA to linalg; no canonicalization between this and the memref
   // lowering: it would cancel the relayout pairs around each layer, which
   // are what executes the memory formats.
@@ -75,7 +76,13 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   // as loops over the storage, encoded layers in dla.on_storage), the rest
   // bufferized.
   pm.addPass(createDLAPackWeights());
-  pm.addPass(createDLALowerToMemref());
+  pm.addPass(createDLAEncodingsToMemref());
+}
+
+void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options) {
+  LowerToMemrefOptions memref;
+  memref.storageLayers = options.storageLayers;
+  buildLowerToMemrefPipeline(pm, memref);
   // The storage of every dla.on_storage is an operand: cleaning up here is
   // safe, and every execution test checks that it stays so.
   pm.addPass(createCanonicalizerPass());
@@ -107,6 +114,12 @@ void mlir::dla::registerDLAPipelines() {
       "Compile for a target: [convert-tosa: offload TOSA onto dla layer ops,] assign "
       "layouts at the least relayout cost, check precisions, pack weights",
       buildCompilePipeline);
+  PassPipelineRegistration<LowerToMemrefOptions>(
+      "dla-lower-to-memref",
+      "Bufferize a module mixing host TOSA, dla layer ops and encodings: host TOSA to "
+      "linalg, encoded tensors to their storage bytes with explicit strides, relayouts to "
+      "loops, encoded hardware layers in dla.on_storage (--dla-encodings-to-memref)",
+      buildLowerToMemrefPipeline);
   PassPipelineRegistration<LowerToLLVMOptions>(
       "dla-lower-to-llvm",
       "Lower a module mixing host TOSA, dla layer ops and encodings to the LLVM dialect "

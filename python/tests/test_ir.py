@@ -138,7 +138,7 @@ func.func @f(%a: memref<4xf32>, %t: tensor<4xf32>) -> tensor<4xf32> {
 
 
 def test_tosa_and_the_memref_lowering_run_as_in_dla_opt():
-    # tosa parses, and --dla-lower-to-memref (One-Shot Bufferize: needs the
+    # tosa parses, and --dla-encodings-to-memref (One-Shot Bufferize: needs the
     # upstream bufferization models) runs. 1x20x5x7 fp16 feature data: 20
     # channels in 2 atoms of 16 (32 bytes), 2 * 5 * 7 * 32 = 2240 bytes.
     text = """
@@ -151,7 +151,7 @@ func.func @f(%x: tensor<1x20x5x7xf16>) -> tensor<1x20x5x7xf16, #dla.feature<fp16
     with dla.Context() as ctx:
         module = ctx.parse_module(text)
         assert "tosa.abs" in [op.name for op in module.walk()]
-        module.run_pipeline("builtin.module(func.func(canonicalize),dla-lower-to-memref)")
+        module.run_pipeline("builtin.module(func.func(canonicalize),dla-encodings-to-memref)")
         printed = str(module)
     assert "(%arg0: memref<1x20x5x7xf16>) -> memref<2240xi8>" in printed
     assert "memref<1x2x5x7x16xf16, strided<[1120, 560, 112, 16, 1]>>" in printed

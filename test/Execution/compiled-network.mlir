@@ -21,7 +21,7 @@
 // (dla.on_storage: --dla-lower-to-memref inside --dla-lower-to-llvm, run by
 // --dla-lower-buffers-to-reference), no --dla-lower-to-reference:
 // RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-pack-weights \
-// RUN:   --convert-elementwise-to-linalg --dla-lower-to-memref | FileCheck %s --check-prefix=MEMREF
+// RUN:   --convert-elementwise-to-linalg --dla-encodings-to-memref | FileCheck %s --check-prefix=MEMREF
 // RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-lower-to-llvm \
 // RUN:   | %llvm_bin/mlir-runner -e main -entry-point-result=void \
 // RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \

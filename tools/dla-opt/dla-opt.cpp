@@ -1,23 +1,60 @@
 //===- dla-opt.cpp - mlir-opt with the dla dialect and passes -------------===//
 
+#include "ModelDiagnostics.h"
+
 #include "dla/InitAllDialects.h"
 #include "dla/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
 
 int main(int argc, char **argv) {
-  mlir::DialectRegistry registry;
+  DialectRegistry registry;
   // dla and everything upstream, as mlir-opt has it: the same list the C API
   // and Python register (lib/Registration). A compiled network goes from
   // TOSA through tosa-to-linalg, bufferization and the LLVM lowering in one
   // dla-opt pipeline (dla-run-onnx, test/Execution).
-  mlir::dla::registerAllDialects(registry);
-  mlir::dla::registerAllDLAPasses();
-  mlir::registerAllPasses();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
+  dla::registerAllDialects(registry);
+  dla::registerAllDLAPasses();
+  registerAllPasses();
+  auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "dla-opt: MLIR optimizer with the dla dialect (accelerator memory layouts)\n",
-      registry));
+      registry);
+  MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  // Listing, and checking expected-* diagnostics, as mlir-opt does.
+  if (config.shouldShowDialects() || config.shouldListPasses() ||
+      config.shouldVerifyDiagnostics())
+    return asMainReturnCode(MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+
+  // Diagnostics at imported ONNX nodes name the node (ModelDiagnostics.h).
+  VerbosityLevel level = config.getDiagnosticVerbosityLevel();
+  bool notes = config.shouldShowNotes();
+  config.setPassPipelineSetupFn([base = config, level, notes](PassManager &pm) {
+    dla::registerModelDiagnostics(pm.getContext(), level >= VerbosityLevel::ErrorsAndWarnings,
+                                  level >= VerbosityLevel::ErrorsWarningsAndRemarks, notes);
+    return base.setupPassPipeline(pm);
+  });
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
 }

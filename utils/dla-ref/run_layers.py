@@ -348,7 +348,7 @@ def run(cases, dla_opt, bin_dir, path="reference"):
         # The encoded layer ops in dla.on_storage on their storage (one per
         # case), run by --dla-lower-buffers-to-reference inside the pipeline.
         memref = subprocess.run([dla_opt, "--dla-pack-weights", "--convert-elementwise-to-linalg",
-                                 "--dla-lower-to-memref", "-"],
+                                 "--dla-encodings-to-memref", "-"],
                                 input=text, capture_output=True, text=True)
         found = len(re.findall(r"dla\.on_storage ", memref.stdout))
         if memref.returncode or found != len(cases):
@@ -366,7 +366,7 @@ def run(cases, dla_opt, bin_dir, path="reference"):
         if compiled.returncode:
             sys.exit("dla-opt --dla-compile failed:\n" + compiled.stderr)
         memref = subprocess.run([dla_opt, "--dla-pack-weights", "--convert-elementwise-to-linalg",
-                                 "--dla-lower-to-memref", "-"], input=compiled.stdout,
+                                 "--dla-encodings-to-memref", "-"], input=compiled.stdout,
                                 capture_output=True, text=True)
         found = len(re.findall(r"dla\.on_storage ", memref.stdout))
         if memref.returncode or found < len(cases):

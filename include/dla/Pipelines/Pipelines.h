@@ -62,10 +62,25 @@ struct CompileOptions : PassPipelineOptions<CompileOptions> {
       llvm::cl::init(0)};
 };
 
+/// --dla-lower-to-memref: a module that mixes host TOSA, dla layer ops and
+/// relayouts, bufferized with every encoded tensor in its storage bytes:
+/// host TOSA to linalg, the layer ops --dla-encodings-to-memref does not
+/// run on storage through --dla-lower-to-reference, constants packed, then
+/// --dla-encodings-to-memref.
+struct LowerToMemrefOptions : PassPipelineOptions<LowerToMemrefOptions> {
+  PassOptions::Option<bool> storageLayers{
+      *this, "storage-layers",
+      llvm::cl::desc("Keep encoded hardware layers for their storage (dla.on_storage); "
+                     "off: every layer op through --dla-lower-to-reference, between "
+                     "relayouts"),
+      llvm::cl::init(true)};
+};
+
 /// --dla-lower-to-llvm: a module that mixes host TOSA, dla layer ops (with
 /// or without encodings) and relayouts, down to the LLVM dialect for
 /// mlir-runner or the ExecutionEngine, executing every accelerator format
-/// on the CPU.
+/// on the CPU: --dla-lower-to-memref, the encoded layers run from their
+/// storage, then the upstream lowerings.
 struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
   PassOptions::Option<bool> storageLayers{
       *this, "storage-layers",
@@ -80,9 +95,10 @@ struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
 };
 
 void buildCompilePipeline(OpPassManager &pm, const CompileOptions &options);
+void buildLowerToMemrefPipeline(OpPassManager &pm, const LowerToMemrefOptions &options);
 void buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options);
 
-/// Registers --dla-compile and --dla-lower-to-llvm.
+/// Registers --dla-compile, --dla-lower-to-memref and --dla-lower-to-llvm.
 void registerDLAPipelines();
 
 /// Every dla pass (--dla-*, the conversion passes) and pipeline: the one

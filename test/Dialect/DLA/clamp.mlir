@@ -5,7 +5,7 @@
 // and precision messages in clamp-invalid.mlir.
 // RUN: dla-opt %s -split-input-file | dla-opt -split-input-file | FileCheck %s --check-prefix=ROUND
 // RUN: dla-opt %s -split-input-file --dla-check-precision | FileCheck %s --check-prefix=PREC
-// RUN: dla-opt %s -split-input-file --dla-compile 2>/dev/null | dla-opt -split-input-file --dla-lower-to-memref | FileCheck %s --check-prefix=MEMREF
+// RUN: dla-opt %s -split-input-file --dla-compile 2>/dev/null | dla-opt -split-input-file --dla-encodings-to-memref | FileCheck %s --check-prefix=MEMREF
 
 // ROUND-LABEL: func.func @relu6
 // ROUND: dla.clamp %arg0 min 0.000000e+00 max 6.000000e+00 : tensor<1x16x4x4xf16> -> tensor<1x16x4x4xf16>

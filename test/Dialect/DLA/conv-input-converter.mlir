@@ -5,7 +5,7 @@
 // conv-input-converter-invalid.mlir; executed bit-exactly against
 // utils/dla-ref/int_conv in test/Execution/int-conv-layers.test.
 // RUN: dla-opt %s | dla-opt | FileCheck %s
-// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-lower-to-memref | FileCheck %s --check-prefix=MEMREF
+// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-encodings-to-memref | FileCheck %s --check-prefix=MEMREF
 
 // ImageNet's mean in image mode, halving, a 2-bit clip.
 // CHECK-LABEL: func.func @image

@@ -1,4 +1,4 @@
-// RUN: dla-opt %s -split-input-file -verify-diagnostics --dla-pack-weights --dla-lower-to-memref
+// RUN: dla-opt %s -split-input-file -verify-diagnostics --dla-pack-weights --dla-encodings-to-memref
 
 func.func @dynamic(%x: tensor<1x?x5x6xf16>) -> tensor<1x?x5x6xf16, #dla.feature<fp16>> {
   // expected-error @+1 {{--dla-lower-to-memref needs static shapes to size storage, but 'tensor<1x?x5x6xf16, #dla.feature<fp16>>' is dynamic}}

@@ -5,9 +5,9 @@
 // body on the logical types. A convolution and the SDP it runs on the fly
 // with are one layer. lower-to-memref-plain-layers.mlir: layer ops without
 // any encoding stay tensor ops.
-// RUN: dla-opt %s --dla-lower-to-memref | FileCheck %s --enable-var-scope
+// RUN: dla-opt %s --dla-encodings-to-memref | FileCheck %s --enable-var-scope
 // The explicit storage makes the IR between the passes safe to canonicalize:
-// RUN: dla-opt %s --dla-lower-to-memref -canonicalize -cse | FileCheck %s --check-prefix=CANON
+// RUN: dla-opt %s --dla-encodings-to-memref -canonicalize -cse | FileCheck %s --check-prefix=CANON
 
 // CHECK-LABEL: func.func @image
 // CHECK-SAME: (%[[XS:.*]]: memref<512xi8>, %[[WS:.*]]: memref<128xi8>) -> memref<1152xi8>

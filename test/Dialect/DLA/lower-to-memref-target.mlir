@@ -2,7 +2,7 @@
 // without the dialect) but the layer ops it keeps inside dla.on_storage
 // still verify against it: it moves onto each dla.on_storage. Before, an
 // nv_small module failed here ("on target nvdla nv_full it accepts ...").
-// RUN: dla-opt %s --dla-compile="target=nv_small precision=int8" 2>/dev/null | dla-opt --dla-lower-to-memref | FileCheck %s
+// RUN: dla-opt %s --dla-compile="target=nv_small precision=int8" 2>/dev/null | dla-opt --dla-encodings-to-memref | FileCheck %s
 
 // CHECK-LABEL: func.func @conv
 // CHECK: dla.on_storage

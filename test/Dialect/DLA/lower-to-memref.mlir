@@ -1,4 +1,4 @@
-// RUN: dla-opt %s --dla-pack-weights --dla-lower-to-memref --canonicalize | FileCheck %s --enable-var-scope
+// RUN: dla-opt %s --dla-pack-weights --dla-encodings-to-memref --canonicalize | FileCheck %s --enable-var-scope
 
 // Globals come first: the image weights' offset table (byte offset of every
 // element, row-major), and the packed weights, 256-byte aligned, on the

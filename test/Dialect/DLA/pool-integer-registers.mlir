@@ -4,7 +4,7 @@
 // pool-integer-registers-invalid.mlir; executed bit-exactly against
 // utils/dla-ref/int_pdp.pdp_pool in test/Execution/int-pool-layers.test.
 // RUN: dla-opt %s | dla-opt | FileCheck %s
-// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-lower-to-memref | FileCheck %s --check-prefix=MEMREF
+// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-encodings-to-memref | FileCheck %s --check-prefix=MEMREF
 
 // CHECK-LABEL: func.func @all
 // CHECK: dla.pool average %arg0 kernel [3, 3] stride [2, 2] pad [1, 1, 1, 1] recip_kernel_width 21845 recip_kernel_height 21845 pad_values [-5, -10, -15, -20, -25, -30, -35] : tensor<1x16x9x9xi8> -> tensor<1x16x5x5xi8>

@@ -3,7 +3,7 @@
 // message in sdp-output-converter-invalid.mlir; executed bit-exactly in
 // test/Execution/reference-layers.mlir.
 // RUN: dla-opt %s | dla-opt | FileCheck %s
-// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-lower-to-memref | FileCheck %s --check-prefix=MEMREF
+// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-encodings-to-memref | FileCheck %s --check-prefix=MEMREF
 
 // CHECK-LABEL: func.func @sdp
 // CHECK: dla.sdp offline %arg0 bias %arg1 : tensor<8xi16> out_cvt <offset = -7, scale = 27307, shift = 16> : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi8>

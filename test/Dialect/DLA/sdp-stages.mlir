@@ -4,7 +4,7 @@
 // sdp-stages-invalid.mlir; executed bit-exactly on random layers in
 // test/Execution/int-sdp-layers.mlir.
 // RUN: dla-opt %s | dla-opt | FileCheck %s
-// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-lower-to-memref | FileCheck %s --check-prefix=MEMREF
+// RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-encodings-to-memref | FileCheck %s --check-prefix=MEMREF
 
 // NVIDIA's per-filter rescale in BS, PReLU in BN, an element-wise add in EW.
 // CHECK-LABEL: func.func @full

@@ -2,7 +2,14 @@
 
 Large constants go into `dense_resource` blobs (the module's resource
 section), small ones are written inline so that tests stay readable.
+
+Every op carries the location of the ONNX node it was written for,
+`"name"("model.onnx":0:0)` (a NameLoc over the model file, as onnx-mlir and
+torch-mlir have it), through an alias `#locN` defined after the module:
+remarks and errors of every later pass name the node.
 """
+
+import contextlib
 
 import numpy as np
 
@@ -86,19 +93,53 @@ def _inline_literal(array):
     return "dense<%s>" % nest(array)
 
 
+def mlir_string(text):
+    """`text` as an MLIR string literal (quotes, backslashes and
+    non-printable bytes escaped as \\XX)."""
+    out = []
+    for byte in text.encode("utf-8"):
+        c = chr(byte)
+        out.append(c if 0x20 <= byte < 0x7F and c not in '"\\' else "\\%02X" % byte)
+    return '"%s"' % "".join(out)
+
+
+def node_name(node, index):
+    """The name a node's location carries: its own, or `<op type>_<index in
+    the graph>` when it has none (stable across imports of one model)."""
+    return node.name or "%s_%d" % (node.op_type, index)
+
+
 class Builder:
-    def __init__(self):
+    def __init__(self, source="model.onnx"):
         self.lines = []
         self.resources = {}
         self._count = 0
         self._cache = {}
+        self._file = "%s:0:0" % mlir_string(source)
+        self._locs = {}  # location text -> alias
+        self._loc = self._alias(self._file)
+
+    def _alias(self, text):
+        if text not in self._locs:
+            self._locs[text] = "#loc%d" % len(self._locs)
+        return self._locs[text]
+
+    @contextlib.contextmanager
+    def at(self, name):
+        """Ops written inside carry the location of node `name`."""
+        saved = self._loc
+        self._loc = self._alias("%s(%s)" % (mlir_string(name), self._file))
+        try:
+            yield
+        finally:
+            self._loc = saved
 
     def fresh(self):
         self._count += 1
         return "%%v%d" % self._count
 
     def emit(self, line):
-        self.lines.append("    " + line)
+        self.lines.append("    %s loc(%s)" % (line, self._loc))
 
     def op(self, text, shape, dtype):
         """Emits `%new = <text>` and returns the new value."""
@@ -167,8 +208,10 @@ class Builder:
         out = ["module {",
                "  func.func @%s(%s) -> (%s) {" % (func_name, sig, res)]
         out += self.lines
-        out.append("    return %s : %s" % (", ".join(r.name for r in results), res))
-        out += ["  }", "}"]
+        out.append("    return %s : %s loc(%s)" % (", ".join(r.name for r in results), res,
+                                                  self._locs[self._file]))
+        out += ["  } loc(%s)" % self._locs[self._file], "} loc(%s)" % self._locs[self._file], ""]
+        out += ["%s = loc(%s)" % (alias, text) for text, alias in self._locs.items()]
         if self.resources:
             out += ["", "{-#", "  dialect_resources: {", "    builtin: {"]
             items = list(self.resources.items())

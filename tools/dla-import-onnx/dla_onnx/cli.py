@@ -65,7 +65,7 @@ def main(argv=None, dla_opt=None):
                 onnx.save(model, args.save_qdq)
         elif args.save_qdq or args.per_tensor_weights:
             raise ImportError_("--save-qdq and --per-tensor-weights need --calibration-table")
-        text = import_model(model, shapes, args.function,
+        text = import_model(model, shapes, args.function, source=args.model,
                             remark=lambda t: print("dla-import-onnx: remark: %s" % t, file=sys.stderr))
     except ImportError_ as e:
         print("dla-import-onnx: error: %s" % e, file=sys.stderr)

@@ -4,7 +4,7 @@ import numpy as np
 from onnx import numpy_helper
 
 from . import opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion
-from .builder import Builder, ImportError_, Value, onnx_dtype
+from .builder import Builder, ImportError_, Value, node_name, onnx_dtype
 from .context import Context
 
 OPS = {}
@@ -28,14 +28,15 @@ def parse_input_shape(text):
     return name, shape
 
 
-def import_model(model, input_shapes=None, func_name="main", remark=None):
+def import_model(model, input_shapes=None, func_name="main", remark=None, source="model.onnx"):
     """Returns the TOSA module text of `model` (an onnx.ModelProto). A model
     outside opsets 9 to 18 is converted by onnx.version_converter first
-    where it can be; `remark(text)` is told what happened."""
+    where it can be; `remark(text)` is told what happened. Every op's
+    location names its node and `source`, the model's file."""
     input_shapes = dict(input_shapes or {})
     model, opset = opsets.prepare(model, remark)
     graph = model.graph
-    b = Builder()
+    b = Builder(source)
     env = {}
     for init in graph.initializer:
         if init.data_type in ops_quant.OUT_OF_SCOPE_TYPES:
@@ -80,12 +81,17 @@ def import_model(model, input_shapes=None, func_name="main", remark=None):
         type, a deferred DequantizeLinear is converted, when first read."""
         if name not in env:
             if name in fusion.deferred:
-                convert(graph.node[fusion.deferred.pop(name)])
+                convert(fusion.deferred.pop(name))
             elif name in fusion.signed:
                 env[name] = fusion.materialize(Context(b, node, [], opset), name)
         return env.get(name)
 
-    def convert(node):
+    def convert(index):
+        node = graph.node[index]
+        with b.at(node_name(node, index)):
+            convert_node(node)
+
+    def convert_node(node):
         if node.domain not in ("", "ai.onnx"):
             raise ImportError_("node '%s' (%s): operators of domain '%s' are not supported"
                                % (node.name or node.output[0], node.op_type, node.domain))
@@ -119,14 +125,16 @@ def import_model(model, input_shapes=None, func_name="main", remark=None):
     deferred = set(fusion.deferred.values()) | set(fusion.owner)
     for i, node in enumerate(graph.node):
         if i in fusion.groups:
-            if fusion.emit(b, i, lambda name: get(name, node)):
-                continue
+            anchor = fusion.groups[i][1]
+            with b.at(node_name(graph.node[anchor], anchor)):
+                if fusion.emit(b, i, lambda name: get(name, node)):
+                    continue
             # Not fused after all: the group's nodes one by one.
             for j in sorted(m for m, q in fusion.owner.items() if q == i) + [i]:
-                convert(graph.node[j])
+                convert(j)
             continue
         if i not in deferred:
-            convert(node)
+            convert(i)
 
     results = []
     for out in graph.output:

@@ -36,7 +36,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::dla {
-#define GEN_PASS_DEF_DLALOWERTOMEMREF
+#define GEN_PASS_DEF_DLAENCODINGSTOMEMREF
 #include "dla/Dialect/DLA/Transforms/Passes.h.inc"
 } // namespace mlir::dla
 
@@ -388,8 +388,8 @@ template <typename OpTy> struct StorageIdentity : OpConversionPattern<OpTy> {
   }
 };
 
-struct LowerToMemrefPass : mlir::dla::impl::DLALowerToMemrefBase<LowerToMemrefPass> {
-  using DLALowerToMemrefBase::DLALowerToMemrefBase;
+struct LowerToMemrefPass : mlir::dla::impl::DLAEncodingsToMemrefBase<LowerToMemrefPass> {
+  using DLAEncodingsToMemrefBase::DLAEncodingsToMemrefBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();

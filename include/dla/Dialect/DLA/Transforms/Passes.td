@@ -255,7 +255,7 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::dla::DLADialect", "::mlir::tensor::TensorDialect"];
 }
 
-def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
+def DLAEncodingsToMemref : Pass<"dla-encodings-to-memref", "::mlir::ModuleOp"> {
   let summary = "Lower dla-encoded tensors to storage byte buffers with explicit strides";
   let description = [{
     Materializes every `dla` encoding before bufferization (as IREE's
@@ -287,6 +287,11 @@ def DLALowerToMemref : Pass<"dla-lower-to-memref", "::mlir::ModuleOp"> {
       `--dla-lower-to-reference` for them).
     Upstream One-Shot Bufferize (function boundaries, identity layouts) then
     runs on the encoding-free module.
+
+    Host ops are not lowered here: the `--dla-lower-to-memref` pipeline
+    (lib/Pipelines) runs the host lowering (TOSA to linalg, plain layer ops
+    through `--dla-lower-to-reference`, `--dla-pack-weights`) and then this
+    pass, so it takes any module that mixes host TOSA and dla ops.
 
     Diagnosed, never bufferized: dynamic shapes with an encoding, relayouts
     of non-constants into compressed or Winograd weights ("only constants
