@@ -44,7 +44,8 @@ void mlir::dla::buildCompilePipeline(OpPassManager &pm, const CompileOptions &op
   pm.addPass(createDLAPackWeights());
 }
 
-void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options) {
+void mlir::dla::buildLowerToBuffersPipeline(OpPassManager &pm,
+                                            const LowerToBuffersOptions &options) {
   // Host TOSA to linalg; no canonicalization between this and the memref
   // lowering: it would cancel the relayout pairs around each layer, which
   // are what executes the memory formats.
@@ -73,6 +74,12 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   // safe, and every execution test checks that it stays so.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options) {
+  LowerToBuffersOptions buffers;
+  buffers.storageLayers = options.storageLayers;
+  buildLowerToBuffersPipeline(pm, buffers);
   pm.addPass(createDLALowerBuffersToReference());
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
@@ -100,6 +107,12 @@ void mlir::dla::registerDLAPipelines() {
       "Compile for a target: [convert-tosa: offload TOSA onto dla layer ops,] assign "
       "layouts at the least relayout cost, check precisions, pack weights",
       buildCompilePipeline);
+  PassPipelineRegistration<LowerToBuffersOptions>(
+      "dla-lower-to-buffers",
+      "Lower a compiled module to memref form: host TOSA through linalg, encoded tensors as "
+      "their storage buffers, relayouts as loops, hardware layers in dla.on_storage, packed "
+      "constants as memref.globals",
+      buildLowerToBuffersPipeline);
   PassPipelineRegistration<LowerToLLVMOptions>(
       "dla-lower-to-llvm",
       "Lower a module mixing host TOSA, dla layer ops and encodings to the LLVM dialect "

@@ -54,6 +54,7 @@ MlirAttribute = _handle("MlirAttribute")
 MlirTypeID = _handle("MlirTypeID")
 MlirIdentifier = _handle("MlirIdentifier")
 MlirValue = _handle("MlirValue")
+MlirLocation = _handle("MlirLocation")
 DlaStatus = _handle("DlaStatus")
 DlaBoundLayout = _handle("DlaBoundLayout")
 DlaConstantPacker = _handle("DlaConstantPacker")
@@ -176,6 +177,12 @@ _declare("mlirOperationGetAttribute", MlirNamedAttribute, MlirOperation, c_ssize
 _declare("mlirOperationGetNumResults", c_ssize_t, MlirOperation)
 _declare("mlirOperationGetResult", MlirValue, MlirOperation, c_ssize_t)
 _declare("mlirValueGetType", MlirType, MlirValue)
+_declare("mlirOperationGetNumOperands", c_ssize_t, MlirOperation)
+_declare("mlirOperationGetOperand", MlirValue, MlirOperation, c_ssize_t)
+_declare("mlirValueIsABlockArgument", c_bool, MlirValue)
+_declare("mlirBlockArgumentGetArgNumber", c_ssize_t, MlirValue)
+_declare("mlirOperationGetLocation", MlirLocation, MlirOperation)
+_declare("mlirLocationPrint", None, MlirLocation, MlirStringCallback, c_void_p)
 _declare("mlirAttributeIsADenseResourceElements", c_bool, MlirAttribute)
 
 # --- dla C API (dla-c/Dialects.h, Format.h, Passes.h) ------------------------
@@ -184,6 +191,7 @@ _declare("mlirRegisterDLAPasses", None)
 _declare("dlaContextRegisterDialects", None, MlirContext)
 _declare("dlaDenseResourceAttrGetBlob", DlaStatus, MlirAttribute, POINTER(MlirStringRef),
          POINTER(c_void_p), POINTER(c_size_t))
+_declare("dlaOperationGetHardwareUnit", c_char_p, MlirOperation)
 _declare("dlaStatusGetMessage", c_char_p, DlaStatus)
 _declare("dlaStatusDestroy", None, DlaStatus)
 
