@@ -11,6 +11,7 @@ import html as _html
 
 MAP_BYTES = 256      # bytes shown per encoding
 ROW_BYTES = 32       # bytes per row of a map (an NVDLA atom on nv_full)
+BOX_WIDTH, BOX_HEIGHT = 16, 12   # a layer in the graph, pixels
 _PLACEMENT_COLOURS = {"accelerator": "#3b8e3b", "host": "#c0504d"}
 
 
@@ -58,7 +59,7 @@ def _graph(layers, relayouts):
     cols = {}
     pos = {}
     per_row = 48
-    w, h, gx, gy = 16, 12, 22, 16
+    w, h, gx, gy = BOX_WIDTH, BOX_HEIGHT, 22, 16
     row_heights = {}
     for l in layers:
         d = depth[l["name"]]
@@ -147,7 +148,6 @@ table { border-collapse: collapse; font-size: 0.8em; }
 td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
 .edge { stroke: #999; stroke-width: 0.7; }
 .off { font: 8px monospace; } .idx { font: 7px monospace; }
-.legend span { display: inline-block; padding: 2px 8px; color: white; margin-right: 6px; }
 .scroll { overflow-x: auto; max-height: 40em; }
 """
 
@@ -163,9 +163,9 @@ def html(manifest, maps):
              % (s["accelerator_layers"], s["host_layers"],
                 " (%s)" % _e(s["offload"]) if s["offload"] else "", s["relayouts"],
                 s["relayout_bytes"], s["weight_surfaces"], s["weight_bytes"]),
-             "<h2>Layer graph</h2><p class='legend'><span style='background:%s'>accelerator"
-             "</span><span style='background:%s'>host</span> (hover a layer for its op, unit "
-             "and placement reason)</p>" % (_PLACEMENT_COLOURS["accelerator"],
+             "<h2>Layer graph</h2><p class='legend'><b style='color:%s'>&#9632;</b> accelerator "
+             "<b style='color:%s'>&#9632;</b> host (hover a layer for its op, unit and "
+             "placement reason)</p>" % (_PLACEMENT_COLOURS["accelerator"],
                                             _PLACEMENT_COLOURS["host"]),
              "<div class='scroll' id='graph'>%s</div>" % _graph(manifest["layers"], manifest["relayouts"]),
              "<h2>Layers</h2><div class='scroll'>",
