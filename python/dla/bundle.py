@@ -217,7 +217,7 @@ def describe(module, remarks_text="", **info):
                  "inputs": [value_name(v, op) for v in op.operands],
                  "encodings": {"inputs": [_encoding(t) for t in operand_types],
                                "outputs": [_encoding(t) for t in op.result_types]},
-                 "location": op.location}
+                 "location": "%s:%d:%d" % loc_of(op) if loc_of(op) else op.location}
         if "mode" in op.attributes:
             # '#dla<sdp_mode on_the_fly>' -> 'on_the_fly'
             layer["mode"] = _inner(str(op.attributes["mode"])).split()[-1]
