@@ -231,9 +231,9 @@ def describe(module, remarks_text="", **info):
             element = [str(t.element_type) for t in op.result_types if _is_tensor(t)]
             layer.update(placement="host", unit="host",
                          precision=element[0] if element else None,
+                         # No remark: --dla-convert-tosa offers layers only.
                          reason=why[0].split(": ", 1)[1] if why else
-                         "not a layer --dla-convert-tosa offers the accelerator (data movement "
-                         "or a conversion between the host's and the layers' element types)")
+                         "not a layer (data movement or an element type conversion)")
         layers.append(layer)
 
     summary = _summary(remarks, layers, relayouts, weights)
