@@ -44,8 +44,7 @@ void mlir::dla::buildCompilePipeline(OpPassManager &pm, const CompileOptions &op
   pm.addPass(createDLAPackWeights());
 }
 
-void mlir::dla::buildLowerToBuffersPipeline(OpPassManager &pm,
-                                            const LowerToBuffersOptions &options) {
+void mlir::dla::buildLowerToBuffersPipeline(OpPassManager &pm, bool storageLayers) {
   // Host TOSA to linalg; no canonicalization between this and the memref
   // lowering: it would cancel the relayout pairs around each layer, which
   // are what executes the memory formats.
@@ -62,7 +61,7 @@ void mlir::dla::buildLowerToBuffersPipeline(OpPassManager &pm,
   host.addPass(createTosaToArithPass(arith));
   host.addPass(createTosaToTensorPass());
   DLALowerToReferenceOptions reference;
-  reference.skipStorageLayers = options.storageLayers;
+  reference.skipStorageLayers = storageLayers;
   pm.addPass(createDLALowerToReference(reference));
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   // Constants the layers read packed, every encoding materialized (relayouts
@@ -77,9 +76,7 @@ void mlir::dla::buildLowerToBuffersPipeline(OpPassManager &pm,
 }
 
 void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options) {
-  LowerToBuffersOptions buffers;
-  buffers.storageLayers = options.storageLayers;
-  buildLowerToBuffersPipeline(pm, buffers);
+  buildLowerToBuffersPipeline(pm, options.storageLayers);
   pm.addPass(createDLALowerBuffersToReference());
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);
@@ -107,12 +104,12 @@ void mlir::dla::registerDLAPipelines() {
       "Compile for a target: [convert-tosa: offload TOSA onto dla layer ops,] assign "
       "layouts at the least relayout cost, check precisions, pack weights",
       buildCompilePipeline);
-  PassPipelineRegistration<LowerToBuffersOptions>(
+  PassPipelineRegistration<>(
       "dla-lower-to-buffers",
       "Lower a compiled module to memref form: host TOSA through linalg, encoded tensors as "
       "their storage buffers, relayouts as loops, hardware layers in dla.on_storage, packed "
       "constants as memref.globals",
-      buildLowerToBuffersPipeline);
+      [](OpPassManager &pm) { buildLowerToBuffersPipeline(pm, /*storageLayers=*/true); });
   PassPipelineRegistration<LowerToLLVMOptions>(
       "dla-lower-to-llvm",
       "Lower a module mixing host TOSA, dla layer ops and encodings to the LLVM dialect "

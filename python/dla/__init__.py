@@ -348,6 +348,19 @@ class Attribute(_ContextObject):
     def is_dense_resource(self):
         return bool(_capi.mlirAttributeIsADenseResourceElements(self.handle))
 
+    def function_signature(self):
+        """([input types], [result types]) of a type attribute holding a
+        function type (func.func's `function_type`)."""
+        if not _capi.mlirAttributeIsAType(self.handle):
+            raise DLAError("%s is not a type attribute" % self)
+        t = _capi.mlirTypeAttrGetValue(self.handle)
+        if not _capi.mlirTypeIsAFunction(t):
+            raise DLAError("%s is not a function type" % self)
+        return ([Type(self.context, _capi.mlirFunctionTypeGetInput(t, i))
+                 for i in range(_capi.mlirFunctionTypeGetNumInputs(t))],
+                [Type(self.context, _capi.mlirFunctionTypeGetResult(t, i))
+                 for i in range(_capi.mlirFunctionTypeGetNumResults(t))])
+
     def resource_blob(self):
         """(key, bytes) of a `dense_resource<key>` attribute: the stored
         bytes, without the 4-byte alignment header of the textual form.

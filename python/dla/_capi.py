@@ -184,6 +184,13 @@ _declare("mlirBlockArgumentGetArgNumber", c_ssize_t, MlirValue)
 _declare("mlirOperationGetLocation", MlirLocation, MlirOperation)
 _declare("mlirLocationPrint", None, MlirLocation, MlirStringCallback, c_void_p)
 _declare("mlirAttributeIsADenseResourceElements", c_bool, MlirAttribute)
+_declare("mlirAttributeIsAType", c_bool, MlirAttribute)
+_declare("mlirTypeAttrGetValue", MlirType, MlirAttribute)
+_declare("mlirTypeIsAFunction", c_bool, MlirType)
+_declare("mlirFunctionTypeGetNumInputs", c_ssize_t, MlirType)
+_declare("mlirFunctionTypeGetInput", MlirType, MlirType, c_ssize_t)
+_declare("mlirFunctionTypeGetNumResults", c_ssize_t, MlirType)
+_declare("mlirFunctionTypeGetResult", MlirType, MlirType, c_ssize_t)
 
 # --- dla C API (dla-c/Dialects.h, Format.h, Passes.h) ------------------------
 _declare("mlirGetDialectHandle__dla__", MlirDialectHandle)

@@ -54,37 +54,6 @@ def _inner(attr_text):
     return m.group(1) if m else attr_text
 
 
-def _split_top(text):
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        depth += ch in "<([{"
-        depth -= ch in ">)]}"
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
-
-
-def _signature(function_type):
-    """'(A, B) -> (C)' or '(A) -> C' -> ([A, B], [C]) as type strings."""
-    text = function_type.strip()
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += ch in "<([{"
-        depth -= ch in ">)]}"
-        if depth == 0:
-            break
-    args, rest = text[1:i], text[i + 1:].strip()
-    rest = rest[2:].strip() if rest.startswith("->") else ""
-    if rest.startswith("(") and rest.endswith(")"):
-        rest = rest[1:-1]
-    return _split_top(args), _split_top(rest)
-
-
 def _tensor_info(t):
     """Logical shape, element type, encoding and the format library's
     storage description of a tensor type."""
@@ -151,11 +120,9 @@ def describe(module, remarks_text="", **info):
     for op in ops:
         if op.name == "func.func":
             func = _inner_str(op.attributes["sym_name"])
-            args, results = _signature(str(op.attributes["function_type"])[0:])
-            arg_types = [module.context.parse_type(a) for a in args]
+            arg_types, results = op.attributes["function_type"].function_signature()
             public = "sym_visibility" not in op.attributes
-            for role, list_ in (("input", arg_types),
-                                ("output", [module.context.parse_type(r) for r in results])):
+            for role, list_ in (("input", arg_types), ("output", results)):
                 for i, t in enumerate(list_ if public else []):
                     entry, layout = _tensor_info(t)
                     tensors.append(dict(name="%s.%s%d" % (func, role, i), role=role,

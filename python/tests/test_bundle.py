@@ -67,6 +67,9 @@ def test_describe_write_load(tmp_path):
     assert (w["bytes"], w["alignment"], w["encoding"]) == (128, 256, "#dla.weight<direct, fp16>")
     bias = [e for e in b.manifest["weights"] if e["shape"] == [2]][0]
     assert list(b.array(bias["name"])[:3]) == [1.5, -2.0, 0.0]
+    assert [(t["role"], t["shape"], t["element_type"]) for t in b.manifest["tensors"]
+            if t["role"] in ("input", "output")] == [("input", [1, 3, 4, 4], "f16"),
+                                                     ("output", [1, 2, 4, 4], "f16")]
     layers = b.manifest["layers"]
     assert [(l["op"], l["placement"], l["unit"]) for l in layers] == \
         [("dla.conv", "accelerator", "CONV/CACC")]
@@ -75,6 +78,17 @@ def test_describe_write_load(tmp_path):
     # 1x3x4x4 and 1x2x4x4 f16 row-major (96, 64 bytes) to and from one
     # 16-channel surface of 4 x 4 32-byte atoms (512 bytes).
     assert (s["relayouts"], s["relayout_bytes"]) == (2, 96 + 512 + 512 + 64)
+
+
+def test_function_signature():
+    with dla.Context() as ctx:
+        func = [o for o in compiled(ctx).walk() if o.name == "func.func"][0]
+        inputs, results = func.attributes["function_type"].function_signature()
+        assert [str(t) for t in inputs + results] == ["tensor<1x3x4x4xf16>", "tensor<1x2x4x4xf16>"]
+        with pytest.raises(dla.DLAError, match="is not a type attribute"):
+            func.attributes["sym_name"].function_signature()
+        with pytest.raises(dla.DLAError, match="is not a function type"):
+            ctx.parse_attribute("i32").function_signature()
 
 
 def test_load_errors(tmp_path):

@@ -56,20 +56,6 @@ struct CompileOptions : PassPipelineOptions<CompileOptions> {
       *this, "pixel-format", llvm::cl::desc("As --dla-assign-layouts' pixel-format")};
 };
 
-/// --dla-lower-to-buffers: a compiled module (host TOSA, dla layer ops,
-/// encodings, packed constants) in memref form: host TOSA through linalg,
-/// every encoded tensor its storage byte buffer, every relayout a loop nest,
-/// the encoded hardware layers kept as dla ops in dla.on_storage and the
-/// packed constants as memref.globals (what dla-compile's bundle holds).
-struct LowerToBuffersOptions : PassPipelineOptions<LowerToBuffersOptions> {
-  PassOptions::Option<bool> storageLayers{
-      *this, "storage-layers",
-      llvm::cl::desc("Run encoded hardware layers on their storage (dla.on_storage, "
-                     "--dla-lower-buffers-to-reference); off: every layer op through "
-                     "--dla-lower-to-reference, between relayouts (the reference execution)"),
-      llvm::cl::init(true)};
-};
-
 /// --dla-lower-to-llvm: a module that mixes host TOSA, dla layer ops (with
 /// or without encodings) and relayouts, down to the LLVM dialect for
 /// mlir-runner or the ExecutionEngine, executing every accelerator format
@@ -88,7 +74,14 @@ struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
 };
 
 void buildCompilePipeline(OpPassManager &pm, const CompileOptions &options);
-void buildLowerToBuffersPipeline(OpPassManager &pm, const LowerToBuffersOptions &options);
+/// --dla-lower-to-buffers: a compiled module (host TOSA, dla layer ops,
+/// encodings, packed constants) in memref form: host TOSA through linalg,
+/// every encoded tensor its storage byte buffer, every relayout a loop nest,
+/// the packed constants memref.globals on their blobs (what dla-compile's
+/// bundle holds). With `storageLayers` the encoded hardware layers stay dla
+/// ops in dla.on_storage (the registered pipeline); without, every layer op
+/// goes through --dla-lower-to-reference first (LowerToLLVMOptions).
+void buildLowerToBuffersPipeline(OpPassManager &pm, bool storageLayers);
 void buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options);
 
 /// Registers --dla-compile, --dla-lower-to-buffers and --dla-lower-to-llvm.
