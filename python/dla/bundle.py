@@ -136,9 +136,11 @@ def describe(module, remarks_text="", **info):
         for i, vid in enumerate(op.results):
             names[vid] = "%s_%d" % (base, index) + ("" if len(op.results) == 1 else ".%d" % i)
         operand_types = [types.get(v) or arg_types[op.arguments[v]] for v in op.operands]
-        if op.name == "arith.constant" and "value" in op.attributes and \
-                op.attributes["value"].is_dense_resource and op.result_types[0].encoding is not None:
-            key, blob = op.attributes["value"].resource_blob()
+        # Packed constants, and host constants held in blobs (the module in
+        # the bundle references every blob by name: each must be a file).
+        value = op.attributes.get({"arith.constant": "value", "tosa.const": "values"}.get(op.name))
+        if value is not None and value.is_dense_resource:
+            key, blob = value.resource_blob()
             entry, layout = _tensor_info(op.result_types[0])
             if len(blob) != layout.storage_bytes:
                 raise DLAError("%s: %d bytes, its type's storage is %d"
@@ -203,6 +205,9 @@ def describe(module, remarks_text="", **info):
                          "not a layer (data movement or an element type conversion)")
         layers.append(layer)
 
+    missing = sorted(set(module.resource_blobs()) - {w["name"] for w in weights})
+    if missing:
+        raise DLAError("blobs the bundle would lose (no weight file): %s" % ", ".join(missing))
     summary = _summary(remarks, layers, relayouts, weights)
     manifest = dict(format="dla-bundle", version=FORMAT_VERSION, **info)
     manifest.update(summary=summary, weights=weights, tensors=tensors, layers=layers,

@@ -117,3 +117,27 @@ def test_load_errors(tmp_path):
     os.remove(os.path.join(str(tmp_path), "weights", name + ".bin"))
     with pytest.raises(dla.DLAError, match="the manifest's weight %s is missing" % name):
         dla.bundle.load(str(tmp_path))
+
+
+def test_host_blobs_are_weight_files(tmp_path):
+    # A blob a host op reads is referenced by name like the packed ones:
+    # it must be a file of the bundle too.
+    text = """
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = "tosa.const"() {values = dense_resource<host_table> : tensor<4xf32>} : () -> tensor<4xf32>
+  %y = tosa.add %x, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+{-#
+  dialect_resources: { builtin: { host_table: "0x040000000000803F0000004000004040000080C0" } }
+#-}
+"""
+    with dla.Context() as ctx:
+        module = ctx.parse_module(text)
+        manifest, files = dla.bundle.describe(module, "", model="m", target="nv_full",
+                                              precision="fp16", bytecode="model.mlirbc")
+    dla.bundle.write(str(tmp_path), manifest, files)
+    b = dla.bundle.load(str(tmp_path))
+    assert list(b.array("host_table")) == [1.0, 2.0, 3.0, -4.0]
+    assert b.entry("host_table")["encoding"] == "row-major"
+    assert [(l["op"], l["placement"]) for l in b.manifest["layers"]] == [("tosa.add", "host")]
