@@ -12,6 +12,7 @@ PACKAGES=(
   python3 python3-numpy python3-pytest python3-psutil       # lit (and its per-test timeout), reference checker
   python3-onnx libonnx-testdata                             # dla-run-onnx, ONNX node tests
   python3-pil fonts-dejavu-core                             # utils/textlines.py, dla-calibrate images
+  python3-jsonschema chromium                               # dla-compile: manifest schema, report in a browser
 )
 
 bash scripts/install-missing.sh "${PACKAGES[@]}"

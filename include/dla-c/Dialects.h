@@ -126,6 +126,16 @@ DLA_CAPI_EXPORTED DlaStatus dlaDenseResourceAttrGetBlob(MlirAttribute attr, Mlir
                                                         const void **data, size_t *size);
 
 /*===----------------------------------------------------------------------===*
+ * Layer ops
+ *===----------------------------------------------------------------------===*/
+
+/// The NVDLA unit a layer op runs on ("CONV/CACC", "SDP", "PDP", "CDP": the
+/// format library's getHardwareUnit of the op's precision-conversion
+/// query); NULL for any other op and for a layer op whose types name no
+/// NVDLA precision. The string is static.
+DLA_CAPI_EXPORTED const char *dlaOperationGetHardwareUnit(MlirOperation op);
+
+/*===----------------------------------------------------------------------===*
  * Diagnosing helpers: errors come back in the status, not on stderr
  *===----------------------------------------------------------------------===*/
 

@@ -9,6 +9,7 @@
 #include "dla-c/Dialects.h"
 #include "Status.h"
 #include "dla/Format/ConstantPacker.h"
+#include "dla/Format/NvdlaConversion.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/InitAllDialects.h"
@@ -376,6 +377,24 @@ DlaStatus dlaDenseResourceAttrGetBlob(MlirAttribute attr, MlirStringRef *key, co
   *data = bytes.data();
   *size = bytes.size();
   return ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Layer ops
+//===----------------------------------------------------------------------===//
+
+const char *dlaOperationGetHardwareUnit(MlirOperation op) {
+  auto layer = dyn_cast_or_null<PrecisionConversionOpInterface>(unwrap(op));
+  if (!layer)
+    return nullptr;
+  // A query that fails would emit its diagnostic: swallowed here, the
+  // answer is just "no unit".
+  ScopedDiagnosticHandler quiet(layer->getContext(), [](Diagnostic &) { return success(); });
+  FailureOr<fmt::nvdla::ConversionQuery> query = layer.getConversionQuery();
+  if (failed(query))
+    return nullptr;
+  // getHardwareUnit returns views of string literals: NUL-terminated.
+  return fmt::nvdla::getHardwareUnit(query->layer).data();
 }
 
 //===----------------------------------------------------------------------===//

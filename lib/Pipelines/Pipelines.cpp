@@ -77,16 +77,17 @@ void mlir::dla::buildLowerToMemrefPipeline(OpPassManager &pm,
   // bufferized.
   pm.addPass(createDLAPackWeights());
   pm.addPass(createDLAEncodingsToMemref());
+  // The storage of every dla.on_storage is an operand: cleaning up here is
+  // safe, and every execution test checks that it stays so. (The memref
+  // form dla-compile's bundle holds.)
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options) {
   LowerToMemrefOptions memref;
   memref.storageLayers = options.storageLayers;
   buildLowerToMemrefPipeline(pm, memref);
-  // The storage of every dla.on_storage is an operand: cleaning up here is
-  // safe, and every execution test checks that it stays so.
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
   pm.addPass(createDLALowerBuffersToReference());
   pm.addPass(createCanonicalizerPass());
   bufferization::buildBufferDeallocationPipeline(pm);

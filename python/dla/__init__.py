@@ -212,14 +212,24 @@ class Module:
 
 
 class Operation:
-    """What an operation was when walked: its name, its attributes by name
-    and its result types. A snapshot: it stays valid after the module
-    changes (while its context is open, for the attributes and types)."""
+    """What an operation was when walked: its name, its attributes by name,
+    its result types, its location and its def-use edges. A snapshot: it
+    stays valid after the module changes (while its context is open, for
+    the attributes and types). `results` and `operands` are value ids
+    (equal ids: the same value, within one walk); `arguments` maps the id
+    of an operand that is a block argument to its argument number. `unit`:
+    the NVDLA unit a layer op runs on (the format library's), else None."""
 
-    def __init__(self, name, attributes, result_types):
+    def __init__(self, name, attributes, result_types, location="", operands=(), results=(),
+                 arguments=None, unit=None):
         self.name = name
         self.attributes = attributes
         self.result_types = result_types
+        self.location = location
+        self.operands = list(operands)
+        self.results = list(results)
+        self.arguments = arguments or {}
+        self.unit = unit
 
     @staticmethod
     def _snapshot(context, op):
@@ -229,10 +239,19 @@ class Operation:
             named = _capi.mlirOperationGetAttribute(op, i)
             key = _capi.mlirIdentifierStr(named.name).bytes().decode()
             attributes[key] = Attribute._wrap(context, named.attribute)
-        result_types = [
-            Type(context, _capi.mlirValueGetType(_capi.mlirOperationGetResult(op, i)))
-            for i in range(_capi.mlirOperationGetNumResults(op))]
-        return Operation(name, attributes, result_types)
+        values = [_capi.mlirOperationGetResult(op, i)
+                  for i in range(_capi.mlirOperationGetNumResults(op))]
+        result_types = [Type(context, _capi.mlirValueGetType(v)) for v in values]
+        operands, arguments = [], {}
+        for i in range(_capi.mlirOperationGetNumOperands(op)):
+            v = _capi.mlirOperationGetOperand(op, i)
+            operands.append(v.ptr)
+            if _capi.mlirValueIsABlockArgument(v):
+                arguments[v.ptr] = _capi.mlirBlockArgumentGetArgNumber(v)
+        location = _capi.to_string(_capi.mlirLocationPrint, _capi.mlirOperationGetLocation(op))
+        unit = _capi.dlaOperationGetHardwareUnit(op)
+        return Operation(name, attributes, result_types, location, operands,
+                         [v.ptr for v in values], arguments, unit.decode() if unit else None)
 
     def __repr__(self):
         return "Operation(%s)" % self.name
@@ -328,6 +347,19 @@ class Attribute(_ContextObject):
     @property
     def is_dense_resource(self):
         return bool(_capi.mlirAttributeIsADenseResourceElements(self.handle))
+
+    def function_signature(self):
+        """([input types], [result types]) of a type attribute holding a
+        function type (func.func's `function_type`)."""
+        if not _capi.mlirAttributeIsAType(self.handle):
+            raise DLAError("%s is not a type attribute" % self)
+        t = _capi.mlirTypeAttrGetValue(self.handle)
+        if not _capi.mlirTypeIsAFunction(t):
+            raise DLAError("%s is not a function type" % self)
+        return ([Type(self.context, _capi.mlirFunctionTypeGetInput(t, i))
+                 for i in range(_capi.mlirFunctionTypeGetNumInputs(t))],
+                [Type(self.context, _capi.mlirFunctionTypeGetResult(t, i))
+                 for i in range(_capi.mlirFunctionTypeGetNumResults(t))])
 
     def resource_blob(self):
         """(key, bytes) of a `dense_resource<key>` attribute: the stored

@@ -66,7 +66,8 @@ struct CompileOptions : PassPipelineOptions<CompileOptions> {
 /// relayouts, bufferized with every encoded tensor in its storage bytes:
 /// host TOSA to linalg, the layer ops --dla-encodings-to-memref does not
 /// run on storage through --dla-lower-to-reference, constants packed, then
-/// --dla-encodings-to-memref.
+/// --dla-encodings-to-memref (the packed constants memref.globals on their
+/// blobs: the memref form dla-compile's bundle holds).
 struct LowerToMemrefOptions : PassPipelineOptions<LowerToMemrefOptions> {
   PassOptions::Option<bool> storageLayers{
       *this, "storage-layers",

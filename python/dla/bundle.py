@@ -1,0 +1,315 @@
+"""Deployable bundles: what dla-compile writes and how to read it back.
+
+    import dla.bundle
+    b = dla.bundle.load("out")          # out/manifest.json, out/weights/*.bin
+    b.weights["dla_packed_3"]           # numpy uint8 view of the surface's bytes
+    b.array("dla_packed_3")             # the same bytes as the storage element type
+    b.manifest["layers"][0]             # {"op": "dla.conv", "unit": "CONV/CACC", ...}
+
+`describe(module, remarks)` builds the manifest of a module compiled by
+--dla-compile (tensor form: layer ops, encodings, packed constants): every
+storage number in it (bytes, alignment, strides, plane offsets) is the
+format library's storage description of the tensor's type, never computed
+here. The manifest's schema is docs/bundle-manifest.schema.json.
+"""
+
+import json
+import os
+import re
+
+import numpy as np
+
+from . import DLAError, _natural_dtype
+
+MANIFEST = "manifest.json"
+FORMAT_VERSION = 1
+
+# Ops that hold values rather than compute: not layers.
+_NOT_LAYERS = {"builtin.module", "func.func", "func.return", "arith.constant", "tosa.const",
+               "tosa.const_shape", "dla.weight_constant", "dla.relayout"}
+# A location "file":line:col (the innermost file location of an op).
+_FILE_LOC = re.compile(r'"([^"]*)":(\d+):(\d+)')
+_REMARK = re.compile(r"^(.*?):(\d+):(\d+): remark: (.*)$")
+
+
+def _loc_key(path, line, col):
+    return (os.path.basename(path), int(line), int(col))
+
+
+def parse_remarks(text):
+    """[(location key or None, message)] of every `remark:` line."""
+    remarks = []
+    for line in text.splitlines():
+        m = _REMARK.match(line)
+        if m:
+            remarks.append((_loc_key(m.group(1), m.group(2), m.group(3)), m.group(4)))
+        elif ": remark: " in line:
+            remarks.append((None, line.split(": remark: ", 1)[1]))
+    return remarks
+
+
+def _inner(attr_text):
+    """'#dla.pipeline_precision<fp16>' -> 'fp16'."""
+    m = re.search(r"<(.*)>$", attr_text)
+    return m.group(1) if m else attr_text
+
+
+def _tensor_info(t):
+    """Logical shape, element type, encoding and the format library's
+    storage description of a tensor type."""
+    layout = t.layout()
+    enc = t.encoding
+    return {
+        "type": str(t),
+        "shape": list(layout.shape),
+        "element_type": str(t.element_type),
+        "element_bytes": layout.element_bytes,
+        "encoding": str(enc) if enc is not None else "row-major",
+        "bytes": layout.storage_bytes,
+        "storage": _storage(layout),
+    }, layout
+
+
+def _storage(layout):
+    s = layout.storage()
+    views = []
+    for v in s["views"]:
+        views.append({"name": v["name"], "buffer": v["buffer"], "element_bytes": v["element_bytes"],
+                      "offset": v["offset"], "logical_base": list(v["logical_base"]),
+                      "dims": v["dims"]})
+    return {"buffers": s["buffers"], "views": views}
+
+
+def _compressed_bytes(context, t, blob):
+    """Bytes of WGS + WMB + data were these direct weights compressed (the
+    packer --dla-pack-weights runs), or None where the encoding has no
+    compressed form on its target."""
+    text = str(t)
+    if "#dla.weight<direct" not in text or "compressed" in text:
+        return None
+    try:
+        ctype = context.parse_type(re.sub(r"(#dla\.weight<direct, [^,>]+)", r"\1, compressed", text))
+        logical = t.layout().unpack(np.frombuffer(blob, np.uint8))
+        return int(sum(s.size for s in ctype.pack_surfaces(logical).values()))
+    except DLAError:
+        return None
+
+
+def describe(module, remarks_text="", **info):
+    """(manifest, {file name: bytes}) of a module --dla-compile produced.
+    `info` (model, target, precision, ...) goes into the manifest as is."""
+    remarks = parse_remarks(remarks_text)
+    by_loc = {}
+    for key, message in remarks:
+        by_loc.setdefault(key, []).append(message)
+    ops = module.walk()
+    types, producers = {}, {}
+    weights, tensors, layers, relayouts, files = [], [], [], [], {}
+    func, arg_types = None, []
+    names = {}
+
+    def loc_of(op):
+        m = _FILE_LOC.search(op.location)
+        return _loc_key(*m.groups()) if m else None
+
+    def value_name(vid, op=None):
+        if op is not None and vid in op.arguments:
+            return "%s.input%d" % (func, op.arguments[vid])
+        return names.get(vid, "?")
+
+    for op in ops:
+        if op.name == "func.func":
+            func = _inner_str(op.attributes["sym_name"])
+            arg_types, results = op.attributes["function_type"].function_signature()
+            public = "sym_visibility" not in op.attributes
+            for role, list_ in (("input", arg_types), ("output", results)):
+                for i, t in enumerate(list_ if public else []):
+                    entry, layout = _tensor_info(t)
+                    tensors.append(dict(name="%s.%s%d" % (func, role, i), role=role,
+                                        alignment=_alignment(entry), **entry))
+            continue
+        for i, vid in enumerate(op.results):
+            types[vid] = op.result_types[i]
+            producers[vid] = op
+        base = op.name.split(".", 1)[-1]
+        index = sum(1 for n in names.values() if n.startswith(base + "_") and n.count(".") == 0)
+        for i, vid in enumerate(op.results):
+            names[vid] = "%s_%d" % (base, index) + ("" if len(op.results) == 1 else ".%d" % i)
+        operand_types = [types.get(v) or arg_types[op.arguments[v]] for v in op.operands]
+        # Packed constants, and host constants held in blobs (the module in
+        # the bundle references every blob by name: each must be a file).
+        value = op.attributes.get({"arith.constant": "value", "tosa.const": "values"}.get(op.name))
+        if value is not None and value.is_dense_resource:
+            key, blob = value.resource_blob()
+            entry, layout = _tensor_info(op.result_types[0])
+            if len(blob) != layout.storage_bytes:
+                raise DLAError("%s: %d bytes, its type's storage is %d"
+                               % (key, len(blob), layout.storage_bytes))
+            files["weights/%s.bin" % key] = blob
+            weights.append(dict(name=key, surface="storage", file="weights/%s.bin" % key,
+                                alignment=_alignment(entry), value=names[op.results[0]],
+                                compressed_bytes=_compressed_bytes(module.context,
+                                                                   op.result_types[0], blob),
+                                **entry))
+            continue
+        if op.name == "dla.weight_constant":
+            entry, _ = _tensor_info(op.result_types[0])
+            for surface in ("wgs", "wmb", "data"):
+                key, blob = op.attributes[surface].resource_blob()
+                files["weights/%s.bin" % key] = blob
+                buffers = {b["name"]: b for b in entry["storage"]["buffers"]}
+                item = dict(entry, name=key, surface=surface, file="weights/%s.bin" % key,
+                            value=names[op.results[0]], compressed_bytes=None)
+                item["bytes"] = len(blob)
+                item["alignment"] = buffers.get(surface, {"alignment": 1})["alignment"]
+                weights.append(item)
+            continue
+        if op.name == "dla.relayout":
+            src, dst = operand_types[0], op.result_types[0]
+            (s_info, s_layout), (d_info, d_layout) = _tensor_info(src), _tensor_info(dst)
+            relayouts.append({"name": names[op.results[0]], "from": s_info["encoding"],
+                              "to": d_info["encoding"], "type": d_info["type"],
+                              "input": value_name(op.operands[0], op),
+                              "read_bytes": s_layout.storage_bytes,
+                              "written_bytes": d_layout.storage_bytes})
+            # Where host and accelerator meet: the encoded side's storage.
+            if (src.encoding is None) != (dst.encoding is None):
+                encoded = d_info if src.encoding is None else s_info
+                tensors.append(dict(name=names[op.results[0]],
+                                    role="to_accelerator" if src.encoding is None else "to_host",
+                                    alignment=_alignment(encoded), **encoded))
+            continue
+        if op.name in _NOT_LAYERS:
+            continue
+        layer = {"name": names[op.results[0]] if op.results else "%s_%d" % (base, index),
+                 "op": op.name,
+                 "inputs": [value_name(v, op) for v in op.operands],
+                 "encodings": {"inputs": [_encoding(t) for t in operand_types],
+                               "outputs": [_encoding(t) for t in op.result_types]},
+                 "location": "%s:%d:%d" % loc_of(op) if loc_of(op) else op.location}
+        if "mode" in op.attributes:
+            # '#dla<sdp_mode on_the_fly>' -> 'on_the_fly'
+            layer["mode"] = _inner(str(op.attributes["mode"])).split()[-1]
+        if op.unit is not None:
+            precision = op.attributes.get("pipeline_precision")
+            layer.update(placement="accelerator", unit=op.unit,
+                         precision=_inner(str(precision)) if precision is not None else None,
+                         reason="an NVDLA layer: runs on the %s" % op.unit)
+        else:
+            why = [m for m in by_loc.get(loc_of(op), []) if m.startswith("stays on the host")]
+            element = [str(t.element_type) for t in op.result_types if _is_tensor(t)]
+            layer.update(placement="host", unit="host",
+                         precision=element[0] if element else None,
+                         # No remark: --dla-convert-tosa offers layers only.
+                         reason=why[0].split(": ", 1)[1] if why else
+                         "not a layer (data movement or an element type conversion)")
+        layers.append(layer)
+
+    missing = sorted(set(module.resource_blobs()) - {w["name"] for w in weights})
+    if missing:
+        raise DLAError("blobs the bundle would lose (no weight file): %s" % ", ".join(missing))
+    summary = _summary(remarks, layers, relayouts, weights)
+    manifest = dict(format="dla-bundle", version=FORMAT_VERSION, **info)
+    manifest.update(summary=summary, weights=weights, tensors=tensors, layers=layers,
+                    relayouts=relayouts,
+                    remarks=[{"location": "%s:%d:%d" % k if k else None, "message": m}
+                             for k, m in remarks])
+    return manifest, files
+
+
+def _inner_str(attr):
+    text = str(attr)
+    return text[1:-1] if text.startswith('"') else text
+
+
+def _is_tensor(t):
+    return str(t).startswith("tensor<")
+
+
+def _encoding(t):
+    if t is None or not _is_tensor(t):
+        return None
+    return str(t.encoding) if t.encoding is not None else "row-major"
+
+
+def _alignment(entry):
+    buffers = entry["storage"]["buffers"]
+    return max([b["alignment"] for b in buffers] or [1])
+
+
+def _summary(remarks, layers, relayouts, weights):
+    offload = [m for _, m in remarks if m.startswith("dla-convert-tosa: ")]
+    dense = sum(w["bytes"] for w in weights)
+    compressible = [w for w in weights if w.get("compressed_bytes") is not None]
+    return {
+        "layers": len(layers),
+        "accelerator_layers": sum(1 for l in layers if l["placement"] == "accelerator"),
+        "host_layers": sum(1 for l in layers if l["placement"] == "host"),
+        "offload": offload[0].split(": ", 1)[1] if offload else None,
+        "relayouts": len(relayouts),
+        "relayout_bytes": sum(r["read_bytes"] + r["written_bytes"] for r in relayouts),
+        "weight_surfaces": len(weights),
+        "weight_bytes": dense,
+        "compressible_weight_bytes": sum(w["bytes"] for w in compressible),
+        "compressed_weight_bytes": sum(w["compressed_bytes"] for w in compressible),
+    }
+
+
+def write(out_dir, manifest, files):
+    """Writes manifest.json and every weight file under out_dir."""
+    os.makedirs(os.path.join(out_dir, "weights"), exist_ok=True)
+    for name, data in files.items():
+        with open(os.path.join(out_dir, name), "wb") as f:
+            f.write(data)
+    with open(os.path.join(out_dir, MANIFEST), "w") as f:
+        json.dump(manifest, f, indent=1)
+        f.write("\n")
+
+
+class Bundle:
+    """A bundle on disk: its manifest and read-only numpy views of its
+    weight surfaces by name (memory-mapped, exactly the files' bytes)."""
+
+    def __init__(self, path, manifest):
+        self.path = path
+        self.manifest = manifest
+        self.weights = {}
+        self._entries = {}
+        for w in manifest.get("weights", []):
+            file = os.path.join(path, w["file"])
+            if not os.path.isfile(file):
+                raise DLAError("%s: the manifest's weight %s is missing" % (file, w["name"]))
+            size = os.path.getsize(file)
+            if size != w["bytes"]:
+                raise DLAError("%s: %d bytes, the manifest says %d" % (file, size, w["bytes"]))
+            self.weights[w["name"]] = (np.memmap(file, np.uint8, "r") if size
+                                       else np.zeros(0, np.uint8))
+            self._entries[w["name"]] = w
+
+    def entry(self, name):
+        """The manifest's entry of a weight surface."""
+        return self._entries[name]
+
+    def array(self, name):
+        """A weight surface's bytes as its storage element type (the
+        element width of the logical type: f16, i8, ...), little-endian."""
+        w = self._entries[name]
+        if w["surface"] != "storage":
+            return self.weights[name]
+        dtype = _natural_dtype(w["element_type"], w["element_bytes"]).newbyteorder("<")
+        return self.weights[name].view(dtype)
+
+
+def load(path):
+    """Reads the bundle dla-compile wrote to `path`."""
+    manifest_path = os.path.join(path, MANIFEST)
+    try:
+        with open(manifest_path) as f:
+            manifest = json.load(f)
+    except OSError as e:
+        raise DLAError("%s: cannot read the manifest (%s)" % (manifest_path, e.strerror))
+    except ValueError as e:
+        raise DLAError("%s: not JSON (%s)" % (manifest_path, e))
+    if manifest.get("format") != "dla-bundle" or manifest.get("version") != FORMAT_VERSION:
+        raise DLAError("%s: not a version %d dla bundle manifest" % (manifest_path, FORMAT_VERSION))
+    return Bundle(path, manifest)
