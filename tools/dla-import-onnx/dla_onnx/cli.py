@@ -10,7 +10,7 @@ import onnx
 
 from .builder import ImportError_
 from .calibration_table import read_table
-from .importer import import_model, parse_input_shape
+from .importer import import_model, load_model, parse_input_shape
 from .opsets import CONVERTED_RANGE, MAX_OPSET, MIN_OPSET
 
 
@@ -53,10 +53,7 @@ def main(argv=None, dla_opt=None):
         p.error("the model is required (unless --list-operators)")
     try:
         shapes = dict(parse_input_shape(s) for s in args.input_shape)
-        try:
-            model = onnx.load(args.model)
-        except Exception as e:  # onnx raises several types for bad files
-            raise ImportError_("cannot read %s: %s" % (args.model, e))
+        model = load_model(args.model)
         if args.calibration_table:
             from .qdq import quantize_model
             model = quantize_model(model, read_table(args.calibration_table), args.calibration_table,

@@ -28,6 +28,27 @@ def parse_input_shape(text):
     return name, shape
 
 
+def load_model(path):
+    """The onnx.ModelProto in file `path`; ImportError_ naming the file when
+    it is missing, empty or not a whole ONNX model."""
+    import onnx
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise ImportError_("%s: cannot read the file (%s)" % (path, e.strerror or e))
+    if not data:
+        raise ImportError_("%s: the file is empty, not an ONNX model" % path)
+    try:
+        model = onnx.ModelProto.FromString(data)
+    except Exception as e:  # google.protobuf's DecodeError, RuntimeWarning-free
+        raise ImportError_("%s: not an ONNX model, or a truncated one (%s)"
+                           % (path, str(e).splitlines()[0] if str(e) else type(e).__name__))
+    if not model.HasField("graph") and not model.opset_import:
+        raise ImportError_("%s: not an ONNX model (no graph, no opset)" % path)
+    return model
+
+
 def import_model(model, input_shapes=None, func_name="main", remark=None):
     """Returns the TOSA module text of `model` (an onnx.ModelProto). A model
     outside opsets 9 to 18 is converted by onnx.version_converter first
