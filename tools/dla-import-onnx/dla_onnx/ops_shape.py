@@ -96,7 +96,9 @@ def unsqueeze(ctx):
 def transpose(ctx):
     x = ctx.input(0)
     rank = len(_shape_of(x))
-    perm = ctx.attr("perm", list(reversed(range(rank))))
+    perm = [int(p) for p in ctx.attr("perm", list(reversed(range(rank))))]
+    if sorted(perm) != list(range(rank)):
+        ctx.fail("perm %s is not a permutation of the %d axes of its input" % (perm, rank))
     if not isinstance(x, Value):
         return [np.ascontiguousarray(np.transpose(x, perm))]
     return [ctx.transpose(x, perm)]
@@ -116,8 +118,15 @@ def slice_(ctx):
         steps = ctx.const_input(4, "steps")
         axes = None if axes is None else axes.tolist()
         steps = None if steps is None else steps.tolist()
-    axes = list(range(len(starts))) if axes is None else [a % len(shape) for a in axes]
     steps = [1] * len(starts) if steps is None else steps
+    if axes is not None and any(not -len(shape) <= int(a) < len(shape) for a in axes):
+        ctx.fail("axes %s are outside the input's rank %d" % (list(axes), len(shape)))
+    axes = list(range(len(starts))) if axes is None else [int(a) % len(shape) for a in axes]
+    if not len(starts) == len(ends) == len(axes) == len(steps) or len(set(axes)) != len(axes):
+        ctx.fail("starts %s, ends %s, axes %s and steps %s do not pair up"
+                 % (list(starts), list(ends), axes, list(steps)))
+    if any(int(st) == 0 for st in steps):
+        ctx.fail("steps %s: a step of 0" % list(steps))
     index = [slice(None)] * len(shape)
     for a, s, e, st in zip(axes, starts, ends, steps):
         index[a] = slice(*slice(int(s), int(e), int(st)).indices(shape[a]))
@@ -140,7 +149,12 @@ def slice_(ctx):
 def concat(ctx):
     vals = [v for v in ctx.inputs if v is not None]
     rank = len(_shape_of(vals[0]))
-    axis = int(ctx.attr("axis")) % rank
+    axis = int(ctx.attr("axis", 0))
+    if not -rank <= axis < rank:
+        ctx.fail("axis %d is outside the input's rank %d" % (axis, rank))
+    if any(len(_shape_of(v)) != rank for v in vals):
+        ctx.fail("inputs of ranks %s" % [len(_shape_of(v)) for v in vals])
+    axis %= rank
     if all(not isinstance(v, Value) for v in vals):
         return [np.concatenate([np.asarray(v) for v in vals], axis=axis)]
     dtype = next(v.dtype for v in vals if isinstance(v, Value))
@@ -166,6 +180,9 @@ def gather(ctx):
     if isinstance(idx, Value):
         return [gather_dynamic(ctx, x, idx, axis)]
     idx = np.asarray(idx).astype(np.int64)
+    if idx.size and (idx.min() < -shape[axis] or idx.max() >= shape[axis]):
+        ctx.fail("indices %s are outside axis %d of size %d"
+                 % (idx.reshape(-1)[:8].tolist(), axis, shape[axis]))
     idx = np.where(idx < 0, idx + shape[axis], idx)
     if not isinstance(x, Value):
         return [np.take(np.asarray(x), idx, axis=axis)]
