@@ -29,7 +29,7 @@ import numpy as np
 from . import _capi
 
 __all__ = [
-    "DLAError", "Context", "Module", "Diagnostic", "registered_passes", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
+    "DLAError", "Context", "Module", "Diagnostic", "registered_passes", "import_onnx", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
     "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16",
 ]
@@ -773,3 +773,6 @@ def pack_surfaces(tensor_type, data):
     if not isinstance(tensor_type, Type):
         tensor_type = default_context().parse_type(tensor_type)
     return tensor_type.pack_surfaces(data)
+
+
+from .onnx_import import import_onnx  # noqa: E402  (needs the classes above)

@@ -27,8 +27,8 @@ import numpy as np
 
 from . import Context, DLAError, _capi
 
-__all__ = ["ExecutionContext", "ExecutionEngine", "compile", "public_functions", "record_signatures", "reference_pipeline",
-           "RUNTIME_LIBRARIES", "SIGNATURE_ATTR"]
+__all__ = ["ExecutionContext", "ExecutionEngine", "compile", "compile_pipeline", "public_functions",
+           "record_signatures", "reference_pipeline", "RUNTIME_LIBRARIES", "SIGNATURE_ATTR"]
 
 MlirExecutionEngine = _capi._handle("MlirExecutionEngine")
 MlirDialectRegistry = _capi._handle("MlirDialectRegistry")
@@ -86,6 +86,26 @@ def reference_pipeline(*, storage_layers=False):
     execution); `storage_layers` runs encoded layers on their storage."""
     return "builtin.module(dla-lower-to-llvm{c-wrappers=true storage-layers=%s})" % (
         "true" if storage_layers else "false")
+
+
+def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layouts=False,
+                     storage_layers=True, summary=False):
+    """The pipeline from imported TOSA (and any dla layer ops already in the
+    module) to the LLVM dialect: the registered pipelines --dla-compile and
+    --dla-lower-to-llvm (lib/Pipelines), with options. With `layouts`, every
+    tensor of the offloaded layers gets its accelerator format and the
+    relayouts execute on the storage bytes; with `storage_layers` too, the
+    encoded layer ops run on their storage (dla.on_storage) and only the
+    rest goes through --dla-lower-to-reference. dla-run-onnx compiles with
+    it; `summary` adds --dla-convert-tosa's remark of what runs where."""
+    flag = lambda b: "true" if b else "false"
+    return "builtin.module(%s)" % ",".join([
+        # No compressed weights: the CPU execution has no decompression yet
+        # (they exist only as packed constants).
+        "dla-compile{convert-tosa=%s target=%s precision=%s layouts=%s compression=false%s}" % (
+            flag(offload), target, precision, flag(layouts), " summary=true" if summary else ""),
+        "dla-lower-to-llvm{c-wrappers=true storage-layers=%s}" % flag(storage_layers),
+    ])
 
 
 class ExecutionContext(Context):
