@@ -88,8 +88,13 @@ class Context:
         return self.b.op("tosa.%s %s : (%s) -> $TYPE" % (name, v.name, v.type), v.shape, v.dtype)
 
     def clamp(self, v, lo, hi):
+        # ONNX's Clip: with min above max, every value becomes max.
+        lo = min(lo, hi)
+        if v.dtype not in (np.float32, np.float16) and v.dtype.kind not in "iu":
+            self.fail("clamping %s values is not supported" % v.dtype)
         if v.dtype.kind == "f":
-            lit = lambda x: ("0x7F800000" if x > 0 else "0xFF800000") if np.isinf(x) else repr(float(x))
+            inf = ("0x7F800000", "0xFF800000") if v.dtype == np.float32 else ("0x7C00", "0xFC00")
+            lit = lambda x: (inf[0] if x > 0 else inf[1]) if np.isinf(x) else repr(float(x))
             suffix = " : f32" if v.dtype == np.float32 else " : f16"
             attrs = "min_val = %s%s, max_val = %s%s" % (lit(lo), suffix, lit(hi), suffix)
         else:

@@ -99,28 +99,19 @@ def check_node(node, opset):
             fail("attribute '%s' is NaN" % a.name)
         if a.type == onnx.AttributeProto.FLOATS and any(np.isnan(v) for v in a.floats):
             fail("attribute '%s' holds NaN" % a.name)
-    if node.domain not in ("", "ai.onnx") or opset > onnx.defs.onnx_opset_version():
-        return  # no schema, or perhaps an older one than the model's
+    if node.domain not in ("", "ai.onnx"):
+        return
     try:
         schema = onnx.defs.get_schema(node.op_type, opset, "")
     except Exception:  # SchemaError: no such operator at this opset
         return
+    # Beyond the newest opset onnx knows, the schema may be older than the
+    # model's: its attributes still hold, not its input counts.
+    known = opset <= onnx.defs.onnx_opset_version()
     inputs = list(node.input)
     while inputs and not inputs[-1]:
         inputs.pop()
-    if len(inputs) > schema.max_input:
-        fail("%d inputs, the operator takes at most %d" % (len(inputs), schema.max_input))
-    single = onnx.defs.OpSchema.FormalParameterOption.Single
-    # An empty name stands for a required input too (Resize-11's scales
-    # beside sizes): only an input beyond the list is missing here; the
-    # converters name an empty one they need.
-    for i, formal in enumerate(schema.inputs):
-        if formal.option == single and i >= len(inputs):
-            fail("the required input %d (%s) is missing" % (i, formal.name))
-    if len(inputs) < schema.min_input:
-        fail("%d inputs, the operator takes at least %d" % (len(inputs), schema.min_input))
-    if len(node.output) > schema.max_output:
-        fail("%d outputs, the operator has at most %d" % (len(node.output), schema.max_output))
+    _check_inputs(node, schema, inputs, known)
     for a in node.attribute:
         declared = schema.attributes.get(a.name)
         if declared is not None and int(declared.type) != a.type:
@@ -132,6 +123,28 @@ def check_node(node, opset):
             fail("the required attribute '%s' is missing" % name)
 
 
+# Required inputs ONNX lets a model leave empty (Resize-11: scales or sizes).
+_MAY_BE_EMPTY = {"Resize": {"roi", "scales"}}
+
+
+def _check_inputs(node, schema, inputs, known):
+    fail = lambda why: _fail(node, why)
+    if known and len(inputs) > schema.max_input:
+        fail("%d inputs, the operator takes at most %d" % (len(inputs), schema.max_input))
+    single = onnx.defs.OpSchema.FormalParameterOption.Single
+    for i, formal in enumerate(schema.inputs):
+        if formal.option != single:
+            continue
+        if i >= len(inputs):
+            fail("the required input %d (%s) is missing" % (i, formal.name))
+        if not inputs[i] and formal.name not in _MAY_BE_EMPTY.get(node.op_type, ()):
+            fail("the required input %d (%s) is empty" % (i, formal.name))
+    if len(inputs) < schema.min_input:
+        fail("%d inputs, the operator takes at least %d" % (len(inputs), schema.min_input))
+    if known and len(node.output) > schema.max_output:
+        fail("%d outputs, the operator has at most %d" % (len(node.output), schema.max_output))
+
+
 def check_window(node, attrs, x_rank):
     """kernel_shape, strides, dilations, pads and group of a windowed node
     whose data input has rank `x_rank` (None: unknown)."""
@@ -141,9 +154,14 @@ def check_window(node, attrs, x_rank):
     spatial = None if x_rank is None else x_rank - 2
     if spatial is not None and spatial < 1:
         fail("its input has rank %d; a window needs a batch, a channel and spatial axes" % x_rank)
-    for key in ("kernel_shape", "strides", "dilations", "pads", "output_padding", "output_shape"):
+    keys = ["kernel_shape", "strides", "dilations", "pads"]
+    if node.op_type == "ConvTranspose":
+        keys += ["output_padding", "output_shape"]
+    for key in keys:
         if key not in attrs:
             continue
+        if not isinstance(attrs[key], (list, tuple)):
+            fail("attribute '%s' is not a list of integers" % key)
         values = [int(v) for v in attrs[key]]
         n = 2 * spatial if key == "pads" and spatial is not None else spatial
         if n is not None and len(values) != n:
