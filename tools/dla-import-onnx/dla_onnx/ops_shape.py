@@ -32,7 +32,13 @@ def _shape_of(v):
 
 
 def reshape_target(ctx, in_shape, target):
+    target = np.asarray(target)
+    if target.dtype.kind not in "iu" or target.ndim != 1:
+        ctx.fail("the target shape must be a 1-D integer tensor, not %s of shape %s"
+                 % (target.dtype, list(target.shape)))
     target = [int(d) for d in target]
+    if any(d < -1 for d in target):
+        ctx.fail("target shape %s: sizes below -1" % target)
     allow_zero = int(ctx.attr("allowzero", 0))
     out = [in_shape[i] if d == 0 and not allow_zero else d for i, d in enumerate(target)]
     if out.count(-1) > 1:
@@ -284,10 +290,16 @@ def resize(ctx):
         scales, sizes = roi_scales
         if scales is not None and np.size(scales) == 0:
             scales = None
+    if sizes is None and scales is None:
+        ctx.fail("neither scales nor sizes is given")
+    given = np.asarray(sizes if sizes is not None else scales, dtype=np.float64).reshape(-1)
+    if given.size != x.rank or not np.all(np.isfinite(given)) or np.any(given <= 0):
+        ctx.fail("%s %s: %d positive finite values expected"
+                 % ("sizes" if sizes is not None else "scales", given.tolist(), x.rank))
     if sizes is not None:
-        out = [int(d) for d in sizes]
+        out = [int(d) for d in given]
     else:
-        out = [int(np.floor(d * float(s))) for d, s in zip(x.shape, scales)]
+        out = [int(np.floor(d * float(s))) for d, s in zip(x.shape, given)]
     if out[:2] != list(x.shape[:2]):
         ctx.fail("Resize may only scale the spatial dimensions")
     coord = ctx.attr("coordinate_transformation_mode", "half_pixel" if ctx.opset >= 11 else "asymmetric")

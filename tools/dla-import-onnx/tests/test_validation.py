@@ -167,3 +167,47 @@ def test_truncated_model_file(tmp_path):
     path.write_bytes(data[:len(data) - 300])
     with pytest.raises(ImportFailure, match=str(path) + ": not an ONNX model, or a truncated one"):
         import_model(load_model(str(path)))
+
+
+def test_resize_scales_are_checked():
+    m = _model([helper.make_node("Resize", ["x", "", "sc"], ["y"], name="rz")], [_x()],
+               [numpy_helper.from_array(np.array([1, 1, np.inf, 2], np.float32), "sc")])
+    with pytest.raises(ImportFailure, match=r"^node 'rz' \(Resize\): scales \[1.0, 1.0, inf, 2.0\]: "
+                                            r"4 positive finite values expected$"):
+        import_model(m)
+
+
+def test_reshape_target_is_integer():
+    m = _model([helper.make_node("Reshape", ["x", "s"], ["y"], name="rs")], [_x()],
+               [numpy_helper.from_array(np.array([1, np.nan], np.float32), "s")])
+    with pytest.raises(ImportFailure, match=r"^node 'rs' \(Reshape\): the target shape must be a 1-D "
+                                            r"integer tensor, not float32 of shape \[2\]$"):
+        import_model(m)
+
+
+def test_converter_crash_is_contained():
+    """onnx.version_converter's C++ crashes on some malformed models: it
+    runs in a child process, and its crash is a reason, not our end."""
+    import os
+    import signal
+    from dla_onnx import opsets
+    result, why = opsets._isolated(lambda: os.kill(os.getpid(), signal.SIGSEGV))
+    assert result is None and why == "it crashed (signal 11)"
+    assert opsets._isolated(lambda: b"fine") == (b"fine", None)
+    assert opsets._isolated(lambda: 1 / 0) == (None, "division by zero")
+
+
+def test_cli_refuses_a_module_that_does_not_verify(tmp_path, monkeypatch, capsys):
+    """What dla-import-onnx writes verifies: an importer bug is an error
+    naming the model, and nothing is written."""
+    pytest.importorskip("dla")
+    from dla_onnx import cli
+    path = tmp_path / "m.onnx"
+    path.write_bytes(_conv().SerializeToString())
+    out = tmp_path / "out.mlir"
+    monkeypatch.setattr(cli, "import_model", lambda *a, **k: "func.func @f() { return %x }")
+    assert cli.main([str(path), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("dla-import-onnx: error: %s: the imported module does not verify (an "
+                          "importer bug): <input>:1:" % path), err
+    assert not out.exists()
