@@ -324,7 +324,7 @@ def mutate_bytes(rng, data):
     return bytes(data)
 
 
-class Timeout(Exception):
+class Timeout(BaseException):  # not an Exception: the importer must not catch it
     pass
 
 

@@ -154,7 +154,8 @@ typedef void (*DlaDiagnosticCallback)(int severity, MlirStringRef location,
                                       MlirStringRef message, void *userData);
 
 /// dlaRunPassPipeline that hands every diagnostic of the run (remarks of a
-/// pipeline that succeeds too) to `callback` (may be null). A failure's
+/// pipeline that succeeds too) to `callback` (may be null), in the order
+/// emitted, once the run is over and on the calling thread. A failure's
 /// status message holds at most `maxErrorLines` lines (0: all) of its
 /// diagnostics; unless `printOps`, an error does not append the operation
 /// it is about (for a pass on the module: the whole module).

@@ -42,6 +42,58 @@ MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(DLA, dla, mlir::dla::DLADialect)
 
 namespace {
 
+/// Where a diagnostic is, as a user reads it: "file:line:col", the name of
+/// a name location (an ONNX node), else the printed location.
+std::string locationText(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn();
+  else if (auto name = dyn_cast<NameLoc>(loc))
+    os << name.getName().getValue();
+  else if (!isa<UnknownLoc>(loc))
+    os << loc;
+  return text;
+}
+
+StringRef severityText(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+int severityCode(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return MlirDiagnosticError;
+  case DiagnosticSeverity::Warning:
+    return MlirDiagnosticWarning;
+  case DiagnosticSeverity::Note:
+    return MlirDiagnosticNote;
+  case DiagnosticSeverity::Remark:
+    return MlirDiagnosticRemark;
+  }
+  return MlirDiagnosticError;
+}
+
+/// One diagnostic as a status message line: "loc: message" for an error,
+/// "loc: note: message" for the others.
+std::string diagnosticLine(Diagnostic &diag) {
+  std::string loc = locationText(diag.getLocation());
+  std::string severity = diag.getSeverity() == DiagnosticSeverity::Error
+                             ? ""
+                             : severityText(diag.getSeverity()).str() + ": ";
+  return (loc.empty() ? "" : loc + ": ") + severity + diag.str();
+}
+
 /// Collects every diagnostic emitted on a context while alive, so that it
 /// can be returned in a DlaStatus rather than printed.
 class DiagnosticCapture {
@@ -72,28 +124,7 @@ private:
     }
   }
 
-  static void print(llvm::raw_ostream &os, Diagnostic &diag) {
-    Location loc = diag.getLocation();
-    if (auto file = dyn_cast<FileLineColLoc>(loc))
-      os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn()
-         << ": ";
-    else if (!isa<UnknownLoc>(loc))
-      os << loc << ": ";
-    switch (diag.getSeverity()) {
-    case DiagnosticSeverity::Error:
-      break;
-    case DiagnosticSeverity::Warning:
-      os << "warning: ";
-      break;
-    case DiagnosticSeverity::Note:
-      os << "note: ";
-      break;
-    case DiagnosticSeverity::Remark:
-      os << "remark: ";
-      break;
-    }
-    os << diag.str();
-  }
+  static void print(llvm::raw_ostream &os, Diagnostic &diag) { os << diagnosticLine(diag); }
 
   std::string text;
   ScopedDiagnosticHandler handler;
@@ -423,49 +454,6 @@ DlaStatus dlaRunPassPipeline(MlirOperation op, MlirStringRef pipeline) {
                                            /*maxErrorLines=*/0);
 }
 
-namespace {
-/// Where a diagnostic is, as a user reads it: "file:line:col", the name of
-/// a name location (an ONNX node), else the printed location.
-std::string locationText(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn();
-  else if (auto name = dyn_cast<NameLoc>(loc))
-    os << name.getName().getValue();
-  else if (!isa<UnknownLoc>(loc))
-    os << loc;
-  return text;
-}
-
-StringRef severityText(DiagnosticSeverity severity) {
-  switch (severity) {
-  case DiagnosticSeverity::Error:
-    return "error";
-  case DiagnosticSeverity::Warning:
-    return "warning";
-  case DiagnosticSeverity::Note:
-    return "note";
-  case DiagnosticSeverity::Remark:
-    return "remark";
-  }
-  return "error";
-}
-
-int severityCode(DiagnosticSeverity severity) {
-  switch (severity) {
-  case DiagnosticSeverity::Error:
-    return MlirDiagnosticError;
-  case DiagnosticSeverity::Warning:
-    return MlirDiagnosticWarning;
-  case DiagnosticSeverity::Note:
-    return MlirDiagnosticNote;
-  case DiagnosticSeverity::Remark:
-    return MlirDiagnosticRemark;
-  }
-  return MlirDiagnosticError;
-}
-} // namespace
 
 DlaStatus dlaRunPassPipelineWithDiagnostics(MlirOperation op, MlirStringRef pipeline,
                                             DlaDiagnosticCallback callback, void *userData,
@@ -475,16 +463,24 @@ DlaStatus dlaRunPassPipelineWithDiagnostics(MlirOperation op, MlirStringRef pipe
   Operation *operation = unwrap(op);
   MLIRContext *ctx = operation->getContext();
 
-  // The failure's text, line by line; every diagnostic to the callback.
+  // The failure's text, line by line; every diagnostic for the callback,
+  // which is called after the run, on this thread (passes on functions
+  // emit theirs from worker threads).
   std::vector<std::string> lines;
+  struct Held {
+    int severity;
+    std::string location, message;
+  };
+  std::vector<Held> held;
   auto report = [&](Diagnostic &diag) {
-    std::string loc = locationText(diag.getLocation());
-    std::string message = diag.str();
-    lines.push_back((loc.empty() ? "" : loc + ": ") + severityText(diag.getSeverity()).str() +
-                    ": " + message);
+    lines.push_back(diagnosticLine(diag));
+    held.push_back({severityCode(diag.getSeverity()), locationText(diag.getLocation()), diag.str()});
+  };
+  auto deliver = [&] {
     if (callback)
-      callback(severityCode(diag.getSeverity()), mlirStringRefCreate(loc.data(), loc.size()),
-               mlirStringRefCreate(message.data(), message.size()), userData);
+      for (Held &h : held)
+        callback(h.severity, mlirStringRefCreate(h.location.data(), h.location.size()),
+                 mlirStringRefCreate(h.message.data(), h.message.size()), userData);
   };
   ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
     report(diag);
@@ -493,11 +489,12 @@ DlaStatus dlaRunPassPipelineWithDiagnostics(MlirOperation op, MlirStringRef pipe
     return mlir::success();
   });
   auto fail = [&](std::string message) {
+    deliver();
     size_t shown = lines.size();
     if (maxErrorLines > 0 && shown > static_cast<size_t>(maxErrorLines))
       shown = static_cast<size_t>(maxErrorLines);
     for (size_t i = 0; i < shown; ++i)
-      message += "\n" + lines[i];
+      message += (i ? "\n" : ": ") + lines[i];
     if (shown < lines.size())
       message += "\n(" + std::to_string(lines.size() - shown) + " more diagnostics)";
     return error(std::move(message));
@@ -523,7 +520,8 @@ DlaStatus dlaRunPassPipelineWithDiagnostics(MlirOperation op, MlirStringRef pipe
   LogicalResult result = pm.run(operation);
   ctx->printOpOnDiagnostic(printedOps);
   if (failed(result))
-    return fail("pass pipeline '" + unwrap(pipeline).str() + "' failed:");
+    return fail("pass pipeline '" + unwrap(pipeline).str() + "' failed");
+  deliver();
   return ok();
 }
 

@@ -68,6 +68,9 @@ MlirBlock = _capi._handle("MlirBlock")
 _capi._declare("mlirOperationGetNumRegions", ctypes.c_ssize_t, _capi.MlirOperation)
 _capi._declare("mlirOperationGetRegion", MlirRegion, _capi.MlirOperation, ctypes.c_ssize_t)
 _capi._declare("mlirRegionGetFirstBlock", MlirBlock, MlirRegion)
+_capi._declare("mlirModuleGetBody", MlirBlock, _capi.MlirModule)
+_capi._declare("mlirBlockGetFirstOperation", _capi.MlirOperation, MlirBlock)
+_capi._declare("mlirOperationGetNextInBlock", _capi.MlirOperation, _capi.MlirOperation)
 
 _libc = ctypes.CDLL(None)
 _libc.free.argtypes = [c_void_p]
@@ -133,20 +136,18 @@ ELEMENT_DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i1":
 
 
 def _functions(module, names):
-    """[(op name, symbol name, MlirOperation)] of the ops named `names`."""
+    """[(op name, symbol name, MlirOperation)] of the module's top-level ops
+    named `names` (functions live there: no walk of their bodies)."""
     found = []
-
-    def visit(op, _user_data):
+    op = _capi.mlirBlockGetFirstOperation(_capi.mlirModuleGetBody(module.handle))
+    while op.ptr:
         name = _capi.mlirIdentifierStr(_capi.mlirOperationGetName(op)).bytes().decode()
         if name in names:
             sym = _capi.mlirOperationGetAttributeByName(op, _capi.MlirStringRef.of(b"sym_name"))
             if sym.ptr:
                 symbol = _capi.to_string(_capi.mlirAttributePrint, sym).strip('"')
                 found.append((name, symbol, op))
-        return _capi.WALK_ADVANCE
-
-    callback = _capi.MlirOperationWalkCallback(visit)
-    _capi.mlirOperationWalk(module.operation, callback, None, _capi.WALK_PRE_ORDER)
+        op = _capi.mlirOperationGetNextInBlock(op)
     return found
 
 

@@ -124,6 +124,8 @@ class Builder:
     def attr(self, array, hint="onnx_const", inline=False):
         """The elements attribute of a constant: inline or a resource blob."""
         array = np.require(array, requirements="C")  # ascontiguousarray makes 0-d 1-d
+        if array.dtype == object:
+            raise ImportError_("%s: a constant without a value (an empty input name?)" % self.node)
         if array.dtype == np.bool_ or array.size <= INLINE_ELEMENTS or inline:
             return "%s : %s" % (_inline_literal(array), tensor_type(array.shape, array.dtype))
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in hint) or "onnx_const"

@@ -47,6 +47,17 @@ class Context:
             v = v.decode()
         return v
 
+    def axes(self, values, rank, what="axes"):
+        """`values` (a list or an array, any shape) as distinct axes of a
+        rank-`rank` tensor in 0..rank-1; an error names them otherwise."""
+        a = np.asarray(values)
+        if a.size and a.dtype.kind not in "iu":
+            self.fail("%s must be integers, not %s" % (what, a.dtype))
+        axes = [int(v) for v in a.reshape(-1)]
+        if any(not -rank <= v < rank for v in axes) or len({v % rank for v in axes}) != len(axes):
+            self.fail("%s %s are not distinct axes of a rank-%d input" % (what, axes, rank))
+        return [v % rank for v in axes]
+
     def input(self, i):
         return self.inputs[i] if i < len(self.inputs) else None
 
@@ -98,6 +109,8 @@ class Context:
             suffix = " : f32" if v.dtype == np.float32 else " : f16"
             attrs = "min_val = %s%s, max_val = %s%s" % (lit(lo), suffix, lit(hi), suffix)
         else:
+            info = np.iinfo(v.dtype)
+            lo, hi = (int(min(max(b, info.min), info.max)) for b in (lo, hi))
             t = str(v.dtype).replace("int", "i")
             attrs = "min_val = %d : %s, max_val = %d : %s" % (lo, t, hi, t)
         return self.b.op("tosa.clamp %s {%s} : (%s) -> $TYPE" % (v.name, attrs, v.type),

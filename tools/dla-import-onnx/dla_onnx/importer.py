@@ -164,7 +164,14 @@ def _import(model, input_shapes, func_name, remark, b):
             handler = OPS.get(node.op_type)
             if handler is None:
                 ctx.fail("operator %s is not supported" % node.op_type)
-            outs = handler(ctx)
+            try:
+                outs = handler(ctx)
+            except ImportError_:
+                raise
+            except Exception:
+                validate.explain(node, opset, [v.dtype if isinstance(v, Value) else np.asarray(v).dtype
+                                               if isinstance(v, np.ndarray) else None for v in inputs])
+                raise
         for name, v in zip(node.output, outs):
             if name:
                 env[name] = v
@@ -181,6 +188,8 @@ def _import(model, input_shapes, func_name, remark, b):
         if i not in deferred:
             convert(node)
 
+    if not graph.output:
+        raise ImportError_("the graph has no outputs")
     results = []
     for out in graph.output:
         if get(out.name, graph.node[-1] if graph.node else None) is None:

@@ -170,7 +170,7 @@ def _axes(ctx, rank, position=1):
         # Omitted or empty axes reduce everything, unless (opset 13+)
         # noop_with_empty_axes makes the node an identity.
         axes = [] if int(ctx.attr("noop_with_empty_axes", 0)) else list(range(rank))
-    return sorted(a % rank for a in axes)
+    return sorted(ctx.axes(axes, rank))
 
 
 @op("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin")

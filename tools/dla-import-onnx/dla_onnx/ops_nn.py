@@ -305,6 +305,8 @@ def lrn(ctx):
     # channel window sum is a 1x1 convolution with a band matrix.
     x = ctx.value(ctx.input(0))
     size = int(ctx.attr("size"))
+    if x.dtype not in (np.float32, np.float16):
+        ctx.fail("%s inputs are not supported (float32 and float16 are)" % x.dtype)
     if x.rank != 4 or size < 1:
         ctx.fail("needs a rank-4 input and a positive size (size %d, rank %d)" % (size, x.rank))
     alpha, beta, bias = (float(ctx.attr(k, d)) for k, d in (("alpha", 1e-4), ("beta", 0.75), ("bias", 1.0)))

@@ -22,9 +22,14 @@ op = op_registry(OPS)
 def _axes_input(ctx, position, attr="axes"):
     if ctx.opset >= 13 or (ctx.node.op_type == "Slice" and ctx.opset >= 10):
         v = ctx.const_input(position, attr)
-        return None if v is None else [int(a) for a in v]
-    v = ctx.attr(attr)
-    return None if v is None else [int(a) for a in v]
+    else:
+        v = ctx.attr(attr)
+    if v is None:
+        return None
+    v = np.asarray(v)
+    if v.size and v.dtype.kind not in "iu":
+        ctx.fail("%s must be integers, not %s" % (attr, v.dtype))
+    return [int(a) for a in v.reshape(-1)]
 
 
 def _shape_of(v):
@@ -81,7 +86,7 @@ def squeeze(ctx):
     axes = _axes_input(ctx, 1)
     if axes is None:
         axes = [i for i, d in enumerate(shape) if d == 1]
-    axes = [a % len(shape) for a in axes]
+    axes = ctx.axes(axes, len(shape))
     out = [d for i, d in enumerate(shape) if i not in axes]
     return [np.reshape(x, out) if not isinstance(x, Value) else ctx.reshape(x, out)]
 
@@ -105,6 +110,8 @@ def transpose(ctx):
     perm = [int(p) for p in ctx.attr("perm", list(reversed(range(rank))))]
     if sorted(perm) != list(range(rank)):
         ctx.fail("perm %s is not a permutation of the %d axes of its input" % (perm, rank))
+    if perm == list(range(rank)):
+        return [x]  # the identity (a rank-0 transpose has no TOSA form)
     if not isinstance(x, Value):
         return [np.ascontiguousarray(np.transpose(x, perm))]
     return [ctx.transpose(x, perm)]
@@ -124,6 +131,9 @@ def slice_(ctx):
         steps = ctx.const_input(4, "steps")
         axes = None if axes is None else axes.tolist()
         steps = None if steps is None else steps.tolist()
+    for name, v in (("starts", starts), ("ends", ends), ("axes", axes), ("steps", steps)):
+        if v is not None and np.asarray(v).size and np.asarray(v).dtype.kind not in "iu":
+            ctx.fail("%s must be integers, not %s" % (name, np.asarray(v).dtype))
     steps = [1] * len(starts) if steps is None else steps
     if axes is not None and any(not -len(shape) <= int(a) < len(shape) for a in axes):
         ctx.fail("axes %s are outside the input's rank %d" % (list(axes), len(shape)))

@@ -92,6 +92,8 @@ def check_node(node, opset):
     """The node against its schema at `opset` (nothing when ONNX has none:
     the converter table says whether the operator is supported)."""
     fail = lambda why: _fail(node, why)
+    if not node.output or not any(node.output):
+        fail("the node has no outputs")
     for a in node.attribute:
         if a.type == onnx.AttributeProto.UNDEFINED:
             fail("attribute '%s' has no type" % a.name)
@@ -145,6 +147,37 @@ def _check_inputs(node, schema, inputs, known):
         fail("%d outputs, the operator has at most %d" % (len(node.output), schema.max_output))
 
 
+_TENSOR_TYPES = {"float32": "float", "float64": "double", "bool": "bool"}
+
+
+def explain(node, opset, dtypes):
+    """Why a converter failed on a node check_node passed, when the node
+    breaks its definition in a way the converters take for granted (and
+    not every model honours, so it is not checked up front): attributes
+    the operator does not have, inputs of types it does not take
+    (`dtypes`: numpy dtypes, None where unknown)."""
+    if node.domain not in ("", "ai.onnx") or opset > onnx.defs.onnx_opset_version():
+        return
+    try:
+        schema = onnx.defs.get_schema(node.op_type, opset, "")
+    except Exception:  # SchemaError
+        return
+    for a in node.attribute:
+        if a.name not in schema.attributes:
+            _fail(node, "'%s' is not an attribute of %s at opset %d" % (a.name, node.op_type, opset))
+    allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
+    formals = list(schema.inputs)
+    for i, dtype in enumerate(dtypes):
+        if dtype is None or not formals:
+            continue
+        formal = formals[min(i, len(formals) - 1)]
+        types = allowed.get(formal.typeStr)
+        name = "tensor(%s)" % _TENSOR_TYPES.get(dtype.name, dtype.name)
+        if types and name not in types:
+            _fail(node, "input %d (%s) is %s; the operator takes %s"
+                  % (i, formal.name, name, ", ".join(sorted(types))))
+
+
 def check_window(node, attrs, x_rank):
     """kernel_shape, strides, dilations, pads and group of a windowed node
     whose data input has rank `x_rank` (None: unknown)."""
@@ -160,7 +193,8 @@ def check_window(node, attrs, x_rank):
     for key in keys:
         if key not in attrs:
             continue
-        if not isinstance(attrs[key], (list, tuple)):
+        if not isinstance(attrs[key], (list, tuple)) or \
+                not all(isinstance(v, (int, np.integer)) for v in attrs[key]):
             fail("attribute '%s' is not a list of integers" % key)
         values = [int(v) for v in attrs[key]]
         n = 2 * spatial if key == "pads" and spatial is not None else spatial
@@ -172,8 +206,9 @@ def check_window(node, attrs, x_rank):
             fail("%s %s: negative values" % (key, values))
         if any(abs(v) > MAX_PAD for v in values) and key != "output_shape":
             fail("%s %s: values beyond %d" % (key, values, MAX_PAD))
-    if "group" in attrs and int(attrs["group"]) < 1:
-        fail("group %d: must be at least 1" % int(attrs["group"]))
+    group = attrs.get("group", 1) if node.op_type in ("Conv", "ConvTranspose") else 1
+    if not isinstance(group, (int, np.integer)) or group < 1:
+        fail("group %s: must be an integer, at least 1" % (group,))
 
 
 def check_weights(node, attrs, x_shape, w_shape):

@@ -56,7 +56,7 @@ CASES = [
     ("group divisibility", _conv(group=3, weights=(8, 1, 3, 3)),
      r"^node 'conv1' \(Conv\): weights \[8, 1, 3, 3\] do not fit 4 input channels in 3 groups$"),
     ("group zero", _conv(group=0),
-     r"^node 'conv1' \(Conv\): group 0: must be at least 1$"),
+     r"^node 'conv1' \(Conv\): group 0: must be an integer, at least 1$"),
     ("transpose perm length",
      _model([helper.make_node("Transpose", ["x"], ["y"], name="tr", perm=[0, 2, 1])], [_x()]),
      r"^node 'tr' \(Transpose\): perm \[0, 2, 1\] is not a permutation of the 4 axes of its input$"),
