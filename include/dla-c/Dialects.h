@@ -157,8 +157,8 @@ typedef void (*DlaDiagnosticCallback)(int severity, MlirStringRef location,
 /// pipeline that succeeds too) to `callback` (may be null), in the order
 /// emitted, once the run is over and on the calling thread. A failure's
 /// status message holds at most `maxErrorLines` lines (0: all) of its
-/// diagnostics; unless `printOps`, an error does not append the operation
-/// it is about (for a pass on the module: the whole module).
+/// diagnostics, remarks left out; unless `printOps`, an error does not
+/// append the operation it is about (for a pass on the module: all of it).
 DLA_CAPI_EXPORTED DlaStatus dlaRunPassPipelineWithDiagnostics(MlirOperation op,
                                                               MlirStringRef pipeline,
                                                               DlaDiagnosticCallback callback,

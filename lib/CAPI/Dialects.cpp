@@ -473,7 +473,9 @@ DlaStatus dlaRunPassPipelineWithDiagnostics(MlirOperation op, MlirStringRef pipe
   };
   std::vector<Held> held;
   auto report = [&](Diagnostic &diag) {
-    lines.push_back(diagnosticLine(diag));
+    // Remarks go to the callback only: a failure's message is its errors.
+    if (diag.getSeverity() != DiagnosticSeverity::Remark)
+      lines.push_back(diagnosticLine(diag));
     held.push_back({severityCode(diag.getSeverity()), locationText(diag.getLocation()), diag.str()});
   };
   auto deliver = [&] {
