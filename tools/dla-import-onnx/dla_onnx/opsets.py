@@ -88,6 +88,8 @@ def _isolated(fn):
     pid = os.fork()
     if pid == 0:  # the child: fn's result or its error through the pipe
         os.close(read)
+        import faulthandler
+        faulthandler.disable()  # a crash is expected here: reported by the parent
         try:
             try:
                 payload = (fn(), None)
