@@ -249,7 +249,8 @@ class Signature:
         self.name, self.inputs, self.results = name, inputs, results
 
 
-def _spec(function, what, t):
+def _spec(t):
+    """A TensorSpec of type `t`, or its text when invoke cannot pass it."""
     text = _capi.to_string(_capi.mlirTypePrint, t)
     if not ((_capi.mlirTypeIsARankedTensor(t) or _capi.mlirTypeIsAMemRef(t))
             and _capi.mlirShapedTypeHasRank(t)):
@@ -264,9 +265,9 @@ def _spec(function, what, t):
 
 
 def _signature(name, ftype):
-    ins = [_spec(name, "input", _capi.mlirFunctionTypeGetInput(ftype, i))
+    ins = [_spec(_capi.mlirFunctionTypeGetInput(ftype, i))
            for i in range(_capi.mlirFunctionTypeGetNumInputs(ftype))]
-    outs = [_spec(name, "result", _capi.mlirFunctionTypeGetResult(ftype, i))
+    outs = [_spec(_capi.mlirFunctionTypeGetResult(ftype, i))
             for i in range(_capi.mlirFunctionTypeGetNumResults(ftype))]
     return Signature(name, ins, outs)
 

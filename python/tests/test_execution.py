@@ -232,3 +232,16 @@ def test_module_not_lowered():
         module = ctx.parse_module(NET)
         with pytest.raises(dla.DLAError, match="must be lowered to the LLVM dialect"):
             execution.ExecutionEngine(module)
+
+
+def test_unsupported_signature_types():
+    """A scalar or bf16 boundary is refused by name, not read as memory."""
+    text = """func.func @scalar(%x: f32) -> f32 { return %x : f32 }
+func.func @bf(%x: tensor<2xbf16>) -> tensor<2xbf16> { return %x : tensor<2xbf16> }"""
+    with execution.ExecutionContext() as ctx:
+        engine = execution.compile(ctx.parse_module(text))
+        with pytest.raises(dla.DLAError, match=r"^@scalar: input 0 has type f32; invoke passes ranked "
+                                               r"tensors and memrefs of f16, f32"):
+            engine.invoke("scalar", [np.float32(1)])
+        with pytest.raises(dla.DLAError, match=r"^@bf: input 0 has type tensor<2xbf16>"):
+            engine.invoke("bf", [np.zeros(2, np.uint16)])
