@@ -151,7 +151,8 @@ def _import(model, input_shapes, func_name, remark, b):
         shape = lambda v: None if v is None or isinstance(v, ops_quant.UnsupportedTensor) else \
             (v.shape if isinstance(v, Value) else np.shape(v))
         validate.check_window(node, ctx.attrs, None if shape(x) is None else len(shape(x)))
-        validate.check_weights(node, ctx.attrs, shape(x), shape(inputs[1]) if len(inputs) > 1 else None)
+        validate.check_weights(node, ctx.attrs, shape(x), shape(inputs[1]) if len(inputs) > 1 else None,
+                               shape(inputs[2]) if len(inputs) > 2 else None)
         present = [v for v in inputs if v is not None]
         outs = None
         odd = [v for v in present if isinstance(v, ops_quant.UnsupportedTensor)]

@@ -211,8 +211,9 @@ def check_window(node, attrs, x_rank):
         fail("group %s: must be an integer, at least 1" % (group,))
 
 
-def check_weights(node, attrs, x_shape, w_shape):
-    """kernel_shape against the weights, group against the channels."""
+def check_weights(node, attrs, x_shape, w_shape, b_shape=None):
+    """kernel_shape against the weights, group against the channels, the
+    bias against the output channels."""
     if node.op_type not in ("Conv", "ConvTranspose") or w_shape is None or x_shape is None:
         return
     fail = lambda why: _fail(node, why)
@@ -232,6 +233,9 @@ def check_weights(node, attrs, x_shape, w_shape):
                  % (list(w_shape), channels, group))
     elif w_shape[0] != channels or channels % group:
         fail("weights %s do not fit %d input channels in %d groups" % (list(w_shape), channels, group))
+    outputs = w_shape[0] if node.op_type == "Conv" else w_shape[1] * group
+    if b_shape is not None and list(b_shape) != [outputs]:
+        fail("a bias of shape %s for %d output channels" % (list(b_shape), outputs))
 
 
 def _fail(node, why):
