@@ -44,7 +44,10 @@ class Context:
     def attr(self, name, default=None):
         v = self.attrs.get(name, default)
         if isinstance(v, bytes):
-            v = v.decode()
+            try:
+                v = v.decode()
+            except UnicodeDecodeError:
+                self.fail("attribute '%s' is not UTF-8 text" % name)
         return v
 
     def axes(self, values, rank, what="axes"):
