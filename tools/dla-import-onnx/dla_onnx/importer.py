@@ -96,11 +96,11 @@ def _import(model, input_shapes, func_name, remark, b):
     for i, inp in enumerate(graph.input):
         if inp.name in env:
             continue
-        validate.check_input(inp)
         tt = inp.type.tensor_type
         if tt.elem_type in ops_quant.OUT_OF_SCOPE_TYPES:
             env[inp.name] = ops_quant.UnsupportedTensor(inp.name, tt.elem_type)
             continue
+        validate.check_input(inp)
         dtype = onnx_dtype(tt.elem_type)
         dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
         if inp.name in input_shapes:
