@@ -155,6 +155,32 @@ DLA_CAPI_EXPORTED DlaStatus dlaAttributeParse(MlirContext context, MlirStringRef
 /// diagnostics of the failing pass.
 DLA_CAPI_EXPORTED DlaStatus dlaRunPassPipeline(MlirOperation op, MlirStringRef pipeline);
 
+/// Severities of DlaDiagnosticCallback, as MlirDiagnosticSeverity.
+/// Called once per diagnostic (notes included, after their diagnostic):
+/// its severity, location ("file:line:col", a name location's name, or the
+/// printed location; empty when unknown) and message. Both strings are
+/// valid during the call only.
+typedef void (*DlaDiagnosticCallback)(int severity, MlirStringRef location,
+                                      MlirStringRef message, void *userData);
+
+/// dlaRunPassPipeline that hands every diagnostic of the run (remarks of a
+/// pipeline that succeeds too) to `callback` (may be null), in the order
+/// emitted, once the run is over and on the calling thread. A failure's
+/// status message holds at most `maxErrorLines` lines (0: all) of its
+/// diagnostics, remarks left out; unless `printOps`, an error does not
+/// append the operation it is about (for a pass on the module: all of it).
+DLA_CAPI_EXPORTED DlaStatus dlaRunPassPipelineWithDiagnostics(MlirOperation op,
+                                                              MlirStringRef pipeline,
+                                                              DlaDiagnosticCallback callback,
+                                                              void *userData, bool printOps,
+                                                              intptr_t maxErrorLines);
+
+/// Writes the passes and pass pipelines registered in this process, as
+/// `mlir-opt --list-passes` prints them, through `callback` (several
+/// chunks). dla-opt's `--list-passes` prints the same text when the same
+/// passes are registered.
+DLA_CAPI_EXPORTED void dlaPrintRegisteredPasses(MlirStringCallback callback, void *userData);
+
 #ifdef __cplusplus
 }
 #endif

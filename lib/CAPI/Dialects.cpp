@@ -14,6 +14,7 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/InitAllDialects.h"
 
+#include "mlir-c/Diagnostics.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
@@ -29,6 +30,9 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+#include <unistd.h>
+
 using namespace mlir;
 using namespace mlir::dla;
 namespace fmt = ::dlaformat;
@@ -38,6 +42,58 @@ using ::dlacapi::ok;
 MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(DLA, dla, mlir::dla::DLADialect)
 
 namespace {
+
+/// Where a diagnostic is, as a user reads it: "file:line:col", the name of
+/// a name location (an ONNX node), else the printed location.
+std::string locationText(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn();
+  else if (auto name = dyn_cast<NameLoc>(loc))
+    os << name.getName().getValue();
+  else if (!isa<UnknownLoc>(loc))
+    os << loc;
+  return text;
+}
+
+StringRef severityText(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+int severityCode(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return MlirDiagnosticError;
+  case DiagnosticSeverity::Warning:
+    return MlirDiagnosticWarning;
+  case DiagnosticSeverity::Note:
+    return MlirDiagnosticNote;
+  case DiagnosticSeverity::Remark:
+    return MlirDiagnosticRemark;
+  }
+  return MlirDiagnosticError;
+}
+
+/// One diagnostic as a status message line: "loc: message" for an error,
+/// "loc: note: message" for the others.
+std::string diagnosticLine(Diagnostic &diag) {
+  std::string loc = locationText(diag.getLocation());
+  std::string severity = diag.getSeverity() == DiagnosticSeverity::Error
+                             ? ""
+                             : severityText(diag.getSeverity()).str() + ": ";
+  return (loc.empty() ? "" : loc + ": ") + severity + diag.str();
+}
 
 /// Collects every diagnostic emitted on a context while alive, so that it
 /// can be returned in a DlaStatus rather than printed.
@@ -69,28 +125,7 @@ private:
     }
   }
 
-  static void print(llvm::raw_ostream &os, Diagnostic &diag) {
-    Location loc = diag.getLocation();
-    if (auto file = dyn_cast<FileLineColLoc>(loc))
-      os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn()
-         << ": ";
-    else if (!isa<UnknownLoc>(loc))
-      os << loc << ": ";
-    switch (diag.getSeverity()) {
-    case DiagnosticSeverity::Error:
-      break;
-    case DiagnosticSeverity::Warning:
-      os << "warning: ";
-      break;
-    case DiagnosticSeverity::Note:
-      os << "note: ";
-      break;
-    case DiagnosticSeverity::Remark:
-      os << "remark: ";
-      break;
-    }
-    os << diag.str();
-  }
+  static void print(llvm::raw_ostream &os, Diagnostic &diag) { os << diagnosticLine(diag); }
 
   std::string text;
   ScopedDiagnosticHandler handler;
@@ -434,11 +469,57 @@ DlaStatus dlaAttributeParse(MlirContext context, MlirStringRef source, MlirAttri
 }
 
 DlaStatus dlaRunPassPipeline(MlirOperation op, MlirStringRef pipeline) {
+  return dlaRunPassPipelineWithDiagnostics(op, pipeline, nullptr, nullptr, /*printOps=*/true,
+                                           /*maxErrorLines=*/0);
+}
+
+
+DlaStatus dlaRunPassPipelineWithDiagnostics(MlirOperation op, MlirStringRef pipeline,
+                                            DlaDiagnosticCallback callback, void *userData,
+                                            bool printOps, intptr_t maxErrorLines) {
   if (mlirOperationIsNull(op))
     return error("null operation");
   Operation *operation = unwrap(op);
   MLIRContext *ctx = operation->getContext();
-  DiagnosticCapture capture(ctx);
+
+  // The failure's text, line by line; every diagnostic for the callback,
+  // which is called after the run, on this thread (passes on functions
+  // emit theirs from worker threads).
+  std::vector<std::string> lines;
+  struct Held {
+    int severity;
+    std::string location, message;
+  };
+  std::vector<Held> held;
+  auto report = [&](Diagnostic &diag) {
+    // Remarks go to the callback only: a failure's message is its errors.
+    if (diag.getSeverity() != DiagnosticSeverity::Remark)
+      lines.push_back(diagnosticLine(diag));
+    held.push_back({severityCode(diag.getSeverity()), locationText(diag.getLocation()), diag.str()});
+  };
+  auto deliver = [&] {
+    if (callback)
+      for (Held &h : held)
+        callback(h.severity, mlirStringRefCreate(h.location.data(), h.location.size()),
+                 mlirStringRefCreate(h.message.data(), h.message.size()), userData);
+  };
+  ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+    report(diag);
+    for (Diagnostic &note : diag.getNotes())
+      report(note);
+    return mlir::success();
+  });
+  auto fail = [&](std::string message) {
+    deliver();
+    size_t shown = lines.size();
+    if (maxErrorLines > 0 && shown > static_cast<size_t>(maxErrorLines))
+      shown = static_cast<size_t>(maxErrorLines);
+    for (size_t i = 0; i < shown; ++i)
+      message += (i ? "\n" : ": ") + lines[i];
+    if (shown < lines.size())
+      message += "\n(" + std::to_string(lines.size() - shown) + " more diagnostics)";
+    return error(std::move(message));
+  };
 
   // The FailureOr overload: the (str, pm) overload nests its input, so an
   // anchored "builtin.module(...)" would silently run nothing.
@@ -449,11 +530,45 @@ DlaStatus dlaRunPassPipeline(MlirOperation op, MlirStringRef pipeline) {
     std::string message = "invalid pass pipeline '" + unwrap(pipeline).str() + "'";
     if (!parseError.empty())
       message += ": " + StringRef(parseError).trim().str();
-    return capture.fail(message);
+    return fail(message);
   }
   PassManager pm(ctx, parsed->getOpAnchorName());
   static_cast<OpPassManager &>(pm) = std::move(*parsed);
-  if (failed(pm.run(operation)))
-    return capture.fail("pass pipeline '" + unwrap(pipeline).str() + "' failed");
+  // A pass failing on the module would otherwise attach all of it (100s of
+  // KB for a network) to its error as "see current operation".
+  bool printedOps = ctx->shouldPrintOpOnDiagnostic();
+  ctx->printOpOnDiagnostic(printOps);
+  LogicalResult result = pm.run(operation);
+  ctx->printOpOnDiagnostic(printedOps);
+  if (failed(result))
+    return fail("pass pipeline '" + unwrap(pipeline).str() + "' failed");
+  deliver();
   return ok();
+}
+
+void dlaPrintRegisteredPasses(MlirStringCallback callback, void *userData) {
+  // mlir::printRegisteredPasses writes to llvm::outs() (file descriptor 1):
+  // its output is caught in a temporary file for the callback.
+  llvm::outs().flush();
+  fflush(stdout);
+  FILE *tmp = tmpfile();
+  int saved = tmp ? dup(1) : -1;
+  if (!tmp || saved < 0 || dup2(fileno(tmp), 1) < 0) {
+    if (tmp)
+      fclose(tmp);
+    if (saved >= 0)
+      close(saved);
+    return;
+  }
+  printRegisteredPasses();
+  llvm::outs().flush();
+  dup2(saved, 1);
+  close(saved);
+  std::string text;
+  rewind(tmp);
+  char buffer[4096];
+  for (size_t n; (n = fread(buffer, 1, sizeof buffer, tmp)) > 0;)
+    text.append(buffer, n);
+  fclose(tmp);
+  callback(mlirStringRefCreate(text.data(), text.size()), userData);
 }

@@ -29,7 +29,7 @@ import numpy as np
 from . import _capi
 
 __all__ = [
-    "DLAError", "Context", "Module", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
+    "DLAError", "Context", "Module", "Diagnostic", "registered_passes", "import_onnx", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
     "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16",
 ]
@@ -171,13 +171,31 @@ class Module:
         except Exception:  # interpreter shutdown
             pass
 
-    def run_pipeline(self, pipeline):
+    def run_pipeline(self, pipeline, *, print_ops=False, max_error_lines=50):
         """Runs a textual pass pipeline anchored on the module, e.g.
-        "builtin.module(dla-pack-weights,canonicalize)". Raises DLAError with
-        the parse error or the failing pass's diagnostics."""
+        "builtin.module(dla-pack-weights,canonicalize)", and returns the
+        Diagnostics of the run (remarks and warnings) as a list. Raises
+        DLAError with the parse error or the failing pass's diagnostics: at
+        most `max_error_lines` lines of them (None: all), without the
+        operation an error is about (the whole module, for a module pass)
+        unless `print_ops`; the error's `diagnostics` holds them all."""
         data, ref = _ref(pipeline)
-        _check(_capi.dlaRunPassPipeline(self.operation, ref))
-        return self
+        found = []
+
+        def collect(severity, location, message, _user_data):
+            found.append(Diagnostic(location.bytes().decode("utf-8", "replace"),
+                                    _capi.SEVERITIES[severity] if 0 <= severity < 4 else "error",
+                                    message.bytes().decode("utf-8", "replace")))
+
+        callback = _capi.DlaDiagnosticCallback(collect)
+        status = _capi.dlaRunPassPipelineWithDiagnostics(
+            self.operation, ref, callback, None, bool(print_ops), max_error_lines or 0)
+        try:
+            _check(status)
+        except DLAError as e:
+            e.diagnostics = found
+            raise
+        return found
 
     def verify(self):
         return bool(_capi.mlirOperationVerify(self.operation))
@@ -209,6 +227,32 @@ class Module:
 
     def __str__(self):
         return _capi.to_string(_capi.mlirOperationPrint, self.operation)
+
+
+class Diagnostic(tuple):
+    """One diagnostic of a pass pipeline: (location, severity, message);
+    `location` is "file:line:col", a name location's name (an ONNX node)
+    or "" when unknown; `severity` one of "error", "warning", "note",
+    "remark"."""
+
+    def __new__(cls, location, severity, message):
+        return super().__new__(cls, (location, severity, message))
+
+    location = property(lambda self: self[0])
+    severity = property(lambda self: self[1])
+    message = property(lambda self: self[2])
+
+    def __str__(self):
+        return "%s%s: %s" % (self.location + ": " if self.location else "", self.severity,
+                             self.message)
+
+
+def registered_passes():
+    """The passes and pipelines registered in this process (dla's and every
+    upstream one, as dla-opt has them), as `dla-opt --list-passes` prints
+    them."""
+    return _capi.to_string(lambda _, callback, user: _capi.dlaPrintRegisteredPasses(callback, user),
+                           None)
 
 
 class Operation:
@@ -761,3 +805,6 @@ def pack_surfaces(tensor_type, data):
     if not isinstance(tensor_type, Type):
         tensor_type = default_context().parse_type(tensor_type)
     return tensor_type.pack_surfaces(data)
+
+
+from .onnx_import import import_onnx  # noqa: E402  (needs the classes above)

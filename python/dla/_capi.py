@@ -84,6 +84,9 @@ class MlirNamedAttribute(Structure):
 MlirStringCallback = CFUNCTYPE(None, MlirStringRef, c_void_p)
 # MlirWalkResult (int) callback(MlirOperation, void *userData)
 MlirOperationWalkCallback = CFUNCTYPE(ctypes.c_int, MlirOperation, c_void_p)
+DlaDiagnosticCallback = CFUNCTYPE(None, c_int, MlirStringRef, MlirStringRef, c_void_p)
+#: MlirDiagnosticSeverity, by value.
+SEVERITIES = ("error", "warning", "note", "remark")
 WALK_ADVANCE = 0
 WALK_PRE_ORDER = 0
 _I64P = POINTER(c_int64)
@@ -224,6 +227,9 @@ _declare("dlaModuleParse", DlaStatus, MlirContext, MlirStringRef, POINTER(MlirMo
 _declare("dlaTypeParse", DlaStatus, MlirContext, MlirStringRef, POINTER(MlirType))
 _declare("dlaAttributeParse", DlaStatus, MlirContext, MlirStringRef, POINTER(MlirAttribute))
 _declare("dlaRunPassPipeline", DlaStatus, MlirOperation, MlirStringRef)
+_declare("dlaRunPassPipelineWithDiagnostics", DlaStatus, MlirOperation, MlirStringRef,
+         DlaDiagnosticCallback, c_void_p, c_bool, c_ssize_t)
+_declare("dlaPrintRegisteredPasses", None, MlirStringCallback, c_void_p)
 
 _declare("dlaBoundLayoutDestroy", None, DlaBoundLayout)
 _declare("dlaBoundLayoutGetRank", c_ssize_t, DlaBoundLayout)
@@ -263,10 +269,11 @@ _declare("dlaNvdlaBiasToInt16", DlaStatus, c_ssize_t, POINTER(c_int32), c_int, P
          POINTER(c_uint8), POINTER(c_int64))
 
 # Passes and pipelines are registered once per process, by flag, for
-# textual pipelines.
+# textual pipelines: dla's and every upstream one, as dla-opt has them.
 _declare("dlaRegisterAllPasses", None)
+_declare("mlirRegisterAllPasses", None)
 dlaRegisterAllPasses()
-mlirRegisterTransformsPasses()
+mlirRegisterAllPasses()
 
 
 def int64_array(values, what="integer"):

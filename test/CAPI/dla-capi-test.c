@@ -49,6 +49,26 @@ static MlirLogicalResult printDiagnostic(MlirDiagnostic diag, void *userData) {
   return mlirLogicalResultSuccess();
 }
 
+static void printDlaDiagnostic(int severity, MlirStringRef location, MlirStringRef message,
+                               void *userData) {
+  (void)userData;
+  printf("diagnostic %d at '%.*s': %.*s\n", severity, (int)location.length, location.data,
+         (int)message.length, message.data);
+}
+
+struct Collected {
+  char *text;
+  size_t length;
+};
+
+static void collectText(MlirStringRef str, void *userData) {
+  struct Collected *c = (struct Collected *)userData;
+  c->text = (char *)realloc(c->text, c->length + str.length + 1);
+  memcpy(c->text + c->length, str.data, str.length);
+  c->length += str.length;
+  c->text[c->length] = 0;
+}
+
 /// Prints "<label>: ok" or "<label>: error: <message>" and consumes the status.
 static int report(const char *label, DlaStatus status) {
   int ok = dlaStatusIsOk(status);
@@ -420,6 +440,26 @@ static void testPipelines(MlirContext ctx) {
                                        mlirStringRefCreateFromCString(
                                            "builtin.module(dla-pack-weights{max-bytes=4})")));
   mlirModuleDestroy(module);
+
+  // Every diagnostic to a callback, the status capped to one line.
+  // CHECK: parse: ok
+  module = parseModule(ctx, kModule);
+  // CHECK: diagnostic 0 at '<input>:3:8': {{.+}}
+  // CHECK: capped: error: pass pipeline 'builtin.module(dla-pack-weights{max-bytes=4})' failed: <input>:3:8: {{[^\n]+}}
+  // CHECK-NEXT: ({{[0-9]+}} more diagnostics)
+  report("capped", dlaRunPassPipelineWithDiagnostics(
+                       mlirModuleGetOperation(module),
+                       mlirStringRefCreateFromCString("builtin.module(dla-pack-weights{max-bytes=4})"),
+                       printDlaDiagnostic, NULL, /*printOps=*/true, /*maxErrorLines=*/1));
+  mlirModuleDestroy(module);
+
+  // CHECK: registered: dla-pack-weights 1, canonicalize 1
+  struct Collected collected = {0};
+  dlaPrintRegisteredPasses(collectText, &collected);
+  printf("registered: dla-pack-weights %d, canonicalize %d\n",
+         collected.text && strstr(collected.text, "\n  --dla-pack-weights ") != NULL,
+         collected.text && strstr(collected.text, "\n  --canonicalize ") != NULL);
+  free(collected.text);
 
   // CHECK: parse: error: <input>:1:10: {{.+}}
   module = parseModule(ctx, "func.func(");

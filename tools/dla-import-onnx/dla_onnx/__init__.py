@@ -7,6 +7,6 @@ Op families: ops_nn (convolution, pooling, batch-norm, LRN), ops_math
 MatMulInteger)."""
 
 from .builder import ImportError_ as ImportFailure
-from .importer import import_model, parse_input_shape
+from .importer import import_model, load_model, parse_input_shape
 
-__all__ = ["ImportFailure", "import_model", "parse_input_shape"]
+__all__ = ["ImportFailure", "import_model", "load_model", "parse_input_shape"]

@@ -115,6 +115,8 @@ class Builder:
         self.resources = {}
         self._count = 0
         self._cache = {}
+        # The node being converted, for errors: "node 'conv1' (Conv)".
+        self.node = "the graph"
         self._file = "%s:0:0" % mlir_string(source)
         self._locs = {}  # location text -> alias
         self._loc = self._alias(self._file)
@@ -142,7 +144,18 @@ class Builder:
         self.lines.append("    %s loc(%s)" % (line, self._loc))
 
     def op(self, text, shape, dtype):
-        """Emits `%new = <text>` and returns the new value."""
+        """Emits `%new = <text>` and returns the new value. A size below 1
+        (but in constants) or a tensor beyond 2^31 elements is an error
+        of the node being converted (`self.node`)."""
+        shape = tuple(int(d) for d in shape)
+        count = 1
+        for d in shape:
+            count *= d
+        smallest = 0 if text.startswith('"tosa.const"') else 1
+        if any(d < smallest for d in shape) or count > 2 ** 31 - 1:
+            raise ImportError_("%s: a result of shape %s (%s)" % (
+                self.node, list(shape), "TOSA has no empty tensors" if 0 in shape and count == 0
+                else "sizes out of range"))
         v = Value(self.fresh(), shape, dtype)
         self.emit("%s = %s" % (v.name, text.replace("$TYPE", v.type)))
         return v
@@ -151,7 +164,9 @@ class Builder:
 
     def attr(self, array, hint="onnx_const", inline=False):
         """The elements attribute of a constant: inline or a resource blob."""
-        array = np.ascontiguousarray(array)
+        array = np.require(array, requirements="C")  # ascontiguousarray makes 0-d 1-d
+        if array.dtype == object:
+            raise ImportError_("%s: a constant without a value (an empty input name?)" % self.node)
         if array.dtype == np.bool_ or array.size <= INLINE_ELEMENTS or inline:
             return "%s : %s" % (_inline_literal(array), tensor_type(array.shape, array.dtype))
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in hint) or "onnx_const"
@@ -229,6 +244,9 @@ def onnx_dtype(elem_type):
     if elem_type == onnx.TensorProto.BFLOAT16:
         # numpy holds bfloat16 as uint16 bit patterns: not a number type here.
         raise ImportError_("element type bfloat16 is not supported")
-    if hasattr(onnx.helper, "tensor_dtype_to_np_dtype"):
-        return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
-    return np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[elem_type])
+    try:
+        if hasattr(onnx.helper, "tensor_dtype_to_np_dtype"):
+            return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
+        return np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[elem_type])
+    except (KeyError, TypeError, ValueError):
+        raise ImportError_("unknown element type #%s" % elem_type)

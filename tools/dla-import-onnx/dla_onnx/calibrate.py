@@ -288,7 +288,7 @@ def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=0, qui
             stats.setdefault(results[i], Histogram())
         progress = Progress(len(samples), quiet)
         for k, (f, x) in enumerate(samples, 1):
-            ys = compiled.engine.invoke(compiled.name, [x.astype(in_dtype)], compiled.result_types)
+            ys = compiled.engine.invoke(compiled.name, [x.astype(in_dtype)])
             for i in floats:
                 stats[results[i]].add(ys[i])
             progress.step(k, os.path.basename(f))

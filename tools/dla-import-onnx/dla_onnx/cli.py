@@ -10,7 +10,7 @@ import onnx
 
 from .builder import ImportError_
 from .calibration_table import read_table
-from .importer import import_model, parse_input_shape
+from .importer import import_model, load_model, parse_input_shape
 from .opsets import CONVERTED_RANGE, MAX_OPSET, MIN_OPSET
 
 
@@ -39,6 +39,9 @@ def main(argv=None, dla_opt=None):
     p.add_argument("--save-qdq", metavar="FILE.onnx",
                    help="with --calibration-table: also write the quantized ONNX model")
     p.add_argument("--function", default="main", help="name of the function (default: main)")
+    p.add_argument("--no-verify", action="store_true",
+                   help="write the module without parsing and verifying it first through the "
+                        "dla package (when it is installed beside the importer)")
     p.add_argument("--list-operators", action="store_true",
                    help="write the supported operators with their opsets (markdown, "
                         "docs/onnx-operators.md) instead of importing a model")
@@ -53,10 +56,7 @@ def main(argv=None, dla_opt=None):
         p.error("the model is required (unless --list-operators)")
     try:
         shapes = dict(parse_input_shape(s) for s in args.input_shape)
-        try:
-            model = onnx.load(args.model)
-        except Exception as e:  # onnx raises several types for bad files
-            raise ImportError_("cannot read %s: %s" % (args.model, e))
+        model = load_model(args.model)
         if args.calibration_table:
             from .qdq import quantize_model
             model = quantize_model(model, read_table(args.calibration_table), args.calibration_table,
@@ -67,6 +67,8 @@ def main(argv=None, dla_opt=None):
             raise ImportError_("--save-qdq and --per-tensor-weights need --calibration-table")
         text = import_model(model, shapes, args.function, source=args.model,
                             remark=lambda t: print("dla-import-onnx: remark: %s" % t, file=sys.stderr))
+        if not args.no_verify:
+            verify_module(text, args.model)
     except ImportError_ as e:
         print("dla-import-onnx: error: %s" % e, file=sys.stderr)
         return 1
@@ -80,6 +82,22 @@ def main(argv=None, dla_opt=None):
         return proc.returncode
     _write(args.output, text)
     return 0
+
+
+def verify_module(text, model_path):
+    """Parses and verifies the module with the dialects dla-opt has (the
+    dla package beside this one), so that nothing dla-opt rejects is
+    written: a failure is the importer's, reported with the model."""
+    try:
+        import dla
+    except ImportError:  # the importer alone (source tree): dla-opt checks later
+        return
+    try:
+        with dla.Context() as ctx:
+            ctx.parse_module(text)
+    except dla.DLAError as e:
+        raise ImportError_("%s: the imported module does not verify (an importer bug): %s"
+                           % (model_path, str(e).splitlines()[0]))
 
 
 def _write(path, text):

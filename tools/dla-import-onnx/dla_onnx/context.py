@@ -44,8 +44,22 @@ class Context:
     def attr(self, name, default=None):
         v = self.attrs.get(name, default)
         if isinstance(v, bytes):
-            v = v.decode()
+            try:
+                v = v.decode()
+            except UnicodeDecodeError:
+                self.fail("attribute '%s' is not UTF-8 text" % name)
         return v
+
+    def axes(self, values, rank, what="axes"):
+        """`values` (a list or an array, any shape) as distinct axes of a
+        rank-`rank` tensor in 0..rank-1; an error names them otherwise."""
+        a = np.asarray(values)
+        if a.size and a.dtype.kind not in "iu":
+            self.fail("%s must be integers, not %s" % (what, a.dtype))
+        axes = [int(v) for v in a.reshape(-1)]
+        if any(not -rank <= v < rank for v in axes) or len({v % rank for v in axes}) != len(axes):
+            self.fail("%s %s are not distinct axes of a rank-%d input" % (what, axes, rank))
+        return [v % rank for v in axes]
 
     def input(self, i):
         return self.inputs[i] if i < len(self.inputs) else None
@@ -88,11 +102,18 @@ class Context:
         return self.b.op("tosa.%s %s : (%s) -> $TYPE" % (name, v.name, v.type), v.shape, v.dtype)
 
     def clamp(self, v, lo, hi):
+        # ONNX's Clip: with min above max, every value becomes max.
+        lo = min(lo, hi)
+        if v.dtype not in (np.float32, np.float16) and v.dtype.kind not in "iu":
+            self.fail("clamping %s values is not supported" % v.dtype)
         if v.dtype.kind == "f":
-            lit = lambda x: ("0x7F800000" if x > 0 else "0xFF800000") if np.isinf(x) else repr(float(x))
+            inf = ("0x7F800000", "0xFF800000") if v.dtype == np.float32 else ("0x7C00", "0xFC00")
+            lit = lambda x: (inf[0] if x > 0 else inf[1]) if np.isinf(x) else repr(float(x))
             suffix = " : f32" if v.dtype == np.float32 else " : f16"
             attrs = "min_val = %s%s, max_val = %s%s" % (lit(lo), suffix, lit(hi), suffix)
         else:
+            info = np.iinfo(v.dtype)
+            lo, hi = (int(min(max(b, info.min), info.max)) for b in (lo, hi))
             t = str(v.dtype).replace("int", "i")
             attrs = "min_val = %d : %s, max_val = %d : %s" % (lo, t, hi, t)
         return self.b.op("tosa.clamp %s {%s} : (%s) -> $TYPE" % (v.name, attrs, v.type),

@@ -3,7 +3,8 @@
 import numpy as np
 from onnx import numpy_helper
 
-from . import opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion
+from . import (opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion,
+               validate)
 from .builder import Builder, ImportError_, Value, node_name, onnx_dtype
 from .context import Context
 
@@ -28,33 +29,79 @@ def parse_input_shape(text):
     return name, shape
 
 
+def load_model(path):
+    """The onnx.ModelProto in file `path`; ImportError_ naming the file when
+    it is missing, empty or not a whole ONNX model."""
+    import onnx
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise ImportError_("%s: cannot read the file (%s)" % (path, e.strerror or e))
+    if not data:
+        raise ImportError_("%s: the file is empty, not an ONNX model" % path)
+    try:
+        model = onnx.ModelProto.FromString(data)
+    except Exception as e:  # google.protobuf's DecodeError, RuntimeWarning-free
+        raise ImportError_("%s: not an ONNX model, or a truncated one (%s)"
+                           % (path, str(e).splitlines()[0] if str(e) else type(e).__name__))
+    if not model.HasField("graph") and not model.opset_import:
+        raise ImportError_("%s: not an ONNX model (no graph, no opset)" % path)
+    from onnx import external_data_helper
+    if any(external_data_helper.uses_external_data(t)
+           for t in external_data_helper._get_all_tensors(model)):
+        import os
+        try:
+            external_data_helper.load_external_data_for_model(model, os.path.dirname(path) or ".")
+        except Exception as e:  # a missing or short external file
+            raise ImportError_("%s: cannot load its external data (%s)" % (path, e))
+    return model
+
+
 def import_model(model, input_shapes=None, func_name="main", remark=None, source="model.onnx"):
     """Returns the TOSA module text of `model` (an onnx.ModelProto). A model
     outside opsets 9 to 18 is converted by onnx.version_converter first
     where it can be; `remark(text)` is told what happened. Every op's
-    location names its node and `source`, the model's file."""
+    location names its node and `source`, the model's file. Every error is
+    an ImportError_ naming the node, input or initializer: a converter
+    tripping over what validate does not check yet is reported so too."""
+    b = Builder(source)
+    try:
+        return _import(model, input_shapes, func_name, remark, b)
+    except ImportError_:
+        raise
+    except RecursionError:
+        raise ImportError_("the graph nests too deeply to import")
+    except Exception as e:  # a converter's IndexError, TypeError, ... on odd input
+        raise ImportError_("%s: attributes or inputs the importer does not check yet (%s: %s)"
+                           % (b.node, type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
+
+
+def _import(model, input_shapes, func_name, remark, b):
     input_shapes = dict(input_shapes or {})
+    for node in model.graph.node:
+        validate.check_node(node, opsets.default_opset(model))
     model, opset = opsets.prepare(model, remark)
     graph = model.graph
-    b = Builder(source)
+    for node in graph.node:
+        validate.check_node(node, opset)
     env = {}
     for init in graph.initializer:
         if init.data_type in ops_quant.OUT_OF_SCOPE_TYPES:
             # float8 / int4: numpy cannot hold them; the consumer names the node.
             env[init.name] = ops_quant.UnsupportedTensor(init.name, init.data_type)
             continue
-        env[init.name] = numpy_helper.to_array(init)
+        env[init.name] = validate.tensor_array(init, "initializer '%s'" % init.name)
 
     args = []
     for i, inp in enumerate(graph.input):
         if inp.name in env:
             continue
-        if not inp.type.HasField("tensor_type"):
-            raise ImportError_("input '%s' is not a tensor" % inp.name)
         tt = inp.type.tensor_type
         if tt.elem_type in ops_quant.OUT_OF_SCOPE_TYPES:
             env[inp.name] = ops_quant.UnsupportedTensor(inp.name, tt.elem_type)
             continue
+        validate.check_input(inp)
         dtype = onnx_dtype(tt.elem_type)
         dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
         if inp.name in input_shapes:
@@ -92,6 +139,7 @@ def import_model(model, input_shapes=None, func_name="main", remark=None, source
             convert_node(node)
 
     def convert_node(node):
+        b.node = validate.node_label(node)
         if node.domain not in ("", "ai.onnx"):
             raise ImportError_("node '%s' (%s): operators of domain '%s' are not supported"
                                % (node.name or node.output[0], node.op_type, node.domain))
@@ -105,6 +153,12 @@ def import_model(model, input_shapes=None, func_name="main", remark=None, source
             else:
                 inputs.append(env[name])
         ctx = Context(b, node, inputs, opset)
+        x = inputs[0] if inputs else None
+        shape = lambda v: None if v is None or isinstance(v, ops_quant.UnsupportedTensor) else \
+            (v.shape if isinstance(v, Value) else np.shape(v))
+        validate.check_window(node, ctx.attrs, None if shape(x) is None else len(shape(x)))
+        validate.check_weights(node, ctx.attrs, shape(x), shape(inputs[1]) if len(inputs) > 1 else None,
+                               shape(inputs[2]) if len(inputs) > 2 else None)
         present = [v for v in inputs if v is not None]
         outs = None
         odd = [v for v in present if isinstance(v, ops_quant.UnsupportedTensor)]
@@ -117,7 +171,14 @@ def import_model(model, input_shapes=None, func_name="main", remark=None, source
             handler = OPS.get(node.op_type)
             if handler is None:
                 ctx.fail("operator %s is not supported" % node.op_type)
-            outs = handler(ctx)
+            try:
+                outs = handler(ctx)
+            except ImportError_:
+                raise
+            except Exception:
+                validate.explain(node, opset, [v.dtype if isinstance(v, Value) else np.asarray(v).dtype
+                                               if isinstance(v, np.ndarray) else None for v in inputs])
+                raise
         for name, v in zip(node.output, outs):
             if name:
                 env[name] = v
@@ -136,6 +197,8 @@ def import_model(model, input_shapes=None, func_name="main", remark=None, source
         if i not in deferred:
             convert(i)
 
+    if not graph.output:
+        raise ImportError_("the graph has no outputs")
     results = []
     for out in graph.output:
         if get(out.name, graph.node[-1] if graph.node else None) is None:

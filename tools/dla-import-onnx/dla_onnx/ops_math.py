@@ -59,8 +59,17 @@ def clip(ctx):
     else:
         lo = ctx.const_input(1, "min")
         hi = ctx.const_input(2, "max")
-        lo = -np.inf if lo is None else float(lo)
-        hi = np.inf if hi is None else float(hi)
+        for name, bound in (("min", lo), ("max", hi)):
+            if bound is not None and np.size(bound) != 1:
+                ctx.fail("%s has %d values, a bound is one" % (name, np.size(bound)))
+        lo = -np.inf if lo is None else float(np.asarray(lo).reshape(-1)[0])
+        hi = np.inf if hi is None else float(np.asarray(hi).reshape(-1)[0])
+    if np.isnan(lo) or np.isnan(hi):
+        ctx.fail("the bounds [%s, %s] hold NaN" % (lo, hi))
+    if not isinstance(x, Value):
+        return [np.clip(np.asarray(x), lo, hi).astype(np.asarray(x).dtype)]
+    if x.dtype.kind not in "fiu":
+        ctx.fail("clipping %s values is not supported" % x.dtype)
     info = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
     big = float(info.max)
     if x.dtype.kind != "f":
@@ -161,7 +170,7 @@ def _axes(ctx, rank, position=1):
         # Omitted or empty axes reduce everything, unless (opset 13+)
         # noop_with_empty_axes makes the node an identity.
         axes = [] if int(ctx.attr("noop_with_empty_axes", 0)) else list(range(rank))
-    return sorted(a % rank for a in axes)
+    return sorted(ctx.axes(axes, rank))
 
 
 @op("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin")

@@ -124,6 +124,9 @@ def conv(ctx):
     bias = ctx.const_input(2, "the bias")
     if x.rank != 4 or w.ndim != 4:
         ctx.fail("only 1-D and 2-D convolutions are supported")
+    if x.dtype not in (np.float32, np.float16):
+        ctx.fail("%s inputs are not supported (integer convolutions are QLinearConv, ConvInteger "
+                 "or QuantizeLinear / DequantizeLinear pairs)" % x.dtype)
     w = w.astype(x.dtype)
     kernels, cpg, kh, kw = w.shape
     group = int(ctx.attr("group", 1))
@@ -175,6 +178,8 @@ def conv_transpose(ctx):
     bias = ctx.const_input(2, "the bias")
     if x.rank != 4 or w.ndim != 4:
         ctx.fail("only 1-D and 2-D transposed convolutions are supported")
+    if x.dtype not in (np.float32, np.float16):
+        ctx.fail("%s inputs are not supported (float32 and float16 are)" % x.dtype)
     if int(ctx.attr("group", 1)) != 1:
         ctx.fail("grouped transposed convolutions are not supported")
     auto = ctx.attr("auto_pad", "NOTSET")
@@ -235,7 +240,7 @@ def _pool(ctx, kind, x, kernel, strides, pad, out, crop=(0, 0)):
     else:
         zp = b.zero_point(x.dtype)
         y = b.op("tosa.avg_pool2d %s, %s, %s {acc_type = %s, %s} : (%s, %s, %s) -> $TYPE"
-                 % (xt.name, zp.name, zp.name, "f32", attrs, xt.type, zp.type, zp.type), shape, x.dtype)
+                 % (xt.name, zp.name, zp.name, "f32" if x.dtype.kind == "f" else "i32", attrs, xt.type, zp.type, zp.type), shape, x.dtype)
     return ctx.transpose(y, TO_NCHW)
 
 
@@ -300,6 +305,10 @@ def lrn(ctx):
     # channel window sum is a 1x1 convolution with a band matrix.
     x = ctx.value(ctx.input(0))
     size = int(ctx.attr("size"))
+    if x.dtype not in (np.float32, np.float16):
+        ctx.fail("%s inputs are not supported (float32 and float16 are)" % x.dtype)
+    if x.rank != 4 or size < 1:
+        ctx.fail("needs a rank-4 input and a positive size (size %d, rank %d)" % (size, x.rank))
     alpha, beta, bias = (float(ctx.attr(k, d)) for k, d in (("alpha", 1e-4), ("beta", 0.75), ("bias", 1.0)))
     channels = x.shape[1]
     band = np.zeros((channels, 1, 1, channels), x.dtype)

@@ -22,9 +22,14 @@ op = op_registry(OPS)
 def _axes_input(ctx, position, attr="axes"):
     if ctx.opset >= 13 or (ctx.node.op_type == "Slice" and ctx.opset >= 10):
         v = ctx.const_input(position, attr)
-        return None if v is None else [int(a) for a in v]
-    v = ctx.attr(attr)
-    return None if v is None else [int(a) for a in v]
+    else:
+        v = ctx.attr(attr)
+    if v is None:
+        return None
+    v = np.asarray(v)
+    if v.size and v.dtype.kind not in "iu":
+        ctx.fail("%s must be integers, not %s" % (attr, v.dtype))
+    return [int(a) for a in v.reshape(-1)]
 
 
 def _shape_of(v):
@@ -32,7 +37,13 @@ def _shape_of(v):
 
 
 def reshape_target(ctx, in_shape, target):
+    target = np.asarray(target)
+    if target.dtype.kind not in "iu" or target.ndim != 1:
+        ctx.fail("the target shape must be a 1-D integer tensor, not %s of shape %s"
+                 % (target.dtype, list(target.shape)))
     target = [int(d) for d in target]
+    if any(d < -1 for d in target):
+        ctx.fail("target shape %s: sizes below -1" % target)
     allow_zero = int(ctx.attr("allowzero", 0))
     out = [in_shape[i] if d == 0 and not allow_zero else d for i, d in enumerate(target)]
     if out.count(-1) > 1:
@@ -75,7 +86,7 @@ def squeeze(ctx):
     axes = _axes_input(ctx, 1)
     if axes is None:
         axes = [i for i, d in enumerate(shape) if d == 1]
-    axes = [a % len(shape) for a in axes]
+    axes = ctx.axes(axes, len(shape))
     out = [d for i, d in enumerate(shape) if i not in axes]
     return [np.reshape(x, out) if not isinstance(x, Value) else ctx.reshape(x, out)]
 
@@ -96,7 +107,11 @@ def unsqueeze(ctx):
 def transpose(ctx):
     x = ctx.input(0)
     rank = len(_shape_of(x))
-    perm = ctx.attr("perm", list(reversed(range(rank))))
+    perm = [int(p) for p in ctx.attr("perm", list(reversed(range(rank))))]
+    if sorted(perm) != list(range(rank)):
+        ctx.fail("perm %s is not a permutation of the %d axes of its input" % (perm, rank))
+    if perm == list(range(rank)):
+        return [x]  # the identity (a rank-0 transpose has no TOSA form)
     if not isinstance(x, Value):
         return [np.ascontiguousarray(np.transpose(x, perm))]
     return [ctx.transpose(x, perm)]
@@ -116,8 +131,18 @@ def slice_(ctx):
         steps = ctx.const_input(4, "steps")
         axes = None if axes is None else axes.tolist()
         steps = None if steps is None else steps.tolist()
-    axes = list(range(len(starts))) if axes is None else [a % len(shape) for a in axes]
+    for name, v in (("starts", starts), ("ends", ends), ("axes", axes), ("steps", steps)):
+        if v is not None and np.asarray(v).size and np.asarray(v).dtype.kind not in "iu":
+            ctx.fail("%s must be integers, not %s" % (name, np.asarray(v).dtype))
     steps = [1] * len(starts) if steps is None else steps
+    if axes is not None and any(not -len(shape) <= int(a) < len(shape) for a in axes):
+        ctx.fail("axes %s are outside the input's rank %d" % (list(axes), len(shape)))
+    axes = list(range(len(starts))) if axes is None else [int(a) % len(shape) for a in axes]
+    if not len(starts) == len(ends) == len(axes) == len(steps) or len(set(axes)) != len(axes):
+        ctx.fail("starts %s, ends %s, axes %s and steps %s do not pair up"
+                 % (list(starts), list(ends), axes, list(steps)))
+    if any(int(st) == 0 for st in steps):
+        ctx.fail("steps %s: a step of 0" % list(steps))
     index = [slice(None)] * len(shape)
     for a, s, e, st in zip(axes, starts, ends, steps):
         index[a] = slice(*slice(int(s), int(e), int(st)).indices(shape[a]))
@@ -140,7 +165,12 @@ def slice_(ctx):
 def concat(ctx):
     vals = [v for v in ctx.inputs if v is not None]
     rank = len(_shape_of(vals[0]))
-    axis = int(ctx.attr("axis")) % rank
+    axis = int(ctx.attr("axis", 0))
+    if not -rank <= axis < rank:
+        ctx.fail("axis %d is outside the input's rank %d" % (axis, rank))
+    if any(len(_shape_of(v)) != rank for v in vals):
+        ctx.fail("inputs of ranks %s" % [len(_shape_of(v)) for v in vals])
+    axis %= rank
     if all(not isinstance(v, Value) for v in vals):
         return [np.concatenate([np.asarray(v) for v in vals], axis=axis)]
     dtype = next(v.dtype for v in vals if isinstance(v, Value))
@@ -166,6 +196,9 @@ def gather(ctx):
     if isinstance(idx, Value):
         return [gather_dynamic(ctx, x, idx, axis)]
     idx = np.asarray(idx).astype(np.int64)
+    if idx.size and (idx.min() < -shape[axis] or idx.max() >= shape[axis]):
+        ctx.fail("indices %s are outside axis %d of size %d"
+                 % (idx.reshape(-1)[:8].tolist(), axis, shape[axis]))
     idx = np.where(idx < 0, idx + shape[axis], idx)
     if not isinstance(x, Value):
         return [np.take(np.asarray(x), idx, axis=axis)]
@@ -267,10 +300,16 @@ def resize(ctx):
         scales, sizes = roi_scales
         if scales is not None and np.size(scales) == 0:
             scales = None
+    if sizes is None and scales is None:
+        ctx.fail("neither scales nor sizes is given")
+    given = np.asarray(sizes if sizes is not None else scales, dtype=np.float64).reshape(-1)
+    if given.size != x.rank or not np.all(np.isfinite(given)) or np.any(given <= 0):
+        ctx.fail("%s %s: %d positive finite values expected"
+                 % ("sizes" if sizes is not None else "scales", given.tolist(), x.rank))
     if sizes is not None:
-        out = [int(d) for d in sizes]
+        out = [int(d) for d in given]
     else:
-        out = [int(np.floor(d * float(s))) for d, s in zip(x.shape, scales)]
+        out = [int(np.floor(d * float(s))) for d, s in zip(x.shape, given)]
     if out[:2] != list(x.shape[:2]):
         ctx.fail("Resize may only scale the spatial dimensions")
     coord = ctx.attr("coordinate_transformation_mode", "half_pixel" if ctx.opset >= 11 else "asymmetric")

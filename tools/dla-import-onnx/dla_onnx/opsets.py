@@ -65,14 +65,50 @@ def _convert(model, target):
         model = onnx.ModelProto.FromString(model.SerializeToString())
         model.graph.input.extend(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims))
                                  for t in missing)
-    try:
-        return version_converter.convert_version(model, target), None
-    except Exception as e:  # RuntimeError / ValueError / onnx's C++ assertions
-        lines = [l for l in str(e).splitlines() if l.strip()]
-        why = lines[0] if lines else type(e).__name__
+    converted, why = _isolated(lambda: version_converter.convert_version(model, target)
+                               .SerializeToString())
+    if converted is None:
         # "./onnx/version_converter/BaseConverter.h:63: adapter_lookup: Assertion
         # `false` failed: No Adapter ..." -> "No Adapter ...".
         return None, why.rsplit("failed: ", 1)[-1].strip()
+    return onnx.ModelProto.FromString(converted), None
+
+
+def _isolated(fn):
+    """(fn()'s bytes, None), or (None, why) when it raises or crashes: run
+    in a child process, since onnx.version_converter's C++ dereferences
+    what a malformed model lacks (a segmentation fault would end the
+    importer and its host, dla-run-onnx or Python)."""
+    import os
+    import pickle
+    import sys
+    read, write = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: fn's result or its error through the pipe
+        os.close(read)
+        import faulthandler
+        faulthandler.disable()  # a crash is expected here: reported by the parent
+        try:
+            try:
+                payload = (fn(), None)
+            except Exception as e:  # RuntimeError / ValueError / onnx's C++ assertions
+                lines = [l for l in str(e).splitlines() if l.strip()]
+                payload = (None, lines[0] if lines else type(e).__name__)
+            with os.fdopen(write, "wb") as f:
+                pickle.dump(payload, f)
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        data = f.read()
+    _, status = os.waitpid(pid, 0)
+    try:
+        return pickle.loads(data)
+    except Exception:  # nothing written: the child died
+        signal = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        return None, "it crashed%s" % (" (signal %d)" % signal if signal else "")
 
 
 def prepare(model, remark=None):
