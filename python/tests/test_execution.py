@@ -217,14 +217,14 @@ def test_failing_pass_message_is_capped():
     with execution.ExecutionContext() as ctx:
         module = ctx.parse_module(ADD)
         with pytest.raises(dla.DLAError) as e:
-            module.run_pipeline("builtin.module(dla-lower-to-memref)")
-        assert str(e.value) == ("pass pipeline 'builtin.module(dla-lower-to-memref)' failed: "
+            module.run_pipeline("builtin.module(dla-encodings-to-memref)")
+        assert str(e.value) == ("pass pipeline 'builtin.module(dla-encodings-to-memref)' failed: "
                                 "<input>:2:8: op was not bufferized")
         assert e.value.diagnostics == [("<input>:2:8", "error", "op was not bufferized")]
         # Asked for, the operation comes with the error.
         module = ctx.parse_module(ADD)
         with pytest.raises(dla.DLAError, match="see current operation"):
-            module.run_pipeline("builtin.module(dla-lower-to-memref)", print_ops=True)
+            module.run_pipeline("builtin.module(dla-encodings-to-memref)", print_ops=True)
 
 
 def test_module_not_lowered():
