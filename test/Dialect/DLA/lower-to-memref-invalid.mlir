@@ -50,7 +50,7 @@ func.func @empty() -> tensor<1x3x5x30xi8, #dla.chunked<crouton>> {
 
 func.func @compressed_used() -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>> {
   %c = arith.constant dense<1> : tensor<32x16x3x3xi8>
-  // expected-error @+1 {{compressed weights have no storage type (their surface sizes depend on the values); --dla-lower-to-memref keeps them only as unused constants}}
+  // expected-error @+1 {{compressed weights have no storage type (their surface sizes depend on the values); --dla-lower-to-memref runs them as a layer's operand only, but 'func.return' uses them}}
   %p = dla.relayout %c : tensor<32x16x3x3xi8> -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
   return %p : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
 }
@@ -72,3 +72,4 @@ func.func @fused_conv_read_elsewhere(%x: tensor<1x16x8x8xf16, #dla.feature<fp16>
   %y = dla.sdp on_the_fly %c relu : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x8x8xf16, #dla.feature<fp16>>
   return %y, %c : tensor<1x16x8x8xf16, #dla.feature<fp16>>, tensor<1x16x8x8xf16, #dla.feature<fp16>>
 }
+
