@@ -189,14 +189,15 @@ private:
   /// The uncompressed stream. An fp32 source is rounded to fp16 with its own
   /// rounding; a format that computes its values from the weights (Winograd,
   /// not invertible) then transforms those fp16 weights, so it converts
-  /// first rather than transforming the fp32 values.
+  /// first rather than transforming the fp32 values, unless the source says
+  /// the fp32 values are the weights (transformFromFp32: one rounding).
   Status packStream(const PackSource &source, char *out) const {
     const int64_t n = layout.getNumLogicalElements();
     const int64_t bytes = layout.getStorageBytes();
     if (!source.fromFp32)
       return layout.pack(source.data, source.bytes, out, bytes, transformRounding);
     const float *values = reinterpret_cast<const float *>(source.data);
-    if (layout.isInvertible())
+    if (layout.isInvertible() || source.transformFromFp32)
       return layout.packFp32(values, n, out, bytes, source.rounding);
     Expected<ByteBuffer> halves = ByteBuffer::allocate(n * 2, "the fp16 copy of fp32 weights");
     if (!halves)
