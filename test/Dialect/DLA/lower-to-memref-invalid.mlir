@@ -73,3 +73,12 @@ func.func @fused_conv_read_elsewhere(%x: tensor<1x16x8x8xf16, #dla.feature<fp16>
   return %y, %c : tensor<1x16x8x8xf16, #dla.feature<fp16>>, tensor<1x16x8x8xf16, #dla.feature<fp16>>
 }
 
+
+// -----
+
+func.func @dense_surfaces(%x: tensor<1x16x8x8xi8, #dla.feature<int8>>) -> tensor<1x32x8x8xi8, #dla.feature<int8>> {
+  // expected-error @+1 {{compressed weights must hold their WGS, WMB and data surfaces as dense_resource blobs; run --dla-pack-weights first}}
+  %w = dla.weight_constant wgs = dense<0> : tensor<128xi8>, wmb = dense<0> : tensor<640xi8>, data = dense<0> : tensor<128xi8> : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xi8, #dla.feature<int8>>, tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x32x8x8xi8, #dla.feature<int8>>
+  return %y : tensor<1x32x8x8xi8, #dla.feature<int8>>
+}

@@ -168,6 +168,13 @@ LogicalResult checkModule(ModuleOp module) {
       return WalkResult::advance();
     }
     if (auto weights = dyn_cast<WeightConstantOp>(op)) {
+      if (!llvm::all_of(ArrayRef<Attribute>{weights.getWgs(), weights.getWmb(),
+                                            weights.getData()},
+                        llvm::IsaPred<DenseResourceElementsAttr>)) {
+        op->emitError("compressed weights must hold their WGS, WMB and data surfaces as "
+                      "dense_resource blobs; run --dla-pack-weights first");
+        return WalkResult::interrupt();
+      }
       // A layer reads the three surfaces (dla.on_storage); anything else
       // would need one buffer.
       for (Operation *user : weights->getUsers())
@@ -385,10 +392,7 @@ FailureOr<SmallVector<Value>> makeWeightGlobals(WeightConstantOp op, OpBuilder *
   SmallVector<Value> buffers;
   Attribute surfaces[] = {op.getWgs(), op.getWmb(), op.getData()};
   for (auto [i, attr] : llvm::enumerate(surfaces)) {
-    auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
-    if (!resource)
-      return op.emitError("compressed weight surface '")
-             << desc->buffers[i].name << "' is not a dense_resource blob";
+    auto resource = cast<DenseResourceElementsAttr>(attr); // checkModule
     const int64_t bytes = cast<ShapedType>(resource.getType()).getNumElements();
     std::string name = "__dla_weights_" + desc->buffers[i].name;
     auto memType = MemRefType::get({bytes}, IntegerType::get(op.getContext(), 8));
