@@ -589,3 +589,24 @@ Status dlaformat::nvdla::decompressWeights(const NvdlaWeightLayout &layout,
   }
   return Status::success();
 }
+
+void dlaformat::nvdla::planSeparateSurfaces(const CompressedWeightLayout &layout,
+                                            int64_t alignment, SeparateSurfacePlan plans[3]) {
+  // Sizes are bounded by the compressed image, which callers have already
+  // sized, so the sums cannot overflow.
+  for (const CompressedWeightSurface &set : layout.surfaces) {
+    const int64_t sizes[3] = {set.wgsBytes, set.wmbBytes, set.dataBytes};
+    for (int kind = 0; kind < 3; ++kind) {
+      SeparateSurfacePlan &p = plans[kind];
+      const int64_t offset = alignUp(p.bytes, alignment);
+      p.regionOffsets.push_back(offset);
+      p.bytes = offset + sizes[kind];
+    }
+  }
+}
+
+int64_t dlaformat::nvdla::nextSeparateDataRegion(int64_t offset, int64_t dataUsedBytes,
+                                                 int64_t alignment) {
+  return alignUp(offset + alignUp(dataUsedBytes, getAlignment(AlignedData::Weight).dataSize),
+                 alignment);
+}

@@ -15,28 +15,6 @@ using namespace dlaformat::nvdla;
 
 namespace {
 
-/// Where each set's region of one compressed surface kind starts, and the
-/// surface's total size.
-struct SurfacePlan {
-  std::vector<int64_t> regionOffsets;
-  int64_t bytes = 0;
-};
-
-/// The WGS, WMB and data surfaces of a compressed layout: each set's region
-/// of a kind starts at `align`. Sizes are bounded by the compressed image,
-/// which the caller has already sized, so the sums cannot overflow.
-void planRegions(const CompressedWeightLayout &layout, int64_t align, SurfacePlan plans[3]) {
-  for (const CompressedWeightSurface &set : layout.surfaces) {
-    const int64_t sizes[3] = {set.wgsBytes, set.wmbBytes, set.dataBytes};
-    for (int kind = 0; kind < 3; ++kind) {
-      SurfacePlan &p = plans[kind];
-      int64_t offset = alignUp(p.bytes, align);
-      p.regionOffsets.push_back(offset);
-      p.bytes = offset + sizes[kind];
-    }
-  }
-}
-
 std::optional<int64_t> checkedSum(std::initializer_list<int64_t> terms) {
   int64_t sum = 0;
   for (int64_t t : terms) {
@@ -87,8 +65,8 @@ public:
     // diagnostics quote it). The bound's own bookkeeping (8 bytes per
     // kernel group) is below the stream's size, which callers check first.
     CompressedWeightLayout worst = getCompressedWeightLayoutBound(layout);
-    SurfacePlan worstPlans[3];
-    planRegions(worst, getSurfaceAlignment(), worstPlans);
+    SeparateSurfacePlan worstPlans[3];
+    planSeparateSurfaces(worst, getSurfaceAlignment(), worstPlans);
     std::optional<int64_t> peak = checkedSum({stream, halves, worst.storageBytes,
                                               worstPlans[0].bytes, worstPlans[1].bytes,
                                               worstPlans[2].bytes});
@@ -156,7 +134,7 @@ public:
         return plan.takeError();
       compressedLayout = std::move(*plan);
     }
-    planRegions(compressedLayout, getSurfaceAlignment(), plans);
+    planSeparateSurfaces(compressedLayout, getSurfaceAlignment(), plans);
     return std::vector<int64_t>{plans[0].bytes, plans[1].bytes, plans[2].bytes};
   }
 
@@ -211,14 +189,15 @@ private:
   /// The uncompressed stream. An fp32 source is rounded to fp16 with its own
   /// rounding; a format that computes its values from the weights (Winograd,
   /// not invertible) then transforms those fp16 weights, so it converts
-  /// first rather than transforming the fp32 values.
+  /// first rather than transforming the fp32 values, unless the source says
+  /// the fp32 values are the weights (transformFromFp32: one rounding).
   Status packStream(const PackSource &source, char *out) const {
     const int64_t n = layout.getNumLogicalElements();
     const int64_t bytes = layout.getStorageBytes();
     if (!source.fromFp32)
       return layout.pack(source.data, source.bytes, out, bytes, transformRounding);
     const float *values = reinterpret_cast<const float *>(source.data);
-    if (layout.isInvertible())
+    if (layout.isInvertible() || source.transformFromFp32)
       return layout.packFp32(values, n, out, bytes, source.rounding);
     Expected<ByteBuffer> halves = ByteBuffer::allocate(n * 2, "the fp16 copy of fp32 weights");
     if (!halves)
@@ -282,7 +261,7 @@ private:
   ByteBuffer stream; ///< the uncompressed stream, from planSurfaces() to pack()
   ByteBuffer piece;  ///< piecewise packing: the current piece of the stream
   CompressedWeightLayout compressedLayout;
-  SurfacePlan plans[3];
+  SeparateSurfacePlan plans[3];
 };
 
 } // namespace

@@ -92,7 +92,8 @@ def reference_pipeline(*, storage_layers=False):
 
 
 def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layouts=False,
-                     storage_layers=True, summary=False, cbuf_banks=0, cbuf_bank_entries=0):
+                     storage_layers=True, summary=False, cbuf_banks=0, cbuf_bank_entries=0,
+                     compression=True):
     """The pipeline from imported TOSA (and any dla layer ops already in the
     module) to the LLVM dialect: the registered pipelines --dla-compile and
     --dla-lower-to-llvm (lib/Pipelines), with options. With `layouts`, every
@@ -102,16 +103,17 @@ def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layout
     rest goes through --dla-lower-to-reference. dla-run-onnx compiles with
     it; `summary` adds --dla-convert-tosa's remark of what runs where;
     `cbuf_banks` / `cbuf_bank_entries` model a smaller convolution buffer
-    (--dla-split-convolutions cuts what does not fit)."""
+    (--dla-split-convolutions cuts what does not fit). With `compression`
+    (where the target's hardware has it), constant weights that are smaller
+    compressed are stored so and run from their WGS, WMB and data surfaces,
+    decompressed by the generated code."""
     flag = lambda b: "true" if b else "false"
     cbuf = "".join(" %s=%d" % (k, v) for k, v in (("cbuf-banks", cbuf_banks),
                                                     ("cbuf-bank-entries", cbuf_bank_entries)) if v)
     return "builtin.module(%s)" % ",".join([
-        # No compressed weights: the CPU execution has no decompression yet
-        # (they exist only as packed constants).
-        "dla-compile{convert-tosa=%s target=%s precision=%s layouts=%s compression=false%s%s}" % (
-            flag(offload), target, precision, flag(layouts), " summary=true" if summary else "",
-            cbuf),
+        "dla-compile{convert-tosa=%s target=%s precision=%s layouts=%s compression=%s%s%s}" % (
+            flag(offload), target, precision, flag(layouts), flag(compression),
+            " summary=true" if summary else "", cbuf),
         "dla-lower-to-llvm{c-wrappers=true storage-layers=%s}" % flag(storage_layers),
     ])
 

@@ -392,6 +392,9 @@ class SourceFunc:
         self.values = values            # as written (f32 before a truncf)
         self.elt = elt
         self.truncf = truncf            # None, "" (no mode) or the rounding mode
+        # An f32 constant relayouted straight into fp16 weights (Winograd):
+        # the f32 values are the weights, transformed then rounded once.
+        self.straight = truncf is None and values.dtype == np.float32
 
     def weights(self) -> np.ndarray:
         if self.truncf is None:
@@ -452,6 +455,10 @@ def weight_data(fname: Optional[str], shape, elt: str, sources, what: str):
         raise CheckError(f"{what}: @{fname}'s source constant has shape "
                          f"{'x'.join(map(str, w.shape))}, the packed type "
                          f"{'x'.join(map(str, shape))}")
+    if src.straight and elt == "f16":
+        # Where transforming the f32 weights and rounding once differs from
+        # transforming their fp16 roundings (arith.truncf first).
+        return w, f"@{fname} of the source, f32 straight"
     if w.dtype != nv.element_dtype(elt):
         raise CheckError(f"{what}: @{fname}'s source weights are {w.dtype}, the packed "
                          f"type needs {elt}")

@@ -24,6 +24,12 @@ and an f16 weight may be made from an f32 constant through arith.truncf
   %1 = arith.truncf %0 to_nearest_away : tensor<KxCxRxSxf32> to tensor<KxCxRxSxf16>
   %2 = dla.relayout %1 : tensor<KxCxRxSxf16> -> tensor<KxCxRxSxf16, #dla.weight<...>>
 
+or, for Winograd fp16 (--f32-straight), relayouted straight from f32 (the
+transform of the f32 weights, rounded once):
+
+  %0 = arith.constant dense<...> : tensor<KxCxRxSxf32>
+  %1 = dla.relayout %0 : tensor<KxCxRxSxf32> -> tensor<KxCxRxSxf16, #dla.weight<winograd, ...>>
+
 Usage:
   gen_module.py --layout crouton --shape 1x3x5x30 --type i8
   gen_module.py --layout '[(0,0),(1,0),(1,8)]' --shape 2x20 --type f16
@@ -132,6 +138,7 @@ class WeightCase:
     data: str = "iota"
     seed: int = 0
     truncf: Optional[str] = None
+    straight: bool = False   # f32 constant relayouted straight (Winograd fp16)
 
     def encoding_text(self) -> str:
         return self.text if self.text is not None else self.enc.text()
@@ -144,7 +151,7 @@ class WeightCase:
                 f", {self.encoding_text()}>")
 
     def constant_elt(self) -> str:
-        return "f32" if self.truncf is not None else self.elt
+        return "f32" if self.truncf is not None or self.straight else self.elt
 
     def values(self) -> np.ndarray:
         """The constant as written in the module (f32 before a truncf)."""
@@ -154,7 +161,7 @@ class WeightCase:
     def weights(self) -> np.ndarray:
         """The f16 / i8 / i16 weights the packer sees."""
         v = self.values()
-        return wr.truncf(v, self.truncf) if self.truncf is not None else v
+        return wr.truncf(v, self.truncf) if self.truncf is not None else v  # straight: f32
 
     def storage_bytes(self) -> int:
         sizes = {n: len(b) for n, b in self.packed().items()}
@@ -171,6 +178,8 @@ class WeightCase:
         data = self.data + (f" (seed {self.seed})" if self.data != "iota" else "")
         if self.truncf is not None:
             data += " f32 -> arith.truncf" + (f" {self.truncf}" if self.truncf else "")
+        if self.straight:
+            data += " f32 straight"
         return (f"// {name}: shape {'x'.join(map(str, self.shape))} {self.elt}, {what}, "
                 f"data {data}")
 
@@ -191,7 +200,7 @@ class WeightCase:
                          f"{self.plain_type()}")
             v = "%1"
         res = "%2" if self.truncf is not None else "%1"
-        lines.append(f"  {res} = dla.relayout {v} : {self.plain_type()} -> {ct}")
+        lines.append(f"  {res} = dla.relayout {v} : {self.plain_type(celt if self.straight else None)} -> {ct}")
         lines.append(f"  return {res} : {ct}")
         lines.append("}")
         return "\n".join(lines)
@@ -365,6 +374,9 @@ def main(argv=None) -> int:
                     choices=["", "to_nearest_even", "to_nearest_away"],
                     help="f16 #dla.weight: write an f32 constant and an arith.truncf "
                     "(optionally with this rounding mode) before the relayout")
+    ap.add_argument("--f32-straight", action="store_true",
+                    help="Winograd fp16 #dla.weight: relayout an f32 constant straight "
+                    "into it (transformed in f32, rounded once)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-bytes", type=int, default=65536,
                     help="random mode: storage size limit per case (bytes)")
@@ -398,8 +410,11 @@ def main(argv=None) -> int:
             ap.error(str(e))
         if args.truncf is not None and elt != "f16":
             ap.error("--truncf needs an fp16 weight encoding")
+        if args.f32_straight and (args.truncf is not None or elt != "f16" or
+                                  enc.format != "winograd"):
+            ap.error("--f32-straight needs a Winograd fp16 encoding and no --truncf")
         cases = [WeightCase(shape, elt, enc, args.encoding.strip(), args.data or "iota",
-                            args.seed, args.truncf)]
+                            args.seed, args.truncf, args.f32_straight)]
         header = ""
     elif args.random is not None or args.random_nvdla is not None:
         if args.shape:

@@ -2,7 +2,7 @@
 """Executes dla layer ops through --dla-lower-to-reference and mlir-runner
 and compares every output element with layer_ref.py.
 
-    run_layers.py --kind conv|sdp|pool|lrn|encoded|int-sdp|int-pool|int-conv|int-lrn
+    run_layers.py --kind conv|sdp|pool|lrn|encoded|compressed|int-sdp|int-pool|int-conv|int-lrn
                   [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
                   [--path reference|memref|compiled]
 
@@ -293,6 +293,43 @@ def encoded_cases(rng):
     return cases
 
 
+def compressed_cases(rng):
+    """Convolutions whose weights are sparse-compressed (nv_full), each with
+    its uncompressed twin: kernel group 0 sparse (random zeros; fp16 with
+    -0.0, which keeps its bytes), group 1 all zero (WGS 0, no data), group 2
+    incompressible (no zero). Kernel groups of nv_full: 32 kernels for int8,
+    16 for int16 / fp16. Both run from storage; the twins must agree byte
+    for byte and both match utils/dla-ref/layer_ref.py."""
+    cases = []
+    for t, group, prec in (("i8", 32, "int8"), ("i16", 16, "int16"), ("f16", 16, "fp16")):
+        k = 2 * group + 8
+        x = rand(rng, (1, 20, 5, 6), t, 1.0 if t == "f16" else 4.0)
+        w = rand(rng, (k, 20, 3, 3), t, 0.25) if t == "f16" else \
+            rng.integers(-20, 21, size=(k, 20, 3, 3)).astype(ref.NP_TYPE[t])
+        w[w == 0] = 1  # zeros only where placed below
+        sparse = rng.random((group, 20, 3, 3)) < 0.6
+        w[:group][sparse] = 0
+        if t == "f16":
+            w[:group][sparse & (rng.random(sparse.shape) < 0.2)] = np.float16(-0.0)
+        w[group:2 * group] = 0
+        b = rand(rng, (k,), t, 1.0)
+        e = ref.conv(x, w, b, (1, 1), (1, 1, 1, 1), (1, 1), t)
+        for compressed in (", compressed", ""):
+            # Compressed weights have no single storage buffer to pass: a
+            # constant of the case function, packed by --dla-pack-weights.
+            enc = {0: f"#dla.feature<{prec}>", 1: f"#dla.bias<per_channel, {prec}>",
+                   "result": f"#dla.feature<{prec}>"}
+            name = f"cmp_conv_{t}" + ("" if compressed else "_plain")
+            c = Case(name, [(x, t), (b, t)], None, e.shape, t, e, enc)
+            wt = tensor_type(w.shape, t, f"#dla.weight<direct, {prec}{compressed}>")
+            c.prelude = (f"%wc = arith.constant {literal(w)} : {tensor_type(w.shape, t)}\n"
+                         f"  %w = dla.relayout %wc : {tensor_type(w.shape, t)} -> {wt}")
+            c.op = ("dla.conv direct %a0, %w, %a1 pad [1, 1, 1, 1] : {0}, {1}, {2} -> {3}"
+                    .format(c.arg_type(0), wt, c.arg_type(1), c.result_type()))
+            cases.append(c)
+    return cases
+
+
 def module(cases):
     lines = []
     for c in cases:
@@ -436,7 +473,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--kind", required=True,
                    choices=["conv", "sdp", "pool", "lrn", "encoded", "int-sdp", "int-pool",
-                            "int-conv", "int-lrn"])
+                            "int-conv", "int-lrn", "compressed"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -467,7 +504,8 @@ def main():
                                                                     tensor_type)
     else:
         cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
-                 "lrn": lrn_cases, "encoded": encoded_cases}[a.kind](rng)
+                 "lrn": lrn_cases, "encoded": encoded_cases,
+                 "compressed": compressed_cases}[a.kind](rng)
     quiet = a.kind in ("int-pool", "int-conv") and not a.verbose
     if a.print_module:
         print(module(cases))
@@ -489,6 +527,14 @@ def main():
         if ok and quiet:
             continue
         print(f"{'ok' if ok else 'MISMATCH'} {case.name}: {case.expected.size} values, {msg}")
+    if a.kind == "compressed":
+        # Compressed weights compute exactly what their uncompressed twin does.
+        got = {c.name: r for c, r in zip(cases, results)}
+        for name in got:
+            if not name.endswith("_plain"):
+                same = np.array_equal(got[name], got[name + "_plain"])
+                bad += not same
+                print(f"{'same' if same else 'DIFFERENT'} {name} as uncompressed")
     print(f"{len(cases) - bad} of {len(cases)} cases match")
     return 1 if bad else 0
 

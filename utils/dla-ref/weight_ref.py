@@ -678,6 +678,10 @@ def segment_stream(vals: np.ndarray, p: Plan, seg_no: int) -> np.ndarray:
 def _check_data(w, p: Plan) -> np.ndarray:
     w = np.asarray(w)
     _need(tuple(w.shape) == p.shape, f"data shape {w.shape} is not {p.shape}")
+    # f32 weights relayouted straight into Winograd fp16 stay f32: G g G^T
+    # of the f32 values, rounded once (NVIDIA's compiler).
+    if p.enc.format == "winograd" and p.elt == "f16" and w.dtype == np.float32:
+        return w
     return w.astype(nv.element_dtype(p.elt))
 
 

@@ -31,6 +31,11 @@ struct PackSource {
   /// with `rounding`.
   bool fromFp32 = false;
   Fp16Rounding rounding = Fp16Rounding::TiesToEven;
+  /// With `fromFp32`, for a format that computes its stored values from the
+  /// weights (Winograd): the fp32 values are the weights, transformed in
+  /// fp32 and rounded once with `rounding` (NVIDIA's compiler). Without it
+  /// the weights are the fp16-rounded values, transformed and rounded again.
+  bool transformFromFp32 = false;
 };
 
 /// Which kind of constant holds a packer's surfaces; the dialect maps each

@@ -119,6 +119,27 @@ Status compressWeightSurface(const NvdlaWeightLayout &layout, const CompressedWe
                              size_t surface, const void *uncompressed, int64_t uncompressedBytes,
                              void *wgs, void *wmb, void *data);
 
+/// The three separate surfaces (WGS, WMB, data) a packer writes instead of
+/// one compressed image: each weight surface's region of a kind starts at
+/// `alignment` after the previous region of that kind. `regionOffsets` has
+/// one entry per weight surface; `bytes` is the surface's total size.
+struct SeparateSurfacePlan {
+  std::vector<int64_t> regionOffsets;
+  int64_t bytes = 0;
+};
+
+/// Plans the WGS (plans[0]), WMB (plans[1]) and data (plans[2]) surfaces of
+/// `layout`. The WGS and WMB offsets do not depend on the data (the bound
+/// gives them); data region i starts at nextSeparateDataRegion of region
+/// i-1, so a reader finds it from the WGS values.
+void planSeparateSurfaces(const CompressedWeightLayout &layout, int64_t alignment,
+                          SeparateSurfacePlan plans[3]);
+
+/// Where the data region after one at `offset` holding `dataUsedBytes` of
+/// non-zero elements starts: padded to the data-size alignment, then at
+/// `alignment`.
+int64_t nextSeparateDataRegion(int64_t offset, int64_t dataUsedBytes, int64_t alignment);
+
 /// Restores the exact uncompressed storage image (layout.getStorageBytes()
 /// bytes, padding included). Reports inconsistent WGS / WMB / data.
 Status decompressWeights(const NvdlaWeightLayout &layout, const void *compressed,

@@ -111,3 +111,12 @@ func.func @relayout_operand0_memref(%a: memref<4xi32>) {
 func.func @invalid_chunked_layout_pair_dimension_leaves(%a: tensor<1x1xi8, #dla.chunked<[(0,0),(1,0),(9223372036854775807,2)]>>) {
   return
 }
+
+// -----
+
+func.func @relayout_f32_to_direct_fp16() -> tensor<16x16x3x3xf16, #dla.weight<direct, fp16>> {
+  %c = arith.constant dense<0.3> : tensor<16x16x3x3xf32>
+  // expected-error @+1 {{'dla.relayout' op source and result must have the same element type, got 'f32' and 'f16'}}
+  %w = dla.relayout %c : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>
+  return %w : tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>
+}

@@ -50,7 +50,7 @@ func.func @empty() -> tensor<1x3x5x30xi8, #dla.chunked<crouton>> {
 
 func.func @compressed_used() -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>> {
   %c = arith.constant dense<1> : tensor<32x16x3x3xi8>
-  // expected-error @+1 {{compressed weights have no storage type (their surface sizes depend on the values); --dla-lower-to-memref keeps them only as unused constants}}
+  // expected-error @+1 {{compressed weights have no storage type (their surface sizes depend on the values); --dla-lower-to-memref runs them as a layer's operand only, but 'func.return' uses them}}
   %p = dla.relayout %c : tensor<32x16x3x3xi8> -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
   return %p : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
 }
@@ -71,4 +71,14 @@ func.func @fused_conv_read_elsewhere(%x: tensor<1x16x8x8xf16, #dla.feature<fp16>
   // expected-error @+1 {{runs on the fly with a convolution whose result is also read elsewhere, but a fused convolution's output never reaches memory}}
   %y = dla.sdp on_the_fly %c relu : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x8x8xf16, #dla.feature<fp16>>
   return %y, %c : tensor<1x16x8x8xf16, #dla.feature<fp16>>, tensor<1x16x8x8xf16, #dla.feature<fp16>>
+}
+
+
+// -----
+
+func.func @dense_surfaces(%x: tensor<1x16x8x8xi8, #dla.feature<int8>>) -> tensor<1x32x8x8xi8, #dla.feature<int8>> {
+  // expected-error @+1 {{compressed weights must hold their WGS, WMB and data surfaces as dense_resource blobs; run --dla-pack-weights first}}
+  %w = dla.weight_constant wgs = dense<0> : tensor<128xi8>, wmb = dense<0> : tensor<640xi8>, data = dense<0> : tensor<128xi8> : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xi8, #dla.feature<int8>>, tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x32x8x8xi8, #dla.feature<int8>>
+  return %y : tensor<1x32x8x8xi8, #dla.feature<int8>>
 }

@@ -119,7 +119,7 @@ func.func @storage(%t: tensor<1x3x5x30xi8, #dla.chunked<crouton>>) -> tensor<204
   return %b : tensor<2048xi8>
 }
 
-// CHECK-LABEL: func.func @compressed
+// CHECK-LABEL: func.func @compressed()
 // CHECK-NEXT: return
 func.func @compressed() {
   %c = arith.constant dense<1> : tensor<32x16x3x3xi8>

@@ -1,6 +1,7 @@
 // --dla-lower-to-reference=skip-storage-layers leaves the layer ops that
 // --dla-lower-to-memref runs on their storage (dla.on_storage) and lowers the rest:
-// plain layers and layers reading compressed weights (no storage type).
+// plain layers and layers reading compressed weights that are not a packed
+// constant (no storage: their surfaces are sized by the values).
 // RUN: dla-opt %s --dla-lower-to-reference=skip-storage-layers | FileCheck %s --enable-var-scope
 
 // CHECK-LABEL: func.func @mixed
@@ -13,9 +14,11 @@ func.func @mixed(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>, %p: tensor<1x8x4x4
   return %y, %z : tensor<1x8x2x2xf16, #dla.feature<fp16>>, tensor<1x8x2x2xf16>
 }
 
+// A constant packed into compressed weights: the layer reads its three
+// surfaces on storage.
 // CHECK-LABEL: func.func @compressed
-// CHECK-NOT: dla.conv
-// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: dla.conv direct
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
 func.func @compressed(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>) -> tensor<1x32x2x2xi8, #dla.feature<int8>> {
   %c = arith.constant dense<1> : tensor<32x16x3x3xi8>
   %w = dla.relayout %c : tensor<32x16x3x3xi8> -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
@@ -35,15 +38,13 @@ func.func @fused(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>, %w: tensor<16x16x1
 }
 
 // A fused pair is one hardware layer: when the convolution has no storage
-// form (compressed weights), the SDP fused to it is lowered here too, not
-// left reading a convolution that is gone.
+// form (compressed weights passed in, not packed here), the SDP fused to it
+// is lowered here too, not left reading a convolution that is gone.
 // CHECK-LABEL: func.func @fused_compressed
 // CHECK-NOT: dla.conv
 // CHECK-NOT: dla.sdp
 // CHECK: linalg.conv_2d_nchw_fchw
-func.func @fused_compressed(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>) -> tensor<1x32x2x2xi8, #dla.feature<int8>> {
-  %c = arith.constant dense<1> : tensor<32x16x3x3xi8>
-  %w = dla.relayout %c : tensor<32x16x3x3xi8> -> tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
+func.func @fused_compressed(%x: tensor<1x16x4x4xi8, #dla.feature<int8>>, %w: tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>) -> tensor<1x32x2x2xi8, #dla.feature<int8>> {
   %y = dla.conv direct %x, %w : tensor<1x16x4x4xi8, #dla.feature<int8>>, tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x32x2x2xi8, #dla.feature<int8>>
   %z = dla.sdp on_the_fly %y relu : tensor<1x32x2x2xi8, #dla.feature<int8>> -> tensor<1x32x2x2xi8, #dla.feature<int8>>
   return %z : tensor<1x32x2x2xi8, #dla.feature<int8>>

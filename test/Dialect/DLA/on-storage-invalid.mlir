@@ -74,10 +74,23 @@ func.func @plain_as_bytes(%x: memref<2048xi8>, %y: memref<512xi8>) {
 
 // -----
 
-// Compressed weights have no storage type (three surfaces sized by the data).
-func.func @compressed(%x: memref<2048xi8>, %w: memref<4608xi8>, %y: memref<2048xi8>) {
-  // expected-error @+1 {{'dla.on_storage' op operand #1: 'tensor<16x16x3x3xi8, #dla.weight<direct, int8, compressed>>' has no storage type (its buffers depend on the values)}}
+// Compressed weights are held by three surfaces (WGS, WMB, data), sized by
+// the data: one buffer is too few.
+func.func @compressed_one_buffer(%x: memref<2048xi8>, %w: memref<4608xi8>, %y: memref<2048xi8>) {
+  // expected-error @+1 {{'dla.on_storage' op has 2 storage operand(s), too few for the 2 logical operand(s) of its body}}
   dla.on_storage ins(%x, %w : memref<2048xi8>, memref<4608xi8>) outs(%y : memref<2048xi8>) {
+  ^bb0(%a: tensor<1x16x8x8xi8, #dla.feature<int8>>, %b: tensor<16x16x3x3xi8, #dla.weight<direct, int8, compressed>>):
+    %c = dla.conv direct %a, %b pad [1, 1, 1, 1] : tensor<1x16x8x8xi8, #dla.feature<int8>>, tensor<16x16x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x16x8x8xi8, #dla.feature<int8>>
+    dla.yield %c : tensor<1x16x8x8xi8, #dla.feature<int8>>
+  }
+  return
+}
+
+// -----
+
+func.func @compressed_surface_type(%x: memref<2048xi8>, %g: memref<128xi8>, %m: memref<256xi32>, %d: memref<2304xi8>, %y: memref<2048xi8>) {
+  // expected-error @+1 {{'dla.on_storage' op operand #2 holds surface 1 of 'tensor<16x16x3x3xi8, #dla.weight<direct, int8, compressed>>', which must be a static memref<BYTES x i8>, got 'memref<256xi32>'}}
+  dla.on_storage ins(%x, %g, %m, %d : memref<2048xi8>, memref<128xi8>, memref<256xi32>, memref<2304xi8>) outs(%y : memref<2048xi8>) {
   ^bb0(%a: tensor<1x16x8x8xi8, #dla.feature<int8>>, %b: tensor<16x16x3x3xi8, #dla.weight<direct, int8, compressed>>):
     %c = dla.conv direct %a, %b pad [1, 1, 1, 1] : tensor<1x16x8x8xi8, #dla.feature<int8>>, tensor<16x16x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x16x8x8xi8, #dla.feature<int8>>
     dla.yield %c : tensor<1x16x8x8xi8, #dla.feature<int8>>

@@ -110,6 +110,25 @@
 // RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<image, fp16, channels = 4, post_extension = 2>' --shape 20x3x5x3 --data random-sparse --seed 9 --truncf to_nearest_away > %t.t6.mlir
 // RUN: dla-opt %t.t6.mlir --dla-pack-weights | %python %dla_ref/check_packed.py --source %t.t6.mlir --expect-count 1
 //
+// f32 weights relayouted straight into Winograd fp16 (as NVIDIA's compiler
+// packs them): G g G^T of the f32 values, rounded once (both roundings, a
+// stride-2 compressed case). The same data through arith.truncf (t5: the
+// fp16 weights transformed and rounded again) differs on these values: each
+// packing fails the other's reference.
+// RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, fp16, rounding = to_nearest_away>' --shape 20x40x3x3 --data random-sparse --seed 8 --f32-straight > %t.s1.mlir
+// RUN: dla-opt %t.s1.mlir --dla-pack-weights 2>/dev/null > %t.s1.packed.mlir
+// RUN: %python %dla_ref/check_packed.py --source %t.s1.mlir --expect-count 1 < %t.s1.packed.mlir
+// RUN: not %python %dla_ref/check_packed.py --source %t.t5.mlir --expect-count 1 < %t.s1.packed.mlir 2>&1 | FileCheck %s --check-prefix=TWO-ROUNDINGS
+// RUN: dla-opt %t.t5.mlir --dla-pack-weights 2>/dev/null | not %python %dla_ref/check_packed.py --source %t.s1.mlir --expect-count 1 2>&1 | FileCheck %s --check-prefix=ONE-ROUNDING
+// RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, fp16>' --shape 17x24x3x3 --data random-sparse --seed 10 --f32-straight > %t.s2.mlir
+// RUN: dla-opt %t.s2.mlir --dla-pack-weights 2>/dev/null | %python %dla_ref/check_packed.py --source %t.s2.mlir --expect-count 1
+// RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, fp16, compressed, stride = 2>' --shape 17x24x6x5 --data random-sparse --seed 11 --f32-straight > %t.s3.mlir
+// RUN: dla-opt %t.s3.mlir --dla-pack-weights 2>/dev/null | %python %dla_ref/check_packed.py --source %t.s3.mlir --expect-count 1
+// TWO-ROUNDINGS: packed bytes differ from the reference
+// TWO-ROUNDINGS: data: @case0 of the source through arith.truncf
+// ONE-ROUNDING: packed bytes differ from the reference
+// ONE-ROUNDING: data: @case0 of the source, f32 straight
+//
 // Random configurations over all formats, precisions, configs and flags
 // (compression, post-extension, strides, rounding, truncf, iota / sparse data):
 // RUN: %python %dla_ref/gen_module.py --random-weights 150 --seed 1 > %t.random1.mlir

@@ -1,6 +1,8 @@
 """Writes an ONNX model with one Conv whose f32 weights are mostly zero
 (every kernel keeps 8 non-zero values of 16x3x3 = 144): imported weights
-arrive as f32 constants that the fp16 layer reads through arith.truncf."""
+arrive as f32 constants that the fp16 layer reads through arith.truncf.
+With a second argument DIR: also DIR/x.npy (an input) and DIR/y.npy (the
+convolution in float64 numpy, from the definition)."""
 import sys
 
 import numpy as np
@@ -19,3 +21,14 @@ graph = helper.make_graph(
     [numpy_helper.from_array(w, "w")])
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
 onnx.save(model, sys.argv[1])
+
+if len(sys.argv) > 2:
+    import os
+    x = np.random.default_rng(8).uniform(-1, 1, size=(1, 16, 8, 8)).astype(np.float32)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    y = np.zeros((1, 32, 8, 8))
+    for i in range(3):
+        for j in range(3):
+            y += np.einsum("nchw,kc->nkhw", xp[:, :, i:i + 8, j:j + 8], w[:, :, i, j])
+    np.save(os.path.join(sys.argv[2], "x.npy"), x)
+    np.save(os.path.join(sys.argv[2], "y.npy"), y.astype(np.float32))

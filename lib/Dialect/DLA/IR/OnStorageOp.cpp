@@ -61,12 +61,35 @@ RankedTensorType OnStorageOp::getOutputType(unsigned i) {
 
 LogicalResult OnStorageOp::verify() {
   Block &body = getBody().front();
-  if (body.getNumArguments() != getIns().size())
-    return emitOpError() << "has " << getIns().size() << " storage operand(s) but its body takes "
+  // Compressed weights are held by their surfaces (WGS, WMB, data), one
+  // storage operand each, sized by the values.
+  TypeRange buffers = getIns().getTypes();
+  unsigned next = 0;
+  for (auto [i, arg] : llvm::enumerate(body.getArgumentTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(arg);
+    const unsigned surfaces = tensor ? getDataDependentSurfaceCount(tensor) : 0;
+    if (next + std::max(surfaces, 1u) > buffers.size())
+      return emitOpError() << "has " << buffers.size()
+                           << " storage operand(s), too few for the "
+                           << body.getNumArguments() << " logical operand(s) of its body";
+    if (surfaces == 0) {
+      if (failed(verifyStorageOf(*this, "operand", next, buffers[next], arg)))
+        return failure();
+      ++next;
+      continue;
+    }
+    for (unsigned s = 0; s < surfaces; ++s, ++next) {
+      auto m = dyn_cast<MemRefType>(buffers[next]);
+      if (!m || m.getRank() != 1 || !m.hasStaticShape() || !m.getElementType().isInteger(8) ||
+          !m.getLayout().isIdentity())
+        return emitOpError() << "operand #" << next << " holds surface " << s << " of " << arg
+                             << ", which must be a static memref<BYTES x i8>, got "
+                             << buffers[next];
+    }
+  }
+  if (next != buffers.size())
+    return emitOpError() << "has " << buffers.size() << " storage operand(s) but its body takes "
                          << body.getNumArguments() << " logical operand(s)";
-  for (auto [i, buffer, arg] : llvm::enumerate(getIns().getTypes(), body.getArgumentTypes()))
-    if (failed(verifyStorageOf(*this, "operand", i, buffer, arg)))
-      return failure();
   return success();
 }
 

@@ -17,13 +17,24 @@ using namespace mlir::dla;
 #define GET_OP_CLASSES
 #include "dla/Dialect/DLA/IR/DLAOps.cpp.inc"
 
+bool mlir::dla::isF32ToWinogradFp16(RelayoutOp op) {
+  RankedTensorType source = op.getSource().getType();
+  RankedTensorType result = op.getResult().getType();
+  auto weight = dyn_cast_or_null<WeightAttr>(result.getEncoding());
+  return weight && weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd &&
+         !source.getEncoding() && source.getElementType().isF32() &&
+         result.getElementType().isF16();
+}
+
 LogicalResult RelayoutOp::verify() {
   RankedTensorType source = getSource().getType();
   RankedTensorType result = getResult().getType();
   if (source.getShape() != result.getShape())
     return emitOpError("source and result must have the same shape, got ")
            << source << " and " << result;
-  if (source.getElementType() != result.getElementType())
+  // Winograd fp16 weights from f32 weights: the stored taps are computed
+  // from the f32 values and rounded once (as NVIDIA's compiler does).
+  if (source.getElementType() != result.getElementType() && !isF32ToWinogradFp16(*this))
     return emitOpError("source and result must have the same element type, got ")
            << source.getElementType() << " and " << result.getElementType();
   if (!isLayoutEncodingOrNone(source.getEncoding()))

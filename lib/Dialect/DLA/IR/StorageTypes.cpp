@@ -67,3 +67,14 @@ mlir::dla::getStorageBufferType(RankedTensorType type,
     return emitError() << type << " has no storage type (its buffers depend on the values)";
   return MemRefType::get({desc->buffers.front().bytes}, IntegerType::get(type.getContext(), 8));
 }
+
+unsigned mlir::dla::getDataDependentSurfaceCount(RankedTensorType type) {
+  auto enc = dyn_cast_or_null<LayoutEncodingAttr>(type.getEncoding());
+  if (!enc || !type.hasStaticShape())
+    return 0;
+  FailureOr<fmt::StorageDescription> desc = enc.getStorageDescription(
+      type.getShape(), type.getElementType(), [] { return InFlightDiagnostic(); });
+  if (failed(desc) || llvm::none_of(desc->buffers, [](auto &b) { return b.bytes < 0; }))
+    return 0;
+  return desc->buffers.size();
+}

@@ -1,7 +1,8 @@
 //===- LowerBuffersToReference.cpp - dla.on_storage on the CPU ------------===//
 //
 // dla.on_storage -> unpack every operand's storage into a row-major buffer
-// (StorageCopy's loops), its layer ops on those buffers lowered by the
+// (StorageCopy's loops; compressed weights decompressed first,
+// StorageDecompress), its layer ops on those buffers lowered by the
 // reference patterns of --dla-lower-to-reference (one arithmetic for both
 // forms), pack each result into its storage. A check that the memref form
 // the backends read means what the tensor form means.
@@ -10,6 +11,7 @@
 
 #include "ReferencePatterns.h"
 #include "StorageCopy.h"
+#include "StorageDecompress.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
@@ -73,8 +75,20 @@ void expand(OnStorageOp op) {
   auto module = op->getParentOfType<ModuleOp>();
   Block &body = op.getBody().front();
   IRMapping mapping;
-  for (auto [buffer, arg] : llvm::zip_equal(op.getIns(), body.getArguments()))
-    mapping.map(arg, readOperand(b, loc, module, buffer, cast<RankedTensorType>(arg.getType())));
+  ValueRange ins = op.getIns();
+  for (BlockArgument arg : body.getArguments()) {
+    auto logical = cast<RankedTensorType>(arg.getType());
+    // Compressed weights: their surfaces decompressed into the uncompressed
+    // image, then read as that (the verifier checked the count).
+    if (unsigned surfaces = getDataDependentSurfaceCount(logical)) {
+      Value image = emitDecompressWeights(b, loc, logical, ins[0], ins[1], ins[2]);
+      mapping.map(arg, readOperand(b, loc, module, image, getUncompressedWeightType(logical)));
+      ins = ins.drop_front(surfaces);
+      continue;
+    }
+    mapping.map(arg, readOperand(b, loc, module, ins.front(), logical));
+    ins = ins.drop_front();
+  }
   for (Operation &layer : body.without_terminator()) {
     Operation *plain = b.clone(layer, mapping);
     for (Value r : plain->getResults()) {

@@ -96,6 +96,14 @@ LogicalResult checkModule(ModuleOp module) {
       llvm::append_range(types, op->getOperandTypes());
       llvm::append_range(types, op->getResultTypes());
     }
+    // Compressed weights reach a layer as the surfaces of their
+    // dla.weight_constant (its own case below), never as one buffer.
+    if (isa<PrecisionConversionOpInterface>(op)) {
+      types.clear();
+      for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+        if (!v.getDefiningOp<WeightConstantOp>())
+          types.push_back(v.getType());
+    }
     for (Type t : types) {
       LayoutEncodingAttr enc = getEncoding(t);
       if (!enc)
@@ -145,7 +153,7 @@ LogicalResult checkModule(ModuleOp module) {
     // Layer ops run in a dla.on_storage: every operand must have a storage
     // buffer type, and a convolution fuses one SDP at most.
     if (auto layer = dyn_cast<PrecisionConversionOpInterface>(op)) {
-      for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      for (Type t : types)
         if (failed(getStorageBufferType(cast<RankedTensorType>(t),
                                         [&] { return op->emitError(); })))
           return WalkResult::interrupt();
@@ -160,11 +168,23 @@ LogicalResult checkModule(ModuleOp module) {
       return WalkResult::advance();
     }
     if (auto weights = dyn_cast<WeightConstantOp>(op)) {
-      if (!weights->use_empty()) {
-        op->emitError("compressed weights have no storage type (their surface sizes depend on "
-                      "the values); --dla-lower-to-memref keeps them only as unused constants");
+      if (!llvm::all_of(ArrayRef<Attribute>{weights.getWgs(), weights.getWmb(),
+                                            weights.getData()},
+                        llvm::IsaPred<DenseResourceElementsAttr>)) {
+        op->emitError("compressed weights must hold their WGS, WMB and data surfaces as "
+                      "dense_resource blobs; run --dla-pack-weights first");
         return WalkResult::interrupt();
       }
+      // A layer reads the three surfaces (dla.on_storage); anything else
+      // would need one buffer.
+      for (Operation *user : weights->getUsers())
+        if (!isa<PrecisionConversionOpInterface>(user)) {
+          op->emitError("compressed weights have no storage type (their surface sizes depend "
+                        "on the values); --dla-lower-to-memref runs them as a layer's operand "
+                        "only, but '")
+              << user->getName() << "' uses them";
+          return WalkResult::interrupt();
+        }
       return WalkResult::advance();
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
@@ -195,6 +215,10 @@ struct StorageTypeConverter : TypeConverter {
     addConversion([](Type t) { return t; });
     addConversion([](RankedTensorType t) -> std::optional<Type> {
       if (!getEncoding(t))
+        return t;
+      // Compressed weights have surfaces, not a type: their
+      // dla.weight_constant is consumed by the layers' dla.on_storage.
+      if (getDataDependentSurfaceCount(t))
         return t;
       std::unique_ptr<fmt::BoundLayout> bound = bindChecked(t);
       if (!bound)
@@ -247,6 +271,8 @@ struct RelayoutLowering : OpConversionPattern<RelayoutOp> {
   }
 };
 
+FailureOr<SmallVector<Value>> makeWeightGlobals(WeightConstantOp op, OpBuilder *b);
+
 /// Whether any op of `op`'s hardware layer has an encoded operand or result:
 /// then the whole layer runs on storage.
 bool layerMentionsEncoding(PrecisionConversionOpInterface op) {
@@ -278,8 +304,17 @@ struct LayerOnStorage : OpInterfaceConversionPattern<PrecisionConversionOpInterf
           ins.insert(v);
     ValueRange outs = layer.back()->getResults();
     SmallVector<Value> inBuffers, outBuffers;
-    for (Value v : ins)
+    for (Value v : ins) {
+      // Compressed weights: their three surfaces, as the hardware reads them.
+      if (auto weights = v.getDefiningOp<WeightConstantOp>()) {
+        FailureOr<SmallVector<Value>> surfaces = makeWeightGlobals(weights, &rewriter);
+        if (failed(surfaces))
+          return failure();
+        llvm::append_range(inBuffers, *surfaces);
+        continue;
+      }
       inBuffers.push_back(toBuffer(rewriter, loc, rewriter.getRemappedValue(v)));
+    }
     for (Value r : outs) {
       auto logical = cast<RankedTensorType>(r.getType());
       outBuffers.push_back(getEncoding(logical)
@@ -346,33 +381,42 @@ struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
 };
 
 /// Compressed weights: three aligned globals (WGS, WMB, data), as a runtime
-/// finds them; the op itself has no uses (checkModule).
+/// finds them. With `b`, returns their memref.get_global there.
+FailureOr<SmallVector<Value>> makeWeightGlobals(WeightConstantOp op, OpBuilder *b) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto type = cast<RankedTensorType>(op.getType());
+  auto desc = getEncoding(type).getStorageDescription(type.getShape(), type.getElementType(),
+                                                      [&] { return op.emitError(); });
+  if (failed(desc))
+    return failure();
+  SmallVector<Value> buffers;
+  Attribute surfaces[] = {op.getWgs(), op.getWmb(), op.getData()};
+  for (auto [i, attr] : llvm::enumerate(surfaces)) {
+    auto resource = cast<DenseResourceElementsAttr>(attr); // checkModule
+    const int64_t bytes = cast<ShapedType>(resource.getType()).getNumElements();
+    std::string name = "__dla_weights_" + desc->buffers[i].name;
+    auto memType = MemRefType::get({bytes}, IntegerType::get(op.getContext(), 8));
+    OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
+    auto global = memref::GlobalOp::create(
+        mb, op.getLoc(), uniqueSymbol(module, name), mb.getStringAttr("private"), memType,
+        DenseResourceElementsAttr::get(storageTensorType(op.getContext(), bytes),
+                                       resource.getRawHandle()),
+        /*constant=*/true, mb.getI64IntegerAttr(desc->buffers[i].alignment));
+    if (b)
+      buffers.push_back(
+          memref::GetGlobalOp::create(*b, op.getLoc(), memType, global.getSymName()));
+  }
+  return buffers;
+}
+
+/// Compressed weights no layer reads: their globals only. Those a layer
+/// reads are used at that layer's dla.on_storage (LayerOnStorage).
 struct WeightConstantLowering : OpConversionPattern<WeightConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WeightConstantOp op, OpAdaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    auto module = op->getParentOfType<ModuleOp>();
-    auto enc = getEncoding(op.getType());
-    auto type = cast<RankedTensorType>(op.getType());
-    auto desc = enc.getStorageDescription(type.getShape(), type.getElementType(),
-                                          [&] { return op.emitError(); });
-    if (failed(desc))
+    if (failed(makeWeightGlobals(op, nullptr)))
       return failure();
-    Attribute surfaces[] = {op.getWgs(), op.getWmb(), op.getData()};
-    for (auto [i, attr] : llvm::enumerate(surfaces)) {
-      auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
-      if (!resource)
-        return rewriter.notifyMatchFailure(op, "surface is not a dense_resource");
-      const int64_t bytes = cast<ShapedType>(resource.getType()).getNumElements();
-      std::string name = "__dla_weights_" + desc->buffers[i].name;
-      auto memType = MemRefType::get({bytes}, rewriter.getI8Type());
-      OpBuilder mb = OpBuilder::atBlockBegin(module.getBody());
-      memref::GlobalOp::create(
-          mb, op.getLoc(), uniqueSymbol(module, name), mb.getStringAttr("private"), memType,
-          DenseResourceElementsAttr::get(storageTensorType(getContext(), bytes),
-                                         resource.getRawHandle()),
-          /*constant=*/true, mb.getI64IntegerAttr(desc->buffers[i].alignment));
-      }
     rewriter.eraseOp(op);
     return success();
   }
@@ -417,7 +461,11 @@ struct LowerToMemrefPass : mlir::dla::impl::DLAEncodingsToMemrefBase<LowerToMemr
         return !layerMentionsEncoding(layer);
       return !mentionsEncoding(op);
     });
-    target.addIllegalOp<RelayoutOp, ToStorageOp, FromStorageOp, WeightConstantOp>();
+    target.addIllegalOp<RelayoutOp, ToStorageOp, FromStorageOp>();
+    // Compressed weights a layer reads stay until the layer's dla.on_storage
+    // holds their surfaces (then they are dead, erased below).
+    target.addDynamicallyLegalOp<WeightConstantOp>(
+        [](WeightConstantOp op) { return !op->use_empty(); });
     RewritePatternSet patterns(ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateCallOpTypeConversionPattern(patterns, converter);
@@ -427,6 +475,10 @@ struct LowerToMemrefPass : mlir::dla::impl::DLAEncodingsToMemrefBase<LowerToMemr
     patterns.add<LayerOnStorage>(converter, ctx);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    module.walk([](WeightConstantOp op) {
+      if (op->use_empty())
+        op->erase();
+    });
     // Only the layer ops inside dla.on_storage still read the target: it
     // moves onto each of those (their verifiers find it there, and it goes
     // with them when they are lowered), so the lowered module parses

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -36,17 +37,38 @@ LogicalResult checkLowerable(PrecisionConversionOpInterface op) {
 /// what is fused to it) in a dla.on_storage that
 /// --dla-lower-buffers-to-reference runs: an encoded operand or result, and
 /// a storage buffer type for every operand and result of the layer.
+/// A constant (or one rounded by the truncf --dla-pack-weights fuses)
+/// relayouted into `v`'s encoding, or already packed.
+bool isPackedConstant(Value v) {
+  if (v.getDefiningOp<WeightConstantOp>())
+    return true;
+  auto relayout = v.getDefiningOp<RelayoutOp>();
+  if (!relayout)
+    return false;
+  Value root = relayout.getSource();
+  if (auto truncf = root.getDefiningOp<arith::TruncFOp>())
+    root = truncf.getIn();
+  return matchPattern(root, m_Constant());
+}
+
 bool hasRunnableStorageForm(PrecisionConversionOpInterface op) {
   bool encoded = false;
   // Asked quietly: an operand without a storage type only means the layer
   // is lowered here.
   ScopedDiagnosticHandler quiet(op->getContext(), [](Diagnostic &) { return success(); });
   for (Operation *member : getHardwareLayer(op))
-    for (Type t : llvm::concat<Type>(member->getOperandTypes(), member->getResultTypes())) {
-      auto tensor = dyn_cast<RankedTensorType>(t);
+    for (Value v : llvm::concat<Value>(member->getOperands(), member->getResults())) {
+      auto tensor = dyn_cast<RankedTensorType>(v.getType());
       if (!tensor || !tensor.hasStaticShape())
         return false;
       encoded |= bool(tensor.getEncoding());
+      // Compressed weights run from their three surfaces once a constant
+      // is packed into them.
+      if (getDataDependentSurfaceCount(tensor)) {
+        if (!isPackedConstant(v))
+          return false;
+        continue;
+      }
       if (failed(getStorageBufferType(tensor, [&] { return mlir::emitError(op->getLoc()); })))
         return false;
     }

@@ -164,6 +164,12 @@ bool matchSource(RelayoutOp op, PackJob &job) {
     job.truncf = c->truncf;
     job.pack.fromFp32 = true;
     job.pack.rounding = c->rounding;
+  } else if (isF32ToWinogradFp16(op)) {
+    // The f32 weights themselves: transformed in f32, rounded once with the
+    // encoding's rounding.
+    job.pack.fromFp32 = true;
+    job.pack.transformFromFp32 = true;
+    job.pack.rounding = cast<WeightAttr>(op.getType().getEncoding()).getRounding();
   }
   return true;
 }
@@ -266,6 +272,18 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
     // (Winograd) refuse to bind, with their reason.
     if (failed(readConstantBytes(job)))
       return failure();
+    // Winograd fp16 from f32 weights: two ways, which differ in the last bit.
+    if (auto weight = dyn_cast_or_null<WeightAttr>(result.getEncoding());
+        weight && job.pack.fromFp32 &&
+        weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd) {
+      if (job.pack.transformFromFp32)
+        op.emitRemark("Winograd fp16 weights from f32: transformed in f32, rounded once "
+                      "(as NVIDIA's compiler)");
+      else
+        op.emitRemark("Winograd fp16 weights from the arith.truncf-rounded weights: "
+                      "transformed, rounded again (relayout the f32 constant straight into "
+                      "the encoding to round once)");
+    }
     jobs.push_back(std::move(job));
     return success();
   }

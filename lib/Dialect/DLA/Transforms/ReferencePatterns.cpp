@@ -80,8 +80,21 @@ Value readPlain(OpBuilder &b, Location loc, Value v) {
     if (auto truncf = root.getDefiningOp<arith::TruncFOp>())
       root = truncf.getIn();
     if (!cast<RankedTensorType>(source.getType()).getEncoding() &&
-        matchPattern(root, m_Constant()))
+        matchPattern(root, m_Constant())) {
+      // f32 weights relayouted straight into Winograd fp16: the direct sum
+      // reads them rounded to fp16 once (the stored taps round G g G^T of
+      // the f32 values instead; both within the Winograd error bound).
+      if (isF32ToWinogradFp16(relayout)) {
+        auto rounding = cast<WeightAttr>(type.getEncoding()).getRounding() ==
+                                ::dlaformat::Fp16Rounding::TiesToEven
+                            ? arith::RoundingMode::to_nearest_even
+                            : arith::RoundingMode::to_nearest_away;
+        return arith::TruncFOp::create(
+            b, loc, RankedTensorType::get(type.getShape(), type.getElementType()), source,
+            arith::RoundingModeAttr::get(b.getContext(), rounding), arith::FastMathFlagsAttr());
+      }
       return source;
+    }
   }
   return RelayoutOp::create(
       b, loc, RankedTensorType::get(type.getShape(), type.getElementType()), v);

@@ -72,6 +72,17 @@ MemRefType getStorageViewType(const ::dlaformat::StorageView &view, Type logical
 FailureOr<MemRefType> getStorageBufferType(RankedTensorType type,
                                            function_ref<InFlightDiagnostic()> emitError);
 
+/// Whether `op` relayouts f32 weights straight into Winograd fp16 weights
+/// (the one relayout that changes the element type: the stored taps are
+/// G g G^T of the f32 weights, rounded once).
+bool isF32ToWinogradFp16(RelayoutOp op);
+
+/// The number of surfaces that hold a tensor of `type` whose storage depends
+/// on the values (compressed weights: WGS, WMB, data, each a
+/// memref<BYTES x i8> sized by the data), or 0 for every other type (one
+/// buffer, getStorageBufferType).
+unsigned getDataDependentSurfaceCount(RankedTensorType type);
+
 /// The typed views a backend reads a tensor of `type` through: the strided views
 /// of its encoding's StorageDescription; for a layout with no strided view
 /// (NVDLA weights) its storage bytes memref<BYTES x i8>; without an

@@ -29,7 +29,9 @@ def DLA_OnStorageOp : DLA_Op<"on_storage", [
     yielded value the logical tensor whose storage is the matching `outs`
     buffer. An encoded tensor's storage is its byte buffer
     `memref<BYTES x i8>` (size and alignment from the format library); a
-    tensor without encoding is its row-major memref. The typed strided views
+    tensor without encoding is its row-major memref. Compressed weights,
+    whose storage depends on the values, take three consecutive `ins`
+    operands: their WGS, WMB and data surfaces (`memref<BYTES x i8>` each). The typed strided views
     of a buffer (line and surface strides, plane offsets) are the format
     library's `StorageDescription` of the logical type
     (`getStorageMemRefTypes`), so they are never written twice.
@@ -64,7 +66,8 @@ def DLA_OnStorageOp : DLA_Op<"on_storage", [
   let extraClassDeclaration = [{
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutsMutable(); }
     ::mlir::dla::YieldOp getYield();
-    /// The logical tensor type whose storage is `ins` operand `i`.
+    /// The logical tensor type of block argument `i` (its storage is one
+    /// `ins` operand, or three for compressed weights).
     ::mlir::RankedTensorType getInputType(unsigned i);
     /// The logical tensor type whose storage is `outs` operand `i`.
     ::mlir::RankedTensorType getOutputType(unsigned i);
