@@ -228,6 +228,21 @@ class Module:
     def __str__(self):
         return _capi.to_string(_capi.mlirOperationPrint, self.operation)
 
+    def text(self, debug_info=False):
+        """The module's text; with `debug_info`, every op's location too (a
+        module re-printed for dla-opt keeps the ONNX node names its
+        diagnostics report)."""
+        if not debug_info:
+            return str(self)
+        flags = _capi.mlirOpPrintingFlagsCreate()
+        try:
+            _capi.mlirOpPrintingFlagsEnableDebugInfo(flags, True, False)
+            return _capi.to_string(
+                lambda op, cb, data: _capi.mlirOperationPrintWithFlags(op, flags, cb, data),
+                self.operation)
+        finally:
+            _capi.mlirOpPrintingFlagsDestroy(flags)
+
 
 class Diagnostic(tuple):
     """One diagnostic of a pass pipeline: (location, severity, message);

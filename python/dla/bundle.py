@@ -30,10 +30,22 @@ _NOT_LAYERS = {"builtin.module", "func.func", "func.return", "arith.constant", "
 # A location "file":line:col (the innermost file location of an op).
 _FILE_LOC = re.compile(r'"([^"]*)":(\d+):(\d+)')
 _REMARK = re.compile(r"^(.*?):(\d+):(\d+): remark: (.*)$")
+# dla-opt names the ONNX node a location names (tools/dla-opt/
+# ModelDiagnostics.h): "model.onnx: node 'conv1': remark: ..." or
+# "nodes 'a', 'b'"; the ops carry loc("conv1"("model.onnx":0:0)).
+_NODE_REMARK = re.compile(r"^(.*?): nodes? ((?:'[^']*'(?:, )?)+): remark: (.*)$")
+_NODE_LOC = re.compile(r'^loc\("((?:[^"\\]|\\.)*)"\(')
 
 
 def _loc_key(path, line, col):
     return (os.path.basename(path), int(line), int(col))
+
+
+def _loc_text(key):
+    """"model.onnx:3:5", "node 'conv1'" or None."""
+    if not key:
+        return None
+    return "node '%s'" % key[1] if key[0] == "node" else "%s:%d:%d" % key
 
 
 def parse_remarks(text):
@@ -41,8 +53,12 @@ def parse_remarks(text):
     remarks = []
     for line in text.splitlines():
         m = _REMARK.match(line)
+        n = _NODE_REMARK.match(line)
         if m:
             remarks.append((_loc_key(m.group(1), m.group(2), m.group(3)), m.group(4)))
+        elif n:
+            for name in re.findall(r"'([^']*)'", n.group(2)):
+                remarks.append((("node", name), n.group(3)))
         elif ": remark: " in line:
             remarks.append((None, line.split(": remark: ", 1)[1]))
     return remarks
@@ -109,6 +125,9 @@ def describe(module, remarks_text="", **info):
     names = {}
 
     def loc_of(op):
+        node = _NODE_LOC.match(op.location)
+        if node:
+            return ("node", node.group(1))
         m = _FILE_LOC.search(op.location)
         return _loc_key(*m.groups()) if m else None
 
@@ -186,7 +205,7 @@ def describe(module, remarks_text="", **info):
                  "inputs": [value_name(v, op) for v in op.operands],
                  "encodings": {"inputs": [_encoding(t) for t in operand_types],
                                "outputs": [_encoding(t) for t in op.result_types]},
-                 "location": "%s:%d:%d" % loc_of(op) if loc_of(op) else op.location}
+                 "location": _loc_text(loc_of(op)) or op.location}
         if "mode" in op.attributes:
             # '#dla<sdp_mode on_the_fly>' -> 'on_the_fly'
             layer["mode"] = _inner(str(op.attributes["mode"])).split()[-1]
@@ -212,7 +231,7 @@ def describe(module, remarks_text="", **info):
     manifest = dict(format="dla-bundle", version=FORMAT_VERSION, **info)
     manifest.update(summary=summary, weights=weights, tensors=tensors, layers=layers,
                     relayouts=relayouts,
-                    remarks=[{"location": "%s:%d:%d" % k if k else None, "message": m}
+                    remarks=[{"location": _loc_text(k), "message": m}
                              for k, m in remarks])
     return manifest, files
 
