@@ -9,6 +9,10 @@
 #  - test/ONNX and test/Models: ONNX import and JIT execution of whole
 #    models, minutes each under ASan; their dla-opt work (convert, pack,
 #    lower) is covered by the lit tests of those passes and the fuzzers.
+#  - test/Bundle: dla-compile is Python over libDLACAPI.so, which here
+#    needs the ASan runtime preloaded into every process of the test
+#    (FileCheck and Chromium too); the C API calls of bundle.describe run
+#    under ASan in python/tests (test_bundle.py), below.
 #  - test/NvdlaCModel: NVIDIA's C model, not project code; its trace player
 #    is built with g++ by scripts/build-nvdla-cmod.sh, not in build-san.
 #  - test/CAPI/install.test: builds an out-of-tree consumer against the
@@ -36,7 +40,7 @@ log=$(mktemp -d)
 status=0
 echo "== [sanitizers] lit (regression + unit tests) in $BUILD_DIR"
 /usr/bin/python3 /usr/lib/llvm-22/bin/lit -sv \
-  --filter-out '^DLA :: (ONNX|Models|NvdlaCModel)/|^DLA :: CAPI/install\.test$' \
+  --filter-out '^DLA :: (ONNX|Models|NvdlaCModel|Bundle)/|^DLA :: CAPI/install\.test$' \
   "$BUILD_DIR/test" "$BUILD_DIR/test/Unit" | tee "$log/lit" || status=1
 
 echo "== [sanitizers] pytest python/tests (libDLACAPI.so instrumented, ASan runtime preloaded)"
