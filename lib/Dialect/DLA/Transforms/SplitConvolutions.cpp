@@ -57,9 +57,8 @@ bool isStatic(Value v) {
 /// does not fit. One visit per convolution: the walk of the pass, not a
 /// greedy driver, so that the error and the remark are said once.
 FailureOr<int64_t> splitConvolution(RewriterBase &rewriter, ConvOp conv,
-                                    std::optional<fmt::Target> given, int64_t banks,
+                                    const fmt::Target &target, int64_t banks,
                                     int64_t bankEntries) {
-  fmt::Target target = given ? *given : TargetAttr::lookup(conv);
   if (target.accelerator != fmt::Accelerator::Nvdla || conv.getMode() == nv::ConvMode::Winograd ||
       !isStatic(conv.getInput()) || !isStatic(conv.getWeight()) || !isStatic(conv.getOutput()))
     return 1;
@@ -163,17 +162,17 @@ struct SplitConvolutionsPass : mlir::dla::impl::DLASplitConvolutionsBase<SplitCo
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<fmt::Target> given;
+    // The option's target, else the module's (one per module).
+    fmt::Target effective = TargetAttr::lookup(getOperation());
     if (!target.empty()) {
       fmt::Expected<fmt::Target> parsed = fmt::parseTarget(target);
       if (!parsed) {
         getOperation().emitError() << parsed.message();
         return signalPassFailure();
       }
-      given = *parsed;
+      effective = *parsed;
     }
     // The options against the buffer of the configuration they apply to.
-    fmt::Target effective = given ? *given : TargetAttr::lookup(getOperation());
     if (effective.accelerator == fmt::Accelerator::Nvdla) {
       const nv::HardwareConfig &config = nv::getHardwareConfig(effective.config);
       for (auto [name, value, most, macro] :
@@ -192,7 +191,7 @@ struct SplitConvolutionsPass : mlir::dla::impl::DLASplitConvolutionsBase<SplitCo
     IRRewriter rewriter(&getContext());
     bool ok = true;
     for (ConvOp conv : convs) {
-      FailureOr<int64_t> n = splitConvolution(rewriter, conv, given, banks, bankEntries);
+      FailureOr<int64_t> n = splitConvolution(rewriter, conv, effective, banks, bankEntries);
       if (failed(n)) {
         ok = false;
         continue;
