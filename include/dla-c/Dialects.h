@@ -72,6 +72,14 @@ DLA_CAPI_EXPORTED bool dlaAttributeIsALayoutEncoding(MlirAttribute attr);
 /// `*result` owns a new bound layout (see dla-c/Format.h for its queries).
 DLA_CAPI_EXPORTED DlaStatus dlaTypeBindLayout(MlirType tensorType, DlaBoundLayout *result);
 
+/// The storage description of a ranked tensor type: its bound layout's
+/// buffers and views, or, for storage that is not a layout (compressed
+/// weights), its surfaces with bytes -1 (they depend on the values), their
+/// alignment, and no views. On success `*result` owns a new description
+/// (release with dlaStorageDescriptionDestroy; queries in dla-c/Format.h).
+DLA_CAPI_EXPORTED DlaStatus dlaTypeDescribeStorage(MlirType tensorType,
+                                                   DlaStorageDescription *result);
+
 /// Shorthands that bind, ask, and release.
 DLA_CAPI_EXPORTED DlaStatus dlaTypeGetStorageBytes(MlirType tensorType, int64_t *bytes);
 DLA_CAPI_EXPORTED DlaStatus dlaTypeGetByteOffset(MlirType tensorType, intptr_t rank,

@@ -251,6 +251,30 @@ DlaStatus dlaTypeBindLayout(MlirType tensorType, DlaBoundLayout *result) {
   return status;
 }
 
+DlaStatus dlaTypeDescribeStorage(MlirType tensorType, DlaStorageDescription *result) {
+  auto tensor = dyn_cast_or_null<RankedTensorType>(
+      mlirTypeIsNull(tensorType) ? Type() : unwrap(tensorType));
+  auto layout = tensor ? dyn_cast_or_null<LayoutEncodingAttr>(tensor.getEncoding()) : nullptr;
+  if (!layout || !tensor.hasStaticShape()) {
+    // Row-major, or the errors bindType gives.
+    std::unique_ptr<fmt::BoundLayout> bound;
+    DlaStatus status = bindType(tensorType, bound);
+    if (dlaStatusIsOk(status) && result)
+      *result = dlaBoundLayoutDescribeStorage(DlaBoundLayout{bound.get()});
+    return status;
+  }
+  MLIRContext *context = tensor.getContext();
+  DiagnosticCapture capture(context);
+  FailureOr<fmt::StorageDescription> d = layout.getStorageDescription(
+      tensor.getShape(), tensor.getElementType(),
+      [&] { return emitError(UnknownLoc::get(context)); });
+  if (failed(d))
+    return capture.fail();
+  if (result)
+    *result = DlaStorageDescription{new fmt::StorageDescription(std::move(*d))};
+  return ok();
+}
+
 DlaStatus dlaTypeGetStorageBytes(MlirType tensorType, int64_t *bytes) {
   std::unique_ptr<fmt::BoundLayout> bound;
   DlaStatus status = bindType(tensorType, bound);

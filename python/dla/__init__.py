@@ -359,6 +359,23 @@ class Type(_ContextObject):
             raise DLAError("%s is not a ranked tensor type" % self)
         return Type(self.context, _capi.mlirShapedTypeGetElementType(self.handle))
 
+    @property
+    def shape(self):
+        """The ranked tensor's dimensions (-1 for a dynamic one)."""
+        if not _capi.mlirTypeIsARankedTensor(self.handle):
+            raise DLAError("%s is not a ranked tensor type" % self)
+        return tuple(_capi.mlirShapedTypeGetDimSize(self.handle, i)
+                     for i in range(_capi.mlirShapedTypeGetRank(self.handle)))
+
+    def storage(self):
+        """The storage description, as Layout.storage() gives it, of any
+        static tensor type, including storage that is no layout: compressed
+        weights give their WGS / WMB / data surfaces, each with bytes -1
+        (they depend on the values), its alignment, and no views."""
+        d = _capi.DlaStorageDescription()
+        _check(_capi.dlaTypeDescribeStorage(self.handle, ctypes.byref(d)))
+        return _read_storage(d, len(self.shape))
+
     def pack_surfaces(self, data):
         """Every storage surface of a constant of this type, as
         {name: numpy uint8 array}, through the packer --dla-pack-weights
@@ -468,6 +485,40 @@ class ChunkedAttr(Attribute):
 
 # --- bound layouts -----------------------------------------------------------
 
+def _read_storage(d, rank):
+    """A DlaStorageDescription as Layout.storage() returns it; destroys it."""
+    try:
+        name = ctypes.c_char_p()
+        a, b, c, w = (ctypes.c_int64() for _ in range(4))
+        buffers = []
+        for i in range(_capi.dlaStorageDescriptionGetNumBuffers(d)):
+            _check(_capi.dlaStorageDescriptionGetBuffer(d, i, ctypes.byref(name),
+                                                        ctypes.byref(a), ctypes.byref(b)))
+            buffers.append({"name": name.value.decode(), "bytes": a.value,
+                            "alignment": b.value})
+        views = []
+        buf, ndims = ctypes.c_ssize_t(), ctypes.c_ssize_t()
+        for i in range(_capi.dlaStorageDescriptionGetNumViews(d)):
+            _check(_capi.dlaStorageDescriptionGetView(d, i, ctypes.byref(name),
+                                                      ctypes.byref(buf), ctypes.byref(a),
+                                                      ctypes.byref(b), ctypes.byref(ndims)))
+            view = {"name": name.value.decode(), "buffer": buf.value,
+                    "element_bytes": a.value, "offset": b.value, "dims": [],
+                    "logical_base": tuple(
+                        _capi.dlaStorageDescriptionGetViewLogicalBase(d, i, k)
+                        for k in range(rank))}
+            for k in range(ndims.value):
+                _check(_capi.dlaStorageDescriptionGetViewDim(
+                    d, i, k, ctypes.byref(a), ctypes.byref(b), ctypes.byref(c),
+                    ctypes.byref(w)))
+                view["dims"].append({"extent": a.value, "stride": b.value,
+                                     "logical_dim": c.value, "weight": w.value})
+            views.append(view)
+        return {"buffers": buffers, "views": views}
+    finally:
+        _capi.dlaStorageDescriptionDestroy(d)
+
+
 class Layout:
     """A layout bound to one logical shape and element width: storage size,
     byte offsets, pack and unpack. Independent of any context once made."""
@@ -503,37 +554,7 @@ class Layout:
         "views": [{"name", "buffer", "element_bytes", "offset", "logical_base",
         "dims": [{"extent", "stride", "logical_dim", "weight"}]}]}. Strides and
         offsets count storage elements of the view's width."""
-        d = _capi.dlaBoundLayoutDescribeStorage(self._bound)
-        try:
-            name = ctypes.c_char_p()
-            a, b, c, w = (ctypes.c_int64() for _ in range(4))
-            buffers = []
-            for i in range(_capi.dlaStorageDescriptionGetNumBuffers(d)):
-                _check(_capi.dlaStorageDescriptionGetBuffer(d, i, ctypes.byref(name),
-                                                            ctypes.byref(a), ctypes.byref(b)))
-                buffers.append({"name": name.value.decode(), "bytes": a.value,
-                                "alignment": b.value})
-            views = []
-            buf, ndims = ctypes.c_ssize_t(), ctypes.c_ssize_t()
-            for i in range(_capi.dlaStorageDescriptionGetNumViews(d)):
-                _check(_capi.dlaStorageDescriptionGetView(d, i, ctypes.byref(name),
-                                                          ctypes.byref(buf), ctypes.byref(a),
-                                                          ctypes.byref(b), ctypes.byref(ndims)))
-                view = {"name": name.value.decode(), "buffer": buf.value,
-                        "element_bytes": a.value, "offset": b.value, "dims": [],
-                        "logical_base": tuple(
-                            _capi.dlaStorageDescriptionGetViewLogicalBase(d, i, k)
-                            for k in range(len(self.shape)))}
-                for k in range(ndims.value):
-                    _check(_capi.dlaStorageDescriptionGetViewDim(
-                        d, i, k, ctypes.byref(a), ctypes.byref(b), ctypes.byref(c),
-                        ctypes.byref(w)))
-                    view["dims"].append({"extent": a.value, "stride": b.value,
-                                         "logical_dim": c.value, "weight": w.value})
-                views.append(view)
-            return {"buffers": buffers, "views": views}
-        finally:
-            _capi.dlaStorageDescriptionDestroy(d)
+        return _read_storage(_capi.dlaBoundLayoutDescribeStorage(self._bound), len(self.shape))
 
     def byte_offset(self, index):
         """Byte offset in storage of the logical element at `index`."""

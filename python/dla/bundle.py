@@ -86,6 +86,14 @@ def _tensor_info(t):
     }, layout
 
 
+def _element_bytes(element_type):
+    """Bytes of an integer or float element type (i8, f16, ...)."""
+    m = re.search(r"(\d+)$", str(element_type))
+    if not m or int(m.group(1)) % 8:
+        raise DLAError("%s: no whole-byte storage width" % element_type)
+    return int(m.group(1)) // 8
+
+
 def _storage(layout):
     s = layout.storage()
     views = []
@@ -121,6 +129,7 @@ def describe(module, remarks_text="", **info):
     ops = module.walk()
     types, producers = {}, {}
     weights, tensors, layers, relayouts, files = [], [], [], [], {}
+    compressed_pairs = []  # (dense bytes, WGS + WMB + data) of compressed weights
     func, arg_types = None, []
     names = {}
 
@@ -172,16 +181,27 @@ def describe(module, remarks_text="", **info):
                                 **entry))
             continue
         if op.name == "dla.weight_constant":
-            entry, _ = _tensor_info(op.result_types[0])
-            for surface in ("wgs", "wmb", "data"):
-                key, blob = op.attributes[surface].resource_blob()
+            # Compressed weights: no bound layout (their storage depends on
+            # the values); the type describes the surfaces, the blobs size them.
+            t = op.result_types[0]
+            blobs = {s: op.attributes[s].resource_blob() for s in ("wgs", "wmb", "data")}
+            storage = t.storage()
+            for b in storage["buffers"]:
+                b["bytes"] = len(blobs[b["name"]][1])
+            entry = {"type": str(t), "shape": list(t.shape),
+                     "element_type": str(t.element_type),
+                     "element_bytes": _element_bytes(t.element_type),
+                     "encoding": str(t.encoding), "storage": storage}
+            dense = module.context.parse_type(str(t).replace(", compressed", ""))
+            compressed_pairs.append((dense.layout().storage_bytes,
+                                     sum(len(blob) for _, blob in blobs.values())))
+            for b in storage["buffers"]:
+                key, blob = blobs[b["name"]]
                 files["weights/%s.bin" % key] = blob
-                buffers = {b["name"]: b for b in entry["storage"]["buffers"]}
-                item = dict(entry, name=key, surface=surface, file="weights/%s.bin" % key,
-                            value=names[op.results[0]], compressed_bytes=None)
-                item["bytes"] = len(blob)
-                item["alignment"] = buffers.get(surface, {"alignment": 1})["alignment"]
-                weights.append(item)
+                weights.append(dict(entry, name=key, surface=b["name"],
+                                    file="weights/%s.bin" % key, bytes=len(blob),
+                                    alignment=b["alignment"], value=names[op.results[0]],
+                                    compressed_bytes=None))
             continue
         if op.name == "dla.relayout":
             src, dst = operand_types[0], op.result_types[0]
@@ -227,7 +247,7 @@ def describe(module, remarks_text="", **info):
     missing = sorted(set(module.resource_blobs()) - {w["name"] for w in weights})
     if missing:
         raise DLAError("blobs the bundle would lose (no weight file): %s" % ", ".join(missing))
-    summary = _summary(remarks, layers, relayouts, weights)
+    summary = _summary(remarks, layers, relayouts, weights, compressed_pairs)
     manifest = dict(format="dla-bundle", version=FORMAT_VERSION, **info)
     manifest.update(summary=summary, weights=weights, tensors=tensors, layers=layers,
                     relayouts=relayouts,
@@ -256,10 +276,13 @@ def _alignment(entry):
     return max([b["alignment"] for b in buffers] or [1])
 
 
-def _summary(remarks, layers, relayouts, weights):
+def _summary(remarks, layers, relayouts, weights, compressed_pairs):
+    """Compressible weights: the direct ones stored dense (compression would
+    not save) and those stored compressed, each as dense and as compressed."""
     offload = [m for _, m in remarks if m.startswith("dla-convert-tosa: ")]
     dense = sum(w["bytes"] for w in weights)
-    compressible = [w for w in weights if w.get("compressed_bytes") is not None]
+    compressible = [(w["bytes"], w["compressed_bytes"]) for w in weights
+                    if w.get("compressed_bytes") is not None] + compressed_pairs
     return {
         "layers": len(layers),
         "accelerator_layers": sum(1 for l in layers if l["placement"] == "accelerator"),
@@ -269,8 +292,9 @@ def _summary(remarks, layers, relayouts, weights):
         "relayout_bytes": sum(r["read_bytes"] + r["written_bytes"] for r in relayouts),
         "weight_surfaces": len(weights),
         "weight_bytes": dense,
-        "compressible_weight_bytes": sum(w["bytes"] for w in compressible),
-        "compressed_weight_bytes": sum(w["compressed_bytes"] for w in compressible),
+        "compressible_weight_bytes": sum(d for d, _ in compressible),
+        "compressed_weight_bytes": sum(c for _, c in compressible),
+        "compressed_weights": len(compressed_pairs),
     }
 
 

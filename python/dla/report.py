@@ -180,8 +180,10 @@ def html(manifest, maps):
                     [(r["name"], r["input"], r["from"], r["to"], r["read_bytes"],
                       r["written_bytes"]) for r in manifest["relayouts"]]),
              "</div><h2>Weights</h2><p>%d bytes as packed; direct convolution weights %d "
-             "bytes dense, %d compressed (WGS + WMB + data, the packer's sizes).</p>"
-             % (s["weight_bytes"], s["compressible_weight_bytes"], s["compressed_weight_bytes"]),
+             "bytes dense, %d compressed (WGS + WMB + data, the packer's sizes); %d stored "
+             "compressed (where that is smaller).</p>"
+             % (s["weight_bytes"], s["compressible_weight_bytes"], s["compressed_weight_bytes"],
+                s["compressed_weights"]),
              "<div class='scroll'>",
              _table(["surface", "file", "bytes", "alignment", "encoding", "shape",
                      "compressed bytes"],

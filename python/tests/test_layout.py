@@ -301,3 +301,21 @@ def test_storage_description_semi_planar_planes():
     assert [v["offset"] for v in d["views"]] == [0, 65, 64]
     assert d["views"][2]["logical_base"] == (0, 2, 0, 0)
     assert d["views"][1]["dims"][1]["stride"] == 2
+
+
+def test_type_storage_of_compressed_weights():
+    """Compressed weights have no bound layout; their type still describes
+    the storage: WGS, WMB and data surfaces (sizes depend on the values),
+    each 256-byte aligned (the format document's start-address column), no
+    strided views. Layout types describe the same as their bound layout."""
+    with dla.Context() as ctx:
+        t = ctx.parse_type("tensor<16x16x3x3xf16, #dla.weight<direct, fp16, compressed>>")
+        assert t.shape == (16, 16, 3, 3)
+        assert t.storage() == {"views": [], "buffers": [
+            {"name": n, "bytes": -1, "alignment": 256} for n in ("wgs", "wmb", "data")]}
+        with pytest.raises(dla.DLAError, match="data-dependent storage"):
+            t.layout()
+        f = ctx.parse_type("tensor<1x20x5x6xf16, #dla.feature<fp16>>")
+        assert f.storage() == f.layout().storage()
+        with pytest.raises(dla.DLAError, match="dynamic shape"):
+            ctx.parse_type("tensor<?x4xf16>").storage()

@@ -42,7 +42,7 @@ check(not errors, "manifest valid against the schema%s" % (
 with dla.Context() as ctx:
     module = ctx.parse_module(open(net).read())
     module.run_pipeline("builtin.module(dla-compile{convert-tosa=true target=nv_full "
-                        "precision=fp16 layouts=true compression=false})")
+                        "precision=fp16 layouts=true compression=true})")
     blobs = module.resource_blobs()
     check(sorted(blobs) == sorted(bundle.weights),
           "weight names %s are the packed constants' keys" % sorted(bundle.weights))

@@ -22,7 +22,7 @@ from dla_onnx import import_model  # noqa: E402 (beside dla in python_packages)
 with dla.Context() as ctx:
     module = ctx.parse_module(import_model(onnx.load(sys.argv[3]), {"x": [1, 3, 48, 192]}))
     module.run_pipeline("builtin.module(dla-compile{convert-tosa=true target=nv_full "
-                        "precision=fp16 layouts=true compression=false})")
+                        "precision=fp16 layouts=true compression=true})")
     blobs = module.resource_blobs()
 same = sorted(blobs) == sorted(bundle.weights) and all(
     bytes(bundle.weights[k]) == v for k, v in blobs.items())
