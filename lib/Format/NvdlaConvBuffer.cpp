@@ -74,6 +74,33 @@ std::optional<int64_t> entriesPerLine(const HardwareConfig &c, const ConvBufferQ
   return checkedAdd(*whole, *frac);
 }
 
+/// Winograd: entries per line and lines of the extended input cube, and
+/// the bytes of the transformed taps of `kernels` kernels; nullopt on
+/// overflow.
+struct WinogradSizes {
+  int64_t entriesPerLine, lines, bytesPerKernel;
+};
+std::optional<WinogradSizes> winogradSizes(const ConvBufferQuery &q) {
+  const int64_t bpe = getBytesPerElement(q.precision);
+  auto out = [](int64_t in, int64_t padA, int64_t padB, int64_t k, int64_t dil, int64_t stride) {
+    const int64_t window = (k - 1) * dil + 1, padded = in + padA + padB;
+    return padded >= window ? (padded - window) / stride + 1 : 0;
+  };
+  const int64_t outW = out(q.width, q.padLeft, q.padRight, q.kernelW, 1, q.strideW);
+  const int64_t outH = out(q.height, q.padTop, q.padBottom, q.kernelH, q.dilationH, q.strideH);
+  const int64_t cubeW = ceilDiv(outW, 4) * 4 + 4, cubeH = ceilDiv(outH, 4) * 4 + 4;
+  auto channelBytes = checkedMul(q.channels, bpe);
+  if (!channelBytes)
+    return std::nullopt;
+  const int64_t atoms = ceilDiv(*channelBytes, kDocumentAtomBytes); // C' in 32-byte atoms
+  auto atomsExt = product({atoms, q.strideW, q.strideH});
+  auto eps = atomsExt ? checkedMul(cubeW / 4, *atomsExt) : std::nullopt;
+  auto tapBytes = atomsExt ? product({4 * 4, *atomsExt, kDocumentAtomBytes}) : std::nullopt;
+  if (!eps || !tapBytes)
+    return std::nullopt;
+  return WinogradSizes{*eps, cubeH, *tapBytes};
+}
+
 } // namespace
 
 Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &c,
@@ -97,11 +124,26 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
   const std::string overflow = "convolution buffer: sizes overflow a 64-bit integer";
 
   ConvBufferPlan plan;
-  std::optional<int64_t> eps = entriesPerLine(c, q);
-  auto dataEntries = eps ? checkedMul(*eps, q.height) : std::nullopt;
-  auto weightBytes = product({q.kernels, q.channels, q.kernelH, q.kernelW, bpe});
-  auto groupBytes =
-      product({q.channels, q.kernelH, q.kernelW, c.getKernelsPerGroup(q.precision), bpe});
+  std::optional<int64_t> eps, dataEntries, weightBytes, groupBytes;
+  if (q.winograd) {
+    if (q.pixelChannels > 0 || q.strideW <= 0 || ceilDiv(q.kernelW, q.strideW) != 3 ||
+        ceilDiv(q.kernelH, q.strideH) != 3)
+      return makeError("convolution buffer: Winograd takes feature data and 3x3 kernels after "
+                       "the stride's channel extension");
+    std::optional<WinogradSizes> wg = winogradSizes(q);
+    if (wg) {
+      eps = wg->entriesPerLine;
+      dataEntries = checkedMul(wg->entriesPerLine, wg->lines);
+      weightBytes = checkedMul(wg->bytesPerKernel, q.kernels);
+      groupBytes = checkedMul(wg->bytesPerKernel, c.getKernelsPerGroup(q.precision));
+    }
+  } else {
+    eps = entriesPerLine(c, q);
+    dataEntries = eps ? checkedMul(*eps, q.height) : std::nullopt;
+    weightBytes = product({q.kernels, q.channels, q.kernelH, q.kernelW, bpe});
+    groupBytes =
+        product({q.channels, q.kernelH, q.kernelW, c.getKernelsPerGroup(q.precision), bpe});
+  }
   if (!dataEntries || !weightBytes || !groupBytes)
     return makeError(overflow);
   plan.entriesPerLine = *eps;
@@ -124,6 +166,12 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
     plan.allottedWeightBanks = plan.kernelGroupBanks;
     return plan;
   }
+
+  if (q.winograd)
+    return makeError("convolution buffer: the Winograd input takes " + str(plan.dataBanks) +
+                     " banks and one kernel group of transformed weights " +
+                     str(plan.kernelGroupBanks) + ", the buffer has " + str(banks) +
+                     "; NVIDIA's compiler runs such a layer as a direct convolution");
 
   // Partial height: the weights as whole as rows of one output row's window
   // still fit beside them (all, two kernel groups, one), the rest for rows.

@@ -104,6 +104,45 @@ TEST(NvdlaConvBuffer, OneRowTooWide) {
                          "has 32 banks of 512 entries");
 }
 
+ConvBufferQuery winograd(int64_t c, int64_t hw, int64_t k) {
+  ConvBufferQuery q = conv(Precision::Fp16, c, hw, hw, k, 3);
+  q.winograd = true;
+  return q;
+}
+
+TEST(NvdlaConvBuffer, Winograd) {
+  // fp16, 32 channels = 2 atoms; 28x28 out (already a multiple of 4): the
+  // extended cube is 32 x 32, (32 / 4) * 2 = 16 entries a line, 512 entries
+  // = 2 banks; 4x4 taps of 2 atoms = 1024 B a kernel, 32 kernels 1 bank.
+  auto a = planConvBuffer(full(), winograd(32, 28, 32));
+  ASSERT_TRUE(a.ok()) << a.message();
+  EXPECT_EQ(a->entriesPerLine, 16);
+  EXPECT_EQ(a->dataBanks, 2);
+  EXPECT_EQ(a->weightBanks, 1);
+  EXPECT_EQ(a->mode, ConvBufferMode::FullInputFullWeight);
+  // 64 channels = 4 atoms, 56x56: cube 60 x 60, 15 * 4 = 60 entries a line,
+  // 3600 entries = 15 banks; 2048 B a kernel: 64 kernels 4 banks, a group
+  // of 16 one. 15 + 1 = 16: one kernel group at a time.
+  auto b = planConvBuffer(full(), winograd(64, 56, 64));
+  ASSERT_TRUE(b.ok()) << b.message();
+  EXPECT_EQ(b->entriesPerLine, 60);
+  EXPECT_EQ(b->dataBanks, 15);
+  EXPECT_EQ(b->weightBanks, 4);
+  EXPECT_EQ(b->kernelGroupBanks, 1);
+  EXPECT_EQ(b->mode, ConvBufferMode::OneKernelGroup);
+  // 256 channels = 16 atoms, 64x64: cube 68 x 68, 17 * 16 = 272 entries a
+  // line, 18496 entries = 73 banks: not cut, direct mode advised.
+  EXPECT_EQ(planConvBuffer(full(), winograd(256, 64, 16)).message(),
+            "convolution buffer: the Winograd input takes 73 banks and one kernel group of "
+            "transformed weights 4, the buffer has 16; NVIDIA's compiler runs such a layer as "
+            "a direct convolution");
+  ConvBufferQuery five = winograd(32, 28, 32);
+  five.kernelH = five.kernelW = 5;
+  EXPECT_EQ(planConvBuffer(full(), five).message(),
+            "convolution buffer: Winograd takes feature data and 3x3 kernels after the "
+            "stride's channel extension");
+}
+
 TEST(NvdlaConvBuffer, Overflow) {
   ConvBufferQuery q = conv(Precision::Int16, std::numeric_limits<int64_t>::max(), 1, 1, 1, 1);
   EXPECT_EQ(planConvBuffer(full(), q).message(),

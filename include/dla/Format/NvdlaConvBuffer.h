@@ -25,6 +25,19 @@
 // Rows per part here are whole output rows: a part's input rows are its
 // output rows' windows (overlapping with the neighbours').
 //
+// Winograd (feature data only), with the output W' x H' rounded up to 4:
+//   the extended input cube  (W' + 4) x (H' + 4) x C' * sx * sy,
+//     C' = C rounded up to 32 bytes
+//   EPS           = (W' + 4) / 4 * ceil(C' * bpe / 32) * sx * sy
+//   data banks    = ceil(EPS * (H' + 4) / CBUF_BANK_DEPTH)
+//   weight banks  = ceil(4 * 4 * C' * sx * sy * bpe * K / CBUF_BANK_WIDTH
+//                        / CBUF_BANK_DEPTH), K = kernels (all) or per group
+// A Winograd layer that does not fit with all its input is not cut: NVIDIA's
+// compiler falls back to direct mode there (splitNodes), so planning fails
+// with that advice. (NVIDIA writes the cube width without the stride and
+// divides it by 4 * sx; here the cube is the extended one, which is the same
+// for stride 1, the only stride its Winograd path takes.)
+//
 //===----------------------------------------------------------------------===//
 #ifndef DLA_FORMAT_NVDLACONVBUFFER_H
 #define DLA_FORMAT_NVDLACONVBUFFER_H
@@ -47,6 +60,12 @@ struct ConvBufferQuery {
   int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
   /// Pixel input: channels per pixel (the image format's), 0 for feature data.
   int64_t pixelChannels = 0;
+  /// Winograd mode (feature data, 3x3 kernels after the stride's channel
+  /// extension): the buffer holds the extended input and the 4x4
+  /// transformed taps (NVIDIA's determineWinogradParams, the CONV_WINOGRAD
+  /// cases of calculateEPS / calculateTotalBanksForData / ...ForWeight).
+  bool winograd = false;
+  int64_t strideW = 1; ///< Winograd only: the width stride of the extension
   /// Banks the compiler may use (0: CBUF_BANK_NUMBER; fewer as NVIDIA's
   /// profiles allot them).
   int64_t banks = 0;

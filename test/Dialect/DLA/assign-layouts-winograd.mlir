@@ -43,3 +43,19 @@ func.func @int8(%x: tensor<1x16x8x8xi8>) -> tensor<1x16x8x8xi8> {
   %a = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x8x8xi8>
   return %a : tensor<1x16x8x8xi8>
 }
+
+// -----
+
+// Winograd layers are not cut to fit the convolution buffer: 256 fp16
+// channels at 64x64 outputs would take 73 of nv_full's 16 banks as
+// Winograd input, so the convolution stays direct (where
+// --dla-split-convolutions, before this pass in --dla-compile, cuts it by
+// rows).
+// CHECK-LABEL: func.func @too_large_for_winograd
+// CHECK: dla.conv direct
+func.func @too_large_for_winograd(%x: tensor<1x256x64x64xf16>) -> tensor<1x16x64x64xf16> {
+  %w = arith.constant dense<1.0> : tensor<16x256x3x3xf16>
+  // expected-remark @+1 {{stays direct (winograd=auto): convolution buffer: the Winograd input takes 73 banks and one kernel group of transformed weights 4, the buffer has 16; NVIDIA's compiler runs such a layer as a direct convolution}}
+  %a = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x256x64x64xf16>, tensor<16x256x3x3xf16> -> tensor<1x16x64x64xf16>
+  return %a : tensor<1x16x64x64xf16>
+}

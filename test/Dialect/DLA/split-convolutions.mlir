@@ -46,3 +46,26 @@ func.func @row_too_wide(%x: tensor<1x1024x4x1024xi8>, %w: tensor<8x1024x1x1xi8>)
 }
 }
 
+
+// -----
+
+// Winograd on nv_full: 256 fp16 channels = 16 atoms, 64x64 outputs: the
+// extended input cube 68 x 68 takes 17 * 16 = 272 entries a line, 73 banks
+// of 16. Not cut: NVIDIA's compiler runs such a layer direct.
+func.func @winograd_too_large(%x: tensor<1x256x64x64xf16>, %w: tensor<16x256x3x3xf16>) -> tensor<1x16x64x64xf16> {
+  // expected-error @+1 {{'dla.conv' op does not fit NVDLA nv_full: convolution buffer: the Winograd input takes 73 banks and one kernel group of transformed weights 4, the buffer has 16; NVIDIA's compiler runs such a layer as a direct convolution}}
+  %y = dla.conv winograd %x, %w pad [1, 1, 1, 1] : tensor<1x256x64x64xf16>, tensor<16x256x3x3xf16> -> tensor<1x16x64x64xf16>
+  return %y : tensor<1x16x64x64xf16>
+}
+
+// -----
+
+// The same layer on 32 channels (2 atoms) and 28x28: cube 32 x 32, 16
+// entries a line, 2 banks; it fits and stays one Winograd layer.
+// CHECK-LABEL: func.func @winograd_fits
+// CHECK-NOT: tensor.extract_slice
+// CHECK: dla.conv winograd %arg0, %arg1 pad [1, 1, 1, 1]
+func.func @winograd_fits(%x: tensor<1x32x28x28xf16>, %w: tensor<32x32x3x3xf16>) -> tensor<1x32x28x28xf16> {
+  %y = dla.conv winograd %x, %w pad [1, 1, 1, 1] : tensor<1x32x28x28xf16>, tensor<32x32x3x3xf16> -> tensor<1x32x28x28xf16>
+  return %y : tensor<1x32x28x28xf16>
+}

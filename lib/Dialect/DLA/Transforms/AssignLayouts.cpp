@@ -8,6 +8,7 @@
 #include "CompileTimeConstant.h"
 #include "LayoutNets.h"
 
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 #include "dla/Format/Window.h"
 
@@ -57,8 +58,8 @@ struct AssignLayoutsPass : mlir::dla::impl::DLAAssignLayoutsBase<AssignLayoutsPa
                        std::optional<nv::PixelFormat> pixel);
 };
 
-/// Why `conv` cannot run as Winograd, or empty.
-static std::string whyNotWinograd(ConvOp conv) {
+/// Why `conv` cannot run as Winograd on `config`, or empty.
+static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config) {
   if (!matchCompileTimeConstant(conv.getWeight()))
     return "its weights are not a compile-time constant (Winograd weights are transformed "
            "when packed)";
@@ -78,6 +79,13 @@ static std::string whyNotWinograd(ConvOp conv) {
   query->convMode = nv::ConvMode::Winograd;
   if (nv::ConversionVerdict check = nv::checkConversion(*query); !check.valid)
     return check.message;
+  // Winograd layers are not cut (NVIDIA's compiler runs them direct when
+  // they do not fit the whole buffer).
+  if (std::optional<nv::ConvBufferQuery> q = getConvBufferQuery(conv, nv::ConvMode::Winograd)) {
+    fmt::Expected<nv::ConvBufferPlan> plan = nv::planConvBuffer(config, *q);
+    if (!plan)
+      return plan.message();
+  }
   return "";
 }
 
@@ -86,10 +94,11 @@ void AssignLayoutsPass::switchToWinograd(func::FuncOp func, const fmt::Target &t
     func.emitRemark() << "winograd=auto: " << why << "; every convolution stays direct";
     return;
   }
+  const nv::HardwareConfig &config = nv::getHardwareConfig(target.config);
   func.walk([&](ConvOp conv) {
     if (conv.getMode() != nv::ConvMode::Direct || encodingOf(conv.getWeight()))
       return;
-    if (std::string why = whyNotWinograd(conv); !why.empty()) {
+    if (std::string why = whyNotWinograd(conv, config); !why.empty()) {
       conv.emitRemark() << "stays direct (winograd=auto): " << why;
       return;
     }

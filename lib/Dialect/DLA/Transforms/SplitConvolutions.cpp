@@ -59,30 +59,15 @@ bool isStatic(Value v) {
 FailureOr<int64_t> splitConvolution(RewriterBase &rewriter, ConvOp conv,
                                     const fmt::Target &target, int64_t banks,
                                     int64_t bankEntries) {
-  if (target.accelerator != fmt::Accelerator::Nvdla || conv.getMode() == nv::ConvMode::Winograd ||
-      !isStatic(conv.getInput()) || !isStatic(conv.getWeight()) || !isStatic(conv.getOutput()))
+  if (target.accelerator != fmt::Accelerator::Nvdla)
     return 1;
-  std::optional<nv::Precision> precision = getPrecision(conv.getWeight().getType().getElementType());
-  if (!precision)
+  // Dynamic shapes and non-NVDLA precisions are the legality checks' to
+  // reject; there is nothing to plan.
+  std::optional<nv::ConvBufferQuery> query = getConvBufferQuery(conv, conv.getMode());
+  if (!query)
     return 1;
-  ArrayRef<int64_t> in = cast<RankedTensorType>(conv.getInput().getType()).getShape();
-  ArrayRef<int64_t> w = cast<RankedTensorType>(conv.getWeight().getType()).getShape();
-  ArrayRef<int64_t> pad = conv.getPadding(), stride = conv.getStrides();
-  nv::ConvBufferQuery q;
-  q.precision = *precision;
-  q.channels = in[1];
-  q.height = in[2];
-  q.width = in[3];
-  q.kernels = w[0];
-  q.kernelH = w[2];
-  q.kernelW = w[3];
-  q.strideH = stride[0];
-  q.dilationH = conv.getDilations()[0];
-  q.padTop = pad[0];
-  q.padBottom = pad[1];
-  q.padLeft = pad[2];
-  q.padRight = pad[3];
-  q.pixelChannels = conv.getMode() == nv::ConvMode::ImageInput ? in[1] : 0;
+  nv::ConvBufferQuery &q = *query;
+  ArrayRef<int64_t> pad = conv.getPadding();
   q.banks = banks;
   q.bankEntries = bankEntries;
   const nv::HardwareConfig &config = nv::getHardwareConfig(target.config);
@@ -93,16 +78,29 @@ FailureOr<int64_t> splitConvolution(RewriterBase &rewriter, ConvOp conv,
   }
   if (plan->mode != nv::ConvBufferMode::PartialHeight || plan->numParts < 2)
     return 1;
+  auto cannot = [&](const Twine &why) {
+    conv.emitOpError() << "does not fit NVDLA " << config.name
+                       << "'s convolution buffer and cannot be split into its "
+                       << plan->numParts << " parts of " << plan->outputRowsPerPart
+                       << " output rows: " << why;
+    return failure();
+  };
+  if (!isStatic(conv.getInput()) || !isStatic(conv.getWeight()) || !isStatic(conv.getOutput()))
+    return cannot("its operands already carry layouts (run --dla-split-convolutions before "
+                  "--dla-assign-layouts, as --dla-compile does)");
 
   // A fused SDP is cut with its convolution; anything else reading the
   // convolution's accumulator would see the parts' concatenation.
   SdpOp fused;
-  if (conv->hasOneUse())
-    if (auto sdp = dyn_cast<SdpOp>(*conv->getUsers().begin());
-        sdp && sdp.getMode() == SdpMode::OnTheFly)
+  for (Operation *user : conv->getUsers())
+    if (auto sdp = dyn_cast<SdpOp>(user); sdp && sdp.getMode() == SdpMode::OnTheFly)
       fused = sdp;
+  if (fused && !conv->hasOneUse())
+    return cannot("its result is read by its on-the-fly SDP and by other ops, which would read "
+                  "the parts' concatenation instead of the accumulator");
   if (fused && fused.getEltwise() && !isStatic(fused.getEltwise()))
-    return 1;
+    return cannot("its on-the-fly SDP's element-wise operand has no static shape or carries a "
+                  "layout");
 
   const int64_t outRows = cast<RankedTensorType>(conv.getOutput().getType()).getDimSize(2);
   const int64_t window = (q.kernelH - 1) * q.dilationH + 1;

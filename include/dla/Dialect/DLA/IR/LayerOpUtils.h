@@ -3,6 +3,7 @@
 #define DLA_DIALECT_DLA_IR_LAYEROPUTILS_H
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaConvBuffer.h"
 #include "dla/Format/NvdlaRegisters.h"
 
 #include <optional>
@@ -55,6 +56,12 @@ Value getSdpMemoryOperand(SdpOp op, ::dlaformat::nvdla::SdpMemOperand mem);
 /// Element-wise layers (SDP, CDP): the output has the input's shape.
 LogicalResult verifyElementwiseShape(Operation *op, RankedTensorType input,
                                      RankedTensorType output);
+
+/// What the convolution buffer needs to plan `conv` as a `mode` convolution
+/// (logical shapes: encodings do not change them), or nullopt when a shape
+/// is dynamic or the weights' element type names no precision.
+std::optional<::dlaformat::nvdla::ConvBufferQuery>
+getConvBufferQuery(ConvOp conv, ::dlaformat::nvdla::ConvMode mode);
 
 } // namespace mlir::dla
 

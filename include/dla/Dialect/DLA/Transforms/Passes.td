@@ -219,7 +219,7 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
 def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
   let summary = "Cut convolutions whose data and weights exceed the convolution buffer into layers that fit";
   let description = [{
-    For every direct or image `dla.conv` of an NVDLA target, asks the format
+    For every `dla.conv` of an NVDLA target, asks the format
     library (`dla/Format/NvdlaConvBuffer.h`, NVIDIA's compiler's rules) how
     many convolution-buffer banks its input rows and weights take. When all
     the input fits beside all the weights, two kernel groups or one (the
@@ -234,8 +234,19 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     bytes per part; a layer whose single output row does not fit is an
     error naming the buffer's size.
 
-    Runs before `--dla-assign-layouts` (on tensors without encodings); the
-    result computes exactly what the convolution did.
+    Kernels are not cut: the hardware streams kernel groups (ping-pong or
+    one group at a time), and NVIDIA's compiler has no software split by
+    kernels either (`splitWeightsAndData` is "not yet supported"). Winograd
+    convolutions are planned with the Winograd sizes (the extended input
+    cube, 4x4 transformed taps) and never cut: one that does not fit is an
+    error (NVIDIA's compiler falls back to direct mode; `winograd=auto`
+    keeps such a layer direct). A convolution that needs a cut but cannot
+    take one is a located error saying why: its operands already carry
+    layouts (this pass runs before `--dla-assign-layouts`), its fused SDP's
+    element-wise operand has no static shape, or another op reads its
+    accumulator beside the fused SDP.
+
+    The result computes exactly what the convolution did.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
