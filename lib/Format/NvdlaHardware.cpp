@@ -36,6 +36,10 @@ std::string dlaformat::nvdla::whyNotWinograd(const HardwareConfig &c) {
                          : std::string(c.name) + " has no Winograd convolution (WINOGRAD_DISABLE)";
 }
 
+std::string dlaformat::nvdla::whyNotBatch(const HardwareConfig &c) {
+  return c.caps.batch ? "" : std::string(c.name) + " has no batch mode (BATCH_DISABLE)";
+}
+
 std::string dlaformat::nvdla::whyNotWeightCompression(const HardwareConfig &c) {
   return c.caps.weightCompression
              ? ""

@@ -117,6 +117,9 @@ std::string whyNotPrecision(const HardwareConfig &c, Precision precision);
 /// Empty when `c` has Winograd convolution, else why not
 /// ("nv_small has no Winograd convolution (WINOGRAD_DISABLE)").
 std::string whyNotWinograd(const HardwareConfig &c);
+/// Empty when `c`'s convolution takes a batch of images in one layer, else
+/// why not ("nv_small has no batch mode (BATCH_DISABLE)").
+std::string whyNotBatch(const HardwareConfig &c);
 /// Empty when `c` reads compressed weights, else why not
 /// ("nv_small has no weight compression (WEIGHT_COMPRESSION_DISABLE)").
 std::string whyNotWeightCompression(const HardwareConfig &c);

@@ -65,6 +65,30 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     });
     if (summary)
       emitSummary(module, hostLayers);
+    remarkBatches(module);
+  }
+
+  /// Layers on several images where the convolution has no batch mode: each
+  /// image is a hardware layer of its own (NVIDIA's compiler's
+  /// handleMultiBatch), which the user should know of.
+  void remarkBatches(ModuleOp module) {
+    std::string why = nv::whyNotBatch(target.config);
+    if (why.empty())
+      return;
+    int64_t layers = 0, hardwareLayers = 0, most = 0;
+    module.walk([&](PrecisionConversionOpInterface op) {
+      auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+      if (op.getFusedProducer() || !out || out.getRank() != 4 || out.isDynamicDim(0) ||
+          out.getDimSize(0) < 2)
+        return;
+      ++layers;
+      hardwareLayers += out.getDimSize(0);
+      most = std::max(most, out.getDimSize(0));
+    });
+    if (layers)
+      module.emitRemark("dla-convert-tosa: ")
+          << layers << " layers take a batch of up to " << most << " images: " << why
+          << ", so each runs as one hardware layer per image (" << hardwareLayers << " in all)";
   }
 
   /// Multiply-accumulates of a convolution-like op from its result and
