@@ -35,3 +35,12 @@ fmt::Target TargetAttr::lookup(Operation *op) {
       return attr.getTarget();
   return fmt::getDefaultTarget();
 }
+
+FailureOr<fmt::Target> TargetAttr::resolve(Operation *op, StringRef option) {
+  if (option.empty())
+    return lookup(op);
+  fmt::Expected<fmt::Target> parsed = fmt::parseTarget(option.str());
+  if (!parsed)
+    return op->emitError() << parsed.message();
+  return *parsed;
+}

@@ -29,15 +29,10 @@ struct AssignLayoutsPass : mlir::dla::impl::DLAAssignLayoutsBase<AssignLayoutsPa
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    fmt::Target target = TargetAttr::lookup(module);
-    if (!this->target.empty()) {
-      fmt::Expected<fmt::Target> parsed = fmt::parseTarget(this->target);
-      if (!parsed) {
-        module.emitError() << parsed.message();
-        return signalPassFailure();
-      }
-      target = *parsed;
-    }
+    FailureOr<fmt::Target> resolved = TargetAttr::resolve(module, this->target);
+    if (failed(resolved))
+      return signalPassFailure();
+    const fmt::Target &target = *resolved;
     std::optional<nv::PixelFormat> pixel;
     if (!pixelFormat.empty()) {
       pixel = fmt::parseEnum<nv::PixelFormat>(pixelFormat);

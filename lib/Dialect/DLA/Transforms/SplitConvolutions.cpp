@@ -161,15 +161,10 @@ struct SplitConvolutionsPass : mlir::dla::impl::DLASplitConvolutionsBase<SplitCo
 
   void runOnOperation() override {
     // The option's target, else the module's (one per module).
-    fmt::Target effective = TargetAttr::lookup(getOperation());
-    if (!target.empty()) {
-      fmt::Expected<fmt::Target> parsed = fmt::parseTarget(target);
-      if (!parsed) {
-        getOperation().emitError() << parsed.message();
-        return signalPassFailure();
-      }
-      effective = *parsed;
-    }
+    FailureOr<fmt::Target> resolved = TargetAttr::resolve(getOperation(), target);
+    if (failed(resolved))
+      return signalPassFailure();
+    const fmt::Target &effective = *resolved;
     // The options against the buffer of the configuration they apply to.
     if (effective.accelerator == fmt::Accelerator::Nvdla) {
       const nv::HardwareConfig &config = nv::getHardwareConfig(effective.config);

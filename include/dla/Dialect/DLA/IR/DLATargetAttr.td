@@ -42,6 +42,10 @@ def DLA_TargetAttr : DLA_Attr<"Target", "target"> {
     /// The target of the closest ancestor (or `op` itself) holding
     /// `dla.target`, else the default target.
     static ::dlaformat::Target lookup(::mlir::Operation *op);
+    /// A pass's `target=` option when given (an error on `op` when it names
+    /// no target), else lookup(op): the one reading of that option.
+    static ::mlir::FailureOr<::dlaformat::Target> resolve(::mlir::Operation *op,
+                                                          ::llvm::StringRef option);
   }];
 }
 
