@@ -80,6 +80,19 @@ bool onlyConstantsPack(LayoutEncodingAttr encoding, std::string &why) {
 }
 
 
+/// The storage bytes of an encoded type: its bound layout's, or for
+/// Winograd weights (no element has a byte offset) their stream's.
+std::optional<int64_t> storageBytesOf(RankedTensorType t) {
+  auto weight = dyn_cast<WeightAttr>(t.getEncoding());
+  if (weight && weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd) {
+    FailureOr<MemRefType> buffer =
+        getStorageBufferType(t, [] { return InFlightDiagnostic(); });
+    return failed(buffer) ? std::nullopt : std::optional<int64_t>(buffer->getDimSize(0));
+  }
+  std::unique_ptr<fmt::BoundLayout> bound = bindChecked(t);
+  return bound ? std::optional<int64_t>(bound->getStorageBytes()) : std::nullopt;
+}
+
 /// Checks every encoded type the pass will meet, with located diagnostics,
 /// so that the conversion below cannot fail half-way or drop an encoding.
 LogicalResult checkModule(ModuleOp module) {
@@ -115,12 +128,19 @@ LogicalResult checkModule(ModuleOp module) {
         return WalkResult::interrupt();
       }
       std::string why;
-      if (onlyConstantsPack(enc, why) && !isa<WeightConstantOp>(op)) {
+      // Packed Winograd weights have one storage buffer like any other
+      // weights (a layer reads their taps): only a relayout cannot make them.
+      auto weight = dyn_cast<WeightAttr>(enc);
+      const bool packedWinograd = weight && !weight.getCompressed() &&
+                                  weight.getFormat() ==
+                                      ::dlaformat::nvdla::WeightFormat::Winograd &&
+                                  !isa<RelayoutOp>(op);
+      if (onlyConstantsPack(enc, why) && !isa<WeightConstantOp>(op) && !packedWinograd) {
         op->emitError("only constants pack into ")
             << enc << ": " << why << "; --dla-pack-weights folds relayouts of constants into it";
         return WalkResult::interrupt();
       }
-      if (!isa<WeightConstantOp>(op) &&
+      if (!isa<WeightConstantOp>(op) && !packedWinograd &&
           failed(bindTensorLayout(tensor, [&] { return op->emitError(); })))
         return WalkResult::interrupt();
     }
@@ -220,10 +240,10 @@ struct StorageTypeConverter : TypeConverter {
       // dla.weight_constant is consumed by the layers' dla.on_storage.
       if (getDataDependentSurfaceCount(t))
         return t;
-      std::unique_ptr<fmt::BoundLayout> bound = bindChecked(t);
-      if (!bound)
+      std::optional<int64_t> bytes = storageBytesOf(t);
+      if (!bytes)
         return std::nullopt;
-      return storageTensorType(t.getContext(), bound->getStorageBytes());
+      return storageTensorType(t.getContext(), *bytes);
     });
   }
 };
@@ -357,8 +377,7 @@ struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     auto resource = cast<DenseResourceElementsAttr>(op.getValue());
-    std::unique_ptr<fmt::BoundLayout> layout = bindChecked(type);
-    const int64_t bytes = layout->getStorageBytes();
+    const int64_t bytes = *storageBytesOf(type);
     Value mem = makeGlobal(rewriter, op, "__dla_constant", resource.getRawHandle(), bytes,
                            getAlignment(type));
     rewriter.replaceOp(op, bufferization::ToTensorOp::create(
