@@ -84,7 +84,10 @@ void expand(OnStorageOp op) {
     // image, then read as that (the verifier checked the count).
     if (unsigned surfaces = getDataDependentSurfaceCount(logical)) {
       Value image = emitDecompressWeights(b, loc, logical, ins[0], ins[1], ins[2]);
-      mapping.map(arg, readOperand(b, loc, module, image, getUncompressedWeightType(logical)));
+      RankedTensorType dense = getUncompressedWeightType(logical);
+      mapping.map(arg, reference::isWinogradWeight(dense)
+                           ? reference::emitWinogradTaps(b, loc, dense, image)
+                           : readOperand(b, loc, module, image, dense));
       ins = ins.drop_front(surfaces);
       continue;
     }

@@ -126,7 +126,8 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
     `--dla-lower-to-memref` runs in a `dla.on_storage` and
     `--dla-lower-buffers-to-reference` can run are left alone: those with
     an encoded operand or result whose every operand and result has a
-    storage buffer type (not compressed or Winograd weights). The rest
+    storage buffer type (compressed weights: their three surfaces, once a
+    constant is packed into them). The rest
     (plain layers among them) is lowered here. Layer ops already in a
     `dla.on_storage` are never lowered here.
   }];
