@@ -387,6 +387,9 @@ struct ConvToReference : LayerToReference<ConvOp> {
     NumberType acc{getAccumulatorType(ctx, pipeline, /*isSdp=*/false)};
 
     Value x = readPlain(rewriter, loc, adaptor.getInput());
+    // Winograd weights read from storage are their stored taps.
+    Value taps = getWinogradTaps(adaptor.getWeight());
+    Value w = taps ? Value() : readPlain(rewriter, loc, adaptor.getWeight());
     // Integer pipelines read their input through CDMA's converter.
     if (!acc.isFloat())
       x = cdmaInputConverter(rewriter, loc, op, x,
@@ -395,14 +398,9 @@ struct ConvToReference : LayerToReference<ConvOp> {
     // (I64Attr reads back as uint64_t: the cast restores the sign.)
     const auto padValue = static_cast<int64_t>(op.getPadValue().value_or(0));
     RankedTensorType outType = op.getOutput().getType();
-    Value sum;
-    if (Value taps = getWinogradTaps(adaptor.getWeight())) {
-      // Winograd from storage: the stored taps, in the transformed domain.
-      sum = winogradConvSum(rewriter, loc, op, x, taps, acc.type, padValue);
-    } else {
-      sum = directSum(rewriter, loc, op, x, readPlain(rewriter, loc, adaptor.getWeight()), acc,
-                      padValue);
-    }
+    // Winograd from storage: in the transformed domain.
+    Value sum = taps ? winogradConvSum(rewriter, loc, op, x, taps, acc.type, padValue)
+                     : directSum(rewriter, loc, op, x, w, acc, padValue);
 
     SmallVector<Value> inputs = {sum};
     NumberType biasType;
