@@ -16,6 +16,7 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 #include "dla/Format/BoundLayout.h"
+#include "dla/Format/NvdlaWeightCompression.h"
 #include "dla/Format/StorageDescription.h"
 
 #include "StorageCopy.h"
@@ -91,6 +92,33 @@ std::optional<int64_t> storageBytesOf(RankedTensorType t) {
   }
   std::unique_ptr<fmt::BoundLayout> bound = bindChecked(t);
   return bound ? std::optional<int64_t>(bound->getStorageBytes()) : std::nullopt;
+}
+
+/// Diagnoses compressed weights whose WGS, WMB and data surfaces disagree
+/// (the format library's check, before any code reads them).
+LogicalResult checkSurfaces(WeightConstantOp op) {
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  auto weight = cast<WeightAttr>(type.getEncoding());
+  // The type verified: its layout and storage description exist.
+  ::dlaformat::nvdla::NvdlaWeightLayout layout =
+      *::dlaformat::nvdla::NvdlaWeightLayout::create(weight.getParams(type.getShape()));
+  const int64_t alignment =
+      cast<LayoutEncodingAttr>(weight)
+          .getStorageDescription(type.getShape(), type.getElementType(),
+                                 [] { return InFlightDiagnostic(); })
+          ->buffers.front()
+          .alignment;
+  auto bytes = [](Attribute a) -> ArrayRef<char> {
+    AsmResourceBlob *blob = cast<DenseResourceElementsAttr>(a).getRawHandle().getBlob();
+    return blob ? blob->getData() : ArrayRef<char>();
+  };
+  ArrayRef<char> wgs = bytes(op.getWgs()), wmb = bytes(op.getWmb()), data = bytes(op.getData());
+  ::dlaformat::Status s = ::dlaformat::nvdla::checkSeparateSurfaces(
+      layout, alignment, wgs.data(), static_cast<int64_t>(wgs.size()), wmb.data(),
+      static_cast<int64_t>(wmb.size()), static_cast<int64_t>(data.size()));
+  if (!s)
+    return op->emitError("inconsistent compressed weights: ") << s.message();
+  return success();
 }
 
 /// Checks every encoded type the pass will meet, with located diagnostics,
@@ -195,6 +223,10 @@ LogicalResult checkModule(ModuleOp module) {
                       "dense_resource blobs; run --dla-pack-weights first");
         return WalkResult::interrupt();
       }
+      // The generated code follows the WGS values and WMB bits: surfaces
+      // that disagree would read outside the data surface.
+      if (failed(checkSurfaces(weights)))
+        return WalkResult::interrupt();
       // A layer reads the three surfaces (dla.on_storage); anything else
       // would need one buffer.
       for (Operation *user : weights->getUsers())
