@@ -610,3 +610,46 @@ int64_t dlaformat::nvdla::nextSeparateDataRegion(int64_t offset, int64_t dataUse
   return alignUp(offset + alignUp(dataUsedBytes, getAlignment(AlignedData::Weight).dataSize),
                  alignment);
 }
+
+Status dlaformat::nvdla::checkSeparateSurfaces(const NvdlaWeightLayout &layout,
+                                               int64_t alignment, const void *wgs,
+                                               int64_t wgsBytes, const void *wmb,
+                                               int64_t wmbBytes, int64_t dataBytes) {
+  // The WGS and WMB regions do not depend on the data (the bound gives them).
+  SeparateSurfacePlan plans[3];
+  planSeparateSurfaces(getCompressedWeightLayoutBound(layout), alignment, plans);
+  const auto *g = static_cast<const unsigned char *>(wgs);
+  const auto *m = static_cast<const unsigned char *>(wmb);
+  const int64_t eb = layout.getElementBytes();
+  const std::vector<WeightSurface> &surfaces = layout.getSurfaces();
+  int64_t dataStart = 0;
+  for (size_t i = 0; i < surfaces.size(); ++i) {
+    const WeightSurface &ws = surfaces[i];
+    const int64_t wgsAt = plans[0].regionOffsets[i], wmbAt = plans[1].regionOffsets[i];
+    const int64_t elements = ws.numKernels * (ws.bytesPerKernel / eb);
+    if (wgsAt + 4 * ws.getNumGroups() > wgsBytes || wmbAt + (elements + 7) / 8 > wmbBytes)
+      return makeError("weight surface " + str(int64_t(i)) + ": the WGS (" + str(wgsBytes) +
+                       " bytes) or WMB (" + str(wmbBytes) +
+                       " bytes) surface is too small for its kernel groups");
+    int64_t cursor = dataStart, e = 0;
+    for (int64_t grp = 0; grp < ws.getNumGroups(); ++grp) {
+      const unsigned char *w = g + wgsAt + 4 * grp;
+      const int64_t said = int64_t(w[0]) | int64_t(w[1]) << 8 | int64_t(w[2]) << 16 |
+                           int64_t(w[3]) << 24;
+      int64_t marked = 0;
+      for (int64_t j = 0, n = ws.getGroupBytes(grp) / eb; j < n; ++j, ++e)
+        marked += (m[wmbAt + (e >> 3)] >> (e & 7)) & 1;
+      if (said != marked * eb)
+        return makeError("weight surface " + str(int64_t(i)) + ", kernel group " + str(grp) +
+                         ": WGS says " + str(said) + " bytes but the WMB marks " +
+                         str(marked * eb));
+      cursor += said;
+      if (cursor > dataBytes)
+        return makeError("weight surface " + str(int64_t(i)) + ", kernel group " + str(grp) +
+                         ": its data ends at byte " + str(cursor) +
+                         " of a data surface of " + str(dataBytes) + " bytes");
+    }
+    dataStart = nextSeparateDataRegion(dataStart, cursor - dataStart, alignment);
+  }
+  return Status::success();
+}

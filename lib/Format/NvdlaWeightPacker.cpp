@@ -41,6 +41,14 @@ public:
     return getAlignment(AlignedData::Weight).startAddress;
   }
 
+  std::optional<StorageDescription> describeUnboundStorage() const override {
+    if (compressed || layout.isInvertible())
+      return std::nullopt;
+    StorageDescription d;
+    d.buffers.push_back({"storage", layout.getStorageBytes(), getSurfaceAlignment()});
+    return d;
+  }
+
   Expected<int64_t> getPeakBytes(bool fromFp32) const override {
     const int64_t stream = layout.getStorageBytes();
     // Winograd converts an fp32 source to fp16 before its transform.

@@ -93,7 +93,7 @@ def reference_pipeline(*, storage_layers=False):
 
 def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layouts=False,
                      storage_layers=True, summary=False, cbuf_banks=0, cbuf_bank_entries=0,
-                     compression=True):
+                     compression=True, winograd=False):
     """The pipeline from imported TOSA (and any dla layer ops already in the
     module) to the LLVM dialect: the registered pipelines --dla-compile and
     --dla-lower-to-llvm (lib/Pipelines), with options. With `layouts`, every
@@ -106,13 +106,17 @@ def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layout
     (--dla-split-convolutions cuts what does not fit). With `compression`
     (where the target's hardware has it), constant weights that are smaller
     compressed are stored so and run from their WGS, WMB and data surfaces,
-    decompressed by the generated code."""
+    decompressed by the generated code. With `winograd` (winograd=auto:
+    where the target has it), eligible convolutions with constant weights
+    become Winograd and run from their stored taps in the transformed
+    domain."""
     flag = lambda b: "true" if b else "false"
     cbuf = "".join(" %s=%d" % (k, v) for k, v in (("cbuf-banks", cbuf_banks),
                                                     ("cbuf-bank-entries", cbuf_bank_entries)) if v)
     return "builtin.module(%s)" % ",".join([
-        "dla-compile{convert-tosa=%s target=%s precision=%s layouts=%s compression=%s%s%s}" % (
+        "dla-compile{convert-tosa=%s target=%s precision=%s layouts=%s compression=%s%s%s%s}" % (
             flag(offload), target, precision, flag(layouts), flag(compression),
+            " winograd=auto" if winograd else "",
             " summary=true" if summary else "", cbuf),
         "dla-lower-to-llvm{c-wrappers=true storage-layers=%s}" % flag(storage_layers),
     ])

@@ -2,7 +2,7 @@
 """Executes dla layer ops through --dla-lower-to-reference and mlir-runner
 and compares every output element with layer_ref.py.
 
-    run_layers.py --kind conv|sdp|pool|lrn|encoded|compressed|int-sdp|int-pool|int-conv|int-lrn
+    run_layers.py --kind conv|sdp|pool|lrn|encoded|compressed|winograd|int-sdp|int-pool|int-conv|int-lrn
                   [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
                   [--path reference|memref|compiled]
 
@@ -330,6 +330,73 @@ def compressed_cases(rng):
     return cases
 
 
+def winograd_cases(rng):
+    """Winograd convolutions (nv_full) run from their stored taps, against
+    winograd_ref.py (the C model's steps, exact) and, separately, the direct
+    convolution (main: fp16 within WINOGRAD_F16_TOL; the integer case
+    "_exact" equal, its taps and transformed inputs exact by construction).
+    Strides 1 and 2, output sizes that end in half tiles, channels and
+    kernels that do not fill their padding / group, a PAD_VALUE."""
+    import winograd_ref
+    cases = []
+    specs = [  # t, prec, C, K, R, stride, H, W, pad, pad_value, exact
+        ("f16", "fp16", 20, 24, 3, 1, 7, 9, (1, 1, 1, 1), 0, False),
+        ("f16", "fp16", 6, 17, 5, 2, 11, 10, (2, 2, 2, 2), 0, False),
+        ("i8", "int8", 20, 40, 3, 1, 6, 7, (1, 1, 1, 1), 3, False),
+        ("i8", "int8", 9, 33, 3, 1, 5, 5, (1, 1, 1, 1), 0, True),
+        ("i16", "int16", 12, 18, 3, 1, 7, 6, (1, 0, 1, 0), -5, False),
+        ("i16", "int16", 5, 16, 6, 2, 12, 13, (2, 2, 2, 2), 0, False),
+    ]
+    for t, prec, C, K, R, st, H, W, pad, pv, exact in specs:
+        if t == "f16":
+            x = rand(rng, (1, C, H, W), t, 1.0)
+            w = rand(rng, (K, C, R, R), t, 0.25)
+        elif exact:
+            # Weights multiples of 4 up to 28 (G g G^T integral, |tap| <= 63)
+            # and inputs up to 31 (|C^T d C| <= 124): nothing rounds.
+            x = rng.integers(-31, 32, size=(1, C, H, W)).astype(np.int8)
+            w = (4 * rng.integers(-7, 8, size=(K, C, R, R))).astype(np.int8)
+        else:
+            lo, hi = (-128, 128) if t == "i8" else (-3000, 3001)
+            x = rng.integers(lo, hi, size=(1, C, H, W)).astype(ref.NP_TYPE[t])
+            w = rng.integers(-40, 41, size=(K, C, R, R)).astype(ref.NP_TYPE[t])
+        b = rand(rng, (K,), t, 1.0)
+        stride = f", stride = {st}" if st > 1 else ""
+        enc = f"#dla.weight<winograd, {prec}{stride}>"
+        e = winograd_ref.winograd_conv(x, w, enc, b, st, pad, pv, t)
+        name = f"wino_conv_{t}_s{st}_{C}x{K}" + ("_exact" if exact else "")
+        c = Case(name, [(x, t), (b, t)], None, e.shape, t, e,
+                 {0: f"#dla.feature<{prec}>", 1: f"#dla.bias<per_channel, {prec}>",
+                  "result": f"#dla.feature<{prec}>"})
+        c.direct = ref.conv(x, w, b, (st, st), pad, out=t) if pv == 0 else None
+        c.exact_direct = exact
+        if t == "f16":
+            # sum over c, r, s of |x * w|: the scale of the rounding error.
+            xa = np.pad(np.abs(x.astype(np.float64)),
+                        ((0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])))
+            oh, ow = e.shape[2:]
+            c.abs_sum = sum(np.einsum("nchw,kc->nkhw",
+                                      xa[:, :, i:i + st * (oh - 1) + 1:st,
+                                         j:j + st * (ow - 1) + 1:st],
+                                      np.abs(w[:, :, i, j].astype(np.float64)))
+                            for i in range(R) for j in range(R))
+        wt = tensor_type(w.shape, t, enc)
+        c.prelude = (f"%wc = arith.constant {literal(w)} : {tensor_type(w.shape, t)}\n"
+                     f"  %w = dla.relayout %wc : {tensor_type(w.shape, t)} -> {wt}")
+        pv_text = f" pad_value {pv}" if pv else ""
+        c.op = ("dla.conv winograd %a0, %w, %a1 stride [{s}, {s}] pad [{p}]{pv} : "
+                "{0}, {1}, {2} -> {3}".format(c.arg_type(0), wt, c.arg_type(1), c.result_type(),
+                                              s=st, p=", ".join(map(str, pad)), pv=pv_text))
+        cases.append(c)
+    return cases
+
+
+# Winograd fp16 against the direct convolution: |a - b| <= TOL * sum|x*w| +
+# one fp16 ulp of b (the taps and the transformed inputs each round to
+# fp16's 11 bits; the transforms add at most 4 terms per step).
+WINOGRAD_F16_TOL = 2.0 ** -8
+
+
 def module(cases):
     lines = []
     for c in cases:
@@ -447,9 +514,12 @@ def compare(case, got):
     exp = case.expected.astype(np.float64).ravel()
     if got.size != exp.size:
         return False, f"{got.size} values, expected {exp.size}"
-    if case.name.startswith("int_"):
-        # The integer units: every value exact (an fp16 result too, +-inf
-        # included: Int17ToFp16 is one rounding).
+    if case.name.startswith(("int_", "wino_")):
+        # The integer units and Winograd: every value exact (an fp16 result
+        # too, +-inf included: Int17ToFp16 is one rounding). fp16 values are
+        # printed as f32 with 6 digits: back to fp16 first.
+        if case.out_t == "f16":
+            got = got.astype(np.float16).astype(np.float64)
         bad = int(np.sum(got != exp))
         return bad == 0, f"{bad} of {exp.size} values differ"
     if case.out_t == "f16":
@@ -469,11 +539,36 @@ def compare(case, got):
     return bool(np.all(err == 0)), f"max |err| {err.max():.0f}"
 
 
+def compare_direct(cases, results):
+    """Winograd against the direct convolution; returns the failures."""
+    bad = 0
+    for c, got in zip(cases, results):
+        if c.direct is None:
+            continue
+        d = c.direct.astype(np.float64).ravel()
+        if c.out_t == "f16":
+            got = got.astype(np.float16).astype(np.float64)
+        else:
+            same = c.exact_direct == bool(np.array_equal(got, d))
+            bad += not same
+            diff = int(np.sum(got != d))
+            print(f"{'ok' if same else 'MISMATCH'} {c.name} vs direct: {diff} of {d.size} differ")
+            continue
+        ulp = np.spacing(np.abs(c.direct.ravel())).astype(np.float64)
+        err = np.abs(got - d)
+        bound = WINOGRAD_F16_TOL * c.abs_sum.ravel() + ulp
+        ok = bool(np.all(err <= bound))
+        bad += not ok
+        print(f"{'ok' if ok else 'MISMATCH'} {c.name} vs direct: max |err| / bound "
+              f"{float(np.max(err / bound)):.2f}")
+    return bad
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--kind", required=True,
                    choices=["conv", "sdp", "pool", "lrn", "encoded", "int-sdp", "int-pool",
-                            "int-conv", "int-lrn", "compressed"])
+                            "int-conv", "int-lrn", "compressed", "winograd"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -505,7 +600,7 @@ def main():
     else:
         cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
                  "lrn": lrn_cases, "encoded": encoded_cases,
-                 "compressed": compressed_cases}[a.kind](rng)
+                 "compressed": compressed_cases, "winograd": winograd_cases}[a.kind](rng)
     quiet = a.kind in ("int-pool", "int-conv") and not a.verbose
     if a.print_module:
         print(module(cases))
@@ -535,6 +630,8 @@ def main():
                 same = np.array_equal(got[name], got[name + "_plain"])
                 bad += not same
                 print(f"{'same' if same else 'DIFFERENT'} {name} as uncompressed")
+    if a.kind == "winograd":
+        bad += compare_direct(cases, results)
     print(f"{len(cases) - bad} of {len(cases)} cases match")
     return 1 if bad else 0
 

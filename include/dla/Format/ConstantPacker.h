@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,12 @@ public:
   virtual StorageSurfaces getSurfaces() const = 0;
   /// Start alignment every surface needs, in bytes.
   virtual int64_t getSurfaceAlignment() const = 0;
+  /// The storage of a constant whose layout binds no element to a byte
+  /// (Winograd weights: each stored value mixes nine weights) but whose size
+  /// does not depend on the data; nullopt for every other packer.
+  virtual std::optional<StorageDescription> describeUnboundStorage() const {
+    return std::nullopt;
+  }
   /// Upper bound, for any data, of the bytes planSurfaces() and pack() hold
   /// at once: the surfaces (data-dependent sizes at their worst) plus every
   /// temporary. Known before the data is read, so a caller can refuse a

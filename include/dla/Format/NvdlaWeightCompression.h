@@ -135,6 +135,14 @@ struct SeparateSurfacePlan {
 void planSeparateSurfaces(const CompressedWeightLayout &layout, int64_t alignment,
                           SeparateSurfacePlan plans[3]);
 
+/// Checks that separate WGS, WMB and data surfaces (planSeparateSurfaces
+/// with `alignment`) are consistent before anything reads them: every WGS
+/// value equals the bytes its group's WMB bits mark, and every region lies
+/// inside its surface. The error names the weight surface and kernel group.
+Status checkSeparateSurfaces(const NvdlaWeightLayout &layout, int64_t alignment,
+                             const void *wgs, int64_t wgsBytes, const void *wmb,
+                             int64_t wmbBytes, int64_t dataBytes);
+
 /// Where the data region after one at `offset` holding `dataUsedBytes` of
 /// non-zero elements starts: padded to the data-size alignment, then at
 /// `alignment`.

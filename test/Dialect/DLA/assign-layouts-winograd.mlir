@@ -5,9 +5,12 @@
 // Winograd, and says why each other convolution stays direct; on a
 // configuration without Winograd it says so once and changes nothing.
 
+// The truncf-rounded f32 weights are relayouted from the f32 constant
+// itself (transformed in f32, rounded once when packed); the truncf goes.
 // CHECK-LABEL: func.func @winograd
+// CHECK-NOT: arith.truncf
 // CHECK-DAG: %[[W:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf16> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
-// CHECK-DAG: %[[T:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf16> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
+// CHECK-DAG: %[[T:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
 // CHECK-DAG: dla.conv winograd %{{.*}}, %[[W]] pad [1, 1, 1, 1]
 // CHECK-DAG: dla.conv winograd %{{.*}}, %[[T]] pad [1, 1, 1, 1]
 // CHECK: dla.conv direct
@@ -29,6 +32,19 @@ func.func @winograd(%x: tensor<1x16x8x8xf16>, %wa: tensor<16x16x3x3xf16>) -> (te
   // expected-remark @+1 {{stays direct (winograd=auto): it is dilated}}
   %d = dla.conv direct %x, %w dilation [2, 2] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x4x4xf16>
   return %a, %t, %b, %c, %d : tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x4x4xf16>
+}
+
+// -----
+
+// The truncf's rounding becomes the encoding's (the one rounding of G g G^T).
+// CHECK-LABEL: func.func @away
+// CHECK: dla.relayout %{{.*}} : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
+func.func @away(%x: tensor<1x16x8x8xf16>) -> tensor<1x16x8x8xf16> {
+  %w32 = arith.constant dense<0.3> : tensor<16x16x3x3xf32>
+  %wt = arith.truncf %w32 to_nearest_away : tensor<16x16x3x3xf32> to tensor<16x16x3x3xf16>
+  // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto): 3x3 kernel, stride 1, constant weights}}
+  %t = dla.conv direct %x, %wt pad [1, 1, 1, 1] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16> -> tensor<1x16x8x8xf16>
+  return %t : tensor<1x16x8x8xf16>
 }
 
 // -----

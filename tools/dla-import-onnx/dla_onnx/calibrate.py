@@ -271,7 +271,7 @@ def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=0, qui
     # model: for its offload summary, which a host-only compile skips).
     args = types.SimpleNamespace(tosa=None, target="nv_full", precision="fp16", offload=False,
                                  layouts=False, reference_layers=False, compression=False,
-                                 print_pipeline=False,
+                                 winograd=False, print_pipeline=False,
                                  save_mlir=None, opt_level=opt_level, prefix="", allow_host=True,
                                  model=model_path, cbuf_banks=0, cbuf_bank_entries=0)
     stats = {}

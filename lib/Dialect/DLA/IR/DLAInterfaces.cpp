@@ -24,8 +24,8 @@ FailureOr<int64_t> LayoutEncodingAttr::getByteOffset(
 FailureOr<::dlaformat::StorageDescription> LayoutEncodingAttr::getStorageDescription(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
-  // Storage that is not a layout (compressed weights) is known by its
-  // packer's surfaces; everything else by its bound layout.
+  // Storage that is not a layout (compressed weights, Winograd weights) is
+  // known by its packer's surfaces; everything else by its bound layout.
   auto packer = getConstantPacker(shape, elementType, emitError);
   if (failed(packer))
     return failure();
@@ -36,6 +36,9 @@ FailureOr<::dlaformat::StorageDescription> LayoutEncodingAttr::getStorageDescrip
       d.buffers.push_back({name, -1, (*packer)->getSurfaceAlignment()});
     return d;
   }
+  if (std::optional<::dlaformat::StorageDescription> unbound =
+          (*packer)->describeUnboundStorage())
+    return *unbound;
   auto bound = bind(shape, elementType, emitError);
   if (failed(bound))
     return failure();

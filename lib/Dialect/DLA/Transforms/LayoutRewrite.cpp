@@ -11,6 +11,7 @@
 #include "CompileTimeConstant.h"
 #include "LayoutNets.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
@@ -59,6 +60,7 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
       os << "'" << v.getDefiningOp()->getName() << "' writes " << describeEncoding(encodingOf(v));
     return s;
   };
+  llvm::SetVector<Operation *> bypassed;
   auto getRelayout = [&](Value v, Attribute encoding, Location loc,
                          const std::string &reader) -> Value {
     auto key = std::make_pair(v, encoding);
@@ -102,7 +104,33 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
       }
     }
     RankedTensorType to = withEncoding(type, encoding);
-    Value r = RelayoutOp::create(builder, loc, to, v);
+    // Winograd fp16 weights of an f32 constant rounded by arith.truncf
+    // (imported weights): packed from the f32 values, transformed in f32
+    // and rounded once as NVIDIA's compiler does, with the truncf's rounding.
+    Value source = v;
+    if (auto truncf = v.getDefiningOp<arith::TruncFOp>(); truncf && constant) {
+      auto weight = dyn_cast_or_null<WeightAttr>(encoding);
+      auto f32 = dyn_cast<RankedTensorType>(truncf.getIn().getType());
+      if (weight && weight.getFormat() == fmt::nvdla::WeightFormat::Winograd && f32 &&
+          f32.getElementType().isF32() && !f32.getEncoding() && type.getElementType().isF16()) {
+        std::optional<arith::RoundingMode> mode = truncf.getRoundingmode();
+        fmt::Fp16Rounding rounding = mode && *mode == arith::RoundingMode::to_nearest_away
+                                         ? fmt::Fp16Rounding::TiesAwayFromZero
+                                         : fmt::Fp16Rounding::TiesToEven;
+        if (!mode || *mode == arith::RoundingMode::to_nearest_even ||
+            *mode == arith::RoundingMode::to_nearest_away) {
+          to = withEncoding(type, WeightAttr::get(weight.getContext(), weight.getFormat(),
+                                                  weight.getPrecision(), weight.getCompressed(),
+                                                  weight.getChannels(),
+                                                  weight.getPostExtension(), weight.getStrideY(),
+                                                  weight.getStrideX(), weight.getConfig(),
+                                                  rounding));
+          source = truncf.getIn();
+          bypassed.insert(truncf);
+        }
+      }
+    }
+    Value r = RelayoutOp::create(builder, loc, to, source);
     relayouts[key] = r;
     if (argBlock)
       lastArgRelayout[argBlock] = r.getDefiningOp();
@@ -219,6 +247,11 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
       os << "'" << use->getOwner()->getName() << "' reads " << describeEncoding(type.getEncoding());
     use->set(getRelayout(use->get(), type.getEncoding(), use->getOwner()->getLoc(), reader));
   }
+  // The truncfs Winograd weights bypassed, when nothing else reads them
+  // (erased last: the relayout cache is keyed by values).
+  for (Operation *truncf : bypassed)
+    if (truncf->use_empty())
+      truncf->erase();
 
   return stats;
 }

@@ -2,7 +2,8 @@
 //
 // dla.on_storage -> unpack every operand's storage into a row-major buffer
 // (StorageCopy's loops; compressed weights decompressed first,
-// StorageDecompress), its layer ops on those buffers lowered by the
+// StorageDecompress; Winograd weights read as their stored taps,
+// ReferenceWinograd), its layer ops on those buffers lowered by the
 // reference patterns of --dla-lower-to-reference (one arithmetic for both
 // forms), pack each result into its storage. A check that the memref form
 // the backends read means what the tensor form means.
@@ -10,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReferencePatterns.h"
+#include "ReferenceWinograd.h"
 #include "StorageCopy.h"
 #include "StorageDecompress.h"
 
@@ -82,11 +84,19 @@ void expand(OnStorageOp op) {
     // image, then read as that (the verifier checked the count).
     if (unsigned surfaces = getDataDependentSurfaceCount(logical)) {
       Value image = emitDecompressWeights(b, loc, logical, ins[0], ins[1], ins[2]);
-      mapping.map(arg, readOperand(b, loc, module, image, getUncompressedWeightType(logical)));
+      RankedTensorType dense = getUncompressedWeightType(logical);
+      mapping.map(arg, reference::isWinogradWeight(dense)
+                           ? reference::emitWinogradTaps(b, loc, dense, image)
+                           : readOperand(b, loc, module, image, dense));
       ins = ins.drop_front(surfaces);
       continue;
     }
-    mapping.map(arg, readOperand(b, loc, module, ins.front(), logical));
+    // Winograd weights have no element-wise inverse: the convolution reads
+    // the stored taps themselves.
+    if (reference::isWinogradWeight(logical))
+      mapping.map(arg, reference::emitWinogradTaps(b, loc, logical, ins.front()));
+    else
+      mapping.map(arg, readOperand(b, loc, module, ins.front(), logical));
     ins = ins.drop_front();
   }
   for (Operation &layer : body.without_terminator()) {
@@ -129,6 +139,11 @@ struct LowerBuffersToReferencePass
     reference::populateLowerToReferencePatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    // The casts that carried Winograd taps to their convolution.
+    module.walk([](UnrealizedConversionCastOp cast) {
+      if (cast->use_empty() && reference::getWinogradTaps(cast.getResult(0)))
+        cast->erase();
+    });
 
     // Back to memrefs: the function boundaries already are.
     OpPassManager pm(ModuleOp::getOperationName());

@@ -16,6 +16,7 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 #include "dla/Format/BoundLayout.h"
+#include "dla/Format/NvdlaWeightCompression.h"
 #include "dla/Format/StorageDescription.h"
 
 #include "StorageCopy.h"
@@ -80,6 +81,46 @@ bool onlyConstantsPack(LayoutEncodingAttr encoding, std::string &why) {
 }
 
 
+/// The storage bytes of an encoded type: its bound layout's, or for
+/// Winograd weights (no element has a byte offset) their stream's.
+std::optional<int64_t> storageBytesOf(RankedTensorType t) {
+  auto weight = dyn_cast<WeightAttr>(t.getEncoding());
+  if (weight && weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd) {
+    FailureOr<MemRefType> buffer =
+        getStorageBufferType(t, [] { return InFlightDiagnostic(); });
+    return failed(buffer) ? std::nullopt : std::optional<int64_t>(buffer->getDimSize(0));
+  }
+  std::unique_ptr<fmt::BoundLayout> bound = bindChecked(t);
+  return bound ? std::optional<int64_t>(bound->getStorageBytes()) : std::nullopt;
+}
+
+/// Diagnoses compressed weights whose WGS, WMB and data surfaces disagree
+/// (the format library's check, before any code reads them).
+LogicalResult checkSurfaces(WeightConstantOp op) {
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  auto weight = cast<WeightAttr>(type.getEncoding());
+  // The type verified: its layout and storage description exist.
+  ::dlaformat::nvdla::NvdlaWeightLayout layout =
+      *::dlaformat::nvdla::NvdlaWeightLayout::create(weight.getParams(type.getShape()));
+  const int64_t alignment =
+      cast<LayoutEncodingAttr>(weight)
+          .getStorageDescription(type.getShape(), type.getElementType(),
+                                 [] { return InFlightDiagnostic(); })
+          ->buffers.front()
+          .alignment;
+  auto bytes = [](Attribute a) -> ArrayRef<char> {
+    AsmResourceBlob *blob = cast<DenseResourceElementsAttr>(a).getRawHandle().getBlob();
+    return blob ? blob->getData() : ArrayRef<char>();
+  };
+  ArrayRef<char> wgs = bytes(op.getWgs()), wmb = bytes(op.getWmb()), data = bytes(op.getData());
+  ::dlaformat::Status s = ::dlaformat::nvdla::checkSeparateSurfaces(
+      layout, alignment, wgs.data(), static_cast<int64_t>(wgs.size()), wmb.data(),
+      static_cast<int64_t>(wmb.size()), static_cast<int64_t>(data.size()));
+  if (!s)
+    return op->emitError("inconsistent compressed weights: ") << s.message();
+  return success();
+}
+
 /// Checks every encoded type the pass will meet, with located diagnostics,
 /// so that the conversion below cannot fail half-way or drop an encoding.
 LogicalResult checkModule(ModuleOp module) {
@@ -115,12 +156,19 @@ LogicalResult checkModule(ModuleOp module) {
         return WalkResult::interrupt();
       }
       std::string why;
-      if (onlyConstantsPack(enc, why) && !isa<WeightConstantOp>(op)) {
+      // Packed Winograd weights have one storage buffer like any other
+      // weights (a layer reads their taps): only a relayout cannot make them.
+      auto weight = dyn_cast<WeightAttr>(enc);
+      const bool packedWinograd = weight && !weight.getCompressed() &&
+                                  weight.getFormat() ==
+                                      ::dlaformat::nvdla::WeightFormat::Winograd &&
+                                  !isa<RelayoutOp>(op);
+      if (onlyConstantsPack(enc, why) && !isa<WeightConstantOp>(op) && !packedWinograd) {
         op->emitError("only constants pack into ")
             << enc << ": " << why << "; --dla-pack-weights folds relayouts of constants into it";
         return WalkResult::interrupt();
       }
-      if (!isa<WeightConstantOp>(op) &&
+      if (!isa<WeightConstantOp>(op) && !packedWinograd &&
           failed(bindTensorLayout(tensor, [&] { return op->emitError(); })))
         return WalkResult::interrupt();
     }
@@ -175,6 +223,10 @@ LogicalResult checkModule(ModuleOp module) {
                       "dense_resource blobs; run --dla-pack-weights first");
         return WalkResult::interrupt();
       }
+      // The generated code follows the WGS values and WMB bits: surfaces
+      // that disagree would read outside the data surface.
+      if (failed(checkSurfaces(weights)))
+        return WalkResult::interrupt();
       // A layer reads the three surfaces (dla.on_storage); anything else
       // would need one buffer.
       for (Operation *user : weights->getUsers())
@@ -220,10 +272,10 @@ struct StorageTypeConverter : TypeConverter {
       // dla.weight_constant is consumed by the layers' dla.on_storage.
       if (getDataDependentSurfaceCount(t))
         return t;
-      std::unique_ptr<fmt::BoundLayout> bound = bindChecked(t);
-      if (!bound)
+      std::optional<int64_t> bytes = storageBytesOf(t);
+      if (!bytes)
         return std::nullopt;
-      return storageTensorType(t.getContext(), bound->getStorageBytes());
+      return storageTensorType(t.getContext(), *bytes);
     });
   }
 };
@@ -357,8 +409,7 @@ struct ConstantLowering : OpConversionPattern<arith::ConstantOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getType());
     auto resource = cast<DenseResourceElementsAttr>(op.getValue());
-    std::unique_ptr<fmt::BoundLayout> layout = bindChecked(type);
-    const int64_t bytes = layout->getStorageBytes();
+    const int64_t bytes = *storageBytesOf(type);
     Value mem = makeGlobal(rewriter, op, "__dla_constant", resource.getRawHandle(), bytes,
                            getAlignment(type));
     rewriter.replaceOp(op, bufferization::ToTensorOp::create(

@@ -14,6 +14,7 @@
 #include "ReferencePatterns.h"
 #include "ReferencePdp.h"
 #include "ReferenceSdp.h"
+#include "ReferenceWinograd.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
@@ -338,11 +339,44 @@ Value convolutionSum(OpBuilder &b, Location loc, Value x, Value w, Value init, C
       .getResult(0);
 }
 
+/// The direct convolution sum of the converted input `x` (in `acc`) and
+/// the plain weight `w`.
+Value directSum(OpBuilder &b, Location loc, ConvOp op, Value x, Value w, NumberType acc,
+                int64_t padValue) {
+  if (Value wide = widenedConstantWeight(b, loc, w, acc))
+    w = wide;
+  else
+    w = convertTensor(b, loc, w, NumberType::of(elementTypeOf(w)), acc);
+
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  if (xType.getDimSize(1) != wType.getDimSize(1)) {
+    // Image input: only the weight's channels meet non-zero weights.
+    SmallVector<int64_t> shape(xType.getShape());
+    shape[1] = wType.getDimSize(1);
+    x = tensor::ExtractSliceOp::create(
+        b, loc, xType.clone(shape), x, ValueRange{}, ValueRange{}, ValueRange{},
+        b.getDenseI64ArrayAttr({0, 0, 0, 0}), b.getDenseI64ArrayAttr(shape),
+        b.getDenseI64ArrayAttr({1, 1, 1, 1}));
+  }
+  // Padded positions feed PAD_VALUE, after the converter (cmod/csc).
+  x = padSpatial(b, loc, x, op.getPadding(),
+                 scalarConstant(b, loc, acc.type, static_cast<double>(padValue)));
+
+  RankedTensorType outType = op.getOutput().getType();
+  Value init = filledTensor(b, loc, outType.getShape(), scalarConstant(b, loc, acc.type, 0));
+  markDepthwiseWeight(op);
+  return convolutionSum(b, loc, x, w, init, op,
+                        op->hasAttr(kDepthwiseWeightAttr) &&
+                            xType.getDimSize(1) == wType.getDimSize(1));
+}
+
 /// Direct, Winograd and image convolutions all compute the convolution sum:
 /// Winograd is an exact rewriting of it (the hardware's transformed weights
 /// round differently, within the CC Winograd error bound of the precision
 /// document), and an image's channels beyond the weight's C meet zero
-/// weights.
+/// weights. Winograd weights read from storage are the stored taps: that
+/// sum is computed in the transformed domain (ReferenceWinograd.h).
 struct ConvToReference : LayerToReference<ConvOp> {
   using LayerToReference::LayerToReference;
 
@@ -353,41 +387,20 @@ struct ConvToReference : LayerToReference<ConvOp> {
     NumberType acc{getAccumulatorType(ctx, pipeline, /*isSdp=*/false)};
 
     Value x = readPlain(rewriter, loc, adaptor.getInput());
-    Value w = readPlain(rewriter, loc, adaptor.getWeight());
+    // Winograd weights read from storage are their stored taps.
+    Value taps = getWinogradTaps(adaptor.getWeight());
+    Value w = taps ? Value() : readPlain(rewriter, loc, adaptor.getWeight());
     // Integer pipelines read their input through CDMA's converter.
     if (!acc.isFloat())
       x = cdmaInputConverter(rewriter, loc, op, x,
                              pipeline == nv::PipelinePrecision::Int8 ? 8 : 16);
     x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), acc);
-    if (Value wide = widenedConstantWeight(rewriter, loc, w, acc))
-      w = wide;
-    else
-      w = convertTensor(rewriter, loc, w, NumberType::of(elementTypeOf(w)), acc);
-
-    auto xType = cast<RankedTensorType>(x.getType());
-    auto wType = cast<RankedTensorType>(w.getType());
-    if (xType.getDimSize(1) != wType.getDimSize(1)) {
-      // Image input: only the weight's channels meet non-zero weights.
-      SmallVector<int64_t> shape(xType.getShape());
-      shape[1] = wType.getDimSize(1);
-      x = tensor::ExtractSliceOp::create(
-          rewriter, loc, xType.clone(shape), x, ValueRange{}, ValueRange{}, ValueRange{},
-          rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}), rewriter.getDenseI64ArrayAttr(shape),
-          rewriter.getDenseI64ArrayAttr({1, 1, 1, 1}));
-    }
-    // Padded positions feed PAD_VALUE, after the converter (cmod/csc).
     // (I64Attr reads back as uint64_t: the cast restores the sign.)
     const auto padValue = static_cast<int64_t>(op.getPadValue().value_or(0));
-    x = padSpatial(rewriter, loc, x, op.getPadding(),
-                   scalarConstant(rewriter, loc, acc.type, static_cast<double>(padValue)));
-
     RankedTensorType outType = op.getOutput().getType();
-    Value init = filledTensor(rewriter, loc, outType.getShape(),
-                              scalarConstant(rewriter, loc, acc.type, 0));
-    markDepthwiseWeight(op);
-    Value sum = convolutionSum(rewriter, loc, x, w, init, op,
-                               op->hasAttr(kDepthwiseWeightAttr) &&
-                                   xType.getDimSize(1) == wType.getDimSize(1));
+    // Winograd from storage: in the transformed domain.
+    Value sum = taps ? winogradConvSum(rewriter, loc, op, x, taps, acc.type, padValue)
+                     : directSum(rewriter, loc, op, x, w, acc, padValue);
 
     SmallVector<Value> inputs = {sum};
     NumberType biasType;

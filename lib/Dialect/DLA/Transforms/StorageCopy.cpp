@@ -659,7 +659,13 @@ void emitCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type
 }
 
 int64_t getAlignment(RankedTensorType type) {
-  return bindChecked(type)->describeStorage().buffers.front().alignment;
+  // The encoding's storage description: also for Winograd weights, which
+  // have no bound layout.
+  return cast<LayoutEncodingAttr>(type.getEncoding())
+      .getStorageDescription(type.getShape(), type.getElementType(),
+                             [] { return InFlightDiagnostic(); })
+      ->buffers.front()
+      .alignment;
 }
 
 /// An aligned storage buffer for `type`, zeroed (the padding contract)

@@ -126,7 +126,8 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
     `--dla-lower-to-memref` runs in a `dla.on_storage` and
     `--dla-lower-buffers-to-reference` can run are left alone: those with
     an encoded operand or result whose every operand and result has a
-    storage buffer type (not compressed or Winograd weights). The rest
+    storage buffer type (compressed weights: their three surfaces, once a
+    constant is packed into them). The rest
     (plain layers among them) is lowered here. Layer ops already in a
     `dla.on_storage` are never lowered here.
   }];
@@ -168,7 +169,10 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
     - `winograd=auto` turns an eligible direct convolution with constant
       weights (an arith.truncf of an f32 constant included) into Winograd,
       with a remark either way (why a convolution stays direct, or that the
-      configuration has no Winograd).
+      configuration has no Winograd). Weights that are an arith.truncf of
+      an f32 constant are relayouted from the f32 constant (transformed in
+      f32, rounded once with the truncf's rounding, as NVIDIA's compiler
+      does); the truncf goes when nothing else reads it.
     - Every relayout gets a remark with its cost and reason; statistics
       count relayouts and bytes.
 
