@@ -100,10 +100,19 @@ struct FreeAfterLastUsePass
       }
       // Results (the retained values' ownership) are unchanged: no buffer
       // taken out may alias a retained value.
-      if (memrefs.size() != dealloc.getMemrefs().size()) {
-        dealloc.getMemrefsMutable().assign(memrefs);
-        dealloc.getConditionsMutable().assign(conditions);
-      }
+      if (memrefs.size() == dealloc.getMemrefs().size())
+        return;
+      llvm::SetVector<Operation *> metas;
+      for (Value memref : dealloc.getMemrefs())
+        if (auto meta = memref.getDefiningOp<memref::ExtractStridedMetadataOp>())
+          metas.insert(meta);
+      dealloc.getMemrefsMutable().assign(memrefs);
+      dealloc.getConditionsMutable().assign(conditions);
+      // The base buffers taken for it alone: gone with it (not read after
+      // the free).
+      for (Operation *meta : metas)
+        if (meta->use_empty())
+          meta->erase();
     });
     for (auto [alloc, last] : frees) {
       OpBuilder builder(last->getContext());
