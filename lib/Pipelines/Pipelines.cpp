@@ -7,7 +7,7 @@
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -90,7 +90,20 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   buildLowerToMemrefPipeline(pm, memref);
   pm.addPass(createDLALowerBuffersToReference());
   pm.addPass(createCanonicalizerPass());
-  bufferization::buildBufferDeallocationPipeline(pm);
+  // bufferization::buildBufferDeallocationPipeline, with the buffers of a
+  // block freed after their last use rather than at its end (a network is
+  // one block: all its tensors would be live at once).
+  memref::ExpandReallocPassOptions realloc;
+  realloc.emitDeallocs = false;
+  pm.addPass(memref::createExpandReallocPass(realloc));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addNestedPass<func::FuncOp>(createDLAFreeAfterLastUse());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createCanonicalizerPass());
   // A result that is an argument leaves a bufferization.clone.
   pm.addPass(createConvertBufferizationToMemRefPass());
   // One function per distinct linalg op: small functions for the JIT.

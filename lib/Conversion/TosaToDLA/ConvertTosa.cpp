@@ -59,7 +59,9 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
       if (!isa<tosa::TosaDialect>(op->getDialect()))
         return;
       if (std::optional<std::string> why = explainHostOp(op, target)) {
-        op->emitRemark("stays on the host: ") << *why;
+        // By location: op->emitRemark would attach the op printed, which
+        // numbers the whole module each time (quadratic on a network).
+        mlir::emitRemark(op->getLoc(), "stays on the host: ") << *why;
         ++hostLayers;
       }
     });
@@ -86,7 +88,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
       most = std::max(most, out.getDimSize(0));
     });
     if (layers)
-      module.emitRemark("dla-convert-tosa: ")
+      mlir::emitRemark(module.getLoc(), "dla-convert-tosa: ")
           << layers << " layers take a batch of up to " << most << " images: " << why
           << ", so each runs as one hardware layer per image (" << hardwareLayers << " in all)";
   }
@@ -137,7 +139,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
       }
     });
     const int64_t total = onMacs + hostMacs;
-    InFlightDiagnostic d = module.emitRemark("dla-convert-tosa: ");
+    InFlightDiagnostic d = mlir::emitRemark(module.getLoc(), "dla-convert-tosa: ");
     d << layers << " of " << layers + hostLayers << " layers on " << config << " "
       << ::dlaformat::enumName(precision.getValue());
     if (total) {

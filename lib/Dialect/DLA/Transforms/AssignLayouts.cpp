@@ -86,7 +86,8 @@ static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config)
 
 void AssignLayoutsPass::switchToWinograd(func::FuncOp func, const fmt::Target &target) {
   if (std::string why = nv::whyNotWinograd(nv::getHardwareConfig(target.config)); !why.empty()) {
-    func.emitRemark() << "winograd=auto: " << why << "; every convolution stays direct";
+    mlir::emitRemark(func.getLoc())
+        << "winograd=auto: " << why << "; every convolution stays direct";
     return;
   }
   const nv::HardwareConfig &config = nv::getHardwareConfig(target.config);
@@ -94,15 +95,16 @@ void AssignLayoutsPass::switchToWinograd(func::FuncOp func, const fmt::Target &t
     if (conv.getMode() != nv::ConvMode::Direct || encodingOf(conv.getWeight()))
       return;
     if (std::string why = whyNotWinograd(conv, config); !why.empty()) {
-      conv.emitRemark() << "stays direct (winograd=auto): " << why;
+      mlir::emitRemark(conv.getLoc()) << "stays direct (winograd=auto): " << why;
       return;
     }
     auto weight = conv.getWeight().getType();
     conv.setMode(nv::ConvMode::Winograd);
     ++numWinograd;
-    conv.emitRemark() << "direct convolution turned into Winograd (winograd=auto): "
-                      << weight.getDimSize(2) << "x" << weight.getDimSize(3)
-                      << " kernel, stride " << conv.getStrides()[0] << ", constant weights";
+    mlir::emitRemark(conv.getLoc())
+        << "direct convolution turned into Winograd (winograd=auto): " << weight.getDimSize(2)
+        << "x" << weight.getDimSize(3) << " kernel, stride " << conv.getStrides()[0]
+        << ", constant weights";
   });
 }
 
@@ -123,14 +125,14 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
   numRelayoutBytes += stats.relayoutBytes;
   numConstantRelayouts += stats.constantRelayouts;
   numCompressed += stats.compressed;
-  func.emitRemark() << "layouts assigned to " << nets->nodes.size()
-                    << " ops: " << stats.relayouts << " run-time relayouts of "
-                    << stats.relayoutBytes << " bytes, " << stats.constantRelayouts
-                    << " constants packed at compile time; "
-                    << (solution.provablyOptimal
-                            ? "minimum cost (exact: no cycle of the graph passes through a choice)"
-                            : "best found (reconvergent paths: exact on a spanning forest, "
-                              "then local moves)");
+  mlir::emitRemark(func.getLoc())
+      << "layouts assigned to " << nets->nodes.size() << " ops: " << stats.relayouts
+      << " run-time relayouts of " << stats.relayoutBytes << " bytes, " << stats.constantRelayouts
+      << " constants packed at compile time; "
+      << (solution.provablyOptimal
+              ? "minimum cost (exact: no cycle of the graph passes through a choice)"
+              : "best found (reconvergent paths: exact on a spanning forest, "
+                "then local moves)");
   return success();
 }
 

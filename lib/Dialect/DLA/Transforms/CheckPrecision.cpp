@@ -31,9 +31,10 @@ void remarkLrnError(LrnOp op) {
                                        op.getK().convertToDouble(), op.getSize(), precision);
   std::string error;
   llvm::raw_string_ostream(error) << llvm::format("%.3g", e.error);
-  op.emitRemark() << (op.getLutAttr() ? "stated" : "derived")
-                  << " LRN tables: largest error " << error
-                  << " LSB of the output at x = " << e.x << ", square sum " << e.squareSum;
+  mlir::emitRemark(op.getLoc()) << (op.getLutAttr() ? "stated" : "derived")
+                                << " LRN tables: largest error " << error
+                                << " LSB of the output at x = " << e.x << ", square sum "
+                                << e.squareSum;
 }
 
 struct CheckPrecisionPass : mlir::dla::impl::DLACheckPrecisionBase<CheckPrecisionPass> {

@@ -136,7 +136,7 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
       lastArgRelayout[argBlock] = r.getDefiningOp();
     if (constant) {
       ++stats.constantRelayouts;
-      r.getDefiningOp()->emitRemark()
+      mlir::emitRemark(r.getLoc())
           << "relayout of a constant, packed at compile time by --dla-pack-weights (no run-time "
              "cost): "
           << reader << why;
@@ -146,14 +146,14 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
     ++stats.relayouts;
     if (read == kUnknownBytes || written == kUnknownBytes) {
       // Dynamic or unbindable shapes: the size is not known at compile time.
-      r.getDefiningOp()->emitRemark() << "relayout of a size unknown at compile time: "
-                                      << producerText(v) << ", " << reader;
+      mlir::emitRemark(r.getLoc())
+          << "relayout of a size unknown at compile time: " << producerText(v) << ", " << reader;
       return r;
     }
     stats.relayoutBytes += read + written;
-    r.getDefiningOp()->emitRemark() << "relayout costs " << read + written << " bytes ("
-                                    << read << " read + " << written
-                                    << " written): " << producerText(v) << ", " << reader;
+    mlir::emitRemark(r.getLoc()) << "relayout costs " << read + written << " bytes (" << read
+                                 << " read + " << written << " written): " << producerText(v)
+                                 << ", " << reader;
     return r;
   };
 

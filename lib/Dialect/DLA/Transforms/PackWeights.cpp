@@ -277,12 +277,14 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
         weight && job.pack.fromFp32 &&
         weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd) {
       if (job.pack.transformFromFp32)
-        op.emitRemark("Winograd fp16 weights from f32: transformed in f32, rounded once "
-                      "(as NVIDIA's compiler)");
+        mlir::emitRemark(op.getLoc(),
+                         "Winograd fp16 weights from f32: transformed in f32, rounded once "
+                         "(as NVIDIA's compiler)");
       else
-        op.emitRemark("Winograd fp16 weights from the arith.truncf-rounded weights: "
-                      "transformed, rounded again (relayout the f32 constant straight into "
-                      "the encoding to round once)");
+        mlir::emitRemark(op.getLoc(),
+                         "Winograd fp16 weights from the arith.truncf-rounded weights: "
+                         "transformed, rounded again (relayout the f32 constant straight into "
+                         "the encoding to round once)");
     }
     jobs.push_back(std::move(job));
     return success();

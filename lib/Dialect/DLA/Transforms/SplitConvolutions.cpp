@@ -141,15 +141,14 @@ FailureOr<int64_t> splitConvolution(RewriterBase &rewriter, ConvOp conv,
   Operation *replaced = fused ? fused.getOperation() : conv.getOperation();
   rewriter.setInsertionPoint(replaced);
   Value whole = tensor::ConcatOp::create(rewriter, loc, /*dim=*/2, parts);
-  conv.emitRemark() << "split into " << parts.size() << " convolutions of at most "
-                    << plan->outputRowsPerPart << " output rows: its input takes "
-                    << plan->dataBanks << " banks of the convolution buffer and its weights "
-                    << plan->weightBanks << ", the buffer has "
-                    << (banks > 0 ? banks : config.caps.cbufBanks) << " of "
-                    << (bankEntries > 0 ? bankEntries : config.caps.cbufBankEntries)
-                    << " entries (" << nv::getConvBufferModeName(plan->mode) << "; weights in "
-                    << plan->allottedWeightBanks << " banks, at most " << maxPartBytes
-                    << " bytes of input rows per part)";
+  mlir::emitRemark(conv.getLoc())
+      << "split into " << parts.size() << " convolutions of at most " << plan->outputRowsPerPart
+      << " output rows: its input takes " << plan->dataBanks
+      << " banks of the convolution buffer and its weights " << plan->weightBanks
+      << ", the buffer has " << (banks > 0 ? banks : config.caps.cbufBanks) << " of "
+      << (bankEntries > 0 ? bankEntries : config.caps.cbufBankEntries) << " entries ("
+      << nv::getConvBufferModeName(plan->mode) << "; weights in " << plan->allottedWeightBanks
+      << " banks, at most " << maxPartBytes << " bytes of input rows per part)";
   rewriter.replaceOp(replaced, whole);
   if (fused)
     rewriter.eraseOp(conv);

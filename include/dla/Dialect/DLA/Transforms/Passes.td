@@ -409,4 +409,41 @@ def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def DLAFreeAfterLastUse : Pass<"dla-free-after-last-use", "::mlir::func::FuncOp"> {
+  let summary = "Free each buffer after its last use instead of at the end of its block";
+  let description = [{
+    Runs after `ownership-based-buffer-deallocation`, which frees every
+    buffer a block allocates in one `bufferization.dealloc` at the block's
+    end: in a network's body (one block of thousands of layers) every
+    intermediate tensor then stays allocated until the function returns
+    (the PaddleOCR recognizer in int8 with layouts: 3.7 GB per input
+    line), and `buffer-deallocation-simplification` compares each pair of
+    those buffers (minutes). Here, a buffer of that dealloc that a
+    `memref.alloc` of the same block made, owned unconditionally (a
+    constant true condition), that no retained value may alias, and
+    whose every alias (`BufferViewFlowAnalysis`: views, region and branch
+    arguments, results of unknown ops) is used only inside this block,
+    is freed by a `memref.dealloc` right after the last op of the block
+    that uses it or an alias, and leaves the block-end dealloc. A buffer
+    that escapes where the analysis cannot follow (a call, its pointer
+    taken as an index, a tensor made of it) keeps the block-end dealloc.
+
+    ```mlir
+    %a = memref.alloc() : memref<8xf32>
+    linalg.fill ins(%c : f32) outs(%a : memref<8xf32>)
+    memref.copy %a, %b : memref<8xf32> to memref<8xf32>
+    ... (more layers)
+    %base, ... = memref.extract_strided_metadata %a : ...
+    bufferization.dealloc (%base : memref<f32>) if (%true)
+    // becomes
+    %a = memref.alloc() : memref<8xf32>
+    linalg.fill ins(%c : f32) outs(%a : memref<8xf32>)
+    memref.copy %a, %b : memref<8xf32> to memref<8xf32>
+    memref.dealloc %a : memref<8xf32>
+    ... (more layers)
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // DLA_PASSES_TD
