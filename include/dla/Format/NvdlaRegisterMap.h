@@ -1,0 +1,174 @@
+//===- NvdlaRegisterMap.h - NVDLA CSB registers and their fields -*- C++ -*-===//
+//
+// The CSB registers a register program writes: the block and register name
+// as NVIDIA's trace format spells them (`NVDLA_SDP.D_OP_ENABLE_0`), their
+// address, and the bit position of each field the program composes.
+// Transcribed once from the register manual as the hw build generates it
+// (nvdla/hw spec/manual -> outdir/<cfg>/spec/manual/opendla.h; the same
+// addresses and fields for nv_small and nv_large). Field ranges the IR
+// states are in NvdlaRegisters.h.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_FORMAT_NVDLAREGISTERMAP_H
+#define DLA_FORMAT_NVDLAREGISTERMAP_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace dlaformat::nvdla {
+
+// X(block, register without its `_0`, CSB byte address)
+#define DLA_NVDLA_CSB_REGISTERS(X)                                                                 \
+  X(SDP_RDMA, S_POINTER, 0x8004)                                                                   \
+  X(SDP_RDMA, D_OP_ENABLE, 0x8008)                                                                 \
+  X(SDP_RDMA, D_DATA_CUBE_WIDTH, 0x800c)                                                           \
+  X(SDP_RDMA, D_DATA_CUBE_HEIGHT, 0x8010)                                                          \
+  X(SDP_RDMA, D_DATA_CUBE_CHANNEL, 0x8014)                                                         \
+  X(SDP_RDMA, D_SRC_BASE_ADDR_LOW, 0x8018)                                                         \
+  X(SDP_RDMA, D_SRC_BASE_ADDR_HIGH, 0x801c)                                                        \
+  X(SDP_RDMA, D_SRC_LINE_STRIDE, 0x8020)                                                           \
+  X(SDP_RDMA, D_SRC_SURFACE_STRIDE, 0x8024)                                                        \
+  X(SDP_RDMA, D_BRDMA_CFG, 0x8028)                                                                 \
+  X(SDP_RDMA, D_NRDMA_CFG, 0x8040)                                                                 \
+  X(SDP_RDMA, D_ERDMA_CFG, 0x8058)                                                                 \
+  X(SDP_RDMA, D_FEATURE_MODE_CFG, 0x8070)                                                          \
+  X(SDP_RDMA, D_SRC_DMA_CFG, 0x8074)                                                               \
+  X(SDP, S_POINTER, 0x9004)                                                                        \
+  X(SDP, D_OP_ENABLE, 0x9038)                                                                      \
+  X(SDP, D_DATA_CUBE_WIDTH, 0x903c)                                                                \
+  X(SDP, D_DATA_CUBE_HEIGHT, 0x9040)                                                               \
+  X(SDP, D_DATA_CUBE_CHANNEL, 0x9044)                                                              \
+  X(SDP, D_DST_BASE_ADDR_LOW, 0x9048)                                                              \
+  X(SDP, D_DST_BASE_ADDR_HIGH, 0x904c)                                                             \
+  X(SDP, D_DST_LINE_STRIDE, 0x9050)                                                                \
+  X(SDP, D_DST_SURFACE_STRIDE, 0x9054)                                                             \
+  X(SDP, D_DP_BS_CFG, 0x9058)                                                                      \
+  X(SDP, D_DP_BS_ALU_CFG, 0x905c)                                                                  \
+  X(SDP, D_DP_BS_ALU_SRC_VALUE, 0x9060)                                                            \
+  X(SDP, D_DP_BS_MUL_CFG, 0x9064)                                                                  \
+  X(SDP, D_DP_BS_MUL_SRC_VALUE, 0x9068)                                                            \
+  X(SDP, D_DP_BN_CFG, 0x906c)                                                                      \
+  X(SDP, D_DP_BN_ALU_CFG, 0x9070)                                                                  \
+  X(SDP, D_DP_BN_ALU_SRC_VALUE, 0x9074)                                                            \
+  X(SDP, D_DP_BN_MUL_CFG, 0x9078)                                                                  \
+  X(SDP, D_DP_BN_MUL_SRC_VALUE, 0x907c)                                                            \
+  X(SDP, D_DP_EW_CFG, 0x9080)                                                                      \
+  X(SDP, D_DP_EW_ALU_CFG, 0x9084)                                                                  \
+  X(SDP, D_DP_EW_ALU_SRC_VALUE, 0x9088)                                                            \
+  X(SDP, D_DP_EW_MUL_CFG, 0x9098)                                                                  \
+  X(SDP, D_DP_EW_MUL_SRC_VALUE, 0x909c)                                                            \
+  X(SDP, D_DP_EW_TRUNCATE_VALUE, 0x90ac)                                                           \
+  X(SDP, D_FEATURE_MODE_CFG, 0x90b0)                                                               \
+  X(SDP, D_DST_DMA_CFG, 0x90b4)                                                                    \
+  X(SDP, D_DST_BATCH_STRIDE, 0x90b8)                                                               \
+  X(SDP, D_DATA_FORMAT, 0x90bc)                                                                    \
+  X(SDP, D_CVT_OFFSET, 0x90c0)                                                                     \
+  X(SDP, D_CVT_SCALE, 0x90c4)                                                                      \
+  X(SDP, D_CVT_SHIFT, 0x90c8)
+
+/// A CSB register, named `<block>_<register>` (SDP_D_OP_ENABLE).
+enum class CsbReg : uint16_t {
+#define DLA_X(block, reg, addr) block##_##reg,
+  DLA_NVDLA_CSB_REGISTERS(DLA_X)
+#undef DLA_X
+};
+
+struct CsbRegisterInfo {
+  /// As the trace format names them: "NVDLA_SDP", "D_OP_ENABLE_0".
+  std::string_view block, name;
+  uint32_t address;
+};
+
+inline constexpr CsbRegisterInfo kCsbRegisters[] = {
+#define DLA_X(block, reg, addr) {"NVDLA_" #block, #reg "_0", addr},
+    DLA_NVDLA_CSB_REGISTERS(DLA_X)
+#undef DLA_X
+};
+
+constexpr const CsbRegisterInfo &getCsbRegister(CsbReg reg) {
+  return kCsbRegisters[static_cast<size_t>(reg)];
+}
+
+/// A field of a register: `width` bits from bit `shift`.
+struct CsbField {
+  CsbReg reg;
+  unsigned shift, width;
+  /// The field's bits holding `value`'s low `width` bits (two's
+  /// complement for signed fields: the ranges are the verifiers' business).
+  constexpr uint32_t place(int64_t value) const {
+    uint64_t mask = width >= 32 ? 0xffffffffull : ((uint64_t(1) << width) - 1);
+    return static_cast<uint32_t>((static_cast<uint64_t>(value) & mask) << shift);
+  }
+};
+
+/// Fields, named `<register>_<field>` in namespace csb.
+namespace csb {
+#define DLA_F(reg, field, shift, width)                                                            \
+  inline constexpr CsbField reg##_##field{CsbReg::reg, shift, width};
+// SDP_RDMA: the source cube and the three operand DMAs.
+DLA_F(SDP_RDMA_D_BRDMA_CFG, BRDMA_DISABLE, 0, 1)
+DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_DISABLE, 0, 1)
+DLA_F(SDP_RDMA_D_ERDMA_CFG, ERDMA_DISABLE, 0, 1)
+DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, FLYING_MODE, 0, 1)
+DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, IN_PRECISION, 2, 2)
+DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, PROC_PRECISION, 4, 2)
+DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, OUT_PRECISION, 6, 2)
+DLA_F(SDP_RDMA_D_SRC_DMA_CFG, SRC_RAM_TYPE, 0, 1)
+// SDP: X stages (BS, BN), Y stage (EW), output.
+DLA_F(SDP_D_DP_BS_CFG, BS_BYPASS, 0, 1)
+DLA_F(SDP_D_DP_BS_CFG, BS_ALU_BYPASS, 1, 1)
+DLA_F(SDP_D_DP_BS_CFG, BS_ALU_ALGO, 2, 2)
+DLA_F(SDP_D_DP_BS_CFG, BS_MUL_BYPASS, 4, 1)
+DLA_F(SDP_D_DP_BS_CFG, BS_MUL_PRELU, 5, 1)
+DLA_F(SDP_D_DP_BS_CFG, BS_RELU_BYPASS, 6, 1)
+DLA_F(SDP_D_DP_BS_ALU_CFG, BS_ALU_SRC, 0, 1)
+DLA_F(SDP_D_DP_BS_ALU_CFG, BS_ALU_SHIFT_VALUE, 8, 6)
+DLA_F(SDP_D_DP_BS_ALU_SRC_VALUE, BS_ALU_OPERAND, 0, 16)
+DLA_F(SDP_D_DP_BS_MUL_CFG, BS_MUL_SRC, 0, 1)
+DLA_F(SDP_D_DP_BS_MUL_CFG, BS_MUL_SHIFT_VALUE, 8, 8)
+DLA_F(SDP_D_DP_BS_MUL_SRC_VALUE, BS_MUL_OPERAND, 0, 16)
+DLA_F(SDP_D_DP_BN_CFG, BN_BYPASS, 0, 1)
+DLA_F(SDP_D_DP_BN_CFG, BN_ALU_BYPASS, 1, 1)
+DLA_F(SDP_D_DP_BN_CFG, BN_ALU_ALGO, 2, 2)
+DLA_F(SDP_D_DP_BN_CFG, BN_MUL_BYPASS, 4, 1)
+DLA_F(SDP_D_DP_BN_CFG, BN_MUL_PRELU, 5, 1)
+DLA_F(SDP_D_DP_BN_CFG, BN_RELU_BYPASS, 6, 1)
+DLA_F(SDP_D_DP_BN_ALU_CFG, BN_ALU_SRC, 0, 1)
+DLA_F(SDP_D_DP_BN_ALU_CFG, BN_ALU_SHIFT_VALUE, 8, 6)
+DLA_F(SDP_D_DP_BN_ALU_SRC_VALUE, BN_ALU_OPERAND, 0, 16)
+DLA_F(SDP_D_DP_BN_MUL_CFG, BN_MUL_SRC, 0, 1)
+DLA_F(SDP_D_DP_BN_MUL_CFG, BN_MUL_SHIFT_VALUE, 8, 8)
+DLA_F(SDP_D_DP_BN_MUL_SRC_VALUE, BN_MUL_OPERAND, 0, 16)
+DLA_F(SDP_D_DP_EW_CFG, EW_BYPASS, 0, 1)
+DLA_F(SDP_D_DP_EW_CFG, EW_ALU_BYPASS, 1, 1)
+DLA_F(SDP_D_DP_EW_CFG, EW_ALU_ALGO, 2, 2)
+DLA_F(SDP_D_DP_EW_CFG, EW_MUL_BYPASS, 4, 1)
+DLA_F(SDP_D_DP_EW_CFG, EW_MUL_PRELU, 5, 1)
+DLA_F(SDP_D_DP_EW_CFG, EW_LUT_BYPASS, 6, 1)
+DLA_F(SDP_D_DP_EW_ALU_CFG, EW_ALU_SRC, 0, 1)
+DLA_F(SDP_D_DP_EW_ALU_CFG, EW_ALU_CVT_BYPASS, 1, 1)
+DLA_F(SDP_D_DP_EW_ALU_SRC_VALUE, EW_ALU_OPERAND, 0, 32)
+DLA_F(SDP_D_DP_EW_MUL_CFG, EW_MUL_SRC, 0, 1)
+DLA_F(SDP_D_DP_EW_MUL_CFG, EW_MUL_CVT_BYPASS, 1, 1)
+DLA_F(SDP_D_DP_EW_MUL_SRC_VALUE, EW_MUL_OPERAND, 0, 32)
+DLA_F(SDP_D_DP_EW_TRUNCATE_VALUE, EW_TRUNCATE, 0, 10)
+DLA_F(SDP_D_FEATURE_MODE_CFG, FLYING_MODE, 0, 1)
+DLA_F(SDP_D_FEATURE_MODE_CFG, OUTPUT_DST, 1, 1)
+DLA_F(SDP_D_DST_DMA_CFG, DST_RAM_TYPE, 0, 1)
+DLA_F(SDP_D_DATA_FORMAT, PROC_PRECISION, 0, 2)
+DLA_F(SDP_D_DATA_FORMAT, OUT_PRECISION, 2, 2)
+DLA_F(SDP_D_CVT_OFFSET, CVT_OFFSET, 0, 32)
+DLA_F(SDP_D_CVT_SCALE, CVT_SCALE, 0, 16)
+DLA_F(SDP_D_CVT_SHIFT, CVT_SHIFT, 0, 6)
+#undef DLA_F
+
+/// Enumerated field values used by more than one register.
+inline constexpr int64_t kRamTypeMc = 1;    // *_RAM_TYPE: MC (DBB); CV is 0
+inline constexpr int64_t kSrcReg = 0;       // *_SRC: REG; MEM is 1
+inline constexpr int64_t kPrecisionInt8 = 0; // INT8 0, INT16 1, FP16 2
+} // namespace csb
+
+} // namespace dlaformat::nvdla
+
+#endif // DLA_FORMAT_NVDLAREGISTERMAP_H

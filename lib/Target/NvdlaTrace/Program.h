@@ -1,0 +1,50 @@
+//===- Program.h - One hardware layer's register writes ---------*- C++ -*-===//
+#ifndef DLA_LIB_TARGET_NVDLATRACE_PROGRAM_H
+#define DLA_LIB_TARGET_NVDLATRACE_PROGRAM_H
+
+#include "dla/Format/NvdlaRegisterMap.h"
+
+#include "mlir/IR/Operation.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace mlir::dla::trace {
+
+/// A feature cube in memory, as a layer's DMA reads or writes it.
+struct CubeAddress {
+  uint64_t address = 0;
+  int64_t width = 0, height = 0, channels = 0;
+  int64_t lineStride = 0, surfaceStride = 0;
+};
+
+/// The writes of one layer, in order; the last ones enable its units.
+struct LayerProgram {
+  /// The interrupt's block as intr_notify names it ("SDP", "PDP", "CDP").
+  std::string unit;
+  std::vector<std::pair<::dlaformat::nvdla::CsbReg, uint32_t>> writes;
+
+  void write(::dlaformat::nvdla::CsbReg reg, uint32_t value) { writes.push_back({reg, value}); }
+  /// One register from its fields (all of `reg`).
+  void write(::dlaformat::nvdla::CsbReg reg,
+             std::initializer_list<std::pair<::dlaformat::nvdla::CsbField, int64_t>> fields) {
+    uint32_t v = 0;
+    for (auto [f, value] : fields) {
+      assert(f.reg == reg && "a field of another register");
+      v |= f.place(value);
+    }
+    write(reg, v);
+  }
+};
+
+/// dla.sdp in offline mode with register operands (kmd firmware sdp.c's
+/// processor_sdp_program): the source cube from memory, the stages, the
+/// output converter, the destination cube.
+LogicalResult programSdp(Operation *sdp, const CubeAddress &in, const CubeAddress &out,
+                         LayerProgram &program);
+
+} // namespace mlir::dla::trace
+
+#endif

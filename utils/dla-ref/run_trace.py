@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Random hardware layers run on NVIDIA's C model from the register programs
+dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
+the project's CPU execution of the same layer (issue 28 parts 2-3).
+
+    run_trace.py --kind sdp --count N --seed S --build BUILD_DIR [--keep DIR]
+
+For each case: a compiled function of one layer on nv_small int8 feature
+data (the layer text from the integer units' random cases, int_cases_*.py,
+restricted to what the emitter programs); a wrapper @run that relayouts a
+random logical input to its storage, calls the layer and returns the input
+and output storage bytes (dla.to_storage), lowered by dla-opt
+--dla-lower-to-llvm with storage layers (each layer in dla.on_storage) and
+run by mlir-runner; the
+program written with those input bytes and the CRC of those output bytes;
+NVIDIA's model run on it by the trace player. A case passes when the player
+passes: every byte of every result surface equals the CPU execution's.
+Prints one line per failing case and `N of N programs match the CPU
+execution on nv_small`; exits 1 on any mismatch.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import int_cases_sdp as sdp_cases  # noqa: E402
+
+CONFIG = "nv_small"
+ENC = f"#dla.feature<int8, config = {CONFIG}>"
+
+
+def ttype(shape, enc=ENC):
+    return f"tensor<{'x'.join(map(str, shape))}xi8{', ' + enc if enc else ''}>"
+
+
+class Case:
+    def __init__(self, name, shape, body, out_shape):
+        # body: the layer op's text with %x as its input, %y its result.
+        self.name, self.shape, self.body, self.out_shape = name, shape, body, out_shape
+
+    def layer_func(self, name="layer"):
+        return (f"func.func @{name}(%x: {ttype(self.shape)}) -> {ttype(self.out_shape)} {{\n"
+                f"  {self.body}\n  return %y : {ttype(self.out_shape)}\n}}\n")
+
+
+def module(funcs):
+    return (f"module attributes {{dla.target = #dla.target<nvdla, {CONFIG}>}} {{\n" +
+            "".join(funcs) + "}\n")
+
+
+def sdp_case(rng, n):
+    """An offline SDP with register operands: stages and converter drawn as
+    int_cases_sdp draws them."""
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    tame = rng.random() < 0.5
+    # nv_small has the X stages only (no EW: its capability table).
+    stages = [s for s in ("bs", "bn") if rng.random() < 0.6] or ["bs"]
+    text = []
+    for s in stages:
+        t, _ = sdp_cases._x_stage(rng, None, tame)
+        text.append(f"{s} {t}")
+    cvt = ""
+    if rng.random() < 0.8:
+        cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0]
+    shape = (1, c, h, w)
+    body = (f"%y = dla.sdp offline %x {' '.join(text)}{cvt} : {ttype(shape)} -> {ttype(shape)}")
+    return Case(f"sdp_{n}", shape, body, shape)
+
+
+KINDS = {"sdp": sdp_case}
+
+
+def literal(a):
+    return 'dense<"0x' + np.ascontiguousarray(a).tobytes().hex().upper() + '">'
+
+
+def cpu_run(cases, inputs, build):
+    """Each case's (input storage, output storage) from the CPU execution:
+    dla-opt --dla-lower-to-llvm with storage layers, run by mlir-runner,
+    the storage bytes printed by printMemrefI32."""
+    sys.path.insert(0, os.path.join(build, "python_packages"))
+    import dla
+    funcs, main = [], []
+    for k, (c, x) in enumerate(zip(cases, inputs)):
+        si = dla.storage_bytes(ttype(c.shape))
+        so = dla.storage_bytes(ttype(c.out_shape))
+        funcs.append(c.layer_func(f"layer_{k}"))
+        plain = ttype(c.shape, None)
+        main.append(f"""  %p{k} = arith.constant {literal(x)} : {plain}
+  %x{k} = dla.relayout %p{k} : {plain} -> {ttype(c.shape)}
+  %y{k} = call @layer_{k}(%x{k}) : ({ttype(c.shape)}) -> {ttype(c.out_shape)}
+""")
+        for v, t, n in ((f"%x{k}", ttype(c.shape), si), (f"%y{k}", ttype(c.out_shape), so)):
+            name = v[1:]
+            main.append(f"""  %s{name} = dla.to_storage {v} : {t} -> tensor<{n}xi8>
+  %w{name} = arith.extsi %s{name} : tensor<{n}xi8> to tensor<{n}xi32>
+  %m{name} = bufferization.to_buffer %w{name} : tensor<{n}xi32> to memref<{n}xi32>
+  %u{name} = memref.cast %m{name} : memref<{n}xi32> to memref<*xi32>
+  call @printMemrefI32(%u{name}) : (memref<*xi32>) -> ()
+""")
+    funcs.append("func.func private @printMemrefI32(memref<*xi32>) attributes "
+                 "{llvm.emit_c_interface}\n")
+    funcs.append("func.func @main() {\n" + "".join(main) + "  return\n}\n")
+    text = module(funcs)
+    bin_dir = os.path.join(build, "bin")
+    llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),
+                           "--dla-lower-to-llvm=storage-layers=true", "-"],
+                          input=text, capture_output=True, text=True)
+    if llvm.returncode:
+        sys.exit("dla-opt failed:\n" + llvm.stderr)
+    llvm_bin = "/usr/lib/llvm-22/bin"
+    libs = ",".join(os.path.join("/usr/lib/llvm-22/lib", lib)
+                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+    ran = subprocess.run([os.path.join(llvm_bin, "mlir-runner"), "-e", "main",
+                          "-entry-point-result=void", f"-shared-libs={libs}"],
+                         input=llvm.stdout, capture_output=True, text=True)
+    if ran.returncode:
+        sys.exit("mlir-runner failed:\n" + ran.stderr)
+    chunks = ran.stdout.split("Unranked Memref")[1:]
+    if len(chunks) != 2 * len(cases):
+        sys.exit(f"expected {2 * len(cases)} printed buffers, got {len(chunks)}")
+    data = [np.array([int(v) for v in re.findall(r"-?\d+", ch.split("data =", 1)[1])],
+                     np.int64).astype(np.int8).tobytes() for ch in chunks]
+    return list(zip(data[0::2], data[1::2]))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--kind", choices=sorted(KINDS), required=True)
+    p.add_argument("--count", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
+    p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
+    a = p.parse_args()
+    translate = os.path.join(a.build, "bin", "dla-translate")
+    player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
+
+    rng = np.random.default_rng(a.seed)
+    cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
+    inputs = [rng.integers(-128, 128, size=c.shape).astype(np.int8) for c in cases]
+    results = cpu_run(cases, inputs, a.build)
+
+    root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    good = 0
+    for c, (xs, ys) in zip(cases, results):
+        data = os.path.join(root, c.name + ".data")
+        os.makedirs(data, exist_ok=True)
+        with open(os.path.join(data, "arg0.bin"), "wb") as f:
+            f.write(xs)
+        with open(os.path.join(data, "result0.bin"), "wb") as f:
+            f.write(ys)
+        tdir = os.path.join(root, c.name)
+        tr = subprocess.run([translate, "--dla-to-nvdla-trace", f"--nvdla-trace-dir={tdir}",
+                             f"--nvdla-trace-data={data}", "-"], input=module([c.layer_func()]),
+                            capture_output=True, text=True)
+        if tr.returncode:
+            print(f"{c.name}: dla-translate failed: {tr.stderr.strip()}\n  {c.body}")
+            continue
+        run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
+        if run.returncode:
+            print(f"{c.name}: C model differs: {(run.stdout + run.stderr).strip()}\n  {c.body}")
+            continue
+        good += 1
+    print(f"{good} of {len(cases)} programs match the CPU execution on {CONFIG}")
+    sys.exit(0 if good == len(cases) else 1)
+
+
+if __name__ == "__main__":
+    main()
