@@ -30,6 +30,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import int_cases_pool as pool_cases  # noqa: E402
 import int_cases_sdp as sdp_cases  # noqa: E402
 
 CONFIG = "nv_small"
@@ -74,7 +75,39 @@ def sdp_case(rng, n):
     return Case(f"sdp_{n}", shape, body, shape)
 
 
-KINDS = {"sdp": sdp_case}
+def pool_case(rng, n):
+    """An offline int8 PDP layer: kernels 1..8, strides, padding below the
+    kernel, reciprocals and padding values drawn as int_cases_pool draws
+    them."""
+    kind = "average" if rng.random() < 0.6 else str(rng.choice(["max", "min"]))
+    kh, kw = (int(k) for k in rng.integers(1, 9, size=2))
+    sh, sw = (int(s) for s in rng.choice([1, 1, 2, 2, 3, 5, 8, 16], size=2))
+    pad = [int(rng.integers(0, kh)), int(rng.integers(0, kh)), int(rng.integers(0, kw)),
+           int(rng.integers(0, kw))]
+    if rng.random() < 0.3:
+        pad = [0, 0, 0, 0]
+    h = int(rng.integers(max(1, kh - pad[0] - pad[1]), 17))
+    w = int(rng.integers(max(1, kw - pad[2] - pad[3]), 17))
+    c = int(rng.integers(1, 41))
+    attrs = ""
+    if kind == "average":
+        rw, rh = pool_cases._recip(rng, kw), pool_cases._recip(rng, kh)
+        pads = pool_cases._pad_values(rng, 8)
+        if rw is not None:
+            attrs += f" recip_kernel_width {rw}"
+        if rh is not None:
+            attrs += f" recip_kernel_height {rh}"
+        if pads is not None:
+            attrs += " pad_values [" + ", ".join(map(str, pads)) + "]"
+    oh = (h + pad[0] + pad[1] - kh) // sh + 1
+    ow = (w + pad[2] + pad[3] - kw) // sw + 1
+    shape, out = (1, c, h, w), (1, c, oh, ow)
+    body = (f"%y = dla.pool {kind} %x kernel [{kh}, {kw}] stride [{sh}, {sw}] "
+            f"pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]{attrs} : {ttype(shape)} -> {ttype(out)}")
+    return Case(f"pool_{n}", shape, body, out)
+
+
+KINDS = {"sdp": sdp_case, "pool": pool_case}
 
 
 def literal(a):

@@ -65,7 +65,56 @@ namespace dlaformat::nvdla {
   X(SDP, D_DATA_FORMAT, 0x90bc)                                                                    \
   X(SDP, D_CVT_OFFSET, 0x90c0)                                                                     \
   X(SDP, D_CVT_SCALE, 0x90c4)                                                                      \
-  X(SDP, D_CVT_SHIFT, 0x90c8)
+  X(SDP, D_CVT_SHIFT, 0x90c8)                                                                      \
+  X(PDP_RDMA, S_POINTER, 0xa004)                                                                   \
+  X(PDP_RDMA, D_OP_ENABLE, 0xa008)                                                                 \
+  X(PDP_RDMA, D_DATA_CUBE_IN_WIDTH, 0xa00c)                                                        \
+  X(PDP_RDMA, D_DATA_CUBE_IN_HEIGHT, 0xa010)                                                       \
+  X(PDP_RDMA, D_DATA_CUBE_IN_CHANNEL, 0xa014)                                                      \
+  X(PDP_RDMA, D_FLYING_MODE, 0xa018)                                                               \
+  X(PDP_RDMA, D_SRC_BASE_ADDR_LOW, 0xa01c)                                                         \
+  X(PDP_RDMA, D_SRC_BASE_ADDR_HIGH, 0xa020)                                                        \
+  X(PDP_RDMA, D_SRC_LINE_STRIDE, 0xa024)                                                           \
+  X(PDP_RDMA, D_SRC_SURFACE_STRIDE, 0xa028)                                                        \
+  X(PDP_RDMA, D_SRC_RAM_CFG, 0xa02c)                                                               \
+  X(PDP_RDMA, D_DATA_FORMAT, 0xa030)                                                               \
+  X(PDP_RDMA, D_OPERATION_MODE_CFG, 0xa034)                                                        \
+  X(PDP_RDMA, D_POOLING_KERNEL_CFG, 0xa038)                                                        \
+  X(PDP_RDMA, D_POOLING_PADDING_CFG, 0xa03c)                                                       \
+  X(PDP_RDMA, D_PARTIAL_WIDTH_IN, 0xa040)                                                          \
+  X(PDP, S_POINTER, 0xb004)                                                                        \
+  X(PDP, D_OP_ENABLE, 0xb008)                                                                      \
+  X(PDP, D_DATA_CUBE_IN_WIDTH, 0xb00c)                                                             \
+  X(PDP, D_DATA_CUBE_IN_HEIGHT, 0xb010)                                                            \
+  X(PDP, D_DATA_CUBE_IN_CHANNEL, 0xb014)                                                           \
+  X(PDP, D_DATA_CUBE_OUT_WIDTH, 0xb018)                                                            \
+  X(PDP, D_DATA_CUBE_OUT_HEIGHT, 0xb01c)                                                           \
+  X(PDP, D_DATA_CUBE_OUT_CHANNEL, 0xb020)                                                          \
+  X(PDP, D_OPERATION_MODE_CFG, 0xb024)                                                             \
+  X(PDP, D_NAN_FLUSH_TO_ZERO, 0xb028)                                                              \
+  X(PDP, D_PARTIAL_WIDTH_IN, 0xb02c)                                                               \
+  X(PDP, D_PARTIAL_WIDTH_OUT, 0xb030)                                                              \
+  X(PDP, D_POOLING_KERNEL_CFG, 0xb034)                                                             \
+  X(PDP, D_RECIP_KERNEL_WIDTH, 0xb038)                                                             \
+  X(PDP, D_RECIP_KERNEL_HEIGHT, 0xb03c)                                                            \
+  X(PDP, D_POOLING_PADDING_CFG, 0xb040)                                                            \
+  X(PDP, D_POOLING_PADDING_VALUE_1_CFG, 0xb044)                                                    \
+  X(PDP, D_POOLING_PADDING_VALUE_2_CFG, 0xb048)                                                    \
+  X(PDP, D_POOLING_PADDING_VALUE_3_CFG, 0xb04c)                                                    \
+  X(PDP, D_POOLING_PADDING_VALUE_4_CFG, 0xb050)                                                    \
+  X(PDP, D_POOLING_PADDING_VALUE_5_CFG, 0xb054)                                                    \
+  X(PDP, D_POOLING_PADDING_VALUE_6_CFG, 0xb058)                                                    \
+  X(PDP, D_POOLING_PADDING_VALUE_7_CFG, 0xb05c)                                                    \
+  X(PDP, D_SRC_BASE_ADDR_LOW, 0xb060)                                                              \
+  X(PDP, D_SRC_BASE_ADDR_HIGH, 0xb064)                                                             \
+  X(PDP, D_SRC_LINE_STRIDE, 0xb068)                                                                \
+  X(PDP, D_SRC_SURFACE_STRIDE, 0xb06c)                                                             \
+  X(PDP, D_DST_BASE_ADDR_LOW, 0xb070)                                                              \
+  X(PDP, D_DST_BASE_ADDR_HIGH, 0xb074)                                                             \
+  X(PDP, D_DST_LINE_STRIDE, 0xb078)                                                                \
+  X(PDP, D_DST_SURFACE_STRIDE, 0xb07c)                                                             \
+  X(PDP, D_DST_RAM_CFG, 0xb080)                                                                    \
+  X(PDP, D_DATA_FORMAT, 0xb084)
 
 /// A CSB register, named `<block>_<register>` (SDP_D_OP_ENABLE).
 enum class CsbReg : uint16_t {
@@ -161,12 +210,45 @@ DLA_F(SDP_D_DATA_FORMAT, OUT_PRECISION, 2, 2)
 DLA_F(SDP_D_CVT_OFFSET, CVT_OFFSET, 0, 32)
 DLA_F(SDP_D_CVT_SCALE, CVT_SCALE, 0, 16)
 DLA_F(SDP_D_CVT_SHIFT, CVT_SHIFT, 0, 6)
+// PDP_RDMA and PDP.
+DLA_F(PDP_RDMA_D_FLYING_MODE, FLYING_MODE, 0, 1)
+DLA_F(PDP_RDMA_D_SRC_RAM_CFG, SRC_RAM_TYPE, 0, 1)
+DLA_F(PDP_RDMA_D_DATA_FORMAT, INPUT_DATA, 0, 2)
+DLA_F(PDP_RDMA_D_OPERATION_MODE_CFG, SPLIT_NUM, 0, 8)
+DLA_F(PDP_RDMA_D_POOLING_KERNEL_CFG, KERNEL_WIDTH, 0, 4)
+DLA_F(PDP_RDMA_D_POOLING_KERNEL_CFG, KERNEL_STRIDE_WIDTH, 4, 4)
+DLA_F(PDP_RDMA_D_POOLING_PADDING_CFG, PAD_WIDTH, 0, 4)
+DLA_F(PDP_D_OPERATION_MODE_CFG, POOLING_METHOD, 0, 2)
+DLA_F(PDP_D_OPERATION_MODE_CFG, FLYING_MODE, 4, 1)
+DLA_F(PDP_D_OPERATION_MODE_CFG, SPLIT_NUM, 8, 8)
+DLA_F(PDP_D_POOLING_KERNEL_CFG, KERNEL_WIDTH, 0, 4)
+DLA_F(PDP_D_POOLING_KERNEL_CFG, KERNEL_HEIGHT, 8, 4)
+DLA_F(PDP_D_POOLING_KERNEL_CFG, KERNEL_STRIDE_WIDTH, 16, 4)
+DLA_F(PDP_D_POOLING_KERNEL_CFG, KERNEL_STRIDE_HEIGHT, 20, 4)
+DLA_F(PDP_D_RECIP_KERNEL_WIDTH, RECIP_KERNEL_WIDTH, 0, 17)
+DLA_F(PDP_D_RECIP_KERNEL_HEIGHT, RECIP_KERNEL_HEIGHT, 0, 17)
+DLA_F(PDP_D_POOLING_PADDING_CFG, PAD_LEFT, 0, 3)
+DLA_F(PDP_D_POOLING_PADDING_CFG, PAD_TOP, 4, 3)
+DLA_F(PDP_D_POOLING_PADDING_CFG, PAD_RIGHT, 8, 3)
+DLA_F(PDP_D_POOLING_PADDING_CFG, PAD_BOTTOM, 12, 3)
+DLA_F(PDP_D_DST_RAM_CFG, DST_RAM_TYPE, 0, 1)
+DLA_F(PDP_D_DATA_FORMAT, INPUT_DATA, 0, 2)
 #undef DLA_F
 
 /// Enumerated field values used by more than one register.
 inline constexpr int64_t kRamTypeMc = 1;    // *_RAM_TYPE: MC (DBB); CV is 0
 inline constexpr int64_t kSrcReg = 0;       // *_SRC: REG; MEM is 1
 inline constexpr int64_t kPrecisionInt8 = 0; // INT8 0, INT16 1, FP16 2
+/// PDP's POOLING_METHOD: AVERAGE 0, MAX 1, MIN 2; FLYING_MODE: OFF_FLYING 1.
+inline constexpr int64_t kPoolAverage = 0, kPoolMax = 1, kPoolMin = 2;
+inline constexpr int64_t kPdpOffFlying = 1;
+/// The seven PAD_VALUE_<n>X_CFG registers (19-bit fields).
+inline constexpr CsbReg kPdpPadValueRegs[7] = {
+    CsbReg::PDP_D_POOLING_PADDING_VALUE_1_CFG, CsbReg::PDP_D_POOLING_PADDING_VALUE_2_CFG,
+    CsbReg::PDP_D_POOLING_PADDING_VALUE_3_CFG, CsbReg::PDP_D_POOLING_PADDING_VALUE_4_CFG,
+    CsbReg::PDP_D_POOLING_PADDING_VALUE_5_CFG, CsbReg::PDP_D_POOLING_PADDING_VALUE_6_CFG,
+    CsbReg::PDP_D_POOLING_PADDING_VALUE_7_CFG};
+inline constexpr unsigned kPdpPadValueBits = 19;
 } // namespace csb
 
 } // namespace dlaformat::nvdla

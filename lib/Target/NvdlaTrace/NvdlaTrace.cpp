@@ -175,8 +175,9 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
   for (Operation &op : func.getBody().front()) {
     if (&op == terminator)
       break;
-    if (!isa<SdpOp>(op))
-      return op.emitOpError("is not a hardware layer this emitter programs (offline dla.sdp)");
+    if (!isa<SdpOp, PoolOp>(op))
+      return op.emitOpError("is not a hardware layer this emitter programs (offline dla.sdp, "
+                            "dla.pool)");
     int64_t index = layers.size();
     for (Value in : op.getOperands()) {
       auto it = surfaceOf.find(in);
@@ -205,9 +206,11 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
 
   // Register programs.
   std::vector<LayerProgram> programs(layers.size());
-  for (auto [i, op] : llvm::enumerate(layers))
-    if (failed(programSdp(op, cube(op->getOperand(0)), cube(op->getResult(0)), programs[i])))
+  for (auto [i, op] : llvm::enumerate(layers)) {
+    auto program = isa<SdpOp>(op) ? programSdp : programPdp;
+    if (failed(program(op, cube(op->getOperand(0)), cube(op->getResult(0)), programs[i])))
       return failure();
+  }
 
   // The directory, its memory files and the trace.
   if (std::error_code ec = llvm::sys::fs::create_directories(options.directory))

@@ -45,6 +45,11 @@ struct LayerProgram {
 LogicalResult programSdp(Operation *sdp, const CubeAddress &in, const CubeAddress &out,
                          LayerProgram &program);
 
+/// dla.pool offline in one split (kmd firmware pdp.c's
+/// processor_pdp_program): window, reciprocals, padding values.
+LogicalResult programPdp(Operation *pool, const CubeAddress &in, const CubeAddress &out,
+                         LayerProgram &program);
+
 } // namespace mlir::dla::trace
 
 #endif
