@@ -35,6 +35,7 @@ import int_cases_sdp as sdp_cases  # noqa: E402
 
 CONFIG = "nv_small"
 ENC = f"#dla.feature<int8, config = {CONFIG}>"
+WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
 
 
 def ttype(shape, enc=ENC):
@@ -42,12 +43,15 @@ def ttype(shape, enc=ENC):
 
 
 class Case:
-    def __init__(self, name, shape, body, out_shape):
-        # body: the layer op's text with %x as its input, %y its result.
+    def __init__(self, name, shape, body, out_shape, weight=None):
+        # body: the layer ops' text with %x as the input, %w the weights
+        # (shape `weight`, if any), %y the result.
         self.name, self.shape, self.body, self.out_shape = name, shape, body, out_shape
+        self.args = [(shape, ENC)] + ([(weight, WENC)] if weight else [])
 
     def layer_func(self, name="layer"):
-        return (f"func.func @{name}(%x: {ttype(self.shape)}) -> {ttype(self.out_shape)} {{\n"
+        params = ", ".join(f"%{n}: {ttype(sh, e)}" for n, (sh, e) in zip("xw", self.args))
+        return (f"func.func @{name}({params}) -> {ttype(self.out_shape)} {{\n"
                 f"  {self.body}\n  return %y : {ttype(self.out_shape)}\n}}\n")
 
 
@@ -107,7 +111,51 @@ def pool_case(rng, n):
     return Case(f"pool_{n}", shape, body, out)
 
 
-KINDS = {"sdp": sdp_case, "pool": pool_case}
+def conv_case(rng, n):
+    """A direct int8 convolution with its on-the-fly SDP (register
+    operands, int_cases_sdp's draws) or alone (the SDP bypassed): kernels
+    1..5, strides 1..3, padding below the kernel, dilation, the CACC's clip,
+    the CDMA's input converter and padding value."""
+    r, s = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    dy, dx = (int(rng.choice([1, 1, 1, 2])) for _ in range(2))
+    er, es = (r - 1) * dy + 1, (s - 1) * dx + 1
+    pad = [int(rng.integers(0, min(r, 4))), int(rng.integers(0, min(r, 4))),
+           int(rng.integers(0, min(s, 4))), int(rng.integers(0, min(s, 4)))]
+    if rng.random() < 0.3:
+        pad = [0, 0, 0, 0]
+    h = int(rng.integers(max(1, er - pad[0] - pad[1]), 11))
+    w = int(rng.integers(max(1, es - pad[2] - pad[3]), 11))
+    sy, sx = (int(rng.choice([1, 1, 2, 3])) for _ in range(2))
+    c, k = int(rng.integers(1, 25)), int(rng.integers(1, 21))
+    oh = (h + pad[0] + pad[1] - er) // sy + 1
+    ow = (w + pad[2] + pad[3] - es) // sx + 1
+    shape, wshape, out = (1, c, h, w), (k, c, r, s), (1, k, oh, ow)
+    attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
+    if (dy, dx) != (1, 1):
+        attrs += f" dilation [{dy}, {dx}]"
+    if rng.random() < 0.4:
+        off, scale = int(rng.integers(-20, 21)), int(rng.integers(-300, 301))
+        attrs += f" input_cvt <offset = {off}, scale = {scale}, shift = {int(rng.integers(0, 9))}>"
+    attrs += f" clip_truncate {int(rng.integers(0, 17))}"
+    if any(pad) and rng.random() < 0.4:
+        attrs += f" pad_value {int(rng.integers(-128, 128))}"
+    conv_t = ttype(out, None)
+    if rng.random() < 0.2:
+        body = (f"%y = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+                f"{ttype(out)}")
+    else:
+        tame = rng.random() < 0.5
+        text = [f"{st} {sdp_cases._x_stage(rng, None, tame)[0]}"
+                for st in ("bs", "bn") if rng.random() < 0.6] or \
+               [f"bs {sdp_cases._x_stage(rng, None, tame)[0]}"]
+        cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
+        body = (f"%c = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+                f"{conv_t}\n  %y = dla.sdp on_the_fly %c {' '.join(text)}{cvt} : {conv_t} -> "
+                f"{ttype(out)}")
+    return Case(f"conv_{n}", shape, body, out, weight=wshape)
+
+
+KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case}
 
 
 def literal(a):
@@ -115,22 +163,28 @@ def literal(a):
 
 
 def cpu_run(cases, inputs, build):
-    """Each case's (input storage, output storage) from the CPU execution:
-    dla-opt --dla-lower-to-llvm with storage layers, run by mlir-runner,
-    the storage bytes printed by printMemrefI32."""
+    """Each case's (argument storages, output storage) from the CPU
+    execution: dla-opt --dla-lower-to-llvm with storage layers, run by
+    mlir-runner, the storage bytes printed by printMemrefI32."""
     sys.path.insert(0, os.path.join(build, "python_packages"))
     import dla
-    funcs, main = [], []
-    for k, (c, x) in enumerate(zip(cases, inputs)):
-        si = dla.storage_bytes(ttype(c.shape))
-        so = dla.storage_bytes(ttype(c.out_shape))
+    funcs, main, counts = [], [], []
+    for k, (c, xs) in enumerate(zip(cases, inputs)):
         funcs.append(c.layer_func(f"layer_{k}"))
-        plain = ttype(c.shape, None)
-        main.append(f"""  %p{k} = arith.constant {literal(x)} : {plain}
-  %x{k} = dla.relayout %p{k} : {plain} -> {ttype(c.shape)}
-  %y{k} = call @layer_{k}(%x{k}) : ({ttype(c.shape)}) -> {ttype(c.out_shape)}
-""")
-        for v, t, n in ((f"%x{k}", ttype(c.shape), si), (f"%y{k}", ttype(c.out_shape), so)):
+        names, printed = [], []
+        for i, ((sh, enc), x) in enumerate(zip(c.args, xs)):
+            plain = ttype(sh, None)
+            main.append(f"  %p{k}_{i} = arith.constant {literal(x)} : {plain}\n"
+                        f"  %a{k}_{i} = dla.relayout %p{k}_{i} : {plain} -> {ttype(sh, enc)}\n")
+            names.append(f"%a{k}_{i}")
+            printed.append((f"%a{k}_{i}", ttype(sh, enc)))
+        types = ", ".join(ttype(sh, e) for sh, e in c.args)
+        main.append(f"  %y{k} = call @layer_{k}({', '.join(names)}) : ({types}) -> "
+                    f"{ttype(c.out_shape)}\n")
+        printed.append((f"%y{k}", ttype(c.out_shape)))
+        counts.append(len(printed))
+        for v, t in printed:
+            n = dla.storage_bytes(t)
             name = v[1:]
             main.append(f"""  %s{name} = dla.to_storage {v} : {t} -> tensor<{n}xi8>
   %w{name} = arith.extsi %s{name} : tensor<{n}xi8> to tensor<{n}xi32>
@@ -157,11 +211,15 @@ def cpu_run(cases, inputs, build):
     if ran.returncode:
         sys.exit("mlir-runner failed:\n" + ran.stderr)
     chunks = ran.stdout.split("Unranked Memref")[1:]
-    if len(chunks) != 2 * len(cases):
-        sys.exit(f"expected {2 * len(cases)} printed buffers, got {len(chunks)}")
+    if len(chunks) != sum(counts):
+        sys.exit(f"expected {sum(counts)} printed buffers, got {len(chunks)}")
     data = [np.array([int(v) for v in re.findall(r"-?\d+", ch.split("data =", 1)[1])],
                      np.int64).astype(np.int8).tobytes() for ch in chunks]
-    return list(zip(data[0::2], data[1::2]))
+    out, at = [], 0
+    for n in counts:
+        out.append((data[at:at + n - 1], data[at + n - 1]))
+        at += n
+    return out
 
 
 def main():
@@ -177,7 +235,8 @@ def main():
 
     rng = np.random.default_rng(a.seed)
     cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
-    inputs = [rng.integers(-128, 128, size=c.shape).astype(np.int8) for c in cases]
+    inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) for sh, _ in c.args]
+              for c in cases]
     results = cpu_run(cases, inputs, a.build)
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")
@@ -186,8 +245,9 @@ def main():
     for c, (xs, ys) in zip(cases, results):
         data = os.path.join(root, c.name + ".data")
         os.makedirs(data, exist_ok=True)
-        with open(os.path.join(data, "arg0.bin"), "wb") as f:
-            f.write(xs)
+        for i, x in enumerate(xs):
+            with open(os.path.join(data, f"arg{i}.bin"), "wb") as f:
+                f.write(x)
         with open(os.path.join(data, "result0.bin"), "wb") as f:
             f.write(ys)
         tdir = os.path.join(root, c.name)

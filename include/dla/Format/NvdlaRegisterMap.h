@@ -20,6 +20,85 @@ namespace dlaformat::nvdla {
 
 // X(block, register without its `_0`, CSB byte address)
 #define DLA_NVDLA_CSB_REGISTERS(X)                                                                 \
+  X(CDMA, S_POINTER, 0x3004)                                                                       \
+  X(CDMA, D_OP_ENABLE, 0x3010)                                                                     \
+  X(CDMA, D_MISC_CFG, 0x3014)                                                                      \
+  X(CDMA, D_DATAIN_FORMAT, 0x3018)                                                                 \
+  X(CDMA, D_DATAIN_SIZE_0, 0x301c)                                                                 \
+  X(CDMA, D_DATAIN_SIZE_1, 0x3020)                                                                 \
+  X(CDMA, D_DATAIN_SIZE_EXT_0, 0x3024)                                                             \
+  X(CDMA, D_PIXEL_OFFSET, 0x3028)                                                                  \
+  X(CDMA, D_DAIN_RAM_TYPE, 0x302c)                                                                 \
+  X(CDMA, D_DAIN_ADDR_HIGH_0, 0x3030)                                                              \
+  X(CDMA, D_DAIN_ADDR_LOW_0, 0x3034)                                                               \
+  X(CDMA, D_DAIN_ADDR_HIGH_1, 0x3038)                                                              \
+  X(CDMA, D_DAIN_ADDR_LOW_1, 0x303c)                                                               \
+  X(CDMA, D_LINE_STRIDE, 0x3040)                                                                   \
+  X(CDMA, D_LINE_UV_STRIDE, 0x3044)                                                                \
+  X(CDMA, D_SURF_STRIDE, 0x3048)                                                                   \
+  X(CDMA, D_DAIN_MAP, 0x304c)                                                                      \
+  X(CDMA, D_RESERVED_X_CFG, 0x3050)                                                                \
+  X(CDMA, D_BATCH_NUMBER, 0x3058)                                                                  \
+  X(CDMA, D_BATCH_STRIDE, 0x305c)                                                                  \
+  X(CDMA, D_ENTRY_PER_SLICE, 0x3060)                                                               \
+  X(CDMA, D_FETCH_GRAIN, 0x3064)                                                                   \
+  X(CDMA, D_WEIGHT_FORMAT, 0x3068)                                                                 \
+  X(CDMA, D_WEIGHT_SIZE_0, 0x306c)                                                                 \
+  X(CDMA, D_WEIGHT_SIZE_1, 0x3070)                                                                 \
+  X(CDMA, D_WEIGHT_RAM_TYPE, 0x3074)                                                               \
+  X(CDMA, D_WEIGHT_ADDR_HIGH, 0x3078)                                                              \
+  X(CDMA, D_WEIGHT_ADDR_LOW, 0x307c)                                                               \
+  X(CDMA, D_WEIGHT_BYTES, 0x3080)                                                                  \
+  X(CDMA, D_MEAN_FORMAT, 0x3098)                                                                   \
+  X(CDMA, D_CVT_CFG, 0x30a4)                                                                       \
+  X(CDMA, D_CVT_OFFSET, 0x30a8)                                                                    \
+  X(CDMA, D_CVT_SCALE, 0x30ac)                                                                     \
+  X(CDMA, D_CONV_STRIDE, 0x30b0)                                                                   \
+  X(CDMA, D_ZERO_PADDING, 0x30b4)                                                                  \
+  X(CDMA, D_ZERO_PADDING_VALUE, 0x30b8)                                                            \
+  X(CDMA, D_BANK, 0x30bc)                                                                          \
+  X(CDMA, D_NAN_FLUSH_TO_ZERO, 0x30c0)                                                             \
+  X(CSC, S_POINTER, 0x4004)                                                                        \
+  X(CSC, D_OP_ENABLE, 0x4008)                                                                      \
+  X(CSC, D_MISC_CFG, 0x400c)                                                                       \
+  X(CSC, D_DATAIN_FORMAT, 0x4010)                                                                  \
+  X(CSC, D_DATAIN_SIZE_EXT_0, 0x4014)                                                              \
+  X(CSC, D_DATAIN_SIZE_EXT_1, 0x4018)                                                              \
+  X(CSC, D_BATCH_NUMBER, 0x401c)                                                                   \
+  X(CSC, D_POST_Y_EXTENSION, 0x4020)                                                               \
+  X(CSC, D_ENTRY_PER_SLICE, 0x4024)                                                                \
+  X(CSC, D_WEIGHT_FORMAT, 0x4028)                                                                  \
+  X(CSC, D_WEIGHT_SIZE_EXT_0, 0x402c)                                                              \
+  X(CSC, D_WEIGHT_SIZE_EXT_1, 0x4030)                                                              \
+  X(CSC, D_WEIGHT_BYTES, 0x4034)                                                                   \
+  X(CSC, D_WMB_BYTES, 0x4038)                                                                      \
+  X(CSC, D_DATAOUT_SIZE_0, 0x403c)                                                                 \
+  X(CSC, D_DATAOUT_SIZE_1, 0x4040)                                                                 \
+  X(CSC, D_ATOMICS, 0x4044)                                                                        \
+  X(CSC, D_RELEASE, 0x4048)                                                                        \
+  X(CSC, D_CONV_STRIDE_EXT, 0x404c)                                                                \
+  X(CSC, D_DILATION_EXT, 0x4050)                                                                   \
+  X(CSC, D_ZERO_PADDING, 0x4054)                                                                   \
+  X(CSC, D_ZERO_PADDING_VALUE, 0x4058)                                                             \
+  X(CSC, D_BANK, 0x405c)                                                                           \
+  X(CSC, D_PRA_CFG, 0x4060)                                                                        \
+  X(CMAC_A, S_POINTER, 0x5004)                                                                     \
+  X(CMAC_A, D_OP_ENABLE, 0x5008)                                                                   \
+  X(CMAC_A, D_MISC_CFG, 0x500c)                                                                    \
+  X(CMAC_B, S_POINTER, 0x6004)                                                                     \
+  X(CMAC_B, D_OP_ENABLE, 0x6008)                                                                   \
+  X(CMAC_B, D_MISC_CFG, 0x600c)                                                                    \
+  X(CACC, S_POINTER, 0x7004)                                                                       \
+  X(CACC, D_OP_ENABLE, 0x7008)                                                                     \
+  X(CACC, D_MISC_CFG, 0x700c)                                                                      \
+  X(CACC, D_DATAOUT_SIZE_0, 0x7010)                                                                \
+  X(CACC, D_DATAOUT_SIZE_1, 0x7014)                                                                \
+  X(CACC, D_DATAOUT_ADDR, 0x7018)                                                                  \
+  X(CACC, D_BATCH_NUMBER, 0x701c)                                                                  \
+  X(CACC, D_LINE_STRIDE, 0x7020)                                                                   \
+  X(CACC, D_SURF_STRIDE, 0x7024)                                                                   \
+  X(CACC, D_DATAOUT_MAP, 0x7028)                                                                   \
+  X(CACC, D_CLIP_CFG, 0x702c)                                                                      \
   X(SDP_RDMA, S_POINTER, 0x8004)                                                                   \
   X(SDP_RDMA, D_OP_ENABLE, 0x8008)                                                                 \
   X(SDP_RDMA, D_DATA_CUBE_WIDTH, 0x800c)                                                           \
@@ -155,6 +234,99 @@ struct CsbField {
 namespace csb {
 #define DLA_F(reg, field, shift, width)                                                            \
   inline constexpr CsbField reg##_##field{CsbReg::reg, shift, width};
+// The convolution pipe: CDMA, CSC, CMAC_A / CMAC_B, CACC.
+DLA_F(CDMA_D_MISC_CFG, CONV_MODE, 0, 1)
+DLA_F(CDMA_D_MISC_CFG, IN_PRECISION, 8, 2)
+DLA_F(CDMA_D_MISC_CFG, PROC_PRECISION, 12, 2)
+DLA_F(CDMA_D_MISC_CFG, DATA_REUSE, 16, 1)
+DLA_F(CDMA_D_MISC_CFG, WEIGHT_REUSE, 20, 1)
+DLA_F(CDMA_D_MISC_CFG, SKIP_DATA_RLS, 24, 1)
+DLA_F(CDMA_D_MISC_CFG, SKIP_WEIGHT_RLS, 28, 1)
+DLA_F(CDMA_D_DATAIN_FORMAT, DATAIN_FORMAT, 0, 1)
+DLA_F(CDMA_D_DATAIN_FORMAT, PIXEL_FORMAT, 8, 6)
+DLA_F(CDMA_D_DATAIN_FORMAT, PIXEL_MAPPING, 16, 1)
+DLA_F(CDMA_D_DATAIN_FORMAT, PIXEL_SIGN_OVERRIDE, 20, 1)
+DLA_F(CDMA_D_DATAIN_SIZE_0, DATAIN_WIDTH, 0, 13)
+DLA_F(CDMA_D_DATAIN_SIZE_0, DATAIN_HEIGHT, 16, 13)
+DLA_F(CDMA_D_DATAIN_SIZE_1, DATAIN_CHANNEL, 0, 13)
+DLA_F(CDMA_D_DATAIN_SIZE_EXT_0, DATAIN_WIDTH_EXT, 0, 13)
+DLA_F(CDMA_D_DATAIN_SIZE_EXT_0, DATAIN_HEIGHT_EXT, 16, 13)
+DLA_F(CDMA_D_PIXEL_OFFSET, PIXEL_X_OFFSET, 0, 5)
+DLA_F(CDMA_D_PIXEL_OFFSET, PIXEL_Y_OFFSET, 16, 3)
+DLA_F(CDMA_D_DAIN_RAM_TYPE, DATAIN_RAM_TYPE, 0, 1)
+DLA_F(CDMA_D_DAIN_MAP, LINE_PACKED, 0, 1)
+DLA_F(CDMA_D_DAIN_MAP, SURF_PACKED, 16, 1)
+DLA_F(CDMA_D_RESERVED_X_CFG, RSV_PER_LINE, 0, 10)
+DLA_F(CDMA_D_RESERVED_X_CFG, RSV_PER_UV_LINE, 16, 10)
+DLA_F(CDMA_D_BATCH_NUMBER, BATCHES, 0, 5)
+DLA_F(CDMA_D_ENTRY_PER_SLICE, ENTRIES, 0, 14)
+DLA_F(CDMA_D_FETCH_GRAIN, GRAINS, 0, 12)
+DLA_F(CDMA_D_WEIGHT_FORMAT, WEIGHT_FORMAT, 0, 1)
+DLA_F(CDMA_D_WEIGHT_SIZE_0, BYTE_PER_KERNEL, 0, 18)
+DLA_F(CDMA_D_WEIGHT_SIZE_1, WEIGHT_KERNEL, 0, 13)
+DLA_F(CDMA_D_WEIGHT_RAM_TYPE, WEIGHT_RAM_TYPE, 0, 1)
+DLA_F(CDMA_D_MEAN_FORMAT, MEAN_FORMAT, 0, 1)
+DLA_F(CDMA_D_CVT_CFG, CVT_EN, 0, 1)
+DLA_F(CDMA_D_CVT_CFG, CVT_TRUNCATE, 4, 6)
+DLA_F(CDMA_D_CVT_OFFSET, CVT_OFFSET, 0, 16)
+DLA_F(CDMA_D_CVT_SCALE, CVT_SCALE, 0, 16)
+DLA_F(CDMA_D_CONV_STRIDE, CONV_X_STRIDE, 0, 3)
+DLA_F(CDMA_D_CONV_STRIDE, CONV_Y_STRIDE, 16, 3)
+DLA_F(CDMA_D_ZERO_PADDING, PAD_LEFT, 0, 5)
+DLA_F(CDMA_D_ZERO_PADDING, PAD_RIGHT, 8, 6)
+DLA_F(CDMA_D_ZERO_PADDING, PAD_TOP, 16, 5)
+DLA_F(CDMA_D_ZERO_PADDING, PAD_BOTTOM, 24, 6)
+DLA_F(CDMA_D_ZERO_PADDING_VALUE, PAD_VALUE, 0, 16)
+DLA_F(CDMA_D_BANK, DATA_BANK, 0, 5)
+DLA_F(CDMA_D_BANK, WEIGHT_BANK, 16, 5)
+DLA_F(CDMA_D_NAN_FLUSH_TO_ZERO, NAN_TO_ZERO, 0, 1)
+DLA_F(CSC_D_MISC_CFG, CONV_MODE, 0, 1)
+DLA_F(CSC_D_MISC_CFG, IN_PRECISION, 8, 2)
+DLA_F(CSC_D_MISC_CFG, PROC_PRECISION, 12, 2)
+DLA_F(CSC_D_MISC_CFG, DATA_REUSE, 16, 1)
+DLA_F(CSC_D_MISC_CFG, WEIGHT_REUSE, 20, 1)
+DLA_F(CSC_D_MISC_CFG, SKIP_DATA_RLS, 24, 1)
+DLA_F(CSC_D_MISC_CFG, SKIP_WEIGHT_RLS, 28, 1)
+DLA_F(CSC_D_DATAIN_FORMAT, DATAIN_FORMAT, 0, 1)
+DLA_F(CSC_D_DATAIN_SIZE_EXT_0, DATAIN_WIDTH_EXT, 0, 13)
+DLA_F(CSC_D_DATAIN_SIZE_EXT_0, DATAIN_HEIGHT_EXT, 16, 13)
+DLA_F(CSC_D_DATAIN_SIZE_EXT_1, DATAIN_CHANNEL_EXT, 0, 13)
+DLA_F(CSC_D_BATCH_NUMBER, BATCHES, 0, 5)
+DLA_F(CSC_D_POST_Y_EXTENSION, Y_EXTENSION, 0, 2)
+DLA_F(CSC_D_ENTRY_PER_SLICE, ENTRIES, 0, 14)
+DLA_F(CSC_D_WEIGHT_FORMAT, WEIGHT_FORMAT, 0, 1)
+DLA_F(CSC_D_WEIGHT_SIZE_EXT_0, WEIGHT_WIDTH_EXT, 0, 5)
+DLA_F(CSC_D_WEIGHT_SIZE_EXT_0, WEIGHT_HEIGHT_EXT, 16, 5)
+DLA_F(CSC_D_WEIGHT_SIZE_EXT_1, WEIGHT_CHANNEL_EXT, 0, 13)
+DLA_F(CSC_D_WEIGHT_SIZE_EXT_1, WEIGHT_KERNEL, 16, 13)
+DLA_F(CSC_D_DATAOUT_SIZE_0, DATAOUT_WIDTH, 0, 13)
+DLA_F(CSC_D_DATAOUT_SIZE_0, DATAOUT_HEIGHT, 16, 13)
+DLA_F(CSC_D_DATAOUT_SIZE_1, DATAOUT_CHANNEL, 0, 13)
+DLA_F(CSC_D_ATOMICS, ATOMICS, 0, 21)
+DLA_F(CSC_D_RELEASE, RLS_SLICES, 0, 12)
+DLA_F(CSC_D_CONV_STRIDE_EXT, CONV_X_STRIDE_EXT, 0, 3)
+DLA_F(CSC_D_CONV_STRIDE_EXT, CONV_Y_STRIDE_EXT, 16, 3)
+DLA_F(CSC_D_DILATION_EXT, X_DILATION_EXT, 0, 5)
+DLA_F(CSC_D_DILATION_EXT, Y_DILATION_EXT, 16, 5)
+DLA_F(CSC_D_ZERO_PADDING, PAD_LEFT, 0, 5)
+DLA_F(CSC_D_ZERO_PADDING, PAD_TOP, 16, 5)
+DLA_F(CSC_D_ZERO_PADDING_VALUE, PAD_VALUE, 0, 16)
+DLA_F(CSC_D_BANK, DATA_BANK, 0, 5)
+DLA_F(CSC_D_BANK, WEIGHT_BANK, 16, 5)
+DLA_F(CSC_D_PRA_CFG, PRA_TRUNCATE, 0, 2)
+DLA_F(CMAC_A_D_MISC_CFG, CONV_MODE, 0, 1)
+DLA_F(CMAC_A_D_MISC_CFG, PROC_PRECISION, 12, 2)
+DLA_F(CMAC_B_D_MISC_CFG, CONV_MODE, 0, 1)
+DLA_F(CMAC_B_D_MISC_CFG, PROC_PRECISION, 12, 2)
+DLA_F(CACC_D_MISC_CFG, CONV_MODE, 0, 1)
+DLA_F(CACC_D_MISC_CFG, PROC_PRECISION, 12, 2)
+DLA_F(CACC_D_DATAOUT_SIZE_0, DATAOUT_WIDTH, 0, 13)
+DLA_F(CACC_D_DATAOUT_SIZE_0, DATAOUT_HEIGHT, 16, 13)
+DLA_F(CACC_D_DATAOUT_SIZE_1, DATAOUT_CHANNEL, 0, 13)
+DLA_F(CACC_D_BATCH_NUMBER, BATCHES, 0, 5)
+DLA_F(CACC_D_DATAOUT_MAP, LINE_PACKED, 0, 1)
+DLA_F(CACC_D_DATAOUT_MAP, SURF_PACKED, 16, 1)
+DLA_F(CACC_D_CLIP_CFG, CLIP_TRUNCATE, 0, 5)
 // SDP_RDMA: the source cube and the three operand DMAs.
 DLA_F(SDP_RDMA_D_BRDMA_CFG, BRDMA_DISABLE, 0, 1)
 DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_DISABLE, 0, 1)
@@ -235,10 +407,17 @@ DLA_F(PDP_D_DST_RAM_CFG, DST_RAM_TYPE, 0, 1)
 DLA_F(PDP_D_DATA_FORMAT, INPUT_DATA, 0, 2)
 #undef DLA_F
 
+/// CONV_MODE: DIRECT 0, WINOGRAD 1; DATAIN_FORMAT: FEATURE 0, PIXEL 1.
+inline constexpr int64_t kConvDirect = 0, kDatainFeature = 0;
+
 /// Enumerated field values used by more than one register.
 inline constexpr int64_t kRamTypeMc = 1;    // *_RAM_TYPE: MC (DBB); CV is 0
 inline constexpr int64_t kSrcReg = 0;       // *_SRC: REG; MEM is 1
 inline constexpr int64_t kPrecisionInt8 = 0; // INT8 0, INT16 1, FP16 2
+/// GLB.S_INTR_MASK_0 with every source masked (1) but the done interrupts
+/// of SDP, CDP and PDP (bits 0-5): BDMA, RUBIK (6-9), CDMA_DAT, CDMA_WT
+/// and CACC (16-21) masked.
+inline constexpr uint32_t kIntrMaskAllButDone = 0x3f03c0;
 /// PDP's POOLING_METHOD: AVERAGE 0, MAX 1, MIN 2; FLYING_MODE: OFF_FLYING 1.
 inline constexpr int64_t kPoolAverage = 0, kPoolMax = 1, kPoolMin = 2;
 inline constexpr int64_t kPdpOffFlying = 1;

@@ -16,10 +16,12 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Format/NvdlaFeature.h"
 #include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaRegisterMap.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -41,9 +43,31 @@ namespace {
 struct ValueSurface {
   Value value;
   std::string name;
+  /// Feature data; null for weights.
   std::unique_ptr<nv::FeatureBoundLayout> layout;
   int64_t plan = -1; // index into the plan
 };
+
+/// One hardware layer: a layer op, and the on-the-fly SDP a convolution
+/// feeds (null when the convolution's result is its own, SDP bypassed).
+struct Layer {
+  Operation *op = nullptr, *fused = nullptr;
+  Value result() const { return (fused ? fused : op)->getResult(0); }
+};
+
+/// The weights of `v`: uncompressed int8 NVDLA direct weights of nv_small or nv_large.
+LogicalResult checkWeights(Value v, Location loc) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  auto weight = type ? dyn_cast_or_null<WeightAttr>(type.getEncoding()) : WeightAttr();
+  if (!weight || weight.getFormat() != nv::WeightFormat::Direct || weight.getCompressed() ||
+      weight.getPrecision() != nv::Precision::Int8 ||
+      weight.getConfig() == nv::HardwareKind::NvFull)
+    return emitError(loc) << "weights of a register program must be int8 direct NVDLA weights "
+                             "of nv_small or nv_large (#dla.weight<direct, int8, config = ...>), "
+                             "got "
+                          << v.getType();
+  return success();
+}
 
 /// The feature layout of `v`: int8 NVDLA feature data of nv_small or nv_large.
 FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Location loc) {
@@ -149,35 +173,61 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
   if (options.directory.empty() || options.dataDirectory.empty())
     return func.emitError("--nvdla-trace-dir and --nvdla-trace-data are required");
 
-  // Surfaces and lifetimes (in layer indices).
+  // Surfaces and lifetimes (in layer indices). A value is feature data,
+  // or weights when a convolution reads it as such.
   std::vector<ValueSurface> surfaces;
   std::vector<PlannedSurface> plan;
   llvm::DenseMap<Value, size_t> surfaceOf;
+  llvm::DenseSet<Value> weightValues;
+  for (auto conv : func.getOps<ConvOp>())
+    weightValues.insert(conv.getWeight());
   auto addSurface = [&](Value v, std::string name, int64_t first, Location loc) -> LogicalResult {
-    auto layout = featureLayout(v, loc);
-    if (failed(layout))
-      return failure();
     PlannedSurface p;
+    std::unique_ptr<nv::FeatureBoundLayout> feature;
+    if (weightValues.contains(v)) {
+      if (failed(checkWeights(v, loc)))
+        return failure();
+      auto bound = bindTensorLayout(cast<RankedTensorType>(v.getType()),
+                                    [&] { return emitError(loc); });
+      if (failed(bound))
+        return failure();
+      p.bytes = (*bound)->getStorageBytes();
+      p.alignment = (*bound)->getStorageAlignment();
+    } else {
+      auto layout = featureLayout(v, loc);
+      if (failed(layout))
+        return failure();
+      feature = std::move(*layout);
+      p.bytes = feature->getStorageBytes();
+      p.alignment = feature->getStorageAlignment();
+    }
     p.name = name;
-    p.bytes = (*layout)->getStorageBytes();
-    p.alignment = (*layout)->getStorageAlignment();
     p.first = p.last = first;
     surfaceOf[v] = surfaces.size();
-    surfaces.push_back({v, std::move(name), std::move(*layout), static_cast<int64_t>(plan.size())});
+    surfaces.push_back({v, std::move(name), std::move(feature), static_cast<int64_t>(plan.size())});
     plan.push_back(p);
     return success();
   };
   for (BlockArgument a : func.getArguments())
     if (failed(addSurface(a, "arg" + std::to_string(a.getArgNumber()), -1, func.getLoc())))
       return failure();
-  SmallVector<Operation *> layers;
+  std::vector<Layer> layers;
   Operation *terminator = func.getBody().front().getTerminator();
+  llvm::DenseSet<Operation *> fusedOps;
   for (Operation &op : func.getBody().front()) {
-    if (&op == terminator)
-      break;
-    if (!isa<SdpOp, PoolOp>(op))
-      return op.emitOpError("is not a hardware layer this emitter programs (offline dla.sdp, "
-                            "dla.pool)");
+    if (&op == terminator || fusedOps.contains(&op))
+      continue;
+    Layer layer{&op, nullptr};
+    if (auto conv = dyn_cast<ConvOp>(op)) {
+      auto sdp = conv->hasOneUse() ? dyn_cast<SdpOp>(*conv->user_begin()) : SdpOp();
+      if (sdp && sdp.getMode() == SdpMode::OnTheFly && sdp.getInput() == conv.getResult()) {
+        layer.fused = sdp;
+        fusedOps.insert(sdp);
+      }
+    } else if (!isa<SdpOp, PoolOp>(op)) {
+      return op.emitOpError("is not a hardware layer this emitter programs (dla.conv direct with "
+                            "its on-the-fly dla.sdp, offline dla.sdp, dla.pool)");
+    }
     int64_t index = layers.size();
     for (Value in : op.getOperands()) {
       auto it = surfaceOf.find(in);
@@ -185,14 +235,16 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
         return op.emitOpError("reads a value that is no function argument or layer result");
       plan[surfaces[it->second].plan].last = index;
     }
-    if (failed(addSurface(op.getResult(0), "layer" + std::to_string(index), index, op.getLoc())))
+    if (failed(addSurface(layer.result(), "layer" + std::to_string(index), index,
+                          layer.result().getLoc())))
       return failure();
-    layers.push_back(&op);
+    layers.push_back(layer);
   }
   for (Value r : terminator->getOperands()) {
     auto it = surfaceOf.find(r);
-    if (it == surfaceOf.end())
-      return terminator->emitOpError("returns a value that is no surface");
+    if (it == surfaceOf.end() || weightValues.contains(r))
+      return terminator->emitOpError("returns a value that is no feature surface of a layer or "
+                                     "argument");
     plan[surfaces[it->second].plan].last = kEnd;
   }
   int64_t total = planAddresses(plan);
@@ -206,9 +258,20 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
 
   // Register programs.
   std::vector<LayerProgram> programs(layers.size());
-  for (auto [i, op] : llvm::enumerate(layers)) {
-    auto program = isa<SdpOp>(op) ? programSdp : programPdp;
-    if (failed(program(op, cube(op->getOperand(0)), cube(op->getResult(0)), programs[i])))
+  for (auto [i, layer] : llvm::enumerate(layers)) {
+    Operation *op = layer.op;
+    LogicalResult ok = failure();
+    if (auto conv = dyn_cast<ConvOp>(op)) {
+      Value w = conv.getWeight();
+      ok = programConv(op, layer.fused, cube(conv.getInput()), addressOf(w),
+                       plan[surfaces[surfaceOf[w]].plan].bytes, cube(layer.result()),
+                       programs[i]);
+    } else if (isa<SdpOp>(op)) {
+      ok = programSdp(op, cube(op->getOperand(0)), cube(layer.result()), programs[i]);
+    } else {
+      ok = programPdp(op, cube(op->getOperand(0)), cube(layer.result()), programs[i]);
+    }
+    if (failed(ok))
       return failure();
   }
 
@@ -255,11 +318,17 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
     cfg << "mem_init(pri_mem, " << hex(addressOf(r)) << ", "
         << hex(plan[surfaces[surfaceOf[r]].plan].bytes) << ", ALL_ZERO);\n";
 
-  for (auto [i, op] : llvm::enumerate(layers)) {
+  // Only the done interrupts of the units a layer ends in (SDP, PDP, CDP)
+  // reach the handler; CDMA's and CACC's are masked as in NVIDIA's
+  // convolution traces.
+  cfg << "reg_write(NVDLA_GLB.S_INTR_MASK_0, " << hex(nv::csb::kIntrMaskAllButDone) << ");\n";
+  for (auto [i, layer] : llvm::enumerate(layers)) {
     std::string loc;
     llvm::raw_string_ostream los(loc);
-    op->getLoc().print(los);
-    cfg << "// layer " << i << ": " << op->getName() << " " << loc << "\n";
+    layer.op->getLoc().print(los);
+    cfg << "// layer " << i << ": " << layer.op->getName()
+        << (layer.fused ? " + " + layer.fused->getName().getStringRef().str() : "") << " " << loc
+        << "\n";
     for (auto [reg, value] : programs[i].writes) {
       const nv::CsbRegisterInfo &info = nv::getCsbRegister(reg);
       cfg << "reg_write(" << info.block << "." << info.name << ", " << hex(value) << ");\n";

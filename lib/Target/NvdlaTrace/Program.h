@@ -45,6 +45,23 @@ struct LayerProgram {
 LogicalResult programSdp(Operation *sdp, const CubeAddress &in, const CubeAddress &out,
                          LayerProgram &program);
 
+/// The SDP core's registers but its OP_ENABLE: the stages of `sdp` (null:
+/// every stage bypassed, identity converter), on a cube of `in`'s size
+/// read from SDP_RDMA or, on the fly, from CACC.
+void programSdpCore(Operation *sdp, bool onTheFly, const CubeAddress &in, const CubeAddress &out,
+                    LayerProgram &program);
+/// Fails with a diagnostic on what the SDP program does not cover yet.
+LogicalResult checkSdpProgrammable(Operation *sdp);
+
+/// dla.conv direct on int8 feature data with its on-the-fly dla.sdp (or
+/// none: the SDP bypassed), as kmd firmware conv.c's processor_conv_program
+/// with the values NVIDIA's compiler gives it (ConvolutionOp.cpp): CDMA,
+/// CSC, CMAC_A/B, CACC and the SDP core; the buffer plan from the format
+/// library (NvdlaConvBuffer.h).
+LogicalResult programConv(Operation *conv, Operation *sdp, const CubeAddress &in,
+                          uint64_t weightAddress, int64_t weightBytes, const CubeAddress &out,
+                          LayerProgram &program);
+
 /// dla.pool offline in one split (kmd firmware pdp.c's
 /// processor_pdp_program): window, reciprocals, padding values.
 LogicalResult programPdp(Operation *pool, const CubeAddress &in, const CubeAddress &out,

@@ -101,12 +101,33 @@ bool usesMemory(SdpYAttr y) {
 }
 } // namespace
 
-LogicalResult mlir::dla::trace::programSdp(Operation *o, const CubeAddress &in,
-                                           const CubeAddress &out, LayerProgram &p) {
+void mlir::dla::trace::programSdpCore(Operation *o, bool onTheFly, const CubeAddress &in,
+                                      const CubeAddress &out, LayerProgram &p) {
+  auto op = dyn_cast_or_null<SdpOp>(o);
+  p.write(R::SDP_S_POINTER, 0);
+  p.write(R::SDP_D_DATA_CUBE_WIDTH, in.width - 1);
+  p.write(R::SDP_D_DATA_CUBE_HEIGHT, in.height - 1);
+  p.write(R::SDP_D_DATA_CUBE_CHANNEL, in.channels - 1);
+  p.write(R::SDP_D_DST_BASE_ADDR_LOW, static_cast<uint32_t>(out.address));
+  p.write(R::SDP_D_DST_BASE_ADDR_HIGH, static_cast<uint32_t>(out.address >> 32));
+  p.write(R::SDP_D_DST_LINE_STRIDE, out.lineStride);
+  p.write(R::SDP_D_DST_SURFACE_STRIDE, out.surfaceStride);
+  programX(op ? op.getBsAttr() : SdpXAttr(), kBs, p);
+  programX(op ? op.getBnAttr() : SdpXAttr(), kBn, p);
+  programY(op ? op.getEwAttr() : SdpYAttr(), p);
+  p.write(R::SDP_D_FEATURE_MODE_CFG,
+          {{SDP_D_FEATURE_MODE_CFG_FLYING_MODE, onTheFly}, {SDP_D_FEATURE_MODE_CFG_OUTPUT_DST, 0}});
+  p.write(R::SDP_D_DST_DMA_CFG, {{SDP_D_DST_DMA_CFG_DST_RAM_TYPE, kRamTypeMc}});
+  p.write(R::SDP_D_DATA_FORMAT, {{SDP_D_DATA_FORMAT_PROC_PRECISION, kPrecisionInt8},
+                                 {SDP_D_DATA_FORMAT_OUT_PRECISION, kPrecisionInt8}});
+  CvtAttr cvt = op ? op.getOutCvtAttr() : CvtAttr();
+  p.write(R::SDP_D_CVT_OFFSET, {{SDP_D_CVT_OFFSET_CVT_OFFSET, cvt ? cvt.getOffset() : 0}});
+  p.write(R::SDP_D_CVT_SCALE, {{SDP_D_CVT_SCALE_CVT_SCALE, cvt ? cvt.getScale() : 1}});
+  p.write(R::SDP_D_CVT_SHIFT, {{SDP_D_CVT_SHIFT_CVT_SHIFT, cvt ? cvt.getShift() : 0}});
+}
+
+LogicalResult mlir::dla::trace::checkSdpProgrammable(Operation *o) {
   auto op = cast<SdpOp>(o);
-  if (op.getMode() != SdpMode::Offline)
-    return op.emitOpError("on the fly has no register program of its own: it is part of its "
-                          "convolution's, which this emitter does not write yet");
   if (!op.getBsAttr() && !op.getBnAttr() && !op.getEwAttr())
     return op.emitOpError("has no register stages (bs, bn, ew): only the stage form is "
                           "programmed");
@@ -114,10 +135,20 @@ LogicalResult mlir::dla::trace::programSdp(Operation *o, const CubeAddress &in,
     return op.emitOpError("reads a memory operand: only register operands are programmed yet");
   if (op.getEwAttr() && op.getEwAttr().getLut())
     return op.emitOpError("uses the lookup table, which is not programmed yet");
+  return success();
+}
+
+LogicalResult mlir::dla::trace::programSdp(Operation *o, const CubeAddress &in,
+                                           const CubeAddress &out, LayerProgram &p) {
+  auto op = cast<SdpOp>(o);
+  if (op.getMode() != SdpMode::Offline)
+    return op.emitOpError("on the fly belongs to the convolution it follows, which is not "
+                          "a layer of this function");
+  if (failed(checkSdpProgrammable(op)))
+    return failure();
 
   p.unit = "SDP";
   p.write(R::SDP_RDMA_S_POINTER, 0);
-  p.write(R::SDP_S_POINTER, 0);
   // SDP_RDMA: the source cube from DBB, no operand DMAs.
   p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG, {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, 0},
                                            {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, kPrecisionInt8},
@@ -134,26 +165,7 @@ LogicalResult mlir::dla::trace::programSdp(Operation *o, const CubeAddress &in,
   p.write(R::SDP_RDMA_D_SRC_LINE_STRIDE, in.lineStride);
   p.write(R::SDP_RDMA_D_SRC_SURFACE_STRIDE, in.surfaceStride);
   p.write(R::SDP_RDMA_D_SRC_DMA_CFG, {{SDP_RDMA_D_SRC_DMA_CFG_SRC_RAM_TYPE, kRamTypeMc}});
-  // SDP: the cube, the destination, the stages, the output converter.
-  p.write(R::SDP_D_DATA_CUBE_WIDTH, in.width - 1);
-  p.write(R::SDP_D_DATA_CUBE_HEIGHT, in.height - 1);
-  p.write(R::SDP_D_DATA_CUBE_CHANNEL, in.channels - 1);
-  p.write(R::SDP_D_DST_BASE_ADDR_LOW, static_cast<uint32_t>(out.address));
-  p.write(R::SDP_D_DST_BASE_ADDR_HIGH, static_cast<uint32_t>(out.address >> 32));
-  p.write(R::SDP_D_DST_LINE_STRIDE, out.lineStride);
-  p.write(R::SDP_D_DST_SURFACE_STRIDE, out.surfaceStride);
-  programX(op.getBsAttr(), kBs, p);
-  programX(op.getBnAttr(), kBn, p);
-  programY(op.getEwAttr(), p);
-  p.write(R::SDP_D_FEATURE_MODE_CFG,
-          {{SDP_D_FEATURE_MODE_CFG_FLYING_MODE, 0}, {SDP_D_FEATURE_MODE_CFG_OUTPUT_DST, 0}});
-  p.write(R::SDP_D_DST_DMA_CFG, {{SDP_D_DST_DMA_CFG_DST_RAM_TYPE, kRamTypeMc}});
-  p.write(R::SDP_D_DATA_FORMAT, {{SDP_D_DATA_FORMAT_PROC_PRECISION, kPrecisionInt8},
-                                 {SDP_D_DATA_FORMAT_OUT_PRECISION, kPrecisionInt8}});
-  CvtAttr cvt = op.getOutCvtAttr();
-  p.write(R::SDP_D_CVT_OFFSET, {{SDP_D_CVT_OFFSET_CVT_OFFSET, cvt ? cvt.getOffset() : 0}});
-  p.write(R::SDP_D_CVT_SCALE, {{SDP_D_CVT_SCALE_CVT_SCALE, cvt ? cvt.getScale() : 1}});
-  p.write(R::SDP_D_CVT_SHIFT, {{SDP_D_CVT_SHIFT_CVT_SHIFT, cvt ? cvt.getShift() : 0}});
+  programSdpCore(op, /*onTheFly=*/false, in, out, p);
   // As NVIDIA's SDP traces: the core first, then its read DMA.
   p.write(R::SDP_D_OP_ENABLE, 1);
   p.write(R::SDP_RDMA_D_OP_ENABLE, 1);
