@@ -30,6 +30,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import int_cases_lrn as lrn_cases  # noqa: E402
 import int_cases_pool as pool_cases  # noqa: E402
 import int_cases_sdp as sdp_cases  # noqa: E402
 
@@ -155,7 +156,27 @@ def conv_case(rng, n):
     return Case(f"conv_{n}", shape, body, out, weight=wshape)
 
 
-KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case}
+def lrn_case(rng, n):
+    """An int8 CDP layer: sizes 3..9; a third with tables derived from
+    alpha, beta, k, the rest with stated tables and converters drawn as
+    int_cases_lrn draws them (both LE functions, every slope and
+    priority)."""
+    size = int(rng.choice(lrn_cases.SIZES))
+    shape = (1, int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+    t = ttype(shape)
+    if rng.random() < 0.33:
+        alpha = float(np.float32(10.0 ** rng.uniform(-6, 1)))
+        beta = float(np.float32(rng.uniform(0.3, 1.0)))
+        k = float(np.float32(rng.uniform(0.5, 3.0)))
+        attrs = f"{{alpha = {alpha!r} : f32, beta = {beta!r} : f32, k = {k!r} : f32}}"
+    else:
+        cin, cout, lut = lrn_cases._stated(rng, 8)
+        attrs = (f"in_cvt {lrn_cases._cvt_text(cin)} out_cvt {lrn_cases._cvt_text(cout)} "
+                 f"lut {lrn_cases.lut_text(lut)}")
+    return Case(f"lrn_{n}", shape, f"%y = dla.lrn %x size {size} {attrs} : {t} -> {t}", shape)
+
+
+KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case}
 
 
 def literal(a):

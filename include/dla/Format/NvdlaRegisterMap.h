@@ -193,7 +193,50 @@ namespace dlaformat::nvdla {
   X(PDP, D_DST_LINE_STRIDE, 0xb078)                                                                \
   X(PDP, D_DST_SURFACE_STRIDE, 0xb07c)                                                             \
   X(PDP, D_DST_RAM_CFG, 0xb080)                                                                    \
-  X(PDP, D_DATA_FORMAT, 0xb084)
+  X(PDP, D_DATA_FORMAT, 0xb084)                                                                    \
+  X(CDP_RDMA, S_POINTER, 0xc004)                                                                   \
+  X(CDP_RDMA, D_OP_ENABLE, 0xc008)                                                                 \
+  X(CDP_RDMA, D_DATA_CUBE_WIDTH, 0xc00c)                                                           \
+  X(CDP_RDMA, D_DATA_CUBE_HEIGHT, 0xc010)                                                          \
+  X(CDP_RDMA, D_DATA_CUBE_CHANNEL, 0xc014)                                                         \
+  X(CDP_RDMA, D_SRC_BASE_ADDR_LOW, 0xc018)                                                         \
+  X(CDP_RDMA, D_SRC_BASE_ADDR_HIGH, 0xc01c)                                                        \
+  X(CDP_RDMA, D_SRC_LINE_STRIDE, 0xc020)                                                           \
+  X(CDP_RDMA, D_SRC_SURFACE_STRIDE, 0xc024)                                                        \
+  X(CDP_RDMA, D_SRC_DMA_CFG, 0xc028)                                                               \
+  X(CDP_RDMA, D_DATA_FORMAT, 0xc034)                                                               \
+  X(CDP, S_POINTER, 0xd004)                                                                        \
+  X(CDP, S_LUT_ACCESS_CFG, 0xd008)                                                                 \
+  X(CDP, S_LUT_ACCESS_DATA, 0xd00c)                                                                \
+  X(CDP, S_LUT_CFG, 0xd010)                                                                        \
+  X(CDP, S_LUT_INFO, 0xd014)                                                                       \
+  X(CDP, S_LUT_LE_START_LOW, 0xd018)                                                               \
+  X(CDP, S_LUT_LE_START_HIGH, 0xd01c)                                                              \
+  X(CDP, S_LUT_LE_END_LOW, 0xd020)                                                                 \
+  X(CDP, S_LUT_LE_END_HIGH, 0xd024)                                                                \
+  X(CDP, S_LUT_LO_START_LOW, 0xd028)                                                               \
+  X(CDP, S_LUT_LO_START_HIGH, 0xd02c)                                                              \
+  X(CDP, S_LUT_LO_END_LOW, 0xd030)                                                                 \
+  X(CDP, S_LUT_LO_END_HIGH, 0xd034)                                                                \
+  X(CDP, S_LUT_LE_SLOPE_SCALE, 0xd038)                                                             \
+  X(CDP, S_LUT_LE_SLOPE_SHIFT, 0xd03c)                                                             \
+  X(CDP, S_LUT_LO_SLOPE_SCALE, 0xd040)                                                             \
+  X(CDP, S_LUT_LO_SLOPE_SHIFT, 0xd044)                                                             \
+  X(CDP, D_OP_ENABLE, 0xd048)                                                                      \
+  X(CDP, D_FUNC_BYPASS, 0xd04c)                                                                    \
+  X(CDP, D_DST_BASE_ADDR_LOW, 0xd050)                                                              \
+  X(CDP, D_DST_BASE_ADDR_HIGH, 0xd054)                                                             \
+  X(CDP, D_DST_LINE_STRIDE, 0xd058)                                                                \
+  X(CDP, D_DST_SURFACE_STRIDE, 0xd05c)                                                             \
+  X(CDP, D_DST_DMA_CFG, 0xd060)                                                                    \
+  X(CDP, D_DATA_FORMAT, 0xd068)                                                                    \
+  X(CDP, D_LRN_CFG, 0xd070)                                                                        \
+  X(CDP, D_DATIN_OFFSET, 0xd074)                                                                   \
+  X(CDP, D_DATIN_SCALE, 0xd078)                                                                    \
+  X(CDP, D_DATIN_SHIFTER, 0xd07c)                                                                  \
+  X(CDP, D_DATOUT_OFFSET, 0xd080)                                                                  \
+  X(CDP, D_DATOUT_SCALE, 0xd084)                                                                   \
+  X(CDP, D_DATOUT_SHIFTER, 0xd088)
 
 /// A CSB register, named `<block>_<register>` (SDP_D_OP_ENABLE).
 enum class CsbReg : uint16_t {
@@ -405,6 +448,43 @@ DLA_F(PDP_D_POOLING_PADDING_CFG, PAD_RIGHT, 8, 3)
 DLA_F(PDP_D_POOLING_PADDING_CFG, PAD_BOTTOM, 12, 3)
 DLA_F(PDP_D_DST_RAM_CFG, DST_RAM_TYPE, 0, 1)
 DLA_F(PDP_D_DATA_FORMAT, INPUT_DATA, 0, 2)
+// CDP_RDMA and CDP (the lookup table registers are single, not per group).
+DLA_F(CDP_RDMA_D_SRC_DMA_CFG, SRC_RAM_TYPE, 0, 1)
+DLA_F(CDP_RDMA_D_DATA_FORMAT, INPUT_DATA, 0, 2)
+DLA_F(CDP_S_LUT_ACCESS_CFG, LUT_ADDR, 0, 10)
+DLA_F(CDP_S_LUT_ACCESS_CFG, LUT_TABLE_ID, 16, 1)
+DLA_F(CDP_S_LUT_ACCESS_CFG, LUT_ACCESS_TYPE, 17, 1)
+DLA_F(CDP_S_LUT_ACCESS_DATA, LUT_DATA, 0, 16)
+DLA_F(CDP_S_LUT_CFG, LUT_LE_FUNCTION, 0, 1)
+DLA_F(CDP_S_LUT_CFG, LUT_UFLOW_PRIORITY, 4, 1)
+DLA_F(CDP_S_LUT_CFG, LUT_OFLOW_PRIORITY, 5, 1)
+DLA_F(CDP_S_LUT_CFG, LUT_HYBRID_PRIORITY, 6, 1)
+DLA_F(CDP_S_LUT_INFO, LUT_LE_INDEX_OFFSET, 0, 8)
+DLA_F(CDP_S_LUT_INFO, LUT_LE_INDEX_SELECT, 8, 8)
+DLA_F(CDP_S_LUT_INFO, LUT_LO_INDEX_SELECT, 16, 8)
+DLA_F(CDP_S_LUT_LE_START_HIGH, LUT_LE_START_HIGH, 0, 6)
+DLA_F(CDP_S_LUT_LE_END_HIGH, LUT_LE_END_HIGH, 0, 6)
+DLA_F(CDP_S_LUT_LO_START_HIGH, LUT_LO_START_HIGH, 0, 6)
+DLA_F(CDP_S_LUT_LO_END_HIGH, LUT_LO_END_HIGH, 0, 6)
+DLA_F(CDP_S_LUT_LE_SLOPE_SCALE, LUT_LE_SLOPE_UFLOW_SCALE, 0, 16)
+DLA_F(CDP_S_LUT_LE_SLOPE_SCALE, LUT_LE_SLOPE_OFLOW_SCALE, 16, 16)
+DLA_F(CDP_S_LUT_LE_SLOPE_SHIFT, LUT_LE_SLOPE_UFLOW_SHIFT, 0, 5)
+DLA_F(CDP_S_LUT_LE_SLOPE_SHIFT, LUT_LE_SLOPE_OFLOW_SHIFT, 5, 5)
+DLA_F(CDP_S_LUT_LO_SLOPE_SCALE, LUT_LO_SLOPE_UFLOW_SCALE, 0, 16)
+DLA_F(CDP_S_LUT_LO_SLOPE_SCALE, LUT_LO_SLOPE_OFLOW_SCALE, 16, 16)
+DLA_F(CDP_S_LUT_LO_SLOPE_SHIFT, LUT_LO_SLOPE_UFLOW_SHIFT, 0, 5)
+DLA_F(CDP_S_LUT_LO_SLOPE_SHIFT, LUT_LO_SLOPE_OFLOW_SHIFT, 5, 5)
+DLA_F(CDP_D_FUNC_BYPASS, SQSUM_BYPASS, 0, 1)
+DLA_F(CDP_D_FUNC_BYPASS, MUL_BYPASS, 1, 1)
+DLA_F(CDP_D_DST_DMA_CFG, DST_RAM_TYPE, 0, 1)
+DLA_F(CDP_D_DATA_FORMAT, INPUT_DATA_TYPE, 0, 2)
+DLA_F(CDP_D_LRN_CFG, NORMALZ_LEN, 0, 2)
+DLA_F(CDP_D_DATIN_OFFSET, DATIN_OFFSET, 0, 16)
+DLA_F(CDP_D_DATIN_SCALE, DATIN_SCALE, 0, 16)
+DLA_F(CDP_D_DATIN_SHIFTER, DATIN_SHIFTER, 0, 5)
+DLA_F(CDP_D_DATOUT_OFFSET, DATOUT_OFFSET, 0, 32)
+DLA_F(CDP_D_DATOUT_SCALE, DATOUT_SCALE, 0, 16)
+DLA_F(CDP_D_DATOUT_SHIFTER, DATOUT_SHIFTER, 0, 6)
 #undef DLA_F
 
 /// CONV_MODE: DIRECT 0, WINOGRAD 1; DATAIN_FORMAT: FEATURE 0, PIXEL 1.
@@ -418,6 +498,8 @@ inline constexpr int64_t kPrecisionInt8 = 0; // INT8 0, INT16 1, FP16 2
 /// of SDP, CDP and PDP (bits 0-5): BDMA, RUBIK (6-9), CDMA_DAT, CDMA_WT
 /// and CACC (16-21) masked.
 inline constexpr uint32_t kIntrMaskAllButDone = 0x3f03c0;
+/// S_LUT_ACCESS_CFG: LUT_TABLE_ID LE 0, LO 1; LUT_ACCESS_TYPE WRITE 1.
+inline constexpr int64_t kLutTableLe = 0, kLutTableLo = 1, kLutWrite = 1;
 /// PDP's POOLING_METHOD: AVERAGE 0, MAX 1, MIN 2; FLYING_MODE: OFF_FLYING 1.
 inline constexpr int64_t kPoolAverage = 0, kPoolMax = 1, kPoolMin = 2;
 inline constexpr int64_t kPdpOffFlying = 1;

@@ -224,9 +224,9 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
         layer.fused = sdp;
         fusedOps.insert(sdp);
       }
-    } else if (!isa<SdpOp, PoolOp>(op)) {
+    } else if (!isa<SdpOp, PoolOp, LrnOp>(op)) {
       return op.emitOpError("is not a hardware layer this emitter programs (dla.conv direct with "
-                            "its on-the-fly dla.sdp, offline dla.sdp, dla.pool)");
+                            "its on-the-fly dla.sdp, offline dla.sdp, dla.pool, dla.lrn)");
     }
     int64_t index = layers.size();
     for (Value in : op.getOperands()) {
@@ -268,8 +268,10 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
                        programs[i]);
     } else if (isa<SdpOp>(op)) {
       ok = programSdp(op, cube(op->getOperand(0)), cube(layer.result()), programs[i]);
-    } else {
+    } else if (isa<PoolOp>(op)) {
       ok = programPdp(op, cube(op->getOperand(0)), cube(layer.result()), programs[i]);
+    } else {
+      ok = programCdp(op, cube(op->getOperand(0)), cube(layer.result()), programs[i]);
     }
     if (failed(ok))
       return failure();

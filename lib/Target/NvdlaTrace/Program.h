@@ -67,6 +67,11 @@ LogicalResult programConv(Operation *conv, Operation *sdp, const CubeAddress &in
 LogicalResult programPdp(Operation *pool, const CubeAddress &in, const CubeAddress &out,
                          LayerProgram &program);
 
+/// dla.lrn (kmd firmware cdp.c's processor_cdp_program, common.c's
+/// update_lut): the lookup tables, the window, the converters.
+LogicalResult programCdp(Operation *lrn, const CubeAddress &in, const CubeAddress &out,
+                         LayerProgram &program);
+
 } // namespace mlir::dla::trace
 
 #endif
