@@ -44,14 +44,16 @@ def ttype(shape, enc=ENC):
 
 
 class Case:
-    def __init__(self, name, shape, body, out_shape, weight=None):
+    def __init__(self, name, shape, body, out_shape, weight=None, weights=()):
         # body: the layer ops' text with %x as the input, %w the weights
-        # (shape `weight`, if any), %y the result.
+        # (shape `weight`, if any) or %w0, %w1, ... (shapes `weights`), %y
+        # the result.
         self.name, self.shape, self.body, self.out_shape = name, shape, body, out_shape
-        self.args = [(shape, ENC)] + ([(weight, WENC)] if weight else [])
+        self.args = [("x", shape, ENC)] + ([("w", weight, WENC)] if weight else []) + \
+            [(f"w{i}", sh, WENC) for i, sh in enumerate(weights)]
 
     def layer_func(self, name="layer"):
-        params = ", ".join(f"%{n}: {ttype(sh, e)}" for n, (sh, e) in zip("xw", self.args))
+        params = ", ".join(f"%{n}: {ttype(sh, e)}" for n, sh, e in self.args)
         return (f"func.func @{name}({params}) -> {ttype(self.out_shape)} {{\n"
                 f"  {self.body}\n  return %y : {ttype(self.out_shape)}\n}}\n")
 
@@ -61,10 +63,12 @@ def module(funcs):
             "".join(funcs) + "}\n")
 
 
-def sdp_case(rng, n):
+def sdp_case(rng, n, shape=None):
     """An offline SDP with register operands: stages and converter drawn as
     int_cases_sdp draws them."""
     c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    if shape:
+        _, c, h, w = shape
     tame = rng.random() < 0.5
     # nv_small has the X stages only (no EW: its capability table).
     stages = [s for s in ("bs", "bn") if rng.random() < 0.6] or ["bs"]
@@ -80,12 +84,14 @@ def sdp_case(rng, n):
     return Case(f"sdp_{n}", shape, body, shape)
 
 
-def pool_case(rng, n):
+def pool_case(rng, n, shape=None):
     """An offline int8 PDP layer: kernels 1..8, strides, padding below the
     kernel, reciprocals and padding values drawn as int_cases_pool draws
     them."""
     kind = "average" if rng.random() < 0.6 else str(rng.choice(["max", "min"]))
-    kh, kw = (int(k) for k in rng.integers(1, 9, size=2))
+    # A chained layer keeps its input: kernels no larger than it.
+    kmax = (min(8, shape[2]) + 1, min(8, shape[3]) + 1) if shape else (9, 9)
+    kh, kw = int(rng.integers(1, kmax[0])), int(rng.integers(1, kmax[1]))
     sh, sw = (int(s) for s in rng.choice([1, 1, 2, 2, 3, 5, 8, 16], size=2))
     pad = [int(rng.integers(0, kh)), int(rng.integers(0, kh)), int(rng.integers(0, kw)),
            int(rng.integers(0, kw))]
@@ -94,6 +100,8 @@ def pool_case(rng, n):
     h = int(rng.integers(max(1, kh - pad[0] - pad[1]), 17))
     w = int(rng.integers(max(1, kw - pad[2] - pad[3]), 17))
     c = int(rng.integers(1, 41))
+    if shape:
+        _, c, h, w = shape
     attrs = ""
     if kind == "average":
         rw, rh = pool_cases._recip(rng, kw), pool_cases._recip(rng, kh)
@@ -112,13 +120,16 @@ def pool_case(rng, n):
     return Case(f"pool_{n}", shape, body, out)
 
 
-def conv_case(rng, n):
+def conv_case(rng, n, shape=None):
     """A direct int8 convolution with its on-the-fly SDP (register
     operands, int_cases_sdp's draws) or alone (the SDP bypassed): kernels
     1..5, strides 1..3, padding below the kernel, dilation, the CACC's clip,
     the CDMA's input converter and padding value."""
     r, s = int(rng.integers(1, 6)), int(rng.integers(1, 6))
     dy, dx = (int(rng.choice([1, 1, 1, 2])) for _ in range(2))
+    if shape:  # a chained layer: its kernel within its input
+        r, s = int(rng.integers(1, min(5, shape[2]) + 1)), int(rng.integers(1, min(5, shape[3]) + 1))
+        dy = dx = 1
     er, es = (r - 1) * dy + 1, (s - 1) * dx + 1
     pad = [int(rng.integers(0, min(r, 4))), int(rng.integers(0, min(r, 4))),
            int(rng.integers(0, min(s, 4))), int(rng.integers(0, min(s, 4)))]
@@ -128,6 +139,8 @@ def conv_case(rng, n):
     w = int(rng.integers(max(1, es - pad[2] - pad[3]), 11))
     sy, sx = (int(rng.choice([1, 1, 2, 3])) for _ in range(2))
     c, k = int(rng.integers(1, 25)), int(rng.integers(1, 21))
+    if shape:
+        _, c, h, w = shape
     oh = (h + pad[0] + pad[1] - er) // sy + 1
     ow = (w + pad[2] + pad[3] - es) // sx + 1
     shape, wshape, out = (1, c, h, w), (k, c, r, s), (1, k, oh, ow)
@@ -156,13 +169,13 @@ def conv_case(rng, n):
     return Case(f"conv_{n}", shape, body, out, weight=wshape)
 
 
-def lrn_case(rng, n):
+def lrn_case(rng, n, shape=None):
     """An int8 CDP layer: sizes 3..9; a third with tables derived from
     alpha, beta, k, the rest with stated tables and converters drawn as
     int_cases_lrn draws them (both LE functions, every slope and
     priority)."""
     size = int(rng.choice(lrn_cases.SIZES))
-    shape = (1, int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+    shape = shape or (1, int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
     t = ttype(shape)
     if rng.random() < 0.33:
         alpha = float(np.float32(10.0 ** rng.uniform(-6, 1)))
@@ -176,7 +189,30 @@ def lrn_case(rng, n):
     return Case(f"lrn_{n}", shape, f"%y = dla.lrn %x size {size} {attrs} : {t} -> {t}", shape)
 
 
-KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case}
+def chain_case(rng, n):
+    """2..5 layers of random kinds, each reading the previous one's result:
+    the address plan's reuse, the interrupt waits between layers, layers
+    reading what the model wrote."""
+    shape = (1, int(rng.integers(1, 25)), int(rng.integers(3, 11)), int(rng.integers(3, 11)))
+    lines, weights, cur = [], [], shape
+    count = int(rng.integers(2, 6))
+    for i in range(count):
+        kind = str(rng.choice(["conv", "pool", "sdp", "lrn"]))
+        c = KINDS[kind](rng, 0, cur)
+        body = c.body.replace("%c ", f"%c{i} ").replace("%c =", f"%c{i} =")
+        if kind == "conv":
+            body = body.replace("direct %x, %w ", f"direct %x, %w{len(weights)} ")
+            weights.append(c.args[1][1])
+        body = body.replace("%x", f"%t{i}").replace("%y =", f"%t{i + 1} =")
+        lines.append(body)
+        cur = c.out_shape
+    text = re.sub(r"%t0\b", "%x", "\n  ".join(lines))
+    text = re.sub(rf"%t{count}\b", "%y", text)
+    return Case(f"chain_{n}", shape, text, cur, weights=weights)
+
+
+KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
+         "chain": chain_case}
 
 
 def literal(a):
@@ -193,13 +229,13 @@ def cpu_run(cases, inputs, build):
     for k, (c, xs) in enumerate(zip(cases, inputs)):
         funcs.append(c.layer_func(f"layer_{k}"))
         names, printed = [], []
-        for i, ((sh, enc), x) in enumerate(zip(c.args, xs)):
+        for i, ((_, sh, enc), x) in enumerate(zip(c.args, xs)):
             plain = ttype(sh, None)
             main.append(f"  %p{k}_{i} = arith.constant {literal(x)} : {plain}\n"
                         f"  %a{k}_{i} = dla.relayout %p{k}_{i} : {plain} -> {ttype(sh, enc)}\n")
             names.append(f"%a{k}_{i}")
             printed.append((f"%a{k}_{i}", ttype(sh, enc)))
-        types = ", ".join(ttype(sh, e) for sh, e in c.args)
+        types = ", ".join(ttype(sh, e) for _, sh, e in c.args)
         main.append(f"  %y{k} = call @layer_{k}({', '.join(names)}) : ({types}) -> "
                     f"{ttype(c.out_shape)}\n")
         printed.append((f"%y{k}", ttype(c.out_shape)))
@@ -256,7 +292,7 @@ def main():
 
     rng = np.random.default_rng(a.seed)
     cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
-    inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) for sh, _ in c.args]
+    inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) for _, sh, _ in c.args]
               for c in cases]
     results = cpu_run(cases, inputs, a.build)
 

@@ -494,10 +494,9 @@ inline constexpr int64_t kConvDirect = 0, kDatainFeature = 0;
 inline constexpr int64_t kRamTypeMc = 1;    // *_RAM_TYPE: MC (DBB); CV is 0
 inline constexpr int64_t kSrcReg = 0;       // *_SRC: REG; MEM is 1
 inline constexpr int64_t kPrecisionInt8 = 0; // INT8 0, INT16 1, FP16 2
-/// GLB.S_INTR_MASK_0 with every source masked (1) but the done interrupts
-/// of SDP, CDP and PDP (bits 0-5): BDMA, RUBIK (6-9), CDMA_DAT, CDMA_WT
-/// and CACC (16-21) masked.
-inline constexpr uint32_t kIntrMaskAllButDone = 0x3f03c0;
+/// Every unit's S_POINTER: PRODUCER (bit 0) picks the register group the
+/// CSB writes go to.
+inline constexpr CsbField kPointerProducer{CsbReg::SDP_S_POINTER, 0, 1};
 /// S_LUT_ACCESS_CFG: LUT_TABLE_ID LE 0, LO 1; LUT_ACCESS_TYPE WRITE 1.
 inline constexpr int64_t kLutTableLe = 0, kLutTableLo = 1, kLutWrite = 1;
 /// PDP's POOLING_METHOD: AVERAGE 0, MAX 1, MIN 2; FLYING_MODE: OFF_FLYING 1.

@@ -35,7 +35,7 @@ LogicalResult mlir::dla::trace::programCdp(Operation *o, const CubeAddress &in,
   LrnTables t = getLrnTables(op);
   const LutProgram &lut = t.lut;
 
-  p.unit = "CDP";
+  p.interrupts = {"CDP"};
   p.write(R::CDP_S_POINTER, 0);
   p.write(R::CDP_RDMA_S_POINTER, 0);
   // The tables: LE, then LO, each from address 0.

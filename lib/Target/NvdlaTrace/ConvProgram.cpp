@@ -69,7 +69,10 @@ LogicalResult mlir::dla::trace::programConv(Operation *o, Operation *sdp, const 
   const bool linePacked = in.lineStride == in.width * atom;
   const bool surfPacked = in.surfaceStride == in.width * in.height * atom;
 
-  p.unit = "SDP";
+  // Every unit's done interrupt is awaited (as the firmware's handler
+  // consumes them all): CDMA's two fetches, CACC's last accumulation, then
+  // the SDP's last write, the layer's end.
+  p.interrupts = {"CDMA_DAT", "CDMA_WT", "CACC", "SDP"};
   // CACC: the accumulator's output cube (to the SDP) and its clip.
   p.write(R::CACC_S_POINTER, 0);
   p.write(R::CACC_D_MISC_CFG, {{CACC_D_MISC_CFG_CONV_MODE, kConvDirect},

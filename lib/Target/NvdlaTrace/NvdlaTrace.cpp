@@ -22,6 +22,7 @@
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -143,6 +144,11 @@ std::vector<std::pair<int64_t, int64_t>> checkedRanges(const nv::FeatureBoundLay
       ranges.push_back({cube.getByteOffset(0, (surfaces - 1) * perAtom, h, w),
                         partial * elementBytes});
   return ranges;
+}
+
+/// The event of layer `i`'s interrupt from `unit`: layer_3_sdp.
+std::string eventName(size_t i, StringRef unit) {
+  return "layer_" + std::to_string(i) + "_" + unit.lower();
 }
 
 FailureOr<std::unique_ptr<llvm::MemoryBuffer>> readData(StringRef dir, StringRef file,
@@ -315,15 +321,25 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
       return failure();
     cfg << "mem_load(pri_mem, " << hex(addressOf(a)) << ", \"" << s.name << ".dat\");\n";
   }
-  // Result surfaces start zeroed, as the CPU execution's buffers.
-  for (Value r : terminator->getOperands())
-    cfg << "mem_init(pri_mem, " << hex(addressOf(r)) << ", "
-        << hex(plan[surfaces[surfaceOf[r]].plan].bytes) << ", ALL_ZERO);\n";
+  // Result surfaces start zeroed, as the CPU execution's buffers, unless
+  // they reuse memory of another surface (memory commands all apply
+  // before the first layer: a zeroed input would be lost).
+  for (Value r : terminator->getOperands()) {
+    const PlannedSurface &p = plan[surfaces[surfaceOf[r]].plan];
+    bool shared = llvm::any_of(plan, [&](const PlannedSurface &o) {
+      return &o != &p && o.offset < p.offset + p.bytes && p.offset < o.offset + o.bytes;
+    });
+    if (!shared)
+      cfg << "mem_init(pri_mem, " << hex(addressOf(r)) << ", " << hex(p.bytes)
+          << ", ALL_ZERO);\n";
+  }
 
-  // Only the done interrupts of the units a layer ends in (SDP, PDP, CDP)
-  // reach the handler; CDMA's and CACC's are masked as in NVIDIA's
-  // convolution traces.
-  cfg << "reg_write(NVDLA_GLB.S_INTR_MASK_0, " << hex(nv::csb::kIntrMaskAllButDone) << ");\n";
+  // Each unit has two register groups: after a layer the unit consumes the
+  // other group, so the layers that use a unit alternate its groups (as the
+  // firmware does). A layer's S_POINTER writes select the group its writes
+  // go to; its interrupts come from that group.
+  llvm::StringMap<int64_t> uses;
+  std::vector<std::string> lastEvents;
   for (auto [i, layer] : llvm::enumerate(layers)) {
     std::string loc;
     llvm::raw_string_ostream los(loc);
@@ -331,14 +347,24 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
     cfg << "// layer " << i << ": " << layer.op->getName()
         << (layer.fused ? " + " + layer.fused->getName().getStringRef().str() : "") << " " << loc
         << "\n";
-    for (auto [reg, value] : programs[i].writes) {
+    llvm::StringMap<int64_t> group;
+    for (auto &[reg, value] : programs[i].writes) {
       const nv::CsbRegisterInfo &info = nv::getCsbRegister(reg);
+      if (info.name == "S_POINTER_0") {
+        group[info.block] = uses[info.block]++ % 2;
+        value = nv::csb::kPointerProducer.place(group[info.block]);
+      }
       cfg << "reg_write(" << info.block << "." << info.name << ", " << hex(value) << ");\n";
     }
-    // Register group 0 every time: each layer ends before the next is
-    // programmed.
-    cfg << "intr_notify(" << programs[i].unit << "_0, layer_" << i << ");\n";
-    cfg << "check_nothing(layer_" << i << ");\n";
+    // The interrupt's block: CDMA_DAT and CDMA_WT are CDMA's.
+    auto groupOf = [&](StringRef unit) {
+      return group.lookup(("NVDLA_" + unit.split("_DAT").first.split("_WT").first).str());
+    };
+    for (const std::string &unit : programs[i].interrupts)
+      cfg << "intr_notify(" << unit << "_" << groupOf(unit) << ", " << eventName(i, unit)
+          << ");\n";
+    for (const std::string &unit : programs[i].interrupts)
+      cfg << "check_nothing(" << eventName(i, unit) << ");\n";
   }
   int64_t checks = 0;
   for (auto [i, r] : llvm::enumerate(terminator->getOperands())) {
@@ -351,7 +377,7 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
                             (*data)->getBufferSize());
     if (layers.empty())
       return func.emitError("a program without layers has nothing to check");
-    std::string last = "layer_" + std::to_string(layers.size() - 1);
+    std::string last = eventName(layers.size() - 1, programs.back().interrupts.back());
     auto ranges = checkedRanges(*s.layout, cast<RankedTensorType>(r.getType()).getShape());
     if (ranges.size() > 1)
       cfg << "// result " << i << ": " << ranges.size()

@@ -30,7 +30,7 @@ LogicalResult mlir::dla::trace::programPdp(Operation *o, const CubeAddress &in,
                                                      : kPoolMin;
   PdpReciprocals recip = pdpFirmwareReciprocals(kh, kw);
 
-  p.unit = "PDP";
+  p.interrupts = {"PDP"};
   p.write(R::PDP_RDMA_S_POINTER, 0);
   p.write(R::PDP_S_POINTER, 0);
   // PDP_RDMA: the source cube from DBB.

@@ -22,8 +22,9 @@ struct CubeAddress {
 
 /// The writes of one layer, in order; the last ones enable its units.
 struct LayerProgram {
-  /// The interrupt's block as intr_notify names it ("SDP", "PDP", "CDP").
-  std::string unit;
+  /// The done interrupts the layer raises, as intr_notify names their
+  /// blocks ("SDP", "CACC", "CDMA_DAT", ...); the last is its end.
+  std::vector<std::string> interrupts;
   std::vector<std::pair<::dlaformat::nvdla::CsbReg, uint32_t>> writes;
 
   void write(::dlaformat::nvdla::CsbReg reg, uint32_t value) { writes.push_back({reg, value}); }

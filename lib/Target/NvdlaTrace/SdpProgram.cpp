@@ -147,7 +147,7 @@ LogicalResult mlir::dla::trace::programSdp(Operation *o, const CubeAddress &in,
   if (failed(checkSdpProgrammable(op)))
     return failure();
 
-  p.unit = "SDP";
+  p.interrupts = {"SDP"};
   p.write(R::SDP_RDMA_S_POINTER, 0);
   // SDP_RDMA: the source cube from DBB, no operand DMAs.
   p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG, {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, 0},
