@@ -26,10 +26,8 @@ LogicalResult mlir::dla::trace::programConv(Operation *o, Operation *sdp, const 
                                             uint64_t weightAddress, int64_t weightBytes,
                                             const CubeAddress &out, LayerProgram &p) {
   auto op = cast<ConvOp>(o);
-  if (op.getMode() != ConvMode::Direct)
-    return op.emitOpError("only direct convolutions are programmed yet");
-  if (op.getBias())
-    return op.emitOpError("has a bias operand: the SDP's memory operands are not programmed yet");
+  // Direct mode and no bias: the translation accepts no other weights and
+  // no bias surface.
   if (sdp && failed(checkSdpProgrammable(sdp)))
     return failure();
   auto wType = cast<RankedTensorType>(op.getWeight().getType());

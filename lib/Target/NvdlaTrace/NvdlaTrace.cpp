@@ -235,17 +235,19 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
                             "its on-the-fly dla.sdp, offline dla.sdp, dla.pool, dla.lrn)");
     }
     int64_t index = layers.size();
+    // Every value before this op is an argument or a layer's result (other
+    // ops were refused, a fused convolution has one use).
     for (Value in : op.getOperands()) {
-      auto it = surfaceOf.find(in);
-      if (it == surfaceOf.end())
-        return op.emitOpError("reads a value that is no function argument or layer result");
-      plan[surfaces[it->second].plan].last = index;
+      assert(surfaceOf.count(in) && "an operand that is no surface");
+      plan[surfaces[surfaceOf[in]].plan].last = index;
     }
     if (failed(addSurface(layer.result(), "layer" + std::to_string(index), index,
                           layer.result().getLoc())))
       return failure();
     layers.push_back(layer);
   }
+  if (layers.empty())
+    return func.emitError("a program without layers has nothing to check");
   for (Value r : terminator->getOperands()) {
     auto it = surfaceOf.find(r);
     if (it == surfaceOf.end() || weightValues.contains(r))
@@ -375,8 +377,6 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
       return failure();
     ArrayRef<uint8_t> bytes(reinterpret_cast<const uint8_t *>((*data)->getBufferStart()),
                             (*data)->getBufferSize());
-    if (layers.empty())
-      return func.emitError("a program without layers has nothing to check");
     std::string last = eventName(layers.size() - 1, programs.back().interrupts.back());
     auto ranges = checkedRanges(*s.layout, cast<RankedTensorType>(r.getType()).getShape());
     if (ranges.size() > 1)

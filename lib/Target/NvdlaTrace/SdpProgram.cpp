@@ -141,9 +141,9 @@ LogicalResult mlir::dla::trace::checkSdpProgrammable(Operation *o) {
 LogicalResult mlir::dla::trace::programSdp(Operation *o, const CubeAddress &in,
                                            const CubeAddress &out, LayerProgram &p) {
   auto op = cast<SdpOp>(o);
-  if (op.getMode() != SdpMode::Offline)
-    return op.emitOpError("on the fly belongs to the convolution it follows, which is not "
-                          "a layer of this function");
+  // The verifier makes an on-the-fly SDP read a convolution, whose layer
+  // it joins.
+  assert(op.getMode() == SdpMode::Offline && "an on-the-fly SDP is part of its convolution");
   if (failed(checkSdpProgrammable(op)))
     return failure();
 
