@@ -3,19 +3,20 @@
 dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
-    run_trace.py --kind sdp --count N --seed S --build BUILD_DIR [--keep DIR]
+    run_trace.py --kind conv|sdp|pool|lrn|chain --count N --seed S --build BUILD_DIR
+                 [--keep DIR] [--llvm-bin DIR]
 
-For each case: a compiled function of one layer on nv_small int8 feature
-data (the layer text from the integer units' random cases, int_cases_*.py,
-restricted to what the emitter programs); a wrapper @run that relayouts a
-random logical input to its storage, calls the layer and returns the input
-and output storage bytes (dla.to_storage), lowered by dla-opt
---dla-lower-to-llvm with storage layers (each layer in dla.on_storage) and
-run by mlir-runner; the
-program written with those input bytes and the CRC of those output bytes;
+For each case: a compiled function of layers on nv_small int8 feature data
+(the registers drawn as the integer units' random cases draw them,
+int_cases_*.py, restricted to what the emitter programs); the CPU execution
+of the same function in a @main that relayouts random logical arguments to
+their storage, calls it and prints the storage bytes of the arguments and
+the result (dla.to_storage), lowered by dla-opt --dla-lower-to-llvm with
+storage layers (each layer in dla.on_storage) and run by mlir-runner; the
+program written with those argument bytes and the CRC of those result bytes;
 NVIDIA's model run on it by the trace player. A case passes when the player
-passes: every byte of every result surface equals the CPU execution's.
-Prints one line per failing case and `N of N programs match the CPU
+passes: every result byte the checks cover equals the CPU execution's.
+Prints one line per failing case and `N of M programs match the CPU
 execution on nv_small`; exits 1 on any mismatch.
 """
 
@@ -31,6 +32,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import int_cases_lrn as lrn_cases  # noqa: E402
+import run_layers  # noqa: E402
 import int_cases_pool as pool_cases  # noqa: E402
 import int_cases_sdp as sdp_cases  # noqa: E402
 
@@ -90,13 +92,8 @@ def pool_case(rng, n, shape=None):
     them."""
     kind = "average" if rng.random() < 0.6 else str(rng.choice(["max", "min"]))
     # A chained layer keeps its input: kernels no larger than it.
-    kmax = (min(8, shape[2]) + 1, min(8, shape[3]) + 1) if shape else (9, 9)
-    kh, kw = int(rng.integers(1, kmax[0])), int(rng.integers(1, kmax[1]))
-    sh, sw = (int(s) for s in rng.choice([1, 1, 2, 2, 3, 5, 8, 16], size=2))
-    pad = [int(rng.integers(0, kh)), int(rng.integers(0, kh)), int(rng.integers(0, kw)),
-           int(rng.integers(0, kw))]
-    if rng.random() < 0.3:
-        pad = [0, 0, 0, 0]
+    kmax = (min(8, shape[2]), min(8, shape[3])) if shape else (8, 8)
+    kh, kw, sh, sw, pad = pool_cases.window(rng, kmax, zero_pad=0.3)
     h = int(rng.integers(max(1, kh - pad[0] - pad[1]), 17))
     w = int(rng.integers(max(1, kw - pad[2] - pad[3]), 17))
     c = int(rng.integers(1, 41))
@@ -219,7 +216,7 @@ def literal(a):
     return 'dense<"0x' + np.ascontiguousarray(a).tobytes().hex().upper() + '">'
 
 
-def cpu_run(cases, inputs, build):
+def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
     """Each case's (argument storages, output storage) from the CPU
     execution: dla-opt --dla-lower-to-llvm with storage layers, run by
     mlir-runner, the storage bytes printed by printMemrefI32."""
@@ -259,15 +256,7 @@ def cpu_run(cases, inputs, build):
                           input=text, capture_output=True, text=True)
     if llvm.returncode:
         sys.exit("dla-opt failed:\n" + llvm.stderr)
-    llvm_bin = "/usr/lib/llvm-22/bin"
-    libs = ",".join(os.path.join("/usr/lib/llvm-22/lib", lib)
-                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
-    ran = subprocess.run([os.path.join(llvm_bin, "mlir-runner"), "-e", "main",
-                          "-entry-point-result=void", f"-shared-libs={libs}"],
-                         input=llvm.stdout, capture_output=True, text=True)
-    if ran.returncode:
-        sys.exit("mlir-runner failed:\n" + ran.stderr)
-    chunks = ran.stdout.split("Unranked Memref")[1:]
+    chunks = run_layers.run_main(llvm.stdout, llvm_bin).split("Unranked Memref")[1:]
     if len(chunks) != sum(counts):
         sys.exit(f"expected {sum(counts)} printed buffers, got {len(chunks)}")
     data = [np.array([int(v) for v in re.findall(r"-?\d+", ch.split("data =", 1)[1])],
@@ -286,6 +275,7 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
+    p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
     a = p.parse_args()
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
@@ -294,7 +284,7 @@ def main():
     cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
     inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) for _, sh, _ in c.args]
               for c in cases]
-    results = cpu_run(cases, inputs, a.build)
+    results = cpu_run(cases, inputs, a.build, a.llvm_bin)
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
