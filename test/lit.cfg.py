@@ -23,7 +23,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.dla_tools_dir, config.llvm_tools_dir]
-tools = [ToolSubst("dla-opt", unresolved="fatal"), ToolSubst("dla-lsp-server", unresolved="fatal"),
+tools = [ToolSubst("dla-opt", unresolved="fatal"), ToolSubst("dla-translate", unresolved="fatal"),
+         ToolSubst("dla-lsp-server", unresolved="fatal"),
          ToolSubst("not", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

@@ -22,9 +22,10 @@
 
 static int usage() {
   std::fprintf(stderr,
-               "usage: nvdla-trace-player [-v] [--regs opendla.h] TEST.cfg|TEST_DIR\n"
+               "usage: nvdla-trace-player [-v] [--regs opendla.h] [--dump DIR] TEST.cfg|TEST_DIR\n"
                "  replays an NVDLA trace test on the C model (" NVDLA_CONFIG ")\n"
-               "  --regs  register map (default: the one of this build, %s)\n",
+               "  --regs  register map (default: the one of this build, %s)\n"
+               "  --dump  write each check_crc region to DIR/check_<line>.bin\n",
                NVDLA_OPENDLA_H);
   return 2;
 }
@@ -32,13 +33,15 @@ static int usage() {
 int sc_main(int argc, char **argv) {
   // No "Simulation stopped by user": the player stops it.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  std::string regsPath = NVDLA_OPENDLA_H, cfg;
+  std::string regsPath = NVDLA_OPENDLA_H, cfg, dumpDir;
   bool verbose = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "-v"))
       verbose = true;
     else if (!std::strcmp(argv[i], "--regs") && i + 1 < argc)
       regsPath = argv[++i];
+    else if (!std::strcmp(argv[i], "--dump") && i + 1 < argc)
+      dumpDir = argv[++i];
     else if (argv[i][0] == '-' || !cfg.empty())
       return usage();
     else
@@ -58,6 +61,7 @@ int sc_main(int argc, char **argv) {
   try {
     nvdla_trace::RegisterMap regs(regsPath);
     auto *player = new nvdla_trace::Player("player", nvdla_trace::parseTrace(cfg), regs, dir, verbose);
+    player->dumpDir = dumpDir;
     auto *nvdla = new scsim::cmod::NV_nvdla("nvdla", 0);
     // Several model processes drive the interrupt line (all write true).
     sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> intr("intr");

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <stdexcept>
+#include <vector>
 
 namespace nvdla_trace {
 
@@ -165,6 +166,17 @@ void Player::replay() {
         uint64_t base = parseNumber(a[2]), size = parseNumber(a[3]);
         uint32_t golden = uint32_t(parseNumber(a[4]));
         uint32_t got = memory(cmd, a[1]).crc32(base, size);
+        if (!dumpDir.empty()) {
+          std::vector<uint8_t> bytes(size);
+          memory(cmd, a[1]).read(base, bytes.data(), size);
+          std::string path = dumpDir + "/check_" + std::to_string(cmd.line) + ".bin";
+          if (FILE *f = std::fopen(path.c_str(), "wb")) {
+            std::fwrite(bytes.data(), 1, bytes.size(), f);
+            std::fclose(f);
+          } else {
+            fail(cmd, "cannot write " + path);
+          }
+        }
         ++crcCount;
         std::string what = a[1] + " [" + hex(base) + ", +" + hex(size) + "): crc " + hex(got) +
                            ", golden " + hex(golden);

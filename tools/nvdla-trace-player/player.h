@@ -61,6 +61,12 @@ private:
   const RegisterMap &regs;
   std::string testDir;
   bool verbose;
+
+public:
+  /// When set, each check_crc region is written to <dumpDir>/check_<line>.bin.
+  std::string dumpDir;
+
+private:
   sc_core::sc_mutex csbLock;
   std::map<std::string, std::deque<Expected>> expected; // block -> intr_notify in trace order
   std::set<std::string> fired, notified;

@@ -57,16 +57,24 @@ def _data(rng, shape, bits):
     return rng.integers(lo, hi + 1, size=shape)
 
 
+def window(rng, kmax=(8, 8), zero_pad=0.25):
+    """A random PDP window: kernels 1..kmax, strides 1..16, padding below
+    the kernel per side (none with probability zero_pad):
+    (kh, kw, sh, sw, [top, bottom, left, right])."""
+    kh, kw = int(rng.integers(1, kmax[0] + 1)), int(rng.integers(1, kmax[1] + 1))
+    sh, sw = (int(s) for s in rng.choice([1, 1, 2, 2, 3, 5, 8, 16], size=2))
+    pad = [int(rng.integers(0, kh)), int(rng.integers(0, kh)), int(rng.integers(0, kw)),
+           int(rng.integers(0, kw))]
+    if rng.random() < zero_pad:
+        pad = [0, 0, 0, 0]
+    return kh, kw, sh, sw, pad
+
+
 def _layer(rng, index, make_case, tensor_type):
     t = "i8" if rng.random() < 0.5 else "i16"
     precision, np_type, bits = TYPES[t]
     kind = "average" if rng.random() < 0.85 else str(rng.choice(["max", "min"]))
-    kh, kw = (int(k) for k in rng.integers(1, 9, size=2))
-    sh, sw = (int(s) for s in rng.choice([1, 1, 2, 2, 3, 5, 8, 16], size=2))
-    pad = [int(rng.integers(0, kh)), int(rng.integers(0, kh)), int(rng.integers(0, kw)),
-           int(rng.integers(0, kw))]
-    if rng.random() < 0.25:
-        pad = [0, 0, 0, 0]
+    kh, kw, sh, sw, pad = window(rng)
     h = int(rng.integers(max(1, kh - pad[0] - pad[1]), 11))
     w = int(rng.integers(max(1, kw - pad[2] - pad[3]), 11))
     c = int(rng.integers(1, 4))

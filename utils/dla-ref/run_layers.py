@@ -446,6 +446,19 @@ LOWERING = ["--convert-elementwise-to-linalg",
 NUMBER = re.compile(r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)")
 
 
+def run_main(llvm_text, bin_dir):
+    """Runs @main of an LLVM-dialect module with mlir-runner (LLVM's
+    `bin_dir`) and the runner utilities; its stdout, or exit on failure."""
+    libs = ",".join(os.path.join(os.path.dirname(bin_dir), "lib", lib)
+                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+    ran = subprocess.run([os.path.join(bin_dir, "mlir-runner"), "-e", "main",
+                          "-entry-point-result=void", f"-shared-libs={libs}"],
+                         input=llvm_text, capture_output=True, text=True)
+    if ran.returncode:
+        sys.exit("mlir-runner failed:\n" + ran.stderr)
+    return ran.stdout
+
+
 def run(cases, dla_opt, bin_dir, path="reference"):
     text = module(cases)
     if path == "memref":
@@ -496,14 +509,7 @@ def run(cases, dla_opt, bin_dir, path="reference"):
                               input=lowered.stdout, capture_output=True, text=True)
         if llvm.returncode:
             sys.exit("mlir-opt failed:\n" + llvm.stderr)
-    libs = ",".join(os.path.join(os.path.dirname(bin_dir), "lib", lib)
-                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
-    ran = subprocess.run([os.path.join(bin_dir, "mlir-runner"), "-e", "main",
-                          "-entry-point-result=void", f"-shared-libs={libs}"],
-                         input=llvm.stdout, capture_output=True, text=True)
-    if ran.returncode:
-        sys.exit("mlir-runner failed:\n" + ran.stderr)
-    chunks = ran.stdout.split("Unranked Memref")[1:]
+    chunks = run_main(llvm.stdout, bin_dir).split("Unranked Memref")[1:]
     if len(chunks) != len(cases):
         sys.exit(f"expected {len(cases)} printed results, got {len(chunks)}")
     return [np.array([float(v) for v in NUMBER.findall(ch.split("data =", 1)[1])])

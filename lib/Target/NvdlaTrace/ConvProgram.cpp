@@ -1,0 +1,192 @@
+//===- ConvProgram.cpp - dla.conv + on-the-fly dla.sdp as registers -------===//
+//
+// A direct convolution on int8 feature data, field by field as NVIDIA's
+// firmware programs it (kmd/firmware/conv.c processor_conv_program) with
+// the values NVIDIA's compiler computes (umd ConvolutionOp.cpp: whole input
+// in CSC, release = input height, fetch grain 1, no reuse), the buffer's
+// entries per slice and banks from planConvBuffer, then the SDP on the fly.
+// Enabled consumer first: SDP, CACC, CMAC_A, CMAC_B, CSC, CDMA.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Program.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaConvBuffer.h"
+#include "dla/Format/NvdlaHardware.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::trace;
+using namespace dlaformat::nvdla;
+using namespace dlaformat::nvdla::csb;
+using R = CsbReg;
+
+LogicalResult mlir::dla::trace::programConv(Operation *o, Operation *sdp, const CubeAddress &in,
+                                            uint64_t weightAddress, int64_t weightBytes,
+                                            const CubeAddress &out, LayerProgram &p) {
+  auto op = cast<ConvOp>(o);
+  // Direct mode and no bias: the translation accepts no other weights and
+  // no bias surface.
+  if (sdp && failed(checkSdpProgrammable(sdp)))
+    return failure();
+  auto wType = cast<RankedTensorType>(op.getWeight().getType());
+  ArrayRef<int64_t> w = wType.getShape(); // K C R S
+  ArrayRef<int64_t> pad = op.getPadding(), stride = op.getStrides(), dil = op.getDilations();
+  const int64_t k = w[0], c = w[1], r = w[2], s = w[3];
+
+  ConvBufferQuery q;
+  q.precision = Precision::Int8;
+  q.channels = in.channels;
+  q.height = in.height;
+  q.width = in.width;
+  q.kernels = k;
+  q.kernelH = r;
+  q.kernelW = s;
+  q.strideH = stride[0];
+  q.dilationH = dil[0];
+  q.padTop = pad[0];
+  q.padBottom = pad[1];
+  q.padLeft = pad[2];
+  q.padRight = pad[3];
+  auto feature = cast<FeatureAttr>(
+      cast<RankedTensorType>(op.getInput().getType()).getEncoding());
+  const HardwareConfig &config = getHardwareConfig(feature.getConfig());
+  dlaformat::Expected<ConvBufferPlan> plan = planConvBuffer(config, q);
+  if (!plan)
+    return op.emitOpError() << "does not fit NVDLA " << config.name << ": " << plan.message();
+  if (plan->mode == ConvBufferMode::PartialHeight)
+    return op.emitOpError() << "needs " << plan->numParts
+                            << " layers by input rows (its input does not fit the "
+                               "convolution buffer beside its weights): not programmed yet";
+
+  CvtAttr cvt = op.getInputCvtAttr();
+  const int64_t padValue = op.getPadValue().value_or(0);
+  const int64_t clip = op.getClipTruncate().value_or(0);
+  const int64_t atom = config.caps.memoryAtomBytes;
+  const bool linePacked = in.lineStride == in.width * atom;
+  const bool surfPacked = in.surfaceStride == in.width * in.height * atom;
+
+  // Every unit's done interrupt is awaited (as the firmware's handler
+  // consumes them all): CDMA's two fetches, CACC's last accumulation, then
+  // the SDP's last write, the layer's end.
+  p.interrupts = {"CDMA_DAT", "CDMA_WT", "CACC", "SDP"};
+  // CACC: the accumulator's output cube (to the SDP) and its clip.
+  p.write(R::CACC_S_POINTER, 0);
+  p.write(R::CACC_D_MISC_CFG, {{CACC_D_MISC_CFG_CONV_MODE, kConvDirect},
+                               {CACC_D_MISC_CFG_PROC_PRECISION, kPrecisionInt8}});
+  p.write(R::CACC_D_DATAOUT_SIZE_0, {{CACC_D_DATAOUT_SIZE_0_DATAOUT_WIDTH, out.width - 1},
+                                     {CACC_D_DATAOUT_SIZE_0_DATAOUT_HEIGHT, out.height - 1}});
+  p.write(R::CACC_D_DATAOUT_SIZE_1, {{CACC_D_DATAOUT_SIZE_1_DATAOUT_CHANNEL, out.channels - 1}});
+  p.write(R::CACC_D_DATAOUT_ADDR, static_cast<uint32_t>(out.address));
+  p.write(R::CACC_D_BATCH_NUMBER, {{CACC_D_BATCH_NUMBER_BATCHES, 0}});
+  p.write(R::CACC_D_LINE_STRIDE, out.lineStride);
+  p.write(R::CACC_D_SURF_STRIDE, out.surfaceStride);
+  bool onePixel = out.width == 1 && out.height == 1;
+  p.write(R::CACC_D_DATAOUT_MAP, {{CACC_D_DATAOUT_MAP_LINE_PACKED, onePixel},
+                                  {CACC_D_DATAOUT_MAP_SURF_PACKED, onePixel}});
+  p.write(R::CACC_D_CLIP_CFG, {{CACC_D_CLIP_CFG_CLIP_TRUNCATE, clip}});
+  // CMAC.
+  for (auto [ptr, misc, mode, prec] :
+       {std::tuple{R::CMAC_A_S_POINTER, R::CMAC_A_D_MISC_CFG, CMAC_A_D_MISC_CFG_CONV_MODE,
+                   CMAC_A_D_MISC_CFG_PROC_PRECISION},
+        std::tuple{R::CMAC_B_S_POINTER, R::CMAC_B_D_MISC_CFG, CMAC_B_D_MISC_CFG_CONV_MODE,
+                   CMAC_B_D_MISC_CFG_PROC_PRECISION}}) {
+    p.write(ptr, 0);
+    p.write(misc, {{mode, kConvDirect}, {prec, kPrecisionInt8}});
+  }
+  // CSC: the sequence of atomic operations over the buffer.
+  p.write(R::CSC_S_POINTER, 0);
+  p.write(R::CSC_D_MISC_CFG, {{CSC_D_MISC_CFG_CONV_MODE, kConvDirect},
+                              {CSC_D_MISC_CFG_IN_PRECISION, kPrecisionInt8},
+                              {CSC_D_MISC_CFG_PROC_PRECISION, kPrecisionInt8}});
+  p.write(R::CSC_D_DATAIN_FORMAT, {{CSC_D_DATAIN_FORMAT_DATAIN_FORMAT, kDatainFeature}});
+  p.write(R::CSC_D_DATAIN_SIZE_EXT_0, {{CSC_D_DATAIN_SIZE_EXT_0_DATAIN_WIDTH_EXT, in.width - 1},
+                                       {CSC_D_DATAIN_SIZE_EXT_0_DATAIN_HEIGHT_EXT, in.height - 1}});
+  p.write(R::CSC_D_DATAIN_SIZE_EXT_1, {{CSC_D_DATAIN_SIZE_EXT_1_DATAIN_CHANNEL_EXT, c - 1}});
+  p.write(R::CSC_D_BATCH_NUMBER, {{CSC_D_BATCH_NUMBER_BATCHES, 0}});
+  p.write(R::CSC_D_POST_Y_EXTENSION, {{CSC_D_POST_Y_EXTENSION_Y_EXTENSION, 0}});
+  p.write(R::CSC_D_ENTRY_PER_SLICE, {{CSC_D_ENTRY_PER_SLICE_ENTRIES, plan->entriesPerLine - 1}});
+  p.write(R::CSC_D_WEIGHT_FORMAT, {{CSC_D_WEIGHT_FORMAT_WEIGHT_FORMAT, 0}});
+  p.write(R::CSC_D_WEIGHT_SIZE_EXT_0, {{CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_WIDTH_EXT, s - 1},
+                                       {CSC_D_WEIGHT_SIZE_EXT_0_WEIGHT_HEIGHT_EXT, r - 1}});
+  p.write(R::CSC_D_WEIGHT_SIZE_EXT_1, {{CSC_D_WEIGHT_SIZE_EXT_1_WEIGHT_CHANNEL_EXT, c - 1},
+                                       {CSC_D_WEIGHT_SIZE_EXT_1_WEIGHT_KERNEL, k - 1}});
+  p.write(R::CSC_D_WEIGHT_BYTES, static_cast<uint32_t>(weightBytes));
+  p.write(R::CSC_D_WMB_BYTES, 0);
+  p.write(R::CSC_D_DATAOUT_SIZE_0, {{CSC_D_DATAOUT_SIZE_0_DATAOUT_WIDTH, out.width - 1},
+                                    {CSC_D_DATAOUT_SIZE_0_DATAOUT_HEIGHT, out.height - 1}});
+  p.write(R::CSC_D_DATAOUT_SIZE_1, {{CSC_D_DATAOUT_SIZE_1_DATAOUT_CHANNEL, k - 1}});
+  p.write(R::CSC_D_ATOMICS, {{CSC_D_ATOMICS_ATOMICS, out.width * out.height - 1}});
+  p.write(R::CSC_D_RELEASE, {{CSC_D_RELEASE_RLS_SLICES, in.height - 1}});
+  p.write(R::CSC_D_CONV_STRIDE_EXT, {{CSC_D_CONV_STRIDE_EXT_CONV_X_STRIDE_EXT, stride[1] - 1},
+                                     {CSC_D_CONV_STRIDE_EXT_CONV_Y_STRIDE_EXT, stride[0] - 1}});
+  p.write(R::CSC_D_DILATION_EXT, {{CSC_D_DILATION_EXT_X_DILATION_EXT, dil[1] - 1},
+                                  {CSC_D_DILATION_EXT_Y_DILATION_EXT, dil[0] - 1}});
+  p.write(R::CSC_D_ZERO_PADDING, {{CSC_D_ZERO_PADDING_PAD_LEFT, pad[2]},
+                                  {CSC_D_ZERO_PADDING_PAD_TOP, pad[0]}});
+  p.write(R::CSC_D_ZERO_PADDING_VALUE, {{CSC_D_ZERO_PADDING_VALUE_PAD_VALUE, padValue}});
+  p.write(R::CSC_D_BANK, {{CSC_D_BANK_DATA_BANK, plan->dataBanks - 1},
+                          {CSC_D_BANK_WEIGHT_BANK, plan->allottedWeightBanks - 1}});
+  p.write(R::CSC_D_PRA_CFG, {{CSC_D_PRA_CFG_PRA_TRUNCATE, 0}});
+  // CDMA: input cube and weights into the buffer, the input converter.
+  p.write(R::CDMA_S_POINTER, 0);
+  p.write(R::CDMA_D_MISC_CFG, {{CDMA_D_MISC_CFG_CONV_MODE, kConvDirect},
+                               {CDMA_D_MISC_CFG_IN_PRECISION, kPrecisionInt8},
+                               {CDMA_D_MISC_CFG_PROC_PRECISION, kPrecisionInt8}});
+  p.write(R::CDMA_D_DATAIN_FORMAT, {{CDMA_D_DATAIN_FORMAT_DATAIN_FORMAT, kDatainFeature}});
+  p.write(R::CDMA_D_DATAIN_SIZE_0, {{CDMA_D_DATAIN_SIZE_0_DATAIN_WIDTH, in.width - 1},
+                                    {CDMA_D_DATAIN_SIZE_0_DATAIN_HEIGHT, in.height - 1}});
+  p.write(R::CDMA_D_DATAIN_SIZE_1, {{CDMA_D_DATAIN_SIZE_1_DATAIN_CHANNEL, in.channels - 1}});
+  p.write(R::CDMA_D_DATAIN_SIZE_EXT_0, {{CDMA_D_DATAIN_SIZE_EXT_0_DATAIN_WIDTH_EXT, in.width - 1},
+                                        {CDMA_D_DATAIN_SIZE_EXT_0_DATAIN_HEIGHT_EXT, in.height - 1}});
+  p.write(R::CDMA_D_DAIN_RAM_TYPE, {{CDMA_D_DAIN_RAM_TYPE_DATAIN_RAM_TYPE, kRamTypeMc}});
+  p.write(R::CDMA_D_DAIN_ADDR_HIGH_0, static_cast<uint32_t>(in.address >> 32));
+  p.write(R::CDMA_D_DAIN_ADDR_LOW_0, static_cast<uint32_t>(in.address));
+  p.write(R::CDMA_D_DAIN_ADDR_HIGH_1, static_cast<uint32_t>(in.address >> 32));
+  p.write(R::CDMA_D_DAIN_ADDR_LOW_1, static_cast<uint32_t>(in.address));
+  p.write(R::CDMA_D_LINE_STRIDE, in.lineStride);
+  p.write(R::CDMA_D_SURF_STRIDE, in.surfaceStride);
+  p.write(R::CDMA_D_LINE_UV_STRIDE, 0);
+  p.write(R::CDMA_D_DAIN_MAP, {{CDMA_D_DAIN_MAP_LINE_PACKED, linePacked},
+                               {CDMA_D_DAIN_MAP_SURF_PACKED, surfPacked}});
+  p.write(R::CDMA_D_BATCH_NUMBER, {{CDMA_D_BATCH_NUMBER_BATCHES, 0}});
+  p.write(R::CDMA_D_BATCH_STRIDE, 0);
+  p.write(R::CDMA_D_ENTRY_PER_SLICE, {{CDMA_D_ENTRY_PER_SLICE_ENTRIES, plan->entriesPerLine - 1}});
+  p.write(R::CDMA_D_FETCH_GRAIN, {{CDMA_D_FETCH_GRAIN_GRAINS, 0}});
+  p.write(R::CDMA_D_WEIGHT_FORMAT, {{CDMA_D_WEIGHT_FORMAT_WEIGHT_FORMAT, 0}});
+  p.write(R::CDMA_D_WEIGHT_SIZE_0, {{CDMA_D_WEIGHT_SIZE_0_BYTE_PER_KERNEL, c * r * s - 1}});
+  p.write(R::CDMA_D_WEIGHT_SIZE_1, {{CDMA_D_WEIGHT_SIZE_1_WEIGHT_KERNEL, k - 1}});
+  p.write(R::CDMA_D_WEIGHT_RAM_TYPE, {{CDMA_D_WEIGHT_RAM_TYPE_WEIGHT_RAM_TYPE, kRamTypeMc}});
+  p.write(R::CDMA_D_WEIGHT_ADDR_HIGH, static_cast<uint32_t>(weightAddress >> 32));
+  p.write(R::CDMA_D_WEIGHT_ADDR_LOW, static_cast<uint32_t>(weightAddress));
+  p.write(R::CDMA_D_WEIGHT_BYTES, static_cast<uint32_t>(weightBytes));
+  p.write(R::CDMA_D_MEAN_FORMAT, {{CDMA_D_MEAN_FORMAT_MEAN_FORMAT, 0}});
+  if (cvt) {
+    p.write(R::CDMA_D_CVT_CFG, {{CDMA_D_CVT_CFG_CVT_EN, 1},
+                                {CDMA_D_CVT_CFG_CVT_TRUNCATE, cvt.getShift()}});
+    p.write(R::CDMA_D_CVT_OFFSET, {{CDMA_D_CVT_OFFSET_CVT_OFFSET, cvt.getOffset()}});
+    p.write(R::CDMA_D_CVT_SCALE, {{CDMA_D_CVT_SCALE_CVT_SCALE, cvt.getScale()}});
+  } else {
+    // Signed int8 feature data into the int8 pipeline: the identity.
+    p.write(R::CDMA_D_CVT_CFG, {{CDMA_D_CVT_CFG_CVT_EN, 0}});
+  }
+  p.write(R::CDMA_D_CONV_STRIDE, {{CDMA_D_CONV_STRIDE_CONV_X_STRIDE, stride[1] - 1},
+                                  {CDMA_D_CONV_STRIDE_CONV_Y_STRIDE, stride[0] - 1}});
+  p.write(R::CDMA_D_ZERO_PADDING, {{CDMA_D_ZERO_PADDING_PAD_LEFT, pad[2]},
+                                   {CDMA_D_ZERO_PADDING_PAD_RIGHT, pad[3]},
+                                   {CDMA_D_ZERO_PADDING_PAD_TOP, pad[0]},
+                                   {CDMA_D_ZERO_PADDING_PAD_BOTTOM, pad[1]}});
+  p.write(R::CDMA_D_ZERO_PADDING_VALUE, {{CDMA_D_ZERO_PADDING_VALUE_PAD_VALUE, padValue}});
+  p.write(R::CDMA_D_BANK, {{CDMA_D_BANK_DATA_BANK, plan->dataBanks - 1},
+                           {CDMA_D_BANK_WEIGHT_BANK, plan->allottedWeightBanks - 1}});
+  // The SDP on the fly, over the accumulator's cube.
+  programSdpCore(sdp, /*onTheFly=*/true, out, out, p);
+  p.write(R::SDP_D_OP_ENABLE, 1);
+  p.write(R::CACC_D_OP_ENABLE, 1);
+  p.write(R::CMAC_A_D_OP_ENABLE, 1);
+  p.write(R::CMAC_B_D_OP_ENABLE, 1);
+  p.write(R::CSC_D_OP_ENABLE, 1);
+  p.write(R::CDMA_D_OP_ENABLE, 1);
+  return success();
+}

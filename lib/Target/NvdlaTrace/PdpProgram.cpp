@@ -1,0 +1,94 @@
+//===- PdpProgram.cpp - dla.pool as PDP and PDP_RDMA register writes ------===//
+//
+// Field by field as NVIDIA's firmware programs a pooling layer
+// (kmd/firmware/pdp.c processor_pdp_program), offline (the source cube
+// from memory), in one split: the whole input width in PDP's line buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Program.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaRegisters.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::trace;
+using namespace dlaformat::nvdla;
+using namespace dlaformat::nvdla::csb;
+using R = CsbReg;
+
+LogicalResult mlir::dla::trace::programPdp(Operation *o, const CubeAddress &in,
+                                           const CubeAddress &out, LayerProgram &p) {
+  auto op = cast<PoolOp>(o);
+  ArrayRef<int64_t> kernel = op.getKernel(), stride = op.getStrides(), pad = op.getPadding();
+  const int64_t kh = kernel[0], kw = kernel[1];
+  // padding is [top, bottom, left, right].
+  const int64_t top = pad[0], bottom = pad[1], left = pad[2], right = pad[3];
+  int64_t method = op.getKind() == PoolKind::Average ? kPoolAverage
+                   : op.getKind() == PoolKind::Max   ? kPoolMax
+                                                     : kPoolMin;
+  PdpReciprocals recip = pdpFirmwareReciprocals(kh, kw);
+
+  p.interrupts = {"PDP"};
+  p.write(R::PDP_RDMA_S_POINTER, 0);
+  p.write(R::PDP_S_POINTER, 0);
+  // PDP_RDMA: the source cube from DBB.
+  p.write(R::PDP_RDMA_D_DATA_CUBE_IN_WIDTH, in.width - 1);
+  p.write(R::PDP_RDMA_D_DATA_CUBE_IN_HEIGHT, in.height - 1);
+  p.write(R::PDP_RDMA_D_DATA_CUBE_IN_CHANNEL, in.channels - 1);
+  p.write(R::PDP_RDMA_D_FLYING_MODE, {{PDP_RDMA_D_FLYING_MODE_FLYING_MODE, kPdpOffFlying}});
+  p.write(R::PDP_RDMA_D_SRC_BASE_ADDR_HIGH, static_cast<uint32_t>(in.address >> 32));
+  p.write(R::PDP_RDMA_D_SRC_BASE_ADDR_LOW, static_cast<uint32_t>(in.address));
+  p.write(R::PDP_RDMA_D_SRC_LINE_STRIDE, in.lineStride);
+  p.write(R::PDP_RDMA_D_SRC_SURFACE_STRIDE, in.surfaceStride);
+  p.write(R::PDP_RDMA_D_DATA_FORMAT, {{PDP_RDMA_D_DATA_FORMAT_INPUT_DATA, kPrecisionInt8}});
+  p.write(R::PDP_RDMA_D_SRC_RAM_CFG, {{PDP_RDMA_D_SRC_RAM_CFG_SRC_RAM_TYPE, kRamTypeMc}});
+  p.write(R::PDP_RDMA_D_OPERATION_MODE_CFG, {{PDP_RDMA_D_OPERATION_MODE_CFG_SPLIT_NUM, 0}});
+  p.write(R::PDP_RDMA_D_POOLING_KERNEL_CFG,
+          {{PDP_RDMA_D_POOLING_KERNEL_CFG_KERNEL_WIDTH, kw - 1},
+           {PDP_RDMA_D_POOLING_KERNEL_CFG_KERNEL_STRIDE_WIDTH, stride[1] - 1}});
+  p.write(R::PDP_RDMA_D_POOLING_PADDING_CFG, {{PDP_RDMA_D_POOLING_PADDING_CFG_PAD_WIDTH, left}});
+  p.write(R::PDP_RDMA_D_PARTIAL_WIDTH_IN, 0);
+  // PDP: the cubes, the window, the average's registers, the destination.
+  p.write(R::PDP_D_DATA_CUBE_IN_WIDTH, in.width - 1);
+  p.write(R::PDP_D_DATA_CUBE_IN_HEIGHT, in.height - 1);
+  p.write(R::PDP_D_DATA_CUBE_IN_CHANNEL, in.channels - 1);
+  p.write(R::PDP_D_DATA_CUBE_OUT_WIDTH, out.width - 1);
+  p.write(R::PDP_D_DATA_CUBE_OUT_HEIGHT, out.height - 1);
+  p.write(R::PDP_D_DATA_CUBE_OUT_CHANNEL, out.channels - 1);
+  p.write(R::PDP_D_OPERATION_MODE_CFG, {{PDP_D_OPERATION_MODE_CFG_POOLING_METHOD, method},
+                                        {PDP_D_OPERATION_MODE_CFG_FLYING_MODE, kPdpOffFlying},
+                                        {PDP_D_OPERATION_MODE_CFG_SPLIT_NUM, 0}});
+  p.write(R::PDP_D_PARTIAL_WIDTH_IN, 0);
+  p.write(R::PDP_D_PARTIAL_WIDTH_OUT, 0);
+  p.write(R::PDP_D_POOLING_KERNEL_CFG, {{PDP_D_POOLING_KERNEL_CFG_KERNEL_WIDTH, kw - 1},
+                                        {PDP_D_POOLING_KERNEL_CFG_KERNEL_HEIGHT, kh - 1},
+                                        {PDP_D_POOLING_KERNEL_CFG_KERNEL_STRIDE_WIDTH, stride[1] - 1},
+                                        {PDP_D_POOLING_KERNEL_CFG_KERNEL_STRIDE_HEIGHT, stride[0] - 1}});
+  p.write(R::PDP_D_RECIP_KERNEL_WIDTH, {{PDP_D_RECIP_KERNEL_WIDTH_RECIP_KERNEL_WIDTH,
+                                         op.getRecipKernelWidth().value_or(recip.width)}});
+  p.write(R::PDP_D_RECIP_KERNEL_HEIGHT, {{PDP_D_RECIP_KERNEL_HEIGHT_RECIP_KERNEL_HEIGHT,
+                                          op.getRecipKernelHeight().value_or(recip.height)}});
+  p.write(R::PDP_D_POOLING_PADDING_CFG, {{PDP_D_POOLING_PADDING_CFG_PAD_LEFT, left},
+                                         {PDP_D_POOLING_PADDING_CFG_PAD_TOP, top},
+                                         {PDP_D_POOLING_PADDING_CFG_PAD_RIGHT, right},
+                                         {PDP_D_POOLING_PADDING_CFG_PAD_BOTTOM, bottom}});
+  std::optional<ArrayRef<int64_t>> padValues = op.getPadValues();
+  for (int n = 0; n < 7; ++n) {
+    int64_t v = padValues ? (*padValues)[n] : 0;
+    p.write(kPdpPadValueRegs[n], CsbField{kPdpPadValueRegs[n], 0, kPdpPadValueBits}.place(v));
+  }
+  p.write(R::PDP_D_SRC_LINE_STRIDE, in.lineStride);
+  p.write(R::PDP_D_SRC_SURFACE_STRIDE, in.surfaceStride);
+  p.write(R::PDP_D_DST_BASE_ADDR_LOW, static_cast<uint32_t>(out.address));
+  p.write(R::PDP_D_DST_BASE_ADDR_HIGH, static_cast<uint32_t>(out.address >> 32));
+  p.write(R::PDP_D_DST_LINE_STRIDE, out.lineStride);
+  p.write(R::PDP_D_DST_SURFACE_STRIDE, out.surfaceStride);
+  p.write(R::PDP_D_DST_RAM_CFG, {{PDP_D_DST_RAM_CFG_DST_RAM_TYPE, kRamTypeMc}});
+  p.write(R::PDP_D_DATA_FORMAT, {{PDP_D_DATA_FORMAT_INPUT_DATA, kPrecisionInt8}});
+  // As NVIDIA's PDP traces: the core first, then its read DMA.
+  p.write(R::PDP_D_OP_ENABLE, 1);
+  p.write(R::PDP_RDMA_D_OP_ENABLE, 1);
+  return success();
+}

@@ -1,0 +1,78 @@
+//===- Program.h - One hardware layer's register writes ---------*- C++ -*-===//
+#ifndef DLA_LIB_TARGET_NVDLATRACE_PROGRAM_H
+#define DLA_LIB_TARGET_NVDLATRACE_PROGRAM_H
+
+#include "dla/Format/NvdlaRegisterMap.h"
+
+#include "mlir/IR/Operation.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace mlir::dla::trace {
+
+/// A feature cube in memory, as a layer's DMA reads or writes it.
+struct CubeAddress {
+  uint64_t address = 0;
+  int64_t width = 0, height = 0, channels = 0;
+  int64_t lineStride = 0, surfaceStride = 0;
+};
+
+/// The writes of one layer, in order; the last ones enable its units.
+struct LayerProgram {
+  /// The done interrupts the layer raises, as intr_notify names their
+  /// blocks ("SDP", "CACC", "CDMA_DAT", ...); the last is its end.
+  std::vector<std::string> interrupts;
+  std::vector<std::pair<::dlaformat::nvdla::CsbReg, uint32_t>> writes;
+
+  void write(::dlaformat::nvdla::CsbReg reg, uint32_t value) { writes.push_back({reg, value}); }
+  /// One register from its fields (all of `reg`).
+  void write(::dlaformat::nvdla::CsbReg reg,
+             std::initializer_list<std::pair<::dlaformat::nvdla::CsbField, int64_t>> fields) {
+    uint32_t v = 0;
+    for (auto [f, value] : fields) {
+      assert(f.reg == reg && "a field of another register");
+      v |= f.place(value);
+    }
+    write(reg, v);
+  }
+};
+
+/// dla.sdp in offline mode with register operands (kmd firmware sdp.c's
+/// processor_sdp_program): the source cube from memory, the stages, the
+/// output converter, the destination cube.
+LogicalResult programSdp(Operation *sdp, const CubeAddress &in, const CubeAddress &out,
+                         LayerProgram &program);
+
+/// The SDP core's registers but its OP_ENABLE: the stages of `sdp` (null:
+/// every stage bypassed, identity converter), on a cube of `in`'s size
+/// read from SDP_RDMA or, on the fly, from CACC.
+void programSdpCore(Operation *sdp, bool onTheFly, const CubeAddress &in, const CubeAddress &out,
+                    LayerProgram &program);
+/// Fails with a diagnostic on what the SDP program does not cover yet.
+LogicalResult checkSdpProgrammable(Operation *sdp);
+
+/// dla.conv direct on int8 feature data with its on-the-fly dla.sdp (or
+/// none: the SDP bypassed), as kmd firmware conv.c's processor_conv_program
+/// with the values NVIDIA's compiler gives it (ConvolutionOp.cpp): CDMA,
+/// CSC, CMAC_A/B, CACC and the SDP core; the buffer plan from the format
+/// library (NvdlaConvBuffer.h).
+LogicalResult programConv(Operation *conv, Operation *sdp, const CubeAddress &in,
+                          uint64_t weightAddress, int64_t weightBytes, const CubeAddress &out,
+                          LayerProgram &program);
+
+/// dla.pool offline in one split (kmd firmware pdp.c's
+/// processor_pdp_program): window, reciprocals, padding values.
+LogicalResult programPdp(Operation *pool, const CubeAddress &in, const CubeAddress &out,
+                         LayerProgram &program);
+
+/// dla.lrn (kmd firmware cdp.c's processor_cdp_program, common.c's
+/// update_lut): the lookup tables, the window, the converters.
+LogicalResult programCdp(Operation *lrn, const CubeAddress &in, const CubeAddress &out,
+                         LayerProgram &program);
+
+} // namespace mlir::dla::trace
+
+#endif

@@ -1,0 +1,141 @@
+// What --dla-to-nvdla-trace cannot program yet, or cannot program at all,
+// is a located error and a non-zero exit.
+// RUN: dla-translate --dla-to-nvdla-trace --nvdla-trace-dir=%t.dir --nvdla-trace-data=%t.data %s -split-input-file -verify-diagnostics
+
+// expected-error @below {{a register program is written for one function, the module has 2}}
+module {
+func.func @a(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
+  return %x : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+}
+func.func @b(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
+  return %x : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+}
+}
+
+// -----
+
+// expected-error @below {{a surface of a register program must be NVDLA feature data (#dla.feature), got 'tensor<1x8x2x2xi8>'}}
+func.func @plain(%x: tensor<1x8x2x2xi8>) -> tensor<1x8x2x2xi8> {
+  return %x : tensor<1x8x2x2xi8>
+}
+
+// -----
+
+// expected-error @below {{NVIDIA's C model is built for nv_small and nv_large, got 'tensor<1x8x2x2xi8, #dla.feature<int8>>' (nv_full)}}
+func.func @full(%x: tensor<1x8x2x2xi8, #dla.feature<int8>>) -> tensor<1x8x2x2xi8, #dla.feature<int8>> {
+  return %x : tensor<1x8x2x2xi8, #dla.feature<int8>>
+}
+
+// -----
+
+// expected-error @below {{only int8 feature data is programmed yet, got 'tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>'}}
+func.func @int16(%x: tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>) -> tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>> {
+  return %x : tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>
+}
+
+// -----
+
+// expected-error @below {{only one batch is programmed yet, got 'tensor<2x8x2x2xi8, #dla.feature<int8, config = nv_small>>'}}
+func.func @batch(%x: tensor<2x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<2x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
+  return %x : tensor<2x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+}
+
+// -----
+
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+// expected-error @below {{a program without layers has nothing to check}}
+func.func @empty(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
+  return %x : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+}
+}
+
+// -----
+
+// The weights are the first argument: they are checked first (nv_full
+// features would be refused too).
+// expected-error @below {{weights of a register program must be int8 direct NVDLA weights of nv_small or nv_large (#dla.weight<direct, int8, config = ...>), got 'tensor<8x8x3x3xi8, #dla.weight<direct, int8>>'}}
+func.func @weights(%w: tensor<8x8x3x3xi8, #dla.weight<direct, int8>>, %x: tensor<1x8x4x4xi8, #dla.feature<int8>>) -> tensor<1x8x2x2xi8, #dla.feature<int8>> {
+  %y = dla.conv direct %x, %w : tensor<1x8x4x4xi8, #dla.feature<int8>>, tensor<8x8x3x3xi8, #dla.weight<direct, int8>> -> tensor<1x8x2x2xi8, #dla.feature<int8>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8>>
+}
+
+// -----
+
+!f = tensor<1x8x4x4xi8, #dla.feature<int8, config = nv_small>>
+!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @returns_weights(%x: !f, %w: !w) -> !w {
+  %y = dla.conv direct %x, %w : !f, !w -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+  // expected-error @below {{'func.return' op returns a value that is no feature surface of a layer or argument}}
+  return %w : !w
+}
+}
+
+// -----
+
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @host(%x: !f) -> tensor<1x8x2x2xi8> {
+  // expected-error @below {{'dla.relayout' op is not a hardware layer this emitter programs (dla.conv direct with its on-the-fly dla.sdp, offline dla.sdp, dla.pool, dla.lrn)}}
+  %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8>
+  return %y : tensor<1x8x2x2xi8>
+}
+}
+
+// -----
+
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @stages(%x: !f) -> !f {
+  // expected-error @below {{'dla.sdp' op has no register stages (bs, bn, ew): only the stage form is programmed}}
+  %y = dla.sdp offline %x relu : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @memory(%x: !f, %e: !f) -> !f {
+  // expected-error @below {{'dla.sdp' op reads a memory operand: only register operands are programmed yet}}
+  %y = dla.sdp offline %x eltwise %e : !f bs <alu = sum, alu_operand = eltwise> : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+!f = tensor<1x8x300x300xi8, #dla.feature<int8, config = nv_small>>
+!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @rows(%x: !f, %w: !w) -> tensor<1x8x298x298xi8, #dla.feature<int8, config = nv_small>> {
+  // expected-error @below {{'dla.conv' op needs 6 layers by input rows (its input does not fit the convolution buffer beside its weights): not programmed yet}}
+  %y = dla.conv direct %x, %w : !f, !w -> tensor<1x8x298x298xi8, #dla.feature<int8, config = nv_small>>
+  return %y : tensor<1x8x298x298xi8, #dla.feature<int8, config = nv_small>>
+}
+}
+
+
+// -----
+
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
+module attributes {dla.target = #dla.target<nvdla, nv_large>} {
+func.func @lut(%x: !f) -> !f {
+  // expected-error @below {{'dla.sdp' op uses the lookup table, which is not programmed yet}}
+  %y = dla.sdp offline %x ew <lut = <le_function = linear, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = 0, le_end = 64, lo_start = 0, lo_end = 256, le_index_select = 0, lo_index_select = 0, uflow_priority = le, oflow_priority = le, hybrid_priority = lo>> : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+!f = tensor<1x8x8x8192xi8, #dla.feature<int8, config = nv_small>>
+!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @wide(%x: !f, %w: !w) -> tensor<1x8x6x8190xi8, #dla.feature<int8, config = nv_small>> {
+  // expected-error @below {{'dla.conv' op does not fit NVDLA nv_small: }}
+  %y = dla.conv direct %x, %w : !f, !w -> tensor<1x8x6x8190xi8, #dla.feature<int8, config = nv_small>>
+  return %y : tensor<1x8x6x8190xi8, #dla.feature<int8, config = nv_small>>
+}
+}

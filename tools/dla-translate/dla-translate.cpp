@@ -1,0 +1,15 @@
+//===- dla-translate.cpp - Translations out of the dla dialect -----------===//
+//
+// mlir-translate with the project's translations only:
+// --dla-to-nvdla-trace (include/dla/Target/NvdlaTrace.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Target/NvdlaTrace.h"
+
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+
+int main(int argc, char **argv) {
+  mlir::dla::registerToNvdlaTraceTranslation();
+  return mlir::failed(mlir::mlirTranslateMain(argc, argv, "dla-mlir translations"));
+}

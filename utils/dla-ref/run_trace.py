@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""Random hardware layers run on NVIDIA's C model from the register programs
+dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
+the project's CPU execution of the same layer (issue 28 parts 2-3).
+
+    run_trace.py --kind conv|sdp|pool|lrn|chain --count N --seed S --build BUILD_DIR
+                 [--keep DIR] [--llvm-bin DIR]
+
+For each case: a compiled function of layers on nv_small int8 feature data
+(the registers drawn as the integer units' random cases draw them,
+int_cases_*.py, restricted to what the emitter programs); the CPU execution
+of the same function in a @main that relayouts random logical arguments to
+their storage, calls it and prints the storage bytes of the arguments and
+the result (dla.to_storage), lowered by dla-opt --dla-lower-to-llvm with
+storage layers (each layer in dla.on_storage) and run by mlir-runner; the
+program written with those argument bytes and the CRC of those result bytes;
+NVIDIA's model run on it by the trace player. A case passes when the player
+passes: every result byte the checks cover equals the CPU execution's.
+Prints one line per failing case and `N of M programs match the CPU
+execution on nv_small`; exits 1 on any mismatch.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import int_cases_lrn as lrn_cases  # noqa: E402
+import run_layers  # noqa: E402
+import int_cases_pool as pool_cases  # noqa: E402
+import int_cases_sdp as sdp_cases  # noqa: E402
+
+CONFIG = "nv_small"
+ENC = f"#dla.feature<int8, config = {CONFIG}>"
+WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
+
+
+def ttype(shape, enc=ENC):
+    return f"tensor<{'x'.join(map(str, shape))}xi8{', ' + enc if enc else ''}>"
+
+
+class Case:
+    def __init__(self, name, shape, body, out_shape, weight=None, weights=()):
+        # body: the layer ops' text with %x as the input, %w the weights
+        # (shape `weight`, if any) or %w0, %w1, ... (shapes `weights`), %y
+        # the result.
+        self.name, self.shape, self.body, self.out_shape = name, shape, body, out_shape
+        self.args = [("x", shape, ENC)] + ([("w", weight, WENC)] if weight else []) + \
+            [(f"w{i}", sh, WENC) for i, sh in enumerate(weights)]
+
+    def layer_func(self, name="layer"):
+        params = ", ".join(f"%{n}: {ttype(sh, e)}" for n, sh, e in self.args)
+        return (f"func.func @{name}({params}) -> {ttype(self.out_shape)} {{\n"
+                f"  {self.body}\n  return %y : {ttype(self.out_shape)}\n}}\n")
+
+
+def module(funcs):
+    return (f"module attributes {{dla.target = #dla.target<nvdla, {CONFIG}>}} {{\n" +
+            "".join(funcs) + "}\n")
+
+
+def sdp_case(rng, n, shape=None):
+    """An offline SDP with register operands: stages and converter drawn as
+    int_cases_sdp draws them."""
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    if shape:
+        _, c, h, w = shape
+    tame = rng.random() < 0.5
+    # nv_small has the X stages only (no EW: its capability table).
+    stages = [s for s in ("bs", "bn") if rng.random() < 0.6] or ["bs"]
+    text = []
+    for s in stages:
+        t, _ = sdp_cases._x_stage(rng, None, tame)
+        text.append(f"{s} {t}")
+    cvt = ""
+    if rng.random() < 0.8:
+        cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0]
+    shape = (1, c, h, w)
+    body = (f"%y = dla.sdp offline %x {' '.join(text)}{cvt} : {ttype(shape)} -> {ttype(shape)}")
+    return Case(f"sdp_{n}", shape, body, shape)
+
+
+def pool_case(rng, n, shape=None):
+    """An offline int8 PDP layer: kernels 1..8, strides, padding below the
+    kernel, reciprocals and padding values drawn as int_cases_pool draws
+    them."""
+    kind = "average" if rng.random() < 0.6 else str(rng.choice(["max", "min"]))
+    # A chained layer keeps its input: kernels no larger than it.
+    kmax = (min(8, shape[2]), min(8, shape[3])) if shape else (8, 8)
+    kh, kw, sh, sw, pad = pool_cases.window(rng, kmax, zero_pad=0.3)
+    h = int(rng.integers(max(1, kh - pad[0] - pad[1]), 17))
+    w = int(rng.integers(max(1, kw - pad[2] - pad[3]), 17))
+    c = int(rng.integers(1, 41))
+    if shape:
+        _, c, h, w = shape
+    attrs = ""
+    if kind == "average":
+        rw, rh = pool_cases._recip(rng, kw), pool_cases._recip(rng, kh)
+        pads = pool_cases._pad_values(rng, 8)
+        if rw is not None:
+            attrs += f" recip_kernel_width {rw}"
+        if rh is not None:
+            attrs += f" recip_kernel_height {rh}"
+        if pads is not None:
+            attrs += " pad_values [" + ", ".join(map(str, pads)) + "]"
+    oh = (h + pad[0] + pad[1] - kh) // sh + 1
+    ow = (w + pad[2] + pad[3] - kw) // sw + 1
+    shape, out = (1, c, h, w), (1, c, oh, ow)
+    body = (f"%y = dla.pool {kind} %x kernel [{kh}, {kw}] stride [{sh}, {sw}] "
+            f"pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]{attrs} : {ttype(shape)} -> {ttype(out)}")
+    return Case(f"pool_{n}", shape, body, out)
+
+
+def conv_case(rng, n, shape=None):
+    """A direct int8 convolution with its on-the-fly SDP (register
+    operands, int_cases_sdp's draws) or alone (the SDP bypassed): kernels
+    1..5, strides 1..3, padding below the kernel, dilation, the CACC's clip,
+    the CDMA's input converter and padding value."""
+    r, s = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    dy, dx = (int(rng.choice([1, 1, 1, 2])) for _ in range(2))
+    if shape:  # a chained layer: its kernel within its input
+        r, s = int(rng.integers(1, min(5, shape[2]) + 1)), int(rng.integers(1, min(5, shape[3]) + 1))
+        dy = dx = 1
+    er, es = (r - 1) * dy + 1, (s - 1) * dx + 1
+    pad = [int(rng.integers(0, min(r, 4))), int(rng.integers(0, min(r, 4))),
+           int(rng.integers(0, min(s, 4))), int(rng.integers(0, min(s, 4)))]
+    if rng.random() < 0.3:
+        pad = [0, 0, 0, 0]
+    h = int(rng.integers(max(1, er - pad[0] - pad[1]), 11))
+    w = int(rng.integers(max(1, es - pad[2] - pad[3]), 11))
+    sy, sx = (int(rng.choice([1, 1, 2, 3])) for _ in range(2))
+    c, k = int(rng.integers(1, 25)), int(rng.integers(1, 21))
+    if shape:
+        _, c, h, w = shape
+    oh = (h + pad[0] + pad[1] - er) // sy + 1
+    ow = (w + pad[2] + pad[3] - es) // sx + 1
+    shape, wshape, out = (1, c, h, w), (k, c, r, s), (1, k, oh, ow)
+    attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
+    if (dy, dx) != (1, 1):
+        attrs += f" dilation [{dy}, {dx}]"
+    if rng.random() < 0.4:
+        off, scale = int(rng.integers(-20, 21)), int(rng.integers(-300, 301))
+        attrs += f" input_cvt <offset = {off}, scale = {scale}, shift = {int(rng.integers(0, 9))}>"
+    attrs += f" clip_truncate {int(rng.integers(0, 17))}"
+    if any(pad) and rng.random() < 0.4:
+        attrs += f" pad_value {int(rng.integers(-128, 128))}"
+    conv_t = ttype(out, None)
+    if rng.random() < 0.2:
+        body = (f"%y = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+                f"{ttype(out)}")
+    else:
+        tame = rng.random() < 0.5
+        text = [f"{st} {sdp_cases._x_stage(rng, None, tame)[0]}"
+                for st in ("bs", "bn") if rng.random() < 0.6] or \
+               [f"bs {sdp_cases._x_stage(rng, None, tame)[0]}"]
+        cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
+        body = (f"%c = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+                f"{conv_t}\n  %y = dla.sdp on_the_fly %c {' '.join(text)}{cvt} : {conv_t} -> "
+                f"{ttype(out)}")
+    return Case(f"conv_{n}", shape, body, out, weight=wshape)
+
+
+def lrn_case(rng, n, shape=None):
+    """An int8 CDP layer: sizes 3..9; a third with tables derived from
+    alpha, beta, k, the rest with stated tables and converters drawn as
+    int_cases_lrn draws them (both LE functions, every slope and
+    priority)."""
+    size = int(rng.choice(lrn_cases.SIZES))
+    shape = shape or (1, int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+    t = ttype(shape)
+    if rng.random() < 0.33:
+        alpha = float(np.float32(10.0 ** rng.uniform(-6, 1)))
+        beta = float(np.float32(rng.uniform(0.3, 1.0)))
+        k = float(np.float32(rng.uniform(0.5, 3.0)))
+        attrs = f"{{alpha = {alpha!r} : f32, beta = {beta!r} : f32, k = {k!r} : f32}}"
+    else:
+        cin, cout, lut = lrn_cases._stated(rng, 8)
+        attrs = (f"in_cvt {lrn_cases._cvt_text(cin)} out_cvt {lrn_cases._cvt_text(cout)} "
+                 f"lut {lrn_cases.lut_text(lut)}")
+    return Case(f"lrn_{n}", shape, f"%y = dla.lrn %x size {size} {attrs} : {t} -> {t}", shape)
+
+
+def chain_case(rng, n):
+    """2..5 layers of random kinds, each reading the previous one's result:
+    the address plan's reuse, the interrupt waits between layers, layers
+    reading what the model wrote."""
+    shape = (1, int(rng.integers(1, 25)), int(rng.integers(3, 11)), int(rng.integers(3, 11)))
+    lines, weights, cur = [], [], shape
+    count = int(rng.integers(2, 6))
+    for i in range(count):
+        kind = str(rng.choice(["conv", "pool", "sdp", "lrn"]))
+        c = KINDS[kind](rng, 0, cur)
+        body = c.body.replace("%c ", f"%c{i} ").replace("%c =", f"%c{i} =")
+        if kind == "conv":
+            body = body.replace("direct %x, %w ", f"direct %x, %w{len(weights)} ")
+            weights.append(c.args[1][1])
+        body = body.replace("%x", f"%t{i}").replace("%y =", f"%t{i + 1} =")
+        lines.append(body)
+        cur = c.out_shape
+    text = re.sub(r"%t0\b", "%x", "\n  ".join(lines))
+    text = re.sub(rf"%t{count}\b", "%y", text)
+    return Case(f"chain_{n}", shape, text, cur, weights=weights)
+
+
+KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
+         "chain": chain_case}
+
+
+def literal(a):
+    return 'dense<"0x' + np.ascontiguousarray(a).tobytes().hex().upper() + '">'
+
+
+def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
+    """Each case's (argument storages, output storage) from the CPU
+    execution: dla-opt --dla-lower-to-llvm with storage layers, run by
+    mlir-runner, the storage bytes printed by printMemrefI32."""
+    sys.path.insert(0, os.path.join(build, "python_packages"))
+    import dla
+    funcs, main, counts = [], [], []
+    for k, (c, xs) in enumerate(zip(cases, inputs)):
+        funcs.append(c.layer_func(f"layer_{k}"))
+        names, printed = [], []
+        for i, ((_, sh, enc), x) in enumerate(zip(c.args, xs)):
+            plain = ttype(sh, None)
+            main.append(f"  %p{k}_{i} = arith.constant {literal(x)} : {plain}\n"
+                        f"  %a{k}_{i} = dla.relayout %p{k}_{i} : {plain} -> {ttype(sh, enc)}\n")
+            names.append(f"%a{k}_{i}")
+            printed.append((f"%a{k}_{i}", ttype(sh, enc)))
+        types = ", ".join(ttype(sh, e) for _, sh, e in c.args)
+        main.append(f"  %y{k} = call @layer_{k}({', '.join(names)}) : ({types}) -> "
+                    f"{ttype(c.out_shape)}\n")
+        printed.append((f"%y{k}", ttype(c.out_shape)))
+        counts.append(len(printed))
+        for v, t in printed:
+            n = dla.storage_bytes(t)
+            name = v[1:]
+            main.append(f"""  %s{name} = dla.to_storage {v} : {t} -> tensor<{n}xi8>
+  %w{name} = arith.extsi %s{name} : tensor<{n}xi8> to tensor<{n}xi32>
+  %m{name} = bufferization.to_buffer %w{name} : tensor<{n}xi32> to memref<{n}xi32>
+  %u{name} = memref.cast %m{name} : memref<{n}xi32> to memref<*xi32>
+  call @printMemrefI32(%u{name}) : (memref<*xi32>) -> ()
+""")
+    funcs.append("func.func private @printMemrefI32(memref<*xi32>) attributes "
+                 "{llvm.emit_c_interface}\n")
+    funcs.append("func.func @main() {\n" + "".join(main) + "  return\n}\n")
+    text = module(funcs)
+    bin_dir = os.path.join(build, "bin")
+    llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),
+                           "--dla-lower-to-llvm=storage-layers=true", "-"],
+                          input=text, capture_output=True, text=True)
+    if llvm.returncode:
+        sys.exit("dla-opt failed:\n" + llvm.stderr)
+    chunks = run_layers.run_main(llvm.stdout, llvm_bin).split("Unranked Memref")[1:]
+    if len(chunks) != sum(counts):
+        sys.exit(f"expected {sum(counts)} printed buffers, got {len(chunks)}")
+    data = [np.array([int(v) for v in re.findall(r"-?\d+", ch.split("data =", 1)[1])],
+                     np.int64).astype(np.int8).tobytes() for ch in chunks]
+    out, at = [], 0
+    for n in counts:
+        out.append((data[at:at + n - 1], data[at + n - 1]))
+        at += n
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--kind", choices=sorted(KINDS), required=True)
+    p.add_argument("--count", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
+    p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
+    p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
+    a = p.parse_args()
+    translate = os.path.join(a.build, "bin", "dla-translate")
+    player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
+
+    rng = np.random.default_rng(a.seed)
+    cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
+    inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) for _, sh, _ in c.args]
+              for c in cases]
+    results = cpu_run(cases, inputs, a.build, a.llvm_bin)
+
+    root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    good = 0
+    for c, (xs, ys) in zip(cases, results):
+        data = os.path.join(root, c.name + ".data")
+        os.makedirs(data, exist_ok=True)
+        for i, x in enumerate(xs):
+            with open(os.path.join(data, f"arg{i}.bin"), "wb") as f:
+                f.write(x)
+        with open(os.path.join(data, "result0.bin"), "wb") as f:
+            f.write(ys)
+        tdir = os.path.join(root, c.name)
+        tr = subprocess.run([translate, "--dla-to-nvdla-trace", f"--nvdla-trace-dir={tdir}",
+                             f"--nvdla-trace-data={data}", "-"], input=module([c.layer_func()]),
+                            capture_output=True, text=True)
+        if tr.returncode:
+            print(f"{c.name}: dla-translate failed: {tr.stderr.strip()}\n  {c.body}")
+            continue
+        run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
+        if run.returncode:
+            print(f"{c.name}: C model differs: {(run.stdout + run.stderr).strip()}\n  {c.body}")
+            continue
+        good += 1
+    print(f"{good} of {len(cases)} programs match the CPU execution on {CONFIG}")
+    sys.exit(0 if good == len(cases) else 1)
+
+
+if __name__ == "__main__":
+    main()
