@@ -257,7 +257,6 @@ class Module:
         finally:
             _capi.mlirOpPrintingFlagsDestroy(flags)
 
-
     def write_bytecode(self, path):
         """Writes the module as MLIR bytecode to `path` (locations
         included; constants as raw bytes, no text printed)."""
