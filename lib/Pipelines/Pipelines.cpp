@@ -109,6 +109,8 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   // One function per distinct linalg op: small functions for the JIT.
   pm.addPass(createDLAOutlineKernels());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // Constants as flat arrays: the JIT builds a nested one element by element.
+  pm.addPass(createDLAFlattenGlobals());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -21,6 +21,7 @@ libDLACAPI.so (see dla/_capi.py for how it is found).
 """
 
 import ctypes
+import os
 import re
 import weakref
 
@@ -100,6 +101,19 @@ class Context:
         data, ref = _ref(text)
         handle = _capi.MlirModule()
         _check(_capi.dlaModuleParse(self.handle, ref, ctypes.byref(handle)))
+        module = Module(self, handle)
+        self._modules.add(module)
+        return module
+
+    def parse_module_file(self, path):
+        """The module in the file `path`, text or bytecode (which holds
+        constants as raw bytes: nothing of it is a Python string)."""
+        if not os.path.isfile(path):
+            raise DLAError("%s: no such file" % path)
+        data, ref = _ref(path, "path")
+        handle = _capi.mlirModuleCreateParseFromFile(self.handle, ref)
+        if not handle.ptr:
+            raise DLAError("%s: not a module this context parses" % path)
         module = Module(self, handle)
         self._modules.add(module)
         return module
@@ -242,6 +256,15 @@ class Module:
                 self.operation)
         finally:
             _capi.mlirOpPrintingFlagsDestroy(flags)
+
+    def write_bytecode(self, path):
+        """Writes the module as MLIR bytecode to `path` (locations
+        included; constants as raw bytes, no text printed)."""
+        with open(path, "wb") as f:
+            def write(ref, _user_data):
+                f.write(ref.bytes())
+
+            _capi.mlirOperationWriteBytecode(self.operation, _capi.MlirStringCallback(write), None)
 
 
 class Diagnostic(tuple):

@@ -291,7 +291,9 @@ class ExecutionEngine:
         self._lib_data = [_capi.to_cstr(p, "library path") for p in libs]
         refs = (_capi.MlirStringRef * max(len(libs), 1))(
             *[_capi.MlirStringRef.of(d) for d in self._lib_data])
-        self._module = module  # the engine reads the module's context
+        # The context, not the module: translated to LLVM IR, the module is
+        # not read again, and its constants need not stay.
+        self._context = module.context
         self.remarks = []
         # The signatures first: the engine may consume the module's functions.
         self.signatures = {}

@@ -39,6 +39,36 @@ def test_parse_print_round_trip():
         assert str(ctx.parse_module(printed)) == printed
 
 
+def test_bytecode_file_round_trip(tmp_path):
+    # The constant's bytes and the op's location survive bytecode, in
+    # another context (what dla-run-onnx hands dla-opt and reads back).
+    x = iota((1, 3, 5, 30), np.int8)
+    text = relayout_module(x, "#dla.chunked<crouton>").replace(
+        " : tensor<1x3x5x30xi8>\n  %p", ' : tensor<1x3x5x30xi8> loc("conv1")\n  %p')
+    path = str(tmp_path / "m.mlirbc")
+    with dla.Context() as ctx:
+        module = ctx.parse_module(text)
+        module.write_bytecode(path)
+        printed = module.text(debug_info=True)
+    assert 'loc("conv1")' in printed
+    with open(path, "rb") as f:
+        assert f.read(4) == b"ML\xefR"  # the bytecode magic, not text
+    with dla.Context() as other:
+        again = other.parse_module_file(path)
+        assert again.text(debug_info=True) == printed
+        assert x.tobytes().hex().upper() in str(again)
+
+
+def test_parse_module_file_errors(tmp_path):
+    with dla.Context() as ctx:
+        with pytest.raises(dla.DLAError, match="no such file"):
+            ctx.parse_module_file(str(tmp_path / "missing.mlirbc"))
+        bad = tmp_path / "bad.mlir"
+        bad.write_text("func.func @f( {")
+        with pytest.raises(dla.DLAError, match="bad.mlir: not a module this context parses"):
+            ctx.parse_module_file(str(bad))
+
+
 def test_pack_weights_pipeline_gives_the_reference_bytes():
     x = iota((1, 3, 5, 30), np.int8)
     with dla.Context() as ctx:

@@ -5,6 +5,8 @@ same deterministic inputs and compares the outputs.
     compare_with_ort.py MODEL.onnx --shape 1x3x48x192 [--batch-seed S]
         --dla-run-onnx build/bin/dla-run-onnx --ort PKG_DIR
         [--atol A] [--classes] [--repeat N] [-- EXTRA dla-run-onnx ARGS]
+    compare_with_ort.py MODEL.onnx --input x.npy ... [--mean-atol M]
+        [--threshold T --max-flipped F] ...
 
 Inputs: one float32 array per model input, uniform in [-1, 1) from numpy's
 PCG64 seeded with --seed (the same bytes for both runtimes). For each output
@@ -12,7 +14,11 @@ it prints the maximum absolute error; with --classes it also compares the
 arg-max of every row (the predicted class) and requires it to be equal.
 Exit status 1 when an output differs by more than --atol or a class differs.
 With --repeat N both runtimes also time N runs after a warm-up, and the
-ratio dla / onnxruntime is printed (bench/).
+ratio dla / onnxruntime is printed (bench/). --input gives the inputs as
+.npy files instead (a picture rather than noise); --mean-atol bounds the
+mean absolute error too; --threshold T with --max-flipped F compares a
+map binarized at T (a detector's text mask): at most F times the elements
+onnxruntime puts above T may fall on the other side in ours.
 """
 
 import argparse
@@ -39,8 +45,12 @@ def main():
         argv, extra = argv[:i], argv[i + 1:]
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("model")
-    p.add_argument("--shape", type=shape_arg, action="append", required=True,
+    p.add_argument("--shape", type=shape_arg, action="append",
                    help="shape of each model input, e.g. 1x3x48x192")
+    p.add_argument("--input", action="append", help="an input .npy, in model order")
+    p.add_argument("--mean-atol", type=float)
+    p.add_argument("--threshold", type=float)
+    p.add_argument("--max-flipped", type=float, default=0.0)
     p.add_argument("--seed", type=int, default=2024)
     p.add_argument("--dla-run-onnx", required=True)
     p.add_argument("--ort", required=True, help="the onnxruntime-node package directory")
@@ -48,11 +58,13 @@ def main():
     p.add_argument("--classes", action="store_true")
     p.add_argument("--repeat", type=int, default=0)
     a = p.parse_args(argv)
+    if not a.shape and not a.input:
+        p.error("give --shape or --input")
 
     rng = np.random.default_rng(a.seed)
     with tempfile.TemporaryDirectory(prefix="compare-ort-") as work:
-        inputs = []
-        for i, shape in enumerate(a.shape):
+        inputs = list(a.input or [])
+        for i, shape in enumerate(a.shape or []):
             path = os.path.join(work, "input_%d.npy" % i)
             np.save(path, rng.uniform(-1.0, 1.0, size=shape).astype(np.float32))
             inputs.append(path)
@@ -89,6 +101,21 @@ def main():
             print("output %d: max abs error vs onnxruntime %.3g (atol %g): %s"
                   % (i, err, a.atol, "ok" if good else "FAIL"))
             ok &= good
+            if a.mean_atol is not None:
+                mean = float(np.mean(np.abs(got - want))) if got.size else 0.0
+                good = mean <= a.mean_atol
+                print("output %d: mean abs error %.3g (atol %g): %s"
+                      % (i, mean, a.mean_atol, "ok" if good else "FAIL"))
+                ok &= good
+            if a.threshold is not None:
+                above = int(np.count_nonzero(want > a.threshold))
+                flipped = int(np.count_nonzero((got > a.threshold) != (want > a.threshold)))
+                good = flipped <= a.max_flipped * above
+                print("output %d: onnxruntime has %d elements above %g, %d are on the other "
+                      "side in ours (at most %g of %d): %s"
+                      % (i, above, a.threshold, flipped, a.max_flipped, above,
+                         "ok" if good else "FAIL"))
+                ok &= good
             if a.classes:
                 rows_got = got.reshape(got.shape[0], -1)
                 rows_want = want.reshape(want.shape[0], -1)

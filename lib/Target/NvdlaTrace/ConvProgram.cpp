@@ -12,6 +12,7 @@
 #include "Program.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/NvdlaConvBuffer.h"
 #include "dla/Format/NvdlaHardware.h"
 
@@ -35,24 +36,12 @@ LogicalResult mlir::dla::trace::programConv(Operation *o, Operation *sdp, const 
   ArrayRef<int64_t> pad = op.getPadding(), stride = op.getStrides(), dil = op.getDilations();
   const int64_t k = w[0], c = w[1], r = w[2], s = w[3];
 
-  ConvBufferQuery q;
-  q.precision = Precision::Int8;
-  q.channels = in.channels;
-  q.height = in.height;
-  q.width = in.width;
-  q.kernels = k;
-  q.kernelH = r;
-  q.kernelW = s;
-  q.strideH = stride[0];
-  q.dilationH = dil[0];
-  q.padTop = pad[0];
-  q.padBottom = pad[1];
-  q.padLeft = pad[2];
-  q.padRight = pad[3];
+  std::optional<ConvBufferQuery> q = getConvBufferQuery(op, op.getMode());
+  assert(q && "the translation checked: int8 encoded operands, static shapes");
   auto feature = cast<FeatureAttr>(
       cast<RankedTensorType>(op.getInput().getType()).getEncoding());
   const HardwareConfig &config = getHardwareConfig(feature.getConfig());
-  dlaformat::Expected<ConvBufferPlan> plan = planConvBuffer(config, q);
+  dlaformat::Expected<ConvBufferPlan> plan = planConvBuffer(config, *q);
   if (!plan)
     return op.emitOpError() << "does not fit NVDLA " << config.name << ": " << plan.message();
   if (plan->mode == ConvBufferMode::PartialHeight)

@@ -266,7 +266,6 @@ def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=0, qui
             model.graph.output.append(onnx.helper.make_empty_tensor_value_info(n))
     results = [o.name for o in model.graph.output]
     run_onnx = _dla_run_onnx(tools_dir)
-    from dla import execution
     # dla-run-onnx's options as its Compiled reads them (prefix, allow_host,
     # model: for its offload summary, which a host-only compile skips).
     args = types.SimpleNamespace(tosa=None, target="nv_full", precision="fp16", offload=False,
@@ -275,12 +274,11 @@ def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=0, qui
                                  save_mlir=None, opt_level=opt_level, prefix="", allow_host=True,
                                  model=model_path, cbuf_banks=0, cbuf_bank_entries=0)
     stats = {}
-    with tempfile.TemporaryDirectory(prefix="dla-calibrate-") as work, \
-            execution.ExecutionContext() as ctx:
+    with tempfile.TemporaryDirectory(prefix="dla-calibrate-") as work:
         path = os.path.join(work, "calibrate.onnx")
         onnx.save(model, path)
         try:
-            compiled = run_onnx.Compiled(path, args, work, ctx)
+            compiled = run_onnx.Compiled(path, args, work)
         except run_onnx.Failure as e:
             raise Failure(str(e))
         (_, in_dtype), = compiled.arg_types

@@ -14,6 +14,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include "llvm/ADT/SetVector.h"
+
 namespace mlir::dla {
 #define GEN_PASS_DEF_DLALOWERTOREFERENCE
 #include "dla/Dialect/DLA/Transforms/Passes.h.inc"
@@ -112,16 +114,23 @@ struct LowerToReferencePass
 
     // Weights the layers now read as plain constants leave their relayouts
     // (and possibly the rounding and constant before them) without users:
-    // erase them rather than have them packed for nothing.
-    SmallVector<Operation *> worklist;
-    getOperation()->walk([&](RelayoutOp op) { worklist.push_back(op); });
+    // erase them rather than have them packed for nothing. So does the
+    // rounding of an fp16 weight read widened at compile time (else every
+    // run would round the f32 weights again, into a buffer no one reads,
+    // and the JIT would hold both copies).
+    // (A set: an op feeding two erased ones is queued once, not erased twice.)
+    llvm::SetVector<Operation *> worklist;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<RelayoutOp, arith::TruncFOp>(op))
+        worklist.insert(op);
+    });
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
       if (!isOpTriviallyDead(op))
         continue;
       for (Value operand : op->getOperands())
         if (Operation *def = operand.getDefiningOp())
-          worklist.push_back(def);
+          worklist.insert(def);
       op->erase();
     }
   }

@@ -446,4 +446,32 @@ def DLAFreeAfterLastUse : Pass<"dla-free-after-last-use", "::mlir::func::FuncOp"
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def DLAFlattenGlobals : Pass<"dla-flatten-globals", "::mlir::ModuleOp"> {
+  let summary = "Give every multi-dimensional memref.global one dimension";
+  let description = [{
+    Each `memref.global` of a static, row-major memref of rank 2 or more
+    (the constants a network reads: weights, tables) becomes a global of
+    rank 1 with the same elements, alignment and constness, and each
+    `memref.get_global` of it a `memref.get_global` of the flat global and
+    a `memref.expand_shape` back to the old type: the readers see the same
+    buffer. What it is for: `--convert-to-llvm` gives a global of type
+    `memref<6625x120x1x1xf32>` the nested type
+    `!llvm.array<6625 x array<120 x array<1 x array<1 x f32>>>>`, which the
+    translation to LLVM IR builds as 795,000 uniqued constant arrays of one
+    element (hundreds of MB and seconds of JIT for a 3 MB weight); a flat
+    array is one `ConstantDataArray` of the raw bytes.
+
+    ```mlir
+    memref.global "private" constant @w : memref<2x3xf32> = dense<...>
+    %0 = memref.get_global @w : memref<2x3xf32>
+    // becomes
+    memref.global "private" constant @w : memref<6xf32> = dense<...>
+    %f = memref.get_global @w : memref<6xf32>
+    %0 = memref.expand_shape %f [[0, 1]] output_shape [2, 3]
+        : memref<6xf32> into memref<2x3xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // DLA_PASSES_TD
