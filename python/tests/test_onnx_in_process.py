@@ -42,6 +42,22 @@ def test_import_compile_run_compare():
     assert np.abs(want).max() > 0
 
 
+@needs_data
+def test_layouts_on_storage_in_process():
+    # The accelerator's formats, each layer run on its storage bytes inside a
+    # dla.on_storage: through the C API, dla.yield was not a terminator
+    # (libDLACAPI.so held its own op trait TypeIDs) and this failed to verify.
+    d = os.path.join(DATA, "pytorch-converted", "test_Conv2d_strided")
+    module = dla.import_onnx(os.path.join(d, "model.onnx"))
+    (entry,) = execution.public_functions(module)
+    engine = execution.compile(module, pipeline=execution.compile_pipeline(layouts=True))
+    x = _read(os.path.join(d, "test_data_set_0", "input_0.pb"))
+    want = _read(os.path.join(d, "test_data_set_0", "output_0.pb"))
+    (y,) = engine.invoke(entry, [x])
+    assert y.shape == want.shape and y.dtype == want.dtype
+    assert np.all(np.abs(y - want) <= 2.0 ** -7 * (np.abs(want) + np.abs(want).max()))
+    assert np.abs(want).max() > 0
+
 def _relu_model(path, dims):
     graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="act")], "g",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, dims)],
