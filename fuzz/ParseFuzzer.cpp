@@ -53,12 +53,12 @@ void bindIfEncoded(Type type) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
-  auto ctx = ::dlafuzz::makeContext();
+  MLIRContext *ctx = ::dlafuzz::nextContext();
   // Errors from bind() are reported at the caller's location; here there is
   // none, so only the parser's diagnostics are held to the located rule.
-  ScopedDiagnosticHandler swallow(ctx.get(), [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler swallow(ctx, [](Diagnostic &) { return success(); });
   if (!text.empty() && text[0] == '{') {
-    ParserConfig config(ctx.get());
+    ParserConfig config(ctx);
     OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text.substr(1), config);
     if (module && succeeded(verify(*module))) {
       std::string printed = print(*module);
@@ -69,19 +69,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   size_t numRead = 0;
-  if (Type type = parseType(text, ctx.get(), &numRead)) {
+  if (Type type = parseType(text, ctx, &numRead)) {
     std::string printed = print(type);
     size_t n2 = 0;
-    Type again = parseType(printed, ctx.get(), &n2);
+    Type again = parseType(printed, ctx, &n2);
     if (again != type)
       fail("type '" + printed + "' does not re-parse to itself");
     bindIfEncoded(type);
     return 0;
   }
-  if (Attribute attr = parseAttribute(text, ctx.get(), Type(), &numRead)) {
+  if (Attribute attr = parseAttribute(text, ctx, Type(), &numRead)) {
     std::string printed = print(attr);
     size_t n2 = 0;
-    Attribute again = parseAttribute(printed, ctx.get(), Type(), &n2);
+    Attribute again = parseAttribute(printed, ctx, Type(), &n2);
     if (again != attr)
       fail("attribute '" + printed + "' does not re-parse to itself");
   }

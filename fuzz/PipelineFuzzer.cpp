@@ -21,7 +21,6 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -43,11 +42,6 @@ struct Stats {
 } stats;
 } // namespace
 
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  mlir::dla::registerDLAPasses();
-  return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ::dlafuzz::GeneratedModule generated = ::dlafuzz::generateModule(data, size);
   ++stats.generated;
@@ -56,9 +50,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::fprintf(stderr, "// max-bytes=%lld\n%s// -----\n", (long long)generated.maxBytes,
                  generated.text.c_str());
 
-  auto ctx = ::dlafuzz::makeContext();
-  ::dlafuzz::LocatedDiagnostics located(ctx.get());
-  ParserConfig config(ctx.get());
+  MLIRContext *ctx = ::dlafuzz::nextContext();
+  ::dlafuzz::LocatedDiagnostics located(ctx);
+  ParserConfig config(ctx);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(generated.text, config, "fuzz.mlir");
   if (!module)
     return 0;
@@ -67,16 +61,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   ++stats.verified;
 
-  std::string pipeline = "builtin.module(dla-check-precision,dla-pack-weights{max-bytes=" +
-                         std::to_string(generated.maxBytes) + "},dla-lower-to-reference)";
-  FailureOr<OpPassManager> passes = parsePassPipeline(pipeline);
-  if (failed(passes)) {
-    std::fprintf(stderr, "cannot parse the pipeline %s\n", pipeline.c_str());
-    std::abort();
-  }
-  PassManager pm(ctx.get());
-  static_cast<OpPassManager &>(pm) = *passes;
+  // The passes built directly (no pipeline text to parse):
+  // builtin.module(dla-check-precision,dla-pack-weights{max-bytes=N},
+  // dla-lower-to-reference).
+  PassManager pm(ctx);
   pm.enableVerifier(true);
+  pm.addPass(mlir::dla::createDLACheckPrecision());
+  mlir::dla::DLAPackWeightsOptions pack;
+  pack.maxBytes = generated.maxBytes;
+  pm.addPass(mlir::dla::createDLAPackWeights(pack));
+  pm.addPass(mlir::dla::createDLALowerToReference());
   if (succeeded(pm.run(*module)))
     ++stats.pipelined;
   return 0;

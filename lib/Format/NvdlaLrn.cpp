@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
 #include <random>
 #include <vector>
 
@@ -187,10 +190,8 @@ double tableError(const LrnTables &t, double f, int64_t s, int bits) {
   return double(xm) * std::fabs(std::ldexp(r, -int(t.out.shift)) - f);
 }
 
-} // namespace
-
-LrnTables deriveLrnTables(double alpha, double beta, double k, int64_t size,
-                          Precision precision) {
+LrnTables deriveUncached(double alpha, double beta, double k, int64_t size,
+                         Precision precision) {
   const int bits = lrnBits(precision);
   const int64_t xmax = int64_t(1) << (bits - 1);
   const int64_t smax = size * xmax * xmax;
@@ -259,7 +260,7 @@ LrnTables deriveLrnTables(double alpha, double beta, double k, int64_t size,
   return t;
 }
 
-LrnError measureLrnError(const LrnTables &t, double alpha, double beta, double k, int64_t size,
+LrnError measureUncached(const LrnTables &t, double alpha, double beta, double k, int64_t size,
                          Precision precision) {
   const int bits = lrnBits(precision);
   const int64_t xmin = -(int64_t(1) << (bits - 1)), xmax = (int64_t(1) << (bits - 1)) - 1;
@@ -337,6 +338,75 @@ LrnError measureLrnError(const LrnTables &t, double alpha, double beta, double k
     consider(x, raw, s);
   }
   return worst;
+}
+
+/// Both computations are exhaustive (a tenth of a second for an int8 LRN
+/// of size 9), and the checks, the lowering and the register writer of one
+/// pipeline, the layers of a network and a fuzzer's inputs ask for the same
+/// few parameter sets again and again: answers are kept, keyed by every
+/// input (doubles by their bits), at most kCacheEntries of each.
+constexpr size_t kCacheEntries = 256;
+using Key = std::vector<int64_t>;
+
+Key parameterKey(double alpha, double beta, double k, int64_t size, Precision precision) {
+  Key key{size, int64_t(precision)};
+  for (double d : {alpha, beta, k}) {
+    int64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    key.push_back(bits);
+  }
+  return key;
+}
+
+void appendTables(Key &key, const LrnTables &t) {
+  const LutProgram &l = t.lut;
+  key.insert(key.end(), l.le.begin(), l.le.end());
+  key.insert(key.end(), l.lo.begin(), l.lo.end());
+  key.insert(key.end(), {l.leLinear, l.leStart, l.leEnd, l.loStart, l.loEnd, l.leIndexOffset,
+                         l.leIndexSelect, l.loIndexSelect, l.leUflow.scale, l.leUflow.shift,
+                         l.leOflow.scale, l.leOflow.shift, l.loUflow.scale, l.loUflow.shift,
+                         l.loOflow.scale, l.loOflow.shift, l.uflowLo, l.oflowLo, l.hybridLo,
+                         t.in.offset, t.in.scale, t.in.shift, t.out.offset, t.out.scale,
+                         t.out.shift});
+}
+
+template <typename T> class Memo {
+public:
+  template <typename F> T get(const Key &key, F compute) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = entries.find(key);
+      if (it != entries.end())
+        return it->second;
+    }
+    T value = compute(); // unlocked: other threads may compute other keys
+    std::lock_guard<std::mutex> lock(mutex);
+    if (entries.size() >= kCacheEntries)
+      entries.clear();
+    entries.emplace(key, value);
+    return value;
+  }
+
+private:
+  std::mutex mutex;
+  std::map<Key, T> entries;
+};
+
+} // namespace
+
+LrnTables deriveLrnTables(double alpha, double beta, double k, int64_t size,
+                          Precision precision) {
+  static Memo<LrnTables> memo;
+  return memo.get(parameterKey(alpha, beta, k, size, precision),
+                  [&] { return deriveUncached(alpha, beta, k, size, precision); });
+}
+
+LrnError measureLrnError(const LrnTables &tables, double alpha, double beta, double k,
+                         int64_t size, Precision precision) {
+  static Memo<LrnError> memo;
+  Key key = parameterKey(alpha, beta, k, size, precision);
+  appendTables(key, tables);
+  return memo.get(key, [&] { return measureUncached(tables, alpha, beta, k, size, precision); });
 }
 
 } // namespace dlaformat::nvdla

@@ -133,4 +133,22 @@ TEST(NvdlaLrn, DerivedTablesBeatZeroTables) {
   EXPECT_LT(d.error, 1.0);
 }
 
+// Answers are kept (both computations are exhaustive) but keyed by every
+// input: the same question gets the same answer, a changed parameter or
+// table a new one.
+TEST(NvdlaLrn, KeptAnswersKeyedByEveryInput) {
+  LrnTables t = deriveLrnTables(1e-4, 0.75, 1.0, 3, Precision::Int8);
+  LrnError e = measureLrnError(t, 1e-4, 0.75, 1.0, 3, Precision::Int8);
+  LrnTables again = deriveLrnTables(1e-4, 0.75, 1.0, 3, Precision::Int8);
+  EXPECT_EQ(again.lut.lo, t.lut.lo);
+  EXPECT_EQ(measureLrnError(again, 1e-4, 0.75, 1.0, 3, Precision::Int8).error, e.error);
+  EXPECT_NE(deriveLrnTables(1e-4, 0.5, 1.0, 3, Precision::Int8).lut.lo, t.lut.lo);
+  // Outputs halved by the output converter: far from the real LRN.
+  LrnTables halved = t;
+  halved.out.shift += 1;
+  EXPECT_GT(measureLrnError(halved, 1e-4, 0.75, 1.0, 3, Precision::Int8).error, e.error + 10);
+  // Against other parameters the same tables are worse.
+  EXPECT_GT(measureLrnError(t, 1e-4, 0.75, 2.0, 3, Precision::Int8).error, e.error);
+}
+
 } // namespace

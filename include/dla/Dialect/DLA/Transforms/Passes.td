@@ -372,7 +372,9 @@ def DLALowerBuffersToReference
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"];
+    "::mlir::tensor::TensorDialect",
+    // The storage copies (StorageCopy.cpp) move vectors.
+    "::mlir::vector::VectorDialect"];
 }
 
 def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
