@@ -108,10 +108,14 @@ LogicalResult checkSurfaces(WeightConstantOp op) {
                                  [] { return InFlightDiagnostic(); })
           ->buffers.front()
           .alignment;
-  auto bytes = [](Attribute a) -> ArrayRef<char> {
-    AsmResourceBlob *blob = cast<DenseResourceElementsAttr>(a).getRawHandle().getBlob();
-    return blob ? blob->getData() : ArrayRef<char>();
+  auto blobOf = [](Attribute a) {
+    return cast<DenseResourceElementsAttr>(a).getRawHandle().getBlob();
   };
+  // Weights referenced by name only (a dla-compile bundle keeps their bytes
+  // in weights/*.bin): nothing to check until they are loaded.
+  if (!blobOf(op.getWgs()) || !blobOf(op.getWmb()) || !blobOf(op.getData()))
+    return success();
+  auto bytes = [&](Attribute a) -> ArrayRef<char> { return blobOf(a)->getData(); };
   ArrayRef<char> wgs = bytes(op.getWgs()), wmb = bytes(op.getWmb()), data = bytes(op.getData());
   ::dlaformat::Status s = ::dlaformat::nvdla::checkSeparateSurfaces(
       layout, alignment, wgs.data(), static_cast<int64_t>(wgs.size()), wmb.data(),
