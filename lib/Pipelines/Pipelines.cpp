@@ -46,6 +46,8 @@ void mlir::dla::buildCompilePipeline(OpPassManager &pm, const CompileOptions &op
   assign.winograd = options.winograd;
   assign.compression = options.compression;
   assign.pixelFormat = options.pixelFormat;
+  assign.banks = options.cbufBanks;
+  assign.bankEntries = options.cbufBankEntries;
   pm.addPass(createDLAAssignLayouts(assign));
   pm.addPass(createDLACheckPrecision());
   pm.addPass(createDLAPackWeights());

@@ -131,7 +131,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
   void emitSummary(ModuleOp module, int64_t hostLayers) {
     int64_t layers = 0, onMacs = 0, hostMacs = 0;
     module.walk([&](Operation *op) {
-      if (isa<ConvOp, SdpOp, PoolOp, LrnOp, ClampOp>(op)) {
+      if (isa<PrecisionConversionOpInterface>(op)) { // every dla layer op
         ++layers;
         onMacs += macs(op);
       } else if (isa<tosa::TosaDialect>(op->getDialect())) {

@@ -54,7 +54,8 @@ struct AssignLayoutsPass : mlir::dla::impl::DLAAssignLayoutsBase<AssignLayoutsPa
 };
 
 /// Why `conv` cannot run as Winograd on `config`, or empty.
-static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config) {
+static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
+                                  int64_t banks, int64_t bankEntries) {
   if (!matchCompileTimeConstant(conv.getWeight()))
     return "its weights are not a compile-time constant (Winograd weights are transformed "
            "when packed)";
@@ -77,6 +78,8 @@ static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config)
   // Winograd layers are not cut (NVIDIA's compiler runs them direct when
   // they do not fit the whole buffer).
   if (std::optional<nv::ConvBufferQuery> q = getConvBufferQuery(conv, nv::ConvMode::Winograd)) {
+    q->banks = banks;
+    q->bankEntries = bankEntries;
     fmt::Expected<nv::ConvBufferPlan> plan = nv::planConvBuffer(config, *q);
     if (!plan)
       return plan.message();
@@ -94,7 +97,7 @@ void AssignLayoutsPass::switchToWinograd(func::FuncOp func, const fmt::Target &t
   func.walk([&](ConvOp conv) {
     if (conv.getMode() != nv::ConvMode::Direct || encodingOf(conv.getWeight()))
       return;
-    if (std::string why = whyNotWinograd(conv, config); !why.empty()) {
+    if (std::string why = whyNotWinograd(conv, config, banks, bankEntries); !why.empty()) {
       mlir::emitRemark(conv.getLoc()) << "stays direct (winograd=auto): " << why;
       return;
     }

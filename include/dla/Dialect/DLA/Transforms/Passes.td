@@ -209,6 +209,11 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
     Option<"pixelFormat", "pixel-format", "std::string", /*default=*/"\"\"",
            "Pixel format of image-convolution inputs that are not encoded "
            "(e.g. T_A8B8G8R8); default: the first format of the table that fits">,
+    Option<"banks", "banks", "int64_t", /*default=*/"0",
+           "As --dla-split-convolutions' banks: winograd=auto takes Winograd only "
+           "where the layer fits them">,
+    Option<"bankEntries", "bank-entries", "int64_t", /*default=*/"0",
+           "As --dla-split-convolutions' bank-entries">,
   ];
   let statistics = [
     Statistic<"numRelayouts", "relayouts", "Relayouts inserted that run at run time">,
