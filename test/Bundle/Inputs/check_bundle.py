@@ -15,29 +15,13 @@ Prints one line per checked fact for FileCheck; exits 1 on a mismatch.
 import json
 import sys
 
-import jsonschema
 import numpy as np
 
 import dla
-import dla.bundle
+from bundle_checks import check, finish, load_valid
 
 out, schema_path, net = sys.argv[1:4]
-failures = []
-
-
-def check(ok, what):
-    print("%s: %s" % ("ok" if ok else "FAIL", what))
-    if not ok:
-        failures.append(what)
-
-
-with open(schema_path) as f:
-    schema = json.load(f)
-jsonschema.Draft202012Validator.check_schema(schema)
-bundle = dla.bundle.load(out)
-errors = list(jsonschema.Draft202012Validator(schema).iter_errors(bundle.manifest))
-check(not errors, "manifest valid against the schema%s" % (
-    "" if not errors else ": " + "; ".join(e.message for e in errors[:3])))
+bundle = load_valid(out, schema_path)
 
 with dla.Context() as ctx:
     module = ctx.parse_module(open(net).read())
@@ -89,4 +73,4 @@ for t in bundle.manifest["tensors"]:
           "%s %s: %d bytes, line stride %d, surface stride %d" % (
               t["name"], t["role"], t["bytes"], strides[(2, 1)], strides[(1, 16)]))
 
-sys.exit(1 if failures else 0)
+finish()

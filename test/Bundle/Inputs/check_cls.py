@@ -3,19 +3,13 @@ compile's packed constants, the host layers that have a reason.
 
     check_cls.py OUT_DIR SCHEMA MODEL.onnx
 """
-import json
 import sys
 
-import jsonschema
-
 import dla
-import dla.bundle
+from bundle_checks import check, finish, load_valid
 
 out, schema_path = sys.argv[1:3]
-bundle = dla.bundle.load(out)
-with open(schema_path) as f:
-    errors = list(jsonschema.Draft202012Validator(json.load(f)).iter_errors(bundle.manifest))
-print("%s: manifest valid against the schema" % ("ok" if not errors else "FAIL"))
+bundle = load_valid(out, schema_path)
 import onnx  # noqa: E402
 from dla_onnx import import_model  # noqa: E402 (beside dla in python_packages)
 
@@ -26,7 +20,8 @@ with dla.Context() as ctx:
     blobs = module.resource_blobs()
 same = sorted(blobs) == sorted(bundle.weights) and all(
     bytes(bundle.weights[k]) == v for k, v in blobs.items())
-print("%s: %d weight files, the packed constants byte for byte" % ("ok" if same else "FAIL", len(blobs)))
+check(same, "%d weight files, the packed constants byte for byte" % len(blobs))
 host = sorted(l["op"].split(".")[1] for l in bundle.manifest["layers"]
               if l["placement"] == "host" and not l["reason"].startswith("not a layer"))
 print("host layers: %s" % " ".join(host))
+finish()

@@ -14,33 +14,17 @@ compressed):
 Prints one line per checked fact for FileCheck; exits 1 on a mismatch.
 """
 
-import json
 import sys
 
-import jsonschema
 import numpy as np
+
+from bundle_checks import check, finish, load_valid
 
 out, schema_path, ref_dir = sys.argv[1:4]
 sys.path.insert(0, ref_dir)
 import weight_ref  # noqa: E402
 
-import dla.bundle  # noqa: E402
-
-failures = []
-
-
-def check(ok, what):
-    print("%s: %s" % ("ok" if ok else "FAIL", what))
-    if not ok:
-        failures.append(what)
-
-
-with open(schema_path) as f:
-    schema = json.load(f)
-bundle = dla.bundle.load(out)
-errors = list(jsonschema.Draft202012Validator(schema).iter_errors(bundle.manifest))
-check(not errors, "manifest valid against the schema%s" % (
-    "" if not errors else ": " + "; ".join(e.message for e in errors[:3])))
+bundle = load_valid(out, schema_path)
 
 K, C, R, S = 16, 16, 3, 3
 w = np.zeros((K, C, R, S), np.float16)
@@ -66,4 +50,4 @@ stored = sum(len(expected[n]) for n in ("wgs", "wmb", "data"))
 check(summary["compressed_weights"] == 1 and summary["compressible_weight_bytes"] == dense
       and summary["compressed_weight_bytes"] == stored,
       "summary: %d bytes dense, %d compressed" % (dense, stored))
-sys.exit(1 if failures else 0)
+finish()
