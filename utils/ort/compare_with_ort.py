@@ -19,6 +19,12 @@ ratio dla / onnxruntime is printed (bench/). --input gives the inputs as
 mean absolute error too; --threshold T with --max-flipped F compares a
 map binarized at T (a detector's text mask): at most F times the elements
 onnxruntime puts above T may fall on the other side in ours.
+--fp16-emulation-factor F also runs onnxruntime on the model with fp16
+storage emulated (fp16_emulation.py: weights and every activation rounded to
+fp16, f32 arithmetic) and requires our maximum error to be at most F times
+that copy's: what fp16 storage costs by itself bounds ours. --step-classes
+compares the arg-max over the last axis at every other index (a sequence
+model's class per time step).
 """
 
 import argparse
@@ -57,6 +63,8 @@ def main():
     p.add_argument("--atol", type=float, default=2.0 ** -7)
     p.add_argument("--classes", action="store_true")
     p.add_argument("--repeat", type=int, default=0)
+    p.add_argument("--fp16-emulation-factor", type=float)
+    p.add_argument("--step-classes", action="store_true")
     a = p.parse_args(argv)
     if not a.shape and not a.input:
         p.error("give --shape or --input")
@@ -81,6 +89,19 @@ def main():
             cmd += ["--input", path]
         if a.repeat:
             cmd += ["--repeat", str(a.repeat)]
+        emu_dir = None
+        if a.fp16_emulation_factor is not None:
+            sys.path.insert(0, HERE)
+            import onnx
+            from fp16_emulation import emulate
+            emu_model = os.path.join(work, "fp16-emulated.onnx")
+            shapes = [np.load(path, mmap_mode="r").shape for path in inputs]
+            onnx.save(emulate(onnx.load(a.model), shapes), emu_model)
+            emu_dir = os.path.join(work, "ort-fp16")
+            emu = subprocess.run(["node", os.path.join(HERE, "run-ort.js"), emu_model, emu_dir]
+                                 + inputs, env=env, capture_output=True, text=True)
+            if emu.returncode:
+                sys.exit("onnxruntime failed on the fp16-emulated model:\n" + emu.stderr)
         dla = subprocess.run(cmd, capture_output=True, text=True)
         sys.stdout.write(dla.stdout)
         if dla.returncode:
@@ -107,6 +128,21 @@ def main():
                 print("output %d: mean abs error %.3g (atol %g): %s"
                       % (i, mean, a.mean_atol, "ok" if good else "FAIL"))
                 ok &= good
+            if emu_dir is not None:
+                emu = np.load(os.path.join(emu_dir, "%d.npy" % i)).astype(np.float64)
+                emu_err = float(np.max(np.abs(emu - want))) if want.size else 0.0
+                good = err <= a.fp16_emulation_factor * emu_err
+                print("output %d: fp16 storage alone (onnxruntime, weights and activations "
+                      "rounded to fp16) %.3g, ours %.3g (at most %g x): %s"
+                      % (i, emu_err, err, a.fp16_emulation_factor, "ok" if good else "FAIL"))
+                ok &= good
+            if a.step_classes:
+                steps_got = got.reshape(-1, got.shape[-1]).argmax(-1)
+                steps_want = want.reshape(-1, want.shape[-1]).argmax(-1)
+                differ = int(np.count_nonzero(steps_got != steps_want))
+                print("output %d: class per step: %d of %d differ from onnxruntime's: %s"
+                      % (i, differ, steps_want.size, "same" if not differ else "DIFFERENT"))
+                ok &= not differ
             if a.threshold is not None:
                 above = int(np.count_nonzero(want > a.threshold))
                 flipped = int(np.count_nonzero((got > a.threshold) != (want > a.threshold)))

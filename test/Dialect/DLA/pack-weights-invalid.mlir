@@ -57,7 +57,7 @@ func.func @sparse() -> tensor<4xi8, #dla.chunked<[(0, 0), (0, 8)]>> {
 // allocated.
 func.func @huge() -> tensor<1xi8, #dla.chunked<[(0, 0), (0, 4611686018427387904)]>> {
   %0 = arith.constant dense<1> : tensor<1xi8>
-  // expected-error @+1 {{packing needs 4611686018427387905 bytes (4611686018427387904 for storage and temporaries, 1 for a copy of the source), more than the limit of 17179869184 bytes (option max-bytes of --dla-pack-weights)}}
+  // expected-error @+1 {{packing needs 4611686018427387905 bytes (4611686018427387904 for storage and temporaries, 1 for a copy of the source), more than the limit of 2147483648 bytes (option max-bytes of --dla-pack-weights)}}
   %1 = dla.relayout %0 : tensor<1xi8> -> tensor<1xi8, #dla.chunked<[(0, 0), (0, 4611686018427387904)]>>
   return %1 : tensor<1xi8, #dla.chunked<[(0, 0), (0, 4611686018427387904)]>>
 }

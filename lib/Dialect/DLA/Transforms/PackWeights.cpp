@@ -247,16 +247,19 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
     if (surfaces.names.size() != expected)
       return op.emitError("no constant op holds the ")
              << surfaces.names.size() << " storage surfaces of " << result;
-    // Before any allocation: everything packing this constant holds at once
-    // (a copy of the source, the storage surfaces and the packer's
-    // temporaries, compressed sizes at their worst) must fit the limit, so
-    // the peak of one constant is max-bytes, not a multiple of it.
+    // Before any allocation: everything packing this constant holds (a copy
+    // of the source, the storage surfaces and the packer's temporaries,
+    // compressed sizes at their worst), added to what the constants before
+    // it hold, must fit the limit. The sum is the whole run's bound: packed
+    // blobs stay alive and jobs of one round run at the same time.
     fmt::Expected<int64_t> packerBytes = job.packer->getPeakBytes(job.pack.fromFp32);
     std::optional<int64_t> sourceBytes = sourceCopyBytes(job.source);
-    std::optional<int64_t> bytes;
+    std::optional<int64_t> bytes, total;
     if (packerBytes && sourceBytes)
       bytes = fmt::checkedAdd(*packerBytes, *sourceBytes);
-    if (!bytes || *bytes > static_cast<int64_t>(maxBytes)) {
+    if (bytes)
+      total = fmt::checkedAdd(*bytes, bytesPacked);
+    if (!total || *total > static_cast<int64_t>(maxBytes)) {
       InFlightDiagnostic diag = op.emitError("packing needs ");
       if (bytes)
         diag << *bytes << " bytes";
@@ -265,9 +268,13 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
       if (packerBytes && sourceBytes && *sourceBytes)
         diag << " (" << *packerBytes << " for storage and temporaries, " << *sourceBytes
              << " for a copy of the source)";
+      if (bytes && bytesPacked)
+        diag << ", " << (total ? std::to_string(*total) : std::string("more than 2^63"))
+             << " with the " << bytesPacked << " bytes of the constants packed before it";
       return diag << ", more than the limit of " << static_cast<int64_t>(maxBytes)
                   << " bytes (option max-bytes of --dla-pack-weights)";
     }
+    bytesPacked = *total;
     // Encoded sources are bound here; layouts that cannot be read back
     // (Winograd) refuse to bind, with their reason.
     if (failed(readConstantBytes(job)))
@@ -322,6 +329,7 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
   }
 
   void runOnOperation() override {
+    bytesPacked = 0;
     packAll();
     releaseErasedBlobs();
   }
@@ -395,6 +403,8 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
   }
 
   llvm::SetVector<DialectResourceBlobManager::BlobEntry *> erasedBlobs;
+  /// What the constants collected so far may hold, in bytes (their bound).
+  int64_t bytesPacked = 0;
 };
 
 } // namespace

@@ -31,12 +31,15 @@ def DLAPackWeights : Pass<"dla-pack-weights", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
-    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"int64_t(1) << 34",
-           "Diagnose instead of packing a constant whose packing needs more "
-           "than this many bytes at once (default 16 GiB): storage surfaces, "
-           "temporaries (compressed weights at their worst) and a copy of the "
-           "source, counted before anything is allocated; padding can make a "
-           "small tensor's storage enormous">,
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"int64_t(1) << 31",
+           "Diagnose, before allocating it, the constant whose packing would "
+           "take the pass past this many bytes (default 2 GiB): the sum over "
+           "every constant of its storage surfaces, temporaries (compressed "
+           "weights at their worst) and copy of the source. Not counted: the "
+           "input module, and the textual printer, which holds 4 to 6 more "
+           "bytes per byte of a packed constant while it prints it "
+           "(--emit-bytecode: none), so a run peaks below 7 x max-bytes plus "
+           "the input">,
   ];
 }
 
