@@ -385,7 +385,10 @@ def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
     call to a private `func.func` holding it alone, marked `no_inline`: its
     memref operands are arguments cast to dynamic sizes (row-major stays
     row-major, a unit innermost stride stays known), the constants it reads
-    are cloned in. Identical kernels (same op, same body) then share one
+    are cloned in. A `memref.copy` into or out of a strided view (a padded
+    input, a slice of a concatenation) becomes a `linalg.copy` kernel first:
+    its LLVM lowering would call the runtime's `memrefCopy`, one `memcpy`
+    per element. Identical kernels (same op, same body) then share one
     function (`duplicate-function-elimination`): one per layer kind rather
     than per layer. An op with reductions first gets the parallel loop of
     its output's innermost dimension innermost (a convolution's output
@@ -408,7 +411,7 @@ def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
     }
     ```
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect"];
 }
 
 def DLAVectorizeKernels : Pass<"dla-vectorize-kernels", "::mlir::ModuleOp"> {
