@@ -100,3 +100,18 @@ func.func @elementwise(%x: memref<4x16xf32>, %y: memref<4x16xf32>) {
   }
   return
 }
+
+// Booleans are left too: an i1 buffer holds a byte per element, a vector
+// of i1 loads bits.
+// CHECK-LABEL: func.func @booleans
+// CHECK: linalg.generic
+func.func @booleans(%x: memref<4x16xi1>, %y: memref<16xi1>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<4x16xi1>) outs(%y : memref<16xi1>) {
+  ^bb0(%in: i1, %out: i1):
+    %d = arith.ori %out, %in : i1
+    linalg.yield %d : i1
+  }
+  return
+}

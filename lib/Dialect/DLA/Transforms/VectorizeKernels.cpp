@@ -85,13 +85,20 @@ int64_t coefficientOf(AffineExpr e, unsigned w, unsigned numDims) {
   return rest.isFunctionOfDim(w) ? -1 : c.getValue();
 }
 
+/// Whether a buffer's elements load as vectors the way they are stored:
+/// whole bytes (an i1 buffer holds a byte per element, a vector of i1 a bit).
+bool isVectorElement(Type t) {
+  return t.isIntOrFloat() && t.getIntOrFloatBitWidth() % 8 == 0;
+}
+
 std::optional<Plan> planOf(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
       op.getNumLoops() < 2 || !isVectorizableBody(op) || op.hasIndexSemantics())
     return std::nullopt;
   OpOperand *init = op.getDpsInitOperand(0);
   auto outType = dyn_cast<MemRefType>(init->get().getType());
-  if (!outType || outType.getRank() == 0 || !outType.isLastDimUnitStride())
+  if (!outType || outType.getRank() == 0 || !outType.isLastDimUnitStride() ||
+      !isVectorElement(outType.getElementType()))
     return std::nullopt;
   AffineMap outMap = op.getMatchingIndexingMap(init);
   if (!outMap.isProjectedPermutation())
@@ -105,7 +112,7 @@ std::optional<Plan> planOf(linalg::LinalgOp op) {
     return std::nullopt;
   for (OpOperand *in : op.getDpsInputOperands()) {
     auto type = dyn_cast<MemRefType>(in->get().getType());
-    if (!type || in->get() == init->get())
+    if (!type || in->get() == init->get() || !isVectorElement(type.getElementType()))
       return std::nullopt;
     AffineMap map = op.getMatchingIndexingMap(in);
     InputAccess access;
