@@ -110,6 +110,9 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   pm.addPass(createConvertBufferizationToMemRefPass());
   // One function per distinct linalg op: small functions for the JIT.
   pm.addPass(createDLAOutlineKernels());
+  // Reductions as register-tiled vector loops (the same sums in the same
+  // order); the rest to loops LLVM vectorizes.
+  pm.addPass(createDLAVectorizeKernels());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   // Constants as flat arrays: the JIT builds a nested one element by element.
   pm.addPass(createDLAFlattenGlobals());

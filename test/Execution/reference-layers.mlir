@@ -11,6 +11,19 @@
 // RUN: %python %dla_ref/run_layers.py --kind pool --opt dla-opt --bin %llvm_bin | FileCheck %s --check-prefix=POOL
 // RUN: %python %dla_ref/run_layers.py --kind lrn --opt dla-opt --bin %llvm_bin | FileCheck %s --check-prefix=LRN
 //
+// The same convolutions and pools through --dla-lower-to-llvm: the outlined
+// kernels dla-run-onnx runs, reductions in register-tiled vector loops
+// (--dla-vectorize-kernels). conv-order's fp16 sums depend on their order
+// (terms of 2^13 added, then cancelled): both lowerings must equal, bit for
+// bit, the f32 sum in the order docs/ReferenceSemantics.md states.
+// RUN: %python %dla_ref/run_layers.py --kind conv --path llvm --opt dla-opt --bin %llvm_bin | FileCheck %s --check-prefix=CONV
+// RUN: %python %dla_ref/run_layers.py --kind pool --path llvm --opt dla-opt --bin %llvm_bin | FileCheck %s --check-prefix=POOL
+// RUN: %python %dla_ref/run_layers.py --kind conv-order --opt dla-opt --bin %llvm_bin | FileCheck %s --check-prefix=ORDER
+// RUN: %python %dla_ref/run_layers.py --kind conv-order --path llvm --opt dla-opt --bin %llvm_bin | FileCheck %s --check-prefix=ORDER
+// ORDER-NOT: MISMATCH
+// ORDER: ok ord_conv_0: 1080 values, 0 of 1080 values differ
+// ORDER: 5 of 5 cases match
+//
 // fp16 results beyond the largest normal clip to +-65504 (NVDLA's rule), not
 // inf: the clipping cases say how many values they clip.
 // CONV: ok conv_direct_f16_f16_2: 48 values, {{.*}}, 12 clipped to +-65504

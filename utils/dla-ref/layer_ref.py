@@ -77,6 +77,27 @@ def conv(x, w, bias=None, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1), out=
     return to_output(acc, out)
 
 
+def conv_f32_in_order(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1)):
+    """An fp16 convolution as docs/ReferenceSemantics.md states its order:
+    each output element adds its products (exact in f32) in (c, r, s) order
+    into an f32 accumulator starting at +0, each addition rounded to f32;
+    then the output rounding. Bit for bit what the CPU lowering computes."""
+    n, _, h, wd = x.shape
+    k, c, r, s = w.shape
+    xs = np.pad(x[:, :c].astype(np.float32), ((0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])))
+    oh = (h + pad[0] + pad[1] - (r - 1) * dilation[0] - 1) // stride[0] + 1
+    ow = (wd + pad[2] + pad[3] - (s - 1) * dilation[1] - 1) // stride[1] + 1
+    wf = w.astype(np.float32)
+    acc = np.zeros((n, k, oh, ow), dtype=np.float32)
+    for ci in range(c):
+        for i in range(r):
+            for j in range(s):
+                rows = xs[:, ci, i * dilation[0]:i * dilation[0] + stride[0] * (oh - 1) + 1:stride[0],
+                          j * dilation[1]:j * dilation[1] + stride[1] * (ow - 1) + 1:stride[1]]
+                acc += rows[:, None] * wf[None, :, ci, i, j, None, None]
+    return to_output(acc, "f16")
+
+
 def broadcast_aux(a, shape):
     a = np.asarray(a, dtype=np.float64)
     if a.ndim == 1:

@@ -2,9 +2,16 @@
 """Executes dla layer ops through --dla-lower-to-reference and mlir-runner
 and compares every output element with layer_ref.py.
 
-    run_layers.py --kind conv|sdp|pool|lrn|encoded|compressed|winograd|int-sdp|int-pool|int-conv|int-lrn
+    run_layers.py --kind conv|conv-order|sdp|pool|lrn|encoded|compressed|winograd|int-sdp|
+                         int-pool|int-conv|int-lrn
                   [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
-                  [--path reference|memref|compiled]
+                  [--path reference|memref|compiled|llvm]
+
+--kind conv-order: fp16 convolutions compared bit for bit with the f32 sum
+in the stated order (layer_ref.conv_f32_in_order).
+
+--path llvm lowers with --dla-lower-to-llvm after --dla-lower-to-reference:
+the outlined, vectorized kernels dla-run-onnx executes.
 
 --kind int-lrn: N random integer LRN layers (int_cases_lrn.py), stated and
 derived tables, compared with int_cdp.cdp_lrn; run in modules of --batch
@@ -113,6 +120,36 @@ def conv_cases(rng):
         clip=9)
     add("direct", "i16", "i16", "i16", (1, 4, 6, 5), (3, 4, 2, 3), bias_t="i16", clip=16)
     add("direct", "i16", "i16", "i16", (1, 4, 6, 5), (3, 4, 2, 3), clip=1)
+    return cases
+
+
+def conv_order_cases(rng):
+    """fp16 convolutions whose sums depend on their order, expected bit for bit from the stated order
+    (layer_ref.conv_f32_in_order); shapes across the vector kernels' edges:
+    output widths below, at and past 16 lanes, output channels past a block
+    of 8, strides (gathers), dilation, padding."""
+    cases = []
+    for x_shape, w_shape, stride, pad, dil in [
+            ((1, 5, 6, 20), (9, 5, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1)),
+            ((1, 16, 3, 33), (17, 16, 1, 1), (1, 1), (0, 0, 0, 0), (1, 1)),
+            ((2, 3, 9, 40), (8, 3, 3, 3), (2, 2), (1, 0, 1, 2), (1, 1)),
+            ((1, 4, 7, 16), (7, 4, 2, 3), (1, 3), (0, 1, 2, 0), (2, 1)),
+            ((1, 7, 5, 1), (3, 7, 3, 1), (1, 1), (1, 1, 0, 0), (1, 1))]:
+        x = (rng.uniform(-1, 1, x_shape) * 2.0 ** rng.integers(-4, 5, x_shape)).astype(np.float16)
+        w = (rng.uniform(-1, 1, w_shape) * 2.0 ** rng.integers(-4, 5, w_shape)).astype(np.float16)
+        # The first and last channels add and then cancel terms of 2^13:
+        # the small terms between are rounded at that magnitude, so the
+        # result depends on the order of the sum.
+        x[:, 0] = x[:, w_shape[1] - 1] = 128
+        w[:, 0] = 64 * rng.choice([-1, 1], w[:, 0].shape)
+        w[:, -1] = -w[:, 0]
+        e = ref.conv_f32_in_order(x, w, stride, pad, dil)
+        args = [(x, "f16"), (w, "f16")]
+        op = (f"dla.conv direct %a0, %a1 stride [{stride[0]}, {stride[1]}] "
+              f"pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}] dilation [{dil[0]}, {dil[1]}] "
+              f": {tensor_type(x.shape, 'f16')}, {tensor_type(w.shape, 'f16')} -> "
+              f"{tensor_type(e.shape, 'f16')}")
+        cases.append(Case(f"ord_conv_{len(cases)}", args, op, e.shape, "f16", e))
     return cases
 
 
@@ -493,7 +530,7 @@ def run(cases, dla_opt, bin_dir, path="reference"):
                               capture_output=True, text=True)
         if llvm.returncode:
             sys.exit("dla-opt failed:\n" + llvm.stderr)
-    elif any(c.encodings for c in cases):
+    elif path == "llvm" or any(c.encodings for c in cases):
         # Encodings need dla-opt's own lowering (relayouts, storage buffers).
         llvm = subprocess.run([dla_opt, "--dla-lower-to-reference",
                                "--convert-elementwise-to-linalg", "--dla-lower-to-llvm", "-"],
@@ -520,7 +557,7 @@ def compare(case, got):
     exp = case.expected.astype(np.float64).ravel()
     if got.size != exp.size:
         return False, f"{got.size} values, expected {exp.size}"
-    if case.name.startswith(("int_", "wino_")):
+    if case.name.startswith(("int_", "wino_", "ord_")):
         # The integer units and Winograd: every value exact (an fp16 result
         # too, +-inf included: Int17ToFp16 is one rounding). fp16 values are
         # printed as f32 with 6 digits: back to fp16 first.
@@ -573,8 +610,8 @@ def compare_direct(cases, results):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--kind", required=True,
-                   choices=["conv", "sdp", "pool", "lrn", "encoded", "int-sdp", "int-pool",
-                            "int-conv", "int-lrn", "compressed", "winograd"])
+                   choices=["conv", "conv-order", "sdp", "pool", "lrn", "encoded", "int-sdp",
+                            "int-pool", "int-conv", "int-lrn", "compressed", "winograd"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -584,8 +621,11 @@ def main():
     p.add_argument("--opt", required=True, help="the dla-opt binary")
     p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
     p.add_argument("--print-module", action="store_true")
-    p.add_argument("--path", choices=["reference", "memref", "compiled"], default="reference",
-                   help="memref: encoded layer ops in dla.on_storage "
+    p.add_argument("--path", choices=["reference", "memref", "compiled", "llvm"],
+                   default="reference",
+                   help="llvm: --dla-lower-to-reference, then --dla-lower-to-llvm (the CPU "
+                        "kernels dla-run-onnx runs) instead of upstream loops; "
+                        "memref: encoded layer ops in dla.on_storage "
                         "(--dla-lower-to-memref, --dla-lower-buffers-to-reference) instead "
                         "of --dla-lower-to-reference; compiled: layouts assigned by "
                         "--dla-compile first, then the same")
@@ -604,7 +644,7 @@ def main():
                  "int-conv": int_cases_conv.int_conv_cases}[a.kind](rng, a.count, Case,
                                                                     tensor_type)
     else:
-        cases = {"conv": conv_cases, "sdp": sdp_cases, "pool": pool_cases,
+        cases = {"conv": conv_cases, "conv-order": conv_order_cases, "sdp": sdp_cases, "pool": pool_cases,
                  "lrn": lrn_cases, "encoded": encoded_cases,
                  "compressed": compressed_cases, "winograd": winograd_cases}[a.kind](rng)
     quiet = a.kind in ("int-pool", "int-conv") and not a.verbose

@@ -138,9 +138,30 @@ void outline(Operation *op, SymbolTable &symbols, OpBuilder &b) {
   op->erase();
 }
 
+/// A copy into or out of a strided view (a padded convolution input, a
+/// concatenation's slice) becomes `linalg.copy`: the runtime's memrefCopy
+/// moves such a copy one element per memcpy call, the loops vectorize.
+/// Copies between row-major buffers stay (one memcpy).
+void stridedCopiesToLinalg(ModuleOp module) {
+  SmallVector<memref::CopyOp> copies;
+  module.walk([&](memref::CopyOp copy) {
+    auto source = cast<MemRefType>(copy.getSource().getType());
+    auto target = cast<MemRefType>(copy.getTarget().getType());
+    if (source.getRank() && (!source.getLayout().isIdentity() || !target.getLayout().isIdentity()))
+      copies.push_back(copy);
+  });
+  OpBuilder b(module.getContext());
+  for (memref::CopyOp copy : copies) {
+    b.setInsertionPoint(copy);
+    linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(), copy.getTarget());
+    copy->erase();
+  }
+}
+
 struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    stridedCopiesToLinalg(module);
     SmallVector<linalg::LinalgOp> ops;
     SmallVector<func::FuncOp> bodies;
     for (auto fn : module.getOps<func::FuncOp>()) {

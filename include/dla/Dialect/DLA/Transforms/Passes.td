@@ -393,7 +393,10 @@ def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
     call to a private `func.func` holding it alone, marked `no_inline`: its
     memref operands are arguments cast to dynamic sizes (row-major stays
     row-major, a unit innermost stride stays known), the constants it reads
-    are cloned in. Identical kernels (same op, same body) then share one
+    are cloned in. A `memref.copy` into or out of a strided view (a padded
+    input, a slice of a concatenation) becomes a `linalg.copy` kernel first:
+    its LLVM lowering would call the runtime's `memrefCopy`, one `memcpy`
+    per element. Identical kernels (same op, same body) then share one
     function (`duplicate-function-elimination`): one per layer kind rather
     than per layer. An op with reductions first gets the parallel loop of
     its output's innermost dimension innermost (a convolution's output
@@ -416,7 +419,50 @@ def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
     }
     ```
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect"];
+}
+
+def DLAVectorizeKernels : Pass<"dla-vectorize-kernels", "::mlir::ModuleOp"> {
+  let summary = "Register-tiled vector loops for linalg ops with reductions";
+  let description = [{
+    A linalg op on buffers with reductions (a convolution, a pooling
+    window, a matrix product) whose output's innermost dimension `w` is a
+    parallel loop, whose body is element-wise `arith` / `math` (no integer
+    division) and whose inputs read `w` only in their innermost index as
+    `c * w + ...` (unit innermost stride) becomes explicit loops: the
+    parallel loops, then tiles of 16 output columns (masked at the edge),
+    and inside each tile the reduction loops in the op's order with the
+    accumulators in vectors; an input read along `w` is one masked load (a
+    gather for c > 1), another a broadcast scalar. A parallel dimension of
+    the output that some vector input does not read (a convolution's
+    output channel) is blocked by 8 (4 for 64-bit accumulators): that
+    input's vector serves 8 accumulators. Each output element applies the
+    body to the same operands in the same order as the scalar loops, so
+    the results are identical bit for bit; only loads and stores of the
+    accumulators are saved (LLVM keeps the column loop vectorized but
+    streams every output row through memory once per product).
+
+    ```mlir
+    linalg.generic {... iterator_types = ["parallel", "parallel", "parallel",
+                     "reduction", "parallel"]} ins(%x, %w : ...) outs(%y : ...)
+    // becomes
+    scf.for %n ... scf.for %oh ... scf.for %f = 0 to %F8 step 8 {
+      scf.for %ow = 0 to %OW step 16 {
+        %m = vector.create_mask ...
+        %acc0 = vector.maskedload %y[...], %m, %zero ... (8 accumulators)
+        %r:8 = scf.for %c ... iter_args(...) {
+          %xv = vector.maskedload %x[...]        // shared by the 8
+          %w0 = vector.broadcast (memref.load %w[%f, %c])
+          ... arith.mulf, arith.addf per accumulator
+        }
+        vector.maskedstore %y[...], %m, %r#0 ...
+      }
+    }  // then %f from %F8 to %F one at a time
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
 }
 
 def DLAFreeAfterLastUse : Pass<"dla-free-after-last-use", "::mlir::func::FuncOp"> {
