@@ -3,7 +3,7 @@
 dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
-    run_trace.py --kind conv|sdp|pool|lrn|chain --count N --seed S --build BUILD_DIR
+    run_trace.py --kind conv|sdp|pool|lrn|lrn-wrap|chain --count N --seed S --build BUILD_DIR
                  [--keep DIR] [--llvm-bin DIR]
 
 For each case: a compiled function of layers on nv_small int8 feature data
@@ -166,15 +166,21 @@ def conv_case(rng, n, shape=None):
     return Case(f"conv_{n}", shape, body, out, weight=wshape)
 
 
-def lrn_case(rng, n, shape=None):
+def lrn_case(rng, n, shape=None, wrap=False):
     """An int8 CDP layer: sizes 3..9; a third with tables derived from
     alpha, beta, k, the rest with stated tables and converters drawn as
     int_cases_lrn draws them (both LE functions, every slope and
-    priority)."""
+    priority). wrap: stated tables in the LE exponent underflow whose int64
+    product wraps (int_cases_lrn.wrap_underflow)."""
     size = int(rng.choice(lrn_cases.SIZES))
     shape = shape or (1, int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
     t = ttype(shape)
-    if rng.random() < 0.33:
+    if wrap:
+        cin, cout, lut = lrn_cases._stated(rng, 8)
+        lrn_cases.wrap_underflow(rng, lut)
+        attrs = (f"in_cvt {lrn_cases._cvt_text(cin)} out_cvt {lrn_cases._cvt_text(cout)} "
+                 f"lut {lrn_cases.lut_text(lut)}")
+    elif rng.random() < 0.33:
         alpha = float(np.float32(10.0 ** rng.uniform(-6, 1)))
         beta = float(np.float32(rng.uniform(0.3, 1.0)))
         k = float(np.float32(rng.uniform(0.5, 3.0)))
@@ -209,7 +215,7 @@ def chain_case(rng, n):
 
 
 KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
-         "chain": chain_case}
+         "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "chain": chain_case}
 
 
 def literal(a):
