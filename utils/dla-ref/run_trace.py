@@ -42,7 +42,11 @@ WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
 ELT = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16"}
 
 
-def ttype(shape, enc=ENC, elt="i8"):
+FEATURE = object()  # ttype's default: the configuration's feature encoding
+
+
+def ttype(shape, enc=FEATURE, elt="i8"):
+    enc = ENC if enc is FEATURE else enc
     return f"tensor<{'x'.join(map(str, shape))}x{elt}{', ' + enc if enc else ''}>"
 
 
@@ -351,7 +355,12 @@ def main():
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
+    p.add_argument("--config", choices=["nv_small", "nv_large"], default="nv_small")
     a = p.parse_args()
+    global CONFIG, ENC, WENC
+    CONFIG = a.config
+    ENC = f"#dla.feature<int8, config = {CONFIG}>"
+    WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
 
