@@ -3,7 +3,8 @@
 dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
-    run_trace.py --kind conv|sdp|sdp-mem|pool|lrn|lrn-wrap|chain --count N --seed S --build BUILD_DIR
+    run_trace.py --kind conv|sdp|sdp-mem|pool|lrn|lrn-wrap|chain --count N --seed S
+                 --build BUILD_DIR [--config nv_small|nv_large]
                  [--keep DIR] [--llvm-bin DIR]
 
 For each case: a compiled function of layers on nv_small int8 feature data
@@ -102,8 +103,10 @@ def sdp_case(rng, n, shape=None):
 def _operand_encoding(rng, name, t, per_element):
     """An SDP memory operand's encoding: the precision of its data, or int8
     in two-byte components; per-element data in int8 atoms (the int8
-    SDP's)."""
+    SDP's); element-wise data also as int8 feature data."""
     prec = "int8" if t == "i8" else "int16"
+    if name == "eltwise" and rng.random() < 0.3:
+        return ENC  # a layer's result read as it is (a residual add)
     size = ", data_size = two_byte" if t == "i8" and rng.random() < 0.4 else ""
     tail = f"{size}, config = {CONFIG}"
     if name == "bias":
@@ -307,8 +310,9 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
         names, printed = [], []
         for i, ((_, sh, enc), elt, x) in enumerate(zip(c.args, c.elts, xs)):
             plain = ttype(sh, None, elt)
+            enc_t = ttype(sh, enc, elt)
             main.append(f"  %p{k}_{i} = arith.constant {literal(x)} : {plain}\n"
-                        f"  %a{k}_{i} = dla.relayout %p{k}_{i} : {plain} -> {ttype(sh, enc, elt)}\n")
+                        f"  %a{k}_{i} = dla.relayout %p{k}_{i} : {plain} -> {enc_t}\n")
             names.append(f"%a{k}_{i}")
             printed.append((f"%a{k}_{i}", ttype(sh, enc, elt)))
         types = ", ".join(c.arg_types())

@@ -100,6 +100,27 @@ FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Locati
   return std::move(*bound);
 }
 
+/// Int8 feature data read by an SDP stage as its element-wise operand (a
+/// layer's result feeding a residual add): per-element int8 operand data in
+/// one-byte components has the feature format's atoms and strides.
+FailureOr<std::unique_ptr<::dlaformat::BoundLayout>>
+featureAsOperand(const nv::FeatureBoundLayout &feature, ArrayRef<int64_t> shape, Location loc) {
+  nv::AuxConfig c;
+  c.kind = nv::AuxKind::ElementWise;
+  c.mode = nv::AuxMode::PerElement;
+  c.precision = nv::Precision::Int8;
+  c.hardware = feature.getConfig().hardware;
+  c.dataSize = nv::DataSize::OneByte;
+  c.lineStride = feature.getLineStride();
+  c.surfaceStride = feature.getSurfaceStride();
+  auto bound = nv::AuxBoundLayout::bind(c, shape.vec(), 1);
+  if (!bound)
+    return emitError(loc) << bound.message();
+  std::unique_ptr<::dlaformat::BoundLayout> layout = std::move(*bound);
+  assert(layout->getStorageBytes() == feature.getStorageBytes() && "one layout, two names");
+  return layout;
+}
+
 std::string hex(uint64_t v) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -200,12 +221,12 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
     PlannedSurface p;
     std::unique_ptr<nv::FeatureBoundLayout> feature;
     std::unique_ptr<::dlaformat::BoundLayout> aux;
-    if (auxValues.contains(v)) {
-      auto type = cast<RankedTensorType>(v.getType());
+    auto type = cast<RankedTensorType>(v.getType());
+    if (auxValues.contains(v) && !isa_and_nonnull<FeatureAttr>(type.getEncoding())) {
       if (!isa_and_nonnull<BiasAttr, BatchNormAttr, PReLUAttr, EltwiseAttr>(type.getEncoding()))
         return emitError(loc) << "an SDP memory operand of a register program must be NVDLA "
                                  "operand data (#dla.bias, #dla.batchnorm, #dla.prelu, "
-                                 "#dla.eltwise), got "
+                                 "#dla.eltwise) or feature data, got "
                               << type;
       auto bound = bindTensorLayout(type, [&] { return emitError(loc); });
       if (failed(bound))
@@ -229,6 +250,12 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
       feature = std::move(*layout);
       p.bytes = feature->getStorageBytes();
       p.alignment = feature->getStorageAlignment();
+      if (auxValues.contains(v)) {
+        auto operand = featureAsOperand(*feature, type.getShape(), loc);
+        if (failed(operand))
+          return failure();
+        aux = std::move(*operand);
+      }
     }
     p.name = name;
     p.first = p.last = first;

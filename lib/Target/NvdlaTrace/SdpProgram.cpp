@@ -188,22 +188,28 @@ bool mlir::dla::trace::programSdpOperandDmas(Operation *o, const SdpMemSurfaces 
   return bs || bn;
 }
 
+/// SDP_RDMA's group: its mode, the operand DMAs, the cube it walks.
+static void programSdpRdma(SdpOp op, bool onTheFly, const CubeAddress &cube,
+                           const SdpMemSurfaces &mem, LayerProgram &p) {
+  p.write(R::SDP_RDMA_S_POINTER, 0);
+  p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG, {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, onTheFly},
+                                           {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, kPrecisionInt8},
+                                           {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION, kPrecisionInt8},
+                                           {SDP_RDMA_D_FEATURE_MODE_CFG_OUT_PRECISION, kPrecisionInt8}});
+  programSdpOperandDmas(op, mem, p);
+  p.write(R::SDP_RDMA_D_DATA_CUBE_WIDTH, cube.width - 1);
+  p.write(R::SDP_RDMA_D_DATA_CUBE_HEIGHT, cube.height - 1);
+  p.write(R::SDP_RDMA_D_DATA_CUBE_CHANNEL, cube.channels - 1);
+}
+
 bool mlir::dla::trace::programSdpRdmaOnTheFly(Operation *o, const CubeAddress &out,
                                               const SdpMemSurfaces &mem, LayerProgram &p) {
   auto op = cast<SdpOp>(o);
   if (!memOf(op.getBsAttr()) && !memOf(op.getBnAttr()))
     return false;
-  p.write(R::SDP_RDMA_S_POINTER, 0);
   // The data comes from CACC; SDP_RDMA reads only the operands, over the
   // output cube.
-  p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG, {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, 1},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, kPrecisionInt8},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION, kPrecisionInt8},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_OUT_PRECISION, kPrecisionInt8}});
-  programSdpOperandDmas(op, mem, p);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_WIDTH, out.width - 1);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_HEIGHT, out.height - 1);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_CHANNEL, out.channels - 1);
+  programSdpRdma(op, /*onTheFly=*/true, out, mem, p);
   return true;
 }
 
@@ -248,16 +254,8 @@ LogicalResult mlir::dla::trace::programSdp(Operation *o, const CubeAddress &in,
     return failure();
 
   p.interrupts = {"SDP"};
-  p.write(R::SDP_RDMA_S_POINTER, 0);
   // SDP_RDMA: the source cube and the stages' operands from DBB.
-  p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG, {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, 0},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, kPrecisionInt8},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION, kPrecisionInt8},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_OUT_PRECISION, kPrecisionInt8}});
-  programSdpOperandDmas(op, mem, p);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_WIDTH, in.width - 1);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_HEIGHT, in.height - 1);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_CHANNEL, in.channels - 1);
+  programSdpRdma(op, /*onTheFly=*/false, in, mem, p);
   p.write(R::SDP_RDMA_D_SRC_BASE_ADDR_LOW, static_cast<uint32_t>(in.address));
   p.write(R::SDP_RDMA_D_SRC_BASE_ADDR_HIGH, static_cast<uint32_t>(in.address >> 32));
   p.write(R::SDP_RDMA_D_SRC_LINE_STRIDE, in.lineStride);

@@ -97,9 +97,9 @@ func.func @stages(%x: !f) -> !f {
 
 !f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
-// expected-error @below {{an SDP memory operand of a register program must be NVDLA operand data (#dla.bias, #dla.batchnorm, #dla.prelu, #dla.eltwise), got 'tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>'}}
-func.func @memory(%x: !f, %e: !f) -> !f {
-  %y = dla.sdp offline %x eltwise %e : !f bs <alu = sum, alu_operand = eltwise> : !f -> !f
+// expected-error @below {{an SDP memory operand of a register program must be NVDLA operand data (#dla.bias, #dla.batchnorm, #dla.prelu, #dla.eltwise) or feature data, got 'tensor<1x8x2x2xi8>'}}
+func.func @memory(%x: !f, %e: tensor<1x8x2x2xi8>) -> !f {
+  %y = dla.sdp offline %x eltwise %e : tensor<1x8x2x2xi8> bs <alu = sum, alu_operand = eltwise> : !f -> !f
   return %y : !f
 }
 }
