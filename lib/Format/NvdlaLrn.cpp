@@ -56,15 +56,16 @@ int64_t convert(int64_t v, int64_t shift) {
   return shift >= 0 ? sat(rha(v, shift), kInterpBits) : shl(v, -shift, kInterpBits);
 }
 
-int64_t mulLimited(int64_t a, int64_t b) {
-  int64_t ab = b < 0 ? -b : b, aa = a < 0 ? -a : a;
-  if (aa > kLimit / std::max<int64_t>(ab, 1))
-    return (a < 0) != (b < 0) ? -kLimit : kLimit;
-  return a * b;
+// The C model's int64 product, which wraps (the exponent underflow's
+// 2^offset bias times a 16-bit slope passes 2^63), kept within 2^62: from
+// 2^53 on the slope shift (at most 15) leaves more than 16 bits, so the
+// result saturates by sign whatever the magnitude.
+int64_t mulWrapped(int64_t a, int64_t b) {
+  return std::clamp(int64_t(uint64_t(a) * uint64_t(b)), -kLimit, kLimit);
 }
 
 int64_t edge(int64_t tableValue, int64_t d, LutSlope slope) {
-  return sat(tableValue + convert(mulLimited(d, slope.scale), slope.shift), 16);
+  return sat(tableValue + convert(mulWrapped(d, slope.scale), slope.shift), 16);
 }
 
 template <size_t N> int64_t interp(const std::array<int64_t, N> &t, int64_t idx, int64_t frac16) {

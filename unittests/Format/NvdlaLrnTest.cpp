@@ -54,6 +54,20 @@ TEST(NvdlaLrn, LookupMatchesNumpyModel) {
   }
 }
 
+// The exponent underflow's (s - start - 2^offset) * slope is the C model's
+// int64_t product, which wraps (values of test_int_cdp.py, worked by hand).
+TEST(NvdlaLrn, ExponentUnderflowProductWraps) {
+  LutProgram lut;
+  lut.le[0] = 50;
+  lut.leIndexOffset = 53;
+  lut.loStart = 1000000;
+  lut.loEnd = 1000256;
+  lut.leUflow = {2048, 7}; // 2048 * 2^53 wraps to 0: 50 + RHA(3 * 2048, 7)
+  EXPECT_EQ(cdpLookup(3, lut, 8), 98);
+  lut.leUflow = {-23978, 7}; // wraps to -598 * 2^53 - 71934
+  EXPECT_EQ(cdpLookup(3, lut, 8), -32768);
+}
+
 // The converters: int8 reads the low 8 / 25 bits of the offsets.
 TEST(NvdlaLrn, Converters) {
   EXPECT_EQ(cdpInputConvert(-128, {127, 3, 1}, 8), -256);  // SAT9

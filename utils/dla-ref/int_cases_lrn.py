@@ -78,6 +78,19 @@ def _stated(rng, bits):
     return cin, cout, lut
 
 
+def wrap_underflow(rng, lut):
+    """Move a stated configuration into the LE exponent underflow whose
+    (s - start - 2^offset) * slope wraps int64 in the C model: offsets 49..62
+    put every square sum below the first entry, slopes of any size; LO
+    underflows too half of the time, and the underflow priority picks LE."""
+    lut.update(lut_le_function="exponent", lut_le_index_offset=int(rng.integers(49, 63)),
+               lut_le_slope_uflow_scale=int(rng.integers(-32768, 32768)),
+               lut_le_slope_uflow_shift=int(rng.integers(-16, 16)), lut_uflow_priority=0)
+    if rng.random() < 0.5:
+        lut.update(lut_lo_start=(1 << 37) - 257, lut_lo_end=(1 << 37) - 1)
+    return lut
+
+
 def lut_text(lut):
     prio = lambda v: "lo" if v else "le"  # noqa: E731
     parts = [f"le_function = {lut['lut_le_function']}",
@@ -110,7 +123,9 @@ def _input(rng, shape, bits):
     return rng.integers(-mag, mag, size=shape).astype(np.int8 if bits == 8 else np.int16)
 
 
-def int_lrn_cases(rng, count):
+def int_lrn_cases(rng, count, wrap=False):
+    """wrap: every case stated and in the wrapping LE underflow
+    (wrap_underflow)."""
     cases = []
     for n in range(count):
         bits = 8 if n % 2 == 0 else 16
@@ -120,7 +135,7 @@ def int_lrn_cases(rng, count):
         size = _pick(rng, SIZES)
         x = _input(rng, shape, bits)
         ty = tensor_type(shape, t)
-        if n % 5 == 4:  # derived tables (int8 and int16): alpha, beta, k as f32
+        if n % 5 == 4 and not wrap:  # derived tables (int8 and int16): alpha, beta, k as f32
             alpha = float(np.float32(10.0 ** rng.uniform(-6, 1)))
             beta = float(np.float32(rng.uniform(0.3, 1.0)))
             k = float(np.float32(rng.uniform(0.5, 3.0)))
@@ -130,6 +145,8 @@ def int_lrn_cases(rng, count):
             cases.append(Case(f"int_lrn_derived_{t}_{n}", [(x, t)], op, e.shape, t, e))
             continue
         cin, cout, lut = _stated(rng, bits)
+        if wrap:
+            wrap_underflow(rng, lut)
         e = int_cdp.cdp_lrn(x, input_data=input_data, normalz_len=size, sqsum_bypass=0,
                             mul_bypass=0, datin_offset=cin[0], datin_scale=cin[1],
                             datin_shifter=cin[2], datout_offset=cout[0], datout_scale=cout[1],

@@ -66,10 +66,14 @@ def _convert(v, shift):
 
 
 def _mul(a, b):
-    # a * b, values beyond 2**62 kept at +-2**62 (they saturate 56 bits anyway).
-    a = as_i64(a)
-    big = np.abs(a) > LIMIT // max(abs(b), 1)
-    return np.where(big, np.sign(a) * np.sign(b) * LIMIT, np.where(big, 0, a) * b)
+    # The C model's int64 product, which wraps: the exponent underflow's
+    # 2^offset bias times a 16-bit slope passes 2^63 for offsets above about
+    # 48. The wrapped value is then kept within +-2**62: from 2**53 on, its
+    # 5-bit slope shift leaves more than 16 bits and the result saturates by
+    # sign whatever its magnitude (convert's double rounding included).
+    a = np.asarray(a, dtype=np.int64)
+    w = (a.astype(np.uint64) * np.uint64(b % (1 << 64))).astype(np.int64)
+    return np.clip(w, -LIMIT, LIMIT)
 
 
 def _edge(table_value, v, scale, shift):

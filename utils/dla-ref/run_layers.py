@@ -3,7 +3,7 @@
 and compares every output element with layer_ref.py.
 
     run_layers.py --kind conv|conv-order|sdp|pool|lrn|encoded|compressed|winograd|int-sdp|
-                         int-pool|int-conv|int-lrn
+                         int-pool|int-conv|int-lrn|int-lrn-wrap
                   [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
                   [--path reference|memref|compiled|llvm]
 
@@ -15,7 +15,8 @@ the outlined, vectorized kernels dla-run-onnx executes.
 
 --kind int-lrn: N random integer LRN layers (int_cases_lrn.py), stated and
 derived tables, compared with int_cdp.cdp_lrn; run in modules of --batch
-cases.
+cases. --kind int-lrn-wrap: stated tables in the LE exponent underflow whose
+product wraps int64 (int_cases_lrn.wrap_underflow).
 
 --path memref (encoded cases) runs the layer ops in dla.on_storage
 (dla.on_storage, made by --dla-lower-to-memref) instead; --path compiled
@@ -611,7 +612,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--kind", required=True,
                    choices=["conv", "conv-order", "sdp", "pool", "lrn", "encoded", "int-sdp",
-                            "int-pool", "int-conv", "int-lrn", "compressed", "winograd"])
+                            "int-pool", "int-conv", "int-lrn", "int-lrn-wrap", "compressed",
+                            "winograd"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -631,9 +633,9 @@ def main():
                         "--dla-compile first, then the same")
     a = p.parse_args()
     rng = np.random.default_rng(a.seed)
-    if a.kind == "int-lrn":
+    if a.kind in ("int-lrn", "int-lrn-wrap"):
         import int_cases_lrn
-        cases = int_cases_lrn.int_lrn_cases(rng, a.count)
+        cases = int_cases_lrn.int_lrn_cases(rng, a.count, wrap=a.kind == "int-lrn-wrap")
     elif a.kind == "int-sdp":
         import int_cases_sdp
         cases = int_cases_sdp.cases(rng, a.count, Case, tensor_type)
@@ -651,7 +653,7 @@ def main():
     if a.print_module:
         print(module(cases))
         return 0
-    batch = a.batch if a.kind == "int-lrn" else len(cases)
+    batch = a.batch if a.kind.startswith("int-lrn") else len(cases)
     results = []
     for i in range(0, len(cases), batch):
         results += run(cases[i:i + batch], a.opt, a.bin, a.path)

@@ -3,7 +3,8 @@
 dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
-    run_trace.py --kind conv|sdp|pool|lrn|chain --count N --seed S --build BUILD_DIR
+    run_trace.py --kind conv|sdp|sdp-mem|pool|lrn|lrn-wrap|chain --count N --seed S
+                 --build BUILD_DIR [--config nv_small|nv_large]
                  [--keep DIR] [--llvm-bin DIR]
 
 For each case: a compiled function of layers on nv_small int8 feature data
@@ -39,23 +40,36 @@ import int_cases_sdp as sdp_cases  # noqa: E402
 CONFIG = "nv_small"
 ENC = f"#dla.feature<int8, config = {CONFIG}>"
 WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
+ELT = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16"}
 
 
-def ttype(shape, enc=ENC):
-    return f"tensor<{'x'.join(map(str, shape))}xi8{', ' + enc if enc else ''}>"
+FEATURE = object()  # ttype's default: the configuration's feature encoding
+
+
+def ttype(shape, enc=FEATURE, elt="i8"):
+    enc = ENC if enc is FEATURE else enc
+    return f"tensor<{'x'.join(map(str, shape))}x{elt}{', ' + enc if enc else ''}>"
 
 
 class Case:
-    def __init__(self, name, shape, body, out_shape, weight=None, weights=()):
+    def __init__(self, name, shape, body, out_shape, weight=None, weights=(), operands=()):
         # body: the layer ops' text with %x as the input, %w the weights
         # (shape `weight`, if any) or %w0, %w1, ... (shapes `weights`), %y
-        # the result.
+        # the result; operands: SDP memory operands (name, data, encoding).
         self.name, self.shape, self.body, self.out_shape = name, shape, body, out_shape
         self.args = [("x", shape, ENC)] + ([("w", weight, WENC)] if weight else []) + \
-            [(f"w{i}", sh, WENC) for i, sh in enumerate(weights)]
+            [(f"w{i}", sh, WENC) for i, sh in enumerate(weights)] + \
+            [(n, d.shape, e) for n, d, e in operands]
+        # Each argument's element type and fixed data (None: drawn later).
+        self.elts = ["i8"] * (len(self.args) - len(operands)) + \
+            [ELT[d.dtype] for _, d, _ in operands]
+        self.data = [None] * (len(self.args) - len(operands)) + [d for _, d, _ in operands]
+
+    def arg_types(self):
+        return [ttype(sh, e, t) for (_, sh, e), t in zip(self.args, self.elts)]
 
     def layer_func(self, name="layer"):
-        params = ", ".join(f"%{n}: {ttype(sh, e)}" for n, sh, e in self.args)
+        params = ", ".join(f"%{a[0]}: {t}" for a, t in zip(self.args, self.arg_types()))
         return (f"func.func @{name}({params}) -> {ttype(self.out_shape)} {{\n"
                 f"  {self.body}\n  return %y : {ttype(self.out_shape)}\n}}\n")
 
@@ -84,6 +98,67 @@ def sdp_case(rng, n, shape=None):
     shape = (1, c, h, w)
     body = (f"%y = dla.sdp offline %x {' '.join(text)}{cvt} : {ttype(shape)} -> {ttype(shape)}")
     return Case(f"sdp_{n}", shape, body, shape)
+
+
+def _operand_encoding(rng, name, t, per_element):
+    """An SDP memory operand's encoding: the precision of its data, or int8
+    in two-byte components; per-element data in int8 atoms (the int8
+    SDP's); element-wise data also as int8 feature data."""
+    prec = "int8" if t == "i8" else "int16"
+    if name == "eltwise" and rng.random() < 0.3:
+        return ENC  # a layer's result read as it is (a residual add)
+    size = ", data_size = two_byte" if t == "i8" and rng.random() < 0.4 else ""
+    tail = f"{size}, config = {CONFIG}"
+    if name == "bias":
+        return f"#dla.bias<{'per_element' if per_element else 'per_channel'}, {prec}{tail}>"
+    if name == "batchnorm":
+        return f"#dla.batchnorm<per_channel, {prec}{tail}>"
+    if name == "prelu":
+        return f"#dla.prelu<{prec}{tail}>"
+    return f"#dla.eltwise<{prec}{tail}>"
+
+
+def sdp_mem_case(rng, n, shape=None):
+    """An SDP reading memory operands in its X stages (BS through BRDMA, BN
+    through NRDMA): per-channel bias, PReLU and batch-norm (int8, int8 in
+    two bytes, int16), per-element bias and element-wise data (int8, one or
+    two bytes); offline, or on the fly after a direct convolution. Stages
+    drawn as int_cases_sdp draws them."""
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    if shape:
+        _, c, h, w = shape
+    shape = (1, c, h, w)
+    tame = rng.random() < 0.5
+    stages = [st for st in ("bs", "bn") if rng.random() < 0.7] or ["bs"]
+    names = list(sdp_cases.SDP_OPERANDS)
+    rng.shuffle(names)
+    operands, text = [], []
+    for st in stages:
+        mem = None
+        if rng.random() < 0.85:
+            name = names.pop()
+            per_element = name == "eltwise" or (name == "bias" and rng.random() < 0.4)
+            t = "i8" if per_element else str(rng.choice(["i8", "i16"]))
+            data = sdp_cases._operand_data(rng, name, shape, t, per_element)
+            mem = sdp_cases.Operand(name, data, t)
+            operands.append((name, data, _operand_encoding(rng, name, t, per_element)))
+        text.append(f"{st} {sdp_cases._x_stage(rng, mem, tame)[0]}")
+    decl = " ".join(f"{nm} %{nm} : {ttype(d.shape, e, ELT[d.dtype])}" for nm, d, e in
+                    sorted(operands, key=lambda o: sdp_cases.SDP_OPERANDS.index(o[0])))
+    cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
+    if rng.random() < 0.5:
+        body = (f"%y = dla.sdp offline %x {decl} {' '.join(text)}{cvt} : {ttype(shape)} -> "
+                f"{ttype(shape)}")
+        return Case(f"sdp_mem_{n}", shape, body, shape, operands=operands)
+    k = int(rng.choice([1, 3]))
+    cin = int(rng.integers(1, 17))
+    ishape, wshape, conv_t = (1, cin, h, w), (c, cin, k, k), ttype(shape, None)
+    p = (k - 1) // 2
+    body = (f"%c = dla.conv direct %x, %w pad [{p}, {p}, {p}, {p}] clip_truncate "
+            f"{int(rng.integers(0, 17))} : {ttype(ishape)}, {ttype(wshape, WENC)} -> {conv_t}\n"
+            f"  %y = dla.sdp on_the_fly %c {decl} {' '.join(text)}{cvt} : {conv_t} -> "
+            f"{ttype(shape)}")
+    return Case(f"sdp_mem_{n}", ishape, body, shape, weight=wshape, operands=operands)
 
 
 def pool_case(rng, n, shape=None):
@@ -166,15 +241,21 @@ def conv_case(rng, n, shape=None):
     return Case(f"conv_{n}", shape, body, out, weight=wshape)
 
 
-def lrn_case(rng, n, shape=None):
+def lrn_case(rng, n, shape=None, wrap=False):
     """An int8 CDP layer: sizes 3..9; a third with tables derived from
     alpha, beta, k, the rest with stated tables and converters drawn as
     int_cases_lrn draws them (both LE functions, every slope and
-    priority)."""
+    priority). wrap: stated tables in the LE exponent underflow whose int64
+    product wraps (int_cases_lrn.wrap_underflow)."""
     size = int(rng.choice(lrn_cases.SIZES))
     shape = shape or (1, int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
     t = ttype(shape)
-    if rng.random() < 0.33:
+    if wrap:
+        cin, cout, lut = lrn_cases._stated(rng, 8)
+        lrn_cases.wrap_underflow(rng, lut)
+        attrs = (f"in_cvt {lrn_cases._cvt_text(cin)} out_cvt {lrn_cases._cvt_text(cout)} "
+                 f"lut {lrn_cases.lut_text(lut)}")
+    elif rng.random() < 0.33:
         alpha = float(np.float32(10.0 ** rng.uniform(-6, 1)))
         beta = float(np.float32(rng.uniform(0.3, 1.0)))
         k = float(np.float32(rng.uniform(0.5, 3.0)))
@@ -209,6 +290,7 @@ def chain_case(rng, n):
 
 
 KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
+         "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "chain": chain_case}
 
 
@@ -226,13 +308,14 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
     for k, (c, xs) in enumerate(zip(cases, inputs)):
         funcs.append(c.layer_func(f"layer_{k}"))
         names, printed = [], []
-        for i, ((_, sh, enc), x) in enumerate(zip(c.args, xs)):
-            plain = ttype(sh, None)
+        for i, ((_, sh, enc), elt, x) in enumerate(zip(c.args, c.elts, xs)):
+            plain = ttype(sh, None, elt)
+            enc_t = ttype(sh, enc, elt)
             main.append(f"  %p{k}_{i} = arith.constant {literal(x)} : {plain}\n"
-                        f"  %a{k}_{i} = dla.relayout %p{k}_{i} : {plain} -> {ttype(sh, enc)}\n")
+                        f"  %a{k}_{i} = dla.relayout %p{k}_{i} : {plain} -> {enc_t}\n")
             names.append(f"%a{k}_{i}")
-            printed.append((f"%a{k}_{i}", ttype(sh, enc)))
-        types = ", ".join(ttype(sh, e) for _, sh, e in c.args)
+            printed.append((f"%a{k}_{i}", ttype(sh, enc, elt)))
+        types = ", ".join(c.arg_types())
         main.append(f"  %y{k} = call @layer_{k}({', '.join(names)}) : ({types}) -> "
                     f"{ttype(c.out_shape)}\n")
         printed.append((f"%y{k}", ttype(c.out_shape)))
@@ -276,14 +359,19 @@ def main():
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
+    p.add_argument("--config", choices=["nv_small", "nv_large"], default="nv_small")
     a = p.parse_args()
+    global CONFIG, ENC, WENC
+    CONFIG = a.config
+    ENC = f"#dla.feature<int8, config = {CONFIG}>"
+    WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
 
     rng = np.random.default_rng(a.seed)
     cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
-    inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) for _, sh, _ in c.args]
-              for c in cases]
+    inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) if d is None else d
+               for (_, sh, _), d in zip(c.args, c.data)] for c in cases]
     results = cpu_run(cases, inputs, a.build, a.llvm_bin)
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")

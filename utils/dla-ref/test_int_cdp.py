@@ -130,6 +130,22 @@ def test_le_exponent_mode():
                **dict(base, lut_oflow_priority=0)) == [9]
 
 
+def test_exponent_underflow_product_wraps_at_64_bits():
+    # NV_NVDLA_cdp::lookup_lut_int8 forms (s - start - 2^offset) * slope in
+    # int64_t, which wraps. Offset 53, slope 2048: 2048 * 2^53 = 2^64 wraps
+    # to 0, leaving s * 2048 = 6144 for s = 3: 50 + RHA(6144, 7) = 50 + 48.
+    le = table(65, e0=50)
+    base = dict(lut_le_function="exponent", lut_le_start=0, lut_le_table=le,
+                lut_lo_start=10**6, lut_uflow_priority=0, lut_le_index_offset=53,
+                lut_le_slope_uflow_shift=7)
+    assert lut([3], lut_le_slope_uflow_scale=2048, **base) == [98]
+    # slope -23978 (run_trace.py --kind chain --seed 1, case 0, layer 4):
+    # 23978 * 2^53 = (11 * 2048 + 1450) * 2^53 wraps to (1450 - 2048) * 2^53,
+    # so (3 - 2^53) * -23978 wraps to -598 * 2^53 - 71934 < 0: -32768 (a
+    # product saturated at +2^62 would give +32767).
+    assert lut([3], lut_le_slope_uflow_scale=-23978, **base) == [-32768]
+
+
 def test_hybrid_choice_when_both_hit():
     # LE linear from 0 (entries 1 apart) and LO both hit s = 2: LE 20, LO 200
     kw = dict(lut_le_start=0, lut_le_table=table(65, e2=20), lut_lo_table=table(257, e2=200))

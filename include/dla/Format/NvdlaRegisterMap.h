@@ -109,7 +109,15 @@ namespace dlaformat::nvdla {
   X(SDP_RDMA, D_SRC_LINE_STRIDE, 0x8020)                                                           \
   X(SDP_RDMA, D_SRC_SURFACE_STRIDE, 0x8024)                                                        \
   X(SDP_RDMA, D_BRDMA_CFG, 0x8028)                                                                 \
+  X(SDP_RDMA, D_BS_BASE_ADDR_LOW, 0x802c)                                                          \
+  X(SDP_RDMA, D_BS_BASE_ADDR_HIGH, 0x8030)                                                         \
+  X(SDP_RDMA, D_BS_LINE_STRIDE, 0x8034)                                                            \
+  X(SDP_RDMA, D_BS_SURFACE_STRIDE, 0x8038)                                                         \
   X(SDP_RDMA, D_NRDMA_CFG, 0x8040)                                                                 \
+  X(SDP_RDMA, D_BN_BASE_ADDR_LOW, 0x8044)                                                          \
+  X(SDP_RDMA, D_BN_BASE_ADDR_HIGH, 0x8048)                                                         \
+  X(SDP_RDMA, D_BN_LINE_STRIDE, 0x804c)                                                            \
+  X(SDP_RDMA, D_BN_SURFACE_STRIDE, 0x8050)                                                         \
   X(SDP_RDMA, D_ERDMA_CFG, 0x8058)                                                                 \
   X(SDP_RDMA, D_FEATURE_MODE_CFG, 0x8070)                                                          \
   X(SDP_RDMA, D_SRC_DMA_CFG, 0x8074)                                                               \
@@ -372,7 +380,15 @@ DLA_F(CACC_D_DATAOUT_MAP, SURF_PACKED, 16, 1)
 DLA_F(CACC_D_CLIP_CFG, CLIP_TRUNCATE, 0, 5)
 // SDP_RDMA: the source cube and the three operand DMAs.
 DLA_F(SDP_RDMA_D_BRDMA_CFG, BRDMA_DISABLE, 0, 1)
+DLA_F(SDP_RDMA_D_BRDMA_CFG, BRDMA_DATA_USE, 1, 2)
+DLA_F(SDP_RDMA_D_BRDMA_CFG, BRDMA_DATA_SIZE, 3, 1)
+DLA_F(SDP_RDMA_D_BRDMA_CFG, BRDMA_DATA_MODE, 4, 1)
+DLA_F(SDP_RDMA_D_BRDMA_CFG, BRDMA_RAM_TYPE, 5, 1)
 DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_DISABLE, 0, 1)
+DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_DATA_USE, 1, 2)
+DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_DATA_SIZE, 3, 1)
+DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_DATA_MODE, 4, 1)
+DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_RAM_TYPE, 5, 1)
 DLA_F(SDP_RDMA_D_ERDMA_CFG, ERDMA_DISABLE, 0, 1)
 DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, FLYING_MODE, 0, 1)
 DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, IN_PRECISION, 2, 2)
@@ -492,7 +508,11 @@ inline constexpr int64_t kConvDirect = 0, kDatainFeature = 0;
 
 /// Enumerated field values used by more than one register.
 inline constexpr int64_t kRamTypeMc = 1;    // *_RAM_TYPE: MC (DBB); CV is 0
-inline constexpr int64_t kSrcReg = 0;       // *_SRC: REG; MEM is 1
+inline constexpr int64_t kSrcReg = 0, kSrcMem = 1; // *_SRC
+/// The operand DMAs' *_DATA_USE (MUL 0, ALU 1, BOTH 2), *_DATA_SIZE
+/// (ONE_BYTE 0, TWO_BYTE 1) and *_DATA_MODE (PER_KERNEL 0, PER_ELEMENT 1).
+inline constexpr int64_t kDataUseMul = 0, kDataUseAlu = 1, kDataUseBoth = 2;
+inline constexpr int64_t kDataModePerKernel = 0, kDataModePerElement = 1;
 inline constexpr int64_t kPrecisionInt8 = 0; // INT8 0, INT16 1, FP16 2
 /// Every unit's S_POINTER: PRODUCER (bit 0) picks the register group the
 /// CSB writes go to.

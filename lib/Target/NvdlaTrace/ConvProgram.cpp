@@ -25,11 +25,12 @@ using R = CsbReg;
 
 LogicalResult mlir::dla::trace::programConv(Operation *o, Operation *sdp, const CubeAddress &in,
                                             uint64_t weightAddress, int64_t weightBytes,
-                                            const CubeAddress &out, LayerProgram &p) {
+                                            const CubeAddress &out, const SdpMemSurfaces &mem,
+                                            LayerProgram &p) {
   auto op = cast<ConvOp>(o);
   // Direct mode and no bias: the translation accepts no other weights and
   // no bias surface.
-  if (sdp && failed(checkSdpProgrammable(sdp)))
+  if (sdp && failed(checkSdpProgrammable(sdp, mem)))
     return failure();
   auto wType = cast<RankedTensorType>(op.getWeight().getType());
   ArrayRef<int64_t> w = wType.getShape(); // K C R S
@@ -171,7 +172,10 @@ LogicalResult mlir::dla::trace::programConv(Operation *o, Operation *sdp, const 
                            {CDMA_D_BANK_WEIGHT_BANK, plan->allottedWeightBanks - 1}});
   // The SDP on the fly, over the accumulator's cube.
   programSdpCore(sdp, /*onTheFly=*/true, out, out, p);
+  const bool rdma = sdp && programSdpRdmaOnTheFly(sdp, out, mem, p);
   p.write(R::SDP_D_OP_ENABLE, 1);
+  if (rdma)
+    p.write(R::SDP_RDMA_D_OP_ENABLE, 1);
   p.write(R::CACC_D_OP_ENABLE, 1);
   p.write(R::CMAC_A_D_OP_ENABLE, 1);
   p.write(R::CMAC_B_D_OP_ENABLE, 1);

@@ -14,6 +14,7 @@
 #include "Program.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/NvdlaFeature.h"
 #include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaRegisterMap.h"
@@ -44,8 +45,10 @@ namespace {
 struct ValueSurface {
   Value value;
   std::string name;
-  /// Feature data; null for weights.
+  /// Feature data; null for weights and SDP operands.
   std::unique_ptr<nv::FeatureBoundLayout> layout;
+  /// An SDP memory operand's layout (an AuxBoundLayout), else null.
+  std::unique_ptr<::dlaformat::BoundLayout> aux;
   int64_t plan = -1; // index into the plan
 };
 
@@ -95,6 +98,27 @@ FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Locati
   if (!bound)
     return emitError(loc) << bound.message();
   return std::move(*bound);
+}
+
+/// Int8 feature data read by an SDP stage as its element-wise operand (a
+/// layer's result feeding a residual add): per-element int8 operand data in
+/// one-byte components has the feature format's atoms and strides.
+FailureOr<std::unique_ptr<::dlaformat::BoundLayout>>
+featureAsOperand(const nv::FeatureBoundLayout &feature, ArrayRef<int64_t> shape, Location loc) {
+  nv::AuxConfig c;
+  c.kind = nv::AuxKind::ElementWise;
+  c.mode = nv::AuxMode::PerElement;
+  c.precision = nv::Precision::Int8;
+  c.hardware = feature.getConfig().hardware;
+  c.dataSize = nv::DataSize::OneByte;
+  c.lineStride = feature.getLineStride();
+  c.surfaceStride = feature.getSurfaceStride();
+  auto bound = nv::AuxBoundLayout::bind(c, shape.vec(), 1);
+  if (!bound)
+    return emitError(loc) << bound.message();
+  std::unique_ptr<::dlaformat::BoundLayout> layout = std::move(*bound);
+  assert(layout->getStorageBytes() == feature.getStorageBytes() && "one layout, two names");
+  return layout;
 }
 
 std::string hex(uint64_t v) {
@@ -187,10 +211,30 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
   llvm::DenseSet<Value> weightValues;
   for (auto conv : func.getOps<ConvOp>())
     weightValues.insert(conv.getWeight());
+  // SDP memory operands (bias, batch-norm, element-wise, PReLU surfaces).
+  llvm::DenseSet<Value> auxValues;
+  for (auto sdp : func.getOps<SdpOp>())
+    for (nv::SdpMemOperand m : ::dlaformat::enumValues<nv::SdpMemOperand>())
+      if (Value v = getSdpMemoryOperand(sdp, m))
+        auxValues.insert(v);
   auto addSurface = [&](Value v, std::string name, int64_t first, Location loc) -> LogicalResult {
     PlannedSurface p;
     std::unique_ptr<nv::FeatureBoundLayout> feature;
-    if (weightValues.contains(v)) {
+    std::unique_ptr<::dlaformat::BoundLayout> aux;
+    auto type = cast<RankedTensorType>(v.getType());
+    if (auxValues.contains(v) && !isa_and_nonnull<FeatureAttr>(type.getEncoding())) {
+      if (!isa_and_nonnull<BiasAttr, BatchNormAttr, PReLUAttr, EltwiseAttr>(type.getEncoding()))
+        return emitError(loc) << "an SDP memory operand of a register program must be NVDLA "
+                                 "operand data (#dla.bias, #dla.batchnorm, #dla.prelu, "
+                                 "#dla.eltwise) or feature data, got "
+                              << type;
+      auto bound = bindTensorLayout(type, [&] { return emitError(loc); });
+      if (failed(bound))
+        return failure();
+      p.bytes = (*bound)->getStorageBytes();
+      p.alignment = (*bound)->getStorageAlignment();
+      aux = std::move(*bound);
+    } else if (weightValues.contains(v)) {
       if (failed(checkWeights(v, loc)))
         return failure();
       auto bound = bindTensorLayout(cast<RankedTensorType>(v.getType()),
@@ -206,11 +250,18 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
       feature = std::move(*layout);
       p.bytes = feature->getStorageBytes();
       p.alignment = feature->getStorageAlignment();
+      if (auxValues.contains(v)) {
+        auto operand = featureAsOperand(*feature, type.getShape(), loc);
+        if (failed(operand))
+          return failure();
+        aux = std::move(*operand);
+      }
     }
     p.name = name;
     p.first = p.last = first;
     surfaceOf[v] = surfaces.size();
-    surfaces.push_back({v, std::move(name), std::move(feature), static_cast<int64_t>(plan.size())});
+    surfaces.push_back({v, std::move(name), std::move(feature), std::move(aux),
+                        static_cast<int64_t>(plan.size())});
     plan.push_back(p);
     return success();
   };
@@ -250,7 +301,7 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
     return func.emitError("a program without layers has nothing to check");
   for (Value r : terminator->getOperands()) {
     auto it = surfaceOf.find(r);
-    if (it == surfaceOf.end() || weightValues.contains(r))
+    if (it == surfaceOf.end() || weightValues.contains(r) || auxValues.contains(r))
       return terminator->emitOpError("returns a value that is no feature surface of a layer or "
                                      "argument");
     plan[surfaces[it->second].plan].last = kEnd;
@@ -264,6 +315,18 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
                        s.layout->getSurfaceStride()};
   };
 
+  // The SDP's memory operands of a layer, by operand name.
+  auto memOf = [&](Operation *sdp) {
+    SdpMemSurfaces mem;
+    if (auto op = dyn_cast_or_null<SdpOp>(sdp))
+      for (nv::SdpMemOperand m : ::dlaformat::enumValues<nv::SdpMemOperand>())
+        if (Value v = getSdpMemoryOperand(op, m))
+          mem[static_cast<size_t>(m)] = {
+              addressOf(v),
+              static_cast<const nv::AuxBoundLayout *>(surfaces[surfaceOf[v]].aux.get())};
+    return mem;
+  };
+
   // Register programs.
   std::vector<LayerProgram> programs(layers.size());
   for (auto [i, layer] : llvm::enumerate(layers)) {
@@ -273,9 +336,9 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
       Value w = conv.getWeight();
       ok = programConv(op, layer.fused, cube(conv.getInput()), addressOf(w),
                        plan[surfaces[surfaceOf[w]].plan].bytes, cube(layer.result()),
-                       programs[i]);
+                       memOf(layer.fused), programs[i]);
     } else if (isa<SdpOp>(op)) {
-      ok = programSdp(op, cube(op->getOperand(0)), cube(layer.result()), programs[i]);
+      ok = programSdp(op, cube(op->getOperand(0)), cube(layer.result()), memOf(op), programs[i]);
     } else if (isa<PoolOp>(op)) {
       ok = programPdp(op, cube(op->getOperand(0)), cube(layer.result()), programs[i]);
     } else {

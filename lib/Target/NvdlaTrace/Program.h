@@ -2,10 +2,13 @@
 #ifndef DLA_LIB_TARGET_NVDLATRACE_PROGRAM_H
 #define DLA_LIB_TARGET_NVDLATRACE_PROGRAM_H
 
+#include "dla/Format/NvdlaAux.h"
 #include "dla/Format/NvdlaRegisterMap.h"
+#include "dla/Format/NvdlaSdp.h"
 
 #include "mlir/IR/Operation.h"
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -19,6 +22,16 @@ struct CubeAddress {
   int64_t width = 0, height = 0, channels = 0;
   int64_t lineStride = 0, surfaceStride = 0;
 };
+
+/// A memory operand of an SDP (bias, batch-norm, element-wise, PReLU) as
+/// its stage's DMA reads it; no layout: the op has no such operand.
+struct SdpMemSurface {
+  uint64_t address = 0;
+  const ::dlaformat::nvdla::AuxBoundLayout *layout = nullptr;
+};
+/// By ::dlaformat::nvdla::SdpMemOperand.
+using SdpMemSurfaces =
+    std::array<SdpMemSurface, ::dlaformat::enumCount<::dlaformat::nvdla::SdpMemOperand>()>;
 
 /// The writes of one layer, in order; the last ones enable its units.
 struct LayerProgram {
@@ -40,19 +53,26 @@ struct LayerProgram {
   }
 };
 
-/// dla.sdp in offline mode with register operands (kmd firmware sdp.c's
-/// processor_sdp_program): the source cube from memory, the stages, the
-/// output converter, the destination cube.
+/// dla.sdp in offline mode (kmd firmware sdp.c's processor_sdp_program):
+/// the source cube and the stages' memory operands from memory, the
+/// stages, the output converter, the destination cube.
 LogicalResult programSdp(Operation *sdp, const CubeAddress &in, const CubeAddress &out,
-                         LayerProgram &program);
+                         const SdpMemSurfaces &mem, LayerProgram &program);
 
 /// The SDP core's registers but its OP_ENABLE: the stages of `sdp` (null:
 /// every stage bypassed, identity converter), on a cube of `in`'s size
 /// read from SDP_RDMA or, on the fly, from CACC.
 void programSdpCore(Operation *sdp, bool onTheFly, const CubeAddress &in, const CubeAddress &out,
                     LayerProgram &program);
+/// SDP_RDMA's operand DMAs (BRDMA for BS, NRDMA for BN) for the memory
+/// operands `sdp` reads; whether any reads memory.
+bool programSdpOperandDmas(Operation *sdp, const SdpMemSurfaces &mem, LayerProgram &program);
+/// For an on-the-fly `sdp` with memory operands: SDP_RDMA in flying mode
+/// over the output cube `out`, its operand DMAs; whether it is needed.
+bool programSdpRdmaOnTheFly(Operation *sdp, const CubeAddress &out, const SdpMemSurfaces &mem,
+                            LayerProgram &program);
 /// Fails with a diagnostic on what the SDP program does not cover yet.
-LogicalResult checkSdpProgrammable(Operation *sdp);
+LogicalResult checkSdpProgrammable(Operation *sdp, const SdpMemSurfaces &mem);
 
 /// dla.conv direct on int8 feature data with its on-the-fly dla.sdp (or
 /// none: the SDP bypassed), as kmd firmware conv.c's processor_conv_program
@@ -61,7 +81,7 @@ LogicalResult checkSdpProgrammable(Operation *sdp);
 /// library (NvdlaConvBuffer.h).
 LogicalResult programConv(Operation *conv, Operation *sdp, const CubeAddress &in,
                           uint64_t weightAddress, int64_t weightBytes, const CubeAddress &out,
-                          LayerProgram &program);
+                          const SdpMemSurfaces &mem, LayerProgram &program);
 
 /// dla.pool offline in one split (kmd firmware pdp.c's
 /// processor_pdp_program): window, reciprocals, padding values.

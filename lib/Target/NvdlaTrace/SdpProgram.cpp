@@ -9,6 +9,7 @@
 #include "Program.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaHardware.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -43,8 +44,9 @@ const XStageRegs kBn{R::SDP_D_DP_BN_CFG, R::SDP_D_DP_BN_ALU_CFG, R::SDP_D_DP_BN_
                      SDP_D_DP_BN_MUL_CFG_BN_MUL_SHIFT_VALUE,
                      SDP_D_DP_BN_MUL_SRC_VALUE_BN_MUL_OPERAND};
 
-/// A register operand's value; memory operands are refused earlier.
+/// A register operand's value (0 for a memory operand, read from its surface).
 int64_t reg(const SdpOperand &o) { return o.reg.value_or(0); }
+int64_t src(const SdpOperand &o) { return o.mem ? kSrcMem : kSrcReg; }
 
 void programX(SdpXAttr x, const XStageRegs &r, LayerProgram &p) {
   if (!x) {
@@ -58,11 +60,11 @@ void programX(SdpXAttr x, const XStageRegs &r, LayerProgram &p) {
                   {r.mulBypass, !mul},
                   {r.mulPrelu, x.getPrelu()},
                   {r.reluBypass, !x.getRelu()}});
-  p.write(r.aluCfg, {{r.aluSrcSel, kSrcReg}, {r.aluShift, x.getAluShift()}});
+  p.write(r.aluCfg, {{r.aluSrcSel, src(x.getAluOperand())}, {r.aluShift, x.getAluShift()}});
   p.write(r.aluSrc, {{r.aluOperand, reg(x.getAluOperand())}});
   // The shift applies with MUL bypassed too (sdp.c: "MUL truncate will
   // take effect no matter MUL is bypassed or not").
-  p.write(r.mulCfg, {{r.mulSrcSel, kSrcReg}, {r.mulShift, x.getMulShift()}});
+  p.write(r.mulCfg, {{r.mulSrcSel, src(x.getMulOperand())}, {r.mulShift, x.getMulShift()}});
   p.write(r.mulSrc, {{r.mulOperand, reg(x.getMulOperand())}});
 }
 
@@ -93,11 +95,62 @@ void programY(SdpYAttr y, LayerProgram &p) {
   p.write(R::SDP_D_DP_EW_TRUNCATE_VALUE, {{SDP_D_DP_EW_TRUNCATE_VALUE_EW_TRUNCATE, y.getTruncate()}});
 }
 
-bool usesMemory(SdpXAttr x) {
-  return x && (x.getAluOperand().mem || x.getMulOperand().mem);
+/// The operand DMA of an X stage: BRDMA for BS, NRDMA for BN.
+struct XDmaRegs {
+  R cfg, addrLow, addrHigh, lineStride, surfaceStride;
+  CsbField disable, use, size, mode, ramType;
+};
+const XDmaRegs kBrdma{R::SDP_RDMA_D_BRDMA_CFG, R::SDP_RDMA_D_BS_BASE_ADDR_LOW,
+                      R::SDP_RDMA_D_BS_BASE_ADDR_HIGH, R::SDP_RDMA_D_BS_LINE_STRIDE,
+                      R::SDP_RDMA_D_BS_SURFACE_STRIDE, SDP_RDMA_D_BRDMA_CFG_BRDMA_DISABLE,
+                      SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_USE, SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_SIZE,
+                      SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_MODE, SDP_RDMA_D_BRDMA_CFG_BRDMA_RAM_TYPE};
+const XDmaRegs kNrdma{R::SDP_RDMA_D_NRDMA_CFG, R::SDP_RDMA_D_BN_BASE_ADDR_LOW,
+                      R::SDP_RDMA_D_BN_BASE_ADDR_HIGH, R::SDP_RDMA_D_BN_LINE_STRIDE,
+                      R::SDP_RDMA_D_BN_SURFACE_STRIDE, SDP_RDMA_D_NRDMA_CFG_NRDMA_DISABLE,
+                      SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_USE, SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_SIZE,
+                      SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_MODE, SDP_RDMA_D_NRDMA_CFG_NRDMA_RAM_TYPE};
+
+/// The memory operand an X stage reads (the verifier allows one).
+std::optional<SdpMemOperand> memOf(SdpXAttr x) {
+  if (!x)
+    return std::nullopt;
+  return x.getAluOperand().mem ? x.getAluOperand().mem : x.getMulOperand().mem;
 }
-bool usesMemory(SdpYAttr y) {
-  return y && (y.getAluOperand().mem || y.getMulOperand().mem);
+
+/// Programs (or disables) one X stage's DMA; whether it reads memory.
+bool programXDma(SdpXAttr x, const XDmaRegs &r, const SdpMemSurfaces &mem, LayerProgram &p) {
+  std::optional<SdpMemOperand> m = memOf(x);
+  if (!m) {
+    p.write(r.cfg, {{r.disable, 1}});
+    return false;
+  }
+  const SdpMemSurface &s = mem[static_cast<size_t>(*m)];
+  const AuxBoundLayout &layout = *s.layout;
+  // A two-component surface (batch-norm, element-wise ALU + MUL) is read
+  // whole, its components going to ALU and MUL; one component goes where
+  // the stage names it.
+  int64_t use = getComponentsPerElement(layout.getConfig()) == 2 ? kDataUseBoth
+                : x.getAluOperand().mem                        ? kDataUseAlu
+                                                               : kDataUseMul;
+  const bool perElement = layout.getConfig().mode == AuxMode::PerElement;
+  p.write(r.cfg, {{r.disable, 0},
+                  {r.use, use},
+                  {r.size, layout.getStorageComponentBytes() == 2 ? 1 : 0},
+                  {r.mode, perElement ? kDataModePerElement : kDataModePerKernel},
+                  {r.ramType, kRamTypeMc}});
+  p.write(r.addrLow, static_cast<uint32_t>(s.address));
+  p.write(r.addrHigh, static_cast<uint32_t>(s.address >> 32));
+  // Per channel: one 1x1xC run read in groups of the int8 SDP's elements
+  // per atom (the C model checks SURFACE_STRIDE = elements per group x
+  // bytes per element on a 1x1 cube); an int16 layout's shorter atoms only
+  // pad its end differently.
+  const int64_t group = getHardwareConfig(layout.getConfig().hardware).caps.memoryAtomBytes *
+                        getComponentsPerElement(layout.getConfig()) *
+                        layout.getStorageComponentBytes();
+  p.write(r.lineStride, perElement ? layout.getCube()->getLineStride() : group);
+  p.write(r.surfaceStride, perElement ? layout.getCube()->getSurfaceStride() : group);
+  return true;
 }
 } // namespace
 
@@ -126,40 +179,83 @@ void mlir::dla::trace::programSdpCore(Operation *o, bool onTheFly, const CubeAdd
   p.write(R::SDP_D_CVT_SHIFT, {{SDP_D_CVT_SHIFT_CVT_SHIFT, cvt ? cvt.getShift() : 0}});
 }
 
-LogicalResult mlir::dla::trace::checkSdpProgrammable(Operation *o) {
+bool mlir::dla::trace::programSdpOperandDmas(Operation *o, const SdpMemSurfaces &mem,
+                                             LayerProgram &p) {
+  auto op = cast<SdpOp>(o);
+  bool bs = programXDma(op.getBsAttr(), kBrdma, mem, p);
+  bool bn = programXDma(op.getBnAttr(), kNrdma, mem, p);
+  p.write(R::SDP_RDMA_D_ERDMA_CFG, {{SDP_RDMA_D_ERDMA_CFG_ERDMA_DISABLE, 1}});
+  return bs || bn;
+}
+
+/// SDP_RDMA's group: its mode, the operand DMAs, the cube it walks.
+static void programSdpRdma(SdpOp op, bool onTheFly, const CubeAddress &cube,
+                           const SdpMemSurfaces &mem, LayerProgram &p) {
+  p.write(R::SDP_RDMA_S_POINTER, 0);
+  p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG, {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, onTheFly},
+                                           {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, kPrecisionInt8},
+                                           {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION, kPrecisionInt8},
+                                           {SDP_RDMA_D_FEATURE_MODE_CFG_OUT_PRECISION, kPrecisionInt8}});
+  programSdpOperandDmas(op, mem, p);
+  p.write(R::SDP_RDMA_D_DATA_CUBE_WIDTH, cube.width - 1);
+  p.write(R::SDP_RDMA_D_DATA_CUBE_HEIGHT, cube.height - 1);
+  p.write(R::SDP_RDMA_D_DATA_CUBE_CHANNEL, cube.channels - 1);
+}
+
+bool mlir::dla::trace::programSdpRdmaOnTheFly(Operation *o, const CubeAddress &out,
+                                              const SdpMemSurfaces &mem, LayerProgram &p) {
+  auto op = cast<SdpOp>(o);
+  if (!memOf(op.getBsAttr()) && !memOf(op.getBnAttr()))
+    return false;
+  // The data comes from CACC; SDP_RDMA reads only the operands, over the
+  // output cube.
+  programSdpRdma(op, /*onTheFly=*/true, out, mem, p);
+  return true;
+}
+
+LogicalResult mlir::dla::trace::checkSdpProgrammable(Operation *o, const SdpMemSurfaces &mem) {
   auto op = cast<SdpOp>(o);
   if (!op.getBsAttr() && !op.getBnAttr() && !op.getEwAttr())
     return op.emitOpError("has no register stages (bs, bn, ew): only the stage form is "
                           "programmed");
-  if (usesMemory(op.getBsAttr()) || usesMemory(op.getBnAttr()) || usesMemory(op.getEwAttr()))
-    return op.emitOpError("reads a memory operand: only register operands are programmed yet");
-  if (op.getEwAttr() && op.getEwAttr().getLut())
+  SdpYAttr y = op.getEwAttr();
+  if (y && (y.getAluOperand().mem || y.getMulOperand().mem))
+    return op.emitOpError("reads a memory operand in ew: only bs and bn memory operands are "
+                          "programmed yet");
+  if (y && y.getLut())
     return op.emitOpError("uses the lookup table, which is not programmed yet");
+  for (SdpXAttr x : {op.getBsAttr(), op.getBnAttr()}) {
+    std::optional<SdpMemOperand> m = memOf(x);
+    if (!m)
+      continue;
+    const AuxBoundLayout *layout = mem[static_cast<size_t>(*m)].layout;
+    if (!layout)
+      return op.emitOpError() << "reads " << std::string(::dlaformat::enumName(*m))
+                              << " whose surface is no NVDLA operand data";
+    // The DMA reads per-element data in the int8 SDP's atoms (8 channels
+    // on nv_small): an int16 layout groups fewer channels per atom.
+    const AuxConfig &c = layout->getConfig();
+    if (c.mode == AuxMode::PerElement && c.precision != Precision::Int8)
+      return op.emitOpError() << "reads " << std::string(::dlaformat::enumName(*m))
+                              << " per element in int16 atoms; an int8 SDP reads int8 atoms "
+                                 "(two-byte components: data_size = two_byte)";
+  }
   return success();
 }
 
 LogicalResult mlir::dla::trace::programSdp(Operation *o, const CubeAddress &in,
-                                           const CubeAddress &out, LayerProgram &p) {
+                                           const CubeAddress &out, const SdpMemSurfaces &mem,
+                                           LayerProgram &p) {
   auto op = cast<SdpOp>(o);
   // The verifier makes an on-the-fly SDP read a convolution, whose layer
   // it joins.
   assert(op.getMode() == SdpMode::Offline && "an on-the-fly SDP is part of its convolution");
-  if (failed(checkSdpProgrammable(op)))
+  if (failed(checkSdpProgrammable(op, mem)))
     return failure();
 
   p.interrupts = {"SDP"};
-  p.write(R::SDP_RDMA_S_POINTER, 0);
-  // SDP_RDMA: the source cube from DBB, no operand DMAs.
-  p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG, {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, 0},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, kPrecisionInt8},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION, kPrecisionInt8},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_OUT_PRECISION, kPrecisionInt8}});
-  p.write(R::SDP_RDMA_D_BRDMA_CFG, {{SDP_RDMA_D_BRDMA_CFG_BRDMA_DISABLE, 1}});
-  p.write(R::SDP_RDMA_D_NRDMA_CFG, {{SDP_RDMA_D_NRDMA_CFG_NRDMA_DISABLE, 1}});
-  p.write(R::SDP_RDMA_D_ERDMA_CFG, {{SDP_RDMA_D_ERDMA_CFG_ERDMA_DISABLE, 1}});
-  p.write(R::SDP_RDMA_D_DATA_CUBE_WIDTH, in.width - 1);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_HEIGHT, in.height - 1);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_CHANNEL, in.channels - 1);
+  // SDP_RDMA: the source cube and the stages' operands from DBB.
+  programSdpRdma(op, /*onTheFly=*/false, in, mem, p);
   p.write(R::SDP_RDMA_D_SRC_BASE_ADDR_LOW, static_cast<uint32_t>(in.address));
   p.write(R::SDP_RDMA_D_SRC_BASE_ADDR_HIGH, static_cast<uint32_t>(in.address >> 32));
   p.write(R::SDP_RDMA_D_SRC_LINE_STRIDE, in.lineStride);

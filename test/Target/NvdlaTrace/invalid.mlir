@@ -97,9 +97,33 @@ func.func @stages(%x: !f) -> !f {
 
 !f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
-func.func @memory(%x: !f, %e: !f) -> !f {
-  // expected-error @below {{'dla.sdp' op reads a memory operand: only register operands are programmed yet}}
-  %y = dla.sdp offline %x eltwise %e : !f bs <alu = sum, alu_operand = eltwise> : !f -> !f
+// expected-error @below {{an SDP memory operand of a register program must be NVDLA operand data (#dla.bias, #dla.batchnorm, #dla.prelu, #dla.eltwise) or feature data, got 'tensor<1x8x2x2xi8>'}}
+func.func @memory(%x: !f, %e: tensor<1x8x2x2xi8>) -> !f {
+  %y = dla.sdp offline %x eltwise %e : tensor<1x8x2x2xi8> bs <alu = sum, alu_operand = eltwise> : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+!e = tensor<1x8x2x2xi16, #dla.eltwise<int16, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @int16_atoms(%x: !f, %e: !e) -> !f {
+  // expected-error @below {{'dla.sdp' op reads eltwise per element in int16 atoms; an int8 SDP reads int8 atoms (two-byte components: data_size = two_byte)}}
+  %y = dla.sdp offline %x eltwise %e : !e bn <alu = sum, alu_operand = eltwise> : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
+!e = tensor<1x8x2x2xi8, #dla.eltwise<int8, config = nv_large>>
+module attributes {dla.target = #dla.target<nvdla, nv_large>} {
+func.func @ew_memory(%x: !f, %e: !e) -> !f {
+  // expected-error @below {{'dla.sdp' op reads a memory operand in ew: only bs and bn memory operands are programmed yet}}
+  %y = dla.sdp offline %x eltwise %e : !e ew <alu = sum, alu_operand = eltwise> : !f -> !f
   return %y : !f
 }
 }

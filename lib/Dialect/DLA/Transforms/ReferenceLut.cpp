@@ -55,15 +55,12 @@ Value choose(Ints &m, const Outcome &le, const Outcome &lo, bool uflowLo, bool o
 
 constexpr unsigned kCdpInterpBits = 56;
 
-/// d * scale, products beyond 2^62 kept at +-2^62 (they saturate 56 bits
-/// anyway): the exponent underflow's 2^offset bias reaches 2^62.
+/// d * scale in i64, wrapping as the C model's int64_t product does (the
+/// exponent underflow's 2^offset bias times a 16-bit slope passes 2^63),
+/// then kept within +-2^62: from 2^53 on the result saturates by sign.
 Value cdpMul(Ints &m, Value d, int64_t scale) {
   constexpr int64_t limit = int64_t(1) << 62;
-  const int64_t bound = limit / std::max<int64_t>(scale < 0 ? -scale : scale, 1);
-  Value big = m.bor(m.gt(d, m.c(bound)), m.lt(d, m.c(-bound)));
-  Value sign = m.sel(m.lt(d, m.c(0)), m.c(scale < 0 ? limit : -limit),
-                     m.c(scale < 0 ? -limit : limit));
-  return m.sel(big, sign, m.mul(m.sel(big, m.c(0), d), m.c(scale)));
+  return m.max(m.min(m.mul(d, m.c(scale)), m.c(limit)), m.c(-limit));
 }
 
 /// SAT16(T[edge] + SAT56(RHA(d * scale, shift))).

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""A compiled network's hardware layers run one by one on NVIDIA's C model
+from the register programs dla-translate --dla-to-nvdla-trace writes, each
+compared bit for bit with the CPU execution (issue 28 part 4).
+
+    run_network_trace.py COMPILED.mlir --input X.npy --build BUILD_DIR
+                         [--keep DIR] [--llvm-bin DIR] [--limit N]
+
+COMPILED.mlir is the network after --dla-compile with layouts (every layer
+op on NVDLA-encoded tensors). The CPU execution runs the whole network on
+the input once, printing the storage bytes (dla.to_storage) of every
+layer's operands and result and the network's output. Each hardware layer
+(a direct convolution with its on-the-fly SDP, an offline SDP, a PDP, a CDP)
+then becomes a one-layer function whose arguments take those bytes; its
+program is written, run on the model by the trace player, and passes when
+every result byte the checks cover equals the CPU execution's. Prints one
+line per layer (its kind, result type, the model's run time) and a summary with
+the CPU execution's top class; exits 1 when a layer differs or cannot be
+programmed.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from weight_ref import _split_top
+
+LAYER = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(conv|sdp|pool|lrn)"\(([^)]*)\)')
+
+
+def signature(line):
+    """(operand types, result type) of a generic op line."""
+    head, result = line.rsplit(") -> ", 1)
+    return _split_top(head[head.rindex(" : (") + 4:]), result.strip()
+
+
+class Layer:
+    def __init__(self, lines, last):
+        self.lines, self.last = lines, last  # the op lines (a fused SDP last), its line index
+        self.result = LAYER.match(lines[-1]).group(1)
+        self.kind = "+".join(LAYER.match(l).group(2) for l in lines)
+        self.result_type = signature(lines[-1])[1]
+        inner = {LAYER.match(l).group(1) for l in lines[:-1]}
+        self.operands, self.types = [], []
+        for l in lines:
+            names = [n.strip() for n in LAYER.match(l).group(3).split(",") if n.strip()]
+            for n, t in zip(names, signature(l)[0]):
+                if n not in inner and n not in self.operands:
+                    self.operands.append(n)
+                    self.types.append(t)
+
+
+def find_layers(lines):
+    """The hardware layers in program order: each layer op, a direct
+    convolution joined by the on-the-fly SDP reading it."""
+    layers, fused = [], set()
+    for i, line in enumerate(lines):
+        m = LAYER.match(line)
+        if not m or i in fused:
+            continue
+        group, last = [line], i
+        if m.group(2) == "conv":
+            for j in range(i + 1, len(lines)):
+                n = LAYER.match(lines[j])
+                if n and n.group(2) == "sdp" and "sdp_mode on_the_fly" in lines[j] and \
+                        n.group(3).split(",")[0].strip() == m.group(1):
+                    group.append(lines[j])
+                    fused.add(j)
+                    last = j
+                    break
+        layers.append(Layer(group, last))
+    return layers
+
+
+def literal(a):
+    return 'dense<"0x' + np.ascontiguousarray(a).tobytes().hex().upper() + '">'
+
+
+def print_storage(k, v, t, n):
+    return f"""    %ts{k} = dla.to_storage {v} : {t} -> tensor<{n}xi8>
+    %tw{k} = arith.extsi %ts{k} : tensor<{n}xi8> to tensor<{n}xi32>
+    %tm{k} = bufferization.to_buffer %tw{k} : tensor<{n}xi32> to memref<{n}xi32>
+    %tu{k} = memref.cast %tm{k} : memref<{n}xi32> to memref<*xi32>
+    func.call @printMemrefI32(%tu{k}) : (memref<*xi32>) -> ()"""
+
+
+def instrumented(lines, layers, x, storage_bytes):
+    """The network as @network, printing the storage of every layer's
+    operands and result once, after the layer; @main runs it on x and
+    prints its output. Returns (module text, printed values in order)."""
+    printed, seen, after = [], set(), {}
+    for layer in layers:
+        text = []
+        for v, t in list(zip(layer.operands, layer.types)) + [(layer.result, layer.result_type)]:
+            if v not in seen:
+                seen.add(v)
+                text.append(print_storage(len(printed), v, t, storage_bytes(t)))
+                printed.append(v)
+        after[layer.last] = text
+    out = []
+    for i, line in enumerate(lines):
+        out.append(line)
+        out.extend(after.get(i, []))
+    text = "\n".join(out).replace('sym_name = "main"', 'sym_name = "network"', 1)
+    xt = f"tensor<{'x'.join(map(str, x.shape))}xf32>"
+    ret = re.search(r'sym_name = "network"', text) and \
+        re.search(r'function_type = \([^)]*\) -> (tensor<[^>]*>)', text).group(1)
+    driver = f"""  func.func private @printMemrefI32(memref<*xi32>) attributes {{llvm.emit_c_interface}}
+  func.func private @printMemrefF32(memref<*xf32>) attributes {{llvm.emit_c_interface}}
+  func.func @main() {{
+    %x = arith.constant {literal(x)} : {xt}
+    %y = func.call @network(%x) : ({xt}) -> {ret}
+    %m = bufferization.to_buffer %y : {ret} to memref<{ret[7:-1]}>
+    %u = memref.cast %m : memref<{ret[7:-1]}> to memref<*xf32>
+    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+    return
+  }}"""
+    end = text.rstrip().rindex("\n}")
+    return text[:end] + "\n" + driver + text[end:], printed
+
+
+def one_layer(layer, target):
+    """The layer as the one function of a module, its operands arguments."""
+    names = {v: f"%a{i}" for i, v in enumerate(layer.operands)}
+    body = []
+    for l in layer.lines:
+        head, rest = l.split(" = ", 1)
+        rest = re.sub(r"%[\w.$-]+", lambda m: names.get(m.group(0), m.group(0)), rest)
+        body.append(f"    {head.strip()} = {rest}")
+    params = ", ".join(f"{names[v]}: {t}" for v, t in zip(layer.operands, layer.types))
+    return (f"module attributes {{dla.target = {target}}} {{\n"
+            f"  func.func @layer({params}) -> {layer.result_type} {{\n" + "\n".join(body) +
+            f"\n    return {layer.result} : {layer.result_type}\n  }}\n}}\n")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("compiled", help="the network after --dla-compile with layouts")
+    p.add_argument("--input", required=True, help="the network's input (.npy, f32)")
+    p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
+    p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
+    p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
+    p.add_argument("--limit", type=int, help="run only the first N layers on the model")
+    a = p.parse_args()
+    build = os.path.abspath(a.build)
+    bin_dir = os.path.join(build, "bin")
+    sys.path.insert(0, os.path.join(build, "python_packages"))
+    import dla
+
+    generic = subprocess.run([os.path.join(bin_dir, "dla-opt"), a.compiled,
+                              "--mlir-print-op-generic"], capture_output=True, text=True)
+    if generic.returncode:
+        sys.exit("dla-opt failed:\n" + generic.stderr)
+    lines = generic.stdout.split("\n")
+    target = re.search(r"dla\.target = (#dla\.target<[^>]*>)", generic.stdout).group(1)
+    config = re.search(r"(nv_small|nv_large)", target).group(1)
+    layers = find_layers(lines)
+    if not layers:
+        sys.exit("no layer ops in " + a.compiled)
+    x = np.load(a.input).astype(np.float32)
+
+    module, printed = instrumented(lines, layers, x, dla.storage_bytes)
+    root = a.keep or tempfile.mkdtemp(prefix="dla-net-trace-")
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "instrumented.mlir"), "w") as f:
+        f.write(module)
+    t0 = time.time()
+    llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),
+                           "--dla-lower-to-llvm=storage-layers=true", "-"],
+                          input=module, capture_output=True, text=True)
+    if llvm.returncode:
+        sys.exit("dla-opt failed:\n" + llvm.stderr[:4000])
+    libs = ",".join(os.path.join(os.path.dirname(a.llvm_bin), "lib", lib)
+                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+    ran = subprocess.run([os.path.join(a.llvm_bin, "mlir-runner"), "-e", "main", "-O0",
+                          "-entry-point-result=void", f"-shared-libs={libs}"],
+                         input=llvm.stdout, capture_output=True, text=True)
+    if ran.returncode:
+        sys.exit("mlir-runner failed:\n" + ran.stderr[:4000])
+    chunks = ran.stdout.split("Unranked Memref")[1:]
+    if len(chunks) != len(printed) + 1:
+        sys.exit(f"expected {len(printed) + 1} printed buffers, got {len(chunks)}")
+    storage = {v: np.array([int(t) for t in re.findall(r"-?\d+", ch.split("data =", 1)[1])],
+                           np.int64).astype(np.int8).tobytes()
+               for v, ch in zip(printed, chunks)}
+    scores = [float(t) for t in re.findall(r"-?[\d.]+(?:e[-+]?\d+)?",
+                                           chunks[-1].split("data =", 1)[1])]
+    print(f"CPU execution: {len(layers)} hardware layers, {time.time() - t0:.0f} s; "
+          f"scores {scores}, top class {int(np.argmax(scores))}", flush=True)
+
+    translate = os.path.join(bin_dir, "dla-translate")
+    player = os.path.join(build, "nvdla-cmod", config, "nvdla-trace-player")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    good, total = 0, 0.0
+    chosen = layers[:a.limit] if a.limit else layers
+    failed = []
+    for i, layer in enumerate(chosen):
+        name = f"layer_{i:03d}"
+        data = os.path.join(root, name + ".data")
+        os.makedirs(data, exist_ok=True)
+        for k, v in enumerate(layer.operands):
+            with open(os.path.join(data, f"arg{k}.bin"), "wb") as f:
+                f.write(storage[v])
+        with open(os.path.join(data, "result0.bin"), "wb") as f:
+            f.write(storage[layer.result])
+        tdir = os.path.join(root, name)
+        text = one_layer(layer, target)
+        with open(os.path.join(root, name + ".mlir"), "w") as f:
+            f.write(text)
+        tr = subprocess.run([translate, "--dla-to-nvdla-trace", f"--nvdla-trace-dir={tdir}",
+                             f"--nvdla-trace-data={data}", "-"], input=text,
+                            capture_output=True, text=True)
+        what = f"{name} {layer.kind} -> {layer.result_type.split(',')[0]}>"
+        if tr.returncode:
+            print(f"{what}: not programmed: {tr.stderr.strip().splitlines()[0]}", flush=True)
+            failed.append(name)
+            continue
+        run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
+        if run.returncode:
+            print(f"{what}: C model differs: {(run.stdout + run.stderr).strip()[:2000]}",
+                  flush=True)
+            failed.append(name)
+            continue
+        good += 1
+        # The model is untimed (it reports 1 ns simulated): its time is the
+        # player's run time, as the player measures it.
+        secs = float(re.search(r"CRC checks, ([\d.]+) s", run.stdout).group(1))
+        total += secs
+        print(f"{what}: match, {secs:.1f} s on the model", flush=True)
+    print(f"{good} of {len(chosen)} layers match the CPU execution on {config}; "
+          f"{total:.0f} s on the model in all")
+    sys.exit(0 if good == len(chosen) else 1)
+
+
+if __name__ == "__main__":
+    main()
