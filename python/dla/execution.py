@@ -360,20 +360,30 @@ class ExecutionEngine:
             arrays.append(np.ascontiguousarray(a))
         return arrays
 
+    def _lookup(self, name):
+        if self._handle is None:
+            raise DLAError("the execution engine is closed")
+        symbol = _capi.to_cstr("_mlir_ciface_" + name, "function name")
+        fn = _capi.mlirExecutionEngineLookupPacked(self._handle, _capi.MlirStringRef.of(symbol))
+        if not fn:
+            raise DLAError("no function @%s with a C interface in the module" % name)
+        return fn
+
+    def generate_code(self, name):
+        """Generates the machine code of the module now rather than at the
+        first invoke (the JIT compiles on the first look-up of a symbol):
+        compile times then include it, run times do not."""
+        self._lookup(name)
+
     def invoke(self, name, inputs=()):
         """Calls `name` (compiled with llvm.emit_c_interface) on the list of
         numpy arrays `inputs`, checked against its recorded signature;
         returns the list of its results, new arrays of the shapes and dtypes
         its type gives."""
-        if self._handle is None:
-            raise DLAError("the execution engine is closed")
         if not isinstance(inputs, (list, tuple)):
             raise DLAError("@%s: inputs must be a list of numpy arrays, got a %s"
                            % (name, type(inputs).__name__))
-        symbol = _capi.to_cstr("_mlir_ciface_" + name, "function name")
-        fn = _capi.mlirExecutionEngineLookupPacked(self._handle, _capi.MlirStringRef.of(symbol))
-        if not fn:
-            raise DLAError("no function @%s with a C interface in the module" % name)
+        fn = self._lookup(name)
         sig = self.signature(name)
         arrays = self._check_inputs(sig, inputs)
         in_descs = [_to_descriptor(a) for a in arrays]

@@ -63,6 +63,9 @@ def test_integer_pool_non_contiguous_input(engine):
 def test_unknown_function(engine):
     with pytest.raises(dla.DLAError, match="no function @missing"):
         engine.invoke("missing", [])
+    with pytest.raises(dla.DLAError, match="no function @missing"):
+        engine.generate_code("missing")
+    engine.generate_code("pool")  # the machine code now; invoke finds it
 
 
 # Each mistake of a call, and its message: nothing reaches the function.

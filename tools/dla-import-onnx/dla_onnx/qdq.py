@@ -11,6 +11,8 @@ int8 symmetric activations and weights), so that the importer's QDQ path
     (scale = max|w_c| / 127, rint = round half to even, in float32 as
     numpy does for onnxruntime) under DequantizeLinear(axis);
     --per-tensor-weights: one scale. Other constant operands: per tensor;
+    no weight scale below scale_floor's (near-zero channels: their bias
+    must fit int32 and their requantization factor a rescale);
   - Conv / Gemm biases: int32 = rint(b / (x_scale * w_scale)), zero point 0.
 Nodes names: onnxruntime's (x_QuantizeLinear, x_DequantizeLinear_Output,
 w_quantized, x_scale, ...). The model's opset is kept: below 13, the
@@ -24,13 +26,19 @@ from onnx import TensorProto, helper, numpy_helper
 
 from .calibration_table import check_names
 
-# Quantizable operators -> indices of the inputs quantized (None: all).
+# Quantizable operators -> indices of the inputs quantized (None: all):
+# those the integer form has layers for (qdq_fusion: convolution, the add
+# of two feature maps, pooling, and the Relu / Clip after a convolution).
+# Other element-wise steps stay in float on the host: a requantization of
+# each (x + 3, x * relu6(x + 3), / 6 of a decomposed hardswish; a learnable
+# x * a + b) only adds error (PP-OCRv4's recognizer read blanks at every
+# step with them quantized).
 QUANT_INPUTS = {
-    "Conv": (0, 1), "Gemm": (0, 1), "MatMul": (0, 1), "Add": (0, 1), "Mul": (0, 1),
-    "Relu": (0,), "Clip": (0,), "LeakyRelu": (0,), "Sigmoid": (0,), "HardSigmoid": (0,),
+    "Conv": (0, 1), "Gemm": (0, 1), "Add": (0, 1), "Relu": (0,), "Clip": (0,),
     "MaxPool": (0,), "AveragePool": (0,), "GlobalAveragePool": (0,), "GlobalMaxPool": (0,),
-    "Concat": None,
 }
+# Quantized only after these (an activation fused into its layer).
+AFTER = {"Relu": ("Conv",), "Clip": ("Conv",)}
 BIAS_INPUT = {"Conv": 2, "Gemm": 2}
 FLOAT_TYPES = {TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.DOUBLE}
 
@@ -80,11 +88,17 @@ def quantized_tensors(model):
     types = activation_types(model)
     isfloat = lambda n: types.get(n, TensorProto.FLOAT) in FLOAT_TYPES
     acts, known = [], {i.name for i in g.input} | {i.name for i in g.initializer}
+    producer = {}
     for node in g.node:
         known.update(node.output)
+        producer.update((o, node.op_type) for o in node.output)
         if node.op_type not in QUANT_INPUTS or node.domain not in ("", "ai.onnx") \
                 or not isfloat(node.output[0]) or all(n in static for n in node.input if n):
             continue
+        if node.op_type in AFTER and producer.get(node.input[0]) not in AFTER[node.op_type]:
+            continue
+        if node.op_type == "Add" and any(n in static for n in node.input):
+            continue  # a constant added: no NVDLA layer's integer form
         idx = QUANT_INPUTS[node.op_type] or range(len(node.input))
         for name in [node.input[i] for i in idx if i < len(node.input)] + [node.output[0]]:
             if name and name not in static and isfloat(name) and name not in acts:
@@ -98,21 +112,54 @@ def _safe_scale(s):
     return np.where(s < np.finfo(np.float32).tiny, np.float32(1), s).astype(np.float32)
 
 
-def quantize_weight(w, axis):
+def quantize_weight(w, axis, floor=None):
     """(int8 values, float32 scale) of symmetric int8, per `axis` (None: per
     tensor), as onnxruntime's quantize_data: scale = max|w| / 127 and
-    rint(w / scale) in float32."""
+    rint(w / scale) in float32; no scale below `floor` (per channel, see
+    scale_floor)."""
     w = np.asarray(w, dtype=np.float32)
     if axis is None:
         scale = _safe_scale(np.max(np.abs(w)) / np.float32(127) if w.size else 0)
+        if floor is not None:
+            scale = np.maximum(scale, np.max(floor)).astype(np.float32)
         q = np.rint(w / scale)
     else:
         moved = np.moveaxis(w, axis, 0).reshape(w.shape[axis], -1)
         scale = _safe_scale(np.max(np.abs(moved), axis=1) / np.float32(127))
+        if floor is not None:
+            scale = np.maximum(scale, floor).astype(np.float32)
         shape = [1] * w.ndim
         shape[axis] = -1
         q = np.rint(w / scale.reshape(shape))
     return np.clip(q, -127, 127).astype(np.int8), scale
+
+
+# The least requantization factor x_scale * w_scale / y_scale kept: the
+# integer form's rescale (a 31-bit multiplier, shifts up to 62) and the
+# SDP's cannot represent less than 2^-32, and a fused convolution is then
+# refused (it stays on the host in float).
+MIN_FACTOR = 2.0 ** -31
+
+
+def scale_floor(bias, x_scale, y_scale, channels):
+    """Per-channel least weight scales of a Conv / Gemm whose input has
+    x_scale and output y_scale (None: unknown). A channel of near-zero
+    weights (PP-OCRv4's recognizer: max|w| of 1e-15 beside a bias of
+    0.05) otherwise gets a scale so small that its bias overflows int32
+    (onnxruntime's quantizer raises the scale for that reason too) and its
+    factor x_scale * w_scale / y_scale falls below what a rescale
+    represents. At the floor such weights round to a few levels or none:
+    their whole contribution is below 127 * 127 * K * MIN_FACTOR output
+    levels (K products per output), well under one for any real kernel."""
+    floor = np.zeros(channels, np.float64)
+    x = float(_safe_scale(x_scale))
+    if bias is not None:
+        # rint(b / (x * w)) within int32 (a margin for float32 rounding).
+        floor = np.maximum(floor, np.abs(np.asarray(bias, np.float64)).reshape(-1)[:channels]
+                           * 1.0001 / (x * (2 ** 31 - 1)))
+    if y_scale is not None:
+        floor = np.maximum(floor, MIN_FACTOR * float(_safe_scale(y_scale)) / x)
+    return floor.astype(np.float32)
 
 
 def quantize_bias(b, x_scale, w_scale):
@@ -165,16 +212,34 @@ def quantize_model(model, table, table_path="table", per_channel=True):
         nodes.append(helper.make_node("DequantizeLinear", [q_out, s, z], [dq_out], name + "_DequantizeLinear"))
         dq_of[name] = dq_out
 
+    def floor_of(node, w):
+        """scale_floor of the weight of Conv / Gemm `node` (None: its input
+        is not quantized)."""
+        x = [k for k, v in dq_of.items() if v == node.input[0]]
+        if not x:
+            return None
+        b = BIAS_INPUT[node.op_type]
+        bias = numpy_helper.to_array(inits[node.input[b]]) \
+            if len(node.input) > b and node.input[b] in inits else None
+        axis = weight_axis(node)
+        if bias is not None and (bias.ndim != 1 or bias.size != w.shape[axis]):
+            bias = None
+        return scale_floor(bias, table[x[0]], table.get(node.output[0]), w.shape[axis])
+
     def weight(node, i):
         name = node.input[i]
         per = per_channel and i == 1 and node.op_type in BIAS_INPUT
         axis = weight_axis(node) if per else None
-        key = (name, axis)
+        w = numpy_helper.to_array(inits[name])
+        floor = floor_of(node, w) if i == 1 and node.op_type in BIAS_INPUT else None
+        key = (name, axis, None if floor is None else floor.tobytes())
         if key not in weights_done:
-            q, scale = quantize_weight(numpy_helper.to_array(inits[name]), axis)
-            # A weight read per channel and per tensor gets two names.
-            taken = any(k[0] == name for k in weights_done)
+            q, scale = quantize_weight(w, axis, floor)
+            # A weight read per channel and per tensor (or with other
+            # floors) gets another name.
+            taken = sum(k[0] == name for k in weights_done)
             base = name if not taken else "%s_%s" % (name, "tensor" if axis is None else "axis%d" % axis)
+            base = base if taken < 2 else "%s_%d" % (base, taken)
             weights_done[key] = (dq(base, q, scale, np.zeros(scale.shape, np.int8), axis), scale)
         return weights_done[key]
 

@@ -13,7 +13,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from conftest import ROOT
-from dla_onnx import ImportFailure, calibrate, cli
+from dla_onnx import ImportFailure, calibrate, cli, import_model
 from dla_onnx.calibration_table import read_table, write_table
 from dla_onnx.qdq import quantize_model
 
@@ -135,6 +135,68 @@ def test_qdq_weights_per_tensor():
     assert inits["w_quantized_scale"].shape == ()
     np.testing.assert_array_equal(inits["w_quantized"], np.round(w / ws))
     assert all(not n.attribute for n in m.graph.node if n.op_type == "DequantizeLinear")
+
+
+def test_qdq_near_zero_channel_floor():
+    """A channel of near-zero weights beside a bias (PP-OCRv4's recognizer
+    has them): max|w| / 127 would make its bias overflow int32 and its
+    factor x_scale * w_scale / y_scale fall below 2^-32, which no rescale
+    represents (the fused convolution was refused, left in float). Its
+    scale rises to the least that fits both; the other channels keep
+    max|w| / 127, and the convolution fuses into the integer form."""
+    model = tiny_model()
+    w = numpy_helper.to_array(model.graph.initializer[0]).copy()
+    w[1] = w[1] * np.float32(1e-15)
+    model.graph.initializer[0].CopyFrom(numpy_helper.from_array(w, "w"))
+    b = numpy_helper.to_array(model.graph.initializer[1]).astype(np.float64)
+    m = quantize_model(model, TABLE)
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    ws = np.abs(w.astype(np.float64)).max(axis=(1, 2, 3)) / 127
+    # Channel 1: the bias within int32 needs |b| / (0.02 * (2^31 - 1)) =
+    # 1.16e-8 (with 1.0001 of margin), the factor 2^-31 * 0.05 / 0.02 =
+    # 1.16e-9; the bias's is the larger.
+    floor = abs(b[1]) * 1.0001 / (0.02 * (2 ** 31 - 1))
+    np.testing.assert_allclose(inits["w_quantized_scale"], [ws[0], floor, ws[2]], rtol=1e-6)
+    np.testing.assert_array_equal(inits["w_quantized"][1], 0)
+    np.testing.assert_array_equal(inits["w_quantized"][[0, 2]],
+                                  np.round(w[[0, 2]] / ws[[0, 2], None, None, None]))
+    bq = inits["b_quantized"].astype(np.int64)
+    assert abs(bq[1]) < 2 ** 31 - 1 and abs(bq[1]) > 2 ** 31 * 0.999
+    text = import_model(m)
+    assert "tosa.conv2d" in text and "xf32>, tensor<3x3x3x2xf32>" not in text
+    assert len([l for l in text.splitlines() if "tosa.conv2d" in l and "xi8>" in l]) == 1
+
+
+def test_qdq_hardswish_chain_stays_float():
+    """A decomposed hardswish between two convolutions (x + 3, Clip 0..6,
+    x * that, / 6), then a learnable affine (* a, + b): no layer of the
+    integer form computes these steps, so only the convolutions' inputs and
+    outputs are quantized; a requantization at each step only added error
+    (PP-OCRv4's recognizer). A Relu after a convolution is (it fuses)."""
+    w = np.ones((2, 2, 1, 1), np.float32)
+    c = lambda name, v: numpy_helper.from_array(np.array(v, np.float32), name)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c1"]),
+             helper.make_node("Add", ["c1", "three"], ["p3"]),
+             helper.make_node("Clip", ["p3", "zero", "six"], ["r6"]),
+             helper.make_node("Mul", ["c1", "r6"], ["m"]),
+             helper.make_node("Div", ["m", "six"], ["hs"]),
+             helper.make_node("Mul", ["hs", "a"], ["ha"]),
+             helper.make_node("Add", ["ha", "b"], ["aff"]),
+             helper.make_node("Conv", ["aff", "w"], ["c2"]),
+             helper.make_node("Relu", ["c2"], ["y"])]
+    g = helper.make_graph(nodes, "hs", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 3, 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 3, 3])],
+                          [numpy_helper.from_array(w, "w"), c("three", 3), c("zero", 0), c("six", 6),
+                           c("a", 0.5), c("b", 0.25)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    table = {n: 0.05 for n in ("x", "c1", "p3", "r6", "m", "hs", "ha", "aff", "c2", "y")}
+    m = quantize_model(model, table)
+    q = [n.input[0] for n in m.graph.node if n.op_type == "QuantizeLinear"]
+    assert q == ["x", "c1", "aff", "c2", "y_QuantizeLinear_Input"]
+    # The float steps read the dequantized c1 and write float.
+    ops = {n.op_type + ":" + n.output[0]: list(n.input) for n in m.graph.node}
+    assert ops["Add:p3"] == ["c1_DequantizeLinear_Output", "three"]
+    assert ops["Mul:ha"] == ["hs", "a"]
 
 
 def test_qdq_gemm_axis():
