@@ -26,19 +26,13 @@ from onnx import TensorProto, helper, numpy_helper
 
 from .calibration_table import check_names
 
-# Quantizable operators -> indices of the inputs quantized (None: all):
-# those the integer form has layers for (qdq_fusion: convolution, the add
-# of two feature maps, pooling, and the Relu / Clip after a convolution).
-# Other element-wise steps stay in float on the host: a requantization of
-# each (x + 3, x * relu6(x + 3), / 6 of a decomposed hardswish; a learnable
-# x * a + b) only adds error (PP-OCRv4's recognizer read blanks at every
-# step with them quantized).
+# Quantizable operators -> indices of the inputs quantized (None: all).
 QUANT_INPUTS = {
-    "Conv": (0, 1), "Gemm": (0, 1), "Add": (0, 1), "Relu": (0,), "Clip": (0,),
+    "Conv": (0, 1), "Gemm": (0, 1), "MatMul": (0, 1), "Add": (0, 1), "Mul": (0, 1),
+    "Relu": (0,), "Clip": (0,), "LeakyRelu": (0,), "Sigmoid": (0,), "HardSigmoid": (0,),
     "MaxPool": (0,), "AveragePool": (0,), "GlobalAveragePool": (0,), "GlobalMaxPool": (0,),
+    "Concat": None,
 }
-# Quantized only after these (an activation fused into its layer).
-AFTER = {"Relu": ("Conv",), "Clip": ("Conv",)}
 BIAS_INPUT = {"Conv": 2, "Gemm": 2}
 FLOAT_TYPES = {TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.DOUBLE}
 
@@ -88,17 +82,11 @@ def quantized_tensors(model):
     types = activation_types(model)
     isfloat = lambda n: types.get(n, TensorProto.FLOAT) in FLOAT_TYPES
     acts, known = [], {i.name for i in g.input} | {i.name for i in g.initializer}
-    producer = {}
     for node in g.node:
         known.update(node.output)
-        producer.update((o, node.op_type) for o in node.output)
         if node.op_type not in QUANT_INPUTS or node.domain not in ("", "ai.onnx") \
                 or not isfloat(node.output[0]) or all(n in static for n in node.input if n):
             continue
-        if node.op_type in AFTER and producer.get(node.input[0]) not in AFTER[node.op_type]:
-            continue
-        if node.op_type == "Add" and any(n in static for n in node.input):
-            continue  # a constant added: no NVDLA layer's integer form
         idx = QUANT_INPUTS[node.op_type] or range(len(node.input))
         for name in [node.input[i] for i in idx if i < len(node.input)] + [node.output[0]]:
             if name and name not in static and isfloat(name) and name not in acts:
