@@ -46,6 +46,20 @@ def _pad_values(rng, bits):
     return [int(v) for v in rng.integers(PAD_LO, PAD_HI + 1, size=7)]
 
 
+
+def average_attrs(rng, kw, kh, bits):
+    """Average pooling's register attributes, drawn: the op's text and the
+    drawn reciprocals and pad values (None where the op derives them)."""
+    rw, rh, pads = _recip(rng, kw), _recip(rng, kh), _pad_values(rng, bits)
+    attrs = ""
+    if rw is not None:
+        attrs += f" recip_kernel_width {rw}"
+    if rh is not None:
+        attrs += f" recip_kernel_height {rh}"
+    if pads is not None:
+        attrs += " pad_values [" + ", ".join(map(str, pads)) + "]"
+    return attrs, rw, rh, pads
+
 def _data(rng, shape, bits):
     lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     r = rng.random()
@@ -83,13 +97,8 @@ def _layer(rng, index, make_case, tensor_type):
     attrs, regs = "", {}
     rw = rh = pads = None
     if kind == "average":
-        rw, rh, pads = _recip(rng, kw), _recip(rng, kh), _pad_values(rng, bits)
-        if rw is not None:
-            attrs += f" recip_kernel_width {rw}"
-        if rh is not None:
-            attrs += f" recip_kernel_height {rh}"
+        attrs, rw, rh, pads = average_attrs(rng, kw, kh, bits)
         if pads is not None:
-            attrs += " pad_values [" + ", ".join(map(str, pads)) + "]"
             regs = {"pad_value_%dx" % (n + 1): v for n, v in enumerate(pads)}
     expected = int_pdp.pdp_pool(
         x, pooling_method=kind, kernel=(kh, kw), stride=(sh, sw), pad=tuple(pad),

@@ -176,14 +176,7 @@ def pool_case(rng, n, shape=None):
         _, c, h, w = shape
     attrs = ""
     if kind == "average":
-        rw, rh = pool_cases._recip(rng, kw), pool_cases._recip(rng, kh)
-        pads = pool_cases._pad_values(rng, 8)
-        if rw is not None:
-            attrs += f" recip_kernel_width {rw}"
-        if rh is not None:
-            attrs += f" recip_kernel_height {rh}"
-        if pads is not None:
-            attrs += " pad_values [" + ", ".join(map(str, pads)) + "]"
+        attrs = pool_cases.average_attrs(rng, kw, kh, 8)[0]
     oh = (h + pad[0] + pad[1] - kh) // sh + 1
     ow = (w + pad[2] + pad[3] - kw) // sw + 1
     shape, out = (1, c, h, w), (1, c, oh, ow)
