@@ -81,6 +81,18 @@ def seeds():
     yield _model([helper.make_node("AveragePool", ["x"], ["y"], name="avg", kernel_shape=[3, 3],
                                    strides=[1, 1], pads=[1, 1, 1, 1], count_include_pad=1)], x4, y)
     yield _model([helper.make_node("GlobalAveragePool", ["x"], ["y"], name="gap")], x4, y)
+    # The windows written from several TOSA ops (dla_onnx/windows_extra.py).
+    x5 = [_t("x", [1, 4, 5, 6, 4])]
+    yield _model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d", kernel_shape=[2, 3, 2],
+                                   pads=[1, 0, 1, 0, 1, 1], strides=[2, 1, 1], dilations=[1, 1, 2], group=2)],
+                 x5, y, [_w("w", (4, 2, 2, 3, 2))])
+    yield _model([helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="deconv3d", kernel_shape=[2, 2, 2],
+                                   strides=[2, 1, 2], pads=[0, 1, 0, 1, 0, 0], output_padding=[1, 0, 0])],
+                 x5, y, [_w("w", (4, 3, 2, 2, 2))])
+    yield _model([helper.make_node("AveragePool", ["x"], ["y"], name="avg3d", kernel_shape=[2, 3, 2],
+                                   strides=[1, 2, 2], pads=[1, 1, 0, 0, 1, 1], ceil_mode=1)], x5, y)
+    yield _model([helper.make_node("MaxPool", ["x"], ["y"], name="dpool", kernel_shape=[2, 2],
+                                   strides=[1, 2], dilations=[2, 3], pads=[1, 0, 1, 1])], x4, y, opset=12)
     yield _model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn",
                                    epsilon=1e-5)], x4, y,
                  [_w("s", (4,)), _w("b", (4,), seed=1), _w("m", (4,), seed=2),

@@ -95,9 +95,10 @@ def _inline_literal(array):
 
 def mlir_string(text):
     """`text` as an MLIR string literal (quotes, backslashes and
-    non-printable bytes escaped as \\XX)."""
+    non-printable bytes escaped as \\XX). Bytes are taken as they are: a
+    protobuf string that is not UTF-8 (a node's name) arrives as bytes."""
     out = []
-    for byte in text.encode("utf-8"):
+    for byte in text if isinstance(text, bytes) else text.encode("utf-8"):
         c = chr(byte)
         out.append(c if 0x20 <= byte < 0x7F and c not in '"\\' else "\\%02X" % byte)
     return '"%s"' % "".join(out)

@@ -222,7 +222,13 @@ def matmul_values(ctx, a, b, mm3d=None):
     bsh = b.shape if isinstance(b, Value) else np.shape(b)
     if len(ash) < 2 or len(bsh) < 2:
         ctx.fail("1-D MatMul operands are not supported")
-    batch = np.broadcast_shapes(tuple(ash[:-2]), tuple(bsh[:-2]))
+    try:
+        batch = np.broadcast_shapes(tuple(ash[:-2]), tuple(bsh[:-2]))
+    except ValueError:
+        ctx.fail("operands of shapes %s and %s: their batch axes do not broadcast" % (list(ash), list(bsh)))
+    if ash[-1] != bsh[-2]:
+        ctx.fail("operands of shapes %s and %s: %d columns against %d rows" % (list(ash), list(bsh), ash[-1],
+                                                                               bsh[-2]))
     n = int(np.prod(batch)) if batch else 1
 
     def as3d(v, sh):
@@ -252,6 +258,9 @@ def matmul(ctx):
 def gemm(ctx):
     a, b, c = ctx.input(0), ctx.input(1), ctx.input(2)
     alpha, beta = float(ctx.attr("alpha", 1.0)), float(ctx.attr("beta", 1.0))
+    ranks = [v.rank if isinstance(v, Value) else np.ndim(v) for v in (a, b)]
+    if ranks != [2, 2]:
+        ctx.fail("A and B must be matrices (ranks %s)" % ranks)
 
     def t(v):
         if isinstance(v, Value):

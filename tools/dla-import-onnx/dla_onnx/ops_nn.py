@@ -8,6 +8,7 @@ import numpy as np
 
 from .builder import Value
 from .context import TO_NCHW, TO_NHWC, Context, op_registry
+from . import windows_extra
 
 OPS = {}
 op = op_registry(OPS)
@@ -49,54 +50,58 @@ def windows_1d(fn):
 
 
 def _window(ctx, x_shape, kernel, strides, dilations, ceil_mode=False):
-    """TOSA [top, bottom, left, right] pads and output sizes for a window,
-    ONNX pads/auto_pad applied. TOSA wants (in - 1 + pads - (k - 1) * d)
-    divisible by the stride: padding that no window reaches is dropped."""
+    """TOSA [begin, end] pads per spatial axis and output sizes for a 2-D
+    (or 3-D) window, ONNX pads/auto_pad applied. TOSA wants (in - 1 + pads -
+    (k - 1) * d) divisible by the stride: padding that no window reaches is
+    dropped."""
     spatial = x_shape[2:]
-    pads = list(ctx.attr("pads", [0, 0, 0, 0]))
+    n = len(spatial)
+    pads = list(ctx.attr("pads", [0] * (2 * n)))
     auto = ctx.attr("auto_pad", "NOTSET")
     if auto in ("SAME_UPPER", "SAME_LOWER"):
-        pads = [0] * 4
-        for i in range(2):
+        pads = [0] * (2 * n)
+        for i in range(n):
             out = -(-spatial[i] // strides[i])
             total = max(0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - spatial[i])
             small, big = total // 2, total - total // 2
-            pads[i], pads[i + 2] = (small, big) if auto == "SAME_UPPER" else (big, small)
+            pads[i], pads[i + n] = (small, big) if auto == "SAME_UPPER" else (big, small)
     elif auto == "VALID":
-        pads = [0] * 4
+        pads = [0] * (2 * n)
     elif auto != "NOTSET":
         ctx.fail("auto_pad %s is not supported" % auto)
-    if len(pads) != 4:
-        ctx.fail("only 2-D windows are supported")
+    if len(pads) != 2 * n or len(kernel) != n:
+        ctx.fail("only 1-D, 2-D and 3-D windows are supported")
     tosa_pad, out, crop = [], [], []
-    for i in range(2):
-        begin, end = pads[i], pads[i + 2]
+    for i in range(n):
+        begin, end = pads[i], pads[i + n]
         span = spatial[i] + begin + end - (kernel[i] - 1) * dilations[i] - 1
         if span < 0:
             ctx.fail("the window does not fit the padded input")
-        n = span // strides[i] + 1
+        count = span // strides[i] + 1
         if ceil_mode and span % strides[i]:
-            n += 1
+            count += 1
             # ONNX drops a last window that starts in the end padding.
-            if (n - 1) * strides[i] >= spatial[i] + begin:
-                n -= 1
-        end += (n - 1) * strides[i] - span  # exact fit: drops or adds end padding
+            if (count - 1) * strides[i] >= spatial[i] + begin:
+                count -= 1
+        end += (count - 1) * strides[i] - span  # exact fit: drops or adds end padding
         # Rows no window reaches beyond the padding are cropped off the input.
         crop.append(max(0, -end))
         tosa_pad += [begin, max(0, end)]
-        out.append(n)
+        out.append(count)
     return tosa_pad, out, crop
 
 
 def _crop(ctx, xt, crop):
-    """Drops trailing rows / columns of an NHWC value that no window reads."""
+    """Drops trailing rows / columns (/ planes) of a channels-last value that
+    no window reads."""
     if not any(crop):
         return xt
-    shape = (xt.shape[0], xt.shape[1] - crop[0], xt.shape[2] - crop[1], xt.shape[3])
-    start = ctx.b.shape_value([0, 0, 0, 0])
+    rank = len(xt.shape)
+    shape = (xt.shape[0],) + tuple(d - c for d, c in zip(xt.shape[1:-1], crop)) + (xt.shape[-1],)
+    start = ctx.b.shape_value([0] * rank)
     size = ctx.b.shape_value(shape)
-    return ctx.b.op("tosa.slice %s, %s, %s : (%s, !tosa.shape<4>, !tosa.shape<4>) -> $TYPE"
-                    % (xt.name, start, size, xt.type), shape, xt.dtype)
+    return ctx.b.op("tosa.slice %s, %s, %s : (%s, !tosa.shape<%d>, !tosa.shape<%d>) -> $TYPE"
+                    % (xt.name, start, size, xt.type, rank, rank), shape, xt.dtype)
 
 
 def _ints(xs):
@@ -122,12 +127,14 @@ def conv(ctx):
     x = ctx.value(ctx.input(0))
     w = ctx.const_input(1, "the weight")
     bias = ctx.const_input(2, "the bias")
-    if x.rank != 4 or w.ndim != 4:
-        ctx.fail("only 1-D and 2-D convolutions are supported")
+    if x.rank not in (4, 5) or w.ndim != x.rank:
+        ctx.fail("only 1-D, 2-D and 3-D convolutions are supported")
     if x.dtype not in (np.float32, np.float16):
         ctx.fail("%s inputs are not supported (integer convolutions are QLinearConv, ConvInteger "
                  "or QuantizeLinear / DequantizeLinear pairs)" % x.dtype)
     w = w.astype(x.dtype)
+    if x.rank == 5:
+        return [windows_extra.conv3d(ctx, x, w, bias)]
     kernels, cpg, kh, kw = w.shape
     group = int(ctx.attr("group", 1))
     channels = x.shape[1]
@@ -170,21 +177,47 @@ def conv(ctx):
     return [ctx.transpose(y, TO_NCHW)]
 
 
+def transpose_pads(ctx, x_spatial, kernel, strides):
+    """ConvTranspose's [begin..., end...] pads and output_padding for a
+    (dilated) kernel's spatial sizes: from pads, or from output_shape /
+    auto_pad (ONNX: total = s * (in - 1) + extra + k - out; a negative
+    total means extra rows at the end, where floor division puts them)."""
+    n = len(kernel)
+    auto = ctx.attr("auto_pad", "NOTSET")
+    if auto not in ("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"):
+        ctx.fail("auto_pad %s is not supported" % auto)
+    pads = list(ctx.attr("pads", [0] * (2 * n)))
+    extra = list(ctx.attr("output_padding", [0] * n))
+    target = ctx.attr("output_shape")
+    if target is None and auto in ("SAME_UPPER", "SAME_LOWER"):
+        target = [x_spatial[i] * strides[i] for i in range(n)]
+    if auto == "VALID":
+        pads = [0] * (2 * n)
+    if target is not None:
+        target = list(target)[-n:]
+        for i, k in enumerate(kernel):
+            total = strides[i] * (x_spatial[i] - 1) + extra[i] + k - int(target[i])
+            if auto == "SAME_UPPER":
+                pads[i], pads[i + n] = total // 2, total - total // 2
+            else:
+                pads[i], pads[i + n] = total - total // 2, total // 2
+    return pads, extra
+
+
 @op("ConvTranspose")
 @windows_1d
 def conv_transpose(ctx):
     x = ctx.value(ctx.input(0))
     w = ctx.const_input(1, "the weight")
     bias = ctx.const_input(2, "the bias")
-    if x.rank != 4 or w.ndim != 4:
-        ctx.fail("only 1-D and 2-D transposed convolutions are supported")
+    if x.rank not in (4, 5) or w.ndim != x.rank:
+        ctx.fail("only 1-D, 2-D and 3-D transposed convolutions are supported")
     if x.dtype not in (np.float32, np.float16):
         ctx.fail("%s inputs are not supported (float32 and float16 are)" % x.dtype)
     if int(ctx.attr("group", 1)) != 1:
         ctx.fail("grouped transposed convolutions are not supported")
-    auto = ctx.attr("auto_pad", "NOTSET")
-    if auto not in ("NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"):
-        ctx.fail("auto_pad %s is not supported" % auto)
+    if x.rank == 5:
+        return [windows_extra.conv_transpose3d(ctx, x, w, bias)]
     dilations = list(ctx.attr("dilations", [1, 1]))
     if dilations != [1, 1]:
         # A dilated kernel is the kernel with d - 1 zeros between its taps.
@@ -194,23 +227,7 @@ def conv_transpose(ctx):
         w = dilated
     cin, cout, kh, kw = w.shape
     strides = ctx.attr("strides", [1, 1])
-    pads = list(ctx.attr("pads", [0, 0, 0, 0]))
-    extra = list(ctx.attr("output_padding", [0, 0]))
-    target = ctx.attr("output_shape")
-    if target is None and auto in ("SAME_UPPER", "SAME_LOWER"):
-        target = [x.shape[2] * strides[0], x.shape[3] * strides[1]]
-    if auto == "VALID":
-        pads = [0, 0, 0, 0]
-    if target is not None:
-        # ONNX: the pads that give output_shape; a negative total means
-        # extra rows at the end (Python's floor division puts them there).
-        target = list(target)[-2:]
-        for i, k in enumerate((kh, kw)):
-            total = strides[i] * (x.shape[2 + i] - 1) + extra[i] + k - int(target[i])
-            if auto == "SAME_UPPER":
-                pads[i], pads[i + 2] = total // 2, total - total // 2
-            else:
-                pads[i], pads[i + 2] = total - total // 2, total // 2
+    pads, extra = transpose_pads(ctx, x.shape[2:], (kh, kw), strides)
     # ONNX: out = s * (in - 1) + extra + k - begin - end; TOSA out_pad is
     # added to (in - 1) * s + k on each side.
     out_pad = [-pads[0], -pads[2] + extra[0], -pads[1], -pads[3] + extra[1]]
@@ -229,49 +246,63 @@ def conv_transpose(ctx):
     return [ctx.transpose(y, TO_NCHW)]
 
 
-def _pool(ctx, kind, x, kernel, strides, pad, out, crop=(0, 0)):
+def pool2d(ctx, kind, xt, kernel, strides, pad, out):
+    """TOSA's max_pool2d / avg_pool2d of an NHWC value."""
     b = ctx.b
-    xt = _crop(ctx, ctx.transpose(x, TO_NHWC), crop)
-    shape = (x.shape[0], out[0], out[1], x.shape[1])
+    shape = (xt.shape[0], out[0], out[1], xt.shape[3])
     attrs = "kernel = array<i64: %s>, pad = array<i64: %s>, stride = array<i64: %s>" % (
         _ints(kernel), _ints(pad), _ints(strides))
     if kind == "max":
-        y = b.op("tosa.max_pool2d %s {%s} : (%s) -> $TYPE" % (xt.name, attrs, xt.type), shape, x.dtype)
-    else:
-        zp = b.zero_point(x.dtype)
-        y = b.op("tosa.avg_pool2d %s, %s, %s {acc_type = %s, %s} : (%s, %s, %s) -> $TYPE"
-                 % (xt.name, zp.name, zp.name, "f32" if x.dtype.kind == "f" else "i32", attrs, xt.type, zp.type, zp.type), shape, x.dtype)
-    return ctx.transpose(y, TO_NCHW)
+        return b.op("tosa.max_pool2d %s {%s} : (%s) -> $TYPE" % (xt.name, attrs, xt.type), shape, xt.dtype)
+    zp = b.zero_point(xt.dtype)
+    return b.op("tosa.avg_pool2d %s, %s, %s {acc_type = %s, %s} : (%s, %s, %s) -> $TYPE"
+                % (xt.name, zp.name, zp.name, "f32" if xt.dtype.kind == "f" else "i32", attrs, xt.type,
+                   zp.type, zp.type), shape, xt.dtype)
+
+
+def _pool(ctx, kind, x, kernel, strides, pad, out, crop=(0, 0)):
+    xt = _crop(ctx, ctx.transpose(x, TO_NHWC), crop)
+    return ctx.transpose(pool2d(ctx, kind, xt, kernel, strides, pad, out), TO_NCHW)
 
 
 @op("MaxPool", "AveragePool")
 @windows_1d
 def pool(ctx):
     x = ctx.value(ctx.input(0))
-    if x.rank != 4:
-        ctx.fail("only 1-D and 2-D pooling is supported")
+    if x.rank not in (4, 5):
+        ctx.fail("only 1-D, 2-D and 3-D pooling is supported")
     if len(ctx.node.output) > 1 and ctx.node.output[1]:
         ctx.fail("the Indices output is not supported")
     if x.dtype.kind == "u":
         ctx.fail("unsigned %s pooling is not supported (TOSA's integers are signed)" % x.dtype)
+    spatial = x.rank - 2
     kernel = ctx.attr("kernel_shape")
-    strides = ctx.attr("strides", [1, 1])
-    if list(ctx.attr("dilations", [1, 1])) != [1, 1]:
-        ctx.fail("dilated pooling is not supported")
-    pad, out, crop = _window(ctx, x.shape, kernel, strides, [1, 1], bool(ctx.attr("ceil_mode", 0)))
-    if ctx.node.op_type == "AveragePool" and ctx.attr("count_include_pad", 0) and any(pad):
+    strides = ctx.attr("strides", [1] * spatial)
+    dilations = list(ctx.attr("dilations", [1] * spatial))
+    kind = "max" if ctx.node.op_type == "MaxPool" else "avg"
+    include_pad = kind == "avg" and bool(ctx.attr("count_include_pad", 0))
+    pad, out, crop = _window(ctx, x.shape, kernel, strides, dilations, bool(ctx.attr("ceil_mode", 0)))
+    if dilations != [1] * spatial:
+        if spatial != 2:
+            ctx.fail("dilated 3-D pooling is not supported")
+        if x.dtype.kind != "f":
+            ctx.fail("dilated %s pooling is not supported (float inputs are)" % x.dtype)
+        return [windows_extra.dilated_pool2d(ctx, kind, x, kernel, strides, dilations, pad, out, crop,
+                                             include_pad)]
+    if include_pad and any(pad):
         # Padding counts: pad with zeros first, then average unpadded.
         b = ctx.b
-        padded = (x.shape[0], x.shape[1], x.shape[2] + pad[0] + pad[1], x.shape[3] + pad[2] + pad[3])
-        p = b.shape_value([0, 0, 0, 0, pad[0], pad[1], pad[2], pad[3]])
+        padded = x.shape[:2] + tuple(d + pad[2 * i] + pad[2 * i + 1] for i, d in enumerate(x.shape[2:]))
+        p = b.shape_value([0, 0, 0, 0] + list(pad))
         zero = b.const(np.zeros((1,), x.dtype))
-        x = b.op("tosa.pad %s, %s, %s : (%s, !tosa.shape<8>, %s) -> $TYPE"
-                 % (x.name, p, zero.name, x.type, zero.type), padded, x.dtype)
-        pad = [0, 0, 0, 0]
-    if any(p >= k for p, k in zip(pad, (kernel[0], kernel[0], kernel[1], kernel[1]))):
+        x = b.op("tosa.pad %s, %s, %s : (%s, !tosa.shape<%d>, %s) -> $TYPE"
+                 % (x.name, p, zero.name, x.type, 2 * x.rank, zero.type), padded, x.dtype)
+        pad = [0] * (2 * spatial)
+    if any(p >= kernel[i // 2] for i, p in enumerate(pad)):
         ctx.fail("padding as large as the window is not supported")
-    return [_pool(ctx, "max" if ctx.node.op_type == "MaxPool" else "avg", x, kernel, strides, pad, out,
-                  crop)]
+    if spatial == 3:
+        return [windows_extra.pool3d(ctx, kind, x, kernel, strides, pad, out, crop)]
+    return [_pool(ctx, kind, x, kernel, strides, pad, out, crop)]
 
 
 @op("GlobalAveragePool", "GlobalMaxPool")

@@ -90,6 +90,10 @@ def _isolated(fn):
         os.close(read)
         import faulthandler
         faulthandler.disable()  # a crash is expected here: reported by the parent
+        # ... and glibc's own report of a corrupted heap ("free(): invalid
+        # next size") goes nowhere: to stderr, not the terminal, then away.
+        os.environ["LIBC_FATAL_STDERR_"] = "1"
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
         try:
             try:
                 payload = (fn(), None)

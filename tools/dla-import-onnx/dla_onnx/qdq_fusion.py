@@ -196,7 +196,7 @@ class Fusion:
 
     def _pool(self, i):
         n = self.nodes[i]
-        _need(len(n.output) == 1 or not n.output[1])
+        _need(len(n.input) >= 1 and (len(n.output) == 1 or not n.output[1]))
         x = self._act(n.input[0])
         return self._q(n.output[0]), [i], (x,)
 

@@ -249,8 +249,14 @@ def test_converter_failure_is_named():
      r"axis 4 is outside the input's rank 4"),
     (helper.make_node("InstanceNormalization", ["x", "s", "s"], ["y"], name="n"), [("s", np.ones(3, np.float32))],
      r"scale \[3\] and bias \[3\] must have the 4 channels of the input"),
+    (helper.make_node("Gemm", ["x", "w"], ["y"], name="n"), [("w", np.ones((3, 2), np.float32))],
+     r"A and B must be matrices \(ranks \[4, 2\]\)"),
+    (helper.make_node("MatMul", ["x", "w"], ["y"], name="n"), [("w", np.ones((5, 2), np.float32))],
+     r"operands of shapes \[1, 4, 3, 3\] and \[5, 2\]: 3 columns against 5 rows"),
+    (helper.make_node("MatMul", ["x", "w"], ["y"], name="n"), [("w", np.ones((2, 3, 3, 2), np.float32))],
+     r"operands of shapes \[1, 4, 3, 3\] and \[2, 3, 3, 2\]: their batch axes do not broadcast"),
     (helper.make_node("Conv", ["x", "w"], ["y"], name="n"), [("w", np.ones((1, 4, 1, 1, 1), np.float32))],
-     r"only 1-D and 2-D convolutions are supported"),
+     r"only 1-D, 2-D and 3-D convolutions are supported"),
 ])
 def test_diagnostics_name_the_node(node, inits, message):
     m = make([node], randn(1, 4, 3, 3), list(node.output), inits)
