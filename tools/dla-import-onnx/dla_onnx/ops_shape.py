@@ -13,7 +13,9 @@ from onnx import numpy_helper
 
 from .builder import Value, onnx_dtype
 from .context import op_registry
+from . import resample
 from .ops_layout import gather_dynamic
+from .ops_math import matmul_values
 
 OPS = {}
 op = op_registry(OPS)
@@ -148,17 +150,26 @@ def slice_(ctx):
         index[a] = slice(*slice(int(s), int(e), int(st)).indices(shape[a]))
     if not isinstance(x, Value):
         return [np.ascontiguousarray(np.asarray(x)[tuple(index)])]
-    if any(i.step != 1 for i in index if i != slice(None)):
-        ctx.fail("strided Slice of a tensor is not supported")
-    begin, size = [], []
-    for i, d in zip(index, shape):
-        lo, hi, _ = i.indices(d)
-        begin.append(lo)
-        size.append(max(0, hi - lo))
+    # Unit steps are one tosa.slice; other steps gather their elements.
+    picked = [np.arange(*i.indices(d)) for i, d in zip(index, shape)]
+    if any(p.size == 0 for p in picked):
+        ctx.fail("an empty result (shape %s): TOSA has no empty tensors" % [p.size for p in picked])
+    begin, size, strided = [], [], []
+    for a, (i, p) in enumerate(zip(index, picked)):
+        unit = i.step == 1
+        begin.append(int(p[0]) if unit else 0)
+        size.append(p.size if unit else shape[a])
+        if not unit:
+            strided.append(a)
     b = ctx.b
-    return [b.op("tosa.slice %s, %s, %s : (%s, !tosa.shape<%d>, !tosa.shape<%d>) -> $TYPE"
+    y = x
+    if begin != [0] * len(shape) or size != shape:
+        y = b.op("tosa.slice %s, %s, %s : (%s, !tosa.shape<%d>, !tosa.shape<%d>) -> $TYPE"
                  % (x.name, b.shape_value(begin), b.shape_value(size), x.type, len(shape), len(shape)),
-                 size, x.dtype)]
+                 size, x.dtype)
+    for a in strided:
+        y = gather_dynamic(ctx, y, ctx.value(picked[a].astype(np.int32)), a)
+    return [y]
 
 
 @op("Concat")
@@ -289,48 +300,41 @@ def _linear_axis(ctx, coord, size, out, ratio):
 @op("Resize", "Upsample")
 def resize(ctx):
     x = ctx.value(ctx.input(0))
-    if x.rank != 4:
-        ctx.fail("only rank-4 Resize is supported")
     mode = ctx.attr("mode", "nearest")
+    roi = None
     if ctx.node.op_type == "Upsample" or ctx.opset < 11:
         scales = ctx.attr("scales") if ctx.opset < 9 else ctx.const_input(1, "scales")
         sizes = None
     else:
-        roi_scales = [ctx.const_input(i, "scales/sizes") for i in (2, 3)]
-        scales, sizes = roi_scales
+        roi, scales, sizes = (ctx.const_input(i, "roi/scales/sizes") for i in (1, 2, 3))
         if scales is not None and np.size(scales) == 0:
             scales = None
     if sizes is None and scales is None:
         ctx.fail("neither scales nor sizes is given")
+    if int(ctx.attr("antialias", 0)) or ctx.attr("axes") is not None or \
+            ctx.attr("keep_aspect_ratio_policy", "stretch") != "stretch":
+        ctx.fail("antialias, axes and keep_aspect_ratio_policy (opset 18) are not supported")
     given = np.asarray(sizes if sizes is not None else scales, dtype=np.float64).reshape(-1)
     if given.size != x.rank or not np.all(np.isfinite(given)) or np.any(given <= 0):
         ctx.fail("%s %s: %d positive finite values expected"
                  % ("sizes" if sizes is not None else "scales", given.tolist(), x.rank))
     if sizes is not None:
         out = [int(d) for d in given]
+        factors = [o / i for o, i in zip(out, x.shape)]
     else:
         out = [int(np.floor(d * float(s))) for d, s in zip(x.shape, given)]
-    if out[:2] != list(x.shape[:2]):
-        ctx.fail("Resize may only scale the spatial dimensions")
+        factors = [float(s) for s in given]
+    if any(o < 1 for o in out):
+        ctx.fail("an output of shape %s: TOSA has no empty tensors" % out)
     coord = ctx.attr("coordinate_transformation_mode", "half_pixel" if ctx.opset >= 11 else "asymmetric")
-    if mode == "nearest":
-        nearest = ctx.attr("nearest_mode", "round_prefer_floor")
-        integer_up = all(o % i == 0 for o, i in zip(out[2:], x.shape[2:]))
-        # Integer upsampling reads input floor(out / s) under asymmetric +
-        # floor and under half_pixel + round_prefer_*: TOSA's nearest.
-        floor_like = coord == "asymmetric" and (nearest == "floor" or ctx.opset < 11)
-        half_like = (coord in ("half_pixel", "pytorch_half_pixel") and integer_up and
-                     nearest in ("round_prefer_floor", "round_prefer_ceil"))
-        if not (floor_like or half_like):
-            ctx.fail("nearest Resize needs asymmetric coordinates with floor rounding, or integer "
-                     "upsampling")
-        tosa_mode = "NEAREST_NEIGHBOR"
-    elif mode == "linear":
-        if coord not in ("asymmetric", "align_corners", "half_pixel", "pytorch_half_pixel"):
-            ctx.fail("linear Resize with coordinate_transformation_mode %s is not supported" % coord)
-        tosa_mode = "BILINEAR"
-    else:
+    nearest = ctx.attr("nearest_mode", "round_prefer_floor" if ctx.opset >= 11 else "floor")
+    if mode not in ("nearest", "linear", "cubic"):
         ctx.fail("Resize mode %s is not supported" % mode)
+    if coord not in resample.COORDINATE_MODES or nearest not in resample.NEAREST_MODES:
+        ctx.fail("coordinate_transformation_mode %s / nearest_mode %s is not supported" % (coord, nearest))
+    tosa_mode = _tosa_resize_mode(ctx, x, out, mode, coord, nearest)
+    if tosa_mode is None:
+        return [_resize_by_matrices(ctx, x, out, factors, sizes is not None, mode, coord, nearest, roi)]
     ih, iw, oh, ow = x.shape[2], x.shape[3], out[2], out[3]
     # TOSA: out = ((in - 1) * n - offset + border) / d + 1 with scale
     # [y_n, y_d, x_n, x_d] = [out, in, ...] and offset 0 (asymmetric).
@@ -355,6 +359,82 @@ def resize(ctx):
              % (xt.name, b.shape_value(scale), b.shape_value(offset), b.shape_value(border), tosa_mode, xt.type),
              (x.shape[0], oh, ow, x.shape[1]), x.dtype)
     return [ctx.transpose(y, (0, 3, 1, 2))]
+
+
+def _tosa_resize_mode(ctx, x, out, mode, coord, nearest):
+    """TOSA's resize mode when tosa.resize computes this Resize, else None:
+    a rank-4 input scaled in height and width only, nearest with floor
+    rounding of asymmetric coordinates or integer upsampling of half-pixel
+    ones, or linear in four of the coordinate modes."""
+    if x.rank != 4 or out[:2] != list(x.shape[:2]):
+        return None
+    if mode == "nearest":
+        integer_up = all(o % i == 0 for o, i in zip(out[2:], x.shape[2:]))
+        # Integer upsampling reads input floor(out / s) under asymmetric +
+        # floor and under half_pixel + round_prefer_*: TOSA's nearest.
+        floor_like = coord == "asymmetric" and nearest == "floor"
+        half_like = (coord in ("half_pixel", "pytorch_half_pixel") and integer_up and
+                     nearest in ("round_prefer_floor", "round_prefer_ceil"))
+        return "NEAREST_NEIGHBOR" if floor_like or half_like else None
+    if mode == "linear" and coord in ("asymmetric", "align_corners", "half_pixel", "pytorch_half_pixel"):
+        return "BILINEAR"
+    return None
+
+
+def _resize_by_matrices(ctx, x, out, factors, sizes, mode, coord, nearest, roi):
+    """A Resize tosa.resize cannot compute (cubic, the other coordinate and
+    rounding modes, any axis): one constant interpolation matrix per
+    resized axis (dla_onnx/resample.py), applied as a matrix product, then
+    the extrapolation value where tf_crop_and_resize reads outside."""
+    if x.dtype.kind != "f" and mode != "nearest":
+        ctx.fail("%s Resize in mode %s / %s is not supported (float inputs are)" % (x.dtype, mode, coord))
+    rank = x.rank
+    if roi is not None and np.size(roi):
+        roi = np.asarray(roi, np.float64).reshape(-1)
+        if roi.size != 2 * rank or not np.all(np.isfinite(roi)):
+            ctx.fail("roi %s: %d finite values expected" % (roi.tolist(), 2 * rank))
+    elif coord == "tf_crop_and_resize":
+        ctx.fail("tf_crop_and_resize needs a roi")
+    cubic_a = float(ctx.attr("cubic_coeff_a", -0.75))
+    exclude = bool(ctx.attr("exclude_outside", 0))
+    extrapolation = float(ctx.attr("extrapolation_value", 0.0))
+    outside = np.zeros(out, bool)
+    y = x
+    for axis in range(rank):
+        window = (roi[axis], roi[axis + rank]) if coord == "tf_crop_and_resize" else (0.0, 1.0)
+        length = out[axis] if sizes else x.shape[axis] * factors[axis]
+        m, off = resample.axis_matrix(x.shape[axis], out[axis], factors[axis], coord, mode, nearest, cubic_a,
+                                      exclude, window, length)
+        if m.shape[0] == m.shape[1] and np.array_equal(m, np.eye(m.shape[0])):
+            continue
+        outside |= off.reshape([-1 if a == axis else 1 for a in range(rank)])
+        if mode == "nearest":
+            # One 1 per row: a gather, exact for every value (inf included).
+            y = gather_dynamic(ctx, y, ctx.value(np.argmax(m, axis=1).astype(np.int32)), axis)
+        else:
+            y = _along_axis(ctx, y, axis, m)
+    if outside.any():
+        mask = ctx.value(outside)
+        fill = ctx.value(np.full((1,) * rank, extrapolation, x.dtype))
+        y = ctx.b.op("tosa.select %s, %s, %s : (%s, %s, %s) -> $TYPE"
+                     % (mask.name, fill.name, y.name, mask.type, fill.type, y.type), y.shape, y.dtype)
+    return y
+
+
+def _along_axis(ctx, v, axis, m):
+    """sum over i of m[o, i] * v[..., i, ...] along `axis`: a matrix product
+    with that axis last."""
+    rank = len(v.shape)
+    perm = [a for a in range(rank) if a != axis] + [axis]
+    moved = v if axis == rank - 1 else ctx.transpose(v, perm)
+    rows = int(np.prod(moved.shape[:-1]))
+    flat = ctx.reshape(moved, (1, rows, moved.shape[-1]))
+    y = matmul_values(ctx, flat, np.ascontiguousarray(m.T[None]).astype(v.dtype))
+    y = ctx.reshape(y, moved.shape[:-1] + (m.shape[0],))
+    if axis == rank - 1:
+        return y
+    back = [perm.index(a) for a in range(rank)]
+    return ctx.transpose(y, back)
 
 
 # Numpy evaluation of nodes whose inputs are all constants (beyond the ones

@@ -173,7 +173,20 @@ def test_unsupported_modes_are_diagnosed():
            r"^node 'mp' \(MaxPool\): unsigned uint8 pooling is not supported")
     roi = numpy_helper.from_array(np.zeros((8,), np.float32), "roi")
     sizes = numpy_helper.from_array(np.array([1, 2, 2, 2], np.int64), "sizes")
-    _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", mode="linear",
+    _fails([helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="rs", mode="linear",
                              coordinate_transformation_mode="tf_crop_and_resize")], [x], [y],
-           [roi, sizes], r"^node 'rs' \(Resize\): linear Resize with coordinate_transformation_mode "
-                         r"tf_crop_and_resize is not supported$")
+           [sizes], r"^node 'rs' \(Resize\): tf_crop_and_resize needs a roi$")
+    _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", mode="cubic",
+                             coordinate_transformation_mode="tf_crop_and_resize")], [x], [y],
+           [numpy_helper.from_array(np.zeros((3,), np.float32), "roi"), sizes],
+           r"^node 'rs' \(Resize\): roi \[0.0, 0.0, 0.0\]: 8 finite values expected$")
+    _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", mode="area")], [x], [y],
+           [roi, sizes], r"^node 'rs' \(Resize\): Resize mode area is not supported$")
+    _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs",
+                             coordinate_transformation_mode="half_pixel_symmetric")], [x], [y],
+           [roi, sizes], r"^node 'rs' \(Resize\): coordinate_transformation_mode half_pixel_symmetric / "
+                         r"nearest_mode round_prefer_floor is not supported$")
+    i32 = helper.make_tensor_value_info("x", onnx.TensorProto.INT32, [1, 2, 3, 3])
+    _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", mode="cubic")], [i32], [y],
+           [roi, sizes], r"^node 'rs' \(Resize\): int32 Resize in mode cubic / half_pixel is not supported "
+                         r"\(float inputs are\)$")

@@ -108,9 +108,13 @@ def test_weights_as_inputs_name_the_node():
         import_model(onnx.load(os.path.join(NODE_DIR, "test_conv_with_strides_padding", "model.onnx")))
 
 
-def test_non_integer_nearest_resize_is_refused():
-    with pytest.raises(ImportFailure, match=r"\(Resize\): nearest Resize needs asymmetric coordinates"):
-        import_model(load("test_resize_upsample_sizes_nearest"))
+def test_resize_beyond_tosa_is_gathers_and_products(verify):
+    """Nearest Resize tosa.resize cannot compute gathers its rows and
+    columns; cubic is a constant interpolation matrix per axis."""
+    found = ops(verify(import_model(load("test_resize_upsample_sizes_nearest"))))
+    assert "tosa.resize" not in found and found.count("tosa.gather") == 2, found
+    found = ops(verify(import_model(load("test_resize_upsample_scales_cubic"))))
+    assert "tosa.resize" not in found and found.count("tosa.matmul") == 2, found
 
 
 def test_sweep_never_crashes():
