@@ -166,7 +166,7 @@ def _axes(ctx, rank, position=1):
     axes = ctx.attr("axes")
     if axes is None and ctx.input(position) is not None:
         axes = ctx.const_input(position, "axes").tolist()
-    if axes is None or len(axes) == 0:
+    if axes is None or np.size(axes) == 0:
         # Omitted or empty axes reduce everything, unless (opset 13+)
         # noop_with_empty_axes makes the node an identity.
         axes = [] if int(ctx.attr("noop_with_empty_axes", 0)) else list(range(rank))

@@ -297,6 +297,11 @@ def _linear_axis(ctx, coord, size, out, ratio):
     return n, d, offset, border
 
 
+# The largest interpolation matrix a linear / cubic Resize axis is written
+# with (16 Mi entries, 32 MiB in f16 after the import's 128 MiB of f64).
+MAX_MATRIX = 1 << 24
+
+
 @op("Resize", "Upsample")
 def resize(ctx):
     x = ctx.value(ctx.input(0))
@@ -383,12 +388,15 @@ def _tosa_resize_mode(ctx, x, out, mode, coord, nearest):
 
 def _resize_by_matrices(ctx, x, out, factors, sizes, mode, coord, nearest, roi):
     """A Resize tosa.resize cannot compute (cubic, the other coordinate and
-    rounding modes, any axis): one constant interpolation matrix per
-    resized axis (dla_onnx/resample.py), applied as a matrix product, then
-    the extrapolation value where tf_crop_and_resize reads outside."""
+    rounding modes, any axis): per resized axis, nearest gathers its
+    elements and linear / cubic is a constant interpolation matrix
+    (dla_onnx/resample.py) applied as a matrix product; then the
+    extrapolation value where tf_crop_and_resize reads outside."""
     if x.dtype.kind != "f" and mode != "nearest":
         ctx.fail("%s Resize in mode %s / %s is not supported (float inputs are)" % (x.dtype, mode, coord))
     rank = x.rank
+    if int(np.prod(np.asarray(out, np.float64))) >= 2 ** 31:
+        ctx.fail("an output of shape %s: sizes out of range" % out)
     if roi is not None and np.size(roi):
         roi = np.asarray(roi, np.float64).reshape(-1)
         if roi.size != 2 * rank or not np.all(np.isfinite(roi)):
@@ -397,27 +405,31 @@ def _resize_by_matrices(ctx, x, out, factors, sizes, mode, coord, nearest, roi):
         ctx.fail("tf_crop_and_resize needs a roi")
     cubic_a = float(ctx.attr("cubic_coeff_a", -0.75))
     exclude = bool(ctx.attr("exclude_outside", 0))
-    extrapolation = float(ctx.attr("extrapolation_value", 0.0))
-    outside = np.zeros(out, bool)
+    fill = ctx.value(np.full((1,) * rank, float(ctx.attr("extrapolation_value", 0.0)), x.dtype))
     y = x
     for axis in range(rank):
         window = (roi[axis], roi[axis + rank]) if coord == "tf_crop_and_resize" else (0.0, 1.0)
         length = out[axis] if sizes else x.shape[axis] * factors[axis]
-        m, off = resample.axis_matrix(x.shape[axis], out[axis], factors[axis], coord, mode, nearest, cubic_a,
-                                      exclude, window, length)
-        if m.shape[0] == m.shape[1] and np.array_equal(m, np.eye(m.shape[0])):
-            continue
-        outside |= off.reshape([-1 if a == axis else 1 for a in range(rank)])
-        if mode == "nearest":
-            # One 1 per row: a gather, exact for every value (inf included).
-            y = gather_dynamic(ctx, y, ctx.value(np.argmax(m, axis=1).astype(np.int32)), axis)
+        idx, coeffs, outside = resample.axis_taps(x.shape[axis], out[axis], factors[axis], coord, mode, nearest,
+                                                  cubic_a, exclude, window, length)
+        pick = idx[np.arange(idx.shape[0]), np.argmax(coeffs, axis=1)]
+        exact = np.all(coeffs.max(axis=1) == 1.0) and np.all(np.count_nonzero(coeffs, axis=1) == 1)
+        if out[axis] == x.shape[axis] and exact and np.array_equal(pick, np.arange(out[axis])) \
+                and not outside.any():
+            continue  # this axis is not resized
+        if mode == "nearest" or exact:
+            # One input element per output: a gather, exact for every value.
+            y = gather_dynamic(ctx, y, ctx.value(pick.astype(np.int32)), axis)
         else:
-            y = _along_axis(ctx, y, axis, m)
-    if outside.any():
-        mask = ctx.value(outside)
-        fill = ctx.value(np.full((1,) * rank, extrapolation, x.dtype))
-        y = ctx.b.op("tosa.select %s, %s, %s : (%s, %s, %s) -> $TYPE"
-                     % (mask.name, fill.name, y.name, mask.type, fill.type, y.type), y.shape, y.dtype)
+            if out[axis] * x.shape[axis] > MAX_MATRIX:
+                ctx.fail("a %s Resize of axis %d from %d to %d needs a %d x %d interpolation matrix (at most "
+                         "%d entries)" % (mode, axis, x.shape[axis], out[axis], out[axis], x.shape[axis],
+                                          MAX_MATRIX))
+            y = _along_axis(ctx, y, axis, resample.dense(idx, coeffs, x.shape[axis]))
+        if outside.any():
+            mask = ctx.value(outside.reshape([-1 if a == axis else 1 for a in range(rank)]))
+            y = ctx.b.op("tosa.select %s, %s, %s : (%s, %s, %s) -> $TYPE"
+                         % (mask.name, fill.name, y.name, mask.type, fill.type, y.type), y.shape, y.dtype)
     return y
 
 

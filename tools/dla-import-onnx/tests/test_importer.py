@@ -186,6 +186,12 @@ def test_unsupported_modes_are_diagnosed():
                              coordinate_transformation_mode="half_pixel_symmetric")], [x], [y],
            [roi, sizes], r"^node 'rs' \(Resize\): coordinate_transformation_mode half_pixel_symmetric / "
                          r"nearest_mode round_prefer_floor is not supported$")
+    wide = helper.make_tensor_value_info("x", F, [1, 1, 1, 5000])
+    _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", mode="linear",
+                             coordinate_transformation_mode="tf_half_pixel_for_nn")], [wide], [y],
+           [roi, numpy_helper.from_array(np.array([1, 1, 1, 5000], np.int64), "sizes")],
+           r"^node 'rs' \(Resize\): a linear Resize of axis 3 from 5000 to 5000 needs a 5000 x 5000 "
+           r"interpolation matrix \(at most 16777216 entries\)$")
     i32 = helper.make_tensor_value_info("x", onnx.TensorProto.INT32, [1, 2, 3, 3])
     _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", mode="cubic")], [i32], [y],
            [roi, sizes], r"^node 'rs' \(Resize\): int32 Resize in mode cubic / half_pixel is not supported "
