@@ -320,7 +320,14 @@ def batch_norm(ctx):
     x = ctx.input(0)
     if int(ctx.attr("training_mode", 0)) or any(ctx.node.output[1:]):
         ctx.fail("training mode (batch statistics, running-mean outputs) is not supported")
-    scale, bias, mean, var = (ctx.const_input(i, "the statistics").astype(np.float64) for i in range(1, 5))
+    stats = [ctx.const_input(i, "the statistics") for i in range(1, 5)]
+    if any(v is None for v in stats):
+        ctx.fail("scale, B, mean and var are all required")
+    scale, bias, mean, var = (np.asarray(v, np.float64) for v in stats)
+    channels = x.shape[1] if len(x.shape) > 1 else None
+    if any(np.shape(v) != (channels,) for v in (scale, bias, mean, var)):
+        ctx.fail("scale, B, mean and var of shapes %s for %s channels"
+                 % ([list(np.shape(v)) for v in (scale, bias, mean, var)], channels))
     eps = float(ctx.attr("epsilon", 1e-5))
     a = scale / np.sqrt(var + eps)
     c = bias - mean * a
