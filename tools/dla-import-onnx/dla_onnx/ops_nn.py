@@ -22,6 +22,9 @@ def _as_2d(ctx):
                    ("pads", 2), ("output_shape", 1)):
         if key not in attrs:
             continue
+        if not isinstance(attrs[key], (list, tuple)) or \
+                not all(isinstance(v, (int, np.integer)) for v in attrs[key]):
+            ctx.fail("attribute '%s' is not a list of integers" % key)
         values = list(attrs[key])
         if len(values) != n:
             ctx.fail("%s has %d values for a 1-D window (%d expected)" % (key, len(values), n))

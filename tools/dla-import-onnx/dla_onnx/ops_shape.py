@@ -127,12 +127,15 @@ def slice_(ctx):
         starts, ends = ctx.attr("starts"), ctx.attr("ends")
         axes, steps = ctx.attr("axes"), None
     else:
-        starts = ctx.const_input(1, "starts").tolist()
-        ends = ctx.const_input(2, "ends").tolist()
-        axes = ctx.const_input(3, "axes")
-        steps = ctx.const_input(4, "steps")
-        axes = None if axes is None else axes.tolist()
-        steps = None if steps is None else steps.tolist()
+        given = {}
+        for i, name in enumerate(("starts", "ends", "axes", "steps"), start=1):
+            v = ctx.const_input(i, name)
+            if v is not None and np.ndim(v) != 1:
+                ctx.fail("%s must be a 1-D tensor, not of shape %s" % (name, list(np.shape(v))))
+            given[name] = None if v is None else v.tolist()
+        starts, ends, axes, steps = given["starts"], given["ends"], given["axes"], given["steps"]
+        if starts is None or ends is None:
+            ctx.fail("starts and ends are required")
     for name, v in (("starts", starts), ("ends", ends), ("axes", axes), ("steps", steps)):
         if v is not None and np.asarray(v).size and np.asarray(v).dtype.kind not in "iu":
             ctx.fail("%s must be integers, not %s" % (name, np.asarray(v).dtype))

@@ -252,6 +252,9 @@ def test_converter_failure_is_named():
     (helper.make_node("BatchNormalization", ["x", "s", "s", "s", "v"], ["y"], name="n"),
      [("s", np.ones(4, np.float32)), ("v", np.ones(5, np.float32))],
      r"scale, B, mean and var of shapes \[\[4\], \[4\], \[4\], \[5\]\] for 4 channels"),
+    (helper.make_node("Slice", ["x", "s", "e", "a"], ["y"], name="n"),
+     [("s", np.array([0], np.int64)), ("e", np.array([2], np.int64)), ("a", np.array([[1]], np.int64))],
+     r"axes must be a 1-D tensor, not of shape \[1, 1\]"),
     (helper.make_node("Gemm", ["x", "w"], ["y"], name="n"), [("w", np.ones((3, 2), np.float32))],
      r"A and B must be matrices \(ranks \[4, 2\]\)"),
     (helper.make_node("MatMul", ["x", "w"], ["y"], name="n"), [("w", np.ones((5, 2), np.float32))],
@@ -280,6 +283,12 @@ def test_1d_window_attributes_are_checked():
     m = make([helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], name="n")], randn(1, 2, 6), ["y"])
     with pytest.raises(ImportFailure, match=r"^node 'n' \(MaxPool\): kernel_shape has 2 values for a 1-D window "
                                             r"\(1 expected\)$"):
+        import_model(m)
+    # An attribute the operator does not have, of another type, is named too.
+    m = make([helper.make_node("Conv", ["x", "w"], ["y"], kernel_shape=[3], output_padding=1.5, name="n")],
+             randn(1, 2, 6), ["y"], [("w", randn(1, 2, 3))])
+    with pytest.raises(ImportFailure, match=r"^node 'n' \(Conv\): attribute 'output_padding' is not a list of "
+                                            r"integers$"):
         import_model(m)
 
 
