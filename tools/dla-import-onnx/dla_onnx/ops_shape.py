@@ -47,6 +47,9 @@ def reshape_target(ctx, in_shape, target):
     if any(d < -1 for d in target):
         ctx.fail("target shape %s: sizes below -1" % target)
     allow_zero = int(ctx.attr("allowzero", 0))
+    if not allow_zero and any(d == 0 and i >= len(in_shape) for i, d in enumerate(target)):
+        ctx.fail("target shape %s copies (0) a dimension the rank-%d input does not have"
+                 % (target, len(in_shape)))
     out = [in_shape[i] if d == 0 and not allow_zero else d for i, d in enumerate(target)]
     if out.count(-1) > 1:
         ctx.fail("more than one -1 in the target shape")
@@ -89,6 +92,8 @@ def squeeze(ctx):
     if axes is None:
         axes = [i for i, d in enumerate(shape) if d == 1]
     axes = ctx.axes(axes, len(shape))
+    if any(shape[a] != 1 for a in axes):
+        ctx.fail("axes %s: dimensions of sizes %s, not 1" % (axes, [shape[a] for a in axes]))
     out = [d for i, d in enumerate(shape) if i not in axes]
     return [np.reshape(x, out) if not isinstance(x, Value) else ctx.reshape(x, out)]
 
