@@ -3,7 +3,8 @@
 Layout and arithmetic follow onnxruntime's static quantizer (QDQ format,
 int8 symmetric activations and weights), so that the importer's QDQ path
 (ops_quant) and the integer fusions see the form they are written for:
-  - every float activation read or written by a quantizable node gets one
+  - every float activation read or written by a quantized node (what the
+    integer form computes and squeeze-excite gates: quantized_node) gets one
     QuantizeLinear -> DequantizeLinear pair (scale from the table, zero
     point int8 0), and every reader of the tensor reads the DQ output; a
     graph output keeps its name on the DQ output;
