@@ -87,9 +87,9 @@ def quantized_node(node, producer, static):
     learnable affine (x * a + b) only adds error (PP-OCRv4's recognizer,
     float fake-quantization over 64 lines: 88.8% of the steps agree with
     every step requantized, 94.4% so), and a QuantizeLinear less is ~28
-    TOSA ops less to compile. Requantizing the gate was measured to keep
-    the classifier's cosine on the lines of cls-nv-small.test (float
-    fake-quantization: 0.9996, 0.9868 without)."""
+    TOSA ops less to compile. The gate requantized, the classifier's
+    cosine on cls-nv-small.test's 4 lines stays above 0.99 (float
+    fake-quantization: 0.9996, 0.9868 without it; compiled: 0.9916)."""
     op = lambda name: producer[name].op_type if name in producer else None
     t = node.op_type
     if t in ("Relu", "Clip"):
