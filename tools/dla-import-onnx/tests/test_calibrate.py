@@ -167,6 +167,46 @@ def test_qdq_near_zero_channel_floor():
     assert len([l for l in text.splitlines() if "tosa.conv2d" in l and "xi8>" in l]) == 1
 
 
+def test_qdq_float_hardswish_quantized_gate():
+    """Between two convolutions, a decomposed hardswish (x + 3, Clip 0..6,
+    x * that, / 6), a learnable affine (* a, + b) and a squeeze-excite
+    (GlobalAveragePool, Conv, HardSigmoid, x * gate). Quantized: what the
+    integer form computes (the convolutions, the pool, the Relu after a
+    convolution) and the gate with its Mul; the hardswish and the affine
+    stay float, their constants too (a requantization at each of their
+    steps cost PP-OCRv4's recognizer 5 points of its steps; without the
+    gate's the classifier's cosine fell below 0.99 on some lines)."""
+    w = np.ones((2, 2, 1, 1), np.float32)
+    c = lambda name, v: numpy_helper.from_array(np.array(v, np.float32), name)
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c1"]),
+             helper.make_node("Add", ["c1", "three"], ["p3"]),
+             helper.make_node("Clip", ["p3", "zero", "six"], ["r6"]),
+             helper.make_node("Mul", ["c1", "r6"], ["m"]),
+             helper.make_node("Div", ["m", "six"], ["hs"]),
+             helper.make_node("Mul", ["hs", "a"], ["ha"]),
+             helper.make_node("Add", ["ha", "b"], ["aff"]),
+             helper.make_node("GlobalAveragePool", ["aff"], ["g"]),
+             helper.make_node("Conv", ["g", "w"], ["gc"]),
+             helper.make_node("HardSigmoid", ["gc"], ["gate"]),
+             helper.make_node("Mul", ["aff", "gate"], ["se"]),
+             helper.make_node("Conv", ["se", "w"], ["c2"]),
+             helper.make_node("Relu", ["c2"], ["y"])]
+    g = helper.make_graph(nodes, "hs", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 3, 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 3, 3])],
+                          [numpy_helper.from_array(w, "w"), c("three", 3), c("zero", 0), c("six", 6),
+                           c("a", [[[0.5]], [[0.25]]]), c("b", 0.25)])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    names = ("x", "c1", "p3", "r6", "m", "hs", "ha", "aff", "g", "gc", "gate", "se", "c2", "y")
+    m = quantize_model(model, {n: 0.05 for n in names})
+    q = [n.input[0] for n in m.graph.node if n.op_type == "QuantizeLinear"]
+    assert q == ["x", "c1", "aff", "g", "gc", "gate", "se", "c2", "y_QuantizeLinear_Input"]
+    ops = {n.op_type + ":" + n.output[0]: list(n.input) for n in m.graph.node}
+    assert ops["Add:p3"] == ["c1_DequantizeLinear_Output", "three"]
+    assert ops["Clip:r6"] == ["p3", "zero", "six"]
+    assert ops["Mul:ha"] == ["hs", "a"] and ops["Add:aff"] == ["ha", "b"]
+    assert ops["Mul:se"] == ["aff_DequantizeLinear_Output", "gate_DequantizeLinear_Output"]
+
+
 def test_qdq_gemm_axis():
     """Gemm's output channels: axis 0 of B with transB, else axis 1."""
     b = np.arange(12, dtype=np.float32).reshape(3, 4) - 5
