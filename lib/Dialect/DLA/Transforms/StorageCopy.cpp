@@ -670,13 +670,13 @@ void emitCallCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType 
       (kRelayoutFunction + "_" + Twine::utohexstr(llvm::hash_value(key))).str();
   auto keyAttr = b.getStringAttr(key);
   auto fn = module.lookupSymbol<func::FuncOp>(name);
-  if (!fn || fn->getAttr("dla.relayout") != keyAttr) {
+  if (!fn || fn->getAttr(kRelayoutKeyAttr) != keyAttr) {
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     fn = func::FuncOp::create(mb, loc, uniqueSymbol(module, name),
                               mb.getFunctionType({logical.getType(), bytes.getType()}, {}));
     fn.setPrivate();
     fn.setNoInline(true);
-    fn->setAttr("dla.relayout", keyAttr);
+    fn->setAttr(kRelayoutKeyAttr, keyAttr);
     Block *entry = fn.addEntryBlock();
     mb.setInsertionPointToStart(entry);
     func::ReturnOp::create(mb, loc);

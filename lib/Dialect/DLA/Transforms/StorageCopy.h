@@ -47,6 +47,9 @@ void emitCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type
 /// The prefix of the functions emitCallCopy makes: each only reads and
 /// writes its two arguments (no capture), which FreeAfterLastUse relies on.
 inline constexpr llvm::StringLiteral kRelayoutFunction = "__dla_kernel_relayout";
+/// The attribute holding such a function's key (--dla-outline-kernels drops
+/// it: the LLVM module names no dla type).
+inline constexpr llvm::StringLiteral kRelayoutKeyAttr = "dla.relayout";
 
 /// emitCopy as a call to a private function holding its loops, one per
 /// encoded type, buffer types and direction in `module` (a network's layers
