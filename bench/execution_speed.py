@@ -2,11 +2,11 @@
 """CPU execution of real networks by dla-run-onnx vs onnxruntime-node.
 
     python3 bench/execution_speed.py [build/bin] [--baseline OTHER/bin]
-        [--repeat N] [--opt-level L] [--only cls,rec,cls-layouts]
+        [--repeat N] [--opt-level L] [--only cls,rec,cls-layouts,det,det-layouts]
 
 Per case (PaddleOCR's classifier at 1x3x48x192, its recognizer at
 1x3x48x320, the classifier with --layouts, its text detector at
-1x3x640x640; nv_full fp16, models from
+1x3x640x640 without and with --layouts; nv_full fp16, models from
 build/models, see scripts/fetch-models.sh): dla-run-onnx's compile time
 (import, dla-opt and the JIT, as it prints it), the CPU seconds of the whole
 process (what a loaded machine does not inflate), time per inference (mean
@@ -33,6 +33,7 @@ CASES = {
     "rec": ("ch_PP-OCRv4_rec_infer.onnx", (1, 3, 48, 320), []),
     "cls-layouts": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", (1, 3, 48, 192), ["--layouts"]),
     "det": ("ch_PP-OCRv4_det_infer.onnx", (1, 3, 640, 640), []),
+    "det-layouts": ("ch_PP-OCRv4_det_infer.onnx", (1, 3, 640, 640), ["--layouts"]),
 }
 
 

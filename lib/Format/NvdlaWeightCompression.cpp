@@ -653,3 +653,20 @@ Status dlaformat::nvdla::checkSeparateSurfaces(const NvdlaWeightLayout &layout,
   }
   return Status::success();
 }
+
+std::vector<bool> dlaformat::nvdla::readSeparateWeightMask(const NvdlaWeightLayout &layout,
+                                                           int64_t alignment, const void *wmb) {
+  SeparateSurfacePlan plans[3];
+  planSeparateSurfaces(getCompressedWeightLayoutBound(layout), alignment, plans);
+  const auto *m = static_cast<const unsigned char *>(wmb);
+  const int64_t eb = layout.getElementBytes();
+  std::vector<bool> nonZero(static_cast<size_t>(layout.getStorageBytes() / eb), false);
+  const std::vector<WeightSurface> &surfaces = layout.getSurfaces();
+  for (size_t i = 0; i < surfaces.size(); ++i) {
+    const WeightSurface &ws = surfaces[i];
+    const int64_t at = plans[1].regionOffsets[i], first = ws.offset / eb;
+    for (int64_t e = 0, n = ws.numKernels * (ws.bytesPerKernel / eb); e < n; ++e)
+      nonZero[static_cast<size_t>(first + e)] = (m[at + (e >> 3)] >> (e & 7)) & 1;
+  }
+  return nonZero;
+}

@@ -148,6 +148,13 @@ Status checkSeparateSurfaces(const NvdlaWeightLayout &layout, int64_t alignment,
 /// `alignment`.
 int64_t nextSeparateDataRegion(int64_t offset, int64_t dataUsedBytes, int64_t alignment);
 
+/// Which elements of the uncompressed storage image separate surfaces hold
+/// as non-zero: one flag per element (index = byte offset in the image /
+/// element bytes), read from the WMB surface (planSeparateSurfaces with
+/// `alignment`); padding reads as zero. Call after checkSeparateSurfaces.
+std::vector<bool> readSeparateWeightMask(const NvdlaWeightLayout &layout, int64_t alignment,
+                                         const void *wmb);
+
 /// Restores the exact uncompressed storage image (layout.getStorageBytes()
 /// bytes, padding included). Reports inconsistent WGS / WMB / data.
 Status decompressWeights(const NvdlaWeightLayout &layout, const void *compressed,

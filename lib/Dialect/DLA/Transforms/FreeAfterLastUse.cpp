@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "StorageCopy.h"
+
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -28,6 +30,10 @@ namespace {
 /// A user through which a buffer may be reached in ways the view-flow
 /// analysis does not follow.
 bool escapes(Operation *user) {
+  // The relayout functions only read and write their arguments.
+  if (auto call = dyn_cast<func::CallOp>(user))
+    if (call.getCallee().starts_with(dla::kRelayoutFunction))
+      return false;
   return isa<CallOpInterface, memref::ExtractAlignedPointerAsIndexOp, bufferization::ToTensorOp,
              UnrealizedConversionCastOp>(user);
 }

@@ -49,7 +49,7 @@ Value readOperand(OpBuilder &b, Location loc, ModuleOp module, Value buffer,
   auto rowMajor = MemRefType::get(logical.getShape(), logical.getElementType());
   Value plain = memref::AllocOp::create(b, loc, rowMajor);
   if (logical.getEncoding())
-    emitCopy(b, loc, module, logical, plain, buffer, /*toStorage=*/false);
+    emitCallCopy(b, loc, module, logical, plain, buffer, /*toStorage=*/false);
   else
     memref::CopyOp::create(b, loc, buffer, plain);
   return bufferization::ToTensorOp::create(
@@ -64,7 +64,7 @@ void writeResult(OpBuilder &b, Location loc, ModuleOp module, Value result, Valu
   auto rowMajor = MemRefType::get(logical.getShape(), logical.getElementType());
   Value plain = bufferization::ToBufferOp::create(b, loc, rowMajor, result, /*read_only=*/true);
   if (logical.getEncoding())
-    emitCopy(b, loc, module, logical, plain, buffer, /*toStorage=*/true);
+    emitCallCopy(b, loc, module, logical, plain, buffer, /*toStorage=*/true);
   else
     memref::CopyOp::create(b, loc, plain, buffer);
 }

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "StorageCopy.h"
+
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -165,6 +167,7 @@ struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernel
     SmallVector<linalg::LinalgOp> ops;
     SmallVector<func::FuncOp> bodies;
     for (auto fn : module.getOps<func::FuncOp>()) {
+      fn->removeAttr(dla::kRelayoutKeyAttr);
       if (fn.isExternal() || fn.getSymName().starts_with(kKernelName))
         continue;
       bodies.push_back(fn);

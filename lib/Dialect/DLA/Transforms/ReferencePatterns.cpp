@@ -19,12 +19,14 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/Fp16.h"
+#include "dla/Format/NvdlaWeightCompression.h"
 #include "dla/Format/Window.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -232,6 +234,48 @@ bool deliversAccumulator(ConvOp conv) {
   });
 }
 
+/// Whether compressed packed weights (K == C) hold nothing non-zero off the
+/// diagonal k == c: the WMB bit of each element (an element the compressor
+/// left out is all zero bytes: +0). What --dla-compile packs before the
+/// reference lowering reads the weight.
+bool isDiagonalPacked(WeightConstantOp op) {
+  auto type = cast<RankedTensorType>(op.getResult().getType());
+  auto weight = dyn_cast<WeightAttr>(type.getEncoding());
+  if (!weight || !weight.getCompressed())
+    return false;
+  auto blobOf = [](Attribute a) -> std::optional<ArrayRef<char>> {
+    auto resource = dyn_cast<DenseResourceElementsAttr>(a);
+    if (!resource || !resource.getRawHandle().getBlob())
+      return std::nullopt;
+    return resource.getRawHandle().getBlob()->getData();
+  };
+  std::optional<ArrayRef<char>> wgs = blobOf(op.getWgs()), wmb = blobOf(op.getWmb()),
+                                data = blobOf(op.getData());
+  if (!wgs || !wmb || !data)
+    return false;
+  // The type verified: its layout and storage description exist.
+  nv::NvdlaWeightLayout layout = *nv::NvdlaWeightLayout::create(weight.getParams(type.getShape()));
+  const int64_t alignment = cast<LayoutEncodingAttr>(weight)
+                                .getStorageDescription(type.getShape(), type.getElementType(),
+                                                       [] { return InFlightDiagnostic(); })
+                                ->buffers.front()
+                                .alignment;
+  if (!nv::checkSeparateSurfaces(layout, alignment, wgs->data(), wgs->size(), wmb->data(),
+                                 wmb->size(), data->size()))
+    return false;
+  std::vector<bool> nonZero = nv::readSeparateWeightMask(layout, alignment, wmb->data());
+  const int64_t eb = layout.getElementBytes();
+  for (int64_t k = 0; k < type.getDimSize(0); ++k)
+    for (int64_t c = 0; c < type.getDimSize(1); ++c)
+      for (int64_t r = 0; c != k && r < type.getDimSize(2); ++r)
+        for (int64_t s = 0; s < type.getDimSize(3); ++s) {
+          ::dlaformat::Expected<int64_t> at = layout.getByteOffset(k, c, r, s);
+          if (!at || nonZero[static_cast<size_t>(*at / eb)])
+            return false;
+        }
+  return true;
+}
+
 /// Whether the weight is a compile-time constant of a per-channel
 /// (depthwise) convolution run dense: K == C and every weight off the
 /// diagonal k == c is zero (how --dla-convert-tosa runs a depthwise
@@ -241,6 +285,8 @@ bool isDepthwiseDense(Value weight) {
   const int64_t k = type.getDimSize(0), c = type.getDimSize(1);
   if (k != c || k == 1)
     return false;
+  if (auto packed = weight.getDefiningOp<WeightConstantOp>())
+    return isDiagonalPacked(packed);
   if (auto relayout = weight.getDefiningOp<RelayoutOp>())
     weight = relayout.getSource();
   std::optional<CompileTimeConstant> constant = matchCompileTimeConstant(weight);

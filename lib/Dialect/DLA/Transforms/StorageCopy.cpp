@@ -16,6 +16,7 @@
 #include "dla/Format/StorageDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -656,6 +657,34 @@ void emitCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type
   for (const fmt::StorageView &v : desc.views)
     if (!emitFastViewCopy(b, loc, logical, bytes, v, toStorage))
       emitViewCopy(b, loc, logical, bytes, v, toStorage);
+}
+
+void emitCallCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type,
+                  Value logical, Value bytes, bool toStorage) {
+  // The key names the function: equal keys, equal loops.
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << (toStorage ? "pack " : "unpack ") << type << " " << logical.getType() << " "
+     << bytes.getType();
+  const std::string name =
+      (kRelayoutFunction + "_" + Twine::utohexstr(llvm::hash_value(key))).str();
+  auto keyAttr = b.getStringAttr(key);
+  auto fn = module.lookupSymbol<func::FuncOp>(name);
+  if (!fn || fn->getAttr(kRelayoutKeyAttr) != keyAttr) {
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    fn = func::FuncOp::create(mb, loc, uniqueSymbol(module, name),
+                              mb.getFunctionType({logical.getType(), bytes.getType()}, {}));
+    fn.setPrivate();
+    fn.setNoInline(true);
+    fn->setAttr(kRelayoutKeyAttr, keyAttr);
+    Block *entry = fn.addEntryBlock();
+    mb.setInsertionPointToStart(entry);
+    func::ReturnOp::create(mb, loc);
+    mb.setInsertionPointToStart(entry);
+    emitCopy(mb, loc, module, type, entry->getArgument(0), entry->getArgument(1), toStorage);
+  }
+  auto call = func::CallOp::create(b, loc, fn, ValueRange{logical, bytes});
+  call.setNoInline(true);
 }
 
 int64_t getAlignment(RankedTensorType type) {

@@ -44,6 +44,19 @@ Value makeView(OpBuilder &b, Location loc, Value bytes, const ::dlaformat::Stora
 void emitCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type, Value logical,
               Value bytes, bool toStorage);
 
+/// The prefix of the functions emitCallCopy makes: each only reads and
+/// writes its two arguments (no capture), which FreeAfterLastUse relies on.
+inline constexpr llvm::StringLiteral kRelayoutFunction = "__dla_kernel_relayout";
+/// The attribute holding such a function's key (--dla-outline-kernels drops
+/// it: the LLVM module names no dla type).
+inline constexpr llvm::StringLiteral kRelayoutKeyAttr = "dla.relayout";
+
+/// emitCopy as a call to a private function holding its loops, one per
+/// encoded type, buffer types and direction in `module` (a network's layers
+/// of one shape share it): the loops are written once, not at every layer.
+void emitCallCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type,
+                  Value logical, Value bytes, bool toStorage);
+
 /// The alignment of the first storage buffer of `type` (alignment table).
 int64_t getAlignment(RankedTensorType type);
 

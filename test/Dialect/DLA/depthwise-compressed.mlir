@@ -1,0 +1,46 @@
+// RUN: dla-opt %s --dla-pack-weights --dla-lower-to-reference=skip-storage-layers --dla-encodings-to-memref --dla-lower-buffers-to-reference | FileCheck %s
+
+// A depthwise convolution run dense whose weights are packed compressed
+// before the reference lowering reads them (what --dla-compile with
+// layouts does): the WMB bits say every weight off the diagonal k == c is
+// zero, so the storage form's reference computes the depthwise sum. One
+// non-zero weight off the diagonal (kernel 1, channel 3) keeps the dense sum.
+
+// Each storage relayout is a call to one private function per encoded type
+// and direction, shared by both layers (written once, not at every layer).
+// CHECK-LABEL: func.func @diagonal
+// CHECK: call @[[IN:__dla_kernel_relayout_[0-9a-f]+]](%{{.*}}, %{{.*}}) {no_inline} : (memref<1x4x6x6xf16>, memref<1152xi8>) -> ()
+// CHECK: linalg.depthwise_conv_2d_nchw_chw
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: call @[[OUT:__dla_kernel_relayout_[0-9a-f]+]](%{{.*}}, %{{.*}}) {no_inline} : (memref<1x4x4x4xf16>, memref<512xi8>) -> ()
+// CHECK-LABEL: func.func @off_diagonal
+// CHECK: call @[[IN]](
+// CHECK-NOT: linalg.depthwise_conv_2d_nchw_chw
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: linalg.depthwise_conv_2d_nchw_chw
+// CHECK: call @[[OUT]](
+// CHECK: func.func private @[[IN]](%{{.*}}: memref<1x4x6x6xf16>, %{{.*}}: memref<1152xi8>) attributes {dla.relayout = "unpack tensor<1x4x6x6xf16, #dla.feature<fp16>> memref<1x4x6x6xf16> memref<1152xi8>", no_inline}
+// CHECK: vector.load %{{.*}} : memref<1x1x6x6x16xf16, strided<[576, 576, 96, 16, 1]>>
+// CHECK: func.func private @{{.*}} attributes {dla.relayout = "unpack tensor<4x4x3x3xf16, #dla.weight<direct, fp16>>
+// CHECK: func.func private @[[OUT]](%{{.*}}: memref<1x4x4x4xf16>, %{{.*}}: memref<512xi8>) attributes {dla.relayout = "pack
+// CHECK-NOT: func.func
+
+func.func @diagonal(%x: tensor<1x4x6x6xf16, #dla.feature<fp16>>) -> tensor<1x4x4x4xf16, #dla.feature<fp16>> {
+  %c = arith.constant dense<[[[[-2.0, -1.5, -1.0], [-0.5, 1.5, 0.5], [1.0, 1.5, 2.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]],
+    [[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[-1.5, -1.0, -0.5], [0.0, 1.5, 1.0], [1.5, 2.0, 2.5]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]],
+    [[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[-1.0, -0.5, 0.0], [0.5, 1.5, 1.5], [2.0, 2.5, 3.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]],
+    [[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[-0.5, 0.0, 0.5], [1.0, 1.5, 2.0], [2.5, 3.0, 3.5]]]]> : tensor<4x4x3x3xf16>
+  %w = dla.relayout %c : tensor<4x4x3x3xf16> -> tensor<4x4x3x3xf16, #dla.weight<direct, fp16, compressed>>
+  %y = dla.conv direct %x, %w : tensor<1x4x6x6xf16, #dla.feature<fp16>>, tensor<4x4x3x3xf16, #dla.weight<direct, fp16, compressed>> -> tensor<1x4x4x4xf16, #dla.feature<fp16>>
+  return %y : tensor<1x4x4x4xf16, #dla.feature<fp16>>
+}
+
+func.func @off_diagonal(%x: tensor<1x4x6x6xf16, #dla.feature<fp16>>) -> tensor<1x4x4x4xf16, #dla.feature<fp16>> {
+  %c = arith.constant dense<[[[[-2.0, -1.5, -1.0], [-0.5, 1.5, 0.5], [1.0, 1.5, 2.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]],
+    [[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[-1.5, -1.0, -0.5], [0.0, 1.5, 1.0], [1.5, 2.0, 2.5]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.25, 0.0, 0.0]]],
+    [[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[-1.0, -0.5, 0.0], [0.5, 1.5, 1.5], [2.0, 2.5, 3.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]],
+    [[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[-0.5, 0.0, 0.5], [1.0, 1.5, 2.0], [2.5, 3.0, 3.5]]]]> : tensor<4x4x3x3xf16>
+  %w = dla.relayout %c : tensor<4x4x3x3xf16> -> tensor<4x4x3x3xf16, #dla.weight<direct, fp16, compressed>>
+  %y = dla.conv direct %x, %w : tensor<1x4x6x6xf16, #dla.feature<fp16>>, tensor<4x4x3x3xf16, #dla.weight<direct, fp16, compressed>> -> tensor<1x4x4x4xf16, #dla.feature<fp16>>
+  return %y : tensor<1x4x4x4xf16, #dla.feature<fp16>>
+}
