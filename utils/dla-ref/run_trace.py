@@ -22,6 +22,7 @@ execution on nv_small`; exits 1 on any mismatch.
 """
 
 import argparse
+import collections
 import os
 import re
 import subprocess
@@ -36,6 +37,7 @@ import int_cases_lrn as lrn_cases  # noqa: E402
 import run_layers  # noqa: E402
 import int_cases_pool as pool_cases  # noqa: E402
 import int_cases_sdp as sdp_cases  # noqa: E402
+import trace_exec_cases  # noqa: E402
 
 CONFIG = "nv_small"
 ENC = f"#dla.feature<int8, config = {CONFIG}>"
@@ -64,6 +66,16 @@ class Case:
         self.elts = ["i8"] * (len(self.args) - len(operands)) + \
             [ELT[d.dtype] for _, d, _ in operands]
         self.data = [None] * (len(self.args) - len(operands)) + [d for _, d, _ in operands]
+
+    @classmethod
+    def of(cls, name, args, body, out_shape):
+        """A case with stated arguments: (name, data, encoding, element
+        type) each."""
+        c = cls(name, args[0][1].shape, body, out_shape)
+        c.args = [(n, d.shape, e) for n, d, e, _ in args]
+        c.elts = [t for *_, t in args]
+        c.data = [d for _, d, _, _ in args]
+        return c
 
     def arg_types(self):
         return [ttype(sh, e, t) for (_, sh, e), t in zip(self.args, self.elts)]
@@ -287,6 +299,24 @@ KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "chain": chain_case}
 
 
+def verify(cases, build):
+    """The verifier's message for each case whose layer function the
+    configuration cannot hold (e.g. an SDP's EW stage on nv_small), else
+    None: one dla-opt run over all cases (--split-input-file)."""
+    chunks = [module([c.layer_func()]) for c in cases]
+    ends = np.cumsum([ch.count("\n") + 1 for ch in chunks])
+    run = subprocess.run([os.path.join(build, "bin", "dla-opt"), "--split-input-file",
+                          "-o", os.devnull, "-"], input="// -----\n".join(chunks),
+                         capture_output=True, text=True)
+    errors = [None] * len(cases)
+    for line, msg in re.findall(r"^<stdin>:(\d+):\d+: error: (.*)$", run.stderr, re.M):
+        i = int(np.searchsorted(ends, int(line)))
+        errors[i] = errors[i] or msg
+    if run.returncode and not any(errors):
+        sys.exit("dla-opt failed:\n" + run.stderr)
+    return errors
+
+
 def literal(a):
     return 'dense<"0x' + np.ascontiguousarray(a).tobytes().hex().upper() + '">'
 
@@ -346,7 +376,11 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--kind", choices=sorted(KINDS), required=True)
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--kind", choices=sorted(KINDS), help="random layers of this kind")
+    what.add_argument("--from-execution", choices=trace_exec_cases.KINDS,
+                      help="the cases run_layers.py --kind KIND draws with the same "
+                           "--count and --seed: the integer execution tests")
     p.add_argument("--count", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
@@ -358,18 +392,36 @@ def main():
     CONFIG = a.config
     ENC = f"#dla.feature<int8, config = {CONFIG}>"
     WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
+    a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
 
     rng = np.random.default_rng(a.seed)
-    cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
+    unfit = collections.Counter()
+    if a.from_execution:
+        cases, drawn = [], trace_exec_cases.draw(a.from_execution, rng, a.count)
+        for c in drawn:
+            reason = trace_exec_cases.why_not(c)
+            if reason:
+                unfit[reason] += 1
+            else:
+                cases.append(trace_exec_cases.to_trace(c, CONFIG, Case.of))
+        kept = []
+        for c, reason in zip(cases, verify(cases, a.build)):
+            if reason:
+                unfit[f"{CONFIG}: {reason}"] += 1
+            else:
+                kept.append(c)
+        cases = kept
+    else:
+        cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
     inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) if d is None else d
                for (_, sh, _), d in zip(c.args, c.data)] for c in cases]
     results = cpu_run(cases, inputs, a.build, a.llvm_bin)
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    good = 0
+    good = refused = 0
     for c, (xs, ys) in zip(cases, results):
         data = os.path.join(root, c.name + ".data")
         os.makedirs(data, exist_ok=True)
@@ -383,6 +435,13 @@ def main():
                              f"--nvdla-trace-data={data}", "-"], input=module([c.layer_func()]),
                             capture_output=True, text=True)
         if tr.returncode:
+            refusal = re.search(r"error: (.*)", tr.stderr)
+            if a.from_execution and refusal and "' op " in refusal.group(1):
+                # The emitter's located refusals (invalid.mlir) of what it
+                # does not program yet: the case does not fit.
+                unfit["refused: " + refusal.group(1)] += 1
+                refused += 1
+                continue
             print(f"{c.name}: dla-translate failed: {tr.stderr.strip()}\n  {c.body}")
             continue
         run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
@@ -390,8 +449,12 @@ def main():
             print(f"{c.name}: C model differs: {(run.stdout + run.stderr).strip()}\n  {c.body}")
             continue
         good += 1
-    print(f"{good} of {len(cases)} programs match the CPU execution on {CONFIG}")
-    sys.exit(0 if good == len(cases) else 1)
+    if a.from_execution:
+        print(f"{a.from_execution}: {len(cases) - refused} of {a.count} cases fit {CONFIG}")
+        for reason, n in sorted(unfit.items()):
+            print(f"  does not fit ({n}): {reason}")
+    print(f"{good} of {len(cases) - refused} programs match the CPU execution on {CONFIG}")
+    sys.exit(0 if good == len(cases) - refused else 1)
 
 
 if __name__ == "__main__":
