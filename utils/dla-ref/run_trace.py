@@ -3,7 +3,7 @@
 dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
-    run_trace.py --kind conv|sdp|sdp-mem|pool|lrn|lrn-wrap|chain --count N --seed S
+    run_trace.py --kind conv|sdp|sdp-mem|sdp-lut|pool|lrn|lrn-wrap|chain --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large]
                  [--keep DIR] [--llvm-bin DIR]
 
@@ -110,6 +110,37 @@ def sdp_case(rng, n, shape=None):
     shape = (1, c, h, w)
     body = (f"%y = dla.sdp offline %x {' '.join(text)}{cvt} : {ttype(shape)} -> {ttype(shape)}")
     return Case(f"sdp_{n}", shape, body, shape)
+
+
+def sdp_lut_case(rng, n, shape=None):
+    """An SDP whose Y (EW) stage reads the lookup table (nv_large): the Y
+    stage with register operands and the table drawn as int_cases_sdp
+    draws them (int_cases_sdp._sdp_lut: hits, interpolation, under- and
+    overflow), X stages before it; offline, or on the fly after a direct
+    convolution."""
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    if shape:
+        _, c, h, w = shape
+    shape = (1, c, h, w)
+    tame = rng.random() < 0.5
+    text = [f"{st} {sdp_cases._x_stage(rng, None, tame)[0]}" for st in ("bs", "bn")
+            if rng.random() < 0.4]
+    while True:  # eql writes no output (the emitter refuses it)
+        y, _, lut = sdp_cases._y_stage(rng, None, tame)
+        if lut and "alu = eql" not in y:
+            break
+    text.append(f"ew {y}")
+    cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
+    if rng.random() < 0.5:
+        body = (f"%y = dla.sdp offline %x {' '.join(text)}{cvt} : {ttype(shape)} -> "
+                f"{ttype(shape)}")
+        return Case(f"sdp_lut_{n}", shape, body, shape)
+    cin = int(rng.integers(1, 17))
+    ishape, wshape, conv_t = (1, cin, h, w), (c, cin, 1, 1), ttype(shape, None)
+    body = (f"%c = dla.conv direct %x, %w clip_truncate {int(rng.integers(0, 17))} : "
+            f"{ttype(ishape)}, {ttype(wshape, WENC)} -> {conv_t}\n"
+            f"  %y = dla.sdp on_the_fly %c {' '.join(text)}{cvt} : {conv_t} -> {ttype(shape)}")
+    return Case(f"sdp_lut_{n}", ishape, body, shape, weight=wshape)
 
 
 def _operand_encoding(rng, name, t, per_element):
@@ -296,6 +327,7 @@ def chain_case(rng, n):
 
 KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
+         "sdp-lut": sdp_lut_case,
          "chain": chain_case}
 
 
