@@ -116,13 +116,30 @@ def instrumented(lines, layers, x, storage_bytes):
   func.func @main() {{
     %x = arith.constant {literal(x)} : {xt}
     %y = func.call @network(%x) : ({xt}) -> {ret}
-    %m = bufferization.to_buffer %y : {ret} to memref<{ret[7:-1]}>
-    %u = memref.cast %m : memref<{ret[7:-1]}> to memref<*xf32>
-    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+{print_output(ret)}
     return
   }}"""
     end = text.rstrip().rindex("\n}")
     return text[:end] + "\n" + driver + text[end:], printed
+
+
+def print_output(ret):
+    """@main's lines printing the network's output %y of type `ret`: f32
+    as it is, an integer output (a QDQ model's int8 / uint8) widened to
+    i32."""
+    shape, elt = ret[7:-1].rsplit("x", 1)
+    if elt == "f32":
+        return (f"    %m = bufferization.to_buffer %y : {ret} to memref<{shape}xf32>\n"
+                f"    %u = memref.cast %m : memref<{shape}xf32> to memref<*xf32>\n"
+                f"    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()")
+    ext = "extui" if elt.startswith("ui") else "extsi"
+    plain = f"tensor<{shape}x{elt.lstrip('u')}>"
+    cast = (f"    %s = tensor.bitcast %y : {ret} to {plain}\n" if elt.startswith("ui") else
+            f"    %s = tensor.cast %y : {ret} to {plain}\n")
+    return (cast + f"    %w = arith.{ext} %s : {plain} to tensor<{shape}xi32>\n"
+            f"    %m = bufferization.to_buffer %w : tensor<{shape}xi32> to memref<{shape}xi32>\n"
+            f"    %u = memref.cast %m : memref<{shape}xi32> to memref<*xi32>\n"
+            f"    func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()")
 
 
 def one_layer(layer, target):
@@ -191,8 +208,10 @@ def main():
                for v, ch in zip(printed, chunks)}
     scores = [float(t) for t in re.findall(r"-?[\d.]+(?:e[-+]?\d+)?",
                                            chunks[-1].split("data =", 1)[1])]
-    print(f"CPU execution: {len(layers)} hardware layers, {time.time() - t0:.0f} s; "
-          f"scores {scores}, top class {int(np.argmax(scores))}", flush=True)
+    shown = (f"scores {scores}, top class {int(np.argmax(scores))}" if len(scores) <= 16 else
+             f"{len(scores)} output values")
+    print(f"CPU execution: {len(layers)} hardware layers, {time.time() - t0:.0f} s; {shown}",
+          flush=True)
 
     translate = os.path.join(bin_dir, "dla-translate")
     player = os.path.join(build, "nvdla-cmod", config, "nvdla-trace-player")
