@@ -125,18 +125,16 @@ def instrumented(lines, layers, x, storage_bytes):
 
 def print_output(ret):
     """@main's lines printing the network's output %y of type `ret`: f32
-    as it is, an integer output (a QDQ model's int8 / uint8) widened to
+    as it is, a signless integer output (a QDQ model's int8) widened to
     i32."""
     shape, elt = ret[7:-1].rsplit("x", 1)
     if elt == "f32":
         return (f"    %m = bufferization.to_buffer %y : {ret} to memref<{shape}xf32>\n"
                 f"    %u = memref.cast %m : memref<{shape}xf32> to memref<*xf32>\n"
                 f"    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()")
-    ext = "extui" if elt.startswith("ui") else "extsi"
-    plain = f"tensor<{shape}x{elt.lstrip('u')}>"
-    cast = (f"    %s = tensor.bitcast %y : {ret} to {plain}\n" if elt.startswith("ui") else
-            f"    %s = tensor.cast %y : {ret} to {plain}\n")
-    return (cast + f"    %w = arith.{ext} %s : {plain} to tensor<{shape}xi32>\n"
+    if elt not in ("i8", "i16"):
+        sys.exit(f"the network's output is {ret}: only f32, i8 and i16 are printed")
+    return (f"    %w = arith.extsi %y : {ret} to tensor<{shape}xi32>\n"
             f"    %m = bufferization.to_buffer %w : tensor<{shape}xi32> to memref<{shape}xi32>\n"
             f"    %u = memref.cast %m : memref<{shape}xi32> to memref<*xi32>\n"
             f"    func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()")

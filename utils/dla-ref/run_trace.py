@@ -150,15 +150,8 @@ def _operand_encoding(rng, name, t, per_element):
     prec = "int8" if t == "i8" else "int16"
     if name == "eltwise" and rng.random() < 0.3:
         return ENC  # a layer's result read as it is (a residual add)
-    size = ", data_size = two_byte" if t == "i8" and rng.random() < 0.4 else ""
-    tail = f"{size}, config = {CONFIG}"
-    if name == "bias":
-        return f"#dla.bias<{'per_element' if per_element else 'per_channel'}, {prec}{tail}>"
-    if name == "batchnorm":
-        return f"#dla.batchnorm<per_channel, {prec}{tail}>"
-    if name == "prelu":
-        return f"#dla.prelu<{prec}{tail}>"
-    return f"#dla.eltwise<{prec}{tail}>"
+    two_byte = t == "i8" and rng.random() < 0.4
+    return trace_exec_cases.operand_encoding(name, prec, per_element, CONFIG, two_byte)
 
 
 def sdp_mem_case(rng, n, shape=None):

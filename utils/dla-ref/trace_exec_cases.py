@@ -50,13 +50,12 @@ def _retype(sig, encs):
     return TYPE.sub(lambda m: _encode(m.group(0), next(it)), sig)
 
 
-def _operand_encoding(name, data, config):
-    """An SDP memory operand's encoding: its data's precision, per channel
-    or (a 4-d surface) per element."""
-    prec = "int8" if data.dtype == np.int8 else "int16"
-    tail = f"{prec}, config = {config}"
+def operand_encoding(name, prec, per_element, config, two_byte=False):
+    """An SDP memory operand's encoding: `prec` (int8, int16) data, per
+    channel or per element (bias), int8 in two-byte components or not."""
+    tail = f"{prec}{', data_size = two_byte' if two_byte else ''}, config = {config}"
     if name == "bias":
-        return f"#dla.bias<{'per_element' if data.ndim == 4 else 'per_channel'}, {tail}>"
+        return f"#dla.bias<{'per_element' if per_element else 'per_channel'}, {tail}>"
     if name == "batchnorm":
         return f"#dla.batchnorm<per_channel, {tail}>"
     if name == "prelu":
@@ -109,7 +108,9 @@ def to_trace(case, config, trace_case):
         encs[1] = weight
     for m in OPERAND.finditer(op):
         i = int(m.group(2)[2:])
-        encs[i] = _operand_encoding(m.group(1), case.args[i][0], config)
+        data = case.args[i][0]
+        encs[i] = operand_encoding(m.group(1), "int8" if data.dtype == np.int8 else "int16",
+                                   data.ndim == 4, config)
     op = OPERAND.sub(lambda m: f"{m.group(1)} {m.group(2)} : "
                      f"{_encode(m.group(3), encs[int(m.group(2)[2:])])}", op)
     head, sig = _split(op)
