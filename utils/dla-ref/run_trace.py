@@ -6,6 +6,15 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
     run_trace.py --kind conv|sdp|sdp-mem|sdp-lut|pool|lrn|lrn-wrap|chain --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large]
                  [--keep DIR] [--llvm-bin DIR]
+    run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
+                 --count N --seed S --build BUILD_DIR [--config ...]
+
+--from-execution takes the cases `run_layers.py --kind KIND --count N
+--seed S` draws (the integer execution tests, trace_exec_cases.py): those
+that fit the configuration run as below, the others are counted by the
+reason they do not fit (the data types the emitter does not program, the
+verifier's message for what the configuration lacks, the emitter's located
+refusals), printed before the summary.
 
 For each case: a compiled function of layers on nv_small int8 feature data
 (the registers drawn as the integer units' random cases draw them,

@@ -27,6 +27,7 @@ sys.path.insert(0, HERE)
 import compare_qdq  # noqa: E402
 import qdq_models  # noqa: E402
 
+NETWORK_TRACE = os.path.join(HERE, "..", "dla-ref", "run_network_trace.py")
 PIPELINE = ("builtin.module(dla-compile{convert-tosa=true target=nv_small precision=int8 "
             "layouts=true compression=true})")
 
@@ -57,10 +58,9 @@ def main():
                           "-o", os.path.join(d, "model.mlir")],
                          [os.path.join(bin_dir, "dla-opt"), os.path.join(d, "model.mlir"),
                           "--pass-pipeline=" + PIPELINE, "-o", os.path.join(d, "compiled.mlir")],
-                         [sys.executable, os.path.join(HERE, "..", "dla-ref", "run_network_trace.py"),
-                          os.path.join(d, "compiled.mlir"), "--input", os.path.join(d, "x.npy"),
-                          "--build", a.build, "--llvm-bin", a.llvm_bin, "--keep",
-                          os.path.join(d, "net")]]
+                         [sys.executable, NETWORK_TRACE, os.path.join(d, "compiled.mlir"),
+                          "--input", os.path.join(d, "x.npy"), "--build", a.build,
+                          "--llvm-bin", a.llvm_bin, "--keep", os.path.join(d, "net")]]
                 for step in steps:
                     ran = subprocess.run(step, capture_output=True, text=True)
                     if ran.returncode:
