@@ -3,7 +3,7 @@
 from the register programs dla-translate --dla-to-nvdla-trace writes, each
 compared bit for bit with the CPU execution (issue 28 part 4).
 
-    run_network_trace.py COMPILED.mlir --input X.npy --build BUILD_DIR
+    run_network_trace.py COMPILED.mlir --input X.npy [X1.npy ...] --build BUILD_DIR
                          [--keep DIR] [--llvm-bin DIR] [--limit N]
 
 COMPILED.mlir is the network after --dla-compile with layouts (every layer
@@ -90,10 +90,10 @@ def print_storage(k, v, t, n):
     func.call @printMemrefI32(%tu{k}) : (memref<*xi32>) -> ()"""
 
 
-def instrumented(lines, layers, x, storage_bytes):
+def instrumented(lines, layers, xs, storage_bytes):
     """The network as @network, printing the storage of every layer's
-    operands and result once, after the layer; @main runs it on x and
-    prints its output. Returns (module text, printed values in order)."""
+    operands and result once, after the layer; @main runs it on the inputs
+    xs (f32 or int8 arrays) and prints its output. Returns (module text, printed values in order)."""
     printed, seen, after = [], set(), {}
     for layer in layers:
         text = []
@@ -108,14 +108,17 @@ def instrumented(lines, layers, x, storage_bytes):
         out.append(line)
         out.extend(after.get(i, []))
     text = "\n".join(out).replace('sym_name = "main"', 'sym_name = "network"', 1)
-    xt = f"tensor<{'x'.join(map(str, x.shape))}xf32>"
+    elt = {np.dtype(np.float32): "f32", np.dtype(np.int8): "i8"}
+    xts = [f"tensor<{'x'.join(map(str, x.shape))}x{elt[x.dtype]}>" for x in xs]
+    consts = "".join(f"    %x{i} = arith.constant {literal(x)} : {t}\n"
+                     for i, (x, t) in enumerate(zip(xs, xts)))
+    names = ", ".join(f"%x{i}" for i in range(len(xs)))
     ret = re.search(r'sym_name = "network"', text) and \
         re.search(r'function_type = \([^)]*\) -> (tensor<[^>]*>)', text).group(1)
     driver = f"""  func.func private @printMemrefI32(memref<*xi32>) attributes {{llvm.emit_c_interface}}
   func.func private @printMemrefF32(memref<*xf32>) attributes {{llvm.emit_c_interface}}
   func.func @main() {{
-    %x = arith.constant {literal(x)} : {xt}
-    %y = func.call @network(%x) : ({xt}) -> {ret}
+{consts}    %y = func.call @network({names}) : ({", ".join(xts)}) -> {ret}
 {print_output(ret)}
     return
   }}"""
@@ -157,7 +160,8 @@ def one_layer(layer, target):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("compiled", help="the network after --dla-compile with layouts")
-    p.add_argument("--input", required=True, help="the network's input (.npy, f32)")
+    p.add_argument("--input", required=True, nargs="+",
+                   help="the network's inputs (.npy, f32 or int8), in order")
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
@@ -178,9 +182,10 @@ def main():
     layers = find_layers(lines)
     if not layers:
         sys.exit("no layer ops in " + a.compiled)
-    x = np.load(a.input).astype(np.float32)
+    xs = [np.load(path) for path in a.input]
+    xs = [x if x.dtype == np.int8 else x.astype(np.float32) for x in xs]
 
-    module, printed = instrumented(lines, layers, x, dla.storage_bytes)
+    module, printed = instrumented(lines, layers, xs, dla.storage_bytes)
     root = a.keep or tempfile.mkdtemp(prefix="dla-net-trace-")
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, "instrumented.mlir"), "w") as f:
