@@ -3,7 +3,7 @@
 from the register programs dla-translate --dla-to-nvdla-trace writes, each
 compared bit for bit with the CPU execution (issue 28 part 4).
 
-    run_network_trace.py COMPILED.mlir --input X.npy --build BUILD_DIR
+    run_network_trace.py COMPILED.mlir --input X.npy [X1.npy ...] --build BUILD_DIR
                          [--keep DIR] [--llvm-bin DIR] [--limit N]
 
 COMPILED.mlir is the network after --dla-compile with layouts (every layer
@@ -90,10 +90,10 @@ def print_storage(k, v, t, n):
     func.call @printMemrefI32(%tu{k}) : (memref<*xi32>) -> ()"""
 
 
-def instrumented(lines, layers, x, storage_bytes):
+def instrumented(lines, layers, xs, storage_bytes):
     """The network as @network, printing the storage of every layer's
-    operands and result once, after the layer; @main runs it on x and
-    prints its output. Returns (module text, printed values in order)."""
+    operands and result once, after the layer; @main runs it on the inputs
+    xs (f32 or int8 arrays) and prints its output. Returns (module text, printed values in order)."""
     printed, seen, after = [], set(), {}
     for layer in layers:
         text = []
@@ -108,21 +108,39 @@ def instrumented(lines, layers, x, storage_bytes):
         out.append(line)
         out.extend(after.get(i, []))
     text = "\n".join(out).replace('sym_name = "main"', 'sym_name = "network"', 1)
-    xt = f"tensor<{'x'.join(map(str, x.shape))}xf32>"
+    elt = {np.dtype(np.float32): "f32", np.dtype(np.int8): "i8"}
+    xts = [f"tensor<{'x'.join(map(str, x.shape))}x{elt[x.dtype]}>" for x in xs]
+    consts = "".join(f"    %x{i} = arith.constant {literal(x)} : {t}\n"
+                     for i, (x, t) in enumerate(zip(xs, xts)))
+    names = ", ".join(f"%x{i}" for i in range(len(xs)))
     ret = re.search(r'sym_name = "network"', text) and \
         re.search(r'function_type = \([^)]*\) -> (tensor<[^>]*>)', text).group(1)
     driver = f"""  func.func private @printMemrefI32(memref<*xi32>) attributes {{llvm.emit_c_interface}}
   func.func private @printMemrefF32(memref<*xf32>) attributes {{llvm.emit_c_interface}}
   func.func @main() {{
-    %x = arith.constant {literal(x)} : {xt}
-    %y = func.call @network(%x) : ({xt}) -> {ret}
-    %m = bufferization.to_buffer %y : {ret} to memref<{ret[7:-1]}>
-    %u = memref.cast %m : memref<{ret[7:-1]}> to memref<*xf32>
-    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+{consts}    %y = func.call @network({names}) : ({", ".join(xts)}) -> {ret}
+{print_output(ret)}
     return
   }}"""
     end = text.rstrip().rindex("\n}")
     return text[:end] + "\n" + driver + text[end:], printed
+
+
+def print_output(ret):
+    """@main's lines printing the network's output %y of type `ret`: f32
+    as it is, a signless integer output (a QDQ model's int8) widened to
+    i32."""
+    shape, elt = ret[7:-1].rsplit("x", 1)
+    if elt == "f32":
+        return (f"    %m = bufferization.to_buffer %y : {ret} to memref<{shape}xf32>\n"
+                f"    %u = memref.cast %m : memref<{shape}xf32> to memref<*xf32>\n"
+                f"    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()")
+    if elt not in ("i8", "i16"):
+        sys.exit(f"the network's output is {ret}: only f32, i8 and i16 are printed")
+    return (f"    %w = arith.extsi %y : {ret} to tensor<{shape}xi32>\n"
+            f"    %m = bufferization.to_buffer %w : tensor<{shape}xi32> to memref<{shape}xi32>\n"
+            f"    %u = memref.cast %m : memref<{shape}xi32> to memref<*xi32>\n"
+            f"    func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()")
 
 
 def one_layer(layer, target):
@@ -142,7 +160,8 @@ def one_layer(layer, target):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("compiled", help="the network after --dla-compile with layouts")
-    p.add_argument("--input", required=True, help="the network's input (.npy, f32)")
+    p.add_argument("--input", required=True, nargs="+",
+                   help="the network's inputs (.npy, f32 or int8), in order")
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
@@ -163,9 +182,10 @@ def main():
     layers = find_layers(lines)
     if not layers:
         sys.exit("no layer ops in " + a.compiled)
-    x = np.load(a.input).astype(np.float32)
+    xs = [np.load(path) for path in a.input]
+    xs = [x if x.dtype == np.int8 else x.astype(np.float32) for x in xs]
 
-    module, printed = instrumented(lines, layers, x, dla.storage_bytes)
+    module, printed = instrumented(lines, layers, xs, dla.storage_bytes)
     root = a.keep or tempfile.mkdtemp(prefix="dla-net-trace-")
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, "instrumented.mlir"), "w") as f:
@@ -191,8 +211,10 @@ def main():
                for v, ch in zip(printed, chunks)}
     scores = [float(t) for t in re.findall(r"-?[\d.]+(?:e[-+]?\d+)?",
                                            chunks[-1].split("data =", 1)[1])]
-    print(f"CPU execution: {len(layers)} hardware layers, {time.time() - t0:.0f} s; "
-          f"scores {scores}, top class {int(np.argmax(scores))}", flush=True)
+    shown = (f"scores {scores}, top class {int(np.argmax(scores))}" if len(scores) <= 16 else
+             f"{len(scores)} output values")
+    print(f"CPU execution: {len(layers)} hardware layers, {time.time() - t0:.0f} s; {shown}",
+          flush=True)
 
     translate = os.path.join(bin_dir, "dla-translate")
     player = os.path.join(build, "nvdla-cmod", config, "nvdla-trace-player")

@@ -3,9 +3,18 @@
 dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
-    run_trace.py --kind conv|sdp|sdp-mem|pool|lrn|lrn-wrap|chain --count N --seed S
+    run_trace.py --kind conv|sdp|sdp-mem|sdp-lut|pool|lrn|lrn-wrap|chain --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large]
                  [--keep DIR] [--llvm-bin DIR]
+    run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
+                 --count N --seed S --build BUILD_DIR [--config ...]
+
+--from-execution takes the cases `run_layers.py --kind KIND --count N
+--seed S` draws (the integer execution tests, trace_exec_cases.py): those
+that fit the configuration run as below, the others are counted by the
+reason they do not fit (the data types the emitter does not program, the
+verifier's message for what the configuration lacks, the emitter's located
+refusals), printed before the summary.
 
 For each case: a compiled function of layers on nv_small int8 feature data
 (the registers drawn as the integer units' random cases draw them,
@@ -22,6 +31,7 @@ execution on nv_small`; exits 1 on any mismatch.
 """
 
 import argparse
+import collections
 import os
 import re
 import subprocess
@@ -36,6 +46,7 @@ import int_cases_lrn as lrn_cases  # noqa: E402
 import run_layers  # noqa: E402
 import int_cases_pool as pool_cases  # noqa: E402
 import int_cases_sdp as sdp_cases  # noqa: E402
+import trace_exec_cases  # noqa: E402
 
 CONFIG = "nv_small"
 ENC = f"#dla.feature<int8, config = {CONFIG}>"
@@ -64,6 +75,16 @@ class Case:
         self.elts = ["i8"] * (len(self.args) - len(operands)) + \
             [ELT[d.dtype] for _, d, _ in operands]
         self.data = [None] * (len(self.args) - len(operands)) + [d for _, d, _ in operands]
+
+    @classmethod
+    def of(cls, name, args, body, out_shape):
+        """A case with stated arguments: (name, data, encoding, element
+        type) each."""
+        c = cls(name, args[0][1].shape, body, out_shape)
+        c.args = [(n, d.shape, e) for n, d, e, _ in args]
+        c.elts = [t for *_, t in args]
+        c.data = [d for _, d, _, _ in args]
+        return c
 
     def arg_types(self):
         return [ttype(sh, e, t) for (_, sh, e), t in zip(self.args, self.elts)]
@@ -100,6 +121,37 @@ def sdp_case(rng, n, shape=None):
     return Case(f"sdp_{n}", shape, body, shape)
 
 
+def sdp_lut_case(rng, n, shape=None):
+    """An SDP whose Y (EW) stage reads the lookup table (nv_large): the Y
+    stage with register operands and the table drawn as int_cases_sdp
+    draws them (int_cases_sdp._sdp_lut: hits, interpolation, under- and
+    overflow), X stages before it; offline, or on the fly after a direct
+    convolution."""
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    if shape:
+        _, c, h, w = shape
+    shape = (1, c, h, w)
+    tame = rng.random() < 0.5
+    text = [f"{st} {sdp_cases._x_stage(rng, None, tame)[0]}" for st in ("bs", "bn")
+            if rng.random() < 0.4]
+    while True:  # eql writes no output (the emitter refuses it)
+        y, _, lut = sdp_cases._y_stage(rng, None, tame)
+        if lut and "alu = eql" not in y:
+            break
+    text.append(f"ew {y}")
+    cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
+    if rng.random() < 0.5:
+        body = (f"%y = dla.sdp offline %x {' '.join(text)}{cvt} : {ttype(shape)} -> "
+                f"{ttype(shape)}")
+        return Case(f"sdp_lut_{n}", shape, body, shape)
+    cin = int(rng.integers(1, 17))
+    ishape, wshape, conv_t = (1, cin, h, w), (c, cin, 1, 1), ttype(shape, None)
+    body = (f"%c = dla.conv direct %x, %w clip_truncate {int(rng.integers(0, 17))} : "
+            f"{ttype(ishape)}, {ttype(wshape, WENC)} -> {conv_t}\n"
+            f"  %y = dla.sdp on_the_fly %c {' '.join(text)}{cvt} : {conv_t} -> {ttype(shape)}")
+    return Case(f"sdp_lut_{n}", ishape, body, shape, weight=wshape)
+
+
 def _operand_encoding(rng, name, t, per_element):
     """An SDP memory operand's encoding: the precision of its data, or int8
     in two-byte components; per-element data in int8 atoms (the int8
@@ -107,15 +159,8 @@ def _operand_encoding(rng, name, t, per_element):
     prec = "int8" if t == "i8" else "int16"
     if name == "eltwise" and rng.random() < 0.3:
         return ENC  # a layer's result read as it is (a residual add)
-    size = ", data_size = two_byte" if t == "i8" and rng.random() < 0.4 else ""
-    tail = f"{size}, config = {CONFIG}"
-    if name == "bias":
-        return f"#dla.bias<{'per_element' if per_element else 'per_channel'}, {prec}{tail}>"
-    if name == "batchnorm":
-        return f"#dla.batchnorm<per_channel, {prec}{tail}>"
-    if name == "prelu":
-        return f"#dla.prelu<{prec}{tail}>"
-    return f"#dla.eltwise<{prec}{tail}>"
+    two_byte = t == "i8" and rng.random() < 0.4
+    return trace_exec_cases.operand_encoding(name, prec, per_element, CONFIG, two_byte)
 
 
 def sdp_mem_case(rng, n, shape=None):
@@ -284,7 +329,26 @@ def chain_case(rng, n):
 
 KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
+         "sdp-lut": sdp_lut_case,
          "chain": chain_case}
+
+
+def verify(cases, build):
+    """The verifier's message for each case whose layer function the
+    configuration cannot hold (e.g. an SDP's EW stage on nv_small), else
+    None: one dla-opt run over all cases (--split-input-file)."""
+    chunks = [module([c.layer_func()]) for c in cases]
+    ends = np.cumsum([ch.count("\n") + 1 for ch in chunks])
+    run = subprocess.run([os.path.join(build, "bin", "dla-opt"), "--split-input-file",
+                          "-o", os.devnull, "-"], input="// -----\n".join(chunks),
+                         capture_output=True, text=True)
+    errors = [None] * len(cases)
+    for line, msg in re.findall(r"^<stdin>:(\d+):\d+: error: (.*)$", run.stderr, re.M):
+        i = int(np.searchsorted(ends, int(line)))
+        errors[i] = errors[i] or msg
+    if run.returncode and not any(errors):
+        sys.exit("dla-opt failed:\n" + run.stderr)
+    return errors
 
 
 def literal(a):
@@ -346,7 +410,11 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--kind", choices=sorted(KINDS), required=True)
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--kind", choices=sorted(KINDS), help="random layers of this kind")
+    what.add_argument("--from-execution", choices=trace_exec_cases.KINDS,
+                      help="the cases run_layers.py --kind KIND draws with the same "
+                           "--count and --seed: the integer execution tests")
     p.add_argument("--count", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
@@ -358,18 +426,36 @@ def main():
     CONFIG = a.config
     ENC = f"#dla.feature<int8, config = {CONFIG}>"
     WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
+    a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
 
     rng = np.random.default_rng(a.seed)
-    cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
+    unfit = collections.Counter()
+    if a.from_execution:
+        cases, drawn = [], trace_exec_cases.draw(a.from_execution, rng, a.count)
+        for c in drawn:
+            reason = trace_exec_cases.why_not(c)
+            if reason:
+                unfit[reason] += 1
+            else:
+                cases.append(trace_exec_cases.to_trace(c, CONFIG, Case.of))
+        kept = []
+        for c, reason in zip(cases, verify(cases, a.build)):
+            if reason:
+                unfit[f"{CONFIG}: {reason}"] += 1
+            else:
+                kept.append(c)
+        cases = kept
+    else:
+        cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
     inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) if d is None else d
                for (_, sh, _), d in zip(c.args, c.data)] for c in cases]
     results = cpu_run(cases, inputs, a.build, a.llvm_bin)
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    good = 0
+    good = refused = 0
     for c, (xs, ys) in zip(cases, results):
         data = os.path.join(root, c.name + ".data")
         os.makedirs(data, exist_ok=True)
@@ -383,6 +469,13 @@ def main():
                              f"--nvdla-trace-data={data}", "-"], input=module([c.layer_func()]),
                             capture_output=True, text=True)
         if tr.returncode:
+            refusal = re.search(r"error: (.*)", tr.stderr)
+            if a.from_execution and refusal and "' op " in refusal.group(1):
+                # The emitter's located refusals (invalid.mlir) of what it
+                # does not program yet: the case does not fit.
+                unfit["refused: " + refusal.group(1)] += 1
+                refused += 1
+                continue
             print(f"{c.name}: dla-translate failed: {tr.stderr.strip()}\n  {c.body}")
             continue
         run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
@@ -390,8 +483,12 @@ def main():
             print(f"{c.name}: C model differs: {(run.stdout + run.stderr).strip()}\n  {c.body}")
             continue
         good += 1
-    print(f"{good} of {len(cases)} programs match the CPU execution on {CONFIG}")
-    sys.exit(0 if good == len(cases) else 1)
+    if a.from_execution:
+        print(f"{a.from_execution}: {len(cases) - refused} of {a.count} cases fit {CONFIG}")
+        for reason, n in sorted(unfit.items()):
+            print(f"  does not fit ({n}): {reason}")
+    print(f"{good} of {len(cases) - refused} programs match the CPU execution on {CONFIG}")
+    sys.exit(0 if good == len(cases) - refused else 1)
 
 
 if __name__ == "__main__":

@@ -122,6 +122,18 @@ namespace dlaformat::nvdla {
   X(SDP_RDMA, D_FEATURE_MODE_CFG, 0x8070)                                                          \
   X(SDP_RDMA, D_SRC_DMA_CFG, 0x8074)                                                               \
   X(SDP, S_POINTER, 0x9004)                                                                        \
+  X(SDP, S_LUT_ACCESS_CFG, 0x9008)                                                                 \
+  X(SDP, S_LUT_ACCESS_DATA, 0x900c)                                                                \
+  X(SDP, S_LUT_CFG, 0x9010)                                                                        \
+  X(SDP, S_LUT_INFO, 0x9014)                                                                       \
+  X(SDP, S_LUT_LE_START, 0x9018)                                                                   \
+  X(SDP, S_LUT_LE_END, 0x901c)                                                                     \
+  X(SDP, S_LUT_LO_START, 0x9020)                                                                   \
+  X(SDP, S_LUT_LO_END, 0x9024)                                                                     \
+  X(SDP, S_LUT_LE_SLOPE_SCALE, 0x9028)                                                             \
+  X(SDP, S_LUT_LE_SLOPE_SHIFT, 0x902c)                                                             \
+  X(SDP, S_LUT_LO_SLOPE_SCALE, 0x9030)                                                             \
+  X(SDP, S_LUT_LO_SLOPE_SHIFT, 0x9034)                                                             \
   X(SDP, D_OP_ENABLE, 0x9038)                                                                      \
   X(SDP, D_DATA_CUBE_WIDTH, 0x903c)                                                                \
   X(SDP, D_DATA_CUBE_HEIGHT, 0x9040)                                                               \
@@ -395,6 +407,26 @@ DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, IN_PRECISION, 2, 2)
 DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, PROC_PRECISION, 4, 2)
 DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, OUT_PRECISION, 6, 2)
 DLA_F(SDP_RDMA_D_SRC_DMA_CFG, SRC_RAM_TYPE, 0, 1)
+// SDP: the Y stage's lookup table (single registers, no group).
+DLA_F(SDP_S_LUT_ACCESS_CFG, LUT_ADDR, 0, 10)
+DLA_F(SDP_S_LUT_ACCESS_CFG, LUT_TABLE_ID, 16, 1)
+DLA_F(SDP_S_LUT_ACCESS_CFG, LUT_ACCESS_TYPE, 17, 1)
+DLA_F(SDP_S_LUT_ACCESS_DATA, LUT_DATA, 0, 16)
+DLA_F(SDP_S_LUT_CFG, LUT_LE_FUNCTION, 0, 1)
+DLA_F(SDP_S_LUT_CFG, LUT_UFLOW_PRIORITY, 4, 1)
+DLA_F(SDP_S_LUT_CFG, LUT_OFLOW_PRIORITY, 5, 1)
+DLA_F(SDP_S_LUT_CFG, LUT_HYBRID_PRIORITY, 6, 1)
+DLA_F(SDP_S_LUT_INFO, LUT_LE_INDEX_OFFSET, 0, 8)
+DLA_F(SDP_S_LUT_INFO, LUT_LE_INDEX_SELECT, 8, 8)
+DLA_F(SDP_S_LUT_INFO, LUT_LO_INDEX_SELECT, 16, 8)
+DLA_F(SDP_S_LUT_LE_SLOPE_SCALE, LUT_LE_SLOPE_UFLOW_SCALE, 0, 16)
+DLA_F(SDP_S_LUT_LE_SLOPE_SCALE, LUT_LE_SLOPE_OFLOW_SCALE, 16, 16)
+DLA_F(SDP_S_LUT_LE_SLOPE_SHIFT, LUT_LE_SLOPE_UFLOW_SHIFT, 0, 5)
+DLA_F(SDP_S_LUT_LE_SLOPE_SHIFT, LUT_LE_SLOPE_OFLOW_SHIFT, 5, 5)
+DLA_F(SDP_S_LUT_LO_SLOPE_SCALE, LUT_LO_SLOPE_UFLOW_SCALE, 0, 16)
+DLA_F(SDP_S_LUT_LO_SLOPE_SCALE, LUT_LO_SLOPE_OFLOW_SCALE, 16, 16)
+DLA_F(SDP_S_LUT_LO_SLOPE_SHIFT, LUT_LO_SLOPE_UFLOW_SHIFT, 0, 5)
+DLA_F(SDP_S_LUT_LO_SLOPE_SHIFT, LUT_LO_SLOPE_OFLOW_SHIFT, 5, 5)
 // SDP: X stages (BS, BN), Y stage (EW), output.
 DLA_F(SDP_D_DP_BS_CFG, BS_BYPASS, 0, 1)
 DLA_F(SDP_D_DP_BS_CFG, BS_ALU_BYPASS, 1, 1)

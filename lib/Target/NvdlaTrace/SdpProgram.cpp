@@ -9,7 +9,9 @@
 #include "Program.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
 #include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaLrn.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -68,6 +70,44 @@ void programX(SdpXAttr x, const XStageRegs &r, LayerProgram &p) {
   p.write(r.mulSrc, {{r.mulOperand, reg(x.getMulOperand())}});
 }
 
+/// The Y stage's lookup table as the firmware loads it (common.c
+/// update_lut): LE's 65 entries, then LO's 257, each from address 0, then
+/// the table configuration; the bounds are 32-bit on the SDP.
+void programLut(const LutProgram &lut, LayerProgram &p) {
+  p.write(R::SDP_S_LUT_ACCESS_CFG, {{SDP_S_LUT_ACCESS_CFG_LUT_TABLE_ID, kLutTableLe},
+                                    {SDP_S_LUT_ACCESS_CFG_LUT_ACCESS_TYPE, kLutWrite}});
+  for (int64_t v : lut.le)
+    p.write(R::SDP_S_LUT_ACCESS_DATA, {{SDP_S_LUT_ACCESS_DATA_LUT_DATA, v}});
+  p.write(R::SDP_S_LUT_ACCESS_CFG, {{SDP_S_LUT_ACCESS_CFG_LUT_TABLE_ID, kLutTableLo},
+                                    {SDP_S_LUT_ACCESS_CFG_LUT_ACCESS_TYPE, kLutWrite}});
+  for (int64_t v : lut.lo)
+    p.write(R::SDP_S_LUT_ACCESS_DATA, {{SDP_S_LUT_ACCESS_DATA_LUT_DATA, v}});
+  p.write(R::SDP_S_LUT_CFG, {{SDP_S_LUT_CFG_LUT_LE_FUNCTION, lut.leLinear},
+                             {SDP_S_LUT_CFG_LUT_UFLOW_PRIORITY, lut.uflowLo},
+                             {SDP_S_LUT_CFG_LUT_OFLOW_PRIORITY, lut.oflowLo},
+                             {SDP_S_LUT_CFG_LUT_HYBRID_PRIORITY, lut.hybridLo}});
+  p.write(R::SDP_S_LUT_INFO,
+          {{SDP_S_LUT_INFO_LUT_LE_INDEX_OFFSET, lut.leLinear ? 0 : lut.leIndexOffset},
+           {SDP_S_LUT_INFO_LUT_LE_INDEX_SELECT, lut.leLinear ? lut.leIndexSelect : 0},
+           {SDP_S_LUT_INFO_LUT_LO_INDEX_SELECT, lut.loIndexSelect}});
+  p.write(R::SDP_S_LUT_LE_START, static_cast<uint32_t>(lut.leStart));
+  p.write(R::SDP_S_LUT_LE_END, static_cast<uint32_t>(lut.leEnd));
+  p.write(R::SDP_S_LUT_LO_START, static_cast<uint32_t>(lut.loStart));
+  p.write(R::SDP_S_LUT_LO_END, static_cast<uint32_t>(lut.loEnd));
+  p.write(R::SDP_S_LUT_LE_SLOPE_SCALE,
+          {{SDP_S_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE, lut.leUflow.scale},
+           {SDP_S_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_OFLOW_SCALE, lut.leOflow.scale}});
+  p.write(R::SDP_S_LUT_LE_SLOPE_SHIFT,
+          {{SDP_S_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_UFLOW_SHIFT, lut.leUflow.shift},
+           {SDP_S_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_OFLOW_SHIFT, lut.leOflow.shift}});
+  p.write(R::SDP_S_LUT_LO_SLOPE_SCALE,
+          {{SDP_S_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_UFLOW_SCALE, lut.loUflow.scale},
+           {SDP_S_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_OFLOW_SCALE, lut.loOflow.scale}});
+  p.write(R::SDP_S_LUT_LO_SLOPE_SHIFT,
+          {{SDP_S_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_UFLOW_SHIFT, lut.loUflow.shift},
+           {SDP_S_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_OFLOW_SHIFT, lut.loOflow.shift}});
+}
+
 void programY(SdpYAttr y, LayerProgram &p) {
   if (!y) {
     p.write(R::SDP_D_DP_EW_CFG, {{SDP_D_DP_EW_CFG_EW_BYPASS, 1},
@@ -83,7 +123,9 @@ void programY(SdpYAttr y, LayerProgram &p) {
            {SDP_D_DP_EW_CFG_EW_ALU_ALGO, alu ? static_cast<int64_t>(*y.getAlu()) : 0},
            {SDP_D_DP_EW_CFG_EW_MUL_BYPASS, !mul},
            {SDP_D_DP_EW_CFG_EW_MUL_PRELU, y.getPrelu()},
-           {SDP_D_DP_EW_CFG_EW_LUT_BYPASS, 1}});
+           {SDP_D_DP_EW_CFG_EW_LUT_BYPASS, !y.getLut()}});
+  if (LutAttr lut = y.getLut())
+    programLut(getLutProgram(lut), p);
   p.write(R::SDP_D_DP_EW_ALU_CFG,
           {{SDP_D_DP_EW_ALU_CFG_EW_ALU_SRC, kSrcReg}, {SDP_D_DP_EW_ALU_CFG_EW_ALU_CVT_BYPASS, 1}});
   p.write(R::SDP_D_DP_EW_ALU_SRC_VALUE,
@@ -222,8 +264,13 @@ LogicalResult mlir::dla::trace::checkSdpProgrammable(Operation *o, const SdpMemS
   if (y && (y.getAluOperand().mem || y.getMulOperand().mem))
     return op.emitOpError("reads a memory operand in ew: only bs and bn memory operands are "
                           "programmed yet");
-  if (y && y.getLut())
-    return op.emitOpError("uses the lookup table, which is not programmed yet");
+  // In EQL mode the SDP writes no data: it sets D_STATUS when a value
+  // differs (NV_NVDLA_sdp.cpp SdpDataOperationThread, which also asserts
+  // the identity output converter), so no result surface holds the 0 / 1
+  // values the op computes.
+  if (y && y.getAlu() == SdpAluAlgo::Eql)
+    return op.emitOpError("compares in ew (alu = eql): NVDLA's SDP then writes no output, it "
+                          "only reports in D_STATUS whether any value differed");
   for (SdpXAttr x : {op.getBsAttr(), op.getBnAttr()}) {
     std::optional<SdpMemOperand> m = memOf(x);
     if (!m)

@@ -143,17 +143,6 @@ func.func @rows(%x: !f, %w: !w) -> tensor<1x8x298x298xi8, #dla.feature<int8, con
 
 // -----
 
-!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
-module attributes {dla.target = #dla.target<nvdla, nv_large>} {
-func.func @lut(%x: !f) -> !f {
-  // expected-error @below {{'dla.sdp' op uses the lookup table, which is not programmed yet}}
-  %y = dla.sdp offline %x ew <lut = <le_function = linear, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = 0, le_end = 64, lo_start = 0, lo_end = 256, le_index_select = 0, lo_index_select = 0, uflow_priority = le, oflow_priority = le, hybrid_priority = lo>> : !f -> !f
-  return %y : !f
-}
-}
-
-// -----
-
 !f = tensor<1x8x8x8192xi8, #dla.feature<int8, config = nv_small>>
 !w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
@@ -161,5 +150,16 @@ func.func @wide(%x: !f, %w: !w) -> tensor<1x8x6x8190xi8, #dla.feature<int8, conf
   // expected-error @below {{'dla.conv' op does not fit NVDLA nv_small: }}
   %y = dla.conv direct %x, %w : !f, !w -> tensor<1x8x6x8190xi8, #dla.feature<int8, config = nv_small>>
   return %y : tensor<1x8x6x8190xi8, #dla.feature<int8, config = nv_small>>
+}
+}
+
+// -----
+
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
+module attributes {dla.target = #dla.target<nvdla, nv_large>} {
+func.func @eql(%x: !f) -> !f {
+  // expected-error @below {{'dla.sdp' op compares in ew (alu = eql): NVDLA's SDP then writes no output, it only reports in D_STATUS whether any value differed}}
+  %y = dla.sdp offline %x ew <alu = eql, alu_operand = 3> : !f -> !f
+  return %y : !f
 }
 }

@@ -1,0 +1,123 @@
+"""The integer execution tests' layers as register programs (issue 28 part 3:
+"every integer execution test that fits the configuration").
+
+run_trace.py --from-execution KIND --count N --seed S draws exactly the
+cases `run_layers.py --kind KIND --count N --seed S` draws (the same
+generators, int_cases_*.py, the same order), keeps the ones a register
+program for the configuration can hold, and gives each the encodings of
+that configuration: feature data for the layer's input and result, direct
+weights, NVDLA operand data for the SDP's memory operands. Every other case
+gets the reason it does not fit, counted by reason in the summary.
+"""
+
+import re
+
+import numpy as np
+
+import run_layers
+
+# The execution tests' kinds this mode takes: run_layers' int-* kinds.
+KINDS = ("int-conv", "int-sdp", "int-pool", "int-lrn", "int-lrn-wrap")
+
+TYPE = re.compile(r"tensor<([^<>]*)>")
+OPERAND = re.compile(r"\b(bias|batchnorm|eltwise|prelu) (%a\d+) : (tensor<[^<>]*>)")
+
+
+def draw(kind, rng, count):
+    """The cases run_layers.py --kind `kind` draws from `rng`."""
+    if kind in ("int-lrn", "int-lrn-wrap"):
+        import int_cases_lrn
+        return int_cases_lrn.int_lrn_cases(rng, count, wrap=kind == "int-lrn-wrap")
+    if kind == "int-sdp":
+        import int_cases_sdp
+        return int_cases_sdp.cases(rng, count, run_layers.Case, run_layers.tensor_type)
+    import int_cases_conv
+    import int_cases_pool
+    make = {"int-pool": int_cases_pool.int_pool_cases, "int-conv": int_cases_conv.int_conv_cases}
+    return make[kind](rng, count, run_layers.Case, run_layers.tensor_type)
+
+
+def _encode(type_text, enc):
+    """`tensor<...>` with the encoding `enc` (None: as it is)."""
+    return type_text if enc is None else type_text[:-1] + f", {enc}>"
+
+
+def _retype(sig, encs):
+    """The signature `T0, T1 -> Tout` with encs[i] on its i-th type."""
+    types = TYPE.findall(sig)
+    assert len(types) == len(encs), (sig, encs)
+    it = iter(encs)
+    return TYPE.sub(lambda m: _encode(m.group(0), next(it)), sig)
+
+
+def operand_encoding(name, prec, per_element, config, two_byte=False):
+    """An SDP memory operand's encoding: `prec` (int8, int16) data, per
+    channel or per element (bias), int8 in two-byte components or not."""
+    tail = f"{prec}{', data_size = two_byte' if two_byte else ''}, config = {config}"
+    if name == "bias":
+        return f"#dla.bias<{'per_element' if per_element else 'per_channel'}, {tail}>"
+    if name == "batchnorm":
+        return f"#dla.batchnorm<per_channel, {tail}>"
+    if name == "prelu":
+        return f"#dla.prelu<{tail}>"
+    return f"#dla.eltwise<{tail}>"
+
+
+def _split(op):
+    head, sig = op.rsplit(" : ", 1)
+    return head, sig
+
+
+def why_not(case):
+    """The reason `case` cannot be written as int8 layers for the emitter,
+    or None. What the configuration lacks the verifier says, what the
+    emitter does not program yet its refusals say (run_trace.py)."""
+    op = case.op
+    if case.out_t != "i8":
+        name = {"i16": "int16", "f16": "fp16"}[case.out_t]
+        return f"{name} result: only int8 feature data is programmed"
+    if op.startswith("dla.conv image"):
+        return "image input (dla.conv image): not programmed"
+    if op.startswith("dla.conv") and len(case.args) == 3:
+        return "a convolution's bias operand: the emitter programs no bias surface"
+    if op.startswith("dla.sdp"):
+        # Memory operands may be int16: the emitter decides which it reads.
+        operands = {m.group(2) for m in OPERAND.finditer(op)}
+        elts = [t for i, (_, t) in enumerate(case.args) if f"%a{i}" not in operands]
+    else:
+        elts = [t for _, t in case.args]
+    if any(t != "i8" for t in elts):
+        return "int16 input: only int8 feature data is programmed"
+    return None
+
+
+def to_trace(case, config, trace_case):
+    """`case` as a run_trace Case (`trace_case(name, args, body, out_shape)`
+    with args (name, data, encoding, element type)) in the encodings of
+    `config`; its arguments' data the execution test's."""
+    feat = f"#dla.feature<int8, config = {config}>"
+    weight = f"#dla.weight<direct, int8, config = {config}>"
+    op = case.op
+    encs = [feat] + [None] * (len(case.args) - 1)
+    prelude = case.prelude
+    if prelude:  # an on-the-fly SDP's convolution %p = dla.conv direct %a0, %a1
+        head, sig = _split(prelude)
+        prelude = f"{head} : {_retype(sig, [feat, weight, None])}\n  "
+        encs[1] = weight
+    elif op.startswith("dla.conv"):
+        encs[1] = weight
+    for m in OPERAND.finditer(op):
+        i = int(m.group(2)[2:])
+        data = case.args[i][0]
+        encs[i] = operand_encoding(m.group(1), "int8" if data.dtype == np.int8 else "int16",
+                                   data.ndim == 4, config)
+    op = OPERAND.sub(lambda m: f"{m.group(1)} {m.group(2)} : "
+                     f"{_encode(m.group(3), encs[int(m.group(2)[2:])])}", op)
+    head, sig = _split(op)
+    if op.startswith("dla.conv"):
+        sig = _retype(sig, [feat, weight, feat])
+    else:
+        sig = _retype(sig, [None if prelude else feat, feat])
+    body = f"{prelude}%y = {head} : {sig}"
+    args = [(f"a{i}", a, e, t) for i, ((a, t), e) in enumerate(zip(case.args, encs))]
+    return trace_case(case.name, args, body, case.out_shape)
