@@ -228,6 +228,8 @@ def split(ctx):
             ctx.fail("num_outputs %d differs from the %d outputs" % (parts, outputs))
         step = -(-n // parts)  # the last part may be smaller (opset 18)
         sizes = [min(step, n - i * step) for i in range(parts)]
+    if np.asarray(sizes).dtype.kind not in "iu":
+        ctx.fail("split sizes must be integers, not %s" % np.asarray(sizes).dtype)
     sizes = [int(s) for s in np.asarray(sizes).reshape(-1)]
     if len(sizes) != outputs or sum(sizes) != n or any(s < 0 for s in sizes):
         ctx.fail("split sizes %s do not cut axis %d of size %d into %d outputs" % (sizes, axis, n, outputs))

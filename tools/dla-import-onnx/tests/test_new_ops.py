@@ -252,6 +252,8 @@ def test_converter_failure_is_named():
     (helper.make_node("BatchNormalization", ["x", "s", "s", "s", "v"], ["y"], name="n"),
      [("s", np.ones(4, np.float32)), ("v", np.ones(5, np.float32))],
      r"scale, B, mean and var of shapes \[\[4\], \[4\], \[4\], \[5\]\] for 4 channels"),
+    (helper.make_node("Split", ["x", "s"], ["a", "b"], axis=1, name="n"), [("s", np.array([1.5, 2.5], np.float32))],
+     r"split sizes must be integers, not float32"),
     (helper.make_node("Squeeze", ["x", "a"], ["y"], name="n"), [("a", np.array([0, 1], np.int64))],
      r"axes \[0, 1\]: dimensions of sizes \[1, 4\], not 1"),
     (helper.make_node("Reshape", ["x", "s"], ["y"], name="n"), [("s", np.array([4, 9, 1, 1, 0], np.int64))],
