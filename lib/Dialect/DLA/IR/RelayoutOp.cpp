@@ -115,10 +115,12 @@ static LogicalResult verifyStorage(Operation *op, RankedTensorType encoded,
     return op->emitOpError("needs a static shape, got ") << encoded;
   if (bytes.isDynamicDim(0))
     return op->emitOpError("needs a static byte count, got ") << bytes;
-  auto bound = bindTensorLayout(encoded, [&] { return op->emitOpError(); });
-  if (failed(bound))
+  // The one buffer of its storage description: a bound layout's bytes, or a
+  // Winograd stream (no element has a byte offset, yet the stream is fixed).
+  FailureOr<MemRefType> buffer = getStorageBufferType(encoded, [&] { return op->emitOpError(); });
+  if (failed(buffer))
     return failure();
-  const int64_t want = (*bound)->getStorageBytes();
+  const int64_t want = buffer->getDimSize(0);
   if (bytes.getDimSize(0) != want)
     return op->emitOpError("storage of ")
            << encoded << " is " << want << " bytes, but " << bytes << " holds "
