@@ -13,7 +13,9 @@ ConstantPacker::~ConstantPacker() = default;
 Status dlaformat::checkPackSource(const PackSource &source, int64_t numElements,
                                     int64_t elementBytes) {
   if (source.fromFp32) {
-    if (elementBytes != 2)
+    // (transformFromFp32: a format that computes its values from the fp32
+    // weights converts them itself, e.g. scaled integer Winograd taps.)
+    if (elementBytes != 2 && !source.transformFromFp32)
       return makeError("fp32 source data converts only to fp16 storage, not to " +
                        std::to_string(elementBytes) + "-byte elements");
     if (source.bytes != numElements * 4)

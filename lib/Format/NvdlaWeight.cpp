@@ -6,6 +6,7 @@
 #include "dla/Format/NvdlaAlignment.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -91,6 +92,17 @@ Status dlaformat::nvdla::validateWeightOptions(const WeightParams &p, Fp16Roundi
   if (ops.checkOptions)
     if (Status s = ops.checkOptions(p); !s)
       return s;
+  if (p.scale != 0) {
+    if (!(p.scale > 0) || !std::isfinite(p.scale))
+      return makeError("scale must be positive and finite, got " + std::to_string(p.scale));
+    if (p.format != WeightFormat::Winograd)
+      return makeError("scale applies to Winograd weights only (the stored taps are "
+                       "round(G g G^T / scale)), not to " +
+                       std::string(enumProse(p.format)) + " weights");
+    if (p.precision == Precision::Fp16)
+      return makeError("scale applies to int8 / int16 Winograd weights only: fp16 taps are "
+                       "G g G^T rounded to fp16, unscaled");
+  }
   if (rounding != Fp16Rounding::TiesToEven && p.precision != Precision::Fp16)
     return makeError("rounding " + std::string(enumProse(rounding)) +
                      " applies to fp16 weights only, not to " +
@@ -268,10 +280,13 @@ Status NvdlaWeightLayout::pack(const void *logical, int64_t logicalBytes, void *
 
 Status NvdlaWeightLayout::packFp32(const float *logical, int64_t numElements, void *storage,
                                    int64_t storageBytes, Fp16Rounding rounding) const {
-  if (impl->params.precision != Precision::Fp16)
-    return makeError("packFp32 converts fp32 weights to fp16, but the layout's precision is " +
+  // Integer Winograd weights with a scale quantize their own taps.
+  if (impl->params.precision != Precision::Fp16 && impl->params.scale == 0)
+    return makeError("packFp32 converts fp32 weights to fp16 (or to int8 / int16 Winograd "
+                     "taps with a scale), but the layout's precision is " +
                      std::string(enumName(impl->params.precision)) +
-                     "; integer weights must be quantized by the caller and packed with pack()");
+                     " without a scale; integer weights must be quantized by the caller and "
+                     "packed with pack()");
   if (Status s = checkBuffers(*impl, logical, numElements * 4, impl->numLogicalElements * 4,
                               storage, storageBytes, "packFp32");
       !s)

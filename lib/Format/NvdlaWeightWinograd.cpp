@@ -19,7 +19,9 @@
 // n = 0, 1, 2 from +0.0f in fp32, every product rounded (no fused
 // multiply-add), then one conversion: fp16 with the caller's rounding,
 // int8 / int16 rounding half away from zero and saturating (the NVDLA
-// convertor's rounding). No scaling factor.
+// convertor's rounding), after dividing by the layout's `scale` in double
+// when it has one (one rounding: T / scale is exact enough in double that
+// only a true tie rounds as a tie).
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,27 +66,30 @@ const float kG[4][3] = {{1.0f, 0.0f, 0.0f},
                         {0.0f, 0.0f, 1.0f}};
 
 /// Round half away from zero, then saturate to [lo, hi].
-inline int32_t roundSaturate(float v, int32_t lo, int32_t hi) {
+inline int32_t roundSaturate(double v, int32_t lo, int32_t hi) {
   if (std::isnan(v))
     return 0;
-  const float r = std::round(v); // halfway cases away from zero
-  if (r <= static_cast<float>(lo))
+  const double r = std::round(v); // halfway cases away from zero
+  if (r <= static_cast<double>(lo))
     return lo;
-  if (r >= static_cast<float>(hi))
+  if (r >= static_cast<double>(hi))
     return hi;
   return static_cast<int32_t>(r);
 }
 
-inline void storeElement(char *p, float v, Precision precision, Fp16Rounding rounding) {
+/// `v` stored in `precision`; integers divided by `scale` first (0: none).
+inline void storeElement(char *p, float v, Precision precision, Fp16Rounding rounding,
+                         double scale) {
+  const double q = scale > 0 ? static_cast<double>(v) / scale : static_cast<double>(v);
   switch (precision) {
   case Precision::Int8: {
-    const int8_t q = static_cast<int8_t>(roundSaturate(v, -128, 127));
-    std::memcpy(p, &q, 1);
+    const int8_t q8 = static_cast<int8_t>(roundSaturate(q, -128, 127));
+    std::memcpy(p, &q8, 1);
     return;
   }
   case Precision::Int16: {
-    const int16_t q = static_cast<int16_t>(roundSaturate(v, -32768, 32767));
-    std::memcpy(p, &q, 2);
+    const int16_t q16 = static_cast<int16_t>(roundSaturate(q, -32768, 32767));
+    std::memcpy(p, &q16, 2);
     return;
   }
   case Precision::Fp16: {
@@ -370,7 +375,8 @@ void dlaformat::nvdla::detail::packWinogradStream(const WeightLayoutImpl &impl, 
               convertFp32ToFp16(cubes.data(), reinterpret_cast<uint16_t *>(out), n, rounding);
             } else {
               for (int64_t e = 0; e < n; ++e)
-                storeElement(out + e * eb, cubes[static_cast<size_t>(e)], precision, rounding);
+                storeElement(out + e * eb, cubes[static_cast<size_t>(e)], precision, rounding,
+                             impl.params.scale);
             }
             out += n * eb;
           }
@@ -426,6 +432,7 @@ Expected<WeightGeometry> planWinograd(const WeightParams &params, WeightLayoutIm
 
 void packWinograd(const WeightLayoutImpl &impl, SourceKind kind, const char *src, char *dst,
                   Fp16Rounding rounding) {
+  // (An fp32 source: fp16 weights, or integer ones with a scale.)
   const bool fp32 = kind == SourceKind::Fp32ToFp16TE || kind == SourceKind::Fp32ToFp16TA;
   packWinogradStream(impl, src, fp32 ? 4 : impl.elementBytes, dst, rounding);
 }

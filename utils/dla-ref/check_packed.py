@@ -443,8 +443,10 @@ def weight_blob(name: str, hexdata: str, out) -> Tuple[Optional[bytes], int]:
     return actual, n
 
 
-def weight_data(fname: Optional[str], shape, elt: str, sources, what: str):
-    """The weights of the function holding a constant: from --source, else iota."""
+def weight_data(fname: Optional[str], shape, elt: str, sources, what: str,
+                enc: Optional[wr.WeightEncoding] = None):
+    """The weights of the function holding a constant: from --source, else iota.
+    ``enc``: the packed encoding (a scaled integer Winograd one reads f32)."""
     if sources is None:
         return wr.iota(shape, elt), "iota"
     if fname is None or fname not in sources:
@@ -455,7 +457,7 @@ def weight_data(fname: Optional[str], shape, elt: str, sources, what: str):
         raise CheckError(f"{what}: @{fname}'s source constant has shape "
                          f"{'x'.join(map(str, w.shape))}, the packed type "
                          f"{'x'.join(map(str, shape))}")
-    if src.straight and elt == "f16":
+    if src.straight and (elt == "f16" or (enc is not None and enc.scale is not None)):
         # Where transforming the f32 weights and rounding once differs from
         # transforming their fp16 roundings (arith.truncf first).
         return w, f"@{fname} of the source, f32 straight"
@@ -616,7 +618,7 @@ def check_weight_constant(stmt: str, fname: Optional[str], aliases, blobs, sourc
         shape, elt, enc_text = parse_tensor_type(type_text, aliases)
         enc = wr.parse_encoding(enc_text)
         p = wr.plan(enc, shape, elt)
-        data, how = weight_data(fname, shape, elt, sources, where)
+        data, how = weight_data(fname, shape, elt, sources, where, enc)
     except (CheckError, ValueError) as e:
         print(f"error: {where}: {e}", file=out)
         return False, 0
@@ -717,7 +719,7 @@ def check_text(text: str, expect_count: Optional[int] = None,
                 continue
             fname = enclosing_function(spans, m.start())
             try:
-                data, how = weight_data(fname, shape, elt, sources, f"resource {name}")
+                data, how = weight_data(fname, shape, elt, sources, f"resource {name}", w_enc)
             except CheckError as e:
                 print(f"error: {e}", file=err)
                 ok = False

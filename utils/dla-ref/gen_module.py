@@ -410,9 +410,10 @@ def main(argv=None) -> int:
             ap.error(str(e))
         if args.truncf is not None and elt != "f16":
             ap.error("--truncf needs an fp16 weight encoding")
-        if args.f32_straight and (args.truncf is not None or elt != "f16" or
-                                  enc.format != "winograd"):
-            ap.error("--f32-straight needs a Winograd fp16 encoding and no --truncf")
+        if args.f32_straight and (args.truncf is not None or enc.format != "winograd" or
+                                  (elt != "f16" and enc.scale is None)):
+            ap.error("--f32-straight needs a Winograd fp16 encoding (or an int8 / int16 one "
+                     "with a scale) and no --truncf")
         cases = [WeightCase(shape, elt, enc, args.encoding.strip(), args.data or "iota",
                             args.seed, args.truncf, args.f32_straight)]
         header = ""

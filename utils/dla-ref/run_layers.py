@@ -46,7 +46,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import layer_ref as ref  # noqa: E402
 
-MLIR_TYPE = {"f16": "f16", "i8": "i8", "i16": "i16", "ui8": "ui8"}
+MLIR_TYPE = {"f16": "f16", "f32": "f32", "i8": "i8", "i16": "i16", "ui8": "ui8"}
 
 
 def tensor_type(shape, t, enc=None):
@@ -418,15 +418,60 @@ def winograd_cases(rng):
                                          j:j + st * (ow - 1) + 1:st],
                                       np.abs(w[:, :, i, j].astype(np.float64)))
                             for i in range(R) for j in range(R))
-        wt = tensor_type(w.shape, t, enc)
-        c.prelude = (f"%wc = arith.constant {literal(w)} : {tensor_type(w.shape, t)}\n"
-                     f"  %w = dla.relayout %wc : {tensor_type(w.shape, t)} -> {wt}")
-        pv_text = f" pad_value {pv}" if pv else ""
-        c.op = ("dla.conv winograd %a0, %w, %a1 stride [{s}, {s}] pad [{p}]{pv} : "
-                "{0}, {1}, {2} -> {3}".format(c.arg_type(0), wt, c.arg_type(1), c.result_type(),
-                                              s=st, p=", ".join(map(str, pad)), pv=pv_text))
-        cases.append(c)
+        cases.append(winograd_case(c, w, t, enc, st, pad, pv))
+    cases += scaled_winograd_cases(rng)
     return cases
+
+
+def scaled_winograd_cases(rng):
+    """f32 weights relayouted straight into int8 / int16 Winograd taps with a
+    scale: the taps are round(G w G^T / scale), one rounding. Each case also
+    counts the outputs in which quantizing first (round(w / scale), then the
+    integer transform, rounding again) differs: it must differ somewhere, so
+    that matching the one-rounding reference means something."""
+    import winograd_ref
+    cases = []
+    # t, prec, C, K, R, stride, H, W, pad, scale (exact in decimal)
+    for t, prec, C, K, R, st, H, W, pad, scale in [
+            ("i8", "int8", 20, 24, 3, 1, 7, 9, (1, 1, 1, 1), 0.01171875),
+            ("i16", "int16", 6, 17, 5, 2, 11, 10, (2, 2, 2, 2), 0.0001220703125)]:
+        # Inputs and weights (taps about +-100) whose sums stay mostly within
+        # the output's range, so that rounding differences are not saturated.
+        lo, hi = (-128, 128) if t == "i8" else (-8, 9)
+        x = rng.integers(lo, hi, size=(1, C, H, W)).astype(ref.NP_TYPE[t])
+        w = (rng.standard_normal((K, C, R, R)) * 40 * scale).astype(np.float32)
+        b = rand(rng, (K,), t, 1.0)
+        stride = f", stride = {st}" if st > 1 else ""
+        enc = f"#dla.weight<winograd, {prec}{stride}, scale = {scale!r}>"
+        e = winograd_ref.winograd_conv(x, w, enc, b, st, pad, 0, t, elt=t)
+        name = f"wino_conv_{t}_s{st}_{C}x{K}_f32_scaled"
+        c = Case(name, [(x, t), (b, t)], None, e.shape, t, e,
+                 {0: f"#dla.feature<{prec}>", 1: f"#dla.bias<per_channel, {prec}>",
+                  "result": f"#dla.feature<{prec}>"})
+        c.direct = None
+        bits = 8 if t == "i8" else 16
+        q = np.clip(np.where(w >= 0, np.floor(w.astype(np.float64) / scale + 0.5),
+                             -np.floor(-w.astype(np.float64) / scale + 0.5)),
+                    -(1 << (bits - 1)), (1 << (bits - 1)) - 1).astype(ref.NP_TYPE[t])
+        c.two_roundings = winograd_ref.winograd_conv(
+            x, q, f"#dla.weight<winograd, {prec}{stride}>", b, st, pad, 0, t)
+        cases.append(winograd_case(c, w, "f32", enc, st, pad, 0, t))
+    return cases
+
+
+def winograd_case(c, w, wt_elt, enc, st, pad, pv, t=None):
+    """`c` with its Winograd weights relayouted from a constant of `wt_elt`
+    and its dla.conv winograd (weights of element type `t`, default
+    `wt_elt`)."""
+    t = t or wt_elt
+    wt = tensor_type(w.shape, t, enc)
+    c.prelude = (f"%wc = arith.constant {literal(w)} : {tensor_type(w.shape, wt_elt)}\n"
+                 f"  %w = dla.relayout %wc : {tensor_type(w.shape, wt_elt)} -> {wt}")
+    pv_text = f" pad_value {pv}" if pv else ""
+    c.op = ("dla.conv winograd %a0, %w, %a1 stride [{s}, {s}] pad [{p}]{pv} : "
+            "{0}, {1}, {2} -> {3}".format(c.arg_type(0), wt, c.arg_type(1), c.result_type(),
+                                          s=st, p=", ".join(map(str, pad)), pv=pv_text))
+    return c
 
 
 # Winograd fp16 against the direct convolution: |a - b| <= TOL * sum|x*w| +
@@ -587,6 +632,12 @@ def compare_direct(cases, results):
     """Winograd against the direct convolution; returns the failures."""
     bad = 0
     for c, got in zip(cases, results):
+        two = getattr(c, "two_roundings", None)
+        if two is not None:
+            diff = int(np.sum(got != two.astype(np.float64).ravel()))
+            bad += diff == 0
+            print(f"{'ok' if diff else 'MISMATCH'} {c.name} quantized first (two roundings): "
+                  f"{diff} of {got.size} differ")
         if c.direct is None:
             continue
         d = c.direct.astype(np.float64).ravel()

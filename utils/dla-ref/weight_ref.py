@@ -208,6 +208,7 @@ class WeightEncoding:
     stride: Optional[Tuple[int, ...]] = None  # (n,) or (sy, sx), as spelled
     config: Optional[str] = None
     rounding: Optional[str] = None
+    scale: Optional[float] = None             # Winograd int8 / int16 taps' scale
 
     kind = "weight"
 
@@ -244,6 +245,8 @@ class WeightEncoding:
             args.append(f"config{eq}{self.config}")
         if self.rounding is not None:
             args.append(f"rounding{eq}{self.rounding}")
+        if self.scale is not None:
+            args.append(f"scale{eq}{self.scale!r}")
         return "#dla.weight<" + ", ".join(args) + ">"
 
 
@@ -330,6 +333,13 @@ def parse_encoding(text: str) -> WeightEncoding:
             if val not in CONFIGS:
                 raise ValueError(f"unknown config '{val}'")
             kw["config"] = val
+        elif key == "scale":
+            try:
+                kw["scale"] = float(val)
+            except ValueError:
+                raise ValueError(f"scale is a number, got '{val}'") from None
+            if not (np.isfinite(kw["scale"]) and kw["scale"] > 0):
+                raise ValueError(f"scale must be positive and finite, got '{val}'")
         elif key == "rounding":
             if val not in ROUNDINGS:
                 raise ValueError(f"unknown rounding '{val}'")
@@ -463,6 +473,8 @@ def plan(enc, shape: Sequence[int], elt: str) -> Plan:
         p.segments = [Segment(0, n, roundup(n * esize, cfg.entry),
                               _groups(K, kpg, p.cx * R))]
     elif fmt == "winograd":
+        _need(enc.scale is None or enc.precision != "fp16",
+              "scale applies to int8 / int16 Winograd weights only")
         sy, sx = enc.stride_yx
         _need(sy == sx, f"Winograd needs equal x and y strides, got [{sy}, {sx}]")
         st = sy
@@ -641,18 +653,26 @@ def winograd_fp32(e: np.ndarray) -> np.ndarray:
     return out
 
 
-def convert_winograd(t32: np.ndarray, precision: str, rounding: Optional[str]) -> np.ndarray:
-    """The single fp32 -> weight precision conversion of the transform."""
+def convert_winograd(t32: np.ndarray, precision: str, rounding: Optional[str],
+                     scale: Optional[float] = None) -> np.ndarray:
+    """The single fp32 -> weight precision conversion of the transform;
+    integers with a scale: t32 / scale in float64, rounded half away from
+    zero once, saturated."""
     if precision == "fp16":
         return f32_to_f16(t32, rounding or "to_nearest_even")
     bits = 8 * PRECISION_BYTES[precision]
-    return f32_to_int(t32, bits).astype(nv.element_dtype(PRECISION_ELT[precision]))
+    dt = nv.element_dtype(PRECISION_ELT[precision])
+    if scale is None:
+        return f32_to_int(t32, bits).astype(dt)
+    v = np.asarray(t32, dtype=np.float32).astype(np.float64) / scale
+    r = np.where(v >= 0, np.floor(v + 0.5), -np.floor(-v + 0.5))
+    return np.clip(r, -(1 << (bits - 1)), (1 << (bits - 1)) - 1).astype(dt)
 
 
 def winograd_values(w: np.ndarray, p: Plan) -> np.ndarray:
     """K x C'' x 4 x 4 transformed kernels in the weight's element type."""
     return convert_winograd(winograd_fp32(winograd_extend(w, p)), p.enc.precision,
-                            p.enc.rounding)
+                            p.enc.rounding, p.enc.scale)
 
 
 def element_bytes(a: np.ndarray, elt: str) -> np.ndarray:
@@ -680,7 +700,9 @@ def _check_data(w, p: Plan) -> np.ndarray:
     _need(tuple(w.shape) == p.shape, f"data shape {w.shape} is not {p.shape}")
     # f32 weights relayouted straight into Winograd fp16 stay f32: G g G^T
     # of the f32 values, rounded once (NVIDIA's compiler).
-    if p.enc.format == "winograd" and p.elt == "f16" and w.dtype == np.float32:
+    # So do f32 weights relayouted into int8 / int16 Winograd with a scale.
+    if p.enc.format == "winograd" and w.dtype == np.float32 and (
+            p.elt == "f16" or p.enc.scale is not None):
         return w
     return w.astype(nv.element_dtype(p.elt))
 

@@ -57,14 +57,17 @@ def _a_t(m, axis):
     return np.stack([(m0 + m1) + m2, (m1 - m2) - m3], axis=axis)
 
 
-def winograd_conv(x, w, enc, bias=None, stride=1, pad=(0, 0, 0, 0), pad_value=0, out="f16"):
+def winograd_conv(x, w, enc, bias=None, stride=1, pad=(0, 0, 0, 0), pad_value=0, out="f16",
+                  elt=None):
     """The hardware's Winograd convolution of NCHW `x` with KCRS weights `w`
     packed as `enc` ('#dla.weight<winograd, ...>'). Returns the output in
-    `out`'s precision."""
-    pipeline = "f16" if w.dtype == np.float16 else ref.dtype_name(w)
+    `out`'s precision. `elt`: the weights' element type when `w` is f32
+    relayouted straight into them (int8 / int16 with a scale: the taps are
+    round(G w G^T / scale), weight_ref.convert_winograd)."""
+    pipeline = elt or ("f16" if w.dtype == np.float16 else ref.dtype_name(w))
     if pipeline != "f16":
         x = ref.cdma_input(x, pipeline)
-    p = weight_ref.plan(enc, w.shape, ref.dtype_name(w))
+    p = weight_ref.plan(enc, w.shape, pipeline)
     taps = weight_ref.winograd_values(w, p)             # K x Cx x 4 x 4
     n, c, h, wd = x.shape
     k, cx = taps.shape[:2]

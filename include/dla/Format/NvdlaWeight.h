@@ -119,13 +119,19 @@ struct WeightParams {
   /// T_A8B8G8R8, 3 for the N444 formats, 1 for T_R8); C is zero-padded to it.
   int64_t pixelChannels = 0;
   PostExtension postExtension = PostExtension::None;
+  /// Winograd int8 / int16 only: the stored taps are round(T / scale),
+  /// T = G g G^T of the source values in fp32, the quotient in double,
+  /// rounded half away from zero once and saturated (the project's choice:
+  /// NVIDIA's compiler has no integer Winograd). 0: no scale (round(T)).
+  double scale = 0;
 };
 
 /// The rules on a format's parameters that do not depend on the shape:
 /// positive strides (and none for a format that takes no stride), pixel
 /// channels and post-extension for image input only, the format's own rules
-/// (Winograd: equal strides; image input: a channel count), and a
-/// non-default `rounding` for fp16 only. NvdlaWeightLayout::create runs them
+/// (Winograd: equal strides; image input: a channel count), a
+/// non-default `rounding` for fp16 only, and a `scale` (positive, finite)
+/// for int8 / int16 Winograd weights only. NvdlaWeightLayout::create runs them
 /// too; `#dla.weight`'s verifier runs only these.
 Status validateWeightOptions(const WeightParams &params,
                              Fp16Rounding rounding = Fp16Rounding::TiesToEven);

@@ -120,3 +120,13 @@ func.func @relayout_f32_to_direct_fp16() -> tensor<16x16x3x3xf16, #dla.weight<di
   %w = dla.relayout %c : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>
   return %w : tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>
 }
+
+// -----
+
+// f32 weights into integer Winograd taps need the scale that quantizes them.
+func.func @relayout_f32_to_winograd_int8_no_scale() -> tensor<16x16x3x3xi8, #dla.weight<winograd, int8>> {
+  %c = arith.constant dense<0.3> : tensor<16x16x3x3xf32>
+  // expected-error @+1 {{'dla.relayout' op f32 weights relayouted into #dla.weight<winograd, int8> need a scale (stored taps round(G g G^T / scale), e.g. #dla.weight<winograd, int8, scale = 0.0078125>)}}
+  %w = dla.relayout %c : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xi8, #dla.weight<winograd, int8>>
+  return %w : tensor<16x16x3x3xi8, #dla.weight<winograd, int8>>
+}

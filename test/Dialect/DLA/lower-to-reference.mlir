@@ -156,17 +156,21 @@ func.func @lrn(%x: tensor<1x8x4x4xf16>) -> tensor<1x8x4x4xf16> {
 }
 
 // Weights relayouted from a constant (here through the fused rounding that
-// --dla-pack-weights folds) are read as that constant: their bytes are made
-// by the packer at compile time, and Winograd's transform has no element-wise
-// inverse to execute. The dead relayout goes; the activation's stays.
+// --dla-pack-weights folds): Winograd weights are read as the hardware reads
+// them, the stored taps from the storage bytes of the encoded weights
+// (dla.to_storage, packed at compile time by --dla-pack-weights), and the
+// convolution computed in the transformed domain (ReferenceWinograd.h).
 // CHECK-LABEL: func.func @conv_constant_weight
 // CHECK-SAME: (%[[X:.*]]: tensor<1x16x4x4xf16, #dla.feature<fp16>>)
 // CHECK: %[[C:.*]] = arith.constant dense<{{.*}}> : tensor<16x16x3x3xf32>
 // CHECK: %[[T:.*]] = arith.truncf %[[C]] : tensor<16x16x3x3xf32> to tensor<16x16x3x3xf16>
-// CHECK-NOT: #dla.weight
+// CHECK: %[[W:.*]] = dla.relayout %[[T]] : tensor<16x16x3x3xf16> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
 // CHECK: %[[XP:.*]] = dla.relayout %[[X]]
-// CHECK: linalg.generic {{.*}} ins(%[[T]] : tensor<16x16x3x3xf16>)
-// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK: %[[S:.*]] = dla.to_storage %[[W]] : tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>> -> tensor<8192xi8>
+// CHECK: bufferization.to_buffer %[[S]] read_only
+// CHECK: memref.alloc() : memref<16x16x4x4xf16>
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: return
 func.func @conv_constant_weight(%x: tensor<1x16x4x4xf16, #dla.feature<fp16>>)
     -> tensor<1x16x4x4xf16, #dla.feature<fp16>> {
   %c = arith.constant dense<0.5> : tensor<16x16x3x3xf32>

@@ -124,6 +124,17 @@
 // RUN: dla-opt %t.s2.mlir --dla-pack-weights 2>/dev/null | %python %dla_ref/check_packed.py --source %t.s2.mlir --expect-count 1
 // RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, fp16, compressed, stride = 2>' --shape 17x24x6x5 --data random-sparse --seed 11 --f32-straight > %t.s3.mlir
 // RUN: dla-opt %t.s3.mlir --dla-pack-weights 2>/dev/null | %python %dla_ref/check_packed.py --source %t.s3.mlir --expect-count 1
+//
+// f32 weights relayouted straight into int8 / int16 Winograd taps with a
+// scale (the project's semantics, docs/ReferenceSemantics.md): the stored
+// taps are round(G g G^T / scale) once, saturated (these values saturate
+// often, and their f32 ties meet the rounding); int16 stride 2 compressed.
+// RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, int8, scale = 0.75>' --shape 33x20x3x3 --data random-sparse --seed 12 --f32-straight > %t.q1.mlir
+// RUN: dla-opt %t.q1.mlir --dla-pack-weights 2>&1 >/dev/null | FileCheck %s --check-prefix=SCALED
+// RUN: dla-opt %t.q1.mlir --dla-pack-weights 2>/dev/null | %python %dla_ref/check_packed.py --source %t.q1.mlir --expect-count 1
+// RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, int16, compressed, stride = 2, scale = 0.015625>' --shape 17x6x5x6 --data random-sparse --seed 13 --f32-straight > %t.q2.mlir
+// RUN: dla-opt %t.q2.mlir --dla-pack-weights 2>/dev/null | %python %dla_ref/check_packed.py --source %t.q2.mlir --expect-count 1
+// SCALED: remark: Winograd int8 weights from f32: transformed in f32, divided by the scale, rounded once
 // TWO-ROUNDINGS: packed bytes differ from the reference
 // TWO-ROUNDINGS: data: @case0 of the source through arith.truncf
 // ONE-ROUNDING: packed bytes differ from the reference

@@ -4,11 +4,15 @@
 // rounding, as NVIDIA's compiler) or through arith.truncf (two). Only
 // Winograd fp16 weights may be relayouted from f32 (invalid.mlir).
 // RUN: dla-opt %s -split-input-file -verify-diagnostics --dla-pack-weights
-// The reference execution reads the straight f32 weights rounded once.
+// The reference execution reads the taps the packer stores (the f32
+// weights transformed and rounded once): the storage of the relayout.
 // RUN: dla-opt %s -split-input-file --dla-lower-to-reference 2>/dev/null | FileCheck %s
 
 // CHECK-LABEL: func.func @straight
-// CHECK: arith.truncf %{{.*}} to_nearest_away : tensor<16x16x3x3xf32> to tensor<16x16x3x3xf16>
+// CHECK: %[[W:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
+// CHECK: dla.to_storage %[[W]]
+// CHECK-NOT: arith.truncf {{.*}} : tensor<16x16x3x3xf32>
+// CHECK: return
 func.func @straight(%x: tensor<1x16x8x8xf16>) -> tensor<1x16x8x8xf16> {
   %c = arith.constant dense<0.3> : tensor<16x16x3x3xf32>
   // expected-remark @+1 {{Winograd fp16 weights from f32: transformed in f32, rounded once (as NVIDIA's compiler)}}

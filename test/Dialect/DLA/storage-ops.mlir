@@ -48,3 +48,22 @@ func.func @dynamic_bytes(%t: tensor<1x20x5x6xf16, #dla.feature<fp16>>) -> tensor
   %b = dla.to_storage %t : tensor<1x20x5x6xf16, #dla.feature<fp16>> -> tensor<?xi8>
   return %b : tensor<?xi8>
 }
+
+// -----
+
+// Winograd weights have no bound layout, yet their stream is their storage
+// (numpy weight_ref.plan: 33 kernels x 96 channels x 16 taps, 50688 bytes).
+// CHECK-LABEL: func.func @winograd_stream
+// CHECK: dla.to_storage %{{.*}} : tensor<33x70x3x3xi8, #dla.weight<winograd, int8>> -> tensor<50688xi8>
+func.func @winograd_stream(%w: tensor<33x70x3x3xi8, #dla.weight<winograd, int8>>) -> tensor<50688xi8> {
+  %b = dla.to_storage %w : tensor<33x70x3x3xi8, #dla.weight<winograd, int8>> -> tensor<50688xi8>
+  return %b : tensor<50688xi8>
+}
+
+// -----
+
+func.func @compressed(%w: tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>) -> tensor<4608xi8> {
+  // expected-error @+1 {{'dla.to_storage' op 'tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>' has no storage type (its buffers depend on the values)}}
+  %b = dla.to_storage %w : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<4608xi8>
+  return %b : tensor<4608xi8>
+}

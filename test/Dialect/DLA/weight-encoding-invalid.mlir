@@ -73,14 +73,14 @@ func.func @rounding_ties_away_zero_applies_fp16(%a: tensor<64x32x3x3xi8, #dla.we
 // -----
 
 // expected-error @+2 {{duplicate or unknown struct parameter name: compressed}}
-// expected-note @+1 {{#dla.weight takes compressed, channels, post_extension, stride, config and rounding}}
+// expected-note @+1 {{#dla.weight takes compressed, channels, post_extension, stride, config, rounding and scale}}
 func.func @given_twice(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, compressed, compressed>>)
 
 // -----
 
 // The message ODS's struct() gives the other encodings, and a note with the keys.
 // expected-error @+2 {{duplicate or unknown struct parameter name: sparse}}
-// expected-note @+1 {{#dla.weight takes compressed, channels, post_extension, stride, config and rounding}}
+// expected-note @+1 {{#dla.weight takes compressed, channels, post_extension, stride, config, rounding and scale}}
 func.func @unknown_dla_weight_parameter_compressed_channels(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, sparse>>)
 
 // -----
@@ -194,3 +194,25 @@ func.func @weight_data_dependent_storage_elements_fixed() -> tensor<2x3x1x2xi8> 
     }
   }
 #-}
+
+// -----
+
+// A scale states how int8 / int16 Winograd taps are quantized: it must be a
+// positive, finite number, on integer Winograd weights only.
+// expected-error @+1 {{scale must be positive and finite, got 0.000000e+00}}
+func.func @winograd_scale_zero(%a: tensor<64x32x3x3xi8, #dla.weight<winograd, int8, scale = 0.0>>)
+
+// -----
+
+// expected-error @+1 {{scale must be positive and finite, got -5.000000e-01}}
+func.func @winograd_scale_negative(%a: tensor<64x32x3x3xi8, #dla.weight<winograd, int8, scale = -0.5>>)
+
+// -----
+
+// expected-error @+1 {{scale applies to Winograd weights only (the stored taps are round(G g G^T / scale)), not to direct weights}}
+func.func @scale_on_direct(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, scale = 0.5>>)
+
+// -----
+
+// expected-error @+1 {{scale applies to int8 / int16 Winograd weights only: fp16 taps are G g G^T rounded to fp16, unscaled}}
+func.func @scale_on_fp16(%a: tensor<64x32x3x3xf16, #dla.weight<winograd, fp16, scale = 0.5>>)

@@ -42,3 +42,14 @@ func.func @compressed_constant() -> tensor<32x16x3x3xi8, #dla.weight<direct, int
   %0 = dla.weight_constant wgs = dense<1> : tensor<128xi8>, wmb = dense<2> : tensor<128xi8>, data = dense<3> : tensor<256xi8> : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
   return %0 : tensor<32x16x3x3xi8, #dla.weight<direct, int8, compressed>>
 }
+
+// int8 / int16 Winograd taps with a scale (the stored taps are
+// round(G g G^T / scale)); it prints after the other parameters.
+// CHECK-LABEL: func.func @winograd_scale
+// CHECK-SAME: tensor<64x64x3x3xi8, #dla.weight<winograd, int8, scale = 7.812500e-03>>
+// CHECK-SAME: tensor<64x64x6x6xi16, #dla.weight<winograd, int16, compressed, stride = 2, scale = 2.500000e-01>>
+func.func @winograd_scale(
+  %a: tensor<64x64x3x3xi8, #dla.weight<winograd, int8, scale = 0.0078125>>,
+  %b: tensor<64x64x6x6xi16, #dla.weight<winograd, int16, scale = 0.25, stride = 2, compressed>>) {
+  return
+}

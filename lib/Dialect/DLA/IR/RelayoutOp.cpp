@@ -17,13 +17,13 @@ using namespace mlir::dla;
 #define GET_OP_CLASSES
 #include "dla/Dialect/DLA/IR/DLAOps.cpp.inc"
 
-bool mlir::dla::isF32ToWinogradFp16(RelayoutOp op) {
+bool mlir::dla::isF32ToWinograd(RelayoutOp op) {
   RankedTensorType source = op.getSource().getType();
   RankedTensorType result = op.getResult().getType();
   auto weight = dyn_cast_or_null<WeightAttr>(result.getEncoding());
   return weight && weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd &&
          !source.getEncoding() && source.getElementType().isF32() &&
-         result.getElementType().isF16();
+         (result.getElementType().isF16() || !weight.getScale().isZero());
 }
 
 LogicalResult RelayoutOp::verify() {
@@ -32,9 +32,18 @@ LogicalResult RelayoutOp::verify() {
   if (source.getShape() != result.getShape())
     return emitOpError("source and result must have the same shape, got ")
            << source << " and " << result;
-  // Winograd fp16 weights from f32 weights: the stored taps are computed
-  // from the f32 values and rounded once (as NVIDIA's compiler does).
-  if (source.getElementType() != result.getElementType() && !isF32ToWinogradFp16(*this))
+  // Winograd fp16 weights (or scaled integer ones) from f32 weights: the
+  // stored taps are computed from the f32 values and rounded once (as
+  // NVIDIA's compiler does for fp16).
+  if (auto weight = dyn_cast_or_null<WeightAttr>(result.getEncoding());
+      weight && weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd &&
+      source.getElementType().isF32() && !source.getEncoding() &&
+      !result.getElementType().isF16() && weight.getScale().isZero())
+    return emitOpError("f32 weights relayouted into ")
+           << weight << " need a scale (stored taps round(G g G^T / scale), e.g. "
+           << "#dla.weight<winograd, " << ::dlaformat::enumName(weight.getPrecision())
+           << ", scale = 0.0078125>)";
+  if (source.getElementType() != result.getElementType() && !isF32ToWinograd(*this))
     return emitOpError("source and result must have the same element type, got ")
            << source.getElementType() << " and " << result.getElementType();
   if (!isLayoutEncodingOrNone(source.getEncoding()))
@@ -115,10 +124,12 @@ static LogicalResult verifyStorage(Operation *op, RankedTensorType encoded,
     return op->emitOpError("needs a static shape, got ") << encoded;
   if (bytes.isDynamicDim(0))
     return op->emitOpError("needs a static byte count, got ") << bytes;
-  auto bound = bindTensorLayout(encoded, [&] { return op->emitOpError(); });
-  if (failed(bound))
+  // The one buffer of its storage description: a bound layout's bytes, or a
+  // Winograd stream (no element has a byte offset, yet the stream is fixed).
+  FailureOr<MemRefType> buffer = getStorageBufferType(encoded, [&] { return op->emitOpError(); });
+  if (failed(buffer))
     return failure();
-  const int64_t want = (*bound)->getStorageBytes();
+  const int64_t want = buffer->getDimSize(0);
   if (bytes.getDimSize(0) != want)
     return op->emitOpError("storage of ")
            << encoded << " is " << want << " bytes, but " << bytes << " holds "

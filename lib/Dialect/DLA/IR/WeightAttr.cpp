@@ -3,7 +3,7 @@
 // Syntax: `#dla.weight<FORMAT, PRECISION[, compressed][, channels = N]
 //   [, post_extension = 2 | 4 | auto][, stride = N | [sy, sx]]
 //   [, config = nv_full | nv_large | nv_small]
-//   [, rounding = to_nearest_even | to_nearest_away]>`
+//   [, rounding = to_nearest_even | to_nearest_away][, scale = F]>`
 // with FORMAT one of direct, image, winograd, deconv. Every keyword, the
 // meaning, every size and every check of a shape come from the format library
 // (NvdlaWeight.h and its name tables).
@@ -19,6 +19,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -37,6 +39,7 @@ nv::WeightParams WeightAttr::getParams(ArrayRef<int64_t> shape) const {
   p.strideY = getStrideY();
   p.pixelChannels = getChannels().value_or(0);
   p.postExtension = getPostExtension();
+  p.scale = getScale().convertToDouble();
   return p;
 }
 
@@ -46,7 +49,7 @@ LogicalResult WeightAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  std::optional<int64_t> channels,
                                  nv::PostExtension postExtension, int64_t strideY,
                                  int64_t strideX, nv::HardwareKind config,
-                                 fmt::Fp16Rounding rounding) {
+                                 fmt::Fp16Rounding rounding, APFloat scale) {
   // `channels = 0` would read as "no channels" below.
   if (channels && *channels < 1)
     return emitError() << "channels must be positive, got " << *channels;
@@ -59,6 +62,7 @@ LogicalResult WeightAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   p.strideY = strideY;
   p.pixelChannels = channels.value_or(0);
   p.postExtension = postExtension;
+  p.scale = scale.convertToDouble();
   if (fmt::Status s = nv::validateWeightOptions(p, rounding); !s)
     return emitError() << s.message();
   // What the configuration's hardware has (the format library's capability
@@ -90,6 +94,7 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
   int64_t strideY = 1, strideX = 1;
   nv::HardwareKind config = nv::HardwareKind::NvFull;
   fmt::Fp16Rounding rounding = fmt::Fp16Rounding::TiesToEven;
+  double scale = 0;
   auto parseChannels = [&] { return parseOptionalInt(parser, channels); };
   auto parsePost = [&]() -> ParseResult {
     FailureOr<nv::PostExtension> p =
@@ -126,18 +131,29 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
     rounding = *r;
     return success();
   };
+  auto parseScale = [&]() -> ParseResult {
+    SMLoc valueLoc = parser.getCurrentLocation();
+    if (parser.parseFloat(scale))
+      return failure();
+    // 0 means "no scale" inside the attribute: an explicit one must not be.
+    if (!(scale > 0) || !std::isfinite(scale))
+      return parser.emitError(valueLoc, "scale must be positive and finite, got ") << scale;
+    return success();
+  };
   if (parseKeywordParams(parser, "#dla.weight",
                          {{"compressed", nullptr, &compressed},
                           {"channels", parseChannels},
                           {"post_extension", parsePost},
                           {"stride", parseStride},
                           {"config", parseConfig},
-                          {"rounding", parseRounding}}))
+                          {"rounding", parseRounding},
+                          {"scale", parseScale}}))
     return {};
   if (parser.parseGreater())
     return {};
   return parser.getChecked<WeightAttr>(loc, parser.getContext(), *format, *precision, compressed,
-                                       channels, post, strideY, strideX, config, rounding);
+                                       channels, post, strideY, strideX, config, rounding,
+                                       APFloat(scale));
 }
 
 void WeightAttr::print(AsmPrinter &printer) const {
@@ -158,6 +174,10 @@ void WeightAttr::print(AsmPrinter &printer) const {
     printer << ", config = " << formatEnumName(getConfig());
   if (getRounding() != fmt::Fp16Rounding::TiesToEven)
     printer << ", rounding = " << formatEnumName(getRounding());
+  if (!getScale().isZero()) {
+    printer << ", scale = ";
+    printer.printFloat(getScale());
+  }
   printer << ">";
 }
 

@@ -88,7 +88,7 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
         auto compressed = WeightAttr::get(
             weight.getContext(), weight.getFormat(), weight.getPrecision(), true,
             weight.getChannels(), weight.getPostExtension(), weight.getStrideY(),
-            weight.getStrideX(), weight.getConfig(), weight.getRounding());
+            weight.getStrideX(), weight.getConfig(), weight.getRounding(), weight.getScale());
         std::optional<int64_t> dense = packedBytes(weight, type, *data);
         std::optional<int64_t> sparse = packedBytes(compressed, type, *data);
         if (dense && sparse) {
@@ -124,7 +124,7 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
                                                   weight.getChannels(),
                                                   weight.getPostExtension(), weight.getStrideY(),
                                                   weight.getStrideX(), weight.getConfig(),
-                                                  rounding));
+                                                  rounding, weight.getScale()));
           source = truncf.getIn();
           bypassed.insert(truncf);
         }

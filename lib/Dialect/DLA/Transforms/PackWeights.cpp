@@ -164,9 +164,9 @@ bool matchSource(RelayoutOp op, PackJob &job) {
     job.truncf = c->truncf;
     job.pack.fromFp32 = true;
     job.pack.rounding = c->rounding;
-  } else if (isF32ToWinogradFp16(op)) {
+  } else if (isF32ToWinograd(op)) {
     // The f32 weights themselves: transformed in f32, rounded once with the
-    // encoding's rounding.
+    // encoding's rounding (integers: divided by its scale first).
     job.pack.fromFp32 = true;
     job.pack.transformFromFp32 = true;
     job.pack.rounding = cast<WeightAttr>(op.getType().getEncoding()).getRounding();
@@ -283,7 +283,11 @@ struct PackWeightsPass : mlir::dla::impl::DLAPackWeightsBase<PackWeightsPass> {
     if (auto weight = dyn_cast_or_null<WeightAttr>(result.getEncoding());
         weight && job.pack.fromFp32 &&
         weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd) {
-      if (job.pack.transformFromFp32)
+      if (job.pack.transformFromFp32 && !weight.getScale().isZero())
+        mlir::emitRemark(op.getLoc(), "Winograd ")
+            << ::dlaformat::enumName(weight.getPrecision())
+            << " weights from f32: transformed in f32, divided by the scale, rounded once";
+      else if (job.pack.transformFromFp32)
         mlir::emitRemark(op.getLoc(),
                          "Winograd fp16 weights from f32: transformed in f32, rounded once "
                          "(as NVIDIA's compiler)");

@@ -84,18 +84,6 @@ Value readPlain(OpBuilder &b, Location loc, Value v) {
       root = truncf.getIn();
     if (!cast<RankedTensorType>(source.getType()).getEncoding() &&
         matchPattern(root, m_Constant())) {
-      // f32 weights relayouted straight into Winograd fp16: the direct sum
-      // reads them rounded to fp16 once (the stored taps round G g G^T of
-      // the f32 values instead; both within the Winograd error bound).
-      if (isF32ToWinogradFp16(relayout)) {
-        auto rounding = cast<WeightAttr>(type.getEncoding()).getRounding() ==
-                                ::dlaformat::Fp16Rounding::TiesToEven
-                            ? arith::RoundingMode::to_nearest_even
-                            : arith::RoundingMode::to_nearest_away;
-        return arith::TruncFOp::create(
-            b, loc, RankedTensorType::get(type.getShape(), type.getElementType()), source,
-            arith::RoundingModeAttr::get(b.getContext(), rounding), arith::FastMathFlagsAttr());
-      }
       return source;
     }
   }
@@ -417,12 +405,12 @@ Value directSum(OpBuilder &b, Location loc, ConvOp op, Value x, Value w, NumberT
                             xType.getDimSize(1) == wType.getDimSize(1));
 }
 
-/// Direct, Winograd and image convolutions all compute the convolution sum:
-/// Winograd is an exact rewriting of it (the hardware's transformed weights
-/// round differently, within the CC Winograd error bound of the precision
-/// document), and an image's channels beyond the weight's C meet zero
-/// weights. Winograd weights read from storage are the stored taps: that
-/// sum is computed in the transformed domain (ReferenceWinograd.h).
+/// Direct and image convolutions compute the convolution sum (an image's
+/// channels beyond the weight's C meet zero weights). Winograd convolutions
+/// compute it as the hardware does, in the transformed domain from the
+/// stored taps (ReferenceWinograd.h), in both forms: the buffer form reads
+/// the taps from the layer's storage operand, the tensor form from the
+/// storage bytes of its encoded weights.
 struct ConvToReference : LayerToReference<ConvOp> {
   using LayerToReference::LayerToReference;
 
@@ -433,8 +421,11 @@ struct ConvToReference : LayerToReference<ConvOp> {
     NumberType acc{getAccumulatorType(ctx, pipeline, /*isSdp=*/false)};
 
     Value x = readPlain(rewriter, loc, adaptor.getInput());
-    // Winograd weights read from storage are their stored taps.
+    // Winograd weights are their stored taps: read from storage (buffer
+    // form), or from the storage bytes of the encoded weights (tensor form).
     Value taps = getWinogradTaps(adaptor.getWeight());
+    if (!taps)
+      taps = emitWinogradTapsOfTensor(rewriter, loc, adaptor.getWeight());
     Value w = taps ? Value() : readPlain(rewriter, loc, adaptor.getWeight());
     // Integer pipelines read their input through CDMA's converter.
     if (!acc.isFloat())

@@ -22,6 +22,8 @@
 
 #include "dla/Format/NvdlaWeight.h"
 
+#include "StorageDecompress.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -114,6 +116,44 @@ Value reference::emitWinogradTaps(OpBuilder &b, Location loc, RankedTensorType t
       b, loc, RankedTensorType::get(type.getShape(), elem), tensor);
   cast->setAttr(kTapsAttr, b.getUnitAttr());
   return cast.getResult(0);
+}
+
+Value reference::emitWinogradTapsOfTensor(OpBuilder &b, Location loc, Value weight) {
+  auto type = cast<RankedTensorType>(weight.getType());
+  auto enc = dyn_cast_or_null<WeightAttr>(type.getEncoding());
+  if (!enc || enc.getFormat() != nv::WeightFormat::Winograd || !type.hasStaticShape())
+    return {};
+  auto toBuffer = [&](Value bytes) -> Value {
+    auto t = cast<RankedTensorType>(bytes.getType());
+    return bufferization::ToBufferOp::create(
+        b, loc, MemRefType::get(t.getShape(), t.getElementType()), bytes, /*readOnly=*/true);
+  };
+  auto storageOf = [&](Value encoded) -> Value {
+    auto t = cast<RankedTensorType>(encoded.getType());
+    FailureOr<MemRefType> buffer = getStorageBufferType(t, [] { return InFlightDiagnostic(); });
+    if (failed(buffer))
+      return {};
+    return toBuffer(ToStorageOp::create(
+        b, loc, RankedTensorType::get(buffer->getShape(), b.getI8Type()), encoded));
+  };
+  if (!enc.getCompressed()) {
+    Value storage = storageOf(weight);
+    return storage ? getWinogradTaps(emitWinogradTaps(b, loc, type, storage)) : Value();
+  }
+  RankedTensorType dense = getUncompressedWeightType(type);
+  if (auto packed = weight.getDefiningOp<WeightConstantOp>()) {
+    auto surface = [&](ElementsAttr a) {
+      return toBuffer(arith::ConstantOp::create(b, loc, cast<TypedAttr>(a)));
+    };
+    Value image = emitDecompressWeights(b, loc, type, surface(packed.getWgs()),
+                                        surface(packed.getWmb()), surface(packed.getData()));
+    return getWinogradTaps(emitWinogradTaps(b, loc, dense, image));
+  }
+  if (auto relayout = weight.getDefiningOp<RelayoutOp>()) {
+    Value storage = storageOf(RelayoutOp::create(b, loc, dense, relayout.getSource()));
+    return storage ? getWinogradTaps(emitWinogradTaps(b, loc, dense, storage)) : Value();
+  }
+  return {};
 }
 
 Value reference::getWinogradTaps(Value weight) {

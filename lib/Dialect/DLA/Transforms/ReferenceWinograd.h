@@ -26,6 +26,15 @@ bool isWinogradWeight(RankedTensorType type);
 /// from there (getWinogradTaps).
 Value emitWinogradTaps(OpBuilder &b, Location loc, RankedTensorType type, Value storage);
 
+/// The tensor form's Winograd weights: the stored taps (as getWinogradTaps
+/// returns them; the carrying cast is left dead) of `weight` (an
+/// encoded tensor value, not yet storage) read from its storage bytes
+/// (dla.to_storage, packed later by --dla-pack-weights), compressed weights
+/// from their packed surfaces (decompressed in code) or from the dense
+/// stream of the relayout that makes them (compression is lossless). Null
+/// when `weight` is no Winograd weight or its storage cannot be named.
+Value emitWinogradTapsOfTensor(OpBuilder &b, Location loc, Value weight);
+
 /// The taps tensor behind `weight` when emitWinogradTaps made it, else null.
 Value getWinogradTaps(Value weight);
 

@@ -28,7 +28,8 @@ RankedTensorType mlir::dla::getUncompressedWeightType(RankedTensorType type) {
   auto w = cast<WeightAttr>(type.getEncoding());
   auto plain = WeightAttr::get(w.getContext(), w.getFormat(), w.getPrecision(),
                                /*compressed=*/false, w.getChannels(), w.getPostExtension(),
-                               w.getStrideY(), w.getStrideX(), w.getConfig(), w.getRounding());
+                               w.getStrideY(), w.getStrideX(), w.getConfig(), w.getRounding(),
+                               w.getScale());
   return RankedTensorType::get(type.getShape(), type.getElementType(), plain);
 }
 

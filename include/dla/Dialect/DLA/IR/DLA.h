@@ -72,10 +72,11 @@ MemRefType getStorageViewType(const ::dlaformat::StorageView &view, Type logical
 FailureOr<MemRefType> getStorageBufferType(RankedTensorType type,
                                            function_ref<InFlightDiagnostic()> emitError);
 
-/// Whether `op` relayouts f32 weights straight into Winograd fp16 weights
-/// (the one relayout that changes the element type: the stored taps are
-/// G g G^T of the f32 weights, rounded once).
-bool isF32ToWinogradFp16(RelayoutOp op);
+/// Whether `op` relayouts f32 weights straight into Winograd fp16 weights,
+/// or int8 / int16 ones with a scale (the relayouts that change the element
+/// type: the stored taps are G g G^T of the f32 weights, divided by the
+/// scale for integers, rounded once).
+bool isF32ToWinograd(RelayoutOp op);
 
 /// The number of surfaces that hold a tensor of `type` whose storage depends
 /// on the values (compressed weights: WGS, WMB, data, each a

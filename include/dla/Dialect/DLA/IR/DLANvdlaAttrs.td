@@ -228,6 +228,15 @@ def DLA_WeightAttr : DLA_Attr<"Weight", "weight", [
     - `winograd`: 3x3 after channel extension (`stride = N` extends
       channels), G g G^T in fp32, converted once with `rounding`
       (`to_nearest_even`, the default, or `to_nearest_away`); 4x4x4 cubes.
+      int8 / int16 Winograd weights may state a `scale` (positive, finite):
+      the stored taps are then `sat(round(G g G^T / scale))`, the transform
+      in fp32, the quotient in double, rounded half away from zero once (the
+      project's semantics: NVIDIA's compiler has no integer Winograd). An
+      f32 constant may be relayouted straight into them (as into fp16
+      Winograd weights); the convolution's sum is then about
+      `conv(x, g) / scale`, as a direct convolution's with int8 weights
+      `round(g / scale)`. Without a scale, integer taps are `round(G g G^T)`
+      of the integer weights.
     - `deconv`: `stride = [sy, sx]` weight sets, each a direct stream with R
       and S reversed, each 256-byte aligned.
 
@@ -239,6 +248,7 @@ def DLA_WeightAttr : DLA_Attr<"Weight", "weight", [
     tensor<64x32x3x3xi8, #dla.weight<direct, int8>>
     tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 4, post_extension = 2>>
     tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
+    tensor<64x64x3x3xi8, #dla.weight<winograd, int8, scale = 0.0078125>>
     tensor<32x16x4x4xf16, #dla.weight<deconv, fp16, stride = [2, 2]>>
     tensor<64x64x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
     ```
@@ -252,7 +262,8 @@ def DLA_WeightAttr : DLA_Attr<"Weight", "weight", [
     "int64_t":$stride_y,
     "int64_t":$stride_x,
     "::dlaformat::nvdla::HardwareKind":$config,
-    "::dlaformat::Fp16Rounding":$rounding);
+    "::dlaformat::Fp16Rounding":$rounding,
+    APFloatParameter<"Winograd int8 / int16 taps' scale (0: none)">:$scale);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

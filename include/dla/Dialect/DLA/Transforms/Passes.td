@@ -139,9 +139,13 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
            "Leave the encoded layer ops that the memref lowering runs on their "
            "storage (dla.on_storage)">,
   ];
+  // bufferization, memref, scf: Winograd weights read from their storage
+  // bytes (ReferenceWinograd.h).
   let dependentDialects = [
-    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
-    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect"];
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"];
 }
 
 def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
