@@ -48,3 +48,28 @@ def tool_bin(tmp_path_factory, dla_opt):
     os.symlink(os.path.join(os.path.dirname(HERE), "dla_onnx"), root / "python_packages" / "dla_onnx")
     os.symlink(os.path.join(build, "lib"), root / "lib")
     return root / "bin"
+
+
+def run_cases(root, tool_bin, cases, args=()):
+    """Each case {name: (model, input, [expected outputs])} as an ONNX
+    backend-test directory under `root`, all run by one dla-run-onnx
+    process; {case name: its output lines}."""
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+    dirs = []
+    for name, (m, x, expected) in cases.items():
+        d = root / name
+        os.makedirs(d / "test_data_set_0")
+        onnx.save(m, str(d / "model.onnx"))
+        onnx.save_tensor(numpy_helper.from_array(x), str(d / "test_data_set_0" / "input_0.pb"))
+        for i, e in enumerate(expected):
+            onnx.save_tensor(numpy_helper.from_array(np.asarray(e, np.float32)),
+                             str(d / "test_data_set_0" / ("output_%d.pb" % i)))
+        dirs.append(str(d))
+    proc = subprocess.run(["/usr/bin/python3", str(tool_bin / "dla-run-onnx"), "--allow-host"] + list(args) + dirs,
+                          capture_output=True, text=True)
+    lines = {}
+    for line in (proc.stdout + proc.stderr).splitlines():
+        lines.setdefault(line.split(" ", 1)[0].rstrip(":"), []).append(line)
+    return lines

@@ -4,17 +4,16 @@ dla-run-onnx (nv_full fp16, one process for all cases) against numpy
 written from the ONNX operator specs; the opset conversion
 (dla_onnx/opsets.py) and the diagnostics of what stays out."""
 
-import os
 import re
-import subprocess
 
 import numpy as np
-import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from dla_onnx import ImportFailure, import_model
 from dla_onnx import opsets
+
+from conftest import run_cases
 
 RNG = np.random.default_rng(24)
 F = TensorProto.FLOAT
@@ -161,25 +160,9 @@ CASES = _cases()
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory, tool_bin):
-    """Every case as a test directory (expected outputs from numpy), run by
-    one dla-run-onnx process; {case: its output lines}."""
-    dirs = []
-    for name, (m, x, expected) in CASES.items():
-        d = tmp_path_factory.mktemp("cases") / name
-        os.makedirs(d / "test_data_set_0")
-        onnx.save(m, str(d / "model.onnx"))
-        onnx.save_tensor(numpy_helper.from_array(x), str(d / "test_data_set_0" / "input_0.pb"))
-        for i, e in enumerate(expected):
-            onnx.save_tensor(numpy_helper.from_array(np.asarray(e, np.float32)),
-                             str(d / "test_data_set_0" / ("output_%d.pb" % i)))
-        dirs.append(str(d))
-    proc = subprocess.run(["/usr/bin/python3", str(tool_bin / "dla-run-onnx"), "--allow-host"] + dirs,
-                          capture_output=True, text=True)
-    lines = {}
-    for line in proc.stdout.splitlines():
-        name = line.split(" ", 1)[0].rstrip(":")
-        lines.setdefault(name, []).append(line)
-    return lines
+    """Every case run by one dla-run-onnx process (expected outputs from
+    numpy); {case: its output lines}."""
+    return run_cases(tmp_path_factory.mktemp("cases"), tool_bin, CASES)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -5,14 +5,13 @@ strides, dilations, groups and ceil_mode, executed by dla-run-onnx
 against numpy loops written from the ONNX operator specs."""
 
 import itertools
-import os
 import re
-import subprocess
 
 import numpy as np
-import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
+
+from conftest import run_cases
 
 RNG = np.random.default_rng(31)
 F = TensorProto.FLOAT
@@ -164,22 +163,9 @@ CASES = _cases()
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory, tool_bin):
-    """Every case as a test directory, run by one dla-run-onnx process."""
-    dirs = []
-    for name, (m, x, expected) in CASES.items():
-        d = tmp_path_factory.mktemp("windows") / name
-        os.makedirs(d / "test_data_set_0")
-        onnx.save(m, str(d / "model.onnx"))
-        onnx.save_tensor(numpy_helper.from_array(x), str(d / "test_data_set_0" / "input_0.pb"))
-        onnx.save_tensor(numpy_helper.from_array(np.asarray(expected, np.float32)),
-                         str(d / "test_data_set_0" / "output_0.pb"))
-        dirs.append(str(d))
-    proc = subprocess.run(["/usr/bin/python3", str(tool_bin / "dla-run-onnx"), "--opt-level", "0", "--allow-host"]
-                          + dirs, capture_output=True, text=True)
-    lines = {}
-    for line in (proc.stdout + proc.stderr).splitlines():
-        lines.setdefault(line.split(" ", 1)[0].rstrip(":"), []).append(line)
-    return lines
+    """Every case run by one dla-run-onnx process; {case: its output lines}."""
+    cases = {name: (m, x, [expected]) for name, (m, x, expected) in CASES.items()}
+    return run_cases(tmp_path_factory.mktemp("windows"), tool_bin, cases, ["--opt-level", "0"])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
