@@ -186,6 +186,15 @@ def test_unsupported_modes_are_diagnosed():
                              coordinate_transformation_mode="half_pixel_symmetric")], [x], [y],
            [roi, sizes], r"^node 'rs' \(Resize\): coordinate_transformation_mode half_pixel_symmetric / "
                          r"nearest_mode round_prefer_floor is not supported$")
+    _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", antialias=1)], [x], [y],
+           [roi, sizes], r"^node 'rs' \(Resize\): antialias, axes and keep_aspect_ratio_policy \(opset 18\) "
+                         r"are not supported$")
+    _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs")], [x], [y],
+           [roi, numpy_helper.from_array(np.array([1, 2, 0, 2], np.int64), "sizes")],
+           r"^node 'rs' \(Resize\): sizes \[1.0, 2.0, 0.0, 2.0\]: 4 positive finite values expected$")
+    _fails([helper.make_node("Resize", ["x", "roi", "scales"], ["y"], name="rs")], [x], [y],
+           [roi, numpy_helper.from_array(np.array([1, 1, 0.1, 1], np.float32), "scales")],
+           r"^node 'rs' \(Resize\): an output of shape \[1, 2, 0, 3\]: TOSA has no empty tensors$")
     wide = helper.make_tensor_value_info("x", F, [1, 1, 1, 5000])
     _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", mode="linear",
                              coordinate_transformation_mode="tf_half_pixel_for_nn")], [wide], [y],
