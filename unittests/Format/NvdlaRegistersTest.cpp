@@ -1,5 +1,6 @@
 //===- NvdlaRegistersTest.cpp - The register table's PDP and CDMA rows ---===//
 
+#include "dla/Format/NvdlaPdp.h"
 #include "dla/Format/NvdlaRegisters.h"
 
 #include <gtest/gtest.h>
@@ -28,6 +29,20 @@ TEST(NvdlaRegistersTest, Widths) {
   EXPECT_TRUE(kCdmaCvtOffset.holds(-32768) && !kCdmaCvtOffset.holds(32768));
   EXPECT_FALSE(kCdmaCvtScale.holds(-32769));
   EXPECT_EQ(kCdmaMean[3].name, "MEAN_AX");
+}
+
+TEST(NvdlaRegistersTest, PdpMaxFlyingWidth) {
+  // NVIDIA's compiler (PDPNode.cpp calculateMaxWidth): 57,344 bits over
+  // RTL overlap lines x kernels per group x 14 (int8) or 28 bits.
+  // nv_small int8 (8 kernels): 3x3 at stride 1 keeps 3 lines, 4 in RTL.
+  EXPECT_EQ(pdpMaxFlyingWidth(8, true, 3, 1), 57344 / (4 * 8 * 14));
+  EXPECT_EQ(pdpMaxFlyingWidth(8, true, 3, 1), 128);
+  // Stride 2: ceil(3 / 2) = 2 lines, 2 in RTL; stride 3: 1.
+  EXPECT_EQ(pdpMaxFlyingWidth(8, true, 3, 2), 256);
+  EXPECT_EQ(pdpMaxFlyingWidth(8, true, 3, 3), 512);
+  // 5 lines round up to 8; nv_large int16 (16 kernels, 28 bits).
+  EXPECT_EQ(pdpMaxFlyingWidth(32, true, 5, 1), 57344 / (8 * 32 * 14));
+  EXPECT_EQ(pdpMaxFlyingWidth(16, false, 8, 1), 57344 / (8 * 16 * 28));
 }
 
 TEST(NvdlaRegistersTest, PdpReciprocals) {

@@ -78,8 +78,6 @@ def why_not(case):
         return f"{name} result: only int8 feature data is programmed"
     if op.startswith("dla.conv image"):
         return "image input (dla.conv image): not programmed"
-    if op.startswith("dla.conv") and len(case.args) == 3:
-        return "a convolution's bias operand: the emitter programs no bias surface"
     if op.startswith("dla.sdp"):
         # Memory operands may be int16: the emitter decides which it reads.
         operands = {m.group(2) for m in OPERAND.finditer(op)}
@@ -106,6 +104,10 @@ def to_trace(case, config, trace_case):
         encs[1] = weight
     elif op.startswith("dla.conv"):
         encs[1] = weight
+        if len(case.args) == 3:  # the bias, which the convolution's SDP reads
+            bias = case.args[2][0]
+            encs[2] = operand_encoding("bias", "int8" if bias.dtype == np.int8 else "int16",
+                                       False, config)
     for m in OPERAND.finditer(op):
         i = int(m.group(2)[2:])
         data = case.args[i][0]
@@ -115,7 +117,7 @@ def to_trace(case, config, trace_case):
                      f"{_encode(m.group(3), encs[int(m.group(2)[2:])])}", op)
     head, sig = _split(op)
     if op.startswith("dla.conv"):
-        sig = _retype(sig, [feat, weight, feat])
+        sig = _retype(sig, encs[:len(case.args)] + [feat])
     else:
         sig = _retype(sig, [None if prelude else feat, feat])
     body = f"{prelude}%y = {head} : {sig}"

@@ -26,7 +26,8 @@ struct NvdlaTraceOptions {
 };
 
 /// Writes the program of the module's one function; the address plan goes
-/// to `report`. Diagnostics name the op that cannot be programmed.
+/// to `report`. Diagnostics name the op that cannot be programmed. A
+/// convolution's bias becomes its SDP's in `module` (the hardware's form).
 LogicalResult translateToNvdlaTrace(ModuleOp module, const NvdlaTraceOptions &options,
                                     llvm::raw_ostream &report);
 

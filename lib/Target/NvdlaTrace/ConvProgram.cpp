@@ -28,8 +28,7 @@ LogicalResult mlir::dla::trace::programConv(Operation *o, Operation *sdp, const 
                                             const CubeAddress &out, const SdpMemSurfaces &mem,
                                             LayerProgram &p) {
   auto op = cast<ConvOp>(o);
-  // Direct mode and no bias: the translation accepts no other weights and
-  // no bias surface.
+  // Direct mode; a bias operand became `sdp`'s (splitConvolutionBiases).
   if (sdp && failed(checkSdpProgrammable(sdp, mem)))
     return failure();
   auto wType = cast<RankedTensorType>(op.getWeight().getType());

@@ -202,6 +202,8 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
   func::FuncOp func = funcs.front();
   if (options.directory.empty() || options.dataDirectory.empty())
     return func.emitError("--nvdla-trace-dir and --nvdla-trace-data are required");
+  // A convolution's bias is its SDP's (rewrites the translated module).
+  trace::splitConvolutionBiases(func);
 
   // Surfaces and lifetimes (in layer indices). A value is feature data,
   // or weights when a convolution reads it as such.

@@ -9,6 +9,8 @@
 #include "Program.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaPdp.h"
 #include "dla/Format/NvdlaRegisters.h"
 
 using namespace mlir;
@@ -29,6 +31,18 @@ LogicalResult mlir::dla::trace::programPdp(Operation *o, const CubeAddress &in,
                    : op.getKind() == PoolKind::Max   ? kPoolMax
                                                      : kPoolMin;
   PdpReciprocals recip = pdpFirmwareReciprocals(kh, kw);
+  // One pass: the output width must fit PDP's line buffer (NVIDIA's
+  // compiler splits wider outputs).
+  auto feature = cast<FeatureAttr>(cast<RankedTensorType>(op.getInput().getType()).getEncoding());
+  const HardwareConfig &config = getHardwareConfig(feature.getConfig());
+  const Precision precision = feature.getPrecision();
+  const int64_t maxWidth = pdpMaxFlyingWidth(config.getKernelsPerGroup(precision),
+                                             getBytesPerElement(precision) == 1, kh, stride[0]);
+  if (out.width > maxWidth)
+    return op.emitOpError() << "needs " << (out.width + maxWidth - 1) / maxWidth
+                            << " passes by output width (PDP's line buffer holds " << maxWidth
+                            << " output columns at kernel height " << kh << " and stride "
+                            << stride[0] << "): not programmed yet";
 
   p.interrupts = {"PDP"};
   p.write(R::PDP_RDMA_S_POINTER, 0);

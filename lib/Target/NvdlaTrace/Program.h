@@ -83,6 +83,11 @@ LogicalResult programConv(Operation *conv, Operation *sdp, const CubeAddress &in
                           uint64_t weightAddress, int64_t weightBytes, const CubeAddress &out,
                           const SdpMemSurfaces &mem, LayerProgram &program);
 
+/// Rewrites each dla.conv with a bias operand into the convolution and an
+/// on-the-fly dla.sdp whose BS stage adds the bias from memory, as the
+/// hardware computes it (ConvBias.cpp).
+void splitConvolutionBiases(Operation *root);
+
 /// dla.pool offline in one split (kmd firmware pdp.c's
 /// processor_pdp_program): window, reciprocals, padding values.
 LogicalResult programPdp(Operation *pool, const CubeAddress &in, const CubeAddress &out,

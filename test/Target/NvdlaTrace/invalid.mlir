@@ -163,3 +163,18 @@ func.func @eql(%x: !f) -> !f {
   return %y : !f
 }
 }
+
+// -----
+
+// nv_small (8 kernels per group, int8): a 3-row window at stride 1 keeps
+// 4 overlapping lines, so one pass takes 7 KiB * 8 / (4 * 8 * 14) = 128
+// output columns (NVIDIA's compiler, PDPNode.cpp calculateMaxWidth).
+!f = tensor<1x8x3x132xi8, #dla.feature<int8, config = nv_small>>
+!g = tensor<1x8x1x130xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @wide(%x: !f) -> !g {
+  // expected-error @below {{'dla.pool' op needs 2 passes by output width (PDP's line buffer holds 128 output columns at kernel height 3 and stride 1): not programmed yet}}
+  %y = dla.pool max %x kernel [3, 3] stride [1, 1] : !f -> !g
+  return %y : !g
+}
+}

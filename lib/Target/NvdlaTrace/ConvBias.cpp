@@ -1,0 +1,51 @@
+//===- ConvBias.cpp - A convolution's bias as its SDP's BS stage ----------===//
+//
+// NVDLA's convolution pipeline has no bias: CACC delivers the (clipped)
+// sum to the SDP, whose BS stage adds a bias read from memory (NVIDIA's
+// compiler fuses a bias layer into the convolution's SDP the same way).
+// dla.conv's `bias` is therefore programmed as an on-the-fly dla.sdp with
+// `bs <alu = sum, alu_operand = bias>`: the ALU adds the operand to the
+// 32-bit sum, the identity output converter saturates to the output, which
+// is dla.conv's SAT(sum + bias) (docs/IntegerAttributes.md section 3).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Program.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+namespace nv = dlaformat::nvdla;
+
+namespace {
+struct ConvBiasToSdp : OpRewritePattern<ConvOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvOp conv, PatternRewriter &rewriter) const override {
+    Value bias = conv.getBias();
+    if (!bias)
+      return failure();
+    rewriter.setInsertionPointAfter(conv);
+    auto sum = cast<ConvOp>(rewriter.clone(*conv));
+    sum.getBiasMutable().clear();
+    auto sdp = SdpOp::create(rewriter, conv.getLoc(), conv.getType(), SdpMode::OnTheFly, sum);
+    sdp.getBiasMutable().assign(bias);
+    sdp.setBsAttr(SdpXAttr::get(getContext(), nv::SdpAluAlgo::Sum,
+                                SdpOperand::ofMemory(nv::SdpMemOperand::Bias), /*aluShift=*/0,
+                                SdpOperand(), /*mulShift=*/0, /*prelu=*/false,
+                                /*relu=*/false));
+    rewriter.replaceOp(conv, sdp);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::dla::trace::splitConvolutionBiases(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  patterns.add<ConvBiasToSdp>(root->getContext());
+  walkAndApplyPatterns(root, std::move(patterns));
+}
