@@ -128,6 +128,10 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
   numRelayoutBytes += stats.relayoutBytes;
   numConstantRelayouts += stats.constantRelayouts;
   numCompressed += stats.compressed;
+  // What runs from transformed or compressed storage, counted after the
+  // rewrite (explicit Winograd layers too): tools report it, tests pin it.
+  int64_t winogradConvs = 0;
+  func.walk([&](ConvOp conv) { winogradConvs += conv.getMode() == nv::ConvMode::Winograd; });
   mlir::emitRemark(func.getLoc())
       << "layouts assigned to " << nets->nodes.size() << " ops: " << stats.relayouts
       << " run-time relayouts of " << stats.relayoutBytes << " bytes, " << stats.constantRelayouts
@@ -135,7 +139,9 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
       << (solution.provablyOptimal
               ? "minimum cost (exact: no cycle of the graph passes through a choice)"
               : "best found (reconvergent paths: exact on a spanning forest, "
-                "then local moves)");
+                "then local moves)")
+      << "; " << winogradConvs << " Winograd convolutions, " << stats.compressed
+      << " compressed weights";
   return success();
 }
 
