@@ -77,3 +77,31 @@ func.func @too_large_for_winograd(%x: tensor<1x256x64x64xf16>) -> tensor<1x16x64
   %a = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x256x64x64xf16>, tensor<16x256x3x3xf16> -> tensor<1x16x64x64xf16>
   return %a : tensor<1x16x64x64xf16>
 }
+
+// -----
+
+// Integer weights (quantized already, their f32 values gone) turn Winograd
+// only where the taps round(G q G^T) are exact: G q G^T integral and within
+// the precision's range. Else Winograd would round the weights a second
+// time or saturate them, and compute something other than the direct
+// convolution.
+// CHECK-LABEL: func.func @integer
+// CHECK: dla.conv winograd
+// CHECK: dla.conv direct
+// CHECK: dla.conv direct
+// CHECK: dla.conv winograd
+func.func @integer(%x: tensor<1x1x8x8xi8>, %y: tensor<1x1x8x8xi16>) -> (tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi16>) {
+  %exact = arith.constant dense<[[[[0, 0, 0], [0, 4, 0], [0, 0, 0]]]]> : tensor<1x1x3x3xi8>
+  %ones = arith.constant dense<1> : tensor<1x1x3x3xi8>
+  %big = arith.constant dense<60> : tensor<1x1x3x3xi8>
+  %big16 = arith.constant dense<60> : tensor<1x1x3x3xi16>
+  // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto)}}
+  %a = dla.conv direct %x, %exact pad [1, 1, 1, 1] : tensor<1x1x8x8xi8>, tensor<1x1x3x3xi8> -> tensor<1x1x8x8xi8>
+  // expected-remark @+1 {{stays direct (winograd=auto): its integer Winograd taps would not be exact (kernel 0, channel 0: a tap of G q G^T, 1.5, is not an integer (it would round again))}}
+  %b = dla.conv direct %x, %ones pad [1, 1, 1, 1] : tensor<1x1x8x8xi8>, tensor<1x1x3x3xi8> -> tensor<1x1x8x8xi8>
+  // expected-remark @+1 {{stays direct (winograd=auto): its integer Winograd taps would not be exact (kernel 0, channel 0: a tap of G q G^T, 135, is beyond int8 (it would saturate))}}
+  %c = dla.conv direct %x, %big pad [1, 1, 1, 1] : tensor<1x1x8x8xi8>, tensor<1x1x3x3xi8> -> tensor<1x1x8x8xi8>
+  // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto)}}
+  %d = dla.conv direct %y, %big16 pad [1, 1, 1, 1] : tensor<1x1x8x8xi16>, tensor<1x1x3x3xi16> -> tensor<1x1x8x8xi16>
+  return %a, %b, %c, %d : tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi16>
+}
