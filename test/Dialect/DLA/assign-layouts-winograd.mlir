@@ -105,3 +105,21 @@ func.func @integer(%x: tensor<1x1x8x8xi8>, %y: tensor<1x1x8x8xi16>) -> (tensor<1
   %d = dla.conv direct %y, %big16 pad [1, 1, 1, 1] : tensor<1x1x8x8xi16>, tensor<1x1x3x3xi16> -> tensor<1x1x8x8xi16>
   return %a, %b, %c, %d : tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi16>
 }
+
+// -----
+
+// Stride 2: the taps are those of the channel-extended 3x3 planes. Weight
+// (2, 2) of a 5x5 kernel is the centre of plane (dy, dx) = (0, 0): its G q
+// G^T has 0.25 q at (1, 1) (a corner weight would give 0.5 q first).
+// CHECK-LABEL: func.func @integer_stride2
+// CHECK: dla.conv winograd
+// CHECK: dla.conv direct
+func.func @integer_stride2(%x: tensor<1x1x9x9xi8>) -> (tensor<1x1x3x3xi8>, tensor<1x1x3x3xi8>) {
+  %four = arith.constant dense<[[[[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 4, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]]]> : tensor<1x1x5x5xi8>
+  %one = arith.constant dense<[[[[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]]]> : tensor<1x1x5x5xi8>
+  // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto): 5x5 kernel, stride 2}}
+  %a = dla.conv direct %x, %four stride [2, 2] : tensor<1x1x9x9xi8>, tensor<1x1x5x5xi8> -> tensor<1x1x3x3xi8>
+  // expected-remark @+1 {{stays direct (winograd=auto): its integer Winograd taps would not be exact (kernel 0, channel 0: a tap of G q G^T, 0.25, is not an integer (it would round again))}}
+  %b = dla.conv direct %x, %one stride [2, 2] : tensor<1x1x9x9xi8>, tensor<1x1x5x5xi8> -> tensor<1x1x3x3xi8>
+  return %a, %b : tensor<1x1x3x3xi8>, tensor<1x1x3x3xi8>
+}
