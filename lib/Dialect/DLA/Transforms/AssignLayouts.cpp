@@ -70,9 +70,13 @@ static std::optional<std::vector<int64_t>> integerWeights(CompileTimeConstant c)
   if (!bytes || (width != 8 && width != 16))
     return std::nullopt;
   for (size_t i = 0; i + width / 8 <= bytes->size(); i += width / 8) {
-    int16_t v16;
-    std::memcpy(&v16, bytes->data() + i, 2 * (width == 16));
-    values.push_back(width == 8 ? int64_t(int8_t((*bytes)[i])) : int64_t(v16));
+    if (width == 8) {
+      values.push_back(static_cast<int8_t>((*bytes)[i]));
+      continue;
+    }
+    int16_t v16 = 0;
+    std::memcpy(&v16, bytes->data() + i, 2);
+    values.push_back(v16);
   }
   return values;
 }
@@ -106,10 +110,10 @@ static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
   // never picks Winograd at int8.)
   if (weight.getElementType().isInteger()) {
     std::optional<std::vector<int64_t>> q = integerWeights(*constant);
-    if (!q)
-      return "its integer weights cannot be read at compile time";
     nv::WeightShape shape{weight.getDimSize(0), weight.getDimSize(1), weight.getDimSize(2),
                           weight.getDimSize(3)};
+    if (!q || static_cast<int64_t>(q->size()) != shape.getNumElements())
+      return "its integer weights cannot be read at compile time";
     const nv::Precision precision = weight.getElementType().getIntOrFloatBitWidth() == 8
                                         ? nv::Precision::Int8
                                         : nv::Precision::Int16;
