@@ -384,6 +384,45 @@ void dlaformat::nvdla::detail::packWinogradStream(const WeightLayoutImpl &impl, 
       });
 }
 
+std::string dlaformat::nvdla::whyWinogradTapsInexact(const int64_t *q, const WeightShape &shape,
+                                                    int64_t stride, Precision precision) {
+  const int64_t hi = precision == Precision::Int8 ? 127 : 32767, lo = -hi - 1;
+  const int64_t K = shape.kernels, C = shape.channels, R = shape.height, S = shape.width;
+  // 2G: the transform times 4 is an integer matrix product.
+  static const int64_t g2[4][3] = {{2, 0, 0}, {1, 1, 1}, {1, -1, 1}, {0, 0, 2}};
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t dy = 0; dy < stride; ++dy)
+        for (int64_t dx = 0; dx < stride; ++dx) {
+          int64_t g[3][3], t[4][3];
+          for (int64_t i = 0; i < 3; ++i)
+            for (int64_t j = 0; j < 3; ++j) {
+              const int64_t r = i * stride + dy, s = j * stride + dx;
+              g[i][j] = r < R && s < S ? q[((k * C + c) * R + r) * S + s] : 0;
+            }
+          for (int m = 0; m < 4; ++m)
+            for (int j = 0; j < 3; ++j)
+              t[m][j] = g2[m][0] * g[0][j] + g2[m][1] * g[1][j] + g2[m][2] * g[2][j];
+          for (int m = 0; m < 4; ++m)
+            for (int n = 0; n < 4; ++n) {
+              const int64_t v = t[m][0] * g2[n][0] + t[m][1] * g2[n][1] + t[m][2] * g2[n][2];
+              if (v % 4 == 0 && v / 4 >= lo && v / 4 <= hi)
+                continue;
+              // v / 4 in decimal (quarters: .25, .5, .75).
+              const int64_t a = v < 0 ? -v : v;
+              static const char *const frac[] = {"", ".25", ".5", ".75"};
+              const std::string where = "kernel " + std::to_string(k) + ", channel " +
+                                        std::to_string(c) + ": a tap of G q G^T, " +
+                                        (v < 0 ? "-" : "") + std::to_string(a / 4) +
+                                        frac[a % 4];
+              return v % 4 != 0 ? where + ", is not an integer (it would round again)"
+                                : where + ", is beyond " + std::string(enumName(precision)) +
+                                      " (it would saturate)";
+            }
+        }
+  return "";
+}
+
 //===----------------------------------------------------------------------===//
 // Registration (the Winograd row of weightFormatTable)
 //===----------------------------------------------------------------------===//

@@ -136,6 +136,14 @@ struct WeightParams {
 Status validateWeightOptions(const WeightParams &params,
                              Fp16Rounding rounding = Fp16Rounding::TiesToEven);
 
+/// Why integer weights `q` (KCRS, `shape`) would not be stored exactly as
+/// Winograd taps without a scale, or empty: every channel-extended 3x3
+/// plane's G q G^T must be integral and within `precision`'s range (else
+/// round(G q G^T) rounds the weights a second time or saturates). Computed
+/// exactly, as (2G) q (2G)^T / 4.
+std::string whyWinogradTapsInexact(const int64_t *q, const WeightShape &shape, int64_t stride,
+                                   Precision precision);
+
 /// NVIDIA's choice of the post-extension factor for image input, with
 /// C' = kernelWidth * pixelChannels: 1 (none) when strideX > kernelWidth;
 /// else 4 when pixelChannels*strideX*3 + C' <= atomic-C and C' <= atomic-C/4;

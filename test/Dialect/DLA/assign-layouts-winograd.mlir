@@ -16,6 +16,8 @@
 // CHECK: dla.conv direct
 // CHECK: dla.conv direct
 // CHECK: dla.conv direct
+// The summary counts the Winograd convolutions (what tools report).
+// expected-remark @+1 {{minimum cost (exact: no cycle of the graph passes through a choice); 2 Winograd convolutions, 0 compressed weights}}
 func.func @winograd(%x: tensor<1x16x8x8xf16>, %wa: tensor<16x16x3x3xf16>) -> (tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x8x8xf16>, tensor<1x16x4x4xf16>) {
   %w = arith.constant dense<1.0> : tensor<16x16x3x3xf16>
   %w32 = arith.constant dense<0.5> : tensor<16x16x3x3xf32>
@@ -74,4 +76,50 @@ func.func @too_large_for_winograd(%x: tensor<1x256x64x64xf16>) -> tensor<1x16x64
   // expected-remark @+1 {{stays direct (winograd=auto): convolution buffer: the Winograd input takes 73 banks and one kernel group of transformed weights 4, the buffer has 16; NVIDIA's compiler runs such a layer as a direct convolution}}
   %a = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x256x64x64xf16>, tensor<16x256x3x3xf16> -> tensor<1x16x64x64xf16>
   return %a : tensor<1x16x64x64xf16>
+}
+
+// -----
+
+// Integer weights (quantized already, their f32 values gone) turn Winograd
+// only where the taps round(G q G^T) are exact: G q G^T integral and within
+// the precision's range. Else Winograd would round the weights a second
+// time or saturate them, and compute something other than the direct
+// convolution.
+// CHECK-LABEL: func.func @integer
+// CHECK: dla.conv winograd
+// CHECK: dla.conv direct
+// CHECK: dla.conv direct
+// CHECK: dla.conv winograd
+func.func @integer(%x: tensor<1x1x8x8xi8>, %y: tensor<1x1x8x8xi16>) -> (tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi16>) {
+  %exact = arith.constant dense<[[[[0, 0, 0], [0, 4, 0], [0, 0, 0]]]]> : tensor<1x1x3x3xi8>
+  %ones = arith.constant dense<1> : tensor<1x1x3x3xi8>
+  %big = arith.constant dense<60> : tensor<1x1x3x3xi8>
+  %big16 = arith.constant dense<60> : tensor<1x1x3x3xi16>
+  // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto)}}
+  %a = dla.conv direct %x, %exact pad [1, 1, 1, 1] : tensor<1x1x8x8xi8>, tensor<1x1x3x3xi8> -> tensor<1x1x8x8xi8>
+  // expected-remark @+1 {{stays direct (winograd=auto): its integer Winograd taps would not be exact (kernel 0, channel 0: a tap of G q G^T, 1.5, is not an integer (it would round again))}}
+  %b = dla.conv direct %x, %ones pad [1, 1, 1, 1] : tensor<1x1x8x8xi8>, tensor<1x1x3x3xi8> -> tensor<1x1x8x8xi8>
+  // expected-remark @+1 {{stays direct (winograd=auto): its integer Winograd taps would not be exact (kernel 0, channel 0: a tap of G q G^T, 135, is beyond int8 (it would saturate))}}
+  %c = dla.conv direct %x, %big pad [1, 1, 1, 1] : tensor<1x1x8x8xi8>, tensor<1x1x3x3xi8> -> tensor<1x1x8x8xi8>
+  // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto)}}
+  %d = dla.conv direct %y, %big16 pad [1, 1, 1, 1] : tensor<1x1x8x8xi16>, tensor<1x1x3x3xi16> -> tensor<1x1x8x8xi16>
+  return %a, %b, %c, %d : tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi16>
+}
+
+// -----
+
+// Stride 2: the taps are those of the channel-extended 3x3 planes. Weight
+// (2, 2) of a 5x5 kernel is the centre of plane (dy, dx) = (0, 0): its G q
+// G^T has 0.25 q at (1, 1) (a corner weight would give 0.5 q first).
+// CHECK-LABEL: func.func @integer_stride2
+// CHECK: dla.conv winograd
+// CHECK: dla.conv direct
+func.func @integer_stride2(%x: tensor<1x1x9x9xi8>) -> (tensor<1x1x3x3xi8>, tensor<1x1x3x3xi8>) {
+  %four = arith.constant dense<[[[[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 4, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]]]> : tensor<1x1x5x5xi8>
+  %one = arith.constant dense<[[[[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]]]]> : tensor<1x1x5x5xi8>
+  // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto): 5x5 kernel, stride 2}}
+  %a = dla.conv direct %x, %four stride [2, 2] : tensor<1x1x9x9xi8>, tensor<1x1x5x5xi8> -> tensor<1x1x3x3xi8>
+  // expected-remark @+1 {{stays direct (winograd=auto): its integer Winograd taps would not be exact (kernel 0, channel 0: a tap of G q G^T, 0.25, is not an integer (it would round again))}}
+  %b = dla.conv direct %x, %one stride [2, 2] : tensor<1x1x9x9xi8>, tensor<1x1x5x5xi8> -> tensor<1x1x3x3xi8>
+  return %a, %b : tensor<1x1x3x3xi8>, tensor<1x1x3x3xi8>
 }

@@ -10,7 +10,10 @@
 
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
+#include "dla/Format/NvdlaWeight.h"
 #include "dla/Format/Window.h"
+
+#include <cstring>
 
 namespace mlir::dla {
 #define GEN_PASS_DEF_DLAASSIGNLAYOUTS
@@ -53,10 +56,36 @@ struct AssignLayoutsPass : mlir::dla::impl::DLAAssignLayoutsBase<AssignLayoutsPa
                        std::optional<nv::PixelFormat> pixel);
 };
 
+/// The values of constant integer weights (i8 / i16), when readable.
+static std::optional<std::vector<int64_t>> integerWeights(CompileTimeConstant c) {
+  std::vector<int64_t> values;
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(c.constant.getValue())) {
+    values.reserve(dense.getNumElements());
+    for (const APInt &v : dense.getValues<APInt>())
+      values.push_back(v.getSExtValue());
+    return values;
+  }
+  std::optional<std::vector<char>> bytes = readCompileTimeBytes(c);
+  const unsigned width = getElementTypeOrSelf(c.constant.getType()).getIntOrFloatBitWidth();
+  if (!bytes || (width != 8 && width != 16))
+    return std::nullopt;
+  for (size_t i = 0; i + width / 8 <= bytes->size(); i += width / 8) {
+    if (width == 8) {
+      values.push_back(static_cast<int8_t>((*bytes)[i]));
+      continue;
+    }
+    int16_t v16 = 0;
+    std::memcpy(&v16, bytes->data() + i, 2);
+    values.push_back(v16);
+  }
+  return values;
+}
+
 /// Why `conv` cannot run as Winograd on `config`, or empty.
 static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
                                   int64_t banks, int64_t bankEntries) {
-  if (!matchCompileTimeConstant(conv.getWeight()))
+  std::optional<CompileTimeConstant> constant = matchCompileTimeConstant(conv.getWeight());
+  if (!constant)
     return "its weights are not a compile-time constant (Winograd weights are transformed "
            "when packed)";
   ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations();
@@ -75,6 +104,23 @@ static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
   query->convMode = nv::ConvMode::Winograd;
   if (nv::ConversionVerdict check = nv::checkConversion(*query); !check.valid)
     return check.message;
+  // Integer weights (quantized already: the f32 values and their scales
+  // are gone) become taps round(G q G^T): only where that is exact does
+  // Winograd compute what the direct convolution does. (NVIDIA's compiler
+  // never picks Winograd at int8.)
+  if (weight.getElementType().isInteger()) {
+    std::optional<std::vector<int64_t>> q = integerWeights(*constant);
+    nv::WeightShape shape{weight.getDimSize(0), weight.getDimSize(1), weight.getDimSize(2),
+                          weight.getDimSize(3)};
+    if (!q || static_cast<int64_t>(q->size()) != shape.getNumElements())
+      return "its integer weights cannot be read at compile time";
+    const nv::Precision precision = weight.getElementType().getIntOrFloatBitWidth() == 8
+                                        ? nv::Precision::Int8
+                                        : nv::Precision::Int16;
+    if (std::string why = nv::whyWinogradTapsInexact(q->data(), shape, s[0], precision);
+        !why.empty())
+      return "its integer Winograd taps would not be exact (" + why + ")";
+  }
   // Winograd layers are not cut (NVIDIA's compiler runs them direct when
   // they do not fit the whole buffer).
   if (std::optional<nv::ConvBufferQuery> q = getConvBufferQuery(conv, nv::ConvMode::Winograd)) {
@@ -128,6 +174,10 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
   numRelayoutBytes += stats.relayoutBytes;
   numConstantRelayouts += stats.constantRelayouts;
   numCompressed += stats.compressed;
+  // What runs from transformed or compressed storage, counted after the
+  // rewrite (explicit Winograd layers too): tools report it, tests pin it.
+  int64_t winogradConvs = 0;
+  func.walk([&](ConvOp conv) { winogradConvs += conv.getMode() == nv::ConvMode::Winograd; });
   mlir::emitRemark(func.getLoc())
       << "layouts assigned to " << nets->nodes.size() << " ops: " << stats.relayouts
       << " run-time relayouts of " << stats.relayoutBytes << " bytes, " << stats.constantRelayouts
@@ -135,7 +185,9 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
       << (solution.provablyOptimal
               ? "minimum cost (exact: no cycle of the graph passes through a choice)"
               : "best found (reconvergent paths: exact on a spanning forest, "
-                "then local moves)");
+                "then local moves)")
+      << "; " << winogradConvs << " Winograd convolutions, " << stats.compressed
+      << " compressed weights";
   return success();
 }
 

@@ -179,7 +179,13 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
       configuration has no Winograd). Weights that are an arith.truncf of
       an f32 constant are relayouted from the f32 constant (transformed in
       f32, rounded once with the truncf's rounding, as NVIDIA's compiler
-      does); the truncf goes when nothing else reads it.
+      does); the truncf goes when nothing else reads it. Integer weights
+      (quantized already) turn Winograd only where their taps
+      round(G q G^T) are exact (integral, in range): elsewhere Winograd
+      would round them again or saturate (NVIDIA's compiler never takes
+      Winograd at int8).
+    - The summary remark counts the Winograd convolutions and compressed
+      weights (`dla-run-onnx --layouts` prints them).
     - Every relayout gets a remark with its cost and reason; statistics
       count relayouts and bytes.
 
