@@ -5,14 +5,15 @@ run by onnxruntime-node, against the float model, on rendered text lines.
 
     qdq_sim.py MODEL.onnx --work DIR [--kind cls|rec] [--method M]
         [--percentile P] [--calibration 32] [--count 64] [--bias-correction N]
-        [--equalize] [--keep-sums] [--fused] [--save QDQ.onnx]
+        [--fold-bn] [--equalize] [--keep-sums] [--fused] [--save QDQ.onnx]
 
 Calibration: onnxruntime-node runs the float model with every activation
 as an output on lines 0.. (dla-calibrate's Histogram and methods on the
 values; dla-calibrate itself runs them through the project's JIT), the
 evaluation lines are 1000.. as in the bench. --bias-correction N: N rounds
-of ptq_variants.correct_biases on the calibration lines; --equalize:
-ptq_variants' cross-layer equalization of the float model first;
+of ptq_variants.correct_biases on the calibration lines; --fold-bn,
+--equalize: ptq_variants' BatchNormalization folding, cross-layer
+equalization of the float model first;
 --keep-sums: its kernel-sum-keeping weight rounding. The
 QDQ model runs with graph optimizations off (float fake-quantization;
 --fused: onnxruntime's QLinearConv etc. fusions on). Prints the bench's
@@ -141,6 +142,7 @@ def main():
     p.add_argument("--count", type=int, default=64)
     p.add_argument("--bias-correction", type=int, default=0)
     p.add_argument("--keep-sums", action="store_true")
+    p.add_argument("--fold-bn", action="store_true")
     p.add_argument("--equalize", action="store_true")
     p.add_argument("--fused", action="store_true")
     p.add_argument("--save", help="write the QDQ model here")
@@ -151,7 +153,7 @@ def main():
     # Opset 13 (PaddleOCR's models are opset 9, which has no QuantizeLinear
     # for onnxruntime); the importer reads the QDQ form at any opset.
     model = opset13(onnx.load(a.model))
-    ptq_variants.prepare(model, a.equalize)
+    ptq_variants.prepare(model, a.fold_bn, a.equalize)
     if a.keep_sums:
         plain = qdq.quantize_weight
 
@@ -182,7 +184,8 @@ def main():
         onnx.save(q, a.save)
     got = ort(q, a.work, "qdq", x, a.fused)[0]
     print("%s %s bias-correction %d%s%s%s: %s (%.0f s)" % (
-        a.kind, a.method, a.bias_correction, " fused" * a.fused, " equalize" * a.equalize, " keep-sums" * a.keep_sums,
+        a.kind, a.method, a.bias_correction, " fused" * a.fused,
+        " fold-bn" * a.fold_bn + " equalize" * a.equalize, " keep-sums" * a.keep_sums,
                                                       report(a.kind, got, want),
                                                       time.perf_counter() - t0))
 

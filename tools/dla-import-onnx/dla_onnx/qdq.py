@@ -2,9 +2,7 @@
 
 Layout and arithmetic follow onnxruntime's static quantizer (QDQ format,
 int8 symmetric activations and weights), so that the importer's QDQ path
-(ops_quant) and the integer fusions see the form they are written for
-(a BatchNormalization after a Conv folded into it first, as onnxruntime's
-quantization pre-processing does: fold_batch_norms):
+(ops_quant) and the integer fusions see the form they are written for:
   - every float activation read or written by a quantized node (what the
     integer form computes and squeeze-excite gates: quantized_node) gets one
     QuantizeLinear -> DequantizeLinear pair (scale from the table, zero
@@ -57,60 +55,6 @@ def fold_constants(model):
             keep.append(node)
     del g.node[:]
     g.node.extend(keep)
-
-
-def fold_batch_norms(model):
-    """Each BatchNormalization reading only a Conv's output (constant
-    parameters, the Conv's weight and bias read by it alone) is folded into
-    that Conv, which then writes the BatchNormalization's output: one
-    quantized tensor instead of two with a float per-channel scale between
-    (which multiplies the first one's rounding error by its gain: PaddleOCR's
-    classifier, 35 such pairs, float fake-quantization over 64 lines: mean
-    cosine 0.9936 unfolded, 0.9989 folded). Returns the names of the Conv
-    outputs removed."""
-    g = model.graph
-    inits = {i.name: i for i in g.initializer}
-    readers, producer = {}, {}
-    for node in g.node:
-        for n in node.input:
-            readers[n] = readers.get(n, 0) + 1
-        producer.update((o, node) for o in node.output)
-    outputs = {o.name for o in g.output}
-    removed, keep = [], []
-    for node in g.node:
-        conv = producer.get(node.input[0]) if node.op_type == "BatchNormalization" else None
-        eps = next((a.f for a in node.attribute if a.name == "epsilon"), 1e-5)
-        if conv is None or conv.op_type != "Conv" or conv.domain not in ("", "ai.onnx") \
-                or node.domain not in ("", "ai.onnx") or len(node.output) != 1 \
-                or readers[node.input[0]] != 1 or node.input[0] in outputs \
-                or not all(n in inits for n in node.input[1:5]) \
-                or conv.input[1] not in inits or readers[conv.input[1]] != 1 \
-                or len(conv.input) > 2 and conv.input[2] and \
-                (conv.input[2] not in inits or readers[conv.input[2]] != 1):
-            keep.append(node)
-            continue
-        gamma, beta, mean, var = (numpy_helper.to_array(inits[n]).astype(np.float64)
-                                  for n in node.input[1:5])
-        w = numpy_helper.to_array(inits[conv.input[1]])
-        has_bias = len(conv.input) > 2 and conv.input[2]
-        b = numpy_helper.to_array(inits[conv.input[2]]).astype(np.float64) if has_bias \
-            else np.zeros(w.shape[0])
-        k = gamma / np.sqrt(var + eps)
-        inits[conv.input[1]].CopyFrom(numpy_helper.from_array(
-            (w * k.reshape((-1,) + (1,) * (w.ndim - 1))).astype(w.dtype), conv.input[1]))
-        bias = ((b - mean) * k + beta).astype(w.dtype)
-        if has_bias:
-            inits[conv.input[2]].CopyFrom(numpy_helper.from_array(bias, conv.input[2]))
-        else:
-            name = node.output[0] + "_bias"
-            g.initializer.append(numpy_helper.from_array(bias, name))
-            del conv.input[2:]
-            conv.input.append(name)
-        removed.append(conv.output[0])
-        conv.output[0] = node.output[0]
-    del g.node[:]
-    g.node.extend(keep)
-    return removed
 
 
 def static_tensors(graph):
@@ -258,10 +202,8 @@ def quantize_model(model, table, table_path="table", per_channel=True):
     m = onnx.ModelProto()
     m.CopyFrom(model)
     fold_constants(m)
-    gone = fold_batch_norms(m)
     g = m.graph
     chosen, acts, known = quantized_nodes(m)
-    known = known | set(gone)
     check_names(table_path, table, acts, known)
     inits = {i.name: i for i in g.initializer}
     outputs = {o.name for o in g.output}

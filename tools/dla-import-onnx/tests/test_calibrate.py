@@ -207,58 +207,6 @@ def test_qdq_float_hardswish_quantized_gate():
     assert ops["Mul:se"] == ["aff_DequantizeLinear_Output", "gate_DequantizeLinear_Output"]
 
 
-def _conv_bn(bias, second_reader=False):
-    """x -> Conv (w, b) -> c -> BatchNormalization -> n -> Relu -> y; with
-    second_reader, c is read by an Add too."""
-    rng = np.random.default_rng(7)
-    t = {"w": rng.normal(size=(3, 2, 3, 3)), "b": rng.normal(size=3), "gamma": [2.0, -0.5, 8.0],
-         "beta": [0.1, 0.2, -0.3], "mean": [0.5, -1.0, 0.25], "var": [4.0, 0.25, 0.01]}
-    t = {k: np.asarray(v, np.float32) for k, v in t.items()}
-    nodes = [helper.make_node("Conv", ["x", "w"] + ["b"] * bias, ["c"], pads=[1, 1, 1, 1]),
-             helper.make_node("BatchNormalization", ["c", "gamma", "beta", "mean", "var"], ["n"],
-                              epsilon=1e-3),
-             helper.make_node("Relu", ["n"], ["y"])]
-    if second_reader:
-        nodes[2] = helper.make_node("Add", ["n", "c"], ["y"])
-    g = helper.make_graph(nodes, "cbn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 4, 4])],
-                          [numpy_helper.from_array(v, k) for k, v in t.items() if bias or k != "b"])
-    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), t
-
-
-@pytest.mark.parametrize("bias", [True, False])
-def test_qdq_folds_batch_norm(bias):
-    """A BatchNormalization after a Conv is folded into it (ONNX's
-    BatchNormalization: (c - mean) / sqrt(var + eps) * gamma + beta): one
-    quantized tensor, the BatchNormalization's output; the table's scale
-    of the Conv's own output is not needed, and not an extra name."""
-    model, t = _conv_bn(bias)
-    m = quantize_model(model, {"x": 0.02, "c": 0.05, "n": 0.1, "y": 0.1})
-    onnx.checker.check_model(m)
-    assert [n.op_type for n in m.graph.node if n.op_type not in ("QuantizeLinear", "DequantizeLinear")] \
-        == ["Conv", "Relu"]
-    assert [n.input[0] for n in m.graph.node if n.op_type == "QuantizeLinear"] == ["x", "n", "y_QuantizeLinear_Input"]
-    k = t["gamma"].astype(np.float64) / np.sqrt(t["var"].astype(np.float64) + 1e-3)
-    w = t["w"] * k[:, None, None, None]
-    b = (t["b"] if bias else 0) - t["mean"].astype(np.float64)
-    b = b * k + t["beta"]
-    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
-    ws = np.abs(w).max(axis=(1, 2, 3)) / 127
-    np.testing.assert_allclose(inits["w_quantized_scale"], ws, rtol=1e-6)
-    np.testing.assert_array_equal(inits["w_quantized"], np.round(w / ws[:, None, None, None]))
-    bname = [n.input[2] for n in m.graph.node if n.op_type == "Conv"][0]
-    bq = inits[bname[:-len("_DequantizeLinear_Output")] + "_quantized"]
-    np.testing.assert_array_equal(bq, np.round(b / (0.02 * ws)))
-
-
-def test_qdq_batch_norm_kept_when_conv_output_read_twice():
-    model, _ = _conv_bn(True, second_reader=True)
-    m = quantize_model(model, {"x": 0.02, "c": 0.05, "n": 0.1, "y": 0.1})
-    assert "BatchNormalization" in [n.op_type for n in m.graph.node]
-    assert [n.input[0] for n in m.graph.node if n.op_type == "QuantizeLinear"] == \
-        ["x", "c", "n", "y_QuantizeLinear_Input"]
-
-
 def test_qdq_gemm_axis():
     """Gemm's output channels: axis 0 of B with transB, else axis 1."""
     b = np.arange(12, dtype=np.float32).reshape(3, 4) - 5
