@@ -186,8 +186,7 @@ def main():
     print("%s %s bias-correction %d%s%s%s: %s (%.0f s)" % (
         a.kind, a.method, a.bias_correction, " fused" * a.fused,
         " fold-bn" * a.fold_bn + " equalize" * a.equalize, " keep-sums" * a.keep_sums,
-                                                      report(a.kind, got, want),
-                                                      time.perf_counter() - t0))
+        report(a.kind, got, want), time.perf_counter() - t0))
 
 
 if __name__ == "__main__":
