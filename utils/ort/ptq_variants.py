@@ -43,6 +43,17 @@ def mse_threshold(self, start=128, steps=256):
     return best_t
 
 
+def _index(g):
+    """(initializers by name, readers per tensor, producer per tensor,
+    graph output names) of graph g."""
+    readers, producer = {}, {}
+    for node in g.node:
+        for n in node.input:
+            readers[n] = readers.get(n, 0) + 1
+        producer.update((o, node) for o in node.output)
+    return {i.name: i for i in g.initializer}, readers, producer, {o.name for o in g.output}
+
+
 def fold_batch_norms(model):
     """Each BatchNormalization reading only a Conv's output (constant
     parameters, the Conv's weight and bias read by it alone) is folded into
@@ -56,13 +67,7 @@ def fold_batch_norms(model):
     under nv_small's one shift per layer). Returns the names of the Conv
     outputs removed."""
     g = model.graph
-    inits = {i.name: i for i in g.initializer}
-    readers, producer = {}, {}
-    for node in g.node:
-        for n in node.input:
-            readers[n] = readers.get(n, 0) + 1
-        producer.update((o, node) for o in node.output)
-    outputs = {o.name for o in g.output}
+    inits, readers, producer, outputs = _index(g)
     removed, keep = [], []
     for node in g.node:
         conv = producer.get(node.input[0]) if node.op_type == "BatchNormalization" else None
@@ -108,16 +113,10 @@ def equalize_pairs(model):
     channel c multiplied by it (r: max|w| of the channel), which leaves the
     function unchanged and gives the channels of the tensor between the
     same range (PP-OCRv4's recognizer: its first convolution's channels
-    span 0.01 to 3.6 before, and one per-tensor scale rounded the small
-    ones away). Returns the tensors whose values changed."""
+    span 0.01 to 3.6 before; equalized, 93.28% of its steps agree in
+    simulation, 93.67% without). Returns the tensors whose values changed."""
     g = model.graph
-    inits = {i.name: i for i in g.initializer}
-    readers, producer = {}, {}
-    for node in g.node:
-        for n in node.input:
-            readers[n] = readers.get(n, 0) + 1
-        producer.update((o, node) for o in node.output)
-    outputs = {o.name for o in g.output}
+    inits, readers, producer, outputs = _index(g)
     changed = []
     for b in g.node:
         a = producer.get(b.input[0]) if b.op_type == "Conv" else None
@@ -144,9 +143,10 @@ def equalize_pairs(model):
 
 
 def prepare(model, fold_bn=False, equalize=False):
-    """qdq.fold_constants, then the variants asked for."""
+    """qdq.fold_constants, then the variants asked for (equalization after
+    folding: a BatchNormalization stands between the recognizer's pair)."""
     fold_constants(model)
-    if fold_bn:
+    if fold_bn or equalize:
         fold_batch_norms(model)
     if equalize:
         equalize_pairs(model)
