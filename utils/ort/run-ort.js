@@ -2,11 +2,13 @@
 // Runs an ONNX model with onnxruntime-node on .npy inputs and writes each
 // output as .npy: the numeric reference for dla-run-onnx (test-only).
 //
-//   node run-ort.js MODEL.onnx OUT_DIR IN0.npy [IN1.npy ...] [--repeat N]
+//   node run-ort.js MODEL.onnx OUT_DIR IN0.npy [IN1.npy ...] [--repeat N] [--no-optimize]
 //
 // Inputs bind to the model's inputs in order; outputs are written as
 // OUT_DIR/<index>.npy. With --repeat N the model runs N more times after a
 // warm-up and the mean seconds per run is printed as "ort_seconds S".
+// With --no-optimize graph optimizations are off: a QDQ model then runs as
+// float fake-quantization (no fusion into QLinearConv and the like).
 // ONNXRUNTIME_NODE points at the installed onnxruntime-node package.
 'use strict';
 const fs = require('fs');
@@ -56,11 +58,14 @@ async function main() {
   let repeat = 0;
   const r = args.indexOf('--repeat');
   if (r >= 0) { repeat = parseInt(args[r + 1], 10); args.splice(r, 2); }
+  const o = args.indexOf('--no-optimize');
+  if (o >= 0) args.splice(o, 1);
   const [model, outDir, ...inputs] = args;
-  if (!model || !outDir) throw new Error('usage: run-ort.js MODEL.onnx OUT_DIR IN.npy... [--repeat N]');
+  if (!model || !outDir) throw new Error('usage: run-ort.js MODEL.onnx OUT_DIR IN.npy... [--repeat N] [--no-optimize]');
   // One thread: the reference execution it is compared with is single-threaded.
   const session = await ort.InferenceSession.create(model, {intraOpNumThreads: 1,
-                                                            interOpNumThreads: 1});
+                                                            interOpNumThreads: 1,
+      graphOptimizationLevel: o >= 0 ? 'disabled' : 'all'});
   if (inputs.length !== session.inputNames.length)
     throw new Error(`model has ${session.inputNames.length} inputs, got ${inputs.length} files`);
   const feeds = {};
