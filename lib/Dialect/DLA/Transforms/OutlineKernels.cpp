@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -167,7 +168,6 @@ struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernel
     SmallVector<linalg::LinalgOp> ops;
     SmallVector<func::FuncOp> bodies;
     for (auto fn : module.getOps<func::FuncOp>()) {
-      fn->removeAttr(dla::kRelayoutKeyAttr);
       if (fn.isExternal() || fn.getSymName().starts_with(kKernelName))
         continue;
       bodies.push_back(fn);
@@ -183,11 +183,11 @@ struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernel
     for (linalg::LinalgOp op : ops)
       kernels.push_back(vectorizableOrder(rewriter, op));
     // The loop nests --dla-lower-to-memref wrote (relayouts between storage
-    // and row-major buffers) are kernels too.
+    // and row-major buffers, weights decompressed) are kernels too.
     for (func::FuncOp fn : bodies)
       for (Block &block : fn.getBody())
         for (auto loop : block.getOps<scf::ForOp>())
-          if (loop->getNumResults() == 0)
+          if (loop->use_empty())
             kernels.push_back(loop);
     if (kernels.empty())
       return;
@@ -195,6 +195,15 @@ struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernel
     OpBuilder b(&getContext());
     for (Operation *op : kernels)
       outline(op, symbols, b);
+    // A body left without loops is calls, allocations and frees: LLVM's
+    // optimizations find nothing there to speed up, and its instruction
+    // selection at -O0 is several times faster on the thousands of calls.
+    MLIRContext *ctx = &getContext();
+    for (func::FuncOp fn : bodies)
+      if (!fn.isExternal() && !fn->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
+                                   .wasInterrupted())
+        fn->setAttr("passthrough", ArrayAttr::get(ctx, {StringAttr::get(ctx, "noinline"),
+                                                        StringAttr::get(ctx, "optnone")}));
     OpPassManager pm(ModuleOp::getOperationName());
     pm.addPass(func::createDuplicateFunctionEliminationPass());
     if (failed(runPipeline(pm, module)))
