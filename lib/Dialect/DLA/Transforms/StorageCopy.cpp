@@ -737,43 +737,46 @@ void CopyFunctions::emitCall(OpBuilder &b, Location loc, RankedTensorType type, 
   MLIRContext *ctx = b.getContext();
   auto logicalType = cast<MemRefType>(logical.getType());
   auto bytesType = cast<MemRefType>(bytes.getType());
-  std::unique_ptr<fmt::BoundLayout> layout = bindChecked(type);
-  fmt::StorageDescription desc = layout->describeStorage();
-  // Views of static buffers take the shape's numbers as arguments; a table
-  // of offsets is one type's own (a function per type).
-  const bool shared = !desc.views.empty() && logicalType.hasStaticShape() &&
-                      logicalType.getLayout().isIdentity() && bytesType.hasStaticShape() &&
-                      bytesType.getLayout().isIdentity();
-  Type fnLogical = logicalType, fnBytes = bytesType;
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  if (shared) {
-    fnLogical = MemRefType::get(SmallVector<int64_t>(logicalType.getRank(), ShapedType::kDynamic),
-                                logicalType.getElementType());
-    fnBytes = MemRefType::get({ShapedType::kDynamic}, bytesType.getElementType());
-  } else {
-    os << (toStorage ? "pack " : "unpack ") << type << " " << logicalType << " " << bytesType;
-  }
-  func::FuncOp fn = shared ? func::FuncOp() : functions.lookup(key);
-  SmallVector<int64_t> values;
-  if (!fn) {
-    auto candidate =
-        func::FuncOp::create(loc, kRelayoutFunction, FunctionType::get(ctx, {fnLogical, fnBytes}, {}));
+  std::string typeKey;
+  llvm::raw_string_ostream(typeKey) << (toStorage ? "pack " : "unpack ") << type << " "
+                                    << logicalType << " " << bytesType;
+  auto [site, fresh] = byType.try_emplace(typeKey);
+  if (fresh) {
+    std::unique_ptr<fmt::BoundLayout> layout = bindChecked(type);
+    fmt::StorageDescription desc = layout->describeStorage();
+    // Views of static buffers take the shape's numbers as arguments; a
+    // table of offsets is one type's own (a function per type).
+    site->second.shared = !desc.views.empty() && logicalType.hasStaticShape() &&
+                          logicalType.getLayout().isIdentity() && bytesType.hasStaticShape() &&
+                          bytesType.getLayout().isIdentity();
+    const bool shared = site->second.shared;
+    Type fnLogical = logicalType, fnBytes = bytesType;
+    if (shared) {
+      fnLogical = MemRefType::get(
+          SmallVector<int64_t>(logicalType.getRank(), ShapedType::kDynamic),
+          logicalType.getElementType());
+      fnBytes = MemRefType::get({ShapedType::kDynamic}, bytesType.getElementType());
+    }
+    auto candidate = func::FuncOp::create(loc, kRelayoutFunction,
+                                          FunctionType::get(ctx, {fnLogical, fnBytes}, {}));
     Block *entry = candidate.addEntryBlock();
     OpBuilder fb = OpBuilder::atBlockBegin(entry);
     func::ReturnOp::create(fb, loc);
     fb.setInsertionPointToStart(entry);
+    std::string key = typeKey;
     if (shared) {
       CopyNumbers num(logicalType, bytesType.getDimSize(0), entry);
       emitViewCopies(fb, loc, desc, entry->getArgument(0), entry->getArgument(1), toStorage, num);
-      values.assign(num.getValues().begin(), num.getValues().end());
+      site->second.values.assign(num.getValues().begin(), num.getValues().end());
       candidate.setFunctionType(FunctionType::get(ctx, entry->getArgumentTypes(), {}));
       // The printed function is the key: equal text, equal loops.
+      key.clear();
+      llvm::raw_string_ostream os(key);
       candidate->print(os);
-      fn = functions.lookup(key);
     } else {
       emitCopy(fb, loc, module, type, entry->getArgument(0), entry->getArgument(1), toStorage);
     }
+    func::FuncOp &fn = functions[key];
     if (fn) {
       candidate->erase();
     } else {
@@ -781,19 +784,20 @@ void CopyFunctions::emitCall(OpBuilder &b, Location loc, RankedTensorType type, 
       candidate.setPrivate();
       candidate.setNoInline(true);
       module.push_back(candidate);
-      functions[key] = fn = candidate;
+      fn = candidate;
     }
-  } else if (shared) {
-    llvm_unreachable("shared functions are found by their text");
+    site->second.function = fn;
   }
+  Site &s = site->second;
   SmallVector<Value> operands{logical, bytes};
-  if (shared) {
-    operands[0] = memref::CastOp::create(b, loc, fnLogical, logical);
-    operands[1] = memref::CastOp::create(b, loc, fnBytes, bytes);
+  if (s.shared) {
+    FunctionType fnType = s.function.getFunctionType();
+    operands[0] = memref::CastOp::create(b, loc, fnType.getInput(0), logical);
+    operands[1] = memref::CastOp::create(b, loc, fnType.getInput(1), bytes);
   }
-  for (int64_t v : values)
+  for (int64_t v : s.values)
     operands.push_back(cst(b, loc, v));
-  auto call = func::CallOp::create(b, loc, fn, operands);
+  auto call = func::CallOp::create(b, loc, s.function, operands);
   call.setNoInline(true);
 }
 

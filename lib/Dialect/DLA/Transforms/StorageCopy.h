@@ -67,6 +67,13 @@ private:
   ModuleOp module;
   /// A function's printed form (or a table layout's type) -> the function.
   llvm::StringMap<func::FuncOp> functions;
+  /// What a call on one type (direction, encoded and buffer types) passes.
+  struct Site {
+    func::FuncOp function;
+    bool shared = false;
+    SmallVector<int64_t> values;
+  };
+  llvm::StringMap<Site> byType;
 };
 
 /// The alignment of the first storage buffer of `type` (alignment table).
