@@ -38,7 +38,7 @@ Value cst(OpBuilder &b, Location loc, int64_t v) {
 
 /// The numbers of a copy's loops that depend on the tensor's shape (extents,
 /// strides, bounds): index constants for a copy written in place, or index
-/// arguments of a shared function (emitCallCopy), each call passing its own:
+/// arguments of a shared function (CopyFunctions), each call passing its own:
 /// then one function serves every shape whose copy has the same loops.
 class CopyNumbers {
 public:
