@@ -2,10 +2,11 @@
 """CPU execution of real networks by dla-run-onnx vs onnxruntime-node.
 
     python3 bench/execution_speed.py [build/bin] [--baseline OTHER/bin]
-        [--repeat N] [--opt-level L] [--only cls,rec,cls-layouts,det,det-layouts]
+        [--repeat N] [--opt-level L]
+        [--only cls,rec,cls-layouts,rec-layouts,det,det-layouts]
 
 Per case (PaddleOCR's classifier at 1x3x48x192, its recognizer at
-1x3x48x320, the classifier with --layouts, its text detector at
+1x3x48x320, each also with --layouts, its text detector at
 1x3x640x640 without and with --layouts; nv_full fp16, models from
 build/models, see scripts/fetch-models.sh): dla-run-onnx's compile time
 (import, dla-opt and the JIT, as it prints it), the CPU seconds of the whole
@@ -14,7 +15,8 @@ of N runs after a warm-up), peak RSS of the process and its dla-opt
 (through dla-maxrss), against onnxruntime-node on the same input with one
 thread as ours (utils/ort/run-ort.js), with the ratio and the outputs'
 largest difference. With --baseline, another build's dla-run-onnx runs each
-case too, in the same script run (before / after on the same load).
+case too, in the same script run (before / after on the same load), and the
+last column says whether its outputs are bitwise those of the first build.
 """
 
 import argparse
@@ -32,6 +34,7 @@ CASES = {
     "cls": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", (1, 3, 48, 192), []),
     "rec": ("ch_PP-OCRv4_rec_infer.onnx", (1, 3, 48, 320), []),
     "cls-layouts": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", (1, 3, 48, 192), ["--layouts"]),
+    "rec-layouts": ("ch_PP-OCRv4_rec_infer.onnx", (1, 3, 48, 320), ["--layouts"]),
     "det": ("ch_PP-OCRv4_det_infer.onnx", (1, 3, 640, 640), []),
     "det-layouts": ("ch_PP-OCRv4_det_infer.onnx", (1, 3, 640, 640), ["--layouts"]),
 }
@@ -70,9 +73,9 @@ def main():
         sys.exit("onnxruntime-node is not available:\n" + ort.stderr)
     env = dict(os.environ, ONNXRUNTIME_NODE=ort.stdout.strip())
     builds = [("new", a.bindir)] + ([("base", a.baseline)] if a.baseline else [])
-    print("%-12s %-5s %10s %8s %12s %12s %9s %8s %10s" % (
+    print("%-12s %-5s %10s %8s %12s %12s %9s %8s %10s %s" % (
         "case", "build", "compile s", "CPU s", "ms per run", "ort ms", "ratio", "RSS MiB",
-        "max |diff|"))
+        "max |diff|", "bitwise = new" if a.baseline else ""))
     with tempfile.TemporaryDirectory(prefix="execution-speed-") as work:
         for name in a.only.split(","):
             fname, shape, extra = CASES[name]
@@ -89,14 +92,21 @@ def main():
                 sys.exit("onnxruntime failed:\n" + proc.stderr)
             t_ort = float(re.search(r"ort_seconds ([0-9.eE+-]+)", proc.stdout).group(1))
             want = np.load(os.path.join(ort_dir, "0.npy")).astype(np.float64)
+            first = None
             for build, bindir in builds:
                 out = os.path.join(work, build)
                 compiled, cpu, per_run, rss = run_dla(bindir, model, x, out, a.repeat,
                                                       a.opt_level, extra, work)
-                got = np.load(os.path.join(out, "output_0.npy")).astype(np.float64)
-                print("%-12s %-5s %10.2f %8.2f %12.2f %12.2f %8.1fx %8.0f %10.3g" % (
+                got = np.load(os.path.join(out, "output_0.npy"))
+                same = ""
+                if first is None:
+                    first = got
+                else:
+                    same = "yes" if got.tobytes() == first.tobytes() else "NO"
+                got = got.astype(np.float64)
+                print("%-12s %-5s %10.2f %8.2f %12.2f %12.2f %8.1fx %8.0f %10.3g %s" % (
                     name, build, compiled, cpu, per_run * 1e3, t_ort * 1e3, per_run / t_ort,
-                    rss, float(np.max(np.abs(got - want)))), flush=True)
+                    rss, float(np.max(np.abs(got - want))), same), flush=True)
     print("load average at the end: %.1f %.1f %.1f" % os.getloadavg())
 
 

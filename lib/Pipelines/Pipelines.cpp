@@ -87,6 +87,10 @@ void mlir::dla::buildLowerToMemrefPipeline(OpPassManager &pm,
 }
 
 void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &options) {
+  // The input's functions only: the kernels and relayout functions the
+  // lowering writes are called from the module alone.
+  if (options.cWrappers)
+    pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   LowerToMemrefOptions memref;
   memref.storageLayers = options.storageLayers;
   buildLowerToMemrefPipeline(pm, memref);
@@ -120,8 +124,6 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertMathToLLVMPass());
-  if (options.cWrappers)
-    pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   // What LLVM has no intrinsic for (erf) calls libm.
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertVectorToLLVMPass());

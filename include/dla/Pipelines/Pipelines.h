@@ -91,7 +91,8 @@ struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> cWrappers{
       *this, "c-wrappers",
-      llvm::cl::desc("Give every function a C interface wrapper (the ExecutionEngine's calls)"),
+      llvm::cl::desc("Give every function of the input a C interface wrapper (the "
+                     "ExecutionEngine's calls); the private kernels the lowering writes get none"),
       llvm::cl::init(false)};
 };
 

@@ -44,12 +44,12 @@ namespace {
 
 /// Reads the storage `buffer` of a tensor of logical type `logical` into a
 /// row-major tensor.
-Value readOperand(OpBuilder &b, Location loc, ModuleOp module, Value buffer,
+Value readOperand(OpBuilder &b, Location loc, CopyFunctions &copies, Value buffer,
                   RankedTensorType logical) {
   auto rowMajor = MemRefType::get(logical.getShape(), logical.getElementType());
   Value plain = memref::AllocOp::create(b, loc, rowMajor);
   if (logical.getEncoding())
-    emitCallCopy(b, loc, module, logical, plain, buffer, /*toStorage=*/false);
+    copies.emitCall(b, loc, logical, plain, buffer, /*toStorage=*/false);
   else
     memref::CopyOp::create(b, loc, buffer, plain);
   return bufferization::ToTensorOp::create(
@@ -59,22 +59,21 @@ Value readOperand(OpBuilder &b, Location loc, ModuleOp module, Value buffer,
 
 /// Writes the row-major tensor `result` into `buffer`, the storage of a
 /// tensor of logical type `logical`.
-void writeResult(OpBuilder &b, Location loc, ModuleOp module, Value result, Value buffer,
+void writeResult(OpBuilder &b, Location loc, CopyFunctions &copies, Value result, Value buffer,
                  RankedTensorType logical) {
   auto rowMajor = MemRefType::get(logical.getShape(), logical.getElementType());
   Value plain = bufferization::ToBufferOp::create(b, loc, rowMajor, result, /*read_only=*/true);
   if (logical.getEncoding())
-    emitCallCopy(b, loc, module, logical, plain, buffer, /*toStorage=*/true);
+    copies.emitCall(b, loc, logical, plain, buffer, /*toStorage=*/true);
   else
     memref::CopyOp::create(b, loc, plain, buffer);
 }
 
 /// Replaces `op` by: unpack every operand's storage, the body's layer ops on
 /// the row-major tensors (cloned, whatever they are), pack every result.
-void expand(OnStorageOp op) {
+void expand(OnStorageOp op, CopyFunctions &copies) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  auto module = op->getParentOfType<ModuleOp>();
   Block &body = op.getBody().front();
   IRMapping mapping;
   ValueRange ins = op.getIns();
@@ -87,7 +86,7 @@ void expand(OnStorageOp op) {
       RankedTensorType dense = getUncompressedWeightType(logical);
       mapping.map(arg, reference::isWinogradWeight(dense)
                            ? reference::emitWinogradTaps(b, loc, dense, image)
-                           : readOperand(b, loc, module, image, dense));
+                           : readOperand(b, loc, copies, image, dense));
       ins = ins.drop_front(surfaces);
       continue;
     }
@@ -96,7 +95,7 @@ void expand(OnStorageOp op) {
     if (reference::isWinogradWeight(logical))
       mapping.map(arg, reference::emitWinogradTaps(b, loc, logical, ins.front()));
     else
-      mapping.map(arg, readOperand(b, loc, module, ins.front(), logical));
+      mapping.map(arg, readOperand(b, loc, copies, ins.front(), logical));
     ins = ins.drop_front();
   }
   for (Operation &layer : body.without_terminator()) {
@@ -107,7 +106,7 @@ void expand(OnStorageOp op) {
     }
   }
   for (auto [value, buffer] : llvm::zip_equal(op.getYield().getValues(), op.getOuts()))
-    writeResult(b, loc, module, mapping.lookup(value), buffer,
+    writeResult(b, loc, copies, mapping.lookup(value), buffer,
                 cast<RankedTensorType>(value.getType()));
   op->erase();
 }
@@ -120,8 +119,9 @@ struct LowerBuffersToReferencePass
     module.walk([&](OnStorageOp op) { ops.push_back(op); });
     if (ops.empty())
       return;
+    CopyFunctions copies(module);
     for (OnStorageOp op : ops)
-      expand(op);
+      expand(op, copies);
 
     // The tensor-form ops just built: the reference patterns, as
     // --dla-lower-to-reference runs them (invalid precisions diagnosed).

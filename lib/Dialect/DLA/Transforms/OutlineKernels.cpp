@@ -12,6 +12,7 @@
 
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -140,6 +142,27 @@ void outline(Operation *op, SymbolTable &symbols, OpBuilder &b) {
   op->erase();
 }
 
+/// Cuts the straight-line body of `fn` into blocks of `callsPerBlock`
+/// calls joined by branches: LLVM selects instructions a block at a time,
+/// in time growing faster than the block (a network's body is one block of
+/// thousands of calls).
+void splitIntoBlocks(func::FuncOp fn, int callsPerBlock) {
+  if (!fn.getBody().hasOneBlock())
+    return;
+  Block *block = &fn.getBody().front();
+  int calls = 0;
+  for (Operation *op = &block->front(); op != block->getTerminator();) {
+    Operation *next = op->getNextNode();
+    if (isa<func::CallOp>(op) && ++calls % callsPerBlock == 0 && next != block->getTerminator()) {
+      Block *rest = block->splitBlock(next);
+      OpBuilder b = OpBuilder::atBlockEnd(block);
+      cf::BranchOp::create(b, op->getLoc(), rest);
+      block = rest;
+    }
+    op = next;
+  }
+}
+
 /// A copy into or out of a strided view (a padded convolution input, a
 /// concatenation's slice) becomes `linalg.copy`: the runtime's memrefCopy
 /// moves such a copy one element per memcpy call, the loops vectorize.
@@ -167,7 +190,6 @@ struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernel
     SmallVector<linalg::LinalgOp> ops;
     SmallVector<func::FuncOp> bodies;
     for (auto fn : module.getOps<func::FuncOp>()) {
-      fn->removeAttr(dla::kRelayoutKeyAttr);
       if (fn.isExternal() || fn.getSymName().starts_with(kKernelName))
         continue;
       bodies.push_back(fn);
@@ -183,11 +205,11 @@ struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernel
     for (linalg::LinalgOp op : ops)
       kernels.push_back(vectorizableOrder(rewriter, op));
     // The loop nests --dla-lower-to-memref wrote (relayouts between storage
-    // and row-major buffers) are kernels too.
+    // and row-major buffers, weights decompressed) are kernels too.
     for (func::FuncOp fn : bodies)
       for (Block &block : fn.getBody())
         for (auto loop : block.getOps<scf::ForOp>())
-          if (loop->getNumResults() == 0)
+          if (loop->use_empty())
             kernels.push_back(loop);
     if (kernels.empty())
       return;
@@ -195,6 +217,18 @@ struct OutlineKernelsPass : mlir::dla::impl::DLAOutlineKernelsBase<OutlineKernel
     OpBuilder b(&getContext());
     for (Operation *op : kernels)
       outline(op, symbols, b);
+    // A body left without loops is calls, allocations and frees: LLVM's
+    // optimizations find nothing there to speed up, and its instruction
+    // selection at -O0 is several times faster on the thousands of calls.
+    MLIRContext *ctx = &getContext();
+    for (func::FuncOp fn : bodies) {
+      if (fn.isExternal() ||
+          fn->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); }).wasInterrupted())
+        continue;
+      fn->setAttr("passthrough", ArrayAttr::get(ctx, {StringAttr::get(ctx, "noinline"),
+                                                      StringAttr::get(ctx, "optnone")}));
+      splitIntoBlocks(fn, /*callsPerBlock=*/8);
+    }
     OpPassManager pm(ModuleOp::getOperationName());
     pm.addPass(func::createDuplicateFunctionEliminationPass());
     if (failed(runPipeline(pm, module)))

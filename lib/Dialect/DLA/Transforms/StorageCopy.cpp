@@ -36,6 +36,61 @@ Value cst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// The numbers of a copy's loops that depend on the tensor's shape (extents,
+/// strides, bounds): index constants for a copy written in place, or index
+/// arguments of a shared function (CopyFunctions), each call passing its own:
+/// then one function serves every shape whose copy has the same loops.
+class CopyNumbers {
+public:
+  CopyNumbers(MemRefType logicalType, int64_t storageBytes, Block *entry = nullptr)
+      : logicalType(logicalType), storageBytes(storageBytes), entry(entry) {}
+  Value get(OpBuilder &b, Location loc, int64_t v) {
+    if (!entry)
+      return cst(b, loc, v);
+    values.push_back(v);
+    return entry->addArgument(b.getIndexType(), loc);
+  }
+  bool areArguments() const { return entry; }
+  ArrayRef<int64_t> getValues() const { return values; }
+  /// The static logical type and storage size the loops are planned for.
+  MemRefType logicalType;
+  int64_t storageBytes;
+
+private:
+  Block *entry;
+  SmallVector<int64_t> values;
+};
+
+/// makeView, with the view's sizes, strides (but a unit innermost one, which
+/// vector loads need to see) and offset from `num`.
+Value makeCopyView(OpBuilder &b, Location loc, Value bytes, const fmt::StorageView &v,
+                   Type logicalElem, CopyNumbers &num) {
+  if (!num.areArguments())
+    return makeView(b, loc, bytes, v, logicalElem);
+  MemRefType type = getStorageViewType(v, logicalElem);
+  auto [strides, offset] = type.getStridesAndOffset();
+  const int64_t rank = type.getRank();
+  SmallVector<int64_t> layoutStrides(rank, ShapedType::kDynamic);
+  if (rank && strides.back() == 1)
+    layoutStrides.back() = 1;
+  auto dynType = MemRefType::get(
+      SmallVector<int64_t>(rank, ShapedType::kDynamic), type.getElementType(),
+      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, layoutStrides));
+  Value n = num.get(b, loc, num.storageBytes / v.elementBytes);
+  Value flat = memref::ViewOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, type.getElementType()), bytes,
+      cst(b, loc, 0), ValueRange{n});
+  SmallVector<OpFoldResult> sizes, strideValues;
+  for (int64_t d = 0; d < rank; ++d) {
+    sizes.push_back(num.get(b, loc, type.getDimSize(d)));
+    strideValues.push_back(layoutStrides[d] == 1 ? OpFoldResult(b.getIndexAttr(1))
+                                                 : OpFoldResult(num.get(b, loc, strides[d])));
+  }
+  return memref::ReinterpretCastOp::create(b, loc, dynType, flat,
+                                           OpFoldResult(num.get(b, loc, offset)), sizes,
+                                           strideValues);
+}
+
 /// Converts a value between the logical element type and the view's
 /// storage element type (sign- or zero-extension of narrower data).
 Value convertElement(OpBuilder &b, Location loc, Value v, Type to, bool signExtend) {
@@ -54,14 +109,14 @@ Value convertElement(OpBuilder &b, Location loc, Value v, Type to, bool signExte
 /// innermost loop carrying a digit of d is bounded so that logical[d] stays
 /// in bounds (padding positions are never visited).
 void emitViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
-                  const fmt::StorageView &v, bool toStorage) {
-  auto logicalType = cast<MemRefType>(logical.getType());
+                  const fmt::StorageView &v, bool toStorage, CopyNumbers &num) {
+  MemRefType logicalType = num.logicalType;
   ArrayRef<int64_t> shape = logicalType.getShape();
   Type elemTy = logicalType.getElementType();
   const int64_t rank = shape.size();
   const bool bitFields = !v.fields.empty();
   Type storageElemTy = getStorageViewElementType(v, elemTy);
-  Value view = makeView(b, loc, bytes, v, elemTy);
+  Value view = makeCopyView(b, loc, bytes, v, elemTy, num);
 
   const auto &dims = v.view.dims;
   SmallVector<int64_t> base(rank, 0);
@@ -82,15 +137,17 @@ void emitViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
   OpBuilder::InsertionGuard guard(b);
   SmallVector<Value> partial(rank);
   for (int64_t d = 0; d < rank; ++d)
-    partial[d] = cst(b, loc, base[d]);
+    partial[d] = num.get(b, loc, base[d]);
   SmallVector<Value> ivs;
   for (size_t k = 0; k < dims.size(); ++k) {
     const int64_t d = dims[k].logicalDim, w = dims[k].weight;
-    Value ub = cst(b, loc, dims[k].extent);
-    if (lastLoop[d] == static_cast<int64_t>(k) && maxIndex[d] >= shape[d]) {
+    Value ub = num.get(b, loc, dims[k].extent);
+    // Shared functions bound every such loop: any shape may need it.
+    if (lastLoop[d] == static_cast<int64_t>(k) &&
+        (maxIndex[d] >= shape[d] || num.areArguments())) {
       // ub = clamp(ceil((shape[d] - partial[d]) / w), 0, extent)
-      Value rem = arith::SubIOp::create(b, loc, cst(b, loc, shape[d]), partial[d]);
-      Value n = arith::CeilDivSIOp::create(b, loc, rem, cst(b, loc, w));
+      Value rem = arith::SubIOp::create(b, loc, num.get(b, loc, shape[d]), partial[d]);
+      Value n = arith::CeilDivSIOp::create(b, loc, rem, num.get(b, loc, w));
       n = arith::MinSIOp::create(b, loc, n, ub);
       ub = arith::MaxSIOp::create(b, loc, n, cst(b, loc, 0));
     }
@@ -98,7 +155,7 @@ void emitViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
     b.setInsertionPoint(loop.getBody()->getTerminator());
     Value iv = loop.getInductionVar();
     ivs.push_back(iv);
-    Value step = w == 1 ? iv : Value(arith::MulIOp::create(b, loc, iv, cst(b, loc, w)));
+    Value step = w == 1 ? iv : Value(arith::MulIOp::create(b, loc, iv, num.get(b, loc, w)));
     partial[d] = arith::AddIOp::create(b, loc, partial[d], step);
   }
   if (!bitFields) {
@@ -122,7 +179,7 @@ void emitViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
     if (channel >= shape[v.fieldDim])
       continue;
     SmallVector<Value> index(partial);
-    index[v.fieldDim] = cst(b, loc, channel);
+    index[v.fieldDim] = num.get(b, loc, channel);
     Value mask = arith::ConstantIntOp::create(b, loc, wordTy, (int64_t(1) << f.bits) - 1);
     Value shift = arith::ConstantIntOp::create(b, loc, wordTy, f.bitOffset);
     if (toStorage) {
@@ -211,10 +268,10 @@ std::optional<FastPlan> planFastCopy(MemRefType logicalType, const fmt::StorageV
   return plan;
 }
 
-Value addMul(OpBuilder &b, Location loc, Value acc, Value iv, int64_t mul) {
+Value addMul(OpBuilder &b, Location loc, Value acc, Value iv, int64_t mul, CopyNumbers &num) {
   if (mul == 0)
     return acc;
-  Value term = mul == 1 ? iv : Value(arith::MulIOp::create(b, loc, iv, cst(b, loc, mul)));
+  Value term = mul == 1 ? iv : Value(arith::MulIOp::create(b, loc, iv, num.get(b, loc, mul)));
   return arith::AddIOp::create(b, loc, acc, term);
 }
 
@@ -223,9 +280,9 @@ Value addConst(OpBuilder &b, Location loc, Value acc, int64_t c) {
 }
 
 /// clamp(limit - at, 0, extent): positions left along a digit.
-Value leftAlong(OpBuilder &b, Location loc, int64_t limit, Value at, int64_t extent) {
-  Value n = arith::SubIOp::create(b, loc, cst(b, loc, limit), at);
-  n = arith::MinSIOp::create(b, loc, n, cst(b, loc, extent));
+Value leftAlong(OpBuilder &b, Location loc, Value limit, Value at, Value extent) {
+  Value n = arith::SubIOp::create(b, loc, limit, at);
+  n = arith::MinSIOp::create(b, loc, n, extent);
   return arith::MaxSIOp::create(b, loc, n, cst(b, loc, 0));
 }
 
@@ -417,11 +474,14 @@ void emitTile(OpBuilder &b, Location loc, const Places &at, const TileShape &s, 
 /// The fast paths (see FastPlan) on the typed strided view of `v`; false
 /// when the view does not fit them.
 bool emitFastViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
-                      const fmt::StorageView &v, bool toStorage) {
-  auto logicalType = cast<MemRefType>(logical.getType());
+                      const fmt::StorageView &v, bool toStorage, CopyNumbers &num) {
+  MemRefType logicalType = num.logicalType;
   std::optional<FastPlan> plan = planFastCopy(logicalType, v);
   if (!plan)
     return false;
+  // A shared function bounds every dimension: any shape may need it.
+  if (num.areArguments())
+    plan->needClamp.assign(plan->needClamp.size(), true);
   ArrayRef<int64_t> shape = logicalType.getShape();
   const int64_t rank = shape.size(), last = rank - 1;
   const auto &dims = v.view.dims;
@@ -440,31 +500,33 @@ bool emitFastViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
   OpBuilder::InsertionGuard guard(b);
   Places at;
   at.logical = logical;
-  at.view = makeView(b, loc, bytes, v, logicalType.getElementType());
+  at.view = makeCopyView(b, loc, bytes, v, logicalType.getElementType(), num);
   for (int64_t d = 0; d < rank; ++d)
-    at.lIdx.push_back(cst(b, loc, plan->base[d]));
+    at.lIdx.push_back(num.get(b, loc, plan->base[d]));
   at.sIdx.assign(dims.size(), cst(b, loc, 0));
   for (int64_t k : plan->loops) {
     if (k == inner || k == plan->q)
       continue;
     const fmt::StridedView::Dim &dim = dims[k];
     const int64_t d = dim.logicalDim;
-    Value ub = cst(b, loc, dim.extent);
+    Value ub = num.get(b, loc, dim.extent);
     if (plan->needClamp[d] && !innerBounded(d) && lastOuter[d] == k) {
-      Value rem = arith::SubIOp::create(b, loc, cst(b, loc, shape[d]), at.lIdx[d]);
-      Value n = arith::CeilDivSIOp::create(b, loc, rem, cst(b, loc, dim.weight));
+      Value rem = arith::SubIOp::create(b, loc, num.get(b, loc, shape[d]), at.lIdx[d]);
+      Value n = arith::CeilDivSIOp::create(b, loc, rem, num.get(b, loc, dim.weight));
       n = arith::MinSIOp::create(b, loc, n, ub);
       ub = arith::MaxSIOp::create(b, loc, n, cst(b, loc, 0));
     }
     Value iv = openLoop(b, loc, cst(b, loc, 0), ub);
     at.sIdx[k] = iv;
-    at.lIdx[d] = addMul(b, loc, at.lIdx[d], iv, dim.weight);
+    at.lIdx[d] = addMul(b, loc, at.lIdx[d], iv, dim.weight, num);
   }
 
   const fmt::StridedView::Dim &in = dims[inner];
   if (!plan->transpose) {
-    Value count = plan->needClamp[last] ? leftAlong(b, loc, shape[last], at.lIdx[last], in.extent)
-                                        : cst(b, loc, in.extent);
+    Value count = plan->needClamp[last]
+                      ? leftAlong(b, loc, num.get(b, loc, shape[last]), at.lIdx[last],
+                                  num.get(b, loc, in.extent))
+                      : num.get(b, loc, in.extent);
     emitContiguousRun(b, loc, at, last, inner, count, in.extent, toStorage);
     return true;
   }
@@ -482,11 +544,14 @@ bool emitFastViewCopy(OpBuilder &b, Location loc, Value logical, Value bytes,
   const int64_t n = std::min<int64_t>(s.a, std::max<int64_t>(2, 16 / v.elementBytes));
   s.blocks = llvm::isPowerOf2_64(s.a) && s.a % n == 0 && qd.extent >= n;
   s.t = s.blocks ? n : std::min(s.a, qd.extent);
-  Value rows = plan->needClamp[p] ? leftAlong(b, loc, shape[p], at.lIdx[p], s.a)
-                                  : cst(b, loc, s.a);
+  // s.a is the tile's height (vector lengths): never an argument.
+  Value rows = plan->needClamp[p]
+                   ? leftAlong(b, loc, num.get(b, loc, shape[p]), at.lIdx[p], cst(b, loc, s.a))
+                   : cst(b, loc, s.a);
   Value cols = plan->needClamp[last]
-                   ? leftAlong(b, loc, shape[last], at.lIdx[last], qd.extent)
-                   : cst(b, loc, qd.extent);
+                   ? leftAlong(b, loc, num.get(b, loc, shape[last]), at.lIdx[last],
+                               num.get(b, loc, qd.extent))
+                   : num.get(b, loc, qd.extent);
   auto emitScalar = [&](OpBuilder &ib, Location l) {
     OpBuilder::InsertionGuard g(ib);
     Value j = openLoop(ib, l, cst(ib, l, 0), cols);
@@ -645,6 +710,14 @@ Value makeView(OpBuilder &b, Location loc, Value bytes, const fmt::StorageView &
   return memref::ReinterpretCastOp::create(b, loc, type, flat, offset, type.getShape(), strides);
 }
 
+/// Every view of `desc` copied: the fast paths where they apply.
+static void emitViewCopies(OpBuilder &b, Location loc, const fmt::StorageDescription &desc,
+                           Value logical, Value bytes, bool toStorage, CopyNumbers &num) {
+  for (const fmt::StorageView &v : desc.views)
+    if (!emitFastViewCopy(b, loc, logical, bytes, v, toStorage, num))
+      emitViewCopy(b, loc, logical, bytes, v, toStorage, num);
+}
+
 /// Moves all elements between `logical` and the storage `bytes` of `type`.
 void emitCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type, Value logical,
               Value bytes, bool toStorage) {
@@ -654,36 +727,77 @@ void emitCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type
     emitTableCopy(b, loc, module, *layout, logical, bytes, toStorage);
     return;
   }
-  for (const fmt::StorageView &v : desc.views)
-    if (!emitFastViewCopy(b, loc, logical, bytes, v, toStorage))
-      emitViewCopy(b, loc, logical, bytes, v, toStorage);
+  CopyNumbers num(cast<MemRefType>(logical.getType()),
+                  cast<MemRefType>(bytes.getType()).getDimSize(0));
+  emitViewCopies(b, loc, desc, logical, bytes, toStorage, num);
 }
 
-void emitCallCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type,
-                  Value logical, Value bytes, bool toStorage) {
-  // The key names the function: equal keys, equal loops.
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  os << (toStorage ? "pack " : "unpack ") << type << " " << logical.getType() << " "
-     << bytes.getType();
-  const std::string name =
-      (kRelayoutFunction + "_" + Twine::utohexstr(llvm::hash_value(key))).str();
-  auto keyAttr = b.getStringAttr(key);
-  auto fn = module.lookupSymbol<func::FuncOp>(name);
-  if (!fn || fn->getAttr(kRelayoutKeyAttr) != keyAttr) {
-    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
-    fn = func::FuncOp::create(mb, loc, uniqueSymbol(module, name),
-                              mb.getFunctionType({logical.getType(), bytes.getType()}, {}));
-    fn.setPrivate();
-    fn.setNoInline(true);
-    fn->setAttr(kRelayoutKeyAttr, keyAttr);
-    Block *entry = fn.addEntryBlock();
-    mb.setInsertionPointToStart(entry);
-    func::ReturnOp::create(mb, loc);
-    mb.setInsertionPointToStart(entry);
-    emitCopy(mb, loc, module, type, entry->getArgument(0), entry->getArgument(1), toStorage);
+void CopyFunctions::emitCall(OpBuilder &b, Location loc, RankedTensorType type, Value logical,
+                             Value bytes, bool toStorage) {
+  MLIRContext *ctx = b.getContext();
+  auto logicalType = cast<MemRefType>(logical.getType());
+  auto bytesType = cast<MemRefType>(bytes.getType());
+  std::string typeKey;
+  llvm::raw_string_ostream(typeKey) << (toStorage ? "pack " : "unpack ") << type << " "
+                                    << logicalType << " " << bytesType;
+  auto [site, fresh] = byType.try_emplace(typeKey);
+  if (fresh) {
+    std::unique_ptr<fmt::BoundLayout> layout = bindChecked(type);
+    fmt::StorageDescription desc = layout->describeStorage();
+    // Views of static buffers take the shape's numbers as arguments; a
+    // table of offsets is one type's own (a function per type).
+    site->second.shared = !desc.views.empty() && logicalType.hasStaticShape() &&
+                          logicalType.getLayout().isIdentity() && bytesType.hasStaticShape() &&
+                          bytesType.getLayout().isIdentity();
+    const bool shared = site->second.shared;
+    Type fnLogical = logicalType, fnBytes = bytesType;
+    if (shared) {
+      fnLogical = MemRefType::get(
+          SmallVector<int64_t>(logicalType.getRank(), ShapedType::kDynamic),
+          logicalType.getElementType());
+      fnBytes = MemRefType::get({ShapedType::kDynamic}, bytesType.getElementType());
+    }
+    auto candidate = func::FuncOp::create(loc, kRelayoutFunction,
+                                          FunctionType::get(ctx, {fnLogical, fnBytes}, {}));
+    Block *entry = candidate.addEntryBlock();
+    OpBuilder fb = OpBuilder::atBlockBegin(entry);
+    func::ReturnOp::create(fb, loc);
+    fb.setInsertionPointToStart(entry);
+    std::string key = typeKey;
+    if (shared) {
+      CopyNumbers num(logicalType, bytesType.getDimSize(0), entry);
+      emitViewCopies(fb, loc, desc, entry->getArgument(0), entry->getArgument(1), toStorage, num);
+      site->second.values.assign(num.getValues().begin(), num.getValues().end());
+      candidate.setFunctionType(FunctionType::get(ctx, entry->getArgumentTypes(), {}));
+      // The printed function is the key: equal text, equal loops.
+      key.clear();
+      llvm::raw_string_ostream os(key);
+      candidate->print(os);
+    } else {
+      emitCopy(fb, loc, module, type, entry->getArgument(0), entry->getArgument(1), toStorage);
+    }
+    func::FuncOp &fn = functions[key];
+    if (fn) {
+      candidate->erase();
+    } else {
+      candidate.setSymName(uniqueSymbol(module, kRelayoutFunction));
+      candidate.setPrivate();
+      candidate.setNoInline(true);
+      module.push_back(candidate);
+      fn = candidate;
+    }
+    site->second.function = fn;
   }
-  auto call = func::CallOp::create(b, loc, fn, ValueRange{logical, bytes});
+  Site &s = site->second;
+  SmallVector<Value> operands{logical, bytes};
+  if (s.shared) {
+    FunctionType fnType = s.function.getFunctionType();
+    operands[0] = memref::CastOp::create(b, loc, fnType.getInput(0), logical);
+    operands[1] = memref::CastOp::create(b, loc, fnType.getInput(1), bytes);
+  }
+  for (int64_t v : s.values)
+    operands.push_back(cst(b, loc, v));
+  auto call = func::CallOp::create(b, loc, s.function, operands);
   call.setNoInline(true);
 }
 

@@ -10,12 +10,15 @@
 
 #include "dla/Format/BoundLayout.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 // The copy loops use vector ops: the passes that call them load the vector
 // dialect (their generated registration sees it through this header).
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/ADT/StringMap.h"
 
 #include <memory>
 #include <string>
@@ -44,18 +47,34 @@ Value makeView(OpBuilder &b, Location loc, Value bytes, const ::dlaformat::Stora
 void emitCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type, Value logical,
               Value bytes, bool toStorage);
 
-/// The prefix of the functions emitCallCopy makes: each only reads and
-/// writes its two arguments (no capture), which FreeAfterLastUse relies on.
+/// The prefix of the functions CopyFunctions makes: each only reads and
+/// writes its memref arguments (no capture), which FreeAfterLastUse relies on.
 inline constexpr llvm::StringLiteral kRelayoutFunction = "__dla_kernel_relayout";
-/// The attribute holding such a function's key (--dla-outline-kernels drops
-/// it: the LLVM module names no dla type).
-inline constexpr llvm::StringLiteral kRelayoutKeyAttr = "dla.relayout";
 
-/// emitCopy as a call to a private function holding its loops, one per
-/// encoded type, buffer types and direction in `module` (a network's layers
-/// of one shape share it): the loops are written once, not at every layer.
-void emitCallCopy(OpBuilder &b, Location loc, ModuleOp module, RankedTensorType type,
-                  Value logical, Value bytes, bool toStorage);
+/// emitCopy as calls to private functions of `module` holding its loops,
+/// written once, not at every layer: the numbers that depend on the shape
+/// (extents, strides, bounds) are arguments, so every call whose loops have
+/// the same form shares one function (a network's feature maps of any size
+/// in one format and direction, say). Layouts read through offset tables
+/// get a function per type.
+class CopyFunctions {
+public:
+  explicit CopyFunctions(ModuleOp module) : module(module) {}
+  void emitCall(OpBuilder &b, Location loc, RankedTensorType type, Value logical, Value bytes,
+                bool toStorage);
+
+private:
+  ModuleOp module;
+  /// A function's printed form (or a table layout's type) -> the function.
+  llvm::StringMap<func::FuncOp> functions;
+  /// What a call on one type (direction, encoded and buffer types) passes.
+  struct Site {
+    func::FuncOp function;
+    bool shared = false;
+    SmallVector<int64_t> values;
+  };
+  llvm::StringMap<Site> byType;
+};
 
 /// The alignment of the first storage buffer of `type` (alignment table).
 int64_t getAlignment(RankedTensorType type);

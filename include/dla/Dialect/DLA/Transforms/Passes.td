@@ -416,6 +416,11 @@ def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
     instead of one straight-line function of thousands of loops, which
     LLVM's passes and register allocator handle in superlinear time. The
     arithmetic is untouched: each op computes what it computed inline.
+    A body left without loops (calls, allocations, frees) is compiled
+    unoptimized (`passthrough = ["noinline", "optnone"]`: LLVM has nothing
+    to speed up there) and cut into blocks of 8 calls (`cf.br`):
+    instruction selection works a block at a time, in time growing faster
+    than the block.
 
     ```mlir
     linalg.fill ins(%c0 : f32) outs(%a : memref<1x8x24x96xf32>)
@@ -429,7 +434,8 @@ def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
     }
     ```
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect", "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect"];
 }
 
 def DLAVectorizeKernels : Pass<"dla-vectorize-kernels", "::mlir::ModuleOp"> {
