@@ -62,6 +62,8 @@ def _pads(ctx, rank):
         pads = ctx.const_input(1, "the pads")
         if pads is None:
             ctx.fail("the pads input is missing")
+        if np.asarray(pads).dtype.kind not in "iu":
+            ctx.fail("the pads must be integers, not %s" % np.asarray(pads).dtype)
         pads = [int(p) for p in np.asarray(pads).reshape(-1)]
         value = ctx.const_input(2, "the constant value")
         value = 0.0 if value is None or np.size(value) == 0 else np.asarray(value).reshape(-1)[0]
@@ -128,6 +130,9 @@ def pad_value(ctx, x, pads, value, mode):
         flat = [p for pair in zip(begin, end) for p in pair]
         if x.dtype.kind == "f":
             c = np.asarray([value], x.dtype)
+        elif x.dtype.kind == "b":
+            # ONNX's Pad takes bool data; its constant is cast as numpy casts.
+            c = np.asarray([bool(value)])
         else:
             info = np.iinfo(x.dtype)
             if not info.min <= value <= info.max or value != int(value):

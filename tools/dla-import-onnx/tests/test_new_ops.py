@@ -94,6 +94,13 @@ def _cases():
     c["pad_negative"] = (make([helper.make_node("Pad", ["x", "p"], ["y"])], x3, ["y"],
                               [("p", i64([0, -1, 2, 0, 1, -3]))], opset=13),
                          x3, [np.pad(x3[:, 1:, :4], ((0, 0), (0, 1), (2, 0)))])
+    # Pad of bool data (ONNX's Pad takes bool): the constant True, then Cast.
+    xb = randn(1, 2, 3, 4) > 0
+    c["pad_bool"] = (make([helper.make_node("Pad", ["x", "p", "v"], ["t"]),
+                           helper.make_node("Cast", ["t"], ["y"], to=TensorProto.FLOAT)], xb, ["y"],
+                          [("p", i64([0, 0, 1, 0, 0, 1, 0, 2])), ("v", np.bool_(True))], opset=13,
+                          x_type=TensorProto.BOOL),
+                     xb, [np.pad(xb, ((0, 0), (0, 1), (1, 0), (0, 2)), constant_values=True).astype(np.float32)])
     # Activations (Softplus over +-40: the stable form never overflows).
     xa = randn(2, 3, 4, 5, scale=3.0)
     xa[0, 0, 0, :3] = [40.0, -40.0, 0.0]
@@ -218,6 +225,8 @@ def test_converter_failure_is_named():
      r"mode wrap is not supported \(constant, reflect and edge are\)"),
     (helper.make_node("Pad", ["x", "p"], ["y"], mode="reflect", name="n"),
      [("p", np.array([0, 0, 3, 0, 0, 0, 0, 0], np.int64))], r"reflect pads 3, 0 reach beyond axis 2 of size 3"),
+    (helper.make_node("Pad", ["x", "p"], ["y"], name="n"), [("p", np.zeros(8, np.bool_))],
+     r"the pads must be integers, not bool"),
     (helper.make_node("Pad", ["x", "p"], ["y"], name="n"), [("p", np.zeros(6, np.int64))],
      r"6 pads for a rank-4 input \(2 per axis\)"),
     (helper.make_node("Split", ["x", "s"], ["a", "b"], axis=1, name="n"), [("s", np.array([1, 1], np.int64))],
