@@ -39,8 +39,9 @@ _capi._declare("mlirRegisterAllDialects", None, MlirDialectRegistry)
 _capi._declare("mlirContextAppendDialectRegistry", None, _capi.MlirContext, MlirDialectRegistry)
 _capi._declare("mlirRegisterAllLLVMTranslations", None, _capi.MlirContext)
 _capi._declare("mlirRegisterAllPasses", None)
-_capi._declare("mlirExecutionEngineCreate", MlirExecutionEngine, _capi.MlirModule, c_int, c_int,
-               POINTER(_capi.MlirStringRef), c_bool, c_bool)
+# include/dla-c/Execution.h: upstream's engine, code generated at opt_level.
+_capi._declare("dlaExecutionEngineCreate", MlirExecutionEngine, _capi.MlirModule, c_int, c_int,
+               POINTER(_capi.MlirStringRef))
 _capi._declare("mlirExecutionEngineDestroy", None, MlirExecutionEngine)
 _capi._declare("mlirExecutionEngineLookupPacked", c_void_p, MlirExecutionEngine,
                _capi.MlirStringRef)
@@ -284,7 +285,9 @@ def _signature(name, ftype):
 
 
 class ExecutionEngine:
-    """JIT-compiles a module that is fully in the LLVM dialect."""
+    """JIT-compiles a module that is fully in the LLVM dialect.
+    `opt_level` (0-3) is LLVM's IR optimization level and its code
+    generator's (dlaExecutionEngineCreate, include/dla-c/Execution.h)."""
 
     def __init__(self, module, *, opt_level=2, shared_libraries=None):
         libs = RUNTIME_LIBRARIES if shared_libraries is None else list(shared_libraries)
@@ -304,8 +307,7 @@ class ExecutionEngine:
                 ftype = _capi.mlirTypeAttrGetValue(attr)
                 if _capi.mlirTypeIsAFunction(ftype):
                     self.signatures[symbol] = _signature(symbol, ftype)
-        self._handle = _capi.mlirExecutionEngineCreate(module.handle, opt_level, len(libs), refs,
-                                                       False, False)
+        self._handle = _capi.dlaExecutionEngineCreate(module.handle, opt_level, len(libs), refs)
         if not self._handle.ptr:
             raise DLAError("cannot JIT-compile the module: it must be lowered to the LLVM "
                            "dialect completely (see reference_pipeline())")

@@ -60,6 +60,26 @@ def test_integer_pool_non_contiguous_input(engine):
                                                     (3, 3), (2, 2)))
 
 
+@pytest.mark.parametrize("opt_level", [0, 1, 3])
+def test_every_opt_level_computes_the_same_bits(engine, opt_level):
+    """opt_level sets LLVM's IR pipeline and its code generator (fast
+    instruction selection at 0, dla-c/Execution.h): the same results,
+    bit for bit, as the default level's, which the tests above hold to the
+    numpy reference."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((1, 3, 6, 5)).astype(np.float16)
+    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float16)
+    b = rng.standard_normal(4).astype(np.float16)
+    p = rng.integers(-128, 128, size=(2, 3, 5, 5)).astype(np.int8)
+    with execution.ExecutionContext() as ctx:
+        other = execution.compile(ctx.parse_module(NET), opt_level=opt_level)
+    for name, inputs in (("forward", [x, w, b]), ("pool", [p])):
+        for got, want in zip(other.invoke(name, inputs), engine.invoke(name, inputs)):
+            assert got.tobytes() == want.tobytes(), (name, opt_level)
+    np.testing.assert_array_equal(other.invoke("pool", [p])[0],
+                                  layer_ref.pool(p, "average", (3, 3), (2, 2)))
+
+
 def test_unknown_function(engine):
     with pytest.raises(dla.DLAError, match="no function @missing"):
         engine.invoke("missing", [])
