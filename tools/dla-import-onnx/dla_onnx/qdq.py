@@ -26,6 +26,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from .calibration_table import check_names
+from . import channel_scales as channel_scales_mod
 
 # Quantizable operators -> indices of the inputs quantized (None: all).
 # Which of their nodes are quantized: quantized_node.
@@ -196,14 +197,33 @@ def weight_axis(node):
     return 0
 
 
-def quantize_model(model, table, table_path="table", per_channel=True):
+def quantize_model(model, table, table_path="table", per_channel=True, zero_points=None,
+                   channel_scales=None):
     """A copy of `model` in QDQ form with the scales of `table`
-    ({tensor: scale}); missing or extra names are an ImportError_."""
+    ({tensor: scale}) and the int8 zero points of `zero_points` ({tensor:
+    zero point}, default the table's own: calibration_table.Table; others
+    0); missing or extra names are an ImportError_. `channel_scales`
+    ({tensor: C scales}, default the table's own) quantizes those tensors
+    per channel where channel_scales.qualifying allows (the others keep
+    the table's scale, which covers every channel), realized by
+    channel_scales.apply."""
+    zero_points = getattr(table, "zero_points", {}) if zero_points is None else zero_points
+    channel = getattr(table, "channel_scales", {}) if channel_scales is None else channel_scales
     m = onnx.ModelProto()
     m.CopyFrom(model)
     fold_constants(m)
     g = m.graph
     chosen, acts, known = quantized_nodes(m)
+    if channel:
+        check_names(table_path, table, acts, known)
+        factors = {}
+        for name in channel_scales_mod.qualifying(m, chosen, [n for n in acts if n in channel]):
+            s = np.asarray(channel[name], np.float64).reshape(-1)
+            big = float(table[name])
+            if s.size > 1 and big > 0:
+                factors[name] = big / np.where(s > 0, s, big)
+        channel_scales_mod.apply(m, chosen, factors)
+        chosen, acts, known = quantized_nodes(m)
     check_names(table_path, table, acts, known)
     inits = {i.name: i for i in g.initializer}
     outputs = {o.name for o in g.output}
@@ -224,7 +244,7 @@ def quantize_model(model, table, table_path="table", per_channel=True):
 
     def qdq(name, src):
         s = init(name + "_scale", _safe_scale(table[name]))
-        z = init(name + "_zero_point", np.int8(0))
+        z = init(name + "_zero_point", np.int8(zero_points.get(name, 0)))
         q_out = name + "_QuantizeLinear_Output"
         dq_out = name if name in outputs else name + "_DequantizeLinear_Output"
         nodes.append(helper.make_node("QuantizeLinear", [src, s, z], [q_out], name + "_QuantizeLinear"))
