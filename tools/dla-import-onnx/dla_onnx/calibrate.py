@@ -191,8 +191,11 @@ class Histogram:
         t = self.threshold(method, percentile)
         lo = np.maximum(self.channel_min.astype(np.float64), -t)
         hi = np.minimum(self.channel_max.astype(np.float64), t)
-        s = np.maximum(hi / (127.0 - zero_point), lo / (-128.0 - zero_point))
-        return np.maximum(s, 0.0)
+        # No level on one side of the zero point (-128 or 127): that side
+        # is clipped.
+        up = hi / (127.0 - zero_point) if zero_point < 127 else np.zeros_like(hi)
+        down = lo / (-128.0 - zero_point) if zero_point > -128 else np.zeros_like(lo)
+        return np.maximum(np.maximum(up, down), 0.0)
 
 
 def asymmetric_params(lo, hi):
