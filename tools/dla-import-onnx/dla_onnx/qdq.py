@@ -6,8 +6,12 @@ int8 symmetric activations and weights), so that the importer's QDQ path
   - every float activation read or written by a quantized node (what the
     integer form computes and squeeze-excite gates: quantized_node) gets one
     QuantizeLinear -> DequantizeLinear pair (scale from the table, zero
-    point int8 0), and every reader of the tensor reads the DQ output; a
-    graph output keeps its name on the DQ output;
+    point int8 0, or the table's "offset": dla-calibrate --asymmetric),
+    and every reader of the tensor reads the DQ output; a graph output
+    keeps its name on the DQ output; a tensor with channel scales
+    (dla-calibrate --per-channel) is first rescaled per channel around
+    the Convs that write or read it (channel_scales.py), its Q / DQ
+    staying per tensor;
   - Conv / Gemm weights: int8 initializers, per output channel
     (scale = max|w_c| / 127, rint = round half to even, in float32 as
     numpy does for onnxruntime) under DequantizeLinear(axis);
