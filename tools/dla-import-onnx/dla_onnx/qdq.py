@@ -201,6 +201,15 @@ def weight_axis(node):
     return 0
 
 
+# The largest channel factor r_c = S / s_c used: a channel 256 times
+# narrower than the tensor's widest gets 256 times its levels, not more.
+# Near-dead channels (PP-OCRv4's recognizer: ranges of 1e-25 beside 3)
+# would otherwise scale by ~1e25, their weights to nothing: at the weight
+# scale floor their bias then overflows the SDP's 32-bit intermediate, and
+# the convolution stays on the host.
+MAX_CHANNEL_FACTOR = 256.0
+
+
 def quantize_model(model, table, table_path="table", per_channel=True, zero_points=None,
                    channel_scales=None):
     """A copy of `model` in QDQ form with the scales of `table`
@@ -225,7 +234,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
             s = np.asarray(channel[name], np.float64).reshape(-1)
             big = float(table[name])
             if s.size > 1 and big > 0:
-                factors[name] = big / np.where(s > 0, s, big)
+                factors[name] = np.minimum(big / np.where(s > 0, s, big), MAX_CHANNEL_FACTOR)
         channel_scales_mod.apply(m, chosen, factors)
         chosen, acts, known = quantized_nodes(m)
     check_names(table_path, table, acts, known)
@@ -269,6 +278,25 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
             bias = None
         return scale_floor(bias, table[x[0]], table.get(node.output[0]), w.shape[axis])
 
+    def dead_floor(node, w):
+        """Per output channel, |bias| / (x_scale * 2^20) (None: no bias or
+        input scale): the weight scale of a channel whose weights are below
+        scale_floor's (each product under 2^-31 127^2 of its bias: the
+        channel outputs its bias). At scale_floor's least scale its
+        bias is near 2^31, and nv_small's SDP scales it by the channel's
+        X1 multiplier into a 32-bit intermediate (PP-OCRv4's recognizer
+        with channel scales: a depthwise kernel of 1e-15 weights beside a
+        bias of 0.05, its convolution left on the host); at this scale it
+        is 2^20, 20 bits, and its weights round to 0."""
+        x = [k for k, v in dq_of.items() if v == node.input[0]]
+        b = BIAS_INPUT[node.op_type]
+        if not x or len(node.input) <= b or node.input[b] not in inits:
+            return None
+        bias = numpy_helper.to_array(inits[node.input[b]]).astype(np.float64).reshape(-1)
+        if bias.size != w.shape[weight_axis(node)]:
+            return None
+        return (np.abs(bias) / (float(_safe_scale(table[x[0]])) * 2.0 ** 20)).astype(np.float32)
+
     def weight(node, i):
         name = node.input[i]
         per = per_channel and i == 1 and node.op_type in BIAS_INPUT
@@ -278,6 +306,15 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         key = (name, axis, None if floor is None else floor.tobytes())
         if key not in weights_done:
             q, scale = quantize_weight(w, axis, floor)
+            dead = dead_floor(node, w) if axis is not None and floor is not None else None
+            if dead is not None:
+                # Channels whose weights the floor made round to 0 or 1 level.
+                top = np.abs(np.moveaxis(w, axis, 0).reshape(w.shape[axis], -1)).max(axis=1)
+                raise_ = top / np.float32(127) < floor
+                scale = np.where(raise_, np.maximum(scale, dead), scale).astype(np.float32)
+                shape = [1] * w.ndim
+                shape[axis] = -1
+                q = np.clip(np.rint(w / scale.reshape(shape)), -127, 127).astype(np.int8)
             # A weight read per channel and per tensor (or with other
             # floors) gets another name.
             taken = sum(k[0] == name for k in weights_done)
