@@ -204,9 +204,8 @@ def weight_axis(node):
 # The largest channel factor r_c = S / s_c used: a channel 256 times
 # narrower than the tensor's widest gets 256 times its levels, not more.
 # Near-dead channels (PP-OCRv4's recognizer: ranges of 1e-25 beside 3)
-# would otherwise scale by ~1e25, their weights to nothing: at the weight
-# scale floor their bias then overflows the SDP's 32-bit intermediate, and
-# the convolution stays on the host.
+# would otherwise scale by ~1e25 (their kernels, read through a depthwise
+# convolution, divided by as much).
 MAX_CHANNEL_FACTOR = 256.0
 
 
