@@ -3,7 +3,8 @@
 int8 on an NVDLA configuration, against the float model on onnxruntime.
 
     python3 bench/int8_accuracy.py [build/bin] [--models cls,rec] [--count 64]
-        [--batch 1] [--calibration 32] [--method M] [--target nv_small] [--keep DIR]
+        [--batch 1] [--calibration 32] [--method M] [--activations A]
+        [--target nv_small] [--keep DIR]
 
 Per model: dla-calibrate on --calibration rendered text lines (utils/
 textlines.py, seeds 0..; PaddleOCR's preprocessing), dla-import-onnx
@@ -43,6 +44,13 @@ TARGETS = {"cls": (0.98, 0.99), "rec": (0.95, None)}
 # does not (float fake-quantization of the QDQ model over 64 lines: 66.4%
 # of the steps agree with entropy's scales, 94.4% with the percentile's).
 METHODS = {"cls": "entropy", "rec": "percentile"}
+# Activation quantization by default (--activations overrides): the
+# recognizer's channel ranges of one tensor span 10-50x, per-channel
+# scales with zero points (dla-calibrate --asymmetric --per-channel)
+# give its small channels their levels back.
+ACTIVATIONS = {"cls": "symmetric", "rec": "per-channel"}
+CALIBRATE_FLAGS = {"symmetric": [], "asymmetric": ["--asymmetric"],
+                   "per-channel": ["--asymmetric", "--per-channel"]}
 
 
 def lines(first, count, width):
@@ -72,8 +80,9 @@ def bench(name, a, bin_dir, work):
     for i in range(a.calibration):
         np.save(os.path.join(calib, "line_%04d.npy" % i), lines(i, 1, width))
     table = os.path.join(work, name + ".json")
+    activations = a.activations or ACTIVATIONS[name]
     run([os.path.join(bin_dir, "dla-calibrate"), model, "--input-shape", "x=1x3x48x%d" % width,
-         "--data", calib, "-o", table, "--method", method, "-q"])
+         "--data", calib, "-o", table, "--method", method, "-q"] + CALIBRATE_FLAGS[activations])
     x = lines(1000, a.count, width)
     xs = os.path.join(work, name + "_x.npy")
     np.save(xs, x)
@@ -111,9 +120,9 @@ def bench(name, a, bin_dir, work):
     env = dict(os.environ, ONNXRUNTIME_NODE=a.ort)
     run(["node", os.path.join(ROOT, "utils", "ort", "run-ort.js"), model, ort_dir, xs], env=env)
     want = np.load(os.path.join(ort_dir, "0.npy"))
-    print("%s: %d lines (%d rotated), calibrated on %d others (%s); %s; convolutions: %d on "
-          "the accelerator, %d on the host"
-          % (name, a.count, a.count // 2, a.calibration, method,
+    print("%s: %d lines (%d rotated), calibrated on %d others (%s, %s activations); %s; "
+          "convolutions: %d on the accelerator, %d on the host"
+          % (name, a.count, a.count // 2, a.calibration, method, activations,
              offload.group(0) if offload else "no offload line", dla_convs, host_convs))
     runs = max(total - compile_s, 0.0)
     print("%s: compiled once in %.1f s (dla-opt and the JIT, opt-level %d); %d batch(es) of %d "
@@ -152,6 +161,10 @@ def main():
     p.add_argument("--calibration", type=int, default=32, help="calibration lines (default 32)")
     p.add_argument("--method", choices=["max", "percentile", "entropy"],
                    help="calibration (default: entropy for cls, percentile for rec)")
+    p.add_argument("--activations", choices=sorted(CALIBRATE_FLAGS),
+                   help="int8 activations: symmetric per tensor, asymmetric (zero points) or "
+                        "per-channel (zero points and channel scales); default: symmetric for "
+                        "cls, per-channel for rec")
     p.add_argument("--target", default="nv_small", choices=["nv_small", "nv_large", "nv_full"])
     p.add_argument("--opt-level", type=int, default=0)
     p.add_argument("--ort", default=os.environ.get("ONNXRUNTIME_NODE", os.path.expanduser(

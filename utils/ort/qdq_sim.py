@@ -5,7 +5,8 @@ run by onnxruntime-node, against the float model, on rendered text lines.
 
     qdq_sim.py MODEL.onnx --work DIR [--kind cls|rec] [--method M]
         [--percentile P] [--calibration 32] [--count 64] [--bias-correction N]
-        [--fold-bn] [--equalize] [--keep-sums] [--fused] [--save QDQ.onnx]
+        [--fold-bn] [--equalize] [--keep-sums] [--fused] [--asymmetric]
+        [--per-channel] [--save QDQ.onnx]
 
 Calibration: onnxruntime-node runs the float model with every activation
 as an output on lines 0.. (dla-calibrate's Histogram and methods on the
@@ -114,7 +115,7 @@ def histograms(model, x, batch=4):
             h = stats.setdefault(n, calibrate.Histogram())
             if y.ndim and y.shape[0] == len(x[i:i + batch]):
                 for s in y:
-                    h.add(s)
+                    h.add(s[None])
             else:
                 h.add(y)
     return stats
@@ -145,6 +146,10 @@ def main():
     p.add_argument("--fold-bn", action="store_true")
     p.add_argument("--equalize", action="store_true")
     p.add_argument("--fused", action="store_true")
+    p.add_argument("--asymmetric", action="store_true",
+                   help="zero points as dla-calibrate --asymmetric writes them")
+    p.add_argument("--per-channel", action="store_true",
+                   help="channel scales as dla-calibrate --per-channel writes them")
     p.add_argument("--save", help="write the QDQ model here")
     a = p.parse_args()
     WORK = a.work
@@ -168,7 +173,8 @@ def main():
         np.save(ref_path, ort(a.model, a.work, "float", x, True)[0])
     want = np.load(ref_path)
     cal = lines(0, a.calibration, width)
-    hist_path = os.path.join(a.work, "hist_%d%s.npy" % (a.calibration, "_eq" * a.equalize))
+    hist_path = os.path.join(a.work, "hist3_%d%s%s.npy" % (a.calibration, "_eq" * a.equalize,
+                                                          "_bn" * a.fold_bn))
     if os.path.exists(hist_path):
         stats = np.load(hist_path, allow_pickle=True).item()
     else:
@@ -176,16 +182,22 @@ def main():
         np.save(hist_path, np.array(stats, dtype=object), allow_pickle=True)
     table = {n: ptq_variants.mse_threshold(h) / 127.0 if a.method == "mse"
              else h.scale(a.method, a.percentile) for n, h in stats.items()}
+    zero_points, channel_scales = {}, {}
+    if a.asymmetric or a.per_channel:
+        t = calibrate.make_table(stats, a.method, a.percentile, a.asymmetric, a.per_channel)[0]
+        table, zero_points, channel_scales = dict(t), t.zero_points, t.channel_scales
     for k in range(a.bias_correction):
         model, shift = ptq_variants.correct_biases(model, table, cal, runner(a.work, a.fused))
         print("bias correction round %d: largest shift %.4g" % (k + 1, shift))
-    q = qdq.quantize_model(model, {n: table[n] for n in qdq.quantized_nodes(model)[1]})
+    q = qdq.quantize_model(model, {n: table[n] for n in qdq.quantized_nodes(model)[1]},
+                           zero_points=zero_points, channel_scales=channel_scales)
     if a.save:
         onnx.save(q, a.save)
     got = ort(q, a.work, "qdq", x, a.fused)[0]
     print("%s %s bias-correction %d%s%s%s: %s (%.0f s)" % (
         a.kind, a.method, a.bias_correction, " fused" * a.fused,
-        " fold-bn" * a.fold_bn + " equalize" * a.equalize, " keep-sums" * a.keep_sums,
+        " fold-bn" * a.fold_bn + " equalize" * a.equalize,
+        " keep-sums" * a.keep_sums + " asymmetric" * a.asymmetric + " per-channel" * a.per_channel,
         report(a.kind, got, want), time.perf_counter() - t0))
 
 

@@ -14,8 +14,14 @@ sample exceeds it) and the scale (real = scale * q, symmetric int8) is
               histogram clipped at a threshold and its 128-level
               quantization; the least KL's threshold) / 127; tensors of
               fewer than 2048 values per sample keep max|x| / 127.
-The table is NVIDIA's JSON ({"t": {"scale": s, "min": 0, "max": 0,
-"offset": 0}}), or a TensorRT calibration cache when -o ends in .cache.
+--asymmetric: the tensor's extremes clipped at that threshold T, [max(min,
+-T), min(max, T)], on int8's 256 levels with a zero point (real = s (q -
+zp)); --per-channel: also, for N x C x H x W tensors, one scale per
+channel covering that channel's extremes clipped at T, with the tensor's
+zero point. The table is NVIDIA's JSON ({"t": {"scale": s, "min": 0,
+"max": 0, "offset": 0}}; --asymmetric writes the range as "min" / "max"
+and the zero point as "offset", --per-channel adds "channel_scales"), or
+a TensorRT calibration cache when -o ends in .cache (symmetric only).
 
 Samples (--data DIR, sorted by name; models with one input):
   *.npy   the input's shape, or without its batch dimension, or N samples
@@ -44,7 +50,7 @@ import numpy as np
 import onnx
 
 from .builder import ImportError_
-from .calibration_table import write_table
+from .calibration_table import Table, write_table
 from .importer import parse_input_shape
 from .qdq import static_tensors
 
@@ -64,30 +70,48 @@ class Failure(Exception):
 
 
 class Histogram:
-    """|x| over all samples: max and a histogram on [0, range)."""
+    """|x| over all samples: max and a histogram on [0, range); beside it
+    the signed extremes and the histogram of the negative values' |x| on
+    the same bins (asymmetric ranges: range_of)."""
 
     def __init__(self):
         self.amax, self.range, self.hist, self.count = 0.0, 0.0, np.zeros(NBINS, np.int64), 0
+        self.neg = np.zeros(NBINS, np.int64)
+        self.min, self.max = 0.0, 0.0
+        self.channel_min = self.channel_max = None  # of rank-4 values (N x C x H x W)
         self.samples = 0
 
     def add(self, x):
-        a = np.abs(np.asarray(x, dtype=np.float32).ravel())
+        x = np.asarray(x, dtype=np.float32)
+        if x.ndim == 4 and x.size:
+            lo, hi = x.min(axis=(0, 2, 3)), x.max(axis=(0, 2, 3))
+            if self.channel_min is None or self.channel_min.shape != lo.shape:
+                self.channel_min, self.channel_max = np.minimum(lo, 0), np.maximum(hi, 0)
+            else:
+                self.channel_min = np.minimum(self.channel_min, lo)
+                self.channel_max = np.maximum(self.channel_max, hi)
+        x = x.ravel()
+        a = np.abs(x)
         self.samples += 1
         if not a.size:
             return
         m = float(a.max())
         self.amax = max(self.amax, m)
+        self.min, self.max = min(self.min, float(x.min())), max(self.max, float(x.max()))
         self.count += a.size
         if self.range == 0.0:
             self.range = m if m > 0 else 0.0
         while m > self.range > 0:
             # Twice the range: pairs of bins merge exactly.
-            self.hist = np.concatenate([self.hist.reshape(-1, 2).sum(1), np.zeros(NBINS // 2, np.int64)])
+            half = np.zeros(NBINS // 2, np.int64)
+            self.hist = np.concatenate([self.hist.reshape(-1, 2).sum(1), half])
+            self.neg = np.concatenate([self.neg.reshape(-1, 2).sum(1), half])
             self.range *= 2
         if self.range == 0.0:
             self.hist[0] += a.size
         else:
             self.hist += np.histogram(a, bins=NBINS, range=(0.0, self.range))[0]
+            self.neg += np.histogram(a[x < 0], bins=NBINS, range=(0.0, self.range))[0]
 
     def edge(self, i):
         return self.range * i / NBINS
@@ -134,10 +158,56 @@ class Histogram:
                 best, best_i = kl, i
         return min(self.edge(best_i), self.amax)
 
-    def scale(self, method, percentile=99.99):
-        amax = {"max": lambda: self.amax, "percentile": lambda: self.percentile(percentile),
+    def threshold(self, method, percentile=99.99):
+        return {"max": lambda: self.amax, "percentile": lambda: self.percentile(percentile),
                 "entropy": self.entropy}[method]()
-        return amax / 127.0
+
+    def scale(self, method, percentile=99.99):
+        return self.threshold(method, percentile) / 127.0
+
+    def range_of(self, method, percentile=99.99):
+        """(lo, hi), lo <= 0 <= hi: the signed extremes clipped at the
+        method's threshold T of |x| (a ReLU's output: [0, T])."""
+        t = self.threshold(method, percentile)
+        return max(min(self.min, 0.0), -t), min(max(self.max, 0.0), t)
+
+    def asymmetric(self, method, percentile=99.99):
+        """(scale, zero point) of int8 with 256 levels on range_of:
+        real = scale * (q - zero point), the zero point in [-128, 127] so
+        that real 0 is exact (onnxruntime's asymmetric rule)."""
+        return asymmetric_params(*self.range_of(method, percentile))
+
+    def channel_scales(self, method, percentile=99.99, zero_point=0):
+        """Per-channel scales (None: not a rank-4 tensor) with the shared
+        `zero_point`: channel c's extremes clipped at the method's threshold
+        T of the whole tensor, the least scale s_c whose levels
+        s_c * (-128 - zp .. 127 - zp) cover them. Extremes, not percentiles,
+        per channel: PP-OCRv4's recognizer in float fake-quantization over
+        256 lines, realized as channel_scales.apply realizes them: 95.30% of
+        the steps agree, 94.03% with each channel's 99.99th percentile of
+        |x| (92.67% per tensor)."""
+        if self.channel_min is None:
+            return None
+        t = self.threshold(method, percentile)
+        lo = np.maximum(self.channel_min.astype(np.float64), -t)
+        hi = np.minimum(self.channel_max.astype(np.float64), t)
+        # No level on one side of the zero point (-128 or 127): that side
+        # is clipped.
+        up = hi / (127.0 - zero_point) if zero_point < 127 else np.zeros_like(hi)
+        down = lo / (-128.0 - zero_point) if zero_point > -128 else np.zeros_like(lo)
+        return np.maximum(np.maximum(up, down), 0.0)
+
+
+def asymmetric_params(lo, hi):
+    """(scale, zero point) of the range [lo, hi] (lo <= 0 <= hi) on int8's
+    256 levels, as onnxruntime's compute_scale_zp: scale = (hi - lo) / 255,
+    zero point = rint(-128 - lo / scale) within [-128, 127]; an empty
+    range: (0, 0)."""
+    lo, hi = min(float(lo), 0.0), max(float(hi), 0.0)
+    if hi - lo <= 0.0:
+        return 0.0, 0
+    scale = (hi - lo) / 255.0
+    return scale, int(np.clip(np.rint(-128.0 - lo / scale), -128, 127))
 
 
 def _dla_run_onnx(tools_dir):
@@ -295,6 +365,26 @@ def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=0, qui
     return {n: stats[n] for n in names if n in stats}, len(samples), compiled.seconds
 
 
+def make_table(stats, method, percentile=99.99, asymmetric=False, per_channel=False):
+    """(calibration_table.Table, {name: (min, max)} of the asymmetric
+    entries) of {name: Histogram}."""
+    table, ranges = Table(), {}
+    for name, h in stats.items():
+        if asymmetric:
+            table[name], zp = h.asymmetric(method, percentile)
+            ranges[name] = h.range_of(method, percentile)
+            if zp:
+                table.zero_points[name] = zp
+        else:
+            table[name] = h.scale(method, percentile)
+        channels = h.channel_scales(method, percentile, table.zero_points.get(name, 0)) \
+            if per_channel else None
+        if channels is not None and channels.size > 1 and channels.max() > 0:
+            table.channel_scales[name] = [float(c) for c in channels]
+            table[name] = float(channels.max())
+    return table, ranges
+
+
 def main(argv=None, tools_dir=None):
     p = argparse.ArgumentParser(
         prog="dla-calibrate", formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -307,6 +397,13 @@ def main(argv=None, tools_dir=None):
     p.add_argument("--method", default="max", choices=["max", "percentile", "entropy"],
                    help="how a scale is chosen (default max, see below)")
     p.add_argument("--percentile", type=float, default=99.99, help="for --method percentile (default 99.99)")
+    p.add_argument("--asymmetric", action="store_true",
+                   help="zero points: each tensor's range (its extremes clipped at the method's "
+                        "threshold) on int8's 256 levels, written as \"offset\"")
+    p.add_argument("--per-channel", action="store_true",
+                   help="also one scale per channel of N x C x H x W tensors, with the "
+                        "tensor's zero point (\"channel_scales\"; the importer uses them "
+                        "where a Conv writes or reads the tensor)")
     p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
                    help="fix the input's shape (a dynamic batch dimension defaults to 1)")
     p.add_argument("--mean", type=float, nargs=3, default=[0.5] * 3, help="image mean per channel (RGB)")
@@ -325,10 +422,15 @@ def main(argv=None, tools_dir=None):
         stats, n, compile_s = collect(args.model, args.data, shapes, args.mean, args.std,
                                       tools_dir or os.path.dirname(os.path.abspath(sys.argv[0])),
                                       args.opt_level, args.quiet)
-        table = {name: h.scale(args.method, args.percentile) for name, h in stats.items()}
+        table, ranges = make_table(stats, args.method, args.percentile, args.asymmetric,
+                                   args.per_channel)
+        if (args.asymmetric or args.per_channel) and args.output.endswith(".cache"):
+            raise Failure("a TensorRT calibration cache holds no zero points or channel "
+                          "scales: write JSON")
         try:
             write_table(args.output, table,
-                        TRT_HEADERS[args.method] if args.output.endswith(".cache") else None)
+                        TRT_HEADERS[args.method] if args.output.endswith(".cache") else None,
+                        ranges)
         except OSError as e:
             raise Failure("cannot write %s: %s" % (args.output, e))
     except (Failure, ImportError_) as e:

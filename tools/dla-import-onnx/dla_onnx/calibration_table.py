@@ -3,6 +3,12 @@ symmetric), read and written in two formats:
 
   - NVIDIA's JSON (what its open compiler reads):
         {"tensor": {"scale": 0.0123, "min": 0, "max": 0, "offset": 0}, ...}
+    An entry with a non-zero "offset" is asymmetric: real = scale *
+    (q - offset), the offset an int8 zero point, "min" / "max" the
+    calibrated range (dla-calibrate --asymmetric; NVIDIA's compiler reads
+    only "scale", as its entries all have offset 0); "channel_scales": a
+    list of one scale per channel (axis 1; dla-calibrate --per-channel),
+    "scale" then being the largest, which covers every channel;
   - TensorRT's text calibration cache:
         TRT-7000-EntropyCalibration2
         tensor: 3c010a14
@@ -24,6 +30,26 @@ def _check_scale(path, name, scale):
     return float(scale)
 
 
+class Table(dict):
+    """{tensor name: scale}, `zero_points` {tensor name: int8 zero point} of
+    the asymmetric entries and `channel_scales` {tensor name: [scale per
+    channel]} of the per-channel ones."""
+
+    def __init__(self, scales=(), zero_points=None, channel_scales=None):
+        super().__init__(scales)
+        self.zero_points = dict(zero_points or {})
+        self.channel_scales = dict(channel_scales or {})
+
+
+def _check_offset(path, name, offset):
+    if isinstance(offset, float) and offset.is_integer():
+        offset = int(offset)
+    if not isinstance(offset, int) or isinstance(offset, bool) or not -128 <= offset <= 127:
+        raise ImportError_("%s: tensor '%s' has offset %r (an int8 zero point, -128..127, "
+                           "is needed)" % (path, name, offset))
+    return offset
+
+
 def _parse_json(path, text):
     try:
         data = json.loads(text)
@@ -31,11 +57,20 @@ def _parse_json(path, text):
         raise ImportError_("%s: not valid JSON: %s" % (path, e))
     if not isinstance(data, dict):
         raise ImportError_("%s: the table must be a JSON object of tensor names" % path)
-    table = {}
+    table = Table()
     for name, entry in data.items():
         if not isinstance(entry, dict) or "scale" not in entry:
             raise ImportError_("%s: tensor '%s' has no \"scale\"" % (path, name))
         table[name] = _check_scale(path, name, entry["scale"])
+        offset = _check_offset(path, name, entry.get("offset", 0))
+        if offset:
+            table.zero_points[name] = offset
+        if "channel_scales" in entry:
+            scales = entry["channel_scales"]
+            if not isinstance(scales, list) or not scales:
+                raise ImportError_("%s: tensor '%s' has channel_scales %r (a list of scales is "
+                                   "needed)" % (path, name, scales))
+            table.channel_scales[name] = [_check_scale(path, name, v) for v in scales]
     return table
 
 
@@ -45,7 +80,7 @@ def parse_trt_cache(path, text):
     if not lines or not lines[0].startswith("TRT-"):
         raise ImportError_("%s: a TensorRT calibration cache starts with a line like "
                            "TRT-7000-EntropyCalibration2" % path)
-    table = {}
+    table = Table()
     for n, line in enumerate(lines[1:], 2):
         if not line.strip():
             continue
@@ -77,14 +112,26 @@ def trt_hex(scale):
     return struct.pack(">f", scale).hex()
 
 
-def write_table(path, table, trt_header=None):
+def write_table(path, table, trt_header=None, ranges=None):
     """Writes {name: scale} as NVIDIA's JSON, or as a TensorRT cache with
-    `trt_header` (e.g. TRT-7000-EntropyCalibration2) as its first line."""
+    `trt_header` (e.g. TRT-7000-EntropyCalibration2) as its first line.
+    The zero points of a Table (JSON only) are written as "offset", with
+    `ranges` {name: (min, max)} as "min" / "max" where given."""
+    zero_points = getattr(table, "zero_points", {})
+    channel_scales = getattr(table, "channel_scales", {})
+    ranges = ranges or {}
     if trt_header:
+        if any(zero_points.values()) or channel_scales:
+            raise ValueError("a TensorRT calibration cache holds no zero points or channel scales")
         text = trt_header + "\n" + "".join("%s: %s\n" % (k, trt_hex(v)) for k, v in table.items())
     else:
-        text = json.dumps({k: {"scale": float(v), "min": 0, "max": 0, "offset": 0}
-                           for k, v in table.items()}, indent=1) + "\n"
+        def entry(k, v):
+            lo, hi = (float(r) for r in ranges[k]) if k in ranges else (0, 0)
+            e = {"scale": float(v), "min": lo, "max": hi, "offset": int(zero_points.get(k, 0))}
+            if k in channel_scales:
+                e["channel_scales"] = [float(c) for c in channel_scales[k]]
+            return e
+        text = json.dumps({k: entry(k, v) for k, v in table.items()}, indent=1) + "\n"
     with open(path, "w") as f:
         f.write(text)
 

@@ -6,8 +6,12 @@ int8 symmetric activations and weights), so that the importer's QDQ path
   - every float activation read or written by a quantized node (what the
     integer form computes and squeeze-excite gates: quantized_node) gets one
     QuantizeLinear -> DequantizeLinear pair (scale from the table, zero
-    point int8 0), and every reader of the tensor reads the DQ output; a
-    graph output keeps its name on the DQ output;
+    point int8 0, or the table's "offset": dla-calibrate --asymmetric),
+    and every reader of the tensor reads the DQ output; a graph output
+    keeps its name on the DQ output; a tensor with channel scales
+    (dla-calibrate --per-channel) is first rescaled per channel around
+    the Convs that write or read it (channel_scales.py), its Q / DQ
+    staying per tensor;
   - Conv / Gemm weights: int8 initializers, per output channel
     (scale = max|w_c| / 127, rint = round half to even, in float32 as
     numpy does for onnxruntime) under DequantizeLinear(axis);
@@ -26,6 +30,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from .calibration_table import check_names
+from . import channel_scales as channel_scales_mod
 
 # Quantizable operators -> indices of the inputs quantized (None: all).
 # Which of their nodes are quantized: quantized_node.
@@ -196,14 +201,41 @@ def weight_axis(node):
     return 0
 
 
-def quantize_model(model, table, table_path="table", per_channel=True):
+# The largest channel factor r_c = S / s_c used: a channel 256 times
+# narrower than the tensor's widest gets 256 times its levels, not more.
+# Near-dead channels (PP-OCRv4's recognizer: ranges of 1e-25 beside 3)
+# would otherwise scale by ~1e25 (their kernels, read through a depthwise
+# convolution, divided by as much).
+MAX_CHANNEL_FACTOR = 256.0
+
+
+def quantize_model(model, table, table_path="table", per_channel=True, zero_points=None,
+                   channel_scales=None):
     """A copy of `model` in QDQ form with the scales of `table`
-    ({tensor: scale}); missing or extra names are an ImportError_."""
+    ({tensor: scale}) and the int8 zero points of `zero_points` ({tensor:
+    zero point}, default the table's own: calibration_table.Table; others
+    0); missing or extra names are an ImportError_. `channel_scales`
+    ({tensor: C scales}, default the table's own) quantizes those tensors
+    per channel where channel_scales.qualifying allows (the others keep
+    the table's scale, which covers every channel), realized by
+    channel_scales.apply."""
+    zero_points = getattr(table, "zero_points", {}) if zero_points is None else zero_points
+    channel = getattr(table, "channel_scales", {}) if channel_scales is None else channel_scales
     m = onnx.ModelProto()
     m.CopyFrom(model)
     fold_constants(m)
     g = m.graph
     chosen, acts, known = quantized_nodes(m)
+    if channel:
+        check_names(table_path, table, acts, known)
+        factors = {}
+        for name in channel_scales_mod.qualifying(m, chosen, [n for n in acts if n in channel]):
+            s = np.asarray(channel[name], np.float64).reshape(-1)
+            big = float(table[name])
+            if s.size > 1 and big > 0:
+                factors[name] = np.minimum(big / np.where(s > 0, s, big), MAX_CHANNEL_FACTOR)
+        channel_scales_mod.apply(m, chosen, factors)
+        chosen, acts, known = quantized_nodes(m)
     check_names(table_path, table, acts, known)
     inits = {i.name: i for i in g.initializer}
     outputs = {o.name for o in g.output}
@@ -224,7 +256,7 @@ def quantize_model(model, table, table_path="table", per_channel=True):
 
     def qdq(name, src):
         s = init(name + "_scale", _safe_scale(table[name]))
-        z = init(name + "_zero_point", np.int8(0))
+        z = init(name + "_zero_point", np.int8(zero_points.get(name, 0)))
         q_out = name + "_QuantizeLinear_Output"
         dq_out = name if name in outputs else name + "_DequantizeLinear_Output"
         nodes.append(helper.make_node("QuantizeLinear", [src, s, z], [q_out], name + "_QuantizeLinear"))
@@ -245,6 +277,25 @@ def quantize_model(model, table, table_path="table", per_channel=True):
             bias = None
         return scale_floor(bias, table[x[0]], table.get(node.output[0]), w.shape[axis])
 
+    def dead_floor(node, w):
+        """Per output channel, |bias| / (x_scale * 2^20) (None: no bias or
+        input scale): the weight scale of a channel whose weights are below
+        scale_floor's (each product under 2^-31 127^2 of its bias: the
+        channel outputs its bias). At scale_floor's least scale its
+        bias is near 2^31, and nv_small's SDP scales it by the channel's
+        X1 multiplier into a 32-bit intermediate (PP-OCRv4's recognizer
+        with channel scales: a depthwise kernel of 1e-15 weights beside a
+        bias of 0.05, its convolution left on the host); at this scale it
+        is 2^20, 20 bits, and its weights round to 0."""
+        x = [k for k, v in dq_of.items() if v == node.input[0]]
+        b = BIAS_INPUT[node.op_type]
+        if not x or len(node.input) <= b or node.input[b] not in inits:
+            return None
+        bias = numpy_helper.to_array(inits[node.input[b]]).astype(np.float64).reshape(-1)
+        if bias.size != w.shape[weight_axis(node)]:
+            return None
+        return (np.abs(bias) / (float(_safe_scale(table[x[0]])) * 2.0 ** 20)).astype(np.float32)
+
     def weight(node, i):
         name = node.input[i]
         per = per_channel and i == 1 and node.op_type in BIAS_INPUT
@@ -254,6 +305,15 @@ def quantize_model(model, table, table_path="table", per_channel=True):
         key = (name, axis, None if floor is None else floor.tobytes())
         if key not in weights_done:
             q, scale = quantize_weight(w, axis, floor)
+            dead = dead_floor(node, w) if axis is not None and floor is not None else None
+            if dead is not None:
+                # Channels whose weights the floor made round to 0 or 1 level.
+                top = np.abs(np.moveaxis(w, axis, 0).reshape(w.shape[axis], -1)).max(axis=1)
+                raise_ = top / np.float32(127) < floor
+                scale = np.where(raise_, np.maximum(scale, dead), scale).astype(np.float32)
+                shape = [1] * w.ndim
+                shape[axis] = -1
+                q = np.clip(np.rint(w / scale.reshape(shape)), -127, 127).astype(np.int8)
             # A weight read per channel and per tensor (or with other
             # floors) gets another name.
             taken = sum(k[0] == name for k in weights_done)

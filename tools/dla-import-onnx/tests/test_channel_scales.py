@@ -1,0 +1,233 @@
+"""Asymmetric and per-channel int8 activations: dla-calibrate's zero points
+and channel scales against numpy computed from their definitions, the
+table's new fields, channel_scales.apply against a numpy execution of the
+same graph before the rewrite, and the per-channel quantization it
+realizes against numpy's per-channel fake quantization."""
+
+import os
+import sys
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+from conftest import ROOT
+from dla_onnx import ImportFailure, calibrate, channel_scales
+from dla_onnx.calibration_table import Table, read_table, write_table
+from dla_onnx.qdq import fold_constants, quantize_model, quantized_nodes
+
+sys.path.insert(0, os.path.join(ROOT, "test", "ONNX", "Inputs"))
+from calib_tiny import samples, tiny_model  # noqa: E402
+
+
+# -- zero points and channel scales ---------------------------------------
+
+def test_asymmetric_params_by_hand():
+    # [0, 2.55]: 256 levels of 0.01 from -128 (real 0) up.
+    s, z = calibrate.asymmetric_params(0.0, 2.55)
+    assert s == pytest.approx(0.01) and z == -128
+    # [-1, 1]: 2 / 255, real 0 at rint(-128 + 127.5) = 0 (half to even).
+    s, z = calibrate.asymmetric_params(-1.0, 1.0)
+    assert s == pytest.approx(2 / 255) and z == 0
+    # [-0.375, 6]: real 0 at rint(-128 + 0.375 / (6.375 / 255)) = -113.
+    s, z = calibrate.asymmetric_params(-0.375, 6.0)
+    assert s == pytest.approx(6.375 / 255) and z == -113
+    # A range not containing 0 is widened to it; an empty range.
+    assert calibrate.asymmetric_params(0.5, 2.55) == calibrate.asymmetric_params(0.0, 2.55)
+    assert calibrate.asymmetric_params(0.0, 0.0) == (0.0, 0)
+
+
+def np_conv(x, w, b=None, pad=0, group=1):
+    """NCHW convolution, stride 1, in float64 (the definition)."""
+    n, c, h, wd = x.shape
+    k, per, kh, kw = w.shape
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh, ow = h + 2 * pad - kh + 1, wd + 2 * pad - kw + 1
+    out = np.zeros((n, k, oh, ow))
+    kg = k // group
+    for gi in range(group):
+        xs = xp[:, gi * per:(gi + 1) * per]
+        for i in range(kh):
+            for j in range(kw):
+                out[:, gi * kg:(gi + 1) * kg] += np.einsum(
+                    "nchw,oc->nohw", xs[:, :, i:i + oh, j:j + ow], w[gi * kg:(gi + 1) * kg, :, i, j])
+    if b is not None:
+        out += b.reshape(1, -1, 1, 1)
+    return out
+
+
+def signed_reference(xs):
+    m = tiny_model()
+    w, b = (numpy_helper.to_array(i).astype(np.float64) for i in m.graph.initializer)
+    out = {"c": [], "r": []}
+    for x in xs:
+        c = np_conv(x, w, b, pad=1)
+        out["c"].append(c)
+        out["r"].append(np.maximum(c, 0))
+    return {k: np.concatenate(v) for k, v in out.items()}
+
+
+def test_histogram_asymmetric_and_channel_scales():
+    xs = samples(5)
+    ref = signed_reference(xs)
+    stats = {k: calibrate.Histogram() for k in ref}
+    for k, v in ref.items():
+        for i in range(len(v)):
+            stats[k].add(v[i:i + 1].astype(np.float32))
+    for k, v in ref.items():
+        lo, hi = min(v.min(), 0.0), max(v.max(), 0.0)
+        assert stats[k].range_of("max") == pytest.approx((lo, hi), rel=1e-6)
+        scale, zp = stats[k].asymmetric("max")
+        assert scale == pytest.approx((hi - lo) / 255, rel=1e-6)
+        assert zp == int(np.clip(np.rint(-128 - lo / ((hi - lo) / 255)), -128, 127))
+        # Per channel, the tensor's zero point: the least scale whose levels
+        # -128 - zp .. 127 - zp cover the channel's extremes.
+        clo = np.minimum(v.min(axis=(0, 2, 3)), 0)
+        chi = np.maximum(v.max(axis=(0, 2, 3)), 0)
+        want = np.maximum(chi / (127 - zp), clo / (-128 - zp) if zp > -128 else 0)
+        got = stats[k].channel_scales("max", zero_point=zp)
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+        for c in range(len(want)):
+            q = np.rint(v[:, c] / got[c]) + zp
+            assert q.min() >= -128 - 1e-9 and q.max() <= 127 + 1e-9
+    # A Relu's output: every level above real 0.
+    assert stats["r"].asymmetric("max")[1] == -128
+
+
+def test_make_table(tmp_path):
+    ref = signed_reference(samples(3))
+    stats = {k: calibrate.Histogram() for k in ref}
+    for k, v in ref.items():
+        stats[k].add(v.astype(np.float32))
+    table, ranges = calibrate.make_table(stats, "max", asymmetric=True, per_channel=True)
+    assert table.zero_points["r"] == -128
+    for k in ref:
+        assert table[k] == pytest.approx(max(table.channel_scales[k]))
+    write_table(str(tmp_path / "t.json"), table, ranges=ranges)
+    back = read_table(str(tmp_path / "t.json"))
+    assert back == pytest.approx(dict(table))
+    assert back.zero_points == table.zero_points
+    assert back.channel_scales == pytest.approx(table.channel_scales)
+    with pytest.raises(ValueError, match="no zero points"):
+        write_table(str(tmp_path / "t.cache"), table, "TRT-7000-MinMaxCalibration")
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('{"scale": 0.1, "offset": 200}', "offset 200"),
+    ('{"scale": 0.1, "offset": 1.5}', "offset 1.5"),
+    ('{"scale": 0.1, "channel_scales": []}', "channel_scales"),
+    ('{"scale": 0.1, "channel_scales": [0.1, -1]}', "scale -1"),
+])
+def test_bad_asymmetric_entries(tmp_path, entry, message):
+    (tmp_path / "t.json").write_text('{"x": %s}' % entry)
+    with pytest.raises(ImportFailure, match=message):
+        read_table(str(tmp_path / "t.json"))
+
+
+# -- realizing channel scales ---------------------------------------------
+
+C = 4
+
+
+def chain_model():
+    """x -> Conv 1x1 -> c1 -> (* a1 + d1) -> t -> depthwise 3x3 -> c2 -> * a2
+    -> m2 -> Conv 1x1 (4 -> 3) -> y: each of c1, t, c2, m2 qualifies (a
+    Conv writes or reads it, float Mul / Add the rest)."""
+    rng = np.random.default_rng(5)
+    f = lambda *s: rng.standard_normal(s).astype(np.float32)
+    inits = {"w1": f(C, C, 1, 1), "b1": f(C), "a1": np.abs(f(1, C, 1, 1)) + 0.1, "d1": f(1, C, 1, 1),
+             "w2": f(C, 1, 3, 3), "b2": f(C), "a2": f(1, C, 1, 1), "w3": f(3, C, 1, 1), "b3": f(3)}
+    nodes = [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"]),
+             helper.make_node("Mul", ["c1", "a1"], ["p1"]),
+             helper.make_node("Add", ["p1", "d1"], ["t"]),
+             helper.make_node("Conv", ["t", "w2", "b2"], ["c2"], group=C, pads=[1, 1, 1, 1]),
+             helper.make_node("Mul", ["c2", "a2"], ["m2"]),
+             helper.make_node("Conv", ["m2", "w3", "b3"], ["y"])]
+    g = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, C, 5, 5])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 5, 5])],
+                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def np_run(model, x, want=()):
+    """The graph's values by numpy: Conv, Mul, Add, QuantizeLinear,
+    DequantizeLinear (per tensor, ONNX's definitions)."""
+    g = model.graph
+    v = {i.name: numpy_helper.to_array(i).astype(np.float64) for i in g.initializer}
+    v[g.input[0].name] = x.astype(np.float64)
+    for n in g.node:
+        a = {x.name: helper.get_attribute_value(x) for x in n.attribute}
+        ins = [v[i] for i in n.input if i]
+        if n.op_type == "Conv":
+            pads = a.get("pads", [0, 0, 0, 0])
+            y = np_conv(ins[0], ins[1], ins[2] if len(ins) > 2 else None, pads[0], a.get("group", 1))
+        elif n.op_type == "Mul":
+            y = ins[0] * ins[1]
+        elif n.op_type == "Add":
+            y = ins[0] + ins[1]
+        elif n.op_type == "QuantizeLinear":
+            y = np.clip(np.rint(ins[0] / ins[1]) + ins[2], -128, 127)
+        elif n.op_type == "DequantizeLinear":
+            s = ins[1]
+            if s.size > 1:  # per axis (weights, axis 0)
+                s = s.reshape((-1,) + (1,) * (ins[0].ndim - 1))
+            z = ins[2].reshape(s.shape) if ins[2].size > 1 else ins[2]
+            y = (ins[0] - z) * s
+        else:
+            raise AssertionError(n.op_type)
+        v[n.output[0]] = y
+    return v
+
+
+def test_qualifying_and_function_kept():
+    m = chain_model()
+    chosen = quantized_nodes(m)[0]
+    names = ["x", "c1", "p1", "t", "c2", "m2", "y"]
+    assert sorted(channel_scales.qualifying(m, chosen, names)) == ["c1", "c2", "m2", "t"]
+    x = np.random.default_rng(1).uniform(-1, 1, (1, C, 5, 5)).astype(np.float32)
+    before = np_run(m, x)
+    rng = np.random.default_rng(2)
+    factors = {n: rng.uniform(0.2, 5, C) for n in ["c1", "t", "c2", "m2"]}
+    channel_scales.apply(m, chosen, factors)
+    after = np_run(m, x)
+    np.testing.assert_allclose(after["y"], before["y"], rtol=1e-5, atol=1e-5)
+    # The tensors now hold t * r_c (m2 read by a Conv mixing channels: sqrt).
+    for n, r in factors.items():
+        r = np.sqrt(r) if n == "m2" else r
+        np.testing.assert_allclose(after[n], before[n] * r.reshape(1, -1, 1, 1), rtol=1e-5, atol=1e-5)
+    # Four float Muls added: t's and m2's producers (an Add, a Mul) scale,
+    # c1's and c2's readers (Muls) unscale; the rest went into the Convs.
+    ops = [n.op_type for n in m.graph.node]
+    assert ops.count("Mul") == 2 + 4 and ops.count("Conv") == 3
+
+
+def test_quantize_model_per_channel():
+    """The QDQ model's tensor t, unscaled, is t quantized per channel with
+    the table's channel scales and zero point."""
+    m = chain_model()
+    x = np.random.default_rng(3).uniform(-1, 1, (1, C, 5, 5)).astype(np.float32)
+    v = np_run(m, x)
+    table = Table()
+    for n in ["x", "c1", "t", "c2", "m2", "y"]:
+        table[n] = float(np.abs(v[n]).max() / 127)
+    lo, hi = v["t"].min(axis=(0, 2, 3)), v["t"].max(axis=(0, 2, 3))
+    zp = -20
+    s = np.maximum(np.maximum(hi, 0) / (127 - zp), np.minimum(lo, 0) / (-128 - zp))
+    table.channel_scales["t"] = list(s)
+    table.zero_points["t"] = zp
+    table["t"] = float(s.max())
+    q = quantize_model(m, table)
+    got = np_run(q, x)
+    mul = [n for n in q.graph.node if n.op_type == "Mul" and n.output[0] == "t"][0]
+    r = numpy_helper.to_array([i for i in q.graph.initializer if i.name == mul.input[1]][0])
+    np.testing.assert_allclose(r.reshape(-1), s.max() / s, rtol=1e-6)
+    dq = got["t_DequantizeLinear_Output"] / r.reshape(1, -1, 1, 1)
+    raw = got["t_per_channel"]
+    sc = s.reshape(1, -1, 1, 1)
+    want = (np.clip(np.rint(raw / sc) + zp, -128, 127) - zp) * sc
+    close = np.isclose(dq, want, rtol=1e-6, atol=1e-9)
+    # A product t * r_c / S may round across a tie where t / s_c does not.
+    assert close.mean() > 0.99 and np.all(np.abs(dq - want) <= sc * 1.000001)
+    # Symmetric tensors keep zero point 0; the fold kept the model's outputs.
+    assert numpy_helper.to_array([i for i in q.graph.initializer if i.name == "t_zero_point"][0]) == zp
