@@ -165,7 +165,7 @@ TEST(FastPackers, WinogradSplitAcrossThreadsMatchesPreviousKernel) {
       }
     }
     const std::vector<char> expected =
-        previous::winograd(*layout, logical.data(), Fp16Rounding::TiesToEven);
+        previous::winograd(*layout, logical.data(), kDefaultWeightRounding);
     for (int threads : {1, 2, 3}) {
       setPackThreads(threads);
       std::vector<char> out(static_cast<size_t>(layout->getStorageBytes()), 0x5a);
