@@ -433,6 +433,7 @@ TEST(FastPackers, CompressedPackerMatchesPreviousKernel) {
     source.data = fromFp32 ? reinterpret_cast<const char *>(f32.data()) : logical.data();
     source.bytes = fromFp32 ? n * 4 : n * eb;
     source.fromFp32 = fromFp32;
+    source.rounding = kDefaultWeightRounding; // as packFp32 above
     auto sizes = (*packer)->planSurfaces(source);
     ASSERT_TRUE(sizes) << sizes.message();
     ASSERT_EQ(sizes->size(), 3u);

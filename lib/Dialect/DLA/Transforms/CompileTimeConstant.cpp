@@ -72,13 +72,14 @@ std::optional<std::vector<char>> mlir::dla::readCompileTimeBytes(const CompileTi
 
 std::optional<std::vector<int64_t>>
 mlir::dla::readCompileTimeIntegers(const CompileTimeConstant &c) {
-  auto type = dyn_cast<RankedTensorType>(c.constant.getType());
+  arith::ConstantOp constant = c.constant; // Op accessors are not const
+  auto type = dyn_cast<RankedTensorType>(constant.getType());
   auto element = type ? dyn_cast<IntegerType>(type.getElementType()) : IntegerType();
   if (!element || c.truncf)
     return std::nullopt;
   const bool isUnsigned = element.isUnsigned();
   // Splats (and i1, whose bytes are packed bits) through the attribute.
-  if (auto dense = dyn_cast<DenseIntElementsAttr>(c.constant.getValue());
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
       dense && (dense.isSplat() || element.getWidth() == 1)) {
     std::vector<int64_t> values;
     values.reserve(static_cast<size_t>(dense.getNumElements()));
