@@ -177,7 +177,7 @@ void benchWinograd(WeightShape shape) {
     if (!layout.pack(src.data(), n * 2, dst.data(), dst.size()))
       std::abort();
   }, &p, &c);
-  const bool same = previous::winograd(layout, src.data(), Fp16Rounding::TiesToEven) == dst;
+  const bool same = previous::winograd(layout, src.data(), kDefaultWeightRounding) == dst;
   row("winograd fp16 " + std::to_string(shape.kernels) + "x" + std::to_string(shape.channels) +
           "x3x3",
       larger, p, c, same, 4.0, " (previous scalar kernel)");

@@ -221,8 +221,8 @@ private:
       if (p.ConsumeIntegralInRange<int>(0, 3) == 0)
         enc += std::string(", config = ") +
                std::array<const char *, 3>{"nv_full", "nv_large", "nv_small"}[small(0, 2)];
-      if (pr.isFloat && p.ConsumeIntegralInRange<int>(0, 3) == 0)
-        enc += ", rounding = to_nearest_away";
+      if (pr.isFloat && p.ConsumeIntegralInRange<int>(0, 3) == 0) // the default or not
+        enc += p.ConsumeBool() ? ", rounding = to_nearest_even" : ", rounding = to_nearest_away";
       enc += ">";
       shape[0] = maybeBreak(shape[0]);
       emitConstant(shape, pr.elem, enc);

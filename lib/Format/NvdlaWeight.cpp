@@ -103,7 +103,7 @@ Status dlaformat::nvdla::validateWeightOptions(const WeightParams &p, Fp16Roundi
       return makeError("scale applies to int8 / int16 Winograd weights only: fp16 taps are "
                        "G g G^T rounded to fp16, unscaled");
   }
-  if (rounding != Fp16Rounding::TiesToEven && p.precision != Precision::Fp16)
+  if (rounding != kDefaultWeightRounding && p.precision != Precision::Fp16)
     return makeError("rounding " + std::string(enumProse(rounding)) +
                      " applies to fp16 weights only, not to " +
                      std::string(enumName(p.precision)) + " weights");

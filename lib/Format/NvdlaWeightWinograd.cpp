@@ -60,10 +60,26 @@ namespace {
 /// Streams of at least this many bytes per thread split across threads.
 constexpr int64_t kWinogradBytesPerThread = int64_t(2) << 20;
 
-const float kG[4][3] = {{1.0f, 0.0f, 0.0f},
-                        {0.5f, 0.5f, 0.5f},
-                        {0.5f, -0.5f, 0.5f},
-                        {0.0f, 0.0f, 1.0f}};
+/// G of the weight transform G g G^T (format.rst), written once.
+constexpr float kG[4][3] = {{1.0f, 0.0f, 0.0f},
+                            {0.5f, 0.5f, 0.5f},
+                            {0.5f, -0.5f, 0.5f},
+                            {0.0f, 0.0f, 1.0f}};
+
+/// 2G in integers (G's entries are multiples of 1/2): the transform of
+/// integer weights times 4 is the integer product (2G) q (2G)^T.
+struct TwiceG {
+  int64_t at[4][3];
+};
+constexpr TwiceG makeTwiceG() {
+  TwiceG g{};
+  for (int m = 0; m < 4; ++m)
+    for (int n = 0; n < 3; ++n)
+      g.at[m][n] = static_cast<int64_t>(2 * kG[m][n]);
+  return g;
+}
+constexpr TwiceG kTwiceG = makeTwiceG();
+static_assert(kTwiceG.at[2][1] == -1 && kTwiceG.at[3][2] == 2, "2G is G doubled");
 
 /// Round half away from zero, then saturate to [lo, hi].
 inline int32_t roundSaturate(double v, int32_t lo, int32_t hi) {
@@ -388,8 +404,7 @@ std::string dlaformat::nvdla::whyWinogradTapsInexact(const int64_t *q, const Wei
                                                     int64_t stride, Precision precision) {
   const int64_t hi = precision == Precision::Int8 ? 127 : 32767, lo = -hi - 1;
   const int64_t K = shape.kernels, C = shape.channels, R = shape.height, S = shape.width;
-  // 2G: the transform times 4 is an integer matrix product.
-  static const int64_t g2[4][3] = {{2, 0, 0}, {1, 1, 1}, {1, -1, 1}, {0, 0, 2}};
+  const auto &g2 = kTwiceG.at;
   for (int64_t k = 0; k < K; ++k)
     for (int64_t c = 0; c < C; ++c)
       for (int64_t dy = 0; dy < stride; ++dy)

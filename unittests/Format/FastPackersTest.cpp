@@ -165,7 +165,7 @@ TEST(FastPackers, WinogradSplitAcrossThreadsMatchesPreviousKernel) {
       }
     }
     const std::vector<char> expected =
-        previous::winograd(*layout, logical.data(), Fp16Rounding::TiesToEven);
+        previous::winograd(*layout, logical.data(), kDefaultWeightRounding);
     for (int threads : {1, 2, 3}) {
       setPackThreads(threads);
       std::vector<char> out(static_cast<size_t>(layout->getStorageBytes()), 0x5a);
@@ -433,6 +433,7 @@ TEST(FastPackers, CompressedPackerMatchesPreviousKernel) {
     source.data = fromFp32 ? reinterpret_cast<const char *>(f32.data()) : logical.data();
     source.bytes = fromFp32 ? n * 4 : n * eb;
     source.fromFp32 = fromFp32;
+    source.rounding = kDefaultWeightRounding; // as packFp32 above
     auto sizes = (*packer)->planSurfaces(source);
     ASSERT_TRUE(sizes) << sizes.message();
     ASSERT_EQ(sizes->size(), 3u);

@@ -170,6 +170,35 @@ TEST(NvdlaWeightDirect, FusedFp32Conversion) {
   }
 }
 
+// f32 weights packed with no rounding stated are stored as NVIDIA's compiler
+// stores them in every non-Winograd format (execWtTrnsOpsForDC, ...Deconv,
+// ...IMGPostCE: `RT(value)`, half.h's float -> half, ties away from zero):
+// 1 + 2^-11 and -(1 + 2^-11) are fp16 ties, NVIDIA's half is 0x3c01 /
+// 0xbc01 (ties to even would give 0x3c00 / 0xbc00); 2^-25 is half the
+// smallest subnormal (0x0001 away, +0 to even); 65520 overflows.
+TEST(NvdlaWeightDirect, DefaultRoundingIsNvidias) {
+  const float tie = 1.0f + 0x1p-11f;
+  const std::vector<float> source = {tie, -tie, 0x1p-25f, 65520.0f};
+  const std::vector<uint16_t> nvidia = {0x3c01, 0xbc01, 0x0001, 0x7c00};
+  for (WeightFormat format : {WeightFormat::Direct, WeightFormat::Image,
+                              WeightFormat::Deconvolution}) {
+    WeightParams params = makeParams(format, Precision::Fp16, 1, 4, 1, 1);
+    if (format == WeightFormat::Image)
+      params.pixelChannels = 4;
+    auto layout = NvdlaWeightLayout::create(params);
+    ASSERT_TRUE(layout) << layout.message();
+    std::vector<unsigned char> storage(static_cast<size_t>(layout->getStorageBytes()));
+    ASSERT_TRUE(layout->packFp32(source.data(), 4, storage.data(),
+                                 static_cast<int64_t>(storage.size())));
+    // One kernel, one channel block, R = S = 1: the four channels in order.
+    for (size_t i = 0; i < 4; ++i) {
+      uint16_t h;
+      std::memcpy(&h, &storage[2 * i], 2);
+      EXPECT_EQ(h, nvidia[i]) << enumName(format) << " value " << i;
+    }
+  }
+}
+
 // getByteOffset and locate agree with the reference map; the BoundLayout and
 // its strided view (uniform groups and blocks) agree with both.
 TEST(NvdlaWeightDirect, OffsetsLocateAndStridedView) {

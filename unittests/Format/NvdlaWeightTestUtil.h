@@ -167,7 +167,7 @@ inline WeightParams makeParams(WeightFormat format, Precision precision, int64_t
 /// Packs `logical` with `layout`; EXPECTs success.
 inline std::vector<unsigned char> packBytes(const NvdlaWeightLayout &layout,
                                             const std::vector<unsigned char> &logical,
-                                            Fp16Rounding rounding = Fp16Rounding::TiesToEven) {
+                                            Fp16Rounding rounding = kDefaultWeightRounding) {
   std::vector<unsigned char> storage(static_cast<size_t>(layout.getStorageBytes()), 0xAB);
   Status s = layout.pack(logical.data(), static_cast<int64_t>(logical.size()), storage.data(),
                          static_cast<int64_t>(storage.size()), rounding);

@@ -147,10 +147,13 @@ TEST(NvdlaWeightValidation, OptionsWithoutShape) {
   p.precision = Precision::Int8;
   p.strideX = 3;
   EXPECT_TRUE(validateWeightOptions(p));
-  EXPECT_EQ(validateWeightOptions(p, Fp16Rounding::TiesAwayFromZero).message(),
-            "rounding ties-away-from-zero applies to fp16 weights only, not to int8 weights");
+  // The default (ties away from zero) is every precision's; another rounding
+  // is fp16's only.
+  EXPECT_TRUE(validateWeightOptions(p, kDefaultWeightRounding));
+  EXPECT_EQ(validateWeightOptions(p, Fp16Rounding::TiesToEven).message(),
+            "rounding ties-to-even applies to fp16 weights only, not to int8 weights");
   p.precision = Precision::Fp16;
-  EXPECT_TRUE(validateWeightOptions(p, Fp16Rounding::TiesAwayFromZero));
+  EXPECT_TRUE(validateWeightOptions(p, Fp16Rounding::TiesToEven));
   // create() runs the same rules first.
   p = makeParams(WeightFormat::Direct, Precision::Fp16, 4, 3, 3, 3);
   p.strideY = 2;

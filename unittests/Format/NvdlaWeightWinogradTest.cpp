@@ -172,7 +172,7 @@ TEST(NvdlaWeightWinograd, FigureExtensionAndConversion) {
           for (int ci = 0; ci < 4; ++ci, ++e) {
             uint16_t h;
             std::memcpy(&h, &storage[static_cast<size_t>(2 * e)], 2);
-            ASSERT_EQ(h, fp32ToFp16(t[ci][r][s])) << "K" << k << "_" << cube;
+            ASSERT_EQ(h, fp32ToFp16(t[ci][r][s], kDefaultWeightRounding)) << "K" << k << "_" << cube;
           }
     }
   }

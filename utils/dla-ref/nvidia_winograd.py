@@ -36,7 +36,10 @@ roundings and orders one could get wrong.
 Usage:
   nvidia_winograd.py gen [ROUNDING] > cases.mlir   # f32 -> Winograd fp16
   dla-opt cases.mlir --dla-pack-weights | nvidia_winograd.py check
-(ROUNDING: the encoding's `rounding`, default to_nearest_away; "" for none)
+(ROUNDING: the encoding's `rounding`; none stated by default, the
+encoding's default being NVIDIA's rounding.) `check` fails on any byte that
+differs from NVIDIA's and then says whether the bytes are NVIDIA's transform
+rounded ties to even instead (computed here, from NVIDIA's transform).
 """
 
 import re
@@ -265,8 +268,8 @@ def discriminates(w, stride, expected):
 def main(argv):
     np.seterr(all="ignore")    # infinities and NaNs of the overflow cases are meant
     if argv[1:2] == ["gen"] and len(argv) <= 3:
-        # The project's spelling of NVIDIA's rounding; another may be named.
-        gen(argv[2] if len(argv) == 3 else "to_nearest_away")
+        # No rounding stated: the encoding's default; another may be named.
+        gen(argv[2] if len(argv) == 3 else "")
         return 0
     if argv[1:] != ["check"]:
         print(__doc__, file=sys.stderr)
@@ -286,8 +289,11 @@ def main(argv):
             bad = np.flatnonzero(a[:n] != b[:n])
             first = ("first at value %d: 0x%04x, NVIDIA 0x%04x" % (bad[0], a[bad[0]], b[bad[0]])
                      if len(bad) else "")
-            print("error: @%s: %d bytes, NVIDIA's %d; %d values differ %s" % (
-                name, len(data), len(expected), len(bad), first))
+            even = data == translate(w, stride, to_half=float2half_even)
+            print("error: @%s: %d bytes, NVIDIA's %d; %d values differ %s; %s" % (
+                name, len(data), len(expected), len(bad), first,
+                "NVIDIA's transform rounded ties to even" if even else
+                "not NVIDIA's transform rounded ties to even either"))
             status = 1
             continue
         counts = discriminates(w, stride, expected)

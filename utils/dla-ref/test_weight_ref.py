@@ -412,14 +412,18 @@ def test_winograd_fp16_rounding_modes():
     w = np.zeros((1, 1, 3, 3), np.float16)
     w[0, 0, 0, :] = 2048
     w[0, 0, 1, 0] = 2052
-    even = wr.winograd_values(w, wr.plan("#dla.weight<winograd, fp16>", w.shape, "f16"))
+    even = wr.winograd_values(w, wr.plan(
+        "#dla.weight<winograd, fp16, rounding = to_nearest_even>", w.shape, "f16"))
     away = wr.winograd_values(w, wr.plan(
         "#dla.weight<winograd, fp16, rounding = to_nearest_away>", w.shape, "f16"))
+    default = wr.winograd_values(w, wr.plan("#dla.weight<winograd, fp16>", w.shape, "f16"))
     assert float(even[0, 0, 1, 1]) == 2048 and float(away[0, 0, 1, 1]) == 2050
+    # no rounding stated: NVIDIA's, ties away from zero
+    assert float(default[0, 0, 1, 1]) == 2050
     b1 = blob(w, "#dla.weight<winograd, fp16>", "f16")
     b2 = blob(w, "#dla.weight<winograd, fp16, rounding = to_nearest_away>", "f16")
     b3 = blob(w, "#dla.weight<winograd, fp16, rounding = to_nearest_even>", "f16")
-    assert b1 == b3 and b1 != b2
+    assert b1 == b2 and b1 != b3
 
 
 def test_winograd_extension_figure():
@@ -478,13 +482,15 @@ def test_winograd_invalid():
     for enc, shape in [("#dla.weight<winograd, int8>", (1, 1, 5, 5)),
                        ("#dla.weight<winograd, int8, stride = 2>", (1, 1, 3, 3)),
                        ("#dla.weight<winograd, int8, stride = [2, 1]>", (1, 1, 5, 3)),
-                       ("#dla.weight<winograd, int8, rounding = to_nearest_away>",
+                       ("#dla.weight<winograd, int8, rounding = to_nearest_even>",
                         (1, 1, 3, 3)), ("#dla.weight<winograd, int8>", (1, 1, 2, 2)),
                        ("#dla.weight<winograd, int8, stride = 2>", (1, 1, 4, 4))]:
         with pytest.raises(ValueError):
             wr.plan(enc, shape, "i8")
     wr.plan("#dla.weight<winograd, int8, stride = 2>", (1, 1, 6, 5), "i8")
     wr.plan("#dla.weight<winograd, int8, stride = 3>", (1, 1, 7, 9), "i8")
+    # the default rounding spelled out is every precision's default
+    wr.plan("#dla.weight<winograd, int8, rounding = to_nearest_away>", (1, 1, 3, 3), "i8")
 
 
 # ---------------------------------------------------------------------------
@@ -527,7 +533,7 @@ def test_rounding_does_not_change_non_winograd_weights():
     w = wr.random_sparse((5, 7, 3, 3), "f16", np.random.default_rng(8), False)
     for f in ("direct", "deconv"):
         b = blob(w, f"#dla.weight<{f}, fp16>", "f16")
-        assert b == blob(w, f"#dla.weight<{f}, fp16, rounding = to_nearest_away>", "f16")
+        assert b == blob(w, f"#dla.weight<{f}, fp16, rounding = to_nearest_even>", "f16")
 
 
 def test_deconv_set_outside_kernel_is_zero():

@@ -43,7 +43,8 @@ winograd
     channel extension to C'' = st*st*Cp with
     ``E[k, (dy*st + dx)*Cp + c, i, j] = W[k, c, i*st + dy, j*st + dx]`` (zero
     out of range), then T = G E G^T per 3x3 slice computed in fp32 and
-    converted once: fp16 with ``rounding`` (default ties to even), int8 /
+    converted once: fp16 with ``rounding`` (default ties away from zero, as
+    NVIDIA's compiler's half.h; ``to_nearest_even`` ties to even), int8 /
     int16 rounded half away from zero and saturated.  Stream: for each
     kernel group (32 int8 / 16 otherwise, independent of the config), for
     each 4-channel block, for each kernel, the 4x4x4 cube (r, s, c; c
@@ -114,6 +115,9 @@ PRECISIONS = ("int8", "int16", "fp16")
 PRECISION_ELT = {"int8": "i8", "int16": "i16", "fp16": "f16"}
 PRECISION_BYTES = {"int8": 1, "int16": 2, "fp16": 2}
 ROUNDINGS = ("to_nearest_even", "to_nearest_away")
+# An encoding without ``rounding`` rounds as NVIDIA's compiler (nvdla/sw
+# half.h: round to nearest, ties away from zero); the project's decision.
+DEFAULT_ROUNDING = "to_nearest_away"
 POST_EXTENSIONS = (2, 4, "auto")
 
 WINOGRAD_PAD = 128          # Winograd streams pad to 128 B whatever the config
@@ -456,8 +460,10 @@ def plan(enc, shape: Sequence[int], elt: str) -> Plan:
         _need(enc.stride is None, "direct weights take no stride")
     if enc.rounding is not None:
         # only the Winograd transform converts (fp32 -> fp16); other fp16
-        # formats accept the parameter and store the weights unchanged
-        _need(enc.precision == "fp16", "rounding applies to fp16 weights only")
+        # formats accept the parameter and store the weights unchanged; the
+        # default spelled out is the default on any precision
+        _need(enc.precision == "fp16" or enc.rounding == DEFAULT_ROUNDING,
+              "rounding applies to fp16 weights only")
     p = Plan(enc, shape, elt, esize, cfg, kpg, cfg.atomic_c, [], 0,
              stride=enc.stride_yx)
     if fmt == "direct":
@@ -659,7 +665,7 @@ def convert_winograd(t32: np.ndarray, precision: str, rounding: Optional[str],
     integers with a scale: t32 / scale in float64, rounded half away from
     zero once, saturated."""
     if precision == "fp16":
-        return f32_to_f16(t32, rounding or "to_nearest_even")
+        return f32_to_f16(t32, rounding or DEFAULT_ROUNDING)
     bits = 8 * PRECISION_BYTES[precision]
     dt = nv.element_dtype(PRECISION_ELT[precision])
     if scale is None:

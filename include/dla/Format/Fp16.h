@@ -2,10 +2,12 @@
 //
 // Bit-exact conversion between float (binary32) and half (binary16) with the
 // rounding chosen by the caller:
-//   - TiesToEven: IEEE 754 roundTiesToEven, LLVM APFloat's default. The
-//     library default.
+//   - TiesToEven: IEEE 754 roundTiesToEven, LLVM APFloat's and arith.truncf's
+//     default; the conversion functions' default.
 //   - TiesAwayFromZero: round to nearest, ties away from zero; what NVIDIA's
-//     NVDLA compiler (nvdla/sw, half.hpp with its default settings) does.
+//     NVDLA compiler (nvdla/sw, half.h with its default settings) does to
+//     every f32 weight it stores as fp16. kDefaultWeightRounding: the
+//     default of NVDLA weights (`#dla.weight` without `rounding`).
 // Both modes round subnormal results correctly, overflow to +/-infinity (the
 // IEEE result of round-to-nearest: anything at or beyond 65520 in magnitude),
 // keep infinities, and turn NaNs into quiet NaNs that keep the sign and the
@@ -27,7 +29,7 @@
 namespace dlaformat {
 
 enum class Fp16Rounding {
-  TiesToEven,       ///< IEEE roundTiesToEven (default)
+  TiesToEven,       ///< IEEE roundTiesToEven (the conversions' default)
   TiesAwayFromZero, ///< round to nearest, ties away from zero (nvdla/sw)
   Last = TiesAwayFromZero, ///< the last value: EnumTable.h checks each table's size
 };
@@ -39,6 +41,15 @@ inline constexpr EnumEntry<Fp16Rounding> kFp16RoundingNames[] = {
     {Fp16Rounding::TiesAwayFromZero, "to_nearest_away", "ties-away-from-zero"}};
 constexpr const auto &enumEntries(Fp16Rounding) { return kFp16RoundingNames; }
 static_assert(isInDeclarationOrder(kFp16RoundingNames, &EnumEntry<Fp16Rounding>::value));
+
+/// The rounding of NVDLA weights stored as fp16 from fp32 values when none is
+/// stated (`#dla.weight<..., fp16>`, the weight packers): NVIDIA's compiler's,
+/// whose half_float::half(float) (nvdla/sw umd/external/include/half.h,
+/// HALF_ROUND_STYLE 1, HALF_ROUND_TIES_TO_EVEN 0) rounds ties away from zero
+/// in every weight translation (direct, image, Winograd, deconvolution). The
+/// one place this default is written: the dialect, the packers and the tests
+/// ask for it.
+inline constexpr Fp16Rounding kDefaultWeightRounding = Fp16Rounding::TiesAwayFromZero;
 
 /// fp32 -> fp16 bits.
 inline uint16_t fp32ToFp16(float value, Fp16Rounding rounding = Fp16Rounding::TiesToEven) {

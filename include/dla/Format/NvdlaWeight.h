@@ -130,11 +130,11 @@ struct WeightParams {
 /// positive strides (and none for a format that takes no stride), pixel
 /// channels and post-extension for image input only, the format's own rules
 /// (Winograd: equal strides; image input: a channel count), a
-/// non-default `rounding` for fp16 only, and a `scale` (positive, finite)
+/// `rounding` other than kDefaultWeightRounding for fp16 only, and a `scale` (positive, finite)
 /// for int8 / int16 Winograd weights only. NvdlaWeightLayout::create runs them
 /// too; `#dla.weight`'s verifier runs only these.
 Status validateWeightOptions(const WeightParams &params,
-                             Fp16Rounding rounding = Fp16Rounding::TiesToEven);
+                             Fp16Rounding rounding = kDefaultWeightRounding);
 
 /// Why integer weights `q` (KCRS, `shape`) would not be stored exactly as
 /// Winograd taps without a scale, or empty: every channel-extended 3x3
@@ -212,11 +212,12 @@ public:
   /// int8 / int16 round half away from zero and saturate. Every byte of
   /// `storage` is written.
   Status pack(const void *logical, int64_t logicalBytes, void *storage, int64_t storageBytes,
-              Fp16Rounding rounding = Fp16Rounding::TiesToEven) const;
+              Fp16Rounding rounding = kDefaultWeightRounding) const;
   /// fp16 weights from fp32 KCRS data, converted on the fly with `rounding`
-  /// (Winograd: transformed in fp32 first, then converted once).
+  /// (Winograd: transformed in fp32 first, then converted once); by default
+  /// as NVIDIA's compiler converts f32 weights in every format.
   Status packFp32(const float *logical, int64_t numElements, void *storage,
-                  int64_t storageBytes, Fp16Rounding rounding = Fp16Rounding::TiesToEven) const;
+                  int64_t storageBytes, Fp16Rounding rounding = kDefaultWeightRounding) const;
   /// The exact inverse of pack for every invertible format.
   Status unpack(const void *storage, int64_t storageBytes, void *logical,
                 int64_t logicalBytes) const;

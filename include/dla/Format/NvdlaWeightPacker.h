@@ -16,7 +16,7 @@ namespace dlaformat::nvdla {
 /// (fp32 sources) rounds the weights themselves.
 Expected<std::unique_ptr<ConstantPacker>>
 makeNvdlaWeightPacker(const WeightParams &params, bool compressed,
-                      Fp16Rounding transformRounding = Fp16Rounding::TiesToEven);
+                      Fp16Rounding transformRounding = kDefaultWeightRounding);
 
 } // namespace dlaformat::nvdla
 

@@ -15,6 +15,7 @@
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/EnumTable.h"
 #include "dla/Format/Fp16.h"
+#include "dla/Format/IntegerBytes.h"
 #include "dla/Format/StridedCopy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -197,12 +198,12 @@ std::optional<std::vector<float>> tosa_to_dla::readConstantValues(Value v) {
   } else {
     // Integers as f32 only where f32 holds them exactly (the SDP operands
     // built from them are converted back without loss).
-    const bool isUnsigned = elem.isUnsignedInteger();
+    std::optional<std::vector<int64_t>> ints = ::dlaformat::decodeIntegers(
+        bytes.data(), type.getNumElements(), width, elem.isUnsignedInteger());
+    if (!ints)
+      return std::nullopt;
     for (size_t i = 0; i < values.size(); ++i) {
-      uint32_t raw = 0;
-      std::memcpy(&raw, bytes.data() + i * (width / 8), width / 8);
-      int64_t value = isUnsigned ? int64_t(raw)
-                                 : int64_t(llvm::SignExtend64(raw, width));
+      const int64_t value = (*ints)[i];
       if (value > (int64_t(1) << 24) || value < -(int64_t(1) << 24))
         return std::nullopt;
       values[i] = static_cast<float>(value);

@@ -6,11 +6,13 @@
 // configuration without Winograd it says so once and changes nothing.
 
 // The truncf-rounded f32 weights are relayouted from the f32 constant
-// itself (transformed in f32, rounded once when packed); the truncf goes.
+// itself (transformed in f32, rounded once when packed); the truncf goes,
+// its rounding (none: arith's ties to even) becomes the encoding's, stated
+// since the encoding's default is NVIDIA's ties away.
 // CHECK-LABEL: func.func @winograd
 // CHECK-NOT: arith.truncf
 // CHECK-DAG: %[[W:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf16> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
-// CHECK-DAG: %[[T:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
+// CHECK-DAG: %[[T:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_even>>
 // CHECK-DAG: dla.conv winograd %{{.*}}, %[[W]] pad [1, 1, 1, 1]
 // CHECK-DAG: dla.conv winograd %{{.*}}, %[[T]] pad [1, 1, 1, 1]
 // CHECK: dla.conv direct
@@ -38,9 +40,10 @@ func.func @winograd(%x: tensor<1x16x8x8xf16>, %wa: tensor<16x16x3x3xf16>) -> (te
 
 // -----
 
-// The truncf's rounding becomes the encoding's (the one rounding of G g G^T).
+// The truncf's rounding becomes the encoding's (the one rounding of G g G^T):
+// to_nearest_away is the default, not printed.
 // CHECK-LABEL: func.func @away
-// CHECK: dla.relayout %{{.*}} : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
+// CHECK: dla.relayout %{{.*}} : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
 func.func @away(%x: tensor<1x16x8x8xf16>) -> tensor<1x16x8x8xf16> {
   %w32 = arith.constant dense<0.3> : tensor<16x16x3x3xf32>
   %wt = arith.truncf %w32 to_nearest_away : tensor<16x16x3x3xf32> to tensor<16x16x3x3xf16>

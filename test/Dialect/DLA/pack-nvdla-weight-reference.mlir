@@ -62,7 +62,7 @@
 // RUN: dla-opt %t.w2.mlir --dla-pack-weights | %python %dla_ref/check_packed.py --source %t.w2.mlir --expect-count 1
 // RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, fp16, stride = 2>' --shape 16x24x5x5 > %t.w3.mlir
 // RUN: dla-opt %t.w3.mlir --dla-pack-weights | %python %dla_ref/check_packed.py --source %t.w3.mlir --expect-count 1
-// RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, fp16, stride = 2, rounding = to_nearest_away>' --shape 16x24x5x5 > %t.w4.mlir
+// RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, fp16, stride = 2, rounding = to_nearest_even>' --shape 16x24x5x5 > %t.w4.mlir
 // RUN: dla-opt %t.w4.mlir --dla-pack-weights | %python %dla_ref/check_packed.py --source %t.w4.mlir --expect-count 1
 // RUN: %python %dla_ref/gen_module.py --encoding '#dla.weight<winograd, fp16, rounding = to_nearest_even>' --shape 20x40x3x3 > %t.w5.mlir
 // RUN: dla-opt %t.w5.mlir --dla-pack-weights | %python %dla_ref/check_packed.py --source %t.w5.mlir --expect-count 1

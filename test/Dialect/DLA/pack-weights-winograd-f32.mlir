@@ -9,15 +9,15 @@
 // RUN: dla-opt %s -split-input-file --dla-lower-to-reference 2>/dev/null | FileCheck %s
 
 // CHECK-LABEL: func.func @straight
-// CHECK: %[[W:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
+// CHECK: %[[W:.*]] = dla.relayout %{{.*}} : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
 // CHECK: dla.to_storage %[[W]]
 // CHECK-NOT: arith.truncf {{.*}} : tensor<16x16x3x3xf32>
 // CHECK: return
 func.func @straight(%x: tensor<1x16x8x8xf16>) -> tensor<1x16x8x8xf16> {
   %c = arith.constant dense<0.3> : tensor<16x16x3x3xf32>
   // expected-remark @+1 {{Winograd fp16 weights from f32: transformed in f32, rounded once (as NVIDIA's compiler)}}
-  %w = dla.relayout %c : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
-  %y = dla.conv winograd %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>> -> tensor<1x16x8x8xf16>
+  %w = dla.relayout %c : tensor<16x16x3x3xf32> -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
+  %y = dla.conv winograd %x, %w pad [1, 1, 1, 1] : tensor<1x16x8x8xf16>, tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>> -> tensor<1x16x8x8xf16>
   return %y : tensor<1x16x8x8xf16>
 }
 

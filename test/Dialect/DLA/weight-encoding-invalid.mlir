@@ -67,8 +67,9 @@ func.func @winograd_weights_need_equal_strides_x(%a: tensor<64x32x3x3xf16, #dla.
 
 // -----
 
-// expected-error @+1 {{rounding ties-away-from-zero applies to fp16 weights only, not to int8 weights}}
-func.func @rounding_ties_away_zero_applies_fp16(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, rounding = to_nearest_away>>)
+// Ties away from zero is every encoding's default; another rounding is fp16's only.
+// expected-error @+1 {{rounding ties-to-even applies to fp16 weights only, not to int8 weights}}
+func.func @rounding_ties_to_even_applies_fp16(%a: tensor<64x32x3x3xi8, #dla.weight<direct, int8, rounding = to_nearest_even>>)
 
 // -----
 

@@ -13,11 +13,13 @@
 // CHECK-SAME: tensor<32x16x4x4xf16, #dla.weight<deconv, fp16, stride = [2, 2]>>
 // CHECK-SAME: tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 4, post_extension = auto>>
 // CHECK-SAME: tensor<64x32x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
-// CHECK-SAME: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
+// CHECK-SAME: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16>>
 // CHECK-SAME: tensor<64x3x3x3xi8, #dla.weight<image, int8, channels = 4, post_extension = 4, stride = 2, config = nv_large>>
 // CHECK-SAME: tensor<16x16x3x5xi8, #dla.weight<deconv, int8, stride = [1, 2]>>
 // CHECK-SAME: tensor<64x32x3x3xi8, #dla.weight<direct, int8>>
-// CHECK-SAME: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16>>
+// CHECK-SAME: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_even>>
+// CHECK-SAME: tensor<64x32x3x3xf16, #dla.weight<direct, fp16, rounding = to_nearest_even>>
+// CHECK-SAME: tensor<64x32x3x3xi8, #dla.weight<direct, int8>>
 func.func @spellings(
   %a: tensor<64x32x3x3xi8, #dla.weight<direct, int8>>,
   %b: tensor<64x32x3x3xf16, #dla.weight<direct, fp16, compressed>>,
@@ -32,8 +34,20 @@ func.func @spellings(
   %k: tensor<64x3x3x3xi8, #dla.weight<image, int8, config = nv_large, stride = 2, post_extension = 4, channels = 4>>,
   %l: tensor<16x16x3x5xi8, #dla.weight<deconv, int8, stride = [1, 2]>>,
   %m: tensor<64x32x3x3xi8, #dla.weight<direct, int8, config = nv_full, post_extension = none>>,
-  %n: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_even, stride = 1>>) {
+  %n: tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_even, stride = 1>>,
+  %o: tensor<64x32x3x3xf16, #dla.weight<direct, fp16, rounding = to_nearest_even>>,
+  %p: tensor<64x32x3x3xi8, #dla.weight<direct, int8, rounding = to_nearest_away>>) {
   return
+}
+
+// The default rounding is ties away from zero (NVIDIA's): stated or not, the
+// same encoding (a value of one type returned as the other), printed without
+// it; ties to even is another encoding and prints.
+// CHECK-LABEL: func.func @default_rounding_is_away
+// CHECK-SAME: (%{{.*}}: tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>) -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
+func.func @default_rounding_is_away(%a: tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>)
+    -> tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>> {
+  return %a : tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
 }
 
 // CHECK-LABEL: func.func @compressed_constant

@@ -92,7 +92,7 @@ SmallVector<LayoutVariant> ConvOp::getLayoutVariants(const fmt::Target &target) 
   auto weight = [&](nv::WeightFormat format, std::optional<int64_t> channels, int64_t stride) {
     return WeightAttr::get(ctx, format, *weightPrecision, /*compressed=*/false, channels,
                            nv::PostExtension::None, stride, stride, target.config,
-                           fmt::Fp16Rounding::TiesToEven, APFloat(0.0));
+                           fmt::kDefaultWeightRounding, APFloat(0.0));
   };
   LayoutVariant base = emptyVariant(*this);
   base.results[0] = output;

@@ -4,7 +4,9 @@
 //   [, post_extension = 2 | 4 | auto][, stride = N | [sy, sx]]
 //   [, config = nv_full | nv_large | nv_small]
 //   [, rounding = to_nearest_even | to_nearest_away][, scale = F]>`
-// with FORMAT one of direct, image, winograd, deconv. Every keyword, the
+// with FORMAT one of direct, image, winograd, deconv. Without `rounding` the
+// weights round as NVIDIA's compiler does (fmt::kDefaultWeightRounding, ties
+// away from zero); the printer leaves that default out. Every keyword, the
 // meaning, every size and every check of a shape come from the format library
 // (NvdlaWeight.h and its name tables).
 //
@@ -93,7 +95,7 @@ Attribute WeightAttr::parse(AsmParser &parser, Type) {
   nv::PostExtension post = nv::PostExtension::None;
   int64_t strideY = 1, strideX = 1;
   nv::HardwareKind config = nv::HardwareKind::NvFull;
-  fmt::Fp16Rounding rounding = fmt::Fp16Rounding::TiesToEven;
+  fmt::Fp16Rounding rounding = fmt::kDefaultWeightRounding;
   double scale = 0;
   auto parseChannels = [&] { return parseOptionalInt(parser, channels); };
   auto parsePost = [&]() -> ParseResult {
@@ -172,7 +174,7 @@ void WeightAttr::print(AsmPrinter &printer) const {
     printer << ", stride = " << getStrideY();
   if (getConfig() != nv::HardwareKind::NvFull)
     printer << ", config = " << formatEnumName(getConfig());
-  if (getRounding() != fmt::Fp16Rounding::TiesToEven)
+  if (getRounding() != fmt::kDefaultWeightRounding)
     printer << ", rounding = " << formatEnumName(getRounding());
   if (!getScale().isZero()) {
     printer << ", scale = ";

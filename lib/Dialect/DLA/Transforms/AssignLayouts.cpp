@@ -13,8 +13,6 @@
 #include "dla/Format/NvdlaWeight.h"
 #include "dla/Format/Window.h"
 
-#include <cstring>
-
 namespace mlir::dla {
 #define GEN_PASS_DEF_DLAASSIGNLAYOUTS
 #include "dla/Dialect/DLA/Transforms/Passes.h.inc"
@@ -56,31 +54,6 @@ struct AssignLayoutsPass : mlir::dla::impl::DLAAssignLayoutsBase<AssignLayoutsPa
                        std::optional<nv::PixelFormat> pixel);
 };
 
-/// The values of constant integer weights (i8 / i16), when readable.
-static std::optional<std::vector<int64_t>> integerWeights(CompileTimeConstant c) {
-  std::vector<int64_t> values;
-  if (auto dense = dyn_cast<DenseIntElementsAttr>(c.constant.getValue())) {
-    values.reserve(dense.getNumElements());
-    for (const APInt &v : dense.getValues<APInt>())
-      values.push_back(v.getSExtValue());
-    return values;
-  }
-  std::optional<std::vector<char>> bytes = readCompileTimeBytes(c);
-  const unsigned width = getElementTypeOrSelf(c.constant.getType()).getIntOrFloatBitWidth();
-  if (!bytes || (width != 8 && width != 16))
-    return std::nullopt;
-  for (size_t i = 0; i + width / 8 <= bytes->size(); i += width / 8) {
-    if (width == 8) {
-      values.push_back(static_cast<int8_t>((*bytes)[i]));
-      continue;
-    }
-    int16_t v16 = 0;
-    std::memcpy(&v16, bytes->data() + i, 2);
-    values.push_back(v16);
-  }
-  return values;
-}
-
 /// Why `conv` cannot run as Winograd on `config`, or empty.
 static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
                                   int64_t banks, int64_t bankEntries) {
@@ -109,7 +82,7 @@ static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
   // Winograd compute what the direct convolution does. (NVIDIA's compiler
   // never picks Winograd at int8.)
   if (weight.getElementType().isInteger()) {
-    std::optional<std::vector<int64_t>> q = integerWeights(*constant);
+    std::optional<std::vector<int64_t>> q = readCompileTimeIntegers(*constant);
     nv::WeightShape shape{weight.getDimSize(0), weight.getDimSize(1), weight.getDimSize(2),
                           weight.getDimSize(3)};
     if (!q || static_cast<int64_t>(q->size()) != shape.getNumElements())

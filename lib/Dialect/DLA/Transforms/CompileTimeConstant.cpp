@@ -2,6 +2,8 @@
 
 #include "CompileTimeConstant.h"
 
+#include "dla/Format/IntegerBytes.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
@@ -66,4 +68,29 @@ std::optional<std::vector<char>> mlir::dla::readCompileTimeBytes(const CompileTi
   fmt::convertFp32ToFp16(values.data(), reinterpret_cast<uint16_t *>(halves.data()), count,
                          c.rounding);
   return halves;
+}
+
+std::optional<std::vector<int64_t>>
+mlir::dla::readCompileTimeIntegers(const CompileTimeConstant &c) {
+  arith::ConstantOp constant = c.constant; // Op accessors are not const
+  auto type = dyn_cast<RankedTensorType>(constant.getType());
+  auto element = type ? dyn_cast<IntegerType>(type.getElementType()) : IntegerType();
+  if (!element || c.truncf)
+    return std::nullopt;
+  const bool isUnsigned = element.isUnsigned();
+  // Splats (and i1, whose bytes are packed bits) through the attribute.
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue());
+      dense && (dense.isSplat() || element.getWidth() == 1)) {
+    std::vector<int64_t> values;
+    values.reserve(static_cast<size_t>(dense.getNumElements()));
+    for (const APInt &v : dense.getValues<APInt>())
+      values.push_back(isUnsigned ? static_cast<int64_t>(v.getZExtValue()) : v.getSExtValue());
+    return values;
+  }
+  std::optional<std::vector<char>> bytes = readCompileTimeBytes(c);
+  if (!bytes || static_cast<int64_t>(bytes->size()) * 8 !=
+                    type.getNumElements() * static_cast<int64_t>(element.getWidth()))
+    return std::nullopt;
+  return ::dlaformat::decodeIntegers(bytes->data(), type.getNumElements(), element.getWidth(),
+                                     isUnsigned);
 }

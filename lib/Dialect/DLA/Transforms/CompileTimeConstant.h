@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -33,6 +34,11 @@ std::optional<CompileTimeConstant> matchCompileTimeConstant(Value value);
 /// (an f32 constant's truncf rounded to f16 as the packer rounds), when the
 /// data is held contiguously (non-splat dense or dense_resource elements).
 std::optional<std::vector<char>> readCompileTimeBytes(const CompileTimeConstant &c);
+
+/// The values of an integer constant (8, 16, 32 or 64 bits; signless and
+/// signed sign-extended, unsigned zero-extended), splats included; nullopt
+/// for other element types or data not held at compile time.
+std::optional<std::vector<int64_t>> readCompileTimeIntegers(const CompileTimeConstant &c);
 
 } // namespace mlir::dla
 

@@ -106,29 +106,21 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
     RankedTensorType to = withEncoding(type, encoding);
     // Winograd fp16 weights of an f32 constant rounded by arith.truncf
     // (imported weights): packed from the f32 values, transformed in f32
-    // and rounded once as NVIDIA's compiler does, with the truncf's rounding.
+    // and rounded once as NVIDIA's compiler does, with the truncf's rounding
+    // (matchCompileTimeConstant read it: a mode-less truncf rounds ties to
+    // even, which the encoding then states).
     Value source = v;
-    if (auto truncf = v.getDefiningOp<arith::TruncFOp>(); truncf && constant) {
-      auto weight = dyn_cast_or_null<WeightAttr>(encoding);
-      auto f32 = dyn_cast<RankedTensorType>(truncf.getIn().getType());
-      if (weight && weight.getFormat() == fmt::nvdla::WeightFormat::Winograd && f32 &&
-          f32.getElementType().isF32() && !f32.getEncoding() && type.getElementType().isF16()) {
-        std::optional<arith::RoundingMode> mode = truncf.getRoundingmode();
-        fmt::Fp16Rounding rounding = mode && *mode == arith::RoundingMode::to_nearest_away
-                                         ? fmt::Fp16Rounding::TiesAwayFromZero
-                                         : fmt::Fp16Rounding::TiesToEven;
-        if (!mode || *mode == arith::RoundingMode::to_nearest_even ||
-            *mode == arith::RoundingMode::to_nearest_away) {
-          to = withEncoding(type, WeightAttr::get(weight.getContext(), weight.getFormat(),
-                                                  weight.getPrecision(), weight.getCompressed(),
-                                                  weight.getChannels(),
-                                                  weight.getPostExtension(), weight.getStrideY(),
-                                                  weight.getStrideX(), weight.getConfig(),
-                                                  rounding, weight.getScale()));
-          source = truncf.getIn();
-          bypassed.insert(truncf);
-        }
-      }
+    if (auto weight = dyn_cast_or_null<WeightAttr>(encoding);
+        weight && constant && constant->truncf &&
+        weight.getFormat() == fmt::nvdla::WeightFormat::Winograd) {
+      to = withEncoding(type, WeightAttr::get(weight.getContext(), weight.getFormat(),
+                                              weight.getPrecision(), weight.getCompressed(),
+                                              weight.getChannels(), weight.getPostExtension(),
+                                              weight.getStrideY(), weight.getStrideX(),
+                                              weight.getConfig(), constant->rounding,
+                                              weight.getScale()));
+      source = constant->truncf.getIn();
+      bypassed.insert(constant->truncf);
     }
     Value r = RelayoutOp::create(builder, loc, to, source);
     relayouts[key] = r;

@@ -226,8 +226,8 @@ def DLA_WeightAttr : DLA_Attr<"Weight", "weight", [
       optional `post_extension = 2 | 4 | auto` (NVIDIA's selection rule,
       using `stride`).
     - `winograd`: 3x3 after channel extension (`stride = N` extends
-      channels), G g G^T in fp32, converted once with `rounding`
-      (`to_nearest_even`, the default, or `to_nearest_away`); 4x4x4 cubes.
+      channels), G g G^T in fp32, converted once with `rounding`; 4x4x4
+      cubes.
       int8 / int16 Winograd weights may state a `scale` (positive, finite):
       the stored taps are then `sat(round(G g G^T / scale))`, the transform
       in fp32, the quotient in double, rounded half away from zero once (the
@@ -240,6 +240,12 @@ def DLA_WeightAttr : DLA_Attr<"Weight", "weight", [
     - `deconv`: `stride = [sy, sx]` weight sets, each a direct stream with R
       and S reversed, each 256-byte aligned.
 
+    `rounding` is how fp32 values become fp16 weights: `to_nearest_away`,
+    the default (not printed), rounds ties away from zero as NVIDIA's
+    compiler does (nvdla/sw half.h's `half(float)`, in every weight format),
+    so an f32 constant packs to NVIDIA's bytes; `to_nearest_even` is IEEE's
+    ties to even. It applies to fp16 weights only.
+
     `compressed` adds sparse compression: three surfaces (WGS, WMB, data),
     held by `dla.weight_constant` once packed. `config = nv_full` (default),
     `nv_large` or `nv_small` selects the hardware's atomic sizes.
@@ -247,7 +253,7 @@ def DLA_WeightAttr : DLA_Attr<"Weight", "weight", [
     ```mlir
     tensor<64x32x3x3xi8, #dla.weight<direct, int8>>
     tensor<64x3x7x7xi8, #dla.weight<image, int8, channels = 4, post_extension = 2>>
-    tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_away>>
+    tensor<64x64x3x3xf16, #dla.weight<winograd, fp16, rounding = to_nearest_even>>
     tensor<64x64x3x3xi8, #dla.weight<winograd, int8, scale = 0.0078125>>
     tensor<32x16x4x4xf16, #dla.weight<deconv, fp16, stride = [2, 2]>>
     tensor<64x64x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
