@@ -45,6 +45,52 @@ TEST(NvdlaRegistersTest, PdpMaxFlyingWidth) {
   EXPECT_EQ(pdpMaxFlyingWidth(16, false, 8, 1), 57344 / (8 * 16 * 28));
 }
 
+// NVIDIA's split by width (PDPNode.cpp pdpHWSplitWidth), worked by hand
+// against its verifySplitWInfo: first + mid * (n - 2) + last = out;
+// firstIn + padLeft = (firstOut - 1) * sx + kw; midIn + (kw - sx) =
+// (midOut - 1) * sx + kw; lastIn + rightPad + (kw - sx) = (lastOut - 1) *
+// sx + kw.
+TEST(NvdlaRegistersTest, PdpSplit) {
+  // One pass: no split.
+  std::optional<PdpSplit> one = planPdpSplit(10, 8, 3, 1, 0, 128);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->splits, 1);
+  // 132 -> 130 columns, 3x3 at stride 1, 128 a pass: 128 + 2; the first
+  // reads 130 columns, the last 2 new ones after re-reading 2.
+  std::optional<PdpSplit> two = planPdpSplit(132, 130, 3, 1, 0, 128);
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two->splits, 2);
+  EXPECT_EQ(two->firstOut, 128);
+  EXPECT_EQ(two->lastOut, 2);
+  EXPECT_EQ(two->firstIn, 130);
+  EXPECT_EQ(two->lastIn, 2);
+  EXPECT_EQ(two->rightPad, 0);
+  // 300 -> 298: 128 + 128 + 42, reading 130, 128, 42 new columns.
+  std::optional<PdpSplit> three = planPdpSplit(300, 298, 3, 1, 0, 128);
+  ASSERT_TRUE(three);
+  EXPECT_EQ(three->splits, 3);
+  EXPECT_EQ(three->midOut, 128);
+  EXPECT_EQ(three->lastOut, 42);
+  EXPECT_EQ(three->midIn, 128);
+  EXPECT_EQ(three->lastIn, 42);
+  // Right padding 2 of a 3-wide window, 10 columns, 9 a pass: the last
+  // pass of 1 window would read 1 + 3 - 2 - 2 = 0 new columns, so the
+  // passes are rebalanced: the last takes 1 new column and 3 windows.
+  std::optional<PdpSplit> rebalanced = planPdpSplit(10, 10, 3, 1, 0, 9);
+  ASSERT_TRUE(rebalanced);
+  EXPECT_EQ(rebalanced->rightPad, 2);
+  EXPECT_EQ(rebalanced->lastIn, 1);
+  EXPECT_EQ(rebalanced->lastOut, 3);
+  EXPECT_EQ(rebalanced->firstOut, 7);
+  EXPECT_EQ(rebalanced->firstIn, 9);
+  // Windows past the input's last column read none of it: the right
+  // padding the last pass reaches is 0, not negative (NVIDIA's -1).
+  std::optional<PdpSplit> gap = planPdpSplit(10, 4, 3, 2, 0, 3);
+  ASSERT_TRUE(gap);
+  EXPECT_EQ(gap->rightPad, 0);
+  EXPECT_EQ(gap->lastIn, (1 - 1) * 2 + 3 - 0 - 1);
+}
+
 TEST(NvdlaRegistersTest, PdpReciprocals) {
   // NVIDIA's firmware: floor(2^16 / k) per dimension.
   EXPECT_EQ(pdpFirmwareReciprocals(3, 2).width, 32768);

@@ -6,8 +6,10 @@ cases `run_layers.py --kind KIND --count N --seed S` draws (the same
 generators, int_cases_*.py, the same order), keeps the ones a register
 program for the configuration can hold, and gives each the encodings of
 that configuration: feature data for the layer's input and result, direct
-weights, NVDLA operand data for the SDP's memory operands. Every other case
-gets the reason it does not fit, counted by reason in the summary.
+weights, NVDLA operand data for the SDP's memory operands; an image
+convolution's image in a pixel format of its channels and component width
+(image_encoding), its weights as image weights. Every other case gets the
+reason it does not fit, counted by reason in the summary.
 """
 
 import re
@@ -76,17 +78,80 @@ def why_not(case):
     if case.out_t != "i8":
         name = {"i16": "int16", "f16": "fp16"}[case.out_t]
         return f"{name} result: only int8 feature data is programmed"
-    if op.startswith("dla.conv image"):
-        return "image input (dla.conv image): not programmed"
     if op.startswith("dla.sdp"):
         # Memory operands may be int16: the emitter decides which it reads.
         operands = {m.group(2) for m in OPERAND.finditer(op)}
         elts = [t for i, (_, t) in enumerate(case.args) if f"%a{i}" not in operands]
+    elif op.startswith("dla.conv image"):
+        # Pixels are ui8, i8 or i16: the verifier says what the
+        # configuration reads (nv_small and nv_large: 8-bit pixels only).
+        elts = [t for _, t in case.args[1:]]
     else:
         elts = [t for _, t in case.args]
     if any(t != "i8" for t in elts):
         return "int16 input: only int8 feature data is programmed"
     return None
+
+
+# Pixel formats by component bytes and the image's channels (NvdlaPixel.h's
+# table): an image of 2 or 3 channels is filled up to a format's 3 or 4 with
+# channels the weights do not read (image weights are zero-padded there).
+FORMATS = {
+    (1, 1): ["T_R8"],
+    (1, 3): ["T_Y8___U8V8_N444", "T_Y8___V8U8_N444", "T_A8B8G8R8", "T_X8R8G8B8"],
+    (1, 4): ["T_A8B8G8R8", "T_A8R8G8B8", "T_B8G8R8A8", "T_R8G8B8A8", "T_X8B8G8R8",
+             "T_X8R8G8B8", "T_B8G8R8X8", "T_R8G8B8X8", "T_A8Y8U8V8", "T_V8U8Y8A8"],
+    (2, 1): ["T_R16_I", "T_R16"],
+    (2, 3): ["T_Y16___U16V16_N444"],
+    (2, 4): ["T_A16B16G16R16", "T_A16Y16U16V16"],
+}
+FORMATS[(1, 2)] = FORMATS[(1, 4)]
+FORMATS[(2, 2)] = FORMATS[(2, 4)]
+ATOMIC_C = {"nv_small": 8, "nv_large": 64}
+MEMORY_ATOM = {"nv_small": 8, "nv_large": 32}
+
+
+def image_encoding(case, config):
+    """The pixel format, its placement and the image weights' encoding for
+    image case `case` (case.args[0] the image, [1] the weights): drawn from
+    a generator of its own, seeded by the case's index, so the execution
+    test's draws stay as they are. Returns (pixel encoding, channels P of
+    the format, the image filled up to P channels, weight encoding)."""
+    x, xt = case.args[0]
+    w = case.args[1][0]
+    index = int(case.name.rsplit("_", 1)[1])
+    rng = np.random.default_rng(1000 + index)
+    nbytes = 1 if xt in ("ui8", "i8") else 2
+    fmt = str(rng.choice(FORMATS[(nbytes, x.shape[1])]))
+    semi = fmt.endswith("_N444")
+    p = 3 if semi else (1 if x.shape[1] == 1 else 4)
+    if p > x.shape[1]:  # channels the weights do not read: any values
+        fill = rng.integers(np.iinfo(x.dtype).min, int(np.iinfo(x.dtype).max) + 1,
+                            size=(1, p - x.shape[1]) + x.shape[2:]).astype(x.dtype)
+        x = np.concatenate([x, fill], axis=1)
+    parts = [fmt]
+    x_offset = int(rng.choice([0, 0, 1, 2, 3]))
+    if x_offset:
+        parts.append(f"x_offset = {x_offset}")
+    if rng.random() < 0.3:  # a line stride beyond the default
+        bpp = nbytes * (1 if semi else p)
+        atom = MEMORY_ATOM[config]
+        least = -(-(x.shape[3] + x_offset) * bpp // atom) * atom
+        parts.append(f"line_stride = {least + 32 * int(rng.integers(1, 3))}")
+    parts.append(f"config = {config}")
+    pixel = f"#dla.pixel<{', '.join(parts)}>"
+    # Post-extension: none, NVIDIA's choice, or a stated factor the weights'
+    # channel cube holds (S * P <= atomic-C / factor).
+    post = str(rng.choice(["none", "auto", "2", "4"]))
+    sy, sx = (int(v) for v in re.search(r"stride \[(\d+), (\d+)\]", case.op).groups())
+    if post in ("2", "4") and w.shape[3] * p > ATOMIC_C[config] // int(post):
+        post = "none"
+    wparts = ["image", "int8", f"channels = {p}"]
+    if post != "none":
+        wparts.append(f"post_extension = {post}")
+        wparts.append(f"stride = [{sy}, {sx}]")
+    wparts.append(f"config = {config}")
+    return pixel, p, x, f"#dla.weight<{', '.join(wparts)}>"
 
 
 def to_trace(case, config, trace_case):
@@ -97,6 +162,15 @@ def to_trace(case, config, trace_case):
     weight = f"#dla.weight<direct, int8, config = {config}>"
     op = case.op
     encs = [feat] + [None] * (len(case.args) - 1)
+    datas = [a for a, _ in case.args]
+    if op.startswith("dla.conv image"):
+        pixel, p, datas[0], weight = image_encoding(case, config)
+        encs[0] = pixel
+        # The image's type with the format's channels.
+        t0 = TYPE.search(op.rsplit(" : ", 1)[1]).group(0)
+        dims = t0[len("tensor<"):-1].split("x")
+        dims[1] = str(p)
+        op = op.replace(t0, "tensor<" + "x".join(dims) + ">", 1)
     prelude = case.prelude
     if prelude:  # an on-the-fly SDP's convolution %p = dla.conv direct %a0, %a1
         head, sig = _split(prelude)
@@ -121,5 +195,5 @@ def to_trace(case, config, trace_case):
     else:
         sig = _retype(sig, [None if prelude else feat, feat])
     body = f"{prelude}%y = {head} : {sig}"
-    args = [(f"a{i}", a, e, t) for i, ((a, t), e) in enumerate(zip(case.args, encs))]
+    args = [(f"a{i}", d, e, t) for i, ((_, t), d, e) in enumerate(zip(case.args, datas, encs))]
     return trace_case(case.name, args, body, case.out_shape)

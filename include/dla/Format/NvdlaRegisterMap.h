@@ -50,6 +50,8 @@ namespace dlaformat::nvdla {
   X(CDMA, D_WEIGHT_ADDR_LOW, 0x307c)                                                               \
   X(CDMA, D_WEIGHT_BYTES, 0x3080)                                                                  \
   X(CDMA, D_MEAN_FORMAT, 0x3098)                                                                   \
+  X(CDMA, D_MEAN_GLOBAL_0, 0x309c)                                                                 \
+  X(CDMA, D_MEAN_GLOBAL_1, 0x30a0)                                                                 \
   X(CDMA, D_CVT_CFG, 0x30a4)                                                                       \
   X(CDMA, D_CVT_OFFSET, 0x30a8)                                                                    \
   X(CDMA, D_CVT_SCALE, 0x30ac)                                                                     \
@@ -329,6 +331,10 @@ DLA_F(CDMA_D_WEIGHT_SIZE_0, BYTE_PER_KERNEL, 0, 18)
 DLA_F(CDMA_D_WEIGHT_SIZE_1, WEIGHT_KERNEL, 0, 13)
 DLA_F(CDMA_D_WEIGHT_RAM_TYPE, WEIGHT_RAM_TYPE, 0, 1)
 DLA_F(CDMA_D_MEAN_FORMAT, MEAN_FORMAT, 0, 1)
+DLA_F(CDMA_D_MEAN_GLOBAL_0, MEAN_RY, 0, 16)
+DLA_F(CDMA_D_MEAN_GLOBAL_0, MEAN_GU, 16, 16)
+DLA_F(CDMA_D_MEAN_GLOBAL_1, MEAN_BV, 0, 16)
+DLA_F(CDMA_D_MEAN_GLOBAL_1, MEAN_AX, 16, 16)
 DLA_F(CDMA_D_CVT_CFG, CVT_EN, 0, 1)
 DLA_F(CDMA_D_CVT_CFG, CVT_TRUNCATE, 4, 6)
 DLA_F(CDMA_D_CVT_OFFSET, CVT_OFFSET, 0, 16)
@@ -481,9 +487,18 @@ DLA_F(PDP_RDMA_D_OPERATION_MODE_CFG, SPLIT_NUM, 0, 8)
 DLA_F(PDP_RDMA_D_POOLING_KERNEL_CFG, KERNEL_WIDTH, 0, 4)
 DLA_F(PDP_RDMA_D_POOLING_KERNEL_CFG, KERNEL_STRIDE_WIDTH, 4, 4)
 DLA_F(PDP_RDMA_D_POOLING_PADDING_CFG, PAD_WIDTH, 0, 4)
+DLA_F(PDP_RDMA_D_PARTIAL_WIDTH_IN, PARTIAL_WIDTH_IN_FIRST, 0, 10)
+DLA_F(PDP_RDMA_D_PARTIAL_WIDTH_IN, PARTIAL_WIDTH_IN_LAST, 10, 10)
+DLA_F(PDP_RDMA_D_PARTIAL_WIDTH_IN, PARTIAL_WIDTH_IN_MID, 20, 10)
 DLA_F(PDP_D_OPERATION_MODE_CFG, POOLING_METHOD, 0, 2)
 DLA_F(PDP_D_OPERATION_MODE_CFG, FLYING_MODE, 4, 1)
 DLA_F(PDP_D_OPERATION_MODE_CFG, SPLIT_NUM, 8, 8)
+DLA_F(PDP_D_PARTIAL_WIDTH_IN, PARTIAL_WIDTH_IN_FIRST, 0, 10)
+DLA_F(PDP_D_PARTIAL_WIDTH_IN, PARTIAL_WIDTH_IN_LAST, 10, 10)
+DLA_F(PDP_D_PARTIAL_WIDTH_IN, PARTIAL_WIDTH_IN_MID, 20, 10)
+DLA_F(PDP_D_PARTIAL_WIDTH_OUT, PARTIAL_WIDTH_OUT_FIRST, 0, 10)
+DLA_F(PDP_D_PARTIAL_WIDTH_OUT, PARTIAL_WIDTH_OUT_LAST, 10, 10)
+DLA_F(PDP_D_PARTIAL_WIDTH_OUT, PARTIAL_WIDTH_OUT_MID, 20, 10)
 DLA_F(PDP_D_POOLING_KERNEL_CFG, KERNEL_WIDTH, 0, 4)
 DLA_F(PDP_D_POOLING_KERNEL_CFG, KERNEL_HEIGHT, 8, 4)
 DLA_F(PDP_D_POOLING_KERNEL_CFG, KERNEL_STRIDE_WIDTH, 16, 4)
@@ -535,8 +550,11 @@ DLA_F(CDP_D_DATOUT_SCALE, DATOUT_SCALE, 0, 16)
 DLA_F(CDP_D_DATOUT_SHIFTER, DATOUT_SHIFTER, 0, 6)
 #undef DLA_F
 
-/// CONV_MODE: DIRECT 0, WINOGRAD 1; DATAIN_FORMAT: FEATURE 0, PIXEL 1.
-inline constexpr int64_t kConvDirect = 0, kDatainFeature = 0;
+/// CONV_MODE: DIRECT 0, WINOGRAD 1; DATAIN_FORMAT: FEATURE 0, PIXEL 1;
+/// PIXEL_MAPPING: PITCH_LINEAR 0. (PIXEL_FORMAT is PixelFormat's value,
+/// NvdlaPixel.h.)
+inline constexpr int64_t kConvDirect = 0, kDatainFeature = 0, kDatainPixel = 1;
+inline constexpr int64_t kPixelPitchLinear = 0;
 
 /// Enumerated field values used by more than one register.
 inline constexpr int64_t kRamTypeMc = 1;    // *_RAM_TYPE: MC (DBB); CV is 0
@@ -554,6 +572,9 @@ inline constexpr int64_t kLutTableLe = 0, kLutTableLo = 1, kLutWrite = 1;
 /// PDP's POOLING_METHOD: AVERAGE 0, MAX 1, MIN 2; FLYING_MODE: OFF_FLYING 1.
 inline constexpr int64_t kPoolAverage = 0, kPoolMax = 1, kPoolMin = 2;
 inline constexpr int64_t kPdpOffFlying = 1;
+/// The firmware's most passes of a split PDP layer (pdp.c MAX_SPLIT_NUM);
+/// PARTIAL_WIDTH_* hold widths of 1 .. 2^10 columns.
+inline constexpr int64_t kPdpMaxSplits = 64, kPdpMaxPartialWidth = 1024;
 /// The seven PAD_VALUE_<n>X_CFG registers (19-bit fields).
 inline constexpr CsbReg kPdpPadValueRegs[7] = {
     CsbReg::PDP_D_POOLING_PADDING_VALUE_1_CFG, CsbReg::PDP_D_POOLING_PADDING_VALUE_2_CFG,

@@ -49,6 +49,8 @@ struct ValueSurface {
   std::unique_ptr<nv::FeatureBoundLayout> layout;
   /// An SDP memory operand's layout (an AuxBoundLayout), else null.
   std::unique_ptr<::dlaformat::BoundLayout> aux;
+  /// An image convolution's pixel data (a PixelBoundLayout), else null.
+  std::unique_ptr<::dlaformat::BoundLayout> pixel;
   int64_t plan = -1; // index into the plan
 };
 
@@ -59,18 +61,32 @@ struct Layer {
   Value result() const { return (fused ? fused : op)->getResult(0); }
 };
 
-/// The weights of `v`: uncompressed int8 NVDLA direct weights of nv_small or nv_large.
-LogicalResult checkWeights(Value v, Location loc) {
+/// The weights of `v`: uncompressed int8 NVDLA direct weights (image
+/// weights for an image convolution) of nv_small or nv_large.
+LogicalResult checkWeights(Value v, bool image, Location loc) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   auto weight = type ? dyn_cast_or_null<WeightAttr>(type.getEncoding()) : WeightAttr();
-  if (!weight || weight.getFormat() != nv::WeightFormat::Direct || weight.getCompressed() ||
+  nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
+  if (!weight || weight.getFormat() != format || weight.getCompressed() ||
       weight.getPrecision() != nv::Precision::Int8 ||
       weight.getConfig() == nv::HardwareKind::NvFull)
-    return emitError(loc) << "weights of a register program must be int8 direct NVDLA weights "
-                             "of nv_small or nv_large (#dla.weight<direct, int8, config = ...>), "
-                             "got "
-                          << v.getType();
+    return emitError(loc) << "weights of a register program must be int8 "
+                          << (image ? "image" : "direct")
+                          << " NVDLA weights of nv_small or nv_large (#dla.weight<"
+                          << (image ? "image" : "direct")
+                          << ", int8, config = ...>), got " << v.getType();
   return success();
+}
+
+/// The image of an image convolution: NVDLA pixel data of nv_small or nv_large.
+FailureOr<std::unique_ptr<::dlaformat::BoundLayout>> pixelLayout(Value v, Location loc) {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto pixel = dyn_cast_or_null<PixelAttr>(type.getEncoding());
+  if (!pixel || pixel.getConfig() == nv::HardwareKind::NvFull)
+    return emitError(loc) << "the image of a register program must be NVDLA pixel data of "
+                             "nv_small or nv_large (#dla.pixel<..., config = ...>), got "
+                          << type;
+  return bindTensorLayout(type, [&] { return emitError(loc); });
 }
 
 /// The feature layout of `v`: int8 NVDLA feature data of nv_small or nv_large.
@@ -210,9 +226,14 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
   std::vector<ValueSurface> surfaces;
   std::vector<PlannedSurface> plan;
   llvm::DenseMap<Value, size_t> surfaceOf;
-  llvm::DenseSet<Value> weightValues;
-  for (auto conv : func.getOps<ConvOp>())
+  llvm::DenseSet<Value> weightValues, imageWeights, pixelValues;
+  for (auto conv : func.getOps<ConvOp>()) {
     weightValues.insert(conv.getWeight());
+    if (conv.getMode() == nv::ConvMode::ImageInput) {
+      imageWeights.insert(conv.getWeight());
+      pixelValues.insert(conv.getInput());
+    }
+  }
   // SDP memory operands (bias, batch-norm, element-wise, PReLU surfaces).
   llvm::DenseSet<Value> auxValues;
   for (auto sdp : func.getOps<SdpOp>())
@@ -222,9 +243,16 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
   auto addSurface = [&](Value v, std::string name, int64_t first, Location loc) -> LogicalResult {
     PlannedSurface p;
     std::unique_ptr<nv::FeatureBoundLayout> feature;
-    std::unique_ptr<::dlaformat::BoundLayout> aux;
+    std::unique_ptr<::dlaformat::BoundLayout> aux, pixel;
     auto type = cast<RankedTensorType>(v.getType());
-    if (auxValues.contains(v) && !isa_and_nonnull<FeatureAttr>(type.getEncoding())) {
+    if (pixelValues.contains(v)) {
+      auto bound = pixelLayout(v, loc);
+      if (failed(bound))
+        return failure();
+      p.bytes = (*bound)->getStorageBytes();
+      p.alignment = (*bound)->getStorageAlignment();
+      pixel = std::move(*bound);
+    } else if (auxValues.contains(v) && !isa_and_nonnull<FeatureAttr>(type.getEncoding())) {
       if (!isa_and_nonnull<BiasAttr, BatchNormAttr, PReLUAttr, EltwiseAttr>(type.getEncoding()))
         return emitError(loc) << "an SDP memory operand of a register program must be NVDLA "
                                  "operand data (#dla.bias, #dla.batchnorm, #dla.prelu, "
@@ -237,7 +265,7 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
       p.alignment = (*bound)->getStorageAlignment();
       aux = std::move(*bound);
     } else if (weightValues.contains(v)) {
-      if (failed(checkWeights(v, loc)))
+      if (failed(checkWeights(v, imageWeights.contains(v), loc)))
         return failure();
       auto bound = bindTensorLayout(cast<RankedTensorType>(v.getType()),
                                     [&] { return emitError(loc); });
@@ -262,7 +290,7 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
     p.name = name;
     p.first = p.last = first;
     surfaceOf[v] = surfaces.size();
-    surfaces.push_back({v, std::move(name), std::move(feature), std::move(aux),
+    surfaces.push_back({v, std::move(name), std::move(feature), std::move(aux), std::move(pixel),
                         static_cast<int64_t>(plan.size())});
     plan.push_back(p);
     return success();
@@ -284,8 +312,9 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
         fusedOps.insert(sdp);
       }
     } else if (!isa<SdpOp, PoolOp, LrnOp>(op)) {
-      return op.emitOpError("is not a hardware layer this emitter programs (dla.conv direct with "
-                            "its on-the-fly dla.sdp, offline dla.sdp, dla.pool, dla.lrn)");
+      return op.emitOpError("is not a hardware layer this emitter programs (dla.conv direct or "
+                            "image with its on-the-fly dla.sdp, offline dla.sdp, dla.pool, "
+                            "dla.lrn)");
     }
     int64_t index = layers.size();
     // Every value before this op is an argument or a layer's result (other
@@ -303,7 +332,8 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
     return func.emitError("a program without layers has nothing to check");
   for (Value r : terminator->getOperands()) {
     auto it = surfaceOf.find(r);
-    if (it == surfaceOf.end() || weightValues.contains(r) || auxValues.contains(r))
+    if (it == surfaceOf.end() || !surfaces[it->second].layout || weightValues.contains(r) ||
+        auxValues.contains(r))
       return terminator->emitOpError("returns a value that is no feature surface of a layer or "
                                      "argument");
     plan[surfaces[it->second].plan].last = kEnd;
@@ -313,6 +343,10 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
   auto cube = [&](Value v) {
     const ValueSurface &s = surfaces[surfaceOf[v]];
     auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    if (s.pixel) // an image: its pixels, the format's channels, plane 0's lines
+      return CubeAddress{addressOf(v), shape[3], shape[2], shape[1],
+                         static_cast<const nv::PixelBoundLayout *>(s.pixel.get())->getLineStride(),
+                         0};
     return CubeAddress{addressOf(v), shape[3], shape[2], shape[1], s.layout->getLineStride(),
                        s.layout->getSurfaceStride()};
   };
@@ -336,9 +370,12 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
     LogicalResult ok = failure();
     if (auto conv = dyn_cast<ConvOp>(op)) {
       Value w = conv.getWeight();
-      ok = programConv(op, layer.fused, cube(conv.getInput()), addressOf(w),
-                       plan[surfaces[surfaceOf[w]].plan].bytes, cube(layer.result()),
-                       memOf(layer.fused), programs[i]);
+      const ValueSurface &in = surfaces[surfaceOf[conv.getInput()]];
+      ImageAddress image{addressOf(conv.getInput()),
+                         static_cast<const nv::PixelBoundLayout *>(in.pixel.get())};
+      ok = programConv(op, layer.fused, cube(conv.getInput()), in.pixel ? &image : nullptr,
+                       addressOf(w), plan[surfaces[surfaceOf[w]].plan].bytes,
+                       cube(layer.result()), memOf(layer.fused), programs[i]);
     } else if (isa<SdpOp>(op)) {
       ok = programSdp(op, cube(op->getOperand(0)), cube(layer.result()), memOf(op), programs[i]);
     } else if (isa<PoolOp>(op)) {

@@ -2,7 +2,10 @@
 //
 // Field by field as NVIDIA's firmware programs a pooling layer
 // (kmd/firmware/pdp.c processor_pdp_program), offline (the source cube
-// from memory), in one split: the whole input width in PDP's line buffer.
+// from memory): in one pass when the output width fits PDP's line buffer,
+// else split by output width as NVIDIA's compiler splits it
+// (planPdpSplit, NvdlaPdp.h): SPLIT_NUM, the passes' input and output
+// widths, the right padding the last pass's windows reach into.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,18 +34,39 @@ LogicalResult mlir::dla::trace::programPdp(Operation *o, const CubeAddress &in,
                    : op.getKind() == PoolKind::Max   ? kPoolMax
                                                      : kPoolMin;
   PdpReciprocals recip = pdpFirmwareReciprocals(kh, kw);
-  // One pass: the output width must fit PDP's line buffer (NVIDIA's
-  // compiler splits wider outputs).
+  // One pass when the output width fits PDP's line buffer, else NVIDIA's
+  // split by output width (PDPNode.cpp pdpHWSplitWidth).
   auto feature = cast<FeatureAttr>(cast<RankedTensorType>(op.getInput().getType()).getEncoding());
   const HardwareConfig &config = getHardwareConfig(feature.getConfig());
   const Precision precision = feature.getPrecision();
   const int64_t maxWidth = pdpMaxFlyingWidth(config.getKernelsPerGroup(precision),
                                              getBytesPerElement(precision) == 1, kh, stride[0]);
-  if (out.width > maxWidth)
-    return op.emitOpError() << "needs " << (out.width + maxWidth - 1) / maxWidth
-                            << " passes by output width (PDP's line buffer holds " << maxWidth
-                            << " output columns at kernel height " << kh << " and stride "
-                            << stride[0] << "): not programmed yet";
+  PdpSplit split;
+  split.firstOut = out.width;
+  split.rightPad = right;
+  if (out.width > maxWidth) {
+    auto passes = [&](InFlightDiagnostic d) -> InFlightDiagnostic {
+      d << "needs " << (out.width + maxWidth - 1) / maxWidth
+        << " passes by output width (PDP's line buffer holds " << maxWidth
+        << " output columns at kernel height " << kh << " and stride " << stride[0] << ")";
+      return d;
+    };
+    std::optional<PdpSplit> s = planPdpSplit(in.width, out.width, kw, stride[1], left, maxWidth);
+    if (!s)
+      return passes(op.emitOpError()) << ": NVIDIA's split (pdpHWSplitWidth) leaves a pass "
+                                         "without columns";
+    if (s->splits > kPdpMaxSplits)
+      return passes(op.emitOpError()) << ": the firmware programs at most " << kPdpMaxSplits
+                                      << " (MAX_SPLIT_NUM)";
+    for (int64_t w : {s->firstIn, s->midIn, s->lastIn})
+      if (w > kPdpMaxPartialWidth)
+        return passes(op.emitOpError()) << ": a pass reads " << w
+                                        << " input columns, PARTIAL_WIDTH_IN holds at most "
+                                        << kPdpMaxPartialWidth;
+    split = *s;
+  }
+  // A width of a split's pass as its 10-bit field holds it (0: unused).
+  auto partial = [](int64_t w) { return w ? w - 1 : 0; };
 
   p.interrupts = {"PDP"};
   p.write(R::PDP_RDMA_S_POINTER, 0);
@@ -58,12 +82,16 @@ LogicalResult mlir::dla::trace::programPdp(Operation *o, const CubeAddress &in,
   p.write(R::PDP_RDMA_D_SRC_SURFACE_STRIDE, in.surfaceStride);
   p.write(R::PDP_RDMA_D_DATA_FORMAT, {{PDP_RDMA_D_DATA_FORMAT_INPUT_DATA, kPrecisionInt8}});
   p.write(R::PDP_RDMA_D_SRC_RAM_CFG, {{PDP_RDMA_D_SRC_RAM_CFG_SRC_RAM_TYPE, kRamTypeMc}});
-  p.write(R::PDP_RDMA_D_OPERATION_MODE_CFG, {{PDP_RDMA_D_OPERATION_MODE_CFG_SPLIT_NUM, 0}});
+  p.write(R::PDP_RDMA_D_OPERATION_MODE_CFG,
+          {{PDP_RDMA_D_OPERATION_MODE_CFG_SPLIT_NUM, split.splits - 1}});
   p.write(R::PDP_RDMA_D_POOLING_KERNEL_CFG,
           {{PDP_RDMA_D_POOLING_KERNEL_CFG_KERNEL_WIDTH, kw - 1},
            {PDP_RDMA_D_POOLING_KERNEL_CFG_KERNEL_STRIDE_WIDTH, stride[1] - 1}});
   p.write(R::PDP_RDMA_D_POOLING_PADDING_CFG, {{PDP_RDMA_D_POOLING_PADDING_CFG_PAD_WIDTH, left}});
-  p.write(R::PDP_RDMA_D_PARTIAL_WIDTH_IN, 0);
+  p.write(R::PDP_RDMA_D_PARTIAL_WIDTH_IN,
+          {{PDP_RDMA_D_PARTIAL_WIDTH_IN_PARTIAL_WIDTH_IN_FIRST, partial(split.firstIn)},
+           {PDP_RDMA_D_PARTIAL_WIDTH_IN_PARTIAL_WIDTH_IN_LAST, partial(split.lastIn)},
+           {PDP_RDMA_D_PARTIAL_WIDTH_IN_PARTIAL_WIDTH_IN_MID, partial(split.midIn)}});
   // PDP: the cubes, the window, the average's registers, the destination.
   p.write(R::PDP_D_DATA_CUBE_IN_WIDTH, in.width - 1);
   p.write(R::PDP_D_DATA_CUBE_IN_HEIGHT, in.height - 1);
@@ -73,9 +101,18 @@ LogicalResult mlir::dla::trace::programPdp(Operation *o, const CubeAddress &in,
   p.write(R::PDP_D_DATA_CUBE_OUT_CHANNEL, out.channels - 1);
   p.write(R::PDP_D_OPERATION_MODE_CFG, {{PDP_D_OPERATION_MODE_CFG_POOLING_METHOD, method},
                                         {PDP_D_OPERATION_MODE_CFG_FLYING_MODE, kPdpOffFlying},
-                                        {PDP_D_OPERATION_MODE_CFG_SPLIT_NUM, 0}});
-  p.write(R::PDP_D_PARTIAL_WIDTH_IN, 0);
-  p.write(R::PDP_D_PARTIAL_WIDTH_OUT, 0);
+                                        {PDP_D_OPERATION_MODE_CFG_SPLIT_NUM, split.splits - 1}});
+  p.write(R::PDP_D_PARTIAL_WIDTH_IN,
+          {{PDP_D_PARTIAL_WIDTH_IN_PARTIAL_WIDTH_IN_FIRST, partial(split.firstIn)},
+           {PDP_D_PARTIAL_WIDTH_IN_PARTIAL_WIDTH_IN_LAST, partial(split.lastIn)},
+           {PDP_D_PARTIAL_WIDTH_IN_PARTIAL_WIDTH_IN_MID, partial(split.midIn)}});
+  // One pass writes no output widths (NVIDIA's compiler leaves them 0).
+  const bool splitting = split.splits > 1;
+  p.write(R::PDP_D_PARTIAL_WIDTH_OUT,
+          {{PDP_D_PARTIAL_WIDTH_OUT_PARTIAL_WIDTH_OUT_FIRST,
+            splitting ? partial(split.firstOut) : 0},
+           {PDP_D_PARTIAL_WIDTH_OUT_PARTIAL_WIDTH_OUT_LAST, partial(split.lastOut)},
+           {PDP_D_PARTIAL_WIDTH_OUT_PARTIAL_WIDTH_OUT_MID, partial(split.midOut)}});
   p.write(R::PDP_D_POOLING_KERNEL_CFG, {{PDP_D_POOLING_KERNEL_CFG_KERNEL_WIDTH, kw - 1},
                                         {PDP_D_POOLING_KERNEL_CFG_KERNEL_HEIGHT, kh - 1},
                                         {PDP_D_POOLING_KERNEL_CFG_KERNEL_STRIDE_WIDTH, stride[1] - 1},
@@ -86,7 +123,7 @@ LogicalResult mlir::dla::trace::programPdp(Operation *o, const CubeAddress &in,
                                           op.getRecipKernelHeight().value_or(recip.height)}});
   p.write(R::PDP_D_POOLING_PADDING_CFG, {{PDP_D_POOLING_PADDING_CFG_PAD_LEFT, left},
                                          {PDP_D_POOLING_PADDING_CFG_PAD_TOP, top},
-                                         {PDP_D_POOLING_PADDING_CFG_PAD_RIGHT, right},
+                                         {PDP_D_POOLING_PADDING_CFG_PAD_RIGHT, split.rightPad},
                                          {PDP_D_POOLING_PADDING_CFG_PAD_BOTTOM, bottom}});
   std::optional<ArrayRef<int64_t>> padValues = op.getPadValues();
   for (int n = 0; n < 7; ++n) {

@@ -3,6 +3,7 @@
 #define DLA_LIB_TARGET_NVDLATRACE_PROGRAM_H
 
 #include "dla/Format/NvdlaAux.h"
+#include "dla/Format/NvdlaPixel.h"
 #include "dla/Format/NvdlaRegisterMap.h"
 #include "dla/Format/NvdlaSdp.h"
 
@@ -21,6 +22,13 @@ struct CubeAddress {
   uint64_t address = 0;
   int64_t width = 0, height = 0, channels = 0;
   int64_t lineStride = 0, surfaceStride = 0;
+};
+
+/// An image (pixel data, pitch linear) as CDMA's image DMA reads it: its
+/// planes from `address` as the layout places them.
+struct ImageAddress {
+  uint64_t address = 0;
+  const ::dlaformat::nvdla::PixelBoundLayout *layout = nullptr;
 };
 
 /// A memory operand of an SDP (bias, batch-norm, element-wise, PReLU) as
@@ -74,13 +82,16 @@ bool programSdpRdmaOnTheFly(Operation *sdp, const CubeAddress &out, const SdpMem
 /// Fails with a diagnostic on what the SDP program does not cover yet.
 LogicalResult checkSdpProgrammable(Operation *sdp, const SdpMemSurfaces &mem);
 
-/// dla.conv direct on int8 feature data with its on-the-fly dla.sdp (or
-/// none: the SDP bypassed), as kmd firmware conv.c's processor_conv_program
-/// with the values NVIDIA's compiler gives it (ConvolutionOp.cpp): CDMA,
-/// CSC, CMAC_A/B, CACC and the SDP core; the buffer plan from the format
-/// library (NvdlaConvBuffer.h).
+/// dla.conv direct on int8 feature data, or image on int8 pixels (`image`,
+/// else null), with its on-the-fly dla.sdp (or none: the SDP bypassed), as
+/// kmd firmware conv.c's processor_conv_program with the values NVIDIA's
+/// compiler gives it (ConvolutionOp.cpp): CDMA, CSC, CMAC_A/B, CACC and the
+/// SDP core; the buffer plan from the format library (NvdlaConvBuffer.h).
+/// `in` is the input cube's extent (an image: its pixels, the format's
+/// channels).
 LogicalResult programConv(Operation *conv, Operation *sdp, const CubeAddress &in,
-                          uint64_t weightAddress, int64_t weightBytes, const CubeAddress &out,
+                          const ImageAddress *image, uint64_t weightAddress,
+                          int64_t weightBytes, const CubeAddress &out,
                           const SdpMemSurfaces &mem, LayerProgram &program);
 
 /// Rewrites each dla.conv with a bias operand into the convolution and an

@@ -76,7 +76,7 @@ func.func @returns_weights(%x: !f, %w: !w) -> !w {
 !f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @host(%x: !f) -> tensor<1x8x2x2xi8> {
-  // expected-error @below {{'dla.relayout' op is not a hardware layer this emitter programs (dla.conv direct with its on-the-fly dla.sdp, offline dla.sdp, dla.pool, dla.lrn)}}
+  // expected-error @below {{'dla.relayout' op is not a hardware layer this emitter programs (dla.conv direct or image with its on-the-fly dla.sdp, offline dla.sdp, dla.pool, dla.lrn)}}
   %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -166,15 +166,58 @@ func.func @eql(%x: !f) -> !f {
 
 // -----
 
-// nv_small (8 kernels per group, int8): a 3-row window at stride 1 keeps
-// 4 overlapping lines, so one pass takes 7 KiB * 8 / (4 * 8 * 14) = 128
-// output columns (NVIDIA's compiler, PDPNode.cpp calculateMaxWidth).
-!f = tensor<1x8x3x132xi8, #dla.feature<int8, config = nv_small>>
-!g = tensor<1x8x1x130xi8, #dla.feature<int8, config = nv_small>>
+// nv_small (8 kernels per group, int8): a 1-row window keeps one line, so
+// one pass takes 7 KiB * 8 / (1 * 8 * 14) = 512 output columns (NVIDIA's
+// compiler, PDPNode.cpp calculateMaxWidth); at stride 3 the first of the
+// two passes reads 511 * 3 + 8 = 1541 input columns, more than its 10-bit
+// PARTIAL_WIDTH_IN field holds.
+!f = tensor<1x8x1x1800xi8, #dla.feature<int8, config = nv_small>>
+!g = tensor<1x8x1x598xi8, #dla.feature<int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @wide(%x: !f) -> !g {
-  // expected-error @below {{'dla.pool' op needs 2 passes by output width (PDP's line buffer holds 128 output columns at kernel height 3 and stride 1): not programmed yet}}
-  %y = dla.pool max %x kernel [3, 3] stride [1, 1] : !f -> !g
+  // expected-error @below {{'dla.pool' op needs 2 passes by output width (PDP's line buffer holds 512 output columns at kernel height 1 and stride 1): a pass reads 1541 input columns, PARTIAL_WIDTH_IN holds at most 1024}}
+  %y = dla.pool max %x kernel [1, 8] stride [1, 3] : !f -> !g
   return %y : !g
 }
+}
+
+// -----
+
+!img = tensor<1x4x6x6xui8, #dla.pixel<T_A8B8G8R8, config = nv_small>>
+!w = tensor<8x3x3x3xi8, #dla.weight<image, int8, channels = 4, config = nv_small>>
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @image_dilation(%x: !img, %w: !w) -> !f {
+  // expected-error @below {{'dla.conv' op dilates an image convolution by [2, 2]: NVDLA's image input reads the kernel's rows whole (NVIDIA's compiler: no dilation with image convolution)}}
+  %y = dla.conv image %x, %w dilation [2, 2] : !img, !w -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+// The UV plane's first pixel 10 * 2 = 20 bytes into its line, beyond the
+// two 8-byte atoms from its atom-aligned address.
+!img = tensor<1x3x4x4xui8, #dla.pixel<T_Y8___U8V8_N444, x_offset = 10, config = nv_small>>
+!w = tensor<8x3x3x3xi8, #dla.weight<image, int8, channels = 3, config = nv_small>>
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @uv_offset(%x: !img, %w: !w) -> !f {
+  // expected-error @below {{'dla.conv' op reads T_Y8___U8V8_N444 from x offset 10: its UV plane's first pixel lies 20 bytes into the line, NVDLA's image DMA takes it within two 8-byte atoms of the plane's address}}
+  %y = dla.conv image %x, %w : !img, !w -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+// The image is the first argument: it is checked first (nv_full weights
+// and features would be refused too).
+!img = tensor<1x4x4x4xui8, #dla.pixel<T_A8B8G8R8>>
+!w = tensor<8x4x3x3xi8, #dla.weight<image, int8, channels = 4>>
+!g = tensor<1x8x2x2xi8, #dla.feature<int8>>
+// expected-error @below {{the image of a register program must be NVDLA pixel data of nv_small or nv_large (#dla.pixel<..., config = ...>), got 'tensor<1x4x4x4xui8, #dla.pixel<T_A8B8G8R8>>'}}
+func.func @full_pixels(%x: !img, %w: !w) -> !g {
+  %y = dla.conv image %x, %w : !img, !w -> !g
+  return %y : !g
 }
