@@ -34,25 +34,26 @@ def _conv_group(node):
     return next((a.i for a in node.attribute if a.name == "group"), 1)
 
 
+def _index(g):
+    """The graph's initializers by name, each tensor's reading node indices,
+    its producing node index, and own(name): an initializer read once."""
+    inits = {i.name: i for i in g.initializer}
+    readers, producer, uses = {}, {}, {}
+    for k, node in enumerate(g.node):
+        for n in node.input:
+            readers.setdefault(n, []).append(k)
+            uses[n] = uses.get(n, 0) + 1
+        for n in node.output:
+            producer[n] = k
+    return inits, readers, producer, lambda n: n in inits and uses.get(n, 0) == 1
+
+
 def qualifying(model, chosen, names):
     """{name: None} of `names` that qualify (see the module's docstring):
     `chosen` are the indices of the quantized nodes (qdq.quantized_nodes)."""
     g = model.graph
-    inits = {i.name: i for i in g.initializer}
-    readers, producer = {}, {}
-    for k, node in enumerate(g.node):
-        for n in node.input:
-            readers.setdefault(n, []).append(k)
-        for n in node.output:
-            producer[n] = k
+    inits, readers, producer, own = _index(g)
     ends = {i.name for i in g.input} | {o.name for o in g.output}
-    uses = {}
-    for node in g.node:
-        for n in node.input:
-            uses[n] = uses.get(n, 0) + 1
-
-    def own(name):
-        return name in inits and uses.get(name, 0) == 1
 
     def conv_reader(k, name):
         node = g.node[k]
@@ -92,18 +93,7 @@ def apply(model, chosen, factors):
     """Rewrites `model` (in place) so that each tensor of `factors` ({name:
     r, C positive floats}, names from `qualifying`) holds t * r_c."""
     g = model.graph
-    inits = {i.name: i for i in g.initializer}
-    readers, producer = {}, {}
-    for k, node in enumerate(g.node):
-        for n in node.input:
-            readers.setdefault(n, []).append(k)
-        for n in node.output:
-            producer[n] = k
-    uses = {}
-    for node in g.node:
-        for n in node.input:
-            uses[n] = uses.get(n, 0) + 1
-    own = lambda n: n in inits and uses.get(n, 0) == 1
+    inits, readers, producer, own = _index(g)
     after = {}  # node index -> nodes to insert after it
     first = []  # nodes before the first node
 
