@@ -124,6 +124,9 @@ ln -sfn "$SRC/verif/tests/trace_tests" "$OUT/trace_tests"
 # arithmetic against the numpy integer model (test/NvdlaCModel).
 ln -sfn "$SRC/cmod" "$OUT/cmod"
 PLAYER_SRC=(tools/nvdla-trace-player/*.cpp)
+# report_filter.cpp's definition of SystemC's report(), exported so that it
+# takes the library's place for the C model's debug messages.
+REPORT=_ZN7sc_core17sc_report_handler6reportENS_11sc_severityEPKcS3_iS3_i
 for cfg in "${CONFIGS[@]}"; do
   bin="$OUT/$cfg/nvdla-trace-player"
   stale=0
@@ -135,7 +138,8 @@ for cfg in "${CONFIGS[@]}"; do
     nice -n 10 g++ -std=c++17 -O2 -Wall -Wextra -DSC_INCLUDE_DYNAMIC_PROCESSES \
       -DNVDLA_CONFIG="\"$cfg\"" -DNVDLA_OPENDLA_H="\"$LIBS/$cfg/opendla.h\"" \
       -I"$LIBS/include" "${PLAYER_SRC[@]}" -o "$bin.part" \
-      -L"$LIBS/$cfg" -Wl,-rpath,"$LIBS/$cfg" -lnvdla_cmod -lsystemc -lz ||
+      -Wl,--export-dynamic-symbol="$REPORT" \
+      -L"$LIBS/$cfg" -Wl,-rpath,"$LIBS/$cfg" -lnvdla_cmod -lsystemc -lz -ldl ||
       give_up "$cfg: the trace player does not build"
     mv "$bin.part" "$bin"
     echo "$key" > "$OUT/$cfg/key"

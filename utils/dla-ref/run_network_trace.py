@@ -4,7 +4,7 @@ from the register programs dla-translate --dla-to-nvdla-trace writes, each
 compared bit for bit with the CPU execution (issue 28 part 4).
 
     run_network_trace.py COMPILED.mlir --input X.npy [X1.npy ...] --build BUILD_DIR
-                         [--keep DIR] [--llvm-bin DIR] [--limit N]
+                         [--keep DIR] [--llvm-bin DIR] [--limit N] [-j JOBS]
 
 COMPILED.mlir is the network after --dla-compile with layouts (every layer
 op on NVDLA-encoded tensors). The CPU execution runs the whole network on
@@ -20,6 +20,7 @@ programmed.
 """
 
 import argparse
+import concurrent.futures
 import os
 import re
 import subprocess
@@ -166,6 +167,8 @@ def main():
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
     p.add_argument("--limit", type=int, help="run only the first N layers on the model")
+    p.add_argument("--jobs", "-j", type=int, default=len(os.sched_getaffinity(0)),
+                   help="players run at once (default: the usable cores)")
     a = p.parse_args()
     build = os.path.abspath(a.build)
     bin_dir = os.path.join(build, "bin")
@@ -219,10 +222,9 @@ def main():
     translate = os.path.join(bin_dir, "dla-translate")
     player = os.path.join(build, "nvdla-cmod", config, "nvdla-trace-player")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    good, total = 0, 0.0
-    chosen = layers[:a.limit] if a.limit else layers
-    failed = []
-    for i, layer in enumerate(chosen):
+
+    def run_layer(i, layer):
+        """(the layer's line, the model's run time or None when it failed)."""
         name = f"layer_{i:03d}"
         data = os.path.join(root, name + ".data")
         os.makedirs(data, exist_ok=True)
@@ -240,21 +242,25 @@ def main():
                             capture_output=True, text=True)
         what = f"{name} {layer.kind} -> {layer.result_type.split(',')[0]}>"
         if tr.returncode:
-            print(f"{what}: not programmed: {tr.stderr.strip().splitlines()[0]}", flush=True)
-            failed.append(name)
-            continue
+            return f"{what}: not programmed: {tr.stderr.strip().splitlines()[0]}", None
         run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
         if run.returncode:
-            print(f"{what}: C model differs: {(run.stdout + run.stderr).strip()[:2000]}",
-                  flush=True)
-            failed.append(name)
-            continue
-        good += 1
+            return f"{what}: C model differs: {(run.stdout + run.stderr).strip()[:2000]}", None
         # The model is untimed (it reports 1 ns simulated): its time is the
         # player's run time, as the player measures it.
         secs = float(re.search(r"CRC checks, ([\d.]+) s", run.stdout).group(1))
-        total += secs
-        print(f"{what}: match, {secs:.1f} s on the model", flush=True)
+        return f"{what}: match, {secs:.1f} s on the model", secs
+
+    chosen = layers[:a.limit] if a.limit else layers
+    good, total = 0, 0.0
+    # Layers are independent programs: the players run side by side, the
+    # lines print in layer order.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        for line, secs in pool.map(run_layer, range(len(chosen)), chosen):
+            print(line, flush=True)
+            if secs is not None:
+                good += 1
+                total += secs
     print(f"{good} of {len(chosen)} layers match the CPU execution on {config}; "
           f"{total:.0f} s on the model in all")
     sys.exit(0 if good == len(chosen) else 1)
