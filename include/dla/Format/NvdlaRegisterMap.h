@@ -121,6 +121,10 @@ namespace dlaformat::nvdla {
   X(SDP_RDMA, D_BN_LINE_STRIDE, 0x804c)                                                            \
   X(SDP_RDMA, D_BN_SURFACE_STRIDE, 0x8050)                                                         \
   X(SDP_RDMA, D_ERDMA_CFG, 0x8058)                                                                 \
+  X(SDP_RDMA, D_EW_BASE_ADDR_LOW, 0x805c)                                                          \
+  X(SDP_RDMA, D_EW_BASE_ADDR_HIGH, 0x8060)                                                         \
+  X(SDP_RDMA, D_EW_LINE_STRIDE, 0x8064)                                                            \
+  X(SDP_RDMA, D_EW_SURFACE_STRIDE, 0x8068)                                                         \
   X(SDP_RDMA, D_FEATURE_MODE_CFG, 0x8070)                                                          \
   X(SDP_RDMA, D_SRC_DMA_CFG, 0x8074)                                                               \
   X(SDP, S_POINTER, 0x9004)                                                                        \
@@ -157,8 +161,14 @@ namespace dlaformat::nvdla {
   X(SDP, D_DP_EW_CFG, 0x9080)                                                                      \
   X(SDP, D_DP_EW_ALU_CFG, 0x9084)                                                                  \
   X(SDP, D_DP_EW_ALU_SRC_VALUE, 0x9088)                                                            \
+  X(SDP, D_DP_EW_ALU_CVT_OFFSET_VALUE, 0x908c)                                                     \
+  X(SDP, D_DP_EW_ALU_CVT_SCALE_VALUE, 0x9090)                                                      \
+  X(SDP, D_DP_EW_ALU_CVT_TRUNCATE_VALUE, 0x9094)                                                   \
   X(SDP, D_DP_EW_MUL_CFG, 0x9098)                                                                  \
   X(SDP, D_DP_EW_MUL_SRC_VALUE, 0x909c)                                                            \
+  X(SDP, D_DP_EW_MUL_CVT_OFFSET_VALUE, 0x90a0)                                                     \
+  X(SDP, D_DP_EW_MUL_CVT_SCALE_VALUE, 0x90a4)                                                      \
+  X(SDP, D_DP_EW_MUL_CVT_TRUNCATE_VALUE, 0x90a8)                                                   \
   X(SDP, D_DP_EW_TRUNCATE_VALUE, 0x90ac)                                                           \
   X(SDP, D_FEATURE_MODE_CFG, 0x90b0)                                                               \
   X(SDP, D_DST_DMA_CFG, 0x90b4)                                                                    \
@@ -408,6 +418,10 @@ DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_DATA_SIZE, 3, 1)
 DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_DATA_MODE, 4, 1)
 DLA_F(SDP_RDMA_D_NRDMA_CFG, NRDMA_RAM_TYPE, 5, 1)
 DLA_F(SDP_RDMA_D_ERDMA_CFG, ERDMA_DISABLE, 0, 1)
+DLA_F(SDP_RDMA_D_ERDMA_CFG, ERDMA_DATA_USE, 1, 2)
+DLA_F(SDP_RDMA_D_ERDMA_CFG, ERDMA_DATA_SIZE, 3, 1)
+DLA_F(SDP_RDMA_D_ERDMA_CFG, ERDMA_DATA_MODE, 4, 1)
+DLA_F(SDP_RDMA_D_ERDMA_CFG, ERDMA_RAM_TYPE, 5, 1)
 DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, FLYING_MODE, 0, 1)
 DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, IN_PRECISION, 2, 2)
 DLA_F(SDP_RDMA_D_FEATURE_MODE_CFG, PROC_PRECISION, 4, 2)
@@ -467,9 +481,15 @@ DLA_F(SDP_D_DP_EW_CFG, EW_LUT_BYPASS, 6, 1)
 DLA_F(SDP_D_DP_EW_ALU_CFG, EW_ALU_SRC, 0, 1)
 DLA_F(SDP_D_DP_EW_ALU_CFG, EW_ALU_CVT_BYPASS, 1, 1)
 DLA_F(SDP_D_DP_EW_ALU_SRC_VALUE, EW_ALU_OPERAND, 0, 32)
+DLA_F(SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE, EW_ALU_CVT_OFFSET, 0, 32)
+DLA_F(SDP_D_DP_EW_ALU_CVT_SCALE_VALUE, EW_ALU_CVT_SCALE, 0, 16)
+DLA_F(SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE, EW_ALU_CVT_TRUNCATE, 0, 6)
 DLA_F(SDP_D_DP_EW_MUL_CFG, EW_MUL_SRC, 0, 1)
 DLA_F(SDP_D_DP_EW_MUL_CFG, EW_MUL_CVT_BYPASS, 1, 1)
 DLA_F(SDP_D_DP_EW_MUL_SRC_VALUE, EW_MUL_OPERAND, 0, 32)
+DLA_F(SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE, EW_MUL_CVT_OFFSET, 0, 32)
+DLA_F(SDP_D_DP_EW_MUL_CVT_SCALE_VALUE, EW_MUL_CVT_SCALE, 0, 16)
+DLA_F(SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE, EW_MUL_CVT_TRUNCATE, 0, 6)
 DLA_F(SDP_D_DP_EW_TRUNCATE_VALUE, EW_TRUNCATE, 0, 10)
 DLA_F(SDP_D_FEATURE_MODE_CFG, FLYING_MODE, 0, 1)
 DLA_F(SDP_D_FEATURE_MODE_CFG, OUTPUT_DST, 1, 1)

@@ -126,42 +126,69 @@ void programY(SdpYAttr y, LayerProgram &p) {
            {SDP_D_DP_EW_CFG_EW_LUT_BYPASS, !y.getLut()}});
   if (LutAttr lut = y.getLut())
     programLut(getLutProgram(lut), p);
-  p.write(R::SDP_D_DP_EW_ALU_CFG,
-          {{SDP_D_DP_EW_ALU_CFG_EW_ALU_SRC, kSrcReg}, {SDP_D_DP_EW_ALU_CFG_EW_ALU_CVT_BYPASS, 1}});
+  // A memory operand meets its converter (ALU_CVT / MUL_CVT) when stated;
+  // register operands never do.
+  CvtAttr aluCvt = y.getAluCvt(), mulCvt = y.getMulCvt();
+  p.write(R::SDP_D_DP_EW_ALU_CFG, {{SDP_D_DP_EW_ALU_CFG_EW_ALU_SRC, src(y.getAluOperand())},
+                                   {SDP_D_DP_EW_ALU_CFG_EW_ALU_CVT_BYPASS, !aluCvt}});
   p.write(R::SDP_D_DP_EW_ALU_SRC_VALUE,
           {{SDP_D_DP_EW_ALU_SRC_VALUE_EW_ALU_OPERAND, reg(y.getAluOperand())}});
-  p.write(R::SDP_D_DP_EW_MUL_CFG,
-          {{SDP_D_DP_EW_MUL_CFG_EW_MUL_SRC, kSrcReg}, {SDP_D_DP_EW_MUL_CFG_EW_MUL_CVT_BYPASS, 1}});
+  if (aluCvt) {
+    p.write(R::SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE,
+            {{SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE_EW_ALU_CVT_OFFSET, aluCvt.getOffset()}});
+    p.write(R::SDP_D_DP_EW_ALU_CVT_SCALE_VALUE,
+            {{SDP_D_DP_EW_ALU_CVT_SCALE_VALUE_EW_ALU_CVT_SCALE, aluCvt.getScale()}});
+    p.write(R::SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE,
+            {{SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE_EW_ALU_CVT_TRUNCATE, aluCvt.getShift()}});
+  }
+  p.write(R::SDP_D_DP_EW_MUL_CFG, {{SDP_D_DP_EW_MUL_CFG_EW_MUL_SRC, src(y.getMulOperand())},
+                                   {SDP_D_DP_EW_MUL_CFG_EW_MUL_CVT_BYPASS, !mulCvt}});
   p.write(R::SDP_D_DP_EW_MUL_SRC_VALUE,
           {{SDP_D_DP_EW_MUL_SRC_VALUE_EW_MUL_OPERAND, reg(y.getMulOperand())}});
+  if (mulCvt) {
+    p.write(R::SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE,
+            {{SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE_EW_MUL_CVT_OFFSET, mulCvt.getOffset()}});
+    p.write(R::SDP_D_DP_EW_MUL_CVT_SCALE_VALUE,
+            {{SDP_D_DP_EW_MUL_CVT_SCALE_VALUE_EW_MUL_CVT_SCALE, mulCvt.getScale()}});
+    p.write(R::SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE,
+            {{SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE_EW_MUL_CVT_TRUNCATE, mulCvt.getShift()}});
+  }
   p.write(R::SDP_D_DP_EW_TRUNCATE_VALUE, {{SDP_D_DP_EW_TRUNCATE_VALUE_EW_TRUNCATE, y.getTruncate()}});
 }
 
-/// The operand DMA of an X stage: BRDMA for BS, NRDMA for BN.
-struct XDmaRegs {
+/// The operand DMA of a stage: BRDMA for BS, NRDMA for BN, ERDMA for EW.
+struct OperandDmaRegs {
   R cfg, addrLow, addrHigh, lineStride, surfaceStride;
   CsbField disable, use, size, mode, ramType;
 };
-const XDmaRegs kBrdma{R::SDP_RDMA_D_BRDMA_CFG, R::SDP_RDMA_D_BS_BASE_ADDR_LOW,
+const OperandDmaRegs kBrdma{R::SDP_RDMA_D_BRDMA_CFG, R::SDP_RDMA_D_BS_BASE_ADDR_LOW,
                       R::SDP_RDMA_D_BS_BASE_ADDR_HIGH, R::SDP_RDMA_D_BS_LINE_STRIDE,
                       R::SDP_RDMA_D_BS_SURFACE_STRIDE, SDP_RDMA_D_BRDMA_CFG_BRDMA_DISABLE,
                       SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_USE, SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_SIZE,
                       SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_MODE, SDP_RDMA_D_BRDMA_CFG_BRDMA_RAM_TYPE};
-const XDmaRegs kNrdma{R::SDP_RDMA_D_NRDMA_CFG, R::SDP_RDMA_D_BN_BASE_ADDR_LOW,
+const OperandDmaRegs kNrdma{R::SDP_RDMA_D_NRDMA_CFG, R::SDP_RDMA_D_BN_BASE_ADDR_LOW,
                       R::SDP_RDMA_D_BN_BASE_ADDR_HIGH, R::SDP_RDMA_D_BN_LINE_STRIDE,
                       R::SDP_RDMA_D_BN_SURFACE_STRIDE, SDP_RDMA_D_NRDMA_CFG_NRDMA_DISABLE,
                       SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_USE, SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_SIZE,
                       SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_MODE, SDP_RDMA_D_NRDMA_CFG_NRDMA_RAM_TYPE};
+const OperandDmaRegs kErdma{R::SDP_RDMA_D_ERDMA_CFG, R::SDP_RDMA_D_EW_BASE_ADDR_LOW,
+                      R::SDP_RDMA_D_EW_BASE_ADDR_HIGH, R::SDP_RDMA_D_EW_LINE_STRIDE,
+                      R::SDP_RDMA_D_EW_SURFACE_STRIDE, SDP_RDMA_D_ERDMA_CFG_ERDMA_DISABLE,
+                      SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_USE, SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_SIZE,
+                      SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_MODE, SDP_RDMA_D_ERDMA_CFG_ERDMA_RAM_TYPE};
 
-/// The memory operand an X stage reads (the verifier allows one).
-std::optional<SdpMemOperand> memOf(SdpXAttr x) {
+/// The memory operand a stage (SdpXAttr, SdpYAttr) reads (the verifier
+/// allows one).
+template <typename Stage>
+std::optional<SdpMemOperand> memOf(Stage x) {
   if (!x)
     return std::nullopt;
   return x.getAluOperand().mem ? x.getAluOperand().mem : x.getMulOperand().mem;
 }
 
-/// Programs (or disables) one X stage's DMA; whether it reads memory.
-bool programXDma(SdpXAttr x, const XDmaRegs &r, const SdpMemSurfaces &mem, LayerProgram &p) {
+/// Programs (or disables) one stage's DMA; whether it reads memory.
+template <typename Stage>
+bool programDma(Stage x, const OperandDmaRegs &r, const SdpMemSurfaces &mem, LayerProgram &p) {
   std::optional<SdpMemOperand> m = memOf(x);
   if (!m) {
     p.write(r.cfg, {{r.disable, 1}});
@@ -224,10 +251,10 @@ void mlir::dla::trace::programSdpCore(Operation *o, bool onTheFly, const CubeAdd
 bool mlir::dla::trace::programSdpOperandDmas(Operation *o, const SdpMemSurfaces &mem,
                                              LayerProgram &p) {
   auto op = cast<SdpOp>(o);
-  bool bs = programXDma(op.getBsAttr(), kBrdma, mem, p);
-  bool bn = programXDma(op.getBnAttr(), kNrdma, mem, p);
-  p.write(R::SDP_RDMA_D_ERDMA_CFG, {{SDP_RDMA_D_ERDMA_CFG_ERDMA_DISABLE, 1}});
-  return bs || bn;
+  bool bs = programDma(op.getBsAttr(), kBrdma, mem, p);
+  bool bn = programDma(op.getBnAttr(), kNrdma, mem, p);
+  bool ew = programDma(op.getEwAttr(), kErdma, mem, p);
+  return bs || bn || ew;
 }
 
 /// SDP_RDMA's group: its mode, the operand DMAs, the cube it walks.
@@ -247,7 +274,7 @@ static void programSdpRdma(SdpOp op, bool onTheFly, const CubeAddress &cube,
 bool mlir::dla::trace::programSdpRdmaOnTheFly(Operation *o, const CubeAddress &out,
                                               const SdpMemSurfaces &mem, LayerProgram &p) {
   auto op = cast<SdpOp>(o);
-  if (!memOf(op.getBsAttr()) && !memOf(op.getBnAttr()))
+  if (!memOf(op.getBsAttr()) && !memOf(op.getBnAttr()) && !memOf(op.getEwAttr()))
     return false;
   // The data comes from CACC; SDP_RDMA reads only the operands, over the
   // output cube.
@@ -261,9 +288,6 @@ LogicalResult mlir::dla::trace::checkSdpProgrammable(Operation *o, const SdpMemS
     return op.emitOpError("has no register stages (bs, bn, ew): only the stage form is "
                           "programmed");
   SdpYAttr y = op.getEwAttr();
-  if (y && (y.getAluOperand().mem || y.getMulOperand().mem))
-    return op.emitOpError("reads a memory operand in ew: only bs and bn memory operands are "
-                          "programmed yet");
   // In EQL mode the SDP writes no data: it sets D_STATUS when a value
   // differs (NV_NVDLA_sdp.cpp SdpDataOperationThread, which also asserts
   // the identity output converter), so no result surface holds the 0 / 1
@@ -271,8 +295,8 @@ LogicalResult mlir::dla::trace::checkSdpProgrammable(Operation *o, const SdpMemS
   if (y && y.getAlu() == SdpAluAlgo::Eql)
     return op.emitOpError("compares in ew (alu = eql): NVDLA's SDP then writes no output, it "
                           "only reports in D_STATUS whether any value differed");
-  for (SdpXAttr x : {op.getBsAttr(), op.getBnAttr()}) {
-    std::optional<SdpMemOperand> m = memOf(x);
+  for (std::optional<SdpMemOperand> m :
+       {memOf(op.getBsAttr()), memOf(op.getBnAttr()), memOf(op.getEwAttr())}) {
     if (!m)
       continue;
     const AuxBoundLayout *layout = mem[static_cast<size_t>(*m)].layout;

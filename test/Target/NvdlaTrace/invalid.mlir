@@ -118,18 +118,6 @@ func.func @int16_atoms(%x: !f, %e: !e) -> !f {
 
 // -----
 
-!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
-!e = tensor<1x8x2x2xi8, #dla.eltwise<int8, config = nv_large>>
-module attributes {dla.target = #dla.target<nvdla, nv_large>} {
-func.func @ew_memory(%x: !f, %e: !e) -> !f {
-  // expected-error @below {{'dla.sdp' op reads a memory operand in ew: only bs and bn memory operands are programmed yet}}
-  %y = dla.sdp offline %x eltwise %e : !e ew <alu = sum, alu_operand = eltwise> : !f -> !f
-  return %y : !f
-}
-}
-
-// -----
-
 !f = tensor<1x8x300x300xi8, #dla.feature<int8, config = nv_small>>
 !w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
