@@ -1,5 +1,6 @@
 //===- dla-opt.cpp - mlir-opt with the dla dialect and passes -------------===//
 
+#include "BatchMode.h"
 #include "ModelDiagnostics.h"
 
 #include "dla/InitAllDialects.h"
@@ -15,6 +16,34 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
+
+static llvm::cl::opt<bool>
+    batch("batch",
+          llvm::cl::desc("Compile many inputs with these options in one process: reads lines "
+                         "INPUT<TAB>OUTPUT<TAB>DIAGNOSTICS from stdin, writes each one's "
+                         "standard error to DIAGNOSTICS and prints its exit code on stdout "
+                         "(dla-run-onnx's model lists)"),
+          llvm::cl::init(false));
+
+/// dla-opt INPUT -o OUTPUT with the parsed options; the exit code.
+static int runOne(llvm::StringRef inputFilename, llvm::StringRef outputFilename,
+                  DialectRegistry &registry, const MlirOptMainConfig &config) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
+  if (!input) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFilename, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
+  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
+}
 
 int main(int argc, char **argv) {
   DialectRegistry registry;
@@ -42,19 +71,9 @@ int main(int argc, char **argv) {
                                   level >= VerbosityLevel::ErrorsWarningsAndRemarks, notes);
     return base.setupPassPipeline(pm);
   });
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
-  if (!input) {
-    llvm::errs() << error << "\n";
-    return EXIT_FAILURE;
-  }
-  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFilename, &error);
-  if (!output) {
-    llvm::errs() << error << "\n";
-    return EXIT_FAILURE;
-  }
-  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
-    return EXIT_FAILURE;
-  output->keep();
-  return EXIT_SUCCESS;
+  if (batch)
+    return dla::runBatch([&](llvm::StringRef in, llvm::StringRef out) {
+      return runOne(in, out, registry, config);
+    });
+  return runOne(inputFilename, outputFilename, registry, config);
 }
