@@ -298,6 +298,47 @@ def test_entropy_clips_outliers():
     assert h.scale("max") * 127 == 60.0
 
 
+def _kl_by_bins(bins, i, levels=128):
+    """KL(P||Q) at threshold i as TensorRT's entropy calibration states it,
+    bin by bin (None where Q is empty)."""
+    total = bins.sum()
+    p = bins[:i].copy()
+    p[-1] += bins[i:].sum()
+    level = (np.arange(i) * levels) // i
+    nonzero = bins[:i] != 0
+    sums = np.bincount(level, weights=bins[:i], minlength=levels)
+    counts = np.bincount(level[nonzero], minlength=levels)
+    q = np.where(nonzero, sums[level] / np.maximum(counts[level], 1), 0.0)
+    if q.sum() == 0:
+        return None
+    p, q = p / total, q / q.sum()
+    mask = p > 0
+    if np.any(q[mask] == 0):
+        return np.inf
+    return float(np.sum(p[mask] * np.log(p[mask] / q[mask])))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_entropy_divergence_per_level_equals_per_bin(seed):
+    # Histograms with empty runs, an empty bin under the outliers, a long tail.
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(200, 900))
+    bins = np.floor(rng.exponential(50.0, n) * (rng.random(n) < 0.7)).astype(np.float64)
+    bins[int(rng.integers(0, n // 2)):][:int(rng.integers(0, 40))] = 0
+    bins[-1] = 3
+    cands = np.arange(128, n + 1)
+    got = calibrate.Histogram._kl(bins, bins.sum(), cands, 128)
+    for i, g in zip(cands, got):
+        want = _kl_by_bins(bins, i)
+        if want is None:
+            assert np.isnan(g), i
+        elif np.isinf(want):
+            assert np.isinf(g), i
+        else:
+            assert abs(g - want) <= 1e-9 * max(1.0, abs(want)), (i, g, want)
+    assert np.isinf(got).any() and np.isfinite(got).any()
+
+
 def test_entropy_small_tensors_keep_max():
     h = calibrate.Histogram()
     rng = np.random.default_rng(4)
