@@ -170,6 +170,8 @@ def main():
     p.add_argument("--jobs", "-j", type=int, default=len(os.sched_getaffinity(0)),
                    help="players run at once (default: the usable cores)")
     a = p.parse_args()
+    if a.jobs < 1:
+        p.error("--jobs must be at least 1")
     build = os.path.abspath(a.build)
     bin_dir = os.path.join(build, "bin")
     sys.path.insert(0, os.path.join(build, "python_packages"))
