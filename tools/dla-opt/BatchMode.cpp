@@ -5,7 +5,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdio>
 #include <fcntl.h>
 #include <iostream>
 #include <string>

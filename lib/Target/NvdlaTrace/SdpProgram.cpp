@@ -108,6 +108,33 @@ void programLut(const LutProgram &lut, LayerProgram &p) {
            {SDP_S_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_OFLOW_SHIFT, lut.loOflow.shift}});
 }
 
+/// The registers of one EW operand converter (ALU_CVT or MUL_CVT).
+struct EwCvtRegs {
+  R offset, scale, truncate;
+  CsbField offsetField, scaleField, truncateField;
+};
+const EwCvtRegs kEwAluCvt{R::SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE,
+                          R::SDP_D_DP_EW_ALU_CVT_SCALE_VALUE,
+                          R::SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE,
+                          SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE_EW_ALU_CVT_OFFSET,
+                          SDP_D_DP_EW_ALU_CVT_SCALE_VALUE_EW_ALU_CVT_SCALE,
+                          SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE_EW_ALU_CVT_TRUNCATE};
+const EwCvtRegs kEwMulCvt{R::SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE,
+                          R::SDP_D_DP_EW_MUL_CVT_SCALE_VALUE,
+                          R::SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE,
+                          SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE_EW_MUL_CVT_OFFSET,
+                          SDP_D_DP_EW_MUL_CVT_SCALE_VALUE_EW_MUL_CVT_SCALE,
+                          SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE_EW_MUL_CVT_TRUNCATE};
+
+/// A stated converter's values (its CFG's CVT_BYPASS says whether it applies).
+void programEwCvt(CvtAttr cvt, const EwCvtRegs &r, LayerProgram &p) {
+  if (!cvt)
+    return;
+  p.write(r.offset, {{r.offsetField, cvt.getOffset()}});
+  p.write(r.scale, {{r.scaleField, cvt.getScale()}});
+  p.write(r.truncate, {{r.truncateField, cvt.getShift()}});
+}
+
 void programY(SdpYAttr y, LayerProgram &p) {
   if (!y) {
     p.write(R::SDP_D_DP_EW_CFG, {{SDP_D_DP_EW_CFG_EW_BYPASS, 1},
@@ -133,26 +160,12 @@ void programY(SdpYAttr y, LayerProgram &p) {
                                    {SDP_D_DP_EW_ALU_CFG_EW_ALU_CVT_BYPASS, !aluCvt}});
   p.write(R::SDP_D_DP_EW_ALU_SRC_VALUE,
           {{SDP_D_DP_EW_ALU_SRC_VALUE_EW_ALU_OPERAND, reg(y.getAluOperand())}});
-  if (aluCvt) {
-    p.write(R::SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE,
-            {{SDP_D_DP_EW_ALU_CVT_OFFSET_VALUE_EW_ALU_CVT_OFFSET, aluCvt.getOffset()}});
-    p.write(R::SDP_D_DP_EW_ALU_CVT_SCALE_VALUE,
-            {{SDP_D_DP_EW_ALU_CVT_SCALE_VALUE_EW_ALU_CVT_SCALE, aluCvt.getScale()}});
-    p.write(R::SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE,
-            {{SDP_D_DP_EW_ALU_CVT_TRUNCATE_VALUE_EW_ALU_CVT_TRUNCATE, aluCvt.getShift()}});
-  }
+  programEwCvt(aluCvt, kEwAluCvt, p);
   p.write(R::SDP_D_DP_EW_MUL_CFG, {{SDP_D_DP_EW_MUL_CFG_EW_MUL_SRC, src(y.getMulOperand())},
                                    {SDP_D_DP_EW_MUL_CFG_EW_MUL_CVT_BYPASS, !mulCvt}});
   p.write(R::SDP_D_DP_EW_MUL_SRC_VALUE,
           {{SDP_D_DP_EW_MUL_SRC_VALUE_EW_MUL_OPERAND, reg(y.getMulOperand())}});
-  if (mulCvt) {
-    p.write(R::SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE,
-            {{SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE_EW_MUL_CVT_OFFSET, mulCvt.getOffset()}});
-    p.write(R::SDP_D_DP_EW_MUL_CVT_SCALE_VALUE,
-            {{SDP_D_DP_EW_MUL_CVT_SCALE_VALUE_EW_MUL_CVT_SCALE, mulCvt.getScale()}});
-    p.write(R::SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE,
-            {{SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE_EW_MUL_CVT_TRUNCATE, mulCvt.getShift()}});
-  }
+  programEwCvt(mulCvt, kEwMulCvt, p);
   p.write(R::SDP_D_DP_EW_TRUNCATE_VALUE, {{SDP_D_DP_EW_TRUNCATE_VALUE_EW_TRUNCATE, y.getTruncate()}});
 }
 
@@ -161,21 +174,36 @@ struct OperandDmaRegs {
   R cfg, addrLow, addrHigh, lineStride, surfaceStride;
   CsbField disable, use, size, mode, ramType;
 };
-const OperandDmaRegs kBrdma{R::SDP_RDMA_D_BRDMA_CFG, R::SDP_RDMA_D_BS_BASE_ADDR_LOW,
-                      R::SDP_RDMA_D_BS_BASE_ADDR_HIGH, R::SDP_RDMA_D_BS_LINE_STRIDE,
-                      R::SDP_RDMA_D_BS_SURFACE_STRIDE, SDP_RDMA_D_BRDMA_CFG_BRDMA_DISABLE,
-                      SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_USE, SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_SIZE,
-                      SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_MODE, SDP_RDMA_D_BRDMA_CFG_BRDMA_RAM_TYPE};
-const OperandDmaRegs kNrdma{R::SDP_RDMA_D_NRDMA_CFG, R::SDP_RDMA_D_BN_BASE_ADDR_LOW,
-                      R::SDP_RDMA_D_BN_BASE_ADDR_HIGH, R::SDP_RDMA_D_BN_LINE_STRIDE,
-                      R::SDP_RDMA_D_BN_SURFACE_STRIDE, SDP_RDMA_D_NRDMA_CFG_NRDMA_DISABLE,
-                      SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_USE, SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_SIZE,
-                      SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_MODE, SDP_RDMA_D_NRDMA_CFG_NRDMA_RAM_TYPE};
-const OperandDmaRegs kErdma{R::SDP_RDMA_D_ERDMA_CFG, R::SDP_RDMA_D_EW_BASE_ADDR_LOW,
-                      R::SDP_RDMA_D_EW_BASE_ADDR_HIGH, R::SDP_RDMA_D_EW_LINE_STRIDE,
-                      R::SDP_RDMA_D_EW_SURFACE_STRIDE, SDP_RDMA_D_ERDMA_CFG_ERDMA_DISABLE,
-                      SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_USE, SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_SIZE,
-                      SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_MODE, SDP_RDMA_D_ERDMA_CFG_ERDMA_RAM_TYPE};
+const OperandDmaRegs kBrdma{R::SDP_RDMA_D_BRDMA_CFG,
+                            R::SDP_RDMA_D_BS_BASE_ADDR_LOW,
+                            R::SDP_RDMA_D_BS_BASE_ADDR_HIGH,
+                            R::SDP_RDMA_D_BS_LINE_STRIDE,
+                            R::SDP_RDMA_D_BS_SURFACE_STRIDE,
+                            SDP_RDMA_D_BRDMA_CFG_BRDMA_DISABLE,
+                            SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_USE,
+                            SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_SIZE,
+                            SDP_RDMA_D_BRDMA_CFG_BRDMA_DATA_MODE,
+                            SDP_RDMA_D_BRDMA_CFG_BRDMA_RAM_TYPE};
+const OperandDmaRegs kNrdma{R::SDP_RDMA_D_NRDMA_CFG,
+                            R::SDP_RDMA_D_BN_BASE_ADDR_LOW,
+                            R::SDP_RDMA_D_BN_BASE_ADDR_HIGH,
+                            R::SDP_RDMA_D_BN_LINE_STRIDE,
+                            R::SDP_RDMA_D_BN_SURFACE_STRIDE,
+                            SDP_RDMA_D_NRDMA_CFG_NRDMA_DISABLE,
+                            SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_USE,
+                            SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_SIZE,
+                            SDP_RDMA_D_NRDMA_CFG_NRDMA_DATA_MODE,
+                            SDP_RDMA_D_NRDMA_CFG_NRDMA_RAM_TYPE};
+const OperandDmaRegs kErdma{R::SDP_RDMA_D_ERDMA_CFG,
+                            R::SDP_RDMA_D_EW_BASE_ADDR_LOW,
+                            R::SDP_RDMA_D_EW_BASE_ADDR_HIGH,
+                            R::SDP_RDMA_D_EW_LINE_STRIDE,
+                            R::SDP_RDMA_D_EW_SURFACE_STRIDE,
+                            SDP_RDMA_D_ERDMA_CFG_ERDMA_DISABLE,
+                            SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_USE,
+                            SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_SIZE,
+                            SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_MODE,
+                            SDP_RDMA_D_ERDMA_CFG_ERDMA_RAM_TYPE};
 
 /// The memory operand a stage (SdpXAttr, SdpYAttr) reads (the verifier
 /// allows one).

@@ -12,12 +12,19 @@
 // RUN: FileCheck %s --input-file=%t/b.err --check-prefix=ERR
 // RUN: wc -c < %t/a.err | FileCheck %s --check-prefix=EMPTY
 // RUN: not test -e %t/b.mlir
+// A line without its three fields, a diagnostics file that cannot be written:
+// RUN: %python -c "open('%t/short', 'w').write('%s\t%t/d.mlir\n')"
+// RUN: not dla-opt --batch < %t/short 2>&1 | FileCheck %s --check-prefix=SHORT
+// RUN: %python -c "open('%t/nodir', 'w').write('%s\t%t/e.mlir\t%t/missing/e.err\n')"
+// RUN: not dla-opt --batch < %t/nodir 2>&1 | FileCheck %s --check-prefix=NODIR
 
 // CODES: {{^}}0{{$}}
 // CODES-NEXT: {{^}}1{{$}}
 // CODES-NEXT: {{^}}0{{$}}
 // ERR: bad.mlir:1:14: error: expected non-function type
 // EMPTY: {{^}}0{{$}}
+// SHORT: dla-opt --batch: expected INPUT<TAB>OUTPUT<TAB>DIAGNOSTICS, got '{{.*}}dla-opt-batch.mlir{{.*}}d.mlir'
+// NODIR: dla-opt --batch: cannot write '{{.*}}missing/e.err'
 
 // Folded by --canonicalize in both runs.
 // CHECK-LABEL: func.func @sum
