@@ -9,6 +9,7 @@
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -74,6 +75,8 @@ void mlir::dla::buildLowerToMemrefPipeline(OpPassManager &pm,
   reference.skipStorageLayers = options.storageLayers;
   pm.addPass(createDLALowerToReference(reference));
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  // One loop nest per element-wise chain (a QuantizeLinear is ten ops).
+  pm.addNestedPass<func::FuncOp>(createDLAFuseElementwise());
   // Constants the layers read packed, every encoding materialized (relayouts
   // as loops over the storage, encoded layers in dla.on_storage), the rest
   // bufferized.
@@ -129,6 +132,9 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Descriptors to scalars: the JIT's -O0 instruction selection has no
+  // struct values.
+  pm.addNestedPass<LLVM::LLVMFuncOp>(createDLAFoldAggregates());
 }
 
 void mlir::dla::registerDLAPipelines() {

@@ -110,8 +110,12 @@ class Histogram:
         if self.range == 0.0:
             self.hist[0] += a.size
         else:
-            self.hist += np.histogram(a, bins=NBINS, range=(0.0, self.range))[0]
-            self.neg += np.histogram(a[x < 0], bins=NBINS, range=(0.0, self.range))[0]
+            # The negatives' and the others' histograms: each value's bin
+            # depends on it and the bins alone, so their sum is the whole.
+            neg = x < 0
+            below = np.histogram(a[neg], bins=NBINS, range=(0.0, self.range))[0]
+            self.hist += np.histogram(a[~neg], bins=NBINS, range=(0.0, self.range))[0] + below
+            self.neg += below
 
     def edge(self, i):
         return self.range * i / NBINS

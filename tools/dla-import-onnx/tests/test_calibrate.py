@@ -358,6 +358,26 @@ def test_histogram_range_doubling():
     assert h.hist[:NB2(h, 1.0)].sum() >= 999
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_histogram_bins_as_numpy_bins_them(seed):
+    """hist: numpy's histogram of |x| on [0, range); neg: of the negatives'
+    |x| (values on bin edges, the range's end, signed zeros, denormals)."""
+    rng = np.random.default_rng(seed)
+    h = calibrate.Histogram()
+    xs = [rng.standard_normal(5000).astype(np.float32) * np.float32(s) for s in (3, 1, 2)]
+    top = np.float32(np.abs(xs[0]).max())
+    for x in xs:
+        x[:64] = top * np.arange(-32, 32, dtype=np.float32) / np.float32(32)
+        x[64:69] = [0.0, -0.0, -top, 1e-40, -1e-40]
+        h.add(x)
+    assert h.range == float(top)  # one range: the sums compare directly
+    want = sum(np.histogram(np.abs(x), bins=calibrate.NBINS, range=(0.0, h.range))[0] for x in xs)
+    want_neg = sum(np.histogram(np.abs(x[x < 0]), bins=calibrate.NBINS, range=(0.0, h.range))[0]
+                   for x in xs)
+    assert (h.hist == want).all() and (h.neg == want_neg).all()
+    assert h.hist.sum() == 15000 and h.neg.sum() == sum(int(np.sum(x < 0)) for x in xs)
+
+
 def NB2(h, x):
     return int(np.ceil(x / h.range * len(h.hist))) + 1
 

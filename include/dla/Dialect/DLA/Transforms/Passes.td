@@ -395,6 +395,47 @@ def DLALowerBuffersToReference
     "::mlir::vector::VectorDialect"];
 }
 
+def DLAFuseElementwise : Pass<"dla-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse chains of element-wise linalg.generic ops on tensors into one";
+  let description = [{
+    A `linalg.generic` on tensors whose loops are all parallel and whose
+    result only one other such op reads (and reads it through an indexing
+    map the fusion can invert) is folded into that reader: one loop nest
+    computes the chain, with no tensor between its ops. The host part of a
+    quantized network is such chains (a QuantizeLinear's scale, clamp,
+    round-to-nearest-even by comparisons, zero point, clamp, cast: ten
+    ops, ten buffers, ten kernel calls each); so are the element-wise
+    layers a network leaves on the host. A `linalg.transpose` of host
+    tensors becomes the generic it is (a permuted map) and fuses likewise
+    (the NCHW / NHWC pair around an unfolded batch normalization); a
+    `tensor.collapse_shape` into such an op or a `tensor.expand_shape` of
+    its result folds into it (the op runs on the finer shape), so a chain
+    fuses across it. Upstream's
+    `linalg::populateElementwiseOpsFusionPatterns` does the fusion; unlike
+    `--linalg-fuse-elementwise-ops` this pass neither folds other ops nor
+    fuses into an op with reductions (`--dla-vectorize-kernels` recognizes
+    those in the form `tosa-to-linalg` writes) nor duplicates a producer
+    with several readers. Each scalar op keeps its operands, its order and
+    its type, so results are identical bit for bit (an f16 value is as
+    rounded in a register as in a buffer).
+
+    ```mlir
+    %s = linalg.generic {... ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+      ^bb0(%a: f32, %o: f32):
+        %m = arith.mulf %a, %k : f32
+        linalg.yield %m : f32
+    } -> tensor<8xf32>
+    %q = linalg.generic {... ["parallel"]} ins(%s : tensor<8xf32>) outs(%f : tensor<8xi32>) {
+      ^bb0(%a: f32, %o: i32):
+        %i = arith.fptosi %a : f32 to i32
+        linalg.yield %i : i32
+    } -> tensor<8xi32>
+    // becomes one linalg.generic: mulf, then fptosi, yield
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def DLAOutlineKernels : Pass<"dla-outline-kernels", "::mlir::ModuleOp"> {
   let summary = "Outline each linalg op on memrefs into a private function";
   let description = [{
@@ -516,6 +557,35 @@ def DLAFreeAfterLastUse : Pass<"dla-free-after-last-use", "::mlir::func::FuncOp"
     ```
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def DLAFoldAggregates : Pass<"dla-fold-aggregates"> {
+  let summary = "Replace each llvm.extractvalue of a known llvm.insertvalue by the value";
+  let description = [{
+    Runs on the LLVM dialect (nested on `llvm.func`). `--convert-to-llvm`
+    builds a memref descriptor (a struct: pointers, offset, sizes,
+    strides) with `llvm.insertvalue` for every buffer a network allocates
+    or views, and takes it apart again with `llvm.extractvalue` at every
+    call of a kernel: in a network's body most ops are these. Each
+    `llvm.extractvalue` whose element the chain of `llvm.insertvalue`
+    under it sets (the op's own folder, applied in place until it reaches
+    the value) is replaced by that value; the aggregates and constants
+    left unused are erased. Nothing else changes: a general
+    canonicalization of the module costs more than the JIT saves. What it
+    is for: the JIT's instruction selection at `-O0` (FastISel) has no
+    struct values and falls back to the slower SelectionDAG for every
+    block holding one (the int8 classifier's body: 3 times fewer ops, the
+    instruction selection of the whole module 1.7 times faster).
+
+    ```mlir
+    %d0 = llvm.insertvalue %p, %u[0] : !llvm.struct<(ptr, ptr, i64)>
+    %d1 = llvm.insertvalue %q, %d0[1] : !llvm.struct<(ptr, ptr, i64)>
+    %a = llvm.extractvalue %d1[1] : !llvm.struct<(ptr, ptr, i64)>
+    llvm.call @k(%a) : (!llvm.ptr) -> ()
+    // becomes
+    llvm.call @k(%q) : (!llvm.ptr) -> ()
+    ```
+  }];
 }
 
 def DLAFlattenGlobals : Pass<"dla-flatten-globals", "::mlir::ModuleOp"> {
