@@ -75,8 +75,6 @@ void mlir::dla::buildLowerToMemrefPipeline(OpPassManager &pm,
   reference.skipStorageLayers = options.storageLayers;
   pm.addPass(createDLALowerToReference(reference));
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  // One loop nest per element-wise chain (a QuantizeLinear is ten ops).
-  pm.addNestedPass<func::FuncOp>(createDLAFuseElementwise());
   // Constants the layers read packed, every encoding materialized (relayouts
   // as loops over the storage, encoded layers in dla.on_storage), the rest
   // bufferized.
