@@ -69,6 +69,24 @@ class Failure(Exception):
     """One line for the user, no traceback."""
 
 
+def histogram_bins(a, top):
+    """The bin of each value of `a` (float, >= 0) among NBINS equal bins of
+    [0, top], as np.histogram(a, NBINS, (0, top)) assigns them (its edges,
+    in its dtype, decide; the last bin is closed), and the mask of those in
+    range (NaN is not). np.histogram, for one binning shared by two
+    histograms and without its per-call edges and checks: the calibration's
+    216 tensors x 32 samples spent 1.2 s in it."""
+    edges = np.linspace(0.0, top, NBINS + 1, dtype=np.result_type(0.0, top, a))
+    keep = (a >= 0.0) & (a <= top)
+    if not keep.all():
+        a = a[keep]
+    i = (a * (NBINS / top)).astype(np.intp)  # a guess within one bin...
+    np.clip(i, 0, NBINS - 1, out=i)
+    i -= a < edges[i]  # ...which the edges settle
+    i += (a >= edges[i + 1]) & (i != NBINS - 1)
+    return i, keep
+
+
 class Histogram:
     """|x| over all samples: max and a histogram on [0, range); beside it
     the signed extremes and the histogram of the negative values' |x| on
@@ -110,12 +128,10 @@ class Histogram:
         if self.range == 0.0:
             self.hist[0] += a.size
         else:
-            # The negatives' and the others' histograms: each value's bin
-            # depends on it and the bins alone, so their sum is the whole.
-            neg = x < 0
-            below = np.histogram(a[neg], bins=NBINS, range=(0.0, self.range))[0]
-            self.hist += np.histogram(a[~neg], bins=NBINS, range=(0.0, self.range))[0] + below
-            self.neg += below
+            # One binning: the negatives' bins are some of all values' bins.
+            bins, keep = histogram_bins(a, self.range)
+            self.hist += np.bincount(bins, minlength=NBINS)
+            self.neg += np.bincount(bins[x[keep] < 0], minlength=NBINS)
 
     def edge(self, i):
         return self.range * i / NBINS

@@ -378,6 +378,24 @@ def test_histogram_bins_as_numpy_bins_them(seed):
     assert h.hist.sum() == 15000 and h.neg.sum() == sum(int(np.sum(x < 0)) for x in xs)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_histogram_bins_as_numpy_at_every_edge(dtype):
+    """histogram_bins against np.histogram on every bin edge and its two
+    neighbours, the range's ends, values past it and NaN."""
+    rng = np.random.default_rng(7)
+    for top in (float(dtype(3.1)), 1.0, float(dtype(1e-3)), float(dtype(7.7e4))):
+        edges = np.linspace(0.0, top, calibrate.NBINS + 1, dtype=dtype)
+        a = np.concatenate([edges, np.nextafter(edges, dtype(np.inf)),
+                            np.nextafter(edges, dtype(-np.inf)),
+                            np.abs(rng.standard_normal(3000)).astype(dtype) * dtype(top / 2),
+                            np.array([top * 2, np.nan, np.inf, 0.0], dtype)]).astype(dtype)
+        a = a[~(a < 0)]  # |x| only: nextafter(0, -inf) < 0
+        bins, keep = calibrate.histogram_bins(a, top)
+        want = np.histogram(a, bins=calibrate.NBINS, range=(0.0, top))[0]
+        assert (np.bincount(bins, minlength=calibrate.NBINS) == want).all()
+        assert int(keep.sum()) == int(want.sum()) == len(bins)
+
+
 def NB2(h, x):
     return int(np.ceil(x / h.range * len(h.hist))) + 1
 
