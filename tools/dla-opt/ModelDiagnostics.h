@@ -17,8 +17,10 @@ namespace mlir::dla {
 /// Registers, on `context`, the printer of diagnostics whose location names
 /// nodes (NameLoc); the others go on to the handlers registered before.
 /// `remarks` / `warnings`: whether those severities print (dla-opt's
-/// --mlir-diagnostic-verbosity-level), `notes` likewise.
-void registerModelDiagnostics(MLIRContext *context, bool warnings, bool remarks, bool notes);
+/// --mlir-diagnostic-verbosity-level), `notes` likewise. Returns the
+/// handler's ID (DiagnosticEngine::eraseHandler).
+DiagnosticEngine::HandlerID registerModelDiagnostics(MLIRContext *context, bool warnings,
+                                                     bool remarks, bool notes);
 
 } // namespace mlir::dla
 

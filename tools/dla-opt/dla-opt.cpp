@@ -1,6 +1,7 @@
 //===- dla-opt.cpp - mlir-opt with the dla dialect and passes -------------===//
 
 #include "BatchMode.h"
+#include "BatchSession.h"
 #include "ModelDiagnostics.h"
 
 #include "dla/InitAllDialects.h"
@@ -62,6 +63,13 @@ int main(int argc, char **argv) {
   if (config.shouldShowDialects() || config.shouldListPasses() ||
       config.shouldVerifyDiagnostics())
     return asMainReturnCode(MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+
+  // One context and pass manager for a batch's models (BatchSession.h).
+  if (batch && dla::BatchSession::supports(config)) {
+    dla::BatchSession session(registry, config);
+    return dla::runBatch(
+        [&](llvm::StringRef in, llvm::StringRef out) { return session.compile(in, out); });
+  }
 
   // Diagnostics at imported ONNX nodes name the node (ModelDiagnostics.h).
   VerbosityLevel level = config.getDiagnosticVerbosityLevel();

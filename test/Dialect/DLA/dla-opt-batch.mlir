@@ -17,11 +17,30 @@
 // RUN: not dla-opt --batch < %t/short 2>&1 | FileCheck %s --check-prefix=SHORT
 // RUN: %python -c "open('%t/nodir', 'w').write('%s\t%t/e.mlir\t%t/missing/e.err\n')"
 // RUN: not dla-opt --batch < %t/nodir 2>&1 | FileCheck %s --check-prefix=NODIR
+// The same list through MlirOptMain (--mlir-timing: a context per input):
+// RUN: dla-opt --batch --canonicalize --mlir-timing < %t/list | FileCheck %s --check-prefix=CODES
+// RUN: FileCheck %s --input-file=%t/c.mlir
+//
+// The inputs of a batch share one context and pass manager (BatchSession.h);
+// diagnostics at an imported model's nodes still name the node, go to their
+// own input's file, and are filtered by verbosity, a verifier error at
+// parsing included:
+// RUN: %python -c "d, t = '%S/Inputs/batch-node-', '%t/'; open(t + 'nodes', 'w').write(''.join('%%s\t%%s\t%%s\n' %% (d + i, t + o + '.mlir', t + o + '.err') for i, o in (('remark.mlir', 'r1'), ('error.mlir', 'e'), ('remark.mlir', 'r2'))))"
+// RUN: dla-opt --batch --dla-convert-tosa < %t/nodes | FileCheck %s --check-prefix=CODES
+// RUN: FileCheck %s --input-file=%t/r1.err --check-prefix=REMARK
+// RUN: FileCheck %s --input-file=%t/r2.err --check-prefix=REMARK
+// RUN: FileCheck %s --input-file=%t/e.err --check-prefix=NODE-ERROR
+// RUN: dla-opt --batch --dla-convert-tosa --mlir-diagnostic-verbosity-level=errors < %t/nodes \
+// RUN:   | FileCheck %s --check-prefix=CODES
+// RUN: wc -c < %t/r2.err | FileCheck %s --check-prefix=EMPTY
+// RUN: FileCheck %s --input-file=%t/e.err --check-prefix=NODE-ERROR
 
 // CODES: {{^}}0{{$}}
 // CODES-NEXT: {{^}}1{{$}}
 // CODES-NEXT: {{^}}0{{$}}
 // ERR: bad.mlir:1:14: error: expected non-function type
+// REMARK: m.onnx: node 'mm1': remark: stays on the host: its right operand is not a constant
+// NODE-ERROR: m.onnx: node 'add1': error: 'tosa.add' op requires the same element type for all operands and results
 // EMPTY: {{^}}0{{$}}
 // SHORT: dla-opt --batch: expected INPUT<TAB>OUTPUT<TAB>DIAGNOSTICS, got '{{.*}}dla-opt-batch.mlir{{.*}}d.mlir'
 // NODIR: dla-opt --batch: cannot write '{{.*}}missing/e.err'

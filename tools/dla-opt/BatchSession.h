@@ -1,0 +1,55 @@
+//===- BatchSession.h - dla-opt --batch in one context ----------*- C++ -*-===//
+//
+// dla-run-onnx's lists compile dozens of small models with one pipeline.
+// MlirOptMain gives each its own context and pass manager: the dialects load
+// again and every pass initializes again (the canonicalizer's pattern set of
+// every loaded op, the LLVM lowerings' type converters and patterns), which
+// on a one-layer model cost as much as running the passes. A session keeps
+// one context and one pass manager for the models of a batch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DLA_OPT_BATCHSESSION_H
+#define DLA_OPT_BATCHSESSION_H
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include <memory>
+
+namespace mlir::dla {
+
+class BatchSession {
+public:
+  BatchSession(DialectRegistry &registry, const MlirOptMainConfig &config);
+  ~BatchSession();
+
+  /// Whether a session does what MlirOptMain would with `config`: parse,
+  /// run the pipeline, print (text or bytecode), diagnostics at source and
+  /// model-node locations filtered by verbosity. The rest (expected-*
+  /// diagnostics, split inputs, reproducers, round trips, timing, remark
+  /// files, IRDL) goes through MlirOptMain.
+  static bool supports(const MlirOptMainConfig &config);
+
+  /// dla-opt INPUT -o OUTPUT: the exit code.
+  int compile(llvm::StringRef input, llvm::StringRef output);
+
+private:
+  /// A new context and pass manager: the first model, and after
+  /// `kResetBytes` of input (a context keeps every attribute it uniqued,
+  /// the constants of every model parsed).
+  LogicalResult reset();
+
+  static constexpr uint64_t kResetBytes = 64ull << 20;
+
+  DialectRegistry &registry;
+  const MlirOptMainConfig &config;
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<PassManager> pm;
+  uint64_t bytesInContext = 0;
+};
+
+} // namespace mlir::dla
+
+#endif // DLA_OPT_BATCHSESSION_H
