@@ -2,6 +2,7 @@
 
 #include "BatchMode.h"
 
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,4 +39,18 @@ int mlir::dla::runBatch(llvm::function_ref<int(llvm::StringRef, llvm::StringRef)
     llvm::outs().flush();
   }
   return 0;
+}
+
+bool mlir::dla::openInputOutput(llvm::StringRef inputFilename, llvm::StringRef outputFilename,
+                                std::unique_ptr<llvm::MemoryBuffer> &input,
+                                std::unique_ptr<llvm::ToolOutputFile> &output) {
+  std::string error;
+  input = openInputFile(inputFilename, &error);
+  if (input)
+    output = openOutputFile(outputFilename, &error);
+  if (!input || !output) {
+    llvm::errs() << error << "\n";
+    return false;
+  }
+  return true;
 }

@@ -11,6 +11,10 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <memory>
 
 namespace mlir::dla {
 
@@ -20,6 +24,12 @@ namespace mlir::dla {
 /// DIAGNOSTICS, then prints runOne's exit code and a newline on stdout.
 /// Returns 0, or 1 after a line without its three fields.
 int runBatch(llvm::function_ref<int(llvm::StringRef input, llvm::StringRef output)> runOne);
+
+/// Opens dla-opt's INPUT and OUTPUT ("-": standard input and output); false
+/// after printing why one cannot be.
+bool openInputOutput(llvm::StringRef inputFilename, llvm::StringRef outputFilename,
+                     std::unique_ptr<llvm::MemoryBuffer> &input,
+                     std::unique_ptr<llvm::ToolOutputFile> &output);
 
 } // namespace mlir::dla
 

@@ -1,17 +1,15 @@
 //===- BatchSession.cpp - dla-opt --batch in one context ------------------===//
 
 #include "BatchSession.h"
+#include "BatchMode.h"
 #include "ModelDiagnostics.h"
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Tools/ParseUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -29,7 +27,10 @@ bool BatchSession::supports(const MlirOptMainConfig &config) {
   return !config.shouldVerifyDiagnostics() && config.inputSplitMarker().empty() &&
          !config.shouldRunReproducer() && config.getReproducerFilename().empty() &&
          !config.shouldVerifyRoundtrip() && config.getIrdlFile().empty() &&
-         !config.shouldEmitRemarks() && !timing.isEnabled() && !config.shouldDumpPassPipeline();
+         !config.shouldEmitRemarks() && !timing.isEnabled() && !config.shouldDumpPassPipeline() &&
+         !config.getDebugConfig().isDebuggerActionHookEnabled() &&
+         config.getDebugConfig().getLogActionsTo().empty() &&
+         config.getDebugConfig().getProfileActionsTo().empty();
 }
 
 LogicalResult BatchSession::reset() {
@@ -68,17 +69,10 @@ static DiagnosticEngine::HandlerID registerVerbosityFilter(MLIRContext *context,
 }
 
 int BatchSession::compile(llvm::StringRef inputFilename, llvm::StringRef outputFilename) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
-  if (!input) {
-    llvm::errs() << error << "\n";
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  std::unique_ptr<llvm::ToolOutputFile> output;
+  if (!openInputOutput(inputFilename, outputFilename, input, output))
     return EXIT_FAILURE;
-  }
-  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFilename, &error);
-  if (!output) {
-    llvm::errs() << error << "\n";
-    return EXIT_FAILURE;
-  }
   if ((!pm || bytesInContext > kResetBytes) && failed(reset()))
     return EXIT_FAILURE;
   bytesInContext += input->getBufferSize();

@@ -29,7 +29,7 @@ public:
   /// run the pipeline, print (text or bytecode), diagnostics at source and
   /// model-node locations filtered by verbosity. The rest (expected-*
   /// diagnostics, split inputs, reproducers, round trips, timing, remark
-  /// files, IRDL) goes through MlirOptMain.
+  /// files, IRDL, action logs and debugger hooks) goes through MlirOptMain.
   static bool supports(const MlirOptMainConfig &config);
 
   /// dla-opt INPUT -o OUTPUT: the exit code.

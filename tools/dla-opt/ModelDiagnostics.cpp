@@ -68,9 +68,8 @@ static void print(Location loc, StringRef where, const Twine &message,
   llvm::SMDiagnostic(place, kindOf(severity), message.str()).print(nullptr, llvm::errs());
 }
 
-DiagnosticEngine::HandlerID mlir::dla::registerModelDiagnostics(MLIRContext *context,
-                                                                bool warnings, bool remarks,
-                                                                bool notes) {
+DiagnosticEngine::HandlerID mlir::dla::registerModelDiagnostics(MLIRContext *context, bool warnings,
+                                                                bool remarks, bool notes) {
   return context->getDiagEngine().registerHandler([=](Diagnostic &diag) -> LogicalResult {
     std::string where = describe(diag.getLocation());
     if (where.empty())

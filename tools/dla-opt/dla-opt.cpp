@@ -10,7 +10,6 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -29,17 +28,10 @@ static llvm::cl::opt<bool>
 /// dla-opt INPUT -o OUTPUT with the parsed options; the exit code.
 static int runOne(llvm::StringRef inputFilename, llvm::StringRef outputFilename,
                   DialectRegistry &registry, const MlirOptMainConfig &config) {
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
-  if (!input) {
-    llvm::errs() << error << "\n";
+  std::unique_ptr<llvm::MemoryBuffer> input;
+  std::unique_ptr<llvm::ToolOutputFile> output;
+  if (!dla::openInputOutput(inputFilename, outputFilename, input, output))
     return EXIT_FAILURE;
-  }
-  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(outputFilename, &error);
-  if (!output) {
-    llvm::errs() << error << "\n";
-    return EXIT_FAILURE;
-  }
   if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
     return EXIT_FAILURE;
   output->keep();
