@@ -22,7 +22,9 @@ static llvm::cl::opt<bool>
           llvm::cl::desc("Compile many inputs with these options in one process: reads lines "
                          "INPUT<TAB>OUTPUT<TAB>DIAGNOSTICS from stdin, writes each one's "
                          "standard error to DIAGNOSTICS and prints its exit code on stdout "
-                         "(dla-run-onnx's model lists)"),
+                         "(dla-run-onnx's model lists); the inputs share one context and one "
+                         "pass manager unless an option needs MlirOptMain's own (timing, "
+                         "-verify-diagnostics, -split-input-file, reproducers)"),
           llvm::cl::init(false));
 
 /// dla-opt INPUT -o OUTPUT with the parsed options; the exit code.
