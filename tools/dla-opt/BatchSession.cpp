@@ -6,7 +6,6 @@
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/AsmState.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Tools/ParseUtilities.h"
 #include "llvm/Support/SourceMgr.h"
@@ -33,14 +32,19 @@ bool BatchSession::supports(const MlirOptMainConfig &config) {
          config.getDebugConfig().getProfileActionsTo().empty();
 }
 
-LogicalResult BatchSession::reset() {
+void BatchSession::resetContext() {
   pm.reset();
   // Threading as --mlir-disable-threading says, one thread pool for all.
   context = std::make_unique<MLIRContext>(registry);
   context->allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
   bytesInContext = 0;
-  auto fresh = std::make_unique<PassManager>(context.get(), ModuleOp::getOperationName(),
-                                             OpPassManager::Nesting::Implicit);
+}
+
+LogicalResult BatchSession::preparePassManager(OperationName anchor) {
+  if (pm && pm->getOpName() == anchor.getStringRef())
+    return success();
+  pm.reset();
+  auto fresh = std::make_unique<PassManager>(anchor, OpPassManager::Nesting::Implicit);
   fresh->enableVerifier(config.shouldVerifyPasses());
   if (failed(applyPassManagerCLOptions(*fresh)) || failed(config.setupPassPipeline(*fresh)))
     return failure();
@@ -73,8 +77,8 @@ int BatchSession::compile(llvm::StringRef inputFilename, llvm::StringRef outputF
   std::unique_ptr<llvm::ToolOutputFile> output;
   if (!openInputOutput(inputFilename, outputFilename, input, output))
     return EXIT_FAILURE;
-  if ((!pm || bytesInContext > kResetBytes) && failed(reset()))
-    return EXIT_FAILURE;
+  if (!context || bytesInContext > kResetBytes)
+    resetContext();
   bytesInContext += input->getBufferSize();
 
   auto sourceMgr = std::make_shared<llvm::SourceMgr>();
@@ -98,11 +102,7 @@ int BatchSession::compile(llvm::StringRef inputFilename, llvm::StringRef outputF
     OwningOpRef<Operation *> op =
         parseSourceFileForTool(sourceMgr, parseConfig, !config.shouldUseExplicitModule());
     context->enableMultithreading(threading);
-    if (!op)
-      return failure();
-    if (!isa<ModuleOp>(*op))
-      return op->emitError("dla-opt --batch: expected a builtin.module at the top");
-    if (failed(pm->run(*op)))
+    if (!op || failed(preparePassManager(op->getName())) || failed(pm->run(*op)))
       return failure();
     if (config.shouldEmitBytecode()) {
       BytecodeWriterConfig writerConfig(fallbackResourceMap);

@@ -34,11 +34,23 @@
 // RUN:   | FileCheck %s --check-prefix=CODES
 // RUN: wc -c < %t/r2.err | FileCheck %s --check-prefix=EMPTY
 // RUN: FileCheck %s --input-file=%t/e.err --check-prefix=NODE-ERROR
+//
+// Without the implicit module the pipeline anchors on each input's top-level
+// op, as MlirOptMain's does: a func.func, then a module (dla-opt-batch.mlir
+// itself), then a func.func again.
+// RUN: %python -c "open('%t/func.mlir', 'w').write('func.func @f() -> i32 {\n  %%a = arith.constant 2 : i32\n  %%b = arith.addi %%a, %%a : i32\n  return %%b : i32\n}\n'); open('%t/top', 'w').write(''.join('%%s\t%%s\t%%s\n' %% (i, '%t/' + o + '.mlir', '%t/' + o + '.err') for i, o in (('%t/func.mlir', 'f1'), ('%t/a.mlir', 'm'), ('%t/func.mlir', 'f2'))))"
+// RUN: dla-opt --batch --no-implicit-module --canonicalize < %t/top | FileCheck %s --check-prefix=CODES3
+// RUN: FileCheck %s --input-file=%t/f2.mlir --check-prefix=TOP
+// RUN: FileCheck %s --input-file=%t/m.mlir
 
 // CODES: {{^}}0{{$}}
 // CODES-NEXT: {{^}}1{{$}}
 // CODES-NEXT: {{^}}0{{$}}
 // ERR: bad.mlir:1:14: error: expected non-function type
+// CODES3-COUNT-3: {{^}}0{{$}}
+// TOP: func.func @f() -> i32 {
+// TOP-NEXT: %[[C:.*]] = arith.constant 4 : i32
+// TOP-NEXT: return %[[C]]
 // REMARK: m.onnx: node 'mm1': remark: stays on the host: its right operand is not a constant
 // NODE-ERROR: m.onnx: node 'add1': error: 'tosa.add' op requires the same element type for all operands and results
 // EMPTY: {{^}}0{{$}}
