@@ -130,6 +130,9 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Many results (a calibration's every activation) through the C
+  // interface's pointer rather than one struct of thousands of scalars.
+  pm.addPass(createDLAResultsThroughPointer());
   // Descriptors to scalars: the JIT's -O0 instruction selection has no
   // struct values.
   pm.addNestedPass<LLVM::LLVMFuncOp>(createDLAFoldAggregates());
