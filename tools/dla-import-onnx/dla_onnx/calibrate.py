@@ -131,7 +131,10 @@ class Histogram:
             # One binning: the negatives' bins are some of all values' bins.
             bins, keep = histogram_bins(a, self.range)
             self.hist += np.bincount(bins, minlength=NBINS)
-            self.neg += np.bincount(bins[x[keep] < 0], minlength=NBINS)
+            below = x < 0
+            if len(bins) != len(x):  # NaN dropped
+                below = below[keep]
+            self.neg += np.bincount(bins[below], minlength=NBINS)
 
     def edge(self, i):
         return self.range * i / NBINS
@@ -388,7 +391,7 @@ def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=1, qui
     # model: for its offload summary, which a host-only compile skips).
     args = types.SimpleNamespace(tosa=None, target="nv_full", precision="fp16", offload=False,
                                  layouts=False, reference_layers=False, compression=False,
-                                 winograd=False, print_pipeline=False,
+                                 winograd=False, print_pipeline=False, verify_each=False,
                                  save_mlir=None, opt_level=opt_level, prefix="", allow_host=True,
                                  model=model_path, cbuf_banks=0, cbuf_bank_entries=0)
     stats = {}
