@@ -443,17 +443,11 @@ DlaStatus dlaDenseResourceAttrGetBlob(MlirAttribute attr, MlirStringRef *key, co
 //===----------------------------------------------------------------------===//
 
 const char *dlaOperationGetHardwareUnit(MlirOperation op) {
-  auto layer = dyn_cast_or_null<PrecisionConversionOpInterface>(unwrap(op));
+  auto layer = dyn_cast_or_null<LayerOpInterface>(unwrap(op));
   if (!layer)
     return nullptr;
-  // A query that fails would emit its diagnostic: swallowed here, the
-  // answer is just "no unit".
-  ScopedDiagnosticHandler quiet(layer->getContext(), [](Diagnostic &) { return success(); });
-  FailureOr<fmt::nvdla::ConversionQuery> query = layer.getConversionQuery();
-  if (failed(query))
-    return nullptr;
   // getHardwareUnit returns views of string literals: NUL-terminated.
-  return fmt::nvdla::getHardwareUnit(query->layer).data();
+  return layer.getHardwareUnit().data();
 }
 
 //===----------------------------------------------------------------------===//

@@ -27,7 +27,7 @@ void mlir::dla::buildCompilePipeline(OpPassManager &pm, const CompileOptions &op
     pm.addNestedPass<func::FuncOp>(tosa::createTosaOptionalDecompositionsPass());
     DLAConvertTosaOptions convert;
     if (!options.target.empty())
-      convert.config = options.target;
+      convert.targetOption = options.target;
     convert.precision = options.precision;
     convert.summary = options.summary;
     pm.addPass(createDLAConvertTosa(convert));

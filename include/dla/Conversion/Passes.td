@@ -69,8 +69,11 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     "::mlir::tosa::TosaDialect",
   ];
   let options = [
-    Option<"config", "config", "std::string", /*default=*/"\"nv_full\"",
-           "NVDLA hardware configuration (nv_full, nv_large, nv_small)">,
+    Option<"targetOption", "target", "std::string", /*default=*/"\"\"",
+           "NVDLA target (nv_full, nv_large, nv_small or nvdla:<config>); default: "
+           "the module's dla.target, else nv_full. Recorded on the module as dla.target">,
+    Option<"config", "config", "std::string", /*default=*/"\"\"",
+           "Deprecated alias of target (warns)">,
     Option<"precision", "precision", "::dlaformat::nvdla::Precision",
            /*default=*/"::dlaformat::nvdla::Precision::Fp16",
            "Precision the offloaded layers compute in; floating-point networks "

@@ -132,10 +132,6 @@ Value tosa_to_dla::emitDepthwiseSlices(
 // Constants
 //===----------------------------------------------------------------------===//
 
-namespace {
-int64_t elementBytes(Type type) { return (type.getIntOrFloatBitWidth() + 7) / 8; }
-} // namespace
-
 bool tosa_to_dla::isReadableConstant(Value v) {
   ElementsAttr attr;
   if (!matchPattern(v, m_Constant(&attr)))
@@ -146,13 +142,13 @@ bool tosa_to_dla::isReadableConstant(Value v) {
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
     AsmResourceBlob *blob = resource.getRawHandle().getBlob();
     return blob && static_cast<int64_t>(blob->getData().size()) ==
-                       attr.getNumElements() * elementBytes(element);
+                       attr.getNumElements() * getElementBytes(element);
   }
   return isa<DenseElementsAttr>(attr);
 }
 
 int64_t tosa_to_dla::byteWidth(Type type) {
-  return (getElementTypeOrSelf(type).getIntOrFloatBitWidth() + 7) / 8;
+  return getElementBytes(getElementTypeOrSelf(type));
 }
 
 std::vector<char> tosa_to_dla::readConstantBytes(Value v) {

@@ -180,6 +180,35 @@ std::string tosa_to_dla::whyNotDepthwise(tosa::DepthwiseConv2DOp op,
   return whyNotConvolution(op, target);
 }
 
-void tosa_to_dla::populateConvPatterns(RewritePatternSet &patterns, const OffloadTarget &target) {
+int64_t tosa_to_dla::macsPerOutput(Operation *op, int64_t perOutput) {
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return out && out.hasStaticShape() ? out.getNumElements() * perOutput : 0;
+}
+
+namespace {
+/// Products per output of an OHWI (conv2d, transpose_conv2d) or HWCM
+/// (depthwise) weight.
+template <typename OpTy>
+int64_t convMacs(OpTy op) {
+  auto weight = cast<RankedTensorType>(op.getWeight().getType());
+  if (!weight.hasStaticShape())
+    return 0;
+  ArrayRef<int64_t> k = weight.getShape();
+  return macsPerOutput(op, std::is_same_v<OpTy, tosa::DepthwiseConv2DOp>
+                               ? k[0] * k[1]
+                               : k[1] * k[2] * k[3]);
+}
+
+std::string whyNotTransposeConv(tosa::TransposeConv2DOp, const OffloadTarget &) {
+  return "dla.conv has no deconvolution mode";
+}
+} // namespace
+
+void tosa_to_dla::populateConvPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                                       const OffloadTarget &target) {
   patterns.add<ConvToDLA, DepthwiseToDLA>(patterns.getContext(), target);
+  rules.add<tosa::Conv2DOp>(whyNotConv, convMacs<tosa::Conv2DOp>);
+  rules.add<tosa::DepthwiseConv2DOp>(whyNotDepthwise, convMacs<tosa::DepthwiseConv2DOp>);
+  // No pattern (yet): --dla-compile decomposes it into a conv2d first.
+  rules.add<tosa::TransposeConv2DOp>(whyNotTransposeConv, convMacs<tosa::TransposeConv2DOp>);
 }

@@ -25,32 +25,18 @@ namespace {
 struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
   using DLAConvertTosaBase::DLAConvertTosaBase;
 
-  LogicalResult initialize(MLIRContext *context) override {
-    ::dlaformat::Expected<nv::HardwareConfig> hw = nv::lookupHardwareConfig(config);
-    if (!hw)
-      return emitError(UnknownLoc::get(context), "--dla-convert-tosa: ") << hw.message();
-    // A precision the configuration does not compute is the user's
-    // mistake, not a reason to leave every layer on the host.
-    if (std::string why = nv::whyNotPrecision(*hw, precision); !why.empty())
-      return emitError(UnknownLoc::get(context), "--dla-convert-tosa: precision=")
-             << ::dlaformat::enumName(precision.getValue()) << ": " << why;
-    target = OffloadTarget{*hw, precision};
-    RewritePatternSet set(context);
-    populateConvPatterns(set, target);
-    populatePoolPatterns(set, target);
-    populateSdpPatterns(set, target);
-    populateQuantizedPatterns(set, target);
-    populateMatMulPatterns(set, target);
-    populateProductPatterns(set, target);
-    populateSdpFusionPatterns(set, target);
-    populateCleanupPatterns(set);
-    patterns = std::move(set);
-    return success();
-  }
-
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(applyPatternsGreedily(module, patterns))) {
+    FailureOr<OffloadTarget> resolved = resolveTarget(module);
+    if (failed(resolved))
+      return signalPassFailure();
+    // The same target for the passes after this one.
+    module->setAttr(TargetAttr::kAttrName,
+                    TargetAttr::get(module.getContext(),
+                                    ::dlaformat::Target{::dlaformat::Accelerator::Nvdla,
+                                                        resolved->config.kind}));
+    preparePatterns(module.getContext(), *resolved);
+    if (failed(applyPatternsGreedily(module, *patterns))) {
       module.emitError("--dla-convert-tosa did not converge");
       return signalPassFailure();
     }
@@ -58,7 +44,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     module.walk([&](Operation *op) {
       if (!isa<tosa::TosaDialect>(op->getDialect()))
         return;
-      if (std::optional<std::string> why = explainHostOp(op, target)) {
+      if (std::optional<std::string> why = explainHostOp(op, rules, target)) {
         // By location: op->emitRemark would attach the op printed, which
         // numbers the whole module each time (quadratic on a network).
         mlir::emitRemark(op->getLoc(), "stays on the host: ") << *why;
@@ -70,6 +56,55 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     remarkBatches(module);
   }
 
+  /// The `target` option (or its deprecated alias `config`), else the
+  /// module's dla.target, else nv_full: an NVDLA configuration, with a
+  /// precision it computes.
+  FailureOr<OffloadTarget> resolveTarget(ModuleOp module) {
+    std::string option = targetOption;
+    if (!config.empty()) {
+      mlir::emitWarning(module.getLoc(), "--dla-convert-tosa: 'config' is deprecated, use "
+                                         "'target=")
+          << config << "'";
+      if (!option.empty() && option != config)
+        return module.emitError() << "--dla-convert-tosa: target=" << option
+                                  << " and config=" << config << " name different targets";
+      option = config;
+    }
+    FailureOr<::dlaformat::Target> resolved = TargetAttr::resolve(module, option);
+    if (failed(resolved))
+      return failure();
+    if (resolved->accelerator != ::dlaformat::Accelerator::Nvdla)
+      return module.emitError() << "--dla-convert-tosa offloads onto NVDLA, the target is "
+                                << resolved->toString();
+    const nv::HardwareConfig &hw = nv::getHardwareConfig(resolved->config);
+    // A precision the configuration does not compute is the user's
+    // mistake, not a reason to leave every layer on the host.
+    if (std::string why = nv::whyNotPrecision(hw, precision); !why.empty())
+      return module.emitError() << "--dla-convert-tosa: precision="
+                                << ::dlaformat::enumName(precision.getValue()) << ": " << why;
+    return OffloadTarget{hw, precision};
+  }
+
+  /// The patterns and rules of `offload`, built once per target (a batch
+  /// of modules for one target shares them).
+  void preparePatterns(MLIRContext *context, const OffloadTarget &offload) {
+    if (patterns && target.config.kind == offload.config.kind &&
+        target.precision == offload.precision)
+      return;
+    target = offload;
+    rules = OffloadRules();
+    RewritePatternSet set(context);
+    populateConvPatterns(set, rules, target);
+    populatePoolPatterns(set, rules, target);
+    populateSdpPatterns(set, rules, target);
+    populateQuantizedPatterns(set, rules, target);
+    populateMatMulPatterns(set, rules, target);
+    populateProductPatterns(set, target);
+    populateSdpFusionPatterns(set, target);
+    populateCleanupPatterns(set);
+    patterns = std::make_shared<FrozenRewritePatternSet>(std::move(set));
+  }
+
   /// Layers on several images where the convolution has no batch mode: each
   /// image is a hardware layer of its own (NVIDIA's compiler's
   /// handleMultiBatch), which the user should know of.
@@ -78,7 +113,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     if (why.empty())
       return;
     int64_t layers = 0, hardwareLayers = 0, most = 0;
-    module.walk([&](PrecisionConversionOpInterface op) {
+    module.walk([&](LayerOpInterface op) {
       auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
       if (op.getFusedProducer() || !out || out.getRank() != 4 || out.isDynamicDim(0) ||
           out.getDimSize(0) < 2)
@@ -93,55 +128,20 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
           << ", so each runs as one hardware layer per image (" << hardwareLayers << " in all)";
   }
 
-  /// Multiply-accumulates of a convolution-like op from its result and
-  /// weight shapes (N OH OW K x C R S of a KCRS / OHWI weight), else 0.
-  static int64_t macs(Operation *op) {
-    auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!out || !out.hasStaticShape())
-      return 0;
-    auto weightMacs = [&](Value w, int64_t perOutput) -> int64_t {
-      auto type = dyn_cast<RankedTensorType>(w.getType());
-      if (!type || !type.hasStaticShape())
-        return 0;
-      return out.getNumElements() * perOutput;
-    };
-    if (auto c = dyn_cast<ConvOp>(op)) {
-      ArrayRef<int64_t> k = c.getWeight().getType().getShape();
-      return weightMacs(c.getWeight(), k[1] * k[2] * k[3]);
-    }
-    if (auto c = dyn_cast<tosa::Conv2DOp>(op)) {
-      auto k = cast<RankedTensorType>(c.getWeight().getType()).getShape();
-      return weightMacs(c.getWeight(), k[1] * k[2] * k[3]);
-    }
-    if (auto c = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
-      auto k = cast<RankedTensorType>(c.getWeight().getType()).getShape();
-      return weightMacs(c.getWeight(), k[0] * k[1]);
-    }
-    if (auto c = dyn_cast<tosa::TransposeConv2DOp>(op)) {
-      auto k = cast<RankedTensorType>(c.getWeight().getType()).getShape();
-      return weightMacs(c.getWeight(), k[1] * k[2] * k[3]);
-    }
-    if (auto m = dyn_cast<tosa::MatMulOp>(op)) {
-      auto a = cast<RankedTensorType>(m.getA().getType());
-      return a.hasStaticShape() ? out.getNumElements() * a.getDimSize(2) : 0;
-    }
-    return 0;
-  }
-
   void emitSummary(ModuleOp module, int64_t hostLayers) {
     int64_t layers = 0, onMacs = 0, hostMacs = 0;
     module.walk([&](Operation *op) {
-      if (isa<PrecisionConversionOpInterface>(op)) { // every dla layer op
+      if (auto layer = dyn_cast<LayerOpInterface>(op)) {
         ++layers;
-        onMacs += macs(op);
-      } else if (isa<tosa::TosaDialect>(op->getDialect())) {
-        hostMacs += macs(op);
+        onMacs += layer.getMacs();
+      } else if (const OffloadRules::Rule *rule = rules.lookup(op); rule && rule->macs) {
+        hostMacs += rule->macs(op);
       }
     });
     const int64_t total = onMacs + hostMacs;
     InFlightDiagnostic d = mlir::emitRemark(module.getLoc(), "dla-convert-tosa: ");
-    d << layers << " of " << layers + hostLayers << " layers on " << config << " "
-      << ::dlaformat::enumName(precision.getValue());
+    d << layers << " of " << layers + hostLayers << " layers on "
+      << target.config.name << " " << ::dlaformat::enumName(target.precision);
     if (total) {
       llvm::SmallString<16> share;
       llvm::raw_svector_ostream(share) << llvm::format("%.1f", 100.0 * onMacs / total);
@@ -151,6 +151,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
   }
 
   OffloadTarget target{nv::getDefaultHardwareConfig(), nv::Precision::Fp16};
-  FrozenRewritePatternSet patterns;
+  OffloadRules rules;
+  std::shared_ptr<FrozenRewritePatternSet> patterns;
 };
 } // namespace

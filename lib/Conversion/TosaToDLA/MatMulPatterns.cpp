@@ -192,7 +192,15 @@ std::string tosa_to_dla::whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &ta
       nv::ConvMode::Direct, nv::featureInput(target.precision), target.precision));
 }
 
-void tosa_to_dla::populateMatMulPatterns(RewritePatternSet &patterns,
+static int64_t matMulMacs(tosa::MatMulOp op) {
+  auto a = cast<RankedTensorType>(op.getA().getType());
+  return a.hasStaticShape() ? macsPerOutput(op, a.getDimSize(2)) : 0;
+}
+
+void tosa_to_dla::populateMatMulPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                          const OffloadTarget &target) {
   patterns.add<MatMulToConv, QuantizedMatMulToConv>(patterns.getContext(), target);
+  rules.add<tosa::MatMulOp>(
+      static_cast<std::string (*)(tosa::MatMulOp, const OffloadTarget &)>(whyNotMatMul),
+      matMulMacs);
 }

@@ -122,7 +122,10 @@ std::string tosa_to_dla::whyNotAvgPool(tosa::AvgPool2dOp op, const OffloadTarget
   return whyNotPool(op, target);
 }
 
-void tosa_to_dla::populatePoolPatterns(RewritePatternSet &patterns, const OffloadTarget &target) {
+void tosa_to_dla::populatePoolPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                                       const OffloadTarget &target) {
   patterns.add<PoolToDLA<tosa::MaxPool2dOp, PoolKind::Max>,
                PoolToDLA<tosa::AvgPool2dOp, PoolKind::Average>>(patterns.getContext(), target);
+  rules.add<tosa::MaxPool2dOp>(whyNotMaxPool);
+  rules.add<tosa::AvgPool2dOp>(whyNotAvgPool);
 }

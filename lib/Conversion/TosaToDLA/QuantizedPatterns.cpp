@@ -605,7 +605,8 @@ bool tosa_to_dla::isFusedQuantizedRelu(tosa::ClampOp clamp, const OffloadTarget 
          whyNotRescale(rescale, target).empty();
 }
 
-void tosa_to_dla::populateQuantizedPatterns(RewritePatternSet &patterns,
+void tosa_to_dla::populateQuantizedPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                             const OffloadTarget &target) {
   patterns.add<QuantizedConvToDLA, QuantizedAddToSdp>(patterns.getContext(), target);
+  rules.add<tosa::RescaleOp>(whyNotRescale);
 }

@@ -454,8 +454,12 @@ std::string tosa_to_dla::whyNotMul(tosa::MulOp op, const OffloadTarget &target) 
   return sdpCheck(target);
 }
 
-void tosa_to_dla::populateSdpPatterns(RewritePatternSet &patterns, const OffloadTarget &target) {
+void tosa_to_dla::populateSdpPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                                      const OffloadTarget &target) {
   patterns.add<ClampToSdp, AddToSdp, MulToSdp>(patterns.getContext(), target);
+  rules.add<tosa::ClampOp>(whyNotClamp);
+  rules.add<tosa::AddOp>(whyNotAdd);
+  rules.add<tosa::MulOp>(whyNotMul);
 }
 
 void tosa_to_dla::populateSdpFusionPatterns(RewritePatternSet &patterns,

@@ -15,6 +15,9 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
 
 #include <optional>
 #include <string>
@@ -98,6 +101,46 @@ std::optional<std::vector<float>> readPerChannelConstant(Value v, int64_t channe
 // Patterns and their reasons.
 //===----------------------------------------------------------------------===//
 
+/// What --dla-convert-tosa knows of each TOSA op it offloads, by op name:
+/// why an instance stays on the host (empty: nothing stops it) and the
+/// multiply-accumulates it computes. The populate functions add a rule
+/// beside their patterns, so an op that gains a pattern gains its host
+/// remark and its share in the summary in the same place.
+class OffloadRules {
+public:
+  struct Rule {
+    std::function<std::string(Operation *, const OffloadTarget &)> whyNot;
+    std::function<int64_t(Operation *)> macs;
+  };
+
+  /// The rule of `OpTy`: `whyNot` as its patterns refuse, `macs` (none: 0).
+  template <typename OpTy>
+  void add(std::string (*whyNot)(OpTy, const OffloadTarget &),
+           int64_t (*macs)(OpTy) = nullptr) {
+    Rule rule;
+    rule.whyNot = [whyNot](Operation *op, const OffloadTarget &target) {
+      return whyNot(cast<OpTy>(op), target);
+    };
+    if (macs)
+      rule.macs = [macs](Operation *op) { return macs(cast<OpTy>(op)); };
+    bool added = rules.try_emplace(OpTy::getOperationName(), std::move(rule)).second;
+    assert(added && "one rule per op");
+    (void)added;
+  }
+  /// The rule of `op`'s name, or null.
+  const Rule *lookup(Operation *op) const {
+    auto it = rules.find(op->getName().getStringRef());
+    return it == rules.end() ? nullptr : &it->second;
+  }
+
+private:
+  llvm::StringMap<Rule> rules;
+};
+
+/// Multiply-accumulates of an op whose result elements are each a sum of
+/// `perOutput` products (0 for shapes that are not static).
+int64_t macsPerOutput(Operation *op, int64_t perOutput);
+
 std::string whyNotConv(tosa::Conv2DOp op, const OffloadTarget &target);
 std::string whyNotDepthwise(tosa::DepthwiseConv2DOp op, const OffloadTarget &target);
 std::string whyNotMaxPool(tosa::MaxPool2dOp op, const OffloadTarget &target);
@@ -151,26 +194,34 @@ FailureOr<SmallVector<PoolStage>> planPoolChain(bool max, bool integer, ArrayRef
                                                 ArrayRef<int64_t> strides,
                                                 ArrayRef<int64_t> padding, std::string &why);
 
-void populateConvPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
-void populatePoolPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
-void populateSdpPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+void populateConvPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                          const OffloadTarget &target);
+void populatePoolPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                          const OffloadTarget &target);
+/// Clamp, add and mul (the products of run-time tensors among them).
+void populateSdpPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                         const OffloadTarget &target);
 /// TOSA's quantized layers (conv2d / depthwise / add with their rescale).
-void populateQuantizedPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
-/// Products of run-time tensors on the SDP's multiplier.
+void populateQuantizedPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                               const OffloadTarget &target);
+/// Products of run-time tensors on the SDP's multiplier (its rule is mul's,
+/// populateSdpPatterns').
 void populateProductPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// tosa.matmul by a constant (and a per-column constant added to it) as
 /// tosa.conv2d.
-void populateMatMulPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+void populateMatMulPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                            const OffloadTarget &target);
 /// Cancels transpose pairs and cast pairs that restore their input exactly.
 void populateCleanupPatterns(RewritePatternSet &patterns);
 /// Runs SDP layers on the fly after a convolution and merges consecutive
 /// SDP stages into one layer.
 void populateSdpFusionPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 
-/// Why `op`, left in TOSA after conversion, stays on the host; nullopt for
-/// ops that move or reinterpret data (transpose, reshape, const, cast, ...),
-/// which get no remark.
-std::optional<std::string> explainHostOp(Operation *op, const OffloadTarget &target);
+/// Why `op`, left in TOSA after conversion, stays on the host (its rule's
+/// reason); nullopt for ops that move or reinterpret data (transpose,
+/// reshape, const, cast, ...), which get no remark.
+std::optional<std::string> explainHostOp(Operation *op, const OffloadRules &rules,
+                                         const OffloadTarget &target);
 
 } // namespace mlir::dla::tosa_to_dla
 

@@ -1,5 +1,5 @@
-// RUN: dla-opt %s --dla-convert-tosa="config=nv_small precision=int8" -verify-diagnostics | FileCheck %s
-// RUN: grep -v expected- %s | dla-opt --dla-convert-tosa="config=nv_full precision=int8" 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -verify-diagnostics | FileCheck %s
+// RUN: grep -v expected- %s | dla-opt --dla-convert-tosa="target=nv_full precision=int8" 2>&1 | FileCheck %s --check-prefix=FULL
 // Layers on a batch of several images are offloaded; where the
 // configuration has no batch mode (nv_small, nv_large), a remark says each
 // image runs as a hardware layer of its own. nv_full's convolution takes a

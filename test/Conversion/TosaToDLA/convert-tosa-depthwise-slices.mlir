@@ -1,4 +1,4 @@
-// RUN: dla-opt %s --dla-convert-tosa="config=nv_full precision=fp16" | FileCheck %s --enable-var-scope
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_full precision=fp16" | FileCheck %s --enable-var-scope
 // nv_full reads 64 channels per cube (atomic-C): a depthwise convolution of
 // 70 channels runs as two dense convolutions over channels 0-63 and 64-69
 // (the integer form on nv_small's 8: quant-tosa-layers.test).

@@ -2,10 +2,10 @@
 // unread (an int8 tosa.add of a per-channel constant aborted with "out of
 // memory" before), and kept on the host with a remark when the integer
 // layer cannot hold them.
-// RUN: dla-opt %s --dla-convert-tosa="config=nv_small precision=int8" -split-input-file 2>/dev/null | FileCheck %s
-// RUN: dla-opt %s --dla-convert-tosa="config=nv_small precision=int8" -split-input-file -verify-diagnostics -o /dev/null
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file 2>/dev/null | FileCheck %s
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -verify-diagnostics -o /dev/null
 // The same at int16 (the i8 sources stay on the host there, said so; nothing aborts):
-// RUN: dla-opt %s --dla-convert-tosa="config=nv_full precision=int16" -split-input-file -o /dev/null
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_full precision=int16" -split-input-file -o /dev/null
 
 // CHECK-LABEL: func.func @bias
 // CHECK: %[[B:.*]] = arith.constant dense<[1, -2, 3, -4, 5, -6, 7, -8]> : tensor<8xi8>

@@ -1,4 +1,4 @@
-// RUN: dla-opt %s --dla-convert-tosa="config=nv_small precision=int8" -split-input-file -verify-diagnostics
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -verify-diagnostics
 // An int8 target runs no floating-point layer (this pass does not quantize)
 // and no quantized convolution whose accumulator is not rescaled
 // (convert-tosa-quantized.mlir has the rescaled ones).

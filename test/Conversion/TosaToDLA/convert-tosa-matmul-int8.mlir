@@ -1,4 +1,4 @@
-// RUN: dla-opt %s --dla-convert-tosa="config=nv_small precision=int8" | FileCheck %s
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" | FileCheck %s
 // An integer product is offloaded with its rescale (the quantized
 // convolution's SDP program), here on an i8 map with input zero point 3:
 // -3 times each column's sum (13, 15, 17) joins the bias.

@@ -6,7 +6,7 @@
 // by hand or by an independent brute force (see each case), not copied
 // from the output. Executed against
 // upstream's TOSA lowering in test/Execution/quant-tosa-layers.test.
-// RUN: dla-opt %s --dla-convert-tosa="config=nv_small precision=int8" -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -verify-diagnostics | FileCheck %s
 
 // Per-channel factors M_k = mult_k 2^-shift_k: 5.208e-3, 5.457e-3,
 // 8.731e-3, 1.819e-3. Each is the product of X1's and X2's int16s nearest to

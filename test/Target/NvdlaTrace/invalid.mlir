@@ -76,7 +76,7 @@ func.func @returns_weights(%x: !f, %w: !w) -> !w {
 !f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @host(%x: !f) -> tensor<1x8x2x2xi8> {
-  // expected-error @below {{'dla.relayout' op is not a hardware layer this emitter programs (dla.conv direct or image with its on-the-fly dla.sdp, offline dla.sdp, dla.pool, dla.lrn)}}
+  // expected-error @below {{'dla.relayout' op is not a hardware layer: a register program holds layer ops (dla.conv, dla.sdp, dla.pool, dla.lrn, ...) only}}
   %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -208,4 +208,29 @@ func.func @uv_offset(%x: !img, %w: !w) -> !f {
 func.func @full_pixels(%x: !img, %w: !w) -> !g {
   %y = dla.conv image %x, %w : !img, !w -> !g
   return %y : !g
+}
+
+// -----
+
+// A layer op on a unit whose program does not cover it: named, not skipped.
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @clamp(%x: !f) -> !f {
+  // expected-error @below {{'dla.clamp' op runs on the SDP, whose register program covers dla.sdp only yet}}
+  %y = dla.clamp %x min -4.0 max 6.0 : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+!f = tensor<1x8x4x4xi8, #dla.feature<int8, config = nv_small>>
+!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @fused_and_returned(%x: !f, %w: !w) -> (!f, tensor<1x8x4x4xi8>) {
+  // expected-error @below {{'dla.conv' op result never reaches memory (its SDP reads it on the fly), but other ops use it}}
+  %c = dla.conv direct %x, %w pad [1, 1, 1, 1] : !f, !w -> tensor<1x8x4x4xi8>
+  %y = dla.sdp on_the_fly %c relu : tensor<1x8x4x4xi8> -> !f
+  return %y, %c : !f, tensor<1x8x4x4xi8>
+}
 }

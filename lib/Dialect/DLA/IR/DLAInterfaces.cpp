@@ -57,12 +57,17 @@ LayoutEncodingAttr::getStridedView(ArrayRef<int64_t> shape, Type elementType,
   return *view;
 }
 
+int64_t mlir::dla::getElementBytes(Type type) {
+  assert(type.isIntOrFloat() && "an integer or floating-point element type");
+  return ::dlaformat::getStorageBytesOfBits(type.getIntOrFloatBitWidth());
+}
+
 FailureOr<int64_t> mlir::dla::getStorageElementBytes(
     Type type, function_ref<InFlightDiagnostic()> emitError) {
   if (!type.isIntOrFloat())
     return emitError() << "element type " << type
                        << " has no storage width; expected an integer or floating-point type";
-  return ::dlaformat::getStorageBytesOfBits(type.getIntOrFloatBitWidth());
+  return getElementBytes(type);
 }
 
 bool mlir::dla::isLayoutEncodingOrNone(Attribute encoding) {

@@ -30,16 +30,16 @@ LogicalResult verifyStorageOf(Operation *op, StringRef what, unsigned index, Typ
 }
 } // namespace
 
-SmallVector<Operation *> mlir::dla::getHardwareLayer(PrecisionConversionOpInterface op) {
+SmallVector<Operation *> mlir::dla::getHardwareLayer(LayerOpInterface op) {
   // Back to the first producer, then forward through the fused users.
   Operation *root = op;
-  while (Operation *producer = cast<PrecisionConversionOpInterface>(root).getFusedProducer())
+  while (Operation *producer = cast<LayerOpInterface>(root).getFusedProducer())
     root = producer;
   SmallVector<Operation *> layer{root};
   for (bool grew = true; grew;) {
     grew = false;
     for (Operation *user : layer.back()->getUsers())
-      if (auto fused = dyn_cast<PrecisionConversionOpInterface>(user);
+      if (auto fused = dyn_cast<LayerOpInterface>(user);
           fused && fused.getFusedProducer() == layer.back()) {
         layer.push_back(user);
         grew = true;
@@ -105,7 +105,7 @@ LogicalResult OnStorageOp::verifyRegions() {
     if (failed(verifyStorageOf(*this, "result", i, buffer, value.getType())))
       return failure();
   for (Operation &op : body.without_terminator())
-    if (!isa<PrecisionConversionOpInterface>(op))
+    if (!isa<LayerOpInterface>(op))
       return op.emitOpError("cannot run on storage: only layer ops (dla.conv, dla.sdp, ...) may "
                             "be in the body of a dla.on_storage");
   return success();

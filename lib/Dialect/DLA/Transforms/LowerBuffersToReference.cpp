@@ -126,7 +126,7 @@ struct LowerBuffersToReferencePass
     // The tensor-form ops just built: the reference patterns, as
     // --dla-lower-to-reference runs them (invalid precisions diagnosed).
     bool ok = true;
-    module.walk([&](PrecisionConversionOpInterface op) {
+    module.walk([&](LayerOpInterface op) {
       ok &= succeeded(reference::getPipelinePrecision(op, /*diagnose=*/true));
     });
     if (!ok)
@@ -134,7 +134,7 @@ struct LowerBuffersToReferencePass
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
     target.markUnknownOpDynamicallyLegal(
-        [](Operation *op) { return !isa<PrecisionConversionOpInterface>(op); });
+        [](Operation *op) { return !isa<LayerOpInterface>(op); });
     RewritePatternSet patterns(ctx);
     reference::populateLowerToReferencePatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -131,7 +131,9 @@ LogicalResult checkModule(ModuleOp module) {
   // Stops at the first problem: later ops would repeat it (a dynamic value
   // reaches its users and the function signature).
   WalkResult result = module.walk([&](Operation *op) -> WalkResult {
-    if (!mentionsEncoding(op))
+    // A dla.on_storage's body is lowered already (a module that went
+    // through this pass before: the stages compose).
+    if (!mentionsEncoding(op) || op->getParentOfType<OnStorageOp>())
       return WalkResult::advance();
     SmallVector<Type> types;
     if (auto func = dyn_cast<FunctionOpInterface>(op)) {
@@ -143,7 +145,7 @@ LogicalResult checkModule(ModuleOp module) {
     }
     // Compressed weights reach a layer as the surfaces of their
     // dla.weight_constant (its own case below), never as one buffer.
-    if (isa<PrecisionConversionOpInterface>(op)) {
+    if (isa<LayerOpInterface>(op)) {
       types.clear();
       for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
         if (!v.getDefiningOp<WeightConstantOp>())
@@ -204,7 +206,7 @@ LogicalResult checkModule(ModuleOp module) {
       return WalkResult::advance();
     // Layer ops run in a dla.on_storage: every operand must have a storage
     // buffer type, and a convolution fuses one SDP at most.
-    if (auto layer = dyn_cast<PrecisionConversionOpInterface>(op)) {
+    if (auto layer = dyn_cast<LayerOpInterface>(op)) {
       for (Type t : types)
         if (failed(getStorageBufferType(cast<RankedTensorType>(t),
                                         [&] { return op->emitError(); })))
@@ -234,7 +236,7 @@ LogicalResult checkModule(ModuleOp module) {
       // A layer reads the three surfaces (dla.on_storage); anything else
       // would need one buffer.
       for (Operation *user : weights->getUsers())
-        if (!isa<PrecisionConversionOpInterface>(user)) {
+        if (!isa<LayerOpInterface>(user)) {
           op->emitError("compressed weights have no storage type (their surface sizes depend "
                         "on the values); --dla-lower-to-memref runs them as a layer's operand "
                         "only, but '")
@@ -331,7 +333,7 @@ FailureOr<SmallVector<Value>> makeWeightGlobals(WeightConstantOp op, OpBuilder *
 
 /// Whether any op of `op`'s hardware layer has an encoded operand or result:
 /// then the whole layer runs on storage.
-bool layerMentionsEncoding(PrecisionConversionOpInterface op) {
+bool layerMentionsEncoding(LayerOpInterface op) {
   return llvm::any_of(getHardwareLayer(op), mentionsEncoding);
 }
 
@@ -341,9 +343,9 @@ bool layerMentionsEncoding(PrecisionConversionOpInterface op) {
 /// world as the relayout lowering does. The layer ops are moved into its
 /// body unchanged, so no op has to be rebuilt attribute by attribute. Plain
 /// layers stay: they are not accelerator-formatted.
-struct LayerOnStorage : OpInterfaceConversionPattern<PrecisionConversionOpInterface> {
+struct LayerOnStorage : OpInterfaceConversionPattern<LayerOpInterface> {
   using OpInterfaceConversionPattern::OpInterfaceConversionPattern;
-  LogicalResult matchAndRewrite(PrecisionConversionOpInterface op, ArrayRef<Value>,
+  LogicalResult matchAndRewrite(LayerOpInterface op, ArrayRef<Value>,
                                 ConversionPatternRewriter &rewriter) const override {
     SmallVector<Operation *> layer = getHardwareLayer(op);
     // The layer is rewritten from its first op, which the walk meets first.
@@ -512,7 +514,7 @@ struct LowerToMemrefPass : mlir::dla::impl::DLAEncodingsToMemrefBase<LowerToMemr
       // The layer ops of a dla.on_storage keep their logical types.
       if (op->getParentOfType<OnStorageOp>())
         return true;
-      if (auto layer = dyn_cast<PrecisionConversionOpInterface>(op))
+      if (auto layer = dyn_cast<LayerOpInterface>(op))
         return !layerMentionsEncoding(layer);
       return !mentionsEncoding(op);
     });

@@ -31,7 +31,7 @@ namespace {
 
 /// Diagnoses what the patterns cannot lower, so that every problem of a
 /// module is reported once, by its layer, before anything is rewritten.
-LogicalResult checkLowerable(PrecisionConversionOpInterface op) {
+LogicalResult checkLowerable(LayerOpInterface op) {
   for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
     if (auto ranked = dyn_cast<RankedTensorType>(t); ranked && !ranked.hasStaticShape())
       return op->emitOpError() << "reference lowering needs static shapes, got " << t;
@@ -56,7 +56,7 @@ bool isPackedConstant(Value v) {
   return matchPattern(root, m_Constant());
 }
 
-bool hasRunnableStorageForm(PrecisionConversionOpInterface op) {
+bool hasRunnableStorageForm(LayerOpInterface op) {
   bool encoded = false;
   // Asked quietly: an operand without a storage type only means the layer
   // is lowered here.
@@ -85,12 +85,12 @@ struct LowerToReferencePass
   using DLALowerToReferenceBase::DLALowerToReferenceBase;
   void runOnOperation() override {
     // Layer ops already on storage belong to --dla-lower-buffers-to-reference.
-    auto skipped = [&](PrecisionConversionOpInterface op) {
+    auto skipped = [&](LayerOpInterface op) {
       return op->getParentOfType<OnStorageOp>() ||
              (skipStorageLayers && hasRunnableStorageForm(op));
     };
     bool ok = true;
-    getOperation()->walk([&](PrecisionConversionOpInterface op) {
+    getOperation()->walk([&](LayerOpInterface op) {
       if (!skipped(op))
         ok &= succeeded(checkLowerable(op));
     });
@@ -107,7 +107,7 @@ struct LowerToReferencePass
     // Every layer op is illegal: one without a reference pattern fails here,
     // by name, rather than reaching the LLVM lowering.
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
-      auto layer = dyn_cast<PrecisionConversionOpInterface>(op);
+      auto layer = dyn_cast<LayerOpInterface>(op);
       return !layer || skipped(layer);
     });
     RewritePatternSet patterns(ctx);

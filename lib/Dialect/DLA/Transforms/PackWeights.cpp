@@ -69,15 +69,12 @@ struct PackJob {
   std::string error;
 };
 
-/// Bytes one element of `type` occupies in the constant's raw data.
-int64_t rawElementBytes(Type type) { return (type.getIntOrFloatBitWidth() + 7) / 8; }
-
 /// Fills `job.input` with the constant's bytes, or diagnoses why it cannot.
 LogicalResult readConstantBytes(PackJob &job) {
   Attribute value = job.source.getValue();
   auto type = cast<RankedTensorType>(job.source.getType());
   // The packer was built for this element type, so it has a storage width.
-  const int64_t width = rawElementBytes(type.getElementType());
+  const int64_t width = getElementBytes(type.getElementType());
   const int64_t logicalBytes = type.getNumElements() * width;
 
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(value)) {
@@ -149,7 +146,7 @@ std::optional<int64_t> sourceCopyBytes(arith::ConstantOp source) {
     copied = type.getElementType().isInteger(1) || dense.isSplat();
   if (!copied)
     return 0;
-  return fmt::checkedMul(type.getNumElements(), rawElementBytes(type.getElementType()));
+  return fmt::checkedMul(type.getNumElements(), getElementBytes(type.getElementType()));
 }
 
 /// Finds the constant feeding `op` (matchCompileTimeConstant: directly, or

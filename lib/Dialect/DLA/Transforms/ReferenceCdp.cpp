@@ -62,6 +62,46 @@ Value convert(OpBuilder &b, Location loc, Value v, const nv::CvtRegisters &cvt, 
 
 } // namespace
 
+Value reference::channelSquareSum(OpBuilder &b, Location loc, Value x, int64_t size) {
+  MLIRContext *ctx = b.getContext();
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type element = xType.getElementType();
+  auto [before, after] = ::dlaformat::centredWindowPadding(size);
+  // The verifier checked the padded channel extent (for static channels).
+  SmallVector<int64_t> padded(xType.getShape());
+  if (!ShapedType::isDynamic(padded[1]))
+    padded[1] = *::dlaformat::paddedExtent(padded[1], before, after);
+  Value zero = scalarConstant(b, loc, element, 0);
+  auto at = [&](int64_t c) {
+    return SmallVector<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(c), b.getIndexAttr(0),
+                                     b.getIndexAttr(0)};
+  };
+  Value xp = tensor::PadOp::create(b, loc, xType.clone(padded), x, at(before), at(after), zero);
+  Value window = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{size}, element);
+  Value init = filledTensor(b, loc, xType.getShape(), zero);
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  // (n, c, h, w, i): padded channel c + i.
+  SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {d(0), d(1) + d(4), d(2), d(3)}, ctx),
+                                 AffineMap::get(5, 0, {d(4)}, ctx),
+                                 AffineMap::get(5, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  bool integer = element.isInteger();
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{xp, window}, ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value sum = integer
+                               ? arith::AddIOp::create(
+                                     nb, l, args[2], arith::MulIOp::create(nb, l, args[0], args[0]))
+                                     .getResult()
+                               : arith::AddFOp::create(
+                                     nb, l, args[2], arith::MulFOp::create(nb, l, args[0], args[0]))
+                                     .getResult();
+               linalg::YieldOp::create(nb, l, sum);
+             })
+      .getResult(0);
+}
+
 Value reference::integerLrn(OpBuilder &b, Location loc, LrnOp op, Value x) {
   MLIRContext *ctx = b.getContext();
   Type i64 = b.getI64Type();
@@ -80,38 +120,7 @@ Value reference::integerLrn(OpBuilder &b, Location loc, LrnOp op, Value x) {
     return convert(nb, l, v, tables.in, inOffset, bits + 1);
   });
 
-  // Square sum over the window, channels outside the cube adding 0.
-  int64_t size = op.getSize();
-  auto [before, after] = ::dlaformat::centredWindowPadding(size);
-  SmallVector<int64_t> padded(shape);
-  padded[1] += before + after;
-  Value zero = constant(b, loc, 0);
-  Value xp = tensor::PadOp::create(
-      b, loc, RankedTensorType::get(padded, i64), xc,
-      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(before), b.getIndexAttr(0),
-                             b.getIndexAttr(0)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(after), b.getIndexAttr(0),
-                             b.getIndexAttr(0)},
-      zero);
-  Value window = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{size}, i64);
-  Value init = linalg::FillOp::create(b, loc, ValueRange{zero},
-                                      ValueRange{tensor::EmptyOp::create(b, loc, shape, i64)})
-                   .getResult(0);
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {d(0), d(1) + d(4), d(2), d(3)}, ctx),
-                                 AffineMap::get(5, 0, {d(4)}, ctx),
-                                 AffineMap::get(5, 0, {d(0), d(1), d(2), d(3)}, ctx)};
-  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  Value squares = linalg::GenericOp::create(
-                      b, loc, init.getType(), ValueRange{xp, window}, ValueRange{init}, maps,
-                      iterators,
-                      [&](OpBuilder &nb, Location l, ValueRange args) {
-                        Value sq = arith::MulIOp::create(nb, l, args[0], args[0]);
-                        linalg::YieldOp::create(
-                            nb, l, arith::AddIOp::create(nb, l, args[2], sq).getResult());
-                      })
-                      .getResult(0);
+  Value squares = channelSquareSum(b, loc, xc, op.getSize());
 
   // LUT, product with the converted input, output converter: int8 meets
   // the offset's low 25 bits.

@@ -14,6 +14,11 @@ namespace mlir::dla::reference {
 /// with the converted input, output converter. Returns the plain result.
 Value integerLrn(OpBuilder &b, Location loc, LrnOp op, Value x);
 
+/// LRN's square sum of NCHW `x` over a window of `size` channels centred on
+/// each (channels outside the cube add 0): one linalg.generic, in `x`'s
+/// element type (integer or float). Both LRN references build it here.
+Value channelSquareSum(OpBuilder &b, Location loc, Value x, int64_t size);
+
 } // namespace mlir::dla::reference
 
 #endif // DLA_LIB_DIALECT_DLA_TRANSFORMS_REFERENCECDP_H

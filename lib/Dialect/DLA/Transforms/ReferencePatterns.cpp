@@ -36,9 +36,11 @@ using namespace mlir::dla::reference;
 namespace nv = ::dlaformat::nvdla;
 
 FailureOr<nv::PipelinePrecision>
-reference::getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose) {
+reference::getPipelinePrecision(LayerOpInterface op, bool diagnose) {
   auto stated = op->getAttrOfType<PipelinePrecisionAttr>("pipeline_precision");
-  FailureOr<nv::ConversionQuery> query = op.getConversionQuery();
+  // Every layer op states its precision question (DLA_LayerOp).
+  FailureOr<nv::ConversionQuery> query =
+      cast<PrecisionConversionOpInterface>(op.getOperation()).getConversionQuery();
   if (failed(query))
     return failure();
   nv::ConversionVerdict verdict = nv::checkConversion(*query);
@@ -176,7 +178,7 @@ template <typename OpTy> struct LayerToReference : OpConversionPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const final {
     FailureOr<nv::PipelinePrecision> pipeline =
-        getPipelinePrecision(cast<PrecisionConversionOpInterface>(*op), /*diagnose=*/false);
+        getPipelinePrecision(cast<LayerOpInterface>(*op), /*diagnose=*/false);
     if (failed(pipeline))
       return rewriter.notifyMatchFailure(op, "invalid precision conversion");
     return rewrite(op, adaptor, *pipeline, rewriter);
@@ -282,7 +284,7 @@ bool isDepthwiseDense(Value weight) {
     return false;
   std::optional<std::vector<char>> bytes = readCompileTimeBytes(*constant);
   Type element = type.getElementType();
-  const int64_t eb = (element.getIntOrFloatBitWidth() + 7) / 8;
+  const int64_t eb = getElementBytes(element);
   const int64_t window = type.getDimSize(2) * type.getDimSize(3);
   if (!bytes || static_cast<int64_t>(bytes->size()) != k * c * window * eb)
     return false;
@@ -746,39 +748,7 @@ struct LrnToReference : OpConversionPattern<LrnOp> {
     x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), f32);
 
     int64_t size = op.getSize();
-    // The verifier checked the padded channel extent (for static channels).
-    auto [before, after] = ::dlaformat::centredWindowPadding(size);
-    auto xType = cast<RankedTensorType>(x.getType());
-    SmallVector<int64_t> padded(xType.getShape());
-    if (!ShapedType::isDynamic(padded[1]))
-      padded[1] = *::dlaformat::paddedExtent(padded[1], before, after);
-    Value zero = scalarConstant(rewriter, loc, f32.type, 0);
-    Value xp = tensor::PadOp::create(
-        rewriter, loc, xType.clone(padded), x,
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), rewriter.getIndexAttr(before),
-                               rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(0), rewriter.getIndexAttr(after),
-                               rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)},
-        zero);
-
-    Value window = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{size}, f32.type);
-    Value init = filledTensor(rewriter, loc, xType.getShape(), zero);
-    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    // (n, c, h, w, i): padded channel c + i.
-    SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {d(0), d(1) + d(4), d(2), d(3)}, ctx),
-                                   AffineMap::get(5, 0, {d(4)}, ctx),
-                                   AffineMap::get(5, 0, {d(0), d(1), d(2), d(3)}, ctx)};
-    SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
-    Value squares =
-        linalg::GenericOp::create(
-            rewriter, loc, init.getType(), ValueRange{xp, window}, ValueRange{init}, maps,
-            iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              Value sq = arith::MulFOp::create(b, l, args[0], args[0]);
-              linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[2], sq).getResult());
-            })
-            .getResult(0);
+    Value squares = channelSquareSum(rewriter, loc, x, size);
 
     RankedTensorType outType = op.getOutput().getType();
     NumberType out = NumberType::of(outType.getElementType());

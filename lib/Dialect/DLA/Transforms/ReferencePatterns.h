@@ -13,7 +13,7 @@ namespace mlir::dla::reference {
 /// stated, else from NVDLA's conversion tables; failure (with the table's
 /// message when `diagnose`) for an invalid layer.
 FailureOr<::dlaformat::nvdla::PipelinePrecision>
-getPipelinePrecision(PrecisionConversionOpInterface op, bool diagnose);
+getPipelinePrecision(LayerOpInterface op, bool diagnose);
 
 /// Marks a dla.conv whose constant weight is block-diagonal (a depthwise
 /// convolution run dense, K == C, every weight off k == c zero): its

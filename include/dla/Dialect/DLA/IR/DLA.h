@@ -10,6 +10,7 @@
 #include "dla/Format/Target.h"
 #include "dla/Dialect/DLA/IR/LayoutVariant.h"
 #include "dla/Dialect/DLA/IR/FormatEnums.h"
+#include "dla/Dialect/DLA/IR/LayerOperandRole.h"
 #include "dla/Dialect/DLA/IR/SdpOperand.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,8 +42,11 @@ void recordPipelinePrecision(Operation *op, const ::dlaformat::nvdla::Conversion
 
 namespace mlir::dla {
 
-/// Bytes one element of `type` occupies in storage: ceil(bitwidth / 8) for
-/// integer and floating-point types. Fails with a diagnostic otherwise.
+/// Bytes one element of integer or floating-point type `type` occupies in
+/// storage: ceil(bitwidth / 8). The one place that rounds bits to bytes.
+int64_t getElementBytes(Type type);
+
+/// getElementBytes, with a diagnostic for other types.
 FailureOr<int64_t> getStorageElementBytes(Type type,
                                           function_ref<InFlightDiagnostic()> emitError);
 
@@ -95,7 +99,7 @@ getStorageMemRefTypes(RankedTensorType type, function_ref<InFlightDiagnostic()> 
 /// The layer ops that run as one hardware layer with `op` (a convolution and
 /// the SDP fused to it through getFusedProducer), producers first; `op`
 /// alone when nothing is fused to it.
-SmallVector<Operation *> getHardwareLayer(PrecisionConversionOpInterface op);
+SmallVector<Operation *> getHardwareLayer(LayerOpInterface op);
 
 } // namespace mlir::dla
 

@@ -110,6 +110,43 @@ def DLA_PrecisionConversionOpInterface : OpInterface<"PrecisionConversionOpInter
         ::mlir::dla::recordPipelinePrecision($_op, verdict);
         return ::mlir::success();
       }]>,
+  ];
+}
+
+def DLA_LayerOpInterface : OpInterface<"LayerOpInterface"> {
+  let cppNamespace = "::mlir::dla";
+  let description = [{
+    One NVDLA layer: an op that a hardware unit computes. Everything that
+    treats layers asks this interface (the memref and reference lowerings,
+    the register-program and loadable writers, the offload summary, the
+    bundle through the C API), so a new layer op joins all of them by
+    implementing it. The methods without a default must be written: a layer
+    op that forgets one does not link.
+  }];
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/[{
+        The unit the layer runs on, and for the SDP whether it reads its
+        input from memory or from the convolution pipeline.
+      }],
+      /*retTy=*/"::dlaformat::nvdla::LayerKind",
+      /*methodName=*/"getLayerKind">,
+    InterfaceMethod<
+      /*desc=*/[{
+        The multiply-accumulates one run of the layer computes (the
+        convolution pipeline's work; 0 for the units that compute none).
+        0 for shapes that are not static.
+      }],
+      /*retTy=*/"int64_t",
+      /*methodName=*/"getMacs">,
+    InterfaceMethod<
+      /*desc=*/[{
+        What the hardware reads operand `operandNumber` as: feature data,
+        an image, weights, a convolution's bias, or an SDP memory operand.
+      }],
+      /*retTy=*/"::mlir::dla::LayerOperandRole",
+      /*methodName=*/"getOperandRole",
+      /*args=*/(ins "unsigned":$operandNumber)>,
     InterfaceMethod<
       /*desc=*/[{
         The layer op whose result this one reads inside the same hardware
@@ -123,6 +160,13 @@ def DLA_PrecisionConversionOpInterface : OpInterface<"PrecisionConversionOpInter
       /*methodBody=*/"",
       /*defaultImplementation=*/"return nullptr;">,
   ];
+  let extraSharedClassDeclaration = [{
+    /// The unit's name as NVIDIA's documents write it ("CONV/CACC", "SDP").
+    ::llvm::StringRef getHardwareUnit() {
+      std::string_view unit = ::dlaformat::nvdla::getHardwareUnit($_op.getLayerKind());
+      return ::llvm::StringRef(unit.data(), unit.size());
+    }
+  }];
 }
 
 def DLA_LayoutConstrainedOpInterface : OpInterface<"LayoutConstrainedOpInterface"> {

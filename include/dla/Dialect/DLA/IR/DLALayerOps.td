@@ -47,6 +47,7 @@ def DLA_Padding : ConfinedAttr<DenseI64ArrayAttr,
 class DLA_LayerOp<string mnemonic, list<Trait> traits = [],
                   list<string> overrides = []>
     : DLA_Op<mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<DLA_LayerOpInterface, overrides>,
         DeclareOpInterfaceMethods<DLA_PrecisionConversionOpInterface, overrides>,
         DeclareOpInterfaceMethods<DLA_LayoutConstrainedOpInterface, overrides>])>;
 
@@ -322,6 +323,13 @@ def DLA_ClampOp : DLA_LayerOp<"clamp"> {
     ::llvm::FailureOr<::dlaformat::nvdla::ConversionQuery> $cppClass::getConversionQuery() {
       return ::mlir::dla::getFeatureQuery(*this, getInput(), getOutput(),
                                           ::dlaformat::nvdla::ConversionQuery::sdpOffline);
+    }
+    ::dlaformat::nvdla::LayerKind $cppClass::getLayerKind() {
+      return ::dlaformat::nvdla::LayerKind::SdpOffline;
+    }
+    int64_t $cppClass::getMacs() { return 0; }
+    ::mlir::dla::LayerOperandRole $cppClass::getOperandRole(unsigned) {
+      return ::mlir::dla::LayerOperandRole::Feature;
     }
   }];
 }

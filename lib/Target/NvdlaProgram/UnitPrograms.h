@@ -1,65 +1,47 @@
-//===- Program.h - One hardware layer's register writes ---------*- C++ -*-===//
-#ifndef DLA_LIB_TARGET_NVDLATRACE_PROGRAM_H
-#define DLA_LIB_TARGET_NVDLATRACE_PROGRAM_H
+//===- UnitPrograms.h - Each unit's register writes -------------*- C++ -*-===//
+//
+// One function per NVDLA unit writes a hardware layer's registers as the
+// firmware programs them; programNetwork (ProgramNetwork.cpp) picks the
+// function by the layer's kind.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_LIB_TARGET_NVDLAPROGRAM_UNITPROGRAMS_H
+#define DLA_LIB_TARGET_NVDLAPROGRAM_UNITPROGRAMS_H
 
-#include "dla/Format/NvdlaAux.h"
-#include "dla/Format/NvdlaPixel.h"
-#include "dla/Format/NvdlaRegisterMap.h"
-#include "dla/Format/NvdlaSdp.h"
+#include "dla/Target/NvdlaProgram.h"
 
-#include "mlir/IR/Operation.h"
+#include "dla/Format/NvdlaLrn.h"
 
-#include <array>
-#include <cstdint>
-#include <initializer_list>
-#include <string>
-#include <vector>
+#include <optional>
 
-namespace mlir::dla::trace {
+namespace mlir::dla::regplan {
 
-/// A feature cube in memory, as a layer's DMA reads or writes it.
-struct CubeAddress {
-  uint64_t address = 0;
-  int64_t width = 0, height = 0, channels = 0;
-  int64_t lineStride = 0, surfaceStride = 0;
+/// One unit's lookup-table registers (the SDP's Y stage, the CDP).
+struct LutRegs {
+  /// S_LUT_ACCESS_CFG's fields, S_LUT_ACCESS_DATA's.
+  ::dlaformat::nvdla::CsbField tableId, accessType, data;
+  /// S_LUT_CFG's fields.
+  ::dlaformat::nvdla::CsbField leFunction, uflowPriority, oflowPriority, hybridPriority;
+  /// S_LUT_INFO's fields.
+  ::dlaformat::nvdla::CsbField leIndexOffset, leIndexSelect, loIndexSelect;
+  /// LE start, LE end, LO start, LO end: the low 32 bits, and the bits
+  /// above in a HIGH register where the unit has one.
+  struct Bound {
+    ::dlaformat::nvdla::CsbField low;
+    std::optional<::dlaformat::nvdla::CsbField> high;
+  };
+  Bound bounds[4];
+  struct Slopes {
+    ::dlaformat::nvdla::CsbField leUflowScale, leOflowScale, leUflowShift, leOflowShift;
+    ::dlaformat::nvdla::CsbField loUflowScale, loOflowScale, loUflowShift, loOflowShift;
+  } slopes;
 };
+extern const LutRegs kSdpLutRegs, kCdpLutRegs;
 
-/// An image (pixel data, pitch linear) as CDMA's image DMA reads it: its
-/// planes from `address` as the layout places them.
-struct ImageAddress {
-  uint64_t address = 0;
-  const ::dlaformat::nvdla::PixelBoundLayout *layout = nullptr;
-};
-
-/// A memory operand of an SDP (bias, batch-norm, element-wise, PReLU) as
-/// its stage's DMA reads it; no layout: the op has no such operand.
-struct SdpMemSurface {
-  uint64_t address = 0;
-  const ::dlaformat::nvdla::AuxBoundLayout *layout = nullptr;
-};
-/// By ::dlaformat::nvdla::SdpMemOperand.
-using SdpMemSurfaces =
-    std::array<SdpMemSurface, ::dlaformat::enumCount<::dlaformat::nvdla::SdpMemOperand>()>;
-
-/// The writes of one layer, in order; the last ones enable its units.
-struct LayerProgram {
-  /// The done interrupts the layer raises, as intr_notify names their
-  /// blocks ("SDP", "CACC", "CDMA_DAT", ...); the last is its end.
-  std::vector<std::string> interrupts;
-  std::vector<std::pair<::dlaformat::nvdla::CsbReg, uint32_t>> writes;
-
-  void write(::dlaformat::nvdla::CsbReg reg, uint32_t value) { writes.push_back({reg, value}); }
-  /// One register from its fields (all of `reg`).
-  void write(::dlaformat::nvdla::CsbReg reg,
-             std::initializer_list<std::pair<::dlaformat::nvdla::CsbField, int64_t>> fields) {
-    uint32_t v = 0;
-    for (auto [f, value] : fields) {
-      assert(f.reg == reg && "a field of another register");
-      v |= f.place(value);
-    }
-    write(reg, v);
-  }
-};
+/// `lut` loaded as the firmware loads a table (common.c update_lut), into
+/// the unit whose registers `regs` are (LutProgram.cpp).
+void programLut(const ::dlaformat::nvdla::LutProgram &lut, const LutRegs &regs,
+                LayerProgram &program);
 
 /// dla.sdp in offline mode (kmd firmware sdp.c's processor_sdp_program):
 /// the source cube and the stages' memory operands from memory, the
@@ -94,11 +76,6 @@ LogicalResult programConv(Operation *conv, Operation *sdp, const CubeAddress &in
                           int64_t weightBytes, const CubeAddress &out,
                           const SdpMemSurfaces &mem, LayerProgram &program);
 
-/// Rewrites each dla.conv with a bias operand into the convolution and an
-/// on-the-fly dla.sdp whose BS stage adds the bias from memory, as the
-/// hardware computes it (ConvBias.cpp).
-void splitConvolutionBiases(Operation *root);
-
 /// dla.pool offline in one split (kmd firmware pdp.c's
 /// processor_pdp_program): window, reciprocals, padding values.
 LogicalResult programPdp(Operation *pool, const CubeAddress &in, const CubeAddress &out,
@@ -109,6 +86,6 @@ LogicalResult programPdp(Operation *pool, const CubeAddress &in, const CubeAddre
 LogicalResult programCdp(Operation *lrn, const CubeAddress &in, const CubeAddress &out,
                          LayerProgram &program);
 
-} // namespace mlir::dla::trace
+} // namespace mlir::dla::regplan
 
 #endif

@@ -1,4 +1,4 @@
-//===- AddressPlan.h - Surfaces placed in DRAM with reuse -------*- C++ -*-===//
+//===- NvdlaAddressPlan.h - Surfaces placed in DRAM with reuse --*- C++ -*-===//
 //
 // Every surface of a program gets an address: aligned as the format library
 // states for its data, live from the layer that writes it (inputs: from the
@@ -6,14 +6,14 @@
 // takes the lowest aligned gap left by surfaces no longer live.
 //
 //===----------------------------------------------------------------------===//
-#ifndef DLA_LIB_TARGET_NVDLATRACE_ADDRESSPLAN_H
-#define DLA_LIB_TARGET_NVDLATRACE_ADDRESSPLAN_H
+#ifndef DLA_TARGET_NVDLAADDRESSPLAN_H
+#define DLA_TARGET_NVDLAADDRESSPLAN_H
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace mlir::dla::trace {
+namespace mlir::dla::regplan {
 
 struct PlannedSurface {
   std::string name;
@@ -28,6 +28,6 @@ struct PlannedSurface {
 /// Places the surfaces; returns the plan's extent in bytes.
 int64_t planAddresses(std::vector<PlannedSurface> &surfaces);
 
-} // namespace mlir::dla::trace
+} // namespace mlir::dla::regplan
 
 #endif

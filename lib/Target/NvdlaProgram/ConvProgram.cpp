@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Program.h"
+#include "UnitPrograms.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
@@ -29,12 +29,12 @@
 
 using namespace mlir;
 using namespace mlir::dla;
-using namespace mlir::dla::trace;
+using namespace mlir::dla::regplan;
 using namespace dlaformat::nvdla;
 using namespace dlaformat::nvdla::csb;
 using R = CsbReg;
 
-LogicalResult mlir::dla::trace::programConv(Operation *o, Operation *sdp, const CubeAddress &in,
+LogicalResult mlir::dla::regplan::programConv(Operation *o, Operation *sdp, const CubeAddress &in,
                                             const ImageAddress *image, uint64_t weightAddress,
                                             int64_t weightBytes, const CubeAddress &out,
                                             const SdpMemSurfaces &mem, LayerProgram &p) {

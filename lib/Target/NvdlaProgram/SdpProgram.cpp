@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Program.h"
+#include "UnitPrograms.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/RegisterAttrs.h"
@@ -15,7 +15,7 @@
 
 using namespace mlir;
 using namespace mlir::dla;
-using namespace mlir::dla::trace;
+using namespace mlir::dla::regplan;
 using namespace dlaformat::nvdla;
 using namespace dlaformat::nvdla::csb;
 using R = CsbReg;
@@ -70,44 +70,6 @@ void programX(SdpXAttr x, const XStageRegs &r, LayerProgram &p) {
   p.write(r.mulSrc, {{r.mulOperand, reg(x.getMulOperand())}});
 }
 
-/// The Y stage's lookup table as the firmware loads it (common.c
-/// update_lut): LE's 65 entries, then LO's 257, each from address 0, then
-/// the table configuration; the bounds are 32-bit on the SDP.
-void programLut(const LutProgram &lut, LayerProgram &p) {
-  p.write(R::SDP_S_LUT_ACCESS_CFG, {{SDP_S_LUT_ACCESS_CFG_LUT_TABLE_ID, kLutTableLe},
-                                    {SDP_S_LUT_ACCESS_CFG_LUT_ACCESS_TYPE, kLutWrite}});
-  for (int64_t v : lut.le)
-    p.write(R::SDP_S_LUT_ACCESS_DATA, {{SDP_S_LUT_ACCESS_DATA_LUT_DATA, v}});
-  p.write(R::SDP_S_LUT_ACCESS_CFG, {{SDP_S_LUT_ACCESS_CFG_LUT_TABLE_ID, kLutTableLo},
-                                    {SDP_S_LUT_ACCESS_CFG_LUT_ACCESS_TYPE, kLutWrite}});
-  for (int64_t v : lut.lo)
-    p.write(R::SDP_S_LUT_ACCESS_DATA, {{SDP_S_LUT_ACCESS_DATA_LUT_DATA, v}});
-  p.write(R::SDP_S_LUT_CFG, {{SDP_S_LUT_CFG_LUT_LE_FUNCTION, lut.leLinear},
-                             {SDP_S_LUT_CFG_LUT_UFLOW_PRIORITY, lut.uflowLo},
-                             {SDP_S_LUT_CFG_LUT_OFLOW_PRIORITY, lut.oflowLo},
-                             {SDP_S_LUT_CFG_LUT_HYBRID_PRIORITY, lut.hybridLo}});
-  p.write(R::SDP_S_LUT_INFO,
-          {{SDP_S_LUT_INFO_LUT_LE_INDEX_OFFSET, lut.leLinear ? 0 : lut.leIndexOffset},
-           {SDP_S_LUT_INFO_LUT_LE_INDEX_SELECT, lut.leLinear ? lut.leIndexSelect : 0},
-           {SDP_S_LUT_INFO_LUT_LO_INDEX_SELECT, lut.loIndexSelect}});
-  p.write(R::SDP_S_LUT_LE_START, static_cast<uint32_t>(lut.leStart));
-  p.write(R::SDP_S_LUT_LE_END, static_cast<uint32_t>(lut.leEnd));
-  p.write(R::SDP_S_LUT_LO_START, static_cast<uint32_t>(lut.loStart));
-  p.write(R::SDP_S_LUT_LO_END, static_cast<uint32_t>(lut.loEnd));
-  p.write(R::SDP_S_LUT_LE_SLOPE_SCALE,
-          {{SDP_S_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_UFLOW_SCALE, lut.leUflow.scale},
-           {SDP_S_LUT_LE_SLOPE_SCALE_LUT_LE_SLOPE_OFLOW_SCALE, lut.leOflow.scale}});
-  p.write(R::SDP_S_LUT_LE_SLOPE_SHIFT,
-          {{SDP_S_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_UFLOW_SHIFT, lut.leUflow.shift},
-           {SDP_S_LUT_LE_SLOPE_SHIFT_LUT_LE_SLOPE_OFLOW_SHIFT, lut.leOflow.shift}});
-  p.write(R::SDP_S_LUT_LO_SLOPE_SCALE,
-          {{SDP_S_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_UFLOW_SCALE, lut.loUflow.scale},
-           {SDP_S_LUT_LO_SLOPE_SCALE_LUT_LO_SLOPE_OFLOW_SCALE, lut.loOflow.scale}});
-  p.write(R::SDP_S_LUT_LO_SLOPE_SHIFT,
-          {{SDP_S_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_UFLOW_SHIFT, lut.loUflow.shift},
-           {SDP_S_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_OFLOW_SHIFT, lut.loOflow.shift}});
-}
-
 /// The registers of one EW operand converter (ALU_CVT or MUL_CVT).
 struct EwCvtRegs {
   R offset, scale, truncate;
@@ -152,7 +114,7 @@ void programY(SdpYAttr y, LayerProgram &p) {
            {SDP_D_DP_EW_CFG_EW_MUL_PRELU, y.getPrelu()},
            {SDP_D_DP_EW_CFG_EW_LUT_BYPASS, !y.getLut()}});
   if (LutAttr lut = y.getLut())
-    programLut(getLutProgram(lut), p);
+    programLut(getLutProgram(lut), kSdpLutRegs, p);
   // A memory operand meets its converter (ALU_CVT / MUL_CVT) when stated;
   // register operands never do.
   CvtAttr aluCvt = y.getAluCvt(), mulCvt = y.getMulCvt();
@@ -251,7 +213,7 @@ bool programDma(Stage x, const OperandDmaRegs &r, const SdpMemSurfaces &mem, Lay
 }
 } // namespace
 
-void mlir::dla::trace::programSdpCore(Operation *o, bool onTheFly, const CubeAddress &in,
+void mlir::dla::regplan::programSdpCore(Operation *o, bool onTheFly, const CubeAddress &in,
                                       const CubeAddress &out, LayerProgram &p) {
   auto op = dyn_cast_or_null<SdpOp>(o);
   p.write(R::SDP_S_POINTER, 0);
@@ -276,7 +238,7 @@ void mlir::dla::trace::programSdpCore(Operation *o, bool onTheFly, const CubeAdd
   p.write(R::SDP_D_CVT_SHIFT, {{SDP_D_CVT_SHIFT_CVT_SHIFT, cvt ? cvt.getShift() : 0}});
 }
 
-bool mlir::dla::trace::programSdpOperandDmas(Operation *o, const SdpMemSurfaces &mem,
+bool mlir::dla::regplan::programSdpOperandDmas(Operation *o, const SdpMemSurfaces &mem,
                                              LayerProgram &p) {
   auto op = cast<SdpOp>(o);
   bool bs = programDma(op.getBsAttr(), kBrdma, mem, p);
@@ -299,7 +261,7 @@ static void programSdpRdma(SdpOp op, bool onTheFly, const CubeAddress &cube,
   p.write(R::SDP_RDMA_D_DATA_CUBE_CHANNEL, cube.channels - 1);
 }
 
-bool mlir::dla::trace::programSdpRdmaOnTheFly(Operation *o, const CubeAddress &out,
+bool mlir::dla::regplan::programSdpRdmaOnTheFly(Operation *o, const CubeAddress &out,
                                               const SdpMemSurfaces &mem, LayerProgram &p) {
   auto op = cast<SdpOp>(o);
   if (!memOf(op.getBsAttr()) && !memOf(op.getBnAttr()) && !memOf(op.getEwAttr()))
@@ -310,7 +272,7 @@ bool mlir::dla::trace::programSdpRdmaOnTheFly(Operation *o, const CubeAddress &o
   return true;
 }
 
-LogicalResult mlir::dla::trace::checkSdpProgrammable(Operation *o, const SdpMemSurfaces &mem) {
+LogicalResult mlir::dla::regplan::checkSdpProgrammable(Operation *o, const SdpMemSurfaces &mem) {
   auto op = cast<SdpOp>(o);
   if (!op.getBsAttr() && !op.getBnAttr() && !op.getEwAttr())
     return op.emitOpError("has no register stages (bs, bn, ew): only the stage form is "
@@ -342,7 +304,7 @@ LogicalResult mlir::dla::trace::checkSdpProgrammable(Operation *o, const SdpMemS
   return success();
 }
 
-LogicalResult mlir::dla::trace::programSdp(Operation *o, const CubeAddress &in,
+LogicalResult mlir::dla::regplan::programSdp(Operation *o, const CubeAddress &in,
                                            const CubeAddress &out, const SdpMemSurfaces &mem,
                                            LayerProgram &p) {
   auto op = cast<SdpOp>(o);

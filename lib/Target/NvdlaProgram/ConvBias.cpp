@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Program.h"
+#include "UnitPrograms.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 
@@ -44,7 +44,7 @@ struct ConvBiasToSdp : OpRewritePattern<ConvOp> {
 };
 } // namespace
 
-void mlir::dla::trace::splitConvolutionBiases(Operation *root) {
+void mlir::dla::regplan::splitConvolutionBiases(Operation *root) {
   RewritePatternSet patterns(root->getContext());
   patterns.add<ConvBiasToSdp>(root->getContext());
   walkAndApplyPatterns(root, std::move(patterns));

@@ -1,15 +1,15 @@
 //===- AddressPlan.cpp - Surfaces placed in DRAM with reuse ---------------===//
 
-#include "AddressPlan.h"
+#include "dla/Target/NvdlaAddressPlan.h"
 
 #include <algorithm>
 #include <numeric>
 
-using namespace mlir::dla::trace;
+using namespace mlir::dla::regplan;
 
 static int64_t alignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
-int64_t mlir::dla::trace::planAddresses(std::vector<PlannedSurface> &surfaces) {
+int64_t mlir::dla::regplan::planAddresses(std::vector<PlannedSurface> &surfaces) {
   // Largest first (fewer holes), ties in program order.
   std::vector<size_t> order(surfaces.size());
   std::iota(order.begin(), order.end(), 0);

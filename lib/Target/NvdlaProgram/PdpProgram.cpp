@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Program.h"
+#include "UnitPrograms.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Format/NvdlaHardware.h"
@@ -18,12 +18,12 @@
 
 using namespace mlir;
 using namespace mlir::dla;
-using namespace mlir::dla::trace;
+using namespace mlir::dla::regplan;
 using namespace dlaformat::nvdla;
 using namespace dlaformat::nvdla::csb;
 using R = CsbReg;
 
-LogicalResult mlir::dla::trace::programPdp(Operation *o, const CubeAddress &in,
+LogicalResult mlir::dla::regplan::programPdp(Operation *o, const CubeAddress &in,
                                            const CubeAddress &out, LayerProgram &p) {
   auto op = cast<PoolOp>(o);
   ArrayRef<int64_t> kernel = op.getKernel(), stride = op.getStrides(), pad = op.getPadding();

@@ -1,0 +1,139 @@
+//===- NvdlaProgram.h - Per-layer register plans of a network ---*- C++ -*-===//
+//
+// What every writer of NVDLA programs shares (the register trace now, the
+// loadable next), computed once: planNetwork places a compiled function's
+// surfaces in memory and groups its layer ops into hardware layers;
+// programNetwork writes each hardware layer's registers as NVIDIA's
+// firmware programs them. A writer only formats the result.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_TARGET_NVDLAPROGRAM_H
+#define DLA_TARGET_NVDLAPROGRAM_H
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaAux.h"
+#include "dla/Format/NvdlaFeature.h"
+#include "dla/Format/NvdlaPixel.h"
+#include "dla/Format/NvdlaRegisterMap.h"
+#include "dla/Format/NvdlaSdp.h"
+#include "dla/Target/NvdlaAddressPlan.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::dla::regplan {
+
+/// A feature cube in memory, as a layer's DMA reads or writes it.
+struct CubeAddress {
+  uint64_t address = 0;
+  int64_t width = 0, height = 0, channels = 0;
+  int64_t lineStride = 0, surfaceStride = 0;
+};
+
+/// An image (pixel data, pitch linear) as CDMA's image DMA reads it: its
+/// planes from `address` as the layout places them.
+struct ImageAddress {
+  uint64_t address = 0;
+  const ::dlaformat::nvdla::PixelBoundLayout *layout = nullptr;
+};
+
+/// A memory operand of an SDP (bias, batch-norm, element-wise, PReLU) as
+/// its stage's DMA reads it; no layout: the op has no such operand.
+struct SdpMemSurface {
+  uint64_t address = 0;
+  const ::dlaformat::nvdla::AuxBoundLayout *layout = nullptr;
+};
+/// By ::dlaformat::nvdla::SdpMemOperand.
+using SdpMemSurfaces =
+    std::array<SdpMemSurface, ::dlaformat::enumCount<::dlaformat::nvdla::SdpMemOperand>()>;
+
+/// The writes of one layer, in order; the last ones enable its units.
+struct LayerProgram {
+  /// The done interrupts the layer raises, as intr_notify names their
+  /// blocks ("SDP", "CACC", "CDMA_DAT", ...); the last is its end.
+  std::vector<std::string> interrupts;
+  std::vector<std::pair<::dlaformat::nvdla::CsbReg, uint32_t>> writes;
+
+  void write(::dlaformat::nvdla::CsbReg reg, uint32_t value) { writes.push_back({reg, value}); }
+  /// One register from its fields (all of `reg`).
+  void write(::dlaformat::nvdla::CsbReg reg,
+             std::initializer_list<std::pair<::dlaformat::nvdla::CsbField, int64_t>> fields) {
+    uint32_t v = 0;
+    for (auto [f, value] : fields) {
+      assert(f.reg == reg && "a field of another register");
+      v |= f.place(value);
+    }
+    write(reg, v);
+  }
+};
+
+/// A surface of the program: an argument's or a layer's result, or an
+/// operand a layer reads as weights, image or SDP operand data.
+struct Surface {
+  Value value;
+  /// `arg<i>` for arguments, `layer<i>` for layer i's result.
+  std::string name;
+  /// Feature data; null for weights, images and SDP operand data.
+  std::unique_ptr<::dlaformat::nvdla::FeatureBoundLayout> feature;
+  /// An SDP memory operand's layout (an AuxBoundLayout), else null.
+  std::unique_ptr<::dlaformat::BoundLayout> aux;
+  /// An image convolution's pixel data (a PixelBoundLayout), else null.
+  std::unique_ptr<::dlaformat::BoundLayout> pixel;
+  /// Index into NetworkPlan::placement.
+  size_t placed = 0;
+};
+
+/// One hardware layer: a layer op, and the on-the-fly SDP a convolution
+/// feeds (null when the convolution's result is its own, SDP bypassed).
+struct HardwareLayer {
+  Operation *op = nullptr, *fused = nullptr;
+  Value result() const { return (fused ? fused : op)->getResult(0); }
+};
+
+/// A compiled function as hardware layers over placed surfaces.
+struct NetworkPlan {
+  func::FuncOp func;
+  /// The address of offset 0 of the placement.
+  uint64_t base = 0;
+  std::vector<Surface> surfaces;
+  std::vector<PlannedSurface> placement;
+  /// The placement's extent in bytes.
+  int64_t extent = 0;
+  std::vector<HardwareLayer> layers;
+  llvm::DenseMap<Value, size_t> surfaceOf;
+
+  const Surface &surface(Value v) const { return surfaces[surfaceOf.at(v)]; }
+  const PlannedSurface &placed(Value v) const { return placement[surface(v).placed]; }
+  uint64_t addressOf(Value v) const { return base + placed(v).offset; }
+  /// `v`'s cube as a DMA reads it (an image: its pixels, the format's
+  /// channels, plane 0's lines).
+  CubeAddress cube(Value v) const;
+  /// The SDP memory operands `sdp` (null: none) reads.
+  SdpMemSurfaces memoryOperands(Operation *sdp) const;
+};
+
+/// The plan of `func` (its one block: layer ops and a return), surfaces
+/// placed from `base`. A convolution's bias becomes its SDP's first, in
+/// `func` (the hardware's form). Located errors for what no register
+/// program holds.
+FailureOr<NetworkPlan> planNetwork(func::FuncOp func, uint64_t base);
+
+/// Each hardware layer's register writes, in the plan's order.
+FailureOr<std::vector<LayerProgram>> programNetwork(const NetworkPlan &plan);
+
+/// Rewrites each dla.conv with a bias operand into the convolution and an
+/// on-the-fly dla.sdp whose BS stage adds the bias from memory, as the
+/// hardware computes it (ConvBias.cpp).
+void splitConvolutionBiases(Operation *root);
+
+} // namespace mlir::dla::regplan
+
+#endif // DLA_TARGET_NVDLAPROGRAM_H

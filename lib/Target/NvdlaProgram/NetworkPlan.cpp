@@ -1,0 +1,279 @@
+//===- NetworkPlan.cpp - Surfaces and hardware layers of a function -------===//
+//
+// The function's layer ops in program order, grouped into hardware layers
+// (a convolution with the SDP fused to it); every value a layer reads or
+// writes a surface, its format from its role (LayerOpInterface's
+// getOperandRole), placed by the address plan with the lifetime from the
+// layer that writes it to the last that reads it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Target/NvdlaProgram.h"
+
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/NvdlaHardware.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::regplan;
+namespace nv = dlaformat::nvdla;
+
+/// After the last layer: a lifetime that ends with the program.
+static constexpr int64_t kEnd = 1 << 30;
+
+namespace {
+/// The weights of `v`: uncompressed int8 NVDLA direct weights (image
+/// weights for an image convolution) of nv_small or nv_large.
+LogicalResult checkWeights(Value v, bool image, Location loc) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  auto weight = type ? dyn_cast_or_null<WeightAttr>(type.getEncoding()) : WeightAttr();
+  nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
+  if (!weight || weight.getFormat() != format || weight.getCompressed() ||
+      weight.getPrecision() != nv::Precision::Int8 ||
+      weight.getConfig() == nv::HardwareKind::NvFull)
+    return emitError(loc) << "weights of a register program must be int8 "
+                          << (image ? "image" : "direct")
+                          << " NVDLA weights of nv_small or nv_large (#dla.weight<"
+                          << (image ? "image" : "direct")
+                          << ", int8, config = ...>), got " << v.getType();
+  return success();
+}
+
+/// The image of an image convolution: NVDLA pixel data of nv_small or nv_large.
+FailureOr<std::unique_ptr<::dlaformat::BoundLayout>> pixelLayout(Value v, Location loc) {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto pixel = dyn_cast_or_null<PixelAttr>(type.getEncoding());
+  if (!pixel || pixel.getConfig() == nv::HardwareKind::NvFull)
+    return emitError(loc) << "the image of a register program must be NVDLA pixel data of "
+                             "nv_small or nv_large (#dla.pixel<..., config = ...>), got "
+                          << type;
+  return bindTensorLayout(type, [&] { return emitError(loc); });
+}
+
+/// The feature layout of `v`: int8 NVDLA feature data of nv_small or nv_large.
+FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Location loc) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  auto feature = type ? dyn_cast_or_null<FeatureAttr>(type.getEncoding()) : FeatureAttr();
+  if (!feature)
+    return emitError(loc) << "a surface of a register program must be NVDLA feature data "
+                             "(#dla.feature), got "
+                          << v.getType();
+  if (feature.getConfig() == nv::HardwareKind::NvFull)
+    return emitError(loc) << "NVIDIA's C model is built for nv_small and nv_large, got "
+                          << v.getType() << " (nv_full)";
+  if (feature.getPrecision() != nv::Precision::Int8)
+    return emitError(loc) << "only int8 feature data is programmed yet, got " << v.getType();
+  if (type.getShape()[0] != 1)
+    return emitError(loc) << "only one batch is programmed yet, got " << v.getType();
+  nv::FeatureConfig config;
+  config.precision = feature.getPrecision();
+  config.lineStride = feature.getLineStride();
+  config.surfaceStride = feature.getSurfaceStride();
+  config.batchStride = feature.getBatchStride();
+  config.hardware = feature.getConfig();
+  auto bound = nv::FeatureBoundLayout::bind(config, type.getShape().vec());
+  if (!bound)
+    return emitError(loc) << bound.message();
+  return std::move(*bound);
+}
+
+/// Int8 feature data read by an SDP stage as its element-wise operand (a
+/// layer's result feeding a residual add): per-element int8 operand data in
+/// one-byte components has the feature format's atoms and strides.
+FailureOr<std::unique_ptr<::dlaformat::BoundLayout>>
+featureAsOperand(const nv::FeatureBoundLayout &feature, ArrayRef<int64_t> shape, Location loc) {
+  nv::AuxConfig c;
+  c.kind = nv::AuxKind::ElementWise;
+  c.mode = nv::AuxMode::PerElement;
+  c.precision = nv::Precision::Int8;
+  c.hardware = feature.getConfig().hardware;
+  c.dataSize = nv::DataSize::OneByte;
+  c.lineStride = feature.getLineStride();
+  c.surfaceStride = feature.getSurfaceStride();
+  auto bound = nv::AuxBoundLayout::bind(c, shape.vec(), 1);
+  if (!bound)
+    return emitError(loc) << bound.message();
+  std::unique_ptr<::dlaformat::BoundLayout> layout = std::move(*bound);
+  assert(layout->getStorageBytes() == feature.getStorageBytes() && "one layout, two names");
+  return layout;
+}
+
+} // namespace
+
+CubeAddress NetworkPlan::cube(Value v) const {
+  const Surface &s = surface(v);
+  auto shape = cast<RankedTensorType>(v.getType()).getShape();
+  if (s.pixel) // an image: its pixels, the format's channels, plane 0's lines
+    return CubeAddress{addressOf(v), shape[3], shape[2], shape[1],
+                       static_cast<const nv::PixelBoundLayout *>(s.pixel.get())->getLineStride(),
+                       0};
+  return CubeAddress{addressOf(v), shape[3], shape[2], shape[1], s.feature->getLineStride(),
+                     s.feature->getSurfaceStride()};
+}
+
+SdpMemSurfaces NetworkPlan::memoryOperands(Operation *sdp) const {
+  SdpMemSurfaces mem;
+  if (auto op = dyn_cast_or_null<SdpOp>(sdp))
+    for (nv::SdpMemOperand m : ::dlaformat::enumValues<nv::SdpMemOperand>())
+      if (Value v = getSdpMemoryOperand(op, m))
+        mem[static_cast<size_t>(m)] = {
+            addressOf(v), static_cast<const nv::AuxBoundLayout *>(surface(v).aux.get())};
+  return mem;
+}
+
+FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
+  NetworkPlan plan;
+  plan.func = func;
+  plan.base = base;
+  // A convolution's bias is its SDP's.
+  splitConvolutionBiases(func);
+  Block &body = func.getBody().front();
+  Operation *terminator = body.getTerminator();
+
+  // Hardware layers, and what each operand is read as.
+  llvm::DenseSet<Value> weightValues, imageWeights, pixelValues, auxValues;
+  llvm::DenseSet<Operation *> fusedOps;
+  for (Operation &op : body) {
+    if (&op == terminator || fusedOps.contains(&op))
+      continue;
+    auto layer = dyn_cast<LayerOpInterface>(op);
+    if (!layer)
+      return op.emitOpError("is not a hardware layer: a register program holds layer ops "
+                            "(dla.conv, dla.sdp, dla.pool, dla.lrn, ...) only");
+    SmallVector<Operation *> members = getHardwareLayer(layer);
+    if (members.front() != &op)
+      return op.emitOpError("reads its input on the fly from a layer it does not follow");
+    if (members.size() > 2)
+      return op.emitOpError("fuses more than one layer on the fly");
+    HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
+    if (hw.fused) {
+      if (!op.hasOneUse())
+        return op.emitOpError("result never reaches memory (its SDP reads it on the fly), but "
+                              "other ops use it");
+      fusedOps.insert(hw.fused);
+    }
+    for (Operation *member : members) {
+      auto m = cast<LayerOpInterface>(member);
+      bool image = llvm::any_of(llvm::seq<unsigned>(member->getNumOperands()), [&](unsigned i) {
+        return m.getOperandRole(i) == LayerOperandRole::Image;
+      });
+      for (OpOperand &use : member->getOpOperands()) {
+        switch (m.getOperandRole(use.getOperandNumber())) {
+        case LayerOperandRole::Feature:
+          break;
+        case LayerOperandRole::Image:
+          pixelValues.insert(use.get());
+          break;
+        case LayerOperandRole::Weight:
+          weightValues.insert(use.get());
+          if (image)
+            imageWeights.insert(use.get());
+          break;
+        case LayerOperandRole::ConvBias:
+          // splitConvolutionBiases moved every bias to an SDP.
+          return member->emitOpError("has a bias no SDP reads");
+        case LayerOperandRole::SdpOperand:
+          auxValues.insert(use.get());
+          break;
+        }
+      }
+    }
+    plan.layers.push_back(hw);
+  }
+
+  // Surfaces and lifetimes (in layer indices).
+  auto addSurface = [&](Value v, std::string name, int64_t first, Location loc) -> LogicalResult {
+    PlannedSurface p;
+    Surface s;
+    auto type = cast<RankedTensorType>(v.getType());
+    std::unique_ptr<::dlaformat::BoundLayout> *bound = nullptr;
+    if (pixelValues.contains(v)) {
+      auto layout = pixelLayout(v, loc);
+      if (failed(layout))
+        return failure();
+      s.pixel = std::move(*layout);
+      bound = &s.pixel;
+    } else if (auxValues.contains(v) && !isa_and_nonnull<FeatureAttr>(type.getEncoding())) {
+      if (!isa_and_nonnull<BiasAttr, BatchNormAttr, PReLUAttr, EltwiseAttr>(type.getEncoding()))
+        return emitError(loc) << "an SDP memory operand of a register program must be NVDLA "
+                                 "operand data (#dla.bias, #dla.batchnorm, #dla.prelu, "
+                                 "#dla.eltwise) or feature data, got "
+                              << type;
+      auto layout = bindTensorLayout(type, [&] { return emitError(loc); });
+      if (failed(layout))
+        return failure();
+      s.aux = std::move(*layout);
+      bound = &s.aux;
+    } else if (weightValues.contains(v)) {
+      if (failed(checkWeights(v, imageWeights.contains(v), loc)))
+        return failure();
+      auto layout = bindTensorLayout(type, [&] { return emitError(loc); });
+      if (failed(layout))
+        return failure();
+      p.bytes = (*layout)->getStorageBytes();
+      p.alignment = (*layout)->getStorageAlignment();
+    } else {
+      auto layout = featureLayout(v, loc);
+      if (failed(layout))
+        return failure();
+      s.feature = std::move(*layout);
+      p.bytes = s.feature->getStorageBytes();
+      p.alignment = s.feature->getStorageAlignment();
+      if (auxValues.contains(v)) {
+        auto operand = featureAsOperand(*s.feature, type.getShape(), loc);
+        if (failed(operand))
+          return failure();
+        s.aux = std::move(*operand);
+      }
+    }
+    if (bound) {
+      p.bytes = (*bound)->getStorageBytes();
+      p.alignment = (*bound)->getStorageAlignment();
+    }
+    p.name = name;
+    p.first = p.last = first;
+    s.value = v;
+    s.name = std::move(name);
+    s.placed = plan.placement.size();
+    plan.surfaceOf[v] = plan.surfaces.size();
+    plan.surfaces.push_back(std::move(s));
+    plan.placement.push_back(p);
+    return success();
+  };
+  for (BlockArgument a : func.getArguments())
+    if (failed(addSurface(a, "arg" + std::to_string(a.getArgNumber()), -1, func.getLoc())))
+      return failure();
+  for (auto [index, layer] : llvm::enumerate(plan.layers)) {
+    // Every value a layer reads is an argument or an earlier layer's
+    // result: other ops were refused, a fused result has one use.
+    for (Operation *member : {layer.op, layer.fused}) {
+      if (!member)
+        continue;
+      for (Value in : member->getOperands()) {
+        if (member == layer.fused && in == layer.op->getResult(0))
+          continue;
+        auto it = plan.surfaceOf.find(in);
+        if (it == plan.surfaceOf.end())
+          return member->emitOpError("reads a value that is no argument or layer result");
+        plan.placement[plan.surfaces[it->second].placed].last = static_cast<int64_t>(index);
+      }
+    }
+    if (failed(addSurface(layer.result(), "layer" + std::to_string(index),
+                          static_cast<int64_t>(index), layer.result().getLoc())))
+      return failure();
+  }
+  if (plan.layers.empty())
+    return func.emitError("a program without layers has nothing to check");
+  for (Value r : terminator->getOperands()) {
+    auto it = plan.surfaceOf.find(r);
+    if (it == plan.surfaceOf.end() || !plan.surfaces[it->second].feature ||
+        weightValues.contains(r) || auxValues.contains(r))
+      return terminator->emitOpError("returns a value that is no feature surface of a layer or "
+                                     "argument");
+    plan.placement[plan.surfaces[it->second].placed].last = kEnd;
+  }
+  plan.extent = planAddresses(plan.placement);
+  return plan;
+}
