@@ -15,6 +15,7 @@
 #include "FuzzContext.h"
 #include "ModuleGenerator.h"
 
+#include "dla/Conversion/Passes.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"

@@ -138,10 +138,15 @@ DLA_CAPI_EXPORTED DlaStatus dlaDenseResourceAttrGetBlob(MlirAttribute attr, Mlir
  *===----------------------------------------------------------------------===*/
 
 /// The NVDLA unit a layer op runs on ("CONV/CACC", "SDP", "PDP", "CDP": the
-/// format library's getHardwareUnit of the op's precision-conversion
-/// query); NULL for any other op and for a layer op whose types name no
-/// NVDLA precision. The string is static.
+/// format library's getHardwareUnit of its LayerOpInterface kind); NULL for
+/// any other op. The string is static.
 DLA_CAPI_EXPORTED const char *dlaOperationGetHardwareUnit(MlirOperation op);
+
+/// Whether `op` computes (a layer, on the accelerator or the host), as
+/// opposed to holding a value or structuring the program: false for ops
+/// without operands and without side effects (constants of every dialect,
+/// packed weights), terminators, and functions and modules.
+DLA_CAPI_EXPORTED bool dlaOperationComputes(MlirOperation op);
 
 /*===----------------------------------------------------------------------===*
  * Diagnosing helpers: errors come back in the status, not on stderr

@@ -1,9 +1,11 @@
 /*===- dla-c/Passes.h - C API of the dla passes -------------------*- C -*-===*\
 |*                                                                            *|
-|* Generated from Passes.td (-gen-pass-capi-header --prefix DLA):             *|
-|*   void mlirRegisterDLAPasses(void);          all dla passes, by flag       *|
-|*   MlirPass mlirCreateDLA<PassName>(void);    e.g. mlirCreateDLADLAPackWeights *|
-|*   void mlirRegisterDLA<PassName>(void);                                    *|
+|* Generated from each Passes.td (-gen-pass-capi-header), one group each:    *|
+|*   the dialect's (prefix DLA), the conversions (DLAConversion), the         *|
+|*   generic passes (DLAGeneric):                                             *|
+|*   void mlirRegister<Group>Passes(void);      the group's passes, by flag   *|
+|*   MlirPass mlirCreate<Group><PassName>(void); e.g. mlirCreateDLADLAPackWeights *|
+|*   void mlirRegister<Group><PassName>(void);                                *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -12,6 +14,8 @@
 
 #include "mlir-c/Pass.h"
 
+#include "dla-c/ConversionPasses.capi.h.inc"
+#include "dla-c/GenericPasses.capi.h.inc"
 #include "dla-c/Passes.capi.h.inc"
 
 #ifdef __cplusplus

@@ -25,6 +25,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -448,6 +450,14 @@ const char *dlaOperationGetHardwareUnit(MlirOperation op) {
     return nullptr;
   // getHardwareUnit returns views of string literals: NUL-terminated.
   return layer.getHardwareUnit().data();
+}
+
+bool dlaOperationComputes(MlirOperation op) {
+  Operation *o = unwrap(op);
+  if (!o || o->hasTrait<OpTrait::IsTerminator>() || isa<FunctionOpInterface, ModuleOp>(o))
+    return false;
+  // What holds a value: nothing in, nothing done but producing it.
+  return o->getNumOperands() != 0 || !isPure(o);
 }
 
 //===----------------------------------------------------------------------===//

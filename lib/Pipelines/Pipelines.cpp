@@ -4,6 +4,7 @@
 
 #include "dla/Conversion/Passes.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
+#include "dla/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
@@ -160,5 +161,6 @@ void mlir::dla::registerDLAPipelines() {
 void mlir::dla::registerAllDLAPasses() {
   registerDLAPasses();
   registerDLAConversionPasses();
+  registerDLAGenericPasses();
   registerDLAPipelines();
 }

@@ -1,4 +1,4 @@
-//===- Passes.td - Conversions into the dla dialect --------*- tablegen -*-===//
+//===- Passes.td - Conversions into and out of the dla dialect -*- tablegen -*-===//
 #ifndef DLA_CONVERSION_PASSES_TD
 #define DLA_CONVERSION_PASSES_TD
 
@@ -83,6 +83,187 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
            "Remark, on the module, how many layers (and what share of the "
            "multiply-accumulates) run on the accelerator">,
   ];
+}
+
+def DLALowerToReference : Pass<"dla-lower-to-reference"> {
+  let summary = "Lower NVDLA layer ops to upstream linalg/arith/tensor (executable reference)";
+  let description = [{
+    Gives every layer op (`dla.conv` direct / Winograd / image, `dla.sdp`,
+    `dla.pool`, `dla.lrn`) the meaning of the NVDLA unit that runs it, as
+    upstream `linalg` / `arith` / `math` / `tensor` ops on plain logical
+    tensors, so that a compiled network executes on the CPU (with
+    `--dla-lower-to-llvm` and `mlir-runner` or the ExecutionEngine).
+
+    Operands and results keep their accelerator encodings: an encoded
+    operand is read through `dla.relayout` to row-major, and the row-major
+    result is written back through `dla.relayout` to the result's encoding.
+    The memory formats between layers stay exactly the accelerator's; the
+    memref lowering turns the relayouts into code that reads and writes
+    those bytes.
+
+    Arithmetic follows the "real precision in pipeline" of NVDLA's
+    precision-conversion tables (asked from `dla/Format/NvdlaConversion.h`;
+    an invalid layer is diagnosed with the table's message):
+    - fp16 pipelines multiply f16 values exactly in f32 and accumulate in
+      f32 (CACC's fp32), then round once to the output precision: to f16
+      nearest-even, with overflow clipped to +-65504 ("exceeding maximal
+      normal value ... clipped to max normalized value");
+    - int8 / int16 convolutions accumulate in i32 / i64 (CACC int32 /
+      int48), SDP int32 pipelines compute in i64; integer outputs saturate;
+      float -> integer rounds half away from zero (the convertor's rounding)
+      and saturates;
+    - the ops carry no convertor parameters, so every convertor is the
+      identity (offset 0, scale 1, shift 0);
+    - pooling compares / sums in the pipeline type; average divides by
+      kh * kw with padded elements counted as zero (PDP pads with a value
+      and multiplies by the reciprocal kernel size); max / min ignore
+      padding;
+    - LRN computes `x / (k + alpha / size * sum x^2)^beta` in f32 over the
+      channels [c - (size-1)/2, c + size/2] clipped to the tensor, then
+      rounds to the output precision.
+    `docs/ReferenceSemantics.md` holds the full table.
+
+    ```mlir
+    %y = dla.pool max %x kernel [2, 2] stride [2, 2]
+        : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
+    // becomes
+    %p = dla.relayout %x : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x4x4xf16>
+    %e = linalg.generic ... arith.extf ... : tensor<1x8x4x4xf32>
+    %m = linalg.generic {iterator_types = [parallel x 4, reduction x 2]} ... arith.maximumf
+    %t = linalg.generic ... arith.truncf ... : tensor<1x8x2x2xf16>
+    %y = dla.relayout %t : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
+    ```
+
+    Layer ops with dynamic shapes are diagnosed, not lowered.
+
+    With `skip-storage-layers`, the hardware layers that
+    `--dla-lower-to-memref` runs in a `dla.on_storage` and
+    `--dla-lower-buffers-to-reference` can run are left alone: those with
+    an encoded operand or result whose every operand and result has a
+    storage buffer type (compressed weights: their three surfaces, once a
+    constant is packed into them). The rest
+    (plain layers among them) is lowered here. Layer ops already in a
+    `dla.on_storage` are never lowered here.
+  }];
+  let options = [
+    Option<"skipStorageLayers", "skip-storage-layers", "bool", /*default=*/"false",
+           "Leave the encoded layer ops that the memref lowering runs on their "
+           "storage (dla.on_storage)">,
+  ];
+  // bufferization, memref, scf: Winograd weights read from their storage
+  // bytes (ReferenceWinograd.h).
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"];
+}
+
+def DLAEncodingsToMemref : Pass<"dla-encodings-to-memref", "::mlir::ModuleOp"> {
+  let summary = "Lower dla-encoded tensors to storage byte buffers with explicit strides";
+  let description = [{
+    Materializes every `dla` encoding before bufferization (as IREE's
+    MaterializeEncoding does): a type converter maps an encoded tensor to
+    its storage bytes `tensor<BYTES x i8>`, every op with an encoded type is
+    illegal, and a partial conversion rewrites
+    - function arguments and results to their storage bytes (the ABI: an
+      encoded tensor crosses a function boundary as `memref<BYTES x i8>`,
+      aligned as the NVDLA alignment table says, 64 B for chunked layouts;
+      after bufferization each storage argument is used through
+      `memref.assume_alignment` with that alignment);
+    - packed constants (`arith.constant dense_resource<...>`, from
+      `--dla-pack-weights`) to `memref.global` constants on the same blob,
+      aligned (256 B for weights); compressed weights to three globals
+      (`__dla_weights_wgs`, `_wmb`, `_data`);
+    - `dla.relayout` of a non-constant to loops: the destination is zeroed
+      (padding), then every element moves through the typed strided views
+      the format library describes (`memref.view` + `memref.reinterpret_cast`
+      to `memref<..., strided<[...], offset: ...>>`; one view per pixel
+      component, 32-bit words with bit fields for 10-bit pixels). Layouts
+      with no strided view (most NVDLA weights) go through a compile-time
+      table of byte offsets;
+    - `dla.to_storage` / `dla.from_storage` to the storage itself;
+    - hardware layers with an encoded operand or result (a layer op, or a
+      convolution and the SDP it runs on the fly with) to a
+      `dla.on_storage` on the storage buffers of their operands, the
+      result written into a new storage buffer; the layer ops move into its
+      body unchanged. Layer ops without any encoding are left alone (run
+      `--dla-lower-to-reference` for them).
+    Upstream One-Shot Bufferize (function boundaries, identity layouts) then
+    runs on the encoding-free module.
+
+    Host ops are not lowered here: the `--dla-lower-to-memref` pipeline
+    (lib/Pipelines) runs the host lowering (TOSA to linalg, plain layer ops
+    through `--dla-lower-to-reference`, `--dla-pack-weights`) and then this
+    pass, so it takes any module that mixes host TOSA and dla ops.
+
+    Diagnosed, never bufferized: dynamic shapes with an encoding, relayouts
+    of non-constants into compressed or Winograd weights ("only constants
+    pack into ..."), encoded constants that are not packed blobs, and any
+    other op with an encoded operand.
+
+    ```mlir
+    func.func @f(%x: tensor<1x20x5x6xf16>) -> tensor<1x20x5x6xf16, #dla.feature<fp16>> {
+      %y = dla.relayout %x : tensor<1x20x5x6xf16> -> tensor<1x20x5x6xf16, #dla.feature<fp16>>
+      return %y : tensor<1x20x5x6xf16, #dla.feature<fp16>>
+    }
+    // becomes
+    func.func @f(%x: memref<1x20x5x6xf16>) -> memref<1920xi8> {
+      %s = memref.alloc() {alignment = 32 : i64} : memref<1920xi8>
+      linalg.fill ins(%c0_i8 : i8) outs(%s : memref<1920xi8>)
+      %v = memref.view %s[%c0][] : memref<1920xi8> to memref<960xf16>
+      %t = memref.reinterpret_cast %v to offset: [0], sizes: [1, 2, 5, 6, 16],
+          strides: [960, 480, 96, 16, 1] : memref<960xf16> to
+          memref<1x2x5x6x16xf16, strided<[960, 480, 96, 16, 1]>>
+      scf.for ... { memref.load %x[...]; memref.store ..., %t[...] }
+      return %s : memref<1920xi8>
+    }
+    ```
+  }];
+  let options = [
+    Option<"skipBufferize", "skip-bufferize", "bool", /*default=*/"false",
+           "Stop after materializing encodings (tensors of storage bytes), "
+           "before One-Shot Bufferize">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+}
+
+def DLALowerBuffersToReference
+    : Pass<"dla-lower-buffers-to-reference", "::mlir::ModuleOp"> {
+  let summary = "Execute dla.on_storage on the CPU";
+  let description = [{
+    Runs each `dla.on_storage` (what `--dla-lower-to-memref` makes of an
+    encoded hardware layer) on the CPU, to check that the memref form means
+    what the tensor form means: every operand's storage is unpacked into a
+    row-major buffer (the relayout loops of `--dla-lower-to-memref`), the
+    layer ops of the body are computed on those buffers by the same
+    patterns as `--dla-lower-to-reference`, and each result is packed into
+    its storage. The tensors this makes are bufferized
+    (`convert-elementwise-to-linalg`, `one-shot-bufferize`), so the module
+    stays in the memref world. `--dla-lower-to-llvm` runs it after
+    `--dla-lower-to-memref`.
+
+    ```mlir
+    dla.on_storage ins(%x : memref<2048xi8>) outs(%y : memref<512xi8>) {
+    ^bb0(%a: tensor<1x16x8x8xf16, #dla.feature<fp16>>):
+      %p = dla.pool max %a kernel [2, 2] stride [2, 2]
+          : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x4x4xf16, #dla.feature<fp16>>
+      dla.yield %p : tensor<1x16x4x4xf16, #dla.feature<fp16>>
+    }
+    // becomes: unpack loops from %x into memref<1x16x8x8xf16>, the linalg
+    // of dla.pool, pack loops into %y
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+    // The storage copies (StorageCopy.cpp) move vectors.
+    "::mlir::vector::VectorDialect"];
 }
 
 #endif // DLA_CONVERSION_PASSES_TD

@@ -103,7 +103,8 @@ void buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOptions &optio
 /// Registers --dla-compile, --dla-lower-to-memref and --dla-lower-to-llvm.
 void registerDLAPipelines();
 
-/// Every dla pass (--dla-*, the conversion passes) and pipeline: the one
+/// Every dla pass (--dla-*: the dialect's, the conversions, the generic
+/// ones) and pipeline: the one
 /// list dla-opt, the C API (dlaRegisterAllPasses) and libDLAPlugin.so register.
 void registerAllDLAPasses();
 

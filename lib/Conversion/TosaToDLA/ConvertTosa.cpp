@@ -1,6 +1,6 @@
 //===- ConvertTosa.cpp - --dla-convert-tosa -------------------------------===//
 
-#include "TosaToDLA.h"
+#include "Patterns.h"
 
 #include "dla/Conversion/Passes.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
@@ -94,14 +94,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     target = offload;
     rules = OffloadRules();
     RewritePatternSet set(context);
-    populateConvPatterns(set, rules, target);
-    populatePoolPatterns(set, rules, target);
-    populateSdpPatterns(set, rules, target);
-    populateQuantizedPatterns(set, rules, target);
-    populateMatMulPatterns(set, rules, target);
-    populateProductPatterns(set, target);
-    populateSdpFusionPatterns(set, target);
-    populateCleanupPatterns(set);
+    populateTosaToDLAPatterns(set, rules, target);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(set));
   }
 
@@ -155,3 +148,15 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
   std::shared_ptr<FrozenRewritePatternSet> patterns;
 };
 } // namespace
+
+void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                                            const OffloadTarget &target) {
+  populateConvPatterns(patterns, rules, target);
+  populatePoolPatterns(patterns, rules, target);
+  populateSdpPatterns(patterns, rules, target);
+  populateQuantizedPatterns(patterns, rules, target);
+  populateMatMulPatterns(patterns, rules, target);
+  populateProductPatterns(patterns, target);
+  populateSdpFusionPatterns(patterns, target);
+  populateCleanupPatterns(patterns);
+}

@@ -1,6 +1,6 @@
 //===- HostRemarks.cpp - Why a TOSA op stays on the host ------------------===//
 
-#include "TosaToDLA.h"
+#include "Patterns.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 

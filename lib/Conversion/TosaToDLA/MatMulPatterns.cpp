@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TosaToDLA.h"
+#include "Patterns.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"

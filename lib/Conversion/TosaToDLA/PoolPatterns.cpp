@@ -1,6 +1,6 @@
 //===- PoolPatterns.cpp - tosa.max_pool2d / avg_pool2d -> dla.pool --------===//
 
-#include "TosaToDLA.h"
+#include "Patterns.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Format/NvdlaRegisters.h"

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TosaToDLA.h"
+#include "Patterns.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 

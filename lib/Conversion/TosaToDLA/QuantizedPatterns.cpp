@@ -37,7 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TosaToDLA.h"
+#include "Patterns.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Format/NvdlaScale.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TosaToDLA.h"
+#include "Patterns.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CompileTimeConstant.h"
+#include "dla/Dialect/DLA/Transforms/CompileTimeConstant.h"
 #include "LayoutNets.h"
 
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"

@@ -1,6 +1,6 @@
 //===- CompileTimeConstant.cpp - What --dla-pack-weights folds -----------===//
 
-#include "CompileTimeConstant.h"
+#include "dla/Dialect/DLA/Transforms/CompileTimeConstant.h"
 
 #include "dla/Format/IntegerBytes.h"
 

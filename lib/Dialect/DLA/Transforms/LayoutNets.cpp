@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CompileTimeConstant.h"
+#include "dla/Dialect/DLA/Transforms/CompileTimeConstant.h"
 #include "LayoutNets.h"
 
 #include "llvm/ADT/DenseSet.h"

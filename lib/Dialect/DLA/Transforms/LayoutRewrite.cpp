@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CompileTimeConstant.h"
+#include "dla/Dialect/DLA/Transforms/CompileTimeConstant.h"
 #include "LayoutNets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

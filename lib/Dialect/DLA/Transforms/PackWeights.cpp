@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CompileTimeConstant.h"
+#include "dla/Dialect/DLA/Transforms/CompileTimeConstant.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"

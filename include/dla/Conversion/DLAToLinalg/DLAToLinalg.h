@@ -1,0 +1,26 @@
+//===- DLAToLinalg.h - dla layer ops as upstream linalg ---------*- C++ -*-===//
+//
+// The reference lowering (--dla-lower-to-reference), for a compiler that
+// runs it in a conversion of its own: every dla layer op becomes linalg /
+// arith / math / tensor computing exactly what the NVDLA unit computes
+// (docs/ReferenceSemantics.md), reading and writing encoded operands
+// through dla.relayout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_CONVERSION_DLATOLINALG_DLATOLINALG_H
+#define DLA_CONVERSION_DLATOLINALG_DLATOLINALG_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::dla {
+
+/// dla.conv, dla.sdp, dla.pool, dla.lrn, dla.clamp -> linalg, arith, math,
+/// tensor (and dla.relayout for encoded operands and results). Every layer
+/// op must be illegal in the conversion target: a layer op without a
+/// pattern then fails by name. Layers whose precision conversion NVDLA's
+/// tables reject do not match.
+void populateDLAToLinalgPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::dla
+
+#endif // DLA_CONVERSION_DLATOLINALG_DLATOLINALG_H

@@ -1,0 +1,169 @@
+//===- Patterns.h - Patterns of --dla-convert-tosa --------------*- C++ -*-===//
+//
+// Shared between the pattern files and the pass. Every offloading pattern
+// has a `why...` function that says why an op cannot be offloaded (empty
+// when it can): the pattern refuses to match on a reason, and the pass puts
+// the same reason in the remark of every op left on the host.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_LIB_CONVERSION_TOSATODLA_PATTERNS_H
+#define DLA_LIB_CONVERSION_TOSATODLA_PATTERNS_H
+
+#include "dla/Conversion/TosaToDLA/TosaToDLA.h"
+#include "dla/Format/NvdlaConversion.h"
+#include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaRegisters.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::dla::tosa_to_dla {
+
+//===----------------------------------------------------------------------===//
+// Boundary: NHWC/NCHW transposes, casts and constant transposition.
+//===----------------------------------------------------------------------===//
+
+/// Permutations between TOSA's NHWC and the layer ops' NCHW.
+inline constexpr int32_t kToNchw[4] = {0, 3, 1, 2};
+inline constexpr int32_t kToNhwc[4] = {0, 2, 3, 1};
+
+/// The NCHW shape of an NHWC shape.
+SmallVector<int64_t> toNchwShape(ArrayRef<int64_t> nhwc);
+
+/// `nhwc` (a TOSA activation) as layer-op input: transposed to NCHW, cast to
+/// `elementType`.
+Value toLayerInput(OpBuilder &b, Location loc, Value nhwc, Type elementType);
+/// A layer op's NCHW result back as a TOSA activation of type `nhwcType`.
+Value toTosaResult(OpBuilder &b, Location loc, Value nchw, RankedTensorType nhwcType);
+
+/// A depthwise convolution as dense ones over slices of `slice` channels
+/// (the configuration's atomic C; ConvPatterns.cpp says why): for each
+/// slice calls `emit(part, c0, n, kcrs, weight)` with `part` channels
+/// [c0, c0 + n) of NCHW `input` and the slice's block-diagonal KCRS weight
+/// bytes (n * M kernels over n channels) from HWCM `hwcm` of `hwcmShape`
+/// (elements of `elementBytes`); returns the results concatenated on
+/// channels into `outType`.
+Value emitDepthwiseSlices(
+    OpBuilder &b, Location loc, Value input, ArrayRef<char> hwcm, ArrayRef<int64_t> hwcmShape,
+    int64_t elementBytes, int64_t slice, RankedTensorType outType,
+    llvm::function_ref<Value(Value part, int64_t c0, int64_t n, ArrayRef<int64_t> kcrs,
+                             ArrayRef<char> weight)>
+        emit);
+
+/// True when `v` is a constant (tosa.const, arith.constant, ...) whose bytes
+/// can be read.
+bool isReadableConstant(Value v);
+/// Bytes of one element of `type` (or its element type), rounded up.
+int64_t byteWidth(Type type);
+/// Row-major bytes of constant `v`; empty on failure.
+std::vector<char> readConstantBytes(Value v);
+/// A constant of `type` (f32 or the target type) holding `bytes`, converted
+/// to `elementType` by arith.truncf when the types differ (so that
+/// --dla-pack-weights fuses the rounding into packing).
+Value makeConstant(OpBuilder &b, Location loc, RankedTensorType type, ArrayRef<char> bytes,
+                   Type elementType, StringRef blobName);
+/// Transposes row-major `bytes` of `shape` (elements of `elementBytes`) by
+/// `perms` (result dim i = source dim perms[i]).
+std::vector<char> transposeBytes(ArrayRef<char> bytes, ArrayRef<int64_t> shape,
+                                 int64_t elementBytes, ArrayRef<int64_t> perms);
+/// The values of constant `v` as f32: f32 or f16 elements, or integers of
+/// 8, 16 or 32 bits that f32 holds exactly; nullopt otherwise.
+std::optional<std::vector<float>> readConstantValues(Value v);
+
+/// The `channels` values of a per-channel constant of an NHWC activation
+/// (shape 1x1x1xC, or 1x1x1x1 broadcast), or nullopt when `v` is none or
+/// its values cannot be read (readConstantValues).
+std::optional<std::vector<float>> readPerChannelConstant(Value v, int64_t channels);
+
+//===----------------------------------------------------------------------===//
+// Patterns and their reasons.
+//===----------------------------------------------------------------------===//
+
+/// Multiply-accumulates of an op whose result elements are each a sum of
+/// `perOutput` products (0 for shapes that are not static).
+int64_t macsPerOutput(Operation *op, int64_t perOutput);
+
+std::string whyNotConv(tosa::Conv2DOp op, const OffloadTarget &target);
+std::string whyNotDepthwise(tosa::DepthwiseConv2DOp op, const OffloadTarget &target);
+std::string whyNotMaxPool(tosa::MaxPool2dOp op, const OffloadTarget &target);
+std::string whyNotAvgPool(tosa::AvgPool2dOp op, const OffloadTarget &target);
+std::string whyNotClamp(tosa::ClampOp op, const OffloadTarget &target);
+std::string whyNotAdd(tosa::AddOp op, const OffloadTarget &target);
+std::string whyNotMul(tosa::MulOp op, const OffloadTarget &target);
+/// A product of two feature maps, or of a feature map and a per-channel
+/// tensor computed at run time (ProductPatterns.cpp).
+std::string whyNotProduct(tosa::MulOp op, const OffloadTarget &target);
+/// A product by a constant runs as a 1x1 convolution (MatMulPatterns.cpp).
+std::string whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target);
+/// The same, with B's one [K, P] matrix read into `kp` when it can run.
+std::string whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target, std::vector<char> &kp);
+/// A rescale offloads with the layer it rescales (QuantizedPatterns.cpp).
+std::string whyNotRescale(tosa::RescaleOp op, const OffloadTarget &target);
+/// Whether integer `clamp` is the ReLU at the zero point of a rescale that
+/// offloads (then it runs as that layer's ReLU).
+bool isFusedQuantizedRelu(tosa::ClampOp clamp, const OffloadTarget &target);
+
+/// Empty when a window (kernel and strides [h, w], padding [top, bottom,
+/// left, right]) fits the register fields `w`, else which field it
+/// overflows ("kernel width 12 is outside 1..8 (KERNEL_WIDTH: ...)").
+std::string whyNotWindow(const ::dlaformat::nvdla::WindowFields &w, ArrayRef<int64_t> kernel,
+                         ArrayRef<int64_t> strides, ArrayRef<int64_t> padding);
+/// The same for a convolution (CSC / CDMA fields, dilation too), as a
+/// reason ("its ...").
+std::string whyNotConvWindow(ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+                             ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations);
+
+/// whyNotConvWindow of a tosa.conv2d or tosa.depthwise_conv2d.
+template <typename OpTy>
+std::string whyNotConvRegisters(OpTy op) {
+  ArrayRef<int64_t> w = cast<ShapedType>(op.getWeight().getType()).getShape();
+  // conv2d's weight is OHWI, depthwise's HWCM.
+  const int64_t kernel[2] = {std::is_same_v<OpTy, tosa::Conv2DOp> ? w[1] : w[0],
+                             std::is_same_v<OpTy, tosa::Conv2DOp> ? w[2] : w[1]};
+  return whyNotConvWindow(kernel, op.getStride(), op.getPad(), op.getDilation());
+}
+
+/// One dla.pool of a chain (orders as dla.pool's).
+struct PoolStage {
+  int64_t kernel[2], stride[2], pad[4];
+};
+/// The dla.pool layers that compute max (else average) pooling of an input
+/// of extents `inHW` with a window the PDP registers may not hold: the
+/// window itself when they do, else a chain whose result is the same
+/// (WindowLimits.cpp). Failure with `why` (a reason) when there is none.
+FailureOr<SmallVector<PoolStage>> planPoolChain(bool max, bool integer, ArrayRef<int64_t> inHW,
+                                                ArrayRef<int64_t> kernel,
+                                                ArrayRef<int64_t> strides,
+                                                ArrayRef<int64_t> padding, std::string &why);
+
+void populateConvPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                          const OffloadTarget &target);
+void populatePoolPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                          const OffloadTarget &target);
+/// Clamp, add and mul (the products of run-time tensors among them).
+void populateSdpPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                         const OffloadTarget &target);
+/// TOSA's quantized layers (conv2d / depthwise / add with their rescale).
+void populateQuantizedPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                               const OffloadTarget &target);
+/// Products of run-time tensors on the SDP's multiplier (its rule is mul's,
+/// populateSdpPatterns').
+void populateProductPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+/// tosa.matmul by a constant (and a per-column constant added to it) as
+/// tosa.conv2d.
+void populateMatMulPatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                            const OffloadTarget &target);
+/// Cancels transpose pairs and cast pairs that restore their input exactly.
+void populateCleanupPatterns(RewritePatternSet &patterns);
+/// Runs SDP layers on the fly after a convolution and merges consecutive
+/// SDP stages into one layer.
+void populateSdpFusionPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+
+
+} // namespace mlir::dla::tosa_to_dla
+
+#endif // DLA_LIB_CONVERSION_TOSATODLA_PATTERNS_H
