@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """ONNX -> NVDLA layers -> CPU execution, in one Python process.
 
-    python3 python/examples/onnx_end_to_end.py [TEST_DIR] [--target nv_full] [--precision fp16]
+    PYTHONPATH=build/python_packages python3 python/examples/onnx_end_to_end.py \
+        [TEST_DIR] [--target nv_full] [--precision fp16]
 
 TEST_DIR is an ONNX backend test directory (model.onnx and
 test_data_set_*/input_*.pb, output_*.pb; default: libonnx-testdata's
@@ -18,17 +19,12 @@ import glob
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-# The build tree's package when run from the source tree.
-sys.path.insert(0, os.path.join(HERE, "..", "..", os.environ.get("DLA_BUILD_DIR", "build"),
-                                "python_packages"))
+import numpy as np
+import onnx
+from onnx import numpy_helper
 
-import numpy as np  # noqa: E402
-import onnx  # noqa: E402
-from onnx import numpy_helper  # noqa: E402
-
-import dla  # noqa: E402
-from dla import execution  # noqa: E402
+import dla  # the build tree's (PYTHONPATH=build/python_packages) or an installed one
+from dla import execution
 
 DEFAULT = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d_groups"
 
