@@ -38,7 +38,6 @@ _capi._declare("mlirDialectRegistryDestroy", None, MlirDialectRegistry)
 _capi._declare("mlirRegisterAllDialects", None, MlirDialectRegistry)
 _capi._declare("mlirContextAppendDialectRegistry", None, _capi.MlirContext, MlirDialectRegistry)
 _capi._declare("mlirRegisterAllLLVMTranslations", None, _capi.MlirContext)
-_capi._declare("mlirRegisterAllPasses", None)
 # include/dla-c/Execution.h: upstream's engine, code generated at opt_level.
 _capi._declare("dlaExecutionEngineCreate", MlirExecutionEngine, _capi.MlirModule, c_int, c_int,
                POINTER(_capi.MlirStringRef))
@@ -51,17 +50,8 @@ _capi._declare("mlirOperationGetAttributeByName", _capi.MlirAttribute, _capi.Mli
 _capi._declare("mlirOperationSetAttributeByName", None, _capi.MlirOperation, _capi.MlirStringRef,
                _capi.MlirAttribute)
 _capi._declare("mlirTypeAttrGet", _capi.MlirAttribute, _capi.MlirType)
-_capi._declare("mlirTypeAttrGetValue", _capi.MlirType, _capi.MlirAttribute)
-_capi._declare("mlirAttributeIsAType", c_bool, _capi.MlirAttribute)
-_capi._declare("mlirTypeIsAFunction", c_bool, _capi.MlirType)
-_capi._declare("mlirFunctionTypeGetNumInputs", ctypes.c_ssize_t, _capi.MlirType)
-_capi._declare("mlirFunctionTypeGetNumResults", ctypes.c_ssize_t, _capi.MlirType)
-_capi._declare("mlirFunctionTypeGetInput", _capi.MlirType, _capi.MlirType, ctypes.c_ssize_t)
-_capi._declare("mlirFunctionTypeGetResult", _capi.MlirType, _capi.MlirType, ctypes.c_ssize_t)
 _capi._declare("mlirTypeIsAMemRef", c_bool, _capi.MlirType)
 _capi._declare("mlirShapedTypeHasRank", c_bool, _capi.MlirType)
-_capi._declare("mlirShapedTypeGetRank", c_int64, _capi.MlirType)
-_capi._declare("mlirShapedTypeGetDimSize", c_int64, _capi.MlirType, ctypes.c_ssize_t)
 _capi._declare("mlirShapedTypeIsDynamicDim", c_bool, _capi.MlirType, ctypes.c_ssize_t)
 
 MlirRegion = _capi._handle("MlirRegion")
