@@ -4,8 +4,6 @@ table's new fields, channel_scales.apply against a numpy execution of the
 same graph before the rewrite, and the per-channel quantization it
 realizes against numpy's per-channel fake quantization."""
 
-import os
-
 import numpy as np
 import onnx
 import pytest
