@@ -18,6 +18,20 @@ Every failure (parse errors, invalid layouts, wrong buffer sizes, failing
 passes) raises dla.DLAError carrying the diagnostics. The package is a thin
 layer: all layout answers come from the C++ format library through
 libDLACAPI.so (see dla/_capi.py for how it is found).
+
+Its layers, each using only those above it:
+  _capi, this module      ctypes over libDLACAPI.so; contexts, modules, types,
+                          layouts
+  pipelines, tools        textual pipelines from typed values; dla-opt and
+                          its siblings (P/bin beside P/python_packages)
+  execution               JIT through MLIR's ExecutionEngine
+  onnx (subpackage)       the ONNX importer: ONNX -> TOSA text
+  onnx_import             ONNX files as modules and as verified TOSA text
+  bundle, report          a compiled module's bundle: manifest, weights, report
+  runner                  compile, run and compare ONNX models (dla-run-onnx)
+  calibrate, compiler     int8 scales (dla-calibrate); model -> bundle
+                          (dla-compile)
+  cli (subpackage)        the tools' command lines: argument parsing only
 """
 
 import ctypes

@@ -6,7 +6,7 @@ command line is dla.cli.compile).
         target="nv_full", precision="fp16", input_shapes={"x": [1, 3, 48, 192]}))
 
 Stages (one process each at most):
-  import    ONNX to TOSA (dla.onnx, in this process; a calibration table
+  import    ONNX to TOSA (dla.onnx, in this process; a --calibration-table
             from dla-calibrate quantizes to int8 first); a .mlir module is
             read as it is
   compile   dla-opt --dla-compile (offload, layouts, precisions, packed

@@ -9,6 +9,7 @@ import pytest
 
 import dla
 import dla.bundle
+from dla import pipelines
 
 from test_layout import crouton_reference, iota
 from test_ir import relayout_module
@@ -23,7 +24,7 @@ func.func @main(%x: tensor<1x3x4x4xf16>) -> tensor<1x2x4x4xf16> {
   return %y : tensor<1x2x4x4xf16>
 }
 """
-PIPELINE = "builtin.module(dla-compile{target=nv_full layouts=true compression=false})"
+PIPELINE = pipelines.module(pipelines.compile(target="nv_full", layouts=True, compression=False))
 
 
 def compiled(ctx, text=CONV):

@@ -4,18 +4,8 @@
                 --precision fp16|int8|int16 [--calibration-table T]
                 [--input-shape NAME=DxD...] [--no-compression] -o OUT_DIR
 
-Stages (one process each at most; a progress line per stage on a terminal):
-  import    ONNX to TOSA (dla-import-onnx's dla.onnx, in this process; a
-            --calibration-table from dla-calibrate quantizes to int8 first);
-            a .mlir module is read as it is
-  compile   dla-opt --dla-compile (offload, layouts, precisions, packed
-            weights), its remarks kept
-  describe  manifest.json and weights/*.bin from the compiled module (every
-            storage number from the format library)
-  lower     dla-opt --dla-lower-to-memref: OUT_DIR/model.mlirbc, memref
-            form, the weights referenced by name (dense_resource<NAME> with
-            the bytes in weights/NAME.bin, not in the module)
-  report    OUT_DIR/report.html (self-contained)
+The stages are dla.compiler's (its documentation, below); a progress line
+per stage on a terminal.
 
 Exit status 1 on a failing stage (its diagnostics on stderr), 2 on usage
 errors.
@@ -50,11 +40,18 @@ class Progress(compiler.Progress):
                   file=sys.stderr, flush=True)
 
 
+def _epilog():
+    """The usage, dla.compiler's stages, the exit statuses."""
+    usage, _, statuses = __doc__.split("\n\n", 3)[1:]
+    stages = "Stages" + compiler.__doc__.split("\n\nStages", 1)[1].split("\n\n")[0]
+    return "\n\n".join([usage, stages, statuses])
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(
         prog="dla-compile", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__.split("\n\n", 1)[1])
+        epilog=_epilog())
     p.add_argument("model", help="MODEL.onnx or MODULE.mlir (TOSA and/or dla layer ops)")
     p.add_argument("--target", required=True, choices=list(pipelines.TARGETS))
     p.add_argument("--precision", required=True, choices=list(pipelines.PRECISIONS))
