@@ -192,7 +192,10 @@ def headers(tmp_path_factory):
                   "".join('#include "mlir-c/%s"\n' % h for h in MLIR_HEADERS))
     proc = subprocess.run([CC, "-E", "-P", "-D__attribute__(x)=", "-I", os.path.join(ROOT, "include"),
                            "-I", generated, "-I", MLIR_INCLUDE, str(tu)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True,
+                          # The compiler without the sanitizer runtime the
+                          # sanitizer run preloads into Python.
+                          env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
     assert proc.returncode == 0, proc.stderr
     return Headers(proc.stdout)
 
