@@ -92,7 +92,7 @@ def bench(name, a, bin_dir, work):
     run([os.path.join(bin_dir, "dla-import-onnx"), model, "--input-shape",
          "x=%dx3x48x%d" % (a.batch, width), "--calibration-table", table, "-o", tosa])
     converted = run([os.path.join(bin_dir, "dla-opt"), tosa,
-                     "--dla-convert-tosa=config=%s precision=int8" % a.target])
+                     "--dla-convert-tosa=target=%s precision=int8" % a.target])
     host_convs = len(re.findall(r"= tosa\.(?:conv2d|depthwise_conv2d)\b", converted))
     dla_convs = len(re.findall(r"= dla\.conv\b", converted))
     sets = os.path.join(work, name + "_sets")

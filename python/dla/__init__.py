@@ -314,10 +314,13 @@ class Operation:
     the attributes and types). `results` and `operands` are value ids
     (equal ids: the same value, within one walk); `arguments` maps the id
     of an operand that is a block argument to its argument number. `unit`:
-    the NVDLA unit a layer op runs on (the format library's), else None."""
+    the NVDLA unit a layer op runs on (the format library's), else None.
+    `computes`: whether it is a layer, on the accelerator or the host, rather
+    than a constant, a terminator, a function or a module (the C API's
+    dlaOperationComputes)."""
 
     def __init__(self, name, attributes, result_types, location="", operands=(), results=(),
-                 arguments=None, unit=None):
+                 arguments=None, unit=None, computes=True):
         self.name = name
         self.attributes = attributes
         self.result_types = result_types
@@ -326,6 +329,7 @@ class Operation:
         self.results = list(results)
         self.arguments = arguments or {}
         self.unit = unit
+        self.computes = computes
 
     @staticmethod
     def _snapshot(context, op):
@@ -347,7 +351,8 @@ class Operation:
         location = _capi.to_string(_capi.mlirLocationPrint, _capi.mlirOperationGetLocation(op))
         unit = _capi.dlaOperationGetHardwareUnit(op)
         return Operation(name, attributes, result_types, location, operands,
-                         [v.ptr for v in values], arguments, unit.decode() if unit else None)
+                         [v.ptr for v in values], arguments, unit.decode() if unit else None,
+                         bool(_capi.dlaOperationComputes(op)))
 
     def __repr__(self):
         return "Operation(%s)" % self.name

@@ -219,6 +219,7 @@ _declare("dlaContextRegisterDialects", None, MlirContext)
 _declare("dlaDenseResourceAttrGetBlob", DlaStatus, MlirAttribute, POINTER(MlirStringRef),
          POINTER(c_void_p), POINTER(c_size_t))
 _declare("dlaOperationGetHardwareUnit", c_char_p, MlirOperation)
+_declare("dlaOperationComputes", c_bool, MlirOperation)
 _declare("dlaStatusGetMessage", c_char_p, DlaStatus)
 _declare("dlaStatusDestroy", None, DlaStatus)
 

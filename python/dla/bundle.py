@@ -24,9 +24,6 @@ from . import DLAError, _natural_dtype
 MANIFEST = "manifest.json"
 FORMAT_VERSION = 1
 
-# Ops that hold values rather than compute: not layers.
-_NOT_LAYERS = {"builtin.module", "func.func", "func.return", "arith.constant", "tosa.const",
-               "tosa.const_shape", "dla.weight_constant", "dla.relayout"}
 # A location "file":line:col (the innermost file location of an op).
 _FILE_LOC = re.compile(r'"([^"]*)":(\d+):(\d+)')
 _REMARK = re.compile(r"^(.*?):(\d+):(\d+): remark: (.*)$")
@@ -218,7 +215,8 @@ def describe(module, remarks_text="", **info):
                                     role="to_accelerator" if src.encoding is None else "to_host",
                                     alignment=_alignment(encoded), **encoded))
             continue
-        if op.name in _NOT_LAYERS:
+        # Constants, terminators, functions: no layer (Operation.computes).
+        if not op.computes:
             continue
         layer = {"name": names[op.results[0]] if op.results else "%s_%d" % (base, index),
                  "op": op.name,

@@ -39,6 +39,10 @@ def test_walk_edges_locations_units():
         conv = [o for o in ops if o.name == "dla.conv"][0]
         assert conv.unit == "CONV/CACC"
         assert [o.unit for o in ops if o.name == "func.return"] == [None]
+        # Layers compute; constants, terminators, functions and modules do not.
+        assert {o.name: o.computes for o in ops} == {
+            "builtin.module": False, "func.func": False, "func.return": False,
+            "arith.constant": False, "dla.relayout": True, "dla.conv": True}
         producers = {v: o.name for o in ops for v in o.results}
         # The input comes through a relayout of argument 0; the weights are
         # the packed constants.

@@ -86,10 +86,8 @@ def _runs(pipeline, module="module {}"):
         ctx.parse_module(module).run_pipeline(pipeline)
 
 
-@pytest.mark.parametrize("target", pipelines.TARGETS + tuple(
-    pytest.param("nvdla:" + c, marks=pytest.mark.xfail(
-        reason="--dla-convert-tosa reads its own `config` option (issue 43, item 3)"))
-    for c in pipelines.NVDLA_CONFIGS))
+@pytest.mark.parametrize("target", pipelines.TARGETS +
+                         tuple("nvdla:" + c for c in pipelines.NVDLA_CONFIGS))
 def test_every_target_runs(target):
     # nv_small and nv_large compute int8 only.
     _runs(pipelines.module(pipelines.compile(convert_tosa=target != "htp", target=target,

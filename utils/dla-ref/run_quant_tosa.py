@@ -285,7 +285,7 @@ def run(text, opt, bin_dir, config, offload, layouts=False):
 
 def offloaded(text, opt, config):
     """Per function, the integer TOSA computations left on the host."""
-    conv = subprocess.run([opt, "--dla-convert-tosa=config=%s precision=int8" % config, "-"],
+    conv = subprocess.run([opt, "--dla-convert-tosa=target=%s precision=int8" % config, "-"],
                           input=text, capture_output=True, text=True)
     if conv.returncode:
         sys.exit("--dla-convert-tosa failed:\n" + conv.stderr[:4000])
