@@ -104,9 +104,7 @@ def summary_lines(manifest, out_dir):
     s = manifest["summary"]
     lines = ["dla-compile: %s for %s %s -> %s" % (os.path.basename(manifest["model"]),
                                                   manifest["target"], manifest["precision"], out_dir),
-             "  layers: %d on the accelerator, %d on the host%s"
-             % (s["accelerator_layers"], s["host_layers"],
-                " (%s)" % s["offload"] if s["offload"] else ""),
+             "  layers: " + bundle.placement_text(s),
              "  relayouts: %d, %d bytes moved" % (s["relayouts"], s["relayout_bytes"]),
              "  weights: %d surfaces, %d bytes" % (s["weight_surfaces"], s["weight_bytes"])]
     if s["compressible_weight_bytes"]:
