@@ -2,7 +2,7 @@
 """PaddleOCR's classifier and recognizer calibrated, quantized and run in
 int8 on an NVDLA configuration, against the float model on onnxruntime.
 
-    python3 bench/int8_accuracy.py [build/bin] [--models cls,rec] [--count 64]
+    PYTHONPATH=utils python3 bench/int8_accuracy.py [build/bin] [--models cls,rec] [--count 64]
         [--batch 1] [--calibration 32] [--method M] [--activations A]
         [--target nv_small] [--keep DIR]
 
@@ -32,9 +32,9 @@ import time
 import numpy as np
 from onnx import numpy_helper
 
+import textlines  # utils/textlines.py (PYTHONPATH=utils; lit sets it)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "utils"))
-import textlines  # noqa: E402
 
 MODELS = {"cls": ("ch_ppocr_mobile_v2.0_cls_infer.onnx", 192),
           "rec": ("ch_PP-OCRv4_rec_infer.onnx", 320)}
@@ -92,7 +92,7 @@ def bench(name, a, bin_dir, work):
     run([os.path.join(bin_dir, "dla-import-onnx"), model, "--input-shape",
          "x=%dx3x48x%d" % (a.batch, width), "--calibration-table", table, "-o", tosa])
     converted = run([os.path.join(bin_dir, "dla-opt"), tosa,
-                     "--dla-convert-tosa=config=%s precision=int8" % a.target])
+                     "--dla-convert-tosa=target=%s precision=int8" % a.target])
     host_convs = len(re.findall(r"= tosa\.(?:conv2d|depthwise_conv2d)\b", converted))
     dla_convs = len(re.findall(r"= dla\.conv\b", converted))
     sets = os.path.join(work, name + "_sets")

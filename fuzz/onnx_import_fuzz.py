@@ -1,15 +1,15 @@
 #!/usr/bin/python3
 """Mutation fuzzer of dla-import-onnx over ONNX protobufs, in-process.
 
-    fuzz/onnx_import_fuzz.py [-n 100000] [--seed 1] [--verify-every 50]
-                             [--build build] [--save-dir DIR]
+    PYTHONPATH=build/python_packages fuzz/onnx_import_fuzz.py [-n 100000] [--seed 1]
+                             [--verify-every 50] [--save-dir DIR]
 
 Small models built with onnx.helper (one per family of operators the
 importer reads) are mutated: attribute values (zero, negative, huge,
 NaN, wrong lengths and types), initializer dims, element types and data
 (truncated raw data), graph input shapes and types, node inputs (removed,
 renamed, empty), operator types, opsets, and the serialized bytes. Each
-mutant goes through dla_onnx.load_model / import_model in this process.
+mutant goes through dla.onnx.load_model / import_model in this process.
 The importer's own error (ImportFailure) is the expected answer to bad
 input; any other exception, or an import running longer than --timeout
 seconds, is a finding. Every --verify-every'th module an import returns
@@ -34,14 +34,11 @@ import traceback
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "tools", "dla-import-onnx"))
+import onnx
+from onnx import TensorProto, helper, numpy_helper
 
-import onnx  # noqa: E402
-from onnx import TensorProto, helper, numpy_helper  # noqa: E402
-
-from dla_onnx import ImportFailure, import_model, load_model  # noqa: E402
+import dla
+from dla.onnx import ImportFailure, import_model, load_model
 
 F = TensorProto.FLOAT
 
@@ -81,7 +78,7 @@ def seeds():
     yield _model([helper.make_node("AveragePool", ["x"], ["y"], name="avg", kernel_shape=[3, 3],
                                    strides=[1, 1], pads=[1, 1, 1, 1], count_include_pad=1)], x4, y)
     yield _model([helper.make_node("GlobalAveragePool", ["x"], ["y"], name="gap")], x4, y)
-    # The windows written from several TOSA ops (dla_onnx/windows_extra.py).
+    # The windows written from several TOSA ops (dla/onnx/windows_extra.py).
     x5 = [_t("x", [1, 4, 5, 6, 4])]
     yield _model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv3d", kernel_shape=[2, 3, 2],
                                    pads=[1, 0, 1, 0, 1, 1], strides=[2, 1, 1], dilations=[1, 1, 2], group=2)],
@@ -346,7 +343,8 @@ def _alarm(signum, frame):
 
 def kind_of(exc):
     """Exception type and the deepest frame in the importer: one finding."""
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if "dla_onnx" in f.filename]
+    importer = os.path.join("dla", "onnx", "")
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if importer in f.filename]
     where = "%s:%d" % (os.path.basename(frames[-1].filename), frames[-1].lineno) if frames else "?"
     return "%s at %s" % (type(exc).__name__, where)
 
@@ -358,15 +356,12 @@ def main(argv=None):
     p.add_argument("--timeout", type=float, default=10.0, help="seconds per import")
     p.add_argument("--verify-every", type=int, default=50,
                    help="verify every Nth imported module through the dla package (0: never)")
-    p.add_argument("--build", default=os.path.join(ROOT, "build"), help="the build tree (dla package)")
     p.add_argument("--save-dir", help="write one model per finding here")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
     rng = random.Random(args.seed)
     ctx = None
     if args.verify_every:
-        sys.path.insert(0, os.path.join(args.build, "python_packages"))
-        import dla
         ctx = dla.Context()
     import warnings
     warnings.simplefilter("ignore")

@@ -17,8 +17,10 @@
 #    is built with g++ by scripts/build-nvdla-cmod.sh, not in build-san.
 #  - test/CAPI/install.test: builds an out-of-tree consumer against the
 #    installed (here: instrumented) archives with a plain toolchain.
-#  - utils/dla-ref and tools/dla-import-onnx pytest: pure Python/numpy, no
-#    project C++ in the process.
+#  - utils/dla-ref and python/tests-onnx pytest: the reference and the ONNX
+#    importer, Python/numpy; the importer's module verification goes
+#    through libDLACAPI.so's parser, which the fuzzers and python/tests
+#    cover here.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${SAN_BUILD_DIR:-build-san}

@@ -16,8 +16,8 @@ echo "== pytest utils/dla-ref"
 (cd utils/dla-ref && PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider) | tee "$log/pytest" || status=1
 echo "== pytest python/tests (the dla package over libDLACAPI.so)"
 (cd python/tests && PYTHONPATH="$PWD/../../build/python_packages" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider) | tee "$log/pypkg" || status=1
-echo "== pytest tools/dla-import-onnx (ONNX -> TOSA on libonnx-testdata and hand-built graphs)"
-(cd tools/dla-import-onnx && DLA_OPT="$PWD/../../build/bin/dla-opt" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider tests) | tee "$log/pyimport" || status=1
+echo "== pytest python/tests-onnx (dla.onnx: ONNX -> TOSA on libonnx-testdata and hand-built graphs)"
+(cd python/tests-onnx && PYTHONPATH="$PWD/../../build/python_packages" PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider) | tee "$log/pyimport" || status=1
 
 # --- sanitizers and fuzzing (issue 9) --------------------------------------
 # The same lit, unit and Python suites again in build-san (clang-22, ASan +

@@ -22,6 +22,17 @@ config.substitutions.append(("%llvm_bin", config.llvm_tools_dir))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# Python in the tests imports the build's dla package and the helpers the
+# test inputs and utils/ share (utils/textlines.py, the numpy reference in
+# utils/dla-ref): on PYTHONPATH here, never by a script editing sys.path.
+dla_pythonpath = os.pathsep.join([
+    os.path.join(config.dla_obj_root, "python_packages"),
+    os.path.join(config.dla_src_root, "utils"),
+    os.path.join(config.dla_src_root, "utils", "dla-ref"),
+])
+config.environment["PYTHONPATH"] = dla_pythonpath
+config.substitutions.append(("%dla_pythonpath", dla_pythonpath))
+
 tool_dirs = [config.dla_tools_dir, config.llvm_tools_dir]
 tools = [ToolSubst("dla-opt", unresolved="fatal"), ToolSubst("dla-translate", unresolved="fatal"),
          ToolSubst("dla-lsp-server", unresolved="fatal"),

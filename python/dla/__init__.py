@@ -18,6 +18,20 @@ Every failure (parse errors, invalid layouts, wrong buffer sizes, failing
 passes) raises dla.DLAError carrying the diagnostics. The package is a thin
 layer: all layout answers come from the C++ format library through
 libDLACAPI.so (see dla/_capi.py for how it is found).
+
+Its layers, each using only those above it:
+  _capi, this module      ctypes over libDLACAPI.so; contexts, modules, types,
+                          layouts
+  pipelines, tools        textual pipelines from typed values; dla-opt and
+                          its siblings (P/bin beside P/python_packages)
+  execution               JIT through MLIR's ExecutionEngine
+  onnx (subpackage)       the ONNX importer: ONNX -> TOSA text
+  onnx_import             ONNX files as modules and as verified TOSA text
+  bundle, report          a compiled module's bundle: manifest, weights, report
+  runner                  compile, run and compare ONNX models (dla-run-onnx)
+  calibrate, compiler     int8 scales (dla-calibrate); model -> bundle
+                          (dla-compile)
+  cli (subpackage)        the tools' command lines: argument parsing only
 """
 
 import ctypes
@@ -300,10 +314,13 @@ class Operation:
     the attributes and types). `results` and `operands` are value ids
     (equal ids: the same value, within one walk); `arguments` maps the id
     of an operand that is a block argument to its argument number. `unit`:
-    the NVDLA unit a layer op runs on (the format library's), else None."""
+    the NVDLA unit a layer op runs on (the format library's), else None.
+    `computes`: whether it is a layer, on the accelerator or the host, rather
+    than a constant, a terminator, a function or a module (the C API's
+    dlaOperationComputes)."""
 
     def __init__(self, name, attributes, result_types, location="", operands=(), results=(),
-                 arguments=None, unit=None):
+                 arguments=None, unit=None, computes=True):
         self.name = name
         self.attributes = attributes
         self.result_types = result_types
@@ -312,6 +329,7 @@ class Operation:
         self.results = list(results)
         self.arguments = arguments or {}
         self.unit = unit
+        self.computes = computes
 
     @staticmethod
     def _snapshot(context, op):
@@ -333,7 +351,8 @@ class Operation:
         location = _capi.to_string(_capi.mlirLocationPrint, _capi.mlirOperationGetLocation(op))
         unit = _capi.dlaOperationGetHardwareUnit(op)
         return Operation(name, attributes, result_types, location, operands,
-                         [v.ptr for v in values], arguments, unit.decode() if unit else None)
+                         [v.ptr for v in values], arguments, unit.decode() if unit else None,
+                         bool(_capi.dlaOperationComputes(op)))
 
     def __repr__(self):
         return "Operation(%s)" % self.name

@@ -55,6 +55,7 @@ MlirTypeID = _handle("MlirTypeID")
 MlirIdentifier = _handle("MlirIdentifier")
 MlirValue = _handle("MlirValue")
 MlirLocation = _handle("MlirLocation")
+MlirOpPrintingFlags = _handle("MlirOpPrintingFlags")
 DlaStatus = _handle("DlaStatus")
 DlaBoundLayout = _handle("DlaBoundLayout")
 DlaConstantPacker = _handle("DlaConstantPacker")
@@ -130,7 +131,14 @@ def to_cstr(text, what="string"):
     return data
 
 
+#: {C function: (restype, [argtypes])}: every declaration of the package
+#: (here and in its modules), which python/tests/test_capi_declarations.py
+#: checks against the C headers (include/dla-c, mlir-c).
+DECLARED = {}
+
+
 def _declare(name, restype, *argtypes):
+    DECLARED[name] = (restype, list(argtypes))
     fn = getattr(lib, name)
     fn.restype = restype
     fn.argtypes = list(argtypes)
@@ -162,10 +170,11 @@ for _ns in ("func", "arith", "tensor"):
 _declare("mlirModuleGetOperation", MlirOperation, MlirModule)
 _declare("mlirModuleDestroy", None, MlirModule)
 _declare("mlirOperationPrint", None, MlirOperation, MlirStringCallback, c_void_p)
-_declare("mlirOpPrintingFlagsCreate", c_void_p)
-_declare("mlirOpPrintingFlagsDestroy", None, c_void_p)
-_declare("mlirOpPrintingFlagsEnableDebugInfo", None, c_void_p, c_bool, c_bool)
-_declare("mlirOperationPrintWithFlags", None, MlirOperation, c_void_p, MlirStringCallback, c_void_p)
+_declare("mlirOpPrintingFlagsCreate", MlirOpPrintingFlags)
+_declare("mlirOpPrintingFlagsDestroy", None, MlirOpPrintingFlags)
+_declare("mlirOpPrintingFlagsEnableDebugInfo", None, MlirOpPrintingFlags, c_bool, c_bool)
+_declare("mlirOperationPrintWithFlags", None, MlirOperation, MlirOpPrintingFlags, MlirStringCallback,
+         c_void_p)
 _declare("mlirOperationWriteBytecode", None, MlirOperation, MlirStringCallback, c_void_p)
 _declare("mlirModuleCreateParseFromFile", MlirModule, MlirContext, MlirStringRef)
 _declare("mlirOperationVerify", c_bool, MlirOperation)
@@ -210,6 +219,7 @@ _declare("dlaContextRegisterDialects", None, MlirContext)
 _declare("dlaDenseResourceAttrGetBlob", DlaStatus, MlirAttribute, POINTER(MlirStringRef),
          POINTER(c_void_p), POINTER(c_size_t))
 _declare("dlaOperationGetHardwareUnit", c_char_p, MlirOperation)
+_declare("dlaOperationComputes", c_bool, MlirOperation)
 _declare("dlaStatusGetMessage", c_char_p, DlaStatus)
 _declare("dlaStatusDestroy", None, DlaStatus)
 

@@ -24,10 +24,12 @@ from . import DLAError, _natural_dtype
 MANIFEST = "manifest.json"
 FORMAT_VERSION = 1
 
-# Ops that hold values rather than compute: not layers.
-_NOT_LAYERS = {"builtin.module", "func.func", "func.return", "arith.constant", "tosa.const",
-               "tosa.const_shape", "dla.weight_constant", "dla.relayout"}
 # A location "file":line:col (the innermost file location of an op).
+# The reason of a host op that no --dla-convert-tosa remark explains: it moves
+# or converts data, it computes no layer.
+_DATA_REASON = "not a layer (data movement or an element type conversion)"
+# --dla-convert-tosa's summary remark: its share of multiply-accumulates.
+_MAC_SHARE = re.compile(r"\(([0-9.]+%) of the multiply-accumulates\)")
 _FILE_LOC = re.compile(r'"([^"]*)":(\d+):(\d+)')
 _REMARK = re.compile(r"^(.*?):(\d+):(\d+): remark: (.*)$")
 # dla-opt names the ONNX node a location names (tools/dla-opt/
@@ -218,7 +220,8 @@ def describe(module, remarks_text="", **info):
                                     role="to_accelerator" if src.encoding is None else "to_host",
                                     alignment=_alignment(encoded), **encoded))
             continue
-        if op.name in _NOT_LAYERS:
+        # Constants, terminators, functions: no layer (Operation.computes).
+        if not op.computes:
             continue
         layer = {"name": names[op.results[0]] if op.results else "%s_%d" % (base, index),
                  "op": op.name,
@@ -240,8 +243,7 @@ def describe(module, remarks_text="", **info):
             layer.update(placement="host", unit="host",
                          precision=element[0] if element else None,
                          # No remark: --dla-convert-tosa offers layers only.
-                         reason=why[0].split(": ", 1)[1] if why else
-                         "not a layer (data movement or an element type conversion)")
+                         reason=why[0].split(": ", 1)[1] if why else _DATA_REASON)
         layers.append(layer)
 
     missing = sorted(set(module.resource_blobs()) - {w["name"] for w in weights})
@@ -283,10 +285,14 @@ def _summary(remarks, layers, relayouts, weights, compressed_pairs):
     dense = sum(w["bytes"] for w in weights)
     compressible = [(w["bytes"], w["compressed_bytes"]) for w in weights
                     if w.get("compressed_bytes") is not None] + compressed_pairs
+    share = _MAC_SHARE.search(offload[0]) if offload else None
+    host = [l for l in layers if l["placement"] == "host"]
     return {
         "layers": len(layers),
         "accelerator_layers": sum(1 for l in layers if l["placement"] == "accelerator"),
-        "host_layers": sum(1 for l in layers if l["placement"] == "host"),
+        "host_layers": sum(1 for l in host if l["reason"] != _DATA_REASON),
+        "host_data_ops": sum(1 for l in host if l["reason"] == _DATA_REASON),
+        "accelerator_macs": share.group(1) if share else None,
         "offload": offload[0].split(": ", 1)[1] if offload else None,
         "relayouts": len(relayouts),
         "relayout_bytes": sum(r["read_bytes"] + r["written_bytes"] for r in relayouts),
@@ -296,6 +302,20 @@ def _summary(remarks, layers, relayouts, weights, compressed_pairs):
         "compressed_weight_bytes": sum(c for _, c in compressible),
         "compressed_weights": len(compressed_pairs),
     }
+
+
+def placement_text(summary):
+    """Where the layers run, one line's worth: "243 on the accelerator, 6 on
+    the host (99.1% of the multiply-accumulates on the accelerator); 49 host
+    ops move or convert data". The same counts everywhere (dla-compile's
+    summary, the report)."""
+    text = "%d on the accelerator, %d on the host" % (summary["accelerator_layers"],
+                                                      summary["host_layers"])
+    if summary["accelerator_macs"]:
+        text += " (%s of the multiply-accumulates on the accelerator)" % summary["accelerator_macs"]
+    if summary["host_data_ops"]:
+        text += "; %d host ops move or convert data" % summary["host_data_ops"]
+    return text
 
 
 def write(out_dir, manifest, files):

@@ -25,7 +25,7 @@ from ctypes import POINTER, Structure, c_bool, c_int, c_int64, c_void_p
 
 import numpy as np
 
-from . import Context, DLAError, _capi
+from . import Context, DLAError, _capi, pipelines
 
 __all__ = ["ExecutionContext", "ExecutionEngine", "compile", "compile_pipeline", "public_functions",
            "record_signatures", "reference_pipeline", "RUNTIME_LIBRARIES", "SIGNATURE_ATTR"]
@@ -38,7 +38,6 @@ _capi._declare("mlirDialectRegistryDestroy", None, MlirDialectRegistry)
 _capi._declare("mlirRegisterAllDialects", None, MlirDialectRegistry)
 _capi._declare("mlirContextAppendDialectRegistry", None, _capi.MlirContext, MlirDialectRegistry)
 _capi._declare("mlirRegisterAllLLVMTranslations", None, _capi.MlirContext)
-_capi._declare("mlirRegisterAllPasses", None)
 # include/dla-c/Execution.h: upstream's engine, code generated at opt_level.
 _capi._declare("dlaExecutionEngineCreate", MlirExecutionEngine, _capi.MlirModule, c_int, c_int,
                POINTER(_capi.MlirStringRef))
@@ -51,17 +50,8 @@ _capi._declare("mlirOperationGetAttributeByName", _capi.MlirAttribute, _capi.Mli
 _capi._declare("mlirOperationSetAttributeByName", None, _capi.MlirOperation, _capi.MlirStringRef,
                _capi.MlirAttribute)
 _capi._declare("mlirTypeAttrGet", _capi.MlirAttribute, _capi.MlirType)
-_capi._declare("mlirTypeAttrGetValue", _capi.MlirType, _capi.MlirAttribute)
-_capi._declare("mlirAttributeIsAType", c_bool, _capi.MlirAttribute)
-_capi._declare("mlirTypeIsAFunction", c_bool, _capi.MlirType)
-_capi._declare("mlirFunctionTypeGetNumInputs", ctypes.c_ssize_t, _capi.MlirType)
-_capi._declare("mlirFunctionTypeGetNumResults", ctypes.c_ssize_t, _capi.MlirType)
-_capi._declare("mlirFunctionTypeGetInput", _capi.MlirType, _capi.MlirType, ctypes.c_ssize_t)
-_capi._declare("mlirFunctionTypeGetResult", _capi.MlirType, _capi.MlirType, ctypes.c_ssize_t)
 _capi._declare("mlirTypeIsAMemRef", c_bool, _capi.MlirType)
 _capi._declare("mlirShapedTypeHasRank", c_bool, _capi.MlirType)
-_capi._declare("mlirShapedTypeGetRank", c_int64, _capi.MlirType)
-_capi._declare("mlirShapedTypeGetDimSize", c_int64, _capi.MlirType, ctypes.c_ssize_t)
 _capi._declare("mlirShapedTypeIsDynamicDim", c_bool, _capi.MlirType, ctypes.c_ssize_t)
 
 MlirRegion = _capi._handle("MlirRegion")
@@ -82,45 +72,9 @@ _LLVM_LIB = "/usr/lib/llvm-22/lib"
 RUNTIME_LIBRARIES = [os.path.join(_LLVM_LIB, "libmlir_c_runner_utils.so")]
 
 
-def reference_pipeline(*, storage_layers=False):
-    """The pipeline from dla layer ops and TOSA host ops to the LLVM dialect,
-    with a C interface wrapper for every function: the registered
-    --dla-lower-to-llvm pipeline (lib/Pipelines), by name. By default every
-    layer op goes through --dla-lower-to-reference (the reference
-    execution); `storage_layers` runs encoded layers on their storage."""
-    return "builtin.module(dla-lower-to-llvm{c-wrappers=true storage-layers=%s})" % (
-        "true" if storage_layers else "false")
-
-
-def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layouts=False,
-                     storage_layers=True, summary=False, cbuf_banks=0, cbuf_bank_entries=0,
-                     compression=True, winograd=False):
-    """The pipeline from imported TOSA (and any dla layer ops already in the
-    module) to the LLVM dialect: the registered pipelines --dla-compile and
-    --dla-lower-to-llvm (lib/Pipelines), with options. With `layouts`, every
-    tensor of the offloaded layers gets its accelerator format and the
-    relayouts execute on the storage bytes; with `storage_layers` too, the
-    encoded layer ops run on their storage (dla.on_storage) and only the
-    rest goes through --dla-lower-to-reference. dla-run-onnx compiles with
-    it; `summary` adds --dla-convert-tosa's remark of what runs where;
-    `cbuf_banks` / `cbuf_bank_entries` model a smaller convolution buffer
-    (--dla-split-convolutions cuts what does not fit). With `compression`
-    (where the target's hardware has it), constant weights that are smaller
-    compressed are stored so and run from their WGS, WMB and data surfaces,
-    decompressed by the generated code. With `winograd` (winograd=auto:
-    where the target has it), eligible convolutions with constant weights
-    become Winograd and run from their stored taps in the transformed
-    domain."""
-    flag = lambda b: "true" if b else "false"
-    cbuf = "".join(" %s=%d" % (k, v) for k, v in (("cbuf-banks", cbuf_banks),
-                                                    ("cbuf-bank-entries", cbuf_bank_entries)) if v)
-    return "builtin.module(%s)" % ",".join([
-        "dla-compile{convert-tosa=%s target=%s precision=%s layouts=%s compression=%s%s%s%s}" % (
-            flag(offload), target, precision, flag(layouts), flag(compression),
-            " winograd=auto" if winograd else "",
-            " summary=true" if summary else "", cbuf),
-        "dla-lower-to-llvm{c-wrappers=true storage-layers=%s}" % flag(storage_layers),
-    ])
+#: The pipelines of the lowering (dla.pipelines, where they are written).
+reference_pipeline = pipelines.reference_pipeline
+compile_pipeline = pipelines.compile_pipeline
 
 
 class ExecutionContext(Context):

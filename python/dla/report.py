@@ -9,6 +9,8 @@ API's dlaBoundLayoutLocate) and never computes a layout itself.
 
 import html as _html
 
+from . import bundle
+
 MAP_BYTES = 256      # bytes shown per encoding
 ROW_BYTES = 32       # bytes per row of a map (an NVDLA atom on nv_full)
 BOX_WIDTH, BOX_HEIGHT = 16, 12   # a layer in the graph, pixels
@@ -158,11 +160,10 @@ def html(manifest, maps):
              "<style>%s</style></head><body>" % (_e(manifest["model"]), CSS),
              "<h1>%s for %s %s</h1>" % (_e(manifest["model"]), _e(manifest["target"]),
                                         _e(manifest["precision"])),
-             "<p id='summary'>%d layers on the accelerator, %d on the host%s; %d relayouts "
-             "moving %d bytes; %d weight surfaces, %d bytes.</p>"
-             % (s["accelerator_layers"], s["host_layers"],
-                " (%s)" % _e(s["offload"]) if s["offload"] else "", s["relayouts"],
-                s["relayout_bytes"], s["weight_surfaces"], s["weight_bytes"]),
+             "<p id='summary'>Layers: %s; %d relayouts moving %d bytes; %d weight surfaces, "
+             "%d bytes.</p>"
+             % (_e(bundle.placement_text(s)), s["relayouts"], s["relayout_bytes"],
+                s["weight_surfaces"], s["weight_bytes"]),
              "<h2>Layer graph</h2><p class='legend'><b style='color:%s'>&#9632;</b> accelerator "
              "<b style='color:%s'>&#9632;</b> host (hover a layer for its op, unit and "
              "placement reason)</p>" % (_PLACEMENT_COLOURS["accelerator"],

@@ -1,16 +1,18 @@
 #!/usr/bin/python3
 """ONNX -> NVDLA layers -> CPU execution, in one Python process.
 
-    python3 python/examples/onnx_end_to_end.py [TEST_DIR] [--target nv_full] [--precision fp16]
+    PYTHONPATH=build/python_packages python3 python/examples/onnx_end_to_end.py \
+        [TEST_DIR] [--target nv_full] [--precision fp16]
 
 TEST_DIR is an ONNX backend test directory (model.onnx and
 test_data_set_*/input_*.pb, output_*.pb; default: libonnx-testdata's
 pytorch-converted/test_Conv2d_groups). The model is imported with
 dla.import_onnx, compiled for the target by the pipeline dla-run-onnx uses
 (execution.compile_pipeline), JIT-compiled, run on every data set and
-compared with ONNX's expected outputs: |got - expected| <= 2^-7 (|expected|
-+ max |expected|), dla-run-onnx's fp16 tolerance. Exit status 1 when an
-output is outside it.
+compared with ONNX's expected outputs as dla-run-onnx compares them
+(dla.runner.compare: |got - expected| <= 2^-7 (|expected| + max
+|expected|), its fp16 tolerance). Exit status 1 when an output is outside
+it.
 """
 
 import argparse
@@ -18,26 +20,10 @@ import glob
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-# The build tree's package when run from the source tree.
-sys.path.insert(0, os.path.join(HERE, "..", "..", os.environ.get("DLA_BUILD_DIR", "build"),
-                                "python_packages"))
-
-import numpy as np  # noqa: E402
-import onnx  # noqa: E402
-from onnx import numpy_helper  # noqa: E402
-
-import dla  # noqa: E402
-from dla import execution  # noqa: E402
+import dla  # the build tree's (PYTHONPATH=build/python_packages) or an installed one
+from dla import execution, runner
 
 DEFAULT = "/usr/share/libonnx-testdata/data/pytorch-converted/test_Conv2d_groups"
-
-
-def read_tensor(path):
-    tensor = onnx.TensorProto()
-    with open(path, "rb") as f:
-        tensor.ParseFromString(f.read())
-    return numpy_helper.to_array(tensor)
 
 
 def main(argv=None):
@@ -58,16 +44,16 @@ def main(argv=None):
             print(remark.message)
     ok = True
     for data_set in sorted(glob.glob(os.path.join(args.test_dir, "test_data_set_*"))):
-        inputs = [read_tensor(f) for f in sorted(glob.glob(os.path.join(data_set, "input_*.pb")))]
-        expected = [read_tensor(f) for f in sorted(glob.glob(os.path.join(data_set, "output_*.pb")))]
+        inputs = [runner.load_array(f)
+                  for f in sorted(glob.glob(os.path.join(data_set, "input_*.pb")))]
+        expected = [runner.load_array(f)
+                    for f in sorted(glob.glob(os.path.join(data_set, "output_*.pb")))]
         outputs = engine.invoke(entry, inputs)
         for i, (got, want) in enumerate(zip(outputs, expected)):
-            err = np.abs(got.astype(np.float64) - want)
-            bound = 2.0 ** -7 * (np.abs(want) + np.abs(want).max())
-            good = got.shape == want.shape and bool(np.all(err <= bound))
+            abs_err, _, good = runner.compare(got, want, runner.DEFAULT_RTOL)
             ok &= good
             print("%s output %d %s: max abs error %.3g: %s" % (
-                os.path.basename(data_set), i, list(got.shape), err.max(), "ok" if good else "FAIL"))
+                os.path.basename(data_set), i, list(got.shape), abs_err, "ok" if good else "FAIL"))
     return 0 if ok else 1
 
 

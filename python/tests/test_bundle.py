@@ -9,6 +9,7 @@ import pytest
 
 import dla
 import dla.bundle
+from dla import pipelines
 
 from test_layout import crouton_reference, iota
 from test_ir import relayout_module
@@ -23,7 +24,7 @@ func.func @main(%x: tensor<1x3x4x4xf16>) -> tensor<1x2x4x4xf16> {
   return %y : tensor<1x2x4x4xf16>
 }
 """
-PIPELINE = "builtin.module(dla-compile{target=nv_full layouts=true compression=false})"
+PIPELINE = pipelines.module(pipelines.compile(target="nv_full", layouts=True, compression=False))
 
 
 def compiled(ctx, text=CONV):
@@ -38,6 +39,10 @@ def test_walk_edges_locations_units():
         conv = [o for o in ops if o.name == "dla.conv"][0]
         assert conv.unit == "CONV/CACC"
         assert [o.unit for o in ops if o.name == "func.return"] == [None]
+        # Layers compute; constants, terminators, functions and modules do not.
+        assert {o.name: o.computes for o in ops} == {
+            "builtin.module": False, "func.func": False, "func.return": False,
+            "arith.constant": False, "dla.relayout": True, "dla.conv": True}
         producers = {v: o.name for o in ops for v in o.results}
         # The input comes through a relayout of argument 0; the weights are
         # the packed constants.
@@ -78,6 +83,20 @@ def test_describe_write_load(tmp_path):
     # 1x3x4x4 and 1x2x4x4 f16 row-major (96, 64 bytes) to and from one
     # 16-channel surface of 4 x 4 32-byte atoms (512 bytes).
     assert (s["relayouts"], s["relayout_bytes"]) == (2, 96 + 512 + 512 + 64)
+    # No --dla-convert-tosa here: no share of multiply-accumulates to state.
+    assert (s["accelerator_layers"], s["host_layers"], s["host_data_ops"],
+            s["accelerator_macs"]) == (1, 0, 0, None)
+
+
+def test_placement_text():
+    # One line, one count per kind of op: layers on each side, data ops apart.
+    s = {"accelerator_layers": 243, "host_layers": 6, "host_data_ops": 49,
+         "accelerator_macs": "99.1%"}
+    assert dla.bundle.placement_text(s) == (
+        "243 on the accelerator, 6 on the host (99.1% of the multiply-accumulates on the "
+        "accelerator); 49 host ops move or convert data")
+    s.update(host_data_ops=0, accelerator_macs=None)
+    assert dla.bundle.placement_text(s) == "243 on the accelerator, 6 on the host"
 
 
 def test_function_signature():

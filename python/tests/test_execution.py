@@ -2,7 +2,6 @@
 numpy out, checked against the independent numpy layer reference."""
 
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -10,8 +9,7 @@ import pytest
 import dla
 from dla import execution
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "utils", "dla-ref"))
-import layer_ref  # noqa: E402
+import layer_ref  # utils/dla-ref (pytest.ini)
 
 NET = """
 func.func @forward(%x: tensor<1x3x6x5xf16>, %w: tensor<4x3x3x3xf16>, %b: tensor<4xf16>)

@@ -247,11 +247,7 @@ def test_pack_into_and_unpack_into_numpy_buffers_in_place():
 
 
 def _weight_ref():
-    import os
-    import sys
-    here = os.path.dirname(os.path.abspath(__file__))
-    sys.path.insert(0, os.path.join(here, "..", "..", "utils", "dla-ref"))
-    import weight_ref
+    import weight_ref  # utils/dla-ref (pytest.ini)
     return weight_ref
 
 

@@ -98,9 +98,11 @@ def test_import_errors_name_the_file_and_node(tmp_path):
 
 @needs_data
 def test_readme_example():
-    """The command README.md gives, as written there."""
+    """The command README.md gives, as written there (PYTHONPATH: this
+    run's package, build/python_packages in the README)."""
+    packages = os.path.dirname(os.path.dirname(os.path.abspath(dla.__file__)))
     proc = subprocess.run([sys.executable, "python/examples/onnx_end_to_end.py"], cwd=ROOT,
-                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=""))
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=packages))
     assert proc.returncode == 0, proc.stderr
     assert "remark: opset 6 converted to opset 9 by onnx.version_converter" in proc.stdout
     assert "2 of 2 layers on nv_full fp16" in proc.stdout

@@ -42,13 +42,11 @@ from --expect-count.  On success prints "checked N constants, M bytes".
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 from typing import Dict, List, Optional, Tuple
 
 sys.dont_write_bytecode = True  # keep the source tree clean when run from lit
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 

@@ -27,12 +27,10 @@ uses the per-position one), alignment header 256; compressed ones become
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
 
 sys.dont_write_bytecode = True  # keep the source tree clean when run from lit
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 

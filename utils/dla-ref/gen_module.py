@@ -48,13 +48,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
 sys.dont_write_bytecode = True  # keep the source tree clean when run from lit
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 

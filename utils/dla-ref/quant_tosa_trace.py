@@ -23,9 +23,10 @@ import sys
 
 import numpy as np
 
+import run_quant_tosa as qt
+from dla import pipelines  # PYTHONPATH=BUILD/python_packages (lit sets it)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import run_quant_tosa as qt  # noqa: E402
 
 
 def main():
@@ -38,8 +39,8 @@ def main():
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     a = p.parse_args()
     bin_dir = os.path.join(os.path.abspath(a.build), "bin")
-    pipeline = ("builtin.module(dla-compile{convert-tosa=true target=%s precision=int8 "
-                "layouts=true compression=false})" % a.config)
+    pipeline = pipelines.module(pipelines.compile(
+        convert_tosa=True, target=a.config, precision="int8", layouts=True, compression=False))
     good, host, bad, layers = 0, 0, 0, 0
     for name, b, ins, out, y, data in qt.make_cases(np.random.default_rng(a.seed), a.count):
         d = os.path.join(a.keep, name)

@@ -43,7 +43,6 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import layer_ref as ref  # noqa: E402
 
 MLIR_TYPE = {"f16": "f16", "f32": "f32", "i8": "i8", "i16": "i16", "ui8": "ui8"}

@@ -3,6 +3,7 @@
 from the register programs dla-translate --dla-to-nvdla-trace writes, each
 compared bit for bit with the CPU execution (issue 28 part 4).
 
+    PYTHONPATH=BUILD_DIR/python_packages \
     run_network_trace.py COMPILED.mlir --input X.npy [X1.npy ...] --build BUILD_DIR
                          [--keep DIR] [--llvm-bin DIR] [--limit N] [-j JOBS]
 
@@ -174,8 +175,7 @@ def main():
         p.error("--jobs must be at least 1")
     build = os.path.abspath(a.build)
     bin_dir = os.path.join(build, "bin")
-    sys.path.insert(0, os.path.join(build, "python_packages"))
-    import dla
+    import dla  # BUILD's: PYTHONPATH=BUILD/python_packages (lit sets it)
 
     generic = subprocess.run([os.path.join(bin_dir, "dla-opt"), a.compiled,
                               "--mlir-print-op-generic"], capture_output=True, text=True)

@@ -31,6 +31,8 @@ import sys
 
 import numpy as np
 
+from dla import pipelines  # PYTHONPATH=build/python_packages (lit sets it)
+
 NUMBER = re.compile(r"-?\d+")
 COMPUTE = re.compile(r"tosa\.(conv2d|depthwise_conv2d|matmul|rescale|add|clamp|avg_pool2d|max_pool2d)\b")
 
@@ -262,9 +264,10 @@ def module(cases):
 
 
 def run(text, opt, bin_dir, config, offload, layouts=False):
-    pipeline = ("builtin.module(dla-compile{convert-tosa=%s target=%s precision=int8 layouts=%s "
-                "compression=false},dla-lower-to-llvm)"
-                % ("true" if offload else "false", config, "true" if offload and layouts else "false"))
+    pipeline = pipelines.module(
+        pipelines.compile(convert_tosa=offload, target=config, precision="int8",
+                          layouts=offload and layouts, compression=False),
+        pipelines.lower_to_llvm())
     llvm = subprocess.run([opt, "--pass-pipeline=" + pipeline, "-"], input=text,
                           capture_output=True, text=True)
     if llvm.returncode:
@@ -282,7 +285,7 @@ def run(text, opt, bin_dir, config, offload, layouts=False):
 
 def offloaded(text, opt, config):
     """Per function, the integer TOSA computations left on the host."""
-    conv = subprocess.run([opt, "--dla-convert-tosa=config=%s precision=int8" % config, "-"],
+    conv = subprocess.run([opt, "--dla-convert-tosa=target=%s precision=int8" % config, "-"],
                           input=text, capture_output=True, text=True)
     if conv.returncode:
         sys.exit("--dla-convert-tosa failed:\n" + conv.stderr[:4000])

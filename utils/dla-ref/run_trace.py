@@ -3,6 +3,7 @@
 dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
+    PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|sdp|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large]
                  [--keep DIR] [--llvm-bin DIR]
@@ -41,7 +42,6 @@ import tempfile
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import int_cases_lrn as lrn_cases  # noqa: E402
 import run_layers  # noqa: E402
 import int_cases_pool as pool_cases  # noqa: E402
@@ -384,8 +384,8 @@ def literal(a):
 def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
     """Each case's (argument storages, output storage) from the CPU
     execution: dla-opt --dla-lower-to-llvm with storage layers, run by
-    mlir-runner, the storage bytes printed by printMemrefI32."""
-    sys.path.insert(0, os.path.join(build, "python_packages"))
+    mlir-runner, the storage bytes printed by printMemrefI32. The dla
+    package is BUILD's: PYTHONPATH=BUILD/python_packages (lit sets it)."""
     import dla
     funcs, main, counts = [], [], []
     for k, (c, xs) in enumerate(zip(cases, inputs)):

@@ -22,7 +22,6 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # keep the source tree clean when run from lit
-sys.path.insert(0, HERE)
 
 import chunked_ref as ref  # noqa: E402
 import check_packed  # noqa: E402

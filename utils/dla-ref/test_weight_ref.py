@@ -28,7 +28,6 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
-sys.path.insert(0, HERE)
 
 import check_packed  # noqa: E402
 import fake_pack  # noqa: E402

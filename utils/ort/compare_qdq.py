@@ -28,7 +28,6 @@ import numpy as np
 import onnx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import qdq_models  # noqa: E402
 
 

@@ -91,7 +91,6 @@ def main():
             cmd += ["--repeat", str(a.repeat)]
         emu_dir = None
         if a.fp16_emulation_factor is not None:
-            sys.path.insert(0, HERE)
             import onnx
             from fp16_emulation import emulate
             emu_model = os.path.join(work, "fp16-emulated.onnx")

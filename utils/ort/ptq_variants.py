@@ -15,12 +15,12 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from dla_onnx import calibrate
-from dla_onnx.qdq import fold_constants, quantize_model, quantized_nodes
+from dla import calibrate
+from dla.onnx.qdq import fold_constants, quantize_model, quantized_nodes
 
 
 def mse_threshold(self, start=128, steps=256):
-    """(`self`: a dla_onnx.calibrate.Histogram) The threshold of least mean squared error of symmetric int8
+    """(`self`: a dla.calibrate.Histogram) The threshold of least mean squared error of symmetric int8
     fake-quantization, over the histogram's bin centres (each rounded to
     its level, or clipped), among `steps` bin edges from `start` up to
     the last non-empty bin."""

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Float simulation of the int8 accuracy bench (bench/int8_accuracy.py):
-the QDQ model dla-import-onnx --calibration-table builds (dla_onnx.qdq)
+the QDQ model dla-import-onnx --calibration-table builds (dla.onnx.qdq)
 run by onnxruntime-node, against the float model, on rendered text lines.
 
+    PYTHONPATH=build/python_packages:utils \
     qdq_sim.py MODEL.onnx --work DIR [--kind cls|rec] [--method M]
         [--percentile P] [--calibration 32] [--count 64] [--bias-correction N]
         [--fold-bn] [--equalize] [--keep-sums] [--fused] [--asymmetric]
@@ -24,20 +25,18 @@ figures. Needs ONNXRUNTIME_NODE as run-ort.js does.
 import argparse
 import os
 import subprocess
-import sys
 import time
 
 import numpy as np
 import onnx
 import onnx.version_converter
 
+import ptq_variants
+import textlines  # utils/ (PYTHONPATH)
+from dla import calibrate  # build/python_packages (PYTHONPATH)
+from dla.onnx import qdq
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "utils"))
-sys.path.insert(0, os.path.join(ROOT, "tools", "dla-import-onnx"))
-import textlines  # noqa: E402
-from dla_onnx import calibrate, qdq  # noqa: E402
-import ptq_variants  # noqa: E402
 
 WIDTH = {"cls": 192, "rec": 320}
 

@@ -23,7 +23,6 @@ import numpy as np
 import onnx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import compare_qdq  # noqa: E402
 import qdq_models  # noqa: E402
 

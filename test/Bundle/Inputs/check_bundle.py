@@ -19,14 +19,15 @@ import numpy as np
 
 import dla
 from bundle_checks import check, finish, load_valid
+from dla import pipelines
 
 out, schema_path, net = sys.argv[1:4]
 bundle = load_valid(out, schema_path)
 
 with dla.Context() as ctx:
     module = ctx.parse_module(open(net).read())
-    module.run_pipeline("builtin.module(dla-compile{convert-tosa=true target=nv_full "
-                        "precision=fp16 layouts=true compression=true})")
+    module.run_pipeline(pipelines.module(pipelines.compile(
+        convert_tosa=True, target="nv_full", precision="fp16", layouts=True, compression=True)))
     blobs = module.resource_blobs()
     check(sorted(blobs) == sorted(bundle.weights),
           "weight names %s are the packed constants' keys" % sorted(bundle.weights))

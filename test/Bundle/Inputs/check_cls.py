@@ -5,18 +5,20 @@ compile's packed constants, the host layers that have a reason.
 """
 import sys
 
+import onnx
+
 import dla
 from bundle_checks import check, finish, load_valid
+from dla import pipelines
+from dla.onnx import import_model
 
 out, schema_path = sys.argv[1:3]
 bundle = load_valid(out, schema_path)
-import onnx  # noqa: E402
-from dla_onnx import import_model  # noqa: E402 (beside dla in python_packages)
 
 with dla.Context() as ctx:
     module = ctx.parse_module(import_model(onnx.load(sys.argv[3]), {"x": [1, 3, 48, 192]}))
-    module.run_pipeline("builtin.module(dla-compile{convert-tosa=true target=nv_full "
-                        "precision=fp16 layouts=true compression=true})")
+    module.run_pipeline(pipelines.module(pipelines.compile(
+        convert_tosa=True, target="nv_full", precision="fp16", layouts=True, compression=True)))
     blobs = module.resource_blobs()
 same = sorted(blobs) == sorted(bundle.weights) and all(
     bytes(bundle.weights[k]) == v for k, v in blobs.items())

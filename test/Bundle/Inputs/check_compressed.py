@@ -1,7 +1,7 @@
 """Checks the bundle of Inputs/sparse-net.mlir (nv_full fp16, weights stored
 compressed):
 
-    check_compressed.py OUT_DIR SCHEMA DLA_REF_DIR
+    check_compressed.py OUT_DIR SCHEMA      (utils/dla-ref on PYTHONPATH)
 
 - the manifest validates against docs/bundle-manifest.schema.json;
 - the weight's WGS, WMB and data files are, byte for byte, what the
@@ -20,9 +20,9 @@ import numpy as np
 
 from bundle_checks import check, finish, load_valid
 
-out, schema_path, ref_dir = sys.argv[1:4]
-sys.path.insert(0, ref_dir)
-import weight_ref  # noqa: E402
+import weight_ref
+
+out, schema_path = sys.argv[1:3]
 
 bundle = load_valid(out, schema_path)
 

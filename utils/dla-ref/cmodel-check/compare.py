@@ -1,18 +1,16 @@
 """Reads the xcheck_* programs' lines (unit, inputs, C-model output) on stdin
 and recomputes each output with the numpy model. Prints per-unit counts and
-the first mismatches; exit status 1 on any mismatch."""
+the first mismatches; exit status 1 on any mismatch. The numpy model
+(utils/dla-ref) on PYTHONPATH: run.sh sets it."""
 
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from int_cdp import cdp_icvt, cdp_lrn, cdp_ocvt  # noqa: E402
-from int_conv import cdma_cvt_feature, cdma_cvt_image  # noqa: E402
-from int_sdp import sdp_cvt, sdp_x, sdp_y  # noqa: E402
-from int_sdp_lut import sdp_lut  # noqa: E402
+from int_cdp import cdp_icvt, cdp_lrn, cdp_ocvt
+from int_conv import cdma_cvt_feature, cdma_cvt_image
+from int_sdp import sdp_cvt, sdp_x, sdp_y
+from int_sdp_lut import sdp_lut
 
 PREC = ("int8", "int16")
 

@@ -36,6 +36,8 @@ done
 "${cxx[@]}" -I"$out" "$here/xcheck_cdp.cpp" "$out"/cdp_{icvt,ocvt}{,_glue}.o -o "$out/xcheck_cdp"
 
 status=0
+# The numpy model (../int_*.py) for compare.py and xcheck_pdp.py.
+export PYTHONPATH="$here/..${PYTHONPATH:+:$PYTHONPATH}"
 { "$out/xcheck_sdp" "$cases"; "$out/xcheck_cdma" "$cases"; "$out/xcheck_cdp" "$cases"; } |
   /usr/bin/python3 "$here/compare.py" || status=1
 /usr/bin/python3 "$here/xcheck_pdp.py" "$(( cases / 3 ))" || status=1

@@ -2,18 +2,16 @@
 NV_NVDLA_pdp.cpp's streaming loop (the loop in PdpConsumerThread's data
 path, LineOperation, PoolingStage0Calc, PoolingStage1Calc), run against
 int_pdp.pdp_pool on random layers. It checks the window / padding reading
-of pdp_pool, which sums windows directly."""
+of pdp_pool, which sums windows directly. The numpy model (utils/dla-ref)
+on PYTHONPATH: run.sh sets it."""
 
-import os
 import random
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from int_arith import rha, wrap  # noqa: E402
-from int_pdp import pdp_pad_register, pdp_pool  # noqa: E402
+from int_arith import rha, wrap
+from int_pdp import pdp_pad_register, pdp_pool
 
 
 def stream(x, method, kh, kw, sh, sw, pt, pb, pl, pr, regs, rw, rh, bits):

@@ -1,4 +1,4 @@
-"""dla_onnx: ONNX models -> TOSA (MLIR text) for dla-opt.
+"""dla.onnx: ONNX models -> TOSA (MLIR text) for dla-opt (dla-import-onnx).
 
 Op families: ops_nn (convolution, pooling, batch-norm, LRN), ops_math
 (element-wise, activations, reductions, Softmax, Gemm/MatMul), ops_shape

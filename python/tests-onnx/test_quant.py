@@ -14,7 +14,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from dla_onnx import ImportFailure, import_model
+from dla.onnx import ImportFailure, import_model
 
 RNG = np.random.default_rng(22)
 ONNX_TYPE = {np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int8): TensorProto.INT8,
@@ -31,13 +31,13 @@ def model(node, x, out_type, inits, opset=13):
 
 @pytest.fixture(scope="session")
 def run(tmp_path_factory, tool_bin):
-    """Runs a model through this tree's dla-run-onnx and importer with the
-    build's dla-opt and dla package; returns output 0."""
+    """Runs a model through dla-run-onnx (the package's, beside the
+    build's dla-opt); returns output 0."""
     def go(m, x, name, offload=True):
         d = tmp_path_factory.mktemp(name)
         onnx.save(m, str(d / "m.onnx"))
         np.save(d / "x.npy", x)
-        proc = subprocess.run(["/usr/bin/python3", str(tool_bin / "dla-run-onnx"), str(d / "m.onnx"),
+        proc = subprocess.run([str(tool_bin / "dla-run-onnx"), str(d / "m.onnx"),
                                "--input", str(d / "x.npy"), "--output-dir", str(d / "out")]
                               + (["--allow-host"] if offload else ["--no-offload"]),
                               capture_output=True, text=True)

@@ -4,20 +4,16 @@ table's new fields, channel_scales.apply against a numpy execution of the
 same graph before the rewrite, and the per-channel quantization it
 realizes against numpy's per-channel fake quantization."""
 
-import os
-import sys
-
 import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from conftest import ROOT
-from dla_onnx import ImportFailure, calibrate, channel_scales
-from dla_onnx.calibration_table import Table, read_table, write_table
-from dla_onnx.qdq import fold_constants, quantize_model, quantized_nodes
+from dla import calibrate
+from dla.onnx import ImportFailure, channel_scales
+from dla.onnx.calibration_table import Table, read_table, write_table
+from dla.onnx.qdq import fold_constants, quantize_model, quantized_nodes
 
-sys.path.insert(0, os.path.join(ROOT, "test", "ONNX", "Inputs"))
 from calib_tiny import samples, tiny_model  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""The windows TOSA has no single op for (dla_onnx/windows_extra.py): 3-D
+"""The windows TOSA has no single op for (dla/onnx/windows_extra.py): 3-D
 convolutions, 3-D transposed convolutions, 3-D pooling and dilated 2-D
 (and 1-D) pooling, on small models with random data and uneven pads,
 strides, dilations, groups and ceil_mode, executed by dla-run-onnx
@@ -192,7 +192,7 @@ def test_references_see_the_dilation():
      r"the pads leave no output \[-3, -3, -3\]"),
 ])
 def test_diagnostics_name_the_node(node, shape, message):
-    from dla_onnx import ImportFailure, import_model
+    from dla.onnx import ImportFailure, import_model
     inits = [("w", randn(2, 1, 2, 2, 2))] if node.op_type == "ConvTranspose" else []
     with pytest.raises(ImportFailure, match=r"^node 'n' \(%s\): %s$" % (node.op_type, message)):
         import_model(make(node, randn(*shape), inits, opset=12))

@@ -11,8 +11,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from conftest import HERE
-from dla_onnx import ImportFailure, import_model, parse_input_shape
+from dla.onnx import ImportFailure, import_model, parse_input_shape
 
 F = TensorProto.FLOAT
 
@@ -128,7 +127,7 @@ def test_cli_text_and_bytecode(tmp_path, dla_opt):
     src = tmp_path / "m.onnx"
     onnx.save(m, str(src))
     env = dict(os.environ, PATH=os.path.dirname(dla_opt) + os.pathsep + os.environ["PATH"])
-    tool = [sys.executable, os.path.join(os.path.dirname(HERE), "dla-import-onnx")]
+    tool = [sys.executable, "-m", "dla.cli.import_onnx"]
     out = tmp_path / "m.mlirbc"
     proc = subprocess.run(tool + [str(src), "--input-shape", "x=1x3x2x2", "--emit-bytecode", "-o", str(out)],
                           env=env, capture_output=True)

@@ -4,8 +4,8 @@
 
 Every activation (the graph inputs and the node outputs of float type that
 depend on an input) becomes a result of the model, which is compiled once by
-dla-run-onnx's machinery on the host in float32 (--no-offload: the float
-model's own values) and run on every sample. Per tensor, |x| is histogrammed
+dla-run-onnx's machinery (dla.runner) on the host in float32 (--no-offload:
+the float model's own values) and run on every sample. Per tensor, |x| is histogrammed
 over all samples (4096 bins; the range doubles, merging bin pairs, when a
 sample exceeds it) and the scale (real = scale * q, symmetric int8) is
   max:        max|x| / 127
@@ -37,22 +37,16 @@ text-line images):
   dla-import-onnx cls.onnx --input-shape x=1x3x48x192 --calibration-table cls.json
 """
 
-import argparse
-import importlib.machinery
-import importlib.util
 import os
 import sys
 import tempfile
-import time
-import types
 
 import numpy as np
 import onnx
 
-from .builder import ImportError_
-from .calibration_table import Table, write_table
-from .importer import parse_input_shape
-from .qdq import static_tensors
+from . import runner
+from .onnx.calibration_table import Table
+from .onnx.qdq import static_tensors
 
 NBINS = 4096
 # Entropy keeps max|x| for tensors of fewer values per sample (SE gates,
@@ -261,19 +255,6 @@ def asymmetric_params(lo, hi):
     return scale, int(np.clip(np.rint(-128.0 - lo / scale), -128, 127))
 
 
-def _dla_run_onnx(tools_dir):
-    """dla-run-onnx (a script) as a module: its compile and JIT machinery."""
-    for path in (os.path.join(tools_dir, "dla-run-onnx"),
-                 os.path.join(tools_dir, "..", "dla-run-onnx", "dla-run-onnx")):
-        if os.path.exists(path):
-            loader = importlib.machinery.SourceFileLoader("dla_run_onnx", path)
-            spec = importlib.util.spec_from_loader("dla_run_onnx", loader)
-            module = importlib.util.module_from_spec(spec)
-            loader.exec_module(module)
-            return module
-    raise Failure("dla-run-onnx is not installed beside %s" % tools_dir)
-
-
 def activations(model):
     """Float graph inputs and the node outputs depending on an input, in
     graph order (types checked after the run)."""
@@ -362,8 +343,11 @@ class Progress:
         sys.stderr.flush()
 
 
-def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=1, quiet=False):
-    """({activation: Histogram}, number of samples, compile seconds)."""
+def collect(model_path, data_dir, shapes, mean, std, opt_level=1, quiet=False):
+    """({activation: Histogram}, number of samples, compile seconds) of the
+    float model in `model_path` over the samples in `data_dir`, its input
+    shape fixed by `shapes` ({input name: [sizes]}), images normalized by
+    `mean` and `std` (per RGB channel); the JIT's LLVM `opt_level`."""
     if not os.path.isdir(data_dir):
         raise Failure("%s: no such directory" % data_dir)
     files = sorted(os.path.join(data_dir, f) for f in os.listdir(data_dir)
@@ -386,21 +370,16 @@ def collect(model_path, data_dir, shapes, mean, std, tools_dir, opt_level=1, qui
         if n not in outs:
             model.graph.output.append(onnx.helper.make_empty_tensor_value_info(n))
     results = [o.name for o in model.graph.output]
-    run_onnx = _dla_run_onnx(tools_dir)
-    # dla-run-onnx's options as its Compiled reads them (prefix, allow_host,
-    # model: for its offload summary, which a host-only compile skips).
-    args = types.SimpleNamespace(tosa=None, target="nv_full", precision="fp16", offload=False,
-                                 layouts=False, reference_layers=False, compression=False,
-                                 winograd=False, print_pipeline=False, verify_each=False,
-                                 save_mlir=None, opt_level=opt_level, prefix="", allow_host=True,
-                                 model=model_path, cbuf_banks=0, cbuf_bank_entries=0)
+    # On the host in float32: the float model's own values.
+    options = runner.CompileOptions(offload=False, compression=False, allow_host=True,
+                                    opt_level=opt_level)
     stats = {}
     with tempfile.TemporaryDirectory(prefix="dla-calibrate-") as work:
         path = os.path.join(work, "calibrate.onnx")
         onnx.save(model, path)
         try:
-            compiled = run_onnx.Compiled(path, args, work)
-        except run_onnx.Failure as e:
+            compiled = runner.Compiled(path, options, work, shown=model_path)
+        except runner.Failure as e:
             raise Failure(str(e))
         (_, in_dtype), = compiled.arg_types
         floats = [i for i, (_, dt) in enumerate(compiled.result_types) if dt.kind == "f"]
@@ -435,65 +414,3 @@ def make_table(stats, method, percentile=99.99, asymmetric=False, per_channel=Fa
             table[name] = float(channels.max())
     return table, ranges
 
-
-def main(argv=None, tools_dir=None):
-    p = argparse.ArgumentParser(
-        prog="dla-calibrate", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description=__doc__.split("\n\n")[0].split(": ", 1)[1],
-        epilog=__doc__.split("\n\n", 2)[2])
-    p.add_argument("model", help="the float .onnx model")
-    p.add_argument("--data", required=True, metavar="DIR", help="directory of samples (see below)")
-    p.add_argument("-o", "--output", required=True, metavar="TABLE",
-                   help="the table: JSON, or a TensorRT cache if it ends in .cache")
-    p.add_argument("--method", default="max", choices=["max", "percentile", "entropy"],
-                   help="how a scale is chosen (default max, see below)")
-    p.add_argument("--percentile", type=float, default=99.99, help="for --method percentile (default 99.99)")
-    p.add_argument("--asymmetric", action="store_true",
-                   help="zero points: each tensor's range (its extremes clipped at the method's "
-                        "threshold) on int8's 256 levels, written as \"offset\"")
-    p.add_argument("--per-channel", action="store_true",
-                   help="also one scale per channel of N x C x H x W tensors, with the "
-                        "tensor's zero point (\"channel_scales\"; the importer uses them "
-                        "where a Conv writes or reads the tensor)")
-    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
-                   help="fix the input's shape (a dynamic batch dimension defaults to 1)")
-    p.add_argument("--mean", type=float, nargs=3, default=[0.5] * 3, help="image mean per channel (RGB)")
-    p.add_argument("--std", type=float, nargs=3, default=[0.5] * 3, help="image std per channel (RGB)")
-    p.add_argument("--opt-level", type=int, default=1, choices=[0, 1, 2, 3],
-                   help="LLVM optimization level of the JIT (default 1: PaddleOCR's "
-                        "classifier on 32 lines, idle machine, 8.7 s in all at 0, 6.5 s at 1, "
-                        "7.2 s at 2; the tables are equal)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
-    args = p.parse_args(argv)
-    if not 0 < args.percentile <= 100:
-        p.error("--percentile must be in (0, 100]")
-    try:
-        shapes = dict(parse_input_shape(s) for s in args.input_shape)
-        t0 = time.perf_counter()
-        stats, n, compile_s = collect(args.model, args.data, shapes, args.mean, args.std,
-                                      tools_dir or os.path.dirname(os.path.abspath(sys.argv[0])),
-                                      args.opt_level, args.quiet)
-        table, ranges = make_table(stats, args.method, args.percentile, args.asymmetric,
-                                   args.per_channel)
-        if (args.asymmetric or args.per_channel) and args.output.endswith(".cache"):
-            raise Failure("a TensorRT calibration cache holds no zero points or channel "
-                          "scales: write JSON")
-        try:
-            write_table(args.output, table,
-                        TRT_HEADERS[args.method] if args.output.endswith(".cache") else None,
-                        ranges)
-        except OSError as e:
-            raise Failure("cannot write %s: %s" % (args.output, e))
-    except (Failure, ImportError_) as e:
-        print("dla-calibrate: error: %s" % e, file=sys.stderr)
-        return 1
-    except Exception as e:  # dla.DLAError from the JIT
-        if type(e).__name__ != "DLAError":
-            raise
-        print("dla-calibrate: error: %s" % e, file=sys.stderr)
-        return 1
-    if not args.quiet:
-        print("dla-calibrate: %d tensors, %d samples, %s scales in %s (compile %.1f s, total %.1f s)"
-              % (len(table), n, args.method, args.output, compile_s, time.perf_counter() - t0),
-              file=sys.stderr)
-    return 0

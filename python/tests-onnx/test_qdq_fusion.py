@@ -1,17 +1,14 @@
-"""QDQ fusion (dla_onnx/qdq_fusion.py): the TOSA shapes --dla-convert-tosa
+"""QDQ fusion (dla/onnx/qdq_fusion.py): the TOSA shapes --dla-convert-tosa
 matches, and exact values against numpy models of TOSA's integer
 arithmetic (tosa.rescale SINGLE_ROUND: ties up; avg_pool2d: the spec's
 reciprocal_scale). The graph inputs are the quantized tensors, so only the
 fused arithmetic is measured."""
 
-import os
-
 import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from dla_onnx import import_model
-from conftest import ROOT
+from dla.onnx import import_model
 from test_quant import ONNX_TYPE, RNG, ref_conv, run  # noqa: F401 (run: fixture)
 
 QMIN = {np.dtype(np.int8): -128, np.dtype(np.uint8): 0}
@@ -276,8 +273,6 @@ def test_clip_of_opset_10_attributes(run):
 def test_generated_qdq_models_fuse_every_group(verify, kind, per_channel, dtype):
     # utils/ort/qdq_models.py (compared with onnxruntime by compare_qdq.py):
     # no float layer is left in what the importer writes.
-    import sys
-    sys.path.insert(0, os.path.join(ROOT, "utils", "ort"))
     import qdq_models
     for seed in range(3):
         text = import_model(qdq_models.build(kind, seed, per_channel, dtype)[0])

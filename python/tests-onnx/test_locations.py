@@ -9,7 +9,7 @@ import re
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
-from dla_onnx import import_model
+from dla.onnx import import_model
 from test_qdq_fusion import conv_case
 
 F = TensorProto.FLOAT

@@ -1,20 +1,19 @@
-"""Command line of dla-import-onnx."""
+"""dla-import-onnx: the command line of the ONNX importer (dla.onnx).
+
+    dla-import-onnx MODEL.onnx [-o OUT.mlir] [--input-shape x=1x3x48x192]...
+"""
 
 import argparse
-import os
-import shutil
 import subprocess
 import sys
 
-import onnx
-
-from .builder import ImportError_
-from .calibration_table import read_table
-from .importer import import_model, load_model, parse_input_shape
-from .opsets import CONVERTED_RANGE, MAX_OPSET, MIN_OPSET
+from .. import tools
+from ..onnx import ImportFailure, parse_input_shape
+from ..onnx.opsets import CONVERTED_RANGE, MAX_OPSET, MIN_OPSET
+from ..onnx_import import import_onnx_text
 
 
-def main(argv=None, dla_opt=None):
+def main(argv=None):
     p = argparse.ArgumentParser(
         prog="dla-import-onnx",
         description="Import an ONNX model as a TOSA module for dla-opt. Opsets %d to %d are read "
@@ -41,7 +40,7 @@ def main(argv=None, dla_opt=None):
     p.add_argument("--function", default="main", help="name of the function (default: main)")
     p.add_argument("--no-verify", action="store_true",
                    help="write the module without parsing and verifying it first through the "
-                        "dla package (when it is installed beside the importer)")
+                        "dla package")
     p.add_argument("--list-operators", action="store_true",
                    help="write the supported operators with their opsets (markdown, "
                         "docs/onnx-operators.md) instead of importing a model")
@@ -49,31 +48,22 @@ def main(argv=None, dla_opt=None):
                    help="with --list-operators: also list the node tests DIR's lit suites skip")
     args = p.parse_args(argv)
     if args.list_operators:
-        from .oplist import operator_list
+        from ..onnx.oplist import operator_list
         _write(args.output, operator_list(args.test_dir))
         return 0
     if args.model is None:
         p.error("the model is required (unless --list-operators)")
     try:
-        shapes = dict(parse_input_shape(s) for s in args.input_shape)
-        model = load_model(args.model)
-        if args.calibration_table:
-            from .qdq import quantize_model
-            model = quantize_model(model, read_table(args.calibration_table), args.calibration_table,
-                                   per_channel=not args.per_tensor_weights)
-            if args.save_qdq:
-                onnx.save(model, args.save_qdq)
-        elif args.save_qdq or args.per_tensor_weights:
-            raise ImportError_("--save-qdq and --per-tensor-weights need --calibration-table")
-        text = import_model(model, shapes, args.function, source=args.model,
-                            remark=lambda t: print("dla-import-onnx: remark: %s" % t, file=sys.stderr))
-        if not args.no_verify:
-            verify_module(text, args.model)
-    except ImportError_ as e:
+        text = import_onnx_text(
+            args.model, dict(parse_input_shape(s) for s in args.input_shape),
+            calibration_table=args.calibration_table, per_channel=not args.per_tensor_weights,
+            save_qdq=args.save_qdq, function=args.function, verify=not args.no_verify,
+            remark=lambda t: print("dla-import-onnx: remark: %s" % t, file=sys.stderr))
+    except ImportFailure as e:
         print("dla-import-onnx: error: %s" % e, file=sys.stderr)
         return 1
     if args.emit_bytecode:
-        tool = dla_opt or shutil.which("dla-opt")
+        tool = tools.find("dla-opt")
         if not tool:
             print("dla-import-onnx: error: --emit-bytecode needs dla-opt", file=sys.stderr)
             return 1
@@ -84,25 +74,13 @@ def main(argv=None, dla_opt=None):
     return 0
 
 
-def verify_module(text, model_path):
-    """Parses and verifies the module with the dialects dla-opt has (the
-    dla package beside this one), so that nothing dla-opt rejects is
-    written: a failure is the importer's, reported with the model."""
-    try:
-        import dla
-    except ImportError:  # the importer alone (source tree): dla-opt checks later
-        return
-    try:
-        with dla.Context() as ctx:
-            ctx.parse_module(text)
-    except dla.DLAError as e:
-        raise ImportError_("%s: the imported module does not verify (an importer bug): %s"
-                           % (model_path, str(e).splitlines()[0]))
-
-
 def _write(path, text):
     if path == "-":
         sys.stdout.write(text)
     else:
         with open(path, "w") as f:
             f.write(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,7 +2,7 @@
 windows) on small hand-built models with non-trivial data, executed by
 dla-run-onnx (nv_full fp16, one process for all cases) against numpy
 written from the ONNX operator specs; the opset conversion
-(dla_onnx/opsets.py) and the diagnostics of what stays out."""
+(dla/onnx/opsets.py) and the diagnostics of what stays out."""
 
 import re
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from dla_onnx import ImportFailure, import_model
-from dla_onnx import opsets
+from dla.onnx import ImportFailure, import_model
+from dla.onnx import opsets
 
 from conftest import run_cases
 

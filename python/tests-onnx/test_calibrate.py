@@ -5,19 +5,19 @@ errors."""
 
 import json
 import os
-import sys
 
 import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from conftest import ROOT
-from dla_onnx import ImportFailure, calibrate, cli, import_model
-from dla_onnx.calibration_table import read_table, write_table
-from dla_onnx.qdq import quantize_model
+from dla import calibrate
+from dla.cli import calibrate as calibrate_cli
+from dla.cli import import_onnx as import_cli
+from dla.onnx import ImportFailure, import_model
+from dla.onnx.calibration_table import read_table, write_table
+from dla.onnx.qdq import quantize_model
 
-sys.path.insert(0, os.path.join(ROOT, "test", "ONNX", "Inputs"))
 from calib_tiny import samples, tiny_model  # noqa: E402
 
 TABLE = {"x": 0.02, "c": 0.05, "r": 0.04, "y": 0.08}
@@ -79,7 +79,7 @@ def test_extra_names():
 def test_cli_error_is_one_line(tmp_path, capsys):
     onnx.save(tiny_model(), str(tmp_path / "m.onnx"))
     (tmp_path / "t.cache").write_text("TRT-7000-EntropyCalibration2\nx: 3c010a14\n")
-    assert cli.main([str(tmp_path / "m.onnx"), "--calibration-table", str(tmp_path / "t.cache")]) == 1
+    assert import_cli.main([str(tmp_path / "m.onnx"), "--calibration-table", str(tmp_path / "t.cache")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no scale for 3 tensors the quantization needs: c, r, y" in err
 
@@ -228,9 +228,9 @@ def test_qdq_gemm_axis():
 # -- dla-calibrate ------------------------------------------------------------
 
 @pytest.fixture(scope="session")
-def tools(tool_bin):
-    """A bin directory with this tree's dla-run-onnx and the build's dla-opt."""
-    return str(tool_bin)
+def tools(dla_opt):
+    """dla-opt, which the calibration's compile runs (dla.tools finds it)."""
+    return dla_opt
 
 
 def np_conv_pad1(x, w, b):
@@ -264,7 +264,7 @@ def collected(tmp_path_factory, tools):
         np.save(d / ("x_%d.npy" % i), x)
     model = tmp_path_factory.mktemp("calib-model") / "m.onnx"
     onnx.save(tiny_model(), str(model))
-    stats, n, _ = calibrate.collect(str(model), str(d), {}, [0.5] * 3, [0.5] * 3, tools, quiet=True)
+    stats, n, _ = calibrate.collect(str(model), str(d), {}, [0.5] * 3, [0.5] * 3, quiet=True)
     assert n == 5
     return stats, reference(xs)
 
@@ -401,7 +401,7 @@ def NB2(h, x):
 
 
 def _cal(argv, tools, capsys):
-    status = calibrate.main(argv, tools_dir=tools)
+    status = calibrate_cli.main(argv)
     return status, capsys.readouterr().err
 
 
@@ -443,7 +443,7 @@ def test_calibrate_image_preprocessing(tmp_path, tools):
     # A 12 x 8 image of one colour: resizing keeps it, so the input is exact.
     Image.new("RGB", (12, 8), (255, 51, 0)).save(tmp_path / "img" / "a.png")
     stats, n, _ = calibrate.collect(str(tmp_path / "m.onnx"), str(tmp_path / "img"), {}, [0.5] * 3,
-                                    [0.5] * 3, tools, quiet=True)
+                                    [0.5] * 3, quiet=True)
     assert n == 1 and stats["x"].amax == 1.0 and stats["y"].amax == pytest.approx(1.0)
     # Channel means: R 1, G 0.2 * 2 - 1 = -0.6, B -1: |x| counts 24 each.
     assert stats["x"].hist.sum() == 72
@@ -454,7 +454,6 @@ def test_calibrate_image_preprocessing(tmp_path, tools):
 
 def test_textlines_deterministic():
     pytest.importorskip("PIL")
-    sys.path.insert(0, os.path.join(ROOT, "utils"))
     import textlines
     x, labels, texts = textlines.batch(range(6), 48, 320)
     assert x.shape == (6, 3, 48, 320) and x.dtype == np.float32

@@ -14,7 +14,7 @@ import pytest
 from onnx import numpy_helper
 
 from conftest import NODE_DIR
-from dla_onnx import ImportFailure, import_model
+from dla.onnx import ImportFailure, import_model
 
 pytestmark = pytest.mark.skipif(not os.path.isdir(NODE_DIR), reason="libonnx-testdata is not installed")
 

@@ -398,7 +398,7 @@ def _resize_by_matrices(ctx, x, out, factors, sizes, mode, coord, nearest, roi):
     """A Resize tosa.resize cannot compute (cubic, the other coordinate and
     rounding modes, any axis): per resized axis, nearest gathers its
     elements and linear / cubic is a constant interpolation matrix
-    (dla_onnx/resample.py) applied as a matrix product; then the
+    (dla/onnx/resample.py) applied as a matrix product; then the
     extrapolation value where tf_crop_and_resize reads outside."""
     if x.dtype.kind != "f" and mode != "nearest":
         ctx.fail("%s Resize in mode %s / %s is not supported (float inputs are)" % (x.dtype, mode, coord))

@@ -6,7 +6,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from dla_onnx import ImportFailure, import_model, load_model
+from dla.onnx import ImportFailure, import_model, load_model
 
 F = TensorProto.FLOAT
 
@@ -194,7 +194,7 @@ def test_converter_crash_is_contained():
     runs in a child process, and its crash is a reason, not our end."""
     import os
     import signal
-    from dla_onnx import opsets
+    from dla.onnx import opsets
     result, why = opsets._isolated(lambda: os.kill(os.getpid(), signal.SIGSEGV))
     assert result is None and why == "it crashed (signal 11)"
     assert opsets._isolated(lambda: b"fine") == (b"fine", None)
@@ -204,13 +204,13 @@ def test_converter_crash_is_contained():
 def test_cli_refuses_a_module_that_does_not_verify(tmp_path, monkeypatch, capsys):
     """What dla-import-onnx writes verifies: an importer bug is an error
     naming the model, and nothing is written."""
-    pytest.importorskip("dla")
-    from dla_onnx import cli
+    import dla.onnx
+    from dla.cli import import_onnx as import_cli
     path = tmp_path / "m.onnx"
     path.write_bytes(_conv().SerializeToString())
     out = tmp_path / "out.mlir"
-    monkeypatch.setattr(cli, "import_model", lambda *a, **k: "func.func @f() { return %x }")
-    assert cli.main([str(path), "-o", str(out)]) == 1
+    monkeypatch.setattr(dla.onnx, "import_model", lambda *a, **k: "func.func @f() { return %x }")
+    assert import_cli.main([str(path), "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("dla-import-onnx: error: %s: the imported module does not verify (an "
                           "importer bug): <input>:1:" % path), err

@@ -1,22 +1,25 @@
+"""Fixtures of the ONNX importer's tests (dla.onnx, and the tools over it).
+The dla package is the build's: scripts/test.sh runs them with
+PYTHONPATH=<build>/python_packages; pytest.ini adds the helpers they share
+with the lit tests."""
+
 import os
-import shutil
+import pathlib
 import subprocess
-import sys
 
 import pytest
 
+import dla.tools
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-sys.path.insert(0, os.path.dirname(HERE))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 
 NODE_DIR = "/usr/share/libonnx-testdata/data/node"
 
 
 @pytest.fixture(scope="session")
 def dla_opt():
-    tool = os.environ.get("DLA_OPT") or os.path.join(ROOT, "build", "bin", "dla-opt")
-    if not os.path.exists(tool):
-        tool = shutil.which("dla-opt")
+    tool = os.environ.get("DLA_OPT") or dla.tools.find("dla-opt")
     if not tool:
         pytest.skip("dla-opt is not built")
     return tool
@@ -33,21 +36,12 @@ def verify(dla_opt):
 
 
 @pytest.fixture(scope="session")
-def tool_bin(tmp_path_factory, dla_opt):
-    """A bin directory with this tree's dla-run-onnx and importer and the
-    build's dla-opt and dla package, in their installed places."""
-    build = os.path.dirname(os.path.dirname(dla_opt))
-    if not os.path.isdir(os.path.join(build, "python_packages", "dla")):
-        pytest.skip("the dla Python package is not built")
-    root = tmp_path_factory.mktemp("tools")
-    for d in ("bin", "python_packages"):
-        os.makedirs(root / d)
-    os.symlink(os.path.join(ROOT, "tools", "dla-run-onnx", "dla-run-onnx"), root / "bin" / "dla-run-onnx")
-    os.symlink(dla_opt, root / "bin" / "dla-opt")
-    os.symlink(os.path.join(build, "python_packages", "dla"), root / "python_packages" / "dla")
-    os.symlink(os.path.join(os.path.dirname(HERE), "dla_onnx"), root / "python_packages" / "dla_onnx")
-    os.symlink(os.path.join(build, "lib"), root / "lib")
-    return root / "bin"
+def tool_bin():
+    """The bin directory of the package's tools (dla-run-onnx beside
+    dla-opt: the build's bin for the build's package)."""
+    if not os.path.exists(os.path.join(dla.tools.BIN_DIR, "dla-run-onnx")):
+        pytest.skip("the tools are not built beside the dla package")
+    return pathlib.Path(dla.tools.BIN_DIR)
 
 
 def run_cases(root, tool_bin, cases, args=()):
@@ -67,7 +61,7 @@ def run_cases(root, tool_bin, cases, args=()):
             onnx.save_tensor(numpy_helper.from_array(np.asarray(e, np.float32)),
                              str(d / "test_data_set_0" / ("output_%d.pb" % i)))
         dirs.append(str(d))
-    proc = subprocess.run(["/usr/bin/python3", str(tool_bin / "dla-run-onnx"), "--allow-host"] + list(args) + dirs,
+    proc = subprocess.run([str(tool_bin / "dla-run-onnx"), "--allow-host"] + list(args) + dirs,
                           capture_output=True, text=True)
     lines = {}
     for line in (proc.stdout + proc.stderr).splitlines():

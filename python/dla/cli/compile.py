@@ -1,0 +1,86 @@
+"""dla-compile: one command from a model to a deployable bundle.
+
+    dla-compile MODEL.onnx|MODULE.mlir --target nv_full|nv_large|nv_small|htp
+                --precision fp16|int8|int16 [--calibration-table T]
+                [--input-shape NAME=DxD...] [--no-compression] -o OUT_DIR
+
+The stages are dla.compiler's (its documentation, below); a progress line
+per stage on a terminal.
+
+Exit status 1 on a failing stage (its diagnostics on stderr), 2 on usage
+errors.
+"""
+
+import argparse
+import sys
+import time
+
+from .. import DLAError, compiler, pipelines
+from ..onnx import ImportFailure, parse_input_shape
+
+
+class Progress(compiler.Progress):
+    """One line per stage on stderr: on a terminal written when the stage
+    starts and completed in place when it ends; with --progress elsewhere,
+    written when it ends."""
+
+    def __init__(self, tty, forced, total):
+        self.tty, self.enabled, self.total, self.n = tty, tty or forced, total, 0
+
+    def start(self, stage, what):
+        self.n += 1
+        self.stage, self.t0 = "[%d/%d] %s: %s" % (self.n, self.total, stage, what), time.time()
+        if self.tty:
+            print(self.stage + " ...", end="", file=sys.stderr, flush=True)
+
+    def done(self, note=""):
+        if self.enabled:
+            print("%s%s: %.2f s%s" % ("\r\033[K" if self.tty else "", self.stage,
+                                      time.time() - self.t0, note and ", " + note),
+                  file=sys.stderr, flush=True)
+
+
+def _epilog():
+    """The usage, dla.compiler's stages, the exit statuses."""
+    usage, _, statuses = __doc__.split("\n\n", 3)[1:]
+    stages = "Stages" + compiler.__doc__.split("\n\nStages", 1)[1].split("\n\n")[0]
+    return "\n\n".join([usage, stages, statuses])
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        prog="dla-compile", description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_epilog())
+    p.add_argument("model", help="MODEL.onnx or MODULE.mlir (TOSA and/or dla layer ops)")
+    p.add_argument("--target", required=True, choices=list(pipelines.TARGETS))
+    p.add_argument("--precision", required=True, choices=list(pipelines.PRECISIONS))
+    p.add_argument("--calibration-table", metavar="T",
+                   help="int8 activation scales (dla-calibrate's JSON, NVIDIA's JSON or a "
+                        "TensorRT cache): the float model is quantized first")
+    p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
+                   help="fix the shape of a model input (repeatable), e.g. x=1x3x48x192")
+    p.add_argument("--no-compression", action="store_true",
+                   help="store every weight dense (default: compressed where that is smaller)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT_DIR")
+    p.add_argument("--progress", action="store_true",
+                   help="print the progress lines even when stderr is not a terminal")
+    args = p.parse_args(argv)
+    try:
+        options = compiler.BundleOptions(
+            target=args.target, precision=args.precision, calibration_table=args.calibration_table,
+            input_shapes=dict(parse_input_shape(s) for s in args.input_shape),
+            compression=not args.no_compression)
+        manifest = compiler.compile_bundle(
+            args.model, args.output, options,
+            progress=Progress(sys.stderr.isatty(), args.progress, len(compiler.STAGES)),
+            remark=lambda t: print("dla-import-onnx: remark: %s" % t, file=sys.stderr))
+    except (compiler.Failure, ImportFailure, DLAError) as e:  # DLAError: from the C API
+        print("dla-compile: error: %s" % e, file=sys.stderr)
+        return 1
+    print("\n".join(compiler.summary_lines(manifest, args.output)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""One call from a model to a deployable bundle: dla-compile's stages (its
+command line is dla.cli.compile).
+
+    from dla import compiler
+    manifest = compiler.compile_bundle("cls.onnx", "out", compiler.BundleOptions(
+        target="nv_full", precision="fp16", input_shapes={"x": [1, 3, 48, 192]}))
+
+Stages (one process each at most):
+  import    ONNX to TOSA (dla.onnx, in this process; a --calibration-table
+            from dla-calibrate quantizes to int8 first); a .mlir module is
+            read as it is
+  compile   dla-opt --dla-compile (offload, layouts, precisions, packed
+            weights), its remarks kept
+  describe  manifest.json and weights/*.bin from the compiled module (every
+            storage number from the format library)
+  lower     dla-opt --dla-lower-to-memref: OUT_DIR/model.mlirbc, memref
+            form, the weights referenced by name (dense_resource<NAME> with
+            the bytes in weights/NAME.bin, not in the module)
+  report    OUT_DIR/report.html (self-contained)
+"""
+
+import dataclasses
+import os
+import re
+import subprocess
+import tempfile
+from typing import Dict, List, Optional
+
+from . import Context, bundle, pipelines, report, tools
+
+__all__ = ["STAGES", "BundleOptions", "Failure", "Progress", "compile_bundle", "summary_lines"]
+
+#: The stages, in order.
+STAGES = ("import", "compile", "describe", "lower", "report")
+
+
+class Failure(Exception):
+    """A stage failed; the message is for the user."""
+
+
+@dataclasses.dataclass
+class BundleOptions:
+    """What dla-compile compiles for."""
+    target: str                          #: pipelines.TARGETS
+    precision: str                       #: pipelines.PRECISIONS
+    calibration_table: Optional[str] = None   #: int8 scales: quantize the float model first
+    input_shapes: Dict[str, List[int]] = dataclasses.field(default_factory=dict)
+    compression: bool = True             #: compressed weights where that is smaller
+
+
+def import_stage(model, options, work, remark=None):
+    """The TOSA (or dla) module file of `model`."""
+    if model.endswith(".mlir"):
+        if options.calibration_table or options.input_shapes:
+            raise Failure("--calibration-table and --input-shape apply to ONNX models only")
+        return model
+    if not model.endswith(".onnx"):
+        raise Failure("%s: the model is a .onnx or a .mlir file" % model)
+    from .onnx import ImportFailure
+    from .onnx_import import import_onnx_text
+    try:
+        text = import_onnx_text(model, options.input_shapes,
+                                calibration_table=options.calibration_table, remark=remark)
+    except ImportFailure as e:
+        raise Failure(str(e))
+    out = os.path.join(work, "imported.mlir")
+    with open(out, "w") as f:
+        f.write(text)
+    return out
+
+
+def compile_stage(source, options, work):
+    """dla-opt --dla-compile; locations printed so that the remarks (on
+    the input's lines) find their ops. (compiled file, remarks)"""
+    out = os.path.join(work, "compiled.mlir")
+    convert = options.target != "htp"
+    # Weights are compressed where WGS + WMB + data are smaller than the
+    # dense stream, on configurations that read compressed weights.
+    pipeline = pipelines.module(pipelines.compile(
+        convert_tosa=convert, target=options.target, precision=options.precision, layouts=True,
+        compression=options.compression, summary=convert))
+    proc = subprocess.run([tools.tool("dla-opt"), source, "--pass-pipeline=" + pipeline,
+                           "--mlir-print-debuginfo", "-o", out], capture_output=True, text=True)
+    if proc.returncode:
+        raise Failure("dla-opt --dla-compile failed:\n%s" % proc.stderr.rstrip())
+    return out, proc.stderr
+
+
+def lower_stage(compiled_text, out_dir):
+    """The memref form, weights by name: the compiled module without its
+    resource section (every blob is a weights/*.bin file), lowered."""
+    stripped = re.sub(r"\{-#\s*dialect_resources:.*?#-\}\s*$", "", compiled_text, flags=re.S)
+    out = os.path.join(out_dir, "model.mlirbc")
+    proc = subprocess.run([tools.tool("dla-opt"), "-", "--dla-lower-to-memref",
+                           # Locations name a temporary file.
+                           "--strip-debuginfo", "--emit-bytecode",
+                           "-o", out], input=stripped, capture_output=True, text=True)
+    if proc.returncode:
+        raise Failure("dla-opt --dla-lower-to-memref failed:\n%s" % proc.stderr.rstrip())
+    return out
+
+
+def summary_lines(manifest, out_dir):
+    s = manifest["summary"]
+    lines = ["dla-compile: %s for %s %s -> %s" % (os.path.basename(manifest["model"]),
+                                                  manifest["target"], manifest["precision"], out_dir),
+             "  layers: " + bundle.placement_text(s),
+             "  relayouts: %d, %d bytes moved" % (s["relayouts"], s["relayout_bytes"]),
+             "  weights: %d surfaces, %d bytes" % (s["weight_surfaces"], s["weight_bytes"])]
+    if s["compressible_weight_bytes"]:
+        lines[-1] += (" (direct convolution weights: %d bytes dense, %d compressed; "
+                      "%d stored compressed)" % (s["compressible_weight_bytes"],
+                                                 s["compressed_weight_bytes"],
+                                                 s["compressed_weights"]))
+    lines.append("  report: %s" % os.path.join(out_dir, "report.html"))
+    return lines
+
+
+class Progress:
+    """What compile_bundle tells of its stages: start(stage, what) when one
+    starts, done(note) when it ends (the note "" or a few words). This one
+    says nothing."""
+
+    def start(self, stage, what):
+        pass
+
+    def done(self, note=""):
+        pass
+
+
+def compile_bundle(model, output, options, *, progress=None, remark=None):
+    """Compiles `model` (.onnx, or a .mlir module of TOSA and/or dla layer
+    ops) into the bundle directory `output` with BundleOptions `options`;
+    returns its manifest. `progress` (a Progress) hears of each stage,
+    `remark(text)` the importer's remarks. Failures are Failure
+    (dla.DLAError from the C API)."""
+    progress = progress or Progress()
+    if not os.path.isfile(model):
+        raise Failure("%s: no such file" % model)
+    try:
+        os.makedirs(output, exist_ok=True)
+        probe = os.path.join(output, ".dla-compile-write-test")
+        open(probe, "w").close()
+        os.remove(probe)
+    except OSError as e:
+        raise Failure("%s: cannot write the bundle there (%s)" % (output, e.strerror))
+    with tempfile.TemporaryDirectory(prefix="dla-compile-") as work:
+        progress.start("import", os.path.basename(model))
+        source = import_stage(model, options, work, remark)
+        progress.done()
+        progress.start("compile", "dla-opt --dla-compile for %s %s"
+                       % (options.target, options.precision))
+        compiled, remarks = compile_stage(source, options, work)
+        progress.done()
+        progress.start("describe", "manifest.json, weights/*.bin")
+        with open(compiled) as f:
+            text = f.read()
+        with Context() as ctx:
+            module = ctx.parse_module(text)
+            manifest, files = bundle.describe(
+                module, remarks, model=os.path.basename(model), target=options.target,
+                precision=options.precision, bytecode="model.mlirbc")
+            maps = report.storage_maps(ctx, manifest)
+        bundle.write(output, manifest, files)
+        progress.done("%d weight files" % len(files))
+        progress.start("lower", "dla-opt --dla-lower-to-memref -> model.mlirbc")
+        lower_stage(text, output)
+        progress.done()
+        progress.start("report", "report.html")
+        with open(os.path.join(output, "report.html"), "w") as f:
+            f.write(report.html(manifest, maps))
+        progress.done()
+    return manifest
