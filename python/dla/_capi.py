@@ -32,12 +32,11 @@ def _find_library():
 
 
 LIBRARY_PATH = _find_library()
-try:
-    lib = ctypes.CDLL(LIBRARY_PATH)
-except OSError as e:
-    raise ImportError(
-        "dla: cannot load %s (%s). Build it (ninja DLACAPI), install the "
-        "package, or set DLA_CAPI_LIBRARY to its path." % (LIBRARY_PATH, e)) from e
+# Loaded at the first use of a declared function (_load), not at import: the
+# parts of the package that need no library (dla.pipelines, dla.onnx's
+# graph code) import without it, e.g. in a process that cannot load an
+# instrumented build of it.
+lib = None
 
 
 def _handle(name):
@@ -138,7 +137,39 @@ DECLARED = {}
 
 
 def _declare(name, restype, *argtypes):
+    """Records a C function; _load binds it (the module's attribute `name`)."""
     DECLARED[name] = (restype, list(argtypes))
+
+
+def _load():
+    """Loads the library once and binds every declared function."""
+    global lib
+    if lib is not None:
+        return
+    try:
+        loaded = ctypes.CDLL(LIBRARY_PATH)
+    except OSError as e:
+        raise ImportError(
+            "dla: cannot load %s (%s). Build it (ninja DLACAPI), install the "
+            "package, or set DLA_CAPI_LIBRARY to its path." % (LIBRARY_PATH, e)) from e
+    for name, (restype, argtypes) in DECLARED.items():
+        _bind(loaded, name, restype, argtypes)
+    lib = loaded
+    # Passes and pipelines are registered once per process, by flag, for
+    # textual pipelines: dla's and every upstream one, as dla-opt has them.
+    dlaRegisterAllPasses()
+    mlirRegisterAllPasses()
+
+
+def __getattr__(name):
+    # A declared function before the library is loaded.
+    if name in DECLARED:
+        _load()
+        return globals()[name]
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def _bind(lib, name, restype, argtypes):
     fn = getattr(lib, name)
     fn.restype = restype
     fn.argtypes = list(argtypes)
@@ -287,12 +318,8 @@ _declare("dlaNvdlaScalesFromFactors", DlaStatus, c_ssize_t, POINTER(c_double), c
 _declare("dlaNvdlaBiasToInt16", DlaStatus, c_ssize_t, POINTER(c_int32), c_int, POINTER(c_int16),
          POINTER(c_uint8), POINTER(c_int64))
 
-# Passes and pipelines are registered once per process, by flag, for
-# textual pipelines: dla's and every upstream one, as dla-opt has them.
 _declare("dlaRegisterAllPasses", None)
 _declare("mlirRegisterAllPasses", None)
-dlaRegisterAllPasses()
-mlirRegisterAllPasses()
 
 
 def int64_array(values, what="integer"):

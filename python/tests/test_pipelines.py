@@ -25,7 +25,11 @@ def registered_options():
     """{pass or pipeline: {option: (type or None for a flag, [enum values])}}
     from dla-opt --help (pipelines are not in --list-passes, nor in
     dla.registered_passes())."""
-    text = subprocess.run([DLA_OPT, "--help"], capture_output=True, text=True, check=True).stdout
+    # dla-opt without the sanitizer runtime the sanitizer run preloads into
+    # Python (an instrumented dla-opt links its own).
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    text = subprocess.run([DLA_OPT, "--help"], capture_output=True, text=True, check=True,
+                          env=env).stdout
     found, current, option = {}, None, None
     for line in text.splitlines():
         m = re.match(r"^ {6}--([a-z0-9-]+)\s", line)
