@@ -182,6 +182,8 @@ for cfg in "${CONFIGS[@]}"; do
   fi
 done
 echo "$key" > "$OUT/key"
+# NVIDIA's regression loadables and goldens (test/NvdlaLoadable).
+ln -sfn "$SW/regression" "$OUT/regression"
 
 # The command: picks the configuration's binary by --config (default nv_small).
 cat > "$OUT/dla-run-loadable.part" <<'EOF'

@@ -94,7 +94,7 @@ public:
   Job *job = nullptr;
   std::atomic<bool> aborting{false};
   std::string abortReason;
-  bool tainted = false;
+  std::string tainted; // why later runs are refused, when they are
 
   SC_HAS_PROCESS(Top);
   explicit Top(sc_module_name name)
@@ -464,12 +464,15 @@ Runner::Runner() : impl(new Impl) {
   runnerExists = true;
   // No "Simulation stopped/paused" notes: the harness pauses it.
   sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);
+  // The C model's fatal reports (an invalid configuration, cslAssert) end
+  // the run with their message instead of aborting the process.
+  sc_report_handler::set_actions(SC_FATAL, SC_THROW);
   impl->top = new Top("harness");
 }
 
 Runner::~Runner() = default;
 
-bool Runner::usable() const { return !impl->top->tainted; }
+bool Runner::usable() const { return impl->top->tainted.empty(); }
 
 RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<std::vector<uint8_t>> &inputs,
                       const RunOptions &options) {
@@ -480,8 +483,8 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
     result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   };
-  if (top.tainted) {
-    result.error = "the model is unusable after an earlier run timed out: run it in a new process";
+  if (!top.tainted.empty()) {
+    result.error = "the model is unusable after an earlier run (" + top.tainted + "): run it in a new process";
     return finish();
   }
   const Firmware *fw = findFirmware(options.firmware);
@@ -525,8 +528,24 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
   if (impl->started)
     top.jobEvent.notify(SC_ZERO_TIME);
   impl->started = true;
-  sc_start();
-  if (!job.done) {
+  std::string modelStopped;
+  try {
+    sc_start();
+  } catch (const std::exception &e) {
+    modelStopped = e.what();
+  }
+  if (!modelStopped.empty()) {
+    // SystemC cannot resume after a process threw.
+    std::string what = modelStopped;
+    while (!what.empty() && what.back() == '\n')
+      what.pop_back();
+    for (char &c : what)
+      if (c == '\n')
+        c = ' ';
+    result.error = "the C model stopped: " + what;
+    result.ok = false;
+    top.tainted = "the C model stopped";
+  } else if (!job.done) {
     // The kernel ran out of events: the model is idle and no interrupt came.
     if (!top.aborting) {
       top.abortReason = "the model went idle before the task completed (no interrupt pending, firmware still "
@@ -542,12 +561,14 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
   }
   cv.notify_all();
   watchdog.join();
-  if (!job.done) {
+  if (!modelStopped.empty()) {
+    // (said above)
+  } else if (!job.done) {
     result.ok = false;
     result.error = "the harness lost control of the simulation";
-    top.tainted = true;
+    top.tainted = result.error;
   } else if (!result.ok && top.aborting) {
-    top.tainted = true; // a unit may still be busy
+    top.tainted = top.abortReason.substr(0, top.abortReason.find(':')); // a unit may still be busy
   }
   top.job = nullptr;
   setCurrentDevice(nullptr);
@@ -555,11 +576,14 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
 }
 
 std::string Tensor::summary() const {
+  // NVDLA_DATA_TYPE_* and NVDLA_PIXEL_FORMAT_* (umd/core/include/nvdla/c/NvDlaType.h)
   static const char *types[] = {"unknown", "float32", "half", "int16", "int8", "uint8", "uint16"};
-  std::string s = (name.empty() ? std::string("tensor") : name) + ": " + std::to_string(n) + "x" +
-                  std::to_string(c) + "x" + std::to_string(h) + "x" + std::to_string(w) + " (NCHW) " +
-                  (dataType < 7 ? types[dataType] : "?") + ", " + std::to_string(bytes) + " bytes";
-  return s;
+  std::string format = pixelFormat == 36   ? "feature"
+                       : pixelFormat == 37 ? "feature_x8"
+                                           : "pixel format " + std::to_string(pixelFormat);
+  return (name.empty() ? std::string("tensor") : name) + ": " + std::to_string(n) + "x" + std::to_string(c) +
+         "x" + std::to_string(h) + "x" + std::to_string(w) + " (NCHW) " + (dataType < 7 ? types[dataType] : "?") +
+         " " + format + ", " + std::to_string(bytes) + " bytes";
 }
 
 } // namespace dla_loadable

@@ -136,8 +136,6 @@ int sc_main(int argc, char **argv) {
     if (!r.ok) {
       status = fail(model, r.error + " [" + dla_loadable::Runner::configuration() + ", firmware " +
                                options.firmware + "]");
-      if (!runner.usable())
-        break;
       continue;
     }
     for (size_t i = 0; i < r.outputs.size(); ++i) {
