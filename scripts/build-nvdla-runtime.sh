@@ -139,6 +139,7 @@ REPORT=_ZN7sc_core17sc_report_handler6reportENS_11sc_severityEPKcS3_iS3_i
 # NVIDIA's headers as system headers: their warnings are not the harness's.
 HARNESS_INC=(-I"$H" -isystem "$CMOD/include" -isystem "$U/apps/runtime" "${RT_INC[@]/#-I/-isystem}")
 mkdir -p "$OUT/obj" "$OUT/include"
+OUT=$(cd "$OUT" && pwd) # absolute: cxxflags and ldflags name it
 compile() { # SRC OBJ [FLAGS...]: when the source, a harness header or this script is newer
   local src=$1 obj=$2; shift 2
   local stale=0
@@ -165,8 +166,18 @@ for cfg in "${CONFIGS[@]}"; do
   lib=$d/libdla-loadable-runner.a
   objs=("$d/harness.o" "$OUT/obj/port.o" "$OUT/obj/firmware.o" "$OUT/obj/loadable_info.o" "$OUT/obj/dimg.o"
         "$LIBS/firmware-head.o" "$LIBS/firmware-c906fc6.o")
-  rm -f "$lib.part"
-  ar rcs "$lib.part" "${objs[@]}" && mv "$lib.part" "$lib" || give_up "$cfg: cannot archive the harness"
+  stale=0
+  for f in "${objs[@]}"; do if [ ! -f "$lib" ] || [ "$f" -nt "$lib" ]; then stale=1; fi; done
+  if [ "$stale" = 1 ]; then
+    rm -f "$lib.part"
+    ar rcs "$lib.part" "${objs[@]}" && mv "$lib.part" "$lib" || give_up "$cfg: cannot archive the harness"
+  fi
+  # How a program links the library (it defines sc_main; the report filter
+  # object drops the C model's debug messages).
+  link=("$OUT/obj/report_filter.o" "$lib" "$LIBS/libnvdla-runtime.a" -Wl,--export-dynamic-symbol="$REPORT"
+        -L"$CMOD/$cfg" -Wl,-rpath,"$CMOD/$cfg" -lnvdla_cmod -lsystemc -ljpeg -lpthread -ldl)
+  echo "-std=c++17 -I$OUT/include" > "$d/cxxflags"
+  echo "${link[*]}" > "$d/ldflags"
   bin=$d/dla-run-loadable
   stale=0
   for f in "$lib" "$OUT/obj/main.o" "$OUT/obj/report_filter.o" "$LIBS/libnvdla-runtime.a"; do
@@ -174,10 +185,7 @@ for cfg in "${CONFIGS[@]}"; do
   done
   if [ "$stale" = 1 ]; then
     say "$cfg: linking $bin"
-    nice -n 10 g++ -o "$bin.part" "$OUT/obj/main.o" "$OUT/obj/report_filter.o" "$lib" "$LIBS/libnvdla-runtime.a" \
-      -Wl,--export-dynamic-symbol="$REPORT" \
-      -L"$CMOD/$cfg" -Wl,-rpath,"$CMOD/$cfg" -lnvdla_cmod -lsystemc -ljpeg -lpthread -ldl ||
-      give_up "$cfg: the harness does not link"
+    nice -n 10 g++ -o "$bin.part" "$OUT/obj/main.o" "${link[@]}" || give_up "$cfg: the harness does not link"
     mv "$bin.part" "$bin"
   fi
 done
