@@ -89,11 +89,21 @@ public:
   tlm_utils::simple_initiator_socket<Top> csb;
   tlm_utils::simple_target_socket<Top> dbb, cvsram;
   sc_signal<bool, SC_UNCHECKED_WRITERS> intr{"intr"};
-  AbortChannel abort;
+  AbortChannel wake;
   sc_event jobEvent;
   Job *job = nullptr;
-  std::atomic<bool> aborting{false};
-  std::string abortReason;
+  // Why the firmware's wait is to end, set from outside the simulation
+  // (the watchdog's thread, or run() when the kernel ran out of events);
+  // the first cause wins.
+  enum AbortCause { NotAborted, Timeout, Idle };
+  std::atomic<int> abortCause{NotAborted};
+  double timeoutSeconds = 0;
+  bool requestAbort(AbortCause cause) {
+    int expected = NotAborted;
+    return abortCause.compare_exchange_strong(expected, cause);
+  }
+  bool aborted() const { return abortCause != NotAborted; }
+  std::string abortReason; // written by the simulation's thread only
   std::string tainted; // why later runs are refused, when they are
 
   SC_HAS_PROCESS(Top);
@@ -173,7 +183,7 @@ public:
     handles.clear();
     memoryErrors.clear();
     lastFirmwareError.clear();
-    aborting = false;
+    abortCause = NotAborted;
     abortReason.clear();
   }
 
@@ -246,19 +256,27 @@ bool Top::waitForInterrupt() {
   // line and polled while the line is high.
   int highPolls = 0;
   while (true) {
-    if (aborting)
+    if (int cause = abortCause; cause != NotAborted) {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", timeoutSeconds);
+      abortReason = cause == Timeout
+                        ? "timeout: the task did not complete within " + std::string(limit) +
+                              " s of wall-clock time"
+                        : "the model went idle before the task completed (no interrupt came, the firmware "
+                          "still waiting)";
       return false;
+    }
     uint32_t status = registerRead(kGlbIntrStatus);
     if (status)
       return true;
     if (!intr.read()) {
       highPolls = 0;
-      wait(intr.value_changed_event() | abort.event);
+      wait(intr.value_changed_event() | wake.event);
     } else if (++highPolls > 100000) {
       abortReason = "the interrupt line stays high with no status bit in GLB.S_INTR_STATUS";
       return false;
     } else {
-      wait(sc_time(1, SC_NS), abort.event);
+      wait(sc_time(1, SC_NS), wake.event);
     }
   }
 }
@@ -487,17 +505,27 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
     result.error = "the model is unusable after an earlier run (" + top.tainted + "): run it in a new process";
     return finish();
   }
-  const Firmware *fw = findFirmware(options.firmware);
-  if (!fw) {
-    result.error = "no firmware '" + options.firmware + "' (built: " + firmwareNames() + ")";
-    return finish();
-  }
   LoadableInfo info;
   if (!inspectLoadable(loadable, info, result.error))
     return finish();
+  const Firmware *fw = nullptr;
+  if (options.firmware == "auto") {
+    bool before012 = info.blobMajor == 0 && info.blobMinor >= 0 && info.blobMinor < 12;
+    fw = findFirmware(before012 ? "c906fc6" : "head");
+    result.firmwareChoice = info.blobVersion.empty() ? "auto: no blob version, the newest"
+                                                     : "auto: blobs " + info.blobVersion;
+  } else {
+    fw = findFirmware(options.firmware);
+  }
+  if (!fw) {
+    result.error = "no firmware '" + options.firmware + "' (built: " + firmwareNames() + ", auto)";
+    return finish();
+  }
+  result.firmware = fw->name;
   result.emuTasks = info.emuTasks;
   setCurrentDevice(&top);
   top.resetForRun();
+  top.timeoutSeconds = options.timeoutSeconds;
   Job job{&loadable, &inputs, &options, fw, &result};
   top.job = &job;
 
@@ -513,10 +541,8 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
     auto limit = std::chrono::duration<double>(options.timeoutSeconds);
     if (cv.wait_for(lock, limit, [&] { return finished; }))
       return;
-    top.abortReason = "timeout: the task did not complete within " + std::to_string(int(options.timeoutSeconds)) +
-                      " s of wall-clock time";
-    top.aborting = true;
-    top.abort.raise();
+    if (top.requestAbort(Top::Timeout))
+      top.wake.raise();
     if (cv.wait_for(lock, std::chrono::seconds(30), [&] { return finished; }))
       return;
     std::fprintf(stderr, "dla-run-loadable: error: timeout: the model did not return to the SystemC kernel "
@@ -547,12 +573,8 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
     top.tainted = "the C model stopped";
   } else if (!job.done) {
     // The kernel ran out of events: the model is idle and no interrupt came.
-    if (!top.aborting) {
-      top.abortReason = "the model went idle before the task completed (no interrupt pending, firmware still "
-                        "waiting)";
-      top.aborting = true;
-    }
-    top.abort.event.notify(SC_ZERO_TIME);
+    top.requestAbort(Top::Idle);
+    top.wake.event.notify(SC_ZERO_TIME);
     sc_start();
   }
   {
@@ -567,7 +589,7 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
     result.ok = false;
     result.error = "the harness lost control of the simulation";
     top.tainted = result.error;
-  } else if (!result.ok && top.aborting) {
+  } else if (!result.ok && top.aborted()) {
     top.tainted = top.abortReason.substr(0, top.abortReason.find(':')); // a unit may still be busy
   }
   top.job = nullptr;

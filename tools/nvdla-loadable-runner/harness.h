@@ -45,14 +45,19 @@ struct OutputTensor {
 };
 
 struct RunOptions {
-  std::string firmware = "head"; // findFirmware() name
+  // A findFirmware() name, or "auto": the firmware the loadable's blobs were
+  // written for (LoadableInfo::blobVersion: before 0.12, c906fc6; 0.12 and
+  // later or no version, head).
+  std::string firmware = "auto";
   double timeoutSeconds = 600;    // wall clock, from the start of the run
   bool verbose = false;           // the firmware's dla_debug / dla_info lines
 };
 
 struct RunResult {
   bool ok = false;
-  std::string error; // when !ok: what failed, where
+  std::string error;    // when !ok: what failed, where
+  std::string firmware; // the firmware that ran it (empty when none did)
+  std::string firmwareChoice; // with "auto": why that one
   std::vector<Tensor> inputs;
   std::vector<OutputTensor> outputs;
   unsigned dlaTasks = 0, emuTasks = 0; // tasks of the loadable
@@ -67,6 +72,13 @@ struct RunResult {
 struct LoadableInfo {
   unsigned dlaTasks = 0, emuTasks = 0, memories = 0, addresses = 0, inputs = 0, outputs = 0;
   std::string version; // the loadable's version, e.g. "0.7.0"
+  // The highest version of its DLA blobs (descriptors and data; EMU blobs
+  // and blobs without a version are not counted): the firmware version the
+  // writer targeted. NVIDIA's 2018 regression loadables carry 0.10.0 and
+  // 0.11.0; its 2019 compiler writes 0.12.5, the first version with the
+  // 'offset' field of struct dla_data_cube (nvdla/sw 16befcb, d01dfc8).
+  std::string blobVersion;
+  int blobMajor = -1, blobMinor = -1, blobSubminor = -1;
 };
 bool inspectLoadable(const std::vector<uint8_t> &bytes, LoadableInfo &info, std::string &why);
 

@@ -6,6 +6,8 @@
 
 #include "priv/loadable_generated.h"
 
+#include <tuple>
+
 namespace dla_loadable {
 
 bool inspectLoadable(const std::vector<uint8_t> &bytes, LoadableInfo &info, std::string &why) {
@@ -29,6 +31,19 @@ bool inspectLoadable(const std::vector<uint8_t> &bytes, LoadableInfo &info, std:
     else if (t->interface() == fb::Interface_EMU1)
       ++info.emuTasks;
   }
+  if (l->blobs())
+    for (const fb::Blob *b : *l->blobs()) {
+      const fb::Version *v = b->version();
+      if (!v || b->interface() == fb::Interface_EMU1 || (!v->major() && !v->minor() && !v->sub_minor()))
+        continue;
+      int major = v->major(), minor = v->minor(), sub = v->sub_minor();
+      if (std::make_tuple(major, minor, sub) > std::make_tuple(info.blobMajor, info.blobMinor, info.blobSubminor)) {
+        info.blobMajor = major;
+        info.blobMinor = minor;
+        info.blobSubminor = sub;
+        info.blobVersion = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(sub);
+      }
+    }
   info.memories = l->memory_list()->size();
   info.addresses = l->address_list() ? l->address_list()->size() : 0;
   for (const fb::MemoryListEntry *m : *l->memory_list()) {

@@ -19,14 +19,15 @@ static const char *kTool = "dla-run-loadable";
 
 static int usage() {
   std::fprintf(stderr,
-               "usage: %s MODEL.nvdla [MODEL.nvdla ...] [--input FILE ...] [--firmware head|c906fc6]\n"
+               "usage: %s MODEL.nvdla [MODEL.nvdla ...] [--input FILE ...] [--firmware auto|head|c906fc6]\n"
                "       [--config %s] [--timeout SECONDS] [-v] -o OUTDIR\n"
                "  runs each loadable through NVIDIA's runtime and firmware on NVIDIA's C model (%s)\n"
                "  and writes OUTDIR/output.dimg (nvdla_runtime's format) and OUTDIR/output<i>.bin (raw\n"
                "  bytes of output i); with several loadables, OUTDIR/<loadable name>/...\n"
                "  --input     raw bytes of input i (its exact buffer size), in order; one loadable only\n"
-               "  --firmware  head (default: nvdla/sw HEAD, 2019 dla_data_cube) or c906fc6 (before it,\n"
-               "              for NVIDIA's 2018 regression loadables)\n"
+               "  --firmware  head (nvdla/sw HEAD, 2019 dla_data_cube with 'offset'), c906fc6 (before it,\n"
+               "              as NVIDIA's 2018 regression loadables), or auto (default): the one the\n"
+               "              loadable's blob version names (before 0.12: c906fc6, else head)\n"
                "  --timeout   wall-clock limit per loadable (default 600)\n",
                kTool, dla_loadable::Runner::configuration(), dla_loadable::Runner::configuration());
   return 2;
@@ -109,8 +110,9 @@ int sc_main(int argc, char **argv) {
   if (!config.empty() && config != dla_loadable::Runner::configuration())
     return fail("--config " + config, std::string("this harness is built for ") +
                                           dla_loadable::Runner::configuration());
-  if (!dla_loadable::findFirmware(options.firmware))
-    return fail("--firmware " + options.firmware, "no such firmware (built: " + dla_loadable::firmwareNames() + ")");
+  if (options.firmware != "auto" && !dla_loadable::findFirmware(options.firmware))
+    return fail("--firmware " + options.firmware,
+                "no such firmware (built: " + dla_loadable::firmwareNames() + "; or auto)");
   if (!inputs.empty() && models.size() > 1)
     return fail("--input", "inputs go with one loadable, " + std::to_string(models.size()) + " given");
   std::vector<std::vector<uint8_t>> inputBytes(inputs.size());
@@ -135,7 +137,8 @@ int sc_main(int argc, char **argv) {
     dla_loadable::RunResult r = runner.run(bytes, inputBytes, options);
     if (!r.ok) {
       status = fail(model, r.error + " [" + dla_loadable::Runner::configuration() + ", firmware " +
-                               options.firmware + "]");
+                               (r.firmware.empty() ? options.firmware : r.firmware) +
+                               (r.firmwareChoice.empty() ? "" : " (" + r.firmwareChoice + ")") + "]");
       continue;
     }
     for (size_t i = 0; i < r.outputs.size(); ++i) {
@@ -147,9 +150,10 @@ int sc_main(int argc, char **argv) {
       else if (!dla_loadable::writeDimg(r.outputs[i], dimg, err))
         status = fail(dimg, err);
     }
+    std::string firmware = r.firmware + (r.firmwareChoice.empty() ? "" : " (" + r.firmwareChoice + ")");
     std::printf("%s: ok (%s, firmware %s, %u DLA task%s, %llu interrupts, %llu register writes, %.2f s, "
                 "simulated %.1f us)\n",
-                model.c_str(), dla_loadable::Runner::configuration(), options.firmware.c_str(), r.dlaTasks,
+                model.c_str(), dla_loadable::Runner::configuration(), firmware.c_str(), r.dlaTasks,
                 r.dlaTasks == 1 ? "" : "s", (unsigned long long)r.interrupts,
                 (unsigned long long)r.registerWrites, r.wallSeconds, r.simulatedSeconds * 1e6);
     for (size_t i = 0; i < r.inputs.size(); ++i)
