@@ -7,12 +7,14 @@
 
 #include <systemc.h> // sc_main
 
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 static const char *kTool = "dla-run-loadable";
@@ -52,6 +54,18 @@ static std::string baseName(const std::string &path) {
   std::string b = slash == std::string::npos ? path : path.substr(slash + 1);
   size_t dot = b.find_last_of('.');
   return dot == std::string::npos || dot == 0 ? b : b.substr(0, dot);
+}
+
+// A crash inside NVIDIA's code (the C model divides by zero on an nv_full
+// loadable run on nv_large) still says which loadable it was.
+static char crashPrefix[4096];
+static void onCrash(int sig) {
+  const char *what = sig == SIGFPE ? "SIGFPE" : sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : "SIGILL";
+  ssize_t ignored = write(2, crashPrefix, std::strlen(crashPrefix));
+  ignored = write(2, what, std::strlen(what));
+  ignored = write(2, " (NVIDIA's code or the C model crashed)\n", 40);
+  (void)ignored;
+  _exit(1);
 }
 
 static int fail(const std::string &where, const std::string &what) {
@@ -121,6 +135,8 @@ int sc_main(int argc, char **argv) {
       return fail("--input " + inputs[i], "cannot read the file");
 
   dla_loadable::Runner runner;
+  for (int sig : {SIGFPE, SIGSEGV, SIGBUS, SIGILL})
+    std::signal(sig, onCrash);
   int status = 0;
   mkdir(outDir.c_str(), 0777);
   for (const std::string &model : models) {
@@ -134,6 +150,7 @@ int sc_main(int argc, char **argv) {
       dir += "/" + baseName(model);
       mkdir(dir.c_str(), 0777);
     }
+    std::snprintf(crashPrefix, sizeof crashPrefix, "%s: error: %s: the process received ", kTool, model.c_str());
     dla_loadable::RunResult r = runner.run(bytes, inputBytes, options);
     if (!r.ok) {
       status = fail(model, r.error + " [" + dla_loadable::Runner::configuration() + ", firmware " +
