@@ -137,14 +137,14 @@ H=tools/nvdla-loadable-runner
 REPORT=_ZN7sc_core17sc_report_handler6reportENS_11sc_severityEPKcS3_iS3_i
 # apps/runtime first: its DlaImageUtils.h, not core/include's older one.
 # NVIDIA's headers as system headers: their warnings are not the harness's.
-HARNESS_INC=(-I"$H" -isystem "$CMOD/include" -isystem "$U/apps/runtime" "${RT_INC[@]/#-I/-isystem}")
+HARNESS_INC=(-I"$H" -Itools/nvdla-trace-player -isystem "$CMOD/include" -isystem "$U/apps/runtime" "${RT_INC[@]/#-I/-isystem}")
 mkdir -p "$OUT/obj" "$OUT/include"
 OUT=$(cd "$OUT" && pwd) # absolute: cxxflags and ldflags name it
 compile() { # SRC OBJ [FLAGS...]: when the source, a harness header or this script is newer
   local src=$1 obj=$2; shift 2
   local stale=0
   [ -f "$obj" ] && [ "$(cat "$OUT/key" 2>/dev/null)" = "$key" ] || stale=1
-  for f in "$src" "$H"/*.h "$0"; do if [ "$f" -nt "$obj" ]; then stale=1; fi; done
+  for f in "$src" "$H"/*.h tools/nvdla-trace-player/csb.h "$0"; do if [ "$f" -nt "$obj" ]; then stale=1; fi; done
   if [ "$stale" = 1 ]; then
     nice -n 10 g++ $HARNESS_FLAGS "$@" "${HARNESS_INC[@]}" -c "$src" -o "$obj.part" && mv "$obj.part" "$obj"
   fi

@@ -5,6 +5,7 @@
 #include "firmware.h"
 
 #include "NV_nvdla.h"
+#include "csb.h" // tools/nvdla-trace-player
 
 #include "nvdla/IRuntime.h"
 #include "nvdla_inf.h"
@@ -195,16 +196,8 @@ public:
 
 private:
   void csbAccess(tlm::tlm_command kind, uint32_t addr, uint32_t &data) {
-    tlm::tlm_generic_payload gp;
-    gp.set_command(kind);
-    gp.set_address(addr);
-    gp.set_data_ptr(reinterpret_cast<unsigned char *>(&data));
-    gp.set_data_length(4);
-    gp.set_streaming_width(4);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_time delay = SC_ZERO_TIME;
-    csb->b_transport(gp, delay);
-    if (!gp.is_response_ok() && memoryErrors.size() < 4096)
+    // Only this module's thread uses the bus.
+    if (!nvdla_trace::csbTransport(csb, kind, addr, data) && memoryErrors.size() < 4096)
       memoryErrors += "CSB " + std::string(kind == tlm::TLM_READ_COMMAND ? "read" : "write") + " of " +
                       hex(addr) + " failed; ";
   }
@@ -385,50 +378,45 @@ void Top::runJob(Job &j) {
       fail(std::to_string(j.inputs->size()) + " inputs given, the loadable has " + std::to_string(numInputs));
       break;
     }
-    bool bound = true;
-    for (int i = 0; i < numInputs && bound; ++i) {
+    // One buffer per bindable tensor, as RuntimeTest.cpp's setupInputBuffer
+    // and setupOutputBuffer; false (and the error said) when it fails.
+    auto bind = [&](bool input, int i) {
+      const char *kind = input ? "input" : "output";
       nvdla::IRuntime::NvDlaTensor t;
       void *h = nullptr, *p = nullptr;
-      if (rt->getInputTensorDesc(i, &t) != NvDlaSuccess ||
+      if ((input ? rt->getInputTensorDesc(i, &t) : rt->getOutputTensorDesc(i, &t)) != NvDlaSuccess ||
           rt->allocateSystemMemory(&h, t.bufferSize, &p) != NvDlaSuccess) {
-        fail("NVIDIA's runtime: cannot describe or allocate input " + std::to_string(i));
-        bound = false;
-        break;
+        fail("NVIDIA's runtime: cannot describe or allocate " + std::string(kind) + " " + std::to_string(i));
+        return false;
       }
       buffers.push_back({h, t.bufferSize});
-      r.inputs.push_back(tensorOf(t));
-      if (size_t(i) < j.inputs->size()) {
-        const std::vector<uint8_t> &in = (*j.inputs)[i];
-        if (in.size() != t.bufferSize) {
-          fail("input " + std::to_string(i) + " has " + std::to_string(in.size()) + " bytes, the loadable's " +
-               r.inputs.back().summary() + " takes " + std::to_string(t.bufferSize));
-          bound = false;
-          break;
+      if (input) {
+        r.inputs.push_back(tensorOf(t));
+        if (size_t(i) < j.inputs->size()) {
+          const std::vector<uint8_t> &in = (*j.inputs)[i];
+          if (in.size() != t.bufferSize) {
+            fail("input " + std::to_string(i) + " has " + std::to_string(in.size()) + " bytes, the loadable's " +
+                 r.inputs.back().summary() + " takes " + std::to_string(t.bufferSize));
+            return false;
+          }
+          std::memcpy(p, in.data(), in.size());
         }
-        std::memcpy(p, in.data(), in.size());
+      } else {
+        outputPtrs.push_back(p);
+        r.outputs.push_back({tensorOf(t), {}});
       }
-      if (!rt->bindInputTensor(i, h)) {
-        fail("NVIDIA's runtime: bindInputTensor(" + std::to_string(i) + ") failed");
-        bound = false;
+      if (!(input ? rt->bindInputTensor(i, h) : rt->bindOutputTensor(i, h))) {
+        fail("NVIDIA's runtime: bind" + std::string(input ? "Input" : "Output") + "Tensor(" + std::to_string(i) +
+             ") failed");
+        return false;
       }
-    }
-    for (int i = 0; i < numOutputs && bound; ++i) {
-      nvdla::IRuntime::NvDlaTensor t;
-      void *h = nullptr, *p = nullptr;
-      if (rt->getOutputTensorDesc(i, &t) != NvDlaSuccess ||
-          rt->allocateSystemMemory(&h, t.bufferSize, &p) != NvDlaSuccess) {
-        fail("NVIDIA's runtime: cannot describe or allocate output " + std::to_string(i));
-        bound = false;
-        break;
-      }
-      buffers.push_back({h, t.bufferSize});
-      outputPtrs.push_back(p);
-      r.outputs.push_back({tensorOf(t), {}});
-      if (!rt->bindOutputTensor(i, h)) {
-        fail("NVIDIA's runtime: bindOutputTensor(" + std::to_string(i) + ") failed");
-        bound = false;
-      }
-    }
+      return true;
+    };
+    bool bound = true;
+    for (int i = 0; i < numInputs && bound; ++i)
+      bound = bind(true, i);
+    for (int i = 0; i < numOutputs && bound; ++i)
+      bound = bind(false, i);
     if (!bound)
       break;
     sc_time start = sc_time_stamp();
