@@ -78,7 +78,7 @@ declare -A FW_DEF=([head]=-DDLA_2_CONFIG [c906fc6]=-DDLA_SMALL_CONFIG)
 for f in "${RT_SRC[@]}" "${RT_C_SRC[@]}"; do [ -f "$f" ] || give_up "missing $f"; done
 
 # --- cache key: sources, compiler, recipe ----------------------------------
-RECIPE=1 # bump when the steps below change
+RECIPE=2 # bump when the steps below change
 key=$( { (cd "$SW" && find umd/core umd/port/linux umd/external/include umd/apps/runtime \
               kmd/firmware kmd/include kmd-c906fc6 -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
          sha256sum tools/nvdla-loadable-runner/firmware_compat.h | cut -d' ' -f1
@@ -93,9 +93,11 @@ if [ ! -f "$LIBS/done" ]; then
   say "building NVIDIA's runtime and both firmwares in $LIBS (about a minute on 2 cores, once)"
   rm -rf "$LIBS"; mkdir -p "$LIBS/obj"
   log=$LIBS/build.log
-  {
-    # The runtime, its C parts and the app's image code, in parallel.
-    pids=()
+  # Every step checked by hand: errexit does not apply inside a function
+  # called as the condition of an if.
+  build_nvidia() {
+    # The runtime, its C parts and the app's image code, $JOBS at a time.
+    local pids=() failed=0 src obj p fw dir e keep rename extra
     for src in "${RT_SRC[@]}" "${RT_C_SRC[@]}"; do
       obj="$LIBS/obj/rt-$(basename "${src%.*}").o"
       case $src in
@@ -103,10 +105,11 @@ if [ ! -f "$LIBS/done" ]; then
         *)   nice -n 10 g++ $RT_FLAGS -DNVDLA_UTILS_ERROR_TAG='"DLA_RUNTIME"' "${RT_INC[@]}" -c "$src" -o "$obj" & ;;
       esac
       pids+=($!)
-      if [ ${#pids[@]} -ge "$JOBS" ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+      if [ ${#pids[@]} -ge "$JOBS" ]; then wait "${pids[0]}" || failed=1; pids=("${pids[@]:1}"); fi
     done
-    for p in "${pids[@]}"; do wait "$p"; done
-    ar rcs "$LIBS/libnvdla-runtime.a" "$LIBS"/obj/rt-*.o
+    for p in "${pids[@]}"; do wait "$p" || failed=1; done
+    [ "$failed" = 0 ] || { echo "a runtime source does not compile"; return 1; }
+    ar rcs "$LIBS/libnvdla-runtime.a" "$LIBS"/obj/rt-*.o || return 1
     # Each firmware as one relocatable object with five global symbols.
     for fw in head c906fc6; do
       dir=${FW_DIR[$fw]}
@@ -114,18 +117,25 @@ if [ ! -f "$LIBS/done" ]; then
       for src in "$dir"/firmware/*.c; do
         nice -n 10 gcc $FW_FLAGS ${FW_DEF[$fw]} -include "$ROOT/tools/nvdla-loadable-runner/firmware_compat.h" \
           -I"$dir/firmware/include" -I"$dir/firmware" -I"$dir/include" \
-          -c "$src" -o "$LIBS/obj/fw-$fw/$(basename "${src%.c}").o"
+          -c "$src" -o "$LIBS/obj/fw-$fw/$(basename "${src%.c}").o" || return 1
       done
-      ld -r -o "$LIBS/obj/fw-$fw-all.o" "$LIBS/obj/fw-$fw"/*.o
+      ld -r -o "$LIBS/obj/fw-$fw-all.o" "$LIBS/obj/fw-$fw"/*.o || return 1
       keep=(); rename=()
       for e in "${FW_ENTRIES[@]}"; do keep+=(--keep-global-symbol="$e"); rename+=(--redefine-sym "$e=${fw}_$e"); done
-      objcopy "${keep[@]}" "$LIBS/obj/fw-$fw-all.o" "$LIBS/obj/fw-$fw-local.o"
-      objcopy "${rename[@]}" "$LIBS/obj/fw-$fw-local.o" "$LIBS/firmware-$fw.o"
-      # Nothing but the renamed entry points may be defined globally.
+      objcopy "${keep[@]}" "$LIBS/obj/fw-$fw-all.o" "$LIBS/obj/fw-$fw-local.o" || return 1
+      objcopy "${rename[@]}" "$LIBS/obj/fw-$fw-local.o" "$LIBS/firmware-$fw.o" || return 1
+      # Nothing but the renamed entry points may be defined globally, and
+      # all five must be.
       extra=$(nm -g --defined-only "$LIBS/firmware-$fw.o" | awk '{print $3}' | grep -v "^${fw}_dla_" || true)
-      [ -z "$extra" ] || { echo "firmware $fw: unexpected global symbols: $extra"; exit 1; }
+      [ -z "$extra" ] || { echo "firmware $fw: unexpected global symbols: $extra"; return 1; }
+      [ "$(nm -g --defined-only "$LIBS/firmware-$fw.o" | grep -c " T ${fw}_dla_")" = "${#FW_ENTRIES[@]}" ] ||
+        { echo "firmware $fw: not all of ${FW_ENTRIES[*]} defined"; return 1; }
     done
-  } > "$log" 2>&1 || { tail -20 "$log" >&2; give_up "NVIDIA's runtime or firmware does not build (log: $log)"; }
+  }
+  if ! build_nvidia > "$log" 2>&1; then
+    tail -20 "$log" >&2
+    give_up "NVIDIA's runtime or firmware does not build (log: $log)"
+  fi
   rm -rf "$LIBS/obj"
   echo "$SW" > "$LIBS/done"
 fi

@@ -164,6 +164,10 @@ public:
   }
   int64_t simulatedMicroseconds() override { return int64_t(sc_time_stamp().to_seconds() * 1e6); }
   void firmwareLog(int level, const char *format, va_list args) override {
+    // Warnings and errors on stderr; debug and info lines only with -v.
+    bool verbose = job && job->options->verbose;
+    if (level < 2 && !verbose)
+      return;
     char buf[1024];
     std::vsnprintf(buf, sizeof buf, format, args);
     if (level >= 3) {
@@ -171,8 +175,8 @@ public:
       if (lastFirmwareError.size() > 4096)
         lastFirmwareError.erase(0, lastFirmwareError.size() - 4096);
     }
-    if (level >= 2 || (job && job->options->verbose))
-      std::fprintf(level >= 2 ? stderr : stdout, "%s%s", level >= 3 ? "firmware: error: " : level == 2 ? "firmware: warning: " : "firmware: ", buf);
+    const char *prefix = level >= 3 ? "firmware: error: " : level == 2 ? "firmware: warning: " : "firmware: ";
+    std::fprintf(level >= 2 ? stderr : stdout, "%s%s", prefix, buf);
   }
 
   // --- runs --------------------------------------------------------------
@@ -205,7 +209,7 @@ private:
   void transport(tlm::tlm_generic_payload &gp, sc_time &) {
     uint64_t addr = gp.get_address();
     unsigned len = gp.get_data_length();
-    if (addr < kMemoryBase || addr - kMemoryBase > kMemorySize || len > kMemorySize - (addr - kMemoryBase)) {
+    if (addr < kMemoryBase || addr - kMemoryBase >= kMemorySize || len > kMemorySize - (addr - kMemoryBase)) {
       if (memoryErrors.size() < 4096)
         memoryErrors += "the model " + std::string(gp.is_read() ? "read" : "wrote") + " " +
                         std::to_string(len) + " bytes at " + hex(addr) + ", outside the memory [" +
