@@ -164,7 +164,7 @@ public:
   }
   int64_t simulatedMicroseconds() override { return int64_t(sc_time_stamp().to_seconds() * 1e6); }
   void firmwareLog(int level, const char *format, va_list args) override {
-    // Warnings and errors on stderr; debug and info lines only with -v.
+    // On stderr; debug and info lines only with -v.
     bool verbose = job && job->options->verbose;
     if (level < 2 && !verbose)
       return;
@@ -176,7 +176,7 @@ public:
         lastFirmwareError.erase(0, lastFirmwareError.size() - 4096);
     }
     const char *prefix = level >= 3 ? "firmware: error: " : level == 2 ? "firmware: warning: " : "firmware: ";
-    std::fprintf(level >= 2 ? stderr : stdout, "%s%s", prefix, buf);
+    std::fprintf(stderr, "%s%s", prefix, buf);
   }
 
   // --- runs --------------------------------------------------------------
