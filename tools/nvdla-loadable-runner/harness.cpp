@@ -103,7 +103,6 @@ public:
     int expected = NotAborted;
     return abortCause.compare_exchange_strong(expected, cause);
   }
-  bool aborted() const { return abortCause != NotAborted; }
   std::string abortReason; // written by the simulation's thread only
   std::string tainted; // why later runs are refused, when they are
 
@@ -493,10 +492,6 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
     result.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   };
-  if (!top.tainted.empty()) {
-    result.error = "the model is unusable after an earlier run (" + top.tainted + "): run it in a new process";
-    return finish();
-  }
   LoadableInfo info;
   if (!inspectLoadable(loadable, info, result.error))
     return finish();
@@ -514,6 +509,10 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
     return finish();
   }
   result.firmware = fw->name;
+  if (!top.tainted.empty()) {
+    result.error = "the model is unusable after an earlier run (" + top.tainted + "): run it in a new process";
+    return finish();
+  }
   result.emuTasks = info.emuTasks;
   setCurrentDevice(&top);
   top.resetForRun();
@@ -581,8 +580,8 @@ RunResult Runner::run(const std::vector<uint8_t> &loadable, const std::vector<st
     result.ok = false;
     result.error = "the harness lost control of the simulation";
     top.tainted = result.error;
-  } else if (!result.ok && top.aborted()) {
-    top.tainted = top.abortReason.substr(0, top.abortReason.find(':')); // a unit may still be busy
+  } else if (!result.ok && top.abortCause == Top::Timeout) {
+    top.tainted = "timeout"; // a unit may still be busy (after Idle, none is)
   }
   top.job = nullptr;
   setCurrentDevice(nullptr);
