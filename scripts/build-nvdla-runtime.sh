@@ -153,7 +153,7 @@ OUT=$(cd "$OUT" && pwd) # absolute: cxxflags and ldflags name it
 compile() { # SRC OBJ [FLAGS...]: when the source, a harness header or this script is newer
   local src=$1 obj=$2; shift 2
   local stale=0
-  [ -f "$obj" ] && [ "$(cat "$OUT/key" 2>/dev/null)" = "$key" ] || stale=1
+  [ -f "$obj" ] && [ "$(cat "$OUT/key" 2>/dev/null)" = "$key $CMOD" ] || stale=1
   for f in "$src" "$H"/*.h tools/nvdla-trace-player/csb.h "$0"; do if [ "$f" -nt "$obj" ]; then stale=1; fi; done
   if [ "$stale" = 1 ]; then
     nice -n 10 g++ $HARNESS_FLAGS "$@" "${HARNESS_INC[@]}" -c "$src" -o "$obj.part" && mv "$obj.part" "$obj"
@@ -171,7 +171,7 @@ cp "$H/harness.h" "$OUT/include/"
 for cfg in "${CONFIGS[@]}"; do
   d=$OUT/$cfg
   mkdir -p "$d"
-  compile "$H/harness.cpp" "$d/harness.o" -DNVDLA_CONFIG="\"$cfg\"" ||
+  compile "$H/harness.cpp" "$d/harness.o" -DNVDLA_CONFIG="\"$cfg\"" -DNVDLA_OPENDLA_H="\"$CMOD/$cfg/opendla.h\"" ||
     give_up "$cfg: the harness does not compile"
   lib=$d/libdla-loadable-runner.a
   objs=("$d/harness.o" "$OUT/obj/port.o" "$OUT/obj/firmware.o" "$OUT/obj/loadable_info.o" "$OUT/obj/dimg.o"
@@ -199,7 +199,8 @@ for cfg in "${CONFIGS[@]}"; do
     mv "$bin.part" "$bin"
   fi
 done
-echo "$key" > "$OUT/key"
+# What the objects were built against: NVIDIA's objects and the C model.
+echo "$key $CMOD" > "$OUT/key"
 # NVIDIA's regression loadables and goldens (test/NvdlaLoadable).
 ln -sfn "$SW/regression" "$OUT/regression"
 

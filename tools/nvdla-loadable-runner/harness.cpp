@@ -29,6 +29,10 @@
 #ifndef NVDLA_CONFIG
 #error "NVDLA_CONFIG (nv_small, nv_large) is set by scripts/build-nvdla-runtime.sh"
 #endif
+// The configuration's register map, generated with its C model (the
+// firmware's opendla_small.h has the same addresses).
+#define _MK_ADDR_CONST(x) (x)
+#include NVDLA_OPENDLA_H
 
 namespace dla_loadable {
 
@@ -36,11 +40,10 @@ using namespace sc_core;
 
 namespace {
 
-// GLB's interrupt status register (opendla.h of nv_small and nv_large, and
-// the firmware's opendla_small.h).
-constexpr uint32_t kGlbIntrStatus = 0x100c;
+constexpr uint32_t kGlbIntrStatus = NVDLA_GLB_S_INTR_STATUS_0;
 // The memory: one flat region at the start of the upper 2 GB of the 32-bit
-// space (as the regression's board did), served on both memory ports.
+// space (where NVIDIA's trace tests put their surfaces; BUILDING.md),
+// served on both memory ports.
 constexpr uint64_t kMemoryBase = 0x80000000ull;
 constexpr uint64_t kMemorySize = 1ull << 30;
 constexpr uint64_t kAlign = 4096;
