@@ -100,7 +100,9 @@ public:
   // resets what a run leaves: the memory (all zero, a fresh allocator), the
   // firmware's state (dla_clear_task, dla_register_driver), pending
   // interrupt status bits, and a new runtime instance. After a run that
-  // timed out the model may still be busy: later runs are refused.
+  // timed out the model may still be busy, and after the C model stopped
+  // SystemC cannot resume: later runs are refused (usable() is false). A run
+  // whose model went idle before the task completed fails alone.
   RunResult run(const std::vector<uint8_t> &loadable, const std::vector<std::vector<uint8_t>> &inputs,
                 const RunOptions &options);
 
