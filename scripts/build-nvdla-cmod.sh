@@ -120,6 +120,8 @@ fi
 # uninstrumented libsystemc.
 mkdir -p "$OUT"
 ln -sfn "$SRC/verif/tests/trace_tests" "$OUT/trace_tests"
+# The cached libraries and headers (scripts/build-nvdla-runtime.sh links them).
+ln -sfn "$LIBS" "$OUT/lib"
 # The sources too: utils/dla-ref/cmodel-check compiles the C model's
 # arithmetic against the numpy integer model (test/NvdlaCModel).
 ln -sfn "$SRC/cmod" "$OUT/cmod"

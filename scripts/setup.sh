@@ -45,3 +45,8 @@ bash scripts/fetch-onnxruntime.sh >/dev/null ||
 # Without them the test/NvdlaCModel tests are UNSUPPORTED.
 bash scripts/build-nvdla-cmod.sh "$BUILD_DIR" >/dev/null ||
   echo "== NVDLA C model not built: its trace tests will be UNSUPPORTED" >&2
+# NVIDIA's runtime and both firmwares with the project's harness on that
+# model (from ../shared/nvdla-sw; cached; about a minute once). Without them
+# the test/NvdlaLoadable tests are UNSUPPORTED.
+bash scripts/build-nvdla-runtime.sh "$BUILD_DIR" >/dev/null ||
+  echo "== NVIDIA runtime harness not built: test/NvdlaLoadable will be UNSUPPORTED" >&2

@@ -1,5 +1,7 @@
 #include "player.h"
 
+#include "csb.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -55,17 +57,9 @@ void Player::csbAccess(tlm::tlm_command kind, uint32_t addr, uint32_t &data) {
   // One transaction at a time: both threads use the bus, and the CSB
   // adaptor returns read data through one FIFO, first come first served.
   csbLock.lock();
-  tlm::tlm_generic_payload gp;
-  gp.set_command(kind);
-  gp.set_address(addr);
-  gp.set_data_ptr(reinterpret_cast<unsigned char *>(&data));
-  gp.set_data_length(4);
-  gp.set_streaming_width(4);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  sc_time delay = SC_ZERO_TIME;
-  csb->b_transport(gp, delay);
+  bool ok = csbTransport(csb, kind, addr, data);
   csbLock.unlock();
-  if (!gp.is_response_ok())
+  if (!ok)
     fatal("CSB " + std::string(kind == tlm::TLM_READ_COMMAND ? "read" : "write") + " of " +
           hex(addr) + " failed");
 }
