@@ -69,7 +69,8 @@ func.func @f() attributes {dla.lut = #dla.lut<le_function = exponent, le = [0, 0
 
 // -----
 
-// expected-error @+1 {{duplicate or unknown struct parameter name: le_slope}}
+// expected-error @+2 {{duplicate or unknown struct parameter name: le_slope}}
+// expected-note @+1 {{#dla.lut takes le_function, le, lo, le_start, le_end, lo_start, lo_end, le_index_offset, le_index_select, lo_index_select, le_slope_uflow_scale, le_slope_uflow_shift, le_slope_oflow_scale, le_slope_oflow_shift, lo_slope_uflow_scale, lo_slope_uflow_shift, lo_slope_oflow_scale, lo_slope_oflow_shift, uflow_priority, oflow_priority and hybrid_priority}}
 func.func @f() attributes {dla.lut = #dla.lut<le_function = exponent, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = 0, le_end = 16, lo_start = 0, lo_end = 16, le_index_offset = 0, lo_index_select = 0, uflow_priority = le, oflow_priority = le, hybrid_priority = lo, le_slope = 3>} {
   return
 }

@@ -55,18 +55,22 @@ func.func @unknown_precision_int8_int16_fp16(%a: tensor<1x8x2x4xi8, #dla.feature
 
 // -----
 
-// One mistake, one message: the same as every encoding's (ODS struct()).
-// expected-error @+1 {{duplicate or unknown struct parameter name: stride}}
+// One mistake, one message: the same as every encoding's (ODS struct()),
+// and a note with the keys the encoding takes.
+// expected-error @+2 {{duplicate or unknown struct parameter name: stride}}
+// expected-note @+1 {{#dla.feature takes line_stride, surface_stride, batch_stride and config}}
 func.func @unknown_dla_feature_parameter_line_stride(%a: tensor<1x8x2x4xi8, #dla.feature<int8, stride = 32>>)
 
 // -----
 
-// expected-error @+1 {{duplicate or unknown struct parameter name: line_stride}}
+// expected-error @+2 {{duplicate or unknown struct parameter name: line_stride}}
+// expected-note @+1 {{#dla.feature takes line_stride, surface_stride, batch_stride and config}}
 func.func @given_twice(%a: tensor<1x8x2x4xi8, #dla.feature<int8, line_stride = 128, line_stride = 128>>)
 
 // -----
 
-// expected-error @+1 {{duplicate or unknown struct parameter name: stride}}
+// expected-error @+2 {{duplicate or unknown struct parameter name: stride}}
+// expected-note @+1 {{#dla.pixel takes line_stride, x_offset, uv_line_stride, uv_offset and config}}
 func.func @pixel_same_message(%a: tensor<1x1x2x4xui8, #dla.pixel<T_R8, stride = 32>>)
 
 // -----
@@ -198,3 +202,28 @@ func.func @feature_nv_small_line_too_small(%a: tensor<1x8x1x5xi8, #dla.feature<i
 // expected-error @+2 {{unknown NVDLA configuration 'nv_tiny'}}
 // expected-error @+1 {{failed to parse DLA_FeatureAttr parameter 'config'}}
 func.func @feature_unknown_config(%a: tensor<1x8x1x5xi8, #dla.feature<int8, config = nv_tiny>>)
+
+// -----
+
+// expected-error @+2 {{duplicate or unknown struct parameter name: stride}}
+// expected-note @+1 {{#dla.bias takes data_size, line_stride, surface_stride, batch_stride and config}}
+func.func @bias_keys(%a: tensor<16xi8, #dla.bias<per_channel, int8, stride = 32>>)
+
+// -----
+
+// expected-error @+2 {{duplicate or unknown struct parameter name: size}}
+// expected-note @+1 {{#dla.prelu takes data_size and config}}
+func.func @prelu_keys(%a: tensor<16xi8, #dla.prelu<int8, size = one_byte>>)
+
+// -----
+
+// expected-error @+2 {{duplicate or unknown struct parameter name: stride}}
+// expected-note @+1 {{#dla.eltwise takes components, data_size, line_stride, surface_stride, batch_stride and config}}
+func.func @eltwise_keys(%a: tensor<16x2x2xi8, #dla.eltwise<int8, stride = 32>>)
+
+// -----
+
+// A register attribute written as an attribute of its own: its keys too.
+// expected-error @+2 {{duplicate or unknown struct parameter name: truncate}}
+// expected-note @+1 {{#dla.cvt takes offset, scale and shift}}
+func.func @cvt_keys() attributes {c = #dla.cvt<offset = 0, scale = 1, truncate = 0>}

@@ -23,13 +23,33 @@ def DLA_Dialect : Dialect {
     %p = dla.relayout %w : tensor<1x3x5x30xi8> -> tensor<1x3x5x30xi8, #dla.chunked<crouton>>
     ```
   }];
-  let useDefaultAttributePrinterParser = 1;
+  // The generated parser and printer, with a note that lists the keywords
+  // of a struct-form attribute after an unknown or repeated one
+  // (DLADialect.cpp).
+  let useDefaultAttributePrinterParser = 0;
+  let extraClassDeclaration = [{
+    ::mlir::Attribute parseAttribute(::mlir::DialectAsmParser &parser,
+                                     ::mlir::Type type) const override;
+    void printAttribute(::mlir::Attribute attr,
+                        ::mlir::DialectAsmPrinter &printer) const override;
+  }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 class DLA_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<DLA_Dialect, name, traits> {
   let mnemonic = attrMnemonic;
+  /// The parameters from this index on are written `key = value` in any
+  /// order (ODS's struct() directive; `structParams` is that directive for
+  /// the assembly format). kStructKeywords names them for the note an
+  /// unknown or repeated key gets (DLADialect::parseAttribute): the names
+  /// come from `parameters` alone.
+  int firstKeyword = 0;
+  string structParams = "struct(" # !interleave(!foreach(i, !range(firstKeyword,
+      !size(parameters)), "$" # !getdagname(parameters, i)), ", ") # ")";
+  let extraClassDeclaration = "static constexpr ::llvm::StringLiteral kStructKeywords = \"" #
+      !interleave(!foreach(i, !range(firstKeyword, !size(parameters)),
+                           !getdagname(parameters, i)), ", ") # "\";";
 }
 
 class DLA_Op<string mnemonic, list<Trait> traits = []>

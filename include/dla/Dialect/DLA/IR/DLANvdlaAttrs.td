@@ -82,9 +82,8 @@ def DLA_FeatureAttr : DLA_NvdlaEncoding<"Feature", "feature", "{4, \"NCHW tensor
                         DLA_OptionalBytes:$surface_stride,
                         DLA_OptionalBytes:$batch_stride,
                         DLA_NvConfigParameter:$config);
-  let assemblyFormat = [{
-    `<` $precision (`,` struct($line_stride, $surface_stride, $batch_stride, $config)^)? `>`
-  }];
+  let firstKeyword = 1;
+  let assemblyFormat = "`<` $precision (`,` " # structParams # "^)? `>`";
 }
 
 def DLA_PixelAttr : DLA_NvdlaEncoding<"Pixel", "pixel", "{4, \"NCHW images\"}"> {
@@ -111,10 +110,8 @@ def DLA_PixelAttr : DLA_NvdlaEncoding<"Pixel", "pixel", "{4, \"NCHW images\"}"> 
                         DLA_OptionalBytes:$uv_line_stride,
                         DLA_OptionalBytes:$uv_offset,
                         DLA_NvConfigParameter:$config);
-  let assemblyFormat = [{
-    `<` $format
-    (`,` struct($line_stride, $x_offset, $uv_line_stride, $uv_offset, $config)^)? `>`
-  }];
+  let firstKeyword = 1;
+  let assemblyFormat = "`<` $format (`,` " # structParams # "^)? `>`";
 }
 
 def DLA_BiasAttr : DLA_NvdlaEncoding<"Bias", "bias"> {
@@ -141,10 +138,8 @@ def DLA_BiasAttr : DLA_NvdlaEncoding<"Bias", "bias"> {
                         DLA_OptionalBytes:$surface_stride,
                         DLA_OptionalBytes:$batch_stride,
                         DLA_NvConfigParameter:$config);
-  let assemblyFormat = [{
-    `<` $mode `,` $precision
-    (`,` struct($data_size, $line_stride, $surface_stride, $batch_stride, $config)^)? `>`
-  }];
+  let firstKeyword = 2;
+  let assemblyFormat = "`<` $mode `,` $precision (`,` " # structParams # "^)? `>`";
 }
 
 def DLA_PReLUAttr : DLA_NvdlaEncoding<"PReLU", "prelu"> {
@@ -160,7 +155,8 @@ def DLA_PReLUAttr : DLA_NvdlaEncoding<"PReLU", "prelu"> {
   let parameters = (ins DLA_NvPrecisionParameter:$precision,
                         DLA_OptionalDataSize:$data_size,
                         DLA_NvConfigParameter:$config);
-  let assemblyFormat = "`<` $precision (`,` struct($data_size, $config)^)? `>`";
+  let firstKeyword = 1;
+  let assemblyFormat = "`<` $precision (`,` " # structParams # "^)? `>`";
 }
 
 def DLA_BatchNormAttr : DLA_NvdlaEncoding<"BatchNorm", "batchnorm"> {
@@ -178,7 +174,8 @@ def DLA_BatchNormAttr : DLA_NvdlaEncoding<"BatchNorm", "batchnorm"> {
                         DLA_NvPrecisionParameter:$precision,
                         DLA_OptionalDataSize:$data_size,
                         DLA_NvConfigParameter:$config);
-  let assemblyFormat = "`<` $mode `,` $precision (`,` struct($data_size, $config)^)? `>`";
+  let firstKeyword = 2;
+  let assemblyFormat = "`<` $mode `,` $precision (`,` " # structParams # "^)? `>`";
 }
 
 def DLA_EltwiseAttr : DLA_NvdlaEncoding<"Eltwise", "eltwise"> {
@@ -202,11 +199,8 @@ def DLA_EltwiseAttr : DLA_NvdlaEncoding<"Eltwise", "eltwise"> {
                         DLA_OptionalBytes:$surface_stride,
                         DLA_OptionalBytes:$batch_stride,
                         DLA_NvConfigParameter:$config);
-  let assemblyFormat = [{
-    `<` $precision
-    (`,` struct($components, $data_size, $line_stride, $surface_stride, $batch_stride,
-                $config)^)? `>`
-  }];
+  let firstKeyword = 1;
+  let assemblyFormat = "`<` $precision (`,` " # structParams # "^)? `>`";
   let genVerifyDecl = 1;
 }
 
