@@ -143,10 +143,9 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
       return op.emitOpError("is not a hardware layer: a register program holds layer ops "
                             "(dla.conv, dla.sdp, dla.pool, dla.lrn, ...) only");
     SmallVector<Operation *> members = getHardwareLayer(layer);
-    if (members.front() != &op)
-      return op.emitOpError("reads its input on the fly from a layer it does not follow");
-    if (members.size() > 2)
-      return op.emitOpError("fuses more than one layer on the fly");
+    // The verifiers let an on-the-fly SDP read only a dla.conv, which
+    // comes first and fuses nothing itself.
+    assert(members.front() == &op && members.size() <= 2 && "a convolution and its SDP");
     HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
     if (hw.fused) {
       if (!op.hasOneUse())
@@ -172,8 +171,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
             imageWeights.insert(use.get());
           break;
         case LayerOperandRole::ConvBias:
-          // splitConvolutionBiases moved every bias to an SDP.
-          return member->emitOpError("has a bias no SDP reads");
+          llvm_unreachable("splitConvolutionBiases moved every bias to an SDP");
         case LayerOperandRole::SdpOperand:
           auxValues.insert(use.get());
           break;
@@ -255,8 +253,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
         if (member == layer.fused && in == layer.op->getResult(0))
           continue;
         auto it = plan.surfaceOf.find(in);
-        if (it == plan.surfaceOf.end())
-          return member->emitOpError("reads a value that is no argument or layer result");
+        assert(it != plan.surfaceOf.end() && "an operand that is no surface");
         plan.placement[plan.surfaces[it->second].placed].last = static_cast<int64_t>(index);
       }
     }

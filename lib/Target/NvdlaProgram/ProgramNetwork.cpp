@@ -47,8 +47,7 @@ static LogicalResult programLayer(const NetworkPlan &plan, const HardwareLayer &
     return programSdp(op, plan.cube(in), plan.cube(layer.result()), plan.memoryOperands(op),
                       program);
   case nv::LayerKind::SdpOnTheFly:
-    // planNetwork starts a hardware layer at its convolution.
-    return op->emitOpError("runs on the fly without the convolution it follows");
+    llvm_unreachable("planNetwork starts a hardware layer at its convolution");
   case nv::LayerKind::Pooling:
     if (failed(programmedAs<PoolOp>(op)))
       return failure();

@@ -227,3 +227,8 @@ func.func @eltwise_keys(%a: tensor<16x2x2xi8, #dla.eltwise<int8, stride = 32>>)
 // expected-error @+2 {{duplicate or unknown struct parameter name: truncate}}
 // expected-note @+1 {{#dla.cvt takes offset, scale and shift}}
 func.func @cvt_keys() attributes {c = #dla.cvt<offset = 0, scale = 1, truncate = 0>}
+
+// -----
+
+// expected-error @+1 {{unknown attribute `nosuch` in dialect `dla`}}
+func.func private @unknown_mnemonic(%a: tensor<4xi8, #dla.nosuch<int8>>)
