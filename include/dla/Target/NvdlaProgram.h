@@ -17,6 +17,7 @@
 #include "dla/Format/NvdlaRegisterMap.h"
 #include "dla/Format/NvdlaSdp.h"
 #include "dla/Target/NvdlaAddressPlan.h"
+#include "dla/Target/NvdlaDescriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
@@ -126,7 +127,18 @@ struct NetworkPlan {
 /// program holds.
 FailureOr<NetworkPlan> planNetwork(func::FuncOp func, uint64_t base);
 
-/// Each hardware layer's register writes, in the plan's order.
+/// Each hardware layer as the firmware's descriptors (NvdlaDescriptors.h),
+/// in the plan's order: NetworkDescs::layers[i] is plan.layers[i]. Every
+/// per-layer decision of both writers is made here; located errors for
+/// what no descriptor (and no register program) holds.
+FailureOr<NetworkDescs> describeNetwork(const NetworkPlan &plan);
+
+/// The address of `cube` in the plan's flat placement (the trace's memory).
+uint64_t addressOf(const NetworkPlan &plan, const DescDataCube &cube);
+
+/// Each hardware layer's register writes, in the plan's order: the
+/// descriptors' registers as the firmware's processor_*_program writes
+/// them, at the plan's addresses.
 FailureOr<std::vector<LayerProgram>> programNetwork(const NetworkPlan &plan);
 
 /// Rewrites each dla.conv with a bias operand into the convolution and an
