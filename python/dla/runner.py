@@ -266,10 +266,12 @@ def compile_model(tosa_text, options, shown, work, prefix="", dla_opt=None):
             shown, code, "; ".join(errors[:5]) or "no message"))
     check_offload(stderr, options, shown, prefix)
     report_weight_formats(stderr, options, prefix)
-    # What the machine changed: layers split to fit the convolution buffer.
-    splits = re.findall(r"remark: (split into \d+ convolutions .*)", stderr)
+    # What the machine changed: layers run by bands to fit the convolution
+    # buffer.
+    splits = re.findall(r"remark: (runs as \d+ hardware layers of .*)", stderr)
     if splits:
-        print("%s%d convolution(s) split to fit the convolution buffer; the first: %s" % (
+        print("%s%d convolution(s) run by bands of output rows to fit the convolution buffer; "
+              "the first: %s" % (
             prefix, len(splits), splits[0]), flush=True)
     # The engine holds the LLVM IR: its context can go.
     try:
