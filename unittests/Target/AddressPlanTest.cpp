@@ -109,6 +109,43 @@ TEST(AddressPlan, RandomSurfacesNeverOverlapWhileLive) {
   }
 }
 
+TEST(AddressPlan, ABoundRefusesExactlyThePlansThatCrossIt) {
+  // Placement does not depend on the bound until a surface crosses it: the
+  // unbounded plan of the same surfaces says which surface must be named.
+  std::mt19937_64 rng(61);
+  int refused = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<PlannedSurface> s;
+    for (int i = 0, n = 1 + static_cast<int>(rng() % 8); i < n; ++i) {
+      int64_t first = static_cast<int64_t>(rng() % 5) - 1;
+      s.push_back(surface("s" + std::to_string(i), static_cast<int64_t>(rng() % 300),
+                          int64_t(1) << (rng() % 6), first,
+                          first + static_cast<int64_t>(rng() % 3)));
+    }
+    std::vector<PlannedSurface> free = s;
+    AddressPlanResult unbounded = planAddresses(free);
+    ASSERT_TRUE(unbounded.ok()) << unbounded.error;
+    AddressSpace space;
+    space.maxBytes = static_cast<int64_t>(rng() % 1200);
+    AddressPlanResult r = planAddresses(s, space);
+    if (unbounded.extent <= space.maxBytes) {
+      expectValidPlan(s, r, space);
+      continue;
+    }
+    ++refused;
+    ASSERT_FALSE(r.ok()) << "trial " << trial;
+    ASSERT_TRUE(r.surface.has_value());
+    const PlannedSurface &named = free[*r.surface];
+    EXPECT_GT(named.offset + named.bytes, space.maxBytes) << "trial " << trial;
+    // Every surface placed before it (larger, or as large and earlier) fits.
+    for (size_t i = 0; i < free.size(); ++i)
+      if (free[i].bytes > named.bytes || (free[i].bytes == named.bytes && i < *r.surface)) {
+        EXPECT_LE(free[i].offset + free[i].bytes, space.maxBytes) << "trial " << trial;
+      }
+  }
+  EXPECT_GT(refused, 100); // the bound was exercised
+}
+
 TEST(AddressPlan, DeadSurfacesAreReused) {
   // Three chained layers: the third result reuses the dead input.
   std::vector<PlannedSurface> s = {surface("arg0", 64, 8, -1, 0), surface("layer0", 64, 8, 0, 1),

@@ -48,8 +48,7 @@ struct AddressSpace {
 
 /// `config`'s DMA address space from `base`, at most what NVIDIA's runtime
 /// allocates (NvdlaHardware.h: one source of truth for both bounds).
-AddressSpace getNvdlaAddressSpace(const ::dlaformat::nvdla::HardwareConfig &config,
-                                  uint64_t base);
+AddressSpace getNvdlaAddressSpace(const ::dlaformat::nvdla::HardwareConfig &config, uint64_t base);
 
 /// A plan, or the surface that cannot be placed and why.
 struct AddressPlanResult {

@@ -60,8 +60,8 @@ AddressSpace mlir::dla::regplan::getNvdlaAddressSpace(const dlaformat::nvdla::Ha
   space.base = base;
   space.lastAddress = dlaformat::nvdla::getLastMemoryAddress(c);
   space.maxBytes = dlaformat::nvdla::kRuntimeMaxAllocationBytes;
-  space.spaceName = std::string(c.name) + "'s " + std::to_string(c.caps.memoryAddressBits) +
-                    "-bit address space";
+  space.spaceName =
+      std::string(c.name) + "'s " + std::to_string(c.caps.memoryAddressBits) + "-bit address space";
   space.allocatorName = "NVIDIA's runtime (NvDlaAllocMem, umd/port/linux)";
   return space;
 }
@@ -76,8 +76,8 @@ AddressPlanResult mlir::dla::regplan::planAddresses(std::vector<PlannedSurface> 
   };
   if (space.base > space.lastAddress)
     return fail(std::nullopt, "the plan's base " + hex(space.base) + " is beyond " +
-                                  space.spaceName + " (last address " +
-                                  hex(space.lastAddress) + ")");
+                                  space.spaceName + " (last address " + hex(space.lastAddress) +
+                                  ")");
   // Bytes from base to the last address, capped where int64_t offsets end.
   const uint64_t room = space.lastAddress - space.base;
   const int64_t addressable =

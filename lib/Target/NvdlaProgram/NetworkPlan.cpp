@@ -131,6 +131,17 @@ LogicalResult checkDmaStrides(const Surface &s, StringRef name, Location loc) {
   return success();
 }
 
+/// A convolution's output strides: NVIDIA's firmware writes them to CACC's
+/// narrower registers too, whatever SDP follows.
+LogicalResult checkCaccStrides(const Surface &out, Location loc) {
+  constexpr int64_t max = nv::kMaxCaccStrideBytes;
+  if (failed(checkStride(out.name, "line stride", out.feature->getLineStride(), max,
+                         "CACC's D_LINE_STRIDE (24 bits)", loc)))
+    return failure();
+  return checkStride(out.name, "surface stride", out.feature->getSurfaceStride(), max,
+                     "CACC's D_SURF_STRIDE (24 bits)", loc);
+}
+
 } // namespace
 
 CubeAddress NetworkPlan::cube(Value v) const {
@@ -293,17 +304,9 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     if (failed(addSurface(layer.result(), "layer" + std::to_string(index),
                           static_cast<int64_t>(index), layer.result().getLoc())))
       return failure();
-    // NVIDIA's firmware writes a convolution's output strides to CACC too.
-    if (isa<ConvOp>(layer.op)) {
-      const Surface &out = plan.surface(layer.result());
-      constexpr int64_t max = nv::kMaxCaccStrideBytes;
-      for (auto [what, stride, reg] :
-           {std::tuple{"line stride", out.feature->getLineStride(), "CACC's D_LINE_STRIDE (24 bits)"},
-            std::tuple{"surface stride", out.feature->getSurfaceStride(),
-                       "CACC's D_SURF_STRIDE (24 bits)"}})
-        if (failed(checkStride(out.name, what, stride, max, reg, layer.op->getLoc())))
-          return failure();
-    }
+    if (isa<ConvOp>(layer.op) &&
+        failed(checkCaccStrides(plan.surface(layer.result()), layer.op->getLoc())))
+      return failure();
   }
   if (plan.layers.empty())
     return func.emitError("a program without layers has nothing to check");
@@ -316,8 +319,8 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     plan.placement[plan.surfaces[it->second].placed].last = kEnd;
   }
   // One address space for the plan: the configuration of its layers' data.
-  const nv::HardwareConfig &config =
-      nv::getHardwareConfig(plan.surface(plan.layers.front().result()).feature->getConfig().hardware);
+  const nv::HardwareConfig &config = nv::getHardwareConfig(
+      plan.surface(plan.layers.front().result()).feature->getConfig().hardware);
   AddressPlanResult placed = planAddresses(plan.placement, getNvdlaAddressSpace(config, base));
   if (!placed.ok()) {
     Location loc = func.getLoc();
