@@ -33,9 +33,10 @@ func.func @together(%x: !t) -> !t {
 
 // -----
 
-// One byte short of the runtime's bound, alone: planned (the layer reuses
-// nothing, so the plan is 2^31 - 32 + 2^31 - 32 bytes: refused as a whole,
-// at the layer). nv_large's 64-bit space is not the bound.
+// Each surface alone fits the runtime's bound (32 * 8191 * 8192 =
+// 2^31 - 2^18 bytes), but the input and the result live together: the plan
+// would be twice that, refused at the layer. nv_large's 64-bit space is not
+// the bound.
 !t = tensor<1x32x8191x8192xi8, #dla.feature<int8, config = nv_large>>
 module attributes {dla.target = #dla.target<nvdla, nv_large>} {
 func.func @large(%x: !t) -> !t {
