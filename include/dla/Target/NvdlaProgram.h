@@ -17,6 +17,7 @@
 #include "dla/Format/NvdlaRegisterMap.h"
 #include "dla/Format/NvdlaSdp.h"
 #include "dla/Target/NvdlaAddressPlan.h"
+#include "dla/Target/NvdlaDescriptors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
@@ -37,23 +38,6 @@ struct CubeAddress {
   int64_t width = 0, height = 0, channels = 0;
   int64_t lineStride = 0, surfaceStride = 0;
 };
-
-/// An image (pixel data, pitch linear) as CDMA's image DMA reads it: its
-/// planes from `address` as the layout places them.
-struct ImageAddress {
-  uint64_t address = 0;
-  const ::dlaformat::nvdla::PixelBoundLayout *layout = nullptr;
-};
-
-/// A memory operand of an SDP (bias, batch-norm, element-wise, PReLU) as
-/// its stage's DMA reads it; no layout: the op has no such operand.
-struct SdpMemSurface {
-  uint64_t address = 0;
-  const ::dlaformat::nvdla::AuxBoundLayout *layout = nullptr;
-};
-/// By ::dlaformat::nvdla::SdpMemOperand.
-using SdpMemSurfaces =
-    std::array<SdpMemSurface, ::dlaformat::enumCount<::dlaformat::nvdla::SdpMemOperand>()>;
 
 /// The writes of one layer, in order; the last ones enable its units.
 struct LayerProgram {
@@ -116,8 +100,6 @@ struct NetworkPlan {
   /// `v`'s cube as a DMA reads it (an image: its pixels, the format's
   /// channels, plane 0's lines).
   CubeAddress cube(Value v) const;
-  /// The SDP memory operands `sdp` (null: none) reads.
-  SdpMemSurfaces memoryOperands(Operation *sdp) const;
 };
 
 /// The plan of `func` (its one block: layer ops and a return), surfaces
@@ -126,7 +108,18 @@ struct NetworkPlan {
 /// program holds.
 FailureOr<NetworkPlan> planNetwork(func::FuncOp func, uint64_t base);
 
-/// Each hardware layer's register writes, in the plan's order.
+/// Each hardware layer as the firmware's descriptors (NvdlaDescriptors.h),
+/// in the plan's order: NetworkDescs::layers[i] is plan.layers[i]. Every
+/// per-layer decision of both writers is made here; located errors for
+/// what no descriptor (and no register program) holds.
+FailureOr<NetworkDescs> describeNetwork(const NetworkPlan &plan);
+
+/// The address of `cube` in the plan's flat placement (the trace's memory).
+uint64_t addressOf(const NetworkPlan &plan, const DescDataCube &cube);
+
+/// Each hardware layer's register writes, in the plan's order: the
+/// descriptors' registers as the firmware's processor_*_program writes
+/// them, at the plan's addresses.
 FailureOr<std::vector<LayerProgram>> programNetwork(const NetworkPlan &plan);
 
 /// Rewrites each dla.conv with a bias operand into the convolution and an
