@@ -18,7 +18,7 @@ def import_onnx_text(path, input_shapes=None, *, calibration_table=None, per_cha
     verified first (verify_module). Every failure is an
     importer.ImportFailure naming the file (and the node)."""
     from . import onnx as importer
-    model = importer.load_model(path)
+    model = importer.load_model(path, remark)
     if (save_qdq or not per_channel) and not calibration_table:
         raise importer.ImportFailure("--save-qdq and --per-tensor-weights need --calibration-table")
     if calibration_table:
@@ -59,7 +59,7 @@ def import_onnx(path, input_shapes=None, *, context=None, function="main"):
     from . import onnx as importer
     remarks = []
     try:
-        model = importer.load_model(path)
+        model = importer.load_model(path, remarks.append)
         text = importer.import_model(model, {k: list(v) for k, v in (input_shapes or {}).items()},
                                      function, remark=remarks.append)
     except importer.ImportFailure as e:

@@ -171,9 +171,9 @@ def import_model(model, tosa_file, prefix="", shown=None, source=None):
         except (OSError, UnicodeDecodeError) as e:
             raise Failure("%s: cannot read the TOSA module (%s)" % (tosa_file, e))
     from .onnx import ImportFailure, import_model as import_onnx, load_model as load_onnx
+    remark = lambda t: print("%sremark: %s" % (prefix, t), flush=True)
     try:
-        return import_onnx(load_onnx(model), source=source or shown,
-                           remark=lambda t: print("%sremark: %s" % (prefix, t), flush=True))
+        return import_onnx(load_onnx(model, remark), source=source or shown, remark=remark)
     except ImportFailure as e:
         why = str(e).replace(model, shown)
         raise Failure(why if why.startswith(shown) else "%s: %s" % (shown, why))

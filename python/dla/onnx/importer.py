@@ -3,9 +3,9 @@
 import numpy as np
 from onnx import numpy_helper
 
-from . import (opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion,
+from . import (exporter_forms, opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion,
                validate)
-from .builder import Builder, ImportError_, Value, node_name, onnx_dtype
+from .builder import Builder, ImportError_, Value, element_type, node_name, onnx_dtype
 from .context import Context
 
 OPS = {}
@@ -29,8 +29,10 @@ def parse_input_shape(text):
     return name, shape
 
 
-def load_model(path):
-    """The onnx.ModelProto in file `path`; ImportError_ naming the file when
+def load_model(path, remark=None):
+    """The onnx.ModelProto in file `path` (its external data loaded from
+    beside it), in the form the importer reads (exporter_forms.normalize,
+    `remark(text)` told what changed); ImportError_ naming the file when
     it is missing, empty or not a whole ONNX model."""
     import onnx
     try:
@@ -55,7 +57,7 @@ def load_model(path):
             external_data_helper.load_external_data_for_model(model, os.path.dirname(path) or ".")
         except Exception as e:  # a missing or short external file
             raise ImportError_("%s: cannot load its external data (%s)" % (path, e))
-    return model
+    return exporter_forms.normalize(model, remark)
 
 
 def import_model(model, input_shapes=None, func_name="main", remark=None, source="model.onnx"):
@@ -77,8 +79,50 @@ def import_model(model, input_shapes=None, func_name="main", remark=None, source
                            % (b.node, type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
 
 
+# Why an operator is refused, where there is more to say.
+NOT_SUPPORTED_WHY = {
+    "DynamicQuantizeLinear": " but as onnxruntime's quantize_dynamic writes it (feeding "
+                             "ConvInteger / MatMulInteger, imported as the float model: "
+                             "exporter_forms.py): its scale is computed at run time",
+}
+
+# Ops whose inputs have float types of their own (the others' float inputs
+# share one type, ONNX's T).
+MIXED_FLOAT_OPS = {"Cast", "CastLike", "Resize", "Upsample", "QuantizeLinear", "DequantizeLinear",
+                   "LayerNormalization"}
+
+
+def _common_float_type(ctx, inputs, promoted):
+    """A node whose computed float inputs mix types (an fp16 model's branch
+    meeting an f32 one, an f16 activation beside a DequantizeLinear's f32)
+    reads them all in the widest (a tosa.cast each), noted in `promoted`."""
+    if ctx.node.op_type in MIXED_FLOAT_OPS:
+        return inputs
+    floats = {v.dtype for v in inputs if isinstance(v, Value) and v.dtype.kind == "f"}
+    if len(floats) < 2:
+        return inputs
+    widest = max(floats, key=lambda d: d.itemsize)
+    out = []
+    for v in inputs:
+        if isinstance(v, Value) and v.dtype.kind == "f" and v.dtype != widest:
+            promoted.append((validate.node_label(ctx.node), v.dtype, widest, int(np.prod(v.shape))))
+            v = ctx.cast(v, widest)
+        out.append(v)
+    return out
+
+
+def _promotion_remark(promoted):
+    kinds = sorted({"%s -> %s" % (element_type(a), element_type(b)) for _, a, b, _ in promoted})
+    where = sorted({n for n, _, _, _ in promoted})
+    return ("%d cast%s added where a node mixes float types (%s; %d elements converted per "
+            "inference), at %s" % (len(promoted), "s" if len(promoted) > 1 else "", ", ".join(kinds),
+                                   sum(e for _, _, _, e in promoted),
+                                   ", ".join(where[:3]) + (", ..." if len(where) > 3 else "")))
+
+
 def _import(model, input_shapes, func_name, remark, b):
     input_shapes = dict(input_shapes or {})
+    model = exporter_forms.normalize(model, remark, copy=True)
     for node in model.graph.node:
         validate.check_node(node, opsets.default_opset(model))
     model, opset = opsets.prepare(model, remark)
@@ -148,11 +192,13 @@ def _import(model, input_shapes, func_name, remark, b):
             if not name:
                 inputs.append(None)
             elif get(name, node) is None:
-                raise ImportError_("node '%s' (%s): input '%s' is defined by no earlier node"
+                raise ImportError_("node '%s' (%s): input '%s' is defined by no node, graph input "
+                                   "or initializer"
                                    % (node.name or node.output[0], node.op_type, name))
             else:
                 inputs.append(env[name])
         ctx = Context(b, node, inputs, opset)
+        inputs = ctx.inputs = _common_float_type(ctx, inputs, promoted)
         x = inputs[0] if inputs else None
         shape = lambda v: None if v is None or isinstance(v, ops_quant.UnsupportedTensor) else \
             (v.shape if isinstance(v, Value) else np.shape(v))
@@ -170,7 +216,8 @@ def _import(model, input_shapes, func_name, remark, b):
         if outs is None:
             handler = OPS.get(node.op_type)
             if handler is None:
-                ctx.fail("operator %s is not supported" % node.op_type)
+                ctx.fail("operator %s is not supported%s"
+                         % (node.op_type, NOT_SUPPORTED_WHY.get(node.op_type, "")))
             try:
                 outs = handler(ctx)
             except ImportError_:
@@ -183,6 +230,7 @@ def _import(model, input_shapes, func_name, remark, b):
             if name:
                 env[name] = v
 
+    promoted = []  # (node label, from dtype, to dtype, elements) of each cast added
     deferred = set(fusion.deferred.values()) | set(fusion.owner)
     for i, node in enumerate(graph.node):
         if i in fusion.groups:
@@ -197,6 +245,8 @@ def _import(model, input_shapes, func_name, remark, b):
         if i not in deferred:
             convert(i)
 
+    if promoted and remark:
+        remark(_promotion_remark(promoted))
     if not graph.output:
         raise ImportError_("the graph has no outputs")
     results = []
