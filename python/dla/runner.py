@@ -30,7 +30,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from . import DLAError, execution, pipelines, tools
+from . import DLAError, execution, offload, pipelines, tools
 
 __all__ = ["DEFAULT_RTOL", "CompileOptions", "Compiled", "DlaOpt", "Failure", "RunOptions",
            "compare", "load_array", "report", "run_model", "run_models"]
@@ -179,33 +179,20 @@ def import_model(model, tosa_file, prefix="", shown=None, source=None):
         raise Failure(why if why.startswith(shown) else "%s: %s" % (shown, why))
 
 
-SUMMARY = re.compile(r"remark: dla-convert-tosa: (\d+) of (\d+) layers on \S+ \S+"
-                     r"(?: \(([\d.]+)% of the multiply-accumulates\))?")
-
-
 def check_offload(remarks, options, model, prefix=""):
     """Prints --dla-convert-tosa's summary; nothing on the accelerator of a
     network with multiply-accumulates is an error unless allow_host."""
-    m = SUMMARY.search(remarks)
-    if not m:
+    s = offload.summary(remarks)
+    if s is None:
         return
-    on, total, share = int(m.group(1)), int(m.group(2)), m.group(3)
+    on, total, share = s
     print("%soffload: %d of %d layers on %s %s%s" % (
         prefix, on, total, options.target, options.precision,
-        " (%s%% of the multiply-accumulates)" % share if share else ""), flush=True)
-    if on == 0 and share is not None and not options.allow_host:
-        # "model.onnx: node 'conv1': remark: stays on the host: why"
-        # (tools/dla-opt/ModelDiagnostics.h): the reason and its nodes.
-        found = re.findall(r"(?:node '(.*)': )?remark: stays on the host: (.*)", remarks)
-        reasons = [r for _, r in found]
-        why = max(set(reasons), key=reasons.count) if reasons else "see --dla-convert-tosa's remarks"
-        nodes = [n for n, r in found if r == why and n]
-        if nodes:
-            why += ", at node%s %s" % ("s" if len(nodes) > 1 else "", ", ".join(
-                "'%s'" % n for n in nodes[:3]) + (", ..." if len(nodes) > 3 else ""))
-        raise Failure("nothing of %s runs on %s %s (most often: %s); --allow-host runs it "
-                      "on the host anyway" % (os.path.basename(model), options.target,
-                                               options.precision, why))
+        " (%s%% of the multiply-accumulates)" % share if share is not None else ""), flush=True)
+    why = None if options.allow_host else offload.refusal(remarks, model, options.target,
+                                                          options.precision)
+    if why:
+        raise Failure(why)
 
 
 WEIGHT_FORMATS = re.compile(r"remark: layouts assigned to .*; (\d+) Winograd convolutions, "
