@@ -187,7 +187,7 @@ def compile_bundle(model, output, options, *, progress=None, remark=None):
         progress.done()
         why = None if options.allow_host else offload.refusal(
             remarks, model, options.target, options.precision, options.min_offload,
-            anyway="writes the bundle anyway")
+            anyway="writes the bundle anyway", macs=True)
         if why:
             raise Refused(why)
         progress.start("describe", "manifest.json, weights/*.bin")

@@ -35,10 +35,12 @@ def _most_common_reason(remarks):
     return why
 
 
-def refusal(remarks, model, target, precision, min_share=None, anyway="runs it on the host anyway"):
+def refusal(remarks, model, target, precision, min_share=None, anyway="runs it on the host anyway",
+            macs=False):
     """The message refusing a compile of `model` for `target` `precision`
-    that offloads none of a network's multiply-accumulates, or less than
-    `min_share` percent of them; None when it is fine."""
+    that offloads no layer of a network with multiply-accumulates, with
+    `macs` none of those (only layers without any: dla-compile), or less
+    than `min_share` percent of them; None when it is fine."""
     s = summary(remarks)
     if s is None or s[2] is None:
         return None
@@ -47,7 +49,7 @@ def refusal(remarks, model, target, precision, min_share=None, anyway="runs it o
     if on == 0:
         return ("nothing of %s runs on %s %s (most often: %s); --allow-host %s"
                 % (name, target, precision, _most_common_reason(remarks), anyway))
-    if float(share) == 0:
+    if macs and float(share) == 0:
         return ("none of the multiply-accumulates of %s run on %s %s (%d layers without any do; "
                 "most often: %s); --allow-host %s" % (name, target, precision, on,
                                                       _most_common_reason(remarks), anyway))
