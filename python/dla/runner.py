@@ -77,7 +77,7 @@ class RunOptions:
     compile: CompileOptions = dataclasses.field(default_factory=CompileOptions)
     inputs: List[str] = dataclasses.field(default_factory=list)   #: .npy / .pb, model order
     expect: List[str] = dataclasses.field(default_factory=list)   #: expected outputs
-    output_dir: Optional[str] = None     #: write outputs as output_<i>.npy here
+    output_dir: Optional[str] = None     #: write outputs as output_<i>.npy here (output_dir())
     rtol: float = DEFAULT_RTOL
     #: keep the first N inputs as inputs, the others compiled in as constants
     #: (None: 1 for a test directory, none for a model)
@@ -396,8 +396,8 @@ def run_set(compiled, set_name, input_paths, expected_paths, options, model, pre
             compiled.engine.invoke(compiled.name, inputs)
         print("%s: %.6f s per run (mean of %d)"
               % (set_name, (time.perf_counter() - t1) / options.repeat, options.repeat))
-    if options.output_dir:
-        out_dir = options.output_dir
+    out_dir = output_dir(model, options, expected_paths)
+    if out_dir:
         if os.path.isdir(model):
             out_dir = os.path.join(out_dir, set_name)
         os.makedirs(out_dir, exist_ok=True)
@@ -416,8 +416,32 @@ def run_set(compiled, set_name, input_paths, expected_paths, options, model, pre
                      "ok" if good else "FAIL (rtol %g)" % options.rtol))
     elif not options.output_dir:
         for i, o in enumerate(outputs):
-            print("%s output %d: shape %s\n%s" % (set_name, i, o.shape, o))
+            print("%s output %d: shape %s, %s -> %s" % (set_name, i, o.shape, o.dtype,
+                                                      os.path.join(out_dir, "output_%d.npy" % i)))
     return ok
+
+
+def output_dir(model, options, expected_paths=True):
+    """Where the outputs are written: --output-dir, else (nothing to
+    compare them with) MODEL_STEM.outputs in the working directory; None
+    when they are only compared."""
+    if options.output_dir:
+        return options.output_dir
+    if expected_paths:
+        return None
+    stem = os.path.splitext(os.path.basename(os.path.normpath(model)))[0]
+    return stem + ".outputs"
+
+
+def check_output_dir(path):
+    """--output-dir before anything is compiled: a directory, or a path one
+    can be made at."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise Failure("--output-dir %s: a file, not a directory" % path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise Failure("--output-dir %s: cannot make the directory (%s)" % (path, e.strerror or e))
 
 
 def run_models(models, options):
@@ -449,6 +473,8 @@ def run_model(model, options, prefix=""):
     if not os.path.isfile(path):
         raise Failure("%s: no such model" % path)
     sets = data_sets(model, options)
+    if options.output_dir:
+        check_output_dir(options.output_dir)
     compile_options = options.compile
     freeze = options.freeze
     if freeze is None:
@@ -469,9 +495,11 @@ def run_model(model, options, prefix=""):
                 prepared = prepare_model(path, input_paths, -1, os.path.join(work, "static.onnx"),
                                          not compile_options.tosa)
                 compiled = Compiled(prepared, compile_options, work, model, prefix)
-            print("%s%s: compiled %s for %s %s in %.2f s"
-                  % (prefix, set_name, os.path.basename(path), compile_options.target,
-                     compile_options.precision, compiled.seconds))
+            print("%s%s: compiled %s %s in %.2f s"
+                  % (prefix, set_name, os.path.basename(path),
+                     "for %s %s" % (compile_options.target, compile_options.precision)
+                     if compile_options.offload else "for the host (--no-offload)",
+                     compiled.seconds))
             all_ok &= run_set(compiled, set_name, input_paths, expected_paths, options, model,
                               prefix)
     return 0 if all_ok else 1

@@ -53,6 +53,17 @@ def test_dynamic_input_needs_a_shape():
         import_model(m, {"x": [1, 4, 2, 2]})
     with pytest.raises(ImportFailure, match=r"--input-shape names no model input: z"):
         import_model(m, {"x": [1, 3, 2, 2], "z": [1]})
+    # A wrong name alone: the error is about it (and names the model's
+    # inputs), not about the input left dynamic.
+    with pytest.raises(ImportFailure, match=r"^--input-shape names no model input: y \(the model's "
+                                            r"inputs: x\)$"):
+        import_model(m, {"y": [1, 3, 2, 2]})
+
+
+def test_zero_dimension_is_its_own_error():
+    with pytest.raises(ImportFailure, match=r"^--input-shape 'x=1x3x0x192': a dimension of size 0 "
+                                            r"\(an empty tensor, which TOSA cannot hold\)$"):
+        parse_input_shape("x=1x3x0x192")
 
 
 def test_parse_input_shape():

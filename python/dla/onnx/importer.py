@@ -26,6 +26,9 @@ def parse_input_shape(text):
         raise ImportError_("--input-shape '%s': dimensions must be integers" % text)
     if any(d < 0 for d in shape):
         raise ImportError_("--input-shape '%s': dimensions must not be negative" % text)
+    if 0 in shape:
+        raise ImportError_("--input-shape '%s': a dimension of size 0 (an empty tensor, which "
+                           "TOSA cannot hold)" % text)
     return name, shape
 
 
@@ -42,9 +45,16 @@ def load_model(path, remark=None):
         raise ImportError_("%s: cannot read the file (%s)" % (path, e.strerror or e))
     if not data:
         raise ImportError_("%s: the file is empty, not an ONNX model" % path)
+    import warnings
     try:
-        model = onnx.ModelProto.FromString(data)
-    except Exception as e:  # google.protobuf's DecodeError, RuntimeWarning-free
+        # The C++ protobuf parser warns (RuntimeWarning) where it stops early
+        # on bytes that are not a message (a text file): an error here.
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always", RuntimeWarning)
+            model = onnx.ModelProto.FromString(data)
+        if warned:
+            raise ValueError(str(warned[0].message))
+    except Exception as e:  # google.protobuf's DecodeError, the RuntimeWarning
         raise ImportError_("%s: not an ONNX model, or a truncated one (%s)"
                            % (path, str(e).splitlines()[0] if str(e) else type(e).__name__))
     if not model.HasField("graph") and not model.opset_import:
@@ -137,6 +147,11 @@ def _import(model, input_shapes, func_name, remark, b):
             continue
         env[init.name] = validate.tensor_array(init, "initializer '%s'" % init.name)
 
+    inputs = [i.name for i in graph.input if i.name not in env]
+    unknown = sorted(n for n in input_shapes if n not in inputs)
+    if unknown:
+        raise ImportError_("--input-shape names no model input: %s (the model's inputs: %s)"
+                           % (", ".join(unknown), ", ".join(inputs) or "none"))
     args = []
     for i, inp in enumerate(graph.input):
         if inp.name in env:
@@ -162,8 +177,6 @@ def _import(model, input_shapes, func_name, remark, b):
         v = Value("%%arg%d" % len(args), dims, dtype)
         args.append(v)
         env[inp.name] = v
-    if input_shapes:
-        raise ImportError_("--input-shape names no model input: %s" % ", ".join(sorted(input_shapes)))
 
     fusion = qdq_fusion.Fusion(graph, {k: v for k, v in env.items() if isinstance(v, np.ndarray)}, opset)
 
