@@ -38,6 +38,14 @@ def test_a_node_reading_its_own_output_is_a_cycle():
         import_model(m)
 
 
+def test_two_writers_of_one_tensor():
+    """onnx.checker's SSA rule (the importer used to keep the last writer)."""
+    nodes = [h.make_node("Relu", ["x"], ["y"], name="a"), h.make_node("Neg", ["x"], ["y"], name="b")]
+    with pytest.raises(ImportFailure, match=r"^node 'b' \(Neg\) writes 'y', which node 'a' \(Relu\) "
+                                            r"writes too \(a tensor has one writer\)$"):
+        import_model(_model(nodes, [_vi("x")], [_vi("y")]))
+
+
 def test_mixed_float_inputs_are_cast_to_the_widest(verify):
     """A Concat of an f16 and an f32 activation (a calibrated fp16 model's
     DequantizeLinear beside an fp16 branch) reads both in f32."""

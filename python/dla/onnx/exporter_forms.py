@@ -5,8 +5,9 @@ the quantizer, dla-calibrate):
   - an unsorted graph (a node before the producer of its input: fp16
     converters append their input casts last) is sorted topologically, as
     onnxruntime does: each node after its producers, otherwise in its
-    order. A cycle is an error naming a node on it; an input that no node,
-    graph input or initializer defines is left for the importer's error.
+    order. A cycle is an error naming a node on it, and so is a tensor two
+    nodes write; an input that no node, graph input or initializer
+    defines is left for the importer's error.
   - a dynamically quantized network (onnxruntime.quantization's
     quantize_dynamic: DynamicQuantizeLinear -> ConvInteger / MatMulInteger
     -> Cast -> Mul by the scales) becomes its float model: each
@@ -41,8 +42,12 @@ def topological_order(graph):
     writer = {}
     for i, node in enumerate(nodes):
         for name in node.output:
+            if name in writer:
+                # onnx.checker's SSA rule; the importer kept the last writer.
+                raise ImportError_("%s writes '%s', which %s writes too (a tensor has one writer)"
+                                   % (node_label(node), name, node_label(nodes[writer[name]])))
             if name:
-                writer.setdefault(name, i)
+                writer[name] = i
     waits = [0] * len(nodes)
     readers = [[] for _ in nodes]
     for i, node in enumerate(nodes):
