@@ -11,7 +11,8 @@ A network with multiply-accumulates none of which the target runs (a
 float network on int8-only nv_small, say), or less of them than
 --min-offload, is refused and no bundle written, unless --allow-host. A
 failing compile prints its errors, then with --remarks=all (-v) the
-remarks, each once; by default their count.
+remarks, each once; by default their count. With -v a compile that
+succeeds prints its remarks too, each once, before its summary.
 
 Exit status 1 on a failing stage (its errors on stderr), 2 on usage errors
 and on a network refused for what it offloads.
@@ -77,8 +78,8 @@ def main(argv=None):
                    help="refuse a network with less than PERCENT%% of its multiply-accumulates "
                         "on the accelerator (default: refuse only when none are)")
     p.add_argument("--remarks", choices=["summary", "all"], default="summary",
-                   help="on a failing compile, count the remarks (summary) or list them "
-                        "after the errors (all)")
+                   help="count the remarks of a failing compile (summary), or list them, "
+                        "each once, after its errors and before a summary (all)")
     p.add_argument("-v", dest="remarks", action="store_const", const="all",
                    help="--remarks=all")
     args = p.parse_args(argv)
@@ -98,6 +99,11 @@ def main(argv=None):
     except (compiler.Failure, ImportFailure, DLAError) as e:  # DLAError: from the C API
         print("dla-compile: error: %s" % e, file=sys.stderr)
         return 1
+    if args.remarks == "all":
+        # The compile's remarks, each once, before the summary.
+        for r in dict.fromkeys("%s: remark: %s" % (r["location"] or manifest["model"], r["message"])
+                               for r in manifest["remarks"]):
+            print(r, file=sys.stderr)
     print("\n".join(compiler.summary_lines(manifest, args.output)))
     return 0
 
