@@ -35,7 +35,10 @@ NOT_RAISED = {"Upsample", "Resize", "TopK", "Dropout", "Hardmax"}
 
 
 def raise_opset(model):
-    """`model` (changed in place) at opset 13 when below it."""
+    """`model` (changed in place) at opset 13 when below it, every
+    QuantizeLinear reading float32 (an fp16 model's activation through a
+    Cast: opset 13's QuantizeLinear reads float32 only)."""
+    _float_quantize_inputs(model)
     opset = next(o for o in model.opset_import if o.domain in ("", "ai.onnx"))
     if opset.version >= QDQ_OPSET:
         return model
@@ -48,6 +51,29 @@ def raise_opset(model):
     graph.initializer.extend(inits)
     opset.version = QDQ_OPSET
     return model
+
+
+def _float_quantize_inputs(model):
+    """A Cast to float32 before each QuantizeLinear of a float16 tensor (the
+    types by onnx's inference, which needs no shapes for them)."""
+    from onnx import TensorProto, shape_inference
+    graph = model.graph
+    if not any(n.op_type == "QuantizeLinear" for n in graph.node):
+        return
+    typed = shape_inference.infer_shapes(model)
+    types = {v.name: v.type.tensor_type.elem_type
+             for v in list(typed.graph.value_info) + list(graph.input) + list(graph.output)}
+    types.update((t.name, t.data_type) for t in graph.initializer)
+    nodes = []
+    for node in graph.node:
+        if node.op_type == "QuantizeLinear" and types.get(node.input[0]) == TensorProto.FLOAT16:
+            wide = node.input[0] + "_float32"
+            nodes.append(helper.make_node("Cast", [node.input[0]], [wide], name=wide,
+                                          to=TensorProto.FLOAT))
+            node.input[0] = wide
+        nodes.append(node)
+    del graph.node[:]
+    graph.node.extend(nodes)
 
 
 def _raised(node, opset, inits):
