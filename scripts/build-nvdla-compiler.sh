@@ -24,6 +24,7 @@
 # compiler and the recipe; BUILD_DIR/nvdla-compiler (default build) gets
 #   BUILD_DIR/nvdla-compiler/nvdla_compiler   NVIDIA's command (a link)
 #   BUILD_DIR/nvdla-compiler/lib              its libnvdla_compiler.so (a link)
+#   BUILD_DIR/nvdla-compiler/nvdla-sw         NVIDIA's sources (a link)
 # Exits non-zero saying UNSUPPORTED and why when it cannot build;
 # BUILD_DIR/nvdla-compiler is then removed, so test/NvdlaCompiler is
 # UNSUPPORTED, never passed.
@@ -151,9 +152,10 @@ if [ ! -f "$LIBS/done" ]; then
   echo "$SW" > "$LIBS/done"
 fi
 
+"$LIBS/bin/nvdla_compiler" -h > /dev/null 2>&1 || give_up "$LIBS/bin/nvdla_compiler does not run"
 mkdir -p "$OUT"
 ln -sfn "$LIBS/bin/nvdla_compiler" "$OUT/nvdla_compiler"
 ln -sfn "$LIBS/lib" "$OUT/lib"
-"$OUT/nvdla_compiler" -h > /dev/null 2>&1 || [ $? -ne 127 ] && [ -x "$OUT/nvdla_compiler" ] ||
-  give_up "$OUT/nvdla_compiler does not run"
+# NVIDIA's sources (ditcaffe.proto for the tests' Caffe models).
+ln -sfn "$SW" "$OUT/nvdla-sw"
 echo "$OUT"

@@ -16,7 +16,7 @@ FLAGS = [(1, "ALLOC"), (2, "SET"), (4, "INPUT"), (8, "OUTPUT")]
 INTERFACES = {0: "NONE", 1: "DLA1", 2: "EMU1"}
 PIXEL_FORMATS = {12: "A8B8G8R8", 36: "FEATURE", 37: "FEATURE_X8"}
 DATA_TYPES = ["UNKNOWN", "FLOAT", "HALF", "INT16", "INT8"]
-DATA_FORMATS = ["UNKNOWN", "NCHW", "NHWC"]
+DATA_FORMATS = {0: "UNKNOWN", 1: "NCHW", 2: "NHWC", 3: "NCxHWx"}
 
 
 class Table:
@@ -106,7 +106,7 @@ def main(path):
     for t in tensors:
         print("tensor %d %s: mem %d size %d %s %s %s %dx%dx%dx%d strides %s" % (
             t.scalar(1, "H"), t.string(0), t.scalar(2, "H"), t.scalar(3, "Q"),
-            DATA_FORMATS[t.scalar(5, "B")], DATA_TYPES[t.scalar(6, "B")],
+            DATA_FORMATS.get(t.scalar(5, "B"), "?"), DATA_TYPES[t.scalar(6, "B")],
             PIXEL_FORMATS.get(t.scalar(8, "B"), str(t.scalar(8, "B"))),
             t.scalar(10, "i"), t.scalar(11, "i"), t.scalar(12, "i"), t.scalar(13, "i"),
             [t.scalar(14 + k, "I") for k in range(3)]))
@@ -131,7 +131,7 @@ def main(path):
         if t.scalar(1, "I") != 1:
             continue
         al = t.scalars(3, "H")
-        net = addr_bytes(al[0], 44)
+        net = addr_bytes(al[0], 40)
         f = struct.unpack("<8h6h4HhBB", net)
         op_i, surf_i, dep_i, lut_i, roi_i, surface_i = f[0:6]
         heads = f[8:14]
@@ -150,7 +150,7 @@ def main(path):
             print("  op %d: %s dependency_count %d consumers %s fused_parent %s" % (
                 index, OPS[op_type], count,
                 {OPS[u]: c[0] for u, c in enumerate(cons) if c[0] >= 0} or "-",
-                "%s %d" % (OPS[parent[0] and 0 or 0] if False else "", parent[0]) if parent[0] >= 0 else "-"))
+                parent[0] if parent[0] >= 0 else "-"))
         print("task %d hardware layers: %s" % (t.scalar(0, "H"),
                                                ", ".join("%s %d" % (k, v) for k, v in sorted(counts.items()))))
 

@@ -16,7 +16,8 @@ calibrator would measure them.
 
 usage: make_caffe_net.py DITCAFFE_PROTO OUT_DIR
 writes OUT_DIR/{anchor.prototxt, anchor.caffemodel, calib.json,
-                input.bin (int8 NCHW 1x8x8x8 = the network input / scale),
+                input.bin (int8 1x8x8x8 = the network input / scale, as nv_small
+                feature data: H x W x 8 channels),
                 reference.npz (float activations, scales)}
 """
 import json
@@ -42,6 +43,24 @@ layer {{ name: "pool1" type: "Pooling" bottom: "conv1" top: "pool1"
 layer {{ name: "conv2" type: "Convolution" bottom: "pool1" top: "conv2"
   convolution_param {{ num_output: {k2} kernel_size: 1 stride: 1 }} }}
 """
+
+
+def to_feature_x8(t):
+    """NCHW -> NVDLA int8 feature data on nv_small (8-byte atoms): surfaces of
+    8 channels, each H x W x 8, packed (line stride W*8, surface stride
+    H*W*8), as the loadable's tensor descriptor says."""
+    n, c, h, w = t.shape
+    cs = -(-c // 8) * 8
+    p = np.zeros((n, cs, h, w), t.dtype)
+    p[:, :c] = t
+    return p.reshape(n, cs // 8, 8, h, w).transpose(0, 1, 3, 4, 2).copy()
+
+
+def from_feature_x8(b, shape):
+    n, c, h, w = shape
+    cs = -(-c // 8) * 8
+    t = np.frombuffer(b, np.int8)[:n * cs * h * w].reshape(n, cs // 8, h, w, 8)
+    return t.transpose(0, 1, 4, 2, 3).reshape(n, cs, h, w)[:, :c]
 
 
 def params():
@@ -111,7 +130,7 @@ def main(proto, out):
               "pool1": float(np.abs(pool1).max() / 127), "conv2": float(np.abs(conv2).max() / 127)}
     with open(os.path.join(out, "calib.json"), "w") as f:
         json.dump({k: {"scale": v, "min": 0, "max": 0, "offset": 0} for k, v in scales.items()}, f, indent=1)
-    q_in.tofile(os.path.join(out, "input.bin"))
+    to_feature_x8(q_in).tofile(os.path.join(out, "input.bin"))
     np.savez(os.path.join(out, "reference.npz"), q_in=q_in, w1=w1, b1=b1, w2=w2, b2=b2,
              conv1=conv1, pool1=pool1, conv2=conv2,
              scales=np.array([scales[k] for k in ("data", "conv1", "relu1", "pool1", "conv2")]))
