@@ -41,7 +41,7 @@ A=tools/nvdla-compiler-anchor
 # RTTI, the prototest output compiled in; -include limits as for the runtime
 # (GCC 12 rejects Type.h's std::numeric_limits without <limits>).
 CXX_FLAGS="-std=c++11 -fexceptions -fno-rtti -O2 -fPIC -w -include limits"
-C_FLAGS="-std=gnu99 -O2 -fPIC -w"
+C_FLAGS="-std=c99 -O2 -fPIC -w"
 DEFS=(-DNVDLA_UTILS_ERROR_TAG='"DLA"' -DGOOGLE_PROTOBUF_NO_RTTI -DNVDLA_COMPILER_OUTPUT_FOR_PROTOTEST)
 
 say() { echo "== nvdla-compiler: $*" >&2; }
