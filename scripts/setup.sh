@@ -70,3 +70,9 @@ bash scripts/build-nvdla-cmod.sh "$BUILD_DIR" >/dev/null ||
 # the test/NvdlaLoadable tests are UNSUPPORTED.
 bash scripts/build-nvdla-runtime.sh "$BUILD_DIR" >/dev/null ||
   echo "== NVIDIA runtime harness not built: test/NvdlaLoadable will be UNSUPPORTED" >&2
+# NVIDIA's compiler (Caffe to loadable; from ../shared/nvdla-sw, against
+# Debian's protobuf; cached; about 4 minutes of CPU once), the anchor the
+# project's loadables are compared with. Without it test/NvdlaCompiler is
+# UNSUPPORTED.
+bash scripts/build-nvdla-compiler.sh "$BUILD_DIR" >/dev/null ||
+  echo "== NVIDIA compiler not built: test/NvdlaCompiler will be UNSUPPORTED" >&2

@@ -18,6 +18,9 @@
 #  - test/NvdlaLoadable: NVIDIA's runtime and firmware on the C model; the
 #    harness is built with g++ by scripts/build-nvdla-runtime.sh, not in
 #    build-san.
+#  - test/NvdlaCompiler: NVIDIA's compiler (scripts/build-nvdla-compiler.sh,
+#    g++) and that harness; its one project step, dla-translate's register
+#    program, is covered by test/Target/NvdlaTrace here.
 #  - test/CAPI/install.test: builds an out-of-tree consumer against the
 #    installed (here: instrumented) archives with a plain toolchain.
 #  - utils/dla-ref and python/tests-onnx pytest: the reference and the ONNX
@@ -45,7 +48,7 @@ log=$(mktemp -d)
 status=0
 echo "== [sanitizers] lit (regression + unit tests) in $BUILD_DIR"
 /usr/bin/python3 /usr/lib/llvm-22/bin/lit -sv \
-  --filter-out '^DLA :: (ONNX|Models|NvdlaCModel|NvdlaLoadable|Bundle)/|^DLA :: CAPI/install\.test$' \
+  --filter-out '^DLA :: (ONNX|Models|NvdlaCModel|NvdlaLoadable|NvdlaCompiler|Bundle)/|^DLA :: CAPI/install\.test$' \
   "$BUILD_DIR/test" "$BUILD_DIR/test/Unit" | tee "$log/lit" || status=1
 
 echo "== [sanitizers] pytest python/tests (libDLACAPI.so instrumented, ASan runtime preloaded)"
