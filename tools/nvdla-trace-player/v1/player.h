@@ -5,9 +5,10 @@
 // traces were recorded on in three ways the replay handles explicitly
 // (../shared/nvdla-hw-v1/BUILDING.md; docs/NvdlaCModelV1.md):
 //  - every done interrupt of a layer is set before the trace's first wait:
-//    each wait waits for the status bit the trace checks next, and the
-//    trace's write-all-ones clear of GLB.S_INTR_STATUS clears only the bits
-//    the trace has checked (the others are the next waits');
+//    each wait waits for the status bit the trace checks next (or takes one
+//    bit), the trace reads GLB.S_INTR_STATUS as the bits handed to it, and
+//    its write-all-ones clear clears only those (the others are the next
+//    waits');
 //  - the model clears an op-enable bit (D_OP_ENABLE, BDMA CFG_OP) as soon as
 //    it takes the configuration: a read_reg expecting it set that reads 0 is
 //    skipped, and counted;
@@ -31,7 +32,7 @@
 namespace nvdla_trace::v1 {
 
 struct ReplayCounts {
-  int regChecks = 0;      // read_reg checks that matched
+  int regChecks = 0;      // read_reg checks that matched (not counting skipped)
   int skipped = 0;        // read_reg checks skipped as model timing
   int dumps = 0;          // dump_mem compared
   uint64_t dumpBytes = 0; // bytes compared
@@ -57,6 +58,7 @@ public:
 private:
   void replay(); // SC_THREAD
   void readReg(const TxnCommand &c);
+  uint32_t readForTrace(const TxnCommand &c);
   void writeReg(const TxnCommand &c);
   void waitInterrupt(size_t index);
   void loadMem(const TxnCommand &c);
@@ -71,7 +73,8 @@ private:
   const RegisterMap &regs;
   std::string testDir;
   bool verbose;
-  uint32_t statusReg, seen = 0; // GLB.S_INTR_STATUS_0; its bits the trace has checked
+  uint32_t statusReg;     // GLB.S_INTR_STATUS_0
+  uint32_t delivered = 0; // its bits handed to the trace (by a wait or a poll)
   ReplayCounts count;
   std::vector<std::string> errors;
   std::string waitingFor;

@@ -102,7 +102,9 @@ std::vector<uint8_t> parseByteFile(const std::string &path) {
     throw std::runtime_error("cannot open " + path);
   std::vector<uint8_t> bytes;
   std::string raw;
-  bool inData = false; // the header ends at the first line of bytes only
+  // A header, the data (lines of bytes only), a trailer ("=====",
+  // "dump done"): bytes elsewhere, or mixed with text, are an error.
+  enum { Header, Data, Trailer } part = Header;
   for (int lineNo = 1; std::getline(in, raw); ++lineNo) {
     std::stringstream words(raw);
     std::vector<std::string> w;
@@ -111,11 +113,17 @@ std::vector<uint8_t> parseByteFile(const std::string &path) {
     size_t n = 0;
     for (const std::string &s : w)
       n += isByte(s);
-    if (w.empty() || (!inData && n != w.size()))
-      continue; // header
+    if (w.empty() || (part == Header && n != w.size()))
+      continue;
+    if (n == 0) {
+      part = Trailer;
+      continue;
+    }
     if (n != w.size())
       throw located(path, lineNo, "a line of bytes holds other text: " + raw);
-    inData = true;
+    if (part == Trailer)
+      throw located(path, lineNo, "bytes after the data ended");
+    part = Data;
     for (const std::string &s : w)
       bytes.push_back(uint8_t(std::stoul(s, nullptr, 16)));
   }

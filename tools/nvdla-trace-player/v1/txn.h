@@ -34,8 +34,9 @@ struct PlusArgs {
 PlusArgs parsePlusArgs(const std::string &path); // defaults when absent
 
 // A load_mem / dump_mem byte file: a text header (`Key = value` lines and
-// others), then lines of ` 0xNN` bytes only. Throws naming path:line on a
-// line after the header that is not only bytes.
+// others), lines of ` 0xNN` bytes only, then a text trailer. Throws naming
+// path:line on a data line that holds other text, or bytes after the
+// trailer began.
 std::vector<uint8_t> parseByteFile(const std::string &path);
 
 } // namespace nvdla_trace::v1
