@@ -91,7 +91,11 @@ int sc_main(int argc, char **argv) {
                 n.regChecks + n.skipped, n.skipped, seconds, sc_core::sc_time_stamp().to_string().c_str());
     return ok ? 0 : 1;
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "nvdla-trace-player-v1: %s: %s\n", txn.c_str(), e.what());
+    std::string what = e.what(); // "input.txn:3: ..." names the file itself
+    if (what.compare(0, txn.size() + 1, txn + ":") == 0)
+      std::fprintf(stderr, "nvdla-trace-player-v1: %s\n", what.c_str());
+    else
+      std::fprintf(stderr, "nvdla-trace-player-v1: %s: %s\n", txn.c_str(), what.c_str());
     return 1;
   }
 }

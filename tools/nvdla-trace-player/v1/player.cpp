@@ -17,7 +17,7 @@ static std::string hex(uint64_t v) {
 }
 
 static const sc_time kPoll(10, SC_NS);          // between read_reg polls, and wait's
-static constexpr uint64_t kWaitPolls = 10000000; // 100 ms of simulated time
+static constexpr uint64_t kWaitPolls = 100000; // 1 ms of simulated time (layers end within 1 us)
 
 Player::Player(sc_module_name name, std::vector<TxnCommand> cmds, PlusArgs plusArgs,
                const RegisterMap &regs, std::string testDir, bool verbose)
@@ -52,6 +52,7 @@ void Player::csbWrite(uint32_t addr, uint32_t data) {
 
 void Player::writeReg(const TxnCommand &c) {
   uint32_t data = c.data;
+  written[c.reg] = c.data;
   if (c.reg == statusReg) {
     // On the RTL the trace's clear meets only the bit its wait saw; the
     // model has set the layer's other done bits already, which the next
@@ -78,7 +79,10 @@ void Player::readReg(const TxnCommand &c) {
   bool opEnable = name == "NVDLA_BDMA_CFG_OP_0" ||
                   (name.size() > 13 && name.compare(name.size() - 13, 13, "D_OP_ENABLE_0") == 0);
   // The model's timing, not the data (BUILDING.md): checked once, skipped.
-  if ((opEnable && (c.data & c.mask) && !(got & c.mask)) ||
+  // An enable reads 0 once the model took it: only after the trace set it.
+  auto it = written.find(c.reg);
+  bool enabled = it != written.end() && (it->second & c.data & c.mask) == (c.data & c.mask);
+  if ((opEnable && enabled && (c.data & c.mask) && !(got & c.mask)) ||
       (name == "NVDLA_CDMA_S_CBUF_FLUSH_STATUS_0" && (c.data & c.mask) == 0 && (got & c.mask))) {
     ++count.skipped;
     if (verbose)
@@ -114,7 +118,7 @@ void Player::waitInterrupt(size_t index) {
       break;
     }
     if (polls >= kWaitPolls)
-      throw std::runtime_error(waitingFor + ": not set after 100 ms of simulated time (status " + hex(status) +
+      throw std::runtime_error(waitingFor + ": not set after 1 ms of simulated time (status " + hex(status) +
                                ")");
     // The line is a hint (several model processes drive it): poll too.
     wait(kPoll, intr.value_changed_event());

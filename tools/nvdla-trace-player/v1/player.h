@@ -10,8 +10,8 @@
 //    its write-all-ones clear clears only those (the others are the next
 //    waits');
 //  - the model clears an op-enable bit (D_OP_ENABLE, BDMA CFG_OP) as soon as
-//    it takes the configuration: a read_reg expecting it set that reads 0 is
-//    skipped, and counted;
+//    it takes the configuration: a read_reg expecting it set that reads 0,
+//    after the trace wrote it set, is skipped, and counted;
 //  - CDMA S_CBUF_FLUSH_STATUS reads 1 where the trace expects 0: skipped,
 //    and counted.
 #ifndef NVDLA_TRACE_PLAYER_V1_PLAYER_H
@@ -26,6 +26,7 @@
 #include <tlm.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,7 @@ private:
   bool verbose;
   uint32_t statusReg;     // GLB.S_INTR_STATUS_0
   uint32_t delivered = 0; // its bits handed to the trace (by a wait or a poll)
+  std::map<uint32_t, uint32_t> written; // register -> what the trace last wrote
   ReplayCounts count;
   std::vector<std::string> errors;
   std::string waitingFor;
