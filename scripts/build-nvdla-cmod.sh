@@ -133,7 +133,7 @@ for cfg in "${CONFIGS[@]}"; do
   bin="$OUT/$cfg/nvdla-trace-player"
   stale=0
   [ -x "$bin" ] && [ "$(cat "$OUT/$cfg/key" 2>/dev/null)" = "$key" ] || stale=1
-  for f in tools/nvdla-trace-player/* "$0"; do if [ "$f" -nt "$bin" ]; then stale=1; fi; done
+  for f in tools/nvdla-trace-player/*.h tools/nvdla-trace-player/*.cpp "$0"; do if [ "$f" -nt "$bin" ]; then stale=1; fi; done
   if [ "$stale" = 1 ]; then
     say "$cfg: building $bin"
     mkdir -p "$OUT/$cfg"
