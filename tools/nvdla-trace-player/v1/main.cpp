@@ -4,6 +4,7 @@
 // bytes. Exit status 0 when every command ran and every check passed. The
 // model writes scratch files into the current directory: run it in a
 // scratch directory.
+#include "../cli.h"
 #include "player.h"
 
 #include "NV_nvdla.h"
@@ -13,7 +14,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef NVDLA_ARNVDLA_H
@@ -41,42 +41,22 @@ int sc_main(int argc, char **argv) {
     return 1;
   }
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  std::string regsPath = NVDLA_ARNVDLA_H, txn, dumpDir;
-  bool verbose = false;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "-v"))
-      verbose = true;
-    else if (!std::strcmp(argv[i], "--regs") && i + 1 < argc)
-      regsPath = argv[++i];
-    else if (!std::strcmp(argv[i], "--dump") && i + 1 < argc)
-      dumpDir = argv[++i];
-    else if (argv[i][0] == '-' || !txn.empty())
-      return usage();
-    else
-      txn = argv[i];
-  }
-  if (txn.empty())
+  nvdla_trace::CommandLine cl;
+  cl.regsPath = NVDLA_ARNVDLA_H;
+  if (!nvdla_trace::parseCommandLine(argc, argv, cl, [](const std::string &) -> std::string { return "input.txn"; }))
     return usage();
-  struct stat st;
-  if (stat(txn.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    txn += "/input.txn";
-  std::string dir = txn.find('/') == std::string::npos ? "." : txn.substr(0, txn.find_last_of('/'));
+  const std::string &txn = cl.test, &dir = cl.dir;
 
   auto start = std::chrono::steady_clock::now();
   try {
     using namespace nvdla_trace;
-    RegisterMap regs(regsPath);
+    RegisterMap regs(cl.regsPath);
     auto *player = new v1::Player("player", v1::parseTxn(txn), v1::parsePlusArgs(dir + "/plusargs.txt"), regs,
-                                  dir, verbose);
-    player->dumpDir = dumpDir;
+                                  dir, cl.verbose);
+    player->dumpDir = cl.dumpDir;
     auto *nvdla = new scsim::cmod::NV_nvdla("nvdla", 0);
-    // Several model processes drive the interrupt line (all write true).
     sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> intr("intr");
-    player->csb.bind(nvdla->nvdla_host_master_if);
-    nvdla->nvdla_core2dbb_axi4.bind(player->memory.socket);
-    nvdla->nvdla_core2cvsram_axi4.bind(player->cvsram.socket);
-    nvdla->nvdla_intr(intr);
-    player->intr(intr);
+    bindModel(*nvdla, *player, player->memory.socket, player->cvsram.socket, intr);
 
     sc_core::sc_start();
 
