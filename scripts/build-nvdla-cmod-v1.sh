@@ -32,6 +32,7 @@ CMOD_FLAGS='$(INC_FLAGS) -MMD -MP -fPIC -Wall -Werror -DSC_INCLUDE_DYNAMIC_PROCE
 OVERLAY_V1=(nvdla_common.h nvdla_int.h nvdla_float.h)
 OVERLAY_AC=(ac_int.h ac_fixed.h ac_channel.h)
 
+. scripts/nvdla-tree-make.sh
 say() { echo "== nvdla-cmod-v1: $*" >&2; }
 give_up() { say "UNSUPPORTED: $* -- the v1 C model tests will be UNSUPPORTED"; rm -rf "$OUT"; exit 1; }
 
@@ -75,23 +76,7 @@ if [ ! -f "$LIBS/done" ]; then
   for h in "${OVERLAY_AC[@]}"; do cp "$AC/$h" "$overlay/"; done
   for h in "${OVERLAY_V1[@]}"; do cp "$SRC/cmod/hls/include/$h" "$overlay/"; done
   # tree.make, normally written by interactive prompts (BUILDING.md).
-  cat > "$work/tree.make" <<EOF
-PROJECTS := nv_full
-CPP := /usr/bin/cpp
-GCC := /usr/bin/g++
-CXX := /usr/bin/g++
-PERL := /nonexistent
-JAVA := /nonexistent
-SYSTEMC := /usr
-PYTHON := /nonexistent
-VCS_HOME := /nonexistent
-NOVAS_HOME := /nonexistent
-VERDI_HOME := /nonexistent
-VERILATOR := /nonexistent
-CLANG := /nonexistent
-USE_DESIGNWARE := 0
-DESIGNWARE_DIR := /nonexistent
-EOF
+  write_tree_make "$work/tree.make" /usr/bin/g++ nv_full
   log="$LIBS/nv_full.log"
   say "nv_full: libnvdla_cmod.so, log in $log"
   # BUILD_DIR must end in /cmod; name the .so target (the default one
