@@ -25,7 +25,7 @@ OUT=$BUILD_DIR/nvdla-cmod-v1
 JOBS=${DLA_CMOD_JOBS:-2}
 PACKAGES=(g++ make cpp libsystemc-dev zlib1g-dev)
 # BUILDING.md: C++17 (Debian's SystemC exports only the C++17 API symbol);
-# the overlay (-I@OVERLAY@) before v1's own include folders.
+# the overlay folder goes first on the include path (-I<overlay> before these).
 CMOD_FLAGS='$(INC_FLAGS) -MMD -MP -fPIC -Wall -Werror -DSC_INCLUDE_DYNAMIC_PROCESSES -Wp,-w -std=c++17 -O2'
 # v1's own headers the overlay copies (identical in v1 and master), and the
 # ac_types 3.9 headers it takes from master.
@@ -66,7 +66,7 @@ key=$( { (cd "$SRC" && find cmod tools LICENSE Makefile VERSION -type f -print0 
 LIBS="$CACHE/nvdla-cmod-v1-$key"
 
 if [ ! -f "$LIBS/done" ]; then
-  say "building the v1 C model (nv_full) in $LIBS (about 4 minutes on 2 cores, once)"
+  say "building the v1 C model (nv_full) in $LIBS (about 4 minutes on 2 idle cores, 14 under load; once)"
   rm -rf "$LIBS"; mkdir -p "$LIBS"
   work="$LIBS/src"
   # The shared tree is read-only and the build writes beside its sources.

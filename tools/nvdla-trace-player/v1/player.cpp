@@ -109,8 +109,8 @@ void Player::waitInterrupt(size_t index) {
   for (size_t i = index + 1; i < commands.size() && commands[i].kind != TxnCommand::Wait && !want; ++i)
     if (commands[i].kind == TxnCommand::ReadReg && commands[i].reg == statusReg)
       want = commands[i].data & commands[i].mask;
-  waitingFor = "line " + std::to_string(commands[index].line) + ": wait for GLB.S_INTR_STATUS_0 " +
-               (want ? hex(want) : "any bit");
+  std::string what = "line " + std::to_string(commands[index].line) + ": wait for GLB.S_INTR_STATUS_0 " +
+                     (want ? hex(want) : "any bit");
   for (uint64_t polls = 0;; ++polls) {
     uint32_t status = csbRead(statusReg), fresh = status & ~delivered;
     if (want ? status & want : fresh) {
@@ -118,15 +118,13 @@ void Player::waitInterrupt(size_t index) {
       break;
     }
     if (polls >= kWaitPolls)
-      throw std::runtime_error(waitingFor + ": not set after 1 ms of simulated time (status " + hex(status) +
-                               ")");
+      throw std::runtime_error(what + ": not set after 1 ms of simulated time (status " + hex(status) + ")");
     // The line is a hint (several model processes drive it): poll too.
     wait(kPoll, intr.value_changed_event());
   }
   if (verbose)
     std::printf("line %d: wait: %s at %s\n", commands[index].line, want ? hex(want).c_str() : "interrupt",
                 sc_time_stamp().to_string().c_str());
-  waitingFor.clear();
 }
 
 void Player::loadMem(const TxnCommand &c) {

@@ -53,7 +53,6 @@ public:
   bool finished() const { return done; }
   const std::vector<std::string> &failures() const { return errors; }
   const ReplayCounts &counts() const { return count; }
-  std::string blockedOn() const { return waitingFor; }
   std::string dumpDir; // when set, each dump_mem region to <dumpDir>/dump_<line>.bin
 
 private:
@@ -79,7 +78,6 @@ private:
   std::map<uint32_t, uint32_t> written; // register -> what the trace last wrote
   ReplayCounts count;
   std::vector<std::string> errors;
-  std::string waitingFor;
   bool done = false, stopped = false;
 };
 
