@@ -27,6 +27,7 @@ PACKAGES=(g++ make perl python3 cpp default-jre-headless libsystemc-dev libyaml-
 # BUILDING.md: C++17 (Debian's SystemC exports only the C++17 API symbol).
 CMOD_FLAGS='$(INC_FLAGS) -MMD -MP -fPIC -Wall -Werror -DSC_INCLUDE_DYNAMIC_PROCESSES -Wp,-w -std=c++17 -O2'
 
+. scripts/nvdla-tree-make.sh
 say() { echo "== nvdla-cmod: $*" >&2; }
 give_up() { say "$* -- the C model tests will be UNSUPPORTED"; rm -rf "$OUT"; exit 1; }
 
@@ -73,23 +74,7 @@ if [ ! -f "$LIBS/done" ]; then
   # The shared tree is read-only and the build writes beside its sources.
   mkdir -p "$work" && (cd "$SRC" && cp -r cmod spec tools LICENSE Makefile VERSION "$work/") && chmod -R u+w "$work"
   # tree.make, normally written by interactive prompts (BUILDING.md).
-  cat > "$work/tree.make" <<EOF
-PROJECTS := ${CONFIGS[*]}
-CPP := /usr/bin/cpp
-GCC := /usr/bin/gcc
-CXX := /usr/bin/g++
-PERL := /usr/bin/perl
-JAVA := /usr/bin/java
-SYSTEMC := /usr
-PYTHON := /usr/bin/python3
-VCS_HOME := /nonexistent
-NOVAS_HOME := /nonexistent
-VERDI_HOME := /nonexistent
-VERILATOR := /nonexistent
-CLANG := /nonexistent
-USE_DESIGNWARE := 0
-DESIGNWARE_DIR := /nonexistent
-EOF
+  write_tree_make "$work/tree.make" /usr/bin/gcc "${CONFIGS[@]}"
   for cfg in "${CONFIGS[@]}"; do
     log="$LIBS/$cfg.log"
     say "$cfg: specs (tmake) and libnvdla_cmod.so, log in $log"
@@ -133,7 +118,7 @@ for cfg in "${CONFIGS[@]}"; do
   bin="$OUT/$cfg/nvdla-trace-player"
   stale=0
   [ -x "$bin" ] && [ "$(cat "$OUT/$cfg/key" 2>/dev/null)" = "$key" ] || stale=1
-  for f in tools/nvdla-trace-player/* "$0"; do if [ "$f" -nt "$bin" ]; then stale=1; fi; done
+  for f in tools/nvdla-trace-player/*.h tools/nvdla-trace-player/*.cpp "$0"; do if [ "$f" -nt "$bin" ]; then stale=1; fi; done
   if [ "$stale" = 1 ]; then
     say "$cfg: building $bin"
     mkdir -p "$OUT/$cfg"

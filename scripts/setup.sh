@@ -65,6 +65,11 @@ bash scripts/fetch-onnxruntime.sh >/dev/null ||
 # Without them the test/NvdlaCModel tests are UNSUPPORTED.
 bash scripts/build-nvdla-cmod.sh "$BUILD_DIR" >/dev/null ||
   echo "== NVDLA C model not built: its trace tests will be UNSUPPORTED" >&2
+# NVIDIA's v1 C model (nv_full, from ../shared/nvdla-hw-v1; cached; about
+# 4 minutes once) and the v1 trace player. Without them the
+# test/NvdlaCModelV1 tests and the nv_full loadables are UNSUPPORTED.
+bash scripts/build-nvdla-cmod-v1.sh "$BUILD_DIR" >/dev/null ||
+  echo "== NVDLA v1 C model not built: test/NvdlaCModelV1 and the nv_full loadables will be UNSUPPORTED" >&2
 # NVIDIA's runtime and both firmwares with the project's harness on that
 # model (from ../shared/nvdla-sw; cached; about a minute once). Without them
 # the test/NvdlaLoadable tests are UNSUPPORTED.

@@ -15,6 +15,8 @@
 #    under ASan in python/tests (test_bundle.py), below.
 #  - test/NvdlaCModel: NVIDIA's C model, not project code; its trace player
 #    is built with g++ by scripts/build-nvdla-cmod.sh, not in build-san.
+#  - test/NvdlaCModelV1: the same for NVIDIA's v1 model and
+#    scripts/build-nvdla-cmod-v1.sh.
 #  - test/NvdlaLoadable: NVIDIA's runtime and firmware on the C model; the
 #    harness is built with g++ by scripts/build-nvdla-runtime.sh, not in
 #    build-san.
@@ -48,7 +50,7 @@ log=$(mktemp -d)
 status=0
 echo "== [sanitizers] lit (regression + unit tests) in $BUILD_DIR"
 /usr/bin/python3 /usr/lib/llvm-22/bin/lit -sv \
-  --filter-out '^DLA :: (ONNX|Models|NvdlaCModel|NvdlaLoadable|NvdlaCompiler|Bundle)/|^DLA :: CAPI/install\.test$' \
+  --filter-out '^DLA :: (ONNX|Models|NvdlaCModel|NvdlaCModelV1|NvdlaLoadable|NvdlaCompiler|Bundle)/|^DLA :: CAPI/install\.test$' \
   "$BUILD_DIR/test" "$BUILD_DIR/test/Unit" | tee "$log/lit" || status=1
 
 echo "== [sanitizers] pytest python/tests (libDLACAPI.so instrumented, ASan runtime preloaded)"

@@ -5,7 +5,8 @@
 #include "firmware.h"
 
 #include "NV_nvdla.h"
-#include "csb.h" // tools/nvdla-trace-player
+#include "csb.h"                // tools/nvdla-trace-player
+#include "v1/cvsram_lanes.h"    // tools/nvdla-trace-player
 
 #include "nvdla/IRuntime.h"
 #include "nvdla_inf.h"
@@ -27,10 +28,12 @@
 #include <unistd.h>
 
 #ifndef NVDLA_CONFIG
-#error "NVDLA_CONFIG (nv_small, nv_large) is set by scripts/build-nvdla-runtime.sh"
+#error "NVDLA_CONFIG (nv_small, nv_large, nv_full) is set by scripts/build-nvdla-runtime.sh"
 #endif
 // The configuration's register map, generated with its C model (the
-// firmware's opendla_small.h has the same addresses).
+// firmware's opendla_small.h has the same addresses), or for nv_full the v1
+// model's arnvdla.h (the same addresses as the firmware's
+// opendla_initial.h).
 #define _MK_ADDR_CONST(x) (x)
 #include NVDLA_OPENDLA_H
 
@@ -55,12 +58,15 @@ std::string hex(uint64_t v) {
 }
 
 // The kernel driver's configuration data (kmd/port/linux/
-// nvdla_core_callbacks.c: nvdla_config_small, nvdla_config_large).
+// nvdla_core_callbacks.c: nvdla_config_small, nvdla_config_large, and
+// nvdla_config_os_initial for nv_full).
 FirmwareConfig configFor(const std::string &cfg) {
   if (cfg == "nv_small")
     return {8, false, false, false};
   if (cfg == "nv_large")
     return {32, false, false, false};
+  if (cfg == "nv_full")
+    return {32, true, true, true};
   throw std::runtime_error("no firmware configuration for " + cfg);
 }
 
@@ -118,7 +124,7 @@ public:
       throw std::runtime_error("cannot reserve the simulated memory");
     memory = static_cast<uint8_t *>(p);
     dbb.register_b_transport(this, &Top::transport);
-    cvsram.register_b_transport(this, &Top::transport);
+    cvsram.register_b_transport(this, &Top::cvsramTransport);
     nvdla = new scsim::cmod::NV_nvdla("nvdla", 0);
     csb.bind(nvdla->nvdla_host_master_if);
     nvdla->nvdla_core2dbb_axi4.bind(dbb);
@@ -208,8 +214,15 @@ private:
                       hex(addr) + " failed; ";
   }
 
-  void transport(tlm::tlm_generic_payload &gp, sc_time &) {
-    uint64_t addr = gp.get_address();
+  // The v1 model's CV-SRAM interface sends an unaligned write's data from
+  // the 64-byte boundary below its address (cvsram_lanes.h); the master
+  // model's does not.
+  void cvsramTransport(tlm::tlm_generic_payload &gp, sc_time &) {
+    access(gp, std::string(NVDLA_CONFIG) == "nv_full" && gp.is_write());
+  }
+  void transport(tlm::tlm_generic_payload &gp, sc_time &) { access(gp, false); }
+  void access(tlm::tlm_generic_payload &gp, bool byLane) {
+    uint64_t addr = byLane ? nvdla_trace::v1::cvsramWriteBase(gp.get_address()) : gp.get_address();
     unsigned len = gp.get_data_length();
     if (addr < kMemoryBase || addr - kMemoryBase >= kMemorySize || len > kMemorySize - (addr - kMemoryBase)) {
       if (memoryErrors.size() < 4096)

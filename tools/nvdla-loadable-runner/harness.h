@@ -16,6 +16,10 @@
 //   r.outputs[0].bytes                        // the output tensor's buffer
 //   dla_loadable::writeDimg(r.outputs[0], "output.dimg", err);
 //
+// nv_full (the v1 model): its BDMA needs SC_SIGNAL_WRITE_CHECK=CONFLICT in
+// the environment before the program starts (SystemC reads it before
+// sc_main; dla-run-loadable sets it and runs itself again).
+//
 // Several loadables run one after another in one process; between runs the
 // harness resets what a run leaves behind (see Runner::run). The model
 // writes scratch files into the current directory.

@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -74,6 +75,16 @@ static int fail(const std::string &where, const std::string &what) {
 }
 
 int sc_main(int argc, char **argv) {
+  // The v1 model's BDMA has a signal with two drivers: SystemC 2.3.4 stops
+  // it with E115 unless SC_SIGNAL_WRITE_CHECK allows that, and reads the
+  // variable before sc_main (../shared/nvdla-hw-v1/BUILDING.md). Set, the
+  // command runs itself again.
+  if (!std::strcmp(dla_loadable::Runner::configuration(), "nv_full") && !std::getenv("SC_SIGNAL_WRITE_CHECK")) {
+    setenv("SC_SIGNAL_WRITE_CHECK", "CONFLICT", 1);
+    execv("/proc/self/exe", argv);
+    std::perror("dla-run-loadable: cannot run itself again with SC_SIGNAL_WRITE_CHECK=CONFLICT");
+    return 1;
+  }
   std::vector<std::string> models, inputs;
   std::string outDir, config;
   dla_loadable::RunOptions options;

@@ -59,7 +59,10 @@ NvDlaError NvDlaAllocMem(void *, void *, void **mem_handle, void **pData, NvU32 
     return NvDlaError_BadParameter;
   *mem_handle = nullptr;
   *pData = nullptr;
-  if (heap != NvDlaHeap_System) // nv_small and nv_large have no CV-SRAM
+  // nv_small and nv_large have no CV-SRAM; nv_full has, but the harness
+  // serves one flat memory on both ports and gives no SRAM heap (the Linux
+  // port, nvdla.c, ignores the heap and allocates DRAM).
+  if (heap != NvDlaHeap_System)
     return NvDlaError_NotSupported;
   MemHandle *h = dla_loadable::currentDevice()->allocate(size);
   if (!h)

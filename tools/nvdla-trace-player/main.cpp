@@ -3,15 +3,14 @@
 // configuration) and checks the golden CRCs. Exit status 0 when every
 // command ran and every check passed. The model writes scratch files into
 // the current directory: run it in a scratch directory.
+#include "cli.h"
 #include "player.h"
 
 #include "NV_nvdla.h"
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <string>
-#include <sys/stat.h>
 
 #ifndef NVDLA_OPENDLA_H
 #define NVDLA_OPENDLA_H ""
@@ -33,43 +32,20 @@ static int usage() {
 int sc_main(int argc, char **argv) {
   // No "Simulation stopped by user": the player stops it.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-  std::string regsPath = NVDLA_OPENDLA_H, cfg, dumpDir;
-  bool verbose = false;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "-v"))
-      verbose = true;
-    else if (!std::strcmp(argv[i], "--regs") && i + 1 < argc)
-      regsPath = argv[++i];
-    else if (!std::strcmp(argv[i], "--dump") && i + 1 < argc)
-      dumpDir = argv[++i];
-    else if (argv[i][0] == '-' || !cfg.empty())
-      return usage();
-    else
-      cfg = argv[i];
-  }
-  if (cfg.empty())
+  nvdla_trace::CommandLine cl;
+  cl.regsPath = NVDLA_OPENDLA_H;
+  if (!nvdla_trace::parseCommandLine(argc, argv, cl, [](const std::string &name) { return name + ".cfg"; }))
     return usage();
-  struct stat st;
-  if (stat(cfg.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) { // DIR -> DIR/<name>.cfg
-    while (cfg.size() > 1 && cfg.back() == '/')
-      cfg.pop_back();
-    cfg += "/" + cfg.substr(cfg.find_last_of('/') + 1) + ".cfg";
-  }
-  std::string dir = cfg.find('/') == std::string::npos ? "." : cfg.substr(0, cfg.find_last_of('/'));
+  const std::string &cfg = cl.test, &dir = cl.dir;
 
   auto start = std::chrono::steady_clock::now();
   try {
-    nvdla_trace::RegisterMap regs(regsPath);
-    auto *player = new nvdla_trace::Player("player", nvdla_trace::parseTrace(cfg), regs, dir, verbose);
-    player->dumpDir = dumpDir;
+    nvdla_trace::RegisterMap regs(cl.regsPath);
+    auto *player = new nvdla_trace::Player("player", nvdla_trace::parseTrace(cfg), regs, dir, cl.verbose);
+    player->dumpDir = cl.dumpDir;
     auto *nvdla = new scsim::cmod::NV_nvdla("nvdla", 0);
-    // Several model processes drive the interrupt line (all write true).
     sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> intr("intr");
-    player->csb.bind(nvdla->nvdla_host_master_if);
-    nvdla->nvdla_core2dbb_axi4.bind(player->dbb.socket);
-    nvdla->nvdla_core2cvsram_axi4.bind(player->cvsram.socket);
-    nvdla->nvdla_intr(intr);
-    player->intr(intr);
+    nvdla_trace::bindModel(*nvdla, *player, player->dbb.socket, player->cvsram.socket, intr);
 
     sc_core::sc_start();
 

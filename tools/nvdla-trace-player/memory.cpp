@@ -40,19 +40,20 @@ uint32_t Memory::crc32(uint64_t addr, uint64_t size) {
   return uint32_t(::crc32(0L, bytes.data(), uInt(size)));
 }
 
-void Memory::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &) {
-  uint64_t addr = gp.get_address();
+void Memory::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &) { access(gp, gp.get_address()); }
+
+void Memory::access(tlm::tlm_generic_payload &gp, uint64_t writeAddress) {
   unsigned len = gp.get_data_length();
   uint8_t *data = gp.get_data_ptr();
   const uint8_t *be = gp.get_byte_enable_ptr();
   unsigned beLen = gp.get_byte_enable_length();
   if (gp.is_read()) {
-    read(addr, data, len);
+    read(gp.get_address(), data, len);
   } else if (gp.is_write()) {
     // AXI write strobes: the byte-enable pattern repeats over the data.
     for (unsigned i = 0; i < len; ++i)
       if (!be || !beLen || be[i % beLen] == TLM_BYTE_ENABLED)
-        write(addr + i, data + i, 1);
+        write(writeAddress + i, data + i, 1);
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }

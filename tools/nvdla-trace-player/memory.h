@@ -24,6 +24,10 @@ public:
   void read(uint64_t addr, uint8_t *data, uint64_t size);
   // zlib's CRC32 of [addr, addr + size), as the testbench's check_crc.
   uint32_t crc32(uint64_t addr, uint64_t size);
+  // One TLM access, its write's data byte 0 placed at `writeAddress` (the
+  // payload's address but for v1's CV-SRAM lanes, v1/cvsram_port.h); write
+  // strobes honoured.
+  void access(tlm::tlm_generic_payload &gp, uint64_t writeAddress);
   // Reads of bytes never written (they read as 0; the testbench's default
   // is random bytes, so a test that depends on them is suspect).
   uint64_t uninitializedReads() const { return uninitialized; }

@@ -37,4 +37,11 @@ uint32_t RegisterMap::address(const std::string &traceName) const {
   return it->second;
 }
 
+std::string RegisterMap::nameOf(uint32_t address) const {
+  for (const auto &[name, addr] : addresses)
+    if (addr == address)
+      return name;
+  return "";
+}
+
 } // namespace nvdla_trace

@@ -20,6 +20,8 @@ public:
   explicit RegisterMap(const std::string &openDlaHeader);
   // "NVDLA_CDP.D_OP_ENABLE_0" (the trace's spelling) -> CSB byte address.
   uint32_t address(const std::string &traceName) const;
+  // CSB byte address -> the header's name (NVDLA_CDP_D_OP_ENABLE_0), or "".
+  std::string nameOf(uint32_t address) const;
   // Bit of GLB.S_INTR_STATUS_0 -> its block and group.
   const std::map<int, InterruptSource> &interruptBits() const { return intrBits; }
 
