@@ -13,6 +13,7 @@ PACKAGES=(
   python3-onnx libonnx-testdata                             # dla-run-onnx, ONNX node tests
   python3-pil fonts-dejavu-core                             # utils/textlines.py, dla-calibrate images
   python3-jsonschema chromium                               # dla-compile: manifest schema, report in a browser
+  flatbuffers-compiler libflatbuffers-dev                   # NVDLA loadables: flatc compiles NVIDIA's loadable.fbs
 )
 
 bash scripts/install-missing.sh "${PACKAGES[@]}"

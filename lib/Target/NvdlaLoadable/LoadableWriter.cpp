@@ -1,0 +1,316 @@
+//===- LoadableWriter.cpp - A planned, described network as a loadable ----===//
+//
+// One DLA task: the descriptor blobs (network, dependency graph,
+// operations, surfaces, LUTs) each in a memory of its own, the first
+// entries of the address list; a memory per constant (ALLOC | SET, its
+// packed bytes), per input (INPUT) and per result (OUTPUT), one ALLOC
+// memory for the other surfaces at the address plan's offsets (its reuse
+// kept: the dependency graph orders each write after the reads it
+// overwrites). The descriptors are describeNetwork's, serialized by
+// FirmwareDescriptors.cpp; nothing here computes a field of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoadableWriter.h"
+
+#include "DependencyGraph.h"
+#include "LoadableContents.h"
+
+#include "dla/Format/NvdlaFeature.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::loadable;
+using namespace mlir::dla::regplan;
+
+namespace {
+/// A surface's place in the loadable's memories.
+struct Place {
+  uint16_t memory = 0;
+  uint64_t offset = 0, bytes = 0;
+  /// In the shared scratch memory (its bytes may be reused).
+  bool pooled = false;
+};
+
+/// The data cubes an operation reads and writes in memory.
+void cubes(const DescOp &op, std::vector<const DescDataCube *> &reads,
+           std::vector<const DescDataCube *> &writes) {
+  switch (op.type) {
+  case DescOpType::Conv:
+    reads = {&op.conv.weight_data, &op.conv.wmb_data, &op.conv.wgs_data, &op.conv.src_data};
+    writes = {&op.conv.dst_data};
+    break;
+  case DescOpType::Sdp:
+    reads = {&op.sdp.src_data, &op.sdp.x1_data, &op.sdp.x2_data, &op.sdp.y_data};
+    writes = {&op.sdp.dst_data};
+    break;
+  case DescOpType::Pdp:
+    reads = {&op.pdp.src_data};
+    writes = {&op.pdp.dst_data};
+    break;
+  case DescOpType::Cdp:
+    reads = {&op.cdp.src_data};
+    writes = {&op.cdp.dst_data};
+    break;
+  case DescOpType::Bdma:
+  case DescOpType::Rubik:
+    reads.clear();
+    writes.clear();
+    break;
+  }
+  auto inMemory = [](const DescDataCube *c) { return c->surface < 0 || c->type == DescMemType::Hw; };
+  reads.erase(std::remove_if(reads.begin(), reads.end(), inMemory), reads.end());
+  writes.erase(std::remove_if(writes.begin(), writes.end(), inMemory), writes.end());
+}
+
+const char *stageName(int i) {
+  static const char *names[] = {"x1_op (BS)", "x2_op (BN)", "y_op (EW)"};
+  return names[i];
+}
+} // namespace
+
+LogicalResult mlir::dla::loadable::checkFirmwareExpressible(const NetworkPlan &plan,
+                                                            const NetworkDescs &descs) {
+  for (auto [layer, ld] : llvm::zip_equal(plan.layers, descs.layers)) {
+    Operation *op = layer.op;
+    for (const DescOp &d : ld.ops) {
+      if (d.type == DescOpType::Conv && d.conv.ext.pixel_x_offset)
+        return op->emitOpError("reads its image from x offset ")
+               << d.conv.ext.pixel_x_offset
+               << " (CDMA_D_PIXEL_OFFSET, ext.pixel_x_offset): dla_conv_op_desc has no field "
+                  "for it, the firmware leaves the register 0";
+      if (d.type == DescOpType::Sdp) {
+        const DescSdpStage *stages[] = {&d.sdp.x1_op, &d.sdp.x2_op, &d.sdp.y_op};
+        for (int i = 0; i < 3; ++i) {
+          const DescSdpStage::Extensions &e = stages[i]->ext;
+          if (e.mixedSources || e.aluFromMemory || e.mulFromMemory)
+            return op->emitOpError("has an SDP stage ")
+                   << stageName(i)
+                   << " that reads one operand from memory and the other from a register "
+                      "(ext.mixedSources): the firmware's dla_sdp_op takes both from the "
+                      "source its `mode` names";
+          if (e.reluAfterPrelu)
+            return op->emitOpError("has an SDP stage ")
+                   << stageName(i)
+                   << " that applies a ReLU after its PReLU multiplier (ext.reluAfterPrelu): "
+                      "dla_sdp_op.act holds one activation";
+          if (e.dataUseBoth)
+            return op->emitOpError("has an SDP stage ")
+                   << stageName(i)
+                   << " that reads both operands from one memory surface (ext.dataUseBoth): "
+                      "the firmware's dla_sdp_op has no field for SDP_RDMA's data use";
+        }
+      }
+      if (d.type == DescOpType::Pdp) {
+        if (d.pdp.ext.recip_kernel_width)
+          return op->emitOpError("states the reciprocal of its window's width (")
+                 << *d.pdp.ext.recip_kernel_width
+                 << ", ext.recip_kernel_width): the firmware writes its own table's "
+                    "reciprocal (recip_kernel_size)";
+        if (d.pdp.ext.recip_kernel_height)
+          return op->emitOpError("states the reciprocal of its window's height (")
+                 << *d.pdp.ext.recip_kernel_height
+                 << ", ext.recip_kernel_height): the firmware writes its own table's "
+                    "reciprocal (recip_kernel_size)";
+      }
+    }
+  }
+  return success();
+}
+
+FailureOr<std::vector<uint8_t>>
+mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &descs,
+                                   ArrayRef<ProgramArgument> args, const LoadableOptions &options) {
+  func::FuncOp func = plan.func;
+  std::string why;
+  const FirmwareLayout *fw = getFirmwareLayout(options.firmware == NvdlaFirmware::Head, why);
+  if (!fw)
+    return func.emitError(why);
+  if (descs.layers.size() != plan.layers.size())
+    return func.emitError("the descriptors describe ")
+           << descs.layers.size() << " layers, the plan has " << plan.layers.size();
+  if (args.size() != func.getNumArguments())
+    return func.emitError("prepared ") << args.size() << " arguments, the function has "
+                                       << func.getNumArguments();
+  if (failed(checkFirmwareExpressible(plan, descs)))
+    return failure();
+
+  Contents c;
+  // The descriptor blobs: their memories and addresses come first (the
+  // network descriptor at address 0, where the firmware looks for it).
+  const bool luts = !descs.luts.empty();
+  const BlobKind descKinds[] = {BlobKind::NetworkDesc, BlobKind::DependencyGraph,
+                                BlobKind::OperationList, BlobKind::SurfaceList, BlobKind::LutList};
+  const char *descNames[] = {"task-0-addr0", "task-0-dep_graph", "task-0-op_list",
+                             "task-0-surf_list", "task-0-lut_list"};
+  const size_t numDesc = luts ? 5 : 4;
+  for (size_t i = 0; i < numDesc; ++i) {
+    c.blobs.push_back({descNames[i], descKinds[i], fw->version, {}});
+    c.memories.push_back({MemoryKind::Content, 0, descNames[i]});
+    c.addresses.push_back({static_cast<uint16_t>(i), 0, 0});
+  }
+
+  // Every surface's memory.
+  Block &body = func.getBody().front();
+  Operation *terminator = body.getTerminator();
+  std::vector<Place> places(plan.surfaces.size());
+  uint64_t scratch = 0;
+  std::vector<size_t> pooled;
+  int inputs = 0;
+  auto addTensor = [&](const Surface &s, const std::string &name, uint16_t memory) {
+    auto shape = cast<RankedTensorType>(s.value.getType()).getShape();
+    const auto &f = *s.feature;
+    c.tensors.push_back({name, memory, static_cast<uint64_t>(f.getStorageBytes()),
+                         static_cast<int32_t>(shape[0]), static_cast<int32_t>(shape[1]),
+                         static_cast<int32_t>(shape[2]), static_cast<int32_t>(shape[3]),
+                         static_cast<uint32_t>(f.getCube().getBytesPerAtom()),
+                         static_cast<uint32_t>(f.getLineStride()),
+                         static_cast<uint32_t>(f.getSurfaceStride())});
+    return static_cast<int>(c.tensors.size() - 1);
+  };
+  for (size_t si = 0; si < plan.surfaces.size(); ++si) {
+    const Surface &s = plan.surfaces[si];
+    const PlannedSurface &p = plan.placement[s.placed];
+    Place &place = places[si];
+    place.bytes = static_cast<uint64_t>(p.bytes);
+    auto returned = llvm::count(terminator->getOperands(), s.value);
+    if (returned > 1)
+      return terminator->emitOpError("returns the same value twice: each output of a loadable "
+                                     "is a memory of its own");
+    auto memory = static_cast<uint16_t>(c.memories.size());
+    if (auto a = dyn_cast<BlockArgument>(s.value)) {
+      if (returned)
+        return terminator->emitOpError("returns argument ")
+               << a.getArgNumber() << " unchanged: a loadable's outputs are written by its layers";
+      const ProgramArgument &arg = args[a.getArgNumber()];
+      if (arg.constant) {
+        c.blobs.push_back({s.name, BlobKind::Data, {0, 0, 0}, *arg.constant});
+        c.memories.push_back({MemoryKind::Content, place.bytes, s.name});
+      } else {
+        if (!s.feature)
+          return emitError(arg.loc) << "input " << a.getArgNumber() << " (" << s.value.getType()
+                                    << ") is bound by the runtime as NVDLA feature data; a "
+                                       "loadable's images and operand data are written yet "
+                                       "only when they are constants";
+        Memory m{MemoryKind::Input, place.bytes, "", inputs++, -1};
+        m.tensor = addTensor(s, s.name, memory);
+        c.memories.push_back(m);
+      }
+      place.memory = memory;
+      continue;
+    }
+    if (returned) {
+      int index = static_cast<int>(
+          llvm::find(terminator->getOperands(), s.value) - terminator->getOperands().begin());
+      // The runtime binds outputs by bind id: the result's index.
+      Memory m{MemoryKind::Output, place.bytes, "", index, -1};
+      m.tensor = addTensor(s, "result" + std::to_string(index), memory);
+      c.memories.push_back(m);
+      place.memory = memory;
+      continue;
+    }
+    place.pooled = true;
+    place.offset = static_cast<uint64_t>(p.offset);
+    scratch = std::max<uint64_t>(scratch, place.offset + place.bytes);
+    pooled.push_back(si);
+  }
+  if (scratch) {
+    auto memory = static_cast<uint16_t>(c.memories.size());
+    c.memories.push_back({MemoryKind::Scratch, scratch, ""});
+    for (size_t si : pooled)
+      places[si].memory = memory;
+  }
+
+  // The operations in the plan's order, what each reads and writes.
+  std::vector<FwOp> ops;
+  std::vector<bool> fused;
+  std::vector<OpAccess> access;
+  for (auto [l, layer] : llvm::enumerate(descs.layers)) {
+    for (auto [j, d] : llvm::enumerate(layer.ops)) {
+      FwOp op;
+      op.op = &d;
+      op.layer = l;
+      ops.push_back(op);
+      fused.push_back(j == 1 && layer.ops[0].type == DescOpType::Conv &&
+                      d.type == DescOpType::Sdp);
+      std::vector<const DescDataCube *> reads, writes;
+      cubes(d, reads, writes);
+      OpAccess a;
+      for (auto [list, out] : {std::pair{&reads, &a.reads}, std::pair{&writes, &a.writes}})
+        for (const DescDataCube *cube : *list) {
+          if (static_cast<size_t>(cube->surface) >= places.size())
+            return plan.layers[l].op->emitError("its descriptor names surface ")
+                   << cube->surface << ", the plan has " << places.size();
+          const Place &p = places[cube->surface];
+          out->push_back({p.memory, p.pooled ? p.offset : 0, p.offset + p.bytes});
+        }
+      access.push_back(std::move(a));
+    }
+  }
+
+  // The address list: HEAD's firmware adds dla_data_cube.offset to its
+  // address, so one entry per memory; c906fc6's has no offset, so one
+  // entry per place a cube starts.
+  std::map<std::pair<uint16_t, uint64_t>, int16_t> entries;
+  auto entryOf = [&](const DescDataCube &cube) -> std::pair<std::pair<uint16_t, uint64_t>, uint64_t> {
+    const Place &p = places[cube.surface];
+    uint64_t at = p.offset + cube.offset;
+    return fw->cubeHasOffset ? std::pair{std::pair{p.memory, uint64_t(0)}, at}
+                             : std::pair{std::pair{p.memory, at}, uint64_t(0)};
+  };
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    std::vector<const DescDataCube *> reads, writes;
+    cubes(*op.op, reads, writes);
+    reads.insert(reads.end(), writes.begin(), writes.end());
+    for (const DescDataCube *cube : reads) {
+      auto key = entryOf(*cube).first;
+      if (entries.count(key))
+        continue;
+      if (c.addresses.size() > static_cast<size_t>(INT16_MAX))
+        return plan.layers[op.layer].op->emitError("needs more than ")
+               << INT16_MAX << " addresses, the firmware's address index has 16 bits";
+      entries[key] = static_cast<int16_t>(c.addresses.size());
+      uint64_t size = c.memories[key.first].size;
+      c.addresses.push_back({key.first, key.second, size > key.second ? size - key.second : 0});
+    }
+  }
+  FwResolve resolve = [&](const DescDataCube &cube) {
+    auto [key, offset] = entryOf(cube);
+    return FwAddress{entries.at(key), offset};
+  };
+
+  FwNetwork network;
+  network.dependencyGraphIndex = 1;
+  network.operationDescIndex = 2;
+  network.surfaceDescIndex = 3;
+  network.lutDataIndex = luts ? 4 : -1;
+  network.numAddresses = static_cast<uint16_t>(c.addresses.size());
+  if (std::optional<size_t> over = linkOperations(ops, fused, access, network))
+    return plan.layers[ops[*over].layer].op->emitError(
+        "waits for more than 255 operations (the firmware's dependency_count has 8 bits)");
+
+  FwBlobs blobs;
+  FwError error;
+  if (!fw->write(network, ops, descs.luts, resolve, blobs, error)) {
+    Operation *at = error.op < ops.size() ? plan.layers[ops[error.op].layer].op
+                                          : func.getOperation();
+    return at->emitError("cannot be written for the firmware (")
+           << fw->name << "): " << error.message;
+  }
+  std::vector<uint8_t> *lists[] = {&blobs.network, &blobs.dependencies, &blobs.operations,
+                                   &blobs.surfaces, &blobs.luts};
+  for (size_t i = 0; i < numDesc; ++i) {
+    c.blobs[i].data = std::move(*lists[i]);
+    c.memories[i].size = c.blobs[i].data.size();
+    c.addresses[i].size = c.blobs[i].data.size();
+  }
+
+  std::vector<uint8_t> out;
+  if (!serializeLoadable(c, out, why))
+    return func.emitError(why);
+  return out;
+}
