@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Random hardware layers and chains written as NVDLA loadables by
+dla-translate --dla-to-nvdla-loadable and run by NVIDIA's unchanged runtime
+and firmware on NVIDIA's C model (dla-run-loadable), each output compared
+bit for bit with the project's CPU execution of the same function (issue 44
+part 4).
+
+    PYTHONPATH=BUILD_DIR/python_packages \\
+    run_loadable.py --kind conv|sdp|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain
+                    --count N --seed S --build BUILD_DIR [--config nv_small|nv_large]
+                    [--firmware head|c906fc6] [--keep DIR]
+    run_loadable.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap ...
+
+The cases, their inputs and the CPU execution are run_trace.py's (the same
+--kind, --count and --seed draw the same functions; --kind chain draws 2 to
+6 layers here). Each case becomes a module whose weights and SDP operands
+are constants (dense_resource blobs of the storage bytes the CPU execution
+printed) and whose one input is the feature data the runtime binds (the
+CPU execution's storage bytes of it, --input); the loadable's output
+buffer is compared with the CPU execution's result at every element of the
+result (nvdla_ref.element_offsets: the layout from the spec, not from the
+code under test). Located refusals of the writer are counted as not
+fitting for --from-execution and pool-wide (as run_trace.py counts them).
+Prints one line per failing case and `N of M loadables match the CPU
+execution on CONFIG`; exits 1 on any mismatch.
+"""
+
+import argparse
+import functools
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+import nvdla_ref
+import run_trace
+
+# Chains of 2..6 layers (run_trace.py's draw 2..5).
+KINDS = dict(run_trace.KINDS, chain=functools.partial(run_trace.chain_case, max_layers=6))
+
+
+def loadable_module(case, xs):
+    """The case's function with every argument but the first (the input)
+    a constant holding the storage bytes `xs` give it."""
+    consts, blobs = [], []
+    for i, ((name, shape, enc), elt, x) in enumerate(zip(case.args, case.elts, xs)):
+        if i == 0:
+            continue
+        key = f"{case.name}_{name}"
+        consts.append(f"  %{name} = arith.constant dense_resource<{key}> : "
+                      f"{run_trace.ttype(shape, enc, elt)}\n")
+        # A dense_resource blob: its alignment (4 bytes, little endian), then the bytes.
+        blobs.append(f'      {key}: "0x08000000{bytes(x).hex().upper()}"')
+    name, shape, enc = case.args[0]
+    param = f"%{name}: {run_trace.ttype(shape, enc, case.elts[0])}"
+    out = run_trace.ttype(case.out_shape)
+    text = (f"func.func @{case.name}({param}) -> {out} {{\n" + "".join(consts) +
+            f"  {case.body}\n  return %y : {out}\n}}\n")
+    resources = ""
+    if blobs:
+        resources = ("{-#\n  dialect_resources: {\n    builtin: {\n" + ",\n".join(blobs) +
+                     "\n    }\n  }\n#-}\n")
+    return run_trace.module([text]) + resources
+
+
+def differences(case, out, expected):
+    """The result's elements whose byte differs: [(index, got, expected)]."""
+    offsets = nvdla_ref.element_offsets(run_trace.ENC, case.out_shape, "i8")
+    got, want = np.frombuffer(out, np.int8), np.frombuffer(expected, np.int8)
+    if len(got) != len(want):
+        return [("size", len(got), len(want))]
+    return [(i, int(got[o]), int(want[o])) for i, o in sorted(offsets.items()) if got[o] != want[o]]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    run_trace.add_case_arguments(p)
+    p.add_argument("--firmware", choices=["head", "c906fc6"], default="head",
+                   help="the firmware the loadables are written for (and run on)")
+    a = p.parse_args()
+    run_trace.configure(a.config)
+    a.build = os.path.abspath(a.build)
+    translate = os.path.join(a.build, "bin", "dla-translate")
+    runner = os.path.join(a.build, "nvdla-runtime", "dla-run-loadable")
+
+    rng = np.random.default_rng(a.seed)
+    cases, unfit, inputs = run_trace.draw(a, rng, KINDS)
+    results = run_trace.cpu_run(cases, inputs, a.build, a.llvm_bin)
+
+    root = a.keep or tempfile.mkdtemp(prefix="dla-loadable-")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    counted = a.from_execution or a.kind in run_trace.REFUSALS_COUNTED
+    good = refused = 0
+    for c, (xs, ys) in zip(cases, results):
+        d = os.path.join(root, c.name)
+        os.makedirs(d, exist_ok=True)
+        text = loadable_module(c, xs)
+        with open(os.path.join(d, "module.mlir"), "w") as f:
+            f.write(text)
+        with open(os.path.join(d, "input.bin"), "wb") as f:
+            f.write(xs[0])
+        model = os.path.join(d, "model.nvdla")
+        tr = subprocess.run([translate, "--dla-to-nvdla-loadable",
+                             f"--nvdla-firmware={a.firmware}", "-", "-o", model],
+                            input=text, capture_output=True, text=True)
+        if tr.returncode:
+            refusal = re.search(r"error: (.*)", tr.stderr)
+            if counted and refusal and "' op " in refusal.group(1):
+                unfit["refused: " + refusal.group(1)] += 1
+                refused += 1
+                continue
+            print(f"{c.name}: dla-translate failed: {tr.stderr.strip()}\n  {c.body}")
+            continue
+        run = subprocess.run([runner, model, "--config", run_trace.CONFIG, "--firmware",
+                              a.firmware, "--input", os.path.join(d, "input.bin"),
+                              "-o", os.path.join(d, "out")],
+                             capture_output=True, text=True, env=env)
+        if run.returncode:
+            print(f"{c.name}: the runtime failed: {(run.stdout + run.stderr).strip()}\n"
+                  f"  {c.body}")
+            continue
+        with open(os.path.join(d, "out", "output0.bin"), "rb") as f:
+            out = f.read()
+        diff = differences(c, out, ys)
+        if diff:
+            print(f"{c.name}: {len(diff)} elements differ from the CPU execution, first "
+                  f"{diff[:4]} (index, loadable, CPU)\n  {c.body}")
+            continue
+        good += 1
+    if counted:
+        print(f"{a.from_execution or a.kind}: {len(cases) - refused} of {a.count} cases fit "
+              f"{run_trace.CONFIG}")
+        for reason, n in sorted(unfit.items()):
+            print(f"  does not fit ({n}): {reason}")
+    print(f"{good} of {len(cases) - refused} loadables match the CPU execution on "
+          f"{run_trace.CONFIG} (firmware {a.firmware})")
+    sys.exit(0 if good == len(cases) - refused else 1)
+
+
+if __name__ == "__main__":
+    main()
