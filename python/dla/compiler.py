@@ -111,9 +111,9 @@ def lower_stage(compiled_text, out_dir):
 
 def loadable_stage(compiled, manifest, options, out_dir):
     """OUT_DIR/model.nvdla when NVIDIA's runtime can run the whole network;
-    the manifest's `loadable` entry either way (the file, or why none)."""
+    the manifest's `loadable` entry either way (the file, or why none: the
+    translation's first error, which names the op it cannot hold)."""
     entry = dict(file=None, firmware="head")
-    host = [l["name"] for l in manifest["layers"] if l["placement"] != "accelerator"]
     path = os.path.join(out_dir, LOADABLE_FILE)
     if os.path.exists(path):
         os.remove(path)  # never a stale loadable beside a new manifest
@@ -121,16 +121,11 @@ def loadable_stage(compiled, manifest, options, out_dir):
         entry["reason"] = ("NVIDIA's runtime and firmware run %s int8 loadables here; this "
                            "bundle is %s %s" % (" and ".join(LOADABLE_TARGETS), options.target,
                                                 options.precision))
-    elif host:
-        entry["reason"] = ("%d layer%s run%s on the host (%s): a loadable holds NVDLA layers "
-                           "only yet" % (len(host), "s" if len(host) > 1 else "",
-                                         "" if len(host) > 1 else "s", ", ".join(host[:5]) +
-                                         (", ..." if len(host) > 5 else "")))
     else:
         proc = subprocess.run([tools.tool("dla-translate"), compiled, "--dla-to-nvdla-loadable",
                                "-o", path], capture_output=True, text=True)
         if proc.returncode:
-            errors = re.findall(r"error: (.*)", proc.stderr) or [proc.stderr.strip()]
+            errors = re.findall(r"^(.*error: .*)$", proc.stderr, re.M) or [proc.stderr.strip()]
             entry["reason"] = "dla-translate --dla-to-nvdla-loadable refused it: " + errors[0]
             if os.path.exists(path):
                 os.remove(path)

@@ -36,8 +36,9 @@ struct ProgramArgument {
 /// Rewrites `func` in place into the form planNetwork takes for a whole
 /// program: each arith.constant of an encoded type (dense_resource storage
 /// bytes) becomes an argument; an argument the body only relayouts into
-/// NVDLA feature data becomes that feature data, and a result relayouted
-/// out of feature data for the return is returned as feature data. Located
+/// NVDLA feature data (after tosa.transposes, if any) becomes that feature
+/// data, and a result relayouted out of feature data (then transposed) for
+/// the return is returned as feature data. Located
 /// errors for what a program cannot hold (host operations, constants not
 /// packed, arguments used otherwise). One ProgramArgument per argument.
 FailureOr<std::vector<ProgramArgument>> prepareProgramFunction(func::FuncOp func);

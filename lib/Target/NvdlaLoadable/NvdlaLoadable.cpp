@@ -15,6 +15,8 @@
 #include "dla/Target/NvdlaProgram.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -63,6 +65,9 @@ void mlir::dla::registerToNvdlaLoadableTranslation() {
         return translateToNvdlaLoadable(module, os, {firmware});
       },
       [](DialectRegistry &registry) {
-        registry.insert<func::FuncDialect, DLADialect, arith::ArithDialect>();
+        // A compiled module: the dla ops and what --dla-compile leaves on
+        // the host around them (refused, but parsed first).
+        registry.insert<func::FuncDialect, DLADialect, arith::ArithDialect, tosa::TosaDialect,
+                        tensor::TensorDialect>();
       });
 }

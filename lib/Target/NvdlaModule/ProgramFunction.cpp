@@ -37,6 +37,13 @@ bool isFeature(Type t) {
   return type && isa_and_nonnull<FeatureAttr>(type.getEncoding());
 }
 
+/// A host op that only reorders a tensor's dimensions (TOSA's NHWC
+/// boundary around the layers' NCHW).
+bool isLayoutMove(Operation *op) {
+  return op->getName().getStringRef() == "tosa.transpose" && op->getNumOperands() == 1 &&
+         op->getNumResults() == 1;
+}
+
 /// The storage bytes of a packed constant.
 FailureOr<std::vector<uint8_t>> packedBytes(arith::ConstantOp op) {
   auto type = dyn_cast<RankedTensorType>(op.getType());
@@ -68,24 +75,42 @@ FailureOr<std::vector<ProgramArgument>> mlir::dla::prepareProgramFunction(func::
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     args.push_back({std::nullopt, func.getLoc()});
 
-  // Inputs: an argument whose only use relayouts it into feature data.
+  // Inputs: an argument whose only use relayouts it into feature data,
+  // possibly after transposes (TOSA's NHWC to the layers' NCHW): the host
+  // side of the boundary, which the program's user does.
   for (BlockArgument a : body.getArguments()) {
-    if (!a.hasOneUse())
+    SmallVector<Operation *> moves;
+    Value v = a;
+    while (v.hasOneUse() && isLayoutMove(*v.getUsers().begin())) {
+      moves.push_back(*v.getUsers().begin());
+      v = moves.back()->getResult(0);
+    }
+    if (!v.hasOneUse())
       continue;
-    auto relayout = dyn_cast<RelayoutOp>(*a.getUsers().begin());
-    if (!relayout || isFeature(a.getType()) || !isFeature(relayout.getType()))
+    auto relayout = dyn_cast<RelayoutOp>(*v.getUsers().begin());
+    if (!relayout || isFeature(v.getType()) || !isFeature(relayout.getType()))
       continue;
     a.setType(relayout.getType());
     relayout.getResult().replaceAllUsesWith(a);
     relayout.erase();
+    for (Operation *m : llvm::reverse(moves))
+      m->erase();
   }
-  // Results: feature data relayouted for the return.
+  // Results: feature data relayouted (then transposed) for the return.
   for (OpOperand &r : terminator->getOpOperands()) {
-    auto relayout = r.get().getDefiningOp<RelayoutOp>();
-    if (!relayout || !relayout->hasOneUse() || !isFeature(relayout.getSource().getType()) ||
+    SmallVector<Operation *> moves;
+    Value v = r.get();
+    while (v.getDefiningOp() && isLayoutMove(v.getDefiningOp()) && v.hasOneUse()) {
+      moves.push_back(v.getDefiningOp());
+      v = moves.back()->getOperand(0);
+    }
+    auto relayout = v.getDefiningOp<RelayoutOp>();
+    if (!relayout || !v.hasOneUse() || !isFeature(relayout.getSource().getType()) ||
         isFeature(relayout.getType()))
       continue;
     r.set(relayout.getSource());
+    for (Operation *m : moves)
+      m->erase();
     relayout.erase();
   }
   // Constants become arguments; anything else but layers is refused here
