@@ -123,8 +123,9 @@ struct DescSdpStage {
     /// (`mode`): the project may read one from a register, the other from
     /// memory. Set when the two sources differ: which one is memory.
     bool aluFromMemory = false, mulFromMemory = false, mixedSources = false;
-    /// ReLU after a PReLU multiplier (the firmware's `act` holds one).
-    bool reluAfterPrelu = false;
+    /// ReLU after a PReLU multiplier, or PReLU before the lookup table
+    /// (the firmware's `act` holds one of them).
+    bool reluAfterPrelu = false, preluBeforeLut = false;
     /// SDP_RDMA's DATA_USE when the memory surface holds both operands.
     bool dataUseBoth = false;
   } ext;
@@ -214,6 +215,9 @@ struct LayerDescs {
 /// Every hardware layer of a NetworkPlan, in its order, and the lookup
 /// tables the SDP and CDP operations name by lut_index.
 struct NetworkDescs {
+  /// The configuration's memory atom in bytes (the firmware's
+  /// config_data->atom_size).
+  uint32_t atom_size = 0;
   std::vector<LayerDescs> layers;
   std::vector<DescLut> luts;
 };

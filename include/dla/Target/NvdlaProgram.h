@@ -39,23 +39,6 @@ struct CubeAddress {
   int64_t lineStride = 0, surfaceStride = 0;
 };
 
-/// An image (pixel data, pitch linear) as CDMA's image DMA reads it: its
-/// planes from `address` as the layout places them.
-struct ImageAddress {
-  uint64_t address = 0;
-  const ::dlaformat::nvdla::PixelBoundLayout *layout = nullptr;
-};
-
-/// A memory operand of an SDP (bias, batch-norm, element-wise, PReLU) as
-/// its stage's DMA reads it; no layout: the op has no such operand.
-struct SdpMemSurface {
-  uint64_t address = 0;
-  const ::dlaformat::nvdla::AuxBoundLayout *layout = nullptr;
-};
-/// By ::dlaformat::nvdla::SdpMemOperand.
-using SdpMemSurfaces =
-    std::array<SdpMemSurface, ::dlaformat::enumCount<::dlaformat::nvdla::SdpMemOperand>()>;
-
 /// The writes of one layer, in order; the last ones enable its units.
 struct LayerProgram {
   /// The done interrupts the layer raises, as intr_notify names their
@@ -117,8 +100,6 @@ struct NetworkPlan {
   /// `v`'s cube as a DMA reads it (an image: its pixels, the format's
   /// channels, plane 0's lines).
   CubeAddress cube(Value v) const;
-  /// The SDP memory operands `sdp` (null: none) reads.
-  SdpMemSurfaces memoryOperands(Operation *sdp) const;
 };
 
 /// The plan of `func` (its one block: layer ops and a return), surfaces

@@ -70,33 +70,36 @@ const LutRegs mlir::dla::regplan::kCdpLutRegs{
      CDP_S_LUT_LO_SLOPE_SHIFT_LUT_LO_SLOPE_OFLOW_SHIFT},
 };
 
-void mlir::dla::regplan::programLut(const LutProgram &lut, const LutRegs &r, LayerProgram &p) {
+void mlir::dla::regplan::programLut(const DescLut &lut, const LutRegs &r, LayerProgram &p) {
   p.write(r.tableId.reg, {{r.tableId, kLutTableLe}, {r.accessType, kLutWrite}});
-  for (int64_t v : lut.le)
+  for (int16_t v : lut.linear_exp_table)
     p.write(r.data.reg, {{r.data, v}});
   p.write(r.tableId.reg, {{r.tableId, kLutTableLo}, {r.accessType, kLutWrite}});
-  for (int64_t v : lut.lo)
+  for (int16_t v : lut.linear_only_table)
     p.write(r.data.reg, {{r.data, v}});
-  p.write(r.leFunction.reg, {{r.leFunction, lut.leLinear},
-                             {r.uflowPriority, lut.uflowLo},
-                             {r.oflowPriority, lut.oflowLo},
-                             {r.hybridPriority, lut.hybridLo}});
-  p.write(r.leIndexOffset.reg, {{r.leIndexOffset, lut.leLinear ? 0 : lut.leIndexOffset},
-                                {r.leIndexSelect, lut.leLinear ? lut.leIndexSelect : 0},
-                                {r.loIndexSelect, lut.loIndexSelect}});
-  const int64_t bounds[4] = {lut.leStart, lut.leEnd, lut.loStart, lut.loEnd};
+  const bool linear = lut.method == 1;
+  p.write(r.leFunction.reg, {{r.leFunction, lut.method},
+                             {r.uflowPriority, lut.underflow_priority},
+                             {r.oflowPriority, lut.overflow_priority},
+                             {r.hybridPriority, lut.hybrid_priority}});
+  // An exponent LE table's offset, or a linear one's fraction bits.
+  p.write(r.leIndexOffset.reg, {{r.leIndexOffset, linear ? 0 : lut.linear_exp_offset},
+                                {r.leIndexSelect, linear ? lut.linear_exp_offset : 0},
+                                {r.loIndexSelect, lut.linear_only_offset}});
+  const uint64_t bounds[4] = {lut.linear_exp_start, lut.linear_exp_end, lut.linear_only_start,
+                              lut.linear_only_end};
   for (auto [bound, value] : llvm::zip_equal(r.bounds, bounds)) {
-    p.write(bound.low.reg, {{bound.low, value}});
+    p.write(bound.low.reg, {{bound.low, static_cast<int64_t>(value)}});
     if (bound.high)
-      p.write(bound.high->reg, {{*bound.high, value >> 32}});
+      p.write(bound.high->reg, {{*bound.high, static_cast<int64_t>(value >> 32)}});
   }
   const LutRegs::Slopes &s = r.slopes;
-  p.write(s.leUflowScale.reg, {{s.leUflowScale, lut.leUflow.scale},
-                               {s.leOflowScale, lut.leOflow.scale}});
-  p.write(s.leUflowShift.reg, {{s.leUflowShift, lut.leUflow.shift},
-                               {s.leOflowShift, lut.leOflow.shift}});
-  p.write(s.loUflowScale.reg, {{s.loUflowScale, lut.loUflow.scale},
-                               {s.loOflowScale, lut.loOflow.scale}});
-  p.write(s.loUflowShift.reg, {{s.loUflowShift, lut.loUflow.shift},
-                               {s.loOflowShift, lut.loOflow.shift}});
+  p.write(s.leUflowScale.reg, {{s.leUflowScale, lut.linear_exp_underflow_slope.scale},
+                               {s.leOflowScale, lut.linear_exp_overflow_slope.scale}});
+  p.write(s.leUflowShift.reg, {{s.leUflowShift, lut.linear_exp_underflow_slope.shifter},
+                               {s.leOflowShift, lut.linear_exp_overflow_slope.shifter}});
+  p.write(s.loUflowScale.reg, {{s.loUflowScale, lut.linear_only_underflow_slope.scale},
+                               {s.loOflowScale, lut.linear_only_overflow_slope.scale}});
+  p.write(s.loUflowShift.reg, {{s.loUflowShift, lut.linear_only_underflow_slope.shifter},
+                               {s.loOflowShift, lut.linear_only_overflow_slope.shifter}});
 }

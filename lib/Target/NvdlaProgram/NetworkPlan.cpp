@@ -113,16 +113,6 @@ CubeAddress NetworkPlan::cube(Value v) const {
                      s.feature->getSurfaceStride()};
 }
 
-SdpMemSurfaces NetworkPlan::memoryOperands(Operation *sdp) const {
-  SdpMemSurfaces mem;
-  if (auto op = dyn_cast_or_null<SdpOp>(sdp))
-    for (nv::SdpMemOperand m : ::dlaformat::enumValues<nv::SdpMemOperand>())
-      if (Value v = getSdpMemoryOperand(op, m))
-        mem[static_cast<size_t>(m)] = {
-            addressOf(v), static_cast<const nv::AuxBoundLayout *>(surface(v).aux.get())};
-  return mem;
-}
-
 FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   NetworkPlan plan;
   plan.func = func;

@@ -1,17 +1,14 @@
-//===- SdpProgram.cpp - dla.sdp as SDP and SDP_RDMA register writes -------===//
+//===- SdpProgram.cpp - An SDP's registers from its descriptors -----------===//
 //
-// Field by field as NVIDIA's firmware programs an SDP layer
-// (kmd/firmware/sdp.c processor_sdp_program), from the op's register
-// attributes (docs/IntegerAttributes.md section 4).
+// Field by field as NVIDIA's firmware programs an SDP (kmd/firmware/sdp.c
+// processor_sdp_program) from dla_sdp_op_desc: SDP_RDMA's source and
+// operand DMAs, the X1 (BS), X2 (BN) and Y (EW) stages, the output
+// converter. The project's extensions (NvdlaDescriptors.h) where the
+// firmware's descriptor holds less.
 //
 //===----------------------------------------------------------------------===//
 
 #include "UnitPrograms.h"
-
-#include "dla/Dialect/DLA/IR/DLA.h"
-#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
-#include "dla/Format/NvdlaHardware.h"
-#include "dla/Format/NvdlaLrn.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -46,29 +43,6 @@ const XStageRegs kBn{R::SDP_D_DP_BN_CFG, R::SDP_D_DP_BN_ALU_CFG, R::SDP_D_DP_BN_
                      SDP_D_DP_BN_MUL_CFG_BN_MUL_SHIFT_VALUE,
                      SDP_D_DP_BN_MUL_SRC_VALUE_BN_MUL_OPERAND};
 
-/// A register operand's value (0 for a memory operand, read from its surface).
-int64_t reg(const SdpOperand &o) { return o.reg.value_or(0); }
-int64_t src(const SdpOperand &o) { return o.mem ? kSrcMem : kSrcReg; }
-
-void programX(SdpXAttr x, const XStageRegs &r, LayerProgram &p) {
-  if (!x) {
-    p.write(r.cfg, {{r.bypass, 1}, {r.aluBypass, 1}, {r.mulBypass, 1}, {r.reluBypass, 1}});
-    return;
-  }
-  bool alu = x.getAlu().has_value(), mul = x.getMulOperand().isPresent();
-  p.write(r.cfg, {{r.bypass, 0},
-                  {r.aluBypass, !alu},
-                  {r.aluAlgo, alu ? static_cast<int64_t>(*x.getAlu()) : 0},
-                  {r.mulBypass, !mul},
-                  {r.mulPrelu, x.getPrelu()},
-                  {r.reluBypass, !x.getRelu()}});
-  p.write(r.aluCfg, {{r.aluSrcSel, src(x.getAluOperand())}, {r.aluShift, x.getAluShift()}});
-  p.write(r.aluSrc, {{r.aluOperand, reg(x.getAluOperand())}});
-  // The shift applies with MUL bypassed too (sdp.c: "MUL truncate will
-  // take effect no matter MUL is bypassed or not").
-  p.write(r.mulCfg, {{r.mulSrcSel, src(x.getMulOperand())}, {r.mulShift, x.getMulShift()}});
-  p.write(r.mulSrc, {{r.mulOperand, reg(x.getMulOperand())}});
-}
 
 /// The registers of one EW operand converter (ALU_CVT or MUL_CVT).
 struct EwCvtRegs {
@@ -87,49 +61,6 @@ const EwCvtRegs kEwMulCvt{R::SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE,
                           SDP_D_DP_EW_MUL_CVT_OFFSET_VALUE_EW_MUL_CVT_OFFSET,
                           SDP_D_DP_EW_MUL_CVT_SCALE_VALUE_EW_MUL_CVT_SCALE,
                           SDP_D_DP_EW_MUL_CVT_TRUNCATE_VALUE_EW_MUL_CVT_TRUNCATE};
-
-/// A stated converter's values (its CFG's CVT_BYPASS says whether it applies).
-void programEwCvt(CvtAttr cvt, const EwCvtRegs &r, LayerProgram &p) {
-  if (!cvt)
-    return;
-  p.write(r.offset, {{r.offsetField, cvt.getOffset()}});
-  p.write(r.scale, {{r.scaleField, cvt.getScale()}});
-  p.write(r.truncate, {{r.truncateField, cvt.getShift()}});
-}
-
-void programY(SdpYAttr y, LayerProgram &p) {
-  if (!y) {
-    p.write(R::SDP_D_DP_EW_CFG, {{SDP_D_DP_EW_CFG_EW_BYPASS, 1},
-                                 {SDP_D_DP_EW_CFG_EW_ALU_BYPASS, 1},
-                                 {SDP_D_DP_EW_CFG_EW_MUL_BYPASS, 1},
-                                 {SDP_D_DP_EW_CFG_EW_LUT_BYPASS, 1}});
-    return;
-  }
-  bool alu = y.getAlu().has_value(), mul = y.getMulOperand().isPresent();
-  p.write(R::SDP_D_DP_EW_CFG,
-          {{SDP_D_DP_EW_CFG_EW_BYPASS, 0},
-           {SDP_D_DP_EW_CFG_EW_ALU_BYPASS, !alu},
-           {SDP_D_DP_EW_CFG_EW_ALU_ALGO, alu ? static_cast<int64_t>(*y.getAlu()) : 0},
-           {SDP_D_DP_EW_CFG_EW_MUL_BYPASS, !mul},
-           {SDP_D_DP_EW_CFG_EW_MUL_PRELU, y.getPrelu()},
-           {SDP_D_DP_EW_CFG_EW_LUT_BYPASS, !y.getLut()}});
-  if (LutAttr lut = y.getLut())
-    programLut(getLutProgram(lut), kSdpLutRegs, p);
-  // A memory operand meets its converter (ALU_CVT / MUL_CVT) when stated;
-  // register operands never do.
-  CvtAttr aluCvt = y.getAluCvt(), mulCvt = y.getMulCvt();
-  p.write(R::SDP_D_DP_EW_ALU_CFG, {{SDP_D_DP_EW_ALU_CFG_EW_ALU_SRC, src(y.getAluOperand())},
-                                   {SDP_D_DP_EW_ALU_CFG_EW_ALU_CVT_BYPASS, !aluCvt}});
-  p.write(R::SDP_D_DP_EW_ALU_SRC_VALUE,
-          {{SDP_D_DP_EW_ALU_SRC_VALUE_EW_ALU_OPERAND, reg(y.getAluOperand())}});
-  programEwCvt(aluCvt, kEwAluCvt, p);
-  p.write(R::SDP_D_DP_EW_MUL_CFG, {{SDP_D_DP_EW_MUL_CFG_EW_MUL_SRC, src(y.getMulOperand())},
-                                   {SDP_D_DP_EW_MUL_CFG_EW_MUL_CVT_BYPASS, !mulCvt}});
-  p.write(R::SDP_D_DP_EW_MUL_SRC_VALUE,
-          {{SDP_D_DP_EW_MUL_SRC_VALUE_EW_MUL_OPERAND, reg(y.getMulOperand())}});
-  programEwCvt(mulCvt, kEwMulCvt, p);
-  p.write(R::SDP_D_DP_EW_TRUNCATE_VALUE, {{SDP_D_DP_EW_TRUNCATE_VALUE_EW_TRUNCATE, y.getTruncate()}});
-}
 
 /// The operand DMA of a stage: BRDMA for BS, NRDMA for BN, ERDMA for EW.
 struct OperandDmaRegs {
@@ -167,164 +98,167 @@ const OperandDmaRegs kErdma{R::SDP_RDMA_D_ERDMA_CFG,
                             SDP_RDMA_D_ERDMA_CFG_ERDMA_DATA_MODE,
                             SDP_RDMA_D_ERDMA_CFG_ERDMA_RAM_TYPE};
 
-/// The memory operand a stage (SdpXAttr, SdpYAttr) reads (the verifier
-/// allows one).
-template <typename Stage>
-std::optional<SdpMemOperand> memOf(Stage x) {
-  if (!x)
-    return std::nullopt;
-  return x.getAluOperand().mem ? x.getAluOperand().mem : x.getMulOperand().mem;
+
+bool uses(const DescSdpStage &s, uint8_t op) { return s.type == op || s.type == kDescSdpOpBoth; }
+int64_t src(bool memory) { return memory ? kSrcMem : kSrcReg; }
+
+void programX(const DescSdpStage &x, const XStageRegs &r, LayerProgram &p) {
+  if (!x.enable) {
+    p.write(r.cfg, {{r.bypass, 1}, {r.aluBypass, 1}, {r.mulBypass, 1}, {r.reluBypass, 1}});
+    return;
+  }
+  p.write(r.cfg, {{r.bypass, 0},
+                  {r.aluBypass, !uses(x, kDescSdpOpAdd)},
+                  {r.aluAlgo, x.alu_type},
+                  {r.mulBypass, !uses(x, kDescSdpOpMul)},
+                  {r.mulPrelu, x.act == kDescActPrelu},
+                  {r.reluBypass, !(x.act == kDescActRelu || x.ext.reluAfterPrelu)}});
+  p.write(r.aluCfg, {{r.aluSrcSel, src(x.ext.aluFromMemory)}, {r.aluShift, x.shift_value}});
+  p.write(r.aluSrc, {{r.aluOperand, x.alu_operand}});
+  // The shift applies with MUL bypassed too (sdp.c: "MUL truncate will
+  // take effect no matter MUL is bypassed or not").
+  p.write(r.mulCfg, {{r.mulSrcSel, src(x.ext.mulFromMemory)}, {r.mulShift, x.truncate}});
+  p.write(r.mulSrc, {{r.mulOperand, x.mul_operand}});
+}
+
+/// A stated converter's values (its CFG's CVT_BYPASS says whether it applies).
+void programEwCvt(const DescCvt &cvt, const EwCvtRegs &r, LayerProgram &p) {
+  if (!cvt.enable)
+    return;
+  p.write(r.offset, {{r.offsetField, cvt.offset}});
+  p.write(r.scale, {{r.scaleField, cvt.scale}});
+  p.write(r.truncate, {{r.truncateField, cvt.truncate}});
+}
+
+void programY(const NetworkDescs &descs, const SdpDesc &sdp, LayerProgram &p) {
+  const DescSdpStage &y = sdp.y_op;
+  if (!y.enable) {
+    p.write(R::SDP_D_DP_EW_CFG, {{SDP_D_DP_EW_CFG_EW_BYPASS, 1},
+                                 {SDP_D_DP_EW_CFG_EW_ALU_BYPASS, 1},
+                                 {SDP_D_DP_EW_CFG_EW_MUL_BYPASS, 1},
+                                 {SDP_D_DP_EW_CFG_EW_LUT_BYPASS, 1}});
+    return;
+  }
+  const bool lut = y.act == kDescActLut;
+  p.write(R::SDP_D_DP_EW_CFG,
+          {{SDP_D_DP_EW_CFG_EW_BYPASS, 0},
+           {SDP_D_DP_EW_CFG_EW_ALU_BYPASS, !uses(y, kDescSdpOpAdd)},
+           {SDP_D_DP_EW_CFG_EW_ALU_ALGO, y.alu_type},
+           {SDP_D_DP_EW_CFG_EW_MUL_BYPASS, !uses(y, kDescSdpOpMul)},
+           {SDP_D_DP_EW_CFG_EW_MUL_PRELU, y.act == kDescActPrelu || y.ext.preluBeforeLut},
+           {SDP_D_DP_EW_CFG_EW_LUT_BYPASS, !lut}});
+  if (lut)
+    programLut(descs.luts.at(static_cast<size_t>(sdp.lut_index)), kSdpLutRegs, p);
+  // A memory operand meets its converter (ALU_CVT / MUL_CVT) when stated;
+  // register operands never do.
+  p.write(R::SDP_D_DP_EW_ALU_CFG, {{SDP_D_DP_EW_ALU_CFG_EW_ALU_SRC, src(y.ext.aluFromMemory)},
+                                   {SDP_D_DP_EW_ALU_CFG_EW_ALU_CVT_BYPASS, !y.alu_cvt.enable}});
+  p.write(R::SDP_D_DP_EW_ALU_SRC_VALUE, {{SDP_D_DP_EW_ALU_SRC_VALUE_EW_ALU_OPERAND, y.alu_operand}});
+  programEwCvt(y.alu_cvt, kEwAluCvt, p);
+  p.write(R::SDP_D_DP_EW_MUL_CFG, {{SDP_D_DP_EW_MUL_CFG_EW_MUL_SRC, src(y.ext.mulFromMemory)},
+                                   {SDP_D_DP_EW_MUL_CFG_EW_MUL_CVT_BYPASS, !y.mul_cvt.enable}});
+  p.write(R::SDP_D_DP_EW_MUL_SRC_VALUE, {{SDP_D_DP_EW_MUL_SRC_VALUE_EW_MUL_OPERAND, y.mul_operand}});
+  programEwCvt(y.mul_cvt, kEwMulCvt, p);
+  p.write(R::SDP_D_DP_EW_TRUNCATE_VALUE, {{SDP_D_DP_EW_TRUNCATE_VALUE_EW_TRUNCATE, y.truncate}});
+}
+
+/// Whether the firmware reads the stage's operands from memory (sdp.c's
+/// x1_rdma_ena).
+bool readsMemory(const DescSdpStage &s) {
+  return s.enable && s.type != kDescSdpOpNone && s.mode != kDescSdpPerLayer;
 }
 
 /// Programs (or disables) one stage's DMA; whether it reads memory.
-template <typename Stage>
-bool programDma(Stage x, const OperandDmaRegs &r, const SdpMemSurfaces &mem, LayerProgram &p) {
-  std::optional<SdpMemOperand> m = memOf(x);
-  if (!m) {
+bool programDma(const NetworkPlan &plan, const DescSdpStage &x, const DescDataCube &data,
+                const OperandDmaRegs &r, LayerProgram &p) {
+  if (!readsMemory(x)) {
     p.write(r.cfg, {{r.disable, 1}});
     return false;
   }
-  const SdpMemSurface &s = mem[static_cast<size_t>(*m)];
-  const AuxBoundLayout &layout = *s.layout;
-  // A two-component surface (batch-norm, element-wise ALU + MUL) is read
-  // whole, its components going to ALU and MUL; one component goes where
-  // the stage names it.
-  int64_t use = getComponentsPerElement(layout.getConfig()) == 2 ? kDataUseBoth
-                : x.getAluOperand().mem                        ? kDataUseAlu
-                                                               : kDataUseMul;
-  const bool perElement = layout.getConfig().mode == AuxMode::PerElement;
+  // DATA_USE from the stage's type (sdp.c map_op_type); where one operand
+  // is a register, the other memory, the memory one.
+  const int64_t use = x.ext.mixedSources               ? (x.ext.aluFromMemory ? kDataUseAlu : kDataUseMul)
+                      : uses(x, kDescSdpOpBoth) || x.ext.dataUseBoth ? kDataUseBoth
+                      : x.type == kDescSdpOpAdd                      ? kDataUseAlu
+                                                                     : kDataUseMul;
+  const uint64_t address = addressOf(plan, data);
   p.write(r.cfg, {{r.disable, 0},
                   {r.use, use},
-                  {r.size, layout.getStorageComponentBytes() == 2 ? 1 : 0},
-                  {r.mode, perElement ? kDataModePerElement : kDataModePerKernel},
+                  {r.size, x.precision == kDescPrecisionInt8 ? 0 : 1},
+                  {r.mode, x.mode == kDescSdpPerPoint ? kDataModePerElement : kDataModePerKernel},
                   {r.ramType, kRamTypeMc}});
-  p.write(r.addrLow, static_cast<uint32_t>(s.address));
-  p.write(r.addrHigh, static_cast<uint32_t>(s.address >> 32));
-  // Per channel: one 1x1xC run read in groups of the int8 SDP's elements
-  // per atom (the C model checks SURFACE_STRIDE = elements per group x
-  // bytes per element on a 1x1 cube); an int16 layout's shorter atoms only
-  // pad its end differently.
-  const int64_t group = getHardwareConfig(layout.getConfig().hardware).caps.memoryAtomBytes *
-                        getComponentsPerElement(layout.getConfig()) *
-                        layout.getStorageComponentBytes();
-  p.write(r.lineStride, perElement ? layout.getCube()->getLineStride() : group);
-  p.write(r.surfaceStride, perElement ? layout.getCube()->getSurfaceStride() : group);
+  p.write(r.addrLow, static_cast<uint32_t>(address));
+  p.write(r.addrHigh, static_cast<uint32_t>(address >> 32));
+  p.write(r.lineStride, data.line_stride);
+  p.write(r.surfaceStride, data.surf_stride);
   return true;
-}
-} // namespace
-
-void mlir::dla::regplan::programSdpCore(Operation *o, bool onTheFly, const CubeAddress &in,
-                                      const CubeAddress &out, LayerProgram &p) {
-  auto op = dyn_cast_or_null<SdpOp>(o);
-  p.write(R::SDP_S_POINTER, 0);
-  p.write(R::SDP_D_DATA_CUBE_WIDTH, in.width - 1);
-  p.write(R::SDP_D_DATA_CUBE_HEIGHT, in.height - 1);
-  p.write(R::SDP_D_DATA_CUBE_CHANNEL, in.channels - 1);
-  p.write(R::SDP_D_DST_BASE_ADDR_LOW, static_cast<uint32_t>(out.address));
-  p.write(R::SDP_D_DST_BASE_ADDR_HIGH, static_cast<uint32_t>(out.address >> 32));
-  p.write(R::SDP_D_DST_LINE_STRIDE, out.lineStride);
-  p.write(R::SDP_D_DST_SURFACE_STRIDE, out.surfaceStride);
-  programX(op ? op.getBsAttr() : SdpXAttr(), kBs, p);
-  programX(op ? op.getBnAttr() : SdpXAttr(), kBn, p);
-  programY(op ? op.getEwAttr() : SdpYAttr(), p);
-  p.write(R::SDP_D_FEATURE_MODE_CFG,
-          {{SDP_D_FEATURE_MODE_CFG_FLYING_MODE, onTheFly}, {SDP_D_FEATURE_MODE_CFG_OUTPUT_DST, 0}});
-  p.write(R::SDP_D_DST_DMA_CFG, {{SDP_D_DST_DMA_CFG_DST_RAM_TYPE, kRamTypeMc}});
-  p.write(R::SDP_D_DATA_FORMAT, {{SDP_D_DATA_FORMAT_PROC_PRECISION, kPrecisionInt8},
-                                 {SDP_D_DATA_FORMAT_OUT_PRECISION, kPrecisionInt8}});
-  CvtAttr cvt = op ? op.getOutCvtAttr() : CvtAttr();
-  p.write(R::SDP_D_CVT_OFFSET, {{SDP_D_CVT_OFFSET_CVT_OFFSET, cvt ? cvt.getOffset() : 0}});
-  p.write(R::SDP_D_CVT_SCALE, {{SDP_D_CVT_SCALE_CVT_SCALE, cvt ? cvt.getScale() : 1}});
-  p.write(R::SDP_D_CVT_SHIFT, {{SDP_D_CVT_SHIFT_CVT_SHIFT, cvt ? cvt.getShift() : 0}});
-}
-
-bool mlir::dla::regplan::programSdpOperandDmas(Operation *o, const SdpMemSurfaces &mem,
-                                             LayerProgram &p) {
-  auto op = cast<SdpOp>(o);
-  bool bs = programDma(op.getBsAttr(), kBrdma, mem, p);
-  bool bn = programDma(op.getBnAttr(), kNrdma, mem, p);
-  bool ew = programDma(op.getEwAttr(), kErdma, mem, p);
-  return bs || bn || ew;
 }
 
 /// SDP_RDMA's group: its mode, the operand DMAs, the cube it walks.
-static void programSdpRdma(SdpOp op, bool onTheFly, const CubeAddress &cube,
-                           const SdpMemSurfaces &mem, LayerProgram &p) {
+void programRdmaGroup(const NetworkPlan &plan, const SdpDesc &sdp, LayerProgram &p) {
+  const bool onTheFly = sdp.src_data.type == DescMemType::Hw;
   p.write(R::SDP_RDMA_S_POINTER, 0);
-  p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG, {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, onTheFly},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, kPrecisionInt8},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION, kPrecisionInt8},
-                                           {SDP_RDMA_D_FEATURE_MODE_CFG_OUT_PRECISION, kPrecisionInt8}});
-  programSdpOperandDmas(op, mem, p);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_WIDTH, cube.width - 1);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_HEIGHT, cube.height - 1);
-  p.write(R::SDP_RDMA_D_DATA_CUBE_CHANNEL, cube.channels - 1);
+  p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG,
+          {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, onTheFly},
+           {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, sdp.src_precision},
+           {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION, sdp.dst_precision},
+           {SDP_RDMA_D_FEATURE_MODE_CFG_OUT_PRECISION, sdp.dst_precision}});
+  programDma(plan, sdp.x1_op, sdp.x1_data, kBrdma, p);
+  programDma(plan, sdp.x2_op, sdp.x2_data, kNrdma, p);
+  programDma(plan, sdp.y_op, sdp.y_data, kErdma, p);
+  p.write(R::SDP_RDMA_D_DATA_CUBE_WIDTH, sdp.src_data.width - 1);
+  p.write(R::SDP_RDMA_D_DATA_CUBE_HEIGHT, sdp.src_data.height - 1);
+  p.write(R::SDP_RDMA_D_DATA_CUBE_CHANNEL, sdp.src_data.channel - 1);
+}
+} // namespace
+
+void mlir::dla::regplan::programSdpCore(const NetworkPlan &plan, const NetworkDescs &descs, const SdpDesc &sdp,
+                    LayerProgram &p) {
+  const DescDataCube &in = sdp.src_data, &out = sdp.dst_data;
+  const uint64_t output = addressOf(plan, out);
+  p.write(R::SDP_S_POINTER, 0);
+  p.write(R::SDP_D_DATA_CUBE_WIDTH, in.width - 1);
+  p.write(R::SDP_D_DATA_CUBE_HEIGHT, in.height - 1);
+  p.write(R::SDP_D_DATA_CUBE_CHANNEL, in.channel - 1);
+  p.write(R::SDP_D_DST_BASE_ADDR_LOW, static_cast<uint32_t>(output));
+  p.write(R::SDP_D_DST_BASE_ADDR_HIGH, static_cast<uint32_t>(output >> 32));
+  p.write(R::SDP_D_DST_LINE_STRIDE, out.line_stride);
+  p.write(R::SDP_D_DST_SURFACE_STRIDE, out.surf_stride);
+  programX(sdp.x1_op, kBs, p);
+  programX(sdp.x2_op, kBn, p);
+  programY(descs, sdp, p);
+  p.write(R::SDP_D_FEATURE_MODE_CFG,
+          {{SDP_D_FEATURE_MODE_CFG_FLYING_MODE, in.type == DescMemType::Hw},
+           {SDP_D_FEATURE_MODE_CFG_OUTPUT_DST, 0}});
+  p.write(R::SDP_D_DST_DMA_CFG, {{SDP_D_DST_DMA_CFG_DST_RAM_TYPE, kRamTypeMc}});
+  p.write(R::SDP_D_DATA_FORMAT, {{SDP_D_DATA_FORMAT_PROC_PRECISION, sdp.dst_precision},
+                                 {SDP_D_DATA_FORMAT_OUT_PRECISION, sdp.dst_precision}});
+  p.write(R::SDP_D_CVT_OFFSET, {{SDP_D_CVT_OFFSET_CVT_OFFSET, sdp.out_cvt.offset}});
+  p.write(R::SDP_D_CVT_SCALE, {{SDP_D_CVT_SCALE_CVT_SCALE, sdp.out_cvt.scale}});
+  p.write(R::SDP_D_CVT_SHIFT, {{SDP_D_CVT_SHIFT_CVT_SHIFT, sdp.out_cvt.truncate}});
 }
 
-bool mlir::dla::regplan::programSdpRdmaOnTheFly(Operation *o, const CubeAddress &out,
-                                              const SdpMemSurfaces &mem, LayerProgram &p) {
-  auto op = cast<SdpOp>(o);
-  if (!memOf(op.getBsAttr()) && !memOf(op.getBnAttr()) && !memOf(op.getEwAttr()))
+bool mlir::dla::regplan::programSdpRdma(const NetworkPlan &plan, const SdpDesc &sdp, LayerProgram &p) {
+  if (!readsMemory(sdp.x1_op) && !readsMemory(sdp.x2_op) && !readsMemory(sdp.y_op))
     return false;
-  // The data comes from CACC; SDP_RDMA reads only the operands, over the
-  // output cube.
-  programSdpRdma(op, /*onTheFly=*/true, out, mem, p);
+  programRdmaGroup(plan, sdp, p);
   return true;
 }
 
-LogicalResult mlir::dla::regplan::checkSdpProgrammable(Operation *o, const SdpMemSurfaces &mem) {
-  auto op = cast<SdpOp>(o);
-  if (!op.getBsAttr() && !op.getBnAttr() && !op.getEwAttr())
-    return op.emitOpError("has no register stages (bs, bn, ew): only the stage form is "
-                          "programmed");
-  SdpYAttr y = op.getEwAttr();
-  // In EQL mode the SDP writes no data: it sets D_STATUS when a value
-  // differs (NV_NVDLA_sdp.cpp SdpDataOperationThread, which also asserts
-  // the identity output converter), so no result surface holds the 0 / 1
-  // values the op computes.
-  if (y && y.getAlu() == SdpAluAlgo::Eql)
-    return op.emitOpError("compares in ew (alu = eql): NVDLA's SDP then writes no output, it "
-                          "only reports in D_STATUS whether any value differed");
-  for (std::optional<SdpMemOperand> m :
-       {memOf(op.getBsAttr()), memOf(op.getBnAttr()), memOf(op.getEwAttr())}) {
-    if (!m)
-      continue;
-    const AuxBoundLayout *layout = mem[static_cast<size_t>(*m)].layout;
-    if (!layout)
-      return op.emitOpError() << "reads " << std::string(::dlaformat::enumName(*m))
-                              << " whose surface is no NVDLA operand data";
-    // The DMA reads per-element data in the int8 SDP's atoms (8 channels
-    // on nv_small): an int16 layout groups fewer channels per atom.
-    const AuxConfig &c = layout->getConfig();
-    if (c.mode == AuxMode::PerElement && c.precision != Precision::Int8)
-      return op.emitOpError() << "reads " << std::string(::dlaformat::enumName(*m))
-                              << " per element in int16 atoms; an int8 SDP reads int8 atoms "
-                                 "(two-byte components: data_size = two_byte)";
-  }
-  return success();
-}
-
-LogicalResult mlir::dla::regplan::programSdp(Operation *o, const CubeAddress &in,
-                                           const CubeAddress &out, const SdpMemSurfaces &mem,
-                                           LayerProgram &p) {
-  auto op = cast<SdpOp>(o);
-  // The verifier makes an on-the-fly SDP read a convolution, whose layer
-  // it joins.
-  assert(op.getMode() == SdpMode::Offline && "an on-the-fly SDP is part of its convolution");
-  if (failed(checkSdpProgrammable(op, mem)))
-    return failure();
-
+void mlir::dla::regplan::programSdpLayer(const NetworkPlan &plan, const NetworkDescs &descs,
+                                       const SdpDesc &sdp, LayerProgram &p) {
+  const DescDataCube &in = sdp.src_data;
+  const uint64_t input = addressOf(plan, in);
   p.interrupts = {"SDP"};
   // SDP_RDMA: the source cube and the stages' operands from DBB.
-  programSdpRdma(op, /*onTheFly=*/false, in, mem, p);
-  p.write(R::SDP_RDMA_D_SRC_BASE_ADDR_LOW, static_cast<uint32_t>(in.address));
-  p.write(R::SDP_RDMA_D_SRC_BASE_ADDR_HIGH, static_cast<uint32_t>(in.address >> 32));
-  p.write(R::SDP_RDMA_D_SRC_LINE_STRIDE, in.lineStride);
-  p.write(R::SDP_RDMA_D_SRC_SURFACE_STRIDE, in.surfaceStride);
+  programRdmaGroup(plan, sdp, p);
+  p.write(R::SDP_RDMA_D_SRC_BASE_ADDR_LOW, static_cast<uint32_t>(input));
+  p.write(R::SDP_RDMA_D_SRC_BASE_ADDR_HIGH, static_cast<uint32_t>(input >> 32));
+  p.write(R::SDP_RDMA_D_SRC_LINE_STRIDE, in.line_stride);
+  p.write(R::SDP_RDMA_D_SRC_SURFACE_STRIDE, in.surf_stride);
   p.write(R::SDP_RDMA_D_SRC_DMA_CFG, {{SDP_RDMA_D_SRC_DMA_CFG_SRC_RAM_TYPE, kRamTypeMc}});
-  programSdpCore(op, /*onTheFly=*/false, in, out, p);
+  programSdpCore(plan, descs, sdp, p);
   // As NVIDIA's SDP traces: the core first, then its read DMA.
   p.write(R::SDP_D_OP_ENABLE, 1);
   p.write(R::SDP_RDMA_D_OP_ENABLE, 1);
-  return success();
 }

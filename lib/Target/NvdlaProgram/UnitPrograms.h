@@ -1,8 +1,11 @@
-//===- UnitPrograms.h - Each unit's register writes -------------*- C++ -*-===//
+//===- UnitPrograms.h - Each unit's descriptors and register writes -------===//
 //
-// One function per NVDLA unit writes a hardware layer's registers as the
-// firmware programs them; programNetwork (ProgramNetwork.cpp) picks the
-// function by the layer's kind.
+// Per unit, two halves: describe* makes the layer's decisions from its ops
+// (the descriptors of NvdlaDescriptors.h, shared by every writer), and
+// program* writes the registers from the descriptors alone, as NVIDIA's
+// firmware does (kmd/firmware <unit>.c processor_<unit>_program), at the
+// plan's addresses. describeNetwork and programNetwork pick them by the
+// layer's kind (DescribeNetwork.cpp, ProgramNetwork.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLA_LIB_TARGET_NVDLAPROGRAM_UNITPROGRAMS_H
@@ -15,6 +18,35 @@
 #include <optional>
 
 namespace mlir::dla::regplan {
+
+//===- Descriptors from ops ------------------------------------------------===//
+
+/// `v`'s cube as its surface holds it (an image: its pixels, the format's
+/// channels, plane 0's lines, no surface stride).
+DescDataCube describeCube(const NetworkPlan &plan, Value v, DescMemType type = DescMemType::Mc);
+
+/// dla.conv direct on int8 feature data, or image on int8 pixels, with
+/// the values NVIDIA's compiler gives (umd ConvolutionOp.cpp) and the
+/// buffer plan of the format library (NvdlaConvBuffer.h).
+LogicalResult describeConv(const NetworkPlan &plan, const HardwareLayer &layer, ConvDesc &desc);
+
+/// dla.sdp (null: every stage bypassed, the identity converter), offline
+/// from `in` or on the fly from a convolution, writing `out`; a Y-stage
+/// lookup table is appended to `luts`.
+LogicalResult describeSdp(const NetworkPlan &plan, Operation *sdp, bool onTheFly, Value in,
+                          Value out, SdpDesc &desc, std::vector<DescLut> &luts);
+
+/// dla.pool offline, split by output width when PDP's line buffer needs it.
+LogicalResult describePdp(const NetworkPlan &plan, Operation *pool, PdpDesc &desc);
+
+/// dla.lrn: its tables (appended to `luts`), window and converters.
+LogicalResult describeCdp(const NetworkPlan &plan, Operation *lrn, CdpDesc &desc,
+                          std::vector<DescLut> &luts);
+
+/// A #dla.lut / LRN table as the firmware's dla_lut_param.
+DescLut describeLut(const ::dlaformat::nvdla::LutProgram &lut);
+
+//===- Registers from descriptors ------------------------------------------===//
 
 /// One unit's lookup-table registers (the SDP's Y stage, the CDP).
 struct LutRegs {
@@ -40,51 +72,31 @@ extern const LutRegs kSdpLutRegs, kCdpLutRegs;
 
 /// `lut` loaded as the firmware loads a table (common.c update_lut), into
 /// the unit whose registers `regs` are (LutProgram.cpp).
-void programLut(const ::dlaformat::nvdla::LutProgram &lut, const LutRegs &regs,
-                LayerProgram &program);
+void programLut(const DescLut &lut, const LutRegs &regs, LayerProgram &program);
 
-/// dla.sdp in offline mode (kmd firmware sdp.c's processor_sdp_program):
-/// the source cube and the stages' memory operands from memory, the
-/// stages, the output converter, the destination cube.
-LogicalResult programSdp(Operation *sdp, const CubeAddress &in, const CubeAddress &out,
-                         const SdpMemSurfaces &mem, LayerProgram &program);
+/// A convolution layer: CDMA, CSC, CMAC_A/B, CACC (conv.c), the SDP it
+/// feeds on the fly (sdp.c), enabled consumer first.
+void programConvLayer(const NetworkPlan &plan, const NetworkDescs &descs, const ConvDesc &conv,
+                      const SdpDesc &sdp, LayerProgram &program);
 
-/// The SDP core's registers but its OP_ENABLE: the stages of `sdp` (null:
-/// every stage bypassed, identity converter), on a cube of `in`'s size
-/// read from SDP_RDMA or, on the fly, from CACC.
-void programSdpCore(Operation *sdp, bool onTheFly, const CubeAddress &in, const CubeAddress &out,
+/// The SDP core's registers but its OP_ENABLE (on the fly or offline).
+void programSdpCore(const NetworkPlan &plan, const NetworkDescs &descs, const SdpDesc &sdp,
                     LayerProgram &program);
-/// SDP_RDMA's operand DMAs (BRDMA for BS, NRDMA for BN) for the memory
-/// operands `sdp` reads; whether any reads memory.
-bool programSdpOperandDmas(Operation *sdp, const SdpMemSurfaces &mem, LayerProgram &program);
-/// For an on-the-fly `sdp` with memory operands: SDP_RDMA in flying mode
-/// over the output cube `out`, its operand DMAs; whether it is needed.
-bool programSdpRdmaOnTheFly(Operation *sdp, const CubeAddress &out, const SdpMemSurfaces &mem,
-                            LayerProgram &program);
-/// Fails with a diagnostic on what the SDP program does not cover yet.
-LogicalResult checkSdpProgrammable(Operation *sdp, const SdpMemSurfaces &mem);
+/// On the fly: SDP_RDMA over the output cube for the stages' memory
+/// operands when any stage reads memory (sdp.c's is_rdma_needed); whether
+/// it did.
+bool programSdpRdma(const NetworkPlan &plan, const SdpDesc &sdp, LayerProgram &program);
 
-/// dla.conv direct on int8 feature data, or image on int8 pixels (`image`,
-/// else null), with its on-the-fly dla.sdp (or none: the SDP bypassed), as
-/// kmd firmware conv.c's processor_conv_program with the values NVIDIA's
-/// compiler gives it (ConvolutionOp.cpp): CDMA, CSC, CMAC_A/B, CACC and the
-/// SDP core; the buffer plan from the format library (NvdlaConvBuffer.h).
-/// `in` is the input cube's extent (an image: its pixels, the format's
-/// channels).
-LogicalResult programConv(Operation *conv, Operation *sdp, const CubeAddress &in,
-                          const ImageAddress *image, uint64_t weightAddress,
-                          int64_t weightBytes, const CubeAddress &out,
-                          const SdpMemSurfaces &mem, LayerProgram &program);
+/// An offline SDP layer: SDP_RDMA's source and operands, the SDP core.
+void programSdpLayer(const NetworkPlan &plan, const NetworkDescs &descs, const SdpDesc &sdp,
+                     LayerProgram &program);
 
-/// dla.pool offline in one split (kmd firmware pdp.c's
-/// processor_pdp_program): window, reciprocals, padding values.
-LogicalResult programPdp(Operation *pool, const CubeAddress &in, const CubeAddress &out,
-                         LayerProgram &program);
+/// A PDP layer offline (pdp.c).
+void programPdpLayer(const NetworkPlan &plan, const PdpDesc &pdp, LayerProgram &program);
 
-/// dla.lrn (kmd firmware cdp.c's processor_cdp_program, common.c's
-/// update_lut): the lookup tables, the window, the converters.
-LogicalResult programCdp(Operation *lrn, const CubeAddress &in, const CubeAddress &out,
-                         LayerProgram &program);
+/// A CDP layer (cdp.c): its tables, cube, window and converters.
+void programCdpLayer(const NetworkPlan &plan, const NetworkDescs &descs, const CdpDesc &cdp,
+                     LayerProgram &program);
 
 } // namespace mlir::dla::regplan
 

@@ -1,0 +1,179 @@
+//===- DescribeConv.cpp - dla.conv as the firmware's conv descriptors -----===//
+//
+// A direct convolution on int8 feature data, or an image convolution on
+// int8 pixels, with the values NVIDIA's compiler computes (umd
+// ConvolutionOp.cpp: whole input in CSC, release = input height, fetch
+// grain 1, no reuse) and the buffer's entries per slice and banks from
+// planConvBuffer.
+//
+// Image input (ConvolutionOp.cpp's IMG case, ConvCoreNode.cpp's
+// pre- / post-extension): CDMA reads the pixel planes pitch linear (no
+// surface stride), converts each component (the converter always on: an
+// absent input_cvt is the identity, which saturates unsigned pixels);
+// CSC sees the pre-extended kernel (width 1, R rows of S * P channels, P
+// the format's channels) and the weights' post-extension.
+//
+//===----------------------------------------------------------------------===//
+
+#include "UnitPrograms.h"
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/NvdlaConvBuffer.h"
+#include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaWeight.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::regplan;
+using namespace dlaformat::nvdla;
+
+DescDataCube mlir::dla::regplan::describeCube(const NetworkPlan &plan, Value v, DescMemType type) {
+  CubeAddress c = plan.cube(v);
+  DescDataCube cube;
+  cube.type = type;
+  cube.surface = static_cast<int32_t>(plan.surfaceOf.at(v));
+  cube.size = static_cast<uint64_t>(plan.placed(v).bytes);
+  cube.width = static_cast<uint32_t>(c.width);
+  cube.height = static_cast<uint32_t>(c.height);
+  cube.channel = static_cast<uint32_t>(c.channels);
+  cube.line_stride = static_cast<uint32_t>(c.lineStride);
+  cube.surf_stride = static_cast<uint32_t>(c.surfaceStride);
+  return cube;
+}
+
+static DescCvt cvtOf(CvtAttr cvt) {
+  DescCvt d;
+  d.enable = 1;
+  d.scale = cvt ? cvt.getScale() : 1;
+  d.truncate = cvt ? cvt.getShift() : 0;
+  d.offset = cvt ? cvt.getOffset() : 0;
+  return d;
+}
+
+LogicalResult mlir::dla::regplan::describeConv(const NetworkPlan &plan, const HardwareLayer &layer,
+                                             ConvDesc &d) {
+  auto op = cast<ConvOp>(layer.op);
+  const Surface &input = plan.surface(op.getInput());
+  const auto *pixelLayout = static_cast<const PixelBoundLayout *>(input.pixel.get());
+  const bool image = pixelLayout != nullptr;
+  auto wType = cast<RankedTensorType>(op.getWeight().getType());
+  ArrayRef<int64_t> w = wType.getShape(); // K C R S
+  ArrayRef<int64_t> pad = op.getPadding(), stride = op.getStrides(), dil = op.getDilations();
+  const int64_t c = w[1], r = w[2], s = w[3];
+
+  std::optional<ConvBufferQuery> q = getConvBufferQuery(op, op.getMode());
+  assert(q && "the translation checked: int8 encoded operands, static shapes");
+  Attribute inEncoding = op.getInput().getType().getEncoding();
+  const HardwareConfig &config = getHardwareConfig(
+      image ? cast<PixelAttr>(inEncoding).getConfig() : cast<FeatureAttr>(inEncoding).getConfig());
+  const int64_t atom = config.caps.memoryAtomBytes;
+
+  d.src_data = describeCube(plan, op.getInput());
+  d.weight_data.type = DescMemType::Mc;
+  d.weight_data.surface = static_cast<int32_t>(plan.surfaceOf.at(op.getWeight()));
+  d.weight_data.size = static_cast<uint64_t>(plan.placed(op.getWeight()).bytes);
+  // The convolution's result goes to the SDP on the fly; its cube is the
+  // accumulator's output (CACC's registers), in the layer's result shape.
+  d.dst_data = describeCube(plan, layer.result(), DescMemType::Hw);
+
+  // What CSC reads of the kernel and the input (pre-extended for images).
+  int64_t kernelW = s, kernelC = c, inC = c, postExtension = 1, bytesPerKernel = c * r * s;
+  if (image) {
+    const PixelFormatInfo &pixel = pixelLayout->getInfo();
+    // 16-bit and fp16 pixels the verifier refuses on int8-only
+    // configurations (their input precision).
+    if (dil[0] != 1 || dil[1] != 1)
+      return op.emitOpError() << "dilates an image convolution by [" << dil[0] << ", " << dil[1]
+                              << "]: NVDLA's image input reads the kernel's rows whole "
+                                 "(NVIDIA's compiler: no dilation with image convolution)";
+    auto weight = cast<WeightAttr>(wType.getEncoding());
+    assert(weight.getChannels() == pixel.numChannels &&
+           "the verifier checked: image weights for the image's channels");
+    dlaformat::Expected<NvdlaWeightLayout> wl = NvdlaWeightLayout::create(weight.getParams(w));
+    assert(wl && "weights the verifier accepted bind");
+    // Semi-planar: the UV plane's DMA starts at the memory atom holding
+    // pixel x and takes it within the next atom (cmod/cdma
+    // ImageConvDataResponseSequencerCommon's planar1_pixel_idx).
+    const int64_t xOffset = pixelLayout->getConfig().xOffset;
+    if (pixel.numPlanes == 2 && xOffset * pixel.bytesPerPixel[1] >= 2 * atom)
+      return op.emitOpError() << "reads " << pixel.name << " from x offset " << xOffset
+                              << ": its UV plane's first pixel lies "
+                              << xOffset * pixel.bytesPerPixel[1] << " bytes into the line, "
+                              << "NVDLA's image DMA takes it within two " << atom
+                              << "-byte atoms of the plane's address";
+    kernelW = 1;
+    kernelC = s * pixel.numChannels;
+    inC = pixel.numChannels;
+    postExtension = wl->getPostExtensionFactor();
+    bytesPerKernel = wl->getSurfaces().front().bytesPerKernel;
+    d.data_format = static_cast<uint8_t>(pixel.format);
+    // The element type's signedness: signed pixels override the format's.
+    d.pixel_override = !cast<IntegerType>(op.getInput().getType().getElementType()).isUnsigned();
+    d.src_data.surf_stride = 0; // IMGDesc::surfaceStride
+    if (pixel.numPlanes == 2) {
+      const int64_t xBytes = xOffset * pixel.bytesPerPixel[1];
+      d.offset_u = pixelLayout->getPlaneOffset(1) + xBytes / atom * atom;
+      d.in_line_uv_stride = static_cast<uint32_t>(pixelLayout->getLineStride(1));
+    }
+    d.ext.pixel_x_offset = static_cast<uint16_t>(xOffset);
+  } else if (op.getMode() != ConvMode::Direct) {
+    return op.emitOpError() << "is a " << dlaformat::enumName(op.getMode())
+                            << " convolution: only direct and image convolutions are "
+                               "programmed yet";
+  }
+
+  dlaformat::Expected<ConvBufferPlan> buffer = planConvBuffer(config, *q);
+  if (!buffer)
+    return op.emitOpError() << "does not fit NVDLA " << config.name << ": " << buffer.message();
+  if (buffer->mode == ConvBufferMode::PartialHeight)
+    return op.emitOpError() << "needs " << buffer->numParts
+                            << " layers by input rows (its input does not fit the "
+                               "convolution buffer beside its weights): not programmed yet";
+
+  d.conv_mode = kDescConvDirect;
+  d.in_precision = d.out_precision = kDescPrecisionInt8;
+  d.entry_per_slice = static_cast<uint16_t>(buffer->entriesPerLine);
+  d.fetch_grain = 1;
+  d.batch = 1;
+  d.data_bank = static_cast<uint8_t>(buffer->dataBanks);
+  d.weight_bank = static_cast<uint8_t>(buffer->allottedWeightBanks);
+  d.post_extension = static_cast<uint8_t>(postExtension / 2);
+  d.release = static_cast<uint16_t>(d.src_data.height);
+  d.input_width_csc = static_cast<uint16_t>(d.src_data.width);
+  d.input_height_csc = static_cast<uint16_t>(d.src_data.height);
+  d.input_channel_csc = static_cast<uint16_t>(inC);
+  d.kernel_width_csc = static_cast<uint16_t>(kernelW);
+  d.kernel_height_csc = static_cast<uint16_t>(r);
+  d.kernel_channel_csc = static_cast<uint16_t>(kernelC);
+  d.input_width_cmac = static_cast<uint16_t>(d.dst_data.width);
+  d.input_height_cmac = static_cast<uint16_t>(d.dst_data.height);
+  d.bytes_per_kernel = static_cast<uint32_t>(bytesPerKernel);
+  assert(d.dst_data.channel == static_cast<uint32_t>(w[0]) && "one output channel per kernel");
+  if (std::optional<ArrayRef<int64_t>> mean = op.getMean()) {
+    d.mean_format = 1;
+    d.mean_ry = static_cast<int16_t>((*mean)[0]);
+    d.mean_gu = static_cast<int16_t>((*mean)[1]);
+    d.mean_bv = static_cast<int16_t>((*mean)[2]);
+    d.mean_ax = static_cast<int16_t>((*mean)[3]);
+  }
+  d.conv_stride_x = static_cast<uint8_t>(stride[1]);
+  d.conv_stride_y = static_cast<uint8_t>(stride[0]);
+  d.pad_y_top = static_cast<uint8_t>(pad[0]);
+  d.pad_y_bottom = static_cast<uint8_t>(pad[1]);
+  d.pad_x_left = static_cast<uint8_t>(pad[2]);
+  d.pad_x_right = static_cast<uint8_t>(pad[3]);
+  d.dilation_x = static_cast<uint8_t>(dil[1]);
+  d.dilation_y = static_cast<uint8_t>(dil[0]);
+  d.pad_val = static_cast<int16_t>(op.getPadValue().value_or(0));
+  // An image's absent converter is the identity, on: pixels convert to the
+  // pipeline's int8 (unsigned ones saturate), where CVT_EN = 0 would pass
+  // their bits unchanged (cmod/cdma process_one_element_8). Signed int8
+  // feature data into the int8 pipeline needs none.
+  CvtAttr cvt = op.getInputCvtAttr();
+  if (cvt || image)
+    d.in_cvt = cvtOf(cvt);
+  // The firmware takes CACC's clip from out_cvt.truncate (scale 1, offset 0).
+  d.out_cvt = DescCvt{1, static_cast<uint8_t>(op.getClipTruncate().value_or(0)), 0, 0};
+  return success();
+}

@@ -1,0 +1,112 @@
+//===- DescribeNetwork.cpp - Each hardware layer as descriptors -----------===//
+//
+// The unit a layer runs on (LayerOpInterface::getLayerKind) picks how it is
+// described; a new kind of layer fails to compile here until it has a
+// description. A convolution always feeds an SDP (CACC writes no memory):
+// its own, or one with every stage bypassed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "UnitPrograms.h"
+
+#include "dla/Format/NvdlaHardware.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::regplan;
+namespace nv = dlaformat::nvdla;
+
+/// `op` as the op its unit's description reads, else a located error: a
+/// layer op on a unit whose program does not cover it yet.
+template <typename OpTy>
+static FailureOr<OpTy> programmedAs(Operation *op) {
+  if (auto typed = dyn_cast_or_null<OpTy>(op))
+    return typed;
+  return op->emitOpError() << "runs on the " << cast<LayerOpInterface>(op).getHardwareUnit()
+                           << ", whose register program covers " << OpTy::getOperationName()
+                           << " only yet";
+}
+
+static DescOp descOp(DescOpType type) {
+  DescOp op;
+  op.type = type;
+  return op;
+}
+
+static LogicalResult describeLayer(const NetworkPlan &plan, const HardwareLayer &layer,
+                                   NetworkDescs &descs, LayerDescs &out) {
+  Operation *op = layer.op;
+  switch (cast<LayerOpInterface>(op).getLayerKind()) {
+  case nv::LayerKind::Convolution: {
+    if (failed(programmedAs<ConvOp>(op)) ||
+        (layer.fused && failed(programmedAs<SdpOp>(layer.fused))))
+      return failure();
+    DescOp conv = descOp(DescOpType::Conv), sdp = descOp(DescOpType::Sdp);
+    if (failed(describeConv(plan, layer, conv.conv)) ||
+        failed(describeSdp(plan, layer.fused, /*onTheFly=*/true, op->getResult(0),
+                           layer.result(), sdp.sdp, descs.luts)))
+      return failure();
+    out.ops = {conv, sdp};
+    return success();
+  }
+  case nv::LayerKind::SdpOffline: {
+    if (failed(programmedAs<SdpOp>(op)))
+      return failure();
+    DescOp sdp = descOp(DescOpType::Sdp);
+    if (failed(describeSdp(plan, op, /*onTheFly=*/false, op->getOperand(0), layer.result(),
+                           sdp.sdp, descs.luts)))
+      return failure();
+    out.ops = {sdp};
+    return success();
+  }
+  case nv::LayerKind::SdpOnTheFly:
+    llvm_unreachable("planNetwork starts a hardware layer at its convolution");
+  case nv::LayerKind::Pooling: {
+    if (failed(programmedAs<PoolOp>(op)))
+      return failure();
+    DescOp pdp = descOp(DescOpType::Pdp);
+    if (failed(describePdp(plan, op, pdp.pdp)))
+      return failure();
+    out.ops = {pdp};
+    return success();
+  }
+  case nv::LayerKind::Lrn: {
+    if (failed(programmedAs<LrnOp>(op)))
+      return failure();
+    DescOp cdp = descOp(DescOpType::Cdp);
+    if (failed(describeCdp(plan, op, cdp.cdp, descs.luts)))
+      return failure();
+    out.ops = {cdp};
+    return success();
+  }
+  }
+  llvm_unreachable("every layer kind is described above");
+}
+
+/// The configuration of the plan's feature data (planNetwork admits one
+/// NVDLA configuration's surfaces).
+static const nv::HardwareConfig *configOf(const NetworkPlan &plan) {
+  for (const Surface &s : plan.surfaces)
+    if (s.feature)
+      return &nv::getHardwareConfig(s.feature->getConfig().hardware);
+  return nullptr;
+}
+
+FailureOr<NetworkDescs> regplan::describeNetwork(const NetworkPlan &plan) {
+  NetworkDescs descs;
+  const nv::HardwareConfig *config = configOf(plan);
+  assert(config && "planNetwork returns feature data");
+  descs.atom_size = static_cast<uint32_t>(config->caps.memoryAtomBytes);
+  descs.layers.resize(plan.layers.size());
+  for (auto [layer, out] : llvm::zip_equal(plan.layers, descs.layers))
+    if (failed(describeLayer(plan, layer, descs, out)))
+      return failure();
+  return descs;
+}
+
+uint64_t regplan::addressOf(const NetworkPlan &plan, const DescDataCube &cube) {
+  if (cube.surface < 0)
+    return 0;
+  const Surface &s = plan.surfaces[static_cast<size_t>(cube.surface)];
+  return plan.base + static_cast<uint64_t>(plan.placement[s.placed].offset) + cube.offset;
+}
