@@ -238,6 +238,9 @@ TEST_F(Fixture, RefusesExtensions) {
       {[](DescOp &o) { o.sdp.x2_op.ext.reluAfterPrelu = true; },
        "'dla.sdp' op has an SDP stage x2_op (BN) that applies a ReLU after its PReLU "
        "multiplier (ext.reluAfterPrelu): dla_sdp_op.act holds one activation"},
+      {[](DescOp &o) { o.sdp.y_op.ext.preluBeforeLut = true; },
+       "'dla.sdp' op has an SDP stage y_op (EW) that applies a PReLU multiplier before the "
+       "lookup table (ext.preluBeforeLut): dla_sdp_op.act holds one activation"},
       {[](DescOp &o) { o.sdp.y_op.ext.dataUseBoth = true; },
        "'dla.sdp' op has an SDP stage y_op (EW) that reads both operands from one memory "
        "surface (ext.dataUseBoth): the firmware's dla_sdp_op has no field for SDP_RDMA's data "
@@ -262,9 +265,29 @@ TEST_F(Fixture, RefusesExtensions) {
        "'dla.sdp' op reads its image from x offset 3 (CDMA_D_PIXEL_OFFSET, "
        "ext.pixel_x_offset): dla_conv_op_desc has no field for it, the firmware leaves the "
        "register 0"},
+      {[](DescOp &o) {
+         o.type = DescOpType::Pdp;
+         o.pdp.stride_x = 9;
+       },
+       "'dla.sdp' op pools with stride 1 x 9 (height x width): NVIDIA's firmware accepts PDP "
+       "strides 1 to 8 (pdp.c validate_strides) and refuses the task"},
+      {[](DescOp &o) {
+         o.type = DescOpType::Conv;
+         o.conv.out_cvt.scale = 2;
+       },
+       "'dla.sdp' op converts the accumulator with scale 2 and offset 0: NVIDIA's firmware "
+       "takes scale 1 and offset 0 only (conv.c) and refuses the task"},
+      {[](DescOp &o) {
+         o.type = DescOpType::Conv;
+         o.conv.dst_data.width = o.conv.dst_data.height = 1;
+         o.conv.dst_data.line_stride = 16;
+       },
+       "'dla.sdp' op writes a 1x1 result with line stride 16: NVIDIA's firmware packs it, it "
+       "takes the atom's size (8, conv.c) and refuses the task otherwise"},
   };
   for (const Case &c : cases) {
     NetworkDescs d = twoIdentities();
+    d.atom_size = 8;
     c.set(d.layers[1].ops[0]);
     diagnostics.clear();
     EXPECT_TRUE(failed(checkFirmwareExpressible(*plan, d)));

@@ -98,6 +98,11 @@ LogicalResult mlir::dla::loadable::checkFirmwareExpressible(const NetworkPlan &p
                    << stageName(i)
                    << " that applies a ReLU after its PReLU multiplier (ext.reluAfterPrelu): "
                       "dla_sdp_op.act holds one activation";
+          if (e.preluBeforeLut)
+            return op->emitOpError("has an SDP stage ")
+                   << stageName(i)
+                   << " that applies a PReLU multiplier before the lookup table "
+                      "(ext.preluBeforeLut): dla_sdp_op.act holds one activation";
           if (e.dataUseBoth)
             return op->emitOpError("has an SDP stage ")
                    << stageName(i)
@@ -105,6 +110,26 @@ LogicalResult mlir::dla::loadable::checkFirmwareExpressible(const NetworkPlan &p
                       "the firmware's dla_sdp_op has no field for SDP_RDMA's data use";
         }
       }
+      // What NVIDIA's firmware checks and refuses the task for
+      // (kmd/firmware pdp.c validate_strides, conv.c processor_conv_program).
+      if (d.type == DescOpType::Pdp && (d.pdp.stride_x < 1 || d.pdp.stride_x > 8 ||
+                                        d.pdp.stride_y < 1 || d.pdp.stride_y > 8))
+        return op->emitOpError("pools with stride ")
+               << int(d.pdp.stride_y) << " x " << int(d.pdp.stride_x)
+               << " (height x width): NVIDIA's firmware accepts PDP strides 1 to 8 "
+                  "(pdp.c validate_strides) and refuses the task";
+      if (d.type == DescOpType::Conv && (d.conv.out_cvt.scale != 1 || d.conv.out_cvt.offset))
+        return op->emitOpError("converts the accumulator with scale ")
+               << d.conv.out_cvt.scale << " and offset " << d.conv.out_cvt.offset
+               << ": NVIDIA's firmware takes scale 1 and offset 0 only (conv.c) and refuses "
+                  "the task";
+      if (d.type == DescOpType::Conv && d.conv.dst_data.width == 1 &&
+          d.conv.dst_data.height == 1 &&
+          d.conv.dst_data.line_stride != d.conv.dst_data.width * descs.atom_size)
+        return op->emitOpError("writes a 1x1 result with line stride ")
+               << d.conv.dst_data.line_stride
+               << ": NVIDIA's firmware packs it, it takes the atom's size ("
+               << descs.atom_size << ", conv.c) and refuses the task otherwise";
       if (d.type == DescOpType::Pdp) {
         if (d.pdp.ext.recip_kernel_width)
           return op->emitOpError("states the reciprocal of its window's width (")
