@@ -42,6 +42,22 @@ uint32_t subInterface(BlobKind kind) {
   return NVDLA_LOADABLE_SUB_INTERFACE_DLA1_NONE;
 }
 
+uint32_t dataType(Element e) {
+  switch (e) {
+  case Element::Int8:
+    return NVDLA_DATA_TYPE_INT8;
+  case Element::UInt8:
+    return NVDLA_DATA_TYPE_UINT8;
+  case Element::Int16:
+    return NVDLA_DATA_TYPE_INT16;
+  case Element::UInt16:
+    return NVDLA_DATA_TYPE_UINT16;
+  case Element::Half:
+    return NVDLA_DATA_TYPE_HALF;
+  }
+  return NVDLA_DATA_TYPE_UNKNOWN;
+}
+
 fb::MemoryFlags flags(MemoryKind kind) {
   switch (kind) {
   case MemoryKind::Content:
@@ -101,17 +117,19 @@ bool mlir::dla::loadable::serializeLoadable(const Contents &c, std::vector<uint8
   for (size_t i = 0; i < c.tensors.size(); ++i) {
     const Tensor &t = c.tensors[i];
     // As NVIDIA's createTensorDescListEntry: feature data NCxHWx, pixel
-    // format FEATURE_X8 for an 8-byte memory atom; strides: element,
-    // line, surface.
+    // format FEATURE_X8 for an 8-byte memory atom; an image NCHW in its
+    // pixel format; strides: element, line, surface.
+    fb::PixelFormat pixel = static_cast<fb::PixelFormat>(
+        t.image ? t.pixelFormat
+                : t.atomBytes == 8 ? NVDLA_PIXEL_FORMAT_FEATURE_X8 : NVDLA_PIXEL_FORMAT_FEATURE);
     tensors.push_back(fb::CreateTensorDescListEntryDirect(
         b, t.name.c_str(), static_cast<uint16_t>(i), t.memory, t.size, 0,
-        static_cast<fb::DataFormat>(NVDLA_DATA_FORMAT_NCxHWx),
-        static_cast<fb::DataType>(NVDLA_DATA_TYPE_INT8),
-        static_cast<fb::DataCategory>(NVDLA_DATA_CATEGORY_FEATURE),
-        static_cast<fb::PixelFormat>(t.atomBytes == 8 ? NVDLA_PIXEL_FORMAT_FEATURE_X8
-                                                      : NVDLA_PIXEL_FORMAT_FEATURE),
-        static_cast<fb::PixelMapping>(NVDLA_PIXEL_MAPPING_PITCH_LINEAR), t.n, t.c, t.h, t.w,
-        /*stride_0 (bytes per element)=*/1, t.lineStride, t.surfaceStride));
+        static_cast<fb::DataFormat>(t.image ? NVDLA_DATA_FORMAT_NCHW : NVDLA_DATA_FORMAT_NCxHWx),
+        static_cast<fb::DataType>(dataType(t.element)),
+        static_cast<fb::DataCategory>(t.image ? NVDLA_DATA_CATEGORY_IMAGE
+                                              : NVDLA_DATA_CATEGORY_FEATURE),
+        pixel, static_cast<fb::PixelMapping>(NVDLA_PIXEL_MAPPING_PITCH_LINEAR), t.n, t.c, t.h,
+        t.w, t.elementBytes, t.lineStride, t.surfaceStride));
   }
 
   // One DLA task (any instance) signalling event 0 when done; one submit.

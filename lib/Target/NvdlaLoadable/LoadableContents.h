@@ -48,14 +48,21 @@ struct Address {
   uint64_t offset = 0, size = 0;
 };
 
-/// An input or output as the runtime describes it to its user: int8
-/// NVDLA feature data (NCxHWx), atoms of `atomBytes`.
+/// An element type of an input or output.
+enum class Element { Int8, UInt8, Int16, UInt16, Half };
+
+/// An input or output as the runtime describes it to its user: NVDLA
+/// feature data (NCxHWx, atoms of `atomBytes`), or an image (pitch linear
+/// pixel data of `pixelFormat`, FORMAT_T_* / loadable.fbs PixelFormat).
 struct Tensor {
   std::string name;
   uint16_t memory = 0;
   uint64_t size = 0;
   int32_t n = 1, c = 0, h = 0, w = 0;
-  uint32_t atomBytes = 0, lineStride = 0, surfaceStride = 0;
+  Element element = Element::Int8;
+  uint32_t elementBytes = 1, atomBytes = 0, lineStride = 0, surfaceStride = 0;
+  bool image = false;
+  uint8_t pixelFormat = 0;
 };
 
 struct Contents {

@@ -17,6 +17,7 @@
 #include "LoadableContents.h"
 
 #include "dla/Format/NvdlaFeature.h"
+#include "dla/Format/NvdlaPixel.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -187,14 +188,36 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
   std::vector<size_t> pooled;
   int inputs = 0;
   auto addTensor = [&](const Surface &s, const std::string &name, uint16_t memory) {
-    auto shape = cast<RankedTensorType>(s.value.getType()).getShape();
-    const auto &f = *s.feature;
-    c.tensors.push_back({name, memory, static_cast<uint64_t>(f.getStorageBytes()),
-                         static_cast<int32_t>(shape[0]), static_cast<int32_t>(shape[1]),
-                         static_cast<int32_t>(shape[2]), static_cast<int32_t>(shape[3]),
-                         static_cast<uint32_t>(f.getCube().getBytesPerAtom()),
-                         static_cast<uint32_t>(f.getLineStride()),
-                         static_cast<uint32_t>(f.getSurfaceStride())});
+    auto type = cast<RankedTensorType>(s.value.getType());
+    auto shape = type.getShape();
+    Tensor t;
+    t.name = name;
+    t.memory = memory;
+    t.size = static_cast<uint64_t>(plan.placement[s.placed].bytes);
+    t.n = static_cast<int32_t>(shape[0]);
+    t.c = static_cast<int32_t>(shape[1]);
+    t.h = static_cast<int32_t>(shape[2]);
+    t.w = static_cast<int32_t>(shape[3]);
+    Type e = type.getElementType();
+    t.elementBytes = std::max<uint32_t>(1, e.getIntOrFloatBitWidth() / 8);
+    t.element = e.isF16()                ? Element::Half
+                : e.isUnsignedInteger(8)  ? Element::UInt8
+                : e.isUnsignedInteger(16) ? Element::UInt16
+                : e.isInteger(16)         ? Element::Int16
+                                          : Element::Int8;
+    if (s.pixel) {
+      const auto &p = static_cast<const ::dlaformat::nvdla::PixelBoundLayout &>(*s.pixel);
+      t.image = true;
+      // FORMAT_T_* (the format library's value) is loadable.fbs's PixelFormat.
+      t.pixelFormat = static_cast<uint8_t>(p.getConfig().format);
+      t.lineStride = static_cast<uint32_t>(p.getLineStride());
+    } else {
+      const auto &f = *s.feature;
+      t.atomBytes = static_cast<uint32_t>(f.getCube().getBytesPerAtom());
+      t.lineStride = static_cast<uint32_t>(f.getLineStride());
+      t.surfaceStride = static_cast<uint32_t>(f.getSurfaceStride());
+    }
+    c.tensors.push_back(t);
     return static_cast<int>(c.tensors.size() - 1);
   };
   for (size_t si = 0; si < plan.surfaces.size(); ++si) {
@@ -216,11 +239,12 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
         c.blobs.push_back({s.name, BlobKind::Data, {0, 0, 0}, *arg.constant});
         c.memories.push_back({MemoryKind::Content, place.bytes, s.name});
       } else {
-        if (!s.feature)
-          return emitError(arg.loc) << "input " << a.getArgNumber() << " (" << s.value.getType()
-                                    << ") is bound by the runtime as NVDLA feature data; a "
-                                       "loadable's images and operand data are written yet "
-                                       "only when they are constants";
+        if (!s.feature && !s.pixel)
+          return emitError(arg.loc) << "input " << a.getArgNumber() << " ("
+                                    << s.value.getType()
+                                    << ") is read as weights or SDP operand data: the runtime "
+                                       "binds feature data and images, the loadable carries "
+                                       "the others as constants";
         Memory m{MemoryKind::Input, place.bytes, "", inputs++, -1};
         m.tensor = addTensor(s, s.name, memory);
         c.memories.push_back(m);
