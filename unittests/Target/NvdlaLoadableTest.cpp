@@ -317,3 +317,53 @@ TEST_F(Fixture, RefusesValuesThatDoNotFit) {
             "dla_sdp_op_desc: out_cvt.scale = -40000 does not fit the firmware's field (16-bit "
             "signed)\n");
 }
+
+// The writer's own consistency checks on its input, and units it has no
+// descriptors for.
+TEST_F(Fixture, RefusesInconsistentInput) {
+  std::string why;
+  if (!getFirmwareLayout(true, why))
+    GTEST_SKIP() << why;
+  NetworkDescs d = twoIdentities();
+  d.layers.pop_back();
+  diagnostics.clear();
+  EXPECT_TRUE(failed(writeLoadable(*plan, d, args, {})));
+  EXPECT_EQ(diagnostics, "the descriptors describe 1 layers, the plan has 2\n");
+
+  diagnostics.clear();
+  EXPECT_TRUE(failed(writeLoadable(*plan, twoIdentities(), {}, {})));
+  EXPECT_EQ(diagnostics, "prepared 0 arguments, the function has 1\n");
+
+  d = twoIdentities();
+  d.layers[1].ops[0].sdp.dst_data.surface = 9;
+  diagnostics.clear();
+  EXPECT_TRUE(failed(writeLoadable(*plan, d, args, {})));
+  EXPECT_EQ(diagnostics, "its descriptor names surface 9, the plan has 3\n");
+
+  d = twoIdentities();
+  d.layers[1].ops[0].type = DescOpType::Bdma;
+  diagnostics.clear();
+  EXPECT_TRUE(failed(writeLoadable(*plan, d, args, {})));
+  EXPECT_EQ(diagnostics, "cannot be written for the firmware (head): an operation of a unit "
+                         "the writer has no descriptors for (BDMA, Rubik)\n");
+}
+
+// 256 writers of one range before its reader: the reader's dependency_count
+// (8 bits) would overflow; the writer refuses it with a located error.
+TEST(DependencyGraph, CountOverflow) {
+  DescOp sdp, pdp;
+  sdp.type = DescOpType::Sdp;
+  pdp.type = DescOpType::Pdp;
+  std::vector<FwOp> ops(257);
+  std::vector<OpAccess> access(257);
+  for (size_t i = 0; i < 256; ++i) {
+    ops[i].op = &sdp;
+    access[i].writes = {{3, 0, 8}};
+  }
+  ops[256].op = &pdp;
+  access[256].reads = {{3, 0, 8}};
+  FwNetwork network;
+  std::optional<size_t> over = linkOperations(ops, std::vector<bool>(257, false), access, network);
+  ASSERT_TRUE(over);
+  EXPECT_EQ(*over, 256u);
+}
