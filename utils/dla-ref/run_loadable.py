@@ -94,12 +94,110 @@ def differences(case, out, expected):
     return [(i, int(got[o]), int(want[o])) for i, o in sorted(offsets.items()) if got[o] != want[o]]
 
 
+def run_network(a):
+    """--network: the module compiled by dla-compile for the configuration
+    in int8; its bundle's model.nvdla run on a random input (packed into
+    feature data by nvdla_ref.pack, from the spec), its output unpacked
+    (nvdla_ref.element_offsets) and compared with the CPU execution of the
+    same compiled module (dla-opt --dla-compile, --dla-lower-to-llvm,
+    mlir-runner). Prints the loadable's and the bundle's sizes."""
+    import json
+    from dla import pipelines
+    root = a.keep or tempfile.mkdtemp(prefix="dla-loadable-net-")
+    out = os.path.join(root, "bundle")
+    bin_dir = os.path.join(a.build, "bin")
+    comp = subprocess.run([os.path.join(bin_dir, "dla-compile"), a.network, "--target",
+                           run_trace.CONFIG, "--precision", "int8", "-o", out],
+                          capture_output=True, text=True)
+    if comp.returncode:
+        sys.exit("dla-compile failed:\n" + comp.stderr)
+    manifest = json.load(open(os.path.join(out, "manifest.json")))
+    if not manifest["loadable"]["file"]:
+        sys.exit("no loadable: " + manifest["loadable"]["reason"])
+    model = os.path.join(out, manifest["loadable"]["file"])
+    tensors = {t["role"]: t for t in manifest["tensors"]}
+    plain_in, feat_in = tensors["input"], tensors["to_accelerator"]
+    plain_out, feat_out = tensors["output"], tensors["to_host"]
+    rng = np.random.default_rng(a.seed)
+    x = rng.integers(-128, 128, size=plain_in["shape"]).astype(np.int8)
+    # NHWC at the boundary when the shapes say so (TOSA's transposes).
+    to_nchw = (0, 3, 1, 2) if list(plain_in["shape"]) != list(feat_in["shape"]) else (0, 1, 2, 3)
+    enc_in = feat_in["type"].split(", ", 1)[1].rsplit(">", 1)[0]
+    with open(os.path.join(root, "input.bin"), "wb") as f:
+        f.write(nvdla_ref.pack(x.transpose(to_nchw), enc_in, "i8"))
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    run = subprocess.run([os.path.join(a.build, "nvdla-runtime", "dla-run-loadable"), model,
+                          "--config", run_trace.CONFIG, "--input", os.path.join(root, "input.bin"),
+                          "-o", os.path.join(root, "out")], capture_output=True, text=True,
+                         env=env)
+    if run.returncode:
+        sys.exit("the runtime failed: " + run.stdout + run.stderr)
+    got_bytes = np.frombuffer(open(os.path.join(root, "out", "output0.bin"), "rb").read(), np.int8)
+    enc_out = feat_out["type"].split(", ", 1)[1].rsplit(">", 1)[0]
+    y = np.zeros(feat_out["shape"], np.int8)
+    for index, offset in nvdla_ref.element_offsets(enc_out, feat_out["shape"], "i8").items():
+        y[index] = got_bytes[offset]
+    from_nchw = (0, 2, 3, 1) if list(plain_out["shape"]) != list(feat_out["shape"]) \
+        else (0, 1, 2, 3)
+    y = y.transpose(from_nchw)
+
+    # The CPU execution of the same compiled module.
+    pipeline = pipelines.module(pipelines.compile(
+        convert_tosa=True, target=run_trace.CONFIG, precision="int8", layouts=True,
+        compression=False))
+    compiled = subprocess.run([os.path.join(bin_dir, "dla-opt"), a.network,
+                               "--pass-pipeline=" + pipeline], capture_output=True, text=True)
+    if compiled.returncode:
+        sys.exit("dla-opt failed:\n" + compiled.stderr)
+    text = compiled.stdout.replace("func.func @main(", "func.func @net(")
+    t_in = f"tensor<{'x'.join(map(str, plain_in['shape']))}xi8>"
+    t_out = f"tensor<{'x'.join(map(str, plain_out['shape']))}xi8>"
+    n = int(np.prod(plain_out["shape"]))
+    main = f"""  func.func private @printMemrefI32(memref<*xi32>) attributes {{llvm.emit_c_interface}}
+  func.func @main() {{
+    %x = arith.constant {run_trace.literal(x)} : {t_in}
+    %y = call @net(%x) : ({t_in}) -> {t_out}
+    %w = arith.extsi %y : {t_out} to {t_out.replace('i8>', 'i32>')}
+    %m = bufferization.to_buffer %w : {t_out.replace('i8>', 'i32>')} to {t_out.replace('i8>', 'i32>').replace('tensor', 'memref')}
+    %u = memref.cast %m : {t_out.replace('i8>', 'i32>').replace('tensor', 'memref')} to memref<*xi32>
+    call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+    return
+  }}
+}}
+"""
+    body, sep, resources = text.partition("{-#")
+    text = body[:body.rstrip().rindex("}")] + main + sep + resources
+    llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"), "--dla-lower-to-llvm", "-"],
+                          input=text, capture_output=True, text=True)
+    if llvm.returncode:
+        sys.exit("dla-opt --dla-lower-to-llvm failed:\n" + llvm.stderr)
+    printed = run_trace.run_layers.run_main(llvm.stdout, a.llvm_bin).split("data =", 1)[1]
+    want = np.array([int(v) for v in re.findall(r"-?\d+", printed)][:n],
+                    np.int64).astype(np.int8).reshape(plain_out["shape"])
+    weights = sum(w["bytes"] for w in manifest["weights"])
+    mlirbc = os.path.getsize(os.path.join(out, manifest["bytecode"]))
+    print(f"{os.path.basename(a.network)}: loadable {os.path.getsize(model)} bytes; bundle "
+          f"weights {weights} bytes, {manifest['bytecode']} {mlirbc} bytes; "
+          f"{run.stdout.splitlines()[0].split(': ', 1)[1]}")
+    diff = int(np.count_nonzero(y != want))
+    print(f"{os.path.basename(a.network)}: {y.size - diff} of {y.size} output elements equal the "
+          f"CPU execution on {run_trace.CONFIG}")
+    sys.exit(1 if diff else 0)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     run_trace.add_case_arguments(p)
     p.add_argument("--firmware", choices=["head", "c906fc6"], default="head",
                    help="the firmware the loadables are written for (and run on)")
+    p.add_argument("--network", metavar="MODULE.mlir",
+                   help="a whole int8 network (TOSA or dla) through dla-compile's loadable "
+                        "instead of random cases (with --kind chain, which it ignores)")
     a = p.parse_args()
+    if a.network:
+        run_trace.configure(a.config)
+        a.build = os.path.abspath(a.build)
+        run_network(a)
     run_trace.configure(a.config)
     a.build = os.path.abspath(a.build)
     translate = os.path.join(a.build, "bin", "dla-translate")

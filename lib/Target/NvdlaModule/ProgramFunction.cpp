@@ -113,6 +113,17 @@ FailureOr<std::vector<ProgramArgument>> mlir::dla::prepareProgramFunction(func::
       m->erase();
     relayout.erase();
   }
+  // A host computation is refused before the host constants it reads
+  // (their locations are often the compiler's, not the model's).
+  Operation *host = nullptr;
+  for (Operation &op : body)
+    if (&op != terminator && !isa<LayerOpInterface, arith::ConstantOp, WeightConstantOp,
+                                  RelayoutOp>(op) &&
+        !host && !op.hasTrait<OpTrait::ConstantLike>())
+      host = &op;
+  if (host)
+    return host->emitOpError("runs on the host: a loadable holds NVDLA layers only yet (host "
+                             "operations as the runtime's emulator tasks are a later step)");
   // Constants become arguments; anything else but layers is refused here
   // (planNetwork would refuse it too, without saying why).
   for (Operation &op : llvm::make_early_inc_range(body)) {
