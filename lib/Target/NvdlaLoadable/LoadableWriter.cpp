@@ -22,6 +22,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -88,27 +89,22 @@ LogicalResult mlir::dla::loadable::checkFirmwareExpressible(const NetworkPlan &p
         const DescSdpStage *stages[] = {&d.sdp.x1_op, &d.sdp.x2_op, &d.sdp.y_op};
         for (int i = 0; i < 3; ++i) {
           const DescSdpStage::Extensions &e = stages[i]->ext;
-          if (e.mixedSources || e.aluFromMemory || e.mulFromMemory)
-            return op->emitOpError("has an SDP stage ")
-                   << stageName(i)
-                   << " that reads one operand from memory and the other from a register "
-                      "(ext.mixedSources): the firmware's dla_sdp_op takes both from the "
-                      "source its `mode` names";
-          if (e.reluAfterPrelu)
-            return op->emitOpError("has an SDP stage ")
-                   << stageName(i)
-                   << " that applies a ReLU after its PReLU multiplier (ext.reluAfterPrelu): "
-                      "dla_sdp_op.act holds one activation";
-          if (e.preluBeforeLut)
-            return op->emitOpError("has an SDP stage ")
-                   << stageName(i)
-                   << " that applies a PReLU multiplier before the lookup table "
-                      "(ext.preluBeforeLut): dla_sdp_op.act holds one activation";
-          if (e.dataUseBoth)
-            return op->emitOpError("has an SDP stage ")
-                   << stageName(i)
-                   << " that reads both operands from one memory surface (ext.dataUseBoth): "
-                      "the firmware's dla_sdp_op has no field for SDP_RDMA's data use";
+          // Each extension: set, what the stage does, why the firmware cannot.
+          const std::tuple<bool, const char *, const char *> refusals[] = {
+              {e.mixedSources || e.aluFromMemory || e.mulFromMemory,
+               "reads one operand from memory and the other from a register (ext.mixedSources)",
+               "the firmware's dla_sdp_op takes both from the source its `mode` names"},
+              {e.reluAfterPrelu, "applies a ReLU after its PReLU multiplier (ext.reluAfterPrelu)",
+               "dla_sdp_op.act holds one activation"},
+              {e.preluBeforeLut,
+               "applies a PReLU multiplier before the lookup table (ext.preluBeforeLut)",
+               "dla_sdp_op.act holds one activation"},
+              {e.dataUseBoth, "reads both operands from one memory surface (ext.dataUseBoth)",
+               "the firmware's dla_sdp_op has no field for SDP_RDMA's data use"}};
+          for (auto [set, what, why] : refusals)
+            if (set)
+              return op->emitOpError("has an SDP stage ")
+                     << stageName(i) << " that " << what << ": " << why;
         }
       }
       // What NVIDIA's firmware checks and refuses the task for
