@@ -114,7 +114,9 @@ struct Writer {
     std::string saved = where;
     where += std::string(name) + ".";
     SET(c.type, static_cast<uint8_t>(d.type), "type");
-    FwAddress a = d.surface >= 0 ? resolve(d) : FwAddress{};
+    // On the fly (DLA_MEM_HW) or unused: no address (-1), as the firmware
+    // reads it (dla_read_input_address).
+    FwAddress a = d.surface >= 0 && d.type != regplan::DescMemType::Hw ? resolve(d) : FwAddress{};
     c.address = a.index;
     setCubeOffset(c, a.offset);
     SET(c.size, d.size, "size");

@@ -21,6 +21,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <cassert>
 #include <map>
 #include <tuple>
 
@@ -323,9 +324,12 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
       c.addresses.push_back({key.first, key.second, size > key.second ? size - key.second : 0});
     }
   }
+  // Every cube in memory has its entry (collected above from the same cubes).
   FwResolve resolve = [&](const DescDataCube &cube) {
     auto [key, offset] = entryOf(cube);
-    return FwAddress{entries.at(key), offset};
+    auto it = entries.find(key);
+    assert(it != entries.end() && "a cube without an address entry");
+    return FwAddress{it->second, offset};
   };
 
   FwNetwork network;
