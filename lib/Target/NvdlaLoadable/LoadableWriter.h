@@ -20,7 +20,8 @@ FailureOr<std::vector<uint8_t>> writeLoadable(const regplan::NetworkPlan &plan,
                                               const LoadableOptions &options);
 
 /// A located error for the first descriptor whose extensions
-/// (NvdlaDescriptors.h `ext`) the firmware's descriptors cannot express.
+/// (NvdlaDescriptors.h `ext`) the firmware's descriptors cannot express, or
+/// that the firmware would refuse (FirmwareLimits.cpp).
 LogicalResult checkFirmwareExpressible(const regplan::NetworkPlan &plan,
                                        const regplan::NetworkDescs &descs);
 
