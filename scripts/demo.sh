@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: set up and build, then compile PaddleOCR's text-direction
+# The main job: set up and build what it needs, then compile PaddleOCR's text-direction
 # classifier (fetched and cached by the setup) for NVDLA nv_full in fp16
 # with dla-compile and print what it made: layers offloaded, relayouts,
 # weight bytes, and where the bundle and its report are.
@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 if [ "${DLA_DEMO_SKIP_SETUP:-0}" != 1 ]; then
-  BUILD_DIR="$BUILD_DIR" bash scripts/setup.sh
+  # Only what this runs: no test-only packages, no NVIDIA C models.
+  BUILD_DIR="$BUILD_DIR" bash scripts/setup.sh --demo
 fi
 model="$BUILD_DIR/models/ch_ppocr_mobile_v2.0_cls_infer.onnx"
 out=${DLA_DEMO_OUT:-$BUILD_DIR/demo/cls-nv_full}

@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12 packages only), then configures and
 # builds dla-mlir in ./build. Idempotent: a second run does no apt work and
-# an incremental build. Used by scripts/demo.sh and scripts/test.sh.
+# an incremental build. Used by scripts/test.sh, and with --demo by
+# scripts/demo.sh: then only what dla-compile needs (its packages, the
+# dla-compile target, the PaddleOCR models), not the test-only packages,
+# onnxruntime-node or NVIDIA's C models and runtime.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+DEMO=0
+if [ "${1:-}" = --demo ]; then
+  DEMO=1
+  shift
+  set -- dla-compile "$@"
+fi
 
 PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools   # LLVM/MLIR 22, FileCheck, lit
@@ -16,7 +25,17 @@ PACKAGES=(
   flatbuffers-compiler libflatbuffers-dev                   # NVDLA loadables: flatc compiles NVIDIA's loadable.fbs
 )
 
-bash scripts/install-missing.sh "${PACKAGES[@]}"
+# What dla-compile needs: the build, the ONNX importer, the manifest schema.
+DEMO_PACKAGES=(
+  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools cmake ninja-build g++ binutils ccache
+  libgtest-dev                                              # the configure step asks for GTest
+  python3 python3-numpy python3-onnx python3-jsonschema
+)
+if [ "$DEMO" = 1 ]; then
+  bash scripts/install-missing.sh "${DEMO_PACKAGES[@]}"
+else
+  bash scripts/install-missing.sh "${PACKAGES[@]}"
+fi
 
 BUILD_DIR=${BUILD_DIR:-build}
 # ccache hits across clones and worktrees need paths relative to the tree.
@@ -37,6 +56,7 @@ ninja -C "$BUILD_DIR" "$@"
 # benchmarks are skipped, not failed.
 bash scripts/fetch-models.sh "$BUILD_DIR/models" >/dev/null ||
   echo "== PaddleOCR models not fetched: model tests will be skipped" >&2
+[ "$DEMO" = 1 ] && exit 0
 # onnxruntime-node (npm, sha256 pinned, cached): the test-only numeric
 # reference of the model tests; without it they are UNSUPPORTED.
 bash scripts/fetch-onnxruntime.sh >/dev/null ||

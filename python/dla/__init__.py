@@ -34,6 +34,7 @@ Its layers, each using only those above it:
   cli (subpackage)        the tools' command lines: argument parsing only
 """
 
+import collections
 import ctypes
 import os
 import re
@@ -44,7 +45,7 @@ import numpy as np
 from . import _capi
 
 __all__ = [
-    "DLAError", "Context", "Module", "Diagnostic", "registered_passes", "import_onnx", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
+    "DLAError", "Context", "Module", "Diagnostic", "registered_passes", "RegisteredPass", "import_onnx", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
     "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16",
 ]
@@ -299,12 +300,27 @@ class Diagnostic(tuple):
                              self.message)
 
 
+RegisteredPass = collections.namedtuple("RegisteredPass", "name summary text")
+RegisteredPass.__doc__ = """A registered pass: its name (no dashes), its
+one-line summary, and its entry as `dla-opt --list-passes` prints it (the
+options' lines with it)."""
+
+
 def registered_passes():
-    """The passes and pipelines registered in this process (dla's and every
-    upstream one, as dla-opt has them), as `dla-opt --list-passes` prints
-    them."""
-    return _capi.to_string(lambda _, callback, user: _capi.dlaPrintRegisteredPasses(callback, user),
+    """The passes registered in this process (dla's and every upstream one,
+    as dla-opt has them), a list of RegisteredPass in `dla-opt
+    --list-passes`'s order; "".join of their `text` is what it prints after
+    its "Passes:" line."""
+    text = _capi.to_string(lambda _, callback, user: _capi.dlaPrintRegisteredPasses(callback, user),
                            None)
+    passes = []
+    for line in text.splitlines(keepends=True):
+        m = re.match(r"^  --([^\s=]+)\s+-\s+(.*)$", line)
+        if m:
+            passes.append([m.group(1), m.group(2).strip(), line])
+        elif passes:
+            passes[-1][2] += line
+    return [RegisteredPass(*p) for p in passes]
 
 
 class Operation:

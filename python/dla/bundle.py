@@ -233,10 +233,17 @@ def describe(module, remarks_text="", **info):
             # '#dla<sdp_mode on_the_fly>' -> 'on_the_fly'
             layer["mode"] = _inner(str(op.attributes["mode"])).split()[-1]
         if op.unit is not None:
-            precision = op.attributes.get("pipeline_precision")
-            layer.update(placement="accelerator", unit=op.unit,
-                         precision=_inner(str(precision)) if precision is not None else None,
+            # The precision of the data it reads and writes (the compile's);
+            # its arithmetic where the unit computes wider (SDP's fp32
+            # pipeline on fp16 data: --dla-check-precision's pipeline_precision).
+            pipeline = op.attributes.get("pipeline_precision")
+            pipeline = _inner(str(pipeline)) if pipeline is not None else None
+            data = [t for t in operand_types if _is_tensor(t)]
+            precision = _DATA_PRECISION.get(str(data[0].element_type)) if data else None
+            layer.update(placement="accelerator", unit=op.unit, precision=precision or pipeline,
                          reason="an NVDLA layer: runs on the %s" % op.unit)
+            if pipeline and pipeline != layer["precision"]:
+                layer["arithmetic"] = pipeline
         else:
             why = [m for m in by_loc.get(loc_of(op), []) if m.startswith("stays on the host")]
             element = [str(t.element_type) for t in op.result_types if _is_tensor(t)]
@@ -256,6 +263,10 @@ def describe(module, remarks_text="", **info):
                     remarks=[{"location": _loc_text(k), "message": m}
                              for k, m in remarks])
     return manifest, files
+
+
+# The element type of an offloaded layer's feature data -> its NVDLA precision.
+_DATA_PRECISION = {"f16": "fp16", "i8": "int8", "i16": "int16"}
 
 
 def _inner_str(attr):

@@ -354,10 +354,13 @@ def collect(model_path, data_dir, shapes, mean, std, opt_level=1, quiet=False):
                    if f.lower().endswith((".npy",) + IMAGE_EXT))
     if not files:
         raise Failure("%s: no samples (.npy or %s files)" % (data_dir, " ".join(IMAGE_EXT)))
+    from .onnx import ImportFailure, load_model
     try:
-        model = onnx.load(model_path)
-    except Exception as e:
-        raise Failure("cannot read %s: %s" % (model_path, e))
+        # Sorted, a dynamically quantized model as its float model: the
+        # tensors the importer quantizes.
+        model = load_model(model_path)
+    except ImportFailure as e:
+        raise Failure(str(e))
     npys = [f for f in files if f.endswith(".npy")]
     info, shape = input_shape(model, dict(shapes), npys[0] if npys else None)
     samples = [(f, s) for f in files for s in load_sample(f, shape, mean, std)]

@@ -30,9 +30,10 @@ import subprocess
 import tempfile
 from typing import Dict, List, Optional
 
-from . import Context, bundle, pipelines, report, tools
+from . import Context, bundle, offload, pipelines, report, tools
 
-__all__ = ["STAGES", "BundleOptions", "Failure", "Progress", "compile_bundle", "summary_lines"]
+__all__ = ["STAGES", "BundleOptions", "Failure", "Refused", "Progress", "compile_bundle",
+           "summary_lines", "diagnostics"]
 
 #: The stages, in order.
 STAGES = ("import", "compile", "describe", "loadable", "lower", "report")
@@ -47,6 +48,11 @@ class Failure(Exception):
     """A stage failed; the message is for the user."""
 
 
+class Refused(Failure):
+    """The network compiled, but offloads less than asked (nothing, or less
+    than BundleOptions.min_offload): no bundle is written."""
+
+
 @dataclasses.dataclass
 class BundleOptions:
     """What dla-compile compiles for."""
@@ -55,6 +61,9 @@ class BundleOptions:
     calibration_table: Optional[str] = None   #: int8 scales: quantize the float model first
     input_shapes: Dict[str, List[int]] = dataclasses.field(default_factory=dict)
     compression: bool = True             #: compressed weights where that is smaller
+    allow_host: bool = False             #: write the bundle however little is offloaded
+    min_offload: Optional[float] = None  #: least share of the multiply-accumulates offloaded (%)
+    remarks: str = "summary"             #: on a failing compile: "summary" counts them, "all" lists them
 
 
 def import_stage(model, options, work, remark=None):
@@ -91,8 +100,32 @@ def compile_stage(source, options, work):
     proc = subprocess.run([tools.tool("dla-opt"), source, "--pass-pipeline=" + pipeline,
                            "--mlir-print-debuginfo", "-o", out], capture_output=True, text=True)
     if proc.returncode:
-        raise Failure("dla-opt --dla-compile failed:\n%s" % proc.stderr.rstrip())
+        errors, remarks = diagnostics(proc.stderr)
+        shown = errors + (remarks if options.remarks == "all" else [])
+        if remarks and options.remarks != "all":
+            shown.append("(%d remark%s not shown: --remarks=all lists them)"
+                         % (len(remarks), "s" if len(remarks) > 1 else ""))
+        raise Failure("dla-opt --dla-compile failed:\n%s" % "\n".join(shown))
     return out, proc.stderr
+
+
+DIAGNOSTIC = re.compile(r"^\S.*?: (error|warning|remark|note): ")
+
+
+def diagnostics(stderr):
+    """dla-opt's standard error as (errors and warnings with their notes,
+    remarks), each a diagnostic with its source lines, in order, each
+    printed once (the remarks without repeats)."""
+    blocks = []
+    for line in stderr.rstrip().splitlines():
+        m = DIAGNOSTIC.match(line)
+        if m and m.group(1) != "note" or not blocks:
+            blocks.append([m.group(1) if m else "error", line])
+        else:
+            blocks[-1].append(line)
+    errors = ["\n".join(b[1:]) for b in blocks if b[0] != "remark"]
+    remarks = list(dict.fromkeys("\n".join(b[1:]) for b in blocks if b[0] == "remark"))
+    return errors, remarks
 
 
 def lower_stage(compiled_text, out_dir):
@@ -193,6 +226,11 @@ def compile_bundle(model, output, options, *, progress=None, remark=None):
                        % (options.target, options.precision))
         compiled, remarks = compile_stage(source, options, work)
         progress.done()
+        why = None if options.allow_host else offload.refusal(
+            remarks, model, options.target, options.precision, options.min_offload,
+            anyway="writes the bundle anyway", macs=True)
+        if why:
+            raise Refused(why)
         progress.start("describe", "manifest.json, weights/*.bin")
         with open(compiled) as f:
             text = f.read()

@@ -142,10 +142,21 @@ def record_signatures(module):
 
 
 def compile(module, *, storage_layers=False, pipeline=None, opt_level=2, shared_libraries=None,
-            print_ops=False):
+            print_ops=False, **compile_options):
     """Records the signatures of `module`'s functions, lowers it (by
-    `pipeline`, default reference_pipeline()) and JIT-compiles it. The
-    engine's `remarks` are the pipeline's diagnostics (dla.Diagnostic)."""
+    `pipeline`, default reference_pipeline()) and JIT-compiles it. Options
+    of compile_pipeline (target, precision, layouts, ...) compile it with
+    compile_pipeline(**compile_options) instead, as dla-run-onnx does:
+    `compile(module, layouts=True)`. The engine's `remarks` are the
+    pipeline's diagnostics (dla.Diagnostic)."""
+    if compile_options:
+        if pipeline is not None:
+            raise DLAError("execution.compile: give a pipeline or compile_pipeline's options (%s), "
+                           "not both" % ", ".join(sorted(compile_options)))
+        try:
+            pipeline = compile_pipeline(**compile_options)
+        except TypeError as e:
+            raise DLAError("execution.compile: %s" % e)
     record_signatures(module)
     remarks = module.run_pipeline(pipeline or reference_pipeline(storage_layers=storage_layers),
                                   print_ops=print_ops)

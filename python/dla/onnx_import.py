@@ -13,12 +13,13 @@ def import_onnx_text(path, input_shapes=None, *, calibration_table=None, per_cha
     sizes; with `calibration_table` (a file: dla-calibrate's JSON, NVIDIA's
     JSON or a TensorRT cache) the float model is quantized to int8 first
     (onnxruntime's QDQ form; Conv / Gemm weights per output channel unless
-    not `per_channel`), and written to `save_qdq` when given. `remark(text)`
+    not `per_channel`), and written to `save_qdq` when given (at opset 13
+    at least: qdq_opset). `remark(text)`
     hears the importer's remarks; with `verify` the module is parsed and
     verified first (verify_module). Every failure is an
     importer.ImportFailure naming the file (and the node)."""
     from . import onnx as importer
-    model = importer.load_model(path)
+    model = importer.load_model(path, remark)
     if (save_qdq or not per_channel) and not calibration_table:
         raise importer.ImportFailure("--save-qdq and --per-tensor-weights need --calibration-table")
     if calibration_table:
@@ -28,7 +29,10 @@ def import_onnx_text(path, input_shapes=None, *, calibration_table=None, per_cha
                                per_channel=per_channel)
         if save_qdq:
             import onnx
-            onnx.save(model, save_qdq)
+            from .onnx.qdq_opset import raise_opset
+            saved = onnx.ModelProto()
+            saved.CopyFrom(model)
+            onnx.save(raise_opset(saved), save_qdq)
     text = importer.import_model(model, {k: list(v) for k, v in (input_shapes or {}).items()},
                                  function, source=path, remark=remark)
     if verify:
@@ -59,7 +63,7 @@ def import_onnx(path, input_shapes=None, *, context=None, function="main"):
     from . import onnx as importer
     remarks = []
     try:
-        model = importer.load_model(path)
+        model = importer.load_model(path, remarks.append)
         text = importer.import_model(model, {k: list(v) for k, v in (input_shapes or {}).items()},
                                      function, remark=remarks.append)
     except importer.ImportFailure as e:

@@ -173,7 +173,9 @@ def html(manifest, maps):
              _table(["layer", "op", "mode", "placement", "unit", "precision", "input encodings",
                      "output encodings", "why"],
                     [(l["name"], l["op"], l.get("mode", ""), l["placement"], l["unit"],
-                      l["precision"] or "", ", ".join(e or "" for e in l["encodings"]["inputs"]),
+                      (l["precision"] or "") + (" (%s arithmetic)" % l["arithmetic"]
+                                                 if "arithmetic" in l else ""),
+                      ", ".join(e or "" for e in l["encodings"]["inputs"]),
                       ", ".join(e or "" for e in l["encodings"]["outputs"]), l["reason"])
                      for l in manifest["layers"]]),
              "</div><h2>Relayouts</h2><div class='scroll'>",

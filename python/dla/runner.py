@@ -30,7 +30,7 @@ from typing import List, Optional
 
 import numpy as np
 
-from . import DLAError, execution, pipelines, tools
+from . import DLAError, execution, offload, pipelines, tools
 
 __all__ = ["DEFAULT_RTOL", "CompileOptions", "Compiled", "DlaOpt", "Failure", "RunOptions",
            "compare", "load_array", "report", "run_model", "run_models"]
@@ -77,7 +77,7 @@ class RunOptions:
     compile: CompileOptions = dataclasses.field(default_factory=CompileOptions)
     inputs: List[str] = dataclasses.field(default_factory=list)   #: .npy / .pb, model order
     expect: List[str] = dataclasses.field(default_factory=list)   #: expected outputs
-    output_dir: Optional[str] = None     #: write outputs as output_<i>.npy here
+    output_dir: Optional[str] = None     #: write outputs as output_<i>.npy here (output_dir())
     rtol: float = DEFAULT_RTOL
     #: keep the first N inputs as inputs, the others compiled in as constants
     #: (None: 1 for a test directory, none for a model)
@@ -171,41 +171,28 @@ def import_model(model, tosa_file, prefix="", shown=None, source=None):
         except (OSError, UnicodeDecodeError) as e:
             raise Failure("%s: cannot read the TOSA module (%s)" % (tosa_file, e))
     from .onnx import ImportFailure, import_model as import_onnx, load_model as load_onnx
+    remark = lambda t: print("%sremark: %s" % (prefix, t), flush=True)
     try:
-        return import_onnx(load_onnx(model), source=source or shown,
-                           remark=lambda t: print("%sremark: %s" % (prefix, t), flush=True))
+        return import_onnx(load_onnx(model, remark), source=source or shown, remark=remark)
     except ImportFailure as e:
         why = str(e).replace(model, shown)
         raise Failure(why if why.startswith(shown) else "%s: %s" % (shown, why))
 
 
-SUMMARY = re.compile(r"remark: dla-convert-tosa: (\d+) of (\d+) layers on \S+ \S+"
-                     r"(?: \(([\d.]+)% of the multiply-accumulates\))?")
-
-
 def check_offload(remarks, options, model, prefix=""):
     """Prints --dla-convert-tosa's summary; nothing on the accelerator of a
     network with multiply-accumulates is an error unless allow_host."""
-    m = SUMMARY.search(remarks)
-    if not m:
+    s = offload.summary(remarks)
+    if s is None:
         return
-    on, total, share = int(m.group(1)), int(m.group(2)), m.group(3)
+    on, total, share = s
     print("%soffload: %d of %d layers on %s %s%s" % (
         prefix, on, total, options.target, options.precision,
-        " (%s%% of the multiply-accumulates)" % share if share else ""), flush=True)
-    if on == 0 and share is not None and not options.allow_host:
-        # "model.onnx: node 'conv1': remark: stays on the host: why"
-        # (tools/dla-opt/ModelDiagnostics.h): the reason and its nodes.
-        found = re.findall(r"(?:node '(.*)': )?remark: stays on the host: (.*)", remarks)
-        reasons = [r for _, r in found]
-        why = max(set(reasons), key=reasons.count) if reasons else "see --dla-convert-tosa's remarks"
-        nodes = [n for n, r in found if r == why and n]
-        if nodes:
-            why += ", at node%s %s" % ("s" if len(nodes) > 1 else "", ", ".join(
-                "'%s'" % n for n in nodes[:3]) + (", ..." if len(nodes) > 3 else ""))
-        raise Failure("nothing of %s runs on %s %s (most often: %s); --allow-host runs it "
-                      "on the host anyway" % (os.path.basename(model), options.target,
-                                               options.precision, why))
+        " (%s%% of the multiply-accumulates)" % share if share is not None else ""), flush=True)
+    why = None if options.allow_host else offload.refusal(remarks, model, options.target,
+                                                          options.precision)
+    if why:
+        raise Failure(why)
 
 
 WEIGHT_FORMATS = re.compile(r"remark: layouts assigned to .*; (\d+) Winograd convolutions, "
@@ -266,10 +253,12 @@ def compile_model(tosa_text, options, shown, work, prefix="", dla_opt=None):
             shown, code, "; ".join(errors[:5]) or "no message"))
     check_offload(stderr, options, shown, prefix)
     report_weight_formats(stderr, options, prefix)
-    # What the machine changed: layers split to fit the convolution buffer.
-    splits = re.findall(r"remark: (split into \d+ convolutions .*)", stderr)
+    # What the machine changed: layers run by bands to fit the convolution
+    # buffer.
+    splits = re.findall(r"remark: (runs as \d+ hardware layers of .*)", stderr)
     if splits:
-        print("%s%d convolution(s) split to fit the convolution buffer; the first: %s" % (
+        print("%s%d convolution(s) run by bands of output rows to fit the convolution buffer; "
+              "the first: %s" % (
             prefix, len(splits), splits[0]), flush=True)
     # The engine holds the LLVM IR: its context can go.
     try:
@@ -409,8 +398,8 @@ def run_set(compiled, set_name, input_paths, expected_paths, options, model, pre
             compiled.engine.invoke(compiled.name, inputs)
         print("%s: %.6f s per run (mean of %d)"
               % (set_name, (time.perf_counter() - t1) / options.repeat, options.repeat))
-    if options.output_dir:
-        out_dir = options.output_dir
+    out_dir = output_dir(model, options, expected_paths)
+    if out_dir:
         if os.path.isdir(model):
             out_dir = os.path.join(out_dir, set_name)
         os.makedirs(out_dir, exist_ok=True)
@@ -429,8 +418,32 @@ def run_set(compiled, set_name, input_paths, expected_paths, options, model, pre
                      "ok" if good else "FAIL (rtol %g)" % options.rtol))
     elif not options.output_dir:
         for i, o in enumerate(outputs):
-            print("%s output %d: shape %s\n%s" % (set_name, i, o.shape, o))
+            print("%s output %d: shape %s, %s -> %s" % (set_name, i, o.shape, o.dtype,
+                                                      os.path.join(out_dir, "output_%d.npy" % i)))
     return ok
+
+
+def output_dir(model, options, expected_paths=True):
+    """Where the outputs are written: --output-dir, else (nothing to
+    compare them with) MODEL_STEM.outputs in the working directory; None
+    when they are only compared."""
+    if options.output_dir:
+        return options.output_dir
+    if expected_paths:
+        return None
+    stem = os.path.splitext(os.path.basename(os.path.normpath(model)))[0]
+    return stem + ".outputs"
+
+
+def check_output_dir(path):
+    """--output-dir before anything is compiled: a directory, or a path one
+    can be made at."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise Failure("--output-dir %s: a file, not a directory" % path)
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise Failure("--output-dir %s: cannot make the directory (%s)" % (path, e.strerror or e))
 
 
 def run_models(models, options):
@@ -462,6 +475,8 @@ def run_model(model, options, prefix=""):
     if not os.path.isfile(path):
         raise Failure("%s: no such model" % path)
     sets = data_sets(model, options)
+    if options.output_dir:
+        check_output_dir(options.output_dir)
     compile_options = options.compile
     freeze = options.freeze
     if freeze is None:
@@ -482,9 +497,11 @@ def run_model(model, options, prefix=""):
                 prepared = prepare_model(path, input_paths, -1, os.path.join(work, "static.onnx"),
                                          not compile_options.tosa)
                 compiled = Compiled(prepared, compile_options, work, model, prefix)
-            print("%s%s: compiled %s for %s %s in %.2f s"
-                  % (prefix, set_name, os.path.basename(path), compile_options.target,
-                     compile_options.precision, compiled.seconds))
+            print("%s%s: compiled %s %s in %.2f s"
+                  % (prefix, set_name, os.path.basename(path),
+                     "for %s %s" % (compile_options.target, compile_options.precision)
+                     if compile_options.offload else "for the host (--no-offload)",
+                     compiled.seconds))
             all_ok &= run_set(compiled, set_name, input_paths, expected_paths, options, model,
                               prefix)
     return 0 if all_ok else 1

@@ -83,7 +83,7 @@ CASES = [
      r"^node 'conv1' \(Conv\): the required input 1 \(W\) is missing$"),
     ("undefined input",
      _model([helper.make_node("Add", ["x", "nothing"], ["y"], name="add")], [_x()]),
-     r"^node 'add' \(Add\): input 'nothing' is defined by no earlier node$"),
+     r"^node 'add' \(Add\): input 'nothing' is defined by no node, graph input or initializer$"),
     ("too many inputs",
      _model([helper.make_node("Relu", ["x", "x"], ["y"], name="r")], [_x()]),
      r"^node 'r' \(Relu\): 2 inputs, the operator takes at most 1$"),

@@ -60,6 +60,24 @@ def test_layouts_on_storage_in_process():
     _run_and_compare(engine, entry, d)
 
 
+@needs_data
+def test_compile_takes_compile_pipelines_options():
+    """As README.md has it: execution.compile(module, layouts=True) is
+    compile_pipeline(layouts=True); with a pipeline too, or an option
+    compile_pipeline has not, a DLAError names them."""
+    d = os.path.join(DATA, "pytorch-converted", "test_Conv2d_strided")
+    module = dla.import_onnx(os.path.join(d, "model.onnx"))
+    (entry,) = execution.public_functions(module)
+    with pytest.raises(dla.DLAError, match=r"^execution.compile: give a pipeline or "
+                                           r"compile_pipeline's options \(layouts\), not both$"):
+        execution.compile(module, layouts=True, pipeline=execution.compile_pipeline())
+    with pytest.raises(dla.DLAError, match=r"^execution.compile: .*'layout'"):
+        execution.compile(module, layout=True)
+    engine = execution.compile(module, layouts=True, summary=True)
+    assert any("1 of 1 layers on nv_full fp16" in r.message for r in engine.remarks), engine.remarks
+    _run_and_compare(engine, entry, d)
+
+
 def _relu_model(path, dims):
     graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"], name="act")], "g",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, dims)],

@@ -49,9 +49,15 @@ def test_in_process_pass_list_equals_dla_opt():
     prints no pipelines; the test above parses them in-process)."""
     listed = subprocess.run([DLA_OPT, "--list-passes"], capture_output=True, text=True,
                             check=True).stdout
-    in_process = dla.registered_passes()
+    passes = dla.registered_passes()
+    assert isinstance(passes, list) and all(isinstance(p, dla.RegisteredPass) for p in passes)
+    in_process = "Passes:\n" + "".join(p.text for p in passes)
     assert in_process == listed
     names = sorted(set(re.findall(r"^  --(dla-[a-z0-9-]+)", in_process, re.M)))
+    assert sorted(p.name for p in passes if p.name.startswith("dla-")) == names
+    convert = next(p for p in passes if p.name == "dla-convert-tosa")
+    assert convert.summary and convert.text.startswith("  --dla-convert-tosa ")
+    assert "    --target=" in convert.text
     pipelines = ("dla-compile", "dla-lower-to-memref", "dla-lower-to-llvm")
     assert names == [n for n in dla_opt_names() if n not in pipelines]
     assert "dla-convert-tosa" in names and "dla-outline-kernels" in names

@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -49,6 +50,17 @@ int main(int argc, char **argv) {
   dla::registerAllDialects(registry);
   dla::registerAllDLAPasses();
   registerAllPasses();
+  // An error of a pass on the module does not print the module after it
+  // ("see current operation": the whole network) unless
+  // --mlir-print-op-on-diagnostic=true asks (test/Pipelines/errors-print-no-module.mlir).
+  std::vector<char *> args(argv, argv + argc);
+  static char quietOps[] = "--mlir-print-op-on-diagnostic=false";
+  if (llvm::none_of(args, [](const char *arg) {
+        return llvm::StringRef(arg).contains("mlir-print-op-on-diagnostic");
+      }))
+    args.insert(args.begin() + 1, quietOps);
+  argc = static_cast<int>(args.size());
+  argv = args.data();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "dla-opt: MLIR optimizer with the dla dialect (accelerator memory layouts)\n",
       registry);

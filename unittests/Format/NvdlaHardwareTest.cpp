@@ -59,3 +59,17 @@ TEST(NvdlaHardware, ReasonsNameTheSpecMacros) {
                 whyNotPrecision(full, Precision::Int16),
             "");
 }
+
+TEST(NvdlaHardware, MemoryAddressWidthsFromTheSpecs) {
+  // nv_small.spec: MEM_ADDRESS_WIDTH_32; nv_large.spec: MEM_ADDRESS_WIDTH_64;
+  // v1 nv_full: 32-bit *_ADDR_HIGH over *_ADDR_LOW.
+  EXPECT_EQ(getHardwareConfig(HardwareKind::NvSmall).caps.memoryAddressBits, 32);
+  EXPECT_EQ(getLastMemoryAddress(getHardwareConfig(HardwareKind::NvSmall)), 0xffffffffull);
+  EXPECT_EQ(getHardwareConfig(HardwareKind::NvLarge).caps.memoryAddressBits, 64);
+  EXPECT_EQ(getLastMemoryAddress(getHardwareConfig(HardwareKind::NvLarge)), ~0ull);
+  EXPECT_EQ(getHardwareConfig(HardwareKind::NvFull).caps.memoryAddressBits, 64);
+  // NvDlaAllocMem's size through nvdla_mem_map's int; CACC's 24-bit strides.
+  EXPECT_EQ(kRuntimeMaxAllocationBytes, 2147483647);
+  EXPECT_EQ(kMaxDmaStrideBytes, 4294967295);
+  EXPECT_EQ(kMaxCaccStrideBytes, 0xffffff);
+}

@@ -4,7 +4,7 @@ dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_trace.py --kind conv|sdp|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain --count N --seed S
+    run_trace.py --kind conv|conv-bands|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -300,6 +300,57 @@ def conv_case(rng, n, shape=None):
     return Case(f"conv_{n}", shape, body, out, weight=wshape)
 
 
+def _in_bands(rng, c, name):
+    """`c` (a convolution and its SDP) run as several hardware layers by
+    bands of output rows (rows_per_part 1 .. rows - 1, as
+    --dla-split-convolutions records it when the input does not fit the
+    convolution buffer beside the weights): each band reads its rows'
+    windows and writes its rows at offsets into the same buffers, its SDP's
+    per-element operands at the same rows."""
+    rows = c.out_shape[2]
+    # No band of one row of a one-column result (a 1x1 cube NVDLA writes
+    # only packed: a located error, test/Target/NvdlaTrace/invalid.mlir).
+    parts = [p for p in range(1, rows)
+             if c.out_shape[3] > 1 or (p > 1 and rows % p != 1)]
+    if parts and "dla.conv" in c.body:
+        part = int(rng.choice(parts))
+        conv, _, rest = c.body.partition(" : ")
+        c.body = f"{conv} rows_per_part {part} : {rest}"
+    c.name = name
+    return c
+
+
+def conv_bands_case(rng, n):
+    """A convolution as conv_case draws it, in bands (_in_bands)."""
+    return _in_bands(rng, conv_case(rng, n), f"conv_bands_{n}")
+
+
+def sdp_mem_bands_case(rng, n):
+    """An SDP with memory operands as sdp_mem_case draws it, on the fly
+    after a convolution in bands (_in_bands), or offline."""
+    return _in_bands(rng, sdp_mem_case(rng, n), f"sdp_mem_bands_{n}")
+
+
+def conv_big_case(rng, n):
+    """A direct convolution whose input does not fit nv_small's convolution
+    buffer (32 banks of 512 8-byte entries) beside its weights: 8 to 32
+    channels of 100 to 200 rows of 48 to 96 pixels, so that the buffer
+    plan itself cuts it into bands (NvdlaConvBuffer.h's partial height)."""
+    c, k = int(rng.integers(8, 33)), int(rng.integers(1, 17))
+    h, w = int(rng.integers(100, 201)), int(rng.integers(48, 97))
+    r = s = int(rng.choice([1, 3, 5]))
+    sy = int(rng.choice([1, 2]))
+    pad = r // 2
+    oh, ow = (h + 2 * pad - r) // sy + 1, (w + 2 * pad - s) + 1
+    shape, wshape, out = (1, c, h, w), (k, c, r, s), (1, k, oh, ow)
+    conv_t = ttype(out, None)
+    body = (f"%c = dla.conv direct %x, %w stride [{sy}, 1] pad [{pad}, {pad}, {pad}, {pad}] "
+            f"clip_truncate {int(rng.integers(4, 10))} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+            f"{conv_t}\n  %y = dla.sdp on_the_fly %c bs {sdp_cases._x_stage(rng, None, True)[0]} "
+            f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+    return Case(f"conv_big_{n}", shape, body, out, weight=wshape)
+
+
 def lrn_case(rng, n, shape=None, wrap=False):
     """An int8 CDP layer: sizes 3..9; a third with tables derived from
     alpha, beta, k, the rest with stated tables and converters drawn as
@@ -351,7 +402,8 @@ def chain_case(rng, n, max_layers=5):
 KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
-         "chain": chain_case}
+         "conv-bands": conv_bands_case,
+         "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those

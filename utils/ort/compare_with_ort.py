@@ -24,7 +24,9 @@ storage emulated (fp16_emulation.py: weights and every activation rounded to
 fp16, f32 arithmetic) and requires our maximum error to be at most F times
 that copy's: what fp16 storage costs by itself bounds ours. --step-classes
 compares the arg-max over the last axis at every other index (a sequence
-model's class per time step).
+model's class per time step). --ort-model M runs onnxruntime on M instead:
+a model that computes what MODEL's import must (the float form of a
+dynamically quantized MODEL).
 """
 
 import argparse
@@ -65,6 +67,7 @@ def main():
     p.add_argument("--repeat", type=int, default=0)
     p.add_argument("--fp16-emulation-factor", type=float)
     p.add_argument("--step-classes", action="store_true")
+    p.add_argument("--ort-model", help="the model onnxruntime runs (default: MODEL)")
     a = p.parse_args(argv)
     if not a.shape and not a.input:
         p.error("give --shape or --input")
@@ -78,7 +81,7 @@ def main():
             inputs.append(path)
         ort_dir, dla_dir = os.path.join(work, "ort"), os.path.join(work, "dla")
         env = dict(os.environ, ONNXRUNTIME_NODE=a.ort)
-        cmd = ["node", os.path.join(HERE, "run-ort.js"), a.model, ort_dir] + inputs
+        cmd = ["node", os.path.join(HERE, "run-ort.js"), a.ort_model or a.model, ort_dir] + inputs
         if a.repeat:
             cmd += ["--repeat", str(a.repeat)]
         ort = subprocess.run(cmd, env=env, capture_output=True, text=True)

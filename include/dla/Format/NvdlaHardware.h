@@ -44,6 +44,9 @@ struct Capabilities {
   int64_t memoryAtomBytes;        ///< MEMORY_ATOMIC_SIZE
   int64_t cbufBanks;              ///< CBUF_BANK_NUMBER
   int64_t cbufBankEntries;        ///< CBUF_BANK_DEPTH
+  /// NVDLA_MEM_ADDRESS_WIDTH (MEM_ADDRESS_WIDTH_32 / _64): the bits of a
+  /// DMA address. nv_full (v1, no such define) has 64: ADDR_HIGH + ADDR_LOW.
+  int64_t memoryAddressBits;
 };
 
 struct HardwareConfig {
@@ -84,13 +87,13 @@ struct HardwareConfig {
 inline constexpr HardwareConfig kHardwareConfigs[] = {
     {HardwareKind::NvFull, "nv_full", 64, 32, 128,
      {true, true, true, true, true, true, true, true, true, true, true, true, true, true, 32,
-      16, 256}},
+      16, 256, 64}},
     {HardwareKind::NvLarge, "nv_large", 64, 32, 64,
      {true, false, false, false, false, false, true, true, true, true, true, true, false, false,
-      32, 16, 512}},
+      32, 16, 512, 64}},
     {HardwareKind::NvSmall, "nv_small", 8, 8, 8,
      {true, false, false, false, false, false, true, true, false, false, true, true, false,
-      false, 8, 32, 512}},
+      false, 8, 32, 512, 32}},
 };
 constexpr const auto &enumEntries(HardwareKind) { return kHardwareConfigs; }
 // The SDP's LUT belongs to its Y stage: no configuration has one without the
@@ -111,6 +114,28 @@ constexpr const HardwareConfig &getHardwareConfig(HardwareKind kind) {
 constexpr const HardwareConfig &getDefaultHardwareConfig() {
   return getHardwareConfig(HardwareKind::NvFull);
 }
+/// The highest byte address `c`'s DMA engines reach: 2^memoryAddressBits - 1.
+constexpr uint64_t getLastMemoryAddress(const HardwareConfig &c) {
+  return c.caps.memoryAddressBits >= 64 ? UINT64_MAX
+                                        : (uint64_t(1) << c.caps.memoryAddressBits) - 1;
+}
+
+/// The largest memory NVIDIA's runtime allocates for a loadable's memory
+/// list entry: its port's NvDlaAllocMem (umd/port/linux/nvdla.c) takes an
+/// NvU32 size and maps it through nvdla_mem_map's `int size`, so a size
+/// beyond INT32_MAX turns negative there. (loadable.fbs's size is a ulong
+/// and dla_data_cube's size and offset are uint32: the port is the bound.)
+inline constexpr int64_t kRuntimeMaxAllocationBytes = INT32_MAX;
+
+/// The widest stride a DMA engine's *_LINE_STRIDE / *_SURF(ACE)_STRIDE
+/// register holds: whole 32-bit registers (opendla.h, every configuration).
+inline constexpr int64_t kMaxDmaStrideBytes = UINT32_MAX;
+/// CACC's D_LINE_STRIDE and D_SURF_STRIDE hold 24 bits (opendla.h
+/// NVDLA_CACC_D_LINE_STRIDE_0_LINE_STRIDE_FIELD 0xffffff; v1's 19 bits from
+/// bit 5 are the same bound); NVIDIA's firmware writes a convolution's
+/// output strides there.
+inline constexpr int64_t kMaxCaccStrideBytes = (int64_t(1) << 24) - 1;
+
 /// Empty when `c` computes in `precision`, else why not, naming the
 /// spec's macros ("nv_small computes int8 only (FEATURE_DATA_TYPE_INT8)").
 std::string whyNotPrecision(const HardwareConfig &c, Precision precision);

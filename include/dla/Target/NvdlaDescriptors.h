@@ -207,7 +207,10 @@ struct DescOp {
 };
 
 /// One hardware layer: one operation, or a convolution and the SDP it
-/// feeds on the fly (the SDP's fused_parent is the convolution).
+/// feeds on the fly (the SDP's fused_parent is the convolution); a
+/// convolution that runs by bands of output rows (ConvOp's rows_per_part)
+/// is such a pair per band, in row order, over offsets into the same
+/// surfaces.
 struct LayerDescs {
   std::vector<DescOp> ops;
 };

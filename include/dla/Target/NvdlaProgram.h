@@ -39,8 +39,11 @@ struct CubeAddress {
   int64_t lineStride = 0, surfaceStride = 0;
 };
 
-/// The writes of one layer, in order; the last ones enable its units.
+/// The writes of one pass of a hardware layer (a convolution by bands
+/// takes one pass per band), in order; the last ones enable its units.
 struct LayerProgram {
+  /// Its hardware layer (NetworkPlan::layers), its pass and their number.
+  size_t layer = 0, pass = 0, passes = 1;
   /// The done interrupts the layer raises, as intr_notify names their
   /// blocks ("SDP", "CACC", "CDMA_DAT", ...); the last is its end.
   std::vector<std::string> interrupts;
@@ -117,9 +120,9 @@ FailureOr<NetworkDescs> describeNetwork(const NetworkPlan &plan);
 /// The address of `cube` in the plan's flat placement (the trace's memory).
 uint64_t addressOf(const NetworkPlan &plan, const DescDataCube &cube);
 
-/// Each hardware layer's register writes, in the plan's order: the
-/// descriptors' registers as the firmware's processor_*_program writes
-/// them, at the plan's addresses.
+/// Each hardware layer's register writes, in the plan's order, one program
+/// per pass: the descriptors' registers as the firmware's
+/// processor_*_program writes them, at the plan's addresses.
 FailureOr<std::vector<LayerProgram>> programNetwork(const NetworkPlan &plan);
 
 /// Rewrites each dla.conv with a bias operand into the convolution and an

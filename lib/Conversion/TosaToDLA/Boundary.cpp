@@ -54,15 +54,24 @@ std::string OffloadTarget::checkSourceType(Type type) const {
     return "";
   if (element.isF32() && precision == nv::Precision::Fp16)
     return "";
-  if (isa<FloatType>(element))
-    return (Twine("the target computes in ") + ::dlaformat::enumName(precision) + ", and " +
-            "a floating-point network needs fp16 (no quantization here)")
-        .str();
   std::string name;
   llvm::raw_string_ostream os(name);
   os << element;
-  return "element type " + name + " is not the target precision " +
-         std::string(::dlaformat::enumName(precision));
+  std::string target(::dlaformat::enumName(precision));
+  // Reasons that hold in a float network and in a quantized one alike: a
+  // quantized network's host steps are its float (quantizing,
+  // dequantizing, what calibration left float) and integer (rounding, zero
+  // points) arithmetic.
+  if (isa<FloatType>(element))
+    return "it computes in " + name + " and the target in " + target +
+           ": a float op runs there only quantized (a float network is quantized from a "
+           "calibration table, dla-calibrate)";
+  if (precision == nv::Precision::Fp16)
+    return "it computes in " + name + " and the target in fp16: integer arithmetic (of a "
+           "quantized network: compile that for int8)";
+  return "element type " + name + " is not the target precision " + target +
+         " (a quantized network's integer steps around its layers, rounding and zero points, "
+         "stay on the host)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -207,7 +207,9 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
       op.op = &d;
       op.layer = l;
       ops.push_back(op);
-      fused.push_back(j == 1 && layer.ops[0].type == DescOpType::Conv &&
+      // An SDP right after a convolution of its layer is fed by it on the
+      // fly (a layer by bands holds such a pair per band).
+      fused.push_back(j > 0 && layer.ops[j - 1].type == DescOpType::Conv &&
                       d.type == DescOpType::Sdp);
       std::vector<const DescDataCube *> reads, writes;
       cubes(d, reads, writes);

@@ -51,8 +51,10 @@ static DescCvt cvtOf(CvtAttr cvt) {
   return d;
 }
 
-LogicalResult mlir::dla::regplan::describeConv(const NetworkPlan &plan, const HardwareLayer &layer,
-                                             ConvDesc &d) {
+/// The convolution of `layer` whole, and the bands of output rows its
+/// hardware layers take (0: one layer).
+static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer &layer,
+                                   ConvDesc &d, int64_t &rowsPerPart, int64_t &bankEntries) {
   auto op = cast<ConvOp>(layer.op);
   const Surface &input = plan.surface(op.getInput());
   const auto *pixelLayout = static_cast<const PixelBoundLayout *>(input.pixel.get());
@@ -126,10 +128,19 @@ LogicalResult mlir::dla::regplan::describeConv(const NetworkPlan &plan, const Ha
   dlaformat::Expected<ConvBufferPlan> buffer = planConvBuffer(config, *q);
   if (!buffer)
     return op.emitOpError() << "does not fit NVDLA " << config.name << ": " << buffer.message();
+  // Bands of output rows: the ones --dla-split-convolutions recorded (for
+  // a buffer it may have been told is smaller), else the buffer's own.
+  rowsPerPart = 0;
   if (buffer->mode == ConvBufferMode::PartialHeight)
-    return op.emitOpError() << "needs " << buffer->numParts
-                            << " layers by input rows (its input does not fit the "
-                               "convolution buffer beside its weights): not programmed yet";
+    rowsPerPart = buffer->outputRowsPerPart;
+  if (std::optional<int64_t> recorded = op.getRowsPerPart())
+    rowsPerPart = rowsPerPart ? std::min(rowsPerPart, *recorded) : *recorded;
+  if (rowsPerPart && image)
+    return op.emitOpError() << "runs by bands of " << rowsPerPart
+                            << " output rows (its image does not fit the convolution buffer "
+                               "beside its weights, or rows_per_part says so): bands of an "
+                               "image convolution are not programmed yet";
+  bankEntries = config.caps.cbufBankEntries;
 
   d.conv_mode = kDescConvDirect;
   d.in_precision = d.out_precision = kDescPrecisionInt8;
@@ -175,5 +186,78 @@ LogicalResult mlir::dla::regplan::describeConv(const NetworkPlan &plan, const Ha
     d.in_cvt = cvtOf(cvt);
   // The firmware takes CACC's clip from out_cvt.truncate (scale 1, offset 0).
   d.out_cvt = DescCvt{1, static_cast<uint8_t>(op.getClipTruncate().value_or(0)), 0, 0};
+  return success();
+}
+
+/// Output rows [o0, o1) of the whole convolution `d` and its SDP `sdp` as
+/// one hardware layer: the input rows their windows cover (padding only at
+/// the edges), the rows at their offsets in the same buffers.
+static void describeBand(const ConvDesc &whole, const SdpDesc &wholeSdp, int64_t o0, int64_t o1,
+                         int64_t bankEntries, ConvDesc &d, SdpDesc &sdp) {
+  d = whole;
+  sdp = wholeSdp;
+  const int64_t window = (int64_t(whole.kernel_height_csc) - 1) * whole.dilation_y + 1;
+  const int64_t i0 = o0 * whole.conv_stride_y - whole.pad_y_top;
+  const int64_t i1 = (o1 - 1) * whole.conv_stride_y + window - whole.pad_y_top;
+  const int64_t b = std::max<int64_t>(i0, 0);
+  const int64_t e = std::min<int64_t>(i1, whole.src_data.height);
+  const uint32_t rows = static_cast<uint32_t>(e - b), outRows = static_cast<uint32_t>(o1 - o0);
+  d.src_data.offset = static_cast<uint64_t>(b) * whole.src_data.line_stride;
+  d.src_data.size = whole.src_data.size - d.src_data.offset;
+  d.src_data.height = rows;
+  d.pad_y_top = static_cast<uint8_t>(b - i0);
+  d.pad_y_bottom = static_cast<uint8_t>(i1 - e);
+  d.input_height_csc = static_cast<uint16_t>(rows);
+  d.release = static_cast<uint16_t>(rows);
+  d.data_bank = static_cast<uint8_t>(
+      (int64_t(whole.entry_per_slice) * rows + bankEntries - 1) / bankEntries);
+  d.input_height_cmac = static_cast<uint16_t>(outRows);
+  // The rows' place in the result, and in its per-element operands.
+  auto rowsOf = [&](DescDataCube &cube) {
+    cube.offset = static_cast<uint64_t>(o0) * cube.line_stride;
+    cube.size -= cube.offset;
+    cube.height = outRows;
+  };
+  rowsOf(d.dst_data);
+  rowsOf(sdp.src_data);
+  rowsOf(sdp.dst_data);
+  for (auto [stage, data] : {std::pair{&sdp.x1_op, &sdp.x1_data}, {&sdp.x2_op, &sdp.x2_data},
+                             {&sdp.y_op, &sdp.y_data}})
+    if (stage->enable && stage->mode == kDescSdpPerPoint)
+      rowsOf(*data);
+}
+
+LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
+                                                  const HardwareLayer &layer,
+                                                  std::vector<DescLut> &luts,
+                                                  std::vector<DescOp> &ops) {
+  DescOp conv, sdp;
+  conv.type = DescOpType::Conv;
+  sdp.type = DescOpType::Sdp;
+  int64_t rowsPerPart = 0, bankEntries = 0;
+  if (failed(describeWhole(plan, layer, conv.conv, rowsPerPart, bankEntries)) ||
+      failed(describeSdp(plan, layer.fused, /*onTheFly=*/true, layer.op->getResult(0),
+                         layer.result(), sdp.sdp, luts)))
+    return failure();
+  const int64_t outRows = conv.conv.dst_data.height;
+  if (!rowsPerPart || rowsPerPart >= outRows) {
+    ops = {conv, sdp};
+    return success();
+  }
+  // NVDLA writes a one-pixel cube only packed (CACC and the SDP check its
+  // strides are one atom): a band of one row of a one-column result
+  // cannot land in the whole result.
+  if (conv.conv.dst_data.width == 1 && (rowsPerPart == 1 || outRows % rowsPerPart == 1))
+    return layer.op->emitOpError()
+           << "runs by bands of " << rowsPerPart << " output rows of a one-column result: a "
+           << "band of one row is a 1x1 cube, which NVDLA writes only packed, not into the "
+              "whole result's surfaces";
+  for (int64_t o0 = 0; o0 < outRows; o0 += rowsPerPart) {
+    DescOp c = conv, s = sdp;
+    describeBand(conv.conv, sdp.sdp, o0, std::min(outRows, o0 + rowsPerPart), bankEntries, c.conv,
+                 s.sdp);
+    ops.push_back(c);
+    ops.push_back(s);
+  }
   return success();
 }

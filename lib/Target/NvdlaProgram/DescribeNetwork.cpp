@@ -3,7 +3,8 @@
 // The unit a layer runs on (LayerOpInterface::getLayerKind) picks how it is
 // described; a new kind of layer fails to compile here until it has a
 // description. A convolution always feeds an SDP (CACC writes no memory):
-// its own, or one with every stage bypassed.
+// its own, or one with every stage bypassed; one that runs by bands of
+// output rows is a CONV and SDP operation per band.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,13 +42,7 @@ static LogicalResult describeLayer(const NetworkPlan &plan, const HardwareLayer 
     if (failed(programmedAs<ConvOp>(op)) ||
         (layer.fused && failed(programmedAs<SdpOp>(layer.fused))))
       return failure();
-    DescOp conv = descOp(DescOpType::Conv), sdp = descOp(DescOpType::Sdp);
-    if (failed(describeConv(plan, layer, conv.conv)) ||
-        failed(describeSdp(plan, layer.fused, /*onTheFly=*/true, op->getResult(0),
-                           layer.result(), sdp.sdp, descs.luts)))
-      return failure();
-    out.ops = {conv, sdp};
-    return success();
+    return describeConvLayer(plan, layer, descs.luts, out.ops);
   }
   case nv::LayerKind::SdpOffline: {
     if (failed(programmedAs<SdpOp>(op)))

@@ -100,6 +100,48 @@ featureAsOperand(const nv::FeatureBoundLayout &feature, ArrayRef<int64_t> shape,
   return layout;
 }
 
+/// Refuses a stride wider than the register it is written to
+/// (NvdlaHardware.h): the hardware would use the truncated value.
+LogicalResult checkStride(StringRef surface, StringRef what, int64_t stride, int64_t max,
+                          StringRef registers, Location loc) {
+  if (stride <= max)
+    return success();
+  return emitError(loc) << "surface '" << surface << "' has a " << what << " of " << stride
+                        << " bytes, beyond the " << max << " " << registers << " holds";
+}
+
+/// The strides of `s` a DMA engine's stride registers receive.
+LogicalResult checkDmaStrides(const Surface &s, StringRef name, Location loc) {
+  constexpr int64_t max = nv::kMaxDmaStrideBytes;
+  constexpr StringRef regs = "a DMA stride register (32 bits)";
+  std::optional<std::pair<int64_t, int64_t>> cube; // line, surface
+  if (s.feature)
+    cube = {s.feature->getLineStride(), s.feature->getSurfaceStride()};
+  else if (s.aux)
+    if (const auto &c = static_cast<const nv::AuxBoundLayout *>(s.aux.get())->getCube())
+      cube = {c->getLineStride(), c->getSurfaceStride()};
+  if (cube && (failed(checkStride(name, "line stride", cube->first, max, regs, loc)) ||
+               failed(checkStride(name, "surface stride", cube->second, max, regs, loc))))
+    return failure();
+  if (auto *pixel = static_cast<const nv::PixelBoundLayout *>(s.pixel.get()))
+    for (int plane : {0, 1})
+      if (failed(checkStride(name, plane ? "second plane's line stride" : "line stride",
+                             pixel->getLineStride(plane), max, regs, loc)))
+        return failure();
+  return success();
+}
+
+/// A convolution's output strides: NVIDIA's firmware writes them to CACC's
+/// narrower registers too, whatever SDP follows.
+LogicalResult checkCaccStrides(const Surface &out, Location loc) {
+  constexpr int64_t max = nv::kMaxCaccStrideBytes;
+  if (failed(checkStride(out.name, "line stride", out.feature->getLineStride(), max,
+                         "CACC's D_LINE_STRIDE (24 bits)", loc)))
+    return failure();
+  return checkStride(out.name, "surface stride", out.feature->getSurfaceStride(), max,
+                     "CACC's D_SURF_STRIDE (24 bits)", loc);
+}
+
 } // namespace
 
 CubeAddress NetworkPlan::cube(Value v) const {
@@ -220,6 +262,8 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
       p.bytes = (*bound)->getStorageBytes();
       p.alignment = (*bound)->getStorageAlignment();
     }
+    if (failed(checkDmaStrides(s, name, loc)))
+      return failure();
     p.name = name;
     p.first = p.last = first;
     s.value = v;
@@ -250,6 +294,9 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     if (failed(addSurface(layer.result(), "layer" + std::to_string(index),
                           static_cast<int64_t>(index), layer.result().getLoc())))
       return failure();
+    if (isa<ConvOp>(layer.op) &&
+        failed(checkCaccStrides(plan.surface(layer.result()), layer.op->getLoc())))
+      return failure();
   }
   if (plan.layers.empty())
     return func.emitError("a program without layers has nothing to check");
@@ -261,6 +308,17 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
                                      "argument");
     plan.placement[plan.surfaces[it->second].placed].last = kEnd;
   }
-  plan.extent = planAddresses(plan.placement);
+  // One address space for the plan: the configuration of its layers' data.
+  const nv::HardwareConfig &config = nv::getHardwareConfig(
+      plan.surface(plan.layers.front().result()).feature->getConfig().hardware);
+  AddressPlanResult placed = planAddresses(plan.placement, getNvdlaAddressSpace(config, base));
+  if (!placed.ok()) {
+    Location loc = func.getLoc();
+    for (const Surface &s : plan.surfaces)
+      if (placed.surface == s.placed && !isa<BlockArgument>(s.value))
+        loc = s.value.getLoc();
+    return emitError(loc) << placed.error;
+  }
+  plan.extent = placed.extent;
   return plan;
 }

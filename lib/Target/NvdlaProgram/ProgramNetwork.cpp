@@ -12,20 +12,25 @@ using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::regplan;
 
-static void programLayer(const NetworkPlan &plan, const NetworkDescs &descs,
-                         const LayerDescs &layer, LayerProgram &program) {
-  const DescOp &first = layer.ops.front();
+/// The pass of `layer` whose operations start at ops[i]; the next one's i.
+static size_t programPass(const NetworkPlan &plan, const NetworkDescs &descs,
+                          const LayerDescs &layer, size_t i, LayerProgram &program) {
+  const DescOp &first = layer.ops[i];
   switch (first.type) {
   case DescOpType::Conv:
-    assert(layer.ops.size() == 2 && layer.ops[1].type == DescOpType::Sdp &&
+    assert(i + 1 < layer.ops.size() && layer.ops[i + 1].type == DescOpType::Sdp &&
            "a convolution feeds its SDP");
-    return programConvLayer(plan, descs, first.conv, layer.ops[1].sdp, program);
+    programConvLayer(plan, descs, first.conv, layer.ops[i + 1].sdp, program);
+    return i + 2;
   case DescOpType::Sdp:
-    return programSdpLayer(plan, descs, first.sdp, program);
+    programSdpLayer(plan, descs, first.sdp, program);
+    return i + 1;
   case DescOpType::Pdp:
-    return programPdpLayer(plan, first.pdp, program);
+    programPdpLayer(plan, first.pdp, program);
+    return i + 1;
   case DescOpType::Cdp:
-    return programCdpLayer(plan, descs, first.cdp, program);
+    programCdpLayer(plan, descs, first.cdp, program);
+    return i + 1;
   case DescOpType::Bdma:
   case DescOpType::Rubik:
     break;
@@ -37,8 +42,17 @@ FailureOr<std::vector<LayerProgram>> regplan::programNetwork(const NetworkPlan &
   FailureOr<NetworkDescs> descs = describeNetwork(plan);
   if (failed(descs))
     return failure();
-  std::vector<LayerProgram> programs(plan.layers.size());
-  for (auto [layer, program] : llvm::zip_equal(descs->layers, programs))
-    programLayer(plan, *descs, layer, program);
+  std::vector<LayerProgram> programs;
+  for (auto [index, layer] : llvm::enumerate(descs->layers)) {
+    const size_t first = programs.size();
+    for (size_t i = 0; i < layer.ops.size();) {
+      LayerProgram &program = programs.emplace_back();
+      program.layer = index;
+      program.pass = programs.size() - 1 - first;
+      i = programPass(plan, *descs, layer, i, program);
+    }
+    for (size_t p = first; p < programs.size(); ++p)
+      programs[p].passes = programs.size() - first;
+  }
   return programs;
 }

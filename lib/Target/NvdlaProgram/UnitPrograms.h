@@ -27,8 +27,11 @@ DescDataCube describeCube(const NetworkPlan &plan, Value v, DescMemType type = D
 
 /// dla.conv direct on int8 feature data, or image on int8 pixels, with
 /// the values NVIDIA's compiler gives (umd ConvolutionOp.cpp) and the
-/// buffer plan of the format library (NvdlaConvBuffer.h).
-LogicalResult describeConv(const NetworkPlan &plan, const HardwareLayer &layer, ConvDesc &desc);
+/// buffer plan of the format library (NvdlaConvBuffer.h), and the SDP it
+/// feeds: a CONV and an SDP operation for the layer, or for each band of
+/// output rows when its input does not fit the buffer beside its weights.
+LogicalResult describeConvLayer(const NetworkPlan &plan, const HardwareLayer &layer,
+                                std::vector<DescLut> &luts, std::vector<DescOp> &ops);
 
 /// dla.sdp (null: every stage bypassed, the identity converter), offline
 /// from `in` or on the fly from a convolution, writing `out`; a Y-stage

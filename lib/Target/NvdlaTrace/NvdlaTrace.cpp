@@ -157,15 +157,19 @@ void writeLayers(const NetworkPlan &plan, std::vector<LayerProgram> &programs, r
   // firmware does). A layer's S_POINTER writes select the group its writes
   // go to; its interrupts come from that group.
   llvm::StringMap<int64_t> uses;
-  for (auto [i, layer] : llvm::enumerate(plan.layers)) {
+  for (auto [i, program] : llvm::enumerate(programs)) {
+    const HardwareLayer &layer = plan.layers[program.layer];
     std::string loc;
     llvm::raw_string_ostream los(loc);
     layer.op->getLoc().print(los);
-    cfg << "// layer " << i << ": " << layer.op->getName()
+    cfg << "// layer " << program.layer;
+    if (program.passes > 1)
+      cfg << " pass " << program.pass + 1 << " of " << program.passes;
+    cfg << ": " << layer.op->getName()
         << (layer.fused ? " + " + layer.fused->getName().getStringRef().str() : "") << " " << loc
         << "\n";
     llvm::StringMap<int64_t> group;
-    for (auto &[reg, value] : programs[i].writes) {
+    for (auto &[reg, value] : program.writes) {
       const nv::CsbRegisterInfo &info = nv::getCsbRegister(reg);
       if (info.name == "S_POINTER_0") {
         group[info.block] = uses[info.block]++ % 2;
@@ -177,10 +181,10 @@ void writeLayers(const NetworkPlan &plan, std::vector<LayerProgram> &programs, r
     auto groupOf = [&](StringRef unit) {
       return group.lookup(("NVDLA_" + unit.split("_DAT").first.split("_WT").first).str());
     };
-    for (const std::string &unit : programs[i].interrupts)
+    for (const std::string &unit : program.interrupts)
       cfg << "intr_notify(" << unit << "_" << groupOf(unit) << ", " << eventName(i, unit)
           << ");\n";
-    for (const std::string &unit : programs[i].interrupts)
+    for (const std::string &unit : program.interrupts)
       cfg << "check_nothing(" << eventName(i, unit) << ");\n";
   }
 }
@@ -191,7 +195,7 @@ FailureOr<int64_t> writeChecks(const NetworkPlan &plan, const std::vector<LayerP
                                const NvdlaTraceOptions &options, raw_ostream &cfg) {
   func::FuncOp func = plan.func;
   int64_t checks = 0;
-  std::string last = eventName(plan.layers.size() - 1, programs.back().interrupts.back());
+  std::string last = eventName(programs.size() - 1, programs.back().interrupts.back());
   for (auto [i, r] : llvm::enumerate(func.getBody().front().getTerminator()->getOperands())) {
     auto data = readData(options.dataDirectory, "result" + std::to_string(i) + ".bin",
                          plan.placed(r).bytes, func.getLoc());

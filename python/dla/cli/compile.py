@@ -7,8 +7,15 @@
 The stages are dla.compiler's (its documentation, below); a progress line
 per stage on a terminal.
 
-Exit status 1 on a failing stage (its diagnostics on stderr), 2 on usage
-errors.
+A network with multiply-accumulates none of which the target runs (a
+float network on int8-only nv_small, say), or less of them than
+--min-offload, is refused and no bundle written, unless --allow-host. A
+failing compile prints its errors, then with --remarks=all (-v) the
+remarks, each once; by default their count. With -v a compile that
+succeeds prints its remarks too, each once, before its summary.
+
+Exit status 1 on a failing stage (its errors on stderr), 2 on usage errors
+and on a network refused for what it offloads.
 """
 
 import argparse
@@ -65,19 +72,38 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True, metavar="OUT_DIR")
     p.add_argument("--progress", action="store_true",
                    help="print the progress lines even when stderr is not a terminal")
+    p.add_argument("--allow-host", action="store_true",
+                   help="write the bundle however little runs on the accelerator")
+    p.add_argument("--min-offload", type=float, metavar="PERCENT",
+                   help="refuse a network with less than PERCENT%% of its multiply-accumulates "
+                        "on the accelerator (default: refuse only when none are)")
+    p.add_argument("--remarks", choices=["summary", "all"], default="summary",
+                   help="count the remarks of a failing compile (summary), or list them, "
+                        "each once, after its errors and before a summary (all)")
+    p.add_argument("-v", dest="remarks", action="store_const", const="all",
+                   help="--remarks=all")
     args = p.parse_args(argv)
     try:
         options = compiler.BundleOptions(
             target=args.target, precision=args.precision, calibration_table=args.calibration_table,
             input_shapes=dict(parse_input_shape(s) for s in args.input_shape),
-            compression=not args.no_compression)
+            compression=not args.no_compression, allow_host=args.allow_host,
+            min_offload=args.min_offload, remarks=args.remarks)
         manifest = compiler.compile_bundle(
             args.model, args.output, options,
             progress=Progress(sys.stderr.isatty(), args.progress, len(compiler.STAGES)),
             remark=lambda t: print("dla-import-onnx: remark: %s" % t, file=sys.stderr))
+    except compiler.Refused as e:
+        print("dla-compile: error: %s" % e, file=sys.stderr)
+        return 2
     except (compiler.Failure, ImportFailure, DLAError) as e:  # DLAError: from the C API
         print("dla-compile: error: %s" % e, file=sys.stderr)
         return 1
+    if args.remarks == "all":
+        # The compile's remarks, each once, before the summary.
+        for r in dict.fromkeys("%s: remark: %s" % (r["location"] or manifest["model"], r["message"])
+                               for r in manifest["remarks"]):
+            print(r, file=sys.stderr)
     print("\n".join(compiler.summary_lines(manifest, args.output)))
     return 0
 

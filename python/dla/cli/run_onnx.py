@@ -12,7 +12,9 @@ model of the run; the verifier runs where the modules are parsed, not after
 every pass unless --verify-each), JIT-compiled once through MLIR's
 ExecutionEngine and run on every input set, the inputs' number and shapes
 checked before compiling.
-Outputs are written as OUT/output_<i>.npy (per data set in a test directory). Where
+Outputs are written as OUT/output_<i>.npy (per data set in a test directory;
+without --output-dir or expected outputs, into MODEL_STEM.outputs/ here, its
+path printed). Where
 expected outputs exist (a test directory's output_*.pb, or --expect), the
 maximum absolute and relative error of each output is reported and checked
 against the tolerance:

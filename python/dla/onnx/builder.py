@@ -240,14 +240,26 @@ class Builder:
 
 
 def onnx_dtype(elem_type):
-    """The numpy dtype of an ONNX TensorProto element type (onnx 1.12 and later)."""
+    """The numpy dtype of an ONNX TensorProto element type (onnx 1.12 and
+    later). bfloat16 is computed in float32 (numpy has no bfloat16, NVDLA
+    neither; every bfloat16 value is a float32, onnx's to_array widens
+    bfloat16 initializers so): a bfloat16 input or output is a float32
+    one, and a Cast to bfloat16 rounds to its values (round_bf16)."""
     import onnx
     if elem_type == onnx.TensorProto.BFLOAT16:
-        # numpy holds bfloat16 as uint16 bit patterns: not a number type here.
-        raise ImportError_("element type bfloat16 is not supported")
+        return np.dtype(np.float32)
     try:
         if hasattr(onnx.helper, "tensor_dtype_to_np_dtype"):
             return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(elem_type))
         return np.dtype(onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[elem_type])
     except (KeyError, TypeError, ValueError):
         raise ImportError_("unknown element type #%s" % elem_type)
+
+
+def round_bf16(array):
+    """float32 values rounded to bfloat16's (to nearest, ties to even; NaN
+    stays NaN), as float32."""
+    a = np.ascontiguousarray(array, np.float32)
+    bits = a.view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16).astype(np.uint32)
+    return np.where(np.isnan(a), a, rounded.view(np.float32))

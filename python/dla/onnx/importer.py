@@ -3,9 +3,9 @@
 import numpy as np
 from onnx import numpy_helper
 
-from . import (opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion,
+from . import (exporter_forms, opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion,
                validate)
-from .builder import Builder, ImportError_, Value, node_name, onnx_dtype
+from .builder import Builder, ImportError_, Value, element_type, node_name, onnx_dtype
 from .context import Context
 
 OPS = {}
@@ -26,11 +26,16 @@ def parse_input_shape(text):
         raise ImportError_("--input-shape '%s': dimensions must be integers" % text)
     if any(d < 0 for d in shape):
         raise ImportError_("--input-shape '%s': dimensions must not be negative" % text)
+    if 0 in shape:
+        raise ImportError_("--input-shape '%s': a dimension of size 0 (an empty tensor, which "
+                           "TOSA cannot hold)" % text)
     return name, shape
 
 
-def load_model(path):
-    """The onnx.ModelProto in file `path`; ImportError_ naming the file when
+def load_model(path, remark=None):
+    """The onnx.ModelProto in file `path` (its external data loaded from
+    beside it), in the form the importer reads (exporter_forms.normalize,
+    `remark(text)` told what changed); ImportError_ naming the file when
     it is missing, empty or not a whole ONNX model."""
     import onnx
     try:
@@ -40,9 +45,16 @@ def load_model(path):
         raise ImportError_("%s: cannot read the file (%s)" % (path, e.strerror or e))
     if not data:
         raise ImportError_("%s: the file is empty, not an ONNX model" % path)
+    import warnings
     try:
-        model = onnx.ModelProto.FromString(data)
-    except Exception as e:  # google.protobuf's DecodeError, RuntimeWarning-free
+        # The C++ protobuf parser warns (RuntimeWarning) where it stops early
+        # on bytes that are not a message (a text file): an error here.
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always", RuntimeWarning)
+            model = onnx.ModelProto.FromString(data)
+        if warned:
+            raise ValueError(str(warned[0].message))
+    except Exception as e:  # google.protobuf's DecodeError, the RuntimeWarning
         raise ImportError_("%s: not an ONNX model, or a truncated one (%s)"
                            % (path, str(e).splitlines()[0] if str(e) else type(e).__name__))
     if not model.HasField("graph") and not model.opset_import:
@@ -55,7 +67,7 @@ def load_model(path):
             external_data_helper.load_external_data_for_model(model, os.path.dirname(path) or ".")
         except Exception as e:  # a missing or short external file
             raise ImportError_("%s: cannot load its external data (%s)" % (path, e))
-    return model
+    return exporter_forms.normalize(model, remark)
 
 
 def import_model(model, input_shapes=None, func_name="main", remark=None, source="model.onnx"):
@@ -77,8 +89,50 @@ def import_model(model, input_shapes=None, func_name="main", remark=None, source
                            % (b.node, type(e).__name__, str(e).splitlines()[0] if str(e) else ""))
 
 
+# Why an operator is refused, where there is more to say.
+NOT_SUPPORTED_WHY = {
+    "DynamicQuantizeLinear": " but as onnxruntime's quantize_dynamic writes it (feeding "
+                             "ConvInteger / MatMulInteger, imported as the float model: "
+                             "exporter_forms.py): its scale is computed at run time",
+}
+
+# Ops whose inputs have float types of their own (the others' float inputs
+# share one type, ONNX's T).
+MIXED_FLOAT_OPS = {"Cast", "CastLike", "Resize", "Upsample", "QuantizeLinear", "DequantizeLinear",
+                   "LayerNormalization"}
+
+
+def _common_float_type(ctx, inputs, promoted):
+    """A node whose computed float inputs mix types (an fp16 model's branch
+    meeting an f32 one, an f16 activation beside a DequantizeLinear's f32)
+    reads them all in the widest (a tosa.cast each), noted in `promoted`."""
+    if ctx.node.op_type in MIXED_FLOAT_OPS:
+        return inputs
+    floats = {v.dtype for v in inputs if isinstance(v, Value) and v.dtype.kind == "f"}
+    if len(floats) < 2:
+        return inputs
+    widest = max(floats, key=lambda d: d.itemsize)
+    out = []
+    for v in inputs:
+        if isinstance(v, Value) and v.dtype.kind == "f" and v.dtype != widest:
+            promoted.append((validate.node_label(ctx.node), v.dtype, widest, int(np.prod(v.shape))))
+            v = ctx.cast(v, widest)
+        out.append(v)
+    return out
+
+
+def _promotion_remark(promoted):
+    kinds = sorted({"%s -> %s" % (element_type(a), element_type(b)) for _, a, b, _ in promoted})
+    where = sorted({n for n, _, _, _ in promoted})
+    return ("%d cast%s added where a node mixes float types (%s; %d elements converted per "
+            "inference), at %s" % (len(promoted), "s" if len(promoted) > 1 else "", ", ".join(kinds),
+                                   sum(e for _, _, _, e in promoted),
+                                   ", ".join(where[:3]) + (", ..." if len(where) > 3 else "")))
+
+
 def _import(model, input_shapes, func_name, remark, b):
     input_shapes = dict(input_shapes or {})
+    model = exporter_forms.normalize(model, remark, copy=True)
     for node in model.graph.node:
         validate.check_node(node, opsets.default_opset(model))
     model, opset = opsets.prepare(model, remark)
@@ -93,6 +147,11 @@ def _import(model, input_shapes, func_name, remark, b):
             continue
         env[init.name] = validate.tensor_array(init, "initializer '%s'" % init.name)
 
+    inputs = [i.name for i in graph.input if i.name not in env]
+    unknown = sorted(n for n in input_shapes if n not in inputs)
+    if unknown:
+        raise ImportError_("--input-shape names no model input: %s (the model's inputs: %s)"
+                           % (", ".join(unknown), ", ".join(inputs) or "none"))
     args = []
     for i, inp in enumerate(graph.input):
         if inp.name in env:
@@ -118,8 +177,6 @@ def _import(model, input_shapes, func_name, remark, b):
         v = Value("%%arg%d" % len(args), dims, dtype)
         args.append(v)
         env[inp.name] = v
-    if input_shapes:
-        raise ImportError_("--input-shape names no model input: %s" % ", ".join(sorted(input_shapes)))
 
     fusion = qdq_fusion.Fusion(graph, {k: v for k, v in env.items() if isinstance(v, np.ndarray)}, opset)
 
@@ -148,11 +205,13 @@ def _import(model, input_shapes, func_name, remark, b):
             if not name:
                 inputs.append(None)
             elif get(name, node) is None:
-                raise ImportError_("node '%s' (%s): input '%s' is defined by no earlier node"
+                raise ImportError_("node '%s' (%s): input '%s' is defined by no node, graph input "
+                                   "or initializer"
                                    % (node.name or node.output[0], node.op_type, name))
             else:
                 inputs.append(env[name])
         ctx = Context(b, node, inputs, opset)
+        inputs = ctx.inputs = _common_float_type(ctx, inputs, promoted)
         x = inputs[0] if inputs else None
         shape = lambda v: None if v is None or isinstance(v, ops_quant.UnsupportedTensor) else \
             (v.shape if isinstance(v, Value) else np.shape(v))
@@ -170,7 +229,8 @@ def _import(model, input_shapes, func_name, remark, b):
         if outs is None:
             handler = OPS.get(node.op_type)
             if handler is None:
-                ctx.fail("operator %s is not supported" % node.op_type)
+                ctx.fail("operator %s is not supported%s"
+                         % (node.op_type, NOT_SUPPORTED_WHY.get(node.op_type, "")))
             try:
                 outs = handler(ctx)
             except ImportError_:
@@ -183,6 +243,7 @@ def _import(model, input_shapes, func_name, remark, b):
             if name:
                 env[name] = v
 
+    promoted = []  # (node label, from dtype, to dtype, elements) of each cast added
     deferred = set(fusion.deferred.values()) | set(fusion.owner)
     for i, node in enumerate(graph.node):
         if i in fusion.groups:
@@ -197,6 +258,8 @@ def _import(model, input_shapes, func_name, remark, b):
         if i not in deferred:
             convert(i)
 
+    if promoted and remark:
+        remark(_promotion_remark(promoted))
     if not graph.output:
         raise ImportError_("the graph has no outputs")
     results = []

@@ -5,6 +5,7 @@ Context.in_nhwc) so that the accelerator's SDP patterns see TOSA's layout.
 """
 
 import numpy as np
+from onnx import TensorProto
 
 from .builder import Value, onnx_dtype
 from .context import F32_MAX, op_registry
@@ -150,6 +151,12 @@ def sqrt(ctx):
 def cast(ctx):
     x = ctx.value(ctx.input(0))
     to = onnx_dtype(ctx.attr("to"))
+    if ctx.attr("to") == TensorProto.BFLOAT16:
+        # Computed in float32 (onnx_dtype): rounded to bfloat16's values.
+        x = ctx.cast(x, np.float32)
+        bf16 = x.type.replace("xf32>", "xbf16>").replace("<f32>", "<bf16>")
+        t = ctx.b.op("tosa.cast %s : (%s) -> %s" % (x.name, x.type, bf16), x.shape, np.float32)
+        return [ctx.b.op("tosa.cast %s : (%s) -> $TYPE" % (t.name, bf16), x.shape, np.float32)]
     return [ctx.cast(x, to)]
 
 

@@ -9,9 +9,9 @@ import functools
 from fractions import Fraction
 
 import numpy as np
-from onnx import numpy_helper
+from onnx import TensorProto, numpy_helper
 
-from .builder import Value, onnx_dtype
+from .builder import Value, onnx_dtype, round_bf16
 from .context import op_registry
 from . import resample
 from .ops_layout import gather_dynamic
@@ -477,7 +477,8 @@ FOLDED = set(_FOLDERS) | {"Cast", "Range"}
 def fold(node, inputs, attrs):
     """The outputs of `node` computed with numpy, or None if it cannot fold."""
     if node.op_type == "Cast":
-        return [np.asarray(inputs[0]).astype(onnx_dtype(attrs["to"]))]
+        out = np.asarray(inputs[0]).astype(onnx_dtype(attrs["to"]))
+        return [round_bf16(out) if attrs["to"] == TensorProto.BFLOAT16 else out]
     if node.op_type == "Range":
         s, l, d = (np.asarray(v).item() for v in inputs)
         return [np.arange(s, l, d, dtype=np.asarray(inputs[0]).dtype)]

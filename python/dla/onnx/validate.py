@@ -53,7 +53,8 @@ def tensor_array(t, what):
     except Exception:  # KeyError / ValueError of onnx's tables
         raise ImportError_("%s has the unknown element type #%d" % (what, t.data_type))
     if t.HasField("raw_data"):
-        expected = _elements(dims) * dtype.itemsize
+        # bfloat16: 2 bytes each, widened to float32 (onnx_dtype).
+        expected = _elements(dims) * (2 if t.data_type == onnx.TensorProto.BFLOAT16 else dtype.itemsize)
         if len(t.raw_data) != expected:
             raise ImportError_("%s has %d bytes of data for shape %s of %s (%d expected): "
                                "truncated or corrupt" % (what, len(t.raw_data), dims, dtype,

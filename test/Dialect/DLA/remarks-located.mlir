@@ -12,12 +12,12 @@
 
 // CHECK-DAG: remark: stays on the host: no NVDLA layer computes tosa.sub
 // CHECK-DAG: remark: dla-convert-tosa: 1 of 2 layers on nv_full fp16
-// CHECK-DAG: remark: split into 8 convolutions
-// The pieces fit the 2 banks as direct convolutions, not as Winograd.
-// CHECK-DAG: remark: stays direct (winograd=auto): convolution buffer
-// CHECK-DAG: remark: relayout costs 1536 bytes
+// CHECK-DAG: remark: runs as 8 hardware layers of at most 2 output rows
+// The bands fit the 2 banks as direct convolutions, not as Winograd.
+// CHECK-DAG: remark: stays direct (winograd=auto): it runs by bands of 2 output rows (rows_per_part) and Winograd layers are not cut
+// CHECK-DAG: remark: relayout costs 12288 bytes
 // CHECK-DAG: remark: relayout of a constant, packed at compile time
-// CHECK-DAG: remark: layouts assigned to 8 ops
+// CHECK-DAG: remark: layouts assigned to 1 ops
 func.func @net(%x: tensor<1x16x16x8xf32>, %y: tensor<1x16x16x8xf32>) -> tensor<1x16x16x8xf32> {
   %w = "tosa.const"() {values = dense<0.5> : tensor<8x3x3x8xf32>} : () -> tensor<8x3x3x8xf32>
   %b = "tosa.const"() {values = dense<0.0> : tensor<8xf32>} : () -> tensor<8xf32>

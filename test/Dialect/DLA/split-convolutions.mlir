@@ -2,21 +2,18 @@
 
 // nv_small: 56 lines of 448 entries (8 one-byte atoms a pixel, 8-byte
 // entries) take 49 of its 32 banks; all weights (9 banks) stay, the 23
-// other banks hold 26 input rows: 24 output rows of a 3-row window. Each
-// part reads the rows its windows cover (overlapping by 2) and pads only
-// at the image's edge.
+// other banks hold 26 input rows: 24 output rows of a 3-row window. The
+// convolution stays one op over whole tensors (no slice, no concat): the
+// register plan runs it as 3 hardware layers over bands of its buffers
+// (test/NvdlaCModel/trace-conv-bands.test runs such bands).
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 // CHECK-LABEL: func.func @nv_small_rows
-// CHECK: %[[I0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 64, 25, 56] [1, 1, 1, 1]
-// CHECK: %[[C0:.*]] = dla.conv direct %[[I0]], %arg1 pad [1, 0, 1, 1] : tensor<1x64x25x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x24x56xi8>
-// CHECK: %[[I1:.*]] = tensor.extract_slice %arg0[0, 0, 23, 0] [1, 64, 26, 56] [1, 1, 1, 1]
-// CHECK: %[[C1:.*]] = dla.conv direct %[[I1]], %arg1 pad [0, 0, 1, 1] : tensor<1x64x26x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x24x56xi8>
-// CHECK: %[[I2:.*]] = tensor.extract_slice %arg0[0, 0, 47, 0] [1, 64, 9, 56] [1, 1, 1, 1]
-// CHECK: %[[C2:.*]] = dla.conv direct %[[I2]], %arg1 pad [0, 1, 1, 1] : tensor<1x64x9x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x8x56xi8>
-// CHECK: %[[Y:.*]] = tensor.concat dim(2) %[[C0]], %[[C1]], %[[C2]]
+// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[Y:.*]] = dla.conv direct %arg0, %arg1 pad [1, 1, 1, 1] rows_per_part 24 : tensor<1x64x56x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x56x56xi8>
+// CHECK-NOT: tensor.concat
 // CHECK: return %[[Y]]
 func.func @nv_small_rows(%x: tensor<1x64x56x56xi8>, %w: tensor<64x64x3x3xi8>) -> tensor<1x64x56x56xi8> {
-  // expected-remark @+1 {{split into 3 convolutions of at most 24 output rows: its input takes 49 banks of the convolution buffer and its weights 9, the buffer has 32 of 512 entries (partial height; weights in 9 banks, at most 93184 bytes of input rows per part)}}
+  // expected-remark @+1 {{runs as 3 hardware layers of at most 24 output rows over bands of its input and result (no host copies): its input takes 49 banks of the convolution buffer and its weights 9, the buffer has 32 of 512 entries (partial height; weights in 9 banks, at most 93184 bytes of input rows per part)}}
   %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x64x56x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x56x56xi8>
   return %y : tensor<1x64x56x56xi8>
 }
@@ -25,12 +22,11 @@ func.func @nv_small_rows(%x: tensor<1x64x56x56xi8>, %w: tensor<64x64x3x3xi8>) ->
 // -----
 
 // The same layer fits nv_full (7 data banks, 2 weight banks of 16):
-// unchanged, without a remark.
+// unchanged, without a remark; a stale rows_per_part is dropped.
 // CHECK-LABEL: func.func @nv_full_fits
-// CHECK-NOT: tensor.extract_slice
-// CHECK: dla.conv direct %arg0, %arg1 pad [1, 1, 1, 1]
+// CHECK: dla.conv direct %arg0, %arg1 pad [1, 1, 1, 1] :
 func.func @nv_full_fits(%x: tensor<1x64x56x56xi8>, %w: tensor<64x64x3x3xi8>) -> tensor<1x64x56x56xi8> {
-  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x64x56x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x56x56xi8>
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] rows_per_part 4 : tensor<1x64x56x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x56x56xi8>
   return %y : tensor<1x64x56x56xi8>
 }
 
@@ -63,7 +59,6 @@ func.func @winograd_too_large(%x: tensor<1x256x64x64xf16>, %w: tensor<16x256x3x3
 // The same layer on 32 channels (2 atoms) and 28x28: cube 32 x 32, 16
 // entries a line, 2 banks; it fits and stays one Winograd layer.
 // CHECK-LABEL: func.func @winograd_fits
-// CHECK-NOT: tensor.extract_slice
 // CHECK: dla.conv winograd %arg0, %arg1 pad [1, 1, 1, 1]
 func.func @winograd_fits(%x: tensor<1x32x28x28xf16>, %w: tensor<32x32x3x3xf16>) -> tensor<1x32x28x28xf16> {
   %y = dla.conv winograd %x, %w pad [1, 1, 1, 1] : tensor<1x32x28x28xf16>, tensor<32x32x3x3xf16> -> tensor<1x32x28x28xf16>

@@ -118,13 +118,30 @@ func.func @int16_atoms(%x: !f, %e: !e) -> !f {
 
 // -----
 
-!f = tensor<1x8x300x300xi8, #dla.feature<int8, config = nv_small>>
-!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
+// A band of one row of a one-column result is a 1x1 cube, which CACC and
+// the SDP write only packed.
+!f = tensor<1x8x4x1xi8, #dla.feature<int8, config = nv_small>>
+!w = tensor<8x8x1x1xi8, #dla.weight<direct, int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
-func.func @rows(%x: !f, %w: !w) -> tensor<1x8x298x298xi8, #dla.feature<int8, config = nv_small>> {
-  // expected-error @below {{'dla.conv' op needs 6 layers by input rows (its input does not fit the convolution buffer beside its weights): not programmed yet}}
-  %y = dla.conv direct %x, %w : !f, !w -> tensor<1x8x298x298xi8, #dla.feature<int8, config = nv_small>>
-  return %y : tensor<1x8x298x298xi8, #dla.feature<int8, config = nv_small>>
+func.func @one_pixel_band(%x: !f, %w: !w) -> !f {
+  // expected-error @below {{'dla.conv' op runs by bands of 3 output rows of a one-column result: a band of one row is a 1x1 cube, which NVDLA writes only packed, not into the whole result's surfaces}}
+  %y = dla.conv direct %x, %w rows_per_part 3 : !f, !w -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+// Bands of output rows are programmed for feature data
+// (test/NvdlaCModel/trace-conv-bands.test), not yet for images.
+!img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_small>>
+!w = tensor<2x3x2x2xi8, #dla.weight<image, int8, channels = 4, config = nv_small>>
+!f = tensor<1x2x3x5xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @image_bands(%x: !img, %w: !w) -> !f {
+  // expected-error @below {{'dla.conv' op runs by bands of 2 output rows (its image does not fit the convolution buffer beside its weights, or rows_per_part says so): bands of an image convolution are not programmed yet}}
+  %y = dla.conv image %x, %w pad [1, 0, 1, 0] rows_per_part 2 : !img, !w -> !f
+  return %y : !f
 }
 }
 

@@ -96,6 +96,9 @@ static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
   }
   // Winograd layers are not cut (NVIDIA's compiler runs them direct when
   // they do not fit the whole buffer).
+  if (std::optional<int64_t> rows = conv.getRowsPerPart())
+    return "it runs by bands of " + std::to_string(*rows) +
+           " output rows (rows_per_part) and Winograd layers are not cut";
   if (std::optional<nv::ConvBufferQuery> q = getConvBufferQuery(conv, nv::ConvMode::Winograd)) {
     q->banks = banks;
     q->bankEntries = bankEntries;

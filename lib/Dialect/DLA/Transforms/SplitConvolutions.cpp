@@ -1,9 +1,11 @@
 //===- SplitConvolutions.cpp - Convolutions cut to fit the CBUF -----------===//
 //
 // A convolution whose input rows and weights exceed the convolution buffer
-// becomes several, each over a band of output rows (NVIDIA's "partial H").
-// The bank arithmetic is the format library's (NvdlaConvBuffer.h); this file
-// only cuts tensors.
+// runs as several hardware layers, each over a band of output rows
+// (NVIDIA's "partial H"): the pass records the band (`rows_per_part`), the
+// register plan cuts the layer into descriptors over sub-surfaces of the
+// same buffers (DescribeConv.cpp). No tensor is cut, no host op copies rows.
+// The bank arithmetic is the format library's (NvdlaConvBuffer.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,9 +14,6 @@
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 #include "dla/Format/NvdlaConvBuffer.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::dla {
 #define GEN_PASS_DEF_DLASPLITCONVOLUTIONS
@@ -28,37 +27,14 @@ namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
-/// Rows [begin, end) of `v` (NCHW or CHW: the row dimension is rank - 2).
-Value sliceRows(RewriterBase &rewriter, Location loc, Value v, int64_t begin, int64_t end) {
-  auto type = cast<RankedTensorType>(v.getType());
-  const int64_t rank = type.getRank(), rowDim = rank - 2;
-  SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
-  for (int64_t d = 0; d < rank; ++d)
-    sizes.push_back(rewriter.getIndexAttr(d == rowDim ? end - begin : type.getDimSize(d)));
-  offsets[rowDim] = rewriter.getIndexAttr(begin);
-  return tensor::ExtractSliceOp::create(rewriter, loc, v, offsets, sizes, strides);
-}
-
-RankedTensorType withRows(Value v, int64_t rows) {
-  auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<int64_t> shape(type.getShape());
-  shape[shape.size() - 2] = rows;
-  return type.clone(shape);
-}
-
-bool isStatic(Value v) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  return type && type.hasStaticShape() && !type.getEncoding();
-}
-
-/// Cuts `conv` (and its fused SDP) by output rows when it does not fit the
-/// buffer; the number of parts (1: unchanged), or failure when even one row
-/// does not fit. One visit per convolution: the walk of the pass, not a
-/// greedy driver, so that the error and the remark are said once.
-FailureOr<int64_t> splitConvolution(RewriterBase &rewriter, ConvOp conv,
-                                    const fmt::Target &target, int64_t banks,
-                                    int64_t bankEntries) {
+/// Plans `conv` on the buffer; when its input does not fit beside its
+/// weights, records the band of output rows each hardware layer takes
+/// (`rows_per_part`) and says so. The number of parts (1: unchanged), or
+/// failure when even one row does not fit. One visit per convolution: the
+/// walk of the pass, not a greedy driver, so that the error and the remark
+/// are said once.
+FailureOr<int64_t> planConvolution(ConvOp conv, const fmt::Target &target, int64_t banks,
+                                   int64_t bankEntries) {
   if (target.accelerator != fmt::Accelerator::Nvdla)
     return 1;
   // Dynamic shapes and non-NVDLA precisions are the legality checks' to
@@ -67,7 +43,6 @@ FailureOr<int64_t> splitConvolution(RewriterBase &rewriter, ConvOp conv,
   if (!query)
     return 1;
   nv::ConvBufferQuery &q = *query;
-  ArrayRef<int64_t> pad = conv.getPadding();
   q.banks = banks;
   q.bankEntries = bankEntries;
   const nv::HardwareConfig &config = nv::getHardwareConfig(target.config);
@@ -76,83 +51,32 @@ FailureOr<int64_t> splitConvolution(RewriterBase &rewriter, ConvOp conv,
     conv.emitOpError() << "does not fit NVDLA " << config.name << ": " << plan.message();
     return failure();
   }
-  if (plan->mode != nv::ConvBufferMode::PartialHeight || plan->numParts < 2)
+  if (plan->mode != nv::ConvBufferMode::PartialHeight || plan->numParts < 2) {
+    conv.removeRowsPerPartAttr();
     return 1;
-  auto cannot = [&](const Twine &why) {
-    conv.emitOpError() << "does not fit NVDLA " << config.name
-                       << "'s convolution buffer and cannot be split into its "
-                       << plan->numParts << " parts of " << plan->outputRowsPerPart
-                       << " output rows: " << why;
-    return failure();
-  };
-  if (!isStatic(conv.getInput()) || !isStatic(conv.getWeight()) || !isStatic(conv.getOutput()))
-    return cannot("its operands already carry layouts (run --dla-split-convolutions before "
-                  "--dla-assign-layouts, as --dla-compile does)");
-
-  // A fused SDP is cut with its convolution; anything else reading the
-  // convolution's accumulator would see the parts' concatenation.
-  SdpOp fused;
-  for (Operation *user : conv->getUsers())
-    if (auto sdp = dyn_cast<SdpOp>(user); sdp && sdp.getMode() == SdpMode::OnTheFly)
-      fused = sdp;
-  if (fused && !conv->hasOneUse())
-    return cannot("its result is read by its on-the-fly SDP and by other ops, which would read "
-                  "the parts' concatenation instead of the accumulator");
-  if (fused && fused.getEltwise() && !isStatic(fused.getEltwise()))
-    return cannot("its on-the-fly SDP's element-wise operand has no static shape or carries a "
-                  "layout");
-
-  const int64_t outRows = cast<RankedTensorType>(conv.getOutput().getType()).getDimSize(2);
+  }
+  // The most input rows a band reads: its output rows' windows, clipped
+  // to the input (padding lies outside).
   const int64_t window = (q.kernelH - 1) * q.dilationH + 1;
-  Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
-  SmallVector<Value> parts;
-  int64_t maxPartBytes = 0;
+  const int64_t outRows = cast<RankedTensorType>(conv.getOutput().getType()).getDimSize(2);
+  int64_t partRows = 0;
   for (int64_t o0 = 0; o0 < outRows; o0 += plan->outputRowsPerPart) {
     const int64_t o1 = std::min(outRows, o0 + plan->outputRowsPerPart);
-    // Input rows the windows of output rows [o0, o1) cover, in the
-    // unpadded input; what lies outside is the part's padding.
-    const int64_t i0 = o0 * q.strideH - q.padTop;
-    const int64_t i1 = (o1 - 1) * q.strideH + window - q.padTop;
-    const int64_t b = std::max<int64_t>(i0, 0), e = std::min(i1, q.height);
-    Value input = sliceRows(rewriter, loc, conv.getInput(), b, e);
-    auto part = cast<ConvOp>(rewriter.clone(*conv));
-    part->setOperand(conv.getInputMutable().getOperandNumber(), input);
-    part.setPadding({b - i0, i1 - e, pad[2], pad[3]});
-    part.getOutput().setType(withRows(conv.getOutput(), o1 - o0));
-    maxPartBytes =
-        std::max(maxPartBytes, plan->entriesPerLine * (e - b) * config.weightBufferEntryBytes);
-    Value result = part.getOutput();
-    if (fused) {
-      rewriter.setInsertionPoint(fused);
-      // The operand's rows first: they must dominate the part reading them.
-      Value ewPart =
-          fused.getEltwise() ? sliceRows(rewriter, loc, fused.getEltwise(), o0, o1) : Value();
-      auto sdpPart = cast<SdpOp>(rewriter.clone(*fused));
-      sdpPart->setOperand(fused.getInputMutable().getOperandNumber(), result);
-      if (ewPart)
-        sdpPart->setOperand(fused.getEltwiseMutable()[0].getOperandNumber(), ewPart);
-      sdpPart.getOutput().setType(withRows(fused.getOutput(), o1 - o0));
-      result = sdpPart.getOutput();
-      rewriter.setInsertionPoint(conv);
-    }
-    parts.push_back(result);
+    const int64_t i0 = o0 * q.strideH - q.padTop, i1 = (o1 - 1) * q.strideH + window - q.padTop;
+    partRows = std::max(partRows, std::min(i1, q.height) - std::max<int64_t>(i0, 0));
   }
-  Operation *replaced = fused ? fused.getOperation() : conv.getOperation();
-  rewriter.setInsertionPoint(replaced);
-  Value whole = tensor::ConcatOp::create(rewriter, loc, /*dim=*/2, parts);
+  conv.setRowsPerPart(plan->outputRowsPerPart);
   mlir::emitRemark(conv.getLoc())
-      << "split into " << parts.size() << " convolutions of at most " << plan->outputRowsPerPart
-      << " output rows: its input takes " << plan->dataBanks
+      << "runs as " << plan->numParts << " hardware layers of at most "
+      << plan->outputRowsPerPart << " output rows over bands of its input and result (no host "
+      << "copies): its input takes " << plan->dataBanks
       << " banks of the convolution buffer and its weights " << plan->weightBanks
       << ", the buffer has " << (banks > 0 ? banks : config.caps.cbufBanks) << " of "
       << (bankEntries > 0 ? bankEntries : config.caps.cbufBankEntries) << " entries ("
       << nv::getConvBufferModeName(plan->mode) << "; weights in " << plan->allottedWeightBanks
-      << " banks, at most " << maxPartBytes << " bytes of input rows per part)";
-  rewriter.replaceOp(replaced, whole);
-  if (fused)
-    rewriter.eraseOp(conv);
-  return static_cast<int64_t>(parts.size());
+      << " banks, at most " << plan->entriesPerLine * partRows * config.weightBufferEntryBytes
+      << " bytes of input rows per part)";
+  return plan->numParts;
 }
 
 struct SplitConvolutionsPass : mlir::dla::impl::DLASplitConvolutionsBase<SplitConvolutionsPass> {
@@ -180,10 +104,9 @@ struct SplitConvolutionsPass : mlir::dla::impl::DLASplitConvolutionsBase<SplitCo
     }
     SmallVector<ConvOp> convs;
     getOperation().walk([&](ConvOp conv) { convs.push_back(conv); });
-    IRRewriter rewriter(&getContext());
     bool ok = true;
     for (ConvOp conv : convs) {
-      FailureOr<int64_t> n = splitConvolution(rewriter, conv, effective, banks, bankEntries);
+      FailureOr<int64_t> n = planConvolution(conv, effective, banks, bankEntries);
       if (failed(n)) {
         ok = false;
         continue;

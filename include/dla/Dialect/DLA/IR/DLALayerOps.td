@@ -84,7 +84,12 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     sum (CDMA / CSC `PAD_VALUE`, after the converter; absent, 0): a
     quantized input with zero point z pads with z.
     `--dla-check-precision` adds `pipeline_precision` and
-    `weight_precision`.
+    `weight_precision`. `rows_per_part` (set by `--dla-split-convolutions`
+    when the input does not fit the convolution buffer beside the weights)
+    runs the layer as several hardware layers over bands of that many
+    output rows, each reading its rows' windows and writing its rows in the
+    same input and result buffers (NVIDIA's "partial H"); it does not
+    change what the op computes.
 
     ```mlir
     %y = dla.conv direct %x, %w, %b stride [1, 1] pad [1, 1, 1, 1]
@@ -106,13 +111,14 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     OptionalAttr<I64Attr>:$clip_truncate,
     OptionalAttr<I64Attr>:$pad_value,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision,
-    OptionalAttr<DLA_PrecisionAttr>:$weight_precision);
+    OptionalAttr<DLA_PrecisionAttr>:$weight_precision,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$rows_per_part);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
     custom<EnumKeyword>($mode) $input `,` $weight (`,` $bias^)?
     (`stride` $strides^)? (`pad` $padding^)? (`dilation` $dilations^)?
     (`input_cvt` $input_cvt^)? (`mean` $mean^)? (`clip_truncate` $clip_truncate^)?
-    (`pad_value` $pad_value^)?
+    (`pad_value` $pad_value^)? (`rows_per_part` $rows_per_part^)?
     attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
   }];
   let hasVerifier = 1;
@@ -126,7 +132,7 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
             weight, bias, ::mlir::DenseI64ArrayAttr(), ::mlir::DenseI64ArrayAttr(),
             ::mlir::DenseI64ArrayAttr(), CvtAttr(), ::mlir::DenseI64ArrayAttr(),
             ::mlir::IntegerAttr(), ::mlir::IntegerAttr(), PipelinePrecisionAttr(),
-            PrecisionAttr());
+            PrecisionAttr(), ::mlir::IntegerAttr());
     }]>];
 }
 

@@ -165,22 +165,24 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
 }
 
 def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
-  let summary = "Cut convolutions whose data and weights exceed the convolution buffer into layers that fit";
+  let summary = "Plan convolutions whose data and weights exceed the convolution buffer as bands of output rows";
   let description = [{
     For every `dla.conv` of an NVDLA target, asks the format
     library (`dla/Format/NvdlaConvBuffer.h`, NVIDIA's compiler's rules) how
     many convolution-buffer banks its input rows and weights take. When all
     the input fits beside all the weights, two kernel groups or one (the
     hardware then streams the kernel groups itself), nothing changes.
-    Otherwise the convolution is cut by output rows ("partial height", as
-    NVIDIA's compiler does) into convolutions that each fit: each reads the
-    input rows its output rows' windows cover (`tensor.extract_slice`, the
-    top and bottom padding only where the part touches the edge), and the
-    parts' outputs are concatenated (`tensor.concat`). A fused
-    (`on_the_fly`) `dla.sdp` is cut with its convolution, its per-element
-    operands by the same rows. Each split gets a remark with the banks and
-    bytes per part; a layer whose single output row does not fit is an
-    error naming the buffer's size.
+    Otherwise the convolution runs by output rows ("partial height", as
+    NVIDIA's compiler does): the pass sets `rows_per_part`, and the
+    register plan (`describeNetwork`) makes it several hardware layers, each
+    reading the input rows its output rows' windows cover (the top and
+    bottom padding only where the band touches the edge) and writing its
+    rows, at address offsets into the same input and result buffers; a
+    fused (`on_the_fly`) `dla.sdp` runs with each band, its per-element
+    operands read at the same rows. No tensor is cut and no host op copies
+    rows. Each planned layer gets a remark with the banks and bytes per
+    part; a layer whose single output row does not fit is an error naming
+    the buffer's size.
 
     Kernels are not cut: the hardware streams kernel groups (ping-pong or
     one group at a time), and NVIDIA's compiler has no software split by
@@ -188,13 +190,9 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     convolutions are planned with the Winograd sizes (the extended input
     cube, 4x4 transformed taps) and never cut: one that does not fit is an
     error (NVIDIA's compiler falls back to direct mode; `winograd=auto`
-    keeps such a layer direct). A convolution that needs a cut but cannot
-    take one is a located error saying why: its operands already carry
-    layouts (this pass runs before `--dla-assign-layouts`), its fused SDP's
-    element-wise operand has no static shape, or another op reads its
-    accumulator beside the fused SDP.
+    keeps such a layer direct).
 
-    The result computes exactly what the convolution did.
+    What the convolution computes does not change.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
@@ -208,10 +206,10 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
            "buffer, as tests do to force splits on small layers">,
   ];
   let statistics = [
-    Statistic<"numSplit", "split-convolutions", "Convolutions cut by output rows">,
-    Statistic<"numParts", "parts", "Convolutions they became">,
+    Statistic<"numSplit", "split-convolutions", "Convolutions run by bands of output rows">,
+    Statistic<"numParts", "parts", "Hardware layers they become">,
   ];
-  let dependentDialects = ["::mlir::dla::DLADialect", "::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::dla::DLADialect"];
 }
 
 #endif // DLA_PASSES_TD
