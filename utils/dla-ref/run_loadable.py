@@ -6,7 +6,7 @@ bit for bit with the project's CPU execution of the same function (issue 44
 part 4).
 
     PYTHONPATH=BUILD_DIR/python_packages \\
-    run_loadable.py --kind conv|sdp|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain
+    run_loadable.py --kind KIND (run_trace.py's kinds: conv, conv-bands, sdp, sdp-mem, ..., chain)
                     --count N --seed S --build BUILD_DIR [--config nv_small|nv_large]
                     [--firmware head|c906fc6] [--keep DIR]
     run_loadable.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap ...
