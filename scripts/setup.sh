@@ -22,6 +22,7 @@ PACKAGES=(
   python3-onnx libonnx-testdata                             # dla-run-onnx, ONNX node tests
   python3-pil fonts-dejavu-core                             # utils/textlines.py, dla-calibrate images
   python3-jsonschema chromium                               # dla-compile: manifest schema, report in a browser
+  flatbuffers-compiler libflatbuffers-dev                   # NVDLA loadables: flatc compiles NVIDIA's loadable.fbs
 )
 
 # What dla-compile needs: the build, the ONNX importer, the manifest schema.

@@ -13,6 +13,10 @@ Stages (one process each at most):
             weights), its remarks kept
   describe  manifest.json and weights/*.bin from the compiled module (every
             storage number from the format library)
+  loadable  nv_small / nv_large int8 with every layer on the accelerator:
+            OUT_DIR/model.nvdla, NVIDIA's loadable of the whole network
+            (dla-translate --dla-to-nvdla-loadable; nvdla_runtime --loadable
+            runs it); the manifest's `loadable` says which file, or why none
   lower     dla-opt --dla-lower-to-memref: OUT_DIR/model.mlirbc, memref
             form, the weights referenced by name (dense_resource<NAME> with
             the bytes in weights/NAME.bin, not in the module)
@@ -32,7 +36,12 @@ __all__ = ["STAGES", "BundleOptions", "Failure", "Refused", "Progress", "compile
            "summary_lines", "diagnostics"]
 
 #: The stages, in order.
-STAGES = ("import", "compile", "describe", "lower", "report")
+STAGES = ("import", "compile", "describe", "loadable", "lower", "report")
+
+#: The configurations and precision NVIDIA's runtime and firmware run
+#: loadables of (docs/NvdlaLoadables.md).
+LOADABLE_TARGETS = ("nv_small", "nv_large")
+LOADABLE_FILE = "model.nvdla"
 
 
 class Failure(Exception):
@@ -133,6 +142,33 @@ def lower_stage(compiled_text, out_dir):
     return out
 
 
+def loadable_stage(compiled, manifest, options, out_dir):
+    """OUT_DIR/model.nvdla when NVIDIA's runtime can run the whole network;
+    the manifest's `loadable` entry either way (the file, or why none: the
+    translation's first error, which names the op it cannot hold)."""
+    entry = dict(file=None, firmware="head")
+    path = os.path.join(out_dir, LOADABLE_FILE)
+    if os.path.exists(path):
+        os.remove(path)  # never a stale loadable beside a new manifest
+    if options.target not in LOADABLE_TARGETS or options.precision != "int8":
+        entry["reason"] = ("NVIDIA's runtime and firmware run %s int8 loadables here; this "
+                           "bundle is %s %s" % (" and ".join(LOADABLE_TARGETS), options.target,
+                                                options.precision))
+    else:
+        proc = subprocess.run([tools.tool("dla-translate"), compiled, "--dla-to-nvdla-loadable",
+                               "-o", path], capture_output=True, text=True)
+        if proc.returncode:
+            errors = re.findall(r"^(.*error: .*)$", proc.stderr, re.M) or [proc.stderr.strip()]
+            entry["reason"] = "dla-translate --dla-to-nvdla-loadable refused it: " + errors[0]
+            if os.path.exists(path):
+                os.remove(path)
+        else:
+            entry.update(file=LOADABLE_FILE, bytes=os.path.getsize(path),
+                         reason="every layer runs on the accelerator: one DLA task")
+    manifest["loadable"] = entry
+    return entry
+
+
 def summary_lines(manifest, out_dir):
     s = manifest["summary"]
     lines = ["dla-compile: %s for %s %s -> %s" % (os.path.basename(manifest["model"]),
@@ -145,6 +181,11 @@ def summary_lines(manifest, out_dir):
                       "%d stored compressed)" % (s["compressible_weight_bytes"],
                                                  s["compressed_weight_bytes"],
                                                  s["compressed_weights"]))
+    loadable = manifest.get("loadable")
+    if loadable:
+        lines.append("  loadable: %s" % (
+            "%s, %d bytes" % (os.path.join(out_dir, loadable["file"]), loadable["bytes"])
+            if loadable["file"] else "none (%s)" % loadable["reason"]))
     lines.append("  report: %s" % os.path.join(out_dir, "report.html"))
     return lines
 
@@ -199,8 +240,11 @@ def compile_bundle(model, output, options, *, progress=None, remark=None):
                 module, remarks, model=os.path.basename(model), target=options.target,
                 precision=options.precision, bytecode="model.mlirbc")
             maps = report.storage_maps(ctx, manifest)
-        bundle.write(output, manifest, files)
         progress.done("%d weight files" % len(files))
+        progress.start("loadable", "dla-translate --dla-to-nvdla-loadable -> %s" % LOADABLE_FILE)
+        entry = loadable_stage(compiled, manifest, options, output)
+        bundle.write(output, manifest, files)
+        progress.done("%d bytes" % entry["bytes"] if entry["file"] else "none")
         progress.start("lower", "dla-opt --dla-lower-to-memref -> model.mlirbc")
         lower_stage(text, output)
         progress.done()

@@ -377,13 +377,13 @@ def lrn_case(rng, n, shape=None, wrap=False):
     return Case(f"lrn_{n}", shape, f"%y = dla.lrn %x size {size} {attrs} : {t} -> {t}", shape)
 
 
-def chain_case(rng, n):
-    """2..5 layers of random kinds, each reading the previous one's result:
-    the address plan's reuse, the interrupt waits between layers, layers
-    reading what the model wrote."""
+def chain_case(rng, n, max_layers=5):
+    """2..max_layers layers of random kinds, each reading the previous
+    one's result: the address plan's reuse, the interrupt waits between
+    layers, layers reading what the model wrote."""
     shape = (1, int(rng.integers(1, 25)), int(rng.integers(3, 11)), int(rng.integers(3, 11)))
     lines, weights, cur = [], [], shape
-    count = int(rng.integers(2, 6))
+    count = int(rng.integers(2, max_layers + 1))
     for i in range(count):
         kind = str(rng.choice(["conv", "pool", "sdp", "lrn"]))
         c = KINDS[kind](rng, 0, cur)
@@ -486,8 +486,16 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
     return out
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def configure(config):
+    """Cases, types and modules for `config` (nv_small, nv_large)."""
+    global CONFIG, ENC, WENC
+    CONFIG = config
+    ENC = f"#dla.feature<int8, config = {CONFIG}>"
+    WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
+
+
+def add_case_arguments(p):
+    """The options that choose the cases (shared with run_loadable.py)."""
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--kind", choices=sorted(KINDS), help="random layers of this kind")
     what.add_argument("--from-execution", choices=trace_exec_cases.KINDS,
@@ -499,16 +507,13 @@ def main():
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
     p.add_argument("--config", choices=["nv_small", "nv_large"], default="nv_small")
-    a = p.parse_args()
-    global CONFIG, ENC, WENC
-    CONFIG = a.config
-    ENC = f"#dla.feature<int8, config = {CONFIG}>"
-    WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
-    a.build = os.path.abspath(a.build)  # the player runs in each test directory
-    translate = os.path.join(a.build, "bin", "dla-translate")
-    player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
 
-    rng = np.random.default_rng(a.seed)
+
+def draw(a, rng, kinds=None):
+    """(cases, unfit reasons, their inputs) of the parsed options `a`: the
+    --kind's random cases (from `kinds`, default KINDS), or the integer
+    execution cases that fit the configuration."""
+    kinds = kinds or KINDS
     unfit = collections.Counter()
     if a.from_execution:
         cases, drawn = [], trace_exec_cases.draw(a.from_execution, rng, a.count)
@@ -526,9 +531,23 @@ def main():
                 kept.append(c)
         cases = kept
     else:
-        cases = [KINDS[a.kind](rng, n) for n in range(a.count)]
+        cases = [kinds[a.kind](rng, n) for n in range(a.count)]
     inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) if d is None else d
                for (_, sh, _), d in zip(c.args, c.data)] for c in cases]
+    return cases, unfit, inputs
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_case_arguments(p)
+    a = p.parse_args()
+    configure(a.config)
+    a.build = os.path.abspath(a.build)  # the player runs in each test directory
+    translate = os.path.join(a.build, "bin", "dla-translate")
+    player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
+
+    rng = np.random.default_rng(a.seed)
+    cases, unfit, inputs = draw(a, rng)
     results = cpu_run(cases, inputs, a.build, a.llvm_bin)
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")

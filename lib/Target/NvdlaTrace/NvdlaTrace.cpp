@@ -10,6 +10,7 @@
 
 #include "dla/Target/NvdlaTrace.h"
 
+#include "dla/Target/NvdlaModule.h"
 #include "dla/Target/NvdlaProgram.h"
 
 #include "dla/Format/NvdlaFeature.h"
@@ -219,15 +220,10 @@ FailureOr<int64_t> writeChecks(const NetworkPlan &plan, const std::vector<LayerP
 
 LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTraceOptions &options,
                                                raw_ostream &report) {
-  SmallVector<func::FuncOp> funcs;
-  for (auto f : module.getOps<func::FuncOp>())
-    if (!f.isExternal())
-      funcs.push_back(f);
-  if (funcs.size() != 1)
-    return module.emitError() << "a register program is written for one function, the module "
-                                 "has "
-                              << funcs.size();
-  func::FuncOp func = funcs.front();
+  FailureOr<func::FuncOp> program = getProgramFunction(module);
+  if (failed(program))
+    return failure();
+  func::FuncOp func = *program;
   if (options.directory.empty() || options.dataDirectory.empty())
     return func.emitError("--nvdla-trace-dir and --nvdla-trace-data are required");
 

@@ -1,0 +1,293 @@
+//===- LoadableWriter.cpp - A planned, described network as a loadable ----===//
+//
+// One DLA task: the descriptor blobs (network, dependency graph,
+// operations, surfaces, LUTs) each in a memory of its own, the first
+// entries of the address list; a memory per constant (ALLOC | SET, its
+// packed bytes), per input (INPUT) and per result (OUTPUT), one ALLOC
+// memory for the other surfaces at the address plan's offsets (its reuse
+// kept: the dependency graph orders each write after the reads it
+// overwrites). The descriptors are describeNetwork's, serialized by
+// FirmwareDescriptors.cpp; nothing here computes a field of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoadableWriter.h"
+
+#include "DependencyGraph.h"
+#include "LoadableContents.h"
+
+#include "dla/Format/NvdlaFeature.h"
+#include "dla/Format/NvdlaPixel.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cassert>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::loadable;
+using namespace mlir::dla::regplan;
+
+namespace {
+/// A surface's place in the loadable's memories.
+struct Place {
+  uint16_t memory = 0;
+  uint64_t offset = 0, bytes = 0;
+  /// In the shared scratch memory (its bytes may be reused).
+  bool pooled = false;
+};
+
+/// The data cubes an operation reads and writes in memory.
+void cubes(const DescOp &op, std::vector<const DescDataCube *> &reads,
+           std::vector<const DescDataCube *> &writes) {
+  switch (op.type) {
+  case DescOpType::Conv:
+    reads = {&op.conv.weight_data, &op.conv.wmb_data, &op.conv.wgs_data, &op.conv.src_data};
+    writes = {&op.conv.dst_data};
+    break;
+  case DescOpType::Sdp:
+    reads = {&op.sdp.src_data, &op.sdp.x1_data, &op.sdp.x2_data, &op.sdp.y_data};
+    writes = {&op.sdp.dst_data};
+    break;
+  case DescOpType::Pdp:
+    reads = {&op.pdp.src_data};
+    writes = {&op.pdp.dst_data};
+    break;
+  case DescOpType::Cdp:
+    reads = {&op.cdp.src_data};
+    writes = {&op.cdp.dst_data};
+    break;
+  case DescOpType::Bdma:
+  case DescOpType::Rubik:
+    reads.clear();
+    writes.clear();
+    break;
+  }
+  auto inMemory = [](const DescDataCube *c) { return c->surface < 0 || c->type == DescMemType::Hw; };
+  reads.erase(std::remove_if(reads.begin(), reads.end(), inMemory), reads.end());
+  writes.erase(std::remove_if(writes.begin(), writes.end(), inMemory), writes.end());
+}
+
+} // namespace
+
+FailureOr<std::vector<uint8_t>>
+mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &descs,
+                                   ArrayRef<ProgramArgument> args, const LoadableOptions &options) {
+  func::FuncOp func = plan.func;
+  std::string why;
+  const FirmwareLayout *fw = getFirmwareLayout(options.firmware == NvdlaFirmware::Head, why);
+  if (!fw)
+    return func.emitError(why);
+  if (descs.layers.size() != plan.layers.size())
+    return func.emitError("the descriptors describe ")
+           << descs.layers.size() << " layers, the plan has " << plan.layers.size();
+  if (args.size() != func.getNumArguments())
+    return func.emitError("prepared ") << args.size() << " arguments, the function has "
+                                       << func.getNumArguments();
+  if (failed(checkFirmwareExpressible(plan, descs)))
+    return failure();
+
+  Contents c;
+  // The descriptor blobs: their memories and addresses come first (the
+  // network descriptor at address 0, where the firmware looks for it).
+  const bool luts = !descs.luts.empty();
+  const BlobKind descKinds[] = {BlobKind::NetworkDesc, BlobKind::DependencyGraph,
+                                BlobKind::OperationList, BlobKind::SurfaceList, BlobKind::LutList};
+  const char *descNames[] = {"task-0-addr0", "task-0-dep_graph", "task-0-op_list",
+                             "task-0-surf_list", "task-0-lut_list"};
+  const size_t numDesc = luts ? 5 : 4;
+  for (size_t i = 0; i < numDesc; ++i) {
+    c.blobs.push_back({descNames[i], descKinds[i], fw->version, {}});
+    c.memories.push_back({MemoryKind::Content, 0, descNames[i]});
+    c.addresses.push_back({static_cast<uint16_t>(i), 0, 0});
+  }
+
+  // Every surface's memory.
+  Block &body = func.getBody().front();
+  Operation *terminator = body.getTerminator();
+  std::vector<Place> places(plan.surfaces.size());
+  uint64_t scratch = 0;
+  std::vector<size_t> pooled;
+  int inputs = 0;
+  auto addTensor = [&](const Surface &s, const std::string &name, uint16_t memory) {
+    auto type = cast<RankedTensorType>(s.value.getType());
+    auto shape = type.getShape();
+    Tensor t;
+    t.name = name;
+    t.memory = memory;
+    t.size = static_cast<uint64_t>(plan.placement[s.placed].bytes);
+    t.n = static_cast<int32_t>(shape[0]);
+    t.c = static_cast<int32_t>(shape[1]);
+    t.h = static_cast<int32_t>(shape[2]);
+    t.w = static_cast<int32_t>(shape[3]);
+    Type e = type.getElementType();
+    t.elementBytes = std::max<uint32_t>(1, e.getIntOrFloatBitWidth() / 8);
+    t.element = e.isF16()                ? Element::Half
+                : e.isUnsignedInteger(8)  ? Element::UInt8
+                : e.isUnsignedInteger(16) ? Element::UInt16
+                : e.isInteger(16)         ? Element::Int16
+                                          : Element::Int8;
+    if (s.pixel) {
+      const auto &p = static_cast<const ::dlaformat::nvdla::PixelBoundLayout &>(*s.pixel);
+      t.image = true;
+      // FORMAT_T_* (the format library's value) is loadable.fbs's PixelFormat.
+      t.pixelFormat = static_cast<uint8_t>(p.getConfig().format);
+      t.lineStride = static_cast<uint32_t>(p.getLineStride());
+    } else {
+      const auto &f = *s.feature;
+      t.atomBytes = static_cast<uint32_t>(f.getCube().getBytesPerAtom());
+      t.lineStride = static_cast<uint32_t>(f.getLineStride());
+      t.surfaceStride = static_cast<uint32_t>(f.getSurfaceStride());
+    }
+    c.tensors.push_back(t);
+    return static_cast<int>(c.tensors.size() - 1);
+  };
+  for (size_t si = 0; si < plan.surfaces.size(); ++si) {
+    const Surface &s = plan.surfaces[si];
+    const PlannedSurface &p = plan.placement[s.placed];
+    Place &place = places[si];
+    place.bytes = static_cast<uint64_t>(p.bytes);
+    auto returned = llvm::count(terminator->getOperands(), s.value);
+    if (returned > 1)
+      return terminator->emitOpError("returns the same value twice: each output of a loadable "
+                                     "is a memory of its own");
+    auto memory = static_cast<uint16_t>(c.memories.size());
+    if (auto a = dyn_cast<BlockArgument>(s.value)) {
+      if (returned)
+        return terminator->emitOpError("returns argument ")
+               << a.getArgNumber() << " unchanged: a loadable's outputs are written by its layers";
+      const ProgramArgument &arg = args[a.getArgNumber()];
+      if (arg.constant) {
+        c.blobs.push_back({s.name, BlobKind::Data, {0, 0, 0}, *arg.constant});
+        c.memories.push_back({MemoryKind::Content, place.bytes, s.name});
+      } else {
+        if (!s.feature && !s.pixel)
+          return emitError(arg.loc) << "input " << a.getArgNumber() << " ("
+                                    << s.value.getType()
+                                    << ") is read as weights or SDP operand data: the runtime "
+                                       "binds feature data and images, the loadable carries "
+                                       "the others as constants";
+        Memory m{MemoryKind::Input, place.bytes, "", inputs++, -1};
+        m.tensor = addTensor(s, s.name, memory);
+        c.memories.push_back(m);
+      }
+      place.memory = memory;
+      continue;
+    }
+    if (returned) {
+      int index = static_cast<int>(
+          llvm::find(terminator->getOperands(), s.value) - terminator->getOperands().begin());
+      // The runtime binds outputs by bind id: the result's index.
+      Memory m{MemoryKind::Output, place.bytes, "", index, -1};
+      m.tensor = addTensor(s, "result" + std::to_string(index), memory);
+      c.memories.push_back(m);
+      place.memory = memory;
+      continue;
+    }
+    place.pooled = true;
+    place.offset = static_cast<uint64_t>(p.offset);
+    scratch = std::max<uint64_t>(scratch, place.offset + place.bytes);
+    pooled.push_back(si);
+  }
+  if (scratch) {
+    auto memory = static_cast<uint16_t>(c.memories.size());
+    c.memories.push_back({MemoryKind::Scratch, scratch, ""});
+    for (size_t si : pooled)
+      places[si].memory = memory;
+  }
+
+  // The operations in the plan's order, what each reads and writes.
+  std::vector<FwOp> ops;
+  std::vector<bool> fused;
+  std::vector<OpAccess> access;
+  for (auto [l, layer] : llvm::enumerate(descs.layers)) {
+    for (auto [j, d] : llvm::enumerate(layer.ops)) {
+      FwOp op;
+      op.op = &d;
+      op.layer = l;
+      ops.push_back(op);
+      // An SDP right after a convolution of its layer is fed by it on the
+      // fly (a layer by bands holds such a pair per band).
+      fused.push_back(j > 0 && layer.ops[j - 1].type == DescOpType::Conv &&
+                      d.type == DescOpType::Sdp);
+      std::vector<const DescDataCube *> reads, writes;
+      cubes(d, reads, writes);
+      OpAccess a;
+      for (auto [list, out] : {std::pair{&reads, &a.reads}, std::pair{&writes, &a.writes}})
+        for (const DescDataCube *cube : *list) {
+          if (static_cast<size_t>(cube->surface) >= places.size())
+            return plan.layers[l].op->emitError("its descriptor names surface ")
+                   << cube->surface << ", the plan has " << places.size();
+          const Place &p = places[cube->surface];
+          out->push_back({p.memory, p.pooled ? p.offset : 0, p.offset + p.bytes});
+        }
+      access.push_back(std::move(a));
+    }
+  }
+
+  // The address list: HEAD's firmware adds dla_data_cube.offset to its
+  // address, so one entry per memory; c906fc6's has no offset, so one
+  // entry per place a cube starts.
+  std::map<std::pair<uint16_t, uint64_t>, int16_t> entries;
+  auto entryOf = [&](const DescDataCube &cube) -> std::pair<std::pair<uint16_t, uint64_t>, uint64_t> {
+    const Place &p = places[cube.surface];
+    uint64_t at = p.offset + cube.offset;
+    return fw->cubeHasOffset ? std::pair{std::pair{p.memory, uint64_t(0)}, at}
+                             : std::pair{std::pair{p.memory, at}, uint64_t(0)};
+  };
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    std::vector<const DescDataCube *> reads, writes;
+    cubes(*op.op, reads, writes);
+    reads.insert(reads.end(), writes.begin(), writes.end());
+    for (const DescDataCube *cube : reads) {
+      auto key = entryOf(*cube).first;
+      if (entries.count(key))
+        continue;
+      if (c.addresses.size() > static_cast<size_t>(INT16_MAX))
+        return plan.layers[op.layer].op->emitError("needs more than ")
+               << INT16_MAX << " addresses, the firmware's address index has 16 bits";
+      entries[key] = static_cast<int16_t>(c.addresses.size());
+      uint64_t size = c.memories[key.first].size;
+      c.addresses.push_back({key.first, key.second, size > key.second ? size - key.second : 0});
+    }
+  }
+  // Every cube in memory has its entry (collected above from the same cubes).
+  FwResolve resolve = [&](const DescDataCube &cube) {
+    auto [key, offset] = entryOf(cube);
+    auto it = entries.find(key);
+    assert(it != entries.end() && "a cube without an address entry");
+    return FwAddress{it->second, offset};
+  };
+
+  FwNetwork network;
+  network.dependencyGraphIndex = 1;
+  network.operationDescIndex = 2;
+  network.surfaceDescIndex = 3;
+  network.lutDataIndex = luts ? 4 : -1;
+  network.numAddresses = static_cast<uint16_t>(c.addresses.size());
+  if (std::optional<size_t> over = linkOperations(ops, fused, access, network))
+    return plan.layers[ops[*over].layer].op->emitError(
+        "waits for more than 255 operations (the firmware's dependency_count has 8 bits)");
+
+  FwBlobs blobs;
+  FwError error;
+  if (!fw->write(network, ops, descs.luts, resolve, blobs, error)) {
+    Operation *at = error.op < ops.size() ? plan.layers[ops[error.op].layer].op
+                                          : func.getOperation();
+    return at->emitError("cannot be written for the firmware (")
+           << fw->name << "): " << error.message;
+  }
+  std::vector<uint8_t> *lists[] = {&blobs.network, &blobs.dependencies, &blobs.operations,
+                                   &blobs.surfaces, &blobs.luts};
+  for (size_t i = 0; i < numDesc; ++i) {
+    c.blobs[i].data = std::move(*lists[i]);
+    c.memories[i].size = c.blobs[i].data.size();
+    c.addresses[i].size = c.blobs[i].data.size();
+  }
+
+  std::vector<uint8_t> out;
+  if (!serializeLoadable(c, out, why))
+    return func.emitError(why);
+  return out;
+}

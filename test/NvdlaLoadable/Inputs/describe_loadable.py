@@ -1,0 +1,60 @@
+"""Prints the structure of a loadable as NVIDIA's schema reads it, for
+writer.test: the file decoded by flatc with umd/core/src/common/loadable.fbs
+(flatc -t --raw-binary), the DLA task's network descriptor and dependency
+graph unpacked by their layout in kmd/firmware/include/dla_interface.h
+(dla_network_desc: 8 int16 indices, op_head[6], 4 uint16 counts, int16,
+2 uint8; dla_common_op_desc: int16 index, int8 roi, uint8 op_type, uint8
+dependency_count, 3 reserved, 7 dla_consumer {int16 index, uint8 event,
+uint8 res}).
+
+    describe_loadable.py FLATC LOADABLE.fbs MODEL.nvdla SCRATCH_DIR
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+
+flatc, schema, model, scratch = sys.argv[1:5]
+subprocess.run([flatc, "-t", "--strict-json", "--raw-binary", "-o", scratch, schema, "--",
+                model], check=True)
+d = json.load(open(os.path.join(scratch, os.path.splitext(os.path.basename(model))[0] + ".json")))
+v = d["version"]
+print("loadable version %d.%d.%d" % (v.get("major", 0), v.get("minor", 0), v.get("sub_minor", 0)))
+blobs = {}
+for b in d["blobs"]:
+    bv = b.get("version", {})
+    blobs[b["name"]] = bytes(b.get("data", []))
+    print("blob %s: %d bytes, interface %s, sub-interface %d, version %d.%d.%d" % (
+        b["name"], b.get("size", 0), b.get("interface", "NONE"), b.get("sub_interface", 0),
+        bv.get("major", 0), bv.get("minor", 0), bv.get("sub_minor", 0)))
+for m in d["memory_list"]:
+    print("memory %d: flags %s, %d bytes, aligned %d, contents %s, bind %d, tensor %d" % (
+        m.get("id", 0), m.get("flags", 0), m.get("size", 0), m.get("alignment", 0),
+        m.get("contents", []), m.get("bind_id", 0), m.get("tensor_desc_id", 0)))
+for a in d["address_list"]:
+    print("address %d: memory %d + %d, %d bytes" % (a.get("id", 0), a.get("mem_id", 0),
+                                                   a.get("offset", 0), a.get("size", 0)))
+for t in d["tensor_desc_list"]:
+    print("tensor %s: memory %d, %s %s %s %s, %dx%dx%dx%d, strides %d %d %d" % (
+        t["name"], t.get("mem_id", 0), t.get("data_format"), t.get("data_type"),
+        t.get("data_category"), t.get("pixel_format"), t.get("n", 0), t.get("c", 0),
+        t.get("h", 0), t.get("w", 0), t.get("stride_0", 0), t.get("stride_1", 0),
+        t.get("stride_2", 0)))
+for t in d["task_list"]:
+    print("task %d: %s, addresses %s, post actions %s" % (t.get("id", 0), t.get("interface"),
+                                                          t.get("address_list"),
+                                                          t.get("post_actions")))
+print("submit %s" % [s.get("task_id") for s in d["submit_list"]])
+print("events %s" % d["event_list"])
+nd = struct.unpack("<8h6h4Hh2B", blobs["task-0-addr0"][:40])
+print("network: op desc %d, surf desc %d, dep graph %d, lut %d, roi %d; op_head %s; "
+      "rois %d, operations %d, luts %d, addresses %d" % (nd[0], nd[1], nd[2], nd[3], nd[4],
+                                                        list(nd[8:14]), *nd[14:18]))
+dg = blobs["task-0-dep_graph"]
+for i in range(len(dg) // 36):
+    r = dg[i * 36:(i + 1) * 36]
+    index, roi, op_type, deps = struct.unpack("<hbBB", r[:5])
+    cons = [struct.unpack("<hB", r[8 + 4 * k:11 + 4 * k]) for k in range(7)]
+    print("op %d: type %d, dependency_count %d, consumers %s, fused_parent %s" % (
+        index, op_type, deps, [c for c in cons[:6]], cons[6]))

@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Random hardware layers and chains written as NVDLA loadables by
+dla-translate --dla-to-nvdla-loadable and run by NVIDIA's unchanged runtime
+and firmware on NVIDIA's C model (dla-run-loadable), each output compared
+bit for bit with the project's CPU execution of the same function (issue 44
+part 4).
+
+    PYTHONPATH=BUILD_DIR/python_packages \\
+    run_loadable.py --kind KIND (run_trace.py's kinds: conv, conv-bands, sdp, sdp-mem, ..., chain)
+                    --count N --seed S --build BUILD_DIR [--config nv_small|nv_large]
+                    [--firmware head|c906fc6] [--keep DIR]
+    run_loadable.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap ...
+
+The cases, their inputs and the CPU execution are run_trace.py's (the same
+--kind, --count and --seed draw the same functions; here --kind chain draws
+2 to 6 layers, and average pools keep the firmware's reciprocals). Each case becomes a module whose weights and SDP operands
+are constants (dense_resource blobs of the storage bytes the CPU execution
+printed) and whose one input is the feature data the runtime binds (the
+CPU execution's storage bytes of it, --input); the loadable's output
+buffer is compared with the CPU execution's result at every element of the
+result (nvdla_ref.element_offsets: the layout from the spec, not from the
+code under test). The writer's located refusals (what the firmware's
+descriptors cannot express: the project's extensions, what the firmware
+refuses) are counted as not fitting, with their reasons (numbers as N).
+Prints one line per failing case and `N of M loadables match the CPU
+execution on CONFIG`; exits 1 on any mismatch.
+"""
+
+import argparse
+import functools
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+import nvdla_ref
+import run_trace
+
+RECIPROCALS = re.compile(r" recip_kernel_(width|height) -?[0-9]+")
+
+
+def firmware_reciprocals(kind):
+    """run_trace.py's draw of `kind` with the average pools' stated
+    reciprocals left out: NVIDIA's firmware writes its own table's
+    (recip_kernel_size), so a stated one is refused; the CPU execution then
+    uses the same default."""
+    def draw(*args, **kwargs):
+        case = kind(*args, **kwargs)
+        case.body = RECIPROCALS.sub("", case.body)
+        return case
+    return draw
+
+
+# Chains of 2..6 layers (run_trace.py's draw 2..5).
+KINDS = dict(run_trace.KINDS,
+             chain=firmware_reciprocals(functools.partial(run_trace.chain_case, max_layers=6)),
+             pool=firmware_reciprocals(run_trace.pool_case),
+             **{"pool-wide": firmware_reciprocals(run_trace.pool_wide_case)})
+
+
+def loadable_module(case, xs):
+    """The case's function with every argument but the first (the input)
+    a constant holding the storage bytes `xs` give it."""
+    consts, blobs = [], []
+    for i, ((name, shape, enc), elt, x) in enumerate(zip(case.args, case.elts, xs)):
+        if i == 0:
+            continue
+        key = f"{case.name}_{name}"
+        consts.append(f"  %{name} = arith.constant dense_resource<{key}> : "
+                      f"{run_trace.ttype(shape, enc, elt)}\n")
+        # A dense_resource blob: its alignment (4 bytes, little endian), then the bytes.
+        blobs.append(f'      {key}: "0x08000000{bytes(x).hex().upper()}"')
+    name, shape, enc = case.args[0]
+    param = f"%{name}: {run_trace.ttype(shape, enc, case.elts[0])}"
+    out = run_trace.ttype(case.out_shape)
+    text = (f"func.func @{case.name}({param}) -> {out} {{\n" + "".join(consts) +
+            f"  {case.body}\n  return %y : {out}\n}}\n")
+    resources = ""
+    if blobs:
+        resources = ("{-#\n  dialect_resources: {\n    builtin: {\n" + ",\n".join(blobs) +
+                     "\n    }\n  }\n#-}\n")
+    return run_trace.module([text]) + resources
+
+
+def differences(case, out, expected):
+    """The result's elements whose byte differs: [(index, got, expected)]."""
+    offsets = nvdla_ref.element_offsets(run_trace.ENC, case.out_shape, "i8")
+    got, want = np.frombuffer(out, np.int8), np.frombuffer(expected, np.int8)
+    if len(got) != len(want):
+        return [("size", len(got), len(want))]
+    return [(i, int(got[o]), int(want[o])) for i, o in sorted(offsets.items()) if got[o] != want[o]]
+
+
+def run_network(a):
+    """--network: the module compiled by dla-compile for the configuration
+    in int8; its bundle's model.nvdla run on a random input (packed into
+    feature data by nvdla_ref.pack, from the spec), its output unpacked
+    (nvdla_ref.element_offsets) and compared with the CPU execution of the
+    same compiled module (dla-opt --dla-compile, --dla-lower-to-llvm,
+    mlir-runner). Prints the loadable's and the bundle's sizes."""
+    import json
+    from dla import pipelines
+    root = a.keep or tempfile.mkdtemp(prefix="dla-loadable-net-")
+    out = os.path.join(root, "bundle")
+    bin_dir = os.path.join(a.build, "bin")
+    comp = subprocess.run([os.path.join(bin_dir, "dla-compile"), a.network, "--target",
+                           run_trace.CONFIG, "--precision", "int8", "-o", out],
+                          capture_output=True, text=True)
+    if comp.returncode:
+        sys.exit("dla-compile failed:\n" + comp.stderr)
+    manifest = json.load(open(os.path.join(out, "manifest.json")))
+    if not manifest["loadable"]["file"]:
+        sys.exit("no loadable: " + manifest["loadable"]["reason"])
+    model = os.path.join(out, manifest["loadable"]["file"])
+    tensors = {t["role"]: t for t in manifest["tensors"]}
+    plain_in, feat_in = tensors["input"], tensors["to_accelerator"]
+    plain_out, feat_out = tensors["output"], tensors["to_host"]
+    rng = np.random.default_rng(a.seed)
+    x = rng.integers(-128, 128, size=plain_in["shape"]).astype(np.int8)
+    # NHWC at the boundary when the shapes say so (TOSA's transposes).
+    to_nchw = (0, 3, 1, 2) if list(plain_in["shape"]) != list(feat_in["shape"]) else (0, 1, 2, 3)
+    enc_in = feat_in["type"].split(", ", 1)[1].rsplit(">", 1)[0]
+    with open(os.path.join(root, "input.bin"), "wb") as f:
+        f.write(nvdla_ref.pack(x.transpose(to_nchw), enc_in, "i8"))
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    run = subprocess.run([os.path.join(a.build, "nvdla-runtime", "dla-run-loadable"), model,
+                          "--config", run_trace.CONFIG, "--input", os.path.join(root, "input.bin"),
+                          "-o", os.path.join(root, "out")], capture_output=True, text=True,
+                         env=env)
+    if run.returncode:
+        sys.exit("the runtime failed: " + run.stdout + run.stderr)
+    got_bytes = np.frombuffer(open(os.path.join(root, "out", "output0.bin"), "rb").read(), np.int8)
+    enc_out = feat_out["type"].split(", ", 1)[1].rsplit(">", 1)[0]
+    y = np.zeros(feat_out["shape"], np.int8)
+    for index, offset in nvdla_ref.element_offsets(enc_out, feat_out["shape"], "i8").items():
+        y[index] = got_bytes[offset]
+    from_nchw = (0, 2, 3, 1) if list(plain_out["shape"]) != list(feat_out["shape"]) \
+        else (0, 1, 2, 3)
+    y = y.transpose(from_nchw)
+
+    # The CPU execution of the same compiled module.
+    pipeline = pipelines.module(pipelines.compile(
+        convert_tosa=True, target=run_trace.CONFIG, precision="int8", layouts=True,
+        compression=False))
+    compiled = subprocess.run([os.path.join(bin_dir, "dla-opt"), a.network,
+                               "--pass-pipeline=" + pipeline], capture_output=True, text=True)
+    if compiled.returncode:
+        sys.exit("dla-opt failed:\n" + compiled.stderr)
+    text = compiled.stdout.replace("func.func @main(", "func.func @net(")
+    t_in = f"tensor<{'x'.join(map(str, plain_in['shape']))}xi8>"
+    t_out = f"tensor<{'x'.join(map(str, plain_out['shape']))}xi8>"
+    n = int(np.prod(plain_out["shape"]))
+    main = f"""  func.func private @printMemrefI32(memref<*xi32>) attributes {{llvm.emit_c_interface}}
+  func.func @main() {{
+    %x = arith.constant {run_trace.literal(x)} : {t_in}
+    %y = call @net(%x) : ({t_in}) -> {t_out}
+    %w = arith.extsi %y : {t_out} to {t_out.replace('i8>', 'i32>')}
+    %m = bufferization.to_buffer %w : {t_out.replace('i8>', 'i32>')} to {t_out.replace('i8>', 'i32>').replace('tensor', 'memref')}
+    %u = memref.cast %m : {t_out.replace('i8>', 'i32>').replace('tensor', 'memref')} to memref<*xi32>
+    call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+    return
+  }}
+}}
+"""
+    body, sep, resources = text.partition("{-#")
+    text = body[:body.rstrip().rindex("}")] + main + sep + resources
+    llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"), "--dla-lower-to-llvm", "-"],
+                          input=text, capture_output=True, text=True)
+    if llvm.returncode:
+        sys.exit("dla-opt --dla-lower-to-llvm failed:\n" + llvm.stderr)
+    printed = run_trace.run_layers.run_main(llvm.stdout, a.llvm_bin).split("data =", 1)[1]
+    want = np.array([int(v) for v in re.findall(r"-?\d+", printed)][:n],
+                    np.int64).astype(np.int8).reshape(plain_out["shape"])
+    weights = sum(w["bytes"] for w in manifest["weights"])
+    mlirbc = os.path.getsize(os.path.join(out, manifest["bytecode"]))
+    print(f"{os.path.basename(a.network)}: loadable {os.path.getsize(model)} bytes; bundle "
+          f"weights {weights} bytes, {manifest['bytecode']} {mlirbc} bytes; "
+          f"{run.stdout.splitlines()[0].split(': ', 1)[1]}")
+    diff = int(np.count_nonzero(y != want))
+    print(f"{os.path.basename(a.network)}: {y.size - diff} of {y.size} output elements equal the "
+          f"CPU execution on {run_trace.CONFIG}")
+    sys.exit(1 if diff else 0)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    run_trace.add_case_arguments(p)
+    p.add_argument("--firmware", choices=["head", "c906fc6"], default="head",
+                   help="the firmware the loadables are written for (and run on)")
+    p.add_argument("--network", metavar="MODULE.mlir",
+                   help="a whole int8 network (TOSA or dla) through dla-compile's loadable "
+                        "instead of random cases (with --kind chain, which it ignores)")
+    a = p.parse_args()
+    if a.network:
+        run_trace.configure(a.config)
+        a.build = os.path.abspath(a.build)
+        run_network(a)
+    run_trace.configure(a.config)
+    a.build = os.path.abspath(a.build)
+    translate = os.path.join(a.build, "bin", "dla-translate")
+    runner = os.path.join(a.build, "nvdla-runtime", "dla-run-loadable")
+
+    rng = np.random.default_rng(a.seed)
+    cases, unfit, inputs = run_trace.draw(a, rng, KINDS)
+    results = run_trace.cpu_run(cases, inputs, a.build, a.llvm_bin)
+
+    root = a.keep or tempfile.mkdtemp(prefix="dla-loadable-")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    good = refused = 0
+    for c, (xs, ys) in zip(cases, results):
+        d = os.path.join(root, c.name)
+        os.makedirs(d, exist_ok=True)
+        text = loadable_module(c, xs)
+        with open(os.path.join(d, "module.mlir"), "w") as f:
+            f.write(text)
+        with open(os.path.join(d, "input.bin"), "wb") as f:
+            f.write(xs[0])
+        model = os.path.join(d, "model.nvdla")
+        tr = subprocess.run([translate, "--dla-to-nvdla-loadable",
+                             f"--nvdla-firmware={a.firmware}", "-", "-o", model],
+                            input=text, capture_output=True, text=True)
+        if tr.returncode:
+            refusal = re.search(r"error: (.*)", tr.stderr)
+            if refusal and "' op " in refusal.group(1):
+                unfit["refused: " + re.sub(r"[0-9]+", "N", refusal.group(1))] += 1
+                refused += 1
+                continue
+            print(f"{c.name}: dla-translate failed: {tr.stderr.strip()}\n  {c.body}")
+            continue
+        run = subprocess.run([runner, model, "--config", run_trace.CONFIG, "--firmware",
+                              a.firmware, "--input", os.path.join(d, "input.bin"),
+                              "-o", os.path.join(d, "out")],
+                             capture_output=True, text=True, env=env)
+        if run.returncode:
+            print(f"{c.name}: the runtime failed: {(run.stdout + run.stderr).strip()}\n"
+                  f"  {c.body}")
+            continue
+        with open(os.path.join(d, "out", "output0.bin"), "rb") as f:
+            out = f.read()
+        diff = differences(c, out, ys)
+        if diff:
+            print(f"{c.name}: {len(diff)} elements differ from the CPU execution, first "
+                  f"{diff[:4]} (index, loadable, CPU)\n  {c.body}")
+            continue
+        good += 1
+    print(f"{a.from_execution or a.kind}: {len(cases) - refused} of {a.count} cases fit "
+          f"{run_trace.CONFIG} and NVIDIA's firmware")
+    for reason, n in sorted(unfit.items()):
+        print(f"  does not fit ({n}): {reason}")
+    print(f"{good} of {len(cases) - refused} loadables match the CPU execution on "
+          f"{run_trace.CONFIG} (firmware {a.firmware})")
+    sys.exit(0 if good == len(cases) - refused else 1)
+
+
+if __name__ == "__main__":
+    main()
