@@ -253,7 +253,8 @@ def rescale_case(rng):
     """An int8 feature map rescaled to int8 with zero points (per tensor or
     per channel, factors 0.05..8, sometimes ReLU at the output zero point),
     half of them after a global average pool: squeeze-excitation's pool and
-    its requantization (an offline SDP after the PDP)."""
+    its requantization (an offline SDP after the PDP); 40% of them the
+    affine map with a bias per channel (rescale, add, rescale)."""
     c = int(rng.integers(1, 40))
     hw = [int(v) for v in rng.integers(1, 9, size=2)]
     b = Builder()
@@ -272,20 +273,39 @@ def rescale_case(rng):
     count = c if rng.random() < 0.5 else 1
     factors = [np.float32(np.exp(rng.uniform(np.log(0.05), np.log(8.0)))) for _ in range(count)]
     zx, zy = (int(v) for v in rng.integers(-128, 128, size=2))
-    y = rescale(b, x, shape, "i8", "i8", factors, zx, zy)
+    if rng.random() < 0.4:
+        # The affine map dla-import-onnx writes for a batch-norm between
+        # quantize steps: rescale to i32 at 2^16, add b 2^16, rescale 2^-16.
+        bias = np.round(rng.uniform(-40, 40, c) * 2 ** 16).astype(np.int32)
+        t = rescale(b, x, shape, "i8", "i32", [np.float32(f * 2 ** 16) for f in factors], zx, 0)
+        k = b.const(bias.reshape(1, 1, 1, c), "i32")
+        u = b.op("tosa.add %s, %s : (%s, %s) -> $T" % (t, k, ttype(shape, "i32"), ttype((1, 1, 1, c), "i32")),
+                 ttype(shape, "i32"))
+        y = rescale(b, u, shape, "i32", "i8", [np.float32(2.0 ** -16)], 0, zy)
+        b.affine = bias
+    else:
+        y = rescale(b, x, shape, "i8", "i8", factors, zx, zy)
     b.rescale = (factors, zx, zy, rng.random() < 0.4)
     if b.rescale[3]:
         y = relu(b, y, shape, zy)
     return b, ins, shape, y, "rescale"
 
 
-def tosa_rescale(x, factors, zx, zy, relu):
+def tosa_rescale(x, factors, zx, zy, relu, affine=None):
     """TOSA's RESCALE (SINGLE_ROUND, scale32) of int8 NHWC `x` to int8, from
     the specification: ((x - zx) * multiplier + 2^(shift - 1)) >> shift,
-    plus zy, saturated; ReLU at zy."""
-    mult, shift = multiplier(factors)
-    v = (x.astype(np.int64) - zx) * mult + (np.int64(1) << (shift - 1))
-    v = (v >> shift) + zy
+    plus zy, saturated; ReLU at zy. With `affine` (the i32 bias per channel
+    of rescale_case's affine form): to i32 at factors 2^16, plus it, then
+    rescaled by 2^-16."""
+    def apply(v, m, zin, zout):
+        mult, shift = multiplier(m)
+        v = (v.astype(np.int64) - zin) * mult + (np.int64(1) << (shift - 1))
+        return (v >> shift) + zout
+    if affine is None:
+        v = apply(x, factors, zx, zy)
+    else:
+        t = apply(x, [np.float32(f * 2 ** 16) for f in factors], zx, 0) + affine
+        v = apply(t, [np.float32(2.0 ** -16)], 0, zy)
     return np.clip(v, zy if relu else -128, 127)
 
 
@@ -447,7 +467,7 @@ def main():
             # After a pool chain (within its bound of TOSA's pool, which the
             # factor magnifies): within one of TOSA's rescale of the chain.
             chain, _ = average_chain(data[0], *b.window)
-            want = tosa_rescale(chain, *b.rescale).ravel()
+            want = tosa_rescale(chain, *b.rescale, getattr(b, "affine", None)).ravel()
             ok = name not in left and diff.size and np.abs(d - want).max() <= 1
             diff = np.abs(d - want)
         if kind == "large_avg_pool":

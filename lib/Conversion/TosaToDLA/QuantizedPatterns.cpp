@@ -395,7 +395,10 @@ std::string tosa_to_dla::whyNotRescale(tosa::RescaleOp op, const OffloadTarget &
       (void)planProgram(*q, why);
     return why;
   }
-  if (isa_and_nonnull<tosa::AddOp>(producer)) {
+  if (auto add = dyn_cast_or_null<tosa::AddOp>(producer)) {
+    // A constant added to one rescaled map is the affine map's form.
+    if (isReadableConstant(add.getInput1()) || isReadableConstant(add.getInput2()))
+      return whyNotAffineRescale(op, target);
     (void)readQuantAdd(op, target, why);
     return why;
   }
@@ -403,10 +406,12 @@ std::string tosa_to_dla::whyNotRescale(tosa::RescaleOp op, const OffloadTarget &
 }
 
 bool tosa_to_dla::isFusedQuantizedRelu(tosa::ClampOp clamp, const OffloadTarget &target) {
-  // A convolution's rescale, or an int8 feature map's (RescalePatterns.cpp):
-  // the ReLU is X2's. (A residual add's rescale takes it as a dla.clamp.)
+  // A convolution's rescale, an int8 feature map's or the affine map's
+  // (RescalePatterns.cpp): the ReLU is X2's. (A residual add's rescale
+  // takes it as a dla.clamp.)
   auto rescale = clamp.getInput().getDefiningOp<tosa::RescaleOp>();
-  if (!rescale || isa_and_nonnull<tosa::AddOp>(rescale.getInput().getDefiningOp()))
+  if (!rescale || (isa_and_nonnull<tosa::AddOp>(rescale.getInput().getDefiningOp()) &&
+                   !whyNotAffineRescale(rescale, target).empty()))
     return false;
   FailureOr<int64_t> zp = rescale.getOutputZeroPoint();
   return succeeded(zp) && reluAtZeroPoint(rescale, *zp) == clamp &&

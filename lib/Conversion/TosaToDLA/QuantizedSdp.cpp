@@ -108,8 +108,17 @@ FailureOr<SdpProgram> tosa_to_dla::planProgram(const QuantConv &q, std::string &
   }
   std::vector<int32_t> bias32;
   for (size_t k = 0; k < rest.size(); ++k) {
-    const double scaled =
-        std::ldexp(double(rest[k]) * p.scales.first[k], -int(p.scales.firstShift));
+    double scaled = std::ldexp(double(rest[k]) * p.scales.first[k], -int(p.scales.firstShift));
+    // X2 multiplies (u + B) by `second` and the output converter shifts
+    // out the fraction bits: B = outBias 2^(shift2 + F) / second.
+    if (!q.outBias.empty() && q.outBias[k] != 0) {
+      if (p.scales.second[k] == 0) {
+        why = "its factor rounds to zero where it adds a bias";
+        return failure();
+      }
+      scaled += std::ldexp(q.outBias[k], int(p.scales.secondShift + p.scales.fractionBits)) /
+                p.scales.second[k];
+    }
     if (!(std::fabs(scaled) < 2147483647.0)) {
       why = "its bias, scaled to the SDP's intermediate, leaves int32";
       return failure();

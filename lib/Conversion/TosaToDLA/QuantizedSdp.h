@@ -40,6 +40,7 @@ struct QuantConv {
   SmallVector<int64_t> shape;      // KCRS (depthwise: HWCM read as 1 channel each)
   std::vector<int64_t> bias;       // bias - zx * sum(w_k); offline: -zx
   std::vector<double> factors;     // per output channel
+  std::vector<double> outBias;     // none, or per channel in output units (X2's ALU)
   int64_t inputZp = 0, outputZp = 0;
 };
 
@@ -63,6 +64,10 @@ SdpOp emitRescaleSdp(PatternRewriter &rewriter, Location loc, SdpMode mode, Valu
 /// Why a rescale of an int8 feature map (no accumulator) does not run as
 /// an offline SDP; empty when it does (RescalePatterns.cpp).
 std::string whyNotFeatureRescale(tosa::RescaleOp op, const OffloadTarget &target);
+/// The same for the per-channel affine map
+/// rescale(add(rescale(x), per-channel i32 constant)) (a batch-norm,
+/// activation or gate between quantize steps).
+std::string whyNotAffineRescale(tosa::RescaleOp op, const OffloadTarget &target);
 /// That offline SDP (its rule is whyNotRescale's, populateQuantizedPatterns').
 void populateRescalePatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 

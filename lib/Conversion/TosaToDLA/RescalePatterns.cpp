@@ -10,9 +10,18 @@
 // convolution's. TOSA rounds half up with a 31-bit multiplier, the SDP
 // half away from zero with ~28 bits: a value may differ by one.
 //
+// The per-channel affine map y = zy + f_c (x - zx) + b_c (output units),
+// which dla-import-onnx writes for a BatchNormalization, Relu, Clip or
+// HardSigmoid between a DequantizeLinear and a QuantizeLinear as
+// rescale(add(rescale(x) to i32 at 2^S, b_c 2^S), 2^-S) [+ clamp], is the
+// same offline SDP with b_c added by X2's ALU: one rounding where TOSA
+// rounds twice (the first at 2^-S of an output step), so within one.
+//
 //===----------------------------------------------------------------------===//
 
 #include "QuantizedSdp.h"
+
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -60,6 +69,121 @@ FailureOr<QuantConv> analyzeFeatureRescale(tosa::RescaleOp op, const OffloadTarg
   return q;
 }
 
+/// Per channel of an NHWC map of `channels`: the i32 constant `v` (one
+/// value, or one per channel), or nullopt.
+std::optional<std::vector<double>> readChannelInts(Value v, int64_t channels) {
+  DenseIntElementsAttr attr;
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || !matchPattern(v, m_Constant(&attr)) || !type.getElementType().isInteger(32))
+    return std::nullopt;
+  for (int64_t i = 0; i + 1 < type.getRank(); ++i)
+    if (type.getDimSize(i) != 1)
+      return std::nullopt;
+  std::vector<double> out;
+  for (const APInt &i : attr.getValues<APInt>())
+    out.push_back(double(i.getSExtValue()));
+  if (out.size() == 1)
+    out.assign(static_cast<size_t>(channels), out.front());
+  if (static_cast<int64_t>(out.size()) != channels)
+    return std::nullopt;
+  return out;
+}
+
+/// rescale(add(rescale(x), b), 2^-S): the offline SDP's pieces.
+FailureOr<QuantConv> analyzeAffine(tosa::RescaleOp op, const OffloadTarget &target,
+                                   std::string &why) {
+  auto add = op.getInput().getDefiningOp<tosa::AddOp>();
+  if (!add || !add->hasOneUse() || !getElementTypeOrSelf(add.getType()).isInteger(32)) {
+    why = "its input is not an i32 add read by it alone";
+    return failure();
+  }
+  auto inner = add.getInput1().getDefiningOp<tosa::RescaleOp>();
+  Value bias = add.getInput2();
+  if (!inner) {
+    inner = add.getInput2().getDefiningOp<tosa::RescaleOp>();
+    bias = add.getInput1();
+  }
+  if (!inner || !inner->hasOneUse() || inner.getInput().getType() != op.getType()) {
+    why = "it does not add a constant to a rescaled feature map of its own shape and type";
+    return failure();
+  }
+  auto in = cast<RankedTensorType>(op.getType());
+  if (in.getRank() != 4 || !in.hasStaticShape() || !isTargetInteger(in, target)) {
+    why = "it is not a static rank-4 feature map in the target precision";
+    return failure();
+  }
+  if (std::string w = target.checkSourceType(in); !w.empty()) {
+    why = w;
+    return failure();
+  }
+  const int64_t channels = in.getDimSize(3);
+  std::optional<std::vector<double>> b = readChannelInts(bias, channels);
+  if (!b) {
+    why = "what it adds is not an i32 constant per channel";
+    return failure();
+  }
+  FailureOr<Rescale> outer = readRescale(op, why), first = readRescale(inner, why);
+  if (failed(outer) || failed(first))
+    return failure();
+  if (outer->factors.size() != 1 || outer->inputZp != 0 || first->outputZp != 0 ||
+      (first->factors.size() != 1 && static_cast<int64_t>(first->factors.size()) != channels)) {
+    why = "its rescales are not per channel then per tensor with zero points outside the sum";
+    return failure();
+  }
+  if (std::string w = target.check(nv::ConversionQuery::sdpOffline(
+          nv::featureInput(target.precision), target.precision));
+      !w.empty()) {
+    why = w;
+    return failure();
+  }
+  QuantConv q;
+  for (int64_t c = 0; c < channels; ++c) {
+    q.factors.push_back(first->factors[first->factors.size() == 1 ? 0 : c] * outer->factors[0]);
+    q.outBias.push_back((*b)[c] * outer->factors[0]);
+  }
+  q.bias.assign(static_cast<size_t>(channels), -first->inputZp);
+  q.inputZp = first->inputZp;
+  q.outputZp = outer->outputZp;
+  return q;
+}
+
+/// `op` (an int8 map's rescale, or the affine map's last rescale) as an
+/// offline SDP over `x`, with the ReLU clamp at its zero point.
+void replaceByOfflineSdp(tosa::RescaleOp op, Value x, const QuantConv &q, const SdpProgram &p,
+                         const OffloadTarget &target, PatternRewriter &rewriter) {
+  tosa::ClampOp clamp = reluAtZeroPoint(op, q.outputZp);
+  Location loc = op.getLoc();
+  Value nchw = toLayerInput(rewriter, loc, x, target.getElementType(rewriter.getContext()));
+  SdpOp sdp = emitRescaleSdp(rewriter, loc, SdpMode::Offline, nchw, q, p, 0,
+                             static_cast<int64_t>(q.bias.size()), bool(clamp));
+  Operation *root = clamp ? clamp.getOperation() : op.getOperation();
+  rewriter.replaceOp(root, toTosaResult(rewriter, loc, sdp,
+                                        cast<RankedTensorType>(root->getResult(0).getType())));
+  if (clamp)
+    rewriter.eraseOp(op);
+}
+
+struct AffineRescaleToSdp : OpRewritePattern<tosa::RescaleOp> {
+  AffineRescaleToSdp(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+
+  LogicalResult matchAndRewrite(tosa::RescaleOp op, PatternRewriter &rewriter) const override {
+    std::string why = whyNotAffineRescale(op, target);
+    if (!why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    QuantConv q = *analyzeAffine(op, target, why);
+    SdpProgram p = *planProgram(q, why);
+    auto add = op.getInput().getDefiningOp<tosa::AddOp>();
+    auto inner = add.getInput1().getDefiningOp<tosa::RescaleOp>();
+    if (!inner)
+      inner = add.getInput2().getDefiningOp<tosa::RescaleOp>();
+    replaceByOfflineSdp(op, inner.getInput(), q, p, target, rewriter);
+    return success();
+  }
+
+  OffloadTarget target;
+};
+
 struct FeatureRescaleToSdp : OpRewritePattern<tosa::RescaleOp> {
   FeatureRescaleToSdp(MLIRContext *context, const OffloadTarget &target)
       : OpRewritePattern(context), target(target) {}
@@ -70,16 +194,7 @@ struct FeatureRescaleToSdp : OpRewritePattern<tosa::RescaleOp> {
       return rewriter.notifyMatchFailure(op, why);
     QuantConv q = *analyzeFeatureRescale(op, target, why);
     SdpProgram p = *planProgram(q, why);
-    tosa::ClampOp clamp = reluAtZeroPoint(op, q.outputZp);
-    Location loc = op.getLoc();
-    Value x = toLayerInput(rewriter, loc, op.getInput(), target.getElementType(getContext()));
-    SdpOp sdp = emitRescaleSdp(rewriter, loc, SdpMode::Offline, x, q, p, 0,
-                               static_cast<int64_t>(q.bias.size()), bool(clamp));
-    Operation *root = clamp ? clamp.getOperation() : op.getOperation();
-    rewriter.replaceOp(root, toTosaResult(rewriter, loc, sdp,
-                                          cast<RankedTensorType>(root->getResult(0).getType())));
-    if (clamp)
-      rewriter.eraseOp(op);
+    replaceByOfflineSdp(op, op.getInput(), q, p, target, rewriter);
     return success();
   }
 
@@ -96,7 +211,15 @@ std::string tosa_to_dla::whyNotFeatureRescale(tosa::RescaleOp op, const OffloadT
   return why;
 }
 
+std::string tosa_to_dla::whyNotAffineRescale(tosa::RescaleOp op, const OffloadTarget &target) {
+  std::string why;
+  FailureOr<QuantConv> q = analyzeAffine(op, target, why);
+  if (succeeded(q))
+    (void)planProgram(*q, why);
+  return why;
+}
+
 void tosa_to_dla::populateRescalePatterns(RewritePatternSet &patterns,
                                           const OffloadTarget &target) {
-  patterns.add<FeatureRescaleToSdp>(patterns.getContext(), target);
+  patterns.add<FeatureRescaleToSdp, AffineRescaleToSdp>(patterns.getContext(), target);
 }

@@ -97,3 +97,56 @@ func.func @unsigned(%x: tensor<1x1x1x2xi8>) -> tensor<1x1x1x2xi8> {
   %0 = tosa.rescale %x, %m, %s, %z, %z {input_unsigned = false, output_unsigned = true, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1x1x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x1x2xi8>
   return %0 : tensor<1x1x1x2xi8>
 }
+
+// -----
+
+// The affine map dla-import-onnx writes for a batch-norm between quantize
+// steps (python/dla/onnx/qdq_affine.py): x to i32 at f 2^16 (f = 0.75:
+// 1610612736 2^-15), plus b 2^16 per channel (b = 1.5, -2.25), back by
+// 2^-16 with zy = -5, ReLU. One offline SDP: X1 as @per_tensor_relu's (f =
+// 0.75, -zx = -3 from the bias surface); X2 adds b in X1's result units,
+// b 2^(15 + 12) / 26165 = 7694.49998, -11541.74997 (rounded half away from
+// zero: 7694, -11542), beside the second multiplier.
+// CHECK-LABEL: func.func @affine
+// CHECK-DAG:     %[[BN:.*]] = arith.constant dense<{{\[}}[7694, 26165], [-11542, 26165]]> : tensor<2x2xi16>
+// CHECK-DAG:     %[[B:.*]] = arith.constant dense<-3> : tensor<2xi16>
+// CHECK:         dla.sdp offline %{{.*}} bias %[[B]] : tensor<2xi16> batchnorm %[[BN]] : tensor<2x2xi16> bs <alu = sum, alu_operand = bias, mul_operand = 30778, mul_shift = 3> bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm, mul_shift = 15, relu = true> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x2x2x2xi8> -> tensor<1x2x2x2xi8>
+// CHECK-NOT:     tosa.rescale
+// CHECK-NOT:     tosa.add
+func.func @affine(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  %m = "tosa.const"() {values = dense<1610612736> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<15> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %t = tosa.rescale %x, %m, %s, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x2xi32>
+  %b = "tosa.const"() {values = dense<[[[[98304, -147456]]]]> : tensor<1x1x1x2xi32>} : () -> tensor<1x1x1x2xi32>
+  %u = tosa.add %t, %b : (tensor<1x2x2x2xi32>, tensor<1x1x1x2xi32>) -> tensor<1x2x2x2xi32>
+  %m2 = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s2 = "tosa.const"() {values = dense<46> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zy = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %u, %m2, %s2, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x2xi8>
+  %r = tosa.clamp %y {min_val = -5 : i8, max_val = 127 : i8} : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8>
+  return %r : tensor<1x2x2x2xi8>
+}
+
+// -----
+
+// A per-channel rescale after the add: not the affine map's form.
+// CHECK-LABEL: func.func @affine_outer_per_channel
+// CHECK:         tosa.add
+func.func @affine_outer_per_channel(%x: tensor<1x1x1x2xi8>) -> tensor<1x1x1x2xi8> {
+  %m = "tosa.const"() {values = dense<1610612736> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<15> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator, and is not a static rank-4 feature map in the target precision rescaled to it}}
+  %t = tosa.rescale %x, %m, %s, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1x1x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x1x1x2xi32>
+  %b = "tosa.const"() {values = dense<[[[[98304, -147456]]]]> : tensor<1x1x1x2xi32>} : () -> tensor<1x1x1x2xi32>
+  // expected-remark @+1 {{stays on the host: element type i32 is not the target precision int8}}
+  %u = tosa.add %t, %b : (tensor<1x1x1x2xi32>, tensor<1x1x1x2xi32>) -> tensor<1x1x1x2xi32>
+  %m2 = "tosa.const"() {values = dense<[1073741824, 1073741824]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %s2 = "tosa.const"() {values = dense<[46, 45]> : tensor<2xi8>} : () -> tensor<2xi8>
+  // expected-remark @+1 {{stays on the host: its rescales are not per channel then per tensor with zero points outside the sum}}
+  %y = tosa.rescale %u, %m2, %s2, %z32, %z8 {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1x1x2xi32>, tensor<2xi32>, tensor<2xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x1x1x2xi8>
+  return %y : tensor<1x1x1x2xi8>
+}
