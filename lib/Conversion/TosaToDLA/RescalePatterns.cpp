@@ -30,33 +30,36 @@ namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
+constexpr const char *kNotAMap = "it is not a static rank-4 feature map in the target precision";
+
+/// Empty when `type` is an input (and output) the offline SDP takes: a
+/// static rank-4 feature map in the target's integer precision.
+std::string whyNotOfflineMap(Type type, const OffloadTarget &target) {
+  auto in = dyn_cast<RankedTensorType>(type);
+  if (!in || in.getRank() != 4 || !in.hasStaticShape() || !isTargetInteger(in, target))
+    return kNotAMap;
+  if (std::string why = target.checkSourceType(in); !why.empty())
+    return why;
+  return target.check(
+      nv::ConversionQuery::sdpOffline(nv::featureInput(target.precision), target.precision));
+}
+
 /// The program pieces of `op` as an offline SDP, or why it has none.
 FailureOr<QuantConv> analyzeFeatureRescale(tosa::RescaleOp op, const OffloadTarget &target,
                                            std::string &why) {
-  auto in = dyn_cast<RankedTensorType>(op.getInput().getType());
-  if (!in || in.getRank() != 4 || !in.hasStaticShape() || !isTargetInteger(in, target) ||
-      !isTargetInteger(op.getType(), target)) {
-    why = "it rescales no accumulator, and is not a static rank-4 feature map in the target "
-          "precision rescaled to it";
-    return failure();
-  }
   for (Type type : {op.getInput().getType(), op.getType()})
-    if (std::string w = target.checkSourceType(type); !w.empty()) {
-      why = w;
+    if (std::string w = whyNotOfflineMap(type, target); !w.empty()) {
+      why = w == kNotAMap ? "it rescales no accumulator, and is not a static rank-4 feature "
+                            "map in the target precision rescaled to it"
+                          : w;
       return failure();
     }
   FailureOr<Rescale> r = readRescale(op, why);
   if (failed(r))
     return failure();
-  const int64_t channels = in.getDimSize(3);
+  const int64_t channels = cast<RankedTensorType>(op.getType()).getDimSize(3);
   if (r->factors.size() != 1 && static_cast<int64_t>(r->factors.size()) != channels) {
     why = "its rescale has a multiplier count other than one or one per channel";
-    return failure();
-  }
-  if (std::string w = target.check(nv::ConversionQuery::sdpOffline(
-          nv::featureInput(target.precision), target.precision));
-      !w.empty()) {
-    why = w;
     return failure();
   }
   QuantConv q;
@@ -91,7 +94,7 @@ std::optional<std::vector<double>> readChannelInts(Value v, int64_t channels) {
 
 /// rescale(add(rescale(x), b), 2^-S): the offline SDP's pieces.
 FailureOr<QuantConv> analyzeAffine(tosa::RescaleOp op, const OffloadTarget &target,
-                                   std::string &why) {
+                                   std::string &why, Value *x = nullptr) {
   auto add = op.getInput().getDefiningOp<tosa::AddOp>();
   if (!add || !add->hasOneUse() || !getElementTypeOrSelf(add.getType()).isInteger(32)) {
     why = "its input is not an i32 add read by it alone";
@@ -107,16 +110,11 @@ FailureOr<QuantConv> analyzeAffine(tosa::RescaleOp op, const OffloadTarget &targ
     why = "it does not add a constant to a rescaled feature map of its own shape and type";
     return failure();
   }
-  auto in = cast<RankedTensorType>(op.getType());
-  if (in.getRank() != 4 || !in.hasStaticShape() || !isTargetInteger(in, target)) {
-    why = "it is not a static rank-4 feature map in the target precision";
-    return failure();
-  }
-  if (std::string w = target.checkSourceType(in); !w.empty()) {
+  if (std::string w = whyNotOfflineMap(op.getType(), target); !w.empty()) {
     why = w;
     return failure();
   }
-  const int64_t channels = in.getDimSize(3);
+  const int64_t channels = cast<RankedTensorType>(op.getType()).getDimSize(3);
   std::optional<std::vector<double>> b = readChannelInts(bias, channels);
   if (!b) {
     why = "what it adds is not an i32 constant per channel";
@@ -130,12 +128,6 @@ FailureOr<QuantConv> analyzeAffine(tosa::RescaleOp op, const OffloadTarget &targ
     why = "its rescales are not per channel then per tensor with zero points outside the sum";
     return failure();
   }
-  if (std::string w = target.check(nv::ConversionQuery::sdpOffline(
-          nv::featureInput(target.precision), target.precision));
-      !w.empty()) {
-    why = w;
-    return failure();
-  }
   QuantConv q;
   for (int64_t c = 0; c < channels; ++c) {
     q.factors.push_back(first->factors[first->factors.size() == 1 ? 0 : c] * outer->factors[0]);
@@ -143,6 +135,8 @@ FailureOr<QuantConv> analyzeAffine(tosa::RescaleOp op, const OffloadTarget &targ
   }
   q.bias.assign(static_cast<size_t>(channels), -first->inputZp);
   q.inputZp = first->inputZp;
+  if (x)
+    *x = inner.getInput();
   q.outputZp = outer->outputZp;
   return q;
 }
@@ -163,38 +157,23 @@ void replaceByOfflineSdp(tosa::RescaleOp op, Value x, const QuantConv &q, const 
     rewriter.eraseOp(op);
 }
 
-struct AffineRescaleToSdp : OpRewritePattern<tosa::RescaleOp> {
-  AffineRescaleToSdp(MLIRContext *context, const OffloadTarget &target)
+/// An int8 map's rescale, or the affine map, as one offline SDP.
+struct RescaleToOfflineSdp : OpRewritePattern<tosa::RescaleOp> {
+  RescaleToOfflineSdp(MLIRContext *context, const OffloadTarget &target)
       : OpRewritePattern(context), target(target) {}
 
   LogicalResult matchAndRewrite(tosa::RescaleOp op, PatternRewriter &rewriter) const override {
-    std::string why = whyNotAffineRescale(op, target);
-    if (!why.empty())
+    std::string why;
+    Value x = op.getInput();
+    FailureOr<QuantConv> q = isa_and_nonnull<tosa::AddOp>(x.getDefiningOp())
+                                 ? analyzeAffine(op, target, why, &x)
+                                 : analyzeFeatureRescale(op, target, why);
+    if (failed(q))
       return rewriter.notifyMatchFailure(op, why);
-    QuantConv q = *analyzeAffine(op, target, why);
-    SdpProgram p = *planProgram(q, why);
-    auto add = op.getInput().getDefiningOp<tosa::AddOp>();
-    auto inner = add.getInput1().getDefiningOp<tosa::RescaleOp>();
-    if (!inner)
-      inner = add.getInput2().getDefiningOp<tosa::RescaleOp>();
-    replaceByOfflineSdp(op, inner.getInput(), q, p, target, rewriter);
-    return success();
-  }
-
-  OffloadTarget target;
-};
-
-struct FeatureRescaleToSdp : OpRewritePattern<tosa::RescaleOp> {
-  FeatureRescaleToSdp(MLIRContext *context, const OffloadTarget &target)
-      : OpRewritePattern(context), target(target) {}
-
-  LogicalResult matchAndRewrite(tosa::RescaleOp op, PatternRewriter &rewriter) const override {
-    std::string why = whyNotFeatureRescale(op, target);
-    if (!why.empty())
+    FailureOr<SdpProgram> p = planProgram(*q, why);
+    if (failed(p))
       return rewriter.notifyMatchFailure(op, why);
-    QuantConv q = *analyzeFeatureRescale(op, target, why);
-    SdpProgram p = *planProgram(q, why);
-    replaceByOfflineSdp(op, op.getInput(), q, p, target, rewriter);
+    replaceByOfflineSdp(op, x, *q, *p, target, rewriter);
     return success();
   }
 
@@ -203,23 +182,25 @@ struct FeatureRescaleToSdp : OpRewritePattern<tosa::RescaleOp> {
 
 } // namespace
 
-std::string tosa_to_dla::whyNotFeatureRescale(tosa::RescaleOp op, const OffloadTarget &target) {
+/// The reason of `analyze`'s answer or of its program.
+template <typename Analyze>
+static std::string whyNotOffline(Analyze analyze) {
   std::string why;
-  FailureOr<QuantConv> q = analyzeFeatureRescale(op, target, why);
+  FailureOr<QuantConv> q = analyze(why);
   if (succeeded(q))
     (void)planProgram(*q, why);
   return why;
 }
 
+std::string tosa_to_dla::whyNotFeatureRescale(tosa::RescaleOp op, const OffloadTarget &target) {
+  return whyNotOffline([&](std::string &why) { return analyzeFeatureRescale(op, target, why); });
+}
+
 std::string tosa_to_dla::whyNotAffineRescale(tosa::RescaleOp op, const OffloadTarget &target) {
-  std::string why;
-  FailureOr<QuantConv> q = analyzeAffine(op, target, why);
-  if (succeeded(q))
-    (void)planProgram(*q, why);
-  return why;
+  return whyNotOffline([&](std::string &why) { return analyzeAffine(op, target, why); });
 }
 
 void tosa_to_dla::populateRescalePatterns(RewritePatternSet &patterns,
                                           const OffloadTarget &target) {
-  patterns.add<FeatureRescaleToSdp, AffineRescaleToSdp>(patterns.getContext(), target);
+  patterns.add<RescaleToOfflineSdp>(patterns.getContext(), target);
 }

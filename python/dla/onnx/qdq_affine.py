@@ -12,7 +12,8 @@ B - mean a_c; 1, 0 for Relu / Clip; alpha, beta for HardSigmoid, clamped to
 
 with S = 16 (less when f_c 255 2^S would leave int32): the first rounding
 is at 2^-S of an output step, so the result is within one of ONNX's (which
-rounds ties to even once). --dla-convert-tosa runs it as one offline SDP
+rounds ties to even once). Without a bias (Relu, Clip alone) it is one
+rescale i8 -> i8. --dla-convert-tosa runs it as one offline SDP
 (RescalePatterns.cpp). A channel with f_c <= 0 (a negative BatchNormalization
 scale) keeps the group on the float path.
 """
@@ -69,8 +70,14 @@ def emit(f, ctx, get, params, ys, yz):
     _need(f._ok(scaled))
     beta = np.round(np.broadcast_to(b / np.float64(np.float32(ys)), (channels,)) * 2.0 ** bits)
     _need(np.all(np.abs(beta) < 2.0 ** 31 - 2.0 ** 20))
-    mult, shift = ops_quant._multiplier(ctx, scaled if np.ptp(scaled) else scaled[:1])
     xt = ctx.transpose(xv, TO_NHWC)
+    if not np.any(beta):
+        # No bias (a Relu, Clip alone): one rescale i8 -> i8, TOSA's one
+        # rounding (a zero add would fold away and leave two rescales).
+        mult, shift = ops_quant._multiplier(ctx, fac if np.ptp(fac) else fac[:1])
+        y = ops_quant._rescale(ctx, xt, np.int8, mult, shift, in_zp=xz, out_zp=yz)
+        return ctx.transpose(f._clamp(ctx, y, act, ys, yz), TO_NCHW)
+    mult, shift = ops_quant._multiplier(ctx, scaled if np.ptp(scaled) else scaled[:1])
     t = ops_quant._rescale(ctx, xt, np.int32, mult, shift, in_zp=xz)
     bias = ctx.b.const(beta.astype(np.int32).reshape(1, 1, 1, channels), inline=True)
     u = ctx.binary("add", t, bias)
