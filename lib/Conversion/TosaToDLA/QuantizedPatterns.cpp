@@ -35,6 +35,10 @@
 // Rounding: TOSA's SINGLE_ROUND rounds half up, the SDP half away from
 // zero, so results can differ by one on exact negative ties.
 //
+// The program itself is QuantizedSdp.h's; RescalePatterns.cpp runs it
+// offline for a rescale with no accumulator in front (an int8 map's
+// requantization, the per-channel affine map).
+//
 //===----------------------------------------------------------------------===//
 
 #include "QuantizedSdp.h"
