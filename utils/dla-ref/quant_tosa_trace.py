@@ -4,6 +4,7 @@
 
     quant_tosa_trace.py --count N --seed S --config nv_small|nv_large
                         --build BUILD --keep DIR [--llvm-bin DIR]
+                        [--large-averages | --rescales]
 
 Draws the cases `run_quant_tosa.py --count N --seed S` draws (convolutions,
 depthwise convolutions, matrix products, adds, pools with their rescales;
@@ -37,12 +38,18 @@ def main():
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
     p.add_argument("--keep", required=True, help="write the networks and programs here")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
+    p.add_argument("--large-averages", action="store_true",
+                   help="run_quant_tosa.py --large-averages' cases: average pools chained")
+    p.add_argument("--rescales", action="store_true",
+                   help="run_quant_tosa.py --rescales' cases: int8 maps rescaled offline")
     a = p.parse_args()
     bin_dir = os.path.join(os.path.abspath(a.build), "bin")
     pipeline = pipelines.module(pipelines.compile(
         convert_tosa=True, target=a.config, precision="int8", layouts=True, compression=False))
     good, host, bad, layers = 0, 0, 0, 0
-    for name, b, ins, out, y, data in qt.make_cases(np.random.default_rng(a.seed), a.count):
+    for name, b, ins, out, y, data in qt.make_cases(np.random.default_rng(a.seed), a.count,
+                                                   large_averages=a.large_averages,
+                                                   rescales=a.rescales):
         d = os.path.join(a.keep, name)
         os.makedirs(d, exist_ok=True)
         params = ", ".join("%%a%d: %s" % (i, qt.ttype(s, "i8")) for i, s in enumerate(ins))

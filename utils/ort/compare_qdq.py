@@ -90,6 +90,8 @@ def main():
     p.add_argument("--keep", help="keep the models and outputs in this directory")
     p.add_argument("--max-lsb", type=int, default=1,
                    help="the largest difference that passes (default 1)")
+    p.add_argument("--min-identical", type=float, default=99.0,
+                   help="the least share of identical elements that passes, in %% (default 99)")
     p.add_argument("--scales", choices=["both", "per-tensor", "per-channel"], default="both",
                    help="weight scales of the models (default both)")
     a = p.parse_args(argv)
@@ -103,7 +105,7 @@ def main():
                                     "per-channel": (True,)}[a.scales]:
                     for dtype in (np.int8, np.uint8):
                         same, lsb, what = run_one(a, extra, work, kind, seed, per_channel, dtype)
-                        good = same >= 99.0 and 0 <= lsb <= a.max_lsb
+                        good = same >= a.min_identical and 0 <= lsb <= a.max_lsb
                         print("%s seed %d %s %s: %.2f%% identical, max %d LSB (%s): %s"
                               % (kind, seed, "per-channel" if per_channel else "per-tensor",
                                  np.dtype(dtype).name, same, lsb, what, "ok" if good else "FAIL"))

@@ -7,7 +7,9 @@ x_scale * w_scale, zero point 0) under DequantizeLinear.
     qdq_models.py OUT_DIR [--seed S] [--kind K] [--per-channel] [--uint8]
 
 Kinds: conv, conv_relu_maxpool, conv_avgpool, residual (conv -> relu ->
-conv, + skip, relu). The input is float32 (quantized at entry), the output
+conv, + skip, relu), affine (conv, then between its Q -> DQ and a Q one of
+BatchNormalization, BatchNormalization -> Relu, BatchNormalization -> Clip,
+Relu, HardSigmoid: the per-channel maps of issue 45). The input is float32 (quantized at entry), the output
 the int8 / uint8 tensor: comparisons are in the quantized domain. Output
 scales and zero points come from the float range on a sample input, as
 calibration would; after a Relu the zero point is the range's minimum
@@ -22,7 +24,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual")
+KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "affine")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -168,6 +170,34 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         b.nodes += [helper.make_node("Add", [yd, xd], [a]), helper.make_node("Relu", [a], [r])]
         v = np.maximum(v + xv, 0)
         out, _, vo = b.qdq(r, *b.params(v.min(), v.max(), relu=True), v)
+    elif kind == "affine":
+        y, v = b.conv(xd, xs, xv, cout, k, stride)
+        _, yd, v = b.qdq(y, *b.params(v.min(), v.max()), v)
+        form = ["bn", "bn_relu", "bn_clip", "relu", "hardsigmoid"][int(rng.integers(0, 5))]
+        o = b.name(form)
+        if form.startswith("bn"):
+            gamma = rng.uniform(0.2, 3.0, cout).astype(np.float32)
+            beta, mean = (rng.uniform(-1, 1, cout).astype(np.float32) for _ in range(2))
+            var = rng.uniform(0.1, 2.0, cout).astype(np.float32)
+            b.nodes.append(helper.make_node("BatchNormalization", [yd] + [
+                b.init(n, t) for n, t in (("g", gamma), ("be", beta), ("m", mean), ("v", var))],
+                [o], epsilon=1e-5))
+            a = (gamma / np.sqrt(var.astype(np.float64) + 1e-5)).reshape(1, -1, 1, 1)
+            v = (v - mean.reshape(1, -1, 1, 1)) * a + beta.reshape(1, -1, 1, 1)
+            if form != "bn":
+                r = b.name("act")
+                lo, hi = (0.0, None) if form == "bn_relu" else (-0.5, 1.5)
+                ins = [o] if hi is None else [o, b.init("lo", np.float32(lo)),
+                                             b.init("hi", np.float32(hi))]
+                b.nodes.append(helper.make_node("Relu" if hi is None else "Clip", ins, [r]))
+                o, v = r, np.clip(v, lo, hi)
+        elif form == "relu":
+            b.nodes.append(helper.make_node("Relu", [yd], [o]))
+            v = np.maximum(v, 0)
+        else:
+            b.nodes.append(helper.make_node("HardSigmoid", [yd], [o], alpha=0.2, beta=0.5))
+            v = np.clip(0.2 * v + 0.5, 0, 1)
+        out, _, vo = b.qdq(o, *b.params(v.min(), v.max(), relu=form != "bn"), v)
     else:
         raise ValueError("unknown kind %s" % kind)
     b.nodes = [n for n in b.nodes if not (n.op_type == "DequantizeLinear" and n.output[0] not in

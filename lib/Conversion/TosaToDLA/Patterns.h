@@ -135,10 +135,17 @@ struct PoolStage {
 /// of extents `inHW` with a window the PDP registers may not hold: the
 /// window itself when they do, else a chain whose result is the same
 /// (WindowLimits.cpp). Failure with `why` (a reason) when there is none.
-FailureOr<SmallVector<PoolStage>> planPoolChain(bool max, bool integer, ArrayRef<int64_t> inHW,
+/// An average chain rounds each stage's output (fp16, or an integer
+/// rounded half away from zero; a mean never saturates):
+/// averageChainError states the bound.
+FailureOr<SmallVector<PoolStage>> planPoolChain(bool max, ArrayRef<int64_t> inHW,
                                                 ArrayRef<int64_t> kernel,
                                                 ArrayRef<int64_t> strides,
                                                 ArrayRef<int64_t> padding, std::string &why);
+/// What rounding each of the `stages` layers of an integer average chain
+/// costs, as a remark's words: within 9/16 a layer of the exact mean, at
+/// most floor(9 stages / 16 + 1/2) from the mean rounded once.
+std::string averageChainError(size_t stages);
 
 void populateConvPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                           const OffloadTarget &target);

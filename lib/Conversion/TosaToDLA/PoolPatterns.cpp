@@ -17,8 +17,7 @@ template <typename OpTy>
 FailureOr<SmallVector<PoolStage>> planPool(OpTy op, const OffloadTarget &target,
                                            std::string &why) {
   ArrayRef<int64_t> nhwc = cast<RankedTensorType>(op.getInput().getType()).getShape();
-  bool integer = isa<IntegerType>(target.getElementType(op.getContext()));
-  return planPoolChain(std::is_same_v<OpTy, tosa::MaxPool2dOp>, integer, nhwc.slice(1, 2),
+  return planPoolChain(std::is_same_v<OpTy, tosa::MaxPool2dOp>, nhwc.slice(1, 2),
                        op.getKernel(), op.getStride(), op.getPad(), why);
 }
 
@@ -72,8 +71,8 @@ struct PoolToDLA : OpRewritePattern<OpTy> {
       pool.setStrides(stage.stride);
       pool.setPadding(stage.pad);
       if (kind == PoolKind::Average && isa<IntegerType>(element)) {
-        // One rounding, as TOSA's integer average (NVIDIA's firmware table
-        // would round twice). Integer averages are never chained.
+        // One rounding per layer, as TOSA's integer average (NVIDIA's
+        // firmware table would round twice); a chain rounds once per stage.
         nv::PdpReciprocals recip = nv::pdpSingleRoundingReciprocals(stage.kernel[0],
                                                                     stage.kernel[1]);
         pool.setRecipKernelWidth(recip.width);
@@ -85,14 +84,15 @@ struct PoolToDLA : OpRewritePattern<OpTy> {
       std::string kernels;
       for (const PoolStage &stage : chain)
         kernels += (kernels.empty() ? "" : ", ") + pair(stage.kernel);
+      std::string how = kind == PoolKind::Max ? "max over overlapping windows, exact"
+                        : isa<IntegerType>(element)
+                            ? "mean of equal sub-window means; " + averageChainError(chain.size())
+                            : "mean of equal sub-window means; fp16 rounds once per layer";
       mlir::emitRemark(loc) << "split into " << chain.size() << " dla.pool layers of kernels "
                             << kernels << ": its "
                             << whyNotWindow(nv::kPdpWindow, op.getKernel(), op.getStride(),
                                             op.getPad())
-                            << (kind == PoolKind::Max
-                                    ? " (max over overlapping windows, exact)"
-                                    : " (mean of equal sub-window means; fp16 rounds once per "
-                                      "layer)");
+                            << " (" << how << ")";
     }
     rewriter.replaceOp(op, toTosaResult(rewriter, loc, value, outType));
     return success();

@@ -35,16 +35,15 @@
 // Rounding: TOSA's SINGLE_ROUND rounds half up, the SDP half away from
 // zero, so results can differ by one on exact negative ties.
 //
+// The program itself is QuantizedSdp.h's; RescalePatterns.cpp runs it
+// offline for a rescale with no accumulator in front (an int8 map's
+// requantization, the per-channel affine map).
+//
 //===----------------------------------------------------------------------===//
 
-#include "Patterns.h"
-
-#include "dla/Dialect/DLA/IR/DLA.h"
-#include "dla/Format/NvdlaScale.h"
+#include "QuantizedSdp.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
-#include "mlir/IR/Matchers.h"
 
 #include <cmath>
 #include <cstring>
@@ -56,142 +55,9 @@ namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
-/// A tosa.rescale's factors (multiplier * 2^-shift, one or per channel)
-/// and zero points.
-struct Rescale {
-  std::vector<double> factors;
-  int64_t inputZp = 0, outputZp = 0;
-};
-
-std::vector<int64_t> readInts(Value v) {
-  DenseElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)) || !attr.getElementType().isInteger())
-    return {};
-  std::vector<int64_t> values;
-  for (const APInt &i : attr.getValues<APInt>())
-    values.push_back(i.getSExtValue());
-  return values;
-}
-
-/// The rescale's factors, or why it is not one the SDP computes.
-FailureOr<Rescale> readRescale(tosa::RescaleOp op, std::string &why) {
-  if (op.getInputUnsigned() || op.getOutputUnsigned()) {
-    why = "its rescale reads or writes unsigned values";
-    return failure();
-  }
-  if (op.getRoundingMode() != tosa::RoundingMode::SINGLE_ROUND) {
-    why = "its rescale rounds twice (the SDP rounds once)";
-    return failure();
-  }
-  std::vector<int64_t> mult = readInts(op.getMultiplier()), shift = readInts(op.getShift());
-  FailureOr<int64_t> inZp = op.getInputZeroPoint(), outZp = op.getOutputZeroPoint();
-  if (mult.empty() || mult.size() != shift.size() || failed(inZp) || failed(outZp)) {
-    why = "its rescale's multipliers, shifts or zero points are not constants";
-    return failure();
-  }
-  Rescale r;
-  for (size_t i = 0; i < mult.size(); ++i)
-    r.factors.push_back(std::ldexp(double(mult[i]), -int(shift[i])));
-  r.inputZp = *inZp;
-  r.outputZp = *outZp;
-  return r;
-}
-
-bool isTargetInteger(Type type, const OffloadTarget &target) {
-  return getElementTypeOrSelf(type) == target.getElementType(type.getContext()) &&
-         getElementTypeOrSelf(type).isInteger();
-}
-
-/// The clamp that is ReLU at `zp` on `rescale`'s only use, or null.
-tosa::ClampOp reluAtZeroPoint(tosa::RescaleOp rescale, int64_t zp) {
-  if (!rescale->hasOneUse())
-    return {};
-  auto clamp = dyn_cast<tosa::ClampOp>(*rescale->getUsers().begin());
-  if (!clamp)
-    return {};
-  auto lo = dyn_cast<IntegerAttr>(clamp.getMinValAttr());
-  auto hi = dyn_cast<IntegerAttr>(clamp.getMaxValAttr());
-  if (!lo || !hi || lo.getInt() != zp || !hi.getValue().isMaxSignedValue())
-    return {};
-  return clamp;
-}
-
 //===----------------------------------------------------------------------===//
 // Convolution + rescale
 //===----------------------------------------------------------------------===//
-
-/// Everything the SDP program of a quantized convolution needs, per output
-/// channel of the TOSA op.
-struct QuantConv {
-  std::vector<int8_t> source;      // weights minus their zero point, TOSA's layout
-  std::vector<int8_t> kcrs;        // the same per kernel (KCRS, or depthwise taps)
-  SmallVector<int64_t> shape;      // KCRS (depthwise: HWCM read as 1 channel each)
-  std::vector<int64_t> bias;       // bias - zx * sum(w_k)
-  std::vector<double> factors;     // per output channel
-  int64_t inputZp = 0, outputZp = 0;
-};
-
-/// The layer's int16 program pieces, or why they do not exist.
-struct SdpProgram {
-  nv::TwoStageScales scales;
-  std::vector<int16_t> biasHi, bias16; // X1's ALU (per tensor only), X2's
-  int64_t hiShift = 0, aluShift = 0;
-  bool perChannel = false, hasBiasHi = false, hasBias = false;
-};
-
-/// Bits the X1 / X2 products keep below the output's unit: their two
-/// roundings then cost at most 2^-12 of an output step.
-constexpr unsigned kFractionBits = 12;
-
-FailureOr<SdpProgram> planProgram(const QuantConv &q, std::string &why) {
-  SdpProgram p;
-  ::dlaformat::Expected<nv::TwoStageScales> scales =
-      nv::twoStageScalesFromFactors(q.factors, kFractionBits);
-  if (!scales) {
-    why = "its requantization scale has no pair of int16 multipliers: " + scales.message();
-    return failure();
-  }
-  p.scales = *scales;
-  auto differs = [](const std::vector<int16_t> &v) {
-    return llvm::any_of(v, [&](int16_t x) { return x != v.front(); });
-  };
-  p.perChannel = differs(p.scales.first) || differs(p.scales.second);
-  for (int64_t b : q.bias)
-    if (b < INT32_MIN || b > INT32_MAX) {
-      why = "its bias minus the input zero point's share leaves int32";
-      return failure();
-    }
-  // An int16 at a left shift keeps ~16 bits of the bias. Per tensor, X1's
-  // ALU adds it in accumulator units and X2's the remainder in X1's result
-  // units (then a fraction of an output step: nearly exact). Per channel,
-  // X1's surface holds the multipliers, so the bias joins in X2 alone, in
-  // X1's result units (~16 bits of its contribution).
-  std::vector<int64_t> rest = q.bias;
-  if (!p.perChannel) {
-    nv::Int16Bias hi = nv::biasToInt16(std::vector<int32_t>(q.bias.begin(), q.bias.end()),
-                                       nv::BiasRounding::Nearest);
-    p.biasHi = hi.values;
-    p.hiShift = hi.shift;
-    p.hasBiasHi = llvm::any_of(hi.values, [](int16_t b) { return b != 0; });
-    for (size_t k = 0; k < rest.size(); ++k)
-      rest[k] -= int64_t(hi.values[k]) * (int64_t(1) << hi.shift);
-  }
-  std::vector<int32_t> bias32;
-  for (size_t k = 0; k < rest.size(); ++k) {
-    const double scaled =
-        std::ldexp(double(rest[k]) * p.scales.first[k], -int(p.scales.firstShift));
-    if (!(std::fabs(scaled) < 2147483647.0)) {
-      why = "its bias, scaled to the SDP's intermediate, leaves int32";
-      return failure();
-    }
-    bias32.push_back(static_cast<int32_t>(std::llround(scaled)));
-  }
-  p.hasBias = llvm::any_of(bias32, [](int32_t b) { return b != 0; });
-  nv::Int16Bias b16 = nv::biasToInt16(bias32, nv::BiasRounding::Nearest);
-  p.bias16 = b16.values;
-  p.aluShift = b16.shift;
-  return p;
-}
 
 template <typename OpTy>
 FailureOr<QuantConv> readQuantConv(OpTy conv, const Rescale &rescale, std::string &why) {
@@ -227,8 +93,7 @@ Value emitQuantConv(PatternRewriter &rewriter, Location loc, Value input, const 
                     const SdpProgram &p, int64_t k0, ArrayRef<int64_t> kcrs,
                     ArrayRef<int8_t> weight, ArrayRef<int64_t> outNchw, ArrayRef<int64_t> stride,
                     ArrayRef<int64_t> pad, ArrayRef<int64_t> dilation, bool relu) {
-  MLIRContext *ctx = rewriter.getContext();
-  Type i8 = rewriter.getI8Type(), i16 = rewriter.getI16Type();
+  Type i8 = rewriter.getI8Type();
   const int64_t n = kcrs[0];
   auto wType = RankedTensorType::get(kcrs, i8);
   Value w = makeConstant(rewriter, loc, wType,
@@ -242,63 +107,10 @@ Value emitQuantConv(PatternRewriter &rewriter, Location loc, Value input, const 
   conv.setDilations(dilation);
   if (q.inputZp != 0 && llvm::any_of(pad, [](int64_t v) { return v != 0; }))
     conv.setPadValue(q.inputZp);
-
-  auto sdp = SdpOp::create(rewriter, loc, outType, SdpMode::OnTheFly, conv);
-  auto ints = [&](ArrayRef<int64_t> shape, ArrayRef<int16_t> values) -> Value {
-    auto type = RankedTensorType::get(shape, i16);
-    return arith::ConstantOp::create(rewriter, loc, type,
-                                     DenseElementsAttr::get(type, values));
-  };
-  // X1: (acc + bias's high part) * first; X2: (+ the rest) * second; each
-  // keeps fraction bits that the output converter shifts out after adding
-  // the zero point.
-  const nv::TwoStageScales &m = p.scales;
-  SdpOperand alu1, mul1 = SdpOperand::ofRegister(m.first[k0]), alu2,
-             mul2 = SdpOperand::ofRegister(m.second[k0]);
-  auto slice = [&](const std::vector<int16_t> &v) {
-    return ArrayRef<int16_t>(v).slice(static_cast<size_t>(k0), static_cast<size_t>(n));
-  };
-  // X2 reads (bias, second multiplier) pairs from the batch-norm surface.
-  auto readBiasAndSecond = [&] {
-    std::vector<int16_t> pairs;
-    for (int64_t k = k0; k < k0 + n; ++k) {
-      pairs.push_back(p.bias16[k]);
-      pairs.push_back(m.second[k]);
-    }
-    sdp.getBatchnormMutable().assign(ints({n, 2}, pairs));
-    alu2 = mul2 = SdpOperand::ofMemory(nv::SdpMemOperand::Batchnorm);
-  };
-  if (p.perChannel) {
-    // X1's per-channel multiplier is the PReLU surface read as a plain
-    // multiply (its RDMA is X1's; prelu = false); X2 reads bias and
-    // multiplier pairs.
-    sdp.getPreluMutable().assign(ints({n}, slice(m.first)));
-    mul1 = SdpOperand::ofMemory(nv::SdpMemOperand::Prelu);
-    readBiasAndSecond();
-  } else {
-    if (p.hasBiasHi) {
-      sdp.getBiasMutable().assign(ints({n}, slice(p.biasHi)));
-      alu1 = SdpOperand::ofMemory(nv::SdpMemOperand::Bias);
-    }
-    if (p.hasBias) {
-      readBiasAndSecond();
-    }
-  }
-  std::optional<nv::SdpAluAlgo> algo;
-  if (alu2.isPresent())
-    algo = nv::SdpAluAlgo::Sum;
-  std::optional<nv::SdpAluAlgo> algo1;
-  if (alu1.isPresent())
-    algo1 = nv::SdpAluAlgo::Sum;
-  sdp.setBsAttr(SdpXAttr::get(ctx, algo1, alu1, alu1.isPresent() ? p.hiShift : 0, mul1,
-                              m.firstShift, /*prelu=*/false, /*relu=*/false));
-  sdp.setBnAttr(SdpXAttr::get(ctx, algo, alu2, alu2.isPresent() ? p.aluShift : 0, mul2,
-                              m.secondShift, /*prelu=*/false, relu));
-  const int64_t unit = int64_t(1) << m.fractionBits;
-  if (q.outputZp != 0 || m.fractionBits != 0)
-    sdp.setOutCvtAttr(CvtAttr::get(ctx, -q.outputZp * unit, 1, m.fractionBits));
-  return sdp;
+  return emitRescaleSdp(rewriter, loc, SdpMode::OnTheFly, conv, q, p, k0, n, relu);
 }
+
+
 
 template <typename OpTy>
 std::string whyNotQuantConv(OpTy conv, tosa::RescaleOp rescale, const OffloadTarget &target) {
@@ -587,18 +399,23 @@ std::string tosa_to_dla::whyNotRescale(tosa::RescaleOp op, const OffloadTarget &
       (void)planProgram(*q, why);
     return why;
   }
-  if (isa_and_nonnull<tosa::AddOp>(producer)) {
+  if (auto add = dyn_cast_or_null<tosa::AddOp>(producer)) {
+    // A constant added to one rescaled map is the affine map's form.
+    if (isReadableConstant(add.getInput1()) || isReadableConstant(add.getInput2()))
+      return whyNotAffineRescale(op, target);
     (void)readQuantAdd(op, target, why);
     return why;
   }
-  return "it rescales what no NVDLA unit produces (the SDP rescales a convolution's "
-         "accumulator or a sum of two feature maps)";
+  return whyNotFeatureRescale(op, target);
 }
 
 bool tosa_to_dla::isFusedQuantizedRelu(tosa::ClampOp clamp, const OffloadTarget &target) {
+  // A convolution's rescale, an int8 feature map's or the affine map's
+  // (RescalePatterns.cpp): the ReLU is X2's. (A residual add's rescale
+  // takes it as a dla.clamp.)
   auto rescale = clamp.getInput().getDefiningOp<tosa::RescaleOp>();
-  if (!rescale || !isa_and_nonnull<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(
-                      rescale.getInput().getDefiningOp()))
+  if (!rescale || (isa_and_nonnull<tosa::AddOp>(rescale.getInput().getDefiningOp()) &&
+                   !whyNotAffineRescale(rescale, target).empty()))
     return false;
   FailureOr<int64_t> zp = rescale.getOutputZeroPoint();
   return succeeded(zp) && reluAtZeroPoint(rescale, *zp) == clamp &&
@@ -608,5 +425,6 @@ bool tosa_to_dla::isFusedQuantizedRelu(tosa::ClampOp clamp, const OffloadTarget 
 void tosa_to_dla::populateQuantizedPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                             const OffloadTarget &target) {
   patterns.add<QuantizedConvToDLA, QuantizedAddToSdp>(patterns.getContext(), target);
+  populateRescalePatterns(patterns, target);
   rules.add<tosa::RescaleOp>(whyNotRescale);
 }

@@ -131,7 +131,7 @@ FailureOr<SmallVector<DimStage>> planAverage(const Dim &d, std::string &why) {
 } // namespace
 
 FailureOr<SmallVector<PoolStage>>
-tosa_to_dla::planPoolChain(bool max, bool integer, ArrayRef<int64_t> inHW,
+tosa_to_dla::planPoolChain(bool max, ArrayRef<int64_t> inHW,
                            ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                            ArrayRef<int64_t> padding, std::string &why) {
   std::string limit = whyNotWindow(nv::kPdpWindow, kernel, strides, padding);
@@ -147,8 +147,6 @@ tosa_to_dla::planPoolChain(bool max, bool integer, ArrayRef<int64_t> inHW,
     return fail("a chain of pooling layers does not split strides");
   if (ShapedType::isDynamic(inHW[0]) || ShapedType::isDynamic(inHW[1]))
     return fail("a chain of pooling layers needs static extents");
-  if (!max && integer)
-    return fail("an integer chain of averages would round per layer");
   SmallVector<DimStage> dims[2];
   for (int d = 0; d < 2; ++d) {
     Dim dim{inHW[d], kernel[d], strides[d], padding[2 * d], padding[2 * d + 1]};
@@ -176,4 +174,17 @@ tosa_to_dla::planPoolChain(bool max, bool integer, ArrayRef<int64_t> inHW,
                      {h.before, h.after, w.before, w.after}});
   }
   return chain;
+}
+
+std::string tosa_to_dla::averageChainError(size_t stages) {
+  // Stage i's output is its exact mean plus e_i: 1/2 from rounding, and
+  // the reciprocal round(2^16 / n) off by at most 1/2 of 2^-16 on a sum of
+  // at most 128 n, n <= 64: 1/16. A mean of such outputs carries their
+  // mean error on, so the last is within 9/16 a layer of the exact mean,
+  // and the mean rounded once within 1/2 of it.
+  const size_t fromOne = (9 * stages + 8) / 16;
+  return "integers round each of the " + std::to_string(stages) +
+         " layers half away from zero: within 9/16 a layer of the exact mean (1/2 the "
+         "rounding, 1/16 the reciprocal), at most " +
+         std::to_string(fromOne) + " from the mean rounded once";
 }

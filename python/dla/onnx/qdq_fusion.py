@@ -13,6 +13,8 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            quantized add).
   MaxPool: DQ -> MaxPool -> Q: max_pool2d on i8 (+ rescale unless the
            scale and zero point are the same: then exact).
+  BatchNormalization [-> Relu | Clip], Relu, Clip, HardSigmoid between a
+           DQ and a Q: a per-channel affine map (qdq_affine.py).
   AveragePool, GlobalAveragePool: avg_pool2d on i8 with input and output
            zero points (+ rescale unless the scales are equal). TOSA
            averages over the window's elements inside the input, as ONNX
@@ -32,7 +34,7 @@ import numpy as np
 
 from .builder import Value
 from .context import Context, TO_NCHW, TO_NHWC
-from . import ops_nn, ops_quant
+from . import ops_nn, ops_quant, qdq_affine
 
 Q, DQ = "QuantizeLinear", "DequantizeLinear"
 INT8 = (np.dtype(np.int8), np.dtype(np.uint8))
@@ -80,6 +82,8 @@ class Fusion:
         for i, n in enumerate(self.nodes):
             kind = {"Conv": self._conv, "Add": self._add, "MaxPool": self._pool,
                     "AveragePool": self._pool, "GlobalAveragePool": self._pool}.get(n.op_type)
+            if n.op_type in qdq_affine.ANCHORS:
+                kind = lambda i: qdq_affine.match(self, i)
             if kind is None:
                 continue
             try:
@@ -230,6 +234,8 @@ class Fusion:
                 y = self._emit_conv(ctx, get, params, ys, yz)
             elif kind == "Add":
                 y = self._emit_add(ctx, get, params, ys, yz)
+            elif kind in qdq_affine.ANCHORS:
+                y = qdq_affine.emit(self, ctx, get, params, ys, yz)
             else:
                 y = self._emit_pool(ctx, get, kind, params, ys, yz)
         except _Reject:
