@@ -602,6 +602,10 @@ inline constexpr CsbReg kPdpPadValueRegs[7] = {
     CsbReg::PDP_D_POOLING_PADDING_VALUE_5_CFG, CsbReg::PDP_D_POOLING_PADDING_VALUE_6_CFG,
     CsbReg::PDP_D_POOLING_PADDING_VALUE_7_CFG};
 inline constexpr unsigned kPdpPadValueBits = 19;
+/// Every unit's cube width, height and channel fields (CDMA's DATAIN_*,
+/// CSC's and CACC's DATAOUT_*, the SDP's, PDP's and CDP's D_DATA_CUBE_*)
+/// hold the dimension minus one in 13 bits: at most 8192.
+inline constexpr unsigned kCubeDimensionBits = CDMA_D_DATAIN_SIZE_0_DATAIN_WIDTH.width;
 } // namespace csb
 
 } // namespace dlaformat::nvdla

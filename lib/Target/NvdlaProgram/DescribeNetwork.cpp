@@ -78,6 +78,40 @@ static LogicalResult describeLayer(const NetworkPlan &plan, const HardwareLayer 
   llvm_unreachable("every layer kind is described above");
 }
 
+/// Every cube `op` reads or writes within the 13-bit dimension fields
+/// (csb::kCubeDimensionBits); a larger one would be programmed modulo
+/// 8192, silently.
+static LogicalResult checkCubeDimensions(Operation *op, const DescOp &d) {
+  constexpr int64_t most = int64_t(1) << nv::csb::kCubeDimensionBits;
+  auto check = [&](const DescDataCube &cube, StringRef name) -> LogicalResult {
+    for (auto [dim, value] : {std::pair<StringRef, uint32_t>{"width", cube.width},
+                              {"height", cube.height},
+                              {"channels", cube.channel}})
+      if (value > most)
+        return op->emitOpError() << "has a " << name << " cube of " << value << " " << dim
+                                 << ": NVDLA's cube fields hold at most " << most;
+    return success();
+  };
+  switch (d.type) {
+  case DescOpType::Conv:
+    return success(succeeded(check(d.conv.src_data, "source")) &&
+                   succeeded(check(d.conv.dst_data, "result")));
+  case DescOpType::Sdp:
+    return success(succeeded(check(d.sdp.src_data, "source")) &&
+                   succeeded(check(d.sdp.dst_data, "result")));
+  case DescOpType::Pdp:
+    return success(succeeded(check(d.pdp.src_data, "source")) &&
+                   succeeded(check(d.pdp.dst_data, "result")));
+  case DescOpType::Cdp:
+    return success(succeeded(check(d.cdp.src_data, "source")) &&
+                   succeeded(check(d.cdp.dst_data, "result")));
+  case DescOpType::Bdma:
+  case DescOpType::Rubik:
+    break;
+  }
+  return success();
+}
+
 /// The configuration of the plan's feature data (planNetwork admits one
 /// NVDLA configuration's surfaces).
 static const nv::HardwareConfig *configOf(const NetworkPlan &plan) {
@@ -93,9 +127,13 @@ FailureOr<NetworkDescs> regplan::describeNetwork(const NetworkPlan &plan) {
   assert(config && "planNetwork returns feature data");
   descs.atom_size = static_cast<uint32_t>(config->caps.memoryAtomBytes);
   descs.layers.resize(plan.layers.size());
-  for (auto [layer, out] : llvm::zip_equal(plan.layers, descs.layers))
+  for (auto [layer, out] : llvm::zip_equal(plan.layers, descs.layers)) {
     if (failed(describeLayer(plan, layer, descs, out)))
       return failure();
+    for (const DescOp &op : out.ops)
+      if (failed(checkCubeDimensions(layer.op, op)))
+        return failure();
+  }
   return descs;
 }
 

@@ -118,6 +118,19 @@ func.func @int16_atoms(%x: !f, %e: !e) -> !f {
 
 // -----
 
+// Cube dimensions beyond the 13-bit fields (at most 8192) would be
+// programmed modulo 8192.
+!f = tensor<1x8x1x9000xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @too_wide(%x: !f) -> !f {
+  // expected-error @below {{'dla.sdp' op has a source cube of 9000 width: NVDLA's cube fields hold at most 8192}}
+  %y = dla.sdp offline %x bs <mul_operand = 2> : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
 // A band of one row of a one-column result is a 1x1 cube, which CACC and
 // the SDP write only packed.
 !f = tensor<1x8x4x1xi8, #dla.feature<int8, config = nv_small>>
