@@ -3,6 +3,7 @@
 #include "dla/Format/NvdlaConvBuffer.h"
 #include "dla/Format/CheckedMath.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 
@@ -204,4 +205,21 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
     plan.outputRowsPerPart = outputRows;
   plan.numParts = plan.outputRowsPerPart > 0 ? ceilDiv(outputRows, plan.outputRowsPerPart) : 1;
   return plan;
+}
+
+ConvRowBand dlaformat::nvdla::getConvRowBand(const ConvBufferQuery &q, int64_t o0, int64_t o1) {
+  const int64_t window = (q.kernelH - 1) * q.dilationH + 1;
+  const int64_t i0 = o0 * q.strideH - q.padTop, i1 = (o1 - 1) * q.strideH + window - q.padTop;
+  ConvRowBand band;
+  band.first = std::max<int64_t>(i0, 0);
+  band.end = std::min(i1, q.height);
+  band.padTop = band.first - i0;
+  band.padBottom = i1 - band.end;
+  return band;
+}
+
+int64_t dlaformat::nvdla::getConvDataBanks(const HardwareConfig &config, int64_t entriesPerLine,
+                                           int64_t rows, int64_t bankEntries) {
+  return banksFor(entriesPerLine * rows,
+                  bankEntries > 0 ? bankEntries : config.caps.cbufBankEntries);
 }

@@ -60,6 +60,29 @@ TEST(NvdlaConvBuffer, SplitsByHeightOnNvSmall) {
   EXPECT_EQ(p->numParts, 3);
 }
 
+TEST(NvdlaConvBuffer, RowBandsOfThePartialHeightSplit) {
+  // The 3 bands of 24 output rows above: output rows [0, 24) read input
+  // rows -1 .. 24 (row -1 is padding), [24, 48) rows 23 .. 48, [48, 56)
+  // rows 47 .. 56 (row 56 is padding); 25 rows of 448 entries take 22
+  // banks of 512, 26 rows 23.
+  const ConvBufferQuery q = conv(Precision::Int8, 64, 56, 56, 64, 3);
+  ConvRowBand b0 = getConvRowBand(q, 0, 24), b1 = getConvRowBand(q, 24, 48),
+              b2 = getConvRowBand(q, 48, 56);
+  EXPECT_EQ(b0.first, 0);
+  EXPECT_EQ(b0.end, 25);
+  EXPECT_EQ(b0.padTop, 1);
+  EXPECT_EQ(b0.padBottom, 0);
+  EXPECT_EQ(b1.first, 23);
+  EXPECT_EQ(b1.end, 49);
+  EXPECT_EQ(b1.padTop + b1.padBottom, 0);
+  EXPECT_EQ(b2.first, 47);
+  EXPECT_EQ(b2.end, 56);
+  EXPECT_EQ(b2.padTop, 0);
+  EXPECT_EQ(b2.padBottom, 1);
+  EXPECT_EQ(getConvDataBanks(small(), 448, b0.rows()), 22);
+  EXPECT_EQ(getConvDataBanks(small(), 448, b1.rows()), 23);
+}
+
 TEST(NvdlaConvBuffer, KernelGroupModes) {
   // 4 atoms = one entry a pixel: 64 entries a line; 48 lines = 12 banks.
   // Weights 512x128x3x3 = 18 banks, a group of 32 kernels 2.

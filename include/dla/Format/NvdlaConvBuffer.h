@@ -99,6 +99,20 @@ struct ConvBufferPlan {
 /// not fit beside the weights' banks.
 Expected<ConvBufferPlan> planConvBuffer(const HardwareConfig &config, const ConvBufferQuery &q);
 
+/// The input rows a band of output rows [o0, o1) reads (partial height):
+/// rows [first, end) of the input, and the padding rows its windows reach
+/// above and below them.
+struct ConvRowBand {
+  int64_t first = 0, end = 0, padTop = 0, padBottom = 0;
+  int64_t rows() const { return end - first; }
+};
+ConvRowBand getConvRowBand(const ConvBufferQuery &q, int64_t o0, int64_t o1);
+
+/// Banks of `bankEntries` entries (0: CBUF_BANK_DEPTH) that `rows` input
+/// lines of `entriesPerLine` take.
+int64_t getConvDataBanks(const HardwareConfig &config, int64_t entriesPerLine, int64_t rows,
+                         int64_t bankEntries = 0);
+
 } // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLACONVBUFFER_H

@@ -54,7 +54,8 @@ static DescCvt cvtOf(CvtAttr cvt) {
 /// The convolution of `layer` whole, and the bands of output rows its
 /// hardware layers take (0: one layer).
 static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer &layer,
-                                   ConvDesc &d, int64_t &rowsPerPart, int64_t &bankEntries) {
+                                   ConvDesc &d, int64_t &rowsPerPart, ConvBufferQuery &query,
+                                   const HardwareConfig *&bandConfig) {
   auto op = cast<ConvOp>(layer.op);
   const Surface &input = plan.surface(op.getInput());
   const auto *pixelLayout = static_cast<const PixelBoundLayout *>(input.pixel.get());
@@ -140,7 +141,8 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
                             << " output rows (its image does not fit the convolution buffer "
                                "beside its weights, or rows_per_part says so): bands of an "
                                "image convolution are not programmed yet";
-  bankEntries = config.caps.cbufBankEntries;
+  query = *q;
+  bandConfig = &config;
 
   d.conv_mode = kDescConvDirect;
   d.in_precision = d.out_precision = kDescPrecisionInt8;
@@ -191,26 +193,23 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
 
 /// Output rows [o0, o1) of the whole convolution `d` and its SDP `sdp` as
 /// one hardware layer: the input rows their windows cover (padding only at
-/// the edges), the rows at their offsets in the same buffers.
+/// the edges, getConvRowBand), the rows at their offsets in the same
+/// buffers.
 static void describeBand(const ConvDesc &whole, const SdpDesc &wholeSdp, int64_t o0, int64_t o1,
-                         int64_t bankEntries, ConvDesc &d, SdpDesc &sdp) {
+                         const ConvBufferQuery &q, const HardwareConfig &config, ConvDesc &d,
+                         SdpDesc &sdp) {
   d = whole;
   sdp = wholeSdp;
-  const int64_t window = (int64_t(whole.kernel_height_csc) - 1) * whole.dilation_y + 1;
-  const int64_t i0 = o0 * whole.conv_stride_y - whole.pad_y_top;
-  const int64_t i1 = (o1 - 1) * whole.conv_stride_y + window - whole.pad_y_top;
-  const int64_t b = std::max<int64_t>(i0, 0);
-  const int64_t e = std::min<int64_t>(i1, whole.src_data.height);
-  const uint32_t rows = static_cast<uint32_t>(e - b), outRows = static_cast<uint32_t>(o1 - o0);
-  d.src_data.offset = static_cast<uint64_t>(b) * whole.src_data.line_stride;
+  const ConvRowBand band = getConvRowBand(q, o0, o1);
+  const uint32_t rows = static_cast<uint32_t>(band.rows()), outRows = static_cast<uint32_t>(o1 - o0);
+  d.src_data.offset = static_cast<uint64_t>(band.first) * whole.src_data.line_stride;
   d.src_data.size = whole.src_data.size - d.src_data.offset;
   d.src_data.height = rows;
-  d.pad_y_top = static_cast<uint8_t>(b - i0);
-  d.pad_y_bottom = static_cast<uint8_t>(i1 - e);
+  d.pad_y_top = static_cast<uint8_t>(band.padTop);
+  d.pad_y_bottom = static_cast<uint8_t>(band.padBottom);
   d.input_height_csc = static_cast<uint16_t>(rows);
   d.release = static_cast<uint16_t>(rows);
-  d.data_bank = static_cast<uint8_t>(
-      (int64_t(whole.entry_per_slice) * rows + bankEntries - 1) / bankEntries);
+  d.data_bank = static_cast<uint8_t>(getConvDataBanks(config, whole.entry_per_slice, rows));
   d.input_height_cmac = static_cast<uint16_t>(outRows);
   // The rows' place in the result, and in its per-element operands.
   auto rowsOf = [&](DescDataCube &cube) {
@@ -234,8 +233,10 @@ LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
   DescOp conv, sdp;
   conv.type = DescOpType::Conv;
   sdp.type = DescOpType::Sdp;
-  int64_t rowsPerPart = 0, bankEntries = 0;
-  if (failed(describeWhole(plan, layer, conv.conv, rowsPerPart, bankEntries)) ||
+  int64_t rowsPerPart = 0;
+  ConvBufferQuery query;
+  const HardwareConfig *config = nullptr;
+  if (failed(describeWhole(plan, layer, conv.conv, rowsPerPart, query, config)) ||
       failed(describeSdp(plan, layer.fused, /*onTheFly=*/true, layer.op->getResult(0),
                          layer.result(), sdp.sdp, luts)))
     return failure();
@@ -254,8 +255,8 @@ LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
               "whole result's surfaces";
   for (int64_t o0 = 0; o0 < outRows; o0 += rowsPerPart) {
     DescOp c = conv, s = sdp;
-    describeBand(conv.conv, sdp.sdp, o0, std::min(outRows, o0 + rowsPerPart), bankEntries, c.conv,
-                 s.sdp);
+    describeBand(conv.conv, sdp.sdp, o0, std::min(outRows, o0 + rowsPerPart), query, *config,
+                 c.conv, s.sdp);
     ops.push_back(c);
     ops.push_back(s);
   }

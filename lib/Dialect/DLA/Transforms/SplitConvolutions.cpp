@@ -57,14 +57,12 @@ FailureOr<int64_t> planConvolution(ConvOp conv, const fmt::Target &target, int64
   }
   // The most input rows a band reads: its output rows' windows, clipped
   // to the input (padding lies outside).
-  const int64_t window = (q.kernelH - 1) * q.dilationH + 1;
   const int64_t outRows = cast<RankedTensorType>(conv.getOutput().getType()).getDimSize(2);
   int64_t partRows = 0;
-  for (int64_t o0 = 0; o0 < outRows; o0 += plan->outputRowsPerPart) {
-    const int64_t o1 = std::min(outRows, o0 + plan->outputRowsPerPart);
-    const int64_t i0 = o0 * q.strideH - q.padTop, i1 = (o1 - 1) * q.strideH + window - q.padTop;
-    partRows = std::max(partRows, std::min(i1, q.height) - std::max<int64_t>(i0, 0));
-  }
+  for (int64_t o0 = 0; o0 < outRows; o0 += plan->outputRowsPerPart)
+    partRows = std::max(
+        partRows,
+        nv::getConvRowBand(q, o0, std::min(outRows, o0 + plan->outputRowsPerPart)).rows());
   conv.setRowsPerPart(plan->outputRowsPerPart);
   mlir::emitRemark(conv.getLoc())
       << "runs as " << plan->numParts << " hardware layers of at most "
