@@ -7,7 +7,9 @@
 
 #include <systemc.h> // sc_main
 
+#include <cerrno>
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -145,20 +147,41 @@ int sc_main(int argc, char **argv) {
     if (!readFile(inputs[i], inputBytes[i]))
       return fail("--input " + inputs[i], "cannot read the file");
 
+  // NVIDIA's C model writes debug dumps (cdma2cbuf_*_cmod.dat) into the
+  // working directory: it runs in a private one, removed at exit, so the
+  // user's directory gets only the outputs.
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string outAbs = fs::absolute(outDir, ec).string();
+  std::vector<std::string> paths;
+  for (const std::string &model : models)
+    paths.push_back(fs::absolute(model, ec).string());
+  char scratch[] = "/tmp/dla-run-loadable.XXXXXX";
+  if (!mkdtemp(scratch) || chdir(scratch) != 0)
+    return fail(scratch, std::string("cannot make a working directory: ") + std::strerror(errno));
+  struct RemoveScratch {
+    std::string dir;
+    ~RemoveScratch() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } removeScratch{scratch};
   dla_loadable::Runner runner;
   for (int sig : {SIGFPE, SIGSEGV, SIGBUS, SIGILL})
     std::signal(sig, onCrash);
   int status = 0;
-  mkdir(outDir.c_str(), 0777);
-  for (const std::string &model : models) {
+  mkdir(outAbs.c_str(), 0777);
+  for (size_t m = 0; m < models.size(); ++m) {
+    const std::string &model = models[m];
     std::vector<uint8_t> bytes;
-    if (!readFile(model, bytes)) {
+    if (!readFile(paths[m], bytes)) {
       status = fail(model, "cannot read the file");
       continue;
     }
-    std::string dir = outDir;
+    std::string dir = outAbs, shown = outDir;
     if (models.size() > 1) {
       dir += "/" + baseName(model);
+      shown += "/" + baseName(model);
       mkdir(dir.c_str(), 0777);
     }
     std::snprintf(crashPrefix, sizeof crashPrefix, "%s: error: %s: the process received ", kTool, model.c_str());
@@ -188,7 +211,7 @@ int sc_main(int argc, char **argv) {
       std::printf("  input %zu  %s%s\n", i, r.inputs[i].summary().c_str(),
                   i < inputBytes.size() ? "" : " (zero: no --input)");
     for (size_t i = 0; i < r.outputs.size(); ++i)
-      std::printf("  output %zu %s -> %s/output%zu.bin\n", i, r.outputs[i].tensor.summary().c_str(), dir.c_str(), i);
+      std::printf("  output %zu %s -> %s/output%zu.bin\n", i, r.outputs[i].tensor.summary().c_str(), shown.c_str(), i);
     std::fflush(stdout);
   }
   return status;
