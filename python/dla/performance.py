@@ -224,15 +224,22 @@ def estimate_bundle(manifest, config, annotate=True):
             "errors": errors}
 
 
+def time_text(seconds):
+    """"1.234 ms", or "12.34 us" under a millisecond."""
+    return "%.3f ms" % (seconds * 1e3) if seconds >= 1e-3 else "%.2f us" % (seconds * 1e6)
+
+
 def frame_text(est):
     """One line: "1.234 ms (810 frames/s) on nv_full int8 at 1000 MHz, 10
-    GB/s; MAC utilization 43%; long pole: 12 MAC, 30 memory"."""
+    GB/s; MAC utilization 43% (31% on the network's own multiply-
+    accumulates); long pole: 12 MAC, 30 memory"."""
     c = est["configuration"]
     seconds = est["frame_seconds"]
-    text = "%.3f ms (%s frames/s) on %s %s at %g MHz, %g GB/s" % (
-        seconds * 1e3, "%.0f" % (1 / seconds) if seconds else "-", c["name"], c["precision"],
-        c["clock_hz"] / 1e6, c["dram_bytes_per_second"] / 1e9)
-    text += "; MAC utilization %.0f%%" % (100 * est["mac_utilization"])
+    text = "%s (%s frames/s) on %s %s at %g MHz, %g GB/s" % (
+        time_text(seconds), "%.0f" % (1 / seconds) if seconds else "-", c["name"],
+        c["precision"], c["clock_hz"] / 1e6, c["dram_bytes_per_second"] / 1e9)
+    text += "; MAC utilization %.0f%% (%.0f%% on the network's own multiply-accumulates)" % (
+        100 * est["mac_utilization"], 100 * est["network_mac_utilization"])
     if est["long_poles"]:
         text += "; long pole: " + ", ".join("%d %s" % (n, p) for p, n in
                                             sorted(est["long_poles"].items(), key=lambda x: -x[1]))
@@ -256,7 +263,7 @@ def table(manifest, configs):
         poles = sorted(est["long_poles"].items(), key=lambda x: -x[1])
         rows.append([config.name, config.precision, str(c.macs),
                      "%d KB" % (c.convBufferBytes // 1024), "%g MHz" % (c.clockHz / 1e6),
-                     "%g GB/s" % (c.dramBytesPerSecond / 1e9), "%.3f ms" % (s * 1e3),
+                     "%g GB/s" % (c.dramBytesPerSecond / 1e9), time_text(s),
                      "%.0f" % (1 / s) if s else "-", "%.0f%%" % (100 * est["mac_utilization"]),
                      ", ".join("%d %s" % (n, p) for p, n in poles) +
                      ("; %d not estimated" % len(est["errors"]) if est["errors"] else "")])
