@@ -21,28 +21,61 @@ extern "C" {
 typedef struct DlaPerfConfig {
   int32_t base;      /* HardwareKind: 0 nv_full, 1 nv_large, 2 nv_small */
   int32_t precision; /* 0 int8, 1 int16, 2 fp16 */
-  int64_t macs, channelGranule, kernelGranule, featureChannelGranule, convBufferBytes;
-  double clockHz, dramBytesPerSecond;
+  int64_t macs;
+  int64_t channelGranule;
+  int64_t kernelGranule;
+  int64_t featureChannelGranule;
+  int64_t convBufferBytes;
+  double clockHz;
+  double dramBytesPerSecond;
   int64_t memifBytesPerCycle;
   double memoryLatencyCycles;
-  int64_t sdpThroughput, sdpEwThroughput, pdpThroughput, cdpThroughput;
+  int64_t sdpThroughput;
+  int64_t sdpEwThroughput;
+  int64_t pdpThroughput;
+  int64_t cdpThroughput;
   int32_t winograd;
   int64_t fcBatch;
-  int32_t foldStride, spreadsheetBufferRule, postProcessingBound, winogradWeightsExpanded,
-      fcWeightsAmortized, bufferReloads;
-  int64_t minInputExtraRows, minWeightKernels;
-  int32_t sideByLeastInput, sideByAllWeights, operandAfterPooling;
+  int32_t foldStride;
+  int32_t spreadsheetBufferRule;
+  int32_t postProcessingBound;
+  int32_t winogradWeightsExpanded;
+  int32_t fcWeightsAmortized;
+  int32_t bufferReloads;
+  int64_t minInputExtraRows;
+  int64_t minWeightKernels;
+  int32_t sideByLeastInput;
+  int32_t sideByAllWeights;
+  int32_t operandAfterPooling;
 } DlaPerfConfig;
 
 /// Mirrors dlaformat::nvdla::PerfLayer; kind: 0 convolution, 1 fully
 /// connected, 2 SDP, 3 PDP, 4 CDP.
 typedef struct DlaPerfLayer {
   int32_t kind;
-  int64_t channels, height, width, kernels, kernelH, kernelW, strideH, strideW;
-  int64_t padTop, padBottom, padLeft, padRight, dilationH, dilationW;
+  int64_t channels;
+  int64_t height;
+  int64_t width;
+  int64_t kernels;
+  int64_t kernelH;
+  int64_t kernelW;
+  int64_t strideH;
+  int64_t strideW;
+  int64_t padTop;
+  int64_t padBottom;
+  int64_t padLeft;
+  int64_t padRight;
+  int64_t dilationH;
+  int64_t dilationW;
   int32_t winograd;
-  int64_t poolH, poolW, poolStrideH, poolStrideW;
-  int64_t poolPadTop, poolPadBottom, poolPadLeft, poolPadRight;
+  int64_t poolH;
+  int64_t poolW;
+  int64_t poolStrideH;
+  int64_t poolStrideW;
+  int64_t poolPadTop;
+  int64_t poolPadBottom;
+  int64_t poolPadLeft;
+  int64_t poolPadRight;
   int32_t elementwiseOperand;
   int64_t weightBytes;
 } DlaPerfLayer;
@@ -50,11 +83,24 @@ typedef struct DlaPerfLayer {
 /// Mirrors dlaformat::nvdla::PerfEstimate; longPole: 0 MAC, 1 memory, 2 SDP,
 /// 3 PDP, 4 CDP.
 typedef struct DlaPerfEstimate {
-  double macCycles, memoryCycles, sdpCycles, pdpCycles, cdpCycles, cycles;
+  double macCycles;
+  double memoryCycles;
+  double sdpCycles;
+  double pdpCycles;
+  double cdpCycles;
+  double cycles;
   int32_t longPole;
-  double inputBytes, weightBytes, outputBytes, operandBytes, trafficBytes;
-  int64_t inputReads, weightReads, outHeight, outWidth;
-  double networkMacs, seconds;
+  double inputBytes;
+  double weightBytes;
+  double outputBytes;
+  double operandBytes;
+  double trafficBytes;
+  int64_t inputReads;
+  int64_t weightReads;
+  int64_t outHeight;
+  int64_t outWidth;
+  double networkMacs;
+  double seconds;
 } DlaPerfEstimate;
 
 /// The configuration `name` (nv_full, nv_large, nv_small) at `precision`
@@ -64,11 +110,12 @@ DLA_CAPI_EXPORTED DlaStatus dlaPerfGetHardwareConfig(const char *name, const cha
                                                      DlaPerfConfig *out);
 /// NVIDIA's spreadsheet's configuration and conventions.
 DLA_CAPI_EXPORTED void dlaPerfGetSpreadsheetConfig(DlaPerfConfig *out);
-/// Estimates `layer` on `config`; `plan` (may be null) receives the buffer
-/// plan in words, NUL-terminated and cut to `planCapacity` bytes.
+/// Estimates `layer` on `config`; `plan` (a char buffer, may be null)
+/// receives the buffer plan in words, NUL-terminated and cut to
+/// `planCapacity` bytes.
 DLA_CAPI_EXPORTED DlaStatus dlaPerfEstimateLayer(const DlaPerfConfig *config,
                                                  const DlaPerfLayer *layer, DlaPerfEstimate *out,
-                                                 char *plan, size_t planCapacity);
+                                                 void *plan, size_t planCapacity);
 /// "MAC", "memory", "SDP", "PDP", "CDP" ("?" out of range).
 DLA_CAPI_EXPORTED const char *dlaPerfGetLongPoleName(int32_t pole);
 

@@ -18,36 +18,37 @@ using namespace dlaformat::nvdla;
 
 namespace {
 
+// The fields that C and C++ name and type alike, listed once for both
+// directions (the rest: enums and the buffer rule, by hand).
+#define DLA_PERF_CONFIG_FIELDS(X)                                                              \
+  X(macs) X(channelGranule) X(kernelGranule) X(featureChannelGranule) X(convBufferBytes)      \
+  X(clockHz) X(dramBytesPerSecond) X(memifBytesPerCycle) X(memoryLatencyCycles)               \
+  X(sdpThroughput) X(sdpEwThroughput) X(pdpThroughput) X(cdpThroughput) X(winograd)           \
+  X(fcBatch) X(foldStride) X(postProcessingBound) X(winogradWeightsExpanded)                   \
+  X(fcWeightsAmortized) X(bufferReloads) X(minInputExtraRows) X(minWeightKernels)             \
+  X(sideByLeastInput) X(sideByAllWeights) X(operandAfterPooling)
+#define DLA_PERF_LAYER_FIELDS(X)                                                               \
+  X(channels) X(height) X(width) X(kernels) X(kernelH) X(kernelW) X(strideH) X(strideW)       \
+  X(padTop) X(padBottom) X(padLeft) X(padRight) X(dilationH) X(dilationW) X(winograd)         \
+  X(poolH) X(poolW) X(poolStrideH) X(poolStrideW) X(poolPadTop) X(poolPadBottom)              \
+  X(poolPadLeft) X(poolPadRight) X(elementwiseOperand) X(weightBytes)
+#define DLA_PERF_ESTIMATE_FIELDS(X)                                                            \
+  X(macCycles) X(memoryCycles) X(sdpCycles) X(pdpCycles) X(cdpCycles) X(cycles)               \
+  X(inputBytes) X(weightBytes) X(outputBytes) X(operandBytes) X(trafficBytes) X(inputReads)   \
+  X(weightReads) X(outHeight) X(outWidth) X(networkMacs) X(seconds)
+
+template <typename To, typename From> void assign(To &to, const From &from) {
+  to = static_cast<To>(from);
+}
+
 DlaPerfConfig toC(const PerfConfig &c) {
   DlaPerfConfig o{};
   o.base = int32_t(c.base);
   o.precision = int32_t(c.precision);
-  o.macs = c.macs;
-  o.channelGranule = c.channelGranule;
-  o.kernelGranule = c.kernelGranule;
-  o.featureChannelGranule = c.featureChannelGranule;
-  o.convBufferBytes = c.convBufferBytes;
-  o.clockHz = c.clockHz;
-  o.dramBytesPerSecond = c.dramBytesPerSecond;
-  o.memifBytesPerCycle = c.memifBytesPerCycle;
-  o.memoryLatencyCycles = c.memoryLatencyCycles;
-  o.sdpThroughput = c.sdpThroughput;
-  o.sdpEwThroughput = c.sdpEwThroughput;
-  o.pdpThroughput = c.pdpThroughput;
-  o.cdpThroughput = c.cdpThroughput;
-  o.winograd = c.winograd;
-  o.fcBatch = c.fcBatch;
-  o.foldStride = c.foldStride;
   o.spreadsheetBufferRule = c.bufferRule == BufferPlanRule::Spreadsheet;
-  o.postProcessingBound = c.postProcessingBound;
-  o.winogradWeightsExpanded = c.winogradWeightsExpanded;
-  o.fcWeightsAmortized = c.fcWeightsAmortized;
-  o.bufferReloads = c.bufferReloads;
-  o.minInputExtraRows = c.minInputExtraRows;
-  o.minWeightKernels = c.minWeightKernels;
-  o.sideByLeastInput = c.sideByLeastInput;
-  o.sideByAllWeights = c.sideByAllWeights;
-  o.operandAfterPooling = c.operandAfterPooling;
+#define X(f) assign(o.f, c.f);
+  DLA_PERF_CONFIG_FIELDS(X)
+#undef X
   return o;
 }
 
@@ -59,32 +60,10 @@ DlaStatus fromC(const DlaPerfConfig &o, PerfConfig &c) {
   c.base = HardwareKind(o.base);
   c.name = std::string(getHardwareConfig(c.base).name);
   c.precision = Precision(o.precision);
-  c.macs = o.macs;
-  c.channelGranule = o.channelGranule;
-  c.kernelGranule = o.kernelGranule;
-  c.featureChannelGranule = o.featureChannelGranule;
-  c.convBufferBytes = o.convBufferBytes;
-  c.clockHz = o.clockHz;
-  c.dramBytesPerSecond = o.dramBytesPerSecond;
-  c.memifBytesPerCycle = o.memifBytesPerCycle;
-  c.memoryLatencyCycles = o.memoryLatencyCycles;
-  c.sdpThroughput = o.sdpThroughput;
-  c.sdpEwThroughput = o.sdpEwThroughput;
-  c.pdpThroughput = o.pdpThroughput;
-  c.cdpThroughput = o.cdpThroughput;
-  c.winograd = o.winograd;
-  c.fcBatch = o.fcBatch;
-  c.foldStride = o.foldStride;
   c.bufferRule = o.spreadsheetBufferRule ? BufferPlanRule::Spreadsheet : BufferPlanRule::Planner;
-  c.postProcessingBound = o.postProcessingBound;
-  c.winogradWeightsExpanded = o.winogradWeightsExpanded;
-  c.fcWeightsAmortized = o.fcWeightsAmortized;
-  c.bufferReloads = o.bufferReloads;
-  c.minInputExtraRows = o.minInputExtraRows;
-  c.minWeightKernels = o.minWeightKernels;
-  c.sideByLeastInput = o.sideByLeastInput;
-  c.sideByAllWeights = o.sideByAllWeights;
-  c.operandAfterPooling = o.operandAfterPooling;
+#define X(f) assign(c.f, o.f);
+  DLA_PERF_CONFIG_FIELDS(X)
+#undef X
   return ok();
 }
 
@@ -113,7 +92,7 @@ void dlaPerfGetSpreadsheetConfig(DlaPerfConfig *out) {
 }
 
 DlaStatus dlaPerfEstimateLayer(const DlaPerfConfig *config, const DlaPerfLayer *layer,
-                               DlaPerfEstimate *out, char *plan, size_t planCapacity) {
+                               DlaPerfEstimate *out, void *plan, size_t planCapacity) {
   if (!config || !layer || !out)
     return error("null argument");
   PerfConfig c;
@@ -124,58 +103,22 @@ DlaStatus dlaPerfEstimateLayer(const DlaPerfConfig *config, const DlaPerfLayer *
   PerfLayer l;
   l.name = "layer";
   l.kind = PerfLayerKind(layer->kind);
-  l.channels = layer->channels;
-  l.height = layer->height;
-  l.width = layer->width;
-  l.kernels = layer->kernels;
-  l.kernelH = layer->kernelH;
-  l.kernelW = layer->kernelW;
-  l.strideH = layer->strideH;
-  l.strideW = layer->strideW;
-  l.padTop = layer->padTop;
-  l.padBottom = layer->padBottom;
-  l.padLeft = layer->padLeft;
-  l.padRight = layer->padRight;
-  l.dilationH = layer->dilationH;
-  l.dilationW = layer->dilationW;
-  l.winograd = layer->winograd;
-  l.poolH = layer->poolH;
-  l.poolW = layer->poolW;
-  l.poolStrideH = layer->poolStrideH;
-  l.poolStrideW = layer->poolStrideW;
-  l.poolPadTop = layer->poolPadTop;
-  l.poolPadBottom = layer->poolPadBottom;
-  l.poolPadLeft = layer->poolPadLeft;
-  l.poolPadRight = layer->poolPadRight;
-  l.elementwiseOperand = layer->elementwiseOperand;
-  l.weightBytes = layer->weightBytes;
+#define X(f) assign(l.f, layer->f);
+  DLA_PERF_LAYER_FIELDS(X)
+#undef X
   auto e = estimateLayer(c, l);
   if (!e)
     return error(e.message());
   DlaPerfEstimate o{};
-  o.macCycles = e->macCycles;
-  o.memoryCycles = e->memoryCycles;
-  o.sdpCycles = e->sdpCycles;
-  o.pdpCycles = e->pdpCycles;
-  o.cdpCycles = e->cdpCycles;
-  o.cycles = e->cycles;
   o.longPole = int32_t(e->longPole);
-  o.inputBytes = e->inputBytes;
-  o.weightBytes = e->weightBytes;
-  o.outputBytes = e->outputBytes;
-  o.operandBytes = e->operandBytes;
-  o.trafficBytes = e->trafficBytes;
-  o.inputReads = e->inputReads;
-  o.weightReads = e->weightReads;
-  o.outHeight = e->outHeight;
-  o.outWidth = e->outWidth;
-  o.networkMacs = e->networkMacs;
-  o.seconds = e->seconds;
+#define X(f) assign(o.f, e->f);
+  DLA_PERF_ESTIMATE_FIELDS(X)
+#undef X
   *out = o;
   if (plan && planCapacity) {
     size_t n = std::min(planCapacity - 1, e->bufferPlan.size());
     std::memcpy(plan, e->bufferPlan.data(), n);
-    plan[n] = 0;
+    static_cast<char *>(plan)[n] = 0;
   }
   return ok();
 }

@@ -354,7 +354,7 @@ _declare("dlaPerfGetHardwareConfig", DlaStatus, c_char_p, c_char_p, c_double, c_
          POINTER(DlaPerfConfig))
 _declare("dlaPerfGetSpreadsheetConfig", None, POINTER(DlaPerfConfig))
 _declare("dlaPerfEstimateLayer", DlaStatus, POINTER(DlaPerfConfig), POINTER(DlaPerfLayer),
-         POINTER(DlaPerfEstimate), c_char_p, c_size_t)
+         POINTER(DlaPerfEstimate), c_void_p, c_size_t)
 _declare("dlaPerfGetLongPoleName", c_char_p, c_int32)
 
 _declare("dlaRegisterAllPasses", None)
