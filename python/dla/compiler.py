@@ -72,6 +72,11 @@ class BundleOptions:
     conv_buffer_kb: Optional[float] = None
     memory_latency_cycles: Optional[float] = None
 
+    def changes_config(self):
+        """Whether any of the estimate's numbers differ from the target's."""
+        return any(v is not None for v in (self.clock_mhz, self.dram_gbps, self.macs,
+                                           self.conv_buffer_kb, self.memory_latency_cycles))
+
     def perf_config(self, target=None):
         """The performance model's configuration for `target` (default: the
         compile's) with these changes; DLAError when it cannot be built."""
@@ -206,8 +211,7 @@ def estimate_table(manifest, options):
             configs.append(performance.hardware_config(name, options.precision))
         except DLAError as e:
             configs.append((name, str(e)))
-    if any(v is not None for v in (options.clock_mhz, options.dram_gbps, options.macs,
-                                   options.conv_buffer_kb, options.memory_latency_cycles)):
+    if options.changes_config():
         configs.append(options.perf_config())
     return performance.table(manifest, configs)
 

@@ -118,7 +118,7 @@ def main(argv=None):
             if value is not None and not value > 0:
                 p.error("--%s %s: must be positive" % ({"conv_buffer_kb": "cbuf-kb"}.get(
                     name, name.replace("_", "-")), value))
-        if args.target in performance.CONFIGURATIONS:
+        if args.target in performance.CONFIGURATIONS and options.changes_config():
             options.perf_config()  # a bad --macs fails before the compile
         manifest = compiler.compile_bundle(
             args.model, args.output, options,
