@@ -77,6 +77,8 @@ def custom_config(base, precision, macs=None, conv_buffer_kb=None, clock_mhz=Non
     if dram_gbps is not None:
         changes.append("%g GB/s" % dram_gbps)
     if memory_latency_cycles is not None:
+        if memory_latency_cycles < 0:
+            raise DLAError("--memory-latency %g: not a cycle count" % memory_latency_cycles)
         c.memoryLatencyCycles = memory_latency_cycles
         changes.append("%g cycles latency" % memory_latency_cycles)
     if changes:
@@ -173,7 +175,6 @@ def estimate_bundle(manifest, config, annotate=True):
     entries; with `annotate`, each layer gets its "estimate". Returns the
     manifest's "estimate" entry."""
     layers = manifest["layers"]
-    by_name = {l["name"]: l for l in layers}
     # Fold SDPs on the fly into their convolution's hardware layer.
     elementwise = set()
     for l in layers:
@@ -213,7 +214,6 @@ def estimate_bundle(manifest, config, annotate=True):
                              if e["cycles"] else 0.0,
                              "traffic_bytes": round(e["trafficBytes"] * batch),
                              "buffer_plan": e["bufferPlan"]}
-    del by_name
     return {"configuration": config.describe(),
             "layers": modelled,
             "frame_cycles": round(total, 1),

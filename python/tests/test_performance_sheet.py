@@ -122,6 +122,10 @@ def test_custom_configuration():
     with pytest.raises(dla.DLAError, match=r"--macs 1000: not a positive multiple of "
                                            r"nv_full's 32 kernels per group"):
         performance.custom_config("nv_full", "int8", macs=1000)
+    with pytest.raises(dla.DLAError, match=r"--memory-latency -1: not a cycle count"):
+        performance.custom_config("nv_full", "int8", memory_latency_cycles=-1)
+    assert performance.custom_config("nv_small", "int8", memory_latency_cycles=64) \
+        .c.memoryLatencyCycles == 64
 
 
 def test_estimate_by_hand():
