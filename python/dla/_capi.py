@@ -318,6 +318,45 @@ _declare("dlaNvdlaScalesFromFactors", DlaStatus, c_ssize_t, POINTER(c_double), c
 _declare("dlaNvdlaBiasToInt16", DlaStatus, c_ssize_t, POINTER(c_int32), c_int, POINTER(c_int16),
          POINTER(c_uint8), POINTER(c_int64))
 
+# --- dla-c/Performance.h ------------------------------------------------------
+def _struct(name, fields):
+    """A ctypes Structure of (type, "a, b, c") groups, in the header's order."""
+    return type(name, (Structure,), {"_fields_": [(n.strip(), t) for t, names in fields
+                                                  for n in names.split(",")]})
+
+
+DlaPerfConfig = _struct("DlaPerfConfig", [
+    (c_int32, "base, precision"),
+    (c_int64, "macs, channelGranule, kernelGranule, featureChannelGranule, convBufferBytes"),
+    (c_double, "clockHz, dramBytesPerSecond"), (c_int64, "memifBytesPerCycle"),
+    (c_double, "memoryLatencyCycles"),
+    (c_int64, "sdpThroughput, sdpEwThroughput, pdpThroughput, cdpThroughput"),
+    (c_int32, "winograd"), (c_int64, "fcBatch"),
+    (c_int32, "foldStride, spreadsheetBufferRule, postProcessingBound, winogradWeightsExpanded,"
+              "fcWeightsAmortized, bufferReloads"),
+    (c_int64, "minInputExtraRows, minWeightKernels"),
+    (c_int32, "sideByLeastInput, sideByAllWeights, operandAfterPooling")])
+DlaPerfLayer = _struct("DlaPerfLayer", [
+    (c_int32, "kind"),
+    (c_int64, "channels, height, width, kernels, kernelH, kernelW, strideH, strideW,"
+              "padTop, padBottom, padLeft, padRight, dilationH, dilationW"),
+    (c_int32, "winograd"),
+    (c_int64, "poolH, poolW, poolStrideH, poolStrideW, poolPadTop, poolPadBottom, poolPadLeft,"
+              "poolPadRight"),
+    (c_int32, "elementwiseOperand"), (c_int64, "weightBytes")])
+DlaPerfEstimate = _struct("DlaPerfEstimate", [
+    (c_double, "macCycles, memoryCycles, sdpCycles, pdpCycles, cdpCycles, cycles"),
+    (c_int32, "longPole"),
+    (c_double, "inputBytes, weightBytes, outputBytes, operandBytes, trafficBytes"),
+    (c_int64, "inputReads, weightReads, outHeight, outWidth"),
+    (c_double, "networkMacs, seconds")])
+_declare("dlaPerfGetHardwareConfig", DlaStatus, c_char_p, c_char_p, c_double, c_double,
+         POINTER(DlaPerfConfig))
+_declare("dlaPerfGetSpreadsheetConfig", None, POINTER(DlaPerfConfig))
+_declare("dlaPerfEstimateLayer", DlaStatus, POINTER(DlaPerfConfig), POINTER(DlaPerfLayer),
+         POINTER(DlaPerfEstimate), c_void_p, c_size_t)
+_declare("dlaPerfGetLongPoleName", c_char_p, c_int32)
+
 _declare("dlaRegisterAllPasses", None)
 _declare("mlirRegisterAllPasses", None)
 

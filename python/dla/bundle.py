@@ -19,7 +19,7 @@ import re
 
 import numpy as np
 
-from . import DLAError, _natural_dtype
+from . import DLAError, _natural_dtype, performance
 
 MANIFEST = "manifest.json"
 FORMAT_VERSION = 1
@@ -242,6 +242,13 @@ def describe(module, remarks_text="", **info):
             precision = _DATA_PRECISION.get(str(data[0].element_type)) if data else None
             layer.update(placement="accelerator", unit=op.unit, precision=precision or pipeline,
                          reason="an NVDLA layer: runs on the %s" % op.unit)
+            # The shapes the performance model needs (dla.performance).
+            producer = producers.get(op.operands[0]) if op.operands else None
+            hardware = performance.hardware_layer(op, operand_types, producer)
+            if hardware:
+                if hardware.get("fused"):
+                    hardware["fused_into"] = names[producer.results[0]]
+                layer["hardware"] = hardware
             if pipeline and pipeline != layer["precision"]:
                 layer["arithmetic"] = pipeline
         else:

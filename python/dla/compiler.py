@@ -30,7 +30,7 @@ import subprocess
 import tempfile
 from typing import Dict, List, Optional
 
-from . import Context, bundle, offload, pipelines, report, tools
+from . import Context, DLAError, bundle, offload, performance, pipelines, report, tools
 
 __all__ = ["STAGES", "BundleOptions", "Failure", "Refused", "Progress", "compile_bundle",
            "summary_lines", "diagnostics"]
@@ -64,6 +64,26 @@ class BundleOptions:
     allow_host: bool = False             #: write the bundle however little is offloaded
     min_offload: Optional[float] = None  #: least share of the multiply-accumulates offloaded (%)
     remarks: str = "summary"             #: on a failing compile: "summary" counts them, "all" lists them
+    #: The performance estimate's configuration: the target's, changed by these
+    #: (dla.performance.custom_config; None keeps the target's / the default).
+    clock_mhz: Optional[float] = None
+    dram_gbps: Optional[float] = None
+    macs: Optional[int] = None
+    conv_buffer_kb: Optional[float] = None
+    memory_latency_cycles: Optional[float] = None
+
+    def changes_config(self):
+        """Whether any of the estimate's numbers differ from the target's."""
+        return any(v is not None for v in (self.clock_mhz, self.dram_gbps, self.macs,
+                                           self.conv_buffer_kb, self.memory_latency_cycles))
+
+    def perf_config(self, target=None):
+        """The performance model's configuration for `target` (default: the
+        compile's) with these changes; DLAError when it cannot be built."""
+        return performance.custom_config(
+            target or self.target, self.precision, macs=self.macs,
+            conv_buffer_kb=self.conv_buffer_kb, clock_mhz=self.clock_mhz,
+            dram_gbps=self.dram_gbps, memory_latency_cycles=self.memory_latency_cycles)
 
 
 def import_stage(model, options, work, remark=None):
@@ -169,6 +189,33 @@ def loadable_stage(compiled, manifest, options, out_dir):
     return entry
 
 
+def estimate_stage(manifest, options):
+    """The manifest's "estimate" (dla.performance) on the compile's target
+    and the options' changes; None for a target the model does not know."""
+    if options.target not in performance.CONFIGURATIONS:
+        return None
+    try:
+        config = options.perf_config()
+    except DLAError as e:
+        raise Failure("the performance estimate: %s" % e)
+    return performance.estimate_bundle(manifest, config)
+
+
+def estimate_table(manifest, options):
+    """dla-compile --estimate: the frame time on nv_small, nv_large, nv_full
+    (each at its defaults) and, when the options change any number, on the
+    compile's target so changed."""
+    configs = []
+    for name in performance.CONFIGURATIONS:
+        try:
+            configs.append(performance.hardware_config(name, options.precision))
+        except DLAError as e:
+            configs.append((name, str(e)))
+    if options.changes_config():
+        configs.append(options.perf_config())
+    return performance.table(manifest, configs)
+
+
 def summary_lines(manifest, out_dir):
     s = manifest["summary"]
     lines = ["dla-compile: %s for %s %s -> %s" % (os.path.basename(manifest["model"]),
@@ -186,6 +233,8 @@ def summary_lines(manifest, out_dir):
         lines.append("  loadable: %s" % (
             "%s, %d bytes" % (os.path.join(out_dir, loadable["file"]), loadable["bytes"])
             if loadable["file"] else "none (%s)" % loadable["reason"]))
+    if manifest.get("estimate"):
+        lines.append("  estimated frame: " + performance.frame_text(manifest["estimate"]))
     lines.append("  report: %s" % os.path.join(out_dir, "report.html"))
     return lines
 
@@ -240,6 +289,7 @@ def compile_bundle(model, output, options, *, progress=None, remark=None):
                 module, remarks, model=os.path.basename(model), target=options.target,
                 precision=options.precision, bytecode="model.mlirbc")
             maps = report.storage_maps(ctx, manifest)
+        manifest["estimate"] = estimate_stage(manifest, options)
         progress.done("%d weight files" % len(files))
         progress.start("loadable", "dla-translate --dla-to-nvdla-loadable -> %s" % LOADABLE_FILE)
         entry = loadable_stage(compiled, manifest, options, output)

@@ -9,7 +9,7 @@ API's dlaBoundLayoutLocate) and never computes a layout itself.
 
 import html as _html
 
-from . import bundle
+from . import bundle, performance
 
 MAP_BYTES = 256      # bytes shown per encoding
 ROW_BYTES = 32       # bytes per row of a map (an NVDLA atom on nv_full)
@@ -154,6 +154,33 @@ td, th { border: 1px solid #ccc; padding: 2px 6px; text-align: left; }
 """
 
 
+def _estimate_section(manifest):
+    """The performance model's estimate (dla.performance): the frame, then
+    per hardware layer its time, long pole and MAC utilization."""
+    est = manifest.get("estimate")
+    if not est:
+        return ""
+    rows = []
+    for l in manifest["layers"]:
+        e = l.get("estimate")
+        if not e:
+            continue
+        if "fused_into" in e:
+            rows.append((l["name"], l["op"], "", "part of %s" % e["fused_into"], "", "", "", ""))
+        elif "error" in e:
+            rows.append((l["name"], l["op"], "", "not estimated: %s" % e["error"], "", "", "", ""))
+        else:
+            rows.append((l["name"], l["op"], "%.0f" % e["cycles"], "%.2f" % (e["seconds"] * 1e6),
+                         e["long_pole"], "%.0f%%" % (100 * e["mac_utilization"]),
+                         e["traffic_bytes"], e["buffer_plan"]))
+    return ("<h2>Estimated time</h2><p id='estimate'>Frame: %s (docs/PerformanceModel.md; "
+            "no software overhead; memory latency %g cycles a layer).</p><div class='scroll'>%s"
+            "</div>" % (_e(performance.frame_text(est)),
+                        est["configuration"]["memory_latency_cycles"],
+                        _table(["layer", "op", "cycles", "time (us)", "long pole", "MAC utilization",
+                                "traffic (bytes)", "buffer plan"], rows)))
+
+
 def html(manifest, maps):
     s = manifest["summary"]
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>dla-compile: %s</title>"
@@ -178,7 +205,8 @@ def html(manifest, maps):
                       ", ".join(e or "" for e in l["encodings"]["inputs"]),
                       ", ".join(e or "" for e in l["encodings"]["outputs"]), l["reason"])
                      for l in manifest["layers"]]),
-             "</div><h2>Relayouts</h2><div class='scroll'>",
+             "</div>", _estimate_section(manifest),
+             "<h2>Relayouts</h2><div class='scroll'>",
              _table(["relayout", "of", "from", "to", "bytes read", "bytes written"],
                     [(r["name"], r["input"], r["from"], r["to"], r["read_bytes"],
                       r["written_bytes"]) for r in manifest["relayouts"]]),

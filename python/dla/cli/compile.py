@@ -3,6 +3,8 @@
     dla-compile MODEL.onnx|MODULE.mlir --target nv_full|nv_large|nv_small|htp
                 --precision fp16|int8|int16 [--calibration-table T]
                 [--input-shape NAME=DxD...] [--no-compression] -o OUT_DIR
+                [--estimate] [--macs N] [--cbuf-kb KB] [--clock-mhz MHZ]
+                [--dram-gbps GBPS] [--memory-latency CYCLES]
 
 The stages are dla.compiler's (its documentation, below); a progress line
 per stage on a terminal.
@@ -14,6 +16,12 @@ failing compile prints its errors, then with --remarks=all (-v) the
 remarks, each once; by default their count. With -v a compile that
 succeeds prints its remarks too, each once, before its summary.
 
+The summary, the report and the manifest carry the performance model's
+estimate (docs/PerformanceModel.md) on the target, at 1000 MHz and 10 GB/s
+unless --clock-mhz / --dram-gbps / --macs / --cbuf-kb / --memory-latency
+say otherwise; --estimate also prints the frame time on nv_small, nv_large
+and nv_full and on the target so changed, as a table.
+
 Exit status 1 on a failing stage (its errors on stderr), 2 on usage errors
 and on a network refused for what it offloads.
 """
@@ -22,7 +30,7 @@ import argparse
 import sys
 import time
 
-from .. import DLAError, compiler, pipelines
+from .. import DLAError, compiler, performance, pipelines
 from ..onnx import ImportFailure, parse_input_shape
 
 
@@ -82,13 +90,36 @@ def main(argv=None):
                         "each once, after its errors and before a summary (all)")
     p.add_argument("-v", dest="remarks", action="store_const", const="all",
                    help="--remarks=all")
+    e = p.add_argument_group("performance estimate (docs/PerformanceModel.md)")
+    e.add_argument("--estimate", action="store_true",
+                   help="print the frame time on nv_small, nv_large, nv_full and the target "
+                        "with the changes below, as a table")
+    e.add_argument("--macs", type=int, metavar="N",
+                   help="multiply-accumulates per cycle (a multiple of the kernels per group)")
+    e.add_argument("--cbuf-kb", type=float, metavar="KB", dest="conv_buffer_kb",
+                   help="convolution buffer size in KB")
+    e.add_argument("--clock-mhz", type=float, metavar="MHZ", help="clock (default 1000)")
+    e.add_argument("--dram-gbps", type=float, metavar="GBPS",
+                   help="DRAM bandwidth in GB/s of 1e9 bytes (default 10)")
+    e.add_argument("--memory-latency", type=float, metavar="CYCLES",
+                   dest="memory_latency_cycles",
+                   help="cycles added per hardware layer for memory latency (default 0)")
     args = p.parse_args(argv)
     try:
         options = compiler.BundleOptions(
             target=args.target, precision=args.precision, calibration_table=args.calibration_table,
             input_shapes=dict(parse_input_shape(s) for s in args.input_shape),
             compression=not args.no_compression, allow_host=args.allow_host,
-            min_offload=args.min_offload, remarks=args.remarks)
+            min_offload=args.min_offload, remarks=args.remarks, macs=args.macs,
+            conv_buffer_kb=args.conv_buffer_kb, clock_mhz=args.clock_mhz,
+            dram_gbps=args.dram_gbps, memory_latency_cycles=args.memory_latency_cycles)
+        for name in ("macs", "conv_buffer_kb", "clock_mhz", "dram_gbps"):
+            value = getattr(args, name)
+            if value is not None and not value > 0:
+                p.error("--%s %s: must be positive" % ({"conv_buffer_kb": "cbuf-kb"}.get(
+                    name, name.replace("_", "-")), value))
+        if args.target in performance.CONFIGURATIONS and options.changes_config():
+            options.perf_config()  # a bad --macs fails before the compile
         manifest = compiler.compile_bundle(
             args.model, args.output, options,
             progress=Progress(sys.stderr.isatty(), args.progress, len(compiler.STAGES)),
@@ -105,6 +136,12 @@ def main(argv=None):
                                for r in manifest["remarks"]):
             print(r, file=sys.stderr)
     print("\n".join(compiler.summary_lines(manifest, args.output)))
+    if args.estimate:
+        try:
+            print("\n".join(compiler.estimate_table(manifest, options)))
+        except DLAError as e:
+            print("dla-compile: error: %s" % e, file=sys.stderr)
+            return 1
     return 0
 
 

@@ -1,0 +1,305 @@
+//===- NvdlaPerformanceTest.cpp - The performance model -------------------===//
+//
+// The spreadsheet half: every layer of NVIDIA's performance spreadsheet
+// (AlexNet, GoogLeNet, ResNet-50; NvdlaPerformanceSheet.txt, transcribed from
+// NVIDIA's .xlsx by utils/nvdla-perf-sheet/read_perf_sheet.py, which
+// python/tests/test_performance_sheet.py re-runs on NVIDIA's file) within 1%.
+// The hardware half: MAC cycles, buffer plans and bounds worked by hand from
+// the atomics and throughputs of the .spec files.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Format/NvdlaConvBuffer.h"
+#include "dla/Format/NvdlaPerformance.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace dlaformat;
+using namespace dlaformat::nvdla;
+
+namespace {
+
+/// One line of the transcription: its kind and key -> value (provenance
+/// "@Sheet!Cell" kept apart).
+struct SheetLine {
+  std::string what;
+  std::map<std::string, std::string> values, cells;
+  double num(const std::string &key) const {
+    auto it = values.find(key);
+    EXPECT_NE(it, values.end()) << "no " << key;
+    return it == values.end() ? 0 : std::stod(it->second);
+  }
+  int64_t integer(const std::string &key) const { return int64_t(std::llround(num(key))); }
+  std::string where(const std::string &key) const {
+    auto it = cells.find(key);
+    return it == cells.end() ? "?" : it->second;
+  }
+};
+
+std::vector<SheetLine> readSheet() {
+  std::ifstream in(DLA_PERF_SHEET);
+  EXPECT_TRUE(in.good()) << "cannot read " << DLA_PERF_SHEET;
+  std::vector<SheetLine> lines;
+  std::string text;
+  while (std::getline(in, text)) {
+    if (text.empty() || text[0] == '#')
+      continue;
+    std::istringstream words(text);
+    SheetLine line;
+    words >> line.what;
+    std::string word;
+    while (words >> word) {
+      auto eq = word.find('='), at = word.find('@');
+      std::string key = word.substr(0, eq);
+      line.values[key] = word.substr(eq + 1, at == std::string::npos ? at : at - eq - 1);
+      if (at != std::string::npos)
+        line.cells[key] = word.substr(at + 1);
+    }
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+/// The spreadsheet's configuration with the conventions of the row's own
+/// formulas (they differ from network to network and row to row).
+PerfConfig configFor(const SheetLine &l) {
+  PerfConfig c = getSpreadsheetPerfConfig();
+  c.kernelGranule = l.integer("kernel_granule");
+  c.winogradWeightsExpanded = l.integer("wino_weights_expanded");
+  c.fcWeightsAmortized = l.integer("fc_weights_amortized");
+  c.bufferReloads = l.integer("reloads");
+  c.minInputExtraRows = l.integer("min_input_extra_rows");
+  c.sideByLeastInput = l.integer("side_least_input");
+  c.sideByAllWeights = l.integer("side_all_weights");
+  return c;
+}
+
+/// The sheet's padding flag: "same" (P = ceil(H / s)) or none.
+void pad(int64_t n, int64_t k, int64_t s, bool same, int64_t &before, int64_t &after) {
+  int64_t total = same ? std::max<int64_t>(0, ((n + s - 1) / s - 1) * s + k - n) : 0;
+  before = total / 2;
+  after = total - before;
+}
+
+PerfLayer layerFor(const SheetLine &l) {
+  PerfLayer p;
+  p.name = l.values.at("net") + " row " + l.values.at("row");
+  p.kind = l.values.at("kind") == "fc" ? PerfLayerKind::FullyConnected
+                                       : PerfLayerKind::Convolution;
+  p.channels = l.integer("C");
+  p.height = l.integer("H");
+  p.width = l.integer("W");
+  p.kernels = l.integer("K");
+  p.kernelH = l.integer("R");
+  p.kernelW = l.integer("S");
+  p.strideH = l.integer("sy");
+  p.strideW = l.integer("sx");
+  bool same = l.integer("same");
+  pad(p.height, p.kernelH, p.strideH, same, p.padTop, p.padBottom);
+  pad(p.width, p.kernelW, p.strideW, same, p.padLeft, p.padRight);
+  if (l.integer("pool")) {
+    p.poolH = l.integer("pr");
+    p.poolW = l.integer("ps");
+    p.poolStrideH = l.integer("psy");
+    p.poolStrideW = l.integer("psx");
+  }
+  p.winograd = l.integer("wino");
+  p.elementwiseOperand = l.values.at("kind").find("elwise") != std::string::npos;
+  return p;
+}
+
+double relError(double got, double want) {
+  return want == 0 ? std::abs(got) : std::abs(got - want) / std::abs(want);
+}
+
+TEST(NvdlaPerformance, SpreadsheetConfigurationIsTheSheets) {
+  for (const SheetLine &l : readSheet()) {
+    if (l.what != "config")
+      continue;
+    PerfConfig c = getSpreadsheetPerfConfig();
+    EXPECT_EQ(getBytesPerElement(c.precision), l.integer("feature_bytes"));
+    EXPECT_EQ(c.convBufferBytes, l.integer("cbuf_kb") * 1024);
+    EXPECT_EQ(c.macs, l.integer("macs"));
+    EXPECT_DOUBLE_EQ(c.clockHz, l.num("clock_mhz") * 1e6);
+    EXPECT_DOUBLE_EQ(c.dramBytesPerSecond, l.num("dram_gbps") * 1.024e9);
+    EXPECT_EQ(c.fcBatch, l.integer("fc_batch"));
+    return;
+  }
+  FAIL() << "no config line";
+}
+
+TEST(NvdlaPerformance, ReproducesNvidiaSpreadsheetLayerByLayer) {
+  struct Totals {
+    double cycles = 0, mac = 0, networkMacs = 0;
+  };
+  std::map<std::string, Totals> totals;
+  int layers = 0;
+  double worst = 0;
+  std::string worstWhere;
+  for (const SheetLine &l : readSheet()) {
+    if (l.what == "layer") {
+      ++layers;
+      PerfConfig c = configFor(l);
+      Expected<PerfEstimate> e = estimateLayer(c, layerFor(l));
+      ASSERT_TRUE(e.ok()) << e.message();
+      auto check = [&](const char *key, double got, double want) {
+        double err = relError(got, want);
+        EXPECT_LE(err, 0.01) << l.where(key) << ": " << key << " " << got << ", the sheet's "
+                             << want;
+        if (err > worst) {
+          worst = err;
+          worstWhere = l.where(key);
+        }
+      };
+      check("traffic", e->trafficBytes / 1024, l.num("traffic"));
+      check("dram", e->memoryCycles, l.num("dram"));
+      check("mac", e->macCycles, l.num("mac"));
+      check("max", e->cycles, l.num("max"));
+      if (l.values.count("factor"))
+        check("factor", double(std::max(e->inputReads, e->weightReads)), l.num("factor"));
+      EXPECT_EQ(e->longPole == LongPole::Mac ? "MAC" : "DRAM", l.values.at("pole"))
+          << l.where("pole");
+      Totals &t = totals[l.values.at("net")];
+      t.cycles += e->cycles;
+      t.mac += e->macCycles;
+      t.networkMacs += e->networkMacs;
+    } else if (l.what == "total") {
+      const Totals &t = totals[l.values.at("net")];
+      const double macs = getSpreadsheetPerfConfig().macs;
+      EXPECT_LE(relError(t.cycles, l.num("cycles")), 0.01) << l.where("cycles");
+      EXPECT_LE(relError(t.cycles / 1e6, l.num("ms")), 0.01) << l.where("ms");
+      EXPECT_LE(relError(1e9 / t.cycles, l.num("fps")), 0.01) << l.where("fps");
+      EXPECT_LE(relError(t.mac / t.cycles, l.num("hw_mac_util")), 0.01)
+          << l.where("hw_mac_util");
+      EXPECT_LE(relError(t.networkMacs / macs / t.cycles, l.num("network_mac_util")), 0.01)
+          << l.where("network_mac_util") << ": " << t.networkMacs / macs / t.cycles;
+    }
+  }
+  EXPECT_EQ(layers, 104); // 11 AlexNet, 39 GoogLeNet, 54 ResNet-50 rows
+  EXPECT_EQ(totals.size(), 3u);
+  std::cout << "worst per-layer difference: " << worst * 100 << "% at " << worstWhere << "\n";
+}
+
+// The hardware's assumptions, worked by hand.
+
+TEST(NvdlaPerformance, MacsFromTheAtomics) {
+  auto full8 = getHardwarePerfConfig(HardwareKind::NvFull, Precision::Int8);
+  auto full16 = getHardwarePerfConfig(HardwareKind::NvFull, Precision::Fp16);
+  auto small = getHardwarePerfConfig(HardwareKind::NvSmall, Precision::Int8);
+  ASSERT_TRUE(full8.ok() && full16.ok() && small.ok());
+  EXPECT_EQ(full8->macs, 2048); // 64 x 32
+  EXPECT_EQ(full16->macs, 1024); // 64 x 16: half the kernels per group
+  EXPECT_EQ(small->macs, 64);    // 8 x 8
+  EXPECT_EQ(small->memifBytesPerCycle, 8);
+  EXPECT_EQ(small->sdpThroughput, 1);
+  EXPECT_EQ(small->convBufferBytes, 128 * 1024);
+  auto bad = getHardwarePerfConfig(HardwareKind::NvSmall, Precision::Fp16);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("nv_small"), std::string::npos) << bad.message();
+}
+
+TEST(NvdlaPerformance, HardwareMacCyclesPadToAtomics) {
+  auto c = getHardwarePerfConfig(HardwareKind::NvSmall, Precision::Int8);
+  ASSERT_TRUE(c.ok());
+  PerfLayer l;
+  l.name = "conv";
+  l.channels = 12; // 2 channel atoms of 8
+  l.height = l.width = 10;
+  l.kernels = 9; // 2 kernel groups of 8
+  l.kernelH = l.kernelW = 3; // 8 x 8 outputs
+  Expected<PerfEstimate> e = estimateLayer(*c, l);
+  ASSERT_TRUE(e.ok()) << e.message();
+  EXPECT_EQ(e->outHeight, 8);
+  EXPECT_DOUBLE_EQ(e->macCycles, 2.0 * 2 * 8 * 8 * 9); // atoms x groups x outputs x taps
+  EXPECT_DOUBLE_EQ(e->networkMacs, 12.0 * 9 * 64 * 9);
+  // Feature surfaces in 8-byte atoms: 16 channels in, 16 out.
+  EXPECT_DOUBLE_EQ(e->inputBytes, 16.0 * 100);
+  EXPECT_DOUBLE_EQ(e->outputBytes, 16.0 * 64);
+  // SDP at 1 element a cycle: 9 x 64 outputs.
+  EXPECT_DOUBLE_EQ(e->sdpCycles, 9.0 * 64);
+  EXPECT_EQ(e->longPole, LongPole::Mac);
+  EXPECT_NEAR(e->macUtilization(), 1.0, 1e-12);
+}
+
+TEST(NvdlaPerformance, PartialHeightReadsWeightsPerPart) {
+  auto c = getHardwarePerfConfig(HardwareKind::NvSmall, Precision::Int8);
+  ASSERT_TRUE(c.ok());
+  PerfLayer l;
+  l.name = "big";
+  l.channels = 64;
+  l.height = l.width = 224;
+  l.kernels = 64;
+  l.kernelH = l.kernelW = 3;
+  l.padTop = l.padBottom = l.padLeft = l.padRight = 1;
+  Expected<PerfEstimate> e = estimateLayer(*c, l);
+  ASSERT_TRUE(e.ok()) << e.message();
+  // The planner's own answer, asked directly.
+  ConvBufferQuery q;
+  q.channels = 64;
+  q.height = q.width = 224;
+  q.kernels = 64;
+  q.kernelH = q.kernelW = 3;
+  q.padTop = q.padBottom = q.padLeft = q.padRight = 1;
+  auto plan = planConvBuffer(getHardwareConfig(HardwareKind::NvSmall), q);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->mode, ConvBufferMode::PartialHeight);
+  EXPECT_EQ(e->weightReads, plan->numParts);
+  EXPECT_GT(e->weightReads, 1);
+  // Overlapping rows are read again: more than the input, less than twice.
+  EXPECT_GT(e->trafficBytes, e->inputBytes + e->weightBytes * e->weightReads + e->outputBytes);
+}
+
+TEST(NvdlaPerformance, MemoryBoundAtTheInterfaceWidth) {
+  // 1 TB/s of DRAM cannot beat nv_small's 64-bit interface: 8 bytes a cycle.
+  auto c = getHardwarePerfConfig(HardwareKind::NvSmall, Precision::Int8, 1e9, 1e12);
+  ASSERT_TRUE(c.ok());
+  PerfLayer l;
+  l.name = "pool";
+  l.kind = PerfLayerKind::Pdp;
+  l.channels = 8;
+  l.height = l.width = 16;
+  l.poolH = l.poolW = l.poolStrideH = l.poolStrideW = 2;
+  Expected<PerfEstimate> e = estimateLayer(*c, l);
+  ASSERT_TRUE(e.ok()) << e.message();
+  EXPECT_DOUBLE_EQ(e->trafficBytes, 8.0 * 256 + 8.0 * 64);
+  EXPECT_DOUBLE_EQ(e->memoryCycles, (8.0 * 256 + 8.0 * 64) / 8);
+  EXPECT_DOUBLE_EQ(e->pdpCycles, 8.0 * 256); // one element a cycle
+  EXPECT_EQ(e->longPole, LongPole::Pdp);
+  // The latency hook adds its cycles to the memory's.
+  c->memoryLatencyCycles = 5000;
+  e = estimateLayer(*c, l);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->longPole, LongPole::Memory);
+  EXPECT_DOUBLE_EQ(e->cycles, (8.0 * 256 + 8.0 * 64) / 8 + 5000);
+}
+
+TEST(NvdlaPerformance, RejectsWhatTheConfigurationLacks) {
+  auto c = getHardwarePerfConfig(HardwareKind::NvSmall, Precision::Int8);
+  ASSERT_TRUE(c.ok());
+  PerfLayer l;
+  l.name = "w";
+  l.channels = l.kernels = 8;
+  l.height = l.width = 8;
+  l.kernelH = l.kernelW = 3;
+  l.winograd = true;
+  auto e = estimateLayer(*c, l);
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.message(), "layer 'w': Winograd, which nv_small does not have");
+  l.winograd = false;
+  l.elementwiseOperand = true;
+  e = estimateLayer(*c, l);
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.message(), "layer 'w': nv_small has no SDP element-wise stage");
+  l.elementwiseOperand = false;
+  l.height = 0;
+  e = estimateLayer(*c, l);
+  ASSERT_FALSE(e.ok());
+  EXPECT_EQ(e.message(), "layer 'w': input 8x0x8 is not a positive C x H x W");
+}
+
+} // namespace
