@@ -29,7 +29,8 @@ static int usage() {
                "  runs each loadable through NVIDIA's runtime and firmware on NVIDIA's C model (%s)\n"
                "  and writes OUTDIR/output.dimg (nvdla_runtime's format) and OUTDIR/output<i>.bin (raw\n"
                "  bytes of output i); with several loadables, OUTDIR/<loadable name>/...\n"
-               "  --input     raw bytes of input i (its exact buffer size), in order; one loadable only\n"
+               "  --input     raw bytes of input i (its exact buffer size), in order, of the loadable named\n"
+               "              before it (inputs before the first loadable are the first loadable's)\n"
                "  --firmware  head (nvdla/sw HEAD, 2019 dla_data_cube with 'offset'), c906fc6 (before it,\n"
                "              as NVIDIA's 2018 regression loadables), or auto (default): the one the\n"
                "              loadable's blob version names (before 0.12: c906fc6, else head)\n"
@@ -87,7 +88,9 @@ int sc_main(int argc, char **argv) {
     std::perror("dla-run-loadable: cannot run itself again with SC_SIGNAL_WRITE_CHECK=CONFLICT");
     return 1;
   }
-  std::vector<std::string> models, inputs;
+  std::vector<std::string> models;
+  // Each loadable's inputs: a --input belongs to the loadable named before it.
+  std::vector<std::vector<std::string>> inputs(1);
   std::string outDir, config;
   dla_loadable::RunOptions options;
   for (int i = 1; i < argc; ++i) {
@@ -110,7 +113,7 @@ int sc_main(int argc, char **argv) {
       std::string f;
       if (!value(f))
         return usage();
-      inputs.push_back(f);
+      inputs.back().push_back(f);
     } else if (a == "--firmware") {
       if (!value(options.firmware))
         return usage();
@@ -129,6 +132,9 @@ int sc_main(int argc, char **argv) {
       std::fprintf(stderr, "%s: error: unknown option %s\n", kTool, a.c_str());
       return usage();
     } else {
+      // Inputs named before the first loadable are its own.
+      if (!models.empty())
+        inputs.emplace_back();
       models.push_back(a);
     }
   }
@@ -140,12 +146,13 @@ int sc_main(int argc, char **argv) {
   if (options.firmware != "auto" && !dla_loadable::findFirmware(options.firmware))
     return fail("--firmware " + options.firmware,
                 "no such firmware (built: " + dla_loadable::firmwareNames() + "; or auto)");
-  if (!inputs.empty() && models.size() > 1)
-    return fail("--input", "inputs go with one loadable, " + std::to_string(models.size()) + " given");
-  std::vector<std::vector<uint8_t>> inputBytes(inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (!readFile(inputs[i], inputBytes[i]))
-      return fail("--input " + inputs[i], "cannot read the file");
+  std::vector<std::vector<std::vector<uint8_t>>> inputBytes(inputs.size());
+  for (size_t m = 0; m < inputs.size(); ++m) {
+    inputBytes[m].resize(inputs[m].size());
+    for (size_t i = 0; i < inputs[m].size(); ++i)
+      if (!readFile(inputs[m][i], inputBytes[m][i]))
+        return fail("--input " + inputs[m][i], "cannot read the file");
+  }
 
   // NVIDIA's C model writes debug dumps (cdma2cbuf_*_cmod.dat) into the
   // working directory: it runs in a private one, removed at exit, so the
@@ -173,6 +180,7 @@ int sc_main(int argc, char **argv) {
   mkdir(outAbs.c_str(), 0777);
   for (size_t m = 0; m < models.size(); ++m) {
     const std::string &model = models[m];
+    const std::vector<std::vector<uint8_t>> &given = inputBytes[m];
     std::vector<uint8_t> bytes;
     if (!readFile(paths[m], bytes)) {
       status = fail(model, "cannot read the file");
@@ -185,7 +193,7 @@ int sc_main(int argc, char **argv) {
       mkdir(dir.c_str(), 0777);
     }
     std::snprintf(crashPrefix, sizeof crashPrefix, "%s: error: %s: the process received ", kTool, model.c_str());
-    dla_loadable::RunResult r = runner.run(bytes, inputBytes, options);
+    dla_loadable::RunResult r = runner.run(bytes, given, options);
     if (!r.ok) {
       status = fail(model, r.error + " [" + dla_loadable::Runner::configuration() + ", firmware " +
                                (r.firmware.empty() ? options.firmware : r.firmware) +
@@ -209,7 +217,7 @@ int sc_main(int argc, char **argv) {
                 (unsigned long long)r.registerWrites, r.wallSeconds, r.simulatedSeconds * 1e6);
     for (size_t i = 0; i < r.inputs.size(); ++i)
       std::printf("  input %zu  %s%s\n", i, r.inputs[i].summary().c_str(),
-                  i < inputBytes.size() ? "" : " (zero: no --input)");
+                  i < given.size() ? "" : " (zero: no --input)");
     for (size_t i = 0; i < r.outputs.size(); ++i)
       std::printf("  output %zu %s -> %s/output%zu.bin\n", i, r.outputs[i].tensor.summary().c_str(), shown.c_str(), i);
     std::fflush(stdout);

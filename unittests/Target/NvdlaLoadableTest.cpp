@@ -295,6 +295,24 @@ TEST_F(Fixture, RefusesExtensions) {
   }
 }
 
+// A stage reading from memory alone (one operand, or both from one
+// surface) is what the firmware's `mode` expresses: no refusal. Only the
+// two sources differing is (RefusesExtensions).
+TEST_F(Fixture, AcceptsStagesFromOneSource) {
+  for (auto set : {+[](DescSdpStage &s) { s.ext.aluFromMemory = true; },
+                   +[](DescSdpStage &s) { s.ext.mulFromMemory = true; },
+                   +[](DescSdpStage &s) { s.ext.aluFromMemory = s.ext.mulFromMemory = true; }}) {
+    NetworkDescs d = twoIdentities();
+    d.atom_size = 8;
+    set(d.layers[1].ops[0].sdp.x1_op);
+    set(d.layers[1].ops[0].sdp.x2_op);
+    set(d.layers[1].ops[0].sdp.y_op);
+    diagnostics.clear();
+    EXPECT_TRUE(succeeded(checkFirmwareExpressible(*plan, d)));
+    EXPECT_EQ(diagnostics, "");
+  }
+}
+
 // A value that does not fit NVIDIA's field: located, naming the struct
 // and the field.
 TEST_F(Fixture, RefusesValuesThatDoNotFit) {

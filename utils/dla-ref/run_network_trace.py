@@ -145,6 +145,35 @@ def print_output(ret):
             f"    func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()")
 
 
+def cpu_storage(lines, layers, xs, bin_dir, llvm_bin, root):
+    """The CPU execution of the network (`lines`, generic form) on the
+    inputs xs: ({value: the storage bytes of every layer's operand and
+    result}, the network's printed output). Writes ROOT/instrumented.mlir."""
+    import dla  # BUILD's: PYTHONPATH=BUILD/python_packages (lit sets it)
+    module, printed = instrumented(lines, layers, xs, dla.storage_bytes)
+    with open(os.path.join(root, "instrumented.mlir"), "w") as f:
+        f.write(module)
+    llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),
+                           "--dla-lower-to-llvm=storage-layers=true", "-"],
+                          input=module, capture_output=True, text=True)
+    if llvm.returncode:
+        sys.exit("dla-opt failed:\n" + llvm.stderr[:4000])
+    libs = ",".join(os.path.join(os.path.dirname(llvm_bin), "lib", lib)
+                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+    ran = subprocess.run([os.path.join(llvm_bin, "mlir-runner"), "-e", "main", "-O0",
+                          "-entry-point-result=void", f"-shared-libs={libs}"],
+                         input=llvm.stdout, capture_output=True, text=True)
+    if ran.returncode:
+        sys.exit("mlir-runner failed:\n" + ran.stderr[:4000])
+    chunks = ran.stdout.split("Unranked Memref")[1:]
+    if len(chunks) != len(printed) + 1:
+        sys.exit(f"expected {len(printed) + 1} printed buffers, got {len(chunks)}")
+    storage = {v: np.array([int(t) for t in re.findall(r"-?\d+", ch.split("data =", 1)[1])],
+                           np.int64).astype(np.int8).tobytes()
+               for v, ch in zip(printed, chunks)}
+    return storage, chunks[-1].split("data =", 1)[1]
+
+
 def one_layer(layer, target):
     """The layer as the one function of a module, its operands arguments."""
     names = {v: f"%a{i}" for i, v in enumerate(layer.operands)}
@@ -175,7 +204,6 @@ def main():
         p.error("--jobs must be at least 1")
     build = os.path.abspath(a.build)
     bin_dir = os.path.join(build, "bin")
-    import dla  # BUILD's: PYTHONPATH=BUILD/python_packages (lit sets it)
 
     generic = subprocess.run([os.path.join(bin_dir, "dla-opt"), a.compiled,
                               "--mlir-print-op-generic"], capture_output=True, text=True)
@@ -190,32 +218,11 @@ def main():
     xs = [np.load(path) for path in a.input]
     xs = [x if x.dtype == np.int8 else x.astype(np.float32) for x in xs]
 
-    module, printed = instrumented(lines, layers, xs, dla.storage_bytes)
     root = a.keep or tempfile.mkdtemp(prefix="dla-net-trace-")
     os.makedirs(root, exist_ok=True)
-    with open(os.path.join(root, "instrumented.mlir"), "w") as f:
-        f.write(module)
     t0 = time.time()
-    llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),
-                           "--dla-lower-to-llvm=storage-layers=true", "-"],
-                          input=module, capture_output=True, text=True)
-    if llvm.returncode:
-        sys.exit("dla-opt failed:\n" + llvm.stderr[:4000])
-    libs = ",".join(os.path.join(os.path.dirname(a.llvm_bin), "lib", lib)
-                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
-    ran = subprocess.run([os.path.join(a.llvm_bin, "mlir-runner"), "-e", "main", "-O0",
-                          "-entry-point-result=void", f"-shared-libs={libs}"],
-                         input=llvm.stdout, capture_output=True, text=True)
-    if ran.returncode:
-        sys.exit("mlir-runner failed:\n" + ran.stderr[:4000])
-    chunks = ran.stdout.split("Unranked Memref")[1:]
-    if len(chunks) != len(printed) + 1:
-        sys.exit(f"expected {len(printed) + 1} printed buffers, got {len(chunks)}")
-    storage = {v: np.array([int(t) for t in re.findall(r"-?\d+", ch.split("data =", 1)[1])],
-                           np.int64).astype(np.int8).tobytes()
-               for v, ch in zip(printed, chunks)}
-    scores = [float(t) for t in re.findall(r"-?[\d.]+(?:e[-+]?\d+)?",
-                                           chunks[-1].split("data =", 1)[1])]
+    storage, output = cpu_storage(lines, layers, xs, bin_dir, a.llvm_bin, root)
+    scores = [float(t) for t in re.findall(r"-?[\d.]+(?:e[-+]?\d+)?", output)]
     shown = (f"scores {scores}, top class {int(np.argmax(scores))}" if len(scores) <= 16 else
              f"{len(scores)} output values")
     print(f"CPU execution: {len(layers)} hardware layers, {time.time() - t0:.0f} s; {shown}",

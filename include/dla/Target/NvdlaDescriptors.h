@@ -119,9 +119,10 @@ struct DescSdpStage {
   DescCvt alu_cvt, mul_cvt;
 
   struct Extensions {
-    /// A memory stage whose operands the firmware takes from one source
-    /// (`mode`): the project may read one from a register, the other from
-    /// memory. Set when the two sources differ: which one is memory.
+    /// Which of the stage's operands come from memory (the register
+    /// program's *_SRC), and whether they differ: the firmware takes both
+    /// from the one source its `mode` names, so only mixedSources is
+    /// beyond it.
     bool aluFromMemory = false, mulFromMemory = false, mixedSources = false;
     /// ReLU after a PReLU multiplier, or PReLU before the lookup table
     /// (the firmware's `act` holds one of them).

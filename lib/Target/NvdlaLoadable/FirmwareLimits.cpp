@@ -38,7 +38,10 @@ LogicalResult mlir::dla::loadable::checkFirmwareExpressible(const NetworkPlan &p
           const DescSdpStage::Extensions &e = stages[i]->ext;
           // Each extension: set, what the stage does, why the firmware cannot.
           const std::tuple<bool, const char *, const char *> refusals[] = {
-              {e.mixedSources || e.aluFromMemory || e.mulFromMemory,
+              // Both from memory (or both registers) the firmware's
+              // `mode` says; aluFromMemory / mulFromMemory alone are not
+              // refusals.
+              {e.mixedSources,
                "reads one operand from memory and the other from a register (ext.mixedSources)",
                "the firmware's dla_sdp_op takes both from the source its `mode` names"},
               {e.reluAfterPrelu, "applies a ReLU after its PReLU multiplier (ext.reluAfterPrelu)",

@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""A compiled network's accelerator segments, each written as ONE NVDLA
+loadable (every hardware layer of the segment in one DLA task, the
+firmware scheduling them by their dependencies) and run by NVIDIA's
+unchanged runtime and firmware on NVIDIA's C model (dla-run-loadable), each
+output compared bit for bit with the CPU execution of the whole network
+(issue 44 part 4).
+
+    PYTHONPATH=BUILD_DIR/python_packages \\
+    run_network_loadable.py COMPILED.mlir --input X.npy [X1.npy ...] --build BUILD_DIR
+                            [--keep DIR] [--llvm-bin DIR] [--firmware head|c906fc6] [-j JOBS]
+
+COMPILED.mlir is the network after --dla-compile with layouts (as
+run_network_trace.py takes it). The CPU execution runs the whole network
+once and prints the storage bytes of every layer's operands and result
+(run_network_trace.instrumented). The hardware layers are then cut into
+segments: a segment grows in program order until a layer reads a value
+that a host operation computed from the segment's own results (a
+hard-swish, an excitation's scaling between two layers); host operations
+that do not depend on the segment run before it. Each segment becomes a
+function whose arguments are the feature data it reads from outside (the
+runtime binds them: the CPU execution's bytes, --input in order), whose
+constants (weights, SDP operand data) are its own and whose results are
+every value of it read outside it (by a host op, a later segment or the
+return). dla-translate --dla-to-nvdla-loadable writes it; dla-run-loadable
+runs it; every element of every output (the layout from the spec:
+nvdla_ref.element_offsets) must equal the CPU execution's. A network
+without host operations between its layers is one segment: one loadable.
+
+Each layer is first written alone: a layer the writer refuses (a located
+error: what NVIDIA's firmware cannot express) is counted by its reason and
+the segments are cut around it as around a host operation (it would run
+outside the loadables). --refusals prints only those counts.
+
+Prints the refusals, one line per segment (its layers, inputs, outputs,
+loadable size, the run) and `N of M segments (L of K layers) run as
+loadables equal to the CPU execution ...; R layers refused by the writer`;
+exits 1 when a segment differs or fails.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import nvdla_ref
+import run_network_trace as rnt
+
+NAME = re.compile(r"%[\w.$-]+")
+DEFINES = re.compile(r"^\s*(%[\w.$-]+)(?::(\d+))? = ")
+TYPE = re.compile(r"tensor<([0-9x]+)x(i8|i16), (#dla\.[a-z]+<.*>)>$")
+
+
+def defined(line):
+    """The values a generic op line defines (%v, or %v#0.. for %v:N)."""
+    m = DEFINES.match(line)
+    if not m:
+        return []
+    if m.group(2):
+        return [f"{m.group(1)}#{i}" for i in range(int(m.group(2)))] + [m.group(1)]
+    return [m.group(1)]
+
+
+def used(line):
+    """The values a generic op line reads (its operand list and regions)."""
+    head = line.split(" = ", 1)[1] if DEFINES.match(line) else line
+    return set(NAME.findall(head))
+
+
+class Segment:
+    def __init__(self):
+        self.layers, self.values = [], set()
+
+
+def segments_of(lines, layers, outside=()):
+    """The layers cut into segments (see the module's docstring); the
+    layers in `outside` (the writer refuses them) count as host
+    operations."""
+    first = {}
+    members = set()
+    for layer in layers:
+        if id(layer) in outside:
+            continue
+        idx = [i for i, l in enumerate(lines) if l in layer.lines]
+        first[min(idx)] = layer
+        members.update(idx)
+    segs, cur, tainted = [], None, set()
+    for i, line in enumerate(lines):
+        if i in first:
+            layer = first[i]
+            if cur is None or any(v in tainted for v in layer.operands):
+                cur, tainted = Segment(), set()
+                segs.append(cur)
+            cur.layers.append(layer)
+            for l in layer.lines:
+                cur.values.update(defined(l))
+            continue
+        if i in members or cur is None:
+            continue
+        if used(line) & (cur.values | tainted):
+            tainted.update(defined(line))
+    return segs
+
+
+def segment_function(seg, lines, consts, target, resources):
+    """(module text, argument names, result names) of a segment: its layers
+    with the constants they read, external values as arguments, values read
+    outside it as results."""
+    inside = set()
+    for layer in seg.layers:
+        for l in layer.lines:
+            inside.add(l)
+    args, arg_types, const_lines = [], [], []
+    for layer in seg.layers:
+        for v, t in zip(layer.operands, layer.types):
+            if v in seg.values or v in args:
+                continue
+            if v in consts:
+                if consts[v] not in const_lines:
+                    const_lines.append(consts[v])
+                continue
+            args.append(v)
+            arg_types.append(t)
+    results, result_types = [], []
+    outside = set()
+    for line in lines:
+        if line not in inside:
+            outside |= used(line)
+    for layer in seg.layers:
+        if layer.result in outside and layer.result not in results:
+            results.append(layer.result)
+            result_types.append(layer.result_type)
+    names = {v: f"%a{i}" for i, v in enumerate(args)}
+
+    def rename(text):
+        return NAME.sub(lambda m: names.get(m.group(0), m.group(0)), text)
+
+    body = [f"    {c.strip()}" for c in const_lines]
+    for layer in seg.layers:
+        body.extend(f"    {rename(l.strip())}" for l in layer.lines)
+    params = ", ".join(f"{names[v]}: {t}" for v, t in zip(args, arg_types))
+    rets = ", ".join(results)
+    text = (f"module attributes {{dla.target = {target}}} {{\n"
+            f"  func.func @segment({params}) -> ({', '.join(result_types)}) {{\n" +
+            "\n".join(body) +
+            f"\n    return {rets} : {', '.join(result_types)}\n  }}\n}}\n" + resources)
+    return text, args, results, result_types
+
+
+def element_view(data, result_type):
+    """The logical elements of storage bytes `data` of `result_type`
+    (int8 / int16 NVDLA feature data), by the spec's layout."""
+    m = TYPE.match(result_type.strip())
+    if not m:
+        return None
+    shape = tuple(int(d) for d in m.group(1).split("x"))
+    offsets = nvdla_ref.element_offsets(m.group(3), shape, m.group(2))
+    keys = sorted(offsets)
+    at = np.array([offsets[k] for k in keys], np.int64)
+    raw = np.frombuffer(data, np.uint8)
+    if m.group(2) == "i16":
+        return raw[at].astype(np.int32) | (raw[at + 1].astype(np.int32) << 8)
+    return raw[at]
+
+
+def refusals(a, lines, layers, consts, target, resources, bin_dir):
+    """Each layer alone through dla-translate --dla-to-nvdla-loadable: the
+    writer's refusal of each (its first error, numbers as N), or None."""
+    def write(layer):
+        seg = Segment()
+        seg.layers.append(layer)
+        for l in layer.lines:
+            seg.values.update(defined(l))
+        text = segment_function(seg, lines, consts, target, resources)[0]
+        tr = subprocess.run([os.path.join(bin_dir, "dla-translate"), "--dla-to-nvdla-loadable",
+                             f"--nvdla-firmware={a.firmware}", "-", "-o", os.devnull],
+                            input=text, capture_output=True, text=True)
+        if not tr.returncode:
+            return None
+        err = re.search(r"error: (.*)", tr.stderr)
+        return re.sub(r"[0-9]+", "N", err.group(1) if err else tr.stderr.strip())
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        return list(pool.map(write, layers))
+
+
+def print_refusals(layers, whys, what):
+    import collections
+    reasons = collections.Counter(w for w in whys if w)
+    for why, n in sorted(reasons.items(), key=lambda r: -r[1]):
+        print(f"  refused ({n}): {why}")
+    print(f"{len(layers) - sum(reasons.values())} of {len(layers)} hardware layers {what}, "
+          f"{sum(reasons.values())} refused by the writer")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("compiled", help="the network after --dla-compile with layouts")
+    p.add_argument("--input", nargs="+",
+                   help="the network's inputs (.npy, f32 or int8), in order")
+    p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-runtime/)")
+    p.add_argument("--keep", help="write each segment's directory here (default: a scratch dir)")
+    p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
+    p.add_argument("--firmware", choices=["head", "c906fc6"], default="head",
+                   help="the firmware the loadables are written for (and run on)")
+    p.add_argument("--jobs", "-j", type=int, default=len(os.sched_getaffinity(0)),
+                   help="loadables run at once (default: the usable cores)")
+    p.add_argument("--refusals", action="store_true",
+                   help="only write each hardware layer alone as a loadable and count the "
+                        "writer's refusals by reason (nothing runs; no --input needed)")
+    a = p.parse_args()
+    if a.jobs < 1:
+        p.error("--jobs must be at least 1")
+    build = os.path.abspath(a.build)
+    bin_dir = os.path.join(build, "bin")
+
+    generic = subprocess.run([os.path.join(bin_dir, "dla-opt"), a.compiled,
+                              "--mlir-print-op-generic"], capture_output=True, text=True)
+    if generic.returncode:
+        sys.exit("dla-opt failed:\n" + generic.stderr)
+    text, sep, resources = generic.stdout.partition("{-#")
+    resources = sep + resources  # the constants' blobs, each segment's too
+    lines = generic.stdout.split("\n")
+    target = re.search(r"dla\.target = (#dla\.target<[^>]*>)", text).group(1)
+    config = re.search(r"(nv_small|nv_large)", target).group(1)
+    layers = rnt.find_layers(lines)
+    if not layers:
+        sys.exit("no layer ops in " + a.compiled)
+    consts = {}
+    for line in lines:
+        if '"arith.constant"' in line or '"tosa.const"' in line:
+            for v in defined(line):
+                consts[v] = line
+    whys = refusals(a, lines, layers, consts, target, resources, bin_dir)
+    if a.refusals:
+        print_refusals(layers, whys, "written alone as loadables")
+        sys.exit(0)
+    if not a.input:
+        p.error("--input is required (but with --refusals)")
+    # A layer the writer refuses alone runs outside the loadables: the
+    # segments are cut around it as around a host operation.
+    refused = {id(layer) for layer, why in zip(layers, whys) if why}
+    segs = segments_of(lines, layers, refused)
+
+    xs = [np.load(path) for path in a.input]
+    xs = [x if x.dtype == np.int8 else x.astype(np.float32) for x in xs]
+    root = a.keep or tempfile.mkdtemp(prefix="dla-net-loadable-")
+    os.makedirs(root, exist_ok=True)
+    t0 = time.time()
+    storage, _ = rnt.cpu_storage(lines, layers, xs, bin_dir, a.llvm_bin, root)
+    print(f"CPU execution: {len(layers)} hardware layers, {time.time() - t0:.0f} s", flush=True)
+    print_refusals(layers, whys, "fit a loadable")
+    print(f"{len(layers) - len(refused)} layers in {len(segs)} segments", flush=True)
+
+    translate = os.path.join(bin_dir, "dla-translate")
+    runner = os.path.join(build, "nvdla-runtime", "dla-run-loadable")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+
+    def run_segment(i, seg):
+        """(the segment's line, whether it matched)."""
+        name = f"segment_{i:03d}"
+        d = os.path.join(root, name)
+        os.makedirs(d, exist_ok=True)
+        text, args, results, types = segment_function(seg, lines, consts, target, resources)
+        what = (f"{name}: {len(seg.layers)} layers, {len(args)} inputs, "
+                f"{len(results)} outputs")
+        with open(os.path.join(d, "segment.mlir"), "w") as f:
+            f.write(text)
+        model = os.path.join(d, "model.nvdla")
+        tr = subprocess.run([translate, "--dla-to-nvdla-loadable",
+                             f"--nvdla-firmware={a.firmware}", "-", "-o", model],
+                            input=text, capture_output=True, text=True)
+        if tr.returncode:
+            err = re.search(r"error: (.*)", tr.stderr)
+            return f"{what}: refused: {err.group(1) if err else tr.stderr.strip()}", False
+        cmd = [runner, model, "--config", config, "--firmware", a.firmware,
+               "-o", os.path.join(d, "out")]
+        for k, v in enumerate(args):
+            path = os.path.join(d, f"input{k}.bin")
+            with open(path, "wb") as f:
+                f.write(storage[v])
+            cmd += ["--input", path]
+        run = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        if run.returncode:
+            return f"{what}: the runtime failed: {(run.stdout + run.stderr).strip()[:2000]}", False
+        summary = run.stdout.splitlines()[0].split(": ", 1)[1]
+        bad = []
+        for k, (v, t) in enumerate(zip(results, types)):
+            with open(os.path.join(d, "out", f"output{k}.bin"), "rb") as f:
+                got = element_view(f.read(), t)
+            want = element_view(storage[v], t)
+            if got is None or want is None:
+                bad.append(f"output {k} ({t}): not feature data")
+            elif len(got) != len(want) or np.any(got != want):
+                n = int(np.count_nonzero(got != want)) if len(got) == len(want) else -1
+                bad.append(f"output {k}: {n} of {len(want)} elements differ")
+        size = os.path.getsize(model)
+        if bad:
+            return f"{what}, loadable {size} bytes: {'; '.join(bad)}", False
+        return f"{what}, loadable {size} bytes: match; {summary}", True
+
+    good = layers_ok = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as pool:
+        for seg, (line, ok) in zip(segs, pool.map(run_segment, range(len(segs)), segs)):
+            print(line, flush=True)
+            if ok:
+                good += 1
+                layers_ok += len(seg.layers)
+    print(f"{good} of {len(segs)} segments ({layers_ok} of {len(layers) - len(refused)} "
+          f"layers) run as loadables equal to the CPU execution on {config} (firmware "
+          f"{a.firmware}); {len(refused)} layers refused by the writer")
+    sys.exit(0 if good == len(segs) else 1)
+
+
+if __name__ == "__main__":
+    main()
