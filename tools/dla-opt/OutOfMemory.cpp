@@ -28,7 +28,7 @@ void llvmOutOfMemory(void *, const char *, bool) { outOfMemory(); }
 
 } // namespace
 
-void dla::installOutOfMemoryHandlers() {
+void mlir::dla::installOutOfMemoryHandlers() {
   std::set_new_handler(outOfMemory);
   llvm::install_bad_alloc_error_handler(llvmOutOfMemory);
 }

@@ -10,11 +10,11 @@
 #ifndef DLA_OPT_OUTOFMEMORY_H
 #define DLA_OPT_OUTOFMEMORY_H
 
-namespace dla {
+namespace mlir::dla {
 
 /// Installs the handlers of operator new and of LLVM's allocations.
 void installOutOfMemoryHandlers();
 
-} // namespace dla
+} // namespace mlir::dla
 
 #endif // DLA_OPT_OUTOFMEMORY_H

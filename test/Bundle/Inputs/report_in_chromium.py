@@ -198,6 +198,15 @@ def main():
                    (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1);
         }).length""")
         print("elements that scroll inside the page: %d" % panes)
+        boxed = page.eval("""(() => { const out = [];
+            for (let e = document.getElementById('layers').parentElement; e !== document.body;
+                 e = e.parentElement) {
+              const s = getComputedStyle(e);
+              if (/(auto|scroll|hidden)/.test(s.overflowY + s.overflowX) || s.maxHeight !== 'none')
+                out.push(e.tagName);
+            }
+            return out.length; })()""")
+        print("layers table inside a pane: %s" % bool(boxed))
         # Sorting: op ascending, then descending; a numeric column.
         op = column(page, "layers", "op")
         for direction in ("ascending", "descending"):

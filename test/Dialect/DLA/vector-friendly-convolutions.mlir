@@ -1,5 +1,5 @@
 // RUN: dla-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dla-vector-friendly-convolutions))' | FileCheck %s --enable-var-scope
-// RUN: dla-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dla-vector-friendly-convolutions),one-shot-bufferize{bufferize-function-boundaries},dla-vectorize-kernels)' | FileCheck %s --check-prefix=VEC
+// RUN: dla-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dla-vector-friendly-convolutions),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},dla-vectorize-kernels)' | FileCheck %s --check-prefix=VEC
 
 // A host convolution as tosa-to-linalg-named writes it (FHWC filter): the
 // filter transposed to HWCF, the convolution nhwc_hwcf with the same
