@@ -103,6 +103,12 @@ MIXED_FLOAT_OPS = {"Cast", "CastLike", "Resize", "Upsample", "QuantizeLinear", "
                    "LayerNormalization"}
 
 
+# Not type-checked against their schema: the calibration table's QDQ form
+# (qdq.quantize_model) quantizes float16 activations directly, which opset
+# 13's QuantizeLinear does not take (--save-qdq writes Casts for it).
+QDQ_OPS = {"QuantizeLinear", "DequantizeLinear"}
+
+
 def _common_float_type(ctx, inputs, promoted):
     """A node whose computed float inputs mix types (an fp16 model's branch
     meeting an f32 one, an f16 activation beside a DequantizeLinear's f32)
@@ -251,8 +257,9 @@ def _import(model, input_shapes, func_name, remark, b):
         validate.check_window(node, ctx.attrs, None if shape(x) is None else len(shape(x)))
         validate.check_weights(node, ctx.attrs, shape(x), shape(inputs[1]) if len(inputs) > 1 else None,
                                shape(inputs[2]) if len(inputs) > 2 else None)
-        validate.check_input_types(node, opset, [v.dtype if isinstance(v, Value) else None
-                                                 for v in inputs])
+        if node.op_type not in QDQ_OPS:
+            validate.check_input_types(node, opset, [v.dtype if isinstance(v, Value) else None
+                                                     for v in inputs])
         present = [v for v in inputs if v is not None]
         outs = None
         odd = [v for v in present if isinstance(v, ops_quant.UnsupportedTensor)]
