@@ -244,7 +244,8 @@ def DLAVectorFriendlyConvolutions
     loop is a float reduction over the input channels (LLVM does not
     vectorize it without reassociating). Here the filter is transposed to
     HWCF (`linalg.transpose`, once per call) and the convolution becomes
-    `linalg.conv_2d_nhwc_hwcf` (the `_q` forms alike): `f` innermost in
+    `linalg.conv_2d_nhwc_hwcf` (the float forms: the `_q` forms with zero
+    points are left as they are, not measured): `f` innermost in
     both, one vector load of the filter per tap. A depthwise
     `linalg.depthwise_conv_2d_nhwc_hwcm` with a channel multiplier of 1
     becomes `linalg.depthwise_conv_2d_nhwc_hwc` (the channel innermost in
