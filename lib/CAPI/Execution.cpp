@@ -84,6 +84,11 @@ dlaExecutionEngineCreate(MlirModule op, int optLevel, int numPaths,
     return true;
   }();
   (void)initOnce;
+  if (optLevel < 0 || optLevel > 3) {
+    // Never clamped: a level LLVM has not is the caller's error.
+    llvm::errs() << "dla: opt level " << optLevel << " is none of LLVM's 0 to 3\n";
+    return MlirExecutionEngine{nullptr};
+  }
 
   MLIRContext &ctx = *unwrap(op)->getContext();
   registerBuiltinDialectTranslation(ctx);

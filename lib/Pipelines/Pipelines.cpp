@@ -64,6 +64,10 @@ void mlir::dla::buildLowerToMemrefPipeline(OpPassManager &pm,
   // tosa-to-linalg has no transposed convolution: decomposed first.
   host.addPass(tosa::createTosaOptionalDecompositionsPass());
   host.addPass(tosa::createTosaToLinalgNamed());
+  // Filters with the output channel innermost: host convolutions run as
+  // vector loops (--dla-vectorize-kernels), the same sums in the same order.
+  if (options.vectorHostConvolutions)
+    host.addPass(createDLAVectorFriendlyConvolutions());
   host.addPass(tosa::createTosaToLinalg());
   // tosa.rescale (quantized networks) leaves tosa.apply_scale, expanded
   // in 64-bit arith: exact for every 32-bit multiplier and shift.
@@ -95,6 +99,7 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
     pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   LowerToMemrefOptions memref;
   memref.storageLayers = options.storageLayers;
+  memref.vectorHostConvolutions = options.vectorHostConvolutions;
   buildLowerToMemrefPipeline(pm, memref);
   pm.addPass(createDLALowerBuffersToReference());
   pm.addPass(createCanonicalizerPass());

@@ -45,14 +45,13 @@ import numpy as np
 from . import _capi
 
 __all__ = [
-    "DLAError", "Context", "Module", "Diagnostic", "registered_passes", "RegisteredPass", "import_onnx", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
+    "DLAError", "DLATypeError", "DLAValueError", "DLAOverflowError", "Context", "Module", "Diagnostic", "registered_passes", "RegisteredPass", "import_onnx", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
     "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16",
 ]
 
 
-class DLAError(RuntimeError):
-    """A diagnostic from the dla C API."""
+from .errors import DLAError, DLAOverflowError, DLATypeError, DLAValueError  # noqa: E402
 
 
 def _check(status):
@@ -148,7 +147,7 @@ class Context:
     def chunked(self, preset=None, *, pairs=None):
         """`#dla.chunked<preset>` or `#dla.chunked<[(dim, size), ...]>`."""
         if (preset is None) == (pairs is None):
-            raise ValueError("give a preset name or a list of (dim, size) pairs")
+            raise DLAValueError("give a preset name or a list of (dim, size) pairs")
         if preset is not None:
             # Validate first: the C call reports an unknown name on the
             # context's diagnostic handler (stderr), not in a status.
@@ -765,7 +764,7 @@ def _natural_dtype(element_type, element_bytes):
 def _pair_arrays(pairs):
     pairs = [tuple(p) for p in pairs]
     if any(len(p) != 2 for p in pairs):
-        raise ValueError("pairs must be (dim, size) tuples")
+        raise DLAValueError("pairs must be (dim, size) tuples")
     return (_capi.int64_array([p[0] for p in pairs], "pair dimension"),
             _capi.int64_array([p[1] for p in pairs], "pair size"))
 
@@ -813,7 +812,7 @@ _BIAS_ROUNDING = {"floor": 0, "nearest": 1}
 
 def _rounding(table, rounding):
     if rounding not in table:
-        raise ValueError("rounding %r: expected one of %s" % (rounding, ", ".join(table)))
+        raise DLAValueError("rounding %r: expected one of %s" % (rounding, ", ".join(table)))
     return table[rounding]
 
 

@@ -15,6 +15,8 @@ from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char_p, c_double, c
                     c_int8, c_int16, c_int32, c_int64, c_size_t, c_ssize_t, c_uint8,
                     c_uint64, c_void_p)
 
+from .errors import DLAOverflowError, DLATypeError, DLAValueError
+
 LIBRARY_NAME = "libDLACAPI.so"
 
 
@@ -113,10 +115,10 @@ def to_int(value, ctype=c_int64, what="integer"):
     try:
         v = operator.index(value)
     except TypeError:
-        raise TypeError("%s must be an integer, got %r" % (what, value)) from None
+        raise DLATypeError("%s must be an integer, got %r" % (what, value)) from None
     lo, hi = _INT_RANGES[ctype]
     if not lo <= v <= hi:
-        raise OverflowError("%s %d does not fit in a %d-bit %s integer"
+        raise DLAOverflowError("%s %d does not fit in a %d-bit %s integer"
                             % (what, v, 8 * ctypes.sizeof(ctype),
                                "signed" if lo < 0 else "unsigned"))
     return v
@@ -124,9 +126,11 @@ def to_int(value, ctype=c_int64, what="integer"):
 
 def to_cstr(text, what="string"):
     """`text` (str or bytes) as NUL-free bytes for a char* argument."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise DLATypeError("%s must be a str, got %r" % (what, text))
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     if b"\0" in data:
-        raise ValueError("%s %r contains a NUL character" % (what, text))
+        raise DLAValueError("%s %r contains a NUL character" % (what, text))
     return data
 
 

@@ -5,7 +5,9 @@
 Every activation (the graph inputs and the node outputs of float type that
 depend on an input) becomes a result of the model, which is compiled once by
 dla-run-onnx's machinery (dla.runner) on the host in float32 (--no-offload:
-the float model's own values) and run on every sample. Per tensor, |x| is histogrammed
+the float model's own values; its convolutions as vector loops, as fast as
+the offloaded layers' CPU execution, see docs/WholeNetworks.md) and run on
+every sample, with the progress (seconds per sample, time left) on stderr. Per tensor, |x| is histogrammed
 over all samples (4096 bins; the range doubles, merging bin pairs, when a
 sample exceeds it) and the scale (real = scale * q, symmetric int8) is
   max:        max|x| / 127
@@ -40,6 +42,7 @@ text-line images):
 import os
 import sys
 import tempfile
+import time
 
 import numpy as np
 import onnx
@@ -327,27 +330,52 @@ def load_sample(path, shape, mean, std):
 
 
 class Progress:
-    def __init__(self, total, quiet):
+    """Per sample on stderr: its number, name, the mean seconds per sample
+    so far and the time left at that pace (a bar on a terminal, a line each
+    otherwise)."""
+
+    def __init__(self, total, quiet, clock=time.perf_counter):
         self.total, self.quiet, self.tty = total, quiet, sys.stderr.isatty()
+        self.clock, self.start = clock, clock()
+
+    def line(self, i, name):
+        per = (self.clock() - self.start) / i
+        return "%d/%d: %s (%.2f s per sample, %s left)" % (
+            i, self.total, name, per, duration(per * (self.total - i)))
 
     def step(self, i, name):
         if self.quiet:
             return
+        text = self.line(i, name)
         if self.tty:
             done = 30 * i // self.total
-            sys.stderr.write("\rcalibrating [%s%s] %d/%d" % ("#" * done, "." * (30 - done), i, self.total))
+            sys.stderr.write("\rcalibrating [%s%s] %s\033[K" % ("#" * done, "." * (30 - done), text))
             if i == self.total:
                 sys.stderr.write("\n")
         else:
-            sys.stderr.write("calibrating %d/%d: %s\n" % (i, self.total, name))
+            sys.stderr.write("calibrating %s\n" % text)
         sys.stderr.flush()
 
 
-def collect(model_path, data_dir, shapes, mean, std, opt_level=1, quiet=False):
+def duration(seconds):
+    """`seconds` as 12 s, 3 min 05 s or 1 h 02 min."""
+    s = int(round(seconds))
+    if s < 60:
+        return "%d s" % s
+    if s < 3600:
+        return "%d min %02d s" % (s // 60, s % 60)
+    return "%d h %02d min" % (s // 3600, s % 3600 // 60)
+
+
+def collect(model_path, data_dir, shapes, mean, std, opt_level=1, quiet=False,
+            vector_host_convolutions=True):
     """({activation: Histogram}, number of samples, compile seconds) of the
     float model in `model_path` over the samples in `data_dir`, its input
     shape fixed by `shapes` ({input name: [sizes]}), images normalized by
-    `mean` and `std` (per RGB channel); the JIT's LLVM `opt_level`."""
+    `mean` and `std` (per RGB channel); the JIT's LLVM `opt_level`.
+    `vector_host_convolutions=False` runs the convolutions as scalar loops
+    (bench/calibrate_speed.py's baseline: the same sums, so the same
+    tables)."""
     if not os.path.isdir(data_dir):
         raise Failure("%s: no such directory" % data_dir)
     files = sorted(os.path.join(data_dir, f) for f in os.listdir(data_dir)
@@ -375,7 +403,8 @@ def collect(model_path, data_dir, shapes, mean, std, opt_level=1, quiet=False):
     results = [o.name for o in model.graph.output]
     # On the host in float32: the float model's own values.
     options = runner.CompileOptions(offload=False, compression=False, allow_host=True,
-                                    opt_level=opt_level)
+                                    opt_level=opt_level,
+                                    vector_host_convolutions=vector_host_convolutions)
     stats = {}
     with tempfile.TemporaryDirectory(prefix="dla-calibrate-") as work:
         path = os.path.join(work, "calibrate.onnx")

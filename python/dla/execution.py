@@ -26,6 +26,7 @@ from ctypes import POINTER, Structure, c_bool, c_int, c_int64, c_void_p
 import numpy as np
 
 from . import Context, DLAError, _capi, pipelines
+from .errors import DLATypeError, DLAValueError
 
 __all__ = ["ExecutionContext", "ExecutionEngine", "compile", "compile_pipeline", "public_functions",
            "record_signatures", "reference_pipeline", "RUNTIME_LIBRARIES", "SIGNATURE_ATTR"]
@@ -249,13 +250,32 @@ def _signature(name, ftype):
     return Signature(name, ins, outs)
 
 
+def _check_name(name):
+    """A function name: a str without NUL (DLATypeError, DLAValueError)."""
+    if not isinstance(name, str):
+        raise DLATypeError("a function name must be a str, got %r" % (name,))
+    _capi.to_cstr(name, "function name")
+
+
 class ExecutionEngine:
     """JIT-compiles a module that is fully in the LLVM dialect.
     `opt_level` (0-3) is LLVM's IR optimization level and its code
     generator's (dlaExecutionEngineCreate, include/dla-c/Execution.h)."""
 
     def __init__(self, module, *, opt_level=2, shared_libraries=None):
+        if isinstance(opt_level, bool) or not isinstance(opt_level, int):
+            raise DLATypeError("opt_level must be an int (LLVM's level, 0-3), got %r" % (opt_level,))
+        if not 0 <= opt_level <= 3:
+            raise DLAValueError("opt_level %d: LLVM's optimization levels are 0 to 3" % opt_level)
+        if isinstance(shared_libraries, (str, bytes)):
+            raise DLATypeError("shared_libraries must be a list of paths, got the string %r"
+                               % (shared_libraries,))
         libs = RUNTIME_LIBRARIES if shared_libraries is None else list(shared_libraries)
+        for lib in libs:
+            path = _capi.to_cstr(lib, "shared library path").decode("utf-8", "replace")
+            if not os.path.isfile(path):
+                # The engine would print the loader's error and go on without it.
+                raise DLAValueError("shared library %s: no such file" % path)
         self._lib_data = [_capi.to_cstr(p, "library path") for p in libs]
         refs = (_capi.MlirStringRef * max(len(libs), 1))(
             *[_capi.MlirStringRef.of(d) for d in self._lib_data])
@@ -290,6 +310,7 @@ class ExecutionEngine:
 
     def signature(self, name):
         """The recorded Signature of @name (inputs and results as TensorSpec)."""
+        _check_name(name)
         sig = self.signatures.get(name)
         if sig is None:
             raise DLAError("@%s has no recorded signature (the `%s` attribute): lower the module "
@@ -330,6 +351,7 @@ class ExecutionEngine:
     def _lookup(self, name):
         if self._handle is None:
             raise DLAError("the execution engine is closed")
+        _check_name(name)
         symbol = _capi.to_cstr("_mlir_ciface_" + name, "function name")
         fn = _capi.mlirExecutionEngineLookupPacked(self._handle, _capi.MlirStringRef.of(symbol))
         if not fn:
@@ -347,6 +369,7 @@ class ExecutionEngine:
         numpy arrays `inputs`, checked against its recorded signature;
         returns the list of its results, new arrays of the shapes and dtypes
         its type gives."""
+        _check_name(name)
         if not isinstance(inputs, (list, tuple)):
             raise DLAError("@%s: inputs must be a list of numpy arrays, got a %s"
                            % (name, type(inputs).__name__))

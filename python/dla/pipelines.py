@@ -15,6 +15,8 @@ python/tests/test_pipelines.py checks OPTIONS against the options the
 C++ registers (dla.registered_passes()).
 """
 
+from .errors import DLATypeError, DLAValueError
+
 __all__ = ["NVDLA_CONFIGS", "OPTIONS", "PRECISIONS", "TARGETS", "WINOGRAD", "compile",
            "compile_pipeline", "lower_to_llvm", "lower_to_memref", "module", "pass_text",
            "reference_pipeline"]
@@ -36,7 +38,7 @@ class Target(str):
     def check(value):
         if value not in TARGETS and not (value.startswith("nvdla:")
                                          and value[len("nvdla:"):] in NVDLA_CONFIGS):
-            raise ValueError("target %r is none of %s or nvdla:CONFIG"
+            raise DLAValueError("target %r is none of %s or nvdla:CONFIG"
                              % (value, ", ".join(TARGETS)))
 
 
@@ -57,10 +59,12 @@ OPTIONS = {
     },
     "dla-lower-to-memref": {
         "storage_layers": ("storage-layers", bool),
+        "vector_host_convolutions": ("vector-host-convolutions", bool),
     },
     "dla-lower-to-llvm": {
         "c_wrappers": ("c-wrappers", bool),
         "storage_layers": ("storage-layers", bool),
+        "vector_host_convolutions": ("vector-host-convolutions", bool),
     },
 }
 
@@ -70,21 +74,21 @@ def _value(pipeline, keyword, kind, value):
     what = "%s option %s" % (pipeline, keyword)
     if kind is bool:
         if not isinstance(value, bool):
-            raise TypeError("%s must be a bool, got %r" % (what, value))
+            raise DLATypeError("%s must be a bool, got %r" % (what, value))
         return "true" if value else "false"
     if kind is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError("%s must be an int, got %r" % (what, value))
+            raise DLATypeError("%s must be an int, got %r" % (what, value))
         return str(value)
     if not isinstance(value, str):
-        raise TypeError("%s must be a str, got %r" % (what, value))
+        raise DLATypeError("%s must be a str, got %r" % (what, value))
     if isinstance(kind, tuple):
         if value not in kind:
-            raise ValueError("%s is %r, not one of %s" % (what, value, ", ".join(kind)))
+            raise DLAValueError("%s is %r, not one of %s" % (what, value, ", ".join(kind)))
     elif kind is Target:
         Target.check(value)
     if not value or any(c.isspace() or c in "{}," for c in value):
-        raise ValueError("%s %r is empty or holds a space, brace or comma" % (what, value))
+        raise DLAValueError("%s %r is empty or holds a space, brace or comma" % (what, value))
     return value
 
 
@@ -96,7 +100,7 @@ def pass_text(pipeline, **options):
     fields = []
     for keyword, value in options.items():
         if keyword not in table:
-            raise TypeError("%s has no option %r (it has %s)"
+            raise DLATypeError("%s has no option %r (it has %s)"
                             % (pipeline, keyword, ", ".join(sorted(table))))
         if value is not None:
             name, kind = table[keyword]
@@ -135,7 +139,7 @@ def reference_pipeline(*, storage_layers=False):
 
 def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layouts=False,
                      storage_layers=True, summary=False, cbuf_banks=0, cbuf_bank_entries=0,
-                     compression=True, winograd=False):
+                     compression=True, winograd=False, vector_host_convolutions=True):
     """Imported TOSA (and any dla layer ops already in the module) to the
     LLVM dialect: --dla-compile, then --dla-lower-to-llvm with C interface
     wrappers. `offload` runs --dla-convert-tosa first; with `layouts`, every
@@ -151,10 +155,13 @@ def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layout
     decompressed by the generated code. With `winograd` (winograd=auto:
     where the target has it), eligible convolutions with constant weights
     become Winograd and run from their stored taps in the transformed
-    domain."""
+    domain. Without `vector_host_convolutions`, host convolutions keep the
+    filters tosa-to-linalg-named writes (scalar loops: the baseline of
+    bench/calibrate_speed.py)."""
     return module(
         compile(convert_tosa=offload, target=target, precision=precision, layouts=layouts,
                 compression=compression, winograd="auto" if winograd else None,
                 summary=True if summary else None, cbuf_banks=cbuf_banks or None,
                 cbuf_bank_entries=cbuf_bank_entries or None),
-        lower_to_llvm(c_wrappers=True, storage_layers=storage_layers))
+        lower_to_llvm(c_wrappers=True, storage_layers=storage_layers,
+                      vector_host_convolutions=None if vector_host_convolutions else False))

@@ -57,6 +57,7 @@ class CompileOptions:
     cbuf_bank_entries: int = 0           #: entries per bank (0: the target's)
     allow_host: bool = False             #: no error when nothing runs on the accelerator
     opt_level: int = 2                   #: LLVM's, of the JIT
+    vector_host_convolutions: bool = True  #: host convolutions vectorized (False: the baseline)
     verify_each: bool = False            #: the verifier after every pass
     print_pipeline: bool = False         #: print the dla-opt command
     save_mlir: Optional[str] = None      #: write the LLVM-dialect module here
@@ -68,7 +69,8 @@ class CompileOptions:
             self.target, self.precision, offload=self.offload, layouts=self.layouts,
             storage_layers=not self.reference_layers, summary=self.offload,
             cbuf_banks=self.cbuf_banks, cbuf_bank_entries=self.cbuf_bank_entries,
-            compression=self.compression, winograd=self.winograd)
+            compression=self.compression, winograd=self.winograd,
+            vector_host_convolutions=self.vector_host_convolutions)
 
 
 @dataclasses.dataclass

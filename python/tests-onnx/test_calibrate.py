@@ -467,3 +467,74 @@ def test_textlines_deterministic():
     assert flipped and text == text2 and img.size == upright.size and img.size[1] > 10
     np.testing.assert_array_equal(np.asarray(img), np.asarray(upright.rotate(180)))
     assert not np.array_equal(np.asarray(img), np.asarray(upright))
+
+
+# -- the calibration's speed path: the same tables --------------------------
+
+CLS_MODEL = os.path.join(os.path.dirname(__file__), "..", "..", "build", "models",
+                         "ch_ppocr_mobile_v2.0_cls_infer.onnx")
+
+
+def _both_paths(model, data, shapes):
+    """The histograms of the float run with host convolutions as vector
+    loops (dla-calibrate's) and as the scalar loops before (the baseline)."""
+    return [calibrate.collect(model, data, shapes, [0.5] * 3, [0.5] * 3, quiet=True,
+                              vector_host_convolutions=v)[0] for v in (True, False)]
+
+
+def _assert_same_tables(fast, slow):
+    assert list(fast) == list(slow)
+    for name in fast:
+        a, b = fast[name], slow[name]
+        assert (a.amax, a.min, a.max, a.range) == (b.amax, b.min, b.max, b.range), name
+        assert np.array_equal(a.hist, b.hist) and np.array_equal(a.neg, b.neg), name
+    for method in ("max", "percentile", "entropy"):
+        for asym in (False, True):
+            t_fast, r_fast = calibrate.make_table(fast, method, asymmetric=asym, per_channel=True)
+            t_slow, r_slow = calibrate.make_table(slow, method, asymmetric=asym, per_channel=True)
+            assert dict(t_fast) == dict(t_slow) and r_fast == r_slow, (method, asym)
+            assert t_fast.channel_scales == t_slow.channel_scales
+            assert t_fast.zero_points == t_slow.zero_points
+
+
+@pytest.mark.parametrize("fp16", ["none", "weights"])
+def test_vector_host_convolutions_keep_the_tables(tmp_path, tools, fp16):
+    """A U-Net-like network (3x3, depthwise and 1x1 convolutions, pools,
+    upsampling, skips): every activation's histogram, hence every table,
+    bit for bit those of the scalar loops (the same sums in the same
+    order); and the activations are those of a float run (the head's
+    sigmoid within [0, 1], every Relu's minimum 0)."""
+    import seg_net
+    seg_net.write(str(tmp_path), size=24, n=3, fp16=fp16)
+    fast, slow = _both_paths(str(tmp_path / "model.onnx"), str(tmp_path / "data"), {})
+    assert len(fast) > 15
+    _assert_same_tables(fast, slow)
+    assert 0 < fast["prob"].max <= 1 and fast["enc1a_relu"].min == 0
+
+
+@pytest.mark.skipif(not os.path.exists(CLS_MODEL),
+                    reason="PaddleOCR's classifier is missing (scripts/fetch-models.sh build/models)")
+def test_vector_host_convolutions_keep_the_classifier_tables(tmp_path, tools):
+    """PaddleOCR's direction classifier on 4 rendered lines: the same
+    histograms and tables either way."""
+    import textlines
+    for seed in range(4):
+        img, _, _ = textlines.render(seed)
+        np.save(tmp_path / ("line_%d.npy" % seed), textlines.as_input(img, 48, 192)[None])
+    fast, slow = _both_paths(CLS_MODEL, str(tmp_path), {"x": [1, 3, 48, 192]})
+    assert len(fast) > 100
+    _assert_same_tables(fast, slow)
+
+
+def test_progress_names_each_sample_with_time_left(monkeypatch, capsys):
+    clock = iter([100.0, 102.0, 104.5, 130.0])
+    progress = calibrate.Progress(3, False, clock=lambda: next(clock))
+    progress.tty = False
+    progress.step(1, "a.npy")
+    progress.step(2, "b.npy")
+    progress.step(3, "c.npy")
+    assert capsys.readouterr().err.splitlines() == [
+        "calibrating 1/3: a.npy (2.00 s per sample, 4 s left)",
+        "calibrating 2/3: b.npy (2.25 s per sample, 2 s left)",
+        "calibrating 3/3: c.npy (10.00 s per sample, 0 s left)"]
+    assert calibrate.duration(185) == "3 min 05 s" and calibrate.duration(3725) == "1 h 02 min"

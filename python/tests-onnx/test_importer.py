@@ -179,11 +179,19 @@ def test_unsupported_modes_are_diagnosed():
     _fails([helper.make_node("Relu", ["x"], ["z"])], [x], [y], (),
            r"^graph output 'y' is defined by no node$")
     u8 = helper.make_tensor_value_info("x", onnx.TensorProto.UINT8, [1, 1, 2, 2])
+    # (Add takes uint8 from opset 14, MaxPool from 12: before, the schema refuses it.)
     _fails([helper.make_node("Add", ["x", "x"], ["y"], name="add")], [u8], [y], (),
-           r"^node 'add' \(Add\): unsigned uint8 arithmetic is not supported \(TOSA's integers "
-           r"are signed\)$")
-    _fails([helper.make_node("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[2, 2])], [u8], [y], (),
-           r"^node 'mp' \(MaxPool\): unsigned uint8 pooling is not supported")
+           r"^node 'add' \(Add\): input 0 \(A\) is tensor\(uint8\); the operator takes ")
+    m14 = model([helper.make_node("Add", ["x", "x"], ["y"], name="add")], [u8], [y])
+    m14.opset_import[0].version = 14
+    with pytest.raises(ImportFailure, match=r"^node 'add' \(Add\): unsigned uint8 arithmetic is not "
+                                            r"supported \(TOSA's integers are signed\)$"):
+        import_model(m14)
+    mp = model([helper.make_node("MaxPool", ["x"], ["y"], name="mp", kernel_shape=[2, 2])], [u8], [y])
+    mp.opset_import[0].version = 14
+    with pytest.raises(ImportFailure, match=r"^node 'mp' \(MaxPool\): unsigned uint8 pooling is not "
+                                            r"supported"):
+        import_model(mp)
     roi = numpy_helper.from_array(np.zeros((8,), np.float32), "roi")
     sizes = numpy_helper.from_array(np.array([1, 2, 2, 2], np.int64), "sizes")
     _fails([helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="rs", mode="linear",
@@ -199,9 +207,13 @@ def test_unsupported_modes_are_diagnosed():
                              coordinate_transformation_mode="half_pixel_symmetric")], [x], [y],
            [roi, sizes], r"^node 'rs' \(Resize\): coordinate_transformation_mode half_pixel_symmetric / "
                          r"nearest_mode round_prefer_floor is not supported$")
+    # (At opset 11 antialias is no attribute of Resize: onnx.checker's error.)
     _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs", antialias=1)], [x], [y],
-           [roi, sizes], r"^node 'rs' \(Resize\): antialias, axes and keep_aspect_ratio_policy \(opset 18\) "
-                         r"are not supported$")
+           [roi, sizes], r"^node 'rs' \(Resize\): 'antialias' is not an attribute of Resize at opset 11")
+    with pytest.raises(ImportFailure, match=r"^node 'rs' \(Resize\): antialias, axes and "
+                                            r"keep_aspect_ratio_policy \(opset 18\) are not supported$"):
+        import_model(model([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs",
+                                             antialias=1)], [x], [y], [roi, sizes], opset=18))
     _fails([helper.make_node("Resize", ["x", "roi", "", "sizes"], ["y"], name="rs")], [x], [y],
            [roi, numpy_helper.from_array(np.array([1, 2, 0, 2], np.int64), "sizes")],
            r"^node 'rs' \(Resize\): sizes \[1.0, 2.0, 0.0, 2.0\]: 4 positive finite values expected$")

@@ -215,3 +215,58 @@ def test_cli_refuses_a_module_that_does_not_verify(tmp_path, monkeypatch, capsys
     assert err.startswith("dla-import-onnx: error: %s: the imported module does not verify (an "
                           "importer bug): <input>:1:" % path), err
     assert not out.exists()
+
+
+# Issue 46's audit: what onnx.checker rejects, the importer rejects too
+# (each case is checked against onnx.checker as well), or states.
+
+I64 = TensorProto.INT64
+
+AUDIT = [
+    ("unknown attribute",
+     _model([helper.make_node("Relu", ["x"], ["y"], name="r", alpha=0.5)], [_x()]),
+     r"^node 'r' \(Relu\): 'alpha' is not an attribute of Relu at opset 13 \(it has none\)$"),
+    ("misspelt attribute",
+     _model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv1", stride=[2, 2])], [_x()],
+            [_w((8, 4, 3, 3))]),
+     r"^node 'conv1' \(Conv\): 'stride' is not an attribute of Conv at opset 13 \(it has "
+     r"auto_pad, dilations, group, kernel_shape, pads, strides\)$"),
+    ("int64 MaxPool input",
+     _model([helper.make_node("MaxPool", ["x"], ["y"], name="pool1", kernel_shape=[2, 2])],
+            [_x(elem=I64)], outputs=[helper.make_tensor_value_info("y", I64, None)]),
+     r"^node 'pool1' \(MaxPool\): input 0 \(X\) is tensor\(int64\); the operator takes "
+     r"tensor\(double\), tensor\(float\), tensor\(float16\), tensor\(int8\), tensor\(uint8\)$"),
+    ("declared output type",
+     _model([helper.make_node("Relu", ["x"], ["y"], name="r")], [_x()],
+            outputs=[helper.make_tensor_value_info("y", TensorProto.FLOAT16, [1, 4, 6, 6])]),
+     r"^graph output 'y' is declared float16, the graph computes float32$"),
+]
+
+
+@pytest.mark.parametrize("name,model,message", AUDIT, ids=[c[0] for c in AUDIT])
+def test_what_onnx_checker_rejects(name, model, message):
+    with pytest.raises((onnx.checker.ValidationError, onnx.shape_inference.InferenceError)):
+        onnx.checker.check_model(model, full_check=True)
+    with pytest.raises(ImportFailure, match=message):
+        import_model(model)
+
+
+def test_declared_output_shape_is_stated(verify):
+    """A declared output shape the graph does not compute: onnxruntime
+    warns and returns the computed shape; so does the importer, in a
+    remark (the function's result type is the computed one)."""
+    model = _model([helper.make_node("Relu", ["x"], ["y"], name="r")], [_x()],
+                   outputs=[helper.make_tensor_value_info("y", F, [1, 4, 3, 3])])
+    remarks = []
+    text = import_model(model, remark=remarks.append)
+    verify(text)
+    assert remarks == ["graph output 'y' is declared of shape [1, 4, 3, 3], the graph computes "
+                       "[1, 4, 6, 6]: the function returns the computed shape (onnxruntime's "
+                       "lenient merge)"]
+    assert "-> tensor<1x4x6x6xf32>" in text
+    # A dynamic dimension declared is no mismatch.
+    model.graph.output[0].type.tensor_type.shape.dim[2].dim_param = "H"
+    model.graph.output[0].type.tensor_type.shape.dim[3].dim_value = 6
+    remarks.clear()
+    import_model(model, remark=remarks.append)
+    assert remarks == []

@@ -3,6 +3,7 @@
 #include "BatchMode.h"
 #include "BatchSession.h"
 #include "ModelDiagnostics.h"
+#include "OutOfMemory.h"
 
 #include "dla/InitAllDialects.h"
 #include "dla/Pipelines/Pipelines.h"
@@ -42,6 +43,8 @@ static int runOne(llvm::StringRef inputFilename, llvm::StringRef outputFilename,
 }
 
 int main(int argc, char **argv) {
+  // Memory running out is an error line, not an abort (OutOfMemory.h).
+  dla::installOutOfMemoryHandlers();
   DialectRegistry registry;
   // dla and everything upstream, as mlir-opt has it: the same list the C API
   // and Python register (lib/Registration). A compiled network goes from

@@ -74,6 +74,12 @@ struct LowerToMemrefOptions : PassPipelineOptions<LowerToMemrefOptions> {
       llvm::cl::desc("Keep encoded hardware layers for their storage (dla.on_storage); "
                      "off: every layer op through --dla-lower-to-reference, between "
                      "relayouts"),
+      llvm::cl::init(true)};  PassOptions::Option<bool> vectorHostConvolutions{
+      *this, "vector-host-convolutions",
+      llvm::cl::desc("Host NHWC convolutions with filters --dla-vectorize-kernels vectorizes "
+                     "(--dla-vector-friendly-convolutions: the same sums in the same order); "
+                     "off: as tosa-to-linalg-named writes them (bench/calibrate_speed.py's "
+                     "baseline)"),
       llvm::cl::init(true)};
 };
 
@@ -94,6 +100,13 @@ struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Give every function of the input a C interface wrapper (the "
                      "ExecutionEngine's calls); the private kernels the lowering writes get none"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> vectorHostConvolutions{
+      *this, "vector-host-convolutions",
+      llvm::cl::desc("Host NHWC convolutions with filters --dla-vectorize-kernels vectorizes "
+                     "(--dla-vector-friendly-convolutions: the same sums in the same order); "
+                     "off: as tosa-to-linalg-named writes them (bench/calibrate_speed.py's "
+                     "baseline)"),
+      llvm::cl::init(true)};
 };
 
 void buildCompilePipeline(OpPassManager &pm, const CompileOptions &options);

@@ -1,6 +1,7 @@
 """ONNX graph -> TOSA module (MLIR text)."""
 
 import numpy as np
+import onnx
 from onnx import numpy_helper
 
 from . import (exporter_forms, opsets, ops_activation, ops_layout, ops_math, ops_nn, ops_quant, ops_shape, qdq_fusion,
@@ -102,6 +103,12 @@ MIXED_FLOAT_OPS = {"Cast", "CastLike", "Resize", "Upsample", "QuantizeLinear", "
                    "LayerNormalization"}
 
 
+# Not type-checked against their schema: the calibration table's QDQ form
+# (qdq.quantize_model) quantizes float16 activations directly, which opset
+# 13's QuantizeLinear does not take (--save-qdq writes Casts for it).
+QDQ_OPS = {"QuantizeLinear", "DequantizeLinear"}
+
+
 def _common_float_type(ctx, inputs, promoted):
     """A node whose computed float inputs mix types (an fp16 model's branch
     meeting an f32 one, an f16 activation beside a DequantizeLinear's f32)
@@ -128,6 +135,38 @@ def _promotion_remark(promoted):
             "inference), at %s" % (len(promoted), "s" if len(promoted) > 1 else "", ", ".join(kinds),
                                    sum(e for _, _, _, e in promoted),
                                    ", ".join(where[:3]) + (", ..." if len(where) > 3 else "")))
+
+
+def _check_declared_output(info, v, remark):
+    """A graph output's declared type against the computed value `v`: a
+    different element type is an error (onnxruntime refuses the model
+    too); a different shape is what the function returns, with a remark
+    (onnxruntime warns and keeps the computed shape: a declared shape is
+    a hint shape inference may refine)."""
+    if isinstance(v, ops_quant.UnsupportedTensor):
+        return
+    tt = info.type.tensor_type if info.type.HasField("tensor_type") else None
+    if tt is None:
+        return
+    dtype = v.dtype if isinstance(v, Value) else np.asarray(v).dtype
+    shape = list(v.shape) if isinstance(v, Value) else list(np.shape(v))
+    if tt.elem_type != onnx.TensorProto.UNDEFINED:
+        try:
+            declared = onnx_dtype(tt.elem_type)
+        except ImportError_:
+            declared = None
+        if declared != dtype:
+            raise ImportError_("graph output '%s' is declared %s, the graph computes %s"
+                               % (info.name, declared.name if declared is not None else
+                                  onnx.TensorProto.DataType.Name(tt.elem_type).lower(), dtype.name))
+    if not tt.HasField("shape"):
+        return
+    dims = ["?" if not d.HasField("dim_value") else d.dim_value for d in tt.shape.dim]
+    if len(dims) != len(shape) or any(d != "?" and d != n for d, n in zip(dims, shape)):
+        if remark:
+            remark("graph output '%s' is declared of shape %s, the graph computes %s: the "
+                   "function returns the computed shape (onnxruntime's lenient merge)"
+                   % (info.name, dims, shape))
 
 
 def _import(model, input_shapes, func_name, remark, b):
@@ -218,6 +257,9 @@ def _import(model, input_shapes, func_name, remark, b):
         validate.check_window(node, ctx.attrs, None if shape(x) is None else len(shape(x)))
         validate.check_weights(node, ctx.attrs, shape(x), shape(inputs[1]) if len(inputs) > 1 else None,
                                shape(inputs[2]) if len(inputs) > 2 else None)
+        if node.op_type not in QDQ_OPS:
+            validate.check_input_types(node, opset, [v.dtype if isinstance(v, Value) else None
+                                                     for v in inputs])
         present = [v for v in inputs if v is not None]
         outs = None
         odd = [v for v in present if isinstance(v, ops_quant.UnsupportedTensor)]
@@ -267,5 +309,6 @@ def _import(model, input_shapes, func_name, remark, b):
         if get(out.name, graph.node[-1] if graph.node else None) is None:
             raise ImportError_("graph output '%s' is defined by no node" % out.name)
         v = env[out.name]
+        _check_declared_output(out, v, remark)
         results.append(v if isinstance(v, Value) else b.const(np.asarray(v), "output"))
     return b.module_text(func_name, args, results)

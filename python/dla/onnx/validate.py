@@ -6,8 +6,9 @@ Checked here: initializers (known element type, non-negative dims, data
 the size of the shape, at most MAX_ELEMENTS), graph inputs (known element
 type, no zero or negative sizes), nodes against their schema at the
 model's opset (required inputs present, not too many inputs or outputs,
-attributes of the declared type, required attributes present, no NaN
-float attribute), and the window attributes of convolutions and pooling
+attributes of the declared type and known to it, required attributes
+present, no NaN float attribute), the run-time inputs' element types
+against the schema's (check_input_types), and the window attributes of convolutions and pooling
 (lengths matching the input's spatial rank, positive kernel sizes,
 strides and dilations, non-negative pads no larger than MAX_PAD)."""
 
@@ -117,6 +118,11 @@ def check_node(node, opset):
     _check_inputs(node, schema, inputs, known)
     for a in node.attribute:
         declared = schema.attributes.get(a.name)
+        if declared is None and known:
+            # onnx.checker's "Unrecognized attribute" (onnxruntime runs the
+            # same check): a misspelt attribute would be ignored silently.
+            fail("'%s' is not an attribute of %s at opset %d (it has %s)"
+                 % (a.name, node.op_type, opset, ", ".join(sorted(schema.attributes)) or "none"))
         if declared is not None and int(declared.type) != a.type:
             fail("attribute '%s' is %s, the operator wants %s"
                  % (a.name, _ATTR_TYPE_NAMES.get(a.type, a.type), declared.type.name))
@@ -151,6 +157,34 @@ def _check_inputs(node, schema, inputs, known):
 _TENSOR_TYPES = {"float32": "float", "float64": "double", "bool": "bool"}
 
 
+def check_input_types(node, opset, dtypes):
+    """The node's run-time inputs (`dtypes`: numpy dtypes, None where the
+    input is a constant, absent or of a type numpy has not) against the
+    types its schema allows at `opset` (onnx.checker's type check; an
+    int64 MaxPool input, which no converter should see)."""
+    if node.domain not in ("", "ai.onnx") or opset > onnx.defs.onnx_opset_version():
+        return
+    try:
+        schema = onnx.defs.get_schema(node.op_type, opset, "")
+    except Exception:  # SchemaError: the converter table decides
+        return
+    _check_types(node, schema, dtypes)
+
+
+def _check_types(node, schema, dtypes):
+    allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
+    formals = list(schema.inputs)
+    for i, dtype in enumerate(dtypes):
+        if dtype is None or not formals:
+            continue
+        formal = formals[min(i, len(formals) - 1)]
+        types = allowed.get(formal.typeStr)
+        name = "tensor(%s)" % _TENSOR_TYPES.get(dtype.name, dtype.name)
+        if types and name not in types:
+            _fail(node, "input %d (%s) is %s; the operator takes %s"
+                  % (i, formal.name, name, ", ".join(sorted(types))))
+
+
 def explain(node, opset, dtypes):
     """Why a converter failed on a node check_node passed, when the node
     breaks its definition in a way the converters take for granted (and
@@ -166,17 +200,7 @@ def explain(node, opset, dtypes):
     for a in node.attribute:
         if a.name not in schema.attributes:
             _fail(node, "'%s' is not an attribute of %s at opset %d" % (a.name, node.op_type, opset))
-    allowed = {c.type_param_str: set(c.allowed_type_strs) for c in schema.type_constraints}
-    formals = list(schema.inputs)
-    for i, dtype in enumerate(dtypes):
-        if dtype is None or not formals:
-            continue
-        formal = formals[min(i, len(formals) - 1)]
-        types = allowed.get(formal.typeStr)
-        name = "tensor(%s)" % _TENSOR_TYPES.get(dtype.name, dtype.name)
-        if types and name not in types:
-            _fail(node, "input %d (%s) is %s; the operator takes %s"
-                  % (i, formal.name, name, ", ".join(sorted(types))))
+    _check_types(node, schema, dtypes)
 
 
 def check_window(node, attrs, x_rank):
