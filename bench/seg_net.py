@@ -4,6 +4,7 @@ built with onnx.helper from seeded random weights, and its compile figures.
 
     python3 bench/seg_net.py model OUT.onnx [--size 320] [--width 1.0] [--seed 0]
     python3 bench/seg_net.py samples DIR [--size 320] [--count 2] [--seed 0]
+    python3 bench/seg_net.py table MODEL.onnx TABLE.json
     python3 bench/seg_net.py measure [build/bin] [--size 320] [--work DIR]
 
 `model` writes the network: float32 input 1x3xSxS cast to fp16 and fp16
@@ -24,7 +25,9 @@ to the input (bilinear by 2, 4 and 32), concatenated (4 channels: not a
 multiple of any channel group) into a 1x1 fuse convolution; Sigmoid on
 the fused map and on every side output (five outputs).
 
-`samples` writes calibration inputs (.npy, seeded uniform [0, 1) images
+`table` writes a calibration table without calibrating (every tensor at
+scale 1/16, sigmoids at 1/127): compile tests, not accuracy. `samples`
+writes calibration inputs (.npy, seeded uniform [0, 1) images
 after the calibrator's default mean / std). `measure` builds the model
 and samples in --work, runs `dla-compile` for nv_full fp16, `dla-calibrate`
 then `dla-compile` for nv_small int8, and prints per compile the summary's
@@ -147,6 +150,19 @@ def build(size=320, width=1.0, seed=0):
     return model
 
 
+def write_table(path, model):
+    """A calibration table without calibrating (NVIDIA's JSON): every tensor
+    of `model` at scale 1/16 (int8 covers [-8, 8)), the sigmoids' outputs
+    at 1/127. For compile tests and figures, not for accuracy."""
+    scales = {"input": 1.0 / 127}
+    for node in model.graph.node:
+        for out in node.output:
+            scales[out] = 1.0 / 127 if node.op_type == "Sigmoid" else 1.0 / 16
+    with open(path, "w") as f:
+        json.dump({k: {"scale": v, "min": 0, "max": 0, "offset": 0} for k, v in scales.items()}, f,
+                  indent=0)
+
+
 def write_samples(directory, size, count, seed):
     os.makedirs(directory, exist_ok=True)
     rng = np.random.default_rng(seed)
@@ -220,19 +236,25 @@ def main():
     sm.add_argument("--size", type=int, default=320)
     sm.add_argument("--count", type=int, default=2)
     sm.add_argument("--seed", type=int, default=0)
+    t = sub.add_parser("table")
+    t.add_argument("model")
+    t.add_argument("output")
     me = sub.add_parser("measure")
     me.add_argument("bindir", nargs="?", default=os.path.join(ROOT, "build", "bin"))
     me.add_argument("--size", type=int, default=320)
     me.add_argument("--work", default="/tmp/seg_net")
     me.add_argument("--width", type=float, default=1.0, help="channel multiplier")
     a = p.parse_args()
-    if a.size % 32:
+    if getattr(a, "size", 32) % 32:
         sys.exit("--size must be a multiple of 32 (five poolings by 2)")
     if a.cmd == "model":
         import onnx
         model = build(a.size, a.width, a.seed)
         onnx.checker.check_model(model)
         onnx.save(model, a.output)
+    elif a.cmd == "table":
+        import onnx
+        write_table(a.output, onnx.load(a.model))
     elif a.cmd == "samples":
         write_samples(a.directory, a.size, a.count, a.seed)
     else:

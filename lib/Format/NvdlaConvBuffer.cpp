@@ -189,19 +189,20 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
       break;
   }
   if (rowsFit < window && q.pixelChannels == 0) {
-    // Partial width: the output columns per part that make the fewest
-    // parts (columns by rows), the window's columns of a window of rows
-    // fitting beside the weights (all, two groups, one); ties to the wider.
+    // Partial width: the weights' allotment (all, two groups, one) and the
+    // output columns per part that make the fewest parts (columns by
+    // rows), a window of rows of the part's columns fitting beside the
+    // weights; ties to the larger allotment, then to the wider part.
     const int64_t windowW = (q.kernelW - 1) * q.dilationW + 1;
     const int64_t paddedCols = q.width + q.padLeft + q.padRight;
     const int64_t outputCols = paddedCols >= windowW ? (paddedCols - windowW) / q.strideW + 1 : 0;
     const int64_t paddedRows = q.height + q.padTop + q.padBottom;
     const int64_t outputRows = paddedRows >= window ? (paddedRows - window) / q.strideH + 1 : 0;
+    int64_t bestParts = 0;
     for (int64_t allotted : {plan.weightBanks, 2 * plan.kernelGroupBanks, plan.kernelGroupBanks}) {
       auto spare = checkedMul(banks > allotted ? banks - allotted : 0, depth);
       if (!spare)
         return makeError(overflow);
-      int64_t bestParts = 0;
       for (int64_t n = outputCols; n >= 1; --n) {
         const int64_t cols = std::min(q.width, (n - 1) * q.strideW + windowW);
         const int64_t eps = getConvEntriesPerLine(c, q, cols);
@@ -215,15 +216,12 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
         const int64_t parts = ceilDiv(outputCols, n) * ceilDiv(outputRows, rows);
         if (bestParts == 0 || parts < bestParts) {
           bestParts = parts;
+          plan.allottedWeightBanks = allotted;
           plan.outputColsPerPart = n;
           plan.entriesPerLine = eps;
           rowsFit = fit;
         }
       }
-      if (bestParts == 0)
-        continue;
-      plan.allottedWeightBanks = allotted;
-      break;
     }
   }
   if (rowsFit < window) {

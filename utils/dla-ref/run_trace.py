@@ -4,7 +4,7 @@ dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_trace.py --kind conv|conv-bands|conv-cols|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain --count N --seed S
+    run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -325,38 +325,16 @@ def conv_bands_case(rng, n):
     return _in_bands(rng, conv_case(rng, n), f"conv_bands_{n}")
 
 
-def conv_cols_case(rng, n):
-    """A convolution as conv_case draws it, in parts of rows and columns
-    (cols_per_part 1 .. columns - 1, rows_per_part 1 .. rows, as
-    --dla-split-convolutions records them when even one row's window does
-    not fit beside the weights): each part reads its columns' windows at
-    x times the memory atom into the same lines and writes its columns
-    there, its SDP's per-element operands at the same place. No part is a
-    1x1 cube (NVDLA writes one only packed)."""
-    c = conv_case(rng, n)
-    rows, cols = c.out_shape[2], c.out_shape[3]
-    one_row = lambda p: p == 1 or rows % p == 1
-    one_col = lambda p: p == 1 or cols % p == 1
-    pairs = [(r, q) for r in range(1, rows + 1) for q in range(1, cols)
-             if not (one_row(r) and one_col(q))]
-    if pairs and "dla.conv" in c.body:
-        r, q = pairs[int(rng.integers(0, len(pairs)))]
-        conv, _, rest = c.body.partition(" : ")
-        c.body = f"{conv} rows_per_part {r} cols_per_part {q} : {rest}"
-    c.name = f"conv_cols_{n}"
-    return c
-
-
 def conv_deep_case(rng, n):
     """A direct convolution whose one row of input does not fit nv_small's
     convolution buffer beside one kernel group, as the segmentation
-    network's 1024-channel 3x3 layers on 20 columns (issue 45): 256 to 512
-    channels (one group of 8 kernels 18 to 36 KiB, 5 to 9 banks) of 64 to
-    96 columns (3 lines 24 to 72 banks) and 3 to 6 rows, so that the buffer
-    plan itself cuts it by columns and rows (NvdlaConvBuffer.h's partial
-    width)."""
-    c, k = int(rng.choice([256, 384, 512])), int(rng.integers(1, 17))
-    h, w = int(rng.integers(3, 7)), int(rng.integers(64, 97))
+    network's 1024-channel 3x3 layers on 20 columns (issue 45): 480 to 512
+    channels (one group of 8 kernels 9 banks, 23 banks beside it) of 72 to
+    96 columns (three lines 24 to 36 banks) and 3 to 6 rows, so that the
+    buffer plan itself cuts it by columns and rows (NvdlaConvBuffer.h's
+    partial width)."""
+    c, k = int(rng.choice([480, 496, 512])), int(rng.integers(1, 17))
+    h, w = int(rng.integers(3, 7)), int(rng.integers(72, 97))
     shape, wshape, out = (1, c, h, w), (k, c, 3, 3), (1, k, h, w)
     conv_t = ttype(out, None)
     body = (f"%c = dla.conv direct %x, %w stride [1, 1] pad [1, 1, 1, 1] "
@@ -443,7 +421,7 @@ def chain_case(rng, n, max_layers=5):
 KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
-         "conv-bands": conv_bands_case, "conv-cols": conv_cols_case, "conv-deep": conv_deep_case,
+         "conv-bands": conv_bands_case, "conv-deep": conv_deep_case,
          "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case}
 
 

@@ -130,7 +130,10 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   if (!buffer)
     return op.emitOpError() << "does not fit NVDLA " << config.name << ": " << buffer.message();
   // Bands of output rows: the ones --dla-split-convolutions recorded (for
-  // a buffer it may have been told is smaller), else the buffer's own.
+  // a buffer it may have been told is smaller), else the buffer's own;
+  // columns: the buffer's own (where one row's window does not fit beside
+  // a kernel group, NvdlaConvBuffer.h's partial width), with the rows the
+  // pass recorded for them.
   rowsPerPart = colsPerPart = 0;
   if (buffer->mode == ConvBufferMode::PartialHeight) {
     rowsPerPart = buffer->outputRowsPerPart;
@@ -138,12 +141,7 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   }
   if (std::optional<int64_t> recorded = op.getRowsPerPart())
     rowsPerPart = rowsPerPart ? std::min(rowsPerPart, *recorded) : *recorded;
-  if (std::optional<int64_t> recorded = op.getColsPerPart()) {
-    colsPerPart = colsPerPart ? std::min(colsPerPart, *recorded) : *recorded;
-    if (!rowsPerPart)
-      rowsPerPart = cast<RankedTensorType>(op.getOutput().getType()).getDimSize(2);
-  }
-  if ((rowsPerPart || colsPerPart) && image)
+  if (rowsPerPart && image)
     return op.emitOpError() << "runs by bands of " << rowsPerPart
                             << " output rows (its image does not fit the convolution buffer "
                                "beside its weights, or rows_per_part says so): bands of an "
@@ -213,7 +211,6 @@ static void describeBand(const ConvDesc &whole, const SdpDesc &wholeSdp, int64_t
   const uint64_t atom = static_cast<uint64_t>(config.caps.memoryAtomBytes);
   const uint32_t rows = static_cast<uint32_t>(band.rows()), outRows = static_cast<uint32_t>(o1 - o0);
   const uint32_t inCols = static_cast<uint32_t>(cols.cols()), outCols = static_cast<uint32_t>(x1 - x0);
-  const bool cut = inCols != whole.src_data.width;
   d.src_data.offset = static_cast<uint64_t>(band.first) * whole.src_data.line_stride +
                       static_cast<uint64_t>(cols.first) * atom;
   d.src_data.size = whole.src_data.size - d.src_data.offset;
@@ -226,8 +223,8 @@ static void describeBand(const ConvDesc &whole, const SdpDesc &wholeSdp, int64_t
   d.input_height_csc = static_cast<uint16_t>(rows);
   d.input_width_csc = static_cast<uint16_t>(inCols);
   d.release = static_cast<uint16_t>(rows);
-  if (cut)
-    d.entry_per_slice = static_cast<uint16_t>(getConvEntriesPerLine(config, q, inCols));
+  // The part's entries a line (the whole plan's may be another part's).
+  d.entry_per_slice = static_cast<uint16_t>(getConvEntriesPerLine(config, q, inCols));
   d.data_bank = static_cast<uint8_t>(getConvDataBanks(config, d.entry_per_slice, rows));
   d.input_height_cmac = static_cast<uint16_t>(outRows);
   d.input_width_cmac = static_cast<uint16_t>(outCols);

@@ -39,11 +39,12 @@ func.func @nv_full_fits(%x: tensor<1x64x56x56xi8>, %w: tensor<64x64x3x3xi8>) -> 
 // 1152 entries a line; 14 spare banks hold 6 lines, 4 output rows; 3
 // column bands by 5 row bands, the fewest parts (NvdlaConvBufferTest's
 // SplitsByWidthOnNvSmall). A part reads at most 6 rows of 1152 8-byte
-// entries.
+// entries. rows_per_part records the rows of a column part; the register
+// plan cuts the columns from the same buffer plan.
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 // CHECK-LABEL: func.func @seg_stage5d
 // CHECK-NOT: tensor.extract_slice
-// CHECK: dla.conv direct %arg0, %arg1 pad [1, 1, 1, 1] rows_per_part 4 cols_per_part 7 :
+// CHECK: dla.conv direct %arg0, %arg1 pad [1, 1, 1, 1] rows_per_part 4 :
 // CHECK-NOT: tensor.concat
 func.func @seg_stage5d(%x: tensor<1x1024x20x20xi8>, %w: tensor<512x1024x3x3xi8>) -> tensor<1x512x20x20xi8> {
   // expected-remark @+1 {{runs as 15 hardware layers of at most 4 output rows by 7 output columns (one row of its input, 20 columns, does not fit beside its weights; a part reads 9) over bands of its input and result (no host copies): its input takes 100 banks of the convolution buffer and its weights 1152, the buffer has 32 of 512 entries (partial height; weights in 18 banks, at most 55296 bytes of input rows per part)}}

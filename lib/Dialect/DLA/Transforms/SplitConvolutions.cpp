@@ -53,7 +53,6 @@ FailureOr<int64_t> planConvolution(ConvOp conv, const fmt::Target &target, int64
   }
   if (plan->mode != nv::ConvBufferMode::PartialHeight || plan->numParts < 2) {
     conv.removeRowsPerPartAttr();
-    conv.removeColsPerPartAttr();
     return 1;
   }
   // The most input rows a band reads: its output rows' windows, clipped
@@ -67,14 +66,14 @@ FailureOr<int64_t> planConvolution(ConvOp conv, const fmt::Target &target, int64
   conv.setRowsPerPart(plan->outputRowsPerPart);
   const int64_t outCols = cast<RankedTensorType>(conv.getOutput().getType()).getDimSize(3);
   int64_t partCols = 0;
+  // Columns are not recorded: the register plan cuts them from the same
+  // buffer plan (DescribeConv.cpp); rows_per_part is then the rows of a
+  // column part.
   if (plan->outputColsPerPart > 0) {
-    conv.setColsPerPart(plan->outputColsPerPart);
     for (int64_t o0 = 0; o0 < outCols; o0 += plan->outputColsPerPart)
       partCols = std::max(
           partCols,
           nv::getConvColBand(q, o0, std::min(outCols, o0 + plan->outputColsPerPart)).cols());
-  } else {
-    conv.removeColsPerPartAttr();
   }
   auto diag = mlir::emitRemark(conv.getLoc());
   diag << "runs as " << plan->numParts << " hardware layers of at most "

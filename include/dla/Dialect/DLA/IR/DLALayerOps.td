@@ -89,10 +89,7 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     runs the layer as several hardware layers over bands of that many
     output rows, each reading its rows' windows and writing its rows in the
     same input and result buffers (NVIDIA's "partial H"); it does not
-    change what the op computes. `cols_per_part` (set with it when even
-    one output row's window does not fit beside the weights: wide, deep
-    inputs) cuts each band by output columns too, each hardware layer
-    reading its columns' windows at their offsets in the same buffers.
+    change what the op computes.
 
     ```mlir
     %y = dla.conv direct %x, %w, %b stride [1, 1] pad [1, 1, 1, 1]
@@ -115,15 +112,14 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     OptionalAttr<I64Attr>:$pad_value,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision,
     OptionalAttr<DLA_PrecisionAttr>:$weight_precision,
-    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$rows_per_part,
-    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$cols_per_part);
+    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$rows_per_part);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
     custom<EnumKeyword>($mode) $input `,` $weight (`,` $bias^)?
     (`stride` $strides^)? (`pad` $padding^)? (`dilation` $dilations^)?
     (`input_cvt` $input_cvt^)? (`mean` $mean^)? (`clip_truncate` $clip_truncate^)?
     (`pad_value` $pad_value^)? (`rows_per_part` $rows_per_part^)?
-    (`cols_per_part` $cols_per_part^)? attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
+    attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
   }];
   let hasVerifier = 1;
   // The operands and the mode; every other attribute is set by name
@@ -136,7 +132,7 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
             weight, bias, ::mlir::DenseI64ArrayAttr(), ::mlir::DenseI64ArrayAttr(),
             ::mlir::DenseI64ArrayAttr(), CvtAttr(), ::mlir::DenseI64ArrayAttr(),
             ::mlir::IntegerAttr(), ::mlir::IntegerAttr(), PipelinePrecisionAttr(),
-            PrecisionAttr(), ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
+            PrecisionAttr(), ::mlir::IntegerAttr());
     }]>];
 }
 
