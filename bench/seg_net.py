@@ -193,34 +193,33 @@ def figures(bundle):
     return "\n".join(lines)
 
 
-def measure(bindir, size, work, width=1.0):
+def measure(bindir, size, work, width=1.0, calibrate=False):
     os.makedirs(work, exist_ok=True)
-    onnx_path = os.path.join(work, "seg_%d.onnx" % size)
+    import onnx
+    stem = os.path.join(work, "seg_%d_w%g" % (size, width))
+    onnx_path = stem + ".onnx"
     if not os.path.exists(onnx_path):
-        import onnx
         onnx.save(build(size, width), onnx_path)
-    data = os.path.join(work, "samples_%d" % size)
-    if not os.path.isdir(data):
-        write_samples(data, size, 2, 0)
-    table = os.path.join(work, "seg_%d.json" % size)
-    runs = [("nv_full fp16", ["--target", "nv_full", "--precision", "fp16"], None),
-            ("nv_small int8", ["--target", "nv_small", "--precision", "int8",
-                               "--calibration-table", table], table)]
-    for label, args, calib in runs:
-        if calib and not os.path.exists(calib):
+    table = stem + (".calibrated.json" if calibrate else ".table.json")
+    if not os.path.exists(table):
+        if calibrate:
+            data = stem + "_samples"
+            write_samples(data, size, 2, 0)
             r = subprocess.run([os.path.join(bindir, "dla-calibrate"), onnx_path, "--data", data,
-                                "-o", calib, "-q"], capture_output=True, text=True)
+                                "-o", table, "-q"], capture_output=True, text=True)
             if r.returncode:
-                print("== %s: dla-calibrate failed:\n%s" % (label, r.stderr[-3000:]))
-                continue
-        out = os.path.join(work, "bundle_%s_%d" % (label.replace(" ", "_"), size))
+                sys.exit("dla-calibrate failed:\n%s" % r.stderr[-3000:])
+        else:
+            write_table(table, onnx.load(onnx_path))
+    runs = [("nv_full fp16", ["--target", "nv_full", "--precision", "fp16"]),
+            ("nv_small int8", ["--target", "nv_small", "--precision", "int8",
+                               "--calibration-table", table])]
+    for label, args in runs:
+        out = "%s.%s" % (stem, label.replace(" ", "_"))
         r = subprocess.run([os.path.join(bindir, "dla-compile"), onnx_path, *args, "--allow-host",
                             "-o", out], capture_output=True, text=True)
-        print("== %s (%dx%d): exit %d" % (label, size, size, r.returncode))
-        if r.returncode:
-            print(r.stderr[-2000:])
-        else:
-            print(figures(out))
+        print("== %s, %dx%d, width %g: exit %d" % (label, size, size, width, r.returncode))
+        print(r.stderr[-2500:] if r.returncode else figures(out))
 
 
 def main():
@@ -244,6 +243,8 @@ def main():
     me.add_argument("--size", type=int, default=320)
     me.add_argument("--work", default="/tmp/seg_net")
     me.add_argument("--width", type=float, default=1.0, help="channel multiplier")
+    me.add_argument("--calibrate", action="store_true",
+                    help="dla-calibrate on two samples (slow at 320) instead of `table`'s scales")
     a = p.parse_args()
     if getattr(a, "size", 32) % 32:
         sys.exit("--size must be a multiple of 32 (five poolings by 2)")
@@ -258,7 +259,7 @@ def main():
     elif a.cmd == "samples":
         write_samples(a.directory, a.size, a.count, a.seed)
     else:
-        measure(a.bindir, a.size, a.work, a.width)
+        measure(a.bindir, a.size, a.work, a.width, a.calibrate)
 
 
 if __name__ == "__main__":
