@@ -1,5 +1,5 @@
 // RUN: dla-opt %s --dla-convert-tosa -split-input-file -verify-diagnostics
-// RUN: dla-opt %s --dla-convert-tosa=target=nv_small -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
 // A tosa.resize stays on the host with a remark saying which NVDLA program
 // it would be (docs/WholeNetworks.md, "Resize on NVDLA"): the resizes as
 // the ONNX importer writes torch's exports (python/dla/onnx/ops_shape.py).
