@@ -4,6 +4,7 @@
 #include "dla/Format/CheckedMath.h"
 
 #include <algorithm>
+#include <array>
 #include <initializer_list>
 #include <string>
 
@@ -255,26 +256,28 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
   return plan;
 }
 
+/// The input extent [first, end) a band of outputs [o0, o1) reads along
+/// one axis of `size` (kernel, dilation, stride, padding before it), and
+/// the padding its windows reach before and after it.
+static std::array<int64_t, 4> axisBand(int64_t size, int64_t kernel, int64_t dilation,
+                                       int64_t stride, int64_t padBefore, int64_t o0,
+                                       int64_t o1) {
+  const int64_t window = (kernel - 1) * dilation + 1;
+  const int64_t i0 = o0 * stride - padBefore, i1 = (o1 - 1) * stride + window - padBefore;
+  const int64_t first = std::max<int64_t>(i0, 0), end = std::min(i1, size);
+  return {first, end, first - i0, i1 - end};
+}
+
 ConvRowBand dlaformat::nvdla::getConvRowBand(const ConvBufferQuery &q, int64_t o0, int64_t o1) {
-  const int64_t window = (q.kernelH - 1) * q.dilationH + 1;
-  const int64_t i0 = o0 * q.strideH - q.padTop, i1 = (o1 - 1) * q.strideH + window - q.padTop;
-  ConvRowBand band;
-  band.first = std::max<int64_t>(i0, 0);
-  band.end = std::min(i1, q.height);
-  band.padTop = band.first - i0;
-  band.padBottom = i1 - band.end;
-  return band;
+  auto [first, end, before, after] =
+      axisBand(q.height, q.kernelH, q.dilationH, q.strideH, q.padTop, o0, o1);
+  return ConvRowBand{first, end, before, after};
 }
 
 ConvColBand dlaformat::nvdla::getConvColBand(const ConvBufferQuery &q, int64_t o0, int64_t o1) {
-  const int64_t window = (q.kernelW - 1) * q.dilationW + 1;
-  const int64_t i0 = o0 * q.strideW - q.padLeft, i1 = (o1 - 1) * q.strideW + window - q.padLeft;
-  ConvColBand band;
-  band.first = std::max<int64_t>(i0, 0);
-  band.end = std::min(i1, q.width);
-  band.padLeft = band.first - i0;
-  band.padRight = i1 - band.end;
-  return band;
+  auto [first, end, before, after] =
+      axisBand(q.width, q.kernelW, q.dilationW, q.strideW, q.padLeft, o0, o1);
+  return ConvColBand{first, end, before, after};
 }
 
 int64_t dlaformat::nvdla::getConvEntriesPerLine(const HardwareConfig &config,
