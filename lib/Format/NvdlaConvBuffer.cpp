@@ -4,6 +4,7 @@
 #include "dla/Format/CheckedMath.h"
 
 #include <algorithm>
+#include <array>
 #include <initializer_list>
 #include <string>
 
@@ -188,6 +189,42 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
     if (rowsFit >= window)
       break;
   }
+  if (rowsFit < window && q.pixelChannels == 0) {
+    // Partial width: the weights' allotment (all, two groups, one) and the
+    // output columns per part that make the fewest parts (columns by
+    // rows), a window of rows of the part's columns fitting beside the
+    // weights; ties to the larger allotment, then to the wider part.
+    const int64_t windowW = (q.kernelW - 1) * q.dilationW + 1;
+    const int64_t paddedCols = q.width + q.padLeft + q.padRight;
+    const int64_t outputCols = paddedCols >= windowW ? (paddedCols - windowW) / q.strideW + 1 : 0;
+    const int64_t paddedRows = q.height + q.padTop + q.padBottom;
+    const int64_t outputRows = paddedRows >= window ? (paddedRows - window) / q.strideH + 1 : 0;
+    int64_t bestParts = 0;
+    for (int64_t allotted : {plan.weightBanks, 2 * plan.kernelGroupBanks, plan.kernelGroupBanks}) {
+      auto spare = checkedMul(banks > allotted ? banks - allotted : 0, depth);
+      if (!spare)
+        return makeError(overflow);
+      for (int64_t n = outputCols; n >= 1; --n) {
+        const int64_t cols = std::min(q.width, (n - 1) * q.strideW + windowW);
+        const int64_t eps = getConvEntriesPerLine(c, q, cols);
+        const int64_t fit = eps > 0 ? *spare / eps : 0;
+        if (fit < window)
+          continue;
+        const int64_t rows = std::min(outputRows, (fit - window) / q.strideH + 1);
+        // No 1x1 part: NVDLA writes a one-pixel cube only packed.
+        if ((n == 1 || outputCols % n == 1) && (rows == 1 || outputRows % rows == 1))
+          continue;
+        const int64_t parts = ceilDiv(outputCols, n) * ceilDiv(outputRows, rows);
+        if (bestParts == 0 || parts < bestParts) {
+          bestParts = parts;
+          plan.allottedWeightBanks = allotted;
+          plan.outputColsPerPart = n;
+          plan.entriesPerLine = eps;
+          rowsFit = fit;
+        }
+      }
+    }
+  }
   if (rowsFit < window) {
     std::optional<int64_t> windowEntries = checkedMul(window, plan.entriesPerLine);
     return makeError(
@@ -196,7 +233,14 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
         (windowEntries ? str(banksFor(*windowEntries, depth)) : std::string("too many")) +
         " banks beside the " + str(plan.allottedWeightBanks) +
         " banks of its weights; the buffer has " + str(banks) + " banks of " + str(depth) +
-        " entries");
+        " entries" +
+        (q.pixelChannels == 0
+             ? std::string("; nor does one output column's window (" +
+                           str(getConvEntriesPerLine(
+                               c, q, std::min(q.width, (q.kernelW - 1) * q.dilationW + 1))) +
+                           " entries a line): cutting its input channels, with the SDP "
+                           "adding the partial sums, is not programmed")
+             : std::string()));
   }
   const int64_t paddedRows = q.height + q.padTop + q.padBottom;
   const int64_t outputRows = paddedRows >= window ? (paddedRows - window) / q.strideH + 1 : 0;
@@ -204,18 +248,44 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
   if (plan.outputRowsPerPart > outputRows)
     plan.outputRowsPerPart = outputRows;
   plan.numParts = plan.outputRowsPerPart > 0 ? ceilDiv(outputRows, plan.outputRowsPerPart) : 1;
+  if (plan.outputColsPerPart > 0) {
+    const int64_t windowW = (q.kernelW - 1) * q.dilationW + 1;
+    const int64_t outputCols = (q.width + q.padLeft + q.padRight - windowW) / q.strideW + 1;
+    plan.numParts *= ceilDiv(outputCols, plan.outputColsPerPart);
+  }
   return plan;
 }
 
+/// The input extent [first, end) a band of outputs [o0, o1) reads along
+/// one axis of `size` (kernel, dilation, stride, padding before it), and
+/// the padding its windows reach before and after it.
+static std::array<int64_t, 4> axisBand(int64_t size, int64_t kernel, int64_t dilation,
+                                       int64_t stride, int64_t padBefore, int64_t o0,
+                                       int64_t o1) {
+  const int64_t window = (kernel - 1) * dilation + 1;
+  const int64_t i0 = o0 * stride - padBefore, i1 = (o1 - 1) * stride + window - padBefore;
+  const int64_t first = std::max<int64_t>(i0, 0), end = std::min(i1, size);
+  return {first, end, first - i0, i1 - end};
+}
+
 ConvRowBand dlaformat::nvdla::getConvRowBand(const ConvBufferQuery &q, int64_t o0, int64_t o1) {
-  const int64_t window = (q.kernelH - 1) * q.dilationH + 1;
-  const int64_t i0 = o0 * q.strideH - q.padTop, i1 = (o1 - 1) * q.strideH + window - q.padTop;
-  ConvRowBand band;
-  band.first = std::max<int64_t>(i0, 0);
-  band.end = std::min(i1, q.height);
-  band.padTop = band.first - i0;
-  band.padBottom = i1 - band.end;
-  return band;
+  auto [first, end, before, after] =
+      axisBand(q.height, q.kernelH, q.dilationH, q.strideH, q.padTop, o0, o1);
+  return ConvRowBand{first, end, before, after};
+}
+
+ConvColBand dlaformat::nvdla::getConvColBand(const ConvBufferQuery &q, int64_t o0, int64_t o1) {
+  auto [first, end, before, after] =
+      axisBand(q.width, q.kernelW, q.dilationW, q.strideW, q.padLeft, o0, o1);
+  return ConvColBand{first, end, before, after};
+}
+
+int64_t dlaformat::nvdla::getConvEntriesPerLine(const HardwareConfig &config,
+                                                const ConvBufferQuery &q, int64_t cols) {
+  ConvBufferQuery band = q;
+  band.width = cols;
+  band.padLeft = band.padRight = 0;
+  return entriesPerLine(config, band).value_or(0);
 }
 
 int64_t dlaformat::nvdla::getConvDataBanks(const HardwareConfig &config, int64_t entriesPerLine,

@@ -120,11 +120,51 @@ TEST(NvdlaConvBuffer, FewerAllottedBanksForceASplit) {
 }
 
 TEST(NvdlaConvBuffer, OneRowTooWide) {
-  // 128 atoms a pixel, 131072 entries a line: 256 banks, nv_small has 32.
-  auto p = planConvBuffer(small(), conv(Precision::Int8, 1024, 4, 1024, 8, 1));
-  EXPECT_EQ(p.message(), "convolution buffer: one output row reads 1 input rows of 131072 "
-                         "entries, 256 banks beside the 2 banks of its weights; the buffer "
-                         "has 32 banks of 512 entries");
+  // 2048 atoms a pixel, 8192 entries a line of 4: 16 banks; one group of 8
+  // kernels 131072 B = 16384 entries = 32 banks, the whole buffer: neither
+  // a row nor a column fits beside it.
+  auto p = planConvBuffer(small(), conv(Precision::Int8, 16384, 1, 4, 8, 1));
+  EXPECT_EQ(p.message(), "convolution buffer: one output row reads 1 input rows of 8192 "
+                         "entries, 16 banks beside the 32 banks of its weights; the buffer "
+                         "has 32 banks of 512 entries; nor does one output column's window "
+                         "(2048 entries a line): cutting its input channels, with the SDP "
+                         "adding the partial sums, is not programmed");
+}
+
+TEST(NvdlaConvBuffer, SplitsByWidthOnNvSmall) {
+  // The segmentation network's error of issue 45: 1024 channels of 20
+  // columns, 128 entries a pixel, 2560 a line; three lines 15 banks beside
+  // one group of 8 kernels (8 * 1024 * 9 B = 18 banks) do not fit 32. The
+  // 14 spare banks hold 7168 entries: n output columns read n + 2 input
+  // columns, 128 (n + 2) entries a line, 7168 / that lines, rows - 2
+  // output rows a part. n = 7: 9 columns, 1152 entries, 6 lines, 4 rows:
+  // ceil(20 / 7) * ceil(20 / 4) = 15 parts, the fewest (n = 4 ties: 6
+  // columns, 9 lines, 7 rows, 5 * 3; the wider is kept).
+  auto p = planConvBuffer(small(), conv(Precision::Int8, 1024, 20, 20, 512, 3));
+  ASSERT_TRUE(p.ok()) << p.message();
+  EXPECT_EQ(p->mode, ConvBufferMode::PartialHeight);
+  EXPECT_EQ(p->kernelGroupBanks, 18);
+  EXPECT_EQ(p->allottedWeightBanks, 18);
+  EXPECT_EQ(p->outputColsPerPart, 7);
+  EXPECT_EQ(p->entriesPerLine, 1152);
+  EXPECT_EQ(p->outputRowsPerPart, 4);
+  EXPECT_EQ(p->numParts, 15);
+  // Column bands of 7: [0, 7) reads columns -1 .. 7, [7, 14) 6 .. 14,
+  // [14, 20) 13 .. 20 (column 20 is padding).
+  const ConvBufferQuery q = conv(Precision::Int8, 1024, 20, 20, 512, 3);
+  ConvColBand b0 = getConvColBand(q, 0, 7), b1 = getConvColBand(q, 7, 14),
+              b2 = getConvColBand(q, 14, 20);
+  EXPECT_EQ(b0.first, 0);
+  EXPECT_EQ(b0.end, 8);
+  EXPECT_EQ(b0.padLeft, 1);
+  EXPECT_EQ(b0.padRight, 0);
+  EXPECT_EQ(b1.first, 6);
+  EXPECT_EQ(b1.end, 15);
+  EXPECT_EQ(b1.padLeft + b1.padRight, 0);
+  EXPECT_EQ(b2.first, 13);
+  EXPECT_EQ(b2.end, 20);
+  EXPECT_EQ(b2.padRight, 1);
+  EXPECT_EQ(getConvEntriesPerLine(small(), q, b1.cols()), 1152);
 }
 
 ConvBufferQuery winograd(int64_t c, int64_t hw, int64_t k) {

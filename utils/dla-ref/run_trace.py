@@ -4,7 +4,7 @@ dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_trace.py --kind conv|conv-bands|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain --count N --seed S
+    run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -325,6 +325,25 @@ def conv_bands_case(rng, n):
     return _in_bands(rng, conv_case(rng, n), f"conv_bands_{n}")
 
 
+def conv_deep_case(rng, n):
+    """A direct convolution whose one row of input does not fit nv_small's
+    convolution buffer beside one kernel group, as the segmentation
+    network's 1024-channel 3x3 layers on 20 columns (issue 45): 480 to 512
+    channels (one group of 8 kernels 9 banks, 23 banks beside it) of 72 to
+    96 columns (three lines 24 to 36 banks) and 3 to 6 rows, so that the
+    buffer plan itself cuts it by columns and rows (NvdlaConvBuffer.h's
+    partial width)."""
+    c, k = int(rng.choice([480, 496, 512])), int(rng.integers(1, 17))
+    h, w = int(rng.integers(3, 7)), int(rng.integers(72, 97))
+    shape, wshape, out = (1, c, h, w), (k, c, 3, 3), (1, k, h, w)
+    conv_t = ttype(out, None)
+    body = (f"%c = dla.conv direct %x, %w stride [1, 1] pad [1, 1, 1, 1] "
+            f"clip_truncate {int(rng.integers(6, 12))} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+            f"{conv_t}\n  %y = dla.sdp on_the_fly %c bs {sdp_cases._x_stage(rng, None, True)[0]} "
+            f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+    return Case(f"conv_deep_{n}", shape, body, out, weight=wshape)
+
+
 def sdp_mem_bands_case(rng, n):
     """An SDP with memory operands as sdp_mem_case draws it, on the fly
     after a convolution in bands (_in_bands), or offline."""
@@ -402,7 +421,7 @@ def chain_case(rng, n, max_layers=5):
 KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
-         "conv-bands": conv_bands_case,
+         "conv-bands": conv_bands_case, "conv-deep": conv_deep_case,
          "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case}
 
 

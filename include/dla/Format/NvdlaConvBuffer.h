@@ -25,6 +25,17 @@
 // Rows per part here are whole output rows: a part's input rows are its
 // output rows' windows (overlapping with the neighbours').
 //
+// Where even one output row's window does not fit beside one kernel group
+// (wide, deep inputs: 1024 channels of 20 columns on nv_small take 2560
+// entries a line, three lines 15 banks beside a kernel group's 18), the
+// input is cut by columns too ("partial width", which NVIDIA's compiler
+// does for the PDP only, PDPNode.cpp's split W): a part's input columns are
+// its output columns' windows, EPS is that band's, and each part reads and
+// writes its columns at x * MEMORY_ATOMIC_SIZE into the same surfaces. A
+// layer whose single output pixel's window does not fit is an error: its
+// input channels would have to be cut, the partial sums added by the SDP
+// (not programmed).
+//
 // Winograd (feature data only), with the output W' x H' rounded up to 4:
 //   the extended input cube  (W' + 4) x (H' + 4) x C' * sx * sy,
 //     C' = C rounded up to 32 bytes
@@ -57,6 +68,8 @@ struct ConvBufferQuery {
   int64_t channels = 0, height = 0, width = 0;
   int64_t kernels = 0, kernelH = 1, kernelW = 1;
   int64_t strideH = 1, dilationH = 1;
+  /// The width's dilation (direct: cutting by columns needs the window).
+  int64_t dilationW = 1;
   int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
   /// Pixel input: channels per pixel (the image format's), 0 for feature data.
   int64_t pixelChannels = 0;
@@ -65,7 +78,7 @@ struct ConvBufferQuery {
   /// transformed taps (NVIDIA's determineWinogradParams, the CONV_WINOGRAD
   /// cases of calculateEPS / calculateTotalBanksForData / ...ForWeight).
   bool winograd = false;
-  int64_t strideW = 1; ///< Winograd only: the width stride of the extension
+  int64_t strideW = 1; ///< the width stride (Winograd: of the extension)
   /// Banks the compiler may use (0: CBUF_BANK_NUMBER; fewer as NVIDIA's
   /// profiles allot them).
   int64_t banks = 0;
@@ -92,6 +105,9 @@ struct ConvBufferPlan {
   int64_t allottedWeightBanks = 0;
   /// PartialHeight: output rows per part (the last part may have fewer).
   int64_t outputRowsPerPart = 0;
+  /// PartialHeight cut by columns too: output columns per part (0: whole
+  /// rows); entriesPerLine is then a part's (dataBanks the whole input's).
+  int64_t outputColsPerPart = 0;
   int64_t numParts = 1;
 };
 
@@ -107,6 +123,20 @@ struct ConvRowBand {
   int64_t rows() const { return end - first; }
 };
 ConvRowBand getConvRowBand(const ConvBufferQuery &q, int64_t o0, int64_t o1);
+
+/// The input columns a band of output columns [o0, o1) reads (partial
+/// width): columns [first, end) and the padding its windows reach left and
+/// right of them.
+struct ConvColBand {
+  int64_t first = 0, end = 0, padLeft = 0, padRight = 0;
+  int64_t cols() const { return end - first; }
+};
+ConvColBand getConvColBand(const ConvBufferQuery &q, int64_t o0, int64_t o1);
+
+/// Entries of one input line of `q` cut to `cols` columns (EPS of a
+/// partial-width part; feature data).
+int64_t getConvEntriesPerLine(const HardwareConfig &config, const ConvBufferQuery &q,
+                              int64_t cols);
 
 /// Banks of `bankEntries` entries (0: CBUF_BANK_DEPTH) that `rows` input
 /// lines of `entriesPerLine` take.

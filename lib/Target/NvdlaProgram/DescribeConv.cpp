@@ -51,11 +51,11 @@ static DescCvt cvtOf(CvtAttr cvt) {
   return d;
 }
 
-/// The convolution of `layer` whole, and the bands of output rows its
-/// hardware layers take (0: one layer).
+/// The convolution of `layer` whole, and the bands of output rows (and
+/// columns) its hardware layers take (0: one layer; whole rows).
 static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer &layer,
-                                   ConvDesc &d, int64_t &rowsPerPart, ConvBufferQuery &query,
-                                   const HardwareConfig *&bandConfig) {
+                                   ConvDesc &d, int64_t &rowsPerPart, int64_t &colsPerPart,
+                                   ConvBufferQuery &query, const HardwareConfig *&bandConfig) {
   auto op = cast<ConvOp>(layer.op);
   const Surface &input = plan.surface(op.getInput());
   const auto *pixelLayout = static_cast<const PixelBoundLayout *>(input.pixel.get());
@@ -130,10 +130,15 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   if (!buffer)
     return op.emitOpError() << "does not fit NVDLA " << config.name << ": " << buffer.message();
   // Bands of output rows: the ones --dla-split-convolutions recorded (for
-  // a buffer it may have been told is smaller), else the buffer's own.
-  rowsPerPart = 0;
-  if (buffer->mode == ConvBufferMode::PartialHeight)
+  // a buffer it may have been told is smaller), else the buffer's own;
+  // columns: the buffer's own (where one row's window does not fit beside
+  // a kernel group, NvdlaConvBuffer.h's partial width), with the rows the
+  // pass recorded for them.
+  rowsPerPart = colsPerPart = 0;
+  if (buffer->mode == ConvBufferMode::PartialHeight) {
     rowsPerPart = buffer->outputRowsPerPart;
+    colsPerPart = buffer->outputColsPerPart;
+  }
   if (std::optional<int64_t> recorded = op.getRowsPerPart())
     rowsPerPart = rowsPerPart ? std::min(rowsPerPart, *recorded) : *recorded;
   if (rowsPerPart && image)
@@ -191,39 +196,52 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   return success();
 }
 
-/// Output rows [o0, o1) of the whole convolution `d` and its SDP `sdp` as
-/// one hardware layer: the input rows their windows cover (padding only at
-/// the edges, getConvRowBand), the rows at their offsets in the same
-/// buffers.
+/// Output rows [o0, o1) and columns [x0, x1) of the whole convolution `d`
+/// and its SDP `sdp` as one hardware layer: the input rows and columns
+/// their windows cover (padding only at the edges, getConvRowBand /
+/// getConvColBand), the output at its offsets in the same buffers (a
+/// column at x times the memory atom into each line).
 static void describeBand(const ConvDesc &whole, const SdpDesc &wholeSdp, int64_t o0, int64_t o1,
-                         const ConvBufferQuery &q, const HardwareConfig &config, ConvDesc &d,
-                         SdpDesc &sdp) {
+                         int64_t x0, int64_t x1, const ConvBufferQuery &q,
+                         const HardwareConfig &config, ConvDesc &d, SdpDesc &sdp) {
   d = whole;
   sdp = wholeSdp;
   const ConvRowBand band = getConvRowBand(q, o0, o1);
+  const ConvColBand cols = getConvColBand(q, x0, x1);
+  const uint64_t atom = static_cast<uint64_t>(config.caps.memoryAtomBytes);
   const uint32_t rows = static_cast<uint32_t>(band.rows()), outRows = static_cast<uint32_t>(o1 - o0);
-  d.src_data.offset = static_cast<uint64_t>(band.first) * whole.src_data.line_stride;
+  const uint32_t inCols = static_cast<uint32_t>(cols.cols()), outCols = static_cast<uint32_t>(x1 - x0);
+  d.src_data.offset = static_cast<uint64_t>(band.first) * whole.src_data.line_stride +
+                      static_cast<uint64_t>(cols.first) * atom;
   d.src_data.size = whole.src_data.size - d.src_data.offset;
   d.src_data.height = rows;
+  d.src_data.width = inCols;
   d.pad_y_top = static_cast<uint8_t>(band.padTop);
   d.pad_y_bottom = static_cast<uint8_t>(band.padBottom);
+  d.pad_x_left = static_cast<uint8_t>(cols.padLeft);
+  d.pad_x_right = static_cast<uint8_t>(cols.padRight);
   d.input_height_csc = static_cast<uint16_t>(rows);
+  d.input_width_csc = static_cast<uint16_t>(inCols);
   d.release = static_cast<uint16_t>(rows);
-  d.data_bank = static_cast<uint8_t>(getConvDataBanks(config, whole.entry_per_slice, rows));
+  // The part's entries a line (the whole plan's may be another part's).
+  d.entry_per_slice = static_cast<uint16_t>(getConvEntriesPerLine(config, q, inCols));
+  d.data_bank = static_cast<uint8_t>(getConvDataBanks(config, d.entry_per_slice, rows));
   d.input_height_cmac = static_cast<uint16_t>(outRows);
-  // The rows' place in the result, and in its per-element operands.
-  auto rowsOf = [&](DescDataCube &cube) {
-    cube.offset = static_cast<uint64_t>(o0) * cube.line_stride;
+  d.input_width_cmac = static_cast<uint16_t>(outCols);
+  // The part's place in the result, and in its per-element operands.
+  auto partOf = [&](DescDataCube &cube) {
+    cube.offset = static_cast<uint64_t>(o0) * cube.line_stride + static_cast<uint64_t>(x0) * atom;
     cube.size -= cube.offset;
     cube.height = outRows;
+    cube.width = outCols;
   };
-  rowsOf(d.dst_data);
-  rowsOf(sdp.src_data);
-  rowsOf(sdp.dst_data);
+  partOf(d.dst_data);
+  partOf(sdp.src_data);
+  partOf(sdp.dst_data);
   for (auto [stage, data] : {std::pair{&sdp.x1_op, &sdp.x1_data}, {&sdp.x2_op, &sdp.x2_data},
                              {&sdp.y_op, &sdp.y_data}})
     if (stage->enable && stage->mode == kDescSdpPerPoint)
-      rowsOf(*data);
+      partOf(*data);
 }
 
 LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
@@ -233,32 +251,41 @@ LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
   DescOp conv, sdp;
   conv.type = DescOpType::Conv;
   sdp.type = DescOpType::Sdp;
-  int64_t rowsPerPart = 0;
+  int64_t rowsPerPart = 0, colsPerPart = 0;
   ConvBufferQuery query;
   const HardwareConfig *config = nullptr;
-  if (failed(describeWhole(plan, layer, conv.conv, rowsPerPart, query, config)) ||
+  if (failed(describeWhole(plan, layer, conv.conv, rowsPerPart, colsPerPart, query, config)) ||
       failed(describeSdp(plan, layer.fused, /*onTheFly=*/true, layer.op->getResult(0),
                          layer.result(), sdp.sdp, luts)))
     return failure();
-  const int64_t outRows = conv.conv.dst_data.height;
-  if (!rowsPerPart || rowsPerPart >= outRows) {
+  const int64_t outRows = conv.conv.dst_data.height, outCols = conv.conv.dst_data.width;
+  if (colsPerPart >= outCols)
+    colsPerPart = 0;
+  if ((!rowsPerPart || rowsPerPart >= outRows) && !colsPerPart) {
     ops = {conv, sdp};
     return success();
   }
   // NVDLA writes a one-pixel cube only packed (CACC and the SDP check its
   // strides are one atom): a band of one row of a one-column result
   // cannot land in the whole result.
-  if (conv.conv.dst_data.width == 1 && (rowsPerPart == 1 || outRows % rowsPerPart == 1))
+  if (!rowsPerPart || rowsPerPart > outRows)
+    rowsPerPart = outRows;
+  const int64_t partCols = colsPerPart ? colsPerPart : outCols;
+  if ((partCols == 1 || outCols % partCols == 1) &&
+      (rowsPerPart == 1 || outRows % rowsPerPart == 1))
     return layer.op->emitOpError()
-           << "runs by bands of " << rowsPerPart << " output rows of a one-column result: a "
-           << "band of one row is a 1x1 cube, which NVDLA writes only packed, not into the "
+           << "runs by bands of " << rowsPerPart << " output rows"
+           << (colsPerPart ? " by " + std::to_string(colsPerPart) + " columns" : std::string())
+           << (colsPerPart ? std::string() : std::string(" of a one-column result"))
+           << ": a band of one row is a 1x1 cube, which NVDLA writes only packed, not into the "
               "whole result's surfaces";
-  for (int64_t o0 = 0; o0 < outRows; o0 += rowsPerPart) {
-    DescOp c = conv, s = sdp;
-    describeBand(conv.conv, sdp.sdp, o0, std::min(outRows, o0 + rowsPerPart), query, *config,
-                 c.conv, s.sdp);
-    ops.push_back(c);
-    ops.push_back(s);
-  }
+  for (int64_t o0 = 0; o0 < outRows; o0 += rowsPerPart)
+    for (int64_t x0 = 0; x0 < outCols; x0 += partCols) {
+      DescOp c = conv, s = sdp;
+      describeBand(conv.conv, sdp.sdp, o0, std::min(outRows, o0 + rowsPerPart), x0,
+                   std::min(outCols, x0 + partCols), query, *config, c.conv, s.sdp);
+      ops.push_back(c);
+      ops.push_back(s);
+    }
   return success();
 }

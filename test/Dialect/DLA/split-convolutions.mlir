@@ -32,16 +32,39 @@ func.func @nv_full_fits(%x: tensor<1x64x56x56xi8>, %w: tensor<64x64x3x3xi8>) -> 
 
 // -----
 
-// One pixel of 1024 int8 channels is 128 entries on nv_small: a row of
-// 1024 pixels takes 256 banks, more than the buffer.
+// The segmentation network's stage-5 decoder layer (issue 45): 1024 int8
+// channels of 20 columns are 2560 entries a line on nv_small; three lines
+// (15 banks) do not fit beside one group of 8 kernels (8 * 1024 * 9 bytes,
+// 18 banks). Cut by columns too: 7 output columns read 9 input columns,
+// 1152 entries a line; 14 spare banks hold 6 lines, 4 output rows; 3
+// column bands by 5 row bands, the fewest parts (NvdlaConvBufferTest's
+// SplitsByWidthOnNvSmall). A part reads at most 6 rows of 1152 8-byte
+// entries. rows_per_part records the rows of a column part; the register
+// plan cuts the columns from the same buffer plan.
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
-func.func @row_too_wide(%x: tensor<1x1024x4x1024xi8>, %w: tensor<8x1024x1x1xi8>) -> tensor<1x8x4x1024xi8> {
-  // expected-error @+1 {{'dla.conv' op does not fit NVDLA nv_small: convolution buffer: one output row reads 1 input rows of 131072 entries, 256 banks beside the 2 banks of its weights; the buffer has 32 banks of 512 entries}}
-  %y = dla.conv direct %x, %w : tensor<1x1024x4x1024xi8>, tensor<8x1024x1x1xi8> -> tensor<1x8x4x1024xi8>
-  return %y : tensor<1x8x4x1024xi8>
+// CHECK-LABEL: func.func @seg_stage5d
+// CHECK-NOT: tensor.extract_slice
+// CHECK: dla.conv direct %arg0, %arg1 pad [1, 1, 1, 1] rows_per_part 4 :
+// CHECK-NOT: tensor.concat
+func.func @seg_stage5d(%x: tensor<1x1024x20x20xi8>, %w: tensor<512x1024x3x3xi8>) -> tensor<1x512x20x20xi8> {
+  // expected-remark @+1 {{runs as 15 hardware layers of at most 4 output rows by 7 output columns (one row of its input, 20 columns, does not fit beside its weights; a part reads 9) over bands of its input and result (no host copies): its input takes 100 banks of the convolution buffer and its weights 1152, the buffer has 32 of 512 entries (partial height; weights in 18 banks, at most 55296 bytes of input rows per part)}}
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x1024x20x20xi8>, tensor<512x1024x3x3xi8> -> tensor<1x512x20x20xi8>
+  return %y : tensor<1x512x20x20xi8>
 }
 }
 
+// -----
+
+// 2048 int8 channels: one group of 8 3x3 kernels takes 36 banks, more than
+// nv_small's 32; neither a row nor a column fits beside it. Only cutting
+// the input channels would (not programmed).
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @group_too_deep(%x: tensor<1x2048x4x4xi8>, %w: tensor<8x2048x3x3xi8>) -> tensor<1x8x4x4xi8> {
+  // expected-error @+1 {{'dla.conv' op does not fit NVDLA nv_small: convolution buffer: one output row reads 3 input rows of 1024 entries, 6 banks beside the 36 banks of its weights; the buffer has 32 banks of 512 entries; nor does one output column's window (768 entries a line): cutting its input channels, with the SDP adding the partial sums, is not programmed}}
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x2048x4x4xi8>, tensor<8x2048x3x3xi8> -> tensor<1x8x4x4xi8>
+  return %y : tensor<1x8x4x4xi8>
+}
+}
 
 // -----
 

@@ -161,13 +161,16 @@ func.func @image_bands(%x: !img, %w: !w) -> !f {
 
 // -----
 
-!f = tensor<1x8x8x8192xi8, #dla.feature<int8, config = nv_small>>
-!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
+// One group of 8 kernels of 2048 x 3 x 3 bytes takes 36 banks, more than
+// nv_small's 32: neither rows nor columns can be cut to fit (a row of
+// 8192 columns of 8 channels now runs by columns).
+!f = tensor<1x2048x4x4xi8, #dla.feature<int8, config = nv_small>>
+!w = tensor<8x2048x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
-func.func @wide(%x: !f, %w: !w) -> tensor<1x8x6x8190xi8, #dla.feature<int8, config = nv_small>> {
-  // expected-error @below {{'dla.conv' op does not fit NVDLA nv_small: }}
-  %y = dla.conv direct %x, %w : !f, !w -> tensor<1x8x6x8190xi8, #dla.feature<int8, config = nv_small>>
-  return %y : tensor<1x8x6x8190xi8, #dla.feature<int8, config = nv_small>>
+func.func @deep(%x: !f, %w: !w) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
+  // expected-error @below {{'dla.conv' op does not fit NVDLA nv_small: convolution buffer: one output row reads 3 input rows of 1024 entries, 6 banks beside the 36 banks of its weights; the buffer has 32 banks of 512 entries; nor does one output column's window (768 entries a line): cutting its input channels, with the SDP adding the partial sums, is not programmed}}
+  %y = dla.conv direct %x, %w : !f, !w -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
 }
 }
 

@@ -34,6 +34,7 @@ std::optional<nv::ConvBufferQuery> mlir::dla::getConvBufferQuery(ConvOp conv,
   q.strideH = stride[0];
   q.strideW = stride[1];
   q.dilationH = conv.getDilations()[0];
+  q.dilationW = conv.getDilations()[1];
   q.padTop = pad[0];
   q.padBottom = pad[1];
   q.padLeft = pad[2];

@@ -64,9 +64,25 @@ FailureOr<int64_t> planConvolution(ConvOp conv, const fmt::Target &target, int64
         partRows,
         nv::getConvRowBand(q, o0, std::min(outRows, o0 + plan->outputRowsPerPart)).rows());
   conv.setRowsPerPart(plan->outputRowsPerPart);
-  mlir::emitRemark(conv.getLoc())
-      << "runs as " << plan->numParts << " hardware layers of at most "
-      << plan->outputRowsPerPart << " output rows over bands of its input and result (no host "
+  const int64_t outCols = cast<RankedTensorType>(conv.getOutput().getType()).getDimSize(3);
+  int64_t partCols = 0;
+  // Columns are not recorded: the register plan cuts them from the same
+  // buffer plan (DescribeConv.cpp); rows_per_part is then the rows of a
+  // column part.
+  if (plan->outputColsPerPart > 0) {
+    for (int64_t o0 = 0; o0 < outCols; o0 += plan->outputColsPerPart)
+      partCols = std::max(
+          partCols,
+          nv::getConvColBand(q, o0, std::min(outCols, o0 + plan->outputColsPerPart)).cols());
+  }
+  auto diag = mlir::emitRemark(conv.getLoc());
+  diag << "runs as " << plan->numParts << " hardware layers of at most "
+       << plan->outputRowsPerPart << " output rows";
+  if (plan->outputColsPerPart > 0)
+    diag << " by " << plan->outputColsPerPart << " output columns (one row of its input, "
+         << q.width << " columns, does not fit beside its weights; a part reads " << partCols
+         << ")";
+  diag << " over bands of its input and result (no host "
       << "copies): its input takes " << plan->dataBanks
       << " banks of the convolution buffer and its weights " << plan->weightBanks
       << ", the buffer has " << (banks > 0 ? banks : config.caps.cbufBanks) << " of "

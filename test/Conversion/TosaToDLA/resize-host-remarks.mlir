@@ -1,0 +1,66 @@
+// RUN: dla-opt %s --dla-convert-tosa -split-input-file -verify-diagnostics
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
+// A tosa.resize stays on the host with a remark saying which NVDLA program
+// it would be (docs/WholeNetworks.md, "Resize on NVDLA"): the resizes as
+// the ONNX importer writes torch's exports (python/dla/onnx/ops_shape.py).
+
+// Nearest by 2 (asymmetric + floor: offset -n / 2 turns TOSA's rounding
+// into a floor).
+func.func @nearest_by_2(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
+  %s = tosa.const_shape {values = dense<[8, 4, 8, 4]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-4, -4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[0, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @+1 {{stays on the host: a nearest-neighbour resize by [2, 2] would run as an exact deconvolution (4 weight sets of one tap, interleaved by Rubik's contract mode); the deconvolution and Rubik programs are not written yet}}
+  %y = tosa.resize %x, %s, %o, %b {mode = NEAREST_NEIGHBOR} : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x8x8x2xf32>
+  return %y : tensor<1x8x8x2xf32>
+}
+// SMALL: a nearest-neighbour resize by [2, 2] would run as an exact deconvolution (4 weight sets of one tap, interleaved by Rubik's contract mode); nv_small has no Rubik (RUBIK_DISABLE) to interleave the sets' outputs
+
+// -----
+
+// Bilinear by 2, half-pixel centres (torch's align_corners=False):
+// (o + 1/2) / 2 - 1/2 = (2 o - 1) / 4, scale 4/2, offset -1.
+func.func @bilinear_half_pixel(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
+  %s = tosa.const_shape {values = dense<[4, 2, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @+1 {{stays on the host: a bilinear resize by [2, 2] would run as a deconvolution of triangle kernels, exact inside; its border rows and columns read the edge value where NVDLA pads with a constant, so the input needs its edges replicated first; the deconvolution and Rubik programs are not written yet}}
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x8x8x2xf32>
+  return %y : tensor<1x8x8x2xf32>
+}
+
+// -----
+
+// By 4 (the side outputs'): scale 8/2, offset -3.
+func.func @bilinear_by_4(%x: tensor<1x4x4x1xf32>) -> tensor<1x16x16x1xf32> {
+  %s = tosa.const_shape {values = dense<[8, 2, 8, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-3, -3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[3, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @+1 {{stays on the host: a bilinear resize by [4, 4] would run as a deconvolution of triangle kernels, exact inside; its border rows}}
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x4x4x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x16x16x1xf32>
+  return %y : tensor<1x16x16x1xf32>
+}
+
+// -----
+
+// align_corners: o (4 - 1) / (8 - 1), scale 7/3.
+func.func @bilinear_align_corners(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
+  %s = tosa.const_shape {values = dense<[7, 3, 7, 3]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[0, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[0, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @+1 {{stays on the host: a bilinear resize by [2, 2] with corner-aligned or shifted coordinates (scale [7/3, 7/3]): its weights differ per output position, no deconvolution kernel computes it}}
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x8x8x2xf32>
+  return %y : tensor<1x8x8x2xf32>
+}
+
+// -----
+
+// A downsampling: no integer factor.
+func.func @nearest_down(%x: tensor<1x8x8x2xf32>) -> tensor<1x4x4x2xf32> {
+  %s = tosa.const_shape {values = dense<[4, 8, 4, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-2, -2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[-6, -6]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @+1 {{stays on the host: a nearest-neighbour resize from 8x8 to 4x4: not an integer upsampling, which no NVDLA layer computes (NVDLA upsamples by deconvolution, by integer factors)}}
+  %y = tosa.resize %x, %s, %o, %b {mode = NEAREST_NEIGHBOR} : (tensor<1x8x8x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x4x4x2xf32>
+  return %y : tensor<1x4x4x2xf32>
+}
