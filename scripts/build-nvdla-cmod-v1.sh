@@ -125,4 +125,25 @@ if [ "$stale" = 1 ]; then
   mv "$bin.part" "$bin"
   echo "$key" > "$OUT/key"
 fi
+
+# --- the project's programs on it: the master-format player, nv_full -----------
+# dla-translate --dla-to-nvdla-trace writes master's .cfg format; its player
+# reads register names from the map it is given, so linked with the v1 model
+# and v1's arnvdla.h it runs nv_full programs (docs/NvdlaCModelV1.md).
+MASTER_SRC=("$P"/*.cpp)
+bin="$OUT/nvdla-trace-player"
+stale=0
+[ -x "$bin" ] && [ "$(cat "$OUT/key.cfg" 2>/dev/null)" = "$key" ] || stale=1
+for f in "${MASTER_SRC[@]}" "$P"/*.h "$0"; do if [ "$f" -nt "$bin" ]; then stale=1; fi; done
+if [ "$stale" = 1 ]; then
+  say "building $bin"
+  nice -n 10 g++ -std=c++17 -O2 -Wall -Wextra -DSC_INCLUDE_DYNAMIC_PROCESSES -DNVDLA_V1 \
+    -DNVDLA_CONFIG='"nv_full"' -DNVDLA_OPENDLA_H="\"$LIBS/nv_full/arnvdla.h\"" \
+    -I"$LIBS/include" "${MASTER_SRC[@]}" -o "$bin.part" \
+    -Wl,--export-dynamic-symbol="$REPORT" \
+    -L"$LIBS/nv_full" -Wl,-rpath,"$LIBS/nv_full" -lnvdla_cmod -lsystemc -lz -ldl ||
+    give_up "the trace player (master format) does not build against the v1 model"
+  mv "$bin.part" "$bin"
+  echo "$key" > "$OUT/key.cfg"
+fi
 echo "$OUT"

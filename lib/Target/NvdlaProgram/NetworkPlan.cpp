@@ -25,34 +25,33 @@ static constexpr int64_t kEnd = 1 << 30;
 
 namespace {
 /// The weights of `v`: uncompressed int8 NVDLA direct weights (image
-/// weights for an image convolution) of nv_small or nv_large.
+/// weights for an image convolution). nv_small and nv_large run on the
+/// master C model, nv_full on the v1 one (docs/NvdlaCModelV1.md).
 LogicalResult checkWeights(Value v, bool image, Location loc) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   auto weight = type ? dyn_cast_or_null<WeightAttr>(type.getEncoding()) : WeightAttr();
   nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
   if (!weight || weight.getFormat() != format || weight.getCompressed() ||
-      weight.getPrecision() != nv::Precision::Int8 ||
-      weight.getConfig() == nv::HardwareKind::NvFull)
-    return emitError(loc) << "weights of a register program must be int8 "
-                          << (image ? "image" : "direct")
-                          << " NVDLA weights of nv_small or nv_large (#dla.weight<"
+      weight.getPrecision() != nv::Precision::Int8)
+    return emitError(loc) << "weights of a register program must be uncompressed int8 "
+                          << (image ? "image" : "direct") << " NVDLA weights (#dla.weight<"
                           << (image ? "image" : "direct")
                           << ", int8, config = ...>), got " << v.getType();
   return success();
 }
 
-/// The image of an image convolution: NVDLA pixel data of nv_small or nv_large.
+/// The image of an image convolution: NVDLA pixel data.
 FailureOr<std::unique_ptr<::dlaformat::BoundLayout>> pixelLayout(Value v, Location loc) {
   auto type = cast<RankedTensorType>(v.getType());
   auto pixel = dyn_cast_or_null<PixelAttr>(type.getEncoding());
-  if (!pixel || pixel.getConfig() == nv::HardwareKind::NvFull)
-    return emitError(loc) << "the image of a register program must be NVDLA pixel data of "
-                             "nv_small or nv_large (#dla.pixel<..., config = ...>), got "
+  if (!pixel)
+    return emitError(loc) << "the image of a register program must be NVDLA pixel data "
+                             "(#dla.pixel<...>), got "
                           << type;
   return bindTensorLayout(type, [&] { return emitError(loc); });
 }
 
-/// The feature layout of `v`: int8 NVDLA feature data of nv_small or nv_large.
+/// The feature layout of `v`: int8 NVDLA feature data.
 FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Location loc) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   auto feature = type ? dyn_cast_or_null<FeatureAttr>(type.getEncoding()) : FeatureAttr();
@@ -60,9 +59,6 @@ FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Locati
     return emitError(loc) << "a surface of a register program must be NVDLA feature data "
                              "(#dla.feature), got "
                           << v.getType();
-  if (feature.getConfig() == nv::HardwareKind::NvFull)
-    return emitError(loc) << "NVIDIA's C model is built for nv_small and nv_large, got "
-                          << v.getType() << " (nv_full)";
   if (feature.getPrecision() != nv::Precision::Int8)
     return emitError(loc) << "only int8 feature data is programmed yet, got " << v.getType();
   if (type.getShape()[0] != 1)
