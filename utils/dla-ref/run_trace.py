@@ -17,7 +17,8 @@ reason they do not fit (the data types the emitter does not program, the
 verifier's message for what the configuration lacks, the emitter's located
 refusals), printed before the summary.
 
-For each case: a compiled function of layers on nv_small int8 feature data
+For each case: a compiled function of layers on int8 feature data of the
+configuration (nv_full's run on the v1 model)
 (the registers drawn as the integer units' random cases draw them,
 int_cases_*.py, restricted to what the emitter programs); the CPU execution
 of the same function in a @main that relayouts random logical arguments to
