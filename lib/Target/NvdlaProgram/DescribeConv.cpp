@@ -145,7 +145,10 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   bandConfig = &config;
 
   d.conv_mode = kDescConvDirect;
-  d.in_precision = d.out_precision = kDescPrecisionInt8;
+  d.in_precision = d.out_precision =
+      image ? kDescPrecisionInt8
+            : getDescPrecision(cast<FeatureAttr>(inEncoding).getPrecision() == Precision::Fp16,
+                               getBytesPerElement(cast<FeatureAttr>(inEncoding).getPrecision()));
   d.entry_per_slice = static_cast<uint16_t>(buffer->entriesPerLine);
   d.fetch_grain = 1;
   d.batch = 1;
