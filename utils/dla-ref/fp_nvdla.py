@@ -198,9 +198,10 @@ def fp32_mul(a, b):
     top = (top + c) & ((1 << 24) - 1)
     oe = (pe + ovf) & 255
     out = (ps << 31) | (oe << 23) | (top & 0x7FFFFF)
-    out = np.where(ovf & (oe == 255), _inf32(ps), out)
+    inf |= ovf & (oe == 255)
     out = np.where(inf, _inf32(ps), out)
-    out = np.where(zero | (oe == 0), ps << 31, out)
+    # Zero (SetToZero) last, on the exponent after SetToInf (254 there).
+    out = np.where(zero | ((oe == 0) & ~inf), ps << 31, out)
     out = np.where(_nan32(eb, mb), b, out)
     out = np.where(_nan32(ea, ma), a, out)
     return out.astype(np.uint32)

@@ -4,7 +4,7 @@ compared bit for bit with the numpy model of NVDLA's fp16 arithmetic
 (fp_nvdla.py: CMAC, CACC, the SDP's converter), not with the project's CPU
 execution (whose fp16 meaning is still "exact, one rounding").
 
-    run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
+    run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR] [--expect ideal]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -17,7 +17,8 @@ by the trace player linked with it (the CRCs of the expected bytes are its
 checks). Prints one line per failing case, how many output elements the
 hardware's arithmetic puts elsewhere than IEEE's (the exact sum rounded once
 to fp16), and `N of M fp16 convolutions on the v1 model equal fp_nvdla`;
-exits 1 on any mismatch.
+exits 1 on any mismatch. `--expect ideal` checks the model against IEEE's
+result instead (the negative control: it fails where the two differ).
 """
 
 import argparse
@@ -107,6 +108,8 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True)
     p.add_argument("--keep")
+    p.add_argument("--expect", choices=["nvdla", "ideal"], default="nvdla",
+                   help="the expected bytes: fp_nvdla's (default) or IEEE's")
     a = p.parse_args()
     build = os.path.abspath(a.build)
     run_trace.configure("nv_full")
@@ -127,7 +130,8 @@ def main():
         os.makedirs(data, exist_ok=True)
         blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
                  "arg1.bin": weight_ref.pack(c["w"].view(np.float16), WENC, "f16")["weights"],
-                 "result0.bin": nvdla_ref.pack(y16.view(np.float16)[None], ENC, "f16")}
+                 "result0.bin": nvdla_ref.pack((want if a.expect == "ideal" else y16)
+                                               .view(np.float16)[None], ENC, "f16")}
         for name, b in blobs.items():
             with open(os.path.join(data, name), "wb") as f:
                 f.write(bytes(b))
@@ -140,13 +144,14 @@ def main():
             continue
         run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
         if run.returncode:
-            print(f"{c['name']}: the v1 model differs from fp_nvdla: "
+            print(f"{c['name']}: the v1 model differs from {'IEEE' if a.expect == 'ideal' else 'fp_nvdla'}: "
                   f"{(run.stdout + run.stderr).strip()[:400]}")
             continue
         good += 1
     print(f"hardware arithmetic vs IEEE (exact, one rounding): {differ} of {elements} output "
           f"elements differ")
-    print(f"{good} of {a.count} fp16 convolutions on the v1 model equal fp_nvdla")
+    print(f"{good} of {a.count} fp16 convolutions on the v1 model equal "
+          f"{'IEEE' if a.expect == 'ideal' else 'fp_nvdla'}")
     sys.exit(0 if good == a.count else 1)
 
 

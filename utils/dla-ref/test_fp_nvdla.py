@@ -40,7 +40,8 @@ def cm():
     # ac_types 3.9 first (v1's 3.7 does not compile with g++ 12; its
     # nvdla_float.h is master's), as the library was built.
     inc = [ac] + [os.path.join(cmod, d) for d in
-                  ("hls/sdp", "hls/vlibs", "include", "cacc", "cacc/gen", "cmac", "cmac/gen")]
+                  ("hls/sdp", "hls/vlibs", "include", "include/nvdla_ness_header", "cacc",
+                   "cacc/gen", "cmac", "cmac/gen")]
     cmd = (["g++", "-std=c++17", "-O1", "-w", "-fPIC", "-shared",
             "-DSC_INCLUDE_DYNAMIC_PROCESSES"] + [f"-I{d}" for d in inc] +
            [os.path.join(HERE, "cmodel-check", "fp_v1_glue.cpp"), "-o", out, f"-L{lib}",

@@ -28,6 +28,16 @@ template <class In, class Out, class Fn> void unary(const In *a, Out *o, int n, 
   for (int i = 0; i < n; ++i)
     o[i] = fn(a[i]);
 }
+// One of hls/vlibs' fp32 operations on n pairs.
+template <class Fn> void binary32(Fn fn, const uint32_t *a, const uint32_t *b, uint32_t *o, int n) {
+  for (int i = 0; i < n; ++i) {
+    ac_channel<vFp32Type> ca, cb, co;
+    ca.write(vFp32Type((int32_t)a[i]));
+    cb.write(vFp32Type((int32_t)b[i]));
+    fn(ca, cb, co);
+    o[i] = (uint32_t)co.read().to_int();
+  }
+}
 // Storage standing in for a CACC module: the two functions read no member.
 alignas(NV_NVDLA_cacc) unsigned char caccStorage[sizeof(NV_NVDLA_cacc)];
 NV_NVDLA_cacc *cacc() { return reinterpret_cast<NV_NVDLA_cacc *>(caccStorage); }
@@ -36,23 +46,11 @@ NV_NVDLA_cacc *cacc() { return reinterpret_cast<NV_NVDLA_cacc *>(caccStorage); }
 extern "C" {
 
 void v1_fp32_add(const uint32_t *a, const uint32_t *b, uint32_t *o, int n) {
-  for (int i = 0; i < n; ++i) {
-    ac_channel<vFp32Type> ca, cb, co;
-    ca.write(vFp32Type((int32_t)a[i]));
-    cb.write(vFp32Type((int32_t)b[i]));
-    HLS_fp32_add(ca, cb, co);
-    o[i] = (uint32_t)co.read().to_int();
-  }
+  binary32(HLS_fp32_add, a, b, o, n);
 }
 
 void v1_fp32_mul(const uint32_t *a, const uint32_t *b, uint32_t *o, int n) {
-  for (int i = 0; i < n; ++i) {
-    ac_channel<vFp32Type> ca, cb, co;
-    ca.write(vFp32Type((int32_t)a[i]));
-    cb.write(vFp32Type((int32_t)b[i]));
-    HLS_fp32_mul(ca, cb, co);
-    o[i] = (uint32_t)co.read().to_int();
-  }
+  binary32(HLS_fp32_mul, a, b, o, n);
 }
 
 void v1_fp16_to_fp32(const uint16_t *a, uint32_t *o, int n) {
