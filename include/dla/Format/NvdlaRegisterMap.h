@@ -5,13 +5,8 @@
 // address, and the bit position of each field the program composes.
 // Transcribed once from the register manual as the hw build generates it
 // (nvdla/hw spec/manual -> outdir/<cfg>/spec/manual/opendla.h; the same
-// addresses and fields for nv_small and nv_large). nv_full's map (v1's
-// arnvdla.h, the firmware's opendla_initial.h) has every register and field
-// here with every unit 0x2000 higher and four fields narrower (a slice's
-// ENTRIES 12 bits, DATA_BANK / WEIGHT_BANK 4 bits: nv_full's buffer keeps
-// its values within them); programs name registers, the player takes the
-// addresses from the configuration's map (test/NvdlaCModelV1/register-map.test).
-// Field ranges the IR states are in NvdlaRegisters.h.
+// addresses and fields for nv_small and nv_large). Field ranges the IR
+// states are in NvdlaRegisters.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLA_FORMAT_NVDLAREGISTERMAP_H

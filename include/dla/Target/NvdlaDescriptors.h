@@ -58,11 +58,6 @@ struct DescCvt {
 // dla_conv_op_desc enumerations.
 inline constexpr uint8_t kDescConvDirect = 0, kDescConvWinograd = 1;
 inline constexpr uint8_t kDescPrecisionInt8 = 0, kDescPrecisionInt16 = 1, kDescPrecisionFp16 = 2;
-/// The descriptors' (and the registers') precision of `bytes`-byte integer
-/// or floating-point data.
-constexpr uint8_t getDescPrecision(bool isFloat, int64_t bytes) {
-  return isFloat ? kDescPrecisionFp16 : bytes == 2 ? kDescPrecisionInt16 : kDescPrecisionInt8;
-}
 /// FORMAT_T_* is dlaformat::nvdla::PixelFormat's value; feature data:
 inline constexpr uint8_t kDescFormatFeature = 36;
 

@@ -145,10 +145,11 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   bandConfig = &config;
 
   d.conv_mode = kDescConvDirect;
+  // int8, or fp16 (nv_full; NetworkPlan's checkFp16Layer): no int16 yet.
   d.in_precision = d.out_precision =
-      image ? kDescPrecisionInt8
-            : getDescPrecision(cast<FeatureAttr>(inEncoding).getPrecision() == Precision::Fp16,
-                               getBytesPerElement(cast<FeatureAttr>(inEncoding).getPrecision()));
+      !image && cast<FeatureAttr>(inEncoding).getPrecision() == Precision::Fp16
+          ? kDescPrecisionFp16
+          : kDescPrecisionInt8;
   d.entry_per_slice = static_cast<uint16_t>(buffer->entriesPerLine);
   d.fetch_grain = 1;
   d.batch = 1;

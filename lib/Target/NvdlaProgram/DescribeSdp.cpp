@@ -128,9 +128,9 @@ LogicalResult mlir::dla::regplan::describeSdp(const NetworkPlan &plan, Operation
   d.src_data = onTheFly ? describeCube(plan, out, DescMemType::Hw) : describeCube(plan, in);
   // The layer's data: int8, or fp16 after an fp16 convolution (its stages
   // bypassed, NetworkPlan's checkFp16Layer).
-  const Precision precision = plan.surface(out).feature->getConfig().precision;
   d.src_precision = d.dst_precision =
-      getDescPrecision(precision == Precision::Fp16, getBytesPerElement(precision));
+      plan.surface(out).feature->getConfig().precision == Precision::Fp16 ? kDescPrecisionFp16
+                                                                          : kDescPrecisionInt8;
   d.out_cvt = cvtOf(op ? op.getOutCvtAttr() : CvtAttr());
   if (!op)
     return success();
