@@ -81,7 +81,8 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   d.dst_data = describeCube(plan, layer.result(), DescMemType::Hw);
 
   // What CSC reads of the kernel and the input (pre-extended for images).
-  int64_t kernelW = s, kernelC = c, inC = c, postExtension = 1, bytesPerKernel = c * r * s;
+  int64_t kernelW = s, kernelC = c, inC = c, postExtension = 1,
+          bytesPerKernel = c * r * s * getBytesPerElement(cast<WeightAttr>(wType.getEncoding()).getPrecision());
   if (image) {
     const PixelFormatInfo &pixel = pixelLayout->getInfo();
     // 16-bit and fp16 pixels the verifier refuses on int8-only
