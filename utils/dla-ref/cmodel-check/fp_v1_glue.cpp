@@ -19,14 +19,24 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 using scsim::cmod::NV_NVDLA_cacc;
 using scsim::cmod::NvdlaMacCell;
 
 namespace {
-template <class In, class Out, class Fn> void unary(const In *a, Out *o, int n, Fn fn) {
-  for (int i = 0; i < n; ++i)
-    o[i] = fn(a[i]);
+// One of hls/vlibs' conversions on n values.
+template <class InT, class OutT, class In, class Out, class Fn>
+void unaryHls(Fn fn, const In *a, Out *o, int n) {
+  using SIn = std::make_signed_t<In>;
+  using SOut = std::make_signed_t<Out>;
+  for (int i = 0; i < n; ++i) {
+    ac_channel<InT> ca;
+    ac_channel<OutT> co;
+    ca.write(InT((SIn)a[i]));
+    fn(ca, co);
+    o[i] = (Out)(SOut)co.read().to_int();
+  }
 }
 // One of hls/vlibs' fp32 operations on n pairs.
 template <class Fn> void binary32(Fn fn, const uint32_t *a, const uint32_t *b, uint32_t *o, int n) {
@@ -57,23 +67,11 @@ void v1_fp32_mul(const uint32_t *a, const uint32_t *b, uint32_t *o, int n) {
 }
 
 void v1_fp16_to_fp32(const uint16_t *a, uint32_t *o, int n) {
-  unary(a, o, n, [](uint16_t v) {
-    ac_channel<vFp16Type> ca;
-    ac_channel<vFp32Type> co;
-    ca.write(vFp16Type((int16_t)v));
-    HLS_fp16_to_fp32(ca, co);
-    return (uint32_t)co.read().to_int();
-  });
+  unaryHls<vFp16Type, vFp32Type>(HLS_fp16_to_fp32, a, o, n);
 }
 
 void v1_fp32_to_fp16(const uint32_t *a, uint16_t *o, int n) {
-  unary(a, o, n, [](uint32_t v) {
-    ac_channel<vFp32Type> ca;
-    ac_channel<vFp16Type> co;
-    ca.write(vFp32Type((int32_t)v));
-    HLS_fp32_to_fp16(ca, co);
-    return (uint16_t)co.read().to_int();
-  });
+  unaryHls<vFp32Type, vFp16Type>(HLS_fp32_to_fp16, a, o, n);
 }
 
 // One X stage at precision FP16 on n values (n a multiple of 16), the ALU
