@@ -108,21 +108,33 @@ ln -sfn "$SRC/verif/traces/traceplayer" "$OUT/traces"
 # The cached library and headers (scripts/build-nvdla-runtime.sh links them).
 ln -sfn "$LIBS" "$OUT/lib"
 P=tools/nvdla-trace-player
-PLAYER_SRC=("$P"/v1/*.cpp "$P/memory.cpp" "$P/register_map.cpp" "$P/report_filter.cpp" "$P/trace.cpp")
 REPORT=_ZN7sc_core17sc_report_handler6reportENS_11sc_severityEPKcS3_iS3_i
-bin="$OUT/nvdla-trace-player-v1"
-stale=0
-[ -x "$bin" ] && [ "$(cat "$OUT/key" 2>/dev/null)" = "$key" ] || stale=1
-for f in "${PLAYER_SRC[@]}" "$P"/*.h "$P"/v1/*.h "$0"; do if [ "$f" -nt "$bin" ]; then stale=1; fi; done
-if [ "$stale" = 1 ]; then
+# link_player BIN DEFINE... -- SOURCE...: BIN linked against the cached
+# library when its sources, the headers, this script or the key changed.
+link_player() {
+  local bin=$1 defines=() stale=0
+  shift
+  while [ "$1" != -- ]; do defines+=("$1"); shift; done
+  shift
+  [ -x "$bin" ] && [ "$(cat "$bin.key" 2>/dev/null)" = "$key" ] || stale=1
+  for f in "$@" "$P"/*.h "$P"/v1/*.h "$0"; do if [ "$f" -nt "$bin" ]; then stale=1; fi; done
+  [ "$stale" = 1 ] || return 0
   say "building $bin"
-  nice -n 10 g++ -std=c++17 -O2 -Wall -Wextra -DSC_INCLUDE_DYNAMIC_PROCESSES \
-    -DNVDLA_ARNVDLA_H="\"$LIBS/nv_full/arnvdla.h\"" \
-    -I"$LIBS/include" "${PLAYER_SRC[@]}" -o "$bin.part" \
+  nice -n 10 g++ -std=c++17 -O2 -Wall -Wextra -DSC_INCLUDE_DYNAMIC_PROCESSES "${defines[@]}" \
+    -I"$LIBS/include" "$@" -o "$bin.part" \
     -Wl,--export-dynamic-symbol="$REPORT" \
-    -L"$LIBS/nv_full" -Wl,-rpath,"$LIBS/nv_full" -lnvdla_cmod -lsystemc -lz -ldl ||
-    give_up "the v1 trace player does not build"
+    -L"$LIBS/nv_full" -Wl,-rpath,"$LIBS/nv_full" -lnvdla_cmod -lsystemc -lz -ldl || return 1
   mv "$bin.part" "$bin"
-  echo "$key" > "$OUT/key"
-fi
+  echo "$key" > "$bin.key"
+}
+link_player "$OUT/nvdla-trace-player-v1" -DNVDLA_ARNVDLA_H="\"$LIBS/nv_full/arnvdla.h\"" -- \
+  "$P"/v1/*.cpp "$P/memory.cpp" "$P/register_map.cpp" "$P/report_filter.cpp" "$P/trace.cpp" ||
+  give_up "the v1 trace player does not build"
+# The project's programs on it: dla-translate --dla-to-nvdla-trace writes
+# master's .cfg format, whose player reads register names from the map it
+# is given; linked with the v1 model and v1's arnvdla.h it runs nv_full
+# programs (docs/NvdlaCModelV1.md).
+link_player "$OUT/nvdla-trace-player" -DNVDLA_V1 -DNVDLA_CONFIG='"nv_full"' \
+  -DNVDLA_OPENDLA_H="\"$LIBS/nv_full/arnvdla.h\"" -- "$P"/*.cpp ||
+  give_up "the trace player (master format) does not build against the v1 model"
 echo "$OUT"

@@ -4,9 +4,13 @@
 #ifndef NVDLA_TRACE_PLAYER_CLI_H
 #define NVDLA_TRACE_PLAYER_CLI_H
 
+#include <cstdio>
+#include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace nvdla_trace {
 
@@ -44,6 +48,21 @@ bool parseCommandLine(int argc, char **argv, CommandLine &cl, TraceFile traceFil
   size_t slash = cl.test.find_last_of('/');
   cl.dir = slash == std::string::npos ? "." : cl.test.substr(0, slash);
   return true;
+}
+
+// The v1 model (nv_full): without SC_SIGNAL_WRITE_CHECK=CONFLICT SystemC
+// 2.3.4 stops every BDMA layer with E115 (nvdla.nvdla_core.bdma.signal_2 has
+// two drivers; ../shared/nvdla-hw-v1/BUILDING.md). SystemC reads it before
+// sc_main: when it is not set, the program sets it and runs itself again.
+// Returns only when it is set (or the re-run failed: false).
+inline bool ensureSignalWriteCheck(char **argv, const char *program) {
+  if (std::getenv("SC_SIGNAL_WRITE_CHECK"))
+    return true;
+  setenv("SC_SIGNAL_WRITE_CHECK", "CONFLICT", 1);
+  execv("/proc/self/exe", argv);
+  std::fprintf(stderr, "%s: cannot run itself again with SC_SIGNAL_WRITE_CHECK=CONFLICT: %s\n", program,
+               std::strerror(errno));
+  return false;
 }
 
 // NV_nvdla (master's or v1's: the same ports) bound to a player: its CSB

@@ -1,6 +1,7 @@
 // nvdla-trace-player: replays one of NVIDIA's NVDLA trace tests (a .cfg
 // with its memory files) against the C model (libnvdla_cmod.so of one
-// configuration) and checks the golden CRCs. Exit status 0 when every
+// configuration: master's nv_small / nv_large, or v1's nv_full with
+// NVDLA_V1) and checks the golden CRCs. Exit status 0 when every
 // command ran and every check passed. The model writes scratch files into
 // the current directory: run it in a scratch directory.
 #include "cli.h"
@@ -30,6 +31,12 @@ static int usage() {
 }
 
 int sc_main(int argc, char **argv) {
+#ifdef NVDLA_V1
+  // Linked with the v1 model (nv_full): the project's programs in this
+  // format on it (scripts/build-nvdla-cmod-v1.sh).
+  if (!nvdla_trace::ensureSignalWriteCheck(argv, "nvdla-trace-player"))
+    return 1;
+#endif
   // No "Simulation stopped by user": the player stops it.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   nvdla_trace::CommandLine cl;

@@ -31,6 +31,7 @@ import time
 
 import numpy as np
 
+import run_trace
 from weight_ref import _split_top
 
 LAYER = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(conv|sdp|pool|lrn)"\(([^)]*)\)')
@@ -211,7 +212,9 @@ def main():
         sys.exit("dla-opt failed:\n" + generic.stderr)
     lines = generic.stdout.split("\n")
     target = re.search(r"dla\.target = (#dla\.target<[^>]*>)", generic.stdout).group(1)
-    config = re.search(r"(nv_small|nv_large)", target).group(1)
+    # nv_full, the default, is not printed.
+    named = re.search(r"(nv_small|nv_large|nv_full)", target)
+    config = named.group(1) if named else "nv_full"
     layers = find_layers(lines)
     if not layers:
         sys.exit("no layer ops in " + a.compiled)
@@ -229,7 +232,7 @@ def main():
           flush=True)
 
     translate = os.path.join(bin_dir, "dla-translate")
-    player = os.path.join(build, "nvdla-cmod", config, "nvdla-trace-player")
+    player = run_trace.player_path(build, config)
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
 
     def run_layer(i, layer):

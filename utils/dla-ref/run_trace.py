@@ -5,7 +5,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain --count N --seed S
-                 --build BUILD_DIR [--config nv_small|nv_large]
+                 --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
                  --count N --seed S --build BUILD_DIR [--config ...]
@@ -17,7 +17,8 @@ reason they do not fit (the data types the emitter does not program, the
 verifier's message for what the configuration lacks, the emitter's located
 refusals), printed before the summary.
 
-For each case: a compiled function of layers on nv_small int8 feature data
+For each case: a compiled function of layers on int8 feature data of the
+configuration (nv_full's run on the v1 model)
 (the registers drawn as the integer units' random cases draw them,
 int_cases_*.py, restricted to what the emitter programs); the CPU execution
 of the same function in a @main that relayouts random logical arguments to
@@ -505,8 +506,20 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
     return out
 
 
+CONFIGS = ("nv_small", "nv_large", "nv_full")
+
+
+def player_path(build, config):
+    """The trace player of `config`: master's C model for nv_small and
+    nv_large (scripts/build-nvdla-cmod.sh), the v1 model for nv_full
+    (scripts/build-nvdla-cmod-v1.sh: the same player linked with it)."""
+    if config == "nv_full":
+        return os.path.join(build, "nvdla-cmod-v1", "nvdla-trace-player")
+    return os.path.join(build, "nvdla-cmod", config, "nvdla-trace-player")
+
+
 def configure(config):
-    """Cases, types and modules for `config` (nv_small, nv_large)."""
+    """Cases, types and modules for `config` (nv_small, nv_large, nv_full)."""
     global CONFIG, ENC, WENC
     CONFIG = config
     ENC = f"#dla.feature<int8, config = {CONFIG}>"
@@ -525,7 +538,7 @@ def add_case_arguments(p):
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
-    p.add_argument("--config", choices=["nv_small", "nv_large"], default="nv_small")
+    p.add_argument("--config", choices=CONFIGS, default="nv_small")
 
 
 def draw(a, rng, kinds=None):
@@ -563,7 +576,7 @@ def main():
     configure(a.config)
     a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")
-    player = os.path.join(a.build, "nvdla-cmod", CONFIG, "nvdla-trace-player")
+    player = player_path(a.build, CONFIG)
 
     rng = np.random.default_rng(a.seed)
     cases, unfit, inputs = draw(a, rng)

@@ -81,7 +81,8 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   d.dst_data = describeCube(plan, layer.result(), DescMemType::Hw);
 
   // What CSC reads of the kernel and the input (pre-extended for images).
-  int64_t kernelW = s, kernelC = c, inC = c, postExtension = 1, bytesPerKernel = c * r * s;
+  int64_t kernelW = s, kernelC = c, inC = c, postExtension = 1,
+          bytesPerKernel = c * r * s * getBytesPerElement(cast<WeightAttr>(wType.getEncoding()).getPrecision());
   if (image) {
     const PixelFormatInfo &pixel = pixelLayout->getInfo();
     // 16-bit and fp16 pixels the verifier refuses on int8-only
@@ -150,7 +151,11 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   bandConfig = &config;
 
   d.conv_mode = kDescConvDirect;
-  d.in_precision = d.out_precision = kDescPrecisionInt8;
+  // int8, or fp16 (nv_full; NetworkPlan's checkFp16Layer): no int16 yet.
+  d.in_precision = d.out_precision =
+      !image && cast<FeatureAttr>(inEncoding).getPrecision() == Precision::Fp16
+          ? kDescPrecisionFp16
+          : kDescPrecisionInt8;
   d.entry_per_slice = static_cast<uint16_t>(buffer->entriesPerLine);
   d.fetch_grain = 1;
   d.batch = 1;

@@ -126,7 +126,11 @@ LogicalResult mlir::dla::regplan::describeSdp(const NetworkPlan &plan, Operation
   d.dst_data = describeCube(plan, out);
   // On the fly the SDP walks the accumulator's cube, the layer's result.
   d.src_data = onTheFly ? describeCube(plan, out, DescMemType::Hw) : describeCube(plan, in);
-  d.src_precision = d.dst_precision = kDescPrecisionInt8;
+  // The layer's data: int8, or fp16 after an fp16 convolution (its stages
+  // bypassed, NetworkPlan's checkFp16Layer).
+  d.src_precision = d.dst_precision =
+      plan.surface(out).feature->getConfig().precision == Precision::Fp16 ? kDescPrecisionFp16
+                                                                          : kDescPrecisionInt8;
   d.out_cvt = cvtOf(op ? op.getOutCvtAttr() : CvtAttr());
   if (!op)
     return success();

@@ -25,34 +25,36 @@ static constexpr int64_t kEnd = 1 << 30;
 
 namespace {
 /// The weights of `v`: uncompressed int8 NVDLA direct weights (image
-/// weights for an image convolution) of nv_small or nv_large.
+/// weights for an image convolution). nv_small and nv_large run on the
+/// master C model, nv_full on the v1 one (docs/NvdlaCModelV1.md).
 LogicalResult checkWeights(Value v, bool image, Location loc) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   auto weight = type ? dyn_cast_or_null<WeightAttr>(type.getEncoding()) : WeightAttr();
   nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
   if (!weight || weight.getFormat() != format || weight.getCompressed() ||
-      weight.getPrecision() != nv::Precision::Int8 ||
-      weight.getConfig() == nv::HardwareKind::NvFull)
-    return emitError(loc) << "weights of a register program must be int8 "
+      (weight.getPrecision() != nv::Precision::Int8 &&
+       (image || weight.getPrecision() != nv::Precision::Fp16 ||
+        !nv::getHardwareConfig(weight.getConfig()).hasPrecision(nv::Precision::Fp16))))
+    return emitError(loc) << "weights of a register program must be uncompressed int8 "
                           << (image ? "image" : "direct")
-                          << " NVDLA weights of nv_small or nv_large (#dla.weight<"
+                          << " NVDLA weights (fp16 direct ones on nv_full) (#dla.weight<"
                           << (image ? "image" : "direct")
                           << ", int8, config = ...>), got " << v.getType();
   return success();
 }
 
-/// The image of an image convolution: NVDLA pixel data of nv_small or nv_large.
+/// The image of an image convolution: NVDLA pixel data.
 FailureOr<std::unique_ptr<::dlaformat::BoundLayout>> pixelLayout(Value v, Location loc) {
   auto type = cast<RankedTensorType>(v.getType());
   auto pixel = dyn_cast_or_null<PixelAttr>(type.getEncoding());
-  if (!pixel || pixel.getConfig() == nv::HardwareKind::NvFull)
-    return emitError(loc) << "the image of a register program must be NVDLA pixel data of "
-                             "nv_small or nv_large (#dla.pixel<..., config = ...>), got "
+  if (!pixel)
+    return emitError(loc) << "the image of a register program must be NVDLA pixel data "
+                             "(#dla.pixel<...>), got "
                           << type;
   return bindTensorLayout(type, [&] { return emitError(loc); });
 }
 
-/// The feature layout of `v`: int8 NVDLA feature data of nv_small or nv_large.
+/// The feature layout of `v`: int8 NVDLA feature data.
 FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Location loc) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   auto feature = type ? dyn_cast_or_null<FeatureAttr>(type.getEncoding()) : FeatureAttr();
@@ -60,11 +62,11 @@ FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Locati
     return emitError(loc) << "a surface of a register program must be NVDLA feature data "
                              "(#dla.feature), got "
                           << v.getType();
-  if (feature.getConfig() == nv::HardwareKind::NvFull)
-    return emitError(loc) << "NVIDIA's C model is built for nv_small and nv_large, got "
-                          << v.getType() << " (nv_full)";
-  if (feature.getPrecision() != nv::Precision::Int8)
-    return emitError(loc) << "only int8 feature data is programmed yet, got " << v.getType();
+  if (feature.getPrecision() != nv::Precision::Int8 &&
+      (feature.getPrecision() != nv::Precision::Fp16 ||
+       !nv::getHardwareConfig(feature.getConfig()).hasPrecision(nv::Precision::Fp16)))
+    return emitError(loc) << "only int8 feature data (and fp16 on nv_full) is programmed yet, got "
+                          << v.getType();
   if (type.getShape()[0] != 1)
     return emitError(loc) << "only one batch is programmed yet, got " << v.getType();
   nv::FeatureConfig config;
@@ -77,6 +79,37 @@ FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Locati
   if (!bound)
     return emitError(loc) << bound.message();
   return std::move(*bound);
+}
+
+/// Whether `v` is fp16 NVDLA data (feature data or weights).
+bool isFp16(Value v) {
+  Attribute enc = cast<RankedTensorType>(v.getType()).getEncoding();
+  if (auto f = dyn_cast_or_null<FeatureAttr>(enc))
+    return f.getPrecision() == nv::Precision::Fp16;
+  if (auto w = dyn_cast_or_null<WeightAttr>(enc))
+    return w.getPrecision() == nv::Precision::Fp16;
+  return false;
+}
+
+/// fp16 layers: a direct convolution whose result is feature data (the
+/// SDP bypassed, its converter rounding CACC's fp32 to fp16), without an
+/// input converter or padding value, is programmed; the rest of fp16 (SDP
+/// stages, PDP, CDP, image input) not yet.
+LogicalResult checkFp16Layer(const HardwareLayer &hw) {
+  bool fp16 = false;
+  for (Operation *member : {hw.op, hw.fused})
+    if (member)
+      fp16 |= llvm::any_of(member->getOperands(), isFp16) ||
+              llvm::any_of(member->getResults(), isFp16);
+  if (!fp16)
+    return success();
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  if (!conv || hw.fused || conv.getMode() != nv::ConvMode::Direct || conv.getInputCvtAttr() ||
+      conv.getPadValue())
+    return hw.op->emitOpError(
+        "computes in fp16: only a direct fp16 convolution whose result is feature data (no SDP "
+        "stages, input converter or padding value) is programmed yet");
+  return success();
 }
 
 /// Int8 feature data read by an SDP stage as its element-wise operand (a
@@ -179,6 +212,8 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     // comes first and fuses nothing itself.
     assert(members.front() == &op && members.size() <= 2 && "a convolution and its SDP");
     HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
+    if (failed(checkFp16Layer(hw)))
+      return failure();
     if (hw.fused) {
       if (!op.hasOneUse())
         return op.emitOpError("result never reaches memory (its SDP reads it on the fly), but "

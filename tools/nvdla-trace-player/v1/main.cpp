@@ -31,15 +31,8 @@ static int usage() {
 }
 
 int sc_main(int argc, char **argv) {
-  // BUILDING.md: without it SystemC 2.3.4 stops every BDMA layer with E115
-  // (nvdla.nvdla_core.bdma.signal_2 has two drivers). SystemC reads it
-  // before sc_main: set, the player runs itself again.
-  if (!std::getenv("SC_SIGNAL_WRITE_CHECK")) {
-    setenv("SC_SIGNAL_WRITE_CHECK", "CONFLICT", 1);
-    execv("/proc/self/exe", argv);
-    std::perror("nvdla-trace-player-v1: cannot run itself again with SC_SIGNAL_WRITE_CHECK=CONFLICT");
+  if (!nvdla_trace::ensureSignalWriteCheck(argv, "nvdla-trace-player-v1"))
     return 1;
-  }
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   nvdla_trace::CommandLine cl;
   cl.regsPath = NVDLA_ARNVDLA_H;

@@ -1,0 +1,187 @@
+// NVIDIA's v1 C model's fp16 arithmetic as plain C functions, for ctypes
+// (../test_fp_nvdla.py checks the numpy model ../fp_nvdla.py against them).
+// Test glue only. Nothing of NVIDIA's is copied: the functions are called
+// from the model's own library (libnvdla_cmod.so of scripts/build-nvdla-cmod-v1.sh:
+// HLS_fp32_* of hls/vlibs, NV_NVDLA_SDP_CORE_x / _c of hls/sdp, NV_NVDLA_cacc's
+// cacc_fp16_add / cacc_fp48_to_fp32) or compiled from its headers read in
+// place (NvdlaMacCell of cmac/NV_NVDLA_cmac.h). Built by test_fp_nvdla.py.
+#include <systemc.h>
+
+#include "sdp.h"
+#include "vlibs.h"
+
+// cacc_fp16_add and cacc_fp48_to_fp32 are private members that use no
+// member state: made reachable for this test only.
+#define private public
+#include "NV_NVDLA_cacc.h"
+#undef private
+#include "NV_NVDLA_cmac.h"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+using scsim::cmod::NV_NVDLA_cacc;
+using scsim::cmod::NvdlaMacCell;
+
+namespace {
+// One of hls/vlibs' conversions on n values.
+template <class InT, class OutT, class In, class Out, class Fn>
+void unaryHls(Fn fn, const In *a, Out *o, int n) {
+  using SIn = std::make_signed_t<In>;
+  using SOut = std::make_signed_t<Out>;
+  for (int i = 0; i < n; ++i) {
+    ac_channel<InT> ca;
+    ac_channel<OutT> co;
+    ca.write(InT((SIn)a[i]));
+    fn(ca, co);
+    o[i] = (Out)(SOut)co.read().to_int();
+  }
+}
+// One of hls/vlibs' fp32 operations on n pairs.
+template <class Fn> void binary32(Fn fn, const uint32_t *a, const uint32_t *b, uint32_t *o, int n) {
+  for (int i = 0; i < n; ++i) {
+    ac_channel<vFp32Type> ca, cb, co;
+    ca.write(vFp32Type((int32_t)a[i]));
+    cb.write(vFp32Type((int32_t)b[i]));
+    fn(ca, cb, co);
+    o[i] = (uint32_t)co.read().to_int();
+  }
+}
+// Storage standing in for a CACC module: the two functions read no member.
+alignas(NV_NVDLA_cacc) unsigned char caccStorage[sizeof(NV_NVDLA_cacc)];
+NV_NVDLA_cacc *cacc() { return reinterpret_cast<NV_NVDLA_cacc *>(caccStorage); }
+} // namespace
+
+// libsystemc needs an sc_main; no simulation runs here.
+int sc_main(int, char *[]) { return 0; }
+
+extern "C" {
+
+void v1_fp32_add(const uint32_t *a, const uint32_t *b, uint32_t *o, int n) {
+  binary32(HLS_fp32_add, a, b, o, n);
+}
+
+void v1_fp32_mul(const uint32_t *a, const uint32_t *b, uint32_t *o, int n) {
+  binary32(HLS_fp32_mul, a, b, o, n);
+}
+
+void v1_fp16_to_fp32(const uint16_t *a, uint32_t *o, int n) {
+  unaryHls<vFp16Type, vFp32Type>(HLS_fp16_to_fp32, a, o, n);
+}
+
+void v1_fp32_to_fp16(const uint32_t *a, uint16_t *o, int n) {
+  unaryHls<vFp32Type, vFp16Type>(HLS_fp32_to_fp16, a, o, n);
+}
+
+// One X stage at precision FP16 on n values (n a multiple of 16), the ALU
+// and multiplier operands per element (from "memory").
+void v1_sdp_x_fp16(const uint32_t *x, const uint16_t *aluOp, const uint16_t *mulOp, int n,
+                   int aluBypass, int aluAlgo, int mulBypass, int mulPrelu, int reluBypass,
+                   int nanToZero, uint32_t *out) {
+  for (int at = 0; at < n; at += 16) {
+    ac_channel<xDataInStruct> cin;
+    ac_channel<xAluOpStruct> calu;
+    ac_channel<xMulOpStruct> cmul;
+    ac_channel<xDataOutStruct> cout_;
+    xDataInStruct d;
+    xAluOpStruct a;
+    xMulOpStruct m;
+    for (int i = 0; i < 16; ++i) {
+      d.data[i] = (int32_t)x[at + i];
+      a.data[i] = (int16_t)aluOp[at + i];
+      m.data[i] = (int16_t)mulOp[at + i];
+    }
+    cin.write(d);
+    if (!aluBypass)
+      calu.write(a);
+    if (!mulBypass)
+      cmul.write(m);
+    NV_NVDLA_SDP_CORE_x(cin, calu, cmul, 0, 0, aluBypass, aluAlgo, /*alu_src=*/1, 0, mulBypass,
+                        mulPrelu, /*mul_src=*/1, 0, reluBypass, nanToZero, ENUM_FP16, cout_);
+    xDataOutStruct o = cout_.read();
+    for (int i = 0; i < 16; ++i)
+      out[at + i] = (uint32_t)o.data[i].slc<32>(0).to_int();
+  }
+}
+
+// The output converter at precision FP16, output FP16.
+void v1_sdp_cvt_fp16(const uint32_t *x, int n, uint16_t *out) {
+  for (int at = 0; at < n; at += 16) {
+    ac_channel<cDataInStruct> cin;
+    ac_channel<cDataOutStruct> cout_;
+    cDataInStruct d;
+    for (int i = 0; i < 16; ++i)
+      d.data[i] = (int32_t)x[at + i];
+    cin.write(d);
+    NV_NVDLA_SDP_CORE_c(cin, 0, 1, 0, ENUM_FP16, ENUM_FP16, 0, cout_);
+    cDataOutStruct o = cout_.read();
+    for (int i = 0; i < 16; ++i)
+      out[at + i] = (uint16_t)o.data[i].to_int();
+  }
+}
+
+// One MAC cell, direct mode, fp16: `data` and `weight` hold n atoms of 64
+// values; the masks are set as CSC sets them (a value's two mask bits set
+// unless it is +0 or -0). Each result's 44-bit word: exponent (bits 43..38)
+// and the signed 38-bit mantissa.
+void v1_cmac_fp16(const uint16_t *data, const uint16_t *weight, int n, int64_t *exp,
+                  int64_t *mant) {
+  NvdlaMacCell cell;
+  uint64_t wtMask[2], datMask[2];
+  sc_int<8> dat[128], wt[128];
+  sc_int<22> result[8];
+  cell.wt_mask_ptr_ = wtMask;
+  cell.dat_mask_ptr_ = datMask;
+  cell.data_operand_ptr_ = dat;
+  cell.weight_operand_ptr_ = wt;
+  cell.result_ptr_ = result;
+  cell.precision_ = NVDLA_CMAC_A_D_MISC_CFG_0_PROC_PRECISION_FP16;
+  for (int a = 0; a < n; ++a) {
+    std::memset(wtMask, 0, sizeof wtMask);
+    std::memset(datMask, 0, sizeof datMask);
+    for (int ch = 0; ch < 64; ++ch) {
+      uint16_t d = data[a * 64 + ch], w = weight[a * 64 + ch];
+      dat[ch * 2] = (int8_t)(d & 0xff);
+      dat[ch * 2 + 1] = (int8_t)(d >> 8);
+      wt[ch * 2] = (int8_t)(w & 0xff);
+      wt[ch * 2 + 1] = (int8_t)(w >> 8);
+      int word = 1 - ch / 32, bit = (ch % 32) * 2;
+      if (d & 0x7fff)
+        datMask[word] |= 3ull << bit;
+      if (w & 0x7fff)
+        wtMask[word] |= 3ull << bit;
+    }
+    cell.do_calc(true, false);
+    uint64_t word = ((uint64_t)(result[1].to_int64() & 0x3fffff) << 22) |
+                    (uint64_t)(result[0].to_int64() & 0x3fffff);
+    exp[a] = (int64_t)(word >> 38) & 63;
+    int64_t m = (int64_t)(word & ((1ull << 38) - 1));
+    mant[a] = m >= (1ll << 37) ? m - (1ll << 38) : m;
+  }
+}
+
+// cacc_fp16_add on n accumulators (exponent 8 bits, mantissa 40 bits signed).
+void v1_cacc_add(int64_t *accExp, int64_t *accMant, const int64_t *macExp, const int64_t *macMant,
+                 int n) {
+  for (int i = 0; i < n; ++i) {
+    sc_uint<48> acc = ((uint64_t)(accExp[i] & 0xff) << 40) | ((uint64_t)accMant[i] & ((1ull << 40) - 1));
+    sc_uint<44> mac = ((uint64_t)(macExp[i] & 63) << 38) | ((uint64_t)macMant[i] & ((1ull << 38) - 1));
+    cacc()->cacc_fp16_add(&acc, mac);
+    uint64_t v = acc.to_uint64();
+    accExp[i] = (int64_t)(v >> 40) & 0xff;
+    int64_t m = (int64_t)(v & ((1ull << 40) - 1));
+    accMant[i] = m >= (1ll << 39) ? m - (1ll << 40) : m;
+  }
+}
+
+void v1_cacc_to_fp32(const int64_t *accExp, const int64_t *accMant, int n, uint32_t *out) {
+  for (int i = 0; i < n; ++i) {
+    sc_uint<48> acc = ((uint64_t)(accExp[i] & 0xff) << 40) | ((uint64_t)accMant[i] & ((1ull << 40) - 1));
+    sc_int<32> f;
+    cacc()->cacc_fp48_to_fp32(&f, acc);
+    out[i] = (uint32_t)f.to_int();
+  }
+}
+
+} // extern "C"

@@ -1,0 +1,538 @@
+"""NVDLA's fp16 arithmetic as the v1 C model computes it (nv_full), in numpy.
+
+Written from NVIDIA's v1 C model (nvdla/hw branch nvdlav1, ../shared/nvdla-hw-v1/
+cmod), not from the project's C++; every function works on bit patterns
+(np.uint16 fp16, np.uint32 fp32, the CMAC's and CACC's integer formats) and
+is vectorized over numpy arrays. test_fp_nvdla.py checks each against the
+C model's own compiled functions (cmodel-check/fp_v1_glue.cpp, loaded with
+ctypes) on random inputs. docs/NvdlaFp16.md says what each unit computes
+and where it differs from IEEE single rounding.
+
+| function | C model |
+|---|---|
+| `fp16_to_fp32`, `fp32_to_fp16` | `hls/include/nvdla_float.h` `Fp16ToFp32` (`FpWidthInc`), `Fp32ToFp16` (`FpWidthDec`) |
+| `fp32_add`, `fp32_mul`, `fp32_max`, `fp32_min`, `fp32_relu` | `FpAdd<8,23>`, `FpMul<8,23>`, `FpCmp`, `FpRelu` |
+| `cmac_fp16` | `cmac/NV_NVDLA_cmac.h` `NvdlaMacCell::calculation_fp16` (direct mode): one atom of 64 channels of one kernel |
+| `cacc_add` | `cacc/NV_NVDLA_cacc.cpp` `cacc_fp16_add` (the 48-bit accumulator, FP16_ALEN 48) |
+| `cacc_to_fp32` | `cacc_fp48_to_fp32` (what CACC delivers to the SDP) |
+| `sdp_x_fp16` | `hls/sdp/sdp_x.cpp` `NV_NVDLA_SDP_CORE_x` at precision FP16 |
+| `sdp_cvt_fp16` | `hls/sdp/sdp_c.cpp` `NV_NVDLA_SDP_CORE_c` at precision FP16 |
+| `conv_fp16` | CSC's direct-convolution order (`csc/NV_NVDLA_csc.cpp` `SendDataToMacSequencerDirectConvCommon`): per output, channel atoms outer, kernel rows, kernel columns, each atom's CMAC result added by CACC |
+"""
+
+import numpy as np
+
+U32 = np.uint32
+M32 = 0xFFFFFFFF
+
+
+def _u(a, dtype=np.int64):
+    return np.asarray(a).astype(dtype)
+
+
+# ---------------------------------------------------------------------------
+# fp32 <-> fp16 (nvdla_float.h)
+# ---------------------------------------------------------------------------
+
+def _inf32(sign):
+    """SetToInf<8,23>: the largest finite value (NVDLA saturates)."""
+    return (sign << 31) | (254 << 23) | 0x7FFFFF
+
+
+def fp16_to_fp32(h):
+    """Fp16ToFp32 (FpWidthInc<5,10,8,23,DENORM_YES>): exact for finite values;
+    infinity becomes the largest fp32 (SetToInf); a NaN keeps its 10-bit
+    payload in the low mantissa bits."""
+    h = _u(h)
+    s, e, m = h >> 15, (h >> 10) & 31, h & 0x3FF
+    out = (s << 31) | ((e + 112) << 23) | (m << 13)
+    # Denormals: normalized into the wider exponent.
+    lz = 10 - _bitlen(m)  # leading zeros of m in 10 bits
+    den = (s << 31) | ((113 - 1 - lz) << 23) | (((m << (lz + 1)) & 0x3FF) << 13)
+    out = np.where((e == 0) & (m != 0), den, out)
+    out = np.where((e == 0) & (m == 0), s << 31, out)
+    out = np.where((e == 31) & (m == 0), _inf32(s), out)
+    out = np.where((e == 31) & (m != 0), (s << 31) | (255 << 23) | m, out)
+    return out.astype(np.uint32)
+
+
+def _bitlen(x):
+    """Bit length of each non-negative int64 (0 for 0)."""
+    x = _u(x)
+    n = np.zeros_like(x)
+    for b in (32, 16, 8, 4, 2, 1):
+        big = (x >> b) != 0
+        n = np.where(big, n + b, n)
+        x = np.where(big, x >> b, x)
+    return n + (x != 0)
+
+
+def fp32_to_fp16(f):
+    """Fp32ToFp16 (FpWidthDec<8,23,5,10,DENORM_YES>): round to nearest even,
+    fp16 denormals produced (rounded the same way), overflow saturates to
+    65504 (SetToInf is the largest finite value), fp32 denormals are zero,
+    a NaN keeps the low 10 bits of its payload (0x7c00 if they are zero)."""
+    f = _u(f)
+    s, e, m = f >> 31, (f >> 23) & 255, f & 0x7FFFFF
+    p1 = m | (1 << 23)
+    # Norm: RNE of 24 bits to 11.
+    lsb, guard, sticky = (p1 >> 13) & 1, (p1 >> 12) & 1, (p1 & 0xFFF) != 0
+    o = (p1 >> 13) + (guard & (sticky | lsb))
+    ovf = o >> 11
+    oe = e - 112 + ovf
+    norm = (s << 15) | (oe << 10) | (o & 0x3FF)
+    norm = np.where(oe >= 31, (s << 15) | 0x7BFF, norm)
+    # Denorm (102 <= e <= 112): FpMantDecShiftRight, shift 1..11.
+    sh = np.clip(113 - e, 1, 40)
+    g = (p1 >> (12 + sh)) & 1
+    st = (p1 & ((1 << (12 + sh)) - 1)) != 0
+    lb = (p1 >> (13 + sh)) & 1
+    od = ((p1 >> sh) >> 13) + (g & (st | lb))
+    den = (s << 15) | np.where(od >> 10 != 0, 1 << 10, od & 0x3FF)
+    out = np.where(e >= 143, (s << 15) | 0x7BFF,
+                   np.where(e < 102, s << 15, np.where(e <= 112, den, norm)))
+    out = np.where((e == 255) & (m != 0), (s << 15) | (31 << 10) | (m & 0x3FF), out)
+    return out.astype(np.uint16)
+
+
+# ---------------------------------------------------------------------------
+# fp32 arithmetic (FpAdd, FpMul, FpCmp, FpRelu)
+# ---------------------------------------------------------------------------
+
+def _split32(a):
+    a = _u(a)
+    return a >> 31, (a >> 23) & 255, a & 0x7FFFFF
+
+
+def _nan32(e, m):
+    return (e == 255) & (m != 0)
+
+
+def _lz(x, width):
+    """Leading zeros of x in `width` bits."""
+    return width - _bitlen(x)
+
+
+def fp32_add(a, b):
+    """FpAdd<8,23>: the smaller addend aligned in a 49-bit internal mantissa
+    (25 guard bits; what shifts out beyond them is dropped, not kept as a
+    sticky bit), one RNE to 24 bits; a result below the normal range is zero
+    (signed as the larger operand, also for x + (-x)), overflow saturates to
+    the largest finite value; NaN: a's, else b's."""
+    a, b = _u(a), _u(b)
+    sa, ea, ma = _split32(a)
+    sb, eb, mb = _split32(b)
+    pa = np.where((ea == 0) & (ma == 0), ma, ma | (1 << 23))
+    pb = np.where((eb == 0) & (mb == 0), mb, mb | (1 << 23))
+    a_gt = (ea > eb) | ((ea == eb) & (ma >= mb))
+    oe = np.where(a_gt, ea, eb)
+    ra = np.where(a_gt, 0, eb - ea)
+    rb = np.where(a_gt, ea - eb, 0)
+    W = 49
+    mask = (1 << W) - 1
+
+    def place(p, r):
+        ls = 25 - r  # ac_int shift by a signed amount: negative shifts right
+        left = (p << np.clip(ls, 0, 25)) & mask
+        right = p >> np.clip(-ls, 0, 63)
+        return np.where(ls >= 0, left, np.where(-ls >= 63, 0, right))
+
+    ia, ib = place(pa, ra), place(pb, rb)
+    osgn = np.where(a_gt, sa, sb)
+    big, small = np.where(a_gt, ia, ib), np.where(a_gt, ib, ia)
+    s = np.where(sa == sb, big + small, big - small)
+    carry = (s >> W) & 1
+    inf = np.zeros(s.shape, bool)
+    inf |= (carry == 1) & (oe >= 254)
+    im = np.where(carry == 1, s >> 1, s & mask)
+    oe = np.where((carry == 1) & (oe < 254), oe + 1, oe)
+    # FpNormalize (no carry): zero when the exponent cannot hold the shift.
+    zc = _lz(im, W)
+    zero = (carry == 0) & ((oe <= zc) | (im == 0))
+    im = np.where((carry == 0) & ~zero, (im << np.where(zero, 0, zc)) & mask, im)
+    oe = np.where((carry == 0) & ~zero, oe - zc, oe)
+    # FpMantRNE<49, 24>
+    top = im >> 25
+    guard, sticky, lsb = (im >> 24) & 1, (im & ((1 << 24) - 1)) != 0, top & 1
+    c = guard & (sticky | lsb)
+    ovf = (c == 1) & (top == (1 << 24) - 1)
+    top = (top + c) & ((1 << 24) - 1)
+    inf |= ovf & (oe >= 254)
+    oe = np.where(ovf & (oe < 254), oe + 1, oe)
+    om = top & 0x7FFFFF
+    out = (osgn << 31) | (oe << 23) | om
+    out = np.where(zero, osgn << 31, out)
+    out = np.where(inf, _inf32(osgn), out)
+    out = np.where(_nan32(eb, mb), b, out)
+    out = np.where(_nan32(ea, ma), a, out)
+    return out.astype(np.uint32)
+
+
+def fp32_mul(a, b):
+    """FpMul<8,23>: the exact 48-bit product rounded once (RNE) to 24 bits;
+    zero when either operand is zero or the biased exponents sum below 127,
+    and when the result's exponent field is 0 (denormals flushed, signed);
+    overflow saturates to the largest finite value."""
+    a, b = _u(a), _u(b)
+    sa, ea, ma = _split32(a)
+    sb, eb, mb = _split32(b)
+    za, zb = (ea == 0) & (ma == 0), (eb == 0) & (mb == 0)
+    pa = np.where(za, ma, ma | (1 << 23))
+    pb = np.where(zb, mb, mb | (1 << 23))
+    p = pa * pb  # 48 bits
+    ps = sa ^ sb
+    esum = ea + eb
+    zero = za | zb | (esum < 127)
+    inf = ~zero & (esum >= 255 + 127)
+    pe = np.where(zero | inf, 0, esum - 127)
+    hi = (p >> 47) & 1
+    inf |= ~zero & ~inf & (hi == 1) & (pe >= 254)
+    pm = np.where(hi == 1, p & ((1 << 47) - 1), (p << 1) & ((1 << 47) - 1))
+    pe = np.where((hi == 1) & (pe < 254), pe + 1, pe)
+    # FpMantWidthDec<8,47,23,DENORM_NO>: RNE of (1.pm) 48 bits to 24.
+    p1 = pm | (1 << 47)
+    top = p1 >> 24
+    guard, sticky, lsb = (p1 >> 23) & 1, (p1 & ((1 << 23) - 1)) != 0, top & 1
+    c = guard & (sticky | lsb)
+    ovf = (c == 1) & (top == (1 << 24) - 1)
+    top = (top + c) & ((1 << 24) - 1)
+    oe = (pe + ovf) & 255
+    out = (ps << 31) | (oe << 23) | (top & 0x7FFFFF)
+    inf |= ovf & (oe == 255)
+    out = np.where(inf, _inf32(ps), out)
+    # Zero (SetToZero) last, on the exponent after SetToInf (254 there).
+    out = np.where(zero | ((oe == 0) & ~inf), ps << 31, out)
+    out = np.where(_nan32(eb, mb), b, out)
+    out = np.where(_nan32(ea, ma), a, out)
+    return out.astype(np.uint32)
+
+
+def _cmp(a, b, want_max):
+    a, b = _u(a), _u(b)
+    sa, ea, ma = _split32(a)
+    sb, eb, mb = _split32(b)
+    abs_a_gt = (ea > eb) | ((ea == eb) & (ma > mb))
+    a_gt = np.where(sa == 0, np.where(sb == 0, abs_a_gt, True),
+                    np.where(sb == 0, False, ~abs_a_gt))
+    out = np.where(a_gt, a, b) if want_max else np.where(a_gt, b, a)
+    out = np.where(_nan32(eb, mb), b, out)
+    out = np.where(_nan32(ea, ma), a, out)
+    return out.astype(np.uint32)
+
+
+def fp32_max(a, b):
+    """FpMax<8,23> (FpCmp): by sign, exponent and mantissa; +0 > -0."""
+    return _cmp(a, b, True)
+
+
+def fp32_min(a, b):
+    """FpMin<8,23>."""
+    return _cmp(a, b, False)
+
+
+def fp32_relu(a):
+    """FpRelu<8,23>: negative values (and -0) become +0; NaN kept."""
+    a = _u(a)
+    s, e, m = _split32(a)
+    return np.where((s == 0) | _nan32(e, m), a, 0).astype(np.uint32)
+
+
+# ---------------------------------------------------------------------------
+# CMAC (one MAC cell, direct convolution, fp16)
+# ---------------------------------------------------------------------------
+
+_SIGN_COMP = {0: 0xAAAB0000, 4: 0xFAAAB000, 8: 0xFFAAAB00, 12: 0xFFFAAAB0, 16: 0xFFFFAAAB,
+              20: 0xFFFFFAAB, 24: 0xFFFFFFAB, 28: 0xFFFFFFFB}
+
+
+def _booth(sign, wt, dat, shift):
+    """cal_fp16_booth: the radix-4 Booth partial products of wt * dat, reduced
+    by carry-save adders to two vectors, each shifted right by `shift`
+    (truncated: the two truncations are why this differs from
+    floor(wt * dat >> shift) by up to one), plus the sign compensation.
+    int64 arrays; result int32 values."""
+    sign, wt, dat, shift = (_u(v) for v in (sign, wt, dat, shift))
+    code_rev = np.where(sign != 0, 7, 0)
+    w = wt << 1
+    pp, inv = [], []
+    for _ in range(8):
+        code = (w & 7) ^ code_rev
+        w = w >> 2
+        p = np.select([(code == 0) | (code == 7), (code == 1) | (code == 2), code == 3,
+                       code == 4], [0x10000, dat | 0x10000, (dat << 1) | 0x10000,
+                                    ~(dat << 1) & 0xFFFF], ~dat & 0xFFFF)
+        pp.append(p)
+        inv.append(((code >= 4) & (code <= 6)).astype(np.int64))
+    c = [pp[0], (pp[1] << 2) | inv[0], (pp[2] << 4) | (inv[1] << 2),
+         (pp[3] << 6) | (inv[2] << 4), inv[3] << 6, pp[4] << 8,
+         (pp[5] << 10) | (inv[4] << 8), (pp[6] << 12) | (inv[5] << 10),
+         (pp[7] << 14) | (inv[6] << 12), inv[7] << 14]
+    c = [v & M32 for v in c]
+    for i in range(3):
+        if i == 0:
+            cur, st = 5, 0
+        elif i == 1:
+            cur, st = 5, 5
+        else:
+            c[2], c[3] = c[5], c[6]
+            cur, st = 4, 0
+        while cur >= 3:
+            groups = cur // 3
+            for j in range(groups):
+                x, y, z = c[st + j * 3], c[st + j * 3 + 1], c[st + j * 3 + 2]
+                s = x ^ y ^ z
+                cy = ((x & y) | (y & z) | (x & z)) << 1
+                c[st + j * 2], c[st + j * 2 + 1] = s & M32, cy & M32
+            for j in range(groups * 3, cur):
+                c[st + j - groups] = c[st + j]
+            cur -= groups
+    sh = np.minimum(shift, 31)
+    comp = np.zeros_like(shift)
+    for k, v in _SIGN_COMP.items():
+        comp = np.where(shift == k, v, comp)
+    total = ((c[0] >> sh) + (c[1] >> sh) + comp) & M32
+    total = np.where(total >= 0x80000000, total - (1 << 32), total)
+    return np.where(shift >= 32, 0, total)
+
+
+def cmac_fp16(data, weight):
+    """One MAC cell's result for one atom (NvdlaMacCell::calculation_fp16,
+    direct mode): `data` and `weight` are uint16 arrays [..., 64] (channels
+    of the atom; absent channels 0). Returns (exponent, mantissa) int64 arrays
+    [...]: the 44-bit word CACC receives, value mantissa * 2^(exponent - 50)
+    (mantissa a 38-bit two's complement integer). Products are aligned to
+    the largest exponent group (fp16 exponents taken 4 at a time, the two low
+    bits shifting the mantissa) and truncated there. A channel takes part
+    only where both values are nonzero (CSC's masks: +0 and -0 are zero).
+    A NaN weight (the first), else a NaN data value, gives exponent 63 and
+    the NaN's sign and fraction in mantissa bits 37 and 36..27."""
+    d, w = _u(data), _u(weight)
+    act = ((d & 0x7FFF) != 0) & ((w & 0x7FFF) != 0)
+    de, we = (d >> 10) & 31, (w >> 10) & 31
+    dsh = np.where(de == 0, 1, de & 3)
+    wsh = np.where(we == 0, 1, we & 3)
+    sexp = np.where(act, (de >> 2) + (we >> 2), 0)
+    mx = sexp.max(axis=-1)
+    shift = np.where(act, (mx[..., None] - sexp) << 2, 0)
+    dm = ((d & 0x3FF) | np.where(de != 0, 1 << 10, 0)) << dsh
+    wm = ((w & 0x3FF) | np.where(we != 0, 1 << 10, 0)) << wsh
+    sign = ((d >> 15) ^ (w >> 15)) & 1
+    prod = np.where(act, _booth(sign, wm, dm, shift), 0)
+    mant = prod.sum(axis=-1)
+    exp = (mx << 2) & 63
+    # NaN: the first NaN weight, else the first NaN data value.
+    def first_nan(v, e):
+        isn = (e == 31) & ((v & 0x3FF) != 0)
+        idx = np.argmax(isn, axis=-1)
+        hit = isn.any(axis=-1)
+        val = np.take_along_axis(v, idx[..., None], axis=-1)[..., 0]
+        return hit, val
+    wn, wv = first_nan(w, we)
+    dn, dv = first_nan(d, de)
+    nv = np.where(wn, wv, dv)
+    nan = wn | dn
+    nan_m = (((nv >> 15) & 1) << 37) | ((nv & 0x3FF) << 27)
+    nan_m = np.where(nan_m >= 1 << 37, nan_m - (1 << 38), nan_m)
+    return np.where(nan, 63, exp), np.where(nan, nan_m, mant)
+
+
+# ---------------------------------------------------------------------------
+# CACC: the 48-bit accumulator (8-bit exponent, 40-bit mantissa)
+# ---------------------------------------------------------------------------
+
+def _sext(x, bits):
+    x = x & ((1 << bits) - 1)
+    return np.where(x >= 1 << (bits - 1), x - (1 << bits), x)
+
+
+def _bit(x, i):
+    return (x >> i) & 1
+
+
+def _top_run(x, top, start):
+    """For cacc's normalizations: the highest i in [0, start] whose bit of
+    `x` differs from bit `top`, else -1."""
+    ref = _bit(x, top)
+    idx = np.full(x.shape, -1, np.int64)
+    for i in range(0, start + 1):
+        idx = np.where(_bit(x, i) != ref, i, idx)
+    return idx
+
+
+def cacc_add(acc_exp, acc_mant, mac_exp, mac_mant):
+    """cacc_fp16_add: accumulator (exponent 0..255, 40-bit signed mantissa,
+    value mantissa * 2^(exponent - 101)) plus a CMAC word (cmac_fp16's
+    exponent and mantissa). The CMAC word is normalized, the operand with
+    the smaller exponent shifted right (its bits kept for rounding up to 40
+    positions), the 40-bit sum normalized and rounded once: positive values
+    round half up, negative ones only when the dropped bits are above half
+    (ties toward zero). Returns the new (exponent, mantissa)."""
+    ae, am = _u(acc_exp), _sext(_u(acc_mant), 40)
+    me, mm = _u(mac_exp), _sext(_u(mac_mant), 38)
+    ae, am, me, mm = np.broadcast_arrays(ae, am, me, mm)
+    # Normalize the CMAC word left (38 bits).
+    i = np.where(_bit(mm, 37) == _bit(mm, 36), _top_run(mm, 37, 36), 36)
+    n0 = 36 - i
+    mreg = _sext(mm << n0, 38)
+    mext = mreg * 4  # 40 bits, two zero bits below
+    mexp = (me - n0 + 49) & 255
+    ae2 = np.where(am == 0, 0, ae)
+    aext = am
+    M40 = (1 << 40) - 1
+    diff_m = mexp - ae2
+    out_bits = np.zeros_like(aext)
+
+    def shift_out(v, d):
+        dd = np.clip(d, 1, 40)
+        low = v & ((1 << dd) - 1)
+        return np.where((d >= 1) & (d <= 40), (low << (40 - dd)) & M40, 0)
+
+    def ashr(v, d):
+        return np.where(d <= 40, v >> np.clip(d, 0, 63), 0)
+
+    out_bits = np.where(diff_m > 0, shift_out(aext, diff_m), out_bits)
+    out_bits = np.where(diff_m < 0, shift_out(mext, -diff_m), out_bits)
+    aext = np.where(diff_m > 0, ashr(aext, diff_m), aext)
+    mext = np.where(diff_m < 0, ashr(mext, -diff_m), mext)
+    bigger = np.maximum(mexp, ae2)
+    tmp = _sext(aext + mext, 40)
+    ovf = (_bit(mext, 39) == _bit(aext, 39)) & (_bit(mext, 39) != _bit(tmp, 39))
+    high1 = _bit(tmp, 0)
+    # overflow: shift right one, the sign kept
+    s_ovf = _sext((_bit(mext, 39) << 39) | ((tmp & M40) >> 1), 40)
+    # left normalization, the shifted-out bits shifted back in
+    j = _top_run(tmp, 39, 38)
+    n1 = 38 - j
+    n1c = np.clip(n1, 0, 40)
+    s_left = _sext(((tmp << n1c) & M40) | (out_bits >> np.clip(40 - n1c, 0, 40)), 40)
+    left = ~ovf & (_bit(tmp, 38) == _bit(tmp, 39))
+    s = np.where(ovf, s_ovf, np.where(left, s_left, tmp))
+    out_bits = np.where(left, (out_bits << n1c) & M40, out_bits)
+    rexp = np.where(ovf, bigger + 1, np.where(left, bigger - n1, bigger))
+    guard0, sticky0 = _bit(out_bits, 39), (out_bits & ((1 << 39) - 1)) != 0
+    sticky1 = out_bits != 0
+    neg = _bit(s, 39) == 1
+    rnd = np.where(ovf, np.where(neg, (high1 == 1) & sticky1, high1 == 1),
+                   np.where(neg, (guard0 == 1) & sticky0, guard0 == 1))
+    r = _sext(s + rnd, 40)
+    fix = _bit(r, 39) != _bit(s, 39)
+    final = np.where(fix, _sext((_bit(s, 39) << 39) | ((r & M40) >> 1), 40), r)
+    rexp = np.where(fix, rexp + 1, rexp) & 255
+    rexp = np.where(final == 0, 0, rexp)
+    # Early outs: a zero CMAC word leaves the accumulator; NaNs.
+    keep = mm == 0
+    e_out = np.where(keep, ae, rexp)
+    m_out = np.where(keep, am, final)
+    acc_nan, mac_nan = (ae == 255) & ~keep, (me == 63) & ~keep & (ae != 255)
+    e_out = np.where(acc_nan | mac_nan, 255, e_out)
+    m_out = np.where(acc_nan, _sext(am & (0x7FF << 29), 40), m_out)
+    m_out = np.where(mac_nan, _sext(((mm >> 27) & 0x7FF) << 29, 40), m_out)
+    return e_out, m_out
+
+
+def cacc_to_fp32(acc_exp, acc_mant):
+    """cacc_fp48_to_fp32: the accumulator as the fp32 CACC delivers to the
+    SDP: sign and magnitude, the magnitude's 24 bits below its leading one
+    rounded half up (away from zero) on the next bit alone; exponent
+    acc_exp + 64 (wrapping in 8 bits). NaN keeps 10 fraction bits."""
+    e, m = _u(acc_exp), _sext(_u(acc_mant), 40)
+    mu = m & ((1 << 40) - 1)
+    neg = _bit(mu, 39)
+    mag = np.where(neg == 1, ((~mu) + 1) & ((1 << 39) - 1), mu & ((1 << 39) - 1))
+    mo = (neg << 39) | mag
+    et = np.where(mu == 0, 0, (e + 64) & 255)
+    guard = _bit(mo, 14)
+    t = (mo >> 15) & ((1 << 25) - 1)
+    t1 = (t + 1) & ((1 << 25) - 1)
+    ov = _bit(t1, 24) != neg
+    frac_r = np.where(ov, ((neg << 24) | (t1 >> 1)) & 0x7FFFFF, t1 & 0x7FFFFF)
+    et_r = np.where(ov, (et + 1) & 255, et)
+    frac = np.where(guard == 1, frac_r, (mo >> 15) & 0x7FFFFF)
+    ex = np.where(guard == 1, et_r, et)
+    out = (neg << 31) | (ex << 23) | frac
+    out = np.where((neg == 1) & ((mu & ((1 << 39) - 1)) == 0),
+                   (1 << 31) | (((e + 65) & 255) << 23), out)
+    out = np.where(e == 255, (neg << 31) | (255 << 23) | ((mu >> 29) & 0x3FF), out)
+    return out.astype(np.uint32)
+
+
+# ---------------------------------------------------------------------------
+# SDP in fp16 (proc precision FP16: the data path is fp32)
+# ---------------------------------------------------------------------------
+
+ALU_MAX, ALU_MIN, ALU_SUM = 0, 1, 2
+
+
+def _flush_nan16(op, nan_to_zero):
+    op = _u(op)
+    isn = (((op >> 10) & 31) == 31) & ((op & 0x3FF) != 0)
+    return np.where(isn & bool(nan_to_zero), 0, op)
+
+
+def sdp_x_fp16(x, alu_bypass=1, alu_algo=ALU_SUM, alu_op=0, mul_bypass=1, mul_op=0,
+               mul_prelu=0, relu_bypass=1, nan_to_zero=0):
+    """One X stage (BS or BN) of the SDP at precision FP16
+    (NV_NVDLA_SDP_CORE_x): x is fp32 bits; the ALU operand and the
+    multiplier are fp16 bits (per element or broadcast), widened exactly to
+    fp32; ALU max / min / sum (FpAdd) in fp32, then FpMul in fp32 (PReLU:
+    non-negative values pass), then ReLU. The shift fields are not used in
+    fp16. Returns fp32 bits."""
+    y = _u(x)
+    if not alu_bypass:
+        op = fp16_to_fp32(_flush_nan16(alu_op, nan_to_zero))
+        y = {ALU_MAX: fp32_max, ALU_MIN: fp32_min, ALU_SUM: fp32_add}[alu_algo](y, op)
+    if not mul_bypass:
+        op = fp16_to_fp32(_flush_nan16(mul_op, nan_to_zero))
+        prod = fp32_mul(y, op)
+        y = np.where(bool(mul_prelu) & ((_u(y) >> 31) == 0), y, prod)
+    if not relu_bypass:
+        y = fp32_relu(y)
+    return _u(y).astype(np.uint32)
+
+
+def sdp_cvt_fp16(x, out_int16=False):
+    """The SDP's output converter at precision FP16 (NV_NVDLA_SDP_CORE_c):
+    Fp32ToFp16 (offset, scale and shift are not used)."""
+    h = fp32_to_fp16(x)
+    if out_int16:
+        raise NotImplementedError("fp16 -> int16 output (Fp16ToInt16) is not modelled")
+    return h
+
+
+# ---------------------------------------------------------------------------
+# A direct fp16 convolution through CMAC and CACC
+# ---------------------------------------------------------------------------
+
+def conv_fp16(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1)):
+    """A direct convolution in fp16 as NVDLA computes it (CDMA's converter
+    off, zero padding): x uint16 [C, H, W] (fp16 bits), w uint16 [K, C, R, S];
+    returns the fp32 bits CACC delivers, [K, OH, OW]. Per output element the
+    CMAC results of each channel atom (64 channels) and kernel position are
+    added by CACC in CSC's order: atoms outer, kernel rows, kernel columns."""
+    x, w = np.asarray(x, np.uint16), np.asarray(w, np.uint16)
+    C, H, W = x.shape
+    K, _, R, S = w.shape
+    pt, pb, pl, pr = pad
+    sy, sx = stride
+    dy, dx = dilation
+    OH = (H + pt + pb - ((R - 1) * dy + 1)) // sy + 1
+    OW = (W + pl + pr - ((S - 1) * dx + 1)) // sx + 1
+    atoms = -(-C // 64)
+    xp = np.zeros((atoms * 64, H + pt + pb, W + pl + pr), np.uint16)
+    xp[:C, pt:pt + H, pl:pl + W] = x
+    wp = np.zeros((K, atoms * 64, R, S), np.uint16)
+    wp[:, :C] = w
+    ae = np.zeros((K, OH, OW), np.int64)
+    am = np.zeros((K, OH, OW), np.int64)
+    oy = np.arange(OH) * sy
+    ox = np.arange(OW) * sx
+    for a in range(atoms):
+        cs = slice(a * 64, a * 64 + 64)
+        for r in range(R):
+            for s in range(S):
+                win = xp[cs][:, oy[:, None] + r * dy, ox[None, :] + s * dx]  # [64, OH, OW]
+                d = np.broadcast_to(np.moveaxis(win, 0, -1)[None], (K, OH, OW, 64))
+                wt = np.broadcast_to(wp[:, cs, r, s][:, None, None, :], (K, OH, OW, 64))
+                me, mm = cmac_fp16(d, wt)
+                ae, am = cacc_add(ae, am, me, mm)
+    return cacc_to_fp32(ae, am)

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Random fp16 direct convolutions on NVIDIA's v1 C model (nv_full), each
+compared bit for bit with the numpy model of NVDLA's fp16 arithmetic
+(fp_nvdla.py: CMAC, CACC, the SDP's converter), not with the project's CPU
+execution (whose fp16 meaning is still "exact, one rounding").
+
+    run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR] [--expect ideal]
+
+Each case: a convolution of random fp16 data (C 1..100 channels, so one or
+two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
+result is fp16 feature data (the SDP bypassed: its converter rounds CACC's
+fp32 to fp16); the inputs packed by the format references (nvdla_ref.py,
+weight_ref.py), the expected output computed by fp_nvdla.conv_fp16 and
+fp32_to_fp16 and packed likewise; the register program written by
+dla-translate --dla-to-nvdla-trace with those bytes and run on the v1 model
+by the trace player linked with it (the CRCs of the expected bytes are its
+checks). Prints one line per failing case, how many output elements the
+hardware's arithmetic puts elsewhere than IEEE's (the exact sum rounded once
+to fp16), and `N of M fp16 convolutions on the v1 model equal fp_nvdla`;
+exits 1 on any mismatch. `--expect ideal` checks the model against IEEE's
+result instead (the negative control: it fails where the two differ).
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+import fp_nvdla as fp
+import nvdla_ref
+import run_trace
+import weight_ref
+
+ENC = "#dla.feature<fp16>"
+WENC = "#dla.weight<direct, fp16>"
+
+
+def ttype(shape, enc):
+    return f"tensor<{'x'.join(map(str, shape))}xf16, {enc}>"
+
+
+def fp16_data(rng, shape, zeros):
+    """fp16 bit patterns: normal values over several binades (so that an
+    atom's products spread over exponent groups), zeros of both signs, a
+    few denormals."""
+    v = (rng.standard_normal(shape) * 2.0 ** rng.integers(-6, 4, shape)).astype(np.float16)
+    bits = v.view(np.uint16).copy()
+    r = rng.random(shape)
+    bits[r < zeros] = 0
+    bits[(r >= zeros) & (r < zeros + 0.03)] = 0x8000
+    den = (r >= zeros + 0.03) & (r < zeros + 0.05)
+    bits[den] = rng.integers(1, 0x400, int(den.sum())) | (rng.integers(0, 2, int(den.sum())) << 15)
+    return bits.astype(np.uint16)
+
+
+def draw(rng, n):
+    c = int(rng.choice([rng.integers(1, 65), rng.integers(65, 101)], p=[0.7, 0.3]))
+    k = int(rng.integers(1, 25))
+    r, s = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    dy, dx = (int(rng.choice([1, 1, 1, 2])) for _ in range(2))
+    er, es = (r - 1) * dy + 1, (s - 1) * dx + 1
+    pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, s)),
+           int(rng.integers(0, s))]
+    h = int(rng.integers(max(1, er - pad[0] - pad[1]), 9))
+    w = int(rng.integers(max(1, es - pad[2] - pad[3]), 9))
+    sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
+    oh = (h + pad[0] + pad[1] - er) // sy + 1
+    ow = (w + pad[2] + pad[3] - es) // sx + 1
+    x = fp16_data(rng, (c, h, w), zeros=float(rng.choice([0.0, 0.2])))
+    wt = fp16_data(rng, (k, c, r, s), zeros=0.1)
+    attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
+    if (dy, dx) != (1, 1):
+        attrs += f" dilation [{dy}, {dx}]"
+    body = (f"%y = dla.conv direct %x, %w{attrs} : {ttype((1, c, h, w), ENC)}, "
+            f"{ttype((k, c, r, s), WENC)} -> {ttype((1, k, oh, ow), ENC)}")
+    func = (f"func.func @conv_{n}(%x: {ttype((1, c, h, w), ENC)}, %w: {ttype((k, c, r, s), WENC)})"
+            f" -> {ttype((1, k, oh, ow), ENC)} {{\n  {body}\n  return %y : "
+            f"{ttype((1, k, oh, ow), ENC)}\n}}\n")
+    return dict(name=f"conv_{n}", x=x, w=wt, stride=(sy, sx), pad=tuple(pad), dilation=(dy, dx),
+                func=func)
+
+
+def ideal(x, w, stride, pad, dilation):
+    """IEEE: the exact sum (float64 holds fp16 products and their sums here
+    exactly enough) rounded once to fp16, for the report only."""
+    xf = x.view(np.float16).astype(np.float64)
+    wf = w.view(np.float16).astype(np.float64)
+    C, H, W = xf.shape
+    K, _, R, S = wf.shape
+    xp = np.pad(xf, ((0, 0), (pad[0], pad[1]), (pad[2], pad[3])))
+    oh = (H + pad[0] + pad[1] - ((R - 1) * dilation[0] + 1)) // stride[0] + 1
+    ow = (W + pad[2] + pad[3] - ((S - 1) * dilation[1] + 1)) // stride[1] + 1
+    out = np.zeros((K, oh, ow))
+    for r in range(R):
+        for s in range(S):
+            win = xp[:, r * dilation[0]:r * dilation[0] + (oh - 1) * stride[0] + 1:stride[0],
+                     s * dilation[1]:s * dilation[1] + (ow - 1) * stride[1] + 1:stride[1]]
+            out += np.einsum("chw,kc->khw", win, wf[:, :, r, s])
+    return out.astype(np.float16).view(np.uint16)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--count", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--build", required=True)
+    p.add_argument("--keep")
+    p.add_argument("--expect", choices=["nvdla", "ideal"], default="nvdla",
+                   help="the expected bytes: fp_nvdla's (default) or IEEE's")
+    a = p.parse_args()
+    build = os.path.abspath(a.build)
+    run_trace.configure("nv_full")
+    translate = os.path.join(build, "bin", "dla-translate")
+    player = run_trace.player_path(build, "nv_full")
+    root = a.keep or tempfile.mkdtemp(prefix="dla-fp16-")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    rng = np.random.default_rng(a.seed)
+    good = elements = differ = 0
+    for n in range(a.count):
+        c = draw(rng, n)
+        y32 = fp.conv_fp16(c["x"], c["w"], c["stride"], c["pad"], c["dilation"])
+        y16 = fp.fp32_to_fp16(y32)
+        want = ideal(c["x"], c["w"], c["stride"], c["pad"], c["dilation"])
+        elements += y16.size
+        differ += int((y16 != want).sum())
+        data = os.path.join(root, c["name"] + ".data")
+        os.makedirs(data, exist_ok=True)
+        blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
+                 "arg1.bin": weight_ref.pack(c["w"].view(np.float16), WENC, "f16")["weights"],
+                 "result0.bin": nvdla_ref.pack((want if a.expect == "ideal" else y16)
+                                               .view(np.float16)[None], ENC, "f16")}
+        for name, b in blobs.items():
+            with open(os.path.join(data, name), "wb") as f:
+                f.write(bytes(b))
+        tdir = os.path.join(root, c["name"])
+        tr = subprocess.run([translate, "--dla-to-nvdla-trace", f"--nvdla-trace-dir={tdir}",
+                             f"--nvdla-trace-data={data}", "-"],
+                            input=run_trace.module([c["func"]]), capture_output=True, text=True)
+        if tr.returncode:
+            print(f"{c['name']}: dla-translate failed: {tr.stderr.strip()}")
+            continue
+        run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
+        if run.returncode:
+            print(f"{c['name']}: the v1 model differs from {'IEEE' if a.expect == 'ideal' else 'fp_nvdla'}: "
+                  f"{(run.stdout + run.stderr).strip()[:400]}")
+            continue
+        good += 1
+    print(f"hardware arithmetic vs IEEE (exact, one rounding): {differ} of {elements} output "
+          f"elements differ")
+    print(f"{good} of {a.count} fp16 convolutions on the v1 model equal "
+          f"{'IEEE' if a.expect == 'ideal' else 'fp_nvdla'}")
+    sys.exit(0 if good == a.count else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""fp_nvdla.py (NVDLA's fp16 arithmetic in numpy) against NVIDIA's v1 C
+model's own compiled functions on random inputs: cmodel-check/fp_v1_glue.cpp
+built here against the model's library (scripts/build-nvdla-cmod-v1.sh) and
+its sources (../shared/nvdla-hw-v1), loaded with ctypes. Skipped, saying
+why, where the v1 model is not built. Plus values worked by hand, which
+need nothing."""
+
+import ctypes
+import os
+import subprocess
+import tempfile
+
+import numpy as np
+import pytest
+
+import fp_nvdla as fp
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def _glue_paths():
+    shared = os.path.join(os.path.dirname(ROOT), "shared")
+    v1 = os.environ.get("NVDLA_HW_V1_DIR") or os.path.join(shared, "nvdla-hw-v1")
+    master = os.environ.get("NVDLA_HW_DIR") or os.path.join(shared, "nvdla-hw")
+    build = os.environ.get("DLA_BUILD") or os.path.join(ROOT, "build")
+    lib = os.path.join(build, "nvdla-cmod-v1", "lib", "nv_full")
+    return os.path.join(v1, "cmod"), os.path.join(master, "cmod", "hls", "include"), lib
+
+
+@pytest.fixture(scope="module")
+def cm():
+    cmod, ac, lib = _glue_paths()
+    for path, what in ((os.path.join(lib, "libnvdla_cmod.so"), "the v1 C model's library"),
+                       (os.path.join(cmod, "cmac", "NV_NVDLA_cmac.h"), "the v1 sources"),
+                       (os.path.join(ac, "ac_int.h"), "master's ac_types 3.9 headers")):
+        if not os.path.exists(path):
+            pytest.skip(f"no {what} ({path}): scripts/build-nvdla-cmod-v1.sh builds it")
+    out = os.path.join(tempfile.mkdtemp(prefix="fp-v1-glue-"), "glue.so")
+    # ac_types 3.9 first (v1's 3.7 does not compile with g++ 12; its
+    # nvdla_float.h is master's), as the library was built.
+    inc = [ac] + [os.path.join(cmod, d) for d in
+                  ("hls/sdp", "hls/vlibs", "include", "include/nvdla_ness_header", "cacc",
+                   "cacc/gen", "cmac", "cmac/gen")]
+    cmd = (["g++", "-std=c++17", "-O1", "-w", "-fPIC", "-shared",
+            "-DSC_INCLUDE_DYNAMIC_PROCESSES"] + [f"-I{d}" for d in inc] +
+           [os.path.join(HERE, "cmodel-check", "fp_v1_glue.cpp"), "-o", out, f"-L{lib}",
+            f"-Wl,-rpath,{lib}", "-lnvdla_cmod", "-lsystemc"])
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return ctypes.CDLL(out)
+
+
+def _p(a):
+    return a.ctypes.data_as(ctypes.c_void_p)
+
+
+def _call(fn, *arrays_and_ints):
+    args = [_p(v) if isinstance(v, np.ndarray) else ctypes.c_int(v) for v in arrays_and_ints]
+    fn(*args)
+
+
+# Random fp32 / fp16 bit patterns biased to the interesting places: equal
+# and near exponents, zeros of both signs, denormals, the largest values,
+# ties.
+
+def rand_fp32(rng, n):
+    s = rng.integers(0, 2, n).astype(np.uint64) << 31
+    e = rng.choice([rng.integers(100, 156, n), rng.integers(1, 255, n), np.zeros(n, int),
+                    np.full(n, 254), rng.integers(120, 135, n)], p=[.4, .2, .05, .05, .3])
+    m = rng.integers(0, 1 << 23, n)
+    m = np.where(rng.random(n) < 0.1, m & ~0xFFF | 0x1000, m)  # fp16 ties
+    m = np.where(rng.random(n) < 0.05, 0, m)
+    return (s | (e.astype(np.uint64) << 23) | m.astype(np.uint64)).astype(np.uint32)
+
+
+def rand_fp16(rng, shape, zeros=0.1):
+    n = int(np.prod(shape))
+    s = rng.integers(0, 2, n) << 15
+    e = rng.choice([rng.integers(1, 31, n), rng.integers(10, 20, n), np.zeros(n, int)],
+                   p=[.45, .45, .1])
+    m = rng.integers(0, 1 << 10, n)
+    v = (s | (e << 10) | m).astype(np.uint16)
+    v = np.where(rng.random(n) < zeros, (s & 0x8000).astype(np.uint16), v)
+    return v.reshape(shape).astype(np.uint16)
+
+
+def test_conversions(cm):
+    rng = np.random.default_rng(1)
+    f = rand_fp32(rng, 50000)
+    f = np.concatenate([f, np.array([0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800400,
+                                     0x477FF000, 0x477FEFFF, 0x33000000, 0x33000001,
+                                     0x387FE000, 0x387FF000], np.uint32)])
+    got = np.zeros(len(f), np.uint16)
+    _call(cm.v1_fp32_to_fp16, f, got, len(f))
+    np.testing.assert_array_equal(fp.fp32_to_fp16(f), got)
+    h = np.arange(1 << 16, dtype=np.uint16)
+    got32 = np.zeros(len(h), np.uint32)
+    _call(cm.v1_fp16_to_fp32, h, got32, len(h))
+    np.testing.assert_array_equal(fp.fp16_to_fp32(h), got32)
+
+
+@pytest.mark.parametrize("op", ["add", "mul"])
+def test_fp32_ops(cm, op):
+    rng = np.random.default_rng(2 if op == "add" else 3)
+    n = 100000
+    a, b = rand_fp32(rng, n), rand_fp32(rng, n)
+    # Same and near magnitudes (cancellation), and x + (-x).
+    b[:n // 4] = (a[:n // 4] ^ np.uint32(0x80000000)) + rng.integers(-3, 4, n // 4).astype(np.uint32)
+    got = np.zeros(n, np.uint32)
+    _call(getattr(cm, f"v1_fp32_{op}"), a, b, got, n)
+    want = getattr(fp, f"fp32_{op}")(a, b)
+    bad = np.nonzero(want != got)[0]
+    assert len(bad) == 0, [(hex(a[i]), hex(b[i]), hex(want[i]), hex(got[i])) for i in bad[:5]]
+
+
+def test_sdp_x_fp16(cm):
+    rng = np.random.default_rng(4)
+    for case in range(200):
+        n = 16 * 8
+        x = rand_fp32(rng, n)
+        alu, mul = rand_fp16(rng, n), rand_fp16(rng, n)
+        if case % 7 == 0:  # NaN operands, flushed or not
+            alu[::5] = 0x7E01
+        cfg = dict(alu_bypass=int(rng.random() < 0.3), alu_algo=int(rng.integers(0, 3)),
+                   mul_bypass=int(rng.random() < 0.3), mul_prelu=int(rng.random() < 0.3),
+                   relu_bypass=int(rng.random() < 0.5), nan_to_zero=int(rng.random() < 0.5))
+        got = np.zeros(n, np.uint32)
+        _call(cm.v1_sdp_x_fp16, x, alu, mul, n, cfg["alu_bypass"], cfg["alu_algo"],
+              cfg["mul_bypass"], cfg["mul_prelu"], cfg["relu_bypass"], cfg["nan_to_zero"], got)
+        want = fp.sdp_x_fp16(x, alu_op=alu, mul_op=mul, **cfg)
+        np.testing.assert_array_equal(want, got, err_msg=str(cfg))
+    h = np.zeros(n, np.uint16)
+    _call(cm.v1_sdp_cvt_fp16, x, n, h)
+    np.testing.assert_array_equal(fp.sdp_cvt_fp16(x), h)
+
+
+def test_cmac_cacc_chains(cm):
+    """Random atoms through CMAC, accumulated by CACC in chains of up to 12,
+    each step's accumulator and its fp32 compared."""
+    rng = np.random.default_rng(5)
+    n, steps = 4000, 12
+    ae = np.zeros(n, np.int64)
+    am = np.zeros(n, np.int64)
+    ge, gm = ae.copy(), am.copy()
+    for step in range(steps):
+        # Channels used: all, a few, none; some atoms with large exponent spread.
+        used = rng.integers(0, 65, n)
+        d = rand_fp16(rng, (n, 64), zeros=rng.choice([0.0, 0.3]))
+        w = rand_fp16(rng, (n, 64), zeros=0.1)
+        d[np.arange(64)[None, :] >= used[:, None]] = 0
+        if step == 3:
+            w[::97, 5] = 0x7E55  # NaN weights
+        me, mm = fp.cmac_fp16(d, w)
+        ce, cmm = np.zeros(n, np.int64), np.zeros(n, np.int64)
+        _call(cm.v1_cmac_fp16, d.copy(), w.copy(), n, ce, cmm)
+        np.testing.assert_array_equal(me, ce)
+        np.testing.assert_array_equal(mm, cmm)
+        ae, am = fp.cacc_add(ae, am, me, mm)
+        _call(cm.v1_cacc_add, ge, gm, ce, cmm, n)
+        np.testing.assert_array_equal(ae, ge, err_msg=f"step {step}")
+        np.testing.assert_array_equal(am, gm, err_msg=f"step {step}")
+        got = np.zeros(n, np.uint32)
+        _call(cm.v1_cacc_to_fp32, ge, gm, n, got)
+        np.testing.assert_array_equal(fp.cacc_to_fp32(ae, am), got, err_msg=f"step {step}")
+
+
+# Values worked by hand from the C model's code (no C model needed).
+
+def test_by_hand():
+    # Overflow saturates to the largest finite value, not infinity.
+    assert fp.fp32_to_fp16(np.uint32(0x47800000)) == 0x7BFF  # 65536
+    assert fp.fp32_to_fp16(np.uint32(0x477FF000)) == 0x7BFF  # 65520 rounds up: saturates
+    assert fp.fp16_to_fp32(np.uint16(0x7C00)) == 0x7F7FFFFF  # inf -> FLT_MAX
+    # Ties to even in fp16, and the smallest denormal's tie rounds to 0.
+    assert fp.fp32_to_fp16(np.uint32(0x3F801000)) == 0x3C00  # 1 + 2^-11
+    assert fp.fp32_to_fp16(np.uint32(0x3F803000)) == 0x3C02
+    assert fp.fp32_to_fp16(np.uint32(0x33000000)) == 0x0000  # 2^-25
+    assert fp.fp32_to_fp16(np.uint32(0x33000001)) == 0x0001
+    # FpAdd: 1 + 2^-26 (1 ulp is 2^-23) is 1.
+    one = np.uint32(0x3F800000)
+    assert fp.fp32_add(one, np.uint32(0x32800000)) == one
+    # x + (-x) is +0 or -0 by the larger operand's sign (a >= b: a's).
+    assert fp.fp32_add(np.uint32(0xBF800000), one) == 0x80000000
+    assert fp.fp32_add(one, np.uint32(0xBF800000)) == 0x00000000
+    # CMAC: 1.0 * 1.0: exponents 15 -> groups 3 + 3 = 6, max exponent 24,
+    # mantissas 1024 << 3 each: 2^26, value 2^26 * 2^(24 - 50) = 1.
+    d = np.zeros(64, np.uint16)
+    w = np.zeros(64, np.uint16)
+    d[0] = w[0] = 0x3C00
+    e, m = fp.cmac_fp16(d, w)
+    assert (int(e), int(m)) == (24, 1 << 26)
+    ae, am = fp.cacc_add(0, 0, e, m)
+    assert fp.cacc_to_fp32(ae, am) == 0x3F800000
