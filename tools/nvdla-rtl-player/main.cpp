@@ -20,8 +20,6 @@
 #define NVDLA_OPENDLA_H ""
 #endif
 
-double sc_time_stamp() { return 0; }
-
 static int usage() {
   std::fprintf(stderr,
                "usage: nvdla-rtl-player [-v] [--regs opendla.h] [--json FILE] [--latency N] [--bandwidth B]\n"
@@ -75,7 +73,7 @@ int main(int argc, char **argv) {
         jsonPath = arg;
         continue;
       }
-      if (!number(arg, v, o == "--bandwidth" ? 0.001 : 1)) {
+      if (!number(arg, v, o == "--bandwidth" || o == "--timeout" ? 0.001 : 1)) {
         std::fprintf(stderr, "nvdla-rtl-player: %s: not a valid value: '%s'\n", o.c_str(), arg);
         return 2;
       }

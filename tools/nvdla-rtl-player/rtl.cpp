@@ -1,5 +1,6 @@
 #include "rtl.h"
 
+#include <cstdio>
 #include <string>
 
 namespace nvdla_rtl {
@@ -65,9 +66,12 @@ void Rtl::tick() {
   ++cycles;
   if (cycles > limits.maxCycles)
     throw Timeout("no end after " + std::to_string(limits.maxCycles) + " cycles (--max-cycles)");
-  if ((cycles & 0xffff) == 0 && seconds() > limits.maxSeconds)
-    throw Timeout("no end after " + std::to_string(int(limits.maxSeconds)) +
-                  " s of wall-clock time (--timeout), at cycle " + std::to_string(cycles));
+  if ((cycles & 0xffff) == 0 && seconds() > limits.maxSeconds) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "no end after %g s of wall-clock time (--timeout), at cycle %llu",
+                  limits.maxSeconds, (unsigned long long)cycles);
+    throw Timeout(buf);
+  }
 }
 
 void Rtl::csbWrite(uint32_t byteAddress, uint32_t data) {
