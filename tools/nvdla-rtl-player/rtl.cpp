@@ -8,6 +8,9 @@ namespace nvdla_rtl {
 Rtl::Rtl(MemoryTiming timing, Limits limits)
     : timing(timing), context(std::make_unique<VerilatedContext>()), limits(limits),
       start(std::chrono::steady_clock::now()) {
+  // The RTL asks for plusargs ($test$plusargs): none.
+  static const char *args[] = {"nvdla-rtl-player"};
+  context->commandArgs(1, args);
   top = std::make_unique<VNV_nvdla>(context.get());
   memory = std::make_unique<AxiMemory<VNV_nvdla>>(*top, dbb, timing);
   top->global_clk_ovr_on = 0;
