@@ -104,7 +104,7 @@ def main():
         entry["layers"] = r["layers"]
         entry["rtl_cycles_total"] = r["cycles"]
         entry["rtl_wall_seconds"] = round(wall, 3)
-        sim_cycles += r["cycles"]
+        sim_cycles += r["simulated_cycles"]
         sim_seconds += r["wall_seconds"]
         if run.returncode:
             print(f"{c.name}: RTL differs: {(run.stdout + run.stderr).strip()}\n  {c.body}")
@@ -121,7 +121,7 @@ def main():
           f"({layers_run} hardware layers; {memory})")
     if sim_seconds:
         print(f"RTL simulation: {sim_cycles} cycles in {sim_seconds:.1f} s "
-              f"({sim_cycles / sim_seconds:.0f} cycles/s, reset and trace included)")
+              f"({sim_cycles / sim_seconds:.0f} cycles/s; each run's reset included)")
     if a.out:
         with open(a.out, "w") as f:
             json.dump({"config": "nv_small", "simulator": "rtl", "seed": a.seed, "kinds": kinds,

@@ -33,6 +33,7 @@ double Rtl::seconds() const {
 }
 
 void Rtl::edge() {
+  ++edges;
   top->dla_core_clk = 1;
   top->dla_csb_clk = 1;
   top->eval();
@@ -53,7 +54,6 @@ void Rtl::reset() {
   cyclesWith(1, 20);
   cyclesWith(0, 20);
   cyclesWith(1, 8192);
-  counting = true;
   cycles = 0;
 }
 

@@ -44,6 +44,8 @@ public:
   uint32_t csbRead(uint32_t byteAddress);
   bool interrupt() const { return top->dla_intr; }
   uint64_t cycle() const { return cycles; }
+  // Every cycle simulated, the reset's included (for the speed).
+  uint64_t simulatedCycles() const { return edges; }
   double seconds() const;
 
   nvdla_trace::ByteMemory dbb;
@@ -56,8 +58,7 @@ private:
   std::unique_ptr<VNV_nvdla> top;
   std::unique_ptr<AxiMemory<VNV_nvdla>> memory;
   Limits limits;
-  uint64_t cycles = 0;
-  bool counting = false;
+  uint64_t cycles = 0, edges = 0;
   // What the last edge did on the CSB port.
   bool csbAccepted = false, csbResponded = false;
   uint32_t csbData = 0;
