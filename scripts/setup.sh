@@ -23,6 +23,7 @@ PACKAGES=(
   python3-pil fonts-dejavu-core                             # utils/textlines.py, dla-calibrate images
   python3-jsonschema chromium                               # dla-compile: manifest schema, report in a browser
   flatbuffers-compiler libflatbuffers-dev                   # NVDLA loadables: flatc compiles NVIDIA's loadable.fbs
+  verilator clang                                           # NVIDIA's RTL simulated (scripts/build-nvdla-rtl.sh)
 )
 
 # What dla-compile needs: the build, the ONNX importer, the manifest schema.
@@ -71,6 +72,11 @@ bash scripts/build-nvdla-cmod.sh "$BUILD_DIR" >/dev/null ||
 # test/NvdlaCModelV1 tests and the nv_full loadables are UNSUPPORTED.
 bash scripts/build-nvdla-cmod-v1.sh "$BUILD_DIR" >/dev/null ||
   echo "== NVDLA v1 C model not built: test/NvdlaCModelV1 and the nv_full loadables will be UNSUPPORTED" >&2
+# NVIDIA's nv_small RTL under Verilator and the project's harness (from
+# ../shared/nvdla-hw; the Verilated model cached; about 4 minutes of CPU
+# once). Without it test/NvdlaRtl is UNSUPPORTED (docs/NvdlaRtl.md).
+bash scripts/build-nvdla-rtl.sh "$BUILD_DIR" >/dev/null ||
+  echo "== NVDLA RTL not built: test/NvdlaRtl will be UNSUPPORTED" >&2
 # NVIDIA's runtime and both firmwares with the project's harness on that
 # model (from ../shared/nvdla-sw; cached; about a minute once). Without them
 # the test/NvdlaLoadable tests are UNSUPPORTED.

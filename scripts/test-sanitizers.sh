@@ -17,6 +17,8 @@
 #    is built with g++ by scripts/build-nvdla-cmod.sh, not in build-san.
 #  - test/NvdlaCModelV1: the same for NVIDIA's v1 model and
 #    scripts/build-nvdla-cmod-v1.sh.
+#  - test/NvdlaRtl: NVIDIA's RTL under Verilator; its player is built by
+#    scripts/build-nvdla-rtl.sh, not in build-san.
 #  - test/NvdlaLoadable: NVIDIA's runtime and firmware on the C model; the
 #    harness is built with g++ by scripts/build-nvdla-runtime.sh, not in
 #    build-san.
@@ -50,7 +52,7 @@ log=$(mktemp -d)
 status=0
 echo "== [sanitizers] lit (regression + unit tests) in $BUILD_DIR"
 /usr/bin/python3 /usr/lib/llvm-22/bin/lit -sv \
-  --filter-out '^DLA :: (ONNX|Models|NvdlaCModel|NvdlaCModelV1|NvdlaLoadable|NvdlaCompiler|Bundle)/|^DLA :: CAPI/install\.test$' \
+  --filter-out '^DLA :: (ONNX|Models|NvdlaCModel|NvdlaCModelV1|NvdlaRtl|NvdlaLoadable|NvdlaCompiler|Bundle)/|^DLA :: CAPI/install\.test$' \
   "$BUILD_DIR/test" "$BUILD_DIR/test/Unit" | tee "$log/lit" || status=1
 
 echo "== [sanitizers] pytest python/tests (libDLACAPI.so instrumented, ASan runtime preloaded)"

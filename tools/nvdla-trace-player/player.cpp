@@ -3,7 +3,6 @@
 #include "csb.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
@@ -18,12 +17,6 @@ static std::string hex(uint64_t v) {
   return buf;
 }
 
-static std::string upper(std::string s) {
-  for (char &c : s)
-    c = char(std::toupper((unsigned char)c));
-  return s;
-}
-
 Player::Player(sc_module_name name, std::vector<Command> cmds, const RegisterMap &regs,
                std::string testDir, bool verbose)
     : sc_module(name), csb("csb"), intr("intr"), dbb("dbb"), cvsram("cvsram"),
@@ -33,11 +26,8 @@ Player::Player(sc_module_name name, std::vector<Command> cmds, const RegisterMap
   for (const Command &cmd : commands) {
     if (cmd.name != "intr_notify")
       continue;
-    if (cmd.args.size() != 2 || cmd.args[0].size() < 3 || cmd.args[0][cmd.args[0].size() - 2] != '_')
-      throw std::runtime_error("line " + std::to_string(cmd.line) + ": bad intr_notify");
-    const std::string &id = cmd.args[0];
-    expected[upper(id.substr(0, id.size() - 2))].push_back(
-        {id.back() - '0', cmd.args[1], cmd.line});
+    ExpectedInterrupt e = parseIntrNotify(cmd);
+    expected[e.block].push_back(e);
   }
   SC_THREAD(replay);
   SC_THREAD(interrupts);
@@ -82,28 +72,9 @@ Memory &Player::memory(const Command &cmd, const std::string &which) {
 }
 
 void Player::loadMemory(const Command &cmd) {
-  if (cmd.name == "mem_init") { // (memory, base, size, pattern)
-    if (cmd.args.size() != 4)
-      throw std::runtime_error("line " + std::to_string(cmd.line) + ": mem_init takes 4 arguments");
-    uint64_t base = parseNumber(cmd.args[1]), size = parseNumber(cmd.args[2]);
-    const std::string &pattern = cmd.args[3];
-    std::vector<uint8_t> bytes(size);
-    for (uint64_t i = 0; i < size; ++i) {
-      if (pattern == "ALL_ZERO") bytes[i] = 0x00;
-      else if (pattern == "ONES") bytes[i] = 0xff;
-      else if (pattern == "AFIVE") bytes[i] = 0xa5;
-      else if (pattern == "FIVEA") bytes[i] = 0x5a;
-      else if (pattern == "ADDR") bytes[i] = uint8_t(base + i);
-      else throw std::runtime_error("line " + std::to_string(cmd.line) + ": unsupported pattern " + pattern);
-    }
-    memory(cmd, cmd.args[0]).write(base, bytes.data(), size);
-  } else { // mem_load(memory, base, file)
-    if (cmd.args.size() != 3)
-      throw std::runtime_error("line " + std::to_string(cmd.line) + ": mem_load takes 3 arguments");
-    uint64_t base = parseNumber(cmd.args[1]);
-    for (const SurfaceChunk &c : parseSurfaceFile(testDir + "/" + cmd.args[2]))
-      memory(cmd, cmd.args[0]).write(base + c.offset, c.bytes.data(), c.bytes.size());
-  }
+  Memory &mem = memory(cmd, memoryOf(cmd));
+  for (const MemoryRun &run : memoryRuns(cmd, testDir))
+    mem.write(run.address, run.bytes.data(), run.bytes.size());
 }
 
 void Player::waitFor(const std::string &syncId) {
@@ -187,7 +158,7 @@ void Player::replay() {
     }
     // Like the testbench, the test ends when every expected interrupt came.
     for (auto &[block, queue] : expected)
-      for (const Expected &e : std::deque<Expected>(queue))
+      for (const ExpectedInterrupt &e : std::deque<ExpectedInterrupt>(queue))
         waitFor(e.syncId);
     done = true;
     sc_stop();
@@ -228,7 +199,7 @@ void Player::interrupts() {
       const InterruptSource &s = src->second;
       auto &queue = expected[s.block];
       auto it = std::find_if(queue.begin(), queue.end(),
-                             [&](const Expected &e) { return e.group == s.group; });
+                             [&](const ExpectedInterrupt &e) { return e.group == s.group; });
       if (it == queue.end())
         fatal("unexpected interrupt: " + s.block + " done, group " + std::to_string(s.group) +
               " (no intr_notify left for it)");

@@ -40,12 +40,6 @@ public:
   std::string blockedOn() const { return waitingFor; }
 
 private:
-  struct Expected {
-    int group;
-    std::string syncId;
-    int line;
-  };
-
   void replay();     // SC_THREAD: the trace, in order
   void interrupts(); // SC_THREAD: the testbench's interrupt handler
   void loadMemory(const Command &cmd);
@@ -68,7 +62,7 @@ public:
 
 private:
   sc_core::sc_mutex csbLock;
-  std::map<std::string, std::deque<Expected>> expected; // block -> intr_notify in trace order
+  std::map<std::string, std::deque<ExpectedInterrupt>> expected; // block -> intr_notify in trace order
   std::set<std::string> fired, notified;
   sc_core::sc_event firedEvent;
   std::vector<std::string> errors;

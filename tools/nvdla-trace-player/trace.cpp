@@ -92,4 +92,56 @@ std::vector<SurfaceChunk> parseSurfaceFile(const std::string &path) {
   return chunks;
 }
 
+static std::runtime_error lineError(const Command &cmd, const std::string &what) {
+  return std::runtime_error("line " + std::to_string(cmd.line) + ": " + what);
+}
+
+std::string memoryOf(const Command &cmd) {
+  if (cmd.args.empty())
+    throw lineError(cmd, cmd.name + " names no memory");
+  return cmd.args[0];
+}
+
+std::vector<MemoryRun> memoryRuns(const Command &cmd, const std::string &testDir) {
+  if (cmd.name == "mem_init") { // (memory, base, size, pattern)
+    if (cmd.args.size() != 4)
+      throw lineError(cmd, "mem_init takes 4 arguments");
+    MemoryRun run;
+    run.address = parseNumber(cmd.args[1]);
+    uint64_t size = parseNumber(cmd.args[2]);
+    const std::string &pattern = cmd.args[3];
+    run.bytes.resize(size);
+    for (uint64_t i = 0; i < size; ++i) {
+      if (pattern == "ALL_ZERO") run.bytes[i] = 0x00;
+      else if (pattern == "ONES") run.bytes[i] = 0xff;
+      else if (pattern == "AFIVE") run.bytes[i] = 0xa5;
+      else if (pattern == "FIVEA") run.bytes[i] = 0x5a;
+      else if (pattern == "ADDR") run.bytes[i] = uint8_t(run.address + i);
+      else throw lineError(cmd, "unsupported pattern " + pattern);
+    }
+    return {std::move(run)};
+  }
+  if (cmd.name != "mem_load")
+    throw lineError(cmd, cmd.name + " is not a memory command");
+  if (cmd.args.size() != 3) // (memory, base, file)
+    throw lineError(cmd, "mem_load takes 3 arguments");
+  uint64_t base = parseNumber(cmd.args[1]);
+  std::vector<MemoryRun> runs;
+  for (SurfaceChunk &c : parseSurfaceFile(testDir + "/" + cmd.args[2]))
+    runs.push_back({base + c.offset, std::move(c.bytes)});
+  return runs;
+}
+
+ExpectedInterrupt parseIntrNotify(const Command &cmd) {
+  // "SDP_0": block SDP, register group 0.
+  if (cmd.args.size() != 2 || cmd.args[0].size() < 3 || cmd.args[0][cmd.args[0].size() - 2] != '_' ||
+      (cmd.args[0].back() != '0' && cmd.args[0].back() != '1'))
+    throw lineError(cmd, "bad intr_notify");
+  const std::string &id = cmd.args[0];
+  std::string block = id.substr(0, id.size() - 2);
+  for (char &c : block)
+    c = char(std::toupper((unsigned char)c));
+  return {block, id.back() - '0', cmd.args[1], cmd.line};
+}
+
 } // namespace nvdla_trace

@@ -30,6 +30,27 @@ std::vector<SurfaceChunk> parseSurfaceFile(const std::string &path);
 // strtoull with base detection; throws on junk.
 uint64_t parseNumber(const std::string &text);
 
+// What a mem_init(memory, base, size, pattern) or mem_load(memory, base,
+// file) command writes: runs of bytes into its memory (pri_mem, sec_mem),
+// `file` read from testDir. Throws naming the line on a bad command.
+struct MemoryRun {
+  uint64_t address = 0;
+  std::vector<uint8_t> bytes;
+};
+std::string memoryOf(const Command &memCommand);
+std::vector<MemoryRun> memoryRuns(const Command &memCommand, const std::string &testDir);
+
+// An intr_notify(BLOCK_G, sync_id): the interrupt of BLOCK's (SDP,
+// CDMA_DAT; upper case) register group G the trace expects, the event its
+// checks wait for.
+struct ExpectedInterrupt {
+  std::string block;
+  int group = 0;
+  std::string syncId;
+  int line = 0;
+};
+ExpectedInterrupt parseIntrNotify(const Command &intrNotify);
+
 } // namespace nvdla_trace
 
 #endif

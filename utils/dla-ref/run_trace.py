@@ -569,6 +569,25 @@ def draw(a, rng, kinds=None):
     return cases, unfit, inputs
 
 
+def write_program(c, xs, ys, root, translate):
+    """Case `c`'s register program in root/NAME, written by dla-translate
+    --dla-to-nvdla-trace with its argument bytes `xs` and the CRCs of its
+    expected result bytes `ys` (root/NAME.data holds them): (the program's
+    directory, dla-translate's completed process)."""
+    data = os.path.join(root, c.name + ".data")
+    os.makedirs(data, exist_ok=True)
+    for i, x in enumerate(xs):
+        with open(os.path.join(data, f"arg{i}.bin"), "wb") as f:
+            f.write(x)
+    with open(os.path.join(data, "result0.bin"), "wb") as f:
+        f.write(ys)
+    tdir = os.path.join(root, c.name)
+    tr = subprocess.run([translate, "--dla-to-nvdla-trace", f"--nvdla-trace-dir={tdir}",
+                         f"--nvdla-trace-data={data}", "-"], input=module([c.layer_func()]),
+                        capture_output=True, text=True)
+    return tdir, tr
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_case_arguments(p)
@@ -586,17 +605,7 @@ def main():
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     good = refused = 0
     for c, (xs, ys) in zip(cases, results):
-        data = os.path.join(root, c.name + ".data")
-        os.makedirs(data, exist_ok=True)
-        for i, x in enumerate(xs):
-            with open(os.path.join(data, f"arg{i}.bin"), "wb") as f:
-                f.write(x)
-        with open(os.path.join(data, "result0.bin"), "wb") as f:
-            f.write(ys)
-        tdir = os.path.join(root, c.name)
-        tr = subprocess.run([translate, "--dla-to-nvdla-trace", f"--nvdla-trace-dir={tdir}",
-                             f"--nvdla-trace-data={data}", "-"], input=module([c.layer_func()]),
-                            capture_output=True, text=True)
+        tdir, tr = write_program(c, xs, ys, root, translate)
         if tr.returncode:
             refusal = re.search(r"error: (.*)", tr.stderr)
             if (a.from_execution or a.kind in REFUSALS_COUNTED) and refusal and \
