@@ -68,6 +68,11 @@ def main():
     p.add_argument("--fp16-emulation-factor", type=float)
     p.add_argument("--step-classes", action="store_true")
     p.add_argument("--ort-model", help="the model onnxruntime runs (default: MODEL)")
+    p.add_argument("--ort-no-optimize", action="store_true",
+                   help="onnxruntime without graph optimizations: a QDQ model then runs as "
+                        "written (float operators between quantize steps), not as the int8 "
+                        "kernels its fusions pick, whose u8s8 products saturate on x86 "
+                        "without VNNI (AVX2) and so differ by machine")
     a = p.parse_args(argv)
     if not a.shape and not a.input:
         p.error("give --shape or --input")
@@ -84,6 +89,8 @@ def main():
         cmd = ["node", os.path.join(HERE, "run-ort.js"), a.ort_model or a.model, ort_dir] + inputs
         if a.repeat:
             cmd += ["--repeat", str(a.repeat)]
+        if a.ort_no_optimize:
+            cmd.append("--no-optimize")
         ort = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if ort.returncode:
             sys.exit("onnxruntime failed:\n" + ort.stderr)
