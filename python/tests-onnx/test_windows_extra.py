@@ -145,11 +145,8 @@ def _cases():
             make(helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=k, strides=s, dilations=d, pads=p,
                                   ceil_mode=ceil), x4, opset=12),
             x4, np_pool(x4, "max", k, s, p, d, ceil_mode=bool(ceil)))
-    for include in (0, 1):
-        c["avgpool2d_dilated_include_pad_%d" % include] = (
-            make(helper.make_node("AveragePool", ["x"], ["y"], kernel_shape=[3, 2], strides=[2, 3], dilations=[2, 3],
-                                  pads=[2, 1, 1, 2], count_include_pad=include), x4, opset=17),
-            x4, np_pool(x4, "avg", [3, 2], [2, 3], [2, 1, 1, 2], [2, 3], include_pad=bool(include)))
+    # AveragePool's dilations came with opset 19, past the importer's 18: at
+    # an earlier opset onnx.checker rejects them, and so does the importer.
     x3 = randn(2, 3, 17)
     c["maxpool1d_dilated"] = (
         make(helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[3], strides=[2], dilations=[3], pads=[2, 1]),
