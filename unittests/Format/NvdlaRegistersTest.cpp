@@ -3,6 +3,8 @@
 #include "dla/Format/NvdlaPdp.h"
 #include "dla/Format/NvdlaRegisters.h"
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 using namespace dlaformat::nvdla;
@@ -105,6 +107,38 @@ TEST(NvdlaRegistersTest, PdpReciprocals) {
   EXPECT_TRUE(kPdpRecipKernelWidth.holds(pdpSingleRoundingReciprocals(1, 1).width));
   EXPECT_EQ(kCdmaPadValueInt8.lo, -128);
   EXPECT_EQ(kCdmaPadValue.hi, 32767);
+}
+
+TEST(NvdlaRegistersTest, PdpReciprocalsAsFirmware) {
+  // The PDP's average, RHA(RHA(S * w, 16) * h, 16) with round half away
+  // from zero (NVDLA_PDP.rdl; int_pdp.py from NVIDIA's C model), written
+  // here again with floating division and brute-forced over every int8
+  // window sum: single rounding computes as the firmware's table exactly
+  // where pdpComputesAsFirmware says so.
+  auto rha = [](double v) { return v >= 0 ? std::floor(v + 0.5) : -std::floor(-v + 0.5); };
+  auto avg = [&](PdpReciprocals r, int64_t s) {
+    return rha(rha(double(s) * double(r.width) / 65536.0) * double(r.height) / 65536.0);
+  };
+  int same = 0;
+  for (int64_t kh = 1; kh <= 8; ++kh)
+    for (int64_t kw = 1; kw <= 8; ++kw) {
+      const PdpReciprocals single = pdpSingleRoundingReciprocals(kh, kw);
+      const PdpReciprocals table = pdpFirmwareReciprocals(kh, kw);
+      bool equal = true;
+      for (int64_t s = -128 * kh * kw; s <= 127 * kh * kw && equal; ++s)
+        equal = avg(single, s) == avg(table, s);
+      EXPECT_EQ(pdpComputesAsFirmware(single, kh, kw, 8), equal) << kh << "x" << kw;
+      EXPECT_TRUE(pdpComputesAsFirmware(table, kh, kw, 8));
+      same += equal;
+    }
+  // One-dimensional windows but k = 6 (round(65536 / 6) = 10923, the
+  // table's 10922): 2 x 7 - 1 = 13; and 11 two-dimensional ones on int8
+  // sums (3x3 and 6x2 among them).
+  EXPECT_EQ(same, 24);
+  EXPECT_TRUE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(3, 3), 3, 3, 8));
+  EXPECT_FALSE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(2, 2), 2, 2, 8));
+  EXPECT_FALSE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(1, 6), 1, 6, 8));
+  EXPECT_FALSE(pdpComputesAsFirmware({65536, 100}, 1, 3, 8));
 }
 
 TEST(NvdlaRegistersTest, LayerGeometry) {

@@ -314,9 +314,12 @@ def average_chain(x, kernel, stride):
     factors, the shorter list padded with 1 in front; stage i pools
     kernel = stride = its factors (the last with the stride over the rest),
     each stage the PDP's average (int_pdp, from NVIDIA's C model) with the
-    reciprocals 2^16 and round(2^16 / (kh kw)) (one rounding). Returns
+    firmware's reciprocals floor(2^16 / k) per dimension when there are
+    several stages (two roundings each, what a loadable can express), and
+    2^16 and round(2^16 / (kh kw)) (one rounding) when one. Returns
     (result, stages)."""
     import layer_ref
+    from int_pdp import pdp_recip_kernel
     fh, fw = greedy_factors(kernel[0]), greedy_factors(kernel[1])
     n = max(len(fh), len(fw))
     fh, fw = [1] * (n - len(fh)) + fh, [1] * (n - len(fw)) + fw
@@ -326,7 +329,8 @@ def average_chain(x, kernel, stride):
               stride[1] // int(np.prod(fw[:-1])) if last else b]
         nchw = layer_ref.pool(x.transpose(0, 3, 1, 2).astype(np.int8), "average", (a, b),
                               tuple(max(v, 1) for v in st),
-                              recip=(1 << 16, int(np.floor((1 << 16) / (a * b) + 0.5))))
+                              recip=(pdp_recip_kernel(b), pdp_recip_kernel(a)) if n > 1 else
+                              (1 << 16, int(np.floor((1 << 16) / (a * b) + 0.5))))
         x = np.asarray(nchw).transpose(0, 2, 3, 1)
     return x, n
 
@@ -471,18 +475,19 @@ def main():
             ok = name not in left and diff.size and np.abs(d - want).max() <= 1
             diff = np.abs(d - want)
         if kind == "large_avg_pool":
-            # n layers each rounding (1/2) with a reciprocal off by at most
-            # 1/16: within 9n/16 of the exact mean, at most (9n + 8) // 16
-            # from TOSA's one rounding; equal to the chain of decision 20
-            # computed here.
+            # n layers each rounding twice with the firmware's floored
+            # reciprocals: within 53n/64 of the exact mean (the remark's
+            # derivation, WindowLimits.cpp averageChainError), at most
+            # (53n + 32) // 64 from TOSA's one rounding; equal to the chain
+            # of decision 20 computed here.
             chain, n = average_chain(data[0], *b.window)
             k, st = b.window
             x = data[0].astype(np.float64)
             exact = np.stack([x[:, i * st[0]:i * st[0] + k[0], j * st[1]:j * st[1] + k[1]].mean((1, 2))
                               for i in range((x.shape[1] - k[0]) // st[0] + 1)
                               for j in range((x.shape[2] - k[1]) // st[1] + 1)], 1).ravel()
-            ok = (name not in left and diff.size and diff.max() <= (9 * n + 8) // 16 and
-                  np.abs(d - exact).max() <= 9 * n / 16 and np.array_equal(d, chain.ravel()))
+            ok = (name not in left and diff.size and diff.max() <= (53 * n + 32) // 64 and
+                  np.abs(d - exact).max() <= 53 * n / 64 and np.array_equal(d, chain.ravel()))
             worst[n] = max(worst.get(n, 0), int(diff.max()))
         same, total = kinds.get(kind, (0, 0))
         kinds[kind] = (same + int(np.sum(diff == 0)), total + diff.size)
@@ -499,7 +504,7 @@ def main():
         print("%s: %.2f%% of %d values identical to TOSA%s"
               % (kind, 100 * share, total, " (below 99%)" if low else ""))
     for n, most in sorted(worst.items()):
-        print("chains of %d layers: at most %d from TOSA (bound %d)" % (n, most, (9 * n + 8) // 16))
+        print("chains of %d layers: at most %d from TOSA (bound %d)" % (n, most, (53 * n + 32) // 64))
     print("%d of %d cases offloaded and within %s" % (len(cases) - min(bad, len(cases)), len(cases),
                                                       "their bound" if worst else "one"))
     return 1 if bad else 0

@@ -127,6 +127,30 @@ constexpr PdpReciprocals pdpSingleRoundingReciprocals(int64_t kh, int64_t kw) {
   const int64_t n = kh * kw;
   return {int64_t(1) << 16, ((int64_t(1) << 17) / n + 1) / 2};
 }
+/// The PDP's integer average of a window sum `s`, as its registers say:
+/// RHA(RHA(s * width, 16) * height, 16), rounding half away from zero.
+constexpr int64_t pdpAverage(PdpReciprocals r, int64_t s) {
+  auto rha = [](int64_t v) {
+    return v >= 0 ? (v + (int64_t(1) << 15)) >> 16 : -((-v + (int64_t(1) << 15)) >> 16);
+  };
+  return rha(rha(s * r.width) * r.height);
+}
+/// Whether `stated` computes what the firmware's table computes for every
+/// window sum of `bits`-bit data (a loadable can then leave the registers
+/// to the firmware). Checked sum by sum: besides the same pair, every
+/// one-dimensional window with k != 6 (a stage that multiplies by 2^16 is
+/// exact) and, on int8 sums, some two-dimensional ones (3x3's single
+/// rounding among them) agree.
+constexpr bool pdpComputesAsFirmware(PdpReciprocals stated, int64_t kh, int64_t kw, int bits) {
+  const PdpReciprocals table = pdpFirmwareReciprocals(kh, kw);
+  if (stated.width == table.width && stated.height == table.height)
+    return true;
+  const int64_t n = kh * kw, half = int64_t(1) << (bits - 1);
+  for (int64_t s = -half * n; s < half * n; ++s)
+    if (pdpAverage(stated, s) != pdpAverage(table, s))
+      return false;
+  return true;
+}
 
 // --- Layer geometry: sizes the registers store minus 1 (or as an enum).
 /// PDP (NVDLA_PDP.rdl D_POOLING_KERNEL_CFG, D_POOLING_PADDING_CFG). The

@@ -143,8 +143,8 @@ FailureOr<SmallVector<PoolStage>> planPoolChain(bool max, ArrayRef<int64_t> inHW
                                                 ArrayRef<int64_t> strides,
                                                 ArrayRef<int64_t> padding, std::string &why);
 /// What rounding each of the `stages` layers of an integer average chain
-/// costs, as a remark's words: within 9/16 a layer of the exact mean, at
-/// most floor(9 stages / 16 + 1/2) from the mean rounded once.
+/// costs, as a remark's words: within 53/64 a layer of the exact mean, at
+/// most floor(53 stages / 64 + 1/2) from the mean rounded once.
 std::string averageChainError(size_t stages);
 
 void populateConvPatterns(RewritePatternSet &patterns, OffloadRules &rules,

@@ -70,9 +70,11 @@ struct PoolToDLA : OpRewritePattern<OpTy> {
                                  value, stage.kernel);
       pool.setStrides(stage.stride);
       pool.setPadding(stage.pad);
-      if (kind == PoolKind::Average && isa<IntegerType>(element)) {
-        // One rounding per layer, as TOSA's integer average (NVIDIA's
-        // firmware table would round twice); a chain rounds once per stage.
+      if (kind == PoolKind::Average && isa<IntegerType>(element) && chain.size() == 1) {
+        // One rounding, as TOSA's integer average (NVIDIA's firmware table
+        // rounds twice). A chain is inexact anyway: its stages take the
+        // firmware's table, which a loadable can express (pdp.c has no
+        // field for other reciprocals).
         nv::PdpReciprocals recip = nv::pdpSingleRoundingReciprocals(stage.kernel[0],
                                                                     stage.kernel[1]);
         pool.setRecipKernelWidth(recip.width);

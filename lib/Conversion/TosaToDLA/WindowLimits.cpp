@@ -177,14 +177,17 @@ tosa_to_dla::planPoolChain(bool max, ArrayRef<int64_t> inHW,
 }
 
 std::string tosa_to_dla::averageChainError(size_t stages) {
-  // Stage i's output is its exact mean plus e_i: 1/2 from rounding, and
-  // the reciprocal round(2^16 / n) off by at most 1/2 of 2^-16 on a sum of
-  // at most 128 n, n <= 64: 1/16. A mean of such outputs carries their
-  // mean error on, so the last is within 9/16 a layer of the exact mean,
-  // and the mean rounded once within 1/2 of it.
-  const size_t fromOne = (9 * stages + 8) / 16;
+  // A stage with the firmware's table, floor(2^16 / k) per dimension, on a
+  // window sum S (|S| <= 128 kh kw <= 8192): the width step is S / kw off
+  // by 1/2 (rounding) + 1/8 (|S| 2^-16, the floored reciprocal), the height
+  // step divides that by kh, is off by 1/64 more (its reciprocal) and
+  // rounds (1/2; nothing when kh = 1): within 53/64 of the stage's exact
+  // mean. A mean of such outputs carries their mean error on, so the last
+  // is within 53/64 a layer of the exact mean, and the mean rounded once
+  // within 1/2 of it.
+  const size_t fromOne = (53 * stages + 32) / 64;
   return "integers round each of the " + std::to_string(stages) +
-         " layers half away from zero: within 9/16 a layer of the exact mean (1/2 the "
-         "rounding, 1/16 the reciprocal), at most " +
+         " layers twice, with the firmware's reciprocals floor(2^16 / k): within 53/64 a "
+         "layer of the exact mean, at most " +
          std::to_string(fromOne) + " from the mean rounded once";
 }

@@ -84,11 +84,15 @@ LogicalResult mlir::dla::regplan::describePdp(const NetworkPlan &plan, Operation
     for (int n = 0; n < 7; ++n)
       d.padding_value[n] = static_cast<int32_t>((*values)[n]);
   // The firmware writes its own reciprocals (pdp.c recip_kernel_size);
-  // stated other ones are the project's.
-  PdpReciprocals firmware = pdpFirmwareReciprocals(kh, kw);
-  if (std::optional<int64_t> w = op.getRecipKernelWidth(); w && *w != firmware.width)
-    d.ext.recip_kernel_width = static_cast<uint32_t>(*w);
-  if (std::optional<int64_t> h = op.getRecipKernelHeight(); h && *h != firmware.height)
-    d.ext.recip_kernel_height = static_cast<uint32_t>(*h);
+  // stated ones that compute something else are the project's.
+  const PdpReciprocals firmware = pdpFirmwareReciprocals(kh, kw);
+  const PdpReciprocals stated{op.getRecipKernelWidth().value_or(firmware.width),
+                              op.getRecipKernelHeight().value_or(firmware.height)};
+  if (!pdpComputesAsFirmware(stated, kh, kw, /*bits=*/8)) {
+    if (stated.width != firmware.width)
+      d.ext.recip_kernel_width = static_cast<uint32_t>(stated.width);
+    if (stated.height != firmware.height)
+      d.ext.recip_kernel_height = static_cast<uint32_t>(stated.height);
+  }
   return success();
 }
