@@ -86,8 +86,9 @@ LogicalResult mlir::dla::regplan::describePdp(const NetworkPlan &plan, Operation
   // The firmware writes its own reciprocals (pdp.c recip_kernel_size);
   // stated ones that compute something else are the project's.
   const PdpReciprocals firmware = pdpFirmwareReciprocals(kh, kw);
-  const PdpReciprocals stated{op.getRecipKernelWidth().value_or(firmware.width),
-                              op.getRecipKernelHeight().value_or(firmware.height)};
+  const PdpReciprocals stated{
+      static_cast<int64_t>(op.getRecipKernelWidth().value_or(firmware.width)),
+      static_cast<int64_t>(op.getRecipKernelHeight().value_or(firmware.height))};
   if (!pdpComputesAsFirmware(stated, kh, kw, /*bits=*/8)) {
     if (stated.width != firmware.width)
       d.ext.recip_kernel_width = static_cast<uint32_t>(stated.width);
