@@ -127,18 +127,33 @@ TEST(NvdlaRegistersTest, PdpReciprocalsAsFirmware) {
       bool equal = true;
       for (int64_t s = -128 * kh * kw; s <= 127 * kh * kw && equal; ++s)
         equal = avg(single, s) == avg(table, s);
-      EXPECT_EQ(pdpComputesAsFirmware(single, kh, kw, 8), equal) << kh << "x" << kw;
-      EXPECT_TRUE(pdpComputesAsFirmware(table, kh, kw, 8));
+      const PdpSums int8Sums = pdpWindowSums(kh, kw, 8, /*padValues=*/false);
+      EXPECT_EQ(int8Sums.min, -128 * kh * kw);
+      EXPECT_EQ(int8Sums.max, 127 * kh * kw);
+      EXPECT_EQ(pdpComputesAsFirmware(single, kh, kw, int8Sums), equal) << kh << "x" << kw;
+      EXPECT_TRUE(pdpComputesAsFirmware(table, kh, kw, int8Sums));
       same += equal;
     }
   // One-dimensional windows but k = 6 (round(65536 / 6) = 10923, the
   // table's 10922): 2 x 7 - 1 = 13; and 11 two-dimensional ones on int8
   // sums (3x3 and 6x2 among them).
   EXPECT_EQ(same, 24);
-  EXPECT_TRUE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(3, 3), 3, 3, 8));
-  EXPECT_FALSE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(2, 2), 2, 2, 8));
-  EXPECT_FALSE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(1, 6), 1, 6, 8));
-  EXPECT_FALSE(pdpComputesAsFirmware({65536, 100}, 1, 3, 8));
+  auto int8 = [](int64_t kh, int64_t kw) { return pdpWindowSums(kh, kw, 8, false); };
+  EXPECT_TRUE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(3, 3), 3, 3, int8(3, 3)));
+  EXPECT_FALSE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(2, 2), 2, 2, int8(2, 2)));
+  EXPECT_FALSE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(1, 6), 1, 6, int8(1, 6)));
+  EXPECT_FALSE(pdpComputesAsFirmware({65536, 100}, 1, 3, int8(1, 3)));
+  // Padding values reach every sum the int16 line buffer holds: 3x3's
+  // single rounding then differs (e.g. at -32764: -3641 vs the table's
+  // -3640), a one-dimensional window's still agrees.
+  const PdpSums line = pdpWindowSums(3, 3, 8, /*padValues=*/true);
+  EXPECT_EQ(line.min, -32768);
+  EXPECT_EQ(line.max, 32767);
+  EXPECT_EQ(avg(pdpSingleRoundingReciprocals(3, 3), -32764), -3641);
+  EXPECT_EQ(avg(pdpFirmwareReciprocals(3, 3), -32764), -3640);
+  EXPECT_FALSE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(3, 3), 3, 3, line));
+  EXPECT_TRUE(pdpComputesAsFirmware(pdpSingleRoundingReciprocals(1, 3), 1, 3,
+                                    pdpWindowSums(1, 3, 8, true)));
 }
 
 TEST(NvdlaRegistersTest, LayerGeometry) {

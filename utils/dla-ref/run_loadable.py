@@ -54,10 +54,67 @@ def firmware_reciprocals(kind):
     return draw
 
 
+def pdp_average(rw, rh, s):
+    """The PDP's integer average of window sum s (NVDLA_PDP.rdl: the sum
+    times RECIP_KERNEL_WIDTH, rounded half away from zero at 16 fraction
+    bits, then times RECIP_KERNEL_HEIGHT, rounded again)."""
+    def rha(v):
+        return (v + (1 << 15)) >> 16 if v >= 0 else -((-v + (1 << 15)) >> 16)
+    return rha(rha(s * rw) * rh)
+
+
+def one_rounding_fits(kh, kw, stride, pad_values):
+    """Whether a loadable can carry an int8 average pool that states one
+    rounding (2^16, then 2^16 / (kh kw) rounded): the firmware writes its
+    table, floor(2^16 / k) per dimension (dla_pdp.c recip_kernel_size), so
+    the two must agree on every window sum: sums of int8 data, or, where
+    padded positions add PAD_VALUE_nX registers, every value of the int16
+    line buffer. And its validate_strides takes strides up to 8."""
+    n = kh * kw
+    one = (1 << 16, ((1 << 17) // n + 1) // 2)
+    table = ((1 << 16) // kw, (1 << 16) // kh)
+    sums = range(-32768, 32768) if pad_values else range(-128 * n, 127 * n + 1)
+    return max(stride) <= 8 and all(pdp_average(*one, s) == pdp_average(*table, s)
+                                    for s in sums)
+
+
+ONE_ROUNDING = {"expected": 0, "stated": 0}
+
+
+def one_rounding(kind):
+    """run_trace.py's draw of `kind` with the average pools stating one
+    rounding, as --dla-convert-tosa writes a single integer average pool;
+    counts the cases the writer should take (one_rounding_fits)."""
+    def draw(*args, **kwargs):
+        case = kind(*args, **kwargs)
+        body = RECIPROCALS.sub("", case.body)
+        m = re.match(r"%y = dla.pool (\w+) %x kernel \[(\d+), (\d+)\] stride \[(\d+), (\d+)\] "
+                     r"pad \[([0-9, ]*)\]", body)
+        kh, kw, sh, sw = (int(v) for v in m.group(2, 3, 4, 5))
+        padded = any(int(v) for v in m.group(6).split(","))
+        values = re.search(r"pad_values \[([-0-9, ]*)\]", body)
+        pad_values = padded and values and any(int(v) for v in values.group(1).split(","))
+        if m.group(1) == "average":
+            n = kh * kw
+            body = (body[:m.end()] + f" recip_kernel_width {1 << 16} recip_kernel_height "
+                    f"{((1 << 17) // n + 1) // 2}" + body[m.end():])
+        if m.group(1) != "average" or one_rounding_fits(kh, kw, (sh, sw), pad_values):
+            ONE_ROUNDING["expected"] += max(sh, sw) <= 8
+            # Taken although the stated pair differs from the table's.
+            n = kh * kw
+            ONE_ROUNDING["stated"] += (m.group(1) == "average" and max(sh, sw) <= 8 and
+                                       (1 << 16, ((1 << 17) // n + 1) // 2) !=
+                                       ((1 << 16) // kw, (1 << 16) // kh))
+        case.body = body
+        return case
+    return draw
+
+
 # Chains of 2..6 layers (run_trace.py's draw 2..5).
 KINDS = dict(run_trace.KINDS,
              chain=firmware_reciprocals(functools.partial(run_trace.chain_case, max_layers=6)),
              pool=firmware_reciprocals(run_trace.pool_case),
+             **{"pool-one-rounding": one_rounding(run_trace.pool_case)},
              **{"pool-wide": firmware_reciprocals(run_trace.pool_wide_case)})
 
 
@@ -187,7 +244,7 @@ def run_network(a):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    run_trace.add_case_arguments(p)
+    run_trace.add_case_arguments(p, KINDS)
     p.add_argument("--firmware", choices=["head", "c906fc6"], default="head",
                    help="the firmware the loadables are written for (and run on)")
     p.add_argument("--network", metavar="MODULE.mlir",
@@ -250,6 +307,10 @@ def main():
           f"{run_trace.CONFIG} and NVIDIA's firmware")
     for reason, n in sorted(unfit.items()):
         print(f"  does not fit ({n}): {reason}")
+    if a.kind == "pool-one-rounding":
+        print(f"{ONE_ROUNDING['expected']} of them by the PDP's formula (windows where one "
+              f"rounding computes as the firmware's table, strides up to 8), "
+              f"{ONE_ROUNDING['stated']} average pools stating a pair unlike the table's")
     print(f"{good} of {len(cases) - refused} loadables match the CPU execution on "
           f"{run_trace.CONFIG} (firmware {a.firmware})")
     sys.exit(0 if good == len(cases) - refused else 1)

@@ -526,10 +526,11 @@ def configure(config):
     WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
 
 
-def add_case_arguments(p):
-    """The options that choose the cases (shared with run_loadable.py)."""
+def add_case_arguments(p, kinds=None):
+    """The options that choose the cases (shared with run_loadable.py,
+    whose `kinds` add to KINDS)."""
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--kind", choices=sorted(KINDS), help="random layers of this kind")
+    what.add_argument("--kind", choices=sorted(kinds or KINDS), help="random layers of this kind")
     what.add_argument("--from-execution", choices=trace_exec_cases.KINDS,
                       help="the cases run_layers.py --kind KIND draws with the same "
                            "--count and --seed: the integer execution tests")

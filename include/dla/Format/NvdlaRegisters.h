@@ -135,18 +135,31 @@ constexpr int64_t pdpAverage(PdpReciprocals r, int64_t s) {
   };
   return rha(rha(s * r.width) * r.height);
 }
+/// The window sums the PDP's reciprocals multiply: those of `bits`-bit data
+/// over a kh x kw window, or, where padded positions add PAD_VALUE_nX
+/// registers, anything the line buffer holds (2 * bits, signed: the sum
+/// wraps there).
+struct PdpSums {
+  int64_t min = 0, max = 0;
+};
+constexpr PdpSums pdpWindowSums(int64_t kh, int64_t kw, int bits, bool padValues) {
+  if (padValues)
+    return {-(int64_t(1) << (2 * bits - 1)), (int64_t(1) << (2 * bits - 1)) - 1};
+  const int64_t half = int64_t(1) << (bits - 1);
+  return {-half * kh * kw, (half - 1) * kh * kw};
+}
 /// Whether `stated` computes what the firmware's table computes for every
-/// window sum of `bits`-bit data (a loadable can then leave the registers
-/// to the firmware). Checked sum by sum: besides the same pair, every
+/// window sum in `sums` (a loadable can then leave the registers to the
+/// firmware). Checked sum by sum: besides the same pair, every
 /// one-dimensional window with k != 6 (a stage that multiplies by 2^16 is
-/// exact) and, on int8 sums, some two-dimensional ones (3x3's single
-/// rounding among them) agree.
-constexpr bool pdpComputesAsFirmware(PdpReciprocals stated, int64_t kh, int64_t kw, int bits) {
+/// exact) and, on unpadded int8 sums, some two-dimensional ones (3x3's
+/// single rounding among them) agree.
+constexpr bool pdpComputesAsFirmware(PdpReciprocals stated, int64_t kh, int64_t kw,
+                                     PdpSums sums) {
   const PdpReciprocals table = pdpFirmwareReciprocals(kh, kw);
   if (stated.width == table.width && stated.height == table.height)
     return true;
-  const int64_t n = kh * kw, half = int64_t(1) << (bits - 1);
-  for (int64_t s = -half * n; s < half * n; ++s)
+  for (int64_t s = sums.min; s <= sums.max; ++s)
     if (pdpAverage(stated, s) != pdpAverage(table, s))
       return false;
   return true;

@@ -89,7 +89,13 @@ LogicalResult mlir::dla::regplan::describePdp(const NetworkPlan &plan, Operation
   const PdpReciprocals stated{
       static_cast<int64_t>(op.getRecipKernelWidth().value_or(firmware.width)),
       static_cast<int64_t>(op.getRecipKernelHeight().value_or(firmware.height))};
-  if (!pdpComputesAsFirmware(stated, kh, kw, /*bits=*/8)) {
+  // Padded positions that add PAD_VALUE_nX make any line-buffer sum
+  // possible, not only sums of int8 data.
+  std::optional<ArrayRef<int64_t>> padValues = op.getPadValues();
+  const bool padded = top || bottom || left || split.rightPad;
+  const bool addsPadValues =
+      padded && padValues && llvm::any_of(*padValues, [](int64_t v) { return v != 0; });
+  if (!pdpComputesAsFirmware(stated, kh, kw, pdpWindowSums(kh, kw, /*bits=*/8, addsPadValues))) {
     if (stated.width != firmware.width)
       d.ext.recip_kernel_width = static_cast<uint32_t>(stated.width);
     if (stated.height != firmware.height)
