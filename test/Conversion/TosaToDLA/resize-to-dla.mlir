@@ -10,6 +10,9 @@
 // SMALL: %[[X:.*]] = tosa.transpose %arg0 {perms = array<i32: 0, 3, 1, 2>}
 // SMALL: dla.upsample %[[X]] factors [2, 3] : tensor<1x12x4x5xi8> -> tensor<1x12x8x15xi8>
 // SMALL-NOT: tosa.resize
+// Integer data on an fp16 target stays on the host (resize-host-remarks.mlir).
+// FULL-LABEL: func.func @int8_by_2_3
+// FULL: tosa.resize
 func.func @int8_by_2_3(%x: tensor<1x4x5x12xi8>) -> tensor<1x8x15x12xi8> {
   %s = tosa.const_shape {values = dense<[4, 2, 6, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
   %o = tosa.const_shape {values = dense<[-2, -3]> : tensor<2xindex>} : () -> !tosa.shape<2>
@@ -26,6 +29,8 @@ func.func @int8_by_2_3(%x: tensor<1x4x5x12xi8>) -> tensor<1x8x15x12xi8> {
 // FULL-LABEL: func.func @f32_half_pixel_by_4
 // FULL: dla.upsample %{{.*}} factors [4, 4] : tensor<1x2x3x3xf16> -> tensor<1x2x12x12xf16>
 // FULL-NOT: tosa.resize
+// SMALL-LABEL: func.func @f32_half_pixel_by_4
+// SMALL: tosa.resize
 func.func @f32_half_pixel_by_4(%x: tensor<1x3x3x2xf32>) -> tensor<1x12x12x2xf32> {
   %s = tosa.const_shape {values = dense<[8, 2, 8, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
   %o = tosa.const_shape {values = dense<[-3, -3]> : tensor<2xindex>} : () -> !tosa.shape<2>
