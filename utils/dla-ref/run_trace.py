@@ -401,10 +401,12 @@ def upsample_case(rng, n, shape=None):
     """Nearest upsampling by factors 1..4 (dla.upsample: SDP pass-through
     passes, one per channel group and output phase): 1 to 40 channels (one
     to five nv_small atoms), 1 to 12 rows and columns; a tenth 40 to 120
-    columns."""
+    columns, a twentieth one pixel (a 1x1 cube, written line-packed)."""
     c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 13)), int(rng.integers(1, 13))
     if rng.random() < 0.1:
         w = int(rng.integers(40, 121))
+    elif rng.random() < 0.05:
+        h = w = 1
     if shape:
         _, c, h, w = shape
     fy, fx = int(rng.integers(1, 5)), int(rng.integers(1, 5))

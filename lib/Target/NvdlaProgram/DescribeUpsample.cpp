@@ -36,13 +36,8 @@ LogicalResult mlir::dla::regplan::describeUpsample(const NetworkPlan &plan, Oper
   const int64_t atom = in.getBytesPerAtom(), groupChannels = in.getSpec().elementsPerAtom;
   const int64_t h = in.getSpec().height, w = in.getSpec().width;
   const int64_t most = int64_t(1) << csb::kCubeDimensionBits;
-  // Rows per pass: as surfaces of groupChannels channels each.
+  // Rows per pass: as surfaces of groupChannels (at most 64) channels each.
   const int64_t rowsPerPass = most / groupChannels;
-  if (rowsPerPass < 1)
-    return op.emitOpError() << "has " << groupChannels
-                            << " channels per atom: one input row exceeds the SDP's cube "
-                               "channel field ("
-                            << most << ")";
   const bool oneColumn = w == 1;
   std::vector<DescLut> noLuts;
   for (int64_t g = 0; g < in.getNumSurfaces(); ++g)

@@ -5,7 +5,8 @@ QuantizeLinear (as quantizers leave it), written to DIR:
   same      DQ -> Resize (nearest, asymmetric, floor, scales 2 x 3) -> Q,
             one scale and zero point: the importer raises the Resize to
             the int8 tensor (a copy commutes with quantization).
-  rescaled  the same with the Q's scale doubled: stays float.
+  rescaled  the same with the Q's scale tripled (no ties when requantized):
+            stays float.
 
 The expected outputs are numpy written from ONNX's operator definitions:
 DequantizeLinear (x - zp) * s, Resize nearest asymmetric / floor (output
@@ -55,4 +56,4 @@ def write(root, name, ys):
 
 
 write(sys.argv[1], "same", XS)
-write(sys.argv[1], "rescaled", 2 * XS)
+write(sys.argv[1], "rescaled", 3 * XS)
