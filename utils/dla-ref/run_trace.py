@@ -4,7 +4,7 @@ dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample --count N --seed S
+    run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -417,6 +417,21 @@ def upsample_case(rng, n, shape=None):
     return case
 
 
+def upsample_wide_case(rng, n):
+    """An upsampling wider than the SDP's 13-bit cube height (8192 input
+    pixels a pass: the passes go by bands of columns), 8190 to 8200
+    columns, 8193 among them (a last band of one column would be a 1x1
+    cube: the bands are 8191 then)."""
+    c, h = int(rng.integers(1, 17)), int(rng.integers(1, 3))
+    w = 8193 if n == 0 else int(rng.integers(8190, 8201))
+    fy, fx = int(rng.integers(1, 3)), int(rng.integers(1, 3))
+    case = upsample_case(rng, n, (1, c, h, w))
+    shape, out = (1, c, h, w), (1, c, h * fy, w * fx)
+    case.body = f"%y = dla.upsample %x factors [{fy}, {fx}] : {ttype(shape)} -> {ttype(out)}"
+    case.out_shape, case.factors, case.name = out, (fy, fx), f"upsample_wide_{n}"
+    return case
+
+
 def onnx_resize_nearest(x, scales):
     """ONNX Resize (opset 19), mode nearest, coordinate_transformation_mode
     asymmetric, nearest_mode floor, for the NCHW tensor `x` and integer
@@ -473,7 +488,7 @@ KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case,
          "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case,
-         "upsample": upsample_case}
+         "upsample": upsample_case, "upsample-wide": upsample_wide_case}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those
@@ -650,7 +665,7 @@ def main():
     rng = np.random.default_rng(a.seed)
     cases, unfit, inputs = draw(a, rng)
     results = cpu_run(cases, inputs, a.build, a.llvm_bin)
-    if a.kind == "upsample":
+    if a.kind in ("upsample", "upsample-wide"):
         print(f"{check_upsample(cases, inputs, results)} of {len(cases)} CPU executions equal "
               "ONNX Resize (nearest) in numpy")
 

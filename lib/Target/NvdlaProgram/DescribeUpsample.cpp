@@ -38,11 +38,16 @@ LogicalResult mlir::dla::regplan::describeUpsample(const NetworkPlan &plan, Oper
   const int64_t most = int64_t(1) << csb::kCubeDimensionBits;
   // Rows per pass: as surfaces of groupChannels (at most 64) channels each.
   const int64_t rowsPerPass = most / groupChannels;
+  // Columns per pass: a last band of one column would be a 1x1 cube of
+  // several surfaces, which the SDP writes only line-packed.
+  const int64_t colsPerPass = w % most == 1 ? most - 1 : most;
   const bool oneColumn = w == 1;
+  // Every stride is at most the output's surface stride, which the
+  // address plan keeps within the 32-bit stride registers.
   std::vector<DescLut> noLuts;
   for (int64_t g = 0; g < in.getNumSurfaces(); ++g)
     for (int64_t y0 = 0; y0 < h; y0 += oneColumn ? most : rowsPerPass)
-      for (int64_t x0 = 0; x0 < w; x0 += most)
+      for (int64_t x0 = 0; x0 < w; x0 += colsPerPass)
         for (int64_t py = 0; py < fy; ++py)
           for (int64_t px = 0; px < fx; ++px) {
             DescOp d;
@@ -52,7 +57,7 @@ LogicalResult mlir::dla::regplan::describeUpsample(const NetworkPlan &plan, Oper
               return failure();
             DescDataCube &src = d.sdp.src_data, &dst = d.sdp.dst_data;
             const int64_t rows = std::min(h - y0, oneColumn ? most : rowsPerPass);
-            const int64_t cols = std::min(w - x0, most);
+            const int64_t cols = std::min(w - x0, colsPerPass);
             src.offset = static_cast<uint64_t>(g * in.getSurfaceStride() +
                                                y0 * in.getLineStride() + x0 * atom);
             dst.offset = static_cast<uint64_t>(g * out.getSurfaceStride() +
