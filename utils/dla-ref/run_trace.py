@@ -4,7 +4,7 @@ dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain --count N --seed S
+    run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -397,6 +397,70 @@ def lrn_case(rng, n, shape=None, wrap=False):
     return Case(f"lrn_{n}", shape, f"%y = dla.lrn %x size {size} {attrs} : {t} -> {t}", shape)
 
 
+def upsample_case(rng, n, shape=None):
+    """Nearest upsampling by factors 1..4 (dla.upsample: SDP pass-through
+    passes, one per channel group and output phase): 1 to 40 channels (one
+    to five nv_small atoms), 1 to 12 rows and columns; a tenth 40 to 120
+    columns, a twentieth one pixel (a 1x1 cube, written line-packed)."""
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 13)), int(rng.integers(1, 13))
+    if rng.random() < 0.1:
+        w = int(rng.integers(40, 121))
+    elif rng.random() < 0.05:
+        h = w = 1
+    if shape:
+        _, c, h, w = shape
+    fy, fx = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    shape, out = (1, c, h, w), (1, c, h * fy, w * fx)
+    body = f"%y = dla.upsample %x factors [{fy}, {fx}] : {ttype(shape)} -> {ttype(out)}"
+    case = Case(f"upsample_{n}", shape, body, out)
+    case.factors = (fy, fx)
+    return case
+
+
+def upsample_wide_case(rng, n):
+    """An upsampling wider than the SDP's 13-bit cube height (8192 input
+    pixels a pass: the passes go by bands of columns), 8190 to 8200
+    columns, 8193 among them (a last band of one column would be a 1x1
+    cube: the bands are 8191 then)."""
+    c, h = int(rng.integers(1, 17)), int(rng.integers(1, 3))
+    w = 8193 if n == 0 else int(rng.integers(8190, 8201))
+    fy, fx = int(rng.integers(1, 3)), int(rng.integers(1, 3))
+    case = upsample_case(rng, n, (1, c, h, w))
+    shape, out = (1, c, h, w), (1, c, h * fy, w * fx)
+    case.body = f"%y = dla.upsample %x factors [{fy}, {fx}] : {ttype(shape)} -> {ttype(out)}"
+    case.out_shape, case.factors, case.name = out, (fy, fx), f"upsample_wide_{n}"
+    return case
+
+
+def onnx_resize_nearest(x, scales):
+    """ONNX Resize (opset 19), mode nearest, coordinate_transformation_mode
+    asymmetric, nearest_mode floor, for the NCHW tensor `x` and integer
+    `scales` of H and W: output index o reads input floor(o / scale),
+    clamped to the input (the spec's x_original = x_resized / scale)."""
+    out = np.empty(x.shape[:2] + (x.shape[2] * scales[0], x.shape[3] * scales[1]), x.dtype)
+    for oy in range(out.shape[2]):
+        iy = min(int(np.floor(oy / scales[0])), x.shape[2] - 1)
+        for ox in range(out.shape[3]):
+            ix = min(int(np.floor(ox / scales[1])), x.shape[3] - 1)
+            out[:, :, oy, ox] = x[:, :, iy, ix]
+    return out
+
+
+def check_upsample(cases, inputs, results):
+    """The CPU execution of each upsampling against onnx_resize_nearest:
+    the number that agree (their result storage unpacked by the format
+    library)."""
+    import dla
+    same = 0
+    for c, xs, (_, ys) in zip(cases, inputs, results):
+        got = dla.unpack(ttype(c.out_shape), ys, np.int8).reshape(c.out_shape)
+        if np.array_equal(got, onnx_resize_nearest(xs[0], c.factors)):
+            same += 1
+        else:
+            print(f"{c.name}: CPU execution differs from ONNX Resize (nearest)\n  {c.body}")
+    return same
+
+
 def chain_case(rng, n, max_layers=5):
     """2..max_layers layers of random kinds, each reading the previous
     one's result: the address plan's reuse, the interrupt waits between
@@ -423,7 +487,8 @@ KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case,
-         "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case}
+         "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case,
+         "upsample": upsample_case, "upsample-wide": upsample_wide_case}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those
@@ -601,6 +666,9 @@ def main():
     rng = np.random.default_rng(a.seed)
     cases, unfit, inputs = draw(a, rng)
     results = cpu_run(cases, inputs, a.build, a.llvm_bin)
+    if a.kind in ("upsample", "upsample-wide"):
+        print(f"{check_upsample(cases, inputs, results)} of {len(cases)} CPU executions equal "
+              "ONNX Resize (nearest) in numpy")
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")

@@ -21,6 +21,7 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     | `tosa.add` of two feature maps | `dla.sdp ... eltwise` |
     | `tosa.add` of a per-channel constant | `dla.sdp ... bias` |
     | `tosa.mul` by a per-channel constant, optionally followed by `tosa.add` of one | `dla.sdp ... batchnorm` |
+    | `tosa.resize` nearest by integer factors that repeats pixels (`docs/Resize.md`) | `dla.upsample` |
 
     TOSA is NHWC with OHWI weights; the layer ops are NCHW with KCRS weights.
     Constant weights are transposed at compile time (a `dense_resource` blob,

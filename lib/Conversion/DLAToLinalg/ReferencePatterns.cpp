@@ -803,9 +803,45 @@ struct ClampToReference : LayerToReference<ClampOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// dla.upsample
+//===----------------------------------------------------------------------===//
+
+/// Nearest repeat: output[n, c, y, x] = input[n, c, y floordiv fy, x floordiv
+/// fx] (ONNX Resize, nearest, integer scales); values are copied, no
+/// arithmetic, so the pipeline precision plays no part.
+struct UpsampleToReference : LayerToReference<UpsampleOp> {
+  using LayerToReference::LayerToReference;
+
+  LogicalResult rewrite(UpsampleOp op, OpAdaptor adaptor, nv::PipelinePrecision,
+                        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType outType = op.getOutput().getType();
+    ArrayRef<int64_t> f = op.getFactors();
+    AffineExpr n, c, y, x;
+    bindDims(ctx, n, c, y, x);
+    SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {n, c, y.floorDiv(f[0]), x.floorDiv(f[1])}, ctx),
+                                   AffineMap::getMultiDimIdentityMap(4, ctx)};
+    Value init = tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
+                                         outType.getElementType());
+    SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+    Value result =
+        linalg::GenericOp::create(rewriter, loc, init.getType(),
+                                  ValueRange{readPlain(rewriter, loc, adaptor.getInput())},
+                                  ValueRange{init}, maps, iterators,
+                                  [](OpBuilder &b, Location l, ValueRange args) {
+                                    linalg::YieldOp::create(b, l, args[0]);
+                                  })
+            .getResult(0);
+    rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dla::populateDLAToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ConvToReference, SdpToReference, PoolToReference, LrnToReference,
-               ClampToReference>(patterns.getContext());
+               ClampToReference, UpsampleToReference>(patterns.getContext());
 }

@@ -154,6 +154,7 @@ void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, Offload
   populateConvPatterns(patterns, rules, target);
   populatePoolPatterns(patterns, rules, target);
   populateSdpPatterns(patterns, rules, target);
+  populateResizePatterns(patterns, rules, target);
   populateQuantizedPatterns(patterns, rules, target);
   populateMatMulPatterns(patterns, rules, target);
   populateProductPatterns(patterns, target);

@@ -92,6 +92,10 @@ std::string whyNotDepthwise(tosa::DepthwiseConv2DOp op, const OffloadTarget &tar
 std::string whyNotMaxPool(tosa::MaxPool2dOp op, const OffloadTarget &target);
 std::string whyNotAvgPool(tosa::AvgPool2dOp op, const OffloadTarget &target);
 std::string whyNotClamp(tosa::ClampOp op, const OffloadTarget &target);
+/// Empty for a nearest resize by integer factors that repeats pixels
+/// (dla.upsample), else what the resize is and why it stays on the host
+/// (ResizePatterns.cpp).
+std::string whyNotResize(tosa::ResizeOp op, const OffloadTarget &target);
 std::string whyNotAdd(tosa::AddOp op, const OffloadTarget &target);
 std::string whyNotMul(tosa::MulOp op, const OffloadTarget &target);
 /// A product of two feature maps, or of a feature map and a per-channel
@@ -154,6 +158,9 @@ void populatePoolPatterns(RewritePatternSet &patterns, OffloadRules &rules,
 /// Clamp, add and mul (the products of run-time tensors among them).
 void populateSdpPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                          const OffloadTarget &target);
+/// tosa.resize (nearest repeats) -> dla.upsample.
+void populateResizePatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                            const OffloadTarget &target);
 /// TOSA's quantized layers (conv2d / depthwise / add with their rescale).
 void populateQuantizedPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                const OffloadTarget &target);

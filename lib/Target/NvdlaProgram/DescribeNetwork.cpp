@@ -45,6 +45,8 @@ static LogicalResult describeLayer(const NetworkPlan &plan, const HardwareLayer 
     return describeConvLayer(plan, layer, descs.luts, out.ops);
   }
   case nv::LayerKind::SdpOffline: {
+    if (isa<UpsampleOp>(op))
+      return describeUpsample(plan, op, out.ops);
     if (failed(programmedAs<SdpOp>(op)))
       return failure();
     DescOp sdp = descOp(DescOpType::Sdp);

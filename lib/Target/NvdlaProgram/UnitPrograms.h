@@ -39,6 +39,12 @@ LogicalResult describeConvLayer(const NetworkPlan &plan, const HardwareLayer &la
 LogicalResult describeSdp(const NetworkPlan &plan, Operation *sdp, bool onTheFly, Value in,
                           Value out, SdpDesc &desc, std::vector<DescLut> &luts);
 
+/// dla.upsample: offline SDP passes with every stage bypassed, one per
+/// channel group, output phase and band of the 13-bit cube fields
+/// (DescribeUpsample.cpp).
+LogicalResult describeUpsample(const NetworkPlan &plan, Operation *upsample,
+                               std::vector<DescOp> &ops);
+
 /// dla.pool offline, split by output width when PDP's line buffer needs it.
 LogicalResult describePdp(const NetworkPlan &plan, Operation *pool, PdpDesc &desc);
 

@@ -209,6 +209,18 @@ def weight_axis(node):
 MAX_CHANNEL_FACTOR = 256.0
 
 
+def _copied_quantized(node, dq_of, outputs):
+    """The quantized activation a nearest Resize / Upsample `node` copies
+    (its input, quantized by an earlier node), else None."""
+    if node.op_type not in ("Resize", "Upsample") or node.domain not in ("", "ai.onnx"):
+        return None
+    mode = next((a.s for a in node.attribute if a.name == "mode"), b"nearest")
+    if mode != b"nearest" or not node.input or node.input[0] not in dq_of or \
+            node.output[0] in outputs or node.output[0] in dq_of:
+        return None
+    return node.input[0]
+
+
 def quantize_model(model, table, table_path="table", per_channel=True, zero_points=None,
                    channel_scales=None):
     """A copy of `model` in QDQ form with the scales of `table`
@@ -254,9 +266,12 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
                                       [out], name + "_DequantizeLinear", **attrs))
         return out
 
-    def qdq(name, src):
-        s = init(name + "_scale", _safe_scale(table[name]))
-        z = init(name + "_zero_point", np.int8(zero_points.get(name, 0)))
+    def qdq(name, src, like=None):
+        """Q -> DQ of activation `name` (read from `src`) at its table
+        scale and zero point, or at those of `like`."""
+        like = like or name
+        s = init(name + "_scale", _safe_scale(table[like]))
+        z = init(name + "_zero_point", np.int8(zero_points.get(like, 0)))
         q_out = name + "_QuantizeLinear_Output"
         dq_out = name if name in outputs else name + "_DequantizeLinear_Output"
         nodes.append(helper.make_node("QuantizeLinear", [src, s, z], [q_out], name + "_QuantizeLinear"))
@@ -326,6 +341,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         if name in {i.name for i in g.input}:
             qdq(name, name)
     for k, node in enumerate(list(g.node)):
+        copied = _copied_quantized(node, dq_of, outputs)
         quantizable = k in chosen
         idx = QUANT_INPUTS.get(node.op_type) if quantizable else ()
         idx = range(len(node.input)) if idx is None else idx
@@ -352,7 +368,12 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         for out in node.output:
             base = out[:-len("_QuantizeLinear_Input")] if out.endswith("_QuantizeLinear_Input") else out
             if base in acts and base not in dq_of:
-                qdq(base, out)
+                qdq(base, out, like=copied if base == node.output[0] else None)
+        if copied and node.output[0] not in dq_of:
+            # A nearest Resize of a quantized tensor copies values: its
+            # output keeps its input's quantization, so that the importer
+            # runs it on the int8 tensor (qdq_fusion, docs/Resize.md).
+            qdq(node.output[0], node.output[0], like=copied)
     del g.node[:]
     g.node.extend(nodes)
     g.initializer.extend(new_inits)

@@ -15,6 +15,9 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            scale and zero point are the same: then exact).
   BatchNormalization [-> Relu | Clip], Relu, Clip, HardSigmoid between a
            DQ and a Q: a per-channel affine map (qdq_affine.py).
+  Resize / Upsample: DQ -> Resize (nearest) -> Q with the same scale and
+           zero point: the Resize on i8 (a copy commutes with quantization;
+           exact), so that a nearest upsampling offloads (docs/Resize.md).
   AveragePool, GlobalAveragePool: avg_pool2d on i8 with input and output
            zero points (+ rescale unless the scales are equal). TOSA
            averages over the window's elements inside the input, as ONNX
@@ -81,7 +84,8 @@ class Fusion:
         self.signed = {}  # tensor -> (i8 Value, ONNX dtype)
         for i, n in enumerate(self.nodes):
             kind = {"Conv": self._conv, "Add": self._add, "MaxPool": self._pool,
-                    "AveragePool": self._pool, "GlobalAveragePool": self._pool}.get(n.op_type)
+                    "AveragePool": self._pool, "GlobalAveragePool": self._pool,
+                    "Resize": self._resize, "Upsample": self._resize}.get(n.op_type)
             if n.op_type in qdq_affine.ANCHORS:
                 kind = lambda i: qdq_affine.match(self, i)
             if kind is None:
@@ -204,6 +208,18 @@ class Fusion:
         x = self._act(n.input[0])
         return self._q(n.output[0]), [i], (x,)
 
+    def _resize(self, i):
+        """DQ -> nearest Resize -> Q, quantized alike on both sides: the
+        Q reproduces each copied value exactly."""
+        n = self.nodes[i]
+        _need(self._attrs(n).get("mode", b"nearest") in (b"nearest", "nearest"))
+        x, xs, xzp = self._act(n.input[0])
+        q = self._q(n.output[0])
+        _need(np.float32(xs) == np.float32(q[1]))
+        xz = np.zeros((), q[2].dtype) if xzp is None else xzp.reshape(())
+        _need(xz.dtype == q[2].dtype and int(xz) == int(q[2]))
+        return q, [i], (x, xzp, list(n.input[1:]))
+
     # -- emission ------------------------------------------------------------
 
     def signed_input(self, ctx, get, name, zp):
@@ -234,6 +250,8 @@ class Fusion:
                 y = self._emit_conv(ctx, get, params, ys, yz)
             elif kind == "Add":
                 y = self._emit_add(ctx, get, params, ys, yz)
+            elif kind in ("Resize", "Upsample"):
+                y = self._emit_resize(ctx, get, params)
             elif kind in qdq_affine.ANCHORS:
                 y = qdq_affine.emit(self, ctx, get, params, ys, yz)
             else:
@@ -291,6 +309,21 @@ class Fusion:
         s = ctx.binary("add", parts[0], parts[1])
         y = ops_quant._rescale(ctx, s, np.int8, mult, shift, out_zp=yz)
         return self._clamp(ctx, y, act, ys, yz)
+
+    def _emit_resize(self, ctx, get, params):
+        """The Resize's own conversion (ops_shape.resize) on the signed i8
+        tensor: nearest picks elements, whatever their type."""
+        from . import ops_shape
+        from .context import ImportError_
+        x, xzp, rest = params
+        xv, _ = self.signed_input(ctx, get, x, xzp)
+        ctx.inputs = [xv] + [get(name) if name else None for name in rest]
+        try:
+            y, = ops_shape.resize(ctx)
+        except ImportError_:
+            raise _Reject()
+        _need(isinstance(y, Value) and y.dtype == np.int8)
+        return y
 
     def _emit_pool(self, ctx, get, kind, params, ys, yz):
         (x, xs, xzp), = params

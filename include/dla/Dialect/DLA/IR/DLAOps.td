@@ -6,6 +6,7 @@ include "dla/Dialect/DLA/IR/DLADialect.td"
 include "dla/Dialect/DLA/IR/DLAAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "dla/Dialect/DLA/IR/DLALayerOps.td"
+include "dla/Dialect/DLA/IR/DLAUpsampleOp.td"
 include "dla/Dialect/DLA/IR/DLAStorageOps.td"
 
 def DLA_RelayoutOp : DLA_Op<"relayout", [Pure]> {
