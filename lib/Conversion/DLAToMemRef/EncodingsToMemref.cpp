@@ -609,4 +609,5 @@ void mlir::dla::populateEncodingsToMemrefPatterns(const TypeConverter &converter
   patterns.add<RelayoutLowering, ConstantLowering, WeightConstantLowering,
                StorageIdentity<ToStorageOp>, StorageIdentity<FromStorageOp>, LayerOnStorage>(
       converter, ctx);
+  populateChannelViewStoragePatterns(converter, patterns);
 }

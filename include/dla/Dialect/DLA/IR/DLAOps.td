@@ -7,6 +7,7 @@ include "dla/Dialect/DLA/IR/DLAAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "dla/Dialect/DLA/IR/DLALayerOps.td"
 include "dla/Dialect/DLA/IR/DLAStorageOps.td"
+include "dla/Dialect/DLA/IR/DLAViewOps.td"
 
 def DLA_RelayoutOp : DLA_Op<"relayout", [Pure]> {
   let summary = "Converts a tensor between two layout encodings";
