@@ -113,13 +113,9 @@ Value tosa_to_dla::emitDepthwiseSlices(
   for (int64_t c0 = 0; c0 < channels; c0 += slice) {
     const int64_t n = std::min(slice, channels - c0);
     Value part = input;
-    if (n != channels) {
-      SmallVector<int64_t> shape = {in[0], n, in[2], in[3]};
-      ImplicitLocOpBuilder ib(loc, b);
-      Value start = tosa::getTosaConstShape(ib, {0, c0, 0, 0});
-      Value size = tosa::getTosaConstShape(ib, shape);
-      part = tosa::SliceOp::create(b, loc, inType.clone(shape), input, start, size);
-    }
+    if (n != channels) // a view: layers read the group in place (ViewOps.cpp)
+      part = ChannelSliceOp::create(b, loc, inType.clone({in[0], n, in[2], in[3]}), input,
+                                    static_cast<uint64_t>(c0));
     SmallVector<int64_t> kcrs = {n * mult, n, kh, kw};
     std::vector<char> weight(static_cast<size_t>(n * mult * n * kh * kw * eb), 0);
     for (int64_t c = 0; c < n; ++c)
@@ -134,7 +130,7 @@ Value tosa_to_dla::emitDepthwiseSlices(
   }
   if (pieces.size() == 1)
     return pieces.front();
-  return tosa::ConcatOp::create(b, loc, outType, pieces, /*axis=*/1);
+  return ChannelConcatOp::create(b, loc, outType, pieces);
 }
 
 //===----------------------------------------------------------------------===//

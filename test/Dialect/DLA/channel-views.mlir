@@ -6,8 +6,8 @@
 #V = #dla.feature<int8, line_stride = 32, surface_stride = 128, batch_stride = 384, config = nv_small>
 
 // CHECK-LABEL: func.func @groups
-// CHECK: dla.channel_slice %{{.*}} [8] : tensor<1x21x4x4xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x4x4xi8, #dla.feature<int8, line_stride = 32, surface_stride = 128, batch_stride = 384, config = nv_small>>
-// CHECK: dla.channel_slice %{{.*}} [16] : {{.*}} -> tensor<1x5x4x4xi8
+// CHECK: dla.channel_slice %{{.*}}[8] : tensor<1x21x4x4xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x4x4xi8, #dla.feature<int8, line_stride = 32, surface_stride = 128, batch_stride = 384, config = nv_small>>
+// CHECK: dla.channel_slice %{{.*}}[16] : {{.*}} -> tensor<1x5x4x4xi8
 // CHECK: dla.channel_concat %{{.*}}, %{{.*}} : tensor<1x8x4x4xi8, {{.*}}>, tensor<1x5x4x4xi8, {{.*}}> -> tensor<1x13x4x4xi8
 func.func @groups(%x: tensor<1x21x4x4xi8, #P>) -> tensor<1x13x4x4xi8, #dla.feature<int8, line_stride = 32, surface_stride = 128, batch_stride = 256, config = nv_small>> {
   %a = dla.channel_slice %x [8] : tensor<1x21x4x4xi8, #P> -> tensor<1x8x4x4xi8, #V>
@@ -17,7 +17,7 @@ func.func @groups(%x: tensor<1x21x4x4xi8, #P>) -> tensor<1x13x4x4xi8, #dla.featu
 }
 
 // CHECK-LABEL: func.func @plain
-// CHECK: dla.channel_slice %{{.*}} [3] : tensor<2x7x3x3xf16> -> tensor<2x4x3x3xf16>
+// CHECK: dla.channel_slice %{{.*}}[3] : tensor<2x7x3x3xf16> -> tensor<2x4x3x3xf16>
 func.func @plain(%x: tensor<2x7x3x3xf16>) -> tensor<2x4x3x3xf16> {
   %v = dla.channel_slice %x [3] : tensor<2x7x3x3xf16> -> tensor<2x4x3x3xf16>
   return %v : tensor<2x4x3x3xf16>

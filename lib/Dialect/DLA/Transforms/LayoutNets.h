@@ -33,9 +33,10 @@ std::string describeEncoding(Attribute encoding);
 /// Storage bytes of a tensor type, kUnknownBytes when it does not bind.
 int64_t storageBytesOf(RankedTensorType type);
 
-/// An op with a choice of layout variants.
+/// An op with a choice of layout variants (a LayoutConstrainedOpInterface
+/// op or a channel view).
 struct LayoutNode {
-  LayoutConstrainedOpInterface op;
+  Operation *op;
   SmallVector<LayoutVariant> variants;
 };
 
@@ -53,6 +54,15 @@ struct LayoutNets {
 FailureOr<LayoutNets> buildLayoutNets(func::FuncOp func, const ::dlaformat::Target &target,
                                       std::optional<::dlaformat::nvdla::PixelFormat> pixel,
                                       StringRef pixelName);
+
+/// The variants of a dla.channel_slice / dla.channel_concat: feature data
+/// in and out (ChannelViews.cpp); none for other ops.
+SmallVector<LayoutVariant> getChannelViewVariants(Operation *op,
+                                                  const ::dlaformat::Target &target);
+
+/// After rewriteLayouts: every channel view takes its parent's strides
+/// (producers of a concatenation's inputs write into it).
+void assignChannelViewStrides(func::FuncOp func);
 
 /// What rewriteLayouts did, for the pass's statistics and summary remark.
 struct LayoutRewriteStats {
