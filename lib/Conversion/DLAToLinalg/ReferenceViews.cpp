@@ -23,7 +23,8 @@ struct ChannelSliceToTensor : OpRewritePattern<ChannelSliceOp> {
     if (!isPlainChannelView(op))
       return rewriter.notifyMatchFailure(op, "views encoded storage");
     RankedTensorType result = op.getResult().getType();
-    SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0)), sizes, strides(4, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0)), sizes,
+        strides(4, rewriter.getIndexAttr(1));
     offsets[1] = rewriter.getIndexAttr(static_cast<int64_t>(op.getOffset()));
     for (int64_t d : result.getShape())
       sizes.push_back(rewriter.getIndexAttr(d));

@@ -49,18 +49,15 @@ Value zeroBytes(OpBuilder &b, Location loc, int64_t bytes) {
 Value moveBytes(OpBuilder &b, Location loc, Value src, int64_t from, Value dest, int64_t to,
                 int64_t count) {
   auto pieceType = RankedTensorType::get({count}, b.getI8Type());
-  Value piece = tensor::ExtractSliceOp::create(b, loc, pieceType, src, ArrayRef<OpFoldResult>{b.getIndexAttr(from)},
-                                               ArrayRef<OpFoldResult>{b.getIndexAttr(count)},
-                                               ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-  return tensor::InsertSliceOp::create(b, loc, piece, dest,
-                                       ArrayRef<OpFoldResult>{b.getIndexAttr(to)},
-                                       ArrayRef<OpFoldResult>{b.getIndexAttr(count)},
-                                       ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  auto at = [&](int64_t i) { return SmallVector<OpFoldResult>{b.getIndexAttr(i)}; };
+  Value piece =
+      tensor::ExtractSliceOp::create(b, loc, pieceType, src, at(from), at(count), at(1));
+  return tensor::InsertSliceOp::create(b, loc, piece, dest, at(to), at(count), at(1));
 }
 
-/// Each batch of `view`'s surfaces between `viewBytes` and `parentBytes`
-/// (which the view starts `offset` bytes into): out of the parent for a
-/// slice, into it for a concatenation.
+/// Each batch's surfaces of `view`, which starts `offset` bytes into
+/// `parent`: moved out of the parent (a slice) or into it (a
+/// concatenation).
 Value moveView(OpBuilder &b, Location loc, const Surfaces &view, const Surfaces &parent,
                int64_t offset, int64_t batches, Value src, Value dest, bool intoParent) {
   const int64_t count = view.count * view.stride;
