@@ -45,7 +45,7 @@ static RankedTensorType viewType(RankedTensorType view, RankedTensorType parent)
   return withEncoding(view, strided);
 }
 
-void mlir::dla::assignChannelViewStrides(func::FuncOp func) {
+void mlir::dla::assignChannelViewStrides(func::FuncOp func, LayoutRewriteStats &stats) {
   func.walk([&](Operation *op) {
     if (auto slice = dyn_cast<ChannelSliceOp>(op)) {
       if (RankedTensorType want = viewType(slice.getType(), slice.getSource().getType()))
@@ -67,6 +67,13 @@ void mlir::dla::assignChannelViewStrides(func::FuncOp func) {
         continue;
       }
       OpBuilder b(concat);
+      const int64_t bytes = storageBytesOf(type) + storageBytesOf(want);
+      ++stats.relayouts;
+      stats.relayoutBytes += bytes;
+      mlir::emitRemark(concat.getLoc())
+          << "relayout costs " << bytes << " bytes: input #" << input.getOperandNumber()
+          << " of 'dla.channel_concat' is no layer's only result, so it is copied into its "
+             "place in the joined tensor";
       input.set(RelayoutOp::create(b, concat.getLoc(), want, input.get()));
     }
   });

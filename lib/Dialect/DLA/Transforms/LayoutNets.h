@@ -60,10 +60,6 @@ FailureOr<LayoutNets> buildLayoutNets(func::FuncOp func, const ::dlaformat::Targ
 SmallVector<LayoutVariant> getChannelViewVariants(Operation *op,
                                                   const ::dlaformat::Target &target);
 
-/// After rewriteLayouts: every channel view takes its parent's strides
-/// (producers of a concatenation's inputs write into it).
-void assignChannelViewStrides(func::FuncOp func);
-
 /// What rewriteLayouts did, for the pass's statistics and summary remark.
 struct LayoutRewriteStats {
   int64_t relayouts = 0, relayoutBytes = 0, constantRelayouts = 0, compressed = 0;
@@ -74,6 +70,11 @@ struct LayoutRewriteStats {
 /// compressed weights when `compression` and that is smaller.
 LayoutRewriteStats rewriteLayouts(func::FuncOp func, LayoutNets &nets,
                                   const ::dlaformat::LayoutSolution &solution, bool compression);
+
+/// After rewriteLayouts: every channel view takes its parent's strides
+/// (producers of a concatenation's inputs write into it); the copies it
+/// needs are counted in `stats`.
+void assignChannelViewStrides(func::FuncOp func, LayoutRewriteStats &stats);
 
 } // namespace mlir::dla
 
