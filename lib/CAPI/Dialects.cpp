@@ -456,6 +456,12 @@ bool dlaOperationComputes(MlirOperation op) {
   Operation *o = unwrap(op);
   if (!o || o->hasTrait<OpTrait::IsTerminator>() || isa<FunctionOpInterface, ModuleOp>(o))
     return false;
+  // A channel view of feature data is an address offset into its parent
+  // (ViewOps.cpp): the layers around it read and write in place.
+  if (isa<dla::ChannelSliceOp, dla::ChannelConcatOp>(o) &&
+      isa_and_nonnull<dla::FeatureAttr>(
+          cast<RankedTensorType>(o->getResult(0).getType()).getEncoding()))
+    return false;
   // What holds a value: nothing in, nothing done but producing it.
   return o->getNumOperands() != 0 || !isPure(o);
 }

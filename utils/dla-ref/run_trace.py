@@ -483,12 +483,66 @@ def chain_case(rng, n, max_layers=5):
     return Case(f"chain_{n}", shape, text, cur, weights=weights)
 
 
+def _strided(shape):
+    """The configuration's feature encoding of `shape` with its packed
+    strides written out: what a channel view of a tensor of `shape` has."""
+    atom = 8 if CONFIG == "nv_small" else 32
+    _, c, h, w = shape
+    line = w * atom
+    surf = h * line
+    batch = -(-c // atom) * surf
+    return (f"#dla.feature<int8, line_stride = {line}, surface_stride = {surf}, "
+            f"batch_stride = {batch}, config = {CONFIG}>")
+
+
+def groups_case(rng, n):
+    """A grouped convolution as the depthwise split runs it (issue 45 item
+    4): 2..4 groups of whole channel atoms (the last may be partial), each
+    a dla.channel_slice of the input, a direct convolution with its
+    on-the-fly SDP, written into a dla.channel_concat of the results, all
+    in the input's and the result's own surfaces."""
+    atom = 8 if CONFIG == "nv_small" else 32
+    groups = int(rng.integers(2, 5))
+    cin = [atom * int(rng.integers(1, 3)) for _ in range(groups - 1)] + [int(rng.integers(1, atom + 1))]
+    kout = [atom * int(rng.integers(1, 3)) for _ in range(groups - 1)] + [int(rng.integers(1, atom + 1))]
+    r, s = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, s)),
+           int(rng.integers(0, s))]
+    h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
+    w = int(rng.integers(max(1, s - pad[2] - pad[3]), 9))
+    sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
+    oh = (h + pad[0] + pad[1] - r) // sy + 1
+    ow = (w + pad[2] + pad[3] - s) // sx + 1
+    shape, out = (1, sum(cin), h, w), (1, sum(kout), oh, ow)
+    vin, vout = _strided(shape), _strided(out)
+    attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
+    lines, weights, parts, c0 = [], [], [], 0
+    for g, (c, k) in enumerate(zip(cin, kout)):
+        part_in, part_out = (1, c, h, w), (1, k, oh, ow)
+        conv_t = ttype(part_out, None)
+        text = f"bs {sdp_cases._x_stage(rng, None, True)[0]}"
+        cvt = " out_cvt " + sdp_cases._cvt(rng, True)[0]
+        lines.append(f"%x{g} = dla.channel_slice %x [{c0}] : {ttype(shape)} -> {ttype(part_in, vin)}")
+        lines.append(f"%c{g} = dla.conv direct %x{g}, %w{g}{attrs} clip_truncate "
+                     f"{int(rng.integers(0, 9))} : {ttype(part_in, vin)}, "
+                     f"{ttype((k, c, r, s), WENC)} -> {conv_t}")
+        lines.append(f"%y{g} = dla.sdp on_the_fly %c{g} {text}{cvt} : {conv_t} -> "
+                     f"{ttype(part_out, vout)}")
+        weights.append((k, c, r, s))
+        parts.append((f"%y{g}", ttype(part_out, vout)))
+        c0 += c
+    lines.append(f"%y = dla.channel_concat {', '.join(p for p, _ in parts)} : "
+                 f"{', '.join(t for _, t in parts)} -> {ttype(out)}")
+    return Case(f"groups_{n}", shape, "\n  ".join(lines), out, weights=weights)
+
+
 KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case,
          "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case,
-         "upsample": upsample_case, "upsample-wide": upsample_wide_case}
+         "upsample": upsample_case, "upsample-wide": upsample_wide_case,
+         "groups": groups_case}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those

@@ -76,6 +76,9 @@ struct Surface {
   std::unique_ptr<::dlaformat::BoundLayout> pixel;
   /// Index into NetworkPlan::placement.
   size_t placed = 0;
+  /// A channel view (dla.channel_slice / dla.channel_concat): its bytes
+  /// from the start of the placement it shares with its parent.
+  int64_t viewOffset = 0;
 };
 
 /// One hardware layer: a layer op, and the on-the-fly SDP a convolution
@@ -99,7 +102,9 @@ struct NetworkPlan {
 
   const Surface &surface(Value v) const { return surfaces[surfaceOf.at(v)]; }
   const PlannedSurface &placed(Value v) const { return placement[surface(v).placed]; }
-  uint64_t addressOf(Value v) const { return base + placed(v).offset; }
+  uint64_t addressOf(Value v) const {
+    return base + placed(v).offset + static_cast<uint64_t>(surface(v).viewOffset);
+  }
   /// `v`'s cube as a DMA reads it (an image: its pixels, the format's
   /// channels, plane 0's lines).
   CubeAddress cube(Value v) const;

@@ -108,11 +108,14 @@ struct LowerToReferencePass
     // Every layer op is illegal: one without a reference pattern fails here,
     // by name, rather than reaching the LLVM lowering.
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (isPlainChannelView(op))
+        return false;
       auto layer = dyn_cast<LayerOpInterface>(op);
       return !layer || skipped(layer);
     });
     RewritePatternSet patterns(ctx);
     populateDLAToLinalgPatterns(patterns);
+    populateChannelViewReferencePatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       return signalPassFailure();
 

@@ -159,5 +159,6 @@ void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, Offload
   populateMatMulPatterns(patterns, rules, target);
   populateProductPatterns(patterns, target);
   populateSdpFusionPatterns(patterns, target);
+  populateChannelJoinPatterns(patterns, target);
   populateCleanupPatterns(patterns);
 }

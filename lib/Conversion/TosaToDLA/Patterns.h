@@ -173,6 +173,8 @@ void populateMatMulPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                             const OffloadTarget &target);
 /// Cancels transpose pairs and cast pairs that restore their input exactly.
 void populateCleanupPatterns(RewritePatternSet &patterns);
+/// tosa.concat along channels of layer results -> dla.channel_concat.
+void populateChannelJoinPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// Runs SDP layers on the fly after a convolution and merges consecutive
 /// SDP stages into one layer.
 void populateSdpFusionPatterns(RewritePatternSet &patterns, const OffloadTarget &target);

@@ -33,7 +33,9 @@ DescDataCube mlir::dla::regplan::describeCube(const NetworkPlan &plan, Value v, 
   DescDataCube cube;
   cube.type = type;
   cube.surface = static_cast<int32_t>(plan.surfaceOf.at(v));
-  cube.size = static_cast<uint64_t>(plan.placed(v).bytes);
+  // A channel view: its parent's placement from the view's offset on.
+  cube.offset = static_cast<uint64_t>(plan.surface(v).viewOffset);
+  cube.size = static_cast<uint64_t>(plan.placed(v).bytes) - cube.offset;
   cube.width = static_cast<uint32_t>(c.width);
   cube.height = static_cast<uint32_t>(c.height);
   cube.channel = static_cast<uint32_t>(c.channels);
@@ -216,9 +218,11 @@ static void describeBand(const ConvDesc &whole, const SdpDesc &wholeSdp, int64_t
   const uint64_t atom = static_cast<uint64_t>(config.caps.memoryAtomBytes);
   const uint32_t rows = static_cast<uint32_t>(band.rows()), outRows = static_cast<uint32_t>(o1 - o0);
   const uint32_t inCols = static_cast<uint32_t>(cols.cols()), outCols = static_cast<uint32_t>(x1 - x0);
-  d.src_data.offset = static_cast<uint64_t>(band.first) * whole.src_data.line_stride +
-                      static_cast<uint64_t>(cols.first) * atom;
-  d.src_data.size = whole.src_data.size - d.src_data.offset;
+  // On top of a channel view's own offset (describeCube).
+  const uint64_t srcOffset = static_cast<uint64_t>(band.first) * whole.src_data.line_stride +
+                             static_cast<uint64_t>(cols.first) * atom;
+  d.src_data.offset += srcOffset;
+  d.src_data.size = whole.src_data.size - srcOffset;
   d.src_data.height = rows;
   d.src_data.width = inCols;
   d.pad_y_top = static_cast<uint8_t>(band.padTop);
@@ -235,8 +239,10 @@ static void describeBand(const ConvDesc &whole, const SdpDesc &wholeSdp, int64_t
   d.input_width_cmac = static_cast<uint16_t>(outCols);
   // The part's place in the result, and in its per-element operands.
   auto partOf = [&](DescDataCube &cube) {
-    cube.offset = static_cast<uint64_t>(o0) * cube.line_stride + static_cast<uint64_t>(x0) * atom;
-    cube.size -= cube.offset;
+    const uint64_t offset =
+        static_cast<uint64_t>(o0) * cube.line_stride + static_cast<uint64_t>(x0) * atom;
+    cube.offset += offset;
+    cube.size -= offset;
     cube.height = outRows;
     cube.width = outCols;
   };

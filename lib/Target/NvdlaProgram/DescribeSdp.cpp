@@ -63,7 +63,8 @@ void describeStage(const NetworkPlan &plan, SdpOp op, Stage x, DescSdpStage &d,
   d.ext.dataUseBoth = components == 2 && d.type != kDescSdpOpBoth;
   data.type = DescMemType::Mc;
   data.surface = static_cast<int32_t>(plan.surfaceOf.at(v));
-  data.size = static_cast<uint64_t>(plan.placed(v).bytes);
+  data.offset = static_cast<uint64_t>(plan.surface(v).viewOffset);
+  data.size = static_cast<uint64_t>(plan.placed(v).bytes) - data.offset;
   // Per channel: one 1x1xC run read in groups of the int8 SDP's elements
   // per atom (the C model checks SURFACE_STRIDE = elements per group x
   // bytes per element on a 1x1 cube); an int16 layout's shorter atoms only

@@ -15,6 +15,8 @@
 
 #include "llvm/ADT/DenseSet.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::regplan;
@@ -200,9 +202,26 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   // Hardware layers, and what each operand is read as.
   llvm::DenseSet<Value> weightValues, imageWeights, pixelValues, auxValues;
   llvm::DenseSet<Operation *> fusedOps;
+  // Channel views: one surface per tensor, each view at an offset into its
+  // parent's (ViewOps.cpp); `viewOf` maps a view to its parent.
+  llvm::DenseMap<Value, std::pair<Value, int64_t>> viewOf;
   for (Operation &op : body) {
     if (&op == terminator || fusedOps.contains(&op))
       continue;
+    if (auto slice = dyn_cast<ChannelSliceOp>(op)) {
+      viewOf[slice.getResult()] = {
+          slice.getSource(), getChannelViewByteOffset(slice.getSource().getType(),
+                                                      static_cast<int64_t>(slice.getOffset()))};
+      continue;
+    }
+    if (auto concat = dyn_cast<ChannelConcatOp>(op)) {
+      int64_t first = 0;
+      for (Value input : concat.getInputs()) {
+        viewOf[input] = {concat.getResult(), getChannelViewByteOffset(concat.getType(), first)};
+        first += cast<RankedTensorType>(input.getType()).getDimSize(1);
+      }
+      continue;
+    }
     auto layer = dyn_cast<LayerOpInterface>(op);
     if (!layer)
       return op.emitOpError("is not a hardware layer: a register program holds layer ops "
@@ -249,7 +268,38 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   }
 
   // Surfaces and lifetimes (in layer indices).
-  auto addSurface = [&](Value v, std::string name, int64_t first, Location loc) -> LogicalResult {
+  std::function<LogicalResult(Value, std::string, int64_t, Location)> addSurface;
+  // A view's surface: its own cube (the parent's strides), placed where
+  // its parent is (added first, from the view's first writer on).
+  auto addView = [&](Value v, std::string name, int64_t first, Location loc) -> LogicalResult {
+    auto [parent, offset] = viewOf.lookup(v);
+    if (!plan.surfaceOf.count(parent) &&
+        failed(addSurface(parent, name + ".parent", first, loc)))
+      return failure();
+    const Surface &p = plan.surfaces[plan.surfaceOf.at(parent)];
+    auto layout = featureLayout(v, loc);
+    if (failed(layout))
+      return failure();
+    Surface s;
+    s.feature = std::move(*layout);
+    if (auxValues.contains(v)) {
+      auto operand = featureAsOperand(*s.feature, cast<RankedTensorType>(v.getType()).getShape(),
+                                      loc);
+      if (failed(operand))
+        return failure();
+      s.aux = std::move(*operand);
+    }
+    s.value = v;
+    s.name = std::move(name);
+    s.placed = p.placed;
+    s.viewOffset = p.viewOffset + offset;
+    plan.surfaceOf[v] = plan.surfaces.size();
+    plan.surfaces.push_back(std::move(s));
+    return success();
+  };
+  addSurface = [&](Value v, std::string name, int64_t first, Location loc) -> LogicalResult {
+    if (viewOf.count(v))
+      return addView(v, std::move(name), first, loc);
     PlannedSurface p;
     Surface s;
     auto type = cast<RankedTensorType>(v.getType());
@@ -321,6 +371,10 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
       for (Value in : member->getOperands()) {
         if (member == layer.fused && in == layer.op->getResult(0))
           continue;
+        if (!plan.surfaceOf.count(in) && viewOf.count(in) &&
+            failed(addSurface(in, "view" + std::to_string(plan.surfaces.size()),
+                              static_cast<int64_t>(index), member->getLoc())))
+          return failure();
         auto it = plan.surfaceOf.find(in);
         assert(it != plan.surfaceOf.end() && "an operand that is no surface");
         plan.placement[plan.surfaces[it->second].placed].last = static_cast<int64_t>(index);
@@ -336,6 +390,10 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   if (plan.layers.empty())
     return func.emitError("a program without layers has nothing to check");
   for (Value r : terminator->getOperands()) {
+    if (!plan.surfaceOf.count(r) && viewOf.count(r) &&
+        failed(addSurface(r, "view" + std::to_string(plan.surfaces.size()),
+                          static_cast<int64_t>(plan.layers.size()), terminator->getLoc())))
+      return failure();
     auto it = plan.surfaceOf.find(r);
     if (it == plan.surfaceOf.end() || !plan.surfaces[it->second].feature ||
         weightValues.contains(r) || auxValues.contains(r))

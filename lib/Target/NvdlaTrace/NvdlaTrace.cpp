@@ -116,8 +116,10 @@ LogicalResult writeMemory(const NetworkPlan &plan, const NvdlaTraceOptions &opti
     const PlannedSurface &p = plan.placement[s.placed];
     std::string line;
     llvm::raw_string_ostream os(line);
-    os << s.name << ": " << hex(plan.base + p.offset) << ", " << p.bytes << " bytes, aligned "
+    os << s.name << ": " << hex(plan.addressOf(s.value)) << ", " << p.bytes << " bytes, aligned "
        << p.alignment << ", " << s.value.getType();
+    if (s.viewOffset) // a channel view: its parent's placement
+      os << ", a view " << s.viewOffset << " bytes into " << hex(plan.base + p.offset);
     cfg << "//   " << line << "\n";
     report << "  " << line << "\n";
   }

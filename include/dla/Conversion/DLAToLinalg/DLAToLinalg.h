@@ -21,6 +21,13 @@ namespace mlir::dla {
 /// tables reject do not match.
 void populateDLAToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Whether `op` is a dla.channel_slice / dla.channel_concat of tensors
+/// without encoding (lowered by populateChannelViewReferencePatterns).
+bool isPlainChannelView(Operation *op);
+
+/// Plain channel views as tensor.extract_slice / tensor.concat.
+void populateChannelViewReferencePatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::dla
 
 #endif // DLA_CONVERSION_DLATOLINALG_DLATOLINALG_H

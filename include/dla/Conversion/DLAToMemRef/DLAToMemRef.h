@@ -37,6 +37,11 @@ void populateEncodingsToMemrefLegality(ConversionTarget &target);
 void populateEncodingsToMemrefPatterns(const TypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// dla.channel_slice / dla.channel_concat of feature data as byte moves of
+/// their surfaces (part of populateEncodingsToMemrefPatterns).
+void populateChannelViewStoragePatterns(const TypeConverter &converter,
+                                        RewritePatternSet &patterns);
+
 } // namespace mlir::dla
 
 #endif // DLA_CONVERSION_DLATOMEMREF_DLATOMEMREF_H

@@ -146,6 +146,7 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
     return failure();
   fmt::LayoutSolution solution = fmt::solveLayoutAssignment(nets->problem);
   LayoutRewriteStats stats = rewriteLayouts(func, *nets, solution, compress);
+  assignChannelViewStrides(func, stats);
   numRelayouts += stats.relayouts;
   numRelayoutBytes += stats.relayoutBytes;
   numConstantRelayouts += stats.constantRelayouts;

@@ -51,8 +51,12 @@ FailureOr<LayoutNets> mlir::dla::buildLayoutNets(func::FuncOp func, const fmt::T
   DenseMap<Operation *, int> &nodeOf = nets.nodeOf;
   fmt::LayoutProblem &problem = nets.problem;
   LogicalResult status = success();
-  func.walk([&](LayoutConstrainedOpInterface op) {
-    SmallVector<LayoutVariant> variants = op.getLayoutVariants(target);
+  func.walk([&](Operation *op) {
+    SmallVector<LayoutVariant> variants;
+    if (auto constrained = dyn_cast<LayoutConstrainedOpInterface>(op))
+      variants = constrained.getLayoutVariants(target);
+    else
+      variants = getChannelViewVariants(op, target);
     if (pixel) {
       // Image inputs not encoded yet take the requested pixel format.
       SmallVector<LayoutVariant> kept;

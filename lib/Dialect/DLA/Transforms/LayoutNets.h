@@ -33,9 +33,10 @@ std::string describeEncoding(Attribute encoding);
 /// Storage bytes of a tensor type, kUnknownBytes when it does not bind.
 int64_t storageBytesOf(RankedTensorType type);
 
-/// An op with a choice of layout variants.
+/// An op with a choice of layout variants (a LayoutConstrainedOpInterface
+/// op or a channel view).
 struct LayoutNode {
-  LayoutConstrainedOpInterface op;
+  Operation *op;
   SmallVector<LayoutVariant> variants;
 };
 
@@ -54,6 +55,11 @@ FailureOr<LayoutNets> buildLayoutNets(func::FuncOp func, const ::dlaformat::Targ
                                       std::optional<::dlaformat::nvdla::PixelFormat> pixel,
                                       StringRef pixelName);
 
+/// The variants of a dla.channel_slice / dla.channel_concat: feature data
+/// in and out (ChannelViews.cpp); none for other ops.
+SmallVector<LayoutVariant> getChannelViewVariants(Operation *op,
+                                                  const ::dlaformat::Target &target);
+
 /// What rewriteLayouts did, for the pass's statistics and summary remark.
 struct LayoutRewriteStats {
   int64_t relayouts = 0, relayoutBytes = 0, constantRelayouts = 0, compressed = 0;
@@ -64,6 +70,11 @@ struct LayoutRewriteStats {
 /// compressed weights when `compression` and that is smaller.
 LayoutRewriteStats rewriteLayouts(func::FuncOp func, LayoutNets &nets,
                                   const ::dlaformat::LayoutSolution &solution, bool compression);
+
+/// After rewriteLayouts: every channel view takes its parent's strides
+/// (producers of a concatenation's inputs write into it); the copies it
+/// needs are counted in `stats`.
+void assignChannelViewStrides(func::FuncOp func, LayoutRewriteStats &stats);
 
 } // namespace mlir::dla
 

@@ -188,7 +188,7 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
   // tensor.empty (or a linalg.fill of one) is retyped in place, anything
   // else is relayouted.
   for (LayoutNode &opNode : opNodes) {
-    auto dps = dyn_cast<DestinationStyleOpInterface>(opNode.op.getOperation());
+    auto dps = dyn_cast<DestinationStyleOpInterface>(opNode.op);
     if (!dps)
       continue;
     for (OpOperand &init : dps.getDpsInitsMutable()) {
@@ -223,7 +223,11 @@ LayoutRewriteStats mlir::dla::rewriteLayouts(func::FuncOp func, LayoutNets &nets
       std::string reader;
       llvm::raw_string_ostream os(reader);
       os << "'" << op->getName() << "' reads its "
-         << opNode.op.getLayoutOperandName(operand.getOperandNumber()) << " as " << read;
+         << (isa<LayoutConstrainedOpInterface>(op)
+                 ? cast<LayoutConstrainedOpInterface>(op).getLayoutOperandName(
+                       operand.getOperandNumber())
+                 : StringRef("input"))
+         << " as " << read;
       operand.set(getRelayout(operand.get(), read, op->getLoc(), reader));
     }
   }

@@ -56,6 +56,11 @@ FailureOr<int64_t> getStorageElementBytes(Type type,
 FailureOr<std::unique_ptr<::dlaformat::BoundLayout>>
 bindTensorLayout(RankedTensorType type, function_ref<InFlightDiagnostic()> emitError);
 
+/// Where channel `firstChannel` of `parent` starts in its storage, in
+/// bytes: the offset of a dla.channel_slice / dla.channel_concat view
+/// (whole surfaces of NVDLA feature data); 0 without a feature encoding.
+int64_t getChannelViewByteOffset(RankedTensorType parent, int64_t firstChannel);
+
 /// True for no encoding or a `dla` layout encoding.
 bool isLayoutEncodingOrNone(Attribute encoding);
 

@@ -8,6 +8,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "dla/Dialect/DLA/IR/DLALayerOps.td"
 include "dla/Dialect/DLA/IR/DLAUpsampleOp.td"
 include "dla/Dialect/DLA/IR/DLAStorageOps.td"
+include "dla/Dialect/DLA/IR/DLAViewOps.td"
 
 def DLA_RelayoutOp : DLA_Op<"relayout", [Pure]> {
   let summary = "Converts a tensor between two layout encodings";
