@@ -15,6 +15,9 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            scale and zero point are the same: then exact).
   BatchNormalization [-> Relu | Clip], Relu, Clip, HardSigmoid between a
            DQ and a Q: a per-channel affine map (qdq_affine.py).
+  HardSwish, or BatchNormalization then a hard-swish (also decomposed),
+           between a DQ and a Q: the affine map, the gate relu6(t + 3) / 6
+           at 1/127 and their product requantized (qdq_hardswish.py).
   AveragePool, GlobalAveragePool: avg_pool2d on i8 with input and output
            zero points (+ rescale unless the scales are equal). TOSA
            averages over the window's elements inside the input, as ONNX

@@ -1,0 +1,182 @@
+//===- QuantizedProducts.cpp - Products of two int8 run-time tensors ------===//
+//
+// rescale(mul(rescale(x, 1, zx) : i32, rescale(g, 1, 0) : i32), f, zy),
+// the integer form dla-import-onnx writes for the product in a quantized
+// hard-swish (x times its gate u = relu6(x + 3) / 6, an int8 map at zero
+// point 0), as one offline SDP pass:
+//   X1: ALU adds -zx (register), MUL reads g per element (memory), no shift
+//       (|x - zx| |g| <= 255 * 128: exact in the 32-bit stage);
+//   X2: MUL by an int16 m, shift s2, keeping F bits below the output's unit;
+//   output converter: + zy 2^F, shift F (one final rounding).
+// TOSA computes the product exactly and rounds once (half up, 31-bit
+// multiplier); the SDP's m keeps 15 bits of f and rounds half away from
+// zero: within one, nearly always equal.
+//
+// The gate's zero point must be 0: the X stages read memory operands
+// without an offset (only the Y stage, absent on nv_small, has operand
+// converters). dla-import-onnx writes u at scale 1/127, zero point 0, for
+// both int8 and uint8 models (docs/IntegerAttributes.md decision 19).
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantizedSdp.h"
+
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::tosa_to_dla;
+namespace nv = ::dlaformat::nvdla;
+
+namespace {
+
+/// Bits below the output's unit that X2 keeps for the output converter.
+constexpr int kProductFractionBits = 12;
+
+struct QuantProduct {
+  Value x, g;            // the feature map and its per-element multiplier
+  int64_t zx = 0, zy = 0;
+  double factor = 0;     // output units per unit of (x - zx) g
+};
+
+/// A rescale of an int8 map to i32 by exactly 1 (only its zero point
+/// subtracted), or why not.
+FailureOr<int64_t> readWidening(tosa::RescaleOp r, std::string &why) {
+  FailureOr<Rescale> w = readRescale(r, why);
+  if (failed(w))
+    return failure();
+  if (w->factors.size() != 1 || w->factors[0] != 1.0 || w->outputZp != 0) {
+    why = "a factor of its product is rescaled by other than 1 (TOSA would round it before "
+          "the product)";
+    return failure();
+  }
+  return w->inputZp;
+}
+
+FailureOr<QuantProduct> readQuantProduct(tosa::RescaleOp op, const OffloadTarget &target,
+                                         std::string &why) {
+  auto mul = op.getInput().getDefiningOp<tosa::MulOp>();
+  if (!mul || !mul->hasOneUse() || !getElementTypeOrSelf(mul.getType()).isInteger(32)) {
+    why = "its input is not an i32 product read by it alone";
+    return failure();
+  }
+  DenseElementsAttr shift;
+  if (!matchPattern(mul.getShift(), m_Constant(&shift)) ||
+      !llvm::all_of(shift.getValues<APInt>(), [](const APInt &v) { return v.isZero(); })) {
+    why = "its product has a non-zero or non-constant shift";
+    return failure();
+  }
+  auto ra = mul.getInput1().getDefiningOp<tosa::RescaleOp>();
+  auto rb = mul.getInput2().getDefiningOp<tosa::RescaleOp>();
+  if (!ra || !rb || !ra->hasOneUse() || !rb->hasOneUse() ||
+      ra.getInput().getType() != op.getType() || rb.getInput().getType() != op.getType()) {
+    why = "it does not multiply two widened feature maps of its own shape and type";
+    return failure();
+  }
+  if (!isTargetInteger(op.getType(), target) || cast<RankedTensorType>(op.getType()).getRank() != 4 ||
+      !cast<RankedTensorType>(op.getType()).hasStaticShape()) {
+    why = "it is not a static rank-4 feature map in the target precision";
+    return failure();
+  }
+  if (std::string w = target.checkSourceType(op.getType()); !w.empty()) {
+    why = w;
+    return failure();
+  }
+  FailureOr<Rescale> out = readRescale(op, why);
+  FailureOr<int64_t> za = readWidening(ra, why);
+  if (failed(za))
+    return failure();
+  FailureOr<int64_t> zb = readWidening(rb, why);
+  if (failed(out) || failed(zb))
+    return failure();
+  if (out->factors.size() != 1 || out->inputZp != 0 || !(out->factors[0] > 0)) {
+    why = "its rescale is per channel, has an input zero point or is not positive";
+    return failure();
+  }
+  QuantProduct q{ra.getInput(), rb.getInput(), *za, out->outputZp, out->factors[0]};
+  if (*za == 0 && *zb != 0) {
+    std::swap(q.x, q.g);
+    q.zx = *zb;
+  } else if (*zb != 0) {
+    why = "neither factor of its product has zero point 0 (the X stages read a memory operand "
+          "without an offset)";
+    return failure();
+  }
+  if (q.zx < -32768 || q.zx > 32767) {
+    why = "its input zero point does not fit the ALU's int16 register";
+    return failure();
+  }
+  if (std::string w = target.check(nv::ConversionQuery::sdpOffline(
+          nv::featureInput(target.precision), target.precision));
+      !w.empty()) {
+    why = w;
+    return failure();
+  }
+  return q;
+}
+
+/// X2's multiplier and shift and the output converter's fraction bits:
+/// m 2^-(s2 + F) ~ factor, F as large as kProductFractionBits allows.
+FailureOr<std::pair<nv::ScaleShift, int>> productScale(double factor, std::string &why) {
+  for (int f = kProductFractionBits; f >= 0; --f) {
+    ::dlaformat::Expected<nv::ScaleShift> s =
+        nv::scaleFromFactor(std::ldexp(factor, f), nv::ScaleRounding::Nearest);
+    if (s)
+      return std::make_pair(*s, f);
+    if (f == 0)
+      why = "its requantization factor has no int16 multiplier: " + s.message();
+  }
+  return failure();
+}
+
+struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
+  QuantizedProductToSdp(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+
+  LogicalResult matchAndRewrite(tosa::RescaleOp op, PatternRewriter &rewriter) const override {
+    std::string why;
+    FailureOr<QuantProduct> q = readQuantProduct(op, target, why);
+    if (failed(q))
+      return rewriter.notifyMatchFailure(op, why);
+    auto scale = productScale(q->factor, why);
+    if (failed(scale))
+      return rewriter.notifyMatchFailure(op, why);
+    const auto [m, fraction] = *scale;
+    MLIRContext *ctx = rewriter.getContext();
+    Location loc = op.getLoc();
+    Type element = target.getElementType(ctx);
+    Value g = toLayerInput(rewriter, loc, q->g, element);
+    Value x = toLayerInput(rewriter, loc, q->x, element);
+    auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
+    sdp.getEltwiseMutable().assign(g);
+    std::optional<nv::SdpAluAlgo> none, sum = nv::SdpAluAlgo::Sum;
+    sdp.setBsAttr(SdpXAttr::get(ctx, q->zx ? sum : none,
+                                q->zx ? SdpOperand::ofRegister(-q->zx) : SdpOperand(), 0,
+                                SdpOperand::ofMemory(nv::SdpMemOperand::Eltwise), 0, false, false));
+    sdp.setBnAttr(SdpXAttr::get(ctx, none, SdpOperand(), 0, SdpOperand::ofRegister(m.scale),
+                                m.shift, false, false));
+    if (q->zy != 0 || fraction != 0)
+      sdp.setOutCvtAttr(CvtAttr::get(ctx, -q->zy * (int64_t(1) << fraction), 1, fraction));
+    rewriter.replaceOp(op, toTosaResult(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+
+  OffloadTarget target;
+};
+
+} // namespace
+
+std::string tosa_to_dla::whyNotQuantProduct(tosa::RescaleOp op, const OffloadTarget &target) {
+  std::string why;
+  FailureOr<QuantProduct> q = readQuantProduct(op, target, why);
+  if (succeeded(q))
+    (void)productScale(q->factor, why);
+  return why;
+}
+
+void tosa_to_dla::populateQuantizedProductPatterns(RewritePatternSet &patterns,
+                                                   const OffloadTarget &target) {
+  patterns.add<QuantizedProductToSdp>(patterns.getContext(), target);
+}
