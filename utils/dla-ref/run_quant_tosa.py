@@ -294,7 +294,8 @@ def rescale_case(rng):
 def product_case(rng):
     """The product of a quantized hard-swish (dla-import-onnx's form:
     rescale(mul(rescale(x, 1, zx) : i32, rescale(g, 1, 0) : i32), f, zy)),
-    g an input of its own (any int8), or, half of them, the whole
+    g an input of its own (any int8), 30% of them one value per channel
+    (squeeze-excitation's scaling), or, 40% of them, the whole
     hard-swish: g = relu6(x + 3) / 6 of x as the affine map at 1/127 (the
     HardSigmoid form, clamped to [0, 127]) then the product."""
     c = int(rng.integers(1, 40))
@@ -303,9 +304,16 @@ def product_case(rng):
     b = Builder()
     zx, zy = (int(v) for v in rng.integers(-128, 128, size=2))
     sx = float(np.exp(rng.uniform(np.log(0.01), np.log(0.5))))
-    if rng.random() < 0.5:
+    r = rng.random()
+    gshape = shape
+    if r < 0.3:
         ins, g = [shape, shape], "%a1"
         kind = "product"
+    elif r < 0.6:
+        # The squeeze-excitation's scaling: one gate value per channel.
+        gshape = (1, 1, 1, c)
+        ins, g = [shape, gshape], "%a1"
+        kind = "channel_product"
     else:
         # u = clamp(sx (x - zx) / 6 + 1/2) at 1/127: f = 127 sx / 6, b = 63.5.
         ins, kind = [shape], "hardswish"
@@ -318,10 +326,10 @@ def product_case(rng):
         g = b.op("tosa.clamp %s {max_val = 127 : i8, min_val = 0 : i8} : (%s) -> $T"
                  % (u, ttype(shape, "i8")), ttype(shape, "i8"))
     wa = rescale(b, "%a0", shape, "i8", "i32", [1.0], zx, 0)
-    wb = rescale(b, g, shape, "i8", "i32", [1.0], 0, 0)
+    wb = rescale(b, g, gshape, "i8", "i32", [1.0], 0, 0)
     shift = b.const(np.zeros(1, np.int8), "i8")
     p = b.op("tosa.mul %s, %s, %s : (%s, %s, %s) -> $T" % (wa, wb, shift, ttype(shape, "i32"),
-                                                          ttype(shape, "i32"), ttype((1,), "i8")),
+                                                          ttype(gshape, "i32"), ttype((1,), "i8")),
              ttype(shape, "i32"))
     sy = sx * float(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
     y = rescale(b, p, shape, "i32", "i8", [np.float32(sx / 127 / sy)], 0, zy)

@@ -24,7 +24,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "affine", "hardswish")
+KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "affine", "hardswish", "gate")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -229,6 +229,25 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
                                                    else TensorProto.UINT8, v.shape)]
         # What compare_qdq.py needs for the float function of the probe.
         pool = {"hardswish": (float(cs), int(cz), a, bb, float(ys), int(yz))}
+    elif kind == "gate":
+        # A squeeze-excitation: conv -> Q -> DQ, its global average pool ->
+        # Q -> DQ -> HardSigmoid -> Q -> DQ (the gate), the map times the gate
+        # per channel -> Q (qdq_fusion.py's Mul; on the SDP X1's per-kernel
+        # multiplier).
+        y, v = b.conv(xd, xs, xv, cout, k, stride)
+        _, yd, v = b.qdq(y, *b.params(v.min(), v.max()), v)
+        p, h = b.name("pool"), b.name("hsig")
+        b.nodes.append(helper.make_node("GlobalAveragePool", [yd], [p]))
+        pv = v.mean(axis=(2, 3), keepdims=True)
+        _, pd, pv = b.qdq(p, *b.params(pv.min(), pv.max()), pv)
+        b.nodes.append(helper.make_node("HardSigmoid", [pd], [h], alpha=0.2, beta=0.5))
+        gv = np.clip(0.2 * pv + 0.5, 0, 1)
+        gz = np.array(0 if np.dtype(dtype) == np.int8 else 128, dtype)
+        _, gd, gv = b.qdq(h, np.float32(1 / 127), gz, gv)  # zero point 0 in TOSA's signed form
+        o = b.name("mul")
+        b.nodes.append(helper.make_node("Mul", [yd, gd], [o]))
+        v = v * gv
+        out, _, vo = b.qdq(o, *b.params(v.min(), v.max()), v)
     else:
         raise ValueError("unknown kind %s" % kind)
     b.nodes = [n for n in b.nodes if not (n.op_type == "DequantizeLinear" and n.output[0] not in

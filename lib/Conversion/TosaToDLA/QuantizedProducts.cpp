@@ -12,6 +12,11 @@
 // multiplier); the SDP's m keeps 15 bits of f and rounds half away from
 // zero: within one, nearly always equal.
 //
+// The same with g one value per channel (1x1x1xC: squeeze-excitation's
+// scaling x * gate[c], dla-import-onnx's form of DQ(x), DQ(gate) -> Mul ->
+// Q) reads g as X1's per-kernel data (the PReLU surface read as a plain
+// multiply; a host reshape to C values sits in front of it today).
+//
 // The gate's zero point must be 0: the X stages read memory operands
 // without an offset (only the Y stage, absent on nv_small, has operand
 // converters). dla-import-onnx writes u at scale 1/127, zero point 0, for
@@ -21,6 +26,7 @@
 
 #include "QuantizedSdp.h"
 
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/Matchers.h"
 
 #include <cmath>
@@ -39,6 +45,7 @@ struct QuantProduct {
   Value x, g;            // the feature map and its per-element multiplier
   int64_t zx = 0, zy = 0;
   double factor = 0;     // output units per unit of (x - zx) g
+  bool perChannel = false; // g is 1x1x1xC: read per kernel
 };
 
 /// A rescale of an int8 map to i32 by exactly 1 (only its zero point
@@ -70,9 +77,22 @@ FailureOr<QuantProduct> readQuantProduct(tosa::RescaleOp op, const OffloadTarget
   }
   auto ra = mul.getInput1().getDefiningOp<tosa::RescaleOp>();
   auto rb = mul.getInput2().getDefiningOp<tosa::RescaleOp>();
+  if (ra && rb && ra.getInput().getType() != op.getType())
+    std::swap(ra, rb);
+  // The multiplier: a map of the same type, or one value per channel (the
+  // squeeze-excitation's gate, 1x1x1xC, one image).
+  auto out = cast<RankedTensorType>(op.getType());
+  auto isChannels = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return t.getRank() == 4 && out.getRank() == 4 && out.getDimSize(0) == 1 &&
+           t.getShape() == ArrayRef<int64_t>{1, 1, 1, out.getDimSize(3)} &&
+           t.getElementType() == out.getElementType();
+  };
   if (!ra || !rb || !ra->hasOneUse() || !rb->hasOneUse() ||
-      ra.getInput().getType() != op.getType() || rb.getInput().getType() != op.getType()) {
-    why = "it does not multiply two widened feature maps of its own shape and type";
+      ra.getInput().getType() != op.getType() ||
+      (rb.getInput().getType() != op.getType() && !isChannels(rb.getInput()))) {
+    why = "it does not multiply a widened feature map of its own shape and type by another or "
+          "by one value per channel";
     return failure();
   }
   if (!isTargetInteger(op.getType(), target) || cast<RankedTensorType>(op.getType()).getRank() != 4 ||
@@ -84,24 +104,28 @@ FailureOr<QuantProduct> readQuantProduct(tosa::RescaleOp op, const OffloadTarget
     why = w;
     return failure();
   }
-  FailureOr<Rescale> out = readRescale(op, why);
+  FailureOr<Rescale> outRescale = readRescale(op, why);
   FailureOr<int64_t> za = readWidening(ra, why);
   if (failed(za))
     return failure();
   FailureOr<int64_t> zb = readWidening(rb, why);
-  if (failed(out) || failed(zb))
+  if (failed(outRescale) || failed(zb))
     return failure();
-  if (out->factors.size() != 1 || out->inputZp != 0 || !(out->factors[0] > 0)) {
+  const Rescale *o = &*outRescale;
+  if (o->factors.size() != 1 || o->inputZp != 0 || !(o->factors[0] > 0)) {
     why = "its rescale is per channel, has an input zero point or is not positive";
     return failure();
   }
-  QuantProduct q{ra.getInput(), rb.getInput(), *za, out->outputZp, out->factors[0]};
-  if (*za == 0 && *zb != 0) {
+  QuantProduct q{ra.getInput(), rb.getInput(), *za, o->outputZp, o->factors[0]};
+  q.perChannel = rb.getInput().getType() != op.getType();
+  if (!q.perChannel && *za == 0 && *zb != 0) {
     std::swap(q.x, q.g);
     q.zx = *zb;
   } else if (*zb != 0) {
-    why = "neither factor of its product has zero point 0 (the X stages read a memory operand "
-          "without an offset)";
+    why = q.perChannel ? "its per-channel multiplier has a zero point (the X stages read a "
+                         "memory operand without an offset)"
+                       : "neither factor of its product has zero point 0 (the X stages read a "
+                         "memory operand without an offset)";
     return failure();
   }
   if (q.zx < -32768 || q.zx > 32767) {
@@ -147,14 +171,28 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
     MLIRContext *ctx = rewriter.getContext();
     Location loc = op.getLoc();
     Type element = target.getElementType(ctx);
-    Value g = toLayerInput(rewriter, loc, q->g, element);
+    // The multiplier first: operands dominate the layer. Per channel it
+    // is the PReLU surface read as a plain multiply (X1's per-kernel data).
+    Value g;
+    if (q->perChannel) {
+      const int64_t c = cast<RankedTensorType>(q->g.getType()).getDimSize(3);
+      g = tosa::ReshapeOp::create(rewriter, loc, RankedTensorType::get({c}, element), q->g,
+                                  tosa::getTosaConstShape(rewriter, loc, {c}));
+    } else {
+      g = toLayerInput(rewriter, loc, q->g, element);
+    }
     Value x = toLayerInput(rewriter, loc, q->x, element);
     auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
-    sdp.getEltwiseMutable().assign(g);
+    if (q->perChannel)
+      sdp.getPreluMutable().assign(g);
+    else
+      sdp.getEltwiseMutable().assign(g);
+    const nv::SdpMemOperand mem =
+        q->perChannel ? nv::SdpMemOperand::Prelu : nv::SdpMemOperand::Eltwise;
     std::optional<nv::SdpAluAlgo> none, sum = nv::SdpAluAlgo::Sum;
     sdp.setBsAttr(SdpXAttr::get(ctx, q->zx ? sum : none,
                                 q->zx ? SdpOperand::ofRegister(-q->zx) : SdpOperand(), 0,
-                                SdpOperand::ofMemory(nv::SdpMemOperand::Eltwise), 0, false, false));
+                                SdpOperand::ofMemory(mem), 0, false, false));
     sdp.setBnAttr(SdpXAttr::get(ctx, none, SdpOperand(), 0, SdpOperand::ofRegister(m.scale),
                                 m.shift, false, false));
     if (q->zy != 0 || fraction != 0)
