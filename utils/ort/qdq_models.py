@@ -245,7 +245,8 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         gz = np.array(0 if np.dtype(dtype) == np.int8 else 128, dtype)
         _, gd, gv = b.qdq(h, np.float32(1 / 127), gz, gv)  # zero point 0 in TOSA's signed form
         o = b.name("mul")
-        b.nodes.append(helper.make_node("Mul", [yd, gd], [o]))
+        # Either operand order (exporters write both).
+        b.nodes.append(helper.make_node("Mul", [yd, gd] if seed % 2 == 0 else [gd, yd], [o]))
         v = v * gv
         out, _, vo = b.qdq(o, *b.params(v.min(), v.max()), v)
     else:

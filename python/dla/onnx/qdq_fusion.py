@@ -313,6 +313,8 @@ class Fusion:
         av, az = self.signed_input(ctx, get, a, azp)
         bv, bz = self.signed_input(ctx, get, b_, bzp)
         _need(av.rank == 4 and bv.rank == 4)
+        if av.shape[2:] == (1, 1) and bv.shape[2:] != (1, 1):
+            (av, az, as_), (bv, bz, bs) = (bv, bz, bs), (av, az, as_)
         if av.shape != bv.shape:
             _need(bv.shape == (av.shape[0], av.shape[1], 1, 1) and av.shape[0] == 1)
         parts = [ops_quant._rescale(ctx, ctx.transpose(v, TO_NHWC), np.int32, [1 << 30], [30],
