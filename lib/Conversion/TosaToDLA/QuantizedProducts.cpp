@@ -4,17 +4,21 @@
 // the integer form dla-import-onnx writes for the product in a quantized
 // hard-swish (x times its gate u = relu6(x + 3) / 6, an int8 map at zero
 // point 0), as one offline SDP pass:
-//   X1: ALU adds -zx (register), MUL reads g per element (memory), no shift
-//       (|x - zx| |g| <= 255 * 128: exact in the 32-bit stage);
-//   X2: MUL by an int16 m, shift s2, keeping F bits below the output's unit;
+//   X1: ALU adds -zx, MUL by f's int16 m (both registers), no shift;
+//   X2: MUL reads g per element (memory), shift s2, keeping F bits below
+//       the output's unit (|x - zx| m |g| <= 255 * 32767 * 128 < 2^31:
+//       exact until this shift);
 //   output converter: + zy 2^F, shift F (one final rounding).
+// The memory operand sits alone in X2 because NVIDIA's firmware takes a
+// stage's ALU and MUL operands from one source (dla_sdp_op's mode; the
+// loadable writer refuses mixed stages).
 // TOSA computes the product exactly and rounds once (half up, 31-bit
 // multiplier); the SDP's m keeps 15 bits of f and rounds half away from
 // zero: within one, nearly always equal.
 //
 // The same with g one value per channel (1x1x1xC: squeeze-excitation's
 // scaling x * gate[c], dla-import-onnx's form of DQ(x), DQ(gate) -> Mul ->
-// Q) reads g as X1's per-kernel data (the PReLU surface read as a plain
+// Q) reads g as X2's per-kernel data (the PReLU surface read as a plain
 // multiply; a host reshape to C values sits in front of it today).
 //
 // The gate's zero point must be 0: the X stages read memory operands
@@ -172,7 +176,7 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
     Location loc = op.getLoc();
     Type element = target.getElementType(ctx);
     // The multiplier first: operands dominate the layer. Per channel it
-    // is the PReLU surface read as a plain multiply (X1's per-kernel data).
+    // is the PReLU surface read as a plain multiply (per-kernel data).
     Value g;
     if (q->perChannel) {
       const int64_t c = cast<RankedTensorType>(q->g.getType()).getDimSize(3);
@@ -190,11 +194,13 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
     const nv::SdpMemOperand mem =
         q->perChannel ? nv::SdpMemOperand::Prelu : nv::SdpMemOperand::Eltwise;
     std::optional<nv::SdpAluAlgo> none, sum = nv::SdpAluAlgo::Sum;
+    // Registers in X1, the memory operand alone in X2: NVIDIA's
+    // dla_sdp_op takes a stage's ALU and MUL operands from one source.
     sdp.setBsAttr(SdpXAttr::get(ctx, q->zx ? sum : none,
                                 q->zx ? SdpOperand::ofRegister(-q->zx) : SdpOperand(), 0,
-                                SdpOperand::ofMemory(mem), 0, false, false));
-    sdp.setBnAttr(SdpXAttr::get(ctx, none, SdpOperand(), 0, SdpOperand::ofRegister(m.scale),
-                                m.shift, false, false));
+                                SdpOperand::ofRegister(m.scale), 0, false, false));
+    sdp.setBnAttr(SdpXAttr::get(ctx, none, SdpOperand(), 0, SdpOperand::ofMemory(mem), m.shift,
+                                false, false));
     if (q->zy != 0 || fraction != 0)
       sdp.setOutCvtAttr(CvtAttr::get(ctx, -q->zy * (int64_t(1) << fraction), 1, fraction));
     rewriter.replaceOp(op, toTosaResult(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));

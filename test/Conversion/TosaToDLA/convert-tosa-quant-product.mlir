@@ -1,9 +1,11 @@
 // RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -verify-diagnostics | FileCheck %s
 // The product of a quantized hard-swish, rescale(mul(rescale(x, 1, zx),
 // rescale(u, 1, 0)), f, zy) (python/dla/onnx/qdq_hardswish.py), as one
-// offline SDP (QuantizedProducts.cpp): X1 adds -zx and multiplies by u read
-// per element, X2 multiplies by f's int16 with 12 bits kept below the
-// output's unit, the output converter adds zy and shifts them out.
+// offline SDP (QuantizedProducts.cpp): X1 adds -zx and multiplies by f's
+// int16 (registers), X2 multiplies by u read per element and shifts, keeping
+// 12 bits below the output's unit, the output converter adds zy and shifts
+// them out (the memory operand alone in its stage: NVIDIA's firmware takes
+// a stage's two operands from one source).
 // Executed against TOSA in test/Execution/quant-tosa-layers.test
 // (--products), on NVIDIA's C model in test/NvdlaCModel/trace-quant-tosa.test.
 
@@ -11,7 +13,7 @@
 // largest 15-bit mantissa); X1's ALU -zx = -3; out_cvt offset
 // -zy 2^12 = 20480.
 // CHECK-LABEL: func.func @product
-// CHECK:         dla.sdp offline %{{.*}} eltwise %{{.*}} : tensor<1x3x2x2xi8> bs <alu = sum, alu_operand = -3, mul_operand = eltwise> bn <mul_operand = 16384, mul_shift = 12> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
+// CHECK:         dla.sdp offline %{{.*}} eltwise %{{.*}} : tensor<1x3x2x2xi8> bs <alu = sum, alu_operand = -3, mul_operand = 16384> bn <mul_operand = eltwise, mul_shift = 12> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
 // CHECK-NOT:     tosa.mul
 // CHECK-NOT:     tosa.rescale
 func.func @product(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> tensor<1x2x2x3xi8> {
@@ -59,11 +61,11 @@ func.func @both_zero_points(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> t
 // -----
 
 // One multiplier per channel (squeeze-excitation's x * gate[c]): the gate,
-// reshaped to its C values, is X1's per-kernel data (the PReLU surface read
+// reshaped to its C values, is X2's per-kernel data (the PReLU surface read
 // as a plain multiply); the rest as @product.
 // CHECK-LABEL: func.func @per_channel
 // CHECK:         %[[G:.*]] = tosa.reshape %arg1, %{{.*}} : (tensor<1x1x1x3xi8>, !tosa.shape<1>) -> tensor<3xi8>
-// CHECK:         dla.sdp offline %{{.*}} prelu %[[G]] : tensor<3xi8> bs <alu = sum, alu_operand = -3, mul_operand = prelu> bn <mul_operand = 16384, mul_shift = 12> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
+// CHECK:         dla.sdp offline %{{.*}} prelu %[[G]] : tensor<3xi8> bs <alu = sum, alu_operand = -3, mul_operand = 16384> bn <mul_operand = prelu, mul_shift = 12> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
 // CHECK-NOT:     tosa.mul
 func.func @per_channel(%x: tensor<1x2x2x3xi8>, %u: tensor<1x1x1x3xi8>) -> tensor<1x2x2x3xi8> {
   %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
