@@ -280,3 +280,23 @@ def test_generated_qdq_models_fuse_every_group(verify, kind, per_channel, dtype)
         assert "acc_type = f32" not in text and "tosa.conv2d" in text
         assert ("_pool2d" in text) == ("pool" in kind)
         assert not [line for line in text.splitlines() if "tosa.add" in line and "f32" in line]
+
+
+@pytest.mark.parametrize("kind", ["hardswish", "gate"])
+@pytest.mark.parametrize("per_channel", [False, True])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_generated_hardswish_and_gate_fuse(verify, kind, per_channel, dtype):
+    # A BatchNormalization + decomposed hard-swish (qdq_hardswish.py) and a
+    # squeeze-excitation's x * gate (qdq_fusion.py Mul) between quantize
+    # steps: the product is an i32 tosa.mul, and no float arithmetic is
+    # left but the input's quantization (what a conv-only model has).
+    import qdq_models
+    import re
+    floats = lambda t: [line for line in t.splitlines() if "f32>" in line and
+                        re.search(r"tosa\.(mul|add|clamp|sub|gather)\b", line)]
+    for seed in range(3):
+        base = import_model(qdq_models.build("conv", seed, per_channel, dtype)[0])
+        text = import_model(qdq_models.build(kind, seed, per_channel, dtype)[0])
+        verify(text)
+        assert len(floats(text)) == len(floats(base))
+        assert [line for line in text.splitlines() if "tosa.mul" in line and "i32>" in line]

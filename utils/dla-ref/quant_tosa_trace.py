@@ -4,7 +4,7 @@
 
     quant_tosa_trace.py --count N --seed S --config nv_small|nv_large
                         --build BUILD --keep DIR [--llvm-bin DIR]
-                        [--large-averages | --rescales]
+                        [--large-averages | --rescales | --products]
 
 Draws the cases `run_quant_tosa.py --count N --seed S` draws (convolutions,
 depthwise convolutions, matrix products, adds, pools with their rescales;
@@ -42,6 +42,8 @@ def main():
                    help="run_quant_tosa.py --large-averages' cases: average pools chained")
     p.add_argument("--rescales", action="store_true",
                    help="run_quant_tosa.py --rescales' cases: int8 maps rescaled offline")
+    p.add_argument("--products", action="store_true",
+                   help="run_quant_tosa.py --products' cases: hard-swish products per element")
     a = p.parse_args()
     bin_dir = os.path.join(os.path.abspath(a.build), "bin")
     pipeline = pipelines.module(pipelines.compile(
@@ -49,7 +51,8 @@ def main():
     good, host, bad, layers = 0, 0, 0, 0
     for name, b, ins, out, y, data in qt.make_cases(np.random.default_rng(a.seed), a.count,
                                                    large_averages=a.large_averages,
-                                                   rescales=a.rescales):
+                                                   rescales=a.rescales,
+                                                   products=a.products):
         d = os.path.join(a.keep, name)
         os.makedirs(d, exist_ok=True)
         params = ", ".join("%%a%d: %s" % (i, qt.ttype(s, "i8")) for i, s in enumerate(ins))

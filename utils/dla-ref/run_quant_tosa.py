@@ -291,6 +291,51 @@ def rescale_case(rng):
     return b, ins, shape, y, "rescale"
 
 
+def product_case(rng):
+    """The product of a quantized hard-swish (dla-import-onnx's form:
+    rescale(mul(rescale(x, 1, zx) : i32, rescale(g, 1, 0) : i32), f, zy)),
+    g an input of its own (any int8), 30% of them one value per channel
+    (squeeze-excitation's scaling), or, 40% of them, the whole
+    hard-swish: g = relu6(x + 3) / 6 of x as the affine map at 1/127 (the
+    HardSigmoid form, clamped to [0, 127]) then the product."""
+    c = int(rng.integers(1, 40))
+    hw = [int(v) for v in rng.integers(1, 9, size=2)]
+    shape = (1, hw[0], hw[1], c)
+    b = Builder()
+    zx, zy = (int(v) for v in rng.integers(-128, 128, size=2))
+    sx = float(np.exp(rng.uniform(np.log(0.01), np.log(0.5))))
+    r = rng.random()
+    gshape = shape
+    if r < 0.3:
+        ins, g = [shape, shape], "%a1"
+        kind = "product"
+    elif r < 0.6:
+        # The squeeze-excitation's scaling: one gate value per channel.
+        gshape = (1, 1, 1, c)
+        ins, g = [shape, gshape], "%a1"
+        kind = "channel_product"
+    else:
+        # u = clamp(sx (x - zx) / 6 + 1/2) at 1/127: f = 127 sx / 6, b = 63.5.
+        ins, kind = [shape], "hardswish"
+        bias = np.full(c, int(round(63.5 * 2 ** 16)), np.int32)
+        t = rescale(b, "%a0", shape, "i8", "i32", [np.float32(127 * sx / 6 * 2 ** 16)], zx, 0)
+        k = b.const(bias.reshape(1, 1, 1, c), "i32")
+        u = b.op("tosa.add %s, %s : (%s, %s) -> $T" % (t, k, ttype(shape, "i32"), ttype((1, 1, 1, c), "i32")),
+                 ttype(shape, "i32"))
+        u = rescale(b, u, shape, "i32", "i8", [np.float32(2.0 ** -16)], 0, 0)
+        g = b.op("tosa.clamp %s {max_val = 127 : i8, min_val = 0 : i8} : (%s) -> $T"
+                 % (u, ttype(shape, "i8")), ttype(shape, "i8"))
+    wa = rescale(b, "%a0", shape, "i8", "i32", [1.0], zx, 0)
+    wb = rescale(b, g, gshape, "i8", "i32", [1.0], 0, 0)
+    shift = b.const(np.zeros(1, np.int8), "i8")
+    p = b.op("tosa.mul %s, %s, %s : (%s, %s, %s) -> $T" % (wa, wb, shift, ttype(shape, "i32"),
+                                                          ttype(gshape, "i32"), ttype((1,), "i8")),
+             ttype(shape, "i32"))
+    sy = sx * float(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
+    y = rescale(b, p, shape, "i32", "i8", [np.float32(sx / 127 / sy)], 0, zy)
+    return b, ins, shape, y, kind
+
+
 def tosa_rescale(x, factors, zx, zy, relu, affine=None):
     """TOSA's RESCALE (SINGLE_ROUND, scale32) of int8 NHWC `x` to int8, from
     the specification: ((x - zx) * multiplier + 2^(shift - 1)) >> shift,
@@ -350,11 +395,13 @@ def pdp_average(x, kernel, stride):
     return np.sign(s) * ((2 * np.abs(s) + d) // (2 * d))
 
 
-def make_cases(rng, count, large_pools=False, large_averages=False, rescales=False):
+def make_cases(rng, count, large_pools=False, large_averages=False, rescales=False,
+               products=False):
     cases = []
     for i in range(count):
         r = rng.random()
-        b, ins, out, y, kind = (rescale_case(rng) if rescales
+        b, ins, out, y, kind = (product_case(rng) if products
+                                else rescale_case(rng) if rescales
                                 else large_avg_pool_case(rng) if large_averages
                                 else large_max_pool_case(rng) if large_pools
                                 else conv_case(rng, False) if r < 0.35 else conv_case(rng, True) if r < 0.55
@@ -445,9 +492,12 @@ def main():
     p.add_argument("--rescales", action="store_true",
                    help="int8 feature maps rescaled to int8 only (offline SDPs), half of them "
                         "after a global average pool")
+    p.add_argument("--products", action="store_true",
+                   help="products of two int8 maps requantized (a quantized hard-swish's "
+                        "product), half of them after the hard-swish's gate")
     a = p.parse_args()
     cases = make_cases(np.random.default_rng(a.seed), a.count, a.large_pools, a.large_averages,
-                       a.rescales)
+                       a.rescales, a.products)
     text = module(cases)
     if a.print_module:
         print(text)

@@ -78,11 +78,36 @@ def run_one(a, extra, work, kind, seed, per_channel, dtype):
     what, lsb = "%d elements" % diff.size, int(diff.max())
     if unfused:
         what += ", onnxruntime unfused: its 8-bit kernels saturate without VNNI"
-    if pool is not None:
+    if isinstance(pool, dict):
+        # The hard-swish against its float function of the conv's quantized
+        # output (the probe), in output LSB: within hardswish_bound.
+        cs, cz, a, bb, ys, yz = pool["hardswish"]
+        x = (np.load(os.path.join(d, "ort", "1.npy")).astype(np.float64) - cz) * cs
+        t = x * a.reshape(1, -1, 1, 1) + bb.reshape(1, -1, 1, 1)
+        exact = np.clip(t * np.clip(t + 3, 0, 6) / 6 / ys + yz, *(QRANGE[np.dtype(dtype)]))
+        err = float(np.abs(got.astype(np.float64) - exact).max())
+        bound = hardswish_bound(ys, yz - (128 if np.dtype(dtype) == np.uint8 else 0))
+        what += ", %.3f LSB from the float function (bound %.3f)" % (err, bound)
+        if err > bound:
+            return 0.0, lsb, what + " EXCEEDED"
+    elif pool is not None:
         tie = mean_ties(np.load(os.path.join(d, "ort", "1.npy")), *pool)
         what += ", %d ties of the mean (%d differ)" % (tie.sum(), np.sum(diff[tie] != 0))
         diff = diff[~tie]
     return 100.0 * np.mean(diff == 0) if diff.size else 100.0, lsb, what
+
+
+QRANGE = {np.dtype(np.int8): (-128, 127), np.dtype(np.uint8): (0, 255)}
+
+
+def hardswish_bound(ys, zy):
+    """docs/IntegerAttributes.md decision 19's bound, in output LSB, of the
+    quantized hard-swish against x relu6(x + 3) / 6 of its input (zy in
+    TOSA's signed form): t rounded at st = ((127 - zy) ys + 3) / 255, u at
+    1/127 (it matters only where |t| < 3), one final rounding and the
+    int16 multiplier's 15 bits."""
+    st = ((127 - zy) * ys + 3) / 255
+    return 0.5 + st / (2 * ys) + 3 / (254 * ys) + 0.01
 
 
 def mean_ties(q, kernel, stride, pad, zp):

@@ -24,7 +24,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "affine")
+KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "affine", "hardswish", "gate")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -198,6 +198,57 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
             b.nodes.append(helper.make_node("HardSigmoid", [yd], [o], alpha=0.2, beta=0.5))
             v = np.clip(0.2 * v + 0.5, 0, 1)
         out, _, vo = b.qdq(o, *b.params(v.min(), v.max(), relu=form != "bn"), v)
+    elif kind == "hardswish":
+        # conv -> Q -> DQ -> BatchNormalization -> hard-swish as exporters
+        # write it (t + 3, Clip(0, 6), t * that, / 6) -> Q: the classifier's
+        # blocks (python/dla/onnx/qdq_hardswish.py).
+        y, v = b.conv(xd, xs, xv, cout, k, stride)
+        cs, cz = b.params(v.min(), v.max())
+        cq, yd, v = b.qdq(y, cs, cz, v)
+        gamma = rng.uniform(0.5, 4.0, cout).astype(np.float32)
+        beta, mean = (rng.uniform(-2, 2, cout).astype(np.float32) for _ in range(2))
+        var = rng.uniform(0.1, 2.0, cout).astype(np.float32)
+        t = b.name("bn")
+        b.nodes.append(helper.make_node("BatchNormalization", [yd] + [
+            b.init(n, q) for n, q in (("g", gamma), ("be", beta), ("m", mean), ("v", var))],
+            [t], epsilon=1e-5))
+        a = (gamma / np.sqrt(var.astype(np.float64) + 1e-5))
+        bb = beta.astype(np.float64) - mean.astype(np.float64) * a
+        names = [b.name(n) for n in ("add", "clip", "mul", "div")]
+        b.nodes += [helper.make_node("Add", [t, b.init("three", np.float32(3))], [names[0]]),
+                    helper.make_node("Clip", [names[0], b.init("lo", np.float32(0)),
+                                              b.init("hi", np.float32(6))], [names[1]]),
+                    helper.make_node("Mul", [t, names[1]], [names[2]]),
+                    helper.make_node("Div", [names[2], b.init("six", np.float32(6))], [names[3]])]
+        tv = v * a.reshape(1, -1, 1, 1) + bb.reshape(1, -1, 1, 1)
+        v = tv * np.clip(tv + 3, 0, 6) / 6
+        ys, yz = b.params(v.min(), v.max())
+        out, _, vo = b.qdq(names[3], ys, yz, v)
+        if probe:
+            extra = [helper.make_tensor_value_info(cq, TensorProto.INT8 if np.dtype(dtype) == np.int8
+                                                   else TensorProto.UINT8, v.shape)]
+        # What compare_qdq.py needs for the float function of the probe.
+        pool = {"hardswish": (float(cs), int(cz), a, bb, float(ys), int(yz))}
+    elif kind == "gate":
+        # A squeeze-excitation: conv -> Q -> DQ, its global average pool ->
+        # Q -> DQ -> HardSigmoid -> Q -> DQ (the gate), the map times the gate
+        # per channel -> Q (qdq_fusion.py's Mul; on the SDP X1's per-kernel
+        # multiplier).
+        y, v = b.conv(xd, xs, xv, cout, k, stride)
+        _, yd, v = b.qdq(y, *b.params(v.min(), v.max()), v)
+        p, h = b.name("pool"), b.name("hsig")
+        b.nodes.append(helper.make_node("GlobalAveragePool", [yd], [p]))
+        pv = v.mean(axis=(2, 3), keepdims=True)
+        _, pd, pv = b.qdq(p, *b.params(pv.min(), pv.max()), pv)
+        b.nodes.append(helper.make_node("HardSigmoid", [pd], [h], alpha=0.2, beta=0.5))
+        gv = np.clip(0.2 * pv + 0.5, 0, 1)
+        gz = np.array(0 if np.dtype(dtype) == np.int8 else 128, dtype)
+        _, gd, gv = b.qdq(h, np.float32(1 / 127), gz, gv)  # zero point 0 in TOSA's signed form
+        o = b.name("mul")
+        # Either operand order (exporters write both).
+        b.nodes.append(helper.make_node("Mul", [yd, gd] if seed % 2 == 0 else [gd, yd], [o]))
+        v = v * gv
+        out, _, vo = b.qdq(o, *b.params(v.min(), v.max()), v)
     else:
         raise ValueError("unknown kind %s" % kind)
     b.nodes = [n for n in b.nodes if not (n.op_type == "DequantizeLinear" and n.output[0] not in

@@ -406,6 +406,8 @@ std::string tosa_to_dla::whyNotRescale(tosa::RescaleOp op, const OffloadTarget &
     (void)readQuantAdd(op, target, why);
     return why;
   }
+  if (isa_and_nonnull<tosa::MulOp>(producer))
+    return whyNotQuantProduct(op, target);
   return whyNotFeatureRescale(op, target);
 }
 
@@ -426,5 +428,6 @@ void tosa_to_dla::populateQuantizedPatterns(RewritePatternSet &patterns, Offload
                                             const OffloadTarget &target) {
   patterns.add<QuantizedConvToDLA, QuantizedAddToSdp>(patterns.getContext(), target);
   populateRescalePatterns(patterns, target);
+  populateQuantizedProductPatterns(patterns, target);
   rules.add<tosa::RescaleOp>(whyNotRescale);
 }

@@ -71,6 +71,13 @@ std::string whyNotAffineRescale(tosa::RescaleOp op, const OffloadTarget &target)
 /// That offline SDP (its rule is whyNotRescale's, populateQuantizedPatterns').
 void populateRescalePatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 
+/// Why rescale(mul(rescale(x, 1, zx), rescale(g, 1, 0))) (a quantized
+/// hard-swish's product) does not run as one offline SDP; empty when it
+/// does (QuantizedProducts.cpp).
+std::string whyNotQuantProduct(tosa::RescaleOp op, const OffloadTarget &target);
+/// That offline SDP (its rule is whyNotRescale's).
+void populateQuantizedProductPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+
 } // namespace mlir::dla::tosa_to_dla
 
 #endif // DLA_LIB_CONVERSION_TOSATODLA_QUANTIZEDSDP_H

@@ -58,11 +58,12 @@ LogicalResult mlir::dla::regplan::describeUpsample(const NetworkPlan &plan, Oper
             DescDataCube &src = d.sdp.src_data, &dst = d.sdp.dst_data;
             const int64_t rows = std::min(h - y0, oneColumn ? most : rowsPerPass);
             const int64_t cols = std::min(w - x0, colsPerPass);
-            src.offset = static_cast<uint64_t>(g * in.getSurfaceStride() +
-                                               y0 * in.getLineStride() + x0 * atom);
-            dst.offset = static_cast<uint64_t>(g * out.getSurfaceStride() +
-                                               (y0 * fy + py) * out.getLineStride() +
-                                               (x0 * fx + px) * atom);
+            // On top of a channel view's offset (describeCube's).
+            src.offset += static_cast<uint64_t>(g * in.getSurfaceStride() +
+                                                y0 * in.getLineStride() + x0 * atom);
+            dst.offset += static_cast<uint64_t>(g * out.getSurfaceStride() +
+                                                (y0 * fy + py) * out.getLineStride() +
+                                                (x0 * fx + px) * atom);
             src.width = dst.width = 1;
             if (oneColumn) {
               // Rows as lines, one surface.

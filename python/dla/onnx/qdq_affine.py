@@ -15,21 +15,22 @@ is at 2^-S of an output step, so the result is within one of ONNX's (which
 rounds ties to even once). Without a bias (Relu, Clip alone) it is one
 rescale i8 -> i8. --dla-convert-tosa runs it as one offline SDP
 (RescalePatterns.cpp). A channel with f_c <= 0 (a negative BatchNormalization
-scale) keeps the group on the float path.
+scale) keeps the group on the float path. A BatchNormalization followed
+by a hard-swish, or a HardSwish alone, is qdq_hardswish.py's.
 """
 
 import numpy as np
 
 from .context import TO_NCHW, TO_NHWC
-from . import ops_quant
+from . import ops_quant, qdq_hardswish
 
-ANCHORS = ("BatchNormalization", "Relu", "Clip", "HardSigmoid")
+ANCHORS = ("BatchNormalization", "Relu", "Clip", "HardSigmoid", "HardSwish")
 BITS = 16  # S above
 
 
 def match(f, i):
     """The group anchored at node i: (Q, members, params); f._need fails."""
-    from .qdq_fusion import _need
+    from .qdq_fusion import _need, _Reject
     n = f.nodes[i]
     x, xs, xzp = f._act(n.input[0])
     if n.op_type == "BatchNormalization":
@@ -40,8 +41,16 @@ def match(f, i):
         _need(all(v is not None and v.ndim == 1 for v in (scale, bias, mean, var)))
         a = scale.astype(np.float64) / np.sqrt(var.astype(np.float64) + attrs.get("epsilon", 1e-5))
         b = bias.astype(np.float64) - mean.astype(np.float64) * a
+        try:
+            # A hard-swish after it: qdq_hardswish.py.
+            q, extra = qdq_hardswish.match_after(f, i)
+            return q, [i] + extra, (x, xs, xzp, a, b, ("hardswish",))
+        except _Reject:
+            pass
         q, extra, act = f._activation(i)
         return q, [i] + extra, (x, xs, xzp, a, b, act)
+    if n.op_type == "HardSwish":
+        return f._q(n.output[0]), [i], (x, xs, xzp, np.ones(1), np.zeros(1), ("hardswish",))
     if n.op_type == "HardSigmoid":
         attrs = f._attrs(n)
         a, b = np.array([attrs.get("alpha", 0.2)]), np.array([attrs.get("beta", 0.5)])
@@ -57,6 +66,8 @@ def emit(f, ctx, get, params, ys, yz):
     """The integer form above, NCHW i8."""
     from .qdq_fusion import _need
     x, xs, xzp, a, b, act = params
+    if act is not None and act[0] == "hardswish":
+        return qdq_hardswish.emit(f, ctx, get, (x, xs, xzp, a, b), ys, yz)
     xv, xz = f.signed_input(ctx, get, x, xzp)
     _need(xv.rank == 4)
     channels = xv.shape[1]

@@ -18,6 +18,13 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
   Resize / Upsample: DQ -> Resize (nearest) -> Q with the same scale and
            zero point: the Resize on i8 (a copy commutes with quantization;
            exact), so that a nearest upsampling offloads (docs/Resize.md).
+  HardSwish, or BatchNormalization then a hard-swish (also decomposed),
+           between a DQ and a Q: the affine map, the gate relu6(t + 3) / 6
+           at 1/127 and their product requantized (qdq_hardswish.py).
+  Mul:     DQ(a), DQ(b) -> Mul -> Q, b of a's shape or one value per channel
+           (squeeze-excitation's x * gate): rescale(mul(rescale(a, 1, za),
+           rescale(b, 1, zb)) : i32, as bs / ys, zy): the exact product
+           rounded once.
   AveragePool, GlobalAveragePool: avg_pool2d on i8 with input and output
            zero points (+ rescale unless the scales are equal). TOSA
            averages over the window's elements inside the input, as ONNX
@@ -83,7 +90,7 @@ class Fusion:
         self.owner = {}  # fused node other than a Q -> its group's Q
         self.signed = {}  # tensor -> (i8 Value, ONNX dtype)
         for i, n in enumerate(self.nodes):
-            kind = {"Conv": self._conv, "Add": self._add, "MaxPool": self._pool,
+            kind = {"Conv": self._conv, "Add": self._add, "Mul": self._mul, "MaxPool": self._pool,
                     "AveragePool": self._pool, "GlobalAveragePool": self._pool,
                     "Resize": self._resize, "Upsample": self._resize}.get(n.op_type)
             if n.op_type in qdq_affine.ANCHORS:
@@ -202,6 +209,10 @@ class Fusion:
         _need(act is None or act[0] == "relu")
         return q, [i] + extra, (a, b, act)
 
+    def _mul(self, i):
+        n = self.nodes[i]
+        return self._q(n.output[0]), [i], (self._act(n.input[0]), self._act(n.input[1]))
+
     def _pool(self, i):
         n = self.nodes[i]
         _need(len(n.input) >= 1 and (len(n.output) == 1 or not n.output[1]))
@@ -252,6 +263,8 @@ class Fusion:
                 y = self._emit_add(ctx, get, params, ys, yz)
             elif kind in ("Resize", "Upsample"):
                 y = self._emit_resize(ctx, get, params)
+            elif kind == "Mul":
+                y = self._emit_mul(ctx, get, params, ys, yz)
             elif kind in qdq_affine.ANCHORS:
                 y = qdq_affine.emit(self, ctx, get, params, ys, yz)
             else:
@@ -324,6 +337,27 @@ class Fusion:
             raise _Reject()
         _need(isinstance(y, Value) and y.dtype == np.int8)
         return y
+
+    def _emit_mul(self, ctx, get, params, ys, yz):
+        """The product of two quantized maps, or of a map and one value per
+        channel (the squeeze-excitation's scaling), exact in i32 and
+        rescaled once: QuantizedProducts.cpp's form."""
+        (a, as_, azp), (b_, bs, bzp) = params
+        av, az = self.signed_input(ctx, get, a, azp)
+        bv, bz = self.signed_input(ctx, get, b_, bzp)
+        _need(av.rank == 4 and bv.rank == 4)
+        if av.shape[2:] == (1, 1) and bv.shape[2:] != (1, 1):
+            (av, az, as_), (bv, bz, bs) = (bv, bz, bs), (av, az, as_)
+        if av.shape != bv.shape:
+            _need(bv.shape == (av.shape[0], av.shape[1], 1, 1) and av.shape[0] == 1)
+        parts = [ops_quant._rescale(ctx, ctx.transpose(v, TO_NHWC), np.int32, [1 << 30], [30],
+                                    in_zp=z) for v, z in ((av, az), (bv, bz))]
+        m = np.float32(np.float64(np.float32(as_)) * np.float32(bs) / np.float32(ys))
+        _need(self._ok(m))
+        mult, shift = ops_quant._multiplier(ctx, m)
+        p = ctx.binary("mul", parts[0], parts[1])
+        y = ops_quant._rescale(ctx, p, np.int8, mult, shift, out_zp=yz)
+        return ctx.transpose(y, TO_NCHW)
 
     def _emit_pool(self, ctx, get, kind, params, ys, yz):
         (x, xs, xzp), = params

@@ -1,0 +1,226 @@
+//===- QuantizedProducts.cpp - Products of two int8 run-time tensors ------===//
+//
+// rescale(mul(rescale(x, 1, zx) : i32, rescale(g, 1, 0) : i32), f, zy),
+// the integer form dla-import-onnx writes for the product in a quantized
+// hard-swish (x times its gate u = relu6(x + 3) / 6, an int8 map at zero
+// point 0), as one offline SDP pass:
+//   X1: ALU adds -zx, MUL by f's int16 m (both registers), no shift;
+//   X2: MUL reads g per element (memory), shift s2, keeping F bits below
+//       the output's unit (|x - zx| m |g| <= 255 * 32767 * 128 < 2^31:
+//       exact until this shift);
+//   output converter: + zy 2^F, shift F (one final rounding).
+// The memory operand sits alone in X2 because NVIDIA's firmware takes a
+// stage's ALU and MUL operands from one source (dla_sdp_op's mode; the
+// loadable writer refuses mixed stages).
+// TOSA computes the product exactly and rounds once (half up, 31-bit
+// multiplier); the SDP's m keeps 15 bits of f and rounds half away from
+// zero: within one, nearly always equal.
+//
+// The same with g one value per channel (1x1x1xC: squeeze-excitation's
+// scaling x * gate[c], dla-import-onnx's form of DQ(x), DQ(gate) -> Mul ->
+// Q) reads g as X2's per-kernel data (the PReLU surface read as a plain
+// multiply; a host reshape to C values sits in front of it today).
+//
+// The gate's zero point must be 0: the X stages read memory operands
+// without an offset (only the Y stage, absent on nv_small, has operand
+// converters). dla-import-onnx writes u at scale 1/127, zero point 0, for
+// both int8 and uint8 models (docs/IntegerAttributes.md decision 19).
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantizedSdp.h"
+
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::tosa_to_dla;
+namespace nv = ::dlaformat::nvdla;
+
+namespace {
+
+/// Bits below the output's unit that X2 keeps for the output converter.
+constexpr int kProductFractionBits = 12;
+
+struct QuantProduct {
+  Value x, g;            // the feature map and its per-element multiplier
+  int64_t zx = 0, zy = 0;
+  double factor = 0;     // output units per unit of (x - zx) g
+  bool perChannel = false; // g is 1x1x1xC: read per kernel
+};
+
+/// A rescale of an int8 map to i32 by exactly 1 (only its zero point
+/// subtracted), or why not.
+FailureOr<int64_t> readWidening(tosa::RescaleOp r, std::string &why) {
+  FailureOr<Rescale> w = readRescale(r, why);
+  if (failed(w))
+    return failure();
+  if (w->factors.size() != 1 || w->factors[0] != 1.0 || w->outputZp != 0) {
+    why = "a factor of its product is rescaled by other than 1 (TOSA would round it before "
+          "the product)";
+    return failure();
+  }
+  return w->inputZp;
+}
+
+FailureOr<QuantProduct> readQuantProduct(tosa::RescaleOp op, const OffloadTarget &target,
+                                         std::string &why) {
+  auto mul = op.getInput().getDefiningOp<tosa::MulOp>();
+  if (!mul || !mul->hasOneUse() || !getElementTypeOrSelf(mul.getType()).isInteger(32)) {
+    why = "its input is not an i32 product read by it alone";
+    return failure();
+  }
+  DenseElementsAttr shift;
+  if (!matchPattern(mul.getShift(), m_Constant(&shift)) ||
+      !llvm::all_of(shift.getValues<APInt>(), [](const APInt &v) { return v.isZero(); })) {
+    why = "its product has a non-zero or non-constant shift";
+    return failure();
+  }
+  auto ra = mul.getInput1().getDefiningOp<tosa::RescaleOp>();
+  auto rb = mul.getInput2().getDefiningOp<tosa::RescaleOp>();
+  if (ra && rb && ra.getInput().getType() != op.getType())
+    std::swap(ra, rb);
+  // The multiplier: a map of the same type, or one value per channel (the
+  // squeeze-excitation's gate, 1x1x1xC, one image).
+  auto out = cast<RankedTensorType>(op.getType());
+  auto isChannels = [&](Value v) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return t.getRank() == 4 && out.getRank() == 4 && out.getDimSize(0) == 1 &&
+           t.getShape() == ArrayRef<int64_t>{1, 1, 1, out.getDimSize(3)} &&
+           t.getElementType() == out.getElementType();
+  };
+  if (!ra || !rb || !ra->hasOneUse() || !rb->hasOneUse() ||
+      ra.getInput().getType() != op.getType() ||
+      (rb.getInput().getType() != op.getType() && !isChannels(rb.getInput()))) {
+    why = "it does not multiply a widened feature map of its own shape and type by another or "
+          "by one value per channel";
+    return failure();
+  }
+  if (!isTargetInteger(op.getType(), target) || cast<RankedTensorType>(op.getType()).getRank() != 4 ||
+      !cast<RankedTensorType>(op.getType()).hasStaticShape()) {
+    why = "it is not a static rank-4 feature map in the target precision";
+    return failure();
+  }
+  if (std::string w = target.checkSourceType(op.getType()); !w.empty()) {
+    why = w;
+    return failure();
+  }
+  FailureOr<Rescale> outRescale = readRescale(op, why);
+  FailureOr<int64_t> za = readWidening(ra, why);
+  if (failed(za))
+    return failure();
+  FailureOr<int64_t> zb = readWidening(rb, why);
+  if (failed(outRescale) || failed(zb))
+    return failure();
+  const Rescale *o = &*outRescale;
+  if (o->factors.size() != 1 || o->inputZp != 0 || !(o->factors[0] > 0)) {
+    why = "its rescale is per channel, has an input zero point or is not positive";
+    return failure();
+  }
+  QuantProduct q{ra.getInput(), rb.getInput(), *za, o->outputZp, o->factors[0]};
+  q.perChannel = rb.getInput().getType() != op.getType();
+  if (!q.perChannel && *za == 0 && *zb != 0) {
+    std::swap(q.x, q.g);
+    q.zx = *zb;
+  } else if (*zb != 0) {
+    why = q.perChannel ? "its per-channel multiplier has a zero point (the X stages read a "
+                         "memory operand without an offset)"
+                       : "neither factor of its product has zero point 0 (the X stages read a "
+                         "memory operand without an offset)";
+    return failure();
+  }
+  if (q.zx < -32768 || q.zx > 32767) {
+    why = "its input zero point does not fit the ALU's int16 register";
+    return failure();
+  }
+  if (std::string w = target.check(nv::ConversionQuery::sdpOffline(
+          nv::featureInput(target.precision), target.precision));
+      !w.empty()) {
+    why = w;
+    return failure();
+  }
+  return q;
+}
+
+/// X2's multiplier and shift and the output converter's fraction bits:
+/// m 2^-(s2 + F) ~ factor, F as large as kProductFractionBits allows.
+FailureOr<std::pair<nv::ScaleShift, int>> productScale(double factor, std::string &why) {
+  for (int f = kProductFractionBits; f >= 0; --f) {
+    ::dlaformat::Expected<nv::ScaleShift> s =
+        nv::scaleFromFactor(std::ldexp(factor, f), nv::ScaleRounding::Nearest);
+    if (s)
+      return std::make_pair(*s, f);
+    if (f == 0)
+      why = "its requantization factor has no int16 multiplier: " + s.message();
+  }
+  return failure();
+}
+
+struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
+  QuantizedProductToSdp(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+
+  LogicalResult matchAndRewrite(tosa::RescaleOp op, PatternRewriter &rewriter) const override {
+    std::string why;
+    FailureOr<QuantProduct> q = readQuantProduct(op, target, why);
+    if (failed(q))
+      return rewriter.notifyMatchFailure(op, why);
+    auto scale = productScale(q->factor, why);
+    if (failed(scale))
+      return rewriter.notifyMatchFailure(op, why);
+    const auto [m, fraction] = *scale;
+    MLIRContext *ctx = rewriter.getContext();
+    Location loc = op.getLoc();
+    Type element = target.getElementType(ctx);
+    // The multiplier first: operands dominate the layer. Per channel it
+    // is the PReLU surface read as a plain multiply (per-kernel data).
+    Value g;
+    if (q->perChannel) {
+      const int64_t c = cast<RankedTensorType>(q->g.getType()).getDimSize(3);
+      g = tosa::ReshapeOp::create(rewriter, loc, RankedTensorType::get({c}, element), q->g,
+                                  tosa::getTosaConstShape(rewriter, loc, {c}));
+    } else {
+      g = toLayerInput(rewriter, loc, q->g, element);
+    }
+    Value x = toLayerInput(rewriter, loc, q->x, element);
+    auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
+    if (q->perChannel)
+      sdp.getPreluMutable().assign(g);
+    else
+      sdp.getEltwiseMutable().assign(g);
+    const nv::SdpMemOperand mem =
+        q->perChannel ? nv::SdpMemOperand::Prelu : nv::SdpMemOperand::Eltwise;
+    std::optional<nv::SdpAluAlgo> none, sum = nv::SdpAluAlgo::Sum;
+    // Registers in X1, the memory operand alone in X2: NVIDIA's
+    // dla_sdp_op takes a stage's ALU and MUL operands from one source.
+    sdp.setBsAttr(SdpXAttr::get(ctx, q->zx ? sum : none,
+                                q->zx ? SdpOperand::ofRegister(-q->zx) : SdpOperand(), 0,
+                                SdpOperand::ofRegister(m.scale), 0, false, false));
+    sdp.setBnAttr(SdpXAttr::get(ctx, none, SdpOperand(), 0, SdpOperand::ofMemory(mem), m.shift,
+                                false, false));
+    if (q->zy != 0 || fraction != 0)
+      sdp.setOutCvtAttr(CvtAttr::get(ctx, -q->zy * (int64_t(1) << fraction), 1, fraction));
+    rewriter.replaceOp(op, toTosaResult(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+
+  OffloadTarget target;
+};
+
+} // namespace
+
+std::string tosa_to_dla::whyNotQuantProduct(tosa::RescaleOp op, const OffloadTarget &target) {
+  std::string why;
+  FailureOr<QuantProduct> q = readQuantProduct(op, target, why);
+  if (succeeded(q))
+    (void)productScale(q->factor, why);
+  return why;
+}
+
+void tosa_to_dla::populateQuantizedProductPatterns(RewritePatternSet &patterns,
+                                                   const OffloadTarget &target) {
+  patterns.add<QuantizedProductToSdp>(patterns.getContext(), target);
+}

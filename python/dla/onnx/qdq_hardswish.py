@@ -1,0 +1,91 @@
+"""QDQ fusion of a hard-swish after a per-channel affine map (issue 45):
+DQ(x) -> BatchNormalization -> HardSwish -> Q, the hard-swish a HardSwish
+node or as exporters decompose it (t + 3 -> Clip(0, 6) -> t * that -> / 6
+or * 1/6). With t = a_c x + b_c (x dequantized) and u = relu6(t + 3) / 6,
+three integer steps, each one NVDLA SDP pass without Y stage or LUT
+(nv_small):
+
+    t8 = affine(x) at st, zt      (t's range [-3, y's top]: below -3 the
+                                   hard-swish is 0, above y's top it
+                                   saturates, so clamping t there is exact)
+    u8 = affine(x; a_c / 6, (b_c + 3) / 6) clamped to [0, 1] at 1/127,
+         zero point 0 (the product reads u with no offset)
+    y  = rescale(mul(rescale(t8, 1, zt) : i32, rescale(u8, 1, 0) : i32),
+                 st / (127 ys), zy)
+
+(qdq_affine.py's form for the first two; the product is
+QuantizedProducts.cpp's). st = (top + 3) / 255 with
+zt = round(-128 + 3 / st): the range [-3, top] over all 256 levels, in
+TOSA's signed form also for uint8 outputs (top = (127 - zy) ys, zy
+signed). The error against the float function is in
+docs/IntegerAttributes.md decision 19.
+"""
+
+import numpy as np
+
+from .context import TO_NCHW, TO_NHWC
+from . import ops_quant
+
+
+def _scalar(f, name):
+    v = f._const(name)
+    return None if v is None or v.size != 1 else float(v.reshape(-1)[0])
+
+
+def _clip_bounds(f, n):
+    if f.opset < 11:
+        a = f._attrs(n)
+        return a.get("min", -np.inf), a.get("max", np.inf)
+    out = []
+    for name, default in zip(list(n.input[1:3]) + ["", ""], (-np.inf, np.inf)):
+        out.append(_scalar(f, name) if name else default)
+    return tuple(out)
+
+
+def match_after(f, i):
+    """The hard-swish reading node i's output: (Q, members)."""
+    from .qdq_fusion import _need
+    t = f.nodes[i].output[0]
+    readers = f.readers.get(t, [])
+    _need(t not in f.outputs)
+    if len(readers) == 1 and f.nodes[readers[0]].op_type == "HardSwish":
+        r = readers[0]
+        return f._q(f.nodes[r].output[0]), [r]
+    _need(len(readers) == 2)
+    kinds = {f.nodes[r].op_type: r for r in readers}
+    _need(set(kinds) == {"Add", "Mul"})
+    add, mul = kinds["Add"], kinds["Mul"]
+    other = [n for n in f.nodes[add].input if n != t]
+    _need(len(other) == 1 and _scalar(f, other[0]) == 3.0)
+    clip = f._single_reader(f.nodes[add].output[0])
+    _need(f.nodes[clip].op_type == "Clip" and _clip_bounds(f, f.nodes[clip]) == (0.0, 6.0))
+    _need(f._single_reader(f.nodes[clip].output[0]) == mul)
+    _need(sorted(f.nodes[mul].input) == sorted([t, f.nodes[clip].output[0]]))
+    div = f._single_reader(f.nodes[mul].output[0])
+    dn = f.nodes[div]
+    _need(dn.op_type in ("Div", "Mul") and dn.input[0] == f.nodes[mul].output[0])
+    k = _scalar(f, dn.input[1])
+    _need(k is not None and (k == 6.0 if dn.op_type == "Div" else abs(k * 6.0 - 1.0) < 1e-6))
+    return f._q(dn.output[0]), [add, clip, mul, div]
+
+
+def emit(f, ctx, get, params, ys, yz):
+    """The three steps above, NCHW i8."""
+    from .qdq_fusion import _need
+    x, xs, xzp, a, b = params
+    top = (127 - yz) * np.float64(np.float32(ys))
+    _need(top > 0)
+    st = (top + 3.0) / 255.0
+    zt = int(np.clip(np.round(-128 + 3.0 / st), -128, 127))
+    from . import qdq_affine
+    t = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a, b, None), st, zt)
+    u = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a / 6.0, (b + 3.0) / 6.0, ("clip", 0.0, 1.0)),
+                        1.0 / 127, 0)
+    parts = [ops_quant._rescale(ctx, ctx.transpose(v, TO_NHWC), np.int32, [1 << 30], [30], in_zp=z)
+             for v, z in ((t, zt), (u, 0))]
+    p = ctx.binary("mul", parts[0], parts[1])
+    m = np.float32(st / (127.0 * np.float64(np.float32(ys))))
+    _need(f._ok(m))
+    mult, shift = ops_quant._multiplier(ctx, m)
+    y = ops_quant._rescale(ctx, p, np.int8, mult, shift, out_zp=yz)
+    return ctx.transpose(y, TO_NCHW)

@@ -1,0 +1,84 @@
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -verify-diagnostics | FileCheck %s
+// The product of a quantized hard-swish, rescale(mul(rescale(x, 1, zx),
+// rescale(u, 1, 0)), f, zy) (python/dla/onnx/qdq_hardswish.py), as one
+// offline SDP (QuantizedProducts.cpp): X1 adds -zx and multiplies by f's
+// int16 (registers), X2 multiplies by u read per element and shifts, keeping
+// 12 bits below the output's unit, the output converter adds zy and shifts
+// them out (the memory operand alone in its stage: NVIDIA's firmware takes
+// a stage's two operands from one source).
+// Executed against TOSA in test/Execution/quant-tosa-layers.test
+// (--products), on NVIDIA's C model in test/NvdlaCModel/trace-quant-tosa.test.
+
+// f = 2^-10 (2^30 2^-40): f 2^12 = 4 = 16384 2^-12 (the int16 at its
+// largest 15-bit mantissa); X1's ALU -zx = -3; out_cvt offset
+// -zy 2^12 = 20480.
+// CHECK-LABEL: func.func @product
+// CHECK:         dla.sdp offline %{{.*}} eltwise %{{.*}} : tensor<1x3x2x2xi8> bs <alu = sum, alu_operand = -3, mul_operand = 16384> bn <mul_operand = eltwise, mul_shift = 12> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
+// CHECK-NOT:     tosa.mul
+// CHECK-NOT:     tosa.rescale
+func.func @product(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> tensor<1x2x2x3xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<40> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %zy = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %a = tosa.rescale %x, %one, %s30, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  %b = tosa.rescale %u, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  %p = tosa.mul %a, %b, %z8 : (tensor<1x2x2x3xi32>, tensor<1x2x2x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
+  %y = tosa.rescale %p, %m, %s, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
+  return %y : tensor<1x2x2x3xi8>
+}
+
+// -----
+
+// Both factors with a zero point: the X stages read u with no offset, so
+// the product stays on the host and says why (the rescale's reason is the
+// pattern's own, whyNotQuantProduct).
+// CHECK-LABEL: func.func @both_zero_points
+// CHECK:         tosa.mul
+func.func @both_zero_points(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> tensor<1x2x2x3xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<40> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator}}
+  %a = tosa.rescale %x, %one, %s30, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator}}
+  %b = tosa.rescale %u, %one, %s30, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: element type i32 is not the target precision int8}}
+  %p = tosa.mul %a, %b, %z8 : (tensor<1x2x2x3xi32>, tensor<1x2x2x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: neither factor of its product has zero point 0 (the X stages read a memory operand without an offset)}}
+  %y = tosa.rescale %p, %m, %s, %z32, %z8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
+  return %y : tensor<1x2x2x3xi8>
+}
+
+// -----
+
+// One multiplier per channel (squeeze-excitation's x * gate[c]): the gate,
+// reshaped to its C values, is X2's per-kernel data (the PReLU surface read
+// as a plain multiply); the rest as @product.
+// CHECK-LABEL: func.func @per_channel
+// CHECK:         %[[G:.*]] = tosa.reshape %arg1, %{{.*}} : (tensor<1x1x1x3xi8>, !tosa.shape<1>) -> tensor<3xi8>
+// CHECK:         dla.sdp offline %{{.*}} prelu %[[G]] : tensor<3xi8> bs <alu = sum, alu_operand = -3, mul_operand = 16384> bn <mul_operand = prelu, mul_shift = 12> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
+// CHECK-NOT:     tosa.mul
+func.func @per_channel(%x: tensor<1x2x2x3xi8>, %u: tensor<1x1x1x3xi8>) -> tensor<1x2x2x3xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<40> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %zy = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %a = tosa.rescale %x, %one, %s30, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  %b = tosa.rescale %u, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1x1x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x1x1x3xi32>
+  %p = tosa.mul %a, %b, %z8 : (tensor<1x2x2x3xi32>, tensor<1x1x1x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
+  %y = tosa.rescale %p, %m, %s, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
+  return %y : tensor<1x2x2x3xi8>
+}
