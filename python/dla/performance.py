@@ -161,6 +161,13 @@ def hardware_layer(op, operand_types, producer=None):
                 and producer.name == "dla.conv":
             return {"kind": "sdp", "fused": True, "elementwise": elementwise}
         return dict(base, kind="sdp", kernels=c, elementwise=elementwise)
+    if op.name == "dla.upsample":
+        # One SDP pass-through per output phase, each reading the input
+        # once and writing its share of the output (docs/Resize.md): as
+        # many elements as one offline SDP over the output.
+        fy, fx = _ints(op.attributes.get("factors"), (1, 1))
+        return dict(base, height=h * fy, width=w * fx, kind="sdp", kernels=c,
+                    elementwise=False)
     if op.name == "dla.pool":
         return dict(base, kind="pdp", kernels=c, pool=_ints(op.attributes.get("kernel"), (1, 1)),
                     pool_stride=_ints(op.attributes.get("strides"), (1, 1)),
