@@ -45,6 +45,10 @@ std::string OffloadTarget::check(const nv::ConversionQuery &query) const {
   return nv::checkConversion(query).message;
 }
 
+std::string OffloadTarget::checkOfflineSdp() const {
+  return check(nv::ConversionQuery::sdpOffline(nv::featureInput(precision), precision));
+}
+
 std::string OffloadTarget::checkSourceType(Type type) const {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())

@@ -123,8 +123,7 @@ std::string tosa_to_dla::whyNotProduct(tosa::MulOp op, const OffloadTarget &targ
   }
   // (An integer product's i32 result is no target precision: whyNotMul
   // refused it before.)
-  return target.check(
-      nv::ConversionQuery::sdpOffline(nv::featureInput(target.precision), target.precision));
+  return target.checkOfflineSdp();
 }
 
 void tosa_to_dla::populateProductPatterns(RewritePatternSet &patterns,

@@ -324,9 +324,7 @@ FailureOr<QuantAdd> readQuantAdd(tosa::RescaleOp op, const OffloadTarget &target
     why = "its rescales are not positive";
     return failure();
   }
-  if (std::string w = target.check(nv::ConversionQuery::sdpOffline(
-          nv::featureInput(target.precision), target.precision));
-      !w.empty()) {
+  if (std::string w = target.checkOfflineSdp(); !w.empty()) {
     why = w;
     return failure();
   }

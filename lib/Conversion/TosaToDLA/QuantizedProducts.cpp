@@ -136,9 +136,7 @@ FailureOr<QuantProduct> readQuantProduct(tosa::RescaleOp op, const OffloadTarget
     why = "its input zero point does not fit the ALU's int16 register";
     return failure();
   }
-  if (std::string w = target.check(nv::ConversionQuery::sdpOffline(
-          nv::featureInput(target.precision), target.precision));
-      !w.empty()) {
+  if (std::string w = target.checkOfflineSdp(); !w.empty()) {
     why = w;
     return failure();
   }

@@ -40,8 +40,7 @@ std::string whyNotOfflineMap(Type type, const OffloadTarget &target) {
     return kNotAMap;
   if (std::string why = target.checkSourceType(in); !why.empty())
     return why;
-  return target.check(
-      nv::ConversionQuery::sdpOffline(nv::featureInput(target.precision), target.precision));
+  return target.checkOfflineSdp();
 }
 
 /// The program pieces of `op` as an offline SDP, or why it has none.

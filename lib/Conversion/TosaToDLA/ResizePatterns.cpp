@@ -17,7 +17,6 @@
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::tosa_to_dla;
-namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
@@ -85,11 +84,7 @@ std::string classify(tosa::ResizeOp op, const OffloadTarget &target, int64_t fac
   for (Type type : {op.getInput().getType(), op.getOutput().getType()})
     if (std::string why = target.checkSourceType(type); !why.empty())
       return why;
-  if (std::string why = target.check(nv::ConversionQuery::sdpOffline(
-          nv::featureInput(target.precision), target.precision));
-      !why.empty())
-    return why;
-  return "";
+  return target.checkOfflineSdp();
 }
 
 struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {

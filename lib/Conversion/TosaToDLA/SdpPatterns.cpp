@@ -34,11 +34,6 @@ namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
-std::string sdpCheck(const OffloadTarget &target) {
-  return target.check(
-      nv::ConversionQuery::sdpOffline(nv::featureInput(target.precision), target.precision));
-}
-
 /// A rank-4 activation of exactly the result's shape (no broadcast).
 bool isFeatureMap(Value v, Value result) {
   return v.getType() == result.getType() && cast<RankedTensorType>(v.getType()).getRank() == 4 &&
@@ -400,10 +395,10 @@ std::string tosa_to_dla::whyNotClamp(tosa::ClampOp op, const OffloadTarget &targ
   if (isa<IntegerAttr>(op.getMinValAttr())) {
     if (isFusedQuantizedRelu(op, target))
       return "it runs as the ReLU of the convolution it follows";
-    return sdpCheck(target);
+    return target.checkOfflineSdp();
   }
   // ReLU, or any other bounds as dla.clamp (the X stage's MAX / MIN).
-  return sdpCheck(target);
+  return target.checkOfflineSdp();
 }
 
 std::string tosa_to_dla::whyNotAdd(tosa::AddOp op, const OffloadTarget &target) {
@@ -421,19 +416,19 @@ std::string tosa_to_dla::whyNotAdd(tosa::AddOp op, const OffloadTarget &target) 
             .empty())
       return "x * a + b cannot run as batch-norm's add-then-multiply: some scale a is zero, or "
              "(integer layers) b is not a multiple of a";
-    return sdpCheck(target);
+    return target.checkOfflineSdp();
   }
   Value a = op.getInput1(), b = op.getInput2();
   bool fa = isFeatureMap(a, out), fb = isFeatureMap(b, out);
   if (fa && fb)
-    return sdpCheck(target);
+    return target.checkOfflineSdp();
   if (fa || fb) {
     Value constant = fa ? b : a;
     if (!isPerChannelConstant(constant, channelsOf(out)))
       return "it adds neither two feature maps of one shape nor a per-channel constant";
     if (!readBias(constant, channelsOf(out), target.getElementType(op.getContext())))
       return "its per-channel constant does not fit the layer's integer precision";
-    return sdpCheck(target);
+    return target.checkOfflineSdp();
   }
   return "it adds neither two feature maps of one shape nor a per-channel constant";
 }
@@ -451,7 +446,7 @@ std::string tosa_to_dla::whyNotMul(tosa::MulOp op, const OffloadTarget &target) 
   if (readBatchnorm(scaleOf(op), Value(), channelsOf(out), target.getElementType(op.getContext()))
           .empty())
     return "a zero scale cannot run as batch-norm's add-then-multiply";
-  return sdpCheck(target);
+  return target.checkOfflineSdp();
 }
 
 void tosa_to_dla::populateSdpPatterns(RewritePatternSet &patterns, OffloadRules &rules,

@@ -33,6 +33,9 @@ struct OffloadTarget {
   /// Empty when the precision tables allow `query`, else the tables'
   /// message.
   std::string check(const ::dlaformat::nvdla::ConversionQuery &query) const;
+  /// check() of an offline SDP reading and writing feature data in the
+  /// target precision (every SDP-only layer's first question).
+  std::string checkOfflineSdp() const;
   /// Empty when a TOSA tensor of element type `type` can be computed in the
   /// target precision, else why not.
   std::string checkSourceType(Type type) const;
