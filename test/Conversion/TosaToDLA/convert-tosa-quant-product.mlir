@@ -82,3 +82,53 @@ func.func @per_channel(%x: tensor<1x2x2x3xi8>, %u: tensor<1x1x1x3xi8>) -> tensor
   %y = tosa.rescale %p, %m, %s, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
   return %y : tensor<1x2x2x3xi8>
 }
+
+// -----
+
+// A per-channel gate with a zero point (3): X2 reads the PReLU surface
+// without an offset, so the product stays on the host, said so.
+// CHECK-LABEL: func.func @per_channel_zero_point
+// CHECK: tosa.mul
+func.func @per_channel_zero_point(%x: tensor<1x2x2x3xi8>, %u: tensor<1x1x1x3xi8>) -> tensor<1x2x2x3xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<40> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator, and is not a static rank-4 feature map in the target precision rescaled to it}}
+  %a = tosa.rescale %x, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator, and is not a static rank-4 feature map in the target precision rescaled to it}}
+  %b = tosa.rescale %u, %one, %s30, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1x1x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x1x1x3xi32>
+  // expected-remark @+1 {{stays on the host: element type i32 is not the target precision int8}}
+  %p = tosa.mul %a, %b, %z8 : (tensor<1x2x2x3xi32>, tensor<1x1x1x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: its per-channel multiplier has a zero point (the X stages read a memory operand without an offset)}}
+  %y = tosa.rescale %p, %m, %s, %z32, %z8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
+  return %y : tensor<1x2x2x3xi8>
+}
+
+// -----
+
+// A product with a shift (TOSA's mul shift 4): not the exact product the
+// SDP program computes, so it stays on the host, said so.
+// CHECK-LABEL: func.func @shifted_product
+// CHECK: tosa.mul
+func.func @shifted_product(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> tensor<1x2x2x3xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<40> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %sh = "tosa.const"() {values = dense<4> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator, and is not a static rank-4 feature map in the target precision rescaled to it}}
+  %a = tosa.rescale %x, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator, and is not a static rank-4 feature map in the target precision rescaled to it}}
+  %b = tosa.rescale %u, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: element type i32 is not the target precision int8}}
+  %p = tosa.mul %a, %b, %sh : (tensor<1x2x2x3xi32>, tensor<1x2x2x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: its product has a non-zero or non-constant shift}}
+  %y = tosa.rescale %p, %m, %s, %z32, %z8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
+  return %y : tensor<1x2x2x3xi8>
+}
