@@ -70,10 +70,13 @@ struct ProductToSdp : OpRewritePattern<tosa::MulOp> {
     MLIRContext *ctx = rewriter.getContext();
     Type element = target.getElementType(ctx);
     // The multiplier first: operands dominate the layer.
+    // Per element, in the operands' own dimension order; per channel the
+    // multiplier's channels are NHWC's last dimension.
+    ElementwiseFrame frame(kind == Product::PerElement ? ValueRange{x, y} : ValueRange{});
     Value multiplier;
     nv::SdpMemOperand mem;
     if (kind == Product::PerElement) {
-      multiplier = toLayerInput(rewriter, loc, y, element);
+      multiplier = frame.input(rewriter, loc, y, element);
       mem = nv::SdpMemOperand::Eltwise;
     } else {
       const int64_t c = cast<RankedTensorType>(y.getType()).getDimSize(3);
@@ -85,7 +88,7 @@ struct ProductToSdp : OpRewritePattern<tosa::MulOp> {
             tosa::CastOp::create(rewriter, loc, RankedTensorType::get({c}, element), multiplier);
       mem = nv::SdpMemOperand::Prelu;
     }
-    Value input = toLayerInput(rewriter, loc, x, element);
+    Value input = frame.input(rewriter, loc, x, element);
     auto sdp = SdpOp::create(rewriter, loc, input.getType(), SdpMode::Offline, input);
     if (kind == Product::PerElement)
       sdp.getEltwiseMutable().assign(multiplier);
@@ -93,7 +96,7 @@ struct ProductToSdp : OpRewritePattern<tosa::MulOp> {
       sdp.getPreluMutable().assign(multiplier);
     sdp.setBsAttr(SdpXAttr::get(ctx, std::nullopt, SdpOperand(), 0, SdpOperand::ofMemory(mem), 0,
                                 /*prelu=*/false, /*relu=*/false));
-    rewriter.replaceOp(op, toTosaResult(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
     return success();
   }
 

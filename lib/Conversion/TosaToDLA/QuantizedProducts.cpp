@@ -175,15 +175,18 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
     Type element = target.getElementType(ctx);
     // The multiplier first: operands dominate the layer. Per channel it
     // is the PReLU surface read as a plain multiply (per-kernel data).
+    // Per element, in the operands' own dimension order; per channel the
+    // gate's channels are NHWC's last dimension.
+    ElementwiseFrame frame(q->perChannel ? ValueRange{} : ValueRange{q->x, q->g});
     Value g;
     if (q->perChannel) {
       const int64_t c = cast<RankedTensorType>(q->g.getType()).getDimSize(3);
       g = tosa::ReshapeOp::create(rewriter, loc, RankedTensorType::get({c}, element), q->g,
                                   tosa::getTosaConstShape(rewriter, loc, {c}));
     } else {
-      g = toLayerInput(rewriter, loc, q->g, element);
+      g = frame.input(rewriter, loc, q->g, element);
     }
-    Value x = toLayerInput(rewriter, loc, q->x, element);
+    Value x = frame.input(rewriter, loc, q->x, element);
     auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
     if (q->perChannel)
       sdp.getPreluMutable().assign(g);
@@ -201,7 +204,7 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
                                 false, false));
     if (q->zy != 0 || fraction != 0)
       sdp.setOutCvtAttr(CvtAttr::get(ctx, -q->zy * (int64_t(1) << fraction), 1, fraction));
-    rewriter.replaceOp(op, toTosaResult(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
     return success();
   }
 
