@@ -20,10 +20,21 @@ using namespace mlir;
 using namespace mlir::dla;
 
 FailureOr<func::FuncOp> mlir::dla::getProgramFunction(ModuleOp module) {
-  SmallVector<func::FuncOp> funcs;
+  // The function --dla-outline-nvdla-program made, when there is one; else
+  // the module's one function.
+  SmallVector<func::FuncOp> funcs, programs;
   for (auto f : module.getOps<func::FuncOp>())
-    if (!f.isExternal())
+    if (!f.isExternal()) {
       funcs.push_back(f);
+      if (f->hasAttr(DLADialect::kNvdlaProgramAttrName))
+        programs.push_back(f);
+    }
+  if (programs.size() > 1)
+    return module.emitError() << "a register program is written for one function, the module "
+                                 "has "
+                              << programs.size() << " marked " << DLADialect::kNvdlaProgramAttrName;
+  if (programs.size() == 1)
+    return programs.front();
   if (funcs.size() != 1)
     return module.emitError() << "a register program is written for one function, the module "
                                  "has "
