@@ -93,10 +93,12 @@ def print_storage(k, v, t, n):
     func.call @printMemrefI32(%tu{k}) : (memref<*xi32>) -> ()"""
 
 
-def instrumented(lines, layers, xs, storage_bytes):
+def instrumented(lines, layers, xs, storage_bytes, extra=()):
     """The network as @network, printing the storage of every layer's
-    operands and result once, after the layer; @main runs it on the inputs
-    xs (f32 or int8 arrays) and prints its output. Returns (module text, printed values in order)."""
+    operands and result once, after the layer, and of each `extra` value
+    (value, type, index of the line defining it) after its line; @main runs
+    it on the inputs xs (f32 or int8 arrays) and prints its output. Returns
+    (module text, printed values in order)."""
     printed, seen, after = [], set(), {}
     for layer in layers:
         text = []
@@ -106,6 +108,11 @@ def instrumented(lines, layers, xs, storage_bytes):
                 text.append(print_storage(len(printed), v, t, storage_bytes(t)))
                 printed.append(v)
         after[layer.last] = text
+    for v, t, i in extra:
+        if v not in seen:
+            seen.add(v)
+            after.setdefault(i, []).append(print_storage(len(printed), v, t, storage_bytes(t)))
+            printed.append(v)
     out = []
     for i, line in enumerate(lines):
         out.append(line)
@@ -146,12 +153,13 @@ def print_output(ret):
             f"    func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()")
 
 
-def cpu_storage(lines, layers, xs, bin_dir, llvm_bin, root):
+def cpu_storage(lines, layers, xs, bin_dir, llvm_bin, root, extra=()):
     """The CPU execution of the network (`lines`, generic form) on the
     inputs xs: ({value: the storage bytes of every layer's operand and
-    result}, the network's printed output). Writes ROOT/instrumented.mlir."""
+    result and of the `extra` values (instrumented's)}, the network's
+    printed output). Writes ROOT/instrumented.mlir."""
     import dla  # BUILD's: PYTHONPATH=BUILD/python_packages (lit sets it)
-    module, printed = instrumented(lines, layers, xs, dla.storage_bytes)
+    module, printed = instrumented(lines, layers, xs, dla.storage_bytes, extra)
     with open(os.path.join(root, "instrumented.mlir"), "w") as f:
         f.write(module)
     llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),
