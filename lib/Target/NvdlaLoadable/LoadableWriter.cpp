@@ -115,12 +115,14 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
   for (auto [si, s] : llvm::enumerate(plan.surfaces))
     if (owner[s.placed] < 0)
       owner[s.placed] = static_cast<int>(si);
-  for (const Surface &s : plan.surfaces)
-    if (static_cast<int>(&s - plan.surfaces.data()) != owner[s.placed] &&
-        llvm::is_contained(terminator->getOperands(), s.value))
-      return terminator->emitOpError("returns a channel view of ")
-             << plan.surfaces[owner[s.placed]].name
+  for (OpOperand &r : terminator->getOpOperands()) {
+    const Surface &s = plan.surface(r.get());
+    const Surface &parent = plan.surfaces[owner[s.placed]];
+    if (&s != &parent)
+      return terminator->emitOpError("returns operand ")
+             << r.getOperandNumber() << ", a channel view of " << parent.value.getType()
              << ": a loadable's output is a memory of its own, a view lives in its parent's";
+  }
   uint64_t scratch = 0;
   std::vector<size_t> pooled;
   int inputs = 0;
