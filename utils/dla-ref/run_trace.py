@@ -556,7 +556,8 @@ def _group_kernel(rng, groups, h, w):
     """Each group's output channels (whole atoms but the last) and a
     kernel (r, s, pad, stride) that fits an h x w input."""
     atom = 8 if CONFIG == "nv_small" else 32
-    kout = [atom * int(rng.integers(1, 3)) for _ in range(groups - 1)] + [int(rng.integers(1, atom + 1))]
+    kout = [atom * int(rng.integers(1, 3)) for _ in range(groups - 1)] + \
+        [int(rng.integers(1, atom + 1))]
     r, s = int(rng.integers(1, min(3, h) + 1)), int(rng.integers(1, min(3, w) + 1))
     pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, s)),
            int(rng.integers(0, s))]

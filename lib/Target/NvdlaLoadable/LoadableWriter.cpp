@@ -7,8 +7,9 @@
 // memory for the other surfaces at the address plan's offsets (its reuse
 // kept: the dependency graph orders each write after the reads it
 // overwrites). Memories are per placement: a channel view is its
-// parent's memory at the view's offset. The descriptors are describeNetwork's, serialized by
-// FirmwareDescriptors.cpp; nothing here computes a field of them.
+// parent's memory at the view's offset. The descriptors are
+// describeNetwork's, serialized by FirmwareDescriptors.cpp; nothing here
+// computes a field of them.
 //
 //===----------------------------------------------------------------------===//
 
