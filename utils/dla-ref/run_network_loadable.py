@@ -23,8 +23,9 @@ runtime binds them: the CPU execution's bytes, --input in order), whose
 constants (weights, SDP operand data) are its own and whose results are
 every value of it read outside it (by a host op, a later segment or the
 return; a channel view's parent instead of the view). Channel views
-(dla.channel_slice / dla.channel_concat) are no host operations: a view of
-the segment's own values is in it, any other is one of its arguments.
+(dla.channel_slice / dla.channel_concat) are no host operations and cut
+nothing: a view of the segment's own values is in it, and so is a slice
+it reads of an outside value, which is then its argument whole.
 dla-translate --dla-to-nvdla-loadable writes it; dla-run-loadable
 runs it; every element of every output (the layout from the spec:
 nvdla_ref.element_offsets) must equal the CPU execution's. A network
@@ -90,8 +91,8 @@ def segments_of(lines, layers, outside=()):
     layers in `outside` (the writer refuses them) count as host
     operations. A channel view (dla.channel_slice / dla.channel_concat) of
     the current segment's values belongs to it (the loadable holds it as an
-    offset into its parent's memory); a view of anything else is read by
-    the segment as an argument, like a host op's result, and cuts nothing."""
+    offset into its parent's memory) and cuts nothing; a slice of anything
+    else is taken into each segment that reads it (segment_arguments)."""
     first = {}
     members = set()
     for layer in layers:
@@ -166,24 +167,48 @@ def segment_results(seg, lines):
     return results
 
 
-def segment_function(seg, lines, consts, target, resources):
-    """(module text, argument names, result names, result types) of a
-    segment: its layers and views with the constants they read, external
-    values as arguments, values read outside it as results."""
-    args, arg_types, const_lines = [], [], []
+def segment_arguments(seg, lines, consts):
+    """(arguments, their types, constant lines, slices taken in) of a
+    segment: the values its layers and views read from outside it. A
+    dla.channel_slice of an outside value is taken into the segment, its
+    source an argument (the loadable reads the INPUT memory at the slice's
+    offset) unless the source is the network's own argument."""
+    define = {v: i for i, line in enumerate(lines) for v in defined(line)}
+    args, arg_types, const_lines, taken = [], [], [], []
+
+    def operands(i):
+        names = [n.strip() for n in VIEW.match(lines[i]).group(3).split(",") if n.strip()]
+        return list(zip(names, rnt.signature(lines[i])[0]))
+
     reads = [(v, t) for layer in seg.layers for v, t in zip(layer.operands, layer.types)]
     for i in seg.views:
-        names = [n.strip() for n in VIEW.match(lines[i]).group(3).split(",") if n.strip()]
-        reads += list(zip(names, rnt.signature(lines[i])[0]))
-    for v, t in reads:
+        reads += operands(i)
+    while reads:
+        v, t = reads.pop(0)
         if v in seg.values or v in args:
             continue
         if v in consts:
             if consts[v] not in const_lines:
                 const_lines.append(consts[v])
             continue
+        i = define.get(v)
+        m = VIEW.match(lines[i]) if i is not None else None
+        if m and m.group(2) == "channel_slice" and operands(i)[0][0] in define:
+            if i not in taken:
+                taken.append(i)
+                reads += operands(i)
+            continue
         args.append(v)
         arg_types.append(t)
+    return args, arg_types, const_lines, taken
+
+
+def segment_function(seg, lines, consts, target, resources):
+    """(module text, argument names, result names, result types) of a
+    segment: its layers and views with the constants they read, external
+    values as arguments (segment_arguments), values read outside it as
+    results."""
+    args, arg_types, const_lines, taken = segment_arguments(seg, lines, consts)
     returned = segment_results(seg, lines)
     results = [v for v, _, _ in returned]
     result_types = [t for _, t, _ in returned]
@@ -194,7 +219,7 @@ def segment_function(seg, lines, consts, target, resources):
 
     body = [f"    {c.strip()}" for c in const_lines]
     at = {l: i for i, l in enumerate(lines)}
-    ops = sorted([at[l] for layer in seg.layers for l in layer.lines] + seg.views)
+    ops = sorted([at[l] for layer in seg.layers for l in layer.lines] + seg.views + taken)
     body.extend(f"    {rename(lines[i].strip())}" for i in ops)
     params = ", ".join(f"{names[v]}: {t}" for v, t in zip(args, arg_types))
     rets = ", ".join(results)
@@ -305,9 +330,15 @@ def main():
     root = a.keep or tempfile.mkdtemp(prefix="dla-net-loadable-")
     os.makedirs(root, exist_ok=True)
     t0 = time.time()
-    # The segments' results that are no layer's operand or result (a
-    # concatenation of layer results) are printed too.
-    extra = [r for seg in segs for r in segment_results(seg, lines)]
+    # The segments' arguments and results that are no layer's operand or
+    # result (the source of a slice, a concatenation of layer results) are
+    # printed too.
+    define = {v: i for i, line in enumerate(lines) for v in defined(line)}
+    extra = []
+    for seg in segs:
+        args, types, _, _ = segment_arguments(seg, lines, consts)
+        extra += [(v, t, define[v]) for v, t in zip(args, types) if v in define]
+        extra += segment_results(seg, lines)
     storage, _ = rnt.cpu_storage(lines, layers, xs, bin_dir, a.llvm_bin, root, extra)
     print(f"CPU execution: {len(layers)} hardware layers, {time.time() - t0:.0f} s", flush=True)
     print_refusals(layers, whys, "fit a loadable")

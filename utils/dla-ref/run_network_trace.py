@@ -99,19 +99,22 @@ def instrumented(lines, layers, xs, storage_bytes, extra=()):
     (value, type, index of the line defining it) after its line; @main runs
     it on the inputs xs (f32 or int8 arrays) and prints its output. Returns
     (module text, printed values in order)."""
-    printed, seen, after = [], set(), {}
+    seen, values = set(), {}  # line index: [(value, type)] printed after it
     for layer in layers:
-        text = []
         for v, t in list(zip(layer.operands, layer.types)) + [(layer.result, layer.result_type)]:
             if v not in seen:
                 seen.add(v)
-                text.append(print_storage(len(printed), v, t, storage_bytes(t)))
-                printed.append(v)
-        after[layer.last] = text
+                values.setdefault(layer.last, []).append((v, t))
     for v, t, i in extra:
         if v not in seen:
             seen.add(v)
-            after.setdefault(i, []).append(print_storage(len(printed), v, t, storage_bytes(t)))
+            values.setdefault(i, []).append((v, t))
+    # Numbered in the order they print: the program's.
+    printed, after = [], {}
+    for i in sorted(values):
+        after[i] = []
+        for v, t in values[i]:
+            after[i].append(print_storage(len(printed), v, t, storage_bytes(t)))
             printed.append(v)
     out = []
     for i, line in enumerate(lines):
