@@ -35,9 +35,10 @@ bool inProgram(Operation *op) {
   return isa<LayerOpInterface, ChannelSliceOp, ChannelConcatOp>(op);
 }
 
-/// The first host op (in block order) that reads what a layer computed and
-/// computes what a layer reads, or null.
-Operation *hostOpBetween(Block &body, const llvm::SetVector<Operation *> &layers) {
+/// The host ops (in block order) that read what a layer computed and
+/// compute what a layer reads; relayouts last (the user's model has none:
+/// its own ops between the layers are the ones to name).
+SmallVector<Operation *> hostOpsBetween(Block &body, const llvm::SetVector<Operation *> &layers) {
   // After: ops reading a layer's result, transitively.
   DenseSet<Operation *> after;
   for (Operation &op : body)
@@ -54,10 +55,12 @@ Operation *hostOpBetween(Block &body, const llvm::SetVector<Operation *> &layers
       if (Operation *def = v.getDefiningOp(); def && def->getBlock() == &body)
         before.insert(def);
   }
+  SmallVector<Operation *> between, relayouts;
   for (Operation &op : body)
     if (!layers.contains(&op) && after.contains(&op) && before.contains(&op))
-      return &op;
-  return nullptr;
+      (isa<RelayoutOp>(op) ? relayouts : between).push_back(&op);
+  between.append(relayouts);
+  return between;
 }
 
 LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
@@ -70,10 +73,18 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
       layers.insert(&op);
   if (layers.empty())
     return success();
-  if (Operation *host = hostOpBetween(body, layers))
-    return host->emitOpError("runs on the host between accelerator layers (it reads a "
-                             "layer's result and a layer reads its own): the network is not one "
-                             "NVDLA program");
+  if (SmallVector<Operation *> between = hostOpsBetween(body, layers); !between.empty()) {
+    InFlightDiagnostic d =
+        between.front()->emitOpError("runs on the host between accelerator layers (it reads a "
+                                     "layer's result and a layer reads its own): the network is "
+                                     "not one NVDLA program");
+    constexpr size_t kNamed = 3;
+    for (Operation *op : ArrayRef(between).drop_front().take_front(kNamed))
+      d.attachNote(op->getLoc()) << "so does '" << op->getName() << "'";
+    if (between.size() > kNamed + 1)
+      d.attachNote() << between.size() - kNamed - 1 << " more host ops between the layers";
+    return d;
+  }
 
   // Arguments: what the layers read from outside but constants (cloned in:
   // a program carries its weights). Results: what is read outside.
