@@ -31,7 +31,7 @@ runs it; every element of every output (the layout from the spec:
 nvdla_ref.element_offsets) must equal the CPU execution's. A network
 without host operations between its layers is one segment: one loadable.
 
-Each layer is first written alone: a layer the writer refuses (a located
+Each layer is first written alone (not with --whole): a layer the writer refuses (a located
 error: what NVIDIA's firmware cannot express) is counted by its reason and
 the segments are cut around it as around a host operation (it would run
 outside the loadables). --refusals prints only those counts.
@@ -288,6 +288,9 @@ def main():
                    help="the firmware the loadables are written for (and run on)")
     p.add_argument("--jobs", "-j", type=int, default=len(os.sched_getaffinity(0)),
                    help="loadables run at once (default: the usable cores)")
+    p.add_argument("--whole", action="store_true",
+                   help="the network as ONE loadable: no layer is written alone first, and "
+                        "exit 1 unless the layers form one segment")
     p.add_argument("--refusals", action="store_true",
                    help="only write each hardware layer alone as a loadable and count the "
                         "writer's refusals by reason (nothing runs; no --input needed)")
@@ -314,7 +317,8 @@ def main():
         if '"arith.constant"' in line or '"tosa.const"' in line:
             for v in defined(line):
                 consts[v] = line
-    whys = refusals(a, lines, layers, consts, target, resources, bin_dir)
+    whys = ([None] * len(layers) if a.whole
+            else refusals(a, lines, layers, consts, target, resources, bin_dir))
     if a.refusals:
         print_refusals(layers, whys, "written alone as loadables")
         sys.exit(0)
@@ -324,6 +328,9 @@ def main():
     # segments are cut around it as around a host operation.
     refused = {id(layer) for layer, why in zip(layers, whys) if why}
     segs = segments_of(lines, layers, refused)
+    if a.whole and len(segs) != 1:
+        sys.exit(f"--whole: host operations cut the {len(layers)} layers into {len(segs)} "
+                 f"segments")
 
     xs = [np.load(path) for path in a.input]
     xs = [x if x.dtype == np.int8 else x.astype(np.float32) for x in xs]
