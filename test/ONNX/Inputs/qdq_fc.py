@@ -5,8 +5,8 @@ at one scale: the structure of the import does not depend on them):
          [40, 10] -> Add -> Softmax (PaddleOCR's classifier's head);
   gemm:  x [1, 24, 2, 2] -> GlobalAveragePool -> Flatten -> Gemm (transB,
          [6, 24]) -> Softmax;
-  wide:  x [1, 8, 40, 40] -> Flatten -> MatMul [12800, 4] -> Add: the FC
-         is a convolution whose kernel covers the 40 x 40 map;
+  wide:  x [1, 8, 40, 40] -> Conv 1x1 -> Flatten -> MatMul [12800, 4] ->
+         Add: the FC is a convolution whose kernel covers the 40 x 40 map;
   deep:  x [1, 32768, 1, 1] -> GlobalAveragePool -> Flatten -> MatMul
          [32768, 8] -> Add: one kernel group's weights exceed nv_small's
          convolution buffer.
@@ -46,10 +46,11 @@ def models():
         helper.make_node("Softmax", ["a"], ["y"], "softmax", axis=1)],
         {"w": w(6, 24), "b": w(6)}, "y")
     yield model("wide", [1, 8, 40, 40], [
-        helper.make_node("Flatten", ["x"], ["f"], "flatten"),
+        helper.make_node("Conv", ["x", "c"], ["v"], "conv"),
+        helper.make_node("Flatten", ["v"], ["f"], "flatten"),
         helper.make_node("MatMul", ["f", "w"], ["m"], "fc"),
         helper.make_node("Add", ["m", "b"], ["y"], "fc_bias")],
-        {"w": w(12800, 4) * 0.01, "b": w(4)}, "y")
+        {"c": w(8, 8, 1, 1), "w": w(12800, 4) * 0.01, "b": w(4)}, "y")
     yield model("deep", [1, 32768, 1, 1], [
         helper.make_node("GlobalAveragePool", ["x"], ["p"], "pool"),
         helper.make_node("Flatten", ["p"], ["f"], "flatten"),
