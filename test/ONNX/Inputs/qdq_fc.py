@@ -11,7 +11,14 @@ at one scale: the structure of the import does not depend on them):
          [32768, 8] -> Add: one kernel group's weights exceed nv_small's
          convolution buffer.
 
-    qdq_fc.py DIR   writes DIR/<name>/model.onnx and DIR/<name>/table.json
+and QDQ-form FC layers with an int8 input [1, K, 1, 1] and int8 output
+(exact_<K>_<N>: DQ -> Flatten -> MatMul by an int8 weight, per column ->
+Add of the int32 bias -> Q) with test_data_set_0, the expected output
+written in numpy from QLinearMatMul's definition: rint((sum (x - zx) w +
+b) * fl32(xs * ws / ys)) + zy, saturated.
+
+    qdq_fc.py DIR   writes DIR/<name>/model.onnx and DIR/<name>/table.json,
+                    DIR/exact_<K>_<N>/{model.onnx,test_data_set_0}
 """
 import json
 import os
@@ -59,7 +66,47 @@ def models():
         {"w": w(32768, 8) * 0.01, "b": w(8)}, "y")
 
 
+def exact(root, k, n, xz, per_column, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(-128, 128, (1, k, 1, 1)).astype(np.int8)
+    w = rng.integers(-127, 128, (k, n)).astype(np.int8)
+    xs = np.float32(0.02)
+    ws = (rng.uniform(0.3, 1.0, n if per_column else 1) / (np.sqrt(k) * 40)).astype(np.float32)
+    bs = (xs * ws).astype(np.float32)
+    b = rng.integers(-3000, 3000, n).astype(np.int32)
+    acc = (x.reshape(1, k).astype(np.int64) - xz) @ w.astype(np.int64) + b
+    m = (xs * np.broadcast_to(ws, (n,))).astype(np.float32)
+    f = acc * m.astype(np.float64)
+    ys = np.float32(max(np.abs(f).max(), 1e-3) / 100)  # a few outputs saturate
+    yz = np.int8(-7)
+    mult = (xs * np.broadcast_to(ws, (n,)) / ys).astype(np.float32).astype(np.float64)
+    y = np.clip(np.rint(acc * mult) + yz, -128, 127).astype(np.int8)
+    axis = {"axis": 1} if per_column else {}
+    nodes = [helper.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+             helper.make_node("Flatten", ["xf"], ["f"], "flatten"),
+             helper.make_node("DequantizeLinear", ["w", "ws", "wz"], ["wf"], **axis),
+             helper.make_node("DequantizeLinear", ["b", "bs", "bz"], ["bf"], **({"axis": 0} if per_column else {})),
+             helper.make_node("MatMul", ["f", "wf"], ["m"], "fc"),
+             helper.make_node("Add", ["m", "bf"], ["a"], "fc_bias"),
+             helper.make_node("QuantizeLinear", ["a", "ys", "yz"], ["y"])]
+    one = (lambda v: v) if per_column else (lambda v: v[0])
+    inits = {"xs": xs, "xz": np.int8(xz), "w": w, "ws": one(ws), "wz": one(np.zeros(len(ws), np.int8)),
+             "b": b, "bs": one(bs), "bz": one(np.zeros(len(bs), np.int32)), "ys": ys, "yz": yz}
+    g = helper.make_graph(nodes, "exact", [helper.make_tensor_value_info("x", TensorProto.INT8, x.shape)],
+                          [helper.make_tensor_value_info("y", TensorProto.INT8, y.shape)],
+                          [numpy_helper.from_array(np.asarray(v), name) for name, v in inits.items()])
+    d = os.path.join(root, "exact_%d_%d" % (k, n))
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), os.path.join(d, "model.onnx"))
+    for kind, a in (("input", x), ("output", y)):
+        with open(os.path.join(d, "test_data_set_0", kind + "_0.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(a).SerializeToString())
+
+
 if __name__ == "__main__":
+    exact(sys.argv[1], 200, 2, 0, True, 1)
+    exact(sys.argv[1], 1000, 37, 5, False, 2)
+    exact(sys.argv[1], 77, 300, -3, True, 3)
     for m in models():
         d = os.path.join(sys.argv[1], m.graph.name)
         os.makedirs(d, exist_ok=True)
