@@ -13,10 +13,11 @@ int8 symmetric activations and weights), so that the importer's QDQ path
     the Convs that write or read it (channel_scales.py), its Q / DQ
     staying per tensor;
   - a fully connected layer (MatMul by a 2-D weight, then the Add of a
-    per-column constant; Gemm) reads a Reshape / Flatten of a quantized
-    tensor at that tensor's quantization (no Q / DQ of its own: the
-    importer's FC reads the map as it stands, qdq_fusion); the MatMul's
-    product is not quantized, the Add's output is;
+    per-column constant; Gemm) reads a flatten of a quantized tensor to
+    [n, K] (flattened_input) at that tensor's quantization (no Q / DQ of
+    its own: the importer's FC reads the map as it stands, qdq_fusion);
+    the MatMul's product is not quantized, the Add's output is. Other
+    MatMuls (a recognizer's [B, T, C] products) stay float;
   - Conv / Gemm / MatMul weights: int8 initializers, per output channel
     (scale = max|w_c| / 127, rint = round half to even, in float32 as
     numpy does for onnxruntime) under DequantizeLinear(axis);
@@ -137,15 +138,24 @@ def matmul_bias(node, readers, inits):
     return None
 
 
-def flattened_input(node, producer, quantized):
+def flattened_input(node, producer, quantized, inits):
     """The quantized tensor (in `quantized`) a MatMul / Gemm `node` reads
-    through a Reshape / Flatten, else None: the fully connected layer then
-    reads it at its quantization (qdq_fusion's FC reads the map as it
-    stands)."""
+    flattened to [n, K], else None: a Flatten (axis 1) of it, or a
+    Reshape of it that is a global pool's 1xKx1x1 result or whose shape is
+    a 2-element constant. The fully connected layer then reads it at its
+    quantization (qdq_fusion's FC reads the map as it stands)."""
     p = producer.get(node.input[0]) if node.op_type in ("MatMul", "Gemm") else None
-    if p is None or p.op_type not in FLATTENS or p.domain not in ("", "ai.onnx"):
+    if p is None or p.op_type not in FLATTENS or p.domain not in ("", "ai.onnx") \
+            or p.input[0] not in quantized:
         return None
-    return p.input[0] if p.input[0] in quantized else None
+    if p.op_type == "Flatten":
+        ok = all(a.i == 1 for a in p.attribute if a.name == "axis")
+    else:
+        src = producer.get(p.input[0])
+        shape = inits.get(p.input[1]) if len(p.input) > 1 else None
+        ok = (src is not None and src.op_type in ("GlobalAveragePool", "GlobalMaxPool")) \
+            or (shape is not None and list(shape.dims) == [2])
+    return p.input[0] if ok else None
 
 
 def quantized_nodes(model):
@@ -173,12 +183,13 @@ def quantized_nodes(model):
         if node.op_type not in QUANT_INPUTS or node.domain not in ("", "ai.onnx") \
                 or not isfloat(node.output[0]) or all(n in static for n in node.input if n) \
                 or not quantized_node(node, producer, static) \
-                or (node.op_type == "MatMul" and not fc_weight(node, inits)):
+                or (node.op_type == "MatMul" and not (fc_weight(node, inits) and
+                                                      flattened_input(node, producer, acts, inits))):
             continue
         chosen.add(k)
         idx = QUANT_INPUTS[node.op_type] or range(len(node.input))
         names = [node.input[i] for i in idx if i < len(node.input)]
-        if flattened_input(node, producer, acts):
+        if flattened_input(node, producer, acts, inits):
             names = names[1:]
         bias = matmul_bias(node, readers, inits) if node.op_type == "MatMul" else None
         if bias:
