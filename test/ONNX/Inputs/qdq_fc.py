@@ -14,7 +14,8 @@ at one scale: the structure of the import does not depend on them):
 and QDQ-form FC layers with an int8 input [1, K, 1, 1] and int8 output
 (exact_<K>_<N>: DQ -> Flatten -> MatMul by an int8 weight, per column ->
 Add of the int32 bias -> Q) with test_data_set_0, the expected output
-written in numpy from QLinearMatMul's definition: rint((sum (x - zx) w +
+(exact_9000_2: K beyond DATAIN_CHANNEL's 8192) written in numpy from
+QLinearMatMul's definition: rint((sum (x - zx) w +
 b) * fl32(xs * ws / ys)) + zy, saturated.
 
     qdq_fc.py DIR   writes DIR/<name>/model.onnx and DIR/<name>/table.json,
@@ -107,6 +108,7 @@ if __name__ == "__main__":
     exact(sys.argv[1], 200, 2, 0, True, 1)
     exact(sys.argv[1], 1000, 37, 5, False, 2)
     exact(sys.argv[1], 77, 300, -3, True, 3)
+    exact(sys.argv[1], 9000, 2, 0, True, 4)  # more input channels than a layer reads
     for m in models():
         d = os.path.join(sys.argv[1], m.graph.name)
         os.makedirs(d, exist_ok=True)
