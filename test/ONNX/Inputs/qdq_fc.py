@@ -8,8 +8,7 @@ at one scale: the structure of the import does not depend on them):
   wide:  x [1, 8, 40, 40] -> Conv 1x1 -> Flatten -> MatMul [12800, 4] ->
          Add: the FC is a convolution whose kernel covers the 40 x 40 map;
   deep:  x [1, 32768, 1, 1] -> GlobalAveragePool -> Flatten -> MatMul
-         [32768, 8] -> Add: one kernel group's weights exceed nv_small's
-         convolution buffer.
+         [32768, 8] -> Add: more input channels than a layer reads.
 
 and QDQ-form FC layers with an int8 input [1, K, 1, 1] and int8 output
 (exact_<K>_<N>: DQ -> Flatten -> MatMul by an int8 weight, per column ->
