@@ -49,7 +49,7 @@ QUANT_INPUTS = {
 GATES = ("HardSigmoid", "Sigmoid")
 BIAS_INPUT = {"Conv": 2, "Gemm": 2}
 WEIGHTED = ("Conv", "Gemm", "MatMul")  # input 1 a weight, per output channel
-FLATTENS = ("Reshape", "Flatten")
+FLATTENS = ("Reshape", "Flatten", "Squeeze")
 FLOAT_TYPES = {TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.DOUBLE}
 
 
@@ -140,9 +140,9 @@ def matmul_bias(node, readers, inits):
 
 def flattened_input(node, producer, quantized, inits):
     """The quantized tensor (in `quantized`) a MatMul / Gemm `node` reads
-    flattened to [n, K], else None: a Flatten (axis 1) of it, or a
-    Reshape of it that is a global pool's 1xKx1x1 result or whose shape is
-    a 2-element constant. The fully connected layer then reads it at its
+    flattened to [n, K], else None: a Flatten (axis 1) of it, a Reshape
+    or Squeeze of a global pool's nxKx1x1 result, or a Reshape to a
+    2-element constant shape. The fully connected layer then reads it at its
     quantization (qdq_fusion's FC reads the map as it stands)."""
     p = producer.get(node.input[0]) if node.op_type in ("MatMul", "Gemm") else None
     if p is None or p.op_type not in FLATTENS or p.domain not in ("", "ai.onnx") \
@@ -154,7 +154,7 @@ def flattened_input(node, producer, quantized, inits):
         src = producer.get(p.input[0])
         shape = inits.get(p.input[1]) if len(p.input) > 1 else None
         ok = (src is not None and src.op_type in ("GlobalAveragePool", "GlobalMaxPool")) \
-            or (shape is not None and list(shape.dims) == [2])
+            or (p.op_type == "Reshape" and shape is not None and list(shape.dims) == [2])
     return p.input[0] if ok else None
 
 

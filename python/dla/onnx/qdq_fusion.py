@@ -25,8 +25,9 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            (squeeze-excitation's x * gate): rescale(mul(rescale(a, 1, za),
            rescale(b, 1, zb)) : i32, as bs / ys, zy): the exact product
            rounded once.
-  MatMul / Gemm (a fully connected layer): DQ(x) [-> Reshape / Flatten of
-           x to [n, K]] -> MatMul(DQ(w int8 [K, N], per tensor or column)) ->
+  MatMul / Gemm (a fully connected layer): DQ(x) [-> Reshape / Flatten /
+           Squeeze of x to [n, K]] -> MatMul(DQ(w int8 [K, N], per tensor
+           or column)) ->
            Add(DQ(b int32 [N])) -> [Relu | Clip] -> Q, or Gemm(DQ(x) or its
            flatten, DQ(w), DQ(b)) -> ...: the Conv form over x as it
            stands, one kernel per column covering the whole map (x [n, C,
@@ -238,7 +239,7 @@ class Fusion:
         _need(not a.get("transA", 0) and a.get("alpha", 1.0) == 1.0 and a.get("beta", 1.0) == 1.0)
         src, members, flat = n.input[0], [i], None
         p = self.producer.get(src)
-        if p is not None and self.nodes[p].op_type in ("Reshape", "Flatten"):
+        if p is not None and self.nodes[p].op_type in ("Reshape", "Flatten", "Squeeze"):
             _need(self._single_reader(src) == i)
             flat, src = p, self.nodes[p].input[0]
             members.append(p)
@@ -356,12 +357,20 @@ class Fusion:
         return ctx.transpose(self._clamp(ctx, y, act, ys, yz), TO_NCHW)
 
     def _flat_shape(self, get, flat, shape):
-        """The shape Reshape / Flatten node `flat` gives an input of `shape`."""
+        """The shape Reshape / Flatten / Squeeze node `flat` gives an input
+        of `shape`."""
         node = self.nodes[flat]
         a = self._attrs(node)
         if node.op_type == "Flatten":
             axis = a.get("axis", 1) % len(shape)
             return (int(np.prod(shape[:axis])), int(np.prod(shape[axis:])))
+        if node.op_type == "Squeeze":
+            axes = a.get("axes") if len(node.input) < 2 or not node.input[1] else get(node.input[1])
+            _need(not isinstance(axes, Value))
+            axes = [d for d in range(len(shape)) if shape[d] == 1] if axes is None else \
+                [int(d) % len(shape) for d in np.asarray(axes).reshape(-1)]
+            _need(all(shape[d] == 1 for d in axes))
+            return tuple(d for k, d in enumerate(shape) if k not in axes)
         s = get(node.input[1])
         _need(not isinstance(s, Value))
         s = [int(d) for d in np.asarray(s).reshape(-1)]

@@ -5,6 +5,8 @@ at one scale: the structure of the import does not depend on them):
          [40, 10] -> Add -> Softmax (PaddleOCR's classifier's head);
   gemm:  x [1, 24, 2, 2] -> GlobalAveragePool -> Flatten -> Gemm (transB,
          [6, 24]) -> Softmax;
+  squeeze: x [2, 16, 3, 3] -> GlobalAveragePool -> Squeeze [2, 3] -> MatMul
+         [16, 5] -> Add (tf2onnx's head, a batch of 2);
   wide:  x [1, 8, 40, 40] -> Conv 1x1 -> Flatten -> MatMul [12800, 4] ->
          Add: the FC is a convolution whose kernel covers the 40 x 40 map;
   deep:  x [1, 32768, 1, 1] -> GlobalAveragePool -> Flatten -> MatMul
@@ -52,6 +54,12 @@ def models():
         helper.make_node("Gemm", ["f", "w", "b"], ["a"], "fc", transB=1),
         helper.make_node("Softmax", ["a"], ["y"], "softmax", axis=1)],
         {"w": w(6, 24), "b": w(6)}, "y")
+    yield model("squeeze", [2, 16, 3, 3], [
+        helper.make_node("GlobalAveragePool", ["x"], ["p"], "pool"),
+        helper.make_node("Squeeze", ["p", "axes"], ["f"], "squeeze"),
+        helper.make_node("MatMul", ["f", "w"], ["m"], "fc"),
+        helper.make_node("Add", ["m", "b"], ["y"], "fc_bias")],
+        {"axes": np.array([2, 3], np.int64), "w": w(16, 5), "b": w(5)}, "y")
     yield model("wide", [1, 8, 40, 40], [
         helper.make_node("Conv", ["x", "c"], ["v"], "conv"),
         helper.make_node("Flatten", ["v"], ["f"], "flatten"),
