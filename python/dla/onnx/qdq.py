@@ -40,9 +40,11 @@ from .calibration_table import check_names
 from . import channel_scales as channel_scales_mod
 
 # Quantizable operators -> indices of the inputs quantized (None: all).
-# Which of their nodes are quantized: quantized_node.
+# Which of their nodes are quantized: quantized_node (a MatMul: an FC,
+# flattened_input).
 QUANT_INPUTS = {
-    "Conv": (0, 1), "Gemm": (0, 1), "MatMul": (0, 1), "Add": (0, 1), "Mul": (0, 1), "Relu": (0,), "Clip": (0,),
+    "Conv": (0, 1), "Gemm": (0, 1), "MatMul": (0, 1), "Add": (0, 1), "Mul": (0, 1),
+    "Relu": (0,), "Clip": (0,),
     "HardSigmoid": (0,), "Sigmoid": (0,),
     "MaxPool": (0,), "AveragePool": (0,), "GlobalAveragePool": (0,), "GlobalMaxPool": (0,),
 }
