@@ -538,3 +538,40 @@ def test_progress_names_each_sample_with_time_left(monkeypatch, capsys):
         "calibrating 2/3: b.npy (2.25 s per sample, 2 s left)",
         "calibrating 3/3: c.npy (10.00 s per sample, 0 s left)"]
     assert calibrate.duration(185) == "3 min 05 s" and calibrate.duration(3725) == "1 h 02 min"
+
+
+def test_qdq_matmul_head():
+    """A classifier's head (pool, Reshape, MatMul, Add): the MatMul reads the
+    pool's DQ through the Reshape (no Q / DQ of its own), its weight int8
+    per column (axis 1), the Add's constant int32 at x_scale * w_scale per
+    column, the product itself not quantized, the Add's output quantized;
+    against numpy written from onnxruntime's rules."""
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((6, 3)).astype(np.float32)
+    bias = rng.standard_normal(3).astype(np.float32)
+    nodes = [helper.make_node("GlobalAveragePool", ["x"], ["p"]),
+             helper.make_node("Reshape", ["p", "shape"], ["f"]),
+             helper.make_node("MatMul", ["f", "w"], ["m"]),
+             helper.make_node("Add", ["m", "b"], ["a"]),
+             helper.make_node("Softmax", ["a"], ["y"], axis=1)]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 6, 2, 2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                          [numpy_helper.from_array(np.array([0, -1], np.int64), "shape"),
+                           numpy_helper.from_array(w, "w"), numpy_helper.from_array(bias, "b")])
+    table = {"x": 0.02, "p": 0.03, "f": 0.5, "m": 0.5, "a": 0.07, "y": 0.01}
+    m = quantize_model(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), table)
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    by_out = {n.output[0]: n for n in m.graph.node}
+    assert by_out["f"].input[0] == "p_DequantizeLinear_Output"
+    assert by_out["m"].input[0] == "f"  # no Q / DQ between the Reshape and the MatMul
+    assert not any(n.op_type == "QuantizeLinear" and n.input[0] in ("f", "m") for n in m.graph.node)
+    assert any(n.op_type == "QuantizeLinear" and n.input[0] == "a" for n in m.graph.node)
+    ws = np.abs(w).max(axis=0) / 127
+    np.testing.assert_allclose(inits["w_quantized_scale"], ws, rtol=1e-6)
+    np.testing.assert_array_equal(inits["w_quantized"], np.clip(np.rint(w / ws), -127, 127))
+    wdq = by_out["w_DequantizeLinear_Output"]
+    assert [a.i for a in wdq.attribute if a.name == "axis"] == [1]
+    assert inits["b_quantized"].dtype == np.int32
+    np.testing.assert_array_equal(inits["b_quantized"], np.rint(bias / (0.03 * ws.astype(np.float64))))
+    np.testing.assert_allclose(inits["b_quantized_scale"], 0.03 * ws, rtol=1e-6)
+    assert by_out["a"].input[1] == "b_DequantizeLinear_Output"

@@ -300,3 +300,38 @@ def test_generated_hardswish_and_gate_fuse(verify, kind, per_channel, dtype):
         verify(text)
         assert len(floats(text)) == len(floats(base))
         assert [line for line in text.splitlines() if "tosa.mul" in line and "i32>" in line]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_fc_through_a_computed_reshape_exact(run, verify, dtype):
+    """A classifier's head as PaddleOCR exports it: the [n, K, 1, 1] map
+    reshaped to [n, K] by a shape computed from its own (Shape, Slice,
+    Concat), MatMul by int8 columns, the int32 bias Add, Q: one conv2d over
+    the map (no matmul, no reshape before it), exact against TOSA's
+    arithmetic in numpy (one rescale, ties up)."""
+    lo = QMIN[np.dtype(dtype)]
+    x = RNG.integers(lo, lo + 256, (2, 6, 1, 1)).astype(dtype)
+    w = RNG.integers(-127, 128, (6, 4)).astype(np.int8)
+    ws = np.array([0.011, 0.02, 0.007, 0.015], np.float32)
+    xs, ys = np.float32(0.03), np.float32(0.05)
+    bias = RNG.integers(-400, 400, 4).astype(np.int32)
+    inits = {"xs": xs, "xz": np.array(lo + 131, dtype), "w": w, "ws": ws, "wz": np.zeros(4, np.int8),
+             "b": bias, "bs": (xs * ws).astype(np.float32), "bz": np.zeros(4, np.int32),
+             "starts": np.array([0], np.int64), "ends": np.array([1], np.int64),
+             "k": np.array([6], np.int64), "ys": ys, "yz": np.array(lo + 120, dtype)}
+    nodes = [dq("xd", "x", "xs", "xz"), helper.make_node("Shape", ["xd"], ["sh"]),
+             helper.make_node("Slice", ["sh", "starts", "ends"], ["n"]),
+             helper.make_node("Concat", ["n", "k"], ["shape"], axis=0),
+             helper.make_node("Reshape", ["xd", "shape"], ["f"]),
+             dq("wd", "w", "ws", "wz", axis=1), dq("bd", "b", "bs", "bz", axis=0),
+             helper.make_node("MatMul", ["f", "wd"], ["m"]), helper.make_node("Add", ["m", "bd"], ["a"]),
+             q("y", "a", "ys", "yz")]
+    m = qdq_model(nodes, x, "y", dtype, inits, [2, 4])
+    text = verify(import_model(m))
+    assert "tosa.matmul" not in text and "tosa.conv2d" in text
+    assert "(tensor<2x1x1x6xi8>, tensor<4x1x1x6xi8>, tensor<4xi32>" in text
+    got = run(m, x, "qdqfc")
+    acc = (x.reshape(2, 6).astype(np.int64) - int(inits["xz"])) @ w.astype(np.int64) + bias
+    mult = (xs * ws / ys).astype(np.float32).astype(np.float64)
+    want = np.stack([apply_scale(acc[:, j], mult[j]) for j in range(4)], axis=1) + int(inits["yz"])
+    np.testing.assert_array_equal(got, np.clip(want, lo, lo + 255).astype(dtype))

@@ -9,7 +9,9 @@ x_scale * w_scale, zero point 0) under DequantizeLinear.
 Kinds: conv, conv_relu_maxpool, conv_avgpool, residual (conv -> relu ->
 conv, + skip, relu), affine (conv, then between its Q -> DQ and a Q one of
 BatchNormalization, BatchNormalization -> Relu, BatchNormalization -> Clip,
-Relu, HardSigmoid: the per-channel maps of issue 45). The input is float32 (quantized at entry), the output
+Relu, HardSigmoid: the per-channel maps of issue 45), fc (conv, global
+average pool, Reshape or Flatten, MatMul by an int8 weight and the Add of
+its int32 bias: a classifier's head, one int8 fully connected layer). The input is float32 (quantized at entry), the output
 the int8 / uint8 tensor: comparisons are in the quantized domain. Output
 scales and zero points come from the float range on a sample input, as
 calibration would; after a Relu the zero point is the range's minimum
@@ -24,7 +26,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "affine", "hardswish", "gate")
+KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "affine", "hardswish", "gate", "fc")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -248,6 +250,40 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         # Either operand order (exporters write both).
         b.nodes.append(helper.make_node("Mul", [yd, gd] if seed % 2 == 0 else [gd, yd], [o]))
         v = v * gv
+        out, _, vo = b.qdq(o, *b.params(v.min(), v.max()), v)
+    elif kind == "fc":
+        # A classifier's head: the map's global average pool, flattened to
+        # [1, K], times an int8 weight [K, N] (per column with
+        # per_channel), plus an int32 bias at x_scale * w_scale.
+        k_in = int(rng.integers(1, 300))
+        y, v = b.conv(xd, xs, xv, k_in, 1, stride)
+        _, yd, v = b.qdq(y, *b.params(v.min(), v.max()), v)
+        p, f = b.name("pool"), b.name("flat")
+        b.nodes.append(helper.make_node("GlobalAveragePool", [yd], [p]))
+        pv = v.mean(axis=(2, 3), keepdims=True)
+        ps, pz = b.params(pv.min(), pv.max())
+        _, pd, pv = b.qdq(p, ps, pz, pv)
+        if seed % 2:
+            b.nodes.append(helper.make_node("Flatten", [pd], [f], axis=1))
+        else:
+            b.nodes.append(helper.make_node("Reshape", [pd, b.init("shape", np.array([0, -1], np.int64))],
+                                            [f]))
+        n_out = int(rng.integers(1, 40))
+        w = rng.integers(-127, 128, (k_in, n_out)).astype(np.int8)
+        nws = n_out if per_channel else 1
+        ws = (rng.uniform(0.3, 1.0, n_out)[:nws] / (np.sqrt(k_in) * 40)).astype(np.float32)
+        bs = (np.float32(ps) * ws).astype(np.float32)
+        bias = rng.integers(-3000, 3000, n_out).astype(np.int32)
+        wd, bd, mm, o = b.name("wdq"), b.name("bdq"), b.name("matmul"), b.name("add")
+        axis = {"axis": 1} if per_channel else {}
+        b.nodes += [helper.make_node("DequantizeLinear", [b.init("w", w), b.init("ws", ws if per_channel else ws[0]),
+                                     b.init("wz", np.zeros(nws, np.int8) if per_channel else np.int8(0))],
+                                     [wd], **axis),
+                    helper.make_node("DequantizeLinear", [b.init("b", bias), b.init("bs", bs if per_channel
+                                     else bs[0])], [bd], **({"axis": 0} if per_channel else {})),
+                    helper.make_node("MatMul", [f, wd], [mm]), helper.make_node("Add", [mm, bd], [o])]
+        wf = w.astype(np.float64) * np.broadcast_to(ws, (n_out,))
+        v = pv.reshape(1, -1) @ wf + bias * np.broadcast_to(bs, (n_out,)).astype(np.float64)
         out, _, vo = b.qdq(o, *b.params(v.min(), v.max()), v)
     else:
         raise ValueError("unknown kind %s" % kind)

@@ -194,6 +194,11 @@ inline constexpr RegisterField kConvDilationY{"Y_DILATION_EXT", 1, 32, "5 bits, 
 inline constexpr RegisterField kConvWeightWidth{"WEIGHT_WIDTH_EXT", 1, 32, "5 bits, width - 1"};
 inline constexpr RegisterField kConvWeightHeight{"WEIGHT_HEIGHT_EXT", 1, 32,
                                                  "5 bits, height - 1"};
+/// Input channels of one convolution layer (NVDLA_CDMA.rdl D_DATAIN_SIZE_1
+/// DATAIN_CHANNEL, NVDLA_CSC.rdl D_DATAIN_SIZE_EXT_1 DATAIN_CHANNEL_EXT):
+/// a fully connected layer's K as well.
+inline constexpr RegisterField kConvInputChannels{"DATAIN_CHANNEL", 1, 8192,
+                                                  "13 bits, channels - 1"};
 /// Padding in the IR's order: top, bottom, left, right.
 inline constexpr RegisterField kConvPadding[4] = {{"PAD_TOP", 0, 31, "5-bit unsigned"},
                                                   {"PAD_BOTTOM", 0, 63, "6-bit unsigned"},

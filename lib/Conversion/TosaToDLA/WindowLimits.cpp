@@ -53,6 +53,14 @@ std::string tosa_to_dla::whyNotConvWindow(ArrayRef<int64_t> kernel, ArrayRef<int
   return "";
 }
 
+std::string tosa_to_dla::whyNotConvChannels(int64_t channels) {
+  if (nv::kConvInputChannels.holds(channels))
+    return "";
+  return "its " + outside("input channel count", channels, nv::kConvInputChannels) +
+         ": cutting a layer's input channels, with the SDP adding the partial sums, is not "
+         "programmed";
+}
+
 namespace {
 
 /// One dimension of a pooling window: extent in, kernel, stride, padding.

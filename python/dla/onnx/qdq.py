@@ -12,13 +12,20 @@ int8 symmetric activations and weights), so that the importer's QDQ path
     (dla-calibrate --per-channel) is first rescaled per channel around
     the Convs that write or read it (channel_scales.py), its Q / DQ
     staying per tensor;
-  - Conv / Gemm weights: int8 initializers, per output channel
+  - a fully connected layer (MatMul by a 2-D weight, then the Add of a
+    per-column constant; Gemm) reads a flatten of a quantized tensor to
+    [n, K] (flattened_input) at that tensor's quantization (no Q / DQ of
+    its own: the importer's FC reads the map as it stands, qdq_fusion);
+    the MatMul's product is not quantized, the Add's output is. Other
+    MatMuls (a recognizer's [B, T, C] products) stay float;
+  - Conv / Gemm / MatMul weights: int8 initializers, per output channel
     (scale = max|w_c| / 127, rint = round half to even, in float32 as
     numpy does for onnxruntime) under DequantizeLinear(axis);
     --per-tensor-weights: one scale. Other constant operands: per tensor;
     no weight scale below scale_floor's (near-zero channels: their bias
     must fit int32 and their requantization factor a rescale);
-  - Conv / Gemm biases: int32 = rint(b / (x_scale * w_scale)), zero point 0.
+  - Conv / Gemm biases and a MatMul's bias Add: int32 = rint(b / (x_scale
+    * w_scale)), zero point 0.
 Nodes names: onnxruntime's (x_QuantizeLinear, x_DequantizeLinear_Output,
 w_quantized, x_scale, ...). The model's opset is kept: below 13, the
 DequantizeLinear nodes still carry opset 13's axis, which the importer
@@ -33,14 +40,18 @@ from .calibration_table import check_names
 from . import channel_scales as channel_scales_mod
 
 # Quantizable operators -> indices of the inputs quantized (None: all).
-# Which of their nodes are quantized: quantized_node.
+# Which of their nodes are quantized: quantized_node (a MatMul: an FC,
+# flattened_input).
 QUANT_INPUTS = {
-    "Conv": (0, 1), "Gemm": (0, 1), "Add": (0, 1), "Mul": (0, 1), "Relu": (0,), "Clip": (0,),
+    "Conv": (0, 1), "Gemm": (0, 1), "MatMul": (0, 1), "Add": (0, 1), "Mul": (0, 1),
+    "Relu": (0,), "Clip": (0,),
     "HardSigmoid": (0,), "Sigmoid": (0,),
     "MaxPool": (0,), "AveragePool": (0,), "GlobalAveragePool": (0,), "GlobalMaxPool": (0,),
 }
 GATES = ("HardSigmoid", "Sigmoid")
 BIAS_INPUT = {"Conv": 2, "Gemm": 2}
+WEIGHTED = ("Conv", "Gemm", "MatMul")  # input 1 a weight, per output channel
+FLATTENS = ("Reshape", "Flatten", "Squeeze")
 FLOAT_TYPES = {TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.DOUBLE}
 
 
@@ -106,6 +117,49 @@ def quantized_node(node, producer, static):
     return True
 
 
+def fc_weight(node, inits):
+    """Whether MatMul `node` multiplies an activation by a 2-D float
+    initializer (a fully connected layer's weight)."""
+    w = inits.get(node.input[1]) if len(node.input) > 1 else None
+    return w is not None and len(w.dims) == 2 and w.data_type in FLOAT_TYPES
+
+
+def matmul_bias(node, readers, inits):
+    """(the Add, the index of its constant) when the product of MatMul
+    `node` is read by one Add alone whose other operand is one float
+    constant per column (the layer's bias), else None."""
+    r = readers.get(node.output[0], [])
+    w = inits.get(node.input[1])
+    if len(r) != 1 or r[0].op_type != "Add" or r[0].domain not in ("", "ai.onnx") or w is None:
+        return None
+    for i, name in enumerate(r[0].input):
+        b = inits.get(name)
+        if name != node.output[0] and b is not None and b.data_type in FLOAT_TYPES \
+                and list(b.dims)[-1:] == [w.dims[-1]] and int(np.prod(b.dims)) == w.dims[-1]:
+            return r[0], i
+    return None
+
+
+def flattened_input(node, producer, quantized, inits):
+    """The quantized tensor (in `quantized`) a MatMul / Gemm `node` reads
+    flattened to [n, K], else None: a Flatten (axis 1) of it, a Reshape
+    or Squeeze of a global pool's nxKx1x1 result, or a Reshape to a
+    2-element constant shape. The fully connected layer then reads it at its
+    quantization (qdq_fusion's FC reads the map as it stands)."""
+    p = producer.get(node.input[0]) if node.op_type in ("MatMul", "Gemm") else None
+    if p is None or p.op_type not in FLATTENS or p.domain not in ("", "ai.onnx") \
+            or p.input[0] not in quantized:
+        return None
+    if p.op_type == "Flatten":
+        ok = all(a.i == 1 for a in p.attribute if a.name == "axis")
+    else:
+        src = producer.get(p.input[0])
+        shape = inits.get(p.input[1]) if len(p.input) > 1 else None
+        ok = (src is not None and src.op_type in ("GlobalAveragePool", "GlobalMaxPool")) \
+            or (p.op_type == "Reshape" and shape is not None and list(shape.dims) == [2])
+    return p.input[0] if ok else None
+
+
 def quantized_nodes(model):
     """(indices of the quantized nodes, activations to quantize in graph
     order, all tensor names)."""
@@ -114,17 +168,35 @@ def quantized_nodes(model):
     types = activation_types(model)
     isfloat = lambda n: types.get(n, TensorProto.FLOAT) in FLOAT_TYPES
     chosen, acts, known = set(), [], {i.name for i in g.input} | {i.name for i in g.initializer}
-    producer = {}
+    inits = {i.name: i for i in g.initializer}
+    readers = {}
+    for node in g.node:
+        for n in node.input:
+            readers.setdefault(n, []).append(node)
+    producer, bias_adds = {}, set()  # bias_adds: names of the FC bias Adds' outputs
     for k, node in enumerate(g.node):
         known.update(node.output)
         producer.update((o, node) for o in node.output)
+        if node.output[0] in bias_adds:
+            chosen.add(k)
+            if isfloat(node.output[0]) and node.output[0] not in acts:
+                acts.append(node.output[0])
+            continue
         if node.op_type not in QUANT_INPUTS or node.domain not in ("", "ai.onnx") \
                 or not isfloat(node.output[0]) or all(n in static for n in node.input if n) \
-                or not quantized_node(node, producer, static):
+                or not quantized_node(node, producer, static) \
+                or (node.op_type == "MatMul" and not (fc_weight(node, inits) and
+                                                      flattened_input(node, producer, acts, inits))):
             continue
         chosen.add(k)
         idx = QUANT_INPUTS[node.op_type] or range(len(node.input))
-        for name in [node.input[i] for i in idx if i < len(node.input)] + [node.output[0]]:
+        names = [node.input[i] for i in idx if i < len(node.input)]
+        if flattened_input(node, producer, acts, inits):
+            names = names[1:]
+        bias = matmul_bias(node, readers, inits) if node.op_type == "MatMul" else None
+        if bias:
+            bias_adds.add(bias[0].output[0])
+        for name in names + ([] if bias else [node.output[0]]):
             if name and name not in static and isfloat(name) and name not in acts:
                 acts.append(name)
     return chosen, acts, known
@@ -195,7 +267,9 @@ def quantize_bias(b, x_scale, w_scale):
 
 
 def weight_axis(node):
-    """Output-channel axis of a Conv / Gemm weight."""
+    """Output-channel axis of a Conv / Gemm / MatMul weight."""
+    if node.op_type == "MatMul":
+        return 1
     if node.op_type == "Gemm":
         return 0 if any(a.name == "transB" and a.i for a in node.attribute) else 1
     return 0
@@ -252,6 +326,14 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
     inits = {i.name: i for i in g.initializer}
     outputs = {o.name for o in g.output}
     new_inits, nodes, dq_of, weights_done = [], [], {}, {}
+    producer = {o: n for n in g.node for o in n.output}
+    readers = {}
+    for n in g.node:
+        for name in n.input:
+            readers.setdefault(name, []).append(n)
+    pending = {}  # an FC bias Add's output -> (its bias input, x, the weight's scales)
+    # Before inputs are renamed: a MatMul's bias Add (matmul_bias).
+    fc_bias = {n.output[0]: matmul_bias(n, readers, inits) for n in g.node if n.op_type == "MatMul"}
 
     def init(name, array):
         new_inits.append(numpy_helper.from_array(np.asarray(array), name))
@@ -278,19 +360,46 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         nodes.append(helper.make_node("DequantizeLinear", [q_out, s, z], [dq_out], name + "_DequantizeLinear"))
         dq_of[name] = dq_out
 
-    def floor_of(node, w):
-        """scale_floor of the weight of Conv / Gemm `node` (None: its input
-        is not quantized)."""
-        x = [k for k, v in dq_of.items() if v == node.input[0]]
-        if not x:
-            return None
+    def x_of(node):
+        """The quantized activation `node` reads: its DQ directly, or (a
+        MatMul / Gemm) through a Reshape / Flatten of it; else None."""
+        src = node.input[0]
+        p = producer.get(src)
+        if src not in dq_of.values() and p is not None and p.op_type in FLATTENS \
+                and node.op_type in ("MatMul", "Gemm"):
+            src = p.input[0]
+        x = [k for k, v in dq_of.items() if v == src]
+        return x[0] if x else None
+
+    def bias_of(node):
+        """(node holding the bias of Conv / Gemm / MatMul `node`, input
+        index) (a MatMul's: the Add after it), or None."""
+        if node.op_type == "MatMul":
+            return fc_bias.get(node.output[0])
         b = BIAS_INPUT[node.op_type]
-        bias = numpy_helper.to_array(inits[node.input[b]]) \
-            if len(node.input) > b and node.input[b] in inits else None
+        return (node, b) if len(node.input) > b and node.input[b] else None
+
+    def bias_array(node):
+        hb = bias_of(node)
+        name = hb[0].input[hb[1]] if hb else None
+        return numpy_helper.to_array(inits[name]).reshape(-1) if name in inits else None
+
+    def output_of(node):
+        """The quantized output of `node` (a MatMul's: its bias Add's)."""
+        hb = bias_of(node) if node.op_type == "MatMul" else None
+        return hb[0].output[0] if hb else node.output[0]
+
+    def floor_of(node, w):
+        """scale_floor of the weight of Conv / Gemm / MatMul `node` (None:
+        its input is not quantized)."""
+        x = x_of(node)
+        if x is None:
+            return None
+        bias = bias_array(node)
         axis = weight_axis(node)
-        if bias is not None and (bias.ndim != 1 or bias.size != w.shape[axis]):
+        if bias is not None and bias.size != w.shape[axis]:
             bias = None
-        return scale_floor(bias, table[x[0]], table.get(node.output[0]), w.shape[axis])
+        return scale_floor(bias, table[x], table.get(output_of(node)), w.shape[axis])
 
     def dead_floor(node, w):
         """Per output channel, |bias| / (x_scale * 2^20) (None: no bias or
@@ -302,21 +411,19 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         with channel scales: a depthwise kernel of 1e-15 weights beside a
         bias of 0.05, its convolution left on the host); at this scale it
         is 2^20, 20 bits, and its weights round to 0."""
-        x = [k for k, v in dq_of.items() if v == node.input[0]]
-        b = BIAS_INPUT[node.op_type]
-        if not x or len(node.input) <= b or node.input[b] not in inits:
+        x = x_of(node)
+        bias = bias_array(node)
+        if x is None or bias is None or bias.size != w.shape[weight_axis(node)]:
             return None
-        bias = numpy_helper.to_array(inits[node.input[b]]).astype(np.float64).reshape(-1)
-        if bias.size != w.shape[weight_axis(node)]:
-            return None
-        return (np.abs(bias) / (float(_safe_scale(table[x[0]])) * 2.0 ** 20)).astype(np.float32)
+        bias = bias.astype(np.float64)
+        return (np.abs(bias) / (float(_safe_scale(table[x])) * 2.0 ** 20)).astype(np.float32)
 
     def weight(node, i):
         name = node.input[i]
-        per = per_channel and i == 1 and node.op_type in BIAS_INPUT
+        per = per_channel and i == 1 and node.op_type in WEIGHTED
         axis = weight_axis(node) if per else None
         w = numpy_helper.to_array(inits[name])
-        floor = floor_of(node, w) if i == 1 and node.op_type in BIAS_INPUT else None
+        floor = floor_of(node, w) if i == 1 and node.op_type in WEIGHTED else None
         key = (name, axis, None if floor is None else floor.tobytes())
         if key not in weights_done:
             q, scale = quantize_weight(w, axis, floor)
@@ -346,6 +453,13 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         idx = QUANT_INPUTS.get(node.op_type) if quantizable else ()
         idx = range(len(node.input)) if idx is None else idx
         w_scale = None
+        if node.output[0] in pending:
+            # The FC's bias: int32 at x_scale * w_scale, as a Conv's.
+            i, x_name, ws = pending.pop(node.output[0])
+            q, scale = quantize_bias(numpy_helper.to_array(inits[node.input[i]]).reshape(-1),
+                                     _safe_scale(table[x_name]), ws)
+            node.input[i] = dq(node.input[i], q, scale, np.zeros(scale.shape, np.int32),
+                               0 if np.ndim(scale) else None)
         for i, name in enumerate(node.input):
             if name in dq_of:
                 node.input[i] = dq_of[name]
@@ -353,9 +467,12 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
                 node.input[i], scale = weight(node, i)
                 w_scale = scale if i == 1 else w_scale
         b = BIAS_INPUT.get(node.op_type)
+        x_name = x_of(node) if quantizable and node.op_type in WEIGHTED else None
+        if node.op_type == "MatMul" and x_name and w_scale is not None and bias_of(node):
+            add, i = bias_of(node)
+            pending[add.output[0]] = (i, x_name, w_scale)
         if quantizable and b is not None and len(node.input) > b and node.input[b] in inits \
-                and w_scale is not None and node.input[0] in dq_of.values():
-            x_name = [k for k, v in dq_of.items() if v == node.input[0]][0]
+                and w_scale is not None and x_name:
             bias = numpy_helper.to_array(inits[node.input[b]])
             if bias.ndim == 1 and bias.size == np.size(w_scale) or np.size(w_scale) == 1:
                 q, scale = quantize_bias(bias, _safe_scale(table[x_name]), w_scale)

@@ -25,6 +25,17 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            (squeeze-excitation's x * gate): rescale(mul(rescale(a, 1, za),
            rescale(b, 1, zb)) : i32, as bs / ys, zy): the exact product
            rounded once.
+  MatMul / Gemm (a fully connected layer): DQ(x) [-> Reshape / Flatten /
+           Squeeze of x to [n, K]] -> MatMul(DQ(w int8 [K, N], per tensor
+           or column)) ->
+           Add(DQ(b int32 [N])) -> [Relu | Clip] -> Q, or Gemm(DQ(x) or its
+           flatten, DQ(w), DQ(b)) -> ...: the Conv form over x as it
+           stands, one kernel per column covering the whole map (x [n, C,
+           H, W], K = C H W in ONNX's flatten order; a 1xKx1x1 pool result:
+           a 1x1 convolution), its NHWC [n, 1, 1, N] result reshaped to the
+           product's shape. No reshape of x is left: the accelerator reads
+           the map it wrote (NVIDIA's compiler maps InnerProduct onto the
+           convolution core the same way).
   AveragePool, GlobalAveragePool: avg_pool2d on i8 with input and output
            zero points (+ rescale unless the scales are equal). TOSA
            averages over the window's elements inside the input, as ONNX
@@ -92,7 +103,8 @@ class Fusion:
         for i, n in enumerate(self.nodes):
             kind = {"Conv": self._conv, "Add": self._add, "Mul": self._mul, "MaxPool": self._pool,
                     "AveragePool": self._pool, "GlobalAveragePool": self._pool,
-                    "Resize": self._resize, "Upsample": self._resize}.get(n.op_type)
+                    "Resize": self._resize, "Upsample": self._resize,
+                    "MatMul": self._fc, "Gemm": self._fc}.get(n.op_type)
             if n.op_type in qdq_affine.ANCHORS:
                 kind = lambda i: qdq_affine.match(self, i)
             if kind is None:
@@ -219,6 +231,46 @@ class Fusion:
         x = self._act(n.input[0])
         return self._q(n.output[0]), [i], (x,)
 
+    def _fc(self, i):
+        """A fully connected layer (see the module's docstring): (x, xs,
+        xzp, w [N, K], ws, wzp, bias, act, the Reshape / Flatten or None)."""
+        n = self.nodes[i]
+        a = self._attrs(n)
+        _need(not a.get("transA", 0) and a.get("alpha", 1.0) == 1.0 and a.get("beta", 1.0) == 1.0)
+        src, members, flat = n.input[0], [i], None
+        p = self.producer.get(src)
+        if p is not None and self.nodes[p].op_type in ("Reshape", "Flatten", "Squeeze"):
+            _need(self._single_reader(src) == i)
+            flat, src = p, self.nodes[p].input[0]
+            members.append(p)
+        x, xs, xzp = self._act(src)
+        dqw, w, ws, wzp = self._dq(n.input[1], const=True)
+        _need(w.dtype in INT8 and w.ndim == 2)
+        cols = 0 if a.get("transB", 0) else 1  # the axis of B's N output columns
+        _need(ws.size == 1 or (ws.size == w.shape[cols] and self._attrs(dqw).get("axis", 1) % 2 == cols))
+        _need(wzp is None or (wzp.dtype == w.dtype and wzp.size in (1, ws.size)))
+        w = np.ascontiguousarray(w if cols == 0 else w.T)  # [N, K]
+        bias_name, out = None, i
+        if n.op_type == "Gemm":
+            bias_name = n.input[2] if len(n.input) > 2 and n.input[2] else None
+        else:
+            r = self._single_reader(n.output[0])
+            add = self.nodes[r]
+            if add.op_type == "Add":
+                bias_name = add.input[1] if add.input[0] == n.output[0] else add.input[0]
+                members.append(r)
+                out = r
+        bias = None
+        if bias_name:
+            _, bias, bs, bzp = self._dq(bias_name, const=True)
+            _need(bias.dtype == np.int32 and bias.size == w.shape[0])
+            _need(bzp is None or not np.any(bzp))
+            bias = bias.reshape(-1)
+            want = np.broadcast_to(np.float32(xs) * _f32(ws), (w.shape[0],))
+            _need(np.allclose(np.broadcast_to(_f32(bs), want.shape), want, rtol=1e-5, atol=0))
+        q, extra, act = self._activation(out)
+        return q, members + extra, (x, xs, xzp, w, ws, wzp, bias, act, flat)
+
     def _resize(self, i):
         """DQ -> nearest Resize -> Q, quantized alike on both sides: the
         Q reproduces each copied value exactly."""
@@ -265,6 +317,8 @@ class Fusion:
                 y = self._emit_resize(ctx, get, params)
             elif kind == "Mul":
                 y = self._emit_mul(ctx, get, params, ys, yz)
+            elif kind in ("MatMul", "Gemm"):
+                y = self._emit_fc(ctx, get, params, ys, yz)
             elif kind in qdq_affine.ANCHORS:
                 y = qdq_affine.emit(self, ctx, get, params, ys, yz)
             else:
@@ -301,6 +355,57 @@ class Fusion:
         acc = ops_quant._conv_integer(ctx, xv, np.array(xz), w, wzp, bias)
         y = ops_quant._rescale(ctx, acc, np.int8, mult, shift, out_zp=yz)
         return ctx.transpose(self._clamp(ctx, y, act, ys, yz), TO_NCHW)
+
+    def _flat_shape(self, get, flat, shape):
+        """The shape Reshape / Flatten / Squeeze node `flat` gives an input
+        of `shape`."""
+        node = self.nodes[flat]
+        a = self._attrs(node)
+        if node.op_type == "Flatten":
+            axis = a.get("axis", 1) % len(shape)
+            return (int(np.prod(shape[:axis])), int(np.prod(shape[axis:])))
+        if node.op_type == "Squeeze":
+            axes = a.get("axes") if len(node.input) < 2 or not node.input[1] else get(node.input[1])
+            _need(not isinstance(axes, Value))
+            axes = [d for d in range(len(shape)) if shape[d] == 1] if axes is None else \
+                [int(d) % len(shape) for d in np.asarray(axes).reshape(-1)]
+            _need(all(shape[d] == 1 for d in axes))
+            return tuple(d for k, d in enumerate(shape) if k not in axes)
+        s = get(node.input[1])
+        _need(not isinstance(s, Value))
+        s = [int(d) for d in np.asarray(s).reshape(-1)]
+        if not a.get("allowzero", 0):
+            s = [shape[k] if d == 0 and k < len(shape) else d for k, d in enumerate(s)]
+        if s.count(-1) == 1:
+            rest = int(np.prod([d for d in s if d != -1]))
+            _need(rest > 0)
+            s[s.index(-1)] = int(np.prod(shape)) // rest
+        _need(all(d >= 0 for d in s) and int(np.prod(s)) == int(np.prod(shape)))
+        return tuple(s)
+
+    def _emit_fc(self, ctx, get, params, ys, yz):
+        """The fully connected layer as a convolution whose kernels cover
+        its input map (see the module's docstring)."""
+        x, xs, xzp, w, ws, wzp, bias, act, flat = params
+        xv, xz = self.signed_input(ctx, get, x, xzp)
+        kernels, k = w.shape
+        if xv.rank == 2:
+            a_shape = xv.shape
+            xv = ctx.reshape(xv, xv.shape + (1, 1))
+        else:
+            _need(xv.rank == 4 and flat is not None)
+            a_shape = self._flat_shape(get, flat, xv.shape)
+        _need(len(a_shape) >= 2 and a_shape[-1] == k and int(np.prod(a_shape[:-1])) == xv.shape[0])
+        _need(int(np.prod(xv.shape[1:])) == k)
+        wzp = np.zeros((1,), w.dtype) if wzp is None else wzp
+        m = (np.float32(xs) * _f32(ws) / np.float32(ys)).astype(np.float32)
+        _need(self._ok(m))
+        mult, shift = ops_quant._multiplier(ctx, m)
+        # K = C H W in ONNX's flatten order: the kernels are w as OIHW.
+        acc = ops_quant._conv_integer(ctx, xv, np.array(xz), w.reshape((kernels,) + xv.shape[1:]),
+                                      wzp, bias)
+        y = ops_quant._rescale(ctx, acc, np.int8, mult, shift, out_zp=yz)
+        return ctx.reshape(self._clamp(ctx, y, act, ys, yz), a_shape[:-1] + (kernels,))
 
     @staticmethod
     def _ok(m):
