@@ -147,7 +147,7 @@ featureAsChannelOperand(const nv::FeatureBoundLayout &feature, Location loc) {
 }
 
 /// Whether `use` is the per-channel (`prelu`) operand of an SDP.
-bool isChannelOperand(Operation *member, const OpOperand &use) {
+bool isChannelOperand(Operation *member, OpOperand &use) {
   auto sdp = dyn_cast<SdpOp>(member);
   return sdp && !sdp.getPreluMutable().empty() &&
          use.getOperandNumber() == sdp.getPreluMutable()[0].getOperandNumber();
