@@ -16,10 +16,10 @@
 // LAYOUT:       dla.sdp offline %{{.*}} prelu %[[G]] : tensor<1x24x1x1xi8, #dla.feature<int8, config = nv_small>>
 
 // The CPU execution broadcasts the 1x24x1x1 operand over H and W.
-// REF-DAG:  #[[GATE:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
-// REF-DAG:  #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// REF-DAG:  #[[$GATE:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, 0)>
+// REF-DAG:  #[[$ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // REF-LABEL: func.func @gate
-// REF:      linalg.generic {indexing_maps = [#[[ID]], #[[GATE]], #[[ID]]]
+// REF:      linalg.generic {indexing_maps = [#[[$ID]], #[[$GATE]], #[[$ID]]]
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @gate(%x: tensor<1x24x4x4xi8>, %u: tensor<1x24x1x1xi8>) -> tensor<1x24x4x4xi8> {
   %g = dla.sdp offline %u bs <alu = max, alu_operand = 0> : tensor<1x24x1x1xi8> -> tensor<1x24x1x1xi8>
