@@ -320,12 +320,13 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
       if (!s)
         return s.takeError();
       e.sdpCycles = *s;
-      if (l.elementwiseOperand) {
-        auto ew = unit(c.sdpEwThroughput, outElements, "SDP element-wise stage");
-        if (!ew)
-          return ew.takeError();
-        e.sdpCycles = std::max(e.sdpCycles, *ew);
-      }
+      // Without a Y (element-wise) stage the X stages read the operand
+      // (BS / BN's PER_ELEMENT memory operand, as the compiled residual adds
+      // and products do) at their own throughput, which sdpCycles already
+      // is; its bytes are in the traffic above.
+      if (l.elementwiseOperand && c.sdpEwThroughput > 0)
+        e.sdpCycles =
+            std::max(e.sdpCycles, ceilCycles(outElements / double(c.sdpEwThroughput)));
     }
     if (l.poolH > 0) {
       auto p = unit(c.pdpThroughput, outElements, "PDP");

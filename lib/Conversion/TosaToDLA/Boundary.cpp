@@ -104,6 +104,40 @@ Value tosa_to_dla::toTosaResult(OpBuilder &b, Location loc, Value nchw,
   return tosa::TransposeOp::create(b, loc, nhwcType, value, b.getDenseI32ArrayAttr(kToNhwc));
 }
 
+static bool isTransposeTo(Value v, ArrayRef<int32_t> perms) {
+  auto t = v.getDefiningOp<tosa::TransposeOp>();
+  return t && t.getPerms() == perms;
+}
+
+ElementwiseFrame::ElementwiseFrame(ValueRange operands) {
+  bool nchw = false;
+  for (Value v : operands) {
+    if (isTransposeTo(v, kToNhwc))
+      return;
+    Operation *def = v.getDefiningOp();
+    nchw |= isTransposeTo(v, kToNchw) ||
+            isa_and_nonnull<LayerOpInterface, ChannelSliceOp, ChannelConcatOp>(def);
+  }
+  asIs = nchw;
+}
+
+static Value castElements(OpBuilder &b, Location loc, Value v, Type elementType) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getElementType() == elementType)
+    return v;
+  return tosa::CastOp::create(b, loc, type.clone(elementType), v);
+}
+
+Value ElementwiseFrame::input(OpBuilder &b, Location loc, Value v, Type elementType) const {
+  return asIs ? castElements(b, loc, v, elementType) : toLayerInput(b, loc, v, elementType);
+}
+
+Value ElementwiseFrame::result(OpBuilder &b, Location loc, Value layer,
+                               RankedTensorType type) const {
+  return asIs ? castElements(b, loc, layer, type.getElementType())
+              : toTosaResult(b, loc, layer, type);
+}
+
 Value tosa_to_dla::emitDepthwiseSlices(
     OpBuilder &b, Location loc, Value input, ArrayRef<char> hwcm, ArrayRef<int64_t> hwcmShape,
     int64_t eb, int64_t slice, RankedTensorType outType,

@@ -40,6 +40,27 @@ Value toLayerInput(OpBuilder &b, Location loc, Value nhwc, Type elementType);
 /// A layer op's NCHW result back as a TOSA activation of type `nhwcType`.
 Value toTosaResult(OpBuilder &b, Location loc, Value nchw, RankedTensorType nhwcType);
 
+/// The dimension order an element-wise layer over same-shape rank-4
+/// operands reads them in. Element-wise arithmetic is the same in any
+/// order, and the importer keeps ONNX's NCHW between layers (each layer's
+/// NHWC result transposed back): read as NHWC such an Add would cost a host
+/// transpose per operand and one for its result. NCHW as it stands when
+/// some operand is NCHW already (a transpose to NCHW, a layer op's or a
+/// view's result) and none is a transpose to NHWC; NHWC otherwise.
+class ElementwiseFrame {
+public:
+  explicit ElementwiseFrame(ValueRange operands);
+  bool readsAsIs() const { return asIs; }
+  /// `v` as the layer's input (toLayerInput, or a cast alone).
+  Value input(OpBuilder &b, Location loc, Value v, Type elementType) const;
+  /// The layer's result as the op's of type `type` (toTosaResult, or a
+  /// cast alone).
+  Value result(OpBuilder &b, Location loc, Value layer, RankedTensorType type) const;
+
+private:
+  bool asIs = false;
+};
+
 /// A depthwise convolution as dense ones over slices of `slice` channels
 /// (the configuration's atomic C; ConvPatterns.cpp says why): for each
 /// slice calls `emit(part, c0, n, kcrs, weight)` with `part` channels

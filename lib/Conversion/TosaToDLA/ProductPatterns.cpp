@@ -71,12 +71,14 @@ struct ProductToSdp : OpRewritePattern<tosa::MulOp> {
     MLIRContext *ctx = rewriter.getContext();
     Type element = target.getElementType(ctx);
     // The multiplier first: operands dominate the layer.
-    // Per channel the 1xCx1x1 multiplier is read in place (the PReLU
-    // operand as feature data), like a per-element one.
-    Value multiplier = toLayerInput(rewriter, loc, y, element);
+    // Per element, in the operands' own dimension order; per channel the
+    // 1xCx1x1 multiplier is read in place (the PReLU operand as feature
+    // data), its channels NHWC's last dimension.
+    ElementwiseFrame frame(kind == Product::PerElement ? ValueRange{x, y} : ValueRange{});
+    Value multiplier = frame.input(rewriter, loc, y, element);
     nv::SdpMemOperand mem =
         kind == Product::PerElement ? nv::SdpMemOperand::Eltwise : nv::SdpMemOperand::Prelu;
-    Value input = toLayerInput(rewriter, loc, x, element);
+    Value input = frame.input(rewriter, loc, x, element);
     auto sdp = SdpOp::create(rewriter, loc, input.getType(), SdpMode::Offline, input);
     if (kind == Product::PerElement)
       sdp.getEltwiseMutable().assign(multiplier);
@@ -84,7 +86,7 @@ struct ProductToSdp : OpRewritePattern<tosa::MulOp> {
       sdp.getPreluMutable().assign(multiplier);
     sdp.setBsAttr(SdpXAttr::get(ctx, std::nullopt, SdpOperand(), 0, SdpOperand::ofMemory(mem), 0,
                                 /*prelu=*/false, /*relu=*/false));
-    rewriter.replaceOp(op, toTosaResult(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
     return success();
   }
 

@@ -367,8 +367,9 @@ struct QuantizedAddToSdp : OpRewritePattern<tosa::RescaleOp> {
     MLIRContext *ctx = rewriter.getContext();
     Location loc = op.getLoc();
     Type element = target.getElementType(ctx);
-    Value x = toLayerInput(rewriter, loc, q.a, element);
-    Value e = toLayerInput(rewriter, loc, q.b, element);
+    ElementwiseFrame frame(ValueRange{q.a, q.b});
+    Value x = frame.input(rewriter, loc, q.a, element);
+    Value e = frame.input(rewriter, loc, q.b, element);
     auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
     sdp.getEltwiseMutable().assign(e);
     std::optional<nv::SdpAluAlgo> none, sum = nv::SdpAluAlgo::Sum;
@@ -378,8 +379,7 @@ struct QuantizedAddToSdp : OpRewritePattern<tosa::RescaleOp> {
     sdp.setBnAttr(SdpXAttr::get(ctx, sum, SdpOperand::ofMemory(nv::SdpMemOperand::Eltwise), s,
                                 SdpOperand(), 0, false, false));
     sdp.setOutCvtAttr(CvtAttr::get(ctx, offset, cvt->scale, cvt->shift));
-    rewriter.replaceOp(op, toTosaResult(rewriter, loc, sdp,
-                                        cast<RankedTensorType>(op.getType())));
+    rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
     return success();
   }
 

@@ -177,9 +177,11 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
     // The multiplier first: operands dominate the layer. Per channel it
     // is the gate's own 1xCx1x1 result, read in place as the PReLU
     // operand (a plain multiply of per-kernel data): its transpose cancels
-    // the gate layer's, so no host step sits between the two.
-    Value g = toLayerInput(rewriter, loc, q->g, element);
-    Value x = toLayerInput(rewriter, loc, q->x, element);
+    // the gate layer's, so no host step sits between the two. Per element,
+    // in the operands' own dimension order.
+    ElementwiseFrame frame(q->perChannel ? ValueRange{} : ValueRange{q->x, q->g});
+    Value g = frame.input(rewriter, loc, q->g, element);
+    Value x = frame.input(rewriter, loc, q->x, element);
     auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
     if (q->perChannel)
       sdp.getPreluMutable().assign(g);
@@ -197,7 +199,7 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
                                 false, false));
     if (q->zy != 0 || fraction != 0)
       sdp.setOutCvtAttr(CvtAttr::get(ctx, -q->zy * (int64_t(1) << fraction), 1, fraction));
-    rewriter.replaceOp(op, toTosaResult(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
     return success();
   }
 

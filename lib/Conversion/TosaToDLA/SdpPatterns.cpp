@@ -251,8 +251,12 @@ struct AddToSdp : OpRewritePattern<tosa::AddOp> {
     }
     Value a = op.getInput1(), b = op.getInput2();
     if (isFeatureMap(a, out) && isFeatureMap(b, out)) {
-      Value addend = toLayerInput(rewriter, loc, b, element);
-      replaceWithSdp(rewriter, op, a, {}, {}, addend, false, element);
+      ElementwiseFrame frame(ValueRange{a, b});
+      Value addend = frame.input(rewriter, loc, b, element);
+      Value input = frame.input(rewriter, loc, a, element);
+      auto sdp = SdpOp::create(rewriter, loc, input.getType(), SdpMode::Offline, input);
+      sdp.getEltwiseMutable().assign(addend);
+      rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(out.getType())));
       return success();
     }
     if (!isFeatureMap(a, out))

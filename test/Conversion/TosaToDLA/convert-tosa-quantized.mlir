@@ -104,6 +104,42 @@ func.func @residual_add(%a: tensor<1x2x2x8xi8>, %b: tensor<1x2x2x8xi8>) -> tenso
 
 // -----
 
+// The same add as ONNX's importer writes it, between layers in ONNX's
+// NCHW (each operand a transpose to NCHW of an NHWC map): element-wise, so
+// the SDP reads the operands in that order (C = 8, H = W = 2) with no
+// transpose of its own (ElementwiseFrame); read as NHWC it would be a
+// 1x2x8x2 map behind a host transpose per operand and one for its result.
+// CHECK-LABEL: func.func @residual_add_nchw
+// CHECK-SAME: (%[[A:.*]]: tensor<1x2x2x8xi8>, %[[B:.*]]: tensor<1x2x2x8xi8>)
+// CHECK-DAG: %[[AN:.*]] = tosa.transpose %[[A]] {perms = array<i32: 0, 3, 1, 2>}
+// CHECK-DAG: %[[BN:.*]] = tosa.transpose %[[B]] {perms = array<i32: 0, 3, 1, 2>}
+// CHECK: %[[S:.*]] = dla.sdp offline %[[BN]] eltwise %[[AN]] : tensor<1x8x2x2xi8>
+// CHECK-SAME: bs <alu = sum, alu_operand = 4, mul_operand = 16384>
+// CHECK-SAME: bn <alu = sum, alu_operand = eltwise, alu_shift = 15>
+// CHECK-SAME: out_cvt <offset = -557056, scale = 16384, shift = 30>
+// CHECK-NEXT: %[[Y:.*]] = tosa.transpose %[[S]] {perms = array<i32: 0, 2, 3, 1>}
+// CHECK-NEXT: return %[[Y]]
+func.func @residual_add_nchw(%an: tensor<1x2x2x8xi8>, %bn: tensor<1x2x2x8xi8>) -> tensor<1x2x2x8xi8> {
+  %a = tosa.transpose %an {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x2x8xi8>) -> tensor<1x8x2x2xi8>
+  %b = tosa.transpose %bn {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x2x8xi8>) -> tensor<1x8x2x2xi8>
+  %ma = "tosa.const"() {values = dense<536870912> : tensor<1xi32>} : () -> tensor<1xi32>
+  %mb = "tosa.const"() {values = dense<268435456> : tensor<1xi32>} : () -> tensor<1xi32>
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %za = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zb = "tosa.const"() {values = dense<-4> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zy = "tosa.const"() {values = dense<10> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z0 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %a32 = tosa.rescale %a, %ma, %s30, %za, %z0 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x8x2x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x8x2x2xi32>
+  %b32 = tosa.rescale %b, %mb, %s30, %zb, %z0 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x8x2x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x8x2x2xi32>
+  %sum = tosa.add %a32, %b32 : (tensor<1x8x2x2xi32>, tensor<1x8x2x2xi32>) -> tensor<1x8x2x2xi32>
+  %y = tosa.rescale %sum, %one, %s30, %z0, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x8x2x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x8x2x2xi8>
+  %yn = tosa.transpose %y {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x8x2x2xi8>) -> tensor<1x2x2x8xi8>
+  return %yn : tensor<1x2x2x8xi8>
+}
+
+// -----
+
 // What stays on the host says why: a rescale that rounds twice.
 func.func @double_round(%x: tensor<1x2x2x3xi8>) -> tensor<1x2x2x2xi8> {
   %w = "tosa.const"() {values = dense<[[[[1, -2, 3]]], [[[4, 5, -6]]]]> : tensor<2x1x1x3xi8>} : () -> tensor<2x1x1x3xi8>

@@ -132,6 +132,20 @@ func.func @sdp(%x: tensor<1x1x1x2xf32>, %z: tensor<1x1x1x2xf32>) -> tensor<1x1x1
 
 // -----
 
+// A sum of two feature maps in ONNX's NCHW (transposes to NCHW of NHWC
+// maps, as the importer writes an Add between layers) is read in that
+// order, C = 8 (ElementwiseFrame), not as a 1x2x8x2 NHWC map.
+// CHECK-LABEL: func.func @add_nchw
+// CHECK:         dla.sdp offline %{{.*}} eltwise %{{.*}} : tensor<1x8x2x2xf16> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+func.func @add_nchw(%x: tensor<1x2x2x8xf32>, %z: tensor<1x2x2x8xf32>) -> tensor<1x8x2x2xf32> {
+  %a = tosa.transpose %x {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x2x8xf32>) -> tensor<1x8x2x2xf32>
+  %b = tosa.transpose %z {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x2x8xf32>) -> tensor<1x8x2x2xf32>
+  %0 = tosa.add %a, %b : (tensor<1x8x2x2xf32>, tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+  return %0 : tensor<1x8x2x2xf32>
+}
+
+// -----
+
 // A scale alone is a batch-norm with zero add.
 // CHECK-LABEL: func.func @scale
 // CHECK:         %[[BN:.*]] = arith.constant dense_resource<[[BNNAME:dla_batchnorm.*]]> : tensor<2x2xf32>
