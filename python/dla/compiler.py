@@ -42,6 +42,9 @@ STAGES = ("import", "compile", "describe", "loadable", "lower", "report")
 #: loadables of (docs/NvdlaLoadables.md).
 LOADABLE_TARGETS = ("nv_small", "nv_large")
 LOADABLE_FILE = "model.nvdla"
+# --dla-outline-nvdla-program's remark on the program it outlined.
+PROGRAM_REMARK = re.compile(r"remark: NVDLA program @\S+: (\d+) layers; the host runs (\d+) ops "
+                            r"before it and (\d+) after it")
 
 
 class Failure(Exception):
@@ -175,7 +178,19 @@ def loadable_stage(compiled, manifest, options, out_dir):
                            "bundle is %s %s" % (" and ".join(LOADABLE_TARGETS), options.target,
                                                 options.precision))
     else:
-        proc = subprocess.run([tools.tool("dla-translate"), compiled, "--dla-to-nvdla-loadable",
+        # The layers outlined into one function (the host steps before and
+        # after them stay outside: quantizing the input, a head, softmax).
+        program = os.path.join(os.path.dirname(compiled), "nvdla-program.mlir")
+        outline = subprocess.run([tools.tool("dla-opt"), compiled, "--dla-outline-nvdla-program",
+                                  "-o", program], capture_output=True, text=True)
+        errors = re.findall(r"^(.*error: .*)$", outline.stderr, re.M)
+        if outline.returncode:
+            entry["reason"] = ("its layers are not one NVDLA program: "
+                               + (errors or [outline.stderr.strip()])[0])
+            manifest["loadable"] = entry
+            return entry
+        around = PROGRAM_REMARK.search(outline.stderr)
+        proc = subprocess.run([tools.tool("dla-translate"), program, "--dla-to-nvdla-loadable",
                                "-o", path], capture_output=True, text=True)
         if proc.returncode:
             errors = re.findall(r"^(.*error: .*)$", proc.stderr, re.M) or [proc.stderr.strip()]
@@ -183,8 +198,12 @@ def loadable_stage(compiled, manifest, options, out_dir):
             if os.path.exists(path):
                 os.remove(path)
         else:
+            before, after = (int(around.group(2)), int(around.group(3))) if around else (0, 0)
             entry.update(file=LOADABLE_FILE, bytes=os.path.getsize(path),
-                         reason="every layer runs on the accelerator: one DLA task")
+                         host_before=before, host_after=after,
+                         reason="every layer runs on the accelerator: one DLA task of %s "
+                                "layers; the host runs %d ops before it and %d after it"
+                                % (around.group(1) if around else "its", before, after))
     manifest["loadable"] = entry
     return entry
 
@@ -231,7 +250,9 @@ def summary_lines(manifest, out_dir):
     loadable = manifest.get("loadable")
     if loadable:
         lines.append("  loadable: %s" % (
-            "%s, %d bytes" % (os.path.join(out_dir, loadable["file"]), loadable["bytes"])
+            "%s, %d bytes (the host runs %d ops before it, %d after it)"
+            % (os.path.join(out_dir, loadable["file"]), loadable["bytes"],
+               loadable.get("host_before", 0), loadable.get("host_after", 0))
             if loadable["file"] else "none (%s)" % loadable["reason"]))
     if manifest.get("estimate"):
         lines.append("  estimated frame: " + performance.frame_text(manifest["estimate"]))

@@ -6,7 +6,8 @@ bit for bit with the project's CPU execution of the same function (issue 44
 part 4).
 
     PYTHONPATH=BUILD_DIR/python_packages \\
-    run_loadable.py --kind KIND (run_trace.py's kinds: conv, conv-bands, sdp, sdp-mem, ..., chain)
+    run_loadable.py --kind KIND (run_trace.py's kinds: conv, conv-bands, sdp, sdp-mem, ..., chain,
+                                 groups, views)
                     --count N --seed S --build BUILD_DIR [--config nv_small|nv_large]
                     [--firmware head|c906fc6] [--keep DIR]
     run_loadable.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap ...
@@ -110,12 +111,27 @@ def one_rounding(kind):
     return draw
 
 
+ACTIVATIONS = re.compile(r"<[^<>]*prelu = true[^<>]*>")
+
+
+def one_activation(kind):
+    """run_trace.py's draw of `kind` with no SDP stage applying a ReLU
+    after its PReLU multiplier (the firmware's dla_sdp_op.act holds one
+    activation: the writer refuses the pair, FirmwareLimits.cpp)."""
+    def draw(*args, **kwargs):
+        case = kind(*args, **kwargs)
+        case.body = ACTIVATIONS.sub(lambda m: m.group(0).replace(", relu = true", ""), case.body)
+        return case
+    return draw
+
+
 # Chains of 2..6 layers (run_trace.py's draw 2..5).
 KINDS = dict(run_trace.KINDS,
              chain=firmware_reciprocals(functools.partial(run_trace.chain_case, max_layers=6)),
              pool=firmware_reciprocals(run_trace.pool_case),
              **{"pool-one-rounding": one_rounding(run_trace.pool_case)},
-             **{"pool-wide": firmware_reciprocals(run_trace.pool_wide_case)})
+             **{"pool-wide": firmware_reciprocals(run_trace.pool_wide_case)},
+             views=one_activation(run_trace.views_case))
 
 
 def loadable_module(case, xs):

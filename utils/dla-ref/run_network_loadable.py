@@ -22,7 +22,11 @@ function whose arguments are the feature data it reads from outside (the
 runtime binds them: the CPU execution's bytes, --input in order), whose
 constants (weights, SDP operand data) are its own and whose results are
 every value of it read outside it (by a host op, a later segment or the
-return). dla-translate --dla-to-nvdla-loadable writes it; dla-run-loadable
+return; a channel view's parent instead of the view). Channel views
+(dla.channel_slice / dla.channel_concat) are no host operations and cut
+nothing: a view of the segment's own values is in it, and so is a slice
+it reads of an outside value, which is then its argument whole.
+dla-translate --dla-to-nvdla-loadable writes it; dla-run-loadable
 runs it; every element of every output (the layout from the spec:
 nvdla_ref.element_offsets) must equal the CPU execution's. A network
 without host operations between its layers is one segment: one loadable.
@@ -73,15 +77,22 @@ def used(line):
     return set(NAME.findall(head))
 
 
+VIEW = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(channel_slice|channel_concat)"\(([^)]*)\)')
+
+
 class Segment:
     def __init__(self):
-        self.layers, self.values = [], set()
+        # views: the channel views of the segment's values (line indices).
+        self.layers, self.values, self.views = [], set(), []
 
 
 def segments_of(lines, layers, outside=()):
     """The layers cut into segments (see the module's docstring); the
     layers in `outside` (the writer refuses them) count as host
-    operations."""
+    operations. A channel view (dla.channel_slice / dla.channel_concat) of
+    the current segment's values belongs to it (the loadable holds it as an
+    offset into its parent's memory) and cuts nothing; a slice of anything
+    else is taken into each segment that reads it (segment_arguments)."""
     first = {}
     members = set()
     for layer in layers:
@@ -103,47 +114,113 @@ def segments_of(lines, layers, outside=()):
             continue
         if i in members or cur is None:
             continue
+        if VIEW.match(line) and used(line) <= cur.values:
+            cur.views.append(i)
+            cur.values.update(defined(line))
+            continue
         if used(line) & (cur.values | tainted):
             tainted.update(defined(line))
     return segs
 
 
-def segment_function(seg, lines, consts, target, resources):
-    """(module text, argument names, result names) of a segment: its layers
-    with the constants they read, external values as arguments, values read
-    outside it as results."""
-    inside = set()
-    for layer in seg.layers:
-        for l in layer.lines:
-            inside.add(l)
-    args, arg_types, const_lines = [], [], []
-    for layer in seg.layers:
-        for v, t in zip(layer.operands, layer.types):
-            if v in seg.values or v in args:
-                continue
-            if v in consts:
-                if consts[v] not in const_lines:
-                    const_lines.append(consts[v])
-                continue
-            args.append(v)
-            arg_types.append(t)
-    results, result_types = [], []
+def view_parents(seg, lines):
+    """{view: the value whose storage it is a part of} for the segment's
+    views: a slice's source, a concatenation's inputs' result (as
+    NetworkPlan.cpp places them)."""
+    parent = {}
+    for i in seg.views:
+        m = VIEW.match(lines[i])
+        operands = [n.strip() for n in m.group(3).split(",") if n.strip()]
+        if m.group(2) == "channel_slice":
+            parent[m.group(1)] = operands[0]
+        else:
+            for v in operands:
+                parent[v] = m.group(1)
+    return parent
+
+
+def segment_results(seg, lines):
+    """[(value, type, index of its defining line)]: what the segment
+    returns. Every value of it read outside it, or the tensor it is a
+    channel view of (a loadable returns whole tensors: a view lives in its
+    parent's memory)."""
+    inside = {l for layer in seg.layers for l in layer.lines} | {lines[i] for i in seg.views}
     outside = set()
     for line in lines:
         if line not in inside:
             outside |= used(line)
-    for layer in seg.layers:
-        if layer.result in outside and layer.result not in results:
-            results.append(layer.result)
-            result_types.append(layer.result_type)
+    parent = view_parents(seg, lines)
+    where = {}
+    for i, line in enumerate(lines):
+        if line in inside:
+            for v in defined(line):
+                where[v] = (rnt.signature(line)[1], i)
+    results = []
+    for i in sorted(where[v][1] for v in seg.values if v in outside and v in where):
+        for v in defined(lines[i]):
+            if v not in outside or v not in seg.values:
+                continue
+            while v in parent:
+                v = parent[v]
+            if all(r[0] != v for r in results):
+                results.append((v, *where[v]))
+    return results
+
+
+def segment_arguments(seg, lines, consts):
+    """(arguments, their types, constant lines, slices taken in) of a
+    segment: the values its layers and views read from outside it. A
+    dla.channel_slice of an outside value is taken into the segment, its
+    source an argument (the loadable reads the INPUT memory at the slice's
+    offset) unless the source is the network's own argument."""
+    define = {v: i for i, line in enumerate(lines) for v in defined(line)}
+    args, arg_types, const_lines, taken = [], [], [], []
+
+    def operands(i):
+        names = [n.strip() for n in VIEW.match(lines[i]).group(3).split(",") if n.strip()]
+        return list(zip(names, rnt.signature(lines[i])[0]))
+
+    reads = [(v, t) for layer in seg.layers for v, t in zip(layer.operands, layer.types)]
+    for i in seg.views:
+        reads += operands(i)
+    while reads:
+        v, t = reads.pop(0)
+        if v in seg.values or v in args:
+            continue
+        if v in consts:
+            if consts[v] not in const_lines:
+                const_lines.append(consts[v])
+            continue
+        i = define.get(v)
+        m = VIEW.match(lines[i]) if i is not None else None
+        if m and m.group(2) == "channel_slice" and operands(i)[0][0] in define:
+            if i not in taken:
+                taken.append(i)
+                reads += operands(i)
+            continue
+        args.append(v)
+        arg_types.append(t)
+    return args, arg_types, const_lines, taken
+
+
+def segment_function(seg, lines, consts, target, resources):
+    """(module text, argument names, result names, result types) of a
+    segment: its layers and views with the constants they read, external
+    values as arguments (segment_arguments), values read outside it as
+    results."""
+    args, arg_types, const_lines, taken = segment_arguments(seg, lines, consts)
+    returned = segment_results(seg, lines)
+    results = [v for v, _, _ in returned]
+    result_types = [t for _, t, _ in returned]
     names = {v: f"%a{i}" for i, v in enumerate(args)}
 
     def rename(text):
         return NAME.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
     body = [f"    {c.strip()}" for c in const_lines]
-    for layer in seg.layers:
-        body.extend(f"    {rename(l.strip())}" for l in layer.lines)
+    at = {l: i for i, l in enumerate(lines)}
+    ops = sorted([at[l] for layer in seg.layers for l in layer.lines] + seg.views + taken)
+    body.extend(f"    {rename(lines[i].strip())}" for i in ops)
     params = ", ".join(f"{names[v]}: {t}" for v, t in zip(args, arg_types))
     rets = ", ".join(results)
     text = (f"module attributes {{dla.target = {target}}} {{\n"
@@ -253,7 +330,16 @@ def main():
     root = a.keep or tempfile.mkdtemp(prefix="dla-net-loadable-")
     os.makedirs(root, exist_ok=True)
     t0 = time.time()
-    storage, _ = rnt.cpu_storage(lines, layers, xs, bin_dir, a.llvm_bin, root)
+    # The segments' arguments and results that are no layer's operand or
+    # result (the source of a slice, a concatenation of layer results) are
+    # printed too.
+    define = {v: i for i, line in enumerate(lines) for v in defined(line)}
+    extra = []
+    for seg in segs:
+        args, types, _, _ = segment_arguments(seg, lines, consts)
+        extra += [(v, t, define[v]) for v, t in zip(args, types) if v in define]
+        extra += segment_results(seg, lines)
+    storage, _ = rnt.cpu_storage(lines, layers, xs, bin_dir, a.llvm_bin, root, extra)
     print(f"CPU execution: {len(layers)} hardware layers, {time.time() - t0:.0f} s", flush=True)
     print_refusals(layers, whys, "fit a loadable")
     print(f"{len(layers) - len(refused)} layers in {len(segs)} segments", flush=True)

@@ -93,19 +93,29 @@ def print_storage(k, v, t, n):
     func.call @printMemrefI32(%tu{k}) : (memref<*xi32>) -> ()"""
 
 
-def instrumented(lines, layers, xs, storage_bytes):
+def instrumented(lines, layers, xs, storage_bytes, extra=()):
     """The network as @network, printing the storage of every layer's
-    operands and result once, after the layer; @main runs it on the inputs
-    xs (f32 or int8 arrays) and prints its output. Returns (module text, printed values in order)."""
-    printed, seen, after = [], set(), {}
+    operands and result once, after the layer, and of each `extra` value
+    (value, type, index of the line defining it) after its line; @main runs
+    it on the inputs xs (f32 or int8 arrays) and prints its output. Returns
+    (module text, printed values in order)."""
+    seen, values = set(), {}  # line index: [(value, type)] printed after it
     for layer in layers:
-        text = []
         for v, t in list(zip(layer.operands, layer.types)) + [(layer.result, layer.result_type)]:
             if v not in seen:
                 seen.add(v)
-                text.append(print_storage(len(printed), v, t, storage_bytes(t)))
-                printed.append(v)
-        after[layer.last] = text
+                values.setdefault(layer.last, []).append((v, t))
+    for v, t, i in extra:
+        if v not in seen:
+            seen.add(v)
+            values.setdefault(i, []).append((v, t))
+    # Numbered in the order they print: the program's.
+    printed, after = [], {}
+    for i in sorted(values):
+        after[i] = []
+        for v, t in values[i]:
+            after[i].append(print_storage(len(printed), v, t, storage_bytes(t)))
+            printed.append(v)
     out = []
     for i, line in enumerate(lines):
         out.append(line)
@@ -146,12 +156,13 @@ def print_output(ret):
             f"    func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()")
 
 
-def cpu_storage(lines, layers, xs, bin_dir, llvm_bin, root):
+def cpu_storage(lines, layers, xs, bin_dir, llvm_bin, root, extra=()):
     """The CPU execution of the network (`lines`, generic form) on the
     inputs xs: ({value: the storage bytes of every layer's operand and
-    result}, the network's printed output). Writes ROOT/instrumented.mlir."""
+    result and of the `extra` values (instrumented's)}, the network's
+    printed output). Writes ROOT/instrumented.mlir."""
     import dla  # BUILD's: PYTHONPATH=BUILD/python_packages (lit sets it)
-    module, printed = instrumented(lines, layers, xs, dla.storage_bytes)
+    module, printed = instrumented(lines, layers, xs, dla.storage_bytes, extra)
     with open(os.path.join(root, "instrumented.mlir"), "w") as f:
         f.write(module)
     llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),

@@ -495,6 +495,41 @@ def _strided(shape):
             f"batch_stride = {batch}, config = {CONFIG}>")
 
 
+def _groups(rng, src, shape, cin, kout, kernel, prefix, result, weights):
+    """The lines of one grouped convolution over `src` (of `shape`): group
+    g reads channels cin[g] of it (dla.channel_slice), a direct convolution
+    (kernel: r, s, pad, stride) with its on-the-fly SDP writes its kout[g]
+    result channels into the dla.channel_concat %{result} (the parts
+    %{prefix}x<g>, c<g>, y<g>). Appends the weights' shapes (%w<i>, i
+    counting on from len(weights)); returns (lines, result shape)."""
+    (r, s, pad, (sy, sx)), (_, _, h, w) = kernel, shape
+    oh = (h + pad[0] + pad[1] - r) // sy + 1
+    ow = (w + pad[2] + pad[3] - s) // sx + 1
+    out = (1, sum(kout), oh, ow)
+    vin, vout = _strided(shape), _strided(out)
+    attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
+    lines, parts, c0 = [], [], 0
+    for g, (c, k) in enumerate(zip(cin, kout)):
+        part_in, part_out = (1, c, h, w), (1, k, oh, ow)
+        conv_t = ttype(part_out, None)
+        text = f"bs {sdp_cases._x_stage(rng, None, True)[0]}"
+        cvt = " out_cvt " + sdp_cases._cvt(rng, True)[0]
+        x, c_, y = f"%{prefix}x{g}", f"%{prefix}c{g}", f"%{prefix}y{g}"
+        lines.append(f"{x} = dla.channel_slice {src} [{c0}] : {ttype(shape)} -> "
+                     f"{ttype(part_in, vin)}")
+        lines.append(f"{c_} = dla.conv direct {x}, %w{len(weights)}{attrs} clip_truncate "
+                     f"{int(rng.integers(0, 9))} : {ttype(part_in, vin)}, "
+                     f"{ttype((k, c, r, s), WENC)} -> {conv_t}")
+        lines.append(f"{y} = dla.sdp on_the_fly {c_} {text}{cvt} : {conv_t} -> "
+                     f"{ttype(part_out, vout)}")
+        weights.append((k, c, r, s))
+        parts.append((y, ttype(part_out, vout)))
+        c0 += c
+    lines.append(f"%{result} = dla.channel_concat {', '.join(p for p, _ in parts)} : "
+                 f"{', '.join(t for _, t in parts)} -> {ttype(out)}")
+    return lines, out
+
+
 def groups_case(rng, n):
     """A grouped convolution as the depthwise split runs it (issue 45 item
     4): 2..4 groups of whole channel atoms (the last may be partial), each
@@ -510,30 +545,53 @@ def groups_case(rng, n):
            int(rng.integers(0, s))]
     h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
     w = int(rng.integers(max(1, s - pad[2] - pad[3]), 9))
-    sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
-    oh = (h + pad[0] + pad[1] - r) // sy + 1
-    ow = (w + pad[2] + pad[3] - s) // sx + 1
-    shape, out = (1, sum(cin), h, w), (1, sum(kout), oh, ow)
-    vin, vout = _strided(shape), _strided(out)
-    attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
-    lines, weights, parts, c0 = [], [], [], 0
-    for g, (c, k) in enumerate(zip(cin, kout)):
-        part_in, part_out = (1, c, h, w), (1, k, oh, ow)
-        conv_t = ttype(part_out, None)
-        text = f"bs {sdp_cases._x_stage(rng, None, True)[0]}"
-        cvt = " out_cvt " + sdp_cases._cvt(rng, True)[0]
-        lines.append(f"%x{g} = dla.channel_slice %x [{c0}] : {ttype(shape)} -> {ttype(part_in, vin)}")
-        lines.append(f"%c{g} = dla.conv direct %x{g}, %w{g}{attrs} clip_truncate "
-                     f"{int(rng.integers(0, 9))} : {ttype(part_in, vin)}, "
-                     f"{ttype((k, c, r, s), WENC)} -> {conv_t}")
-        lines.append(f"%y{g} = dla.sdp on_the_fly %c{g} {text}{cvt} : {conv_t} -> "
-                     f"{ttype(part_out, vout)}")
-        weights.append((k, c, r, s))
-        parts.append((f"%y{g}", ttype(part_out, vout)))
-        c0 += c
-    lines.append(f"%y = dla.channel_concat {', '.join(p for p, _ in parts)} : "
-                 f"{', '.join(t for _, t in parts)} -> {ttype(out)}")
+    stride = tuple(int(rng.choice([1, 1, 2])) for _ in range(2))
+    shape, weights = (1, sum(cin), h, w), []
+    lines, out = _groups(rng, "%x", shape, cin, kout, (r, s, pad, stride), "", "y",
+                         weights)
     return Case(f"groups_{n}", shape, "\n  ".join(lines), out, weights=weights)
+
+
+def _group_kernel(rng, groups, h, w):
+    """Each group's output channels (whole atoms but the last) and a
+    kernel (r, s, pad, stride) that fits an h x w input."""
+    atom = 8 if CONFIG == "nv_small" else 32
+    kout = [atom * int(rng.integers(1, 3)) for _ in range(groups - 1)] + \
+        [int(rng.integers(1, atom + 1))]
+    r, s = int(rng.integers(1, min(3, h) + 1)), int(rng.integers(1, min(3, w) + 1))
+    pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, s)),
+           int(rng.integers(0, s))]
+    return kout, (r, s, pad, tuple(int(rng.choice([1, 1, 2])) for _ in range(2)))
+
+
+def views_case(rng, n):
+    """Two grouped convolutions in a row, as a network of depthwise blocks
+    holds them (issue 44 / 45): the first's groups slice the input, its
+    concatenation is read by the second's slices (views of a view's
+    parent in the middle of the program; cut at other channel atoms than
+    the first's parts, so a group reads what several layers wrote) or by
+    an offline SDP over all of it first, and the second's concatenation
+    is the result."""
+    atom = 8 if CONFIG == "nv_small" else 32
+    cin = [atom * int(rng.integers(1, 3)) for _ in range(int(rng.integers(1, 4)))] + \
+        [int(rng.integers(1, atom + 1))]
+    shape = (1, sum(cin), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+    weights = []
+    first, mid = _groups(rng, "%x", shape, cin, *_group_kernel(rng, len(cin), *shape[2:]), "m",
+                         "m", weights)
+    src = "%m"
+    if rng.random() < 0.5:
+        sdp = sdp_case(rng, 0, mid).body
+        first.append(sdp.replace("%x", "%m").replace("%y =", "%s ="))
+        src = "%s"
+    atoms = -(-mid[1] // atom)
+    cuts = sorted(rng.choice(np.arange(1, atoms), size=int(rng.integers(1, min(3, atoms - 1) + 1)),
+                             replace=False)) if atoms > 1 else []
+    bounds = [0] + [int(c) * atom for c in cuts] + [mid[1]]
+    parts = [b - a for a, b in zip(bounds, bounds[1:])]
+    second, out = _groups(rng, src, mid, parts, *_group_kernel(rng, len(parts), *mid[2:]), "",
+                          "y", weights)
+    return Case(f"views_{n}", shape, "\n  ".join(first + second), out, weights=weights)
 
 
 KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
@@ -542,7 +600,7 @@ KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case,
          "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case,
          "upsample": upsample_case, "upsample-wide": upsample_wide_case,
-         "groups": groups_case}
+         "groups": groups_case, "views": views_case}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those

@@ -74,7 +74,8 @@ struct Surface {
   std::unique_ptr<::dlaformat::BoundLayout> aux;
   /// An image convolution's pixel data (a PixelBoundLayout), else null.
   std::unique_ptr<::dlaformat::BoundLayout> pixel;
-  /// Index into NetworkPlan::placement.
+  /// Index into NetworkPlan::placement. The first surface of a placement
+  /// is the tensor that owns it; its channel views come after it.
   size_t placed = 0;
   /// A channel view (dla.channel_slice / dla.channel_concat): its bytes
   /// from the start of the placement it shares with its parent.

@@ -6,8 +6,10 @@
 // packed bytes), per input (INPUT) and per result (OUTPUT), one ALLOC
 // memory for the other surfaces at the address plan's offsets (its reuse
 // kept: the dependency graph orders each write after the reads it
-// overwrites). The descriptors are describeNetwork's, serialized by
-// FirmwareDescriptors.cpp; nothing here computes a field of them.
+// overwrites). Memories are per placement: a channel view is its
+// parent's memory at the view's offset. The descriptors are
+// describeNetwork's, serialized by FirmwareDescriptors.cpp; nothing here
+// computes a field of them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,10 +105,25 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
     c.addresses.push_back({static_cast<uint16_t>(i), 0, 0});
   }
 
-  // Every surface's memory.
+  // Every placement's memory, decided by the tensor that owns it (a
+  // placement's first surface, NvdlaProgram.h): its channel views share it
+  // at their offsets (a returned concatenation's parts are written into
+  // the Output memory, a slice of an input reads the Input memory).
   Block &body = func.getBody().front();
   Operation *terminator = body.getTerminator();
-  std::vector<Place> places(plan.surfaces.size());
+  std::vector<Place> places(plan.placement.size());
+  std::vector<int> owner(plan.placement.size(), -1);
+  for (auto [si, s] : llvm::enumerate(plan.surfaces))
+    if (owner[s.placed] < 0)
+      owner[s.placed] = static_cast<int>(si);
+  for (OpOperand &r : terminator->getOpOperands()) {
+    const Surface &s = plan.surface(r.get());
+    const Surface &parent = plan.surfaces[owner[s.placed]];
+    if (&s != &parent)
+      return terminator->emitOpError("returns operand ")
+             << r.getOperandNumber() << ", a channel view of " << parent.value.getType()
+             << ": a loadable's output is a memory of its own, a view lives in its parent's";
+  }
   uint64_t scratch = 0;
   std::vector<size_t> pooled;
   int inputs = 0;
@@ -143,10 +160,10 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
     c.tensors.push_back(t);
     return static_cast<int>(c.tensors.size() - 1);
   };
-  for (size_t si = 0; si < plan.surfaces.size(); ++si) {
-    const Surface &s = plan.surfaces[si];
-    const PlannedSurface &p = plan.placement[s.placed];
-    Place &place = places[si];
+  for (size_t pi = 0; pi < plan.placement.size(); ++pi) {
+    const Surface &s = plan.surfaces[owner[pi]];
+    const PlannedSurface &p = plan.placement[pi];
+    Place &place = places[pi];
     place.bytes = static_cast<uint64_t>(p.bytes);
     auto returned = llvm::count(terminator->getOperands(), s.value);
     if (returned > 1)
@@ -188,14 +205,31 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
     place.pooled = true;
     place.offset = static_cast<uint64_t>(p.offset);
     scratch = std::max<uint64_t>(scratch, place.offset + place.bytes);
-    pooled.push_back(si);
+    pooled.push_back(pi);
   }
   if (scratch) {
     auto memory = static_cast<uint16_t>(c.memories.size());
     c.memories.push_back({MemoryKind::Scratch, scratch, ""});
-    for (size_t si : pooled)
-      places[si].memory = memory;
+    for (size_t pi : pooled)
+      places[pi].memory = memory;
   }
+  // The bytes a surface's layers touch: its placement, or a view's whole
+  // atoms of channels in it (N = 1, planNetwork), so that layers writing
+  // different views of one tensor do not wait for one another.
+  auto rangeOf = [&](size_t si) -> MemRange {
+    const Surface &s = plan.surfaces[si];
+    const Place &p = places[s.placed];
+    uint64_t begin = p.pooled ? p.offset : 0, end = begin + p.bytes;
+    if (static_cast<int>(si) != owner[s.placed]) {
+      const auto &f = *s.feature;
+      int64_t channels = cast<RankedTensorType>(s.value.getType()).getDimSize(1);
+      int64_t atom = f.getCube().getSpec().elementsPerAtom;
+      begin += static_cast<uint64_t>(s.viewOffset);
+      end = std::min(end, begin + static_cast<uint64_t>((channels + atom - 1) / atom *
+                                                        f.getSurfaceStride()));
+    }
+    return {p.memory, begin, end};
+  };
 
   // The operations in the plan's order, what each reads and writes.
   std::vector<FwOp> ops;
@@ -216,11 +250,10 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
       OpAccess a;
       for (auto [list, out] : {std::pair{&reads, &a.reads}, std::pair{&writes, &a.writes}})
         for (const DescDataCube *cube : *list) {
-          if (static_cast<size_t>(cube->surface) >= places.size())
+          if (static_cast<size_t>(cube->surface) >= plan.surfaces.size())
             return plan.layers[l].op->emitError("its descriptor names surface ")
-                   << cube->surface << ", the plan has " << places.size();
-          const Place &p = places[cube->surface];
-          out->push_back({p.memory, p.pooled ? p.offset : 0, p.offset + p.bytes});
+                   << cube->surface << ", the plan has " << plan.surfaces.size();
+          out->push_back(rangeOf(static_cast<size_t>(cube->surface)));
         }
       access.push_back(std::move(a));
     }
@@ -231,7 +264,8 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
   // entry per place a cube starts.
   std::map<std::pair<uint16_t, uint64_t>, int16_t> entries;
   auto entryOf = [&](const DescDataCube &cube) -> std::pair<std::pair<uint16_t, uint64_t>, uint64_t> {
-    const Place &p = places[cube.surface];
+    // cube.offset holds a view's offset into its parent (describeCube).
+    const Place &p = places[plan.surfaces[cube.surface].placed];
     uint64_t at = p.offset + cube.offset;
     return fw->cubeHasOffset ? std::pair{std::pair{p.memory, uint64_t(0)}, at}
                              : std::pair{std::pair{p.memory, at}, uint64_t(0)};

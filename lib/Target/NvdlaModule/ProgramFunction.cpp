@@ -3,7 +3,7 @@
 // getProgramFunction picks the module's one function for both writers;
 // prepareProgramFunction gives a loadable's function planNetwork's form:
 // constants as arguments (their bytes travel with the program), feature
-// data at both ends.
+// data at both ends, layers and channel views between them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +20,21 @@ using namespace mlir;
 using namespace mlir::dla;
 
 FailureOr<func::FuncOp> mlir::dla::getProgramFunction(ModuleOp module) {
-  SmallVector<func::FuncOp> funcs;
+  // The function --dla-outline-nvdla-program made, when there is one; else
+  // the module's one function.
+  SmallVector<func::FuncOp> funcs, programs;
   for (auto f : module.getOps<func::FuncOp>())
-    if (!f.isExternal())
+    if (!f.isExternal()) {
       funcs.push_back(f);
+      if (f->hasAttr(DLADialect::kNvdlaProgramAttrName))
+        programs.push_back(f);
+    }
+  if (programs.size() > 1)
+    return module.emitError() << "a register program is written for one function, the module "
+                                 "has "
+                              << programs.size() << " marked " << DLADialect::kNvdlaProgramAttrName;
+  if (programs.size() == 1)
+    return programs.front();
   if (funcs.size() != 1)
     return module.emitError() << "a register program is written for one function, the module "
                                  "has "
@@ -43,6 +54,11 @@ bool isLayoutMove(Operation *op) {
   return op->getName().getStringRef() == "tosa.transpose" && op->getNumOperands() == 1 &&
          op->getNumResults() == 1;
 }
+
+/// A channel view (dla.channel_slice / dla.channel_concat): no NVDLA op,
+/// the layers around it read and write its parent's storage in place
+/// (planNetwork places it at an offset into its parent).
+bool isChannelView(Operation &op) { return isa<ChannelSliceOp, ChannelConcatOp>(op); }
 
 /// The storage bytes of a packed constant.
 FailureOr<std::vector<uint8_t>> packedBytes(arith::ConstantOp op) {
@@ -119,7 +135,7 @@ FailureOr<std::vector<ProgramArgument>> mlir::dla::prepareProgramFunction(func::
   for (Operation &op : body)
     if (&op != terminator && !isa<LayerOpInterface, arith::ConstantOp, WeightConstantOp,
                                   RelayoutOp>(op) &&
-        !host && !op.hasTrait<OpTrait::ConstantLike>())
+        !isChannelView(op) && !host && !op.hasTrait<OpTrait::ConstantLike>())
       host = &op;
   if (host)
     return host->emitOpError("runs on the host: a loadable holds NVDLA layers only yet (host "
@@ -127,7 +143,7 @@ FailureOr<std::vector<ProgramArgument>> mlir::dla::prepareProgramFunction(func::
   // Constants become arguments; anything else but layers is refused here
   // (planNetwork would refuse it too, without saying why).
   for (Operation &op : llvm::make_early_inc_range(body)) {
-    if (&op == terminator || isa<LayerOpInterface>(op))
+    if (&op == terminator || isa<LayerOpInterface>(op) || isChannelView(op))
       continue;
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       FailureOr<std::vector<uint8_t>> bytes = packedBytes(constant);

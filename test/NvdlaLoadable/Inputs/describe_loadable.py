@@ -58,3 +58,26 @@ for i in range(len(dg) // 36):
     cons = [struct.unpack("<hB", r[8 + 4 * k:11 + 4 * k]) for k in range(7)]
     print("op %d: type %d, dependency_count %d, consumers %s, fused_parent %s" % (
         index, op_type, deps, [c for c in cons[:6]], cons[6]))
+# Each operation's source and destination cubes in the surface list
+# (union dla_surface_container, one per operation): dla_data_cube is
+# {uint16 type, int16 address, [uint32 offset: HEAD's only, 0.12], uint32
+# size, ...}; conv_surface holds weight, wmb, wgs, src, dst; sdp_surface
+# src, x1, x2, y, dst; pdp_surface and cdp_surface src, dst.
+ops = len(dg) // 36
+sl = blobs["task-0-surf_list"]
+head = d["blobs"][0].get("version", {}).get("minor", 0) >= 12
+cube = 32 if head else 28
+where = {1: (3, 4), 2: (0, 4), 3: (0, 1), 4: (0, 1)}
+for i in range(ops):
+    op_type = dg[i * 36 + 3]
+    if op_type not in where:
+        continue
+    r = sl[i * (len(sl) // ops):]
+    parts = []
+    for name, k in zip(("src", "dst"), where[op_type]):
+        c = r[k * cube:(k + 1) * cube]
+        mem_type, address = struct.unpack("<Hh", c[:4])
+        offset = struct.unpack("<I", c[4:8])[0] if head else None
+        parts.append("%s type %d address %d%s" % (name, mem_type, address,
+                                                  "" if offset is None else " + %d" % offset))
+    print("surface %d: %s" % (i, ", ".join(parts)))

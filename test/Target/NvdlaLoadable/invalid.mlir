@@ -140,3 +140,42 @@ func.func @compressed(%x: tensor<1x8x2x2xi8, #dla.feature<int8>>) -> tensor<1x4x
   return %y : tensor<1x4x2x2xi8, #dla.feature<int8>>
 }
 }
+
+// -----
+
+// A channel view shares its parent's memory: neither a part of a returned
+// concatenation nor a slice of the input is an output of its own.
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @part(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> (tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>, tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>) {
+  %a = dla.sdp offline %x bs <alu = sum, alu_operand = 1> : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>
+  %b = dla.sdp offline %x bs <alu = sum, alu_operand = 2> : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>
+  %y = dla.channel_concat %a, %b : tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>, tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>> -> tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>
+  // expected-error @below {{'func.return' op returns operand 1, a channel view of 'tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>': a loadable's output is a memory of its own, a view lives in its parent's}}
+  return %y, %b : tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>, tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>
+}
+}
+
+// -----
+
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @slice(%x: tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>) -> (tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>, tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>) {
+  %hi = dla.channel_slice %x [8] : tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>
+  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 1> : tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>
+  // expected-error @below {{'func.return' op returns operand 1, a channel view of 'tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>': a loadable's output is a memory of its own, a view lives in its parent's}}
+  return %y, %hi : tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>, tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>
+}
+}
+
+// -----
+
+// A view computes nothing: prepareProgramFunction admits it, and still
+// refuses the host ops beside it with the same message.
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @host_beside_view(%x: tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
+  %hi = dla.channel_slice %x [8] : tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>
+  // expected-error @below {{'tosa.const' op runs on the host: a loadable holds NVDLA layers only yet (host operations as the runtime's emulator tasks are a later step)}}
+  %k = "tosa.const"() {values = dense<1> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = dla.sdp offline %hi bs <alu = sum, alu_operand = 1> : tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+}
+}

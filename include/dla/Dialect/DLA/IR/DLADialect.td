@@ -28,6 +28,10 @@ def DLA_Dialect : Dialect {
   // (DLADialect.cpp).
   let useDefaultAttributePrinterParser = 0;
   let extraClassDeclaration = [{
+    /// On a function: the layers --dla-outline-nvdla-program moved out of
+    /// a network, the function a register program is written for.
+    static constexpr ::llvm::StringLiteral kNvdlaProgramAttrName = "dla.nvdla_program";
+
     ::mlir::Attribute parseAttribute(::mlir::DialectAsmParser &parser,
                                      ::mlir::Type type) const override;
     void printAttribute(::mlir::Attribute attr,

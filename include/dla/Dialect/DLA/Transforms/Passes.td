@@ -212,4 +212,39 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::dla::DLADialect"];
 }
 
+def DLAOutlineNvdlaProgram : Pass<"dla-outline-nvdla-program", "::mlir::ModuleOp"> {
+  let summary = "Outline a compiled network's accelerator layers into one function: its NVDLA program";
+  let description = [{
+    A compiled int8 network is host work before its layers (quantizing the
+    input, relayouting it into feature data), the layers, and host work
+    after them (the head a layer does not compute, dequantizing, softmax).
+    When no host operation sits between two layers (none reads a layer's
+    result and feeds a layer), the layers are one program for NVIDIA's
+    runtime: the pass moves every layer op and channel view of each
+    function into a private function `@<name>_nvdla` (marked
+    `dla.nvdla_program`; the constants they read cloned in), called where
+    they were. Its arguments are the feature data the layers read from the
+    host, its results what the host reads back. `dla-translate
+    --dla-to-nvdla-loadable` writes the marked function; `dla-compile`
+    does this for the bundle's `model.nvdla` and names the host steps on
+    either side in the manifest.
+
+    A host operation between layers is an error at that operation: the
+    network is not one program (it would run as several loadables with
+    host work between them). A function without layers is left alone.
+
+    ```mlir
+    %f = dla.relayout %q : tensor<1x8x4x4xi8> -> tensor<1x8x4x4xi8, #feat>
+    %c = dla.conv %f, %w ...
+    %y = dla.relayout %c : ... -> tensor<1x8x4x4xi8>
+    // becomes
+    %c = func.call @main_nvdla(%f) : (...) -> tensor<1x8x4x4xi8, #feat>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numLayers", "layers", "Layer ops moved into NVDLA programs">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // DLA_PASSES_TD

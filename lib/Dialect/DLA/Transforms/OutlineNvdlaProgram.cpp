@@ -1,0 +1,186 @@
+//===- OutlineNvdlaProgram.cpp - a network's layers as one function -------===//
+//
+// The loadable writer takes one function of layers with feature data at
+// both ends; a compiled network has host steps before and after its
+// layers. Outlining the layers (when nothing on the host sits between
+// them) gives the writer that function and leaves the host steps where
+// they are, around a call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Dialect/DLA/Transforms/Passes.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::dla {
+#define GEN_PASS_DEF_DLAOUTLINENVDLAPROGRAM
+#include "dla/Dialect/DLA/Transforms/Passes.h.inc"
+} // namespace mlir::dla
+
+using namespace mlir;
+using namespace mlir::dla;
+
+namespace {
+
+/// What the program holds: hardware layers and the views between them
+/// (offsets into their storage, no work of their own).
+bool inProgram(Operation *op) {
+  return isa<LayerOpInterface, ChannelSliceOp, ChannelConcatOp>(op);
+}
+
+/// The host ops (in block order) that read what a layer computed and
+/// compute what a layer reads; relayouts last (the user's model has none:
+/// its own ops between the layers are the ones to name).
+SmallVector<Operation *> hostOpsBetween(Block &body, const llvm::SetVector<Operation *> &layers) {
+  // After: ops reading a layer's result, transitively.
+  DenseSet<Operation *> after;
+  for (Operation &op : body)
+    for (Value v : op.getOperands())
+      if (Operation *def = v.getDefiningOp();
+          def && def->getBlock() == &body && (layers.contains(def) || after.contains(def)))
+        after.insert(&op);
+  // Before: ops a layer reads, transitively.
+  DenseSet<Operation *> before;
+  for (Operation &op : llvm::reverse(body)) {
+    if (!layers.contains(&op) && !before.contains(&op))
+      continue;
+    for (Value v : op.getOperands())
+      if (Operation *def = v.getDefiningOp(); def && def->getBlock() == &body)
+        before.insert(def);
+  }
+  SmallVector<Operation *> between, relayouts;
+  for (Operation &op : body)
+    if (!layers.contains(&op) && after.contains(&op) && before.contains(&op))
+      (isa<RelayoutOp>(op) ? relayouts : between).push_back(&op);
+  between.append(relayouts);
+  return between;
+}
+
+LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
+  if (func.isExternal() || !func.getBody().hasOneBlock())
+    return success();
+  Block &body = func.getBody().front();
+  llvm::SetVector<Operation *> layers;
+  for (Operation &op : body)
+    if (inProgram(&op))
+      layers.insert(&op);
+  if (layers.empty())
+    return success();
+  if (SmallVector<Operation *> between = hostOpsBetween(body, layers); !between.empty()) {
+    InFlightDiagnostic d =
+        between.front()->emitOpError("runs on the host between accelerator layers (it reads a "
+                                     "layer's result and a layer reads its own): the network is "
+                                     "not one NVDLA program");
+    constexpr size_t kNamed = 3;
+    for (Operation *op : ArrayRef(between).drop_front().take_front(kNamed))
+      d.attachNote(op->getLoc()) << "so does '" << op->getName() << "'";
+    if (between.size() > kNamed + 1)
+      d.attachNote() << between.size() - kNamed - 1 << " more host ops between the layers";
+    return d;
+  }
+
+  // Arguments: what the layers read from outside but constants (cloned in:
+  // a program carries its weights). Results: what is read outside.
+  llvm::SetVector<Value> inputs, outputs;
+  llvm::SetVector<Operation *> constants;
+  for (Operation *op : layers)
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (def && layers.contains(def))
+        continue;
+      if (def && def->hasTrait<OpTrait::ConstantLike>())
+        constants.insert(def);
+      else
+        inputs.insert(v);
+    }
+  for (Operation *op : layers)
+    for (Value r : op->getResults())
+      if (llvm::any_of(r.getUsers(), [&](Operation *u) { return !layers.contains(u); }))
+        outputs.insert(r);
+
+  MLIRContext *ctx = func.getContext();
+  OpBuilder b(func);
+  b.setInsertionPointAfter(func);
+  auto type = FunctionType::get(ctx, TypeRange(inputs.getArrayRef()),
+                                TypeRange(outputs.getArrayRef()));
+  auto program = func::FuncOp::create(b, func.getLoc(), func.getName().str() + "_nvdla", type);
+  program.setPrivate();
+  program->setAttr(DLADialect::kNvdlaProgramAttrName, UnitAttr::get(ctx));
+  symbols.insert(program); // renamed on a clash
+  Block *entry = program.addEntryBlock();
+  IRMapping map;
+  for (auto [v, a] : llvm::zip(inputs, entry->getArguments()))
+    map.map(v, a);
+  b.setInsertionPointToStart(entry);
+  for (Operation *c : constants)
+    b.clone(*c, map);
+  for (Operation *op : layers)
+    b.clone(*op, map);
+  SmallVector<Value> results;
+  for (Value r : outputs.getArrayRef())
+    results.push_back(map.lookup(r));
+  func::ReturnOp::create(b, func.getLoc(), results);
+
+  // The call where the last layer was; the block's order is then made
+  // topological again (a host op after the layers in the order of its
+  // operands may have stood between them in the text).
+  b.setInsertionPoint(layers.back());
+  auto call = func::CallOp::create(b, layers.front()->getLoc(), program, inputs.getArrayRef());
+  for (auto [r, c] : llvm::zip(outputs.getArrayRef(), call.getResults()))
+    Value(r).replaceAllUsesWith(c);
+  for (Operation *op : llvm::reverse(layers))
+    op->erase();
+  for (Operation *c : constants)
+    if (c->use_empty())
+      c->erase();
+  moved += static_cast<int64_t>(layers.size());
+  if (!sortTopologically(&body))
+    return func.emitOpError("has a cycle after its layers were outlined"); // not expected
+
+  // What the host does around the program (the bundle's manifest says it):
+  // the work the call waits for and the work that waits for it, constants
+  // and the return aside.
+  DenseSet<Operation *> waitedFor, waiting;
+  for (Operation &op : llvm::reverse(body))
+    if (&op == call.getOperation() || waitedFor.contains(&op))
+      for (Value v : op.getOperands())
+        if (Operation *def = v.getDefiningOp())
+          waitedFor.insert(def);
+  for (Operation &op : body)
+    for (Value v : op.getOperands())
+      if (Operation *def = v.getDefiningOp();
+          def && (def == call.getOperation() || waiting.contains(def)))
+        waiting.insert(&op);
+  auto count = [](const DenseSet<Operation *> &ops) {
+    return llvm::count_if(ops, [](Operation *op) {
+      return !op->hasTrait<OpTrait::IsTerminator>() && !op->hasTrait<OpTrait::ConstantLike>();
+    });
+  };
+  call.emitRemark() << "NVDLA program @" << program.getName() << ": " << layers.size()
+                    << " layers; the host runs " << count(waitedFor) << " ops before it and "
+                    << count(waiting) << " after it";
+  return success();
+}
+
+struct OutlineNvdlaProgram
+    : public mlir::dla::impl::DLAOutlineNvdlaProgramBase<OutlineNvdlaProgram> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    int64_t moved = 0;
+    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    for (func::FuncOp f : funcs)
+      if (!f->hasAttr(DLADialect::kNvdlaProgramAttrName) && failed(outline(f, symbols, moved)))
+        return signalPassFailure();
+    numLayers += moved;
+  }
+};
+
+} // namespace

@@ -1,0 +1,102 @@
+// --dla-outline-nvdla-program: a compiled network's layers (and channel
+// views) move into one private function, the NVDLA program, called where
+// they were; the host steps on either side stay; a host op between layers
+// is an error at that op.
+// RUN: dla-opt %s --dla-outline-nvdla-program -split-input-file -verify-diagnostics | FileCheck %s
+
+// Host work before (a negate, the relayout into feature data) and after (a
+// relayouts, a negate; constants not counted); the bias the SDP reads is
+// cloned into the program (it travels with it). The order of
+// the arguments is the order the layers first read them; the results
+// follow the layers' order.
+// CHECK-LABEL: func.func @main
+// CHECK-SAME: (%[[X:.*]]: tensor<1x8x4x4xi8>, %[[Z:.*]]: tensor<1x8x2x2xi8>)
+// CHECK: %[[F:.*]] = dla.relayout
+// CHECK: %[[G:.*]] = dla.relayout
+// CHECK: %[[R:.*]]:2 = call @main_nvdla(%[[F]], %[[G]])
+// CHECK-SAME: -> (tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>, tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>)
+// CHECK-DAG: dla.relayout %[[R]]#0
+// CHECK-DAG: dla.relayout %[[R]]#1
+// CHECK: func.func private @main_nvdla(%{{.*}}: tensor<1x8x4x4xi8, #dla.feature<int8, config = nv_small>>, %{{.*}}: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> {{.*}} attributes {dla.nvdla_program}
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: dla.pool max
+// CHECK-NEXT: dla.sdp offline
+// CHECK-NEXT: return
+#f = #dla.feature<int8, config = nv_small>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @main(%x: tensor<1x8x4x4xi8>, %z: tensor<1x8x2x2xi8>) -> (tensor<1x8x2x2xi8>, tensor<1x8x2x2xi8>) {
+  %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %n = tosa.negate %x, %zp, %zp : (tensor<1x8x4x4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x4x4xi8>
+  %f = dla.relayout %n : tensor<1x8x4x4xi8> -> tensor<1x8x4x4xi8, #f>
+  %g = dla.relayout %z : tensor<1x8x2x2xi8> -> tensor<1x8x2x2xi8, #f>
+  %b = arith.constant dense<3> : tensor<8xi8>
+  // expected-remark @+1 {{NVDLA program @main_nvdla: 2 layers; the host runs 3 ops before it and 3 after it}}
+  %p = dla.pool max %f kernel [2, 2] stride [2, 2] : tensor<1x8x4x4xi8, #f> -> tensor<1x8x2x2xi8, #f>
+  %q = dla.sdp offline %p bias %b : tensor<8xi8> eltwise %g : tensor<1x8x2x2xi8, #f> : tensor<1x8x2x2xi8, #f> -> tensor<1x8x2x2xi8, #f>
+  %yp = dla.relayout %p : tensor<1x8x2x2xi8, #f> -> tensor<1x8x2x2xi8>
+  %yq = dla.relayout %q : tensor<1x8x2x2xi8, #f> -> tensor<1x8x2x2xi8>
+  %m = tosa.negate %yq, %zp, %zp : (tensor<1x8x2x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x2x2xi8>
+  return %yp, %m : tensor<1x8x2x2xi8>, tensor<1x8x2x2xi8>
+}
+}
+
+// -----
+
+// A channel view is part of the program (an offset into its parent's
+// storage, no host work).
+// CHECK-LABEL: func.func @views
+// CHECK: call @views_nvdla
+// CHECK-NOT: dla.channel_slice
+// CHECK: func.func private @views_nvdla
+// CHECK: dla.channel_slice
+// CHECK: dla.pool
+#f = #dla.feature<int8, config = nv_small>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @views(%x: tensor<1x16x4x4xi8, #f>) -> tensor<1x8x2x2xi8, #f> {
+  // expected-remark @+1 {{NVDLA program @views_nvdla: 2 layers; the host runs 0 ops before it and 0 after it}}
+  %s = dla.channel_slice %x[8] : tensor<1x16x4x4xi8, #f> -> tensor<1x8x4x4xi8, #f>
+  %p = dla.pool max %s kernel [2, 2] stride [2, 2] : tensor<1x8x4x4xi8, #f> -> tensor<1x8x2x2xi8, #f>
+  return %p : tensor<1x8x2x2xi8, #f>
+}
+}
+
+// -----
+
+// Host ops between two layers: not one program. The error names the
+// model's op first, then (notes) the others between, relayouts last, at
+// most three, and how many more.
+#f = #dla.feature<int8, config = nv_small>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @between(%x: tensor<1x8x4x4xi8, #f>) -> tensor<1x8x2x2xi8, #f> {
+  %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x4x4xi8, #f> -> tensor<1x8x2x2xi8, #f>
+  // expected-note @+1 {{so does 'dla.relayout'}}
+  %h = dla.relayout %p : tensor<1x8x2x2xi8, #f> -> tensor<1x8x2x2xi8>
+  // expected-note @+2 {{1 more host ops between the layers}}
+  // expected-error @+1 {{'tosa.negate' op runs on the host between accelerator layers (it reads a layer's result and a layer reads its own): the network is not one NVDLA program}}
+  %n = tosa.negate %h, %zp, %zp : (tensor<1x8x2x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x2x2xi8>
+  // expected-note @+1 {{so does 'tosa.negate'}}
+  %n2 = tosa.negate %n, %zp, %zp : (tensor<1x8x2x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x2x2xi8>
+  // expected-note @+1 {{so does 'tosa.negate'}}
+  %n3 = tosa.negate %n2, %zp, %zp : (tensor<1x8x2x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x2x2xi8>
+  %f = dla.relayout %n3 : tensor<1x8x2x2xi8> -> tensor<1x8x2x2xi8, #f>
+  %q = dla.sdp offline %f relu : tensor<1x8x2x2xi8, #f> -> tensor<1x8x2x2xi8, #f>
+  return %q : tensor<1x8x2x2xi8, #f>
+}
+}
+
+// -----
+
+// A function without layers is left alone.
+// CHECK-LABEL: func.func @host_only
+// CHECK-NEXT: tosa.const
+// CHECK-NEXT: tosa.negate
+// CHECK-NEXT: return
+// CHECK-NOT: nvdla_program
+module {
+func.func @host_only(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %zp = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %n = tosa.negate %x, %zp, %zp : (tensor<4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4xi8>
+  return %n : tensor<4xi8>
+}
+}
