@@ -329,3 +329,37 @@ LogicalOrder AuxBoundLayout::getLogicalOrder() const {
               getComponentsPerElement(config) == 1;
   return nchw ? LogicalOrder::NCHW : LogicalOrder::Unspecified;
 }
+
+Expected<std::unique_ptr<AuxBoundLayout>>
+dlaformat::nvdla::bindFeatureAsPerChannel(const FeatureBoundLayout &feature, AuxKind kind) {
+  const std::vector<int64_t> &shape = feature.getShape();
+  if (shape.size() != 4 || shape[0] != 1 || shape[2] != 1 || shape[3] != 1)
+    return makeError("feature data read per channel must be one 1x1 cube (1xCx1x1), got " +
+                     formatShape(shape));
+  const AtomCube &cube = feature.getCube();
+  if (cube.getSurfaceStride() != cube.getBytesPerAtom())
+    return makeError("feature data read per channel must be surface-packed (line and surface "
+                     "stride one atom, " +
+                     str(cube.getBytesPerAtom()) + " bytes): the SDP reads its channels as one "
+                     "run, and this cube's surface stride is " +
+                     str(cube.getSurfaceStride()) + " bytes");
+  AuxConfig c;
+  c.kind = kind;
+  c.mode = AuxMode::PerChannel;
+  c.precision = feature.getConfig().precision;
+  c.hardware = feature.getConfig().hardware;
+  c.dataSize = feature.getElementBytes() == 1 ? DataSize::OneByte : DataSize::TwoByte;
+  Expected<std::unique_ptr<AuxBoundLayout>> run =
+      AuxBoundLayout::bind(c, {shape[1]}, feature.getElementBytes());
+  if (!run)
+    return run.takeError();
+  // The same atoms (getChannelsPerAtom of one precision and memory atom):
+  // the run ends where the cube's last surface does, or before its
+  // data-size alignment padding.
+  if ((*run)->getStorageBytes() > feature.getStorageBytes() ||
+      (*run)->getBytesPerAtom() != cube.getBytesPerAtom())
+    return makeError("feature data read per channel: its atoms of " +
+                     str(cube.getBytesPerAtom()) + " bytes are not the per-channel data's " +
+                     str((*run)->getBytesPerAtom()));
+  return run;
+}

@@ -4,7 +4,7 @@
 
     quant_tosa_trace.py --count N --seed S --config nv_small|nv_large
                         --build BUILD --keep DIR [--llvm-bin DIR]
-                        [--large-averages | --rescales | --products]
+                        [--large-averages | --rescales | --products | --gates]
 
 Draws the cases `run_quant_tosa.py --count N --seed S` draws (convolutions,
 depthwise convolutions, matrix products, adds, pools with their rescales;
@@ -44,6 +44,9 @@ def main():
                    help="run_quant_tosa.py --rescales' cases: int8 maps rescaled offline")
     p.add_argument("--products", action="store_true",
                    help="run_quant_tosa.py --products' cases: hard-swish products per element")
+    p.add_argument("--gates", action="store_true",
+                   help="run_quant_tosa.py --gates' cases: a layer's gate read in place by the "
+                        "product")
     a = p.parse_args()
     bin_dir = os.path.join(os.path.abspath(a.build), "bin")
     pipeline = pipelines.module(pipelines.compile(
@@ -52,7 +55,7 @@ def main():
     for name, b, ins, out, y, data in qt.make_cases(np.random.default_rng(a.seed), a.count,
                                                    large_averages=a.large_averages,
                                                    rescales=a.rescales,
-                                                   products=a.products):
+                                                   products=a.products, gates=a.gates):
         d = os.path.join(a.keep, name)
         os.makedirs(d, exist_ok=True)
         params = ", ".join("%%a%d: %s" % (i, qt.ttype(s, "i8")) for i, s in enumerate(ins))

@@ -5,7 +5,7 @@ lowering (an implementation independent of the offload).
 
     run_quant_tosa.py --opt DLA_OPT --bin LLVM_BIN [--seed S] [--count N]
                       [--config nv_small|nv_large|nv_full] [--layouts] [--verbose]
-                      [--large-pools | --large-averages | --rescales]
+                      [--large-pools | --large-averages | --rescales | --products | --gates]
 
 Layers, in TOSA's quantized form (what dla-import-onnx writes for QDQ and
 QLinear models): conv2d and depthwise_conv2d on i8 with input / weight zero
@@ -336,6 +336,49 @@ def product_case(rng):
     return b, ins, shape, y, kind
 
 
+def gate_case(rng):
+    """The squeeze-excitation's scaling with its gate computed by a layer
+    (issue 45: the product reads the gate layer's own 1xCx1x1 result):
+    half of them g = clamp(a1, 0, 127) (a dla.clamp, exact), half the
+    HardSigmoid's affine map of a1 at 1/127 (rescale, add a bias per
+    channel, rescale, clamp to [0, 127]: an offline SDP that rounds once
+    where TOSA rounds twice), then product_case's x * g[c]. C up to 72:
+    several channel atoms on every configuration."""
+    c = int(rng.integers(1, 73))
+    hw = [int(v) for v in rng.integers(1, 9, size=2)]
+    shape, gshape = (1, hw[0], hw[1], c), (1, 1, 1, c)
+    b = Builder()
+    zx, zy = (int(v) for v in rng.integers(-128, 128, size=2))
+    sx = float(np.exp(rng.uniform(np.log(0.01), np.log(0.5))))
+    if rng.random() < 0.5:
+        g = relu(b, "%a1", gshape, 0)
+        kind = "gate_clamp"
+    else:
+        zg = int(rng.integers(-128, 128))
+        f = float(np.exp(rng.uniform(np.log(0.05), np.log(0.5))))
+        bias = np.round(rng.uniform(-64, 64, c) * 2 ** 16).astype(np.int32)
+        t = rescale(b, "%a1", gshape, "i8", "i32", [np.float32(f * 2 ** 16)], zg, 0)
+        k = b.const(bias.reshape(gshape), "i32")
+        u = b.op("tosa.add %s, %s : (%s, %s) -> $T" % (t, k, ttype(gshape, "i32"), ttype(gshape, "i32")),
+                 ttype(gshape, "i32"))
+        u = rescale(b, u, gshape, "i32", "i8", [np.float32(2.0 ** -16)], 0, 0)
+        g = relu(b, u, gshape, 0)
+        kind = "gate_affine"
+    wa = rescale(b, "%a0", shape, "i8", "i32", [1.0], zx, 0)
+    wb = rescale(b, g, gshape, "i8", "i32", [1.0], 0, 0)
+    shift = b.const(np.zeros(1, np.int8), "i8")
+    p = b.op("tosa.mul %s, %s, %s : (%s, %s, %s) -> $T" % (wa, wb, shift, ttype(shape, "i32"),
+                                                          ttype(gshape, "i32"), ttype((1,), "i8")),
+             ttype(shape, "i32"))
+    sy = sx * float(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
+    factor = sx / 127 / sy
+    y = rescale(b, p, shape, "i32", "i8", [np.float32(factor)], 0, zy)
+    # A gate one step off TOSA's (the affine map's one rounding) moves the
+    # product by |x - zx| factor at most.
+    b.gate = (zx, factor)
+    return b, [shape, gshape], shape, y, kind
+
+
 def tosa_rescale(x, factors, zx, zy, relu, affine=None):
     """TOSA's RESCALE (SINGLE_ROUND, scale32) of int8 NHWC `x` to int8, from
     the specification: ((x - zx) * multiplier + 2^(shift - 1)) >> shift,
@@ -396,11 +439,12 @@ def pdp_average(x, kernel, stride):
 
 
 def make_cases(rng, count, large_pools=False, large_averages=False, rescales=False,
-               products=False):
+               products=False, gates=False):
     cases = []
     for i in range(count):
         r = rng.random()
-        b, ins, out, y, kind = (product_case(rng) if products
+        b, ins, out, y, kind = (gate_case(rng) if gates
+                                else product_case(rng) if products
                                 else rescale_case(rng) if rescales
                                 else large_avg_pool_case(rng) if large_averages
                                 else large_max_pool_case(rng) if large_pools
@@ -495,9 +539,12 @@ def main():
     p.add_argument("--products", action="store_true",
                    help="products of two int8 maps requantized (a quantized hard-swish's "
                         "product), half of them after the hard-swish's gate")
+    p.add_argument("--gates", action="store_true",
+                   help="squeeze-excitation's x * gate[c], the gate computed by a layer "
+                        "(a clamp or the HardSigmoid's affine map) and read in place")
     a = p.parse_args()
     cases = make_cases(np.random.default_rng(a.seed), a.count, a.large_pools, a.large_averages,
-                       a.rescales, a.products)
+                       a.rescales, a.products, a.gates)
     text = module(cases)
     if a.print_module:
         print(text)
@@ -524,6 +571,12 @@ def main():
             want = tosa_rescale(chain, *b.rescale, getattr(b, "affine", None)).ravel()
             ok = name not in left and diff.size and np.abs(d - want).max() <= 1
             diff = np.abs(d - want)
+        if kind == "gate_affine":
+            # The gate within one step of TOSA's: the product within one
+            # plus what one gate step moves it.
+            zx, factor = b.gate
+            bound = 1 + int(np.ceil(np.abs(data[0].astype(np.int64) - zx).max() * factor))
+            ok = name not in left and diff.size and diff.max() <= bound
         if kind == "large_avg_pool":
             # n layers each rounding twice with the firmware's floored
             # reciprocals: within 53n/64 of the exact mean (the remark's
@@ -549,7 +602,7 @@ def main():
                      ", left on the host: " + " ".join(left[name]) if name in left else ""))
     for kind, (same, total) in sorted(kinds.items()):
         share = same / max(total, 1)
-        low = kind not in ("avg_pool", "large_avg_pool") and share < 0.99
+        low = kind not in ("avg_pool", "large_avg_pool", "gate_affine") and share < 0.99
         bad += low
         print("%s: %.2f%% of %d values identical to TOSA%s"
               % (kind, 100 * share, total, " (below 99%)" if low else ""))

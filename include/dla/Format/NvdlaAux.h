@@ -169,6 +169,18 @@ private:
   StridedView view;
 };
 
+/// A 1x1xC feature cube (another layer's result) read in place as the
+/// per-channel operand data of `kind` (bias or PReLU: one component of the
+/// feature's precision and natural size). The SDP's DMA reads per-kernel
+/// data as one run of whole atoms from its base address, no stride
+/// stepping through it (NVIDIA's C model, NV_NVDLA_sdp.cpp: surfaces x
+/// elements per group x bytes; on a 1x1 cube it asserts SURFACE_STRIDE =
+/// one group), and a 1x1 cube whose surface stride is one atom holds that
+/// run byte for byte (the format document: a surface-packed 1x1xC cube "can
+/// be treated like (C/32) x1x 32"). Fails, saying why, on any other cube.
+Expected<std::unique_ptr<AuxBoundLayout>> bindFeatureAsPerChannel(const FeatureBoundLayout &feature,
+                                                                  AuxKind kind);
+
 } // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAAUX_H

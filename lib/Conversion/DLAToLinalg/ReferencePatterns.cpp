@@ -131,15 +131,24 @@ Value mul(OpBuilder &b, Location loc, Value x, Value y) {
 }
 
 /// Indexing map of an auxiliary operand broadcast over an NCHW iteration:
-/// rank 0 (per layer), rank 1 (per channel) or rank 4 (per element).
-AffineMap broadcastMap(MLIRContext *ctx, int64_t rank) {
-  switch (rank) {
+/// rank 0 (per layer), rank 1 (per channel) or rank 4 (per element, or per
+/// channel as 1xCx1x1).
+AffineMap broadcastMap(MLIRContext *ctx, RankedTensorType in, RankedTensorType result) {
+  switch (in.getRank()) {
   case 0:
     return AffineMap::get(4, 0, {}, ctx);
   case 1:
     return AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx);
-  default:
-    return AffineMap::getMultiDimIdentityMap(4, ctx);
+  default: {
+    // NCHW; a unit dimension of a larger result is broadcast (a 1xCx1x1
+    // per-channel operand read from a layer's result).
+    SmallVector<AffineExpr> dims;
+    for (int64_t d = 0; d < 4; ++d)
+      dims.push_back(in.getDimSize(d) == 1 && result.getDimSize(d) != 1
+                         ? getAffineConstantExpr(0, ctx)
+                         : getAffineDimExpr(d, ctx));
+    return AffineMap::get(4, 0, dims, ctx);
+  }
   }
 }
 
@@ -151,7 +160,7 @@ Value mapNchw(OpBuilder &b, Location loc, RankedTensorType resultType, ValueRang
   MLIRContext *ctx = b.getContext();
   SmallVector<AffineMap> maps;
   for (Value in : inputs)
-    maps.push_back(broadcastMap(ctx, cast<RankedTensorType>(in.getType()).getRank()));
+    maps.push_back(broadcastMap(ctx, cast<RankedTensorType>(in.getType()), resultType));
   maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
   Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(), resultType.getElementType());
   SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);

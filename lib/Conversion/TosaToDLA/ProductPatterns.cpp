@@ -8,8 +8,9 @@
 //   tosa.mul by a per-channel tensor computed at run time (squeeze-excitation)
 //     -> dla.sdp x prelu s    bs <mul_operand = prelu>
 // in the float stage form (docs/IntegerAttributes.md section 4.7). The
-// per-channel multiplier sits in the PReLU surface, read as a plain
-// multiply, as the quantized convolutions' X1 multipliers do.
+// per-channel multiplier is the PReLU operand read as a plain multiply, as
+// the quantized convolutions' X1 multipliers are; here s is the 1xCx1x1
+// result of the layer that computes it, read in place (no host reshape).
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,23 +72,12 @@ struct ProductToSdp : OpRewritePattern<tosa::MulOp> {
     Type element = target.getElementType(ctx);
     // The multiplier first: operands dominate the layer.
     // Per element, in the operands' own dimension order; per channel the
-    // multiplier's channels are NHWC's last dimension.
+    // 1xCx1x1 multiplier is read in place (the PReLU operand as feature
+    // data), its channels NHWC's last dimension.
     ElementwiseFrame frame(kind == Product::PerElement ? ValueRange{x, y} : ValueRange{});
-    Value multiplier;
-    nv::SdpMemOperand mem;
-    if (kind == Product::PerElement) {
-      multiplier = frame.input(rewriter, loc, y, element);
-      mem = nv::SdpMemOperand::Eltwise;
-    } else {
-      const int64_t c = cast<RankedTensorType>(y.getType()).getDimSize(3);
-      multiplier = tosa::ReshapeOp::create(
-          rewriter, loc, RankedTensorType::get({c}, getElementTypeOrSelf(y.getType())), y,
-          tosa::getTosaConstShape(rewriter, loc, {c}));
-      if (getElementTypeOrSelf(multiplier.getType()) != element)
-        multiplier =
-            tosa::CastOp::create(rewriter, loc, RankedTensorType::get({c}, element), multiplier);
-      mem = nv::SdpMemOperand::Prelu;
-    }
+    Value multiplier = frame.input(rewriter, loc, y, element);
+    nv::SdpMemOperand mem =
+        kind == Product::PerElement ? nv::SdpMemOperand::Eltwise : nv::SdpMemOperand::Prelu;
     Value input = frame.input(rewriter, loc, x, element);
     auto sdp = SdpOp::create(rewriter, loc, input.getType(), SdpMode::Offline, input);
     if (kind == Product::PerElement)

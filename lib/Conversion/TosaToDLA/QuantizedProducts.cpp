@@ -18,8 +18,9 @@
 //
 // The same with g one value per channel (1x1x1xC: squeeze-excitation's
 // scaling x * gate[c], dla-import-onnx's form of DQ(x), DQ(gate) -> Mul ->
-// Q) reads g as X2's per-kernel data (the PReLU surface read as a plain
-// multiply; a host reshape to C values sits in front of it today).
+// Q) reads g as X2's per-kernel data: the gate layer's 1xCx1x1 result
+// itself as the `prelu` operand, read as a plain multiply (a packed 1x1xC
+// feature surface is the per-channel run; docs/WholeNetworks.md).
 //
 // The gate's zero point must be 0: the X stages read memory operands
 // without an offset (only the Y stage, absent on nv_small, has operand
@@ -174,18 +175,12 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
     Location loc = op.getLoc();
     Type element = target.getElementType(ctx);
     // The multiplier first: operands dominate the layer. Per channel it
-    // is the PReLU surface read as a plain multiply (per-kernel data).
-    // Per element, in the operands' own dimension order; per channel the
-    // gate's channels are NHWC's last dimension.
+    // is the gate's own 1xCx1x1 result, read in place as the PReLU
+    // operand (a plain multiply of per-kernel data): its transpose cancels
+    // the gate layer's, so no host step sits between the two. Per element,
+    // in the operands' own dimension order.
     ElementwiseFrame frame(q->perChannel ? ValueRange{} : ValueRange{q->x, q->g});
-    Value g;
-    if (q->perChannel) {
-      const int64_t c = cast<RankedTensorType>(q->g.getType()).getDimSize(3);
-      g = tosa::ReshapeOp::create(rewriter, loc, RankedTensorType::get({c}, element), q->g,
-                                  tosa::getTosaConstShape(rewriter, loc, {c}));
-    } else {
-      g = frame.input(rewriter, loc, q->g, element);
-    }
+    Value g = frame.input(rewriter, loc, q->g, element);
     Value x = frame.input(rewriter, loc, q->x, element);
     auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
     if (q->perChannel)

@@ -3,7 +3,9 @@
 // The op's register attributes (docs/IntegerAttributes.md section 4) as
 // dla_sdp_op_desc: X1 = BS, X2 = BN, Y = EW; each stage's memory operand
 // as its dla_data_cube (per kernel: one 1x1xC run in groups of the int8
-// SDP's elements per atom; per element: the operand layout's cube).
+// SDP's elements per atom, from PReLU / bias data or a layer's packed
+// 1xCx1x1 feature surface, NetworkPlan's bindFeatureAsPerChannel; per
+// element: the operand layout's cube).
 //
 //===----------------------------------------------------------------------===//
 

@@ -135,6 +135,24 @@ featureAsOperand(const nv::FeatureBoundLayout &feature, ArrayRef<int64_t> shape,
   return layout;
 }
 
+/// A 1xCx1x1 feature result read by an SDP stage as its per-channel
+/// operand (a squeeze-excitation's gate, `prelu`): the run of channels the
+/// cube holds byte for byte (NvdlaAux.h bindFeatureAsPerChannel).
+FailureOr<std::unique_ptr<::dlaformat::BoundLayout>>
+featureAsChannelOperand(const nv::FeatureBoundLayout &feature, Location loc) {
+  auto run = nv::bindFeatureAsPerChannel(feature, nv::AuxKind::PReLU);
+  if (!run)
+    return emitError(loc) << run.message();
+  return std::unique_ptr<::dlaformat::BoundLayout>(std::move(*run));
+}
+
+/// Whether `use` is the per-channel (`prelu`) operand of an SDP.
+bool isChannelOperand(Operation *member, OpOperand &use) {
+  auto sdp = dyn_cast<SdpOp>(member);
+  return sdp && !sdp.getPreluMutable().empty() &&
+         use.getOperandNumber() == sdp.getPreluMutable()[0].getOperandNumber();
+}
+
 /// Refuses a stride wider than the register it is written to
 /// (NvdlaHardware.h): the hardware would use the truncated value.
 LogicalResult checkStride(StringRef surface, StringRef what, int64_t stride, int64_t max,
@@ -200,7 +218,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   Operation *terminator = body.getTerminator();
 
   // Hardware layers, and what each operand is read as.
-  llvm::DenseSet<Value> weightValues, imageWeights, pixelValues, auxValues;
+  llvm::DenseSet<Value> weightValues, imageWeights, pixelValues, auxValues, channelValues;
   llvm::DenseSet<Operation *> fusedOps;
   // Channel views: one surface per tensor, each view at an offset into its
   // parent's (ViewOps.cpp); `viewOf` maps a view to its parent.
@@ -260,6 +278,8 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
           llvm_unreachable("splitConvolutionBiases moved every bias to an SDP");
         case LayerOperandRole::SdpOperand:
           auxValues.insert(use.get());
+          if (isChannelOperand(member, use))
+            channelValues.insert(use.get());
           break;
         }
       }
@@ -267,6 +287,21 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     plan.layers.push_back(hw);
   }
 
+  // A feature surface an SDP stage reads: its per-channel run (`prelu`) or
+  // per-element data; a surface holds one operand layout.
+  auto readAsOperand = [&](const nv::FeatureBoundLayout &feature, Value v,
+                           Location loc) -> FailureOr<std::unique_ptr<::dlaformat::BoundLayout>> {
+    if (!channelValues.contains(v))
+      return featureAsOperand(feature, cast<RankedTensorType>(v.getType()).getShape(), loc);
+    for (OpOperand &use : v.getUses())
+      if (auto layer = dyn_cast<LayerOpInterface>(use.getOwner());
+          layer && layer.getOperandRole(use.getOperandNumber()) == LayerOperandRole::SdpOperand &&
+          !isChannelOperand(use.getOwner(), use))
+        return emitError(loc) << "a layer's result is read both per channel (an SDP's prelu) and "
+                                 "per element (another SDP operand): its surface holds one of "
+                                 "the two";
+    return featureAsChannelOperand(feature, loc);
+  };
   // Surfaces and lifetimes (in layer indices).
   std::function<LogicalResult(Value, std::string, int64_t, Location)> addSurface;
   // A view's surface: its own cube (the parent's strides), placed where
@@ -283,8 +318,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     Surface s;
     s.feature = std::move(*layout);
     if (auxValues.contains(v)) {
-      auto operand = featureAsOperand(*s.feature, cast<RankedTensorType>(v.getType()).getShape(),
-                                      loc);
+      auto operand = readAsOperand(*s.feature, v, loc);
       if (failed(operand))
         return failure();
       s.aux = std::move(*operand);
@@ -337,7 +371,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
       p.bytes = s.feature->getStorageBytes();
       p.alignment = s.feature->getStorageAlignment();
       if (auxValues.contains(v)) {
-        auto operand = featureAsOperand(*s.feature, type.getShape(), loc);
+        auto operand = readAsOperand(*s.feature, v, loc);
         if (failed(operand))
           return failure();
         s.aux = std::move(*operand);

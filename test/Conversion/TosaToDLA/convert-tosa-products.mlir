@@ -20,12 +20,13 @@ func.func @per_element(%x: tensor<1x2x4x3xf32>, %y: tensor<1x2x4x3xf32>) -> tens
 // -----
 
 // A per-channel tensor computed at run time (squeeze-excitation's scale),
-// either operand order: the multiplier reads it per channel from the PReLU
-// surface, as a plain multiply.
+// either operand order: the multiplier reads it per channel as the PReLU
+// operand, a plain multiply, in the 1x3x1x1 NCHW form a layer writes (the
+// argument's transpose moves unit dimensions only: a reshape).
 // CHECK-LABEL: func.func @per_channel
-// CHECK:         %[[S:.*]] = tosa.reshape %arg1, %{{.*}} : (tensor<1x1x1x3xf32>, !tosa.shape<1>) -> tensor<3xf32>
-// CHECK:         %[[SH:.*]] = tosa.cast %[[S]] : (tensor<3xf32>) -> tensor<3xf16>
-// CHECK:         dla.sdp offline %{{.*}} prelu %[[SH]] : tensor<3xf16> bs <mul_operand = prelu> : tensor<1x3x2x4xf16> -> tensor<1x3x2x4xf16>
+// CHECK:         %[[S:.*]] = tosa.reshape %arg1, %{{.*}} : (tensor<1x1x1x3xf32>, !tosa.shape<4>) -> tensor<1x3x1x1xf32>
+// CHECK:         %[[SH:.*]] = tosa.cast %[[S]] : (tensor<1x3x1x1xf32>) -> tensor<1x3x1x1xf16>
+// CHECK:         dla.sdp offline %{{.*}} prelu %[[SH]] : tensor<1x3x1x1xf16> bs <mul_operand = prelu> : tensor<1x3x2x4xf16> -> tensor<1x3x2x4xf16>
 // CHECK-NOT:     tosa.mul
 func.func @per_channel(%x: tensor<1x2x4x3xf32>, %s: tensor<1x1x1x3xf32>) -> tensor<1x2x4x3xf32> {
   %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>

@@ -61,11 +61,12 @@ func.func @both_zero_points(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> t
 // -----
 
 // One multiplier per channel (squeeze-excitation's x * gate[c]): the gate,
-// reshaped to its C values, is X2's per-kernel data (the PReLU surface read
-// as a plain multiply); the rest as @product.
+// as the layer's 1x3x1x1 NCHW operand, is X2's per-kernel data (the PReLU
+// operand read as a plain multiply); the rest as @product. (An argument's
+// NHWC -> NCHW transpose moves unit dimensions only: a reshape.)
 // CHECK-LABEL: func.func @per_channel
-// CHECK:         %[[G:.*]] = tosa.reshape %arg1, %{{.*}} : (tensor<1x1x1x3xi8>, !tosa.shape<1>) -> tensor<3xi8>
-// CHECK:         dla.sdp offline %{{.*}} prelu %[[G]] : tensor<3xi8> bs <alu = sum, alu_operand = -3, mul_operand = 16384> bn <mul_operand = prelu, mul_shift = 12> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
+// CHECK:         %[[G:.*]] = tosa.reshape %arg1, %{{.*}} : (tensor<1x1x1x3xi8>, !tosa.shape<4>) -> tensor<1x3x1x1xi8>
+// CHECK:         dla.sdp offline %{{.*}} prelu %[[G]] : tensor<1x3x1x1xi8> bs <alu = sum, alu_operand = -3, mul_operand = 16384> bn <mul_operand = prelu, mul_shift = 12> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
 // CHECK-NOT:     tosa.mul
 func.func @per_channel(%x: tensor<1x2x2x3xi8>, %u: tensor<1x1x1x3xi8>) -> tensor<1x2x2x3xi8> {
   %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
@@ -78,6 +79,34 @@ func.func @per_channel(%x: tensor<1x2x2x3xi8>, %u: tensor<1x1x1x3xi8>) -> tensor
   %zy = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
   %a = tosa.rescale %x, %one, %s30, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
   %b = tosa.rescale %u, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1x1x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x1x1x3xi32>
+  %p = tosa.mul %a, %b, %z8 : (tensor<1x2x2x3xi32>, tensor<1x1x1x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
+  %y = tosa.rescale %p, %m, %s, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
+  return %y : tensor<1x2x2x3xi8>
+}
+
+// -----
+
+// The gate computed by a layer (here a clamp to [0, 127] on the SDP):
+// the product reads its 1x3x1x1 result in place, no reshape or transpose
+// between the two (issue 45).
+// CHECK-LABEL: func.func @per_channel_gate_from_layer
+// CHECK:         %[[G:.*]] = dla.clamp %{{.*}} min 0.000000e+00 max 1.270000e+02 : tensor<1x3x1x1xi8> -> tensor<1x3x1x1xi8>
+// CHECK-NOT:     tosa.reshape
+// CHECK-NOT:     tosa.transpose %[[G]]
+// CHECK:         dla.sdp offline %{{.*}} prelu %[[G]] : tensor<1x3x1x1xi8> bs <alu = sum, alu_operand = -3, mul_operand = 16384> bn <mul_operand = prelu, mul_shift = 12>
+// CHECK-NOT:     tosa.mul
+func.func @per_channel_gate_from_layer(%x: tensor<1x2x2x3xi8>, %u: tensor<1x1x1x3xi8>) -> tensor<1x2x2x3xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<40> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %zy = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %g = tosa.clamp %u {max_val = 127 : i8, min_val = 0 : i8} : (tensor<1x1x1x3xi8>) -> tensor<1x1x1x3xi8>
+  %a = tosa.rescale %x, %one, %s30, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  %b = tosa.rescale %g, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1x1x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x1x1x3xi32>
   %p = tosa.mul %a, %b, %z8 : (tensor<1x2x2x3xi32>, tensor<1x1x1x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
   %y = tosa.rescale %p, %m, %s, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
   return %y : tensor<1x2x2x3xi8>

@@ -217,7 +217,7 @@ func.func @sdp_eltwise_operand_output_shape(%x: tensor<1x16x8x8xi8>, %e: tensor<
 // -----
 
 func.func @sdp_operand1_rank2_i8(%x: tensor<1x16x8x8xi8>, %p: tensor<1x16xi8>) {
-  // expected-error @+1 {{'dla.sdp' op operand #1 must be 1D tensor of NVDLA precision (i8, i16 or f16) values, but got 'tensor<1x16xi8>'}}
+  // expected-error @+1 {{'dla.sdp' op operand #1 must be 1D/4D tensor of NVDLA precision (i8, i16 or f16) values, but got 'tensor<1x16xi8>'}}
   %0 = dla.sdp offline %x prelu %p : tensor<1x16xi8> : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
   return
 }

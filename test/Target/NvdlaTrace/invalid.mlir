@@ -257,3 +257,20 @@ func.func @fp16_pool(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>) -> tensor<1x8x
   %y = dla.pool max %x kernel [2, 2] stride [2, 2] pad [0, 0, 0, 0] : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
   return %y : tensor<1x8x2x2xf16, #dla.feature<fp16>>
 }
+
+// -----
+
+// A layer's 1x8x1x1 result read per channel (prelu, its surface the
+// per-channel run) and per element (eltwise) by two SDPs: a surface holds
+// one operand layout.
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+!g = tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @gate_both_ways(%x: !f, %u: !g) -> (!f, !g) {
+  // expected-error @below {{a layer's result is read both per channel (an SDP's prelu) and per element (another SDP operand): its surface holds one of the two}}
+  %g = dla.sdp offline %u bs <alu = max, alu_operand = 0> : !g -> !g
+  %y = dla.sdp offline %x prelu %g : !g bn <mul_operand = prelu, mul_shift = 7> : !f -> !f
+  %z = dla.sdp offline %u eltwise %g : !g bs <alu = sum, alu_operand = eltwise> : !g -> !g
+  return %y, %z : !f, !g
+}
+}

@@ -5,8 +5,8 @@
 // the convolution mode for the target's configuration, pixel data for image
 // convolutions (one variant per pixel format the image's shape and element
 // type allow, unless the image is already encoded), and the SDP's bias,
-// batch-norm, element-wise and PReLU formats. On other targets they have no
-// layout.
+// batch-norm, element-wise and PReLU formats (a 1xCx1x1 PReLU operand:
+// feature data). On other targets they have no layout.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,9 +146,14 @@ SmallVector<LayoutVariant> SdpOp::getLayoutVariants(const fmt::Target &target) {
     if (std::optional<nv::Precision> p = getPrecision(elementTypeOf(e)))
       v.operands[getEltwiseMutable()[0].getOperandNumber()] = EltwiseAttr::get(ctx, *p, std::nullopt, std::nullopt, std::nullopt,
                                     std::nullopt, std::nullopt, target.config);
+  // A 1xCx1x1 prelu is another layer's result, read in place as feature
+  // data (the verifier checks the cube is the per-channel run).
   if (Value pr = getPrelu())
     if (std::optional<nv::Precision> p = getPrecision(elementTypeOf(pr)))
-      v.operands[getPreluMutable()[0].getOperandNumber()] = PReLUAttr::get(ctx, *p, std::nullopt, target.config);
+      v.operands[getPreluMutable()[0].getOperandNumber()] =
+          cast<RankedTensorType>(pr.getType()).getRank() == 4
+              ? featureFor(pr, target.config)
+              : Attribute(PReLUAttr::get(ctx, *p, std::nullopt, target.config));
   return {v};
 }
 

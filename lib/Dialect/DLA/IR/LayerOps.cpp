@@ -9,6 +9,7 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/IR/RegisterAttrs.h"
+#include "dla/Format/NvdlaAux.h"
 #include "dla/Format/NvdlaRegisters.h"
 #include "dla/Format/Window.h"
 
@@ -262,6 +263,39 @@ LogicalResult ConvOp::verify() {
 // SdpOp
 //===----------------------------------------------------------------------===//
 
+/// `prelu`: tensor<C>, or another layer's 1xCx1x1 result read in place,
+/// which on NVDLA feature data must be a cube the SDP's DMA reads as its
+/// per-channel run (the format library's bindFeatureAsPerChannel).
+static LogicalResult verifyPrelu(Operation *op, RankedTensorType prelu, int64_t channels) {
+  if (prelu.getRank() == 1) {
+    if (!dimsMatch(prelu.getDimSize(0), channels))
+      return op->emitOpError() << "prelu must be tensor<" << channels << "> (per channel), got "
+                               << prelu;
+    return success();
+  }
+  ArrayRef<int64_t> s = prelu.getShape();
+  if (!dimsMatch(s[0], 1) || !dimsMatch(s[1], channels) || !dimsMatch(s[2], 1) ||
+      !dimsMatch(s[3], 1))
+    return op->emitOpError() << "prelu read from a layer's result must be tensor<1x" << channels
+                             << "x1x1> (one value per channel), got " << prelu;
+  Attribute encoding = prelu.getEncoding();
+  if (!encoding || !prelu.hasStaticShape())
+    return success();
+  if (!isa<FeatureAttr>(encoding))
+    return op->emitOpError() << "prelu read from a layer's result must be feature data "
+                                "(#dla.feature), got "
+                             << prelu;
+  FailureOr<std::unique_ptr<fmt::BoundLayout>> bound =
+      bindTensorLayout(prelu, [op] { return op->emitOpError(); });
+  if (failed(bound))
+    return failure();
+  auto run = nv::bindFeatureAsPerChannel(static_cast<const nv::FeatureBoundLayout &>(**bound),
+                                         nv::AuxKind::PReLU);
+  if (!run)
+    return op->emitOpError() << "prelu " << prelu << ": " << run.message();
+  return success();
+}
+
 static LogicalResult verifySdpTypes(Operation *op, RankedTensorType input,
                                         RankedTensorType bias, RankedTensorType batchnorm,
                                         RankedTensorType eltwise, RankedTensorType prelu,
@@ -280,9 +314,8 @@ static LogicalResult verifySdpTypes(Operation *op, RankedTensorType input,
   }
   if (eltwise && failed(verifyCompatibleShape(eltwise, output)))
     return op->emitOpError() << "eltwise operand must have the output shape, got " << eltwise;
-  if (prelu && !dimsMatch(prelu.getDimSize(0), channels))
-    return op->emitOpError() << "prelu must be tensor<" << channels << "> (per channel), got "
-                             << prelu;
+  if (prelu && failed(verifyPrelu(op, prelu, channels)))
+    return failure();
   return success();
 }
 

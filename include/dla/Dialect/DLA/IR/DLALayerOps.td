@@ -32,6 +32,9 @@ def DLA_FeatureTensor : 4DTensorOf<[DLA_PrecisionElement]>;
 def DLA_ConvInputTensor : 4DTensorOf<[DLA_PixelElement]>;
 /// Bias: per layer (rank 0), per channel (rank 1) or per element (rank 4).
 def DLA_BiasTensor : TensorRankOf<[DLA_PrecisionElement], [0, 1, 4]>;
+/// One value per channel: `tensor<C>` (PReLU data), or a layer's 1xCx1x1
+/// result read in place (feature data; the verifier checks the shape).
+def DLA_PerChannelTensor : TensorRankOf<[DLA_PrecisionElement], [1, 4]>;
 
 /// [y, x] windows, strides and dilations.
 def DLA_PositivePair : ConfinedAttr<DenseI64ArrayAttr,
@@ -169,7 +172,11 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     Auxiliary operand shapes: `bias` is `tensor<C>` (per channel), `tensor<>`
     (per layer) or the output's shape (per element); `batchnorm` is
     `tensor<Cx2>` (add, mul per channel); `eltwise` has the output's shape;
-    `prelu` is `tensor<C>`.
+    `prelu` is `tensor<C>` or a `1xCx1x1` feature map, another layer's
+    result read in place: a packed 1x1xC feature surface (line and surface
+    stride one atom) is byte for byte the per-channel run the SDP's DMA
+    reads (docs/WholeNetworks.md, "The gate read in place"), so a
+    squeeze-excitation's gate needs no host reshape or relayout.
 
     ```mlir
     %y = dla.sdp on_the_fly %conv bias %b : tensor<64xi16> relu
@@ -186,7 +193,7 @@ def DLA_SdpOp : DLA_LayerOp<"sdp", [AttrSizedOperandSegments],
     Optional<DLA_BiasTensor>:$bias,
     Optional<2DTensorOf<[DLA_PrecisionElement]>>:$batchnorm,
     Optional<DLA_FeatureTensor>:$eltwise,
-    Optional<1DTensorOf<[DLA_PrecisionElement]>>:$prelu,
+    Optional<DLA_PerChannelTensor>:$prelu,
     UnitAttr:$relu,
     OptionalAttr<DLA_SdpXAttr>:$bs,
     OptionalAttr<DLA_SdpXAttr>:$bn,
