@@ -325,6 +325,13 @@ def product_case(rng):
         u = rescale(b, u, shape, "i32", "i8", [np.float32(2.0 ** -16)], 0, 0)
         g = b.op("tosa.clamp %s {max_val = 127 : i8, min_val = 0 : i8} : (%s) -> $T"
                  % (u, ttype(shape, "i8")), ttype(shape, "i8"))
+    y, _ = gate_product(b, rng, g, shape, gshape, sx, zx, zy)
+    return b, ins, shape, y, kind
+
+
+def gate_product(b, rng, g, shape, gshape, sx, zx, zy):
+    """x (%a0, scale sx, zero point zx) times the gate g (at 1/127) per
+    channel, requantized to a drawn scale at zero point zy: (y, factor)."""
     wa = rescale(b, "%a0", shape, "i8", "i32", [1.0], zx, 0)
     wb = rescale(b, g, gshape, "i8", "i32", [1.0], 0, 0)
     shift = b.const(np.zeros(1, np.int8), "i8")
@@ -332,8 +339,8 @@ def product_case(rng):
                                                           ttype(gshape, "i32"), ttype((1,), "i8")),
              ttype(shape, "i32"))
     sy = sx * float(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
-    y = rescale(b, p, shape, "i32", "i8", [np.float32(sx / 127 / sy)], 0, zy)
-    return b, ins, shape, y, kind
+    factor = sx / 127 / sy
+    return rescale(b, p, shape, "i32", "i8", [np.float32(factor)], 0, zy), factor
 
 
 def gate_case(rng):
@@ -364,15 +371,7 @@ def gate_case(rng):
         u = rescale(b, u, gshape, "i32", "i8", [np.float32(2.0 ** -16)], 0, 0)
         g = relu(b, u, gshape, 0)
         kind = "gate_affine"
-    wa = rescale(b, "%a0", shape, "i8", "i32", [1.0], zx, 0)
-    wb = rescale(b, g, gshape, "i8", "i32", [1.0], 0, 0)
-    shift = b.const(np.zeros(1, np.int8), "i8")
-    p = b.op("tosa.mul %s, %s, %s : (%s, %s, %s) -> $T" % (wa, wb, shift, ttype(shape, "i32"),
-                                                          ttype(gshape, "i32"), ttype((1,), "i8")),
-             ttype(shape, "i32"))
-    sy = sx * float(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
-    factor = sx / 127 / sy
-    y = rescale(b, p, shape, "i32", "i8", [np.float32(factor)], 0, zy)
+    y, factor = gate_product(b, rng, g, shape, gshape, sx, zx, zy)
     # A gate one step off TOSA's (the affine map's one rounding) moves the
     # product by |x - zx| factor at most.
     b.gate = (zx, factor)
