@@ -199,6 +199,11 @@ inline constexpr RegisterField kConvWeightHeight{"WEIGHT_HEIGHT_EXT", 1, 32,
 /// a fully connected layer's K as well.
 inline constexpr RegisterField kConvInputChannels{"DATAIN_CHANNEL", 1, 8192,
                                                   "13 bits, channels - 1"};
+/// Output channels (kernels) of one convolution layer (NVDLA_CSC.rdl
+/// D_DATAOUT_SIZE_1, NVDLA_CACC.rdl D_DATAOUT_SIZE_1 DATAOUT_CHANNEL): a
+/// fully connected layer's N as well.
+inline constexpr RegisterField kConvOutputChannels{"DATAOUT_CHANNEL", 1, 8192,
+                                                   "13 bits, channels - 1"};
 /// Padding in the IR's order: top, bottom, left, right.
 inline constexpr RegisterField kConvPadding[4] = {{"PAD_TOP", 0, 31, "5-bit unsigned"},
                                                   {"PAD_BOTTOM", 0, 63, "6-bit unsigned"},

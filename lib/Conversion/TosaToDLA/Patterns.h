@@ -142,9 +142,9 @@ std::string whyNotWindow(const ::dlaformat::nvdla::WindowFields &w, ArrayRef<int
 std::string whyNotConvWindow(ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                              ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations);
 
-/// The same for a convolution's input channels (DATAIN_CHANNEL: nothing
-/// cuts a layer's input channels yet).
-std::string whyNotConvChannels(int64_t channels);
+/// The same for a convolution's input channels and kernels (DATAIN_CHANNEL,
+/// DATAOUT_CHANNEL: nothing cuts a layer's channels or kernels yet).
+std::string whyNotConvChannels(int64_t channels, int64_t kernels);
 
 /// whyNotConvWindow of a tosa.conv2d or tosa.depthwise_conv2d, and a
 /// conv2d's input channels (a depthwise one is cut into channel groups).
@@ -152,7 +152,7 @@ template <typename OpTy>
 std::string whyNotConvRegisters(OpTy op) {
   ArrayRef<int64_t> w = cast<ShapedType>(op.getWeight().getType()).getShape();
   if constexpr (std::is_same_v<OpTy, tosa::Conv2DOp>)
-    if (std::string why = whyNotConvChannels(w[3]); !why.empty())
+    if (std::string why = whyNotConvChannels(w[3], w[0]); !why.empty())
       return why;
   // conv2d's weight is OHWI, depthwise's HWCM.
   const int64_t kernel[2] = {std::is_same_v<OpTy, tosa::Conv2DOp> ? w[1] : w[0],

@@ -15,7 +15,8 @@ at one scale: the structure of the import does not depend on them):
 and QDQ-form FC layers with an int8 input [1, K, 1, 1] and int8 output
 (exact_<K>_<N>: DQ -> Flatten -> MatMul by an int8 weight, per column ->
 Add of the int32 bias -> Q) with test_data_set_0, the expected output
-(exact_9000_2: K beyond DATAIN_CHANNEL's 8192) written in numpy from
+(exact_9000_2: K beyond DATAIN_CHANNEL's 8192; exact_2_9000: N beyond
+DATAOUT_CHANNEL's) written in numpy from
 QLinearMatMul's definition: rint((sum (x - zx) w +
 b) * fl32(xs * ws / ys)) + zy, saturated.
 
@@ -116,6 +117,7 @@ if __name__ == "__main__":
     exact(sys.argv[1], 1000, 37, 5, False, 2)
     exact(sys.argv[1], 77, 300, -3, True, 3)
     exact(sys.argv[1], 9000, 2, 0, True, 4)  # more input channels than a layer reads
+    exact(sys.argv[1], 2, 9000, 0, True, 5)  # more kernels than a layer writes
     for m in models():
         d = os.path.join(sys.argv[1], m.graph.name)
         os.makedirs(d, exist_ok=True)
