@@ -213,4 +213,33 @@ def DLA_LayoutConstrainedOpInterface : OpInterface<"LayoutConstrainedOpInterface
   let verifyWithRegions = 1;
 }
 
+def DLA_EmulatorOpInterface : OpInterface<"EmulatorOpInterface"> {
+  let cppNamespace = "::mlir::dla";
+  let description = [{
+    An op NVIDIA's runtime runs on the CPU as an EMU task of a loadable
+    (`umd/core/src/runtime/Emulator.cpp`): it reads and writes int8 feature
+    data the DLA task's layers leave in memory, converting between int8 and
+    float with two scale factors (`emu_common_op_desc`). It is no hardware
+    layer: the loadable writer gives it a task of its own after the DLA
+    task, the CPU execution computes what the emulator computes, and the
+    register trace (which has no emulator) refuses it.
+  }];
+  let methods = [
+    InterfaceMethod<
+      /*desc=*/"The int8 input's value per step: x_float = x * input_scale.",
+      /*retTy=*/"float",
+      /*methodName=*/"getInputScaleFactor",
+      /*args=*/(ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return $_op.getInputScale().convertToFloat();">,
+    InterfaceMethod<
+      /*desc=*/"The int8 output's value per step: y = trunc(y_float / output_scale).",
+      /*retTy=*/"float",
+      /*methodName=*/"getOutputScaleFactor",
+      /*args=*/(ins),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/"return $_op.getOutputScale().convertToFloat();">,
+  ];
+}
+
 #endif // DLA_INTERFACES_TD

@@ -9,6 +9,7 @@ include "dla/Dialect/DLA/IR/DLALayerOps.td"
 include "dla/Dialect/DLA/IR/DLAUpsampleOp.td"
 include "dla/Dialect/DLA/IR/DLAStorageOps.td"
 include "dla/Dialect/DLA/IR/DLAViewOps.td"
+include "dla/Dialect/DLA/IR/DLAEmulatorOps.td"
 
 def DLA_RelayoutOp : DLA_Op<"relayout", [Pure]> {
   let summary = "Converts a tensor between two layout encodings";
