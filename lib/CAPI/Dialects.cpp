@@ -458,7 +458,7 @@ bool dlaOperationComputes(MlirOperation op) {
     return false;
   // A channel view of feature data is an address offset into its parent
   // (ViewOps.cpp): the layers around it read and write in place.
-  if (isa<dla::ChannelSliceOp, dla::ChannelConcatOp>(o) &&
+  if (isa<dla::ChannelViewOpInterface>(o) &&
       isa_and_nonnull<dla::FeatureAttr>(
           cast<RankedTensorType>(o->getResult(0).getType()).getEncoding()))
     return false;
