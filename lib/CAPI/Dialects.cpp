@@ -452,6 +452,10 @@ const char *dlaOperationGetHardwareUnit(MlirOperation op) {
   return layer.getHardwareUnit().data();
 }
 
+bool dlaOperationRunsInEmulator(MlirOperation op) {
+  return isa_and_nonnull<EmulatorOpInterface>(unwrap(op));
+}
+
 bool dlaOperationComputes(MlirOperation op) {
   Operation *o = unwrap(op);
   if (!o || o->hasTrait<OpTrait::IsTerminator>() || isa<FunctionOpInterface, ModuleOp>(o))
