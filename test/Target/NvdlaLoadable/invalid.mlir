@@ -20,7 +20,7 @@ func.func @b(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> t
 
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @host(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
-  // expected-error @below {{'tosa.const' op runs on the host: a loadable holds NVDLA layers only yet (host operations as the runtime's emulator tasks are a later step)}}
+  // expected-error @below {{'tosa.const' op runs on the host: a loadable holds NVDLA layers and, after them, ops of NVIDIA's runtime emulator (an EMU task) only}}
   %k = "tosa.const"() {values = dense<1> : tensor<1xi8>} : () -> tensor<1xi8>
   %y = dla.sdp offline %x bs <alu = sum, alu_operand = 1> : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
   return %y : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
@@ -173,7 +173,7 @@ func.func @slice(%x: tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>)
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @host_beside_view(%x: tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
   %hi = dla.channel_slice %x [8] : tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>
-  // expected-error @below {{'tosa.const' op runs on the host: a loadable holds NVDLA layers only yet (host operations as the runtime's emulator tasks are a later step)}}
+  // expected-error @below {{'tosa.const' op runs on the host: a loadable holds NVDLA layers and, after them, ops of NVIDIA's runtime emulator (an EMU task) only}}
   %k = "tosa.const"() {values = dense<1> : tensor<1xi8>} : () -> tensor<1xi8>
   %y = dla.sdp offline %hi bs <alu = sum, alu_operand = 1> : tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
   return %y : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
