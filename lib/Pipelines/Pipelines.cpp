@@ -31,6 +31,7 @@ void mlir::dla::buildCompilePipeline(OpPassManager &pm, const CompileOptions &op
       convert.targetOption = options.target;
     convert.precision = options.precision;
     convert.summary = options.summary;
+    convert.emulator = options.emulator;
     pm.addPass(createDLAConvertTosa(convert));
     pm.addPass(createCanonicalizerPass());
   }

@@ -663,7 +663,7 @@ def main():
     p.add_argument("--kind", required=True,
                    choices=["conv", "conv-order", "sdp", "pool", "lrn", "encoded", "int-sdp",
                             "int-pool", "int-conv", "int-lrn", "int-lrn-wrap", "compressed",
-                            "winograd"])
+                            "winograd", "emu"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -689,6 +689,9 @@ def main():
     elif a.kind == "int-sdp":
         import int_cases_sdp
         cases = int_cases_sdp.cases(rng, a.count, Case, tensor_type)
+    elif a.kind == "emu":
+        import int_cases_emu
+        cases = int_cases_emu.emu_cases(rng, a.count, Case, tensor_type)
     elif a.kind in ("int-pool", "int-conv"):
         import int_cases_conv
         import int_cases_pool

@@ -22,6 +22,7 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     | `tosa.add` of a per-channel constant | `dla.sdp ... bias` |
     | `tosa.mul` by a per-channel constant, optionally followed by `tosa.add` of one | `dla.sdp ... batchnorm` |
     | `tosa.resize` nearest by integer factors that repeats pixels (`docs/Resize.md`) | `dla.upsample` |
+    | softmax (reduce_max, sub, exp, reduce_sum, reciprocal, mul) of a dequantized int8 layer result, int8 target | `dla.emu_softmax` (NVIDIA's runtime emulator; `emulator=false` keeps it on the host) |
 
     TOSA is NHWC with OHWI weights; the layer ops are NCHW with KCRS weights.
     Constant weights are transposed at compile time (a `dense_resource` blob,
@@ -83,6 +84,11 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Remark, on the module, how many layers (and what share of the "
            "multiply-accumulates) run on the accelerator">,
+    Option<"emulator", "emulator", "bool", /*default=*/"true",
+           "On an int8 target, the softmax of a layer's dequantized 1xCx1x1 "
+           "result becomes dla.emu_softmax (NVIDIA's runtime emulator, an EMU "
+           "task after the DLA task; int8 probabilities in steps of 1/128) "
+           "instead of host float arithmetic">,
   ];
 }
 

@@ -38,6 +38,12 @@ struct CompileOptions : PassPipelineOptions<CompileOptions> {
       *this, "summary",
       llvm::cl::desc("With convert-tosa: remark how much runs on the accelerator"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> emulator{
+      *this, "emulator",
+      llvm::cl::desc("With convert-tosa: the softmax of int8 logits runs in NVIDIA's runtime "
+                     "emulator (an EMU task of the loadable, int8 probabilities) rather "
+                     "than on the host in float"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> layouts{
       *this, "layouts",
       llvm::cl::desc("Assign layouts, check precisions and pack weights (off: offload only)"),

@@ -108,7 +108,7 @@ struct LowerToReferencePass
     // Every layer op is illegal: one without a reference pattern fails here,
     // by name, rather than reaching the LLVM lowering.
     target.markUnknownOpDynamicallyLegal([&](Operation *op) {
-      if (isPlainChannelView(op))
+      if (isPlainChannelView(op) || isa<EmulatorOpInterface>(op))
         return false;
       auto layer = dyn_cast<LayerOpInterface>(op);
       return !layer || skipped(layer);
@@ -116,6 +116,7 @@ struct LowerToReferencePass
     RewritePatternSet patterns(ctx);
     populateDLAToLinalgPatterns(patterns);
     populateChannelViewReferencePatterns(patterns);
+    populateEmulatorReferencePatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))
       return signalPassFailure();
 

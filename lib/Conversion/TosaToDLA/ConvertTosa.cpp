@@ -82,14 +82,14 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     if (std::string why = nv::whyNotPrecision(hw, precision); !why.empty())
       return module.emitError() << "--dla-convert-tosa: precision="
                                 << ::dlaformat::enumName(precision.getValue()) << ": " << why;
-    return OffloadTarget{hw, precision};
+    return OffloadTarget{hw, precision, emulator};
   }
 
   /// The patterns and rules of `offload`, built once per target (a batch
   /// of modules for one target shares them).
   void preparePatterns(MLIRContext *context, const OffloadTarget &offload) {
     if (patterns && target.config.kind == offload.config.kind &&
-        target.precision == offload.precision)
+        target.precision == offload.precision && target.emulator == offload.emulator)
       return;
     target = offload;
     rules = OffloadRules();
@@ -160,5 +160,6 @@ void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, Offload
   populateProductPatterns(patterns, target);
   populateSdpFusionPatterns(patterns, target);
   populateChannelJoinPatterns(patterns, target);
+  populateEmulatorPatterns(patterns, target);
   populateCleanupPatterns(patterns);
 }

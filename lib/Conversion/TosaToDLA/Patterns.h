@@ -202,6 +202,10 @@ void populateMatMulPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                             const OffloadTarget &target);
 /// Cancels transpose pairs and cast pairs that restore their input exactly.
 void populateCleanupPatterns(RewritePatternSet &patterns);
+
+/// Softmax of a layer's dequantized int8 logits as dla.emu_softmax
+/// (EmulatorPatterns.cpp), when `target` says so.
+void populateEmulatorPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// tosa.concat along channels of layer results -> dla.channel_concat.
 void populateChannelJoinPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// Runs SDP layers on the fly after a convolution and merges consecutive

@@ -28,6 +28,10 @@ bool isPlainChannelView(Operation *op);
 /// Plain channel views as tensor.extract_slice / tensor.concat.
 void populateChannelViewReferencePatterns(RewritePatternSet &patterns);
 
+/// dla.emu_softmax / dla.emu_power as NVIDIA's runtime emulator computes
+/// them (encoded operands through dla.relayout).
+void populateEmulatorReferencePatterns(RewritePatternSet &patterns);
+
 } // namespace mlir::dla
 
 #endif // DLA_CONVERSION_DLATOLINALG_DLATOLINALG_H

@@ -27,6 +27,8 @@ namespace mlir::dla::tosa_to_dla {
 struct OffloadTarget {
   ::dlaformat::nvdla::HardwareConfig config;
   ::dlaformat::nvdla::Precision precision;
+  /// Softmax of int8 logits in NVIDIA's runtime emulator (dla.emu_softmax).
+  bool emulator = true;
 
   /// The element type of offloaded feature data, weights and aux data.
   Type getElementType(MLIRContext *context) const;

@@ -20,7 +20,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def DLA_ScaleFactor : ConfinedAttr<F32Attr, [AttrConstraint<
     CPred<"::llvm::cast<::mlir::FloatAttr>($_self).getValue().isFiniteNonZero() && "
           "!::llvm::cast<::mlir::FloatAttr>($_self).getValue().isNegative()">,
-    "a finite scale factor greater than 0">]>;
+    "whose value is finite and greater than 0">]>;
 
 /// int8 feature data, one batch (the emulator runs batch 0 of its cube).
 def DLA_EmulatorTensor : 4DTensorOf<[I8]>;
