@@ -28,13 +28,15 @@ execution on CONFIG`; exits 1 on any mismatch.
 
 --kind emu-softmax / emu-power: a layer, then an op of NVIDIA's runtime
 emulator on its result (the loadable's EMU task); the expected output is
-emu_ref.py's emulator (written from Emulator.cpp) applied to the CPU
-execution of the layer. A case fails when the runner reports no EMU task;
+the CPU execution of the whole function, itself checked against
+emulator_ref.py (numpy, from Emulator.cpp) applied to the CPU execution of
+the layer alone. A case fails when the runner reports no EMU task;
 `N of M emulator results differ from their layer's` says how many outputs
 a skipped EMU task could not have produced.
 """
 
 import argparse
+import copy
 import functools
 import os
 import re
@@ -44,7 +46,7 @@ import tempfile
 
 import numpy as np
 
-import emu_ref
+import emulator_ref
 import nvdla_ref
 import run_trace
 
@@ -168,15 +170,16 @@ def scale_factor(rng):
 def emulated(kind):
     """A layer (fc_case for softmax, run_trace.py's convolution or pool for
     power) followed by an op of NVIDIA's runtime emulator reading its
-    result: the loadable's EMU task. `case.emu` holds the op's text and
-    what emu_ref.py computes of the layer's result."""
+    result: the loadable's EMU task. `case.emu` holds the op's name, its
+    attributes and what emulator_ref.py computes of the layer's result;
+    with_emulator(case) is the whole function."""
     def draw(rng, n):
         if kind == "softmax":
             case = one_activation(fc_case)(rng, n)
             si, so = scale_factor(rng), float(np.float32(2.0 ** -int(rng.integers(5, 8))))
             attrs = f"input_scale = {si!r} : f32, output_scale = {so!r} : f32"
-            fn = functools.partial(lambda y, si, so: emu_ref.softmax(y.ravel(), si, so).reshape(
-                y.shape), si=si, so=so)
+            fn = functools.partial(lambda y, si, so: emulator_ref.softmax(
+                y.ravel(), si, so).reshape(y.shape), si=si, so=so)
         else:
             case = (one_activation(run_trace.conv_case) if rng.random() < 0.5 else
                     firmware_reciprocals(run_trace.pool_case))(rng, n)
@@ -186,12 +189,23 @@ def emulated(kind):
             si, so = scale_factor(rng), scale_factor(rng)
             attrs = (f"power = {pw!r} : f32, scale = {sc!r} : f32, shift = {sh!r} : f32, "
                      f"input_scale = {si!r} : f32, output_scale = {so!r} : f32")
-            fn = functools.partial(emu_ref.power, power_=pw, scale=sc, shift=sh,
+            fn = functools.partial(emulator_ref.power, power_=pw, scale=sc, shift=sh,
                                    input_scale=si, output_scale=so)
         case.name = f"emu_{kind}_{n}"
-        case.emu = (f"%e = dla.emu_{kind} %y {{{attrs}}} : {run_trace.ttype(case.out_shape)}", fn)
+        case.emu = (f"dla.emu_{kind}", attrs, fn)
         return case
     return draw
+
+
+def with_emulator(case):
+    """The case's function with its emulator op: the layer's result %l,
+    the emulator's %y (the function's result)."""
+    full = copy.copy(case)
+    assert case.body.count("%y = ") == 1
+    op, attrs, _ = case.emu
+    full.body = (case.body.replace("%y = ", "%l = ") +
+                 f"\n  %y = {op} %l {{{attrs}}} : {run_trace.ttype(case.out_shape)}")
+    return full
 
 
 # Chains of 2..6 layers (run_trace.py's draw 2..5).
@@ -219,11 +233,8 @@ def loadable_module(case, xs):
     name, shape, enc = case.args[0]
     param = f"%{name}: {run_trace.ttype(shape, enc, case.elts[0])}"
     out = run_trace.ttype(case.out_shape)
-    body, result = case.body, "%y"
-    if getattr(case, "emu", None):
-        body, result = body + "\n  " + case.emu[0], "%e"
     text = (f"func.func @{case.name}({param}) -> {out} {{\n" + "".join(consts) +
-            f"  {body}\n  return {result} : {out}\n}}\n")
+            f"  {case.body}\n  return %y : {out}\n}}\n")
     resources = ""
     if blobs:
         resources = ("{-#\n  dialect_resources: {\n    builtin: {\n" + ",\n".join(blobs) +
@@ -233,14 +244,14 @@ def loadable_module(case, xs):
 
 def emulated_result(case, ys):
     """The storage bytes of what the emulator computes of the layer's result
-    `ys` (emu_ref.py, at every element's offset), and whether it differs
+    `ys` (emulator_ref.py, at every element's offset), and whether it differs
     from the layer's at some element (else a skipped EMU task would pass)."""
     offsets = nvdla_ref.element_offsets(run_trace.ENC, case.out_shape, "i8")
     layer = np.frombuffer(ys, np.int8)
     y = np.zeros(case.out_shape, np.int8)
     for index, offset in offsets.items():
         y[index] = layer[offset]
-    e = case.emu[1](y)
+    e = case.emu[2](y)
     out = bytearray(ys)
     for index, offset in offsets.items():
         out[offset] = int(e[index]) & 0xFF
@@ -368,17 +379,28 @@ def main():
     rng = np.random.default_rng(a.seed)
     cases, unfit, inputs = run_trace.draw(a, rng, KINDS)
     results = run_trace.cpu_run(cases, inputs, a.build, a.llvm_bin)
+    emulated_cases = [with_emulator(c) if getattr(c, "emu", None) else c for c in cases]
+    if any(getattr(c, "emu", None) for c in cases):
+        full = run_trace.cpu_run(emulated_cases, inputs, a.build, a.llvm_bin)
+        results = [(xs, (ys, full_ys)) for (xs, ys), (_, full_ys) in zip(results, full)]
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-loadable-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     good = refused = changed = 0
-    for c, (xs, ys) in zip(cases, results):
+    for c, full_case, (xs, ys) in zip(cases, emulated_cases, results):
         differs = False
         if getattr(c, "emu", None):
-            ys, differs = emulated_result(c, ys)
+            layer_ys, ys = ys
+            want, differs = emulated_result(c, layer_ys)
+            diff = differences(c, ys, want)
+            if diff:
+                print(f"{c.name}: the CPU execution differs from emulator_ref.py at "
+                      f"{len(diff)} elements, first {diff[:4]} (index, CPU, numpy)\n  "
+                      f"{full_case.body}")
+                continue
         d = os.path.join(root, c.name)
         os.makedirs(d, exist_ok=True)
-        text = loadable_module(c, xs)
+        text = loadable_module(full_case, xs)
         with open(os.path.join(d, "module.mlir"), "w") as f:
             f.write(text)
         with open(os.path.join(d, "input.bin"), "wb") as f:

@@ -1,6 +1,6 @@
 """emulator-writer.test: Inputs/emulated.mlir's loadable on NVIDIA's
 runtime against numpy: the 2x2 max pool of a random input, then
-emu_ref.py's softmax and power (NVIDIA's emulator, from Emulator.cpp).
+emulator_ref.py's softmax and power (NVIDIA's emulator, from Emulator.cpp).
 
     check_emulated.py input SCRATCH_DIR      writes SCRATCH_DIR/input.bin
     check_emulated.py check SCRATCH_DIR OUT   compares OUT/output{0,1}.bin
@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-import emu_ref
+import emulator_ref
 import nvdla_ref
 
 ENC = "#dla.feature<int8, config = nv_small>"
@@ -20,8 +20,8 @@ if sys.argv[1] == "input":
         f.write(nvdla_ref.pack(x, ENC, "i8"))
     sys.exit(0)
 pool = x.max(axis=(2, 3)).ravel()
-soft = emu_ref.softmax(pool, 0.0625, 0.0078125)
-power = emu_ref.power(soft, 2.0, 0.5, -1.0, 0.125, 0.25)
+soft = emulator_ref.softmax(pool, 0.0625, 0.0078125)
+power = emulator_ref.power(soft, 2.0, 0.5, -1.0, 0.125, 0.25)
 offsets = nvdla_ref.element_offsets(ENC, (1, 8, 1, 1), "i8")
 for i, want in enumerate((soft, power)):
     got = np.frombuffer(open(os.path.join(sys.argv[3], f"output{i}.bin"), "rb").read(), np.int8)
