@@ -351,7 +351,7 @@ def run_network(a):
     mlirbc = os.path.getsize(os.path.join(out, manifest["bytecode"]))
     print(f"{os.path.basename(a.network)}: loadable {os.path.getsize(model)} bytes; bundle "
           f"weights {weights} bytes, {manifest['bytecode']} {mlirbc} bytes; "
-          f"{run.stdout.splitlines()[0].split(': ', 1)[1]}")
+          f"{next(l for l in run.stdout.splitlines() if l.startswith(model + ': ')).split(': ', 1)[1]}")
     diff = int(np.count_nonzero(y != want))
     print(f"{os.path.basename(a.network)}: {y.size - diff} of {y.size} output elements equal the "
           f"CPU execution on {run_trace.CONFIG}")
