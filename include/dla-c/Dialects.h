@@ -142,6 +142,10 @@ DLA_CAPI_EXPORTED DlaStatus dlaDenseResourceAttrGetBlob(MlirAttribute attr, Mlir
 /// any other op. The string is static.
 DLA_CAPI_EXPORTED const char *dlaOperationGetHardwareUnit(MlirOperation op);
 
+/// Whether `op` runs in NVIDIA's runtime emulator (an EMU task of the
+/// loadable, on the CPU beside the DLA task): dla.emu_softmax, dla.emu_power.
+DLA_CAPI_EXPORTED bool dlaOperationRunsInEmulator(MlirOperation op);
+
 /// Whether `op` computes (a layer, on the accelerator or the host), as
 /// opposed to holding a value or structuring the program: false for ops
 /// without operands and without side effects (constants of every dialect,

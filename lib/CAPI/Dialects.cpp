@@ -452,13 +452,17 @@ const char *dlaOperationGetHardwareUnit(MlirOperation op) {
   return layer.getHardwareUnit().data();
 }
 
+bool dlaOperationRunsInEmulator(MlirOperation op) {
+  return isa_and_nonnull<EmulatorOpInterface>(unwrap(op));
+}
+
 bool dlaOperationComputes(MlirOperation op) {
   Operation *o = unwrap(op);
   if (!o || o->hasTrait<OpTrait::IsTerminator>() || isa<FunctionOpInterface, ModuleOp>(o))
     return false;
   // A channel view of feature data is an address offset into its parent
   // (ViewOps.cpp): the layers around it read and write in place.
-  if (isa<dla::ChannelSliceOp, dla::ChannelConcatOp>(o) &&
+  if (isa<dla::ChannelViewOpInterface>(o) &&
       isa_and_nonnull<dla::FeatureAttr>(
           cast<RankedTensorType>(o->getResult(0).getType()).getEncoding()))
     return false;

@@ -332,10 +332,11 @@ class Operation:
     the NVDLA unit a layer op runs on (the format library's), else None.
     `computes`: whether it is a layer, on the accelerator or the host, rather
     than a constant, a terminator, a function or a module (the C API's
-    dlaOperationComputes)."""
+    dlaOperationComputes). `emulated`: whether NVIDIA's runtime emulator runs
+    it (dlaOperationRunsInEmulator)."""
 
     def __init__(self, name, attributes, result_types, location="", operands=(), results=(),
-                 arguments=None, unit=None, computes=True):
+                 arguments=None, unit=None, computes=True, emulated=False):
         self.name = name
         self.attributes = attributes
         self.result_types = result_types
@@ -345,6 +346,7 @@ class Operation:
         self.arguments = arguments or {}
         self.unit = unit
         self.computes = computes
+        self.emulated = emulated
 
     @staticmethod
     def _snapshot(context, op):
@@ -367,7 +369,8 @@ class Operation:
         unit = _capi.dlaOperationGetHardwareUnit(op)
         return Operation(name, attributes, result_types, location, operands,
                          [v.ptr for v in values], arguments, unit.decode() if unit else None,
-                         bool(_capi.dlaOperationComputes(op)))
+                         bool(_capi.dlaOperationComputes(op)),
+                         bool(_capi.dlaOperationRunsInEmulator(op)))
 
     def __repr__(self):
         return "Operation(%s)" % self.name

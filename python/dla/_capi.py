@@ -255,6 +255,7 @@ _declare("dlaDenseResourceAttrGetBlob", DlaStatus, MlirAttribute, POINTER(MlirSt
          POINTER(c_void_p), POINTER(c_size_t))
 _declare("dlaOperationGetHardwareUnit", c_char_p, MlirOperation)
 _declare("dlaOperationComputes", c_bool, MlirOperation)
+_declare("dlaOperationRunsInEmulator", c_bool, MlirOperation)
 _declare("dlaStatusGetMessage", c_char_p, DlaStatus)
 _declare("dlaStatusDestroy", None, DlaStatus)
 

@@ -232,7 +232,13 @@ def describe(module, remarks_text="", **info):
         if "mode" in op.attributes:
             # '#dla<sdp_mode on_the_fly>' -> 'on_the_fly'
             layer["mode"] = _inner(str(op.attributes["mode"])).split()[-1]
-        if op.unit is not None:
+        if op.emulated:
+            element = [str(t.element_type) for t in op.result_types if _is_tensor(t)]
+            layer.update(placement="emulator", unit="EMU",
+                         precision=_DATA_PRECISION.get(element[0]) if element else None,
+                         reason="NVIDIA's runtime emulator runs it on the CPU, an EMU task "
+                                "of the loadable (docs/Emulator.md)")
+        elif op.unit is not None:
             # The precision of the data it reads and writes (the compile's);
             # its arithmetic where the unit computes wider (SDP's fp32
             # pipeline on fp16 data: --dla-check-precision's pipeline_precision).
@@ -308,6 +314,7 @@ def _summary(remarks, layers, relayouts, weights, compressed_pairs):
     return {
         "layers": len(layers),
         "accelerator_layers": sum(1 for l in layers if l["placement"] == "accelerator"),
+        "emulator_layers": sum(1 for l in layers if l["placement"] == "emulator"),
         "host_layers": sum(1 for l in host if l["reason"] != _DATA_REASON),
         "host_data_ops": sum(1 for l in host if l["reason"] == _DATA_REASON),
         "accelerator_macs": share.group(1) if share else None,
@@ -327,8 +334,10 @@ def placement_text(summary):
     the host (99.1% of the multiply-accumulates on the accelerator); 49 host
     ops move or convert data". The same counts everywhere (dla-compile's
     summary, the report)."""
-    text = "%d on the accelerator, %d on the host" % (summary["accelerator_layers"],
-                                                      summary["host_layers"])
+    text = "%d on the accelerator, " % summary["accelerator_layers"]
+    if summary.get("emulator_layers"):
+        text += "%d in NVIDIA's runtime emulator, " % summary["emulator_layers"]
+    text += "%d on the host" % summary["host_layers"]
     if summary["accelerator_macs"]:
         text += " (%s of the multiply-accumulates on the accelerator)" % summary["accelerator_macs"]
     if summary["host_data_ops"]:

@@ -65,6 +65,7 @@ class BundleOptions:
     calibration_table: Optional[str] = None   #: int8 scales: quantize the float model first
     input_shapes: Dict[str, List[int]] = dataclasses.field(default_factory=dict)
     compression: bool = True             #: compressed weights where that is smaller
+    emulator: bool = True                #: int8 softmax in NVIDIA's runtime emulator (an EMU task)
     allow_host: bool = False             #: write the bundle however little is offloaded
     min_offload: Optional[float] = None  #: least share of the multiply-accumulates offloaded (%)
     remarks: str = "summary"             #: on a failing compile: "summary" counts them, "all" lists them
@@ -120,7 +121,8 @@ def compile_stage(source, options, work):
     # dense stream, on configurations that read compressed weights.
     pipeline = pipelines.module(pipelines.compile(
         convert_tosa=convert, target=options.target, precision=options.precision, layouts=True,
-        compression=options.compression, summary=convert))
+        compression=options.compression, summary=convert,
+        emulator=None if options.emulator else False))
     proc = subprocess.run([tools.tool("dla-opt"), source, "--pass-pipeline=" + pipeline,
                            "--mlir-print-debuginfo", "-o", out], capture_output=True, text=True)
     if proc.returncode:

@@ -53,6 +53,7 @@ OPTIONS = {
         "compression": ("compression", bool),
         "winograd": ("winograd", WINOGRAD),
         "summary": ("summary", bool),
+        "emulator": ("emulator", bool),
         "cbuf_banks": ("cbuf-banks", int),
         "cbuf_bank_entries": ("cbuf-bank-entries", int),
         "pixel_format": ("pixel-format", str),
@@ -139,7 +140,8 @@ def reference_pipeline(*, storage_layers=False):
 
 def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layouts=False,
                      storage_layers=True, summary=False, cbuf_banks=0, cbuf_bank_entries=0,
-                     compression=True, winograd=False, vector_host_convolutions=True):
+                     compression=True, winograd=False, vector_host_convolutions=True,
+                     emulator=True):
     """Imported TOSA (and any dla layer ops already in the module) to the
     LLVM dialect: --dla-compile, then --dla-lower-to-llvm with C interface
     wrappers. `offload` runs --dla-convert-tosa first; with `layouts`, every
@@ -157,11 +159,14 @@ def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layout
     become Winograd and run from their stored taps in the transformed
     domain. Without `vector_host_convolutions`, host convolutions keep the
     filters tosa-to-linalg-named writes (scalar loops: the baseline of
-    bench/calibrate_speed.py)."""
+    bench/calibrate_speed.py). Without `emulator`, the softmax of int8
+    logits stays on the host in float instead of dla.emu_softmax (NVIDIA's
+    runtime emulator, int8 probabilities)."""
     return module(
         compile(convert_tosa=offload, target=target, precision=precision, layouts=layouts,
                 compression=compression, winograd="auto" if winograd else None,
-                summary=True if summary else None, cbuf_banks=cbuf_banks or None,
+                summary=True if summary else None, emulator=None if emulator else False,
+                cbuf_banks=cbuf_banks or None,
                 cbuf_bank_entries=cbuf_bank_entries or None),
         lower_to_llvm(c_wrappers=True, storage_layers=storage_layers,
                       vector_host_convolutions=None if vector_host_convolutions else False))

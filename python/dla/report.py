@@ -23,7 +23,7 @@ ROW_BYTES = 32       # bytes per row of a map (an NVDLA atom on nv_full)
 BOX_WIDTH, BOX_HEIGHT = 136, 30  # a layer in the graph: two lines of text, pixels
 LABEL_CHARS = 21     # characters of a box's line (10 px monospace); longer: cut, with ...
 GRAPH_WIDTH = 1400   # the graph's columns wrap into bands this wide
-_PLACEMENT_COLOURS = {"accelerator": "#3b8e3b", "host": "#c0504d"}
+_PLACEMENT_COLOURS = {"accelerator": "#3b8e3b", "emulator": "#d19a2a", "host": "#c0504d"}
 
 
 def storage_maps(context, manifest):
@@ -232,6 +232,7 @@ th[aria-sort=descending]::after { content: " \\25BC"; }
 td[data-value] { text-align: right; }
 tr[data-placement=host] td:first-child { border-left: 4px solid #c0504d; }
 tr[data-placement=accelerator] td:first-child { border-left: 4px solid #3b8e3b; }
+tr[data-placement=emulator] td:first-child { border-left: 4px solid #d19a2a; }
 .edge { stroke: #999; stroke-width: 0.7; }
 .node text { font: 10px monospace; fill: #fff; pointer-events: none; }
 .node .name { fill: #f4f4f4; }
@@ -296,7 +297,10 @@ SCRIPT = """
 
 
 def _layer_filters(layers):
+    # The emulator's placement only where it runs something.
     counts = {p: sum(1 for l in layers if l["placement"] == p) for p in _PLACEMENT_COLOURS}
+    if not counts["emulator"]:
+        del counts["emulator"]
     options = ['<option value="">all (%d)</option>' % len(layers)] + [
         '<option value="%s">%s (%d)</option>' % (p, p, n) for p, n in counts.items()]
     return ('<p class="filters"><label>placement <select id="placement-filter">%s</select>'

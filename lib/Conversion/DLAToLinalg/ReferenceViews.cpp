@@ -48,7 +48,7 @@ struct ChannelConcatToTensor : OpRewritePattern<ChannelConcatOp> {
 } // namespace
 
 bool mlir::dla::isPlainChannelView(Operation *op) {
-  if (!isa<ChannelSliceOp, ChannelConcatOp>(op))
+  if (!isa<ChannelViewOpInterface>(op))
     return false;
   auto plain = [](Type t) { return !cast<RankedTensorType>(t).getEncoding(); };
   return llvm::all_of(op->getOperandTypes(), plain) && llvm::all_of(op->getResultTypes(), plain);

@@ -206,7 +206,7 @@ LogicalResult checkModuleImpl(ModuleOp module) {
     // Channel views of feature data move bytes (ChannelViewStorage.cpp);
     // their verifiers hold them to feature data on every side.
     if (isa<FunctionOpInterface, func::CallOp, func::ReturnOp, ToStorageOp, FromStorageOp,
-            ChannelSliceOp, ChannelConcatOp>(op))
+            ChannelViewOpInterface>(op))
       return WalkResult::advance();
     // Layer ops run in a dla.on_storage: every operand must have a storage
     // buffer type, and a convolution fuses one SDP at most.

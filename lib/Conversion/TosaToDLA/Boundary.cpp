@@ -115,8 +115,7 @@ ElementwiseFrame::ElementwiseFrame(ValueRange operands) {
     if (isTransposeTo(v, kToNhwc))
       return;
     Operation *def = v.getDefiningOp();
-    nchw |= isTransposeTo(v, kToNchw) ||
-            isa_and_nonnull<LayerOpInterface, ChannelSliceOp, ChannelConcatOp>(def);
+    nchw |= isTransposeTo(v, kToNchw) || isLayerOrView(def);
   }
   asIs = nchw;
 }

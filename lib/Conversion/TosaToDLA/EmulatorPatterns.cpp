@@ -114,8 +114,7 @@ struct SoftmaxToEmulator : OpRewritePattern<tosa::MulOp> {
     auto [logits, inScale] = *q;
     // The DLA task's result, as the layer wrote it.
     auto qType = cast<RankedTensorType>(logits.getType());
-    if (!isa_and_nonnull<LayerOpInterface, ChannelSliceOp, ChannelConcatOp>(
-            logits.getDefiningOp()) ||
+    if (!isLayerOrView(logits.getDefiningOp()) ||
         qType.getShape() != ArrayRef<int64_t>{1, c, 1, 1})
       return rewriter.notifyMatchFailure(root, "the logits are no layer's 1xCx1x1 result");
 

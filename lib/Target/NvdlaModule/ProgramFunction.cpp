@@ -58,7 +58,7 @@ bool isLayoutMove(Operation *op) {
 /// A channel view (dla.channel_slice / dla.channel_concat): no NVDLA op,
 /// the layers around it read and write its parent's storage in place
 /// (planNetwork places it at an offset into its parent).
-bool isChannelView(Operation &op) { return isa<ChannelSliceOp, ChannelConcatOp>(op); }
+bool isChannelView(Operation &op) { return isa<ChannelViewOpInterface>(op); }
 
 /// The storage bytes of a packed constant.
 FailureOr<std::vector<uint8_t>> packedBytes(arith::ConstantOp op) {

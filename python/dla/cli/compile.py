@@ -2,7 +2,7 @@
 
     dla-compile MODEL.onnx|MODULE.mlir --target nv_full|nv_large|nv_small|htp
                 --precision fp16|int8|int16 [--calibration-table T]
-                [--input-shape NAME=DxD...] [--no-compression] -o OUT_DIR
+                [--input-shape NAME=DxD...] [--no-compression] [--no-emulator] -o OUT_DIR
                 [--estimate] [--macs N] [--cbuf-kb KB] [--clock-mhz MHZ]
                 [--dram-gbps GBPS] [--memory-latency CYCLES]
 
@@ -77,6 +77,10 @@ def main(argv=None):
                    help="fix the shape of a model input (repeatable), e.g. x=1x3x48x192")
     p.add_argument("--no-compression", action="store_true",
                    help="store every weight dense (default: compressed where that is smaller)")
+    p.add_argument("--no-emulator", action="store_true",
+                   help="keep an int8 network's softmax on the host in float (default: in "
+                        "NVIDIA's runtime emulator, an EMU task of the loadable, int8 "
+                        "probabilities in steps of 1/128)")
     p.add_argument("-o", "--output", required=True, metavar="OUT_DIR")
     p.add_argument("--progress", action="store_true",
                    help="print the progress lines even when stderr is not a terminal")
@@ -109,7 +113,8 @@ def main(argv=None):
         options = compiler.BundleOptions(
             target=args.target, precision=args.precision, calibration_table=args.calibration_table,
             input_shapes=dict(parse_input_shape(s) for s in args.input_shape),
-            compression=not args.no_compression, allow_host=args.allow_host,
+            compression=not args.no_compression, emulator=not args.no_emulator,
+            allow_host=args.allow_host,
             min_offload=args.min_offload, remarks=args.remarks, macs=args.macs,
             conv_buffer_kb=args.conv_buffer_kb, clock_mhz=args.clock_mhz,
             dram_gbps=args.dram_gbps, memory_latency_cycles=args.memory_latency_cycles)

@@ -21,7 +21,7 @@ namespace fmt = ::dlaformat;
 
 SmallVector<LayoutVariant> mlir::dla::getChannelViewVariants(Operation *op,
                                                              const fmt::Target &target) {
-  if (!isa<ChannelSliceOp, ChannelConcatOp>(op))
+  if (!isa<ChannelViewOpInterface>(op))
     return {};
   SmallVector<LayoutVariant> variants = getFeatureLayoutVariants(op, target);
   for (const LayoutVariant &v : variants)

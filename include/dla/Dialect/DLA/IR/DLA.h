@@ -42,6 +42,12 @@ void recordPipelinePrecision(Operation *op, const ::dlaformat::nvdla::Conversion
 
 namespace mlir::dla {
 
+/// A layer op or a channel view: an op whose result is feature data in the
+/// accelerator's memory, written by a unit or shared with another's.
+inline bool isLayerOrView(Operation *op) {
+  return isa_and_nonnull<LayerOpInterface, ChannelViewOpInterface>(op);
+}
+
 /// Bytes one element of integer or floating-point type `type` occupies in
 /// storage: ceil(bitwidth / 8). The one place that rounds bits to bytes.
 int64_t getElementBytes(Type type);

@@ -213,6 +213,17 @@ def DLA_LayoutConstrainedOpInterface : OpInterface<"LayoutConstrainedOpInterface
   let verifyWithRegions = 1;
 }
 
+def DLA_ChannelViewOpInterface : OpInterface<"ChannelViewOpInterface"> {
+  let cppNamespace = "::mlir::dla";
+  let description = [{
+    A view of feature data: its result or its inputs are channels of one
+    tensor's storage at an address offset (`dla.channel_slice`,
+    `dla.channel_concat`). No unit computes it; the writers place it in its
+    parent's memory, the storage lowering moves its bytes. Asked wherever
+    layers and views are told apart from host ops (`isLayerOrView`).
+  }];
+}
+
 def DLA_EmulatorOpInterface : OpInterface<"EmulatorOpInterface"> {
   let cppNamespace = "::mlir::dla";
   let description = [{

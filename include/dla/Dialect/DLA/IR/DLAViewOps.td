@@ -11,9 +11,10 @@
 #define DLA_VIEW_OPS_TD
 
 include "dla/Dialect/DLA/IR/DLADialect.td"
+include "dla/Dialect/DLA/IR/DLAInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-def DLA_ChannelSliceOp : DLA_Op<"channel_slice", [Pure]> {
+def DLA_ChannelSliceOp : DLA_Op<"channel_slice", [Pure, DLA_ChannelViewOpInterface]> {
   let summary = "Channels [offset, offset + C) of an NCHW tensor, as a view";
   let description = [{
     The result is channels `offset` .. `offset` + C - 1 of `source` (C the
@@ -36,7 +37,7 @@ def DLA_ChannelSliceOp : DLA_Op<"channel_slice", [Pure]> {
   let hasVerifier = 1;
 }
 
-def DLA_ChannelConcatOp : DLA_Op<"channel_concat", [Pure]> {
+def DLA_ChannelConcatOp : DLA_Op<"channel_concat", [Pure, DLA_ChannelViewOpInterface]> {
   let summary = "NCHW tensors joined along channels, each a view of the result";
   let description = [{
     The result holds the inputs' channels one after another (N, H and W
