@@ -33,9 +33,7 @@ namespace {
 
 /// What the program holds: hardware layers and the views between them
 /// (offsets into their storage, no work of their own).
-bool inProgram(Operation *op) {
-  return isa<LayerOpInterface, ChannelSliceOp, ChannelConcatOp>(op);
-}
+bool inProgram(Operation *op) { return isLayerOrView(op); }
 
 /// The host ops (in block order) that read what a layer computed and
 /// compute what a layer reads; relayouts last (the user's model has none:
