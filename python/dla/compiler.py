@@ -43,8 +43,9 @@ STAGES = ("import", "compile", "describe", "loadable", "lower", "report")
 LOADABLE_TARGETS = ("nv_small", "nv_large")
 LOADABLE_FILE = "model.nvdla"
 # --dla-outline-nvdla-program's remark on the program it outlined.
-PROGRAM_REMARK = re.compile(r"remark: NVDLA program @\S+: (\d+) layers; the host runs (\d+) ops "
-                            r"before it and (\d+) after it")
+PROGRAM_REMARK = re.compile(r"remark: NVDLA program @\S+: (\d+) layers(?: and (\d+) ops for "
+                            r"NVIDIA's runtime emulator \(an EMU task after them\))?; the host "
+                            r"runs (\d+) ops before it and (\d+) after it")
 
 
 class Failure(Exception):
@@ -200,12 +201,16 @@ def loadable_stage(compiled, manifest, options, out_dir):
             if os.path.exists(path):
                 os.remove(path)
         else:
-            before, after = (int(around.group(2)), int(around.group(3))) if around else (0, 0)
+            before, after = (int(around.group(3)), int(around.group(4))) if around else (0, 0)
+            emulated = int(around.group(2) or 0) if around else 0
+            # Ops of NVIDIA's runtime emulator: an EMU task after the DLA task.
+            emu = (" and an EMU task of %d op%s (NVIDIA's runtime emulator)"
+                   % (emulated, "" if emulated == 1 else "s") if emulated else "")
             entry.update(file=LOADABLE_FILE, bytes=os.path.getsize(path),
-                         host_before=before, host_after=after,
+                         host_before=before, host_after=after, emulator_ops=emulated,
                          reason="every layer runs on the accelerator: one DLA task of %s "
-                                "layers; the host runs %d ops before it and %d after it"
-                                % (around.group(1) if around else "its", before, after))
+                                "layers%s; the host runs %d ops before it and %d after it"
+                                % (around.group(1) if around else "its", emu, before, after))
     manifest["loadable"] = entry
     return entry
 

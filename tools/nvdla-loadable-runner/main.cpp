@@ -210,10 +210,14 @@ int sc_main(int argc, char **argv) {
         status = fail(dimg, err);
     }
     std::string firmware = r.firmware + (r.firmwareChoice.empty() ? "" : " (" + r.firmwareChoice + ")");
-    std::printf("%s: ok (%s, firmware %s, %u DLA task%s, %llu interrupts, %llu register writes, %.2f s, "
-                "simulated %.1f us)\n",
+    // EMU tasks: the loadable's, which NVIDIA's runtime hands its emulator.
+    std::string emu = r.emuTasks ? " and " + std::to_string(r.emuTasks) + " EMU task" +
+                                       (r.emuTasks == 1 ? "" : "s") + " (NVIDIA's emulator)"
+                                 : "";
+    std::printf("%s: ok (%s, firmware %s, %u DLA task%s%s, %llu interrupts, %llu register writes, "
+                "%.2f s, simulated %.1f us)\n",
                 model.c_str(), dla_loadable::Runner::configuration(), firmware.c_str(), r.dlaTasks,
-                r.dlaTasks == 1 ? "" : "s", (unsigned long long)r.interrupts,
+                r.dlaTasks == 1 ? "" : "s", emu.c_str(), (unsigned long long)r.interrupts,
                 (unsigned long long)r.registerWrites, r.wallSeconds, r.simulatedSeconds * 1e6);
     for (size_t i = 0; i < r.inputs.size(); ++i)
       std::printf("  input %zu  %s%s\n", i, r.inputs[i].summary().c_str(),

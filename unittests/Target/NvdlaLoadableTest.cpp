@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DependencyGraph.h"
+#include "EmulatorDescriptors.h"
 #include "LoadableContents.h"
 #include "LoadableWriter.h"
 
@@ -25,6 +26,8 @@
 #endif
 
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -112,6 +115,80 @@ TEST(FirmwareLayout, TheTwoFirmwares) {
   EXPECT_EQ(old->surfaceContainerBytes, 644u);
   EXPECT_EQ(head->surfaceContainerBytes, 644u);
   EXPECT_EQ(head->lutParamBytes, old->lutParamBytes);
+}
+
+// NVIDIA's emulator structs (emu_interface.h): the network descriptor
+// aligned to 256 bytes; an op container the power op (a 12-byte common
+// part, three floats); a buffer container two 256-aligned buffer
+// descriptors. The blobs' version is emu_version.h's.
+TEST(EmulatorLayout, NvidiasStructs) {
+  std::string why;
+  if (!getFirmwareLayout(true, why))
+    GTEST_SKIP() << why;
+  const EmulatorLayout &emu = emulatorLayout();
+  EXPECT_EQ((std::array<uint8_t, 3>{0, 0, 1}), emu.version);
+  EXPECT_EQ(emu.maxAddresses, 6144u);
+  EXPECT_EQ(emu.networkDescBytes, 256u);
+  EXPECT_EQ(emu.operationContainerBytes, 24u);
+  EXPECT_EQ(emu.bufferContainerBytes, 512u);
+}
+
+// A softmax's blobs: the op's fields where Emulator.cpp reads them, a
+// dimension beyond 16 bits refused with its field's name.
+TEST(EmulatorLayout, SoftmaxBlobs) {
+  std::string why;
+  if (!getFirmwareLayout(true, why))
+    GTEST_SKIP() << why;
+  EmuOp op;
+  op.kind = EmuOp::Kind::Softmax;
+  op.inputScale = 0.5f;
+  op.outputScale = 0.25f;
+  op.src = {3, 64, 8, 8, 1, 1, 5, 8, 8};
+  op.dst = {4, 0, 8, 32, 1, 1, 5, 32, 32};
+  EmuBlobs blobs;
+  size_t failed = 0;
+  std::string error;
+  ASSERT_TRUE(writeEmulatorBlobs({op, op}, blobs, failed, error)) << error;
+  ASSERT_EQ(blobs.network.size(), 256u);
+  int16_t opIndex, bufIndex;
+  uint16_t count;
+  std::memcpy(&opIndex, &blobs.network[0], 2);
+  std::memcpy(&bufIndex, &blobs.network[2], 2);
+  std::memcpy(&count, &blobs.network[4], 2);
+  EXPECT_EQ(opIndex, 1);
+  EXPECT_EQ(bufIndex, 2);
+  EXPECT_EQ(count, 2);
+  ASSERT_EQ(blobs.operations.size(), 48u);
+  float in, out;
+  std::memcpy(&in, &blobs.operations[24 + 4], 4);
+  std::memcpy(&out, &blobs.operations[24 + 8], 4);
+  EXPECT_EQ(blobs.operations[24], 1);  // NVDLA_EMU_OP_SOFTMAX
+  EXPECT_EQ(blobs.operations[24 + 12], 1); // axis
+  EXPECT_EQ(in, 0.5f);
+  EXPECT_EQ(out, 0.25f);
+  ASSERT_EQ(blobs.buffers.size(), 1024u);
+  // src: addressIndex 3, offset 64, size 8, format INT8_8 (1), 1x1x5.
+  const uint8_t *src = &blobs.buffers[512];
+  int16_t index;
+  uint32_t offset;
+  uint16_t format, channel;
+  std::memcpy(&index, src, 2);
+  std::memcpy(&offset, src + 2, 4);
+  std::memcpy(&format, src + 10, 2);
+  std::memcpy(&channel, src + 16, 2);
+  EXPECT_EQ(index, 3);
+  EXPECT_EQ(offset, 64u);
+  EXPECT_EQ(format, 1);
+  EXPECT_EQ(channel, 5);
+  // dst: 32-byte atoms, format INT8 (0).
+  std::memcpy(&format, &blobs.buffers[512 + 256 + 10], 2);
+  EXPECT_EQ(format, 0);
+
+  op.dst.height = 70000;
+  EXPECT_FALSE(writeEmulatorBlobs({op}, blobs, failed, error));
+  EXPECT_EQ(failed, 0u);
+  EXPECT_EQ(error, "emu_softmax_buffer_descs.dst_data.height = 70000 does not fit the "
+                   "emulator's field (16-bit unsigned)");
 }
 
 TEST(MissingNvdlaSw, Message) {

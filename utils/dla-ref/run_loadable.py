@@ -7,7 +7,7 @@ part 4).
 
     PYTHONPATH=BUILD_DIR/python_packages \\
     run_loadable.py --kind KIND (run_trace.py's kinds: conv, conv-bands, sdp, sdp-mem, ..., chain,
-                                 groups, views)
+                                 groups, views; emu-softmax, emu-power)
                     --count N --seed S --build BUILD_DIR [--config nv_small|nv_large]
                     [--firmware head|c906fc6] [--keep DIR]
     run_loadable.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap ...
@@ -25,9 +25,18 @@ descriptors cannot express: the project's extensions, what the firmware
 refuses) are counted as not fitting, with their reasons (numbers as N).
 Prints one line per failing case and `N of M loadables match the CPU
 execution on CONFIG`; exits 1 on any mismatch.
+
+--kind emu-softmax / emu-power: a layer, then an op of NVIDIA's runtime
+emulator on its result (the loadable's EMU task); the expected output is
+the CPU execution of the whole function, itself checked against
+emulator_ref.py (numpy, from Emulator.cpp) applied to the CPU execution of
+the layer alone. A case fails when the runner reports no EMU task;
+`N of M emulator results differ from their layer's` says how many outputs
+a skipped EMU task could not have produced.
 """
 
 import argparse
+import copy
 import functools
 import os
 import re
@@ -37,6 +46,7 @@ import tempfile
 
 import numpy as np
 
+import emulator_ref
 import nvdla_ref
 import run_trace
 
@@ -125,13 +135,87 @@ def one_activation(kind):
     return draw
 
 
+def fc_case(rng, n):
+    """A fully connected layer: a direct convolution whose kernel covers its
+    1..4 x 1..4 input, to 1xKx1x1 with K within one atom of channels (what
+    the emulator's softmax reads as consecutive bytes), with its on-the-fly
+    SDP (register operands, int_cases_sdp's draws) or alone."""
+    atom = 8 if run_trace.CONFIG == "nv_small" else 32
+    c, h, w = int(rng.integers(1, 25)), int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    k = int(rng.integers(2, atom + 1))
+    shape, wshape, out = (1, c, h, w), (k, c, h, w), (1, k, 1, 1)
+    attrs = f" stride [1, 1] pad [0, 0, 0, 0] clip_truncate {int(rng.integers(0, 17))}"
+    tt = run_trace.ttype
+    conv_t = tt(out, None)
+    if rng.random() < 0.2:
+        body = (f"%y = dla.conv direct %x, %w{attrs} : {tt(shape)}, {tt(wshape, run_trace.WENC)} "
+                f"-> {tt(out)}")
+    else:
+        tame = rng.random() < 0.5
+        stages = [f"{st} {run_trace.sdp_cases._x_stage(rng, None, tame)[0]}"
+                  for st in ("bs", "bn") if rng.random() < 0.6] or \
+                 [f"bs {run_trace.sdp_cases._x_stage(rng, None, tame)[0]}"]
+        cvt = " out_cvt " + run_trace.sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
+        body = (f"%c = dla.conv direct %x, %w{attrs} : {tt(shape)}, {tt(wshape, run_trace.WENC)} "
+                f"-> {conv_t}\n  %y = dla.sdp on_the_fly %c {' '.join(stages)}{cvt} : {conv_t} -> "
+                f"{tt(out)}")
+    return run_trace.Case(f"fc_{n}", shape, body, out, weight=wshape)
+
+
+def scale_factor(rng):
+    """A scale factor: 2^-7..2^0 times 1..2 (a float32 value)."""
+    return float(np.float32(2.0 ** -int(rng.integers(0, 8)) * rng.uniform(1, 2)))
+
+
+def emulated(kind):
+    """A layer (fc_case for softmax, run_trace.py's convolution or pool for
+    power) followed by an op of NVIDIA's runtime emulator reading its
+    result: the loadable's EMU task. `case.emu` holds the op's name, its
+    attributes and what emulator_ref.py computes of the layer's result;
+    with_emulator(case) is the whole function."""
+    def draw(rng, n):
+        if kind == "softmax":
+            case = one_activation(fc_case)(rng, n)
+            si, so = scale_factor(rng), float(np.float32(2.0 ** -int(rng.integers(5, 8))))
+            attrs = f"input_scale = {si!r} : f32, output_scale = {so!r} : f32"
+            fn = functools.partial(lambda y, si, so: emulator_ref.softmax(
+                y.ravel(), si, so).reshape(y.shape), si=si, so=so)
+        else:
+            case = (one_activation(run_trace.conv_case) if rng.random() < 0.5 else
+                    firmware_reciprocals(run_trace.pool_case))(rng, n)
+            pw = float(rng.choice([1.0, 2.0, 3.0]))
+            sc = float(np.float32(rng.uniform(-2, 2)))
+            sh = float(np.float32(rng.uniform(-1, 1)))
+            si, so = scale_factor(rng), scale_factor(rng)
+            attrs = (f"power = {pw!r} : f32, scale = {sc!r} : f32, shift = {sh!r} : f32, "
+                     f"input_scale = {si!r} : f32, output_scale = {so!r} : f32")
+            fn = functools.partial(emulator_ref.power, power_=pw, scale=sc, shift=sh,
+                                   input_scale=si, output_scale=so)
+        case.name = f"emu_{kind}_{n}"
+        case.emu = (f"dla.emu_{kind}", attrs, fn)
+        return case
+    return draw
+
+
+def with_emulator(case):
+    """The case's function with its emulator op: the layer's result %l,
+    the emulator's %y (the function's result)."""
+    full = copy.copy(case)
+    assert case.body.count("%y = ") == 1
+    op, attrs, _ = case.emu
+    full.body = (case.body.replace("%y = ", "%l = ") +
+                 f"\n  %y = {op} %l {{{attrs}}} : {run_trace.ttype(case.out_shape)}")
+    return full
+
+
 # Chains of 2..6 layers (run_trace.py's draw 2..5).
 KINDS = dict(run_trace.KINDS,
              chain=firmware_reciprocals(functools.partial(run_trace.chain_case, max_layers=6)),
              pool=firmware_reciprocals(run_trace.pool_case),
              **{"pool-one-rounding": one_rounding(run_trace.pool_case)},
              **{"pool-wide": firmware_reciprocals(run_trace.pool_wide_case)},
-             views=one_activation(run_trace.views_case))
+             views=one_activation(run_trace.views_case),
+             **{"emu-softmax": emulated("softmax"), "emu-power": emulated("power")})
 
 
 def loadable_module(case, xs):
@@ -156,6 +240,22 @@ def loadable_module(case, xs):
         resources = ("{-#\n  dialect_resources: {\n    builtin: {\n" + ",\n".join(blobs) +
                      "\n    }\n  }\n#-}\n")
     return run_trace.module([text]) + resources
+
+
+def emulated_result(case, ys):
+    """The storage bytes of what the emulator computes of the layer's result
+    `ys` (emulator_ref.py, at every element's offset), and whether it differs
+    from the layer's at some element (else a skipped EMU task would pass)."""
+    offsets = nvdla_ref.element_offsets(run_trace.ENC, case.out_shape, "i8")
+    layer = np.frombuffer(ys, np.int8)
+    y = np.zeros(case.out_shape, np.int8)
+    for index, offset in offsets.items():
+        y[index] = layer[offset]
+    e = case.emu[2](y)
+    out = bytearray(ys)
+    for index, offset in offsets.items():
+        out[offset] = int(e[index]) & 0xFF
+    return bytes(out), bool(np.any(e != y))
 
 
 def differences(case, out, expected):
@@ -251,7 +351,7 @@ def run_network(a):
     mlirbc = os.path.getsize(os.path.join(out, manifest["bytecode"]))
     print(f"{os.path.basename(a.network)}: loadable {os.path.getsize(model)} bytes; bundle "
           f"weights {weights} bytes, {manifest['bytecode']} {mlirbc} bytes; "
-          f"{run.stdout.splitlines()[0].split(': ', 1)[1]}")
+          f"{next(l for l in run.stdout.splitlines() if l.startswith(model + ': ')).split(': ', 1)[1]}")
     diff = int(np.count_nonzero(y != want))
     print(f"{os.path.basename(a.network)}: {y.size - diff} of {y.size} output elements equal the "
           f"CPU execution on {run_trace.CONFIG}")
@@ -279,14 +379,28 @@ def main():
     rng = np.random.default_rng(a.seed)
     cases, unfit, inputs = run_trace.draw(a, rng, KINDS)
     results = run_trace.cpu_run(cases, inputs, a.build, a.llvm_bin)
+    emulated_cases = [with_emulator(c) if getattr(c, "emu", None) else c for c in cases]
+    if any(getattr(c, "emu", None) for c in cases):
+        full = run_trace.cpu_run(emulated_cases, inputs, a.build, a.llvm_bin)
+        results = [(xs, (ys, full_ys)) for (xs, ys), (_, full_ys) in zip(results, full)]
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-loadable-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
-    good = refused = 0
-    for c, (xs, ys) in zip(cases, results):
+    good = refused = changed = 0
+    for c, full_case, (xs, ys) in zip(cases, emulated_cases, results):
+        differs = False
+        if getattr(c, "emu", None):
+            layer_ys, ys = ys
+            want, differs = emulated_result(c, layer_ys)
+            diff = differences(c, ys, want)
+            if diff:
+                print(f"{c.name}: the CPU execution differs from emulator_ref.py at "
+                      f"{len(diff)} elements, first {diff[:4]} (index, CPU, numpy)\n  "
+                      f"{full_case.body}")
+                continue
         d = os.path.join(root, c.name)
         os.makedirs(d, exist_ok=True)
-        text = loadable_module(c, xs)
+        text = loadable_module(full_case, xs)
         with open(os.path.join(d, "module.mlir"), "w") as f:
             f.write(text)
         with open(os.path.join(d, "input.bin"), "wb") as f:
@@ -311,6 +425,10 @@ def main():
             print(f"{c.name}: the runtime failed: {(run.stdout + run.stderr).strip()}\n"
                   f"  {c.body}")
             continue
+        changed += differs
+        if getattr(c, "emu", None) and " EMU task (NVIDIA's emulator)" not in run.stdout:
+            print(f"{c.name}: the runtime ran no EMU task: {run.stdout.strip()}")
+            continue
         with open(os.path.join(d, "out", "output0.bin"), "rb") as f:
             out = f.read()
         diff = differences(c, out, ys)
@@ -327,6 +445,8 @@ def main():
         print(f"{ONE_ROUNDING['expected']} of them by the PDP's formula (windows where one "
               f"rounding computes as the firmware's table, strides up to 8), "
               f"{ONE_ROUNDING['stated']} average pools stating a pair unlike the table's")
+    if a.kind and a.kind.startswith("emu-"):
+        print(f"{changed} of {len(cases) - refused} emulator results differ from their layer's")
     print(f"{good} of {len(cases) - refused} loadables match the CPU execution on "
           f"{run_trace.CONFIG} (firmware {a.firmware})")
     sys.exit(0 if good == len(cases) - refused else 1)

@@ -25,7 +25,10 @@ every value of it read outside it (by a host op, a later segment or the
 return; a channel view's parent instead of the view). Channel views
 (dla.channel_slice / dla.channel_concat) are no host operations and cut
 nothing: a view of the segment's own values is in it, and so is a slice
-it reads of an outside value, which is then its argument whole.
+it reads of an outside value, which is then its argument whole. An op of
+NVIDIA's runtime emulator (dla.emu_softmax, dla.emu_power) reading the
+segment's values is in it too (the loadable's EMU task, after its DLA
+task); a layer reading its result starts a new segment.
 dla-translate --dla-to-nvdla-loadable writes it; dla-run-loadable
 runs it; every element of every output (the layout from the spec:
 nvdla_ref.element_offsets) must equal the CPU execution's. A network
@@ -78,12 +81,14 @@ def used(line):
 
 
 VIEW = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(channel_slice|channel_concat)"\(([^)]*)\)')
+EMULATED = re.compile(r'^\s*(%[\w.$-]+) = "dla\.emu_(softmax|power)"\(([^)]*)\)')
 
 
 class Segment:
     def __init__(self):
-        # views: the channel views of the segment's values (line indices).
-        self.layers, self.values, self.views = [], set(), []
+        # views: the channel views of the segment's values (line indices);
+        # emulated: its ops of NVIDIA's runtime emulator (line indices).
+        self.layers, self.values, self.views, self.emulated = [], set(), [], []
 
 
 def segments_of(lines, layers, outside=()):
@@ -118,6 +123,12 @@ def segments_of(lines, layers, outside=()):
             cur.views.append(i)
             cur.values.update(defined(line))
             continue
+        if EMULATED.match(line) and used(line) <= cur.values:
+            # An EMU task after the DLA task: a layer reading it cuts.
+            cur.emulated.append(i)
+            cur.values.update(defined(line))
+            tainted.update(defined(line))
+            continue
         if used(line) & (cur.values | tainted):
             tainted.update(defined(line))
     return segs
@@ -144,7 +155,8 @@ def segment_results(seg, lines):
     returns. Every value of it read outside it, or the tensor it is a
     channel view of (a loadable returns whole tensors: a view lives in its
     parent's memory)."""
-    inside = {l for layer in seg.layers for l in layer.lines} | {lines[i] for i in seg.views}
+    inside = {l for layer in seg.layers for l in layer.lines} | \
+        {lines[i] for i in seg.views + seg.emulated}
     outside = set()
     for line in lines:
         if line not in inside:
@@ -219,7 +231,8 @@ def segment_function(seg, lines, consts, target, resources):
 
     body = [f"    {c.strip()}" for c in const_lines]
     at = {l: i for i, l in enumerate(lines)}
-    ops = sorted([at[l] for layer in seg.layers for l in layer.lines] + seg.views + taken)
+    ops = sorted([at[l] for layer in seg.layers for l in layer.lines] + seg.views + taken +
+                 seg.emulated)
     body.extend(f"    {rename(lines[i].strip())}" for i in ops)
     params = ", ".join(f"{names[v]}: {t}" for v, t in zip(args, arg_types))
     rets = ", ".join(results)
@@ -361,7 +374,8 @@ def main():
         d = os.path.join(root, name)
         os.makedirs(d, exist_ok=True)
         text, args, results, types = segment_function(seg, lines, consts, target, resources)
-        what = (f"{name}: {len(seg.layers)} layers, {len(args)} inputs, "
+        emulated = f", {len(seg.emulated)} emulator ops" if seg.emulated else ""
+        what = (f"{name}: {len(seg.layers)} layers{emulated}, {len(args)} inputs, "
                 f"{len(results)} outputs")
         with open(os.path.join(d, "segment.mlir"), "w") as f:
             f.write(text)
@@ -382,7 +396,9 @@ def main():
         run = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if run.returncode:
             return f"{what}: the runtime failed: {(run.stdout + run.stderr).strip()[:2000]}", False
-        summary = run.stdout.splitlines()[0].split(": ", 1)[1]
+        # The runner's line (NVIDIA's emulator prints its own lines first).
+        summary = next(l for l in run.stdout.splitlines()
+                       if l.startswith(model + ": ")).split(": ", 1)[1]
         bad = []
         for k, (v, t) in enumerate(zip(results, types)):
             with open(os.path.join(d, "out", f"output{k}.bin"), "rb") as f:

@@ -99,6 +99,12 @@ struct NetworkPlan {
   /// The placement's extent in bytes.
   int64_t extent = 0;
   std::vector<HardwareLayer> layers;
+  /// The ops of NVIDIA's runtime emulator (EmulatorOpInterface) after the
+  /// layers, in order: no hardware layer (describeNetwork and
+  /// programNetwork skip them); the loadable runs them as an EMU task after
+  /// the DLA task. Their operands and results are feature surfaces, every
+  /// one live until the end.
+  std::vector<Operation *> emulated;
   llvm::DenseMap<Value, size_t> surfaceOf;
 
   const Surface &surface(Value v) const { return surfaces[surfaceOf.at(v)]; }
@@ -111,7 +117,8 @@ struct NetworkPlan {
   CubeAddress cube(Value v) const;
 };
 
-/// The plan of `func` (its one block: layer ops and a return), surfaces
+/// The plan of `func` (its one block: layer ops, emulator ops no layer
+/// reads, and a return), surfaces
 /// placed from `base`. A convolution's bias becomes its SDP's first, in
 /// `func` (the hardware's form). Located errors for what no register
 /// program holds.

@@ -6,7 +6,8 @@
 // NVIDIA's names from umd/core/include/nvdla/c. Conventions as NVIDIA's
 // compiler writes them (umd/core/src/compiler/Compiler.cpp,
 // engine-ast/EngineGraph.cpp createTensorDescListEntry): every memory
-// 4096-aligned in system memory, one event the DLA task signals.
+// 4096-aligned in system memory, a submit per task, and the chain of
+// events that keeps the tasks in order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,10 +37,29 @@ uint32_t subInterface(BlobKind kind) {
     return NVDLA_LOADABLE_SUB_INTERFACE_DLA1_SURFS;
   case BlobKind::LutList:
     return NVDLA_LOADABLE_SUB_INTERFACE_DLA1_LUTS;
+  case BlobKind::EmuNetworkDesc:
+    return NVDLA_LOADABLE_SUB_INTERFACE_EMU1_ADDR0;
+  case BlobKind::EmuOperationList:
+    return NVDLA_LOADABLE_SUB_INTERFACE_EMU1_OPS;
+  case BlobKind::EmuBufferList:
+    return NVDLA_LOADABLE_SUB_INTERFACE_EMU1_SURFS;
   case BlobKind::Data:
     return NVDLA_LOADABLE_SUB_INTERFACE_DLA1_NONE;
   }
   return NVDLA_LOADABLE_SUB_INTERFACE_DLA1_NONE;
+}
+
+uint32_t blobInterface(BlobKind kind) {
+  switch (kind) {
+  case BlobKind::EmuNetworkDesc:
+  case BlobKind::EmuOperationList:
+  case BlobKind::EmuBufferList:
+    return NVDLA_LOADABLE_INTERFACE_EMU1;
+  case BlobKind::Data:
+    return NVDLA_LOADABLE_INTERFACE_NONE;
+  default:
+    return NVDLA_LOADABLE_INTERFACE_DLA1;
+  }
 }
 
 uint32_t dataType(Element e) {
@@ -79,13 +99,10 @@ bool mlir::dla::loadable::serializeLoadable(const Contents &c, std::vector<uint8
 
   std::vector<flatbuffers::Offset<fb::Blob>> blobs;
   for (const Blob &blob : c.blobs) {
-    bool dla = blob.kind != BlobKind::Data;
     fb::Version v(blob.version[0], blob.version[1], blob.version[2]);
-    blobs.push_back(fb::CreateBlobDirect(
-        b, blob.name.c_str(), blob.data.size(),
-        dla ? static_cast<fb::Interface>(NVDLA_LOADABLE_INTERFACE_DLA1)
-            : static_cast<fb::Interface>(NVDLA_LOADABLE_INTERFACE_NONE),
-        subInterface(blob.kind), &v, &blob.data));
+    blobs.push_back(fb::CreateBlobDirect(b, blob.name.c_str(), blob.data.size(),
+                                         static_cast<fb::Interface>(blobInterface(blob.kind)),
+                                         subInterface(blob.kind), &v, &blob.data));
   }
 
   std::vector<flatbuffers::Offset<fb::MemoryListEntry>> memories;
@@ -105,12 +122,10 @@ bool mlir::dla::loadable::serializeLoadable(const Contents &c, std::vector<uint8
   }
 
   std::vector<flatbuffers::Offset<fb::AddressListEntry>> addresses;
-  std::vector<uint16_t> taskAddresses;
   for (size_t i = 0; i < c.addresses.size(); ++i) {
     const Address &a = c.addresses[i];
     addresses.push_back(fb::CreateAddressListEntry(b, static_cast<uint16_t>(i), a.memory,
                                                    a.offset, a.size));
-    taskAddresses.push_back(static_cast<uint16_t>(i));
   }
 
   std::vector<flatbuffers::Offset<fb::TensorDescListEntry>> tensors;
@@ -132,16 +147,34 @@ bool mlir::dla::loadable::serializeLoadable(const Contents &c, std::vector<uint8
         t.w, t.elementBytes, t.lineStride, t.surfaceStride));
   }
 
-  // One DLA task (any instance) signalling event 0 when done; one submit.
-  std::vector<uint16_t> pre, post{0};
-  std::vector<flatbuffers::Offset<fb::TaskListEntry>> tasks{fb::CreateTaskListEntryDirect(
-      b, 0, static_cast<fb::Interface>(NVDLA_LOADABLE_INTERFACE_DLA1), -1, &taskAddresses, &pre,
-      &post)};
-  std::vector<flatbuffers::Offset<fb::EventListEntry>> events{
-      fb::CreateEventListEntry(b, 0, fb::EventType_EVENTTYPE0, 0, 1, fb::EventOp_SIGNAL)};
-  std::vector<uint16_t> submitted{0};
-  std::vector<flatbuffers::Offset<fb::SubmitListEntry>> submits{
-      fb::CreateSubmitListEntryDirect(b, 0, &submitted)};
+  // As Compiler.cpp chains its tasks on target 0: each task (any
+  // instance) signals an event when done, value 1, 2, ...; each after the
+  // first waits first on an event of the value the one before signals.
+  // One submit per task, in order.
+  std::vector<flatbuffers::Offset<fb::TaskListEntry>> tasks;
+  std::vector<flatbuffers::Offset<fb::EventListEntry>> events;
+  std::vector<flatbuffers::Offset<fb::SubmitListEntry>> submits;
+  uint16_t event = 0;
+  uint32_t value = 0;
+  for (size_t ti = 0; ti < c.tasks.size(); ++ti) {
+    std::vector<uint16_t> pre, post;
+    if (ti) {
+      pre.push_back(event);
+      events.push_back(
+          fb::CreateEventListEntry(b, event++, fb::EventType_EVENTTYPE0, 0, value, fb::EventOp_WAIT));
+    }
+    post.push_back(event);
+    events.push_back(
+        fb::CreateEventListEntry(b, event++, fb::EventType_EVENTTYPE0, 0, ++value, fb::EventOp_SIGNAL));
+    const Task &t = c.tasks[ti];
+    tasks.push_back(fb::CreateTaskListEntryDirect(
+        b, static_cast<uint16_t>(ti),
+        static_cast<fb::Interface>(t.emulator ? NVDLA_LOADABLE_INTERFACE_EMU1
+                                              : NVDLA_LOADABLE_INTERFACE_DLA1),
+        -1, &t.addresses, &pre, &post));
+    std::vector<uint16_t> submitted{static_cast<uint16_t>(ti)};
+    submits.push_back(fb::CreateSubmitListEntryDirect(b, static_cast<uint16_t>(ti), &submitted));
+  }
   std::vector<flatbuffers::Offset<fb::RelocListEntry>> relocs;
 
   fb::Version version(fb::LoadableVersionMajor_VAL, fb::LoadableVersionMinor_VAL,

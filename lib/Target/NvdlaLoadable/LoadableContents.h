@@ -1,7 +1,7 @@
 //===- LoadableContents.h - A loadable before it is a flatbuffer ----------===//
 //
-// What LoadableWriter.cpp decides (blobs, memories, addresses, tensors of
-// one DLA task) in the writer's own terms; Flatbuffer.cpp turns it into
+// What LoadableWriter.cpp decides (blobs, memories, addresses, tensors; one
+// DLA task, and an EMU task after it) in the writer's own terms; Flatbuffer.cpp turns it into
 // NVIDIA's loadable.fbs with NVIDIA's flags and enumerations, the only
 // place that knows them. MissingNvdlaSw.cpp stands in when NVIDIA's tree
 // was not there at build time.
@@ -20,8 +20,18 @@
 namespace mlir::dla::loadable {
 
 /// What a blob holds: one of the DLA task's descriptor lists (its
-/// sub-interface), or data (weights, operands).
-enum class BlobKind { NetworkDesc, DependencyGraph, OperationList, SurfaceList, LutList, Data };
+/// sub-interface), one of the EMU task's, or data (weights, operands).
+enum class BlobKind {
+  NetworkDesc,
+  DependencyGraph,
+  OperationList,
+  SurfaceList,
+  LutList,
+  EmuNetworkDesc,
+  EmuOperationList,
+  EmuBufferList,
+  Data
+};
 
 struct Blob {
   std::string name;
@@ -65,17 +75,26 @@ struct Tensor {
   uint8_t pixelFormat = 0;
 };
 
+/// A task: its interface (DLA1 or EMU1) and its address list (indices
+/// into Contents::addresses, which its descriptors index in turn).
+struct Task {
+  bool emulator = false;
+  std::vector<uint16_t> addresses;
+};
+
 struct Contents {
   std::vector<Blob> blobs;
   std::vector<Memory> memories;
-  /// One DLA task whose address list is all of these, in order.
   std::vector<Address> addresses;
   std::vector<Tensor> tensors;
+  /// In the order they run: the DLA task, then the EMU task if any.
+  std::vector<Task> tasks;
 };
 
-/// NVIDIA's loadable (loadable.fbs, by flatc's code) of `contents`: one
-/// DLA task, one submit, the event it signals. False with `why` when the
-/// writer was built without NVIDIA's tree.
+/// NVIDIA's loadable (loadable.fbs, by flatc's code) of `contents`: its
+/// tasks, one submit each in order, chained by events as NVIDIA's compiler
+/// chains them. False with `why` when the writer was built without
+/// NVIDIA's tree.
 bool serializeLoadable(const Contents &contents, std::vector<uint8_t> &out, std::string &why);
 
 /// The descriptor layout of a firmware ("head", "c906fc6"); null with `why`

@@ -11,11 +11,18 @@
 // describeNetwork's, serialized by FirmwareDescriptors.cpp; nothing here
 // computes a field of them.
 //
+// The emulator's ops (NetworkPlan::emulated) are a second task after it,
+// interface EMU1, as NVIDIA's compiler writes one (Compiler.cpp): three
+// descriptor blobs (network, ops, buffers; EmulatorDescriptors.cpp) in
+// memories of their own, and the task's own address list: those three, then
+// one entry per memory its buffers name (docs/NvdlaLoadables.md).
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoadableWriter.h"
 
 #include "DependencyGraph.h"
+#include "EmulatorDescriptors.h"
 #include "LoadableContents.h"
 
 #include "dla/Format/NvdlaFeature.h"
@@ -69,6 +76,99 @@ void cubes(const DescOp &op, std::vector<const DescDataCube *> &reads,
   auto inMemory = [](const DescDataCube *c) { return c->surface < 0 || c->type == DescMemType::Hw; };
   reads.erase(std::remove_if(reads.begin(), reads.end(), inMemory), reads.end());
   writes.erase(std::remove_if(writes.begin(), writes.end(), inMemory), writes.end());
+}
+
+/// The EMU task of plan.emulated, after the DLA task in `c`: its blobs,
+/// their memories and addresses, and its address list.
+LogicalResult addEmulatorTask(const NetworkPlan &plan, const std::vector<Place> &places,
+                              Contents &c) {
+  const EmulatorLayout &layout = emulatorLayout();
+  const BlobKind kinds[] = {BlobKind::EmuNetworkDesc, BlobKind::EmuOperationList,
+                            BlobKind::EmuBufferList};
+  // NVIDIA's compiler names a task's blobs by its id (Compiler.cpp).
+  const char *names[] = {"task-1-addr0", "task-1-op_list", "task-1-op_buf_list"};
+  const size_t firstBlob = c.blobs.size(), firstMemory = c.memories.size();
+  Task task;
+  task.emulator = true;
+  for (size_t i = 0; i < 3; ++i) {
+    c.blobs.push_back({names[i], kinds[i], layout.version, {}});
+    c.memories.push_back({MemoryKind::Content, 0, names[i]});
+    task.addresses.push_back(static_cast<uint16_t>(c.addresses.size()));
+    c.addresses.push_back({static_cast<uint16_t>(firstMemory + i), 0, 0});
+  }
+  // A buffer: an entry per memory (the start of it), the surface's offset
+  // in it as addressIndexOffset.
+  std::map<uint16_t, int64_t> entryOf;
+  auto buffer = [&](Operation *op, Value v) -> FailureOr<EmuBuffer> {
+    const Surface &s = plan.surface(v);
+    const Place &p = places[s.placed];
+    auto [it, added] = entryOf.try_emplace(p.memory, static_cast<int64_t>(task.addresses.size()));
+    if (added) {
+      if (task.addresses.size() >= layout.maxAddresses)
+        return op->emitOpError("needs more than ")
+               << layout.maxAddresses
+               << " addresses in its EMU task (NVDLA_EMU_MAX_BUFFERS_PER_TASK)";
+      task.addresses.push_back(static_cast<uint16_t>(c.addresses.size()));
+      c.addresses.push_back({p.memory, 0, c.memories[p.memory].size});
+    }
+    const auto &f = *s.feature;
+    auto shape = cast<RankedTensorType>(v.getType()).getShape();
+    EmuBuffer b;
+    b.addressIndex = it->second;
+    b.offset = static_cast<int64_t>((p.pooled ? p.offset : 0)) + s.viewOffset;
+    b.bytes = f.getStorageBytes();
+    b.atomBytes = f.getCube().getBytesPerAtom();
+    b.width = shape[3];
+    b.height = shape[2];
+    b.channels = shape[1];
+    b.lineStride = f.getLineStride();
+    b.surfaceStride = f.getSurfaceStride();
+    // Emulator::getAddrOffset addresses 32-byte atoms (EMU_FORMAT_INT8)
+    // and 8-byte ones (EMU_FORMAT_INT8_8).
+    if (b.atomBytes != 32 && b.atomBytes != 8)
+      return op->emitOpError("has feature data in ")
+             << b.atomBytes
+             << "-byte atoms: NVIDIA's runtime emulator reads int8 data in 32-byte or 8-byte ones";
+    return b;
+  };
+  std::vector<EmuOp> ops;
+  for (Operation *op : plan.emulated) {
+    EmuOp e;
+    auto emulated = cast<EmulatorOpInterface>(op);
+    e.inputScale = emulated.getInputScaleFactor();
+    e.outputScale = emulated.getOutputScaleFactor();
+    if (auto power = dyn_cast<EmuPowerOp>(op)) {
+      e.kind = EmuOp::Kind::Power;
+      e.power = power.getPower().convertToFloat();
+      e.scale = power.getScale().convertToFloat();
+      e.shift = power.getShift().convertToFloat();
+    } else if (isa<EmuSoftmaxOp>(op)) {
+      e.kind = EmuOp::Kind::Softmax;
+    } else {
+      return op->emitOpError("is an emulator op the loadable writer does not know");
+    }
+    FailureOr<EmuBuffer> src = buffer(op, op->getOperand(0)), dst = buffer(op, op->getResult(0));
+    if (failed(src) || failed(dst))
+      return failure();
+    e.src = *src;
+    e.dst = *dst;
+    ops.push_back(e);
+  }
+  EmuBlobs blobs;
+  size_t failedOp = 0;
+  std::string error;
+  if (!writeEmulatorBlobs(ops, blobs, failedOp, error))
+    return plan.emulated[std::min(failedOp, ops.size() - 1)]->emitOpError(
+               "cannot be written for NVIDIA's runtime emulator: ")
+           << error;
+  std::vector<uint8_t> *lists[] = {&blobs.network, &blobs.operations, &blobs.buffers};
+  for (size_t i = 0; i < 3; ++i) {
+    c.blobs[firstBlob + i].data = std::move(*lists[i]);
+    c.memories[firstMemory + i].size = c.blobs[firstBlob + i].data.size();
+    c.addresses[task.addresses[i]].size = c.blobs[firstBlob + i].data.size();
+  }
+  c.tasks.push_back(std::move(task));
+  return success();
 }
 
 } // namespace
@@ -319,6 +419,12 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
     c.memories[i].size = c.blobs[i].data.size();
     c.addresses[i].size = c.blobs[i].data.size();
   }
+  Task dla;
+  for (size_t i = 0; i < c.addresses.size(); ++i)
+    dla.addresses.push_back(static_cast<uint16_t>(i));
+  c.tasks.push_back(std::move(dla));
+  if (!plan.emulated.empty() && failed(addEmulatorTask(plan, places, c)))
+    return failure();
 
   std::vector<uint8_t> out;
   if (!serializeLoadable(c, out, why))

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmulatorDescriptors.h"
 #include "LoadableContents.h"
 
 using namespace mlir::dla::loadable;
@@ -27,6 +28,18 @@ bool mlir::dla::loadable::serializeLoadable(const Contents &, std::vector<uint8_
 const FirmwareLayout *mlir::dla::loadable::getFirmwareLayout(bool, std::string &why) {
   why = missingNvdlaSwMessage(DLA_NVDLA_SW_MISSING);
   return nullptr;
+}
+
+// Never reached: getFirmwareLayout fails first.
+const EmulatorLayout &mlir::dla::loadable::emulatorLayout() {
+  static const EmulatorLayout none{{0, 0, 0}, 0, 0, 0, 0};
+  return none;
+}
+
+bool mlir::dla::loadable::writeEmulatorBlobs(const std::vector<EmuOp> &, EmuBlobs &, size_t &,
+                                             std::string &why) {
+  why = missingNvdlaSwMessage(DLA_NVDLA_SW_MISSING);
+  return false;
 }
 #else
 const FirmwareLayout *mlir::dla::loadable::getFirmwareLayout(bool head, std::string &) {

@@ -133,17 +133,17 @@ FailureOr<std::vector<ProgramArgument>> mlir::dla::prepareProgramFunction(func::
   // (their locations are often the compiler's, not the model's).
   Operation *host = nullptr;
   for (Operation &op : body)
-    if (&op != terminator && !isa<LayerOpInterface, arith::ConstantOp, WeightConstantOp,
-                                  RelayoutOp>(op) &&
+    if (&op != terminator && !isa<LayerOpInterface, EmulatorOpInterface, arith::ConstantOp,
+                                  WeightConstantOp, RelayoutOp>(op) &&
         !isChannelView(op) && !host && !op.hasTrait<OpTrait::ConstantLike>())
       host = &op;
   if (host)
-    return host->emitOpError("runs on the host: a loadable holds NVDLA layers only yet (host "
-                             "operations as the runtime's emulator tasks are a later step)");
+    return host->emitOpError("runs on the host: a loadable holds NVDLA layers and, after "
+                             "them, ops of NVIDIA's runtime emulator (an EMU task) only");
   // Constants become arguments; anything else but layers is refused here
   // (planNetwork would refuse it too, without saying why).
   for (Operation &op : llvm::make_early_inc_range(body)) {
-    if (&op == terminator || isa<LayerOpInterface>(op) || isChannelView(op))
+    if (&op == terminator || isa<LayerOpInterface, EmulatorOpInterface>(op) || isChannelView(op))
       continue;
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
       FailureOr<std::vector<uint8_t>> bytes = packedBytes(constant);
@@ -162,8 +162,8 @@ FailureOr<std::vector<ProgramArgument>> mlir::dla::prepareProgramFunction(func::
       return op.emitOpError("converts between layouts inside the program: only the inputs' and "
                             "results' relayouts (host layout <-> NVDLA feature data) stay "
                             "outside it, the NVDLA units do not relayout");
-    return op.emitOpError("runs on the host: a loadable holds NVDLA layers only yet (host "
-                          "operations as the runtime's emulator tasks are a later step)");
+    return op.emitOpError("runs on the host: a loadable holds NVDLA layers and, after "
+                          "them, ops of NVIDIA's runtime emulator (an EMU task) only");
   }
   func.setType(FunctionType::get(func.getContext(), body.getArgumentTypes(),
                                  terminator->getOperandTypes()));

@@ -1,7 +1,8 @@
 //===- NetworkPlan.cpp - Surfaces and hardware layers of a function -------===//
 //
 // The function's layer ops in program order, grouped into hardware layers
-// (a convolution with the SDP fused to it); every value a layer reads or
+// (a convolution with the SDP fused to it), and the emulator's ops after
+// them (NvdlaProgram.h NetworkPlan::emulated); every value a layer reads or
 // writes a surface, its format from its role (LayerOpInterface's
 // getOperandRole), placed by the address plan with the lifetime from the
 // layer that writes it to the last that reads it.
@@ -146,6 +147,21 @@ featureAsChannelOperand(const nv::FeatureBoundLayout &feature, Location loc) {
   return std::unique_ptr<::dlaformat::BoundLayout>(std::move(*run));
 }
 
+/// Whether `v` (or the tensor a channel view of it shows) is computed by
+/// NVIDIA's runtime emulator.
+bool computedByEmulator(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<EmulatorOpInterface>(def))
+    return true;
+  if (auto slice = dyn_cast<ChannelSliceOp>(def))
+    return computedByEmulator(slice.getSource());
+  if (auto concat = dyn_cast<ChannelConcatOp>(def))
+    return llvm::any_of(concat.getInputs(), computedByEmulator);
+  return false;
+}
+
 /// Whether `use` is the per-channel (`prelu`) operand of an SDP.
 bool isChannelOperand(Operation *member, OpOperand &use) {
   auto sdp = dyn_cast<SdpOp>(member);
@@ -240,10 +256,19 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
       }
       continue;
     }
+    if (isa<EmulatorOpInterface>(op)) {
+      plan.emulated.push_back(&op);
+      continue;
+    }
     auto layer = dyn_cast<LayerOpInterface>(op);
     if (!layer)
       return op.emitOpError("is not a hardware layer: a register program holds layer ops "
-                            "(dla.conv, dla.sdp, dla.pool, dla.lrn, ...) only");
+                            "(dla.conv, dla.sdp, dla.pool, dla.lrn, ...) and, after them, ops "
+                            "of NVIDIA's runtime emulator only");
+    for (Value in : op.getOperands())
+      if (computedByEmulator(in))
+        return op.emitOpError("reads a value NVIDIA's runtime emulator computes, in an EMU task "
+                              "after the DLA task that runs the layers");
     SmallVector<Operation *> members = getHardwareLayer(layer);
     // The verifiers let an on-the-fly SDP read only a dla.conv, which
     // comes first and fuses nothing itself.
@@ -423,6 +448,28 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   }
   if (plan.layers.empty())
     return func.emitError("a program without layers has nothing to check");
+  // The emulator's ops run after every layer: their results are written
+  // then, and nothing they read may be overwritten before (live to the end).
+  const auto afterLayers = static_cast<int64_t>(plan.layers.size());
+  for (auto [index, op] : llvm::enumerate(plan.emulated)) {
+    for (Value in : op->getOperands()) {
+      if (!plan.surfaceOf.count(in) && viewOf.count(in) &&
+          failed(addSurface(in, "view" + std::to_string(plan.surfaces.size()), afterLayers,
+                            op->getLoc())))
+        return failure();
+      auto it = plan.surfaceOf.find(in);
+      if (it == plan.surfaceOf.end() || !plan.surfaces[it->second].feature ||
+          weightValues.contains(in) || auxValues.contains(in))
+        return op->emitOpError("reads a value that is no feature surface of a layer, an "
+                               "emulator op or an argument");
+      plan.placement[plan.surfaces[it->second].placed].last = kEnd;
+    }
+    for (Value r : op->getResults()) {
+      if (failed(addSurface(r, "emu" + std::to_string(index), afterLayers, op->getLoc())))
+        return failure();
+      plan.placement[plan.surface(r).placed].last = kEnd;
+    }
+  }
   for (Value r : terminator->getOperands()) {
     if (!plan.surfaceOf.count(r) && viewOf.count(r) &&
         failed(addSurface(r, "view" + std::to_string(plan.surfaces.size()),

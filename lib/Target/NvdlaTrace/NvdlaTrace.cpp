@@ -233,6 +233,10 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
   FailureOr<NetworkPlan> plan = planNetwork(func, kDramBase);
   if (failed(plan))
     return failure();
+  if (!plan->emulated.empty())
+    return plan->emulated.front()->emitOpError(
+        "runs on NVIDIA's runtime emulator (an EMU task of a loadable), which a register trace "
+        "does not have: the trace holds the hardware's register writes only");
   FailureOr<std::vector<LayerProgram>> programs = programNetwork(*plan);
   if (failed(programs))
     return failure();

@@ -100,3 +100,48 @@ func.func @host_only(%x: tensor<4xi8>) -> tensor<4xi8> {
   return %n : tensor<4xi8>
 }
 }
+
+// -----
+
+// Ops of NVIDIA's runtime emulator reading the layers' results move into
+// the program after its layers (an EMU task after the DLA task), chained
+// ones too; the host's relayout of the result stays. The emulator op
+// reading a host value stays on the host.
+// CHECK-LABEL: func.func @emulated
+// CHECK: %[[R:.*]]:2 = call @emulated_nvdla
+// CHECK-NOT: dla.emu_
+// CHECK: dla.relayout %[[R]]#1
+// CHECK: dla.emu_power %{{.*}} {{{.*}}} : tensor<1x8x1x1xi8>
+// CHECK: func.func private @emulated_nvdla
+// CHECK-NEXT: dla.pool
+// CHECK-NEXT: dla.emu_softmax
+// CHECK-NEXT: dla.emu_power
+// CHECK-NEXT: return
+#f = #dla.feature<int8, config = nv_small>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @emulated(%x: tensor<1x8x2x2xi8, #f>, %h: tensor<1x8x1x1xi8>) -> (tensor<1x8x1x1xi8, #f>, tensor<1x8x1x1xi8>, tensor<1x8x1x1xi8>) {
+  // expected-remark @+1 {{NVDLA program @emulated_nvdla: 1 layers and 2 ops for NVIDIA's runtime emulator (an EMU task after them); the host runs 0 ops before it and 1 after it}}
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x2x2xi8, #f> -> tensor<1x8x1x1xi8, #f>
+  %s = dla.emu_softmax %p {input_scale = 0.0625 : f32, output_scale = 0.0078125 : f32} : tensor<1x8x1x1xi8, #f>
+  %q = dla.emu_power %s {power = 2.0 : f32, scale = 1.0 : f32, shift = 0.0 : f32, input_scale = 0.0625 : f32, output_scale = 0.25 : f32} : tensor<1x8x1x1xi8, #f>
+  %y = dla.relayout %q : tensor<1x8x1x1xi8, #f> -> tensor<1x8x1x1xi8>
+  %e = dla.emu_power %h {power = 2.0 : f32, scale = 1.0 : f32, shift = 0.0 : f32, input_scale = 0.0625 : f32, output_scale = 0.25 : f32} : tensor<1x8x1x1xi8>
+  return %s, %y, %e : tensor<1x8x1x1xi8, #f>, tensor<1x8x1x1xi8>, tensor<1x8x1x1xi8>
+}
+}
+
+// -----
+
+// A layer reading an emulator op's result: the EMU task runs after the
+// DLA task, so the network is not one program.
+#f = #dla.feature<int8, config = nv_small>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #f>) -> tensor<1x8x1x1xi8, #f> {
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x2x2xi8, #f> -> tensor<1x8x1x1xi8, #f>
+  // expected-error @+1 {{'dla.emu_softmax' op runs on NVIDIA's runtime emulator, an EMU task after the DLA task, but a layer reads its result: the network is not one NVDLA program}}
+  %s = dla.emu_softmax %p {input_scale = 0.0625 : f32, output_scale = 0.0078125 : f32} : tensor<1x8x1x1xi8, #f>
+  // expected-note @+1 {{read here}}
+  %q = dla.sdp offline %s relu : tensor<1x8x1x1xi8, #f> -> tensor<1x8x1x1xi8, #f>
+  return %q : tensor<1x8x1x1xi8, #f>
+}
+}

@@ -5,7 +5,13 @@ graph unpacked by their layout in kmd/firmware/include/dla_interface.h
 (dla_network_desc: 8 int16 indices, op_head[6], 4 uint16 counts, int16,
 2 uint8; dla_common_op_desc: int16 index, int8 roi, uint8 op_type, uint8
 dependency_count, 3 reserved, 7 dla_consumer {int16 index, uint8 event,
-uint8 res}).
+uint8 res}); an EMU task's blobs by umd/core/src/common/include/priv/emu/
+emu1/A/emu_interface.h (emu_network_desc: int16, int16, uint16, aligned to
+256; union emu_operation_container: 24 bytes, uint8 op_type, 3 padding, two
+floats, then power/scale/shift floats or the softmax's uint8 axis;
+union emu_operation_buffer_container: src and dst emu_buffer_desc, packed
+{int16 addressIndex, uint32 offset, uint32 size, uint16 format, width,
+height, channel, uint32 line_stride, surf_stride} aligned to 256).
 
     describe_loadable.py FLATC LOADABLE.fbs MODEL.nvdla SCRATCH_DIR
 """
@@ -42,9 +48,10 @@ for t in d["tensor_desc_list"]:
         t.get("h", 0), t.get("w", 0), t.get("stride_0", 0), t.get("stride_1", 0),
         t.get("stride_2", 0)))
 for t in d["task_list"]:
-    print("task %d: %s, addresses %s, post actions %s" % (t.get("id", 0), t.get("interface"),
-                                                          t.get("address_list"),
-                                                          t.get("post_actions")))
+    pre = ", pre actions %s" % t["pre_actions"] if t.get("pre_actions") else ""
+    print("task %d: %s, addresses %s%s, post actions %s" % (t.get("id", 0), t.get("interface"),
+                                                            t.get("address_list"), pre,
+                                                            t.get("post_actions")))
 print("submit %s" % [s.get("task_id") for s in d["submit_list"]])
 print("events %s" % d["event_list"])
 nd = struct.unpack("<8h6h4Hh2B", blobs["task-0-addr0"][:40])
@@ -81,3 +88,18 @@ for i in range(ops):
         parts.append("%s type %d address %d%s" % (name, mem_type, address,
                                                   "" if offset is None else " + %d" % offset))
     print("surface %d: %s" % (i, ", ".join(parts)))
+if "task-1-addr0" in blobs:
+    n_op, n_buf, n = struct.unpack("<hhH", blobs["task-1-addr0"][:6])
+    print("emu network: op list %d, buffer list %d, operations %d" % (n_op, n_buf, n))
+    ol, bl = blobs["task-1-op_list"], blobs["task-1-op_buf_list"]
+    for i in range(n):
+        o = ol[24 * i:24 * (i + 1)]
+        op_type = o[0]
+        si, so = struct.unpack("<ff", o[4:12])
+        what = ("power %r scale %r shift %r" % struct.unpack("<fff", o[12:24]) if op_type == 0
+                else "axis %d" % o[12])
+        print("emu op %d: type %d, input scale %r, output scale %r, %s" % (i, op_type, si, so, what))
+        for k, name in enumerate(("src", "dst")):
+            b = bl[512 * i + 256 * k:][:26]
+            print("  %s: address %d + %d, %d bytes, format %d, %dx%dx%d (WxHxC), strides %d %d" %
+                  ((name,) + struct.unpack("<hIIHHHHII", b)))

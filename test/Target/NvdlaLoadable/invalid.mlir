@@ -20,7 +20,7 @@ func.func @b(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> t
 
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @host(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
-  // expected-error @below {{'tosa.const' op runs on the host: a loadable holds NVDLA layers only yet (host operations as the runtime's emulator tasks are a later step)}}
+  // expected-error @below {{'tosa.const' op runs on the host: a loadable holds NVDLA layers and, after them, ops of NVIDIA's runtime emulator (an EMU task) only}}
   %k = "tosa.const"() {values = dense<1> : tensor<1xi8>} : () -> tensor<1xi8>
   %y = dla.sdp offline %x bs <alu = sum, alu_operand = 1> : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
   return %y : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
@@ -173,9 +173,38 @@ func.func @slice(%x: tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>)
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @host_beside_view(%x: tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
   %hi = dla.channel_slice %x [8] : tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>>
-  // expected-error @below {{'tosa.const' op runs on the host: a loadable holds NVDLA layers only yet (host operations as the runtime's emulator tasks are a later step)}}
+  // expected-error @below {{'tosa.const' op runs on the host: a loadable holds NVDLA layers and, after them, ops of NVIDIA's runtime emulator (an EMU task) only}}
   %k = "tosa.const"() {values = dense<1> : tensor<1xi8>} : () -> tensor<1xi8>
   %y = dla.sdp offline %hi bs <alu = sum, alu_operand = 1> : tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 16, surface_stride = 32, batch_stride = 64, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
   return %y : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+}
+}
+
+// -----
+
+// The emulator's buffer descriptors hold 16-bit dimensions
+// (emu_buffer_desc.width): a wider cube is refused at its op.
+!w = tensor<1x8x1x70000xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @emulator_wide(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>, %v: !w) -> (tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_small>>, !w) {
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_small>>
+  // expected-error @below {{'dla.emu_power' op cannot be written for NVIDIA's runtime emulator: emu_power_buffer_descs.src_data.width = 70000 does not fit the emulator's field (16-bit unsigned)}}
+  %q = dla.emu_power %v {power = 2.0 : f32, scale = 1.0 : f32, shift = 0.0 : f32, input_scale = 0.0625 : f32, output_scale = 0.25 : f32} : !w
+  return %p, %q : tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_small>>, !w
+}
+}
+
+// -----
+
+// A layer cannot read what the emulator computes: the EMU task runs after
+// the DLA task.
+!f = tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> !f {
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> !f
+  %s = dla.emu_softmax %p {input_scale = 0.0625 : f32, output_scale = 0.0078125 : f32} : !f
+  // expected-error @below {{'dla.sdp' op reads a value NVIDIA's runtime emulator computes, in an EMU task after the DLA task that runs the layers}}
+  %q = dla.sdp offline %s relu : !f -> !f
+  return %q : !f
 }
 }

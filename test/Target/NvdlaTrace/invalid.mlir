@@ -69,7 +69,7 @@ func.func @returns_weights(%x: !f, %w: !w) -> !w {
 !f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @host(%x: !f) -> tensor<1x8x2x2xi8> {
-  // expected-error @below {{'dla.relayout' op is not a hardware layer: a register program holds layer ops (dla.conv, dla.sdp, dla.pool, dla.lrn, ...) only}}
+  // expected-error @below {{'dla.relayout' op is not a hardware layer: a register program holds layer ops (dla.conv, dla.sdp, dla.pool, dla.lrn, ...) and, after them, ops of NVIDIA's runtime emulator only}}
   %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
 }
@@ -272,5 +272,33 @@ func.func @gate_both_ways(%x: !f, %u: !g) -> (!f, !g) {
   %y = dla.sdp offline %x prelu %g : !g bn <mul_operand = prelu, mul_shift = 7> : !f -> !f
   %z = dla.sdp offline %u eltwise %g : !g bs <alu = sum, alu_operand = eltwise> : !g -> !g
   return %y, %z : !f, !g
+}
+}
+
+// -----
+
+// The emulator's ops are an EMU task of a loadable; a trace has no emulator.
+!f = tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @emulated(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> !f {
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> !f
+  // expected-error @below {{'dla.emu_softmax' op runs on NVIDIA's runtime emulator (an EMU task of a loadable), which a register trace does not have: the trace holds the hardware's register writes only}}
+  %s = dla.emu_softmax %p {input_scale = 0.0625 : f32, output_scale = 0.0078125 : f32} : !f
+  return %s : !f
+}
+}
+
+// -----
+
+// A layer cannot read what the emulator computes: the EMU task runs after
+// the DLA task.
+!f = tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> !f {
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> !f
+  %s = dla.emu_softmax %p {input_scale = 0.0625 : f32, output_scale = 0.0078125 : f32} : !f
+  // expected-error @below {{'dla.sdp' op reads a value NVIDIA's runtime emulator computes, in an EMU task after the DLA task that runs the layers}}
+  %q = dla.sdp offline %s relu : !f -> !f
+  return %q : !f
 }
 }

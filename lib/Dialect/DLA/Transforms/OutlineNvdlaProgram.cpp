@@ -4,7 +4,9 @@
 // both ends; a compiled network has host steps before and after its
 // layers. Outlining the layers (when nothing on the host sits between
 // them) gives the writer that function and leaves the host steps where
-// they are, around a call.
+// they are, around a call. Ops of NVIDIA's runtime emulator that read the
+// layers' results go with them, after the layers: the loadable runs them
+// as an EMU task after the DLA task.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,9 +33,7 @@ namespace {
 
 /// What the program holds: hardware layers and the views between them
 /// (offsets into their storage, no work of their own).
-bool inProgram(Operation *op) {
-  return isa<LayerOpInterface, ChannelSliceOp, ChannelConcatOp>(op);
-}
+bool inProgram(Operation *op) { return isLayerOrView(op); }
 
 /// The host ops (in block order) that read what a layer computed and
 /// compute what a layer reads; relayouts last (the user's model has none:
@@ -63,6 +63,29 @@ SmallVector<Operation *> hostOpsBetween(Block &body, const llvm::SetVector<Opera
   return between;
 }
 
+/// The emulator ops that read the layers' results (or another such op's),
+/// in block order; an error at the first whose result a layer reads.
+FailureOr<llvm::SetVector<Operation *>> emulatedOps(Block &body,
+                                                    const llvm::SetVector<Operation *> &layers) {
+  llvm::SetVector<Operation *> emulated;
+  for (Operation &op : body)
+    if (isa<EmulatorOpInterface>(op) && llvm::any_of(op.getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && (layers.contains(def) || emulated.contains(def));
+        }))
+      emulated.insert(&op);
+  for (Operation *op : emulated)
+    for (Operation *user : op->getUsers())
+      if (layers.contains(user)) {
+        InFlightDiagnostic d = op->emitOpError(
+            "runs on NVIDIA's runtime emulator, an EMU task after the DLA task, but a layer "
+            "reads its result: the network is not one NVDLA program");
+        d.attachNote(user->getLoc()) << "read here";
+        return d;
+      }
+  return emulated;
+}
+
 LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
   if (func.isExternal() || !func.getBody().hasOneBlock())
     return success();
@@ -73,6 +96,13 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
       layers.insert(&op);
   if (layers.empty())
     return success();
+  FailureOr<llvm::SetVector<Operation *>> emulated = emulatedOps(body, layers);
+  if (failed(emulated))
+    return failure();
+  const size_t numLayers = layers.size();
+  // The program: its layers, then the emulator's ops.
+  Operation *lastLayer = layers.back();
+  layers.insert(emulated->begin(), emulated->end());
   if (SmallVector<Operation *> between = hostOpsBetween(body, layers); !between.empty()) {
     InFlightDiagnostic d =
         between.front()->emitOpError("runs on the host between accelerator layers (it reads a "
@@ -131,7 +161,7 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
   // The call where the last layer was; the block's order is then made
   // topological again (a host op after the layers in the order of its
   // operands may have stood between them in the text).
-  b.setInsertionPoint(layers.back());
+  b.setInsertionPoint(lastLayer);
   auto call = func::CallOp::create(b, layers.front()->getLoc(), program, inputs.getArrayRef());
   for (auto [r, c] : llvm::zip(outputs.getArrayRef(), call.getResults()))
     Value(r).replaceAllUsesWith(c);
@@ -140,7 +170,7 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
   for (Operation *c : constants)
     if (c->use_empty())
       c->erase();
-  moved += static_cast<int64_t>(layers.size());
+  moved += static_cast<int64_t>(numLayers);
   if (!sortTopologically(&body))
     return func.emitOpError("has a cycle after its layers were outlined"); // not expected
 
@@ -163,9 +193,13 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
       return !op->hasTrait<OpTrait::IsTerminator>() && !op->hasTrait<OpTrait::ConstantLike>();
     });
   };
-  call.emitRemark() << "NVDLA program @" << program.getName() << ": " << layers.size()
-                    << " layers; the host runs " << count(waitedFor) << " ops before it and "
-                    << count(waiting) << " after it";
+  InFlightDiagnostic remark = call.emitRemark();
+  remark << "NVDLA program @" << program.getName() << ": " << numLayers << " layers";
+  if (!emulated->empty())
+    remark << " and " << emulated->size()
+           << " ops for NVIDIA's runtime emulator (an EMU task after them)";
+  remark << "; the host runs " << count(waitedFor) << " ops before it and "
+         << count(waiting) << " after it";
   return success();
 }
 

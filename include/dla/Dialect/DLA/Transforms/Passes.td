@@ -229,6 +229,11 @@ def DLAOutlineNvdlaProgram : Pass<"dla-outline-nvdla-program", "::mlir::ModuleOp
     does this for the bundle's `model.nvdla` and names the host steps on
     either side in the manifest.
 
+    Ops of NVIDIA's runtime emulator (`dla.emu_softmax`, `dla.emu_power`)
+    that read a layer's result (or such an op's) move too, after the
+    layers: the loadable runs them as an EMU task after its DLA task. One
+    whose result a layer reads is an error at it (the DLA task runs first).
+
     A host operation between layers is an error at that operation: the
     network is not one program (it would run as several loadables with
     host work between them). A function without layers is left alone.
