@@ -73,6 +73,17 @@ Expected<PerfConfig> dlaformat::nvdla::getHardwarePerfConfig(HardwareKind kind,
   c.pdpThroughput = hw.caps.pdp ? t.pdp : 0;
   c.cdpThroughput = hw.caps.cdp ? t.cdp : 0;
   c.winograd = hw.caps.winograd;
+  const RtlCalibration &r = getRtlCalibration(kind);
+  c.convStartCycles = r.convStart;
+  c.sdpStartCycles = r.sdpStart;
+  c.pdpStartCycles = r.pdpStart;
+  c.cdpStartCycles = r.cdpStart;
+  c.startLatencies = r.startLatencies;
+  c.readsInFlight = r.readsInFlight;
+  c.requestCycles = r.requestCycles;
+  c.stripeAtomics = r.stripeAtomics;
+  c.stripeCycles = r.stripeCycles;
+  c.unitChannelGranule = r.unitChannelGranule;
   return c;
 }
 
@@ -295,6 +306,13 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
     if (winograd)
       cycles /= 2.25;
     e.macCycles = cycles;
+    // The CSC feeds the MAC array in stripes: per kernel group, per tap and
+    // per channel atom, runs of at most stripeAtomics outputs; each stripe
+    // costs stripeCycles more (loading its weights: RTL calibration).
+    if (c.stripeAtomics > 0 && !winograd)
+      e.stripeCycles = c.stripeCycles * std::ceil(double(l.kernels) * batch / c.kernelGranule) *
+                       l.kernelH * l.kernelW * std::ceil(foldedC / c.channelGranule) *
+                       std::ceil(double(outH) * outW / double(c.stripeAtomics));
     e.networkMacs = double(l.channels) * outH * outW * l.kernels * l.kernelH * l.kernelW;
   } else {
     e.trafficBytes = e.inputBytes + e.outputBytes;
@@ -305,7 +323,14 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
   double bytesPerCycle = c.dramBytesPerSecond / c.clockHz;
   if (c.memifBytesPerCycle > 0)
     bytesPerCycle = std::min(bytesPerCycle, double(c.memifBytesPerCycle));
-  e.memoryCycles = ceilCycles(e.trafficBytes / bytesPerCycle) + c.memoryLatencyCycles;
+  e.memoryCycles = ceilCycles(e.trafficBytes / bytesPerCycle);
+  // An SDP / PDP / CDP reads its input one interface beat a request with at
+  // most readsInFlight requests outstanding: a long latency bounds it.
+  if (!conv && c.readsInFlight > 0 && c.memifBytesPerCycle > 0)
+    e.memoryCycles = std::max(e.memoryCycles,
+                              std::ceil(e.inputBytes / double(c.memifBytesPerCycle)) *
+                                  (c.memoryLatencyCycles + c.requestCycles) /
+                                  double(c.readsInFlight));
 
   // Post-processing units: elements over their per-cycle throughput.
   auto unit = [&](int64_t throughput, double elements, std::string_view what) -> Expected<double> {
@@ -313,7 +338,9 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
       return makeError("layer '" + l.name + "': " + c.name + " has no " + std::string(what));
     return ceilCycles(elements / double(throughput));
   };
-  const double outElements = double(outH) * outW * outC;
+  // The units process whole memory atoms (padding channels included).
+  const double outElements =
+      double(outH) * outW * roundUp(double(outC), double(std::max<int64_t>(1, c.unitChannelGranule)));
   if (c.postProcessingBound) {
     if (conv || l.kind == PerfLayerKind::Sdp) {
       auto s = unit(c.sdpThroughput, outElements, "SDP");
@@ -343,7 +370,7 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
   }
 
   // The long pole; on a tie the MAC array, then memory (the spreadsheet's).
-  e.cycles = e.macCycles;
+  e.cycles = e.macCycles + e.stripeCycles;
   e.longPole = LongPole::Mac;
   for (auto [cycles, pole] : {std::pair{e.memoryCycles, LongPole::Memory},
                               std::pair{e.sdpCycles, LongPole::Sdp},
@@ -355,6 +382,15 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
     }
   if (!conv && e.longPole == LongPole::Mac)
     e.longPole = LongPole::Memory;
+  // What every layer spends beyond its work: each pass of a convolution the
+  // buffer plan cuts is a hardware layer of its own.
+  double start = l.kind == PerfLayerKind::Sdp   ? c.sdpStartCycles
+                 : l.kind == PerfLayerKind::Pdp ? c.pdpStartCycles
+                 : l.kind == PerfLayerKind::Cdp ? c.cdpStartCycles
+                                                : c.convStartCycles;
+  e.startCycles = (start + c.startLatencies * c.memoryLatencyCycles) *
+                  double(conv && c.bufferRule == BufferPlanRule::Planner ? e.weightReads : 1);
+  e.cycles += e.startCycles;
   e.seconds = e.cycles / c.clockHz;
   return e;
 }
