@@ -72,11 +72,26 @@ def rows(performance, paths, half="all"):
         with open(path) as f:
             data = json.load(f)
         config = rtl_config(performance, data["memory"])
-        turn = len(data["kinds"])
+        turn = len(data.get("kinds", [None]))
         for index, case in enumerate(data["cases"]):
             if half != "all" and (index // turn % 2 == 0) != (half == "fit"):
                 continue
             layers = case.get("layers", [])
+            if "manifest_layers" in case:
+                # A network's layer (bench/rtl_network_cycles.py): the
+                # model through the manifest's entries, as dla-compile asks.
+                if not layers:
+                    continue
+                est = performance.estimate_bundle(
+                    {"layers": json.loads(json.dumps(case["manifest_layers"]))}, config,
+                    annotate=False)
+                if est["errors"] or not est["layers"]:
+                    raise ValueError("%s: %s" % (case["name"], est["errors"]))
+                kind = next(l["hardware"]["kind"] for l in case["manifest_layers"]
+                            if not l["hardware"].get("fused"))
+                out.append((case["name"], kind, est["frame_cycles"],
+                            sum(l["cycles"] for l in layers), case.get("rtl", "?")))
+                continue
             # One hardware layer, or one convolution the buffer plan runs
             # in passes (the model estimates all its passes).
             if not layers or len(layers) > 1 and not all(" pass " in l["name"] for l in layers):

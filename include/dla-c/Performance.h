@@ -56,6 +56,7 @@ typedef struct DlaPerfConfig {
   double requestCycles;
   int64_t stripeAtomics;
   double stripeCycles;
+  double firstStripeAtomCycles;
   int64_t unitChannelGranule;
 } DlaPerfConfig;
 

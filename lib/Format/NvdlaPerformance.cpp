@@ -83,6 +83,7 @@ Expected<PerfConfig> dlaformat::nvdla::getHardwarePerfConfig(HardwareKind kind,
   c.requestCycles = r.requestCycles;
   c.stripeAtomics = r.stripeAtomics;
   c.stripeCycles = r.stripeCycles;
+  c.firstStripeAtomCycles = r.firstStripeAtomCycles;
   c.unitChannelGranule = r.unitChannelGranule;
   return c;
 }
@@ -388,6 +389,14 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
                  : l.kind == PerfLayerKind::Pdp ? c.pdpStartCycles
                  : l.kind == PerfLayerKind::Cdp ? c.cdpStartCycles
                                                 : c.convStartCycles;
+  if (conv && c.firstStripeAtomCycles > 0 && c.stripeAtomics > 0) {
+    // The CSC's first stripe waits for the input rows its outputs read.
+    int64_t outRows = ceilDiv(std::min<int64_t>(outH * outW, c.stripeAtomics), outW);
+    int64_t rows = std::clamp<int64_t>((outRows - 1) * l.strideH +
+                                           (l.kernelH - 1) * l.dilationH + 1 - l.padTop,
+                                       1, l.height);
+    start += c.firstStripeAtomCycles * rows * std::ceil(rowBytes / (fg * bpe));
+  }
   e.startCycles = (start + c.startLatencies * c.memoryLatencyCycles) *
                   double(conv && c.bufferRule == BufferPlanRule::Planner ? e.weightReads : 1);
   e.cycles += e.startCycles;

@@ -223,10 +223,12 @@ TEST(NvdlaPerformance, HardwareMacCyclesPadToAtomics) {
   // SDP at 1 element a cycle over whole atoms: 16 x 64 outputs.
   EXPECT_DOUBLE_EQ(e->sdpCycles, 16.0 * 64);
   // The CSC's stripes: 2 kernel groups x 9 taps x 2 channel atoms x 2 runs
-  // of at most 32 of the 64 outputs; the layer's start-up (no latency).
+  // of at most 32 of the 64 outputs. The start-up (no latency) and the
+  // first stripe's input: its 32 outputs are 4 rows, which read 6 input
+  // rows of 10 pixels of 2 atoms.
   ASSERT_EQ(c->stripeAtomics, 32);
   EXPECT_DOUBLE_EQ(e->stripeCycles, 2.0 * 9 * 2 * 2 * c->stripeCycles);
-  EXPECT_DOUBLE_EQ(e->startCycles, c->convStartCycles);
+  EXPECT_DOUBLE_EQ(e->startCycles, c->convStartCycles + 6 * 10 * 2 * c->firstStripeAtomCycles);
   EXPECT_DOUBLE_EQ(e->cycles, e->macCycles + e->stripeCycles + e->startCycles);
   EXPECT_EQ(e->longPole, LongPole::Mac);
   EXPECT_NEAR(e->macUtilization(), e->macCycles / e->cycles, 1e-12);

@@ -20,7 +20,8 @@
 //                 SDP / PDP / CDP reads at most readsInFlight requests per
 //                 (latency + requestCycles)
 //   SDP / PDP / CDP cycles = elements / the unit's throughput (.spec files)
-//   cycles      = start-up (per kind, + startLatencies * latency)
+//   cycles      = start-up (per kind, + startLatencies * latency, + the
+//                 convolution's first stripe's input fetch)
 //                 + the longest of MAC (+ CSC stripes), DRAM, SDP, PDP, CDP
 //     start-up, stripes, reads in flight: RtlCalibration, fitted to
 //     nv_small's RTL.
@@ -85,15 +86,19 @@ struct RtlCalibration {
   double requestCycles;  ///< a read request's cycles beyond the memory latency
   int64_t stripeAtomics; ///< atomic operations per CSC stripe at most
   double stripeCycles;   ///< cycles per stripe beyond its atomic operations
+  /// Cycles per memory atom of the input rows a convolution's first stripe
+  /// needs, which the CSC waits for (CDMA's fetch, before any MAC).
+  double firstStripeAtomCycles;
   /// SDP / PDP / CDP process whole memory atoms: channels padded to this.
   int64_t unitChannelGranule;
 };
 inline constexpr RtlCalibration kRtlCalibrations[] = {
-    {HardwareKind::NvFull, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1},
-    {HardwareKind::NvLarge, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1},
-    // Fitted to bench/data/rtl-cycles-nv_small-seed1.json (latency 32,
-    // 8 B/cycle) and its latency sweep (docs/PerformanceModel.md).
-    {HardwareKind::NvSmall, 139, 66, 8, 110, 2, 8, 14, 32, 9, 8},
+    {HardwareKind::NvFull, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1},
+    {HardwareKind::NvLarge, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1},
+    // Fitted to half of bench/data/rtl-cycles-nv_small-seed1.json and
+    // -conv-seed3.json (latency 32, 8 B/cycle) and the latency sweep
+    // (docs/PerformanceModel.md, "Calibration").
+    {HardwareKind::NvSmall, 191, 67, 8, 109, 2, 8, 14, 32, 5, 1.4, 8},
 };
 static_assert([] {
   for (size_t i = 0; i < std::size(kRtlCalibrations); ++i)
@@ -143,6 +148,7 @@ struct PerfConfig {
   double requestCycles = 0;
   int64_t stripeAtomics = 0; ///< 0: no stripe overhead
   double stripeCycles = 0;
+  double firstStripeAtomCycles = 0;
   int64_t unitChannelGranule = 1;
   int64_t sdpThroughput = 0, sdpEwThroughput = 0, pdpThroughput = 0, cdpThroughput = 0;
   bool winograd = false;          ///< the configuration has Winograd
