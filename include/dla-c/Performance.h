@@ -57,6 +57,7 @@ typedef struct DlaPerfConfig {
   int64_t stripeAtomics;
   double stripeCycles;
   double firstStripeAtomCycles;
+  double convSdpAtomCycles;
   int64_t unitChannelGranule;
 } DlaPerfConfig;
 

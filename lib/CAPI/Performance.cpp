@@ -28,7 +28,7 @@ namespace {
   X(fcWeightsAmortized) X(bufferReloads) X(minInputExtraRows) X(minWeightKernels)             \
   X(sideByLeastInput) X(sideByAllWeights) X(operandAfterPooling) X(convStartCycles)          \
   X(sdpStartCycles) X(pdpStartCycles) X(cdpStartCycles) X(startLatencies) X(readsInFlight)    \
-  X(requestCycles) X(stripeAtomics) X(stripeCycles) X(firstStripeAtomCycles)          \
+  X(requestCycles) X(stripeAtomics) X(stripeCycles) X(firstStripeAtomCycles) X(convSdpAtomCycles)          \
   X(unitChannelGranule)
 #define DLA_PERF_LAYER_FIELDS(X)                                                               \
   X(channels) X(height) X(width) X(kernels) X(kernelH) X(kernelW) X(strideH) X(strideW)       \

@@ -84,6 +84,7 @@ Expected<PerfConfig> dlaformat::nvdla::getHardwarePerfConfig(HardwareKind kind,
   c.stripeAtomics = r.stripeAtomics;
   c.stripeCycles = r.stripeCycles;
   c.firstStripeAtomCycles = r.firstStripeAtomCycles;
+  c.convSdpAtomCycles = r.convSdpAtomCycles;
   c.unitChannelGranule = r.unitChannelGranule;
   return c;
 }
@@ -348,6 +349,10 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
       if (!s)
         return s.takeError();
       e.sdpCycles = *s;
+      // On the fly the CACC hands the SDP one output atom at a time.
+      if (conv && c.convSdpAtomCycles > 0)
+        e.sdpCycles = std::max(e.sdpCycles, c.convSdpAtomCycles * double(outH) * outW *
+                                                std::ceil(double(outC) / fg));
       // Without a Y (element-wise) stage the X stages read the operand
       // (BS / BN's PER_ELEMENT memory operand, as the compiled residual adds
       // and products do) at their own throughput, which sdpCycles already

@@ -342,7 +342,8 @@ DlaPerfConfig = _struct("DlaPerfConfig", [
     (c_int32, "sideByLeastInput, sideByAllWeights, operandAfterPooling"),
     (c_double, "convStartCycles, sdpStartCycles, pdpStartCycles, cdpStartCycles, startLatencies"),
     (c_int64, "readsInFlight"), (c_double, "requestCycles"), (c_int64, "stripeAtomics"),
-    (c_double, "stripeCycles, firstStripeAtomCycles"), (c_int64, "unitChannelGranule")])
+    (c_double, "stripeCycles, firstStripeAtomCycles, convSdpAtomCycles"),
+    (c_int64, "unitChannelGranule")])
 DlaPerfLayer = _struct("DlaPerfLayer", [
     (c_int32, "kind"),
     (c_int64, "channels, height, width, kernels, kernelH, kernelW, strideH, strideW,"

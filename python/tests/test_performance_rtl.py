@@ -53,14 +53,14 @@ def test_seed1_latency32(half):
 def test_seed2_never_fitted():
     rows = rtl_perf_error.rows(performance, [_path("rtl-cycles-nv_small-seed2.json")])
     assert len(rows) == 100
-    _check(rows, 0.15, 0.90, 0.05)
+    _check(rows, 0.15, 0.85, 0.05)
 
 
 @pytest.mark.parametrize("half", ["fit", "check"])
 def test_convolutions_seed3(half):
     rows = rtl_perf_error.rows(performance, [_path("rtl-cycles-nv_small-conv-seed3.json")], half)
     assert len(rows) == 50
-    _check(rows, 0.15, 0.80, 0.05)
+    _check(rows, 0.15, 0.85, 0.06)
 
 
 @pytest.mark.parametrize("kind,share,total", [
@@ -73,6 +73,17 @@ def test_each_kind(kind, share, total):
                                              _path("rtl-cycles-nv_small-seed2.json"),
                                              _path("rtl-cycles-nv_small-conv-seed3.json")])
     _check([r for r in rows if r[1] == kind], 0.15, share, total)
+
+
+@pytest.mark.parametrize("half", ["fit", "check", "all"])
+def test_classifier(half):
+    # The PaddleOCR classifier's 297 hardware layers, each run on the RTL
+    # with its inputs from the CPU execution of the whole network
+    # (bench/rtl_network_cycles.py); the model through the manifest's
+    # entries as dla-compile asks it. The network: all of them.
+    rows = rtl_perf_error.rows(performance, [_path("rtl-cycles-nv_small-cls.json")], half)
+    assert len(rows) == {"fit": 149, "check": 148, "all": 297}[half]
+    _check(rows, 0.15, 0.90, 0.05)
 
 
 def test_other_latencies():

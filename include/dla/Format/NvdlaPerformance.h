@@ -89,16 +89,20 @@ struct RtlCalibration {
   /// Cycles per memory atom of the input rows a convolution's first stripe
   /// needs, which the CSC waits for (CDMA's fetch, before any MAC).
   double firstStripeAtomCycles;
+  /// Cycles per output atom the CACC takes to hand a convolution's result
+  /// to its SDP on the fly (the SDP alone: a memory atom / its throughput).
+  double convSdpAtomCycles;
   /// SDP / PDP / CDP process whole memory atoms: channels padded to this.
   int64_t unitChannelGranule;
 };
 inline constexpr RtlCalibration kRtlCalibrations[] = {
-    {HardwareKind::NvFull, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1},
-    {HardwareKind::NvLarge, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1},
+    {HardwareKind::NvFull, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1},
+    {HardwareKind::NvLarge, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1},
     // Fitted to half of bench/data/rtl-cycles-nv_small-seed1.json and
     // -conv-seed3.json (latency 32, 8 B/cycle) and the latency sweep
-    // (docs/PerformanceModel.md, "Calibration").
-    {HardwareKind::NvSmall, 191, 67, 8, 109, 2, 8, 14, 32, 5, 1.4, 8},
+    // (docs/PerformanceModel.md, "Calibration"); convSdpAtomCycles on the
+    // classifier's even layers (bench/data/rtl-cycles-nv_small-cls.json).
+    {HardwareKind::NvSmall, 191, 67, 8, 109, 2, 8, 14, 32, 5, 1.4, 11, 8},
 };
 static_assert([] {
   for (size_t i = 0; i < std::size(kRtlCalibrations); ++i)
@@ -149,6 +153,7 @@ struct PerfConfig {
   int64_t stripeAtomics = 0; ///< 0: no stripe overhead
   double stripeCycles = 0;
   double firstStripeAtomCycles = 0;
+  double convSdpAtomCycles = 0; ///< 0: the SDP's throughput alone
   int64_t unitChannelGranule = 1;
   int64_t sdpThroughput = 0, sdpEwThroughput = 0, pdpThroughput = 0, cdpThroughput = 0;
   bool winograd = false;          ///< the configuration has Winograd
