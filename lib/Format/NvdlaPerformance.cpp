@@ -341,8 +341,8 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
     return ceilCycles(elements / double(throughput));
   };
   // The units process whole memory atoms (padding channels included).
-  const double outElements =
-      double(outH) * outW * roundUp(double(outC), double(std::max<int64_t>(1, c.unitChannelGranule)));
+  const double unitGranule = double(std::max<int64_t>(1, c.unitChannelGranule));
+  const double outElements = double(outH) * outW * roundUp(double(outC), unitGranule);
   if (c.postProcessingBound) {
     if (conv || l.kind == PerfLayerKind::Sdp) {
       auto s = unit(c.sdpThroughput, outElements, "SDP");
