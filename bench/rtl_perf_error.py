@@ -77,6 +77,8 @@ def rows(performance, paths, half="all"):
             if half != "all" and (index // turn % 2 == 0) != (half == "fit"):
                 continue
             layers = case.get("layers", [])
+            if any(l["cycles"] is None for l in layers):
+                continue  # a layer that never finished (docs/NvdlaRtl.md)
             if "manifest_layers" in case:
                 # A network's layer (bench/rtl_network_cycles.py): the
                 # model through the manifest's entries, as dla-compile asks.
