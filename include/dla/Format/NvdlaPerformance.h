@@ -216,7 +216,7 @@ std::string_view getLongPoleName(LongPole pole);
 
 struct PerfEstimate {
   double macCycles = 0;    ///< 0 for Sdp / Pdp / Cdp layers
-  double memoryCycles = 0; ///< traffic / bytes per cycle, latency included
+  double memoryCycles = 0; ///< traffic / bytes per cycle, or the reads in flight's bound
   double sdpCycles = 0, pdpCycles = 0, cdpCycles = 0;
   double stripeCycles = 0; ///< the CSC's stripes beyond the MAC cycles (MAC pole)
   double startCycles = 0;  ///< per layer beyond its work (calibration)
