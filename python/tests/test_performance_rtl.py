@@ -60,7 +60,7 @@ def test_seed2_never_fitted():
 def test_convolutions_seed3(half):
     rows = rtl_perf_error.rows(performance, [_path("rtl-cycles-nv_small-conv-seed3.json")], half)
     assert len(rows) == 50
-    _check(rows, 0.15, 0.85, 0.06)
+    _check(rows, 0.15, 0.85, 0.05)
 
 
 @pytest.mark.parametrize("kind,share,total", [
@@ -83,7 +83,7 @@ def test_classifier(half):
     # entries as dla-compile asks it. The network: all of them.
     rows = rtl_perf_error.rows(performance, [_path("rtl-cycles-nv_small-cls.json")], half)
     assert len(rows) == {"fit": 149, "check": 148, "all": 297}[half]
-    _check(rows, 0.15, 0.90, 0.05)
+    _check(rows, 0.15, 0.88, 0.05)
 
 
 def test_other_latencies():
