@@ -129,7 +129,8 @@ def main():
     p.add_argument("--layers", action="store_true", help="one line per layer")
     p.add_argument("--fit", action="store_true",
                    help="also print, per kind, the start-up cycles that would zero the median "
-                        "error of the selected cases (how RtlCalibration's starts were fitted)")
+                        "error of the selected cases (how RtlCalibration's SDP and CDP "
+                        "start-ups were fitted: docs/PerformanceModel.md)")
     a = p.parse_args()
     from dla import performance
     rs = rows(performance, a.json, a.half)
