@@ -47,6 +47,18 @@ typedef struct DlaPerfConfig {
   int32_t sideByLeastInput;
   int32_t sideByAllWeights;
   int32_t operandAfterPooling;
+  double convStartCycles;
+  double sdpStartCycles;
+  double pdpStartCycles;
+  double cdpStartCycles;
+  double startLatencies;
+  int64_t readsInFlight;
+  double requestCycles;
+  int64_t stripeAtomics;
+  double stripeCycles;
+  double firstStripeAtomCycles;
+  double convSdpAtomCycles;
+  int64_t unitChannelGranule;
 } DlaPerfConfig;
 
 /// Mirrors dlaformat::nvdla::PerfLayer; kind: 0 convolution, 1 fully
@@ -88,6 +100,8 @@ typedef struct DlaPerfEstimate {
   double sdpCycles;
   double pdpCycles;
   double cdpCycles;
+  double stripeCycles;
+  double startCycles;
   double cycles;
   int32_t longPole;
   double inputBytes;

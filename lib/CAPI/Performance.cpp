@@ -21,21 +21,25 @@ namespace {
 // The fields that C and C++ name and type alike, listed once for both
 // directions (the rest: enums and the buffer rule, by hand).
 #define DLA_PERF_CONFIG_FIELDS(X)                                                              \
-  X(macs) X(channelGranule) X(kernelGranule) X(featureChannelGranule) X(convBufferBytes)      \
-  X(clockHz) X(dramBytesPerSecond) X(memifBytesPerCycle) X(memoryLatencyCycles)               \
-  X(sdpThroughput) X(sdpEwThroughput) X(pdpThroughput) X(cdpThroughput) X(winograd)           \
+  X(macs) X(channelGranule) X(kernelGranule) X(featureChannelGranule) X(convBufferBytes)       \
+  X(clockHz) X(dramBytesPerSecond) X(memifBytesPerCycle) X(memoryLatencyCycles)                \
+  X(sdpThroughput) X(sdpEwThroughput) X(pdpThroughput) X(cdpThroughput) X(winograd)            \
   X(fcBatch) X(foldStride) X(postProcessingBound) X(winogradWeightsExpanded)                   \
-  X(fcWeightsAmortized) X(bufferReloads) X(minInputExtraRows) X(minWeightKernels)             \
-  X(sideByLeastInput) X(sideByAllWeights) X(operandAfterPooling)
+  X(fcWeightsAmortized) X(bufferReloads) X(minInputExtraRows) X(minWeightKernels)              \
+  X(sideByLeastInput) X(sideByAllWeights) X(operandAfterPooling) X(convStartCycles)            \
+  X(sdpStartCycles) X(pdpStartCycles) X(cdpStartCycles) X(startLatencies) X(readsInFlight)     \
+  X(requestCycles) X(stripeAtomics) X(stripeCycles) X(firstStripeAtomCycles)                   \
+  X(convSdpAtomCycles) X(unitChannelGranule)
 #define DLA_PERF_LAYER_FIELDS(X)                                                               \
   X(channels) X(height) X(width) X(kernels) X(kernelH) X(kernelW) X(strideH) X(strideW)       \
   X(padTop) X(padBottom) X(padLeft) X(padRight) X(dilationH) X(dilationW) X(winograd)         \
   X(poolH) X(poolW) X(poolStrideH) X(poolStrideW) X(poolPadTop) X(poolPadBottom)              \
   X(poolPadLeft) X(poolPadRight) X(elementwiseOperand) X(weightBytes)
 #define DLA_PERF_ESTIMATE_FIELDS(X)                                                            \
-  X(macCycles) X(memoryCycles) X(sdpCycles) X(pdpCycles) X(cdpCycles) X(cycles)               \
-  X(inputBytes) X(weightBytes) X(outputBytes) X(operandBytes) X(trafficBytes) X(inputReads)   \
-  X(weightReads) X(outHeight) X(outWidth) X(networkMacs) X(seconds)
+  X(macCycles) X(memoryCycles) X(sdpCycles) X(pdpCycles) X(cdpCycles) X(stripeCycles)          \
+  X(startCycles) X(cycles) X(inputBytes) X(weightBytes) X(outputBytes) X(operandBytes)         \
+  X(trafficBytes) X(inputReads) X(weightReads) X(outHeight) X(outWidth) X(networkMacs)         \
+  X(seconds)
 
 template <typename To, typename From> void assign(To &to, const From &from) {
   to = static_cast<To>(from);

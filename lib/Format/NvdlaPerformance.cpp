@@ -73,6 +73,19 @@ Expected<PerfConfig> dlaformat::nvdla::getHardwarePerfConfig(HardwareKind kind,
   c.pdpThroughput = hw.caps.pdp ? t.pdp : 0;
   c.cdpThroughput = hw.caps.cdp ? t.cdp : 0;
   c.winograd = hw.caps.winograd;
+  const RtlCalibration &r = getRtlCalibration(kind);
+  c.convStartCycles = r.convStart;
+  c.sdpStartCycles = r.sdpStart;
+  c.pdpStartCycles = r.pdpStart;
+  c.cdpStartCycles = r.cdpStart;
+  c.startLatencies = r.startLatencies;
+  c.readsInFlight = r.readsInFlight;
+  c.requestCycles = r.requestCycles;
+  c.stripeAtomics = r.stripeAtomics;
+  c.stripeCycles = r.stripeCycles;
+  c.firstStripeAtomCycles = r.firstStripeAtomCycles;
+  c.convSdpAtomCycles = r.convSdpAtomCycles;
+  c.unitChannelGranule = r.unitChannelGranule;
   return c;
 }
 
@@ -295,6 +308,13 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
     if (winograd)
       cycles /= 2.25;
     e.macCycles = cycles;
+    // The CSC feeds the MAC array in stripes: per kernel group, per tap and
+    // per channel atom, runs of at most stripeAtomics outputs; each stripe
+    // costs stripeCycles more (loading its weights: RTL calibration).
+    if (c.stripeAtomics > 0 && !winograd)
+      e.stripeCycles = c.stripeCycles * std::ceil(double(l.kernels) * batch / c.kernelGranule) *
+                       l.kernelH * l.kernelW * std::ceil(foldedC / c.channelGranule) *
+                       std::ceil(double(outH) * outW / double(c.stripeAtomics));
     e.networkMacs = double(l.channels) * outH * outW * l.kernels * l.kernelH * l.kernelW;
   } else {
     e.trafficBytes = e.inputBytes + e.outputBytes;
@@ -305,7 +325,14 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
   double bytesPerCycle = c.dramBytesPerSecond / c.clockHz;
   if (c.memifBytesPerCycle > 0)
     bytesPerCycle = std::min(bytesPerCycle, double(c.memifBytesPerCycle));
-  e.memoryCycles = ceilCycles(e.trafficBytes / bytesPerCycle) + c.memoryLatencyCycles;
+  e.memoryCycles = ceilCycles(e.trafficBytes / bytesPerCycle);
+  // An SDP / PDP / CDP reads its input one interface beat a request with at
+  // most readsInFlight requests outstanding: a long latency bounds it.
+  if (!conv && c.readsInFlight > 0 && c.memifBytesPerCycle > 0)
+    e.memoryCycles = std::max(e.memoryCycles,
+                              std::ceil(e.inputBytes / double(c.memifBytesPerCycle)) *
+                                  (c.memoryLatencyCycles + c.requestCycles) /
+                                  double(c.readsInFlight));
 
   // Post-processing units: elements over their per-cycle throughput.
   auto unit = [&](int64_t throughput, double elements, std::string_view what) -> Expected<double> {
@@ -313,13 +340,19 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
       return makeError("layer '" + l.name + "': " + c.name + " has no " + std::string(what));
     return ceilCycles(elements / double(throughput));
   };
-  const double outElements = double(outH) * outW * outC;
+  // The units process whole memory atoms (padding channels included).
+  const double unitGranule = double(std::max<int64_t>(1, c.unitChannelGranule));
+  const double outElements = double(outH) * outW * roundUp(double(outC), unitGranule);
   if (c.postProcessingBound) {
     if (conv || l.kind == PerfLayerKind::Sdp) {
       auto s = unit(c.sdpThroughput, outElements, "SDP");
       if (!s)
         return s.takeError();
       e.sdpCycles = *s;
+      // On the fly the CACC hands the SDP one output atom at a time.
+      if (conv && c.convSdpAtomCycles > 0)
+        e.sdpCycles = std::max(e.sdpCycles, c.convSdpAtomCycles * double(outH) * outW *
+                                                std::ceil(double(outC) / fg));
       // Without a Y (element-wise) stage the X stages read the operand
       // (BS / BN's PER_ELEMENT memory operand, as the compiled residual adds
       // and products do) at their own throughput, which sdpCycles already
@@ -343,7 +376,7 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
   }
 
   // The long pole; on a tie the MAC array, then memory (the spreadsheet's).
-  e.cycles = e.macCycles;
+  e.cycles = e.macCycles + e.stripeCycles;
   e.longPole = LongPole::Mac;
   for (auto [cycles, pole] : {std::pair{e.memoryCycles, LongPole::Memory},
                               std::pair{e.sdpCycles, LongPole::Sdp},
@@ -355,6 +388,23 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
     }
   if (!conv && e.longPole == LongPole::Mac)
     e.longPole = LongPole::Memory;
+  // What every layer spends beyond its work: each pass of a convolution the
+  // buffer plan cuts is a hardware layer of its own.
+  double start = l.kind == PerfLayerKind::Sdp   ? c.sdpStartCycles
+                 : l.kind == PerfLayerKind::Pdp ? c.pdpStartCycles
+                 : l.kind == PerfLayerKind::Cdp ? c.cdpStartCycles
+                                                : c.convStartCycles;
+  if (conv && c.firstStripeAtomCycles > 0 && c.stripeAtomics > 0) {
+    // The CSC's first stripe waits for the input rows its outputs read.
+    int64_t outRows = ceilDiv(std::min<int64_t>(outH * outW, c.stripeAtomics), outW);
+    int64_t rows = std::clamp<int64_t>((outRows - 1) * l.strideH +
+                                           (l.kernelH - 1) * l.dilationH + 1 - l.padTop,
+                                       1, l.height);
+    start += c.firstStripeAtomCycles * rows * std::ceil(rowBytes / (fg * bpe));
+  }
+  e.startCycles = (start + c.startLatencies * c.memoryLatencyCycles) *
+                  double(conv && c.bufferRule == BufferPlanRule::Planner ? e.weightReads : 1);
+  e.cycles += e.startCycles;
   e.seconds = e.cycles / c.clockHz;
   return e;
 }

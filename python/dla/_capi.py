@@ -340,7 +340,11 @@ DlaPerfConfig = _struct("DlaPerfConfig", [
     (c_int32, "foldStride, spreadsheetBufferRule, postProcessingBound, winogradWeightsExpanded,"
               "fcWeightsAmortized, bufferReloads"),
     (c_int64, "minInputExtraRows, minWeightKernels"),
-    (c_int32, "sideByLeastInput, sideByAllWeights, operandAfterPooling")])
+    (c_int32, "sideByLeastInput, sideByAllWeights, operandAfterPooling"),
+    (c_double, "convStartCycles, sdpStartCycles, pdpStartCycles, cdpStartCycles, startLatencies"),
+    (c_int64, "readsInFlight"), (c_double, "requestCycles"), (c_int64, "stripeAtomics"),
+    (c_double, "stripeCycles, firstStripeAtomCycles, convSdpAtomCycles"),
+    (c_int64, "unitChannelGranule")])
 DlaPerfLayer = _struct("DlaPerfLayer", [
     (c_int32, "kind"),
     (c_int64, "channels, height, width, kernels, kernelH, kernelW, strideH, strideW,"
@@ -350,7 +354,8 @@ DlaPerfLayer = _struct("DlaPerfLayer", [
               "poolPadRight"),
     (c_int32, "elementwiseOperand"), (c_int64, "weightBytes")])
 DlaPerfEstimate = _struct("DlaPerfEstimate", [
-    (c_double, "macCycles, memoryCycles, sdpCycles, pdpCycles, cdpCycles, cycles"),
+    (c_double, "macCycles, memoryCycles, sdpCycles, pdpCycles, cdpCycles, stripeCycles,"
+               "startCycles, cycles"),
     (c_int32, "longPole"),
     (c_double, "inputBytes, weightBytes, outputBytes, operandBytes, trafficBytes"),
     (c_int64, "inputReads, weightReads, outHeight, outWidth"),

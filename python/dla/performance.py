@@ -58,7 +58,8 @@ def custom_config(base, precision, macs=None, conv_buffer_kb=None, clock_mhz=Non
                   dram_gbps=None, memory_latency_cycles=None):
     """`base` with other MACs (atomic-C grows or shrinks, the kernels per
     group stay), buffer size (KB), clock (MHz), DRAM bandwidth (GB/s, 1e9
-    bytes) or per-layer memory latency (cycles)."""
+    bytes) or memory latency (cycles: docs/PerformanceModel.md,
+    "Calibration")."""
     config = hardware_config(base, precision, clock_mhz, dram_gbps)
     c, changes = config.c, []
     if macs is not None:

@@ -345,7 +345,7 @@ def _estimate_section(manifest):
         return ""
     rows = [l for l in manifest["layers"] if l.get("estimate")]
     return ("<h2>Estimated time</h2><p id='estimate'>Frame: %s (docs/PerformanceModel.md; "
-            "no software overhead; memory latency %g cycles a layer).</p>%s"
+            "no software overhead; memory latency %g cycles).</p>%s"
             % (_e(performance.frame_text(est)), est["configuration"]["memory_latency_cycles"],
                _table("estimate", ESTIMATE_COLUMNS, rows)))
 

@@ -130,12 +130,18 @@ def test_custom_configuration():
 
 def test_estimate_by_hand():
     # nv_small int8: 12 channels in 2 atoms of 8, 9 kernels in 2 groups of 8,
-    # 8 x 8 outputs, 9 taps: 2 * 2 * 64 * 9 MAC cycles; the SDP's 9 * 64
-    # outputs at 1 a cycle.
+    # 8 x 8 outputs, 9 taps: 2 * 2 * 64 * 9 MAC cycles; the SDP's 64
+    # outputs of 16 channels (2 atoms) at 1 a cycle or the CACC's hand-over
+    # of the 128 output atoms; 2 * 9 * 2 * 2 stripes
+    # of at most 32 outputs; the start-up (latency 0) and the first
+    # stripe's input, 6 rows of 10 pixels of 2 atoms.
     c = performance.hardware_config("nv_small", "int8")
     e = performance.estimate(c, channels=12, height=10, width=10, kernels=9, kernel=(3, 3))
     assert e["macCycles"] == 2 * 2 * 64 * 9
-    assert e["sdpCycles"] == 9 * 64
+    assert e["sdpCycles"] == max(16 * 64, 128 * c.c.convSdpAtomCycles)
+    assert e["stripeCycles"] == 72 * c.c.stripeCycles
+    assert e["startCycles"] == pytest.approx(c.c.convStartCycles + 120 * c.c.firstStripeAtomCycles)
+    assert e["cycles"] == pytest.approx(e["macCycles"] + e["stripeCycles"] + e["startCycles"])
     assert e["longPole"] == "MAC"
     with pytest.raises(dla.DLAError, match=r"layer kind 'conv'"):
         performance.estimate(c, kind="conv")

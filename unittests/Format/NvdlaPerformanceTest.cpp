@@ -220,10 +220,19 @@ TEST(NvdlaPerformance, HardwareMacCyclesPadToAtomics) {
   // Feature surfaces in 8-byte atoms: 16 channels in, 16 out.
   EXPECT_DOUBLE_EQ(e->inputBytes, 16.0 * 100);
   EXPECT_DOUBLE_EQ(e->outputBytes, 16.0 * 64);
-  // SDP at 1 element a cycle: 9 x 64 outputs.
-  EXPECT_DOUBLE_EQ(e->sdpCycles, 9.0 * 64);
+  // SDP at 1 element a cycle over whole atoms, 16 x 64 outputs, or the
+  // CACC's hand-over of 2 x 64 output atoms, whichever is longer.
+  EXPECT_DOUBLE_EQ(e->sdpCycles, std::max(16.0 * 64, 2 * 64 * c->convSdpAtomCycles));
+  // The CSC's stripes: 2 kernel groups x 9 taps x 2 channel atoms x 2 runs
+  // of at most 32 of the 64 outputs. The start-up (no latency) and the
+  // first stripe's input: its 32 outputs are 4 rows, which read 6 input
+  // rows of 10 pixels of 2 atoms.
+  ASSERT_EQ(c->stripeAtomics, 32);
+  EXPECT_DOUBLE_EQ(e->stripeCycles, 2.0 * 9 * 2 * 2 * c->stripeCycles);
+  EXPECT_DOUBLE_EQ(e->startCycles, c->convStartCycles + 6 * 10 * 2 * c->firstStripeAtomCycles);
+  EXPECT_DOUBLE_EQ(e->cycles, e->macCycles + e->stripeCycles + e->startCycles);
   EXPECT_EQ(e->longPole, LongPole::Mac);
-  EXPECT_NEAR(e->macUtilization(), 1.0, 1e-12);
+  EXPECT_NEAR(e->macUtilization(), e->macCycles / e->cycles, 1e-12);
 }
 
 TEST(NvdlaPerformance, PartialHeightReadsWeightsPerPart) {
@@ -267,15 +276,26 @@ TEST(NvdlaPerformance, MemoryBoundAtTheInterfaceWidth) {
   Expected<PerfEstimate> e = estimateLayer(*c, l);
   ASSERT_TRUE(e.ok()) << e.message();
   EXPECT_DOUBLE_EQ(e->trafficBytes, 8.0 * 256 + 8.0 * 64);
+  c->readsInFlight = 0; // the interface alone
+  e = estimateLayer(*c, l);
+  ASSERT_TRUE(e.ok());
   EXPECT_DOUBLE_EQ(e->memoryCycles, (8.0 * 256 + 8.0 * 64) / 8);
   EXPECT_DOUBLE_EQ(e->pdpCycles, 8.0 * 256); // one element a cycle
   EXPECT_EQ(e->longPole, LongPole::Pdp);
-  // The latency hook adds its cycles to the memory's.
+  EXPECT_DOUBLE_EQ(e->cycles, 8.0 * 256 + c->pdpStartCycles);
+  // A long latency: every layer waits it startLatencies times, and the
+  // PDP's 256 one-beat reads, 8 outstanding, take latency + requestCycles
+  // each (nv_small's RTL calibration).
+  c = getHardwarePerfConfig(HardwareKind::NvSmall, Precision::Int8, 1e9, 1e12);
+  ASSERT_TRUE(c.ok());
+  ASSERT_EQ(c->readsInFlight, 8);
   c->memoryLatencyCycles = 5000;
   e = estimateLayer(*c, l);
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->longPole, LongPole::Memory);
-  EXPECT_DOUBLE_EQ(e->cycles, (8.0 * 256 + 8.0 * 64) / 8 + 5000);
+  EXPECT_DOUBLE_EQ(e->memoryCycles, 256 * (5000 + c->requestCycles) / 8);
+  EXPECT_DOUBLE_EQ(e->startCycles, c->pdpStartCycles + c->startLatencies * 5000);
+  EXPECT_DOUBLE_EQ(e->cycles, e->memoryCycles + e->startCycles);
 }
 
 // nv_small has no Y stage: the X stages read an element-wise operand (BS /

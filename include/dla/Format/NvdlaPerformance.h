@@ -16,9 +16,15 @@
 //     the reads come from the convolution buffer's plan: the format
 //     library's planner (NvdlaConvBuffer.h, NVIDIA's compiler's rules:
 //     partial-height parts re-read all weights) or the spreadsheet's rule.
-//   DRAM cycles = ceil(traffic / min(bandwidth / clock, interface width))
-//                 + a per-layer memory latency (0 until calibrated on RTL)
+//   DRAM cycles = ceil(traffic / min(bandwidth / clock, interface width)),
+//                 SDP / PDP / CDP reads at most readsInFlight requests per
+//                 (latency + requestCycles)
 //   SDP / PDP / CDP cycles = elements / the unit's throughput (.spec files)
+//   cycles      = start-up (per kind, + startLatencies * latency, + the
+//                 convolution's first stripe's input fetch)
+//                 + the longest of MAC (+ CSC stripes), DRAM, SDP, PDP, CDP
+//     start-up, stripes, reads in flight: RtlCalibration, fitted to
+//     nv_small's RTL.
 //
 // Two sets of assumptions: the hardware's (getHardwarePerfConfig: atomics,
 // feature surfaces of whole memory atoms, bank-granular buffer plan, unit
@@ -65,6 +71,49 @@ constexpr const UnitThroughputs &getUnitThroughputs(HardwareKind kind) {
   return kUnitThroughputs[static_cast<size_t>(kind)];
 }
 
+/// What a hardware layer costs on a configuration's RTL beyond its units'
+/// throughputs, fitted to cycles measured on NVIDIA's RTL
+/// (docs/PerformanceModel.md, "Calibration"; bench/rtl_perf_error.py). Only
+/// nv_small's RTL runs here: nv_full's and nv_large's rows are zero (not
+/// measured), their estimates the units' throughputs alone.
+struct RtlCalibration {
+  HardwareKind kind;
+  /// Cycles a layer spends beyond its work (programmed to interrupt: the
+  /// units' start-up, pipeline fill and drain), per layer kind.
+  double convStart, sdpStart, pdpStart, cdpStart;
+  double startLatencies; ///< memory latencies each layer waits (first read, last write)
+  int64_t readsInFlight; ///< an SDP / PDP / CDP read DMA's outstanding requests
+  double requestCycles;  ///< a read request's cycles beyond the memory latency
+  int64_t stripeAtomics; ///< atomic operations per CSC stripe at most
+  double stripeCycles;   ///< cycles per stripe beyond its atomic operations
+  /// Cycles per memory atom of the input rows a convolution's first stripe
+  /// needs, which the CSC waits for (CDMA's fetch, before any MAC).
+  double firstStripeAtomCycles;
+  /// Cycles per output atom the CACC takes to hand a convolution's result
+  /// to its SDP on the fly (the SDP alone: a memory atom / its throughput).
+  double convSdpAtomCycles;
+  /// SDP / PDP / CDP process whole memory atoms: channels padded to this.
+  int64_t unitChannelGranule;
+};
+inline constexpr RtlCalibration kRtlCalibrations[] = {
+    {HardwareKind::NvFull, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1},
+    {HardwareKind::NvLarge, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1},
+    // Fitted to half of bench/data/rtl-cycles-nv_small-seed1.json and
+    // -conv-seed3.json (latency 32, 8 B/cycle) and the latency sweep;
+    // convSdpAtomCycles from the classifier's SDP-bound convolutions
+    // (-cls.json): docs/PerformanceModel.md, "Calibration".
+    {HardwareKind::NvSmall, 170, 67, 8, 109, 2, 8, 14, 32, 6, 1.0, 11, 8},
+};
+static_assert([] {
+  for (size_t i = 0; i < std::size(kRtlCalibrations); ++i)
+    if (static_cast<size_t>(kRtlCalibrations[i].kind) != i)
+      return false;
+  return true;
+}());
+constexpr const RtlCalibration &getRtlCalibration(HardwareKind kind) {
+  return kRtlCalibrations[static_cast<size_t>(kind)];
+}
+
 /// How the convolution buffer's fit is decided.
 enum class BufferPlanRule {
   /// NvdlaConvBuffer.h's planner (NVIDIA's compiler): banks; a layer whose
@@ -92,9 +141,20 @@ struct PerfConfig {
   double clockHz = 1e9;
   double dramBytesPerSecond = 10e9;
   int64_t memifBytesPerCycle = 0; ///< 0: no interface bound
-  /// Cycles added per hardware layer for the first data to arrive (0 until
-  /// calibrated against RTL; PRIMARY_MEMIF_LATENCY is its spec's bound).
+  /// The memory's read latency in cycles (the .spec files have none;
+  /// PRIMARY_MEMIF_LATENCY is the latency the DMA FIFOs are sized for). A
+  /// layer waits it startLatencies times; it bounds SDP / PDP / CDP reads.
   double memoryLatencyCycles = 0;
+  /// Calibration (RtlCalibration's fields; 0: none).
+  double convStartCycles = 0, sdpStartCycles = 0, pdpStartCycles = 0, cdpStartCycles = 0;
+  double startLatencies = 0;
+  int64_t readsInFlight = 0; ///< 0: reads not bound by the latency
+  double requestCycles = 0;
+  int64_t stripeAtomics = 0; ///< 0: no stripe overhead
+  double stripeCycles = 0;
+  double firstStripeAtomCycles = 0;
+  double convSdpAtomCycles = 0; ///< 0: the SDP's throughput alone
+  int64_t unitChannelGranule = 1;
   int64_t sdpThroughput = 0, sdpEwThroughput = 0, pdpThroughput = 0, cdpThroughput = 0;
   bool winograd = false;          ///< the configuration has Winograd
   int64_t fcBatch = 1;            ///< images a fully-connected layer takes at once
@@ -156,9 +216,11 @@ std::string_view getLongPoleName(LongPole pole);
 
 struct PerfEstimate {
   double macCycles = 0;    ///< 0 for Sdp / Pdp / Cdp layers
-  double memoryCycles = 0; ///< traffic / bytes per cycle, latency included
+  double memoryCycles = 0; ///< traffic / bytes per cycle, or the reads in flight's bound
   double sdpCycles = 0, pdpCycles = 0, cdpCycles = 0;
-  double cycles = 0;       ///< the longest of the above
+  double stripeCycles = 0; ///< the CSC's stripes beyond the MAC cycles (MAC pole)
+  double startCycles = 0;  ///< per layer beyond its work (calibration)
+  double cycles = 0;       ///< startCycles + the longest of the above
   LongPole longPole = LongPole::Mac;
   // Traffic, bytes per image.
   double inputBytes = 0, weightBytes = 0, outputBytes = 0, operandBytes = 0;

@@ -107,7 +107,9 @@ def main(argv=None):
                    help="DRAM bandwidth in GB/s of 1e9 bytes (default 10)")
     e.add_argument("--memory-latency", type=float, metavar="CYCLES",
                    dest="memory_latency_cycles",
-                   help="cycles added per hardware layer for memory latency (default 0)")
+                   help="the memory's latency in cycles: each layer waits it (twice on "
+                        "nv_small, calibrated on its RTL) and it bounds SDP / PDP / CDP reads "
+                        "(default 0; NVIDIA's RTL harness: 32)")
     args = p.parse_args(argv)
     try:
         options = compiler.BundleOptions(
