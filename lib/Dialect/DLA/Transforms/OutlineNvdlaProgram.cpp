@@ -35,9 +35,19 @@ namespace {
 /// (offsets into their storage, no work of their own).
 bool inProgram(Operation *op) { return isLayerOrView(op); }
 
+/// Whether `op` only moves or converts data at the boundary that
+/// --dla-convert-tosa and layout assignment draw around the layers
+/// (relayouts, transposes, reshapes, casts): the user's model has its own
+/// ops between the layers, which are the ones to name first.
+bool movesDataOnly(Operation &op) {
+  if (isa<RelayoutOp>(op))
+    return true;
+  StringRef name = op.getName().getStringRef();
+  return name == "tosa.transpose" || name == "tosa.reshape" || name == "tosa.cast";
+}
+
 /// The host ops (in block order) that read what a layer computed and
-/// compute what a layer reads; relayouts last (the user's model has none:
-/// its own ops between the layers are the ones to name).
+/// compute what a layer reads; those that only move data last.
 SmallVector<Operation *> hostOpsBetween(Block &body, const llvm::SetVector<Operation *> &layers) {
   // After: ops reading a layer's result, transitively.
   DenseSet<Operation *> after;
@@ -55,11 +65,11 @@ SmallVector<Operation *> hostOpsBetween(Block &body, const llvm::SetVector<Opera
       if (Operation *def = v.getDefiningOp(); def && def->getBlock() == &body)
         before.insert(def);
   }
-  SmallVector<Operation *> between, relayouts;
+  SmallVector<Operation *> between, moves;
   for (Operation &op : body)
     if (!layers.contains(&op) && after.contains(&op) && before.contains(&op))
-      (isa<RelayoutOp>(op) ? relayouts : between).push_back(&op);
-  between.append(relayouts);
+      (movesDataOnly(op) ? moves : between).push_back(&op);
+  between.append(moves);
   return between;
 }
 
