@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmulatorDescriptors.h"
+#include "FieldFit.h"
 
 #include <cstring>
 #include <limits>
@@ -38,15 +39,10 @@ struct Writer {
   bool ok = true;
 
   template <class F, class V> std::optional<F> fit(V value, const char *name) {
-    static_assert(std::is_integral_v<F> && std::is_integral_v<V>, "integer fields");
-    __int128 v = value;
-    if (v >= static_cast<__int128>(std::numeric_limits<F>::min()) &&
-        v <= static_cast<__int128>(std::numeric_limits<F>::max()))
-      return static_cast<F>(value);
+    if (std::optional<F> f = fitField<F>(value))
+      return f;
     if (ok)
-      error = where + name + " = " + std::to_string(static_cast<long long>(v)) +
-              " does not fit the emulator's field (" + std::to_string(sizeof(F) * 8) +
-              (std::is_signed_v<F> ? "-bit signed)" : "-bit unsigned)");
+      error = fieldMisfit<F>(where + name, value, "emulator's");
     ok = false;
     return std::nullopt;
   }

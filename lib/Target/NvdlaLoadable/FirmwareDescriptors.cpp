@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FirmwareDescriptors.h"
+#include "FieldFit.h"
 
 #include <climits>
 #include <cstring>
@@ -84,16 +85,11 @@ struct Writer {
   /// `value` as the field type F, or nullopt (and the error) when it does
   /// not fit.
   template <class F, class V> std::optional<F> fit(V value, const char *name) {
-    static_assert(std::is_integral_v<F> && std::is_integral_v<V>, "integer fields");
-    __int128 v = value;
-    if (v >= static_cast<__int128>(std::numeric_limits<F>::min()) &&
-        v <= static_cast<__int128>(std::numeric_limits<F>::max()))
-      return static_cast<F>(value);
+    if (std::optional<F> f = fitField<F>(value))
+      return f;
     if (ok) {
       error.op = op;
-      error.message = where + name + " = " + std::to_string(static_cast<long long>(v)) +
-                      " does not fit the firmware's field (" + std::to_string(sizeof(F) * 8) +
-                      (std::is_signed_v<F> ? "-bit signed)" : "-bit unsigned)");
+      error.message = fieldMisfit<F>(where + name, value, "firmware's");
     }
     ok = false;
     return std::nullopt;
