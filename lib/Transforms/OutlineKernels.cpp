@@ -68,8 +68,11 @@ Type kernelType(Type t) {
 Operation *vectorizableOrder(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
     return op;
-  auto last = dyn_cast<AffineDimExpr>(
-      op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults().back());
+  // A reduction into a scalar (a rank-0 output) has no output loop to
+  // move inside.
+  ArrayRef<AffineExpr> outputs =
+      op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults();
+  auto last = outputs.empty() ? nullptr : dyn_cast<AffineDimExpr>(outputs.back());
   if (!last)
     return op;
   const unsigned inner = last.getPosition();
