@@ -145,20 +145,7 @@ def fc_case(rng, n):
     k = int(rng.integers(2, atom + 1))
     shape, wshape, out = (1, c, h, w), (k, c, h, w), (1, k, 1, 1)
     attrs = f" stride [1, 1] pad [0, 0, 0, 0] clip_truncate {int(rng.integers(0, 17))}"
-    tt = run_trace.ttype
-    conv_t = tt(out, None)
-    if rng.random() < 0.2:
-        body = (f"%y = dla.conv direct %x, %w{attrs} : {tt(shape)}, {tt(wshape, run_trace.WENC)} "
-                f"-> {tt(out)}")
-    else:
-        tame = rng.random() < 0.5
-        stages = [f"{st} {run_trace.sdp_cases._x_stage(rng, None, tame)[0]}"
-                  for st in ("bs", "bn") if rng.random() < 0.6] or \
-                 [f"bs {run_trace.sdp_cases._x_stage(rng, None, tame)[0]}"]
-        cvt = " out_cvt " + run_trace.sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
-        body = (f"%c = dla.conv direct %x, %w{attrs} : {tt(shape)}, {tt(wshape, run_trace.WENC)} "
-                f"-> {conv_t}\n  %y = dla.sdp on_the_fly %c {' '.join(stages)}{cvt} : {conv_t} -> "
-                f"{tt(out)}")
+    body = run_trace.conv_body(rng, attrs, shape, wshape, out)
     return run_trace.Case(f"fc_{n}", shape, body, out, weight=wshape)
 
 

@@ -285,20 +285,24 @@ def conv_case(rng, n, shape=None):
     attrs += f" clip_truncate {int(rng.integers(0, 17))}"
     if any(pad) and rng.random() < 0.4:
         attrs += f" pad_value {int(rng.integers(-128, 128))}"
+    return Case(f"conv_{n}", shape, conv_body(rng, attrs, shape, wshape, out), out, weight=wshape)
+
+
+def conv_body(rng, attrs, shape, wshape, out):
+    """A direct convolution (registers `attrs`) to `out`, alone or with an
+    on-the-fly SDP of random register stages and output converter."""
     conv_t = ttype(out, None)
     if rng.random() < 0.2:
-        body = (f"%y = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+        return (f"%y = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
                 f"{ttype(out)}")
-    else:
-        tame = rng.random() < 0.5
-        text = [f"{st} {sdp_cases._x_stage(rng, None, tame)[0]}"
-                for st in ("bs", "bn") if rng.random() < 0.6] or \
-               [f"bs {sdp_cases._x_stage(rng, None, tame)[0]}"]
-        cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
-        body = (f"%c = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
-                f"{conv_t}\n  %y = dla.sdp on_the_fly %c {' '.join(text)}{cvt} : {conv_t} -> "
-                f"{ttype(out)}")
-    return Case(f"conv_{n}", shape, body, out, weight=wshape)
+    tame = rng.random() < 0.5
+    text = [f"{st} {sdp_cases._x_stage(rng, None, tame)[0]}"
+            for st in ("bs", "bn") if rng.random() < 0.6] or \
+           [f"bs {sdp_cases._x_stage(rng, None, tame)[0]}"]
+    cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
+    return (f"%c = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+            f"{conv_t}\n  %y = dla.sdp on_the_fly %c {' '.join(text)}{cvt} : {conv_t} -> "
+            f"{ttype(out)}")
 
 
 def _in_bands(rng, c, name):
