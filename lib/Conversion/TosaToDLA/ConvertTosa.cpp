@@ -162,4 +162,5 @@ void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, Offload
   populateChannelJoinPatterns(patterns, target);
   populateEmulatorPatterns(patterns, target);
   populateCleanupPatterns(patterns);
+  populateConstantFoldPatterns(patterns);
 }

@@ -202,6 +202,9 @@ void populateMatMulPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                             const OffloadTarget &target);
 /// Cancels transpose pairs and cast pairs that restore their input exactly.
 void populateCleanupPatterns(RewritePatternSet &patterns);
+/// Reshape / transpose / reverse / pad of a constant folded into a constant
+/// (dense_resource weights included: ConstantFolds.cpp).
+void populateConstantFoldPatterns(RewritePatternSet &patterns);
 
 /// Softmax of a layer's dequantized int8 logits as dla.emu_softmax
 /// (EmulatorPatterns.cpp), when `target` says so.
