@@ -1,0 +1,127 @@
+//===- TablePatterns.cpp - An int8 table lookup on the SDP's LUT ----------===//
+//
+// tosa.table of an int8 feature map by 256 int8 entries (dla-import-onnx's
+// form of DequantizeLinear -> Sigmoid | Tanh -> QuantizeLinear,
+// python/dla/onnx/qdq_table.py) as one offline SDP whose Y stage's LUT
+// answers every input level with its own entry (docs/Activations.md):
+//   LO linear, lo_start = -128, lo_index_select = 0: level x > -128 hits
+//   index x + 128 with a zero fraction (no interpolation), so the answer
+//   is LO[x + 128]; x = -128 underflows (x <= start) and answers LO[0]
+//   with a zero slope; LO[256] (never read) repeats the last entry.
+//   LE linear, le_start = le_end = 127: every int8 level underflows it,
+//   so a single LO hit wins, and both underflowing (x = -128) the
+//   underflow priority (LO) answers.
+// The output converter is the identity: the result is the table's entry,
+// bit for bit. Configurations without the Y stage (nv_small) and fp16
+// pipelines keep the op on the host with the reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QuantizedSdp.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::tosa_to_dla;
+namespace nv = ::dlaformat::nvdla;
+
+namespace {
+
+constexpr int64_t kLevels = 256;
+
+/// The 256 entries of `op`'s table when `op` can run as the LUT program,
+/// else why not.
+FailureOr<SmallVector<int64_t>> readTable(tosa::TableOp op, const OffloadTarget &target,
+                                          std::string &why) {
+  auto in = dyn_cast<RankedTensorType>(op.getInput1().getType());
+  auto out = dyn_cast<RankedTensorType>(op.getType());
+  if (!in || !out || !in.getElementType().isInteger(8) || !out.getElementType().isInteger(8)) {
+    why = "it is not a table of int8 values indexed by int8 values";
+    return failure();
+  }
+  if (in.getRank() != 4 || !in.hasStaticShape()) {
+    why = "it is not a static rank-4 feature map";
+    return failure();
+  }
+  if (!target.config.caps.sdpLut) {
+    why = std::string(target.config.name) + " has no SDP lookup table (SDP_LUT_ENABLE: the Y stage)";
+    return failure();
+  }
+  if (!isTargetInteger(in, target)) {
+    why = "its int8 levels are not the target precision's feature data";
+    return failure();
+  }
+  if (std::string w = target.checkOfflineSdp(); !w.empty()) {
+    why = w;
+    return failure();
+  }
+  DenseIntElementsAttr table;
+  if (!matchPattern(op.getTable(), m_Constant(&table)) || table.getNumElements() != kLevels) {
+    why = "its table is not a constant of 256 entries";
+    return failure();
+  }
+  SmallVector<int64_t> entries;
+  for (const APInt &v : table.getValues<APInt>())
+    entries.push_back(v.getSExtValue());
+  return entries;
+}
+
+/// The Y stage's LUT that answers level x with entries[x + 128].
+LutAttr levelLut(MLIRContext *ctx, ArrayRef<int64_t> entries) {
+  SmallVector<int64_t> lo(entries.begin(), entries.end());
+  lo.push_back(entries.back());
+  SmallVector<int64_t> le(65, 0);
+  return LutAttr::get(ctx, LutFunction::Linear, DenseI64ArrayAttr::get(ctx, le),
+                      DenseI64ArrayAttr::get(ctx, lo), /*le_start=*/127, /*le_end=*/127,
+                      /*lo_start=*/-128, /*lo_end=*/127, std::nullopt, /*le_index_select=*/0,
+                      /*lo_index_select=*/0, 0, 0, 0, 0, 0, 0, 0, 0, LutTable::Lo, LutTable::Lo,
+                      LutTable::Lo);
+}
+
+struct TableToLutSdp : OpRewritePattern<tosa::TableOp> {
+  TableToLutSdp(MLIRContext *context, const OffloadTarget &target)
+      : OpRewritePattern(context), target(target) {}
+
+  LogicalResult matchAndRewrite(tosa::TableOp op, PatternRewriter &rewriter) const override {
+    std::string why;
+    FailureOr<SmallVector<int64_t>> entries = readTable(op, target, why);
+    if (failed(entries))
+      return rewriter.notifyMatchFailure(op, why);
+    MLIRContext *ctx = rewriter.getContext();
+    Location loc = op.getLoc();
+    ElementwiseFrame frame(ValueRange{op.getInput1()});
+    Value x = frame.input(rewriter, loc, op.getInput1(), target.getElementType(ctx));
+    auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
+    sdp.setEwAttr(SdpYAttr::get(ctx, SdpOperand(), CvtAttr(), false, 0, std::nullopt,
+                                SdpOperand(), CvtAttr(), levelLut(ctx, *entries)));
+    rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+
+  OffloadTarget target;
+};
+
+std::string whyNotTable(tosa::TableOp op, const OffloadTarget &target) {
+  std::string why;
+  (void)readTable(op, target, why);
+  return why;
+}
+
+/// A float sigmoid or tanh: no layer computes it on an fp16 pipeline.
+template <typename OpTy>
+std::string whyNotFloatActivation(OpTy, const OffloadTarget &) {
+  return "the SDP's lookup table in float mode (the fp16 Y stage) is not modelled: dla.sdp "
+         "takes no ew stage on fp16 (docs/NvdlaFp16.md, docs/Activations.md); an int8 model "
+         "runs it as a table";
+}
+
+} // namespace
+
+void tosa_to_dla::populateTablePatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                                        const OffloadTarget &target) {
+  patterns.add<TableToLutSdp>(patterns.getContext(), target);
+  rules.add<tosa::TableOp>(whyNotTable);
+  rules.add<tosa::SigmoidOp>(whyNotFloatActivation<tosa::SigmoidOp>);
+  rules.add<tosa::TanhOp>(whyNotFloatActivation<tosa::TanhOp>);
+}

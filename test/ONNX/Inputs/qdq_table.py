@@ -1,0 +1,61 @@
+"""ONNX backend-style test directories (model.onnx, test_data_set_0) of a
+quantized Sigmoid or Tanh as quantizers leave it, DQ -> f -> Q, written to
+DIR, each input holding all 256 levels of its type (shuffled):
+
+  sigmoid        int8, x at 1/16 zero point 0, y at 1/127 zero point 0
+                 (bench/seg_net.py's table)
+  sigmoid_u8     uint8, x at 0.05 zero point 131, y at 1/255 zero point 0
+                 (onnxruntime's uint8 sigmoid output)
+  tanh           int8, x at 0.03 zero point 5, y at 1/128 zero point -1
+
+Expected outputs: numpy written from ONNX's operator definitions, float64:
+DequantizeLinear (x - zp) * s, the function, QuantizeLinear
+saturate(round_even(y / s) + zp).
+
+    qdq_table.py DIR"""
+
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+
+F = {"Sigmoid": lambda v: 1.0 / (1.0 + np.exp(-v)), "Tanh": np.tanh}
+CASES = [("sigmoid", "Sigmoid", np.int8, 1 / 16, 0, 1 / 127, 0),
+         ("sigmoid_u8", "Sigmoid", np.uint8, 0.05, 131, 1 / 255, 0),
+         ("tanh", "Tanh", np.int8, 0.03, 5, 1 / 128, -1)]
+
+
+def expected(op, x, xs, xz, ys, yz, dtype):
+    v = (x.astype(np.float64) - xz) * np.float64(np.float32(xs))
+    y = F[op](v) / np.float64(np.float32(ys))
+    info = np.iinfo(dtype)
+    return np.clip(np.rint(y) + yz, info.min, info.max).astype(dtype)
+
+
+def write(root, name, op, dtype, xs, xz, ys, yz):
+    shape = [1, 2, 8, 16]
+    info = np.iinfo(dtype)
+    x = np.random.default_rng(45).permutation(np.arange(info.min, info.max + 1)).astype(dtype)
+    x = x.reshape(shape)
+    tp = TensorProto.INT8 if dtype == np.int8 else TensorProto.UINT8
+    inits = [numpy_helper.from_array(np.array(xs, np.float32), "xs"),
+             numpy_helper.from_array(np.array(xz, dtype), "xz"),
+             numpy_helper.from_array(np.array(ys, np.float32), "ys"),
+             numpy_helper.from_array(np.array(yz, dtype), "yz")]
+    nodes = [helper.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xf"]),
+             helper.make_node(op, ["xf"], ["yf"], name="act"),
+             helper.make_node("QuantizeLinear", ["yf", "ys", "yz"], ["y"])]
+    graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", tp, shape)],
+                              [helper.make_tensor_value_info("y", tp, shape)], inits)
+    d = os.path.join(root, name)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(d, "model.onnx"))
+    for kind, a in (("input", x), ("output", expected(op, x, xs, xz, ys, yz, dtype))):
+        with open(os.path.join(d, "test_data_set_0", kind + "_0.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(a).SerializeToString())
+
+
+for case in CASES:
+    write(sys.argv[1], *case)
