@@ -10,7 +10,8 @@ DIR, each input holding all 256 levels of its type (shuffled):
 
 Expected outputs: numpy written from ONNX's operator definitions, float64:
 DequantizeLinear (x - zp) * s, the function, QuantizeLinear
-saturate(round_even(y / s) + zp).
+saturate(round_even(y / s) + zp). Each directory also holds the input as
+x.npy (test/NvdlaCModel/trace-qdq-table.test).
 
     qdq_table.py DIR"""
 
@@ -52,6 +53,7 @@ def write(root, name, op, dtype, xs, xz, ys, yz):
     os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(d, "model.onnx"))
+    np.save(os.path.join(d, "x.npy"), x)  # run_network_trace.py's input
     for kind, a in (("input", x), ("output", expected(op, x, xs, xz, ys, yz, dtype))):
         with open(os.path.join(d, "test_data_set_0", kind + "_0.pb"), "wb") as f:
             f.write(numpy_helper.from_array(a).SerializeToString())
