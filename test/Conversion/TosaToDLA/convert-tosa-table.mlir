@@ -1,5 +1,6 @@
 // RUN: dla-opt %s --dla-convert-tosa="target=nv_large precision=int8" -split-input-file | FileCheck %s
-// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=SMALL
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALLR
 // RUN: dla-opt %s --dla-convert-tosa="target=nv_full precision=fp16" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP16
 // An int8 table lookup (dla-import-onnx's quantized Sigmoid / Tanh,
 // python/dla/onnx/qdq_table.py) as one offline SDP whose Y stage's LUT
@@ -17,7 +18,41 @@ func.func @reversed(%x: tensor<1x5x3x4xi8>) -> tensor<1x5x3x4xi8> {
   %y = tosa.table %x, %t : (tensor<1x5x3x4xi8>, tensor<256xi8>) -> tensor<1x5x3x4xi8>
   return %y : tensor<1x5x3x4xi8>
 }
-// SMALL: convert-tosa-table.mlir:[[# @LINE - 3]]:8: remark: stays on the host: nv_small has no SDP lookup table (SDP_LUT_ENABLE: the Y stage)
+// nv_small (no LUT): a straight line is one ramp pass, -1 - x exactly:
+// X2 multiplies clamp(x, -128, 127) by -2^15, the output converter adds
+// 2^15 (127 - 128 (-1) at the scale) and shifts 15 out.
+// SMALL-LABEL: func.func @reversed
+// SMALL: dla.sdp offline %{{.*}} bs <alu = max, alu_operand = -128> bn <alu = min, alu_operand = 127, mul_operand = -32768> out_cvt <offset = 32768, scale = 1, shift = 15>
+// SMALL-NOT: dla.sdp
+// SMALL: return
+
+// -----
+
+// A step (0 below level 0, 100 from it): three ramps (flat, the jump over
+// one level at slope 100 = 25600 / 2^8, flat) and two sums reading the
+// ramps per element in X2.
+// SMALL-LABEL: func.func @step
+// SMALL: %[[R0:.*]] = dla.sdp offline %[[X:.*]] bs <alu = max, alu_operand = -128> bn <alu = min, alu_operand = -1, mul_operand = 0> out_cvt
+// SMALL: %[[R1:.*]] = dla.sdp offline %[[X]] bs <alu = max, alu_operand = -1> bn <alu = min, alu_operand = 0, mul_operand = 25600> out_cvt <offset = -25600, scale = 1, shift = 8>
+// SMALL: %[[S1:.*]] = dla.sdp offline %[[R0]] eltwise %[[R1]] : tensor<1x2x2x2xi8> bn <alu = sum, alu_operand = eltwise>
+// SMALL: %[[R2:.*]] = dla.sdp offline %[[X]] bs <alu = max, alu_operand = 0> bn <alu = min, alu_operand = 127, mul_operand = 0> out_cvt
+// SMALL: dla.sdp offline %[[S1]] eltwise %[[R2]] : tensor<1x2x2x2xi8> bn <alu = sum, alu_operand = eltwise>
+// SMALL-NOT: dla.sdp
+func.func @step(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  %t = "tosa.const"() {values = dense<[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100]> : tensor<256xi8>} : () -> tensor<256xi8>
+  %y = tosa.table %x, %t : (tensor<1x2x2x2xi8>, tensor<256xi8>) -> tensor<1x2x2x2xi8>
+  return %y : tensor<1x2x2x2xi8>
+}
+
+// -----
+
+// A zigzag needs a segment per level: on nv_small it stays on the host.
+func.func @zigzag(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  %t = "tosa.const"() {values = dense<[0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100, 0, 100]> : tensor<256xi8>} : () -> tensor<256xi8>
+  %y = tosa.table %x, %t : (tensor<1x2x2x2xi8>, tensor<256xi8>) -> tensor<1x2x2x2xi8>
+  return %y : tensor<1x2x2x2xi8>
+}
+// SMALLR: convert-tosa-table.mlir:[[# @LINE - 3]]:8: remark: stays on the host: the target has no SDP lookup table (SDP_LUT_ENABLE: the Y stage) and its table is no interpolant of 16 segments within 1 output step
 
 // -----
 

@@ -13,7 +13,11 @@ DequantizeLinear (x - zp) * s, the function, QuantizeLinear
 saturate(round_even(y / s) + zp). Each directory also holds the input as
 x.npy (test/NvdlaCModel/trace-qdq-table.test).
 
-    qdq_table.py DIR"""
+    qdq_table.py DIR
+    qdq_table.py --check OUT DIR BOUND
+        OUT/<case>/output_0.npy (dla-run-onnx --output-dir) against the
+        float function: each case's largest distance in output steps, and
+        whether it is within BOUND"""
 
 import os
 import sys
@@ -59,5 +63,22 @@ def write(root, name, op, dtype, xs, xz, ys, yz):
             f.write(numpy_helper.from_array(a).SerializeToString())
 
 
-for case in CASES:
-    write(sys.argv[1], *case)
+def check(out_root, root, bound):
+    """Distance of each saved output from saturate(f(x) / ys + zy), the
+    float function in output steps (numpy, float64)."""
+    for name, op, dtype, xs, xz, ys, yz in CASES:
+        x = np.load(os.path.join(root, name, "x.npy"))
+        y = np.load(os.path.join(out_root, name, "output_0.npy")).astype(np.float64)
+        v = (x.astype(np.float64) - xz) * np.float64(np.float32(xs))
+        info = np.iinfo(dtype)
+        exact = np.clip(F[op](v) / np.float64(np.float32(ys)) + yz, info.min, info.max)
+        worst = np.abs(y - exact).max()
+        print("%s: at most %.3f output steps from the function: %s"
+              % (name, worst, "within %g" % bound if worst <= bound else "EXCEEDS %g" % bound))
+
+
+if sys.argv[1] == "--check":
+    check(sys.argv[2], sys.argv[3], float(sys.argv[4]))
+else:
+    for case in CASES:
+        write(sys.argv[1], *case)
