@@ -226,9 +226,12 @@ std::string whyNotTable(tosa::TableOp op, const OffloadTarget &target) {
   return why;
 }
 
-/// A float sigmoid or tanh: no layer computes it on an fp16 pipeline.
+/// A float sigmoid or tanh: on an integer target its type says why (an
+/// int8 model's runs as a table); no layer computes it on an fp16 one.
 template <typename OpTy>
-std::string whyNotFloatActivation(OpTy, const OffloadTarget &) {
+std::string whyNotFloatActivation(OpTy op, const OffloadTarget &target) {
+  if (std::string why = target.checkSourceType(op.getType()); !why.empty())
+    return why;
   return "the SDP's lookup table in float mode (the fp16 Y stage) is not modelled: dla.sdp "
          "takes no ew stage on fp16 (docs/NvdlaFp16.md, docs/Activations.md); an int8 model "
          "runs it as a table";
