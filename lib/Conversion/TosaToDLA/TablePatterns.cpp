@@ -15,26 +15,16 @@
 // bit for bit.
 //
 // Without the LUT (nv_small: no Y stage) the table's piecewise-linear
-// interpolant between knots b_0 = -128 < ... < b_K = 127 at table values,
-// as offline SDP passes with register operands and X2's per-element read:
-//   ramp k:  X1 ALU max b_k, X2 ALU min b_k+1 and MUL m_k, the output
-//            converter's offset b_k m_k (- V_0 2^s_k for k = 0) and shift
-//            s_k: r_k = RHA((clamp(x, b_k, b_k+1) - b_k) m_k, s_k)
-//            (+ V_0), one rounding;
-//   sum k:   P_k = P_k-1 + r_k (X2's ALU reads r_k per element), exact.
-// Each full ramp is exactly its knot's rise (checked), so at any level
-// only the ramp in progress rounds: the result is the interpolant rounded
-// once. Knots are chosen greedily, each segment as long as every level in
-// it stays within kRampError of the table (and its rise fits an int8).
+// interpolant runs as X-stage passes (TablePrograms.cpp).
 // fp16 pipelines keep sigmoid / tanh on the host with the reason.
 //
 //===----------------------------------------------------------------------===//
 
 #include "QuantizedSdp.h"
+#include "TablePrograms.h"
 
 #include "mlir/IR/Matchers.h"
 
-#include <cmath>
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -44,74 +34,6 @@ namespace nv = ::dlaformat::nvdla;
 namespace {
 
 constexpr int64_t kLevels = 256;
-/// The X-stage program's bound against the table, in output steps (the
-/// table is itself within 1/2 of the function): docs/Activations.md.
-constexpr int64_t kRampError = 1;
-/// More segments than this (2K - 1 passes) keep the table on the host.
-constexpr size_t kMaxSegments = 16;
-
-/// One ramp pass: r = RHA((clamp(x, lo, hi) - lo) m + base 2^shift, shift).
-struct Ramp {
-  int64_t lo, hi, m, shift, base;
-};
-
-int64_t rha(int64_t v, int64_t shift) {
-  if (shift == 0)
-    return v;
-  const int64_t half = int64_t(1) << (shift - 1);
-  return v >= 0 ? (v + half) >> shift : -((-v + half) >> shift);
-}
-
-int64_t rampValue(const Ramp &r, int64_t x) {
-  const int64_t c = std::min(std::max(x, r.lo), r.hi);
-  return rha((c - r.lo) * r.m + r.base * (int64_t(1) << r.shift), r.shift);
-}
-
-/// The ramp of levels [lo, hi] from entry e[lo + 128] to e[hi + 128] (base
-/// added when `first`), if its full rise is exact and every level in it is
-/// within kRampError of the table.
-std::optional<Ramp> fitRamp(ArrayRef<int64_t> e, int64_t lo, int64_t hi, bool first) {
-  const int64_t v0 = e[lo + 128], v1 = e[hi + 128], rise = v1 - v0;
-  if (!first && (rise < -128 || rise > 127))
-    return std::nullopt;
-  const double slope = double(rise) / double(hi - lo);
-  // The finest shift whose multiplier is an int16 (24 bits keep the
-  // products of 8-bit levels within 32 bits).
-  for (int64_t shift = 24; shift >= 0; --shift) {
-    const int64_t m = static_cast<int64_t>(std::llround(std::ldexp(slope, int(shift))));
-    if (m < -32768 || m > 32767)
-      continue;
-    Ramp r{lo, hi, m, shift, first ? v0 : 0};
-    const int64_t start = first ? 0 : v0;
-    if (rampValue(r, hi) + start != v1)
-      return std::nullopt;
-    for (int64_t x = lo; x <= hi; ++x)
-      if (std::abs(rampValue(r, x) + start - e[x + 128]) > kRampError)
-        return std::nullopt;
-    return r;
-  }
-  return std::nullopt;
-}
-
-/// Greedy knots (each segment the longest that fits), or why none fit.
-FailureOr<SmallVector<Ramp>> planRamps(ArrayRef<int64_t> e, std::string &why) {
-  SmallVector<Ramp> ramps;
-  for (int64_t lo = -128; lo < 127;) {
-    std::optional<Ramp> best;
-    for (int64_t hi = lo + 1; hi <= 127; ++hi)
-      if (std::optional<Ramp> r = fitRamp(e, lo, hi, ramps.empty()))
-        best = r;
-    if (!best || ramps.size() == kMaxSegments) {
-      why = "the target has no SDP lookup table (SDP_LUT_ENABLE: the Y stage) and its table is "
-            "no interpolant of " + std::to_string(kMaxSegments) +
-            " segments within " + std::to_string(kRampError) + " output step";
-      return failure();
-    }
-    ramps.push_back(*best);
-    lo = best->hi;
-  }
-  return ramps;
-}
 
 /// The 256 entries of `op`'s table when `op` can run as the LUT program,
 /// else why not.
@@ -147,7 +69,7 @@ FailureOr<SmallVector<int64_t>> readTable(tosa::TableOp op, const OffloadTarget 
   SmallVector<int64_t> entries;
   for (const APInt &v : table.getValues<APInt>())
     entries.push_back(v.getSExtValue());
-  if (!target.config.caps.sdpLut && failed(planRamps(entries, why)))
+  if (!target.config.caps.sdpLut && failed(planTableProgram(entries, why)))
     return failure();
   return entries;
 }
@@ -184,37 +106,10 @@ struct TableToLutSdp : OpRewritePattern<tosa::TableOp> {
                                   SdpOperand(), CvtAttr(), levelLut(ctx, *entries)));
       y = sdp;
     } else {
-      y = emitRamps(rewriter, loc, x, *planRamps(*entries, why));
+      y = emitTableProgram(rewriter, loc, x, *planTableProgram(*entries, why));
     }
     rewriter.replaceOp(op, frame.result(rewriter, loc, y, cast<RankedTensorType>(op.getType())));
     return success();
-  }
-
-  /// The ramp passes over x and the passes that add them up.
-  static Value emitRamps(PatternRewriter &rewriter, Location loc, Value x, ArrayRef<Ramp> ramps) {
-    MLIRContext *ctx = rewriter.getContext();
-    auto reg = [](int64_t v) { return SdpOperand::ofRegister(v); };
-    Value sum;
-    for (const Ramp &r : ramps) {
-      auto ramp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
-      ramp.setBsAttr(SdpXAttr::get(ctx, nv::SdpAluAlgo::Max, reg(r.lo), 0, SdpOperand(), 0, false,
-                                   false));
-      ramp.setBnAttr(SdpXAttr::get(ctx, nv::SdpAluAlgo::Min, reg(r.hi), 0, reg(r.m), 0, false,
-                                   false));
-      ramp.setOutCvtAttr(
-          CvtAttr::get(ctx, r.lo * r.m - r.base * (int64_t(1) << r.shift), 1, r.shift));
-      if (!sum) {
-        sum = ramp;
-        continue;
-      }
-      auto add = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, sum);
-      add.getEltwiseMutable().assign(ramp);
-      add.setBnAttr(SdpXAttr::get(ctx, nv::SdpAluAlgo::Sum,
-                                  SdpOperand::ofMemory(nv::SdpMemOperand::Eltwise), 0, SdpOperand(),
-                                  0, false, false));
-      sum = add;
-    }
-    return sum;
   }
 
   OffloadTarget target;
