@@ -7,6 +7,8 @@ DIR, each input holding all 256 levels of its type (shuffled):
   sigmoid_u8     uint8, x at 0.05 zero point 131, y at 1/255 zero point 0
                  (onnxruntime's uint8 sigmoid output)
   tanh           int8, x at 0.03 zero point 5, y at 1/128 zero point -1
+  float.onnx     a float Conv -> Sigmoid, Tanh and float.table.json, its
+                 calibration table (the calibrated compile's QDQ form)
 
 Expected outputs: numpy written from ONNX's operator definitions, float64:
 DequantizeLinear (x - zp) * s, the function, QuantizeLinear
@@ -63,6 +65,25 @@ def write(root, name, op, dtype, xs, xz, ys, yz):
             f.write(numpy_helper.from_array(a).SerializeToString())
 
 
+def write_float(root):
+    """float.onnx, x -> Conv 1x1 -> Sigmoid and Tanh (two outputs), and a
+    calibration table of stated scales (NVIDIA's JSON) for it: what a
+    calibrated compile quantizes."""
+    import json
+    w = numpy_helper.from_array(np.ones((2, 2, 1, 1), np.float32), "w")
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+             helper.make_node("Sigmoid", ["c"], ["s"], name="sig"),
+             helper.make_node("Tanh", ["c"], ["t"], name="tanh")]
+    graph = helper.make_graph(
+        nodes, "float", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4])],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 2, 4, 4]) for n in "st"], [w])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(root, "float.onnx"))
+    scales = {"x": 1 / 32, "c": 1 / 16, "s": 1 / 127, "t": 1 / 127}
+    with open(os.path.join(root, "float.table.json"), "w") as f:
+        json.dump({k: {"scale": v, "min": 0, "max": 0, "offset": 0} for k, v in scales.items()}, f)
+
+
 def check(out_root, root, bound):
     """Distance of each saved output from saturate(f(x) / ys + zy), the
     float function in output steps (numpy, float64)."""
@@ -82,3 +103,4 @@ if sys.argv[1] == "--check":
 else:
     for case in CASES:
         write(sys.argv[1], *case)
+    write_float(sys.argv[1])
