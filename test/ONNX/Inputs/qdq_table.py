@@ -7,6 +7,8 @@ DIR, each input holding all 256 levels of its type (shuffled):
   sigmoid_u8     uint8, x at 0.05 zero point 131, y at 1/255 zero point 0
                  (onnxruntime's uint8 sigmoid output)
   tanh           int8, x at 0.03 zero point 5, y at 1/128 zero point -1
+  sigmoid_full   int8, x at 0.1, y at 1/256 zero point -128 (onnxruntime's
+                 int8 sigmoid output: all 256 output levels)
   float.onnx     a float Conv -> Sigmoid, Tanh and float.table.json, its
                  calibration table (the calibrated compile's QDQ form)
 
@@ -30,7 +32,8 @@ from onnx import TensorProto, helper, numpy_helper, save
 F = {"Sigmoid": lambda v: 1.0 / (1.0 + np.exp(-v)), "Tanh": np.tanh}
 CASES = [("sigmoid", "Sigmoid", np.int8, 1 / 16, 0, 1 / 127, 0),
          ("sigmoid_u8", "Sigmoid", np.uint8, 0.05, 131, 1 / 255, 0),
-         ("tanh", "Tanh", np.int8, 0.03, 5, 1 / 128, -1)]
+         ("tanh", "Tanh", np.int8, 0.03, 5, 1 / 128, -1),
+         ("sigmoid_full", "Sigmoid", np.int8, 0.1, 0, 1 / 256, -128)]
 
 
 def expected(op, x, xs, xz, ys, yz, dtype):
