@@ -35,10 +35,15 @@ namespace {
 
 constexpr int64_t kLevels = 256;
 
-/// The 256 entries of `op`'s table when `op` can run as the LUT program,
-/// else why not.
-FailureOr<SmallVector<int64_t>> readTable(tosa::TableOp op, const OffloadTarget &target,
-                                          std::string &why) {
+/// What runs a table: its 256 entries in the LUT, or (no LUT) its X-stage
+/// program.
+struct TableRun {
+  SmallVector<int64_t> entries;
+  std::optional<TableProgram> program;
+};
+
+/// How `op` runs on the target, else why it cannot.
+FailureOr<TableRun> readTable(tosa::TableOp op, const OffloadTarget &target, std::string &why) {
   auto in = dyn_cast<RankedTensorType>(op.getInput1().getType());
   auto out = dyn_cast<RankedTensorType>(op.getType());
   if (!in || !out || !in.getElementType().isInteger(8) || !out.getElementType().isInteger(8)) {
@@ -66,12 +71,16 @@ FailureOr<SmallVector<int64_t>> readTable(tosa::TableOp op, const OffloadTarget 
     why = "its table is not a constant of 256 entries";
     return failure();
   }
-  SmallVector<int64_t> entries;
+  TableRun run;
   for (const APInt &v : table.getValues<APInt>())
-    entries.push_back(v.getSExtValue());
-  if (!target.config.caps.sdpLut && failed(planTableProgram(entries, why)))
-    return failure();
-  return entries;
+    run.entries.push_back(v.getSExtValue());
+  if (!target.config.caps.sdpLut) {
+    FailureOr<TableProgram> p = planTableProgram(run.entries, why);
+    if (failed(p))
+      return failure();
+    run.program = std::move(*p);
+  }
+  return run;
 }
 
 /// The Y stage's LUT that answers level x with entries[x + 128].
@@ -86,27 +95,27 @@ LutAttr levelLut(MLIRContext *ctx, ArrayRef<int64_t> entries) {
                       LutTable::Lo);
 }
 
-struct TableToLutSdp : OpRewritePattern<tosa::TableOp> {
-  TableToLutSdp(MLIRContext *context, const OffloadTarget &target)
+struct TableToSdp : OpRewritePattern<tosa::TableOp> {
+  TableToSdp(MLIRContext *context, const OffloadTarget &target)
       : OpRewritePattern(context), target(target) {}
 
   LogicalResult matchAndRewrite(tosa::TableOp op, PatternRewriter &rewriter) const override {
     std::string why;
-    FailureOr<SmallVector<int64_t>> entries = readTable(op, target, why);
-    if (failed(entries))
+    FailureOr<TableRun> run = readTable(op, target, why);
+    if (failed(run))
       return rewriter.notifyMatchFailure(op, why);
     MLIRContext *ctx = rewriter.getContext();
     Location loc = op.getLoc();
     ElementwiseFrame frame(ValueRange{op.getInput1()});
     Value x = frame.input(rewriter, loc, op.getInput1(), target.getElementType(ctx));
     Value y;
-    if (target.config.caps.sdpLut) {
+    if (run->program) {
+      y = emitTableProgram(rewriter, loc, x, *run->program);
+    } else {
       auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
       sdp.setEwAttr(SdpYAttr::get(ctx, SdpOperand(), CvtAttr(), false, 0, std::nullopt,
-                                  SdpOperand(), CvtAttr(), levelLut(ctx, *entries)));
+                                  SdpOperand(), CvtAttr(), levelLut(ctx, run->entries)));
       y = sdp;
-    } else {
-      y = emitTableProgram(rewriter, loc, x, *planTableProgram(*entries, why));
     }
     rewriter.replaceOp(op, frame.result(rewriter, loc, y, cast<RankedTensorType>(op.getType())));
     return success();
@@ -136,7 +145,7 @@ std::string whyNotFloatActivation(OpTy op, const OffloadTarget &target) {
 
 void tosa_to_dla::populateTablePatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                         const OffloadTarget &target) {
-  patterns.add<TableToLutSdp>(patterns.getContext(), target);
+  patterns.add<TableToSdp>(patterns.getContext(), target);
   rules.add<tosa::TableOp>(whyNotTable);
   rules.add<tosa::SigmoidOp>(whyNotFloatActivation<tosa::SigmoidOp>);
   rules.add<tosa::TanhOp>(whyNotFloatActivation<tosa::TanhOp>);
