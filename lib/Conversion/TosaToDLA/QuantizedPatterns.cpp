@@ -427,5 +427,6 @@ void tosa_to_dla::populateQuantizedPatterns(RewritePatternSet &patterns, Offload
   patterns.add<QuantizedConvToDLA, QuantizedAddToSdp>(patterns.getContext(), target);
   populateRescalePatterns(patterns, target);
   populateQuantizedProductPatterns(patterns, target);
+  populateTablePatterns(patterns, rules, target);
   rules.add<tosa::RescaleOp>(whyNotRescale);
 }

@@ -78,6 +78,12 @@ std::string whyNotQuantProduct(tosa::RescaleOp op, const OffloadTarget &target);
 /// That offline SDP (its rule is whyNotRescale's).
 void populateQuantizedProductPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 
+/// tosa.table of an int8 map (a quantized sigmoid or tanh) as an offline
+/// SDP whose Y stage's LUT holds the entries, and the host remarks of
+/// float sigmoid / tanh (TablePatterns.cpp).
+void populateTablePatterns(RewritePatternSet &patterns, OffloadRules &rules,
+                           const OffloadTarget &target);
+
 } // namespace mlir::dla::tosa_to_dla
 
 #endif // DLA_LIB_CONVERSION_TOSATODLA_QUANTIZEDSDP_H

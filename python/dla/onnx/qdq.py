@@ -45,7 +45,7 @@ from . import channel_scales as channel_scales_mod
 QUANT_INPUTS = {
     "Conv": (0, 1), "Gemm": (0, 1), "MatMul": (0, 1), "Add": (0, 1), "Mul": (0, 1),
     "Relu": (0,), "Clip": (0,),
-    "HardSigmoid": (0,), "Sigmoid": (0,),
+    "HardSigmoid": (0,), "Sigmoid": (0,), "Tanh": (0,),
     "MaxPool": (0,), "AveragePool": (0,), "GlobalAveragePool": (0,), "GlobalMaxPool": (0,),
 }
 GATES = ("HardSigmoid", "Sigmoid")

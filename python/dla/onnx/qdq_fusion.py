@@ -21,6 +21,8 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
   HardSwish, or BatchNormalization then a hard-swish (also decomposed),
            between a DQ and a Q: the affine map, the gate relu6(t + 3) / 6
            at 1/127 and their product requantized (qdq_hardswish.py).
+  Sigmoid, Tanh between a DQ and a Q: tosa.table of the function's 256
+           quantized values (qdq_table.py).
   Mul:     DQ(a), DQ(b) -> Mul -> Q, b of a's shape or one value per channel
            (squeeze-excitation's x * gate): rescale(mul(rescale(a, 1, za),
            rescale(b, 1, zb)) : i32, as bs / ys, zy): the exact product
@@ -55,7 +57,7 @@ import numpy as np
 
 from .builder import Value
 from .context import Context, TO_NCHW, TO_NHWC
-from . import ops_nn, ops_quant, qdq_affine
+from . import ops_nn, ops_quant, qdq_affine, qdq_table
 
 Q, DQ = "QuantizeLinear", "DequantizeLinear"
 INT8 = (np.dtype(np.int8), np.dtype(np.uint8))
@@ -107,6 +109,8 @@ class Fusion:
                     "MatMul": self._fc, "Gemm": self._fc}.get(n.op_type)
             if n.op_type in qdq_affine.ANCHORS:
                 kind = lambda i: qdq_affine.match(self, i)
+            if n.op_type in qdq_table.FUNCTIONS:
+                kind = lambda i: qdq_table.match(self, i)
             if kind is None:
                 continue
             try:
@@ -321,6 +325,8 @@ class Fusion:
                 y = self._emit_fc(ctx, get, params, ys, yz)
             elif kind in qdq_affine.ANCHORS:
                 y = qdq_affine.emit(self, ctx, get, params, ys, yz)
+            elif kind in qdq_table.FUNCTIONS:
+                y = qdq_table.emit(self, ctx, get, params, ys, yz)
             else:
                 y = self._emit_pool(ctx, get, kind, params, ys, yz)
         except _Reject:
