@@ -95,17 +95,82 @@ def fp32_to_fp16(f):
     return out.astype(np.uint16)
 
 
+def fp16_to_fp17(h):
+    """Fp16ToFp17 (FpExpoWidthInc<5,6,10,DENORM_YES>): exponent rebiased
+    (+16), fp16 denormals normalized, infinity saturates to the largest fp17
+    (exponent 62, mantissa 1023), a NaN keeps its payload (exponent 63)."""
+    h = _u(h)
+    s, e, m = h >> 15, (h >> 10) & 31, h & 0x3FF
+    out = (s << 16) | ((e + 16) << 10) | m
+    lz = 10 - _bitlen(m)
+    den = (s << 16) | ((16 - lz) << 10) | ((m << (lz + 1)) & 0x3FF)
+    out = np.where((e == 0) & (m != 0), den, out)
+    out = np.where((e == 0) & (m == 0), s << 16, out)
+    out = np.where((e == 31) & (m == 0), _inf(s, 6, 10), out)
+    out = np.where((e == 31) & (m != 0), (s << 16) | (63 << 10) | m, out)
+    return out
+
+
+def fp32_to_fp17(f):
+    """Fp32ToFp17 (FpWidthDec<8,23,6,10,DENORM_NO>): RNE to 11 bits; what
+    would be an fp17 denormal is zero unless it rounds up to the smallest
+    normal; overflow saturates (exponent 62, mantissa 1023); a NaN keeps the
+    low 10 bits of its payload."""
+    f = _u(f)
+    s, e, m = f >> 31, (f >> 23) & 255, f & 0x7FFFFF
+    p1 = m | (1 << 23)
+    lsb, guard, sticky = (p1 >> 13) & 1, (p1 >> 12) & 1, (p1 & 0xFFF) != 0
+    o = (p1 >> 13) + (guard & (sticky | lsb))
+    oe = e - 96 + (o >> 11)
+    norm = np.where(oe >= 63, _inf(s, 6, 10), (s << 16) | (oe << 10) | (o & 0x3FF))
+    # 86 <= e <= 96: FpMantDecShiftRight by 97 - e (the masks are 24 bits wide).
+    sh = np.clip(97 - e, 1, 40)
+    g = (p1 >> (12 + sh)) & 1
+    st = (p1 & ((1 << (12 + sh)) - 1)) != 0
+    lb = (p1 >> (13 + sh)) & 1
+    od = ((p1 >> sh) >> 13) + (g & (st | lb))
+    den = np.where(od >> 10 != 0, (s << 16) | (1 << 10) | (od & 0x3FF), s << 16)
+    out = np.where(e >= 159, _inf(s, 6, 10),
+                   np.where(e < 86, s << 16, np.where(e <= 96, den, norm)))
+    out = np.where((e == 255) & (m != 0), (s << 16) | (63 << 10) | (m & 0x3FF), out)
+    return out
+
+
+def fp17_to_fp32(a):
+    """Fp17ToFp32 (FpWidthInc<6,10,8,23,DENORM_NO>): exact for normal values
+    (exponent +96); an fp17 denormal (none arises in the LUT) is read as
+    if normal; infinity saturates to the largest fp32; NaN kept (exponent
+    255)."""
+    a = _u(a)
+    s, e, m = a >> 16, (a >> 10) & 63, a & 0x3FF
+    out = (s << 31) | ((e + 96) << 23) | (m << 13)
+    out = np.where((e == 0) & (m == 0), s << 31, out)
+    out = np.where((e == 63) & (m == 0), _inf(s, 8, 23), out)
+    # FpMantWidthInc keeps a NaN's mantissa unshifted: the payload stays low.
+    out = np.where((e == 63) & (m != 0), (s << 31) | (255 << 23) | m, out)
+    return out.astype(np.uint32)
+
+
 # ---------------------------------------------------------------------------
 # fp32 arithmetic (FpAdd, FpMul, FpCmp, FpRelu)
 # ---------------------------------------------------------------------------
 
 def _split32(a):
+    return _split(a, 8, 23)
+
+
+def _split(a, E, M):
     a = _u(a)
-    return a >> 31, (a >> 23) & 255, a & 0x7FFFFF
+    return a >> (E + M), (a >> M) & ((1 << E) - 1), a & ((1 << M) - 1)
 
 
 def _nan32(e, m):
     return (e == 255) & (m != 0)
+
+
+def _inf(sign, E, M):
+    """SetToInf<E,M>: the largest finite value (NVDLA saturates)."""
+    return (sign << (E + M)) | (((1 << E) - 2) << M) | ((1 << M) - 1)
 
 
 def _lz(x, width):
@@ -119,21 +184,29 @@ def fp32_add(a, b):
     sticky bit), one RNE to 24 bits; a result below the normal range is zero
     (signed as the larger operand, also for x + (-x)), overflow saturates to
     the largest finite value; NaN: a's, else b's."""
+    return fp_add(a, b, 8, 23).astype(np.uint32)
+
+
+def fp_add(a, b, E, M):
+    """FpAdd<E,M> on bit patterns (int64): fp32_add's arithmetic at any
+    width (M + 2 guard bits, a 2M + 3-bit internal mantissa)."""
     a, b = _u(a), _u(b)
-    sa, ea, ma = _split32(a)
-    sb, eb, mb = _split32(b)
-    pa = np.where((ea == 0) & (ma == 0), ma, ma | (1 << 23))
-    pb = np.where((eb == 0) & (mb == 0), mb, mb | (1 << 23))
+    sa, ea, ma = _split(a, E, M)
+    sb, eb, mb = _split(b, E, M)
+    emax1 = (1 << E) - 2
+    pa = np.where((ea == 0) & (ma == 0), ma, ma | (1 << M))
+    pb = np.where((eb == 0) & (mb == 0), mb, mb | (1 << M))
     a_gt = (ea > eb) | ((ea == eb) & (ma >= mb))
     oe = np.where(a_gt, ea, eb)
     ra = np.where(a_gt, 0, eb - ea)
     rb = np.where(a_gt, ea - eb, 0)
-    W = 49
+    G = M + 2
+    W = 2 * M + 3
     mask = (1 << W) - 1
 
     def place(p, r):
-        ls = 25 - r  # ac_int shift by a signed amount: negative shifts right
-        left = (p << np.clip(ls, 0, 25)) & mask
+        ls = G - r  # ac_int shift by a signed amount: negative shifts right
+        left = (p << np.clip(ls, 0, G)) & mask
         right = p >> np.clip(-ls, 0, 63)
         return np.where(ls >= 0, left, np.where(-ls >= 63, 0, right))
 
@@ -143,29 +216,35 @@ def fp32_add(a, b):
     s = np.where(sa == sb, big + small, big - small)
     carry = (s >> W) & 1
     inf = np.zeros(s.shape, bool)
-    inf |= (carry == 1) & (oe >= 254)
+    inf |= (carry == 1) & (oe >= emax1)
     im = np.where(carry == 1, s >> 1, s & mask)
-    oe = np.where((carry == 1) & (oe < 254), oe + 1, oe)
+    oe = np.where((carry == 1) & (oe < emax1), oe + 1, oe)
     # FpNormalize (no carry): zero when the exponent cannot hold the shift.
     zc = _lz(im, W)
     zero = (carry == 0) & ((oe <= zc) | (im == 0))
     im = np.where((carry == 0) & ~zero, (im << np.where(zero, 0, zc)) & mask, im)
     oe = np.where((carry == 0) & ~zero, oe - zc, oe)
-    # FpMantRNE<49, 24>
-    top = im >> 25
-    guard, sticky, lsb = (im >> 24) & 1, (im & ((1 << 24) - 1)) != 0, top & 1
+    # FpMantRNE<2M+3, M+1>
+    top = im >> G
+    guard, sticky, lsb = (im >> (G - 1)) & 1, (im & ((1 << (G - 1)) - 1)) != 0, top & 1
     c = guard & (sticky | lsb)
-    ovf = (c == 1) & (top == (1 << 24) - 1)
-    top = (top + c) & ((1 << 24) - 1)
-    inf |= ovf & (oe >= 254)
-    oe = np.where(ovf & (oe < 254), oe + 1, oe)
-    om = top & 0x7FFFFF
-    out = (osgn << 31) | (oe << 23) | om
-    out = np.where(zero, osgn << 31, out)
-    out = np.where(inf, _inf32(osgn), out)
-    out = np.where(_nan32(eb, mb), b, out)
-    out = np.where(_nan32(ea, ma), a, out)
-    return out.astype(np.uint32)
+    ovf = (c == 1) & (top == (1 << (M + 1)) - 1)
+    top = (top + c) & ((1 << (M + 1)) - 1)
+    inf |= ovf & (oe >= emax1)
+    oe = np.where(ovf & (oe < emax1), oe + 1, oe)
+    om = top & ((1 << M) - 1)
+    out = (osgn << (E + M)) | (oe << M) | om
+    out = np.where(zero, osgn << (E + M), out)
+    out = np.where(inf, _inf(osgn, E, M), out)
+    emax = (1 << E) - 1
+    out = np.where((eb == emax) & (mb != 0), b, out)
+    out = np.where((ea == emax) & (ma != 0), a, out)
+    return out
+
+
+def fp_sub(a, b, E, M):
+    """FpSub<E,M>: b's sign bit flipped (also a NaN's), then FpAdd."""
+    return fp_add(a, _u(b) ^ (1 << (E + M)), E, M)
 
 
 def fp32_mul(a, b):
@@ -173,38 +252,45 @@ def fp32_mul(a, b):
     zero when either operand is zero or the biased exponents sum below 127,
     and when the result's exponent field is 0 (denormals flushed, signed);
     overflow saturates to the largest finite value."""
+    return fp_mul(a, b, 8, 23).astype(np.uint32)
+
+
+def fp_mul(a, b, E, M):
+    """FpMul<E,M> on bit patterns (int64): fp32_mul's arithmetic at any width."""
     a, b = _u(a), _u(b)
-    sa, ea, ma = _split32(a)
-    sb, eb, mb = _split32(b)
+    sa, ea, ma = _split(a, E, M)
+    sb, eb, mb = _split(b, E, M)
+    bias, emax = (1 << (E - 1)) - 1, (1 << E) - 1
+    P = 2 * M + 1  # product mantissa width below its top bit
     za, zb = (ea == 0) & (ma == 0), (eb == 0) & (mb == 0)
-    pa = np.where(za, ma, ma | (1 << 23))
-    pb = np.where(zb, mb, mb | (1 << 23))
-    p = pa * pb  # 48 bits
+    pa = np.where(za, ma, ma | (1 << M))
+    pb = np.where(zb, mb, mb | (1 << M))
+    p = pa * pb  # 2M + 2 bits
     ps = sa ^ sb
     esum = ea + eb
-    zero = za | zb | (esum < 127)
-    inf = ~zero & (esum >= 255 + 127)
-    pe = np.where(zero | inf, 0, esum - 127)
-    hi = (p >> 47) & 1
-    inf |= ~zero & ~inf & (hi == 1) & (pe >= 254)
-    pm = np.where(hi == 1, p & ((1 << 47) - 1), (p << 1) & ((1 << 47) - 1))
-    pe = np.where((hi == 1) & (pe < 254), pe + 1, pe)
-    # FpMantWidthDec<8,47,23,DENORM_NO>: RNE of (1.pm) 48 bits to 24.
-    p1 = pm | (1 << 47)
-    top = p1 >> 24
-    guard, sticky, lsb = (p1 >> 23) & 1, (p1 & ((1 << 23) - 1)) != 0, top & 1
+    zero = za | zb | (esum < bias)
+    inf = ~zero & (esum >= emax + bias)
+    pe = np.where(zero | inf, 0, esum - bias)
+    hi = (p >> P) & 1
+    inf |= ~zero & ~inf & (hi == 1) & (pe >= emax - 1)
+    pm = np.where(hi == 1, p & ((1 << P) - 1), (p << 1) & ((1 << P) - 1))
+    pe = np.where((hi == 1) & (pe < emax - 1), pe + 1, pe)
+    # FpMantWidthDec<E,2M+1,M,DENORM_NO>: RNE of (1.pm) to M + 1 bits.
+    p1 = pm | (1 << P)
+    top = p1 >> (M + 1)
+    guard, sticky, lsb = (p1 >> M) & 1, (p1 & ((1 << M) - 1)) != 0, top & 1
     c = guard & (sticky | lsb)
-    ovf = (c == 1) & (top == (1 << 24) - 1)
-    top = (top + c) & ((1 << 24) - 1)
-    oe = (pe + ovf) & 255
-    out = (ps << 31) | (oe << 23) | (top & 0x7FFFFF)
-    inf |= ovf & (oe == 255)
-    out = np.where(inf, _inf32(ps), out)
-    # Zero (SetToZero) last, on the exponent after SetToInf (254 there).
-    out = np.where(zero | ((oe == 0) & ~inf), ps << 31, out)
-    out = np.where(_nan32(eb, mb), b, out)
-    out = np.where(_nan32(ea, ma), a, out)
-    return out.astype(np.uint32)
+    ovf = (c == 1) & (top == (1 << (M + 1)) - 1)
+    top = (top + c) & ((1 << (M + 1)) - 1)
+    oe = (pe + ovf) & emax
+    out = (ps << (E + M)) | (oe << M) | (top & ((1 << M) - 1))
+    inf |= ovf & (oe == emax)
+    out = np.where(inf, _inf(ps, E, M), out)
+    # Zero (SetToZero) last, on the exponent after SetToInf (emax - 1 there).
+    out = np.where(zero | ((oe == 0) & ~inf), ps << (E + M), out)
+    out = np.where((eb == emax) & (mb != 0), b, out)
+    out = np.where((ea == emax) & (ma != 0), a, out)
+    return out
 
 
 def _cmp(a, b, want_max):
