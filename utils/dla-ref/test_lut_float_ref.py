@@ -124,6 +124,24 @@ def test_against_v1_cmodel(cm, gen, tables):
     print(f"{gen.__name__}: {total} inputs, hits / underflows / overflows {kinds.tolist()}")
 
 
+SPECIAL = [0x7FC00000, 0xFFC00000, 0x7FC00001, 0x7F800200, 0x7F800000, 0xFF800000, 0x7F7FFFFF,
+           0xFF7FFFFF, 0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x00800000, 0x477FE000,
+           0xC77FE000, 0x33800000]  # NaNs (payload low bits 0 or not), inf, max, 0, denormals
+
+
+def test_special_inputs_against_v1_cmodel(cm):
+    """NaN / infinity / extreme fp32 inputs on plausible tables. A NaN whose
+    low 10 payload bits are 0 becomes fp17's infinity pattern and comes out
+    saturated (docs/NvdlaFp16.md)."""
+    rng = np.random.default_rng(4747)
+    for _ in range(8):
+        le, lo, regs, _x = plausible(rng)
+        x = np.array(SPECIAL * 4, np.uint32)
+        want = cmodel(cm, x, le, lo, regs)
+        got = L.sdp_lut_float(x, lut_le_table=le, lut_lo_table=lo, **regs)
+        assert np.array_equal(want, got), (regs, [hex(v) for v in want], [hex(v) for v in got])
+
+
 def base_regs(**kw):
     regs = dict(lut_le_table=np.zeros(65, np.int64), lut_lo_table=np.zeros(257, np.int64),
                 lut_le_function="linear", lut_le_start=f32(1000.0), lut_le_end=f32(2000.0),
