@@ -167,6 +167,41 @@ def test_cmac_cacc_chains(cm):
 
 # Values worked by hand from the C model's code (no C model needed).
 
+def rand_fp17(rng, n):
+    """fp17 patterns (6-bit exponent) biased to near exponents, zeros and
+    the largest values."""
+    s = rng.integers(0, 2, n) << 16
+    e = rng.choice([rng.integers(25, 38, n), rng.integers(0, 64, n), np.zeros(n, int),
+                    np.full(n, 62)], p=[.5, .35, .05, .1])
+    m = np.where(rng.random(n) < 0.05, 0, rng.integers(0, 1 << 10, n))
+    return (s | (e << 10) | m).astype(np.uint32)
+
+
+@pytest.mark.parametrize("op", ["add", "mul"])
+def test_fp17_ops(cm, op):
+    rng = np.random.default_rng(17 + (op == "mul"))
+    n = 100_000
+    a, b = rand_fp17(rng, n), rand_fp17(rng, n)
+    b = np.where(rng.random(n) < 0.25, a ^ (1 << 16) ^ rng.integers(0, 4, n), b).astype(np.uint32)
+    want = np.zeros(n, np.uint32)
+    _call(cm.v1_fp17_binary, 0 if op == "add" else 1, a, b, want, n)
+    got = (fp.fp_add if op == "add" else fp.fp_mul)(a, b, 6, 10)
+    bad = np.flatnonzero(want != got)
+    assert bad.size == 0, [(hex(a[i]), hex(b[i]), hex(want[i]), hex(got[i])) for i in bad[:5]]
+
+
+def test_fp17_conversions(cm):
+    rng = np.random.default_rng(1717)
+    for op, src, fn in ((0, np.arange(1 << 16, dtype=np.uint32), fp.fp16_to_fp17),
+                        (1, rand_fp32(rng, 100_000), fp.fp32_to_fp17),
+                        (2, np.arange(1 << 17, dtype=np.uint32), fp.fp17_to_fp32)):
+        want = np.zeros(src.size, np.uint32)
+        _call(cm.v1_fp17_convert, op, src, want, src.size)
+        got = fn(src)
+        bad = np.flatnonzero(want != got)
+        assert bad.size == 0, (op, [(hex(src[i]), hex(want[i]), hex(got[i])) for i in bad[:5]])
+
+
 def test_by_hand():
     # Overflow saturates to the largest finite value, not infinity.
     assert fp.fp32_to_fp16(np.uint32(0x47800000)) == 0x7BFF  # 65536

@@ -8,6 +8,7 @@
 #include <systemc.h>
 
 #include "sdp.h"
+#include "nvdla_float.h"
 #include "vlibs.h"
 
 // cacc_fp16_add and cacc_fp48_to_fp32 are private members that use no
@@ -181,6 +182,29 @@ void v1_cacc_to_fp32(const int64_t *accExp, const int64_t *accMant, int n, uint3
     sc_int<32> f;
     cacc()->cacc_fp48_to_fp32(&f, acc);
     out[i] = (uint32_t)f.to_int();
+  }
+}
+
+// nvdla_float.h's fp17 helpers (inline, compiled here from the header the
+// library was built with), the float-mode LUT's arithmetic: op 0 Fp17Add,
+// 1 Fp17Mul on pairs; conversions one value each.
+void v1_fp17_binary(int op, const uint32_t *a, const uint32_t *b, uint32_t *o, int n) {
+  for (int i = 0; i < n; ++i) {
+    ACINTT(17) x = (int32_t)a[i], y = (int32_t)b[i];
+    ACINTT(17) r = op == 0 ? Fp17Add(x, y) : Fp17Mul(x, y);
+    o[i] = (uint32_t)r.to_int() & 0x1FFFF;
+  }
+}
+
+// op 0 Fp16ToFp17, 1 Fp32ToFp17, 2 Fp17ToFp32 (results as unsigned bits).
+void v1_fp17_convert(int op, const uint32_t *a, uint32_t *o, int n) {
+  for (int i = 0; i < n; ++i) {
+    if (op == 0)
+      o[i] = (uint32_t)Fp16ToFp17(ACINTT(16)((int32_t)a[i])).to_int() & 0x1FFFF;
+    else if (op == 1)
+      o[i] = (uint32_t)Fp32ToFp17(ACINTT(32)((int32_t)a[i])).to_int() & 0x1FFFF;
+    else
+      o[i] = (uint32_t)Fp17ToFp32(ACINTT(17)((int32_t)a[i])).to_int();
   }
 }
 
