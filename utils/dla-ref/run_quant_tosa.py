@@ -401,8 +401,32 @@ def bilinear_case(rng):
              "!tosa.shape<2>, !tosa.shape<2>) -> $T" % (s, o, d, ttype((1, h, w, c), "i8")),
              ttype(out, "i32"))
     r = float(rng.uniform(0.5, 2.0)) / (4 * f[0] * f[1])
-    y = rescale(b, y, out, "i32", "i8", [r], 0, int(rng.integers(-20, 21)))
+    zy = int(rng.integers(-20, 21))
+    y = rescale(b, y, out, "i32", "i8", [r], 0, zy)
+    b.bilinear = (f, r, zy)
     return b, [(1, h, w, c)], out, y, "bilinear"
+
+
+def tosa_bilinear(x, f, r, zy):
+    """TOSA's RESIZE (BILINEAR, i8 -> i32) of NHWC `x` with bilinear_case's
+    scale [2 fy, 2, 2 fx, 2] and offset 1 - f, from the specification:
+    source y = o d + offset, iy = floor(y / n), dy = y - iy n, the indices
+    clamped to the input, acc = sum of v (n - d or d) products; then its
+    RESCALE by r with output zero point zy."""
+    def axis(size, fa):
+        n, d, off = 2 * fa, 2, 1 - fa
+        y = np.arange(size * fa) * d + off
+        i = np.floor_divide(y, n)
+        dy = y - i * n
+        return np.maximum(i, 0), np.minimum(i + 1, size - 1), n, dy
+    y0, y1, ny, dy = axis(x.shape[1], f[0])
+    x0, x1, nx, dx = axis(x.shape[2], f[1])
+    v = x.astype(np.int64)
+    wy0, wy1 = (ny - dy)[None, :, None, None], dy[None, :, None, None]
+    wx0, wx1 = (nx - dx)[None, None, :, None], dx[None, None, :, None]
+    acc = (v[:, y0][:, :, x0] * wy0 * wx0 + v[:, y0][:, :, x1] * wy0 * wx1 +
+           v[:, y1][:, :, x0] * wy1 * wx0 + v[:, y1][:, :, x1] * wy1 * wx1)
+    return tosa_rescale(acc, [r], 0, zy, False)
 
 
 def tosa_rescale(x, factors, zx, zy, relu, affine=None):
@@ -601,6 +625,13 @@ def main():
             want = tosa_rescale(chain, *b.rescale, getattr(b, "affine", None)).ravel()
             ok = name not in left and diff.size and np.abs(d - want).max() <= 1
             diff = np.abs(d - want)
+        if kind == "bilinear":
+            # Against the specification in numpy (tosa_bilinear): within
+            # one (the rounding-tie direction).
+            want = tosa_bilinear(data[0], *b.bilinear).ravel()
+            diff = np.abs(d - want)
+            ok = name not in left and diff.size and diff.max() <= 1
+            ident = float(np.mean(diff == 0))
         if kind == "gate_affine":
             # The gate within one step of TOSA's: the product within one
             # plus what one gate step moves it.

@@ -176,7 +176,7 @@ struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {
     Value up = UpsampleOp::create(
         rewriter, loc, RankedTensorType::get(toNchwShape(upNhwc), element),
         toLayerInput(rewriter, loc, op.getInput(), element),
-        rewriter.getDenseI64ArrayAttr(factors), rewriter.getDenseI64ArrayAttr(border),
+        rewriter.getDenseI64ArrayAttr(ArrayRef<int64_t>(factors, 2)), rewriter.getDenseI64ArrayAttr(border),
         PipelinePrecisionAttr());
     Value upTosa = toTosaResult(rewriter, loc, up, RankedTensorType::get(upNhwc, source));
     // HWCM weights, M = 1: the same kernel for every channel.

@@ -26,7 +26,7 @@ func.func @bilinear_by_32(%x: tensor<1x2x2x1xf32>) -> tensor<1x64x64x1xf32> {
   %s = tosa.const_shape {values = dense<[64, 2, 64, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
   %o = tosa.const_shape {values = dense<[-31, -31]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %b = tosa.const_shape {values = dense<[31, 31]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  // expected-remark @+1 {{stays on the host: a bilinear resize by [32, 32] would run as a nearest upsampling with a replicated border and a depthwise 33x33 convolution, but KERNEL_PLACEHOLDER}}
+  // expected-remark @+1 {{stays on the host: a bilinear resize by [32, 32] would run as a nearest upsampling with a replicated border and a depthwise 33x33 convolution, but its kernel height 33 is outside 1..32 (WEIGHT_HEIGHT_EXT: 5 bits, height - 1)}}
   %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x2x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x64x64x1xf32>
   return %y : tensor<1x64x64x1xf32>
 }
