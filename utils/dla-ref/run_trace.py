@@ -425,7 +425,7 @@ def upsample_wide_case(rng, n):
     """An upsampling wider than the SDP's 13-bit cube height (8192 input
     pixels a pass: the passes go by bands of columns), 8190 to 8200
     columns, 8193 among them (a last band of one column would be a 1x1
-    cube: the bands are 8191 then)."""
+    cube of several surfaces: it is read with its rows as lines)."""
     c, h = int(rng.integers(1, 17)), int(rng.integers(1, 3))
     w = 8193 if n == 0 else int(rng.integers(8190, 8201))
     fy, fx = int(rng.integers(1, 3)), int(rng.integers(1, 3))
