@@ -18,6 +18,8 @@
 
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::tosa_to_dla;
@@ -55,6 +57,32 @@ SmallVector<int64_t> bilinearTaps(int64_t f) {
 /// (taps / 2 either side).
 int64_t bilinearBorder(int64_t f) { return f / 2; }
 
+/// Per-axis taps [y, x] of each depthwise convolution after the upsampling:
+/// one stage of bilinearTaps, or two when an even factor's f + 1 taps
+/// exceed the kernel fields: a box of f ones, then [1, 1] (their
+/// convolution is [1, 2, ..., 2, 1]).
+SmallVector<std::array<SmallVector<int64_t>, 2>> bilinearStages(const int64_t factors[2]) {
+  std::array<SmallVector<int64_t>, 2> first, second;
+  bool split = false;
+  for (int a = 0; a < 2; ++a) {
+    SmallVector<int64_t> taps = bilinearTaps(factors[a]);
+    int64_t kernel[2] = {1, 1};
+    kernel[a] = static_cast<int64_t>(taps.size());
+    if (factors[a] % 2 == 0 &&
+        !whyNotConvWindow(kernel, {1, 1}, {0, 0, 0, 0}, {1, 1}).empty()) {
+      first[a] = SmallVector<int64_t>(factors[a], 1);
+      second[a] = {1, 1};
+      split = true;
+    } else {
+      first[a] = taps;
+      second[a] = {1};
+    }
+  }
+  if (!split)
+    return {first};
+  return {first, second};
+}
+
 /// Why a bilinear resize by integer `factors` stays on the host (empty when
 /// the upsampling and depthwise convolution compute it).
 std::string whyNotBilinear(tosa::ResizeOp op, const OffloadTarget &target,
@@ -71,9 +99,19 @@ std::string whyNotBilinear(tosa::ResizeOp op, const OffloadTarget &target,
                                "and a depthwise " +
                         std::to_string(kernel[0]) + "x" + std::to_string(kernel[1]) +
                         " convolution, but ";
-  if (std::string why = whyNotConvWindow(kernel, {1, 1}, {0, 0, 0, 0}, {1, 1}); !why.empty())
-    return program + why;
   Type in = getElementTypeOrSelf(op.getInput().getType());
+  auto stages = bilinearStages(factors);
+  if (stages.size() > 1 && !isa<FloatType>(in))
+    // The box's integer sum (up to f^2 x 128) would need an intermediate
+    // wider than int8.
+    return program + "its kernel exceeds the convolution's fields, and as a box then [1, 1] "
+                     "the box's integer sum does not fit an int8 intermediate (not written)";
+  for (const auto &stage : stages) {
+    const int64_t k[2] = {static_cast<int64_t>(stage[0].size()),
+                          static_cast<int64_t>(stage[1].size())};
+    if (std::string why = whyNotConvWindow(k, {1, 1}, {0, 0, 0, 0}, {1, 1}); !why.empty())
+      return program + why;
+  }
   Type out = getElementTypeOrSelf(op.getOutput().getType());
   if (isa<FloatType>(in)) {
     for (Type type : {op.getInput().getType(), op.getOutput().getType()})
@@ -159,7 +197,8 @@ struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {
   /// dla.upsample with the border, back in NHWC, and the depthwise
   /// convolution (outer product of the per-axis taps: float weights
   /// divided by 4 fy fx, exact dyadic fractions for factors of powers of
-  /// two; integer ones for i8, whose sum is TOSA's i32 result exactly).
+  /// two; integer ones for i8, whose sum is TOSA's i32 result exactly), or
+  /// two of them (bilinearStages).
   Value emitBilinear(tosa::ResizeOp op, const int64_t factors[2],
                      PatternRewriter &rewriter) const {
     Location loc = op.getLoc();
@@ -178,37 +217,52 @@ struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {
         toLayerInput(rewriter, loc, op.getInput(), element),
         rewriter.getDenseI64ArrayAttr(ArrayRef<int64_t>(factors, 2)), rewriter.getDenseI64ArrayAttr(border),
         PipelinePrecisionAttr());
-    Value upTosa = toTosaResult(rewriter, loc, up, RankedTensorType::get(upNhwc, source));
-    // HWCM weights, M = 1: the same kernel for every channel.
-    const int64_t kh = taps[0].size(), kw = taps[1].size();
-    auto weightType = RankedTensorType::get({kh, kw, c, 1}, source);
-    auto biasType = RankedTensorType::get({1}, outType.getElementType());
-    DenseElementsAttr weights, bias;
-    if (integer) {
-      SmallVector<int8_t> w;
-      for (int64_t i = 0; i < kh; ++i)
-        for (int64_t j = 0; j < kw; ++j)
-          w.append(c, static_cast<int8_t>(taps[0][i] * taps[1][j]));
-      weights = DenseElementsAttr::get(weightType, ArrayRef<int8_t>(w));
-      bias = DenseElementsAttr::get(biasType, rewriter.getZeroAttr(biasType.getElementType()));
-    } else {
-      const double unit = 4.0 * factors[0] * factors[1];
-      SmallVector<Attribute> w;
-      for (int64_t i = 0; i < kh; ++i)
-        for (int64_t j = 0; j < kw; ++j)
-          w.append(c, rewriter.getFloatAttr(source, taps[0][i] * taps[1][j] / unit));
-      weights = DenseElementsAttr::get(weightType, w);
-      bias = DenseElementsAttr::get(biasType, rewriter.getFloatAttr(outType.getElementType(), 0));
+    Value result = toTosaResult(rewriter, loc, up, RankedTensorType::get(upNhwc, source));
+    // Float weights: the outer product over its sum (a float stage rounds
+    // once); i8: the integer taps (one stage), their sum 4 fy fx TOSA's unit.
+    auto stages = bilinearStages(factors);
+    SmallVector<int64_t> shape = upNhwc;
+    for (size_t s = 0; s < stages.size(); ++s) {
+      ArrayRef<int64_t> ty = stages[s][0], tx = stages[s][1];
+      const int64_t kh = ty.size(), kw = tx.size();
+      shape[1] -= kh - 1;
+      shape[2] -= kw - 1;
+      auto stageType = s + 1 == stages.size() ? outType : RankedTensorType::get(shape, source);
+      // HWCM weights, M = 1: the same kernel for every channel.
+      auto weightType = RankedTensorType::get({kh, kw, c, 1}, source);
+      auto biasType = RankedTensorType::get({1}, stageType.getElementType());
+      DenseElementsAttr weights, bias;
+      if (integer) {
+        SmallVector<int8_t> w;
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j)
+            w.append(c, static_cast<int8_t>(ty[i] * tx[j]));
+        weights = DenseElementsAttr::get(weightType, ArrayRef<int8_t>(w));
+        bias = DenseElementsAttr::get(biasType, rewriter.getZeroAttr(biasType.getElementType()));
+      } else {
+        double unit = 0;
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j)
+            unit += static_cast<double>(ty[i] * tx[j]);
+        SmallVector<Attribute> w;
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j)
+            w.append(c, rewriter.getFloatAttr(source, ty[i] * tx[j] / unit));
+        weights = DenseElementsAttr::get(weightType, w);
+        bias = DenseElementsAttr::get(biasType,
+                                      rewriter.getFloatAttr(stageType.getElementType(), 0));
+      }
+      Value weight = tosa::ConstOp::create(rewriter, loc, weightType, weights);
+      Value biasValue = tosa::ConstOp::create(rewriter, loc, biasType, bias);
+      Value inZp = *tosa::createZeroPointTensor(rewriter, loc, source, 0);
+      Value wZp = *tosa::createZeroPointTensor(rewriter, loc, source, 0);
+      Type accType = integer ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type());
+      result = tosa::DepthwiseConv2DOp::create(rewriter, loc, stageType, result, weight, biasValue,
+                                               inZp, wZp, ArrayRef<int64_t>{0, 0, 0, 0},
+                                               ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{1, 1},
+                                               accType);
     }
-    Value weight = tosa::ConstOp::create(rewriter, loc, weightType, weights);
-    Value biasValue = tosa::ConstOp::create(rewriter, loc, biasType, bias);
-    Value inZp = *tosa::createZeroPointTensor(rewriter, loc, source, 0);
-    Value wZp = *tosa::createZeroPointTensor(rewriter, loc, source, 0);
-    Type accType = integer ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type());
-    return tosa::DepthwiseConv2DOp::create(rewriter, loc, outType, upTosa, weight, biasValue,
-                                           inZp, wZp, ArrayRef<int64_t>{0, 0, 0, 0},
-                                           ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{1, 1},
-                                           accType);
+    return result;
   }
   OffloadTarget target;
 };

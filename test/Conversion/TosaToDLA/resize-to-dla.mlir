@@ -101,3 +101,24 @@ func.func @int8_bilinear_by_2(%x: tensor<1x3x3x8xi8>) -> tensor<1x6x6x8xi8> {
   %y = tosa.rescale %r, %m, %sh, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x6x6x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x6x6x8xi8>
   return %y : tensor<1x6x6x8xi8>
 }
+
+// -----
+
+// By 32 (the side output's resize to the input): [1, 2, ..., 2, 1] has 33
+// taps, more than the kernel fields hold, so it runs as a box of 32 ones
+// (/ 1024) then [1, 1] x [1, 1] / 4 (two roundings in fp16).
+// FULL-LABEL: func.func @bilinear_by_32
+// FULL: dla.upsample %{{.*}} factors [32, 32] border [16, 16] : tensor<1x1x2x2xf16> -> tensor<1x1x96x96xf16>
+// FULL: dla.conv direct %{{.*}}, %{{.*}} : tensor<1x1x96x96xf16>, tensor<1x1x32x32xf16> -> tensor<1x1x65x65xf16>
+// FULL: dla.conv direct %{{.*}}, %{{.*}} : tensor<1x1x65x65xf16>, tensor<1x1x2x2xf16> -> tensor<1x1x64x64xf16>
+// FULL-NOT: tosa.resize
+// Float data on an int8 target stays on the host.
+// SMALL-LABEL: func.func @bilinear_by_32
+// SMALL: tosa.resize
+func.func @bilinear_by_32(%x: tensor<1x2x2x1xf32>) -> tensor<1x64x64x1xf32> {
+  %s = tosa.const_shape {values = dense<[64, 2, 64, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-31, -31]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[31, 31]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x2x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x64x64x1xf32>
+  return %y : tensor<1x64x64x1xf32>
+}
