@@ -113,3 +113,19 @@ func.func @nearest_fractional(%x: tensor<1x4x4x2xf32>) -> tensor<1x6x12x2xf32> {
   %y = tosa.resize %x, %s, %o, %b {mode = NEAREST_NEIGHBOR} : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x6x12x2xf32>
   return %y : tensor<1x6x12x2xf32>
 }
+
+// -----
+
+// TOSA's integer bilinear whose i32 result no rescale reads (returned as
+// it is): the depthwise convolution's SDP would have no requantization to
+// run, so it stays on the host (int8 target; on fp16 the data is not the
+// target's).
+func.func @int8_bilinear_unrescaled(%x: tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi32> {
+  %s = tosa.const_shape {values = dense<[4, 2, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @+1 {{stays on the host}}
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x2x8xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x4x4x8xi32>
+  return %y : tensor<1x4x4x8xi32>
+}
+// SMALL: resize-host-remarks.mlir:[[# @LINE - 3]]:8: remark: stays on the host: a bilinear resize by [2, 2] would run as a nearest upsampling with a replicated border and a depthwise 3x3 convolution, but its integer result is not an i32 read by rescales alone
