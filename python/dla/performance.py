@@ -166,8 +166,10 @@ def hardware_layer(op, operand_types, producer=None):
         # One SDP pass-through per output phase, each reading the input
         # once and writing its share of the output (docs/Resize.md): as
         # many elements as one offline SDP over the output.
+        # A border (a bilinear resize's) adds 2 by rows and 2 bx columns.
         fy, fx = _ints(op.attributes.get("factors"), (1, 1))
-        return dict(base, height=h * fy, width=w * fx, kind="sdp", kernels=c,
+        by, bx = _ints(op.attributes.get("border"), (0, 0))
+        return dict(base, height=h * fy + 2 * by, width=w * fx + 2 * bx, kind="sdp", kernels=c,
                     elementwise=False)
     if op.name == "dla.pool":
         return dict(base, kind="pdp", kernels=c, pool=_ints(op.attributes.get("kernel"), (1, 1)),

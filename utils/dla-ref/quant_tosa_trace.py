@@ -4,7 +4,8 @@
 
     quant_tosa_trace.py --count N --seed S --config nv_small|nv_large
                         --build BUILD --keep DIR [--llvm-bin DIR]
-                        [--large-averages | --rescales | --products | --gates]
+                        [--large-averages | --rescales | --products | --gates |
+                         --bilinear]
 
 Draws the cases `run_quant_tosa.py --count N --seed S` draws (convolutions,
 depthwise convolutions, matrix products, adds, pools with their rescales;
@@ -47,6 +48,9 @@ def main():
     p.add_argument("--gates", action="store_true",
                    help="run_quant_tosa.py --gates' cases: a layer's gate read in place by the "
                         "product")
+    p.add_argument("--bilinear", action="store_true",
+                   help="run_quant_tosa.py --bilinear's cases: bilinear resizes (an upsampling "
+                        "with a border, a depthwise convolution)")
     a = p.parse_args()
     bin_dir = os.path.join(os.path.abspath(a.build), "bin")
     pipeline = pipelines.module(pipelines.compile(
@@ -55,7 +59,8 @@ def main():
     for name, b, ins, out, y, data in qt.make_cases(np.random.default_rng(a.seed), a.count,
                                                    large_averages=a.large_averages,
                                                    rescales=a.rescales,
-                                                   products=a.products, gates=a.gates):
+                                                   products=a.products, gates=a.gates,
+                                                   bilinear=a.bilinear):
         d = os.path.join(a.keep, name)
         os.makedirs(d, exist_ok=True)
         params = ", ".join("%%a%d: %s" % (i, qt.ttype(s, "i8")) for i, s in enumerate(ins))

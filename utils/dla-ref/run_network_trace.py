@@ -11,7 +11,8 @@ COMPILED.mlir is the network after --dla-compile with layouts (every layer
 op on NVDLA-encoded tensors). The CPU execution runs the whole network on
 the input once, printing the storage bytes (dla.to_storage) of every
 layer's operands and result and the network's output. Each hardware layer
-(a direct convolution with its on-the-fly SDP, an offline SDP, a PDP, a CDP)
+(a direct convolution with its on-the-fly SDP, an offline SDP, a PDP, a CDP,
+an upsampling's SDP passes)
 then becomes a one-layer function whose arguments take those bytes; its
 program is written, run on the model by the trace player, and passes when
 every result byte the checks cover equals the CPU execution's. Prints one
@@ -34,7 +35,7 @@ import numpy as np
 import run_trace
 from weight_ref import _split_top
 
-LAYER = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(conv|sdp|pool|lrn)"\(([^)]*)\)')
+LAYER = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(conv|sdp|pool|lrn|upsample)"\(([^)]*)\)')
 
 
 def signature(line):

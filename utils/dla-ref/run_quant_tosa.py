@@ -5,7 +5,8 @@ lowering (an implementation independent of the offload).
 
     run_quant_tosa.py --opt DLA_OPT --bin LLVM_BIN [--seed S] [--count N]
                       [--config nv_small|nv_large|nv_full] [--layouts] [--verbose]
-                      [--large-pools | --large-averages | --rescales | --products | --gates]
+                      [--large-pools | --large-averages | --rescales | --products | --gates |
+                       --bilinear]
 
 Layers, in TOSA's quantized form (what dla-import-onnx writes for QDQ and
 QLinear models): conv2d and depthwise_conv2d on i8 with input / weight zero
@@ -34,7 +35,7 @@ import numpy as np
 from dla import pipelines  # PYTHONPATH=build/python_packages (lit sets it)
 
 NUMBER = re.compile(r"-?\d+")
-COMPUTE = re.compile(r"tosa\.(conv2d|depthwise_conv2d|matmul|rescale|add|clamp|avg_pool2d|max_pool2d)\b")
+COMPUTE = re.compile(r"tosa\.(conv2d|depthwise_conv2d|matmul|rescale|add|clamp|avg_pool2d|max_pool2d|resize)\b")
 
 
 def literal(a, t):
@@ -378,6 +379,56 @@ def gate_case(rng):
     return b, [shape, gshape], shape, y, kind
 
 
+def bilinear_case(rng):
+    """A quantized bilinear resize by integer factors with half-pixel
+    centres, as the importer writes DQ -> Resize (linear) -> Q: tosa.resize
+    i8 -> i32 (scale [2 fy, 2, 2 fx, 2], offset 1 - f, border f - 1: the
+    interpolation times 4 fy fx), rescaled to i8 by r / (4 fy fx) with an
+    output zero point. Factors 1 to 4 (not both 1), 1 to 40 channels, 1 to
+    6 rows and columns."""
+    b = Builder()
+    f = [int(v) for v in rng.integers(2, 5, size=2)]
+    if rng.random() < 0.2:
+        f[int(rng.integers(0, 2))] = 1
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 7)), int(rng.integers(1, 7))
+    out = (1, h * f[0], w * f[1], c)
+    shape = lambda v, n: b.op("tosa.const_shape {values = dense<[%s]> : tensor<%dxindex>} : () -> "
+                              "!tosa.shape<%d>" % (", ".join(map(str, v)), n, n), "")
+    s = shape([2 * f[0], 2, 2 * f[1], 2], 4)
+    o = shape([1 - f[0], 1 - f[1]], 2)
+    d = shape([f[0] - 1, f[1] - 1], 2)
+    y = b.op("tosa.resize %%a0, %s, %s, %s {mode = BILINEAR} : (%s, !tosa.shape<4>, "
+             "!tosa.shape<2>, !tosa.shape<2>) -> $T" % (s, o, d, ttype((1, h, w, c), "i8")),
+             ttype(out, "i32"))
+    r = float(rng.uniform(0.5, 2.0)) / (4 * f[0] * f[1])
+    zy = int(rng.integers(-20, 21))
+    y = rescale(b, y, out, "i32", "i8", [r], 0, zy)
+    b.bilinear = (f, r, zy)
+    return b, [(1, h, w, c)], out, y, "bilinear"
+
+
+def tosa_bilinear(x, f, r, zy):
+    """TOSA's RESIZE (BILINEAR, i8 -> i32) of NHWC `x` with bilinear_case's
+    scale [2 fy, 2, 2 fx, 2] and offset 1 - f, from the specification:
+    source y = o d + offset, iy = floor(y / n), dy = y - iy n, the indices
+    clamped to the input, acc = sum of v (n - d or d) products; then its
+    RESCALE by r with output zero point zy."""
+    def axis(size, fa):
+        n, d, off = 2 * fa, 2, 1 - fa
+        y = np.arange(size * fa) * d + off
+        i = np.floor_divide(y, n)
+        dy = y - i * n
+        return np.maximum(i, 0), np.minimum(i + 1, size - 1), n, dy
+    y0, y1, ny, dy = axis(x.shape[1], f[0])
+    x0, x1, nx, dx = axis(x.shape[2], f[1])
+    v = x.astype(np.int64)
+    wy0, wy1 = (ny - dy)[None, :, None, None], dy[None, :, None, None]
+    wx0, wx1 = (nx - dx)[None, None, :, None], dx[None, None, :, None]
+    acc = (v[:, y0][:, :, x0] * wy0 * wx0 + v[:, y0][:, :, x1] * wy0 * wx1 +
+           v[:, y1][:, :, x0] * wy1 * wx0 + v[:, y1][:, :, x1] * wy1 * wx1)
+    return tosa_rescale(acc, [r], 0, zy, False)
+
+
 def tosa_rescale(x, factors, zx, zy, relu, affine=None):
     """TOSA's RESCALE (SINGLE_ROUND, scale32) of int8 NHWC `x` to int8, from
     the specification: ((x - zx) * multiplier + 2^(shift - 1)) >> shift,
@@ -438,11 +489,12 @@ def pdp_average(x, kernel, stride):
 
 
 def make_cases(rng, count, large_pools=False, large_averages=False, rescales=False,
-               products=False, gates=False):
+               products=False, gates=False, bilinear=False):
     cases = []
     for i in range(count):
         r = rng.random()
-        b, ins, out, y, kind = (gate_case(rng) if gates
+        b, ins, out, y, kind = (bilinear_case(rng) if bilinear
+                                else gate_case(rng) if gates
                                 else product_case(rng) if products
                                 else rescale_case(rng) if rescales
                                 else large_avg_pool_case(rng) if large_averages
@@ -541,9 +593,12 @@ def main():
     p.add_argument("--gates", action="store_true",
                    help="squeeze-excitation's x * gate[c], the gate computed by a layer "
                         "(a clamp or the HardSigmoid's affine map) and read in place")
+    p.add_argument("--bilinear", action="store_true",
+                   help="quantized bilinear resizes by integer factors (an upsampling with a "
+                        "replicated border and a depthwise convolution with the rescale)")
     a = p.parse_args()
     cases = make_cases(np.random.default_rng(a.seed), a.count, a.large_pools, a.large_averages,
-                       a.rescales, a.products, a.gates)
+                       a.rescales, a.products, a.gates, a.bilinear)
     text = module(cases)
     if a.print_module:
         print(text)
@@ -570,6 +625,13 @@ def main():
             want = tosa_rescale(chain, *b.rescale, getattr(b, "affine", None)).ravel()
             ok = name not in left and diff.size and np.abs(d - want).max() <= 1
             diff = np.abs(d - want)
+        if kind == "bilinear":
+            # Against the specification in numpy (tosa_bilinear): within
+            # one (the rounding-tie direction).
+            want = tosa_bilinear(data[0], *b.bilinear).ravel()
+            diff = np.abs(d - want)
+            ok = name not in left and diff.size and diff.max() <= 1
+            ident = float(np.mean(diff == 0))
         if kind == "gate_affine":
             # The gate within one step of TOSA's: the product within one
             # plus what one gate step moves it.

@@ -4,7 +4,7 @@ dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide --count N --seed S
+    run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -425,7 +425,7 @@ def upsample_wide_case(rng, n):
     """An upsampling wider than the SDP's 13-bit cube height (8192 input
     pixels a pass: the passes go by bands of columns), 8190 to 8200
     columns, 8193 among them (a last band of one column would be a 1x1
-    cube: the bands are 8191 then)."""
+    cube of several surfaces: it is read with its rows as lines)."""
     c, h = int(rng.integers(1, 17)), int(rng.integers(1, 3))
     w = 8193 if n == 0 else int(rng.integers(8190, 8201))
     fy, fx = int(rng.integers(1, 3)), int(rng.integers(1, 3))
@@ -433,6 +433,30 @@ def upsample_wide_case(rng, n):
     shape, out = (1, c, h, w), (1, c, h * fy, w * fx)
     case.body = f"%y = dla.upsample %x factors [{fy}, {fx}] : {ttype(shape)} -> {ttype(out)}"
     case.out_shape, case.factors, case.name = out, (fy, fx), f"upsample_wide_{n}"
+    return case
+
+
+def upsample_border_case(rng, n):
+    """An upsampling with a replicated border (a bilinear resize's first
+    layer): factors 1..5, borders 0..3 per axis (one axis 0 a fifth of the
+    time), the shapes of upsample_case (one column, one row, one pixel
+    among them: the border passes of one line are read as one surface)."""
+    _, c, h, w = upsample_case(rng, n).shape
+    if rng.random() < 0.15:
+        h = 1
+    elif rng.random() < 0.15:
+        w = 1
+    fy, fx = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+    by, bx = int(rng.integers(0, 4)), int(rng.integers(0, 4))
+    if rng.random() < 0.2:
+        by, bx = (0, max(bx, 1)) if rng.random() < 0.5 else (max(by, 1), 0)
+    if by == bx == 0:
+        by = 1
+    shape, out = (1, c, h, w), (1, c, h * fy + 2 * by, w * fx + 2 * bx)
+    case = Case(f"upsample_border_{n}", shape,
+                f"%y = dla.upsample %x factors [{fy}, {fx}] border [{by}, {bx}] : "
+                f"{ttype(shape)} -> {ttype(out)}", out)
+    case.factors, case.border = (fy, fx), (by, bx)
     return case
 
 
@@ -458,7 +482,11 @@ def check_upsample(cases, inputs, results):
     same = 0
     for c, xs, (_, ys) in zip(cases, inputs, results):
         got = dla.unpack(ttype(c.out_shape), ys, np.int8).reshape(c.out_shape)
-        if np.array_equal(got, onnx_resize_nearest(xs[0], c.factors)):
+        want = onnx_resize_nearest(xs[0], c.factors)
+        # A border reads the clamped source index: numpy's edge padding.
+        by, bx = getattr(c, "border", (0, 0))
+        want = np.pad(want, ((0, 0), (0, 0), (by, by), (bx, bx)), mode="edge")
+        if np.array_equal(got, want):
             same += 1
         else:
             print(f"{c.name}: CPU execution differs from ONNX Resize (nearest)\n  {c.body}")
@@ -604,6 +632,7 @@ KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case,
          "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case,
          "upsample": upsample_case, "upsample-wide": upsample_wide_case,
+         "upsample-border": upsample_border_case,
          "groups": groups_case, "views": views_case}
 
 
@@ -782,7 +811,7 @@ def main():
     rng = np.random.default_rng(a.seed)
     cases, unfit, inputs = draw(a, rng)
     results = cpu_run(cases, inputs, a.build, a.llvm_bin)
-    if a.kind in ("upsample", "upsample-wide"):
+    if a.kind in ("upsample", "upsample-wide", "upsample-border"):
         print(f"{check_upsample(cases, inputs, results)} of {len(cases)} CPU executions equal "
               "ONNX Resize (nearest) in numpy")
 

@@ -818,7 +818,9 @@ struct ClampToReference : LayerToReference<ClampOp> {
 
 /// Nearest repeat: output[n, c, y, x] = input[n, c, y floordiv fy, x floordiv
 /// fx] (ONNX Resize, nearest, integer scales); values are copied, no
-/// arithmetic, so the pipeline precision plays no part.
+/// arithmetic, so the pipeline precision plays no part. With a border
+/// [by, bx] the source index is clamp((y - by) floordiv fy, 0, H - 1) (and
+/// so for x), which an affine map cannot say: the body extracts it.
 struct UpsampleToReference : LayerToReference<UpsampleOp> {
   using LayerToReference::LayerToReference;
 
@@ -828,6 +830,11 @@ struct UpsampleToReference : LayerToReference<UpsampleOp> {
     MLIRContext *ctx = rewriter.getContext();
     RankedTensorType outType = op.getOutput().getType();
     ArrayRef<int64_t> f = op.getFactors();
+    if (op.getBorderAt(0) || op.getBorderAt(1)) {
+      rewriter.replaceOp(op, writeEncoded(rewriter, loc, bordered(op, adaptor, rewriter),
+                                          outType));
+      return success();
+    }
     AffineExpr n, c, y, x;
     bindDims(ctx, n, c, y, x);
     SmallVector<AffineMap> maps = {AffineMap::get(4, 0, {n, c, y.floorDiv(f[0]), x.floorDiv(f[1])}, ctx),
@@ -845,6 +852,39 @@ struct UpsampleToReference : LayerToReference<UpsampleOp> {
             .getResult(0);
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
     return success();
+  }
+
+  static Value bordered(UpsampleOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) {
+    Location loc = op.getLoc();
+    RankedTensorType outType = op.getOutput().getType();
+    Value input = readPlain(rewriter, loc, adaptor.getInput());
+    ArrayRef<int64_t> inShape = op.getInput().getType().getShape();
+    const int64_t factor[2] = {op.getFactors()[0], op.getFactors()[1]};
+    const int64_t border[2] = {op.getBorderAt(0), op.getBorderAt(1)};
+    const int64_t last[2] = {inShape[2] - 1, inShape[3] - 1};
+    Value init = tensor::EmptyOp::create(rewriter, loc, outType.getShape(),
+                                         outType.getElementType());
+    SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(4, rewriter.getContext())};
+    SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+    return linalg::GenericOp::create(
+               rewriter, loc, init.getType(), ValueRange{}, ValueRange{init}, maps, iterators,
+               [&](OpBuilder &b, Location l, ValueRange) {
+                 SmallVector<Value> at = {linalg::IndexOp::create(b, l, 0),
+                                          linalg::IndexOp::create(b, l, 1)};
+                 for (int axis = 0; axis < 2; ++axis) {
+                   auto index = [&](int64_t v) {
+                     return arith::ConstantIndexOp::create(b, l, v).getResult();
+                   };
+                   Value o = linalg::IndexOp::create(b, l, 2 + axis);
+                   Value src = arith::FloorDivSIOp::create(
+                       b, l, arith::SubIOp::create(b, l, o, index(border[axis])),
+                       index(factor[axis]));
+                   src = arith::MaxSIOp::create(b, l, src, index(0));
+                   at.push_back(arith::MinSIOp::create(b, l, src, index(last[axis])));
+                 }
+                 linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, input, at).getResult());
+               })
+        .getResult(0);
   }
 };
 

@@ -2,9 +2,13 @@
 //
 // A nearest-neighbour resize by integer factors whose coordinates make it a
 // pure repeat (output pixel o reads input floor(o / s)) is dla.upsample:
-// SDP pass-through passes (docs/Resize.md). Every other resize stays on the
-// host, and whyNotResize, shared by the pattern and the host remark, says
-// what it is and which NVDLA program it would take.
+// SDP pass-through passes (docs/Resize.md). A bilinear one with half-pixel
+// centres is dla.upsample with a replicated border followed by a depthwise
+// convolution without padding (docs/Resize.md "Bilinear"), emitted as a
+// tosa.depthwise_conv2d so that the depthwise patterns (float, or
+// quantized with the resize's rescale) convert it. Every other resize
+// stays on the host, and whyNotResize, shared by the pattern and the host
+// remark, says what it is and which NVDLA program it would take.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +17,8 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+
+#include <array>
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -36,8 +42,96 @@ Axis axisOf(bool bilinear, int64_t n, int64_t d, int64_t off, int64_t s) {
   return off == (bilinear ? 0 : -(n / 2)) ? Axis::Asymmetric : Axis::Other;
 }
 
+/// The taps of the per-axis kernel of a half-pixel bilinear upsampling by
+/// `f` (docs/Resize.md "Bilinear"), summing to 2 f: [1, 2, ..., 2, 1] (f + 1
+/// taps) for an even f, f twos for an odd one.
+SmallVector<int64_t> bilinearTaps(int64_t f) {
+  if (f % 2)
+    return SmallVector<int64_t>(f, 2);
+  SmallVector<int64_t> taps(f + 1, 2);
+  taps.front() = taps.back() = 1;
+  return taps;
+}
+
+/// The border of the nearest upsampling in front of the kernel: floor(f / 2)
+/// (taps / 2 either side).
+int64_t bilinearBorder(int64_t f) { return f / 2; }
+
+/// Per-axis taps [y, x] of each depthwise convolution after the upsampling:
+/// one stage of bilinearTaps, or two when an even factor's f + 1 taps
+/// exceed the kernel fields: a box of f ones, then [1, 1] (their
+/// convolution is [1, 2, ..., 2, 1]).
+SmallVector<std::array<SmallVector<int64_t>, 2>> bilinearStages(const int64_t factors[2]) {
+  std::array<SmallVector<int64_t>, 2> first, second;
+  bool split = false;
+  for (int a = 0; a < 2; ++a) {
+    SmallVector<int64_t> taps = bilinearTaps(factors[a]);
+    int64_t kernel[2] = {1, 1};
+    kernel[a] = static_cast<int64_t>(taps.size());
+    if (factors[a] % 2 == 0 &&
+        !whyNotConvWindow(kernel, {1, 1}, {0, 0, 0, 0}, {1, 1}).empty()) {
+      first[a] = SmallVector<int64_t>(factors[a], 1);
+      second[a] = {1, 1};
+      split = true;
+    } else {
+      first[a] = taps;
+      second[a] = {1};
+    }
+  }
+  if (!split)
+    return {first};
+  return {first, second};
+}
+
+/// Why a bilinear resize by integer `factors` stays on the host (empty when
+/// the upsampling and depthwise convolution compute it).
+std::string whyNotBilinear(tosa::ResizeOp op, const OffloadTarget &target,
+                           const std::string &what, bool halfPixel, const int64_t factors[2]) {
+  if (!halfPixel)
+    // Asymmetric: (2f - 1)-tap triangles whose last f - 1 outputs read
+    // past the edge; not written.
+    return what + " with asymmetric coordinates: its kernel is a triangle whose last rows and "
+                  "columns read past the edge, not written (half-pixel centres run as an "
+                  "upsampling with a replicated border and a depthwise convolution)";
+  const int64_t kernel[2] = {static_cast<int64_t>(bilinearTaps(factors[0]).size()),
+                             static_cast<int64_t>(bilinearTaps(factors[1]).size())};
+  std::string program = what + " would run as a nearest upsampling with a replicated border "
+                               "and a depthwise " +
+                        std::to_string(kernel[0]) + "x" + std::to_string(kernel[1]) +
+                        " convolution, but ";
+  Type in = getElementTypeOrSelf(op.getInput().getType());
+  auto stages = bilinearStages(factors);
+  if (stages.size() > 1 && !isa<FloatType>(in))
+    // The box's integer sum (up to f^2 x 128) would need an intermediate
+    // wider than int8.
+    return program + "its kernel exceeds the convolution's fields, and as a box then [1, 1] "
+                     "the box's integer sum does not fit an int8 intermediate (not written)";
+  for (const auto &stage : stages) {
+    const int64_t k[2] = {static_cast<int64_t>(stage[0].size()),
+                          static_cast<int64_t>(stage[1].size())};
+    if (std::string why = whyNotConvWindow(k, {1, 1}, {0, 0, 0, 0}, {1, 1}); !why.empty())
+      return program + why;
+  }
+  Type out = getElementTypeOrSelf(op.getOutput().getType());
+  if (isa<FloatType>(in)) {
+    for (Type type : {op.getInput().getType(), op.getOutput().getType()})
+      if (std::string why = target.checkSourceType(type); !why.empty())
+        return why;
+  } else {
+    // TOSA's integer bilinear: i8 in, i32 out (the interpolation times
+    // the scales' numerators, 4 fy fx), brought back to i8 by a rescale.
+    if (std::string why = target.checkSourceType(op.getInput().getType()); !why.empty())
+      return why;
+    if (!out.isInteger(32) || op.getOutput().use_empty() ||
+        !llvm::all_of(op.getOutput().getUsers(), llvm::IsaPred<tosa::RescaleOp>))
+      return program + "its integer result is not an i32 read by rescales alone";
+  }
+  return target.checkOfflineSdp();
+}
+
 /// The integer factors [fy, fx] of `op` and its reason to stay on the host
-/// (empty: a nearest repeat dla.upsample computes).
+/// (empty: a nearest repeat dla.upsample computes, or a bilinear one
+/// dla.upsample and a depthwise convolution).
 std::string classify(tosa::ResizeOp op, const OffloadTarget &target, int64_t factors[2]) {
   const bool bilinear = op.getMode() == tosa::ResizeMode::BILINEAR;
   std::string what = bilinear ? "a bilinear resize" : "a nearest-neighbour resize";
@@ -69,17 +163,8 @@ std::string classify(tosa::ResizeOp op, const OffloadTarget &target, int64_t fac
            std::to_string(scale[2]) + "/" + std::to_string(scale[3]) + "]): its weights differ "
            "per output position, no deconvolution kernel computes it";
   if (bilinear)
-    // NVIDIA's way: a deconvolution (the factor's weight sets as
-    // convolutions, Rubik's contract mode interleaving their outputs).
-    return what + " would run as a deconvolution of triangle kernels, exact inside; its " +
-           (y == Axis::HalfPixel && x == Axis::HalfPixel ? "border rows and columns"
-                                                         : "last rows and columns") +
-           " read the edge value where NVDLA pads with a constant, so the input needs its "
-           "edges replicated first; " +
-           (target.config.caps.rubik
-                ? std::string("the deconvolution and Rubik programs are not written yet")
-                : std::string(target.config.name) +
-                      " has no Rubik (RUBIK_DISABLE) to interleave the sets' outputs");
+    return whyNotBilinear(op, target, what, y == Axis::HalfPixel && x == Axis::HalfPixel,
+                          factors);
   // A nearest repeat copies values: the data must be the target's.
   for (Type type : {op.getInput().getType(), op.getOutput().getType()})
     if (std::string why = target.checkSourceType(type); !why.empty())
@@ -94,15 +179,90 @@ struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {
     int64_t factors[2];
     if (std::string why = classify(op, target, factors); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
+    if (op.getMode() == tosa::ResizeMode::BILINEAR) {
+      rewriter.replaceOp(op, emitBilinear(op, factors, rewriter));
+      return success();
+    }
     Location loc = op.getLoc();
     Type element = target.getElementType(rewriter.getContext());
     auto outType = cast<RankedTensorType>(op.getOutput().getType());
     Value input = toLayerInput(rewriter, loc, op.getInput(), element);
     Value up = UpsampleOp::create(
         rewriter, loc, RankedTensorType::get(toNchwShape(outType.getShape()), element), input,
-        rewriter.getDenseI64ArrayAttr(factors), PipelinePrecisionAttr());
+        rewriter.getDenseI64ArrayAttr(factors), DenseI64ArrayAttr(), PipelinePrecisionAttr());
     rewriter.replaceOp(op, toTosaResult(rewriter, loc, up, outType));
     return success();
+  }
+
+  /// dla.upsample with the border, back in NHWC, and the depthwise
+  /// convolution (outer product of the per-axis taps: float weights
+  /// divided by 4 fy fx, exact dyadic fractions for factors of powers of
+  /// two; integer ones for i8, whose sum is TOSA's i32 result exactly), or
+  /// two of them (bilinearStages).
+  Value emitBilinear(tosa::ResizeOp op, const int64_t factors[2],
+                     PatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    Type element = target.getElementType(rewriter.getContext());
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    auto outType = cast<RankedTensorType>(op.getOutput().getType());
+    Type source = inType.getElementType();
+    const bool integer = !isa<FloatType>(source);
+    SmallVector<int64_t> taps[2] = {bilinearTaps(factors[0]), bilinearTaps(factors[1])};
+    const int64_t border[2] = {bilinearBorder(factors[0]), bilinearBorder(factors[1])};
+    const int64_t n = inType.getDimSize(0), c = inType.getDimSize(3);
+    SmallVector<int64_t> upNhwc = {n, inType.getDimSize(1) * factors[0] + 2 * border[0],
+                                   inType.getDimSize(2) * factors[1] + 2 * border[1], c};
+    Value up = UpsampleOp::create(
+        rewriter, loc, RankedTensorType::get(toNchwShape(upNhwc), element),
+        toLayerInput(rewriter, loc, op.getInput(), element),
+        rewriter.getDenseI64ArrayAttr(ArrayRef<int64_t>(factors, 2)), rewriter.getDenseI64ArrayAttr(border),
+        PipelinePrecisionAttr());
+    Value result = toTosaResult(rewriter, loc, up, RankedTensorType::get(upNhwc, source));
+    // Float weights: the outer product over its sum (a float stage rounds
+    // once); i8: the integer taps (one stage), their sum 4 fy fx TOSA's unit.
+    auto stages = bilinearStages(factors);
+    SmallVector<int64_t> shape = upNhwc;
+    for (size_t s = 0; s < stages.size(); ++s) {
+      ArrayRef<int64_t> ty = stages[s][0], tx = stages[s][1];
+      const int64_t kh = ty.size(), kw = tx.size();
+      shape[1] -= kh - 1;
+      shape[2] -= kw - 1;
+      auto stageType = s + 1 == stages.size() ? outType : RankedTensorType::get(shape, source);
+      // HWCM weights, M = 1: the same kernel for every channel.
+      auto weightType = RankedTensorType::get({kh, kw, c, 1}, source);
+      auto biasType = RankedTensorType::get({1}, stageType.getElementType());
+      DenseElementsAttr weights, bias;
+      if (integer) {
+        SmallVector<int8_t> w;
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j)
+            w.append(c, static_cast<int8_t>(ty[i] * tx[j]));
+        weights = DenseElementsAttr::get(weightType, ArrayRef<int8_t>(w));
+        bias = DenseElementsAttr::get(biasType, rewriter.getZeroAttr(biasType.getElementType()));
+      } else {
+        double unit = 0;
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j)
+            unit += static_cast<double>(ty[i] * tx[j]);
+        SmallVector<Attribute> w;
+        for (int64_t i = 0; i < kh; ++i)
+          for (int64_t j = 0; j < kw; ++j)
+            w.append(c, rewriter.getFloatAttr(source, ty[i] * tx[j] / unit));
+        weights = DenseElementsAttr::get(weightType, w);
+        bias = DenseElementsAttr::get(biasType,
+                                      rewriter.getFloatAttr(stageType.getElementType(), 0));
+      }
+      Value weight = tosa::ConstOp::create(rewriter, loc, weightType, weights);
+      Value biasValue = tosa::ConstOp::create(rewriter, loc, biasType, bias);
+      Value inZp = *tosa::createZeroPointTensor(rewriter, loc, source, 0);
+      Value wZp = *tosa::createZeroPointTensor(rewriter, loc, source, 0);
+      Type accType = integer ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type());
+      result = tosa::DepthwiseConv2DOp::create(rewriter, loc, stageType, result, weight, biasValue,
+                                               inZp, wZp, ArrayRef<int64_t>{0, 0, 0, 0},
+                                               ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{1, 1},
+                                               accType);
+    }
+    return result;
   }
   OffloadTarget target;
 };

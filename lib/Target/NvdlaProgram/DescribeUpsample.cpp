@@ -9,9 +9,14 @@
 // steps fx atoms per line (per input pixel) and fy output lines per surface
 // (per input row). One pass per channel group (atom of C), output phase
 // (py, px) and band of input rows / columns that fits the 13-bit cube
-// fields. A one-column input is read as it is (rows as lines), since a 1x1
-// cube is written line-packed only (NV_NVDLA_sdp.cpp asserts a surface
-// stride of one atom).
+// fields. A cube of one line and several surfaces is read the other way
+// round (its surfaces as lines, one surface), since a 1x1 cube is written
+// line-packed only (NV_NVDLA_sdp.cpp asserts a surface stride of one atom).
+//
+// A border [by, bx] (the clamped source index) takes more passes of the
+// same kind reading the edge row or column with a stride of 0: the rows
+// above and below per column phase, the columns left and right per row
+// phase, and the four corners.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,62 +32,100 @@ using namespace mlir::dla;
 using namespace mlir::dla::regplan;
 using namespace dlaformat::nvdla;
 
+namespace {
+
+/// One level of a pass's iteration: `count` steps of `src` bytes in the
+/// input and `dst` bytes in the output.
+struct Step {
+  int64_t count, src, dst;
+};
+
+} // namespace
+
 LogicalResult mlir::dla::regplan::describeUpsample(const NetworkPlan &plan, Operation *o,
                                                  std::vector<DescOp> &ops) {
   auto op = cast<UpsampleOp>(o);
   const int64_t fy = op.getFactors()[0], fx = op.getFactors()[1];
+  const int64_t by = op.getBorderAt(0), bx = op.getBorderAt(1);
   const AtomCube &in = plan.surface(op.getInput()).feature->getCube();
   const AtomCube &out = plan.surface(op.getOutput()).feature->getCube();
   const int64_t atom = in.getBytesPerAtom(), groupChannels = in.getSpec().elementsPerAtom;
   const int64_t h = in.getSpec().height, w = in.getSpec().width;
+  const int64_t inLine = in.getLineStride(), outLine = out.getLineStride();
   const int64_t most = int64_t(1) << csb::kCubeDimensionBits;
-  // Rows per pass: as surfaces of groupChannels (at most 64) channels each.
-  const int64_t rowsPerPass = most / groupChannels;
-  // Columns per pass: a last band of one column would be a 1x1 cube of
-  // several surfaces, which the SDP writes only line-packed.
-  const int64_t colsPerPass = w % most == 1 ? most - 1 : most;
-  const bool oneColumn = w == 1;
+  // Surfaces per pass: of groupChannels (at most 64) channels each.
+  const int64_t surfacesPerPass = most / groupChannels;
   // Every stride is at most the output's surface stride, which the
   // address plan keeps within the 32-bit stride registers.
   std::vector<DescLut> noLuts;
-  for (int64_t g = 0; g < in.getNumSurfaces(); ++g)
-    for (int64_t y0 = 0; y0 < h; y0 += oneColumn ? most : rowsPerPass)
-      for (int64_t x0 = 0; x0 < w; x0 += colsPerPass)
-        for (int64_t py = 0; py < fy; ++py)
-          for (int64_t px = 0; px < fx; ++px) {
-            DescOp d;
-            d.type = DescOpType::Sdp;
-            if (failed(describeSdp(plan, /*sdp=*/nullptr, /*onTheFly=*/false, op.getInput(),
-                                   op.getOutput(), d.sdp, noLuts)))
-              return failure();
-            DescDataCube &src = d.sdp.src_data, &dst = d.sdp.dst_data;
-            const int64_t rows = std::min(h - y0, oneColumn ? most : rowsPerPass);
-            const int64_t cols = std::min(w - x0, colsPerPass);
-            // On top of a channel view's offset (describeCube's).
-            src.offset += static_cast<uint64_t>(g * in.getSurfaceStride() +
-                                                y0 * in.getLineStride() + x0 * atom);
-            dst.offset += static_cast<uint64_t>(g * out.getSurfaceStride() +
-                                                (y0 * fy + py) * out.getLineStride() +
-                                                (x0 * fx + px) * atom);
-            src.width = dst.width = 1;
-            if (oneColumn) {
-              // Rows as lines, one surface.
-              src.height = dst.height = static_cast<uint32_t>(rows);
-              src.channel = dst.channel = static_cast<uint32_t>(groupChannels);
-              src.line_stride = static_cast<uint32_t>(in.getLineStride());
-              dst.line_stride = static_cast<uint32_t>(fy * out.getLineStride());
-              // One surface: a 1x1 cube is written packed (surface stride
-              // one atom); otherwise unused.
-              src.surf_stride = dst.surf_stride = static_cast<uint32_t>(atom);
-            } else {
-              src.height = dst.height = static_cast<uint32_t>(cols);
-              src.channel = dst.channel = static_cast<uint32_t>(rows * groupChannels);
-              src.line_stride = static_cast<uint32_t>(atom);
-              src.surf_stride = static_cast<uint32_t>(in.getLineStride());
-              dst.line_stride = static_cast<uint32_t>(fx * atom);
-              dst.surf_stride = static_cast<uint32_t>(fy * out.getLineStride());
-            }
-            ops.push_back(d);
-          }
+  // Passes of width 1 reading `lines` x `surfaces` from input byte `src`
+  // on, writing them from output byte `dst` on, in bands that fit the
+  // cube fields.
+  auto emit = [&](int64_t src, int64_t dst, Step lines, Step surfaces) -> LogicalResult {
+    for (int64_t s0 = 0; s0 < surfaces.count; s0 += surfacesPerPass)
+      for (int64_t l0 = 0; l0 < lines.count; l0 += most) {
+        Step l = {std::min(lines.count - l0, most), lines.src, lines.dst};
+        Step s = {std::min(surfaces.count - s0, surfacesPerPass), surfaces.src, surfaces.dst};
+        // One line of several surfaces: surfaces as lines instead (a 1x1
+        // cube is written line-packed only).
+        if (l.count == 1 && s.count > 1)
+          std::swap(l, s);
+        DescOp d;
+        d.type = DescOpType::Sdp;
+        if (failed(describeSdp(plan, /*sdp=*/nullptr, /*onTheFly=*/false, op.getInput(),
+                               op.getOutput(), d.sdp, noLuts)))
+          return failure();
+        DescDataCube &sc = d.sdp.src_data, &dc = d.sdp.dst_data;
+        // On top of a channel view's offset (describeCube's).
+        sc.offset += static_cast<uint64_t>(src + s0 * surfaces.src + l0 * lines.src);
+        dc.offset += static_cast<uint64_t>(dst + s0 * surfaces.dst + l0 * lines.dst);
+        sc.width = dc.width = 1;
+        sc.height = dc.height = static_cast<uint32_t>(l.count);
+        sc.channel = dc.channel = static_cast<uint32_t>(s.count * groupChannels);
+        sc.line_stride = static_cast<uint32_t>(l.src);
+        dc.line_stride = static_cast<uint32_t>(l.dst);
+        // One surface: its stride is unused, and one atom as a 1x1 cube
+        // needs it.
+        sc.surf_stride = static_cast<uint32_t>(s.count == 1 ? atom : s.src);
+        dc.surf_stride = static_cast<uint32_t>(s.count == 1 ? atom : s.dst);
+        ops.push_back(d);
+      }
+    return success();
+  };
+  // The input's pixels as lines, its rows as surfaces; a border reads its
+  // edge with a stride of 0.
+  const Step columns = {w, atom, fx * atom}, rows = {h, inLine, fy * outLine};
+  const Step borderRows = {by, 0, outLine}, borderColumns = {bx, 0, atom};
+  const int64_t lastRow = (h - 1) * inLine, lastColumn = (w - 1) * atom;
+  const int64_t belowRow = (by + h * fy) * outLine, rightColumn = (bx + w * fx) * atom;
+  for (int64_t g = 0; g < in.getNumSurfaces(); ++g) {
+    const int64_t src = g * in.getSurfaceStride(), dst = g * out.getSurfaceStride();
+    for (int64_t py = 0; py < fy; ++py)
+      for (int64_t px = 0; px < fx; ++px)
+        if (failed(emit(src, dst + (by + py) * outLine + (bx + px) * atom, columns, rows)))
+          return failure();
+    if (by)
+      for (int64_t px = 0; px < fx; ++px) {
+        const int64_t x = (bx + px) * atom;
+        if (failed(emit(src, dst + x, columns, borderRows)) ||
+            failed(emit(src + lastRow, dst + belowRow + x, columns, borderRows)))
+          return failure();
+      }
+    if (bx)
+      for (int64_t py = 0; py < fy; ++py) {
+        const int64_t y = (by + py) * outLine;
+        if (failed(emit(src, dst + y, borderColumns, rows)) ||
+            failed(emit(src + lastColumn, dst + y + rightColumn, borderColumns, rows)))
+          return failure();
+      }
+    if (by && bx)
+      for (int64_t corner = 0; corner < 4; ++corner) {
+        const bool below = corner & 1, right = corner & 2;
+        if (failed(emit(src + (below ? lastRow : 0) + (right ? lastColumn : 0),
+                        dst + (below ? belowRow : 0) + (right ? rightColumn : 0),
+                        borderColumns, borderRows)))
+          return failure();
+      }
+  }
   return success();
 }

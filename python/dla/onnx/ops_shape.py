@@ -368,9 +368,15 @@ def resize(ctx):
         border = [axes[0][3], axes[1][3]]
     b = ctx.b
     xt = ctx.transpose(x, (0, 2, 3, 1))
+    # TOSA's integer bilinear (an i8 map, qdq_fusion.py): an i32 result,
+    # the interpolation times the scales' numerators.
+    wide = tosa_mode == "BILINEAR" and x.dtype == np.int8
     y = b.op("tosa.resize %s, %s, %s, %s {mode = %s} : (%s, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> $TYPE"
              % (xt.name, b.shape_value(scale), b.shape_value(offset), b.shape_value(border), tosa_mode, xt.type),
-             (x.shape[0], oh, ow, x.shape[1]), x.dtype)
+             (x.shape[0], oh, ow, x.shape[1]), np.int32 if wide else x.dtype)
+    if wide:
+        y.unit = scale[0] * scale[2]
+        return [y]  # NHWC, for the rescale that follows
     return [ctx.transpose(y, (0, 3, 1, 2))]
 
 

@@ -18,6 +18,8 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
   Resize / Upsample: DQ -> Resize (nearest) -> Q with the same scale and
            zero point: the Resize on i8 (a copy commutes with quantization;
            exact), so that a nearest upsampling offloads (docs/Resize.md).
+           DQ (zero point 0) -> Resize (linear) -> Q: TOSA's integer
+           bilinear (i32, exact) rescaled once by xs / (ys n_y n_x).
   HardSwish, or BatchNormalization then a hard-swish (also decomposed),
            between a DQ and a Q: the affine map, the gate relu6(t + 3) / 6
            at 1/127 and their product requantized (qdq_hardswish.py).
@@ -279,13 +281,21 @@ class Fusion:
         """DQ -> nearest Resize -> Q, quantized alike on both sides: the
         Q reproduces each copied value exactly."""
         n = self.nodes[i]
-        _need(self._attrs(n).get("mode", b"nearest") in (b"nearest", "nearest"))
+        mode = self._attrs(n).get("mode", b"nearest")
+        mode = mode.decode() if isinstance(mode, bytes) else mode
+        _need(mode in ("nearest", "linear"))
         x, xs, xzp = self._act(n.input[0])
         q = self._q(n.output[0])
+        if mode == "linear":
+            # The sum of the weighted values is exact in i32 without the
+            # zero point; a nonzero one would need a host add.
+            xz = 0 if xzp is None else int(xzp.reshape(())) - (128 if xzp.dtype == np.uint8 else 0)
+            _need(xz == 0)
+            return q, [i], (x, xzp, list(n.input[1:]), xs)
         _need(np.float32(xs) == np.float32(q[1]))
         xz = np.zeros((), q[2].dtype) if xzp is None else xzp.reshape(())
         _need(xz.dtype == q[2].dtype and int(xz) == int(q[2]))
-        return q, [i], (x, xzp, list(n.input[1:]))
+        return q, [i], (x, xzp, list(n.input[1:]), None)
 
     # -- emission ------------------------------------------------------------
 
@@ -318,7 +328,7 @@ class Fusion:
             elif kind == "Add":
                 y = self._emit_add(ctx, get, params, ys, yz)
             elif kind in ("Resize", "Upsample"):
-                y = self._emit_resize(ctx, get, params)
+                y = self._emit_resize(ctx, get, params, ys, yz)
             elif kind == "Mul":
                 y = self._emit_mul(ctx, get, params, ys, yz)
             elif kind in ("MatMul", "Gemm"):
@@ -434,20 +444,28 @@ class Fusion:
         y = ops_quant._rescale(ctx, s, np.int8, mult, shift, out_zp=yz)
         return self._clamp(ctx, y, act, ys, yz)
 
-    def _emit_resize(self, ctx, get, params):
+    def _emit_resize(self, ctx, get, params, ys, yz):
         """The Resize's own conversion (ops_shape.resize) on the signed i8
-        tensor: nearest picks elements, whatever their type."""
+        tensor: nearest picks elements, whatever their type; linear gives
+        TOSA's i32 interpolation times `unit`, rescaled once."""
         from . import ops_shape
         from .context import ImportError_
-        x, xzp, rest = params
+        x, xzp, rest, xs = params
         xv, _ = self.signed_input(ctx, get, x, xzp)
         ctx.inputs = [xv] + [get(name) if name else None for name in rest]
         try:
             y, = ops_shape.resize(ctx)
         except ImportError_:
             raise _Reject()
-        _need(isinstance(y, Value) and y.dtype == np.int8)
-        return y
+        if xs is None:
+            _need(isinstance(y, Value) and y.dtype == np.int8)
+            return y
+        _need(isinstance(y, Value) and y.dtype == np.int32)
+        m = np.float64(np.float32(xs)) / np.float64(np.float32(ys)) / y.unit
+        _need(self._ok(m))
+        mult, shift = _multiplier64(m)
+        r = ops_quant._rescale(ctx, y, np.int8, [mult], [shift], out_zp=yz)
+        return ctx.transpose(r, TO_NCHW)
 
     def _emit_mul(self, ctx, get, params, ys, yz):
         """The product of two quantized maps, or of a map and one value per

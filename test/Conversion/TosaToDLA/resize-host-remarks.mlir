@@ -19,28 +19,51 @@ func.func @nearest_f32_on_int8(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
 
 // -----
 
-// Bilinear by 2, half-pixel centres (torch's align_corners=False):
-// (o + 1/2) / 2 - 1/2 = (2 o - 1) / 4, scale 4/2, offset -1.
-func.func @bilinear_half_pixel(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
-  %s = tosa.const_shape {values = dense<[4, 2, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %o = tosa.const_shape {values = dense<[-1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+// TOSA's integer bilinear by 32 (the side output's resize to the input,
+// quantized): its 33x33 kernel exceeds the convolution's kernel fields, and
+// as a box of 32 then [1, 1] the box's integer sum would not fit an int8
+// intermediate (docs/Resize.md). The float one runs as those two
+// convolutions (resize-to-dla.mlir).
+func.func @int8_bilinear_by_32(%x: tensor<1x2x2x8xi8>) -> tensor<1x64x64x8xi8> {
+  %s = tosa.const_shape {values = dense<[64, 2, 64, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-31, -31]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[31, 31]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @+1 {{stays on the host: a bilinear resize by [32, 32] would run as a nearest upsampling with a replicated border and a depthwise 33x33 convolution, but its kernel exceeds the convolution's fields, and as a box then [1, 1] the box's integer sum does not fit an int8 intermediate (not written)}}
+  %r = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x2x8xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x64x64x8xi32>
+  %m = "tosa.const"() {values = dense<1431655765> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sh = "tosa.const"() {values = dense<42> : tensor<1xi8>} : () -> tensor<1xi8>
+  %iz = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %oz = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator}}
+  %y = tosa.rescale %r, %m, %sh, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x64x64x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x64x64x8xi8>
+  return %y : tensor<1x64x64x8xi8>
+}
+// SMALL: resize-host-remarks.mlir:[[# @LINE - 9]]:8: remark: stays on the host: a bilinear resize by [32, 32] would run as a nearest upsampling with a replicated border and a depthwise 33x33 convolution, but its kernel exceeds the convolution's fields, and as a box then [1, 1] the box's integer sum does not fit an int8 intermediate (not written)
+
+// -----
+
+// Bilinear by 2, asymmetric (o / 2: scale 2/1, offset 0).
+func.func @bilinear_asymmetric(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
+  %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[0, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %b = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  // expected-remark @+1 {{stays on the host: a bilinear resize by [2, 2] would run as a deconvolution of triangle kernels, exact inside; its border rows and columns read the edge value where NVDLA pads with a constant, so the input needs its edges replicated first; the deconvolution and Rubik programs are not written yet}}
+  // expected-remark @+1 {{stays on the host: a bilinear resize by [2, 2] with asymmetric coordinates: its kernel is a triangle whose last rows and columns read past the edge, not written (half-pixel centres run as an upsampling with a replicated border and a depthwise convolution)}}
   %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x8x8x2xf32>
   return %y : tensor<1x8x8x2xf32>
 }
 
 // -----
 
-// By 4 (the side outputs'): scale 8/2, offset -3.
-func.func @bilinear_by_4(%x: tensor<1x4x4x1xf32>) -> tensor<1x16x16x1xf32> {
-  %s = tosa.const_shape {values = dense<[8, 2, 8, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %o = tosa.const_shape {values = dense<[-3, -3]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %b = tosa.const_shape {values = dense<[3, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  // expected-remark @+1 {{stays on the host: a bilinear resize by [4, 4] would run as a deconvolution of triangle kernels, exact inside; its border rows}}
-  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x4x4x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x16x16x1xf32>
-  return %y : tensor<1x16x16x1xf32>
+// A float bilinear by 2 on an int8 target (a quantized network's resize
+// the importer could not raise to int8: docs/Resize.md).
+func.func @bilinear_f32_on_int8(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
+  %s = tosa.const_shape {values = dense<[4, 2, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x8x8x2xf32>
+  return %y : tensor<1x8x8x2xf32>
 }
+// SMALL: resize-host-remarks.mlir:[[# @LINE - 3]]:8: remark: stays on the host: it computes in f32 and the target in int8: a float op runs there only quantized
 
 // -----
 
@@ -90,3 +113,19 @@ func.func @nearest_fractional(%x: tensor<1x4x4x2xf32>) -> tensor<1x6x12x2xf32> {
   %y = tosa.resize %x, %s, %o, %b {mode = NEAREST_NEIGHBOR} : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x6x12x2xf32>
   return %y : tensor<1x6x12x2xf32>
 }
+
+// -----
+
+// TOSA's integer bilinear whose i32 result no rescale reads (returned as
+// it is): the depthwise convolution's SDP would have no requantization to
+// run, so it stays on the host (int8 target; on fp16 the data is not the
+// target's).
+func.func @int8_bilinear_unrescaled(%x: tensor<1x2x2x8xi8>) -> tensor<1x4x4x8xi32> {
+  %s = tosa.const_shape {values = dense<[4, 2, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-remark @+1 {{stays on the host}}
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x2x8xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x4x4x8xi32>
+  return %y : tensor<1x4x4x8xi32>
+}
+// SMALL: resize-host-remarks.mlir:[[# @LINE - 3]]:8: remark: stays on the host: a bilinear resize by [2, 2] would run as a nearest upsampling with a replicated border and a depthwise 3x3 convolution, but its integer result is not an i32 read by rescales alone

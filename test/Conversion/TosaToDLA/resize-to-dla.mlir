@@ -38,3 +38,87 @@ func.func @f32_half_pixel_by_4(%x: tensor<1x3x3x2xf32>) -> tensor<1x12x12x2xf32>
   %y = tosa.resize %x, %s, %o, %b {mode = NEAREST_NEIGHBOR} : (tensor<1x3x3x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x12x12x2xf32>
   return %y : tensor<1x12x12x2xf32>
 }
+
+// -----
+
+// Bilinear by 2, half-pixel centres (torch's align_corners=False: scale
+// 4/2, offset -1): dla.upsample with a one-pixel replicated border, then
+// the depthwise 3x3 [1, 2, 1] x [1, 2, 1] / 16 without padding, one
+// dense convolution per slice of channels (emitDepthwiseSlices). fp16.
+// FULL-LABEL: func.func @bilinear_by_2
+// FULL: dla.upsample %{{.*}} factors [2, 2] border [1, 1] : tensor<1x2x4x4xf16> -> tensor<1x2x10x10xf16>
+// FULL: dla.conv
+// FULL-NOT: tosa.resize
+// FULL-NOT: tosa.depthwise_conv2d
+func.func @bilinear_by_2(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
+  %s = tosa.const_shape {values = dense<[4, 2, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x4x4x2xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x8x8x2xf32>
+  return %y : tensor<1x8x8x2xf32>
+}
+
+// -----
+
+// By 3 down, 4 across (scale [6/2, 8/2], offsets -2 and -3): borders 1 and
+// 2, a 3x5 kernel (a box of 3, [1, 2, 2, 2, 1]).
+// FULL-LABEL: func.func @bilinear_by_3_4
+// FULL: dla.upsample %{{.*}} factors [3, 4] border [1, 2] : tensor<1x3x2x3xf16> -> tensor<1x3x8x16xf16>
+// FULL: dla.conv
+// FULL-SAME: -> tensor<1x3x6x12xf16>
+// FULL-NOT: tosa.resize
+func.func @bilinear_by_3_4(%x: tensor<1x2x3x3xf32>) -> tensor<1x6x12x3xf32> {
+  %s = tosa.const_shape {values = dense<[6, 2, 8, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-2, -3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[2, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x3x3xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x6x12x3xf32>
+  return %y : tensor<1x6x12x3xf32>
+}
+
+// -----
+
+// TOSA's integer bilinear (the importer's form of DQ -> Resize (linear) ->
+// Q): i8 -> i32, the interpolation times 16, rescaled to i8. On nv_small
+// int8: the upsampling, then the depthwise convolution whose integer sum
+// is the i32 result, with the rescale as its SDP.
+// SMALL-LABEL: func.func @int8_bilinear_by_2
+// SMALL: dla.upsample %{{.*}} factors [2, 2] border [1, 1] : tensor<1x8x3x3xi8> -> tensor<1x8x8x8xi8>
+// SMALL: dla.conv
+// SMALL-NOT: tosa.resize
+// SMALL-NOT: tosa.rescale
+// Integer data on an fp16 target stays on the host.
+// FULL-LABEL: func.func @int8_bilinear_by_2
+// FULL: tosa.resize
+func.func @int8_bilinear_by_2(%x: tensor<1x3x3x8xi8>) -> tensor<1x6x6x8xi8> {
+  %s = tosa.const_shape {values = dense<[4, 2, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-1, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x3x3x8xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x6x6x8xi32>
+  %m = "tosa.const"() {values = dense<1431655765> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sh = "tosa.const"() {values = dense<36> : tensor<1xi8>} : () -> tensor<1xi8>
+  %iz = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %oz = "tosa.const"() {values = dense<5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %r, %m, %sh, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x6x6x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x6x6x8xi8>
+  return %y : tensor<1x6x6x8xi8>
+}
+
+// -----
+
+// By 32 (the side output's resize to the input): [1, 2, ..., 2, 1] has 33
+// taps, more than the kernel fields hold, so it runs as a box of 32 ones
+// (/ 1024) then [1, 1] x [1, 1] / 4 (two roundings in fp16).
+// FULL-LABEL: func.func @bilinear_by_32
+// FULL: dla.upsample %{{.*}} factors [32, 32] border [16, 16] : tensor<1x1x2x2xf16> -> tensor<1x1x96x96xf16>
+// FULL: dla.conv direct %{{.*}}, %{{.*}} : tensor<1x1x96x96xf16>, tensor<1x1x32x32xf16> -> tensor<1x1x65x65xf16>
+// FULL: dla.conv direct %{{.*}}, %{{.*}} : tensor<1x1x65x65xf16>, tensor<1x1x2x2xf16> -> tensor<1x1x64x64xf16>
+// FULL-NOT: tosa.resize
+// Float data on an int8 target stays on the host.
+// SMALL-LABEL: func.func @bilinear_by_32
+// SMALL: tosa.resize
+func.func @bilinear_by_32(%x: tensor<1x2x2x1xf32>) -> tensor<1x64x64x1xf32> {
+  %s = tosa.const_shape {values = dense<[64, 2, 64, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-31, -31]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[31, 31]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x2x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x64x64x1xf32>
+  return %y : tensor<1x64x64x1xf32>
+}

@@ -54,3 +54,27 @@ func.func @rank(%x: tensor<8x2x2xi8>) -> tensor<8x4x4xi8> {
   %y = dla.upsample %x factors [2, 2] : tensor<8x2x2xi8> -> tensor<8x4x4xi8>
   return %y : tensor<8x4x4xi8>
 }
+
+// -----
+
+func.func @border_height(%x: tensor<1x8x2x3xi8>) -> tensor<1x8x4x8xi8> {
+  // expected-error @+1 {{'dla.upsample' op output dimension 2 must be the input's times the factor plus twice the border (2 x 2 + 2 x 1 = 6), got 4}}
+  %y = dla.upsample %x factors [2, 2] border [1, 1] : tensor<1x8x2x3xi8> -> tensor<1x8x4x8xi8>
+  return %y : tensor<1x8x4x8xi8>
+}
+
+// -----
+
+func.func @border_width(%x: tensor<1x8x2x3xi8>) -> tensor<1x8x4x6xi8> {
+  // expected-error @+1 {{'dla.upsample' op output dimension 3 must be the input's times the factor plus twice the border (3 x 2 + 2 x 2 = 10), got 6}}
+  %y = dla.upsample %x factors [2, 2] border [0, 2] : tensor<1x8x2x3xi8> -> tensor<1x8x4x6xi8>
+  return %y : tensor<1x8x4x6xi8>
+}
+
+// -----
+
+func.func @negative_border(%x: tensor<1x8x2x2xi8>) -> tensor<1x8x4x4xi8> {
+  // expected-error @+1 {{'dla.upsample' op attribute 'border' failed to satisfy constraint: i64 dense array attribute with exactly 2 elements whose value is non-negative}}
+  %y = dla.upsample %x factors [2, 2] border [-1, 0] : tensor<1x8x2x2xi8> -> tensor<1x8x4x4xi8>
+  return %y : tensor<1x8x4x4xi8>
+}

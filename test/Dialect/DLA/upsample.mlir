@@ -27,3 +27,14 @@ func.func @int8(%x: tensor<1x8x2x2xi8>) -> tensor<1x8x8x2xi8> {
   %y = dla.upsample %x factors [4, 1] : tensor<1x8x2x2xi8> -> tensor<1x8x8x2xi8>
   return %y : tensor<1x8x8x2xi8>
 }
+
+// -----
+
+// With a replicated border (a bilinear resize's first layer): H 3 x 2 + 2,
+// W 2 x 3 + 2 x 2.
+// ROUND-LABEL: func.func @border
+// ROUND: dla.upsample %arg0 factors [2, 3] border [1, 2] : tensor<1x8x3x2xi8> -> tensor<1x8x8x10xi8>
+func.func @border(%x: tensor<1x8x3x2xi8>) -> tensor<1x8x8x10xi8> {
+  %y = dla.upsample %x factors [2, 3] border [1, 2] : tensor<1x8x3x2xi8> -> tensor<1x8x8x10xi8>
+  return %y : tensor<1x8x8x10xi8>
+}

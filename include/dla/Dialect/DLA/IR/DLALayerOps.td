@@ -39,6 +39,9 @@ def DLA_PerChannelTensor : TensorRankOf<[DLA_PrecisionElement], [1, 4]>;
 /// [y, x] windows, strides and dilations.
 def DLA_PositivePair : ConfinedAttr<DenseI64ArrayAttr,
     [DenseArrayCount<2>, DenseArrayStrictlyPositive<DenseI64ArrayAttr>]>;
+/// [y, x] counts that may be zero (dla.upsample's border).
+def DLA_NonNegativePair : ConfinedAttr<DenseI64ArrayAttr,
+    [DenseArrayCount<2>, DenseArrayNonNegative<DenseI64ArrayAttr>]>;
 /// [top, bottom, left, right] padding.
 def DLA_Padding : ConfinedAttr<DenseI64ArrayAttr,
     [DenseArrayCount<4>, DenseArrayNonNegative<DenseI64ArrayAttr>]>;
