@@ -1,0 +1,69 @@
+"""ONNX backend-style test directories (model.onnx, test_data_set_0) of an
+int8 model's Concat along channels between DequantizeLinear and
+QuantizeLinear (as quantizers leave it), written to DIR:
+
+  skip   DQ(a: 32 channels, the output's scale and zero point), DQ(b: 5
+         channels, twice the output's scale, another zero point) -> Concat
+         (axis 1) -> Q -> DQ -> MaxPool 2x2 stride 2 -> Q (the same scale):
+         the importer joins the int8 parts (b requantized by a rescale,
+         exact here: the factor is 2), so the concatenation is a view
+         written by an SDP pass and a copy, read by a pool.
+
+The expected output is numpy written from ONNX's operator definitions:
+DequantizeLinear (x - zp) * s in float32, QuantizeLinear
+saturate(round_even(y / s) + zp), MaxPool the window's largest.
+
+    qdq_concat.py DIR"""
+
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper, save
+
+YS, YZ = np.float32(0.05), np.int8(3)
+BS, BZ = np.float32(0.1), np.int8(-5)
+
+
+def quantize(f, s, z):
+    return np.clip(np.rint(f / s) + np.float32(z), -128, 127).astype(np.int8)
+
+
+def expected(a, b):
+    fa = (a.astype(np.float32) - np.float32(YZ)) * YS
+    fb = (b.astype(np.float32) - np.float32(BZ)) * BS
+    q = np.concatenate([quantize(fa, YS, YZ), quantize(fb, YS, YZ)], axis=1)
+    n, c, h, w = q.shape
+    return q.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
+
+
+def write(root, name):
+    sa, sb = [1, 32, 4, 6], [1, 5, 4, 6]
+    rng = np.random.default_rng(45)
+    a = rng.integers(-128, 128, size=sa).astype(np.int8)
+    b = rng.integers(-128, 128, size=sb).astype(np.int8)
+    inits = [numpy_helper.from_array(np.array(YS), "ys"), numpy_helper.from_array(np.array(YZ), "yz"),
+             numpy_helper.from_array(np.array(BS), "bs"), numpy_helper.from_array(np.array(BZ), "bz")]
+    nodes = [helper.make_node("DequantizeLinear", ["a", "ys", "yz"], ["af"]),
+             helper.make_node("DequantizeLinear", ["b", "bs", "bz"], ["bf"]),
+             helper.make_node("Concat", ["af", "bf"], ["j"], name="join", axis=1),
+             helper.make_node("QuantizeLinear", ["j", "ys", "yz"], ["jq"]),
+             helper.make_node("DequantizeLinear", ["jq", "ys", "yz"], ["jf"]),
+             helper.make_node("MaxPool", ["jf"], ["p"], name="pool", kernel_shape=[2, 2],
+                              strides=[2, 2]),
+             helper.make_node("QuantizeLinear", ["p", "ys", "yz"], ["y"])]
+    out = [1, 37, 2, 3]
+    graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("a", TensorProto.INT8, sa),
+                                            helper.make_tensor_value_info("b", TensorProto.INT8, sb)],
+                              [helper.make_tensor_value_info("y", TensorProto.INT8, out)], inits)
+    d = os.path.join(root, name)
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(d, "model.onnx"))
+    for kind, i, v in (("input", 0, a), ("input", 1, b), ("output", 0, expected(a, b))):
+        with open(os.path.join(d, "test_data_set_0", "%s_%d.pb" % (kind, i)), "wb") as f:
+            f.write(numpy_helper.from_array(v, ("a", "b")[i] if kind == "input" else "y")
+                    .SerializeToString())
+
+
+write(sys.argv[1], "skip")
