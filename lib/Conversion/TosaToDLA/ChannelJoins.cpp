@@ -193,7 +193,7 @@ struct ChannelJoin : OpRewritePattern<tosa::ConcatOp> {
                                         : Value(joined));
       return success();
     }
-    joined.setOffsets(plan->firsts);
+    joined.setOffsets(ArrayRef<int64_t>(plan->firsts));
     for (ConvOp conv : plan->readers) {
       Value wide = widenWeight(rewriter, conv, *plan);
       rewriter.modifyOpInPlace(conv, [&] {

@@ -117,7 +117,7 @@ func.func @padded_count(%a: tensor<1x1x4x4xi8>, %b: tensor<1x1x4x4xi8>) {
 
 func.func @padded_overlap(%a: tensor<1x4x4x4xi8>, %b: tensor<1x1x4x4xi8>) {
   // expected-error @+1 {{'dla.channel_concat' op input 1 starts at channel 2, before the end of the input before it (channel 4)}}
-  %y = dla.channel_concat %a, %b at [0, 2] : tensor<1x4x4x4xi8>, tensor<1x1x4x4xi8> -> tensor<1x3x4x4xi8>
+  %y = dla.channel_concat %a, %b at [0, 2] : tensor<1x4x4x4xi8>, tensor<1x1x4x4xi8> -> tensor<1x5x4x4xi8>
   return
 }
 
