@@ -489,7 +489,9 @@ class Fusion:
                 m = np.float32(np.float32(xs) / np.float32(ys))
                 _need(self._ok(m))
                 mult, shift = ops_quant._multiplier(ctx, m)
-                xv = ops_quant._rescale(ctx, xv, np.int8, mult, shift, in_zp=xz, out_zp=yz)
+                # In NHWC, as every rescale the converter reads (channels last).
+                xv = ctx.transpose(ops_quant._rescale(ctx, ctx.transpose(xv, TO_NHWC), np.int8, mult,
+                                                      shift, in_zp=xz, out_zp=yz), TO_NCHW)
             values.append(xv)
         shape = list(values[0].shape)
         _need(all(v.rank == 4 and list(v.shape[:1]) + list(v.shape[2:]) ==
