@@ -9,6 +9,12 @@ QuantizeLinear (as quantizers leave it), written to DIR:
          exact here: the factor is 2), so the concatenation is a view
          written by an SDP pass and a copy, read by a pool.
 
+  side   DQ of three 1-channel maps (scale 1) -> Concat -> Q -> DQ -> a
+         1x1 Conv (int8 weights, scale 1) -> Q: the side outputs' join
+         into the fuse convolution, padded on NVDLA (each part from a whole
+         channel atom, the convolution's weights widened with zeros at the
+         gaps). Small values and unit scales: every sum is exact.
+
 The expected output is numpy written from ONNX's operator definitions:
 DequantizeLinear (x - zp) * s in float32, QuantizeLinear
 saturate(round_even(y / s) + zp), MaxPool the window's largest.
@@ -66,4 +72,38 @@ def write(root, name):
                     .SerializeToString())
 
 
+def write_side(root):
+    shape, rng = [1, 1, 4, 5], np.random.default_rng(46)
+    xs = [rng.integers(-20, 21, size=shape).astype(np.int8) for _ in range(3)]
+    w = rng.integers(-2, 3, size=(2, 3, 1, 1)).astype(np.int8)
+    one, zero = np.float32(1), np.int8(0)
+    inits = [numpy_helper.from_array(np.array(one), "s"), numpy_helper.from_array(np.array(zero), "z"),
+             numpy_helper.from_array(w, "w")]
+    names = ["a", "b", "c"]
+    nodes = [helper.make_node("DequantizeLinear", [n, "s", "z"], [n + "f"]) for n in names]
+    nodes += [helper.make_node("Concat", [n + "f" for n in names], ["j"], name="join", axis=1),
+              helper.make_node("QuantizeLinear", ["j", "s", "z"], ["jq"]),
+              helper.make_node("DequantizeLinear", ["jq", "s", "z"], ["jf"]),
+              helper.make_node("DequantizeLinear", ["w", "s", "z"], ["wf"]),
+              helper.make_node("Conv", ["jf", "wf"], ["f"], name="fuse", kernel_shape=[1, 1]),
+              helper.make_node("QuantizeLinear", ["f", "s", "z"], ["y"])]
+    # ONNX: the convolution of the dequantized values (exact small
+    # integers), quantized at scale 1.
+    j = np.concatenate([x.astype(np.float32) for x in xs], axis=1)
+    f = np.einsum("nchw,kc->nkhw", j, w[:, :, 0, 0].astype(np.float32))
+    y = quantize(f, one, zero)
+    graph = helper.make_graph(nodes, "side", [helper.make_tensor_value_info(n, TensorProto.INT8, shape)
+                                              for n in names],
+                              [helper.make_tensor_value_info("y", TensorProto.INT8, [1, 2, 4, 5])],
+                              inits)
+    d = os.path.join(root, "side")
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(d, "model.onnx"))
+    for kind, i, v, n in [("input", i, x, names[i]) for i, x in enumerate(xs)] + [("output", 0, y, "y")]:
+        with open(os.path.join(d, "test_data_set_0", "%s_%d.pb" % (kind, i)), "wb") as fh:
+            fh.write(numpy_helper.from_array(v, n).SerializeToString())
+
+
 write(sys.argv[1], "skip")
+write_side(sys.argv[1])
