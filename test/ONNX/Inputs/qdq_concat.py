@@ -15,6 +15,11 @@ QuantizeLinear (as quantizers leave it), written to DIR:
          channel atom, the convolution's weights widened with zeros at the
          gaps). Small values and unit scales: every sum is exact.
 
+  side16 the same join in an fp16 model: two 3x3 convolutions of an
+         8-channel input to 1 channel each, concatenated (a, b, a) into a
+         1x1 convolution; the expected output in float64 (compared within
+         dla-run-onnx's fp16 tolerance).
+
 The expected output is numpy written from ONNX's operator definitions:
 DequantizeLinear (x - zp) * s in float32, QuantizeLinear
 saturate(round_even(y / s) + zp), MaxPool the window's largest.
@@ -105,5 +110,35 @@ def write_side(root):
             fh.write(numpy_helper.from_array(v, n).SerializeToString())
 
 
+def write_side16(root):
+    rng = np.random.default_rng(47)
+    x = rng.uniform(-1, 1, (1, 8, 4, 5)).astype(np.float16)
+    wa, wb = (rng.uniform(-0.5, 0.5, (1, 8, 3, 3)).astype(np.float16) for _ in range(2))
+    wf = rng.uniform(-1, 1, (2, 3, 1, 1)).astype(np.float16)
+    inits = [numpy_helper.from_array(v, n) for v, n in ((wa, "wa"), (wb, "wb"), (wf, "wf"))]
+    nodes = [helper.make_node("Conv", ["x", "wa"], ["a"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("Conv", ["x", "wb"], ["b"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+             helper.make_node("Concat", ["a", "b", "a"], ["j"], name="join", axis=1),
+             helper.make_node("Conv", ["j", "wf"], ["y"], name="fuse", kernel_shape=[1, 1])]
+
+    def conv3(w):
+        p = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+        return sum(np.einsum("nchw,c->nhw", p[:, :, r:r + 4, s:s + 5], w[0, :, r, s].astype(np.float64))
+                   for r in range(3) for s in range(3))[:, None]
+    a, b = conv3(wa), conv3(wb)
+    j = np.concatenate([a, b, a], axis=1)
+    y = np.einsum("nchw,kc->nkhw", j, wf[:, :, 0, 0].astype(np.float64)).astype(np.float16)
+    graph = helper.make_graph(nodes, "side16", [helper.make_tensor_value_info("x", TensorProto.FLOAT16, x.shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT16, y.shape)], inits)
+    d = os.path.join(root, "side16")
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(d, "model.onnx"))
+    for kind, v, n in (("input", x, "x"), ("output", y, "y")):
+        with open(os.path.join(d, "test_data_set_0", "%s_0.pb" % kind), "wb") as fh:
+            fh.write(numpy_helper.from_array(v, n).SerializeToString())
+
+
 write(sys.argv[1], "skip")
 write_side(sys.argv[1])
+write_side16(sys.argv[1])
