@@ -63,14 +63,12 @@ std::vector<char> weightBytes(ConvOp conv, Type &stored) {
 /// alone, with constant weights; else why not.
 std::string whyNotPaddedReader(Operation *user, Value joined) {
   auto conv = dyn_cast<ConvOp>(user);
-  if (!conv)
-    return "'" + user->getName().getStringRef().str() + "' reads it, not a convolution";
   Type stored;
-  if (conv.getMode() != nv::ConvMode::Direct || conv.getInput() != joined ||
-      conv.getWeight() == joined || conv.getBias() == joined || weightBytes(conv, stored).empty())
-    return "a convolution reads it other than as the input of a direct convolution with "
-           "constant weights";
-  return "";
+  if (conv && conv.getMode() == nv::ConvMode::Direct && conv.getInput() == joined &&
+      conv.getWeight() != joined && conv.getBias() != joined && !weightBytes(conv, stored).empty())
+    return "";
+  return "'" + user->getName().getStringRef().str() +
+         "' reads it, not as the input of a direct convolution with constant weights";
 }
 
 /// The plan of `op`, or failure with `why` (empty when `op` is no channel
@@ -98,19 +96,11 @@ FailureOr<JoinPlan> planJoin(tosa::ConcatOp op, const OffloadTarget &target, std
   });
   if (!layerRead && !llvm::any_of(plan.parts, onAccelerator))
     return failure();
-  if (!outType.hasStaticShape()) {
-    why = "a join along channels of feature data whose shape is not static";
+  // Not feature data of the target: the join is in another type there
+  // (an f32 network's casts sit around its layers), data movement.
+  if (!outType.hasStaticShape() ||
+      outType.getElementType() != target.getElementType(op.getContext()))
     return failure();
-  }
-  Type element = target.getElementType(op.getContext());
-  if (outType.getElementType() != element) {
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    os << "a join along channels of " << outType.getElementType()
-       << " tensors, not of the target's feature data (" << element << ")";
-    why = name;
-    return failure();
-  }
   // The atom: the format library's (NvdlaPrecision.h), as the views'.
   const int64_t atom =
       nv::getChannelsPerAtom(target.precision, target.config.caps.memoryAtomBytes);
@@ -136,10 +126,6 @@ FailureOr<JoinPlan> planJoin(tosa::ConcatOp op, const OffloadTarget &target, std
                      "weights at the padding): ";
   if (plan.nhwc) {
     why = head + "it joins NHWC tensors";
-    return failure();
-  }
-  if (op->use_empty()) {
-    why = head + "nothing reads it";
     return failure();
   }
   for (Operation *user : op->getUsers()) {
