@@ -626,7 +626,92 @@ def views_case(rng, n):
     return Case(f"views_{n}", shape, "\n  ".join(first + second), out, weights=weights)
 
 
-KINDS = {"sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
+def _joined(rng, shape, kout, padded, weights):
+    """Convolutions of %x (1x1 .. 3x3, same size out, each with its
+    on-the-fly SDP) writing kout[g] channels each into a dla.channel_concat
+    %j: one after another, or padded (each from a whole atom). Returns
+    (lines, joined shape, each part's first channel)."""
+    atom = 8 if CONFIG == "nv_small" else 32
+    _, c, h, w = shape
+    firsts, at = [], 0
+    for g, k in enumerate(kout):
+        firsts.append(at)
+        at += -(-k // atom) * atom if padded and g + 1 < len(kout) else k
+    joined = (1, at, h, w)
+    vout = _strided(joined)
+    lines, parts = [], []
+    for g, k in enumerate(kout):
+        r = int(rng.choice([1, 3]))
+        p = r // 2
+        conv_t = ttype((1, k, h, w), None)
+        lines.append(f"%c{g} = dla.conv direct %x, %w{len(weights)} pad [{p}, {p}, {p}, {p}] "
+                     f"clip_truncate {int(rng.integers(0, 9))} : {ttype(shape)}, "
+                     f"{ttype((k, c, r, r), WENC)} -> {conv_t}")
+        lines.append(f"%p{g} = dla.sdp on_the_fly %c{g} bs "
+                     f"{sdp_cases._x_stage(rng, None, True)[0]} out_cvt "
+                     f"{sdp_cases._cvt(rng, True)[0]} : {conv_t} -> "
+                     f"{ttype((1, k, h, w), vout)}")
+        weights.append((k, c, r, r))
+        parts.append((f"%p{g}", ttype((1, k, h, w), vout)))
+    at_ = f" at [{', '.join(map(str, firsts))}]" if padded else ""
+    lines.append(f"%j = dla.channel_concat {', '.join(p for p, _ in parts)}{at_} : "
+                 f"{', '.join(t for _, t in parts)} -> {ttype(joined)}")
+    return lines, joined, firsts
+
+
+def concat_case(rng, n):
+    """A join along channels as --dla-convert-tosa runs a network's
+    tosa.concat: 2..4 convolutions (whole channel atoms but the last)
+    write into the dla.channel_concat in place, and a convolution reads
+    it whole."""
+    atom = 8 if CONFIG == "nv_small" else 32
+    parts = int(rng.integers(2, 5))
+    kout = [atom * int(rng.integers(1, 3)) for _ in range(parts - 1)] + \
+        [int(rng.integers(1, atom + 1))]
+    shape = (1, int(rng.integers(1, 17)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+    weights = []
+    lines, joined, _ = _joined(rng, shape, kout, False, weights)
+    k = int(rng.integers(1, 17))
+    conv_t = ttype((1, k) + joined[2:], None)
+    lines.append(f"%r = dla.conv direct %j, %w{len(weights)} : {ttype(joined)}, "
+                 f"{ttype((k, joined[1], 1, 1), WENC)} -> {conv_t}")
+    lines.append(f"%y = dla.sdp on_the_fly %r bs {sdp_cases._x_stage(rng, None, True)[0]} "
+                 f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> "
+                 f"{ttype((1, k) + joined[2:])}")
+    weights.append((k, joined[1], 1, 1))
+    return Case(f"concat_{n}", shape, "\n  ".join(lines), (1, k) + joined[2:], weights=weights)
+
+
+def padded_case(rng, n):
+    """A padded join (the segmentation network's side outputs): 2..4
+    convolutions of 1 .. atom - 1 channels each (the last 1 .. atom) write
+    from a whole atom each of the dla.channel_concat, and a 1x1 (or 3x3)
+    convolution reads it with weights that are zero at the gap channels,
+    as --dla-convert-tosa widens them: the result does not depend on what
+    the writers put in their atoms' padding (int8: exactly)."""
+    atom = 8 if CONFIG == "nv_small" else 32
+    parts = int(rng.integers(2, 5))
+    kout = [int(rng.integers(1, atom)) for _ in range(parts - 1)] + \
+        [int(rng.integers(1, atom + 1))]
+    shape = (1, int(rng.integers(1, 17)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+    weights = []
+    lines, joined, firsts = _joined(rng, shape, kout, True, weights)
+    k, r = int(rng.integers(1, 9)), int(rng.choice([1, 1, 3]))
+    wide = np.zeros((k, joined[1], r, r), np.int8)
+    for f, c in zip(firsts, kout):
+        wide[:, f:f + c] = rng.integers(-128, 128, (k, c, r, r))
+    conv_t = ttype((1, k) + joined[2:], None)
+    p = r // 2
+    lines.append(f"%r = dla.conv direct %j, %wide pad [{p}, {p}, {p}, {p}] : {ttype(joined)}, "
+                 f"{ttype(wide.shape, WENC)} -> {conv_t}")
+    lines.append(f"%y = dla.sdp on_the_fly %r bs {sdp_cases._x_stage(rng, None, True)[0]} "
+                 f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> "
+                 f"{ttype((1, k) + joined[2:])}")
+    return Case(f"padded_{n}", shape, "\n  ".join(lines), (1, k) + joined[2:], weights=weights,
+                operands=[("wide", wide, WENC)])
+
+
+KINDS = {"concat": concat_case, "padded": padded_case, "sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case,

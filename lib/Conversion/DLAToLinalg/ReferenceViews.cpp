@@ -9,6 +9,7 @@
 #include "dla/Conversion/DLAToLinalg/DLAToLinalg.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -39,8 +40,25 @@ struct ChannelConcatToTensor : OpRewritePattern<ChannelConcatOp> {
   LogicalResult matchAndRewrite(ChannelConcatOp op, PatternRewriter &rewriter) const override {
     if (!isPlainChannelView(op))
       return rewriter.notifyMatchFailure(op, "views encoded storage");
-    rewriter.replaceOpWithNewOp<tensor::ConcatOp>(op, op.getResult().getType(), /*dim=*/1,
-                                                  op.getInputs());
+    RankedTensorType result = op.getResult().getType();
+    if (!op.getOffsets()) {
+      rewriter.replaceOpWithNewOp<tensor::ConcatOp>(op, result, /*dim=*/1, op.getInputs());
+      return success();
+    }
+    // A padded concatenation: its gaps hold zeros.
+    Value joined = arith::ConstantOp::create(
+        rewriter, op.getLoc(), result,
+        DenseElementsAttr::get(result, rewriter.getZeroAttr(result.getElementType())));
+    for (auto [input, first] : llvm::zip_equal(op.getInputs(), op.getInputChannels())) {
+      SmallVector<OpFoldResult> offsets(4, rewriter.getIndexAttr(0)), sizes,
+          strides(4, rewriter.getIndexAttr(1));
+      offsets[1] = rewriter.getIndexAttr(first);
+      for (int64_t d : cast<RankedTensorType>(input.getType()).getShape())
+        sizes.push_back(rewriter.getIndexAttr(d));
+      joined = tensor::InsertSliceOp::create(rewriter, op.getLoc(), input, joined, offsets, sizes,
+                                             strides);
+    }
+    rewriter.replaceOp(op, joined);
     return success();
   }
 };

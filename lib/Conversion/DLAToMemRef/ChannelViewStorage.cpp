@@ -96,15 +96,16 @@ struct ChannelConcatStorage : OpConversionPattern<ChannelConcatOp> {
       return rewriter.notifyMatchFailure(op, "not views of feature data");
     Location loc = op.getLoc();
     Value dest = zeroBytes(rewriter, loc, parent->bytes);
-    int64_t first = 0;
-    for (auto [input, storage] : llvm::zip_equal(op.getInputs(), adaptor.getInputs())) {
+    // A padded concatenation's gaps are its inputs' atoms' padding, moved
+    // with them (whole surfaces).
+    for (auto [input, storage, first] :
+         llvm::zip_equal(op.getInputs(), adaptor.getInputs(), op.getInputChannels())) {
       auto type = cast<RankedTensorType>(input.getType());
       std::optional<Surfaces> view = surfacesOf(type);
       if (!view)
         return rewriter.notifyMatchFailure(op, "an input is no feature data");
       dest = moveView(rewriter, loc, *view, *parent, getChannelViewByteOffset(result, first),
                       result.getDimSize(0), storage, dest, /*intoParent=*/true);
-      first += type.getDimSize(1);
     }
     rewriter.replaceOp(op, dest);
     return success();

@@ -328,58 +328,6 @@ struct CancelExactCastPair : OpRewritePattern<tosa::CastOp> {
 };
 } // namespace
 
-//===----------------------------------------------------------------------===//
-// Joins of layer results along channels
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// tosa.concat along channels (NHWC axis 3) of layers' results, each
-/// through toTosaResult's transpose, becomes a dla.channel_concat of the
-/// results: the layers write into the joined tensor (ViewOps.cpp). Only when
-/// every input but the last holds whole channel atoms (a view's bounds),
-/// and only of layers: a join of host values would cross to the
-/// accelerator and back for nothing.
-struct ConcatOfLayers : OpRewritePattern<tosa::ConcatOp> {
-  ConcatOfLayers(MLIRContext *context, const OffloadTarget &target)
-      : OpRewritePattern(context), target(target) {}
-
-  LogicalResult matchAndRewrite(tosa::ConcatOp op, PatternRewriter &rewriter) const override {
-    auto outType = cast<RankedTensorType>(op.getType());
-    if (op.getAxis() != 3 || outType.getRank() != 4 || !outType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "not a static join along NHWC channels");
-    Type element = target.getElementType(rewriter.getContext());
-    if (outType.getElementType() != element)
-      return rewriter.notifyMatchFailure(op, "not in the target precision");
-    const int64_t atom = target.config.caps.memoryAtomBytes / byteWidth(element);
-    SmallVector<Value> results;
-    for (auto [i, input] : llvm::enumerate(op.getInput1())) {
-      auto transpose = input.getDefiningOp<tosa::TransposeOp>();
-      if (!transpose || transpose.getPerms() != ArrayRef<int32_t>(kToNhwc))
-        return rewriter.notifyMatchFailure(op, "an input is no layer's transposed result");
-      Value nchw = transpose.getInput1();
-      if (!isa_and_nonnull<LayerOpInterface, ChannelConcatOp>(nchw.getDefiningOp()))
-        return rewriter.notifyMatchFailure(op, "an input is no layer's result");
-      if (i + 1 != op.getInput1().size() &&
-          cast<RankedTensorType>(nchw.getType()).getDimSize(1) % atom != 0)
-        return rewriter.notifyMatchFailure(op, "an input ends inside a channel atom");
-      results.push_back(nchw);
-    }
-    Value joined = ChannelConcatOp::create(
-        rewriter, op.getLoc(), RankedTensorType::get(toNchwShape(outType.getShape()), element),
-        results);
-    rewriter.replaceOp(op, toTosaResult(rewriter, op.getLoc(), joined, outType));
-    return success();
-  }
-
-  OffloadTarget target;
-};
-} // namespace
-
-void tosa_to_dla::populateChannelJoinPatterns(RewritePatternSet &patterns,
-                                              const OffloadTarget &target) {
-  patterns.add<ConcatOfLayers>(patterns.getContext(), target);
-}
-
 void tosa_to_dla::populateCleanupPatterns(RewritePatternSet &patterns) {
   patterns.add<CancelExactCastPair>(patterns.getContext());
   tosa::TransposeOp::getCanonicalizationPatterns(patterns, patterns.getContext());

@@ -19,6 +19,8 @@ std::optional<std::string> tosa_to_dla::explainHostOp(Operation *op,
     return why.empty() ? std::string("no conversion pattern applied") : why;
   }
   return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
+      .Case<tosa::ConcatOp>(
+          [&](tosa::ConcatOp concat) { return whyNotChannelJoin(concat, target); })
       // Data movement and reinterpretation: no computation to offload.
       .Case<tosa::ConstOp, tosa::ConstShapeOp, tosa::TransposeOp, tosa::ReshapeOp,
             tosa::SliceOp, tosa::ConcatOp, tosa::PadOp, tosa::TileOp, tosa::CastOp,

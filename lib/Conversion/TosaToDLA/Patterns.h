@@ -209,8 +209,12 @@ void populateConstantFoldPatterns(RewritePatternSet &patterns);
 /// Softmax of a layer's dequantized int8 logits as dla.emu_softmax
 /// (EmulatorPatterns.cpp), when `target` says so.
 void populateEmulatorPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
-/// tosa.concat along channels of layer results -> dla.channel_concat.
+/// tosa.concat along channels of feature data -> dla.channel_concat
+/// (ChannelJoins.cpp).
 void populateChannelJoinPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+/// Why a join along channels of feature data stays on the host; nullopt
+/// when it runs as a view or is no such join (data movement on the host).
+std::optional<std::string> whyNotChannelJoin(tosa::ConcatOp op, const OffloadTarget &target);
 /// Runs SDP layers on the fly after a convolution and merges consecutive
 /// SDP stages into one layer.
 void populateSdpFusionPatterns(RewritePatternSet &patterns, const OffloadTarget &target);

@@ -249,11 +249,8 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
       continue;
     }
     if (auto concat = dyn_cast<ChannelConcatOp>(op)) {
-      int64_t first = 0;
-      for (Value input : concat.getInputs()) {
+      for (auto [input, first] : llvm::zip_equal(concat.getInputs(), concat.getInputChannels()))
         viewOf[input] = {concat.getResult(), getChannelViewByteOffset(concat.getType(), first)};
-        first += cast<RankedTensorType>(input.getType()).getDimSize(1);
-      }
       continue;
     }
     if (isa<EmulatorOpInterface>(op)) {

@@ -108,7 +108,7 @@ class Fusion:
             kind = {"Conv": self._conv, "Add": self._add, "Mul": self._mul, "MaxPool": self._pool,
                     "AveragePool": self._pool, "GlobalAveragePool": self._pool,
                     "Resize": self._resize, "Upsample": self._resize,
-                    "MatMul": self._fc, "Gemm": self._fc}.get(n.op_type)
+                    "MatMul": self._fc, "Gemm": self._fc, "Concat": self._concat}.get(n.op_type)
             if n.op_type in qdq_affine.ANCHORS:
                 kind = lambda i: qdq_affine.match(self, i)
             if n.op_type in qdq_table.FUNCTIONS:
@@ -297,6 +297,23 @@ class Fusion:
         _need(xz.dtype == q[2].dtype and int(xz) == int(q[2]))
         return q, [i], (x, xzp, list(n.input[1:]), None)
 
+    def _concat(self, i):
+        """Concat along channels (axis 1 of NCHW) -> Q: each part quantized
+        to the output's scale alone (Q distributes over a concatenation).
+        A part that is a DQ: (input, scale, zero point); a float part:
+        (name, None, None), quantized by QuantizeLinear's own conversion."""
+        n = self.nodes[i]
+        _need(self._attrs(n).get("axis") in (1, -3))
+        parts = []
+        for name in n.input:
+            try:
+                parts.append(self._act(name))
+            except _Reject:
+                _need(name not in self.consts)
+                parts.append((name, None, None))
+        _need(any(p[1] is not None for p in parts))
+        return self._q(n.output[0]), [i], (parts,)
+
     # -- emission ------------------------------------------------------------
 
     def signed_input(self, ctx, get, name, zp):
@@ -333,6 +350,8 @@ class Fusion:
                 y = self._emit_mul(ctx, get, params, ys, yz)
             elif kind in ("MatMul", "Gemm"):
                 y = self._emit_fc(ctx, get, params, ys, yz)
+            elif kind == "Concat":
+                y = self._emit_concat(b, q_index, get, params, ys, yz)
             elif kind in qdq_affine.ANCHORS:
                 y = qdq_affine.emit(self, ctx, get, params, ys, yz)
             elif kind in qdq_table.FUNCTIONS:
@@ -466,6 +485,45 @@ class Fusion:
         mult, shift = _multiplier64(m)
         r = ops_quant._rescale(ctx, y, np.int8, [mult], [shift], out_zp=yz)
         return ctx.transpose(r, TO_NCHW)
+
+    def _emit_concat(self, b, q_index, get, params, ys, yz):
+        """tosa.concat (NCHW, axis 1) of the parts, each at the output's
+        quantization: as it is when quantized alike, else a tosa.rescale
+        (i8 -> i8: an offline SDP pass on NVDLA; rounds ties up where ONNX
+        rounds them to even: one LSB on an exact tie), a float part by
+        QuantizeLinear's exact conversion (on the host)."""
+        (parts,) = params
+        qnode = self.nodes[q_index]
+        ctx = Context(b, qnode, [], self.opset)
+        values = []
+        for name, xs, xzp in parts:
+            if xs is None:
+                x = get(name)
+                _need(isinstance(x, Value) and x.rank == 4 and
+                      x.dtype in (np.dtype(np.float32), np.dtype(np.float16)))
+                qctx = Context(b, qnode, [x] + [get(q) if q else None for q in qnode.input[1:]],
+                               self.opset)
+                v, = ops_quant.quantize_linear(qctx)
+                v, _ = ops_quant._signed(ctx, v, 0)
+                values.append(v)
+                continue
+            xv, xz = self.signed_input(ctx, get, name, xzp)
+            _need(xv.rank == 4)
+            if np.float32(xs) != np.float32(ys) or xz != yz:
+                m = np.float32(np.float32(xs) / np.float32(ys))
+                _need(self._ok(m))
+                mult, shift = ops_quant._multiplier(ctx, m)
+                # In NHWC, as every rescale the converter reads (channels last).
+                xv = ctx.transpose(ops_quant._rescale(ctx, ctx.transpose(xv, TO_NHWC), np.int8, mult,
+                                                      shift, in_zp=xz, out_zp=yz), TO_NCHW)
+            values.append(xv)
+        shape = list(values[0].shape)
+        _need(all(v.rank == 4 and list(v.shape[:1]) + list(v.shape[2:]) ==
+                  shape[:1] + shape[2:] for v in values))
+        shape[1] = sum(v.shape[1] for v in values)
+        return b.op("tosa.concat %s {axis = 1 : i32} : (%s) -> $TYPE"
+                    % (", ".join(v.name for v in values), ", ".join(v.type for v in values)),
+                    tuple(shape), np.int8)
 
     def _emit_mul(self, ctx, get, params, ys, yz):
         """The product of two quantized maps, or of a map and one value per

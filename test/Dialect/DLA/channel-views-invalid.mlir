@@ -104,3 +104,48 @@ func.func @concat_batch_stride(%a: tensor<2x8x4x4xi8, #V>, %b: tensor<2x8x4x4xi8
   %y = dla.channel_concat %a, %b : tensor<2x8x4x4xi8, #V>, tensor<2x8x4x4xi8, #dla.feature<int8, config = nv_small>> -> tensor<2x16x4x4xi8, #dla.feature<int8, config = nv_small>>
   return
 }
+
+// -----
+
+func.func @padded_count(%a: tensor<1x1x4x4xi8>, %b: tensor<1x1x4x4xi8>) {
+  // expected-error @+1 {{'dla.channel_concat' op places 1 inputs (`at`), it joins 2}}
+  %y = dla.channel_concat %a, %b at [0] : tensor<1x1x4x4xi8>, tensor<1x1x4x4xi8> -> tensor<1x9x4x4xi8>
+  return
+}
+
+// -----
+
+func.func @padded_overlap(%a: tensor<1x4x4x4xi8>, %b: tensor<1x1x4x4xi8>) {
+  // expected-error @+1 {{'dla.channel_concat' op input 1 starts at channel 2, before the end of the input before it (channel 4)}}
+  %y = dla.channel_concat %a, %b at [0, 2] : tensor<1x4x4x4xi8>, tensor<1x1x4x4xi8> -> tensor<1x5x4x4xi8>
+  return
+}
+
+// -----
+
+func.func @padded_sum(%a: tensor<1x1x4x4xi8>, %b: tensor<1x1x4x4xi8>) {
+  // expected-error @+1 {{'dla.channel_concat' op inputs hold 9 channels or more, the result 16: they must add up}}
+  %y = dla.channel_concat %a, %b at [0, 8] : tensor<1x1x4x4xi8>, tensor<1x1x4x4xi8> -> tensor<1x16x4x4xi8>
+  return
+}
+
+// -----
+
+// nv_small int8: atoms of 8 channels. Input 0 (channels 0 .. 2) ends
+// inside the atom of channels 0 .. 7; input 1 starts at 4, inside it.
+#V = #dla.feature<int8, line_stride = 32, surface_stride = 128, batch_stride = 256, config = nv_small>
+func.func @padded_gap_short(%a: tensor<1x3x4x4xi8, #V>, %b: tensor<1x1x4x4xi8, #V>) {
+  // expected-error @+1 {{'dla.channel_concat' op input 0 ends inside the atom of channels 0 .. 7, and the next input starts at channel 4: its padding would be that input's channels (a padded concatenation starts each input on a whole atom)}}
+  %y = dla.channel_concat %a, %b at [0, 4] : tensor<1x3x4x4xi8, #V>, tensor<1x1x4x4xi8, #V> -> tensor<1x5x4x4xi8, #V>
+  return
+}
+
+// -----
+
+// A gap must not start a view off its atom either.
+#V = #dla.feature<int8, line_stride = 32, surface_stride = 128, batch_stride = 256, config = nv_small>
+func.func @padded_off_atom(%a: tensor<1x3x4x4xi8, #V>, %b: tensor<1x1x4x4xi8, #V>) {
+  // expected-error @+1 {{'dla.channel_concat' op input 1 starts at channel 9, not on a channel atom of 8 channels: a view is whole surfaces of its parent}}
+  %y = dla.channel_concat %a, %b at [0, 9] : tensor<1x3x4x4xi8, #V>, tensor<1x1x4x4xi8, #V> -> tensor<1x10x4x4xi8, #V>
+  return
+}

@@ -22,3 +22,14 @@ func.func @plain(%x: tensor<2x7x3x3xf16>) -> tensor<2x4x3x3xf16> {
   %v = dla.channel_slice %x [3] : tensor<2x7x3x3xf16> -> tensor<2x4x3x3xf16>
   return %v : tensor<2x4x3x3xf16>
 }
+
+// A padded concatenation: parts of 1 channel, each from a whole atom (8
+// int8 channels on nv_small); the gaps 1 .. 7, 9 .. 15 and 17 .. 23 are
+// their atoms' padding.
+#J = #dla.feature<int8, line_stride = 32, surface_stride = 128, batch_stride = 512, config = nv_small>
+// CHECK-LABEL: func.func @padded
+// CHECK: dla.channel_concat %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} at [0, 8, 16, 24] : {{.*}} -> tensor<1x25x4x4xi8
+func.func @padded(%a: tensor<1x1x4x4xi8, #J>, %b: tensor<1x1x4x4xi8, #J>, %c: tensor<1x1x4x4xi8, #J>, %d: tensor<1x1x4x4xi8, #J>) -> tensor<1x25x4x4xi8, #J> {
+  %y = dla.channel_concat %a, %b, %c, %d at [0, 8, 16, 24] : tensor<1x1x4x4xi8, #J>, tensor<1x1x4x4xi8, #J>, tensor<1x1x4x4xi8, #J>, tensor<1x1x4x4xi8, #J> -> tensor<1x25x4x4xi8, #J>
+  return %y : tensor<1x25x4x4xi8, #J>
+}

@@ -11,6 +11,8 @@
 
 #include "dla/Format/NvdlaFeature.h"
 
+#include <cstdint>
+
 using namespace mlir;
 using namespace mlir::dla;
 namespace nv = ::dlaformat::nvdla;
@@ -45,8 +47,11 @@ LogicalResult checkShapes(Operation *op, RankedTensorType view, RankedTensorType
 /// A view of `parent` at channel `first`: both without encoding, or both
 /// feature data of one precision and configuration, the view on whole
 /// atoms with the parent's strides.
+/// `next` is the first channel after the view that another view holds
+/// (INT64_MAX when none does): a partial last atom's padding must lie
+/// before it.
 LogicalResult checkView(Operation *op, RankedTensorType view, RankedTensorType parent,
-                        int64_t first, StringRef what) {
+                        int64_t first, StringRef what, int64_t next) {
   Attribute ve = view.getEncoding(), pe = parent.getEncoding();
   if (!ve && !pe)
     return success();
@@ -68,10 +73,16 @@ LogicalResult checkView(Operation *op, RankedTensorType view, RankedTensorType p
     return op->emitOpError() << what << " starts at channel " << first
                              << ", not on a channel atom of " << atom
                              << " channels: a view is whole surfaces of its parent";
-  if (channels % atom != 0 && first + channels != parent.getDimSize(1))
+  const int64_t atomEnd = (first + channels + atom - 1) / atom * atom;
+  if (channels % atom != 0 && next == first + channels)
     return op->emitOpError() << what << " holds " << channels << " channels, not whole atoms of "
                              << atom << ", and does not end with its parent (its last atom's "
                                         "padding would be the parent's next channels)";
+  if (channels % atom != 0 && atomEnd > next)
+    return op->emitOpError() << what << " ends inside the atom of channels " << atomEnd - atom
+                             << " .. " << atomEnd - 1 << ", and the next input starts at channel "
+                             << next << ": its padding would be that input's channels (a padded "
+                                        "concatenation starts each input on a whole atom)";
   if (v.getLineStride() != p.getLineStride() || v.getSurfaceStride() != p.getSurfaceStride() ||
       (view.getDimSize(0) > 1 && v.getBatchStride() != p.getBatchStride()))
     return op->emitOpError() << what << " has line, surface and batch strides " << v.getLineStride()
@@ -100,27 +111,49 @@ LogicalResult ChannelSliceOp::verify() {
   if (first + result.getDimSize(1) > source.getDimSize(1))
     return emitOpError() << "channels " << first << " .. " << first + result.getDimSize(1) - 1
                          << " lie beyond the source's " << source.getDimSize(1);
-  return checkView(*this, result, source, first, "result");
+  const int64_t end = first + result.getDimSize(1);
+  return checkView(*this, result, source, first, "result",
+                   end == source.getDimSize(1) ? INT64_MAX : end);
+}
+
+SmallVector<int64_t> ChannelConcatOp::getInputChannels() {
+  if (std::optional<ArrayRef<int64_t>> offsets = getOffsets())
+    return SmallVector<int64_t>(*offsets);
+  SmallVector<int64_t> firsts;
+  int64_t first = 0;
+  for (Value input : getInputs()) {
+    firsts.push_back(first);
+    first += cast<RankedTensorType>(input.getType()).getDimSize(1);
+  }
+  return firsts;
 }
 
 LogicalResult ChannelConcatOp::verify() {
   RankedTensorType result = getResult().getType();
   if (getInputs().empty())
     return emitOpError("joins at least one input");
-  int64_t first = 0;
+  if (getOffsets() && getOffsets()->size() != getInputs().size())
+    return emitOpError() << "places " << getOffsets()->size() << " inputs (`at`), it joins "
+                         << getInputs().size();
+  SmallVector<int64_t> firsts = getInputChannels();
+  int64_t end = 0;
   for (auto [i, input] : llvm::enumerate(getInputs())) {
     auto type = cast<RankedTensorType>(input.getType());
     std::string what = "input " + std::to_string(i);
     if (failed(checkShapes(*this, type, result, what)))
       return failure();
-    if (first + type.getDimSize(1) > result.getDimSize(1))
+    if (firsts[i] < end)
+      return emitOpError() << what << " starts at channel " << firsts[i] << ", before the end of "
+                           << "the input before it (channel " << end << ")";
+    end = firsts[i] + type.getDimSize(1);
+    if (end > result.getDimSize(1))
       break;
-    if (failed(checkView(*this, type, result, first, what)))
+    const bool last = i + 1 == getInputs().size();
+    if (failed(checkView(*this, type, result, firsts[i], what, last ? INT64_MAX : firsts[i + 1])))
       return failure();
-    first += type.getDimSize(1);
   }
-  if (first != result.getDimSize(1))
-    return emitOpError() << "inputs hold " << first << " channels or more, the result "
+  if (end != result.getDimSize(1))
+    return emitOpError() << "inputs hold " << end << " channels or more, the result "
                          << result.getDimSize(1) << ": they must add up";
   return success();
 }

@@ -50,11 +50,32 @@ def DLA_ChannelConcatOp : DLA_Op<"channel_concat", [Pure, DLA_ChannelViewOpInter
     %y = dla.channel_concat %a, %b : tensor<1x8x4x4xi8, #A>, tensor<1x8x4x4xi8, #A>
         -> tensor<1x16x4x4xi8, #dla.feature<int8, line_stride = 32, surface_stride = 128, batch_stride = 256, config = nv_small>>
     ```
+
+    A padded concatenation (`at [...]`: each input's first channel in the
+    result, increasing, the inputs not overlapping, the last ending with
+    the result) leaves gaps between its inputs: channels no input holds.
+    On feature data an input may then end inside an atom when the gap
+    holds the rest of that atom, so parts of 1 channel each are one
+    surface each; the gap channels hold what the inputs' writers put in
+    their atoms' padding (zero without encodings). Its reader is a
+    convolution whose weights are zero at the gaps (docs/ChannelSplits.md).
+
+    ```mlir
+    %y = dla.channel_concat %a, %b at [0, 8] : tensor<1x1x4x4xi8, #A>, tensor<1x1x4x4xi8, #A>
+        -> tensor<1x9x4x4xi8, #A>
+    ```
   }];
-  let arguments = (ins Variadic<AnyRankedTensor>:$inputs);
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$inputs attr-dict `:` type($inputs) `->` type($result)";
+  let assemblyFormat =
+      "$inputs (`at` $offsets^)? attr-dict `:` type($inputs) `->` type($result)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Each input's first channel in the result: `offsets`, or the inputs
+    /// one after another.
+    ::llvm::SmallVector<int64_t> getInputChannels();
+  }];
 }
 
 #endif // DLA_VIEW_OPS_TD
