@@ -109,6 +109,9 @@ def quantized_node(node, producer, static):
     op = lambda name: producer[name].op_type if name in producer else None
     t = node.op_type
     if t in ("Relu", "Clip"):
+        if t == "Relu" and op(node.input[0]) == "Add":
+            # After the add of two feature maps (a residual): fused into it.
+            return not any(n in static for n in producer[node.input[0]].input)
         return op(node.input[0]) == "Conv"
     if t == "Add":
         return not any(n in static for n in node.input)
@@ -199,6 +202,23 @@ def quantized_nodes(model):
         for name in names + ([] if bias else [node.output[0]]):
             if name and name not in static and isfloat(name) and name not in acts:
                 acts.append(name)
+    # A Conv's (an Add's) output read by one Relu / Clip alone is not
+    # quantized: the activation runs in the layer's SDP on the fly
+    # (qdq_fusion: Conv / Add -> [Relu | Clip] -> Q, one requantization),
+    # as TensorRT and onnxruntime's quantizer fuse them. Quantized between
+    # them, the activation is an SDP pass of its own over the whole map
+    # (ResNet-50 on the spreadsheet's configuration: 1.8 of 9.3 ms;
+    # docs/PerformanceModel.md, "Decisions").
+    fused, index = set(), {id(n): k for k, n in enumerate(g.node)}
+    for k in chosen:
+        node = g.node[k]
+        if node.op_type in ("Relu", "Clip") and len(node.input) and node.input[0] in producer \
+                and producer[node.input[0]].op_type in ("Conv", "Add") \
+                and index[id(producer[node.input[0]])] in chosen \
+                and len(readers.get(node.input[0], [])) == 1 \
+                and node.input[0] not in {o.name for o in g.output}:
+            fused.add(node.input[0])
+    acts = [a for a in acts if a not in fused]
     return chosen, acts, known
 
 
