@@ -61,6 +61,19 @@ class Net:
         return name
 
     def conv(self, x, cin, cout, k, stride=1, pad=0, group=1, relu=True):
+        if group > 1:
+            # As a Split, one Conv per group and a Concat: the importer's
+            # grouped Conv is a slice / conv / concat whose int8 convs have
+            # no rescale of their own (they stay on the host); the
+            # spreadsheet too has one row per group.
+            parts = [self.fresh("group") for _ in range(group)]
+            from onnx import numpy_helper
+            sizes = self.fresh("split")
+            self.inits.append(numpy_helper.from_array(np.array([cin // group] * group, np.int64),
+                                                      sizes))
+            self.nodes.append(self.helper.make_node("Split", [x, sizes], parts, axis=1))
+            return self.concat([self.conv(p, cin // group, cout // group, k, stride, pad,
+                                          relu=relu) for p in parts])
         fan_in = cin // group * k * k
         w = self.const("w", self.rng.normal(0, (2.0 / fan_in) ** 0.5, (cout, cin // group, k, k)))
         b = self.const("b", self.rng.normal(0, 0.05, (cout,)))
