@@ -66,7 +66,6 @@ class BundleOptions:
     input_shapes: Dict[str, List[int]] = dataclasses.field(default_factory=dict)
     compression: bool = True             #: compressed weights where that is smaller
     emulator: bool = True                #: int8 softmax in NVIDIA's runtime emulator (an EMU task)
-    winograd: str = "off"                #: pipelines.WINOGRAD: off, auto, fastest (by the model's time)
     allow_host: bool = False             #: write the bundle however little is offloaded
     min_offload: Optional[float] = None  #: least share of the multiply-accumulates offloaded (%)
     remarks: str = "summary"             #: on a failing compile: "summary" counts them, "all" lists them
@@ -123,7 +122,6 @@ def compile_stage(source, options, work):
     pipeline = pipelines.module(pipelines.compile(
         convert_tosa=convert, target=options.target, precision=options.precision, layouts=True,
         compression=options.compression, summary=convert,
-        winograd=None if options.winograd == "off" else options.winograd,
         emulator=None if options.emulator else False))
     proc = subprocess.run([tools.tool("dla-opt"), source, "--pass-pipeline=" + pipeline,
                            "--mlir-print-debuginfo", "-o", out], capture_output=True, text=True)

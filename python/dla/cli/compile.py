@@ -81,10 +81,6 @@ def main(argv=None):
                    help="keep an int8 network's softmax on the host in float (default: in "
                         "NVIDIA's runtime emulator, an EMU task of the loadable, int8 "
                         "probabilities in steps of 1/128)")
-    p.add_argument("--winograd", choices=list(pipelines.WINOGRAD), default="off",
-                   help="eligible 3x3 convolutions with constant weights as Winograd: never "
-                        "(default), always (auto), or where the performance model estimates "
-                        "fewer cycles (fastest; docs/PerformanceModel.md, \"Decisions\")")
     p.add_argument("-o", "--output", required=True, metavar="OUT_DIR")
     p.add_argument("--progress", action="store_true",
                    help="print the progress lines even when stderr is not a terminal")
@@ -120,7 +116,6 @@ def main(argv=None):
             target=args.target, precision=args.precision, calibration_table=args.calibration_table,
             input_shapes=dict(parse_input_shape(s) for s in args.input_shape),
             compression=not args.no_compression, emulator=not args.no_emulator,
-            winograd=args.winograd,
             allow_host=args.allow_host,
             min_offload=args.min_offload, remarks=args.remarks, macs=args.macs,
             conv_buffer_kb=args.conv_buffer_kb, clock_mhz=args.clock_mhz,
