@@ -429,7 +429,9 @@ bool tosa_to_dla::isFusedQuantizedRelu(tosa::ClampOp clamp, const OffloadTarget 
       !whyNotAffineRescale(rescale, target).empty()) {
     std::string why;
     FailureOr<QuantAdd> q = readQuantAdd(rescale, target, why);
-    return succeeded(q) && q->zy == 0 && q->zb == 0 &&
+    // As QuantizedAddToSdp: e, added exactly, is the operand of larger
+    // weight; the converter's offset is then ze 2^s.
+    return succeeded(q) && q->zy == 0 && (q->ca > q->cb ? q->za : q->zb) == 0 &&
            reluAtZeroPoint(rescale, 0) == clamp;
   }
   FailureOr<int64_t> zp = rescale.getOutputZeroPoint();
