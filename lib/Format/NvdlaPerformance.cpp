@@ -408,3 +408,19 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
   e.seconds = e.cycles / c.clockHz;
   return e;
 }
+
+Expected<PerfComparison> dlaformat::nvdla::compareLayers(const PerfConfig &c,
+                                                         const PerfLayer &current,
+                                                         const PerfLayer &alternative) {
+  Expected<PerfEstimate> a = estimateLayer(c, current);
+  if (!a)
+    return a.takeError();
+  Expected<PerfEstimate> b = estimateLayer(c, alternative);
+  if (!b)
+    return b.takeError();
+  PerfComparison out;
+  out.current = *a;
+  out.alternative = *b;
+  out.alternativeFaster = b->cycles < a->cycles;
+  return out;
+}

@@ -28,7 +28,7 @@ TARGETS = NVDLA_CONFIGS + ("htp",)
 #: The precisions the offloaded layers compute in.
 PRECISIONS = ("fp16", "int8", "int16")
 #: --dla-compile's winograd policies.
-WINOGRAD = ("off", "auto")
+WINOGRAD = ("off", "auto", "fastest")
 
 
 class Target(str):

@@ -340,4 +340,49 @@ TEST(NvdlaPerformance, RejectsWhatTheConfigurationLacks) {
   EXPECT_EQ(e.message(), "layer 'w': input 8x0x8 is not a positive C x H x W");
 }
 
+// The compiler's decisions (docs/PerformanceModel.md, "Decisions"): nv_full
+// fp16 at 1 GHz, 10 GB/s (10 bytes a cycle), 64 x 16 MACs, 16 channels of
+// 2 bytes a memory atom; its calibration adds nothing (zero terms).
+TEST(NvdlaPerformance, CompareLayersWinogradByTime) {
+  auto c = getHardwarePerfConfig(HardwareKind::NvFull, Precision::Fp16);
+  ASSERT_TRUE(c.ok());
+  PerfLayer direct;
+  direct.name = "small";
+  direct.channels = direct.kernels = 64;
+  direct.height = direct.width = 4;
+  direct.kernelH = direct.kernelW = 3;
+  direct.padTop = direct.padBottom = direct.padLeft = direct.padRight = 1;
+  PerfLayer winograd = direct;
+  winograd.winograd = true;
+  // 4x4 outputs. Direct: input 64 x 16 x 2 = 2048 bytes, weights
+  // 64 x 9 x 64 x 2 = 73728, output 2048: 77824 / 10 = 7782.4 -> 7783
+  // memory cycles against 64 x 16 x 64 x 9 / 1024 = 576 MAC cycles.
+  // Winograd: weights x 16/9 = 131072: 135168 / 10 -> 13517 (MAC 256).
+  auto small = compareLayers(*c, direct, winograd);
+  ASSERT_TRUE(small.ok()) << small.message();
+  EXPECT_DOUBLE_EQ(small->current.cycles, 7783);
+  EXPECT_DOUBLE_EQ(small->alternative.cycles, 13517);
+  EXPECT_FALSE(small->alternativeFaster);
+  // 128 -> 128 channels on 28x28. Direct: MAC 128 x 784 x 128 x 9 / 1024 =
+  // 112896; memory (200704 + 294912 + 200704) / 10 = 69632. Winograd: MAC
+  // 50176, memory (200704 + 524288 + 200704) / 10 = 92569.6 -> 92570.
+  direct.channels = direct.kernels = winograd.channels = winograd.kernels = 128;
+  direct.height = direct.width = winograd.height = winograd.width = 28;
+  auto big = compareLayers(*c, direct, winograd);
+  ASSERT_TRUE(big.ok()) << big.message();
+  EXPECT_DOUBLE_EQ(big->current.cycles, 112896);
+  EXPECT_EQ(big->current.longPole, LongPole::Mac);
+  EXPECT_DOUBLE_EQ(big->alternative.cycles, 92570);
+  EXPECT_EQ(big->alternative.longPole, LongPole::Memory);
+  EXPECT_TRUE(big->alternativeFaster);
+  // A tie keeps the current; an error names the layer.
+  auto same = compareLayers(*c, direct, direct);
+  ASSERT_TRUE(same.ok());
+  EXPECT_FALSE(same->alternativeFaster);
+  direct.height = 0;
+  auto bad = compareLayers(*c, direct, winograd);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.message(), "layer 'small': input 128x0x28 is not a positive C x H x W");
+}
+
 } // namespace

@@ -7,7 +7,9 @@ x_scale * w_scale, zero point 0) under DequantizeLinear.
     qdq_models.py OUT_DIR [--seed S] [--kind K] [--per-channel] [--uint8]
 
 Kinds: conv, conv_relu_maxpool, conv_avgpool, residual (conv -> relu ->
-conv, + skip, relu), affine (conv, then between its Q -> DQ and a Q one of
+conv, + skip, relu), residual_symmetric (the same with the add's
+operands and output at zero point 0, int8: the add's Relu fused into its
+SDP's BN), affine (conv, then between its Q -> DQ and a Q one of
 BatchNormalization, BatchNormalization -> Relu, BatchNormalization -> Clip,
 Relu, HardSigmoid: the per-channel maps of issue 45), fc (conv, global
 average pool, Reshape or Flatten, MatMul by an int8 weight and the Add of
@@ -26,7 +28,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "affine", "hardswish", "gate", "fc")
+KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "residual_symmetric", "affine",
+         "hardswish", "gate", "fc")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -162,6 +165,20 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
             pool = ((k, k), s, k // 2 if k == 3 else 0, int(yz))
             v = _pool_f(v, "avg", k, s, k // 2 if k == 3 else 0)
         out, _, vo = b.qdq(p, ys, yz, v)  # and AveragePool's (same as input)
+    elif kind == "residual_symmetric":
+        # Symmetric int8 (TensorRT's and dla-calibrate's default): the add's
+        # operands and output at zero point 0 (uint8: 128, TOSA's -128).
+        y, v = b.conv(xd, xs, xv, c, 3, 1, relu=True)
+        ys, yz = b.params(v.min(), v.max(), relu=True)
+        _, yd, v = b.qdq(y, ys, yz, v)
+        y, v = b.conv(yd, ys, v, c, 3, 1)
+        zero = np.array(0 if np.dtype(dtype) == np.int8 else 128, dtype)
+        _, ed, v = b.qdq(y, np.float32(max(np.abs(v).max(), 1e-3) / 127), zero, v)
+        _, sd, sv = b.qdq(xd, np.float32(1.0 / 127), zero, xv)
+        a, r = b.name("add"), b.name("relu")
+        b.nodes += [helper.make_node("Add", [ed, sd], [a]), helper.make_node("Relu", [a], [r])]
+        v = np.maximum(v + sv, 0)
+        out, _, vo = b.qdq(r, np.float32(max(v.max(), 1e-3) / 127), zero, v)
     elif kind == "residual":
         y, v = b.conv(xd, xs, xv, c, 3, 1, relu=True)
         ys, yz = b.params(v.min(), v.max(), relu=True)

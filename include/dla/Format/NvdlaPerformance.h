@@ -237,6 +237,17 @@ struct PerfEstimate {
 /// Estimates `layer` on `config`; an error names what is malformed.
 Expected<PerfEstimate> estimateLayer(const PerfConfig &config, const PerfLayer &layer);
 
+/// The compiler's choice between two ways of running one hardware layer
+/// (direct or Winograd, dense or compressed weights, ...) by the model's
+/// time (docs/PerformanceModel.md, "Decisions"): both estimates, and
+/// whether the alternative takes fewer cycles (a tie keeps the current).
+struct PerfComparison {
+  PerfEstimate current, alternative;
+  bool alternativeFaster = false;
+};
+Expected<PerfComparison> compareLayers(const PerfConfig &config, const PerfLayer &current,
+                                       const PerfLayer &alternative);
+
 } // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAPERFORMANCE_H

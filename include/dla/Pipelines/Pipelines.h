@@ -54,7 +54,10 @@ struct CompileOptions : PassPipelineOptions<CompileOptions> {
       llvm::cl::values(clEnumValN(WinogradPolicy::Off, "off", "keep every convolution's mode"),
                        clEnumValN(WinogradPolicy::Auto, "auto",
                                   "eligible direct convolutions with constant weights "
-                                  "become Winograd"))};
+                                  "become Winograd"),
+                       clEnumValN(WinogradPolicy::Fastest, "fastest",
+                                  "as auto, where the performance model estimates "
+                                  "fewer cycles"))};
   PassOptions::Option<bool> compression{
       *this, "compression", llvm::cl::desc("As --dla-assign-layouts' compression"),
       llvm::cl::init(true)};

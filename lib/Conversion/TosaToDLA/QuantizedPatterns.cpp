@@ -364,6 +364,10 @@ struct QuantizedAddToSdp : OpRewritePattern<tosa::RescaleOp> {
     if (offset < INT32_MIN || offset > INT32_MAX || q.za < -32768 || q.za > 32767)
       return rewriter.notifyMatchFailure(op, "its zero points do not fit the registers");
 
+    // A ReLU at a zero output point is BN's (offset 0: the converter adds
+    // nothing, so BN's sign is the output's): no layer of its own.
+    tosa::ClampOp clamp = offset == 0 && q.zy == 0 ? reluAtZeroPoint(op, 0) : tosa::ClampOp();
+
     MLIRContext *ctx = rewriter.getContext();
     Location loc = op.getLoc();
     Type element = target.getElementType(ctx);
@@ -377,9 +381,13 @@ struct QuantizedAddToSdp : OpRewritePattern<tosa::RescaleOp> {
                                 q.za ? SdpOperand::ofRegister(-q.za) : SdpOperand(), 0,
                                 SdpOperand::ofRegister(r), 0, false, false));
     sdp.setBnAttr(SdpXAttr::get(ctx, sum, SdpOperand::ofMemory(nv::SdpMemOperand::Eltwise), s,
-                                SdpOperand(), 0, false, false));
+                                SdpOperand(), 0, false, bool(clamp)));
     sdp.setOutCvtAttr(CvtAttr::get(ctx, offset, cvt->scale, cvt->shift));
-    rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    Operation *root = clamp ? clamp.getOperation() : op.getOperation();
+    rewriter.replaceOp(root, frame.result(rewriter, loc, sdp,
+                                          cast<RankedTensorType>(root->getResult(0).getType())));
+    if (clamp)
+      rewriter.eraseOp(op);
     return success();
   }
 
@@ -411,12 +419,21 @@ std::string tosa_to_dla::whyNotRescale(tosa::RescaleOp op, const OffloadTarget &
 
 bool tosa_to_dla::isFusedQuantizedRelu(tosa::ClampOp clamp, const OffloadTarget &target) {
   // A convolution's rescale, an int8 feature map's or the affine map's
-  // (RescalePatterns.cpp): the ReLU is X2's. (A residual add's rescale
-  // takes it as a dla.clamp.)
+  // (RescalePatterns.cpp): the ReLU is X2's. A residual add's rescale
+  // takes it in BN when its output converter adds no offset
+  // (QuantizedAddToSdp), else as a dla.clamp.
   auto rescale = clamp.getInput().getDefiningOp<tosa::RescaleOp>();
-  if (!rescale || (isa_and_nonnull<tosa::AddOp>(rescale.getInput().getDefiningOp()) &&
-                   !whyNotAffineRescale(rescale, target).empty()))
+  if (!rescale)
     return false;
+  if (isa_and_nonnull<tosa::AddOp>(rescale.getInput().getDefiningOp()) &&
+      !whyNotAffineRescale(rescale, target).empty()) {
+    std::string why;
+    FailureOr<QuantAdd> q = readQuantAdd(rescale, target, why);
+    // As QuantizedAddToSdp: e, added exactly, is the operand of larger
+    // weight; the converter's offset is then ze 2^s.
+    return succeeded(q) && q->zy == 0 && (q->ca > q->cb ? q->za : q->zb) == 0 &&
+           reluAtZeroPoint(rescale, 0) == clamp;
+  }
   FailureOr<int64_t> zp = rescale.getOutputZeroPoint();
   return succeeded(zp) && reluAtZeroPoint(rescale, *zp) == clamp &&
          whyNotRescale(rescale, target).empty();

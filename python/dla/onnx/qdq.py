@@ -109,6 +109,9 @@ def quantized_node(node, producer, static):
     op = lambda name: producer[name].op_type if name in producer else None
     t = node.op_type
     if t in ("Relu", "Clip"):
+        if t == "Relu" and op(node.input[0]) == "Add":
+            # After the add of two feature maps (a residual): fused into it.
+            return not any(n in static for n in producer[node.input[0]].input)
         return op(node.input[0]) == "Conv"
     if t == "Add":
         return not any(n in static for n in node.input)
@@ -199,6 +202,28 @@ def quantized_nodes(model):
         for name in names + ([] if bias else [node.output[0]]):
             if name and name not in static and isfloat(name) and name not in acts:
                 acts.append(name)
+    # A Conv's or a residual Add's output read by one Relu alone is not
+    # quantized: the Relu runs in the layer's SDP (qdq_fusion: Conv / Add ->
+    # Relu -> Q, one requantization), as TensorRT and onnxruntime's
+    # quantizer fuse them. Quantized between them, the Relu is an SDP pass
+    # of its own over the whole map (ResNet-50 on the spreadsheet's
+    # configuration: 1.8 of 9.3 ms; docs/PerformanceModel.md, "Decisions").
+    # Not after a global pool (a squeeze-excitation's 1x1 map): there the
+    # pass costs ~100 cycles, and fused the classifier's mean cosine fell
+    # from 0.9985 to 0.9874 (bench/int8_accuracy.py; not understood yet).
+    pooled = ("GlobalAveragePool", "GlobalMaxPool", "ReduceMean")
+    fused, index = set(), {id(n): k for k, n in enumerate(g.node)}
+    for k in chosen:
+        node = g.node[k]
+        p = producer.get(node.input[0]) if len(node.input) else None
+        if node.op_type == "Relu" and p is not None and p.op_type in ("Conv", "Add") \
+                and not (p.op_type == "Conv" and p.input[0] in producer
+                         and producer[p.input[0]].op_type in pooled) \
+                and index[id(producer[node.input[0]])] in chosen \
+                and len(readers.get(node.input[0], [])) == 1 \
+                and node.input[0] not in {o.name for o in g.output}:
+            fused.add(node.input[0])
+    acts = [a for a in acts if a not in fused]
     return chosen, acts, known
 
 

@@ -140,6 +140,63 @@ func.func @residual_add_nchw(%an: tensor<1x2x2x8xi8>, %bn: tensor<1x2x2x8xi8>) -
 
 // -----
 
+// A residual add with a ReLU at the output zero point 0, e's zero point 0
+// (a, the operand of larger weight, added exactly): offset = za 2^s -
+// zy 2^s / Ca = 0, so BN's sum has the output's sign and BN's ReLU is the
+// clamp: no dla.clamp layer. x's zero point (zb = -4) is BS's, before the
+// sum. Ca = 0.5, Cb = 0.25 as above: s = 15, r = 16384, converter scale
+// 16384, shift 30.
+// CHECK-LABEL: func.func @residual_add_relu
+// CHECK: dla.sdp offline %{{[0-9]+}} eltwise %{{[0-9]+}} : tensor<1x8x2x2xi8>
+// CHECK-SAME: bs <alu = sum, alu_operand = 4, mul_operand = 16384>
+// CHECK-SAME: bn <alu = sum, alu_operand = eltwise, alu_shift = 15, relu = true>
+// CHECK-SAME: out_cvt <offset = 0, scale = 16384, shift = 30>
+// CHECK-NOT: dla.clamp
+// CHECK-NOT: tosa.clamp
+// CHECK: return
+func.func @residual_add_relu(%a: tensor<1x2x2x8xi8>, %b: tensor<1x2x2x8xi8>) -> tensor<1x2x2x8xi8> {
+  %ma = "tosa.const"() {values = dense<536870912> : tensor<1xi32>} : () -> tensor<1xi32>
+  %mb = "tosa.const"() {values = dense<268435456> : tensor<1xi32>} : () -> tensor<1xi32>
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zb = "tosa.const"() {values = dense<-4> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z0 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %a32 = tosa.rescale %a, %ma, %s30, %z8, %z0 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x8xi32>
+  %b32 = tosa.rescale %b, %mb, %s30, %zb, %z0 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x8xi32>
+  %sum = tosa.add %a32, %b32 : (tensor<1x2x2x8xi32>, tensor<1x2x2x8xi32>) -> tensor<1x2x2x8xi32>
+  %y = tosa.rescale %sum, %one, %s30, %z0, %z8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x8xi8>
+  %r = tosa.clamp %y {min_val = 0 : i8, max_val = 127 : i8} : (tensor<1x2x2x8xi8>) -> tensor<1x2x2x8xi8>
+  return %r : tensor<1x2x2x8xi8>
+}
+
+// -----
+
+// e's zero point 3 (za): the converter subtracts za 2^15 = 98304, so BN's
+// sum is not the output's sign; the ReLU stays a layer of its own.
+// CHECK-LABEL: func.func @residual_add_relu_offset
+// CHECK: dla.sdp offline %{{[0-9]+}} eltwise %{{[0-9]+}} : tensor<1x8x2x2xi8>
+// CHECK-SAME: bn <alu = sum, alu_operand = eltwise, alu_shift = 15>
+// CHECK-SAME: out_cvt <offset = 98304, scale = 16384, shift = 30>
+// CHECK: dla.clamp
+func.func @residual_add_relu_offset(%a: tensor<1x2x2x8xi8>, %b: tensor<1x2x2x8xi8>) -> tensor<1x2x2x8xi8> {
+  %ma = "tosa.const"() {values = dense<536870912> : tensor<1xi32>} : () -> tensor<1xi32>
+  %mb = "tosa.const"() {values = dense<268435456> : tensor<1xi32>} : () -> tensor<1xi32>
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %za = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z0 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %a32 = tosa.rescale %a, %ma, %s30, %za, %z0 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x8xi32>
+  %b32 = tosa.rescale %b, %mb, %s30, %z8, %z0 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x8xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x8xi32>
+  %sum = tosa.add %a32, %b32 : (tensor<1x2x2x8xi32>, tensor<1x2x2x8xi32>) -> tensor<1x2x2x8xi32>
+  %y = tosa.rescale %sum, %one, %s30, %z0, %z8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x8xi8>
+  %r = tosa.clamp %y {min_val = 0 : i8, max_val = 127 : i8} : (tensor<1x2x2x8xi8>) -> tensor<1x2x2x8xi8>
+  return %r : tensor<1x2x2x8xi8>
+}
+
+// -----
+
 // What stays on the host says why: a rescale that rounds twice.
 func.func @double_round(%x: tensor<1x2x2x3xi8>) -> tensor<1x2x2x2xi8> {
   %w = "tosa.const"() {values = dense<[[[[1, -2, 3]]], [[[4, 5, -6]]]]> : tensor<2x1x1x3xi8>} : () -> tensor<2x1x1x3xi8>

@@ -10,6 +10,7 @@
 
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
+#include "dla/Format/NvdlaPerformance.h"
 #include "dla/Format/NvdlaWeight.h"
 #include "dla/Format/Window.h"
 
@@ -49,7 +50,7 @@ struct AssignLayoutsPass : mlir::dla::impl::DLAAssignLayoutsBase<AssignLayoutsPa
         return signalPassFailure();
   }
 
-  void switchToWinograd(func::FuncOp func, const fmt::Target &target);
+  void switchToWinograd(func::FuncOp func, const fmt::Target &target, bool byTime);
   LogicalResult assign(func::FuncOp func, const fmt::Target &target,
                        std::optional<nv::PixelFormat> pixel);
 };
@@ -109,7 +110,73 @@ static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
   return "";
 }
 
-void AssignLayoutsPass::switchToWinograd(func::FuncOp func, const fmt::Target &target) {
+/// The performance model's layer of `conv` (its shapes; the SDP after it is
+/// the same either way), or nullopt when they are not static.
+static std::optional<nv::PerfLayer> getPerfLayer(ConvOp conv) {
+  auto input = cast<RankedTensorType>(conv.getInput().getType());
+  auto weight = conv.getWeight().getType();
+  if (!input.hasStaticShape() || !weight.hasStaticShape() || input.getRank() != 4)
+    return std::nullopt;
+  ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations(), p = conv.getPadding();
+  nv::PerfLayer l;
+  l.name = "conv";
+  l.channels = input.getDimSize(1);
+  l.height = input.getDimSize(2);
+  l.width = input.getDimSize(3);
+  l.kernels = weight.getDimSize(0);
+  l.kernelH = weight.getDimSize(2);
+  l.kernelW = weight.getDimSize(3);
+  l.strideH = s[0];
+  l.strideW = s[1];
+  l.dilationH = d[0];
+  l.dilationW = d[1];
+  l.padTop = p[0];
+  l.padBottom = p[1];
+  l.padLeft = p[2];
+  l.padRight = p[3];
+  return l;
+}
+
+/// The precision `conv`'s weights compute in.
+static nv::Precision getWeightPrecision(ConvOp conv) {
+  Type e = conv.getWeight().getType().getElementType();
+  if (e.isInteger(8))
+    return nv::Precision::Int8;
+  if (e.isInteger(16))
+    return nv::Precision::Int16;
+  return nv::Precision::Fp16;
+}
+
+/// Why `conv` stays direct by time (winograd=fastest): the model's estimates
+/// of both modes, or empty when Winograd is faster (`note` then says by how
+/// much). Clock and bandwidth are dla-compile's defaults (1 GHz, 10 GB/s).
+static std::string whyDirectFaster(ConvOp conv, const fmt::Target &target, std::string &note) {
+  std::optional<nv::PerfLayer> direct = getPerfLayer(conv);
+  if (!direct)
+    return "its shapes are not static (the performance model needs them)";
+  fmt::Expected<nv::PerfConfig> config =
+      nv::getHardwarePerfConfig(target.config, getWeightPrecision(conv));
+  if (!config)
+    return "the performance model: " + config.message();
+  nv::PerfLayer winograd = *direct;
+  winograd.winograd = true;
+  fmt::Expected<nv::PerfComparison> c = nv::compareLayers(*config, *direct, winograd);
+  if (!c)
+    return "the performance model: " + c.message();
+  auto said = [](const nv::PerfEstimate &e) {
+    return std::to_string(static_cast<int64_t>(std::ceil(e.cycles))) + " cycles (" +
+           std::string(nv::getLongPoleName(e.longPole)) + ")";
+  };
+  std::string both = "the performance model estimates " + said(c->alternative) +
+                     " as Winograd, " + said(c->current) + " direct";
+  if (!c->alternativeFaster)
+    return "it is not faster as Winograd: " + both;
+  note = both;
+  return "";
+}
+
+void AssignLayoutsPass::switchToWinograd(func::FuncOp func, const fmt::Target &target,
+                                         bool byTime) {
   if (std::string why = nv::whyNotWinograd(nv::getHardwareConfig(target.config)); !why.empty()) {
     mlir::emitRemark(func.getLoc())
         << "winograd=auto: " << why << "; every convolution stays direct";
@@ -119,24 +186,34 @@ void AssignLayoutsPass::switchToWinograd(func::FuncOp func, const fmt::Target &t
   func.walk([&](ConvOp conv) {
     if (conv.getMode() != nv::ConvMode::Direct || encodingOf(conv.getWeight()))
       return;
+    const char *policy = byTime ? "winograd=fastest" : "winograd=auto";
     if (std::string why = whyNotWinograd(conv, config, banks, bankEntries); !why.empty()) {
-      mlir::emitRemark(conv.getLoc()) << "stays direct (winograd=auto): " << why;
+      mlir::emitRemark(conv.getLoc()) << "stays direct (" << policy << "): " << why;
       return;
+    }
+    std::string note;
+    if (byTime) {
+      if (std::string why = whyDirectFaster(conv, target, note); !why.empty()) {
+        mlir::emitRemark(conv.getLoc()) << "stays direct (" << policy << "): " << why;
+        return;
+      }
     }
     auto weight = conv.getWeight().getType();
     conv.setMode(nv::ConvMode::Winograd);
     ++numWinograd;
-    mlir::emitRemark(conv.getLoc())
-        << "direct convolution turned into Winograd (winograd=auto): " << weight.getDimSize(2)
-        << "x" << weight.getDimSize(3) << " kernel, stride " << conv.getStrides()[0]
-        << ", constant weights";
+    InFlightDiagnostic remark = mlir::emitRemark(conv.getLoc());
+    remark << "direct convolution turned into Winograd (" << policy
+           << "): " << weight.getDimSize(2) << "x" << weight.getDimSize(3) << " kernel, stride "
+           << conv.getStrides()[0] << ", constant weights";
+    if (!note.empty())
+      remark << "; " << note;
   });
 }
 
 LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &target,
                                         std::optional<nv::PixelFormat> pixel) {
-  if (winograd == WinogradPolicy::Auto)
-    switchToWinograd(func, target);
+  if (winograd != WinogradPolicy::Off)
+    switchToWinograd(func, target, winograd == WinogradPolicy::Fastest);
   // Compression where the configuration's hardware has it.
   const bool compress =
       compression && nv::getHardwareConfig(target.config).caps.weightCompression;

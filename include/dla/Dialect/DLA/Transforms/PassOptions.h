@@ -15,8 +15,9 @@
 namespace mlir::dla {
 
 /// Whether --dla-assign-layouts turns eligible direct convolutions with
-/// constant weights into Winograd.
-enum class WinogradPolicy { Off, Auto };
+/// constant weights into Winograd: never, always, or where the performance
+/// model estimates fewer cycles (docs/PerformanceModel.md, "Decisions").
+enum class WinogradPolicy { Off, Auto, Fastest };
 
 /// A `cl::opt` modifier: the values of a format-library enum, spelled by its
 /// name table (dla/Format/EnumTable.h), so options keep no second list.

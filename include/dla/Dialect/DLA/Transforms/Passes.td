@@ -110,6 +110,12 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
       round(G q G^T) are exact (integral, in range): elsewhere Winograd
       would round them again or saturate (NVIDIA's compiler never takes
       Winograd at int8).
+    - `winograd=fastest` is `auto` where the format library's performance
+      model (`compareLayers`, at the target's configuration, 1 GHz and
+      10 GB/s) estimates the layer faster as Winograd than direct: a
+      memory-bound layer reads 16/9 of the weights as Winograd and stays
+      direct (docs/PerformanceModel.md, "Decisions"); the remark gives
+      both estimates.
     - The summary remark counts the Winograd convolutions and compressed
       weights (`dla-run-onnx --layouts` prints them).
     - Every relayout gets a remark with its cost and reason; statistics
@@ -141,7 +147,10 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
                clEnumValN(::mlir::dla::WinogradPolicy::Off, "off",
                           "keep every convolution's mode"),
                clEnumValN(::mlir::dla::WinogradPolicy::Auto, "auto",
-                          "turn eligible direct convolutions with constant weights into Winograd"))}]>,
+                          "turn eligible direct convolutions with constant weights into Winograd"),
+               clEnumValN(::mlir::dla::WinogradPolicy::Fastest, "fastest",
+                          "as auto, where the performance model (dla/Format/NvdlaPerformance.h) "
+                          "estimates fewer cycles than direct"))}]>,
     Option<"compression", "compression", "bool", /*default=*/"true",
            "Compress constant weights when WGS + WMB + data are smaller than the "
            "dense stream (on configurations whose hardware reads compressed weights)">,
