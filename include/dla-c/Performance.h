@@ -90,6 +90,7 @@ typedef struct DlaPerfLayer {
   int64_t poolPadRight;
   int32_t elementwiseOperand;
   int64_t weightBytes;
+  int64_t weightBanks;
 } DlaPerfLayer;
 
 /// Mirrors dlaformat::nvdla::PerfEstimate; longPole: 0 MAC, 1 memory, 2 SDP,

@@ -34,7 +34,7 @@ namespace {
   X(channels) X(height) X(width) X(kernels) X(kernelH) X(kernelW) X(strideH) X(strideW)       \
   X(padTop) X(padBottom) X(padLeft) X(padRight) X(dilationH) X(dilationW) X(winograd)         \
   X(poolH) X(poolW) X(poolStrideH) X(poolStrideW) X(poolPadTop) X(poolPadBottom)              \
-  X(poolPadLeft) X(poolPadRight) X(elementwiseOperand) X(weightBytes)
+  X(poolPadLeft) X(poolPadRight) X(elementwiseOperand) X(weightBytes) X(weightBanks)
 #define DLA_PERF_ESTIMATE_FIELDS(X)                                                            \
   X(macCycles) X(memoryCycles) X(sdpCycles) X(pdpCycles) X(cdpCycles) X(stripeCycles)          \
   X(startCycles) X(cycles) X(inputBytes) X(weightBytes) X(outputBytes) X(operandBytes)         \

@@ -153,21 +153,28 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
   plan.weightBanks = weightBanksFor(*weightBytes, c, depth);
   plan.kernelGroupBanks = weightBanksFor(*groupBytes, c, depth);
 
-  if (plan.weightBanks + plan.dataBanks <= banks) {
-    plan.mode = ConvBufferMode::FullInputFullWeight;
-    plan.allottedWeightBanks = plan.weightBanks;
-    return plan;
+  // The allotments tried, in NVIDIA's order, or the one asked for.
+  std::vector<int64_t> allotments = {plan.weightBanks, 2 * plan.kernelGroupBanks,
+                                     plan.kernelGroupBanks};
+  if (q.weightBanks > 0) {
+    if (std::find(allotments.begin(), allotments.end(), q.weightBanks) == allotments.end())
+      return makeError("convolution buffer: " + str(q.weightBanks) +
+                       " weight banks requested; its weights take " + str(plan.weightBanks) +
+                       " banks whole, " + str(plan.kernelGroupBanks) +
+                       " per kernel group: all, two groups or one group");
+    allotments = {q.weightBanks};
   }
-  if (2 * plan.kernelGroupBanks + plan.dataBanks <= banks) {
-    plan.mode = ConvBufferMode::PingPongWeights;
-    plan.allottedWeightBanks = 2 * plan.kernelGroupBanks;
-    return plan;
-  }
-  if (plan.kernelGroupBanks + plan.dataBanks <= banks) {
-    plan.mode = ConvBufferMode::OneKernelGroup;
-    plan.allottedWeightBanks = plan.kernelGroupBanks;
-    return plan;
-  }
+  const ConvBufferMode whole[] = {ConvBufferMode::FullInputFullWeight,
+                                  ConvBufferMode::PingPongWeights,
+                                  ConvBufferMode::OneKernelGroup};
+  for (int64_t allotted : allotments)
+    if (allotted + plan.dataBanks <= banks) {
+      plan.mode = allotted == plan.weightBanks           ? whole[0]
+                  : allotted == 2 * plan.kernelGroupBanks ? whole[1]
+                                                          : whole[2];
+      plan.allottedWeightBanks = allotted;
+      return plan;
+    }
 
   if (q.winograd)
     return makeError("convolution buffer: the Winograd input takes " + str(plan.dataBanks) +
@@ -180,7 +187,7 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
   plan.mode = ConvBufferMode::PartialHeight;
   const int64_t window = (q.kernelH - 1) * q.dilationH + 1;
   int64_t rowsFit = 0;
-  for (int64_t allotted : {plan.weightBanks, 2 * plan.kernelGroupBanks, plan.kernelGroupBanks}) {
+  for (int64_t allotted : allotments) {
     plan.allottedWeightBanks = allotted;
     auto spare = checkedMul(banks > allotted ? banks - allotted : 0, depth);
     if (!spare)
@@ -200,7 +207,7 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
     const int64_t paddedRows = q.height + q.padTop + q.padBottom;
     const int64_t outputRows = paddedRows >= window ? (paddedRows - window) / q.strideH + 1 : 0;
     int64_t bestParts = 0;
-    for (int64_t allotted : {plan.weightBanks, 2 * plan.kernelGroupBanks, plan.kernelGroupBanks}) {
+    for (int64_t allotted : allotments) {
       auto spare = checkedMul(banks > allotted ? banks - allotted : 0, depth);
       if (!spare)
         return makeError(overflow);
@@ -254,6 +261,21 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
     plan.numParts *= ceilDiv(outputCols, plan.outputColsPerPart);
   }
   return plan;
+}
+
+std::vector<int64_t> dlaformat::nvdla::getWeightBankChoices(const HardwareConfig &config,
+                                                          const ConvBufferQuery &q) {
+  ConvBufferQuery whole = q;
+  whole.weightBanks = 0;
+  Expected<ConvBufferPlan> plan = planConvBuffer(config, whole);
+  if (!plan)
+    return {};
+  const int64_t banks = q.banks > 0 ? q.banks : config.caps.cbufBanks;
+  std::vector<int64_t> choices;
+  for (int64_t b : {plan->weightBanks, 2 * plan->kernelGroupBanks, plan->kernelGroupBanks})
+    if (b < banks && std::find(choices.begin(), choices.end(), b) == choices.end())
+      choices.push_back(b);
+  return choices;
 }
 
 /// The input extent [first, end) a band of outputs [o0, o1) reads along

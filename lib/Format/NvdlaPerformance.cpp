@@ -154,6 +154,7 @@ int64_t pooled(int64_t n, int64_t k, int64_t s, int64_t pads) {
 
 struct Fit {
   int64_t inputReads = 1, weightReads = 1;
+  int64_t parts = 1; ///< hardware layers the plan cuts the convolution into
   double inputBytes = 0; ///< bytes of input read, overlap of partial-height parts included
   std::string plan;
 };
@@ -201,6 +202,7 @@ Fit fitPlanner(const PerfConfig &c, const PerfLayer &l, double rowBytes, int64_t
   q.padLeft = l.padLeft;
   q.padRight = l.padRight;
   q.winograd = winograd;
+  q.weightBanks = l.weightBanks;
   // A custom buffer size: fewer (or more) banks of the base's size.
   const HardwareConfig &hw = getHardwareConfig(c.base);
   int64_t bankBytes = hw.caps.cbufBankEntries * hw.weightBufferEntryBytes;
@@ -220,12 +222,16 @@ Fit fitPlanner(const PerfConfig &c, const PerfLayer &l, double rowBytes, int64_t
   }
   f.plan = std::string(getConvBufferModeName(plan->mode));
   if (plan->mode == ConvBufferMode::PartialHeight) {
-    f.weightReads = plan->numParts;
+    // Weights that all stay in their banks load once, the bands reusing
+    // them (DescribeConv.cpp); others are read again by every band.
+    const bool stay = plan->allottedWeightBanks == plan->weightBanks;
+    f.weightReads = stay ? 1 : plan->numParts;
+    f.parts = plan->numParts;
     int64_t rows = 0;
     for (int64_t o0 = 0; o0 < outH; o0 += plan->outputRowsPerPart)
       rows += getConvRowBand(q, o0, std::min(outH, o0 + plan->outputRowsPerPart)).rows();
     f.inputBytes = rowBytes * rows;
-    f.plan += ", " + str(plan->numParts) + " parts";
+    f.plan += ", " + str(plan->numParts) + " parts" + (stay ? ", weights reused" : "");
   }
   return f;
 }
@@ -272,6 +278,7 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
                          : double(outH) * outW * roundUp(double(outC), fg) * bpe;
 
   bool winograd = l.winograd;
+  int64_t parts = 1;
   if (conv) {
     const double taps = std::ceil(double(l.kernelH) / fy) * std::ceil(double(l.kernelW) / fx);
     if (l.weightBytes > 0)
@@ -295,6 +302,7 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
     }
     e.inputReads = fit.inputReads;
     e.weightReads = fit.weightReads;
+    parts = fit.parts;
     e.bufferPlan = fit.plan;
     double weightTraffic = e.weightBytes * fit.weightReads;
     if (fc && c.fcWeightsAmortized)
@@ -403,7 +411,7 @@ Expected<PerfEstimate> dlaformat::nvdla::estimateLayer(const PerfConfig &c, cons
     start += c.firstStripeAtomCycles * rows * std::ceil(rowBytes / (fg * bpe));
   }
   e.startCycles = (start + c.startLatencies * c.memoryLatencyCycles) *
-                  double(conv && c.bufferRule == BufferPlanRule::Planner ? e.weightReads : 1);
+                  double(conv && c.bufferRule == BufferPlanRule::Planner ? parts : 1);
   e.cycles += e.startCycles;
   e.seconds = e.cycles / c.clockHz;
   return e;

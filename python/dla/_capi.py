@@ -352,7 +352,7 @@ DlaPerfLayer = _struct("DlaPerfLayer", [
     (c_int32, "winograd"),
     (c_int64, "poolH, poolW, poolStrideH, poolStrideW, poolPadTop, poolPadBottom, poolPadLeft,"
               "poolPadRight"),
-    (c_int32, "elementwiseOperand"), (c_int64, "weightBytes")])
+    (c_int32, "elementwiseOperand"), (c_int64, "weightBytes, weightBanks")])
 DlaPerfEstimate = _struct("DlaPerfEstimate", [
     (c_double, "macCycles, memoryCycles, sdpCycles, pdpCycles, cdpCycles, stripeCycles,"
                "startCycles, cycles"),

@@ -97,7 +97,7 @@ def spreadsheet_config():
 def estimate(config, kind="convolution", channels=1, height=1, width=1, kernels=0,
              kernel=(1, 1), stride=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
              winograd=False, pool=None, pool_stride=None, pool_padding=(0, 0, 0, 0),
-             elementwise=False, weight_bytes=0, **_ignored):
+             elementwise=False, weight_bytes=0, weight_banks=0, **_ignored):
     """One hardware layer's estimate (a dict of the model's numbers)."""
     if kind not in _KINDS:
         raise DLAError("layer kind %r: expected one of %s" % (kind, ", ".join(_KINDS)))
@@ -115,6 +115,7 @@ def estimate(config, kind="convolution", channels=1, height=1, width=1, kernels=
         l.poolPadTop, l.poolPadBottom, l.poolPadLeft, l.poolPadRight = pool_padding
     l.elementwiseOperand = bool(elementwise)
     l.weightBytes = weight_bytes
+    l.weightBanks = weight_banks
     e = _capi.DlaPerfEstimate()
     plan = ctypes.create_string_buffer(256)
     _check(_capi.dlaPerfEstimateLayer(ctypes.byref(config.c), ctypes.byref(l), ctypes.byref(e),
@@ -132,6 +133,11 @@ def _ints(attr, default):
     if attr is None:
         return list(default)
     return [int(x) for x in re.findall(r"-?\d+", str(attr).split(":", 1)[-1])]
+
+
+def _int(attr, default):
+    """3 of "3 : i64" (or `default` when absent)."""
+    return default if attr is None else int(str(attr).split(":", 1)[0])
 
 
 def hardware_layer(op, operand_types, producer=None):
@@ -155,7 +161,8 @@ def hardware_layer(op, operand_types, producer=None):
                     padding=_ints(op.attributes.get("padding"), (0, 0, 0, 0)),
                     dilation=_ints(op.attributes.get("dilations"), (1, 1)),
                     winograd="winograd" in str(op.attributes.get("mode")),
-                    weight_bytes=weight_bytes)
+                    weight_bytes=weight_bytes,
+                    weight_banks=_int(op.attributes.get("weight_banks"), 0))
     if op.name in ("dla.sdp", "dla.clamp"):
         elementwise = any(s == shapes[0] for s in shapes[1:])
         if "on_the_fly" in str(op.attributes.get("mode")) and producer is not None \

@@ -235,7 +235,7 @@ TEST(NvdlaPerformance, HardwareMacCyclesPadToAtomics) {
   EXPECT_NEAR(e->macUtilization(), e->macCycles / e->cycles, 1e-12);
 }
 
-TEST(NvdlaPerformance, PartialHeightReadsWeightsPerPart) {
+TEST(NvdlaPerformance, PartialHeightReadsWeightsOnceOrPerPart) {
   auto c = getHardwarePerfConfig(HardwareKind::NvSmall, Precision::Int8);
   ASSERT_TRUE(c.ok());
   PerfLayer l;
@@ -245,22 +245,43 @@ TEST(NvdlaPerformance, PartialHeightReadsWeightsPerPart) {
   l.kernels = 64;
   l.kernelH = l.kernelW = 3;
   l.padTop = l.padBottom = l.padLeft = l.padRight = 1;
-  Expected<PerfEstimate> e = estimateLayer(*c, l);
-  ASSERT_TRUE(e.ok()) << e.message();
-  // The planner's own answer, asked directly.
+  // The planner's own answer, asked directly: all weights stay (9 banks of
+  // 64 x 64 x 9 bytes), so the parts reuse them.
   ConvBufferQuery q;
   q.channels = 64;
   q.height = q.width = 224;
   q.kernels = 64;
   q.kernelH = q.kernelW = 3;
   q.padTop = q.padBottom = q.padLeft = q.padRight = 1;
-  auto plan = planConvBuffer(getHardwareConfig(HardwareKind::NvSmall), q);
+  const HardwareConfig &hw = getHardwareConfig(HardwareKind::NvSmall);
+  auto plan = planConvBuffer(hw, q);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->mode, ConvBufferMode::PartialHeight);
-  EXPECT_EQ(e->weightReads, plan->numParts);
-  EXPECT_GT(e->weightReads, 1);
+  ASSERT_EQ(plan->allottedWeightBanks, 9);
+  ASSERT_GT(plan->numParts, 1);
+  Expected<PerfEstimate> once = estimateLayer(*c, l);
+  ASSERT_TRUE(once.ok()) << once.message();
+  EXPECT_EQ(once->weightReads, 1);
   // Overlapping rows are read again: more than the input, less than twice.
-  EXPECT_GT(e->trafficBytes, e->inputBytes + e->weightBytes * e->weightReads + e->outputBytes);
+  EXPECT_GT(once->trafficBytes, once->inputBytes + once->weightBytes + once->outputBytes);
+  // Two kernel groups (8 x 64 x 9 = 4608 bytes, 2 banks, each): every part reads
+  // the weights again, and each part starts up.
+  l.weightBanks = q.weightBanks = 2 * plan->kernelGroupBanks;
+  auto twoGroups = planConvBuffer(hw, q);
+  ASSERT_TRUE(twoGroups.ok());
+  Expected<PerfEstimate> e = estimateLayer(*c, l);
+  ASSERT_TRUE(e.ok()) << e.message();
+  EXPECT_EQ(e->weightReads, twoGroups->numParts);
+  EXPECT_GT(e->weightReads, 1);
+  EXPECT_NEAR(e->startCycles / once->startCycles,
+              double(twoGroups->numParts) / double(plan->numParts), 1e-9);
+  // An allotment that is none of the three does not plan.
+  q.weightBanks = 5;
+  auto none = planConvBuffer(hw, q);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.message(), "convolution buffer: 5 weight banks requested; its weights take 9 "
+                            "banks whole, 2 per kernel group: all, two groups or one group");
+  EXPECT_EQ(getWeightBankChoices(hw, q), (std::vector<int64_t>{9, 4, 2}));
 }
 
 TEST(NvdlaPerformance, MemoryBoundAtTheInterfaceWidth) {

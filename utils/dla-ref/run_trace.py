@@ -4,7 +4,7 @@ dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_trace.py --kind conv|conv-bands|conv-deep|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border --count N --seed S
+    run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -347,6 +347,24 @@ def conv_deep_case(rng, n):
             f"{conv_t}\n  %y = dla.sdp on_the_fly %c bs {sdp_cases._x_stage(rng, None, True)[0]} "
             f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
     return Case(f"conv_deep_{n}", shape, body, out, weight=wshape)
+
+
+def conv_wide_case(rng, n):
+    """A direct convolution whose weights all fit nv_small's convolution
+    buffer (128 channels, 5x5, 1 to 6 kernels: 2 to 5 banks, less than a
+    kernel group of 8) while one row's 5-row window does not fit beside
+    them (190 to 230 columns of 16 entries: at most 179 fit), so that the
+    buffer plan cuts it by columns and rows and every part after the first
+    reuses the weights the first loaded (DescribeConv.cpp's reuseWeights)."""
+    c, k = 128, int(rng.integers(1, 7))
+    h, w = int(rng.integers(6, 11)), int(rng.integers(190, 231))
+    shape, wshape, out = (1, c, h, w), (k, c, 5, 5), (1, k, h, w)
+    conv_t = ttype(out, None)
+    body = (f"%c = dla.conv direct %x, %w stride [1, 1] pad [2, 2, 2, 2] "
+            f"clip_truncate {int(rng.integers(6, 12))} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+            f"{conv_t}\n  %y = dla.sdp on_the_fly %c bs {sdp_cases._x_stage(rng, None, True)[0]} "
+            f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+    return Case(f"conv_wide_{n}", shape, body, out, weight=wshape)
 
 
 def sdp_mem_bands_case(rng, n):
@@ -714,7 +732,7 @@ def padded_case(rng, n):
 KINDS = {"concat": concat_case, "padded": padded_case, "sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
-         "conv-bands": conv_bands_case, "conv-deep": conv_deep_case,
+         "conv-bands": conv_bands_case, "conv-deep": conv_deep_case, "conv-wide": conv_wide_case,
          "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case,
          "upsample": upsample_case, "upsample-wide": upsample_wide_case,
          "upsample-border": upsample_border_case,

@@ -59,6 +59,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace dlaformat::nvdla {
 
@@ -85,6 +86,11 @@ struct ConvBufferQuery {
   /// Entries per bank (0: CBUF_BANK_DEPTH; fewer to model a smaller buffer,
   /// which is how tests force splits on small layers).
   int64_t bankEntries = 0;
+  /// The banks the weights take (0: NVIDIA's order, the first of all of
+  /// them, two kernel groups, one kernel group that leaves room for the
+  /// input or its bands). Else one of those three: a compiler's choice by
+  /// time (docs/PerformanceModel.md "Decisions").
+  int64_t weightBanks = 0;
 };
 
 enum class ConvBufferMode {
@@ -114,6 +120,11 @@ struct ConvBufferPlan {
 /// Plans `q` on `config`; an error when even one output row's input rows do
 /// not fit beside the weights' banks.
 Expected<ConvBufferPlan> planConvBuffer(const HardwareConfig &config, const ConvBufferQuery &q);
+
+/// The weight allotments `q` can choose among (`weightBanks`): all weights,
+/// two kernel groups, one kernel group, without repeats, each leaving at
+/// least one bank for the input; empty when `q` does not plan.
+std::vector<int64_t> getWeightBankChoices(const HardwareConfig &config, const ConvBufferQuery &q);
 
 /// The input rows a band of output rows [o0, o1) reads (partial height):
 /// rows [first, end) of the input, and the padding rows its windows reach

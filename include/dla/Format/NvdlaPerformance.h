@@ -209,6 +209,9 @@ struct PerfLayer {
   bool elementwiseOperand = false;
   /// Bytes of the weights as stored (dense or compressed); 0: from the shape.
   int64_t weightBytes = 0;
+  /// The convolution buffer's banks given to the weights
+  /// (ConvBufferQuery::weightBanks; 0: NVIDIA's order).
+  int64_t weightBanks = 0;
 };
 
 enum class LongPole { Mac, Memory, Sdp, Pdp, Cdp };

@@ -58,7 +58,11 @@ void mlir::dla::regplan::programConvLayer(const NetworkPlan &plan, const Network
   p.write(R::CSC_S_POINTER, 0);
   p.write(R::CSC_D_MISC_CFG, {{CSC_D_MISC_CFG_CONV_MODE, d.conv_mode},
                               {CSC_D_MISC_CFG_IN_PRECISION, d.out_precision},
-                              {CSC_D_MISC_CFG_PROC_PRECISION, d.out_precision}});
+                              {CSC_D_MISC_CFG_PROC_PRECISION, d.out_precision},
+                              {CSC_D_MISC_CFG_DATA_REUSE, d.data_reuse},
+                              {CSC_D_MISC_CFG_WEIGHT_REUSE, d.weight_reuse},
+                              {CSC_D_MISC_CFG_SKIP_DATA_RLS, d.skip_data_rls},
+                              {CSC_D_MISC_CFG_SKIP_WEIGHT_RLS, d.skip_weight_rls}});
   p.write(R::CSC_D_DATAIN_FORMAT, {{CSC_D_DATAIN_FORMAT_DATAIN_FORMAT, datainFormat}});
   p.write(R::CSC_D_DATAIN_SIZE_EXT_0,
           {{CSC_D_DATAIN_SIZE_EXT_0_DATAIN_WIDTH_EXT, d.input_width_csc - 1},
@@ -101,7 +105,11 @@ void mlir::dla::regplan::programConvLayer(const NetworkPlan &plan, const Network
   p.write(R::CDMA_S_POINTER, 0);
   p.write(R::CDMA_D_MISC_CFG, {{CDMA_D_MISC_CFG_CONV_MODE, d.conv_mode},
                                {CDMA_D_MISC_CFG_IN_PRECISION, d.in_precision},
-                               {CDMA_D_MISC_CFG_PROC_PRECISION, d.out_precision}});
+                               {CDMA_D_MISC_CFG_PROC_PRECISION, d.out_precision},
+                               {CDMA_D_MISC_CFG_DATA_REUSE, d.data_reuse},
+                               {CDMA_D_MISC_CFG_WEIGHT_REUSE, d.weight_reuse},
+                               {CDMA_D_MISC_CFG_SKIP_DATA_RLS, d.skip_data_rls},
+                               {CDMA_D_MISC_CFG_SKIP_WEIGHT_RLS, d.skip_weight_rls}});
   if (image)
     p.write(R::CDMA_D_DATAIN_FORMAT,
             {{CDMA_D_DATAIN_FORMAT_DATAIN_FORMAT, kDatainPixel},

@@ -3,8 +3,12 @@
 // A direct convolution on int8 feature data, or an image convolution on
 // int8 pixels, with the values NVIDIA's compiler computes (umd
 // ConvolutionOp.cpp: whole input in CSC, release = input height, fetch
-// grain 1, no reuse) and the buffer's entries per slice and banks from
-// planConvBuffer.
+// grain 1) and the buffer's entries per slice and banks from
+// planConvBuffer. A convolution cut into bands whose weights all stay in
+// the buffer loads them once (ConvCoreNode.cpp's split convolutions): the
+// first band keeps them (skip_weight_rls), the others reuse them
+// (weight_reuse), every band with the same banks, as CDMA and CSC require
+// to reuse.
 //
 // Image input (ConvolutionOp.cpp's IMG case, ConvCoreNode.cpp's
 // pre- / post-extension): CDMA reads the pixel planes pitch linear (no
@@ -22,6 +26,8 @@
 #include "dla/Format/NvdlaConvBuffer.h"
 #include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaWeight.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -57,7 +63,8 @@ static DescCvt cvtOf(CvtAttr cvt) {
 /// columns) its hardware layers take (0: one layer; whole rows).
 static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer &layer,
                                    ConvDesc &d, int64_t &rowsPerPart, int64_t &colsPerPart,
-                                   ConvBufferQuery &query, const HardwareConfig *&bandConfig) {
+                                   bool &weightsStay, ConvBufferQuery &query,
+                                   const HardwareConfig *&bandConfig) {
   auto op = cast<ConvOp>(layer.op);
   const Surface &input = plan.surface(op.getInput());
   const auto *pixelLayout = static_cast<const PixelBoundLayout *>(input.pixel.get());
@@ -138,6 +145,7 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   // a kernel group, NvdlaConvBuffer.h's partial width), with the rows the
   // pass recorded for them.
   rowsPerPart = colsPerPart = 0;
+  weightsStay = buffer->allottedWeightBanks == buffer->weightBanks;
   if (buffer->mode == ConvBufferMode::PartialHeight) {
     rowsPerPart = buffer->outputRowsPerPart;
     colsPerPart = buffer->outputColsPerPart;
@@ -255,6 +263,24 @@ static void describeBand(const ConvDesc &whole, const SdpDesc &wholeSdp, int64_t
       partOf(*data);
 }
 
+/// The bands `ops` (convolution, SDP, convolution, ...) of one convolution
+/// whose weights all fit their banks: loaded by the first band, kept to the
+/// last. CDMA reuses only when the banks are those of the band before
+/// (cmod/cdma NV_NVDLA_cdma.cpp WeightReadRequestSequenceThread), so every
+/// band takes the most data banks any takes.
+static void reuseWeights(std::vector<DescOp> &ops) {
+  uint8_t dataBanks = 0;
+  for (const DescOp &op : ops)
+    if (op.type == DescOpType::Conv)
+      dataBanks = std::max(dataBanks, op.conv.data_bank);
+  for (size_t i = 0; i < ops.size(); i += 2) {
+    ConvDesc &d = ops[i].conv;
+    d.data_bank = dataBanks;
+    d.weight_reuse = i > 0;
+    d.skip_weight_rls = i + 2 < ops.size();
+  }
+}
+
 LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
                                                   const HardwareLayer &layer,
                                                   std::vector<DescLut> &luts,
@@ -263,9 +289,11 @@ LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
   conv.type = DescOpType::Conv;
   sdp.type = DescOpType::Sdp;
   int64_t rowsPerPart = 0, colsPerPart = 0;
+  bool weightsStay = false;
   ConvBufferQuery query;
   const HardwareConfig *config = nullptr;
-  if (failed(describeWhole(plan, layer, conv.conv, rowsPerPart, colsPerPart, query, config)) ||
+  if (failed(describeWhole(plan, layer, conv.conv, rowsPerPart, colsPerPart, weightsStay, query,
+                           config)) ||
       failed(describeSdp(plan, layer.fused, /*onTheFly=*/true, layer.op->getResult(0),
                          layer.result(), sdp.sdp, luts)))
     return failure();
@@ -298,5 +326,7 @@ LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
       ops.push_back(c);
       ops.push_back(s);
     }
+  if (weightsStay)
+    reuseWeights(ops);
   return success();
 }

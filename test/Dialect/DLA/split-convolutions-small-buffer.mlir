@@ -12,7 +12,7 @@
 // CHECK-NOT: tensor.concat
 // CHECK: return %[[Y]]
 func.func @fused_sdp(%x: tensor<1x16x12x5xf16>, %w: tensor<16x16x3x1xf16>, %e: tensor<1x16x12x5xf16>) -> tensor<1x16x12x5xf16> {
-  // expected-remark @+1 {{runs as 2 hardware layers of at most 6 output rows over bands of its input and result (no host copies): its input takes 3 banks of the convolution buffer and its weights 2, the buffer has 4 of 8 entries (partial height; weights in 2 banks, at most 1792 bytes of input rows per part)}}
+  // expected-remark @+1 {{runs as 2 hardware layers of at most 6 output rows over bands of its input and result (no host copies): its input takes 3 banks of the convolution buffer and its weights 2, the buffer has 4 of 8 entries (partial height; weights in 2 banks: all its weights, loaded once and reused by every part, at most 1792 bytes of input rows per part)}}
   %c = dla.conv direct %x, %w pad [1, 1, 0, 0] : tensor<1x16x12x5xf16>, tensor<16x16x3x1xf16> -> tensor<1x16x12x5xf16>
   %y = dla.sdp on_the_fly %c eltwise %e : tensor<1x16x12x5xf16> relu : tensor<1x16x12x5xf16> -> tensor<1x16x12x5xf16>
   return %y : tensor<1x16x12x5xf16>

@@ -1,4 +1,5 @@
-// RUN: dla-opt %s --dla-split-convolutions -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: dla-opt %s --dla-split-convolutions=weight-banks=nvidia -split-input-file -verify-diagnostics | FileCheck %s
+// NVIDIA's order of the weights' banks (the choice by time: split-convolutions-weight-banks.mlir).
 
 // nv_small: 56 lines of 448 entries (8 one-byte atoms a pixel, 8-byte
 // entries) take 49 of its 32 banks; all weights (9 banks) stay, the 23
@@ -13,7 +14,7 @@ module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 // CHECK-NOT: tensor.concat
 // CHECK: return %[[Y]]
 func.func @nv_small_rows(%x: tensor<1x64x56x56xi8>, %w: tensor<64x64x3x3xi8>) -> tensor<1x64x56x56xi8> {
-  // expected-remark @+1 {{runs as 3 hardware layers of at most 24 output rows over bands of its input and result (no host copies): its input takes 49 banks of the convolution buffer and its weights 9, the buffer has 32 of 512 entries (partial height; weights in 9 banks, at most 93184 bytes of input rows per part)}}
+  // expected-remark @+1 {{runs as 3 hardware layers of at most 24 output rows over bands of its input and result (no host copies): its input takes 49 banks of the convolution buffer and its weights 9, the buffer has 32 of 512 entries (partial height; weights in 9 banks: all its weights, loaded once and reused by every part, at most 93184 bytes of input rows per part)}}
   %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x64x56x56xi8>, tensor<64x64x3x3xi8> -> tensor<1x64x56x56xi8>
   return %y : tensor<1x64x56x56xi8>
 }
@@ -47,7 +48,7 @@ module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 // CHECK: dla.conv direct %arg0, %arg1 pad [1, 1, 1, 1] rows_per_part 4 :
 // CHECK-NOT: tensor.concat
 func.func @seg_stage5d(%x: tensor<1x1024x20x20xi8>, %w: tensor<512x1024x3x3xi8>) -> tensor<1x512x20x20xi8> {
-  // expected-remark @+1 {{runs as 15 hardware layers of at most 4 output rows by 7 output columns (one row of its input, 20 columns, does not fit beside its weights; a part reads 9) over bands of its input and result (no host copies): its input takes 100 banks of the convolution buffer and its weights 1152, the buffer has 32 of 512 entries (partial height; weights in 18 banks, at most 55296 bytes of input rows per part)}}
+  // expected-remark @+1 {{runs as 15 hardware layers of at most 4 output rows by 7 output columns (one row of its input, 20 columns, does not fit beside its weights; a part reads 9) over bands of its input and result (no host copies): its input takes 100 banks of the convolution buffer and its weights 1152, the buffer has 32 of 512 entries (partial height; weights in 18 banks: one kernel group, its weights read again by every part, at most 55296 bytes of input rows per part)}}
   %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x1024x20x20xi8>, tensor<512x1024x3x3xi8> -> tensor<1x512x20x20xi8>
   return %y : tensor<1x512x20x20xi8>
 }

@@ -110,56 +110,20 @@ static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
   return "";
 }
 
-/// The performance model's layer of `conv` (its shapes; the SDP after it is
-/// the same either way), or nullopt when they are not static.
-static std::optional<nv::PerfLayer> getPerfLayer(ConvOp conv) {
-  auto input = cast<RankedTensorType>(conv.getInput().getType());
-  auto weight = conv.getWeight().getType();
-  if (!input.hasStaticShape() || !weight.hasStaticShape() || input.getRank() != 4)
-    return std::nullopt;
-  ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations(), p = conv.getPadding();
-  nv::PerfLayer l;
-  l.name = "conv";
-  l.channels = input.getDimSize(1);
-  l.height = input.getDimSize(2);
-  l.width = input.getDimSize(3);
-  l.kernels = weight.getDimSize(0);
-  l.kernelH = weight.getDimSize(2);
-  l.kernelW = weight.getDimSize(3);
-  l.strideH = s[0];
-  l.strideW = s[1];
-  l.dilationH = d[0];
-  l.dilationW = d[1];
-  l.padTop = p[0];
-  l.padBottom = p[1];
-  l.padLeft = p[2];
-  l.padRight = p[3];
-  return l;
-}
-
-/// The precision `conv`'s weights compute in.
-static nv::Precision getWeightPrecision(ConvOp conv) {
-  Type e = conv.getWeight().getType().getElementType();
-  if (e.isInteger(8))
-    return nv::Precision::Int8;
-  if (e.isInteger(16))
-    return nv::Precision::Int16;
-  return nv::Precision::Fp16;
-}
-
 /// Why `conv` stays direct by time (winograd=fastest): the model's estimates
 /// of both modes, or empty when Winograd is faster (`note` then says by how
 /// much). Clock and bandwidth are dla-compile's defaults (1 GHz, 10 GB/s).
 static std::string whyDirectFaster(ConvOp conv, const fmt::Target &target, std::string &note) {
-  std::optional<nv::PerfLayer> direct = getPerfLayer(conv);
+  std::optional<nv::PerfLayer> direct = getConvPerfLayer(conv);
   if (!direct)
     return "its shapes are not static (the performance model needs them)";
   fmt::Expected<nv::PerfConfig> config =
-      nv::getHardwarePerfConfig(target.config, getWeightPrecision(conv));
+      nv::getHardwarePerfConfig(target.config, getConvWeightPrecision(conv));
   if (!config)
     return "the performance model: " + config.message();
   nv::PerfLayer winograd = *direct;
   winograd.winograd = true;
+  winograd.weightBanks = 0;
   fmt::Expected<nv::PerfComparison> c = nv::compareLayers(*config, *direct, winograd);
   if (!c)
     return "the performance model: " + c.message();

@@ -95,7 +95,11 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     runs the layer as several hardware layers over bands of that many
     output rows, each reading its rows' windows and writing its rows in the
     same input and result buffers (NVIDIA's "partial H"); it does not
-    change what the op computes.
+    change what the op computes. `weight_banks` (set by the same pass
+    where the performance model finds it faster than NVIDIA's choice) is
+    how many convolution buffer banks the weights take: all of them (each
+    band then reuses the weights the first loaded), two kernel groups or
+    one (every band reads them again, leaving more banks for its rows).
 
     ```mlir
     %y = dla.conv direct %x, %w, %b stride [1, 1] pad [1, 1, 1, 1]
@@ -118,13 +122,15 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
     OptionalAttr<I64Attr>:$pad_value,
     OptionalAttr<DLA_PipelinePrecisionAttr>:$pipeline_precision,
     OptionalAttr<DLA_PrecisionAttr>:$weight_precision,
-    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$rows_per_part);
+    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$rows_per_part,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$weight_banks);
   let results = (outs DLA_FeatureTensor:$output);
   let assemblyFormat = [{
     custom<EnumKeyword>($mode) $input `,` $weight (`,` $bias^)?
     (`stride` $strides^)? (`pad` $padding^)? (`dilation` $dilations^)?
     (`input_cvt` $input_cvt^)? (`mean` $mean^)? (`clip_truncate` $clip_truncate^)?
     (`pad_value` $pad_value^)? (`rows_per_part` $rows_per_part^)?
+    (`weight_banks` $weight_banks^)?
     attr-dict `:` type($input) `,` type($weight) (`,` type($bias)^)? `->` type($output)
   }];
   let hasVerifier = 1;
@@ -138,7 +144,7 @@ def DLA_ConvOp : DLA_LayerOp<"conv", [],
             weight, bias, ::mlir::DenseI64ArrayAttr(), ::mlir::DenseI64ArrayAttr(),
             ::mlir::DenseI64ArrayAttr(), CvtAttr(), ::mlir::DenseI64ArrayAttr(),
             ::mlir::IntegerAttr(), ::mlir::IntegerAttr(), PipelinePrecisionAttr(),
-            PrecisionAttr(), ::mlir::IntegerAttr());
+            PrecisionAttr(), ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
     }]>];
 }
 

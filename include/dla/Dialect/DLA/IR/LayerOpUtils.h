@@ -4,6 +4,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Format/NvdlaConvBuffer.h"
+#include "dla/Format/NvdlaPerformance.h"
 #include "dla/Format/NvdlaRegisters.h"
 
 #include <optional>
@@ -62,6 +63,14 @@ LogicalResult verifyElementwiseShape(Operation *op, RankedTensorType input,
 /// is dynamic or the weights' element type names no precision.
 std::optional<::dlaformat::nvdla::ConvBufferQuery>
 getConvBufferQuery(ConvOp conv, ::dlaformat::nvdla::ConvMode mode);
+
+/// The performance model's layer of `conv` (its shapes and the weight
+/// banks it records; the SDP after it is not part of it), or nullopt when
+/// they are not static.
+std::optional<::dlaformat::nvdla::PerfLayer> getConvPerfLayer(ConvOp conv);
+
+/// The precision `conv`'s weights compute in (int8, int16, else fp16).
+::dlaformat::nvdla::Precision getConvWeightPrecision(ConvOp conv);
 
 } // namespace mlir::dla
 

@@ -19,6 +19,12 @@ namespace mlir::dla {
 /// model estimates fewer cycles (docs/PerformanceModel.md, "Decisions").
 enum class WinogradPolicy { Off, Auto, Fastest };
 
+/// How many convolution-buffer banks --dla-split-convolutions gives the
+/// weights of a convolution it cuts into bands: NVIDIA's order (all, two
+/// kernel groups, one: the first that leaves room for a band), or the one
+/// the performance model estimates fastest.
+enum class WeightBankPolicy { Nvidia, Fastest };
+
 /// A `cl::opt` modifier: the values of a format-library enum, spelled by its
 /// name table (dla/Format/EnumTable.h), so options keep no second list.
 template <typename E> struct EnumTableValues {

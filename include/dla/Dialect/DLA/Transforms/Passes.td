@@ -201,6 +201,17 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     error (NVIDIA's compiler falls back to direct mode; `winograd=auto`
     keeps such a layer direct).
 
+    Weight banks: a convolution cut into bands gives its weights all the
+    banks they take (each band then reuses what the first loaded), two
+    kernel groups or one (every band reads them again, but each band has
+    more rows, so there are fewer). NVIDIA's compiler takes the first of
+    these that leaves room for a band; with `weight-banks=fastest` (the
+    default) the pass takes the one the performance model
+    (`dla/Format/NvdlaPerformance.h`) estimates fastest, records it as
+    `weight_banks` when it is not NVIDIA's, and says both estimates in the
+    remark. With `bank-entries` (a smaller buffer than the model's) it
+    keeps NVIDIA's order.
+
     What the convolution computes does not change.
   }];
   let options = [
@@ -210,6 +221,14 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     Option<"banks", "banks", "int64_t", /*default=*/"0",
            "Banks of the convolution buffer the compiler may use (NVIDIA's profiles allot "
            "fewer to leave room); 0: all of the target's CBUF_BANK_NUMBER">,
+    Option<"weightBanks", "weight-banks", "::mlir::dla::WeightBankPolicy",
+           /*default=*/"::mlir::dla::WeightBankPolicy::Fastest",
+           "The banks a cut convolution's weights take",
+           [{::llvm::cl::values(
+               clEnumValN(::mlir::dla::WeightBankPolicy::Nvidia, "nvidia",
+                          "NVIDIA's order: all weights, two kernel groups, one"),
+               clEnumValN(::mlir::dla::WeightBankPolicy::Fastest, "fastest",
+                          "the allotment the performance model estimates fastest"))}]>,
     Option<"bankEntries", "bank-entries", "int64_t", /*default=*/"0",
            "Entries per bank (0: the target's CBUF_BANK_DEPTH); fewer model a smaller "
            "buffer, as tests do to force splits on small layers">,
@@ -217,6 +236,7 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
   let statistics = [
     Statistic<"numSplit", "split-convolutions", "Convolutions run by bands of output rows">,
     Statistic<"numParts", "parts", "Hardware layers they become">,
+    Statistic<"numByTime", "weight-banks-by-time", "Cut convolutions whose weight banks the model chose over NVIDIA's">,
   ];
   let dependentDialects = ["::mlir::dla::DLADialect"];
 }
