@@ -27,6 +27,9 @@ LogicalResult verifyLrnRegisters(LrnOp op);
 
 /// The table registers #dla.lut states.
 ::dlaformat::nvdla::LutProgram getLutProgram(LutAttr lut);
+/// The #dla.lut stating `lut` (getLutProgram's inverse; a linear LE states
+/// its select, an exponent one its offset).
+LutAttr getLutAttr(MLIRContext *context, const ::dlaformat::nvdla::LutProgram &lut);
 /// An integer dla.lrn's tables and converters: the stated ones, or
 /// deriveLrnTables' for alpha, beta, k (absent converters are identities).
 ::dlaformat::nvdla::LrnTables getLrnTables(LrnOp op);
