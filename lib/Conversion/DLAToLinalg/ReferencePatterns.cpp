@@ -11,6 +11,7 @@
 #include "ReferenceArith.h"
 #include "ReferenceCdma.h"
 #include "ReferenceCdp.h"
+#include "ReferenceLut.h"
 #include "ReferencePatterns.h"
 #include "dla/Conversion/DLAToLinalg/DLAToLinalg.h"
 #include "ReferencePdp.h"

@@ -108,6 +108,8 @@ func.func @float_sigmoid(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
 // -----
 
 // Not a feature map: stays on the host with the reason.
+// FP16OUT-LABEL: func.func @float_sigmoid_rank2
+// FP16OUT: tosa.sigmoid
 func.func @float_sigmoid_rank2(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %y = tosa.sigmoid %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>

@@ -117,7 +117,7 @@ nv::LutProgram mlir::dla::getLutProgram(LutAttr lut) {
 }
 
 LutAttr mlir::dla::getLutAttr(MLIRContext *context, const nv::LutProgram &p) {
-  auto table = [](LutTable lo, bool isLo) { return isLo ? lo : LutTable::Le; };
+  auto table = [](bool lo) { return lo ? LutTable::Lo : LutTable::Le; };
   return LutAttr::get(
       context, p.leLinear ? LutFunction::Linear : LutFunction::Exponent,
       DenseI64ArrayAttr::get(context, p.le), DenseI64ArrayAttr::get(context, p.lo), p.leStart,
@@ -125,6 +125,6 @@ LutAttr mlir::dla::getLutAttr(MLIRContext *context, const nv::LutProgram &p) {
       p.leLinear ? std::nullopt : std::optional<int64_t>(p.leIndexOffset),
       p.leLinear ? std::optional<int64_t>(p.leIndexSelect) : std::nullopt, p.loIndexSelect,
       p.leUflow.scale, p.leUflow.shift, p.leOflow.scale, p.leOflow.shift, p.loUflow.scale,
-      p.loUflow.shift, p.loOflow.scale, p.loOflow.shift, table(LutTable::Lo, p.uflowLo),
-      table(LutTable::Lo, p.oflowLo), table(LutTable::Lo, p.hybridLo));
+      p.loUflow.shift, p.loOflow.scale, p.loOflow.shift, table(p.uflowLo), table(p.oflowLo),
+      table(p.hybridLo));
 }
