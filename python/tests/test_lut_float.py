@@ -80,3 +80,17 @@ def test_errors():
         dla.nvdla_lut_float_program("relu")
     with pytest.raises(dla.DLAValueError, match="the LUT's scalars are le_linear, le_start"):
         dla.nvdla_lut_float([0], le=[0] * 65, lo=[0] * 257)
+
+
+def test_capi_argument_errors():
+    """The C API's own checks (the Python wrapper always passes 341)."""
+    import ctypes
+    from dla import _capi
+    regs = _capi.int64_array([0] * 340)
+    x = (ctypes.c_uint32 * 1)(0)
+    with pytest.raises(dla.DLAError, match="a LUT takes 341 registers, not 340"):
+        dla._check(_capi.dlaNvdlaLutFloat(340, regs, 1, x, x))
+    with pytest.raises(dla.DLAError, match="a LUT takes 341 registers, not 340"):
+        dla._check(_capi.dlaNvdlaLutFloatProgram(b"tanh", 340, regs, None, None))
+    with pytest.raises(dla.DLAError, match="null or negative value array"):
+        dla._check(_capi.dlaNvdlaLutFloat(341, _capi.int64_array([0] * 341), 1, None, None))
