@@ -47,7 +47,8 @@ from . import _capi
 __all__ = [
     "DLAError", "DLATypeError", "DLAValueError", "DLAOverflowError", "Context", "Module", "Diagnostic", "registered_passes", "RegisteredPass", "import_onnx", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
-    "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16", "nvdla_lut_float", "nvdla_lut_float_program", "LUT_SCALARS",
+    "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16",
+    "nvdla_lut_float", "nvdla_lut_float_program", "LUT_SCALARS",
 ]
 
 
