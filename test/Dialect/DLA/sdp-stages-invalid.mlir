@@ -240,6 +240,16 @@ func.func @fp16_lut_shift(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
 
 // -----
 
+// The edges are ordered as fp32 values: -8 .. -16 is reversed (as int32
+// patterns it would be ordered).
+func.func @fp16_lut_reversed_edges(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op ew.lut.le_start = -1056964608 (-8 as fp32) exceeds ew.lut.le_end = -1048576000 (-16)}}
+  %y = dla.sdp offline %x ew <lut = #dla.lut<le_function = linear, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = -1056964608, le_end = -1048576000, lo_start = -1056964608, lo_end = 1090519040, le_index_select = 0, lo_index_select = -4, uflow_priority = le, oflow_priority = le, hybrid_priority = lo>> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
 // fp16 exists on nv_full alone; elsewhere the Y stage (and its LUT) is
 // missing first.
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {

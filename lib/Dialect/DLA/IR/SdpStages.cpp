@@ -17,6 +17,9 @@
 
 #include "llvm/ADT/SmallString.h"
 
+#include <cstdio>
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::dla;
 namespace nv = ::dlaformat::nvdla;
@@ -155,6 +158,25 @@ LogicalResult verifyFloatEw(SdpOp op, SdpYAttr ew) {
       return op.emitOpError() << "ew.lut." << name << " = " << v
                               << " is an fp32 infinity or NaN: float-mode edges are finite "
                                  "fp32 bit patterns";
+  auto asFloat = [](int64_t v) {
+    uint32_t bits = uint32_t(uint64_t(v));
+    float f;
+    std::memcpy(&f, &bits, sizeof(f));
+    return f;
+  };
+  auto show = [](float f) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", double(f));
+    return std::string(text);
+  };
+  for (size_t t = 0; t < 2; ++t) {
+    auto [startName, start] = edges[2 * t];
+    auto [endName, end] = edges[2 * t + 1];
+    if (asFloat(start) > asFloat(end))
+      return op.emitOpError() << "ew.lut." << startName << " = " << start << " ("
+                              << show(asFloat(start)) << " as fp32) exceeds ew.lut." << endName
+                              << " = " << end << " (" << show(asFloat(end)) << ")";
+  }
   const std::pair<StringRef, int64_t> shifts[] = {
       {"le_slope_uflow_shift", lut.getLeSlopeUflowShift()},
       {"le_slope_oflow_shift", lut.getLeSlopeOflowShift()},
@@ -197,7 +219,7 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
                             << " (SDP_EW_DISABLE)";
   // Every configuration with the Y stage has its LUT (NvdlaHardware.h).
   LutAttr lut = op.getEwAttr() ? op.getEwAttr().getLut() : LutAttr();
-  if (lut && failed(verifyLutRegisters(op, "ew.lut", lut, nv::LutUnit::Sdp)))
+  if (lut && failed(verifyLutRegisters(op, "ew.lut", lut, nv::LutUnit::Sdp, isFloat)))
     return failure();
   if (isFloat && op.getEwAttr() && failed(verifyFloatEw(op, op.getEwAttr())))
     return failure();
