@@ -92,11 +92,12 @@ LogicalResult mlir::dla::verifyLutRegisters(Operation *op, StringRef path, LutAt
       return failure();
   if (floatEdges)
     return success();
-  for (auto [table, start, end] : {std::tuple<StringRef, int64_t, int64_t>{"le", lut.getLeStart(), lut.getLeEnd()},
-                                   std::tuple<StringRef, int64_t, int64_t>{"lo", lut.getLoStart(), lut.getLoEnd()}})
+  using Range = std::tuple<StringRef, int64_t, int64_t>;
+  for (auto [table, start, end] : {Range{"le", lut.getLeStart(), lut.getLeEnd()},
+                                   Range{"lo", lut.getLoStart(), lut.getLoEnd()}})
     if (start > end)
-      return op->emitOpError() << path << "." << table << "_start " << start << " exceeds " << path
-                               << "." << table << "_end " << end;
+      return op->emitOpError() << path << "." << table << "_start " << start << " exceeds "
+                               << path << "." << table << "_end " << end;
   return success();
 }
 
