@@ -212,6 +212,31 @@ DLA_CAPI_EXPORTED DlaStatus dlaNvdlaBiasToInt16(intptr_t numBias, const int32_t 
                                                 int rounding, int16_t *values, uint8_t *shift,
                                                 int64_t *errorBound);
 
+/// The SDP Y stage's lookup table (#dla.lut) as one int64 array of
+/// DLA_NVDLA_LUT_REGISTERS values, in this order: le[65], lo[257],
+/// le_linear (0 exponent, 1 linear), le_start, le_end, lo_start, lo_end,
+/// le_index_offset, le_index_select, lo_index_select, then scale and shift
+/// of the LE underflow, LE overflow, LO underflow, LO overflow slopes, then
+/// uflow, oflow, hybrid priority (1: LO).
+#define DLA_NVDLA_LUT_REGISTERS 341
+
+/// The LUT in float mode (proc precision FP16, docs/NvdlaFp16.md) on
+/// numValues fp32 bit patterns x: writes the fp32 bit patterns the Y stage
+/// hands to the output converter. Entries and slope scales are read as
+/// fp16 bits, starts / ends as fp32 bits. Fails for null arrays or a
+/// register count other than DLA_NVDLA_LUT_REGISTERS.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaLutFloat(intptr_t numRegisters, const int64_t *registers,
+                                             intptr_t numValues, const uint32_t *x,
+                                             uint32_t *y);
+
+/// The float-mode program the compiler runs for `function` ("sigmoid",
+/// "tanh"): writes DLA_NVDLA_LUT_REGISTERS registers, and, where not
+/// null, its largest absolute error over every finite fp16 input (the
+/// layer's fp16 output against the function in float64) and where.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaLutFloatProgram(const char *function,
+                                                    intptr_t numRegisters, int64_t *registers,
+                                                    double *maxError, double *at);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,10 +8,12 @@
 #include "Status.h"
 
 #include "dla/Format/ChunkedLayout.h"
+#include "dla/Format/NvdlaLutFloat.h"
 #include "dla/Format/NvdlaScale.h"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -348,5 +350,82 @@ DlaStatus dlaNvdlaBiasToInt16(intptr_t numBias, const int32_t *bias, int roundin
     *shift = result.shift;
   if (errorBound)
     *errorBound = result.errorBound;
+  return ok();
+}
+
+namespace {
+
+namespace nv = dlaformat::nvdla;
+
+/// The C API's register array order (include/dla-c/Format.h) <-> LutProgram.
+template <typename Visit> void visitLutRegisters(nv::LutProgram &lut, int64_t &leLinear,
+                                                  int64_t &uflowLo, int64_t &oflowLo,
+                                                  int64_t &hybridLo, Visit visit) {
+  for (int64_t &v : lut.le)
+    visit(v);
+  for (int64_t &v : lut.lo)
+    visit(v);
+  for (int64_t *v : {&leLinear, &lut.leStart, &lut.leEnd, &lut.loStart, &lut.loEnd,
+                     &lut.leIndexOffset, &lut.leIndexSelect, &lut.loIndexSelect,
+                     &lut.leUflow.scale, &lut.leUflow.shift, &lut.leOflow.scale,
+                     &lut.leOflow.shift, &lut.loUflow.scale, &lut.loUflow.shift,
+                     &lut.loOflow.scale, &lut.loOflow.shift, &uflowLo, &oflowLo, &hybridLo})
+    visit(*v);
+}
+
+nv::LutProgram lutFromRegisters(const int64_t *registers) {
+  nv::LutProgram lut;
+  int64_t leLinear, uflowLo, oflowLo, hybridLo;
+  size_t i = 0;
+  visitLutRegisters(lut, leLinear, uflowLo, oflowLo, hybridLo,
+                    [&](int64_t &v) { v = registers[i++]; });
+  lut.leLinear = leLinear != 0;
+  lut.uflowLo = uflowLo != 0;
+  lut.oflowLo = oflowLo != 0;
+  lut.hybridLo = hybridLo != 0;
+  return lut;
+}
+
+void lutToRegisters(nv::LutProgram lut, int64_t *registers) {
+  int64_t leLinear = lut.leLinear, uflowLo = lut.uflowLo, oflowLo = lut.oflowLo,
+          hybridLo = lut.hybridLo;
+  size_t i = 0;
+  visitLutRegisters(lut, leLinear, uflowLo, oflowLo, hybridLo,
+                    [&](int64_t &v) { registers[i++] = v; });
+}
+
+} // namespace
+
+DlaStatus dlaNvdlaLutFloat(intptr_t numRegisters, const int64_t *registers, intptr_t numValues,
+                           const uint32_t *x, uint32_t *y) {
+  if (numRegisters != DLA_NVDLA_LUT_REGISTERS || !registers)
+    return error("a LUT takes " + std::to_string(DLA_NVDLA_LUT_REGISTERS) + " registers, not " +
+                 std::to_string(numRegisters));
+  if (numValues < 0 || (numValues > 0 && (!x || !y)))
+    return error("null or negative value array");
+  const nv::LutProgram lut = lutFromRegisters(registers);
+  for (intptr_t i = 0; i < numValues; ++i)
+    y[i] = nv::sdpLookupFloat(x[i], lut);
+  return ok();
+}
+
+DlaStatus dlaNvdlaLutFloatProgram(const char *function, intptr_t numRegisters,
+                                  int64_t *registers, double *maxError, double *at) {
+  std::optional<nv::FloatLutFunction> fn =
+      function ? nv::parseFloatLutFunction(function) : std::nullopt;
+  if (!fn)
+    return error(std::string("no float LUT program for '") + (function ? function : "(null)") +
+                 "': sigmoid or tanh");
+  if (numRegisters != DLA_NVDLA_LUT_REGISTERS || !registers)
+    return error("a LUT takes " + std::to_string(DLA_NVDLA_LUT_REGISTERS) + " registers, not " +
+                 std::to_string(numRegisters));
+  lutToRegisters(nv::floatLutProgram(*fn), registers);
+  if (maxError || at) {
+    nv::FloatLutError e = nv::measureFloatLutError(*fn);
+    if (maxError)
+      *maxError = e.error;
+    if (at)
+      *at = e.at;
+  }
   return ok();
 }

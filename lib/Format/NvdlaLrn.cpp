@@ -160,16 +160,18 @@ int64_t cdpLookup(int64_t s, const LutProgram &lut, int bits) {
                                            lut.leUflow, lut.leOflow);
   TableResult lo = linear(s, lut.lo, lut.loStart, lut.loEnd, field(lut.loIndexSelect),
                           lut.loUflow, lut.loOflow);
-  bool useLo;
-  if (le.under && lo.under)
-    useLo = lut.uflowLo;
-  else if (le.over && lo.over)
-    useLo = lut.oflowLo;
-  else if (le.hit() != lo.hit())
-    useLo = lo.hit();
-  else
-    useLo = lut.hybridLo;
-  return useLo ? lo.value : le.value;
+  return lutChoosesLo(lut, le.under, le.over, lo.under, lo.over) ? lo.value : le.value;
+}
+
+bool lutChoosesLo(const LutProgram &lut, bool leUnder, bool leOver, bool loUnder, bool loOver) {
+  const bool leHit = !leUnder && !leOver, loHit = !loUnder && !loOver;
+  if (leUnder && loUnder)
+    return lut.uflowLo;
+  if (leOver && loOver)
+    return lut.oflowLo;
+  if (leHit != loHit)
+    return loHit;
+  return lut.hybridLo;
 }
 
 namespace {

@@ -48,6 +48,7 @@ __all__ = [
     "DLAError", "DLATypeError", "DLAValueError", "DLAOverflowError", "Context", "Module", "Diagnostic", "registered_passes", "RegisteredPass", "import_onnx", "Operation", "Type", "Attribute", "ChunkedAttr", "Layout",
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
     "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16",
+    "nvdla_lut_float", "nvdla_lut_float_program", "LUT_SCALARS",
 ]
 
 
@@ -858,6 +859,47 @@ def nvdla_bias_to_int16(bias, rounding="floor"):
     _check(_capi.dlaNvdlaBiasToInt16(len(values), array, mode, out, ctypes.byref(shift),
                                      ctypes.byref(bound)))
     return np.array(out[:len(values)], dtype=np.int16), shift.value, bound.value
+
+
+#: The SDP LUT's registers in the C API's order (dla-c/Format.h), after
+#: the 65 LE and 257 LO entries.
+LUT_SCALARS = ("le_linear", "le_start", "le_end", "lo_start", "lo_end", "le_index_offset",
+               "le_index_select", "lo_index_select", "le_slope_uflow_scale",
+               "le_slope_uflow_shift", "le_slope_oflow_scale", "le_slope_oflow_shift",
+               "lo_slope_uflow_scale", "lo_slope_uflow_shift", "lo_slope_oflow_scale",
+               "lo_slope_oflow_shift", "uflow_lo", "oflow_lo", "hybrid_lo")
+_LUT_REGISTERS = 65 + 257 + len(LUT_SCALARS)
+
+
+def nvdla_lut_float(x, le, lo, **scalars):
+    """The SDP Y stage's LUT in float mode (nv_full, proc precision FP16) on
+    fp32 bit patterns x, as the format library computes it: the fp32 bit
+    patterns (uint32 array) it hands to the output converter. le (65) / lo
+    (257) are fp16 bit patterns, the scalars those of LUT_SCALARS (starts
+    and ends fp32 bit patterns; *_lo priorities true for LO)."""
+    if set(scalars) != set(LUT_SCALARS):
+        raise DLAValueError("the LUT's scalars are " + ", ".join(LUT_SCALARS))
+    regs = [int(v) for v in le] + [int(v) for v in lo] + [int(scalars[n]) for n in LUT_SCALARS]
+    x = np.ascontiguousarray(np.asarray(x, dtype=np.uint32).reshape(-1))
+    y = np.empty_like(x)
+    _check(_capi.dlaNvdlaLutFloat(len(regs), _capi.int64_array(regs, "LUT register"), x.size,
+                                  x.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)),
+                                  y.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32))))
+    return y
+
+
+def nvdla_lut_float_program(function):
+    """The float-mode LUT program the compiler runs for "sigmoid" / "tanh":
+    (registers as a dict: le, lo and LUT_SCALARS; max absolute error over
+    every finite fp16 input; the input where it occurs)."""
+    regs = (ctypes.c_int64 * _LUT_REGISTERS)()
+    err, at = ctypes.c_double(0), ctypes.c_double(0)
+    _check(_capi.dlaNvdlaLutFloatProgram(str(function).encode(), _LUT_REGISTERS, regs,
+                                         ctypes.byref(err), ctypes.byref(at)))
+    values = list(regs)
+    out = {"le": np.array(values[:65], np.int64), "lo": np.array(values[65:322], np.int64)}
+    out.update(zip(LUT_SCALARS, values[322:]))
+    return out, err.value, at.value
 
 
 # --- one-call helpers on a shared context -----------------------------------

@@ -13,7 +13,7 @@ import operator
 import os
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char_p, c_double, c_int,
                     c_int8, c_int16, c_int32, c_int64, c_size_t, c_ssize_t, c_uint8,
-                    c_uint64, c_void_p)
+                    c_uint32, c_uint64, c_void_p)
 
 from .errors import DLAOverflowError, DLATypeError, DLAValueError
 
@@ -322,6 +322,10 @@ _declare("dlaNvdlaScalesFromFactors", DlaStatus, c_ssize_t, POINTER(c_double), c
          POINTER(c_int16), POINTER(c_uint8), POINTER(c_double))
 _declare("dlaNvdlaBiasToInt16", DlaStatus, c_ssize_t, POINTER(c_int32), c_int, POINTER(c_int16),
          POINTER(c_uint8), POINTER(c_int64))
+_declare("dlaNvdlaLutFloat", DlaStatus, c_ssize_t, _I64P, c_ssize_t, POINTER(c_uint32),
+         POINTER(c_uint32))
+_declare("dlaNvdlaLutFloatProgram", DlaStatus, c_char_p, c_ssize_t, _I64P, POINTER(c_double),
+         POINTER(c_double))
 
 # --- dla-c/Performance.h ------------------------------------------------------
 def _struct(name, fields):

@@ -8,7 +8,9 @@ for the tails; both hit -> LO (hybrid priority), one hit -> that table,
 beyond both -> LE's edge entries with slope 0 (the saturated value).
 Entries are the function at the nodes rounded to fp16; steps are powers of
 two because the index is d * 2^-select. `python3 lut_float_tables.py`
-prints the errors.
+prints the errors. The compiler's programs are the format library's
+(NvdlaLutFloat.cpp floatLutProgram); python/tests/test_lut_float.py
+compares them with these register for register.
 """
 
 import math

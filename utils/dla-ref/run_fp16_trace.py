@@ -5,6 +5,7 @@ compared bit for bit with the numpy model of NVDLA's fp16 arithmetic
 execution (whose fp16 meaning is still "exact, one rounding").
 
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR] [--expect ideal]
+                      [--layer conv|lut]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -19,6 +20,13 @@ hardware's arithmetic puts elsewhere than IEEE's (the exact sum rounded once
 to fp16), and `N of M fp16 convolutions on the v1 model equal fp_nvdla`;
 exits 1 on any mismatch. `--expect ideal` checks the model against IEEE's
 result instead (the negative control: it fails where the two differ).
+
+`--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
+(fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
+input, then N - 2 random tables), expected from lut_float_ref.py; prints
+`N of M fp16 LUT layers on the v1 model equal lut_float_ref`. With
+`--expect ideal` the expected bytes are the float64 function (sigmoid /
+tanh) rounded to fp16, for the two programs (the negative control).
 """
 
 import argparse
@@ -29,7 +37,9 @@ import tempfile
 
 import numpy as np
 
+import fp16_cases_lut
 import fp_nvdla as fp
+import lut_float_tables as T
 import nvdla_ref
 import run_trace
 import weight_ref
@@ -102,6 +112,59 @@ def ideal(x, w, stride, pad, dilation):
     return out.astype(np.float16).view(np.uint16)
 
 
+def run_case(name, func, blobs, root, translate, player, env):
+    """Writes the data, translates `func` and runs the trace on the v1
+    model; the failure's message, or None."""
+    data = os.path.join(root, name + ".data")
+    os.makedirs(data, exist_ok=True)
+    for fname, b in blobs.items():
+        with open(os.path.join(data, fname), "wb") as f:
+            f.write(bytes(b))
+    tdir = os.path.join(root, name)
+    tr = subprocess.run([translate, "--dla-to-nvdla-trace", f"--nvdla-trace-dir={tdir}",
+                         f"--nvdla-trace-data={data}", "-"],
+                        input=run_trace.module([func]), capture_output=True, text=True)
+    if tr.returncode:
+        return f"dla-translate failed: {tr.stderr.strip()}"
+    run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
+    if run.returncode:
+        return (run.stdout + run.stderr).strip()[:400]
+    return None
+
+
+def main_lut(a):
+    build = os.path.abspath(a.build)
+    run_trace.configure("nv_full")
+    translate = os.path.join(build, "bin", "dla-translate")
+    player = run_trace.player_path(build, "nv_full")
+    root = a.keep or tempfile.mkdtemp(prefix="dla-fp16-lut-")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    rng = np.random.default_rng(a.seed)
+    cases = fp16_cases_lut.cases(rng, max(a.count - 2, 0))
+    if a.expect == "ideal":
+        cases = cases[:2]
+    good = 0
+    for name, x, le, lo, regs, want in cases:
+        if a.expect == "ideal":
+            f = T.FUNCS[name[len("lut_"):]]
+            want = fp.fp32_to_fp16(
+                f(x.view(np.float16).astype(np.float64)).astype(np.float32).view(np.uint32))
+        t = ttype(x.shape, ENC)
+        func = (f"func.func @{name}(%x: {t}) -> {t} {{\n  %y = dla.sdp offline %x ew <lut = "
+                f"{fp16_cases_lut.lut_text(le, lo, regs)}> : {t} -> {t}\n  return %y : {t}\n}}\n")
+        blobs = {"arg0.bin": nvdla_ref.pack(x.view(np.float16), ENC, "f16"),
+                 "result0.bin": nvdla_ref.pack(want.view(np.float16), ENC, "f16")}
+        why = run_case(name, func, blobs, root, translate, player, env)
+        if why:
+            print(f"{name}: the v1 model differs from "
+                  f"{'the function' if a.expect == 'ideal' else 'lut_float_ref'}: {why}")
+            continue
+        good += 1
+    print(f"{good} of {len(cases)} fp16 LUT layers on the v1 model equal "
+          f"{'the function rounded to fp16' if a.expect == 'ideal' else 'lut_float_ref'}")
+    return 0 if good == len(cases) else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=int, default=10)
@@ -110,7 +173,10 @@ def main():
     p.add_argument("--keep")
     p.add_argument("--expect", choices=["nvdla", "ideal"], default="nvdla",
                    help="the expected bytes: fp_nvdla's (default) or IEEE's")
+    p.add_argument("--layer", choices=["conv", "lut"], default="conv")
     a = p.parse_args()
+    if a.layer == "lut":
+        sys.exit(main_lut(a))
     build = os.path.abspath(a.build)
     run_trace.configure("nv_full")
     translate = os.path.join(build, "bin", "dla-translate")

@@ -3,7 +3,7 @@
 and compares every output element with layer_ref.py.
 
     run_layers.py --kind conv|conv-order|sdp|pool|lrn|encoded|compressed|winograd|int-sdp|
-                         int-pool|int-conv|int-lrn|int-lrn-wrap
+                         int-pool|int-conv|int-lrn|int-lrn-wrap|fp16-lut
                   [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
                   [--path reference|memref|compiled|llvm]
 
@@ -21,6 +21,10 @@ product wraps int64 (int_cases_lrn.wrap_underflow).
 --path memref (encoded cases) runs the layer ops in dla.on_storage
 (dla.on_storage, made by --dla-lower-to-memref) instead; --path compiled
 first assigns layouts with --dla-compile (any case), then does the same.
+
+--kind fp16-lut: the SDP's LUT in float mode on fp16 (fp16_cases_lut.py):
+the sigmoid and tanh programs over every finite fp16 input and N random
+tables, every value compared bit for bit with lut_float_ref.py.
 
 int-pool and int-conv are N random integer layers with their registers
 (int_cases_pool.py, int_cases_conv.py; expected values from the numpy model
@@ -602,8 +606,8 @@ def compare(case, got):
     exp = case.expected.astype(np.float64).ravel()
     if got.size != exp.size:
         return False, f"{got.size} values, expected {exp.size}"
-    if case.name.startswith(("int_", "wino_", "ord_")):
-        # The integer units and Winograd: every value exact (an fp16 result
+    if case.name.startswith(("int_", "wino_", "ord_", "lut_")):
+        # The integer units, Winograd and the float LUT: every value exact (an fp16 result
         # too, +-inf included: Int17ToFp16 is one rounding). fp16 values are
         # printed as f32 with 6 digits: back to fp16 first.
         if case.out_t == "f16":
@@ -663,7 +667,7 @@ def main():
     p.add_argument("--kind", required=True,
                    choices=["conv", "conv-order", "sdp", "pool", "lrn", "encoded", "int-sdp",
                             "int-pool", "int-conv", "int-lrn", "int-lrn-wrap", "compressed",
-                            "winograd", "emu"])
+                            "winograd", "emu", "fp16-lut"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -689,6 +693,9 @@ def main():
     elif a.kind == "int-sdp":
         import int_cases_sdp
         cases = int_cases_sdp.cases(rng, a.count, Case, tensor_type)
+    elif a.kind == "fp16-lut":
+        import fp16_cases_lut
+        cases = fp16_cases_lut.layer_cases(rng, a.count, Case, tensor_type)
     elif a.kind == "emu":
         import int_cases_emu
         cases = int_cases_emu.emu_cases(rng, a.count, Case, tensor_type)

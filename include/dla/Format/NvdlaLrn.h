@@ -45,6 +45,11 @@ struct LutProgram {
   bool uflowLo = false, oflowLo = false, hybridLo = false;
 };
 
+/// The table that answers (true: LO), the SDP's and the CDP's rule, integer
+/// or float: both under -> uflowLo, both over -> oflowLo, exactly one hit ->
+/// that one, else (both hit, or one under and the other over) hybridLo.
+bool lutChoosesLo(const LutProgram &lut, bool leUnder, bool leOver, bool loUnder, bool loOver);
+
 /// Everything an integer LRN programs besides its window.
 struct LrnTables {
   LutProgram lut;

@@ -18,6 +18,7 @@
 #include "ReferenceArith.h"
 
 #include "dla/Dialect/DLA/IR/RegisterAttrs.h"
+#include "dla/Format/NvdlaLutFloat.h"
 #include "ReferenceInts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -242,4 +243,16 @@ Value reference::sdpLookup(OpBuilder &b, Location loc, Value v, LutAttr attr) {
   Outcome loOut =
       sdpTableValue(m, v, lut.lo, lo, lut.loStart, lut.loEnd, lut.loUflow, lut.loOflow, 0);
   return choose(m, leOut, loOut, lut.uflowLo, lut.oflowLo, lut.hybridLo);
+}
+
+Value reference::sdpLookupFloatFp16(OpBuilder &b, Location loc, Value h, LutAttr lut) {
+  const std::vector<uint16_t> answers = nv::sdpLookupFloatFp16Table(getLutProgram(lut));
+  SmallVector<int16_t> entries(answers.begin(), answers.end());
+  auto type = RankedTensorType::get({int64_t(entries.size())}, b.getI16Type());
+  Value table = arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(type, ArrayRef<int16_t>(entries)));
+  Value bits = arith::BitcastOp::create(b, loc, b.getI16Type(), h);
+  Value index = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), bits);
+  Value out = tensor::ExtractOp::create(b, loc, table, ValueRange{index});
+  return arith::BitcastOp::create(b, loc, b.getF16Type(), out);
 }

@@ -3,8 +3,9 @@
 // Scalar IR (i64 arith) computing NVDLA's lookup tables bit-exactly, for
 // the reference lowering's linalg bodies: the CDP's (int_cdp.cdp_lut, 16-bit
 // interpolation fraction, used by dla.lrn) and the SDP Y stage's
-// (int_sdp_lut.sdp_lut, 35-bit fraction, for dla.sdp's ew.lut). The
-// registers are compile-time constants; the tables become constant tensors.
+// (int_sdp_lut.sdp_lut, 35-bit fraction, for dla.sdp's ew.lut), and the
+// SDP's float-mode LUT of an fp16 layer. The registers are compile-time
+// constants; the tables become constant tensors.
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLA_LIB_CONVERSION_DLATOLINALG_REFERENCELUT_H
@@ -27,6 +28,12 @@ Value cdpLookup(OpBuilder &b, Location loc, Value s, const ::dlaformat::nvdla::L
 /// result as i64. The caller has verified `lut` against the SDP's ranges
 /// (verifyLutRegisters with LutUnit::Sdp).
 Value sdpLookup(OpBuilder &b, Location loc, Value v, LutAttr lut);
+
+/// The SDP's LUT in float mode as an offline fp16 layer computes it on
+/// `h` (f16): widened, looked up, rounded by the output converter, the f16
+/// result. The format library computes the answer to every one of the
+/// 65,536 fp16 inputs once (sdpLookupFloatFp16Table); the body reads it.
+Value sdpLookupFloatFp16(OpBuilder &b, Location loc, Value h, LutAttr lut);
 
 } // namespace mlir::dla::reference
 

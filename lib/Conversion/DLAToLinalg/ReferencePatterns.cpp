@@ -11,6 +11,7 @@
 #include "ReferenceArith.h"
 #include "ReferenceCdma.h"
 #include "ReferenceCdp.h"
+#include "ReferenceLut.h"
 #include "ReferencePatterns.h"
 #include "dla/Conversion/DLAToLinalg/DLAToLinalg.h"
 #include "ReferencePdp.h"
@@ -632,6 +633,9 @@ struct SdpToReference : LayerToReference<SdpOp> {
             return v.getType() == i64 ? v : Value(arith::ExtSIOp::create(b, l, i64, v));
           };
           Value v = arg(0);
+          // The float LUT reads the layer's own fp16 input (verifyFloatEw).
+          if (isFloat && op.getEwAttr())
+            return sdpLookupFloatFp16(b, l, args[0], op.getEwAttr().getLut());
           if (isFloat) {
             if (SdpXAttr s = op.getBsAttr())
               v = sdpXStageFloat(b, l, v, s, arg(bs.alu), arg(bs.mul));

@@ -313,6 +313,10 @@ struct SdpOnTheFly : OpRewritePattern<SdpOp> {
     auto conv = op.getInput().getDefiningOp<ConvOp>();
     if (op.getMode() != SdpMode::Offline || !conv || !conv->hasOneUse())
       return failure();
+    // The LUT in float mode is modelled on an fp16 input, not on CACC's
+    // fp32 (dla.sdp's verifier: offline).
+    if (op.getEwAttr() && isa<FloatType>(getElementTypeOrSelf(op.getType())))
+      return failure();
     std::optional<nv::Precision> in = getPrecision(getElementTypeOrSelf(conv.getType()));
     std::optional<nv::Precision> out = getPrecision(getElementTypeOrSelf(op.getType()));
     if (!in || !out || !target.check(nv::ConversionQuery::sdpOnTheFly(

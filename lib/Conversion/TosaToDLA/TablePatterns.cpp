@@ -16,12 +16,16 @@
 //
 // Without the LUT (nv_small: no Y stage) the table's piecewise-linear
 // interpolant runs as X-stage passes (TablePrograms.cpp).
-// fp16 pipelines keep sigmoid / tanh on the host with the reason.
+// On fp16 (nv_full) a float sigmoid / tanh is one offline SDP whose Y
+// stage's LUT runs in float mode (FloatActivationToSdp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "QuantizedSdp.h"
 #include "TablePrograms.h"
+
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
+#include "dla/Format/NvdlaLutFloat.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -130,22 +134,57 @@ std::string whyNotTable(tosa::TableOp op, const OffloadTarget &target) {
   return why;
 }
 
-/// A float sigmoid or tanh: on an integer target its type says why (an
-/// int8 model's runs as a table); no layer computes it on an fp16 one.
+/// A float sigmoid or tanh (an fp16 network's): on an integer target its
+/// type says why (an int8 model's runs as a table).
 template <typename OpTy>
 std::string whyNotFloatActivation(OpTy op, const OffloadTarget &target) {
   if (std::string why = target.checkSourceType(op.getType()); !why.empty())
     return why;
-  return "the SDP's lookup table in float mode (the fp16 Y stage) is not modelled: dla.sdp "
-         "takes no ew stage on fp16 (docs/NvdlaFp16.md, docs/Activations.md); an int8 model "
-         "runs it as a table";
+  if (cast<RankedTensorType>(op.getType()).getRank() != 4)
+    return "it is not a static rank-4 feature map";
+  // Only nv_full computes fp16, and it has the LUT (NvdlaHardware.h).
+  assert(target.config.caps.sdpLut && "an fp16 configuration without the SDP's LUT");
+  return target.checkOfflineSdp();
 }
+
+/// On fp16: one offline SDP whose Y stage's LUT, in float mode, runs the
+/// format library's program for the function (NvdlaLutFloat.h:
+/// floatLutProgram; its error over every fp16 input is in
+/// docs/Activations.md).
+template <typename OpTy>
+struct FloatActivationToSdp : OpRewritePattern<OpTy> {
+  FloatActivationToSdp(MLIRContext *context, const OffloadTarget &target,
+                       nv::FloatLutFunction function)
+      : OpRewritePattern<OpTy>(context), target(target), function(function) {}
+
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    if (std::string why = whyNotFloatActivation(op, target); !why.empty())
+      return rewriter.notifyMatchFailure(op, why);
+    MLIRContext *ctx = rewriter.getContext();
+    Location loc = op.getLoc();
+    ElementwiseFrame frame(ValueRange{op.getInput()});
+    Value x = frame.input(rewriter, loc, op.getInput(), target.getElementType(ctx));
+    auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
+    sdp.setEwAttr(SdpYAttr::get(ctx, SdpOperand(), CvtAttr(), false, 0, std::nullopt,
+                                SdpOperand(), CvtAttr(),
+                                getLutAttr(ctx, nv::floatLutProgram(function))));
+    rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+
+  OffloadTarget target;
+  nv::FloatLutFunction function;
+};
 
 } // namespace
 
 void tosa_to_dla::populateTablePatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                         const OffloadTarget &target) {
   patterns.add<TableToSdp>(patterns.getContext(), target);
+  patterns.add<FloatActivationToSdp<tosa::SigmoidOp>>(patterns.getContext(), target,
+                                                      nv::FloatLutFunction::Sigmoid);
+  patterns.add<FloatActivationToSdp<tosa::TanhOp>>(patterns.getContext(), target,
+                                                   nv::FloatLutFunction::Tanh);
   rules.add<tosa::TableOp>(whyNotTable);
   rules.add<tosa::SigmoidOp>(whyNotFloatActivation<tosa::SigmoidOp>);
   rules.add<tosa::TanhOp>(whyNotFloatActivation<tosa::TanhOp>);

@@ -106,12 +106,19 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
               llvm::any_of(member->getResults(), isFp16);
   if (!fp16)
     return success();
+  // An offline SDP of its Y stage's LUT alone: the LUT in float mode
+  // (dla.sdp's verifier allows no other fp16 ew stage).
+  if (auto sdp = dyn_cast<SdpOp>(hw.op);
+      sdp && sdp.getEwAttr() && !sdp.getBsAttr() && !sdp.getBnAttr() && !sdp.getOutCvtAttr() &&
+      sdp.getMode() == SdpMode::Offline)
+    return success();
   auto conv = dyn_cast<ConvOp>(hw.op);
   if (!conv || hw.fused || conv.getMode() != nv::ConvMode::Direct || conv.getInputCvtAttr() ||
       conv.getPadValue())
     return hw.op->emitOpError(
         "computes in fp16: only a direct fp16 convolution whose result is feature data (no SDP "
-        "stages, input converter or padding value) is programmed yet");
+        "stages, input converter or padding value) or an offline SDP of its LUT alone is "
+        "programmed yet");
   return success();
 }
 

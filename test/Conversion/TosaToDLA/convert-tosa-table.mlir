@@ -2,6 +2,7 @@
 // RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=SMALL
 // RUN: dla-opt %s --dla-convert-tosa="target=nv_small precision=int8" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALLR
 // RUN: dla-opt %s --dla-convert-tosa="target=nv_full precision=fp16" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=FP16
+// RUN: dla-opt %s --dla-convert-tosa="target=nv_full precision=fp16" -split-input-file 2>/dev/null | FileCheck %s --check-prefix=FP16OUT
 // An int8 table lookup (dla-import-onnx's quantized Sigmoid / Tanh,
 // python/dla/onnx/qdq_table.py) as one offline SDP whose Y stage's LUT
 // answers level x with entry x + 128 (TablePatterns.cpp,
@@ -83,14 +84,51 @@ func.func @runtime_table(%x: tensor<1x2x2x2xi8>, %t: tensor<256xi8>) -> tensor<1
 
 // -----
 
-// A float sigmoid and tanh (an fp16 network's): the LUT in float mode is
-// not modelled, so they stay on the host with that reason.
+// A float sigmoid and tanh (an fp16 network's): on nv_full fp16 each is one
+// offline SDP whose Y stage's LUT runs in float mode (NvdlaLutFloat.h's
+// programs; the entries are fp16 bit patterns, the edges fp32 ones: here
+// sigmoid's LO over [-8, 8] (-1056964608, 1090519040) in steps of 1/16, LE
+// over [-32, 32] in steps of 1; tanh's over [-4, 4] by 1/32 and [-16, 16]
+// by 1/2). Entries from utils/dla-ref/lut_float_tables.py: sigmoid(-8) =
+// 3455 (0x0d7f), sigmoid(0) = 14336 (0.5); tanh(-4) = -17409, tanh(-16) =
+// -17408 (-1.0).
+// FP16OUT-LABEL: func.func @float_sigmoid
+// FP16OUT: dla.sdp offline %{{.*}} ew <lut = <le_function = linear, le = [0, 0, 0, {{.*}}], lo = [3455, 3545, 3642, 3745, {{.*}}], le_start = -1040187392, le_end = 1107296256, lo_start = -1056964608, lo_end = 1090519040, le_index_select = 0, lo_index_select = -4, uflow_priority = le, oflow_priority = le, hybrid_priority = lo>> : tensor<1x2x2x2xf16> -> tensor<1x2x2x2xf16>
+// FP16OUT: dla.sdp offline %{{.*}} ew <lut = <le_function = linear, le = [-17408, -17408, -17408, {{.*}}], lo = [-17409, -17409, -17410, -17410, {{.*}}], le_start = -1048576000, le_end = 1098907648, lo_start = -1065353216, lo_end = 1082130432, le_index_select = -1, lo_index_select = -5, uflow_priority = le, oflow_priority = le, hybrid_priority = lo>> : tensor<1x2x2x2xf16> -> tensor<1x2x2x2xf16>
+// FP16OUT-NOT: tosa.sigmoid
+// FP16OUT-NOT: tosa.tanh
 func.func @float_sigmoid(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
   %y = tosa.sigmoid %x : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   %z = tosa.tanh %y : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
   return %z : tensor<1x2x2x2xf32>
 }
-// FP16: convert-tosa-table.mlir:[[# @LINE - 4]]:8: remark: stays on the host: the SDP's lookup table in float mode (the fp16 Y stage) is not modelled: dla.sdp takes no ew stage on fp16 (docs/NvdlaFp16.md, docs/Activations.md); an int8 model runs it as a table
-// FP16: convert-tosa-table.mlir:[[# @LINE - 4]]:8: remark: stays on the host: the SDP's lookup table in float mode
 // On an integer target its type is the reason (a quantized one is a table).
-// SMALLR: convert-tosa-table.mlir:[[# @LINE - 7]]:8: remark: stays on the host: it computes in f32 and the target in int8
+// SMALLR: convert-tosa-table.mlir:[[# @LINE - 5]]:8: remark: stays on the host: it computes in f32 and the target in int8
+
+// -----
+
+// Not a feature map: stays on the host with the reason.
+// FP16OUT-LABEL: func.func @float_sigmoid_rank2
+// FP16OUT: tosa.sigmoid
+func.func @float_sigmoid_rank2(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %y = tosa.sigmoid %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %y : tensor<4x8xf32>
+}
+// FP16: convert-tosa-table.mlir:[[# @LINE - 3]]:8: remark: stays on the host: it is not a static rank-4 feature map
+
+// -----
+
+// A convolution's only reader: the LUT's SDP stays offline (the float LUT
+// is modelled on the fp16 input, not on CACC's fp32: SdpOnTheFly leaves
+// it).
+// FP16OUT-LABEL: func.func @conv_sigmoid
+// FP16OUT: %[[C:.*]] = dla.conv direct
+// FP16OUT: dla.sdp offline %[[C]] ew <lut = <le_function = linear
+func.func @conv_sigmoid(%x: tensor<1x4x4x8xf16>) -> tensor<1x4x4x1xf16> {
+  %w = "tosa.const"() {values = dense<1.0> : tensor<1x1x1x8xf16>} : () -> tensor<1x1x1x8xf16>
+  %b = "tosa.const"() {values = dense<0.0> : tensor<1xf16>} : () -> tensor<1xf16>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf16>} : () -> tensor<1xf16>
+  %a = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f16, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x8xf16>, tensor<1x1x1x8xf16>, tensor<1xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x4x1xf16>
+  %s = tosa.sigmoid %a : (tensor<1x4x4x1xf16>) -> tensor<1x4x4x1xf16>
+  return %s : tensor<1x4x4x1xf16>
+}

@@ -77,3 +77,12 @@ func.func @lut(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi16> {
     : tensor<1x8x2x2xi16> -> tensor<1x8x2x2xi16>
   return %y : tensor<1x8x2x2xi16>
 }
+
+// The LUT in float mode on fp16 (nv_full): edges are fp32 patterns ordered
+// as floats, [-16, -8] for LE, whose int32 patterns run the other way.
+// CHECK-LABEL: func.func @fp16_lut_negative_edges
+// CHECK: dla.sdp offline %{{.*}} ew <lut = <le_function = linear, le = [{{.*}}], lo = [{{.*}}], le_start = -1048576000, le_end = -1056964608, lo_start = -1056964608, lo_end = 1090519040, le_index_select = -1, lo_index_select = -4, lo_slope_uflow_scale = 15360, uflow_priority = lo, oflow_priority = le, hybrid_priority = lo>> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+func.func @fp16_lut_negative_edges(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  %y = dla.sdp offline %x ew <lut = #dla.lut<le_function = linear, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = -1048576000, le_end = -1056964608, lo_start = -1056964608, lo_end = 1090519040, le_index_select = -1, lo_index_select = -4, lo_slope_uflow_scale = 15360, uflow_priority = lo, oflow_priority = le, hybrid_priority = lo>> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}

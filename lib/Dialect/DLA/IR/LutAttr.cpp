@@ -1,8 +1,9 @@
 //===- LutAttr.cpp - #dla.lut and its register ranges --------------------===//
 //
 // The attribute verifier checks only what no register decides (table
-// lengths, the LE index field that matches the function, ordered ranges);
-// the unit's widths are checked by the op through verifyLutRegisters.
+// lengths, the LE index field that matches the function); the unit's
+// widths and ordered ranges (integers, or fp32 patterns on an fp16 SDP) are
+// checked by the op through verifyLutRegisters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,7 @@ static constexpr int64_t kLeEntries = 65, kLoEntries = 257;
 
 LogicalResult LutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                               LutFunction leFunction, DenseI64ArrayAttr le, DenseI64ArrayAttr lo,
-                              int64_t leStart, int64_t leEnd, int64_t loStart, int64_t loEnd,
+                              int64_t, int64_t, int64_t, int64_t,
                               std::optional<int64_t> leIndexOffset,
                               std::optional<int64_t> leIndexSelect, int64_t, int64_t, int64_t,
                               int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, LutTable,
@@ -44,15 +45,13 @@ LogicalResult LutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#dla.lut exponent LE table needs le_index_offset";
   if (!exponent && !leIndexSelect)
     return emitError() << "#dla.lut linear LE table needs le_index_select";
-  if (leStart > leEnd)
-    return emitError() << "#dla.lut le_start " << leStart << " exceeds le_end " << leEnd;
-  if (loStart > loEnd)
-    return emitError() << "#dla.lut lo_start " << loStart << " exceeds lo_end " << loEnd;
+  // Ordered ranges are the op's to check (verifyLutRegisters): the same
+  // registers are integers or, on an fp16 SDP, fp32 bit patterns.
   return success();
 }
 
 LogicalResult mlir::dla::verifyLutRegisters(Operation *op, StringRef path, LutAttr lut,
-                                            nv::LutUnit unit) {
+                                            nv::LutUnit unit, bool floatEdges) {
   const nv::LutRegisterFields regs = nv::lutRegisterFields(unit);
   for (auto [name, table] : {std::pair<StringRef, DenseI64ArrayAttr>{"le", lut.getLe()},
                              std::pair<StringRef, DenseI64ArrayAttr>{"lo", lut.getLo()}})
@@ -91,6 +90,14 @@ LogicalResult mlir::dla::verifyLutRegisters(Operation *op, StringRef path, LutAt
   for (const Field &f : fields)
     if (f.value && failed(check(f.name, *f.value, f.reg)))
       return failure();
+  if (floatEdges)
+    return success();
+  using Range = std::tuple<StringRef, int64_t, int64_t>;
+  for (auto [table, start, end] : {Range{"le", lut.getLeStart(), lut.getLeEnd()},
+                                   Range{"lo", lut.getLoStart(), lut.getLoEnd()}})
+    if (start > end)
+      return op->emitOpError() << path << "." << table << "_start " << start << " exceeds "
+                               << path << "." << table << "_end " << end;
   return success();
 }
 
@@ -114,4 +121,17 @@ nv::LutProgram mlir::dla::getLutProgram(LutAttr lut) {
   p.oflowLo = lut.getOflowPriority() == LutTable::Lo;
   p.hybridLo = lut.getHybridPriority() == LutTable::Lo;
   return p;
+}
+
+LutAttr mlir::dla::getLutAttr(MLIRContext *context, const nv::LutProgram &p) {
+  auto table = [](bool lo) { return lo ? LutTable::Lo : LutTable::Le; };
+  return LutAttr::get(
+      context, p.leLinear ? LutFunction::Linear : LutFunction::Exponent,
+      DenseI64ArrayAttr::get(context, p.le), DenseI64ArrayAttr::get(context, p.lo), p.leStart,
+      p.leEnd, p.loStart, p.loEnd,
+      p.leLinear ? std::nullopt : std::optional<int64_t>(p.leIndexOffset),
+      p.leLinear ? std::optional<int64_t>(p.leIndexSelect) : std::nullopt, p.loIndexSelect,
+      p.leUflow.scale, p.leUflow.shift, p.leOflow.scale, p.leOflow.shift, p.loUflow.scale,
+      p.loUflow.shift, p.loOflow.scale, p.loOflow.shift, table(p.uflowLo), table(p.oflowLo),
+      table(p.hybridLo));
 }

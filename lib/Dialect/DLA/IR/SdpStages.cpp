@@ -5,7 +5,8 @@
 // (dla/Format/NvdlaRegisters.h), memory operands bound by name with one
 // surface per stage, and only the stages the target has. On an fp16
 // pipeline the X stages compute in fp32 from fp16 memory operands: no
-// shifts, no integer register operands, no Y stage here.
+// shifts, no integer register operands; the Y stage only as its LUT in
+// float mode (verifyFloatEw).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,9 @@
 #include "dla/Format/NvdlaRegisters.h"
 
 #include "llvm/ADT/SmallString.h"
+
+#include <cstdio>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -91,13 +95,12 @@ Value memoryOperand(SdpOp op, nv::SdpMemOperand mem) {
 
 /// The rules of a stage form on an fp16 pipeline: the X stages' ALU and
 /// MUL in fp32 with memory operands; shifts and register operands are
-/// integer registers; the Y stage is not modelled in float.
+/// integer registers; the Y stage is verifyFloatEw's.
 LogicalResult verifyFloatStages(SdpOp op, ArrayRef<StageView> stages) {
   for (const StageView &s : stages) {
     StringRef stage = formatEnumName(s.stage);
     if (s.stage == nv::SdpStage::Ew)
-      return op.emitOpError() << "ew on an fp16 SDP: the Y stage's float path is not "
-                                 "modelled; program bs or bn";
+      continue; // verifyFloatEw
     for (const auto &[path, value, field] : s.fields) {
       if (value == 0 && StringRef(path).ends_with("shift"))
         continue;
@@ -106,6 +109,83 @@ LogicalResult verifyFloatStages(SdpOp op, ArrayRef<StageView> stages) {
                                  "come from memory, no shifts)";
     }
   }
+  return success();
+}
+
+/// The Y stage on an fp16 pipeline: its LUT in float mode alone
+/// (docs/NvdlaFp16.md), entries and slope scales finite fp16 patterns,
+/// edges finite fp32 patterns, no slope shifts; on the layer's own fp16
+/// input to an fp16 output, what the CPU execution models (it tabulates
+/// the LUT per fp16 input with the format library's NvdlaLutFloat).
+LogicalResult verifyFloatEw(SdpOp op, SdpYAttr ew) {
+  LutAttr lut = ew.getLut();
+  if (!lut || ew.getMulOperand().isPresent() || ew.getAlu() || ew.getPrelu() ||
+      ew.getTruncate() != 0 || ew.getMulCvt() || ew.getAluCvt())
+    return op.emitOpError() << "ew on an fp16 SDP: only its lut is modelled in float mode (the "
+                               "Y stage's float ALU and multiplier are not); write ew <lut = "
+                               "...> alone";
+  if (op.getBsAttr() || op.getBnAttr() || op.getMode() != SdpMode::Offline ||
+      !op.getOutput().getType().getElementType().isF16())
+    return op.emitOpError() << "ew.lut on an fp16 SDP is modelled on the layer's own fp16 "
+                               "input to an fp16 output: offline, without bs or bn";
+  auto nonFinite = [](int64_t v, int exponentBits, int mantissaBits) {
+    const int64_t e = (v >> mantissaBits) & ((int64_t(1) << exponentBits) - 1);
+    return e == (int64_t(1) << exponentBits) - 1;
+  };
+  for (auto [name, table] : {std::pair<StringRef, ArrayRef<int64_t>>{"le", lut.getLe()},
+                             std::pair<StringRef, ArrayRef<int64_t>>{"lo", lut.getLo()}})
+    for (auto [i, v] : llvm::enumerate(table))
+      if (nonFinite(v, 5, 10))
+        return op.emitOpError() << "ew.lut." << name << "[" << i << "] = " << v
+                                << " is an fp16 infinity or NaN: a float-mode table holds "
+                                   "finite fp16 bit patterns";
+  const std::pair<StringRef, int64_t> scales[] = {
+      {"le_slope_uflow_scale", lut.getLeSlopeUflowScale()},
+      {"le_slope_oflow_scale", lut.getLeSlopeOflowScale()},
+      {"lo_slope_uflow_scale", lut.getLoSlopeUflowScale()},
+      {"lo_slope_oflow_scale", lut.getLoSlopeOflowScale()}};
+  for (auto [name, v] : scales)
+    if (nonFinite(v, 5, 10))
+      return op.emitOpError() << "ew.lut." << name << " = " << v
+                              << " is an fp16 infinity or NaN: float-mode slopes are finite "
+                                 "fp16 bit patterns";
+  const std::pair<StringRef, int64_t> edges[] = {{"le_start", lut.getLeStart()},
+                                                 {"le_end", lut.getLeEnd()},
+                                                 {"lo_start", lut.getLoStart()},
+                                                 {"lo_end", lut.getLoEnd()}};
+  for (auto [name, v] : edges)
+    if (nonFinite(v, 8, 23))
+      return op.emitOpError() << "ew.lut." << name << " = " << v
+                              << " is an fp32 infinity or NaN: float-mode edges are finite "
+                                 "fp32 bit patterns";
+  auto asFloat = [](int64_t v) {
+    uint32_t bits = uint32_t(uint64_t(v));
+    float f;
+    std::memcpy(&f, &bits, sizeof(f));
+    return f;
+  };
+  auto show = [](float f) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", double(f));
+    return std::string(text);
+  };
+  for (size_t t = 0; t < 2; ++t) {
+    auto [startName, start] = edges[2 * t];
+    auto [endName, end] = edges[2 * t + 1];
+    if (asFloat(start) > asFloat(end))
+      return op.emitOpError() << "ew.lut." << startName << " = " << start << " ("
+                              << show(asFloat(start)) << " as fp32) exceeds ew.lut." << endName
+                              << " = " << end << " (" << show(asFloat(end)) << ")";
+  }
+  const std::pair<StringRef, int64_t> shifts[] = {
+      {"le_slope_uflow_shift", lut.getLeSlopeUflowShift()},
+      {"le_slope_oflow_shift", lut.getLeSlopeOflowShift()},
+      {"lo_slope_uflow_shift", lut.getLoSlopeUflowShift()},
+      {"lo_slope_oflow_shift", lut.getLoSlopeOflowShift()}};
+  for (auto [name, v] : shifts)
+    if (v != 0)
+      return op.emitOpError() << "ew.lut." << name << " = " << v
+                              << ": float mode uses no slope shifts (write 0)";
   return success();
 }
 
@@ -139,7 +219,9 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
                             << " (SDP_EW_DISABLE)";
   // Every configuration with the Y stage has its LUT (NvdlaHardware.h).
   LutAttr lut = op.getEwAttr() ? op.getEwAttr().getLut() : LutAttr();
-  if (lut && failed(verifyLutRegisters(op, "ew.lut", lut, nv::LutUnit::Sdp)))
+  if (lut && failed(verifyLutRegisters(op, "ew.lut", lut, nv::LutUnit::Sdp, isFloat)))
+    return failure();
+  if (isFloat && op.getEwAttr() && failed(verifyFloatEw(op, op.getEwAttr())))
     return failure();
   if (op.getMode() == SdpMode::OnTheFly && !isFloat) {
     if (auto conv = op.getInput().getDefiningOp<ConvOp>(); conv && conv.getBias())

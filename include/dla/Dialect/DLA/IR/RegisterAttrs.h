@@ -17,9 +17,11 @@ namespace mlir::dla {
 
 /// Every field of `lut` against the ranges of `unit` (SDP Y stage, int8 or
 /// int16 CDP); `path` prefixes the field names (`lut`, `ew.lut`), giving
-/// `lut.le[3]`, `ew.lut.le_start`.
+/// `lut.le[3]`, `ew.lut.le_start`. Each table's start must not exceed its
+/// end as integers, unless `floatEdges` (an fp16 SDP's fp32 patterns, which
+/// the caller orders as floats).
 LogicalResult verifyLutRegisters(Operation *op, StringRef path, LutAttr lut,
-                                 ::dlaformat::nvdla::LutUnit unit);
+                                 ::dlaformat::nvdla::LutUnit unit, bool floatEdges = false);
 
 /// dla.lrn's integer registers (in_cvt, out_cvt, lut, size) and the rules of
 /// docs/IntegerAttributes.md 5.2 / 6.2.
@@ -27,6 +29,9 @@ LogicalResult verifyLrnRegisters(LrnOp op);
 
 /// The table registers #dla.lut states.
 ::dlaformat::nvdla::LutProgram getLutProgram(LutAttr lut);
+/// The #dla.lut stating `lut` (getLutProgram's inverse; a linear LE states
+/// its select, an exponent one its offset).
+LutAttr getLutAttr(MLIRContext *context, const ::dlaformat::nvdla::LutProgram &lut);
 /// An integer dla.lrn's tables and converters: the stated ones, or
 /// deriveLrnTables' for alpha, beta, k (absent converters are identities).
 ::dlaformat::nvdla::LrnTables getLrnTables(LrnOp op);

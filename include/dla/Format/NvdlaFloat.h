@@ -1,0 +1,56 @@
+//===- NvdlaFloat.h - NVDLA's float arithmetic (fp32, fp17) -----*- C++ -*-===//
+//
+// The floating-point arithmetic of NVIDIA's v1 C model (nv_full,
+// cmod/hls/include/nvdla_float.h) on bit patterns, as the SDP computes it:
+// FpAdd / FpMul at fp32 (<8,23>) and at fp17 (<6,10>: 1 sign, 6 exponent
+// bits of bias 31, 10 mantissa bits: the Y stage's LUT arithmetic) and the
+// conversions between fp16, fp17 and fp32. Not IEEE: results below the
+// normal range are zero, overflow saturates to the largest finite value,
+// the adder keeps 2M + 3 bits and no sticky bit (docs/NvdlaFp16.md). The
+// numpy model these follow line by line is utils/dla-ref/fp_nvdla.py
+// (checked against the C model's own functions).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_FORMAT_NVDLAFLOAT_H
+#define DLA_FORMAT_NVDLAFLOAT_H
+
+#include <cstdint>
+
+namespace dlaformat::nvdla {
+
+/// A float format of the C model's templates: exponent and mantissa bits.
+struct FpFormat {
+  int exponentBits, mantissaBits;
+};
+inline constexpr FpFormat kFp32{8, 23};
+inline constexpr FpFormat kFp17{6, 10};
+
+/// FpAdd<E,M>: the smaller addend aligned in a 2M + 3-bit mantissa (M + 2
+/// guard bits, no sticky), one round to nearest even; below the normal
+/// range zero (signed as the larger operand); overflow saturates; a NaN
+/// operand is returned (a's first).
+uint32_t fpAdd(uint32_t a, uint32_t b, FpFormat f);
+/// FpSub<E,M>: b's sign flipped, then fpAdd.
+uint32_t fpSub(uint32_t a, uint32_t b, FpFormat f);
+/// FpMul<E,M>: the exact product rounded once (RNE); zero below the normal
+/// range, saturating above it; a NaN operand is returned (a's first).
+uint32_t fpMul(uint32_t a, uint32_t b, FpFormat f);
+
+/// Fp16ToFp32: exact; infinity becomes the largest fp32; a NaN keeps its
+/// 10-bit payload in the low mantissa bits.
+uint32_t nvdlaFp16ToFp32(uint16_t h);
+/// Fp32ToFp16 (the SDP's output converter at FP16): RNE with fp16
+/// denormals, saturating at 65504, fp32 denormals zero, a NaN keeps its
+/// low 10 payload bits.
+uint16_t nvdlaFp32ToFp16(uint32_t f);
+/// Fp16ToFp17: exact; infinity saturates to fp17's largest; NaN kept.
+uint32_t fp16ToFp17(uint16_t h);
+/// Fp32ToFp17: RNE to 11 bits, no fp17 denormals (zero unless rounding
+/// reaches the smallest normal), saturating; a NaN keeps its low 10 bits.
+uint32_t fp32ToFp17(uint32_t f);
+/// Fp17ToFp32: exact for normal values; infinity saturates; NaN kept.
+uint32_t fp17ToFp32(uint32_t a);
+
+} // namespace dlaformat::nvdla
+
+#endif // DLA_FORMAT_NVDLAFLOAT_H
