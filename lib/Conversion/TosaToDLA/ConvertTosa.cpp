@@ -152,6 +152,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
 void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                             const OffloadTarget &target) {
   populateConvPatterns(patterns, rules, target);
+  populatePixelShufflePatterns(patterns, target);
   populatePoolPatterns(patterns, rules, target);
   populateSdpPatterns(patterns, rules, target);
   populateResizePatterns(patterns, rules, target);
