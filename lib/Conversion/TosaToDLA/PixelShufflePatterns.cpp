@@ -126,6 +126,10 @@ std::optional<Shuffle> matchShuffle(tosa::Conv2DOp conv) {
   if (auto add = onlyUser<tosa::AddOp>(m.last->getResult(0)); add && isZeroConstant(conv.getBias())) {
     Value c = add.getInput1() == m.last->getResult(0) ? add.getInput2() : add.getInput1();
     auto cType = cast<RankedTensorType>(c.getType());
+    // The bias reshaped to [1, 1, 1, C]: the same bytes (ConstantFolds.cpp
+    // may not have folded the reshape yet).
+    while (auto r = c.getDefiningOp<tosa::ReshapeOp>())
+      c = r.getInput1();
     if (add.getType() == m.last->getResult(0).getType() && cType.getRank() == 4 &&
         cType.getNumElements() == m.channels && cType.getShape().back() == m.channels &&
         cType.getElementType() == getElementTypeOrSelf(conv.getBias().getType()) &&
@@ -153,7 +157,14 @@ std::optional<Shuffle> matchShuffle(tosa::Conv2DOp conv) {
 }
 
 /// The input of the phase convolutions: the pad's input when absorbed.
-Value phaseInput(const Shuffle &m) { return m.pad ? m.pad.getInput1() : m.conv.getInput(); }
+Value phaseInput(const Shuffle &m) {
+  tosa::PadOp pad = m.pad;
+  tosa::Conv2DOp conv = m.conv;
+  return pad ? pad.getInput1() : conv.getInput();
+}
+
+/// ceil(a / b) for positive b.
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// One phase's convolution geometry along an axis: the convolution's phase
 /// it computes and its padding before and after.
@@ -196,8 +207,8 @@ std::string whyNotShuffle(const Shuffle &m, const OffloadTarget &target,
   if (cropped && (conv.getStride() != ArrayRef<int64_t>{1, 1} ||
                   conv.getDilation() != ArrayRef<int64_t>{1, 1}))
     return "a cropped shuffle of a strided or dilated convolution is not taken";
-  const int64_t perRow = llvm::divideCeil(m.rows, m.fy);
-  const int64_t perColumn = llvm::divideCeil(m.columns, m.fx);
+  const int64_t perRow = ceilDiv(m.rows, m.fy);
+  const int64_t perColumn = ceilDiv(m.columns, m.fx);
   for (int64_t qy = 0; qy < m.fy; ++qy)
     for (int64_t qx = 0; qx < m.fx; ++qx) {
       std::array<AxisPlan, 2> p = {AxisPlan{qy, m.padding[0], m.padding[1]},
@@ -246,7 +257,7 @@ struct ShuffleToInterleave : OpRewritePattern<tosa::Conv2DOp> {
     const bool broadcast = !m->biasAdd && biasType.getNumElements() == 1;
     Type element = target.getElementType(rewriter.getContext());
     auto phaseType = RankedTensorType::get(
-        {n, llvm::divideCeil(m->rows, m->fy), llvm::divideCeil(m->columns, m->fx), c},
+        {n, ceilDiv(m->rows, m->fy), ceilDiv(m->columns, m->fx), c},
         outType.getElementType());
     SmallVector<Value> inputs;
     for (const std::array<AxisPlan, 2> &p : phases) {
