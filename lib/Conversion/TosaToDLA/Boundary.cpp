@@ -86,22 +86,27 @@ SmallVector<int64_t> tosa_to_dla::toNchwShape(ArrayRef<int64_t> nhwc) {
   return {nhwc[0], nhwc[3], nhwc[1], nhwc[2]};
 }
 
-/// A user of `v` of type OpTy and result type `type` before the builder's
-/// insertion point in its block, or null: several layers reading one value
-/// (the phases of a transposed convolution reading a function argument)
-/// share its transpose and cast rather than each crossing on its own.
+/// A user of `v` of type OpTy and result type `type` in the builder's
+/// block, moved before its insertion point if it is after (it reads only
+/// `v`, which the op being rewritten reads too), or null: several layers
+/// reading one value (the phases of a transposed convolution reading a
+/// function argument) share its transpose and cast rather than each
+/// crossing on its own.
 template <typename OpTy>
-static OpTy earlierUser(OpBuilder &b, Value v, Type type,
-                        function_ref<bool(OpTy)> matches = nullptr) {
+static OpTy sharedUser(OpBuilder &b, Value v, Type type,
+                       function_ref<bool(OpTy)> matches = nullptr) {
   Block *block = b.getInsertionBlock();
   if (!block)
     return {};
   Operation *at = b.getInsertionPoint() == block->end() ? nullptr : &*b.getInsertionPoint();
   for (Operation *user : v.getUsers()) {
     auto op = dyn_cast<OpTy>(user);
-    if (op && user->getBlock() == block && (!at || user->isBeforeInBlock(at)) &&
-        op->getResult(0).getType() == type && (!matches || matches(op)))
-      return op;
+    if (!op || user->getBlock() != block || user->getNumOperands() != 1 ||
+        op->getResult(0).getType() != type || (matches && !matches(op)))
+      continue;
+    if (at && at->isBeforeInBlock(user))
+      user->moveBefore(at);
+    return op;
   }
   return {};
 }
@@ -109,15 +114,17 @@ static OpTy earlierUser(OpBuilder &b, Value v, Type type,
 Value tosa_to_dla::toLayerInput(OpBuilder &b, Location loc, Value nhwc, Type elementType) {
   auto type = cast<RankedTensorType>(nhwc.getType());
   auto nchwType = RankedTensorType::get(toNchwShape(type.getShape()), type.getElementType());
-  Value nchw = earlierUser<tosa::TransposeOp>(
+  auto transpose = sharedUser<tosa::TransposeOp>(
       b, nhwc, nchwType, [](tosa::TransposeOp t) { return t.getPerms() == ArrayRef(kToNchw); });
-  if (!nchw)
-    nchw = tosa::TransposeOp::create(b, loc, nchwType, nhwc, b.getDenseI32ArrayAttr(kToNchw));
+  if (!transpose)
+    transpose =
+        tosa::TransposeOp::create(b, loc, nchwType, nhwc, b.getDenseI32ArrayAttr(kToNchw));
   if (type.getElementType() == elementType)
-    return nchw;
-  if (Value cast = earlierUser<tosa::CastOp>(b, nchw, nchwType.clone(elementType)))
-    return cast;
-  return tosa::CastOp::create(b, loc, nchwType.clone(elementType), nchw);
+    return transpose;
+  auto cast = sharedUser<tosa::CastOp>(b, transpose, nchwType.clone(elementType));
+  if (!cast)
+    cast = tosa::CastOp::create(b, loc, nchwType.clone(elementType), transpose);
+  return cast;
 }
 
 Value tosa_to_dla::toTosaResult(OpBuilder &b, Location loc, Value nchw,
