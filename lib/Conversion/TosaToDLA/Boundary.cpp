@@ -86,45 +86,13 @@ SmallVector<int64_t> tosa_to_dla::toNchwShape(ArrayRef<int64_t> nhwc) {
   return {nhwc[0], nhwc[3], nhwc[1], nhwc[2]};
 }
 
-/// A user of `v` of type OpTy and result type `type` in the builder's
-/// block, moved before its insertion point if it is after (it reads only
-/// `v`, which the op being rewritten reads too), or null: several layers
-/// reading one value (the phases of a transposed convolution reading a
-/// function argument) share its transpose and cast rather than each
-/// crossing on its own.
-template <typename OpTy>
-static OpTy sharedUser(OpBuilder &b, Value v, Type type,
-                       function_ref<bool(OpTy)> matches = nullptr) {
-  Block *block = b.getInsertionBlock();
-  if (!block)
-    return {};
-  Operation *at = b.getInsertionPoint() == block->end() ? nullptr : &*b.getInsertionPoint();
-  for (Operation *user : v.getUsers()) {
-    auto op = dyn_cast<OpTy>(user);
-    if (!op || user->getBlock() != block || user->getNumOperands() != 1 ||
-        op->getResult(0).getType() != type || (matches && !matches(op)))
-      continue;
-    if (at && at->isBeforeInBlock(user))
-      user->moveBefore(at);
-    return op;
-  }
-  return {};
-}
-
 Value tosa_to_dla::toLayerInput(OpBuilder &b, Location loc, Value nhwc, Type elementType) {
   auto type = cast<RankedTensorType>(nhwc.getType());
   auto nchwType = RankedTensorType::get(toNchwShape(type.getShape()), type.getElementType());
-  auto transpose = sharedUser<tosa::TransposeOp>(
-      b, nhwc, nchwType, [](tosa::TransposeOp t) { return t.getPerms() == ArrayRef(kToNchw); });
-  if (!transpose)
-    transpose =
-        tosa::TransposeOp::create(b, loc, nchwType, nhwc, b.getDenseI32ArrayAttr(kToNchw));
+  Value nchw = tosa::TransposeOp::create(b, loc, nchwType, nhwc, b.getDenseI32ArrayAttr(kToNchw));
   if (type.getElementType() == elementType)
-    return transpose;
-  auto cast = sharedUser<tosa::CastOp>(b, transpose, nchwType.clone(elementType));
-  if (!cast)
-    cast = tosa::CastOp::create(b, loc, nchwType.clone(elementType), transpose);
-  return cast;
+    return nchw;
+  return tosa::CastOp::create(b, loc, nchwType.clone(elementType), nchw);
 }
 
 Value tosa_to_dla::toTosaResult(OpBuilder &b, Location loc, Value nchw,
@@ -360,8 +328,31 @@ struct CancelExactCastPair : OpRewritePattern<tosa::CastOp> {
 };
 } // namespace
 
+namespace {
+/// A transpose or cast equal to an earlier one of the same value (same
+/// result type and attributes) is that one: several layers reading one
+/// value (the phases of a transposed convolution reading a function
+/// argument) share its crossing rather than each crossing on its own.
+template <typename OpTy>
+struct ShareEqualUnary : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    for (Operation *other : op->getOperand(0).getUsers())
+      if (other != op.getOperation() && other->getBlock() == op->getBlock() &&
+          other->isBeforeInBlock(op) && other->getName() == op->getName() &&
+          other->getResultTypes() == op->getResultTypes() &&
+          other->getAttrDictionary() == op->getAttrDictionary()) {
+        rewriter.replaceOp(op, other->getResults());
+        return success();
+      }
+    return failure();
+  }
+};
+} // namespace
+
 void tosa_to_dla::populateCleanupPatterns(RewritePatternSet &patterns) {
-  patterns.add<CancelExactCastPair>(patterns.getContext());
+  patterns.add<CancelExactCastPair, ShareEqualUnary<tosa::TransposeOp>,
+               ShareEqualUnary<tosa::CastOp>>(patterns.getContext());
   tosa::TransposeOp::getCanonicalizationPatterns(patterns, patterns.getContext());
   tosa::CastOp::getCanonicalizationPatterns(patterns, patterns.getContext());
 }
