@@ -337,11 +337,12 @@ template <typename OpTy>
 struct ShareEqualUnary : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    // Same name, operands, result types, attributes and properties (perms).
     for (Operation *other : op->getOperand(0).getUsers())
       if (other != op.getOperation() && other->getBlock() == op->getBlock() &&
-          other->isBeforeInBlock(op) && other->getName() == op->getName() &&
-          other->getResultTypes() == op->getResultTypes() &&
-          other->getAttrDictionary() == op->getAttrDictionary()) {
+          other->isBeforeInBlock(op) &&
+          OperationEquivalence::isEquivalentTo(other, op,
+                                               OperationEquivalence::IgnoreLocations)) {
         rewriter.replaceOp(op, other->getResults());
         return success();
       }
