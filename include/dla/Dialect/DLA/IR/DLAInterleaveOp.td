@@ -48,8 +48,8 @@ def DLA_InterleaveOp : DLA_LayerOp<"interleave"> {
       const int64_t phases = f[0] * f[1];
       if (static_cast<int64_t>(getInputs().size()) != phases)
         return emitOpError() << "takes one input per output phase: factors [" << f[0] << ", "
-                             << f[1] << "] need " << phases << (phases == 1 ? " input" : " inputs")
-                             << ", got "
+                             << f[1] << "] need " << phases
+                             << (phases == 1 ? " input" : " inputs") << ", got "
                              << getInputs().size();
       auto first = ::llvm::cast<::mlir::RankedTensorType>(getInputs()[0].getType());
       for (auto [i, v] : ::llvm::enumerate(getInputs())) {
