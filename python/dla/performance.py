@@ -178,6 +178,12 @@ def hardware_layer(op, operand_types, producer=None):
         by, bx = _ints(op.attributes.get("border"), (0, 0))
         return dict(base, height=h * fy + 2 * by, width=w * fx + 2 * bx, kind="sdp", kernels=c,
                     elementwise=False)
+    if op.name == "dla.interleave":
+        # One SDP pass-through per phase, each reading its own input and
+        # writing its share of the output (docs/Resize.md "Pixel
+        # shuffles"): one offline SDP over the output.
+        fy, fx = _ints(op.attributes.get("factors"), (1, 1))
+        return dict(base, height=h * fy, width=w * fx, kind="sdp", kernels=c, elementwise=False)
     if op.name == "dla.pool":
         return dict(base, kind="pdp", kernels=c, pool=_ints(op.attributes.get("kernel"), (1, 1)),
                     pool_stride=_ints(op.attributes.get("strides"), (1, 1)),

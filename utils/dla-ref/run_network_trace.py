@@ -35,7 +35,7 @@ import numpy as np
 import run_trace
 from weight_ref import _split_top
 
-LAYER = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(conv|sdp|pool|lrn|upsample)"\(([^)]*)\)')
+LAYER = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(conv|sdp|pool|lrn|upsample|interleave)"\(([^)]*)\)')
 
 
 def signature(line):

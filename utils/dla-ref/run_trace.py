@@ -4,7 +4,8 @@ dla-translate --dla-to-nvdla-trace writes, each compared bit for bit with
 the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border --count N --seed S
+    run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
+                 interleave|interleave-wide --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -511,6 +512,66 @@ def check_upsample(cases, inputs, results):
     return same
 
 
+def interleave_case(rng, n, shape=None):
+    """fy x fx phase maps interleaved into one (dla.interleave, a pixel
+    shuffle: SDP pass-through passes, one per channel group and phase, each
+    reading its phase): factors 1..4 each way, the shapes of upsample_case,
+    a third of the outputs cropped at the end by up to factor - 1 rows or
+    columns."""
+    _, c, h, w = shape or upsample_case(rng, n).shape
+    fy, fx = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+    oh, ow = h * fy, w * fx
+    if rng.random() < 0.33:
+        oh -= int(rng.integers(0, fy))
+        ow -= int(rng.integers(0, fx))
+    phase, out = (1, c, h, w), (1, c, oh, ow)
+    args = [(f"x{i}", rng.integers(-128, 128, size=phase).astype(np.int8), ENC, "i8")
+            for i in range(fy * fx)]
+    body = (f"%y = dla.interleave {', '.join('%' + a[0] for a in args)} factors [{fy}, {fx}] : "
+            f"{', '.join([ttype(phase)] * len(args))} -> {ttype(out)}")
+    case = Case.of(f"interleave_{n}", args, body, out)
+    case.factors = (fy, fx)
+    return case
+
+
+def interleave_wide_case(rng, n):
+    """An interleave whose phases are wider than the SDP's 13-bit cube
+    height (8190 to 8200 columns, 8193 among them: the passes go by bands
+    of columns)."""
+    c, h = int(rng.integers(1, 17)), int(rng.integers(1, 3))
+    w = 8193 if n == 0 else int(rng.integers(8190, 8201))
+    case = interleave_case(rng, n, (1, c, h, w))
+    case.name = f"interleave_wide_{n}"
+    return case
+
+
+def pixel_shuffle(phases, factors, out_shape):
+    """The pixel shuffle TOSA writes for a transposed convolution (and ONNX's
+    DepthToSpace, mode CRD, on NCHW): phases stacked (fy, fx, N, C, H, W),
+    transposed to (N, C, H, fy, W, fx), reshaped to (N, C, H fy, W fx),
+    then cropped to `out_shape` at the end."""
+    fy, fx = factors
+    n, c, h, w = phases[0].shape
+    stacked = np.stack(phases).reshape(fy, fx, n, c, h, w)
+    full = stacked.transpose(2, 3, 4, 0, 5, 1).reshape(n, c, h * fy, w * fx)
+    return full[:, :, :out_shape[2], :out_shape[3]]
+
+
+def check_interleave(cases, inputs, results):
+    """The CPU execution of each interleave against pixel_shuffle: the
+    number that agree (their result storage unpacked by the format
+    library)."""
+    import dla
+    same = 0
+    for c, xs, (_, ys) in zip(cases, inputs, results):
+        got = dla.unpack(ttype(c.out_shape), ys, np.int8).reshape(c.out_shape)
+        if np.array_equal(got, pixel_shuffle(xs, c.factors, c.out_shape)):
+            same += 1
+        else:
+            print(f"{c.name}: CPU execution differs from the pixel shuffle\n  {c.body}")
+    return same
+
+
 def chain_case(rng, n, max_layers=5):
     """2..max_layers layers of random kinds, each reading the previous
     one's result: the address plan's reuse, the interrupt waits between
@@ -736,6 +797,7 @@ KINDS = {"concat": concat_case, "padded": padded_case, "sdp": sdp_case, "pool": 
          "sdp-mem-bands": sdp_mem_bands_case, "conv-big": conv_big_case, "chain": chain_case,
          "upsample": upsample_case, "upsample-wide": upsample_wide_case,
          "upsample-border": upsample_border_case,
+         "interleave": interleave_case, "interleave-wide": interleave_wide_case,
          "groups": groups_case, "views": views_case}
 
 
@@ -917,6 +979,9 @@ def main():
     if a.kind in ("upsample", "upsample-wide", "upsample-border"):
         print(f"{check_upsample(cases, inputs, results)} of {len(cases)} CPU executions equal "
               "ONNX Resize (nearest) in numpy")
+    if a.kind in ("interleave", "interleave-wide"):
+        print(f"{check_interleave(cases, inputs, results)} of {len(cases)} CPU executions equal "
+              "the pixel shuffle in numpy")
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")

@@ -22,6 +22,7 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
     | `tosa.add` of a per-channel constant | `dla.sdp ... bias` |
     | `tosa.mul` by a per-channel constant, optionally followed by `tosa.add` of one | `dla.sdp ... batchnorm` |
     | `tosa.resize` nearest by integer factors that repeats pixels (`docs/Resize.md`) | `dla.upsample` |
+    | `tosa.conv2d` (constant weight) read by a pixel shuffle (reshape, transpose, reshape: a transposed convolution as TOSA decomposes it), optionally cropped and with a bias added | a `dla.conv direct` per output phase and `dla.interleave` (`docs/Resize.md` "Pixel shuffles") |
     | softmax (reduce_max, sub, exp, reduce_sum, reciprocal, mul) of a dequantized int8 layer result, int8 target | `dla.emu_softmax` (NVIDIA's runtime emulator; `emulator=false` keeps it on the host) |
 
     TOSA is NHWC with OHWI weights; the layer ops are NCHW with KCRS weights.

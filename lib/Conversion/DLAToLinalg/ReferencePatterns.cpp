@@ -892,9 +892,50 @@ struct UpsampleToReference : LayerToReference<UpsampleOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// dla.interleave
+//===----------------------------------------------------------------------===//
+
+/// output[n, c, y fy + py, x fx + px] = phase[py fx + px][n, c, y, x]: each
+/// phase inserted into the output with strides [1, 1, fy, fx] (the phases
+/// cover every output element once), those of its rows and columns within
+/// the output (a crop at the end leaves the last out); values are copied,
+/// no arithmetic.
+struct InterleaveToReference : LayerToReference<InterleaveOp> {
+  using LayerToReference::LayerToReference;
+
+  LogicalResult rewrite(InterleaveOp op, OpAdaptor adaptor, nv::PipelinePrecision,
+                        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType outType = op.getOutput().getType();
+    ArrayRef<int64_t> out = outType.getShape();
+    const int64_t fy = op.getFactors()[0], fx = op.getFactors()[1];
+    Value result = tensor::EmptyOp::create(rewriter, loc, out, outType.getElementType());
+    for (int64_t py = 0; py < fy; ++py)
+      for (int64_t px = 0; px < fx; ++px) {
+        const int64_t h = (out[2] - py + fy - 1) / fy, w = (out[3] - px + fx - 1) / fx;
+        if (h <= 0 || w <= 0)
+          continue;
+        Value phase = readPlain(rewriter, loc, adaptor.getInputs()[py * fx + px]);
+        SmallVector<int64_t> sizes = {out[0], out[1], h, w};
+        if (cast<RankedTensorType>(phase.getType()).getShape() != ArrayRef<int64_t>(sizes))
+          phase = tensor::ExtractSliceOp::create(
+              rewriter, loc, phase, getAsIndexOpFoldResult(ctx, {0, 0, 0, 0}),
+              getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, {1, 1, 1, 1}));
+        result = tensor::InsertSliceOp::create(
+            rewriter, loc, phase, result, getAsIndexOpFoldResult(ctx, {0, 0, py, px}),
+            getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, {1, 1, fy, fx}));
+      }
+    rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dla::populateDLAToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ConvToReference, SdpToReference, PoolToReference, LrnToReference,
-               ClampToReference, UpsampleToReference>(patterns.getContext());
+               ClampToReference, UpsampleToReference, InterleaveToReference>(
+      patterns.getContext());
 }

@@ -328,8 +328,32 @@ struct CancelExactCastPair : OpRewritePattern<tosa::CastOp> {
 };
 } // namespace
 
+namespace {
+/// A transpose or cast equal to an earlier one of the same value (same
+/// result type and attributes) is that one: several layers reading one
+/// value (the phases of a transposed convolution reading a function
+/// argument) share its crossing rather than each crossing on its own.
+template <typename OpTy>
+struct ShareEqualUnary : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    // Same name, operands, result types, attributes and properties (perms).
+    for (Operation *other : op->getOperand(0).getUsers())
+      if (other != op.getOperation() && other->getBlock() == op->getBlock() &&
+          other->isBeforeInBlock(op) &&
+          OperationEquivalence::isEquivalentTo(other, op,
+                                               OperationEquivalence::IgnoreLocations)) {
+        rewriter.replaceOp(op, other->getResults());
+        return success();
+      }
+    return failure();
+  }
+};
+} // namespace
+
 void tosa_to_dla::populateCleanupPatterns(RewritePatternSet &patterns) {
-  patterns.add<CancelExactCastPair>(patterns.getContext());
+  patterns.add<CancelExactCastPair, ShareEqualUnary<tosa::TransposeOp>,
+               ShareEqualUnary<tosa::CastOp>>(patterns.getContext());
   tosa::TransposeOp::getCanonicalizationPatterns(patterns, patterns.getContext());
   tosa::CastOp::getCanonicalizationPatterns(patterns, patterns.getContext());
 }

@@ -36,6 +36,12 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
                                     ::dlaformat::Target{::dlaformat::Accelerator::Nvdla,
                                                         resolved->config.kind}));
     preparePatterns(module.getContext(), *resolved);
+    // Pixel shuffles first, over folded constants, while the bias added
+    // after them is still TOSA (else it may have become an SDP layer).
+    if (failed(applyPatternsGreedily(module, *shufflePatterns))) {
+      module.emitError("--dla-convert-tosa did not converge");
+      return signalPassFailure();
+    }
     if (failed(applyPatternsGreedily(module, *patterns))) {
       module.emitError("--dla-convert-tosa did not converge");
       return signalPassFailure();
@@ -96,6 +102,10 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     RewritePatternSet set(context);
     populateTosaToDLAPatterns(set, rules, target);
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(set));
+    RewritePatternSet shuffles(context);
+    populatePixelShufflePatterns(shuffles, target);
+    populateConstantFoldPatterns(shuffles);
+    shufflePatterns = std::make_shared<FrozenRewritePatternSet>(std::move(shuffles));
   }
 
   /// Layers on several images where the convolution has no batch mode: each
@@ -145,13 +155,14 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
 
   OffloadTarget target{nv::getDefaultHardwareConfig(), nv::Precision::Fp16};
   OffloadRules rules;
-  std::shared_ptr<FrozenRewritePatternSet> patterns;
+  std::shared_ptr<FrozenRewritePatternSet> patterns, shufflePatterns;
 };
 } // namespace
 
 void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                             const OffloadTarget &target) {
   populateConvPatterns(patterns, rules, target);
+  populatePixelShufflePatterns(patterns, target);
   populatePoolPatterns(patterns, rules, target);
   populateSdpPatterns(patterns, rules, target);
   populateResizePatterns(patterns, rules, target);

@@ -190,6 +190,10 @@ void populateSdpPatterns(RewritePatternSet &patterns, OffloadRules &rules,
 /// tosa.resize (nearest repeats) -> dla.upsample.
 void populateResizePatterns(RewritePatternSet &patterns, OffloadRules &rules,
                             const OffloadTarget &target);
+/// A convolution read by a pixel shuffle (a transposed convolution as
+/// TOSA decomposes it) -> a convolution per output phase and
+/// dla.interleave (PixelShufflePatterns.cpp).
+void populatePixelShufflePatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// TOSA's quantized layers (conv2d / depthwise / add with their rescale).
 void populateQuantizedPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                const OffloadTarget &target);

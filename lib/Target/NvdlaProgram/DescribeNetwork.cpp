@@ -45,8 +45,11 @@ static LogicalResult describeLayer(const NetworkPlan &plan, const HardwareLayer 
     return describeConvLayer(plan, layer, descs.luts, out.ops);
   }
   case nv::LayerKind::SdpOffline: {
+    // Copies by pass-through passes (DescribeUpsample.cpp).
     if (isa<UpsampleOp>(op))
       return describeUpsample(plan, op, out.ops);
+    if (isa<InterleaveOp>(op))
+      return describeInterleave(plan, op, out.ops);
     if (failed(programmedAs<SdpOp>(op)))
       return failure();
     DescOp sdp = descOp(DescOpType::Sdp);

@@ -45,6 +45,11 @@ LogicalResult describeSdp(const NetworkPlan &plan, Operation *sdp, bool onTheFly
 LogicalResult describeUpsample(const NetworkPlan &plan, Operation *upsample,
                                std::vector<DescOp> &ops);
 
+/// dla.interleave: the same passes, phase (py, px) reading its own input
+/// (DescribeUpsample.cpp).
+LogicalResult describeInterleave(const NetworkPlan &plan, Operation *interleave,
+                                 std::vector<DescOp> &ops);
+
 /// dla.pool offline, split by output width when PDP's line buffer needs it.
 LogicalResult describePdp(const NetworkPlan &plan, Operation *pool, PdpDesc &desc);
 

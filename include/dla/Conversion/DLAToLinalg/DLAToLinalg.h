@@ -14,10 +14,10 @@
 
 namespace mlir::dla {
 
-/// dla.conv, dla.sdp, dla.pool, dla.lrn, dla.clamp, dla.upsample -> linalg, arith, math,
-/// tensor (and dla.relayout for encoded operands and results). Every layer
-/// op must be illegal in the conversion target: a layer op without a
-/// pattern then fails by name. Layers whose precision conversion NVDLA's
+/// dla.conv, dla.sdp, dla.pool, dla.lrn, dla.clamp, dla.upsample, dla.interleave
+/// -> linalg, arith, math, tensor (and dla.relayout for encoded operands
+/// and results). Every layer op must be illegal in the conversion target:
+/// a layer op without a pattern then fails by name. Layers whose precision conversion NVDLA's
 /// tables reject do not match.
 void populateDLAToLinalgPatterns(RewritePatternSet &patterns);
 
