@@ -331,6 +331,17 @@ def conv_bands_case(rng, n):
     return _in_bands(rng, conv_case(rng, n), f"conv_bands_{n}")
 
 
+def _tame_conv_body(rng, shape, wshape, out, pad):
+    """A stride-1 direct convolution padded by `pad` on every side, its
+    clip and an on-the-fly SDP's tame BS stage and converter drawn in that
+    order (the cases the buffer plan cuts by itself)."""
+    conv_t = ttype(out, None)
+    return (f"%c = dla.conv direct %x, %w stride [1, 1] pad [{pad}, {pad}, {pad}, {pad}] "
+            f"clip_truncate {int(rng.integers(6, 12))} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+            f"{conv_t}\n  %y = dla.sdp on_the_fly %c bs {sdp_cases._x_stage(rng, None, True)[0]} "
+            f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+
+
 def conv_deep_case(rng, n):
     """A direct convolution whose one row of input does not fit nv_small's
     convolution buffer beside one kernel group, as the segmentation
@@ -342,11 +353,7 @@ def conv_deep_case(rng, n):
     c, k = int(rng.choice([480, 496, 512])), int(rng.integers(1, 17))
     h, w = int(rng.integers(3, 7)), int(rng.integers(72, 97))
     shape, wshape, out = (1, c, h, w), (k, c, 3, 3), (1, k, h, w)
-    conv_t = ttype(out, None)
-    body = (f"%c = dla.conv direct %x, %w stride [1, 1] pad [1, 1, 1, 1] "
-            f"clip_truncate {int(rng.integers(6, 12))} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
-            f"{conv_t}\n  %y = dla.sdp on_the_fly %c bs {sdp_cases._x_stage(rng, None, True)[0]} "
-            f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+    body = _tame_conv_body(rng, shape, wshape, out, 1)
     return Case(f"conv_deep_{n}", shape, body, out, weight=wshape)
 
 
@@ -360,11 +367,7 @@ def conv_wide_case(rng, n):
     c, k = 128, int(rng.integers(1, 7))
     h, w = int(rng.integers(6, 11)), int(rng.integers(190, 231))
     shape, wshape, out = (1, c, h, w), (k, c, 5, 5), (1, k, h, w)
-    conv_t = ttype(out, None)
-    body = (f"%c = dla.conv direct %x, %w stride [1, 1] pad [2, 2, 2, 2] "
-            f"clip_truncate {int(rng.integers(6, 12))} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
-            f"{conv_t}\n  %y = dla.sdp on_the_fly %c bs {sdp_cases._x_stage(rng, None, True)[0]} "
-            f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+    body = _tame_conv_body(rng, shape, wshape, out, 2)
     return Case(f"conv_wide_{n}", shape, body, out, weight=wshape)
 
 
