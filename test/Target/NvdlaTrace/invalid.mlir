@@ -169,6 +169,20 @@ func.func @deep(%x: !f, %w: !w) -> tensor<1x8x2x2xi8, #dla.feature<int8, config 
 
 // -----
 
+// weight_banks names none of the weights' allotments: 64 x 64 x 3 x 3
+// bytes take 9 banks whole, a group of 8 kernels (4608 bytes) 2.
+!f = tensor<1x64x8x8xi8, #dla.feature<int8, config = nv_small>>
+!w = tensor<64x64x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @banks(%x: !f, %w: !w) -> !f {
+  // expected-error @below {{'dla.conv' op does not fit NVDLA nv_small: convolution buffer: 5 weight banks requested; its weights take 9 banks whole, 2 per kernel group: all, two groups or one group}}
+  %y = dla.conv direct %x, %w pad [1, 1, 1, 1] weight_banks 5 : !f, !w -> !f
+  return %y : !f
+}
+}
+
+// -----
+
 !f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
 module attributes {dla.target = #dla.target<nvdla, nv_large>} {
 func.func @eql(%x: !f) -> !f {
