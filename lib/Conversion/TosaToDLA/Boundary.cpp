@@ -303,26 +303,59 @@ std::optional<std::vector<float>> tosa_to_dla::readPerChannelConstant(Value v,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Whether every value of element type `narrow` is one of `wide` (f16 in
+/// f32, i8 in i32, ...): a cast from narrow to wide and back is exact.
+bool isExactWidening(Type narrow, Type wide) {
+  if (auto fn = dyn_cast<FloatType>(narrow))
+    if (auto fw = dyn_cast<FloatType>(wide))
+      return llvm::APFloat::isRepresentableBy(fn.getFloatSemantics(), fw.getFloatSemantics());
+  if (auto in = dyn_cast<IntegerType>(narrow))
+    if (auto iw = dyn_cast<IntegerType>(wide))
+      return iw.getWidth() >= in.getWidth() && in.getWidth() > 1;
+  return false;
+}
+
 /// cast(cast(x : A -> B) : B -> A) = x when B represents every value of A
 /// (f16 -> f32 -> f16, i8 -> i32 -> i8, ...). Upstream folds no such pair.
 struct CancelExactCastPair : OpRewritePattern<tosa::CastOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::CastOp outer, PatternRewriter &rewriter) const override {
     auto inner = outer.getInput().getDefiningOp<tosa::CastOp>();
-    if (!inner || inner.getInput().getType() != outer.getType())
-      return failure();
-    Type a = getElementTypeOrSelf(inner.getInput().getType());
-    Type mid = getElementTypeOrSelf(inner.getType());
-    bool exact = false;
-    if (auto fa = dyn_cast<FloatType>(a))
-      if (auto fm = dyn_cast<FloatType>(mid))
-        exact = llvm::APFloat::isRepresentableBy(fa.getFloatSemantics(), fm.getFloatSemantics());
-    if (auto ia = dyn_cast<IntegerType>(a))
-      if (auto im = dyn_cast<IntegerType>(mid))
-        exact = im.getWidth() >= ia.getWidth() && ia.getWidth() > 1;
-    if (!exact)
+    if (!inner || inner.getInput().getType() != outer.getType() ||
+        !isExactWidening(getElementTypeOrSelf(inner.getInput().getType()),
+                         getElementTypeOrSelf(inner.getType())))
       return failure();
     rewriter.replaceOp(outer, inner.getInput());
+    return success();
+  }
+};
+
+/// concat(cast(a : N -> W), cast(b : N -> W), ...) = cast(concat(a, b, ...))
+/// when W represents every value of N: a join moves values, so it may as
+/// well move the narrow ones. An f32 network compiled in fp16 joins its
+/// layers' results in f32 between casts (the detector's FPN); joined in
+/// fp16 the casts around it cancel and the join is feature data, a view
+/// (ChannelJoins.cpp).
+struct ConcatBeforeExactCasts : OpRewritePattern<tosa::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::ConcatOp op, PatternRewriter &rewriter) const override {
+    SmallVector<Value> narrow;
+    Type narrowType;
+    for (Value input : op.getInput1()) {
+      auto cast = input.getDefiningOp<tosa::CastOp>();
+      if (!cast)
+        return failure();
+      Type t = getElementTypeOrSelf(cast.getInput().getType());
+      if ((narrowType && t != narrowType) ||
+          !isExactWidening(t, getElementTypeOrSelf(cast.getType())))
+        return failure();
+      narrowType = t;
+      narrow.push_back(cast.getInput());
+    }
+    auto type = cast<RankedTensorType>(op.getType());
+    auto joined = tosa::ConcatOp::create(rewriter, op.getLoc(), type.clone(narrowType), narrow,
+                                         op.getAxis());
+    rewriter.replaceOpWithNewOp<tosa::CastOp>(op, type, joined);
     return success();
   }
 };
@@ -352,7 +385,7 @@ struct ShareEqualUnary : OpRewritePattern<OpTy> {
 } // namespace
 
 void tosa_to_dla::populateCleanupPatterns(RewritePatternSet &patterns) {
-  patterns.add<CancelExactCastPair, ShareEqualUnary<tosa::TransposeOp>,
+  patterns.add<CancelExactCastPair, ConcatBeforeExactCasts, ShareEqualUnary<tosa::TransposeOp>,
                ShareEqualUnary<tosa::CastOp>>(patterns.getContext());
   tosa::TransposeOp::getCanonicalizationPatterns(patterns, patterns.getContext());
   tosa::CastOp::getCanonicalizationPatterns(patterns, patterns.getContext());

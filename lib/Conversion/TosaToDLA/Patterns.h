@@ -204,7 +204,8 @@ void populateProductPatterns(RewritePatternSet &patterns, const OffloadTarget &t
 /// tosa.conv2d.
 void populateMatMulPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                             const OffloadTarget &target);
-/// Cancels transpose pairs and cast pairs that restore their input exactly.
+/// Cancels transpose pairs and cast pairs that restore their input exactly;
+/// joins values before their exact widening casts.
 void populateCleanupPatterns(RewritePatternSet &patterns);
 /// Reshape / transpose / reverse / pad of a constant folded into a constant
 /// (dense_resource weights included: ConstantFolds.cpp).

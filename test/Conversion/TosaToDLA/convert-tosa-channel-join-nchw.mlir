@@ -89,3 +89,54 @@ func.func @nhwc_partial(%x: tensor<1x4x4x8xf16>) -> tensor<1x4x4x4xf16> {
   %j = tosa.concat %a, %a {axis = 3 : i32} : (tensor<1x4x4x2xf16>, tensor<1x4x4x2xf16>) -> tensor<1x4x4x4xf16>
   return %j : tensor<1x4x4x4xf16>
 }
+
+// -----
+
+// An f32 network compiled in fp16 (the detector's FPN): each layer's result
+// is cast to f32 and the join is in f32. Every part is an exact widening
+// (f16 -> f32), so the join moves the f16 values and the casts around it
+// cancel: a padded join (3 channels from 0 and 16) into the 3x3
+// convolution, no cast or concat left between the layers.
+// CHECK-LABEL: func.func @f32_join
+// CHECK:         %[[X:.*]] = tosa.cast %arg0 : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf16>
+// CHECK:         %[[J:.*]] = dla.channel_concat %{{.*}}, %{{.*}} at [0, 16] : tensor<1x3x4x4xf16>, tensor<1x3x4x4xf16> -> tensor<1x19x4x4xf16>
+// CHECK:         %[[Y:.*]] = dla.conv direct %[[J]], %{{.*}} pad [1, 1, 1, 1] : tensor<1x19x4x4xf16>, tensor<2x19x3x3xf16>
+// CHECK-NOT:     tosa.concat
+// CHECK:         tosa.cast %{{.*}} : (tensor<1x2x4x4xf16>) -> tensor<1x2x4x4xf32>
+// CHECK-NOT:     tosa.cast
+func.func @f32_join(%x: tensor<1x8x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w1 = "tosa.const"() {values = dense<1.0> : tensor<3x1x1x8xf32>} : () -> tensor<3x1x1x8xf32>
+  %w2 = "tosa.const"() {values = dense<2.0> : tensor<3x1x1x8xf32>} : () -> tensor<3x1x1x8xf32>
+  %wc = "tosa.const"() {values = dense<1.0> : tensor<2x3x3x6xf32>} : () -> tensor<2x3x3x6xf32>
+  %b3 = "tosa.const"() {values = dense<0.0> : tensor<3xf32>} : () -> tensor<3xf32>
+  %b2 = "tosa.const"() {values = dense<0.0> : tensor<2xf32>} : () -> tensor<2xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %xt = tosa.transpose %x {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x8x4x4xf32>) -> tensor<1x4x4x8xf32>
+  %a = tosa.conv2d %xt, %w1, %b3, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x8xf32>, tensor<3x1x1x8xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x3xf32>
+  %b = tosa.conv2d %xt, %w2, %b3, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x8xf32>, tensor<3x1x1x8xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x3xf32>
+  %an = tosa.transpose %a {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x4x4x3xf32>) -> tensor<1x3x4x4xf32>
+  %bn = tosa.transpose %b {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x4x4x3xf32>) -> tensor<1x3x4x4xf32>
+  %j = tosa.concat %an, %bn {axis = 1 : i32} : (tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>) -> tensor<1x6x4x4xf32>
+  %jt = tosa.transpose %j {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x6x4x4xf32>) -> tensor<1x4x4x6xf32>
+  %y = tosa.conv2d %jt, %wc, %b2, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x6xf32>, tensor<2x3x3x6xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x2xf32>
+  %yn = tosa.transpose %y {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x4x4x2xf32>) -> tensor<1x2x4x4xf32>
+  return %yn : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// A join of an f32 argument beside a layer's result: the argument has no
+// narrow form, so the join stays in f32 on the host (no remark: it is data
+// movement in another type than the layers').
+// CHECK-LABEL: func.func @f32_join_host_part
+// CHECK:         tosa.concat %{{.*}}, %arg1 {axis = 1 : i32} : (tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>) -> tensor<1x6x4x4xf32>
+func.func @f32_join_host_part(%x: tensor<1x8x4x4xf32>, %h: tensor<1x3x4x4xf32>) -> tensor<1x6x4x4xf32> {
+  %w1 = "tosa.const"() {values = dense<1.0> : tensor<3x1x1x8xf32>} : () -> tensor<3x1x1x8xf32>
+  %b3 = "tosa.const"() {values = dense<0.0> : tensor<3xf32>} : () -> tensor<3xf32>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %xt = tosa.transpose %x {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x8x4x4xf32>) -> tensor<1x4x4x8xf32>
+  %a = tosa.conv2d %xt, %w1, %b3, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x8xf32>, tensor<3x1x1x8xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x3xf32>
+  %an = tosa.transpose %a {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x4x4x3xf32>) -> tensor<1x3x4x4xf32>
+  %j = tosa.concat %an, %h {axis = 1 : i32} : (tensor<1x3x4x4xf32>, tensor<1x3x4x4xf32>) -> tensor<1x6x4x4xf32>
+  return %j : tensor<1x6x4x4xf32>
+}
