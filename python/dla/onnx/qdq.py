@@ -309,12 +309,21 @@ MAX_CHANNEL_FACTOR = 256.0
 
 
 def _copied_quantized(node, dq_of, outputs):
-    """The quantized activation a nearest Resize / Upsample `node` copies
-    (its input, quantized by an earlier node), else None."""
+    """The quantized activation whose quantization a Resize / Upsample
+    `node`'s output keeps (its input, quantized by an earlier node), else
+    None. A nearest resize copies values; a linear one takes convex
+    combinations of them (weights in [0, 1] summing to 1, every coordinate
+    mode but tf_crop_and_resize's extrapolation), so its output stays in
+    its input's range and the input's scale holds it, as onnxruntime's
+    quantizer treats Resize. Quantized, a bilinear resize feeding a Concat
+    is an int8 layer (qdq_fusion) rather than float on the host."""
     if node.op_type not in ("Resize", "Upsample") or node.domain not in ("", "ai.onnx"):
         return None
-    mode = next((a.s for a in node.attribute if a.name == "mode"), b"nearest")
-    if mode != b"nearest" or not node.input or node.input[0] not in dq_of or \
+    attrs = {a.name: a.s for a in node.attribute if a.type == onnx.AttributeProto.STRING}
+    mode = attrs.get("mode", b"nearest")
+    if mode == b"linear" and attrs.get("coordinate_transformation_mode") == b"tf_crop_and_resize":
+        return None
+    if mode not in (b"nearest", b"linear") or not node.input or node.input[0] not in dq_of or \
             node.output[0] in outputs or node.output[0] in dq_of:
         return None
     return node.input[0]
