@@ -385,12 +385,19 @@ def bilinear_case(rng):
     i8 -> i32 (scale [2 fy, 2, 2 fx, 2], offset 1 - f, border f - 1: the
     interpolation times 4 fy fx), rescaled to i8 by r / (4 fy fx) with an
     output zero point. Factors 1 to 4 (not both 1), 1 to 40 channels, 1 to
-    6 rows and columns."""
+    6 rows and columns; or, one case in four, 32 on one axis (a box, its
+    int8 mean, then [1, 1]: two stages), 1 to 8 channels of two pixels
+    along that axis and one along the other (the C model takes minutes for
+    a 32 x 32 box over more)."""
     b = Builder()
     f = [int(v) for v in rng.integers(2, 5, size=2)]
     if rng.random() < 0.2:
         f[int(rng.integers(0, 2))] = 1
     c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 7)), int(rng.integers(1, 7))
+    if rng.random() < 0.25:
+        axis = int(rng.integers(0, 2))
+        f[axis] = 32
+        c, h, w = int(rng.integers(1, 9)), (2 if axis == 0 else 1), (2 if axis == 1 else 1)
     out = (1, h * f[0], w * f[1], c)
     shape = lambda v, n: b.op("tosa.const_shape {values = dense<[%s]> : tensor<%dxindex>} : () -> "
                               "!tosa.shape<%d>" % (", ".join(map(str, v)), n, n), "")
@@ -404,7 +411,9 @@ def bilinear_case(rng):
     zy = int(rng.integers(-20, 21))
     y = rescale(b, y, out, "i32", "i8", [r], 0, zy)
     b.bilinear = (f, r, zy)
-    return b, [(1, h, w, c)], out, y, "bilinear"
+    # By 32 the box's mean rounds between the stages: "bilinear_box", not
+    # held to the 99% identical to TOSA of one rounding.
+    return b, [(1, h, w, c)], out, y, "bilinear_box" if max(f) >= 32 else "bilinear"
 
 
 def tosa_bilinear(x, f, r, zy):
@@ -625,12 +634,16 @@ def main():
             want = tosa_rescale(chain, *b.rescale, getattr(b, "affine", None)).ravel()
             ok = name not in left and diff.size and np.abs(d - want).max() <= 1
             diff = np.abs(d - want)
-        if kind == "bilinear":
+        if kind in ("bilinear", "bilinear_box"):
             # Against the specification in numpy (tosa_bilinear): within
-            # one (the rounding-tie direction).
+            # one (the rounding-tie direction); by 32, the box's mean rounded
+            # to int8 (half an input step) moves the output by up to half of
+            # r times TOSA's unit 4 fy fx more.
+            f, r, _ = b.bilinear
+            bound = 1 + (int(0.5 * r * 4 * f[0] * f[1]) if max(f) >= 32 else 0)
             want = tosa_bilinear(data[0], *b.bilinear).ravel()
             diff = np.abs(d - want)
-            ok = name not in left and diff.size and diff.max() <= 1
+            ok = name not in left and diff.size and diff.max() <= bound
             ident = float(np.mean(diff == 0))
         if kind == "gate_affine":
             # The gate within one step of TOSA's: the product within one
@@ -663,7 +676,8 @@ def main():
                      ", left on the host: " + " ".join(left[name]) if name in left else ""))
     for kind, (same, total) in sorted(kinds.items()):
         share = same / max(total, 1)
-        low = kind not in ("avg_pool", "large_avg_pool", "gate_affine") and share < 0.99
+        low = kind not in ("avg_pool", "large_avg_pool", "gate_affine", "bilinear_box") and \
+            share < 0.99
         bad += low
         print("%s: %.2f%% of %d values identical to TOSA%s"
               % (kind, 100 * share, total, " (below 99%)" if low else ""))

@@ -6,17 +6,22 @@
 // centres is dla.upsample with a replicated border followed by a depthwise
 // convolution without padding (docs/Resize.md "Bilinear"), emitted as a
 // tosa.depthwise_conv2d so that the depthwise patterns (float, or
-// quantized with the resize's rescale) convert it. Every other resize
+// quantized with the resize's rescale) convert it; a kernel too large for
+// the convolution's fields is a box then [1, 1], in int8 with the box's
+// mean rounded between them (within one step of the exact result, stated
+// in a remark). Every other resize
 // stays on the host, and whyNotResize, shared by the pattern and the host
 // remark, says what it is and which NVDLA program it would take.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
+#include "QuantizedSdp.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Tosa/Utils/QuantUtils.h"
 
 #include <array>
 
@@ -83,6 +88,41 @@ SmallVector<std::array<SmallVector<int64_t>, 2>> bilinearStages(const int64_t fa
   return {first, second};
 }
 
+/// The sum of a stage's weights (the outer product of its per-axis taps).
+int64_t stageUnit(const std::array<SmallVector<int64_t>, 2> &stage) {
+  int64_t sums[2] = {0, 0};
+  for (int a = 0; a < 2; ++a)
+    for (int64_t t : stage[a])
+      sums[a] += t;
+  return sums[0] * sums[1];
+}
+
+/// A tosa.rescale of `input` into `type` by `factors` (one, or one per
+/// channel), zero points `inZp` / `outZp`, rounding once as the SDP does.
+Value buildRescale(PatternRewriter &rewriter, Location loc, Value input, RankedTensorType type,
+                   ArrayRef<double> factors, int64_t inZp, int64_t outZp) {
+  SmallVector<int32_t> mult;
+  SmallVector<int8_t> shift;
+  for (double f : factors) {
+    int32_t m = 0, sh = 0;
+    tosa::computeMultiplierAndShift(f, m, sh, 32);
+    mult.push_back(m);
+    shift.push_back(static_cast<int8_t>(sh));
+  }
+  const int64_t n = static_cast<int64_t>(factors.size());
+  auto multType = RankedTensorType::get({n}, rewriter.getI32Type());
+  auto shiftType = RankedTensorType::get({n}, rewriter.getI8Type());
+  Value m = tosa::ConstOp::create(rewriter, loc, multType,
+                                  DenseElementsAttr::get(multType, ArrayRef<int32_t>(mult)));
+  Value sh = tosa::ConstOp::create(rewriter, loc, shiftType,
+                                   DenseElementsAttr::get(shiftType, ArrayRef<int8_t>(shift)));
+  Value iz = *tosa::createZeroPointTensor(rewriter, loc, getElementTypeOrSelf(input.getType()), inZp);
+  Value oz = *tosa::createZeroPointTensor(rewriter, loc, type.getElementType(), outZp);
+  return tosa::RescaleOp::create(rewriter, loc, type, input, m, sh, iz, oz, /*scale32=*/true,
+                                 tosa::RoundingMode::SINGLE_ROUND, /*per_channel=*/n > 1,
+                                 /*input_unsigned=*/false, /*output_unsigned=*/false);
+}
+
 /// Why a bilinear resize by integer `factors` stays on the host (empty when
 /// the upsampling and depthwise convolution compute it).
 std::string whyNotBilinear(tosa::ResizeOp op, const OffloadTarget &target,
@@ -101,11 +141,6 @@ std::string whyNotBilinear(tosa::ResizeOp op, const OffloadTarget &target,
                         " convolution, but ";
   Type in = getElementTypeOrSelf(op.getInput().getType());
   auto stages = bilinearStages(factors);
-  if (stages.size() > 1 && !isa<FloatType>(in))
-    // The box's integer sum (up to f^2 x 128) would need an intermediate
-    // wider than int8.
-    return program + "its kernel exceeds the convolution's fields, and as a box then [1, 1] "
-                     "the box's integer sum does not fit an int8 intermediate (not written)";
   for (const auto &stage : stages) {
     const int64_t k[2] = {static_cast<int64_t>(stage[0].size()),
                           static_cast<int64_t>(stage[1].size())};
@@ -125,6 +160,12 @@ std::string whyNotBilinear(tosa::ResizeOp op, const OffloadTarget &target,
     if (!out.isInteger(32) || op.getOutput().use_empty() ||
         !llvm::all_of(op.getOutput().getUsers(), llvm::IsaPred<tosa::RescaleOp>))
       return program + "its integer result is not an i32 read by rescales alone";
+    // Two stages: the readers' factors are scaled by the box's sum.
+    std::string why;
+    if (stages.size() > 1)
+      for (Operation *user : op.getOutput().getUsers())
+        if (failed(readRescale(cast<tosa::RescaleOp>(user), why)))
+          return program + why;
   }
   return target.checkOfflineSdp();
 }
@@ -227,7 +268,11 @@ struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {
       const int64_t kh = ty.size(), kw = tx.size();
       shape[1] -= kh - 1;
       shape[2] -= kw - 1;
-      auto stageType = s + 1 == stages.size() ? outType : RankedTensorType::get(shape, source);
+      const bool last = s + 1 == stages.size();
+      // An integer box's sum (up to f^2 x 128) leaves the stage as i32.
+      auto stageType = last      ? outType
+                       : integer ? RankedTensorType::get(shape, rewriter.getI32Type())
+                                 : RankedTensorType::get(shape, source);
       // HWCM weights, M = 1: the same kernel for every channel.
       auto weightType = RankedTensorType::get({kh, kw, c, 1}, source);
       auto biasType = RankedTensorType::get({1}, stageType.getElementType());
@@ -261,8 +306,40 @@ struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {
                                                inZp, wZp, ArrayRef<int64_t>{0, 0, 0, 0},
                                                ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{1, 1},
                                                accType);
+      if (integer && !last)
+        // The box's mean, rounded to int8 at the input's scale (a convex
+        // combination: no saturation): half a step of the input at most.
+        result = buildRescale(rewriter, loc, result, RankedTensorType::get(shape, source),
+                              {1.0 / static_cast<double>(stageUnit(stages[s]))}, 0, 0);
     }
+    if (integer && stages.size() > 1)
+      scaleReaders(op, result, static_cast<double>(stageUnit(stages.front())), rewriter);
     return result;
+  }
+
+  /// The last stage's sum is TOSA's interpolation over the first stage's
+  /// unit (its mean was taken): each reading rescale multiplies by it.
+  /// The readers then differ from TOSA's exact integer bilinear by the
+  /// mean's rounding (at most half an input step, averaged by the last
+  /// stage), scaled by their factor, before their own rounding.
+  void scaleReaders(tosa::ResizeOp op, Value result, double unit,
+                    PatternRewriter &rewriter) const {
+    for (Operation *user : llvm::make_early_inc_range(op.getOutput().getUsers())) {
+      auto rescale = cast<tosa::RescaleOp>(user);
+      std::string why;
+      Rescale r = *readRescale(rescale, why); // checked by whyNotBilinear
+      for (double &f : r.factors)
+        f *= unit;
+      rewriter.setInsertionPoint(rescale);
+      Value scaled = buildRescale(rewriter, rescale.getLoc(), result,
+                                  cast<RankedTensorType>(rescale.getType()), r.factors,
+                                  r.inputZp, r.outputZp);
+      rewriter.replaceOp(rescale, scaled);
+    }
+    mlir::emitRemark(op.getLoc())
+        << "a bilinear resize by a box then [1, 1], its box's mean rounded to int8 between "
+           "them (its sum does not fit an int8 intermediate): within one step of the exact "
+           "integer result where the output's scale is the input's";
   }
   OffloadTarget target;
 };

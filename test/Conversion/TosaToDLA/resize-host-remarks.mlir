@@ -19,29 +19,6 @@ func.func @nearest_f32_on_int8(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
 
 // -----
 
-// TOSA's integer bilinear by 32 (the side output's resize to the input,
-// quantized): its 33x33 kernel exceeds the convolution's kernel fields, and
-// as a box of 32 then [1, 1] the box's integer sum would not fit an int8
-// intermediate (docs/Resize.md). The float one runs as those two
-// convolutions (resize-to-dla.mlir).
-func.func @int8_bilinear_by_32(%x: tensor<1x2x2x8xi8>) -> tensor<1x64x64x8xi8> {
-  %s = tosa.const_shape {values = dense<[64, 2, 64, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
-  %o = tosa.const_shape {values = dense<[-31, -31]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  %b = tosa.const_shape {values = dense<[31, 31]> : tensor<2xindex>} : () -> !tosa.shape<2>
-  // expected-remark @+1 {{stays on the host: a bilinear resize by [32, 32] would run as a nearest upsampling with a replicated border and a depthwise 33x33 convolution, but its kernel exceeds the convolution's fields, and as a box then [1, 1] the box's integer sum does not fit an int8 intermediate (not written)}}
-  %r = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x2x8xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x64x64x8xi32>
-  %m = "tosa.const"() {values = dense<1431655765> : tensor<1xi32>} : () -> tensor<1xi32>
-  %sh = "tosa.const"() {values = dense<42> : tensor<1xi8>} : () -> tensor<1xi8>
-  %iz = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
-  %oz = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
-  // expected-remark @+1 {{stays on the host: it rescales no accumulator}}
-  %y = tosa.rescale %r, %m, %sh, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x64x64x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x64x64x8xi8>
-  return %y : tensor<1x64x64x8xi8>
-}
-// SMALL: resize-host-remarks.mlir:[[# @LINE - 9]]:8: remark: stays on the host: a bilinear resize by [32, 32] would run as a nearest upsampling with a replicated border and a depthwise 33x33 convolution, but its kernel exceeds the convolution's fields, and as a box then [1, 1] the box's integer sum does not fit an int8 intermediate (not written)
-
-// -----
-
 // Bilinear by 2, asymmetric (o / 2: scale 2/1, offset 0).
 func.func @bilinear_asymmetric(%x: tensor<1x4x4x2xf32>) -> tensor<1x8x8x2xf32> {
   %s = tosa.const_shape {values = dense<[2, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>

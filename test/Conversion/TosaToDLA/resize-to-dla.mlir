@@ -122,3 +122,35 @@ func.func @bilinear_by_32(%x: tensor<1x2x2x1xf32>) -> tensor<1x64x64x1xf32> {
   %y = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x2x1xf32>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x64x64x1xf32>
   return %y : tensor<1x64x64x1xf32>
 }
+
+// -----
+
+// TOSA's integer bilinear by 32 (the side output's resize to the input,
+// quantized): its 33x33 kernel exceeds the convolution's kernel fields, so
+// a box of 32 x 32 ones, its i32 sum (up to 1024 x 128) rounded to its
+// int8 mean by an SDP, then [1, 1] x [1, 1] with the resize's rescale
+// multiplied by 1024 (docs/Resize.md "Bilinear": within one step of the
+// exact result, the remark says so).
+// SMALL-LABEL: func.func @int8_bilinear_by_32
+// SMALL: dla.upsample %{{.*}} factors [32, 32] border [16, 16] : tensor<1x8x2x2xi8> -> tensor<1x8x96x96xi8>
+// SMALL: dla.conv {{.*}} : tensor<1x8x96x96xi8>, tensor<8x{{[0-9]+}}x32x32xi8> -> tensor<1x8x65x65xi8>
+// SMALL: dla.sdp on_the_fly
+// SMALL: dla.conv {{.*}} : tensor<1x8x65x65xi8>, tensor<8x{{[0-9]+}}x2x2xi8> -> tensor<1x8x64x64xi8>
+// SMALL: dla.sdp on_the_fly
+// SMALL-NOT: tosa.resize
+// SMALL-NOT: tosa.rescale
+// On nv_full fp16 integer arithmetic stays on the host.
+// FULL-LABEL: func.func @int8_bilinear_by_32
+// FULL: tosa.resize
+func.func @int8_bilinear_by_32(%x: tensor<1x2x2x8xi8>) -> tensor<1x64x64x8xi8> {
+  %s = tosa.const_shape {values = dense<[64, 2, 64, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o = tosa.const_shape {values = dense<[-31, -31]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %b = tosa.const_shape {values = dense<[31, 31]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %r = tosa.resize %x, %s, %o, %b {mode = BILINEAR} : (tensor<1x2x2x8xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x64x64x8xi32>
+  %m = "tosa.const"() {values = dense<1431655765> : tensor<1xi32>} : () -> tensor<1xi32>
+  %sh = "tosa.const"() {values = dense<42> : tensor<1xi8>} : () -> tensor<1xi8>
+  %iz = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %oz = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %r, %m, %sh, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x64x64x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x64x64x8xi8>
+  return %y : tensor<1x64x64x8xi8>
+}

@@ -7,7 +7,7 @@ as DIR/<kind>_<mode>_<f> (docs/Resize.md "Bilinear"):
                     inputs multiples of 1/8 in [-8, 8) (exact in fp16).
   qdq_<mode>_<f>    int8 x -> DequantizeLinear (scale 0.05, zero point 0)
                     -> the Resize -> QuantizeLinear (scale 0.03, zero point
-                    5), f in 2, 3, 4.
+                    5), f in 2, 3, 4, 32.
 
 The expected outputs are numpy written from ONNX's operator definitions:
 Resize linear (x_original = (o + 1/2) / f - 1/2, clamped to [0, n - 1],
@@ -78,5 +78,5 @@ rng = np.random.default_rng(45)
 for mode in ("half_pixel", "pytorch_half_pixel"):
     for f in (2, 3, 4, 32):
         case(sys.argv[1], rng, mode, f, False)
-    for f in (2, 3, 4):
+    for f in (2, 3, 4, 32):
         case(sys.argv[1], rng, mode, f, True)
