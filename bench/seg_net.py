@@ -2,7 +2,7 @@
 """A U-Net-like salient-object network (U^2-Net style) as torch exports it,
 built with onnx.helper from seeded random weights, and its compile figures.
 
-    python3 bench/seg_net.py model OUT.onnx [--size 320] [--width 1.0] [--seed 0]
+    python3 bench/seg_net.py model OUT.onnx [--size 320] [--width 1.0] [--seed 0] [--no-corners] [--outputs 5]
     python3 bench/seg_net.py samples DIR [--size 320] [--count 2] [--seed 0]
     python3 bench/seg_net.py table MODEL.onnx TABLE.json
     python3 bench/seg_net.py measure [build/bin] [--size 320] [--work DIR]
@@ -48,8 +48,11 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def build(size=320, width=1.0, seed=0):
-    """The ONNX model (onnx.ModelProto), opset 13."""
+def build(size=320, width=1.0, seed=0, corners=True, outputs=5):
+    """The ONNX model (onnx.ModelProto), opset 13. `corners` False: the
+    align_corners resize is pytorch_half_pixel too, as U^2-Net's own
+    code exports (F.upsample(..., mode='bilinear') without align_corners).
+    `outputs` 1: the fused map's sigmoid only (what a user reads)."""
     from onnx import TensorProto, helper, numpy_helper
     rng = np.random.default_rng(seed)
     nodes, inits = [], []
@@ -125,7 +128,8 @@ def build(size=320, width=1.0, seed=0):
     d5 = conv(concat([resize(h6, 2, "linear", "pytorch_half_pixel", s // 32, c5), h5]),
               2 * c5, c5)
     d4 = conv(concat([resize(d5, 2, "linear", "half_pixel", s // 16), h4]), c5 + c4, c3)
-    d3 = conv(concat([resize(d4, 2, "linear", "align_corners", s // 8), h3]), 2 * c3, c2)
+    d3 = conv(concat([resize(d4, 2, "linear", "align_corners" if corners else "pytorch_half_pixel",
+                             s // 8), h3]), 2 * c3, c2)
     d2 = conv(concat([resize(d3, 2, "nearest", "asymmetric", s // 4), h2]), 2 * c2, c1)
     d1 = conv(concat([resize(d2, 2, "linear", "pytorch_half_pixel", s // 2, c1), h1]),
               2 * c1, c1)
@@ -136,7 +140,7 @@ def build(size=320, width=1.0, seed=0):
     s6 = resize(conv(h6, c5, 1, relu=False), 32, "linear", "pytorch_half_pixel", s // 32)
     fused = conv(concat([s1, s2, s3, s6]), 4, 1, k=1, relu=False)
     outs = []
-    for i, t in enumerate([fused, s1, s2, s3, s6]):
+    for i, t in enumerate([fused, s1, s2, s3, s6][:outputs]):
         outs.append("d%d" % i)
         sigmoid(t, outs[-1])
     graph = helper.make_graph(
@@ -230,6 +234,10 @@ def main():
     m.add_argument("--size", type=int, default=320)
     m.add_argument("--width", type=float, default=1.0, help="channel multiplier")
     m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--no-corners", action="store_true",
+                   help="the align_corners resize half-pixel too (U^2-Net's own resizes)")
+    m.add_argument("--outputs", type=int, choices=(1, 5), default=5,
+                   help="5: the fused map's and the four side outputs' sigmoids; 1: the fused one")
     sm = sub.add_parser("samples")
     sm.add_argument("directory")
     sm.add_argument("--size", type=int, default=320)
@@ -250,7 +258,7 @@ def main():
         sys.exit("--size must be a multiple of 32 (five poolings by 2)")
     if a.cmd == "model":
         import onnx
-        model = build(a.size, a.width, a.seed)
+        model = build(a.size, a.width, a.seed, corners=not a.no_corners, outputs=a.outputs)
         onnx.checker.check_model(model)
         onnx.save(model, a.output)
     elif a.cmd == "table":

@@ -443,9 +443,11 @@ TEST_F(Fixture, RefusesInconsistentInput) {
                          "the writer has no descriptors for (BDMA, Rubik)\n");
 }
 
-// 256 writers of one range before its reader: the reader's dependency_count
-// (8 bits) would overflow; the writer refuses it with a located error.
-TEST(DependencyGraph, CountOverflow) {
+// 256 writers of one range (an upsampling's SDP passes) before its reader:
+// the SDP engine completes them in order, so only the last signals the
+// reader (its dependency_count, 8 bits, counts 1, not 256); each earlier
+// one leaves the reader's slot empty and links to the next SDP.
+TEST(DependencyGraph, OneEngineCarriesItsCompletion) {
   DescOp sdp, pdp;
   sdp.type = DescOpType::Sdp;
   pdp.type = DescOpType::Pdp;
@@ -458,7 +460,15 @@ TEST(DependencyGraph, CountOverflow) {
   ops[256].op = &pdp;
   access[256].reads = {{3, 0, 8}};
   FwNetwork network;
-  std::optional<size_t> over = linkOperations(ops, std::vector<bool>(257, false), access, network);
-  ASSERT_TRUE(over);
-  EXPECT_EQ(*over, 256u);
+  EXPECT_FALSE(linkOperations(ops, std::vector<bool>(257, false), access, network));
+  const int pdpType = static_cast<int>(DescOpType::Pdp), sdpType = static_cast<int>(DescOpType::Sdp);
+  EXPECT_EQ(ops[256].dependencyCount, 1);
+  EXPECT_EQ(ops[255].consumers[pdpType].index, 256);
+  EXPECT_EQ(ops[255].consumers[pdpType].event, FwEvent::OpCompleted);
+  for (size_t i = 0; i < 255; ++i) {
+    EXPECT_EQ(ops[i].consumers[pdpType].index, -1) << i;
+    // The writers overwrite one another: each waits for the one before.
+    EXPECT_EQ(ops[i].consumers[sdpType].index, static_cast<int16_t>(i + 1)) << i;
+    EXPECT_EQ(ops[i].consumers[sdpType].event, FwEvent::OpCompleted) << i;
+  }
 }

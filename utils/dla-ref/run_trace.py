@@ -764,6 +764,55 @@ def concat_case(rng, n):
     return Case(f"concat_{n}", shape, "\n  ".join(lines), (1, k) + joined[2:], weights=weights)
 
 
+def nested_concat_case(rng, n):
+    """Joins of joins, as layout assignment leaves a network's (a depthwise
+    layer's channel slices joined, that join joined beside a skip
+    connection, ChannelViews.cpp): convolutions %p0, %p1 of %x write into
+    join %i, which is itself a part of join %j beside %p2, which is a part
+    of the outermost %k beside %z, a convolution reading %p2 where it lies
+    inside %k (a part with a second reader). Every part and inner join is
+    a view of %k (its strides); a convolution reads %k whole. Whole atoms
+    but the last part (%z)."""
+    atom = 8 if CONFIG == "nv_small" else 32
+    _, c, h, w = shape = (1, int(rng.integers(1, 17)), int(rng.integers(1, 9)),
+                          int(rng.integers(1, 9)))
+    kp = [atom * int(rng.integers(1, 3)) for _ in range(3)]
+    kz = int(rng.integers(1, atom + 1))
+    outer = (1, sum(kp) + kz, h, w)
+    view = _strided(outer)
+    weights, lines = [], []
+
+    def conv(name, src, src_t, cin, k, out_enc):
+        r = int(rng.choice([1, 3]))
+        p = r // 2
+        conv_t = ttype((1, k, h, w), None)
+        lines.append(f"%c{name} = dla.conv direct {src}, %w{len(weights)} pad [{p}, {p}, {p}, {p}] "
+                     f"clip_truncate {int(rng.integers(0, 9))} : {src_t}, "
+                     f"{ttype((k, cin, r, r), WENC)} -> {conv_t}")
+        lines.append(f"%{name} = dla.sdp on_the_fly %c{name} bs "
+                     f"{sdp_cases._x_stage(rng, None, True)[0]} out_cvt "
+                     f"{sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype((1, k, h, w), out_enc)}")
+        weights.append((k, cin, r, r))
+
+    for g in range(3):
+        conv(f"p{g}", "%x", ttype(shape), c, kp[g], view)
+    vt = lambda ch: ttype((1, ch, h, w), view)
+    lines.append(f"%i = dla.channel_concat %p0, %p1 : {vt(kp[0])}, {vt(kp[1])} -> "
+                 f"{vt(kp[0] + kp[1])}")
+    lines.append(f"%j = dla.channel_concat %i, %p2 : {vt(kp[0] + kp[1])}, {vt(kp[2])} -> "
+                 f"{vt(sum(kp))}")
+    conv("z", "%p2", vt(kp[2]), kp[2], kz, view)
+    lines.append(f"%k = dla.channel_concat %j, %z : {vt(sum(kp))}, {vt(kz)} -> {ttype(outer)}")
+    k = int(rng.integers(1, 17))
+    conv_t = ttype((1, k, h, w), None)
+    lines.append(f"%r = dla.conv direct %k, %w{len(weights)} : {ttype(outer)}, "
+                 f"{ttype((k, outer[1], 1, 1), WENC)} -> {conv_t}")
+    lines.append(f"%y = dla.sdp on_the_fly %r bs {sdp_cases._x_stage(rng, None, True)[0]} "
+                 f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype((1, k, h, w))}")
+    weights.append((k, outer[1], 1, 1))
+    return Case(f"nested_{n}", shape, "\n  ".join(lines), (1, k, h, w), weights=weights)
+
+
 def padded_case(rng, n):
     """A padded join (the segmentation network's side outputs): 2..4
     convolutions of 1 .. atom - 1 channels each (the last 1 .. atom) write
@@ -793,7 +842,7 @@ def padded_case(rng, n):
                 operands=[("wide", wide, WENC)])
 
 
-KINDS = {"concat": concat_case, "padded": padded_case, "sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
+KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case, "conv-wide": conv_wide_case,

@@ -169,8 +169,15 @@ SdpOp tosa_to_dla::emitRescaleSdp(PatternRewriter &rewriter, Location loc, SdpMo
     mul1 = SdpOperand::ofMemory(nv::SdpMemOperand::Prelu);
     readBiasAndSecond();
   } else {
-    if (p.hasBiasHi) {
-      sdp.getBiasMutable().assign(ints({n}, slice(p.biasHi)));
+    ArrayRef<int16_t> hi = slice(p.biasHi);
+    if (p.hasBiasHi && llvm::all_equal(hi)) {
+      // One value (a one-kernel layer: a side output): a register, as X1's
+      // multiplier is. NVIDIA's firmware programs both operands of a stage
+      // from one source (dla_sdp_op's mode), so a loadable cannot hold a
+      // memory ALU beside a register MUL.
+      alu1 = SdpOperand::ofRegister(hi.front());
+    } else if (p.hasBiasHi) {
+      sdp.getBiasMutable().assign(ints({n}, hi));
       alu1 = SdpOperand::ofMemory(nv::SdpMemOperand::Bias);
     }
     if (p.hasBias) {

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/Dialect/Tosa/Utils/QuantUtils.h"
 
+#include <algorithm>
 #include <array>
 
 using namespace mlir;
@@ -86,6 +87,62 @@ SmallVector<std::array<SmallVector<int64_t>, 2>> bilinearStages(const int64_t fa
   if (!split)
     return {first};
   return {first, second};
+}
+
+/// Prime factors of `f`, largest first (1 for f = 1).
+SmallVector<int64_t> primeFactors(int64_t f) {
+  SmallVector<int64_t> out;
+  for (int64_t p = 2; p * p <= f; ++p)
+    for (; f % p == 0; f /= p)
+      out.push_back(p);
+  if (f > 1 || out.empty())
+    out.push_back(f);
+  std::sort(out.rbegin(), out.rend());
+  return out;
+}
+
+/// dla.upsample of NCHW `input` by `factors` with `border` (or none), as
+/// one layer or, where its fy fx phases take more passes than a chain of
+/// its prime factors does, as that chain: nearest upsamplings compose
+/// exactly (floor(floor(o / a) / b) = floor(o / ab)), and a border of the
+/// last stage reads the same clamped edge. An upsampling by 32 x 32 is
+/// then 5 x 4 passes per channel group, not 1,024 (each a firmware
+/// operation and a read of the whole input).
+Value createUpsample(PatternRewriter &rewriter, Location loc, Value input, Type element,
+                     const int64_t factors[2], const int64_t border[2], bool bordered) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> stagesY = primeFactors(factors[0]), stagesX = primeFactors(factors[1]);
+  int64_t chained = 0;
+  const size_t n = std::max(stagesY.size(), stagesX.size());
+  stagesY.resize(n, 1);
+  stagesX.resize(n, 1);
+  for (size_t i = 0; i < n; ++i)
+    chained += stagesY[i] * stagesX[i];
+  // A chain writes its intermediate maps too: only where it saves passes
+  // by more than half (by 8 x 8 and more).
+  if (2 * chained >= factors[0] * factors[1]) {
+    stagesY.assign(1, factors[0]);
+    stagesX.assign(1, factors[1]);
+  }
+  SmallVector<int64_t> shape(inType.getShape());
+  Value v = input;
+  for (size_t i = 0; i < stagesY.size(); ++i) {
+    const bool last = i + 1 == stagesY.size();
+    shape[2] *= stagesY[i];
+    shape[3] *= stagesX[i];
+    if (last && bordered) {
+      shape[2] += 2 * border[0];
+      shape[3] += 2 * border[1];
+    }
+    const int64_t stage[2] = {stagesY[i], stagesX[i]};
+    v = UpsampleOp::create(rewriter, loc, RankedTensorType::get(shape, element), v,
+                           rewriter.getDenseI64ArrayAttr(ArrayRef<int64_t>(stage, 2)),
+                           last && bordered
+                               ? rewriter.getDenseI64ArrayAttr(ArrayRef<int64_t>(border, 2))
+                               : DenseI64ArrayAttr(),
+                           PipelinePrecisionAttr());
+  }
+  return v;
 }
 
 /// The sum of a stage's weights (the outer product of its per-axis taps).
@@ -228,9 +285,8 @@ struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {
     Type element = target.getElementType(rewriter.getContext());
     auto outType = cast<RankedTensorType>(op.getOutput().getType());
     Value input = toLayerInput(rewriter, loc, op.getInput(), element);
-    Value up = UpsampleOp::create(
-        rewriter, loc, RankedTensorType::get(toNchwShape(outType.getShape()), element), input,
-        rewriter.getDenseI64ArrayAttr(factors), DenseI64ArrayAttr(), PipelinePrecisionAttr());
+    const int64_t none[2] = {0, 0};
+    Value up = createUpsample(rewriter, loc, input, element, factors, none, /*bordered=*/false);
     rewriter.replaceOp(op, toTosaResult(rewriter, loc, up, outType));
     return success();
   }
@@ -253,11 +309,8 @@ struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {
     const int64_t n = inType.getDimSize(0), c = inType.getDimSize(3);
     SmallVector<int64_t> upNhwc = {n, inType.getDimSize(1) * factors[0] + 2 * border[0],
                                    inType.getDimSize(2) * factors[1] + 2 * border[1], c};
-    Value up = UpsampleOp::create(
-        rewriter, loc, RankedTensorType::get(toNchwShape(upNhwc), element),
-        toLayerInput(rewriter, loc, op.getInput(), element),
-        rewriter.getDenseI64ArrayAttr(ArrayRef<int64_t>(factors, 2)), rewriter.getDenseI64ArrayAttr(border),
-        PipelinePrecisionAttr());
+    Value up = createUpsample(rewriter, loc, toLayerInput(rewriter, loc, op.getInput(), element),
+                              element, factors, border, /*bordered=*/true);
     Value result = toTosaResult(rewriter, loc, up, RankedTensorType::get(upNhwc, source));
     // Float weights: the outer product over its sum (a float stage rounds
     // once); i8: the integer taps (one stage), their sum 4 fy fx TOSA's unit.

@@ -15,6 +15,7 @@
 
 #include "DependencyGraph.h"
 
+#include <array>
 #include <cassert>
 #include <cstdint>
 
@@ -46,6 +47,21 @@ std::optional<size_t> mlir::dla::loadable::linkOperations(std::vector<FwOp> &ops
   for (size_t i = n; i-- > 0;)
     network.opHead[type(i)] = static_cast<int16_t>(i);
 
+  // carried[s][t]: op s signals its completion to the next operation of
+  // type t for an earlier op of its own engine. Engines complete in the
+  // order they run, so when op p of engine e must complete before `next`
+  // (of type t) and another op s of e comes between them, s's completion
+  // implies p's: the edge moves to the last such op. One completion edge
+  // per engine then reaches an operation however many of one engine's
+  // operations it waits for (an upsampling's 1,000 SDP passes before one
+  // convolution; the firmware counts dependencies in 8 bits).
+  std::vector<std::array<bool, regplan::kDescOpTypes>> carried(n);
+  auto nextOf = [&](size_t from, int t) {
+    size_t next = from + 1;
+    while (next < n && type(next) != t)
+      ++next;
+    return next;
+  };
   for (size_t p = 0; p < n; ++p) {
     // The convolution of a fused pair is followed by its SDP, which reads
     // its result on the fly: the SDP is enabled once the convolution is
@@ -53,10 +69,9 @@ std::optional<size_t> mlir::dla::loadable::linkOperations(std::vector<FwOp> &ops
     // compiler links them). Later SDPs run after that SDP, which completes
     // after the convolution.
     bool feedsSdp = p + 1 < n && fused[p + 1];
+    const size_t sameEngine = nextOf(p, type(p));
     for (int t = 0; t < regplan::kDescOpTypes; ++t) {
-      size_t next = p + 1;
-      while (next < n && type(next) != t)
-        ++next;
+      const size_t next = nextOf(p, t);
       if (next == n)
         continue;
       FwConsumer &c = ops[p].consumers[t];
@@ -67,9 +82,13 @@ std::optional<size_t> mlir::dla::loadable::linkOperations(std::vector<FwOp> &ops
         // engine runs them in order) must wait for p; else, on p's own
         // engine, the next operation waits until p is programmed (the
         // engine's order of register groups); else no edge.
-        bool wait = false;
+        bool wait = carried[p][t];
         for (size_t q = next; q < n && !wait; ++q)
           wait = type(q) == t && hazard(access[p], access[q]);
+        if (wait && t != type(p) && sameEngine < next) {
+          carried[sameEngine][t] = true;
+          continue;
+        }
         if (wait)
           c = {static_cast<int16_t>(next), FwEvent::OpCompleted};
         else if (t == type(p))

@@ -11,12 +11,12 @@
 
 // Factor 0.75 (1610612736 2^-31): 0.75 2^30 = 805306368 lands in
 // [2^29, 2^30), so the shifts are 3 + 15 + 12 = 30; the int16 pair whose
-// product is nearest is 30778 x 26165 (805306370). X1 adds -zx = -3 (a bias
-// surface per channel); out_cvt adds -zy 2^12 = 20480; the clamp at zy = -5
-// is X2's ReLU.
+// product is nearest is 30778 x 26165 (805306370). X1 adds -zx = -3 (one
+// value for every channel: a register, as X1's multiplier is; NVIDIA's
+// firmware takes a stage's two operands from one source); out_cvt adds
+// -zy 2^12 = 20480; the clamp at zy = -5 is X2's ReLU.
 // CHECK-LABEL: func.func @per_tensor_relu
-// CHECK:         %[[B:.*]] = arith.constant dense<-3> : tensor<3xi16>
-// CHECK:         dla.sdp offline %{{.*}} bias %[[B]] : tensor<3xi16> bs <alu = sum, alu_operand = bias, mul_operand = 30778, mul_shift = 3> bn <mul_operand = 26165, mul_shift = 15, relu = true> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
+// CHECK:         dla.sdp offline %{{.*}} bs <alu = sum, alu_operand = -3, mul_operand = 30778, mul_shift = 3> bn <mul_operand = 26165, mul_shift = 15, relu = true> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
 // CHECK-NOT:     tosa.rescale
 // CHECK-NOT:     tosa.clamp
 // CHECK-NOT:     dla.clamp
@@ -104,13 +104,12 @@ func.func @unsigned(%x: tensor<1x1x1x2xi8>) -> tensor<1x1x1x2xi8> {
 // steps (python/dla/onnx/qdq_affine.py): x to i32 at f 2^16 (f = 0.75:
 // 1610612736 2^-15), plus b 2^16 per channel (b = 1.5, -2.25), back by
 // 2^-16 with zy = -5, ReLU. One offline SDP: X1 as @per_tensor_relu's (f =
-// 0.75, -zx = -3 from the bias surface); X2 adds b in X1's result units,
+// 0.75, -zx = -3 from a register); X2 adds b in X1's result units,
 // b 2^(15 + 12) / 26165 = 7694.49998, -11541.74997 (rounded half away from
 // zero: 7694, -11542), beside the second multiplier.
 // CHECK-LABEL: func.func @affine
-// CHECK-DAG:     %[[BN:.*]] = arith.constant dense<{{\[}}[7694, 26165], [-11542, 26165]]> : tensor<2x2xi16>
-// CHECK-DAG:     %[[B:.*]] = arith.constant dense<-3> : tensor<2xi16>
-// CHECK:         dla.sdp offline %{{.*}} bias %[[B]] : tensor<2xi16> batchnorm %[[BN]] : tensor<2x2xi16> bs <alu = sum, alu_operand = bias, mul_operand = 30778, mul_shift = 3> bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm, mul_shift = 15, relu = true> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x2x2x2xi8> -> tensor<1x2x2x2xi8>
+// CHECK:         %[[BN:.*]] = arith.constant dense<{{\[}}[7694, 26165], [-11542, 26165]]> : tensor<2x2xi16>
+// CHECK:         dla.sdp offline %{{.*}} batchnorm %[[BN]] : tensor<2x2xi16> bs <alu = sum, alu_operand = -3, mul_operand = 30778, mul_shift = 3> bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm, mul_shift = 15, relu = true> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x2x2x2xi8> -> tensor<1x2x2x2xi8>
 // CHECK-NOT:     tosa.rescale
 // CHECK-NOT:     tosa.add
 func.func @affine(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {

@@ -106,9 +106,12 @@ func.func @int8_bilinear_by_2(%x: tensor<1x3x3x8xi8>) -> tensor<1x6x6x8xi8> {
 
 // By 32 (the side output's resize to the input): [1, 2, ..., 2, 1] has 33
 // taps, more than the kernel fields hold, so it runs as a box of 32 ones
-// (/ 1024) then [1, 1] x [1, 1] / 4 (two roundings in fp16).
+// (/ 1024) then [1, 1] x [1, 1] / 4 (two roundings in fp16). The nearest
+// upsampling by 32 is five by 2 (nearest ones compose exactly), the border
+// on the last: 5 x 4 SDP passes rather than 32 x 32.
 // FULL-LABEL: func.func @bilinear_by_32
-// FULL: dla.upsample %{{.*}} factors [32, 32] border [16, 16] : tensor<1x1x2x2xf16> -> tensor<1x1x96x96xf16>
+// FULL-COUNT-4: dla.upsample %{{.*}} factors [2, 2] :
+// FULL: dla.upsample %{{.*}} factors [2, 2] border [16, 16] : tensor<1x1x32x32xf16> -> tensor<1x1x96x96xf16>
 // FULL: dla.conv direct %{{.*}}, %{{.*}} : tensor<1x1x96x96xf16>, tensor<1x1x32x32xf16> -> tensor<1x1x65x65xf16>
 // FULL: dla.conv direct %{{.*}}, %{{.*}} : tensor<1x1x65x65xf16>, tensor<1x1x2x2xf16> -> tensor<1x1x64x64xf16>
 // FULL-NOT: tosa.resize
@@ -132,7 +135,8 @@ func.func @bilinear_by_32(%x: tensor<1x2x2x1xf32>) -> tensor<1x64x64x1xf32> {
 // multiplied by 1024 (docs/Resize.md "Bilinear": within one step of the
 // exact result, the remark says so).
 // SMALL-LABEL: func.func @int8_bilinear_by_32
-// SMALL: dla.upsample %{{.*}} factors [32, 32] border [16, 16] : tensor<1x8x2x2xi8> -> tensor<1x8x96x96xi8>
+// SMALL-COUNT-4: dla.upsample %{{.*}} factors [2, 2] :
+// SMALL: dla.upsample %{{.*}} factors [2, 2] border [16, 16] : tensor<1x8x32x32xi8> -> tensor<1x8x96x96xi8>
 // SMALL: dla.conv {{.*}} : tensor<1x8x96x96xi8>, tensor<8x{{[0-9]+}}x32x32xi8> -> tensor<1x8x65x65xi8>
 // SMALL: dla.sdp on_the_fly
 // SMALL: dla.conv {{.*}} : tensor<1x8x65x65xi8>, tensor<8x{{[0-9]+}}x2x2xi8> -> tensor<1x8x64x64xi8>

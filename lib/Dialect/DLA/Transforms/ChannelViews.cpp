@@ -5,8 +5,9 @@
 // costs no relayout: feature encodings that differ in strides only accept
 // one another). Once the layouts are chosen, each view takes its parent's
 // strides, as the verifiers require: a slice's result those of its source,
-// a concatenation's inputs those of its result. An input whose producer
-// writes nothing else (a layer, a relayout) is retyped in place, so the
+// a concatenation's inputs those of its result. An input a layer, a
+// relayout or an inner join produces, read otherwise only by layers and
+// relayouts, is retyped in place (an inner join with its parts), so the
 // producer writes straight into the parent; any other input is copied.
 //
 //===----------------------------------------------------------------------===//
@@ -45,6 +46,37 @@ static RankedTensorType viewType(RankedTensorType view, RankedTensorType parent)
   return withEncoding(view, strided);
 }
 
+/// Whether `v`, a part of `join`, can be retyped to its view `want` in
+/// place, so that its producer writes straight into the joined tensor:
+/// the producer is a layer or a relayout, or a join itself (then each of
+/// its parts, recursively: a join of joins, as a depthwise layer's channel
+/// slices joined before a skip connection's join), and every other reader
+/// is a layer or a relayout, which read feature data through its strides
+/// (not a view, whose strides are fixed already, nor a second join).
+static bool canPlace(Value v, RankedTensorType want, Operation *join) {
+  Operation *producer = v.getDefiningOp();
+  if (!want || !producer ||
+      !llvm::all_of(v.getUsers(), [&](Operation *user) {
+        return user == join || isa<LayerOpInterface, RelayoutOp>(user);
+      }) ||
+      llvm::count_if(v.getUses(), [&](OpOperand &use) { return use.getOwner() == join; }) != 1)
+    return false;
+  if (isa<RelayoutOp, LayerOpInterface>(producer))
+    return true;
+  auto inner = dyn_cast<ChannelConcatOp>(producer);
+  return inner && llvm::all_of(inner.getInputs(), [&](Value part) {
+           return canPlace(part, viewType(cast<RankedTensorType>(part.getType()), want), inner);
+         });
+}
+
+/// canPlace's retyping, once it said yes.
+static void place(Value v, RankedTensorType want) {
+  v.setType(want);
+  if (auto inner = v.getDefiningOp<ChannelConcatOp>())
+    for (Value part : inner.getInputs())
+      place(part, viewType(cast<RankedTensorType>(part.getType()), want));
+}
+
 void mlir::dla::assignChannelViewStrides(func::FuncOp func, LayoutRewriteStats &stats) {
   func.walk([&](Operation *op) {
     if (auto slice = dyn_cast<ChannelSliceOp>(op)) {
@@ -60,10 +92,8 @@ void mlir::dla::assignChannelViewStrides(func::FuncOp func, LayoutRewriteStats &
       RankedTensorType want = viewType(type, concat.getType());
       if (!want || want == type)
         continue;
-      Operation *producer = input.get().getDefiningOp();
-      if (producer && input.get().hasOneUse() &&
-          (isa<RelayoutOp>(producer) || isa<LayerOpInterface>(producer))) {
-        input.get().setType(want);
+      if (canPlace(input.get(), want, concat)) {
+        place(input.get(), want);
         continue;
       }
       OpBuilder b(concat);
@@ -72,8 +102,8 @@ void mlir::dla::assignChannelViewStrides(func::FuncOp func, LayoutRewriteStats &
       stats.relayoutBytes += bytes;
       mlir::emitRemark(concat.getLoc())
           << "relayout costs " << bytes << " bytes: input #" << input.getOperandNumber()
-          << " of 'dla.channel_concat' is no layer's only result, so it is copied into its "
-             "place in the joined tensor";
+          << " of 'dla.channel_concat' is no layer's or join's result that only layers read "
+             "besides, so it is copied into its place in the joined tensor";
       input.set(RelayoutOp::create(b, concat.getLoc(), want, input.get()));
     }
   });
