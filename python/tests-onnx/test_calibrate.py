@@ -499,7 +499,7 @@ def _assert_same_tables(fast, slow):
             assert t_fast.zero_points == t_slow.zero_points
 
 
-@pytest.mark.parametrize("fp16", ["none", "weights"])
+@pytest.mark.parametrize("fp16", ["none", "weights", "all"])
 def test_vector_host_convolutions_keep_the_tables(tmp_path, tools, fp16):
     """A U-Net-like network (3x3, depthwise and 1x1 convolutions, pools,
     upsampling, skips): every activation's histogram, hence every table,
