@@ -4,11 +4,12 @@
 
 Every activation (the graph inputs and the node outputs of float type that
 depend on an input) becomes a result of the model, which is compiled once by
-dla-run-onnx's machinery (dla.runner) on the host in float32 (--no-offload:
-the float model's own values; its convolutions as vector loops, as fast as
-the offloaded layers' CPU execution, see docs/WholeNetworks.md) and run on
-every sample, with the progress (seconds per sample, time left) on stderr. Per tensor, |x| is histogrammed
-over all samples (4096 bins; the range doubles, merging bin pairs, when a
+dla-run-onnx's machinery (dla.runner) on the host in the model's float types
+(--no-offload: the float model's own values; its convolutions as vector
+loops, see docs/Calibration.md) and run on every sample, --jobs samples at
+once (threads; default the CPUs, at most 4), with the progress (seconds per
+sample, time left) on stderr. Per tensor, in sample order (the tables do
+not depend on --jobs), |x| is histogrammed over all samples (4096 bins; the range doubles, merging bin pairs, when a
 sample exceeds it) and the scale (real = scale * q, symmetric int8) is
   max:        max|x| / 127
   percentile: the --percentile of |x| (upper edge of its bin) / 127
