@@ -9,8 +9,9 @@ dla-run-onnx's machinery (dla.runner) on the host in the model's float types
 loops, see docs/Calibration.md) and run on every sample, --jobs samples at
 once (threads; default the CPUs, at most 4), with the progress (seconds per
 sample, time left) on stderr. Per tensor, in sample order (the tables do
-not depend on --jobs), |x| is histogrammed over all samples (4096 bins; the range doubles, merging bin pairs, when a
-sample exceeds it) and the scale (real = scale * q, symmetric int8) is
+not depend on --jobs), |x| is histogrammed over all samples (4096 bins;
+the range doubles, merging bin pairs, when a sample exceeds it) and the
+scale (real = scale * q, symmetric int8) is
   max:        max|x| / 127
   percentile: the --percentile of |x| (upper edge of its bin) / 127
   entropy:    TensorRT's entropy calibration (KL divergence between the
