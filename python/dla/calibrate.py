@@ -418,8 +418,8 @@ def duration(seconds):
 
 def default_jobs():
     """Samples run at once by default: the CPUs this process may use, at
-    most MAX_JOBS (each sample in flight holds all its activations: 0.3 GB
-    for the 320x320 segmentation network)."""
+    most MAX_JOBS (each sample in flight holds all its activations: 0.2 GB
+    for bench/seg_net.py's 320x320 network)."""
     try:
         cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
