@@ -128,10 +128,13 @@ std::optional<Plan> planOf(linalg::LinalgOp op) {
     plan.inputs.push_back(access);
   }
   // Block a parallel dimension of the output that some vector input does
-  // not depend on: that input's vector serves `factor` accumulators.
-  for (unsigned d : llvm::seq<unsigned>(0, op.getNumLoops())) {
-    if (d == plan.w || op.getIteratorTypesArray()[d] != utils::IteratorType::parallel ||
-        !outMap.isFunctionOfDim(d))
+  // not depend on: that input's vector serves `factor` accumulators. The
+  // innermost such dimension of the output: an NHWC convolution's output
+  // column rather than its batch, which is 1 (blocking it left every tile
+  // to the one-accumulator remainder loop).
+  for (AffineExpr e : llvm::reverse(outMap.getResults())) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    if (d == plan.w || op.getIteratorTypesArray()[d] != utils::IteratorType::parallel)
       continue;
     bool reused = false;
     for (auto [in, access] : llvm::zip(op.getDpsInputOperands(), plan.inputs))
@@ -206,31 +209,59 @@ private:
     loop(whole, sizes[d], 1, 1);
   }
 
-  /// The loop over tiles of `kLanes` output columns: accumulators loaded,
-  /// the reductions, stored.
+  /// The loops over tiles of `kLanes` output columns: the whole tiles
+  /// unmasked, then the last, partial one (if any) under a mask. Masks
+  /// only at the edge: x86 has no masked load of 16-bit elements, LLVM
+  /// scalarizes one of f16 into a branch per lane.
   void emitColumns() {
     Location loc = op.getLoc();
-    auto forOp = scf::ForOp::create(b, loc, index(0), sizes[plan.w], index(kLanes));
+    Value lanes = index(kLanes);
+    Value whole = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, sizes[plan.w], lanes), lanes);
+    emitTiles(index(0), whole, /*masked=*/false);
+    emitTiles(whole, sizes[plan.w], /*masked=*/true);
+  }
+
+  /// The tiles of `kLanes` output columns from `lb` to `ub`: accumulators
+  /// loaded, the reductions, stored.
+  void emitTiles(Value lb, Value ub, bool masked) {
+    Location loc = op.getLoc();
+    auto forOp = scf::ForOp::create(b, loc, lb, ub, index(kLanes));
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(forOp.getBody()->getTerminator());
     ivs[plan.w] = forOp.getInductionVar();
-    Value left = arith::SubIOp::create(b, loc, sizes[plan.w], ivs[plan.w]);
-    mask = vector::CreateMaskOp::create(b, loc, VectorType::get({kLanes}, b.getI1Type()),
-                                        ValueRange{left});
+    mask = Value();
+    if (masked) {
+      Value left = arith::SubIOp::create(b, loc, sizes[plan.w], ivs[plan.w]);
+      mask = vector::CreateMaskOp::create(b, loc, VectorType::get({kLanes}, b.getI1Type()),
+                                          ValueRange{left});
+    }
     OpOperand *init = op.getDpsInitOperand(0);
-    Type elem = getElementTypeOrSelf(init->get().getType());
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vectorOf(elem)));
     SmallVector<Value> accs;
     for (int64_t u = 0; u < factor; ++u)
-      accs.push_back(vector::MaskedLoadOp::create(b, loc, vectorOf(elem), init->get(),
-                                                  indices(init, u), mask, zero));
+      accs.push_back(load(init->get(), indices(init, u)));
     SmallVector<unsigned> reductions;
     for (unsigned d : llvm::seq<unsigned>(0, op.getNumLoops()))
       if (op.getIteratorTypesArray()[d] == utils::IteratorType::reduction)
         reductions.push_back(d);
     accs = emitReductions(reductions, 0, accs);
-    for (int64_t u = 0; u < factor; ++u)
-      vector::MaskedStoreOp::create(b, loc, init->get(), indices(init, u), mask, accs[u]);
+    for (int64_t u = 0; u < factor; ++u) {
+      if (mask)
+        vector::MaskedStoreOp::create(b, loc, init->get(), indices(init, u), mask, accs[u]);
+      else
+        vector::StoreOp::create(b, loc, accs[u], init->get(), indices(init, u));
+    }
+  }
+
+  /// A vector of `kLanes` elements of `memref` from `at` on: under the
+  /// tile's mask (zeros beyond it) when it has one.
+  Value load(Value memref, ValueRange at) {
+    Location loc = op.getLoc();
+    VectorType type = vectorOf(getElementTypeOrSelf(memref.getType()));
+    if (!mask)
+      return vector::LoadOp::create(b, loc, type, memref, at);
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    return vector::MaskedLoadOp::create(b, loc, type, memref, at, mask, zero);
   }
 
   /// The reduction loops in the op's order (each element's order of sums),
@@ -275,16 +306,20 @@ private:
     if (!access.stride)
       return vector::BroadcastOp::create(b, loc, vectorOf(elem),
                                          memref::LoadOp::create(b, loc, memref, at));
-    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vectorOf(elem)));
     if (access.stride == 1)
-      return vector::MaskedLoadOp::create(b, loc, vectorOf(elem), memref, at, mask, zero);
+      return load(memref, at);
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(vectorOf(elem)));
     SmallVector<int32_t> offsets;
     for (int64_t i = 0; i < kLanes; ++i)
       offsets.push_back(int32_t(i * access.stride));
     Value offsetVector = arith::ConstantOp::create(
         b, loc, DenseElementsAttr::get(VectorType::get({kLanes}, b.getI32Type()),
                                        ArrayRef<int32_t>(offsets)));
-    return vector::GatherOp::create(b, loc, vectorOf(elem), memref, at, offsetVector, mask, zero);
+    Value all = mask ? mask
+                     : arith::ConstantOp::create(
+                           b, loc, DenseElementsAttr::get(VectorType::get({kLanes}, b.getI1Type()),
+                                                          true));
+    return vector::GatherOp::create(b, loc, vectorOf(elem), memref, at, offsetVector, all, zero);
   }
 
   /// One step of the reductions: the inputs read, the body applied to each

@@ -4,12 +4,14 @@
 
 Every activation (the graph inputs and the node outputs of float type that
 depend on an input) becomes a result of the model, which is compiled once by
-dla-run-onnx's machinery (dla.runner) on the host in float32 (--no-offload:
-the float model's own values; its convolutions as vector loops, as fast as
-the offloaded layers' CPU execution, see docs/WholeNetworks.md) and run on
-every sample, with the progress (seconds per sample, time left) on stderr. Per tensor, |x| is histogrammed
-over all samples (4096 bins; the range doubles, merging bin pairs, when a
-sample exceeds it) and the scale (real = scale * q, symmetric int8) is
+dla-run-onnx's machinery (dla.runner) on the host in the model's float types
+(--no-offload: the float model's own values; its convolutions as vector
+loops, see docs/Calibration.md) and run on every sample, --jobs samples at
+once (threads; default the CPUs, at most 4), with the progress (seconds per
+sample, time left) on stderr. Per tensor, in sample order (the tables do
+not depend on --jobs), |x| is histogrammed over all samples (4096 bins;
+the range doubles, merging bin pairs, when a sample exceeds it) and the
+scale (real = scale * q, symmetric int8) is
   max:        max|x| / 127
   percentile: the --percentile of |x| (upper edge of its bin) / 127
   entropy:    TensorRT's entropy calibration (KL divergence between the
@@ -39,6 +41,8 @@ text-line images):
   dla-import-onnx cls.onnx --input-shape x=1x3x48x192 --calibration-table cls.json
 """
 
+import collections
+import concurrent.futures
 import os
 import sys
 import tempfile
@@ -58,6 +62,7 @@ NBINS = 4096
 # 94% with this rule, 91% in float).
 SPARSE = 2048
 IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp")
+MAX_JOBS = 4
 TRT_HEADERS = {"max": "TRT-7000-MinMaxCalibration", "percentile": "TRT-7000-PercentileCalibration",
                "entropy": "TRT-7000-EntropyCalibration2"}
 
@@ -84,6 +89,11 @@ def histogram_bins(a, top):
     return i, keep
 
 
+# Every float16 bit pattern's value (float32, exact) and which are NaN.
+_F16_VALUES = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float32)
+_F16_NAN = np.isnan(_F16_VALUES)
+
+
 class Histogram:
     """|x| over all samples: max and a histogram on [0, range); beside it
     the signed extremes and the histogram of the negative values' |x| on
@@ -97,31 +107,22 @@ class Histogram:
         self.samples = 0
 
     def add(self, x):
+        x = np.asarray(x)
+        if x.dtype == np.float16 and x.size:
+            # 65536 values at most: count each bit pattern in one pass and
+            # bin the distinct values (a value's bin is a function of it).
+            counts = np.bincount(x.view(np.uint16).ravel(), minlength=1 << 16)
+            if not counts[_F16_NAN].any():  # NaN: the general path drops it
+                self._add_counts(x, counts)
+                return
         x = np.asarray(x, dtype=np.float32)
-        if x.ndim == 4 and x.size:
-            lo, hi = x.min(axis=(0, 2, 3)), x.max(axis=(0, 2, 3))
-            if self.channel_min is None or self.channel_min.shape != lo.shape:
-                self.channel_min, self.channel_max = np.minimum(lo, 0), np.maximum(hi, 0)
-            else:
-                self.channel_min = np.minimum(self.channel_min, lo)
-                self.channel_max = np.maximum(self.channel_max, hi)
+        self._channel_extremes(x)
         x = x.ravel()
         a = np.abs(x)
         self.samples += 1
         if not a.size:
             return
-        m = float(a.max())
-        self.amax = max(self.amax, m)
-        self.min, self.max = min(self.min, float(x.min())), max(self.max, float(x.max()))
-        self.count += a.size
-        if self.range == 0.0:
-            self.range = m if m > 0 else 0.0
-        while m > self.range > 0:
-            # Twice the range: pairs of bins merge exactly.
-            half = np.zeros(NBINS // 2, np.int64)
-            self.hist = np.concatenate([self.hist.reshape(-1, 2).sum(1), half])
-            self.neg = np.concatenate([self.neg.reshape(-1, 2).sum(1), half])
-            self.range *= 2
+        self._extend(float(a.max()), float(x.min()), float(x.max()), a.size)
         if self.range == 0.0:
             self.hist[0] += a.size
         else:
@@ -132,6 +133,54 @@ class Histogram:
             if len(bins) != len(x):  # NaN dropped
                 below = below[keep]
             self.neg += np.bincount(bins[below], minlength=NBINS)
+
+    def _add_counts(self, x, counts):
+        """add() of a float16 array `x` without NaN from the count of each
+        of its bit patterns: the same extremes and bins as its float32
+        values get, on the distinct values only."""
+        self._channel_extremes(x.astype(np.float32) if x.ndim == 4 else x)
+        self.samples += 1
+        present = np.flatnonzero(counts)
+        v = _F16_VALUES[present]  # float32, exact
+        n = counts[present]
+        a = np.abs(v)
+        self._extend(float(a.max()), float(v.min()), float(v.max()), x.size)
+        if self.range == 0.0:
+            self.hist[0] += x.size
+            return
+        bins, keep = histogram_bins(a, self.range)
+        n = n[keep] if len(bins) != len(a) else n
+        below = (v < 0)[keep] if len(bins) != len(a) else v < 0
+        # float64 sums of counts below 2^53: exact.
+        self.hist += np.bincount(bins, weights=n, minlength=NBINS).astype(np.int64)
+        self.neg += np.bincount(bins[below], weights=n[below], minlength=NBINS).astype(np.int64)
+
+    def _channel_extremes(self, x):
+        """Per channel of an N x C x H x W float32 `x`: its extremes joined
+        with the earlier samples' (and 0)."""
+        if x.ndim == 4 and x.size:
+            lo, hi = x.min(axis=(0, 2, 3)), x.max(axis=(0, 2, 3))
+            if self.channel_min is None or self.channel_min.shape != lo.shape:
+                self.channel_min, self.channel_max = np.minimum(lo, 0), np.maximum(hi, 0)
+            else:
+                self.channel_min = np.minimum(self.channel_min, lo)
+                self.channel_max = np.maximum(self.channel_max, hi)
+
+    def _extend(self, m, lo, hi, size):
+        """A sample of `size` values, max |x| `m`, extremes `lo` and `hi`:
+        the totals, and the range doubled (pairs of bins merged) until it
+        holds `m`."""
+        self.amax = max(self.amax, m)
+        self.min, self.max = min(self.min, lo), max(self.max, hi)
+        self.count += size
+        if self.range == 0.0:
+            self.range = m if m > 0 else 0.0
+        while m > self.range > 0:
+            # Twice the range: pairs of bins merge exactly.
+            half = np.zeros(NBINS // 2, np.int64)
+            self.hist = np.concatenate([self.hist.reshape(-1, 2).sum(1), half])
+            self.neg = np.concatenate([self.neg.reshape(-1, 2).sum(1), half])
+            self.range *= 2
 
     def edge(self, i):
         return self.range * i / NBINS
@@ -367,15 +416,31 @@ def duration(seconds):
     return "%d h %02d min" % (s // 3600, s % 3600 // 60)
 
 
+def default_jobs():
+    """Samples run at once by default: the CPUs this process may use, at
+    most MAX_JOBS (each sample in flight holds all its activations: 0.2 GB
+    for bench/seg_net.py's 320x320 network)."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_JOBS))
+
+
 def collect(model_path, data_dir, shapes, mean, std, opt_level=1, quiet=False,
-            vector_host_convolutions=True):
+            vector_host_convolutions=True, jobs=None):
     """({activation: Histogram}, number of samples, compile seconds) of the
     float model in `model_path` over the samples in `data_dir`, its input
     shape fixed by `shapes` ({input name: [sizes]}), images normalized by
     `mean` and `std` (per RGB channel); the JIT's LLVM `opt_level`.
     `vector_host_convolutions=False` runs the convolutions as scalar loops
     (bench/calibrate_speed.py's baseline: the same sums, so the same
-    tables)."""
+    tables). `jobs` samples run at once (threads calling the compiled
+    network, default_jobs() if None) while this thread histograms the
+    finished ones in sample order: the histograms, hence the tables, do
+    not depend on `jobs`."""
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise Failure("jobs must be a positive number of samples run at once, got %r" % (jobs,))
     if not os.path.isdir(data_dir):
         raise Failure("%s: no such directory" % data_dir)
     files = sorted(os.path.join(data_dir, f) for f in os.listdir(data_dir)
@@ -418,11 +483,24 @@ def collect(model_path, data_dir, shapes, mean, std, opt_level=1, quiet=False,
         for i in floats:
             stats.setdefault(results[i], Histogram())
         progress = Progress(len(samples), quiet)
-        for k, (f, x) in enumerate(samples, 1):
-            ys = compiled.engine.invoke(compiled.name, [x.astype(in_dtype)])
-            for i in floats:
-                stats[results[i]].add(ys[i])
-            progress.step(k, os.path.basename(f))
+
+        def run(x):
+            # ctypes lets go of the GIL for the call: the runs go in parallel.
+            return compiled.engine.invoke(compiled.name, [x.astype(in_dtype)])
+
+        with concurrent.futures.ThreadPoolExecutor(jobs or default_jobs()) as pool:
+            # Every sample in the pool's queue at once would hold every
+            # sample's activations: `jobs` ahead of the one histogrammed.
+            ahead = jobs or default_jobs()
+            pending = collections.deque(pool.submit(run, x) for _, x in samples[:ahead])
+            for k, (f, _) in enumerate(samples, 1):
+                ys = pending.popleft().result()
+                if k + ahead <= len(samples):
+                    pending.append(pool.submit(run, samples[k + ahead - 1][1]))
+                for i in floats:
+                    stats[results[i]].add(ys[i])
+                del ys
+                progress.step(k, os.path.basename(f))
     # Graph order, float activations only.
     return {n: stats[n] for n in names if n in stats}, len(samples), compiled.seconds
 

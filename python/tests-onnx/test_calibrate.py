@@ -398,6 +398,57 @@ def test_histogram_bins_as_numpy_at_every_edge(dtype):
         assert int(keep.sum()) == int(want.sum()) == len(bins)
 
 
+def _fields(h):
+    return (h.amax, h.range, h.count, h.min, h.max, h.samples, h.hist.tolist(), h.neg.tolist(),
+            None if h.channel_min is None else (h.channel_min.dtype, h.channel_min.tolist(),
+                                                h.channel_max.tolist()))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_histogram_float16_as_numpy_bins_its_values(seed):
+    """A float16 activation (binned from the counts of its bit patterns):
+    numpy's histogram of its values' |x| and of the negatives', the
+    extremes, and every field as the same values in float32 get them,
+    across samples that double the range (bin edges, signed zeros,
+    subnormals, the largest float16)."""
+    rng = np.random.default_rng(seed)
+    xs = []
+    for s in (2, 1, 9):
+        x = (rng.standard_normal((2, 3, 7, 11)) * s).astype(np.float16)
+        flat = x.reshape(-1)
+        top = np.abs(flat).max().astype(np.float32)
+        edges = np.linspace(0, top, calibrate.NBINS + 1, dtype=np.float32)[::97]
+        flat[:len(edges)] = edges.astype(np.float16)
+        flat[40:48] = np.array([0.0, -0.0, 6e-8, -6e-8, 6.1e-5, -3e-6, 0.5, -0.5], np.float16)
+        xs.append(x)
+    xs.append(np.array([[-65504.0, 1.0]], np.float16))  # rank 2: no channels
+    h16, h32 = calibrate.Histogram(), calibrate.Histogram()
+    for x in xs:
+        h16.add(x)
+        h32.add(x.astype(np.float32))
+    assert _fields(h16) == _fields(h32) and h16.range >= 65504.0 and h16.count == 3 * 462 + 2
+    # One sample against numpy.
+    one = calibrate.Histogram()
+    one.add(xs[0])
+    v = xs[0].astype(np.float32)
+    want = np.histogram(np.abs(v), calibrate.NBINS, (0.0, one.range))[0]
+    want_neg = np.histogram(np.abs(v[v < 0]), calibrate.NBINS, (0.0, one.range))[0]
+    assert (one.hist == want).all() and (one.neg == want_neg).all()
+    assert one.min == float(xs[0].min()) and one.max == float(xs[0].max())
+    assert one.amax == float(np.abs(xs[0]).max()) == one.range
+    assert one.channel_min.tolist() == np.minimum(xs[0].min(axis=(0, 2, 3)), 0).tolist()
+
+
+def test_histogram_float16_with_nan_as_float32():
+    """NaN in a float16 activation: the general path, which drops it from
+    the bins as for float32."""
+    x = np.array([[1.0, np.nan, -2.0, 0.25]], np.float16)
+    h16, h32 = calibrate.Histogram(), calibrate.Histogram()
+    h16.add(x)
+    h32.add(x.astype(np.float32))
+    assert repr(_fields(h16)) == repr(_fields(h32))
+
+
 def NB2(h, x):
     return int(np.ceil(x / h.range * len(h.hist))) + 1
 
@@ -499,7 +550,7 @@ def _assert_same_tables(fast, slow):
             assert t_fast.zero_points == t_slow.zero_points
 
 
-@pytest.mark.parametrize("fp16", ["none", "weights"])
+@pytest.mark.parametrize("fp16", ["none", "weights", "all"])
 def test_vector_host_convolutions_keep_the_tables(tmp_path, tools, fp16):
     """A U-Net-like network (3x3, depthwise and 1x1 convolutions, pools,
     upsampling, skips): every activation's histogram, hence every table,
@@ -526,6 +577,31 @@ def test_vector_host_convolutions_keep_the_classifier_tables(tmp_path, tools):
     fast, slow = _both_paths(CLS_MODEL, str(tmp_path), {"x": [1, 3, 48, 192]})
     assert len(fast) > 100
     _assert_same_tables(fast, slow)
+
+
+def test_jobs_keep_the_tables(tmp_path, tools):
+    """Samples run in threads, histogrammed in sample order: the same
+    histograms for one job, two, and more jobs than samples; and those of
+    running each sample alone through the compiled network."""
+    import seg_net
+    seg_net.write(str(tmp_path), size=24, n=5, fp16="all")
+    model, data = str(tmp_path / "model.onnx"), str(tmp_path / "data")
+    runs = [calibrate.collect(model, data, {}, [0.5] * 3, [0.5] * 3, quiet=True, jobs=j)[0]
+            for j in (1, 2, 8)]
+    for other in runs[1:]:
+        assert [_fields(h) for h in other.values()] == [_fields(h) for h in runs[0].values()]
+    for j in (0, -1, 1.5, True):
+        with pytest.raises(calibrate.Failure, match="jobs must be a positive number of samples "
+                                                    "run at once, got %r" % (j,)):
+            calibrate.collect(model, data, {}, [0.5] * 3, [0.5] * 3, quiet=True, jobs=j)
+
+
+def test_jobs_option(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        calibrate_cli.main(["m.onnx", "--data", str(tmp_path), "-o", "t.json", "--jobs", "0"])
+    assert capsys.readouterr().err.splitlines()[-1] == \
+        "dla-calibrate: error: --jobs must be at least 1"
+    assert 1 <= calibrate.default_jobs() <= calibrate.MAX_JOBS
 
 
 def test_progress_names_each_sample_with_time_left(monkeypatch, capsys):

@@ -60,13 +60,16 @@ def DLAVectorizeKernels : Pass<"dla-vectorize-kernels", "::mlir::ModuleOp"> {
     parallel loop, whose body is element-wise `arith` / `math` (no integer
     division) and whose inputs read `w` only in their innermost index as
     `c * w + ...` (unit innermost stride) becomes explicit loops: the
-    parallel loops, then tiles of 16 output columns (masked at the edge),
-    and inside each tile the reduction loops in the op's order with the
-    accumulators in vectors; an input read along `w` is one masked load (a
-    gather for c > 1), another a broadcast scalar. A parallel dimension of
-    the output that some vector input does not read (a convolution's
-    output channel) is blocked by 8 (4 for 64-bit accumulators): that
-    input's vector serves 8 accumulators. Each output element applies the
+    parallel loops, then tiles of 16 output columns, whole tiles unmasked
+    and the last, partial one under a mask (x86 has no masked load of
+    16-bit elements: LLVM makes one of f16 a branch per lane), and inside
+    each tile the reduction loops in the op's order with the accumulators
+    in vectors; an input read along `w` is one load (a gather for c > 1),
+    another a broadcast scalar. The innermost parallel dimension of the
+    output that some vector input does not read (an NCHW convolution's
+    output channel; an NHWC one's output column, not its batch of 1) is
+    blocked by 8 (4 for 64-bit accumulators): that input's vector serves
+    8 accumulators. Each output element applies the
     body to the same operands in the same order as the scalar loops, so
     the results are identical bit for bit; only loads and stores of the
     accumulators are saved (LLVM keeps the column loop vectorized but
@@ -77,15 +80,17 @@ def DLAVectorizeKernels : Pass<"dla-vectorize-kernels", "::mlir::ModuleOp"> {
                      "reduction", "parallel"]} ins(%x, %w : ...) outs(%y : ...)
     // becomes
     scf.for %n ... scf.for %oh ... scf.for %f = 0 to %F8 step 8 {
-      scf.for %ow = 0 to %OW step 16 {
-        %m = vector.create_mask ...
-        %acc0 = vector.maskedload %y[...], %m, %zero ... (8 accumulators)
+      scf.for %ow = 0 to %OW16 step 16 {
+        %acc0 = vector.load %y[...] ... (8 accumulators)
         %r:8 = scf.for %c ... iter_args(...) {
-          %xv = vector.maskedload %x[...]        // shared by the 8
+          %xv = vector.load %x[...]              // shared by the 8
           %w0 = vector.broadcast (memref.load %w[%f, %c])
           ... arith.mulf, arith.addf per accumulator
         }
-        vector.maskedstore %y[...], %m, %r#0 ...
+        vector.store %r#0, %y[...] ...
+      }
+      scf.for %ow = %OW16 to %OW step 16 {      // the partial tile
+        %m = vector.create_mask ...             // maskedload, maskedstore
       }
     }  // then %f from %F8 to %F one at a time
     ```

@@ -41,15 +41,21 @@ def main(argv=None):
                    help="LLVM optimization level of the JIT (default 1: PaddleOCR's "
                         "classifier on 32 lines, idle machine, 8.7 s in all at 0, 6.5 s at 1, "
                         "7.2 s at 2; the tables are equal)")
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="samples run at once (default: the CPUs, at most %d); the "
+                        "tables do not depend on it" % calibrate.MAX_JOBS)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     args = p.parse_args(argv)
     if not 0 < args.percentile <= 100:
         p.error("--percentile must be in (0, 100]")
+    if args.jobs is not None and args.jobs < 1:
+        p.error("--jobs must be at least 1")
     try:
         shapes = dict(parse_input_shape(s) for s in args.input_shape)
         t0 = time.perf_counter()
         stats, n, compile_s = calibrate.collect(args.model, args.data, shapes, args.mean,
-                                                args.std, args.opt_level, args.quiet)
+                                                args.std, args.opt_level, args.quiet,
+                                                jobs=args.jobs)
         table, ranges = calibrate.make_table(stats, args.method, args.percentile,
                                              args.asymmetric, args.per_channel)
         if (args.asymmetric or args.per_channel) and args.output.endswith(".cache"):

@@ -1,43 +1,77 @@
 // RUN: dla-opt %s --dla-vectorize-kernels --canonicalize | FileCheck %s --enable-var-scope
 
 // A strided convolution: 8 output channels at a time (20 = 2 * 8 + 4 one at
-// a time), tiles of 16 output columns under a mask, the reductions (c, r, s)
-// in the op's order inside with the 8 accumulators carried in vectors; the
-// input read along the columns with stride 2 is a gather shared by the 8,
-// each weight a broadcast scalar.
+// a time), tiles of 16 output columns (40 = 2 * 16 unmasked, then 8 under a
+// mask), the reductions (c, r, s) in the op's order inside with the 8
+// accumulators carried in vectors; the input read along the columns with
+// stride 2 is a gather shared by the 8, each weight a broadcast scalar.
 
 // CHECK-LABEL: func.func @conv
 // CHECK-DAG: %[[OFFSETS:.*]] = arith.constant dense<[0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30]> : vector<16xi32>
+// CHECK-DAG: %[[ALL:.*]] = arith.constant dense<true> : vector<16xi1>
 // CHECK: scf.for %[[OH:.*]] = %c0 to %c12 step %c1 {
 // CHECK: scf.for %[[F:.*]] = %c0 to %c16 step %c8 {
-// CHECK: scf.for %[[OW:.*]] = %c0 to %c48 step %c16 {
-// CHECK: %[[LEFT:.*]] = arith.subi %c48, %[[OW]]
-// CHECK: %[[MASK:.*]] = vector.create_mask %[[LEFT]] : vector<16xi1>
-// CHECK: %[[ACC0:.*]] = vector.maskedload %{{.*}}[%c0, %[[F]], %[[OH]], %[[OW]]], %[[MASK]]
-// CHECK-COUNT-7: vector.maskedload
+// CHECK: scf.for %[[OW:.*]] = %c0 to %c32 step %c16 {
+// CHECK: %[[ACC0:.*]] = vector.load %{{.*}}[%c0, %[[F]], %[[OH]], %[[OW]]] : memref<1x20x12x40xf32>, vector<16xf32>
+// CHECK-COUNT-7: vector.load
 // CHECK: %[[SUMS:.*]]:8 = scf.for %[[C:.*]] = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ACC0]],
 // CHECK: scf.for %[[R:.*]] = %c0 to %c3
 // CHECK: scf.for %[[S:.*]] = %c0 to %c3
-// CHECK: %[[X:.*]] = vector.gather %{{.*}}[%c0, %[[C]], %{{.*}}, %{{.*}}] [%[[OFFSETS]]], %[[MASK]]
+// CHECK: %[[X:.*]] = vector.gather %{{.*}}[%c0, %[[C]], %{{.*}}, %{{.*}}] [%[[OFFSETS]]], %[[ALL]]
 // CHECK: %[[W0:.*]] = memref.load %{{.*}}[%[[F]], %[[C]], %[[R]], %[[S]]]
 // CHECK: %[[B0:.*]] = vector.broadcast %[[W0]] : f32 to vector<16xf32>
 // CHECK: %[[P0:.*]] = arith.mulf %[[X]], %[[B0]] : vector<16xf32>
 // CHECK: arith.addf %{{.*}}, %[[P0]] : vector<16xf32>
 // CHECK-COUNT-7: arith.mulf %[[X]]
-// CHECK: vector.maskedstore %{{.*}}[%c0, %[[F]], %[[OH]], %[[OW]]], %[[MASK]], %[[SUMS]]#0
+// CHECK: vector.store %[[SUMS]]#0, %{{.*}}[%c0, %[[F]], %[[OH]], %[[OW]]]
+// CHECK: %[[MASK:.*]] = vector.constant_mask [8] : vector<16xi1>
+// CHECK: vector.maskedload %{{.*}}[%c0, %[[F]], %[[OH]], %c32], %[[MASK]]
+// CHECK: vector.gather %{{.*}} [%[[OFFSETS]]], %[[MASK]]
+// CHECK: vector.maskedstore %{{.*}}[%c0, %[[F]], %[[OH]], %c32], %[[MASK]]
 // CHECK: scf.for %{{.*}} = %c16 to %c20 step %c1 {
 // CHECK: scf.for %{{.*}} -> (vector<16xf32>) {
-func.func @conv(%x: memref<1x3x26x98xf32>, %w: memref<20x3x3x3xf32>, %y: memref<1x20x12x48xf32>) {
+func.func @conv(%x: memref<1x3x26x82xf32>, %w: memref<20x3x3x3xf32>, %y: memref<1x20x12x40xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-      ins(%x, %w : memref<1x3x26x98xf32>, memref<20x3x3x3xf32>) outs(%y : memref<1x20x12x48xf32>)
+      ins(%x, %w : memref<1x3x26x82xf32>, memref<20x3x3x3xf32>) outs(%y : memref<1x20x12x40xf32>)
+  return
+}
+
+// An NHWC convolution in f16 (--dla-vector-friendly-convolutions' HWCF
+// filter): the vector runs along the output channels (32: two whole tiles,
+// no mask), the filter row is the vector input. Of the output dimensions
+// the filter does not read (batch, row, column) the innermost, the column,
+// is blocked: a batch of 1 would leave every tile one accumulator.
+// CHECK-LABEL: func.func @conv_nhwc
+// (The loops of one iteration, batch and the first 8 columns, fold.)
+// CHECK: scf.for %[[OH:.*]] = %c0 to %c6 step %c1 {
+// CHECK: scf.for %[[F:.*]] = %c0 to %c32 step %c16 {
+// CHECK: %[[ACC0:.*]] = vector.load %{{.*}}[%c0, %[[OH]], %c0, %[[F]]] : memref<1x6x10x32xf16>, vector<16xf16>
+// CHECK: vector.load %{{.*}}[%c0, %[[OH]], %c1, %[[F]]]
+// CHECK-COUNT-6: vector.load
+// CHECK: scf.for %[[R:.*]] = %c0 to %c3
+// CHECK: scf.for %[[S:.*]] = %c0 to %c3
+// CHECK: scf.for %[[C:.*]] = %c0 to %c4
+// CHECK: %[[W:.*]] = vector.load %{{.*}}[%[[R]], %[[S]], %[[C]], %[[F]]] : memref<3x3x4x32xf16>, vector<16xf16>
+// CHECK: memref.load %{{.*}}[%c0, %{{.*}}, %{{.*}}, %[[C]]] : memref<1x8x12x4xf16>
+// CHECK-COUNT-8: arith.mulf %{{.*}}, %[[W]] : vector<16xf16>
+// CHECK-COUNT-8: vector.store
+// CHECK-NOT: vector.mask
+// CHECK: scf.for %{{.*}} = %c8 to %c10 step %c1 {
+// CHECK-NOT: vector.mask
+// CHECK-LABEL: func.func @depthwise
+func.func @conv_nhwc(%x: memref<1x8x12x4xf16>, %w: memref<3x3x4x32xf16>, %y: memref<1x6x10x32xf16>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : memref<1x8x12x4xf16>, memref<3x3x4x32xf16>) outs(%y : memref<1x6x10x32xf16>)
   return
 }
 
 // A depthwise int8 convolution: no dimension to block (every input reads
 // the channel), one accumulator; the body is applied to vectors as it is.
-// CHECK-LABEL: func.func @depthwise
-// CHECK: scf.for %[[OW:.*]] = %c0 to %c19 step %c16 {
-// CHECK: %[[MASK:.*]] = vector.create_mask
+// 19 columns: one whole tile, then 3 under a mask.
+// CHECK: vector.load %{{.*}}[%c0, %{{.*}}, %{{.*}}, %c0] : memref<1x8x2x19xi32>, vector<16xi32>
+// CHECK: vector.load %{{.*}} : memref<1x8x4x20xi8>, vector<16xi8>
+// CHECK: vector.store
+// CHECK: %[[MASK:.*]] = vector.constant_mask [3] : vector<16xi1>
 // CHECK: scf.for {{.*}} -> (vector<16xi32>) {
 // CHECK: %[[X:.*]] = vector.maskedload %{{.*}}, %[[MASK]], %{{.*}} : memref<1x8x4x20xi8>, vector<16xi1>, vector<16xi8> into vector<16xi8>
 // CHECK: %[[W:.*]] = vector.broadcast %{{.*}} : i8 to vector<16xi8>
