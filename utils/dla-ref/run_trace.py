@@ -708,6 +708,21 @@ def views_case(rng, n):
     return Case(f"views_{n}", shape, "\n  ".join(first + second), out, weights=weights)
 
 
+def _conv_sdp(rng, lines, weights, name, src, src_t, cin, k, hw, out_enc):
+    """A 1x1 or 3x3 convolution of `src` (same size out) %c<name> and its
+    on-the-fly SDP %<name> writing k channels in `out_enc`."""
+    r = int(rng.choice([1, 3]))
+    p = r // 2
+    conv_t = ttype((1, k) + hw, None)
+    lines.append(f"%c{name} = dla.conv direct {src}, %w{len(weights)} pad [{p}, {p}, {p}, {p}] "
+                 f"clip_truncate {int(rng.integers(0, 9))} : {src_t}, "
+                 f"{ttype((k, cin, r, r), WENC)} -> {conv_t}")
+    lines.append(f"%{name} = dla.sdp on_the_fly %c{name} bs "
+                 f"{sdp_cases._x_stage(rng, None, True)[0]} out_cvt "
+                 f"{sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype((1, k) + hw, out_enc)}")
+    weights.append((k, cin, r, r))
+
+
 def _joined(rng, shape, kout, padded, weights):
     """Convolutions of %x (1x1 .. 3x3, same size out, each with its
     on-the-fly SDP) writing kout[g] channels each into a dla.channel_concat
@@ -723,17 +738,7 @@ def _joined(rng, shape, kout, padded, weights):
     vout = _strided(joined)
     lines, parts = [], []
     for g, k in enumerate(kout):
-        r = int(rng.choice([1, 3]))
-        p = r // 2
-        conv_t = ttype((1, k, h, w), None)
-        lines.append(f"%c{g} = dla.conv direct %x, %w{len(weights)} pad [{p}, {p}, {p}, {p}] "
-                     f"clip_truncate {int(rng.integers(0, 9))} : {ttype(shape)}, "
-                     f"{ttype((k, c, r, r), WENC)} -> {conv_t}")
-        lines.append(f"%p{g} = dla.sdp on_the_fly %c{g} bs "
-                     f"{sdp_cases._x_stage(rng, None, True)[0]} out_cvt "
-                     f"{sdp_cases._cvt(rng, True)[0]} : {conv_t} -> "
-                     f"{ttype((1, k, h, w), vout)}")
-        weights.append((k, c, r, r))
+        _conv_sdp(rng, lines, weights, f"p{g}", "%x", ttype(shape), c, k, (h, w), vout)
         parts.append((f"%p{g}", ttype((1, k, h, w), vout)))
     at_ = f" at [{', '.join(map(str, firsts))}]" if padded else ""
     lines.append(f"%j = dla.channel_concat {', '.join(p for p, _ in parts)}{at_} : "
@@ -783,16 +788,7 @@ def nested_concat_case(rng, n):
     weights, lines = [], []
 
     def conv(name, src, src_t, cin, k, out_enc):
-        r = int(rng.choice([1, 3]))
-        p = r // 2
-        conv_t = ttype((1, k, h, w), None)
-        lines.append(f"%c{name} = dla.conv direct {src}, %w{len(weights)} pad [{p}, {p}, {p}, {p}] "
-                     f"clip_truncate {int(rng.integers(0, 9))} : {src_t}, "
-                     f"{ttype((k, cin, r, r), WENC)} -> {conv_t}")
-        lines.append(f"%{name} = dla.sdp on_the_fly %c{name} bs "
-                     f"{sdp_cases._x_stage(rng, None, True)[0]} out_cvt "
-                     f"{sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype((1, k, h, w), out_enc)}")
-        weights.append((k, cin, r, r))
+        _conv_sdp(rng, lines, weights, name, src, src_t, cin, k, (h, w), out_enc)
 
     for g in range(3):
         conv(f"p{g}", "%x", ttype(shape), c, kp[g], view)
