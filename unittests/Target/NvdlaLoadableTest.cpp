@@ -472,3 +472,28 @@ TEST(DependencyGraph, OneEngineCarriesItsCompletion) {
     EXPECT_EQ(ops[i].consumers[sdpType].event, FwEvent::OpCompleted) << i;
   }
 }
+
+// A convolution A reads what the SDP fused to the next convolution B
+// overwrites: A's completion edge into that SDP stays A's (B's edge to its
+// own SDP is the fused pair's programmed one, which does not wait for A).
+TEST(DependencyGraph, NoCarryOntoAFusedPair) {
+  DescOp a, b, sdp;
+  a.type = b.type = DescOpType::Conv;
+  sdp.type = DescOpType::Sdp;
+  std::vector<FwOp> ops(3);
+  ops[0].op = &a;
+  ops[1].op = &b;
+  ops[2].op = &sdp;
+  std::vector<OpAccess> access(3);
+  access[0] = {{{4, 0, 64}}, {}};  // A reads range R
+  access[1] = {{{5, 0, 64}}, {}};  // B reads elsewhere
+  access[2] = {{}, {{4, 0, 64}}};  // B's SDP overwrites R
+  FwNetwork network;
+  EXPECT_FALSE(linkOperations(ops, {false, false, true}, access, network));
+  const int sdpType = static_cast<int>(DescOpType::Sdp);
+  EXPECT_EQ(ops[0].consumers[sdpType].index, 2);
+  EXPECT_EQ(ops[0].consumers[sdpType].event, FwEvent::OpCompleted);
+  EXPECT_EQ(ops[1].consumers[sdpType].index, 2);
+  EXPECT_EQ(ops[1].consumers[sdpType].event, FwEvent::OpProgrammed);
+  EXPECT_EQ(ops[2].dependencyCount, 2);
+}

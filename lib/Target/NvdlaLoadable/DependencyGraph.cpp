@@ -85,7 +85,10 @@ std::optional<size_t> mlir::dla::loadable::linkOperations(std::vector<FwOp> &ops
         bool wait = carried[p][t];
         for (size_t q = next; q < n && !wait; ++q)
           wait = type(q) == t && hazard(access[p], access[q]);
-        if (wait && t != type(p) && sameEngine < next) {
+        // Not onto a convolution whose SDP is `next` itself: that edge is
+        // the fused pair's (programmed), which does not wait for p.
+        const bool fusedNext = next == sameEngine + 1 && fused[next];
+        if (wait && t != type(p) && sameEngine < next && !fusedNext) {
           carried[sameEngine][t] = true;
           continue;
         }
