@@ -214,6 +214,25 @@ def test_qdq_float_hardswish_quantized_gate():
     assert ops["Mul:se"] == ["aff_DequantizeLinear_Output", "gate_DequantizeLinear_Output"]
 
 
+def test_qdq_gate_at_zero_point_zero():
+    """An asymmetric table's gate (a HardSigmoid read by a Mul: [0, top]
+    at zero point -128) is quantized at zero point 0 over the same top,
+    127 levels (the SDP reads its memory operand without an offset); other
+    tensors keep the table's offset."""
+    nodes = [helper.make_node("GlobalAveragePool", ["x"], ["g"]),
+             helper.make_node("HardSigmoid", ["g"], ["gate"]),
+             helper.make_node("Mul", ["x", "gate"], ["y"])]
+    g = helper.make_graph(nodes, "se", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 3, 3])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 3, 3])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    table = {"x": 0.02, "g": 0.01, "gate": 0.003, "y": 0.02}
+    m = quantize_model(model, table, zero_points={"x": 5, "g": -3, "gate": -128, "y": 7})
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    assert int(inits["gate_zero_point"]) == 0
+    assert inits["gate_scale"] == np.float32(0.003 * 255 / 127)
+    assert [int(inits[n + "_zero_point"]) for n in ("x", "g", "y")] == [5, -3, 7]
+
+
 def test_qdq_gemm_axis():
     """Gemm's output channels: axis 0 of B with transB, else axis 1."""
     b = np.arange(12, dtype=np.float32).reshape(3, 4) - 5

@@ -283,11 +283,13 @@ def test_generated_qdq_models_fuse_every_group(verify, kind, per_channel, dtype)
         assert not [line for line in text.splitlines() if "tosa.add" in line and "f32" in line]
 
 
-@pytest.mark.parametrize("kind", ["hardswish", "gate"])
+@pytest.mark.parametrize("kind", ["hardswish", "affine_hardswish", "gate"])
 @pytest.mark.parametrize("per_channel", [False, True])
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8])
 def test_generated_hardswish_and_gate_fuse(verify, kind, per_channel, dtype):
-    # A BatchNormalization + decomposed hard-swish (qdq_hardswish.py) and a
+    # A BatchNormalization + decomposed hard-swish (qdq_hardswish.py), the
+    # same between scalar affine maps (x * a + b, then * a2 + b2, on odd
+    # seeds a per-channel factor: PP-OCRv4's recognizer) and a
     # squeeze-excitation's x * gate (qdq_fusion.py Mul) between quantize
     # steps: the product is an i32 tosa.mul, and no float arithmetic is
     # left but the input's quantization (what a conv-only model has).

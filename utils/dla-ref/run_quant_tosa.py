@@ -306,7 +306,7 @@ def product_case(rng):
     zx, zy = (int(v) for v in rng.integers(-128, 128, size=2))
     sx = float(np.exp(rng.uniform(np.log(0.01), np.log(0.5))))
     r = rng.random()
-    gshape = shape
+    gshape, offset = shape, 0
     if r < 0.3:
         ins, g = [shape, shape], "%a1"
         kind = "product"
@@ -326,19 +326,28 @@ def product_case(rng):
         u = rescale(b, u, shape, "i32", "i8", [np.float32(2.0 ** -16)], 0, 0)
         g = b.op("tosa.clamp %s {max_val = 127 : i8, min_val = 0 : i8} : (%s) -> $T"
                  % (u, ttype(shape, "i8")), ttype(shape, "i8"))
-    y, _ = gate_product(b, rng, g, shape, gshape, sx, zx, zy)
+        if rng.random() < 0.5:
+            # Half of them with a bias of up to +-20 output steps.
+            kind, offset = "hardswish_offset", int(rng.integers(-20 * 127 * 2, 20 * 127 * 2 + 1))
+    y, _ = gate_product(b, rng, g, shape, gshape, sx, zx, zy, offset)
     return b, ins, shape, y, kind
 
 
-def gate_product(b, rng, g, shape, gshape, sx, zx, zy):
+def gate_product(b, rng, g, shape, gshape, sx, zx, zy, offset=0):
     """x (%a0, scale sx, zero point zx) times the gate g (at 1/127) per
-    channel, requantized to a drawn scale at zero point zy: (y, factor)."""
+    channel, plus the i32 constant `offset` (a learnable affine block's
+    bias after a hard-swish: qdq_hardswish.py), requantized to a drawn
+    scale at zero point zy: (y, factor)."""
     wa = rescale(b, "%a0", shape, "i8", "i32", [1.0], zx, 0)
     wb = rescale(b, g, gshape, "i8", "i32", [1.0], 0, 0)
     shift = b.const(np.zeros(1, np.int8), "i8")
     p = b.op("tosa.mul %s, %s, %s : (%s, %s, %s) -> $T" % (wa, wb, shift, ttype(shape, "i32"),
                                                           ttype(gshape, "i32"), ttype((1,), "i8")),
              ttype(shape, "i32"))
+    if offset:
+        k = b.const(np.full((1, 1, 1, 1), offset, np.int32), "i32")
+        p = b.op("tosa.add %s, %s : (%s, %s) -> $T" % (p, k, ttype(shape, "i32"), ttype((1, 1, 1, 1), "i32")),
+                 ttype(shape, "i32"))
     sy = sx * float(np.exp(rng.uniform(np.log(0.5), np.log(2.0))))
     factor = sx / 127 / sy
     return rescale(b, p, shape, "i32", "i8", [np.float32(factor)], 0, zy), factor

@@ -11,7 +11,10 @@ conv, + skip, relu), residual_symmetric (the same with the add's
 operands and output at zero point 0, int8: the add's Relu fused into its
 SDP's BN), affine (conv, then between its Q -> DQ and a Q one of
 BatchNormalization, BatchNormalization -> Relu, BatchNormalization -> Clip,
-Relu, HardSigmoid: the per-channel maps of issue 45), fc (conv, global
+Relu, HardSigmoid: the per-channel maps of issue 45), hardswish (a
+BatchNormalization then a decomposed hard-swish), affine_hardswish (scalar
+x * a + b, the decomposed hard-swish, * a2 + b2 and on odd seeds a
+per-channel factor: PP-OCRv4's recognizer blocks), fc (conv, global
 average pool, Reshape or Flatten, MatMul by an int8 weight and the Add of
 its int32 bias: a classifier's head, one int8 fully connected layer). The input is float32 (quantized at entry), the output
 the int8 / uint8 tensor: comparisons are in the quantized domain. Output
@@ -29,7 +32,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "residual_symmetric", "affine",
-         "hardswish", "gate", "fc")
+         "hardswish", "affine_hardswish", "gate", "fc")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -248,6 +251,36 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
                                                    else TensorProto.UINT8, v.shape)]
         # What compare_qdq.py needs for the float function of the probe.
         pool = {"hardswish": (float(cs), int(cz), a, bb, float(ys), int(yz))}
+    elif kind == "affine_hardswish":
+        # PP-OCRv4's recognizer block: conv -> Q -> DQ -> x * a + b
+        # (scalars: a learnable affine block) -> hard-swish as exporters
+        # write it -> * a2 + b2 (another) [-> * k_c, qdq.py's channel
+        # scale, on odd seeds] -> Q (qdq_hardswish.py).
+        y, v = b.conv(xd, xs, xv, cout, k, stride)
+        cs, cz = b.params(v.min(), v.max())
+        _, yd, v = b.qdq(y, cs, cz, v)
+        a, bb, a2, b2 = (float(np.float32(rng.uniform(lo, hi))) for lo, hi in
+                         ((0.5, 3.0), (-1.0, 1.0), (0.1, 2.0), (-0.8, 0.3)))
+        names = [b.name(n) for n in ("mul", "add", "add3", "clip", "hmul", "div", "mul2", "add2")]
+        t = names[1]
+        b.nodes += [helper.make_node("Mul", [b.init("a", np.float32([a])), yd], [names[0]]),
+                    helper.make_node("Add", [names[0], b.init("b", np.float32([bb]))], [t]),
+                    helper.make_node("Add", [t, b.init("three", np.float32(3))], [names[2]]),
+                    helper.make_node("Clip", [names[2], b.init("lo", np.float32(0)),
+                                              b.init("hi", np.float32(6))], [names[3]]),
+                    helper.make_node("Mul", [t, names[3]], [names[4]]),
+                    helper.make_node("Div", [names[4], b.init("six", np.float32(6))], [names[5]]),
+                    helper.make_node("Mul", [b.init("a2", np.float32([a2])), names[5]], [names[6]]),
+                    helper.make_node("Add", [names[6], b.init("b2", np.float32([b2]))], [names[7]])]
+        tv = v * a + bb
+        v = (tv * np.clip(tv + 3, 0, 6) / 6) * a2 + b2
+        last = names[7]
+        if seed % 2:
+            kc = rng.uniform(1.0, 8.0, cout).astype(np.float32)
+            last = b.name("chscale")
+            b.nodes.append(helper.make_node("Mul", [names[7], b.init("k", kc.reshape(1, -1, 1, 1))], [last]))
+            v = v * kc.reshape(1, -1, 1, 1)
+        out, _, vo = b.qdq(last, *b.params(v.min(), v.max()), v)
     elif kind == "gate":
         # A squeeze-excitation: conv -> Q -> DQ, its global average pool ->
         # Q -> DQ -> HardSigmoid -> Q -> DQ (the gate), the map times the gate

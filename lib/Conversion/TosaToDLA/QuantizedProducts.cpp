@@ -9,6 +9,9 @@
 //       the output's unit (|x - zx| m |g| <= 255 * 32767 * 128 < 2^31:
 //       exact until this shift);
 //   output converter: + zy 2^F, shift F (one final rounding).
+// An i32 constant c added to the product before the rescale (the
+// learnable affine block after PP-OCRv4's hard-swishes: qdq_hardswish.py)
+// joins the converter's offset: + (zy + c f) 2^F, rounded once there.
 // The memory operand sits alone in X2 because NVIDIA's firmware takes a
 // stage's ALU and MUL operands from one source (dla_sdp_op's mode; the
 // loadable writer refuses mixed stages).
@@ -50,8 +53,24 @@ struct QuantProduct {
   Value x, g;            // the feature map and its per-element multiplier
   int64_t zx = 0, zy = 0;
   double factor = 0;     // output units per unit of (x - zx) g
+  double offset = 0;     // output units added before the rounding
   bool perChannel = false; // g is 1x1x1xC: read per kernel
 };
+
+/// The constant c of an i32 `add(v, c)` (a splat, either side) and v.
+std::optional<std::pair<Value, int64_t>> readConstantAdd(Value v) {
+  auto add = v.getDefiningOp<tosa::AddOp>();
+  if (!add || !add->hasOneUse())
+    return std::nullopt;
+  for (auto [value, constant] : {std::pair(add.getInput1(), add.getInput2()),
+                                 std::pair(add.getInput2(), add.getInput1())}) {
+    DenseElementsAttr c;
+    if (matchPattern(constant, m_Constant(&c)) && c.isSplat() &&
+        c.getElementType().isInteger(32) && c.getType().getNumElements() == 1)
+      return std::make_pair(value, c.getSplatValue<APInt>().getSExtValue());
+  }
+  return std::nullopt;
+}
 
 /// A rescale of an int8 map to i32 by exactly 1 (only its zero point
 /// subtracted), or why not.
@@ -69,9 +88,13 @@ FailureOr<int64_t> readWidening(tosa::RescaleOp r, std::string &why) {
 
 FailureOr<QuantProduct> readQuantProduct(tosa::RescaleOp op, const OffloadTarget &target,
                                          std::string &why) {
-  auto mul = op.getInput().getDefiningOp<tosa::MulOp>();
+  Value product = op.getInput();
+  int64_t added = 0;
+  if (auto sum = readConstantAdd(product))
+    std::tie(product, added) = *sum;
+  auto mul = product.getDefiningOp<tosa::MulOp>();
   if (!mul || !mul->hasOneUse() || !getElementTypeOrSelf(mul.getType()).isInteger(32)) {
-    why = "its input is not an i32 product read by it alone";
+    why = "its input is not an i32 product (plus a constant) read by it alone";
     return failure();
   }
   DenseElementsAttr shift;
@@ -121,7 +144,8 @@ FailureOr<QuantProduct> readQuantProduct(tosa::RescaleOp op, const OffloadTarget
     why = "its rescale is per channel, has an input zero point or is not positive";
     return failure();
   }
-  QuantProduct q{ra.getInput(), rb.getInput(), *za, o->outputZp, o->factors[0]};
+  QuantProduct q{ra.getInput(), rb.getInput(), *za, o->outputZp, o->factors[0],
+                 static_cast<double>(added) * o->factors[0]};
   q.perChannel = rb.getInput().getType() != op.getType();
   if (!q.perChannel && *za == 0 && *zb != 0) {
     std::swap(q.x, q.g);
@@ -197,8 +221,9 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
                                 SdpOperand::ofRegister(m.scale), 0, false, false));
     sdp.setBnAttr(SdpXAttr::get(ctx, none, SdpOperand(), 0, SdpOperand::ofMemory(mem), m.shift,
                                 false, false));
-    if (q->zy != 0 || fraction != 0)
-      sdp.setOutCvtAttr(CvtAttr::get(ctx, -q->zy * (int64_t(1) << fraction), 1, fraction));
+    const int64_t offset = std::llround(std::ldexp(static_cast<double>(q->zy) + q->offset, fraction));
+    if (offset != 0 || fraction != 0)
+      sdp.setOutCvtAttr(CvtAttr::get(ctx, -offset, 1, fraction));
     rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
     return success();
   }

@@ -120,6 +120,24 @@ def quantized_node(node, producer, static):
     return True
 
 
+def gate_tensors(graph):
+    """Outputs of a gate (GATES) that a Mul reads: a squeeze-excitation's
+    per-channel multiplier. The SDP's X stages read a memory operand
+    without an offset (QuantizedProducts.cpp), so these are quantized at
+    zero point 0 whatever the table's offset: an asymmetric table's
+    [0, top] over 256 levels becomes [0, top] over 128."""
+    out = set()
+    readers = {}
+    for node in graph.node:
+        for name in node.input:
+            readers.setdefault(name, []).append(node)
+    for node in graph.node:
+        if node.op_type in GATES and node.domain in ("", "ai.onnx") and \
+                any(r.op_type == "Mul" for r in readers.get(node.output[0], [])):
+            out.add(node.output[0])
+    return out
+
+
 def fc_weight(node, inits):
     """Whether MatMul `node` multiplies an activation by a 2-D float
     initializer (a fully connected layer's weight)."""
@@ -382,12 +400,18 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
                                       [out], name + "_DequantizeLinear", **attrs))
         return out
 
+    gates = gate_tensors(g)
+
     def qdq(name, src, like=None):
         """Q -> DQ of activation `name` (read from `src`) at its table
-        scale and zero point, or at those of `like`."""
+        scale and zero point, or at those of `like`; a gate at zero point
+        0 (gate_tensors)."""
         like = like or name
-        s = init(name + "_scale", _safe_scale(table[like]))
-        z = init(name + "_zero_point", np.int8(zero_points.get(like, 0)))
+        scale, zp = _safe_scale(table[like]), int(zero_points.get(like, 0))
+        if name in gates and zp != 0:
+            scale, zp = _safe_scale(np.float32(scale * (127 - zp) / 127)), 0
+        s = init(name + "_scale", scale)
+        z = init(name + "_zero_point", np.int8(zp))
         q_out = name + "_QuantizeLinear_Output"
         dq_out = name if name in outputs else name + "_DequantizeLinear_Output"
         nodes.append(helper.make_node("QuantizeLinear", [src, s, z], [q_out], name + "_QuantizeLinear"))

@@ -6,7 +6,9 @@
 
 (a_c, beta_c: the BatchNormalization's scale / sqrt(var + eps) and
 B - mean a_c; 1, 0 for Relu / Clip; alpha, beta for HardSigmoid, clamped to
-[0, 1]). TOSA has no rescale with a bias, so it is written
+[0, 1]; a, b of a Mul by a constant, then optionally the Add of one, each
+one value or one per channel: PP-OCRv4's "learnable affine blocks"
+x * a + b). TOSA has no rescale with a bias, so it is written
 
     rescale(add(rescale(x, f_c 2^S, zx) : i32, round(b_c 2^S)), 2^-S, zy) [clamp]
 
@@ -15,8 +17,9 @@ is at 2^-S of an output step, so the result is within one of ONNX's (which
 rounds ties to even once). Without a bias (Relu, Clip alone) it is one
 rescale i8 -> i8. --dla-convert-tosa runs it as one offline SDP
 (RescalePatterns.cpp). A channel with f_c <= 0 (a negative BatchNormalization
-scale) keeps the group on the float path. A BatchNormalization followed
-by a hard-swish, or a HardSwish alone, is qdq_hardswish.py's.
+scale) keeps the group on the float path. A BatchNormalization or
+a constant affine map followed by a hard-swish, or a HardSwish alone, is
+qdq_hardswish.py's.
 """
 
 import numpy as np
@@ -25,32 +28,104 @@ from .context import TO_NCHW, TO_NHWC
 from . import ops_quant, qdq_hardswish
 
 ANCHORS = ("BatchNormalization", "Relu", "Clip", "HardSigmoid", "HardSwish")
+# The group kind of a Mul by a constant (qdq_fusion: a Mul of two
+# activations is a product instead).
+AFFINE_MUL = "AffineMul"
 BITS = 16  # S above
+
+
+def channel_constant(f, name, channels=None):
+    """A float constant `name` as one value or one per channel of an NCHW
+    map (shape [C, 1, 1] or [1, C, 1, 1] broadcast over H and W), float64
+    1-D; None when it is neither."""
+    v = f._const(name)
+    if v is None or v.dtype.kind != "f":
+        return None
+    if v.size == 1:
+        return v.astype(np.float64).reshape(1)
+    dims = list(v.shape)
+    while dims and dims[0] == 1 and len(dims) > 3:
+        dims.pop(0)
+    if len(dims) != 3 or dims[1:] != [1, 1] or (channels is not None and dims[0] != channels):
+        return None
+    return v.astype(np.float64).reshape(-1)
+
+
+def affine_step(f, n, v):
+    """(k, c) when node n maps its input `v` to k v + c by constants (one
+    value or one per channel): a Mul, Add, Sub (v - c) or Div (v / k) by
+    one, or an inference BatchNormalization; else None."""
+    if n.domain not in ("", "ai.onnx") or n.op_type not in ("Mul", "Add", "Sub", "Div",
+                                                             "BatchNormalization"):
+        return None
+    if n.op_type == "BatchNormalization":
+        attrs = f._attrs(n)
+        if n.input[0] != v or len(n.input) != 5 or attrs.get("training_mode", 0) or \
+                (len(n.output) > 1 and any(n.output[1:])):
+            return None
+        scale, bias, mean, var = (f._const(name) for name in n.input[1:5])
+        if not all(c is not None and c.ndim == 1 for c in (scale, bias, mean, var)):
+            return None
+        a = scale.astype(np.float64) / np.sqrt(var.astype(np.float64) + attrs.get("epsilon", 1e-5))
+        return a, bias.astype(np.float64) - mean.astype(np.float64) * a
+    if len(n.input) != 2 or list(n.input).count(v) != 1:
+        return None
+    c = channel_constant(f, n.input[1] if n.input[0] == v else n.input[0])
+    if c is None or (n.op_type in ("Sub", "Div") and n.input[0] != v):
+        return None
+    if n.op_type == "Div":
+        return (1.0 / c, np.zeros(1)) if np.all(c != 0) else None
+    return {"Mul": (c, np.zeros(1)), "Add": (np.ones(1), c), "Sub": (np.ones(1), -c)}[n.op_type]
+
+
+def affine_chain(f, out):
+    """The affine steps (affine_step) that alone read `out`, one after
+    another, composed: (last tensor, members, a, b) with last = a out + b."""
+    a, b, members = np.ones(1), np.zeros(1), []
+    while out not in f.outputs:
+        r = f.readers.get(out, [])
+        step = affine_step(f, f.nodes[r[0]], out) if len(r) == 1 else None
+        if step is None:
+            break
+        a, b = a * step[0], b * step[0] + step[1]
+        members.append(r[0])
+        out = f.nodes[r[0]].output[0]
+    return out, members, a, b
 
 
 def match(f, i):
     """The group anchored at node i: (Q, members, params); f._need fails."""
     from .qdq_fusion import _need, _Reject
     n = f.nodes[i]
-    x, xs, xzp = f._act(n.input[0])
-    if n.op_type == "BatchNormalization":
-        _need(len(n.input) == 5 and (len(n.output) == 1 or not any(n.output[1:])))
-        attrs = f._attrs(n)
-        _need(not attrs.get("training_mode", 0))
-        scale, bias, mean, var = (f._const(name) for name in n.input[1:5])
-        _need(all(v is not None and v.ndim == 1 for v in (scale, bias, mean, var)))
-        a = scale.astype(np.float64) / np.sqrt(var.astype(np.float64) + attrs.get("epsilon", 1e-5))
-        b = bias.astype(np.float64) - mean.astype(np.float64) * a
+    if n.op_type in ("BatchNormalization", "Mul"):
+        # A chain of affine maps from a dequantized tensor (with channel
+        # scales, qdq.py's unscale Mul comes first, then the layer's own).
+        for name in n.input[:2]:
+            try:
+                x, xs, xzp = f._act(name)
+            except _Reject:
+                continue
+            first = affine_step(f, n, name)
+            if first is not None:
+                break
+        else:
+            _need(False)
+        last, chain, a, b = affine_chain(f, n.output[0])
+        a, b = a * first[0], a * first[1] + b  # the chain after the first step
+        _need(a.size in (1, max(a.size, b.size)) and b.size in (1, max(a.size, b.size)))
+        anchor = chain[-1] if chain else i
         try:
             # A hard-swish after it: qdq_hardswish.py.
-            q, extra = qdq_hardswish.match_after(f, i)
-            return q, [i] + extra, (x, xs, xzp, a, b, ("hardswish",))
+            q, extra, after = qdq_hardswish.match_after(f, anchor)
+            return q, [i] + chain + extra, (x, xs, xzp, a, b, ("hardswish",) + after)
         except _Reject:
             pass
-        q, extra, act = f._activation(i)
-        return q, [i] + extra, (x, xs, xzp, a, b, act)
+        q, extra, act = f._activation(anchor)
+        return q, [i] + chain + extra, (x, xs, xzp, a, b, act)
+    x, xs, xzp = f._act(n.input[0])
     if n.op_type == "HardSwish":
-        return f._q(n.output[0]), [i], (x, xs, xzp, np.ones(1), np.zeros(1), ("hardswish",))
+        out, extra, a2, b2 = affine_chain(f, n.output[0])
+        return f._q(out), [i] + extra, (x, xs, xzp, np.ones(1), np.zeros(1), ("hardswish", a2, b2))
     if n.op_type == "HardSigmoid":
         attrs = f._attrs(n)
         a, b = np.array([attrs.get("alpha", 0.2)]), np.array([attrs.get("beta", 0.5)])
@@ -67,7 +142,7 @@ def emit(f, ctx, get, params, ys, yz):
     from .qdq_fusion import _need
     x, xs, xzp, a, b, act = params
     if act is not None and act[0] == "hardswish":
-        return qdq_hardswish.emit(f, ctx, get, (x, xs, xzp, a, b), ys, yz)
+        return qdq_hardswish.emit(f, ctx, get, (x, xs, xzp, a, b) + tuple(act[1:]), ys, yz)
     xv, xz = f.signed_input(ctx, get, x, xzp)
     _need(xv.rank == 4)
     channels = xv.shape[1]

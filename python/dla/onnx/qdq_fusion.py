@@ -13,16 +13,19 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            quantized add).
   MaxPool: DQ -> MaxPool -> Q: max_pool2d on i8 (+ rescale unless the
            scale and zero point are the same: then exact).
-  BatchNormalization [-> Relu | Clip], Relu, Clip, HardSigmoid between a
-           DQ and a Q: a per-channel affine map (qdq_affine.py).
+  BatchNormalization [-> Relu | Clip], Relu, Clip, HardSigmoid, Mul by
+           a constant [-> Add of one] [-> Relu | Clip] between a DQ and a
+           Q: a per-channel affine map (qdq_affine.py).
   Resize / Upsample: DQ -> Resize (nearest) -> Q with the same scale and
            zero point: the Resize on i8 (a copy commutes with quantization;
            exact), so that a nearest upsampling offloads (docs/Resize.md).
            DQ (zero point 0) -> Resize (linear) -> Q: TOSA's integer
            bilinear (i32, exact) rescaled once by xs / (ys n_y n_x).
-  HardSwish, or BatchNormalization then a hard-swish (also decomposed),
-           between a DQ and a Q: the affine map, the gate relu6(t + 3) / 6
-           at 1/127 and their product requantized (qdq_hardswish.py).
+  HardSwish, or BatchNormalization or Mul by a constant [-> Add of one]
+           then a hard-swish (also decomposed) [-> Mul by a scalar [-> Add
+           of one]], between a DQ and a Q: the affine map, the gate
+           relu6(t + 3) / 6 at 1/127 and their product requantized
+           (qdq_hardswish.py).
   Sigmoid, Tanh between a DQ and a Q: tosa.table of the function's 256
            quantized values (qdq_table.py).
   Mul:     DQ(a), DQ(b) -> Mul -> Q, b of a's shape or one value per channel
@@ -115,11 +118,21 @@ class Fusion:
                 kind = lambda i: qdq_table.match(self, i)
             if kind is None:
                 continue
+            group = n.op_type
             try:
-                q, members, params = kind(i)
+                if n.op_type == "Mul":
+                    # By a constant: an affine map (qdq_affine.py); of two
+                    # activations: a product.
+                    try:
+                        q, members, params = qdq_affine.match(self, i)
+                        group = qdq_affine.AFFINE_MUL
+                    except _Reject:
+                        q, members, params = kind(i)
+                else:
+                    q, members, params = kind(i)
             except _Reject:
                 continue
-            self.groups[q[0]] = (n.op_type, i, params, q)
+            self.groups[q[0]] = (group, i, params, q)
             self.owner.update((m, q[0]) for m in members)
         # DequantizeLinear nodes read only by fused nodes: converted on demand.
         self.deferred = {}
@@ -352,7 +365,7 @@ class Fusion:
                 y = self._emit_fc(ctx, get, params, ys, yz)
             elif kind == "Concat":
                 y = self._emit_concat(b, q_index, get, params, ys, yz)
-            elif kind in qdq_affine.ANCHORS:
+            elif kind in qdq_affine.ANCHORS or kind == qdq_affine.AFFINE_MUL:
                 y = qdq_affine.emit(self, ctx, get, params, ys, yz)
             elif kind in qdq_table.FUNCTIONS:
                 y = qdq_table.emit(self, ctx, get, params, ys, yz)

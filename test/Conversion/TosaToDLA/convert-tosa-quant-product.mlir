@@ -34,6 +34,34 @@ func.func @product(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> tensor<1x2
 
 // -----
 
+// A constant added to the product (the learnable affine block's bias after
+// a hard-swish, qdq_hardswish.py) joins the output converter's offset:
+// c f = 1000 2^-10 output units, so offset = -(zy + c f) 2^12 =
+// 20480 - 4000 = 16480.
+// CHECK-LABEL: func.func @product_plus_constant
+// CHECK:         dla.sdp offline %{{.*}} eltwise %{{.*}} : tensor<1x3x2x2xi8> bs <alu = sum, alu_operand = -3, mul_operand = 16384> bn <mul_operand = eltwise, mul_shift = 12> out_cvt <offset = 16480, scale = 1, shift = 12> : tensor<1x3x2x2xi8> -> tensor<1x3x2x2xi8>
+// CHECK-NOT:     tosa.add
+// CHECK-NOT:     tosa.rescale
+func.func @product_plus_constant(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> tensor<1x2x2x3xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<40> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %zy = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %c = "tosa.const"() {values = dense<1000> : tensor<1x1x1x1xi32>} : () -> tensor<1x1x1x1xi32>
+  %a = tosa.rescale %x, %one, %s30, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  %b = tosa.rescale %u, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  %p = tosa.mul %a, %b, %z8 : (tensor<1x2x2x3xi32>, tensor<1x2x2x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
+  %q = tosa.add %p, %c : (tensor<1x2x2x3xi32>, tensor<1x1x1x1xi32>) -> tensor<1x2x2x3xi32>
+  %y = tosa.rescale %q, %m, %s, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
+  return %y : tensor<1x2x2x3xi8>
+}
+
+// -----
+
 // Both factors with a zero point: the X stages read u with no offset, so
 // the product stays on the host and says why (the rescale's reason is the
 // pattern's own, whyNotQuantProduct).
