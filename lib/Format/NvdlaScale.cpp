@@ -129,9 +129,9 @@ dlaformat::nvdla::twoStageScalesFromFactors(const std::vector<double> &factors,
     return makeError("no scale factors");
   double largest = 0;
   for (double f : factors) {
-    if (!std::isfinite(f) || f < 0)
-      return makeError("scale factor " + describe(f) + " is not finite and non-negative");
-    largest = std::max(largest, f);
+    if (!std::isfinite(f))
+      return makeError("scale factor " + describe(f) + " is not finite");
+    largest = std::max(largest, std::fabs(f));
   }
   TwoStageScales result;
   if (largest == 0) {
@@ -163,9 +163,10 @@ dlaformat::nvdla::twoStageScalesFromFactors(const std::vector<double> &factors,
   result.secondShift = static_cast<uint8_t>(second);
   result.fractionBits = static_cast<uint8_t>(fraction);
   for (double f : factors) {
-    auto [a, b] = nearestProduct(std::ldexp(f, first + second + fraction));
+    // A negative factor (a batch-norm's negative scale) signs X2's int16.
+    auto [a, b] = nearestProduct(std::ldexp(std::fabs(f), first + second + fraction));
     result.first.push_back(a);
-    result.second.push_back(b);
+    result.second.push_back(static_cast<int16_t>(f < 0 ? -b : b));
   }
   return result;
 }

@@ -223,13 +223,22 @@ TEST(NvdlaScaleTest, TwoStageScalesExamples) {
   EXPECT_EQ(big->fractionBits, 8);
   EXPECT_NEAR(double(big->first[0]) * big->second[0], std::ldexp(100.0, 23),
               std::ldexp(100.0, 23 - 24));
-  // Zero factors stay zero; negative and huge ones are errors.
+  // Zero factors stay zero; huge and non-finite ones are errors.
   dlaformat::Expected<TwoStageScales> zero = twoStageScalesFromFactors({0.0, 0.5}, 12);
   ASSERT_TRUE(zero.ok());
   EXPECT_EQ(zero->first[0], 0);
-  EXPECT_FALSE(twoStageScalesFromFactors({-1.0}, 12).ok());
+  EXPECT_FALSE(twoStageScalesFromFactors({NAN}, 12).ok());
   EXPECT_FALSE(twoStageScalesFromFactors({std::ldexp(1.0, 40)}, 12).ok());
   EXPECT_FALSE(twoStageScalesFromFactors({}, 12).ok());
+  // A negative factor: the positive one's pair with X2's int16 negated,
+  // the shifts set by the largest magnitude.
+  dlaformat::Expected<TwoStageScales> mixed =
+      twoStageScalesFromFactors({std::ldexp(1431655765.0, -38), -std::ldexp(1431655765.0, -38)}, 12);
+  ASSERT_TRUE(mixed.ok());
+  EXPECT_EQ(mixed->first[1], 32767);
+  EXPECT_EQ(mixed->second[1], -21846);
+  EXPECT_EQ(mixed->second[0], 21846);
+  EXPECT_EQ(mixed->firstShift, 10);
 }
 
 } // namespace

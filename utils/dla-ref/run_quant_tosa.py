@@ -255,7 +255,10 @@ def rescale_case(rng):
     per channel, factors 0.05..8, sometimes ReLU at the output zero point),
     half of them after a global average pool: squeeze-excitation's pool and
     its requantization (an offline SDP after the PDP); 40% of them the
-    affine map with a bias per channel (rescale, add, rescale)."""
+    affine map with a bias per channel (rescale, add, rescale), half of
+    those with negative factors on some channels (a negative batch-norm
+    scale: the rescale by |f| times -1, an i32 tosa.mul by a sign per
+    channel, before the add)."""
     c = int(rng.integers(1, 40))
     hw = [int(v) for v in rng.integers(1, 9, size=2)]
     b = Builder()
@@ -279,11 +282,19 @@ def rescale_case(rng):
         # quantize steps: rescale to i32 at 2^16, add b 2^16, rescale 2^-16.
         bias = np.round(rng.uniform(-40, 40, c) * 2 ** 16).astype(np.int32)
         t = rescale(b, x, shape, "i8", "i32", [np.float32(f * 2 ** 16) for f in factors], zx, 0)
+        signs = np.ones(c, np.int32)
+        if rng.random() < 0.5:
+            signs = np.where(rng.random(c) < 0.5, -1, 1).astype(np.int32)
+            sv = b.const(signs.reshape(1, 1, 1, c), "i32")
+            zero = b.const(np.zeros(1, np.int8), "i8")
+            t = b.op("tosa.mul %s, %s, %s : (%s, %s, %s) -> $T" % (t, sv, zero, ttype(shape, "i32"),
+                                                                  ttype((1, 1, 1, c), "i32"), ttype((1,), "i8")),
+                     ttype(shape, "i32"))
         k = b.const(bias.reshape(1, 1, 1, c), "i32")
         u = b.op("tosa.add %s, %s : (%s, %s) -> $T" % (t, k, ttype(shape, "i32"), ttype((1, 1, 1, c), "i32")),
                  ttype(shape, "i32"))
         y = rescale(b, u, shape, "i32", "i8", [np.float32(2.0 ** -16)], 0, zy)
-        b.affine = bias
+        b.affine = (bias, signs)
     else:
         y = rescale(b, x, shape, "i8", "i8", factors, zx, zy)
     b.rescale = (factors, zx, zy, rng.random() < 0.4)
@@ -450,9 +461,9 @@ def tosa_bilinear(x, f, r, zy):
 def tosa_rescale(x, factors, zx, zy, relu, affine=None):
     """TOSA's RESCALE (SINGLE_ROUND, scale32) of int8 NHWC `x` to int8, from
     the specification: ((x - zx) * multiplier + 2^(shift - 1)) >> shift,
-    plus zy, saturated; ReLU at zy. With `affine` (the i32 bias per channel
-    of rescale_case's affine form): to i32 at factors 2^16, plus it, then
-    rescaled by 2^-16."""
+    plus zy, saturated; ReLU at zy. With `affine` (the i32 bias and the
+    sign per channel of rescale_case's affine form): to i32 at factors
+    2^16, times the sign, plus the bias, then rescaled by 2^-16."""
     def apply(v, m, zin, zout):
         mult, shift = multiplier(m)
         v = (v.astype(np.int64) - zin) * mult + (np.int64(1) << (shift - 1))
@@ -460,7 +471,8 @@ def tosa_rescale(x, factors, zx, zy, relu, affine=None):
     if affine is None:
         v = apply(x, factors, zx, zy)
     else:
-        t = apply(x, [np.float32(f * 2 ** 16) for f in factors], zx, 0) + affine
+        bias, signs = affine
+        t = apply(x, [np.float32(f * 2 ** 16) for f in factors], zx, 0) * signs + bias
         v = apply(t, [np.float32(2.0 ** -16)], 0, zy)
     return np.clip(v, zy if relu else -128, 127)
 

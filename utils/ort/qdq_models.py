@@ -199,6 +199,8 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         o = b.name(form)
         if form.startswith("bn"):
             gamma = rng.uniform(0.2, 3.0, cout).astype(np.float32)
+            if seed % 2:
+                gamma[::3] *= -1  # negative scales (qdq_affine.py: a sign per channel)
             beta, mean = (rng.uniform(-1, 1, cout).astype(np.float32) for _ in range(2))
             var = rng.uniform(0.1, 2.0, cout).astype(np.float32)
             b.nodes.append(helper.make_node("BatchNormalization", [yd] + [

@@ -79,11 +79,12 @@ Expected<SharedShiftScales> scalesFromFactors(const std::vector<double> &factors
 ///   y  = RHA(t2, fractionBits)             ~ v * factor[c]
 /// first[c] * second[c] is the product of two int16s nearest to
 /// factor[c] * 2^(firstShift + secondShift + fractionBits), which lies in
-/// [2^29, 2^30) for the largest factor (found by search: the best of the
+/// [2^29, 2^30) for the largest |factor| (found by search: the best of the
 /// ~2^15 divisors). t1 and t2 keep fractionBits below the result's unit, so
 /// their roundings cost at most 2^-fractionBits. Shifts are shared by all
-/// channels (per-layer registers). Errors: no factors, a negative or
-/// non-finite one, or a largest factor outside 2^-62 .. 2^14.
+/// channels (per-layer registers). A negative factor's sign is second[c]'s
+/// (|factor| as above). Errors: no factors, a non-finite one, or a largest
+/// |factor| outside 2^-62 .. 2^14.
 struct TwoStageScales {
   std::vector<int16_t> first, second;
   uint8_t firstShift = 0, secondShift = 0, fractionBits = 0;

@@ -412,8 +412,12 @@ std::string tosa_to_dla::whyNotRescale(tosa::RescaleOp op, const OffloadTarget &
     (void)readQuantAdd(op, target, why);
     return why;
   }
-  if (isa_and_nonnull<tosa::MulOp>(producer))
+  if (isa_and_nonnull<tosa::MulOp>(producer)) {
+    // The affine map with negative factors' signs, else a product.
+    if (std::string why = whyNotAffineRescale(op, target); why.empty())
+      return why;
     return whyNotQuantProduct(op, target);
+  }
   return whyNotFeatureRescale(op, target);
 }
 

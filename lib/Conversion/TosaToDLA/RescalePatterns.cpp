@@ -15,7 +15,10 @@
 // HardSigmoid between a DequantizeLinear and a QuantizeLinear as
 // rescale(add(rescale(x) to i32 at 2^S, b_c 2^S), 2^-S) [+ clamp], is the
 // same offline SDP with b_c added by X2's ALU: one rounding where TOSA
-// rounds twice (the first at 2^-S of an output step), so within one.
+// rounds twice (the first at 2^-S of an output step), so within one. A
+// negative f_c (a BatchNormalization's negative scale; TOSA's multipliers
+// are non-negative) is written as the rescale by |f_c| times a constant
+// sign per channel before the add, and becomes X2's negative multiplier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,30 +94,62 @@ std::optional<std::vector<double>> readChannelInts(Value v, int64_t channels) {
   return out;
 }
 
-/// rescale(add(rescale(x), b), 2^-S): the offline SDP's pieces.
+/// `v` as mul(rescale, signs) (signs an i32 constant of +-1 per channel,
+/// shift 0): the rescale, its signs in `signs`; else v's rescale.
+tosa::RescaleOp readSignedRescale(Value v, int64_t channels, std::vector<double> &signs) {
+  signs.assign(static_cast<size_t>(channels), 1.0);
+  auto mul = v.getDefiningOp<tosa::MulOp>();
+  if (!mul)
+    return v.getDefiningOp<tosa::RescaleOp>();
+  DenseElementsAttr shift;
+  if (!mul->hasOneUse() || !matchPattern(mul.getShift(), m_Constant(&shift)) ||
+      !llvm::all_of(shift.getValues<APInt>(), [](const APInt &s) { return s.isZero(); }))
+    return {};
+  for (auto [r, c] : {std::pair(mul.getInput1(), mul.getInput2()),
+                      std::pair(mul.getInput2(), mul.getInput1())}) {
+    std::optional<std::vector<double>> s = readChannelInts(c, channels);
+    if (auto rescale = r.getDefiningOp<tosa::RescaleOp>();
+        rescale && s && llvm::all_of(*s, [](double x) { return x == 1.0 || x == -1.0; })) {
+      signs = *s;
+      return rescale;
+    }
+  }
+  return {};
+}
+
+/// rescale(add(rescale(x) [* signs], b), 2^-S), or without the add (no
+/// bias) when there are signs: the offline SDP's pieces.
 FailureOr<QuantConv> analyzeAffine(tosa::RescaleOp op, const OffloadTarget &target,
                                    std::string &why, Value *x = nullptr) {
-  auto add = op.getInput().getDefiningOp<tosa::AddOp>();
-  if (!add || !add->hasOneUse() || !getElementTypeOrSelf(add.getType()).isInteger(32)) {
-    why = "its input is not an i32 add read by it alone";
-    return failure();
-  }
-  auto inner = add.getInput1().getDefiningOp<tosa::RescaleOp>();
-  Value bias = add.getInput2();
-  if (!inner) {
-    inner = add.getInput2().getDefiningOp<tosa::RescaleOp>();
-    bias = add.getInput1();
-  }
-  if (!inner || !inner->hasOneUse() || inner.getInput().getType() != op.getType()) {
-    why = "it does not add a constant to a rescaled feature map of its own shape and type";
-    return failure();
-  }
   if (std::string w = whyNotOfflineMap(op.getType(), target); !w.empty()) {
     why = w;
     return failure();
   }
   const int64_t channels = cast<RankedTensorType>(op.getType()).getDimSize(3);
-  std::optional<std::vector<double>> b = readChannelInts(bias, channels);
+  std::vector<double> signs;
+  tosa::RescaleOp inner;
+  std::optional<std::vector<double>> b;
+  if (auto mul = op.getInput().getDefiningOp<tosa::MulOp>()) {
+    inner = readSignedRescale(mul, channels, signs);
+    b = std::vector<double>(static_cast<size_t>(channels), 0.0);
+  } else {
+    auto add = op.getInput().getDefiningOp<tosa::AddOp>();
+    if (!add || !add->hasOneUse() || !getElementTypeOrSelf(add.getType()).isInteger(32)) {
+      why = "its input is not an i32 add read by it alone";
+      return failure();
+    }
+    inner = readSignedRescale(add.getInput1(), channels, signs);
+    Value bias = add.getInput2();
+    if (!inner) {
+      inner = readSignedRescale(add.getInput2(), channels, signs);
+      bias = add.getInput1();
+    }
+    b = readChannelInts(bias, channels);
+  }
+  if (!inner || !inner->hasOneUse() || inner.getInput().getType() != op.getType()) {
+    why = "it does not add a constant to a rescaled feature map of its own shape and type";
+    return failure();
+  }
   if (!b) {
     why = "what it adds is not an i32 constant per channel";
     return failure();
@@ -129,7 +164,8 @@ FailureOr<QuantConv> analyzeAffine(tosa::RescaleOp op, const OffloadTarget &targ
   }
   QuantConv q;
   for (int64_t c = 0; c < channels; ++c) {
-    q.factors.push_back(first->factors[first->factors.size() == 1 ? 0 : c] * outer->factors[0]);
+    q.factors.push_back(signs[c] * first->factors[first->factors.size() == 1 ? 0 : c] *
+                        outer->factors[0]);
     q.outBias.push_back((*b)[c] * outer->factors[0]);
   }
   q.bias.assign(static_cast<size_t>(channels), -first->inputZp);
@@ -164,7 +200,7 @@ struct RescaleToOfflineSdp : OpRewritePattern<tosa::RescaleOp> {
   LogicalResult matchAndRewrite(tosa::RescaleOp op, PatternRewriter &rewriter) const override {
     std::string why;
     Value x = op.getInput();
-    FailureOr<QuantConv> q = isa_and_nonnull<tosa::AddOp>(x.getDefiningOp())
+    FailureOr<QuantConv> q = isa_and_nonnull<tosa::AddOp, tosa::MulOp>(x.getDefiningOp())
                                  ? analyzeAffine(op, target, why, &x)
                                  : analyzeFeatureRescale(op, target, why);
     if (failed(q))

@@ -16,10 +16,12 @@ with S = 16 (less when f_c 255 2^S would leave int32): the first rounding
 is at 2^-S of an output step, so the result is within one of ONNX's (which
 rounds ties to even once). Without a bias (Relu, Clip alone) it is one
 rescale i8 -> i8. --dla-convert-tosa runs it as one offline SDP
-(RescalePatterns.cpp). A channel with f_c <= 0 (a negative BatchNormalization
-scale) keeps the group on the float path. A BatchNormalization or
-a constant affine map followed by a hard-swish, or a HardSwish alone, is
-qdq_hardswish.py's.
+(RescalePatterns.cpp). A channel with f_c < 0 (a negative BatchNormalization
+scale; TOSA's multipliers are non-negative) is rescaled by |f_c| and
+multiplied by -1 (an i32 tosa.mul by a sign per channel) before the add;
+the SDP's X2 multiplier takes the sign. f_c = 0 keeps the group float.
+A BatchNormalization or a constant affine map followed by a hard-swish,
+or a HardSwish alone, is qdq_hardswish.py's.
 """
 
 import numpy as np
@@ -148,7 +150,11 @@ def emit(f, ctx, get, params, ys, yz):
     channels = xv.shape[1]
     _need(a.size in (1, channels) and b.size in (1, channels))
     fac = np.float64(np.float32(xs)) * a / np.float64(np.float32(ys))
-    _need(np.all(np.isfinite(fac)) and np.all(fac > 0))
+    _need(np.all(np.isfinite(fac)) and np.all(fac != 0))
+    # TOSA's multipliers are non-negative: a negative factor (a negative
+    # BatchNormalization scale) is |f| times a sign per channel.
+    negative = np.broadcast_to(fac < 0, (channels,))
+    fac = np.abs(fac)
     bits = BITS
     while bits > 0 and fac.max() * 255 * 2.0 ** bits >= 2.0 ** 31:
         bits -= 1
@@ -157,7 +163,7 @@ def emit(f, ctx, get, params, ys, yz):
     beta = np.round(np.broadcast_to(b / np.float64(np.float32(ys)), (channels,)) * 2.0 ** bits)
     _need(np.all(np.abs(beta) < 2.0 ** 31 - 2.0 ** 20))
     xt = ctx.transpose(xv, TO_NHWC)
-    if not np.any(beta):
+    if not np.any(beta) and not np.any(negative):
         # No bias (a Relu, Clip alone): one rescale i8 -> i8, TOSA's one
         # rounding (a zero add would fold away and leave two rescales).
         mult, shift = ops_quant._multiplier(ctx, fac if np.ptp(fac) else fac[:1])
@@ -165,7 +171,12 @@ def emit(f, ctx, get, params, ys, yz):
         return ctx.transpose(f._clamp(ctx, y, act, ys, yz), TO_NCHW)
     mult, shift = ops_quant._multiplier(ctx, scaled if np.ptp(scaled) else scaled[:1])
     t = ops_quant._rescale(ctx, xt, np.int32, mult, shift, in_zp=xz)
-    bias = ctx.b.const(beta.astype(np.int32).reshape(1, 1, 1, channels), inline=True)
-    u = ctx.binary("add", t, bias)
+    if np.any(negative):
+        signs = np.where(negative, -1, 1).astype(np.int32).reshape(1, 1, 1, channels)
+        t = ctx.binary("mul", t, ctx.b.const(signs, inline=True))
+    u = t
+    if np.any(beta):
+        bias = ctx.b.const(beta.astype(np.int32).reshape(1, 1, 1, channels), inline=True)
+        u = ctx.binary("add", t, bias)
     y = ops_quant._rescale(ctx, u, np.int8, [1 << 30], [30 + bits], out_zp=yz)
     return ctx.transpose(f._clamp(ctx, y, act, ys, yz), TO_NCHW)

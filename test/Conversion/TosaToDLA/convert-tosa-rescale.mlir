@@ -130,6 +130,42 @@ func.func @affine(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
 
 // -----
 
+// @affine with channel 1's factor negative (a batch-norm's negative scale;
+// TOSA's multipliers are non-negative, so dla-import-onnx multiplies the
+// |f| rescale by a sign per channel before the add): factors 0.75, -0.75.
+// The pair is @affine's with X2's int16 negated (30778 x -26165), so the
+// program is per channel: X1's multipliers from the PReLU surface, X2's
+// (bias, multiplier) pairs, where the bias joins -zx's share in X1's
+// result units: -3 30778 2^-3 + b 2^27 / second = -11541.75 + 7694.49998
+// = -3847.25 (-3847) and -11541.75 + (-2.25 2^27 / -26165 = 11541.74997)
+// = -0.00003 (0).
+// CHECK-LABEL: func.func @affine_negative
+// CHECK:         %[[BN:.*]] = arith.constant dense<{{\[}}[-3847, 26165], [0, -26165]]> : tensor<2x2xi16>
+// CHECK:         %[[PRELU:.*]] = arith.constant dense<30778> : tensor<2xi16>
+// CHECK:         dla.sdp offline %{{.*}} batchnorm %[[BN]] : tensor<2x2xi16> prelu %[[PRELU]] : tensor<2xi16> bs <mul_operand = prelu, mul_shift = 3> bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm, mul_shift = 15, relu = true> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x2x2x2xi8> -> tensor<1x2x2x2xi8>
+// CHECK-NOT:     tosa.mul
+// CHECK-NOT:     tosa.add
+func.func @affine_negative(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  %m = "tosa.const"() {values = dense<1610612736> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<15> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %t = tosa.rescale %x, %m, %s, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x2xi32>
+  %sign = "tosa.const"() {values = dense<[[[[1, -1]]]]> : tensor<1x1x1x2xi32>} : () -> tensor<1x1x1x2xi32>
+  %n = tosa.mul %t, %sign, %z8 : (tensor<1x2x2x2xi32>, tensor<1x1x1x2xi32>, tensor<1xi8>) -> tensor<1x2x2x2xi32>
+  %b = "tosa.const"() {values = dense<[[[[98304, -147456]]]]> : tensor<1x1x1x2xi32>} : () -> tensor<1x1x1x2xi32>
+  %u = tosa.add %n, %b : (tensor<1x2x2x2xi32>, tensor<1x1x1x2xi32>) -> tensor<1x2x2x2xi32>
+  %m2 = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s2 = "tosa.const"() {values = dense<46> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zy = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %u, %m2, %s2, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x2xi8>
+  %r = tosa.clamp %y {min_val = -5 : i8, max_val = 127 : i8} : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8>
+  return %r : tensor<1x2x2x2xi8>
+}
+
+// -----
+
 // A per-channel rescale after the add: not the affine map's form.
 // CHECK-LABEL: func.func @affine_outer_per_channel
 // CHECK:         tosa.add
