@@ -81,20 +81,46 @@ Expected<AtomCube> AtomCube::get(const AtomCubeSpec &spec) {
   if (!surfaceBytes)
     return makeError(what + ": a surface of " + str(spec.height) + " lines of " +
                      str(cube.lineStride) + " bytes overflows a 64-bit integer");
+  // A surface stride below its surface's lines interleaves the surfaces
+  // line by line: each line holds every surface's line side by side
+  // (what a 1x1 direct weight stream is, docs/NvdlaFormats.md).
+  const bool interleaved = spec.surfaceStride && *spec.surfaceStride < *surfaceBytes &&
+                           spec.height > 1 && cube.numSurfaces > 1;
   Expected<int64_t> ss =
-      resolveStride(spec, "surface stride", spec.surfaceStride, *surfaceBytes, rule.surfaceStride,
-                    str(spec.height) + " lines of " + str(cube.lineStride) + " bytes");
+      interleaved
+          ? resolveStride(spec, "surface stride", spec.surfaceStride, *lineBytes,
+                          rule.surfaceStride,
+                          "one line of " + str(spec.width) + " atoms of " +
+                              str(cube.bytesPerAtom) + " bytes")
+          : resolveStride(spec, "surface stride", spec.surfaceStride, *surfaceBytes,
+                          rule.surfaceStride,
+                          str(spec.height) + " lines of " + str(cube.lineStride) + " bytes");
   if (!ss)
     return ss.takeError();
   cube.surfaceStride = *ss;
+  cube.interleaved = interleaved;
+  if (interleaved) {
+    auto lineNeeds = checkedMul(cube.numSurfaces, cube.surfaceStride);
+    if (!lineNeeds || cube.lineStride < *lineNeeds)
+      return makeError(what + ": surface stride " + str(cube.surfaceStride) +
+                       " bytes is smaller than " + str(spec.height) + " lines of " +
+                       str(cube.lineStride) + " bytes (" + str(*surfaceBytes) +
+                       " bytes), and a line stride of " + str(cube.lineStride) +
+                       " bytes does not hold its " + str(cube.numSurfaces) +
+                       " surfaces' lines side by side (" + str(cube.numSurfaces) + " x " +
+                       str(cube.surfaceStride) + " bytes)");
+  }
 
-  auto batchBytes = checkedMul(cube.numSurfaces, cube.surfaceStride);
+  auto batchBytes = interleaved ? std::optional<int64_t>(*surfaceBytes)
+                                : checkedMul(cube.numSurfaces, cube.surfaceStride);
   if (!batchBytes)
     return makeError(what + ": " + str(cube.numSurfaces) + " surfaces of " +
                      str(cube.surfaceStride) + " bytes overflow a 64-bit integer");
   Expected<int64_t> bs =
       resolveStride(spec, "batch stride", spec.batchStride, *batchBytes, rule.planarStride,
-                    str(cube.numSurfaces) + " surfaces of " + str(cube.surfaceStride) + " bytes");
+                    interleaved ? str(spec.height) + " lines of " + str(cube.lineStride) + " bytes"
+                                : str(cube.numSurfaces) + " surfaces of " +
+                                      str(cube.surfaceStride) + " bytes");
   if (!bs)
     return bs.takeError();
   cube.batchStride = *bs;
@@ -135,8 +161,12 @@ std::optional<CubePosition> AtomCube::locate(int64_t byteOffset) const {
     return true;
   };
   int64_t surface = 0;
-  if (!step(batchStride, spec.batches, pos.batch) || !step(surfaceStride, numSurfaces, surface) ||
-      !step(lineStride, spec.height, pos.row) || !step(bytesPerAtom, spec.width, pos.column))
+  if (!step(batchStride, spec.batches, pos.batch))
+    return std::nullopt;
+  if (interleaved ? !step(lineStride, spec.height, pos.row) || !step(surfaceStride, numSurfaces, surface)
+                  : !step(surfaceStride, numSurfaces, surface) || !step(lineStride, spec.height, pos.row))
+    return std::nullopt;
+  if (!step(bytesPerAtom, spec.width, pos.column))
     return std::nullopt;
   int64_t elementBytes = spec.componentsPerElement * spec.bytesPerComponent;
   int64_t inAtom = r / elementBytes;

@@ -379,6 +379,44 @@ TEST(NvdlaFeatureValidation, StorageOverflow) {
                 " batches of 32 bytes overflows a 64-bit integer");
 }
 
+TEST(NvdlaFeatureValidation, InterleavedSurfaces) {
+  // nv_small's 8-byte atom, 16 channels over 5 x 8 positions, surfaces
+  // interleaved line by line: surface stride one line of atoms (64), line
+  // stride both surfaces' lines (128). Offsets worked by hand; every byte
+  // locates back to its element.
+  AtomCubeSpec spec;
+  spec.channels = 16;
+  spec.height = 5;
+  spec.width = 8;
+  spec.elementsPerAtom = 8;
+  spec.memoryAtomBytes = 8;
+  spec.lineStride = 128;
+  spec.surfaceStride = 64;
+  Expected<AtomCube> cube = AtomCube::get(spec);
+  ASSERT_TRUE(cube.ok()) << cube.message();
+  EXPECT_TRUE(cube->isInterleaved());
+  EXPECT_EQ(cube->getBatchStride(), 640);
+  EXPECT_EQ(cube->getStorageBytes(), 640);
+  EXPECT_EQ(cube->getByteOffset(0, 9, 3, 2), 64 + 3 * 128 + 2 * 8 + 1);
+  for (int64_t b = 0; b < 640; ++b) {
+    std::optional<CubePosition> pos = cube->locate(b);
+    ASSERT_TRUE(pos) << b;
+    EXPECT_EQ(cube->getByteOffset(0, pos->channel, pos->row, pos->column), b);
+  }
+  // A line too short for both surfaces' lines overlaps them.
+  spec.lineStride = 64;
+  EXPECT_EQ(AtomCube::get(spec).message(),
+            "feature data: surface stride 64 bytes is smaller than 5 lines of 64 bytes (320 "
+            "bytes), and a line stride of 64 bytes does not hold its 2 surfaces' lines side by "
+            "side (2 x 64 bytes)");
+  // So does a surface stride below one line of atoms.
+  spec.lineStride = 128;
+  spec.surfaceStride = 32;
+  EXPECT_EQ(AtomCube::get(spec).message(),
+            "feature data: surface stride 32 bytes is smaller than one line of 8 atoms of 8 "
+            "bytes (64 bytes)");
+}
+
 TEST(NvdlaFeatureValidation, AtomCubeSpecChecks) {
   AtomCubeSpec spec;
   spec.channels = -1;

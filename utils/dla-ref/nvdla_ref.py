@@ -498,9 +498,21 @@ def _feature_geometry(enc: Encoding, shape, elt) -> Geometry:
     line = enc.line_stride if enc.line_stride is not None else W * atom
     _check_stride("line stride", line, W * atom, atom)
     surface = enc.surface_stride if enc.surface_stride is not None else H * line
-    _check_stride("surface stride", surface, H * line, atom)
-    batch = enc.batch_stride if enc.batch_stride is not None else surfaces * surface
-    _check_stride("batch stride", batch, surfaces * surface, atom)
+    # A surface stride below H lines interleaves the surfaces line by line:
+    # each line then holds every surface's line side by side (the C model
+    # reads and writes a cube line by line at base + s * surface + h * line;
+    # a 1x1 direct weight stream on nv_small is such a cube).
+    interleaved = surface < H * line and H > 1 and surfaces > 1
+    if interleaved:
+        _check_stride("surface stride", surface, W * atom, atom)
+        _need(line >= surfaces * surface,
+              f"surface stride {surface} is below {H} lines of {line} bytes, and a line of "
+              f"{line} bytes does not hold {surfaces} surfaces of {surface} bytes side by side")
+    else:
+        _check_stride("surface stride", surface, H * line, atom)
+    packed_batch = H * line if interleaved else surfaces * surface
+    batch = enc.batch_stride if enc.batch_stride is not None else packed_batch
+    _check_stride("batch stride", batch, packed_batch, atom)
     return Geometry(enc, shape, elt, N * batch, N, C, H, W, epa, atom, line,
                     surface, batch, 1, element_dtype(elt).itemsize)
 

@@ -144,6 +144,36 @@ def test_feature_invalid(enc, shape, elt):
         nv.geometry(enc, shape, elt)
 
 
+def test_interleaved_surfaces_are_a_1x1_weight_stream():
+    """Surfaces interleaved line by line (surface stride one line of
+    atoms, line stride the surfaces' lines side by side) on nv_small: a map
+    of C channels (a multiple of the 8-channel atom) over H x 8 positions
+    is, byte for byte, the direct weight stream of H x 8 1x1 kernels
+    (weight_ref: kernel groups of atomic-K = 8, channel blocks of
+    atomic-C = 8), kernel k = 8 h + w. A layer that writes the map so is a
+    convolution's weights (the attention's k and v: docs/WholeNetworks.md)."""
+    import weight_ref
+    rng = np.random.default_rng(7)
+    for C, H in ((8, 1), (16, 5), (40, 2), (120, 5)):
+        S = C // 8
+        w = rng.integers(-128, 128, (H * 8, C, 1, 1)).astype(np.int8)
+        want = weight_ref.pack(w, "#dla.weight<direct, int8, config = nv_small>", "i8")["weights"]
+        fmap = w[:, :, 0, 0].T.reshape(1, C, H, 8)            # [c, h, w] = w[8 h + w, c]
+        enc = "#dla.feature<int8, line_stride = %d, surface_stride = 64, config = nv_small>" % (S * 64)
+        got = packed(fmap, enc, "i8")
+        assert got == want, (C, H)
+        g = nv.geometry(enc, fmap.shape, "i8")
+        assert g.size == H * S * 64
+    # Overlapping strides: a line too short for its surfaces side by side.
+    with pytest.raises(ValueError, match="side by side"):
+        nv.geometry("#dla.feature<int8, line_stride = 64, surface_stride = 64, config = nv_small>",
+                    (1, 16, 2, 8), "i8")
+    # A surface stride below one line of atoms overlaps too.
+    with pytest.raises(ValueError, match="smaller than"):
+        nv.geometry("#dla.feature<int8, line_stride = 128, surface_stride = 32, config = nv_small>",
+                    (1, 16, 2, 8), "i8")
+
+
 # ---------------------------------------------------------------------------
 # Auxiliary data: the memory_mapping_of_* figures
 # ---------------------------------------------------------------------------

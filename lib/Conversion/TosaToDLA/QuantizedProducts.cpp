@@ -221,7 +221,8 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
                                 SdpOperand::ofRegister(m.scale), 0, false, false));
     sdp.setBnAttr(SdpXAttr::get(ctx, none, SdpOperand(), 0, SdpOperand::ofMemory(mem), m.shift,
                                 false, false));
-    const int64_t offset = std::llround(std::ldexp(static_cast<double>(q->zy) + q->offset, fraction));
+    const int64_t offset =
+        std::llround(std::ldexp(static_cast<double>(q->zy) + q->offset, fraction));
     if (offset != 0 || fraction != 0)
       sdp.setOutCvtAttr(CvtAttr::get(ctx, -offset, 1, fraction));
     rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));

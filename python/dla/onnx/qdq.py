@@ -98,7 +98,9 @@ def quantized_node(node, producer, static):
     form computes (qdq_fusion: a convolution, the Relu / Clip fused after
     one, the add of two feature maps, pooling) and a squeeze-excite gate (a
     HardSigmoid / Sigmoid and the Mul of a feature map by it). Other
-    element-wise steps stay float on the host: a requantization of each
+    element-wise steps are not quantized each (qdq_affine.py and
+    qdq_hardswish.py fuse them between the quantized tensors around
+    them): a requantization of each
     step of a decomposed hardswish (x + 3, Clip, x * that, / 6) or of a
     learnable affine (x * a + b) only adds error (PP-OCRv4's recognizer,
     float fake-quantization over 64 lines: 88.8% of the steps agree with

@@ -6,9 +6,10 @@
 
 (a_c, beta_c: the BatchNormalization's scale / sqrt(var + eps) and
 B - mean a_c; 1, 0 for Relu / Clip; alpha, beta for HardSigmoid, clamped to
-[0, 1]; a, b of a Mul by a constant, then optionally the Add of one, each
-one value or one per channel: PP-OCRv4's "learnable affine blocks"
-x * a + b). TOSA has no rescale with a bias, so it is written
+[0, 1]; for a chain of Mul / Add / Sub / Div by constants (one value or
+one per channel) and BatchNormalizations, their composition: PP-OCRv4's
+"learnable affine blocks" x * a + b, and qdq.py's channel-scale Muls
+around them). TOSA has no rescale with a bias, so it is written
 
     rescale(add(rescale(x, f_c 2^S, zx) : i32, round(b_c 2^S)), 2^-S, zy) [clamp]
 
@@ -36,10 +37,10 @@ AFFINE_MUL = "AffineMul"
 BITS = 16  # S above
 
 
-def channel_constant(f, name, channels=None):
+def channel_constant(f, name):
     """A float constant `name` as one value or one per channel of an NCHW
     map (shape [C, 1, 1] or [1, C, 1, 1] broadcast over H and W), float64
-    1-D; None when it is neither."""
+    1-D; None when it is neither (emit checks C against the map's)."""
     v = f._const(name)
     if v is None or v.dtype.kind != "f":
         return None
@@ -48,7 +49,7 @@ def channel_constant(f, name, channels=None):
     dims = list(v.shape)
     while dims and dims[0] == 1 and len(dims) > 3:
         dims.pop(0)
-    if len(dims) != 3 or dims[1:] != [1, 1] or (channels is not None and dims[0] != channels):
+    if len(dims) != 3 or dims[1:] != [1, 1]:
         return None
     return v.astype(np.float64).reshape(-1)
 

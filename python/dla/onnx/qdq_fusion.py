@@ -13,19 +13,19 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            quantized add).
   MaxPool: DQ -> MaxPool -> Q: max_pool2d on i8 (+ rescale unless the
            scale and zero point are the same: then exact).
-  BatchNormalization [-> Relu | Clip], Relu, Clip, HardSigmoid, Mul by
-           a constant [-> Add of one] [-> Relu | Clip] between a DQ and a
-           Q: a per-channel affine map (qdq_affine.py).
+  BatchNormalization or a chain of Mul / Add / Sub / Div by constants
+           and BatchNormalizations [-> Relu | Clip], Relu, Clip,
+           HardSigmoid between a DQ and a Q: a per-channel affine map
+           (qdq_affine.py).
   Resize / Upsample: DQ -> Resize (nearest) -> Q with the same scale and
            zero point: the Resize on i8 (a copy commutes with quantization;
            exact), so that a nearest upsampling offloads (docs/Resize.md).
            DQ (zero point 0) -> Resize (linear) -> Q: TOSA's integer
            bilinear (i32, exact) rescaled once by xs / (ys n_y n_x).
-  HardSwish, or BatchNormalization or Mul by a constant [-> Add of one]
-           then a hard-swish (also decomposed) [-> Mul by a scalar [-> Add
-           of one]], between a DQ and a Q: the affine map, the gate
-           relu6(t + 3) / 6 at 1/127 and their product requantized
-           (qdq_hardswish.py).
+  HardSwish, or such an affine map then a hard-swish (also decomposed)
+           [-> another chain], between a DQ and a Q: the affine map, the
+           gate relu6(t + 3) / 6 at 1/127 and their product requantized,
+           the trailing map folded in or a fourth pass (qdq_hardswish.py).
   Sigmoid, Tanh between a DQ and a Q: tosa.table of the function's 256
            quantized values (qdq_table.py).
   Mul:     DQ(a), DQ(b) -> Mul -> Q, b of a's shape or one value per channel

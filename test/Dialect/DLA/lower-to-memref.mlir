@@ -46,6 +46,17 @@ func.func @pack_feature_blocks(%x: tensor<1x16x2x16xf16>) -> tensor<1x16x2x16xf1
   return %y : tensor<1x16x2x16xf16, #dla.feature<fp16>>
 }
 
+// Surfaces interleaved line by line (nv_small: surface stride 64 B, one
+// line of 8 atoms; line stride 128 B, both surfaces' lines): the view's
+// surface stride is below its line stride; 5 lines of 128 B of storage.
+// CHECK-LABEL: func.func @pack_feature_interleaved
+// CHECK-SAME: -> memref<640xi8>
+// CHECK: memref.reinterpret_cast {{.*}} to memref<1x2x5x8x8xi8, strided<[640, 64, 128, 8, 1]>>
+func.func @pack_feature_interleaved(%x: tensor<1x16x5x8xi8>) -> tensor<1x16x5x8xi8, #dla.feature<int8, line_stride = 128, surface_stride = 64, config = nv_small>> {
+  %y = dla.relayout %x : tensor<1x16x5x8xi8> -> tensor<1x16x5x8xi8, #dla.feature<int8, line_stride = 128, surface_stride = 64, config = nv_small>>
+  return %y : tensor<1x16x5x8xi8, #dla.feature<int8, line_stride = 128, surface_stride = 64, config = nv_small>>
+}
+
 // Crouton keeps 32 channels innermost on both sides: each run of 32 bytes
 // moves as one vector.
 // CHECK-LABEL: func.func @pack_crouton
