@@ -338,10 +338,7 @@ struct ResizeToUpsample : OpRewritePattern<tosa::ResizeOp> {
         weights = DenseElementsAttr::get(weightType, ArrayRef<int8_t>(w));
         bias = DenseElementsAttr::get(biasType, rewriter.getZeroAttr(biasType.getElementType()));
       } else {
-        double unit = 0;
-        for (int64_t i = 0; i < kh; ++i)
-          for (int64_t j = 0; j < kw; ++j)
-            unit += static_cast<double>(ty[i] * tx[j]);
+        const double unit = static_cast<double>(stageUnit(stages[s]));
         SmallVector<Attribute> w;
         for (int64_t i = 0; i < kh; ++i)
           for (int64_t j = 0; j < kw; ++j)
