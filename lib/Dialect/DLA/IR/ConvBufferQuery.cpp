@@ -13,6 +13,29 @@ using namespace mlir;
 using namespace mlir::dla;
 namespace nv = ::dlaformat::nvdla;
 
+namespace {
+/// The geometry both the buffer query and the model's layer hold (the
+/// same field names), from a convolution with static shapes.
+template <typename Layer>
+void fillGeometry(ConvOp conv, ArrayRef<int64_t> in, ArrayRef<int64_t> w, Layer &l) {
+  ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations(), p = conv.getPadding();
+  l.channels = in[1];
+  l.height = in[2];
+  l.width = in[3];
+  l.kernels = w[0];
+  l.kernelH = w[2];
+  l.kernelW = w[3];
+  l.strideH = s[0];
+  l.strideW = s[1];
+  l.dilationH = d[0];
+  l.dilationW = d[1];
+  l.padTop = p[0];
+  l.padBottom = p[1];
+  l.padLeft = p[2];
+  l.padRight = p[3];
+}
+} // namespace
+
 std::optional<nv::ConvBufferQuery> mlir::dla::getConvBufferQuery(ConvOp conv,
                                                                  nv::ConvMode mode) {
   auto input = cast<RankedTensorType>(conv.getInput().getType());
@@ -22,25 +45,10 @@ std::optional<nv::ConvBufferQuery> mlir::dla::getConvBufferQuery(ConvOp conv,
   std::optional<nv::Precision> precision = getPrecision(weight.getElementType());
   if (!precision)
     return std::nullopt;
-  ArrayRef<int64_t> in = input.getShape(), w = weight.getShape();
-  ArrayRef<int64_t> pad = conv.getPadding(), stride = conv.getStrides();
   nv::ConvBufferQuery q;
   q.precision = *precision;
-  q.channels = in[1];
-  q.height = in[2];
-  q.width = in[3];
-  q.kernels = w[0];
-  q.kernelH = w[2];
-  q.kernelW = w[3];
-  q.strideH = stride[0];
-  q.strideW = stride[1];
-  q.dilationH = conv.getDilations()[0];
-  q.dilationW = conv.getDilations()[1];
-  q.padTop = pad[0];
-  q.padBottom = pad[1];
-  q.padLeft = pad[2];
-  q.padRight = pad[3];
-  q.pixelChannels = mode == nv::ConvMode::ImageInput ? in[1] : 0;
+  fillGeometry(conv, input.getShape(), weight.getShape(), q);
+  q.pixelChannels = mode == nv::ConvMode::ImageInput ? input.getDimSize(1) : 0;
   q.winograd = mode == nv::ConvMode::Winograd;
   // The allotment --dla-split-convolutions chose, for the mode it planned.
   if (mode == conv.getMode())
@@ -53,23 +61,9 @@ std::optional<nv::PerfLayer> mlir::dla::getConvPerfLayer(ConvOp conv) {
   auto weight = conv.getWeight().getType();
   if (!input.hasStaticShape() || !weight.hasStaticShape() || input.getRank() != 4)
     return std::nullopt;
-  ArrayRef<int64_t> s = conv.getStrides(), d = conv.getDilations(), p = conv.getPadding();
   nv::PerfLayer l;
   l.name = "conv";
-  l.channels = input.getDimSize(1);
-  l.height = input.getDimSize(2);
-  l.width = input.getDimSize(3);
-  l.kernels = weight.getDimSize(0);
-  l.kernelH = weight.getDimSize(2);
-  l.kernelW = weight.getDimSize(3);
-  l.strideH = s[0];
-  l.strideW = s[1];
-  l.dilationH = d[0];
-  l.dilationW = d[1];
-  l.padTop = p[0];
-  l.padBottom = p[1];
-  l.padLeft = p[2];
-  l.padRight = p[3];
+  fillGeometry(conv, input.getShape(), weight.getShape(), l);
   l.winograd = conv.getMode() == nv::ConvMode::Winograd;
   l.weightBanks = conv.getWeightBanks().value_or(0);
   return l;
