@@ -43,6 +43,20 @@ Expected<int64_t> resolveStride(const AtomCubeSpec &spec, const char *name,
   return v;
 }
 
+/// Whether the cube's surfaces interleave line by line: an explicit
+/// surface stride below the surface's lines, two surfaces and two lines or
+/// more. NVIDIA's C model writes and reads a cube line by line at base +
+/// s * surface + h * line + w * atom, with no order between the two
+/// strides; then every line holds the surfaces' lines side by side (line
+/// stride >= surfaces * surface stride, surface stride >= W * atom) and the
+/// packed batch stride is H * line stride. On nv_small such a map of C
+/// channels over H x 8 positions (surface stride 64, line stride C * 8) is
+/// the direct weight stream of 8 H 1x1 kernels (docs/NvdlaFormats.md).
+bool interleavesSurfaces(int64_t surfaces, int64_t height, int64_t lineStride,
+                         int64_t surfaceStride) {
+  return surfaces > 1 && height > 1 && surfaceStride < height * lineStride;
+}
+
 } // namespace
 
 Expected<AtomCube> AtomCube::get(const AtomCubeSpec &spec) {
@@ -81,11 +95,9 @@ Expected<AtomCube> AtomCube::get(const AtomCubeSpec &spec) {
   if (!surfaceBytes)
     return makeError(what + ": a surface of " + str(spec.height) + " lines of " +
                      str(cube.lineStride) + " bytes overflows a 64-bit integer");
-  // A surface stride below its surface's lines interleaves the surfaces
-  // line by line: each line holds every surface's line side by side
-  // (what a 1x1 direct weight stream is, docs/NvdlaFormats.md).
-  const bool interleaved = spec.surfaceStride && *spec.surfaceStride < *surfaceBytes &&
-                           spec.height > 1 && cube.numSurfaces > 1;
+  const bool interleaved =
+      spec.surfaceStride &&
+      interleavesSurfaces(cube.numSurfaces, spec.height, cube.lineStride, *spec.surfaceStride);
   Expected<int64_t> ss =
       interleaved
           ? resolveStride(spec, "surface stride", spec.surfaceStride, *lineBytes,
@@ -98,7 +110,6 @@ Expected<AtomCube> AtomCube::get(const AtomCubeSpec &spec) {
   if (!ss)
     return ss.takeError();
   cube.surfaceStride = *ss;
-  cube.interleaved = interleaved;
   if (interleaved) {
     auto lineNeeds = checkedMul(cube.numSurfaces, cube.surfaceStride);
     if (!lineNeeds || cube.lineStride < *lineNeeds)
@@ -163,8 +174,12 @@ std::optional<CubePosition> AtomCube::locate(int64_t byteOffset) const {
   int64_t surface = 0;
   if (!step(batchStride, spec.batches, pos.batch))
     return std::nullopt;
-  if (interleaved ? !step(lineStride, spec.height, pos.row) || !step(surfaceStride, numSurfaces, surface)
-                  : !step(surfaceStride, numSurfaces, surface) || !step(lineStride, spec.height, pos.row))
+  const bool ok = interleavesSurfaces(numSurfaces, spec.height, lineStride, surfaceStride)
+                      ? step(lineStride, spec.height, pos.row) &&
+                            step(surfaceStride, numSurfaces, surface)
+                      : step(surfaceStride, numSurfaces, surface) &&
+                            step(lineStride, spec.height, pos.row);
+  if (!ok)
     return std::nullopt;
   if (!step(bytesPerAtom, spec.width, pos.column))
     return std::nullopt;

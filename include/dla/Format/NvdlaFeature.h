@@ -21,13 +21,6 @@
 //   storage               = N * batch stride
 //   byte offset (n,c,h,w) = n*batch + (c/E)*surface + h*line + w*32
 //                           + (c%E)*bytes_per_element
-// An explicit surface stride below H * line stride interleaves the surfaces
-// line by line (NVIDIA's C model writes and reads a cube line by line at
-// these addresses, with no order between the two strides): then every line
-// holds the surfaces' lines side by side (line stride >= surfaces * surface
-// stride, surface stride >= W * A) and the packed batch stride is
-// H * line stride. A 1x1 direct weight stream is such a cube (nv_small:
-// kernels along W by groups of atomic-K, groups along H).
 // The channels of the last atom beyond C and every gap are zero after pack.
 //
 // AtomCube is the same geometry with a general atom (elements per atom,
@@ -100,10 +93,6 @@ public:
   int64_t getStorageBytes() const { return storageBytes; }
   /// True when no stride leaves a gap (all strides are the packed ones).
   bool isPacked() const;
-  /// True when the surfaces interleave line by line (an explicit surface
-  /// stride below the surface's lines: line stride >= surfaces x surface
-  /// stride, surface stride >= one line of atoms).
-  bool isInterleaved() const { return interleaved; }
 
   /// Byte offset of a component; arguments must be in range.
   int64_t getByteOffset(int64_t n, int64_t c, int64_t h, int64_t w, int64_t comp = 0) const;
@@ -123,7 +112,6 @@ private:
   AtomCubeSpec spec;
   int64_t bytesPerAtom = 0, numSurfaces = 0, lineStride = 0, surfaceStride = 0, batchStride = 0,
           storageBytes = 0;
-  bool interleaved = false;
 };
 
 /// Configuration of feature data.
