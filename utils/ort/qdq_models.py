@@ -278,7 +278,7 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         v = (tv * np.clip(tv + 3, 0, 6) / 6) * a2 + b2
         last = names[7]
         if seed % 2:
-            kc = rng.uniform(1.0, 8.0, cout).astype(np.float32)
+            kc = rng.uniform(1.0, 1.9, cout).astype(np.float32)  # within MAX_SPREAD
             last = b.name("chscale")
             b.nodes.append(helper.make_node("Mul", [names[7], b.init("k", kc.reshape(1, -1, 1, 1))], [last]))
             v = v * kc.reshape(1, -1, 1, 1)
