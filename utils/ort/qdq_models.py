@@ -14,7 +14,7 @@ BatchNormalization, BatchNormalization -> Relu, BatchNormalization -> Clip,
 Relu, HardSigmoid: the per-channel maps of issue 45), hardswish (a
 BatchNormalization then a decomposed hard-swish), affine_hardswish (scalar
 x * a + b, the decomposed hard-swish, * a2 + b2 and on odd seeds a
-per-channel factor: PP-OCRv4's recognizer blocks), fc (conv, global
+per-channel factor within 1.9x: PP-OCRv4's recognizer blocks), fc (conv, global
 average pool, Reshape or Flatten, MatMul by an int8 weight and the Add of
 its int32 bias: a classifier's head, one int8 fully connected layer). The input is float32 (quantized at entry), the output
 the int8 / uint8 tensor: comparisons are in the quantized domain. Output
