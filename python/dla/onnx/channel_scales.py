@@ -14,7 +14,8 @@ importer's fused groups compute):
     multiplied by r (a float Mul);
   - readers: a Conv reading it as its input gets its input channel c
     divided by r_c (weights; a depthwise kernel is its channel's own, so
-    again the same integers); another reader gets t' / r_c (a float Mul).
+    again the same integers); a BatchNormalization its scale divided and
+    its mean multiplied by r_c; another reader gets t' / r_c (a float Mul).
 
 A tensor qualifies when it is rank 4 with C channels, not a graph input or
 output, read only by Convs and by nodes that are not quantized (a fused
@@ -28,6 +29,9 @@ the steps agree per tensor, 95.73% per channel with zero points.
 
 import numpy as np
 from onnx import helper, numpy_helper
+
+
+MOVES = ("Concat", "Reshape", "Transpose", "Squeeze", "Unsqueeze")
 
 
 def _conv_group(node):
@@ -65,8 +69,11 @@ def qualifying(model, chosen, names):
         if name in ends or name not in producer:
             continue
         folded = _folded_conv(g, producer, readers, name, chosen, own) is not None
-        if not folded and producer[name] in chosen:
-            continue  # a quantized node other than a Conv writes it
+        if not folded and (producer[name] in chosen or g.node[producer[name]].op_type in MOVES):
+            # A quantized node other than a Conv writes it, or data
+            # movement (a float Mul after a Concat would keep the join on
+            # the host, qdq_fusion's Concat reads the parts' own).
+            continue
         ok = all(conv_reader(k, name) or k not in chosen for k in readers.get(name, []))
         if ok and (folded or any(conv_reader(k, name) for k in readers.get(name, []))):
             out[name] = None
@@ -149,6 +156,14 @@ def apply(model, chosen, factors):
                 a = a * inv[:, None, :, None]
                 inits[node.input[1]].CopyFrom(numpy_helper.from_array(
                     a.reshape(w.shape).astype(w.dtype), node.input[1]))
+                continue
+            if node.op_type == "BatchNormalization" and node.input[0] == name and len(node.input) == 5 \
+                    and own(node.input[1]) and own(node.input[3]):
+                # s (t' / r - m) / sd + b = (s / r) (t' - r m) / sd + b: its
+                # scale and mean take r_c, so that it reads the quantized
+                # tensor itself (qdq_affine's group) with no float Mul.
+                scale_init(node.input[1], 1.0 / r, 0)
+                scale_init(node.input[3], r, 0)
                 continue
             if back is None:
                 back = name + "_channels"
