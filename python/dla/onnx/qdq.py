@@ -244,6 +244,59 @@ def carried_layouts(graph, acts, chosen, static):
     return root
 
 
+def _axes(node, inits):
+    """A ReduceMean's axes (attribute or, from opset 18, input), or None."""
+    for a in node.attribute:
+        if a.name == "axes":
+            return list(a.ints)
+    if len(node.input) > 1 and node.input[1] in inits:
+        return [int(v) for v in numpy_helper.to_array(inits[node.input[1]]).reshape(-1)]
+    return None
+
+
+def layer_norm(node, producer, readers, inits):
+    """The LayerNormalization over the last axis that ReduceMean `node`
+    begins, as exporters spell it out (ReduceMean, Sub, Pow 2, ReduceMean,
+    Add eps, Sqrt, Div, Mul gamma, Add beta): a dict of its tensors x,
+    var (var + eps), n ((x - mean) / sqrt), y and `nodes` (the nine), else
+    None. qdq_layernorm.py is its integer program."""
+    def only(name, op):
+        r = readers.get(name, [])
+        return r[0] if len(r) == 1 and r[0].op_type == op and r[0].domain in ("", "ai.onnx") else None
+
+    def const_other(n, name):
+        other = [i for i in n.input if i != name]
+        return other[0] if len(other) == 1 and other[0] in inits else None
+
+    if node.op_type != "ReduceMean" or _axes(node, inits) != [-1] or \
+            any(a.name == "keepdims" and a.i == 0 for a in node.attribute):
+        return None
+    x = node.input[0]
+    sub = only(node.output[0], "Sub")
+    if sub is None or list(sub.input) != [x, node.output[0]]:
+        return None
+    r = {n.op_type: n for n in readers.get(sub.output[0], [])}
+    if len(readers.get(sub.output[0], [])) != 2 or set(r) != {"Pow", "Div"}:
+        return None
+    pow_, div = r["Pow"], r["Div"]
+    e = const_other(pow_, sub.output[0])
+    if e is None or float(numpy_helper.to_array(inits[e]).reshape(-1)[0]) != 2.0 or div.input[0] != sub.output[0]:
+        return None
+    mean2 = only(pow_.output[0], "ReduceMean")
+    if mean2 is None or _axes(mean2, inits) != [-1]:
+        return None
+    add = only(mean2.output[0], "Add")
+    sqrt = only(add.output[0], "Sqrt") if add is not None and const_other(add, mean2.output[0]) else None
+    if sqrt is None or div.input[1] != sqrt.output[0] or only(sqrt.output[0], "Div") is not div:
+        return None
+    mul = only(div.output[0], "Mul")
+    beta = only(mul.output[0], "Add") if mul is not None and const_other(mul, div.output[0]) else None
+    if beta is None or not const_other(beta, mul.output[0]):
+        return None
+    return {"x": x, "var": add.output[0], "n": div.output[0], "y": beta.output[0],
+            "nodes": [node, sub, pow_, mean2, add, sqrt, div, mul, beta]}
+
+
 def quantized_nodes(model):
     """(indices of the quantized nodes, activations to quantize in graph
     order, all tensor names)."""
@@ -258,6 +311,7 @@ def quantized_nodes(model):
         for n in node.input:
             readers.setdefault(n, []).append(node)
     producer, bias_adds = {}, set()  # bias_adds: names of the FC bias Adds' outputs
+    producer_all = {o: n for n in g.node for o in n.output}
     for k, node in enumerate(g.node):
         known.update(node.output)
         producer.update((o, node) for o in node.output)
@@ -265,6 +319,15 @@ def quantized_nodes(model):
             chosen.add(k)
             if isfloat(node.output[0]) and node.output[0] not in acts:
                 acts.append(node.output[0])
+            continue
+        ln = layer_norm(node, producer_all, readers, inits) if node.op_type == "ReduceMean" else None
+        if ln and ln["x"] not in static and isfloat(ln["y"]):
+            # The LayerNormalization's input, var + eps, the normalized
+            # values and its output: its integer program's (qdq_layernorm).
+            chosen.add(k)
+            for name in (ln["x"], ln["var"], ln["n"], ln["y"]):
+                if name not in acts:
+                    acts.append(name)
             continue
         if node.op_type not in QUANT_INPUTS or node.domain not in ("", "ai.onnx") \
                 or not isfloat(node.output[0]) or all(n in static for n in node.input if n) \

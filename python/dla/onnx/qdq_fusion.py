@@ -27,7 +27,12 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            gate relu6(t + 3) / 6 at 1/127 and their product requantized,
            the trailing map folded in or a fourth pass (qdq_hardswish.py).
   Sigmoid, Tanh between a DQ and a Q: tosa.table of the function's 256
-           quantized values (qdq_table.py).
+           quantized values (qdq_table.py); a swish x * sigmoid(c x): the
+           table at 1/127 and the product.
+  LayerNormalization over tokens' channels, spelled out: convolutions,
+           products, a table and an affine map (qdq_layernorm.py).
+  Reshape / Transpose / Squeeze / Unsqueeze quantized alike on both
+           sides: the int8 map itself in another view (VIEWS: tokens).
   Mul:     DQ(a), DQ(b) -> Mul -> Q, b of a's shape or one value per channel
            (squeeze-excitation's x * gate): rescale(mul(rescale(a, 1, za),
            rescale(b, 1, zb)) : i32, as bs / ys, zy): the exact product
@@ -62,7 +67,7 @@ import numpy as np
 
 from .builder import Value
 from .context import Context, TO_NCHW, TO_NHWC
-from . import ops_nn, ops_quant, qdq_affine, qdq_table
+from . import ops_nn, ops_quant, qdq_affine, qdq_layernorm, qdq_table
 
 Q, DQ = "QuantizeLinear", "DequantizeLinear"
 INT8 = (np.dtype(np.int8), np.dtype(np.uint8))
@@ -154,6 +159,8 @@ class Fusion:
                 kind = lambda i: qdq_affine.match(self, i)
             if n.op_type in qdq_table.FUNCTIONS:
                 kind = lambda i: qdq_table.match(self, i)
+            if n.op_type == "ReduceMean":
+                kind = lambda i: qdq_layernorm.match(self, i)
             if kind is None or i in self.owner:
                 continue  # (a node an earlier group holds: a swish's product)
             group = n.op_type
@@ -431,6 +438,8 @@ class Fusion:
                 y = qdq_affine.emit(self, ctx, get, params, ys, yz)
             elif kind in qdq_table.FUNCTIONS:
                 y = qdq_table.emit(self, ctx, get, params, ys, yz)
+            elif kind == "ReduceMean":
+                y = qdq_layernorm.emit(self, ctx, get, params, ys, yz)
             else:
                 y = self._emit_pool(ctx, get, kind, params, ys, yz)
         except _Reject:
