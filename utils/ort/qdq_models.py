@@ -20,7 +20,11 @@ its int32 bias: a classifier's head, one int8 fully connected layer),
 tokens (conv over a map of one row, its W pixels as tokens [1, W, C]
 through Reshape / Transpose, an MLP of two token FCs with a swish x *
 sigmoid(1.0 x) between them, the residual add, back to the map: a
-transformer block's integer layers, qdq_fusion's views). The input is float32 (quantized at entry), the output
+transformer block's integer layers, qdq_fusion's views), layernorm (conv
+over a map of one row, its tokens through Reshape / Transpose, a
+LayerNormalization over their channels spelled out as exporters write it,
+var + eps and the normalized values quantized as qdq.py does, back to
+the map: qdq_layernorm.py). The input is float32 (quantized at entry), the output
 the int8 / uint8 tensor: comparisons are in the quantized domain. Output
 scales and zero points come from the float range on a sample input, as
 calibration would; after a Relu the zero point is the range's minimum
@@ -36,7 +40,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "residual_symmetric", "affine",
-         "hardswish", "affine_hardswish", "gate", "fc", "tokens")
+         "hardswish", "affine_hardswish", "gate", "fc", "tokens", "layernorm")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -129,7 +133,7 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
     b = _Builder(rng, dtype, per_channel)
     c = int(rng.integers(1, 20))
     h, w = (int(v) for v in rng.integers(5, 17, 2))
-    if kind == "tokens":
+    if kind in ("tokens", "layernorm"):
         h = 1  # a map of one row: its pixels are the tokens
     shape = (1, c, h, w)
     sample = rng.uniform(-1, 1, shape)
@@ -404,6 +408,49 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         b.nodes.append(helper.make_node("Transpose", [nd], [o], perm=[0, 3, 1, 2]))
         v = rv.reshape(1, 1, n_tok, ch).transpose(0, 3, 1, 2)
         out, _, vo = b.qdq(o, ms_, mz_, v)
+    elif kind == "layernorm":
+        ch = int(rng.integers(2, 129))  # the centering matrix's weights: C <= 128
+        y, v = b.conv(xd, xs, xv, ch, k, 1)
+        ms, mz = b.params(v.min(), v.max())
+        _, md, v = b.qdq(y, ms, mz, v)
+        n_tok = v.shape[3]
+        r1, t1 = b.name("reshape"), b.name("transpose")
+        b.nodes.append(helper.make_node("Reshape", [md, b.init("shape", np.array([1, ch, n_tok], np.int64))], [r1]))
+        _, r1d, _ = b.qdq(r1, ms, mz, v)
+        b.nodes.append(helper.make_node("Transpose", [r1d], [t1], perm=[0, 2, 1]))
+        tv = v.reshape(1, ch, n_tok).transpose(0, 2, 1)
+        _, td, tv = b.qdq(t1, ms, mz, tv)
+        eps = float(rng.choice([1e-5, 1e-6]))
+        gamma = rng.uniform(0.3, 1.5, ch) * np.where(rng.random(ch) < 0.2, -1, 1)
+        beta = rng.normal(0, 0.2, ch)
+        names = [b.name(n) for n in ("mean", "sub", "pow", "mean", "add", "sqrt", "div", "mul", "add")]
+        ax = {"axes": [-1]}
+        b.nodes += [helper.make_node("ReduceMean", [td], [names[0]], **ax),
+                    helper.make_node("Sub", [td, names[0]], [names[1]])]
+        d = tv - tv.mean(2, keepdims=True)
+        _, dd, d = b.qdq(names[1], np.float32(max(np.abs(d).max(), 1e-6) / 127),
+                         np.array(0 if np.dtype(dtype) == np.int8 else 128, dtype), d)
+        b.nodes += [helper.make_node("Pow", [dd, b.init("two", np.float32(2))], [names[2]]),
+                    helper.make_node("ReduceMean", [names[2]], [names[3]], **ax),
+                    helper.make_node("Add", [names[3], b.init("eps", np.float32(eps))], [names[4]])]
+        var = (d * d).mean(2, keepdims=True) + eps
+        _, vd, var = b.qdq(names[4], *b.params(0.0, var.max()), var)
+        b.nodes += [helper.make_node("Sqrt", [vd], [names[5]]),
+                    helper.make_node("Div", [dd, names[5]], [names[6]])]
+        nv = d / np.sqrt(np.maximum(var, 1e-30))
+        _, nd, nv = b.qdq(names[6], *b.params(nv.min(), nv.max()), nv)
+        b.nodes += [helper.make_node("Mul", [nd, b.init("gamma", gamma.astype(np.float32))], [names[7]]),
+                    helper.make_node("Add", [names[7], b.init("beta", beta.astype(np.float32))], [names[8]])]
+        yv = nv * gamma + beta
+        ys, yz = b.params(yv.min(), yv.max())
+        _, yd, yv = b.qdq(names[8], ys, yz, yv)
+        r2, t2 = b.name("reshape"), b.name("transpose")
+        b.nodes.append(helper.make_node("Reshape", [yd, b.init("shape", np.array([1, 1, n_tok, ch], np.int64))], [r2]))
+        _, r2d, _ = b.qdq(r2, ys, yz, yv)
+        b.nodes.append(helper.make_node("Transpose", [r2d], [t2], perm=[0, 3, 1, 2]))
+        v = yv.reshape(1, 1, n_tok, ch).transpose(0, 3, 1, 2)
+        out, _, vo = b.qdq(t2, ys, yz, v)
+        pool = {"layernorm": (float(ms), int(mz), gamma, beta, eps, float(ys), int(yz))}
     else:
         raise ValueError("unknown kind %s" % kind)
     b.nodes = [n for n in b.nodes if not (n.op_type == "DequantizeLinear" and n.output[0] not in

@@ -293,8 +293,27 @@ def layer_norm(node, producer, readers, inits):
     beta = only(mul.output[0], "Add") if mul is not None and const_other(mul, div.output[0]) else None
     if beta is None or not const_other(beta, mul.output[0]):
         return None
-    return {"x": x, "var": add.output[0], "n": div.output[0], "y": beta.output[0],
+    return {"x": x, "d": sub.output[0], "var": add.output[0], "n": div.output[0], "y": beta.output[0],
             "nodes": [node, sub, pow_, mean2, add, sqrt, div, mul, beta]}
+
+
+def symmetric_tensors(graph):
+    """Activations quantized at zero point 0 over the table's range (the
+    larger of its ends at 127 levels), whatever the table's offset: a
+    LayerNorm's x - mean, which its program multiplies by itself and by
+    rsqrt on the SDP (a memory operand is read without an offset)."""
+    inits = {i.name: i for i in graph.initializer}
+    producer = {o: n for n in graph.node for o in n.output}
+    readers = {}
+    for n in graph.node:
+        for name in n.input:
+            readers.setdefault(name, []).append(n)
+    out = set()
+    for n in graph.node:
+        ln = layer_norm(n, producer, readers, inits) if n.op_type == "ReduceMean" else None
+        if ln:
+            out.add(ln["d"])
+    return out
 
 
 def quantized_nodes(model):
@@ -322,10 +341,11 @@ def quantized_nodes(model):
             continue
         ln = layer_norm(node, producer_all, readers, inits) if node.op_type == "ReduceMean" else None
         if ln and ln["x"] not in static and isfloat(ln["y"]):
-            # The LayerNormalization's input, var + eps, the normalized
-            # values and its output: its integer program's (qdq_layernorm).
+            # The LayerNormalization's input, x - mean (at zero point 0:
+            # symmetric_tensors), var + eps, the normalized values and its output:
+            # its integer program's (qdq_layernorm).
             chosen.add(k)
-            for name in (ln["x"], ln["var"], ln["n"], ln["y"]):
+            for name in (ln["x"], ln["d"], ln["var"], ln["n"], ln["y"]):
                 if name not in acts:
                     acts.append(name)
             continue
@@ -515,6 +535,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
     outputs = {o.name for o in g.output}
     new_inits, nodes, dq_of, weights_done = [], [], {}, {}
     like_of = {}  # activation -> the tensor whose table scale its Q / DQ use
+    symmetric = symmetric_tensors(g)
     producer = {o: n for n in g.node for o in n.output}
     readers = {}
     for n in g.node:
@@ -545,10 +566,12 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         0 (gate_tensors)."""
         like = like or name
         like_of[name] = like
-        scale, zp = _safe_scale(table[like]), int(zero_points.get(like, 0))
+        scale, zp = float(table[like]), int(zero_points.get(like, 0))
         if name in gates and zp != 0:
-            scale, zp = _safe_scale(np.float32(scale * (127 - zp) / 127)), 0
-        s = init(name + "_scale", scale)
+            scale, zp = scale * (127 - zp) / 127, 0
+        if like in symmetric and zp:
+            scale, zp = max(127 - zp, zp + 128) * scale / 127, 0
+        s = init(name + "_scale", _safe_scale(np.float32(scale)))
         z = init(name + "_zero_point", np.int8(zp))
         q_out = name + "_QuantizeLinear_Output"
         dq_out = name if name in outputs else name + "_DequantizeLinear_Output"

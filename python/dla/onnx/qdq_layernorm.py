@@ -1,12 +1,13 @@
 """QDQ fusion of a LayerNormalization over the channels of tokens (issue
 45: the recognizer's neck), as exporters spell it out between a DQ and a
-Q: ReduceMean, Sub, Pow 2, ReduceMean, Add eps [-> Q -> DQ], Sqrt, Div
-[-> Q -> DQ], Mul gamma, Add beta (qdq.layer_norm quantizes var + eps and
-the normalized values at the table's scales). With the tokens [n, T, C]
+Q: ReduceMean, Sub [-> Q -> DQ], Pow 2, ReduceMean, Add eps [-> Q -> DQ],
+Sqrt, Div [-> Q -> DQ], Mul gamma, Add beta (qdq.layer_norm quantizes x -
+mean at zero point 0, var + eps and the normalized values at the table's
+scales). With the tokens [n, T, C]
 the map [n, C, 1, T] (qdq_fusion's views), every step is an NVDLA
 program nv_small already runs (no LUT, int8 only):
 
-  d8  = rescale(conv1x1(x8; W = s_c (C I - 1)), xs / (C sd))   zero point 0
+  d8  = rescale(conv1x1(x8; W = s_c (C I - 1)), xs / (C sd))   at d's scale, zero point 0
         (the centering matrix: int8 weights for C <= 128, the sum C (x_c
         - mean) exact in the accumulator, the input's zero point
         cancelling; s_c = sign(gamma_c), so that the affine step below
@@ -19,9 +20,8 @@ program nv_small already runs (no LUT, int8 only):
   n8  = rescale((r8 + 128) * d8, sr sd / sn)                  at the table's n
   y   = |gamma_c| n + beta_c (qdq_affine's per-channel map)
 
-Scales: sd covers every difference the input's 256 levels allow
-(255 xs (C - 1) / C); sq covers (127 sd)^2; sv and sn are the
-calibration's (var + eps, the normalized values); sr puts rsqrt at 255
+Scales: sd, sv and sn are the calibration's (x - mean, var + eps, the
+normalized values; sd symmetric); sq covers (127 sd)^2; sr puts rsqrt at 255
 levels from the largest var + eps down to a sixteenth of it (a smaller
 one saturates r). Error (utils/dla-ref/layernorm_int8_model.py; the
 recognizer's five LayerNorms: docs/WholeNetworks.md, "The recognizer's
@@ -63,7 +63,10 @@ def match(f, i):
 
     sub = reader(n0.output[0], "Sub")
     _need(list(f.nodes[sub].input) == [src, n0.output[0]])
-    d = f.nodes[sub].output[0]
+    qd, sd, zd = f._q(f.nodes[sub].output[0])
+    _need(int(zd) - (128 if zd.dtype == np.uint8 else 0) == 0)
+    dqd = reader(f.nodes[qd].output[0], DQ)
+    d = f.nodes[dqd].output[0]
     rs = f.readers.get(d, [])
     _need(len(rs) == 2 and d not in f.outputs)
     kinds = {f.nodes[r].op_type: r for r in rs}
@@ -88,9 +91,9 @@ def match(f, i):
     beta_add = reader(f.nodes[mul].output[0], "Add")
     beta = _scalar(f, f.nodes[beta_add], f.nodes[mul].output[0])
     _need(gamma is not None and beta is not None)
-    members = [i, sub, pw, m2, add, qv, dqv, sqrt, div, qn, dqn, mul, beta_add]
+    members = [i, sub, qd, dqd, pw, m2, add, qv, dqv, sqrt, div, qn, dqn, mul, beta_add]
     return f._q(f.nodes[beta_add].output[0]), members, \
-        (x, xs, xzp, float(eps[0]), gamma, beta, (sv, zv), (f.nodes[qn].output[0], sn, zn))
+        (x, xs, xzp, float(eps[0]), gamma, beta, sd, (sv, zv), (f.nodes[qn].output[0], sn, zn))
 
 
 def rsqrt_entries(sv, zv, eps, sr):
@@ -110,7 +113,7 @@ def rsqrt_scale(sv, zv):
 
 def emit(f, ctx, get, params, ys, yz):
     from .qdq_fusion import _need, _f32
-    x, xs, xzp, eps, gamma, beta, (sv, zv), (n_name, sn, zn) = params
+    x, xs, xzp, eps, gamma, beta, sd, (sv, zv), (n_name, sn, zn) = params
     xv, xz = f.signed_input(ctx, get, x, xzp, views=("tokens", "nhwc"))
     view = f.views.get(x)
     _need(xv.rank == 4)
@@ -137,7 +140,7 @@ def emit(f, ctx, get, params, ys, yz):
     zeros = np.zeros((1,), np.int8)
     # d = s_c (C x_c - sum x): the centering matrix.
     w = (c * np.eye(c) - 1) * sign.reshape(-1, 1)
-    sd = 255 * xs * (c - 1) / c / 127
+    sd = np.float64(np.float32(sd))
     acc = ops_quant._conv_integer(ctx, xv, np.array(xz), w.astype(np.int8).reshape(c, c, 1, 1), zeros, None)
     d8 = ctx.transpose(requant(acc, xs / (c * sd), 0), TO_NCHW)
     sq = (127 * sd) ** 2 / 255
