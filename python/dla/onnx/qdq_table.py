@@ -99,11 +99,13 @@ def emit(f, ctx, get, params, ys, yz):
         return ctx.b.op("tosa.table %s, %s : (%s, %s) -> $TYPE" % (xv.name, t.name, xv.type, t.type),
                         xv.shape, np.int8)
     _need(xv.rank == 4)
+    # Gate and product both in NHWC: the gate's layers write what the
+    # product reads, no transpose between them.
+    xt = ctx.transpose(xv, TO_NHWC)
     t = ctx.b.const(entries(kind, xs, xz, 1.0 / 127, 0, c), hint="table", inline=True)
-    g = ctx.b.op("tosa.table %s, %s : (%s, %s) -> $TYPE" % (xv.name, t.name, xv.type, t.type),
-                 xv.shape, np.int8)
-    parts = [ops_quant._rescale(ctx, ctx.transpose(v, TO_NHWC), np.int32, [1 << 30], [30], in_zp=z)
-             for v, z in ((xv, xz), (g, 0))]
+    g = ctx.b.op("tosa.table %s, %s : (%s, %s) -> $TYPE" % (xt.name, t.name, xt.type, t.type),
+                 xt.shape, np.int8)
+    parts = [ops_quant._rescale(ctx, v, np.int32, [1 << 30], [30], in_zp=z) for v, z in ((xt, xz), (g, 0))]
     m = np.float32(np.float64(np.float32(xs)) / 127 / np.float32(ys))
     _need(f._ok(m))
     mult, shift = ops_quant._multiplier(ctx, m)
