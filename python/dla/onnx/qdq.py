@@ -566,12 +566,12 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         0 (gate_tensors)."""
         like = like or name
         like_of[name] = like
-        scale, zp = float(table[like]), int(zero_points.get(like, 0))
+        scale, zp = _safe_scale(table[like]), int(zero_points.get(like, 0))
         if name in gates and zp != 0:
-            scale, zp = scale * (127 - zp) / 127, 0
+            scale, zp = _safe_scale(np.float32(scale * (127 - zp) / 127)), 0
         if like in symmetric and zp:
-            scale, zp = max(127 - zp, zp + 128) * scale / 127, 0
-        s = init(name + "_scale", _safe_scale(np.float32(scale)))
+            scale, zp = _safe_scale(np.float32(max(127 - zp, zp + 128) * float(scale) / 127)), 0
+        s = init(name + "_scale", scale)
         z = init(name + "_zero_point", np.int8(zp))
         q_out = name + "_QuantizeLinear_Output"
         dq_out = name if name in outputs else name + "_DequantizeLinear_Output"
