@@ -14,8 +14,7 @@ importer's fused groups compute):
     multiplied by r (a float Mul);
   - readers: a Conv reading it as its input gets its input channel c
     divided by r_c (weights; a depthwise kernel is its channel's own, so
-    again the same integers); a BatchNormalization its scale divided and
-    its mean multiplied by r_c; another reader gets t' / r_c (a float Mul).
+    again the same integers); another reader gets t' / r_c (a float Mul).
 
 A tensor qualifies when it is rank 4 with C channels, not a graph input or
 output, read only by Convs and by nodes that are not quantized (a fused
@@ -156,14 +155,6 @@ def apply(model, chosen, factors):
                 a = a * inv[:, None, :, None]
                 inits[node.input[1]].CopyFrom(numpy_helper.from_array(
                     a.reshape(w.shape).astype(w.dtype), node.input[1]))
-                continue
-            if node.op_type == "BatchNormalization" and node.input[0] == name and len(node.input) == 5 \
-                    and own(node.input[1]) and own(node.input[3]):
-                # s (t' / r - m) / sd + b = (s / r) (t' - r m) / sd + b: its
-                # scale and mean take r_c, so that it reads the quantized
-                # tensor itself (qdq_affine's group) with no float Mul.
-                scale_init(node.input[1], 1.0 / r, 0)
-                scale_init(node.input[3], r, 0)
                 continue
             if back is None:
                 back = name + "_channels"
