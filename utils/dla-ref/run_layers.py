@@ -532,6 +532,9 @@ def module(cases):
     return "\n".join(lines) + "\n"
 
 
+#: LLVM's tools (mlir-opt, mlir-runner) and, beside them in ../lib, the runner utilities.
+DEFAULT_LLVM_BIN = "/usr/lib/llvm-22/bin"
+
 LOWERING = ["--convert-elementwise-to-linalg",
             "--one-shot-bufferize=bufferize-function-boundaries",
             "--convert-linalg-to-loops", "--expand-strided-metadata", "--lower-affine",
@@ -703,7 +706,7 @@ def main():
     p.add_argument("--verbose", action="store_true",
                    help="int-pool / int-conv: a line per case, not only the mismatches")
     p.add_argument("--opt", required=True, help="the dla-opt binary")
-    p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
+    p.add_argument("--bin", default=DEFAULT_LLVM_BIN)
     p.add_argument("--print-module", action="store_true")
     p.add_argument("--path", choices=["reference", "memref", "compiled", "llvm"],
                    default="reference",
@@ -754,9 +757,13 @@ def main():
     for i in range(0, len(cases), batch):
         results += run(cases[i:i + batch], a.opt, a.bin, a.path, a.fp16_arithmetic)
     bad = 0
+    differ = total = 0
     for case, got in zip(cases, results):
         ok, msg = compare(case, got)
         bad += not ok
+        if getattr(case, "bits", False):
+            differ += int(np.sum(got != case.expected.view(np.uint16).astype(np.float64).ravel()))
+            total += case.expected.size
         if case.out_t == "f16":
             # NVDLA clips beyond the largest normal: how many values the
             # reference clipped, so a test pins that clipping is exercised.
@@ -776,6 +783,8 @@ def main():
                 print(f"{'same' if same else 'DIFFERENT'} {name} as uncompressed")
     if a.kind == "winograd":
         bad += compare_direct(cases, results)
+    if total:
+        print(f"{differ} of {total} values differ")
     print(f"{len(cases) - bad} of {len(cases)} cases match")
     return 1 if bad else 0
 
