@@ -101,6 +101,24 @@ TEST(NvdlaConvFp16, NanWeightWins) {
   EXPECT_EQ(word.mantissa, (int64_t(0x255) << 27) - (int64_t(1) << 37));
 }
 
+TEST(NvdlaConvFp16, BoothIsExactWhenNothingIsTruncated) {
+  // cmacFp16 computes a product at shift 0 (its exponent group the atom's
+  // largest) as wt * dat: the Booth digits and carry-save sums of
+  // cal_fp16_booth are exact there. Every weight operand CMAC can form
+  // (an 11-bit mantissa shifted 0 to 3 places: every 14-bit value), every
+  // 29th data operand, both signs.
+  int64_t checked = 0;
+  for (uint64_t wt = 0; wt < (uint64_t(2048) << 3); ++wt) {
+    for (uint64_t dat = 0; dat < (uint64_t(2048) << 3); dat += 29)
+      for (uint64_t sign = 0; sign < 2; ++sign) {
+        const int64_t p = int64_t(wt * dat);
+        ASSERT_EQ(detail::boothFp16(sign, wt, dat, 0), sign ? -p : p) << wt << " " << dat;
+        ++checked;
+      }
+  }
+  EXPECT_GT(checked, 18000000);
+}
+
 TEST(NvdlaConvFp16, SdpBiasAddsInNvdlaFp32) {
   // -1.0 + 1.0 is -0 (the sign of the first operand on a tie of
   // magnitudes), 1.0 + (-1.0) is +0; then ReLU makes +0.

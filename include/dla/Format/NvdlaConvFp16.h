@@ -96,6 +96,14 @@ struct SdpXFp16 {
 /// non-negative values), then ReLU. The shift fields are not used in fp16.
 uint32_t sdpXFp16(uint32_t x, const SdpXFp16 &stage, uint16_t aluOperand, uint16_t mulOperand);
 
+namespace detail {
+/// cal_fp16_booth itself (cmacFp16 takes shortcuts where it is exact):
+/// radix-4 Booth partial products of wt * dat, reduced by carry-save
+/// adders to two vectors, each truncated `shift` bits right, plus the sign
+/// compensation. For tests.
+int64_t boothFp16(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shift);
+} // namespace detail
+
 /// FpMax / FpMin <8,23> (by sign, exponent, mantissa; +0 > -0; a NaN
 /// operand returned, a's first) and FpRelu (negatives and -0 to +0, NaN
 /// kept).
