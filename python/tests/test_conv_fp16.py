@@ -106,6 +106,25 @@ def test_conv_fp16():
     assert total > 2000
 
 
+def test_conv_fp16_nan():
+    """NaN weights and data (convFp16 looks NaN up per atom beforehand):
+    NaN in channels whose weight is zero, in padding's reach, in one atom
+    of two."""
+    rng = np.random.default_rng(4748)
+    for case in range(30):
+        x, w, stride, pad, dil = _case(rng)
+        if case % 3 != 1:
+            x.reshape(-1)[rng.integers(0, x.size, 2)] = rng.choice([0x7E01, 0xFD55, 0x7C01])
+        if case % 3 != 0:
+            w.reshape(-1)[rng.integers(0, w.size, 1)] = rng.choice([0x7E77, 0xFC02])
+        w[:, ::3] = 0  # zero weights: a NaN datum there still decides its atom
+        want = fp.conv_fp16(x, w, stride=stride, pad=pad, dilation=dil)
+        got = dla.nvdla_conv_fp16(x, w, stride=stride, pad=pad, dilation=dil)
+        bad = np.flatnonzero(want != got)
+        assert bad.size == 0, (case, x.shape, w.shape, bad[:5], want.ravel()[bad[:3]],
+                               got.ravel()[bad[:3]])
+
+
 def test_sdp_x_fp16():
     rng = np.random.default_rng(49)
     for case in range(200):
