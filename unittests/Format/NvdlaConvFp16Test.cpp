@@ -101,22 +101,28 @@ TEST(NvdlaConvFp16, NanWeightWins) {
   EXPECT_EQ(word.mantissa, (int64_t(0x255) << 27) - (int64_t(1) << 37));
 }
 
-TEST(NvdlaConvFp16, BoothIsExactWhenNothingIsTruncated) {
+TEST(NvdlaConvFp16, BoothShortcuts) {
   // cmacFp16 computes a product at shift 0 (its exponent group the atom's
-  // largest) as wt * dat: the Booth digits and carry-save sums of
-  // cal_fp16_booth are exact there. Every weight operand CMAC can form
-  // (an 11-bit mantissa shifted 0 to 3 places: every 14-bit value), every
-  // 29th data operand, both signs.
+  // largest) as wt * dat and at shift 4 as floor(wt * dat / 16): there
+  // cal_fp16_booth's separately truncated carry-save vectors sum to just
+  // that. Every weight operand CMAC can form (an 11-bit mantissa shifted 0
+  // to 3 places: every 14-bit value), every 29th data operand, both signs.
+  // At shift 8 they do not (some pair of the same scan is one below).
   int64_t checked = 0;
+  bool shift8Differs = false;
   for (uint64_t wt = 0; wt < (uint64_t(2048) << 3); ++wt) {
     for (uint64_t dat = 0; dat < (uint64_t(2048) << 3); dat += 29)
       for (uint64_t sign = 0; sign < 2; ++sign) {
-        const int64_t p = int64_t(wt * dat);
-        ASSERT_EQ(detail::boothFp16(sign, wt, dat, 0), sign ? -p : p) << wt << " " << dat;
+        const int64_t p = sign ? -int64_t(wt * dat) : int64_t(wt * dat);
+        ASSERT_EQ(detail::boothFp16(sign, wt, dat, 0), p) << wt << " " << dat;
+        ASSERT_EQ(detail::boothFp16(sign, wt, dat, 4), p >> 4) << wt << " " << dat;
+        if (!shift8Differs)
+          shift8Differs = detail::boothFp16(sign, wt, dat, 8) == (p >> 8) - 1;
         ++checked;
       }
   }
   EXPECT_GT(checked, 18000000);
+  EXPECT_TRUE(shift8Differs);
 }
 
 TEST(NvdlaConvFp16, SdpBiasAddsInNvdlaFp32) {
