@@ -51,17 +51,16 @@ int64_t detail::boothFp16(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shif
   u64 w = wt << 1;
   // Each Booth digit's partial product (codes 0 and 7: +0; 1, 2: +dat;
   // 3: +2 dat; 4: -2 dat; 5, 6: -dat, inverted with a carry-in bit),
-  // chosen by table rather than by branches on random bits.
-  const u64 choices[5] = {0x10000, dat | 0x10000, (dat << 1) | 0x10000, ~(dat << 1) & 0xffff,
-                          ~dat & 0xffff};
-  static constexpr uint8_t kChoice[8] = {0, 1, 1, 2, 3, 4, 4, 0};
-  static constexpr uint8_t kInverted[8] = {0, 0, 0, 0, 1, 1, 1, 0};
+  // selected without branches on random bits.
   u64 pp[8], inv[8];
   for (int i = 0; i < 8; ++i) {
     const u64 code = (w & 7) ^ codeRev;
     w >>= 2;
-    pp[i] = choices[kChoice[code]];
-    inv[i] = kInverted[code];
+    const bool negative = code >= 4 && code <= 6, zero = code == 0 || code == 7;
+    const u64 base = (code == 3 || code == 4) ? dat << 1 : dat;
+    const u64 p = negative ? ~base & 0xffff : base | 0x10000;
+    pp[i] = zero ? 0x10000 : p;
+    inv[i] = negative;
   }
   u64 c[10] = {pp[0],
                (pp[1] << 2) | inv[0],
