@@ -108,7 +108,7 @@ def emit(f, ctx, get, params, ys, yz):
     hs = (top + 0.375) / 255.0
     hz = int(np.clip(np.round(-128 + 0.375 / hs), -128, 127))
     h = _hardswish(f, ctx, get, (x, xs, xzp, a, b), 1.0, 0.0, np.float32(hs), hz, top)
-    name = "%s_hardswish" % x
+    name = "%s_hardswish_%d" % (x, len(f.signed))  # unique: x may feed several
     f.signed[name] = (h, np.dtype(np.int8))
     return qdq_affine.emit(f, ctx, get, (name, float(np.float32(hs)), np.array(hz, np.int8), a2, b2,
                                          None), ys, yz)
