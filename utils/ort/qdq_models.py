@@ -16,7 +16,15 @@ BatchNormalization then a decomposed hard-swish), affine_hardswish (scalar
 x * a + b, the decomposed hard-swish, * a2 + b2 and on odd seeds a
 per-channel factor within 1.9x: PP-OCRv4's recognizer blocks), fc (conv, global
 average pool, Reshape or Flatten, MatMul by an int8 weight and the Add of
-its int32 bias: a classifier's head, one int8 fully connected layer). The input is float32 (quantized at entry), the output
+its int32 bias: a classifier's head, one int8 fully connected layer),
+tokens (conv over a map of one row, its W pixels as tokens [1, W, C]
+through Reshape / Transpose, an MLP of two token FCs with a swish x *
+sigmoid(1.0 x) between them, the residual add, back to the map: a
+transformer block's integer layers, qdq_fusion's views), layernorm (conv
+over a map of one row, its tokens through Reshape / Transpose, a
+LayerNormalization over their channels spelled out as exporters write it,
+var + eps and the normalized values quantized as qdq.py does, back to
+the map: qdq_layernorm.py). The input is float32 (quantized at entry), the output
 the int8 / uint8 tensor: comparisons are in the quantized domain. Output
 scales and zero points come from the float range on a sample input, as
 calibration would; after a Relu the zero point is the range's minimum
@@ -32,7 +40,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "residual_symmetric", "affine",
-         "hardswish", "affine_hardswish", "gate", "fc")
+         "hardswish", "affine_hardswish", "gate", "fc", "tokens", "layernorm")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -125,6 +133,8 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
     b = _Builder(rng, dtype, per_channel)
     c = int(rng.integers(1, 20))
     h, w = (int(v) for v in rng.integers(5, 17, 2))
+    if kind in ("tokens", "layernorm"):
+        h = 1  # a map of one row: its pixels are the tokens
     shape = (1, c, h, w)
     sample = rng.uniform(-1, 1, shape)
     xs, xz = b.params(-1.0, 1.0)
@@ -337,6 +347,110 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         wf = w.astype(np.float64) * np.broadcast_to(ws, (n_out,))
         v = pv.reshape(1, -1) @ wf + bias * np.broadcast_to(bs, (n_out,)).astype(np.float64)
         out, _, vo = b.qdq(o, *b.params(v.min(), v.max()), v)
+    elif kind == "tokens":
+        y, v = b.conv(xd, xs, xv, cout, k, 1)
+        ms, mz = b.params(v.min(), v.max())
+        _, md, v = b.qdq(y, ms, mz, v)
+        n_tok, ch = v.shape[3], v.shape[1]
+
+        def move(src, op, value, **kw):
+            """A data movement node, its output quantized as its input."""
+            o = b.name(op.lower())
+            args = [src] + ([b.init("shape", np.array(kw.pop("shape"), np.int64))] if op == "Reshape" else [])
+            b.nodes.append(helper.make_node(op, args, [o], **kw))
+            return b.qdq(o, ms_, mz_, value)[1]
+
+        ms_, mz_ = ms, mz
+        td = move(move(md, "Reshape", v.reshape(1, ch, n_tok), shape=[1, ch, n_tok]), "Transpose",
+                  v.reshape(1, ch, n_tok).transpose(0, 2, 1), perm=[0, 2, 1])
+        tv = v.reshape(1, ch, n_tok).transpose(0, 2, 1)
+
+        def token_fc(xd_, x_scale, xv_, n_out):
+            k_in = xv_.shape[-1]
+            w_ = rng.integers(-127, 128, (k_in, n_out)).astype(np.int8)
+            nws = n_out if per_channel else 1
+            ws = (rng.uniform(0.3, 1.0, n_out)[:nws] / (np.sqrt(k_in) * 40)).astype(np.float32)
+            bs = (np.float32(x_scale) * ws).astype(np.float32)
+            bias = rng.integers(-3000, 3000, n_out).astype(np.int32)
+            wd, bd, mm, o = b.name("wdq"), b.name("bdq"), b.name("matmul"), b.name("add")
+            axis = {"axis": 1} if per_channel else {}
+            b.nodes.extend([
+                helper.make_node("DequantizeLinear", [b.init("w", w_), b.init("ws", ws if per_channel else ws[0]),
+                                 b.init("wz", np.zeros(nws, np.int8) if per_channel else np.int8(0))], [wd], **axis),
+                helper.make_node("DequantizeLinear", [b.init("b", bias), b.init("bs", bs if per_channel else bs[0])],
+                                 [bd], **({"axis": 0} if per_channel else {})),
+                helper.make_node("MatMul", [xd_, wd], [mm]), helper.make_node("Add", [mm, bd], [o])])
+            wf = w_.astype(np.float64) * np.broadcast_to(ws, (n_out,))
+            val = xv_ @ wf + bias * np.broadcast_to(bs, (n_out,)).astype(np.float64)
+            sc, zp = b.params(val.min(), val.max())
+            _, od, val = b.qdq(o, sc, zp, val)
+            return od, sc, val
+
+        hidden = int(rng.integers(1, 64))
+        hd, _, hv = token_fc(td, ms, tv, hidden)
+        c1, sg, sw = b.name("mul"), b.name("sigmoid"), b.name("swish")
+        b.nodes += [helper.make_node("Mul", [hd, b.init("one", np.float32(1.0))], [c1]),
+                    helper.make_node("Sigmoid", [c1], [sg])]
+        gv = 1 / (1 + np.exp(-hv))
+        _, gd, gv = b.qdq(sg, np.float32(1 / 255), np.array(-128, np.int8), gv)
+        b.nodes.append(helper.make_node("Mul", [hd, gd], [sw]))
+        sv = hv * gv
+        ss, sz = b.params(sv.min(), sv.max())
+        _, swd, sv = b.qdq(sw, ss, sz, sv)
+        f2d, _, f2v = token_fc(swd, ss, sv, ch)
+        r = b.name("residual")
+        b.nodes.append(helper.make_node("Add", [td, f2d], [r]))
+        rv = tv + f2v
+        ms_, mz_ = b.params(rv.min(), rv.max())
+        _, rd, rv = b.qdq(r, ms_, mz_, rv)
+        nd = move(rd, "Reshape", rv.reshape(1, 1, n_tok, ch), shape=[1, 1, n_tok, ch])
+        o = b.name("transpose")
+        b.nodes.append(helper.make_node("Transpose", [nd], [o], perm=[0, 3, 1, 2]))
+        v = rv.reshape(1, 1, n_tok, ch).transpose(0, 3, 1, 2)
+        out, _, vo = b.qdq(o, ms_, mz_, v)
+    elif kind == "layernorm":
+        ch = int(rng.integers(2, 129))  # the centering matrix's weights: C <= 128
+        y, v = b.conv(xd, xs, xv, ch, k, 1)
+        ms, mz = b.params(v.min(), v.max())
+        _, md, v = b.qdq(y, ms, mz, v)
+        n_tok = v.shape[3]
+        r1, t1 = b.name("reshape"), b.name("transpose")
+        b.nodes.append(helper.make_node("Reshape", [md, b.init("shape", np.array([1, ch, n_tok], np.int64))], [r1]))
+        _, r1d, _ = b.qdq(r1, ms, mz, v)
+        b.nodes.append(helper.make_node("Transpose", [r1d], [t1], perm=[0, 2, 1]))
+        tv = v.reshape(1, ch, n_tok).transpose(0, 2, 1)
+        _, td, tv = b.qdq(t1, ms, mz, tv)
+        eps = float(rng.choice([1e-5, 1e-6]))
+        gamma = rng.uniform(0.3, 1.5, ch) * np.where(rng.random(ch) < 0.2, -1, 1)
+        beta = rng.normal(0, 0.2, ch)
+        names = [b.name(n) for n in ("mean", "sub", "pow", "mean", "add", "sqrt", "div", "mul", "add")]
+        ax = {"axes": [-1]}
+        b.nodes += [helper.make_node("ReduceMean", [td], [names[0]], **ax),
+                    helper.make_node("Sub", [td, names[0]], [names[1]])]
+        d = tv - tv.mean(2, keepdims=True)
+        _, dd, d = b.qdq(names[1], np.float32(max(np.abs(d).max(), 1e-6) / 127),
+                         np.array(0 if np.dtype(dtype) == np.int8 else 128, dtype), d)
+        b.nodes += [helper.make_node("Pow", [dd, b.init("two", np.float32(2))], [names[2]]),
+                    helper.make_node("ReduceMean", [names[2]], [names[3]], **ax),
+                    helper.make_node("Add", [names[3], b.init("eps", np.float32(eps))], [names[4]])]
+        var = (d * d).mean(2, keepdims=True) + eps
+        _, vd, var = b.qdq(names[4], *b.params(0.0, var.max()), var)
+        b.nodes += [helper.make_node("Sqrt", [vd], [names[5]]),
+                    helper.make_node("Div", [dd, names[5]], [names[6]])]
+        nv = d / np.sqrt(np.maximum(var, 1e-30))
+        _, nd, nv = b.qdq(names[6], *b.params(nv.min(), nv.max()), nv)
+        b.nodes += [helper.make_node("Mul", [nd, b.init("gamma", gamma.astype(np.float32))], [names[7]]),
+                    helper.make_node("Add", [names[7], b.init("beta", beta.astype(np.float32))], [names[8]])]
+        yv = nv * gamma + beta
+        ys, yz = b.params(yv.min(), yv.max())
+        _, yd, yv = b.qdq(names[8], ys, yz, yv)
+        r2, t2 = b.name("reshape"), b.name("transpose")
+        b.nodes.append(helper.make_node("Reshape", [yd, b.init("shape", np.array([1, 1, n_tok, ch], np.int64))], [r2]))
+        _, r2d, _ = b.qdq(r2, ys, yz, yv)
+        b.nodes.append(helper.make_node("Transpose", [r2d], [t2], perm=[0, 3, 1, 2]))
+        v = yv.reshape(1, 1, n_tok, ch).transpose(0, 3, 1, 2)
+        out, _, vo = b.qdq(t2, ys, yz, v)
+        pool = {"layernorm": (float(ms), int(mz), gamma, beta, eps, float(ys), int(yz))}
     else:
         raise ValueError("unknown kind %s" % kind)
     b.nodes = [n for n in b.nodes if not (n.op_type == "DequantizeLinear" and n.output[0] not in

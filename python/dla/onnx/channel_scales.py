@@ -30,6 +30,9 @@ import numpy as np
 from onnx import helper, numpy_helper
 
 
+MOVES = ("Concat", "Reshape", "Transpose", "Squeeze", "Unsqueeze")
+
+
 def _conv_group(node):
     return next((a.i for a in node.attribute if a.name == "group"), 1)
 
@@ -65,8 +68,11 @@ def qualifying(model, chosen, names):
         if name in ends or name not in producer:
             continue
         folded = _folded_conv(g, producer, readers, name, chosen, own) is not None
-        if not folded and producer[name] in chosen:
-            continue  # a quantized node other than a Conv writes it
+        if not folded and (producer[name] in chosen or g.node[producer[name]].op_type in MOVES):
+            # A quantized node other than a Conv writes it, or data
+            # movement (a float Mul after a Concat would keep the join on
+            # the host, qdq_fusion's Concat reads the parts' own).
+            continue
         ok = all(conv_reader(k, name) or k not in chosen for k in readers.get(name, []))
         if ok and (folded or any(conv_reader(k, name) for k in readers.get(name, []))):
             out[name] = None

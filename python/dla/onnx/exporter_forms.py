@@ -8,6 +8,13 @@ the quantizer, dla-calibrate):
     order. A cycle is an error naming a node on it, and so is a tensor two
     nodes write; an input that no node, graph input or initializer
     defines is left for the importer's error.
+  - a LayerNormalization over the last axis (opset 17's op) is spelled
+    out as exporters that predate it write it: ReduceMean, Sub, Pow 2,
+    ReduceMean, Add epsilon, Sqrt, Div, Mul scale, Add bias, each result
+    named after the op's output (Y_ln_mean, Y_ln_d, ...), so that
+    dla-calibrate's table has the intermediate ranges the int8 program
+    uses (qdq_layernorm.py). Other axes, or its optional Mean /
+    InvStdDev outputs, are left for the importer's error.
   - a dynamically quantized network (onnxruntime.quantization's
     quantize_dynamic: DynamicQuantizeLinear -> ConvInteger / MatMulInteger
     -> Cast -> Mul by the scales) becomes its float model: each
@@ -184,7 +191,8 @@ def normalize(model, remark=None, copy=False):
     dynamic = any(n.op_type == "DynamicQuantizeLinear" for n in model.graph.node)
     order = topological_order(model.graph)
     unsorted = order != list(range(len(order)))
-    if copy and (dynamic or unsorted):
+    spell = any(n.op_type == "LayerNormalization" for n in model.graph.node)
+    if copy and (dynamic or unsorted or spell):
         original, model = model, onnx.ModelProto()
         model.CopyFrom(original)
     if unsorted:
@@ -197,4 +205,65 @@ def normalize(model, remark=None, copy=False):
             remark("dynamically quantized model (DynamicQuantizeLinear -> ConvInteger / "
                    "MatMulInteger) imported as its float model: %d integer operator%s with "
                    "dequantized weights (calibrate it for int8)" % (count, "s" if count > 1 else ""))
+    spelled = _spell_layer_norms(model) if spell else 0
+    if spelled and remark:
+        remark("%d LayerNormalization node%s spelled out (ReduceMean, Sub, Pow, ReduceMean, Add, "
+               "Sqrt, Div, Mul, Add), the form the importer and the quantizer read"
+               % (spelled, "s" if spelled > 1 else ""))
     return model
+
+
+def _spell_layer_norms(model):
+    """LayerNormalization (axis -1) -> its spelled-out form, in place; the
+    number rewritten."""
+    g = model.graph
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 18)
+    inits = {i.name: i for i in g.initializer}
+    out, count = [], 0
+    for node in g.node:
+        attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        if node.op_type != "LayerNormalization" or node.domain not in ("", "ai.onnx") \
+                or attrs.get("axis", -1) != -1 or any(node.output[1:]) or len(node.input) < 2:
+            out.append(node)
+            continue
+        x, scale = node.input[0], node.input[1]
+        y = node.output[0]
+        dtype = np.float32
+        if scale in inits:
+            dtype = numpy_helper.to_array(inits[scale]).dtype
+        n = lambda s: "%s_ln_%s" % (y, s)
+
+        def const(name, value):
+            g.initializer.append(numpy_helper.from_array(np.asarray(value, dtype), name))
+            return name
+
+        def mean(src, dst):
+            if opset >= 18:
+                axes = n("axes")
+                if axes not in {i.name for i in g.initializer}:
+                    g.initializer.append(numpy_helper.from_array(np.array([-1], np.int64), axes))
+                return helper.make_node("ReduceMean", [src, axes], [dst], keepdims=1)
+            return helper.make_node("ReduceMean", [src], [dst], axes=[-1], keepdims=1)
+
+        bias = node.input[2] if len(node.input) > 2 and node.input[2] else None
+        if bias is None:
+            shape = list(inits[scale].dims) if scale in inits else None
+            if shape is None:
+                out.append(node)
+                continue
+            bias = const(n("zero_bias"), np.zeros(shape))
+        out += [mean(x, n("mean")),
+                helper.make_node("Sub", [x, n("mean")], [n("d")]),
+                helper.make_node("Pow", [n("d"), const(n("two"), 2.0)], [n("sq")]),
+                mean(n("sq"), n("var")),
+                helper.make_node("Add", [n("var"), const(n("eps"), attrs.get("epsilon", 1e-5))],
+                                 [n("var_eps")]),
+                helper.make_node("Sqrt", [n("var_eps")], [n("sd")]),
+                helper.make_node("Div", [n("d"), n("sd")], [n("n")]),
+                helper.make_node("Mul", [n("n"), scale], [n("scaled")]),
+                helper.make_node("Add", [n("scaled"), bias], [y], name=node.name)]
+        count += 1
+    if count:
+        del g.node[:]
+        g.node.extend(out)
+    return count

@@ -16,8 +16,15 @@ int8 symmetric activations and weights), so that the importer's QDQ path
     per-column constant; Gemm) reads a flatten of a quantized tensor to
     [n, K] (flattened_input) at that tensor's quantization (no Q / DQ of
     its own: the importer's FC reads the map as it stands, qdq_fusion);
-    the MatMul's product is not quantized, the Add's output is. Other
-    MatMuls (a recognizer's [B, T, C] products) stay float;
+    the MatMul's product is not quantized, the Add's output is. A MatMul
+    of an activation by a 2-D weight (token_input: a transformer's
+    [n, T, K] tokens) is quantized the same way, its input with its own
+    Q / DQ; products of two activations (attention) stay float;
+  - a Sigmoid / Tanh reading Mul(x, c) (a swish's sigmoid(c x)) is
+    quantized at x (scaled_function_input), the Mul not;
+  - Reshape / Transpose / Squeeze / Unsqueeze taking a quantized tensor
+    to one a quantized node reads keep its quantization
+    (carried_layouts: a map <-> tokens move commutes with it);
   - Conv / Gemm / MatMul weights: int8 initializers, per output channel
     (scale = max|w_c| / 127, rint = round half to even, in float32 as
     numpy does for onnxruntime) under DequantizeLinear(axis);
@@ -52,6 +59,10 @@ GATES = ("HardSigmoid", "Sigmoid")
 BIAS_INPUT = {"Conv": 2, "Gemm": 2}
 WEIGHTED = ("Conv", "Gemm", "MatMul")  # input 1 a weight, per output channel
 FLATTENS = ("Reshape", "Flatten", "Squeeze")
+# Data movement that keeps a quantized tensor's quantization when a
+# quantized node reads its result (carried_layouts): a transformer's
+# tokens [n, T, C] are a feature map [n, C, 1, T] reshaped and transposed.
+LAYOUTS = ("Reshape", "Transpose", "Squeeze", "Unsqueeze")
 FLOAT_TYPES = {TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.DOUBLE}
 
 
@@ -183,6 +194,128 @@ def flattened_input(node, producer, quantized, inits):
     return p.input[0] if ok else None
 
 
+def token_input(node, producer, static, inits):
+    """Whether MatMul `node` is a fully connected layer over tokens: an
+    activation (not a flatten: flattened_input's) times a 2-D weight, each
+    of its rows ([n, T, K]: a transformer's tokens) a pixel of a 1x1
+    convolution (qdq_fusion's FC over the tokens' feature map)."""
+    return node.op_type == "MatMul" and fc_weight(node, inits) and node.input[0] not in static
+
+
+def scaled_function_input(node, producer, readers, static):
+    """For a Sigmoid / Tanh reading Mul(x, c) alone (c one constant: an
+    exporter's swish x * sigmoid(beta x), beta often 1.0): x, the
+    function's quantized input (the table is of f(c x), qdq_table);
+    else None."""
+    p = producer.get(node.input[0]) if node.op_type in GATES + ("Tanh",) else None
+    if p is None or p.op_type != "Mul" or p.domain not in ("", "ai.onnx") \
+            or len(readers.get(node.input[0], [])) != 1:
+        return None
+    consts = [n for n in p.input if n in static]
+    acts = [n for n in p.input if n not in static]
+    return acts[0] if len(consts) == 1 and len(acts) == 1 else None
+
+
+def carried_layouts(graph, acts, chosen, static):
+    """{output: the quantized tensor whose quantization it keeps} of the
+    data movement nodes (LAYOUTS) that take a quantized tensor to one a
+    quantized node reads (directly or through more of them): their
+    results keep their input's quantization (a permutation or reshape of
+    values commutes with quantization: exact), so that qdq_fusion moves
+    the int8 tensor rather than the host dequantizing, moving and
+    quantizing again (the recognizer's feature map <-> tokens)."""
+    nodes = list(graph.node)
+    outputs = {o.name for o in graph.output}
+    wanted = set(acts)
+    for node in reversed(nodes):
+        if node.op_type in LAYOUTS and node.domain in ("", "ai.onnx") \
+                and node.output[0] in wanted and node.input[0] not in static:
+            wanted.add(node.input[0])
+    root, have = {}, set(acts)
+    for k, node in enumerate(nodes):
+        if node.op_type not in LAYOUTS or node.domain not in ("", "ai.onnx") \
+                or node.output[0] not in wanted or node.output[0] in outputs \
+                or node.input[0] in static or node.input[0] not in have:
+            continue
+        src = node.input[0]
+        root[node.output[0]] = root.get(src, src)
+        have.add(node.output[0])
+        chosen.add(k)
+    return root
+
+
+def _axes(node, inits):
+    """A ReduceMean's axes (attribute or, from opset 18, input), or None."""
+    for a in node.attribute:
+        if a.name == "axes":
+            return list(a.ints)
+    if len(node.input) > 1 and node.input[1] in inits:
+        return [int(v) for v in numpy_helper.to_array(inits[node.input[1]]).reshape(-1)]
+    return None
+
+
+def layer_norm(node, producer, readers, inits):
+    """The LayerNormalization over the last axis that ReduceMean `node`
+    begins, as exporters spell it out (ReduceMean, Sub, Pow 2, ReduceMean,
+    Add eps, Sqrt, Div, Mul gamma, Add beta): a dict of its tensors x,
+    var (var + eps), n ((x - mean) / sqrt), y and `nodes` (the nine), else
+    None. qdq_layernorm.py is its integer program."""
+    def only(name, op):
+        r = readers.get(name, [])
+        return r[0] if len(r) == 1 and r[0].op_type == op and r[0].domain in ("", "ai.onnx") else None
+
+    def const_other(n, name):
+        other = [i for i in n.input if i != name]
+        return other[0] if len(other) == 1 and other[0] in inits else None
+
+    if node.op_type != "ReduceMean" or _axes(node, inits) != [-1] or \
+            any(a.name == "keepdims" and a.i == 0 for a in node.attribute):
+        return None
+    x = node.input[0]
+    sub = only(node.output[0], "Sub")
+    if sub is None or list(sub.input) != [x, node.output[0]]:
+        return None
+    r = {n.op_type: n for n in readers.get(sub.output[0], [])}
+    if len(readers.get(sub.output[0], [])) != 2 or set(r) != {"Pow", "Div"}:
+        return None
+    pow_, div = r["Pow"], r["Div"]
+    e = const_other(pow_, sub.output[0])
+    if e is None or float(numpy_helper.to_array(inits[e]).reshape(-1)[0]) != 2.0 or div.input[0] != sub.output[0]:
+        return None
+    mean2 = only(pow_.output[0], "ReduceMean")
+    if mean2 is None or _axes(mean2, inits) != [-1]:
+        return None
+    add = only(mean2.output[0], "Add")
+    sqrt = only(add.output[0], "Sqrt") if add is not None and const_other(add, mean2.output[0]) else None
+    if sqrt is None or div.input[1] != sqrt.output[0] or only(sqrt.output[0], "Div") is not div:
+        return None
+    mul = only(div.output[0], "Mul")
+    beta = only(mul.output[0], "Add") if mul is not None and const_other(mul, div.output[0]) else None
+    if beta is None or not const_other(beta, mul.output[0]):
+        return None
+    return {"x": x, "d": sub.output[0], "var": add.output[0], "n": div.output[0], "y": beta.output[0],
+            "nodes": [node, sub, pow_, mean2, add, sqrt, div, mul, beta]}
+
+
+def symmetric_tensors(graph):
+    """Activations quantized at zero point 0 over the table's range (the
+    larger of its ends at 127 levels), whatever the table's offset: a
+    LayerNorm's x - mean, which its program multiplies by itself and by
+    rsqrt on the SDP (a memory operand is read without an offset)."""
+    inits = {i.name: i for i in graph.initializer}
+    producer = {o: n for n in graph.node for o in n.output}
+    readers = {}
+    for n in graph.node:
+        for name in n.input:
+            readers.setdefault(name, []).append(n)
+    out = set()
+    for n in graph.node:
+        ln = layer_norm(n, producer, readers, inits) if n.op_type == "ReduceMean" else None
+        if ln:
+            out.add(ln["d"])
+    return out
+
+
 def quantized_nodes(model):
     """(indices of the quantized nodes, activations to quantize in graph
     order, all tensor names)."""
@@ -197,6 +330,7 @@ def quantized_nodes(model):
         for n in node.input:
             readers.setdefault(n, []).append(node)
     producer, bias_adds = {}, set()  # bias_adds: names of the FC bias Adds' outputs
+    producer_all = {o: n for n in g.node for o in n.output}
     for k, node in enumerate(g.node):
         known.update(node.output)
         producer.update((o, node) for o in node.output)
@@ -205,17 +339,31 @@ def quantized_nodes(model):
             if isfloat(node.output[0]) and node.output[0] not in acts:
                 acts.append(node.output[0])
             continue
+        ln = layer_norm(node, producer_all, readers, inits) if node.op_type == "ReduceMean" else None
+        if ln and ln["x"] not in static and isfloat(ln["y"]):
+            # The LayerNormalization's input, x - mean (at zero point 0:
+            # symmetric_tensors), var + eps, the normalized values and its output:
+            # its integer program's (qdq_layernorm).
+            chosen.add(k)
+            for name in (ln["x"], ln["d"], ln["var"], ln["n"], ln["y"]):
+                if name not in acts:
+                    acts.append(name)
+            continue
         if node.op_type not in QUANT_INPUTS or node.domain not in ("", "ai.onnx") \
                 or not isfloat(node.output[0]) or all(n in static for n in node.input if n) \
                 or not quantized_node(node, producer, static) \
                 or (node.op_type == "MatMul" and not (fc_weight(node, inits) and
-                                                      flattened_input(node, producer, acts, inits))):
+                                                      flattened_input(node, producer, acts, inits))
+                    and not token_input(node, producer, static, inits)):
             continue
         chosen.add(k)
         idx = QUANT_INPUTS[node.op_type] or range(len(node.input))
         names = [node.input[i] for i in idx if i < len(node.input)]
         if flattened_input(node, producer, acts, inits):
             names = names[1:]
+        scaled = scaled_function_input(node, producer, readers, static)
+        if scaled:
+            names = [scaled]
         bias = matmul_bias(node, readers, inits) if node.op_type == "MatMul" else None
         if bias:
             bias_adds.add(bias[0].output[0])
@@ -244,7 +392,12 @@ def quantized_nodes(model):
                 and node.input[0] not in {o.name for o in g.output}:
             fused.add(node.input[0])
     acts = [a for a in acts if a not in fused]
+    carried = carried_layouts(g, acts, chosen, static)
+    acts += [a for a in carried if a not in acts]
     return chosen, acts, known
+
+
+
 
 
 def _safe_scale(s):
@@ -377,9 +530,12 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         channel_scales_mod.apply(m, chosen, factors)
         chosen, acts, known = quantized_nodes(m)
     check_names(table_path, table, acts, known)
+    roots = carried_layouts(g, acts, set(chosen), static_tensors(g))
     inits = {i.name: i for i in g.initializer}
     outputs = {o.name for o in g.output}
     new_inits, nodes, dq_of, weights_done = [], [], {}, {}
+    like_of = {}  # activation -> the tensor whose table scale its Q / DQ use
+    symmetric = symmetric_tensors(g)
     producer = {o: n for n in g.node for o in n.output}
     readers = {}
     for n in g.node:
@@ -409,9 +565,12 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         scale and zero point, or at those of `like`; a gate at zero point
         0 (gate_tensors)."""
         like = like or name
+        like_of[name] = like
         scale, zp = _safe_scale(table[like]), int(zero_points.get(like, 0))
         if name in gates and zp != 0:
             scale, zp = _safe_scale(np.float32(scale * (127 - zp) / 127)), 0
+        if like in symmetric and zp:
+            scale, zp = _safe_scale(np.float32(max(127 - zp, zp + 128) * float(scale) / 127)), 0
         s = init(name + "_scale", scale)
         z = init(name + "_zero_point", np.int8(zp))
         q_out = name + "_QuantizeLinear_Output"
@@ -459,7 +618,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         axis = weight_axis(node)
         if bias is not None and bias.size != w.shape[axis]:
             bias = None
-        return scale_floor(bias, table[x], table.get(output_of(node)), w.shape[axis])
+        return scale_floor(bias, table[like_of.get(x, x)], table.get(output_of(node)), w.shape[axis])
 
     def dead_floor(node, w):
         """Per output channel, |bias| / (x_scale * 2^20) (None: no bias or
@@ -476,7 +635,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         if x is None or bias is None or bias.size != w.shape[weight_axis(node)]:
             return None
         bias = bias.astype(np.float64)
-        return (np.abs(bias) / (float(_safe_scale(table[x])) * 2.0 ** 20)).astype(np.float32)
+        return (np.abs(bias) / (float(_safe_scale(table[like_of.get(x, x)])) * 2.0 ** 20)).astype(np.float32)
 
     def weight(node, i):
         name = node.input[i]
@@ -517,7 +676,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
             # The FC's bias: int32 at x_scale * w_scale, as a Conv's.
             i, x_name, ws = pending.pop(node.output[0])
             q, scale = quantize_bias(numpy_helper.to_array(inits[node.input[i]]).reshape(-1),
-                                     _safe_scale(table[x_name]), ws)
+                                     _safe_scale(table[like_of.get(x_name, x_name)]), ws)
             node.input[i] = dq(node.input[i], q, scale, np.zeros(scale.shape, np.int32),
                                0 if np.ndim(scale) else None)
         for i, name in enumerate(node.input):
@@ -535,7 +694,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
                 and w_scale is not None and x_name:
             bias = numpy_helper.to_array(inits[node.input[b]])
             if bias.ndim == 1 and bias.size == np.size(w_scale) or np.size(w_scale) == 1:
-                q, scale = quantize_bias(bias, _safe_scale(table[x_name]), w_scale)
+                q, scale = quantize_bias(bias, _safe_scale(table[like_of.get(x_name, x_name)]), w_scale)
                 node.input[b] = dq(node.input[b], q, scale, np.zeros(scale.shape, np.int32),
                                    0 if np.ndim(scale) else None)
         for j, out in enumerate(node.output):
@@ -545,7 +704,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         for out in node.output:
             base = out[:-len("_QuantizeLinear_Input")] if out.endswith("_QuantizeLinear_Input") else out
             if base in acts and base not in dq_of:
-                qdq(base, out, like=copied if base == node.output[0] else None)
+                qdq(base, out, like=roots.get(base) or (copied if base == node.output[0] else None))
         if copied and node.output[0] not in dq_of:
             # A nearest Resize of a quantized tensor copies values: its
             # output keeps its input's quantization, so that the importer

@@ -27,7 +27,12 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            gate relu6(t + 3) / 6 at 1/127 and their product requantized,
            the trailing map folded in or a fourth pass (qdq_hardswish.py).
   Sigmoid, Tanh between a DQ and a Q: tosa.table of the function's 256
-           quantized values (qdq_table.py).
+           quantized values (qdq_table.py); a swish x * sigmoid(c x): the
+           table at 1/127 and the product.
+  LayerNormalization over tokens' channels, spelled out: convolutions,
+           products, a table and an affine map (qdq_layernorm.py).
+  Reshape / Transpose / Squeeze / Unsqueeze quantized alike on both
+           sides: the int8 map itself in another view (VIEWS: tokens).
   Mul:     DQ(a), DQ(b) -> Mul -> Q, b of a's shape or one value per channel
            (squeeze-excitation's x * gate): rescale(mul(rescale(a, 1, za),
            rescale(b, 1, zb)) : i32, as bs / ys, zy): the exact product
@@ -62,10 +67,42 @@ import numpy as np
 
 from .builder import Value
 from .context import Context, TO_NCHW, TO_NHWC
-from . import ops_nn, ops_quant, qdq_affine, qdq_table
+from . import ops_nn, ops_quant, qdq_affine, qdq_layernorm, qdq_table
 
 Q, DQ = "QuantizeLinear", "DequantizeLinear"
 INT8 = (np.dtype(np.int8), np.dtype(np.uint8))
+
+
+# Views of a feature map [n, C, 1, W] that another tensor is without
+# moving a value (a transformer's tokens are the map's W pixels of C
+# channels): the i8 Value of such a tensor is the map itself, so that
+# the groups reading it are NVDLA layers over the map and the reshapes /
+# transposes between map and tokens (LAYOUTS) move nothing.
+VIEWS = (None, "cw", "tokens", "nhwc")  # [n, C, 1, W], [n, C, W], [n, W, C], [n, 1, W, C]
+LAYOUTS = ("Reshape", "Transpose", "Squeeze", "Unsqueeze")
+
+
+def view_shape(shape, view):
+    n, c, _, w = shape
+    return {None: tuple(shape), "cw": (n, c, w), "tokens": (n, w, c), "nhwc": (n, 1, w, c)}[view]
+
+
+def view_to_map(ctx, v, view):
+    """The map [n, C, 1, W] of i8 Value v in `view`."""
+    if view == "cw":
+        return ctx.reshape(v, (v.shape[0], v.shape[1], 1, v.shape[2]))
+    if view == "tokens":
+        v = ctx.reshape(v, (v.shape[0], 1, v.shape[1], v.shape[2]))
+    return ctx.transpose(v, TO_NCHW) if view else v
+
+
+def map_to_view(ctx, v, view):
+    """Map v [n, C, 1, W] as the tensor of `view`."""
+    if view == "cw":
+        return ctx.reshape(v, view_shape(v.shape, view))
+    if view in ("tokens", "nhwc"):
+        return ctx.reshape(ctx.transpose(v, TO_NHWC), view_shape(v.shape, view))
+    return v
 
 
 class _Reject(Exception):
@@ -107,17 +144,25 @@ class Fusion:
         self.groups = {}  # index of the group's Q -> (op type, its index, params, Q's params)
         self.owner = {}  # fused node other than a Q -> its group's Q
         self.signed = {}  # tensor -> (i8 Value, ONNX dtype)
+        # tensor -> its view (VIEWS) when its i8 Value is the NCHW feature
+        # map [n, C, 1, W] of a tensor of another shape (tokens).
+        self.views = {}
+        self._read = []  # the views of the tensors the group being written reads
         for i, n in enumerate(self.nodes):
             kind = {"Conv": self._conv, "Add": self._add, "Mul": self._mul, "MaxPool": self._pool,
                     "AveragePool": self._pool, "GlobalAveragePool": self._pool,
                     "Resize": self._resize, "Upsample": self._resize,
-                    "MatMul": self._fc, "Gemm": self._fc, "Concat": self._concat}.get(n.op_type)
+                    "MatMul": self._fc, "Gemm": self._fc, "Concat": self._concat,
+                    "Reshape": self._layout, "Transpose": self._layout, "Squeeze": self._layout,
+                    "Unsqueeze": self._layout}.get(n.op_type)
             if n.op_type in qdq_affine.ANCHORS:
                 kind = lambda i: qdq_affine.match(self, i)
             if n.op_type in qdq_table.FUNCTIONS:
                 kind = lambda i: qdq_table.match(self, i)
-            if kind is None:
-                continue
+            if n.op_type == "ReduceMean":
+                kind = lambda i: qdq_layernorm.match(self, i)
+            if kind is None or i in self.owner:
+                continue  # (a node an earlier group holds: a swish's product)
             group = n.op_type
             try:
                 if n.op_type == "Mul":
@@ -327,22 +372,43 @@ class Fusion:
         _need(any(p[1] is not None for p in parts))
         return self._q(n.output[0]), [i], (parts,)
 
+    def _layout(self, i):
+        """DQ -> Reshape / Transpose / Squeeze / Unsqueeze -> Q quantized
+        alike on both sides (qdq.carried_layouts): the i8 tensor moved,
+        exactly; between the map and its views (VIEWS) nothing moves."""
+        n = self.nodes[i]
+        x, xs, xzp = self._act(n.input[0])
+        q = self._q(n.output[0])
+        _need(np.float32(xs) == np.float32(q[1]))
+        xz = np.zeros((), q[2].dtype) if xzp is None else xzp.reshape(())
+        _need(xz.dtype == q[2].dtype and int(xz) == int(q[2]))
+        return q, [i], (x, xzp, i)
+
     # -- emission ------------------------------------------------------------
 
-    def signed_input(self, ctx, get, name, zp):
-        """(i8 Value NCHW, signed zero point) of quantized tensor `name`."""
+    def signed_input(self, ctx, get, name, zp, views=(None,)):
+        """(i8 Value NCHW, signed zero point) of quantized tensor `name`,
+        whose view (VIEWS; None: the map itself) must be one of `views`. A
+        rank-3 tensor from outside the fused groups is read as tokens."""
         if name not in self.signed:
             v = get(name)
             _need(isinstance(v, Value) and v.dtype in INT8)
             s, _ = ops_quant._signed(ctx, v, 0)
+            if s.rank == 3:
+                s = view_to_map(ctx, s, "tokens")
+                self.views[name] = "tokens"
             self.signed[name] = (s, v.dtype)
         v, dtype = self.signed[name]
+        _need(self.views.get(name) in views)
+        self._read.append(self.views.get(name))
         zp = np.zeros((), dtype) if zp is None else zp
         _need(zp.dtype == dtype)
         return v, int(zp.reshape(-1)[0]) - (128 if dtype == np.uint8 else 0)
 
     def materialize(self, ctx, name):
         v, dtype = self.signed[name]
+        if self.views.get(name):
+            v = map_to_view(ctx, v, self.views[name])
         return ops_quant._unsigned(ctx, v, dtype)
 
     def emit(self, b, q_index, get):
@@ -351,7 +417,8 @@ class Fusion:
         kind, anchor, params, (_, ys, yzp) = self.groups[q_index]
         ctx = Context(b, self.nodes[anchor], [], self.opset)
         yz = int(yzp) - (128 if yzp.dtype == np.uint8 else 0)
-        mark, signed = len(b.lines), dict(self.signed)
+        mark, signed, views = len(b.lines), dict(self.signed), dict(self.views)
+        self._read, self._out_view = [], ()
         try:
             if kind == "Conv":
                 y = self._emit_conv(ctx, get, params, ys, yz)
@@ -365,18 +432,28 @@ class Fusion:
                 y = self._emit_fc(ctx, get, params, ys, yz)
             elif kind == "Concat":
                 y = self._emit_concat(b, q_index, get, params, ys, yz)
+            elif kind in LAYOUTS:
+                y = self._emit_layout(ctx, get, params)
             elif kind in qdq_affine.ANCHORS or kind == qdq_affine.AFFINE_MUL:
                 y = qdq_affine.emit(self, ctx, get, params, ys, yz)
             elif kind in qdq_table.FUNCTIONS:
                 y = qdq_table.emit(self, ctx, get, params, ys, yz)
+            elif kind == "ReduceMean":
+                y = qdq_layernorm.emit(self, ctx, get, params, ys, yz)
             else:
                 y = self._emit_pool(ctx, get, kind, params, ys, yz)
         except _Reject:
             del b.lines[mark:]
             b._cache.clear()  # it may name dropped constants (a cache only)
-            self.signed = signed
+            self.signed, self.views = signed, views
             return False
-        self.signed[self.nodes[q_index].output[0]] = (y, yzp.dtype)
+        out = self.nodes[q_index].output[0]
+        self.signed[out] = (y, yzp.dtype)
+        # The result's view: the emitter's, else the first input's (an
+        # element-wise group keeps its operands' view).
+        view = self._out_view[0] if self._out_view else (self._read[0] if self._read else None)
+        if view:
+            self.views[out] = view
         return True
 
     def _clamp(self, ctx, y, act, ys, yz):
@@ -431,12 +508,56 @@ class Fusion:
         _need(all(d >= 0 for d in s) and int(np.prod(s)) == int(np.prod(shape)))
         return tuple(s)
 
+    def _emit_layout(self, ctx, get, params):
+        """The map as it stands, in the view the node gives it; a move
+        that is no view of a map of one row is rejected (stays on the
+        host)."""
+        x, xzp, i = params
+        xv, _ = self.signed_input(ctx, get, x, xzp, views=VIEWS)
+        view, node = self.views.get(x), self.nodes[i]
+        _need(xv.rank == 4 and xv.shape[2] == 1)
+        shape = view_shape(xv.shape, view)
+        if node.op_type == "Transpose":
+            perm = tuple(self._attrs(node).get("perm", tuple(reversed(range(len(shape))))))
+            moves = {("cw", (0, 2, 1)): "tokens", ("tokens", (0, 2, 1)): "cw",
+                     ("nhwc", (0, 3, 1, 2)): None, (None, (0, 2, 3, 1)): "nhwc"}
+            _need((view, perm) in moves)
+            self._out_view = (moves[(view, perm)],)
+            return xv
+        if node.op_type == "Unsqueeze":
+            a = self._attrs(node)
+            axes = a.get("axes") if len(node.input) < 2 or not node.input[1] else get(node.input[1])
+            _need(axes is not None and not isinstance(axes, Value))
+            out = list(shape)
+            for d in sorted(int(d) % (len(shape) + np.size(axes)) for d in np.asarray(axes).reshape(-1)):
+                out.insert(d, 1)
+            out = tuple(out)
+        else:
+            out = tuple(self._flat_shape(get, i, shape))
+        # Unit dimensions only: the same values in the same order.
+        _need([d for d in out if d != 1] == [d for d in shape if d != 1])
+        family = (None, "cw") if view in (None, "cw") else ("tokens", "nhwc")
+        found = [v for v in family if view_shape(xv.shape, v) == out]
+        _need(len(found) >= 1)
+        self._out_view = (found[0],)
+        return xv
+
     def _emit_fc(self, ctx, get, params, ys, yz):
         """The fully connected layer as a convolution whose kernels cover
-        its input map (see the module's docstring)."""
+        its input map (see the module's docstring); over tokens (a [n, T,
+        K] input, the map [n, K, 1, T]) a 1x1 convolution of the map."""
         x, xs, xzp, w, ws, wzp, bias, act, flat = params
-        xv, xz = self.signed_input(ctx, get, x, xzp)
+        xv, xz = self.signed_input(ctx, get, x, xzp, views=(None, "tokens"))
         kernels, k = w.shape
+        if self.views.get(x) == "tokens":
+            _need(flat is None and xv.shape[1] == k)
+            wzp = np.zeros((1,), w.dtype) if wzp is None else wzp
+            m = (np.float32(xs) * _f32(ws) / np.float32(ys)).astype(np.float32)
+            _need(self._ok(m))
+            mult, shift = ops_quant._multiplier(ctx, m)
+            acc = ops_quant._conv_integer(ctx, xv, np.array(xz), w.reshape(kernels, k, 1, 1), wzp, bias)
+            y = ops_quant._rescale(ctx, acc, np.int8, mult, shift, out_zp=yz)
+            return ctx.transpose(self._clamp(ctx, y, act, ys, yz), TO_NCHW)
         if xv.rank == 2:
             a_shape = xv.shape
             xv = ctx.reshape(xv, xv.shape + (1, 1))
@@ -463,8 +584,9 @@ class Fusion:
 
     def _emit_add(self, ctx, get, params, ys, yz):
         (a, as_, azp), (b_, bs, bzp), act = params
-        av, az = self.signed_input(ctx, get, a, azp)
-        bv, bz = self.signed_input(ctx, get, b_, bzp)
+        av, az = self.signed_input(ctx, get, a, azp, views=VIEWS)
+        bv, bz = self.signed_input(ctx, get, b_, bzp, views=VIEWS)
+        _need(self.views.get(a) == self.views.get(b_))
         big = max(as_, bs)
         parts = []
         for v, s, z in ((av, as_, az), (bv, bs, bz)):
@@ -543,9 +665,9 @@ class Fusion:
         channel (the squeeze-excitation's scaling), exact in i32 and
         rescaled once: QuantizedProducts.cpp's form."""
         (a, as_, azp), (b_, bs, bzp) = params
-        av, az = self.signed_input(ctx, get, a, azp)
-        bv, bz = self.signed_input(ctx, get, b_, bzp)
-        _need(av.rank == 4 and bv.rank == 4)
+        av, az = self.signed_input(ctx, get, a, azp, views=VIEWS)
+        bv, bz = self.signed_input(ctx, get, b_, bzp, views=VIEWS)
+        _need(av.rank == 4 and bv.rank == 4 and self.views.get(a) == self.views.get(b_))
         if av.shape[2:] == (1, 1) and bv.shape[2:] != (1, 1):
             (av, az, as_), (bv, bz, bs) = (bv, bz, bs), (av, az, as_)
         if av.shape != bv.shape:
