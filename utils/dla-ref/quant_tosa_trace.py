@@ -45,6 +45,9 @@ def main():
                    help="run_quant_tosa.py --rescales' cases: int8 maps rescaled offline")
     p.add_argument("--products", action="store_true",
                    help="run_quant_tosa.py --products' cases: hard-swish products per element")
+    p.add_argument("--channel-products", action="store_true",
+                   help="run_quant_tosa.py --channel-products' cases: products requantized per "
+                        "channel")
     p.add_argument("--gates", action="store_true",
                    help="run_quant_tosa.py --gates' cases: a layer's gate read in place by the "
                         "product")
@@ -60,7 +63,8 @@ def main():
                                                    large_averages=a.large_averages,
                                                    rescales=a.rescales,
                                                    products=a.products, gates=a.gates,
-                                                   bilinear=a.bilinear):
+                                                   bilinear=a.bilinear,
+                                                   channel_products=a.channel_products):
         d = os.path.join(a.keep, name)
         os.makedirs(d, exist_ok=True)
         params = ", ".join("%%a%d: %s" % (i, qt.ttype(s, "i8")) for i, s in enumerate(ins))

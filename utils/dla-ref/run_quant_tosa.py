@@ -5,7 +5,8 @@ lowering (an implementation independent of the offload).
 
     run_quant_tosa.py --opt DLA_OPT --bin LLVM_BIN [--seed S] [--count N]
                       [--config nv_small|nv_large|nv_full] [--layouts] [--verbose]
-                      [--large-pools | --large-averages | --rescales | --products | --gates |
+                      [--large-pools | --large-averages | --rescales | --products |
+                       --channel-products | --gates |
                        --bilinear]
 
 Layers, in TOSA's quantized form (what dla-import-onnx writes for QDQ and
@@ -364,6 +365,38 @@ def gate_product(b, rng, g, shape, gshape, sx, zx, zy, offset=0):
     return rescale(b, p, shape, "i32", "i8", [np.float32(factor)], 0, zy), factor
 
 
+def channel_product_case(rng):
+    """The product of a hard-swish whose trailing map is per channel
+    (qdq_hardswish.py's per-channel form): t and u both at zero point 0,
+    rescale(add(mul(rescale(t, 1, 0) : i32, rescale(u, 1, 0) : i32),
+    c[k] : i32), f[k], zy), f spanning up to 100x, c up to +-20 output
+    steps (QuantizedProducts.cpp: X1 reads u per element, X2 the (c, m)
+    pairs). u is an input of its own, or, half of them, relu(t) (a clamp
+    of t itself: X1 then reads the surface X2's input came from)."""
+    c = int(rng.integers(1, 40))
+    hw = [int(v) for v in rng.integers(1, 9, size=2)]
+    shape, ctype = (1, hw[0], hw[1], c), (1, 1, 1, c)
+    b = Builder()
+    zy = int(rng.integers(-128, 128))
+    f = np.exp(rng.uniform(np.log(2.0 ** -13), np.log(100 * 2.0 ** -13), c)).astype(np.float32)
+    if rng.random() < 0.5:
+        ins, u, kind = [shape, shape], "%a1", "channel_scaled_product"
+    else:
+        ins, kind = [shape], "channel_scaled_square"
+        u = relu(b, "%a0", shape, 0)
+    wa = rescale(b, "%a0", shape, "i8", "i32", [1.0], 0, 0)
+    wb = rescale(b, u, shape, "i8", "i32", [1.0], 0, 0)
+    shift = b.const(np.zeros(1, np.int8), "i8")
+    p = b.op("tosa.mul %s, %s, %s : (%s, %s, %s) -> $T" % (wa, wb, shift, ttype(shape, "i32"),
+                                                          ttype(shape, "i32"), ttype((1,), "i8")),
+             ttype(shape, "i32"))
+    added = np.round(rng.uniform(-20, 20, c) / f).astype(np.int32)
+    k = b.const(added.reshape(ctype), "i32")
+    p = b.op("tosa.add %s, %s : (%s, %s) -> $T" % (p, k, ttype(shape, "i32"), ttype(ctype, "i32")),
+             ttype(shape, "i32"))
+    return b, ins, shape, rescale(b, p, shape, "i32", "i8", list(f), 0, zy), kind
+
+
 def gate_case(rng):
     """The squeeze-excitation's scaling with its gate computed by a layer
     (issue 45: the product reads the gate layer's own 1xCx1x1 result):
@@ -519,13 +552,14 @@ def pdp_average(x, kernel, stride):
 
 
 def make_cases(rng, count, large_pools=False, large_averages=False, rescales=False,
-               products=False, gates=False, bilinear=False):
+               products=False, gates=False, bilinear=False, channel_products=False):
     cases = []
     for i in range(count):
         r = rng.random()
         b, ins, out, y, kind = (bilinear_case(rng) if bilinear
                                 else gate_case(rng) if gates
                                 else product_case(rng) if products
+                                else channel_product_case(rng) if channel_products
                                 else rescale_case(rng) if rescales
                                 else large_avg_pool_case(rng) if large_averages
                                 else large_max_pool_case(rng) if large_pools
@@ -620,6 +654,9 @@ def main():
     p.add_argument("--products", action="store_true",
                    help="products of two int8 maps requantized (a quantized hard-swish's "
                         "product), half of them after the hard-swish's gate")
+    p.add_argument("--channel-products", action="store_true",
+                   help="products of two int8 maps at zero point 0 plus a constant per channel, "
+                        "requantized per channel (a hard-swish with a per-channel trailing map)")
     p.add_argument("--gates", action="store_true",
                    help="squeeze-excitation's x * gate[c], the gate computed by a layer "
                         "(a clamp or the HardSigmoid's affine map) and read in place")
@@ -628,7 +665,7 @@ def main():
                         "replicated border and a depthwise convolution with the rescale)")
     a = p.parse_args()
     cases = make_cases(np.random.default_rng(a.seed), a.count, a.large_pools, a.large_averages,
-                       a.rescales, a.products, a.gates, a.bilinear)
+                       a.rescales, a.products, a.gates, a.bilinear, a.channel_products)
     text = module(cases)
     if a.print_module:
         print(text)

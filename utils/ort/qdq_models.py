@@ -14,7 +14,7 @@ BatchNormalization, BatchNormalization -> Relu, BatchNormalization -> Clip,
 Relu, HardSigmoid: the per-channel maps of issue 45), hardswish (a
 BatchNormalization then a decomposed hard-swish), affine_hardswish (scalar
 x * a + b, the decomposed hard-swish, * a2 + b2 and on odd seeds a
-per-channel factor within 1.9x: PP-OCRv4's recognizer blocks), fc (conv, global
+per-channel factor spanning 100x: PP-OCRv4's recognizer blocks), fc (conv, global
 average pool, Reshape or Flatten, MatMul by an int8 weight and the Add of
 its int32 bias: a classifier's head, one int8 fully connected layer),
 tokens (conv over a map of one row, its W pixels as tokens [1, W, C]
@@ -288,7 +288,8 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         v = (tv * np.clip(tv + 3, 0, 6) / 6) * a2 + b2
         last = names[7]
         if seed % 2:
-            kc = rng.uniform(1.0, 1.9, cout).astype(np.float32)  # within MAX_SPREAD
+            # Channel scales spanning 100x (the recognizer's span up to 240x).
+            kc = np.exp(rng.uniform(0.0, np.log(100.0), cout)).astype(np.float32)
             last = b.name("chscale")
             b.nodes.append(helper.make_node("Mul", [names[7], b.init("k", kc.reshape(1, -1, 1, 1))], [last]))
             v = v * kc.reshape(1, -1, 1, 1)

@@ -25,6 +25,16 @@
 // itself as the `prelu` operand, read as a plain multiply (a packed 1x1xC
 // feature surface is the per-channel run; docs/WholeNetworks.md).
 //
+// With factors and added constants one per channel (the hard-swish whose
+// trailing map is per channel, qdq_hardswish.py: both factors at zero
+// point 0) the stages swap:
+//   X1: MUL reads g per element (memory), no shift (|x g| <= 2^14);
+//   X2: ALU adds c[k], MUL by m[k] (the batch-norm surface's pairs),
+//       shift s2, keeping F bits below the output's unit;
+//   output converter: + zy 2^F, shift F.
+// m[k] share s2 (a per-layer register): a channel whose factor is r times
+// below the largest keeps 15 - log2(r) bits of it.
+//
 // The gate's zero point must be 0: the X stages read memory operands
 // without an offset (only the Y stage, absent on nv_small, has operand
 // converters). dla-import-onnx writes u at scale 1/127, zero point 0, for
@@ -34,6 +44,7 @@
 
 #include "QuantizedSdp.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/Matchers.h"
 
@@ -55,19 +66,32 @@ struct QuantProduct {
   double factor = 0;     // output units per unit of (x - zx) g
   double offset = 0;     // output units added before the rounding
   bool perChannel = false; // g is 1x1x1xC: read per kernel
+  // Per output channel (then factor and offset are unused): output units
+  // per unit of x g, and the constants added to x g.
+  std::vector<double> channelFactors;
+  std::vector<int64_t> channelAdded;
 };
 
-/// The constant c of an i32 `add(v, c)` (a splat, either side) and v.
-std::optional<std::pair<Value, int64_t>> readConstantAdd(Value v) {
+/// The constants of an i32 `add(v, c)` (either side; one value, or one per
+/// channel 1x1x1xC) and v.
+std::optional<std::pair<Value, std::vector<int64_t>>> readConstantAdd(Value v) {
   auto add = v.getDefiningOp<tosa::AddOp>();
   if (!add || !add->hasOneUse())
     return std::nullopt;
+  auto channels = cast<RankedTensorType>(add.getType()).getShape().back();
   for (auto [value, constant] : {std::pair(add.getInput1(), add.getInput2()),
                                  std::pair(add.getInput2(), add.getInput1())}) {
     DenseElementsAttr c;
-    if (matchPattern(constant, m_Constant(&c)) && c.isSplat() &&
-        c.getElementType().isInteger(32) && c.getType().getNumElements() == 1)
-      return std::make_pair(value, c.getSplatValue<APInt>().getSExtValue());
+    if (!matchPattern(constant, m_Constant(&c)) || !c.getElementType().isInteger(32))
+      continue;
+    ArrayRef<int64_t> shape = c.getType().getShape();
+    if (c.getType().getNumElements() != 1 &&
+        (c.getType().getNumElements() != channels || shape.back() != channels))
+      continue;
+    std::vector<int64_t> values;
+    for (const APInt &i : c.getValues<APInt>())
+      values.push_back(i.getSExtValue());
+    return std::make_pair(value, std::move(values));
   }
   return std::nullopt;
 }
@@ -89,7 +113,7 @@ FailureOr<int64_t> readWidening(tosa::RescaleOp r, std::string &why) {
 FailureOr<QuantProduct> readQuantProduct(tosa::RescaleOp op, const OffloadTarget &target,
                                          std::string &why) {
   Value product = op.getInput();
-  int64_t added = 0;
+  std::vector<int64_t> added{0};
   if (auto sum = readConstantAdd(product))
     std::tie(product, added) = *sum;
   auto mul = product.getDefiningOp<tosa::MulOp>();
@@ -140,13 +164,28 @@ FailureOr<QuantProduct> readQuantProduct(tosa::RescaleOp op, const OffloadTarget
   if (failed(outRescale) || failed(zb))
     return failure();
   const Rescale *o = &*outRescale;
-  if (o->factors.size() != 1 || o->inputZp != 0 || !(o->factors[0] > 0)) {
-    why = "its rescale is per channel, has an input zero point or is not positive";
+  if (o->inputZp != 0 || llvm::any_of(o->factors, [](double f) { return !(f > 0); })) {
+    why = "its rescale has an input zero point or a factor that is not positive";
     return failure();
   }
   QuantProduct q{ra.getInput(), rb.getInput(), *za, o->outputZp, o->factors[0],
-                 static_cast<double>(added) * o->factors[0]};
+                 static_cast<double>(added[0]) * o->factors[0]};
   q.perChannel = rb.getInput().getType() != op.getType();
+  if (o->factors.size() > 1 || added.size() > 1) {
+    // X1 holds the memory operand, so no register takes a zero point.
+    if (q.perChannel || *za != 0 || *zb != 0) {
+      why = "its rescale or added constant is per channel, which needs both factors at zero "
+            "point 0 and of one shape (X1 then reads the multiplier per element, X2 the "
+            "per-channel pairs)";
+      return failure();
+    }
+    const int64_t channels = cast<RankedTensorType>(op.getType()).getShape().back();
+    for (int64_t k = 0; k < channels; ++k) {
+      q.channelFactors.push_back(o->factors[o->factors.size() > 1 ? k : 0]);
+      q.channelAdded.push_back(added[added.size() > 1 ? k : 0]);
+    }
+    return q;
+  }
   if (!q.perChannel && *za == 0 && *zb != 0) {
     std::swap(q.x, q.g);
     q.zx = *zb;
@@ -182,6 +221,48 @@ FailureOr<std::pair<nv::ScaleShift, int>> productScale(double factor, std::strin
   return failure();
 }
 
+/// X2's (c[k], m[k]) pairs with their shifts and the output converter's
+/// fraction bits, for the per-channel form.
+struct ChannelProgram {
+  std::vector<int16_t> pairs; // c[k] >> aluShift, m[k] per channel
+  uint8_t aluShift = 0, mulShift = 0;
+  int fraction = 0;
+};
+
+FailureOr<ChannelProgram> channelProgram(const QuantProduct &q, std::string &why) {
+  ChannelProgram p;
+  for (int f = kProductFractionBits; f >= 0; --f) {
+    std::vector<double> scaled;
+    for (double factor : q.channelFactors)
+      scaled.push_back(std::ldexp(factor, f));
+    ::dlaformat::Expected<nv::SharedShiftScales> s =
+        nv::scalesFromFactors(scaled, nv::ScaleRounding::Nearest);
+    if (!s) {
+      if (f == 0)
+        why = "its requantization factors have no int16 multipliers: " + s.message();
+      continue;
+    }
+    std::vector<int32_t> added;
+    for (int64_t c : q.channelAdded) {
+      if (c < INT32_MIN || c > INT32_MAX) {
+        why = "a constant added to its product leaves int32";
+        return failure();
+      }
+      added.push_back(static_cast<int32_t>(c));
+    }
+    nv::Int16Bias bias = nv::biasToInt16(added, nv::BiasRounding::Nearest);
+    for (size_t k = 0; k < added.size(); ++k) {
+      p.pairs.push_back(bias.values[k]);
+      p.pairs.push_back(s->scales[k]);
+    }
+    p.aluShift = bias.shift;
+    p.mulShift = s->shift;
+    p.fraction = f;
+    return p;
+  }
+  return failure();
+}
+
 struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
   QuantizedProductToSdp(MLIRContext *context, const OffloadTarget &target)
       : OpRewritePattern(context), target(target) {}
@@ -191,6 +272,8 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
     FailureOr<QuantProduct> q = readQuantProduct(op, target, why);
     if (failed(q))
       return rewriter.notifyMatchFailure(op, why);
+    if (!q->channelFactors.empty())
+      return rewriteChannels(op, *q, rewriter);
     auto scale = productScale(q->factor, why);
     if (failed(scale))
       return rewriter.notifyMatchFailure(op, why);
@@ -229,6 +312,37 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
     return success();
   }
 
+  /// The per-channel form (the header's second program).
+  LogicalResult rewriteChannels(tosa::RescaleOp op, const QuantProduct &q,
+                                PatternRewriter &rewriter) const {
+    std::string why;
+    auto plan = channelProgram(q, why);
+    if (failed(plan))
+      return rewriter.notifyMatchFailure(op, why);
+    MLIRContext *ctx = rewriter.getContext();
+    Location loc = op.getLoc();
+    Type element = target.getElementType(ctx);
+    ElementwiseFrame frame(ValueRange{q.x, q.g});
+    Value g = frame.input(rewriter, loc, q.g, element);
+    Value x = frame.input(rewriter, loc, q.x, element);
+    auto sdp = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
+    sdp.getEltwiseMutable().assign(g);
+    auto pairsType = RankedTensorType::get({int64_t(plan->pairs.size() / 2), 2}, rewriter.getI16Type());
+    sdp.getBatchnormMutable().assign(arith::ConstantOp::create(
+        rewriter, loc, pairsType, DenseElementsAttr::get(pairsType, ArrayRef(plan->pairs))));
+    std::optional<nv::SdpAluAlgo> none, sum = nv::SdpAluAlgo::Sum;
+    const SdpOperand pairs = SdpOperand::ofMemory(nv::SdpMemOperand::Batchnorm);
+    sdp.setBsAttr(SdpXAttr::get(ctx, none, SdpOperand(), 0,
+                                SdpOperand::ofMemory(nv::SdpMemOperand::Eltwise), 0, false, false));
+    sdp.setBnAttr(SdpXAttr::get(ctx, sum, pairs, plan->aluShift, pairs, plan->mulShift, false,
+                                false));
+    const int64_t offset = q.zy * (int64_t(1) << plan->fraction);
+    if (offset != 0 || plan->fraction != 0)
+      sdp.setOutCvtAttr(CvtAttr::get(ctx, -offset, 1, plan->fraction));
+    rewriter.replaceOp(op, frame.result(rewriter, loc, sdp, cast<RankedTensorType>(op.getType())));
+    return success();
+  }
+
   OffloadTarget target;
 };
 
@@ -237,7 +351,9 @@ struct QuantizedProductToSdp : OpRewritePattern<tosa::RescaleOp> {
 std::string tosa_to_dla::whyNotQuantProduct(tosa::RescaleOp op, const OffloadTarget &target) {
   std::string why;
   FailureOr<QuantProduct> q = readQuantProduct(op, target, why);
-  if (succeeded(q))
+  if (succeeded(q) && !q->channelFactors.empty())
+    (void)channelProgram(*q, why);
+  else if (succeeded(q))
     (void)productScale(q->factor, why);
   return why;
 }

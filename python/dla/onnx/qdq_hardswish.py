@@ -23,14 +23,19 @@ three integer steps, each one NVDLA SDP pass without Y stage or LUT
 QuantizedProducts.cpp's). st = (T + 3) / 255 with
 zt = round(-128 + 3 / st): the range [-3, T] over all 256 levels, in
 TOSA's signed form also for uint8 outputs (top = (127 - zy) ys, zy
-signed; through the trailing map, (top - b2) / a2). The error against the float function is in
+signed; through the trailing map, (top - b2) / a2).
+
+A trailing map with a2 or b2 per channel (qdq.py's channel scales: the
+output's channel c is k_c times the block's, k spanning up to 240x on the
+recognizer) gives each channel its own range: t and u are quantized per
+channel, both at zero point 0, and the product is requantized per channel
+(_hardswish_channels; QuantizedProducts.cpp's second form, X1 reading u
+per element, X2 (c, m) pairs per channel): again three passes, each
+channel at its own scale. The error against the float function is in
 docs/IntegerAttributes.md decision 19.
 """
 
 import numpy as np
-
-# The widest span of a per-channel trailing map's factors fused (emit).
-MAX_SPREAD = 2.0
 
 from .context import TO_NCHW, TO_NHWC
 from . import ops_quant
@@ -83,9 +88,8 @@ def match_after(f, i):
 
 
 def emit(f, ctx, get, params, ys, yz):
-    """The three steps above, NCHW i8; a trailing map per channel (a2, b2
-    of one value per channel, e.g. qdq.py's channel scale) is a fourth,
-    qdq_affine.py's, from the product at an intermediate scale."""
+    """The three steps above, NCHW i8 (a trailing map per channel:
+    _hardswish_channels)."""
     from .qdq_fusion import _need
     from . import qdq_affine
     x, xs, xzp, a, b, a2, b2 = params
@@ -95,23 +99,46 @@ def emit(f, ctx, get, params, ys, yz):
     if a2.size == 1 and b2.size == 1:
         return _hardswish(f, ctx, get, (x, xs, xzp, a, b), float(a2[0]), float(b2[0]), ys, yz,
                           (top_y - b2[0]) / a2[0])
-    # The hard-swish's range, [-3/8, the largest top through the map],
-    # over all 256 levels; then y = a2 h + b2 per channel. t and h are
-    # quantized per tensor, so a channel whose a2 is r times below the
-    # largest keeps log2(r) bits less than its own scale gives it: beyond
-    # MAX_SPREAD the block stays float (PP-OCRv4's recognizer with every
-    # span allowed: 92.7% of the steps agree on 16 lines, 95.6% before).
-    # Per-channel t needs X1's per-channel (ALU, MUL) pairs.
-    _need(a2.max() <= MAX_SPREAD * a2.min())
-    top = float(np.max((top_y - b2) / a2))
-    _need(top > 0)
-    hs = (top + 0.375) / 255.0
-    hz = int(np.clip(np.round(-128 + 0.375 / hs), -128, 127))
-    h = _hardswish(f, ctx, get, (x, xs, xzp, a, b), 1.0, 0.0, np.float32(hs), hz, top)
-    name = "%s_hardswish_%d" % (x, len(f.signed))  # unique: x may feed several
-    f.signed[name] = (h, np.dtype(np.int8))
-    return qdq_affine.emit(f, ctx, get, (name, float(np.float32(hs)), np.array(hz, np.int8), a2, b2,
-                                         None), ys, yz)
+    return _hardswish_channels(f, ctx, get, (x, xs, xzp, a, b), a2, b2, ys, yz, top_y)
+
+
+def _hardswish_channels(f, ctx, get, affine, a2, b2, ys, yz, top_y):
+    """a2_c hardswish(affine(x)) + b2_c at (ys, yz), a2 or b2 one value
+    per channel (qdq.py's channel scales): t and u each quantized per
+    channel at zero point 0, their product rescaled per channel."""
+    from .qdq_fusion import _need
+    from . import qdq_affine
+    x, xs, xzp, a, b = affine
+    channels = f.signed_input(ctx, get, x, xzp)[0].shape[1]
+    _need(a2.size in (1, channels) and b2.size in (1, channels))
+    a2, b2 = np.broadcast_to(a2, (channels,)), np.broadcast_to(b2, (channels,))
+    top = (top_y - b2) / a2
+    # T_c as in _hardswish, per channel (top_c <= -3/8: the channel is its
+    # top everywhere; any T then does).
+    t_top = np.where(top >= 3.0, top, (np.sqrt(np.maximum(9.0 + 24.0 * top, 0.0)) - 3.0) / 2.0)
+    # Zero point 0 for both: the product's X1 reads u from memory, so no
+    # register ALU can take t's zero point away there (QuantizedProducts.cpp).
+    # t8 = -128 is -3 or below (the hard-swish's 0 from there on); t8 and
+    # u8 at 127 are T_c or beyond (saturated, like the output).
+    st = np.maximum(3.0 / 128.0, t_top / 127.0)
+    su = np.minimum((t_top + 3.0) / 6.0, 1.0) / 127.0  # t_top >= -3/2: su > 0
+    t = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a / st, b / st, None), 1.0, 0)
+    u = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a / (6.0 * su), (b + 3.0) / (6.0 * su),
+                                      ("relu",)), 1.0, 0)
+    parts = [ops_quant._rescale(ctx, ctx.transpose(v, TO_NHWC), np.int32, [1 << 30], [30])
+             for v in (t, u)]
+    p = ctx.binary("mul", parts[0], parts[1])
+    # y = yz + m_c (p + c_c): h = st_c su_c p.
+    m = (a2 * st * su / np.float64(np.float32(ys))).astype(np.float32)
+    _need(f._ok(m))
+    c = np.round(b2 / (np.float64(np.float32(ys)) * np.float64(m)))
+    _need(np.all(np.abs(c) < 2 ** 30))
+    if np.any(c):
+        p = ctx.binary("add", p, ctx.b.const(c.astype(np.int32).reshape(1, 1, 1, channels),
+                                             inline=True))
+    mult, shift = ops_quant._multiplier(ctx, m)
+    y = ops_quant._rescale(ctx, p, np.int8, mult, shift, out_zp=yz)
+    return ctx.transpose(y, TO_NCHW)
 
 
 def _hardswish(f, ctx, get, affine, a2, b2, ys, yz, top):

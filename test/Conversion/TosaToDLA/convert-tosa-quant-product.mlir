@@ -189,3 +189,60 @@ func.func @shifted_product(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> te
   %y = tosa.rescale %p, %m, %s, %z32, %z8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
   return %y : tensor<1x2x2x3xi8>
 }
+
+// -----
+
+// Factors and added constants one per channel (a hard-swish whose trailing
+// map is per channel: qdq_hardswish.py), both factors at zero point 0: X1
+// multiplies by u per element, X2 adds c[k] and multiplies by m[k] (the
+// batch-norm surface's pairs). By hand: the factors 2^30 / 2^40, 2^29 /
+// 2^40 and 3 * 2^28 / 2^40 are 4, 2 and 3 times 2^-12; with F = 12
+// fraction bits for the converter, 4, 2, 3 at X2's shared shift 12 are
+// 16384, 8192, 12288 (4 * 2^13 leaves int16); the constants fit int16 at
+// ALU shift 0; the converter adds -zy 2^12 = 20480 and shifts 12.
+// CHECK-LABEL: func.func @product_channels
+// CHECK-DAG:     %[[PAIRS:.*]] = arith.constant dense<{{\[}}[1000, 16384], [-500, 8192], [7, 12288]]> : tensor<3x2xi16>
+// CHECK:         dla.sdp offline %{{.*}} batchnorm %[[PAIRS]] : tensor<3x2xi16> eltwise %{{.*}} : tensor<1x3x2x2xi8> bs <mul_operand = eltwise> bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm, mul_shift = 12> out_cvt <offset = 20480, scale = 1, shift = 12>
+// CHECK-NOT:     tosa.add
+// CHECK-NOT:     tosa.rescale
+func.func @product_channels(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> tensor<1x2x2x3xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense<[1073741824, 536870912, 805306368]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %s = "tosa.const"() {values = dense<40> : tensor<3xi8>} : () -> tensor<3xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %zy = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %c = "tosa.const"() {values = dense<[[[[1000, -500, 7]]]]> : tensor<1x1x1x3xi32>} : () -> tensor<1x1x1x3xi32>
+  %a = tosa.rescale %x, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  %b = tosa.rescale %u, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  %p = tosa.mul %a, %b, %z8 : (tensor<1x2x2x3xi32>, tensor<1x2x2x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
+  %q = tosa.add %p, %c : (tensor<1x2x2x3xi32>, tensor<1x1x1x3xi32>) -> tensor<1x2x2x3xi32>
+  %y = tosa.rescale %q, %m, %s, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<3xi32>, tensor<3xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
+  return %y : tensor<1x2x2x3xi8>
+}
+
+// -----
+
+// Per-channel factors with a zero point on a factor: X1 holds the memory
+// operand, so no register can take the zero point away.
+// CHECK-LABEL: func.func @product_channels_zero_point
+// CHECK:         tosa.mul
+func.func @product_channels_zero_point(%x: tensor<1x2x2x3xi8>, %u: tensor<1x2x2x3xi8>) -> tensor<1x2x2x3xi8> {
+  %one = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s30 = "tosa.const"() {values = dense<30> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = "tosa.const"() {values = dense<[1073741824, 536870912, 805306368]> : tensor<3xi32>} : () -> tensor<3xi32>
+  %s = "tosa.const"() {values = dense<40> : tensor<3xi8>} : () -> tensor<3xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator}}
+  %a = tosa.rescale %x, %one, %s30, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: it rescales no accumulator}}
+  %b = tosa.rescale %u, %one, %s30, %z8, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: element type i32 is not the target precision int8}}
+  %p = tosa.mul %a, %b, %z8 : (tensor<1x2x2x3xi32>, tensor<1x2x2x3xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi32>
+  // expected-remark @+1 {{stays on the host: its rescale or added constant is per channel, which needs both factors at zero point 0 and of one shape (X1 then reads the multiplier per element, X2 the per-channel pairs)}}
+  %y = tosa.rescale %p, %m, %s, %z32, %z8 {input_unsigned = false, output_unsigned = false, per_channel = true, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x3xi32>, tensor<3xi32>, tensor<3xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x3xi8>
+  return %y : tensor<1x2x2x3xi8>
+}
