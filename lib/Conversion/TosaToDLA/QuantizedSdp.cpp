@@ -97,9 +97,15 @@ FailureOr<SdpProgram> tosa_to_dla::planProgram(const QuantConv &q, std::string &
   // X1's surface holds the multipliers, so the bias joins in X2 alone, in
   // X1's result units (~16 bits of its contribution).
   std::vector<int64_t> rest = q.bias;
+  nv::Int16Bias hi = nv::biasToInt16(std::vector<int32_t>(q.bias.begin(), q.bias.end()),
+                                     nv::BiasRounding::Nearest);
+  // High parts that differ by channel would be X1's memory ALU beside its
+  // register multiplier, which no NVIDIA dla_sdp_op holds (one `mode` for
+  // both operands; the loadable writer refuses it): the per-channel form
+  // then, its multiplier surface repeating the one value.
+  if (!p.perChannel && !llvm::all_equal(hi.values))
+    p.perChannel = true;
   if (!p.perChannel) {
-    nv::Int16Bias hi = nv::biasToInt16(std::vector<int32_t>(q.bias.begin(), q.bias.end()),
-                                       nv::BiasRounding::Nearest);
     p.biasHi = hi.values;
     p.hiShift = hi.shift;
     p.hasBiasHi = llvm::any_of(hi.values, [](int16_t b) { return b != 0; });
@@ -169,17 +175,10 @@ SdpOp tosa_to_dla::emitRescaleSdp(PatternRewriter &rewriter, Location loc, SdpMo
     mul1 = SdpOperand::ofMemory(nv::SdpMemOperand::Prelu);
     readBiasAndSecond();
   } else {
-    ArrayRef<int16_t> hi = slice(p.biasHi);
-    if (p.hasBiasHi && llvm::all_equal(hi)) {
-      // One value (a one-kernel layer: a side output): a register, as X1's
-      // multiplier is. NVIDIA's firmware programs both operands of a stage
-      // from one source (dla_sdp_op's mode), so a loadable cannot hold a
-      // memory ALU beside a register MUL.
-      alu1 = SdpOperand::ofRegister(hi.front());
-    } else if (p.hasBiasHi) {
-      sdp.getBiasMutable().assign(ints({n}, hi));
-      alu1 = SdpOperand::ofMemory(nv::SdpMemOperand::Bias);
-    }
+    // One high part for every channel (planProgram takes the per-channel
+    // form otherwise): a register, as X1's multiplier is.
+    if (p.hasBiasHi)
+      alu1 = SdpOperand::ofRegister(slice(p.biasHi).front());
     if (p.hasBias) {
       readBiasAndSecond();
     }

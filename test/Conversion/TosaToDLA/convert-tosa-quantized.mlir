@@ -49,16 +49,20 @@ func.func @conv_per_channel(%x: tensor<1x5x5x3xi8>) -> tensor<1x5x5x4xi8> {
 // Per tensor, zero points 0: the multipliers are registers.
 // 1431655765 2^-38 2^37 = 715827882.5; the nearest int16 product is
 // 32767 x 21846 = 715827882 (brute force); shifts 10 + 15 + 12. The bias
-// [70000, -5] splits: X1 adds 17500 and -1 at shift 2 (-5 / 4 rounds half
-// away to -1), X2 the rest [0, -1] in X1's units: -1 * 32767 2^-10 = -32.
+// [70000, -5] has int16 high parts that differ (17500, -1 at shift 2), and
+// X1's memory ALU beside its register multiplier is no NVIDIA dla_sdp_op:
+// the per-channel form, X1 multiplying by 32767 from the PReLU surface,
+// X2 adding the whole bias in X1's units: 70000 * 32767 2^-10 =
+// 2239931.6 (2239932) and -5 * 32767 2^-10 = -160.0 (-160), as int16s at
+// shift 7: 17499.5 -> 17499 (2239932 / 128 = 17499.47), -1.25 -> -1.
 // No padding value (no padding); the converter only shifts.
 // CHECK-LABEL: func.func @conv_per_tensor
-// CHECK-DAG: %[[B:.*]] = arith.constant dense<[17500, -1]> : tensor<2xi16>
-// CHECK-DAG: %[[BN:.*]] = arith.constant dense<{{\[\[}}0, 21846], [-32, 21846]]> : tensor<2x2xi16>
+// CHECK-DAG: %[[BN:.*]] = arith.constant dense<{{\[\[}}17499, 21846], [-1, 21846]]> : tensor<2x2xi16>
+// CHECK-DAG: %[[P:.*]] = arith.constant dense<32767> : tensor<2xi16>
 // CHECK: %[[C:.*]] = dla.conv direct %{{.*}}, %{{.*}} : tensor<1x3x2x2xi8>, tensor<2x3x1x1xi8> -> tensor<1x2x2x2xi8>
-// CHECK: dla.sdp on_the_fly %[[C]] bias %[[B]] : tensor<2xi16> batchnorm %[[BN]] : tensor<2x2xi16>
-// CHECK-SAME: bs <alu = sum, alu_operand = bias, alu_shift = 2, mul_operand = 32767, mul_shift = 10>
-// CHECK-SAME: bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm, mul_shift = 15>
+// CHECK: dla.sdp on_the_fly %[[C]] batchnorm %[[BN]] : tensor<2x2xi16> prelu %[[P]] : tensor<2xi16>
+// CHECK-SAME: bs <mul_operand = prelu, mul_shift = 10>
+// CHECK-SAME: bn <alu = sum, alu_operand = batchnorm, alu_shift = 7, mul_operand = batchnorm, mul_shift = 15>
 // CHECK-SAME: out_cvt <offset = 0, scale = 1, shift = 12> : tensor<1x2x2x2xi8> -> tensor<1x2x2x2xi8>
 func.func @conv_per_tensor(%x: tensor<1x2x2x3xi8>) -> tensor<1x2x2x2xi8> {
   %w = "tosa.const"() {values = dense<[[[[1, -2, 3]]], [[[4, 5, -6]]]]> : tensor<2x1x1x3xi8>} : () -> tensor<2x1x1x3xi8>

@@ -166,6 +166,33 @@ func.func @affine_negative(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
 
 // -----
 
+// @affine_negative with the sign alone (no bias: a batch-norm whose shift
+// is zero, or a Mul by a negative constant): the sign is still X2's, and
+// X2's bias is -zx's share alone, -3 30778 2^-3 = -11541.75 (-11542) on
+// both channels (the sign sits in X2's multiplier, after the add).
+// CHECK-LABEL: func.func @affine_sign_only
+// CHECK:         %[[BN:.*]] = arith.constant dense<{{\[}}[-11542, 26165], [-11542, -26165]]> : tensor<2x2xi16>
+// CHECK:         %[[PRELU:.*]] = arith.constant dense<30778> : tensor<2xi16>
+// CHECK:         dla.sdp offline %{{.*}} batchnorm %[[BN]] : tensor<2x2xi16> prelu %[[PRELU]] : tensor<2xi16> bs <mul_operand = prelu, mul_shift = 3> bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm, mul_shift = 15> out_cvt <offset = 20480, scale = 1, shift = 12> : tensor<1x2x2x2xi8> -> tensor<1x2x2x2xi8>
+// CHECK-NOT:     tosa.mul
+func.func @affine_sign_only(%x: tensor<1x2x2x2xi8>) -> tensor<1x2x2x2xi8> {
+  %m = "tosa.const"() {values = dense<1610612736> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s = "tosa.const"() {values = dense<15> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zx = "tosa.const"() {values = dense<3> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z8 = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %z32 = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %t = tosa.rescale %x, %m, %s, %zx, %z32 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x2xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi32>) -> tensor<1x2x2x2xi32>
+  %sign = "tosa.const"() {values = dense<[[[[1, -1]]]]> : tensor<1x1x1x2xi32>} : () -> tensor<1x1x1x2xi32>
+  %n = tosa.mul %t, %sign, %z8 : (tensor<1x2x2x2xi32>, tensor<1x1x1x2xi32>, tensor<1xi8>) -> tensor<1x2x2x2xi32>
+  %m2 = "tosa.const"() {values = dense<1073741824> : tensor<1xi32>} : () -> tensor<1xi32>
+  %s2 = "tosa.const"() {values = dense<46> : tensor<1xi8>} : () -> tensor<1xi8>
+  %zy = "tosa.const"() {values = dense<-5> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %n, %m2, %s2, %z32, %zy {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x2x2x2xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x2x2x2xi8>
+  return %y : tensor<1x2x2x2xi8>
+}
+
+// -----
+
 // A per-channel rescale after the add: not the affine map's form.
 // CHECK-LABEL: func.func @affine_outer_per_channel
 // CHECK:         tosa.add
