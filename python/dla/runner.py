@@ -58,6 +58,7 @@ class CompileOptions:
     allow_host: bool = False             #: no error when nothing runs on the accelerator
     opt_level: int = 2                   #: LLVM's, of the JIT
     vector_host_convolutions: bool = True  #: host convolutions vectorized (False: the baseline)
+    fp16_arithmetic: Optional[str] = None  #: pipelines.FP16_ARITHMETIC (None: hardware)
     verify_each: bool = False            #: the verifier after every pass
     print_pipeline: bool = False         #: print the dla-opt command
     save_mlir: Optional[str] = None      #: write the LLVM-dialect module here
@@ -70,7 +71,8 @@ class CompileOptions:
             storage_layers=not self.reference_layers, summary=self.offload,
             cbuf_banks=self.cbuf_banks, cbuf_bank_entries=self.cbuf_bank_entries,
             compression=self.compression, winograd=self.winograd,
-            vector_host_convolutions=self.vector_host_convolutions)
+            vector_host_convolutions=self.vector_host_convolutions,
+            fp16_arithmetic=self.fp16_arithmetic)
 
 
 @dataclasses.dataclass
