@@ -10,6 +10,7 @@
 
 #include "dla/Format/NvdlaConvFp16.h"
 #include "dla/Format/NvdlaFloat.h"
+#include "NvdlaBoothFp16.h"
 
 #include <algorithm>
 #include <vector>
@@ -253,21 +254,109 @@ CmacWord nanWord(uint16_t nv) {
 }
 } // namespace
 
+namespace {
+/// Output columns computed together: CMAC's products of one kernel row
+/// position and channel atom for 16 adjacent outputs are independent, so
+/// the lane loops below vectorize (AVX2 where the CPU has it).
+constexpr int kLanes = 16;
+
+/// One non-zero weight of a (kernel, atom, position): its channel, exponent
+/// group, sign (as an XOR mask) and decoded Booth rows.
+struct Tap {
+  int32_t channel, group;
+  uint32_t flip;
+  BoothWeight booth;
+};
+
+/// The image decoded once per channel and padded position: CMAC's data
+/// operand (the mantissa shifted by the exponent's low bits), its exponent
+/// group (kInactive for zeros and padding: such a channel takes no part)
+/// and its sign as an XOR mask.
+constexpr int32_t kInactive = -64;
+struct DecodedImage {
+  int64_t height, width; // padded
+  std::vector<uint32_t> mant, flip;
+  std::vector<int32_t> group;
+  size_t at(int64_t c, int64_t y, int64_t x) const {
+    return size_t((c * height + y) * width + x);
+  }
+};
+
+/// The words CMAC gives for one (kernel, atom, position) at kLanes outputs
+/// whose data start at `at` (padded image), `step` apart: exponents and
+/// mantissas (cmacFp16's, the products through boothProduct).
+template <int Step>
+__attribute__((always_inline)) inline void cmacLanes(const DecodedImage &im, const Tap *taps,
+                                                     size_t count, size_t at, int64_t step,
+                                                     int32_t *mx, int64_t *mant) {
+  if (Step)
+    step = Step;
+  for (int l = 0; l < kLanes; ++l)
+    mx[l] = 2 * kInactive;
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t *g = im.group.data() + im.at(taps[i].channel, 0, 0) + at;
+    const int32_t wg = taps[i].group;
+    for (int l = 0; l < kLanes; ++l)
+      mx[l] = std::max(mx[l], g[l * step] + wg);
+  }
+  for (int l = 0; l < kLanes; ++l)
+    mant[l] = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t base = im.at(taps[i].channel, 0, 0) + at;
+    const int32_t *g = im.group.data() + base;
+    const uint32_t *d = im.mant.data() + base, *f = im.flip.data() + base;
+    const Tap &t = taps[i];
+    for (int l = 0; l < kLanes; ++l) {
+      const int32_t group = g[l * step] + t.group;
+      const uint32_t shift = uint32_t(mx[l] - group) * 4;
+      const bool takesPart = group >= 0 && shift < 32;
+      const int32_t p = boothProduct(t.booth, d[l * step], f[l * step] ^ t.flip,
+                                     takesPart ? shift : 31);
+      mant[l] += takesPart ? p : 0;
+    }
+  }
+}
+
+using CmacLanesFn = void (*)(const DecodedImage &, const Tap *, size_t, size_t, int64_t,
+                             int32_t *, int64_t *);
+
+void cmacLanesUnit(const DecodedImage &im, const Tap *taps, size_t count, size_t at,
+                   int64_t step, int32_t *mx, int64_t *mant) {
+  cmacLanes<1>(im, taps, count, at, step, mx, mant);
+}
+void cmacLanesStrided(const DecodedImage &im, const Tap *taps, size_t count, size_t at,
+                      int64_t step, int32_t *mx, int64_t *mant) {
+  cmacLanes<0>(im, taps, count, at, step, mx, mant);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) void cmacLanesUnitAvx2(const DecodedImage &im, const Tap *taps,
+                                                       size_t count, size_t at, int64_t step,
+                                                       int32_t *mx, int64_t *mant) {
+  cmacLanes<1>(im, taps, count, at, step, mx, mant);
+}
+__attribute__((target("avx2"))) void
+cmacLanesStridedAvx2(const DecodedImage &im, const Tap *taps, size_t count, size_t at,
+                     int64_t step, int32_t *mx, int64_t *mant) {
+  cmacLanes<0>(im, taps, count, at, step, mx, mant);
+}
+const bool kHasAvx2 = __builtin_cpu_supports("avx2");
+#else
+const bool kHasAvx2 = false;
+#endif
+} // namespace
+
 void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
               const ConvFp16Shape &sh, View4<uint32_t> out) {
-  // cmacFp16 on each atom, faster and with the same words: only channels
+  // The words of cmacFp16 on each atom, computed faster: only channels
   // whose weight is non-zero can take part (a zero of either sign masks its
   // channel off), so each kernel position's atom is the list of those
-  // channels, in channel order; NaN, which any channel of the atom decides
-  // (the first NaN weight, else the first NaN data value), is looked up
-  // beforehand; an atom without a product leaves the accumulator as it is.
+  // channels, their weights decoded once; NaN, which any channel of the
+  // atom decides (the first NaN weight, else the first NaN data value), is
+  // looked up beforehand; an atom without a product leaves the accumulator
+  // as it is.
   const int64_t oh = sh.outHeight(), ow = sh.outWidth();
   const int64_t atoms = (sh.channels + kFp16MacAtomChannels - 1) / kFp16MacAtomChannels;
   const int64_t positions = sh.kernelH * sh.kernelW;
-  struct Tap {
-    int32_t channel;
-    uint16_t weight;
-  };
   // Per (kernel, atom, position): its taps and its first NaN weight (-1).
   std::vector<std::vector<Tap>> taps(size_t(sh.kernels * atoms * positions));
   std::vector<int32_t> nanWeight(taps.size(), -1);
@@ -279,11 +368,38 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
         const int64_t n = std::min<int64_t>(kFp16MacAtomChannels, sh.channels - c0);
         for (int64_t i = 0; i < n; ++i) {
           const uint16_t v = w.at(k, c0 + i, p / sh.kernelW, p % sh.kernelW);
-          if (v & 0x7fff)
-            taps[at].push_back({int32_t(c0 + i), v});
+          if (v & 0x7fff) {
+            const uint32_t e = (v >> 10) & 31;
+            const uint32_t m = ((v & 0x3ff) | (e ? 1u << 10 : 0)) << (e == 0 ? 1 : e & 3);
+            taps[at].push_back({int32_t(c0 + i), int32_t(e >> 2), v & 0x8000 ? ~0u : 0,
+                                decodeBoothWeight(m)});
+          }
           if (nanWeight[at] < 0 && isNan16(v))
             nanWeight[at] = v;
         }
+      }
+  // The image, decoded, with the padding and enough columns on the right
+  // for whole blocks of lanes.
+  const int64_t blocks = (ow + kLanes - 1) / kLanes;
+  DecodedImage im;
+  im.height = sh.padTop + sh.height + sh.padBottom;
+  im.width = std::max(sh.padLeft + sh.width,
+                      (blocks * kLanes - 1) * sh.strideW + (sh.kernelW - 1) * sh.dilationW + 1);
+  const size_t decodedSize = size_t(sh.channels * im.height * im.width);
+  im.mant.assign(decodedSize, 0);
+  im.flip.assign(decodedSize, 0);
+  im.group.assign(decodedSize, kInactive);
+  for (int64_t c = 0; c < sh.channels; ++c)
+    for (int64_t y = 0; y < sh.height; ++y)
+      for (int64_t xx = 0; xx < sh.width; ++xx) {
+        const uint16_t v = x.at(image, c, y, xx);
+        if (!(v & 0x7fff))
+          continue;
+        const uint32_t e = (v >> 10) & 31;
+        const size_t at = im.at(c, y + sh.padTop, xx + sh.padLeft);
+        im.mant[at] = ((v & 0x3ff) | (e ? 1u << 10 : 0)) << (e == 0 ? 1 : e & 3);
+        im.flip[at] = v & 0x8000 ? ~0u : 0;
+        im.group[at] = int32_t(e >> 2);
       }
   // Per (atom, row, column) of the image: its first NaN data value (-1).
   std::vector<int32_t> nanData(size_t(atoms * sh.height * sh.width), -1);
@@ -296,36 +412,48 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
             nanData[size_t((a * sh.height + y) * sh.width + xx)] = v;
             break;
           }
-  uint16_t data[kFp16MacAtomChannels], weight[kFp16MacAtomChannels];
+  const CmacLanesFn lanes =
+      sh.strideW == 1 ? (kHasAvx2 ? cmacLanesUnitAvx2 : cmacLanesUnit)
+                      : (kHasAvx2 ? cmacLanesStridedAvx2 : cmacLanesStrided);
+  int32_t mx[kLanes];
+  int64_t mant[kLanes];
+  CaccAccumulator acc[kLanes];
   for (int64_t k = 0; k < sh.kernels; ++k)
     for (int64_t oy = 0; oy < oh; ++oy)
-      for (int64_t ox = 0; ox < ow; ++ox) {
-        CaccAccumulator acc;
+      for (int64_t block = 0; block < blocks; ++block) {
+        const int64_t ox0 = block * kLanes;
+        const int n = int(std::min<int64_t>(kLanes, ow - ox0));
+        std::fill(acc, acc + kLanes, CaccAccumulator{});
         for (int64_t a = 0; a < atoms; ++a)
           for (int64_t p = 0; p < positions; ++p) {
             const size_t at = size_t((k * atoms + a) * positions + p);
-            const int64_t iy = oy * sh.strideH + (p / sh.kernelW) * sh.dilationH - sh.padTop;
-            const int64_t ix = ox * sh.strideW + (p % sh.kernelW) * sh.dilationW - sh.padLeft;
-            const bool inside = iy >= 0 && iy < sh.height && ix >= 0 && ix < sh.width;
             if (nanWeight[at] >= 0) {
-              acc = caccAdd(acc, nanWord(uint16_t(nanWeight[at])));
+              for (int l = 0; l < n; ++l)
+                acc[l] = caccAdd(acc[l], nanWord(uint16_t(nanWeight[at])));
               continue;
             }
-            if (!inside)
+            const int64_t ky = p / sh.kernelW, kx = p % sh.kernelW;
+            const int64_t iy = oy * sh.strideH + ky * sh.dilationH - sh.padTop;
+            if (iy < 0 || iy >= sh.height)
               continue; // zero padding: no channel takes part
-            if (int32_t nv = nanData[size_t((a * sh.height + iy) * sh.width + ix)]; nv >= 0) {
-              acc = caccAdd(acc, nanWord(uint16_t(nv)));
-              continue;
+            // Without taps only a NaN datum adds a word.
+            std::fill(mant, mant + kLanes, 0);
+            if (!taps[at].empty())
+              lanes(im, taps[at].data(), taps[at].size(),
+                    im.at(0, iy + sh.padTop, ox0 * sh.strideW + kx * sh.dilationW), sh.strideW,
+                    mx, mant);
+            for (int l = 0; l < n; ++l) {
+              const int64_t ix = (ox0 + l) * sh.strideW + kx * sh.dilationW - sh.padLeft;
+              if (ix < 0 || ix >= sh.width)
+                continue;
+              if (int32_t nv = nanData[size_t((a * sh.height + iy) * sh.width + ix)]; nv >= 0)
+                acc[l] = caccAdd(acc[l], nanWord(uint16_t(nv)));
+              else if (mant[l] != 0)
+                acc[l] = caccAdd(acc[l], {(int64_t(mx[l]) << 2) & 63, mant[l]});
             }
-            int m = 0;
-            for (const Tap &t : taps[at]) {
-              data[m] = x.at(image, t.channel, iy, ix);
-              weight[m++] = t.weight;
-            }
-            if (m)
-              acc = caccAdd(acc, cmacFp16(data, weight, m));
           }
-        out.at(0, k, oy, ox) = caccToFp32(acc);
+        for (int l = 0; l < n; ++l)
+          out.at(0, k, oy, ox0 + l) = caccToFp32(acc[l]);
       }
 }
 
