@@ -59,17 +59,20 @@ inline BoothWeight decodeBoothWeight(uint32_t wt) {
   return d;
 }
 
-/// The product cal_fp16_booth gives for the decoded weight and `dat` (up to
-/// 14 bits), negated when flip is all ones, at a `shift` of 0 to 31: an
-/// int32 (what the C model's sum of the truncated vectors is).
-__attribute__((always_inline)) inline int32_t boothProduct(const BoothWeight &w, uint32_t dat,
-                                                           uint32_t flip, uint32_t shift) {
-  uint32_t c[10];
+/// The products cal_fp16_booth gives for the decoded weight and `dat` (up
+/// to 14 bits), negated where flip is all ones, at shifts of 0 to 31: int32
+/// values (what the C model's sum of the truncated vectors is). U is
+/// uint32_t or a GCC vector of them, I the matching int32 type (the same
+/// code for one product and for a vector of them).
+template <typename U, typename I>
+__attribute__((always_inline)) inline I boothProduct(const BoothWeight &w, U dat, U flip,
+                                                     U shift) {
+  U c[10];
   for (int j = 0; j < 10; ++j)
     c[j] = ((dat << w.s[j]) & w.a[j]) ^ w.b[j] ^ (flip & w.t[j]);
-  auto csa = [](uint32_t &x, uint32_t &y, uint32_t z) {
-    const uint32_t p = x ^ y;
-    const uint32_t cy = ((x & y) | (z & p)) << 1;
+  auto csa = [](U &x, U &y, U z) {
+    const U p = x ^ y;
+    const U cy = ((x & y) | (z & p)) << 1;
     x = p ^ z;
     y = cy;
   };
@@ -81,10 +84,11 @@ __attribute__((always_inline)) inline int32_t boothProduct(const BoothWeight &w,
   csa(c[5], c[6], c[9]);
   csa(c[0], c[1], c[5]);
   csa(c[0], c[1], c[6]);
-  const uint32_t low = (uint32_t(1) << shift) - 1;
-  const uint32_t carry = ((c[0] & low) + (c[1] & low)) >> shift;
-  const int32_t p = int32_t(((w.wt * dat) ^ flip) - flip);
-  return ((p + int32_t(0x55550000u & low)) >> shift) - int32_t(carry);
+  const U one = dat * 0 + 1;
+  const U low = (one << shift) - 1;
+  const U carry = ((c[0] & low) + (c[1] & low)) >> shift;
+  const I p = I(((dat * w.wt) ^ flip) - flip);
+  return ((p + I(low & 0x55550000u)) >> I(shift)) - I(carry);
 }
 
 } // namespace dlaformat::nvdla

@@ -13,6 +13,7 @@
 #include "NvdlaBoothFp16.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace dlaformat::nvdla {
@@ -258,7 +259,7 @@ namespace {
 /// Output columns computed together: CMAC's products of one kernel row
 /// position and channel atom for 16 adjacent outputs are independent, so
 /// the lane loops below vectorize (AVX2 where the CPU has it).
-constexpr int kLanes = 16;
+constexpr int kLanes = 8;
 
 /// One non-zero weight of a (kernel, atom, position): its channel, exponent
 /// group, sign (as an XOR mask) and decoded Booth rows.
@@ -282,39 +283,59 @@ struct DecodedImage {
   }
 };
 
+/// kLanes values of uint32 / int32 as GCC vectors (AVX2 registers where
+/// the functions below are compiled for it, SSE2 pairs otherwise).
+typedef uint32_t LanesU __attribute__((vector_size(4 * kLanes)));
+typedef int32_t LanesI __attribute__((vector_size(4 * kLanes)));
+
+template <int Step, typename T, typename V>
+__attribute__((always_inline)) inline V loadLanes(const T *p, int64_t step) {
+  V v;
+  if (Step == 1) {
+    std::memcpy(&v, p, sizeof v);
+  } else {
+    for (int l = 0; l < kLanes; ++l)
+      v[l] = p[l * step];
+  }
+  return v;
+}
+
 /// The words CMAC gives for one (kernel, atom, position) at kLanes outputs
 /// whose data start at `at` (padded image), `step` apart: exponents and
 /// mantissas (cmacFp16's, the products through boothProduct).
 template <int Step>
 __attribute__((always_inline)) inline void cmacLanes(const DecodedImage &im, const Tap *taps,
                                                      size_t count, size_t at, int64_t step,
-                                                     int32_t *mx, int64_t *mant) {
-  if (Step)
-    step = Step;
-  for (int l = 0; l < kLanes; ++l)
-    mx[l] = 2 * kInactive;
+                                                     int32_t *mxOut, int64_t *mant) {
+  LanesI mx = LanesI{} + 2 * kInactive;
   for (size_t i = 0; i < count; ++i) {
-    const int32_t *g = im.group.data() + im.at(taps[i].channel, 0, 0) + at;
-    const int32_t wg = taps[i].group;
-    for (int l = 0; l < kLanes; ++l)
-      mx[l] = std::max(mx[l], g[l * step] + wg);
+    const LanesI g = loadLanes<Step, int32_t, LanesI>(
+        im.group.data() + im.at(taps[i].channel, 0, 0) + at, step);
+    const LanesI group = g + taps[i].group;
+    mx = group > mx ? group : mx;
   }
   for (int l = 0; l < kLanes; ++l)
     mant[l] = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const size_t base = im.at(taps[i].channel, 0, 0) + at;
-    const int32_t *g = im.group.data() + base;
-    const uint32_t *d = im.mant.data() + base, *f = im.flip.data() + base;
-    const Tap &t = taps[i];
-    for (int l = 0; l < kLanes; ++l) {
-      const int32_t group = g[l * step] + t.group;
-      const uint32_t shift = uint32_t(mx[l] - group) * 4;
-      const bool takesPart = group >= 0 && shift < 32;
-      const int32_t p = boothProduct(t.booth, d[l * step], f[l * step] ^ t.flip,
-                                     takesPart ? shift : 31);
-      mant[l] += takesPart ? p : 0;
+  // Products are below 2^28 in magnitude: int32 sums of 7 of them cannot
+  // overflow.
+  for (size_t i0 = 0; i0 < count; i0 += 7) {
+    LanesI part = {};
+    for (size_t i = i0; i < std::min(count, i0 + 7); ++i) {
+      const Tap &t = taps[i];
+      const size_t base = im.at(t.channel, 0, 0) + at;
+      const LanesI group = loadLanes<Step, int32_t, LanesI>(im.group.data() + base, step) + t.group;
+      const LanesU d = loadLanes<Step, uint32_t, LanesU>(im.mant.data() + base, step);
+      const LanesU f = loadLanes<Step, uint32_t, LanesU>(im.flip.data() + base, step) ^ t.flip;
+      const LanesU shift = LanesU((mx - group) << 2);
+      const LanesI takesPart = (group >= 0) & (shift < 32u);
+      const LanesU clamped = takesPart ? shift : LanesU{} + 31u;
+      part += boothProduct<LanesU, LanesI>(t.booth, d, f, clamped) & takesPart;
     }
+    for (int l = 0; l < kLanes; ++l)
+      mant[l] += part[l];
   }
+  for (int l = 0; l < kLanes; ++l)
+    mxOut[l] = mx[l];
 }
 
 using CmacLanesFn = void (*)(const DecodedImage &, const Tap *, size_t, size_t, int64_t,
