@@ -156,7 +156,10 @@ CmacWord cmacFp16(const uint16_t *data, const uint16_t *weight, int n) {
   return {(mx << 2) & 63, mant};
 }
 
-CaccAccumulator caccAdd(CaccAccumulator acc, CmacWord word) {
+namespace {
+/// caccAdd, inlined where convFp16 calls it per atom and kernel position.
+__attribute__((always_inline)) inline CaccAccumulator caccAddInline(CaccAccumulator acc,
+                                                                   CmacWord word) {
   const i64 ae = acc.exponent, am = sext(acc.mantissa, 40);
   const i64 me = word.exponent, mm = sext(word.mantissa, 38);
   // A zero CMAC word leaves the accumulator.
@@ -224,6 +227,9 @@ CaccAccumulator caccAdd(CaccAccumulator acc, CmacWord word) {
     rexp = 0;
   return {rexp, fin};
 }
+} // namespace
+
+CaccAccumulator caccAdd(CaccAccumulator acc, CmacWord word) { return caccAddInline(acc, word); }
 
 uint32_t caccToFp32(CaccAccumulator acc) {
   const u64 e = u64(acc.exponent), mu = u64(sext(acc.mantissa, 40)) & kM40;
@@ -378,9 +384,12 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
   const int64_t oh = sh.outHeight(), ow = sh.outWidth();
   const int64_t atoms = (sh.channels + kFp16MacAtomChannels - 1) / kFp16MacAtomChannels;
   const int64_t positions = sh.kernelH * sh.kernelW;
-  // Per (kernel, atom, position): its taps and its first NaN weight (-1).
-  std::vector<std::vector<Tap>> taps(size_t(sh.kernels * atoms * positions));
-  std::vector<int32_t> nanWeight(taps.size(), -1);
+  // Per (kernel, atom, position): its taps (tapBegin[at] .. tapBegin[at +
+  // 1] of one array) and its first NaN weight (-1).
+  const size_t groups = size_t(sh.kernels * atoms * positions);
+  std::vector<Tap> taps;
+  std::vector<size_t> tapBegin(groups + 1, 0);
+  std::vector<int32_t> nanWeight(groups, -1);
   for (int64_t k = 0; k < sh.kernels; ++k)
     for (int64_t a = 0; a < atoms; ++a)
       for (int64_t p = 0; p < positions; ++p) {
@@ -392,12 +401,13 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
           if (v & 0x7fff) {
             const uint32_t e = (v >> 10) & 31;
             const uint32_t m = ((v & 0x3ff) | (e ? 1u << 10 : 0)) << (e == 0 ? 1 : e & 3);
-            taps[at].push_back({int32_t(c0 + i), int32_t(e >> 2), v & 0x8000 ? ~0u : 0,
-                                decodeBoothWeight(m)});
+            taps.push_back({int32_t(c0 + i), int32_t(e >> 2), v & 0x8000 ? ~0u : 0,
+                            decodeBoothWeight(m)});
           }
           if (nanWeight[at] < 0 && isNan16(v))
             nanWeight[at] = v;
         }
+        tapBegin[at + 1] = taps.size(); // `at` counts up in these loops
       }
   // The image, decoded, with the padding and enough columns on the right
   // for whole blocks of lanes.
@@ -422,8 +432,10 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
         im.flip[at] = v & 0x8000 ? ~0u : 0;
         im.group[at] = int32_t(e >> 2);
       }
-  // Per (atom, row, column) of the image: its first NaN data value (-1).
+  // Per (atom, row, column) of the image: its first NaN data value (-1);
+  // per atom whether it has one.
   std::vector<int32_t> nanData(size_t(atoms * sh.height * sh.width), -1);
+  std::vector<char> atomHasNan(size_t(atoms), 0);
   for (int64_t a = 0; a < atoms; ++a)
     for (int64_t y = 0; y < sh.height; ++y)
       for (int64_t xx = 0; xx < sh.width; ++xx)
@@ -431,6 +443,7 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
              c < std::min<int64_t>((a + 1) * kFp16MacAtomChannels, sh.channels); ++c)
           if (uint16_t v = x.at(image, c, y, xx); isNan16(v)) {
             nanData[size_t((a * sh.height + y) * sh.width + xx)] = v;
+            atomHasNan[size_t(a)] = 1;
             break;
           }
   const CmacLanesFn lanes =
@@ -450,7 +463,7 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
             const size_t at = size_t((k * atoms + a) * positions + p);
             if (nanWeight[at] >= 0) {
               for (int l = 0; l < n; ++l)
-                acc[l] = caccAdd(acc[l], nanWord(uint16_t(nanWeight[at])));
+                acc[l] = caccAddInline(acc[l], nanWord(uint16_t(nanWeight[at])));
               continue;
             }
             const int64_t ky = p / sh.kernelW, kx = p % sh.kernelW;
@@ -459,18 +472,24 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
               continue; // zero padding: no channel takes part
             // Without taps only a NaN datum adds a word.
             std::fill(mant, mant + kLanes, 0);
-            if (!taps[at].empty())
-              lanes(im, taps[at].data(), taps[at].size(),
+            const size_t tapCount = tapBegin[at + 1] - tapBegin[at];
+            if (!tapCount && !atomHasNan[size_t(a)])
+              continue;
+            if (tapCount)
+              lanes(im, taps.data() + tapBegin[at], tapCount,
                     im.at(0, iy + sh.padTop, ox0 * sh.strideW + kx * sh.dilationW), sh.strideW,
                     mx, mant);
             for (int l = 0; l < n; ++l) {
               const int64_t ix = (ox0 + l) * sh.strideW + kx * sh.dilationW - sh.padLeft;
               if (ix < 0 || ix >= sh.width)
                 continue;
-              if (int32_t nv = nanData[size_t((a * sh.height + iy) * sh.width + ix)]; nv >= 0)
-                acc[l] = caccAdd(acc[l], nanWord(uint16_t(nv)));
+              if (int32_t nv = atomHasNan[size_t(a)]
+                                   ? nanData[size_t((a * sh.height + iy) * sh.width + ix)]
+                                   : -1;
+                  nv >= 0)
+                acc[l] = caccAddInline(acc[l], nanWord(uint16_t(nv)));
               else if (mant[l] != 0)
-                acc[l] = caccAdd(acc[l], {(int64_t(mx[l]) << 2) & 63, mant[l]});
+                acc[l] = caccAddInline(acc[l], {(int64_t(mx[l]) << 2) & 63, mant[l]});
             }
           }
         for (int l = 0; l < n; ++l)
