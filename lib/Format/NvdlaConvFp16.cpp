@@ -10,11 +10,16 @@
 
 #include "dla/Format/NvdlaConvFp16.h"
 #include "dla/Format/NvdlaFloat.h"
-#include "NvdlaBoothFp16.h"
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
+
+// boothProduct takes and returns 8-lane vectors; it is always inlined, so
+// the ABI GCC warns about (vector arguments without AVX) never applies.
+#pragma GCC diagnostic ignored "-Wpsabi"
+#include "NvdlaBoothFp16.h"
+
 
 namespace dlaformat::nvdla {
 namespace {
@@ -294,16 +299,16 @@ struct DecodedImage {
 typedef uint32_t LanesU __attribute__((vector_size(4 * kLanes)));
 typedef int32_t LanesI __attribute__((vector_size(4 * kLanes)));
 
+// (Returned through a reference: a vector return value's ABI would depend
+// on the target, which GCC warns about.)
 template <int Step, typename T, typename V>
-__attribute__((always_inline)) inline V loadLanes(const T *p, int64_t step) {
-  V v;
+__attribute__((always_inline)) inline void loadLanes(V &v, const T *p, int64_t step) {
   if (Step == 1) {
     std::memcpy(&v, p, sizeof v);
   } else {
     for (int l = 0; l < kLanes; ++l)
       v[l] = p[l * step];
   }
-  return v;
 }
 
 /// The words CMAC gives for one (kernel, atom, position) at kLanes outputs
@@ -315,9 +320,9 @@ __attribute__((always_inline)) inline void cmacLanes(const DecodedImage &im, con
                                                      int32_t *mxOut, int64_t *mant) {
   LanesI mx = LanesI{} + 2 * kInactive;
   for (size_t i = 0; i < count; ++i) {
-    const LanesI g = loadLanes<Step, int32_t, LanesI>(
-        im.group.data() + im.at(taps[i].channel, 0, 0) + at, step);
-    const LanesI group = g + taps[i].group;
+    LanesI group;
+    loadLanes<Step>(group, im.group.data() + im.at(taps[i].channel, 0, 0) + at, step);
+    group += taps[i].group;
     mx = group > mx ? group : mx;
   }
   for (int l = 0; l < kLanes; ++l)
@@ -329,9 +334,13 @@ __attribute__((always_inline)) inline void cmacLanes(const DecodedImage &im, con
     for (size_t i = i0; i < std::min(count, i0 + 7); ++i) {
       const Tap &t = taps[i];
       const size_t base = im.at(t.channel, 0, 0) + at;
-      const LanesI group = loadLanes<Step, int32_t, LanesI>(im.group.data() + base, step) + t.group;
-      const LanesU d = loadLanes<Step, uint32_t, LanesU>(im.mant.data() + base, step);
-      const LanesU f = loadLanes<Step, uint32_t, LanesU>(im.flip.data() + base, step) ^ t.flip;
+      LanesI group;
+      LanesU d, f;
+      loadLanes<Step>(group, im.group.data() + base, step);
+      loadLanes<Step>(d, im.mant.data() + base, step);
+      loadLanes<Step>(f, im.flip.data() + base, step);
+      group += t.group;
+      f ^= t.flip;
       const LanesU shift = LanesU((mx - group) << 2);
       const LanesI takesPart = (group >= 0) & (shift < 32u);
       const LanesU clamped = takesPart ? shift : LanesU{} + 31u;
