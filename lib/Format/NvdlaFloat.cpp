@@ -120,6 +120,12 @@ bool isFp32(FpFormat f) { return f.exponentBits == 8 && f.mantissaBits == 23; }
 } // namespace
 
 uint32_t fpAdd(uint32_t a, uint32_t b, FpFormat f) {
+  // A zero of either sign beside a normal operand: the steps align nothing
+  // and round nothing.
+  if (isFp32(f) && (a & 0x7fffffffu) == 0 && normal32(b))
+    return b;
+  if (isFp32(f) && (b & 0x7fffffffu) == 0 && normal32(a))
+    return a;
   if (isFp32(f) && normal32(a) && normal32(b)) {
     const int ea = int((a >> 23) & 255), eb = int((b >> 23) & 255);
     if (ea - eb <= 24 && eb - ea <= 24) {
@@ -132,6 +138,10 @@ uint32_t fpAdd(uint32_t a, uint32_t b, FpFormat f) {
 }
 
 uint32_t fpMul(uint32_t a, uint32_t b, FpFormat f) {
+  // A zero of either sign times a normal operand: the signed zero.
+  if (isFp32(f) && (((a & 0x7fffffffu) == 0 && normal32(b)) ||
+                    ((b & 0x7fffffffu) == 0 && normal32(a))))
+    return (a ^ b) & 0x80000000u;
   if (isFp32(f) && normal32(a) && normal32(b)) {
     const uint32_t r = asBits(asFloat(a) * asFloat(b));
     if (clearOfEdges(r))

@@ -63,6 +63,14 @@ TEST(NvdlaFloat, Fp32ShortcutEdges) {
   // The largest finite value doubled saturates instead of infinity.
   EXPECT_EQ(fpMul(0x7f7fffffu, 0x40000000u, kFp32), 0x7f7fffffu);
   EXPECT_EQ(fpAdd(0x7f7fffffu, 0x7f7fffffu, kFp32), 0x7f7fffffu);
+  // Zeros of both signs beside normal values.
+  for (uint32_t z : {0u, 0x80000000u})
+    for (uint32_t v : {0x3f800000u, 0xbf800000u, 0x00800000u, 0x7f7fffffu}) {
+      EXPECT_EQ(fpAdd(z, v, kFp32), detail::fpAddGeneric(z, v, kFp32));
+      EXPECT_EQ(fpAdd(v, z, kFp32), detail::fpAddGeneric(v, z, kFp32));
+      EXPECT_EQ(fpMul(z, v, kFp32), detail::fpMulGeneric(z, v, kFp32));
+      EXPECT_EQ(fpMul(v, z, kFp32), detail::fpMulGeneric(v, z, kFp32));
+    }
   // 1 + 2^-25 (exponents 25 apart): the alignment drops the bit.
   EXPECT_EQ(fpAdd(0x3f800000u, 0x33000000u, kFp32), detail::fpAddGeneric(0x3f800000u, 0x33000000u, kFp32));
 }
