@@ -105,6 +105,11 @@ int64_t detail::boothFp16(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shif
   return total >= 0x80000000u ? i64(total) - (i64(1) << 32) : i64(total);
 }
 
+int64_t detail::boothFp16Decoded(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shift) {
+  return boothProduct<uint32_t, int32_t>(decodeBoothWeight(uint32_t(wt)), uint32_t(dat),
+                                         sign ? ~0u : 0u, uint32_t(shift));
+}
+
 namespace {
 /// boothFp16, with the products nothing truncates computed directly: at
 /// shift 0 the Booth digits and carry-save sums are the exact product

@@ -125,6 +125,29 @@ TEST(NvdlaConvFp16, BoothShortcuts) {
   EXPECT_TRUE(shift8Differs);
 }
 
+TEST(NvdlaConvFp16, BoothProductFromDecodedWeight) {
+  // convFp16's products (an integer multiply minus the carry the two
+  // truncated carry-save vectors lose, the tree evaluated on the weight's
+  // Booth rows decoded once) against cal_fp16_booth's emulation: every
+  // weight operand, every 251st data operand (starting at a different one
+  // per weight, so every data operand occurs), both signs, every shift CMAC
+  // uses. (Once over every pair: 0 of 4.3e9 differ, docs/NvdlaFp16.md.)
+  int64_t checked = 0, carries = 0;
+  for (uint64_t wt = 0; wt < (uint64_t(2048) << 3); ++wt)
+    for (uint64_t dat = wt % 251; dat < (uint64_t(2048) << 3); dat += 251)
+      for (uint64_t sign = 0; sign < 2; ++sign)
+        for (int64_t shift = 0; shift <= 28; shift += 4) {
+          const int64_t want = detail::boothFp16(sign, wt, dat, shift);
+          ASSERT_EQ(detail::boothFp16Decoded(sign, wt, dat, shift), want)
+              << wt << " " << dat << " " << sign << " " << shift;
+          const int64_t p = sign ? -int64_t(wt * dat) : int64_t(wt * dat);
+          carries += want != (p + (int64_t(0x55550000) & ((int64_t(1) << shift) - 1))) >> shift;
+          ++checked;
+        }
+  EXPECT_GT(checked, 15000000);
+  EXPECT_GT(carries, 500000); // the carry is not a corner case
+}
+
 TEST(NvdlaConvFp16, SdpBiasAddsInNvdlaFp32) {
   // -1.0 + 1.0 is -0 (the sign of the first operand on a tie of
   // magnitudes), 1.0 + (-1.0) is +0; then ReLU makes +0.

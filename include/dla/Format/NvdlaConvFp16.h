@@ -102,6 +102,10 @@ namespace detail {
 /// adders to two vectors, each truncated `shift` bits right, plus the sign
 /// compensation. For tests.
 int64_t boothFp16(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shift);
+/// The same product as convFp16 computes it (lib/Format/NvdlaBoothFp16.h:
+/// wt * dat, minus the carry the separate truncation loses, from the
+/// carry-save tree on wt decoded once), shift 0 to 28. For tests.
+int64_t boothFp16Decoded(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shift);
 } // namespace detail
 
 /// FpMax / FpMin <8,23> (by sign, exponent, mantissa; +0 > -0; a NaN
