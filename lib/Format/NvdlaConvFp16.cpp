@@ -19,6 +19,7 @@
 // the ABI GCC warns about (vector arguments without AVX) never applies.
 #pragma GCC diagnostic ignored "-Wpsabi"
 #include "NvdlaBoothFp16.h"
+#include "NvdlaCaccLanes.h"
 
 
 namespace dlaformat::nvdla {
@@ -108,6 +109,18 @@ int64_t detail::boothFp16(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shif
 int64_t detail::boothFp16Decoded(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shift) {
   return boothProduct<uint32_t, int32_t>(decodeBoothWeight(uint32_t(wt)), uint32_t(dat),
                                          sign ? ~0u : 0u, uint32_t(shift));
+}
+
+void detail::caccAddLanes4(CaccAccumulator *acc, const CmacWord *word) {
+  cacc_lanes::V4 ae, am, me, mm, take;
+  for (int l = 0; l < 4; ++l) {
+    ae[l] = acc[l].exponent, am[l] = acc[l].mantissa;
+    me[l] = word[l].exponent, mm[l] = word[l].mantissa;
+    take[l] = word[l].mantissa != 0 ? -1 : 0;
+  }
+  cacc_lanes::add(ae, am, me, mm, take);
+  for (int l = 0; l < 4; ++l)
+    acc[l] = {ae[l], am[l]};
 }
 
 namespace {
@@ -358,6 +371,32 @@ __attribute__((always_inline)) inline void cmacLanes(const DecodedImage &im, con
     mxOut[l] = mx[l];
 }
 
+/// CACC's add of each lane's CMAC word (exponent mx << 2, mantissa) to its
+/// accumulator where `take` is all ones (cacc_lanes::add, two halves).
+__attribute__((always_inline)) inline void caccLanes(int64_t *ae, int64_t *am, const int32_t *mx,
+                                                     const int64_t *mant, const int64_t *take) {
+  using cacc_lanes::V4;
+  for (int h = 0; h < kLanes; h += 4) {
+    V4 e, m, me, mm, t;
+    std::memcpy(&e, ae + h, sizeof e);
+    std::memcpy(&m, am + h, sizeof m);
+    std::memcpy(&mm, mant + h, sizeof mm);
+    std::memcpy(&t, take + h, sizeof t);
+    for (int l = 0; l < 4; ++l)
+      me[l] = (int64_t(mx[h + l]) << 2) & 63;
+    cacc_lanes::add(e, m, me, mm, t);
+    std::memcpy(ae + h, &e, sizeof e);
+    std::memcpy(am + h, &m, sizeof m);
+  }
+}
+
+using CaccLanesFn = void (*)(int64_t *, int64_t *, const int32_t *, const int64_t *,
+                             const int64_t *);
+void caccLanesGeneric(int64_t *ae, int64_t *am, const int32_t *mx, const int64_t *mant,
+                      const int64_t *take) {
+  caccLanes(ae, am, mx, mant, take);
+}
+
 using CmacLanesFn = void (*)(const DecodedImage &, const Tap *, size_t, size_t, int64_t,
                              int32_t *, int64_t *);
 
@@ -379,6 +418,10 @@ __attribute__((target("avx2"))) void
 cmacLanesStridedAvx2(const DecodedImage &im, const Tap *taps, size_t count, size_t at,
                      int64_t step, int32_t *mx, int64_t *mant) {
   cmacLanes<0>(im, taps, count, at, step, mx, mant);
+}
+__attribute__((target("avx2"))) void caccLanesAvx2(int64_t *ae, int64_t *am, const int32_t *mx,
+                                                   const int64_t *mant, const int64_t *take) {
+  caccLanes(ae, am, mx, mant, take);
 }
 const bool kHasAvx2 = __builtin_cpu_supports("avx2");
 #else
@@ -463,21 +506,32 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
   const CmacLanesFn lanes =
       sh.strideW == 1 ? (kHasAvx2 ? cmacLanesUnitAvx2 : cmacLanesUnit)
                       : (kHasAvx2 ? cmacLanesStridedAvx2 : cmacLanesStrided);
+  const CaccLanesFn cacc = kHasAvx2 ? caccLanesAvx2 : caccLanesGeneric;
   int32_t mx[kLanes];
-  int64_t mant[kLanes];
-  CaccAccumulator acc[kLanes];
+  int64_t mant[kLanes], take[kLanes];
+  // The block's accumulators (exponent, mantissa): added to lane by lane
+  // (caccAddInline) where a NaN is involved, all lanes at once otherwise.
+  int64_t accE[kLanes], accM[kLanes];
+  auto addScalar = [&](int l, CmacWord word) {
+    const CaccAccumulator r = caccAddInline({accE[l], accM[l]}, word);
+    accE[l] = r.exponent;
+    accM[l] = r.mantissa;
+  };
   for (int64_t k = 0; k < sh.kernels; ++k)
     for (int64_t oy = 0; oy < oh; ++oy)
       for (int64_t block = 0; block < blocks; ++block) {
         const int64_t ox0 = block * kLanes;
         const int n = int(std::min<int64_t>(kLanes, ow - ox0));
-        std::fill(acc, acc + kLanes, CaccAccumulator{});
+        std::fill(accE, accE + kLanes, 0);
+        std::fill(accM, accM + kLanes, 0);
+        bool nanInBlock = false;
         for (int64_t a = 0; a < atoms; ++a)
           for (int64_t p = 0; p < positions; ++p) {
             const size_t at = size_t((k * atoms + a) * positions + p);
             if (nanWeight[at] >= 0) {
               for (int l = 0; l < n; ++l)
-                acc[l] = caccAddInline(acc[l], nanWord(uint16_t(nanWeight[at])));
+                addScalar(l, nanWord(uint16_t(nanWeight[at])));
+              nanInBlock = true;
               continue;
             }
             const int64_t ky = p / sh.kernelW, kx = p % sh.kernelW;
@@ -493,21 +547,24 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
               lanes(im, taps.data() + tapBegin[at], tapCount,
                     im.at(0, iy + sh.padTop, ox0 * sh.strideW + kx * sh.dilationW), sh.strideW,
                     mx, mant);
-            for (int l = 0; l < n; ++l) {
+            const bool lanewise = nanInBlock || atomHasNan[size_t(a)];
+            for (int l = 0; l < kLanes; ++l) {
               const int64_t ix = (ox0 + l) * sh.strideW + kx * sh.dilationW - sh.padLeft;
-              if (ix < 0 || ix >= sh.width)
+              take[l] = l < n && ix >= 0 && ix < sh.width && mant[l] != 0 ? -1 : 0;
+              if (!lanewise || l >= n || ix < 0 || ix >= sh.width)
                 continue;
-              if (int32_t nv = atomHasNan[size_t(a)]
-                                   ? nanData[size_t((a * sh.height + iy) * sh.width + ix)]
-                                   : -1;
-                  nv >= 0)
-                acc[l] = caccAddInline(acc[l], nanWord(uint16_t(nv)));
-              else if (mant[l] != 0)
-                acc[l] = caccAddInline(acc[l], {(int64_t(mx[l]) << 2) & 63, mant[l]});
+              if (int32_t nv = nanData[size_t((a * sh.height + iy) * sh.width + ix)]; nv >= 0) {
+                addScalar(l, nanWord(uint16_t(nv)));
+                nanInBlock = true;
+              } else if (mant[l] != 0) {
+                addScalar(l, {(int64_t(mx[l]) << 2) & 63, mant[l]});
+              }
             }
+            if (!lanewise)
+              cacc(accE, accM, mx, mant, take);
           }
         for (int l = 0; l < n; ++l)
-          out.at(0, k, oy, ox0 + l) = caccToFp32(acc[l]);
+          out.at(0, k, oy, ox0 + l) = caccToFp32({accE[l], accM[l]});
       }
 }
 

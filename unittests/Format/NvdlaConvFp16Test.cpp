@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <random>
 
 using namespace dlaformat::nvdla;
 
@@ -146,6 +147,38 @@ TEST(NvdlaConvFp16, BoothProductFromDecodedWeight) {
         }
   EXPECT_GT(checked, 15000000);
   EXPECT_GT(carries, 500000); // the carry is not a corner case
+}
+
+TEST(NvdlaConvFp16, CaccLanesMatchCaccAdd) {
+  // convFp16's vector form of CACC's add against caccAdd (the C model's
+  // steps): random accumulators (every exponent but NaN's, mantissas of
+  // every length and sign) and words (exponents 0 to 62, 38-bit mantissas
+  // of every length, zeros), including accumulators from earlier adds.
+  std::mt19937_64 rng(4747);
+  auto mantissa = [&](int bits) {
+    const int64_t m = int64_t(rng() >> (64 - bits)) >> (rng() % bits);
+    return rng() % 2 ? -m : m;
+  };
+  CaccAccumulator acc[4];
+  for (int i = 0; i < 1000000; ++i) {
+    CmacWord word[4];
+    for (int l = 0; l < 4; ++l) {
+      if (i % 16 == 0)
+        acc[l] = rng() % 8 ? CaccAccumulator{int64_t(rng() % 255), mantissa(39)}
+                           : CaccAccumulator{};
+      word[l] = {int64_t(rng() % 63), rng() % 10 ? mantissa(37) : 0};
+    }
+    CaccAccumulator want[4];
+    for (int l = 0; l < 4; ++l)
+      want[l] = caccAdd(acc[l], word[l]);
+    detail::caccAddLanes4(acc, word);
+    for (int l = 0; l < 4; ++l) {
+      ASSERT_EQ(acc[l].exponent, want[l].exponent) << i << " " << l;
+      ASSERT_EQ(acc[l].mantissa, want[l].mantissa) << i << " " << l;
+      if (acc[l].exponent == 255)
+        acc[l] = {};
+    }
+  }
 }
 
 TEST(NvdlaConvFp16, SdpBiasAddsInNvdlaFp32) {

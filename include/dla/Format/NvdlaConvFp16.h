@@ -106,6 +106,9 @@ int64_t boothFp16(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shift);
 /// wt * dat, minus the carry the separate truncation loses, from the
 /// carry-save tree on wt decoded once), shift 0 to 28. For tests.
 int64_t boothFp16Decoded(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shift);
+/// caccAdd as convFp16 computes it, four accumulators at once (no NaN
+/// words or accumulators; a zero word leaves its accumulator). For tests.
+void caccAddLanes4(CaccAccumulator *acc, const CmacWord *word);
 } // namespace detail
 
 /// FpMax / FpMin <8,23> (by sign, exponent, mantissa; +0 > -0; a NaN
