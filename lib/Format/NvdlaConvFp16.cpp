@@ -361,6 +361,20 @@ __attribute__((always_inline)) inline void cmacLanes(const DecodedImage &im, con
       f ^= t.flip;
       const LanesU shift = LanesU((mx - group) << 2);
       const LanesI takesPart = (group >= 0) & (shift < 32u);
+      // At shifts 0 and 4 the truncated carry-save vectors lose no carry
+      // (checked over every operand pair, NvdlaConvFp16Test
+      // BoothShortcuts): where no lane is shifted further, the product
+      // floored, without the tree (a depthwise layer's atoms, one product
+      // each, are all at shift 0).
+      const LanesI deep = takesPart & (shift > 4u);
+      int32_t anyDeep = 0;
+      for (int l = 0; l < kLanes; ++l)
+        anyDeep |= deep[l];
+      if (!anyDeep) {
+        const LanesI p = LanesI(((d * t.booth.wt) ^ f) - f) >> LanesI(shift & 4u);
+        part += p & takesPart;
+        continue;
+      }
       const LanesU clamped = takesPart ? shift : LanesU{} + 31u;
       part += boothProduct<LanesU, LanesI>(t.booth, d, f, clamped) & takesPart;
     }
