@@ -286,7 +286,7 @@ CmacWord nanWord(uint16_t nv) {
 
 namespace {
 /// Output columns computed together: CMAC's products of one kernel row
-/// position and channel atom for 16 adjacent outputs are independent, so
+/// position and channel atom for 8 adjacent outputs are independent, so
 /// the lane loops below vectorize (AVX2 where the CPU has it).
 constexpr int kLanes = 8;
 
