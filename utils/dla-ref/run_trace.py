@@ -5,7 +5,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
-                 interleave|interleave-wide|interleaved|groups|views --count N --seed S
+                 interleave|interleave-wide|interleaved|as-weights|groups|views --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -896,6 +896,44 @@ def interleaved_case(rng, n):
     return Case(f"interleaved_{n}", src_shape, "\n  ".join(lines), out, weights=weights)
 
 
+def as_weights_case(rng, n):
+    """A convolution whose weights are another layer's result (issue 45,
+    attention's q k^T): a layer (an offline SDP, or a 1x1 convolution
+    with its SDP on the fly) writes k, C = 8 .. 32 channels (whole atoms)
+    over H x 8 positions, in the weight stream's interleaved encoding;
+    dla.as_weights reads it as 8 H 1x1 kernels of C channels, and a
+    direct convolution of q (C channels, any size) by them, its SDP on the
+    fly, writes 8 H channels. The convolution's weight address is k's."""
+    c, h = 8 * int(rng.integers(1, 5)), int(rng.integers(1, 7))
+    kshape, wshape = (1, c, h, 8), (8 * h, c, 1, 1)
+    qshape = (1, c, int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+    out = (1, 8 * h) + qshape[2:]
+    kenc = interleaved_encoding(c) if c > 8 and h > 1 else ENC
+    k_t = ttype(kshape, kenc)
+    args = [("q", rng.integers(-128, 128, qshape).astype(np.int8), ENC, "i8")]
+    lines = []
+    if rng.random() < 0.5:
+        args.append(("kin", rng.integers(-128, 128, kshape).astype(np.int8), ENC, "i8"))
+        lines.append(sdp_case(rng, 0, kshape).body.replace("%x", "%kin").replace("%y =", "%k =")
+                     .replace(f"-> {ttype(kshape)}", f"-> {k_t}"))
+    else:
+        cin = int(rng.integers(1, 17))
+        args.append(("kin", rng.integers(-128, 128, (1, cin, h, 8)).astype(np.int8), ENC, "i8"))
+        args.append(("wk", rng.integers(-128, 128, (c, cin, 1, 1)).astype(np.int8), WENC, "i8"))
+        conv_t = ttype(kshape, None)
+        lines.append(f"%a = dla.conv direct %kin, %wk clip_truncate {int(rng.integers(0, 9))} : "
+                     f"{ttype((1, cin, h, 8))}, {ttype((c, cin, 1, 1), WENC)} -> {conv_t}")
+        lines.append(f"%k = dla.sdp on_the_fly %a bs {sdp_cases._x_stage(rng, None, True)[0]} "
+                     f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {k_t}")
+    lines.append(f"%w = dla.as_weights %k : {k_t} -> {ttype(wshape, WENC)}")
+    conv_t = ttype(out, None)
+    lines.append(f"%s = dla.conv direct %q, %w clip_truncate {int(rng.integers(0, 13))} : "
+                 f"{ttype(qshape)}, {ttype(wshape, WENC)} -> {conv_t}")
+    lines.append(f"%y = dla.sdp on_the_fly %s bs {sdp_cases._x_stage(rng, None, True)[0]} "
+                 f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+    return Case.of(f"as_weights_{n}", args, "\n  ".join(lines), out)
+
+
 KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
@@ -904,7 +942,8 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          "upsample": upsample_case, "upsample-wide": upsample_wide_case,
          "upsample-border": upsample_border_case,
          "interleave": interleave_case, "interleave-wide": interleave_wide_case,
-         "groups": groups_case, "views": views_case, "interleaved": interleaved_case}
+         "groups": groups_case, "views": views_case, "interleaved": interleaved_case,
+         "as-weights": as_weights_case}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those
