@@ -903,34 +903,36 @@ def as_weights_case(rng, n):
     over H x 8 positions, in the weight stream's interleaved encoding;
     dla.as_weights reads it as 8 H 1x1 kernels of C channels, and a
     direct convolution of q (C channels, any size) by them, its SDP on the
-    fly, writes 8 H channels. The convolution's weight address is k's."""
+    fly, writes 8 H channels. The convolution's weight address is k's.
+    The SDPs add a constant (their BS ALU) and the clip truncates bring the
+    sums near int8, so that most result bytes depend on every weight (a
+    random SDP's saturation would hide a misplaced kernel)."""
     c, h = 8 * int(rng.integers(1, 5)), int(rng.integers(1, 7))
     kshape, wshape = (1, c, h, 8), (8 * h, c, 1, 1)
     qshape = (1, c, int(rng.integers(1, 9)), int(rng.integers(1, 9)))
     out = (1, 8 * h) + qshape[2:]
     kenc = interleaved_encoding(c) if c > 8 and h > 1 else ENC
     k_t = ttype(kshape, kenc)
+    add = lambda: f"bs <alu = sum, alu_operand = {int(rng.integers(-16, 17))}>"
     args = [("q", rng.integers(-128, 128, qshape).astype(np.int8), ENC, "i8")]
     lines = []
     if rng.random() < 0.5:
         args.append(("kin", rng.integers(-128, 128, kshape).astype(np.int8), ENC, "i8"))
-        lines.append(sdp_case(rng, 0, kshape).body.replace("%x", "%kin").replace("%y =", "%k =")
-                     .replace(f"-> {ttype(kshape)}", f"-> {k_t}"))
+        lines.append(f"%k = dla.sdp offline %kin {add()} : {ttype(kshape)} -> {k_t}")
     else:
         cin = int(rng.integers(1, 17))
         args.append(("kin", rng.integers(-128, 128, (1, cin, h, 8)).astype(np.int8), ENC, "i8"))
         args.append(("wk", rng.integers(-128, 128, (c, cin, 1, 1)).astype(np.int8), WENC, "i8"))
         conv_t = ttype(kshape, None)
-        lines.append(f"%a = dla.conv direct %kin, %wk clip_truncate {int(rng.integers(0, 9))} : "
+        lines.append(f"%a = dla.conv direct %kin, %wk clip_truncate {int(rng.integers(6, 10))} : "
                      f"{ttype((1, cin, h, 8))}, {ttype((c, cin, 1, 1), WENC)} -> {conv_t}")
-        lines.append(f"%k = dla.sdp on_the_fly %a bs {sdp_cases._x_stage(rng, None, True)[0]} "
-                     f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {k_t}")
+        lines.append(f"%k = dla.sdp on_the_fly %a {add()} : {conv_t} -> {k_t}")
     lines.append(f"%w = dla.as_weights %k : {k_t} -> {ttype(wshape, WENC)}")
     conv_t = ttype(out, None)
-    lines.append(f"%s = dla.conv direct %q, %w clip_truncate {int(rng.integers(0, 13))} : "
+    clip = int(np.ceil(np.log2(c))) + 6  # |sum| < c 2^14: about int8 after the clip
+    lines.append(f"%s = dla.conv direct %q, %w clip_truncate {clip} : "
                  f"{ttype(qshape)}, {ttype(wshape, WENC)} -> {conv_t}")
-    lines.append(f"%y = dla.sdp on_the_fly %s bs {sdp_cases._x_stage(rng, None, True)[0]} "
-                 f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+    lines.append(f"%y = dla.sdp on_the_fly %s {add()} : {conv_t} -> {ttype(out)}")
     return Case.of(f"as_weights_{n}", args, "\n  ".join(lines), out)
 
 
