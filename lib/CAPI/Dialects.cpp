@@ -461,9 +461,10 @@ bool dlaOperationComputes(MlirOperation op) {
   if (!o || o->hasTrait<OpTrait::IsTerminator>() || isa<FunctionOpInterface, ModuleOp>(o))
     return false;
   // A channel view of feature data is an address offset into its parent
-  // (ViewOps.cpp): the layers around it read and write in place.
+  // (ViewOps.cpp), dla.as_weights its source's address: the layers around
+  // it read and write in place.
   if (isa<dla::ChannelViewOpInterface>(o) &&
-      isa_and_nonnull<dla::FeatureAttr>(
+      isa_and_nonnull<dla::FeatureAttr, dla::WeightAttr>(
           cast<RankedTensorType>(o->getResult(0).getType()).getEncoding()))
     return false;
   // What holds a value: nothing in, nothing done but producing it.

@@ -5,7 +5,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
-                 interleave|interleave-wide --count N --seed S
+                 interleave|interleave-wide|interleaved|as-weights|groups|views --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -838,6 +838,104 @@ def padded_case(rng, n):
                 operands=[("wide", wide, WENC)])
 
 
+def interleaved_encoding(c):
+    """nv_small's feature encoding of C channels (a multiple of 8) over
+    H x 8 positions with the surfaces interleaved line by line: surface
+    stride 64 (one line of 8 atoms), line stride C x 8 (every surface's
+    line side by side). Byte for byte the direct weight stream of 8 H 1x1
+    kernels of C channels (docs/NvdlaFormats.md)."""
+    return (f"#dla.feature<int8, line_stride = {c * 8}, surface_stride = 64, "
+            f"config = {CONFIG}>")
+
+
+def interleaved_case(rng, n):
+    """An SDP (offline, or on the fly after a direct convolution) writes a
+    map of C = 16 .. 48 channels (whole atoms, two surfaces or more) over H x 8 positions with
+    its surfaces interleaved line by line (interleaved_encoding); a second
+    layer reads it with the same strides: an offline SDP, a direct
+    convolution (1x1 or 3x3, its SDP on the fly) or a pool. nv_small
+    only: there the map is a 1x1 convolution's weight stream."""
+    c, h = 8 * int(rng.integers(2, 7)), int(rng.integers(2, 7))
+    shape = (1, c, h, 8)
+    inter = interleaved_encoding(c)
+    mid_t = ttype(shape, inter)
+    lines, weights = [], []
+    if rng.random() < 0.5:
+        lines.append(sdp_case(rng, 0, shape).body.replace("%y =", "%t =")
+                     .replace(f"-> {ttype(shape)}", f"-> {mid_t}"))
+        src_shape = shape
+    else:
+        cin = int(rng.integers(1, 17))
+        src_shape = (1, cin, h, 8)
+        conv_t = ttype(shape, None)
+        lines.append(f"%a = dla.conv direct %x, %w0 clip_truncate {int(rng.integers(0, 9))} : "
+                     f"{ttype(src_shape)}, {ttype((c, cin, 1, 1), WENC)} -> {conv_t}")
+        lines.append(f"%t = dla.sdp on_the_fly %a bs {sdp_cases._x_stage(rng, None, True)[0]} "
+                     f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {mid_t}")
+        weights.append((c, cin, 1, 1))
+    reader = str(rng.choice(["sdp", "conv", "pool"]))
+    if reader == "sdp":
+        body = sdp_case(rng, 0, shape).body.replace("%x", "%t").replace(
+            f": {ttype(shape)} ->", f": {mid_t} ->")
+        out = shape
+    elif reader == "conv":
+        k, r = int(rng.integers(1, 21)), int(rng.choice([1, 3]))
+        p = r // 2
+        out = (1, k, h, 8)
+        conv_t = ttype(out, None)
+        body = (f"%b = dla.conv direct %t, %w{len(weights)} pad [{p}, {p}, {p}, {p}] "
+                f"clip_truncate {int(rng.integers(0, 9))} : {mid_t}, "
+                f"{ttype((k, c, r, r), WENC)} -> {conv_t}\n"
+                f"  %y = dla.sdp on_the_fly %b bs {sdp_cases._x_stage(rng, None, True)[0]} "
+                f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+        weights.append((k, c, r, r))
+    else:
+        out = (1, c, h - 1, 7)
+        body = (f"%y = dla.pool max %t kernel [2, 2] stride [1, 1] : {mid_t} -> {ttype(out)}")
+    lines.append(body)
+    return Case(f"interleaved_{n}", src_shape, "\n  ".join(lines), out, weights=weights)
+
+
+def as_weights_case(rng, n):
+    """A convolution whose weights are another layer's result (issue 45,
+    attention's q k^T): a layer (an offline SDP, or a 1x1 convolution
+    with its SDP on the fly) writes k, C = 8 .. 32 channels (whole atoms)
+    over H x 8 positions, in the weight stream's interleaved encoding;
+    dla.as_weights reads it as 8 H 1x1 kernels of C channels, and a
+    direct convolution of q (C channels, any size) by them, its SDP on the
+    fly, writes 8 H channels. The convolution's weight address is k's.
+    The SDPs add a constant (their BS ALU) and the clip truncates bring the
+    sums near int8, so that most result bytes depend on every weight (a
+    random SDP's saturation would hide a misplaced kernel)."""
+    c, h = 8 * int(rng.integers(1, 5)), int(rng.integers(1, 7))
+    kshape, wshape = (1, c, h, 8), (8 * h, c, 1, 1)
+    qshape = (1, c, int(rng.integers(1, 9)), int(rng.integers(1, 9)))
+    out = (1, 8 * h) + qshape[2:]
+    kenc = interleaved_encoding(c) if c > 8 and h > 1 else ENC
+    k_t = ttype(kshape, kenc)
+    add = lambda: f"bs <alu = sum, alu_operand = {int(rng.integers(-16, 17))}>"
+    args = [("q", rng.integers(-128, 128, qshape).astype(np.int8), ENC, "i8")]
+    lines = []
+    if rng.random() < 0.5:
+        args.append(("kin", rng.integers(-128, 128, kshape).astype(np.int8), ENC, "i8"))
+        lines.append(f"%k = dla.sdp offline %kin {add()} : {ttype(kshape)} -> {k_t}")
+    else:
+        cin = int(rng.integers(1, 17))
+        args.append(("kin", rng.integers(-128, 128, (1, cin, h, 8)).astype(np.int8), ENC, "i8"))
+        args.append(("wk", rng.integers(-128, 128, (c, cin, 1, 1)).astype(np.int8), WENC, "i8"))
+        conv_t = ttype(kshape, None)
+        lines.append(f"%a = dla.conv direct %kin, %wk clip_truncate {int(rng.integers(6, 10))} : "
+                     f"{ttype((1, cin, h, 8))}, {ttype((c, cin, 1, 1), WENC)} -> {conv_t}")
+        lines.append(f"%k = dla.sdp on_the_fly %a {add()} : {conv_t} -> {k_t}")
+    lines.append(f"%w = dla.as_weights %k : {k_t} -> {ttype(wshape, WENC)}")
+    conv_t = ttype(out, None)
+    clip = int(np.ceil(np.log2(c))) + 6  # |sum| < c 2^14: about int8 after the clip
+    lines.append(f"%s = dla.conv direct %q, %w clip_truncate {clip} : "
+                 f"{ttype(qshape)}, {ttype(wshape, WENC)} -> {conv_t}")
+    lines.append(f"%y = dla.sdp on_the_fly %s {add()} : {conv_t} -> {ttype(out)}")
+    return Case.of(f"as_weights_{n}", args, "\n  ".join(lines), out)
+
+
 KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
@@ -846,7 +944,8 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          "upsample": upsample_case, "upsample-wide": upsample_wide_case,
          "upsample-border": upsample_border_case,
          "interleave": interleave_case, "interleave-wide": interleave_wide_case,
-         "groups": groups_case, "views": views_case}
+         "groups": groups_case, "views": views_case, "interleaved": interleaved_case,
+         "as-weights": as_weights_case}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those

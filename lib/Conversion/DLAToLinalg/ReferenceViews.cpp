@@ -1,7 +1,8 @@
 //===- ReferenceViews.cpp - Channel views without encoding ---------------===//
 //
 // A dla.channel_slice / dla.channel_concat of plain (row-major) tensors is
-// a channel slice / concatenation; encoded ones move storage bytes
+// a channel slice / concatenation, a dla.as_weights a transpose; encoded
+// ones move storage bytes
 // (lib/Conversion/DLAToMemRef/ChannelViewStorage.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +11,7 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -63,6 +65,30 @@ struct ChannelConcatToTensor : OpRewritePattern<ChannelConcatOp> {
   }
 };
 
+/// dla.as_weights without encoding: [1, C, H, W] -> [C, H W] -> its
+/// transpose [H W, C] -> [H W, C, 1, 1].
+struct AsWeightsToTensor : OpRewritePattern<AsWeightsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AsWeightsOp op, PatternRewriter &rewriter) const override {
+    if (!isPlainChannelView(op))
+      return rewriter.notifyMatchFailure(op, "views encoded storage");
+    Location loc = op.getLoc();
+    RankedTensorType result = op.getResult().getType();
+    const int64_t k = result.getDimSize(0), c = result.getDimSize(1);
+    Value flat = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get({c, k}, result.getElementType()), op.getSource(),
+        ArrayRef<ReassociationIndices>{{0, 1}, {2, 3}});
+    Value init = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{k, c},
+                                         result.getElementType());
+    Value kernels =
+        linalg::TransposeOp::create(rewriter, loc, flat, init, ArrayRef<int64_t>{1, 0})
+            ->getResult(0);
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, result, kernels, ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+    return success();
+  }
+};
+
 } // namespace
 
 bool mlir::dla::isPlainChannelView(Operation *op) {
@@ -73,5 +99,6 @@ bool mlir::dla::isPlainChannelView(Operation *op) {
 }
 
 void mlir::dla::populateChannelViewReferencePatterns(RewritePatternSet &patterns) {
-  patterns.add<ChannelSliceToTensor, ChannelConcatToTensor>(patterns.getContext());
+  patterns.add<ChannelSliceToTensor, ChannelConcatToTensor, AsWeightsToTensor>(
+      patterns.getContext());
 }

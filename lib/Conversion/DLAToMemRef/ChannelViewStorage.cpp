@@ -112,9 +112,26 @@ struct ChannelConcatStorage : OpConversionPattern<ChannelConcatOp> {
   }
 };
 
+/// dla.as_weights of NVDLA data: the source's storage is the weights'
+/// (the verifier holds the source to the weight stream's encoding).
+struct AsWeightsStorage : OpConversionPattern<AsWeightsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AsWeightsOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!op.getResult().getType().getEncoding())
+      return rewriter.notifyMatchFailure(op, "a transpose without encoding");
+    Type storage = getTypeConverter()->convertType(op.getResult().getType());
+    if (!storage || storage != adaptor.getSource().getType())
+      return rewriter.notifyMatchFailure(op, "storage of another size");
+    rewriter.replaceOp(op, adaptor.getSource());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dla::populateChannelViewStoragePatterns(const TypeConverter &converter,
                                                    RewritePatternSet &patterns) {
-  patterns.add<ChannelSliceStorage, ChannelConcatStorage>(converter, patterns.getContext());
+  patterns.add<ChannelSliceStorage, ChannelConcatStorage, AsWeightsStorage>(converter,
+                                                                            patterns.getContext());
 }

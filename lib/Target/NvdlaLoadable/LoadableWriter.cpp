@@ -320,7 +320,8 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
     const Surface &s = plan.surfaces[si];
     const Place &p = places[s.placed];
     uint64_t begin = p.pooled ? p.offset : 0, end = begin + p.bytes;
-    if (static_cast<int>(si) != owner[s.placed]) {
+    // dla.as_weights reads its whole parent (no feature layout of its own).
+    if (static_cast<int>(si) != owner[s.placed] && s.feature) {
       const auto &f = *s.feature;
       int64_t channels = cast<RankedTensorType>(s.value.getType()).getDimSize(1);
       int64_t atom = f.getCube().getSpec().elementsPerAtom;

@@ -166,6 +166,8 @@ bool computedByEmulator(Value v) {
     return computedByEmulator(slice.getSource());
   if (auto concat = dyn_cast<ChannelConcatOp>(def))
     return llvm::any_of(concat.getInputs(), computedByEmulator);
+  if (auto weights = dyn_cast<AsWeightsOp>(def))
+    return computedByEmulator(weights.getSource());
   return false;
 }
 
@@ -260,6 +262,11 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
         viewOf[input] = {concat.getResult(), getChannelViewByteOffset(concat.getType(), first)};
       continue;
     }
+    // A map read as weights: the convolution reads its source's bytes.
+    if (auto weights = dyn_cast<AsWeightsOp>(op)) {
+      viewOf[weights.getResult()] = {weights.getSource(), 0};
+      continue;
+    }
     if (isa<EmulatorOpInterface>(op)) {
       plan.emulated.push_back(&op);
       continue;
@@ -341,11 +348,28 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
         failed(addSurface(parent, name + ".parent", first, loc)))
       return failure();
     const Surface &p = plan.surfaces[plan.surfaceOf.at(parent)];
-    auto layout = featureLayout(v, loc);
-    if (failed(layout))
-      return failure();
     Surface s;
-    s.feature = std::move(*layout);
+    if (weightValues.contains(v)) {
+      // dla.as_weights: the parent's bytes are the weight stream.
+      if (failed(checkWeights(v, imageWeights.contains(v), loc)))
+        return failure();
+      auto layout = bindTensorLayout(cast<RankedTensorType>(v.getType()),
+                                     [&] { return emitError(loc); });
+      if (failed(layout))
+        return failure();
+      if (!p.feature || p.feature->getStorageBytes() != (*layout)->getStorageBytes())
+        return emitError(loc) << "weights " << v.getType()
+                              << " read in place must be a feature surface of their size";
+      // The parent starts where weights may (256 bytes: the document's
+      // weight start address).
+      PlannedSurface &parentPlace = plan.placement[p.placed];
+      parentPlace.alignment = std::max(parentPlace.alignment, (*layout)->getStorageAlignment());
+    } else {
+      auto layout = featureLayout(v, loc);
+      if (failed(layout))
+        return failure();
+      s.feature = std::move(*layout);
+    }
     if (auxValues.contains(v)) {
       auto operand = readAsOperand(*s.feature, v, loc);
       if (failed(operand))

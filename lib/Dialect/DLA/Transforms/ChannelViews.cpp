@@ -9,6 +9,9 @@
 // relayout or an inner join produces, read otherwise only by layers and
 // relayouts, is retyped in place (an inner join with its parts), so the
 // producer writes straight into the parent; any other input is copied.
+// dla.as_weights takes part as the format library's weight-stream feature
+// encoding in, direct weights out (AsWeightsOp.cpp); its source then takes
+// the stream's strides the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,8 +80,44 @@ static void place(Value v, RankedTensorType want) {
       place(part, viewType(cast<RankedTensorType>(part.getType()), want));
 }
 
+/// dla.as_weights reads its source as the direct weight stream: the source
+/// takes the format library's interleaved encoding (getWeightStreamType)
+/// where its producer writes it, when that is a layer or a relayout and
+/// every other reader a layer, a relayout or another such view (they read
+/// feature data through its strides); any other source is copied into it.
+static void placeWeightStream(AsWeightsOp op, LayoutRewriteStats &stats) {
+  Value source = op.getSource();
+  auto type = cast<RankedTensorType>(source.getType());
+  auto feature = dyn_cast_or_null<FeatureAttr>(type.getEncoding());
+  if (!feature)
+    return; // not feature data: the verifier says what is wrong
+  FailureOr<RankedTensorType> want =
+      getWeightStreamType(type, feature.getConfig(), [] { return InFlightDiagnostic(); });
+  if (failed(want) || *want == type)
+    return;
+  Operation *producer = source.getDefiningOp();
+  if (producer && isa<LayerOpInterface, RelayoutOp>(producer) &&
+      llvm::all_of(source.getUsers(), llvm::IsaPred<LayerOpInterface, RelayoutOp, AsWeightsOp>)) {
+    source.setType(*want);
+    return;
+  }
+  OpBuilder b(op);
+  const int64_t bytes = storageBytesOf(type) + storageBytesOf(*want);
+  ++stats.relayouts;
+  stats.relayoutBytes += bytes;
+  mlir::emitRemark(op.getLoc())
+      << "relayout costs " << bytes << " bytes: the source of 'dla.as_weights' is no layer's "
+         "result that only layers read besides, so it is copied into the weight stream's "
+         "interleaved surfaces";
+  op.getSourceMutable().set(RelayoutOp::create(b, op.getLoc(), *want, source));
+}
+
 void mlir::dla::assignChannelViewStrides(func::FuncOp func, LayoutRewriteStats &stats) {
   func.walk([&](Operation *op) {
+    if (auto weights = dyn_cast<AsWeightsOp>(op)) {
+      placeWeightStream(weights, stats);
+      return;
+    }
     if (auto slice = dyn_cast<ChannelSliceOp>(op)) {
       if (RankedTensorType want = viewType(slice.getType(), slice.getSource().getType()))
         slice.getResult().setType(want);

@@ -67,6 +67,14 @@ bindTensorLayout(RankedTensorType type, function_ref<InFlightDiagnostic()> emitE
 /// (whole surfaces of NVDLA feature data); 0 without a feature encoding.
 int64_t getChannelViewByteOffset(RankedTensorType parent, int64_t firstChannel);
 
+/// `source` (a [1, C, H, W] map) in the feature encoding under which it is
+/// the direct weight stream of H x W 1x1 kernels on `config`
+/// (dla.as_weights; the format library's NvdlaWeightStream.h), or an error
+/// saying why none is.
+FailureOr<RankedTensorType>
+getWeightStreamType(RankedTensorType source, ::dlaformat::nvdla::HardwareKind config,
+                    function_ref<InFlightDiagnostic()> emitError);
+
 /// True for no encoding or a `dla` layout encoding.
 bool isLayoutEncodingOrNone(Attribute encoding);
 

@@ -78,4 +78,33 @@ def DLA_ChannelConcatOp : DLA_Op<"channel_concat", [Pure, DLA_ChannelViewOpInter
   }];
 }
 
+def DLA_AsWeightsOp : DLA_Op<"as_weights", [Pure, DLA_ChannelViewOpInterface,
+    DeclareOpInterfaceMethods<DLA_LayoutConstrainedOpInterface,
+                              ["getLayoutVariants", "getLayoutOperandName"]>]> {
+  let summary = "A layer's result read as 1x1 convolution weights, as a view";
+  let description = [{
+    The result is the weights of H x W 1x1 kernels of C channels:
+    `result[h * W + w, c, 0, 0] = source[0, c, h, w]` (source [1, C, H, W],
+    result [H W, C, 1, 1]). It lets a convolution multiply a feature map by
+    another layer's result (attention's q k^T and p v,
+    docs/WholeNetworks.md). Without encodings it is that transpose. On
+    NVDLA the source's storage is the weights' storage, byte for byte: the
+    source is int8 feature data with its surfaces interleaved line by line
+    (the encoding the format library gives, NvdlaWeightStream.h: W = 8,
+    C a multiple of 8, surface stride 64 and line stride C x 8 on
+    nv_small), the result uncompressed direct int8 weights of the same
+    configuration; the convolution reads the weights at the source's
+    address, no unit or host copy computes the view.
+
+    ```mlir
+    %w = dla.as_weights %k : tensor<1x16x5x8xi8, #dla.feature<int8, line_stride = 128, surface_stride = 64, config = nv_small>>
+        -> tensor<40x16x1x1xi8, #dla.weight<direct, int8, config = nv_small>>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 #endif // DLA_VIEW_OPS_TD
