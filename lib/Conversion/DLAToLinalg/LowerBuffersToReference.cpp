@@ -114,7 +114,6 @@ void expand(OnStorageOp op, CopyFunctions &copies) {
 
 struct LowerBuffersToReferencePass
     : mlir::dla::impl::DLALowerBuffersToReferenceBase<LowerBuffersToReferencePass> {
-  using DLALowerBuffersToReferenceBase::DLALowerBuffersToReferenceBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<OnStorageOp> ops;
@@ -138,7 +137,7 @@ struct LowerBuffersToReferencePass
     target.markUnknownOpDynamicallyLegal(
         [](Operation *op) { return !isa<LayerOpInterface>(op); });
     RewritePatternSet patterns(ctx);
-    populateDLAToLinalgPatterns(patterns, ReferenceOptions{fp16Arithmetic});
+    populateDLAToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     // The casts that carried Winograd taps to their convolution.
