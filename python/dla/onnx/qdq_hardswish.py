@@ -125,17 +125,27 @@ def _hardswish_channels(f, ctx, get, affine, a2, b2, ys, yz, top_y):
     t = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a / st, b / st, None), 1.0, 0)
     u = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a / (6.0 * su), (b + 3.0) / (6.0 * su),
                                       ("relu",)), 1.0, 0)
-    parts = [ops_quant._rescale(ctx, ctx.transpose(v, TO_NHWC), np.int32, [1 << 30], [30])
-             for v in (t, u)]
-    p = ctx.binary("mul", parts[0], parts[1])
     # y = yz + m_c (p + c_c): h = st_c su_c p.
     m = (a2 * st * su / np.float64(np.float32(ys))).astype(np.float32)
+    return _product(f, ctx, (t, 0), u, m, lambda m: np.round(b2 / (np.float64(np.float32(ys)) * m)),
+                    yz)
+
+
+def _product(f, ctx, t, u, m, offset, yz):
+    """rescale(mul(rescale(t, 1, zt), rescale(u, 1, 0)) [+ c], m, yz),
+    NCHW i8: t = (map, zt), m one factor or one per channel, c =
+    offset(m as float64) in the product's units (|p| <= 255 * 127: no
+    overflow), added when not 0."""
+    from .qdq_fusion import _need
+    (t, zt) = t
+    parts = [ops_quant._rescale(ctx, ctx.transpose(v, TO_NHWC), np.int32, [1 << 30], [30], in_zp=z)
+             for v, z in ((t, zt), (u, 0))]
+    p = ctx.binary("mul", parts[0], parts[1])
     _need(f._ok(m))
-    c = np.round(b2 / (np.float64(np.float32(ys)) * np.float64(m)))
+    c = np.asarray(offset(np.float64(m)))
     _need(np.all(np.abs(c) < 2 ** 30))
     if np.any(c):
-        p = ctx.binary("add", p, ctx.b.const(c.astype(np.int32).reshape(1, 1, 1, channels),
-                                             inline=True))
+        p = ctx.binary("add", p, ctx.b.const(c.astype(np.int32).reshape(1, 1, 1, -1), inline=True))
     mult, shift = ops_quant._multiplier(ctx, m)
     y = ops_quant._rescale(ctx, p, np.int8, mult, shift, out_zp=yz)
     return ctx.transpose(y, TO_NCHW)
@@ -156,16 +166,7 @@ def _hardswish(f, ctx, get, affine, a2, b2, ys, yz, top):
     t = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a, b, None), st, zt)
     u = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a / 6.0, (b + 3.0) / 6.0, ("clip", 0.0, 1.0)),
                         1.0 / 127, 0)
-    parts = [ops_quant._rescale(ctx, ctx.transpose(v, TO_NHWC), np.int32, [1 << 30], [30], in_zp=z)
-             for v, z in ((t, zt), (u, 0))]
-    p = ctx.binary("mul", parts[0], parts[1])
+    # b2 in the product's units.
     m = np.float32(a2 * st / (127.0 * np.float64(np.float32(ys))))
-    _need(f._ok(m))
-    c = round(b2 / (np.float64(np.float32(ys)) * np.float64(m)))
-    _need(abs(c) < 2 ** 30)
-    if c:
-        # b2 in the product's units (|p| <= 255 * 127: no overflow).
-        p = ctx.binary("add", p, ctx.b.const(np.full((1, 1, 1, 1), c, np.int32), inline=True))
-    mult, shift = ops_quant._multiplier(ctx, m)
-    y = ops_quant._rescale(ctx, p, np.int8, mult, shift, out_zp=yz)
-    return ctx.transpose(y, TO_NCHW)
+    return _product(f, ctx, (t, zt), u, m, lambda m: round(b2 / (np.float64(np.float32(ys)) * m)),
+                    yz)
