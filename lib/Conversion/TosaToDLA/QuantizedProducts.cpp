@@ -242,14 +242,8 @@ FailureOr<ChannelProgram> channelProgram(const QuantProduct &q, std::string &why
         why = "its requantization factors have no int16 multipliers: " + s.message();
       continue;
     }
-    std::vector<int32_t> added;
-    for (int64_t c : q.channelAdded) {
-      if (c < INT32_MIN || c > INT32_MAX) {
-        why = "a constant added to its product leaves int32";
-        return failure();
-      }
-      added.push_back(static_cast<int32_t>(c));
-    }
+    // The constants come from an i32 tensor (readConstantAdd).
+    std::vector<int32_t> added(q.channelAdded.begin(), q.channelAdded.end());
     nv::Int16Bias bias = nv::biasToInt16(added, nv::BiasRounding::Nearest);
     for (size_t k = 0; k < added.size(); ++k) {
       p.pairs.push_back(bias.values[k]);
