@@ -2,6 +2,7 @@
 """Reference execution of PaddleOCR's classifier vs onnxruntime.
 
     python3 bench/cls_vs_onnxruntime.py [build/bin] [--repeat N] [--target T]
+                                        [--fp16-arithmetic hardware|ideal]
 
 Compiles ch_ppocr_mobile_v2.0_cls_infer.onnx (build/models, see
 scripts/fetch-models.sh) at 1x3x48x192 with dla-run-onnx (nv_full fp16 by
@@ -25,6 +26,8 @@ def main():
     p.add_argument("bin", nargs="?", default=os.path.join(ROOT, "build", "bin"))
     p.add_argument("--repeat", type=int, default=20)
     p.add_argument("--target", default="nv_full")
+    p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"],
+                   help="what the fp16 layers compute (dla-run-onnx's option; default hardware)")
     a = p.parse_args()
     model = os.path.join(ROOT, "build", "models", "ch_ppocr_mobile_v2.0_cls_infer.onnx")
     if not os.path.exists(model):
@@ -37,6 +40,8 @@ def main():
            "--shape", "1x3x48x192", "--classes", "--repeat", str(a.repeat),
            "--dla-run-onnx", os.path.join(a.bin, "dla-run-onnx"), "--ort", ort.stdout.strip(),
            "--", "--target", a.target, "--precision", "fp16", "--opt-level", "2"]
+    if a.fp16_arithmetic:
+        cmd += ["--fp16-arithmetic", a.fp16_arithmetic]
     return subprocess.call(cmd)
 
 

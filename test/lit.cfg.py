@@ -46,6 +46,9 @@ if os.access(mlir_opt_22, os.X_OK):
     config.available_features.add("mlir-opt-22")
 config.substitutions.append(("%mlir_opt_22", mlir_opt_22))
 config.substitutions.append(("%dla_plugin", os.path.join(config.dla_obj_root, "lib", "libDLAPlugin.so")))
+# The functions the lowered code of fp16 layers on nv_full calls
+# (include/dla/ExecutionRuntime/NvdlaRuntime.h), for mlir-runner's -shared-libs.
+config.substitutions.append(("%dla_runtime", os.path.join(config.dla_obj_root, "lib", "libDLARuntime.so")))
 
 # A hung test fails after 10 minutes instead of holding the suite (lit's
 # per-test timeout needs psutil, python3-psutil in scripts/setup.sh). The

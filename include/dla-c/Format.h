@@ -237,6 +237,43 @@ DLA_CAPI_EXPORTED DlaStatus dlaNvdlaLutFloatProgram(const char *function,
                                                     intptr_t numRegisters, int64_t *registers,
                                                     double *maxError, double *at);
 
+/// NVDLA's fp16 convolution arithmetic (nv_full, docs/NvdlaFp16.md), on bit
+/// patterns, function by function (utils/dla-ref/fp_nvdla.py's names).
+/// CMAC (cmac_fp16): numAtoms atoms of DLA_NVDLA_FP16_MAC_ATOM channels of
+/// fp16 data and weights, row after row; writes each atom's result word
+/// (exponent, 38-bit signed mantissa).
+#define DLA_NVDLA_FP16_MAC_ATOM 64
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaCmacFp16(intptr_t numAtoms, const uint16_t *data,
+                                             const uint16_t *weight, int64_t *exponent,
+                                             int64_t *mantissa);
+
+/// CACC (cacc_add): n accumulators (exponent, 40-bit signed mantissa)
+/// plus n CMAC words; writes the new accumulators.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaCaccAdd(intptr_t n, const int64_t *accExponent,
+                                            const int64_t *accMantissa,
+                                            const int64_t *macExponent,
+                                            const int64_t *macMantissa, int64_t *outExponent,
+                                            int64_t *outMantissa);
+
+/// cacc_to_fp32: the fp32 bits CACC hands the SDP for n accumulators.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaCaccToFp32(intptr_t n, const int64_t *exponent,
+                                               const int64_t *mantissa, uint32_t *out);
+
+/// conv_fp16: a direct convolution of one image x (C x H x W fp16 bits,
+/// row-major) with w (K x C x R x S) as CACC delivers it: out (K x OH x OW
+/// fp32 bits). shape: C, H, W, K, R, S; params: stride H / W, padding
+/// top / bottom / left / right, dilation H / W. Fails for bad geometry.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaConvFp16(const int64_t *shape, const int64_t *params,
+                                             const uint16_t *x, const uint16_t *w,
+                                             uint32_t *out);
+
+/// sdp_x_fp16: one SDP X stage at precision FP16 on n fp32 bit patterns,
+/// per-element fp16 operands (null: unused). config: alu_bypass, alu_algo
+/// (0 max, 1 min, 2 sum), mul_bypass, mul_prelu, relu_bypass, nan_to_zero.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaSdpXFp16(const int64_t *config, intptr_t n,
+                                             const uint32_t *x, const uint16_t *aluOperand,
+                                             const uint16_t *mulOperand, uint32_t *out);
+
 #ifdef __cplusplus
 }
 #endif

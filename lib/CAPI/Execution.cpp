@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dla-c/Execution.h"
+#include "dla/ExecutionRuntime/NvdlaRuntime.h"
 
 #include "mlir/CAPI/ExecutionEngine.h"
 #include "mlir/CAPI/IR.h"
@@ -128,5 +129,21 @@ dlaExecutionEngineCreate(MlirModule op, int optLevel, int numPaths,
                  << llvm::toString(engine.takeError()) << "\n";
     return MlirExecutionEngine{nullptr};
   }
+  // The functions the lowered code of fp16 layers calls (NvdlaRuntime.h):
+  // this library holds them, whatever libraries the caller names.
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    struct Collect {
+      llvm::orc::MangleAndInterner &interner;
+      llvm::orc::SymbolMap map;
+    } collect{interner, llvm::orc::SymbolMap()};
+    dla::runtime::forEachSymbol(
+        [](const char *name, void *address, void *user) {
+          auto &c = *static_cast<Collect *>(user);
+          c.map[c.interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                     llvm::JITSymbolFlags::Exported};
+        },
+        &collect);
+    return std::move(collect.map);
+  });
   return wrap(engine->release());
 }

@@ -8,6 +8,7 @@
 #include "Status.h"
 
 #include "dla/Format/ChunkedLayout.h"
+#include "dla/Format/NvdlaConvFp16.h"
 #include "dla/Format/NvdlaLutFloat.h"
 #include "dla/Format/NvdlaScale.h"
 
@@ -427,5 +428,90 @@ DlaStatus dlaNvdlaLutFloatProgram(const char *function, intptr_t numRegisters,
     if (at)
       *at = e.at;
   }
+  return ok();
+}
+
+DlaStatus dlaNvdlaCmacFp16(intptr_t numAtoms, const uint16_t *data, const uint16_t *weight,
+                           int64_t *exponent, int64_t *mantissa) {
+  static_assert(DLA_NVDLA_FP16_MAC_ATOM == nv::kFp16MacAtomChannels);
+  if (numAtoms < 0 || (numAtoms > 0 && (!data || !weight || !exponent || !mantissa)))
+    return error("null or negative array");
+  for (intptr_t i = 0; i < numAtoms; ++i) {
+    const int64_t at = i * nv::kFp16MacAtomChannels;
+    nv::CmacWord word = nv::cmacFp16(data + at, weight + at, nv::kFp16MacAtomChannels);
+    exponent[i] = word.exponent;
+    mantissa[i] = word.mantissa;
+  }
+  return ok();
+}
+
+DlaStatus dlaNvdlaCaccAdd(intptr_t n, const int64_t *accExponent, const int64_t *accMantissa,
+                          const int64_t *macExponent, const int64_t *macMantissa,
+                          int64_t *outExponent, int64_t *outMantissa) {
+  if (n < 0 || (n > 0 && (!accExponent || !accMantissa || !macExponent || !macMantissa ||
+                          !outExponent || !outMantissa)))
+    return error("null or negative array");
+  for (intptr_t i = 0; i < n; ++i) {
+    nv::CaccAccumulator r = nv::caccAdd({accExponent[i], accMantissa[i]},
+                                        {macExponent[i], macMantissa[i]});
+    outExponent[i] = r.exponent;
+    outMantissa[i] = r.mantissa;
+  }
+  return ok();
+}
+
+DlaStatus dlaNvdlaCaccToFp32(intptr_t n, const int64_t *exponent, const int64_t *mantissa,
+                             uint32_t *out) {
+  if (n < 0 || (n > 0 && (!exponent || !mantissa || !out)))
+    return error("null or negative array");
+  for (intptr_t i = 0; i < n; ++i)
+    out[i] = nv::caccToFp32({exponent[i], mantissa[i]});
+  return ok();
+}
+
+DlaStatus dlaNvdlaConvFp16(const int64_t *shape, const int64_t *params, const uint16_t *x,
+                           const uint16_t *w, uint32_t *out) {
+  if (!shape || !params || !x || !w || !out)
+    return error("null array");
+  nv::ConvFp16Shape s{shape[0], shape[1], shape[2], shape[3], shape[4], shape[5]};
+  s.strideH = params[0], s.strideW = params[1];
+  s.padTop = params[2], s.padBottom = params[3], s.padLeft = params[4], s.padRight = params[5];
+  s.dilationH = params[6], s.dilationW = params[7];
+  for (int i = 0; i < 6; ++i)
+    if (shape[i] < 1)
+      return error("conv_fp16: shape entry " + std::to_string(i) + " is " +
+                   std::to_string(shape[i]) + ", not positive");
+  if (s.strideH < 1 || s.strideW < 1 || s.dilationH < 1 || s.dilationW < 1 ||
+      std::min({s.padTop, s.padBottom, s.padLeft, s.padRight}) < 0)
+    return error("conv_fp16: strides and dilations must be positive, padding non-negative");
+  if (s.outHeight() < 1 || s.outWidth() < 1)
+    return error("conv_fp16: the kernel does not fit the padded input");
+  const int64_t c = s.channels, h = s.height, wd = s.width;
+  nv::convFp16({x, {c * h * wd, h * wd, wd, 1}}, 0,
+               {w, {c * s.kernelH * s.kernelW, s.kernelH * s.kernelW, s.kernelW, 1}}, s,
+               {out, {0, s.outHeight() * s.outWidth(), s.outWidth(), 1}});
+  return ok();
+}
+
+DlaStatus dlaNvdlaSdpXFp16(const int64_t *config, intptr_t n, const uint32_t *x,
+                           const uint16_t *aluOperand, const uint16_t *mulOperand,
+                           uint32_t *out) {
+  if (!config || n < 0 || (n > 0 && (!x || !out)))
+    return error("null or negative array");
+  if (config[1] < 0 || config[1] > 2)
+    return error("sdp_x_fp16: alu_algo " + std::to_string(config[1]) +
+                 " is none of 0 (max), 1 (min), 2 (sum)");
+  nv::SdpXFp16 stage;
+  stage.aluBypass = config[0] != 0;
+  stage.aluAlgo = static_cast<nv::SdpAluAlgo>(config[1]);
+  stage.mulBypass = config[2] != 0;
+  stage.mulPrelu = config[3] != 0;
+  stage.reluBypass = config[4] != 0;
+  stage.nanToZero = config[5] != 0;
+  if ((!stage.aluBypass && !aluOperand && n > 0) || (!stage.mulBypass && !mulOperand && n > 0))
+    return error("sdp_x_fp16: a stage that is not bypassed needs its operands");
+  for (intptr_t i = 0; i < n; ++i)
+    out[i] = nv::sdpXFp16(x[i], stage, aluOperand ? aluOperand[i] : 0,
+                          mulOperand ? mulOperand[i] : 0);
   return ok();
 }

@@ -79,6 +79,7 @@ void mlir::dla::buildLowerToMemrefPipeline(OpPassManager &pm,
   host.addPass(createTosaToTensorPass());
   DLALowerToReferenceOptions reference;
   reference.skipStorageLayers = options.storageLayers;
+  reference.fp16Arithmetic = options.fp16Arithmetic;
   pm.addPass(createDLALowerToReference(reference));
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   // Constants the layers read packed, every encoding materialized (relayouts
@@ -101,8 +102,11 @@ void mlir::dla::buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMOpt
   LowerToMemrefOptions memref;
   memref.storageLayers = options.storageLayers;
   memref.vectorHostConvolutions = options.vectorHostConvolutions;
+  memref.fp16Arithmetic = options.fp16Arithmetic;
   buildLowerToMemrefPipeline(pm, memref);
-  pm.addPass(createDLALowerBuffersToReference());
+  DLALowerBuffersToReferenceOptions buffers;
+  buffers.fp16Arithmetic = options.fp16Arithmetic;
+  pm.addPass(createDLALowerBuffersToReference(buffers));
   pm.addPass(createCanonicalizerPass());
   // bufferization::buildBufferDeallocationPipeline, with the buffers of a
   // block freed after their last use rather than at its end (a network is

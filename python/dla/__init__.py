@@ -49,6 +49,8 @@ __all__ = [
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
     "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16",
     "nvdla_lut_float", "nvdla_lut_float_program", "LUT_SCALARS",
+    "nvdla_cmac_fp16", "nvdla_cacc_add", "nvdla_cacc_to_fp32", "nvdla_conv_fp16",
+    "nvdla_sdp_x_fp16",
 ]
 
 
@@ -900,6 +902,89 @@ def nvdla_lut_float_program(function):
     out = {"le": np.array(values[:65], np.int64), "lo": np.array(values[65:322], np.int64)}
     out.update(zip(LUT_SCALARS, values[322:]))
     return out, err.value, at.value
+
+
+# --- NVDLA's fp16 convolution arithmetic (NvdlaConvFp16.h) ------------------
+
+def _ptr(a, ctype):
+    return a.ctypes.data_as(ctypes.POINTER(ctype))
+
+
+def _contig(a, dtype):
+    return np.ascontiguousarray(np.asarray(a).astype(dtype, copy=False))
+
+
+def nvdla_cmac_fp16(data, weight):
+    """CMAC's fp16 dot product of channel atoms (nv_full), as the format
+    library computes it: data / weight fp16 bit patterns [..., 64]; returns
+    (exponent, mantissa) int64 arrays [...] (fp_nvdla.cmac_fp16's)."""
+    d, w = _contig(data, np.uint16), _contig(weight, np.uint16)
+    if d.shape != w.shape or d.ndim < 1 or d.shape[-1] != 64:
+        raise DLAValueError("cmac_fp16 takes data and weights of one shape [..., 64], got %s and %s"
+                            % (d.shape, w.shape))
+    n = d.size // 64
+    e, m = np.empty(n, np.int64), np.empty(n, np.int64)
+    _check(_capi.dlaNvdlaCmacFp16(n, _ptr(d, ctypes.c_uint16), _ptr(w, ctypes.c_uint16),
+                                  _ptr(e, ctypes.c_int64), _ptr(m, ctypes.c_int64)))
+    return e.reshape(d.shape[:-1]), m.reshape(d.shape[:-1])
+
+
+def nvdla_cacc_add(acc_exp, acc_mant, mac_exp, mac_mant):
+    """CACC's fp16 accumulation (fp_nvdla.cacc_add's arguments, broadcast);
+    returns the new (exponent, mantissa)."""
+    arrs = [_contig(a, np.int64) for a in np.broadcast_arrays(acc_exp, acc_mant, mac_exp, mac_mant)]
+    oe, om = np.empty_like(arrs[0]), np.empty_like(arrs[0])
+    _check(_capi.dlaNvdlaCaccAdd(arrs[0].size, *[_ptr(a, ctypes.c_int64) for a in arrs],
+                                 _ptr(oe, ctypes.c_int64), _ptr(om, ctypes.c_int64)))
+    return oe, om
+
+
+def nvdla_cacc_to_fp32(acc_exp, acc_mant):
+    """The fp32 bits CACC hands the SDP (fp_nvdla.cacc_to_fp32)."""
+    e, m = (_contig(a, np.int64) for a in np.broadcast_arrays(acc_exp, acc_mant))
+    out = np.empty(e.shape, np.uint32)
+    _check(_capi.dlaNvdlaCaccToFp32(e.size, _ptr(e, ctypes.c_int64), _ptr(m, ctypes.c_int64),
+                                    _ptr(out, ctypes.c_uint32)))
+    return out
+
+
+def nvdla_conv_fp16(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1)):
+    """A direct fp16 convolution as nv_full computes it (fp_nvdla.conv_fp16's
+    arguments: x [C, H, W], w [K, C, R, S] fp16 bit patterns, pad top,
+    bottom, left, right): the fp32 bits CACC delivers, [K, OH, OW]."""
+    x, w = _contig(x, np.uint16), _contig(w, np.uint16)
+    if x.ndim != 3 or w.ndim != 4 or w.shape[1] != x.shape[0]:
+        raise DLAValueError("conv_fp16 takes x [C, H, W] and w [K, C, R, S], got %s and %s"
+                            % (x.shape, w.shape))
+    shape = list(x.shape) + [w.shape[0], w.shape[2], w.shape[3]]
+    params = list(stride) + list(pad) + list(dilation)
+    if len(params) != 8:
+        raise DLAValueError("conv_fp16: stride (2), pad (4), dilation (2)")
+    (C, H, W), (K, _, R, S) = x.shape, w.shape
+    oh = (H + pad[0] + pad[1] - ((R - 1) * dilation[0] + 1)) // stride[0] + 1
+    ow = (W + pad[2] + pad[3] - ((S - 1) * dilation[1] + 1)) // stride[1] + 1
+    out = np.empty((K, max(oh, 0), max(ow, 0)), np.uint32)
+    _check(_capi.dlaNvdlaConvFp16(_capi.int64_array(shape, "shape"),
+                                  _capi.int64_array(params, "parameter"),
+                                  _ptr(x, ctypes.c_uint16), _ptr(w, ctypes.c_uint16),
+                                  _ptr(out, ctypes.c_uint32)))
+    return out
+
+
+def nvdla_sdp_x_fp16(x, alu_bypass=1, alu_algo=2, alu_op=0, mul_bypass=1, mul_op=0,
+                     mul_prelu=0, relu_bypass=1, nan_to_zero=0):
+    """One SDP X stage at precision FP16 (fp_nvdla.sdp_x_fp16's arguments):
+    fp32 bits in and out, fp16 operands broadcast to x."""
+    x = _contig(x, np.uint32).reshape(-1)
+    alu = _contig(np.broadcast_to(np.asarray(alu_op), x.shape), np.uint16)
+    mul = _contig(np.broadcast_to(np.asarray(mul_op), x.shape), np.uint16)
+    cfg = [int(bool(alu_bypass)), int(alu_algo), int(bool(mul_bypass)), int(bool(mul_prelu)),
+           int(bool(relu_bypass)), int(bool(nan_to_zero))]
+    out = np.empty_like(x)
+    _check(_capi.dlaNvdlaSdpXFp16(_capi.int64_array(cfg, "config"), x.size,
+                                  _ptr(x, ctypes.c_uint32), _ptr(alu, ctypes.c_uint16),
+                                  _ptr(mul, ctypes.c_uint16), _ptr(out, ctypes.c_uint32)))
+    return out
 
 
 # --- one-call helpers on a shared context -----------------------------------

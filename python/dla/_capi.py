@@ -12,7 +12,7 @@ import ctypes
 import operator
 import os
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_bool, c_char_p, c_double, c_int,
-                    c_int8, c_int16, c_int32, c_int64, c_size_t, c_ssize_t, c_uint8,
+                    c_int8, c_int16, c_int32, c_int64, c_size_t, c_ssize_t, c_uint8, c_uint16,
                     c_uint32, c_uint64, c_void_p)
 
 from .errors import DLAOverflowError, DLATypeError, DLAValueError
@@ -326,6 +326,14 @@ _declare("dlaNvdlaLutFloat", DlaStatus, c_ssize_t, _I64P, c_ssize_t, POINTER(c_u
          POINTER(c_uint32))
 _declare("dlaNvdlaLutFloatProgram", DlaStatus, c_char_p, c_ssize_t, _I64P, POINTER(c_double),
          POINTER(c_double))
+_declare("dlaNvdlaCmacFp16", DlaStatus, c_ssize_t, POINTER(c_uint16), POINTER(c_uint16), _I64P,
+         _I64P)
+_declare("dlaNvdlaCaccAdd", DlaStatus, c_ssize_t, _I64P, _I64P, _I64P, _I64P, _I64P, _I64P)
+_declare("dlaNvdlaCaccToFp32", DlaStatus, c_ssize_t, _I64P, _I64P, POINTER(c_uint32))
+_declare("dlaNvdlaConvFp16", DlaStatus, _I64P, _I64P, POINTER(c_uint16), POINTER(c_uint16),
+         POINTER(c_uint32))
+_declare("dlaNvdlaSdpXFp16", DlaStatus, _I64P, c_ssize_t, POINTER(c_uint32), POINTER(c_uint16),
+         POINTER(c_uint16), POINTER(c_uint32))
 
 # --- dla-c/Performance.h ------------------------------------------------------
 def _struct(name, fields):

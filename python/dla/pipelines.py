@@ -17,7 +17,7 @@ C++ registers (dla.registered_passes()).
 
 from .errors import DLATypeError, DLAValueError
 
-__all__ = ["NVDLA_CONFIGS", "OPTIONS", "PRECISIONS", "TARGETS", "WINOGRAD", "compile",
+__all__ = ["FP16_ARITHMETIC", "NVDLA_CONFIGS", "OPTIONS", "PRECISIONS", "TARGETS", "WINOGRAD", "compile",
            "compile_pipeline", "lower_to_llvm", "lower_to_memref", "module", "pass_text",
            "reference_pipeline"]
 
@@ -29,6 +29,9 @@ TARGETS = NVDLA_CONFIGS + ("htp",)
 PRECISIONS = ("fp16", "int8", "int16")
 #: --dla-compile's winograd policies.
 WINOGRAD = ("off", "auto", "fastest")
+#: What fp16 layers on nv_full compute on the CPU (docs/NvdlaFp16.md): NVDLA's
+#: arithmetic (the default) or the ideal one.
+FP16_ARITHMETIC = ("hardware", "ideal")
 
 
 class Target(str):
@@ -61,11 +64,13 @@ OPTIONS = {
     "dla-lower-to-memref": {
         "storage_layers": ("storage-layers", bool),
         "vector_host_convolutions": ("vector-host-convolutions", bool),
+        "fp16_arithmetic": ("fp16-arithmetic", FP16_ARITHMETIC),
     },
     "dla-lower-to-llvm": {
         "c_wrappers": ("c-wrappers", bool),
         "storage_layers": ("storage-layers", bool),
         "vector_host_convolutions": ("vector-host-convolutions", bool),
+        "fp16_arithmetic": ("fp16-arithmetic", FP16_ARITHMETIC),
     },
 }
 
@@ -129,19 +134,20 @@ def lower_to_llvm(**options):
     return pass_text("dla-lower-to-llvm", **options)
 
 
-def reference_pipeline(*, storage_layers=False):
+def reference_pipeline(*, storage_layers=False, fp16_arithmetic=None):
     """A module of dla layer ops and TOSA host ops to the LLVM dialect, with
     a C interface wrapper for every function (for the ExecutionEngine). By
     default every layer op goes through --dla-lower-to-reference (the
     reference execution); `storage_layers` runs encoded layers on their
-    storage."""
-    return module(lower_to_llvm(c_wrappers=True, storage_layers=storage_layers))
+    storage. `fp16_arithmetic`: FP16_ARITHMETIC (None: hardware)."""
+    return module(lower_to_llvm(c_wrappers=True, storage_layers=storage_layers,
+                                fp16_arithmetic=fp16_arithmetic))
 
 
 def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layouts=False,
                      storage_layers=True, summary=False, cbuf_banks=0, cbuf_bank_entries=0,
                      compression=True, winograd=False, vector_host_convolutions=True,
-                     emulator=True):
+                     emulator=True, fp16_arithmetic=None):
     """Imported TOSA (and any dla layer ops already in the module) to the
     LLVM dialect: --dla-compile, then --dla-lower-to-llvm with C interface
     wrappers. `offload` runs --dla-convert-tosa first; with `layouts`, every
@@ -161,7 +167,9 @@ def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layout
     filters tosa-to-linalg-named writes (scalar loops: the baseline of
     bench/calibrate_speed.py). Without `emulator`, the softmax of int8
     logits stays on the host in float instead of dla.emu_softmax (NVIDIA's
-    runtime emulator, int8 probabilities)."""
+    runtime emulator, int8 probabilities). `fp16_arithmetic` ("hardware",
+    "ideal"; None: the default, hardware) is what fp16 layers on nv_full
+    compute (docs/NvdlaFp16.md "The CPU execution")."""
     return module(
         compile(convert_tosa=offload, target=target, precision=precision, layouts=layouts,
                 compression=compression, winograd="auto" if winograd else None,
@@ -169,4 +177,5 @@ def compile_pipeline(target="nv_full", precision="fp16", *, offload=True, layout
                 cbuf_banks=cbuf_banks or None,
                 cbuf_bank_entries=cbuf_bank_entries or None),
         lower_to_llvm(c_wrappers=True, storage_layers=storage_layers,
-                      vector_host_convolutions=None if vector_host_convolutions else False))
+                      vector_host_convolutions=None if vector_host_convolutions else False,
+                      fp16_arithmetic=fp16_arithmetic))

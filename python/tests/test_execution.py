@@ -9,7 +9,8 @@ import pytest
 import dla
 from dla import execution
 
-import layer_ref  # utils/dla-ref (pytest.ini)
+import fp_nvdla  # utils/dla-ref (pytest.ini)
+import layer_ref
 
 NET = """
 func.func @forward(%x: tensor<1x3x6x5xf16>, %w: tensor<4x3x3x3xf16>, %b: tensor<4xf16>)
@@ -35,18 +36,40 @@ def engine():
 
 
 def test_layers_and_host_op_two_results(engine):
+    """nv_full's fp16 arithmetic (the default): the on-the-fly SDP adds the
+    bias to CACC's fp32 in NVDLA's fp32 (fp_nvdla.py, the numpy model of
+    NVIDIA's v1 C model), bit for bit."""
     rng = np.random.default_rng(7)
     x = rng.standard_normal((1, 3, 6, 5)).astype(np.float16)
     w = rng.standard_normal((4, 3, 3, 3)).astype(np.float16)
     b = rng.standard_normal(4).astype(np.float16)
     y, z = engine.invoke("forward", [x, w, b])
     assert (y.shape, y.dtype, z.shape, z.dtype) == ((1, 4, 3, 3), np.float16, (1, 4, 3, 3), np.float32)
+    acc = fp_nvdla.conv_fp16(x[0].view(np.uint16), w.view(np.uint16), stride=(2, 2),
+                             pad=(1, 0, 1, 1))
+    v = fp_nvdla.fp32_add(acc, fp_nvdla.fp16_to_fp32(b.view(np.uint16))[:, None, None])
+    expected = fp_nvdla.fp32_to_fp16(fp_nvdla.fp32_relu(v))[None].view(np.float16)
+    assert y.tobytes() == expected.tobytes()
+    assert np.any(y > 0) and np.any(y == 0)  # relu did something, not all zero
+    np.testing.assert_array_equal(z, y.astype(np.float32))
+
+
+def test_ideal_fp16_arithmetic():
+    """fp16_arithmetic="ideal": exact products summed in f32, the
+    convolution rounded to fp16, the SDP's bias in f32, one rounding: within
+    one fp16 ulp of layer_ref.py."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((1, 3, 6, 5)).astype(np.float16)
+    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float16)
+    b = rng.standard_normal(4).astype(np.float16)
+    with execution.ExecutionContext() as ctx:
+        ideal = execution.compile(ctx.parse_module(NET), pipeline=execution.reference_pipeline(
+            fp16_arithmetic="ideal"))
+    y, _ = ideal.invoke("forward", [x, w, b])
     conv = layer_ref.conv(x, w, stride=(2, 2), pad=(1, 0, 1, 1))
     expected = layer_ref.sdp(conv, bias=b, relu=True)
     ulp = np.spacing(np.abs(expected)).astype(np.float64)
     assert np.all(np.abs(y.astype(np.float64) - expected.astype(np.float64)) <= ulp)
-    assert np.any(y > 0) and np.any(y == 0)  # relu did something, not all zero
-    np.testing.assert_array_equal(z, y.astype(np.float32))
 
 
 def test_integer_pool_non_contiguous_input(engine):

@@ -10,11 +10,11 @@
 // RUN: dla-opt %s --dla-compile 2>/dev/null | FileCheck %s --check-prefix=IR
 // RUN: dla-opt %s --dla-lower-to-reference --dla-lower-to-llvm \
 // RUN:   | %llvm_bin/mlir-runner -e main -entry-point-result=void \
-// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
+// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so,%dla_runtime \
 // RUN:   | tail -n +2 > %t.plain
 // RUN: dla-opt %s --dla-compile --dla-lower-to-reference --dla-lower-to-llvm 2>/dev/null \
 // RUN:   | %llvm_bin/mlir-runner -e main -entry-point-result=void \
-// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
+// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so,%dla_runtime \
 // RUN:   | tail -n +2 > %t.encoded
 // RUN: diff %t.plain %t.encoded
 // The same compiled network with its layer ops run on their storage
@@ -24,7 +24,7 @@
 // RUN:   --convert-elementwise-to-linalg --dla-encodings-to-memref | FileCheck %s --check-prefix=MEMREF
 // RUN: dla-opt %s --dla-compile 2>/dev/null | dla-opt --dla-lower-to-llvm \
 // RUN:   | %llvm_bin/mlir-runner -e main -entry-point-result=void \
-// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
+// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so,%dla_runtime \
 // RUN:   | tail -n +2 > %t.memref
 // RUN: diff %t.plain %t.memref
 // RUN: FileCheck %s --input-file=%t.encoded --check-prefix=OUT

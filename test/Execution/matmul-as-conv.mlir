@@ -6,11 +6,11 @@
 //
 // RUN: dla-opt %s --pass-pipeline="builtin.module(dla-compile{convert-tosa=true target=nv_full precision=fp16},dla-lower-to-llvm)" \
 // RUN:   | %llvm_bin/mlir-runner -e main -entry-point-result=void \
-// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
+// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so,%dla_runtime \
 // RUN:   | FileCheck %s
 // RUN: dla-opt %s --pass-pipeline="builtin.module(dla-compile{convert-tosa=true target=nv_full precision=fp16 layouts=true},dla-lower-to-llvm)" \
 // RUN:   | %llvm_bin/mlir-runner -e main -entry-point-result=void \
-// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
+// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so,%dla_runtime \
 // RUN:   | FileCheck %s
 // RUN: dla-opt %s --dla-convert-tosa | FileCheck %s --check-prefix=IR
 // IR-NOT: tosa.matmul

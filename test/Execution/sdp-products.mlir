@@ -14,11 +14,11 @@
 // IR-NOT:     tosa.mul
 // RUN: dla-opt %s --pass-pipeline="builtin.module(dla-compile{convert-tosa=true target=nv_full precision=fp16},dla-lower-to-llvm)" \
 // RUN:   | %llvm_bin/mlir-runner -e main -entry-point-result=void \
-// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
+// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so,%dla_runtime \
 // RUN:   | FileCheck %s
 // RUN: dla-opt %s --pass-pipeline="builtin.module(dla-compile{convert-tosa=true target=nv_full precision=fp16 layouts=true},dla-lower-to-llvm)" 2>/dev/null \
 // RUN:   | %llvm_bin/mlir-runner -e main -entry-point-result=void \
-// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so \
+// RUN:     -shared-libs=%llvm_bin/../lib/libmlir_c_runner_utils.so,%llvm_bin/../lib/libmlir_runner_utils.so,%dla_runtime \
 // RUN:   | FileCheck %s
 
 func.func @products(%x: tensor<1x2x3x4xf32>, %y: tensor<1x2x3x4xf32>, %s: tensor<1x1x1x4xf32>)

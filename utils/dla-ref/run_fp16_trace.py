@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Random fp16 direct convolutions on NVIDIA's v1 C model (nv_full), each
 compared bit for bit with the numpy model of NVDLA's fp16 arithmetic
-(fp_nvdla.py: CMAC, CACC, the SDP's converter), not with the project's CPU
-execution (whose fp16 meaning is still "exact, one rounding").
+(fp_nvdla.py: CMAC, CACC, the SDP's converter), or with the project's CPU
+execution (`--expect cpu`).
 
-    run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR] [--expect ideal]
+    run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
+                      [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
                       [--layer conv|lut]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
@@ -20,6 +21,10 @@ hardware's arithmetic puts elsewhere than IEEE's (the exact sum rounded once
 to fp16), and `N of M fp16 convolutions on the v1 model equal fp_nvdla`;
 exits 1 on any mismatch. `--expect ideal` checks the model against IEEE's
 result instead (the negative control: it fails where the two differ).
+`--expect cpu`: the expected bytes are the project's CPU execution of the
+same layers (dla-opt --dla-lower-to-reference with `--fp16-arithmetic`,
+then mlir-runner with libDLARuntime.so), so the model's output is compared
+with it directly; with `--fp16-arithmetic ideal` that is a negative control.
 
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
@@ -112,6 +117,29 @@ def ideal(x, w, stride, pad, dilation):
     return out.astype(np.float16).view(np.uint16)
 
 
+def cpu_outputs(drawn, build, arithmetic):
+    """The project's CPU execution of each drawn convolution (plain tensors,
+    --dla-lower-to-reference with `arithmetic`, mlir-runner): fp16 bits
+    [K, OH, OW] per case."""
+    import run_layers
+    cases = []
+    for c in drawn:
+        x, w = c["x"].view(np.float16)[None], c["w"].view(np.float16)
+        y = fp.conv_fp16(c["x"], c["w"], c["stride"], c["pad"], c["dilation"])[None]
+        (sy, sx), pad, (dy, dx) = c["stride"], c["pad"], c["dilation"]
+        op = (f"dla.conv direct %a0, %a1 stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, "
+              f"{pad[3]}] dilation [{dy}, {dx}] : {run_layers.tensor_type(x.shape, 'f16')}, "
+              f"{run_layers.tensor_type(w.shape, 'f16')} -> "
+              f"{run_layers.tensor_type(y.shape, 'f16')}")
+        case = run_layers.Case(c["name"], [(x, "f16"), (w, "f16")], op, y.shape, "f16",
+                               np.zeros(y.shape, np.float16))
+        case.bits = True
+        cases.append(case)
+    results = run_layers.run(cases, os.path.join(build, "bin", "dla-opt"),
+                             run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
+    return [r.astype(np.uint16).reshape(c.out_shape[1:]) for r, c in zip(results, cases)]
+
+
 def run_case(name, func, blobs, root, translate, player, env):
     """Writes the data, translates `func` and runs the trace on the v1
     model; the failure's message, or None."""
@@ -171,8 +199,11 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True)
     p.add_argument("--keep")
-    p.add_argument("--expect", choices=["nvdla", "ideal"], default="nvdla",
-                   help="the expected bytes: fp_nvdla's (default) or IEEE's")
+    p.add_argument("--expect", choices=["nvdla", "ideal", "cpu"], default="nvdla",
+                   help="the expected bytes: fp_nvdla's (default), IEEE's, or the project's "
+                        "CPU execution's (--dla-lower-to-reference and mlir-runner)")
+    p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
+                   help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut"], default="conv")
     a = p.parse_args()
     if a.layer == "lut":
@@ -184,19 +215,25 @@ def main():
     root = a.keep or tempfile.mkdtemp(prefix="dla-fp16-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     rng = np.random.default_rng(a.seed)
-    good = elements = differ = 0
-    for n in range(a.count):
-        c = draw(rng, n)
+    drawn = [draw(rng, n) for n in range(a.count)]
+    cpu = cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
+    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
+                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    good = elements = differ = cpu_differ = 0
+    for n, c in enumerate(drawn):
         y32 = fp.conv_fp16(c["x"], c["w"], c["stride"], c["pad"], c["dilation"])
         y16 = fp.fp32_to_fp16(y32)
         want = ideal(c["x"], c["w"], c["stride"], c["pad"], c["dilation"])
         elements += y16.size
         differ += int((y16 != want).sum())
+        if cpu is not None:
+            cpu_differ += int((cpu[n] != y16).sum())
+            want = cpu[n]
         data = os.path.join(root, c["name"] + ".data")
         os.makedirs(data, exist_ok=True)
         blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
                  "arg1.bin": weight_ref.pack(c["w"].view(np.float16), WENC, "f16")["weights"],
-                 "result0.bin": nvdla_ref.pack((want if a.expect == "ideal" else y16)
+                 "result0.bin": nvdla_ref.pack((y16 if a.expect == "nvdla" else want)
                                                .view(np.float16)[None], ENC, "f16")}
         for name, b in blobs.items():
             with open(os.path.join(data, name), "wb") as f:
@@ -210,14 +247,16 @@ def main():
             continue
         run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
         if run.returncode:
-            print(f"{c['name']}: the v1 model differs from {'IEEE' if a.expect == 'ideal' else 'fp_nvdla'}: "
+            print(f"{c['name']}: the v1 model differs from {expected_name}: "
                   f"{(run.stdout + run.stderr).strip()[:400]}")
             continue
         good += 1
     print(f"hardware arithmetic vs IEEE (exact, one rounding): {differ} of {elements} output "
           f"elements differ")
-    print(f"{good} of {a.count} fp16 convolutions on the v1 model equal "
-          f"{'IEEE' if a.expect == 'ideal' else 'fp_nvdla'}")
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    print(f"{good} of {a.count} fp16 convolutions on the v1 model equal {expected_name}")
     sys.exit(0 if good == a.count else 1)
 
 

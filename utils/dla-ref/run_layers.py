@@ -42,6 +42,7 @@ Prints one line per case with its max error; exits 1 on any mismatch.
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -514,14 +515,25 @@ def module(cases):
         wide_t = "f32" if c.out_t == "f16" else "i32"
         wide = f"tensor<{'x'.join(map(str, c.out_shape))}x{wide_t}>"
         cast = "extf" if c.out_t == "f16" else "extsi"
+        src = f"%r{n}"
+        if getattr(c, "bits", False):
+            # fp16 results as their bit patterns (zeros' signs, NaNs).
+            wide_t, cast = "i32", "extui"
+            wide = f"tensor<{'x'.join(map(str, c.out_shape))}xi32>"
+            lines.append(f"  %h{n} = arith.bitcast %r{n} : {out} to "
+                         f"{out.replace('xf16>', 'xi16>')}")
+            src, out = f"%h{n}", out.replace("xf16>", "xi16>")
         memref = wide.replace("tensor", "memref")
-        lines += [f"  %w{n} = arith.{cast} %r{n} : {out} to {wide}",
+        lines += [f"  %w{n} = arith.{cast} {src} : {out} to {wide}",
                   f"  %m{n} = bufferization.to_buffer %w{n} : {wide} to {memref}",
                   f"  %u{n} = memref.cast %m{n} : {memref} to memref<*x{wide_t}>",
                   f"  call @printMemref{wide_t.upper()}(%u{n}) : (memref<*x{wide_t}>) -> ()"]
     lines += ["  return", "}"]
     return "\n".join(lines) + "\n"
 
+
+#: LLVM's tools (mlir-opt, mlir-runner) and, beside them in ../lib, the runner utilities.
+DEFAULT_LLVM_BIN = "/usr/lib/llvm-22/bin"
 
 LOWERING = ["--convert-elementwise-to-linalg",
             "--one-shot-bufferize=bufferize-function-boundaries",
@@ -532,11 +544,21 @@ LOWERING = ["--convert-elementwise-to-linalg",
 NUMBER = re.compile(r"-?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?)")
 
 
-def run_main(llvm_text, bin_dir):
+def runtime_library(dla_opt):
+    """libDLARuntime.so beside dla-opt's bin directory: the functions the
+    lowered code of fp16 layers calls (NvdlaRuntime.h)."""
+    path = shutil.which(dla_opt) or dla_opt
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(path))), "lib",
+                        "libDLARuntime.so")
+
+
+def run_main(llvm_text, bin_dir, runtime=None):
     """Runs @main of an LLVM-dialect module with mlir-runner (LLVM's
-    `bin_dir`) and the runner utilities; its stdout, or exit on failure."""
-    libs = ",".join(os.path.join(os.path.dirname(bin_dir), "lib", lib)
-                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+    `bin_dir`), the runner utilities and `runtime` (libDLARuntime.so); its
+    stdout, or exit on failure."""
+    libs = ",".join([os.path.join(os.path.dirname(bin_dir), "lib", lib)
+                     for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")]
+                    + ([runtime] if runtime else []))
     ran = subprocess.run([os.path.join(bin_dir, "mlir-runner"), "-e", "main",
                           "-entry-point-result=void", f"-shared-libs={libs}"],
                          input=llvm_text, capture_output=True, text=True)
@@ -545,8 +567,12 @@ def run_main(llvm_text, bin_dir):
     return ran.stdout
 
 
-def run(cases, dla_opt, bin_dir, path="reference"):
+def run(cases, dla_opt, bin_dir, path="reference", fp16="hardware"):
+    """`fp16`: --dla-lower-to-reference's fp16-arithmetic (hardware or
+    ideal), also given to the pipelines."""
     text = module(cases)
+    ref_pass = f"--dla-lower-to-reference=fp16-arithmetic={fp16}"
+    llvm_pass = f"--dla-lower-to-llvm=fp16-arithmetic={fp16}"
     if path == "memref":
         # The encoded layer ops in dla.on_storage on their storage (one per
         # case), run by --dla-lower-buffers-to-reference inside the pipeline.
@@ -557,7 +583,7 @@ def run(cases, dla_opt, bin_dir, path="reference"):
         if memref.returncode or found != len(cases):
             sys.exit(f"--dla-lower-to-memref made {found} dla.on_storage ops for {len(cases)} "
                      "cases:\n" + memref.stderr)
-        llvm = subprocess.run([dla_opt, "--dla-lower-to-llvm", "-"],
+        llvm = subprocess.run([dla_opt, llvm_pass, "-"],
                               input=text, capture_output=True, text=True)
         if llvm.returncode:
             sys.exit("dla-opt failed:\n" + llvm.stderr)
@@ -575,19 +601,19 @@ def run(cases, dla_opt, bin_dir, path="reference"):
         if memref.returncode or found < len(cases):
             sys.exit(f"--dla-lower-to-memref made {found} dla.on_storage ops for {len(cases)} "
                      "cases:\n" + memref.stderr)
-        llvm = subprocess.run([dla_opt, "--dla-lower-to-llvm", "-"], input=compiled.stdout,
+        llvm = subprocess.run([dla_opt, llvm_pass, "-"], input=compiled.stdout,
                               capture_output=True, text=True)
         if llvm.returncode:
             sys.exit("dla-opt failed:\n" + llvm.stderr)
     elif path == "llvm" or any(c.encodings for c in cases):
         # Encodings need dla-opt's own lowering (relayouts, storage buffers).
-        llvm = subprocess.run([dla_opt, "--dla-lower-to-reference",
-                               "--convert-elementwise-to-linalg", "--dla-lower-to-llvm", "-"],
+        llvm = subprocess.run([dla_opt, ref_pass,
+                               "--convert-elementwise-to-linalg", llvm_pass, "-"],
                               input=text, capture_output=True, text=True)
         if llvm.returncode:
             sys.exit("dla-opt failed:\n" + llvm.stderr)
     else:
-        lowered = subprocess.run([dla_opt, "--dla-lower-to-reference", "-"], input=text,
+        lowered = subprocess.run([dla_opt, ref_pass, "-"], input=text,
                                  capture_output=True, text=True)
         if lowered.returncode:
             sys.exit("dla-opt failed:\n" + lowered.stderr)
@@ -595,7 +621,7 @@ def run(cases, dla_opt, bin_dir, path="reference"):
                               input=lowered.stdout, capture_output=True, text=True)
         if llvm.returncode:
             sys.exit("mlir-opt failed:\n" + llvm.stderr)
-    chunks = run_main(llvm.stdout, bin_dir).split("Unranked Memref")[1:]
+    chunks = run_main(llvm.stdout, bin_dir, runtime_library(dla_opt)).split("Unranked Memref")[1:]
     if len(chunks) != len(cases):
         sys.exit(f"expected {len(cases)} printed results, got {len(chunks)}")
     return [np.array([float(v) for v in NUMBER.findall(ch.split("data =", 1)[1])])
@@ -606,6 +632,11 @@ def compare(case, got):
     exp = case.expected.astype(np.float64).ravel()
     if got.size != exp.size:
         return False, f"{got.size} values, expected {exp.size}"
+    if getattr(case, "bits", False):
+        # fp16 bit patterns, printed as integers.
+        want = case.expected.view(np.uint16).astype(np.float64).ravel()
+        bad = int(np.sum(got != want))
+        return bad == 0, f"{bad} of {want.size} values differ"
     if case.name.startswith(("int_", "wino_", "ord_", "lut_")):
         # The integer units, Winograd and the float LUT: every value exact (an fp16 result
         # too, +-inf included: Int17ToFp16 is one rounding). fp16 values are
@@ -667,7 +698,7 @@ def main():
     p.add_argument("--kind", required=True,
                    choices=["conv", "conv-order", "sdp", "pool", "lrn", "encoded", "int-sdp",
                             "int-pool", "int-conv", "int-lrn", "int-lrn-wrap", "compressed",
-                            "winograd", "emu", "fp16-lut"])
+                            "winograd", "emu", "fp16-lut", "fp16-conv"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -675,7 +706,7 @@ def main():
     p.add_argument("--verbose", action="store_true",
                    help="int-pool / int-conv: a line per case, not only the mismatches")
     p.add_argument("--opt", required=True, help="the dla-opt binary")
-    p.add_argument("--bin", default="/usr/lib/llvm-22/bin")
+    p.add_argument("--bin", default=DEFAULT_LLVM_BIN)
     p.add_argument("--print-module", action="store_true")
     p.add_argument("--path", choices=["reference", "memref", "compiled", "llvm"],
                    default="reference",
@@ -685,6 +716,11 @@ def main():
                         "(--dla-lower-to-memref, --dla-lower-buffers-to-reference) instead "
                         "of --dla-lower-to-reference; compiled: layouts assigned by "
                         "--dla-compile first, then the same")
+    p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
+                   help="what fp16 layers compute (--dla-lower-to-reference's option)")
+    p.add_argument("--expect", choices=["hardware", "ideal"], default="hardware",
+                   help="fp16-conv: expect fp_nvdla's bits, or the exact result rounded once "
+                        "(the negative control)")
     a = p.parse_args()
     rng = np.random.default_rng(a.seed)
     if a.kind in ("int-lrn", "int-lrn-wrap"):
@@ -696,6 +732,9 @@ def main():
     elif a.kind == "fp16-lut":
         import fp16_cases_lut
         cases = fp16_cases_lut.layer_cases(rng, a.count, Case, tensor_type)
+    elif a.kind == "fp16-conv":
+        import fp16_cases_conv
+        cases = fp16_cases_conv.layer_cases(rng, a.count, Case, tensor_type, a.expect)
     elif a.kind == "emu":
         import int_cases_emu
         cases = int_cases_emu.emu_cases(rng, a.count, Case, tensor_type)
@@ -716,11 +755,15 @@ def main():
     batch = a.batch if a.kind.startswith("int-lrn") else len(cases)
     results = []
     for i in range(0, len(cases), batch):
-        results += run(cases[i:i + batch], a.opt, a.bin, a.path)
+        results += run(cases[i:i + batch], a.opt, a.bin, a.path, a.fp16_arithmetic)
     bad = 0
+    differ = total = 0
     for case, got in zip(cases, results):
         ok, msg = compare(case, got)
         bad += not ok
+        if getattr(case, "bits", False):
+            differ += int(np.sum(got != case.expected.view(np.uint16).astype(np.float64).ravel()))
+            total += case.expected.size
         if case.out_t == "f16":
             # NVDLA clips beyond the largest normal: how many values the
             # reference clipped, so a test pins that clipping is exercised.
@@ -740,6 +783,8 @@ def main():
                 print(f"{'same' if same else 'DIFFERENT'} {name} as uncompressed")
     if a.kind == "winograd":
         bad += compare_direct(cases, results)
+    if total:
+        print(f"{differ} of {total} values differ")
     print(f"{len(cases) - bad} of {len(cases)} cases match")
     return 1 if bad else 0
 

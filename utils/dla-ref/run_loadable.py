@@ -331,7 +331,8 @@ def run_network(a):
                           input=text, capture_output=True, text=True)
     if llvm.returncode:
         sys.exit("dla-opt --dla-lower-to-llvm failed:\n" + llvm.stderr)
-    printed = run_trace.run_layers.run_main(llvm.stdout, a.llvm_bin).split("data =", 1)[1]
+    runtime = run_trace.run_layers.runtime_library(os.path.join(bin_dir, "dla-opt"))
+    printed = run_trace.run_layers.run_main(llvm.stdout, a.llvm_bin, runtime).split("data =", 1)[1]
     want = np.array([int(v) for v in re.findall(r"-?\d+", printed)][:n],
                     np.int64).astype(np.int8).reshape(plain_out["shape"])
     weights = sum(w["bytes"] for w in manifest["weights"])

@@ -1016,7 +1016,8 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
                           input=text, capture_output=True, text=True)
     if llvm.returncode:
         sys.exit("dla-opt failed:\n" + llvm.stderr)
-    chunks = run_layers.run_main(llvm.stdout, llvm_bin).split("Unranked Memref")[1:]
+    runtime = run_layers.runtime_library(os.path.join(bin_dir, "dla-opt"))
+    chunks = run_layers.run_main(llvm.stdout, llvm_bin, runtime).split("Unranked Memref")[1:]
     if len(chunks) != sum(counts):
         sys.exit(f"expected {sum(counts)} printed buffers, got {len(chunks)}")
     data = [np.array([int(v) for v in re.findall(r"-?\d+", ch.split("data =", 1)[1])],

@@ -2,6 +2,7 @@
 #ifndef DLA_CONVERSION_PASSES_H
 #define DLA_CONVERSION_PASSES_H
 
+#include "dla/Conversion/DLAToLinalg/DLAToLinalg.h"
 #include "dla/Dialect/DLA/Transforms/PassOptions.h"
 #include "dla/Format/NvdlaPrecision.h"
 

@@ -93,6 +93,17 @@ def DLAConvertTosa : Pass<"dla-convert-tosa", "::mlir::ModuleOp"> {
   ];
 }
 
+// The fp16 arithmetic of the reference patterns (ReferenceOptions).
+defvar Fp16ArithmeticOption = Option<"fp16Arithmetic", "fp16-arithmetic",
+    "::mlir::dla::Fp16Arithmetic", "::mlir::dla::Fp16Arithmetic::Hardware",
+    "What fp16 layers on nv_full compute: hardware (NVDLA's arithmetic, bit-exact "
+    "with its C model) or ideal (exact products in f32, one rounding)",
+    [{::llvm::cl::values(
+        clEnumValN(::mlir::dla::Fp16Arithmetic::Hardware, "hardware",
+                   "NVDLA's arithmetic (the v1 C model's)"),
+        clEnumValN(::mlir::dla::Fp16Arithmetic::Ideal, "ideal",
+                   "exact products in f32, one rounding at the output"))}]>;
+
 def DLALowerToReference : Pass<"dla-lower-to-reference"> {
   let summary = "Lower NVDLA layer ops to upstream linalg/arith/tensor (executable reference)";
   let description = [{
@@ -144,6 +155,17 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
 
     Layer ops with dynamic shapes are diagnosed, not lowered.
 
+    `fp16-arithmetic` (docs/NvdlaFp16.md "The CPU execution"): on an
+    NVDLA nv_full target, `hardware` (the default) computes a direct fp16
+    convolution, its bias and the fp16 SDP's X stages as NVDLA does, bit
+    for bit with NVIDIA's v1 C model: CMAC's block-floating-point atoms,
+    CACC's 48-bit accumulator and its fp32, the SDP's fp32 steps, the
+    output converter (calls into the runtime functions of
+    `dla/ExecutionRuntime/NvdlaRuntime.h`; a convolution followed only by
+    on-the-fly SDPs hands them CACC's fp32, unrounded); `ideal` keeps the
+    f32 meaning above (exact products, one rounding at the output). Other
+    targets always compute `ideal`.
+
     With `skip-storage-layers`, the hardware layers that
     `--dla-lower-to-memref` runs in a `dla.on_storage` and
     `--dla-lower-buffers-to-reference` can run are left alone: those with
@@ -157,11 +179,13 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
     Option<"skipStorageLayers", "skip-storage-layers", "bool", /*default=*/"false",
            "Leave the encoded layer ops that the memref lowering runs on their "
            "storage (dla.on_storage)">,
+    Fp16ArithmeticOption,
   ];
   // bufferization, memref, scf: Winograd weights read from their storage
-  // bytes (ReferenceWinograd.h).
+  // bytes (ReferenceWinograd.h); func: the runtime calls of fp16 layers.
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect"];
@@ -265,8 +289,10 @@ def DLALowerBuffersToReference
     // of dla.pool, pack loops into %y
     ```
   }];
+  let options = [Fp16ArithmeticOption];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",

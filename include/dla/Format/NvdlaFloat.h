@@ -36,6 +36,13 @@ uint32_t fpSub(uint32_t a, uint32_t b, FpFormat f);
 /// range, saturating above it; a NaN operand is returned (a's first).
 uint32_t fpMul(uint32_t a, uint32_t b, FpFormat f);
 
+namespace detail {
+/// fpAdd and fpMul by the C model's steps alone (the functions above take
+/// the CPU's IEEE operation where it gives the same bits). For tests.
+uint32_t fpAddGeneric(uint32_t a, uint32_t b, FpFormat f);
+uint32_t fpMulGeneric(uint32_t a, uint32_t b, FpFormat f);
+} // namespace detail
+
 /// Fp16ToFp32: exact; infinity becomes the largest fp32; a NaN keeps its
 /// 10-bit payload in the low mantissa bits.
 uint32_t nvdlaFp16ToFp32(uint16_t h);

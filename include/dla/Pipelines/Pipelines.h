@@ -8,6 +8,7 @@
 #ifndef DLA_PIPELINES_PIPELINES_H
 #define DLA_PIPELINES_PIPELINES_H
 
+#include "dla/Conversion/DLAToLinalg/DLAToLinalg.h"
 #include "dla/Dialect/DLA/Transforms/PassOptions.h"
 #include "dla/Format/NvdlaPrecision.h"
 
@@ -90,6 +91,14 @@ struct LowerToMemrefOptions : PassPipelineOptions<LowerToMemrefOptions> {
                      "off: as tosa-to-linalg-named writes them (bench/calibrate_speed.py's "
                      "baseline)"),
       llvm::cl::init(true)};
+  PassOptions::Option<Fp16Arithmetic> fp16Arithmetic{
+      *this, "fp16-arithmetic",
+      llvm::cl::desc("As --dla-lower-to-reference's fp16-arithmetic: hardware (NVDLA's, "
+                     "the default on nv_full) or ideal"),
+      llvm::cl::init(Fp16Arithmetic::Hardware),
+      llvm::cl::values(clEnumValN(Fp16Arithmetic::Hardware, "hardware", "NVDLA's arithmetic"),
+                       clEnumValN(Fp16Arithmetic::Ideal, "ideal",
+                                  "exact products in f32, one rounding"))};
 };
 
 /// --dla-lower-to-llvm: a module that mixes host TOSA, dla layer ops (with
@@ -116,6 +125,14 @@ struct LowerToLLVMOptions : PassPipelineOptions<LowerToLLVMOptions> {
                      "off: as tosa-to-linalg-named writes them (bench/calibrate_speed.py's "
                      "baseline)"),
       llvm::cl::init(true)};
+  PassOptions::Option<Fp16Arithmetic> fp16Arithmetic{
+      *this, "fp16-arithmetic",
+      llvm::cl::desc("As --dla-lower-to-reference's fp16-arithmetic: hardware (NVDLA's, "
+                     "the default on nv_full) or ideal"),
+      llvm::cl::init(Fp16Arithmetic::Hardware),
+      llvm::cl::values(clEnumValN(Fp16Arithmetic::Hardware, "hardware", "NVDLA's arithmetic"),
+                       clEnumValN(Fp16Arithmetic::Ideal, "ideal",
+                                  "exact products in f32, one rounding"))};
 };
 
 void buildCompilePipeline(OpPassManager &pm, const CompileOptions &options);

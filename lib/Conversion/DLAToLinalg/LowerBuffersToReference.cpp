@@ -114,6 +114,7 @@ void expand(OnStorageOp op, CopyFunctions &copies) {
 
 struct LowerBuffersToReferencePass
     : mlir::dla::impl::DLALowerBuffersToReferenceBase<LowerBuffersToReferencePass> {
+  using DLALowerBuffersToReferenceBase::DLALowerBuffersToReferenceBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<OnStorageOp> ops;
@@ -137,7 +138,7 @@ struct LowerBuffersToReferencePass
     target.markUnknownOpDynamicallyLegal(
         [](Operation *op) { return !isa<LayerOpInterface>(op); });
     RewritePatternSet patterns(ctx);
-    populateDLAToLinalgPatterns(patterns);
+    populateDLAToLinalgPatterns(patterns, ReferenceOptions{fp16Arithmetic});
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
     // The casts that carried Winograd taps to their convolution.

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -114,7 +115,7 @@ struct LowerToReferencePass
       return !layer || skipped(layer);
     });
     RewritePatternSet patterns(ctx);
-    populateDLAToLinalgPatterns(patterns);
+    populateDLAToLinalgPatterns(patterns, ReferenceOptions{fp16Arithmetic});
     populateChannelViewReferencePatterns(patterns);
     populateEmulatorReferencePatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target, std::move(patterns))))

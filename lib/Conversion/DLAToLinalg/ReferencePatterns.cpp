@@ -12,6 +12,7 @@
 #include "ReferenceCdma.h"
 #include "ReferenceCdp.h"
 #include "ReferenceLut.h"
+#include "ReferenceNvdlaFp16.h"
 #include "ReferencePatterns.h"
 #include "dla/Conversion/DLAToLinalg/DLAToLinalg.h"
 #include "ReferencePdp.h"
@@ -180,8 +181,14 @@ RankedTensorType plainType(RankedTensorType t) {
 /// A layer op's reference pattern: the op's pipeline precision (valid:
 /// checked before the conversion) handed to `rewrite`.
 template <typename OpTy> struct LayerToReference : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpTy::Adaptor;
+  LayerToReference(MLIRContext *ctx, ReferenceOptions options = {})
+      : OpConversionPattern<OpTy>(ctx), options(options) {}
+
+  /// Whether `op` computes NVDLA's fp16 arithmetic (ReferenceNvdlaFp16.h).
+  bool nvdlaFp16(Operation *op) const { return usesNvdlaFp16(op, options.fp16Arithmetic); }
+
+  ReferenceOptions options;
 
   virtual LogicalResult rewrite(OpTy op, OpAdaptor adaptor, nv::PipelinePrecision pipeline,
                                 ConversionPatternRewriter &rewriter) const = 0;
@@ -232,6 +239,16 @@ bool deliversAccumulator(ConvOp conv) {
     auto sdp = dyn_cast<SdpOp>(user);
     return sdp && sdp.getMode() == SdpMode::OnTheFly && sdp.isStageForm() &&
            sdp.getInput().getType().getElementType().isInteger();
+  });
+}
+
+/// Whether every user of the fp16 `conv` is an on-the-fly SDP: on NVDLA
+/// those receive CACC's fp32, not the convolution's fp16 result.
+bool deliversFloatAccumulator(ConvOp conv) {
+  return !conv->use_empty() && llvm::all_of(conv->getUsers(), [](Operation *user) {
+    auto sdp = dyn_cast<SdpOp>(user);
+    return sdp && sdp.getMode() == SdpMode::OnTheFly &&
+           !sdp.getInput().getType().getElementType().isInteger();
   });
 }
 
@@ -433,6 +450,8 @@ struct ConvToReference : LayerToReference<ConvOp> {
     MLIRContext *ctx = rewriter.getContext();
     NumberType acc{getAccumulatorType(ctx, pipeline, /*isSdp=*/false)};
 
+    if (nvdlaFp16(op) && isNvdlaFp16Conv(op))
+      return rewriteNvdlaFp16(op, adaptor, rewriter);
     Value x = readPlain(rewriter, loc, adaptor.getInput());
     // Winograd weights are their stored taps: read from storage (buffer
     // form), or from the storage bytes of the encoded weights (tensor form).
@@ -485,6 +504,36 @@ struct ConvToReference : LayerToReference<ConvOp> {
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
     return success();
   }
+
+  /// NVDLA's fp16 arithmetic: CACC's fp32 (the runtime's conv_fp16), the
+  /// bias added as the SDP's X stage does (FpAdd of the widened fp16
+  /// bias), then the output converter (Fp32ToFp16); on-the-fly SDPs
+  /// receive the fp32 itself (a plain f32 tensor).
+  LogicalResult rewriteNvdlaFp16(ConvOp op, OpAdaptor adaptor,
+                                 ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    RankedTensorType outType = op.getOutput().getType();
+    const bool delivers = deliversFloatAccumulator(op);
+    if (!delivers && !outType.getElementType().isF16())
+      return rewriter.notifyMatchFailure(op, "fp16 to a non-fp16 output is not modelled");
+    Value x = readPlain(rewriter, loc, adaptor.getInput());
+    Value w = readPlain(rewriter, loc, adaptor.getWeight());
+    SmallVector<Value> inputs = {emitNvdlaConvFp16(rewriter, loc, op, x, w)};
+    if (Value bias = adaptor.getBias())
+      inputs.push_back(readPlain(rewriter, loc, bias));
+    Type element = delivers ? rewriter.getF32Type() : rewriter.getF16Type();
+    Value result = mapNchw(rewriter, loc, RankedTensorType::get(outType.getShape(), element),
+                           inputs, [&](OpBuilder &b, Location l, ValueRange args) {
+                             Value v = args[0];
+                             if (args.size() > 1)
+                               v = nvdlaAdd(b, l, v, nvdlaWiden(b, l, args[1]));
+                             return delivers ? Value(arith::BitcastOp::create(
+                                                   b, l, b.getF32Type(), v))
+                                             : nvdlaToFp16(b, l, v);
+                           });
+    rewriter.replaceOp(op, delivers ? result : writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -499,8 +548,15 @@ struct SdpToReference : LayerToReference<SdpOp> {
 
   LogicalResult rewrite(SdpOp op, OpAdaptor adaptor, nv::PipelinePrecision pipeline,
                         ConversionPatternRewriter &rewriter) const override {
+    // An fp16 layer's SDP pipeline is fp32 (its X stages' data path).
+    const bool nvdla = (pipeline == nv::PipelinePrecision::Fp16 ||
+                        pipeline == nv::PipelinePrecision::Fp32) &&
+                       nvdlaFp16(op) &&
+                       op.getOutput().getType().getElementType().isF16() && !op.getOutCvtAttr();
     if (op.isStageForm())
-      return rewriteStages(op, adaptor, rewriter);
+      return rewriteStages(op, adaptor, rewriter, nvdla);
+    if (nvdla)
+      return rewriteNvdlaFp16(op, adaptor, rewriter);
     Location loc = op.getLoc();
     NumberType acc{getAccumulatorType(rewriter.getContext(), pipeline, /*isSdp=*/true)};
 
@@ -562,10 +618,74 @@ struct SdpToReference : LayerToReference<SdpOp> {
     return success();
   }
 
+  /// The implicit form on an fp16 pipeline, as NVDLA computes it: each
+  /// step one of the X stages' fp32 operations in the implicit order (bias
+  /// FpAdd; batch-norm FpAdd then FpMul; eltwise FpAdd; ReLU, or PReLU's
+  /// FpMul of values with the sign bit set), operands widened by
+  /// Fp16ToFp32, then the output converter. An on-the-fly SDP reads CACC's
+  /// fp32 when its convolution delivered it.
+  LogicalResult rewriteNvdlaFp16(SdpOp op, OpAdaptor adaptor,
+                                 ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    declareNvdlaRuntime(rewriter, op);
+    SmallVector<Value> inputs = {sdpInput(op, adaptor, rewriter)};
+    auto push = [&](Value v) -> int {
+      if (!v)
+        return -1;
+      inputs.push_back(v);
+      return static_cast<int>(inputs.size()) - 1;
+    };
+    int bias = push(adaptor.getBias() ? readPlain(rewriter, loc, adaptor.getBias()) : Value());
+    int bnAdd = -1, bnMul = -1;
+    if (Value bn = adaptor.getBatchnorm()) {
+      Value plain = readPlain(rewriter, loc, bn);
+      bnAdd = push(batchnormColumn(rewriter, loc, plain, 0));
+      bnMul = push(batchnormColumn(rewriter, loc, plain, 1));
+    }
+    int eltwise =
+        push(adaptor.getEltwise() ? readPlain(rewriter, loc, adaptor.getEltwise()) : Value());
+    int prelu = push(adaptor.getPrelu() ? readPlain(rewriter, loc, adaptor.getPrelu()) : Value());
+    const bool relu = op.getRelu();
+    RankedTensorType outType = op.getOutput().getType();
+    Value result = mapNchw(
+        rewriter, loc, plainType(outType), inputs, [&](OpBuilder &b, Location l, ValueRange args) {
+          auto get = [&](int i) { return nvdlaWiden(b, l, args[i]); };
+          Value v = get(0);
+          if (bias >= 0)
+            v = nvdlaAdd(b, l, v, get(bias));
+          if (bnAdd >= 0)
+            v = nvdlaMul(b, l, nvdlaAdd(b, l, v, get(bnAdd)), get(bnMul));
+          if (eltwise >= 0)
+            v = nvdlaAdd(b, l, v, get(eltwise));
+          if (relu)
+            v = nvdlaRelu(b, l, v);
+          if (prelu >= 0) {
+            Value nonNegative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, v,
+                                                      scalarConstant(b, l, b.getI32Type(), 0));
+            v = arith::SelectOp::create(b, l, nonNegative, v, nvdlaMul(b, l, v, get(prelu)));
+          }
+          return nvdlaToFp16(b, l, v);
+        });
+    rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
+    return success();
+  }
+
+  /// The SDP's input, plain: CACC's fp32 (a plain f32 tensor) when an fp16
+  /// convolution delivered it, else the input read through its relayout.
+  Value sdpInput(SdpOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const {
+    Value in = adaptor.getInput();
+    if (op.getMode() == SdpMode::OnTheFly && elementTypeOf(in).isF32() &&
+        !op.getInput().getType().getElementType().isF32())
+      return in;
+    return readPlain(rewriter, op.getLoc(), in);
+  }
+
   /// The stage form: X1, X2, Y on 32-bit data, then the output converter
-  /// (identity when absent), as the hardware (section 4.4).
-  LogicalResult rewriteStages(SdpOp op, OpAdaptor adaptor,
-                              ConversionPatternRewriter &rewriter) const {
+  /// (identity when absent), as the hardware (section 4.4). With `nvdla`
+  /// (an fp16 pipeline computing NVDLA's arithmetic) the X stages are
+  /// sdp_x_fp16's and the output converter Fp32ToFp16.
+  LogicalResult rewriteStages(SdpOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter,
+                              bool nvdla) const {
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type();
     // Float stages compute in f32 (section 4.7).
@@ -575,7 +695,9 @@ struct SdpToReference : LayerToReference<SdpOp> {
     // i32); a float convolution delivers its result.
     Value input = op.getMode() == SdpMode::OnTheFly && !isFloat
                       ? adaptor.getInput()
-                      : readPlain(rewriter, loc, adaptor.getInput());
+                      : sdpInput(op, adaptor, rewriter);
+    if (nvdla)
+      declareNvdlaRuntime(rewriter, op);
     SmallVector<Value> inputs = {input};
     auto push = [&](Value v) {
       inputs.push_back(v);
@@ -632,10 +754,19 @@ struct SdpToReference : LayerToReference<SdpOp> {
               return v.getType() == f32 ? v : Value(arith::ExtFOp::create(b, l, f32, v));
             return v.getType() == i64 ? v : Value(arith::ExtSIOp::create(b, l, i64, v));
           };
-          Value v = arg(0);
+          auto argRaw = [&](int i) { return i < 0 ? Value() : args[i]; };
           // The float LUT reads the layer's own fp16 input (verifyFloatEw).
           if (isFloat && op.getEwAttr())
             return sdpLookupFloatFp16(b, l, args[0], op.getEwAttr().getLut());
+          Value v = arg(0);
+          if (nvdla) {
+            Value bits = nvdlaWiden(b, l, args[0]);
+            if (SdpXAttr s = op.getBsAttr())
+              bits = nvdlaSdpXStage(b, l, bits, s, argRaw(bs.alu), argRaw(bs.mul));
+            if (SdpXAttr s = op.getBnAttr())
+              bits = nvdlaSdpXStage(b, l, bits, s, argRaw(bn.alu), argRaw(bn.mul));
+            return nvdlaToFp16(b, l, bits);
+          }
           if (isFloat) {
             if (SdpXAttr s = op.getBsAttr())
               v = sdpXStageFloat(b, l, v, s, arg(bs.alu), arg(bs.mul));
@@ -934,8 +1065,9 @@ struct InterleaveToReference : LayerToReference<InterleaveOp> {
 
 } // namespace
 
-void mlir::dla::populateDLAToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConvToReference, SdpToReference, PoolToReference, LrnToReference,
-               ClampToReference, UpsampleToReference, InterleaveToReference>(
-      patterns.getContext());
+void mlir::dla::populateDLAToLinalgPatterns(RewritePatternSet &patterns,
+                                            ReferenceOptions options) {
+  patterns.add<ConvToReference, SdpToReference, PoolToReference, ClampToReference,
+               UpsampleToReference, InterleaveToReference>(patterns.getContext(), options);
+  patterns.add<LrnToReference>(patterns.getContext());
 }

@@ -87,6 +87,10 @@ def main(argv=None):
                    help="with --layouts: eligible convolutions with constant weights become "
                         "Winograd (winograd=auto, nv_full) and run from their stored taps in "
                         "the transformed domain")
+    p.add_argument("--fp16-arithmetic", choices=list(pipelines.FP16_ARITHMETIC),
+                   help="what fp16 layers on nv_full compute: hardware (NVDLA's arithmetic, "
+                        "bit-exact with its C model; the default) or ideal (exact products in "
+                        "f32, one rounding)")
     p.add_argument("--print-pipeline", action="store_true", help="print the dla-opt pipeline")
     p.add_argument("--verify-each", action="store_true",
                    help="verify the IR after every pass of the pipeline (default: when the "
@@ -102,6 +106,7 @@ def main(argv=None):
             compression=args.compression, winograd=args.winograd, cbuf_banks=args.cbuf_banks,
             cbuf_bank_entries=args.cbuf_bank_entries, allow_host=args.allow_host,
             opt_level=args.opt_level, verify_each=args.verify_each,
+            fp16_arithmetic=args.fp16_arithmetic,
             print_pipeline=args.print_pipeline, save_mlir=args.save_mlir, tosa=args.tosa),
         inputs=args.input or [], expect=args.expect or [], output_dir=args.output_dir,
         rtol=args.rtol, freeze=args.freeze, repeat=args.repeat)

@@ -1,12 +1,30 @@
-// RUN: dla-opt %s --dla-lower-to-reference | FileCheck %s --enable-var-scope
+// RUN: dla-opt %s --dla-lower-to-reference=fp16-arithmetic=ideal | FileCheck %s --enable-var-scope
+// RUN: dla-opt %s --dla-lower-to-reference | FileCheck %s --check-prefix=HW --enable-var-scope
 
 // The structure of each layer's reference lowering: encoded operands read
 // through relayouts, the pipeline type, one rounding at the output. The
 // numbers are checked by executing them (test/Execution/reference-layers.mlir).
 
-// An fp16 convolution on encoded operands: relayouts to row-major, products
-// and sums in f32, the bias added in f32, one clipped rounding to f16, the
-// result relayouted back to its feature-data encoding.
+// An fp16 convolution on encoded operands, with fp16-arithmetic=ideal:
+// relayouts to row-major, products and sums in f32, the bias added in f32,
+// one clipped rounding to f16, the result relayouted back to its
+// feature-data encoding.
+// With NVDLA's arithmetic (the default on nv_full): the runtime's
+// conv_fp16 on the bits of the row-major operands gives CACC's fp32 bits,
+// the bias is widened and added by the SDP's FpAdd, the output converter
+// rounds (docs/NvdlaFp16.md "The CPU execution").
+// HW-DAG: func.func private @dla_nvdla_conv_fp16(memref<?xi16>, memref<?xi16>, memref<?xi32>, i64,
+// HW-DAG: func.func private @dla_nvdla_fp32_add(i32, i32) -> i32
+// HW-LABEL: func.func @conv_fp16_encoded
+// HW: %[[XP:.*]] = dla.relayout %{{.*}} : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x8x8xf16>
+// HW: arith.bitcast %[[XP]] : tensor<1x16x8x8xf16> to tensor<1x16x8x8xi16>
+// HW: call @dla_nvdla_conv_fp16(
+// HW: %[[ACC:.*]] = bufferization.to_tensor %{{.*}} restrict writable : memref<1x16x8x8xi32> to tensor<1x16x8x8xi32>
+// HW: linalg.generic {{.*}} ins(%[[ACC]], %{{.*}} : tensor<1x16x8x8xi32>, tensor<16xf16>)
+// HW: func.call @dla_nvdla_fp16_to_fp32(
+// HW: func.call @dla_nvdla_fp32_add(
+// HW: func.call @dla_nvdla_fp32_to_fp16(
+// HW: dla.relayout %{{.*}} : tensor<1x16x8x8xf16> -> tensor<1x16x8x8xf16, #dla.feature<fp16>>
 // CHECK-LABEL: func.func @conv_fp16_encoded
 // CHECK-SAME: (%[[X:.*]]: tensor<1x16x8x8xf16, #dla.feature<fp16>>, %[[W:.*]]: tensor<16x16x3x3xf16, #dla.weight<direct, fp16>>, %[[B:.*]]: tensor<16xf16, #dla.bias<per_channel, fp16>>)
 // CHECK: %[[XP:.*]] = dla.relayout %[[X]] : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x8x8xf16>

@@ -9,14 +9,19 @@ Prints one line per chain and "N chains, all equal"; exits 1 on the first
 chain that fails or differs (with its command and the difference)."""
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
 dla_opt, llvm_bin, module, compile_options = sys.argv[1:5]
+# libDLARuntime.so beside dla-opt's bin: what fp16 layers on nv_full call.
+RUNTIME = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(
+    shutil.which(dla_opt) or dla_opt))), "lib", "libDLARuntime.so")
 RUNNER = [os.path.join(llvm_bin, "mlir-runner"), "-e", "main", "-entry-point-result=void",
-          "-shared-libs=%s,%s" % (os.path.join(llvm_bin, "..", "lib", "libmlir_c_runner_utils.so"),
-                                  os.path.join(llvm_bin, "..", "lib", "libmlir_runner_utils.so"))]
+          "-shared-libs=%s,%s,%s" % (os.path.join(llvm_bin, "..", "lib", "libmlir_c_runner_utils.so"),
+                                     os.path.join(llvm_bin, "..", "lib", "libmlir_runner_utils.so"),
+                                     RUNTIME)]
 COMPILE = "--dla-compile=%s" % compile_options
 MEMREF = "--dla-lower-to-memref"
 LLVM = "--dla-lower-to-llvm"

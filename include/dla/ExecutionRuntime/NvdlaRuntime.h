@@ -1,0 +1,64 @@
+//===- NvdlaRuntime.h - Functions the CPU execution calls -------*- C++ -*-===//
+//
+// What the lowered code of an fp16 layer on nv_full calls, when the
+// hardware's arithmetic is asked for (--dla-lower-to-reference
+// fp16-arithmetic=hardware, the default): the format library's
+// NvdlaConvFp16.h / NvdlaFloat.h behind a C ABI, so that the arithmetic
+// lives once (docs/NvdlaFp16.md "The CPU execution"). The JIT of the C API
+// (dlaExecutionEngineCreate) resolves these symbols itself; mlir-runner
+// loads libDLARuntime.so (-shared-libs).
+//
+// Calling convention: MLIR's default for func.call (no C interface
+// wrapper): a 1-d memref is five arguments (allocated and aligned pointer,
+// offset, size, stride), scalars are i32 / i64. fp16 and fp32 values
+// travel as their bit patterns in i32.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_EXECUTIONRUNTIME_NVDLARUNTIME_H
+#define DLA_EXECUTIONRUNTIME_NVDLARUNTIME_H
+
+#include <cstdint>
+
+namespace dla::runtime {
+
+/// The symbol names, for the lowering and the JIT.
+inline constexpr const char *kConvFp16 = "dla_nvdla_conv_fp16";
+inline constexpr const char *kFp32Add = "dla_nvdla_fp32_add";
+inline constexpr const char *kFp32Mul = "dla_nvdla_fp32_mul";
+inline constexpr const char *kFp32Max = "dla_nvdla_fp32_max";
+inline constexpr const char *kFp32Min = "dla_nvdla_fp32_min";
+inline constexpr const char *kFp32Relu = "dla_nvdla_fp32_relu";
+inline constexpr const char *kFp16ToFp32 = "dla_nvdla_fp16_to_fp32";
+inline constexpr const char *kFp32ToFp16 = "dla_nvdla_fp32_to_fp16";
+
+/// Calls `fn(name, address)` for every function of this header.
+void forEachSymbol(void (*fn)(const char *name, void *address, void *user), void *user);
+
+} // namespace dla::runtime
+
+extern "C" {
+/// conv_fp16 of a batch: x (N x C x H x W), w (K x C x R x S), out (N x K x
+/// OH x OW, fp32 bits), each a contiguous 1-d memref of its elements.
+/// geometry: N, C, H, W, K, R, S, stride H / W, padding top / bottom / left
+/// / right, dilation H / W.
+void dla_nvdla_conv_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset, int64_t xSize,
+                         int64_t xStride, uint16_t *wAllocated, uint16_t *w, int64_t wOffset,
+                         int64_t wSize, int64_t wStride, uint32_t *outAllocated, uint32_t *out,
+                         int64_t outOffset, int64_t outSize, int64_t outStride, int64_t n,
+                         int64_t c, int64_t h, int64_t wd, int64_t k, int64_t r, int64_t s,
+                         int64_t strideH, int64_t strideW, int64_t padTop, int64_t padBottom,
+                         int64_t padLeft, int64_t padRight, int64_t dilationH,
+                         int64_t dilationW);
+/// FpAdd<8,23>, FpMul<8,23>, FpMax, FpMin, FpRelu on fp32 bits.
+uint32_t dla_nvdla_fp32_add(uint32_t a, uint32_t b);
+uint32_t dla_nvdla_fp32_mul(uint32_t a, uint32_t b);
+uint32_t dla_nvdla_fp32_max(uint32_t a, uint32_t b);
+uint32_t dla_nvdla_fp32_min(uint32_t a, uint32_t b);
+uint32_t dla_nvdla_fp32_relu(uint32_t a);
+/// Fp16ToFp32 (the SDP's operands widened) and Fp32ToFp16 (the output
+/// converter): fp16 bits in the low 16 bits.
+uint32_t dla_nvdla_fp16_to_fp32(uint32_t h);
+uint32_t dla_nvdla_fp32_to_fp16(uint32_t f);
+}
+
+#endif // DLA_EXECUTIONRUNTIME_NVDLARUNTIME_H

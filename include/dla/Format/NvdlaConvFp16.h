@@ -1,0 +1,123 @@
+//===- NvdlaConvFp16.h - NVDLA's fp16 direct convolution --------*- C++ -*-===//
+//
+// What nv_full's convolution pipeline computes in fp16 (docs/NvdlaFp16.md
+// "The convolution pipeline"), on bit patterns: CMAC's block-floating-point
+// dot product of one channel atom, CACC's 48-bit accumulator and the fp32 it
+// hands the SDP, a whole direct convolution in CSC's order, and one SDP X
+// stage at precision FP16. Each function is utils/dla-ref/fp_nvdla.py's of
+// the same name (that numpy model is checked against NVIDIA's v1 C model;
+// python/tests/test_conv_fp16.py checks this file against it). The CPU
+// execution of an fp16 convolution on nv_full runs this code (the
+// `dla_nvdla_*` runtime functions, lib/ExecutionRuntime).
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_FORMAT_NVDLACONVFP16_H
+#define DLA_FORMAT_NVDLACONVFP16_H
+
+#include <cstdint>
+
+namespace dlaformat::nvdla {
+
+/// Channels of one CMAC atom in fp16: a convolution-buffer entry (128 B on
+/// nv_full, cmod/csc PARALLEL_CHANNEL_NUM) of 2-byte values, 64 channels;
+/// each MAC cell has 64 fp16 multipliers. nv_full is the only configuration
+/// with fp16 (NvdlaHardware.h), whose atomic-C this equals.
+inline constexpr int kFp16MacAtomChannels = 64;
+
+/// A CMAC result word: value mantissa * 2^(exponent - 50), the mantissa a
+/// 38-bit two's complement integer, the exponent 6 bits (63: NaN).
+struct CmacWord {
+  int64_t exponent = 0, mantissa = 0;
+};
+
+/// CACC's fp16 accumulator: value mantissa * 2^(exponent - 101), the
+/// mantissa 40-bit two's complement, the exponent 8 bits (255: NaN).
+struct CaccAccumulator {
+  int64_t exponent = 0, mantissa = 0;
+};
+
+/// NvdlaMacCell::calculation_fp16 (direct mode) on `n` <= 64 channels of
+/// one atom (the channels beyond `n` are zeros): the products aligned to
+/// the atom's largest exponent group and truncated there (a radix-4 Booth
+/// multiplier, its two carry-save vectors truncated separately), summed
+/// exactly. A channel takes part only where data and weight are non-zero;
+/// the first NaN weight, else the first NaN data value, makes a NaN word.
+CmacWord cmacFp16(const uint16_t *data, const uint16_t *weight, int n);
+
+/// cacc_fp16_add: the accumulator plus a CMAC word, normalized and rounded
+/// to 40 bits (positive sums half up, negative ones only above half).
+CaccAccumulator caccAdd(CaccAccumulator acc, CmacWord word);
+
+/// cacc_fp48_to_fp32: the fp32 bits CACC hands the SDP (sign and magnitude,
+/// rounded half away from zero on the next bit alone).
+uint32_t caccToFp32(CaccAccumulator acc);
+
+/// A direct convolution's geometry (NCHW input, KCRS weights).
+struct ConvFp16Shape {
+  int64_t channels, height, width;        ///< C, H, W of one image
+  int64_t kernels, kernelH, kernelW;      ///< K, R, S
+  int64_t strideH = 1, strideW = 1;
+  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  int64_t dilationH = 1, dilationW = 1;
+  int64_t outHeight() const {
+    return (height + padTop + padBottom - ((kernelH - 1) * dilationH + 1)) / strideH + 1;
+  }
+  int64_t outWidth() const {
+    return (width + padLeft + padRight - ((kernelW - 1) * dilationW + 1)) / strideW + 1;
+  }
+};
+
+/// A strided view of one 4-d array (element strides, any order).
+template <typename T> struct View4 {
+  T *data;
+  int64_t strides[4];
+  T &at(int64_t a, int64_t b, int64_t c, int64_t d) const {
+    return data[a * strides[0] + b * strides[1] + c * strides[2] + d * strides[3]];
+  }
+};
+
+/// conv_fp16 on one image (index 0 of each view's first dimension is the
+/// image, the kernel for the weights): for each output, CACC adds the
+/// CMAC words of channel atoms (outer), kernel rows, kernel columns, from
+/// +0; zero padding (CDMA's converter off). `out` (K x OH x OW of fp32
+/// bits) receives what CACC hands the SDP.
+void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
+              const ConvFp16Shape &shape, View4<uint32_t> out);
+
+/// One X stage (BS or BN) of the SDP at precision FP16 (sdp_x_fp16).
+enum class SdpAluAlgo { Max = 0, Min = 1, Sum = 2 };
+struct SdpXFp16 {
+  bool aluBypass = true;
+  SdpAluAlgo aluAlgo = SdpAluAlgo::Sum;
+  bool mulBypass = true, mulPrelu = false, reluBypass = true, nanToZero = false;
+};
+/// The stage on fp32 bits `x` with fp16 operands (widened exactly; a NaN
+/// operand +0 under nanToZero): ALU in fp32, then FpMul (PReLU passes
+/// non-negative values), then ReLU. The shift fields are not used in fp16.
+uint32_t sdpXFp16(uint32_t x, const SdpXFp16 &stage, uint16_t aluOperand, uint16_t mulOperand);
+
+namespace detail {
+/// cal_fp16_booth itself (cmacFp16 takes shortcuts where it is exact):
+/// radix-4 Booth partial products of wt * dat, reduced by carry-save
+/// adders to two vectors, each truncated `shift` bits right, plus the sign
+/// compensation. For tests.
+int64_t boothFp16(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shift);
+/// The same product as convFp16 computes it (lib/Format/NvdlaBoothFp16.h:
+/// wt * dat, minus the carry the separate truncation loses, from the
+/// carry-save tree on wt decoded once), shift 0 to 28. For tests.
+int64_t boothFp16Decoded(uint64_t sign, uint64_t wt, uint64_t dat, int64_t shift);
+/// caccAdd as convFp16 computes it, four accumulators at once (no NaN
+/// words or accumulators; a zero word leaves its accumulator). For tests.
+void caccAddLanes4(CaccAccumulator *acc, const CmacWord *word);
+} // namespace detail
+
+/// FpMax / FpMin <8,23> (by sign, exponent, mantissa; +0 > -0; a NaN
+/// operand returned, a's first) and FpRelu (negatives and -0 to +0, NaN
+/// kept).
+uint32_t fp32Max(uint32_t a, uint32_t b);
+uint32_t fp32Min(uint32_t a, uint32_t b);
+uint32_t fp32Relu(uint32_t a);
+
+} // namespace dlaformat::nvdla
+
+#endif // DLA_FORMAT_NVDLACONVFP16_H

@@ -1,0 +1,187 @@
+//===- ReferenceNvdlaFp16.cpp - fp16 layers as NVDLA computes them --------===//
+//
+// The lowered code calls the format library's arithmetic (through
+// NvdlaRuntime.h) rather than restating it in arith ops: CMAC's Booth
+// multiplier and CACC's normalizations live once, in NvdlaConvFp16.cpp,
+// checked against the numpy model of NVIDIA's C model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReferenceNvdlaFp16.h"
+#include "ReferenceArith.h"
+
+#include "dla/ExecutionRuntime/NvdlaRuntime.h"
+#include "dla/Format/NvdlaHardware.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::dla;
+using namespace mlir::dla::reference;
+namespace nv = ::dlaformat::nvdla;
+namespace rt = ::dla::runtime;
+
+bool reference::usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic) {
+  if (arithmetic != Fp16Arithmetic::Hardware)
+    return false;
+  ::dlaformat::Target target = TargetAttr::lookup(op);
+  return target.accelerator == ::dlaformat::Accelerator::Nvdla &&
+         target.config == nv::HardwareKind::NvFull;
+}
+
+bool reference::isNvdlaFp16Conv(ConvOp op) {
+  auto x = op.getInput().getType(), w = op.getWeight().getType();
+  return op.getMode() == nv::ConvMode::Direct && x.getElementType().isF16() &&
+         w.getElementType().isF16() && x.getRank() == 4 && w.getRank() == 4 &&
+         x.getDimSize(1) == w.getDimSize(1) && !op.getPadValue().value_or(0) &&
+         !op.getInputCvtAttr() && !op.getClipTruncate();
+}
+
+namespace {
+
+Type i32Of(OpBuilder &b) { return b.getI32Type(); }
+
+MemRefType flatMemref(Type element) { return MemRefType::get({ShapedType::kDynamic}, element); }
+
+} // namespace
+
+void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  Type i32 = i32Of(b), i64 = b.getI64Type();
+  auto declare = [&](StringRef name, FunctionType type) {
+    if (module.lookupSymbol(name))
+      return;
+    auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
+    fn.setPrivate();
+  };
+  SmallVector<Type> conv = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type()),
+                            flatMemref(i32)};
+  conv.append(15, i64);
+  declare(rt::kConvFp16, b.getFunctionType(conv, {}));
+  for (const char *name : {rt::kFp32Add, rt::kFp32Mul, rt::kFp32Max, rt::kFp32Min})
+    declare(name, b.getFunctionType({i32, i32}, {i32}));
+  for (const char *name : {rt::kFp32Relu, rt::kFp16ToFp32, rt::kFp32ToFp16})
+    declare(name, b.getFunctionType({i32}, {i32}));
+}
+
+Value reference::emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w) {
+  declareNvdlaRuntime(b, op);
+  Type i16 = b.getI16Type(), i32 = i32Of(b), i64 = b.getI64Type();
+  // The bits of a plain f16 tensor as a contiguous 1-d buffer.
+  auto flatBits = [&](Value t) -> Value {
+    auto type = cast<RankedTensorType>(t.getType());
+    Value bits = arith::BitcastOp::create(b, loc, type.clone(i16), t);
+    Value buffer = bufferization::ToBufferOp::create(
+        b, loc, MemRefType::get(type.getShape(), i16), bits, /*read_only=*/true);
+    Value flat = memref::CollapseShapeOp::create(b, loc, buffer,
+                                                 ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
+    return memref::CastOp::create(b, loc, flatMemref(i16), flat);
+  };
+  Value xs = flatBits(x), ws = flatBits(w);
+  RankedTensorType outType = op.getOutput().getType();
+  auto outBuffer = MemRefType::get(outType.getShape(), i32);
+  Value out = memref::AllocOp::create(b, loc, outBuffer);
+  Value outFlat = memref::CastOp::create(
+      b, loc, flatMemref(i32),
+      memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
+
+  auto xt = cast<RankedTensorType>(x.getType()), wt = cast<RankedTensorType>(w.getType());
+  ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
+                    padding = op.getPadding();
+  SmallVector<int64_t> geometry = {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2),
+                                   xt.getDimSize(3), wt.getDimSize(0), wt.getDimSize(2),
+                                   wt.getDimSize(3), strides[0],       strides[1],
+                                   padding[0],       padding[1],       padding[2],
+                                   padding[3],       dilations[0],     dilations[1]};
+  SmallVector<Value> args = {xs, ws, outFlat};
+  for (int64_t v : geometry)
+    args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
+  func::CallOp::create(b, loc, rt::kConvFp16, TypeRange{}, args);
+  return bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outType.getShape(), i32),
+                                           out, /*restrict=*/true, /*writable=*/true);
+}
+
+namespace {
+Value call(OpBuilder &b, Location loc, StringRef name, ValueRange args) {
+  return func::CallOp::create(b, loc, name, TypeRange{b.getI32Type()}, args).getResult(0);
+}
+} // namespace
+
+Value reference::nvdlaWiden(OpBuilder &b, Location loc, Value v) {
+  Type i32 = i32Of(b);
+  if (v.getType().isF32())
+    return arith::BitcastOp::create(b, loc, i32, v);
+  if (v.getType().isInteger(32))
+    return v; // already fp32 bits (CACC's delivery)
+  Value bits = arith::BitcastOp::create(b, loc, b.getI16Type(), v);
+  return call(b, loc, rt::kFp16ToFp32, {arith::ExtUIOp::create(b, loc, i32, bits)});
+}
+
+Value reference::nvdlaAdd(OpBuilder &b, Location loc, Value x, Value y) {
+  return call(b, loc, rt::kFp32Add, {x, y});
+}
+Value reference::nvdlaMul(OpBuilder &b, Location loc, Value x, Value y) {
+  return call(b, loc, rt::kFp32Mul, {x, y});
+}
+Value reference::nvdlaMax(OpBuilder &b, Location loc, Value x, Value y) {
+  return call(b, loc, rt::kFp32Max, {x, y});
+}
+Value reference::nvdlaMin(OpBuilder &b, Location loc, Value x, Value y) {
+  return call(b, loc, rt::kFp32Min, {x, y});
+}
+Value reference::nvdlaRelu(OpBuilder &b, Location loc, Value x) {
+  return call(b, loc, rt::kFp32Relu, {x});
+}
+
+Value reference::nvdlaToFp16(OpBuilder &b, Location loc, Value x) {
+  Value h = call(b, loc, rt::kFp32ToFp16, {x});
+  return arith::BitcastOp::create(b, loc, b.getF16Type(),
+                                  arith::TruncIOp::create(b, loc, b.getI16Type(), h));
+}
+
+Value reference::nvdlaSdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage,
+                                Value aluMem, Value mulMem) {
+  Value a = x;
+  if (std::optional<nv::SdpAluAlgo> algo = stage.getAlu()) {
+    Value op = nvdlaWiden(b, loc, aluMem);
+    switch (*algo) {
+    case nv::SdpAluAlgo::Max:
+      a = nvdlaMax(b, loc, a, op);
+      break;
+    case nv::SdpAluAlgo::Min:
+      a = nvdlaMin(b, loc, a, op);
+      break;
+    case nv::SdpAluAlgo::Sum:
+      a = nvdlaAdd(b, loc, a, op);
+      break;
+    case nv::SdpAluAlgo::Eql: {
+      Type f32 = b.getF32Type();
+      Value eq = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                       arith::BitcastOp::create(b, loc, f32, a),
+                                       arith::BitcastOp::create(b, loc, f32, op));
+      a = arith::SelectOp::create(b, loc, eq, scalarConstant(b, loc, i32Of(b), 0),
+                                  scalarConstant(b, loc, i32Of(b), 0x3f800000));
+      break;
+    }
+    }
+  }
+  Value t = a;
+  if (stage.getMulOperand().isPresent()) {
+    t = nvdlaMul(b, loc, a, nvdlaWiden(b, loc, mulMem));
+    // PReLU passes a value whose sign bit is clear (sdp_x_fp16).
+    if (stage.getPrelu()) {
+      Value nonNegative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, a,
+                                                scalarConstant(b, loc, i32Of(b), 0));
+      t = arith::SelectOp::create(b, loc, nonNegative, a, t);
+    }
+  }
+  if (stage.getRelu())
+    t = nvdlaRelu(b, loc, t);
+  return t;
+}

@@ -1,0 +1,58 @@
+//===- ReferenceNvdlaFp16.h - fp16 layers as NVDLA computes them -*- C++ -*-===//
+//
+// fp16-arithmetic=hardware on nv_full (docs/NvdlaFp16.md "The CPU
+// execution"): the direct convolution's CMAC / CACC arithmetic as one call
+// into the runtime (dla/ExecutionRuntime/NvdlaRuntime.h, the format
+// library's NvdlaConvFp16.h), the SDP's fp32 steps and the converters as
+// scalar calls inside the element-wise linalg.generic. Values travel as
+// their fp32 bit patterns in i32.
+//
+//===----------------------------------------------------------------------===//
+#ifndef DLA_LIB_CONVERSION_DLATOLINALG_REFERENCENVDLAFP16_H
+#define DLA_LIB_CONVERSION_DLATOLINALG_REFERENCENVDLAFP16_H
+
+#include "dla/Conversion/DLAToLinalg/DLAToLinalg.h"
+#include "dla/Dialect/DLA/IR/DLA.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::dla::reference {
+
+/// Whether `op` (an fp16 layer) computes NVDLA's arithmetic: asked for and
+/// the module's target is NVDLA nv_full.
+bool usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic);
+
+/// Whether the hardware arithmetic covers this convolution: direct, fp16
+/// input and weights with the same channels, no padding value, an fp16 or
+/// delivered result. (Winograd and image input keep the ideal meaning,
+/// docs/NvdlaFp16.md "Not modelled yet".)
+bool isNvdlaFp16Conv(ConvOp op);
+
+/// Declares the runtime functions in `op`'s module (once).
+void declareNvdlaRuntime(OpBuilder &b, Operation *op);
+
+/// CACC's fp32 bits of `op` (tensor<N x K x OH x OW x i32>) from its plain
+/// f16 input `x` (NCHW) and weights `w` (KCRS).
+Value emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w);
+
+/// Scalars inside an element-wise body (fp32 values as i32 bits):
+/// an f16 / f32 operand as fp32 bits (Fp16ToFp32: exact, infinity to the
+/// largest fp32), FpAdd, FpMul, FpMax, FpMin, FpRelu, and Fp32ToFp16 (the
+/// output converter) to an f16 value.
+Value nvdlaWiden(OpBuilder &b, Location loc, Value v);
+Value nvdlaAdd(OpBuilder &b, Location loc, Value x, Value y);
+Value nvdlaMul(OpBuilder &b, Location loc, Value x, Value y);
+Value nvdlaMax(OpBuilder &b, Location loc, Value x, Value y);
+Value nvdlaMin(OpBuilder &b, Location loc, Value x, Value y);
+Value nvdlaRelu(OpBuilder &b, Location loc, Value x);
+Value nvdlaToFp16(OpBuilder &b, Location loc, Value x);
+
+/// One X stage of an fp16 SDP (sdp_x_fp16): ALU (max / min / sum) on the
+/// widened memory operand, MUL (PReLU: a value with its sign bit clear
+/// passes), ReLU. Eql has no fp16 model: arith::CmpF as the ideal stage.
+Value nvdlaSdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage, Value aluMem,
+                     Value mulMem);
+
+} // namespace mlir::dla::reference
+
+#endif // DLA_LIB_CONVERSION_DLATOLINALG_REFERENCENVDLAFP16_H
