@@ -85,7 +85,8 @@ done
 
 count() { grep -Eo "$1" "$2" | grep -Eo '[0-9]+' | head -1 || true; }
 lit_pass=$(count 'Passed *: *[0-9]+' "$log/lit"); lit_fail=$(count 'Failed *: *[0-9]+' "$log/lit")
+lit_timeout=$(count 'Timed Out *: *[0-9]+' "$log/lit")
 pkg_pass=$(count '[0-9]+ passed' "$log/pypkg"); pkg_fail=$(count '[0-9]+ failed' "$log/pypkg")
 rm -rf "$log"
-echo "sanitizer suites: $(( ${lit_pass:-0} + ${pkg_pass:-0} )) passed, $(( ${lit_fail:-0} + ${pkg_fail:-0} )) failed; fuzzers: $fuzz_runs executions"
+echo "sanitizer suites: $(( ${lit_pass:-0} + ${pkg_pass:-0} )) passed, $(( ${lit_fail:-0} + ${lit_timeout:-0} + ${pkg_fail:-0} )) failed or timed out; fuzzers: $fuzz_runs executions"
 exit $status

@@ -70,7 +70,7 @@ DLA_LANES_INLINE void add(V4 &aeOut, V4 &amOut, V4 me, V4 mmIn, V4 take) {
   // shiftOut and shr of the operand with the smaller exponent.
   const V4 shifted = diff > 0 ? aext : mext;
   const V4 low = shl(shifted & (shl(V4{} + 1, dc) - 1), 40 - dc) & kM40;
-  V4 outBits = (diff != 0) & (d <= 40) ? low : V4{};
+  V4 outBits = ((diff != 0) & (d <= 40)) ? low : V4{};
   const V4 shiftedRight = d <= 40 ? ashr(shifted, dc) : V4{};
   aext = diff > 0 ? shiftedRight : aext;
   mext = diff < 0 ? shiftedRight : mext;

@@ -397,7 +397,7 @@ __attribute__((always_inline)) inline void caccLanes(int64_t *ae, int64_t *am, c
     std::memcpy(&mm, mant + h, sizeof mm);
     std::memcpy(&t, take + h, sizeof t);
     for (int l = 0; l < 4; ++l)
-      me[l] = (int64_t(mx[h + l]) << 2) & 63;
+      me[l] = int64_t((uint64_t(mx[h + l]) << 2) & 63); // mx may be negative
     cacc_lanes::add(e, m, me, mm, t);
     std::memcpy(ae + h, &e, sizeof e);
     std::memcpy(am + h, &m, sizeof m);
@@ -571,7 +571,7 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
                 addScalar(l, nanWord(uint16_t(nv)));
                 nanInBlock = true;
               } else if (mant[l] != 0) {
-                addScalar(l, {(int64_t(mx[l]) << 2) & 63, mant[l]});
+                addScalar(l, {int64_t((uint64_t(mx[l]) << 2) & 63), mant[l]});
               }
             }
             if (!lanewise)
