@@ -84,7 +84,8 @@ struct LowerToMemrefOptions : PassPipelineOptions<LowerToMemrefOptions> {
       llvm::cl::desc("Keep encoded hardware layers for their storage (dla.on_storage); "
                      "off: every layer op through --dla-lower-to-reference, between "
                      "relayouts"),
-      llvm::cl::init(true)};  PassOptions::Option<bool> vectorHostConvolutions{
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> vectorHostConvolutions{
       *this, "vector-host-convolutions",
       llvm::cl::desc("Host NHWC convolutions with filters --dla-vectorize-kernels vectorizes "
                      "(--dla-vector-friendly-convolutions: the same sums in the same order); "
