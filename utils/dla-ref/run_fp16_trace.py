@@ -6,7 +6,7 @@ execution (`--expect cpu`).
 
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
-                      [--layer conv|lut]
+                      [--layer conv|lut|sdp]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -26,6 +26,11 @@ same layers (dla-opt --dla-lower-to-reference with `--fp16-arithmetic`,
 then mlir-runner with libDLARuntime.so), so the model's output is compared
 with it directly; with `--fp16-arithmetic ideal` that is a negative control.
 
+`--layer sdp`: offline fp16 SDPs of the X stages reading fp16 memory
+operands (fp16_cases_sdp.py), expected from fp_nvdla (sdp_x_fp16 per
+stage, Fp32ToFp16) or the CPU execution (`--expect cpu`); prints `N of M
+fp16 SDPs on the v1 model equal ...`.
+
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
 input, then N - 2 random tables), expected from lut_float_ref.py; prints
@@ -43,6 +48,7 @@ import tempfile
 import numpy as np
 
 import fp16_cases_lut
+import fp16_cases_sdp
 import fp_nvdla as fp
 import lut_float_tables as T
 import nvdla_ref
@@ -193,6 +199,66 @@ def main_lut(a):
     return 0 if good == len(cases) else 1
 
 
+def sdp_cpu_outputs(cases, build, arithmetic):
+    """The project's CPU execution of each SDP case on plain tensors
+    (--dla-lower-to-reference with `arithmetic`, mlir-runner): fp16 bits."""
+    import run_layers
+    built = []
+    for c in cases:
+        args = [(c["x"].view(np.float16)[None], "f16")] + [
+            (d.view(np.float16), "f16") for _, d, _ in c["operands"]]
+        decl = " ".join(f"{nm} %a{i + 1} : {run_layers.tensor_type(d.shape, 'f16')}"
+                        for i, (nm, d, _) in enumerate(c["operands"]))
+        t = run_layers.tensor_type((1,) + c["x"].shape, "f16")
+        op = f"dla.sdp offline %a0 {decl} {c['stages']} : {t} -> {t}"
+        case = run_layers.Case(c["name"], args, op, (1,) + c["x"].shape, "f16",
+                               np.zeros((1,) + c["x"].shape, np.float16))
+        case.bits = True
+        built.append(case)
+    results = run_layers.run(built, os.path.join(build, "bin", "dla-opt"),
+                             run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
+    return [r.astype(np.uint16).reshape(c["x"].shape) for r, c in zip(results, cases)]
+
+
+def main_sdp(a):
+    if a.expect == "ideal":
+        print("run_fp16_trace.py: --layer sdp compares with fp_nvdla or the CPU execution "
+              "(--expect nvdla|cpu), not with IEEE", file=sys.stderr)
+        return 2
+    build = os.path.abspath(a.build)
+    run_trace.configure("nv_full")
+    translate = os.path.join(build, "bin", "dla-translate")
+    player = run_trace.player_path(build, "nv_full")
+    root = a.keep or tempfile.mkdtemp(prefix="dla-fp16-sdp-")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    rng = np.random.default_rng(a.seed)
+    cases = [fp16_cases_sdp.draw(rng, n) for n in range(a.count)]
+    cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
+    expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    good = elements = cpu_differ = 0
+    for n, c in enumerate(cases):
+        want = c["want"]
+        elements += want.size
+        if cpu is not None:
+            cpu_differ += int((cpu[n] != want).sum())
+            want = cpu[n]
+        blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
+                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        for i, (_, data, enc) in enumerate(c["operands"]):
+            blobs[f"arg{i + 1}.bin"] = nvdla_ref.pack(data.view(np.float16),
+                                                      fp16_cases_sdp.OPERAND_ENC[enc], "f16")
+        why = run_case(c["name"], fp16_cases_sdp.func(c), blobs, root, translate, player, env)
+        if why:
+            print(f"{c['name']}: the v1 model differs from {expected_name}: {why}")
+            continue
+        good += 1
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    print(f"{good} of {len(cases)} fp16 SDPs on the v1 model equal {expected_name}")
+    return 0 if good == len(cases) else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=int, default=10)
@@ -204,10 +270,12 @@ def main():
                         "CPU execution's (--dla-lower-to-reference and mlir-runner)")
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
-    p.add_argument("--layer", choices=["conv", "lut"], default="conv")
+    p.add_argument("--layer", choices=["conv", "lut", "sdp"], default="conv")
     a = p.parse_args()
     if a.layer == "lut":
         sys.exit(main_lut(a))
+    if a.layer == "sdp":
+        sys.exit(main_sdp(a))
     build = os.path.abspath(a.build)
     run_trace.configure("nv_full")
     translate = os.path.join(build, "bin", "dla-translate")

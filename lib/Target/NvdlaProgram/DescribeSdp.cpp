@@ -111,7 +111,8 @@ LogicalResult checkProgrammable(const NetworkPlan &plan, SdpOp op) {
     // The DMA reads per-element data in the int8 SDP's atoms (8 channels
     // on nv_small): an int16 layout groups fewer channels per atom.
     const AuxConfig &c = layout->getConfig();
-    if (c.mode == AuxMode::PerElement && c.precision != Precision::Int8)
+    if (c.mode == AuxMode::PerElement && c.precision != Precision::Int8 &&
+        c.precision != Precision::Fp16)
       return op.emitOpError() << "reads " << std::string(::dlaformat::enumName(*m))
                               << " per element in int16 atoms; an int8 SDP reads int8 atoms "
                                  "(two-byte components: data_size = two_byte)";

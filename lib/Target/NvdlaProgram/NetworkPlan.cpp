@@ -96,8 +96,9 @@ bool isFp16(Value v) {
 
 /// fp16 layers: a direct convolution whose result is feature data (the
 /// SDP bypassed, its converter rounding CACC's fp32 to fp16), without an
-/// input converter or padding value, is programmed; the rest of fp16 (SDP
-/// stages, PDP, CDP, image input) not yet.
+/// input converter or padding value; an offline SDP of its X stages or of
+/// its LUT alone. The rest of fp16 (on-the-fly SDP stages, the Y stage's
+/// ALU / multiplier, PDP, CDP, image input) not yet.
 LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   bool fp16 = false;
   for (Operation *member : {hw.op, hw.fused})
@@ -112,13 +113,18 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
       sdp && sdp.getEwAttr() && !sdp.getBsAttr() && !sdp.getBnAttr() && !sdp.getOutCvtAttr() &&
       sdp.getMode() == SdpMode::Offline)
     return success();
+  // An offline SDP of its X stages (fp32 steps from fp16 memory operands).
+  if (auto sdp = dyn_cast<SdpOp>(hw.op); sdp && (sdp.getBsAttr() || sdp.getBnAttr()) &&
+                                         !sdp.getEwAttr() && !sdp.getOutCvtAttr() &&
+                                         sdp.getMode() == SdpMode::Offline)
+    return success();
   auto conv = dyn_cast<ConvOp>(hw.op);
   if (!conv || hw.fused || conv.getMode() != nv::ConvMode::Direct || conv.getInputCvtAttr() ||
       conv.getPadValue())
     return hw.op->emitOpError(
         "computes in fp16: only a direct fp16 convolution whose result is feature data (no SDP "
-        "stages, input converter or padding value) or an offline SDP of its LUT alone is "
-        "programmed yet");
+        "stages, input converter or padding value), an offline SDP of its X stages (bs, bn; no "
+        "ew or out_cvt) or an offline SDP of its LUT alone is programmed yet");
   return success();
 }
 

@@ -1,0 +1,112 @@
+"""Random offline fp16 SDPs of the X stages (BS, BN) reading fp16 memory
+operands, with their expected result from fp_nvdla (NVDLA's fp32 steps:
+sdp_x_fp16 per stage, then the output converter's Fp32ToFp16).
+
+Each case: data C x H x W (C 1..40, so one to three 16-channel fp16 atoms
+on nv_full, H and W 1..8), one or two stages, each reading one operand:
+`bias` per channel or per element, `eltwise`, `batchnorm` (ALU sum and MUL
+from its two components) or `prelu` (MUL where the value is negative);
+ALU max / min / sum or MUL (optionally PReLU-gated), optionally ReLU. The
+operands are fp16 values over several binades with zeros of both signs,
+denormals and infinities in the data (NaN is left out: its propagation
+through the SDP's fp32 steps is not modelled by the CPU execution)."""
+
+import numpy as np
+
+import fp_nvdla as fp
+
+F16 = "xf16"
+OPERAND_ENC = {"bias_c": "#dla.bias<per_channel, fp16>", "bias_e": "#dla.bias<per_element, fp16>",
+               "eltwise": "#dla.eltwise<fp16>", "batchnorm": "#dla.batchnorm<per_channel, fp16>",
+               "prelu": "#dla.prelu<fp16>"}
+ORDER = ("bias", "batchnorm", "eltwise", "prelu")
+ALU = {"max": fp.ALU_MAX, "min": fp.ALU_MIN, "sum": fp.ALU_SUM}
+
+
+def values(rng, shape, inf=0.0):
+    """fp16 bit patterns over several binades, zeros of both signs and a
+    few denormals (and infinities with probability `inf`)."""
+    v = (rng.standard_normal(shape) * 2.0 ** rng.integers(-8, 6, shape)).astype(np.float16)
+    bits = v.view(np.uint16).copy()
+    r = rng.random(shape)
+    bits[r < 0.05] = 0
+    bits[(r >= 0.05) & (r < 0.08)] = 0x8000
+    den = (r >= 0.08) & (r < 0.1)
+    bits[den] = rng.integers(1, 0x400, int(den.sum())) | (rng.integers(0, 2, int(den.sum())) << 15)
+    big = (r >= 0.1) & (r < 0.1 + inf)
+    bits[big] = np.where(rng.random(int(big.sum())) < 0.5, 0x7c00, 0xfc00)
+    return bits.astype(np.uint16)
+
+
+def ttype(shape, enc=None):
+    return f"tensor<{'x'.join(map(str, shape))}{F16}{', ' + enc if enc else ''}>"
+
+
+def draw(rng, n):
+    """One case: dict(name, x, operands [(name, bits, enc key)], text (the
+    op's operand and stage text), want (fp16 bits C x H x W))."""
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    x = values(rng, (c, h, w), inf=0.01)
+    stages = [s for s in ("bs", "bn") if rng.random() < 0.7] or [str(rng.choice(["bs", "bn"]))]
+    free = ["bias", "batchnorm", "eltwise", "prelu"]
+    rng.shuffle(free)
+    y = fp.fp16_to_fp32(x)
+    operands, text = {}, []
+    for st in stages:
+        name = free.pop()
+        relu = rng.random() < 0.3
+        if name == "bias":
+            per_channel = rng.random() < 0.5
+            data = values(rng, (c,) if per_channel else (1, c, h, w))
+            enc = "bias_c" if per_channel else "bias_e"
+            op = data[:, None, None] if per_channel else data[0]
+        elif name == "eltwise":
+            data, enc = values(rng, (1, c, h, w)), "eltwise"
+            op = data[0]
+        elif name == "prelu":
+            data, enc = values(rng, (c,)), "prelu"
+            op = data[:, None, None]
+        else:
+            data, enc = values(rng, (c, 2)), "batchnorm"
+            op = None
+        operands[name] = (data, enc)
+        attrs, kw = [], dict(relu_bypass=0 if relu else 1)
+        if name == "batchnorm":
+            attrs = ["alu = sum", "alu_operand = batchnorm", "mul_operand = batchnorm"]
+            kw.update(alu_bypass=0, alu_algo=fp.ALU_SUM, alu_op=data[:, 0][:, None, None],
+                      mul_bypass=0, mul_op=data[:, 1][:, None, None])
+        elif name == "prelu":
+            attrs = ["mul_operand = prelu", "prelu = true"]
+            kw.update(mul_bypass=0, mul_op=op, mul_prelu=1)
+        elif rng.random() < 0.6:
+            alu = str(rng.choice(list(ALU)))
+            attrs = [f"alu = {alu}", f"alu_operand = {name}"]
+            kw.update(alu_bypass=0, alu_algo=ALU[alu], alu_op=op)
+        else:
+            gate = rng.random() < 0.3
+            attrs = [f"mul_operand = {name}"] + (["prelu = true"] if gate else [])
+            kw.update(mul_bypass=0, mul_op=op, mul_prelu=int(gate))
+        if relu:
+            attrs.append("relu = true")
+        text.append(f"{st} <{', '.join(attrs)}>")
+        y = fp.sdp_x_fp16(y, **kw)
+    want = fp.sdp_cvt_fp16(y)
+    listed = [(nm, *operands[nm]) for nm in ORDER if nm in operands]
+    return dict(name=f"sdp_{n}", x=x, operands=listed, stages=" ".join(text),
+                want=np.asarray(want, np.uint16).reshape(c, h, w))
+
+
+def func(case, encoded=True):
+    """The case as a function: feature data and operands with their
+    encodings (`encoded`), or plain tensors."""
+    c, h, w = case["x"].shape
+    xt = ttype((1, c, h, w), "#dla.feature<fp16>" if encoded else None)
+    args = [f"%x: {xt}"]
+    decl = []
+    for nm, data, enc in case["operands"]:
+        t = ttype(data.shape, OPERAND_ENC[enc] if encoded else None)
+        args.append(f"%{nm}: {t}")
+        decl.append(f"{nm} %{nm} : {t}")
+    body = f"%y = dla.sdp offline %x {' '.join(decl)} {case['stages']} : {xt} -> {xt}"
+    return (f"func.func @{case['name']}({', '.join(args)}) -> {xt} {{\n  {body}\n"
+            f"  return %y : {xt}\n}}\n")
