@@ -42,15 +42,26 @@ def ttype(shape, enc=None):
     return f"tensor<{'x'.join(map(str, shape))}{F16}{', ' + enc if enc else ''}>"
 
 
-def draw(rng, n):
-    """One case: dict(name, x, operands [(name, bits, enc key)], text (the
-    op's operand and stage text), want (fp16 bits C x H x W))."""
-    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
-    x = values(rng, (c, h, w), inf=0.01)
+def draw(rng, n, on_the_fly=False):
+    """One case: dict(name, x, operands [(name, bits, enc key)], stages (the
+    op's stage text), want (fp16 bits of the result)); `on_the_fly`: the
+    SDP after a direct convolution drawn as run_fp16_trace.draw draws it
+    (conv: its stride, pad, dilation and weights), its stages on CACC's
+    fp32."""
+    if on_the_fly:
+        import run_fp16_trace
+        conv = run_fp16_trace.draw(rng, n)
+        y = fp.conv_fp16(conv["x"], conv["w"], conv["stride"], conv["pad"], conv["dilation"])
+        c, h, w = y.shape
+        x = conv["x"]
+    else:
+        conv = None
+        c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+        x = values(rng, (c, h, w), inf=0.01)
+        y = fp.fp16_to_fp32(x)
     stages = [s for s in ("bs", "bn") if rng.random() < 0.7] or [str(rng.choice(["bs", "bn"]))]
     free = ["bias", "batchnorm", "eltwise", "prelu"]
     rng.shuffle(free)
-    y = fp.fp16_to_fp32(x)
     operands, text = {}, []
     for st in stages:
         name = free.pop()
@@ -92,21 +103,33 @@ def draw(rng, n):
         y = fp.sdp_x_fp16(y, **kw)
     want = fp.sdp_cvt_fp16(y)
     listed = [(nm, *operands[nm]) for nm in ORDER if nm in operands]
-    return dict(name=f"sdp_{n}", x=x, operands=listed, stages=" ".join(text),
-                want=np.asarray(want, np.uint16).reshape(c, h, w))
+    return dict(name=f"{'conv_sdp' if conv else 'sdp'}_{n}", x=x, conv=conv, operands=listed,
+                stages=" ".join(text), want=np.asarray(want, np.uint16).reshape(c, h, w))
 
 
 def func(case, encoded=True):
-    """The case as a function: feature data and operands with their
-    encodings (`encoded`), or plain tensors."""
-    c, h, w = case["x"].shape
-    xt = ttype((1, c, h, w), "#dla.feature<fp16>" if encoded else None)
+    """The case as a function: feature data, weights and operands with
+    their encodings (`encoded`), or plain tensors."""
+    feature = "#dla.feature<fp16>" if encoded else None
+    xt = ttype((1,) + case["x"].shape, feature)
+    yt = ttype((1,) + case["want"].shape, feature)
     args = [f"%x: {xt}"]
+    conv = case["conv"]
+    if conv:
+        wt = ttype(conv["w"].shape, "#dla.weight<direct, fp16>" if encoded else None)
+        args.append(f"%w: {wt}")
     decl = []
     for nm, data, enc in case["operands"]:
         t = ttype(data.shape, OPERAND_ENC[enc] if encoded else None)
         args.append(f"%{nm}: {t}")
         decl.append(f"{nm} %{nm} : {t}")
-    body = f"%y = dla.sdp offline %x {' '.join(decl)} {case['stages']} : {xt} -> {xt}"
-    return (f"func.func @{case['name']}({', '.join(args)}) -> {xt} {{\n  {body}\n"
-            f"  return %y : {xt}\n}}\n")
+    if conv:
+        (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
+        ct = ttype((1,) + case["want"].shape)
+        body = (f"%c = dla.conv direct %x, %w stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, {p[2]}, "
+                f"{p[3]}] dilation [{dy}, {dx}] : {xt}, {wt} -> {ct}\n"
+                f"  %y = dla.sdp on_the_fly %c {' '.join(decl)} {case['stages']} : {ct} -> {yt}")
+    else:
+        body = f"%y = dla.sdp offline %x {' '.join(decl)} {case['stages']} : {xt} -> {yt}"
+    return (f"func.func @{case['name']}({', '.join(args)}) -> {yt} {{\n  {body}\n"
+            f"  return %y : {yt}\n}}\n")

@@ -29,7 +29,9 @@ with it directly; with `--fp16-arithmetic ideal` that is a negative control.
 `--layer sdp`: offline fp16 SDPs of the X stages reading fp16 memory
 operands (fp16_cases_sdp.py), expected from fp_nvdla (sdp_x_fp16 per
 stage, Fp32ToFp16) or the CPU execution (`--expect cpu`); prints `N of M
-fp16 SDPs on the v1 model equal ...`.
+fp16 SDPs on the v1 model equal ...`. `--layer conv-sdp`: the same SDPs on
+the fly after a direct convolution drawn as the conv layer's (the stages
+on CACC's fp32).
 
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
@@ -205,19 +207,33 @@ def sdp_cpu_outputs(cases, build, arithmetic):
     import run_layers
     built = []
     for c in cases:
-        args = [(c["x"].view(np.float16)[None], "f16")] + [
-            (d.view(np.float16), "f16") for _, d, _ in c["operands"]]
-        decl = " ".join(f"{nm} %a{i + 1} : {run_layers.tensor_type(d.shape, 'f16')}"
+        conv = c["conv"]
+        args = [(c["x"].view(np.float16)[None], "f16")]
+        args += [(conv["w"].view(np.float16), "f16")] if conv else []
+        first = len(args)
+        args += [(d.view(np.float16), "f16") for _, d, _ in c["operands"]]
+        decl = " ".join(f"{nm} %a{i + first} : {run_layers.tensor_type(d.shape, 'f16')}"
                         for i, (nm, d, _) in enumerate(c["operands"]))
-        t = run_layers.tensor_type((1,) + c["x"].shape, "f16")
-        op = f"dla.sdp offline %a0 {decl} {c['stages']} : {t} -> {t}"
-        case = run_layers.Case(c["name"], args, op, (1,) + c["x"].shape, "f16",
-                               np.zeros((1,) + c["x"].shape, np.float16))
+        out_shape = (1,) + c["want"].shape
+        t = run_layers.tensor_type(out_shape, "f16")
+        prelude = ""
+        if conv:
+            (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
+            prelude = (f"%c = dla.conv direct %a0, %a1 stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, "
+                       f"{p[2]}, {p[3]}] dilation [{dy}, {dx}] : "
+                       f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, "
+                       f"{run_layers.tensor_type(args[1][0].shape, 'f16')} -> {t}")
+            op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {t}"
+        else:
+            op = f"dla.sdp offline %a0 {decl} {c['stages']} : {t} -> {t}"
+        case = run_layers.Case(c["name"], args, op, out_shape, "f16",
+                               np.zeros(out_shape, np.float16))
+        case.prelude = prelude
         case.bits = True
         built.append(case)
     results = run_layers.run(built, os.path.join(build, "bin", "dla-opt"),
                              run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
-    return [r.astype(np.uint16).reshape(c["x"].shape) for r, c in zip(results, cases)]
+    return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
 def main_sdp(a):
@@ -232,7 +248,8 @@ def main_sdp(a):
     root = a.keep or tempfile.mkdtemp(prefix="dla-fp16-sdp-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     rng = np.random.default_rng(a.seed)
-    cases = [fp16_cases_sdp.draw(rng, n) for n in range(a.count)]
+    cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer == "conv-sdp")
+             for n in range(a.count)]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     good = elements = cpu_differ = 0
@@ -244,9 +261,14 @@ def main_sdp(a):
             want = cpu[n]
         blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
                  "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        first = 1
+        if c["conv"]:
+            blobs["arg1.bin"] = weight_ref.pack(c["conv"]["w"].view(np.float16), WENC,
+                                                "f16")["weights"]
+            first = 2
         for i, (_, data, enc) in enumerate(c["operands"]):
-            blobs[f"arg{i + 1}.bin"] = nvdla_ref.pack(data.view(np.float16),
-                                                      fp16_cases_sdp.OPERAND_ENC[enc], "f16")
+            blobs[f"arg{i + first}.bin"] = nvdla_ref.pack(data.view(np.float16),
+                                                          fp16_cases_sdp.OPERAND_ENC[enc], "f16")
         why = run_case(c["name"], fp16_cases_sdp.func(c), blobs, root, translate, player, env)
         if why:
             print(f"{c['name']}: the v1 model differs from {expected_name}: {why}")
@@ -270,11 +292,11 @@ def main():
                         "CPU execution's (--dla-lower-to-reference and mlir-runner)")
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
-    p.add_argument("--layer", choices=["conv", "lut", "sdp"], default="conv")
+    p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp"], default="conv")
     a = p.parse_args()
     if a.layer == "lut":
         sys.exit(main_lut(a))
-    if a.layer == "sdp":
+    if a.layer in ("sdp", "conv-sdp"):
         sys.exit(main_sdp(a))
     build = os.path.abspath(a.build)
     run_trace.configure("nv_full")

@@ -32,9 +32,9 @@ std::optional<SdpMemOperand> memOf(Stage x) {
 }
 
 /// A stage's operands, act and shifts; its memory operand's cube into
-/// `data`.
+/// `data`. `proc`: the SDP's processing precision.
 template <typename Stage>
-void describeStage(const NetworkPlan &plan, SdpOp op, Stage x, DescSdpStage &d,
+void describeStage(const NetworkPlan &plan, SdpOp op, Stage x, Precision proc, DescSdpStage &d,
                    DescDataCube &data) {
   if (!x)
     return;
@@ -67,12 +67,15 @@ void describeStage(const NetworkPlan &plan, SdpOp op, Stage x, DescSdpStage &d,
   data.surface = static_cast<int32_t>(plan.surfaceOf.at(v));
   data.offset = static_cast<uint64_t>(plan.surface(v).viewOffset);
   data.size = static_cast<uint64_t>(plan.placed(v).bytes) - data.offset;
-  // Per channel: one 1x1xC run read in groups of the int8 SDP's elements
-  // per atom (the C model checks SURFACE_STRIDE = elements per group x
-  // bytes per element on a 1x1 cube); an int16 layout's shorter atoms only
-  // pad its end differently.
-  const int64_t group = getHardwareConfig(layout.getConfig().hardware).caps.memoryAtomBytes *
-                        components * layout.getStorageComponentBytes();
+  // Per channel: one 1x1xC run read in groups of the SDP's elements per
+  // atom at its processing precision (32 int8, 16 fp16 on nv_full; the C
+  // model checks SURFACE_STRIDE = elements per group x bytes per element on
+  // a 1x1 cube); an int16 layout's shorter atoms only pad its end
+  // differently.
+  const int64_t elementsPerGroup =
+      getHardwareConfig(layout.getConfig().hardware).caps.memoryAtomBytes /
+      getBytesPerElement(proc);
+  const int64_t group = elementsPerGroup * components * layout.getStorageComponentBytes();
   data.line_stride =
       static_cast<uint32_t>(perElement ? layout.getCube()->getLineStride() : group);
   data.surf_stride =
@@ -130,18 +133,17 @@ LogicalResult mlir::dla::regplan::describeSdp(const NetworkPlan &plan, Operation
   d.dst_data = describeCube(plan, out);
   // On the fly the SDP walks the accumulator's cube, the layer's result.
   d.src_data = onTheFly ? describeCube(plan, out, DescMemType::Hw) : describeCube(plan, in);
-  // The layer's data: int8, or fp16 after an fp16 convolution (its stages
-  // bypassed, NetworkPlan's checkFp16Layer).
+  // The layer's data: int8, or fp16 (NetworkPlan's checkFp16Layer).
+  const Precision proc = plan.surface(out).feature->getConfig().precision;
   d.src_precision = d.dst_precision =
-      plan.surface(out).feature->getConfig().precision == Precision::Fp16 ? kDescPrecisionFp16
-                                                                          : kDescPrecisionInt8;
+      proc == Precision::Fp16 ? kDescPrecisionFp16 : kDescPrecisionInt8;
   d.out_cvt = cvtOf(op ? op.getOutCvtAttr() : CvtAttr());
   if (!op)
     return success();
-  describeStage(plan, op, op.getBsAttr(), d.x1_op, d.x1_data);
-  describeStage(plan, op, op.getBnAttr(), d.x2_op, d.x2_data);
+  describeStage(plan, op, op.getBsAttr(), proc, d.x1_op, d.x1_data);
+  describeStage(plan, op, op.getBnAttr(), proc, d.x2_op, d.x2_data);
   if (SdpYAttr y = op.getEwAttr()) {
-    describeStage(plan, op, y, d.y_op, d.y_data);
+    describeStage(plan, op, y, proc, d.y_op, d.y_data);
     d.y_op.truncate = static_cast<uint8_t>(y.getTruncate());
     if (y.getPrelu())
       d.y_op.act = kDescActPrelu;

@@ -94,11 +94,12 @@ bool isFp16(Value v) {
   return false;
 }
 
-/// fp16 layers: a direct convolution whose result is feature data (the
-/// SDP bypassed, its converter rounding CACC's fp32 to fp16), without an
-/// input converter or padding value; an offline SDP of its X stages or of
-/// its LUT alone. The rest of fp16 (on-the-fly SDP stages, the Y stage's
-/// ALU / multiplier, PDP, CDP, image input) not yet.
+/// fp16 layers: a direct convolution without an input converter or
+/// padding value, its result feature data (the SDP's converter rounding
+/// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
+/// offline SDP of its X stages or of its LUT alone. The rest of fp16 (the
+/// implicit SDP form, the Y stage's ALU / multiplier, PDP, CDP, image
+/// input) not yet.
 LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   bool fp16 = false;
   for (Operation *member : {hw.op, hw.fused})
@@ -119,12 +120,17 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
                                          sdp.getMode() == SdpMode::Offline)
     return success();
   auto conv = dyn_cast<ConvOp>(hw.op);
-  if (!conv || hw.fused || conv.getMode() != nv::ConvMode::Direct || conv.getInputCvtAttr() ||
-      conv.getPadValue())
+  // On the fly: the X stages take CACC's fp32 (as offline, without ew).
+  auto fused = dyn_cast_or_null<SdpOp>(hw.fused);
+  const bool xStagesOnly = fused && (fused.getBsAttr() || fused.getBnAttr()) &&
+                           !fused.getEwAttr() && !fused.getOutCvtAttr();
+  if (!conv || (hw.fused && !xStagesOnly) || conv.getMode() != nv::ConvMode::Direct ||
+      conv.getInputCvtAttr() || conv.getPadValue())
     return hw.op->emitOpError(
-        "computes in fp16: only a direct fp16 convolution whose result is feature data (no SDP "
-        "stages, input converter or padding value), an offline SDP of its X stages (bs, bn; no "
-        "ew or out_cvt) or an offline SDP of its LUT alone is programmed yet");
+        "computes in fp16: the fp16 layers programmed yet are a direct convolution (no input "
+        "converter or padding value) alone or with an SDP on the fly of its X stages, an offline "
+        "SDP of its X stages, and an offline SDP of its LUT alone (X stages: bs, bn in the "
+        "stage form, no ew or out_cvt)");
   return success();
 }
 

@@ -264,23 +264,23 @@ func.func @fused_and_returned(%x: !f, %w: !w) -> (!f, tensor<1x8x4x4xi8>) {
 
 // -----
 
-// fp16 on nv_full: a direct convolution whose result is feature data, an
-// offline SDP of its X stages or of its LUT alone are programmed; other
-// fp16 layers are not yet.
+// fp16 on nv_full: a direct convolution alone or with an SDP of its X
+// stages on the fly, an offline SDP of its X stages or of its LUT alone are
+// programmed; other fp16 layers are not yet.
 func.func @fp16_pool(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>) -> tensor<1x8x2x2xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.pool' op computes in fp16: only a direct fp16 convolution whose result is feature data (no SDP stages, input converter or padding value), an offline SDP of its X stages (bs, bn; no ew or out_cvt) or an offline SDP of its LUT alone is programmed yet}}
+  // expected-error @below {{'dla.pool' op computes in fp16: the fp16 layers programmed yet are a direct convolution (no input converter or padding value) alone or with an SDP on the fly of its X stages, an offline SDP of its X stages, and an offline SDP of its LUT alone (X stages: bs, bn in the stage form, no ew or out_cvt)}}
   %y = dla.pool max %x kernel [2, 2] stride [2, 2] pad [0, 0, 0, 0] : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
   return %y : tensor<1x8x2x2xf16, #dla.feature<fp16>>
 }
 
 // -----
 
-// An fp16 SDP on the fly after the convolution (CACC's fp32 into the X
-// stages) is not programmed yet.
-func.func @fp16_on_the_fly(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>, %w: tensor<8x8x1x1xf16, #dla.weight<direct, fp16>>, %b: tensor<8xf16, #dla.bias<per_channel, fp16>>) -> tensor<1x8x4x4xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.conv' op computes in fp16: only a direct fp16 convolution whose result is feature data}}
+// An fp16 SDP on the fly in the implicit form (no stage attributes) is
+// not programmed yet: only the stage form states the X stages.
+func.func @fp16_on_the_fly_implicit(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>, %w: tensor<8x8x1x1xf16, #dla.weight<direct, fp16>>, %b: tensor<8xf16, #dla.bias<per_channel, fp16>>) -> tensor<1x8x4x4xf16, #dla.feature<fp16>> {
+  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct convolution}}
   %c = dla.conv direct %x, %w : tensor<1x8x4x4xf16, #dla.feature<fp16>>, tensor<8x8x1x1xf16, #dla.weight<direct, fp16>> -> tensor<1x8x4x4xf16>
-  %y = dla.sdp on_the_fly %c bias %b : tensor<8xf16, #dla.bias<per_channel, fp16>> bs <alu = sum, alu_operand = bias> : tensor<1x8x4x4xf16> -> tensor<1x8x4x4xf16, #dla.feature<fp16>>
+  %y = dla.sdp on_the_fly %c bias %b : tensor<8xf16, #dla.bias<per_channel, fp16>> relu : tensor<1x8x4x4xf16> -> tensor<1x8x4x4xf16, #dla.feature<fp16>>
   return %y : tensor<1x8x4x4xf16, #dla.feature<fp16>>
 }
 
