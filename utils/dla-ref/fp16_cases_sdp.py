@@ -42,7 +42,39 @@ def ttype(shape, enc=None):
     return f"tensor<{'x'.join(map(str, shape))}{F16}{', ' + enc if enc else ''}>"
 
 
-def draw(rng, n, on_the_fly=False):
+def _implicit(rng, c, h, w, y):
+    """The implicit form (no stage attributes): up to two of bias (per
+    channel or per element), batchnorm, eltwise and prelu, then relu when
+    there is no prelu; the expected value step by step in the form's order,
+    each step one X-stage operation (docs/NvdlaFp16.md)."""
+    names = [nm for nm in ORDER if rng.random() < 0.4][:2]
+    relu = "prelu" not in names and (not names or rng.random() < 0.5)
+    operands = {}
+    for nm in names:
+        if nm == "bias" and rng.random() < 0.5:
+            operands[nm] = (values(rng, (c,)), "bias_c")
+        elif nm in ("bias", "eltwise"):
+            operands[nm] = (values(rng, (1, c, h, w)), "bias_e" if nm == "bias" else "eltwise")
+        elif nm == "batchnorm":
+            operands[nm] = (values(rng, (c, 2)), "batchnorm")
+        else:
+            operands[nm] = (values(rng, (c,)), "prelu")
+    for nm in names:
+        data, enc = operands[nm]
+        op = data[0] if data.ndim == 4 else data[:, None, None] if data.ndim == 1 else None
+        if nm in ("bias", "eltwise"):
+            y = fp.sdp_x_fp16(y, alu_bypass=0, alu_algo=fp.ALU_SUM, alu_op=op)
+        elif nm == "batchnorm":
+            y = fp.sdp_x_fp16(y, alu_bypass=0, alu_algo=fp.ALU_SUM, alu_op=data[:, 0][:, None, None])
+            y = fp.sdp_x_fp16(y, mul_bypass=0, mul_op=data[:, 1][:, None, None])
+        else:
+            y = fp.sdp_x_fp16(y, mul_bypass=0, mul_op=op, mul_prelu=1)
+    if relu:
+        y = fp.sdp_x_fp16(y, relu_bypass=0)
+    return operands, "relu" if relu else "", y
+
+
+def draw(rng, n, on_the_fly=False, implicit=False):
     """One case: dict(name, x, operands [(name, bits, enc key)], stages (the
     op's stage text), want (fp16 bits of the result)); `on_the_fly`: the
     SDP after a direct convolution drawn as run_fp16_trace.draw draws it
@@ -59,6 +91,12 @@ def draw(rng, n, on_the_fly=False):
         c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
         x = values(rng, (c, h, w), inf=0.01)
         y = fp.fp16_to_fp32(x)
+    if implicit:
+        operands, text, y = _implicit(rng, c, h, w, y)
+        listed = [(nm, *operands[nm]) for nm in ORDER if nm in operands]
+        return dict(name=f"{'conv_' if conv else ''}implicit_{n}", x=x, conv=conv,
+                    operands=listed, stages=text,
+                    want=np.asarray(fp.sdp_cvt_fp16(y), np.uint16).reshape(c, h, w))
     stages = [s for s in ("bs", "bn") if rng.random() < 0.7] or [str(rng.choice(["bs", "bn"]))]
     free = ["bias", "batchnorm", "eltwise", "prelu"]
     rng.shuffle(free)

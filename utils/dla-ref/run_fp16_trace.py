@@ -31,7 +31,9 @@ operands (fp16_cases_sdp.py), expected from fp_nvdla (sdp_x_fp16 per
 stage, Fp32ToFp16) or the CPU execution (`--expect cpu`); prints `N of M
 fp16 SDPs on the v1 model equal ...`. `--layer conv-sdp`: the same SDPs on
 the fly after a direct convolution drawn as the conv layer's (the stages
-on CACC's fp32).
+on CACC's fp32). `--layer implicit` / `conv-implicit`: SDPs in the implicit
+form (bias, batchnorm, eltwise, prelu, relu; the register plan states their
+X stages), expected step by step.
 
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
@@ -248,7 +250,8 @@ def main_sdp(a):
     root = a.keep or tempfile.mkdtemp(prefix="dla-fp16-sdp-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     rng = np.random.default_rng(a.seed)
-    cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer == "conv-sdp")
+    cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith("conv-"),
+                                 implicit=a.layer.endswith("implicit"))
              for n in range(a.count)]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
@@ -292,11 +295,12 @@ def main():
                         "CPU execution's (--dla-lower-to-reference and mlir-runner)")
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
-    p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp"], default="conv")
+    p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit"],
+                   default="conv")
     a = p.parse_args()
     if a.layer == "lut":
         sys.exit(main_lut(a))
-    if a.layer in ("sdp", "conv-sdp"):
+    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit"):
         sys.exit(main_sdp(a))
     build = os.path.abspath(a.build)
     run_trace.configure("nv_full")

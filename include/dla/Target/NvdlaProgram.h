@@ -143,6 +143,11 @@ FailureOr<std::vector<LayerProgram>> programNetwork(const NetworkPlan &plan);
 /// hardware computes it (ConvBias.cpp).
 void splitConvolutionBiases(Operation *root);
 
+/// Rewrites each implicit fp16 dla.sdp whose steps fit the X stages (one
+/// memory operand per stage, at most two) into the stage form on BS and
+/// BN, the same computation (Fp16SdpStages.cpp).
+void stateFp16SdpStages(Operation *root);
+
 } // namespace mlir::dla::regplan
 
 #endif // DLA_TARGET_NVDLAPROGRAM_H

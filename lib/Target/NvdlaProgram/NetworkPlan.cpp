@@ -129,8 +129,8 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
     return hw.op->emitOpError(
         "computes in fp16: the fp16 layers programmed yet are a direct convolution (no input "
         "converter or padding value) alone or with an SDP on the fly of its X stages, an offline "
-        "SDP of its X stages, and an offline SDP of its LUT alone (X stages: bs, bn in the "
-        "stage form, no ew or out_cvt)");
+        "SDP of its X stages, and an offline SDP of its LUT alone (X stages: bs and bn, or the "
+        "implicit form with at most two memory operands; no ew or out_cvt)");
   return success();
 }
 
@@ -249,8 +249,9 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   NetworkPlan plan;
   plan.func = func;
   plan.base = base;
-  // A convolution's bias is its SDP's.
+  // A convolution's bias is its SDP's; an fp16 SDP's steps are X stages.
   splitConvolutionBiases(func);
+  stateFp16SdpStages(func);
   Block &body = func.getBody().front();
   Operation *terminator = body.getTerminator();
 

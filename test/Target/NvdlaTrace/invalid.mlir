@@ -268,19 +268,19 @@ func.func @fused_and_returned(%x: !f, %w: !w) -> (!f, tensor<1x8x4x4xi8>) {
 // stages on the fly, an offline SDP of its X stages or of its LUT alone are
 // programmed; other fp16 layers are not yet.
 func.func @fp16_pool(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>) -> tensor<1x8x2x2xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.pool' op computes in fp16: the fp16 layers programmed yet are a direct convolution (no input converter or padding value) alone or with an SDP on the fly of its X stages, an offline SDP of its X stages, and an offline SDP of its LUT alone (X stages: bs, bn in the stage form, no ew or out_cvt)}}
+  // expected-error @below {{'dla.pool' op computes in fp16: the fp16 layers programmed yet are a direct convolution (no input converter or padding value) alone or with an SDP on the fly of its X stages, an offline SDP of its X stages, and an offline SDP of its LUT alone (X stages: bs and bn, or the implicit form with at most two memory operands; no ew or out_cvt)}}
   %y = dla.pool max %x kernel [2, 2] stride [2, 2] pad [0, 0, 0, 0] : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
   return %y : tensor<1x8x2x2xf16, #dla.feature<fp16>>
 }
 
 // -----
 
-// An fp16 SDP on the fly in the implicit form (no stage attributes) is
-// not programmed yet: only the stage form states the X stages.
-func.func @fp16_on_the_fly_implicit(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>, %w: tensor<8x8x1x1xf16, #dla.weight<direct, fp16>>, %b: tensor<8xf16, #dla.bias<per_channel, fp16>>) -> tensor<1x8x4x4xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct convolution}}
-  %c = dla.conv direct %x, %w : tensor<1x8x4x4xf16, #dla.feature<fp16>>, tensor<8x8x1x1xf16, #dla.weight<direct, fp16>> -> tensor<1x8x4x4xf16>
-  %y = dla.sdp on_the_fly %c bias %b : tensor<8xf16, #dla.bias<per_channel, fp16>> relu : tensor<1x8x4x4xf16> -> tensor<1x8x4x4xf16, #dla.feature<fp16>>
+// An implicit fp16 SDP with three memory operands (bias, batchnorm,
+// eltwise): each X stage's DMA reads one, so its steps do not fit BS and
+// BN, and it is not programmed.
+func.func @fp16_three_operands(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>, %b: tensor<8xf16, #dla.bias<per_channel, fp16>>, %q: tensor<8x2xf16, #dla.batchnorm<per_channel, fp16>>, %e: tensor<1x8x4x4xf16, #dla.eltwise<fp16>>) -> tensor<1x8x4x4xf16, #dla.feature<fp16>> {
+  // expected-error @below {{'dla.sdp' op computes in fp16: the fp16 layers programmed yet are a direct convolution}}
+  %y = dla.sdp offline %x bias %b : tensor<8xf16, #dla.bias<per_channel, fp16>> batchnorm %q : tensor<8x2xf16, #dla.batchnorm<per_channel, fp16>> eltwise %e : tensor<1x8x4x4xf16, #dla.eltwise<fp16>> relu : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x4x4xf16, #dla.feature<fp16>>
   return %y : tensor<1x8x4x4xf16, #dla.feature<fp16>>
 }
 
