@@ -332,3 +332,35 @@ def test_token_channel_scales_kept_function():
     np.testing.assert_allclose(after["y"], before["y"] * np.sqrt(r), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(after["z"], before["z"], rtol=1e-5, atol=1e-5)
     assert [n.op_type for n in m.graph.node].count("Mul") == 1  # the LayerNorm's gamma
+
+
+def test_token_fc_output_channel_scales():
+    """Tokens written by a fully connected layer and read by another (which
+    mixes channels: f takes sqrt(r_c), as for Convs): the first's weight
+    columns and bias scaled by it (per output channel int8 weights: the
+    same integers), the second's rows divided by it, no node added; f and
+    the output against numpy from the original initializers."""
+    rng = np.random.default_rng(9)
+    r_ = lambda *s: rng.standard_normal(s).astype(np.float32)
+    inits = {"w1": r_(K, CT), "b1": r_(CT), "w2": r_(CT, 3), "b2": r_(3)}
+    mk = helper.make_node
+    nodes = [mk("MatMul", ["x", "w1"], ["m1"]), mk("Add", ["m1", "b1"], ["f"]),
+             mk("MatMul", ["f", "w2"], ["m2"]), mk("Add", ["m2", "b2"], ["z"])]
+    g = helper.make_graph(nodes, "fc2", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, T, K])],
+                          [helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, T, 3])],
+                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    chosen = quantized_nodes(m)[0]
+    assert list(channel_scales.qualifying(m, chosen, ["f"], {"f": -1})) == ["f"]
+    # Without the axis (a rank-4 map's rule): no Conv reads it.
+    assert not channel_scales.qualifying(m, chosen, ["f"])
+    x = np.random.default_rng(2).standard_normal((1, T, K))
+    f = x @ inits["w1"].astype(np.float64) + inits["b1"]
+    z = f @ inits["w2"].astype(np.float64) + inits["b2"]
+    r = np.array([2.0, 0.5, 16.0, 1.0])
+    channel_scales.apply(m, chosen, {"f": r}, {"f": -1})
+    v = {i.name: numpy_helper.to_array(i).astype(np.float64) for i in m.graph.initializer}
+    f2 = x @ v["w1"] + v["b1"]
+    np.testing.assert_allclose(f2, f * np.sqrt(r), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(f2 @ v["w2"] + v["b2"], z, rtol=1e-5, atol=1e-5)
+    assert [n.op_type for n in m.graph.node] == ["MatMul", "Add", "MatMul", "Add"]
