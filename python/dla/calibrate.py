@@ -20,11 +20,13 @@ scale (real = scale * q, symmetric int8) is
               fewer than 2048 values per sample keep max|x| / 127.
 --asymmetric: the tensor's extremes clipped at that threshold T, [max(min,
 -T), min(max, T)], on int8's 256 levels with a zero point (real = s (q -
-zp)); --per-channel: also, for N x C x H x W tensors, one scale per
-channel covering that channel's extremes clipped at T, with the tensor's
-zero point. The table is NVIDIA's JSON ({"t": {"scale": s, "min": 0,
+zp)); --per-channel: also, for N x C x H x W tensors (channels on axis
+1) and N x T x C tokens (a transformer's, channels on the last axis),
+one scale per channel covering that channel's extremes clipped at T,
+with the tensor's zero point. The table is NVIDIA's JSON ({"t": {"scale": s, "min": 0,
 "max": 0, "offset": 0}}; --asymmetric writes the range as "min" / "max"
-and the zero point as "offset", --per-channel adds "channel_scales"), or
+and the zero point as "offset", --per-channel adds "channel_scales" and, for tokens,
+"channel_axis": -1), or
 a TensorRT calibration cache when -o ends in .cache (symmetric only).
 
 Samples (--data DIR, sorted by name; models with one input):
@@ -61,6 +63,10 @@ NBINS = 4096
 # thresholds (PaddleOCR's classifier on 32 rendered lines: 50% correct,
 # 94% with this rule, 91% in float).
 SPARSE = 2048
+# Rank -> (the channel axis, the axes reduced over) of per-channel
+# extremes: feature maps N x C x H x W, tokens N x T x C (the recognizer's
+# neck: channels of its residual stream span 25x, median 13.5x).
+CHANNEL_AXES = {4: (1, (0, 2, 3)), 3: (-1, (0, 1))}
 IMAGE_EXT = (".png", ".jpg", ".jpeg", ".bmp")
 MAX_JOBS = 4
 TRT_HEADERS = {"max": "TRT-7000-MinMaxCalibration", "percentile": "TRT-7000-PercentileCalibration",
@@ -103,7 +109,9 @@ class Histogram:
         self.amax, self.range, self.hist, self.count = 0.0, 0.0, np.zeros(NBINS, np.int64), 0
         self.neg = np.zeros(NBINS, np.int64)
         self.min, self.max = 0.0, 0.0
-        self.channel_min = self.channel_max = None  # of rank-4 values (N x C x H x W)
+        # Per channel of rank-4 values (N x C x H x W: CHANNEL_AXES) and
+        # rank-3 tokens (N x T x C), and that axis.
+        self.channel_min = self.channel_max = self.channel_axis = None
         self.samples = 0
 
     def add(self, x):
@@ -138,7 +146,7 @@ class Histogram:
         """add() of a float16 array `x` without NaN from the count of each
         of its bit patterns: the same extremes and bins as its float32
         values get, on the distinct values only."""
-        self._channel_extremes(x.astype(np.float32) if x.ndim == 4 else x)
+        self._channel_extremes(x.astype(np.float32) if x.ndim in CHANNEL_AXES else x)
         self.samples += 1
         present = np.flatnonzero(counts)
         v = _F16_VALUES[present]  # float32, exact
@@ -156,12 +164,16 @@ class Histogram:
         self.neg += np.bincount(bins[below], weights=n[below], minlength=NBINS).astype(np.int64)
 
     def _channel_extremes(self, x):
-        """Per channel of an N x C x H x W float32 `x`: its extremes joined
-        with the earlier samples' (and 0)."""
-        if x.ndim == 4 and x.size:
-            lo, hi = x.min(axis=(0, 2, 3)), x.max(axis=(0, 2, 3))
-            if self.channel_min is None or self.channel_min.shape != lo.shape:
+        """Per channel of a float32 `x` of rank 4 (N x C x H x W) or 3
+        (N x T x C tokens; CHANNEL_AXES): its extremes joined with the
+        earlier samples' (and 0)."""
+        if x.ndim in CHANNEL_AXES and x.size:
+            axis, over = CHANNEL_AXES[x.ndim]
+            lo, hi = x.min(axis=over), x.max(axis=over)
+            if self.channel_min is None or self.channel_min.shape != lo.shape \
+                    or self.channel_axis != axis:
                 self.channel_min, self.channel_max = np.minimum(lo, 0), np.maximum(hi, 0)
+                self.channel_axis = axis
             else:
                 self.channel_min = np.minimum(self.channel_min, lo)
                 self.channel_max = np.maximum(self.channel_max, hi)
@@ -275,7 +287,8 @@ class Histogram:
         return asymmetric_params(*self.range_of(method, percentile))
 
     def channel_scales(self, method, percentile=99.99, zero_point=0):
-        """Per-channel scales (None: not a rank-4 tensor) with the shared
+        """Per-channel scales (None: not a rank-4 or rank-3 tensor; axis:
+        channel_axis) with the shared
         `zero_point`: channel c's extremes clipped at the method's threshold
         T of the whole tensor, the least scale s_c whose levels
         s_c * (-128 - zp .. 127 - zp) cover them. Extremes, not percentiles,
@@ -521,6 +534,8 @@ def make_table(stats, method, percentile=99.99, asymmetric=False, per_channel=Fa
             if per_channel else None
         if channels is not None and channels.size > 1 and channels.max() > 0:
             table.channel_scales[name] = [float(c) for c in channels]
+            if h.channel_axis != 1:
+                table.channel_axes[name] = h.channel_axis
             table[name] = float(channels.max())
     return table, ranges
 

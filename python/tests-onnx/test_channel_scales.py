@@ -227,3 +227,140 @@ def test_quantize_model_per_channel():
     assert close.mean() > 0.99 and np.all(np.abs(dq - want) <= sc * 1.000001)
     # Symmetric tensors keep zero point 0; the fold kept the model's outputs.
     assert numpy_helper.to_array([i for i in q.graph.initializer if i.name == "t_zero_point"][0]) == zp
+
+
+# -- tokens [N, T, C]: channels on the last axis ----------------------------
+
+def test_histogram_token_channel_extremes():
+    """Rank-3 tokens: per channel of the LAST axis, the extremes over the
+    batch and tokens of every sample (and 0), as numpy's; the table marks
+    the axis (channel_axis -1) and reads it back; rank 4 keeps axis 1."""
+    rng = np.random.default_rng(11)
+    xs = [rng.standard_normal((1, 7, 5)) * np.array([1, 10, 0.1, 3, 25]) + 0.5 for _ in range(3)]
+    h = calibrate.Histogram()
+    for x in xs:
+        h.add(x.astype(np.float32))
+    v = np.concatenate(xs).astype(np.float32)
+    assert h.channel_axis == -1
+    assert h.channel_min.tolist() == np.minimum(v.min(axis=(0, 1)), 0).tolist()
+    assert h.channel_max.tolist() == np.maximum(v.max(axis=(0, 1)), 0).tolist()
+    m = calibrate.Histogram()
+    m.add(v.reshape(3, 7, 5, 1))  # N x C x H x W: channels on axis 1 (7 of them)
+    assert m.channel_axis == 1 and m.channel_min.shape == (7,)
+    table, _ = calibrate.make_table({"t": h, "m": m}, "max", asymmetric=True, per_channel=True)
+    assert len(table.channel_scales["t"]) == 5 and table.channel_axis("t") == -1
+    assert table.channel_axis("m") == 1 and "m" not in table.channel_axes
+
+
+def test_table_channel_axis(tmp_path):
+    path = str(tmp_path / "t.json")
+    table = Table({"t": 0.5, "m": 0.25}, channel_scales={"t": [0.5, 0.1], "m": [0.25, 0.2]},
+                  channel_axes={"t": -1})
+    write_table(path, table)
+    text = open(path).read()
+    assert text.count('"channel_axis"') == 1  # axis 1 is the default, not written
+    back = read_table(path)
+    assert back.channel_axes == {"t": -1} and back.channel_axis("m") == 1
+    # A table written before the field: every channel list on axis 1.
+    (tmp_path / "old.json").write_text('{"m": {"scale": 0.25, "channel_scales": [0.25, 0.2]}}')
+    assert read_table(str(tmp_path / "old.json")).channel_axis("m") == 1
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('{"scale": 0.1, "channel_scales": [0.1], "channel_axis": 2}', "channel_axis 2"),
+    ('{"scale": 0.1, "channel_axis": -1}', "channel_axis -1"),
+])
+def test_bad_channel_axis(tmp_path, entry, message):
+    (tmp_path / "t.json").write_text('{"x": %s}' % entry)
+    with pytest.raises(ImportFailure, match=message):
+        read_table(str(tmp_path / "t.json"))
+
+
+T, K, CT = 6, 5, 4
+
+
+def token_model():
+    """x [1, T, K] -> FC (K -> CT) -> f -> LayerNorm (spelled out) -> y ->
+    FC (CT -> 3) -> z -> Add x2 -> o: f (an FC writes it) and y (the
+    LayerNorm's affine step writes it) are read by an FC and a
+    LayerNorm's ReduceMean / Sub (f: not an FC: no) or an FC alone (y)."""
+    rng = np.random.default_rng(4)
+    r = lambda *s: rng.standard_normal(s).astype(np.float32)
+    inits = {"w1": r(K, CT), "b1": r(CT), "two": np.float32(2.0), "eps": np.float32(1e-5),
+             "gamma": r(CT), "beta": r(CT), "w2": r(CT, 3), "b2": r(3)}
+    mk = helper.make_node
+    nodes = [mk("MatMul", ["x", "w1"], ["m1"]), mk("Add", ["m1", "b1"], ["f"]),
+             mk("ReduceMean", ["f"], ["mean"], axes=[-1]), mk("Sub", ["f", "mean"], ["d"]),
+             mk("Pow", ["d", "two"], ["sq"]), mk("ReduceMean", ["sq"], ["var"], axes=[-1]),
+             mk("Add", ["var", "eps"], ["ve"]), mk("Sqrt", ["ve"], ["sd"]),
+             mk("Div", ["d", "sd"], ["n"]), mk("Mul", ["n", "gamma"], ["g"]),
+             mk("Add", ["g", "beta"], ["y"]), mk("Shape", ["y"], ["ys"]),
+             mk("MatMul", ["y", "w2"], ["m2"]), mk("Add", ["m2", "b2"], ["z"])]
+    g = helper.make_graph(nodes, "tokens", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, T, K])],
+                          [helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, T, 3]),
+                           helper.make_tensor_value_info("ys", TensorProto.INT64, [3])],
+                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def np_tokens(model, x):
+    """token_model's values by numpy from its initializers (float64)."""
+    v = {i.name: numpy_helper.to_array(i).astype(np.float64) for i in model.graph.initializer}
+    f = x @ v["w1"] + v["b1"]
+    d = f - f.mean(-1, keepdims=True)
+    y = d / np.sqrt((d ** 2).mean(-1, keepdims=True) + v["eps"]) * v["gamma"] + v["beta"]
+    return {"f": f, "y": y, "z": y @ v["w2"] + v["b2"]}
+
+
+def test_token_channel_scales_kept_function():
+    """Tokens: the LayerNorm's output (its gamma, beta scaled, the FC's
+    weight rows divided) qualifies; the FC output read by the LayerNorm
+    does not (a LayerNorm reads its input itself). After apply, y holds
+    y * sqrt(r) on its last axis (an FC mixing channels reads it: half the
+    equalization, as Convs) and z, from numpy's run of the original
+    initializers, is kept; no float Mul is added (the Shape reads y as it
+    is)."""
+    m = token_model()
+    chosen = quantized_nodes(m)[0]
+    axes = {"f": -1, "y": -1}
+    assert sorted(channel_scales.qualifying(m, chosen, ["x", "f", "y", "z"], axes)) == ["y"]
+    x = np.random.default_rng(6).standard_normal((1, T, K))
+    before = np_tokens(m, x)
+    r = np.array([1.0, 4.0, 9.0, 16.0])
+    channel_scales.apply(m, chosen, {"y": r}, axes)
+    after = np_tokens(m, x)
+    np.testing.assert_allclose(after["y"], before["y"] * np.sqrt(r), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(after["z"], before["z"], rtol=1e-5, atol=1e-5)
+    assert [n.op_type for n in m.graph.node].count("Mul") == 1  # the LayerNorm's gamma
+
+
+def test_token_fc_output_channel_scales():
+    """Tokens written by a fully connected layer and read by another (which
+    mixes channels: f takes sqrt(r_c), as for Convs): the first's weight
+    columns and bias scaled by it (per output channel int8 weights: the
+    same integers), the second's rows divided by it, no node added; f and
+    the output against numpy from the original initializers."""
+    rng = np.random.default_rng(9)
+    r_ = lambda *s: rng.standard_normal(s).astype(np.float32)
+    inits = {"w1": r_(K, CT), "b1": r_(CT), "w2": r_(CT, 3), "b2": r_(3)}
+    mk = helper.make_node
+    nodes = [mk("MatMul", ["x", "w1"], ["m1"]), mk("Add", ["m1", "b1"], ["f"]),
+             mk("MatMul", ["f", "w2"], ["m2"]), mk("Add", ["m2", "b2"], ["z"])]
+    g = helper.make_graph(nodes, "fc2", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, T, K])],
+                          [helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, T, 3])],
+                          [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    chosen = quantized_nodes(m)[0]
+    assert list(channel_scales.qualifying(m, chosen, ["f"], {"f": -1})) == ["f"]
+    # Without the axis (a rank-4 map's rule): no Conv reads it.
+    assert not channel_scales.qualifying(m, chosen, ["f"])
+    x = np.random.default_rng(2).standard_normal((1, T, K))
+    f = x @ inits["w1"].astype(np.float64) + inits["b1"]
+    z = f @ inits["w2"].astype(np.float64) + inits["b2"]
+    r = np.array([2.0, 0.5, 16.0, 1.0])
+    channel_scales.apply(m, chosen, {"f": r}, {"f": -1})
+    v = {i.name: numpy_helper.to_array(i).astype(np.float64) for i in m.graph.initializer}
+    f2 = x @ v["w1"] + v["b1"]
+    np.testing.assert_allclose(f2, f * np.sqrt(r), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(f2 @ v["w2"] + v["b2"], z, rtol=1e-5, atol=1e-5)
+    assert [n.op_type for n in m.graph.node] == ["MatMul", "Add", "MatMul", "Add"]

@@ -30,9 +30,10 @@ def main(argv=None):
                    help="zero points: each tensor's range (its extremes clipped at the method's "
                         "threshold) on int8's 256 levels, written as \"offset\"")
     p.add_argument("--per-channel", action="store_true",
-                   help="also one scale per channel of N x C x H x W tensors, with the "
-                        "tensor's zero point (\"channel_scales\"; the importer uses them "
-                        "where a Conv writes or reads the tensor)")
+                   help="also one scale per channel of N x C x H x W tensors and of "
+                        "N x T x C tokens (\"channel_axis\": -1), with the tensor's zero "
+                        "point (\"channel_scales\"; the importer uses them where a Conv "
+                        "or a token fully connected layer writes or reads the tensor)")
     p.add_argument("--input-shape", action="append", default=[], metavar="NAME=DxDx...",
                    help="fix the input's shape (a dynamic batch dimension defaults to 1)")
     p.add_argument("--mean", type=float, nargs=3, default=[0.5] * 3, help="image mean per channel (RGB)")

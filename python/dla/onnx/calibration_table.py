@@ -7,8 +7,10 @@ symmetric), read and written in two formats:
     (q - offset), the offset an int8 zero point, "min" / "max" the
     calibrated range (dla-calibrate --asymmetric; NVIDIA's compiler reads
     only "scale", as its entries all have offset 0); "channel_scales": a
-    list of one scale per channel (axis 1; dla-calibrate --per-channel),
-    "scale" then being the largest, which covers every channel;
+    list of one scale per channel (axis 1, or "channel_axis" where
+    given: -1 for a transformer's N x T x C tokens; dla-calibrate
+    --per-channel), "scale" then being the largest, which covers every
+    channel;
   - TensorRT's text calibration cache:
         TRT-7000-EntropyCalibration2
         tensor: 3c010a14
@@ -32,13 +34,18 @@ def _check_scale(path, name, scale):
 
 class Table(dict):
     """{tensor name: scale}, `zero_points` {tensor name: int8 zero point} of
-    the asymmetric entries and `channel_scales` {tensor name: [scale per
-    channel]} of the per-channel ones."""
+    the asymmetric entries, `channel_scales` {tensor name: [scale per
+    channel]} of the per-channel ones and `channel_axes` {tensor name:
+    axis} of those whose channels are not axis 1 (tokens: -1)."""
 
-    def __init__(self, scales=(), zero_points=None, channel_scales=None):
+    def __init__(self, scales=(), zero_points=None, channel_scales=None, channel_axes=None):
         super().__init__(scales)
         self.zero_points = dict(zero_points or {})
         self.channel_scales = dict(channel_scales or {})
+        self.channel_axes = dict(channel_axes or {})
+
+    def channel_axis(self, name):
+        return self.channel_axes.get(name, 1)
 
 
 def _check_offset(path, name, offset):
@@ -71,6 +78,13 @@ def _parse_json(path, text):
                 raise ImportError_("%s: tensor '%s' has channel_scales %r (a list of scales is "
                                    "needed)" % (path, name, scales))
             table.channel_scales[name] = [_check_scale(path, name, v) for v in scales]
+        if "channel_axis" in entry:
+            axis = entry["channel_axis"]
+            if axis not in (1, -1) or isinstance(axis, bool) or "channel_scales" not in entry:
+                raise ImportError_("%s: tensor '%s' has channel_axis %r (1 or -1 beside "
+                                   "channel_scales is needed)" % (path, name, axis))
+            if axis != 1:
+                table.channel_axes[name] = axis
     return table
 
 
@@ -119,6 +133,7 @@ def write_table(path, table, trt_header=None, ranges=None):
     `ranges` {name: (min, max)} as "min" / "max" where given."""
     zero_points = getattr(table, "zero_points", {})
     channel_scales = getattr(table, "channel_scales", {})
+    channel_axes = getattr(table, "channel_axes", {})
     ranges = ranges or {}
     if trt_header:
         if any(zero_points.values()) or channel_scales:
@@ -130,6 +145,8 @@ def write_table(path, table, trt_header=None, ranges=None):
             e = {"scale": float(v), "min": lo, "max": hi, "offset": int(zero_points.get(k, 0))}
             if k in channel_scales:
                 e["channel_scales"] = [float(c) for c in channel_scales[k]]
+                if channel_axes.get(k, 1) != 1:
+                    e["channel_axis"] = int(channel_axes[k])
             return e
         text = json.dumps({k: entry(k, v) for k, v in table.items()}, indent=1) + "\n"
     with open(path, "w") as f:

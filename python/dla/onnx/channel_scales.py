@@ -16,10 +16,19 @@ importer's fused groups compute):
     divided by r_c (weights; a depthwise kernel is its channel's own, so
     again the same integers); another reader gets t' / r_c (a float Mul).
 
-A tensor qualifies when it is rank 4 with C channels, not a graph input or
-output, read only by Convs and by nodes that are not quantized (a fused
-Add, pool or gate reads the quantized tensor itself), and every weight
-and bias changed is an initializer that node alone reads. PP-OCRv4's
+Tokens N x T x C (a transformer's, channels on the last axis; the table's
+channel_axis -1) likewise, with a fully connected layer over the tokens
+(MatMul by a 2-D weight [C_in, C_out], then its bias Add) in the Conv's
+place: as producer its output column k and bias scaled by r_k, as reader
+its weight row c divided by r_c; a LayerNormalization's affine step
+(Mul gamma, Add beta: qdq.layer_norm) as producer, gamma_c and beta_c
+scaled by r_c.
+
+A tensor qualifies when it is not a graph input or output, read only by
+such Convs / fully connected layers and by nodes that are not quantized
+(a fused Add, pool or gate reads the quantized tensor itself; for tokens
+only a Shape: no float Mul between two accelerator layers), and every
+weight and bias changed is an initializer that node alone reads. PP-OCRv4's
 recognizer: channel ranges of one tensor span 10-50x (after the
 hardswish of a per-channel affine), so per-tensor int8 leaves its small
 channels a few levels; float fake-quantization over 256 lines: 92.67% of
@@ -31,6 +40,9 @@ from onnx import helper, numpy_helper
 
 
 MOVES = ("Concat", "Reshape", "Transpose", "Squeeze", "Unsqueeze")
+# Readers of a tensor's shape alone: they read the rescaled tensor as it
+# is (an exporter's Shape beside the recognizer's LayerNorm outputs).
+SHAPE_READERS = ("Shape", "Size")
 
 
 def _conv_group(node):
@@ -51,29 +63,98 @@ def _index(g):
     return inits, readers, producer, lambda n: n in inits and uses.get(n, 0) == 1
 
 
-def qualifying(model, chosen, names):
+def _reader(g, k, name, chosen, own, axis):
+    """Whether node k reads `name` (channels on `axis`) as a quantized
+    Conv (axis 1) or token fully connected layer (axis -1: MatMul by a
+    2-D weight) whose weight absorbs the factors."""
+    node = g.node[k]
+    op = "Conv" if axis == 1 else "MatMul"
+    return node.op_type == op and k in chosen and node.input[0] == name \
+        and node.input[1] != name and own(node.input[1])
+
+
+def _folded(g, inits, producer, readers, name, chosen, own, axis):
+    """[(initializer, axis)] whose scaling by r scales `name`'s channels
+    (its producer's weights and bias), or None."""
+    if axis == 1:
+        conv = _folded_conv(g, producer, readers, name, chosen, own)
+        if conv is None:
+            return None
+        return [(conv.input[1], 0)] + ([(conv.input[2], 0)] if len(conv.input) > 2 and conv.input[2]
+                                       else [])
+    node = g.node[producer[name]]
+    if node.op_type != "Add":
+        return None
+    consts = [n for n in node.input if n in inits]
+    acts = [n for n in node.input if n not in inits]
+    if len(consts) != 1 or len(acts) != 1 or not own(consts[0]) or acts[0] not in producer \
+            or len(readers.get(acts[0], [])) != 1:
+        return None
+    src = g.node[producer[acts[0]]]
+    if src.op_type == "MatMul" and producer[acts[0]] in chosen and producer[name] in chosen \
+            and own(src.input[1]) and len(inits[src.input[1]].dims) == 2:
+        # A fully connected layer: weight [K, N] by column, its bias.
+        return [(src.input[1], 1), (consts[0], -1)]
+    gamma = [n for n in src.input if n in inits]
+    if src.op_type == "Mul" and len(gamma) == 1 and own(gamma[0]) \
+            and _layer_norm_output(g, inits, producer, name):
+        # A LayerNormalization's n * gamma + beta (its int8 program's
+        # affine step, qdq_layernorm).
+        return [(gamma[0], -1), (consts[0], -1)]
+    return None
+
+
+def _layer_norm_output(g, inits, producer, name):
+    """Whether `name` is the output of a LayerNormalization spelled out
+    (qdq.layer_norm), found from its Div's Sub's ReduceMean."""
+    from .qdq import layer_norm  # qdq imports this module
+    try:
+        add = g.node[producer[name]]
+        mul = g.node[producer[[n for n in add.input if n not in inits][0]]]
+        div = g.node[producer[[n for n in mul.input if n not in inits][0]]]
+        sub = g.node[producer[div.input[0]]]
+        mean = g.node[producer[sub.input[1]]]
+    except (KeyError, IndexError):
+        return False
+    if mean.op_type != "ReduceMean":
+        return False
+    nodes_of = {o: n for n in g.node for o in n.output}
+    readers = {}
+    for n in g.node:
+        for i in n.input:
+            readers.setdefault(i, []).append(n)
+    ln = layer_norm(mean, nodes_of, readers, inits)
+    return ln is not None and ln["y"] == name
+
+
+def qualifying(model, chosen, names, axes=None):
     """{name: None} of `names` that qualify (see the module's docstring):
-    `chosen` are the indices of the quantized nodes (qdq.quantized_nodes)."""
+    `chosen` are the indices of the quantized nodes (qdq.quantized_nodes),
+    `axes` {name: channel axis} (default 1)."""
     g = model.graph
     inits, readers, producer, own = _index(g)
     ends = {i.name for i in g.input} | {o.name for o in g.output}
-
-    def conv_reader(k, name):
-        node = g.node[k]
-        return node.op_type == "Conv" and k in chosen and node.input[0] == name \
-            and node.input[1] != name and own(node.input[1])
+    axes = axes or {}
 
     out = {}
     for name in names:
         if name in ends or name not in producer:
             continue
-        folded = _folded_conv(g, producer, readers, name, chosen, own) is not None
+        axis = axes.get(name, 1)
+        conv_reader = lambda k, name: _reader(g, k, name, chosen, own, axis)  # noqa: E731
+        folded = _folded(g, inits, producer, readers, name, chosen, own, axis) is not None
         if not folded and (producer[name] in chosen or g.node[producer[name]].op_type in MOVES):
             # A quantized node other than a Conv writes it, or data
             # movement (a float Mul after a Concat would keep the join on
             # the host, qdq_fusion's Concat reads the parts' own).
             continue
-        ok = all(conv_reader(k, name) or k not in chosen for k in readers.get(name, []))
+        # Tokens: no float Mul either side (it would be a host step
+        # between accelerator layers: the neck's are all on it).
+        plain = lambda k: k not in chosen and (  # noqa: E731
+            axis == 1 or g.node[k].op_type in SHAPE_READERS)
+        if axis != 1 and not folded:
+            continue
+        ok = all(conv_reader(k, name) or plain(k) for k in readers.get(name, []))
         if ok and (folded or any(conv_reader(k, name) for k in readers.get(name, []))):
             out[name] = None
     return out
@@ -95,11 +176,13 @@ def _folded_conv(g, producer, readers, name, chosen, own):
     return node
 
 
-def apply(model, chosen, factors):
+def apply(model, chosen, factors, axes=None):
     """Rewrites `model` (in place) so that each tensor of `factors` ({name:
-    r, C positive floats}, names from `qualifying`) holds t * r_c."""
+    r, C positive floats}, names from `qualifying` with the same `axes`)
+    holds t * r_c."""
     g = model.graph
     inits, readers, producer, own = _index(g)
+    axes = axes or {}
     after = {}  # node index -> nodes to insert after it
     first = []  # nodes before the first node
 
@@ -110,27 +193,29 @@ def apply(model, chosen, factors):
         inits[name].CopyFrom(numpy_helper.from_array(
             (a.astype(np.float64) * r.reshape(shape)).astype(a.dtype), name))
 
-    def const(name, values):
-        g.initializer.append(numpy_helper.from_array(values.astype(np.float32).reshape(1, -1, 1, 1),
-                                                     name))
+    def const(name, values, axis):
+        # Channels on axis 1 (N x C x H x W) or the last (tokens).
+        shape = (1, -1, 1, 1) if axis == 1 else (-1,)
+        g.initializer.append(numpy_helper.from_array(values.astype(np.float32).reshape(shape), name))
         return name
 
     for name, r in factors.items():
         r = np.asarray(r, np.float64).reshape(-1)
-        if any(g.node[k].op_type == "Conv" and k in chosen and g.node[k].input[0] == name
-               and numpy_helper.to_array(inits[g.node[k].input[1]]).shape[1] > 1
+        axis = axes.get(name, 1)
+        if any(_reader(g, k, name, chosen, own, axis)
+               and (axis != 1 or numpy_helper.to_array(inits[g.node[k].input[1]]).shape[1] > 1)
                for k in readers.get(name, [])):
             # A convolution mixing channels: dividing its input channel c by
             # r_c spreads its kernels' ranges (per output channel int8), so
             # the tensor takes sqrt(r_c), half the equalization each side
             # (recognizer, as above: 95.30% of the steps; 94.81% leaving
-            # such tensors per tensor, 93.85% with all of r_c).
+            # such tensors per tensor, 93.85% with all of r_c). A token
+            # fully connected layer always mixes them.
             r = np.sqrt(r)
-        conv = _folded_conv(g, producer, readers, name, chosen, own)
-        if conv is not None:
-            scale_init(conv.input[1], r, 0)
-            if len(conv.input) > 2 and conv.input[2]:
-                scale_init(conv.input[2], r, 0)
+        folded = _folded(g, inits, producer, readers, name, chosen, own, axis)
+        if folded is not None:
+            for init_name, init_axis in folded:
+                scale_init(init_name, r, init_axis)
         else:
             k = producer[name]
             node = g.node[k]
@@ -138,14 +223,18 @@ def apply(model, chosen, factors):
             for j, o in enumerate(node.output):
                 if o == name:
                     node.output[j] = raw
-            mul = helper.make_node("Mul", [raw, const(name + "_channel_factors", r)], [name],
+            mul = helper.make_node("Mul", [raw, const(name + "_channel_factors", r, axis)], [name],
                                    name + "_channel_scale")
             after.setdefault(k, []).append(mul)
         back = None
         for k in readers.get(name, []):
             node = g.node[k]
-            if node.op_type == "Conv" and k in chosen and node.input[0] == name \
-                    and own(node.input[1]):
+            if node.op_type in SHAPE_READERS:
+                continue
+            if axis != 1 and _reader(g, k, name, chosen, own, axis):
+                scale_init(node.input[1], 1.0 / r, 0)  # weight row c: input channel c
+                continue
+            if axis == 1 and _reader(g, k, name, chosen, own, axis):
                 w = numpy_helper.to_array(inits[node.input[1]])
                 group = _conv_group(node)
                 per = w.shape[1]
@@ -158,7 +247,7 @@ def apply(model, chosen, factors):
                 continue
             if back is None:
                 back = name + "_channels"
-                mul = helper.make_node("Mul", [name, const(name + "_channel_inverse", 1.0 / r)],
+                mul = helper.make_node("Mul", [name, const(name + "_channel_inverse", 1.0 / r, axis)],
                                        [back], name + "_channel_unscale")
                 after.setdefault(producer[name], []).append(mul)
             for j, n in enumerate(node.input):

@@ -521,13 +521,13 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
     chosen, acts, known = quantized_nodes(m)
     if channel:
         check_names(table_path, table, acts, known)
-        factors = {}
-        for name in channel_scales_mod.qualifying(m, chosen, [n for n in acts if n in channel]):
+        factors, axes = {}, getattr(table, "channel_axes", {})
+        for name in channel_scales_mod.qualifying(m, chosen, [n for n in acts if n in channel], axes):
             s = np.asarray(channel[name], np.float64).reshape(-1)
             big = float(table[name])
             if s.size > 1 and big > 0:
                 factors[name] = np.minimum(big / np.where(s > 0, s, big), MAX_CHANNEL_FACTOR)
-        channel_scales_mod.apply(m, chosen, factors)
+        channel_scales_mod.apply(m, chosen, factors, axes)
         chosen, acts, known = quantized_nodes(m)
     check_names(table_path, table, acts, known)
     roots = carried_layouts(g, acts, set(chosen), static_tensors(g))
