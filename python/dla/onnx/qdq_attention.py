@@ -7,8 +7,10 @@ operands and its product each by a Q -> DQ pair, when its right operand's
 quantization is per tensor at zero point 0: NVDLA reads a run-time weight
 (dla.as_weights) raw, without a weight offset, and its SDP scales output
 channels only, so the right operand's channels (the convolution's input
-channels) share one scale. A table that gives it an offset is a located
-error naming the MatMul (check_operands).
+channels) share one scale: per-channel scales for it are a located error
+naming the MatMul (check_operands); its zero point is 0 whatever the
+table's offset (qdq.symmetric_tensors, the scale widened to cover the
+range), and its left operand's too (see below).
 
 Importer (qdq_fusion): DQ(a), DQ(b) -> MatMul -> Q becomes the exact
 integer product, tosa.matmul i8 x i8 -> i32 with both zero points, then
@@ -33,22 +35,18 @@ def activation_product(node, static, inits):
         all(name not in static and name not in inits for name in node.input)
 
 
-def check_operands(node, table, zero_points):
-    """Raises ValueError naming `node` when its right operand's quantization
-    cannot be a run-time weight's (per tensor at zero point 0)."""
+def check_operands(node, channel_factors):
+    """Raises ValueError naming `node` when its right operand would be
+    quantized per channel (`channel_factors`: the tensors channel_scales.py
+    rescales): a run-time weight's channels are the convolution's input
+    channels, and the SDP scales output channels only. Its zero point is
+    0 whatever the table's offset (qdq.symmetric_tensors)."""
     b = node.input[1]
-    zp = (zero_points or {}).get(b, 0)
-    if np.any(np.asarray(zp) != 0):
-        raise ValueError(
-            "MatMul '%s' multiplies two activations: its right operand '%s' must be quantized at zero "
-            "point 0 (it is NVDLA's run-time convolution weight, read without an offset); the table "
-            "gives it offset %s" % (node.name or node.output[0], b, zp))
-    scale = table.get(b) if hasattr(table, "get") else None
-    if scale is not None and np.size(scale) > 1:
+    if b in channel_factors:
         raise ValueError(
             "MatMul '%s' multiplies two activations: its right operand '%s' must be quantized per "
-            "tensor (its channels are the convolution's input channels; the SDP scales output "
-            "channels only); the table gives %d scales" % (node.name or node.output[0], b, np.size(scale)))
+            "tensor (NVDLA reads it as the convolution's weights, whose input channels share one "
+            "scale), not per channel" % (node.name or node.output[0], b))
 
 
 # -- importer (qdq_fusion) ---------------------------------------------------
