@@ -29,8 +29,9 @@ tokens [1, T, C], q, k, v as token FCs, their heads through Reshape /
 Transpose as PP-OCRv4's recognizer exports them (k^T by a Transpose),
 MatMul(q, k^T), Softmax over the keys, MatMul(p, v), the heads back to
 tokens: q, k, v and p at zero point 0, per tensor, as qdq_attention.py
-quantizes them; 1 or 2 heads of 8 or 16 dims, or 15 on seed 3 as the
-recognizer's). The input is float32 (quantized at entry), the output
+quantizes them; on odd seeds 2 heads of 8 or 16 dims (15 on seed 3, as
+the recognizer's) through Reshape / Transpose, on even seeds one head, the
+tokens themselves). The input is float32 (quantized at entry), the output
 the int8 / uint8 tensor: comparisons are in the quantized domain. Output
 scales and zero points come from the float range on a sample input, as
 calibration would; after a Relu the zero point is the range's minimum
@@ -183,6 +184,11 @@ def _attention(b, rng, xd, xs, xv, k, seed):
         o, val = _token_fc(b, rng, td, ms, tv, heads * dim)
         sp = _symmetric(b, val)
         _, d, val = b.qdq(o, *sp, val)
+        if heads == 1:
+            # One head: the tokens [1, T, d] themselves, k^T by a Transpose.
+            parts[name] = (move(d, "Transpose", val.transpose(0, 2, 1), sp, perm=[0, 2, 1]),
+                           val.transpose(0, 2, 1)) if name == "k" else (d, val)
+            continue
         val4 = val.reshape(1, n_tok, heads, dim)
         r = move(d, "Reshape", val4, sp, shape=[1, n_tok, heads, dim])
         perm = [0, 2, 3, 1] if name == "k" else [0, 2, 1, 3]
@@ -199,6 +205,9 @@ def _attention(b, rng, xd, xs, xv, k, seed):
     b.nodes.append(helper.make_node("MatMul", [pd, vd], [o_]))
     ov = pv @ vv
     op_ = b.params(ov.min(), ov.max())
+    if heads == 1:
+        out, _, vo = b.qdq(o_, *op_, ov)
+        return out, vo
     _, od, ov = b.qdq(o_, *op_, ov)
     t = move(od, "Transpose", ov.transpose(0, 2, 1, 3), op_, perm=[0, 2, 1, 3])
     o = b.name("reshape")

@@ -88,13 +88,12 @@ struct QuantizedActivationProduct : OpRewritePattern<tosa::RescaleOp> {
     Type i8 = rewriter.getI8Type();
     SmallVector<Value> slices;
     for (int64_t i = 0; i < n; ++i) {
-      // A_i [1, M, K] is NHWC [1, 1, M, K]; B_i^T [1, P, K] NHWC [1, P / 8, 8, K].
+      // A_i [1, M, K] is NHWC [1, 1, M, K]; B_i [1, K, P] is NCHW
+      // [1, K, P / 8, 8] as it stands (a reshape: when B is the channels x
+      // width view of a one-row map of 8 pixels, none is left).
       Value ai = reshapeTo(rewriter, loc, batchSlice(rewriter, loc, mm.getA(), i), {1, 1, m, k});
-      Value bi = batchSlice(rewriter, loc, mm.getB(), i);
-      auto btType = RankedTensorType::get({1, p, k}, i8);
-      Value bt = tosa::TransposeOp::create(rewriter, loc, btType, bi,
-                                           rewriter.getDenseI32ArrayAttr({0, 2, 1}));
-      Value source = toLayerInput(rewriter, loc, reshapeTo(rewriter, loc, bt, {1, p / 8, 8, k}), i8);
+      Value source = reshapeTo(rewriter, loc, batchSlice(rewriter, loc, mm.getB(), i),
+                               {1, k, p / 8, 8});
       auto wType = RankedTensorType::get(nv::getWeightStreamShape({1, k, p / 8, 8}), i8);
       Value w = AsWeightsOp::create(rewriter, loc, wType, source);
       Value input = toLayerInput(rewriter, loc, ai, i8);
