@@ -562,6 +562,21 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
     return m, shape, pool
 
 
+def with_offset(model, operand, zp):
+    """`model` with the zero point of operand `operand` (0: left, 1: right)
+    of its first MatMul of two activations set to `zp` (its Q and DQ share
+    it): what the compiler must refuse to offload, saying why."""
+    inits = {i.name for i in model.graph.initializer}
+    producer = {o: n for n in model.graph.node for o in n.output}
+    mm = next(n for n in model.graph.node if n.op_type == "MatMul"
+              and not {producer[i].input[0] for i in n.input} & inits)  # no DQ of a weight
+    name = producer[mm.input[operand]].input[2]
+    for init in model.graph.initializer:
+        if init.name == name:
+            init.CopyFrom(numpy_helper.from_array(np.array(zp, numpy_helper.to_array(init).dtype), name))
+    return model
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("out_dir")
