@@ -311,12 +311,12 @@ def symmetric_tensors(graph):
     for n in graph.node:
         for name in n.input:
             readers.setdefault(name, []).append(n)
-    out = set()
+    out, static = set(), static_tensors(graph)
     for n in graph.node:
         ln = layer_norm(n, producer, readers, inits) if n.op_type == "ReduceMean" else None
         if ln:
             out.add(ln["d"])
-        if qdq_attention.activation_product(n, set(), inits):
+        if qdq_attention.activation_product(n, static, inits):
             out.update(n.input)  # a run-time weight and its input (qdq_attention)
     return out
 
@@ -508,10 +508,6 @@ def _copied_quantized(node, dq_of, outputs):
     return node.input[0]
 
 
-def inits_of(graph):
-    return {i.name: i for i in graph.initializer}
-
-
 def quantize_model(model, table, table_path="table", per_channel=True, zero_points=None,
                    channel_scales=None):
     """A copy of `model` in QDQ form with the scales of `table`
@@ -537,7 +533,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
             big = float(table[name])
             if s.size > 1 and big > 0:
                 factors[name] = np.minimum(big / np.where(s > 0, s, big), MAX_CHANNEL_FACTOR)
-        static, inits0 = static_tensors(g), inits_of(g)
+        static, inits0 = static_tensors(g), {i.name for i in g.initializer}
         for node in g.node:
             if qdq_attention.activation_product(node, static, inits0):
                 qdq_attention.check_operands(node, factors)
