@@ -63,9 +63,7 @@ struct QuantizedActivationProduct : OpRewritePattern<tosa::RescaleOp> {
     if (std::string why = whyNotActivationProduct(mm, target); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
     std::string why;
-    FailureOr<Rescale> rescale = readRescale(op, why);
-    if (failed(rescale) || rescale->inputZp != 0)
-      return rewriter.notifyMatchFailure(op, "its rescale is not the SDP's");
+    FailureOr<Rescale> rescale = readRescale(op, why); // whyNotActivationProduct read it
     auto a = cast<RankedTensorType>(mm.getA().getType());
     auto b = cast<RankedTensorType>(mm.getB().getType());
     const int64_t n = a.getDimSize(0), m = a.getDimSize(1), k = a.getDimSize(2);
@@ -77,9 +75,6 @@ struct QuantizedActivationProduct : OpRewritePattern<tosa::RescaleOp> {
     if (q.factors.size() == 1)
       q.factors.assign(static_cast<size_t>(p), q.factors.front());
     q.outputZp = rescale->outputZp;
-    if (static_cast<int64_t>(q.factors.size()) != p)
-      return rewriter.notifyMatchFailure(op, "its rescale has a multiplier count other than one "
-                                             "or one per column");
     FailureOr<SdpProgram> program = planProgram(q, why);
     if (failed(program))
       return rewriter.notifyMatchFailure(op, why);
@@ -136,6 +131,15 @@ std::string tosa_to_dla::whyNotActivationProduct(tosa::MatMulOp op, const Offloa
   if (!op->hasOneUse() || !isa<tosa::RescaleOp>(*op->getUsers().begin()))
     return "its i32 accumulator is not rescaled by a tosa.rescale of its own (the SDP "
            "delivers the target precision, not the accumulator)";
+  std::string why;
+  FailureOr<Rescale> rescale = readRescale(cast<tosa::RescaleOp>(*op->getUsers().begin()), why);
+  if (failed(rescale))
+    return why;
+  if (rescale->inputZp != 0)
+    return "the accumulator's rescale has an input zero point";
+  const size_t columns = static_cast<size_t>(b.getDimSize(2));
+  if (rescale->factors.size() != 1 && rescale->factors.size() != columns)
+    return "its rescale has a multiplier count other than one or one per column";
   FailureOr<int64_t> aZp = op.getAZeroPoint(), bZp = op.getBZeroPoint();
   if (failed(aZp) || failed(bZp))
     return "its zero points are not constants";
