@@ -23,8 +23,8 @@ runtime binds them: the CPU execution's bytes, --input in order), whose
 constants (weights, SDP operand data) are its own and whose results are
 every value of it read outside it (by a host op, a later segment or the
 return; a channel view's parent instead of the view). Channel views
-(dla.channel_slice / dla.channel_concat) are no host operations and cut
-nothing: a view of the segment's own values is in it, and so is a slice
+(dla.channel_slice / dla.channel_concat) and dla.as_weights are no host
+operations and cut nothing: a view of the segment's own values is in it, and so is a slice
 it reads of an outside value, which is then its argument whole. An op of
 NVIDIA's runtime emulator (dla.emu_softmax, dla.emu_power) reading the
 segment's values is in it too (the loadable's EMU task, after its DLA
@@ -80,7 +80,9 @@ def used(line):
     return set(NAME.findall(head))
 
 
-VIEW = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(channel_slice|channel_concat)"\(([^)]*)\)')
+# dla.as_weights is a view too: a layer's result read as a convolution's
+# weights (NetworkPlan.cpp places it at its source's memory).
+VIEW = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(channel_slice|channel_concat|as_weights)"\(([^)]*)\)')
 EMULATED = re.compile(r'^\s*(%[\w.$-]+) = "dla\.emu_(softmax|power)"\(([^)]*)\)')
 
 
@@ -142,7 +144,7 @@ def view_parents(seg, lines):
     for i in seg.views:
         m = VIEW.match(lines[i])
         operands = [n.strip() for n in m.group(3).split(",") if n.strip()]
-        if m.group(2) == "channel_slice":
+        if m.group(2) in ("channel_slice", "as_weights"):
             parent[m.group(1)] = operands[0]
         else:
             for v in operands:
@@ -262,7 +264,16 @@ def element_view(data, result_type):
 def refusals(a, lines, layers, consts, target, resources, bin_dir):
     """Each layer alone through dla-translate --dla-to-nvdla-loadable: the
     writer's refusal of each (its first error, numbers as N), or None."""
+    define = {v: i for i, line in enumerate(lines) for v in defined(line)}
+
     def write(layer):
+        # Weights read from another layer's result (dla.as_weights) are
+        # that layer's memory: the writer judges them in the segment that
+        # holds both, not alone (where they would be an input).
+        for v in layer.operands:
+            m = VIEW.match(lines[define[v]]) if v in define else None
+            if m and m.group(2) == "as_weights":
+                return None
         seg = Segment()
         seg.layers.append(layer)
         for l in layer.lines:

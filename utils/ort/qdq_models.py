@@ -24,7 +24,14 @@ transformer block's integer layers, qdq_fusion's views), layernorm (conv
 over a map of one row, its tokens through Reshape / Transpose, a
 LayerNormalization over their channels spelled out as exporters write it,
 var + eps and the normalized values quantized as qdq.py does, back to
-the map: qdq_layernorm.py). The input is float32 (quantized at entry), the output
+the map: qdq_layernorm.py), attention (conv over a map of one row, its
+tokens [1, T, C], q, k, v as token FCs, their heads through Reshape /
+Transpose as PP-OCRv4's recognizer exports them (k^T by a Transpose),
+MatMul(q, k^T), Softmax over the keys, MatMul(p, v), the heads back to
+tokens: q, k, v and p at zero point 0, per tensor, as qdq_attention.py
+quantizes them; on odd seeds 2 heads of 8 or 16 dims (15 on seed 3, as
+the recognizer's) through Reshape / Transpose, on even seeds one head, the
+tokens themselves). The input is float32 (quantized at entry), the output
 the int8 / uint8 tensor: comparisons are in the quantized domain. Output
 scales and zero points come from the float range on a sample input, as
 calibration would; after a Relu the zero point is the range's minimum
@@ -40,7 +47,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "residual_symmetric", "affine",
-         "hardswish", "affine_hardswish", "gate", "fc", "tokens", "layernorm")
+         "hardswish", "affine_hardswish", "gate", "fc", "tokens", "layernorm", "attention")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -125,6 +132,92 @@ class _Builder:
         return y, v
 
 
+def _symmetric(b, value):
+    """(scale, zero point) of `value` at zero point 0 in signed form (uint8:
+    128), per tensor: what a run-time convolution weight needs."""
+    scale = np.float32(max(np.abs(value).max(), 1e-3) / 127)
+    return scale, np.array(0 if b.dtype == np.int8 else 128, b.dtype)
+
+
+def _token_fc(b, rng, xd, x_scale, xv, n_out):
+    """MatMul by an int8 weight [K, n_out] (per tensor or column) + the Add
+    of its int32 bias; (output name, float values) unquantized."""
+    k_in = xv.shape[-1]
+    w = rng.integers(-127, 128, (k_in, n_out)).astype(np.int8)
+    nws = n_out if b.per_channel else 1
+    ws = (rng.uniform(0.3, 1.0, n_out)[:nws] / (np.sqrt(k_in) * 10)).astype(np.float32)
+    bs = (np.float32(x_scale) * ws).astype(np.float32)
+    bias = rng.integers(-3000, 3000, n_out).astype(np.int32)
+    wd, bd, mm, o = b.name("wdq"), b.name("bdq"), b.name("matmul"), b.name("add")
+    axis = {"axis": 1} if b.per_channel else {}
+    b.nodes.extend([
+        helper.make_node("DequantizeLinear", [b.init("w", w), b.init("ws", ws if b.per_channel else ws[0]),
+                         b.init("wz", np.zeros(nws, np.int8) if b.per_channel else np.int8(0))], [wd], **axis),
+        helper.make_node("DequantizeLinear", [b.init("b", bias), b.init("bs", bs if b.per_channel else bs[0])],
+                         [bd], **({"axis": 0} if b.per_channel else {})),
+        helper.make_node("MatMul", [xd, wd], [mm]), helper.make_node("Add", [mm, bd], [o])])
+    wf = w.astype(np.float64) * np.broadcast_to(ws, (n_out,))
+    return o, xv @ wf + bias * np.broadcast_to(bs, (n_out,)).astype(np.float64)
+
+
+def _attention(b, rng, xd, xs, xv, k, seed):
+    """The attention kind (see the module's doc): (output name, values)."""
+    heads = 1 + seed % 2
+    dim = 15 if seed == 3 else int(rng.choice([8, 16]))
+    y, v = b.conv(xd, xs, xv, int(rng.integers(8, 40)), k, 1)
+    ms, mz = b.params(v.min(), v.max())
+    _, md, v = b.qdq(y, ms, mz, v)
+    n_tok, ch = v.shape[3], v.shape[1]
+
+    def move(src, op, value, params, **kw):
+        """A data movement node, its output quantized as its input."""
+        o = b.name(op.lower())
+        args = [src] + ([b.init("shape", np.array(kw.pop("shape"), np.int64))] if op == "Reshape" else [])
+        b.nodes.append(helper.make_node(op, args, [o], **kw))
+        return b.qdq(o, *params, value)[1]
+
+    tv = v.reshape(1, ch, n_tok).transpose(0, 2, 1)
+    td = move(move(md, "Reshape", v.reshape(1, ch, n_tok), (ms, mz), shape=[1, ch, n_tok]), "Transpose",
+              tv, (ms, mz), perm=[0, 2, 1])
+    parts = {}
+    for name in "qkv":
+        o, val = _token_fc(b, rng, td, ms, tv, heads * dim)
+        sp = _symmetric(b, val)
+        _, d, val = b.qdq(o, *sp, val)
+        if heads == 1:
+            # One head: the tokens [1, T, d] themselves, k^T by a Transpose.
+            parts[name] = (move(d, "Transpose", val.transpose(0, 2, 1), sp, perm=[0, 2, 1]),
+                           val.transpose(0, 2, 1)) if name == "k" else (d, val)
+            continue
+        val4 = val.reshape(1, n_tok, heads, dim)
+        r = move(d, "Reshape", val4, sp, shape=[1, n_tok, heads, dim])
+        perm = [0, 2, 3, 1] if name == "k" else [0, 2, 1, 3]
+        parts[name] = (move(r, "Transpose", val4.transpose(perm), sp, perm=perm), val4.transpose(perm))
+    (qd, qv), (kd, kv), (vd, vv) = parts["q"], parts["k"], parts["v"]
+    s_, p_, o_ = b.name("scores"), b.name("softmax"), b.name("context")
+    b.nodes.append(helper.make_node("MatMul", [qd, kd], [s_]))
+    sv = qv @ kv
+    _, sd, sv = b.qdq(s_, *b.params(sv.min(), sv.max()), sv)
+    b.nodes.append(helper.make_node("Softmax", [sd], [p_], axis=-1))
+    e = np.exp(sv - sv.max(-1, keepdims=True))
+    pv = e / e.sum(-1, keepdims=True)
+    _, pd, pv = b.qdq(p_, np.float32(1 / 127), np.array(0 if b.dtype == np.int8 else 128, b.dtype), pv)
+    b.nodes.append(helper.make_node("MatMul", [pd, vd], [o_]))
+    ov = pv @ vv
+    op_ = b.params(ov.min(), ov.max())
+    if heads == 1:
+        out, _, vo = b.qdq(o_, *op_, ov)
+        return out, vo
+    _, od, ov = b.qdq(o_, *op_, ov)
+    t = move(od, "Transpose", ov.transpose(0, 2, 1, 3), op_, perm=[0, 2, 1, 3])
+    o = b.name("reshape")
+    b.nodes.append(helper.make_node("Reshape", [t, b.init("shape", np.array([1, n_tok, heads * dim], np.int64))],
+                                    [o]))
+    ov = ov.transpose(0, 2, 1, 3).reshape(1, n_tok, heads * dim)
+    out, _, vo = b.qdq(o, *op_, ov)
+    return out, vo
+
+
 def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
     """(model, input shape, pool) of one random QDQ model. For an average
     pool, pool = (kernel, stride, pad, zero point) of its quantized input,
@@ -133,6 +226,8 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
     b = _Builder(rng, dtype, per_channel)
     c = int(rng.integers(1, 20))
     h, w = (int(v) for v in rng.integers(5, 17, 2))
+    if kind == "attention":
+        h, w = 1, int(rng.choice([8, 16, 40]))  # tokens: multiples of 8 (a 1x1 map of W / 8 rows)
     if kind in ("tokens", "layernorm"):
         h = 1  # a map of one row: its pixels are the tokens
     shape = (1, c, h, w)
@@ -452,6 +547,8 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         v = yv.reshape(1, 1, n_tok, ch).transpose(0, 3, 1, 2)
         out, _, vo = b.qdq(t2, ys, yz, v)
         pool = {"layernorm": (float(ms), int(mz), gamma, beta, eps, float(ys), int(yz))}
+    elif kind == "attention":
+        out, vo = _attention(b, rng, xd, xs, xv, k, seed)
     else:
         raise ValueError("unknown kind %s" % kind)
     b.nodes = [n for n in b.nodes if not (n.op_type == "DequantizeLinear" and n.output[0] not in
@@ -463,6 +560,21 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
     m.ir_version = 7  # onnxruntime 1.20 reads up to 10; Debian's onnx writes 8
     onnx.checker.check_model(m)
     return m, shape, pool
+
+
+def with_offset(model, operand, zp):
+    """`model` with the zero point of operand `operand` (0: left, 1: right)
+    of its first MatMul of two activations set to `zp` (its Q and DQ share
+    it): what the compiler must refuse to offload, saying why."""
+    inits = {i.name for i in model.graph.initializer}
+    producer = {o: n for n in model.graph.node for o in n.output}
+    mm = next(n for n in model.graph.node if n.op_type == "MatMul"
+              and not {producer[i].input[0] for i in n.input} & inits)  # no DQ of a weight
+    name = producer[mm.input[operand]].input[2]
+    for init in model.graph.initializer:
+        if init.name == name:
+            init.CopyFrom(numpy_helper.from_array(np.array(zp, numpy_helper.to_array(init).dtype), name))
+    return model
 
 
 def main():

@@ -163,6 +163,8 @@ std::string tosa_to_dla::whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &ta
 
 std::string tosa_to_dla::whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target,
                                       std::vector<char> &kp) {
+  if (!isReadableConstant(op.getB()) && getElementTypeOrSelf(op.getType()).isInteger(32))
+    return whyNotActivationProduct(op, target);
   if (!isReadableConstant(op.getB()))
     return "its right operand is not a constant: the convolution pipeline multiplies a feature "
            "map by packed weights, and no unit multiplies two feature maps as matrices";
@@ -200,6 +202,7 @@ static int64_t matMulMacs(tosa::MatMulOp op) {
 void tosa_to_dla::populateMatMulPatterns(RewritePatternSet &patterns, OffloadRules &rules,
                                          const OffloadTarget &target) {
   patterns.add<MatMulToConv, QuantizedMatMulToConv>(patterns.getContext(), target);
+  populateActivationProductPatterns(patterns, target);
   rules.add<tosa::MatMulOp>(
       static_cast<std::string (*)(tosa::MatMulOp, const OffloadTarget &)>(whyNotMatMul),
       matMulMacs);

@@ -126,6 +126,9 @@ std::string whyNotProduct(tosa::MulOp op, const OffloadTarget &target);
 std::string whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target);
 /// The same, with B's one [K, P] matrix read into `kp` when it can run.
 std::string whyNotMatMul(tosa::MatMulOp op, const OffloadTarget &target, std::vector<char> &kp);
+/// An integer product of two run-time tensors runs as a convolution by the
+/// right operand read as weights (ActivationProducts.cpp).
+std::string whyNotActivationProduct(tosa::MatMulOp op, const OffloadTarget &target);
 /// A rescale offloads with the layer it rescales (QuantizedPatterns.cpp).
 std::string whyNotRescale(tosa::RescaleOp op, const OffloadTarget &target);
 /// Whether integer `clamp` is the ReLU at the zero point of a rescale that
@@ -200,6 +203,9 @@ void populateQuantizedPatterns(RewritePatternSet &patterns, OffloadRules &rules,
 /// Products of run-time tensors on the SDP's multiplier (its rule is mul's,
 /// populateSdpPatterns').
 void populateProductPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+/// An integer tosa.matmul of two run-time tensors as a dla.conv by
+/// dla.as_weights (its rule is matmul's, populateMatMulPatterns').
+void populateActivationProductPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 /// tosa.matmul by a constant (and a per-column constant added to it) as
 /// tosa.conv2d.
 void populateMatMulPatterns(RewritePatternSet &patterns, OffloadRules &rules,

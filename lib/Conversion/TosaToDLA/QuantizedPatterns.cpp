@@ -418,6 +418,9 @@ std::string tosa_to_dla::whyNotRescale(tosa::RescaleOp op, const OffloadTarget &
       return why;
     return whyNotQuantProduct(op, target);
   }
+  if (auto mm = dyn_cast_or_null<tosa::MatMulOp>(producer);
+      mm && !isReadableConstant(mm.getB()))
+    return whyNotActivationProduct(mm, target); // the product's own SDP
   return whyNotFeatureRescale(op, target);
 }
 

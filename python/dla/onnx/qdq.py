@@ -19,7 +19,9 @@ int8 symmetric activations and weights), so that the importer's QDQ path
     the MatMul's product is not quantized, the Add's output is. A MatMul
     of an activation by a 2-D weight (token_input: a transformer's
     [n, T, K] tokens) is quantized the same way, its input with its own
-    Q / DQ; products of two activations (attention) stay float;
+    Q / DQ; a product of two activations (attention's q k^T, p v) has
+    its operands at zero point 0 and its product quantized
+    (qdq_attention.py);
   - a Sigmoid / Tanh reading Mul(x, c) (a swish's sigmoid(c x)) is
     quantized at x (scaled_function_input), the Mul not;
   - Reshape / Transpose / Squeeze / Unsqueeze taking a quantized tensor
@@ -45,6 +47,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from .calibration_table import check_names
 from . import channel_scales as channel_scales_mod
+from . import qdq_attention
 
 # Quantizable operators -> indices of the inputs quantized (None: all).
 # Which of their nodes are quantized: quantized_node (a MatMul: an FC,
@@ -308,11 +311,13 @@ def symmetric_tensors(graph):
     for n in graph.node:
         for name in n.input:
             readers.setdefault(name, []).append(n)
-    out = set()
+    out, static = set(), static_tensors(graph)
     for n in graph.node:
         ln = layer_norm(n, producer, readers, inits) if n.op_type == "ReduceMean" else None
         if ln:
             out.add(ln["d"])
+        if qdq_attention.activation_product(n, static, inits):
+            out.update(n.input)  # a run-time weight and its input (qdq_attention)
     return out
 
 
@@ -354,7 +359,8 @@ def quantized_nodes(model):
                 or not quantized_node(node, producer, static) \
                 or (node.op_type == "MatMul" and not (fc_weight(node, inits) and
                                                       flattened_input(node, producer, acts, inits))
-                    and not token_input(node, producer, static, inits)):
+                    and not token_input(node, producer, static, inits)
+                    and not qdq_attention.activation_product(node, static, inits)):
             continue
         chosen.add(k)
         idx = QUANT_INPUTS[node.op_type] or range(len(node.input))
@@ -527,6 +533,10 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
             big = float(table[name])
             if s.size > 1 and big > 0:
                 factors[name] = np.minimum(big / np.where(s > 0, s, big), MAX_CHANNEL_FACTOR)
+        static, inits0 = static_tensors(g), {i.name for i in g.initializer}
+        for node in g.node:
+            if qdq_attention.activation_product(node, static, inits0):
+                qdq_attention.check_operands(node, factors)
         channel_scales_mod.apply(m, chosen, factors, axes)
         chosen, acts, known = quantized_nodes(m)
     check_names(table_path, table, acts, known)
@@ -569,7 +579,7 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         scale, zp = _safe_scale(table[like]), int(zero_points.get(like, 0))
         if name in gates and zp != 0:
             scale, zp = _safe_scale(np.float32(scale * (127 - zp) / 127)), 0
-        if like in symmetric and zp:
+        if (like in symmetric or name in symmetric) and zp:
             scale, zp = _safe_scale(np.float32(max(127 - zp, zp + 128) * float(scale) / 127)), 0
         s = init(name + "_scale", scale)
         z = init(name + "_zero_point", np.int8(zp))

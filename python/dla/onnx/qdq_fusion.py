@@ -48,6 +48,8 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            product's shape. No reshape of x is left: the accelerator reads
            the map it wrote (NVIDIA's compiler maps InnerProduct onto the
            convolution core the same way).
+  MatMul of two activations: DQ(a), DQ(b) -> MatMul -> Q: the integer
+           product rescaled once (qdq_attention.py: attention's q k^T, p v).
   AveragePool, GlobalAveragePool: avg_pool2d on i8 with input and output
            zero points (+ rescale unless the scales are equal). TOSA
            averages over the window's elements inside the input, as ONNX
@@ -67,7 +69,7 @@ import numpy as np
 
 from .builder import Value
 from .context import Context, TO_NCHW, TO_NHWC
-from . import ops_nn, ops_quant, qdq_affine, qdq_layernorm, qdq_table
+from . import ops_nn, ops_quant, qdq_affine, qdq_attention, qdq_layernorm, qdq_table
 
 Q, DQ = "QuantizeLinear", "DequantizeLinear"
 INT8 = (np.dtype(np.int8), np.dtype(np.uint8))
@@ -173,6 +175,14 @@ class Fusion:
                         group = qdq_affine.AFFINE_MUL
                     except _Reject:
                         q, members, params = kind(i)
+                elif n.op_type == "MatMul":
+                    # By a constant: a fully connected layer; of two
+                    # activations: attention's product (qdq_attention.py).
+                    try:
+                        q, members, params = kind(i)
+                    except _Reject:
+                        q, members, params = qdq_attention.match(self, i)
+                        group = qdq_attention.GROUP
                 else:
                     q, members, params = kind(i)
             except _Reject:
@@ -428,6 +438,8 @@ class Fusion:
                 y = self._emit_resize(ctx, get, params, ys, yz)
             elif kind == "Mul":
                 y = self._emit_mul(ctx, get, params, ys, yz)
+            elif kind == qdq_attention.GROUP:
+                y = qdq_attention.emit(self, ctx, get, params, ys, yz)
             elif kind in ("MatMul", "Gemm"):
                 y = self._emit_fc(ctx, get, params, ys, yz)
             elif kind == "Concat":
