@@ -30,8 +30,10 @@ struct ImplicitFp16SdpToStages : OpRewritePattern<SdpOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(SdpOp sdp, PatternRewriter &rewriter) const override {
+    // An fp16 pipeline: fp16 in (CACC's fp32 on the fly) and out; an
+    // integer pipeline writing fp16 has the integer meaning.
     if (sdp.getBsAttr() || sdp.getBnAttr() || sdp.getEwAttr() || sdp.getOutCvtAttr() ||
-        !isF16(sdp.getResult()))
+        !isF16(sdp.getInput()) || !isF16(sdp.getResult()))
       return failure();
     if (Value bias = sdp.getBias(); bias && cast<ShapedType>(bias.getType()).getRank() == 0)
       return failure();

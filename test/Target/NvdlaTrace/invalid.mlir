@@ -275,6 +275,18 @@ func.func @fp16_pool(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>) -> tensor<1x8x
 
 // -----
 
+// An int8 convolution whose SDP writes fp16 (an integer pipeline's
+// output converter to fp16) keeps the integer meaning: it is not an fp16
+// pipeline's X stages, and not programmed yet.
+func.func @int8_to_fp16(%x: tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>, %w: tensor<16x16x1x1xi8, #dla.weight<direct, int8, config = nv_full>>, %b: tensor<16xi16, #dla.bias<per_channel, int16, config = nv_full>>) -> tensor<1x16x4x4xf16, #dla.feature<fp16>> {
+  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct convolution}}
+  %c = dla.conv direct %x, %w : tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>, tensor<16x16x1x1xi8, #dla.weight<direct, int8, config = nv_full>> -> tensor<1x16x4x4xi16>
+  %y = dla.sdp on_the_fly %c bias %b : tensor<16xi16, #dla.bias<per_channel, int16, config = nv_full>> relu : tensor<1x16x4x4xi16> -> tensor<1x16x4x4xf16, #dla.feature<fp16>>
+  return %y : tensor<1x16x4x4xf16, #dla.feature<fp16>>
+}
+
+// -----
+
 // An implicit fp16 SDP with three memory operands (bias, batchnorm,
 // eltwise): each X stage's DMA reads one, so its steps do not fit BS and
 // BN, and it is not programmed.
