@@ -150,9 +150,20 @@ def cpu_outputs(drawn, build, arithmetic):
     return [r.astype(np.uint16).reshape(c.out_shape[1:]) for r, c in zip(results, cases)]
 
 
-def run_case(name, func, blobs, root, translate, player, env):
+def setup(a, prefix):
+    """The v1 model's harness: (build, dla-translate, the player, the
+    directory the cases go to, the player's environment)."""
+    build = os.path.abspath(a.build)
+    run_trace.configure("nv_full")
+    return (build, os.path.join(build, "bin", "dla-translate"),
+            run_trace.player_path(build, "nv_full"), a.keep or tempfile.mkdtemp(prefix=prefix),
+            dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1"))
+
+
+def run_case(name, func, blobs, root, translate, player, env, expected):
     """Writes the data, translates `func` and runs the trace on the v1
-    model; the failure's message, or None."""
+    model; the failure's message (`expected` names what the result bytes
+    hold), or None."""
     data = os.path.join(root, name + ".data")
     os.makedirs(data, exist_ok=True)
     for fname, b in blobs.items():
@@ -166,17 +177,12 @@ def run_case(name, func, blobs, root, translate, player, env):
         return f"dla-translate failed: {tr.stderr.strip()}"
     run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
     if run.returncode:
-        return (run.stdout + run.stderr).strip()[:400]
+        return f"the v1 model differs from {expected}: {(run.stdout + run.stderr).strip()[:400]}"
     return None
 
 
 def main_lut(a):
-    build = os.path.abspath(a.build)
-    run_trace.configure("nv_full")
-    translate = os.path.join(build, "bin", "dla-translate")
-    player = run_trace.player_path(build, "nv_full")
-    root = a.keep or tempfile.mkdtemp(prefix="dla-fp16-lut-")
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    build, translate, player, root, env = setup(a, "dla-fp16-lut-")
     rng = np.random.default_rng(a.seed)
     cases = fp16_cases_lut.cases(rng, max(a.count - 2, 0))
     if a.expect == "ideal":
@@ -192,10 +198,10 @@ def main_lut(a):
                 f"{fp16_cases_lut.lut_text(le, lo, regs)}> : {t} -> {t}\n  return %y : {t}\n}}\n")
         blobs = {"arg0.bin": nvdla_ref.pack(x.view(np.float16), ENC, "f16"),
                  "result0.bin": nvdla_ref.pack(want.view(np.float16), ENC, "f16")}
-        why = run_case(name, func, blobs, root, translate, player, env)
+        why = run_case(name, func, blobs, root, translate, player, env,
+                       "the function" if a.expect == "ideal" else "lut_float_ref")
         if why:
-            print(f"{name}: the v1 model differs from "
-                  f"{'the function' if a.expect == 'ideal' else 'lut_float_ref'}: {why}")
+            print(f"{name}: {why}")
             continue
         good += 1
     print(f"{good} of {len(cases)} fp16 LUT layers on the v1 model equal "
@@ -243,12 +249,7 @@ def main_sdp(a):
         print("run_fp16_trace.py: --layer sdp compares with fp_nvdla or the CPU execution "
               "(--expect nvdla|cpu), not with IEEE", file=sys.stderr)
         return 2
-    build = os.path.abspath(a.build)
-    run_trace.configure("nv_full")
-    translate = os.path.join(build, "bin", "dla-translate")
-    player = run_trace.player_path(build, "nv_full")
-    root = a.keep or tempfile.mkdtemp(prefix="dla-fp16-sdp-")
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    build, translate, player, root, env = setup(a, "dla-fp16-sdp-")
     rng = np.random.default_rng(a.seed)
     cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith("conv-"),
                                  implicit=a.layer.endswith("implicit"))
@@ -272,9 +273,10 @@ def main_sdp(a):
         for i, (_, data, enc) in enumerate(c["operands"]):
             blobs[f"arg{i + first}.bin"] = nvdla_ref.pack(data.view(np.float16),
                                                           fp16_cases_sdp.OPERAND_ENC[enc], "f16")
-        why = run_case(c["name"], fp16_cases_sdp.func(c), blobs, root, translate, player, env)
+        why = run_case(c["name"], fp16_cases_sdp.func(c), blobs, root, translate, player, env,
+                       expected_name)
         if why:
-            print(f"{c['name']}: the v1 model differs from {expected_name}: {why}")
+            print(f"{c['name']}: {why}")
             continue
         good += 1
     if cpu is not None:
@@ -302,12 +304,7 @@ def main():
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit"):
         sys.exit(main_sdp(a))
-    build = os.path.abspath(a.build)
-    run_trace.configure("nv_full")
-    translate = os.path.join(build, "bin", "dla-translate")
-    player = run_trace.player_path(build, "nv_full")
-    root = a.keep or tempfile.mkdtemp(prefix="dla-fp16-")
-    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)
     drawn = [draw(rng, n) for n in range(a.count)]
     cpu = cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
@@ -323,26 +320,13 @@ def main():
         if cpu is not None:
             cpu_differ += int((cpu[n] != y16).sum())
             want = cpu[n]
-        data = os.path.join(root, c["name"] + ".data")
-        os.makedirs(data, exist_ok=True)
         blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
                  "arg1.bin": weight_ref.pack(c["w"].view(np.float16), WENC, "f16")["weights"],
                  "result0.bin": nvdla_ref.pack((y16 if a.expect == "nvdla" else want)
                                                .view(np.float16)[None], ENC, "f16")}
-        for name, b in blobs.items():
-            with open(os.path.join(data, name), "wb") as f:
-                f.write(bytes(b))
-        tdir = os.path.join(root, c["name"])
-        tr = subprocess.run([translate, "--dla-to-nvdla-trace", f"--nvdla-trace-dir={tdir}",
-                             f"--nvdla-trace-data={data}", "-"],
-                            input=run_trace.module([c["func"]]), capture_output=True, text=True)
-        if tr.returncode:
-            print(f"{c['name']}: dla-translate failed: {tr.stderr.strip()}")
-            continue
-        run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
-        if run.returncode:
-            print(f"{c['name']}: the v1 model differs from {expected_name}: "
-                  f"{(run.stdout + run.stderr).strip()[:400]}")
+        why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
+        if why:
+            print(f"{c['name']}: {why}")
             continue
         good += 1
     print(f"hardware arithmetic vs IEEE (exact, one rounding): {differ} of {elements} output "
