@@ -5,8 +5,11 @@ sdp_x_fp16 per stage, then the output converter's Fp32ToFp16).
 Each case: data C x H x W (C 1..40, so one to three 16-channel fp16 atoms
 on nv_full, H and W 1..8), one or two stages, each reading one operand:
 `bias` per channel or per element, `eltwise`, `batchnorm` (ALU sum and MUL
-from its two components) or `prelu` (MUL where the value is negative);
-ALU max / min / sum or MUL (optionally PReLU-gated), optionally ReLU. The
+from its two components) or `prelu` (MUL where the value is negative), or
+a register operand (the register's fp16 pattern, as the int16 of its bits);
+ALU max / min / sum or MUL (optionally PReLU-gated), optionally ReLU.
+`draw_clamp`: a dla.clamp, whose bounds the SDP's X stages take as fp16
+register operands (rounded to nearest even, saturated at 65504). The
 operands are fp16 values over several binades with zeros of both signs,
 denormals and infinities in the data (NaN is left out: its propagation
 through the SDP's fp32 steps is not modelled by the CPU execution)."""
@@ -18,7 +21,10 @@ import fp_nvdla as fp
 F16 = "xf16"
 OPERAND_ENC = {"bias_c": "#dla.bias<per_channel, fp16>", "bias_e": "#dla.bias<per_element, fp16>",
                "eltwise": "#dla.eltwise<fp16>", "batchnorm": "#dla.batchnorm<per_channel, fp16>",
-               "prelu": "#dla.prelu<fp16>"}
+               "prelu": "#dla.prelu<fp16>",
+               # a layer's result read as the per-element operand (a residual
+               # add, hard-swish's product): the feature format's own bytes
+               "feature": "#dla.feature<fp16>"}
 ORDER = ("bias", "batchnorm", "eltwise", "prelu")
 ALU = {"max": fp.ALU_MAX, "min": fp.ALU_MIN, "sum": fp.ALU_SUM}
 
@@ -42,19 +48,26 @@ def ttype(shape, enc=None):
     return f"tensor<{'x'.join(map(str, shape))}{F16}{', ' + enc if enc else ''}>"
 
 
-def _implicit(rng, c, h, w, y):
+def _implicit(rng, c, h, w, y, conv=None):
     """The implicit form (no stage attributes): up to two of bias (per
     channel or per element), batchnorm, eltwise and prelu, then relu when
     there is no prelu; the expected value step by step in the form's order,
-    each step one X-stage operation (docs/NvdlaFp16.md)."""
+    each step one X-stage operation (docs/NvdlaFp16.md). After a `conv`
+    whose SDP reads no bias, the convolution may carry one (conv["bias"]:
+    the register plan gives it to the SDP, its first step)."""
     names = [nm for nm in ORDER if rng.random() < 0.4][:2]
+    if conv is not None and "bias" not in names and len(names) < 2 and rng.random() < 0.5:
+        conv["bias"] = values(rng, (c,))
+        y = fp.sdp_x_fp16(y, alu_bypass=0, alu_algo=fp.ALU_SUM,
+                          alu_op=conv["bias"][:, None, None])
     relu = "prelu" not in names and (not names or rng.random() < 0.5)
     operands = {}
     for nm in names:
         if nm == "bias" and rng.random() < 0.5:
             operands[nm] = (values(rng, (c,)), "bias_c")
         elif nm in ("bias", "eltwise"):
-            operands[nm] = (values(rng, (1, c, h, w)), "bias_e" if nm == "bias" else "eltwise")
+            enc = "bias_e" if nm == "bias" else str(rng.choice(["eltwise", "feature"]))
+            operands[nm] = (values(rng, (1, c, h, w)), enc)
         elif nm == "batchnorm":
             operands[nm] = (values(rng, (c, 2)), "batchnorm")
         else:
@@ -92,7 +105,7 @@ def draw(rng, n, on_the_fly=False, implicit=False):
         x = values(rng, (c, h, w), inf=0.01)
         y = fp.fp16_to_fp32(x)
     if implicit:
-        operands, text, y = _implicit(rng, c, h, w, y)
+        operands, text, y = _implicit(rng, c, h, w, y, conv)
         listed = [(nm, *operands[nm]) for nm in ORDER if nm in operands]
         return dict(name=f"{'conv_' if conv else ''}implicit_{n}", x=x, conv=conv,
                     operands=listed, stages=text,
@@ -102,15 +115,33 @@ def draw(rng, n, on_the_fly=False, implicit=False):
     rng.shuffle(free)
     operands, text = {}, []
     for st in stages:
-        name = free.pop()
+        name = free.pop() if rng.random() < 0.75 else "register"
         relu = rng.random() < 0.3
+        if name == "register":
+            reg = values(rng, (1,))[0]
+            # The attribute's int16 of the register's bits.
+            text_reg = int(reg.astype(np.uint16).view(np.int16))
+            attrs, kw = [], dict(relu_bypass=0 if relu else 1)
+            if rng.random() < 0.6:
+                alu = str(rng.choice(list(ALU)))
+                attrs = [f"alu = {alu}", f"alu_operand = {text_reg}"]
+                kw.update(alu_bypass=0, alu_algo=ALU[alu], alu_op=reg)
+            else:
+                gate = rng.random() < 0.3
+                attrs = [f"mul_operand = {text_reg}"] + (["prelu = true"] if gate else [])
+                kw.update(mul_bypass=0, mul_op=reg, mul_prelu=int(gate))
+            if relu:
+                attrs.append("relu = true")
+            text.append(f"{st} <{', '.join(attrs)}>")
+            y = fp.sdp_x_fp16(y, **kw)
+            continue
         if name == "bias":
             per_channel = rng.random() < 0.5
             data = values(rng, (c,) if per_channel else (1, c, h, w))
             enc = "bias_c" if per_channel else "bias_e"
             op = data[:, None, None] if per_channel else data[0]
         elif name == "eltwise":
-            data, enc = values(rng, (1, c, h, w)), "eltwise"
+            data, enc = values(rng, (1, c, h, w)), str(rng.choice(["eltwise", "feature"]))
             op = data[0]
         elif name == "prelu":
             data, enc = values(rng, (c,)), "prelu"
@@ -145,6 +176,47 @@ def draw(rng, n, on_the_fly=False, implicit=False):
                 stages=" ".join(text), want=np.asarray(want, np.uint16).reshape(c, h, w))
 
 
+def fp16_bound(v):
+    """A clamp bound as the register's fp16 pattern: rounded to nearest
+    even (numpy's float16), past fp16's range its largest finite value."""
+    with np.errstate(over="ignore"):
+        h = np.float16(v)
+    if np.isinf(h):
+        h = np.float16(np.copysign(65504.0, v))
+    return np.array(h).view(np.uint16)
+
+
+def draw_clamp(rng, n):
+    """A dla.clamp of random fp16 data: bounds fp16 values, values between
+    fp16's (rounded by the register), zero, or beyond fp16's range; the
+    expected value the X stages BS MAX, BN MIN with the bounds' fp16
+    patterns, then Fp32ToFp16."""
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    x = values(rng, (c, h, w), inf=0.02)
+
+    def bound():
+        r = rng.random()
+        if r < 0.2:
+            return 0.0
+        if r < 0.3:
+            return float(rng.choice([-1e6, 1e6, 70000.0, -65520.0]))
+        v = float(np.float16(rng.standard_normal() * 2.0 ** rng.integers(-6, 6)))
+        return v if r < 0.7 else v * (1 + 2.0 ** -13)  # between two fp16 values
+    lo, hi = sorted((bound(), bound()))
+    y = fp.sdp_x_fp16(fp.fp16_to_fp32(x), alu_bypass=0, alu_algo=fp.ALU_MAX, alu_op=fp16_bound(lo))
+    y = fp.sdp_x_fp16(y, alu_bypass=0, alu_algo=fp.ALU_MIN, alu_op=fp16_bound(hi))
+    return dict(name=f"clamp_{n}", x=x, conv=None, operands=[], clamp=(lo, hi), stages="",
+                want=np.asarray(fp.sdp_cvt_fp16(y), np.uint16).reshape(c, h, w))
+
+
+def offline_op(case, x, decl, xt, yt):
+    """The op of a case without a convolution: its dla.clamp or dla.sdp."""
+    if case.get("clamp"):
+        lo, hi = case["clamp"]
+        return f"dla.clamp {x} min {lo:.17e} max {hi:.17e} : {xt} -> {yt}"
+    return f"dla.sdp offline {x} {decl} {case['stages']} : {xt} -> {yt}"
+
+
 def func(case, encoded=True):
     """The case as a function: feature data, weights and operands with
     their encodings (`encoded`), or plain tensors."""
@@ -156,6 +228,9 @@ def func(case, encoded=True):
     if conv:
         wt = ttype(conv["w"].shape, "#dla.weight<direct, fp16>" if encoded else None)
         args.append(f"%w: {wt}")
+        if conv.get("bias") is not None:
+            bt = ttype(conv["bias"].shape, OPERAND_ENC["bias_c"] if encoded else None)
+            args.append(f"%cb: {bt}")
     decl = []
     for nm, data, enc in case["operands"]:
         t = ttype(data.shape, OPERAND_ENC[enc] if encoded else None)
@@ -164,10 +239,11 @@ def func(case, encoded=True):
     if conv:
         (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
         ct = ttype((1,) + case["want"].shape)
-        body = (f"%c = dla.conv direct %x, %w stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, {p[2]}, "
-                f"{p[3]}] dilation [{dy}, {dx}] : {xt}, {wt} -> {ct}\n"
+        cb, cbt = ("", "") if conv.get("bias") is None else (", %cb", ", " + bt)
+        body = (f"%c = dla.conv direct %x, %w{cb} stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, {p[2]}, "
+                f"{p[3]}] dilation [{dy}, {dx}] : {xt}, {wt}{cbt} -> {ct}\n"
                 f"  %y = dla.sdp on_the_fly %c {' '.join(decl)} {case['stages']} : {ct} -> {yt}")
     else:
-        body = f"%y = dla.sdp offline %x {' '.join(decl)} {case['stages']} : {xt} -> {yt}"
+        body = f"%y = {offline_op(case, '%x', ' '.join(decl), xt, yt)}"
     return (f"func.func @{case['name']}({', '.join(args)}) -> {yt} {{\n  {body}\n"
             f"  return %y : {yt}\n}}\n")

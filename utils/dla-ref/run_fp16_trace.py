@@ -6,7 +6,7 @@ execution (`--expect cpu`).
 
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
-                      [--layer conv|lut|sdp]
+                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -33,7 +33,9 @@ fp16 SDPs on the v1 model equal ...`. `--layer conv-sdp`: the same SDPs on
 the fly after a direct convolution drawn as the conv layer's (the stages
 on CACC's fp32). `--layer implicit` / `conv-implicit`: SDPs in the implicit
 form (bias, batchnorm, eltwise, prelu, relu; the register plan states their
-X stages), expected step by step.
+X stages), expected step by step. `--layer clamp`: dla.clamp (the register
+plan states it as BS MAX and BN MIN with its bounds' fp16 patterns as
+register operands), expected from those stages in fp_nvdla.
 
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
@@ -218,6 +220,8 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         conv = c["conv"]
         args = [(c["x"].view(np.float16)[None], "f16")]
         args += [(conv["w"].view(np.float16), "f16")] if conv else []
+        bias = conv is not None and conv.get("bias") is not None
+        args += [(conv["bias"].view(np.float16), "f16")] if bias else []
         first = len(args)
         args += [(d.view(np.float16), "f16") for _, d, _ in c["operands"]]
         decl = " ".join(f"{nm} %a{i + first} : {run_layers.tensor_type(d.shape, 'f16')}"
@@ -227,13 +231,15 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         prelude = ""
         if conv:
             (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
-            prelude = (f"%c = dla.conv direct %a0, %a1 stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, "
+            cb = ", %a2" if bias else ""
+            cbt = f", {run_layers.tensor_type(args[2][0].shape, 'f16')}" if bias else ""
+            prelude = (f"%c = dla.conv direct %a0, %a1{cb} stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, "
                        f"{p[2]}, {p[3]}] dilation [{dy}, {dx}] : "
                        f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, "
-                       f"{run_layers.tensor_type(args[1][0].shape, 'f16')} -> {t}")
+                       f"{run_layers.tensor_type(args[1][0].shape, 'f16')}{cbt} -> {t}")
             op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {t}"
         else:
-            op = f"dla.sdp offline %a0 {decl} {c['stages']} : {t} -> {t}"
+            op = fp16_cases_sdp.offline_op(c, "%a0", decl, t, t)
         case = run_layers.Case(c["name"], args, op, out_shape, "f16",
                                np.zeros(out_shape, np.float16))
         case.prelude = prelude
@@ -246,14 +252,17 @@ def sdp_cpu_outputs(cases, build, arithmetic):
 
 def main_sdp(a):
     if a.expect == "ideal":
-        print("run_fp16_trace.py: --layer sdp compares with fp_nvdla or the CPU execution "
+        print(f"run_fp16_trace.py: --layer {a.layer} compares with fp_nvdla or the CPU execution "
               "(--expect nvdla|cpu), not with IEEE", file=sys.stderr)
         return 2
     build, translate, player, root, env = setup(a, "dla-fp16-sdp-")
     rng = np.random.default_rng(a.seed)
-    cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith("conv-"),
-                                 implicit=a.layer.endswith("implicit"))
-             for n in range(a.count)]
+    if a.layer == "clamp":
+        cases = [fp16_cases_sdp.draw_clamp(rng, n) for n in range(a.count)]
+    else:
+        cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith("conv-"),
+                                     implicit=a.layer.endswith("implicit"))
+                 for n in range(a.count)]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     good = elements = cpu_differ = 0
@@ -270,6 +279,10 @@ def main_sdp(a):
             blobs["arg1.bin"] = weight_ref.pack(c["conv"]["w"].view(np.float16), WENC,
                                                 "f16")["weights"]
             first = 2
+            if c["conv"].get("bias") is not None:
+                blobs["arg2.bin"] = nvdla_ref.pack(c["conv"]["bias"].view(np.float16),
+                                                   fp16_cases_sdp.OPERAND_ENC["bias_c"], "f16")
+                first = 3
         for i, (_, data, enc) in enumerate(c["operands"]):
             blobs[f"arg{i + first}.bin"] = nvdla_ref.pack(data.view(np.float16),
                                                           fp16_cases_sdp.OPERAND_ENC[enc], "f16")
@@ -297,12 +310,13 @@ def main():
                         "CPU execution's (--dla-lower-to-reference and mlir-runner)")
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
-    p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit"],
+    p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
+                                       "clamp"],
                    default="conv")
     a = p.parse_args()
     if a.layer == "lut":
         sys.exit(main_lut(a))
-    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit"):
+    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)

@@ -11,8 +11,8 @@ COMPILED.mlir is the network after --dla-compile with layouts (every layer
 op on NVDLA-encoded tensors). The CPU execution runs the whole network on
 the input once, printing the storage bytes (dla.to_storage) of every
 layer's operands and result and the network's output. Each hardware layer
-(a direct convolution with its on-the-fly SDP, an offline SDP, a PDP, a CDP,
-an upsampling's SDP passes)
+(a direct convolution with its on-the-fly SDP, an offline SDP, a clamp, a
+PDP, a CDP, an upsampling's SDP passes)
 then becomes a one-layer function whose arguments take those bytes; its
 program is written, run on the model by the trace player, and passes when
 every result byte the checks cover equals the CPU execution's. Prints one
@@ -32,10 +32,11 @@ import time
 
 import numpy as np
 
+import run_layers
 import run_trace
 from weight_ref import _split_top
 
-LAYER = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(conv|sdp|pool|lrn|upsample|interleave)"\(([^)]*)\)')
+LAYER = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(conv|sdp|clamp|pool|lrn|upsample|interleave)"\(([^)]*)\)')
 
 
 def signature(line):
@@ -171,8 +172,10 @@ def cpu_storage(lines, layers, xs, bin_dir, llvm_bin, root, extra=()):
                           input=module, capture_output=True, text=True)
     if llvm.returncode:
         sys.exit("dla-opt failed:\n" + llvm.stderr[:4000])
-    libs = ",".join(os.path.join(os.path.dirname(llvm_bin), "lib", lib)
-                    for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
+    # libDLARuntime.so: nv_full's fp16 layers call NVDLA's arithmetic there.
+    libs = ",".join([os.path.join(os.path.dirname(llvm_bin), "lib", lib)
+                     for lib in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")]
+                    + [run_layers.runtime_library(os.path.join(bin_dir, "dla-opt"))])
     ran = subprocess.run([os.path.join(llvm_bin, "mlir-runner"), "-e", "main", "-O0",
                           "-entry-point-result=void", f"-shared-libs={libs}"],
                          input=llvm.stdout, capture_output=True, text=True)

@@ -123,6 +123,28 @@ def sdp_case(rng, n, shape=None):
     return Case(f"sdp_{n}", shape, body, shape)
 
 
+def clamp_case(rng, n, shape=None):
+    """A dla.clamp (the register plan programs it as BS MAX and BN MIN with
+    register operands, ClampOp::getXStages): integer bounds around the
+    int8 range, now and then a large one as operand << shift, with or
+    without an output converter."""
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    if shape:
+        _, c, h, w = shape
+
+    def bound():
+        if rng.random() < 0.15:
+            return int(rng.integers(-30000, 30000)) << int(rng.integers(1, 6))
+        return int(rng.integers(-160, 160))
+    lo, hi = sorted((bound(), bound()))
+    cvt = ""
+    if rng.random() < 0.5:
+        cvt = " out_cvt " + sdp_cases._cvt(rng, rng.random() < 0.5)[0]
+    shape = (1, c, h, w)
+    body = (f"%y = dla.clamp %x min {lo}.0 max {hi}.0{cvt} : {ttype(shape)} -> {ttype(shape)}")
+    return Case(f"clamp_{n}", shape, body, shape)
+
+
 def sdp_lut_case(rng, n, shape=None):
     """An SDP whose Y (EW) stage reads the lookup table (nv_large): the Y
     stage with register operands and the table drawn as int_cases_sdp
@@ -936,7 +958,7 @@ def as_weights_case(rng, n):
     return Case.of(f"as_weights_{n}", args, "\n  ".join(lines), out)
 
 
-KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
+KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "clamp": clamp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case, "conv-wide": conv_wide_case,

@@ -148,6 +148,11 @@ void splitConvolutionBiases(Operation *root);
 /// BN, the same computation (Fp16SdpStages.cpp).
 void stateFp16SdpStages(Operation *root);
 
+/// Rewrites each dla.clamp into the offline dla.sdp of the X stages it
+/// runs as (ClampOp::getXStages, its out_cvt kept): the same computation
+/// (ClampStages.cpp).
+void stateClampStages(Operation *root);
+
 } // namespace mlir::dla::regplan
 
 #endif // DLA_TARGET_NVDLAPROGRAM_H

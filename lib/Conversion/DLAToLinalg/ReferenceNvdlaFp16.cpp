@@ -11,6 +11,7 @@
 #include "ReferenceArith.h"
 
 #include "dla/ExecutionRuntime/NvdlaRuntime.h"
+#include "dla/Format/NvdlaFloat.h"
 #include "dla/Format/NvdlaHardware.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -147,9 +148,16 @@ Value reference::nvdlaToFp16(OpBuilder &b, Location loc, Value x) {
 
 Value reference::nvdlaSdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage,
                                 Value aluMem, Value mulMem) {
+  // A register operand: its fp16 pattern widened as Fp16ToFp32 widens.
+  auto operand = [&](const SdpOperand &o, Value mem) {
+    if (!o.reg)
+      return nvdlaWiden(b, loc, mem);
+    uint32_t bits = nv::nvdlaFp16ToFp32(static_cast<uint16_t>(*o.reg & 0xffff));
+    return scalarConstant(b, loc, i32Of(b), static_cast<int32_t>(bits));
+  };
   Value a = x;
   if (std::optional<nv::SdpAluAlgo> algo = stage.getAlu()) {
-    Value op = nvdlaWiden(b, loc, aluMem);
+    Value op = operand(stage.getAluOperand(), aluMem);
     switch (*algo) {
     case nv::SdpAluAlgo::Max:
       a = nvdlaMax(b, loc, a, op);
@@ -173,7 +181,7 @@ Value reference::nvdlaSdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr st
   }
   Value t = a;
   if (stage.getMulOperand().isPresent()) {
-    t = nvdlaMul(b, loc, a, nvdlaWiden(b, loc, mulMem));
+    t = nvdlaMul(b, loc, a, operand(stage.getMulOperand(), mulMem));
     // PReLU passes a value whose sign bit is clear (sdp_x_fp16).
     if (stage.getPrelu()) {
       Value nonNegative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, a,

@@ -929,9 +929,20 @@ struct ClampToReference : LayerToReference<ClampOp> {
     RankedTensorType outType = op.getOutput().getType();
     NumberType out = NumberType::of(outType.getElementType());
     const double lo = op.getMin().convertToDouble(), hi = op.getMax().convertToDouble();
+    // NVDLA's fp16: the X stages the clamp runs as (ClampOp::getXStages:
+    // FpMax / FpMin with the bounds' fp16 patterns), then Fp32ToFp16.
+    const bool nvdla = nvdlaFp16(op) && in.type.isF16() && out.type.isF16();
+    if (nvdla)
+      declareNvdlaRuntime(rewriter, op);
+    const std::pair<SdpXAttr, SdpXAttr> stages = op.getXStages();
     Value result = mapNchw(
         rewriter, loc, plainType(outType), {readPlain(rewriter, loc, adaptor.getInput())},
         [&](OpBuilder &b, Location l, ValueRange args) {
+          if (nvdla) {
+            Value bits = nvdlaWiden(b, l, args[0]);
+            bits = nvdlaSdpXStage(b, l, bits, stages.first, Value(), Value());
+            return nvdlaToFp16(b, l, nvdlaSdpXStage(b, l, bits, stages.second, Value(), Value()));
+          }
           Value v = convertScalar(b, l, args[0], in, acc);
           Value min = scalarConstant(b, l, acc.type, lo), max = scalarConstant(b, l, acc.type, hi);
           v = acc.isFloat() ? Value(arith::MaximumFOp::create(b, l, v, min))

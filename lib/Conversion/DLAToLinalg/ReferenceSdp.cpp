@@ -78,8 +78,21 @@ Value reference::sdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage, 
   return t;
 }
 
+/// A float stage's register operand: the register's fp16 pattern, widened
+/// exactly (docs/IntegerAttributes.md section 4.7).
+static Value floatRegister(OpBuilder &b, Location loc, const SdpOperand &o, Value mem) {
+  if (!o.reg)
+    return mem;
+  APFloat h(APFloat::IEEEhalf(), APInt(16, static_cast<uint64_t>(*o.reg) & 0xffff));
+  bool lost;
+  h.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(h.convertToFloat()));
+}
+
 Value reference::sdpXStageFloat(OpBuilder &b, Location loc, Value x, SdpXAttr stage,
                                 Value aluMem, Value mulMem) {
+  aluMem = floatRegister(b, loc, stage.getAluOperand(), aluMem);
+  mulMem = floatRegister(b, loc, stage.getMulOperand(), mulMem);
   Value a = x;
   if (std::optional<nv::SdpAluAlgo> algo = stage.getAlu()) {
     switch (*algo) {

@@ -7,6 +7,9 @@
 // `bs <alu = sum, alu_operand = bias>`: the ALU adds the operand to the
 // 32-bit sum, the identity output converter saturates to the output, which
 // is dla.conv's SAT(sum + bias) (docs/IntegerAttributes.md section 3).
+// When the convolution's one reader is already an implicit on-the-fly SDP
+// without a bias, the bias becomes that SDP's (its first step, the same
+// sum on the accumulator): one SDP reads CACC.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +32,15 @@ struct ConvBiasToSdp : OpRewritePattern<ConvOp> {
     Value bias = conv.getBias();
     if (!bias)
       return failure();
+    if (conv->hasOneUse()) {
+      auto reader = dyn_cast<SdpOp>(*conv->getUsers().begin());
+      if (reader && reader.getMode() == SdpMode::OnTheFly && !reader.isStageForm() &&
+          !reader.getBias() && reader.getInput() == conv.getResult()) {
+        rewriter.modifyOpInPlace(reader, [&] { reader.getBiasMutable().assign(bias); });
+        rewriter.modifyOpInPlace(conv, [&] { conv.getBiasMutable().clear(); });
+        return success();
+      }
+    }
     rewriter.setInsertionPointAfter(conv);
     auto sum = cast<ConvOp>(rewriter.clone(*conv));
     sum.getBiasMutable().clear();

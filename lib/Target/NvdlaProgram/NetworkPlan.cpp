@@ -134,20 +134,22 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   return success();
 }
 
-/// Int8 feature data read by an SDP stage as its element-wise operand (a
-/// layer's result feeding a residual add): per-element int8 operand data in
-/// one-byte components has the feature format's atoms and strides.
+/// Feature data read by an SDP stage as its element-wise operand (a
+/// layer's result feeding a residual add or a product): per-element operand
+/// data of the feature's precision (one-byte int8, two-byte int16 / fp16
+/// components) has the feature format's atoms and strides.
 FailureOr<std::unique_ptr<::dlaformat::BoundLayout>>
 featureAsOperand(const nv::FeatureBoundLayout &feature, ArrayRef<int64_t> shape, Location loc) {
   nv::AuxConfig c;
   c.kind = nv::AuxKind::ElementWise;
   c.mode = nv::AuxMode::PerElement;
-  c.precision = nv::Precision::Int8;
+  c.precision = feature.getConfig().precision;
   c.hardware = feature.getConfig().hardware;
-  c.dataSize = nv::DataSize::OneByte;
+  c.dataSize =
+      nv::getBytesPerElement(c.precision) == 1 ? nv::DataSize::OneByte : nv::DataSize::TwoByte;
   c.lineStride = feature.getLineStride();
   c.surfaceStride = feature.getSurfaceStride();
-  auto bound = nv::AuxBoundLayout::bind(c, shape.vec(), 1);
+  auto bound = nv::AuxBoundLayout::bind(c, shape.vec(), nv::getBytesPerElement(c.precision));
   if (!bound)
     return emitError(loc) << bound.message();
   std::unique_ptr<::dlaformat::BoundLayout> layout = std::move(*bound);
@@ -249,9 +251,11 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   NetworkPlan plan;
   plan.func = func;
   plan.base = base;
-  // A convolution's bias is its SDP's; an fp16 SDP's steps are X stages.
+  // A convolution's bias is its SDP's; an fp16 SDP's steps and a clamp
+  // are X stages.
   splitConvolutionBiases(func);
   stateFp16SdpStages(func);
+  stateClampStages(func);
   Block &body = func.getBody().front();
   Operation *terminator = body.getTerminator();
 

@@ -155,11 +155,11 @@ func.func @range6(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 
 // -----
 
-// An fp16 SDP's stages compute in fp32 from fp16 memory operands
-// (docs/IntegerAttributes.md section 4.7): no shifts, no integer register
-// operands, the Y stage only as its LUT.
+// An fp16 SDP's stages compute in fp32 from fp16 operands
+// (docs/IntegerAttributes.md section 4.7): no shifts, register operands
+// finite fp16 patterns, the Y stage only as its LUT.
 func.func @fp16_shift(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
-  // expected-error @+1 {{'dla.sdp' op bs.mul_shift = 2 is an integer register: this SDP computes in fp32 (operands come from memory, no shifts)}}
+  // expected-error @+1 {{'dla.sdp' op bs.mul_shift = 2 is an integer register: this SDP computes in fp32 (no shifts)}}
   %y = dla.sdp offline %x bs <mul_shift = 2, relu = true> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
   return %y : tensor<1x8x2x2xf16>
 }
@@ -167,8 +167,8 @@ func.func @fp16_shift(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
 // -----
 
 func.func @fp16_register(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
-  // expected-error @+1 {{'dla.sdp' op bn.mul_operand = 3 is an integer register: this SDP computes in fp32 (operands come from memory, no shifts)}}
-  %y = dla.sdp offline %x bn <mul_operand = 3> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  // expected-error @+1 {{'dla.sdp' op bn.mul_operand = 31744 is an fp16 infinity or NaN: a float stage's register operand is a finite fp16 bit pattern}}
+  %y = dla.sdp offline %x bn <mul_operand = 31744> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
   return %y : tensor<1x8x2x2xf16>
 }
 
@@ -271,7 +271,7 @@ func.func @fp16_int_operand(%x: tensor<1x8x2x2xf16>, %p: tensor<8xi16>) -> tenso
 // -----
 
 func.func @fp16_per_layer(%x: tensor<1x8x2x2xf16>, %b: tensor<f16>) -> tensor<1x8x2x2xf16> {
-  // expected-error @+1 {{'dla.sdp' op bias is per layer: a float stage reads a per-channel or per-element operand}}
+  // expected-error @+1 {{'dla.sdp' op bias is per layer: in stage form write its fp16 bit pattern as bs.alu_operand = <int16>}}
   %y = dla.sdp offline %x bias %b : tensor<f16> bs <alu = sum, alu_operand = bias> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
   return %y : tensor<1x8x2x2xf16>
 }

@@ -237,17 +237,6 @@ func.func @uv_offset(%x: !img, %w: !w) -> !f {
 }
 }
 
-// -----
-
-// A layer op on a unit whose program does not cover it: named, not skipped.
-!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
-module attributes {dla.target = #dla.target<nvdla, nv_small>} {
-func.func @clamp(%x: !f) -> !f {
-  // expected-error @below {{'dla.clamp' op runs on the SDP, whose register program covers dla.sdp only yet}}
-  %y = dla.clamp %x min -4.0 max 6.0 : !f -> !f
-  return %y : !f
-}
-}
 
 // -----
 

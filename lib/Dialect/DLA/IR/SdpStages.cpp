@@ -4,9 +4,9 @@
 // 4.4, 4.7, 6.2, 6.3): every register field within its width
 // (dla/Format/NvdlaRegisters.h), memory operands bound by name with one
 // surface per stage, and only the stages the target has. On an fp16
-// pipeline the X stages compute in fp32 from fp16 memory operands: no
-// shifts, no integer register operands; the Y stage only as its LUT in
-// float mode (verifyFloatEw).
+// pipeline the X stages compute in fp32 from fp16 operands (register
+// operands are fp16 bit patterns): no shifts; the Y stage only as its LUT
+// in float mode (verifyFloatEw).
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,19 +94,30 @@ Value memoryOperand(SdpOp op, nv::SdpMemOperand mem) {
 }
 
 /// The rules of a stage form on an fp16 pipeline: the X stages' ALU and
-/// MUL in fp32 with memory operands; shifts and register operands are
-/// integer registers; the Y stage is verifyFloatEw's.
+/// MUL in fp32, no shifts; a register operand is the 16-bit register's
+/// fp16 pattern (written as the int16 of those bits, as the float LUT's
+/// entries), which the SDP widens as it widens a memory operand
+/// (docs/NvdlaFp16.md); the Y stage is verifyFloatEw's.
 LogicalResult verifyFloatStages(SdpOp op, ArrayRef<StageView> stages) {
   for (const StageView &s : stages) {
     StringRef stage = formatEnumName(s.stage);
     if (s.stage == nv::SdpStage::Ew)
       continue; // verifyFloatEw
     for (const auto &[path, value, field] : s.fields) {
-      if (value == 0 && StringRef(path).ends_with("shift"))
-        continue;
-      return op.emitOpError() << stage << "." << path << " = " << value
-                              << " is an integer register: this SDP computes in fp32 (operands "
-                                 "come from memory, no shifts)";
+      if (StringRef(path).ends_with("shift")) {
+        if (value == 0)
+          continue;
+        return op.emitOpError() << stage << "." << path << " = " << value
+                                << " is an integer register: this SDP computes in fp32 (no "
+                                   "shifts)";
+      }
+      if (failed(verifyRegisterField(op, (stage + "." + path).str(), value, *field,
+                                     registerName(s.stage, path, *field))))
+        return failure();
+      if ((value & 0x7c00) == 0x7c00)
+        return op.emitOpError() << stage << "." << path << " = " << value
+                                << " is an fp16 infinity or NaN: a float stage's register "
+                                   "operand is a finite fp16 bit pattern";
     }
   }
   return success();
@@ -285,8 +296,9 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
       return op.emitOpError() << name << " is read by no stage: name it in bs, bn or ew";
     StringRef stage = formatEnumName(*readBy[static_cast<size_t>(mem)]);
     if (type.getRank() == 0)
-      return isFloat ? op.emitOpError() << name << " is per layer: a float stage reads a "
-                                           "per-channel or per-element operand"
+      return isFloat ? op.emitOpError() << name << " is per layer: in stage form write its "
+                                           "fp16 bit pattern as "
+                                        << stage << ".alu_operand = <int16>"
                      : op.emitOpError() << name << " is per layer: in stage form write its "
                                            "value as "
                                         << stage << ".alu_operand = <integer>";

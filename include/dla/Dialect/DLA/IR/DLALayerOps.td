@@ -317,6 +317,15 @@ def DLA_ClampOp : DLA_LayerOp<"clamp"> {
   let assemblyFormat = [{
     $input `min` $min `max` $max (`out_cvt` $out_cvt^)? attr-dict `:` type($input) `->` type($output)
   }];
+  let extraClassDeclaration = [{
+    /// The X stages the clamp runs as (bs: ALU MAX with `min`, bn: ALU MIN
+    /// with `max`, register operands): an integer bound as
+    /// operand << shift, an fp16 pipeline's bound as its fp16 pattern
+    /// (rounded to nearest even, which clamps fp16 data alike). The
+    /// register plan programs these; the CPU execution's hardware fp16
+    /// arithmetic computes them.
+    std::pair<SdpXAttr, SdpXAttr> getXStages();
+  }];
   let hasVerifier = 1;
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verify() {
