@@ -265,12 +265,22 @@ func.func @fused_and_returned(%x: !f, %w: !w) -> (!f, tensor<1x8x4x4xi8>) {
 // -----
 
 // fp16 on nv_full: a direct convolution alone or with an SDP of its X
-// stages on the fly, an offline SDP of its X stages or of its LUT alone are
-// programmed; other fp16 layers are not yet.
-func.func @fp16_pool(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>) -> tensor<1x8x2x2xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.pool' op computes in fp16: the fp16 layers programmed yet are a direct convolution (no input converter or padding value) alone or with an SDP on the fly of its X stages, an offline SDP of its X stages, and an offline SDP of its LUT alone (X stages: bs and bn, or the implicit form with at most two memory operands; no ew or out_cvt)}}
-  %y = dla.pool max %x kernel [2, 2] stride [2, 2] pad [0, 0, 0, 0] : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
-  return %y : tensor<1x8x2x2xf16, #dla.feature<fp16>>
+// stages on the fly, an offline SDP of its X stages or of its LUT alone and
+// pooling are programmed; other fp16 layers (the CDP's LRN) are not yet.
+func.func @fp16_lrn(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>) -> tensor<1x8x4x4xf16, #dla.feature<fp16>> {
+  // expected-error @below {{'dla.lrn' op computes in fp16: the fp16 layers programmed yet are a direct convolution (no input converter or padding value) alone or with an SDP on the fly of its X stages, an offline SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the implicit form with at most two memory operands; no ew or out_cvt), and pooling}}
+  %y = dla.lrn %x size 5 : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x4x4xf16, #dla.feature<fp16>>
+  return %y : tensor<1x8x4x4xf16, #dla.feature<fp16>>
+}
+
+// -----
+
+// An fp16 average's kernel width indexes the v1 C model's table of widths
+// in fp17 (0..7): a width of 8 would read past it.
+func.func @fp16_average_width_8(%x: tensor<1x8x8x8xf16, #dla.feature<fp16>>) -> tensor<1x8x1x1xf16, #dla.feature<fp16>> {
+  // expected-error @below {{'dla.pool' op computes in fp16: an fp16 average's kernel width is at most 7 (the v1 C model's table of kernel widths in fp17 holds 0..7), got 8}}
+  %y = dla.pool average %x kernel [8, 8] : tensor<1x8x8x8xf16, #dla.feature<fp16>> -> tensor<1x8x1x1xf16, #dla.feature<fp16>>
+  return %y : tensor<1x8x1x1xf16, #dla.feature<fp16>>
 }
 
 // -----
