@@ -56,11 +56,13 @@ void pdpFp16(const uint16_t *x, int64_t planes, const PdpFp16Shape &s,
   uint32_t pad[8] = {0};
   for (int n = 1; n <= 7; ++n)
     pad[n] = regs.padValues[n - 1] & 0x1ffff;
-  // The height pass adds PAD_VALUE_nX times the kernel width (fp17).
+  // The height pass adds PAD_VALUE_nX times the kernel width (fp17); a
+  // width of 8 (past the C model's table) only with padding values 0, whose
+  // product is +0 whatever finite width is read.
   uint32_t padRows[8] = {0};
-  const uint32_t kw17 = avg ? kKernelWidthFp17[s.kernelW] : 0;
-  for (int n = 0; n <= 7; ++n)
-    padRows[n] = fpMul(pad[n], kw17, kFp17);
+  if (avg && s.kernelW <= 7)
+    for (int n = 0; n <= 7; ++n)
+      padRows[n] = fpMul(pad[n], kKernelWidthFp17[s.kernelW], kFp17);
   std::vector<std::vector<Step>> cols(ow), rows(oh);
   for (int64_t o = 0; o < ow; ++o)
     cols[o] = windowSteps(o, s.strideW, s.padLeft, s.width, s.kernelW);

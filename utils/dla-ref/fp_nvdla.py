@@ -678,7 +678,11 @@ def conv_fp16(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1)):
 POOL_AVERAGE, POOL_MAX, POOL_MIN = "average", "max", "min"
 
 # HLS_PDP_PoolingStage0Calc_FP16_H's kernel_width_map: the kernel width in
-# fp17, indexed by the width itself (1..7; a width of 8 reads past the table).
+# fp17, indexed by the width itself, 0..7. A width of 8 reads past the table
+# (in the library built here, zero bytes of .bss): its only use is to
+# multiply the padding registers, so with padding values 0 (all dla.pool
+# states in fp16) the product is +0 whatever finite value it reads; with
+# others the model refuses a width of 8.
 PDP_KERNEL_WIDTH_FP17 = (0x0000, 0x7C00, 0x8000, 0x8200, 0x8400, 0x8500, 0x8600, 0x8700)
 
 # RECIP_KERNEL_WIDTH / _HEIGHT for fp16 as NVIDIA's firmware writes them
@@ -716,17 +720,21 @@ def pdp_h_step(is_first, pad_top, pad_bottom, kernel_width, method, line, row):
     later ones FpMax / FpMin(row, line) (the row first: a NaN in it wins).
     Average: FpAdd<6,10>(row, line) (the first: row alone), then + the top
     and then + the bottom padding value, each FpMul<6,10>(register, the
-    kernel width in fp17)."""
+    kernel width in fp17; a width of 8 only with padding values 0)."""
     line, row = _u(line), _u(row)
     if method != POOL_AVERAGE:
         cmp = fp16_max if method == POOL_MAX else fp16_min
         return np.where(is_first, row, cmp(row & 0xFFFF, line & 0xFFFF))
-    if not 1 <= kernel_width <= 7:
-        raise ValueError("fp16 average pooling, kernel width %d: the v1 C model's "
-                         "kernel_width_map holds 0..7" % kernel_width)
-    kw = PDP_KERNEL_WIDTH_FP17[kernel_width]
-    pt = fp17_mul(_u(pad_top) & 0x1FFFF, kw)
-    pb = fp17_mul(_u(pad_bottom) & 0x1FFFF, kw)
+    pad_top, pad_bottom = _u(pad_top) & 0x1FFFF, _u(pad_bottom) & 0x1FFFF
+    if kernel_width == 8:
+        if np.any(pad_top) or np.any(pad_bottom):
+            raise ValueError("fp16 average pooling 8 wide with padding values: the v1 C "
+                             "model's kernel_width_map holds the widths 0..7")
+        pt = pb = np.zeros_like(pad_top)  # +0 times any finite width
+    else:
+        kw = PDP_KERNEL_WIDTH_FP17[kernel_width]
+        pt = fp17_mul(pad_top, kw)
+        pb = fp17_mul(pad_bottom, kw)
     o = np.where(is_first, row & 0x1FFFF, fp17_add(row & 0x1FFFF, line & 0x1FFFF))
     return fp17_add(fp17_add(o, pt), pb)
 

@@ -28,11 +28,6 @@ inline constexpr uint32_t kPdpRecipFp17[8] = {0x7c00, 0x7800, 0x7555, 0x7400,
                                               0x7266, 0x7155, 0x7092, 0x7000};
 constexpr uint32_t pdpRecipFp17(int64_t k) { return kPdpRecipFp17[k - 1]; }
 
-/// The largest kernel width of an fp16 average: the C model's
-/// kernel_width_map (the width in fp17, HLS_PDP_PoolingStage0Calc_FP16_H)
-/// holds 0..7 and is indexed by the width itself, so 8 reads past it.
-inline constexpr int64_t kPdpFp16AverageMaxKernelWidth = 7;
-
 struct PdpFp16Shape {
   int64_t height, width, kernelH, kernelW, strideH, strideW;
   int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
@@ -43,7 +38,10 @@ struct PdpFp16Shape {
 struct PdpFp16Registers {
   PdpFp16Method method = PdpFp16Method::Max;
   uint32_t recipWidth = 0x7c00, recipHeight = 0x7c00; // fp17 bits
-  uint32_t padValues[7] = {};                          // PAD_VALUE_1X..7X, fp17 bits
+  // PAD_VALUE_1X..7X, fp17 bits. With a kernel width of 8 they must be 0:
+  // the C model multiplies them by the width from a table of 0..7, which it
+  // reads past (fp_nvdla.PDP_KERNEL_WIDTH_FP17); 0 times what it reads is 0.
+  uint32_t padValues[7] = {};
   bool nanToZero = false;                              // offline input NaNs to +0
 };
 

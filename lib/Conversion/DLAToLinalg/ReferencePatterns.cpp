@@ -22,7 +22,6 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/Fp16.h"
-#include "dla/Format/NvdlaPdpFp16.h"
 #include "dla/Format/NvdlaWeightCompression.h"
 #include "dla/Format/Window.h"
 
@@ -804,12 +803,9 @@ struct PoolToReference : LayerToReference<PoolOp> {
     PoolKind kind = op.getKind();
 
     Value x = readPlain(rewriter, loc, adaptor.getInput());
-    // fp16 on nv_full: the PDP's fp16 path (fp16 compares, fp17 sums). An
-    // average wider than the v1 C model's table of kernel widths (which the
-    // register plan refuses) keeps the ideal meaning.
+    // fp16 on nv_full: the PDP's fp16 path (fp16 compares, fp17 sums).
     if (nvdlaFp16(op) && elementTypeOf(x).isF16() &&
-        op.getOutput().getType().getElementType().isF16() &&
-        (kind != PoolKind::Average || op.getKernel()[1] <= nv::kPdpFp16AverageMaxKernelWidth)) {
+        op.getOutput().getType().getElementType().isF16()) {
       Value result = emitNvdlaPoolFp16(rewriter, loc, op, x);
       rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, op.getOutput().getType()));
       return success();

@@ -13,7 +13,6 @@
 
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Format/NvdlaHardware.h"
-#include "dla/Format/NvdlaPdpFp16.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -120,19 +119,9 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
                                          !sdp.getEwAttr() && !sdp.getOutCvtAttr() &&
                                          sdp.getMode() == SdpMode::Offline)
     return success();
-  // Offline pooling (the PDP's fp16 path: fp16 compares, fp17 sums). An
-  // fp16 average's kernel width indexes the v1 C model's table of widths
-  // in fp17, which holds 0..7 (HLS_PDP_PoolingStage0Calc_FP16_H).
-  if (auto pool = dyn_cast<PoolOp>(hw.op); pool && !hw.fused) {
-    if (pool.getKind() == PoolKind::Average &&
-        pool.getKernel()[1] > nv::kPdpFp16AverageMaxKernelWidth)
-      return pool.emitOpError()
-             << "computes in fp16: an fp16 average's kernel width is at most "
-             << nv::kPdpFp16AverageMaxKernelWidth
-             << " (the v1 C model's table of kernel widths in fp17 holds 0..7), got "
-             << pool.getKernel()[1];
+  // Offline pooling (the PDP's fp16 path: fp16 compares, fp17 sums).
+  if (isa<PoolOp>(hw.op) && !hw.fused)
     return success();
-  }
   auto conv = dyn_cast<ConvOp>(hw.op);
   // On the fly: the X stages take CACC's fp32 (as offline, without ew).
   auto fused = dyn_cast_or_null<SdpOp>(hw.fused);

@@ -275,16 +275,6 @@ func.func @fp16_lrn(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>) -> tensor<1x8x4
 
 // -----
 
-// An fp16 average's kernel width indexes the v1 C model's table of widths
-// in fp17 (0..7): a width of 8 would read past it.
-func.func @fp16_average_width_8(%x: tensor<1x8x8x8xf16, #dla.feature<fp16>>) -> tensor<1x8x1x1xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.pool' op computes in fp16: an fp16 average's kernel width is at most 7 (the v1 C model's table of kernel widths in fp17 holds 0..7), got 8}}
-  %y = dla.pool average %x kernel [8, 8] : tensor<1x8x8x8xf16, #dla.feature<fp16>> -> tensor<1x8x1x1xf16, #dla.feature<fp16>>
-  return %y : tensor<1x8x1x1xf16, #dla.feature<fp16>>
-}
-
-// -----
-
 // An int8 convolution whose SDP writes fp16 (an integer pipeline's
 // output converter to fp16) keeps the integer meaning: it is not an fp16
 // pipeline's X stages, and not programmed yet.
