@@ -4,6 +4,7 @@
 
 #include "dla/Format/NvdlaConvFp16.h"
 #include "dla/Format/NvdlaFloat.h"
+#include "dla/Format/NvdlaPdpFp16.h"
 
 namespace nv = dlaformat::nvdla;
 
@@ -29,6 +30,23 @@ void dla_nvdla_conv_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int6
                  {out + outOffset + i * k * oh * ow, {0, oh * ow, ow, 1}});
 }
 
+void dla_nvdla_pdp_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64_t, uint16_t *,
+                        uint16_t *out, int64_t outOffset, int64_t, int64_t, int64_t planes,
+                        int64_t h, int64_t w, int64_t kernelH, int64_t kernelW,
+                        int64_t strideH, int64_t strideW, int64_t padTop, int64_t padBottom,
+                        int64_t padLeft, int64_t padRight, int64_t method) {
+  nv::PdpFp16Shape shape{h, w, kernelH, kernelW, strideH, strideW};
+  shape.padTop = padTop, shape.padBottom = padBottom;
+  shape.padLeft = padLeft, shape.padRight = padRight;
+  nv::PdpFp16Registers regs;
+  regs.method = method == 0   ? nv::PdpFp16Method::Average
+                : method == 1 ? nv::PdpFp16Method::Max
+                              : nv::PdpFp16Method::Min;
+  regs.recipWidth = nv::pdpRecipFp17(kernelW);
+  regs.recipHeight = nv::pdpRecipFp17(kernelH);
+  nv::pdpFp16(x + xOffset, planes, shape, regs, out + outOffset);
+}
+
 uint32_t dla_nvdla_fp32_add(uint32_t a, uint32_t b) { return nv::fpAdd(a, b, nv::kFp32); }
 uint32_t dla_nvdla_fp32_mul(uint32_t a, uint32_t b) { return nv::fpMul(a, b, nv::kFp32); }
 uint32_t dla_nvdla_fp32_max(uint32_t a, uint32_t b) { return nv::fp32Max(a, b); }
@@ -40,6 +58,7 @@ uint32_t dla_nvdla_fp32_to_fp16(uint32_t f) { return nv::nvdlaFp32ToFp16(f); }
 
 void dla::runtime::forEachSymbol(void (*fn)(const char *, void *, void *), void *user) {
   fn(kConvFp16, reinterpret_cast<void *>(&dla_nvdla_conv_fp16), user);
+  fn(kPdpFp16, reinterpret_cast<void *>(&dla_nvdla_pdp_fp16), user);
   fn(kFp32Add, reinterpret_cast<void *>(&dla_nvdla_fp32_add), user);
   fn(kFp32Mul, reinterpret_cast<void *>(&dla_nvdla_fp32_mul), user);
   fn(kFp32Max, reinterpret_cast<void *>(&dla_nvdla_fp32_max), user);

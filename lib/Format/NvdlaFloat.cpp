@@ -282,4 +282,53 @@ uint32_t fp17ToFp32(uint32_t a) {
   return uint32_t((s << 31) | ((e + 96) << 23) | (m << 13));
 }
 
+uint16_t fp17ToFp16(uint32_t a) {
+  const u64 s = (a >> 16) & 1, e = (a >> 10) & 63, m = a & 0x3ff;
+  if (e == 63 && m != 0)
+    return uint16_t((s << 15) | (u64(31) << 10) | m);
+  if (e >= 47) // FpExpoWidthDec: SetToInf, the largest finite value
+    return uint16_t(largest(s, FpFormat{5, 10}));
+  if (e < 6)
+    return uint16_t(s << 15);
+  if (e <= 16) {
+    // FpMantDecShiftRight by 17 - e on 11 bits: at shift 11 the lsb mask
+    // is shifted out (reads 0).
+    const int sh = int(17 - e);
+    const u64 p1 = m | (u64(1) << 10);
+    const u64 guard = (p1 >> (sh - 1)) & 1;
+    const u64 sticky = (p1 & ((u64(1) << (sh - 1)) - 1)) != 0;
+    const u64 least = sh >= 11 ? 0 : (p1 >> sh) & 1;
+    const u64 od = (p1 >> sh) + (guard & (sticky | least));
+    return uint16_t((s << 15) | (od >> 10 ? u64(1) << 10 : od & 0x3ff));
+  }
+  return uint16_t((s << 15) | ((e - 16) << 10) | m);
+}
+
+namespace {
+bool isNan16(uint16_t h) { return ((h >> 10) & 31) == 31 && (h & 0x3ff) != 0; }
+/// FpCmp's order: positive above negative, then by magnitude (exponent,
+/// then mantissa); equal magnitudes are "not greater".
+bool greater16(uint16_t a, uint16_t b) {
+  const bool absGreater = (a & 0x7fff) > (b & 0x7fff);
+  const bool aPos = !(a >> 15), bPos = !(b >> 15);
+  return aPos ? (bPos ? absGreater : true) : (bPos ? false : !absGreater);
+}
+} // namespace
+
+uint16_t fp16Max(uint16_t a, uint16_t b) {
+  if (isNan16(a))
+    return a;
+  if (isNan16(b))
+    return b;
+  return greater16(a, b) ? a : b;
+}
+
+uint16_t fp16Min(uint16_t a, uint16_t b) {
+  if (isNan16(a))
+    return a;
+  if (isNan16(b))
+    return b;
+  return greater16(a, b) ? b : a;
+}
+
 } // namespace dlaformat::nvdla

@@ -17,6 +17,8 @@ and where it differs from IEEE single rounding.
 | `cacc_to_fp32` | `cacc_fp48_to_fp32` (what CACC delivers to the SDP) |
 | `sdp_x_fp16` | `hls/sdp/sdp_x.cpp` `NV_NVDLA_SDP_CORE_x` at precision FP16 |
 | `sdp_cvt_fp16` | `hls/sdp/sdp_c.cpp` `NV_NVDLA_SDP_CORE_c` at precision FP16 |
+| `fp17_to_fp16`, `fp17_add`, `fp17_mul`, `fp16_max`, `fp16_min` | `Fp17ToFp16` (`FpExpoWidthDec`), `FpAdd<6,10>`, `FpMul<6,10>`, `FpMax` / `FpMin<5,10>` (`hls/vlibs`) |
+| `pdp_w_step`, `pdp_h_step`, `pdp_stage1`, `pdp_fp16` | `hls_wrapper/pdp_hls_wrapper.cpp` `HLS_PDP_PoolingStage0Calc_FP16_W` / `_H`, `HLS_PDP_PoolingStage1Calc_FP16`, in `pdp/NV_NVDLA_pdp.cpp`'s order (`PoolingStage0SequenceCommon`, `LineOperation`, `PoolingStage0Calc`) |
 | `conv_fp16` | CSC's direct-convolution order (`csc/NV_NVDLA_csc.cpp` `SendDataToMacSequencerDirectConvCommon`): per output, channel atoms outer, kernel rows, kernel columns, each atom's CMAC result added by CACC |
 """
 
@@ -149,6 +151,39 @@ def fp17_to_fp32(a):
     # FpMantWidthInc keeps a NaN's mantissa unshifted: the payload stays low.
     out = np.where((e == 63) & (m != 0), (s << 31) | (255 << 23) | m, out)
     return out.astype(np.uint32)
+
+
+def fp17_to_fp16(a):
+    """Fp17ToFp16 (FpExpoWidthDec<6,5,10,DENORM_YES>): exponent rebiased
+    (-16); below fp16's normal range an fp16 denormal rounded to nearest
+    even (FpMantDecShiftRight, 11-bit masks: at the largest shift the
+    lsb reads 0), zero below 2^-24's half; overflow saturates to 65504
+    (0x7bff), also fp17's infinity pattern; a NaN keeps its payload."""
+    a = _u(a)
+    s, e, m = a >> 16, (a >> 10) & 63, a & 0x3FF
+    out = (s << 15) | (np.clip(e - 16, 0, 31) << 10) | m
+    sh = np.clip(17 - e, 1, 11)
+    p1 = m | (1 << 10)
+    guard = (p1 >> (sh - 1)) & 1
+    sticky = (p1 & ((1 << (sh - 1)) - 1)) != 0
+    least = np.where(sh >= 11, 0, (p1 >> sh) & 1)
+    od = (p1 >> sh) + (guard & (sticky | least))
+    den = (s << 15) | np.where(od >> 10 != 0, 1 << 10, od & 0x3FF)
+    out = np.where(e <= 16, den, out)
+    out = np.where(e < 6, s << 15, out)
+    out = np.where(e >= 47, _inf(s, 5, 10), out)
+    out = np.where((e == 63) & (m != 0), (s << 15) | (31 << 10) | m, out)
+    return out
+
+
+def fp17_add(a, b):
+    """FpAdd<6,10> (HLS_fp17_add)."""
+    return fp_add(a, b, 6, 10)
+
+
+def fp17_mul(a, b):
+    """FpMul<6,10> (HLS_fp17_mul)."""
+    return fp_mul(a, b, 6, 10)
 
 
 # ---------------------------------------------------------------------------
@@ -293,27 +328,39 @@ def fp_mul(a, b, E, M):
     return out
 
 
-def _cmp(a, b, want_max):
+def _cmp(a, b, want_max, E=8, M=23):
     a, b = _u(a), _u(b)
-    sa, ea, ma = _split32(a)
-    sb, eb, mb = _split32(b)
+    sa, ea, ma = _split(a, E, M)
+    sb, eb, mb = _split(b, E, M)
+    emax = (1 << E) - 1
     abs_a_gt = (ea > eb) | ((ea == eb) & (ma > mb))
     a_gt = np.where(sa == 0, np.where(sb == 0, abs_a_gt, True),
                     np.where(sb == 0, False, ~abs_a_gt))
     out = np.where(a_gt, a, b) if want_max else np.where(a_gt, b, a)
-    out = np.where(_nan32(eb, mb), b, out)
-    out = np.where(_nan32(ea, ma), a, out)
-    return out.astype(np.uint32)
+    out = np.where((eb == emax) & (mb != 0), b, out)
+    out = np.where((ea == emax) & (ma != 0), a, out)
+    return out
 
 
 def fp32_max(a, b):
     """FpMax<8,23> (FpCmp): by sign, exponent and mantissa; +0 > -0."""
-    return _cmp(a, b, True)
+    return _cmp(a, b, True).astype(np.uint32)
 
 
 def fp32_min(a, b):
     """FpMin<8,23>."""
-    return _cmp(a, b, False)
+    return _cmp(a, b, False).astype(np.uint32)
+
+
+def fp16_max(a, b):
+    """FpMax<5,10> (HLS_fp16_max): fp32_max's comparison on fp16 bits (a
+    NaN operand is returned, a's first; infinities compare as numbers)."""
+    return _cmp(a, b, True, 5, 10)
+
+
+def fp16_min(a, b):
+    """FpMin<5,10> (HLS_fp16_min)."""
+    return _cmp(a, b, False, 5, 10)
 
 
 def fp32_relu(a):
@@ -622,3 +669,147 @@ def conv_fp16(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1)):
                 me, mm = cmac_fp16(d, wt)
                 ae, am = cacc_add(ae, am, me, mm)
     return cacc_to_fp32(ae, am)
+
+
+# ---------------------------------------------------------------------------
+# PDP in fp16 (cmod/pdp/NV_NVDLA_pdp.cpp, hls_wrapper/pdp_hls_wrapper.cpp)
+# ---------------------------------------------------------------------------
+
+POOL_AVERAGE, POOL_MAX, POOL_MIN = "average", "max", "min"
+
+# HLS_PDP_PoolingStage0Calc_FP16_H's kernel_width_map: the kernel width in
+# fp17, indexed by the width itself, 0..7. A width of 8 reads past the table
+# (in the library built here, zero bytes of .bss): its only use is to
+# multiply the padding registers, so with padding values 0 (all dla.pool
+# states in fp16) the product is +0 whatever finite value it reads; with
+# others the model refuses a width of 8.
+PDP_KERNEL_WIDTH_FP17 = (0x0000, 0x7C00, 0x8000, 0x8200, 0x8400, 0x8500, 0x8600, 0x8700)
+
+# RECIP_KERNEL_WIDTH / _HEIGHT for fp16 as NVIDIA's firmware writes them
+# (recip_kernel_size[1] in kmd/firmware/pdp.c): 1/k in fp17, k = 1..8.
+PDP_RECIP_FP17 = (0x7C00, 0x7800, 0x7555, 0x7400, 0x7266, 0x7155, 0x7092, 0x7000)
+
+
+def _fp16_nan(h):
+    h = _u(h)
+    return (((h >> 10) & 31) == 31) & ((h & 0x3FF) != 0)
+
+
+def pdp_w_step(is_first, pad_left, pad_right, method, line, x):
+    """HLS_PDP_PoolingStage0Calc_FP16_W: one input element `x` (fp16 bits)
+    into the line-operation buffer `line` (fp16 bits for max / min, fp17
+    for average). Max / min: the first element is taken as it is, later
+    ones FpMax / FpMin(line, x) in fp16; padding is not used. Average: x
+    widened to fp17 (Fp16ToFp17), FpAdd<6,10>(line, x) (the first
+    element: x alone), then + pad_left, then + pad_right (the registers'
+    low 17 bits as fp17 bits, 0 where no padding is added: each add is
+    done all the same)."""
+    line, x = _u(line), _u(x)
+    if method != POOL_AVERAGE:
+        cmp = fp16_max if method == POOL_MAX else fp16_min
+        return np.where(is_first, x, cmp(line & 0xFFFF, x))
+    b = fp16_to_fp17(x)
+    o = np.where(is_first, b, fp17_add(line & 0x1FFFF, b))
+    o = fp17_add(o, _u(pad_left) & 0x1FFFF)
+    return fp17_add(o, _u(pad_right) & 0x1FFFF)
+
+
+def pdp_h_step(is_first, pad_top, pad_bottom, kernel_width, method, line, row):
+    """HLS_PDP_PoolingStage0Calc_FP16_H: one row's line-operation result
+    `row` into the line buffer `line`. Max / min: the first row as it is,
+    later ones FpMax / FpMin(row, line) (the row first: a NaN in it wins).
+    Average: FpAdd<6,10>(row, line) (the first: row alone), then + the top
+    and then + the bottom padding value, each FpMul<6,10>(register, the
+    kernel width in fp17; a width of 8 only with padding values 0)."""
+    line, row = _u(line), _u(row)
+    if method != POOL_AVERAGE:
+        cmp = fp16_max if method == POOL_MAX else fp16_min
+        return np.where(is_first, row, cmp(row & 0xFFFF, line & 0xFFFF))
+    pad_top, pad_bottom = _u(pad_top) & 0x1FFFF, _u(pad_bottom) & 0x1FFFF
+    if kernel_width == 8:
+        if np.any(pad_top) or np.any(pad_bottom):
+            raise ValueError("fp16 average pooling 8 wide with padding values: the v1 C "
+                             "model's kernel_width_map holds the widths 0..7")
+        pt = pb = np.zeros_like(pad_top)  # +0 times any finite width
+    else:
+        kw = PDP_KERNEL_WIDTH_FP17[kernel_width]
+        pt = fp17_mul(pad_top, kw)
+        pb = fp17_mul(pad_bottom, kw)
+    o = np.where(is_first, row & 0x1FFFF, fp17_add(row & 0x1FFFF, line & 0x1FFFF))
+    return fp17_add(fp17_add(o, pt), pb)
+
+
+def pdp_stage1(method, recip_width, recip_height, line):
+    """HLS_PDP_PoolingStage1Calc_FP16: max / min the line buffer's fp16;
+    average FpMul<6,10>(FpMul<6,10>(sum, recip_width), recip_height) (the
+    registers as fp17 bits), rounded to fp16 by Fp17ToFp16."""
+    line = _u(line)
+    if method != POOL_AVERAGE:
+        return (line & 0xFFFF).astype(np.uint16)
+    o = fp17_mul(fp17_mul(line & 0x1FFFF, _u(recip_width) & 0x1FFFF), _u(recip_height) & 0x1FFFF)
+    return fp17_to_fp16(o).astype(np.uint16)
+
+
+def _pdp_steps(o, stride, before, after, extent, kernel):
+    """The (input index, kernel index) pairs of output `o` in the order the
+    C model visits them (input index increasing), with is_first and the
+    padding counts PoolingStage0SequenceCommon / LineOperation /
+    PoolingStage0Calc compute: (i, k, is_first, n_before, n_after)."""
+    steps = []
+    for i in range(extent):
+        k = before + i - o * stride
+        if not 0 <= k < kernel:
+            continue
+        assert before + i + (kernel - k) <= before + extent + after
+        is_first = i == 0 or k == 0
+        add_before = i + 1 < kernel and (k + 1 == kernel or (i + 1 == extent and i < k))
+        add_after = not add_before and i + kernel - k > extent and i + 1 == extent
+        steps.append((i, k, is_first, kernel - (i + 1) if add_before else 0,
+                      kernel - (k + 1) if add_after else 0))
+    return steps
+
+
+def pdp_fp16(x, method, kernel, stride=(1, 1), pad=(0, 0, 0, 0), pad_values=(0,) * 7,
+             recip_kernel_width=None, recip_kernel_height=None, nan_to_zero=False):
+    """fp16 pooling as the PDP computes it (offline: nan_to_zero flushes
+    input NaNs to +0 first). x: uint16 [..., H, W] fp16 bits; kernel =
+    (kh, kw) 1..8, stride (sh, sw), pad (top, bottom, left, right) each
+    smaller than the kernel; pad_values: PAD_VALUE_1X..7X (fp17 bits: n
+    padded positions of a row add the nth, n padded rows add it times the
+    kernel width); reciprocals fp17 bits (default: the firmware's).
+
+    The width pass runs per output column over the input columns of its
+    window in increasing order (pdp_w_step), the height pass per output
+    row over the window's rows in increasing order (pdp_h_step), then
+    pdp_stage1. Max / min ignore padded positions; the average divides by
+    the whole kernel, by two fp17 multiplications, and rounds in fp17
+    after every addition."""
+    x = _u(x)
+    kh, kw = kernel
+    sh, sw = stride
+    pt, pb, pl, pr = pad
+    if method not in (POOL_AVERAGE, POOL_MAX, POOL_MIN):
+        raise ValueError("method %r" % (method,))
+    if max(pt, pb) >= kh or max(pl, pr) >= kw:
+        raise ValueError("padding must be smaller than the kernel")
+    if nan_to_zero:
+        x = np.where(_fp16_nan(x), 0, x)
+    rw = PDP_RECIP_FP17[kw - 1] if recip_kernel_width is None else recip_kernel_width
+    rh = PDP_RECIP_FP17[kh - 1] if recip_kernel_height is None else recip_kernel_height
+    pv = (0,) + tuple(int(v) & 0x1FFFF for v in pad_values)
+    H, W = x.shape[-2:]
+    OH = (H + pt + pb - kh) // sh + 1
+    OW = (W + pl + pr - kw) // sw + 1
+    rows = np.zeros(x.shape[:-1] + (OW,), np.int64)
+    for ox in range(OW):
+        line = np.zeros(x.shape[:-1], np.int64)
+        for i, _, first, nl, nr in _pdp_steps(ox, sw, pl, pr, W, kw):
+            line = pdp_w_step(first, pv[nl], pv[nr], method, line, x[..., i])
+        rows[..., ox] = line
+    out = np.zeros(x.shape[:-2] + (OH, OW), np.int64)
+    for oy in range(OH):
+        line = np.zeros(x.shape[:-2] + (OW,), np.int64)
+        for i, _, first, nt, nb in _pdp_steps(oy, sh, pt, pb, H, kh):
+            line = pdp_h_step(first, pv[nt], pv[nb], kw, method, line, rows[..., i, :])
+        out[..., oy, :] = line
+    return pdp_stage1(method, rw, rh, out)

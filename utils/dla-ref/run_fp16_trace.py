@@ -6,7 +6,7 @@ execution (`--expect cpu`).
 
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
-                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp]
+                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -37,6 +37,13 @@ X stages), expected step by step. `--layer clamp`: dla.clamp (the register
 plan states it as BS MAX and BN MIN with its bounds' fp16 patterns as
 register operands), expected from those stages in fp_nvdla.
 
+`--layer pdp`: offline fp16 pooling on the PDP (fp16_cases_pdp.py: max,
+min and average, kernels 1..8, strides, padding, 1 to 40 channels; zeros
+of both signs, denormals, some infinities and NaNs), expected from
+fp_nvdla.pdp_fp16 or the CPU execution (`--expect cpu`); prints how many
+output elements NVDLA's arithmetic puts elsewhere than IEEE's and `N of M
+fp16 pooling layers on the v1 model equal ...`.
+
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
 input, then N - 2 random tables), expected from lut_float_ref.py; prints
@@ -54,6 +61,7 @@ import tempfile
 import numpy as np
 
 import fp16_cases_lut
+import fp16_cases_pdp
 import fp16_cases_sdp
 import fp_nvdla as fp
 import lut_float_tables as T
@@ -299,6 +307,60 @@ def main_sdp(a):
     return 0 if good == len(cases) else 1
 
 
+def pdp_cpu_outputs(cases, build, arithmetic):
+    """The project's CPU execution of each pooling case on plain tensors
+    (--dla-lower-to-reference with `arithmetic`, mlir-runner): fp16 bits."""
+    import run_layers
+    built = []
+    for c in cases:
+        x = c["x"].view(np.float16)[None]
+        out_shape = (1,) + c["want"].shape
+        (kh, kw), (sh, sw), p = c["kernel"], c["stride"], c["pad"]
+        op = (f"dla.pool {c['method']} %a0 kernel [{kh}, {kw}] stride [{sh}, {sw}] pad [{p[0]}, "
+              f"{p[1]}, {p[2]}, {p[3]}] : {run_layers.tensor_type(x.shape, 'f16')} -> "
+              f"{run_layers.tensor_type(out_shape, 'f16')}")
+        case = run_layers.Case(c["name"], [(x, "f16")], op, out_shape, "f16",
+                               np.zeros(out_shape, np.float16))
+        case.bits = True
+        built.append(case)
+    results = run_layers.run(built, os.path.join(build, "bin", "dla-opt"),
+                             run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
+    return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
+
+
+def main_pdp(a):
+    build, translate, player, root, env = setup(a, "dla-fp16-pdp-")
+    rng = np.random.default_rng(a.seed)
+    cases = [fp16_cases_pdp.draw(rng, n) for n in range(a.count)]
+    cpu = pdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
+    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
+                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    good = elements = differ = cpu_differ = 0
+    for n, c in enumerate(cases):
+        want, ieee = c["want"], fp16_cases_pdp.ideal(c)
+        elements += want.size
+        # NaNs compare by bits: the IEEE reference has no payload to keep.
+        differ += int((want != ieee).sum())
+        if a.expect == "ideal":
+            want = ieee
+        if cpu is not None:
+            cpu_differ += int((cpu[n] != want).sum())
+            want = cpu[n]
+        blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
+                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
+        if why:
+            print(f"{c['name']}: {why}")
+            continue
+        good += 1
+    print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    print(f"{good} of {len(cases)} fp16 pooling layers on the v1 model equal {expected_name}")
+    return 0 if good == len(cases) else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=int, default=10)
@@ -311,9 +373,10 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp"],
-                   default="conv")
+                                       "clamp", "pdp"], default="conv")
     a = p.parse_args()
+    if a.layer == "pdp":
+        sys.exit(main_pdp(a))
     if a.layer == "lut":
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp"):

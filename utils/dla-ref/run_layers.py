@@ -3,7 +3,7 @@
 and compares every output element with layer_ref.py.
 
     run_layers.py --kind conv|conv-order|sdp|pool|lrn|encoded|compressed|winograd|int-sdp|
-                         int-pool|int-conv|int-lrn|int-lrn-wrap|fp16-lut
+                         int-pool|int-conv|int-lrn|int-lrn-wrap|fp16-lut|fp16-conv|fp16-pdp
                   [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
                   [--path reference|memref|compiled|llvm]
 
@@ -25,6 +25,9 @@ first assigns layouts with --dla-compile (any case), then does the same.
 --kind fp16-lut: the SDP's LUT in float mode on fp16 (fp16_cases_lut.py):
 the sigmoid and tanh programs over every finite fp16 input and N random
 tables, every value compared bit for bit with lut_float_ref.py.
+
+--kind fp16-pdp: N random fp16 pooling layers (fp16_cases_pdp.py), every
+value compared bit for bit with fp_nvdla.pdp_fp16 (the PDP's fp16 path).
 
 int-pool and int-conv are N random integer layers with their registers
 (int_cases_pool.py, int_cases_conv.py; expected values from the numpy model
@@ -698,7 +701,7 @@ def main():
     p.add_argument("--kind", required=True,
                    choices=["conv", "conv-order", "sdp", "pool", "lrn", "encoded", "int-sdp",
                             "int-pool", "int-conv", "int-lrn", "int-lrn-wrap", "compressed",
-                            "winograd", "emu", "fp16-lut", "fp16-conv"])
+                            "winograd", "emu", "fp16-lut", "fp16-conv", "fp16-pdp"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -735,6 +738,9 @@ def main():
     elif a.kind == "fp16-conv":
         import fp16_cases_conv
         cases = fp16_cases_conv.layer_cases(rng, a.count, Case, tensor_type, a.expect)
+    elif a.kind == "fp16-pdp":
+        import fp16_cases_pdp
+        cases = fp16_cases_pdp.layer_cases(rng, a.count, Case, tensor_type)
     elif a.kind == "emu":
         import int_cases_emu
         cases = int_cases_emu.emu_cases(rng, a.count, Case, tensor_type)

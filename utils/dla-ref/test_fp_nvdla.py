@@ -40,7 +40,7 @@ def cm():
     # ac_types 3.9 first (v1's 3.7 does not compile with g++ 12; its
     # nvdla_float.h is master's), as the library was built.
     inc = [ac] + [os.path.join(cmod, d) for d in
-                  ("hls/sdp", "hls/vlibs", "include", "include/nvdla_ness_header", "cacc",
+                  ("hls/sdp", "hls/vlibs", "hls_wrapper", "include", "include/nvdla_ness_header", "cacc",
                    "cacc/gen", "cmac", "cmac/gen")]
     cmd = (["g++", "-std=c++17", "-O1", "-w", "-fPIC", "-shared",
             "-DSC_INCLUDE_DYNAMIC_PROCESSES"] + [f"-I{d}" for d in inc] +
@@ -202,6 +202,89 @@ def test_fp17_conversions(cm):
         assert bad.size == 0, (op, [(hex(src[i]), hex(want[i]), hex(got[i])) for i in bad[:5]])
 
 
+def test_fp17_to_fp16(cm):
+    """Every fp17 pattern through HLS_fp17_to_fp16 (the PDP's average out)."""
+    src = np.arange(1 << 17, dtype=np.uint32)
+    want = np.zeros(src.size, np.uint32)
+    _call(cm.v1_fp17_convert, 3, src, want, src.size)
+    got = fp.fp17_to_fp16(src)
+    bad = np.flatnonzero(want != got)
+    assert bad.size == 0, [(hex(src[i]), hex(want[i]), hex(got[i])) for i in bad[:5]]
+
+
+def _pdp_operands(rng, n, method):
+    """Line-buffer words (fp17 for average, fp16 otherwise, with junk above
+    the pattern as the C model's sign-extending stores leave), fp16 inputs
+    with NaNs and infinities, first flags, padding registers (mostly 0)."""
+    x = rand_fp16(rng, n, zeros=0.15)
+    x[rng.random(n) < 0.02] = 0x7E13
+    x[rng.random(n) < 0.02] = 0xFC00
+    if method == 0:
+        line = rand_fp17(rng, n)
+        line = np.where(line >> 16, line | 0xFFFE0000, line).astype(np.uint32)
+    else:
+        line = rand_fp16(rng, n).astype(np.uint32)
+        line = np.where(line >> 15, line | 0xFFFF0000, line).astype(np.uint32)
+    first = (rng.random(n) < 0.3).astype(np.uint8)
+    pads = [np.where(rng.random(n) < 0.6, 0, rand_fp17(rng, n)).astype(np.uint32) for _ in range(2)]
+    return x, line, first, pads
+
+
+@pytest.mark.parametrize("method", [0, 1, 2])
+def test_pdp_fp16_steps(cm, method):
+    """The PDP's three fp16 steps (HLS_PDP_PoolingStage0Calc_FP16_W / _H,
+    HLS_PDP_PoolingStage1Calc_FP16) against pdp_w_step, pdp_h_step and
+    pdp_stage1 on random line buffers, inputs and registers (kernel widths
+    1..8: at 8 with padding values 0, what the model reads past its table of
+    widths is multiplied by 0)."""
+    name = (fp.POOL_AVERAGE, fp.POOL_MAX, fp.POOL_MIN)[method]
+    keep = 0x1FFFF if method == 0 else 0xFFFF
+    rng = np.random.default_rng(470 + method)
+    n = 50_000
+    x, line, first, (pl, pr) = _pdp_operands(rng, n, method)
+    got = line.copy()
+    _call(cm.v1_pdp_w, method, first, pl, pr, got, x, n)
+    want = fp.pdp_w_step(first.astype(bool), pl, pr, name, line, x)
+    bad = np.flatnonzero((got & keep) != (want & keep))
+    assert bad.size == 0, [(hex(line[i]), hex(x[i]), first[i], hex(pl[i]), hex(pr[i]),
+                            hex(got[i]), hex(want[i])) for i in bad[:5]]
+    for kw in range(1, 9):
+        _, line, first, (pt, pb) = _pdp_operands(rng, n // 7, method)
+        if kw == 8:  # past kernel_width_map: only with padding values 0
+            pt, pb = np.zeros_like(pt), np.zeros_like(pb)
+        row, _, _, _ = _pdp_operands(rng, n // 7, method)
+        row = rand_fp17(rng, n // 7) if method == 0 else row.astype(np.uint32)
+        got = line.copy()
+        _call(cm.v1_pdp_h, method, first, pt, pb, kw, got, row, n // 7)
+        want = fp.pdp_h_step(first.astype(bool), pt, pb, kw, name, line, row)
+        bad = np.flatnonzero((got & keep) != (want & keep))
+        assert bad.size == 0, (kw, [(hex(line[i]), hex(row[i]), first[i], hex(pt[i]), hex(pb[i]),
+                                     hex(got[i]), hex(want[i])) for i in bad[:5]])
+    sums = rand_fp17(rng, n) if method == 0 else rand_fp16(rng, n).astype(np.uint32)
+    table = np.array(fp.PDP_RECIP_FP17, np.uint32)
+    rw = np.where(rng.random(n) < 0.7, table[rng.integers(0, 8, n)], rand_fp17(rng, n)).astype(np.uint32)
+    rh = np.where(rng.random(n) < 0.7, table[rng.integers(0, 8, n)], rand_fp17(rng, n)).astype(np.uint32)
+    got = np.zeros(n, np.uint16)
+    _call(cm.v1_pdp_stage1, method, rw, rh, sums, got, n)
+    want = fp.pdp_stage1(name, rw, rh, sums)
+    bad = np.flatnonzero(got != want)
+    assert bad.size == 0, [(hex(sums[i]), hex(rw[i]), hex(rh[i]), hex(got[i]), hex(want[i]))
+                           for i in bad[:5]]
+
+
+def test_fp16_cmp(cm):
+    rng = np.random.default_rng(4716)
+    n = 100_000
+    a, b = rand_fp16(rng, n, zeros=0.2), rand_fp16(rng, n, zeros=0.2)
+    b = np.where(rng.random(n) < 0.2, a ^ 0x8000, b).astype(np.uint16)
+    a[rng.random(n) < 0.03] = 0x7C01
+    b[rng.random(n) < 0.03] = 0xFE00
+    for op, fn in ((0, fp.fp16_max), (1, fp.fp16_min)):
+        got = np.zeros(n, np.uint16)
+        _call(cm.v1_fp16_cmp, op, a, b, got, n)
+        np.testing.assert_array_equal(fn(a, b), got)
+
+
 def test_by_hand():
     # Overflow saturates to the largest finite value, not infinity.
     assert fp.fp32_to_fp16(np.uint32(0x47800000)) == 0x7BFF  # 65536
@@ -227,3 +310,17 @@ def test_by_hand():
     assert (int(e), int(m)) == (24, 1 << 26)
     ae, am = fp.cacc_add(0, 0, e, m)
     assert fp.cacc_to_fp32(ae, am) == 0x3F800000
+    # PDP average of a 3x3 window of ones: 9 (fp17 0x8880) times 1/3 in
+    # fp17 (0x7555, 0.333251953125) is 2.99927, 1.49963 * 2, whose 10-bit
+    # mantissa 511.6 rounds to 3.0; 3 * 0x7555 = 0.99976 is 1.99951 / 2,
+    # mantissa 1023.5: a tie, to even, 1.0.
+    ones = np.full((1, 3, 3), 0x3C00, np.uint16)
+    assert fp.pdp_fp16(ones, "average", (3, 3))[0, 0, 0] == 0x3C00
+    assert fp.fp17_mul(0x8880, 0x7555) == 0x8200
+    assert fp.fp17_mul(0x8200, 0x7555) == 0x7C00
+    # fp17 -> fp16: 2^-25 * 1.5 rounds to the smallest denormal, 2^-25 to 0.
+    assert fp.fp17_to_fp16((6 << 10) | 0x200) == 0x0001
+    assert fp.fp17_to_fp16(6 << 10) == 0x0000
+    # Max / min ignore padding; +0 > -0; a NaN in the line buffer wins.
+    assert fp.fp16_max(0x8000, 0x0000) == 0x0000 and fp.fp16_min(0x0000, 0x8000) == 0x8000
+    assert fp.pdp_w_step(False, 0, 0, "max", 0x7E01, 0x3C00) == 0x7E01

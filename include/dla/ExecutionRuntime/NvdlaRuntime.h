@@ -3,7 +3,7 @@
 // What the lowered code of an fp16 layer on nv_full calls, when the
 // hardware's arithmetic is asked for (--dla-lower-to-reference
 // fp16-arithmetic=hardware, the default): the format library's
-// NvdlaConvFp16.h / NvdlaFloat.h behind a C ABI, so that the arithmetic
+// NvdlaConvFp16.h / NvdlaPdpFp16.h / NvdlaFloat.h behind a C ABI, so that the arithmetic
 // lives once (docs/NvdlaFp16.md "The CPU execution"). The JIT of the C API
 // (dlaExecutionEngineCreate) resolves these symbols itself; mlir-runner
 // loads libDLARuntime.so (-shared-libs).
@@ -23,6 +23,7 @@ namespace dla::runtime {
 
 /// The symbol names, for the lowering and the JIT.
 inline constexpr const char *kConvFp16 = "dla_nvdla_conv_fp16";
+inline constexpr const char *kPdpFp16 = "dla_nvdla_pdp_fp16";
 inline constexpr const char *kFp32Add = "dla_nvdla_fp32_add";
 inline constexpr const char *kFp32Mul = "dla_nvdla_fp32_mul";
 inline constexpr const char *kFp32Max = "dla_nvdla_fp32_max";
@@ -49,6 +50,18 @@ void dla_nvdla_conv_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset, int
                          int64_t strideH, int64_t strideW, int64_t padTop, int64_t padBottom,
                          int64_t padLeft, int64_t padRight, int64_t dilationH,
                          int64_t dilationW);
+/// The PDP's fp16 pooling (NvdlaPdpFp16.h) of `planes` planes: x (planes x
+/// H x W fp16 bits), out (planes x OH x OW), contiguous 1-d memrefs.
+/// geometry: planes, H, W, kernel H / W, stride H / W, padding top /
+/// bottom / left / right; method 0 average, 1 max, 2 min. The registers
+/// are the firmware's (reciprocals 1/k in fp17, padding values 0, no NaN
+/// flush), as the register plan programs them.
+void dla_nvdla_pdp_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset, int64_t xSize,
+                        int64_t xStride, uint16_t *outAllocated, uint16_t *out,
+                        int64_t outOffset, int64_t outSize, int64_t outStride, int64_t planes,
+                        int64_t h, int64_t w, int64_t kernelH, int64_t kernelW,
+                        int64_t strideH, int64_t strideW, int64_t padTop, int64_t padBottom,
+                        int64_t padLeft, int64_t padRight, int64_t method);
 /// FpAdd<8,23>, FpMul<8,23>, FpMax, FpMin, FpRelu on fp32 bits.
 uint32_t dla_nvdla_fp32_add(uint32_t a, uint32_t b);
 uint32_t dla_nvdla_fp32_mul(uint32_t a, uint32_t b);

@@ -57,6 +57,13 @@ uint32_t fp16ToFp17(uint16_t h);
 uint32_t fp32ToFp17(uint32_t f);
 /// Fp17ToFp32: exact for normal values; infinity saturates; NaN kept.
 uint32_t fp17ToFp32(uint32_t a);
+/// Fp17ToFp16 (the PDP's average out): RNE with fp16 denormals, saturating
+/// at 65504 (also fp17's infinity pattern); a NaN keeps its payload.
+uint16_t fp17ToFp16(uint32_t a);
+/// FpMax / FpMin<5,10> on fp16 bits: by sign, exponent and mantissa (+0 >
+/// -0); a NaN operand is returned, a's first.
+uint16_t fp16Max(uint16_t a, uint16_t b);
+uint16_t fp16Min(uint16_t a, uint16_t b);
 
 } // namespace dlaformat::nvdla
 

@@ -48,6 +48,18 @@ Type i32Of(OpBuilder &b) { return b.getI32Type(); }
 
 MemRefType flatMemref(Type element) { return MemRefType::get({ShapedType::kDynamic}, element); }
 
+/// The bits of a plain rank-4 f16 tensor as a contiguous 1-d buffer.
+Value flatBits(OpBuilder &b, Location loc, Value t) {
+  Type i16 = b.getI16Type();
+  auto type = cast<RankedTensorType>(t.getType());
+  Value bits = arith::BitcastOp::create(b, loc, type.clone(i16), t);
+  Value buffer = bufferization::ToBufferOp::create(
+      b, loc, MemRefType::get(type.getShape(), i16), bits, /*read_only=*/true);
+  Value flat = memref::CollapseShapeOp::create(b, loc, buffer,
+                                               ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
+  return memref::CastOp::create(b, loc, flatMemref(i16), flat);
+}
+
 } // namespace
 
 void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
@@ -65,6 +77,9 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
                             flatMemref(i32)};
   conv.append(15, i64);
   declare(rt::kConvFp16, b.getFunctionType(conv, {}));
+  SmallVector<Type> pdp = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type())};
+  pdp.append(12, i64);
+  declare(rt::kPdpFp16, b.getFunctionType(pdp, {}));
   for (const char *name : {rt::kFp32Add, rt::kFp32Mul, rt::kFp32Max, rt::kFp32Min})
     declare(name, b.getFunctionType({i32, i32}, {i32}));
   for (const char *name : {rt::kFp32Relu, rt::kFp16ToFp32, rt::kFp32ToFp16})
@@ -73,18 +88,8 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
 
 Value reference::emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w) {
   declareNvdlaRuntime(b, op);
-  Type i16 = b.getI16Type(), i32 = i32Of(b), i64 = b.getI64Type();
-  // The bits of a plain f16 tensor as a contiguous 1-d buffer.
-  auto flatBits = [&](Value t) -> Value {
-    auto type = cast<RankedTensorType>(t.getType());
-    Value bits = arith::BitcastOp::create(b, loc, type.clone(i16), t);
-    Value buffer = bufferization::ToBufferOp::create(
-        b, loc, MemRefType::get(type.getShape(), i16), bits, /*read_only=*/true);
-    Value flat = memref::CollapseShapeOp::create(b, loc, buffer,
-                                                 ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
-    return memref::CastOp::create(b, loc, flatMemref(i16), flat);
-  };
-  Value xs = flatBits(x), ws = flatBits(w);
+  Type i32 = i32Of(b), i64 = b.getI64Type();
+  Value xs = flatBits(b, loc, x), ws = flatBits(b, loc, w);
   RankedTensorType outType = op.getOutput().getType();
   auto outBuffer = MemRefType::get(outType.getShape(), i32);
   Value out = memref::AllocOp::create(b, loc, outBuffer);
@@ -106,6 +111,40 @@ Value reference::emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value 
   func::CallOp::create(b, loc, rt::kConvFp16, TypeRange{}, args);
   return bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outType.getShape(), i32),
                                            out, /*restrict=*/true, /*writable=*/true);
+}
+
+Value reference::emitNvdlaPoolFp16(OpBuilder &b, Location loc, PoolOp op, Value x) {
+  declareNvdlaRuntime(b, op);
+  Type i16 = b.getI16Type(), i64 = b.getI64Type();
+  auto xt = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> outShape = op.getOutput().getType().getShape();
+  Value out = memref::AllocOp::create(b, loc, MemRefType::get(outShape, i16));
+  Value outFlat = memref::CastOp::create(
+      b, loc, flatMemref(i16),
+      memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
+  ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(), padding = op.getPadding();
+  const int64_t method = op.getKind() == PoolKind::Average ? 0
+                         : op.getKind() == PoolKind::Max   ? 1
+                                                           : 2;
+  SmallVector<int64_t> geometry = {xt.getDimSize(0) * xt.getDimSize(1),
+                                   xt.getDimSize(2),
+                                   xt.getDimSize(3),
+                                   kernel[0],
+                                   kernel[1],
+                                   strides[0],
+                                   strides[1],
+                                   padding[0],
+                                   padding[1],
+                                   padding[2],
+                                   padding[3],
+                                   method};
+  SmallVector<Value> args = {flatBits(b, loc, x), outFlat};
+  for (int64_t v : geometry)
+    args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
+  func::CallOp::create(b, loc, rt::kPdpFp16, TypeRange{}, args);
+  Value bits = bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outShape, i16),
+                                                 out, /*restrict=*/true, /*writable=*/true);
+  return arith::BitcastOp::create(b, loc, RankedTensorType::get(outShape, b.getF16Type()), bits);
 }
 
 namespace {

@@ -35,6 +35,10 @@ void declareNvdlaRuntime(OpBuilder &b, Operation *op);
 /// f16 input `x` (NCHW) and weights `w` (KCRS).
 Value emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w);
 
+/// The PDP's fp16 pooling of `op` (NvdlaPdpFp16.h) on its plain f16 input
+/// `x` (NCHW): the plain f16 result.
+Value emitNvdlaPoolFp16(OpBuilder &b, Location loc, PoolOp op, Value x);
+
 /// Scalars inside an element-wise body (fp32 values as i32 bits):
 /// an f16 / f32 operand as fp32 bits (Fp16ToFp32: exact, infinity to the
 /// largest fp32), FpAdd, FpMul, FpMax, FpMin, FpRelu, and Fp32ToFp16 (the

@@ -803,6 +803,13 @@ struct PoolToReference : LayerToReference<PoolOp> {
     PoolKind kind = op.getKind();
 
     Value x = readPlain(rewriter, loc, adaptor.getInput());
+    // fp16 on nv_full: the PDP's fp16 path (fp16 compares, fp17 sums).
+    if (nvdlaFp16(op) && elementTypeOf(x).isF16() &&
+        op.getOutput().getType().getElementType().isF16()) {
+      Value result = emitNvdlaPoolFp16(rewriter, loc, op, x);
+      rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, op.getOutput().getType()));
+      return success();
+    }
     x = convertTensor(rewriter, loc, x, NumberType::of(elementTypeOf(x)), acc);
     // Max / min pad with the identity of their reduction, so padding never
     // wins; average pads with zero and divides by the whole window.

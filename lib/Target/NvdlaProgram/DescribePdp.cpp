@@ -79,7 +79,11 @@ LogicalResult mlir::dla::regplan::describePdp(const NetworkPlan &plan, Operation
   d.pad_right = static_cast<uint8_t>(split.rightPad);
   d.pad_top = static_cast<uint8_t>(top);
   d.pad_bottom = static_cast<uint8_t>(bottom);
-  d.precision = kDescPrecisionInt8;
+  // fp16 data: the PDP's fp16 path (no padding values: dla.pool's verifier
+  // allows none on fp16, and NVIDIA's firmware asserts them 0 at FP16).
+  d.precision = precision == Precision::Fp16 ? kDescPrecisionFp16 : kDescPrecisionInt8;
+  if (d.precision == kDescPrecisionFp16)
+    return success();
   if (std::optional<ArrayRef<int64_t>> values = op.getPadValues())
     for (int n = 0; n < 7; ++n)
       d.padding_value[n] = static_cast<int32_t>((*values)[n]);

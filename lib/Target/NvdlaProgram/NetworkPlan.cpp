@@ -119,6 +119,9 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
                                          !sdp.getEwAttr() && !sdp.getOutCvtAttr() &&
                                          sdp.getMode() == SdpMode::Offline)
     return success();
+  // Offline pooling (the PDP's fp16 path: fp16 compares, fp17 sums).
+  if (isa<PoolOp>(hw.op) && !hw.fused)
+    return success();
   auto conv = dyn_cast<ConvOp>(hw.op);
   // On the fly: the X stages take CACC's fp32 (as offline, without ew).
   auto fused = dyn_cast_or_null<SdpOp>(hw.fused);
@@ -129,8 +132,8 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
     return hw.op->emitOpError(
         "computes in fp16: the fp16 layers programmed yet are a direct convolution (no input "
         "converter or padding value) alone or with an SDP on the fly of its X stages, an offline "
-        "SDP of its X stages, and an offline SDP of its LUT alone (X stages: bs and bn, or the "
-        "implicit form with at most two memory operands; no ew or out_cvt)");
+        "SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the "
+        "implicit form with at most two memory operands; no ew or out_cvt), and pooling");
   return success();
 }
 

@@ -8,6 +8,7 @@
 
 #include "UnitPrograms.h"
 
+#include "dla/Format/NvdlaPdpFp16.h"
 #include "dla/Format/NvdlaRegisters.h"
 
 using namespace mlir;
@@ -26,7 +27,11 @@ void mlir::dla::regplan::programPdpLayer(const NetworkPlan &plan, const PdpDesc 
                                                        : kPoolMin;
   // A width of a split's pass as its 10-bit field holds it (0: unused).
   auto partial = [](int64_t w) { return w ? w - 1 : 0; };
+  // The firmware's reciprocals per precision (recip_kernel_size[precision
+  // == FP16]): 16-bit fractions for integer data, 1/k in fp17 for fp16.
   PdpReciprocals recip = pdpFirmwareReciprocals(d.pool_height + 1, d.pool_width + 1);
+  if (d.precision == kDescPrecisionFp16)
+    recip = {pdpRecipFp17(d.pool_width + 1), pdpRecipFp17(d.pool_height + 1)};
 
   p.interrupts = {"PDP"};
   p.write(R::PDP_RDMA_S_POINTER, 0);

@@ -254,12 +254,12 @@ func.func @fused_and_returned(%x: !f, %w: !w) -> (!f, tensor<1x8x4x4xi8>) {
 // -----
 
 // fp16 on nv_full: a direct convolution alone or with an SDP of its X
-// stages on the fly, an offline SDP of its X stages or of its LUT alone are
-// programmed; other fp16 layers are not yet.
-func.func @fp16_pool(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>) -> tensor<1x8x2x2xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.pool' op computes in fp16: the fp16 layers programmed yet are a direct convolution (no input converter or padding value) alone or with an SDP on the fly of its X stages, an offline SDP of its X stages, and an offline SDP of its LUT alone (X stages: bs and bn, or the implicit form with at most two memory operands; no ew or out_cvt)}}
-  %y = dla.pool max %x kernel [2, 2] stride [2, 2] pad [0, 0, 0, 0] : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
-  return %y : tensor<1x8x2x2xf16, #dla.feature<fp16>>
+// stages on the fly, an offline SDP of its X stages or of its LUT alone and
+// pooling are programmed; other fp16 layers (the CDP's LRN) are not yet.
+func.func @fp16_lrn(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>) -> tensor<1x8x4x4xf16, #dla.feature<fp16>> {
+  // expected-error @below {{'dla.lrn' op computes in fp16: the fp16 layers programmed yet are a direct convolution (no input converter or padding value) alone or with an SDP on the fly of its X stages, an offline SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the implicit form with at most two memory operands; no ew or out_cvt), and pooling}}
+  %y = dla.lrn %x size 5 : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x4x4xf16, #dla.feature<fp16>>
+  return %y : tensor<1x8x4x4xf16, #dla.feature<fp16>>
 }
 
 // -----

@@ -10,6 +10,8 @@
 #include "sdp.h"
 #include "nvdla_float.h"
 #include "vlibs.h"
+#include "arnvdla.h"
+#include "pdp_hls_wrapper.h"
 
 // cacc_fp16_add and cacc_fp48_to_fp32 are private members that use no
 // member state: made reachable for this test only.
@@ -203,9 +205,52 @@ void v1_fp17_convert(int op, const uint32_t *a, uint32_t *o, int n) {
       o[i] = (uint32_t)Fp16ToFp17(ACINTT(16)((int32_t)a[i])).to_int() & 0x1FFFF;
     else if (op == 1)
       o[i] = (uint32_t)Fp32ToFp17(ACINTT(32)((int32_t)a[i])).to_int() & 0x1FFFF;
-    else
+    else if (op == 2)
       o[i] = (uint32_t)Fp17ToFp32(ACINTT(17)((int32_t)a[i])).to_int();
+    else // 3: Fp17ToFp16, the PDP's average out of fp17 (through hls/vlibs)
+      unaryHls<vFp17Type, vFp16Type>(HLS_fp17_to_fp16, &a[i], &o[i], 1), o[i] &= 0xFFFF;
   }
+}
+
+// hls/vlibs' HLS_fp16_max (op 0) / HLS_fp16_min (op 1) on pairs.
+void v1_fp16_cmp(int op, const uint16_t *a, const uint16_t *b, uint16_t *o, int n) {
+  for (int i = 0; i < n; ++i) {
+    ac_channel<vFp16Type> ca, cb, co;
+    ca.write(vFp16Type((int16_t)a[i]));
+    cb.write(vFp16Type((int16_t)b[i]));
+    (op == 0 ? HLS_fp16_max : HLS_fp16_min)(ca, cb, co);
+    o[i] = (uint16_t)co.read().to_int();
+  }
+}
+
+// The PDP's fp16 steps (hls_wrapper/pdp_hls_wrapper.cpp), per element, the
+// line buffer updated in place as the C model's line buffer is (uint32_t
+// words). method: 0 average, 1 max, 2 min.
+static uint8_t pdpMethod(int m) {
+  return m == 0 ? NVDLA_PDP_D_OPERATION_MODE_CFG_0_POOLING_METHOD_POOLING_METHOD_AVERAGE
+         : m == 1 ? NVDLA_PDP_D_OPERATION_MODE_CFG_0_POOLING_METHOD_POOLING_METHOD_MAX
+                  : NVDLA_PDP_D_OPERATION_MODE_CFG_0_POOLING_METHOD_POOLING_METHOD_MIN;
+}
+
+void v1_pdp_w(int method, const uint8_t *first, const uint32_t *padL, const uint32_t *padR,
+              uint32_t *line, const uint16_t *x, int n) {
+  for (int i = 0; i < n; ++i)
+    HLS_PDP_PoolingStage0Calc_FP16_W(first[i], padL[i], padR[i], pdpMethod(method), i, line, i,
+                                     const_cast<uint16_t *>(x));
+}
+
+void v1_pdp_h(int method, const uint8_t *first, const uint32_t *padT, const uint32_t *padB,
+              int kernelWidth, uint32_t *line, const uint32_t *row, int n) {
+  for (int i = 0; i < n; ++i)
+    HLS_PDP_PoolingStage0Calc_FP16_H(first[i], padT[i], padB[i], kernelWidth, pdpMethod(method),
+                                     i, line, i, const_cast<uint32_t *>(row));
+}
+
+void v1_pdp_stage1(int method, const uint32_t *recipW, const uint32_t *recipH,
+                   const uint32_t *line, uint16_t *out, int n) {
+  for (int i = 0; i < n; ++i)
+    HLS_PDP_PoolingStage1Calc_FP16(pdpMethod(method), recipW[i], recipH[i], i, out, i,
+                                   const_cast<uint32_t *>(line));
 }
 
 } // extern "C"
