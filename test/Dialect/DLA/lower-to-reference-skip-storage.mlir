@@ -7,7 +7,8 @@
 // CHECK-LABEL: func.func @mixed
 // CHECK: dla.pool max %{{[a-z_0-9]+}} kernel [2, 2] stride [2, 2] : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
 // CHECK-NOT: dla.pool
-// CHECK: linalg.generic
+// The plain one: NVDLA's fp16 pooling (nv_full's default arithmetic).
+// CHECK: call @dla_nvdla_pdp_fp16
 func.func @mixed(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>, %p: tensor<1x8x4x4xf16>) -> (tensor<1x8x2x2xf16, #dla.feature<fp16>>, tensor<1x8x2x2xf16>) {
   %y = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x2x2xf16, #dla.feature<fp16>>
   %z = dla.pool max %p kernel [2, 2] stride [2, 2] : tensor<1x8x4x4xf16> -> tensor<1x8x2x2xf16>
