@@ -118,24 +118,10 @@ def draw(rng, n, on_the_fly=False, implicit=False):
         name = free.pop() if rng.random() < 0.75 else "register"
         relu = rng.random() < 0.3
         if name == "register":
-            reg = values(rng, (1,))[0]
+            op = values(rng, (1,))[0]
             # The attribute's int16 of the register's bits.
-            text_reg = int(reg.astype(np.uint16).view(np.int16))
-            attrs, kw = [], dict(relu_bypass=0 if relu else 1)
-            if rng.random() < 0.6:
-                alu = str(rng.choice(list(ALU)))
-                attrs = [f"alu = {alu}", f"alu_operand = {text_reg}"]
-                kw.update(alu_bypass=0, alu_algo=ALU[alu], alu_op=reg)
-            else:
-                gate = rng.random() < 0.3
-                attrs = [f"mul_operand = {text_reg}"] + (["prelu = true"] if gate else [])
-                kw.update(mul_bypass=0, mul_op=reg, mul_prelu=int(gate))
-            if relu:
-                attrs.append("relu = true")
-            text.append(f"{st} <{', '.join(attrs)}>")
-            y = fp.sdp_x_fp16(y, **kw)
-            continue
-        if name == "bias":
+            operand = str(int(op.astype(np.uint16).view(np.int16)))
+        elif name == "bias":
             per_channel = rng.random() < 0.5
             data = values(rng, (c,) if per_channel else (1, c, h, w))
             enc = "bias_c" if per_channel else "bias_e"
@@ -149,7 +135,8 @@ def draw(rng, n, on_the_fly=False, implicit=False):
         else:
             data, enc = values(rng, (c, 2)), "batchnorm"
             op = None
-        operands[name] = (data, enc)
+        if name != "register":
+            operands[name], operand = (data, enc), name
         attrs, kw = [], dict(relu_bypass=0 if relu else 1)
         if name == "batchnorm":
             attrs = ["alu = sum", "alu_operand = batchnorm", "mul_operand = batchnorm"]
@@ -160,11 +147,11 @@ def draw(rng, n, on_the_fly=False, implicit=False):
             kw.update(mul_bypass=0, mul_op=op, mul_prelu=1)
         elif rng.random() < 0.6:
             alu = str(rng.choice(list(ALU)))
-            attrs = [f"alu = {alu}", f"alu_operand = {name}"]
+            attrs = [f"alu = {alu}", f"alu_operand = {operand}"]
             kw.update(alu_bypass=0, alu_algo=ALU[alu], alu_op=op)
         else:
             gate = rng.random() < 0.3
-            attrs = [f"mul_operand = {name}"] + (["prelu = true"] if gate else [])
+            attrs = [f"mul_operand = {operand}"] + (["prelu = true"] if gate else [])
             kw.update(mul_bypass=0, mul_op=op, mul_prelu=int(gate))
         if relu:
             attrs.append("relu = true")
