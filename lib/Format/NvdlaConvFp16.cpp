@@ -276,7 +276,6 @@ uint32_t caccToFp32(CaccAccumulator acc) {
 }
 
 namespace {
-bool isNan16(uint16_t v) { return ((v >> 10) & 31) == 31 && (v & 0x3ff) != 0; }
 
 /// The NaN word CMAC gives for a NaN operand.
 CmacWord nanWord(uint16_t nv) {
@@ -475,7 +474,7 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
             taps.push_back({int32_t(c0 + i), int32_t(e >> 2), v & 0x8000 ? ~0u : 0,
                             decodeBoothWeight(m)});
           }
-          if (nanWeight[at] < 0 && isNan16(v))
+          if (nanWeight[at] < 0 && fpIsNan(v, kFp16))
             nanWeight[at] = v;
         }
         tapBegin[at + 1] = taps.size(); // `at` counts up in these loops
@@ -512,7 +511,7 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
       for (int64_t xx = 0; xx < sh.width; ++xx)
         for (int64_t c = a * kFp16MacAtomChannels;
              c < std::min<int64_t>((a + 1) * kFp16MacAtomChannels, sh.channels); ++c)
-          if (uint16_t v = x.at(image, c, y, xx); isNan16(v)) {
+          if (uint16_t v = x.at(image, c, y, xx); fpIsNan(v, kFp16)) {
             nanData[size_t((a * sh.height + y) * sh.width + xx)] = v;
             atomHasNan[size_t(a)] = 1;
             break;
@@ -583,39 +582,16 @@ void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
 }
 
 namespace {
-bool isNan32(uint32_t a) { return ((a >> 23) & 255) == 255 && (a & 0x7fffff) != 0; }
-
-/// FpCmp: whether a > b by sign, exponent and mantissa (+0 > -0).
-bool greater(uint32_t a, uint32_t b) {
-  const uint32_t sa = a >> 31, sb = b >> 31;
-  const bool absGreater = (a & 0x7fffffff) > (b & 0x7fffffff);
-  if (sa == 0)
-    return sb == 0 ? absGreater : true;
-  return sb == 0 ? false : !absGreater;
-}
-
 uint16_t flushNan16(uint16_t op, bool nanToZero) {
   return nanToZero && ((op >> 10) & 31) == 31 && (op & 0x3ff) != 0 ? 0 : op;
 }
 } // namespace
 
-uint32_t fp32Max(uint32_t a, uint32_t b) {
-  if (isNan32(a))
-    return a;
-  if (isNan32(b))
-    return b;
-  return greater(a, b) ? a : b;
-}
+uint32_t fp32Max(uint32_t a, uint32_t b) { return fpMax(a, b, kFp32); }
 
-uint32_t fp32Min(uint32_t a, uint32_t b) {
-  if (isNan32(a))
-    return a;
-  if (isNan32(b))
-    return b;
-  return greater(a, b) ? b : a;
-}
+uint32_t fp32Min(uint32_t a, uint32_t b) { return fpMin(a, b, kFp32); }
 
-uint32_t fp32Relu(uint32_t a) { return (a >> 31) == 0 || isNan32(a) ? a : 0; }
+uint32_t fp32Relu(uint32_t a) { return (a >> 31) == 0 || fpIsNan(a, kFp32) ? a : 0; }
 
 uint32_t sdpXFp16(uint32_t x, const SdpXFp16 &stage, uint16_t aluOperand, uint16_t mulOperand) {
   uint32_t y = x;

@@ -305,30 +305,42 @@ uint16_t fp17ToFp16(uint32_t a) {
 }
 
 namespace {
-bool isNan16(uint16_t h) { return ((h >> 10) & 31) == 31 && (h & 0x3ff) != 0; }
+int widthOf(FpFormat f) { return 1 + f.exponentBits + f.mantissaBits; }
+uint32_t magnitudeOf(uint32_t v, FpFormat f) {
+  return v & ((uint32_t(1) << (widthOf(f) - 1)) - 1);
+}
 /// FpCmp's order: positive above negative, then by magnitude (exponent,
-/// then mantissa); equal magnitudes are "not greater".
-bool greater16(uint16_t a, uint16_t b) {
-  const bool absGreater = (a & 0x7fff) > (b & 0x7fff);
-  const bool aPos = !(a >> 15), bPos = !(b >> 15);
+/// then mantissa); equal magnitudes are "not greater" (+0 > -0).
+bool greaterOf(uint32_t a, uint32_t b, FpFormat f) {
+  const bool absGreater = magnitudeOf(a, f) > magnitudeOf(b, f);
+  const bool aPos = !(a >> (widthOf(f) - 1)), bPos = !(b >> (widthOf(f) - 1));
   return aPos ? (bPos ? absGreater : true) : (bPos ? false : !absGreater);
 }
 } // namespace
 
-uint16_t fp16Max(uint16_t a, uint16_t b) {
-  if (isNan16(a))
-    return a;
-  if (isNan16(b))
-    return b;
-  return greater16(a, b) ? a : b;
+bool fpIsNan(uint32_t v, FpFormat f) {
+  const uint32_t m = magnitudeOf(v, f);
+  return m >> f.mantissaBits == (uint32_t(1) << f.exponentBits) - 1 &&
+         (m & ((uint32_t(1) << f.mantissaBits) - 1));
 }
 
-uint16_t fp16Min(uint16_t a, uint16_t b) {
-  if (isNan16(a))
+uint32_t fpMax(uint32_t a, uint32_t b, FpFormat f) {
+  if (fpIsNan(a, f))
     return a;
-  if (isNan16(b))
+  if (fpIsNan(b, f))
     return b;
-  return greater16(a, b) ? b : a;
+  return greaterOf(a, b, f) ? a : b;
 }
+
+uint32_t fpMin(uint32_t a, uint32_t b, FpFormat f) {
+  if (fpIsNan(a, f))
+    return a;
+  if (fpIsNan(b, f))
+    return b;
+  return greaterOf(a, b, f) ? b : a;
+}
+
+uint16_t fp16Max(uint16_t a, uint16_t b) { return uint16_t(fpMax(a, b, kFp16)); }
+uint16_t fp16Min(uint16_t a, uint16_t b) { return uint16_t(fpMin(a, b, kFp16)); }
 
 } // namespace dlaformat::nvdla

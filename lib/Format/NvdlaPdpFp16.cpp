@@ -44,8 +44,6 @@ std::vector<Step> windowSteps(int64_t o, int64_t stride, int64_t before, int64_t
 constexpr uint32_t kKernelWidthFp17[8] = {0x0000, 0x7c00, 0x8000, 0x8200,
                                           0x8400, 0x8500, 0x8600, 0x8700};
 
-bool isNan16(uint16_t h) { return ((h >> 10) & 31) == 31 && (h & 0x3ff) != 0; }
-
 } // namespace
 
 void pdpFp16(const uint16_t *x, int64_t planes, const PdpFp16Shape &s,
@@ -77,7 +75,7 @@ void pdpFp16(const uint16_t *x, int64_t planes, const PdpFp16Shape &s,
     const uint16_t *xp = x + p * s.height * s.width;
     auto in = [&](int64_t y, int64_t i) {
       uint16_t v = xp[y * s.width + i];
-      return regs.nanToZero && isNan16(v) ? uint16_t(0) : v;
+      return regs.nanToZero && fpIsNan(v, kFp16) ? uint16_t(0) : v;
     };
     // Width pass: one line-operation result per input row and output column.
     for (int64_t y = 0; y < s.height; ++y)

@@ -24,6 +24,7 @@ struct FpFormat {
 };
 inline constexpr FpFormat kFp32{8, 23};
 inline constexpr FpFormat kFp17{6, 10};
+inline constexpr FpFormat kFp16{5, 10};
 
 /// FpAdd<E,M>: the smaller addend aligned in a 2M + 3-bit mantissa (M + 2
 /// guard bits, no sticky), one round to nearest even; below the normal
@@ -60,8 +61,13 @@ uint32_t fp17ToFp32(uint32_t a);
 /// Fp17ToFp16 (the PDP's average out): RNE with fp16 denormals, saturating
 /// at 65504 (also fp17's infinity pattern); a NaN keeps its payload.
 uint16_t fp17ToFp16(uint32_t a);
-/// FpMax / FpMin<5,10> on fp16 bits: by sign, exponent and mantissa (+0 >
-/// -0); a NaN operand is returned, a's first.
+/// Whether `v` is a NaN of format `f` (exponent all ones, mantissa not 0).
+bool fpIsNan(uint32_t v, FpFormat f);
+/// FpMax / FpMin<E,M> (FpCmp): positive above negative, then by
+/// magnitude, +0 above -0; a NaN operand is returned (a's first).
+uint32_t fpMax(uint32_t a, uint32_t b, FpFormat f);
+uint32_t fpMin(uint32_t a, uint32_t b, FpFormat f);
+/// The same on fp16 bits (FpMax / FpMin<5,10>).
 uint16_t fp16Max(uint16_t a, uint16_t b);
 uint16_t fp16Min(uint16_t a, uint16_t b);
 
