@@ -2,6 +2,7 @@
 
 #include "dla/Format/NvdlaConvBuffer.h"
 #include "dla/Format/CheckedMath.h"
+#include "dla/Format/NvdlaAlignment.h"
 
 #include <algorithm>
 #include <array>
@@ -40,6 +41,11 @@ std::optional<int64_t> product(std::initializer_list<int64_t> factors) {
 
 /// Banks for `entries` buffer entries.
 int64_t banksFor(int64_t entries, int64_t depth) { return ceilDiv(entries, depth); }
+
+/// The banks data and weights share: those asked for, less the WMB bank.
+int64_t usableBanks(const HardwareConfig &c, const ConvBufferQuery &q) {
+  return (q.banks > 0 ? q.banks : c.caps.cbufBanks) - (q.compressedWeights ? 1 : 0);
+}
 
 /// Banks for `bytes` of weights, padded to whole entries.
 int64_t weightBanksFor(int64_t bytes, const HardwareConfig &c, int64_t depth) {
@@ -113,10 +119,13 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
       return makeError("convolution buffer: extents, strides and dilations must be positive");
   if (q.padTop < 0 || q.padBottom < 0 || q.padLeft < 0 || q.padRight < 0 || q.pixelChannels < 0)
     return makeError("convolution buffer: paddings must not be negative");
-  const int64_t banks = q.banks > 0 ? q.banks : c.caps.cbufBanks;
-  if (banks > c.caps.cbufBanks)
-    return makeError("convolution buffer: " + str(banks) + " banks requested, " +
+  const int64_t requested = q.banks > 0 ? q.banks : c.caps.cbufBanks;
+  if (requested > c.caps.cbufBanks)
+    return makeError("convolution buffer: " + str(requested) + " banks requested, " +
                      std::string(c.name) + " has " + str(c.caps.cbufBanks) + " (CBUF_BANK_NUMBER)");
+  if (q.compressedWeights && !c.caps.weightCompression)
+    return makeError("convolution buffer: " + whyNotWeightCompression(c));
+  const int64_t banks = usableBanks(c, q);
   const int64_t depth = q.bankEntries > 0 ? q.bankEntries : c.caps.cbufBankEntries;
   if (depth > c.caps.cbufBankEntries)
     return makeError("convolution buffer: " + str(depth) + " entries per bank requested, " +
@@ -152,6 +161,16 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
   plan.dataBanks = banksFor(*dataEntries, depth);
   plan.weightBanks = weightBanksFor(*weightBytes, c, depth);
   plan.kernelGroupBanks = weightBanksFor(*groupBytes, c, depth);
+  if (q.compressedWeights) {
+    // One mask bit per weight element, the layer's mask in the WMB bank.
+    const int64_t maskBytes = alignUp(ceilDiv(*weightBytes / bpe, 8),
+                                      getAlignment(AlignedData::WeightMaskBits).dataSize);
+    const int64_t bankBytes = depth * c.weightBufferEntryBytes;
+    if (maskBytes > bankBytes)
+      return makeError("convolution buffer: the compressed weights' mask (WMB) takes " +
+                       str(maskBytes) + " bytes, more than the one bank of " + str(bankBytes) +
+                       " bytes NVDLA streams it through");
+  }
 
   // The allotments tried, in NVIDIA's order, or the one asked for.
   std::vector<int64_t> allotments = {plan.weightBanks, 2 * plan.kernelGroupBanks,
@@ -270,7 +289,7 @@ std::vector<int64_t> dlaformat::nvdla::getWeightBankChoices(const HardwareConfig
   Expected<ConvBufferPlan> plan = planConvBuffer(config, whole);
   if (!plan)
     return {};
-  const int64_t banks = q.banks > 0 ? q.banks : config.caps.cbufBanks;
+  const int64_t banks = usableBanks(config, q);
   std::vector<int64_t> choices;
   for (int64_t b : {plan->weightBanks, 2 * plan->kernelGroupBanks, plan->kernelGroupBanks})
     if (b < banks && std::find(choices.begin(), choices.end(), b) == choices.end())

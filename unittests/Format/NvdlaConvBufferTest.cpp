@@ -43,6 +43,42 @@ TEST(NvdlaConvBuffer, FitsOnNvFull) {
   EXPECT_EQ(p->numParts, 1);
 }
 
+TEST(NvdlaConvBuffer, CompressedWeightsLeaveTheMaskBank) {
+  // 28 entries a line, 128 lines = 3584 entries = 14 banks; weights 2
+  // banks, a group 1: uncompressed all 16 banks, compressed the 15 beside
+  // the WMB bank (cmod/cdma CBUF_WMB_BANK), so one kernel group at a time.
+  ConvBufferQuery q = conv(Precision::Int8, 64, 128, 56, 64, 3);
+  auto plain = planConvBuffer(full(), q);
+  ASSERT_TRUE(plain.ok()) << plain.message();
+  EXPECT_EQ(plain->dataBanks, 14);
+  EXPECT_EQ(plain->mode, ConvBufferMode::FullInputFullWeight);
+  q.compressedWeights = true;
+  auto compressed = planConvBuffer(full(), q);
+  ASSERT_TRUE(compressed.ok()) << compressed.message();
+  EXPECT_EQ(compressed->mode, ConvBufferMode::OneKernelGroup);
+  EXPECT_EQ(compressed->allottedWeightBanks, 1);
+  EXPECT_EQ(getWeightBankChoices(full(), q), std::vector<int64_t>({2, 1}));
+}
+
+TEST(NvdlaConvBuffer, CompressedWeightsMaskFitsOneBank) {
+  // 256 * 256 * 9 int8 weights: 589824 mask bits = 73728 bytes; a bank
+  // holds 256 entries of 128 bytes.
+  ConvBufferQuery q = conv(Precision::Int8, 256, 8, 8, 256, 3);
+  q.compressedWeights = true;
+  auto p = planConvBuffer(full(), q);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.message(), "convolution buffer: the compressed weights' mask (WMB) takes 73728 "
+                         "bytes, more than the one bank of 32768 bytes NVDLA streams it through");
+  auto s = planConvBuffer(small(), conv(Precision::Int8, 8, 8, 8, 8, 3));
+  ASSERT_TRUE(s.ok());
+  ConvBufferQuery sq = conv(Precision::Int8, 8, 8, 8, 8, 3);
+  sq.compressedWeights = true;
+  auto sp = planConvBuffer(small(), sq);
+  ASSERT_FALSE(sp.ok());
+  EXPECT_EQ(sp.message(),
+            "convolution buffer: nv_small has no weight compression (WEIGHT_COMPRESSION_DISABLE)");
+}
+
 TEST(NvdlaConvBuffer, SplitsByHeightOnNvSmall) {
   // 8-byte atoms and entries: 8 entries per pixel, 448 a line, 49 banks of
   // 512 for 56 lines; weights 9 banks, a group of 8 kernels 2. Beside all

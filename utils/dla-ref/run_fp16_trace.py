@@ -71,6 +71,7 @@ import weight_ref
 
 ENC = "#dla.feature<fp16>"
 WENC = "#dla.weight<direct, fp16>"
+WENC_COMPRESSED = "#dla.weight<direct, fp16, compressed>"
 
 
 def ttype(shape, enc):
@@ -91,7 +92,17 @@ def fp16_data(rng, shape, zeros):
     return bits.astype(np.uint16)
 
 
-def draw(rng, n):
+def weight_constant(name, w, enc, elt, wtype):
+    """`%NAME = dla.weight_constant` of `w` compressed by the reference
+    packer (weight_ref.py, from the format document): the program holds
+    the weights itself."""
+    parts = weight_ref.pack(w, enc, elt)
+    attr = ", ".join(f'{k} = dense<"0x{parts[k].hex().upper()}"> : tensor<{len(parts[k])}xi8>'
+                     for k in ("wgs", "wmb", "data"))
+    return f"%{name} = dla.weight_constant {attr} : {wtype}"
+
+
+def draw(rng, n, compressed=False):
     c = int(rng.choice([rng.integers(1, 65), rng.integers(65, 101)], p=[0.7, 0.3]))
     k = int(rng.integers(1, 25))
     r, s = int(rng.integers(1, 4)), int(rng.integers(1, 4))
@@ -105,17 +116,30 @@ def draw(rng, n):
     oh = (h + pad[0] + pad[1] - er) // sy + 1
     ow = (w + pad[2] + pad[3] - es) // sx + 1
     x = fp16_data(rng, (c, h, w), zeros=float(rng.choice([0.0, 0.2])))
-    wt = fp16_data(rng, (k, c, r, s), zeros=0.1)
+    # Compressed: sparse weights, some kernels all zero, some dense.
+    wt = fp16_data(rng, (k, c, r, s), zeros=float(rng.choice([0.3, 0.6, 0.9])) if compressed
+                   else 0.1)
+    if compressed:
+        wt[rng.random(k) < 0.15] = 0
     attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
     if (dy, dx) != (1, 1):
         attrs += f" dilation [{dy}, {dx}]"
+    # All-zero weights stay uncompressed (the CDMA reads at least one entry).
+    compressed = compressed and bool(np.any(wt))
+    wenc = WENC_COMPRESSED if compressed else WENC
     body = (f"%y = dla.conv direct %x, %w{attrs} : {ttype((1, c, h, w), ENC)}, "
-            f"{ttype((k, c, r, s), WENC)} -> {ttype((1, k, oh, ow), ENC)}")
-    func = (f"func.func @conv_{n}(%x: {ttype((1, c, h, w), ENC)}, %w: {ttype((k, c, r, s), WENC)})"
-            f" -> {ttype((1, k, oh, ow), ENC)} {{\n  {body}\n  return %y : "
-            f"{ttype((1, k, oh, ow), ENC)}\n}}\n")
+            f"{ttype((k, c, r, s), wenc)} -> {ttype((1, k, oh, ow), ENC)}")
+    if compressed:
+        const = weight_constant("w", wt.view(np.float16), wenc, "f16", ttype((k, c, r, s), wenc))
+        func = (f"func.func @conv_{n}(%x: {ttype((1, c, h, w), ENC)})"
+                f" -> {ttype((1, k, oh, ow), ENC)} {{\n  {const}\n  {body}\n  return %y : "
+                f"{ttype((1, k, oh, ow), ENC)}\n}}\n")
+    else:
+        func = (f"func.func @conv_{n}(%x: {ttype((1, c, h, w), ENC)}, "
+                f"%w: {ttype((k, c, r, s), WENC)}) -> {ttype((1, k, oh, ow), ENC)} {{\n  {body}\n"
+                f"  return %y : {ttype((1, k, oh, ow), ENC)}\n}}\n")
     return dict(name=f"conv_{n}", x=x, w=wt, stride=(sy, sx), pad=tuple(pad), dilation=(dy, dx),
-                func=func)
+                func=func, compressed=compressed)
 
 
 def ideal(x, w, stride, pad, dilation):
@@ -374,7 +398,12 @@ def main():
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp"], default="conv")
+    p.add_argument("--compressed", action="store_true",
+                   help="conv: sparse weights compressed by the reference packer, held by the "
+                        "program as a dla.weight_constant (WGS, WMB and data surfaces)")
     a = p.parse_args()
+    if a.compressed and a.layer != "conv":
+        p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
     if a.layer == "lut":
@@ -383,7 +412,7 @@ def main():
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)
-    drawn = [draw(rng, n) for n in range(a.count)]
+    drawn = [draw(rng, n, a.compressed) for n in range(a.count)]
     cpu = cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
                      "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
@@ -398,9 +427,10 @@ def main():
             cpu_differ += int((cpu[n] != y16).sum())
             want = cpu[n]
         blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
-                 "arg1.bin": weight_ref.pack(c["w"].view(np.float16), WENC, "f16")["weights"],
                  "result0.bin": nvdla_ref.pack((y16 if a.expect == "nvdla" else want)
                                                .view(np.float16)[None], ENC, "f16")}
+        if not c["compressed"]:
+            blobs["arg1.bin"] = weight_ref.pack(c["w"].view(np.float16), WENC, "f16")["weights"]
         why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
         if why:
             print(f"{c['name']}: {why}")
@@ -411,6 +441,8 @@ def main():
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
+    if a.compressed:
+        print(f"{sum(c['compressed'] for c in drawn)} of {a.count} with compressed weights")
     print(f"{good} of {a.count} fp16 convolutions on the v1 model equal {expected_name}")
     sys.exit(0 if good == a.count else 1)
 

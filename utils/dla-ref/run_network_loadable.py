@@ -195,6 +195,9 @@ def segment_arguments(seg, lines, consts):
         return list(zip(names, rnt.signature(lines[i])[0]))
 
     reads = [(v, t) for layer in seg.layers for v, t in zip(layer.operands, layer.types)]
+    # Compressed weights are no operand (run_network_trace.hold_constants).
+    for layer in seg.layers:
+        const_lines += [c for c in layer.constants if c not in const_lines]
     for i in seg.views:
         reads += operands(i)
     while reads:
@@ -332,7 +335,9 @@ def main():
     resources = sep + resources  # the constants' blobs, each segment's too
     lines = generic.stdout.split("\n")
     target = re.search(r"dla\.target = (#dla\.target<[^>]*>)", text).group(1)
-    config = re.search(r"(nv_small|nv_large)", target).group(1)
+    # nv_full, the default, is not printed.
+    named = re.search(r"(nv_small|nv_large|nv_full)", target)
+    config = named.group(1) if named else "nv_full"
     layers = rnt.find_layers(lines)
     if not layers:
         sys.exit("no layer ops in " + a.compiled)

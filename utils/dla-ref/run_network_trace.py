@@ -61,6 +61,27 @@ class Layer:
                     self.types.append(t)
 
 
+CONSTANT = re.compile(r'^\s*(%[\w.$-]+) = "dla\.weight_constant"\(\)')
+RESOURCE = re.compile(r'^\s*([\w.$-]+): "0x[0-9A-Fa-f]*",?$')
+
+
+def hold_constants(lines, layers):
+    """Compressed weights (dla.weight_constant) stay in the layer's
+    function, their blobs with it: their sizes are in the program's
+    registers, so they are no argument. Moves them from each layer's
+    operands to its `constants` (the op lines) and `blobs` (the resource
+    lines they name)."""
+    consts = {m.group(1): l for l in lines if (m := CONSTANT.match(l))}
+    blobs = {m.group(1): l.strip().rstrip(",") for l in lines if (m := RESOURCE.match(l))}
+    for layer in layers:
+        layer.constants, layer.blobs = [], []
+        for v in [v for v in layer.operands if v in consts]:
+            i = layer.operands.index(v)
+            del layer.operands[i], layer.types[i]
+            layer.constants.append(consts[v])
+            layer.blobs += [blobs[k] for k in re.findall(r"dense_resource<([\w.$-]+)>", consts[v])]
+
+
 def find_layers(lines):
     """The hardware layers in program order: each layer op, a direct
     convolution joined by the on-the-fly SDP reading it."""
@@ -80,6 +101,7 @@ def find_layers(lines):
                     last = j
                     break
         layers.append(Layer(group, last))
+    hold_constants(lines, layers)
     return layers
 
 
@@ -193,7 +215,7 @@ def cpu_storage(lines, layers, xs, bin_dir, llvm_bin, root, extra=()):
 def one_layer(layer, target):
     """The layer as the one function of a module, its operands arguments."""
     names = {v: f"%a{i}" for i, v in enumerate(layer.operands)}
-    body = []
+    body = [f"    {l.strip()}" for l in layer.constants]
     for l in layer.lines:
         head, rest = l.split(" = ", 1)
         rest = re.sub(r"%[\w.$-]+", lambda m: names.get(m.group(0), m.group(0)), rest)
@@ -201,7 +223,9 @@ def one_layer(layer, target):
     params = ", ".join(f"{names[v]}: {t}" for v, t in zip(layer.operands, layer.types))
     return (f"module attributes {{dla.target = {target}}} {{\n"
             f"  func.func @layer({params}) -> {layer.result_type} {{\n" + "\n".join(body) +
-            f"\n    return {layer.result} : {layer.result_type}\n  }}\n}}\n")
+            f"\n    return {layer.result} : {layer.result_type}\n  }}\n}}\n" +
+            ("{-#\n  dialect_resources: {\n    builtin: {\n      " +
+             ",\n      ".join(layer.blobs) + "\n    }\n  }\n#-}\n" if layer.blobs else ""))
 
 
 def main():

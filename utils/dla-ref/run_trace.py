@@ -46,6 +46,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 import int_cases_lrn as lrn_cases  # noqa: E402
 import run_layers  # noqa: E402
+import weight_ref  # noqa: E402
 import int_cases_pool as pool_cases  # noqa: E402
 import int_cases_sdp as sdp_cases  # noqa: E402
 import trace_exec_cases  # noqa: E402
@@ -97,9 +98,26 @@ class Case:
                 f"  {self.body}\n  return %y : {ttype(self.out_shape)}\n}}\n")
 
 
+# Blobs the cases' text names (dense_resource<KEY>): KEY -> bytes.
+RESOURCES = {}
+
+
+def resource(key, data):
+    """`dense_resource<KEY>` of the i8 bytes `data` (module() writes them)."""
+    RESOURCES[key] = bytes(data)
+    return f"dense_resource<{key}> : tensor<{len(data)}xi8>"
+
+
 def module(funcs):
-    return (f"module attributes {{dla.target = #dla.target<nvdla, {CONFIG}>}} {{\n" +
-            "".join(funcs) + "}\n")
+    text = "".join(funcs)
+    used = [k for k in RESOURCES if f"dense_resource<{k}>" in text]
+    blobs = ""
+    if used:  # the blob's first 4 bytes: its alignment (little-endian)
+        blobs = ("{-#\n  dialect_resources: {\n    builtin: {\n" +
+                 ",\n".join(f'      {k}: "0x10000000{RESOURCES[k].hex().upper()}"' for k in used) +
+                 "\n    }\n  }\n#-}\n")
+    return (f"module attributes {{dla.target = #dla.target<nvdla, {CONFIG}>}} {{\n" + text +
+            "}\n" + blobs)
 
 
 def sdp_case(rng, n, shape=None):
@@ -309,6 +327,25 @@ def conv_case(rng, n, shape=None):
     if any(pad) and rng.random() < 0.4:
         attrs += f" pad_value {int(rng.integers(-128, 128))}"
     return Case(f"conv_{n}", shape, conv_body(rng, attrs, shape, wshape, out), out, weight=wshape)
+
+
+def conv_compressed_case(rng, n):
+    """conv_case with sparse weights (some kernels all zero), compressed by
+    the reference packer (weight_ref.py, from the format document) and held
+    by the program as a dla.weight_constant: its WGS, WMB and data surfaces
+    (configurations with weight compression: nv_full)."""
+    c = conv_case(rng, n)
+    wshape = c.args[1][1]
+    w = rng.integers(-128, 128, size=wshape).astype(np.int8)
+    w[rng.random(wshape) < rng.choice([0.3, 0.6, 0.9])] = 0
+    w[rng.random(wshape[0]) < 0.15] = 0
+    w.flat[int(rng.integers(0, w.size))] = 1  # the CDMA reads at least one entry
+    wenc = f"#dla.weight<direct, int8, compressed, config = {CONFIG}>"
+    parts = weight_ref.pack(w, wenc, "i8")
+    attr = ", ".join(f"{k} = {resource(f'conv_{n}_{k}', parts[k])}" for k in ("wgs", "wmb", "data"))
+    body = (f"%w = dla.weight_constant {attr} : {ttype(wshape, wenc)}\n  " +
+            c.body.replace(ttype(wshape, WENC), ttype(wshape, wenc)))
+    return Case(c.name, c.shape, body, c.out_shape)
 
 
 def conv_body(rng, attrs, shape, wshape, out):
@@ -958,7 +995,8 @@ def as_weights_case(rng, n):
     return Case.of(f"as_weights_{n}", args, "\n  ".join(lines), out)
 
 
-KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "clamp": clamp_case, "pool": pool_case, "conv": conv_case, "lrn": lrn_case,
+KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "clamp": clamp_case, "pool": pool_case, "conv": conv_case,
+         "conv-compressed": conv_compressed_case, "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case, "conv-wide": conv_wide_case,

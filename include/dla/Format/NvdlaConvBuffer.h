@@ -91,6 +91,11 @@ struct ConvBufferQuery {
   /// input or its bands). Else one of those three: a compiler's choice by
   /// time (docs/PerformanceModel.md "Decisions").
   int64_t weightBanks = 0;
+  /// Compressed weights: their mask (WMB) streams through the buffer's last
+  /// bank (cmod/cdma CBUF_WMB_BANK 15; NVIDIA's compiler reserves it,
+  /// ConvCoreNode.cpp compWtReservedBank), so data and weights share the
+  /// others, and the layer's mask must fit that one bank.
+  bool compressedWeights = false;
 };
 
 enum class ConvBufferMode {

@@ -49,6 +49,11 @@ namespace dlaformat::nvdla {
   X(CDMA, D_WEIGHT_ADDR_HIGH, 0x3078)                                                              \
   X(CDMA, D_WEIGHT_ADDR_LOW, 0x307c)                                                               \
   X(CDMA, D_WEIGHT_BYTES, 0x3080)                                                                  \
+  X(CDMA, D_WGS_ADDR_HIGH, 0x3084)                                                                 \
+  X(CDMA, D_WGS_ADDR_LOW, 0x3088)                                                                  \
+  X(CDMA, D_WMB_ADDR_HIGH, 0x308c)                                                                 \
+  X(CDMA, D_WMB_ADDR_LOW, 0x3090)                                                                  \
+  X(CDMA, D_WMB_BYTES, 0x3094)                                                                     \
   X(CDMA, D_MEAN_FORMAT, 0x3098)                                                                   \
   X(CDMA, D_MEAN_GLOBAL_0, 0x309c)                                                                 \
   X(CDMA, D_MEAN_GLOBAL_1, 0x30a0)                                                                 \

@@ -58,6 +58,7 @@ struct DescCvt {
 // dla_conv_op_desc enumerations.
 inline constexpr uint8_t kDescConvDirect = 0, kDescConvWinograd = 1;
 inline constexpr uint8_t kDescPrecisionInt8 = 0, kDescPrecisionInt16 = 1, kDescPrecisionFp16 = 2;
+inline constexpr uint8_t kDescWeightUncompressed = 0, kDescWeightCompressed = 1;
 /// FORMAT_T_* is dlaformat::nvdla::PixelFormat's value; feature data:
 inline constexpr uint8_t kDescFormatFeature = 36;
 

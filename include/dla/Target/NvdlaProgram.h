@@ -80,6 +80,16 @@ struct Surface {
   /// A channel view (dla.channel_slice / dla.channel_concat): its bytes
   /// from the start of the placement it shares with its parent.
   int64_t viewOffset = 0;
+  /// Bytes the program itself holds: a dla.weight_constant's compressed
+  /// weights, its WGS, WMB and data in one image (NvdlaWeightCompression.h's
+  /// placement); empty for every other surface.
+  std::vector<uint8_t> contents;
+  /// Where the compressed weights' three parts lie in `contents`.
+  struct CompressedPart {
+    int64_t offset = 0, bytes = 0;
+  };
+  CompressedPart wgs, wmb, data;
+  bool compressed() const { return data.bytes != 0; }
 };
 
 /// One hardware layer: a layer op, and the on-the-fly SDP a convolution

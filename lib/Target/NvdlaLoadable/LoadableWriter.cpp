@@ -270,6 +270,13 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
       return terminator->emitOpError("returns the same value twice: each output of a loadable "
                                      "is a memory of its own");
     auto memory = static_cast<uint16_t>(c.memories.size());
+    // Bytes the program holds (compressed weights): a memory of their own.
+    if (!s.contents.empty()) {
+      c.blobs.push_back({s.name, BlobKind::Data, {0, 0, 0}, s.contents});
+      c.memories.push_back({MemoryKind::Content, place.bytes, s.name});
+      place.memory = memory;
+      continue;
+    }
     if (auto a = dyn_cast<BlockArgument>(s.value)) {
       if (returned)
         return terminator->emitOpError("returns argument ")

@@ -2,7 +2,8 @@
 //
 // getProgramFunction picks the module's one function for both writers;
 // prepareProgramFunction gives a loadable's function planNetwork's form:
-// constants as arguments (their bytes travel with the program), feature
+// constants as arguments (their bytes travel with the program; compressed
+// weights stay dla.weight_constant ops, a surface of their own), feature
 // data at both ends, layers and channel views between them.
 //
 //===----------------------------------------------------------------------===//
@@ -155,9 +156,10 @@ FailureOr<std::vector<ProgramArgument>> mlir::dla::prepareProgramFunction(func::
       constant.erase();
       continue;
     }
+    // Compressed weights stay: planNetwork makes them a surface that holds
+    // their bytes (their compressed sizes are in the registers).
     if (isa<WeightConstantOp>(op))
-      return op.emitOpError("holds compressed weights: the programs read uncompressed weights "
-                            "(compile with --no-compression)");
+      continue;
     if (isa<RelayoutOp>(op))
       return op.emitOpError("converts between layouts inside the program: only the inputs' and "
                             "results' relayouts (host layout <-> NVDLA feature data) stay "

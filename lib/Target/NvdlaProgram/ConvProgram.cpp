@@ -153,6 +153,14 @@ void mlir::dla::regplan::programConvLayer(const NetworkPlan &plan, const Network
   p.write(R::CDMA_D_WEIGHT_ADDR_HIGH, static_cast<uint32_t>(weights >> 32));
   p.write(R::CDMA_D_WEIGHT_ADDR_LOW, static_cast<uint32_t>(weights));
   p.write(R::CDMA_D_WEIGHT_BYTES, static_cast<uint32_t>(d.weight_data.size));
+  if (d.weight_format == kDescWeightCompressed) {
+    const uint64_t wgs = addressOf(plan, d.wgs_data), wmb = addressOf(plan, d.wmb_data);
+    p.write(R::CDMA_D_WGS_ADDR_HIGH, static_cast<uint32_t>(wgs >> 32));
+    p.write(R::CDMA_D_WGS_ADDR_LOW, static_cast<uint32_t>(wgs));
+    p.write(R::CDMA_D_WMB_ADDR_HIGH, static_cast<uint32_t>(wmb >> 32));
+    p.write(R::CDMA_D_WMB_ADDR_LOW, static_cast<uint32_t>(wmb));
+    p.write(R::CDMA_D_WMB_BYTES, static_cast<uint32_t>(d.wmb_data.size));
+  }
   p.write(R::CDMA_D_MEAN_FORMAT, {{CDMA_D_MEAN_FORMAT_MEAN_FORMAT, d.mean_format}});
   if (d.mean_format) {
     p.write(R::CDMA_D_MEAN_GLOBAL_0, {{CDMA_D_MEAN_GLOBAL_0_MEAN_RY, d.mean_ry},

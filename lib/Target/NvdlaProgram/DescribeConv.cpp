@@ -85,6 +85,17 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   d.weight_data.type = DescMemType::Mc;
   d.weight_data.surface = static_cast<int32_t>(plan.surfaceOf.at(op.getWeight()));
   d.weight_data.size = static_cast<uint64_t>(plan.placed(op.getWeight()).bytes);
+  // Compressed weights: the three parts of their surface (NetworkPlan).
+  if (const Surface &w = plan.surface(op.getWeight()); w.compressed()) {
+    d.weight_format = kDescWeightCompressed;
+    for (auto [cube, part] : {std::pair{&d.weight_data, &w.data}, std::pair{&d.wmb_data, &w.wmb},
+                              std::pair{&d.wgs_data, &w.wgs}}) {
+      cube->type = DescMemType::Mc;
+      cube->surface = d.weight_data.surface;
+      cube->offset = static_cast<uint64_t>(part->offset);
+      cube->size = static_cast<uint64_t>(part->bytes);
+    }
+  }
   // The convolution's result goes to the SDP on the fly; its cube is the
   // accumulator's output (CACC's registers), in the layer's result shape.
   d.dst_data = describeCube(plan, layer.result(), DescMemType::Hw);

@@ -12,9 +12,14 @@
 #include "dla/Target/NvdlaProgram.h"
 
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/NvdlaAlignment.h"
 #include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaWeightCompression.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Endian.h"
 
 #include <functional>
 
@@ -27,22 +32,96 @@ namespace nv = dlaformat::nvdla;
 static constexpr int64_t kEnd = 1 << 30;
 
 namespace {
-/// The weights of `v`: uncompressed int8 NVDLA direct weights (image
-/// weights for an image convolution). nv_small and nv_large run on the
-/// master C model, nv_full on the v1 one (docs/NvdlaCModelV1.md).
+/// The weights of `v`: int8 NVDLA direct weights (image weights for an
+/// image convolution; fp16 direct ones on nv_full). nv_small and nv_large
+/// run on the master C model, nv_full on the v1 one
+/// (docs/NvdlaCModelV1.md). Compressed weights must be a
+/// dla.weight_constant's: their sizes depend on their data, and the
+/// registers hold them.
 LogicalResult checkWeights(Value v, bool image, Location loc) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   auto weight = type ? dyn_cast_or_null<WeightAttr>(type.getEncoding()) : WeightAttr();
   nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
-  if (!weight || weight.getFormat() != format || weight.getCompressed() ||
+  if (!weight || weight.getFormat() != format ||
       (weight.getPrecision() != nv::Precision::Int8 &&
        (image || weight.getPrecision() != nv::Precision::Fp16 ||
         !nv::getHardwareConfig(weight.getConfig()).hasPrecision(nv::Precision::Fp16))))
-    return emitError(loc) << "weights of a register program must be uncompressed int8 "
+    return emitError(loc) << "weights of a register program must be int8 "
                           << (image ? "image" : "direct")
                           << " NVDLA weights (fp16 direct ones on nv_full) (#dla.weight<"
                           << (image ? "image" : "direct")
                           << ", int8, config = ...>), got " << v.getType();
+  if (weight.getCompressed() && !v.getDefiningOp<WeightConstantOp>())
+    return emitError(loc) << "compressed weights of a register program must be a "
+                             "dla.weight_constant in its function (their compressed sizes are "
+                             "in its registers), got "
+                          << v.getType() << (isa<BlockArgument>(v) ? " as an argument" : "");
+  return success();
+}
+
+/// The bytes of a compressed weight surface: dense_resource or dense i8.
+std::optional<std::vector<uint8_t>> bytesOf(ElementsAttr a) {
+  if (auto r = dyn_cast<DenseResourceElementsAttr>(a)) {
+    AsmResourceBlob *blob = r.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    ArrayRef<char> d = blob->getData();
+    return std::vector<uint8_t>(d.begin(), d.end());
+  }
+  if (auto d = dyn_cast<DenseIntElementsAttr>(a)) {
+    std::vector<uint8_t> out;
+    out.reserve(d.getNumElements());
+    for (const APInt &e : d.getValues<APInt>())
+      out.push_back(static_cast<uint8_t>(e.getZExtValue()));
+    return out;
+  }
+  return std::nullopt;
+}
+
+/// A dla.weight_constant as one surface the program carries: WGS, WMB and
+/// data where the format library places them in one compressed image
+/// (their offsets depend on the shape only), WMB and data as long as the
+/// CDMA and CSC consume them (the whole mask; the data's 128-byte
+/// entries, both checked at the layer's end by the v1 model).
+LogicalResult compressedSurface(WeightConstantOp op, Surface &s, PlannedSurface &p) {
+  auto type = cast<RankedTensorType>(op.getType());
+  auto weight = cast<WeightAttr>(type.getEncoding());
+  dlaformat::Expected<nv::NvdlaWeightLayout> layout =
+      nv::NvdlaWeightLayout::create(weight.getParams(type.getShape()));
+  if (!layout)
+    return op.emitOpError() << layout.message();
+  std::optional<std::vector<uint8_t>> wgs = bytesOf(op.getWgs()), wmb = bytesOf(op.getWmb()),
+                                      data = bytesOf(op.getData());
+  if (!wgs || !wmb || !data)
+    return op.emitOpError("holds its surfaces by name only (elided, or in a bundle's "
+                          "weights/*.bin): a register program carries their bytes");
+  const nv::AlignmentRule &rule = nv::getAlignment(nv::AlignedData::Weight);
+  dlaformat::Status st = nv::checkSeparateSurfaces(
+      *layout, rule.startAddress, wgs->data(), static_cast<int64_t>(wgs->size()), wmb->data(),
+      static_cast<int64_t>(wmb->size()), static_cast<int64_t>(data->size()));
+  if (!st)
+    return op.emitOpError("inconsistent compressed weights: ") << st.message();
+  const nv::CompressedWeightSurface b =
+      nv::getCompressedWeightLayoutBound(*layout).surfaces.front();
+  int64_t used = 0;
+  for (int64_t g = 0; g < b.wgsBytes / 4 && 4 * g + 3 < static_cast<int64_t>(wgs->size()); ++g)
+    used += llvm::support::endian::read32le(wgs->data() + 4 * g);
+  if (used == 0)
+    return op.emitOpError("holds only zero weights: NVDLA's CDMA reads at least one entry of "
+                          "compressed weight data; store them uncompressed");
+  s.wgs = {b.wgsOffset, b.wgsBytes};
+  s.wmb = {b.wmbOffset, b.wmbBytes};
+  s.data = {b.dataOffset, nv::alignUp(used, rule.dataSize)};
+  s.contents.assign(static_cast<size_t>(s.data.offset + s.data.bytes), 0);
+  auto place = [&](const std::vector<uint8_t> &from, const Surface::CompressedPart &part) {
+    std::copy_n(from.begin(), std::min<int64_t>(part.bytes, from.size()),
+                s.contents.begin() + part.offset);
+  };
+  place(*wgs, s.wgs);
+  place(*wmb, s.wmb);
+  place(*data, s.data);
+  p.bytes = static_cast<int64_t>(s.contents.size());
+  p.alignment = rule.startAddress;
   return success();
 }
 
@@ -268,6 +347,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   // Channel views: one surface per tensor, each view at an offset into its
   // parent's (ViewOps.cpp); `viewOf` maps a view to its parent.
   llvm::DenseMap<Value, std::pair<Value, int64_t>> viewOf;
+  SmallVector<WeightConstantOp> constants;
   for (Operation &op : body) {
     if (&op == terminator || fusedOps.contains(&op))
       continue;
@@ -289,6 +369,11 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     }
     if (isa<EmulatorOpInterface>(op)) {
       plan.emulated.push_back(&op);
+      continue;
+    }
+    // Compressed weights the program carries (a surface of their own).
+    if (auto constant = dyn_cast<WeightConstantOp>(op)) {
+      constants.push_back(constant);
       continue;
     }
     auto layer = dyn_cast<LayerOpInterface>(op);
@@ -431,11 +516,16 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     } else if (weightValues.contains(v)) {
       if (failed(checkWeights(v, imageWeights.contains(v), loc)))
         return failure();
-      auto layout = bindTensorLayout(type, [&] { return emitError(loc); });
-      if (failed(layout))
-        return failure();
-      p.bytes = (*layout)->getStorageBytes();
-      p.alignment = (*layout)->getStorageAlignment();
+      if (auto constant = v.getDefiningOp<WeightConstantOp>()) {
+        if (failed(compressedSurface(constant, s, p)))
+          return failure();
+      } else {
+        auto layout = bindTensorLayout(type, [&] { return emitError(loc); });
+        if (failed(layout))
+          return failure();
+        p.bytes = (*layout)->getStorageBytes();
+        p.alignment = (*layout)->getStorageAlignment();
+      }
     } else {
       auto layout = featureLayout(v, loc);
       if (failed(layout))
@@ -468,6 +558,11 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   };
   for (BlockArgument a : func.getArguments())
     if (failed(addSurface(a, "arg" + std::to_string(a.getArgNumber()), -1, func.getLoc())))
+      return failure();
+  for (auto [index, constant] : llvm::enumerate(constants))
+    if (weightValues.contains(constant.getResult()) &&
+        failed(addSurface(constant.getResult(), "const" + std::to_string(index), -1,
+                          constant.getLoc())))
       return failure();
   for (auto [index, layer] : llvm::enumerate(plan.layers)) {
     // Every value a layer reads is an argument or an earlier layer's

@@ -137,6 +137,17 @@ LogicalResult writeMemory(const NetworkPlan &plan, const NvdlaTraceOptions &opti
       return failure();
     cfg << "mem_load(pri_mem, " << hex(plan.addressOf(a)) << ", \"" << s.name << ".dat\");\n";
   }
+  // Bytes the program holds itself (compressed weights).
+  for (const Surface &s : plan.surfaces) {
+    if (s.contents.empty())
+      continue;
+    SmallString<256> path(options.directory);
+    llvm::sys::path::append(path, s.name + ".dat");
+    if (failed(writeMemoryFile(path, s.contents, s.value.getLoc())))
+      return failure();
+    cfg << "mem_load(pri_mem, " << hex(plan.addressOf(s.value)) << ", \"" << s.name
+        << ".dat\");\n";
+  }
   // Result surfaces start zeroed, as the CPU execution's buffers, unless
   // they reuse memory of another surface (memory commands all apply
   // before the first layer: a zeroed input would be lost).

@@ -134,7 +134,7 @@ func.func @elided(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>)
 
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @compressed(%x: tensor<1x8x2x2xi8, #dla.feature<int8>>) -> tensor<1x4x2x2xi8, #dla.feature<int8>> {
-  // expected-error @below {{'dla.weight_constant' op holds compressed weights: the programs read uncompressed weights (compile with --no-compression)}}
+  // expected-error @below {{'dla.weight_constant' op holds its surfaces by name only (elided, or in a bundle's weights/*.bin): a register program carries their bytes}}
   %w = dla.weight_constant wgs = dense_resource<dla_wgs> : tensor<128xi8>, wmb = dense_resource<dla_wmb> : tensor<128xi8>, data = dense_resource<dla_data> : tensor<128xi8> : tensor<4x8x1x1xi8, #dla.weight<direct, int8, compressed>>
   %y = dla.conv direct %x, %w : tensor<1x8x2x2xi8, #dla.feature<int8>>, tensor<4x8x1x1xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x4x2x2xi8, #dla.feature<int8>>
   return %y : tensor<1x4x2x2xi8, #dla.feature<int8>>

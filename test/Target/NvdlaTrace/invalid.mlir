@@ -46,10 +46,38 @@ func.func @empty(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) 
 
 // The weights are the first argument: they are checked first (int16
 // features would be refused too).
-// expected-error @below {{weights of a register program must be uncompressed int8 direct NVDLA weights (fp16 direct ones on nv_full) (#dla.weight<direct, int8, config = ...>), got 'tensor<8x8x3x3xi16, #dla.weight<direct, int16>>'}}
+// expected-error @below {{weights of a register program must be int8 direct NVDLA weights (fp16 direct ones on nv_full) (#dla.weight<direct, int8, config = ...>), got 'tensor<8x8x3x3xi16, #dla.weight<direct, int16>>'}}
 func.func @weights(%w: tensor<8x8x3x3xi16, #dla.weight<direct, int16>>, %x: tensor<1x8x4x4xi16, #dla.feature<int16>>) -> tensor<1x8x2x2xi16, #dla.feature<int16>> {
   %y = dla.conv direct %x, %w : tensor<1x8x4x4xi16, #dla.feature<int16>>, tensor<8x8x3x3xi16, #dla.weight<direct, int16>> -> tensor<1x8x2x2xi16, #dla.feature<int16>>
   return %y : tensor<1x8x2x2xi16, #dla.feature<int16>>
+}
+
+// -----
+
+// Compressed weights' sizes depend on their data: the program holds them.
+// expected-error @below {{compressed weights of a register program must be a dla.weight_constant in its function (their compressed sizes are in its registers), got 'tensor<8x8x3x3xi8, #dla.weight<direct, int8, compressed>>' as an argument}}
+func.func @compressed_argument(%w: tensor<8x8x3x3xi8, #dla.weight<direct, int8, compressed>>, %x: tensor<1x8x4x4xi8, #dla.feature<int8>>) -> tensor<1x8x2x2xi8, #dla.feature<int8>> {
+  %y = dla.conv direct %x, %w : tensor<1x8x4x4xi8, #dla.feature<int8>>, tensor<8x8x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x8x2x2xi8, #dla.feature<int8>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8>>
+}
+
+// -----
+
+// A compressed surface's bytes must be present (and consistent).
+func.func @compressed_all_zero(%x: tensor<1x8x4x4xi8, #dla.feature<int8>>) -> tensor<1x8x2x2xi8, #dla.feature<int8>> {
+  // expected-error @below {{'dla.weight_constant' op holds only zero weights: NVDLA's CDMA reads at least one entry of compressed weight data; store them uncompressed}}
+  %w = dla.weight_constant wgs = dense<0> : tensor<128xi8>, wmb = dense<0> : tensor<128xi8>, data = dense<0> : tensor<128xi8> : tensor<8x8x3x3xi8, #dla.weight<direct, int8, compressed>>
+  %y = dla.conv direct %x, %w : tensor<1x8x4x4xi8, #dla.feature<int8>>, tensor<8x8x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x8x2x2xi8, #dla.feature<int8>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8>>
+}
+
+// -----
+
+func.func @compressed_inconsistent(%x: tensor<1x8x4x4xi8, #dla.feature<int8>>) -> tensor<1x8x2x2xi8, #dla.feature<int8>> {
+  // expected-error @below {{'dla.weight_constant' op inconsistent compressed weights: weight surface 0, kernel group 0: WGS says 7 bytes but the WMB marks 0}}
+  %w = dla.weight_constant wgs = dense<[7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<128xi8>, wmb = dense<0> : tensor<128xi8>, data = dense<0> : tensor<128xi8> : tensor<8x8x3x3xi8, #dla.weight<direct, int8, compressed>>
+  %y = dla.conv direct %x, %w : tensor<1x8x4x4xi8, #dla.feature<int8>>, tensor<8x8x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x8x2x2xi8, #dla.feature<int8>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8>>
 }
 
 // -----
