@@ -38,9 +38,6 @@ __all__ = ["STAGES", "BundleOptions", "Failure", "Refused", "Progress", "compile
 #: The stages, in order.
 STAGES = ("import", "compile", "describe", "loadable", "lower", "report")
 
-#: The configurations and precision NVIDIA's runtime and firmware run
-#: loadables of (docs/NvdlaLoadables.md).
-LOADABLE_TARGETS = ("nv_small", "nv_large")
 LOADABLE_FILE = "model.nvdla"
 # --dla-outline-nvdla-program's remark on the program it outlined.
 PROGRAM_REMARK = re.compile(r"remark: NVDLA program @\S+: (\d+) layers(?: and (\d+) ops for "
@@ -176,41 +173,38 @@ def loadable_stage(compiled, manifest, options, out_dir):
     path = os.path.join(out_dir, LOADABLE_FILE)
     if os.path.exists(path):
         os.remove(path)  # never a stale loadable beside a new manifest
-    if options.target not in LOADABLE_TARGETS or options.precision != "int8":
-        entry["reason"] = ("NVIDIA's runtime and firmware run %s int8 loadables here; this "
-                           "bundle is %s %s" % (" and ".join(LOADABLE_TARGETS), options.target,
-                                                options.precision))
+    # Every configuration and precision: what the register plan does not
+    # program is the translation's located error. The layers outlined into
+    # one function (the host steps before and after them stay outside:
+    # quantizing the input, a head, softmax).
+    program = os.path.join(os.path.dirname(compiled), "nvdla-program.mlir")
+    outline = subprocess.run([tools.tool("dla-opt"), compiled, "--dla-outline-nvdla-program",
+                              "-o", program], capture_output=True, text=True)
+    errors = re.findall(r"^(.*error: .*)$", outline.stderr, re.M)
+    if outline.returncode:
+        entry["reason"] = ("its layers are not one NVDLA program: "
+                           + (errors or [outline.stderr.strip()])[0])
+        manifest["loadable"] = entry
+        return entry
+    around = PROGRAM_REMARK.search(outline.stderr)
+    proc = subprocess.run([tools.tool("dla-translate"), program, "--dla-to-nvdla-loadable",
+                           "-o", path], capture_output=True, text=True)
+    if proc.returncode:
+        errors = re.findall(r"^(.*error: .*)$", proc.stderr, re.M) or [proc.stderr.strip()]
+        entry["reason"] = "dla-translate --dla-to-nvdla-loadable refused it: " + errors[0]
+        if os.path.exists(path):
+            os.remove(path)
     else:
-        # The layers outlined into one function (the host steps before and
-        # after them stay outside: quantizing the input, a head, softmax).
-        program = os.path.join(os.path.dirname(compiled), "nvdla-program.mlir")
-        outline = subprocess.run([tools.tool("dla-opt"), compiled, "--dla-outline-nvdla-program",
-                                  "-o", program], capture_output=True, text=True)
-        errors = re.findall(r"^(.*error: .*)$", outline.stderr, re.M)
-        if outline.returncode:
-            entry["reason"] = ("its layers are not one NVDLA program: "
-                               + (errors or [outline.stderr.strip()])[0])
-            manifest["loadable"] = entry
-            return entry
-        around = PROGRAM_REMARK.search(outline.stderr)
-        proc = subprocess.run([tools.tool("dla-translate"), program, "--dla-to-nvdla-loadable",
-                               "-o", path], capture_output=True, text=True)
-        if proc.returncode:
-            errors = re.findall(r"^(.*error: .*)$", proc.stderr, re.M) or [proc.stderr.strip()]
-            entry["reason"] = "dla-translate --dla-to-nvdla-loadable refused it: " + errors[0]
-            if os.path.exists(path):
-                os.remove(path)
-        else:
-            before, after = (int(around.group(3)), int(around.group(4))) if around else (0, 0)
-            emulated = int(around.group(2) or 0) if around else 0
-            # Ops of NVIDIA's runtime emulator: an EMU task after the DLA task.
-            emu = (" and an EMU task of %d op%s (NVIDIA's runtime emulator)"
-                   % (emulated, "" if emulated == 1 else "s") if emulated else "")
-            entry.update(file=LOADABLE_FILE, bytes=os.path.getsize(path),
-                         host_before=before, host_after=after, emulator_ops=emulated,
-                         reason="every layer runs on the accelerator: one DLA task of %s "
-                                "layers%s; the host runs %d ops before it and %d after it"
-                                % (around.group(1) if around else "its", emu, before, after))
+        before, after = (int(around.group(3)), int(around.group(4))) if around else (0, 0)
+        emulated = int(around.group(2) or 0) if around else 0
+        # Ops of NVIDIA's runtime emulator: an EMU task after the DLA task.
+        emu = (" and an EMU task of %d op%s (NVIDIA's runtime emulator)"
+               % (emulated, "" if emulated == 1 else "s") if emulated else "")
+        entry.update(file=LOADABLE_FILE, bytes=os.path.getsize(path),
+                     host_before=before, host_after=after, emulator_ops=emulated,
+                     reason="every layer runs on the accelerator: one DLA task of %s "
+                            "layers%s; the host runs %d ops before it and %d after it"
+                            % (around.group(1) if around else "its", emu, before, after))
     manifest["loadable"] = entry
     return entry
 

@@ -61,7 +61,7 @@ import run_network_trace as rnt
 
 NAME = re.compile(r"%[\w.$-]+")
 DEFINES = re.compile(r"^\s*(%[\w.$-]+)(?::(\d+))? = ")
-TYPE = re.compile(r"tensor<([0-9x]+)x(i8|i16), (#dla\.[a-z]+<.*>)>$")
+TYPE = re.compile(r"tensor<([0-9x]+)x(i8|i16|f16), (#dla\.[a-z]+<.*>)>$")
 
 
 def defined(line):
@@ -250,7 +250,7 @@ def segment_function(seg, lines, consts, target, resources):
 
 def element_view(data, result_type):
     """The logical elements of storage bytes `data` of `result_type`
-    (int8 / int16 NVDLA feature data), by the spec's layout."""
+    (int8 / int16 / fp16 NVDLA feature data), by the spec's layout."""
     m = TYPE.match(result_type.strip())
     if not m:
         return None
@@ -259,7 +259,7 @@ def element_view(data, result_type):
     keys = sorted(offsets)
     at = np.array([offsets[k] for k in keys], np.int64)
     raw = np.frombuffer(data, np.uint8)
-    if m.group(2) == "i16":
+    if m.group(2) in ("i16", "f16"):  # fp16: compared as bit patterns
         return raw[at].astype(np.int32) | (raw[at + 1].astype(np.int32) << 8)
     return raw[at]
 

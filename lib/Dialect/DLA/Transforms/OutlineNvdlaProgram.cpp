@@ -127,7 +127,8 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
   }
 
   // Arguments: what the layers read from outside but constants (cloned in:
-  // a program carries its weights). Results: what is read outside.
+  // a program carries its weights, compressed ones too). Results: what is
+  // read outside.
   llvm::SetVector<Value> inputs, outputs;
   llvm::SetVector<Operation *> constants;
   for (Operation *op : layers)
@@ -135,7 +136,7 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
       Operation *def = v.getDefiningOp();
       if (def && layers.contains(def))
         continue;
-      if (def && def->hasTrait<OpTrait::ConstantLike>())
+      if (def && (def->hasTrait<OpTrait::ConstantLike>() || isa<WeightConstantOp>(def)))
         constants.insert(def);
       else
         inputs.insert(v);
