@@ -113,8 +113,8 @@ std::optional<WinogradSizes> winogradSizes(const ConvBufferQuery &q) {
 
 Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &c,
                                                           const ConvBufferQuery &q) {
-  for (int64_t v :
-       {q.channels, q.height, q.width, q.kernels, q.kernelH, q.kernelW, q.strideH, q.dilationH})
+  for (int64_t v : {q.channels, q.height, q.width, q.kernels, q.kernelH, q.kernelW, q.strideH,
+                    q.dilationH, q.batches})
     if (v <= 0)
       return makeError("convolution buffer: extents, strides and dilations must be positive");
   if (q.padTop < 0 || q.padBottom < 0 || q.padLeft < 0 || q.padRight < 0 || q.pixelChannels < 0)
@@ -141,6 +141,9 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
         ceilDiv(q.kernelH, q.strideH) != 3)
       return makeError("convolution buffer: Winograd takes feature data and 3x3 kernels after "
                        "the stride's channel extension");
+    if (q.batches > 1)
+      return makeError("convolution buffer: Winograd takes one input, not a batch of " +
+                       str(q.batches) + " (cmod/csc: batches are direct convolutions')");
     std::optional<WinogradSizes> wg = winogradSizes(q);
     if (wg) {
       eps = wg->entriesPerLine;
@@ -150,7 +153,7 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
     }
   } else {
     eps = entriesPerLine(c, q);
-    dataEntries = eps ? checkedMul(*eps, q.height) : std::nullopt;
+    dataEntries = eps ? product({*eps, q.height, q.batches}) : std::nullopt;
     weightBytes = product({q.kernels, q.channels, q.kernelH, q.kernelW, bpe});
     groupBytes =
         product({q.channels, q.kernelH, q.kernelW, c.getKernelsPerGroup(q.precision), bpe});
@@ -195,6 +198,11 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
       return plan;
     }
 
+  if (q.batches > 1)
+    return makeError("convolution buffer: a batch of " + str(q.batches) + " inputs takes " +
+                     str(plan.dataBanks) + " banks beside one kernel group's " +
+                     str(plan.kernelGroupBanks) + ", the buffer has " + str(banks) +
+                     "; NVDLA's batch mode holds every input whole (cut the batch)");
   if (q.winograd)
     return makeError("convolution buffer: the Winograd input takes " + str(plan.dataBanks) +
                      " banks and one kernel group of transformed weights " +

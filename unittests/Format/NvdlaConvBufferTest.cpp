@@ -79,6 +79,30 @@ TEST(NvdlaConvBuffer, CompressedWeightsMaskFitsOneBank) {
             "convolution buffer: nv_small has no weight compression (WEIGHT_COMPRESSION_DISABLE)");
 }
 
+TEST(NvdlaConvBuffer, BatchHoldsEveryInput) {
+  // 28 entries a line, 56 lines: 1568 entries an input; a batch of 2 is
+  // 3136 = 13 banks of 256 beside the weights' 2; a batch of 3 is 4704 = 19
+  // banks, not even beside one group's.
+  ConvBufferQuery q = conv(Precision::Int8, 64, 56, 56, 64, 3);
+  q.batches = 2;
+  auto two = planConvBuffer(full(), q);
+  ASSERT_TRUE(two.ok()) << two.message();
+  EXPECT_EQ(two->dataBanks, 13);
+  EXPECT_EQ(two->mode, ConvBufferMode::FullInputFullWeight);
+  q.batches = 3;
+  auto three = planConvBuffer(full(), q);
+  ASSERT_FALSE(three.ok());
+  EXPECT_EQ(three.message(), "convolution buffer: a batch of 3 inputs takes 19 banks beside one "
+                             "kernel group's 1, the buffer has 16; NVDLA's batch mode holds "
+                             "every input whole (cut the batch)");
+  q.batches = 2;
+  q.winograd = true;
+  auto wino = planConvBuffer(full(), q);
+  ASSERT_FALSE(wino.ok());
+  EXPECT_EQ(wino.message(), "convolution buffer: Winograd takes one input, not a batch of 2 "
+                            "(cmod/csc: batches are direct convolutions')");
+}
+
 TEST(NvdlaConvBuffer, SplitsByHeightOnNvSmall) {
   // 8-byte atoms and entries: 8 entries per pixel, 448 a line, 49 banks of
   // 512 for 56 lines; weights 9 banks, a group of 8 kernels 2. Beside all

@@ -348,6 +348,21 @@ def conv_compressed_case(rng, n):
     return Case(c.name, c.shape, body, c.out_shape)
 
 
+def conv_batch_case(rng, n):
+    """conv_case on a batch of 2 to 6 inputs (NVDLA's batch mode: CDMA's
+    batch stride, CSC's and CACC's batch count, the SDP on the fly writing
+    each result at its batch stride)."""
+    c = conv_case(rng, n)
+    b = int(rng.integers(2, 7))
+
+    def batched(m):
+        t = m.group(0)
+        return t if "#dla.weight" in t else t.replace("tensor<1x", f"tensor<{b}x", 1)
+    body = re.sub(r"tensor<[^>]*>", batched, c.body)
+    shape, out = (b,) + c.shape[1:], (b,) + c.out_shape[1:]
+    return Case(c.name, shape, body, out, weight=c.args[1][1])
+
+
 def conv_body(rng, attrs, shape, wshape, out):
     """A direct convolution (registers `attrs`) to `out`, alone or with an
     on-the-fly SDP of random register stages and output converter."""
@@ -996,7 +1011,8 @@ def as_weights_case(rng, n):
 
 
 KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "clamp": clamp_case, "pool": pool_case, "conv": conv_case,
-         "conv-compressed": conv_compressed_case, "lrn": lrn_case,
+         "conv-compressed": conv_compressed_case, "conv-batch": conv_batch_case,
+         "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
          "sdp-lut": sdp_lut_case, "pool-wide": pool_wide_case,
          "conv-bands": conv_bands_case, "conv-deep": conv_deep_case, "conv-wide": conv_wide_case,

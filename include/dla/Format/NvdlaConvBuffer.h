@@ -96,6 +96,10 @@ struct ConvBufferQuery {
   /// ConvCoreNode.cpp compWtReservedBank), so data and weights share the
   /// others, and the layer's mask must fit that one bank.
   bool compressedWeights = false;
+  /// Inputs of a batch (BATCH_NUMBER): CSC holds every input's rows, one
+  /// after another (cmod/csc's batch data load), so the data takes `batches`
+  /// times the banks; a batch is not cut into bands.
+  int64_t batches = 1;
 };
 
 enum class ConvBufferMode {

@@ -179,11 +179,15 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
           : kDescPrecisionInt8;
   d.entry_per_slice = static_cast<uint16_t>(buffer->entriesPerLine);
   d.fetch_grain = 1;
-  d.batch = 1;
+  // A batch (NetworkPlan's checkBatch): CDMA reads input b at b batch
+  // strides; CSC releases every input's rows at the end.
+  d.batch = static_cast<uint8_t>(op.getInput().getType().getDimSize(0));
+  if (!image)
+    d.batch_stride = static_cast<uint32_t>(input.feature->getBatchStride());
   d.data_bank = static_cast<uint8_t>(buffer->dataBanks);
   d.weight_bank = static_cast<uint8_t>(buffer->allottedWeightBanks);
   d.post_extension = static_cast<uint8_t>(postExtension / 2);
-  d.release = static_cast<uint16_t>(d.src_data.height);
+  d.release = static_cast<uint16_t>(d.src_data.height * d.batch);
   d.input_width_csc = static_cast<uint16_t>(d.src_data.width);
   d.input_height_csc = static_cast<uint16_t>(d.src_data.height);
   d.input_channel_csc = static_cast<uint16_t>(inC);

@@ -131,7 +131,10 @@ LogicalResult mlir::dla::regplan::describeSdp(const NetworkPlan &plan, Operation
   if (op && failed(checkProgrammable(plan, op)))
     return failure();
   d.dst_data = describeCube(plan, out);
-  // On the fly the SDP walks the accumulator's cube, the layer's result.
+  // A batch (a convolution's, NetworkPlan's checkBatch): each result at
+  // its batch stride.
+  d.batch_num = static_cast<uint8_t>(cast<RankedTensorType>(out.getType()).getDimSize(0));
+  d.batch_stride = static_cast<uint32_t>(plan.surface(out).feature->getBatchStride());
   d.src_data = onTheFly ? describeCube(plan, out, DescMemType::Hw) : describeCube(plan, in);
   // The layer's data: int8, or fp16 (NetworkPlan's checkFp16Layer).
   const Precision proc = plan.surface(out).feature->getConfig().precision;

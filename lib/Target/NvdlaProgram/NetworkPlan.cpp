@@ -149,8 +149,6 @@ FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Locati
        !nv::getHardwareConfig(feature.getConfig()).hasPrecision(nv::Precision::Fp16)))
     return emitError(loc) << "only int8 feature data (and fp16 on nv_full) is programmed yet, got "
                           << v.getType();
-  if (type.getShape()[0] != 1)
-    return emitError(loc) << "only one batch is programmed yet, got " << v.getType();
   nv::FeatureConfig config;
   config.precision = feature.getPrecision();
   config.lineStride = feature.getLineStride();
@@ -274,6 +272,43 @@ bool isChannelOperand(Operation *member, OpOperand &use) {
          use.getOperandNumber() == sdp.getPreluMutable()[0].getOperandNumber();
 }
 
+/// NVDLA's batch mode (BATCH_NUMBER): a direct convolution on feature
+/// data reads every input of the batch (CDMA's batch stride, CSC's and
+/// CACC's batch count) and the SDP on the fly writes each result at its
+/// batch stride. What else of a batch would need the operand DMAs' batch
+/// strides (which NVIDIA's firmware does not write) or has no batch
+/// registers (PDP, CDP): not programmed, a located error.
+LogicalResult checkBatch(const HardwareLayer &hw) {
+  auto batchOf = [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return type && isa_and_nonnull<FeatureAttr>(type.getEncoding()) ? type.getDimSize(0) : 1;
+  };
+  const int64_t n = batchOf(hw.result());
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  bool feature = conv && isa_and_nonnull<FeatureAttr>(conv.getInput().getType().getEncoding());
+  if (n == 1 && llvm::all_of(hw.op->getOperands(), [&](Value v) { return batchOf(v) == 1; }))
+    return success();
+  if (!conv || conv.getMode() != nv::ConvMode::Direct || !feature)
+    return hw.op->emitOpError()
+           << "runs on a batch of " << std::max(n, batchOf(hw.op->getOperand(0)))
+           << ": NVDLA's batch mode is a direct convolution's on feature data and its SDP's "
+              "on the fly; other layers of a batch are not programmed yet";
+  const nv::HardwareConfig &config = nv::getHardwareConfig(
+      cast<FeatureAttr>(conv.getInput().getType().getEncoding()).getConfig());
+  if (std::string why = nv::whyNotBatch(config); !why.empty())
+    return hw.op->emitOpError() << "runs on a batch of " << n << ": " << why;
+  if (n > 32)
+    return hw.op->emitOpError() << "runs on a batch of " << n
+                                << ": BATCH_NUMBER holds at most 32 inputs";
+  if (hw.fused)
+    for (OpOperand &use : hw.fused->getOpOperands())
+      if (use.get() != hw.op->getResult(0) && batchOf(use.get()) != 1)
+        return hw.fused->emitOpError()
+               << "reads operand " << use.getOperandNumber() << " per element on a batch of " << n
+               << ": the SDP's operand DMAs have batch strides NVIDIA's firmware does not write";
+  return success();
+}
+
 /// Refuses a stride wider than the register it is written to
 /// (NvdlaHardware.h): the hardware would use the truncated value.
 LogicalResult checkStride(StringRef surface, StringRef what, int64_t stride, int64_t max,
@@ -390,7 +425,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     // comes first and fuses nothing itself.
     assert(members.front() == &op && members.size() <= 2 && "a convolution and its SDP");
     HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
-    if (failed(checkFp16Layer(hw)))
+    if (failed(checkFp16Layer(hw)) || failed(checkBatch(hw)))
       return failure();
     if (hw.fused) {
       if (!op.hasOneUse())

@@ -74,13 +74,16 @@ std::vector<std::pair<int64_t, int64_t>> checkedRanges(const nv::FeatureBoundLay
     return {{0, layout.getStorageBytes()}};
   std::vector<std::pair<int64_t, int64_t>> ranges;
   int64_t last = (surfaces - 1) * cube.getSurfaceStride();
-  if (last > 0)
-    ranges.push_back({0, last});
   int64_t elementBytes = cube.getBytesPerAtom() / perAtom;
-  for (int64_t h = 0; h < shape[2]; ++h)
-    for (int64_t w = 0; w < shape[3]; ++w)
-      ranges.push_back({cube.getByteOffset(0, (surfaces - 1) * perAtom, h, w),
-                        partial * elementBytes});
+  // Each input of a batch at its batch stride.
+  for (int64_t n = 0; n < shape[0]; ++n) {
+    if (last > 0)
+      ranges.push_back({n * cube.getBatchStride(), last});
+    for (int64_t h = 0; h < shape[2]; ++h)
+      for (int64_t w = 0; w < shape[3]; ++w)
+        ranges.push_back({cube.getByteOffset(n, (surfaces - 1) * perAtom, h, w),
+                          partial * elementBytes});
+  }
   return ranges;
 }
 
