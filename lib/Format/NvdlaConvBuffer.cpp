@@ -132,6 +132,8 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
                      std::string(c.name) + " has " + str(c.caps.cbufBankEntries) +
                      " (CBUF_BANK_DEPTH)");
   const int64_t bpe = getBytesPerElement(q.precision);
+  // Without a batch mode each input is a layer of its own.
+  const int64_t batches = c.caps.batch ? q.batches : 1;
   const std::string overflow = "convolution buffer: sizes overflow a 64-bit integer";
 
   ConvBufferPlan plan;
@@ -141,9 +143,9 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
         ceilDiv(q.kernelH, q.strideH) != 3)
       return makeError("convolution buffer: Winograd takes feature data and 3x3 kernels after "
                        "the stride's channel extension");
-    if (q.batches > 1)
+    if (batches > 1)
       return makeError("convolution buffer: Winograd takes one input, not a batch of " +
-                       str(q.batches) + " (cmod/csc: batches are direct convolutions')");
+                       str(batches) + " (cmod/csc: batches are direct convolutions')");
     std::optional<WinogradSizes> wg = winogradSizes(q);
     if (wg) {
       eps = wg->entriesPerLine;
@@ -153,7 +155,7 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
     }
   } else {
     eps = entriesPerLine(c, q);
-    dataEntries = eps ? product({*eps, q.height, q.batches}) : std::nullopt;
+    dataEntries = eps ? product({*eps, q.height, batches}) : std::nullopt;
     weightBytes = product({q.kernels, q.channels, q.kernelH, q.kernelW, bpe});
     groupBytes =
         product({q.channels, q.kernelH, q.kernelW, c.getKernelsPerGroup(q.precision), bpe});
@@ -164,16 +166,6 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
   plan.dataBanks = banksFor(*dataEntries, depth);
   plan.weightBanks = weightBanksFor(*weightBytes, c, depth);
   plan.kernelGroupBanks = weightBanksFor(*groupBytes, c, depth);
-  if (q.compressedWeights) {
-    // One mask bit per weight element, the layer's mask in the WMB bank.
-    const int64_t maskBytes = alignUp(ceilDiv(*weightBytes / bpe, 8),
-                                      getAlignment(AlignedData::WeightMaskBits).dataSize);
-    const int64_t bankBytes = depth * c.weightBufferEntryBytes;
-    if (maskBytes > bankBytes)
-      return makeError("convolution buffer: the compressed weights' mask (WMB) takes " +
-                       str(maskBytes) + " bytes, more than the one bank of " + str(bankBytes) +
-                       " bytes NVDLA streams it through");
-  }
 
   // The allotments tried, in NVIDIA's order, or the one asked for.
   std::vector<int64_t> allotments = {plan.weightBanks, 2 * plan.kernelGroupBanks,
@@ -198,8 +190,8 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
       return plan;
     }
 
-  if (q.batches > 1)
-    return makeError("convolution buffer: a batch of " + str(q.batches) + " inputs takes " +
+  if (batches > 1)
+    return makeError("convolution buffer: a batch of " + str(batches) + " inputs takes " +
                      str(plan.dataBanks) + " banks beside one kernel group's " +
                      str(plan.kernelGroupBanks) + ", the buffer has " + str(banks) +
                      "; NVDLA's batch mode holds every input whole (cut the batch)");
@@ -288,6 +280,23 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
     plan.numParts *= ceilDiv(outputCols, plan.outputColsPerPart);
   }
   return plan;
+}
+
+std::string dlaformat::nvdla::whyNotCompressedMask(const HardwareConfig &c,
+                                                   const ConvBufferQuery &q) {
+  // One mask bit per weight element (Winograd's transformed taps: 16 per
+  // 3x3 kernel), padded to the WMB's data size.
+  const int64_t taps = q.winograd ? 16 : q.kernelH * q.kernelW;
+  std::optional<int64_t> elements = product({q.kernels, q.channels, taps});
+  const int64_t bankBytes = c.caps.cbufBankEntries * c.weightBufferEntryBytes;
+  if (!elements)
+    return "convolution buffer: sizes overflow a 64-bit integer";
+  const int64_t maskBytes =
+      alignUp(ceilDiv(*elements, 8), getAlignment(AlignedData::WeightMaskBits).dataSize);
+  if (maskBytes <= bankBytes)
+    return "";
+  return "the compressed weights' mask (WMB) takes " + str(maskBytes) +
+         " bytes, more than the one bank of " + str(bankBytes) + " bytes NVDLA streams it through";
 }
 
 std::vector<int64_t> dlaformat::nvdla::getWeightBankChoices(const HardwareConfig &config,

@@ -94,11 +94,13 @@ struct ConvBufferQuery {
   /// Compressed weights: their mask (WMB) streams through the buffer's last
   /// bank (cmod/cdma CBUF_WMB_BANK 15; NVIDIA's compiler reserves it,
   /// ConvCoreNode.cpp compWtReservedBank), so data and weights share the
-  /// others, and the layer's mask must fit that one bank.
+  /// others (whyNotCompressedMask: the mask's own limit).
   bool compressedWeights = false;
-  /// Inputs of a batch (BATCH_NUMBER): CSC holds every input's rows, one
+  /// Inputs of a batch (BATCH_NUMBER), which the register plan sets (the
+  /// CPU path plans each input alone): CSC holds every input's rows, one
   /// after another (cmod/csc's batch data load), so the data takes `batches`
-  /// times the banks; a batch is not cut into bands.
+  /// times the banks; a batch is not cut into bands. On a configuration
+  /// without a batch mode each input is a layer of its own (as 1).
   int64_t batches = 1;
 };
 
@@ -129,6 +131,12 @@ struct ConvBufferPlan {
 /// Plans `q` on `config`; an error when even one output row's input rows do
 /// not fit beside the weights' banks.
 Expected<ConvBufferPlan> planConvBuffer(const HardwareConfig &config, const ConvBufferQuery &q);
+
+/// Empty when `q`'s compressed weights' mask fits the one WMB bank, else
+/// why not. The register plan refuses such a layer; the v1 model's CDMA
+/// streams the mask through that bank, and whether a longer one wraps
+/// safely while weights stay in the buffer is not checked here.
+std::string whyNotCompressedMask(const HardwareConfig &config, const ConvBufferQuery &q);
 
 /// The weight allotments `q` can choose among (`weightBanks`): all weights,
 /// two kernel groups, one kernel group, without repeats, each leaving at

@@ -147,6 +147,12 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
                                "programmed yet";
   }
 
+  // A batch runs as one layer (NetworkPlan's checkBatch): all its inputs
+  // in the buffer.
+  q->batches = op.getInput().getType().getDimSize(0);
+  if (q->compressedWeights)
+    if (std::string why = whyNotCompressedMask(config, *q); !why.empty())
+      return op.emitOpError() << "reads compressed weights: " << why;
   dlaformat::Expected<ConvBufferPlan> buffer = planConvBuffer(config, *q);
   if (!buffer)
     return op.emitOpError() << "does not fit NVDLA " << config.name << ": " << buffer.message();
@@ -163,6 +169,9 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   }
   if (std::optional<int64_t> recorded = op.getRowsPerPart())
     rowsPerPart = rowsPerPart ? std::min(rowsPerPart, *recorded) : *recorded;
+  if (rowsPerPart && q->batches > 1)
+    return op.emitOpError() << "runs by bands of " << rowsPerPart << " output rows on a batch of "
+                            << q->batches << ": NVDLA's batch mode holds every input whole";
   if (rowsPerPart && image)
     return op.emitOpError() << "runs by bands of " << rowsPerPart
                             << " output rows (its image does not fit the convolution buffer "

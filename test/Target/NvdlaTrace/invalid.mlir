@@ -103,6 +103,17 @@ func.func @compressed_all_zero(%x: tensor<1x8x4x4xi8, #dla.feature<int8>>) -> te
 
 // -----
 
+// A compressed mask longer than the WMB bank (256 x 256 x 3 x 3 weights,
+// 73,728 mask bytes; WGS 73,728 = 0x12000 per group of 32 kernels).
+func.func @compressed_mask(%x: tensor<1x256x8x8xi8, #dla.feature<int8>>) -> tensor<1x256x6x6xi8, #dla.feature<int8>> {
+  %w = dla.weight_constant wgs = dense<[0, 32, 1, 0, 0, 32, 1, 0, 0, 32, 1, 0, 0, 32, 1, 0, 0, 32, 1, 0, 0, 32, 1, 0, 0, 32, 1, 0, 0, 32, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<128xi8>, wmb = dense<-1> : tensor<73728xi8>, data = dense<1> : tensor<589824xi8> : tensor<256x256x3x3xi8, #dla.weight<direct, int8, compressed>>
+  // expected-error @below {{'dla.conv' op reads compressed weights: the compressed weights' mask (WMB) takes 73728 bytes, more than the one bank of 32768 bytes NVDLA streams it through}}
+  %y = dla.conv direct %x, %w : tensor<1x256x8x8xi8, #dla.feature<int8>>, tensor<256x256x3x3xi8, #dla.weight<direct, int8, compressed>> -> tensor<1x256x6x6xi8, #dla.feature<int8>>
+  return %y : tensor<1x256x6x6xi8, #dla.feature<int8>>
+}
+
+// -----
+
 func.func @compressed_inconsistent(%x: tensor<1x8x4x4xi8, #dla.feature<int8>>) -> tensor<1x8x2x2xi8, #dla.feature<int8>> {
   // expected-error @below {{'dla.weight_constant' op inconsistent compressed weights: weight surface 0, kernel group 0: WGS says 7 bytes but the WMB marks 0}}
   %w = dla.weight_constant wgs = dense<[7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]> : tensor<128xi8>, wmb = dense<0> : tensor<128xi8>, data = dense<0> : tensor<128xi8> : tensor<8x8x3x3xi8, #dla.weight<direct, int8, compressed>>

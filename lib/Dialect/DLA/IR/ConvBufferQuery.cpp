@@ -50,7 +50,6 @@ std::optional<nv::ConvBufferQuery> mlir::dla::getConvBufferQuery(ConvOp conv,
   fillGeometry(conv, input.getShape(), weight.getShape(), q);
   q.pixelChannels = mode == nv::ConvMode::ImageInput ? input.getDimSize(1) : 0;
   q.winograd = mode == nv::ConvMode::Winograd;
-  q.batches = input.getDimSize(0);
   if (auto encoding = dyn_cast_or_null<WeightAttr>(weight.getEncoding()))
     q.compressedWeights = encoding.getCompressed();
   // The allotment --dla-split-convolutions chose, for the mode it planned.
