@@ -32,9 +32,17 @@ namespace nv = dlaformat::nvdla;
 static constexpr int64_t kEnd = 1 << 30;
 
 namespace {
+/// Whether the plan programs `precision` on `hardware`: int8 everywhere,
+/// fp16 and int16 on nv_full (the configurations that have them; nv_full
+/// runs on the v1 C model, docs/NvdlaCModelV1.md).
+bool programsPrecision(nv::Precision precision, nv::HardwareKind hardware) {
+  return precision == nv::Precision::Int8 ||
+         nv::getHardwareConfig(hardware).hasPrecision(precision);
+}
+
 /// The weights of `v`: int8 NVDLA direct weights (image weights for an
-/// image convolution; fp16 direct ones on nv_full). nv_small and nv_large
-/// run on the master C model, nv_full on the v1 one
+/// image convolution; fp16 and int16 direct ones on nv_full). nv_small and
+/// nv_large run on the master C model, nv_full on the v1 one
 /// (docs/NvdlaCModelV1.md). Compressed weights must be a
 /// dla.weight_constant's: their sizes depend on their data, and the
 /// registers hold them.
@@ -44,11 +52,10 @@ LogicalResult checkWeights(Value v, bool image, Location loc) {
   nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
   if (!weight || weight.getFormat() != format ||
       (weight.getPrecision() != nv::Precision::Int8 &&
-       (image || weight.getPrecision() != nv::Precision::Fp16 ||
-        !nv::getHardwareConfig(weight.getConfig()).hasPrecision(nv::Precision::Fp16))))
+       (image || !programsPrecision(weight.getPrecision(), weight.getConfig()))))
     return emitError(loc) << "weights of a register program must be int8 "
                           << (image ? "image" : "direct")
-                          << " NVDLA weights (fp16 direct ones on nv_full) (#dla.weight<"
+                          << " NVDLA weights (fp16 or int16 direct ones on nv_full) (#dla.weight<"
                           << (image ? "image" : "direct")
                           << ", int8, config = ...>), got " << v.getType();
   if (weight.getCompressed() && !v.getDefiningOp<WeightConstantOp>())
@@ -136,7 +143,7 @@ FailureOr<std::unique_ptr<::dlaformat::BoundLayout>> pixelLayout(Value v, Locati
   return bindTensorLayout(type, [&] { return emitError(loc); });
 }
 
-/// The feature layout of `v`: int8 NVDLA feature data.
+/// The feature layout of `v`: NVDLA feature data of a programmed precision.
 FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Location loc) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   auto feature = type ? dyn_cast_or_null<FeatureAttr>(type.getEncoding()) : FeatureAttr();
@@ -144,11 +151,10 @@ FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Locati
     return emitError(loc) << "a surface of a register program must be NVDLA feature data "
                              "(#dla.feature), got "
                           << v.getType();
-  if (feature.getPrecision() != nv::Precision::Int8 &&
-      (feature.getPrecision() != nv::Precision::Fp16 ||
-       !nv::getHardwareConfig(feature.getConfig()).hasPrecision(nv::Precision::Fp16)))
-    return emitError(loc) << "only int8 feature data (and fp16 on nv_full) is programmed yet, got "
-                          << v.getType();
+  if (!programsPrecision(feature.getPrecision(), feature.getConfig()))
+    return emitError(loc)
+           << "only int8 feature data (and fp16 or int16 on nv_full) is programmed yet, got "
+           << v.getType();
   nv::FeatureConfig config;
   config.precision = feature.getPrecision();
   config.lineStride = feature.getLineStride();
