@@ -1252,11 +1252,11 @@ def draw(a, rng, kinds=None):
     if a.from_execution:
         cases, drawn = [], trace_exec_cases.draw(a.from_execution, rng, a.count)
         for c in drawn:
-            reason = trace_exec_cases.why_not(c)
+            reason = trace_exec_cases.why_not(c, PRECISION)
             if reason:
                 unfit[reason] += 1
             else:
-                cases.append(trace_exec_cases.to_trace(c, CONFIG, Case.of))
+                cases.append(trace_exec_cases.to_trace(c, CONFIG, Case.of, PRECISION))
         kept = []
         for c, reason in zip(cases, verify(cases, a.build)):
             if reason:
