@@ -1200,6 +1200,11 @@ def player_path(build, config):
 
 
 PRECISIONS = ("int8", "int16")
+# The kinds whose draws follow --precision int16 (data, weights, operands);
+# the others draw int8 joins, views, weights and checks of their own.
+INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "pool-wide",
+               "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "lrn", "lrn-wrap",
+               "chain")
 
 
 def configure(config, precision="int8"):
@@ -1294,6 +1299,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_case_arguments(p)
     a = p.parse_args()
+    if a.precision == "int16" and a.kind and a.kind not in INT16_KINDS:
+        p.error(f"--kind {a.kind} draws int8 layers only; with --precision int16: "
+                f"{', '.join(INT16_KINDS)}")
     configure(a.config, a.precision)
     a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")

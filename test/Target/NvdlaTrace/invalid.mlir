@@ -21,7 +21,9 @@ func.func @plain(%x: tensor<1x8x2x2xi8>) -> tensor<1x8x2x2xi8> {
 
 // -----
 
-// expected-error @below {{only int8 feature data (and fp16 on nv_full) is programmed yet, got 'tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>'}}
+// int16 feature data is programmed on nv_full only (the configuration with
+// int16; the format itself exists on every one).
+// expected-error @below {{only int8 feature data (and fp16 or int16 on nv_full) is programmed yet, got 'tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>'}}
 func.func @int16(%x: tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>) -> tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>> {
   return %x : tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>
 }
@@ -74,12 +76,17 @@ func.func @empty(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) 
 
 // -----
 
-// The weights are the first argument: they are checked first (int16
-// features would be refused too).
-// expected-error @below {{weights of a register program must be int8 direct NVDLA weights (fp16 direct ones on nv_full) (#dla.weight<direct, int8, config = ...>), got 'tensor<8x8x3x3xi16, #dla.weight<direct, int16>>'}}
-func.func @weights(%w: tensor<8x8x3x3xi16, #dla.weight<direct, int16>>, %x: tensor<1x8x4x4xi16, #dla.feature<int16>>) -> tensor<1x8x2x2xi16, #dla.feature<int16>> {
-  %y = dla.conv direct %x, %w : tensor<1x8x4x4xi16, #dla.feature<int16>>, tensor<8x8x3x3xi16, #dla.weight<direct, int16>> -> tensor<1x8x2x2xi16, #dla.feature<int16>>
-  return %y : tensor<1x8x2x2xi16, #dla.feature<int16>>
+// The weights are the first argument: they are checked first. int16 direct
+// weights are programmed on nv_full (the other configurations' weight
+// encodings refuse int16 themselves); image weights are int8 (int8 pixels
+// into an int8 pipeline).
+!img = tensor<1x4x3x5xi16, #dla.pixel<T_A16B16G16R16, config = nv_full>>
+!w = tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4, config = nv_full>>
+!g = tensor<1x2x2x4xi16, #dla.feature<int16, config = nv_full>>
+// expected-error @below {{weights of a register program must be int8 image NVDLA weights (fp16 or int16 direct ones on nv_full) (#dla.weight<image, int8, config = ...>), got 'tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4>>'}}
+func.func @weights(%w: !w, %x: !img) -> !g {
+  %y = dla.conv image %x, %w : !img, !w -> !g
+  return %y : !g
 }
 
 // -----
@@ -163,6 +170,35 @@ module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @int16_atoms(%x: !f, %e: !e) -> !f {
   // expected-error @below {{'dla.sdp' op reads eltwise per element in int16 atoms; an int8 SDP reads int8 atoms (two-byte components: data_size = two_byte)}}
   %y = dla.sdp offline %x eltwise %e : !e bn <alu = sum, alu_operand = eltwise> : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+// An int16 SDP (nv_full) reads per-element data in its own atoms, 16 int16
+// channels each: int8 atoms hold 32.
+!f = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+!e = tensor<1x8x2x2xi8, #dla.eltwise<int8, data_size = two_byte, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @int8_atoms(%x: !f, %e: !e) -> !f {
+  // expected-error @below {{'dla.sdp' op reads eltwise per element in int8 atoms; an int16 SDP reads int16 atoms}}
+  %y = dla.sdp offline %x eltwise %e : !e bs <alu = sum, alu_operand = eltwise> : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+// An int16 SDP reads two-byte operand components (NVIDIA's v1 C model
+// asserts it for NRDMA and ERDMA, and one-byte groups of 16 channels are
+// half an atom).
+!f = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+!n = tensor<8x2xi8, #dla.batchnorm<per_channel, int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @one_byte(%x: !f, %n: !n) -> !f {
+  // expected-error @below {{'dla.sdp' op reads batchnorm in bn as one-byte components; an int16 SDP reads two-byte ones (int16 data, or int8 with data_size = two_byte)}}
+  %y = dla.sdp offline %x batchnorm %n : !n bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm> : !f -> !f
   return %y : !f
 }
 }
