@@ -220,6 +220,39 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   return success();
 }
 
+/// int16 layers (nv_full): the layer's data and its result both int16. The
+/// units convert between precisions (the SDP's int16 to int8 path, an int8
+/// pipeline writing int16), with processing precisions of their own
+/// (sdp.c map_proc_precision); those layers are not programmed yet, nor int16
+/// results of an image convolution (int8 pixels in).
+LogicalResult checkInt16Layer(const HardwareLayer &hw) {
+  auto precisionOf = [](Value v) -> std::optional<nv::Precision> {
+    if (auto f = dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(v.getType()).getEncoding()))
+      return f.getPrecision();
+    return std::nullopt;
+  };
+  auto layer = cast<LayerOpInterface>(hw.op);
+  std::optional<nv::Precision> in;
+  bool image = false;
+  for (unsigned i = 0; i < hw.op->getNumOperands(); ++i) {
+    LayerOperandRole role = layer.getOperandRole(i);
+    image |= role == LayerOperandRole::Image;
+    if (role == LayerOperandRole::Feature && !in)
+      in = precisionOf(hw.op->getOperand(i));
+  }
+  std::optional<nv::Precision> out = precisionOf(hw.result());
+  const bool int16 = in == nv::Precision::Int16 || out == nv::Precision::Int16;
+  if (!int16 || (in == out && !image))
+    return success();
+  auto name = [](std::optional<nv::Precision> p) {
+    return p ? std::string(::dlaformat::enumName(*p)) : std::string("non-feature");
+  };
+  return hw.op->emitOpError() << "reads " << (image ? std::string("an image") : name(in) + " data")
+                              << " and writes " << name(out)
+                              << ": int16 layers are programmed with int16 data and result "
+                                 "only (no conversion between precisions yet)";
+}
+
 /// Feature data read by an SDP stage as its element-wise operand (a
 /// layer's result feeding a residual add or a product): per-element operand
 /// data of the feature's precision (one-byte int8, two-byte int16 / fp16
@@ -431,7 +464,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     // comes first and fuses nothing itself.
     assert(members.front() == &op && members.size() <= 2 && "a convolution and its SDP");
     HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
-    if (failed(checkFp16Layer(hw)) || failed(checkBatch(hw)))
+    if (failed(checkFp16Layer(hw)) || failed(checkInt16Layer(hw)) || failed(checkBatch(hw)))
       return failure();
     if (hw.fused) {
       if (!op.hasOneUse())

@@ -423,3 +423,45 @@ func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config
   return %q : !f
 }
 }
+
+// -----
+
+// int16 layers convert no precision yet: an SDP from int16 to int8 (the
+// SDP's int16-to-int8 path, a processing precision of its own) is refused.
+!f = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+!g = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @int16_to_int8(%x: !f) -> !g {
+  // expected-error @below {{'dla.sdp' op reads int16 data and writes int8: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
+  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> out_cvt <offset = 0, scale = 1, shift = 4> : !f -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+!f = tensor<1x8x4x4xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_full>>
+!g = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @int8_to_int16(%x: !f, %w: !w) -> !g {
+  // expected-error @below {{'dla.conv' op reads int8 data and writes int16: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
+  %c = dla.conv direct %x, %w : !f, !w -> tensor<1x8x2x2xi16>
+  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 3> : tensor<1x8x2x2xi16> -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+// An image convolution reads int8 pixels into an int8 pipeline.
+!img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
+!w = tensor<2x3x2x2xi8, #dla.weight<image, int8, channels = 4, config = nv_full>>
+!g = tensor<1x2x2x4xi16, #dla.feature<int16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @image_to_int16(%x: !img, %w: !w) -> !g {
+  // expected-error @below {{'dla.conv' op reads an image and writes int16: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
+  %y = dla.conv image %x, %w : !img, !w -> !g
+  return %y : !g
+}
+}
