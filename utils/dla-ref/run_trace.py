@@ -414,15 +414,19 @@ def conv_compressed_case(rng, n):
     """conv_case with sparse weights (some kernels all zero), compressed by
     the reference packer (weight_ref.py, from the format document) and held
     by the program as a dla.weight_constant: its WGS, WMB and data surfaces
-    (configurations with weight compression: nv_full)."""
+    (configurations with weight compression: nv_full). int16: int16
+    weights (draw_data's)."""
     c = conv_case(rng, n)
     wshape = c.args[1][1]
-    w = rng.integers(-128, 128, size=wshape).astype(np.int8)
+    if PRECISION == "int8":
+        w = rng.integers(-128, 128, size=wshape).astype(np.int8)
+    else:
+        w = draw_data(rng, wshape, FELT)
     w[rng.random(wshape) < rng.choice([0.3, 0.6, 0.9])] = 0
     w[rng.random(wshape[0]) < 0.15] = 0
     w.flat[int(rng.integers(0, w.size))] = 1  # the CDMA reads at least one entry
-    wenc = f"#dla.weight<direct, int8, compressed, config = {CONFIG}>"
-    parts = weight_ref.pack(w, wenc, "i8")
+    wenc = f"#dla.weight<direct, {PRECISION}, compressed, config = {CONFIG}>"
+    parts = weight_ref.pack(w, wenc, FELT)
     attr = ", ".join(f"{k} = {resource(f'conv_{n}_{k}', parts[k])}" for k in ("wgs", "wmb", "data"))
     body = (f"%w = dla.weight_constant {attr} : {ttype(wshape, wenc)}\n  " +
             c.body.replace(ttype(wshape, WENC), ttype(wshape, wenc)))
@@ -1203,8 +1207,8 @@ PRECISIONS = ("int8", "int16")
 # The kinds whose draws follow --precision int16 (data, weights, operands);
 # the others draw int8 joins, views, weights and checks of their own.
 INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "pool-wide",
-               "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "lrn", "lrn-wrap",
-               "chain")
+               "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "conv-compressed",
+               "lrn", "lrn-wrap", "chain")
 
 
 def configure(config, precision="int8"):
