@@ -7,7 +7,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
                  interleave|interleave-wide|interleaved|as-weights|groups|views --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
-                 [--keep DIR] [--llvm-bin DIR]
+                 [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
                  --count N --seed S --build BUILD_DIR [--config ...]
 
@@ -19,7 +19,8 @@ verifier's message for what the configuration lacks, the emitter's located
 refusals), printed before the summary.
 
 For each case: a compiled function of layers on int8 feature data of the
-configuration (nv_full's run on the v1 model)
+configuration (nv_full's run on the v1 model; --precision int16: int16
+feature data and weights, nv_full only, INT16_KINDS)
 (the registers drawn as the integer units' random cases draw them,
 int_cases_*.py, restricted to what the emitter programs); the CPU execution
 of the same function in a @main that relayouts random logical arguments to
