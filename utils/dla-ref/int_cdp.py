@@ -209,9 +209,13 @@ def cdp_lrn(x, *, input_data, normalz_len, sqsum_bypass, mul_bypass, datin_offse
     """The whole CDP on x (N, C, H, W): icvt -> square sum -> LUT ->
     (times the converted centre value unless mul_bypass) -> ocvt. `lut`
     takes cdp_lut's keywords. Channels outside the cube add 0 to the sum;
-    that is what the int8 C model does (it fills them with DATIN_OFFSET);
-    its int16 path fills bytes with (int8)DATIN_OFFSET instead, which is
-    not a neutral value: that quirk is not modelled."""
+    that is what the int8 C model does (it fills them with DATIN_OFFSET,
+    which the input converter takes to 0), and what v1's int16 path does
+    (cmod/cdp/NV_NVDLA_cdp.cpp of nvdla/hw nvdlav1 fills the int16
+    elements data_to_hls[] with DATIN_OFFSET): the only int16 configuration,
+    nv_full, runs on v1. Master's int16 path fills bytes with
+    (int8)DATIN_OFFSET instead, which is not a neutral value: that quirk of
+    a model no int16 configuration uses is not modelled."""
     xc = cdp_icvt(x, input_data=input_data, datin_offset=datin_offset,
                   datin_scale=datin_scale, datin_shifter=datin_shifter)
     s = cdp_square_sum(xc, normalz_len=normalz_len, sqsum_bypass=sqsum_bypass)

@@ -79,8 +79,10 @@ CDP whole (LRN)               the above in order                   mul_bypass
   cdp_lrn
 
 Precisions are spelled as the hardware enums: 'int8', 'int16'. Not
-modelled: fp16 paths, the C model's int16-LRN edge-channel fill (see
-cdp_lrn).
+modelled: fp16 paths (fp_nvdla.py), master's int16-LRN edge-channel fill
+(v1's, the one of nv_full, is neutral as modelled: see cdp_lrn). The int16
+paths agree with NVIDIA's v1 C model (nv_full) on the random int16 layers of
+test/NvdlaCModelV1/trace-int16*.test.
 """
 
 from int_arith import rha, sat, shl, shr, wrap

@@ -246,12 +246,15 @@ def emulated_result(case, ys):
 
 
 def differences(case, out, expected):
-    """The result's elements whose byte differs: [(index, got, expected)]."""
-    offsets = nvdla_ref.element_offsets(run_trace.ENC, case.out_shape, "i8")
-    got, want = np.frombuffer(out, np.int8), np.frombuffer(expected, np.int8)
-    if len(got) != len(want):
-        return [("size", len(got), len(want))]
-    return [(i, int(got[o]), int(want[o])) for i, o in sorted(offsets.items()) if got[o] != want[o]]
+    """The result's elements whose bytes differ: [(index, got, expected)]
+    (int8 or int16 elements, run_trace.FELT)."""
+    offsets = nvdla_ref.element_offsets(run_trace.ENC, case.out_shape, run_trace.FELT)
+    if len(out) != len(expected):
+        return [("size", len(out), len(expected))]
+    n = run_trace.BITS // 8
+    value = lambda b, o: int.from_bytes(b[o:o + n], "little", signed=True)
+    return [(i, value(out, o), value(expected, o)) for i, o in sorted(offsets.items())
+            if out[o:o + n] != expected[o:o + n]]
 
 
 def run_network(a):
@@ -359,7 +362,10 @@ def main():
         run_trace.configure(a.config)
         a.build = os.path.abspath(a.build)
         run_network(a)
-    run_trace.configure(a.config)
+    if a.precision == "int16" and a.kind and a.kind not in run_trace.INT16_KINDS:
+        p.error(f"--kind {a.kind} draws int8 layers only; with --precision int16: "
+                f"{', '.join(run_trace.INT16_KINDS)}")
+    run_trace.configure(a.config, a.precision)
     a.build = os.path.abspath(a.build)
     translate = os.path.join(a.build, "bin", "dla-translate")
     runner = os.path.join(a.build, "nvdla-runtime", "dla-run-loadable")

@@ -7,7 +7,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
                  interleave|interleave-wide|interleaved|as-weights|groups|views --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
-                 [--keep DIR] [--llvm-bin DIR]
+                 [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
                  --count N --seed S --build BUILD_DIR [--config ...]
 
@@ -19,7 +19,8 @@ verifier's message for what the configuration lacks, the emitter's located
 refusals), printed before the summary.
 
 For each case: a compiled function of layers on int8 feature data of the
-configuration (nv_full's run on the v1 model)
+configuration (nv_full's run on the v1 model; --precision int16: int16
+feature data and weights, nv_full only, INT16_KINDS)
 (the registers drawn as the integer units' random cases draw them,
 int_cases_*.py, restricted to what the emitter programs); the CPU execution
 of the same function in a @main that relayouts random logical arguments to
@@ -52,6 +53,9 @@ import int_cases_sdp as sdp_cases  # noqa: E402
 import trace_exec_cases  # noqa: E402
 
 CONFIG = "nv_small"
+PRECISION = "int8"  # the layers' feature data and weights (int16: nv_full)
+BITS = 8
+FELT = "i8"  # their element type
 ENC = f"#dla.feature<int8, config = {CONFIG}>"
 WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
 ELT = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16"}
@@ -60,8 +64,9 @@ ELT = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16"}
 FEATURE = object()  # ttype's default: the configuration's feature encoding
 
 
-def ttype(shape, enc=FEATURE, elt="i8"):
+def ttype(shape, enc=FEATURE, elt=None):
     enc = ENC if enc is FEATURE else enc
+    elt = elt or FELT
     return f"tensor<{'x'.join(map(str, shape))}x{elt}{', ' + enc if enc else ''}>"
 
 
@@ -75,7 +80,7 @@ class Case:
             [(f"w{i}", sh, WENC) for i, sh in enumerate(weights)] + \
             [(n, d.shape, e) for n, d, e in operands]
         # Each argument's element type and fixed data (None: drawn later).
-        self.elts = ["i8"] * (len(self.args) - len(operands)) + \
+        self.elts = [FELT] * (len(self.args) - len(operands)) + \
             [ELT[d.dtype] for _, d, _ in operands]
         self.data = [None] * (len(self.args) - len(operands)) + [d for _, d, _ in operands]
 
@@ -120,22 +125,70 @@ def module(funcs):
             "}\n" + blobs)
 
 
+def _spread(rng):
+    """int16 layers: whether this case draws its registers to keep values
+    near int16's size (_spread_stage, _spread_cvt) rather than as
+    int_cases_sdp draws them, whose int8-sized operands and shifts leave most
+    int16 results saturated or zero. int8: never (its draws unchanged)."""
+    return PRECISION == "int16" and rng.random() < 0.7
+
+
+def _near_one(rng, max_shift):
+    """A multiplier m and shift s with |m| / 2^s in [1/2, 2] (|m| < 2^15)."""
+    s = int(rng.integers(0, max_shift + 1))
+    m = int(rng.integers(max(1, (1 << s) >> 1), min(32767, 2 << s) + 1))
+    return (m if rng.random() < 0.7 else -m), s
+
+
+def _spread_stage(rng):
+    """An X stage (#dla.sdp_x) for int16-sized values: an ALU sum of a small
+    operand, a multiplier m / 2^s near +-1 (PReLU sometimes), ReLU
+    sometimes; the ALU or the multiplier at least."""
+    f = []
+    alu, mul = rng.random() < 0.7, rng.random() < 0.7
+    if alu or not mul:
+        f.append(f"alu = sum, alu_operand = {int(rng.integers(-2000, 2001))}")
+    if mul:
+        m, sh = _near_one(rng, 12)
+        f.append(f"mul_operand = {m}" + (f", mul_shift = {sh}" if sh else ""))
+        if rng.random() < 0.3:
+            f.append("prelu = true")
+    if rng.random() < 0.3:
+        f.append("relu = true")
+    return "<" + ", ".join(f) + ">"
+
+
+def _spread_cvt(rng):
+    """An output converter scaling by about +-1 (int16 out of an int16-sized
+    or a 32-bit value near int16)."""
+    scale, shift = _near_one(rng, 13)
+    return f"<offset = {int(rng.integers(-500, 501))}, scale = {scale}, shift = {shift}>"
+
+
+def _x_stage_text(rng, tame, spread):
+    return _spread_stage(rng) if spread else sdp_cases._x_stage(rng, None, tame)[0]
+
+
+def _cvt_text(rng, tame, spread):
+    return _spread_cvt(rng) if spread else sdp_cases._cvt(rng, tame)[0]
+
+
 def sdp_case(rng, n, shape=None):
     """An offline SDP with register operands: stages and converter drawn as
-    int_cases_sdp draws them."""
+    int_cases_sdp draws them (int16: most of them _spread)."""
     c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
     if shape:
         _, c, h, w = shape
     tame = rng.random() < 0.5
+    spread = _spread(rng)
     # nv_small has the X stages only (no EW: its capability table).
     stages = [s for s in ("bs", "bn") if rng.random() < 0.6] or ["bs"]
     text = []
     for s in stages:
-        t, _ = sdp_cases._x_stage(rng, None, tame)
-        text.append(f"{s} {t}")
+        text.append(f"{s} {_x_stage_text(rng, tame, spread)}")
     cvt = ""
     if rng.random() < 0.8:
-        cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0]
+        cvt = " out_cvt " + _cvt_text(rng, tame, spread)
     shape = (1, c, h, w)
     body = (f"%y = dla.sdp offline %x {' '.join(text)}{cvt} : {ttype(shape)} -> {ttype(shape)}")
     return Case(f"sdp_{n}", shape, body, shape)
@@ -194,14 +247,16 @@ def sdp_lut_case(rng, n, shape=None):
     return Case(f"sdp_lut_{n}", ishape, body, shape, weight=wshape)
 
 
-def _operand_encoding(rng, name, t, per_element):
+def _operand_encoding(rng, name, t, per_element, two_byte_only=False):
     """An SDP memory operand's encoding: the precision of its data, or int8
-    in two-byte components; per-element data in int8 atoms (the int8
-    SDP's); element-wise data also as int8 feature data."""
+    in two-byte components; per-element data in the SDP's atoms (its
+    precision); element-wise data also as feature data. two_byte_only:
+    int8 in two-byte components always (an int16 SDP reads no one-byte
+    data, DescribeSdp.cpp)."""
     prec = "int8" if t == "i8" else "int16"
     if name == "eltwise" and rng.random() < 0.3:
         return ENC  # a layer's result read as it is (a residual add)
-    two_byte = t == "i8" and rng.random() < 0.4
+    two_byte = t == "i8" and (two_byte_only or rng.random() < 0.4)
     return trace_exec_cases.operand_encoding(name, prec, per_element, CONFIG, two_byte)
 
 
@@ -225,10 +280,13 @@ def sdp_mem_case(rng, n, shape=None):
         if rng.random() < 0.85:
             name = names.pop()
             per_element = name == "eltwise" or (name == "bias" and rng.random() < 0.4)
-            t = "i8" if per_element else str(rng.choice(["i8", "i16"]))
+            # Per element: the SDP's own precision (its atoms, DescribeSdp.cpp).
+            t = FELT if per_element else str(rng.choice(["i8", "i16"]))
             data = sdp_cases._operand_data(rng, name, shape, t, per_element)
             mem = sdp_cases.Operand(name, data, t)
-            operands.append((name, data, _operand_encoding(rng, name, t, per_element)))
+            two_byte_only = PRECISION == "int16"
+            operands.append((name, data, _operand_encoding(rng, name, t, per_element,
+                                                           two_byte_only)))
         text.append(f"{st} {sdp_cases._x_stage(rng, mem, tame)[0]}")
     decl = " ".join(f"{nm} %{nm} : {ttype(d.shape, e, ELT[d.dtype])}" for nm, d, e in
                     sorted(operands, key=lambda o: sdp_cases.SDP_OPERANDS.index(o[0])))
@@ -263,7 +321,7 @@ def pool_case(rng, n, shape=None):
         _, c, h, w = shape
     attrs = ""
     if kind == "average":
-        attrs = pool_cases.average_attrs(rng, kw, kh, 8)[0]
+        attrs = pool_cases.average_attrs(rng, kw, kh, BITS)[0]
     oh = (h + pad[0] + pad[1] - kh) // sh + 1
     ow = (w + pad[2] + pad[3] - kw) // sw + 1
     shape, out = (1, c, h, w), (1, c, oh, ow)
@@ -320,28 +378,56 @@ def conv_case(rng, n, shape=None):
     attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
     if (dy, dx) != (1, 1):
         attrs += f" dilation [{dy}, {dx}]"
-    if rng.random() < 0.4:
-        off, scale = int(rng.integers(-20, 21)), int(rng.integers(-300, 301))
-        attrs += f" input_cvt <offset = {off}, scale = {scale}, shift = {int(rng.integers(0, 9))}>"
-    attrs += f" clip_truncate {int(rng.integers(0, 17))}"
-    if any(pad) and rng.random() < 0.4:
-        attrs += f" pad_value {int(rng.integers(-128, 128))}"
-    return Case(f"conv_{n}", shape, conv_body(rng, attrs, shape, wshape, out), out, weight=wshape)
+    spread = _spread(rng)
+    data = None
+    if spread:
+        # int16 data of 2^bx, weights of 2^bw: the sums of c r s products
+        # about 2^(bx + bw) sqrt(c r s), clipped to about 2^15 (the SDP's
+        # stages and converter near +-1 keep them there).
+        bx, bw = int(rng.integers(6, 16)), int(rng.integers(6, 16))
+        clip = bx + bw + int(np.log2(c * r * s) / 2) - 15 + int(rng.integers(-2, 3))
+        clip = min(16, max(0, clip))
+        data = [rng.integers(-(1 << bx), 1 << bx, size=shape).astype(np.int16),
+                rng.integers(-(1 << bw), 1 << bw, size=wshape).astype(np.int16)]
+        if rng.random() < 0.4:
+            scale, sh = _near_one(rng, 8)
+            attrs += (f" input_cvt <offset = {int(rng.integers(-500, 501))}, scale = {scale}, "
+                      f"shift = {sh}>")
+        attrs += f" clip_truncate {clip}"
+        if any(pad) and rng.random() < 0.4:
+            attrs += f" pad_value {int(rng.integers(-(1 << bx), 1 << bx))}"
+    else:
+        if rng.random() < 0.4:
+            off, scale = int(rng.integers(-20, 21)), int(rng.integers(-300, 301))
+            attrs += (f" input_cvt <offset = {off}, scale = {scale}, "
+                      f"shift = {int(rng.integers(0, 9))}>")
+        attrs += f" clip_truncate {int(rng.integers(0, 17))}"
+        if any(pad) and rng.random() < 0.4:
+            attrs += f" pad_value {int(rng.integers(-128, 128))}"
+    case = Case(f"conv_{n}", shape, conv_body(rng, attrs, shape, wshape, out, spread), out,
+                weight=wshape)
+    if data:
+        case.data[:2] = data
+    return case
 
 
 def conv_compressed_case(rng, n):
     """conv_case with sparse weights (some kernels all zero), compressed by
     the reference packer (weight_ref.py, from the format document) and held
     by the program as a dla.weight_constant: its WGS, WMB and data surfaces
-    (configurations with weight compression: nv_full)."""
+    (configurations with weight compression: nv_full). int16: int16
+    weights (draw_data's)."""
     c = conv_case(rng, n)
     wshape = c.args[1][1]
-    w = rng.integers(-128, 128, size=wshape).astype(np.int8)
+    if PRECISION == "int8":
+        w = rng.integers(-128, 128, size=wshape).astype(np.int8)
+    else:
+        w = draw_data(rng, wshape, FELT)
     w[rng.random(wshape) < rng.choice([0.3, 0.6, 0.9])] = 0
     w[rng.random(wshape[0]) < 0.15] = 0
     w.flat[int(rng.integers(0, w.size))] = 1  # the CDMA reads at least one entry
-    wenc = f"#dla.weight<direct, int8, compressed, config = {CONFIG}>"
-    parts = weight_ref.pack(w, wenc, "i8")
+    wenc = f"#dla.weight<direct, {PRECISION}, compressed, config = {CONFIG}>"
+    parts = weight_ref.pack(w, wenc, FELT)
     attr = ", ".join(f"{k} = {resource(f'conv_{n}_{k}', parts[k])}" for k in ("wgs", "wmb", "data"))
     body = (f"%w = dla.weight_constant {attr} : {ttype(wshape, wenc)}\n  " +
             c.body.replace(ttype(wshape, WENC), ttype(wshape, wenc)))
@@ -363,18 +449,19 @@ def conv_batch_case(rng, n):
     return Case(c.name, shape, body, out, weight=c.args[1][1])
 
 
-def conv_body(rng, attrs, shape, wshape, out):
+def conv_body(rng, attrs, shape, wshape, out, spread=False):
     """A direct convolution (registers `attrs`) to `out`, alone or with an
-    on-the-fly SDP of random register stages and output converter."""
+    on-the-fly SDP of random register stages and output converter
+    (`spread`: _spread_stage's and _spread_cvt's)."""
     conv_t = ttype(out, None)
     if rng.random() < 0.2:
         return (f"%y = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
                 f"{ttype(out)}")
     tame = rng.random() < 0.5
-    text = [f"{st} {sdp_cases._x_stage(rng, None, tame)[0]}"
+    text = [f"{st} {_x_stage_text(rng, tame, spread)}"
             for st in ("bs", "bn") if rng.random() < 0.6] or \
-           [f"bs {sdp_cases._x_stage(rng, None, tame)[0]}"]
-    cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
+           [f"bs {_x_stage_text(rng, tame, spread)}"]
+    cvt = " out_cvt " + _cvt_text(rng, tame, spread) if rng.random() < 0.8 else ""
     return (f"%c = dla.conv direct %x, %w{attrs} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
             f"{conv_t}\n  %y = dla.sdp on_the_fly %c {' '.join(text)}{cvt} : {conv_t} -> "
             f"{ttype(out)}")
@@ -481,7 +568,7 @@ def lrn_case(rng, n, shape=None, wrap=False):
     shape = shape or (1, int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9)))
     t = ttype(shape)
     if wrap:
-        cin, cout, lut = lrn_cases._stated(rng, 8)
+        cin, cout, lut = lrn_cases._stated(rng, BITS)
         lrn_cases.wrap_underflow(rng, lut)
         attrs = (f"in_cvt {lrn_cases._cvt_text(cin)} out_cvt {lrn_cases._cvt_text(cout)} "
                  f"lut {lrn_cases.lut_text(lut)}")
@@ -491,7 +578,7 @@ def lrn_case(rng, n, shape=None, wrap=False):
         k = float(np.float32(rng.uniform(0.5, 3.0)))
         attrs = f"{{alpha = {alpha!r} : f32, beta = {beta!r} : f32, k = {k!r} : f32}}"
     else:
-        cin, cout, lut = lrn_cases._stated(rng, 8)
+        cin, cout, lut = lrn_cases._stated(rng, BITS)
         attrs = (f"in_cvt {lrn_cases._cvt_text(cin)} out_cvt {lrn_cases._cvt_text(cout)} "
                  f"lut {lrn_cases.lut_text(lut)}")
     return Case(f"lrn_{n}", shape, f"%y = dla.lrn %x size {size} {attrs} : {t} -> {t}", shape)
@@ -1117,12 +1204,35 @@ def player_path(build, config):
     return os.path.join(build, "nvdla-cmod", config, "nvdla-trace-player")
 
 
-def configure(config):
-    """Cases, types and modules for `config` (nv_small, nv_large, nv_full)."""
-    global CONFIG, ENC, WENC
-    CONFIG = config
-    ENC = f"#dla.feature<int8, config = {CONFIG}>"
-    WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
+PRECISIONS = ("int8", "int16")
+# The kinds whose draws follow --precision int16 (data, weights, operands);
+# the others draw int8 joins, views, weights and checks of their own.
+INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "pool-wide",
+               "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "conv-compressed",
+               "lrn", "lrn-wrap", "chain")
+
+
+def configure(config, precision="int8"):
+    """Cases, types and modules for `config` (nv_small, nv_large, nv_full)
+    and the layers' `precision` (int8; int16 on nv_full only)."""
+    global CONFIG, PRECISION, BITS, FELT, ENC, WENC
+    if precision != "int8" and config != "nv_full":
+        sys.exit(f"--precision {precision} needs --config nv_full (the configuration with "
+                 "int16)")
+    CONFIG, PRECISION = config, precision
+    BITS, FELT = (8, "i8") if precision == "int8" else (16, "i16")
+    ENC = f"#dla.feature<{precision}, config = {CONFIG}>"
+    WENC = f"#dla.weight<direct, {precision}, config = {CONFIG}>"
+
+
+def draw_data(rng, shape, elt):
+    """Random argument data of element type `elt`: int8's whole range; int16
+    half of the time within a random power of two (2^7 .. 2^15), so that
+    sums do not all saturate."""
+    if elt == "i8":
+        return rng.integers(-128, 128, size=shape).astype(np.int8)
+    top = 1 << 15 if rng.random() < 0.5 else 1 << int(rng.integers(7, 16))
+    return rng.integers(-top, top, size=shape).astype(np.int16)
 
 
 def add_case_arguments(p, kinds=None):
@@ -1139,6 +1249,8 @@ def add_case_arguments(p, kinds=None):
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
     p.add_argument("--config", choices=CONFIGS, default="nv_small")
+    p.add_argument("--precision", choices=PRECISIONS, default="int8",
+                   help="the layers' feature data and weights (int16: nv_full only)")
 
 
 def draw(a, rng, kinds=None):
@@ -1150,11 +1262,11 @@ def draw(a, rng, kinds=None):
     if a.from_execution:
         cases, drawn = [], trace_exec_cases.draw(a.from_execution, rng, a.count)
         for c in drawn:
-            reason = trace_exec_cases.why_not(c)
+            reason = trace_exec_cases.why_not(c, PRECISION)
             if reason:
                 unfit[reason] += 1
             else:
-                cases.append(trace_exec_cases.to_trace(c, CONFIG, Case.of))
+                cases.append(trace_exec_cases.to_trace(c, CONFIG, Case.of, PRECISION))
         kept = []
         for c, reason in zip(cases, verify(cases, a.build)):
             if reason:
@@ -1164,8 +1276,8 @@ def draw(a, rng, kinds=None):
         cases = kept
     else:
         cases = [kinds[a.kind](rng, n) for n in range(a.count)]
-    inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) if d is None else d
-               for (_, sh, _), d in zip(c.args, c.data)] for c in cases]
+    inputs = [[draw_data(rng, sh, elt) if d is None else d
+               for (_, sh, _), d, elt in zip(c.args, c.data, c.elts)] for c in cases]
     return cases, unfit, inputs
 
 
@@ -1192,7 +1304,10 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_case_arguments(p)
     a = p.parse_args()
-    configure(a.config)
+    if a.precision == "int16" and a.kind and a.kind not in INT16_KINDS:
+        p.error(f"--kind {a.kind} draws int8 layers only; with --precision int16: "
+                f"{', '.join(INT16_KINDS)}")
+    configure(a.config, a.precision)
     a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = player_path(a.build, CONFIG)

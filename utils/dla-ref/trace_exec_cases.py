@@ -70,13 +70,28 @@ def _split(op):
     return head, sig
 
 
-def why_not(case):
-    """The reason `case` cannot be written as int8 layers for the emitter,
-    or None. What the configuration lacks the verifier says, what the
-    emitter does not program yet its refusals say (run_trace.py)."""
+NAMES = {"i8": "int8", "i16": "int16", "f16": "fp16"}
+
+
+def why_not(case, precision="int8"):
+    """The reason `case` cannot be written as layers of `precision` (int8;
+    int16 on nv_full) for the emitter, or None. What the configuration
+    lacks the verifier says, what the emitter does not program yet its
+    refusals say (run_trace.py)."""
     op = case.op
+    elt = "i8" if precision == "int8" else "i16"
+    if precision != "int8":
+        if case.out_t != elt:
+            return f"{NAMES[case.out_t]} result: the {precision} layers are run"
+        if op.startswith("dla.conv image"):
+            return f"image input: the {precision} layers are run (image input is int8)"
+        operands = {m.group(2) for m in OPERAND.finditer(op)}
+        if any(t != elt for i, (_, t) in enumerate(case.args) if f"%a{i}" not in operands):
+            return f"{NAMES[next(t for _, t in case.args if t != elt)]} input: the " \
+                   f"{precision} layers are run"
+        return None
     if case.out_t != "i8":
-        name = {"i16": "int16", "f16": "fp16"}[case.out_t]
+        name = NAMES[case.out_t]
         return f"{name} result: only int8 feature data is programmed"
     if op.startswith("dla.sdp"):
         # Memory operands may be int16: the emitter decides which it reads.
@@ -154,12 +169,12 @@ def image_encoding(case, config):
     return pixel, p, x, f"#dla.weight<{', '.join(wparts)}>"
 
 
-def to_trace(case, config, trace_case):
+def to_trace(case, config, trace_case, precision="int8"):
     """`case` as a run_trace Case (`trace_case(name, args, body, out_shape)`
     with args (name, data, encoding, element type)) in the encodings of
-    `config`; its arguments' data the execution test's."""
-    feat = f"#dla.feature<int8, config = {config}>"
-    weight = f"#dla.weight<direct, int8, config = {config}>"
+    `config` and `precision`; its arguments' data the execution test's."""
+    feat = f"#dla.feature<{precision}, config = {config}>"
+    weight = f"#dla.weight<direct, {precision}, config = {config}>"
     op = case.op
     encs = [feat] + [None] * (len(case.args) - 1)
     datas = [a for a, _ in case.args]
@@ -181,12 +196,15 @@ def to_trace(case, config, trace_case):
         if len(case.args) == 3:  # the bias, which the convolution's SDP reads
             bias = case.args[2][0]
             encs[2] = operand_encoding("bias", "int8" if bias.dtype == np.int8 else "int16",
-                                       False, config)
+                                       False, config,
+                                       precision == "int16" and bias.dtype == np.int8)
     for m in OPERAND.finditer(op):
         i = int(m.group(2)[2:])
         data = case.args[i][0]
+        # An int16 SDP reads int8 operands in two-byte components.
         encs[i] = operand_encoding(m.group(1), "int8" if data.dtype == np.int8 else "int16",
-                                   data.ndim == 4, config)
+                                   data.ndim == 4, config,
+                                   precision == "int16" and data.dtype == np.int8)
     op = OPERAND.sub(lambda m: f"{m.group(1)} {m.group(2)} : "
                      f"{_encode(m.group(3), encs[int(m.group(2)[2:])])}", op)
     head, sig = _split(op)

@@ -56,7 +56,9 @@ LogicalResult mlir::dla::regplan::describeCdp(const NetworkPlan &plan, Operation
   LrnTables t = getLrnTables(op);
   d.src_data = describeCube(plan, op.getInput());
   d.dst_data = describeCube(plan, op.getResult());
-  d.in_precision = d.out_precision = kDescPrecisionInt8;
+  // The CDP computes in its input's precision (int8, or int16 on nv_full).
+  d.in_precision = d.out_precision = describePrecision(
+      cast<FeatureAttr>(op.getInput().getType().getEncoding()).getPrecision());
   d.lut_index = static_cast<int16_t>(luts.size());
   luts.push_back(describeLut(t.lut));
   d.in_cvt = cvtOf(t.in);

@@ -181,11 +181,12 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   bandConfig = &config;
 
   d.conv_mode = kDescConvDirect;
-  // int8, or fp16 (nv_full; NetworkPlan's checkFp16Layer): no int16 yet.
+  // The input's precision (int8 pixels; int8, or int16 and fp16 on
+  // nv_full: NetworkPlan's featureLayout and checkFp16Layer), the pipeline's
+  // too: no converter between precisions is programmed.
   d.in_precision = d.out_precision =
-      !image && cast<FeatureAttr>(inEncoding).getPrecision() == Precision::Fp16
-          ? kDescPrecisionFp16
-          : kDescPrecisionInt8;
+      image ? kDescPrecisionInt8
+            : describePrecision(cast<FeatureAttr>(inEncoding).getPrecision());
   d.entry_per_slice = static_cast<uint16_t>(buffer->entriesPerLine);
   d.fetch_grain = 1;
   // A batch (NetworkPlan's checkBatch): CDMA reads input b at b batch

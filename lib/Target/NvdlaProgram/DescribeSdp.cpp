@@ -102,8 +102,10 @@ LogicalResult checkProgrammable(const NetworkPlan &plan, SdpOp op) {
   if (y && y.getAlu() == SdpAluAlgo::Eql)
     return op.emitOpError("compares in ew (alu = eql): NVDLA's SDP then writes no output, it "
                           "only reports in D_STATUS whether any value differed");
-  for (std::optional<SdpMemOperand> m :
-       {memOf(op.getBsAttr()), memOf(op.getBnAttr()), memOf(op.getEwAttr())}) {
+  const Precision proc = plan.surface(op.getResult()).feature->getConfig().precision;
+  for (auto [stage, m] : {std::pair{"bs", memOf(op.getBsAttr())},
+                          std::pair{"bn", memOf(op.getBnAttr())},
+                          std::pair{"ew", memOf(op.getEwAttr())}}) {
     if (!m)
       continue;
     const auto *layout =
@@ -111,11 +113,27 @@ LogicalResult checkProgrammable(const NetworkPlan &plan, SdpOp op) {
     if (!layout)
       return op.emitOpError() << "reads " << std::string(::dlaformat::enumName(*m))
                               << " whose surface is no NVDLA operand data";
-    // The DMA reads per-element data in the int8 SDP's atoms (8 channels
-    // on nv_small): an int16 layout groups fewer channels per atom.
+    // The DMA reads per-element data in the SDP's atoms at its processing
+    // precision (8 int8 channels on nv_small, 32 on nv_full; 16 int16 on
+    // nv_full): a layout of another precision groups other channels.
     const AuxConfig &c = layout->getConfig();
-    if (c.mode == AuxMode::PerElement && c.precision != Precision::Int8 &&
-        c.precision != Precision::Fp16)
+    // An int16 SDP groups 16 elements per atom: NVIDIA's v1 C model asserts
+    // that its NRDMA and ERDMA read two-byte components (NV_NVDLA_sdp.cpp,
+    // the RDMA's argument check; BRDMA's assertion is commented out, but a
+    // one-byte operand of an odd number of 16-channel groups is half an
+    // atom there, which it asserts against too).
+    if (proc == Precision::Int16 && layout->getStorageComponentBytes() == 1)
+      return op.emitOpError() << "reads " << std::string(::dlaformat::enumName(*m)) << " in "
+                              << stage
+                              << " as one-byte components; an int16 SDP reads two-byte ones "
+                                 "(int16 data, or int8 with data_size = two_byte)";
+    if (c.mode == AuxMode::PerElement && proc == Precision::Int16 &&
+        c.precision != Precision::Int16)
+      return op.emitOpError() << "reads " << std::string(::dlaformat::enumName(*m))
+                              << " per element in " << ::dlaformat::enumName(c.precision)
+                              << " atoms; an int16 SDP reads int16 atoms";
+    if (c.mode == AuxMode::PerElement && proc != Precision::Int16 &&
+        c.precision != Precision::Int8 && c.precision != Precision::Fp16)
       return op.emitOpError() << "reads " << std::string(::dlaformat::enumName(*m))
                               << " per element in int16 atoms; an int8 SDP reads int8 atoms "
                                  "(two-byte components: data_size = two_byte)";
@@ -136,10 +154,10 @@ LogicalResult mlir::dla::regplan::describeSdp(const NetworkPlan &plan, Operation
   d.batch_num = static_cast<uint8_t>(cast<RankedTensorType>(out.getType()).getDimSize(0));
   d.batch_stride = static_cast<uint32_t>(plan.surface(out).feature->getBatchStride());
   d.src_data = onTheFly ? describeCube(plan, out, DescMemType::Hw) : describeCube(plan, in);
-  // The layer's data: int8, or fp16 (NetworkPlan's checkFp16Layer).
+  // The layer's data: int8, or int16 and fp16 on nv_full (NetworkPlan's
+  // featureLayout and checkFp16Layer).
   const Precision proc = plan.surface(out).feature->getConfig().precision;
-  d.src_precision = d.dst_precision =
-      proc == Precision::Fp16 ? kDescPrecisionFp16 : kDescPrecisionInt8;
+  d.src_precision = d.dst_precision = describePrecision(proc);
   d.out_cvt = cvtOf(op ? op.getOutCvtAttr() : CvtAttr());
   if (!op)
     return success();

@@ -32,9 +32,17 @@ namespace nv = dlaformat::nvdla;
 static constexpr int64_t kEnd = 1 << 30;
 
 namespace {
+/// Whether the plan programs `precision` on `hardware`: int8 everywhere,
+/// fp16 and int16 on nv_full (the configurations that have them; nv_full
+/// runs on the v1 C model, docs/NvdlaCModelV1.md).
+bool programsPrecision(nv::Precision precision, nv::HardwareKind hardware) {
+  return precision == nv::Precision::Int8 ||
+         nv::getHardwareConfig(hardware).hasPrecision(precision);
+}
+
 /// The weights of `v`: int8 NVDLA direct weights (image weights for an
-/// image convolution; fp16 direct ones on nv_full). nv_small and nv_large
-/// run on the master C model, nv_full on the v1 one
+/// image convolution; fp16 and int16 direct ones on nv_full). nv_small and
+/// nv_large run on the master C model, nv_full on the v1 one
 /// (docs/NvdlaCModelV1.md). Compressed weights must be a
 /// dla.weight_constant's: their sizes depend on their data, and the
 /// registers hold them.
@@ -44,11 +52,10 @@ LogicalResult checkWeights(Value v, bool image, Location loc) {
   nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
   if (!weight || weight.getFormat() != format ||
       (weight.getPrecision() != nv::Precision::Int8 &&
-       (image || weight.getPrecision() != nv::Precision::Fp16 ||
-        !nv::getHardwareConfig(weight.getConfig()).hasPrecision(nv::Precision::Fp16))))
+       (image || !programsPrecision(weight.getPrecision(), weight.getConfig()))))
     return emitError(loc) << "weights of a register program must be int8 "
                           << (image ? "image" : "direct")
-                          << " NVDLA weights (fp16 direct ones on nv_full) (#dla.weight<"
+                          << " NVDLA weights (fp16 or int16 direct ones on nv_full) (#dla.weight<"
                           << (image ? "image" : "direct")
                           << ", int8, config = ...>), got " << v.getType();
   if (weight.getCompressed() && !v.getDefiningOp<WeightConstantOp>())
@@ -136,7 +143,7 @@ FailureOr<std::unique_ptr<::dlaformat::BoundLayout>> pixelLayout(Value v, Locati
   return bindTensorLayout(type, [&] { return emitError(loc); });
 }
 
-/// The feature layout of `v`: int8 NVDLA feature data.
+/// The feature layout of `v`: NVDLA feature data of a programmed precision.
 FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Location loc) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   auto feature = type ? dyn_cast_or_null<FeatureAttr>(type.getEncoding()) : FeatureAttr();
@@ -144,11 +151,10 @@ FailureOr<std::unique_ptr<nv::FeatureBoundLayout>> featureLayout(Value v, Locati
     return emitError(loc) << "a surface of a register program must be NVDLA feature data "
                              "(#dla.feature), got "
                           << v.getType();
-  if (feature.getPrecision() != nv::Precision::Int8 &&
-      (feature.getPrecision() != nv::Precision::Fp16 ||
-       !nv::getHardwareConfig(feature.getConfig()).hasPrecision(nv::Precision::Fp16)))
-    return emitError(loc) << "only int8 feature data (and fp16 on nv_full) is programmed yet, got "
-                          << v.getType();
+  if (!programsPrecision(feature.getPrecision(), feature.getConfig()))
+    return emitError(loc)
+           << "only int8 feature data (and fp16 or int16 on nv_full) is programmed yet, got "
+           << v.getType();
   nv::FeatureConfig config;
   config.precision = feature.getPrecision();
   config.lineStride = feature.getLineStride();
@@ -212,6 +218,39 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
         "SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the "
         "implicit form with at most two memory operands; no ew or out_cvt), and pooling");
   return success();
+}
+
+/// int16 layers (nv_full): the layer's data and its result both int16. The
+/// units convert between precisions (the SDP's int16 to int8 path, an int8
+/// pipeline writing int16), with processing precisions of their own
+/// (sdp.c map_proc_precision); those layers are not programmed yet, nor int16
+/// results of an image convolution (int8 pixels in).
+LogicalResult checkInt16Layer(const HardwareLayer &hw) {
+  auto precisionOf = [](Value v) -> std::optional<nv::Precision> {
+    if (auto f = dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(v.getType()).getEncoding()))
+      return f.getPrecision();
+    return std::nullopt;
+  };
+  auto layer = cast<LayerOpInterface>(hw.op);
+  std::optional<nv::Precision> in;
+  bool image = false;
+  for (unsigned i = 0; i < hw.op->getNumOperands(); ++i) {
+    LayerOperandRole role = layer.getOperandRole(i);
+    image |= role == LayerOperandRole::Image;
+    if (role == LayerOperandRole::Feature && !in)
+      in = precisionOf(hw.op->getOperand(i));
+  }
+  std::optional<nv::Precision> out = precisionOf(hw.result());
+  const bool int16 = in == nv::Precision::Int16 || out == nv::Precision::Int16;
+  if (!int16 || (in == out && !image))
+    return success();
+  auto name = [](std::optional<nv::Precision> p) {
+    return p ? std::string(::dlaformat::enumName(*p)) : std::string("non-feature");
+  };
+  return hw.op->emitOpError() << "reads " << (image ? std::string("an image") : name(in) + " data")
+                              << " and writes " << name(out)
+                              << ": int16 layers are programmed with int16 data and result "
+                                 "only (no conversion between precisions yet)";
 }
 
 /// Feature data read by an SDP stage as its element-wise operand (a
@@ -425,7 +464,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     // comes first and fuses nothing itself.
     assert(members.front() == &op && members.size() <= 2 && "a convolution and its SDP");
     HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
-    if (failed(checkFp16Layer(hw)) || failed(checkBatch(hw)))
+    if (failed(checkFp16Layer(hw)) || failed(checkInt16Layer(hw)) || failed(checkBatch(hw)))
       return failure();
     if (hw.fused) {
       if (!op.hasOneUse())

@@ -21,6 +21,21 @@ namespace mlir::dla::regplan {
 
 //===- Descriptors from ops ------------------------------------------------===//
 
+/// The precision field every unit's registers take for data of `p`
+/// (dla_conv_op_desc's in_ / out_precision, the SDP's, PDP's and CDP's:
+/// INT8 0, INT16 1, FP16 2), the one mapping of the descriptors.
+constexpr uint8_t describePrecision(::dlaformat::nvdla::Precision p) {
+  switch (p) {
+  case ::dlaformat::nvdla::Precision::Int8:
+    return kDescPrecisionInt8;
+  case ::dlaformat::nvdla::Precision::Int16:
+    return kDescPrecisionInt16;
+  case ::dlaformat::nvdla::Precision::Fp16:
+    return kDescPrecisionFp16;
+  }
+  return kDescPrecisionInt8;
+}
+
 /// `v`'s cube as its surface holds it (an image: its pixels, the format's
 /// channels, plane 0's lines, no surface stride).
 DescDataCube describeCube(const NetworkPlan &plan, Value v, DescMemType type = DescMemType::Mc);

@@ -21,7 +21,9 @@ func.func @plain(%x: tensor<1x8x2x2xi8>) -> tensor<1x8x2x2xi8> {
 
 // -----
 
-// expected-error @below {{only int8 feature data (and fp16 on nv_full) is programmed yet, got 'tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>'}}
+// int16 feature data is programmed on nv_full only (the configuration with
+// int16; the format itself exists on every one).
+// expected-error @below {{only int8 feature data (and fp16 or int16 on nv_full) is programmed yet, got 'tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>'}}
 func.func @int16(%x: tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>) -> tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>> {
   return %x : tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>
 }
@@ -74,12 +76,17 @@ func.func @empty(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) 
 
 // -----
 
-// The weights are the first argument: they are checked first (int16
-// features would be refused too).
-// expected-error @below {{weights of a register program must be int8 direct NVDLA weights (fp16 direct ones on nv_full) (#dla.weight<direct, int8, config = ...>), got 'tensor<8x8x3x3xi16, #dla.weight<direct, int16>>'}}
-func.func @weights(%w: tensor<8x8x3x3xi16, #dla.weight<direct, int16>>, %x: tensor<1x8x4x4xi16, #dla.feature<int16>>) -> tensor<1x8x2x2xi16, #dla.feature<int16>> {
-  %y = dla.conv direct %x, %w : tensor<1x8x4x4xi16, #dla.feature<int16>>, tensor<8x8x3x3xi16, #dla.weight<direct, int16>> -> tensor<1x8x2x2xi16, #dla.feature<int16>>
-  return %y : tensor<1x8x2x2xi16, #dla.feature<int16>>
+// The weights are the first argument: they are checked first. int16 direct
+// weights are programmed on nv_full (the other configurations' weight
+// encodings refuse int16 themselves); image weights are int8 (int8 pixels
+// into an int8 pipeline).
+!img = tensor<1x4x3x5xi16, #dla.pixel<T_A16B16G16R16, config = nv_full>>
+!w = tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4, config = nv_full>>
+!g = tensor<1x2x2x4xi8, #dla.feature<int8, config = nv_full>>
+// expected-error @below {{weights of a register program must be int8 image NVDLA weights (fp16 or int16 direct ones on nv_full) (#dla.weight<image, int8, config = ...>), got 'tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4>>'}}
+func.func @weights(%w: !w, %x: !img) -> !g {
+  %y = dla.conv image %x, %w : !img, !w -> !g
+  return %y : !g
 }
 
 // -----
@@ -174,6 +181,35 @@ module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @int16_atoms(%x: !f, %e: !e) -> !f {
   // expected-error @below {{'dla.sdp' op reads eltwise per element in int16 atoms; an int8 SDP reads int8 atoms (two-byte components: data_size = two_byte)}}
   %y = dla.sdp offline %x eltwise %e : !e bn <alu = sum, alu_operand = eltwise> : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+// An int16 SDP (nv_full) reads per-element data in its own atoms, 16 int16
+// channels each: int8 atoms hold 32.
+!f = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+!e = tensor<1x8x2x2xi8, #dla.eltwise<int8, data_size = two_byte, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @int8_atoms(%x: !f, %e: !e) -> !f {
+  // expected-error @below {{'dla.sdp' op reads eltwise per element in int8 atoms; an int16 SDP reads int16 atoms}}
+  %y = dla.sdp offline %x eltwise %e : !e bs <alu = sum, alu_operand = eltwise> : !f -> !f
+  return %y : !f
+}
+}
+
+// -----
+
+// An int16 SDP reads two-byte operand components (NVIDIA's v1 C model
+// asserts it for NRDMA and ERDMA, and one-byte groups of 16 channels are
+// half an atom).
+!f = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+!n = tensor<8x2xi8, #dla.batchnorm<per_channel, int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @one_byte(%x: !f, %n: !n) -> !f {
+  // expected-error @below {{'dla.sdp' op reads batchnorm in bn as one-byte components; an int16 SDP reads two-byte ones (int16 data, or int8 with data_size = two_byte)}}
+  %y = dla.sdp offline %x batchnorm %n : !n bn <alu = sum, alu_operand = batchnorm, mul_operand = batchnorm> : !f -> !f
   return %y : !f
 }
 }
@@ -396,5 +432,47 @@ func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config
   // expected-error @below {{'dla.sdp' op reads a value NVIDIA's runtime emulator computes, in an EMU task after the DLA task that runs the layers}}
   %q = dla.sdp offline %s relu : !f -> !f
   return %q : !f
+}
+}
+
+// -----
+
+// int16 layers convert no precision yet: an SDP from int16 to int8 (the
+// SDP's int16-to-int8 path, a processing precision of its own) is refused.
+!f = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+!g = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @int16_to_int8(%x: !f) -> !g {
+  // expected-error @below {{'dla.sdp' op reads int16 data and writes int8: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
+  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> out_cvt <offset = 0, scale = 1, shift = 4> : !f -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+!f = tensor<1x8x4x4xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_full>>
+!g = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @int8_to_int16(%x: !f, %w: !w) -> !g {
+  // expected-error @below {{'dla.conv' op reads int8 data and writes int16: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
+  %c = dla.conv direct %x, %w : !f, !w -> tensor<1x8x2x2xi16>
+  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 3> : tensor<1x8x2x2xi16> -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+// An image convolution reads int8 pixels into an int8 pipeline.
+!img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
+!w = tensor<2x3x2x2xi8, #dla.weight<image, int8, channels = 4, config = nv_full>>
+!g = tensor<1x2x2x4xi16, #dla.feature<int16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @image_to_int16(%x: !img, %w: !w) -> !g {
+  // expected-error @below {{'dla.conv' op reads an image and writes int16: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
+  %y = dla.conv image %x, %w : !img, !w -> !g
+  return %y : !g
 }
 }
