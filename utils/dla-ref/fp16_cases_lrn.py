@@ -53,3 +53,32 @@ def layer_cases(rng, count, Case, tensor_type):
         case.bits = True
         cases.append(case)
     return cases
+
+
+def draw(rng, n):
+    """One case for the v1 model (run_fp16_trace.py --layer cdp): dict(name,
+    x (C x H x W fp16 bits), size, alpha, beta, k, func (the MLIR function,
+    feature data in fp16), want (fp16 bits, C x H x W))."""
+    alpha, beta, k, size = params(rng)
+    c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 7)), int(rng.integers(1, 7))
+    x = data(rng, (c, h, w), special=rng.random() < 0.2)
+    want = expected(x, alpha, beta, k, size)
+    name = f"lrn_{n}"
+    t = f"tensor<1x{c}x{h}x{w}xf16, #dla.feature<fp16>>"
+    func = (f"func.func @{name}(%x: {t}) -> {t} {{\n  %y = dla.lrn %x size {size} "
+            f"{{alpha = {alpha!r} : f32, beta = {beta!r} : f32, k = {k!r} : f32}} : {t} -> {t}\n"
+            f"  return %y : {t}\n}}\n")
+    return dict(name=name, x=x, size=size, alpha=alpha, beta=beta, k=k, func=func, want=want)
+
+
+def ideal(c):
+    """IEEE: x (k + alpha / size * S)^-beta in float64 over the window
+    clipped to the channels (ONNX's LRN), rounded once to fp16."""
+    xf = c["x"].view(np.float16).astype(np.float64)
+    C = xf.shape[0]
+    half = (c["size"] - 1) // 2
+    sq = np.pad(xf * xf, ((half, half), (0, 0), (0, 0)))
+    s = sum(sq[j:j + C] for j in range(c["size"]))
+    with np.errstate(all="ignore"):
+        y = xf * np.power(c["k"] + c["alpha"] / c["size"] * s, -c["beta"])
+    return y.astype(np.float16).view(np.uint16)

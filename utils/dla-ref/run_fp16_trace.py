@@ -6,7 +6,7 @@ execution (`--expect cpu`).
 
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
-                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp]
+                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -44,6 +44,14 @@ fp_nvdla.pdp_fp16 or the CPU execution (`--expect cpu`); prints how many
 output elements NVDLA's arithmetic puts elsewhere than IEEE's and `N of M
 fp16 pooling layers on the v1 model equal ...`.
 
+`--layer cdp`: fp16 LRN on the CDP (fp16_cases_lrn.py: windows 3..9,
+alpha / beta / k around the usual ones, 1 to 40 channels; zeros of both
+signs, denormals, some infinities and NaNs; the register plan's float-mode
+tables), expected from fp_nvdla.cdp_fp16 on those tables derived again in
+Python, or the CPU execution (`--expect cpu`); prints how many output
+elements NVDLA's arithmetic puts elsewhere than IEEE's and `N of M fp16
+LRN layers on the v1 model equal ...`.
+
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
 input, then N - 2 random tables), expected from lut_float_ref.py; prints
@@ -60,6 +68,7 @@ import tempfile
 
 import numpy as np
 
+import fp16_cases_lrn
 import fp16_cases_lut
 import fp16_cases_pdp
 import fp16_cases_sdp
@@ -385,6 +394,56 @@ def main_pdp(a):
     return 0 if good == len(cases) else 1
 
 
+def lrn_cpu_outputs(cases, build, arithmetic):
+    """The project's CPU execution of each LRN case on plain tensors: fp16 bits."""
+    import run_layers
+    built = []
+    for c in cases:
+        x = c["x"].view(np.float16)[None]
+        t = run_layers.tensor_type(x.shape, "f16")
+        op = (f"dla.lrn %a0 size {c['size']} {{alpha = {c['alpha']!r} : f32, beta = "
+              f"{c['beta']!r} : f32, k = {c['k']!r} : f32}} : {t} -> {t}")
+        case = run_layers.Case(c["name"], [(x, "f16")], op, x.shape, "f16",
+                               np.zeros(x.shape, np.float16))
+        case.bits = True
+        built.append(case)
+    results = run_layers.run(built, os.path.join(build, "bin", "dla-opt"),
+                             run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
+    return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
+
+
+def main_cdp(a):
+    build, translate, player, root, env = setup(a, "dla-fp16-cdp-")
+    rng = np.random.default_rng(a.seed)
+    cases = [fp16_cases_lrn.draw(rng, n) for n in range(a.count)]
+    cpu = lrn_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
+    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
+                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    good = elements = differ = cpu_differ = 0
+    for n, c in enumerate(cases):
+        want, ieee = c["want"], fp16_cases_lrn.ideal(c)
+        elements += want.size
+        differ += int((want != ieee).sum())
+        if a.expect == "ideal":
+            want = ieee
+        if cpu is not None:
+            cpu_differ += int((cpu[n] != want).sum())
+            want = cpu[n]
+        blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
+                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
+        if why:
+            print(f"{c['name']}: {why}")
+            continue
+        good += 1
+    print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    print(f"{good} of {len(cases)} fp16 LRN layers on the v1 model equal {expected_name}")
+    return 0 if good == len(cases) else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=int, default=10)
@@ -397,7 +456,7 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp", "pdp"], default="conv")
+                                       "clamp", "pdp", "cdp"], default="conv")
     p.add_argument("--compressed", action="store_true",
                    help="conv: sparse weights compressed by the reference packer, held by the "
                         "program as a dla.weight_constant (WGS, WMB and data surfaces)")
@@ -406,6 +465,8 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
+    if a.layer == "cdp":
+        sys.exit(main_cdp(a))
     if a.layer == "lut":
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp"):
