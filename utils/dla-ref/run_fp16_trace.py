@@ -50,7 +50,10 @@ signs, denormals, some infinities and NaNs; the register plan's float-mode
 tables), expected from fp_nvdla.cdp_fp16 on those tables derived again in
 Python, or the CPU execution (`--expect cpu`); prints how many output
 elements NVDLA's arithmetic puts elsewhere than IEEE's and `N of M fp16
-LRN layers on the v1 model equal ...`.
+LRN layers on the v1 model equal ...`. With `--loadable` each layer is
+written by dla-translate --dla-to-nvdla-loadable instead and run by
+NVIDIA's runtime and firmware for nv_full on the model (dla-run-loadable),
+every element of the result compared (`... LRN loadables ...`).
 
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
@@ -412,6 +415,35 @@ def lrn_cpu_outputs(cases, build, arithmetic):
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
+def run_loadable_case(name, func, x, want, root, build, env, expected):
+    """Writes `func` as a loadable, runs it on NVIDIA's runtime and firmware
+    (nv_full, the v1 model) with x's bytes as its input and compares every
+    element of its output with `want` (fp16 bits): the failure's message,
+    or None."""
+    d = os.path.join(root, name)
+    os.makedirs(d, exist_ok=True)
+    model, inp, out = (os.path.join(d, f) for f in ("model.nvdla", "input.bin", "out"))
+    tr = subprocess.run([os.path.join(build, "bin", "dla-translate"), "--dla-to-nvdla-loadable",
+                         "-", "-o", model], input=run_trace.module([func]), capture_output=True,
+                        text=True)
+    if tr.returncode:
+        return f"dla-translate failed: {tr.stderr.strip()}"
+    with open(inp, "wb") as f:
+        f.write(bytes(nvdla_ref.pack(x.view(np.float16), ENC, "f16")))
+    run = subprocess.run([os.path.join(build, "nvdla-runtime", "dla-run-loadable"), model,
+                          "--input", inp, "--config", "nv_full", "-o", out],
+                         capture_output=True, text=True, env=env)
+    if run.returncode:
+        return f"dla-run-loadable failed: {(run.stdout + run.stderr).strip()[-400:]}"
+    with open(os.path.join(out, "output0.bin"), "rb") as f:
+        data = f.read()
+    got = np.zeros(want.shape, np.uint16)
+    for idx, off in nvdla_ref.element_offsets(ENC, want.shape, "f16").items():
+        got[idx] = int.from_bytes(data[off:off + 2], "little")
+    bad = int((got != want).sum())
+    return f"{bad} of {want.size} elements differ from {expected}" if bad else None
+
+
 def main_cdp(a):
     build, translate, player, root, env = setup(a, "dla-fp16-cdp-")
     rng = np.random.default_rng(a.seed)
@@ -429,9 +461,14 @@ def main_cdp(a):
         if cpu is not None:
             cpu_differ += int((cpu[n] != want).sum())
             want = cpu[n]
-        blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
-                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
-        why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
+        if a.loadable:
+            why = run_loadable_case(c["name"], c["func"], c["x"][None], want[None], root, build,
+                                    env, expected_name)
+        else:
+            blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
+                     "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+            why = run_case(c["name"], c["func"], blobs, root, translate, player, env,
+                           expected_name)
         if why:
             print(f"{c['name']}: {why}")
             continue
@@ -440,7 +477,8 @@ def main_cdp(a):
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
-    print(f"{good} of {len(cases)} fp16 LRN layers on the v1 model equal {expected_name}")
+    what = "loadables on NVIDIA's firmware" if a.loadable else "layers"
+    print(f"{good} of {len(cases)} fp16 LRN {what} on the v1 model equal {expected_name}")
     return 0 if good == len(cases) else 1
 
 
@@ -457,6 +495,8 @@ def main():
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp", "cdp"], default="conv")
+    p.add_argument("--loadable", action="store_true",
+                   help="--layer cdp: as loadables on NVIDIA's runtime and firmware")
     p.add_argument("--compressed", action="store_true",
                    help="conv: sparse weights compressed by the reference packer, held by the "
                         "program as a dla.weight_constant (WGS, WMB and data surfaces)")
@@ -465,6 +505,8 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
+    if a.loadable and a.layer != "cdp":
+        p.error("--loadable runs --layer cdp")
     if a.layer == "cdp":
         sys.exit(main_cdp(a))
     if a.layer == "lut":
