@@ -237,6 +237,14 @@ DLA_CAPI_EXPORTED DlaStatus dlaNvdlaLutFloatProgram(const char *function,
                                                     intptr_t numRegisters, int64_t *registers,
                                                     double *maxError, double *at);
 
+/// The CDP's float-mode tables of an fp16 LRN (x (k + alpha / size *
+/// S)^-beta, nv_full) as the register plan programs them: writes
+/// DLA_NVDLA_LUT_REGISTERS registers (lrnFloatTables, NvdlaCdpFp16.h).
+/// Fails for a null array or another register count.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaLrnFloatTables(double alpha, double beta, double k,
+                                                   int64_t size, intptr_t numRegisters,
+                                                   int64_t *registers);
+
 /// NVDLA's fp16 convolution arithmetic (nv_full, docs/NvdlaFp16.md), on bit
 /// patterns, function by function (utils/dla-ref/fp_nvdla.py's names).
 /// CMAC (cmac_fp16): numAtoms atoms of DLA_NVDLA_FP16_MAC_ATOM channels of

@@ -8,6 +8,7 @@
 #include "Status.h"
 
 #include "dla/Format/ChunkedLayout.h"
+#include "dla/Format/NvdlaCdpFp16.h"
 #include "dla/Format/NvdlaConvFp16.h"
 #include "dla/Format/NvdlaLutFloat.h"
 #include "dla/Format/NvdlaScale.h"
@@ -428,6 +429,15 @@ DlaStatus dlaNvdlaLutFloatProgram(const char *function, intptr_t numRegisters,
     if (at)
       *at = e.at;
   }
+  return ok();
+}
+
+DlaStatus dlaNvdlaLrnFloatTables(double alpha, double beta, double k, int64_t size,
+                                 intptr_t numRegisters, int64_t *registers) {
+  if (numRegisters != DLA_NVDLA_LUT_REGISTERS || !registers)
+    return error("a LUT takes " + std::to_string(DLA_NVDLA_LUT_REGISTERS) + " registers, not " +
+                 std::to_string(numRegisters));
+  lutToRegisters(nv::lrnFloatTables(alpha, beta, k, size), registers);
   return ok();
 }
 

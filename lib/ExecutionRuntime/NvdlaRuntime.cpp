@@ -4,6 +4,7 @@
 
 #include "dla/Format/NvdlaConvFp16.h"
 #include "dla/Format/NvdlaFloat.h"
+#include "dla/Format/NvdlaCdpFp16.h"
 #include "dla/Format/NvdlaPdpFp16.h"
 
 namespace nv = dlaformat::nvdla;
@@ -47,6 +48,14 @@ void dla_nvdla_pdp_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64
   nv::pdpFp16(x + xOffset, planes, shape, regs, out + outOffset);
 }
 
+void dla_nvdla_cdp_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64_t, uint16_t *,
+                        uint16_t *out, int64_t outOffset, int64_t, int64_t, int64_t planes,
+                        int64_t channels, int64_t pixels, int64_t size, double alpha,
+                        double beta, double k) {
+  nv::cdpFp16(x + xOffset, planes, channels, pixels, size,
+              nv::lrnFloatTables(alpha, beta, k, size), out + outOffset);
+}
+
 uint32_t dla_nvdla_fp32_add(uint32_t a, uint32_t b) { return nv::fpAdd(a, b, nv::kFp32); }
 uint32_t dla_nvdla_fp32_mul(uint32_t a, uint32_t b) { return nv::fpMul(a, b, nv::kFp32); }
 uint32_t dla_nvdla_fp32_max(uint32_t a, uint32_t b) { return nv::fp32Max(a, b); }
@@ -59,6 +68,7 @@ uint32_t dla_nvdla_fp32_to_fp16(uint32_t f) { return nv::nvdlaFp32ToFp16(f); }
 void dla::runtime::forEachSymbol(void (*fn)(const char *, void *, void *), void *user) {
   fn(kConvFp16, reinterpret_cast<void *>(&dla_nvdla_conv_fp16), user);
   fn(kPdpFp16, reinterpret_cast<void *>(&dla_nvdla_pdp_fp16), user);
+  fn(kCdpFp16, reinterpret_cast<void *>(&dla_nvdla_cdp_fp16), user);
   fn(kFp32Add, reinterpret_cast<void *>(&dla_nvdla_fp32_add), user);
   fn(kFp32Mul, reinterpret_cast<void *>(&dla_nvdla_fp32_mul), user);
   fn(kFp32Max, reinterpret_cast<void *>(&dla_nvdla_fp32_max), user);

@@ -343,4 +343,23 @@ uint32_t fpMin(uint32_t a, uint32_t b, FpFormat f) {
 uint16_t fp16Max(uint16_t a, uint16_t b) { return uint16_t(fpMax(a, b, kFp16)); }
 uint16_t fp16Min(uint16_t a, uint16_t b) { return uint16_t(fpMin(a, b, kFp16)); }
 
+uint32_t fractionToFp17(uint64_t f, int width) {
+  if (f == 0)
+    return 0;
+  const int bl = 64 - __builtin_clzll(f);
+  const int zc = width - bl;
+  const uint64_t sh = (f << (zc + 1)) & ((uint64_t(1) << (width + 1)) - 1);
+  const int g = width - 10; // FpMantRNE<width+1,11>: the bits below the 11 kept
+  uint64_t top = sh >> g;
+  const uint64_t guard = (sh >> (g - 1)) & 1, sticky = (sh & ((uint64_t(1) << (g - 1)) - 1)) != 0;
+  const uint64_t c = guard & (sticky | (top & 1));
+  const bool ovf = c == 1 && top == (1u << 11) - 1;
+  top = (top + c) & ((1u << 11) - 1);
+  if (ovf)
+    return uint32_t((uint64_t(31 - zc) << 10) | ((top >> 1) & 0x3ff));
+  if (31 <= zc + 1)
+    return 0;
+  return uint32_t((uint64_t(31 - zc - 1) << 10) | (top & 0x3ff));
+}
+
 } // namespace dlaformat::nvdla

@@ -84,26 +84,6 @@ Index exponent(uint32_t x, uint32_t start, int64_t offset, int64_t depth) {
   return r;
 }
 
-/// FpFractionToFloat<35,6,10>: f / 2^35 as fp17, RNE to 11 bits; zero
-/// where the exponent would reach 0.
-uint32_t fractionToFp17(uint64_t f) {
-  if (f == 0)
-    return 0;
-  const int bl = 64 - __builtin_clzll(f);
-  const int zc = kFracBits - bl;
-  const uint64_t sh = (f << (zc + 1)) & ((uint64_t(1) << 36) - 1);
-  uint64_t top = sh >> 25; // FpMantRNE<36,11>
-  const uint64_t guard = (sh >> 24) & 1, sticky = (sh & ((uint64_t(1) << 24) - 1)) != 0;
-  const uint64_t c = guard & (sticky | (top & 1));
-  const bool ovf = c == 1 && top == (1u << 11) - 1;
-  top = (top + c) & ((1u << 11) - 1);
-  if (ovf)
-    return uint32_t((uint64_t(31 - zc) << 10) | ((top >> 1) & 0x3ff));
-  if (31 <= zc + 1)
-    return 0;
-  return uint32_t((uint64_t(31 - zc - 1) << 10) | (top & 0x3ff));
-}
-
 template <size_t N> uint16_t entry(const std::array<int64_t, N> &t, int64_t i) {
   return bits16(t[std::min<int64_t>(i, N - 1)]);
 }
@@ -125,8 +105,8 @@ uint32_t sdpLookupFloat(uint32_t x, const LutProgram &lut) {
     // Hit (sdp_y_inp.cpp, FP16, !flow).
     const uint16_t y1 = useLo ? entry(lut.lo, ix.idx + 1) : entry(lut.le, ix.idx + 1);
     const uint32_t a0 =
-        ix.frac == 0 ? kOneFp17 : fractionToFp17((uint64_t(1) << kFracBits) - ix.frac);
-    const uint32_t a1 = fractionToFp17(ix.frac);
+        ix.frac == 0 ? kOneFp17 : fractionToFp17((uint64_t(1) << kFracBits) - ix.frac, kFracBits);
+    const uint32_t a1 = fractionToFp17(ix.frac, kFracBits);
     const uint32_t b0 = fpMul(a0, fp16ToFp17(y0), kFp17);
     const uint32_t b1 = fpMul(a1, fp16ToFp17(y1), kFp17);
     return fp17ToFp32(fpAdd(b0, b1, kFp17));

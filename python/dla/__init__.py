@@ -904,6 +904,19 @@ def nvdla_lut_float_program(function):
     return out, err.value, at.value
 
 
+def nvdla_lrn_float_tables(alpha, beta, k, size):
+    """The CDP's float-mode tables of an fp16 LRN as the register plan
+    programs them (lrnFloatTables): registers as a dict (le, lo and
+    LUT_SCALARS)."""
+    regs = (ctypes.c_int64 * _LUT_REGISTERS)()
+    _check(_capi.dlaNvdlaLrnFloatTables(float(alpha), float(beta), float(k), int(size),
+                                        _LUT_REGISTERS, regs))
+    values = list(regs)
+    out = {"le": np.array(values[:65], np.int64), "lo": np.array(values[65:322], np.int64)}
+    out.update(zip(LUT_SCALARS, values[322:]))
+    return out
+
+
 # --- NVDLA's fp16 convolution arithmetic (NvdlaConvFp16.h) ------------------
 
 def _ptr(a, ctype):

@@ -326,6 +326,8 @@ _declare("dlaNvdlaLutFloat", DlaStatus, c_ssize_t, _I64P, c_ssize_t, POINTER(c_u
          POINTER(c_uint32))
 _declare("dlaNvdlaLutFloatProgram", DlaStatus, c_char_p, c_ssize_t, _I64P, POINTER(c_double),
          POINTER(c_double))
+_declare("dlaNvdlaLrnFloatTables", DlaStatus, c_double, c_double, c_double, c_int64, c_ssize_t,
+         _I64P)
 _declare("dlaNvdlaCmacFp16", DlaStatus, c_ssize_t, POINTER(c_uint16), POINTER(c_uint16), _I64P,
          _I64P)
 _declare("dlaNvdlaCaccAdd", DlaStatus, c_ssize_t, _I64P, _I64P, _I64P, _I64P, _I64P, _I64P)

@@ -92,5 +92,31 @@ def test_capi_argument_errors():
         dla._check(_capi.dlaNvdlaLutFloat(340, regs, 1, x, x))
     with pytest.raises(dla.DLAError, match="a LUT takes 341 registers, not 340"):
         dla._check(_capi.dlaNvdlaLutFloatProgram(b"tanh", 340, regs, None, None))
+    with pytest.raises(dla.DLAError, match="a LUT takes 341 registers, not 340"):
+        dla._check(_capi.dlaNvdlaLrnFloatTables(1e-4, 0.75, 1.0, 5, 340, regs))
     with pytest.raises(dla.DLAError, match="null or negative value array"):
         dla._check(_capi.dlaNvdlaLutFloat(341, _capi.int64_array([0] * 341), 1, None, None))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lrn_float_tables(seed):
+    """The CDP's fp16 LRN tables the register plan programs
+    (lrnFloatTables) against lrn_tables.derive_lrn_float_tables (the same
+    design restated in Python), register for register, for f32 alpha /
+    beta / k as fp16_cases_lrn draws them and the usual ones."""
+    import fp16_cases_lrn
+    from lrn_tables import derive_lrn_float_tables
+    rng = np.random.default_rng(4700 + seed)
+    draws = [fp16_cases_lrn.params(rng) for _ in range(25)]
+    draws += [(float(np.float32(1e-4)), 0.75, 1.0, 5), (float(np.float32(1e-4)), 0.75, 2.0, 5),
+              (0.0, 0.5, 4.0, 3), (1.0, 0.75, 1.0, 9)]
+    for alpha, beta, k, size in draws:
+        got = dla.nvdla_lrn_float_tables(alpha, beta, k, size)
+        want = derive_lrn_float_tables(alpha, beta, k, size)
+        np.testing.assert_array_equal(got["le"] & 0xFFFF, want["lut_le_table"] & 0xFFFF)
+        np.testing.assert_array_equal(got["lo"] & 0xFFFF, want["lut_lo_table"] & 0xFFFF)
+        assert (got["le_linear"], got["le_index_offset"], got["lo_index_select"] & 0xFF) == (
+            0, want["lut_le_index_offset"], want["lut_lo_index_select"])
+        for key in ("le_start", "le_end", "lo_start", "lo_end"):
+            assert got[key] & 0xFFFFFFFF == want["lut_" + key], key
+        assert (got["uflow_lo"], got["oflow_lo"], got["hybrid_lo"]) == (1, 0, 1)

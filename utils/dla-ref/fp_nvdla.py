@@ -813,3 +813,148 @@ def pdp_fp16(x, method, kernel, stride=(1, 1), pad=(0, 0, 0, 0), pad_values=(0,)
             line = pdp_h_step(first, pv[nt], pv[nb], kw, method, line, rows[..., i, :])
         out[..., oy, :] = line
     return pdp_stage1(method, rw, rh, out)
+
+
+# ---------------------------------------------------------------------------
+# CDP (local response normalization) in fp16 (cmod/cdp/NV_NVDLA_cdp.cpp,
+# hls_wrapper/cdp_hls_wrapper.cpp HLS_CDP_lookup_fp16 / HLS_CDP_lookup_lut)
+# ---------------------------------------------------------------------------
+
+CDP_WINDOW_SIZES = (3, 5, 7, 9)  # NORMALZ_LEN 0..3
+
+
+def _f32_bits_to_float(b):
+    return (_u(b) & M32).astype(np.uint32).view(np.float32)
+
+
+def cdp_lookup_fp16(s, depth, exp_mode, table, start, end, uflow_scale, oflow_scale,
+                    index_offset, index_select):
+    """HLS_CDP_lookup_lut on square sums s (fp32 bits): one table (LE: depth
+    64, LO: 256; exp_mode only for LE) in float mode. Returns (fp17 result,
+    underflow, overflow); hit is neither.
+
+    d = FpSub<8,23>(s, start); d <= 0 or NaN underflows. Exponent mode:
+    index = exponent(d) - offset (under if negative, over if >= 64), the
+    fraction the top 16 bits of d's mantissa. Linear: d / 2^select in C
+    float (double division rounded to float), over if >= depth, the index
+    its integer part (truncated), the fraction floor(frac * 2^16).
+    Hit: fp17(T[i]) + fp17(fp32(T[i+1]) - fp32(T[i])) * fp17(f / 2^16)
+    (FpFractionToFloat<16,6,10>); under: fp17(T[0]) + fp17(s - start') *
+    fp17(uflow scale), start' = start + 2^offset (fp32 adds; exponent mode
+    only); over: fp17(T[depth]) + fp17(s - end) * fp17(oflow scale). All
+    products and sums FpMul / FpAdd<6,10>, each rounded."""
+    from lut_float_ref import _fraction_to_fp17  # lut_float_ref imports this module
+
+    s = _u(s) & M32
+    table = _u(table) & 0xFFFF
+    start, end = int(start) & M32, int(end) & M32
+    d = fp_sub(s, start, 8, 23)
+    df = _f32_bits_to_float(d)
+    with np.errstate(invalid="ignore"):
+        under = (df <= 0) | np.isnan(df)
+    if exp_mode:
+        idx = ((d >> 23) & 0xFF) - 127 - int(index_offset)
+        frac = (d >> 7) & 0xFFFF
+        over = ~under & (idx >= depth)
+        under = under | (idx < 0)
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            shifted = (df.astype(np.float64) / 2.0 ** int(index_select)).astype(np.float32)
+        over = ~under & (shifted >= depth)
+        ok = ~under & ~over
+        whole = np.where(ok, shifted, 0).astype(np.int64)
+        fr = np.where(ok, shifted - whole.astype(np.float32), 0).astype(np.float32)
+        frac = (fr * np.float32(0x10000)).astype(np.int64)
+        idx = whole
+    hit = ~under & ~over
+    i0 = np.where(hit, idx, 0)
+    t0, t1 = table[i0], table[np.minimum(i0 + 1, depth)]
+    diff = fp32_to_fp17(fp_sub(fp16_to_fp32(t1), fp16_to_fp32(t0), 8, 23))
+    r_hit = fp17_add(fp17_mul(diff, _fraction_to_fp17(frac, 16)), fp16_to_fp17(t0))
+    # Underflow: the exponent table's start moved up by 2^offset (a float).
+    edge_u = start
+    if exp_mode:
+        off = 0 if int(index_offset) <= -127 else np.float32(2.0 ** int(index_offset))
+        edge_u = int(fp32_add(start, int(np.float32(off).view(np.uint32))))
+    sub_u = d if not exp_mode else fp_sub(s, edge_u, 8, 23)
+    r_u = fp17_add(fp17_mul(fp32_to_fp17(sub_u), fp16_to_fp17(int(uflow_scale) & 0xFFFF)),
+                   fp16_to_fp17(table[0]))
+    sub_o = fp_sub(s, end, 8, 23)
+    r_o = fp17_add(fp17_mul(fp32_to_fp17(sub_o), fp16_to_fp17(int(oflow_scale) & 0xFFFF)),
+                   fp16_to_fp17(table[depth]))
+    return np.where(under, r_u, np.where(over, r_o, r_hit)), under, over
+
+
+def cdp_square_sum_fp16(sq, size):
+    """The square sum of HLS_CDP_lookup_fp16 for the centre of windows
+    sq[..., 0:9] (fp32 squares, centre at 4): FpAdd<8,23> in the tree
+    (sq[3] + sq[5]) + sq[4], then + (sq[2] + sq[6]), + (sq[1] + sq[7]),
+    + (sq[0] + sq[8]) as far as the window reaches."""
+    t = fp32_add(fp32_add(sq[..., 3], sq[..., 5]), sq[..., 4])
+    for k in range(1, (size - 1) // 2):
+        t = fp32_add(t, fp32_add(sq[..., 3 - k], sq[..., 5 + k]))
+    return t
+
+
+def cdp_window_fp16(win, size, lut):
+    """HLS_CDP_lookup_fp16 (no bypass): win uint16 [..., 12] fp16 bits, the
+    4 outputs' channels with 4 neighbours on each side; returns the 4 fp16
+    outputs [..., 4]. lut: sdp_lut_float's register keywords (float bits)."""
+    x17 = fp16_to_fp17(win)  # cdp_icvt in fp16: Fp16ToFp17 alone
+    x32 = fp17_to_fp32(x17)
+    sq = fp32_mul(x32, x32)
+    out = []
+    for i in range(4):
+        s = cdp_square_sum_fp16(sq[..., i:i + 9], size)
+        out.append(cdp_output_fp16(x17[..., i + 4], s, lut))
+    return np.stack(out, -1)
+
+
+def cdp_output_fp16(x17, s, lut):
+    """One output from the centre x17 (fp17 bits) and its square sum s: the
+    LE and LO lookups, the choice, FpMul<6,10>(x, result), Fp17ToFp16."""
+    exp_mode = lut["lut_le_function"] == "exponent"
+    le, le_u, le_o = cdp_lookup_fp16(
+        s, 64, exp_mode, lut["lut_le_table"], lut["lut_le_start"], lut["lut_le_end"],
+        lut["lut_le_slope_uflow_scale"], lut["lut_le_slope_oflow_scale"],
+        _sext(_u(lut["lut_le_index_offset"]) & 0xFF, 8),
+        _sext(_u(lut["lut_le_index_select"]) & 0xFF, 8))
+    lo, lo_u, lo_o = cdp_lookup_fp16(
+        s, 256, False, lut["lut_lo_table"], lut["lut_lo_start"], lut["lut_lo_end"],
+        lut["lut_lo_slope_uflow_scale"], lut["lut_lo_slope_oflow_scale"], 0,
+        _sext(_u(lut["lut_lo_index_select"]) & 0xFF, 8))
+    le_hit, lo_hit = ~(le_u | le_o), ~(lo_u | lo_o)
+    use_lo = np.where(le_u & lo_u, bool(lut["lut_uflow_priority"]),
+                      np.where(le_o & lo_o, bool(lut["lut_oflow_priority"]),
+                               np.where(le_hit ^ lo_hit, lo_hit,
+                                        bool(lut["lut_hybrid_priority"]))))
+    r = np.where(use_lo, lo, le)
+    return fp17_to_fp16(fp17_mul(x17, r)).astype(np.uint16)
+
+
+def cdp_fp16(x, size, lut, nan_to_zero=False, datin_offset=0):
+    """fp16 LRN as the CDP computes it (NV_NVDLA_cdp.cpp with
+    HLS_CDP_lookup_fp16): x uint16 [..., C, H, W] fp16 bits, size 3 / 5 /
+    7 / 9 channels, lut the float-mode registers (sdp_lut_float's keywords).
+    Channels outside 0..C-1 read DATIN_OFFSET's 16 bits (0: +0);
+    nan_to_zero flushes NaN inputs to +0 first. Per output: the input in
+    fp17, squares FpMul<8,23> of it in fp32 (exact), the square sum in
+    cdp_square_sum_fp16's order, the LUT (cdp_lookup_fp16 on LE and LO,
+    the priorities choosing), the product with the input in fp17, rounded
+    to fp16 (Fp17ToFp16)."""
+    if size not in CDP_WINDOW_SIZES:
+        raise ValueError("the CDP's window is 3, 5, 7 or 9 channels, not %r" % (size,))
+    x = _u(x)
+    if nan_to_zero:
+        x = np.where(_fp16_nan(x), 0, x)
+    x = np.moveaxis(x, -3, -1)  # [..., H, W, C]
+    C = x.shape[-1]
+    pad = np.full(x.shape[:-1] + (C + 8,), int(datin_offset) & 0xFFFF, np.int64)
+    pad[..., 4:4 + C] = x
+    x17 = fp16_to_fp17(pad)
+    x32 = fp17_to_fp32(x17)
+    sq = fp32_mul(x32, x32)
+    win = np.stack([sq[..., c:c + 9] for c in range(C)], -2)  # [..., C, 9]
+    s = cdp_square_sum_fp16(win, size)
+    out = cdp_output_fp16(x17[..., 4:4 + C], s, lut)
+    return np.moveaxis(out, -1, -3)

@@ -89,3 +89,41 @@ def cdp_lrn_derived(x, size, alpha, beta, k):
                            mul_bypass=0, datin_offset=cin[0], datin_scale=cin[1],
                            datin_shifter=cin[2], datout_offset=cout[0], datout_scale=cout[1],
                            datout_shifter=cout[2], **lut)
+
+
+def derive_lrn_float_tables(alpha, beta, k, size):
+    """The float-mode tables of an fp16 dla.lrn on nv_full (the format
+    library's lrnFloatTables, written again from its description): LE
+    exponent from S = 0 with index offset 4 (octaves 2^4 .. 2^68), entries
+    f(2^(4+i)); LO linear from 0 over [0, 2^e), e the smallest of 4..68
+    with 2^e >= 16 k / (alpha / size), step 2^(e-8), entries f(j 2^(e-8));
+    entries double -> float -> fp16 (Fp32ToFp16); slopes 0; LO wins where
+    both hit or both underflow, LE where both overflow. alpha, beta, k as
+    the op's f32 attributes hold them. Returns fp_nvdla.cdp_fp16's lut
+    keywords."""
+    import fp_nvdla as fp
+
+    def f(s):
+        return math.pow(k + alpha / size * s, -beta)
+
+    def h16(v):
+        return int(fp.fp32_to_fp16(np.float32(v).view(np.uint32)))
+
+    def f32(v):
+        return int(np.float32(v).view(np.uint32))
+
+    a = alpha / size
+    bend = 16.0 * k / a if a > 0 else math.inf
+    e = 4
+    while e < 68 and math.ldexp(1.0, e) < bend:
+        e += 1
+    return dict(lut_le_table=np.array([h16(f(math.ldexp(1.0, 4 + i))) for i in range(LE_ENTRIES)]),
+                lut_lo_table=np.array([h16(f(math.ldexp(float(j), e - 8)))
+                                       for j in range(LO_ENTRIES)]),
+                lut_le_function="exponent", lut_le_index_offset=4, lut_le_index_select=0,
+                lut_lo_index_select=(e - 8) & 0xFF,
+                lut_le_start=0, lut_le_end=f32(2.0 ** 68), lut_lo_start=0,
+                lut_lo_end=f32(2.0 ** e),
+                lut_le_slope_uflow_scale=0, lut_le_slope_oflow_scale=0,
+                lut_lo_slope_uflow_scale=0, lut_lo_slope_oflow_scale=0,
+                lut_uflow_priority=1, lut_oflow_priority=0, lut_hybrid_priority=1)

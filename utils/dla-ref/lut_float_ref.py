@@ -83,18 +83,20 @@ def _exponent(x, start, offset, depth):
     return idx, frac, under, over
 
 
-def _fraction_to_fp17(f):
-    """FpFractionToFloat<35,6,10>: f / 2^35 as fp17, RNE to 11 bits; zero
-    when the exponent would reach 0 (f < 2^4 or so)."""
+def _fraction_to_fp17(f, width=FRAC_BITS):
+    """FpFractionToFloat<width,6,10>: f / 2^width as fp17, RNE to 11 bits;
+    zero when the exponent would reach 0 (f < 2^4 or so at width 35). The
+    SDP's index fraction is 35 bits wide, the CDP's (HLS_uint16_to_fp17) 16."""
     f = np.asarray(f).astype(np.int64)
     bl = np.zeros_like(f)
-    for b in range(FRAC_BITS):
+    for b in range(width):
         bl = np.where(f >> b != 0, b + 1, bl)
-    zc = FRAC_BITS - bl  # leading zeros in 35 bits
-    # shifted_frac_p1: the 36-bit (f << (zc + 1)), the top 1 at bit 35.
-    sh = (f << np.clip(zc + 1, 0, 36)) & ((1 << 36) - 1)
-    top = sh >> 25  # 11 of 36 bits: FpMantRNE<36,11>
-    guard, sticky = (sh >> 24) & 1, (sh & ((1 << 24) - 1)) != 0
+    zc = width - bl  # leading zeros in `width` bits
+    # shifted_frac_p1: the (width + 1)-bit (f << (zc + 1)), the top 1 at bit width.
+    sh = (f << np.clip(zc + 1, 0, width + 1)) & ((1 << (width + 1)) - 1)
+    g = width - 10  # bits below the 11 kept: FpMantRNE<width+1,11>
+    top = sh >> g
+    guard, sticky = (sh >> (g - 1)) & 1, (sh & ((1 << (g - 1)) - 1)) != 0
     c = guard & (sticky | (top & 1))
     ovf = (c == 1) & (top == (1 << 11) - 1)
     top = (top + c) & ((1 << 11) - 1)

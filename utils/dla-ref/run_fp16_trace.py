@@ -6,7 +6,7 @@ execution (`--expect cpu`).
 
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
-                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp]
+                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -44,6 +44,17 @@ fp_nvdla.pdp_fp16 or the CPU execution (`--expect cpu`); prints how many
 output elements NVDLA's arithmetic puts elsewhere than IEEE's and `N of M
 fp16 pooling layers on the v1 model equal ...`.
 
+`--layer cdp`: fp16 LRN on the CDP (fp16_cases_lrn.py: windows 3..9,
+alpha / beta / k around the usual ones, 1 to 40 channels; zeros of both
+signs, denormals, some infinities and NaNs; the register plan's float-mode
+tables), expected from fp_nvdla.cdp_fp16 on those tables derived again in
+Python, or the CPU execution (`--expect cpu`); prints how many output
+elements NVDLA's arithmetic puts elsewhere than IEEE's and `N of M fp16
+LRN layers on the v1 model equal ...`. With `--loadable` each layer is
+written by dla-translate --dla-to-nvdla-loadable instead and run by
+NVIDIA's runtime and firmware for nv_full on the model (dla-run-loadable),
+every element of the result compared (`... LRN loadables ...`).
+
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
 input, then N - 2 random tables), expected from lut_float_ref.py; prints
@@ -60,6 +71,7 @@ import tempfile
 
 import numpy as np
 
+import fp16_cases_lrn
 import fp16_cases_lut
 import fp16_cases_pdp
 import fp16_cases_sdp
@@ -385,6 +397,91 @@ def main_pdp(a):
     return 0 if good == len(cases) else 1
 
 
+def lrn_cpu_outputs(cases, build, arithmetic):
+    """The project's CPU execution of each LRN case on plain tensors: fp16 bits."""
+    import run_layers
+    built = []
+    for c in cases:
+        x = c["x"].view(np.float16)[None]
+        t = run_layers.tensor_type(x.shape, "f16")
+        op = (f"dla.lrn %a0 size {c['size']} {{alpha = {c['alpha']!r} : f32, beta = "
+              f"{c['beta']!r} : f32, k = {c['k']!r} : f32}} : {t} -> {t}")
+        case = run_layers.Case(c["name"], [(x, "f16")], op, x.shape, "f16",
+                               np.zeros(x.shape, np.float16))
+        case.bits = True
+        built.append(case)
+    results = run_layers.run(built, os.path.join(build, "bin", "dla-opt"),
+                             run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
+    return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
+
+
+def run_loadable_case(name, func, x, want, root, build, env, expected):
+    """Writes `func` as a loadable, runs it on NVIDIA's runtime and firmware
+    (nv_full, the v1 model) with x's bytes as its input and compares every
+    element of its output with `want` (fp16 bits): the failure's message,
+    or None."""
+    d = os.path.join(root, name)
+    os.makedirs(d, exist_ok=True)
+    model, inp, out = (os.path.join(d, f) for f in ("model.nvdla", "input.bin", "out"))
+    tr = subprocess.run([os.path.join(build, "bin", "dla-translate"), "--dla-to-nvdla-loadable",
+                         "-", "-o", model], input=run_trace.module([func]), capture_output=True,
+                        text=True)
+    if tr.returncode:
+        return f"dla-translate failed: {tr.stderr.strip()}"
+    with open(inp, "wb") as f:
+        f.write(bytes(nvdla_ref.pack(x.view(np.float16), ENC, "f16")))
+    run = subprocess.run([os.path.join(build, "nvdla-runtime", "dla-run-loadable"), model,
+                          "--input", inp, "--config", "nv_full", "-o", out],
+                         capture_output=True, text=True, env=env)
+    if run.returncode:
+        return f"dla-run-loadable failed: {(run.stdout + run.stderr).strip()[-400:]}"
+    with open(os.path.join(out, "output0.bin"), "rb") as f:
+        data = f.read()
+    got = np.zeros(want.shape, np.uint16)
+    for idx, off in nvdla_ref.element_offsets(ENC, want.shape, "f16").items():
+        got[idx] = int.from_bytes(data[off:off + 2], "little")
+    bad = int((got != want).sum())
+    return f"{bad} of {want.size} elements differ from {expected}" if bad else None
+
+
+def main_cdp(a):
+    build, translate, player, root, env = setup(a, "dla-fp16-cdp-")
+    rng = np.random.default_rng(a.seed)
+    cases = [fp16_cases_lrn.draw(rng, n) for n in range(a.count)]
+    cpu = lrn_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
+    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
+                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    good = elements = differ = cpu_differ = 0
+    for n, c in enumerate(cases):
+        want, ieee = c["want"], fp16_cases_lrn.ideal(c)
+        elements += want.size
+        differ += int((want != ieee).sum())
+        if a.expect == "ideal":
+            want = ieee
+        if cpu is not None:
+            cpu_differ += int((cpu[n] != want).sum())
+            want = cpu[n]
+        if a.loadable:
+            why = run_loadable_case(c["name"], c["func"], c["x"][None], want[None], root, build,
+                                    env, expected_name)
+        else:
+            blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
+                     "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+            why = run_case(c["name"], c["func"], blobs, root, translate, player, env,
+                           expected_name)
+        if why:
+            print(f"{c['name']}: {why}")
+            continue
+        good += 1
+    print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    what = "loadables on NVIDIA's firmware" if a.loadable else "layers"
+    print(f"{good} of {len(cases)} fp16 LRN {what} on the v1 model equal {expected_name}")
+    return 0 if good == len(cases) else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=int, default=10)
@@ -397,7 +494,9 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp", "pdp"], default="conv")
+                                       "clamp", "pdp", "cdp"], default="conv")
+    p.add_argument("--loadable", action="store_true",
+                   help="--layer cdp: as loadables on NVIDIA's runtime and firmware")
     p.add_argument("--compressed", action="store_true",
                    help="conv: sparse weights compressed by the reference packer, held by the "
                         "program as a dla.weight_constant (WGS, WMB and data surfaces)")
@@ -406,6 +505,10 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
+    if a.loadable and a.layer != "cdp":
+        p.error("--loadable runs --layer cdp")
+    if a.layer == "cdp":
+        sys.exit(main_cdp(a))
     if a.layer == "lut":
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp"):

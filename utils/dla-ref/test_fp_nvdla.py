@@ -285,6 +285,123 @@ def test_fp16_cmp(cm):
         np.testing.assert_array_equal(fn(a, b), got)
 
 
+def _f32(v):
+    return int(np.float32(v).view(np.uint32))
+
+
+def rand_cdp_lut(rng):
+    """Random float-mode CDP LUT registers: LE exponent or linear, LO
+    linear, starts at 0 or elsewhere (fp32), ends where the tables end or
+    not, fp16 entries and slopes of either sign, every priority."""
+    exp_mode = rng.random() < 0.6
+    off = int(rng.integers(-30, 10))
+    le_sel, lo_sel = int(rng.integers(-12, 20)), int(rng.integers(-16, 16))
+    le_start = 0.0 if rng.random() < 0.5 else float(rng.choice([-1, 1]) * 2.0 ** rng.integers(-20, 10))
+    lo_start = 0.0 if rng.random() < 0.5 else float(rng.choice([-1, 1]) * 2.0 ** rng.integers(-20, 10))
+    le_end = le_start + (2.0 ** (off + 64) if exp_mode else 64 * 2.0 ** le_sel)
+    lo_end = lo_start + 256 * 2.0 ** lo_sel
+    if rng.random() < 0.2:
+        le_end, lo_end = le_end * 0.75, lo_end * 1.5
+
+    def slope():
+        return int(rng.choice([0, 0, int(rand_fp16(rng, 1)[0])]))
+
+    return dict(lut_le_table=rand_fp16(rng, 65, zeros=0.05),
+                lut_lo_table=rand_fp16(rng, 257, zeros=0.05),
+                lut_le_function="exponent" if exp_mode else "linear",
+                lut_le_index_offset=off & 0xFF, lut_le_index_select=le_sel & 0xFF,
+                lut_lo_index_select=lo_sel & 0xFF,
+                lut_le_start=_f32(le_start), lut_le_end=_f32(le_end),
+                lut_lo_start=_f32(lo_start), lut_lo_end=_f32(lo_end),
+                lut_le_slope_uflow_scale=slope(), lut_le_slope_oflow_scale=slope(),
+                lut_lo_slope_uflow_scale=slope(), lut_lo_slope_oflow_scale=slope(),
+                lut_uflow_priority=int(rng.integers(0, 2)),
+                lut_oflow_priority=int(rng.integers(0, 2)),
+                lut_hybrid_priority=int(rng.integers(0, 2)))
+
+
+def _cdp_windows(rng, n):
+    """n windows of 12 fp16 values, magnitudes of one window alike (so sums
+    land in the tables), zeros of both signs, denormals, infinities, NaNs."""
+    e = rng.integers(0, 31, (n, 1)) + rng.integers(-3, 4, (n, 12))
+    e = np.clip(e, 0, 30)
+    m = rng.integers(0, 1 << 10, (n, 12))
+    s = rng.integers(0, 2, (n, 12))
+    w = (s << 15) | (e << 10) | m
+    w = np.where(rng.random((n, 12)) < 0.08, s << 15, w)
+    w = np.where(rng.random((n, 12)) < 0.01, 0x7C00 | (s << 15), w)
+    w = np.where(rng.random((n, 12)) < 0.01, 0x7E13, w)
+    return w.astype(np.uint16)
+
+
+def _cdp_model(cm, win, size, lut):
+    regs = np.array([CDP_LEN[size], lut["lut_le_function"] == "linear", lut["lut_uflow_priority"],
+                     lut["lut_oflow_priority"], lut["lut_hybrid_priority"],
+                     lut["lut_le_index_offset"], lut["lut_le_index_select"],
+                     lut["lut_lo_index_select"], lut["lut_le_slope_uflow_scale"],
+                     lut["lut_le_slope_oflow_scale"], lut["lut_lo_slope_uflow_scale"],
+                     lut["lut_lo_slope_oflow_scale"]], np.int32)
+    edges = np.array([lut["lut_le_start"], lut["lut_le_end"], lut["lut_lo_start"],
+                      lut["lut_lo_end"]], np.uint32)
+    out = np.zeros((len(win), 4), np.uint16)
+    _call(cm.v1_cdp_lookup_fp16, np.ascontiguousarray(win), len(win), regs, edges,
+          np.asarray(lut["lut_le_table"], np.uint16), np.asarray(lut["lut_lo_table"], np.uint16),
+          out)
+    return out
+
+
+CDP_LEN = {3: 0, 5: 1, 7: 2, 9: 3}
+
+
+def test_cdp_lookup_fp16(cm):
+    """HLS_CDP_lookup_fp16 (the CDP's fp16 datapath: input converter, fp32
+    squares and square sum, the LE / LO lookups in float mode, the product,
+    the output converter) against fp_nvdla.cdp_window_fp16 on random
+    registers and windows; every table path taken."""
+    rng = np.random.default_rng(4747)
+    paths = np.zeros(3, int)
+    for case in range(120):
+        lut = rand_cdp_lut(rng)
+        size = (3, 5, 7, 9)[case % 4]
+        win = _cdp_windows(rng, 400)
+        got = _cdp_model(cm, win, size, lut)
+        want = fp.cdp_window_fp16(win, size, lut)
+        bad = np.flatnonzero((got != want).any(-1))
+        assert bad.size == 0, (case, size, {k: v for k, v in lut.items() if "table" not in k},
+                               [([hex(v) for v in win[i]], [hex(v) for v in got[i]],
+                                 [hex(v) for v in want[i]]) for i in bad[:3]])
+        x32 = fp.fp16_to_fp32(win)
+        s = fp.cdp_square_sum_fp16(fp.fp32_mul(x32, x32)[:, 0:9], size)
+        r = fp.cdp_lookup_fp16(s, 256, False, lut["lut_lo_table"], lut["lut_lo_start"],
+                               lut["lut_lo_end"], 0, 0, 0,
+                               fp._sext(lut["lut_lo_index_select"], 8))
+        paths += [(~r[1] & ~r[2]).sum(), r[1].sum(), r[2].sum()]
+    assert (paths > 1000).all(), paths
+
+
+def test_cdp_fp16_cube(cm):
+    """fp_nvdla.cdp_fp16 on whole cubes (channels padded with +0 as the C
+    model pads them, NaN flush) against the model's windows built the same
+    way NV_NVDLA_cdp.cpp feeds them: channels c-4 .. c+7 for outputs c..c+3."""
+    rng = np.random.default_rng(4748)
+    for case in range(12):
+        C = int(rng.integers(1, 20))
+        w = np.concatenate([_cdp_windows(rng, 6), _cdp_windows(rng, 6)], 1)  # [6, 24]
+        x = np.ascontiguousarray(w[:, :C].T).reshape(C, 2, 3)
+        lut = rand_cdp_lut(rng)
+        size = (3, 5, 7, 9)[case % 4]
+        nan0 = bool(case % 3 == 0)
+        want = fp.cdp_fp16(x, size, lut, nan_to_zero=nan0)
+        xin = np.where(fp._fp16_nan(x), 0, x) if nan0 else x
+        groups = -(-C // 4)
+        pad = np.zeros((groups * 4 + 8, 2, 3), np.uint16)
+        pad[4:4 + C] = xin
+        wins = np.stack([np.moveaxis(pad[4 * g:4 * g + 12], 0, -1) for g in range(groups)])
+        got = _cdp_model(cm, wins.reshape(-1, 12), size, lut).reshape(groups, 2, 3, 4)
+        got = np.moveaxis(got, -1, 1).reshape(groups * 4, 2, 3)[:C]
+        np.testing.assert_array_equal(want, got, err_msg=str((case, C, size)))
+
+
 def test_by_hand():
     # Overflow saturates to the largest finite value, not infinity.
     assert fp.fp32_to_fp16(np.uint32(0x47800000)) == 0x7BFF  # 65536

@@ -24,6 +24,7 @@ namespace dla::runtime {
 /// The symbol names, for the lowering and the JIT.
 inline constexpr const char *kConvFp16 = "dla_nvdla_conv_fp16";
 inline constexpr const char *kPdpFp16 = "dla_nvdla_pdp_fp16";
+inline constexpr const char *kCdpFp16 = "dla_nvdla_cdp_fp16";
 inline constexpr const char *kFp32Add = "dla_nvdla_fp32_add";
 inline constexpr const char *kFp32Mul = "dla_nvdla_fp32_mul";
 inline constexpr const char *kFp32Max = "dla_nvdla_fp32_max";
@@ -62,6 +63,15 @@ void dla_nvdla_pdp_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset, int6
                         int64_t h, int64_t w, int64_t kernelH, int64_t kernelW,
                         int64_t strideH, int64_t strideW, int64_t padTop, int64_t padBottom,
                         int64_t padLeft, int64_t padRight, int64_t method);
+/// The CDP's fp16 LRN (NvdlaCdpFp16.h) of `planes` cubes: x and out
+/// (planes x channels x pixels fp16 bits), contiguous 1-d memrefs; the
+/// window `size` and the float-mode tables of alpha, beta, k as the
+/// register plan programs them (lrnFloatTables).
+void dla_nvdla_cdp_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset, int64_t xSize,
+                        int64_t xStride, uint16_t *outAllocated, uint16_t *out,
+                        int64_t outOffset, int64_t outSize, int64_t outStride, int64_t planes,
+                        int64_t channels, int64_t pixels, int64_t size, double alpha,
+                        double beta, double k);
 /// FpAdd<8,23>, FpMul<8,23>, FpMax, FpMin, FpRelu on fp32 bits.
 uint32_t dla_nvdla_fp32_add(uint32_t a, uint32_t b);
 uint32_t dla_nvdla_fp32_mul(uint32_t a, uint32_t b);

@@ -61,6 +61,10 @@ uint32_t fp17ToFp32(uint32_t a);
 /// Fp17ToFp16 (the PDP's average out): RNE with fp16 denormals, saturating
 /// at 65504 (also fp17's infinity pattern); a NaN keeps its payload.
 uint16_t fp17ToFp16(uint32_t a);
+/// FpFractionToFloat<width,6,10>: f / 2^width (f < 2^width) as fp17, RNE to
+/// 11 bits; zero where the exponent would reach 0. The SDP's LUT index
+/// fraction is 35 bits wide, the CDP's (HLS_uint16_to_fp17) 16.
+uint32_t fractionToFp17(uint64_t f, int width);
 /// Whether `v` is a NaN of format `f` (exponent all ones, mantissa not 0).
 bool fpIsNan(uint32_t v, FpFormat f);
 /// FpMax / FpMin<E,M> (FpCmp): positive above negative, then by

@@ -80,6 +80,10 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
   SmallVector<Type> pdp = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type())};
   pdp.append(12, i64);
   declare(rt::kPdpFp16, b.getFunctionType(pdp, {}));
+  SmallVector<Type> cdp = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type())};
+  cdp.append(4, i64);
+  cdp.append(3, b.getF64Type());
+  declare(rt::kCdpFp16, b.getFunctionType(cdp, {}));
   for (const char *name : {rt::kFp32Add, rt::kFp32Mul, rt::kFp32Max, rt::kFp32Min})
     declare(name, b.getFunctionType({i32, i32}, {i32}));
   for (const char *name : {rt::kFp32Relu, rt::kFp16ToFp32, rt::kFp32ToFp16})
@@ -145,6 +149,26 @@ Value reference::emitNvdlaPoolFp16(OpBuilder &b, Location loc, PoolOp op, Value 
   Value bits = bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outShape, i16),
                                                  out, /*restrict=*/true, /*writable=*/true);
   return arith::BitcastOp::create(b, loc, RankedTensorType::get(outShape, b.getF16Type()), bits);
+}
+
+Value reference::emitNvdlaLrnFp16(OpBuilder &b, Location loc, LrnOp op, Value x) {
+  declareNvdlaRuntime(b, op);
+  Type i16 = b.getI16Type(), i64 = b.getI64Type(), f64 = b.getF64Type();
+  auto xt = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> shape = xt.getShape();
+  Value out = memref::AllocOp::create(b, loc, MemRefType::get(shape, i16));
+  Value outFlat = memref::CastOp::create(
+      b, loc, flatMemref(i16),
+      memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
+  SmallVector<Value> args = {flatBits(b, loc, x), outFlat};
+  for (int64_t v : {shape[0], shape[1], shape[2] * shape[3], int64_t(op.getSize())})
+    args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
+  for (const APFloat &v : {op.getAlpha(), op.getBeta(), op.getK()})
+    args.push_back(arith::ConstantOp::create(b, loc, f64, b.getF64FloatAttr(v.convertToDouble())));
+  func::CallOp::create(b, loc, rt::kCdpFp16, TypeRange{}, args);
+  Value bits = bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(shape, i16), out,
+                                                 /*restrict=*/true, /*writable=*/true);
+  return arith::BitcastOp::create(b, loc, RankedTensorType::get(shape, b.getF16Type()), bits);
 }
 
 namespace {

@@ -39,6 +39,10 @@ Value emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w)
 /// `x` (NCHW): the plain f16 result.
 Value emitNvdlaPoolFp16(OpBuilder &b, Location loc, PoolOp op, Value x);
 
+/// The CDP's fp16 LRN of `op` (NvdlaCdpFp16.h, the register plan's tables)
+/// on its plain f16 input `x` (NCHW): the plain f16 result.
+Value emitNvdlaLrnFp16(OpBuilder &b, Location loc, LrnOp op, Value x);
+
 /// Scalars inside an element-wise body (fp32 values as i32 bits):
 /// an f16 / f32 operand as fp32 bits (Fp16ToFp32: exact, infinity to the
 /// largest fp32), FpAdd, FpMul, FpMax, FpMin, FpRelu, and Fp32ToFp16 (the

@@ -878,9 +878,12 @@ struct PoolToReference : LayerToReference<PoolOp> {
 
 /// ONNX's LRN: the window of `size` channels starts (size-1)/2 before c and
 /// is clipped to the tensor (zero padding), computed in f32 (fp16); integer
-/// LRN computes as the CDP does.
+/// LRN, and fp16 LRN on nv_full in hardware arithmetic, compute as the CDP
+/// does.
 struct LrnToReference : OpConversionPattern<LrnOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LrnToReference(MLIRContext *ctx, ReferenceOptions options)
+      : OpConversionPattern<LrnOp>(ctx), options(options) {}
+  ReferenceOptions options;
 
   LogicalResult matchAndRewrite(LrnOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
@@ -894,6 +897,12 @@ struct LrnToReference : OpConversionPattern<LrnOp> {
       if (elementTypeOf(x) != op.getOutput().getType().getElementType())
         return rewriter.notifyMatchFailure(op, "integer LRN changing its precision");
       rewriter.replaceOp(op, writeEncoded(rewriter, loc, integerLrn(rewriter, loc, op, x),
+                                          op.getOutput().getType()));
+      return success();
+    }
+    if (usesNvdlaFp16(op, options.fp16Arithmetic) && elementTypeOf(x).isF16() &&
+        op.getOutput().getType().getElementType().isF16()) {
+      rewriter.replaceOp(op, writeEncoded(rewriter, loc, emitNvdlaLrnFp16(rewriter, loc, op, x),
                                           op.getOutput().getType()));
       return success();
     }
@@ -1087,5 +1096,5 @@ void mlir::dla::populateDLAToLinalgPatterns(RewritePatternSet &patterns,
                                             ReferenceOptions options) {
   patterns.add<ConvToReference, SdpToReference, PoolToReference, ClampToReference,
                UpsampleToReference, InterleaveToReference>(patterns.getContext(), options);
-  patterns.add<LrnToReference>(patterns.getContext());
+  patterns.add<LrnToReference>(patterns.getContext(), options);
 }

@@ -180,9 +180,9 @@ bool isFp16(Value v) {
 /// fp16 layers: a direct convolution without an input converter or
 /// padding value, its result feature data (the SDP's converter rounding
 /// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
-/// offline SDP of its X stages or of its LUT alone. The rest of fp16 (the
-/// implicit SDP form, the Y stage's ALU / multiplier, PDP, CDP, image
-/// input) not yet.
+/// offline SDP of its X stages or of its LUT alone; pooling (PDP); LRN
+/// (CDP, fp16 in and out). The rest of fp16 (the Y stage's ALU /
+/// multiplier, image input, ...) not yet.
 LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   bool fp16 = false;
   for (Operation *member : {hw.op, hw.fused})
@@ -205,6 +205,14 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   // Offline pooling (the PDP's fp16 path: fp16 compares, fp17 sums).
   if (isa<PoolOp>(hw.op) && !hw.fused)
     return success();
+  // LRN (the CDP's fp16 path, its tables in float mode): the CDP converts
+  // no precision in fp16 (its converters are integer-only), so fp16 in and out.
+  if (auto lrn = dyn_cast<LrnOp>(hw.op)) {
+    if (!isFp16(lrn.getInput()) || !isFp16(lrn.getResult()))
+      return lrn.emitOpError("computes in fp16 from or to another precision: the CDP's fp16 "
+                             "LRN reads and writes fp16");
+    return success();
+  }
   auto conv = dyn_cast<ConvOp>(hw.op);
   // On the fly: the X stages take CACC's fp32 (as offline, without ew).
   auto fused = dyn_cast_or_null<SdpOp>(hw.fused);
@@ -216,7 +224,7 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
         "computes in fp16: the fp16 layers programmed yet are a direct convolution (no input "
         "converter or padding value) alone or with an SDP on the fly of its X stages, an offline "
         "SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the "
-        "implicit form with at most two memory operands; no ew or out_cvt), and pooling");
+        "implicit form with at most two memory operands; no ew or out_cvt), pooling and LRN");
   return success();
 }
 

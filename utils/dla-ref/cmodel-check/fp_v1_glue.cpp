@@ -12,6 +12,7 @@
 #include "vlibs.h"
 #include "arnvdla.h"
 #include "pdp_hls_wrapper.h"
+#include "cdp_hls_wrapper.h"
 
 // cacc_fp16_add and cacc_fp48_to_fp32 are private members that use no
 // member state: made reachable for this test only.
@@ -251,6 +252,31 @@ void v1_pdp_stage1(int method, const uint32_t *recipW, const uint32_t *recipH,
   for (int i = 0; i < n; ++i)
     HLS_PDP_PoolingStage1Calc_FP16(pdpMethod(method), recipW[i], recipH[i], i, out, i,
                                    const_cast<uint32_t *>(line));
+}
+
+
+// HLS_CDP_lookup_fp16 (what NV_NVDLA_cdp.cpp's lookup_lut calls in fp16) on
+// n windows of 12 fp16 values, 4 fp16 outputs each. regs: normalz_len,
+// le_function (0 exponent, 1 linear), uflow / oflow / hybrid priority,
+// le_index_offset, le_index_select, lo_index_select, and the 4 slope
+// scales (fp16 bits); starts / ends fp32 bits; le 65, lo 257 fp16 entries.
+void v1_cdp_lookup_fp16(const uint16_t *win, int n, const int32_t *regs, const uint32_t *edges,
+                        const uint16_t *le, const uint16_t *lo, uint16_t *out) {
+  int16_t leT[65], loT[257];
+  std::memcpy(leT, le, sizeof leT);
+  std::memcpy(loT, lo, sizeof loT);
+  uint32_t u = 0, o = 0, leHit = 0, loHit = 0, hy = 0;
+  for (int w = 0; w < n; ++w) {
+    int16_t data[12];
+    std::memcpy(data, win + 12 * w, sizeof data);
+    HLS_CDP_lookup_fp16(data, leT, loT, (uint16_t)regs[0], (uint16_t)regs[1], regs[2] != 0,
+                        regs[3] != 0, regs[4] != 0, edges[0], (int16_t)(int8_t)regs[5],
+                        (int8_t)regs[6], edges[1], edges[2], (int8_t)regs[7], edges[3],
+                        /*datin*/ 0, 1, 0, /*datout*/ 0, 1, 0, (int16_t)regs[8],
+                        (int16_t)regs[9], (int16_t)regs[10], (int16_t)regs[11],
+                        /*sqsum_bypass*/ false, /*mul_bypass*/ false,
+                        reinterpret_cast<int16_t *>(out + 4 * w), &u, &o, &leHit, &loHit, &hy);
+  }
 }
 
 } // extern "C"
