@@ -1020,7 +1020,8 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
         printed.append((f"%y{k}", ttype(c.out_shape)))
         counts.append(len(printed))
         for v, t in printed:
-            n = dla.storage_bytes(t)
+            # (Winograd weights have one storage buffer but no layout.)
+            n = dla.default_context().parse_type(t).storage()["buffers"][0]["bytes"]
             name = v[1:]
             main.append(f"""  %s{name} = dla.to_storage {v} : {t} -> tensor<{n}xi8>
   %w{name} = arith.extsi %s{name} : tensor<{n}xi8> to tensor<{n}xi32>
