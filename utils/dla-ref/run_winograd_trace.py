@@ -6,7 +6,8 @@ the project's CPU execution of the same layer (issue 47), as run_trace.py
 does for direct convolutions.
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_winograd_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
+    run_winograd_trace.py [--kind conv|mem|big] --count N --seed S --build BUILD_DIR
+                          [--keep DIR]
 
 The v1 model is the reference. Two numpy checks independent of the code
 under test are made on the CPU execution's results as well:
@@ -31,8 +32,6 @@ import tempfile
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 import int_cases_sdp as sdp_cases  # noqa: E402
 import int_conv  # noqa: E402
 import run_trace as rt  # noqa: E402
@@ -43,15 +42,23 @@ CONFIG = "nv_full"
 WGENC = f"#dla.weight<winograd, int8, config = {CONFIG}>"
 
 
-def winograd_case(rng, n):
+def winograd_case(rng, n, kind):
     """(case, numpy facts): 3x3 stride 1, padding 0..2 a side, an output of
-    whole 4x4 tiles (4..16 a side), 1..70 channels, 1..40 kernels, the
-    CDMA's padding value sometimes, CACC's clip, an
-    on-the-fly SDP of random register stages or none."""
+    whole 4x4 tiles, the CDMA's padding value sometimes, CACC's clip.
+    `kind` "conv": outputs 4..16 a side, 1..70 channels, 1..40 kernels, an
+    on-the-fly SDP of random register stages or none; "mem": the same with
+    an SDP reading memory operands (run_trace.sdp_mem_stages: per-channel
+    and per-element, through the SDP's read DMAs in Winograd order); "big":
+    33..300 channels and 33..160 kernels (several input surfaces and kernel
+    groups; the weights in their banks whole, or two / one kernel group at
+    a time)."""
     pad = [int(rng.integers(0, 3)) for _ in range(4)]
     oh, ow = 4 * int(rng.integers(1, 5)), 4 * int(rng.integers(1, 5))
     h, w = oh + 2 - pad[0] - pad[1], ow + 2 - pad[2] - pad[3]
-    c, k = int(rng.integers(1, 71)), int(rng.integers(1, 41))
+    if kind == "big":
+        c, k = int(rng.integers(33, 301)), int(rng.integers(33, 161))
+    else:
+        c, k = int(rng.integers(1, 71)), int(rng.integers(1, 41))
     shape, wshape, out = (1, c, h, w), (k, c, 3, 3), (1, k, oh, ow)
     attrs = f" stride [1, 1] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
     # No input converter: the v1 model's Winograd path has none (the
@@ -63,12 +70,17 @@ def winograd_case(rng, n):
     if any(pad) and rng.random() < 0.4:
         pad_value = int(rng.integers(-128, 128))
         attrs += f" pad_value {pad_value}"
-    bypass = rng.random() < 0.4
-    exact = bypass and cvt is None and pad_value == 0 and rng.random() < 0.6
+    bypass = kind != "mem" and rng.random() < 0.4
+    exact = bypass and pad_value == 0 and rng.random() < 0.6
     xt, wt, ct = rt.ttype(shape), rt.ttype(wshape, WGENC), rt.ttype(out, None)
     conv = f"dla.conv winograd %x, %w{attrs} : {xt}, {wt} -> "
+    operands = []
     if bypass:
         body = f"%y = {conv}{rt.ttype(out)}"
+    elif kind == "mem":
+        decl, text, ocvt, operands = rt.sdp_mem_stages(rng, out)
+        body = (f"%c = {conv}{ct}\n  %y = dla.sdp on_the_fly %c {decl} {' '.join(text)}{ocvt} : "
+                f"{ct} -> {rt.ttype(out)}")
     else:
         tame = rng.random() < 0.5
         text = [f"{st} {sdp_cases._x_stage(rng, None, tame)[0]}"
@@ -77,7 +89,7 @@ def winograd_case(rng, n):
         ocvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
         body = (f"%c = {conv}{ct}\n  %y = dla.sdp on_the_fly %c {' '.join(text)}{ocvt} : "
                 f"{ct} -> {rt.ttype(out)}")
-    case = rt.Case(f"winograd_{n}", shape, body, out, weight=wshape)
+    case = rt.Case(f"winograd_{kind}_{n}", shape, body, out, weight=wshape, operands=operands)
     case.args[1] = ("w", wshape, WGENC)
     if exact:
         case.data[0] = rng.integers(-31, 32, size=shape).astype(np.int8)
@@ -122,6 +134,7 @@ def logical(storage, shape):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--kind", choices=("conv", "mem", "big"), default="conv")
     p.add_argument("--count", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True)
@@ -134,7 +147,7 @@ def main():
     player = rt.player_path(build, CONFIG)
 
     rng = np.random.default_rng(a.seed)
-    drawn = [winograd_case(rng, n) for n in range(a.count)]
+    drawn = [winograd_case(rng, n, a.kind) for n in range(a.count)]
     cases = [c for c, _ in drawn]
     inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) if d is None else d
                for (_, sh, _), d in zip(c.args, c.data)] for c in cases]
