@@ -6,7 +6,7 @@ the project's CPU execution of the same layer (issue 47), as run_trace.py
 does for direct convolutions.
 
     PYTHONPATH=BUILD_DIR/python_packages \
-    run_winograd_trace.py [--kind conv|mem|big] --count N --seed S --build BUILD_DIR
+    run_winograd_trace.py [--kind conv|mem|big|extreme] --count N --seed S --build BUILD_DIR
                           [--keep DIR]
 
 The v1 model is the reference. Two numpy checks independent of the code
@@ -51,7 +51,9 @@ def winograd_case(rng, n, kind):
     and per-element, through the SDP's read DMAs in Winograd order); "big":
     33..300 channels and 33..160 kernels (several input surfaces and kernel
     groups; the weights in their banks whole, or two / one kernel group at
-    a time)."""
+    a time); "extreme": "conv" with inputs and weights of -128 and 127 only
+    (PRA and the taps saturate; the CMAC's 22-bit sums of four products,
+    then of the output transform, at their largest)."""
     pad = [int(rng.integers(0, 3)) for _ in range(4)]
     oh, ow = 4 * int(rng.integers(1, 5)), 4 * int(rng.integers(1, 5))
     h, w = oh + 2 - pad[0] - pad[1], ow + 2 - pad[2] - pad[3]
@@ -71,7 +73,7 @@ def winograd_case(rng, n, kind):
         pad_value = int(rng.integers(-128, 128))
         attrs += f" pad_value {pad_value}"
     bypass = kind != "mem" and rng.random() < 0.4
-    exact = bypass and pad_value == 0 and rng.random() < 0.6
+    exact = bypass and pad_value == 0 and rng.random() < 0.6 and kind != "extreme"
     xt, wt, ct = rt.ttype(shape), rt.ttype(wshape, WGENC), rt.ttype(out, None)
     conv = f"dla.conv winograd %x, %w{attrs} : {xt}, {wt} -> "
     operands = []
@@ -91,7 +93,10 @@ def winograd_case(rng, n, kind):
                 f"{ct} -> {rt.ttype(out)}")
     case = rt.Case(f"winograd_{kind}_{n}", shape, body, out, weight=wshape, operands=operands)
     case.args[1] = ("w", wshape, WGENC)
-    if exact:
+    if kind == "extreme":  # the CMAC's 22-bit Winograd sums at their largest
+        case.data[0] = rng.choice(np.array([-128, 127], np.int8), size=shape)
+        case.data[1] = rng.choice(np.array([-128, 127], np.int8), size=wshape)
+    elif exact:
         case.data[0] = rng.integers(-31, 32, size=shape).astype(np.int8)
         case.data[1] = (4 * rng.integers(-14, 15, size=wshape)).astype(np.int8)
     facts = dict(pad=pad, cvt=cvt, clip=clip, pad_value=pad_value, bypass=bypass, exact=exact)
@@ -134,7 +139,7 @@ def logical(storage, shape):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--kind", choices=("conv", "mem", "big"), default="conv")
+    p.add_argument("--kind", choices=("conv", "mem", "big", "extreme"), default="conv")
     p.add_argument("--count", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True)
