@@ -32,11 +32,12 @@ import tempfile
 
 import numpy as np
 
-import int_cases_sdp as sdp_cases  # noqa: E402
-import int_conv  # noqa: E402
-import run_trace as rt  # noqa: E402
-import winograd_ref  # noqa: E402
-from int_arith import sat  # noqa: E402
+import int_cases_sdp as sdp_cases
+import int_conv
+import nvdla_ref
+import run_trace as rt
+import winograd_ref
+from int_arith import sat
 
 CONFIG = "nv_full"
 WGENC = f"#dla.weight<winograd, int8, config = {CONFIG}>"
@@ -129,12 +130,13 @@ def direct_acc(x, w, pad):
 
 
 def logical(storage, shape):
-    """The int8 NCHW values of a packed nv_full int8 feature cube (32
-    channels an atom, surfaces of H x W atoms)."""
-    n, c, h, w = shape
-    surfaces = -(-c // 32)
-    a = np.frombuffer(storage, np.int8)[:surfaces * h * w * 32].reshape(surfaces, h, w, 32)
-    return a.transpose(0, 3, 1, 2).reshape(surfaces * 32, h, w)[:c][None]
+    """The int8 NCHW values of the result's storage bytes, at the offsets
+    nvdla_ref.py derives from the format document."""
+    data = np.frombuffer(storage, np.int8)
+    y = np.zeros(shape, np.int8)
+    for index, offset in nvdla_ref.element_offsets(rt.ENC, shape, "i8").items():
+        y[index] = data[offset]
+    return y
 
 
 def main():
