@@ -20,7 +20,8 @@
 // and CMAC arithmetic is not yet the CPU execution's), strides above 1
 // (NVIDIA's compiler takes Winograd at stride 1 only), an output whose width or
 // height is no multiple of 4 (the hardware writes the whole W' x H' tiles,
-// beyond the result's surfaces), an input converter (the v1 model's CDMA
+// beyond the result's surfaces), padding to the ext cube beyond CDMA's
+// 6-bit PAD_RIGHT / PAD_BOTTOM, an input converter (the v1 model's CDMA
 // applies it in direct and image mode only:
 // WinoConvDataResponseSequencerCommon writes the fetched atoms as they
 // are), and bands of output rows.
@@ -31,7 +32,10 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/NvdlaRegisterMap.h"
 #include "dla/Format/NvdlaWeight.h"
+
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -57,6 +61,20 @@ LogicalResult mlir::dla::regplan::checkWinogradConv(ConvOp op) {
            << "is a Winograd convolution with a " << h << "x" << w
            << " output: NVDLA writes Winograd outputs in whole 4x4 tiles, "
               "so the output's height and width must be multiples of 4";
+  // CDMA pads to the ext cube: 2 + the layer's padding right and below
+  // (W' = W), in its 6-bit PAD_RIGHT / PAD_BOTTOM.
+  ArrayRef<int64_t> pad = op.getPadding();
+  for (auto [side, name, extra, field] :
+       {std::tuple{"bottom", "PAD_BOTTOM", pad[1] + 2,
+                   csb::CDMA_D_ZERO_PADDING_PAD_BOTTOM},
+        std::tuple{"right", "PAD_RIGHT", pad[3] + 2,
+                   csb::CDMA_D_ZERO_PADDING_PAD_RIGHT}})
+    if (extra >= int64_t(1) << field.width)
+      return op.emitOpError()
+             << "is a Winograd convolution whose extended input takes " << extra
+             << " padding positions at the " << side
+             << " (its padding and 2), more than CDMA's " << name << " holds ("
+             << (int64_t(1) << field.width) - 1 << ")";
   if (op.getInputCvtAttr())
     return op.emitOpError()
            << "is a Winograd convolution with an input converter: NVDLA's "

@@ -361,6 +361,21 @@ func.func @winograd_stride(%x: !f, %w: !w) -> !o {
 
 // -----
 
+// CDMA pads the input to the ext cube: the layer's padding and 2 more
+// columns, in its 6-bit PAD_RIGHT.
+!f = tensor<1x32x4x4xi8, #dla.feature<int8, config = nv_full>>
+!o = tensor<1x16x4x64xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<16x32x3x3xi8, #dla.weight<winograd, int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @winograd_pad_right(%x: !f, %w: !w) -> !o {
+  // expected-error @below {{'dla.conv' op is a Winograd convolution whose extended input takes 64 padding positions at the right (its padding and 2), more than CDMA's PAD_RIGHT holds (63)}}
+  %y = dla.conv winograd %x, %w pad [1, 1, 0, 62] : !f, !w -> !o
+  return %y : !o
+}
+}
+
+// -----
+
 !f = tensor<1x32x6x6xi8, #dla.feature<int8, config = nv_full>>
 !o = tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>
 !w = tensor<16x32x3x3xi8, #dla.weight<winograd, int8, config = nv_full>>
