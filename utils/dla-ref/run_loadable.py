@@ -49,6 +49,7 @@ import numpy as np
 import emulator_ref
 import nvdla_ref
 import run_trace
+import run_winograd_trace
 
 RECIPROCALS = re.compile(r" recip_kernel_(width|height) -?[0-9]+")
 
@@ -202,7 +203,11 @@ KINDS = dict(run_trace.KINDS,
              **{"pool-one-rounding": one_rounding(run_trace.pool_case)},
              **{"pool-wide": firmware_reciprocals(run_trace.pool_wide_case)},
              views=one_activation(run_trace.views_case),
-             **{"emu-softmax": emulated("softmax"), "emu-power": emulated("power")})
+             **{"emu-softmax": emulated("softmax"), "emu-power": emulated("power")},
+             # nv_full's int8 Winograd layers (run_winograd_trace.py's draws).
+             **{f"winograd-{k}": functools.partial(
+                 lambda k, rng, n: run_winograd_trace.winograd_case(rng, n, k)[0], k)
+                for k in ("conv", "mem", "big")})
 
 
 def loadable_module(case, xs):

@@ -270,6 +270,25 @@ def sdp_mem_case(rng, n, shape=None):
     if shape:
         _, c, h, w = shape
     shape = (1, c, h, w)
+    decl, text, cvt, operands = sdp_mem_stages(rng, shape)
+    if rng.random() < 0.5:
+        body = (f"%y = dla.sdp offline %x {decl} {' '.join(text)}{cvt} : {ttype(shape)} -> "
+                f"{ttype(shape)}")
+        return Case(f"sdp_mem_{n}", shape, body, shape, operands=operands)
+    k = int(rng.choice([1, 3]))
+    cin = int(rng.integers(1, 17))
+    ishape, wshape, conv_t = (1, cin, h, w), (c, cin, k, k), ttype(shape, None)
+    p = (k - 1) // 2
+    body = (f"%c = dla.conv direct %x, %w pad [{p}, {p}, {p}, {p}] clip_truncate "
+            f"{int(rng.integers(0, 17))} : {ttype(ishape)}, {ttype(wshape, WENC)} -> {conv_t}\n"
+            f"  %y = dla.sdp on_the_fly %c {decl} {' '.join(text)}{cvt} : {conv_t} -> "
+            f"{ttype(shape)}")
+    return Case(f"sdp_mem_{n}", ishape, body, shape, weight=wshape, operands=operands)
+
+
+def sdp_mem_stages(rng, shape):
+    """sdp_mem_case's SDP over `shape`: (operand declarations, stage
+    texts, out_cvt text, operands (name, data, encoding))."""
     tame = rng.random() < 0.5
     stages = [st for st in ("bs", "bn") if rng.random() < 0.7] or ["bs"]
     names = list(sdp_cases.SDP_OPERANDS)
@@ -291,19 +310,7 @@ def sdp_mem_case(rng, n, shape=None):
     decl = " ".join(f"{nm} %{nm} : {ttype(d.shape, e, ELT[d.dtype])}" for nm, d, e in
                     sorted(operands, key=lambda o: sdp_cases.SDP_OPERANDS.index(o[0])))
     cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
-    if rng.random() < 0.5:
-        body = (f"%y = dla.sdp offline %x {decl} {' '.join(text)}{cvt} : {ttype(shape)} -> "
-                f"{ttype(shape)}")
-        return Case(f"sdp_mem_{n}", shape, body, shape, operands=operands)
-    k = int(rng.choice([1, 3]))
-    cin = int(rng.integers(1, 17))
-    ishape, wshape, conv_t = (1, cin, h, w), (c, cin, k, k), ttype(shape, None)
-    p = (k - 1) // 2
-    body = (f"%c = dla.conv direct %x, %w pad [{p}, {p}, {p}, {p}] clip_truncate "
-            f"{int(rng.integers(0, 17))} : {ttype(ishape)}, {ttype(wshape, WENC)} -> {conv_t}\n"
-            f"  %y = dla.sdp on_the_fly %c {decl} {' '.join(text)}{cvt} : {conv_t} -> "
-            f"{ttype(shape)}")
-    return Case(f"sdp_mem_{n}", ishape, body, shape, weight=wshape, operands=operands)
+    return decl, text, cvt, operands
 
 
 def pool_case(rng, n, shape=None):
@@ -1161,7 +1168,8 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
         printed.append((f"%y{k}", ttype(c.out_shape)))
         counts.append(len(printed))
         for v, t in printed:
-            n = dla.storage_bytes(t)
+            # (Winograd weights have one storage buffer but no layout.)
+            n = dla.default_context().parse_type(t).storage()["buffers"][0]["bytes"]
             name = v[1:]
             main.append(f"""  %s{name} = dla.to_storage {v} : {t} -> tensor<{n}xi8>
   %w{name} = arith.extsi %s{name} : tensor<{n}xi8> to tensor<{n}xi32>

@@ -74,13 +74,25 @@ FailureOr<std::vector<uint8_t>> packedBytes(arith::ConstantOp op) {
   if (!blob)
     return op.emitOpError("holds resource '")
            << resource.getRawHandle().getKey() << "' without data (elided?)";
-  auto layout = bindTensorLayout(type, [&] { return op.emitOpError(); });
-  if (failed(layout))
-    return failure();
+  // Winograd weights have no element-wise layout: one buffer of taps.
+  auto weight = dyn_cast<WeightAttr>(type.getEncoding());
+  int64_t bytes = 0;
+  if (weight && weight.getFormat() == ::dlaformat::nvdla::WeightFormat::Winograd &&
+      !weight.getCompressed()) {
+    FailureOr<MemRefType> buffer = getStorageBufferType(type, [&] { return op.emitOpError(); });
+    if (failed(buffer))
+      return failure();
+    bytes = buffer->getDimSize(0);
+  } else {
+    auto layout = bindTensorLayout(type, [&] { return op.emitOpError(); });
+    if (failed(layout))
+      return failure();
+    bytes = (*layout)->getStorageBytes();
+  }
   ArrayRef<char> data = blob->getData();
-  if (static_cast<int64_t>(data.size()) != (*layout)->getStorageBytes())
+  if (static_cast<int64_t>(data.size()) != bytes)
     return op.emitOpError("holds ") << data.size() << " bytes, the storage of " << type << " is "
-                                    << (*layout)->getStorageBytes();
+                                    << bytes;
   return std::vector<uint8_t>(data.begin(), data.end());
 }
 } // namespace

@@ -141,10 +141,8 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
       d.in_line_uv_stride = static_cast<uint32_t>(pixelLayout->getLineStride(1));
     }
     d.ext.pixel_x_offset = static_cast<uint16_t>(xOffset);
-  } else if (op.getMode() != ConvMode::Direct) {
-    return op.emitOpError() << "is a " << dlaformat::enumName(op.getMode())
-                            << " convolution: only direct and image convolutions are "
-                               "programmed yet";
+  } else if (op.getMode() == ConvMode::Winograd && failed(checkWinogradConv(op))) {
+    return failure();
   }
 
   // A batch runs as one layer (NetworkPlan's checkBatch): all its inputs
@@ -233,6 +231,8 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
     d.in_cvt = cvtOf(cvt);
   // The firmware takes CACC's clip from out_cvt.truncate (scale 1, offset 0).
   d.out_cvt = DescCvt{1, static_cast<uint8_t>(op.getClipTruncate().value_or(0)), 0, 0};
+  if (op.getMode() == ConvMode::Winograd)
+    describeWinograd(op, d);
   return success();
 }
 
@@ -325,6 +325,8 @@ LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
   const int64_t outRows = conv.conv.dst_data.height, outCols = conv.conv.dst_data.width;
   if (colsPerPart >= outCols)
     colsPerPart = 0;
+  // sdp.c programs the SDP's Winograd mode from the convolution's.
+  sdp.sdp.conv_mode = conv.conv.conv_mode;
   if ((!rowsPerPart || rowsPerPart >= outRows) && !colsPerPart) {
     ops = {conv, sdp};
     return success();

@@ -41,14 +41,18 @@ bool programsPrecision(nv::Precision precision, nv::HardwareKind hardware) {
 }
 
 /// The weights of `v`: int8 NVDLA direct weights (image weights for an
-/// image convolution; fp16 and int16 direct ones on nv_full). nv_small and
-/// nv_large run on the master C model, nv_full on the v1 one
-/// (docs/NvdlaCModelV1.md). Compressed weights must be a
-/// dla.weight_constant's: their sizes depend on their data, and the
-/// registers hold them.
-LogicalResult checkWeights(Value v, bool image, Location loc) {
+/// image convolution; fp16 and int16 direct ones on nv_full; uncompressed
+/// Winograd ones for a Winograd convolution, whose other limits
+/// checkWinogradConv states). nv_small and nv_large run on the master C
+/// model, nv_full on the v1 one (docs/NvdlaCModelV1.md). Compressed weights
+/// must be a dla.weight_constant's: their sizes depend on their data, and
+/// the registers hold them.
+LogicalResult checkWeights(Value v, bool image, bool winograd, Location loc) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   auto weight = type ? dyn_cast_or_null<WeightAttr>(type.getEncoding()) : WeightAttr();
+  if (winograd && weight && weight.getFormat() == nv::WeightFormat::Winograd &&
+      !weight.getCompressed())
+    return success();
   nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
   if (!weight || weight.getFormat() != format ||
       (weight.getPrecision() != nv::Precision::Int8 &&
@@ -424,7 +428,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   Operation *terminator = body.getTerminator();
 
   // Hardware layers, and what each operand is read as.
-  llvm::DenseSet<Value> weightValues, imageWeights, pixelValues, auxValues, channelValues;
+  llvm::DenseSet<Value> weightValues, imageWeights, winogradWeights, pixelValues, auxValues, channelValues;
   llvm::DenseSet<Operation *> fusedOps;
   // Channel views: one surface per tensor, each view at an offset into its
   // parent's (ViewOps.cpp); `viewOf` maps a view to its parent.
@@ -496,6 +500,8 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
           weightValues.insert(use.get());
           if (image)
             imageWeights.insert(use.get());
+          if (auto conv = dyn_cast<ConvOp>(member); conv && conv.getMode() == nv::ConvMode::Winograd)
+            winogradWeights.insert(use.get());
           break;
         case LayerOperandRole::ConvBias:
           llvm_unreachable("splitConvolutionBiases moved every bias to an SDP");
@@ -537,8 +543,9 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     const Surface &p = plan.surfaces[plan.surfaceOf.at(parent)];
     Surface s;
     if (weightValues.contains(v)) {
-      // dla.as_weights: the parent's bytes are the weight stream.
-      if (failed(checkWeights(v, imageWeights.contains(v), loc)))
+      // dla.as_weights: the parent's bytes are the weight stream (of a
+      // direct or image layout: Winograd taps are not read in place).
+      if (failed(checkWeights(v, imageWeights.contains(v), /*winograd=*/false, loc)))
         return failure();
       auto layout = bindTensorLayout(cast<RankedTensorType>(v.getType()),
                                      [&] { return emitError(loc); });
@@ -596,11 +603,23 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
       s.aux = std::move(*layout);
       bound = &s.aux;
     } else if (weightValues.contains(v)) {
-      if (failed(checkWeights(v, imageWeights.contains(v), loc)))
+      if (failed(checkWeights(v, imageWeights.contains(v),
+                              winogradWeights.contains(v), loc)))
         return failure();
       if (auto constant = v.getDefiningOp<WeightConstantOp>()) {
         if (failed(compressedSurface(constant, s, p)))
           return failure();
+      } else if (auto encoding = dyn_cast<LayoutEncodingAttr>(type.getEncoding());
+          encoding && winogradWeights.contains(v)) {
+        // Winograd weights have no element-wise layout: one stream of
+        // transformed taps, placed by its storage description.
+        auto storage = encoding.getStorageDescription(
+            type.getShape(), type.getElementType(),
+            [&] { return emitError(loc); });
+        if (failed(storage))
+          return failure();
+        p.bytes = storage->buffers.front().bytes;
+        p.alignment = storage->buffers.front().alignment;
       } else {
         auto layout = bindTensorLayout(type, [&] { return emitError(loc); });
         if (failed(layout))

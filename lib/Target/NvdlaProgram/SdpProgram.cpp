@@ -200,6 +200,7 @@ void programRdmaGroup(const NetworkPlan &plan, const SdpDesc &sdp, LayerProgram 
   p.write(R::SDP_RDMA_S_POINTER, 0);
   p.write(R::SDP_RDMA_D_FEATURE_MODE_CFG,
           {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, onTheFly},
+           {SDP_RDMA_D_FEATURE_MODE_CFG_WINOGRAD, sdp.conv_mode == kDescConvWinograd},
            {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, sdp.src_precision},
            {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION, sdp.dst_precision},
            {SDP_RDMA_D_FEATURE_MODE_CFG_OUT_PRECISION, sdp.dst_precision},
@@ -231,6 +232,9 @@ void mlir::dla::regplan::programSdpCore(const NetworkPlan &plan, const NetworkDe
   p.write(R::SDP_D_FEATURE_MODE_CFG,
           {{SDP_D_FEATURE_MODE_CFG_FLYING_MODE, in.type == DescMemType::Hw},
            {SDP_D_FEATURE_MODE_CFG_OUTPUT_DST, 0},
+           // After a Winograd convolution CACC delivers 4x4 output tiles
+           // (2 atoms wide, 4 lines) and the SDP writes them so (sdp.c).
+           {SDP_D_FEATURE_MODE_CFG_WINOGRAD, sdp.conv_mode == kDescConvWinograd},
            {SDP_D_FEATURE_MODE_CFG_BATCH_NUMBER, sdp.batch_num - 1}});
   p.write(R::SDP_D_DST_DMA_CFG, {{SDP_D_DST_DMA_CFG_DST_RAM_TYPE, kRamTypeMc}});
   if (sdp.batch_num > 1) // as sdp.c: the stride only for a batch

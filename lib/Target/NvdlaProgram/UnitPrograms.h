@@ -48,6 +48,16 @@ DescDataCube describeCube(const NetworkPlan &plan, Value v, DescMemType type = D
 LogicalResult describeConvLayer(const NetworkPlan &plan, const HardwareLayer &layer,
                                 std::vector<DescLut> &luts, std::vector<DescOp> &ops);
 
+/// Whether the Winograd convolution `op` is one the register plan programs
+/// (int8, stride 1, an output of whole 4x4 tiles, not by bands); else its
+/// located error (DescribeWinograd.cpp).
+LogicalResult checkWinogradConv(ConvOp op);
+
+/// The Winograd values of `d`, a convolution describeWhole described as
+/// every convolution is: NVIDIA's compiler's extended sizes, kernel and
+/// padding (DescribeWinograd.cpp, the one place stating them).
+void describeWinograd(ConvOp op, ConvDesc &d);
+
 /// dla.sdp (null: every stage bypassed, the identity converter), offline
 /// from `in` or on the fly from a convolution, writing `out`; a Y-stage
 /// lookup table is appended to `luts`.

@@ -450,6 +450,22 @@ func.func @int16_to_int8(%x: !f) -> !g {
 
 // -----
 
+// Winograd (issue 47): int8, stride 1, an output of whole 4x4 tiles, no
+// input converter, the layer whole (DescribeWinograd.cpp). Random layers
+// that are programmed: test/NvdlaCModelV1/trace-winograd.test.
+!f = tensor<1x32x5x5xi8, #dla.feature<int8, config = nv_full>>
+!o = tensor<1x16x3x3xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<16x32x3x3xi8, #dla.weight<winograd, int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @winograd_partial_tiles(%x: !f, %w: !w) -> !o {
+  // expected-error @below {{'dla.conv' op is a Winograd convolution with a 3x3 output: NVDLA writes Winograd outputs in whole 4x4 tiles, so the output's height and width must be multiples of 4}}
+  %y = dla.conv winograd %x, %w : !f, !w -> !o
+  return %y : !o
+}
+}
+
+// -----
+
 !f = tensor<1x8x4x4xi8, #dla.feature<int8, config = nv_full>>
 !w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_full>>
 !g = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
@@ -464,6 +480,19 @@ func.func @int8_to_int16(%x: !f, %w: !w) -> !g {
 
 // -----
 
+!f = tensor<1x32x11x11xi8, #dla.feature<int8, config = nv_full>>
+!o = tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<16x32x5x5xi8, #dla.weight<winograd, int8, stride = 2, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @winograd_stride(%x: !f, %w: !w) -> !o {
+  // expected-error @below {{'dla.conv' op is a Winograd convolution with stride [2, 2]: only stride 1 is programmed (NVIDIA's compiler takes Winograd at stride 1 only)}}
+  %y = dla.conv winograd %x, %w stride [2, 2] : !f, !w -> !o
+  return %y : !o
+}
+}
+
+// -----
+
 // An image convolution reads int8 pixels into an int8 pipeline.
 !img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
 !w = tensor<2x3x2x2xi8, #dla.weight<image, int8, channels = 4, config = nv_full>>
@@ -473,5 +502,61 @@ func.func @image_to_int16(%x: !img, %w: !w) -> !g {
   // expected-error @below {{'dla.conv' op reads an image and writes int16: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
   %y = dla.conv image %x, %w : !img, !w -> !g
   return %y : !g
+}
+}
+
+// -----
+
+// CDMA pads the input to the ext cube: the layer's padding and 2 more
+// columns, in its 6-bit PAD_RIGHT.
+!f = tensor<1x32x4x4xi8, #dla.feature<int8, config = nv_full>>
+!o = tensor<1x16x4x64xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<16x32x3x3xi8, #dla.weight<winograd, int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @winograd_pad_right(%x: !f, %w: !w) -> !o {
+  // expected-error @below {{'dla.conv' op is a Winograd convolution whose extended input takes 64 padding positions at the right (its padding and 2), more than CDMA's PAD_RIGHT holds (63)}}
+  %y = dla.conv winograd %x, %w pad [1, 1, 0, 62] : !f, !w -> !o
+  return %y : !o
+}
+}
+
+// -----
+
+!f = tensor<1x32x6x6xi8, #dla.feature<int8, config = nv_full>>
+!o = tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<16x32x3x3xi8, #dla.weight<winograd, int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @winograd_input_cvt(%x: !f, %w: !w) -> !o {
+  // expected-error @below {{'dla.conv' op is a Winograd convolution with an input converter: NVDLA's Winograd input path has none (the v1 C model's CDMA converts direct and image input only)}}
+  %y = dla.conv winograd %x, %w input_cvt <offset = 1, scale = 2, shift = 1> : !f, !w -> !o
+  return %y : !o
+}
+}
+
+// -----
+
+!f = tensor<1x32x10x6xi8, #dla.feature<int8, config = nv_full>>
+!o = tensor<1x16x8x4xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<16x32x3x3xi8, #dla.weight<winograd, int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @winograd_bands(%x: !f, %w: !w) -> !o {
+  // expected-error @below {{'dla.conv' op is a Winograd convolution by bands of 4 output rows: Winograd layers are programmed whole}}
+  %y = dla.conv winograd %x, %w rows_per_part 4 : !f, !w -> !o
+  return %y : !o
+}
+}
+
+// -----
+
+// fp16 Winograd: the CPU execution's fp16 Winograd is not yet the
+// hardware's PRA / CMAC arithmetic.
+!f = tensor<1x16x6x6xf16, #dla.feature<fp16, config = nv_full>>
+!o = tensor<1x16x4x4xf16, #dla.feature<fp16, config = nv_full>>
+!w = tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @winograd_fp16(%x: !f, %w: !w) -> !o {
+  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct convolution}}
+  %y = dla.conv winograd %x, %w : !f, !w -> !o
+  return %y : !o
 }
 }
