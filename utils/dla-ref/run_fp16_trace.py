@@ -104,17 +104,26 @@ def fp16_data(rng, shape, zeros):
     return bits.astype(np.uint16)
 
 
-def weight_constant(name, w, enc, elt, wtype):
+def weight_constant(name, w, enc, elt, wtype, swap=False):
     """`%NAME = dla.weight_constant` of `w` compressed by the reference
     packer (weight_ref.py, from the format document): the program holds
-    the weights itself."""
+    the weights itself. `swap` (the negative control): the first two
+    different non-zero fp16 elements of the data surface trade places, so
+    WGS and WMB still agree but the weights are wrong."""
     parts = weight_ref.pack(w, enc, elt)
+    if swap:
+        data = np.frombuffer(parts["data"], np.uint16).copy()
+        nz = np.flatnonzero(data)
+        other = nz[data[nz] != data[nz[0]]] if nz.size else nz
+        if other.size:
+            data[[nz[0], other[0]]] = data[[other[0], nz[0]]]
+        parts = dict(parts, data=data.tobytes())
     attr = ", ".join(f'{k} = dense<"0x{parts[k].hex().upper()}"> : tensor<{len(parts[k])}xi8>'
                      for k in ("wgs", "wmb", "data"))
     return f"%{name} = dla.weight_constant {attr} : {wtype}"
 
 
-def draw(rng, n, compressed=False):
+def draw(rng, n, compressed=False, swap=False):
     c = int(rng.choice([rng.integers(1, 65), rng.integers(65, 101)], p=[0.7, 0.3]))
     k = int(rng.integers(1, 25))
     r, s = int(rng.integers(1, 4)), int(rng.integers(1, 4))
@@ -142,7 +151,8 @@ def draw(rng, n, compressed=False):
     body = (f"%y = dla.conv direct %x, %w{attrs} : {ttype((1, c, h, w), ENC)}, "
             f"{ttype((k, c, r, s), wenc)} -> {ttype((1, k, oh, ow), ENC)}")
     if compressed:
-        const = weight_constant("w", wt.view(np.float16), wenc, "f16", ttype((k, c, r, s), wenc))
+        const = weight_constant("w", wt.view(np.float16), wenc, "f16", ttype((k, c, r, s), wenc),
+                                swap)
         func = (f"func.func @conv_{n}(%x: {ttype((1, c, h, w), ENC)})"
                 f" -> {ttype((1, k, oh, ow), ENC)} {{\n  {const}\n  {body}\n  return %y : "
                 f"{ttype((1, k, oh, ow), ENC)}\n}}\n")
@@ -500,7 +510,12 @@ def main():
     p.add_argument("--compressed", action="store_true",
                    help="conv: sparse weights compressed by the reference packer, held by the "
                         "program as a dla.weight_constant (WGS, WMB and data surfaces)")
+    p.add_argument("--swap-compressed", action="store_true",
+                   help="with --compressed, the negative control: two weights of each "
+                        "compressed data surface trade places")
     a = p.parse_args()
+    if a.swap_compressed and not a.compressed:
+        p.error("--swap-compressed changes --compressed weights")
     if a.compressed and a.layer != "conv":
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
@@ -515,7 +530,7 @@ def main():
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)
-    drawn = [draw(rng, n, a.compressed) for n in range(a.count)]
+    drawn = [draw(rng, n, a.compressed, a.swap_compressed) for n in range(a.count)]
     cpu = cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
                      "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
