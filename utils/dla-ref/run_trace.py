@@ -125,12 +125,16 @@ def module(funcs):
             "}\n" + blobs)
 
 
-def _spread(rng):
-    """int16 layers: whether this case draws its registers to keep values
-    near int16's size (_spread_stage, _spread_cvt) rather than as
-    int_cases_sdp draws them, whose int8-sized operands and shifts leave most
-    int16 results saturated or zero. int8: never (its draws unchanged)."""
-    return PRECISION == "int16" and rng.random() < 0.7
+def _spread(rng, int8=False):
+    """Whether this case draws its registers to keep values near the
+    precision's size (_spread_stage, _spread_cvt) rather than as
+    int_cases_sdp draws them, whose operands and shifts leave most int16
+    results, and most int8 convolutions' results, saturated or zero. int16:
+    70% of the cases; int8: the kinds that ask (`int8`), the others' draws
+    unchanged."""
+    if PRECISION == "int8":
+        return int8
+    return rng.random() < 0.7
 
 
 def _near_one(rng, max_shift):
@@ -141,13 +145,14 @@ def _near_one(rng, max_shift):
 
 
 def _spread_stage(rng):
-    """An X stage (#dla.sdp_x) for int16-sized values: an ALU sum of a small
+    """An X stage (#dla.sdp_x) for values of the precision's size: an ALU sum of a small
     operand, a multiplier m / 2^s near +-1 (PReLU sometimes), ReLU
     sometimes; the ALU or the multiplier at least."""
     f = []
     alu, mul = rng.random() < 0.7, rng.random() < 0.7
     if alu or not mul:
-        f.append(f"alu = sum, alu_operand = {int(rng.integers(-2000, 2001))}")
+        top = 2000 >> (16 - BITS)
+        f.append(f"alu = sum, alu_operand = {int(rng.integers(-top, top + 1))}")
     if mul:
         m, sh = _near_one(rng, 12)
         f.append(f"mul_operand = {m}" + (f", mul_shift = {sh}" if sh else ""))
@@ -159,10 +164,11 @@ def _spread_stage(rng):
 
 
 def _spread_cvt(rng):
-    """An output converter scaling by about +-1 (int16 out of an int16-sized
-    or a 32-bit value near int16)."""
+    """An output converter scaling by about +-1 (the precision's values out
+    of values of that size)."""
     scale, shift = _near_one(rng, 13)
-    return f"<offset = {int(rng.integers(-500, 501))}, scale = {scale}, shift = {shift}>"
+    top = 500 >> (16 - BITS)
+    return f"<offset = {int(rng.integers(-top, top + 1))}, scale = {scale}, shift = {shift}>"
 
 
 def _x_stage_text(rng, tame, spread):
@@ -358,11 +364,13 @@ def pool_wide_case(rng, n):
     return Case(f"pool_wide_{n}", shape, body, out)
 
 
-def conv_case(rng, n, shape=None):
+def conv_case(rng, n, shape=None, spread_int8=False, batch=1):
     """A direct int8 convolution with its on-the-fly SDP (register
     operands, int_cases_sdp's draws) or alone (the SDP bypassed): kernels
     1..5, strides 1..3, padding below the kernel, dilation, the CACC's clip,
-    the CDMA's input converter and padding value."""
+    the CDMA's input converter and padding value. `spread_int8`: int8 cases
+    drawn as _spread draws them (values that are not mostly saturated);
+    `batch`: the inputs its drawn data holds (the text's shapes stay 1)."""
     r, s = int(rng.integers(1, 6)), int(rng.integers(1, 6))
     dy, dx = (int(rng.choice([1, 1, 1, 2])) for _ in range(2))
     if shape:  # a chained layer: its kernel within its input
@@ -385,20 +393,25 @@ def conv_case(rng, n, shape=None):
     attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
     if (dy, dx) != (1, 1):
         attrs += f" dilation [{dy}, {dx}]"
-    spread = _spread(rng)
+    spread = _spread(rng, spread_int8)
     data = None
     if spread:
-        # int16 data of 2^bx, weights of 2^bw: the sums of c r s products
-        # about 2^(bx + bw) sqrt(c r s), clipped to about 2^15 (the SDP's
-        # stages and converter near +-1 keep them there).
-        bx, bw = int(rng.integers(6, 16)), int(rng.integers(6, 16))
-        clip = bx + bw + int(np.log2(c * r * s) / 2) - 15 + int(rng.integers(-2, 3))
+        # Data of 2^bx, weights of 2^bw: the sums of c r s products about
+        # 2^(bx + bw) sqrt(c r s), clipped to about the precision's top
+        # (the SDP's stages and converter near +-1 keep them there).
+        # int8: a uniform draw's deviation is a third of its top (the
+        # sums' one bit less) and the input offset within a quarter of it.
+        low, top = (6, 15) if BITS == 16 else (3, 6)
+        bx, bw = int(rng.integers(low, BITS)), int(rng.integers(low, BITS))
+        off = 500 if BITS == 16 else 1 << (bx - 2)
+        clip = bx + bw + int(np.log2(c * r * s) / 2) - top + int(rng.integers(-2, 3))
         clip = min(16, max(0, clip))
-        data = [rng.integers(-(1 << bx), 1 << bx, size=shape).astype(np.int16),
-                rng.integers(-(1 << bw), 1 << bw, size=wshape).astype(np.int16)]
+        dtype = np.int16 if BITS == 16 else np.int8
+        data = [rng.integers(-(1 << bx), 1 << bx, size=(batch,) + shape[1:]).astype(dtype),
+                rng.integers(-(1 << bw), 1 << bw, size=wshape).astype(dtype)]
         if rng.random() < 0.4:
             scale, sh = _near_one(rng, 8)
-            attrs += (f" input_cvt <offset = {int(rng.integers(-500, 501))}, scale = {scale}, "
+            attrs += (f" input_cvt <offset = {int(rng.integers(-off, off + 1))}, scale = {scale}, "
                       f"shift = {sh}>")
         attrs += f" clip_truncate {clip}"
         if any(pad) and rng.random() < 0.4:
@@ -424,9 +437,11 @@ def conv_compressed_case(rng, n):
     by the program as a dla.weight_constant: its WGS, WMB and data surfaces
     (configurations with weight compression: nv_full). int16: int16
     weights (draw_data's)."""
-    c = conv_case(rng, n)
+    c = conv_case(rng, n, spread_int8=True)
     wshape = c.args[1][1]
-    if PRECISION == "int8":
+    if c.data[1] is not None:  # the spread draw's
+        w = c.data[1].copy()
+    elif PRECISION == "int8":
         w = rng.integers(-128, 128, size=wshape).astype(np.int8)
     else:
         w = draw_data(rng, wshape, FELT)
@@ -438,22 +453,26 @@ def conv_compressed_case(rng, n):
     attr = ", ".join(f"{k} = {resource(f'conv_{n}_{k}', parts[k])}" for k in ("wgs", "wmb", "data"))
     body = (f"%w = dla.weight_constant {attr} : {ttype(wshape, wenc)}\n  " +
             c.body.replace(ttype(wshape, WENC), ttype(wshape, wenc)))
-    return Case(c.name, c.shape, body, c.out_shape)
+    case = Case(c.name, c.shape, body, c.out_shape)
+    case.data[0] = c.data[0]
+    return case
 
 
 def conv_batch_case(rng, n):
     """conv_case on a batch of 2 to 6 inputs (NVDLA's batch mode: CDMA's
     batch stride, CSC's and CACC's batch count, the SDP on the fly writing
     each result at its batch stride)."""
-    c = conv_case(rng, n)
     b = int(rng.integers(2, 7))
+    c = conv_case(rng, n, spread_int8=True, batch=b)
 
     def batched(m):
         t = m.group(0)
         return t if "#dla.weight" in t else t.replace("tensor<1x", f"tensor<{b}x", 1)
     body = re.sub(r"tensor<[^>]*>", batched, c.body)
     shape, out = (b,) + c.shape[1:], (b,) + c.out_shape[1:]
-    return Case(c.name, shape, body, out, weight=c.args[1][1])
+    case = Case(c.name, shape, body, out, weight=c.args[1][1])
+    case.data[:2] = c.data[:2]
+    return case
 
 
 def conv_body(rng, attrs, shape, wshape, out, spread=False):
@@ -1289,6 +1308,14 @@ def draw(a, rng, kinds=None):
     return cases, unfit, inputs
 
 
+def spread_count(results):
+    """How many of the expected results take 8 or more distinct values: a
+    random layer whose result is all saturated or zero checks little of its
+    program (a test pins this beside its count of equal programs)."""
+    dtype = np.int16 if BITS == 16 else np.int8
+    return sum(len(np.unique(np.frombuffer(ys, dtype))) >= 8 for _, ys in results)
+
+
 def write_program(c, xs, ys, root, translate):
     """Case `c`'s register program in root/NAME, written by dla-translate
     --dla-to-nvdla-trace with its argument bytes `xs` and the CRCs of its
@@ -1357,6 +1384,7 @@ def main():
         for reason, n in sorted(unfit.items()):
             print(f"  does not fit ({n}): {reason}")
     print(f"{good} of {len(cases) - refused} programs match the CPU execution on {CONFIG}")
+    print(f"{spread_count(results)} of {len(cases)} expected results take 8 or more values")
     sys.exit(0 if good == len(cases) - refused else 1)
 
 
