@@ -614,7 +614,8 @@ int64_t dlaformat::nvdla::nextSeparateDataRegion(int64_t offset, int64_t dataUse
 Status dlaformat::nvdla::checkSeparateSurfaces(const NvdlaWeightLayout &layout,
                                                int64_t alignment, const void *wgs,
                                                int64_t wgsBytes, const void *wmb,
-                                               int64_t wmbBytes, int64_t dataBytes) {
+                                               int64_t wmbBytes, int64_t dataBytes,
+                                               std::vector<int64_t> *dataUsedBytes) {
   // The WGS and WMB regions do not depend on the data (the bound gives them).
   SeparateSurfacePlan plans[3];
   planSeparateSurfaces(getCompressedWeightLayoutBound(layout), alignment, plans);
@@ -649,6 +650,8 @@ Status dlaformat::nvdla::checkSeparateSurfaces(const NvdlaWeightLayout &layout,
                          ": its data ends at byte " + str(cursor) +
                          " of a data surface of " + str(dataBytes) + " bytes");
     }
+    if (dataUsedBytes)
+      dataUsedBytes->push_back(cursor - dataStart);
     dataStart = nextSeparateDataRegion(dataStart, cursor - dataStart, alignment);
   }
   return Status::success();

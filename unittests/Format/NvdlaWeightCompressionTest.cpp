@@ -176,6 +176,25 @@ TEST(NvdlaWeightCompression, ZeroMeansAllBytesZero) {
   EXPECT_EQ(compressed[512 + 5], 0x00);
 }
 
+// Separate WGS / WMB / data surfaces (a dla.weight_constant's) of the
+// example above: the check says how many data bytes the CDMA reads, the sum
+// of the WGS values (4 + 2), which the register plan programs.
+TEST(NvdlaWeightCompression, SeparateSurfacesSayTheirDataBytes) {
+  auto layout = NvdlaWeightLayout::create(makeParams(WeightFormat::Direct, Precision::Fp16, 17, 3, 1, 1));
+  ASSERT_TRUE(layout);
+  std::vector<unsigned char> wgs(128, 0), wmb(128, 0), data(128, 0);
+  wgs[0] = 4;
+  wgs[4] = 2;
+  wmb[0] = 0x05;
+  wmb[6] = 0x02;
+  std::vector<int64_t> used;
+  Status s = checkSeparateSurfaces(*layout, 256, wgs.data(), 128, wmb.data(), 128, 128, &used);
+  ASSERT_TRUE(s) << s.message();
+  EXPECT_EQ(used, (std::vector<int64_t>{6}));
+  wgs[4] = 4; // group 1 marks one element (2 bytes), not two
+  EXPECT_FALSE(checkSeparateSurfaces(*layout, 256, wgs.data(), 128, wmb.data(), 128, 128));
+}
+
 TEST(NvdlaWeightCompression, CorruptInputIsReported) {
   auto layout = NvdlaWeightLayout::create(makeParams(WeightFormat::Direct, Precision::Int8, 40, 10, 1, 1));
   ASSERT_TRUE(layout);

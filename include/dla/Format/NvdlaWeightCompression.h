@@ -139,9 +139,12 @@ void planSeparateSurfaces(const CompressedWeightLayout &layout, int64_t alignmen
 /// with `alignment`) are consistent before anything reads them: every WGS
 /// value equals the bytes its group's WMB bits mark, and every region lies
 /// inside its surface. The error names the weight surface and kernel group.
+/// `dataUsedBytes`, if given, receives each weight surface's data bytes (the
+/// sum of its WGS values: what its CDMA reads, before padding).
 Status checkSeparateSurfaces(const NvdlaWeightLayout &layout, int64_t alignment,
                              const void *wgs, int64_t wgsBytes, const void *wmb,
-                             int64_t wmbBytes, int64_t dataBytes);
+                             int64_t wmbBytes, int64_t dataBytes,
+                             std::vector<int64_t> *dataUsedBytes = nullptr);
 
 /// Where the data region after one at `offset` holding `dataUsedBytes` of
 /// non-zero elements starts: padded to the data-size alignment, then at

@@ -107,16 +107,15 @@ LogicalResult compressedSurface(WeightConstantOp op, Surface &s, PlannedSurface 
     return op.emitOpError("holds its surfaces by name only (elided, or in a bundle's "
                           "weights/*.bin): a register program carries their bytes");
   const nv::AlignmentRule &rule = nv::getAlignment(nv::AlignedData::Weight);
+  std::vector<int64_t> usedBytes;
   dlaformat::Status st = nv::checkSeparateSurfaces(
       *layout, rule.startAddress, wgs->data(), static_cast<int64_t>(wgs->size()), wmb->data(),
-      static_cast<int64_t>(wmb->size()), static_cast<int64_t>(data->size()));
+      static_cast<int64_t>(wmb->size()), static_cast<int64_t>(data->size()), &usedBytes);
   if (!st)
     return op.emitOpError("inconsistent compressed weights: ") << st.message();
   const nv::CompressedWeightSurface b =
       nv::getCompressedWeightLayoutBound(*layout).surfaces.front();
-  int64_t used = 0;
-  for (int64_t g = 0; g < b.wgsBytes / 4 && 4 * g + 3 < static_cast<int64_t>(wgs->size()); ++g)
-    used += llvm::support::endian::read32le(wgs->data() + 4 * g);
+  const int64_t used = usedBytes.front();
   if (used == 0)
     return op.emitOpError("holds only zero weights: NVDLA's CDMA reads at least one entry of "
                           "compressed weight data; store them uncompressed");
