@@ -36,6 +36,10 @@ std::string dlaformat::nvdla::whyNotWinograd(const HardwareConfig &c) {
                          : std::string(c.name) + " has no Winograd convolution (WINOGRAD_DISABLE)";
 }
 
+const char *const dlaformat::nvdla::kWinogradInputConverterReason =
+    "NVDLA's Winograd input path has none (the v1 C model's CDMA converts direct and image "
+    "input only)";
+
 std::string dlaformat::nvdla::whyNotBatch(const HardwareConfig &c) {
   return c.caps.batch ? "" : std::string(c.name) + " has no batch mode (BATCH_DISABLE)";
 }

@@ -142,6 +142,9 @@ std::string whyNotPrecision(const HardwareConfig &c, Precision precision);
 /// Empty when `c` has Winograd convolution, else why not
 /// ("nv_small has no Winograd convolution (WINOGRAD_DISABLE)").
 std::string whyNotWinograd(const HardwareConfig &c);
+/// Why a Winograd convolution cannot have an input converter (offset,
+/// scale, shift of CDMA's direct and image paths) on any configuration.
+extern const char *const kWinogradInputConverterReason;
 /// Empty when `c`'s convolution takes a batch of images in one layer, else
 /// why not ("nv_small has no batch mode (BATCH_DISABLE)").
 std::string whyNotBatch(const HardwareConfig &c);

@@ -77,9 +77,8 @@ LogicalResult mlir::dla::regplan::checkWinogradConv(ConvOp op) {
              << (int64_t(1) << field.width) - 1 << ")";
   if (op.getInputCvtAttr())
     return op.emitOpError()
-           << "is a Winograd convolution with an input converter: NVDLA's "
-              "Winograd input path has none (the v1 C model's CDMA converts "
-              "direct and image input only)";
+           << "is a Winograd convolution with an input converter: "
+           << kWinogradInputConverterReason;
   if (op.getRowsPerPart())
     return op.emitOpError()
            << "is a Winograd convolution by bands of " << *op.getRowsPerPart()

@@ -93,7 +93,8 @@ func.func @too_large_for_winograd(%x: tensor<1x256x64x64xf16>) -> tensor<1x16x64
 // CHECK: dla.conv direct
 // CHECK: dla.conv direct
 // CHECK: dla.conv winograd
-func.func @integer(%x: tensor<1x1x8x8xi8>, %y: tensor<1x1x8x8xi16>) -> (tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi16>) {
+// CHECK: dla.conv direct
+func.func @integer(%x: tensor<1x1x8x8xi8>, %y: tensor<1x1x8x8xi16>) -> (tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi16>, tensor<1x1x8x8xi8>) {
   %exact = arith.constant dense<[[[[0, 0, 0], [0, 4, 0], [0, 0, 0]]]]> : tensor<1x1x3x3xi8>
   %ones = arith.constant dense<1> : tensor<1x1x3x3xi8>
   %big = arith.constant dense<60> : tensor<1x1x3x3xi8>
@@ -106,7 +107,11 @@ func.func @integer(%x: tensor<1x1x8x8xi8>, %y: tensor<1x1x8x8xi16>) -> (tensor<1
   %c = dla.conv direct %x, %big pad [1, 1, 1, 1] : tensor<1x1x8x8xi8>, tensor<1x1x3x3xi8> -> tensor<1x1x8x8xi8>
   // expected-remark @+1 {{direct convolution turned into Winograd (winograd=auto)}}
   %d = dla.conv direct %y, %big16 pad [1, 1, 1, 1] : tensor<1x1x8x8xi16>, tensor<1x1x3x3xi16> -> tensor<1x1x8x8xi16>
-  return %a, %b, %c, %d : tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi16>
+  // An input converter (a quantized input's zero point) keeps it direct:
+  // NVDLA's Winograd data path does not apply one.
+  // expected-remark @+1 {{stays direct (winograd=auto): it has an input converter: NVDLA's Winograd input path has none (the v1 C model's CDMA converts direct and image input only)}}
+  %e = dla.conv direct %x, %exact pad [1, 1, 1, 1] input_cvt <offset = 3, scale = 1, shift = 0> : tensor<1x1x8x8xi8>, tensor<1x1x3x3xi8> -> tensor<1x1x8x8xi8>
+  return %a, %b, %c, %d, %e : tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi8>, tensor<1x1x8x8xi16>, tensor<1x1x8x8xi8>
 }
 
 // -----

@@ -66,6 +66,8 @@ static std::string whyNotWinograd(ConvOp conv, const nv::HardwareConfig &config,
   auto weight = conv.getWeight().getType();
   if (d[0] != 1 || d[1] != 1)
     return "it is dilated";
+  if (conv.getInputCvtAttr())
+    return std::string("it has an input converter: ") + nv::kWinogradInputConverterReason;
   if (s[0] != s[1])
     return "its strides differ";
   if (!weight.hasStaticShape() || fmt::strideExtendedExtent(weight.getDimSize(2), s[0]) != 3 ||
