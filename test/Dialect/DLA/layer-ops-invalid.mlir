@@ -264,6 +264,24 @@ func.func @lrn_output_shape_equal_input_shape(%x: tensor<1x16x8x8xi8>) {
 
 // -----
 
+// alpha, beta and k sample (k + alpha / size * s)^-beta: a negative k or
+// alpha would make table entries NaN.
+func.func @lrn_negative_k(%x: tensor<1x16x8x8xf16>) {
+  // expected-error @+1 {{'dla.lrn' op has alpha = 1.000000e-04, beta = 7.500000e-01, k = -1.000000e+00: (k + alpha / size * sum of squares)^-beta is a finite real number for every input only with finite values, k > 0 and alpha >= 0}}
+  %0 = dla.lrn %x size 5 {k = -1.0 : f32} : tensor<1x16x8x8xf16> -> tensor<1x16x8x8xf16>
+  return
+}
+
+// -----
+
+func.func @lrn_negative_alpha(%x: tensor<1x16x8x8xi8>) {
+  // expected-error @+1 {{'dla.lrn' op has alpha = -1.000000e+00, beta = 7.500000e-01, k = 1.000000e+00: (k + alpha / size * sum of squares)^-beta}}
+  %0 = dla.lrn %x size 5 {alpha = -1.0 : f32} : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>
+  return
+}
+
+// -----
+
 func.func @lrn_size_constraint(%x: tensor<1x16x8x8xi8>) {
   // expected-error @+1 {{'dla.lrn' op attribute 'size' failed to satisfy constraint: 64-bit signless integer attribute whose value is positive}}
   %0 = dla.lrn %x size 0 : tensor<1x16x8x8xi8> -> tensor<1x16x8x8xi8>

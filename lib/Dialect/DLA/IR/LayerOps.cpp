@@ -16,6 +16,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::dla;
 namespace fmt = ::dlaformat;
@@ -412,5 +414,15 @@ static LogicalResult verifyLrnTypes(Operation *op, RankedTensorType input,
 LogicalResult LrnOp::verify() {
   if (failed(verifyLrnTypes(*this, getInput().getType(), getOutput().getType(), getSize())))
     return failure();
+  // Tables derived from alpha, beta and k (every LRN but an integer one
+  // with a stated lut) sample (k + alpha / size * s)^-beta for s >= 0.
+  const double alpha = getAlpha().convertToDouble(), beta = getBeta().convertToDouble(),
+               k = getK().convertToDouble();
+  if (!getLutAttr() && !(std::isfinite(alpha) && std::isfinite(beta) && std::isfinite(k) &&
+                         alpha >= 0 && k > 0))
+    return emitOpError() << "has alpha = " << alpha << ", beta = " << beta << ", k = " << k
+                         << ": (k + alpha / size * sum of squares)^-beta is a finite real "
+                            "number for every input only with finite values, k > 0 and "
+                            "alpha >= 0";
   return verifyLrnRegisters(*this);
 }
