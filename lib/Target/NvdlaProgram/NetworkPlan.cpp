@@ -360,6 +360,30 @@ LogicalResult checkBatch(const HardwareLayer &hw) {
   return success();
 }
 
+/// A dla.relayout the program runs: feature data to feature data of the
+/// same precision and configuration (only strides or a view's offset
+/// differ, so whole atoms move unchanged), copied by BDMA on a
+/// configuration that has it. Other relayouts convert between formats,
+/// which no unit of NVDLA does by itself.
+LogicalResult checkCopy(RelayoutOp copy) {
+  auto featureOf = [](Value v) {
+    return dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(v.getType()).getEncoding());
+  };
+  FeatureAttr from = featureOf(copy.getSource()), to = featureOf(copy.getResult());
+  if (!from || !to || from.getPrecision() != to.getPrecision() ||
+      from.getConfig() != to.getConfig())
+    return copy.emitOpError() << "converts " << copy.getSource().getType() << " to "
+                              << copy.getType()
+                              << ": a register program copies NVDLA feature data to feature "
+                                 "data of the same precision and configuration only (BDMA)";
+  const nv::HardwareConfig &config = nv::getHardwareConfig(to.getConfig());
+  if (!config.caps.bdma)
+    return copy.emitOpError() << "copies feature data between two layouts: " << config.name
+                              << " has no BDMA (BDMA_ENABLE), the unit that copies them; copy "
+                                 "on the host (the relayout outside the program)";
+  return success();
+}
+
 /// Refuses a stride wider than the register it is written to
 /// (NvdlaHardware.h): the hardware would use the truncated value.
 LogicalResult checkStride(StringRef surface, StringRef what, int64_t stride, int64_t max,
@@ -460,6 +484,17 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     // Compressed weights the program carries (a surface of their own).
     if (auto constant = dyn_cast<WeightConstantOp>(op)) {
       constants.push_back(constant);
+      continue;
+    }
+    // A copy between two feature layouts: a BDMA layer (DescribeBdma.cpp).
+    if (auto copy = dyn_cast<RelayoutOp>(op)) {
+      if (failed(checkCopy(copy)))
+        return failure();
+      for (Value in : op.getOperands())
+        if (computedByEmulator(in))
+          return op.emitOpError("reads a value NVIDIA's runtime emulator computes, in an EMU "
+                                "task after the DLA task that runs the layers");
+      plan.layers.push_back(HardwareLayer{&op, nullptr});
       continue;
     }
     auto layer = dyn_cast<LayerOpInterface>(op);

@@ -145,9 +145,33 @@ func.func @returns_weights(%x: !f, %w: !w) -> !w {
 !f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @host(%x: !f) -> tensor<1x8x2x2xi8> {
-  // expected-error @below {{'dla.relayout' op is not a hardware layer: a register program holds layer ops (dla.conv, dla.sdp, dla.pool, dla.lrn, ...) and, after them, ops of NVIDIA's runtime emulator only}}
+  // expected-error @below {{'dla.relayout' op converts 'tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>' to 'tensor<1x8x2x2xi8>': a register program copies NVDLA feature data to feature data of the same precision and configuration only (BDMA)}}
   %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
+}
+}
+
+// -----
+
+// A copy between two feature layouts is a BDMA operation: nv_large has none.
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
+module attributes {dla.target = #dla.target<nvdla, nv_large>} {
+func.func @copy_without_bdma(%x: !f) -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 128, surface_stride = 512, config = nv_large>> {
+  // expected-error @below {{'dla.relayout' op copies feature data between two layouts: nv_large has no BDMA (BDMA_ENABLE), the unit that copies them; copy on the host (the relayout outside the program)}}
+  %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 128, surface_stride = 512, config = nv_large>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 128, surface_stride = 512, config = nv_large>>
+}
+}
+
+// -----
+
+// BDMA copies bytes: no conversion between precisions.
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @copy_converts(%x: !f) -> tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>> {
+  // expected-error @below {{'dla.relayout' op converts 'tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>' to 'tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>': a register program copies NVDLA feature data to feature data of the same precision and configuration only (BDMA)}}
+  %y = dla.relayout %x : !f -> tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+  return %y : tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
 }
 }
 
