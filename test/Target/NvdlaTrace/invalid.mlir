@@ -165,13 +165,13 @@ func.func @copy_without_bdma(%x: !f) -> tensor<1x8x2x2xi8, #dla.feature<int8, li
 
 // -----
 
-// BDMA copies bytes: no conversion between precisions.
+// BDMA copies bytes within one configuration's format.
 !f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @copy_converts(%x: !f) -> tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>> {
-  // expected-error @below {{'dla.relayout' op converts 'tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>' to 'tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>': a register program copies NVDLA feature data to feature data of the same precision and configuration only (BDMA)}}
-  %y = dla.relayout %x : !f -> tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
-  return %y : tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+func.func @copy_converts(%x: !f) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>> {
+  // expected-error @below {{'dla.relayout' op converts 'tensor<1x8x2x2xi8, #dla.feature<int8>>' to 'tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>': a register program copies NVDLA feature data to feature data of the same precision and configuration only (BDMA)}}
+  %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
 }
 }
 
