@@ -12,7 +12,7 @@ CPU execution's (the trace's CRC checks).
 
     PYTHONPATH=BUILD_DIR/python_packages \\
     run_bdma_trace.py --kind copy|slice|join|batches --count N --seed S --build BUILD_DIR
-                      [--precision int8|int16|fp16] [--negative] [--keep DIR]
+                      [--precision int8|int16|fp16] [--negative | --loadable] [--keep DIR]
 
 copy: an argument of random strides (and batch stride, 1..3 inputs) copied
 to a result of other random strides. slice: a channel view of an argument
@@ -30,6 +30,12 @@ fail its checks. Prints `N of M copies: the CPU execution equals numpy`
 and `N of M programs match the CPU execution on nv_full` (with
 --negative: `N of M programs with a source line stride off by one atom
 fail`); exits 1 when any check does not hold.
+
+--loadable: each case written by dla-translate --dla-to-nvdla-loadable (its
+first argument the runtime's input, the others constants) and run by
+NVIDIA's runtime and nv_full firmware on the v1 model (dla-run-loadable
+--config nv_full): `N of M loadables match the CPU execution on nv_full`,
+every element of the output compared.
 """
 
 import argparse
@@ -292,6 +298,50 @@ def write_program(c, xs, y, root, translate):
     return tdir, tr
 
 
+def loadable_text(c, xs):
+    """The case as a loadable's function: its first argument the input the
+    runtime binds, the others constants of their storage bytes `xs`
+    (dense_resource blobs, as run_loadable.py writes them)."""
+    consts, blobs = [], []
+    for i, ((n, s, _), x) in enumerate(zip(c.args, xs)):
+        if i:
+            consts.append(f"  %{n} = arith.constant dense_resource<{c.name}_{n}> : {s.ttype()}\n")
+            blobs.append(f'      {c.name}_{n}: "0x08000000{bytes(x).hex().upper()}"')
+    n, s, _ = c.args[0]
+    text = (f"func.func @{c.name}(%{n}: {s.ttype()}) -> {c.result.ttype()} {{\n" +
+            "".join(consts) + f"  {c.body}\n  return %y : {c.result.ttype()}\n}}\n")
+    res = ("{-#\n  dialect_resources: {\n    builtin: {\n" + ",\n".join(blobs) +
+           "\n    }\n  }\n#-}\n") if blobs else ""
+    return rt.module([text]) + res
+
+
+def run_loadable(c, xs, y, root, build, env):
+    """The case as a loadable (dla-translate --dla-to-nvdla-loadable) run by
+    NVIDIA's runtime and nv_full firmware on the v1 model: None when its
+    output equals the CPU execution's at every element, else why not."""
+    d = os.path.join(root, c.name + ".loadable")
+    os.makedirs(d, exist_ok=True)
+    model = os.path.join(d, "model.nvdla")
+    tr = subprocess.run([os.path.join(build, "bin", "dla-translate"), "--dla-to-nvdla-loadable",
+                         "-o", model, "-"], input=loadable_text(c, xs), capture_output=True,
+                        text=True)
+    if tr.returncode:
+        return "dla-translate failed: " + tr.stderr.strip()
+    with open(os.path.join(d, "input.bin"), "wb") as f:
+        f.write(xs[0])
+    run = subprocess.run([os.path.join(build, "nvdla-runtime", "dla-run-loadable"), model,
+                          "--config", "nv_full", "--input", os.path.join(d, "input.bin"),
+                          "-o", os.path.join(d, "out")], capture_output=True, text=True, env=env)
+    if run.returncode:
+        return "the runtime failed: " + (run.stdout + run.stderr).strip()
+    out = open(os.path.join(d, "out", "output0.bin"), "rb").read()
+    offsets = c.result.offsets()
+    if len(out) < len(y) or not np.array_equal(read(out, offsets).view(np.uint8),
+                                               read(y, offsets).view(np.uint8)):
+        return "the output differs from the CPU execution"
+    return None
+
+
 def off_by_one_atom(tdir):
     """The program's first BDMA source line stride 32 bytes larger."""
     cfg = os.path.join(tdir, os.path.basename(tdir) + ".cfg")
@@ -312,6 +362,8 @@ def main():
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--precision", choices=sorted(DTYPE), default="int8")
     p.add_argument("--negative", action="store_true")
+    p.add_argument("--loadable", action="store_true",
+                   help="as loadables under NVIDIA's runtime and nv_full firmware instead")
     p.add_argument("--build", required=True)
     p.add_argument("--keep")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
@@ -338,6 +390,15 @@ def main():
     root = a.keep or tempfile.mkdtemp(prefix="dla-bdma-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
     good = 0
+    if a.loadable:
+        for c, (xs, y) in zip(cases, results):
+            why = run_loadable(c, xs, y, root, a.build, env)
+            if why:
+                print(f"{c.name}: {why}\n  {c.body}")
+            else:
+                good += 1
+        print(f"{good} of {len(cases)} loadables match the CPU execution on nv_full")
+        sys.exit(0 if good == len(cases) and same == len(cases) else 1)
     for c, (xs, y) in zip(cases, results):
         tdir, tr = write_program(c, xs, y, root, translate)
         if tr.returncode:
