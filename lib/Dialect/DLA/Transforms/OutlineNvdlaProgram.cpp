@@ -13,6 +13,7 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
+#include "dla/Format/NvdlaHardware.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,9 +32,28 @@ using namespace mlir::dla;
 
 namespace {
 
+/// A copy between two feature layouts of one precision and configuration
+/// (a dla.relayout layout assignment leaves for a join's input: strides or
+/// a view's offset differ) on a configuration with BDMA, which the program
+/// runs it on (lib/Target/NvdlaProgram/DescribeBdma.cpp). Without BDMA it
+/// stays a host op.
+bool isBdmaCopy(Operation *op) {
+  auto copy = dyn_cast<RelayoutOp>(op);
+  if (!copy)
+    return false;
+  auto featureOf = [](Type t) {
+    return dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(t).getEncoding());
+  };
+  FeatureAttr from = featureOf(copy.getSource().getType()), to = featureOf(copy.getType());
+  return from && to && from.getPrecision() == to.getPrecision() &&
+         from.getConfig() == to.getConfig() &&
+         dlaformat::nvdla::getHardwareConfig(to.getConfig()).caps.bdma;
+}
+
 /// What the program holds: hardware layers and the views between them
-/// (offsets into their storage, no work of their own).
-bool inProgram(Operation *op) { return isLayerOrView(op); }
+/// (offsets into their storage, no work of their own), and copies between
+/// feature layouts where BDMA runs them.
+bool inProgram(Operation *op) { return isLayerOrView(op) || isBdmaCopy(op); }
 
 /// Whether `op` only moves or converts data at the boundary that
 /// --dla-convert-tosa and layout assignment draw around the layers
@@ -110,6 +130,7 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
   if (failed(emulated))
     return failure();
   const size_t numLayers = layers.size();
+  const auto copies = llvm::count_if(layers, isBdmaCopy);
   // The program: its layers, then the emulator's ops.
   Operation *lastLayer = layers.back();
   layers.insert(emulated->begin(), emulated->end());
@@ -206,6 +227,8 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
   };
   InFlightDiagnostic remark = call.emitRemark();
   remark << "NVDLA program @" << program.getName() << ": " << numLayers << " layers";
+  if (copies)
+    remark << " (" << copies << " of them copies between feature layouts, by BDMA)";
   if (!emulated->empty())
     remark << " and " << emulated->size()
            << " ops for NVIDIA's runtime emulator (an EMU task after them)";
