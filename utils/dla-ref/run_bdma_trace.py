@@ -20,7 +20,9 @@ to a result of other random strides. slice: a channel view of an argument
 result of its own. join: 2..3 arguments of their own strides copied into
 the parts of a dla.channel_concat (the views the layout assignment's
 relayouts write), whole atoms but the last, one part written in place by
-an offline SDP instead when drawn, the join returned. batches: 21..45
+an offline SDP instead when drawn, some parts an offline SDP's result
+copied (a layer's result, as a value a second join reads is), the join
+returned. batches: 21..45
 inputs, more transfers than one operation holds (or, both sides packed, one
 transfer of every surface of the batch).
 
@@ -175,6 +177,15 @@ def join_case(rng, k, negative):
             # A part an offline SDP (a plain copy: bs adds 0) writes in place.
             args.append((f"x{g}", src, draw_data(rng, shape)))
             lines.append(f"%p{g} = dla.sdp offline %x{g} bs <alu = sum, alu_operand = 0> : {src.ttype()} -> {view}")
+        elif PRECISION != "fp16" and n == 1 and h * w > 1 and rng.random() < 0.4:
+            # A layer's result copied (an SDP adding 0 writes it in its own
+            # strides first), as layout assignment copies a value a second
+            # join reads.
+            mid = Strides.draw(rng, shape)
+            args.append((f"x{g}", src, draw_data(rng, shape)))
+            lines.append(f"%q{g} = dla.sdp offline %x{g} bs <alu = sum, alu_operand = 0> : "
+                         f"{src.ttype()} -> {mid.ttype()}")
+            lines.append(f"%p{g} = dla.relayout %q{g} : {mid.ttype()} -> {view}")
         else:
             args.append((f"x{g}", src, draw_data(rng, shape)))
             lines.append(f"%p{g} = dla.relayout %x{g} : {src.ttype()} -> {view}")
