@@ -22,7 +22,7 @@ the parts of a dla.channel_concat (the views the layout assignment's
 relayouts write), whole atoms but the last, one part written in place by
 an offline SDP instead when drawn, some parts an offline SDP's result
 copied (a layer's result, as a value a second join reads is), the join
-returned. batches: 21..45
+returned or read by an offline SDP (adding 0) whose result is returned. batches: 21..45
 inputs, more transfers than one operation holds (or, both sides packed, one
 transfer of every surface of the batch).
 
@@ -192,9 +192,20 @@ def join_case(rng, k, negative):
         parts.append((at, c, g, 0))
         names.append((f"%p{g}", view))
         at += c
-    lines.append(f"%y = dla.channel_concat {', '.join(p for p, _ in names)} : "
+    join = "%y"
+    # A layer reading the join (an SDP adding 0): the BDMA copies before it
+    # in the dependency graph.
+    read_after = PRECISION != "fp16" and n == 1 and h * w > 1 and rng.random() < 0.4
+    if read_after:
+        join = "%j"
+    lines.append(f"{join} = dla.channel_concat {', '.join(p for p, _ in names)} : "
                  f"{', '.join(t for _, t in names)} -> {joined.ttype()}")
-    return Copy(f"join_{k}", args, "\n  ".join(lines), joined, parts)
+    result = joined
+    if read_after:
+        result = Strides.draw(rng, joined.shape)
+        lines.append(f"%y = dla.sdp offline %j bs <alu = sum, alu_operand = 0> : "
+                     f"{joined.ttype()} -> {result.ttype()}")
+    return Copy(f"join_{k}", args, "\n  ".join(lines), result, parts)
 
 
 def batches_case(rng, k, negative):
