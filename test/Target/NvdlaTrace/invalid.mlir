@@ -584,3 +584,17 @@ func.func @winograd_fp16(%x: !f, %w: !w) -> !o {
   return %y : !o
 }
 }
+
+// -----
+
+// A 1x1 cube with gaps between its surfaces (a copy's strides): the SDP
+// reads and writes 1x1 cubes packed only (the C models assert it).
+!f = tensor<1x40x1x1xi8, #dla.feature<int8, config = nv_full>>
+!g = tensor<1x40x1x1xi8, #dla.feature<int8, line_stride = 32, surface_stride = 64, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @sdp_1x1_gaps(%x: !f) -> !g {
+  // expected-error @below {{'dla.sdp' op writes a 1x1 cube with surface stride 64: the SDP reads and writes a 1x1 cube only packed (surface stride one atom, 32 bytes)}}
+  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 1> : !f -> !g
+  return %y : !g
+}
+}
