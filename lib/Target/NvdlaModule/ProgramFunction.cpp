@@ -11,6 +11,7 @@
 #include "dla/Target/NvdlaModule.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/FeatureCopy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -174,8 +175,7 @@ FailureOr<std::vector<ProgramArgument>> mlir::dla::prepareProgramFunction(func::
       continue;
     // A copy between two feature layouts stays: planNetwork makes it a
     // BDMA operation where the configuration has BDMA (and says why not).
-    if (auto relayout = dyn_cast<RelayoutOp>(op);
-        relayout && isFeature(relayout.getSource().getType()) && isFeature(relayout.getType()))
+    if (auto relayout = dyn_cast<RelayoutOp>(op); relayout && isFeatureCopy(relayout))
       continue;
     if (isa<RelayoutOp>(op))
       return op.emitOpError("converts between layouts inside the program: only the inputs' and "

@@ -12,6 +12,7 @@
 #include "dla/Target/NvdlaProgram.h"
 
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Dialect/DLA/IR/FeatureCopy.h"
 #include "dla/Format/NvdlaAlignment.h"
 #include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaWeightCompression.h"
@@ -366,19 +367,16 @@ LogicalResult checkBatch(const HardwareLayer &hw) {
 /// configuration that has it. Other relayouts convert between formats,
 /// which no unit of NVDLA does by itself.
 LogicalResult checkCopy(RelayoutOp copy) {
-  auto featureOf = [](Value v) {
-    return dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(v.getType()).getEncoding());
-  };
-  FeatureAttr from = featureOf(copy.getSource()), to = featureOf(copy.getResult());
-  if (!from || !to || from.getPrecision() != to.getPrecision() ||
-      from.getConfig() != to.getConfig())
+  if (!isFeatureCopy(copy))
     return copy.emitOpError() << "converts " << copy.getSource().getType() << " to "
                               << copy.getType()
                               << ": a register program copies NVDLA feature data to feature "
                                  "data of the same precision and configuration only (BDMA)";
-  const nv::HardwareConfig &config = nv::getHardwareConfig(to.getConfig());
-  if (!config.caps.bdma)
-    return copy.emitOpError() << "copies feature data between two layouts: " << config.name
+  if (!isBdmaCopy(copy))
+    return copy.emitOpError() << "copies feature data between two layouts: "
+                              << nv::getHardwareConfig(
+                                     cast<FeatureAttr>(copy.getType().getEncoding()).getConfig())
+                                     .name
                               << " has no BDMA (BDMA_ENABLE), the unit that copies them; copy "
                                  "on the host (the relayout outside the program)";
   return success();

@@ -11,9 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/FeatureCopy.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
-#include "dla/Format/NvdlaHardware.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,27 +32,10 @@ using namespace mlir::dla;
 
 namespace {
 
-/// A copy between two feature layouts of one precision and configuration
-/// (a dla.relayout layout assignment leaves for a join's input: strides or
-/// a view's offset differ) on a configuration with BDMA, which the program
-/// runs it on (lib/Target/NvdlaProgram/DescribeBdma.cpp). Without BDMA it
-/// stays a host op.
-bool isBdmaCopy(Operation *op) {
-  auto copy = dyn_cast<RelayoutOp>(op);
-  if (!copy)
-    return false;
-  auto featureOf = [](Type t) {
-    return dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(t).getEncoding());
-  };
-  FeatureAttr from = featureOf(copy.getSource().getType()), to = featureOf(copy.getType());
-  return from && to && from.getPrecision() == to.getPrecision() &&
-         from.getConfig() == to.getConfig() &&
-         dlaformat::nvdla::getHardwareConfig(to.getConfig()).caps.bdma;
-}
-
 /// What the program holds: hardware layers and the views between them
 /// (offsets into their storage, no work of their own), and copies between
-/// feature layouts where BDMA runs them.
+/// feature layouts where BDMA runs them (isBdmaCopy; without BDMA they
+/// stay host ops).
 bool inProgram(Operation *op) { return isLayerOrView(op) || isBdmaCopy(op); }
 
 /// Whether `op` only moves or converts data at the boundary that
