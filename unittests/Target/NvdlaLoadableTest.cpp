@@ -436,11 +436,29 @@ TEST_F(Fixture, RefusesInconsistentInput) {
   EXPECT_EQ(diagnostics, "its descriptor names surface 9, the plan has 3\n");
 
   d = twoIdentities();
-  d.layers[1].ops[0].type = DescOpType::Bdma;
+  d.layers[1].ops[0].type = DescOpType::Rubik;
   diagnostics.clear();
   EXPECT_TRUE(failed(writeLoadable(*plan, d, args, {})));
   EXPECT_EQ(diagnostics, "cannot be written for the firmware (head): an operation of a unit "
-                         "the writer has no descriptors for (BDMA, Rubik)\n");
+                         "the writer has no descriptors for (Rubik)\n");
+
+  // A BDMA operation of more transfers than dla_bdma_surface_desc holds
+  // (describeBdma makes operations of at most 20).
+  d = twoIdentities();
+  DescOp &op = d.layers[1].ops[0];
+  op.type = DescOpType::Bdma;
+  DescBdmaTransfer t;
+  t.src = op.sdp.src_data;
+  t.dst = op.sdp.dst_data;
+  t.line_size = 32;
+  t.line_repeat = t.surface_repeat = 1;
+  t.source_line = t.destination_line = t.source_surface = t.destination_surface = 32;
+  op.bdma.transfers.assign(21, t);
+  diagnostics.clear();
+  EXPECT_TRUE(failed(writeLoadable(*plan, d, args, {})));
+  EXPECT_EQ(diagnostics, "cannot be written for the firmware (head): dla_bdma_surface_desc / "
+                         "dla_bdma_op_desc: num_transfers: 21 transfers, the firmware's "
+                         "descriptor holds 20\n");
 }
 
 // 256 writers of one range (an upsampling's SDP passes) before its reader:

@@ -273,7 +273,25 @@ namespace dlaformat::nvdla {
   X(CDP, D_DATIN_SHIFTER, 0xd07c)                                                                  \
   X(CDP, D_DATOUT_OFFSET, 0xd080)                                                                  \
   X(CDP, D_DATOUT_SCALE, 0xd084)                                                                   \
-  X(CDP, D_DATOUT_SHIFTER, 0xd088)
+  X(CDP, D_DATOUT_SHIFTER, 0xd088)                                                                 \
+  /* BDMA (nv_full only: master's nv_small / nv_large have none). v1's     */                        \
+  /* arnvdla.h has it at 0x4000, before CDMA; the table's addresses are    */                        \
+  /* v1's minus the 0x2000 every other unit is shifted by.                 */                        \
+  X(BDMA, CFG_SRC_ADDR_LOW, 0x2000)                                                                \
+  X(BDMA, CFG_SRC_ADDR_HIGH, 0x2004)                                                               \
+  X(BDMA, CFG_DST_ADDR_LOW, 0x2008)                                                                \
+  X(BDMA, CFG_DST_ADDR_HIGH, 0x200c)                                                               \
+  X(BDMA, CFG_LINE, 0x2010)                                                                        \
+  X(BDMA, CFG_CMD, 0x2014)                                                                         \
+  X(BDMA, CFG_LINE_REPEAT, 0x2018)                                                                 \
+  X(BDMA, CFG_SRC_LINE, 0x201c)                                                                    \
+  X(BDMA, CFG_DST_LINE, 0x2020)                                                                    \
+  X(BDMA, CFG_SURF_REPEAT, 0x2024)                                                                 \
+  X(BDMA, CFG_SRC_SURF, 0x2028)                                                                    \
+  X(BDMA, CFG_DST_SURF, 0x202c)                                                                    \
+  X(BDMA, CFG_OP, 0x2030)                                                                          \
+  X(BDMA, CFG_LAUNCH0, 0x2034)                                                                     \
+  X(BDMA, CFG_LAUNCH1, 0x2038)
 
 /// A CSB register, named `<block>_<register>` (SDP_D_OP_ENABLE).
 enum class CsbReg : uint16_t {
@@ -577,6 +595,22 @@ DLA_F(CDP_D_DATIN_SHIFTER, DATIN_SHIFTER, 0, 5)
 DLA_F(CDP_D_DATOUT_OFFSET, DATOUT_OFFSET, 0, 32)
 DLA_F(CDP_D_DATOUT_SCALE, DATOUT_SCALE, 0, 16)
 DLA_F(CDP_D_DATOUT_SHIFTER, DATOUT_SHIFTER, 0, 6)
+// BDMA (bdma.c processor_bdma_program_slot): addresses and strides in
+// bytes, bits 31..5 (32-byte units); sizes and repeats minus one.
+DLA_F(BDMA_CFG_SRC_ADDR_LOW, V32, 5, 27)
+DLA_F(BDMA_CFG_DST_ADDR_LOW, V32, 5, 27)
+DLA_F(BDMA_CFG_LINE, SIZE, 0, 13)
+DLA_F(BDMA_CFG_CMD, SRC_RAM_TYPE, 0, 1)
+DLA_F(BDMA_CFG_CMD, DST_RAM_TYPE, 1, 1)
+DLA_F(BDMA_CFG_LINE_REPEAT, NUMBER, 0, 24)
+DLA_F(BDMA_CFG_SRC_LINE, STRIDE, 5, 27)
+DLA_F(BDMA_CFG_DST_LINE, STRIDE, 5, 27)
+DLA_F(BDMA_CFG_SURF_REPEAT, NUMBER, 0, 24)
+DLA_F(BDMA_CFG_SRC_SURF, STRIDE, 5, 27)
+DLA_F(BDMA_CFG_DST_SURF, STRIDE, 5, 27)
+DLA_F(BDMA_CFG_OP, EN, 0, 1)
+DLA_F(BDMA_CFG_LAUNCH0, GRP0_LAUNCH, 0, 1)
+DLA_F(BDMA_CFG_LAUNCH1, GRP1_LAUNCH, 0, 1)
 #undef DLA_F
 
 /// CONV_MODE: DIRECT 0, WINOGRAD 1; DATAIN_FORMAT: FEATURE 0, PIXEL 1;
@@ -615,6 +649,11 @@ inline constexpr unsigned kPdpPadValueBits = 19;
 /// CSC's and CACC's DATAOUT_*, the SDP's, PDP's and CDP's D_DATA_CUBE_*)
 /// hold the dimension minus one in 13 bits: at most 8192.
 inline constexpr unsigned kCubeDimensionBits = CDMA_D_DATAIN_SIZE_0_DATAIN_WIDTH.width;
+/// BDMA: the firmware programs at most NUM_MAX_BDMA_OPS (20) transfers per
+/// operation and refuses a transfer of more than 8192 lines or surfaces
+/// (bdma.c); CFG_LINE holds the line's 32-byte units minus one in 13 bits.
+inline constexpr int64_t kBdmaMaxTransfers = 20, kBdmaMaxRepeat = 8192;
+inline constexpr int64_t kBdmaMaxLineBytes = int64_t(32) << BDMA_CFG_LINE_SIZE.width;
 } // namespace csb
 
 } // namespace dlaformat::nvdla

@@ -199,6 +199,26 @@ struct CdpDesc {
   uint8_t bypass_sqsum = 0, bypass_out_mul = 0;
 };
 
+/// dla_bdma_transfer_desc: `surface_repeat` surfaces of `line_repeat`
+/// lines of `line_size` bytes (a multiple of 32), read at the source's line
+/// and surface strides and written at the destination's. The firmware's
+/// source_address / destination_address are address-list indices without
+/// an offset: here the cubes name surface and offset as everywhere.
+struct DescBdmaTransfer {
+  DescDataCube src, dst; // surface, offset and type only
+  uint32_t line_size = 0, line_repeat = 0;
+  uint32_t source_line = 0, destination_line = 0;
+  uint32_t surface_repeat = 0;
+  uint32_t source_surface = 0, destination_surface = 0;
+};
+
+/// dla_bdma_surface_desc (+ dla_bdma_op_desc's num_transfers): at most
+/// NUM_MAX_BDMA_OPS transfers, between memories of one type each.
+struct BdmaDesc {
+  DescMemType source_type = DescMemType::Mc, destination_type = DescMemType::Mc;
+  std::vector<DescBdmaTransfer> transfers;
+};
+
 /// One firmware operation: its common part's type and one descriptor pair.
 struct DescOp {
   DescOpType type;
@@ -206,6 +226,7 @@ struct DescOp {
   SdpDesc sdp;
   PdpDesc pdp;
   CdpDesc cdp;
+  BdmaDesc bdma;
 };
 
 /// One hardware layer: one operation, or a convolution and the SDP it

@@ -47,7 +47,8 @@ static_assert(DLA_OP_NUM == regplan::kDescOpTypes, "DLA_OP_* and DescOpType");
 static_assert(DLA_OP_CONV == static_cast<int>(regplan::DescOpType::Conv) &&
                   DLA_OP_SDP == static_cast<int>(regplan::DescOpType::Sdp) &&
                   DLA_OP_PDP == static_cast<int>(regplan::DescOpType::Pdp) &&
-                  DLA_OP_CDP == static_cast<int>(regplan::DescOpType::Cdp),
+                  DLA_OP_CDP == static_cast<int>(regplan::DescOpType::Cdp) &&
+                  DLA_OP_BDMA == static_cast<int>(regplan::DescOpType::Bdma),
               "DLA_OP_* and DescOpType");
 static_assert(DLA_EVENT_OP_COMPLETED == static_cast<int>(FwEvent::OpCompleted) &&
                   DLA_EVENT_OP_PROGRAMMED == static_cast<int>(FwEvent::OpProgrammed) &&
@@ -112,7 +113,8 @@ struct Writer {
     SET(c.type, static_cast<uint8_t>(d.type), "type");
     // On the fly (DLA_MEM_HW) or unused: no address (-1), as the firmware
     // reads it (dla_read_input_address).
-    FwAddress a = d.surface >= 0 && d.type != regplan::DescMemType::Hw ? resolve(d) : FwAddress{};
+    FwAddress a = d.surface >= 0 && d.type != regplan::DescMemType::Hw ? resolve(d, false)
+                                                                         : FwAddress{};
     c.address = a.index;
     setCubeOffset(c, a.offset);
     SET(c.size, d.size, "size");
@@ -217,6 +219,31 @@ struct Writer {
 #undef F
     o.in_cvt = cvt(d.in_cvt, "in_cvt");
     o.out_cvt = cvt(d.out_cvt, "out_cvt");
+  }
+
+  void bdma(fw::dla_bdma_surface_desc &s, fw::dla_bdma_op_desc &o, const regplan::BdmaDesc &d) {
+    SET(s.source_type, static_cast<uint8_t>(d.source_type), "source_type");
+    SET(s.destination_type, static_cast<uint8_t>(d.destination_type), "destination_type");
+    const size_t most = sizeof(s.transfers) / sizeof(s.transfers[0]);
+    if (d.transfers.size() > most && ok) {
+      error.op = op;
+      error.message = where + "num_transfers: " + std::to_string(d.transfers.size()) +
+                      " transfers, the firmware's descriptor holds " + std::to_string(most);
+      ok = false;
+      return;
+    }
+    SET(s.num_transfers, d.transfers.size(), "num_transfers");
+    SET(o.num_transfers, d.transfers.size(), "num_transfers");
+    for (size_t i = 0; i < d.transfers.size(); ++i) {
+      const regplan::DescBdmaTransfer &t = d.transfers[i];
+      fw::dla_bdma_transfer_desc &x = s.transfers[i];
+      x.source_address = resolve(t.src, true).index;
+      x.destination_address = resolve(t.dst, true).index;
+#define F(f) SET(x.f, t.f, #f)
+      F(line_size); F(line_repeat); F(source_line); F(destination_line); F(surface_repeat);
+      F(source_surface); F(destination_surface);
+#undef F
+    }
   }
 
   fw::dla_slope slope(const regplan::DescLut::Slope &d, const char *name) {
@@ -333,9 +360,12 @@ bool writeBlobs(const FwNetwork &network, const std::vector<FwOp> &ops,
       w.cdp(s.cdp_surface, o.cdp_op, op.op->cdp);
       break;
     case regplan::DescOpType::Bdma:
+      w.where = "dla_bdma_surface_desc / dla_bdma_op_desc: ";
+      w.bdma(s.bdma_surface, o.bdma_op, op.op->bdma);
+      break;
     case regplan::DescOpType::Rubik:
       error.op = i;
-      error.message = "an operation of a unit the writer has no descriptors for (BDMA, Rubik)";
+      error.message = "an operation of a unit the writer has no descriptors for (Rubik)";
       return false;
     }
     append(blobs.operations, o);

@@ -57,7 +57,9 @@ struct FwAddress {
   int16_t index = -1;
   uint64_t offset = 0;
 };
-using FwResolve = std::function<FwAddress(const regplan::DescDataCube &)>;
+/// `exact`: an entry at the cube's own start, offset 0 (the address index
+/// of a BDMA transfer, which has no offset field).
+using FwResolve = std::function<FwAddress(const regplan::DescDataCube &, bool exact)>;
 
 /// The blobs of one DLA task.
 struct FwBlobs {

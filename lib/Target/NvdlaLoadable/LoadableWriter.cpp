@@ -68,6 +68,13 @@ void cubes(const DescOp &op, std::vector<const DescDataCube *> &reads,
     writes = {&op.cdp.dst_data};
     break;
   case DescOpType::Bdma:
+    reads.clear();
+    writes.clear();
+    for (const DescBdmaTransfer &t : op.bdma.transfers) {
+      reads.push_back(&t.src);
+      writes.push_back(&t.dst);
+    }
+    break;
   case DescOpType::Rubik:
     reads.clear();
     writes.clear();
@@ -369,21 +376,23 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
 
   // The address list: HEAD's firmware adds dla_data_cube.offset to its
   // address, so one entry per memory; c906fc6's has no offset, so one
-  // entry per place a cube starts.
+  // entry per place a cube starts. A BDMA transfer names an address index
+  // alone (dla_bdma_transfer_desc): an entry where it starts (`exact`).
   std::map<std::pair<uint16_t, uint64_t>, int16_t> entries;
-  auto entryOf = [&](const DescDataCube &cube) -> std::pair<std::pair<uint16_t, uint64_t>, uint64_t> {
+  auto entryOf = [&](const DescDataCube &cube,
+                     bool exact) -> std::pair<std::pair<uint16_t, uint64_t>, uint64_t> {
     // cube.offset holds a view's offset into its parent (describeCube).
     const Place &p = places[plan.surfaces[cube.surface].placed];
     uint64_t at = p.offset + cube.offset;
-    return fw->cubeHasOffset ? std::pair{std::pair{p.memory, uint64_t(0)}, at}
-                             : std::pair{std::pair{p.memory, at}, uint64_t(0)};
+    return fw->cubeHasOffset && !exact ? std::pair{std::pair{p.memory, uint64_t(0)}, at}
+                                       : std::pair{std::pair{p.memory, at}, uint64_t(0)};
   };
   for (auto [i, op] : llvm::enumerate(ops)) {
     std::vector<const DescDataCube *> reads, writes;
     cubes(*op.op, reads, writes);
     reads.insert(reads.end(), writes.begin(), writes.end());
     for (const DescDataCube *cube : reads) {
-      auto key = entryOf(*cube).first;
+      auto key = entryOf(*cube, op.op->type == DescOpType::Bdma).first;
       if (entries.count(key))
         continue;
       if (c.addresses.size() > static_cast<size_t>(INT16_MAX))
@@ -395,8 +404,8 @@ mlir::dla::loadable::writeLoadable(const NetworkPlan &plan, const NetworkDescs &
     }
   }
   // Every cube in memory has its entry (collected above from the same cubes).
-  FwResolve resolve = [&](const DescDataCube &cube) {
-    auto [key, offset] = entryOf(cube);
+  FwResolve resolve = [&](const DescDataCube &cube, bool exact) {
+    auto [key, offset] = entryOf(cube, exact);
     auto it = entries.find(key);
     assert(it != entries.end() && "a cube without an address entry");
     return FwAddress{it->second, offset};

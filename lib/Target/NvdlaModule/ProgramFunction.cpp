@@ -11,6 +11,7 @@
 #include "dla/Target/NvdlaModule.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/FeatureCopy.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -172,10 +173,15 @@ FailureOr<std::vector<ProgramArgument>> mlir::dla::prepareProgramFunction(func::
     // their bytes (their compressed sizes are in the registers).
     if (isa<WeightConstantOp>(op))
       continue;
+    // A copy between two feature layouts stays: planNetwork makes it a
+    // BDMA operation where the configuration has BDMA (and says why not).
+    if (auto relayout = dyn_cast<RelayoutOp>(op); relayout && isFeatureCopy(relayout))
+      continue;
     if (isa<RelayoutOp>(op))
       return op.emitOpError("converts between layouts inside the program: only the inputs' and "
                             "results' relayouts (host layout <-> NVDLA feature data) stay "
-                            "outside it, the NVDLA units do not relayout");
+                            "outside it, and copies between two feature layouts (BDMA); the "
+                            "NVDLA units do not convert other layouts");
     return op.emitOpError("runs on the host: a loadable holds NVDLA layers and, after "
                           "them, ops of NVIDIA's runtime emulator (an EMU task) only");
   }

@@ -37,6 +37,10 @@ static DescOp descOp(DescOpType type) {
 static LogicalResult describeLayer(const NetworkPlan &plan, const HardwareLayer &layer,
                                    NetworkDescs &descs, LayerDescs &out) {
   Operation *op = layer.op;
+  // A copy between two feature layouts (planNetwork admits it on
+  // configurations with BDMA).
+  if (isa<RelayoutOp>(op))
+    return describeBdma(plan, op, out.ops);
   switch (cast<LayerOpInterface>(op).getLayerKind()) {
   case nv::LayerKind::Convolution: {
     if (failed(programmedAs<ConvOp>(op)) ||

@@ -161,6 +161,20 @@ LogicalResult mlir::dla::regplan::describeSdp(const NetworkPlan &plan, Operation
   d.out_cvt = cvtOf(op ? op.getOutCvtAttr() : CvtAttr());
   if (!op)
     return success();
+  // A 1x1 cube is read and written packed only: both C models assert its
+  // surface stride is one atom (NV_NVDLA_sdp.cpp, is_1x1 in the read DMA,
+  // the write DMA's dst_surface_stride); a copy's or a view's strides may
+  // leave gaps.
+  const int64_t atom = getHardwareConfig(plan.surface(out).feature->getConfig().hardware)
+                           .caps.memoryAtomBytes;
+  for (auto [cube, what] : {std::pair<const DescDataCube *, StringRef>{&d.dst_data, "writes"},
+                            {&d.src_data, "reads"}})
+    if (cube->type != DescMemType::Hw && cube->width == 1 && cube->height == 1 &&
+        cube->surf_stride != atom)
+      return op.emitOpError() << what << " a 1x1 cube with surface stride " << cube->surf_stride
+                              << ": the SDP reads and writes a 1x1 cube only packed (surface "
+                                 "stride one atom, "
+                              << atom << " bytes)";
   describeStage(plan, op, op.getBsAttr(), proc, d.x1_op, d.x1_data);
   describeStage(plan, op, op.getBnAttr(), proc, d.x2_op, d.x2_data);
   if (SdpYAttr y = op.getEwAttr()) {

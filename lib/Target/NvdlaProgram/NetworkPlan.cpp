@@ -12,6 +12,7 @@
 #include "dla/Target/NvdlaProgram.h"
 
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Dialect/DLA/IR/FeatureCopy.h"
 #include "dla/Format/NvdlaAlignment.h"
 #include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaWeightCompression.h"
@@ -359,6 +360,27 @@ LogicalResult checkBatch(const HardwareLayer &hw) {
   return success();
 }
 
+/// A dla.relayout the program runs: feature data to feature data of the
+/// same precision and configuration (only strides or a view's offset
+/// differ, so whole atoms move unchanged), copied by BDMA on a
+/// configuration that has it. Other relayouts convert between formats,
+/// which no unit of NVDLA does by itself.
+LogicalResult checkCopy(RelayoutOp copy) {
+  if (!isFeatureCopy(copy))
+    return copy.emitOpError() << "converts " << copy.getSource().getType() << " to "
+                              << copy.getType()
+                              << ": a register program copies NVDLA feature data to feature "
+                                 "data of the same precision and configuration only (BDMA)";
+  if (!isBdmaCopy(copy))
+    return copy.emitOpError() << "copies feature data between two layouts: "
+                              << nv::getHardwareConfig(
+                                     cast<FeatureAttr>(copy.getType().getEncoding()).getConfig())
+                                     .name
+                              << " has no BDMA (BDMA_ENABLE), the unit that copies them; copy "
+                                 "on the host (the relayout outside the program)";
+  return success();
+}
+
 /// Refuses a stride wider than the register it is written to
 /// (NvdlaHardware.h): the hardware would use the truncated value.
 LogicalResult checkStride(StringRef surface, StringRef what, int64_t stride, int64_t max,
@@ -459,6 +481,17 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     // Compressed weights the program carries (a surface of their own).
     if (auto constant = dyn_cast<WeightConstantOp>(op)) {
       constants.push_back(constant);
+      continue;
+    }
+    // A copy between two feature layouts: a BDMA layer (DescribeBdma.cpp).
+    if (auto copy = dyn_cast<RelayoutOp>(op)) {
+      if (failed(checkCopy(copy)))
+        return failure();
+      for (Value in : op.getOperands())
+        if (computedByEmulator(in))
+          return op.emitOpError("reads a value NVIDIA's runtime emulator computes, in an EMU "
+                                "task after the DLA task that runs the layers");
+      plan.layers.push_back(HardwareLayer{&op, nullptr});
       continue;
     }
     auto layer = dyn_cast<LayerOpInterface>(op);

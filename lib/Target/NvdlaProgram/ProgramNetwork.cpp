@@ -32,10 +32,12 @@ static size_t programPass(const NetworkPlan &plan, const NetworkDescs &descs,
     programCdpLayer(plan, descs, first.cdp, program);
     return i + 1;
   case DescOpType::Bdma:
+    programBdmaLayer(plan, first.bdma, program);
+    return i + 1;
   case DescOpType::Rubik:
     break;
   }
-  llvm_unreachable("describeNetwork describes no BDMA or Rubik operation");
+  llvm_unreachable("describeNetwork describes no Rubik operation");
 }
 
 FailureOr<std::vector<LayerProgram>> regplan::programNetwork(const NetworkPlan &plan) {

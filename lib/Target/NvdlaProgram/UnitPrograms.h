@@ -40,6 +40,11 @@ constexpr uint8_t describePrecision(::dlaformat::nvdla::Precision p) {
 /// channels, plane 0's lines, no surface stride).
 DescDataCube describeCube(const NetworkPlan &plan, Value v, DescMemType type = DescMemType::Mc);
 
+/// A copy between two feature layouts of one precision (a dla.relayout
+/// planNetwork admits, DescribeBdma.cpp): BDMA operations of at most
+/// NUM_MAX_BDMA_OPS transfers each.
+LogicalResult describeBdma(const NetworkPlan &plan, Operation *copy, std::vector<DescOp> &ops);
+
 /// dla.conv direct on int8 feature data, or image on int8 pixels, with
 /// the values NVIDIA's compiler gives (umd ConvolutionOp.cpp) and the
 /// buffer plan of the format library (NvdlaConvBuffer.h), and the SDP it
@@ -132,6 +137,9 @@ void programSdpLayer(const NetworkPlan &plan, const NetworkDescs &descs, const S
 
 /// A PDP layer offline (pdp.c).
 void programPdpLayer(const NetworkPlan &plan, const PdpDesc &pdp, LayerProgram &program);
+
+/// A BDMA operation (bdma.c): each transfer, then group 0's launch.
+void programBdmaLayer(const NetworkPlan &plan, const BdmaDesc &bdma, LayerProgram &program);
 
 /// A CDP layer (cdp.c): its tables, cube, window and converters.
 void programCdpLayer(const NetworkPlan &plan, const NetworkDescs &descs, const CdpDesc &cdp,

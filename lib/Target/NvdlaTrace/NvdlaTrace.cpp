@@ -65,11 +65,46 @@ LogicalResult writeMemoryFile(StringRef path, ArrayRef<uint8_t> bytes, Location 
 /// below C. The hardware processes whole atoms, so it writes the layer's
 /// value of the zero padding into the channels beyond C (the C model does),
 /// where the format and the CPU execution keep zeros; no layer reads them.
+/// A result with gaps between its lines, surfaces or batch inputs (strides
+/// beyond the data: a copy's or a view's result) is checked line by line:
+/// no unit writes the gaps, and its memory may be another surface's
+/// before (the address plan reuses it, not zeroed), where the CPU
+/// execution's storage holds zeros.
+std::vector<std::pair<int64_t, int64_t>> checkedLines(const nv::AtomCube &cube,
+                                                      ArrayRef<int64_t> shape) {
+  int64_t perAtom = cube.getSpec().elementsPerAtom, partial = shape[1] % perAtom;
+  int64_t surfaces = cube.getNumSurfaces(), atom = cube.getBytesPerAtom();
+  int64_t elementBytes = atom / perAtom;
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  auto add = [&](int64_t offset, int64_t bytes) {
+    if (!ranges.empty() && ranges.back().first + ranges.back().second == offset)
+      ranges.back().second += bytes;
+    else
+      ranges.push_back({offset, bytes});
+  };
+  for (int64_t n = 0; n < shape[0]; ++n)
+    for (int64_t s = 0; s < surfaces; ++s)
+      for (int64_t h = 0; h < shape[2]; ++h) {
+        if (s + 1 < surfaces || partial == 0) {
+          add(cube.getByteOffset(n, s * perAtom, h, 0), shape[3] * atom);
+          continue;
+        }
+        for (int64_t w = 0; w < shape[3]; ++w)
+          add(cube.getByteOffset(n, s * perAtom, h, w), partial * elementBytes);
+      }
+  return ranges;
+}
+
 std::vector<std::pair<int64_t, int64_t>> checkedRanges(const nv::FeatureBoundLayout &layout,
                                                        ArrayRef<int64_t> shape) {
   const nv::AtomCube &cube = layout.getCube();
   int64_t perAtom = cube.getSpec().elementsPerAtom, partial = shape[1] % perAtom;
   int64_t surfaces = cube.getNumSurfaces();
+  const bool gaps = cube.getLineStride() > shape[3] * cube.getBytesPerAtom() ||
+                    cube.getSurfaceStride() > shape[2] * cube.getLineStride() ||
+                    (shape[0] > 1 && cube.getBatchStride() > surfaces * cube.getSurfaceStride());
+  if (gaps)
+    return checkedLines(cube, shape);
   if (partial == 0)
     return {{0, layout.getStorageBytes()}};
   std::vector<std::pair<int64_t, int64_t>> ranges;
@@ -223,7 +258,8 @@ FailureOr<int64_t> writeChecks(const NetworkPlan &plan, const std::vector<LayerP
         checkedRanges(*plan.surface(r).feature, cast<RankedTensorType>(r.getType()).getShape());
     if (ranges.size() > 1)
       cfg << "// result " << i << ": " << ranges.size()
-          << " checks, the channels beyond C in the last surface's atoms left out\n";
+          << " checks, the channels beyond C in the last surface's atoms (and any gaps "
+             "between lines, surfaces or inputs) left out\n";
     for (auto [offset, size] : ranges) {
       cfg << "check_crc(" << last << ", pri_mem, " << hex(plan.addressOf(r) + offset) << ", "
           << hex(size) << ", " << hex(llvm::crc32(bytes.slice(offset, size))) << ");\n";

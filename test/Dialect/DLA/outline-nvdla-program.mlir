@@ -145,3 +145,48 @@ func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #f>) -> tensor<1x8x1x1xi8
   return %q : tensor<1x8x1x1xi8, #f>
 }
 }
+
+// -----
+
+// A copy between two feature layouts (a layer's result that a join and
+// another layer both read, copied into the join's view by the relayout
+// layout assignment leaves) is a BDMA operation on nv_full: part of the
+// program, which stays one.
+// CHECK-LABEL: func.func @copy_in_program
+// CHECK: call @copy_in_program_nvdla
+// CHECK: func.func private @copy_in_program_nvdla
+// CHECK: dla.pool
+// CHECK: dla.relayout
+// CHECK: dla.sdp
+// CHECK: dla.channel_concat
+// CHECK: dla.pool
+#f = #dla.feature<int8, config = nv_full>
+#j = #dla.feature<int8, line_stride = 64, surface_stride = 128, batch_stride = 256, config = nv_full>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @copy_in_program(%x: tensor<1x32x4x4xi8, #f>) -> tensor<1x64x1x1xi8, #f> {
+  // expected-remark @+1 {{NVDLA program @copy_in_program_nvdla: 5 layers (1 of them copies between feature layouts, by BDMA); the host runs 0 ops before it and 0 after it}}
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x32x4x4xi8, #f> -> tensor<1x32x2x2xi8, #f>
+  %c = dla.relayout %p : tensor<1x32x2x2xi8, #f> -> tensor<1x32x2x2xi8, #j>
+  %s = dla.sdp offline %p bs <alu = sum, alu_operand = 1> : tensor<1x32x2x2xi8, #f> -> tensor<1x32x2x2xi8, #j>
+  %y = dla.channel_concat %c, %s : tensor<1x32x2x2xi8, #j>, tensor<1x32x2x2xi8, #j> -> tensor<1x64x2x2xi8, #f>
+  %q = dla.pool max %y kernel [2, 2] stride [2, 2] : tensor<1x64x2x2xi8, #f> -> tensor<1x64x1x1xi8, #f>
+  return %q : tensor<1x64x1x1xi8, #f>
+}
+}
+
+// -----
+
+// nv_large has no BDMA: the same copy runs on the host, between layers.
+#f = #dla.feature<int8, config = nv_large>
+#j = #dla.feature<int8, line_stride = 64, surface_stride = 128, batch_stride = 256, config = nv_large>
+module attributes {dla.target = #dla.target<nvdla, nv_large>} {
+func.func @copy_on_host(%x: tensor<1x32x4x4xi8, #f>) -> tensor<1x64x1x1xi8, #f> {
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x32x4x4xi8, #f> -> tensor<1x32x2x2xi8, #f>
+  // expected-error @+1 {{'dla.relayout' op runs on the host between accelerator layers (it reads a layer's result and a layer reads its own): the network is not one NVDLA program}}
+  %c = dla.relayout %p : tensor<1x32x2x2xi8, #f> -> tensor<1x32x2x2xi8, #j>
+  %s = dla.sdp offline %p bs <alu = sum, alu_operand = 1> : tensor<1x32x2x2xi8, #f> -> tensor<1x32x2x2xi8, #j>
+  %y = dla.channel_concat %c, %s : tensor<1x32x2x2xi8, #j>, tensor<1x32x2x2xi8, #j> -> tensor<1x64x2x2xi8, #f>
+  %q = dla.pool max %y kernel [2, 2] stride [2, 2] : tensor<1x64x2x2xi8, #f> -> tensor<1x64x1x1xi8, #f>
+  return %q : tensor<1x64x1x1xi8, #f>
+}
+}

@@ -43,7 +43,7 @@ func.func @unpacked(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @inside(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
   %a = dla.sdp offline %x bs <alu = sum, alu_operand = 1> : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
-  // expected-error @below {{'dla.relayout' op converts between layouts inside the program: only the inputs' and results' relayouts (host layout <-> NVDLA feature data) stay outside it, the NVDLA units do not relayout}}
+  // expected-error @below {{'dla.relayout' op converts between layouts inside the program: only the inputs' and results' relayouts (host layout <-> NVDLA feature data) stay outside it, and copies between two feature layouts (BDMA); the NVDLA units do not convert other layouts}}
   %p = dla.relayout %a : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8>
   %q = dla.relayout %p : tensor<1x8x2x2xi8> -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
   %y = dla.sdp offline %q bs <alu = sum, alu_operand = 1> : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>

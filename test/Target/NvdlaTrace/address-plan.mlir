@@ -37,7 +37,7 @@
 // CHECK-NEXT: reg_write(NVDLA_SDP_RDMA.S_POINTER_0, 0x0);
 // CHECK: intr_notify(SDP_0, layer_2_sdp);
 // CHECK-NEXT: check_nothing(layer_2_sdp);
-// CHECK-NEXT: // result 0: 5 checks, the channels beyond C in the last surface's atoms left out
+// CHECK-NEXT: // result 0: 5 checks, the channels beyond C in the last surface's atoms (and any gaps between lines, surfaces or inputs) left out
 // The first surface whole (zlib.crc32(bytes(range(32))) = 0x91267e8a), then
 // 4 bytes of each atom of the second.
 // CHECK-NEXT: check_crc(layer_2_sdp, pri_mem, 0x80000040, 0x20, 0x91267e8a);

@@ -145,9 +145,33 @@ func.func @returns_weights(%x: !f, %w: !w) -> !w {
 !f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @host(%x: !f) -> tensor<1x8x2x2xi8> {
-  // expected-error @below {{'dla.relayout' op is not a hardware layer: a register program holds layer ops (dla.conv, dla.sdp, dla.pool, dla.lrn, ...) and, after them, ops of NVIDIA's runtime emulator only}}
+  // expected-error @below {{'dla.relayout' op converts 'tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>' to 'tensor<1x8x2x2xi8>': a register program copies NVDLA feature data to feature data of the same precision and configuration only (BDMA)}}
   %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8>
   return %y : tensor<1x8x2x2xi8>
+}
+}
+
+// -----
+
+// A copy between two feature layouts is a BDMA operation: nv_large has none.
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
+module attributes {dla.target = #dla.target<nvdla, nv_large>} {
+func.func @copy_without_bdma(%x: !f) -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 128, surface_stride = 512, config = nv_large>> {
+  // expected-error @below {{'dla.relayout' op copies feature data between two layouts: nv_large has no BDMA (BDMA_ENABLE), the unit that copies them; copy on the host (the relayout outside the program)}}
+  %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 128, surface_stride = 512, config = nv_large>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 128, surface_stride = 512, config = nv_large>>
+}
+}
+
+// -----
+
+// BDMA copies bytes within one configuration's format.
+!f = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @copy_converts(%x: !f) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>> {
+  // expected-error @below {{'dla.relayout' op converts 'tensor<1x8x2x2xi8, #dla.feature<int8>>' to 'tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>': a register program copies NVDLA feature data to feature data of the same precision and configuration only (BDMA)}}
+  %y = dla.relayout %x : !f -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
+  return %y : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_large>>
 }
 }
 
@@ -558,5 +582,19 @@ func.func @winograd_fp16(%x: !f, %w: !w) -> !o {
   // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct convolution}}
   %y = dla.conv winograd %x, %w : !f, !w -> !o
   return %y : !o
+}
+}
+
+// -----
+
+// A 1x1 cube with gaps between its surfaces (a copy's strides): the SDP
+// reads and writes 1x1 cubes packed only (the C models assert it).
+!f = tensor<1x40x1x1xi8, #dla.feature<int8, config = nv_full>>
+!g = tensor<1x40x1x1xi8, #dla.feature<int8, line_stride = 32, surface_stride = 64, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @sdp_1x1_gaps(%x: !f) -> !g {
+  // expected-error @below {{'dla.sdp' op writes a 1x1 cube with surface stride 64: the SDP reads and writes a 1x1 cube only packed (surface stride one atom, 32 bytes)}}
+  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 1> : !f -> !g
+  return %y : !g
 }
 }

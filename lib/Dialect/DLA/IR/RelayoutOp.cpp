@@ -1,6 +1,7 @@
 //===- RelayoutOp.cpp - dla.relayout -------------------------------------===//
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/FeatureCopy.h"
 // Layer ops defined in ODS (extraClassDefinition) use the shared helpers.
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 
@@ -8,6 +9,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "dla/Format/NvdlaAlignment.h"
+#include "dla/Format/NvdlaHardware.h"
 
 #include <cmath>
 
@@ -143,4 +145,23 @@ LogicalResult ToStorageOp::verify() {
 
 LogicalResult FromStorageOp::verify() {
   return verifyStorage(*this, getResult().getType(), getStorage().getType());
+}
+
+bool mlir::dla::isFeatureCopy(RelayoutOp op) {
+  auto featureOf = [](Type t) {
+    return dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(t).getEncoding());
+  };
+  FeatureAttr from = featureOf(op.getSource().getType()), to = featureOf(op.getType());
+  return from && to && from.getPrecision() == to.getPrecision() &&
+         from.getConfig() == to.getConfig();
+}
+
+bool mlir::dla::isBdmaCopy(Operation *op) {
+  auto copy = dyn_cast_or_null<RelayoutOp>(op);
+  return copy && isFeatureCopy(copy) &&
+         dlaformat::nvdla::getHardwareConfig(cast<FeatureAttr>(
+                                                 cast<RankedTensorType>(copy.getType())
+                                                     .getEncoding())
+                                                 .getConfig())
+             .caps.bdma;
 }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/FeatureCopy.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
 
@@ -32,8 +33,10 @@ using namespace mlir::dla;
 namespace {
 
 /// What the program holds: hardware layers and the views between them
-/// (offsets into their storage, no work of their own).
-bool inProgram(Operation *op) { return isLayerOrView(op); }
+/// (offsets into their storage, no work of their own), and copies between
+/// feature layouts where BDMA runs them (isBdmaCopy; without BDMA they
+/// stay host ops).
+bool inProgram(Operation *op) { return isLayerOrView(op) || isBdmaCopy(op); }
 
 /// Whether `op` only moves or converts data at the boundary that
 /// --dla-convert-tosa and layout assignment draw around the layers
@@ -110,6 +113,7 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
   if (failed(emulated))
     return failure();
   const size_t numLayers = layers.size();
+  const auto copies = llvm::count_if(layers, isBdmaCopy);
   // The program: its layers, then the emulator's ops.
   Operation *lastLayer = layers.back();
   layers.insert(emulated->begin(), emulated->end());
@@ -206,6 +210,8 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
   };
   InFlightDiagnostic remark = call.emitRemark();
   remark << "NVDLA program @" << program.getName() << ": " << numLayers << " layers";
+  if (copies)
+    remark << " (" << copies << " of them copies between feature layouts, by BDMA)";
   if (!emulated->empty())
     remark << " and " << emulated->size()
            << " ops for NVIDIA's runtime emulator (an EMU task after them)";

@@ -1,0 +1,446 @@
+#!/usr/bin/env python3
+"""Random copies between NVDLA feature layouts (a dla.relayout of feature
+data to the same precision with other strides, or into a channel
+concatenation's view) run on NVIDIA's v1 C model as the BDMA programs
+dla-translate --dla-to-nvdla-trace writes (DescribeBdma.cpp), each checked
+twice: the CPU execution's result equals numpy's copy of the source
+(elements read and written by the feature format's byte offsets, written
+here from the format document: batch n, channel c, line h, column w at
+n * batch_stride + (c // atom) * surface_stride + h * line_stride +
+w * 32 + (c % atom) * element bytes), and the model's result bytes equal the
+CPU execution's (the trace's CRC checks).
+
+    PYTHONPATH=BUILD_DIR/python_packages \\
+    run_bdma_trace.py --kind copy|slice|join|batches --count N --seed S --build BUILD_DIR
+                      [--precision int8|int16|fp16] [--negative | --loadable] [--keep DIR]
+
+copy: an argument of random strides (and batch stride, 1..3 inputs) copied
+to a result of other random strides. slice: a channel view of an argument
+(dla.channel_slice at a whole atom, the parent's strides) copied to a
+result of its own. join: 2..3 arguments of their own strides copied into
+the parts of a dla.channel_concat (the views the layout assignment's
+relayouts write), whole atoms but the last, one part written in place by
+an offline SDP instead when drawn, some parts an offline SDP's result
+copied (a layer's result, as a value a second join reads is), the join
+returned or read by an offline SDP (adding 0) whose result is returned. batches: 21..45
+inputs, more transfers than one operation holds (or, both sides packed, one
+transfer of every surface of the batch).
+
+--negative: each program's first BDMA source line stride one atom (32
+bytes) larger; the cases draw at least 2 lines, and every such program must
+fail its checks. Prints `N of M copies: the CPU execution equals numpy`
+and `N of M programs match the CPU execution on nv_full` (with
+--negative: `N of M programs with a source line stride off by one atom
+fail`); exits 1 when any check does not hold.
+
+--loadable: each case written by dla-translate --dla-to-nvdla-loadable (its
+first argument the runtime's input, the others constants) and run by
+NVIDIA's runtime and nv_full firmware on the v1 model (dla-run-loadable
+--config nv_full): `N of M loadables match the CPU execution on nv_full`,
+every element of the output compared.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run_layers  # noqa: E402
+import run_trace as rt  # noqa: E402
+
+ATOM = 32  # nv_full's memory atom in bytes
+PRECISION = "int8"
+ELT = {"int8": "i8", "int16": "i16", "fp16": "f16"}
+DTYPE = {"int8": np.int8, "int16": np.int16, "fp16": np.float16}
+
+
+def ebytes():
+    return np.dtype(DTYPE[PRECISION]).itemsize
+
+
+def per_atom():
+    return ATOM // ebytes()
+
+
+class Strides:
+    def __init__(self, shape, line, surf, batch):
+        self.shape, self.line, self.surf, self.batch = shape, line, surf, batch
+
+    @classmethod
+    def draw(cls, rng, shape, packed=False):
+        n, c, h, w = shape
+        surfaces = -(-c // per_atom())
+        line = w * ATOM + (0 if packed else ATOM * int(rng.integers(0, 4)))
+        surf = h * line + (0 if packed else ATOM * int(rng.integers(0, 6)))
+        batch = surfaces * surf + (0 if packed or n == 1 else ATOM * int(rng.integers(0, 6)))
+        return cls(shape, line, surf, batch)
+
+    def enc(self):
+        return (f"#dla.feature<{PRECISION}, line_stride = {self.line}, surface_stride = "
+                f"{self.surf}, batch_stride = {self.batch}, config = nv_full>")
+
+    def ttype(self, shape=None):
+        return rt.ttype(shape or self.shape, self.enc(), ELT[PRECISION])
+
+    def offsets(self, shape=None, first=0):
+        """The byte offset of each element of `shape` (channels from
+        `first`, a view's), an int64 array of that shape."""
+        n, c, h, w = shape or self.shape
+        N, C, H, W = np.meshgrid(np.arange(n), np.arange(first, first + c), np.arange(h),
+                                 np.arange(w), indexing="ij")
+        return (N * self.batch + (C // per_atom()) * self.surf + H * self.line + W * ATOM +
+                (C % per_atom()) * ebytes())
+
+
+def read(storage, offsets):
+    """The elements at `offsets` of the bytes `storage` (little-endian)."""
+    raw = np.frombuffer(storage, np.uint8)
+    eb = ebytes()
+    idx = offsets[..., None] + np.arange(eb)
+    return raw[idx].copy().view(DTYPE[PRECISION]).reshape(offsets.shape)
+
+
+class Copy:
+    """A case: its function's text, arguments (name, Strides, data) and
+    result, and per result part where its channels come from: (first
+    result channel, channels, argument index, its first channel)."""
+
+    def __init__(self, name, args, body, result, parts):
+        self.name, self.args, self.body, self.result, self.parts = name, args, body, result, parts
+
+    def func(self, fname="layer"):
+        params = ", ".join(f"%{n}: {s.ttype()}" for n, s, _ in self.args)
+        return (f"func.func @{fname}({params}) -> {self.result.ttype()} {{\n  {self.body}\n"
+                f"  return %y : {self.result.ttype()}\n}}\n")
+
+
+def draw_data(rng, shape):
+    if PRECISION == "fp16":
+        return (rng.standard_normal(shape) * 8).astype(np.float16)
+    info = np.iinfo(DTYPE[PRECISION])
+    return rng.integers(info.min, info.max + 1, size=shape).astype(DTYPE[PRECISION])
+
+
+def _shape(rng, negative, max_c=80):
+    n = int(rng.choice([1, 1, 2, 3]))
+    return (n, int(rng.integers(1, max_c)), int(rng.integers(2 if negative else 1, 7)),
+            int(rng.integers(1, 9)))
+
+
+def copy_case(rng, k, negative):
+    shape = _shape(rng, negative)
+    src, dst = Strides.draw(rng, shape, packed=rng.random() < 0.3), Strides.draw(rng, shape)
+    x = ("x", src, draw_data(rng, shape))
+    body = f"%y = dla.relayout %x : {src.ttype()} -> {dst.ttype()}"
+    return Copy(f"copy_{k}", [x], body, dst, [(0, shape[1], 0, 0)])
+
+
+def slice_case(rng, k, negative):
+    n, _, h, w = _shape(rng, negative)
+    atoms = int(rng.integers(2, 5))
+    parent = (n, atoms * per_atom() - int(rng.integers(0, per_atom())), h, w)
+    first = per_atom() * int(rng.integers(0, atoms))
+    c = int(rng.integers(1, parent[1] - first + 1))
+    if first + c < parent[1]:  # a view holds whole atoms unless it ends with its parent
+        c = min(parent[1] - first, -(-c // per_atom()) * per_atom())
+    shape = (n, c, h, w)
+    src, dst = Strides.draw(rng, parent), Strides.draw(rng, shape)
+    x = ("x", src, draw_data(rng, parent))
+    view = src.ttype(shape)
+    body = (f"%v = dla.channel_slice %x [{first}] : {src.ttype()} -> {view}\n"
+            f"  %y = dla.relayout %v : {view} -> {dst.ttype()}")
+    return Copy(f"slice_{k}", [x], body, dst, [(0, c, 0, first)])
+
+
+def join_case(rng, k, negative):
+    n, _, h, w = _shape(rng, negative)
+    count = int(rng.integers(2, 4))
+    chans = [per_atom() * int(rng.integers(1, 3)) for _ in range(count - 1)] + \
+        [int(rng.integers(1, per_atom() + 1))]
+    joined = Strides.draw(rng, (n, sum(chans), h, w))
+    args, lines, parts, names, at = [], [], [], [], 0
+    # v1's SDP asserts a 1x1 cube's source and destination surface strides
+    # are one atom (NV_NVDLA_sdp.cpp, is_1x1): no SDP part on 1x1 joins.
+    sdp_part = int(rng.integers(0, count)) \
+        if PRECISION != "fp16" and h * w > 1 and rng.random() < 0.5 else -1
+    for g, c in enumerate(chans):
+        shape = (n, c, h, w)
+        src = Strides.draw(rng, shape, packed=rng.random() < 0.3)
+        view = joined.ttype(shape)
+        if g == sdp_part and n == 1:
+            # A part an offline SDP (a plain copy: bs adds 0) writes in place.
+            args.append((f"x{g}", src, draw_data(rng, shape)))
+            lines.append(f"%p{g} = dla.sdp offline %x{g} bs <alu = sum, alu_operand = 0> : {src.ttype()} -> {view}")
+        elif PRECISION != "fp16" and n == 1 and h * w > 1 and rng.random() < 0.4:
+            # A layer's result copied (an SDP adding 0 writes it in its own
+            # strides first), as layout assignment copies a value a second
+            # join reads.
+            mid = Strides.draw(rng, shape)
+            args.append((f"x{g}", src, draw_data(rng, shape)))
+            lines.append(f"%q{g} = dla.sdp offline %x{g} bs <alu = sum, alu_operand = 0> : "
+                         f"{src.ttype()} -> {mid.ttype()}")
+            lines.append(f"%p{g} = dla.relayout %q{g} : {mid.ttype()} -> {view}")
+        else:
+            args.append((f"x{g}", src, draw_data(rng, shape)))
+            lines.append(f"%p{g} = dla.relayout %x{g} : {src.ttype()} -> {view}")
+        parts.append((at, c, g, 0))
+        names.append((f"%p{g}", view))
+        at += c
+    join = "%y"
+    # A layer reading the join (an SDP adding 0): the BDMA copies before it
+    # in the dependency graph.
+    read_after = PRECISION != "fp16" and n == 1 and h * w > 1 and rng.random() < 0.4
+    if read_after:
+        join = "%j"
+    lines.append(f"{join} = dla.channel_concat {', '.join(p for p, _ in names)} : "
+                 f"{', '.join(t for _, t in names)} -> {joined.ttype()}")
+    result = joined
+    if read_after:
+        result = Strides.draw(rng, joined.shape)
+        lines.append(f"%y = dla.sdp offline %j bs <alu = sum, alu_operand = 0> : "
+                     f"{joined.ttype()} -> {result.ttype()}")
+    return Copy(f"join_{k}", args, "\n  ".join(lines), result, parts)
+
+
+def batches_case(rng, k, negative):
+    """21..45 inputs: one transfer each (more than the firmware's 20 per
+    operation: 2 or 3 BDMA operations), or, both sides packed, one
+    transfer of all the batch's surfaces."""
+    n = int(rng.integers(21, 46))
+    shape = (n, int(rng.integers(1, 70)), int(rng.integers(2 if negative else 1, 4)),
+             int(rng.integers(1, 4)))
+    packed = rng.random() < 0.3
+    src, dst = Strides.draw(rng, shape, packed=packed), Strides.draw(rng, shape, packed=packed)
+    if packed:  # other line strides, the batches still one run of surfaces
+        surfaces = -(-shape[1] // per_atom())
+        dst = Strides(shape, dst.line + ATOM, shape[2] * (dst.line + ATOM), 0)
+        dst.batch = surfaces * dst.surf
+    x = ("x", src, draw_data(rng, shape))
+    body = f"%y = dla.relayout %x : {src.ttype()} -> {dst.ttype()}"
+    return Copy(f"batches_{k}", [x], body, dst, [(0, shape[1], 0, 0)])
+
+
+KINDS = {"copy": copy_case, "slice": slice_case, "join": join_case, "batches": batches_case}
+
+
+def storage_bytes(t):
+    import dla
+    return dla.default_context().parse_type(t).storage()["buffers"][0]["bytes"]
+
+
+def cpu_run(cases, build, llvm_bin):
+    """Each case's (argument storages, result storage) from the CPU
+    execution (run_trace.cpu_run's way, the result of each case's own
+    encoding)."""
+    funcs, main, counts = [], [], []
+    for k, c in enumerate(cases):
+        funcs.append(c.func(f"layer_{k}"))
+        names, printed = [], []
+        for i, (_, s, x) in enumerate(c.args):
+            plain = rt.ttype(s.shape, None, ELT[PRECISION])
+            main.append(f"  %p{k}_{i} = arith.constant {rt.literal(x)} : {plain}\n"
+                        f"  %a{k}_{i} = dla.relayout %p{k}_{i} : {plain} -> {s.ttype()}\n")
+            names.append(f"%a{k}_{i}")
+            printed.append((f"%a{k}_{i}", s.ttype()))
+        types = ", ".join(s.ttype() for _, s, _ in c.args)
+        main.append(f"  %y{k} = call @layer_{k}({', '.join(names)}) : ({types}) -> "
+                    f"{c.result.ttype()}\n")
+        printed.append((f"%y{k}", c.result.ttype()))
+        counts.append(len(printed))
+        for v, t in printed:
+            nb, name = storage_bytes(t), v[1:]
+            main.append(f"""  %s{name} = dla.to_storage {v} : {t} -> tensor<{nb}xi8>
+  %w{name} = arith.extsi %s{name} : tensor<{nb}xi8> to tensor<{nb}xi32>
+  %m{name} = bufferization.to_buffer %w{name} : tensor<{nb}xi32> to memref<{nb}xi32>
+  %u{name} = memref.cast %m{name} : memref<{nb}xi32> to memref<*xi32>
+  call @printMemrefI32(%u{name}) : (memref<*xi32>) -> ()
+""")
+    funcs.append("func.func private @printMemrefI32(memref<*xi32>) attributes "
+                 "{llvm.emit_c_interface}\n")
+    funcs.append("func.func @main() {\n" + "".join(main) + "  return\n}\n")
+    text = rt.module(funcs)
+    bin_dir = os.path.join(build, "bin")
+    llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),
+                           "--dla-lower-to-llvm=storage-layers=true", "-"],
+                          input=text, capture_output=True, text=True)
+    if llvm.returncode:
+        sys.exit("dla-opt failed:\n" + llvm.stderr)
+    runtime = run_layers.runtime_library(os.path.join(bin_dir, "dla-opt"))
+    chunks = run_layers.run_main(llvm.stdout, llvm_bin, runtime).split("Unranked Memref")[1:]
+    if len(chunks) != sum(counts):
+        sys.exit(f"expected {sum(counts)} printed buffers, got {len(chunks)}")
+    data = [np.array([int(v) for v in re.findall(r"-?\d+", ch.split("data =", 1)[1])],
+                     np.int64).astype(np.int8).tobytes() for ch in chunks]
+    out, at = [], 0
+    for n in counts:
+        out.append((data[at:at + n - 1], data[at + n - 1]))
+        at += n
+    return out
+
+
+def numpy_equal(c, xs, y):
+    """Whether the result's elements (in `y`, the CPU execution's storage)
+    are the arguments' (in `xs`, their storages) by numpy's slicing."""
+    for first, n, arg, arg_first in c.parts:
+        _, s, data = c.args[arg]
+        shape = (c.result.shape[0], n) + c.result.shape[2:]
+        want = read(xs[arg], s.offsets(shape, arg_first))
+        # The drawn logical data too: the argument's storage holds it.
+        if not np.array_equal(want.view(np.uint8),
+                              np.ascontiguousarray(data[:, arg_first:arg_first + n])
+                              .view(np.uint8)):
+            return False
+        try:
+            got = read(y, c.result.offsets(shape, first))
+        except IndexError:  # offsets beyond the storage (a wrong stride)
+            return False
+        if not np.array_equal(got.view(np.uint8), want.view(np.uint8)):
+            return False
+    return True
+
+
+def write_program(c, xs, y, root, translate):
+    data = os.path.join(root, c.name + ".data")
+    os.makedirs(data, exist_ok=True)
+    for i, x in enumerate(xs):
+        with open(os.path.join(data, f"arg{i}.bin"), "wb") as f:
+            f.write(x)
+    with open(os.path.join(data, "result0.bin"), "wb") as f:
+        f.write(y)
+    tdir = os.path.join(root, c.name)
+    tr = subprocess.run([translate, "--dla-to-nvdla-trace", f"--nvdla-trace-dir={tdir}",
+                         f"--nvdla-trace-data={data}", "-"], input=rt.module([c.func()]),
+                        capture_output=True, text=True)
+    return tdir, tr
+
+
+def loadable_text(c, xs):
+    """The case as a loadable's function: its first argument the input the
+    runtime binds, the others constants of their storage bytes `xs`
+    (dense_resource blobs, as run_loadable.py writes them)."""
+    consts, blobs = [], []
+    for i, ((n, s, _), x) in enumerate(zip(c.args, xs)):
+        if i:
+            consts.append(f"  %{n} = arith.constant dense_resource<{c.name}_{n}> : {s.ttype()}\n")
+            blobs.append(f'      {c.name}_{n}: "0x08000000{bytes(x).hex().upper()}"')
+    n, s, _ = c.args[0]
+    text = (f"func.func @{c.name}(%{n}: {s.ttype()}) -> {c.result.ttype()} {{\n" +
+            "".join(consts) + f"  {c.body}\n  return %y : {c.result.ttype()}\n}}\n")
+    res = ("{-#\n  dialect_resources: {\n    builtin: {\n" + ",\n".join(blobs) +
+           "\n    }\n  }\n#-}\n") if blobs else ""
+    return rt.module([text]) + res
+
+
+def run_loadable(c, xs, y, root, build, env):
+    """The case as a loadable (dla-translate --dla-to-nvdla-loadable) run by
+    NVIDIA's runtime and nv_full firmware on the v1 model: None when its
+    output equals the CPU execution's at every element, else why not."""
+    d = os.path.join(root, c.name + ".loadable")
+    os.makedirs(d, exist_ok=True)
+    model = os.path.join(d, "model.nvdla")
+    tr = subprocess.run([os.path.join(build, "bin", "dla-translate"), "--dla-to-nvdla-loadable",
+                         "-o", model, "-"], input=loadable_text(c, xs), capture_output=True,
+                        text=True)
+    if tr.returncode:
+        return "dla-translate failed: " + tr.stderr.strip()
+    with open(os.path.join(d, "input.bin"), "wb") as f:
+        f.write(xs[0])
+    run = subprocess.run([os.path.join(build, "nvdla-runtime", "dla-run-loadable"), model,
+                          "--config", "nv_full", "--input", os.path.join(d, "input.bin"),
+                          "-o", os.path.join(d, "out")], capture_output=True, text=True, env=env)
+    if run.returncode:
+        return "the runtime failed: " + (run.stdout + run.stderr).strip()
+    out = open(os.path.join(d, "out", "output0.bin"), "rb").read()
+    offsets = c.result.offsets()
+    if len(out) < len(y) or not np.array_equal(read(out, offsets).view(np.uint8),
+                                               read(y, offsets).view(np.uint8)):
+        return "the output differs from the CPU execution"
+    return None
+
+
+def off_by_one_atom(tdir):
+    """The program's first BDMA source line stride 32 bytes larger."""
+    cfg = os.path.join(tdir, os.path.basename(tdir) + ".cfg")
+    text = open(cfg).read()
+    m = re.search(r"reg_write\(NVDLA_BDMA\.CFG_SRC_LINE_0, (0x[0-9a-f]+)\);", text)
+    if not m:
+        sys.exit(f"{cfg}: no BDMA source line stride")
+    text = text[:m.start(1)] + hex(int(m.group(1), 16) + ATOM) + text[m.end(1):]
+    with open(cfg, "w") as f:
+        f.write(text)
+
+
+def main():
+    global PRECISION
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--kind", choices=sorted(KINDS), required=True)
+    p.add_argument("--count", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--precision", choices=sorted(DTYPE), default="int8")
+    p.add_argument("--negative", action="store_true")
+    p.add_argument("--loadable", action="store_true",
+                   help="as loadables under NVIDIA's runtime and nv_full firmware instead")
+    p.add_argument("--build", required=True)
+    p.add_argument("--keep")
+    p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
+    a = p.parse_args()
+    PRECISION = a.precision
+    rt.configure("nv_full", "int8")
+    a.build = os.path.abspath(a.build)
+    translate = os.path.join(a.build, "bin", "dla-translate")
+    player = rt.player_path(a.build, "nv_full")
+    rng = np.random.default_rng(a.seed)
+    cases = [KINDS[a.kind](rng, k, a.negative) for k in range(a.count)]
+    results = cpu_run(cases, a.build, a.llvm_bin)
+    same = sum(numpy_equal(c, xs, y) for c, (xs, y) in zip(cases, results))
+    print(f"{same} of {len(cases)} copies: the CPU execution equals numpy")
+    if a.negative:  # numpy's check read at a result line stride one atom off
+        for c in cases:
+            c.result.line += ATOM
+        off = sum(not numpy_equal(c, xs, y) for c, (xs, y) in zip(cases, results))
+        for c in cases:
+            c.result.line -= ATOM
+        print(f"{off} of {len(cases)} CPU executions differ from numpy read at a result line "
+              "stride off by one atom")
+        same -= len(cases) - off
+    root = a.keep or tempfile.mkdtemp(prefix="dla-bdma-")
+    env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
+    good = 0
+    if a.loadable:
+        for c, (xs, y) in zip(cases, results):
+            why = run_loadable(c, xs, y, root, a.build, env)
+            if why:
+                print(f"{c.name}: {why}\n  {c.body}")
+            else:
+                good += 1
+        print(f"{good} of {len(cases)} loadables match the CPU execution on nv_full")
+        sys.exit(0 if good == len(cases) and same == len(cases) else 1)
+    for c, (xs, y) in zip(cases, results):
+        tdir, tr = write_program(c, xs, y, root, translate)
+        if tr.returncode:
+            print(f"{c.name}: dla-translate failed: {tr.stderr.strip()}\n  {c.body}")
+            continue
+        if a.negative:
+            off_by_one_atom(tdir)
+        run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
+        if bool(run.returncode) == a.negative:
+            good += 1
+        elif not a.negative:
+            print(f"{c.name}: C model differs: {(run.stdout + run.stderr).strip()}\n  {c.body}")
+        else:
+            print(f"{c.name}: passes with a source line stride off by one atom\n  {c.body}")
+    if a.negative:
+        print(f"{good} of {len(cases)} programs with a source line stride off by one atom fail")
+    else:
+        print(f"{good} of {len(cases)} programs match the CPU execution on nv_full")
+    sys.exit(0 if good == len(cases) and same == len(cases) else 1)
+
+
+if __name__ == "__main__":
+    main()
