@@ -517,8 +517,19 @@ struct ConvToReference : LayerToReference<ConvOp> {
     if (!delivers && !outType.getElementType().isF16())
       return rewriter.notifyMatchFailure(op, "fp16 to a non-fp16 output is not modelled");
     Value x = readPlain(rewriter, loc, adaptor.getInput());
-    Value w = readPlain(rewriter, loc, adaptor.getWeight());
-    SmallVector<Value> inputs = {emitNvdlaConvFp16(rewriter, loc, op, x, w)};
+    SmallVector<Value> inputs;
+    if (op.getMode() == nv::ConvMode::Winograd) {
+      // The stored taps, as the ideal Winograd reads them.
+      Value taps = getWinogradTaps(adaptor.getWeight());
+      if (!taps)
+        taps = emitWinogradTapsOfTensor(rewriter, loc, adaptor.getWeight());
+      if (!taps)
+        return rewriter.notifyMatchFailure(op, "Winograd weights without stored taps");
+      inputs.push_back(emitNvdlaConvWinoFp16(rewriter, loc, op, x, taps));
+    } else {
+      Value w = readPlain(rewriter, loc, adaptor.getWeight());
+      inputs.push_back(emitNvdlaConvFp16(rewriter, loc, op, x, w));
+    }
     if (Value bias = adaptor.getBias())
       inputs.push_back(readPlain(rewriter, loc, bias));
     Type element = delivers ? rewriter.getF32Type() : rewriter.getF16Type();
