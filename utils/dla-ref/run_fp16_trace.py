@@ -75,6 +75,7 @@ import fp16_cases_lrn
 import fp16_cases_lut
 import fp16_cases_pdp
 import fp16_cases_sdp
+import fp16_cases_wino
 import fp_nvdla as fp
 import lut_float_tables as T
 import nvdla_ref
@@ -492,6 +493,82 @@ def main_cdp(a):
     return 0 if good == len(cases) else 1
 
 
+def wino_cpu_outputs(drawn, build, arithmetic):
+    """The project's CPU execution of each fp16 Winograd layer (the weights
+    a constant relayouted to `#dla.weight<winograd, fp16>`, whose stored
+    taps the lowering reads; --dla-lower-to-reference with `arithmetic`):
+    fp16 bits [K, OH, OW] per case."""
+    import run_layers
+    cases = []
+    for c in drawn:
+        x, w = c["x"].view(np.float16)[None], c["w"].view(np.float16)
+        out = (1,) + c["out"]
+        wenc = fp16_cases_wino.wenc()
+        case = run_layers.Case(c["name"], [(x, "f16")], None, out, "f16",
+                               np.zeros(out, np.float16))
+        wt = run_layers.tensor_type(w.shape, "f16", wenc)
+        case.prelude = (f"%wc = arith.constant {run_layers.literal(w)} : "
+                        f"{run_layers.tensor_type(w.shape, 'f16')}\n"
+                        f"  %w = dla.relayout %wc : {run_layers.tensor_type(w.shape, 'f16')} -> {wt}")
+        pad = ", ".join(map(str, c["pad"]))
+        case.op = (f"dla.conv winograd %a0, %w pad [{pad}] : {case.arg_type(0)}, {wt} -> "
+                   f"{case.result_type()}")
+        case.bits = True
+        cases.append(case)
+    # path llvm: dla-opt's own lowering relayouts the constant weights.
+    results = run_layers.run(cases, os.path.join(build, "bin", "dla-opt"),
+                             run_layers.DEFAULT_LLVM_BIN, path="llvm", fp16=arithmetic)
+    return [r.astype(np.uint16).reshape(c.out_shape[1:]) for r, c in zip(results, cases)]
+
+
+def ideal_wino(c):
+    """IEEE: the exact direct convolution (float64) rounded once to fp16."""
+    return ideal(c["x"], c["w"], (1, 1), c["pad"], (1, 1))
+
+
+def main_wino(a):
+    """fp16 Winograd convolutions (fp16_cases_wino.py) on the v1 model,
+    expected from fp_nvdla (fp16_cases_wino.expected) or the CPU execution."""
+    build, translate, player, root, env = setup(a, "dla-fp16-wino-")
+    rng = np.random.default_rng(a.seed)
+    drawn = [fp16_cases_wino.draw(rng, n) for n in range(a.count)]
+    cpu = wino_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
+    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
+                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    wenc = fp16_cases_wino.wenc()
+    good = elements = differ = cpu_differ = 0
+    for n, c in enumerate(drawn):
+        x, w = c["x"].view(np.float16), c["w"].view(np.float16)
+        y16 = fp16_cases_wino.expected(x, w, c["pad"])[1]
+        ieee = ideal_wino(c)
+        elements += y16.size
+        differ += int((y16 != ieee).sum())
+        want = {"nvdla": y16, "ideal": ieee}.get(a.expect)
+        if cpu is not None:
+            cpu_differ += int((cpu[n] != y16).sum())
+            want = cpu[n]
+        (C, H, W), (K, OH, OW), pad = c["shape"], c["out"], c["pad"]
+        xt, wt, ot = ttype((1, C, H, W), ENC), ttype((K, C, 3, 3), wenc), ttype((1, K, OH, OW), ENC)
+        func = (f"func.func @{c['name']}(%x: {xt}, %w: {wt}) -> {ot} {{\n"
+                f"  %y = dla.conv winograd %x, %w pad [{', '.join(map(str, pad))}] : {xt}, {wt} "
+                f"-> {ot}\n  return %y : {ot}\n}}\n")
+        blobs = {"arg0.bin": nvdla_ref.pack(x[None], ENC, "f16"),
+                 "arg1.bin": weight_ref.pack(w, wenc, "f16")["weights"],
+                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        why = run_case(c["name"], func, blobs, root, translate, player, env, expected_name)
+        if why:
+            print(f"{c['name']}: {why}")
+            continue
+        good += 1
+    print(f"hardware arithmetic vs IEEE (the direct convolution, one rounding): {differ} of "
+          f"{elements} output elements differ")
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    print(f"{good} of {a.count} fp16 Winograd convolutions on the v1 model equal {expected_name}")
+    return 0 if good == a.count else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=int, default=10)
@@ -504,7 +581,7 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp", "pdp", "cdp"], default="conv")
+                                       "clamp", "pdp", "cdp", "winograd"], default="conv")
     p.add_argument("--loadable", action="store_true",
                    help="--layer cdp: as loadables on NVIDIA's runtime and firmware")
     p.add_argument("--compressed", action="store_true",
@@ -520,6 +597,8 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
+    if a.layer == "winograd":
+        sys.exit(main_wino(a))
     if a.loadable and a.layer != "cdp":
         p.error("--loadable runs --layer cdp")
     if a.layer == "cdp":
