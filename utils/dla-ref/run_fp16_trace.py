@@ -271,12 +271,19 @@ def sdp_cpu_outputs(cases, build, arithmetic):
     (--dla-lower-to-reference with `arithmetic`, mlir-runner): fp16 bits."""
     import run_layers
     built = []
+    winograd = False
     for c in cases:
         conv = c["conv"]
+        wino = conv is not None and conv.get("mode") == "winograd"
+        winograd |= wino
         args = [(c["x"].view(np.float16)[None], "f16")]
-        args += [(conv["w"].view(np.float16), "f16")] if conv else []
+        # Winograd weights: a constant relayouted to their encoding (the
+        # lowering reads the stored taps), the placeholder %a1 its result.
+        args += [(conv["w"].view(np.float16), "f16")] if conv and not wino else []
         bias = conv is not None and conv.get("bias") is not None
         args += [(conv["bias"].view(np.float16), "f16")] if bias else []
+        if wino and bias:
+            raise NotImplementedError("a Winograd convolution's own bias is not drawn")
         first = len(args)
         args += [(d.view(np.float16), "f16") for _, d, _ in c["operands"]]
         decl = " ".join(f"{nm} %a{i + first} : {run_layers.tensor_type(d.shape, 'f16')}"
@@ -284,7 +291,17 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         out_shape = (1,) + c["want"].shape
         t = run_layers.tensor_type(out_shape, "f16")
         prelude = ""
-        if conv:
+        if wino:
+            w = conv["w"].view(np.float16)
+            plain = run_layers.tensor_type(w.shape, "f16")
+            wt = run_layers.tensor_type(w.shape, "f16", "#dla.weight<winograd, fp16>")
+            p = conv["pad"]
+            prelude = (f"%wc = arith.constant {run_layers.literal(w)} : {plain}\n"
+                       f"  %w = dla.relayout %wc : {plain} -> {wt}\n"
+                       f"  %c = dla.conv winograd %a0, %w pad [{p[0]}, {p[1]}, {p[2]}, {p[3]}] : "
+                       f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, {wt} -> {t}")
+            op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {t}"
+        elif conv:
             (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
             cb = ", %a2" if bias else ""
             cbt = f", {run_layers.tensor_type(args[2][0].shape, 'f16')}" if bias else ""
@@ -301,7 +318,8 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         case.bits = True
         built.append(case)
     results = run_layers.run(built, os.path.join(build, "bin", "dla-opt"),
-                             run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
+                             run_layers.DEFAULT_LLVM_BIN, path="llvm" if winograd else "reference",
+                             fp16=arithmetic)
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
@@ -315,8 +333,9 @@ def main_sdp(a):
     if a.layer == "clamp":
         cases = [fp16_cases_sdp.draw_clamp(rng, n) for n in range(a.count)]
     else:
-        cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith("conv-"),
-                                     implicit=a.layer.endswith("implicit"))
+        cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith(("conv-", "wino-")),
+                                     implicit=a.layer.endswith("implicit"),
+                                     winograd=a.layer.startswith("wino-"))
                  for n in range(a.count)]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
@@ -331,7 +350,8 @@ def main_sdp(a):
                  "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
         first = 1
         if c["conv"]:
-            blobs["arg1.bin"] = weight_ref.pack(c["conv"]["w"].view(np.float16), WENC,
+            wenc = f"#dla.weight<{c['conv'].get('mode', 'direct')}, fp16>"
+            blobs["arg1.bin"] = weight_ref.pack(c["conv"]["w"].view(np.float16), wenc,
                                                 "f16")["weights"]
             first = 2
             if c["conv"].get("bias") is not None:
@@ -581,7 +601,8 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp", "pdp", "cdp", "winograd"], default="conv")
+                                       "clamp", "pdp", "cdp", "winograd", "wino-sdp"],
+                   default="conv")
     p.add_argument("--loadable", action="store_true",
                    help="--layer cdp: as loadables on NVIDIA's runtime and firmware")
     p.add_argument("--compressed", action="store_true",
@@ -605,7 +626,7 @@ def main():
         sys.exit(main_cdp(a))
     if a.layer == "lut":
         sys.exit(main_lut(a))
-    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp"):
+    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)
