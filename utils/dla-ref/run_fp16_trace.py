@@ -6,7 +6,8 @@ execution (`--expect cpu`).
 
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
-                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp]
+                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
+                               winograd|wino-sdp]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -54,6 +55,14 @@ LRN layers on the v1 model equal ...`. With `--loadable` each layer is
 written by dla-translate --dla-to-nvdla-loadable instead and run by
 NVIDIA's runtime and firmware for nv_full on the model (dla-run-loadable),
 every element of the result compared (`... LRN loadables ...`).
+
+`--layer winograd`: fp16 Winograd convolutions (fp16_cases_wino.py: 3x3,
+stride 1, outputs of whole 4x4 tiles, padding, 1 to 100 channels), expected
+from fp_nvdla.conv_wino_fp16 (the PRA, CMAC's Winograd cell, CACC), IEEE's
+direct convolution rounded once (`--expect ideal`, the negative control) or
+the CPU execution (`--expect cpu`); prints `N of M fp16 Winograd
+convolutions on the v1 model equal ...`. `--layer wino-sdp`: the same
+convolutions with fp16_cases_sdp's SDPs on the fly.
 
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
