@@ -455,16 +455,17 @@ def lrn_cpu_outputs(cases, build, arithmetic):
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
-def run_loadable_case(name, func, x, want, root, build, env, expected):
+def run_loadable_case(name, func, x, want, root, build, env, expected, resources=""):
     """Writes `func` as a loadable, runs it on NVIDIA's runtime and firmware
     (nv_full, the v1 model) with x's bytes as its input and compares every
     element of its output with `want` (fp16 bits): the failure's message,
-    or None."""
+    or None. `resources`: the module's dense_resource blobs (constants)."""
     d = os.path.join(root, name)
     os.makedirs(d, exist_ok=True)
     model, inp, out = (os.path.join(d, f) for f in ("model.nvdla", "input.bin", "out"))
     tr = subprocess.run([os.path.join(build, "bin", "dla-translate"), "--dla-to-nvdla-loadable",
-                         "-", "-o", model], input=run_trace.module([func]), capture_output=True,
+                         "-", "-o", model], input=run_trace.module([func]) + resources,
+                        capture_output=True,
                         text=True)
     if tr.returncode:
         return f"dla-translate failed: {tr.stderr.strip()}"
@@ -581,8 +582,27 @@ def main_wino(a):
         func = (f"func.func @{c['name']}(%x: {xt}, %w: {wt}) -> {ot} {{\n"
                 f"  %y = dla.conv winograd %x, %w pad [{', '.join(map(str, pad))}] : {xt}, {wt} "
                 f"-> {ot}\n  return %y : {ot}\n}}\n")
+        wbytes = weight_ref.pack(w, wenc, "f16")["weights"]
+        if a.loadable:
+            # The weights a constant of their storage bytes (a dense_resource
+            # blob: its alignment, 4 bytes little endian, then the bytes).
+            key = f"{c['name']}_w"
+            lfunc = (f"func.func @{c['name']}(%x: {xt}) -> {ot} {{\n"
+                     f"  %w = arith.constant dense_resource<{key}> : {wt}\n"
+                     f"  %y = dla.conv winograd %x, %w pad [{', '.join(map(str, pad))}] : {xt}, "
+                     f"{wt} -> {ot}\n  return %y : {ot}\n}}\n")
+            res = ("{-#\n  dialect_resources: {\n    builtin: {\n"
+                   f'      {key}: "0x08000000{bytes(wbytes).hex().upper()}"'
+                   "\n    }\n  }\n#-}\n")
+            why = run_loadable_case(c["name"], lfunc, x[None], want[None], root, build, env,
+                                    expected_name, res)
+            if why:
+                print(f"{c['name']}: {why}")
+                continue
+            good += 1
+            continue
         blobs = {"arg0.bin": nvdla_ref.pack(x[None], ENC, "f16"),
-                 "arg1.bin": weight_ref.pack(w, wenc, "f16")["weights"],
+                 "arg1.bin": wbytes,
                  "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
         why = run_case(c["name"], func, blobs, root, translate, player, env, expected_name)
         if why:
@@ -594,7 +614,8 @@ def main_wino(a):
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
-    print(f"{good} of {a.count} fp16 Winograd convolutions on the v1 model equal {expected_name}")
+    what = "loadables on NVIDIA's firmware" if a.loadable else "convolutions on the v1 model"
+    print(f"{good} of {a.count} fp16 Winograd {what} equal {expected_name}")
     return 0 if good == a.count else 1
 
 
@@ -613,7 +634,7 @@ def main():
                                        "clamp", "pdp", "cdp", "winograd", "wino-sdp"],
                    default="conv")
     p.add_argument("--loadable", action="store_true",
-                   help="--layer cdp: as loadables on NVIDIA's runtime and firmware")
+                   help="--layer cdp, winograd: as loadables on NVIDIA's runtime and firmware")
     p.add_argument("--compressed", action="store_true",
                    help="conv: sparse weights compressed by the reference packer, held by the "
                         "program as a dla.weight_constant (WGS, WMB and data surfaces)")
@@ -629,8 +650,8 @@ def main():
         sys.exit(main_pdp(a))
     if a.layer == "winograd":
         sys.exit(main_wino(a))
-    if a.loadable and a.layer != "cdp":
-        p.error("--loadable runs --layer cdp")
+    if a.loadable and a.layer not in ("cdp", "winograd"):
+        p.error("--loadable runs --layer cdp and winograd")
     if a.layer == "cdp":
         sys.exit(main_cdp(a))
     if a.layer == "lut":
