@@ -23,9 +23,10 @@ namespace mlir::dla::reference {
 bool usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic);
 
 /// Whether the hardware arithmetic covers this convolution: direct, or
-/// Winograd 3x3 at stride 1, fp16 input and weights with the same
-/// channels, no padding value, an fp16 or delivered result. (Image input
-/// keeps the ideal meaning, docs/NvdlaFp16.md "Not modelled yet".)
+/// Winograd 3x3 at stride 1 (when its weights hold stored taps: the
+/// lowering's check), fp16 input and weights with the same channels, no
+/// padding value, an fp16 or delivered result. (Image input keeps the
+/// ideal meaning, docs/NvdlaFp16.md "Not modelled yet".)
 bool isNvdlaFp16Conv(ConvOp op);
 
 /// Declares the runtime functions in `op`'s module (once).
