@@ -2,7 +2,8 @@
 //
 // Each function is utils/dla-ref/fp_nvdla.py's of the same name, scalar
 // (file:line of the C model there: cmac/NV_NVDLA_cmac.h calculation_fp16 and
-// cal_fp16_booth, cacc/NV_NVDLA_cacc.cpp cacc_fp16_add and
+// cal_fp16_booth, hls/csc_libs/csc_cvt.cpp NV_NVDLA_CSC_pra_cell,
+// cacc/NV_NVDLA_cacc.cpp cacc_fp16_add and
 // cacc_fp48_to_fp32, hls/sdp/sdp_x.cpp). Bit manipulation is on uint64_t;
 // signed values are int64_t read back through sext().
 //

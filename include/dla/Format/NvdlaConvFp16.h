@@ -3,8 +3,9 @@
 // What nv_full's convolution pipeline computes in fp16 (docs/NvdlaFp16.md
 // "The convolution pipeline"), on bit patterns: CMAC's block-floating-point
 // dot product of one channel atom, CACC's 48-bit accumulator and the fp32 it
-// hands the SDP, a whole direct convolution in CSC's order, and one SDP X
-// stage at precision FP16. Each function is utils/dla-ref/fp_nvdla.py's of
+// hands the SDP, a whole direct convolution in CSC's order, Winograd's
+// fp16 steps (CSC's PRA, CMAC's Winograd cell, a 3x3 stride-1 layer), and
+// one SDP X stage at precision FP16. Each function is utils/dla-ref/fp_nvdla.py's of
 // the same name (that numpy model is checked against NVIDIA's v1 C model;
 // python/tests/test_conv_fp16.py checks this file against it). The CPU
 // execution of an fp16 convolution on nv_full runs this code (the
