@@ -275,6 +275,15 @@ DLA_CAPI_EXPORTED DlaStatus dlaNvdlaConvFp16(const int64_t *shape, const int64_t
                                              const uint16_t *x, const uint16_t *w,
                                              uint32_t *out);
 
+/// conv_wino_fp16: a 3x3 stride-1 Winograd convolution of one image x
+/// (C x H x W fp16 bits) with the stored taps (K x C' x 4 x 4 fp16 bits,
+/// C' >= C) as CACC delivers it: out (K x OH x OW fp32 bits). shape: C,
+/// H, W, K, C'; pad: top / bottom / left / right; padValue: fp16 bits.
+/// Fails for bad geometry.
+DLA_CAPI_EXPORTED DlaStatus dlaNvdlaConvWinoFp16(const int64_t *shape, const int64_t *pad,
+                                                 uint16_t padValue, const uint16_t *x,
+                                                 const uint16_t *taps, uint32_t *out);
+
 /// sdp_x_fp16: one SDP X stage at precision FP16 on n fp32 bit patterns,
 /// per-element fp16 operands (null: unused). config: alu_bypass, alu_algo
 /// (0 max, 1 min, 2 sum), mul_bypass, mul_prelu, relu_bypass, nan_to_zero.

@@ -503,6 +503,26 @@ DlaStatus dlaNvdlaConvFp16(const int64_t *shape, const int64_t *params, const ui
   return ok();
 }
 
+DlaStatus dlaNvdlaConvWinoFp16(const int64_t *shape, const int64_t *pad, uint16_t padValue,
+                               const uint16_t *x, const uint16_t *taps, uint32_t *out) {
+  if (!shape || !pad || !x || !taps || !out)
+    return error("null array");
+  nv::WinoFp16Shape s{shape[0], shape[1], shape[2], shape[3], shape[4]};
+  s.padTop = pad[0], s.padBottom = pad[1], s.padLeft = pad[2], s.padRight = pad[3];
+  for (int i = 0; i < 5; ++i)
+    if (shape[i] < 1)
+      return error("conv_wino_fp16: shape entry " + std::to_string(i) + " is " +
+                   std::to_string(shape[i]) + ", not positive");
+  if (std::min({s.padTop, s.padBottom, s.padLeft, s.padRight}) < 0 || s.outHeight() < 1 ||
+      s.outWidth() < 1)
+    return error("conv_wino_fp16: padding must be non-negative and the 3x3 kernel fit the "
+                 "padded input");
+  const int64_t c = s.channels, h = s.height, wd = s.width, cx = s.tapChannels;
+  nv::convWinoFp16({x, {c * h * wd, h * wd, wd, 1}}, 0, {taps, {cx * 16, 16, 4, 1}}, s, padValue,
+                   {out, {0, s.outHeight() * s.outWidth(), s.outWidth(), 1}});
+  return ok();
+}
+
 DlaStatus dlaNvdlaSdpXFp16(const int64_t *config, intptr_t n, const uint32_t *x,
                            const uint16_t *aluOperand, const uint16_t *mulOperand,
                            uint32_t *out) {

@@ -31,6 +31,23 @@ void dla_nvdla_conv_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int6
                  {out + outOffset + i * k * oh * ow, {0, oh * ow, ow, 1}});
 }
 
+void dla_nvdla_conv_wino_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64_t,
+                              uint16_t *, uint16_t *taps, int64_t tOffset, int64_t, int64_t,
+                              uint32_t *, uint32_t *out, int64_t outOffset, int64_t, int64_t,
+                              int64_t n, int64_t c, int64_t h, int64_t wd, int64_t k, int64_t cx,
+                              int64_t padTop, int64_t padBottom, int64_t padLeft,
+                              int64_t padRight, int64_t padValue) {
+  nv::WinoFp16Shape shape{c, h, wd, k, cx};
+  shape.padTop = padTop, shape.padBottom = padBottom;
+  shape.padLeft = padLeft, shape.padRight = padRight;
+  const int64_t oh = shape.outHeight(), ow = shape.outWidth();
+  const nv::View4<const uint16_t> xv{x + xOffset, {c * h * wd, h * wd, wd, 1}};
+  const nv::View4<const uint16_t> tv{taps + tOffset, {cx * 16, 16, 4, 1}};
+  for (int64_t i = 0; i < n; ++i)
+    nv::convWinoFp16(xv, i, tv, shape, uint16_t(padValue),
+                     {out + outOffset + i * k * oh * ow, {0, oh * ow, ow, 1}});
+}
+
 void dla_nvdla_pdp_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64_t, uint16_t *,
                         uint16_t *out, int64_t outOffset, int64_t, int64_t, int64_t planes,
                         int64_t h, int64_t w, int64_t kernelH, int64_t kernelW,
@@ -67,6 +84,7 @@ uint32_t dla_nvdla_fp32_to_fp16(uint32_t f) { return nv::nvdlaFp32ToFp16(f); }
 
 void dla::runtime::forEachSymbol(void (*fn)(const char *, void *, void *), void *user) {
   fn(kConvFp16, reinterpret_cast<void *>(&dla_nvdla_conv_fp16), user);
+  fn(kConvWinoFp16, reinterpret_cast<void *>(&dla_nvdla_conv_wino_fp16), user);
   fn(kPdpFp16, reinterpret_cast<void *>(&dla_nvdla_pdp_fp16), user);
   fn(kCdpFp16, reinterpret_cast<void *>(&dla_nvdla_cdp_fp16), user);
   fn(kFp32Add, reinterpret_cast<void *>(&dla_nvdla_fp32_add), user);

@@ -2,7 +2,8 @@
 //
 // Each function is utils/dla-ref/fp_nvdla.py's of the same name, scalar
 // (file:line of the C model there: cmac/NV_NVDLA_cmac.h calculation_fp16 and
-// cal_fp16_booth, cacc/NV_NVDLA_cacc.cpp cacc_fp16_add and
+// cal_fp16_booth, hls/csc_libs/csc_cvt.cpp NV_NVDLA_CSC_pra_cell,
+// cacc/NV_NVDLA_cacc.cpp cacc_fp16_add and
 // cacc_fp48_to_fp32, hls/sdp/sdp_x.cpp). Bit manipulation is on uint64_t;
 // signed values are int64_t read back through sext().
 //
@@ -138,18 +139,23 @@ i64 booth(u64 sign, u64 wt, u64 dat, i64 shift) {
 }
 } // namespace
 
-CmacWord cmacFp16(const uint16_t *data, const uint16_t *weight, int n) {
+namespace {
+/// cal_fp16_exp / cal_fp16_mul / cal_fp16_nan over n <= 64 value pairs:
+/// each channel's product aligned to the largest exponent group, that
+/// group (max_exp), or a NaN word (the first NaN weight, else data).
+bool cellProducts(const uint16_t *data, const uint16_t *weight, int n, i64 *prod, i64 &mx,
+                  CmacWord &nan) {
   i64 groups[kFp16MacAtomChannels];
   bool active[kFp16MacAtomChannels];
-  i64 mx = 0;
+  mx = 0;
   for (int i = 0; i < n; ++i) {
     const u64 d = data[i], w = weight[i];
     active[i] = (d & 0x7fff) != 0 && (w & 0x7fff) != 0;
     groups[i] = active[i] ? i64(((d >> 10) & 31) >> 2) + i64(((w >> 10) & 31) >> 2) : 0;
     mx = std::max(mx, groups[i]);
   }
-  i64 mant = 0;
   for (int i = 0; i < n; ++i) {
+    prod[i] = 0;
     if (!active[i])
       continue;
     const u64 d = data[i], w = weight[i];
@@ -157,26 +163,135 @@ CmacWord cmacFp16(const uint16_t *data, const uint16_t *weight, int n) {
     const u64 dsh = de == 0 ? 1 : de & 3, wsh = we == 0 ? 1 : we & 3;
     const u64 dm = ((d & 0x3ff) | (de ? u64(1) << 10 : 0)) << dsh;
     const u64 wm = ((w & 0x3ff) | (we ? u64(1) << 10 : 0)) << wsh;
-    mant += booth(((d >> 15) ^ (w >> 15)) & 1, wm, dm, (mx - groups[i]) << 2);
+    prod[i] = booth(((d >> 15) ^ (w >> 15)) & 1, wm, dm, (mx - groups[i]) << 2);
   }
-  // NaN: the first NaN weight, else the first NaN data value.
   auto firstNan = [n](const uint16_t *v) -> int {
     for (int i = 0; i < n; ++i)
       if (((v[i] >> 10) & 31) == 31 && (v[i] & 0x3ff) != 0)
         return i;
     return -1;
   };
-  int nan = firstNan(weight);
-  const uint16_t *nanSource = weight;
-  if (nan < 0) {
-    nan = firstNan(data);
-    nanSource = data;
+  int at = firstNan(weight);
+  const uint16_t *source = weight;
+  if (at < 0) {
+    at = firstNan(data);
+    source = data;
   }
-  if (nan >= 0) {
-    const u64 nv = nanSource[nan];
-    return {63, sext(i64((((nv >> 15) & 1) << 37) | ((nv & 0x3ff) << 27)), 38)};
-  }
+  if (at < 0)
+    return false;
+  const u64 nv = source[at];
+  nan = {63, sext(i64((((nv >> 15) & 1) << 37) | ((nv & 0x3ff) << 27)), 38)};
+  return true;
+}
+} // namespace
+
+CmacWord cmacFp16(const uint16_t *data, const uint16_t *weight, int n) {
+  i64 prod[kFp16MacAtomChannels], mx;
+  CmacWord nan;
+  if (cellProducts(data, weight, n, prod, mx, nan))
+    return nan;
+  i64 mant = 0;
+  for (int i = 0; i < n; ++i)
+    mant += prod[i];
   return {(mx << 2) & 63, mant};
+}
+
+void cmacWinoFp16(const uint16_t *data, const uint16_t *weight, CmacWord out[4]) {
+  i64 prod[kFp16MacAtomChannels], mx;
+  CmacWord nan;
+  if (cellProducts(data, weight, kFp16MacAtomChannels, prod, mx, nan)) {
+    std::fill(out, out + 4, nan);
+    return;
+  }
+  // pp_phase1..3, 38-bit registers (nothing reaches their width: products
+  // below 2^28, 4 * 3 * 3 of them at most).
+  i64 p1[16], p2[8];
+  for (int i = 0; i < 16; ++i)
+    p1[i] = sext(prod[4 * i] + prod[4 * i + 1] + prod[4 * i + 2] + prod[4 * i + 3], 38);
+  for (int i = 0; i < 4; ++i) {
+    p2[i] = sext(p1[i] + p1[i + 4] + p1[i + 8], 38);
+    p2[i + 4] = sext(p1[i + 4] - p1[i + 8] - p1[i + 12], 38);
+  }
+  const i64 e = (mx << 2) & 63;
+  for (int i = 0; i < 2; ++i) {
+    out[2 * i] = {e, sext(p2[4 * i] + p2[4 * i + 1] + p2[4 * i + 2], 38)};
+    out[2 * i + 1] = {e, sext(p2[4 * i + 1] - p2[4 * i + 2] - p2[4 * i + 3], 38)};
+  }
+}
+
+void cscPraFp16(const uint16_t in[16], uint16_t out[16]) {
+  uint32_t r[16], m[16];
+  for (int i = 0; i < 16; ++i)
+    r[i] = fp16ToFp17(in[i]);
+  for (int i = 0; i < 4; ++i) {
+    m[i] = fpSub(r[i], r[i + 8], kFp17);
+    m[i + 4] = fpAdd(r[i + 4], r[i + 8], kFp17);
+    m[i + 8] = fpSub(r[i + 8], r[i + 4], kFp17);
+    m[i + 12] = fpSub(r[i + 4], r[i + 12], kFp17);
+  }
+  for (int i = 0; i < 4; ++i) {
+    out[4 * i] = fp17ToFp16(fpSub(m[4 * i], m[4 * i + 2], kFp17));
+    out[4 * i + 1] = fp17ToFp16(fpAdd(m[4 * i + 1], m[4 * i + 2], kFp17));
+    out[4 * i + 2] = fp17ToFp16(fpSub(m[4 * i + 2], m[4 * i + 1], kFp17));
+    out[4 * i + 3] = fp17ToFp16(fpSub(m[4 * i + 1], m[4 * i + 3], kFp17));
+  }
+}
+
+void convWinoFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> taps,
+                  const WinoFp16Shape &shape, uint16_t padValue, View4<uint32_t> out) {
+  const int64_t C = shape.channels, H = shape.height, W = shape.width, K = shape.kernels,
+                CX = shape.tapChannels;
+  const int64_t OH = shape.outHeight(), OW = shape.outWidth();
+  const int64_t TH = (OH + 1) / 2, TW = (OW + 1) / 2;
+  const int64_t groups = (std::max(C, CX) + 3) / 4;
+  // The transformed input of every tile: [group][ty][tx][64], value
+  // 4 * p + c as the MAC cell takes it.
+  std::vector<uint16_t> v(size_t(groups * TH * TW * 64));
+  auto input = [&](int64_t c, int64_t y, int64_t xx) -> uint16_t {
+    if (c >= C)
+      return 0;
+    y -= shape.padTop, xx -= shape.padLeft;
+    if (y < 0 || y >= H || xx < 0 || xx >= W)
+      return padValue;
+    return x.at(image, c, y, xx);
+  };
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t ty = 0; ty < TH; ++ty)
+      for (int64_t tx = 0; tx < TW; ++tx) {
+        uint16_t *cell = &v[size_t(((g * TH + ty) * TW + tx) * 64)];
+        for (int c = 0; c < 4; ++c) {
+          uint16_t tile[16], t[16];
+          for (int p = 0; p < 16; ++p)
+            tile[p] = input(4 * g + c, 2 * ty + p / 4, 2 * tx + p % 4);
+          cscPraFp16(tile, t);
+          for (int p = 0; p < 16; ++p)
+            cell[4 * p + c] = t[p];
+        }
+      }
+  std::vector<uint16_t> wt(size_t(groups * 64));
+  for (int64_t k = 0; k < K; ++k) {
+    for (int64_t g = 0; g < groups; ++g)
+      for (int p = 0; p < 16; ++p)
+        for (int c = 0; c < 4; ++c) {
+          const int64_t ch = 4 * g + c;
+          wt[size_t(g * 64 + 4 * p + c)] = ch < CX ? taps.at(k, ch, p / 4, p % 4) : 0;
+        }
+    for (int64_t ty = 0; ty < TH; ++ty)
+      for (int64_t tx = 0; tx < TW; ++tx) {
+        CaccAccumulator acc[4];
+        for (int64_t g = 0; g < groups; ++g) {
+          CmacWord words[4];
+          cmacWinoFp16(&v[size_t(((g * TH + ty) * TW + tx) * 64)], &wt[size_t(g * 64)], words);
+          for (int i = 0; i < 4; ++i)
+            acc[i] = caccAdd(acc[i], words[i]);
+        }
+        for (int i = 0; i < 4; ++i) {
+          const int64_t oy = 2 * ty + i / 2, ox = 2 * tx + i % 2;
+          if (oy < OH && ox < OW)
+            out.at(0, k, oy, ox) = caccToFp32(acc[i]);
+        }
+      }
+  }
 }
 
 namespace {

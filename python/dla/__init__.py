@@ -49,7 +49,7 @@ __all__ = [
     "layout", "chunked_layout", "storage_bytes", "byte_offset", "pack", "unpack",
     "chunked_presets", "default_context", "nvdla_scales", "nvdla_scale", "nvdla_bias_to_int16",
     "nvdla_lut_float", "nvdla_lut_float_program", "LUT_SCALARS",
-    "nvdla_cmac_fp16", "nvdla_cacc_add", "nvdla_cacc_to_fp32", "nvdla_conv_fp16",
+    "nvdla_cmac_fp16", "nvdla_cacc_add", "nvdla_cacc_to_fp32", "nvdla_conv_fp16", "nvdla_conv_wino_fp16",
     "nvdla_sdp_x_fp16",
 ]
 
@@ -981,6 +981,28 @@ def nvdla_conv_fp16(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1)):
                                   _capi.int64_array(params, "parameter"),
                                   _ptr(x, ctypes.c_uint16), _ptr(w, ctypes.c_uint16),
                                   _ptr(out, ctypes.c_uint32)))
+    return out
+
+
+def nvdla_conv_wino_fp16(x, taps, pad=(0, 0, 0, 0), pad_value=0):
+    """A 3x3 stride-1 Winograd fp16 convolution as nv_full computes it
+    (fp_nvdla.conv_wino_fp16's arguments: x [C, H, W], taps [K, C', 4, 4]
+    fp16 bit patterns, C' >= C, pad top, bottom, left, right, pad_value fp16
+    bits): the fp32 bits CACC delivers, [K, OH, OW]."""
+    x, taps = _contig(x, np.uint16), _contig(taps, np.uint16)
+    if x.ndim != 3 or taps.ndim != 4 or taps.shape[2:] != (4, 4) or taps.shape[1] < x.shape[0]:
+        raise DLAValueError("conv_wino_fp16 takes x [C, H, W] and taps [K, C' >= C, 4, 4], "
+                            "got %s and %s" % (x.shape, taps.shape))
+    if len(pad) != 4:
+        raise DLAValueError("conv_wino_fp16: pad (4)")
+    (C, H, W), (K, CX) = x.shape, taps.shape[:2]
+    oh, ow = H + pad[0] + pad[1] - 2, W + pad[2] + pad[3] - 2
+    out = np.empty((K, max(oh, 0), max(ow, 0)), np.uint32)
+    _check(_capi.dlaNvdlaConvWinoFp16(_capi.int64_array([C, H, W, K, CX], "shape"),
+                                      _capi.int64_array(list(pad), "padding"),
+                                      ctypes.c_uint16(int(pad_value)),
+                                      _ptr(x, ctypes.c_uint16), _ptr(taps, ctypes.c_uint16),
+                                      _ptr(out, ctypes.c_uint32)))
     return out
 
 

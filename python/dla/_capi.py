@@ -334,6 +334,8 @@ _declare("dlaNvdlaCaccAdd", DlaStatus, c_ssize_t, _I64P, _I64P, _I64P, _I64P, _I
 _declare("dlaNvdlaCaccToFp32", DlaStatus, c_ssize_t, _I64P, _I64P, POINTER(c_uint32))
 _declare("dlaNvdlaConvFp16", DlaStatus, _I64P, _I64P, POINTER(c_uint16), POINTER(c_uint16),
          POINTER(c_uint32))
+_declare("dlaNvdlaConvWinoFp16", DlaStatus, _I64P, _I64P, c_uint16, POINTER(c_uint16),
+         POINTER(c_uint16), POINTER(c_uint32))
 _declare("dlaNvdlaSdpXFp16", DlaStatus, _I64P, c_ssize_t, POINTER(c_uint32), POINTER(c_uint16),
          POINTER(c_uint16), POINTER(c_uint32))
 

@@ -150,3 +150,49 @@ def test_bad_arguments():
         dla.nvdla_cmac_fp16(np.zeros(32, np.uint16), np.zeros(32, np.uint16))
     with pytest.raises(dla.DLAError, match="alu_algo 3"):
         dla.nvdla_sdp_x_fp16(np.zeros(1, np.uint32), alu_bypass=0, alu_algo=3)
+
+
+def _wino_case(rng):
+    C, K = int(rng.integers(1, 14)), int(rng.integers(1, 6))
+    H, W = int(rng.integers(1, 10)), int(rng.integers(1, 10))
+    pad = [int(v) for v in rng.integers(0, 3, 4)]
+    while H + pad[0] + pad[1] < 3:
+        pad[0] += 1
+    while W + pad[2] + pad[3] < 3:
+        pad[3] += 1
+    x = rand_fp16(rng, (C, H, W), zeros=rng.choice([0.0, 0.2]))
+    taps = rand_fp16(rng, (K, C + int(rng.integers(0, 4)), 4, 4), zeros=0.1)
+    if rng.random() < 0.5:  # near exponents: the PRA's fp17 steps cancel and round
+        x = (x & 0x83FF) | (np.uint16(15 << 10))
+    return x, taps, tuple(pad)
+
+
+def test_conv_wino_fp16():
+    """convWinoFp16 (the PRA, the Winograd MAC cell, CACC, the layer's
+    order) against fp_nvdla.conv_wino_fp16, itself checked against the v1
+    model's compiled PRA and MAC cell; padding values, NaN in a few."""
+    rng = np.random.default_rng(4749)
+    total = 0
+    for case in range(40):
+        x, taps, pad = _wino_case(rng)
+        pv = int(rand_fp16(rng, (1,))[0]) if case % 4 == 1 else 0
+        if case % 10 == 7:
+            x.reshape(-1)[rng.integers(0, x.size, 1)] = 0x7E01
+        if case % 10 == 8:
+            taps.reshape(-1)[rng.integers(0, taps.size, 1)] = 0xFC02
+        want = fp.conv_wino_fp16(x, taps, pad, pv)
+        got = dla.nvdla_conv_wino_fp16(x, taps, pad, pv)
+        assert want.shape == got.shape
+        bad = np.flatnonzero(want != got)
+        assert bad.size == 0, (case, x.shape, taps.shape, pad, bad[:5])
+        total += want.size
+    assert total > 1000
+
+
+def test_bad_wino_arguments():
+    with pytest.raises(dla.DLAError, match="3x3 kernel fit"):
+        dla.nvdla_conv_wino_fp16(np.zeros((1, 2, 2), np.uint16), np.zeros((1, 1, 4, 4), np.uint16))
+    with pytest.raises(dla.DLAValueError, match=r"taps \[K, C' >= C, 4, 4\]"):
+        dla.nvdla_conv_wino_fp16(np.zeros((2, 4, 4), np.uint16), np.zeros((1, 1, 4, 4), np.uint16))
+    with pytest.raises(dla.DLAError, match="shape entry 0 is 0, not positive"):
+        dla.nvdla_conv_wino_fp16(np.zeros((0, 4, 4), np.uint16), np.zeros((1, 1, 4, 4), np.uint16))

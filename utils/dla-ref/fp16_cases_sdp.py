@@ -87,13 +87,22 @@ def _implicit(rng, c, h, w, y, conv=None):
     return operands, "relu" if relu else "", y
 
 
-def draw(rng, n, on_the_fly=False, implicit=False):
+def draw(rng, n, on_the_fly=False, implicit=False, winograd=False):
     """One case: dict(name, x, operands [(name, bits, enc key)], stages (the
     op's stage text), want (fp16 bits of the result)); `on_the_fly`: the
     SDP after a direct convolution drawn as run_fp16_trace.draw draws it
     (conv: its stride, pad, dilation and weights), its stages on CACC's
-    fp32."""
-    if on_the_fly:
+    fp32; with `winograd` after an fp16 Winograd convolution drawn as
+    fp16_cases_wino.draw draws it (conv["mode"] "winograd")."""
+    if on_the_fly and winograd:
+        import fp16_cases_wino
+        conv = fp16_cases_wino.draw(rng, n)
+        conv.update(mode="winograd", stride=(1, 1), dilation=(1, 1))
+        y = fp16_cases_wino.expected(conv["x"].view(np.float16), conv["w"].view(np.float16),
+                                     conv["pad"])[0]
+        c, h, w = y.shape
+        x = conv["x"]
+    elif on_the_fly:
         import run_fp16_trace
         conv = run_fp16_trace.draw(rng, n)
         y = fp.conv_fp16(conv["x"], conv["w"], conv["stride"], conv["pad"], conv["dilation"])
@@ -212,8 +221,9 @@ def func(case, encoded=True):
     yt = ttype((1,) + case["want"].shape, feature)
     args = [f"%x: {xt}"]
     conv = case["conv"]
+    mode = conv.get("mode", "direct") if conv else None
     if conv:
-        wt = ttype(conv["w"].shape, "#dla.weight<direct, fp16>" if encoded else None)
+        wt = ttype(conv["w"].shape, f"#dla.weight<{mode}, fp16>" if encoded else None)
         args.append(f"%w: {wt}")
         if conv.get("bias") is not None:
             bt = ttype(conv["bias"].shape, OPERAND_ENC["bias_c"] if encoded else None)
@@ -227,7 +237,7 @@ def func(case, encoded=True):
         (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
         ct = ttype((1,) + case["want"].shape)
         cb, cbt = ("", "") if conv.get("bias") is None else (", %cb", ", " + bt)
-        body = (f"%c = dla.conv direct %x, %w{cb} stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, {p[2]}, "
+        body = (f"%c = dla.conv {mode} %x, %w{cb} stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, {p[2]}, "
                 f"{p[3]}] dilation [{dy}, {dx}] : {xt}, {wt}{cbt} -> {ct}\n"
                 f"  %y = dla.sdp on_the_fly %c {' '.join(decl)} {case['stages']} : {ct} -> {yt}")
     else:

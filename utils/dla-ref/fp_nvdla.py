@@ -19,6 +19,9 @@ and where it differs from IEEE single rounding.
 | `sdp_cvt_fp16` | `hls/sdp/sdp_c.cpp` `NV_NVDLA_SDP_CORE_c` at precision FP16 |
 | `fp17_to_fp16`, `fp17_add`, `fp17_mul`, `fp16_max`, `fp16_min` | `Fp17ToFp16` (`FpExpoWidthDec`), `FpAdd<6,10>`, `FpMul<6,10>`, `FpMax` / `FpMin<5,10>` (`hls/vlibs`) |
 | `pdp_w_step`, `pdp_h_step`, `pdp_stage1`, `pdp_fp16` | `hls_wrapper/pdp_hls_wrapper.cpp` `HLS_PDP_PoolingStage0Calc_FP16_W` / `_H`, `HLS_PDP_PoolingStage1Calc_FP16`, in `pdp/NV_NVDLA_pdp.cpp`'s order (`PoolingStage0SequenceCommon`, `LineOperation`, `PoolingStage0Calc`) |
+| `csc_pra_fp16` | `hls/csc_libs/csc_cvt.cpp` `NV_NVDLA_CSC_pra_cell` at FP16 (Winograd's input transform, fp17 steps) |
+| `cmac_wino_fp16` | `NvdlaMacCell::calculation_fp16` with `winograd_op_` (16 positions x 4 channels, output transform on the aligned integers) |
+| `conv_wino_fp16` | CSC's Winograd order (`SendDataToMacSequencerWinoConvCommon`): per 2x2 output tile, super channels of 4 ascending, each cell's four words added by CACC |
 | `conv_fp16` | CSC's direct-convolution order (`csc/NV_NVDLA_csc.cpp` `SendDataToMacSequencerDirectConvCommon`): per output, channel atoms outer, kernel rows, kernel columns, each atom's CMAC result added by CACC |
 """
 
@@ -428,17 +431,11 @@ def _booth(sign, wt, dat, shift):
     return np.where(shift >= 32, 0, total)
 
 
-def cmac_fp16(data, weight):
-    """One MAC cell's result for one atom (NvdlaMacCell::calculation_fp16,
-    direct mode): `data` and `weight` are uint16 arrays [..., 64] (channels
-    of the atom; absent channels 0). Returns (exponent, mantissa) int64 arrays
-    [...]: the 44-bit word CACC receives, value mantissa * 2^(exponent - 50)
-    (mantissa a 38-bit two's complement integer). Products are aligned to
-    the largest exponent group (fp16 exponents taken 4 at a time, the two low
-    bits shifting the mantissa) and truncated there. A channel takes part
-    only where both values are nonzero (CSC's masks: +0 and -0 are zero).
-    A NaN weight (the first), else a NaN data value, gives exponent 63 and
-    the NaN's sign and fraction in mantissa bits 37 and 36..27."""
+def _cmac_products(data, weight):
+    """cal_fp16_exp / cal_fp16_mul / cal_fp16_nan over one cell's 64 value
+    pairs: the Booth products aligned to the cell's largest exponent group
+    (int64 [..., 64]), that exponent (max_exp << 2, [...]), and the NaN
+    word's flag and mantissa ([...])."""
     d, w = _u(data), _u(weight)
     act = ((d & 0x7FFF) != 0) & ((w & 0x7FFF) != 0)
     de, we = (d >> 10) & 31, (w >> 10) & 31
@@ -451,7 +448,6 @@ def cmac_fp16(data, weight):
     wm = ((w & 0x3FF) | np.where(we != 0, 1 << 10, 0)) << wsh
     sign = ((d >> 15) ^ (w >> 15)) & 1
     prod = np.where(act, _booth(sign, wm, dm, shift), 0)
-    mant = prod.sum(axis=-1)
     exp = (mx << 2) & 63
     # NaN: the first NaN weight, else the first NaN data value.
     def first_nan(v, e):
@@ -466,7 +462,69 @@ def cmac_fp16(data, weight):
     nan = wn | dn
     nan_m = (((nv >> 15) & 1) << 37) | ((nv & 0x3FF) << 27)
     nan_m = np.where(nan_m >= 1 << 37, nan_m - (1 << 38), nan_m)
+    return prod, exp, nan, nan_m
+
+
+def cmac_fp16(data, weight):
+    """One MAC cell's result for one atom (NvdlaMacCell::calculation_fp16,
+    direct mode): `data` and `weight` are uint16 arrays [..., 64] (channels
+    of the atom; absent channels 0). Returns (exponent, mantissa) int64 arrays
+    [...]: the 44-bit word CACC receives, value mantissa * 2^(exponent - 50)
+    (mantissa a 38-bit two's complement integer). Products are aligned to
+    the largest exponent group (fp16 exponents taken 4 at a time, the two low
+    bits shifting the mantissa) and truncated there. A channel takes part
+    only where both values are nonzero (CSC's masks: +0 and -0 are zero).
+    A NaN weight (the first), else a NaN data value, gives exponent 63 and
+    the NaN's sign and fraction in mantissa bits 37 and 36..27."""
+    prod, exp, nan, nan_m = _cmac_products(data, weight)
+    mant = prod.sum(axis=-1)
     return np.where(nan, 63, exp), np.where(nan, nan_m, mant)
+
+
+def cmac_wino_fp16(data, weight):
+    """One MAC cell in Winograd mode (calculation_fp16 with winograd_op_):
+    `data` and `weight` uint16 [..., 64], value 4 * p + c the transformed
+    position p = 4 * row + column of a 4x4 tile and channel c of a group of
+    four (CSC's PRA output and the transformed weights). The 64 products are
+    aligned to one exponent, the largest of the cell (cmac_fp16's), summed
+    over the four channels of each position (pp_phase1), then A^T M A on
+    those integers: rows (m0 + m1) + m2 and (m1 - m2) - m3 (pp_phase2), then
+    the columns the same way (pp_phase3), each a 38-bit register. Returns
+    (exponent, mantissa) [..., 4] for the outputs (0,0), (0,1), (1,0), (1,1)
+    of the 2x2 tile, all four with the cell's exponent; a NaN (cmac_fp16's
+    choice) gives its word in all four."""
+    prod, exp, nan, nan_m = _cmac_products(data, weight)
+    p1 = _sext(prod.reshape(prod.shape[:-1] + (4, 4, 4)).sum(axis=-1), 38)  # [..., row, col]
+    p2 = np.stack([_sext(p1[..., 0, :] + p1[..., 1, :] + p1[..., 2, :], 38),
+                   _sext(p1[..., 1, :] - p1[..., 2, :] - p1[..., 3, :], 38)], axis=-2)
+    p3 = np.stack([_sext(p2[..., 0] + p2[..., 1] + p2[..., 2], 38),
+                   _sext(p2[..., 1] - p2[..., 2] - p2[..., 3], 38)], axis=-1)
+    mant = p3.reshape(p3.shape[:-2] + (4,))
+    return (np.where(nan[..., None], 63, exp[..., None]) + 0 * mant,
+            np.where(nan[..., None], nan_m[..., None], mant))
+
+
+def csc_pra_fp16(tile):
+    """CSC's input transform in fp16 (hls/csc_libs/csc_cvt.cpp
+    NV_NVDLA_CSC_pra_cell at ENUM_FP16): `tile` uint16 [..., 16], a 4x4
+    tile of one channel, value 4 * y + x. Each value widened to fp17
+    (Fp16ToFp17), C^T d by rows (d0 - d2, d1 + d2, d2 - d1, d1 - d3), then
+    by columns the same way, each add or subtract FpAdd / FpSub<6,10>
+    (rounded to 10 fraction bits), the result narrowed by Fp17ToFp16.
+    Returns uint16 [..., 16]."""
+    f = fp16_to_fp17(tile)
+    r = [f[..., i] for i in range(16)]
+    add = lambda a, b: fp_add(a, b, 6, 10)
+    sub = lambda a, b: fp_sub(a, b, 6, 10)
+    m = ([sub(r[i], r[i + 8]) for i in range(4)] + [add(r[i], r[i + 4]) for i in range(4, 8)] +
+         [sub(r[i], r[i - 4]) for i in range(8, 12)] + [sub(r[i - 8], r[i]) for i in range(12, 16)])
+    o = [None] * 16
+    for i in range(4):
+        o[4 * i] = sub(m[4 * i], m[4 * i + 2])
+        o[4 * i + 1] = add(m[4 * i + 1], m[4 * i + 2])
+        o[4 * i + 2] = sub(m[4 * i + 2], m[4 * i + 1])
+        o[4 * i + 3] = sub(m[4 * i + 1], m[4 * i + 3])
+    return fp17_to_fp16(np.stack(o, axis=-1)).astype(np.uint16)
 
 
 # ---------------------------------------------------------------------------
@@ -669,6 +727,49 @@ def conv_fp16(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1)):
                 me, mm = cmac_fp16(d, wt)
                 ae, am = cacc_add(ae, am, me, mm)
     return cacc_to_fp32(ae, am)
+
+
+def conv_wino_fp16(x, taps, pad=(0, 0, 0, 0), pad_value=0):
+    """A 3x3 stride-1 Winograd convolution F(2x2, 3x3) in fp16 as NVDLA
+    computes it: x uint16 [C, H, W] (fp16 bits, CDMA's converter off),
+    taps uint16 [K, C', 4, 4] the transformed weights as stored (G g G^T
+    in fp16, weight_ref.winograd_values), C' >= C; padding with the fp16
+    bits `pad_value` (also beyond the bottom / right edge up to whole 2x2
+    tiles), channels beyond C zero. Per 2x2 output tile and kernel: each
+    group of 4 channels (CSC's super channel, ascending) through the PRA
+    (csc_pra_fp16) and one MAC cell (cmac_wino_fp16), its four words added
+    by CACC (cacc_add) into the four outputs' accumulators. Returns the fp32
+    bits CACC delivers, [K, OH, OW]."""
+    x, taps = np.asarray(x, np.uint16), np.asarray(taps, np.uint16)
+    C, H, W = x.shape
+    K, CX = taps.shape[:2]
+    pt, pb, pl, pr = pad
+    OH, OW = H + pt + pb - 2, W + pl + pr - 2
+    th, tw = -(-OH // 2), -(-OW // 2)
+    groups = -(-max(C, CX) // 4)
+    hy, wx = 2 * th + 2, 2 * tw + 2
+    xp = np.full((groups * 4, hy, wx), pad_value, np.uint16)
+    xp[C:] = 0
+    kh, kw = min(H, hy - pt), min(W, wx - pl)
+    xp[:C, pt:pt + kh, pl:pl + kw] = x[:, :kh, :kw]
+    tp = np.zeros((K, groups * 4, 16), np.uint16)
+    tp[:, :CX] = taps.reshape(K, CX, 16)
+    iy = 2 * np.arange(th)[:, None] + np.arange(4)[None, :]
+    ix = 2 * np.arange(tw)[:, None] + np.arange(4)[None, :]
+    tiles = xp[:, iy[:, None, :, None], ix[None, :, None, :]]      # [C4, th, tw, 4, 4]
+    v = csc_pra_fp16(tiles.reshape(groups * 4, th, tw, 16))        # [C4, th, tw, 16]
+    ae = np.zeros((K, th, tw, 4), np.int64)
+    am = np.zeros((K, th, tw, 4), np.int64)
+    for g in range(groups):
+        cs = slice(4 * g, 4 * g + 4)
+        # cell value 4 * p + c: position-major, the group's channels inner.
+        d = np.moveaxis(v[cs], 0, -1).reshape(1, th, tw, 64)
+        wt = np.moveaxis(tp[:, cs], 1, -1).reshape(K, 1, 1, 64)
+        d, wt = np.broadcast_arrays(d, wt)
+        me, mm = cmac_wino_fp16(d, wt)
+        ae, am = cacc_add(ae, am, me, mm)
+    y = cacc_to_fp32(ae, am).reshape(K, th, tw, 2, 2).transpose(0, 1, 3, 2, 4)
+    return y.reshape(K, 2 * th, 2 * tw)[:, :OH, :OW]
 
 
 # ---------------------------------------------------------------------------

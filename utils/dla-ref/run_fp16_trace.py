@@ -6,7 +6,8 @@ execution (`--expect cpu`).
 
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
-                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp]
+                      [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
+                               winograd|wino-sdp]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -55,6 +56,14 @@ written by dla-translate --dla-to-nvdla-loadable instead and run by
 NVIDIA's runtime and firmware for nv_full on the model (dla-run-loadable),
 every element of the result compared (`... LRN loadables ...`).
 
+`--layer winograd`: fp16 Winograd convolutions (fp16_cases_wino.py: 3x3,
+stride 1, outputs of whole 4x4 tiles, padding, 1 to 100 channels), expected
+from fp_nvdla.conv_wino_fp16 (the PRA, CMAC's Winograd cell, CACC), IEEE's
+direct convolution rounded once (`--expect ideal`, the negative control) or
+the CPU execution (`--expect cpu`); prints `N of M fp16 Winograd
+convolutions on the v1 model equal ...`. `--layer wino-sdp`: the same
+convolutions with fp16_cases_sdp's SDPs on the fly.
+
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
 input, then N - 2 random tables), expected from lut_float_ref.py; prints
@@ -75,6 +84,7 @@ import fp16_cases_lrn
 import fp16_cases_lut
 import fp16_cases_pdp
 import fp16_cases_sdp
+import fp16_cases_wino
 import fp_nvdla as fp
 import lut_float_tables as T
 import nvdla_ref
@@ -270,12 +280,19 @@ def sdp_cpu_outputs(cases, build, arithmetic):
     (--dla-lower-to-reference with `arithmetic`, mlir-runner): fp16 bits."""
     import run_layers
     built = []
+    winograd = False
     for c in cases:
         conv = c["conv"]
+        wino = conv is not None and conv.get("mode") == "winograd"
+        winograd |= wino
         args = [(c["x"].view(np.float16)[None], "f16")]
-        args += [(conv["w"].view(np.float16), "f16")] if conv else []
+        # Winograd weights: a constant relayouted to their encoding (the
+        # lowering reads the stored taps), the placeholder %a1 its result.
+        args += [(conv["w"].view(np.float16), "f16")] if conv and not wino else []
         bias = conv is not None and conv.get("bias") is not None
         args += [(conv["bias"].view(np.float16), "f16")] if bias else []
+        if wino and bias:
+            raise NotImplementedError("a Winograd convolution's own bias is not drawn")
         first = len(args)
         args += [(d.view(np.float16), "f16") for _, d, _ in c["operands"]]
         decl = " ".join(f"{nm} %a{i + first} : {run_layers.tensor_type(d.shape, 'f16')}"
@@ -283,7 +300,17 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         out_shape = (1,) + c["want"].shape
         t = run_layers.tensor_type(out_shape, "f16")
         prelude = ""
-        if conv:
+        if wino:
+            w = conv["w"].view(np.float16)
+            plain = run_layers.tensor_type(w.shape, "f16")
+            wt = run_layers.tensor_type(w.shape, "f16", "#dla.weight<winograd, fp16>")
+            p = conv["pad"]
+            prelude = (f"%wc = arith.constant {run_layers.literal(w)} : {plain}\n"
+                       f"  %w = dla.relayout %wc : {plain} -> {wt}\n"
+                       f"  %c = dla.conv winograd %a0, %w pad [{p[0]}, {p[1]}, {p[2]}, {p[3]}] : "
+                       f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, {wt} -> {t}")
+            op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {t}"
+        elif conv:
             (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
             cb = ", %a2" if bias else ""
             cbt = f", {run_layers.tensor_type(args[2][0].shape, 'f16')}" if bias else ""
@@ -300,7 +327,8 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         case.bits = True
         built.append(case)
     results = run_layers.run(built, os.path.join(build, "bin", "dla-opt"),
-                             run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
+                             run_layers.DEFAULT_LLVM_BIN, path="llvm" if winograd else "reference",
+                             fp16=arithmetic)
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
@@ -314,8 +342,9 @@ def main_sdp(a):
     if a.layer == "clamp":
         cases = [fp16_cases_sdp.draw_clamp(rng, n) for n in range(a.count)]
     else:
-        cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith("conv-"),
-                                     implicit=a.layer.endswith("implicit"))
+        cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith(("conv-", "wino-")),
+                                     implicit=a.layer.endswith("implicit"),
+                                     winograd=a.layer.startswith("wino-"))
                  for n in range(a.count)]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
@@ -330,7 +359,8 @@ def main_sdp(a):
                  "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
         first = 1
         if c["conv"]:
-            blobs["arg1.bin"] = weight_ref.pack(c["conv"]["w"].view(np.float16), WENC,
+            wenc = f"#dla.weight<{c['conv'].get('mode', 'direct')}, fp16>"
+            blobs["arg1.bin"] = weight_ref.pack(c["conv"]["w"].view(np.float16), wenc,
                                                 "f16")["weights"]
             first = 2
             if c["conv"].get("bias") is not None:
@@ -425,16 +455,17 @@ def lrn_cpu_outputs(cases, build, arithmetic):
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
-def run_loadable_case(name, func, x, want, root, build, env, expected):
+def run_loadable_case(name, func, x, want, root, build, env, expected, resources=""):
     """Writes `func` as a loadable, runs it on NVIDIA's runtime and firmware
     (nv_full, the v1 model) with x's bytes as its input and compares every
     element of its output with `want` (fp16 bits): the failure's message,
-    or None."""
+    or None. `resources`: the module's dense_resource blobs (constants)."""
     d = os.path.join(root, name)
     os.makedirs(d, exist_ok=True)
     model, inp, out = (os.path.join(d, f) for f in ("model.nvdla", "input.bin", "out"))
     tr = subprocess.run([os.path.join(build, "bin", "dla-translate"), "--dla-to-nvdla-loadable",
-                         "-", "-o", model], input=run_trace.module([func]), capture_output=True,
+                         "-", "-o", model], input=run_trace.module([func]) + resources,
+                        capture_output=True,
                         text=True)
     if tr.returncode:
         return f"dla-translate failed: {tr.stderr.strip()}"
@@ -492,6 +523,102 @@ def main_cdp(a):
     return 0 if good == len(cases) else 1
 
 
+def wino_cpu_outputs(drawn, build, arithmetic):
+    """The project's CPU execution of each fp16 Winograd layer (the weights
+    a constant relayouted to `#dla.weight<winograd, fp16>`, whose stored
+    taps the lowering reads; --dla-lower-to-reference with `arithmetic`):
+    fp16 bits [K, OH, OW] per case."""
+    import run_layers
+    cases = []
+    for c in drawn:
+        x, w = c["x"].view(np.float16)[None], c["w"].view(np.float16)
+        out = (1,) + c["out"]
+        wenc = fp16_cases_wino.wenc()
+        case = run_layers.Case(c["name"], [(x, "f16")], None, out, "f16",
+                               np.zeros(out, np.float16))
+        wt = run_layers.tensor_type(w.shape, "f16", wenc)
+        case.prelude = (f"%wc = arith.constant {run_layers.literal(w)} : "
+                        f"{run_layers.tensor_type(w.shape, 'f16')}\n"
+                        f"  %w = dla.relayout %wc : {run_layers.tensor_type(w.shape, 'f16')} -> {wt}")
+        pad = ", ".join(map(str, c["pad"]))
+        case.op = (f"dla.conv winograd %a0, %w pad [{pad}] : {case.arg_type(0)}, {wt} -> "
+                   f"{case.result_type()}")
+        case.bits = True
+        cases.append(case)
+    # path llvm: dla-opt's own lowering relayouts the constant weights.
+    results = run_layers.run(cases, os.path.join(build, "bin", "dla-opt"),
+                             run_layers.DEFAULT_LLVM_BIN, path="llvm", fp16=arithmetic)
+    return [r.astype(np.uint16).reshape(c.out_shape[1:]) for r, c in zip(results, cases)]
+
+
+def ideal_wino(c):
+    """IEEE: the exact direct convolution (float64) rounded once to fp16."""
+    return ideal(c["x"], c["w"], (1, 1), c["pad"], (1, 1))
+
+
+def main_wino(a):
+    """fp16 Winograd convolutions (fp16_cases_wino.py) on the v1 model,
+    expected from fp_nvdla (fp16_cases_wino.expected) or the CPU execution."""
+    build, translate, player, root, env = setup(a, "dla-fp16-wino-")
+    rng = np.random.default_rng(a.seed)
+    drawn = [fp16_cases_wino.draw(rng, n) for n in range(a.count)]
+    cpu = wino_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
+    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
+                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    wenc = fp16_cases_wino.wenc()
+    good = elements = differ = cpu_differ = 0
+    for n, c in enumerate(drawn):
+        x, w = c["x"].view(np.float16), c["w"].view(np.float16)
+        y16 = fp16_cases_wino.expected(x, w, c["pad"])[1]
+        ieee = ideal_wino(c)
+        elements += y16.size
+        differ += int((y16 != ieee).sum())
+        want = {"nvdla": y16, "ideal": ieee}.get(a.expect)
+        if cpu is not None:
+            cpu_differ += int((cpu[n] != y16).sum())
+            want = cpu[n]
+        (C, H, W), (K, OH, OW), pad = c["shape"], c["out"], c["pad"]
+        xt, wt, ot = ttype((1, C, H, W), ENC), ttype((K, C, 3, 3), wenc), ttype((1, K, OH, OW), ENC)
+        func = (f"func.func @{c['name']}(%x: {xt}, %w: {wt}) -> {ot} {{\n"
+                f"  %y = dla.conv winograd %x, %w pad [{', '.join(map(str, pad))}] : {xt}, {wt} "
+                f"-> {ot}\n  return %y : {ot}\n}}\n")
+        wbytes = weight_ref.pack(w, wenc, "f16")["weights"]
+        if a.loadable:
+            # The weights a constant of their storage bytes (a dense_resource
+            # blob: its alignment, 4 bytes little endian, then the bytes).
+            key = f"{c['name']}_w"
+            lfunc = (f"func.func @{c['name']}(%x: {xt}) -> {ot} {{\n"
+                     f"  %w = arith.constant dense_resource<{key}> : {wt}\n"
+                     f"  %y = dla.conv winograd %x, %w pad [{', '.join(map(str, pad))}] : {xt}, "
+                     f"{wt} -> {ot}\n  return %y : {ot}\n}}\n")
+            res = ("{-#\n  dialect_resources: {\n    builtin: {\n"
+                   f'      {key}: "0x08000000{bytes(wbytes).hex().upper()}"'
+                   "\n    }\n  }\n#-}\n")
+            why = run_loadable_case(c["name"], lfunc, x[None], want[None], root, build, env,
+                                    expected_name, res)
+            if why:
+                print(f"{c['name']}: {why}")
+                continue
+            good += 1
+            continue
+        blobs = {"arg0.bin": nvdla_ref.pack(x[None], ENC, "f16"),
+                 "arg1.bin": wbytes,
+                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        why = run_case(c["name"], func, blobs, root, translate, player, env, expected_name)
+        if why:
+            print(f"{c['name']}: {why}")
+            continue
+        good += 1
+    print(f"hardware arithmetic vs IEEE (the direct convolution, one rounding): {differ} of "
+          f"{elements} output elements differ")
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    what = "loadables on NVIDIA's firmware" if a.loadable else "convolutions on the v1 model"
+    print(f"{good} of {a.count} fp16 Winograd {what} equal {expected_name}")
+    return 0 if good == a.count else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=int, default=10)
@@ -504,9 +631,10 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp", "pdp", "cdp"], default="conv")
+                                       "clamp", "pdp", "cdp", "winograd", "wino-sdp"],
+                   default="conv")
     p.add_argument("--loadable", action="store_true",
-                   help="--layer cdp: as loadables on NVIDIA's runtime and firmware")
+                   help="--layer cdp, winograd: as loadables on NVIDIA's runtime and firmware")
     p.add_argument("--compressed", action="store_true",
                    help="conv: sparse weights compressed by the reference packer, held by the "
                         "program as a dla.weight_constant (WGS, WMB and data surfaces)")
@@ -520,13 +648,15 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
-    if a.loadable and a.layer != "cdp":
-        p.error("--loadable runs --layer cdp")
+    if a.layer == "winograd":
+        sys.exit(main_wino(a))
+    if a.loadable and a.layer not in ("cdp", "winograd"):
+        p.error("--loadable runs --layer cdp and winograd")
     if a.layer == "cdp":
         sys.exit(main_cdp(a))
     if a.layer == "lut":
         sys.exit(main_lut(a))
-    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp"):
+    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)

@@ -378,9 +378,16 @@ def compressed_cases(rng):
     return cases
 
 
+# The CPU execution's fp16 arithmetic the cases expect (main's
+# --fp16-arithmetic).
+FP16_ARITHMETIC = "hardware"
+
+
 def winograd_cases(rng):
     """Winograd convolutions (nv_full) run from their stored taps, against
-    winograd_ref.py (the C model's steps, exact) and, separately, the direct
+    winograd_ref.py (the C model's steps; fp16 3x3 at stride 1 with
+    --fp16-arithmetic hardware: fp16_cases_wino.py, NVDLA's arithmetic) and,
+    separately, the direct
     convolution (main: fp16 within WINOGRAD_F16_TOL; the integer case
     "_exact" equal, its taps and transformed inputs exact by construction).
     Strides 1 and 2, output sizes that end in half tiles, channels and
@@ -412,6 +419,11 @@ def winograd_cases(rng):
         stride = f", stride = {st}" if st > 1 else ""
         enc = f"#dla.weight<winograd, {prec}{stride}>"
         e = winograd_ref.winograd_conv(x, w, enc, b, st, pad, pv, t)
+        if t == "f16" and st == 1 and FP16_ARITHMETIC == "hardware":
+            # 3x3 at stride 1 runs NVDLA's fp16 arithmetic (fp_nvdla's PRA,
+            # Winograd MAC cell and CACC, then the SDP's bias and converter).
+            import fp16_cases_wino
+            e = fp16_cases_wino.expected(x[0], w, pad, b, enc)[1].view(np.float16)[None]
         name = f"wino_conv_{t}_s{st}_{C}x{K}" + ("_exact" if exact else "")
         c = Case(name, [(x, t), (b, t)], None, e.shape, t, e,
                  {0: f"#dla.feature<{prec}>", 1: f"#dla.bias<per_channel, {prec}>",
@@ -728,6 +740,8 @@ def main():
                    help="fp16-conv: expect fp_nvdla's bits, or the exact result rounded once "
                         "(the negative control)")
     a = p.parse_args()
+    global FP16_ARITHMETIC
+    FP16_ARITHMETIC = a.fp16_arithmetic
     rng = np.random.default_rng(a.seed)
     if a.kind in ("int-lrn", "int-lrn-wrap"):
         import int_cases_lrn

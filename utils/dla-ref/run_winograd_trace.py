@@ -21,7 +21,10 @@ under test are made on the CPU execution's results as well:
   int8) of those equal numpy's direct convolution: int8 Winograd is exact.
 
 Prints `N of M programs match the CPU execution on nv_full`, then the
-numpy counts; exits 1 on any mismatch.
+numpy counts; exits 1 on any mismatch. fp16 Winograd layers run through
+run_fp16_trace.py --layer winograd / wino-sdp (fp16_cases_wino.py), which
+has the fp16 harness (fp_nvdla's expectations, the CPU execution's fp16
+arithmetic modes).
 """
 
 import argparse

@@ -40,7 +40,7 @@ def cm():
     # ac_types 3.9 first (v1's 3.7 does not compile with g++ 12; its
     # nvdla_float.h is master's), as the library was built.
     inc = [ac] + [os.path.join(cmod, d) for d in
-                  ("hls/sdp", "hls/vlibs", "hls_wrapper", "include", "include/nvdla_ness_header", "cacc",
+                  ("hls/sdp", "hls/csc_libs", "hls/vlibs", "hls_wrapper", "include", "include/nvdla_ness_header", "cacc",
                    "cacc/gen", "cmac", "cmac/gen")]
     cmd = (["g++", "-std=c++17", "-O1", "-w", "-fPIC", "-shared",
             "-DSC_INCLUDE_DYNAMIC_PROCESSES"] + [f"-I{d}" for d in inc] +
@@ -163,6 +163,117 @@ def test_cmac_cacc_chains(cm):
         got = np.zeros(n, np.uint32)
         _call(cm.v1_cacc_to_fp32, ge, gm, n, got)
         np.testing.assert_array_equal(fp.cacc_to_fp32(ae, am), got, err_msg=f"step {step}")
+
+
+def _special_fp16(rng, shape, p=0.02):
+    """rand_fp16 with a few infinities, NaNs and largest finite values."""
+    v = rand_fp16(rng, shape)
+    pick = rng.random(shape)
+    sgn = (rng.integers(0, 2, shape) << 15).astype(np.uint16)
+    v = np.where(pick < p, sgn | 0x7C00, v)
+    v = np.where((pick >= p) & (pick < 2 * p), sgn | 0x7E00 | rng.integers(0, 0x200, shape), v)
+    v = np.where((pick >= 2 * p) & (pick < 3 * p), sgn | 0x7BFF, v)
+    return v.astype(np.uint16)
+
+
+def test_csc_pra_fp16(cm):
+    """Winograd's input transform: random tiles (near exponents, so the
+    fp17 steps cancel and round; zeros; denormals; a few infinities, NaNs,
+    largest values) against NV_NVDLA_CSC_pra_cell at FP16."""
+    rng = np.random.default_rng(47)
+    n = 20000
+    t = rand_fp16(rng, (n, 16))
+    t[n // 2:] = _special_fp16(rng, (n - n // 2, 16))
+    # Equal magnitudes (exact cancellation) and ties at fp17's last bit.
+    t[:2000, 8:12] = t[:2000, 0:4]
+    t[2000:4000, 4:8] = t[2000:4000, 8:12] ^ 0x8000
+    got = np.zeros((n, 16), np.uint16)
+    _call(cm.v1_csc_pra_fp16, t.copy(), n, got)
+    want = fp.csc_pra_fp16(t)
+    bad = np.nonzero((want != got).any(axis=1))[0]
+    assert len(bad) == 0, [(t[i], want[i], got[i]) for i in bad[:3]]
+
+
+def test_cmac_wino_cacc_chains(cm):
+    """Random cells in Winograd mode (16 positions x 4 channels) through
+    CMAC, the four words accumulated by CACC in chains of up to 10, each
+    step's accumulators and fp32 compared with the compiled functions."""
+    rng = np.random.default_rng(48)
+    n, steps = 3000, 10
+    ae = np.zeros((n, 4), np.int64)
+    am = np.zeros((n, 4), np.int64)
+    ge, gm = ae.copy(), am.copy()
+    for step in range(steps):
+        used = rng.integers(0, 5, n)  # channels of the group present
+        d = rand_fp16(rng, (n, 16, 4), zeros=rng.choice([0.0, 0.3]))
+        w = rand_fp16(rng, (n, 16, 4), zeros=0.1)
+        d[np.broadcast_to(np.arange(4)[None, None, :] >= used[:, None, None], d.shape)] = 0
+        d, w = d.reshape(n, 64), w.reshape(n, 64)
+        if step == 4:
+            w[::89, 7] = 0x7E55  # NaN weights
+            d[5::101, 20] = 0xFD01  # NaN data
+        me, mm = fp.cmac_wino_fp16(d, w)
+        ce, cmm = np.zeros((n, 4), np.int64), np.zeros((n, 4), np.int64)
+        _call(cm.v1_cmac_wino_fp16, d.copy(), w.copy(), n, ce, cmm)
+        np.testing.assert_array_equal(me, ce, err_msg=f"step {step}")
+        np.testing.assert_array_equal(mm, cmm, err_msg=f"step {step}")
+        ae, am = fp.cacc_add(ae, am, me, mm)
+        _call(cm.v1_cacc_add, ge, gm, ce, cmm, 4 * n)
+        np.testing.assert_array_equal(ae, ge, err_msg=f"step {step}")
+        np.testing.assert_array_equal(am, gm, err_msg=f"step {step}")
+        got = np.zeros((n, 4), np.uint32)
+        _call(cm.v1_cacc_to_fp32, ge, gm, 4 * n, got)
+        np.testing.assert_array_equal(fp.cacc_to_fp32(ae, am), got, err_msg=f"step {step}")
+
+
+BT = np.array([[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]], np.float64)
+AT = np.array([[1, 1, 1, 0], [0, 1, -1, -1]], np.float64)
+
+
+def _wino_f64(x, taps, pad, pad_value):
+    """F(2x2, 3x3) in float64 from the same taps: A^T (sum_c (B^T d B) T) A."""
+    C, H, W = x.shape
+    K = taps.shape[0]
+    pt, pb, pl, pr = pad
+    OH, OW = H + pt + pb - 2, W + pl + pr - 2
+    th, tw = -(-OH // 2), -(-OW // 2)
+    xp = np.full((C, 2 * th + 2, 2 * tw + 2), pad_value, np.float64)
+    kh, kw = min(H, 2 * th + 2 - pt), min(W, 2 * tw + 2 - pl)
+    xp[:, pt:pt + kh, pl:pl + kw] = x[:, :kh, :kw]
+    y = np.zeros((K, 2 * th, 2 * tw))
+    for ty in range(th):
+        for tx in range(tw):
+            d = xp[:, 2 * ty:2 * ty + 4, 2 * tx:2 * tx + 4]
+            v = BT @ d @ BT.T                                  # [C, 4, 4]
+            m = (v[None] * taps[:, :C]).sum(axis=1)          # [K, 4, 4]
+            y[:, 2 * ty:2 * ty + 2, 2 * tx:2 * tx + 2] = AT @ m @ AT.T
+    return y[:, :OH, :OW]
+
+
+def test_conv_wino_fp16_exact_and_close():
+    """conv_wino_fp16 where nothing rounds (small integers: the PRA's fp17
+    sums, the aligned products and CACC exact) equals float64 Winograd from
+    the same taps; on random normal data it is within fp16's precision of
+    it (the layer's composition: tile positions, channel groups, the
+    output tile's order)."""
+    rng = np.random.default_rng(49)
+    for case in range(6):
+        C, K = int(rng.integers(1, 11)), int(rng.integers(1, 6))
+        H, W = int(rng.integers(2, 9)), int(rng.integers(2, 9))
+        pad = tuple(int(v) for v in rng.integers(0, 3, 4))
+        x = rng.integers(-8, 9, (C, H, W)).astype(np.float16)
+        taps = rng.integers(-8, 9, (K, C + int(rng.integers(0, 4)), 4, 4)).astype(np.float16)
+        pv = float(rng.integers(-3, 4))
+        got = fp.conv_wino_fp16(x.view(np.uint16), taps.view(np.uint16), pad,
+                                np.float16(pv).view(np.uint16)).view(np.float32)
+        want = _wino_f64(x.astype(np.float64), taps.astype(np.float64), pad, pv)
+        np.testing.assert_array_equal(got, want, err_msg=f"case {case}")
+        xr = rng.standard_normal((C, H, W)).astype(np.float16)
+        tr = rng.standard_normal(taps.shape).astype(np.float16)
+        got = fp.conv_wino_fp16(xr.view(np.uint16), tr.view(np.uint16), pad).view(np.float32)
+        want = _wino_f64(xr.astype(np.float64), tr.astype(np.float64), pad, 0.0)
+        scale = np.abs(want).max() + 1
+        assert np.abs(got - want).max() <= 2.0 ** -8 * scale * 4, case
 
 
 # Values worked by hand from the C model's code (no C model needed).

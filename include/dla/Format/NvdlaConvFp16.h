@@ -3,8 +3,9 @@
 // What nv_full's convolution pipeline computes in fp16 (docs/NvdlaFp16.md
 // "The convolution pipeline"), on bit patterns: CMAC's block-floating-point
 // dot product of one channel atom, CACC's 48-bit accumulator and the fp32 it
-// hands the SDP, a whole direct convolution in CSC's order, and one SDP X
-// stage at precision FP16. Each function is utils/dla-ref/fp_nvdla.py's of
+// hands the SDP, a whole direct convolution in CSC's order, Winograd's
+// fp16 steps (CSC's PRA, CMAC's Winograd cell, a 3x3 stride-1 layer), and
+// one SDP X stage at precision FP16. Each function is utils/dla-ref/fp_nvdla.py's of
 // the same name (that numpy model is checked against NVIDIA's v1 C model;
 // python/tests/test_conv_fp16.py checks this file against it). The CPU
 // execution of an fp16 convolution on nv_full runs this code (the
@@ -83,6 +84,38 @@ template <typename T> struct View4 {
 /// bits) receives what CACC hands the SDP.
 void convFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> w,
               const ConvFp16Shape &shape, View4<uint32_t> out);
+
+/// NvdlaMacCell::calculation_fp16 in Winograd mode (cmac_wino_fp16): 64
+/// values, value 4 * p + c the transformed position p = 4 * row + column
+/// and channel c of a group of four. The products aligned to the cell's
+/// largest exponent group (as cmacFp16's), summed per position, then
+/// A^T M A on those integers; `out` receives the outputs (0,0), (0,1),
+/// (1,0), (1,1) of the 2x2 tile, all with the cell's exponent (a NaN: its
+/// word in all four).
+void cmacWinoFp16(const uint16_t *data, const uint16_t *weight, CmacWord out[4]);
+
+/// CSC's PRA at precision FP16 (csc_pra_fp16): a 4x4 tile (4 * y + x) of
+/// one channel to C^T d C, each step FpAdd / FpSub<6,10> on fp17, then
+/// Fp17ToFp16.
+void cscPraFp16(const uint16_t in[16], uint16_t out[16]);
+
+/// A 3x3 stride-1 Winograd convolution's geometry: C, H, W of one image,
+/// K kernels of C' >= C transformed channels (4x4 taps each), padding.
+struct WinoFp16Shape {
+  int64_t channels, height, width, kernels, tapChannels;
+  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  int64_t outHeight() const { return height + padTop + padBottom - 2; }
+  int64_t outWidth() const { return width + padLeft + padRight - 2; }
+};
+
+/// conv_wino_fp16 on one image: padding with `padValue` (fp16 bits; also
+/// beyond the bottom / right edge up to whole 2x2 tiles), channels beyond
+/// C zero; per 2x2 output tile, each group of four channels (ascending)
+/// through the PRA and one Winograd MAC cell, CACC adding its four words
+/// from +0. `taps` is K x C' x 4 x 4 (the stored transformed weights);
+/// `out` (K x OH x OW of fp32 bits) receives what CACC hands the SDP.
+void convWinoFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> taps,
+                  const WinoFp16Shape &shape, uint16_t padValue, View4<uint32_t> out);
 
 /// One X stage (BS or BN) of the SDP at precision FP16 (sdp_x_fp16).
 enum class SdpAluAlgo { Max = 0, Min = 1, Sum = 2 };

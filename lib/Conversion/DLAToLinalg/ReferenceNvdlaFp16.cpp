@@ -36,10 +36,15 @@ bool reference::usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic) {
 
 bool reference::isNvdlaFp16Conv(ConvOp op) {
   auto x = op.getInput().getType(), w = op.getWeight().getType();
-  return op.getMode() == nv::ConvMode::Direct && x.getElementType().isF16() &&
-         w.getElementType().isF16() && x.getRank() == 4 && w.getRank() == 4 &&
-         x.getDimSize(1) == w.getDimSize(1) && !op.getPadValue().value_or(0) &&
-         !op.getInputCvtAttr() && !op.getClipTruncate();
+  // Winograd: F(2x2, 3x3) at stride 1, the only form the hardware runs
+  // (NvdlaCModelV1.md); others keep the ideal meaning.
+  const bool mode = op.getMode() == nv::ConvMode::Direct ||
+                    (op.getMode() == nv::ConvMode::Winograd && w.getRank() == 4 &&
+                     w.getDimSize(2) == 3 && w.getDimSize(3) == 3 &&
+                     llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }));
+  return mode && x.getElementType().isF16() && w.getElementType().isF16() && x.getRank() == 4 &&
+         w.getRank() == 4 && x.getDimSize(1) == w.getDimSize(1) &&
+         !op.getPadValue().value_or(0) && !op.getInputCvtAttr() && !op.getClipTruncate();
 }
 
 namespace {
@@ -77,6 +82,10 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
                             flatMemref(i32)};
   conv.append(15, i64);
   declare(rt::kConvFp16, b.getFunctionType(conv, {}));
+  SmallVector<Type> wino = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type()),
+                            flatMemref(i32)};
+  wino.append(11, i64);
+  declare(rt::kConvWinoFp16, b.getFunctionType(wino, {}));
   SmallVector<Type> pdp = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type())};
   pdp.append(12, i64);
   declare(rt::kPdpFp16, b.getFunctionType(pdp, {}));
@@ -113,6 +122,31 @@ Value reference::emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value 
   for (int64_t v : geometry)
     args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
   func::CallOp::create(b, loc, rt::kConvFp16, TypeRange{}, args);
+  return bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outType.getShape(), i32),
+                                           out, /*restrict=*/true, /*writable=*/true);
+}
+
+Value reference::emitNvdlaConvWinoFp16(OpBuilder &b, Location loc, ConvOp op, Value x,
+                                       Value taps) {
+  declareNvdlaRuntime(b, op);
+  Type i32 = i32Of(b), i64 = b.getI64Type();
+  Value xs = flatBits(b, loc, x), ts = flatBits(b, loc, taps);
+  RankedTensorType outType = op.getOutput().getType();
+  auto outBuffer = MemRefType::get(outType.getShape(), i32);
+  Value out = memref::AllocOp::create(b, loc, outBuffer);
+  Value outFlat = memref::CastOp::create(
+      b, loc, flatMemref(i32),
+      memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
+  auto xt = cast<RankedTensorType>(x.getType()), tt = cast<RankedTensorType>(taps.getType());
+  ArrayRef<int64_t> padding = op.getPadding();
+  SmallVector<int64_t> geometry = {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2),
+                                   xt.getDimSize(3), tt.getDimSize(0), tt.getDimSize(1),
+                                   padding[0],       padding[1],       padding[2],
+                                   padding[3],       /*padValue=*/0};
+  SmallVector<Value> args = {xs, ts, outFlat};
+  for (int64_t v : geometry)
+    args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
+  func::CallOp::create(b, loc, rt::kConvWinoFp16, TypeRange{}, args);
   return bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outType.getShape(), i32),
                                            out, /*restrict=*/true, /*writable=*/true);
 }

@@ -22,10 +22,11 @@ namespace mlir::dla::reference {
 /// the module's target is NVDLA nv_full.
 bool usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic);
 
-/// Whether the hardware arithmetic covers this convolution: direct, fp16
-/// input and weights with the same channels, no padding value, an fp16 or
-/// delivered result. (Winograd and image input keep the ideal meaning,
-/// docs/NvdlaFp16.md "Not modelled yet".)
+/// Whether the hardware arithmetic covers this convolution: direct, or
+/// Winograd 3x3 at stride 1 (when its weights hold stored taps: the
+/// lowering's check), fp16 input and weights with the same channels, no
+/// padding value, an fp16 or delivered result. (Image input keeps the
+/// ideal meaning, docs/NvdlaFp16.md "Not modelled yet".)
 bool isNvdlaFp16Conv(ConvOp op);
 
 /// Declares the runtime functions in `op`'s module (once).
@@ -34,6 +35,11 @@ void declareNvdlaRuntime(OpBuilder &b, Operation *op);
 /// CACC's fp32 bits of `op` (tensor<N x K x OH x OW x i32>) from its plain
 /// f16 input `x` (NCHW) and weights `w` (KCRS).
 Value emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w);
+
+/// CACC's fp32 bits of a Winograd `op` (tensor<N x K x OH x OW x i32>,
+/// NvdlaConvFp16.h convWinoFp16) from its plain f16 input `x` (NCHW) and
+/// its stored taps (K x C' x 4 x 4 f16), padding value 0.
+Value emitNvdlaConvWinoFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value taps);
 
 /// The PDP's fp16 pooling of `op` (NvdlaPdpFp16.h) on its plain f16 input
 /// `x` (NCHW): the plain f16 result.

@@ -450,8 +450,17 @@ struct ConvToReference : LayerToReference<ConvOp> {
     MLIRContext *ctx = rewriter.getContext();
     NumberType acc{getAccumulatorType(ctx, pipeline, /*isSdp=*/false)};
 
-    if (nvdlaFp16(op) && isNvdlaFp16Conv(op))
-      return rewriteNvdlaFp16(op, adaptor, rewriter);
+    if (nvdlaFp16(op) && isNvdlaFp16Conv(op)) {
+      if (op.getMode() != nv::ConvMode::Winograd)
+        return rewriteNvdlaFp16(op, adaptor, rewriter, Value());
+      // Winograd from its stored taps; plain (unencoded) weights have none
+      // and keep the mathematical meaning below.
+      Value taps = getWinogradTaps(adaptor.getWeight());
+      if (!taps)
+        taps = emitWinogradTapsOfTensor(rewriter, loc, adaptor.getWeight());
+      if (taps)
+        return rewriteNvdlaFp16(op, adaptor, rewriter, taps);
+    }
     Value x = readPlain(rewriter, loc, adaptor.getInput());
     // Winograd weights are their stored taps: read from storage (buffer
     // form), or from the storage bytes of the encoded weights (tensor form).
@@ -505,20 +514,27 @@ struct ConvToReference : LayerToReference<ConvOp> {
     return success();
   }
 
-  /// NVDLA's fp16 arithmetic: CACC's fp32 (the runtime's conv_fp16), the
+  /// NVDLA's fp16 arithmetic: CACC's fp32 (the runtime's conv_fp16, or
+  /// conv_wino_fp16 on the Winograd `taps` when given), the
   /// bias added as the SDP's X stage does (FpAdd of the widened fp16
   /// bias), then the output converter (Fp32ToFp16); on-the-fly SDPs
   /// receive the fp32 itself (a plain f32 tensor).
   LogicalResult rewriteNvdlaFp16(ConvOp op, OpAdaptor adaptor,
-                                 ConversionPatternRewriter &rewriter) const {
+                                 ConversionPatternRewriter &rewriter, Value taps) const {
     Location loc = op.getLoc();
     RankedTensorType outType = op.getOutput().getType();
     const bool delivers = deliversFloatAccumulator(op);
     if (!delivers && !outType.getElementType().isF16())
       return rewriter.notifyMatchFailure(op, "fp16 to a non-fp16 output is not modelled");
     Value x = readPlain(rewriter, loc, adaptor.getInput());
-    Value w = readPlain(rewriter, loc, adaptor.getWeight());
-    SmallVector<Value> inputs = {emitNvdlaConvFp16(rewriter, loc, op, x, w)};
+    SmallVector<Value> inputs;
+    if (taps) {
+      // Winograd: the stored taps, as the ideal Winograd reads them.
+      inputs.push_back(emitNvdlaConvWinoFp16(rewriter, loc, op, x, taps));
+    } else {
+      Value w = readPlain(rewriter, loc, adaptor.getWeight());
+      inputs.push_back(emitNvdlaConvFp16(rewriter, loc, op, x, w));
+    }
     if (Value bias = adaptor.getBias())
       inputs.push_back(readPlain(rewriter, loc, bias));
     Type element = delivers ? rewriter.getF32Type() : rewriter.getF16Type();

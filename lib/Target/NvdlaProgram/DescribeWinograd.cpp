@@ -16,8 +16,12 @@
 //   release        = the ext height; CSC stride and padding 0 (conv.c)
 //   PRA_TRUNCATE   = 0 (the CPU execution's meaning, ReferenceWinograd.cpp)
 //
-// What is refused, located: fp16 (planNetwork's checkFp16Layer: fp16's PRA
-// and CMAC arithmetic is not yet the CPU execution's), strides above 1
+// fp16 is the same plan (C' = C rounded up to 16 channels, 32 bytes; NVIDIA's
+// firmware and compiler program nothing else differently for it); its
+// arithmetic is the CPU execution's hardware fp16 mode (convWinoFp16).
+//
+// What is refused, located: fp16 with a padding value (planNetwork's
+// checkFp16Layer, as for direct fp16), strides above 1
 // (NVIDIA's compiler takes Winograd at stride 1 only), an output whose width or
 // height is no multiple of 4 (the hardware writes the whole W' x H' tiles,
 // beyond the result's surfaces), padding to the ext cube beyond CDMA's
@@ -44,9 +48,10 @@ using namespace dlaformat::nvdla;
 
 LogicalResult mlir::dla::regplan::checkWinogradConv(ConvOp op) {
   auto out = cast<RankedTensorType>(op.getResult().getType());
-  // Other data NetworkPlan refused (int16 data; fp16 layers other than
-  // direct convolutions, checkFp16Layer).
-  assert(getConvWeightPrecision(op) == Precision::Int8 &&
+  // Other data NetworkPlan refused (int16 data; fp16 layers with a padding
+  // value or an input converter, checkFp16Layer).
+  assert((getConvWeightPrecision(op) == Precision::Int8 ||
+          getConvWeightPrecision(op) == Precision::Fp16) &&
          "planNetwork checked the data");
   ArrayRef<int64_t> stride = op.getStrides();
   if (stride[0] != 1 || stride[1] != 1)

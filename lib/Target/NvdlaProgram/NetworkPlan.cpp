@@ -181,7 +181,7 @@ bool isFp16(Value v) {
   return false;
 }
 
-/// fp16 layers: a direct convolution without an input converter or
+/// fp16 layers: a direct or Winograd convolution without an input converter or
 /// padding value, its result feature data (the SDP's converter rounding
 /// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
 /// offline SDP of its X stages or of its LUT alone; pooling (PDP); LRN
@@ -222,10 +222,12 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   auto fused = dyn_cast_or_null<SdpOp>(hw.fused);
   const bool xStagesOnly = fused && (fused.getBsAttr() || fused.getBnAttr()) &&
                            !fused.getEwAttr() && !fused.getOutCvtAttr();
-  if (!conv || (hw.fused && !xStagesOnly) || conv.getMode() != nv::ConvMode::Direct ||
-      conv.getInputCvtAttr() || conv.getPadValue())
+  // Winograd: the CPU execution computes the PRA / CMAC / CACC steps as
+  // the hardware does (NvdlaConvFp16.h convWinoFp16); checkWinogradConv
+  // refuses the Winograd forms not programmed.
+  if (!conv || (hw.fused && !xStagesOnly) || conv.getInputCvtAttr() || conv.getPadValue())
     return hw.op->emitOpError(
-        "computes in fp16: the fp16 layers programmed yet are a direct convolution (no input "
+        "computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no input "
         "converter or padding value) alone or with an SDP on the fly of its X stages, an offline "
         "SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the "
         "implicit form with at most two memory operands; no ew or out_cvt), pooling and LRN");

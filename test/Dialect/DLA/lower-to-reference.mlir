@@ -15,6 +15,7 @@
 // rounds (docs/NvdlaFp16.md "The CPU execution").
 // HW-DAG: func.func private @dla_nvdla_conv_fp16(memref<?xi16>, memref<?xi16>, memref<?xi32>, i64,
 // HW-DAG: func.func private @dla_nvdla_fp32_add(i32, i32) -> i32
+// HW-DAG: func.func private @dla_nvdla_conv_wino_fp16(memref<?xi16>, memref<?xi16>, memref<?xi32>, i64,
 // HW-LABEL: func.func @conv_fp16_encoded
 // HW: %[[XP:.*]] = dla.relayout %{{.*}} : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x8x8xf16>
 // HW: arith.bitcast %[[XP]] : tensor<1x16x8x8xf16> to tensor<1x16x8x8xi16>
@@ -178,6 +179,17 @@ func.func @lrn(%x: tensor<1x8x4x4xf16>) -> tensor<1x8x4x4xf16> {
 // them, the stored taps from the storage bytes of the encoded weights
 // (dla.to_storage, packed at compile time by --dla-pack-weights), and the
 // convolution computed in the transformed domain (ReferenceWinograd.h).
+// With NVDLA's arithmetic (3x3 at stride 1, fp16): the same stored taps,
+// and the runtime's conv_wino_fp16 on their bits and the input's (the PRA,
+// CMAC's Winograd cell, CACC: docs/NvdlaFp16.md), then the output converter.
+// HW-LABEL: func.func @conv_constant_weight
+// HW: dla.to_storage %{{.*}} : tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>> -> tensor<8192xi8>
+// HW: %[[TAPS:.*]] = bufferization.to_tensor %{{.*}} restrict writable : memref<16x16x4x4xf16> to tensor<16x16x4x4xf16>
+// HW: arith.bitcast %[[TAPS]] : tensor<16x16x4x4xf16> to tensor<16x16x4x4xi16>
+// HW: call @dla_nvdla_conv_wino_fp16(
+// HW-NOT: linalg.conv_2d_nchw_fchw
+// HW: func.call @dla_nvdla_fp32_to_fp16(
+// HW: return
 // CHECK-LABEL: func.func @conv_constant_weight
 // CHECK-SAME: (%[[X:.*]]: tensor<1x16x4x4xf16, #dla.feature<fp16>>)
 // CHECK: %[[C:.*]] = arith.constant dense<{{.*}}> : tensor<16x16x3x3xf32>

@@ -396,7 +396,7 @@ func.func @lrn_int8_to_fp16(%x: tensor<1x16x4x4xi8, #dla.feature<int8, config = 
 // output converter to fp16) keeps the integer meaning: it is not an fp16
 // pipeline's X stages, and not programmed yet.
 func.func @int8_to_fp16(%x: tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>, %w: tensor<16x16x1x1xi8, #dla.weight<direct, int8, config = nv_full>>, %b: tensor<16xi16, #dla.bias<per_channel, int16, config = nv_full>>) -> tensor<1x16x4x4xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct convolution (no input converter or padding value) alone or with an SDP on the fly of its X stages, an offline SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the implicit form with at most two memory operands; no ew or out_cvt), pooling and LRN}}
+  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no input converter or padding value) alone or with an SDP on the fly of its X stages, an offline SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the implicit form with at most two memory operands; no ew or out_cvt), pooling and LRN}}
   %c = dla.conv direct %x, %w : tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>, tensor<16x16x1x1xi8, #dla.weight<direct, int8, config = nv_full>> -> tensor<1x16x4x4xi16>
   %y = dla.sdp on_the_fly %c bias %b : tensor<16xi16, #dla.bias<per_channel, int16, config = nv_full>> relu : tensor<1x16x4x4xi16> -> tensor<1x16x4x4xf16, #dla.feature<fp16>>
   return %y : tensor<1x16x4x4xf16, #dla.feature<fp16>>
@@ -408,7 +408,7 @@ func.func @int8_to_fp16(%x: tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_f
 // eltwise): each X stage's DMA reads one, so its steps do not fit BS and
 // BN, and it is not programmed.
 func.func @fp16_three_operands(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>, %b: tensor<8xf16, #dla.bias<per_channel, fp16>>, %q: tensor<8x2xf16, #dla.batchnorm<per_channel, fp16>>, %e: tensor<1x8x4x4xf16, #dla.eltwise<fp16>>) -> tensor<1x8x4x4xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.sdp' op computes in fp16: the fp16 layers programmed yet are a direct convolution}}
+  // expected-error @below {{'dla.sdp' op computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution}}
   %y = dla.sdp offline %x bias %b : tensor<8xf16, #dla.bias<per_channel, fp16>> batchnorm %q : tensor<8x2xf16, #dla.batchnorm<per_channel, fp16>> eltwise %e : tensor<1x8x4x4xf16, #dla.eltwise<fp16>> relu : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x4x4xf16, #dla.feature<fp16>>
   return %y : tensor<1x8x4x4xf16, #dla.feature<fp16>>
 }
@@ -572,14 +572,15 @@ func.func @winograd_bands(%x: !f, %w: !w) -> !o {
 
 // -----
 
-// fp16 Winograd: the CPU execution's fp16 Winograd is not yet the
-// hardware's PRA / CMAC arithmetic.
-!f = tensor<1x16x6x6xf16, #dla.feature<fp16, config = nv_full>>
-!o = tensor<1x16x4x4xf16, #dla.feature<fp16, config = nv_full>>
+// fp16 Winograd is programmed (its PRA / CMAC / CACC steps are the CPU
+// execution's hardware fp16 mode) and meets the Winograd plan's own
+// refusals: a 6x6 output is no whole 4x4 tiles.
+!f = tensor<1x16x8x8xf16, #dla.feature<fp16, config = nv_full>>
+!o = tensor<1x16x6x6xf16, #dla.feature<fp16, config = nv_full>>
 !w = tensor<16x16x3x3xf16, #dla.weight<winograd, fp16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @winograd_fp16(%x: !f, %w: !w) -> !o {
-  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct convolution}}
+func.func @winograd_fp16_6x6(%x: !f, %w: !w) -> !o {
+  // expected-error @below {{'dla.conv' op is a Winograd convolution with a 6x6 output: NVDLA writes Winograd outputs in whole 4x4 tiles}}
   %y = dla.conv winograd %x, %w : !f, !w -> !o
   return %y : !o
 }

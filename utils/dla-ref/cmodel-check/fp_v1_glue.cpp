@@ -13,6 +13,7 @@
 #include "arnvdla.h"
 #include "pdp_hls_wrapper.h"
 #include "cdp_hls_wrapper.h"
+#include "csc_cvt.h"
 
 // cacc_fp16_add and cacc_fp48_to_fp32 are private members that use no
 // member state: made reachable for this test only.
@@ -125,12 +126,14 @@ void v1_sdp_cvt_fp16(const uint32_t *x, int n, uint16_t *out) {
   }
 }
 
-// One MAC cell, direct mode, fp16: `data` and `weight` hold n atoms of 64
-// values; the masks are set as CSC sets them (a value's two mask bits set
-// unless it is +0 or -0). Each result's 44-bit word: exponent (bits 43..38)
-// and the signed 38-bit mantissa.
-void v1_cmac_fp16(const uint16_t *data, const uint16_t *weight, int n, int64_t *exp,
-                  int64_t *mant) {
+// One MAC cell, fp16, direct mode (wino 0) or Winograd mode (wino 1):
+// `data` and `weight` hold n cells of 64 values; the masks are set as CSC
+// sets them (a value's two mask bits set unless it is +0 or -0). Each
+// result's 44-bit word: exponent (bits 43..38) and the signed 38-bit
+// mantissa; one word per cell in direct mode, four (results 0..3) in
+// Winograd mode.
+static void cmacFp16(const uint16_t *data, const uint16_t *weight, int n, int wino, int64_t *exp,
+                     int64_t *mant) {
   NvdlaMacCell cell;
   uint64_t wtMask[2], datMask[2];
   sc_int<8> dat[128], wt[128];
@@ -141,6 +144,7 @@ void v1_cmac_fp16(const uint16_t *data, const uint16_t *weight, int n, int64_t *
   cell.weight_operand_ptr_ = wt;
   cell.result_ptr_ = result;
   cell.precision_ = NVDLA_CMAC_A_D_MISC_CFG_0_PROC_PRECISION_FP16;
+  int words = wino ? 4 : 1;
   for (int a = 0; a < n; ++a) {
     std::memset(wtMask, 0, sizeof wtMask);
     std::memset(datMask, 0, sizeof datMask);
@@ -156,12 +160,40 @@ void v1_cmac_fp16(const uint16_t *data, const uint16_t *weight, int n, int64_t *
       if (w & 0x7fff)
         wtMask[word] |= 3ull << bit;
     }
-    cell.do_calc(true, false);
-    uint64_t word = ((uint64_t)(result[1].to_int64() & 0x3fffff) << 22) |
-                    (uint64_t)(result[0].to_int64() & 0x3fffff);
-    exp[a] = (int64_t)(word >> 38) & 63;
-    int64_t m = (int64_t)(word & ((1ull << 38) - 1));
-    mant[a] = m >= (1ll << 37) ? m - (1ll << 38) : m;
+    cell.do_calc(true, wino != 0);
+    for (int r = 0; r < words; ++r) {
+      uint64_t word = ((uint64_t)(result[2 * r + 1].to_int64() & 0x3fffff) << 22) |
+                      (uint64_t)(result[2 * r].to_int64() & 0x3fffff);
+      exp[a * words + r] = (int64_t)(word >> 38) & 63;
+      int64_t m = (int64_t)(word & ((1ull << 38) - 1));
+      mant[a * words + r] = m >= (1ll << 37) ? m - (1ll << 38) : m;
+    }
+  }
+}
+
+void v1_cmac_fp16(const uint16_t *data, const uint16_t *weight, int n, int64_t *exp,
+                  int64_t *mant) {
+  cmacFp16(data, weight, n, 0, exp, mant);
+}
+
+void v1_cmac_wino_fp16(const uint16_t *data, const uint16_t *weight, int n, int64_t *exp,
+                       int64_t *mant) {
+  cmacFp16(data, weight, n, 1, exp, mant);
+}
+
+// CSC's PRA (hls/csc_libs NV_NVDLA_CSC_pra_cell, in the library) at
+// precision FP16 on n tiles of 16 fp16 values (4 * y + x).
+void v1_csc_pra_fp16(const uint16_t *in, int n, uint16_t *out) {
+  for (int t = 0; t < n; ++t) {
+    ac_channel<vDataStruct> ci, co;
+    vDataStruct d;
+    for (int i = 0; i < 16; ++i)
+      d.data[i] = (int16_t)in[t * 16 + i];
+    ci.write(d);
+    NV_NVDLA_CSC_pra_cell(ci, ACINTF(2)(ENUM_FP16), vTruncateType(0), co);
+    vDataStruct o = co.read();
+    for (int i = 0; i < 16; ++i)
+      out[t * 16 + i] = (uint16_t)o.data[i].to_int();
   }
 }
 
