@@ -619,4 +619,33 @@ uint32_t sdpXFp16(uint32_t x, const SdpXFp16 &stage, uint16_t aluOperand, uint16
   return y;
 }
 
+void imageConvFp16(const uint16_t *x, const uint16_t *w, const ImageConvFp16Shape &shape,
+                   uint32_t *out) {
+  const int64_t P = shape.components, H = shape.height, W = shape.width;
+  const int64_t K = shape.kernels, C = shape.channels, R = shape.kernelH, S = shape.kernelW;
+  const int64_t OH = shape.outHeight(), OW = shape.outWidth(), SP = S * P;
+  // Element (s, p) of output column ox: pixel ox * strideW + s - padLeft's
+  // component p, 0 in the left / right padding.
+  std::vector<uint16_t> xe(static_cast<size_t>(SP * H * OW), 0);
+  for (int64_t s = 0; s < S; ++s)
+    for (int64_t p = 0; p < P; ++p)
+      for (int64_t y = 0; y < H; ++y)
+        for (int64_t ox = 0; ox < OW; ++ox) {
+          const int64_t col = ox * shape.strideW + s - shape.padLeft;
+          if (col >= 0 && col < W)
+            xe[((s * P + p) * H + y) * OW + ox] = x[(p * H + y) * W + col];
+        }
+  std::vector<uint16_t> we(static_cast<size_t>(K * SP * R), 0);
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t s = 0; s < S; ++s)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t r = 0; r < R; ++r)
+          we[(k * SP + s * P + c) * R + r] = w[((k * C + c) * R + r) * S + s];
+  ConvFp16Shape direct{SP, H, OW, K, R, 1};
+  direct.strideH = shape.strideH;
+  direct.padTop = shape.padTop, direct.padBottom = shape.padBottom;
+  convFp16({xe.data(), {SP * H * OW, H * OW, OW, 1}}, 0, {we.data(), {SP * R, R, 1, 1}}, direct,
+           {out, {0, OH * OW, OW, 1}});
+}
+
 } // namespace dlaformat::nvdla

@@ -492,6 +492,130 @@ def main_cdp(a):
     return 0 if good == len(cases) else 1
 
 
+
+# 8-bit pixel formats by their components P (NvdlaPixel.h's table; the
+# semi-planar ones read Y and UV from two planes).
+IMAGE_FORMATS = {1: ["T_R8"], 3: ["T_Y8___U8V8_N444", "T_Y8___V8U8_N444"],
+                 4: ["T_A8B8G8R8", "T_A8R8G8B8", "T_B8G8R8A8", "T_R8G8B8A8", "T_X8B8G8R8",
+                     "T_X8R8G8B8", "T_B8G8R8X8", "T_R8G8B8X8", "T_A8Y8U8V8", "T_V8U8Y8A8"]}
+
+
+def draw_image(rng, n, mean_step=0):
+    """An fp16 image convolution: 8-bit pixels (ui8, or i8 read signed
+    through PIXEL_SIGN_OVERRIDE) of a format of P = 1, 3 or 4 components,
+    C <= P of them weighted (the others meet zero weights), CDMA's converter
+    (offset or per-component means, scale and truncate drawn so that the
+    converted values spread over fp16's binades, its rounding and its
+    saturation at 65504), kernels up to 7 wide (S * P up to 28; a few 17..20
+    wide with P = 4: two 64-element super channels), strides, padding, x
+    offsets. `mean_step` (the negative control) adds that to the first mean
+    (or the offset) in the expectation only."""
+    P = int(rng.choice([1, 3, 4, 4]))
+    fmt = str(rng.choice(IMAGE_FORMATS[P]))
+    c = P if P == 1 else int(rng.integers(P - 1, P + 1))
+    wide = P == 4 and rng.random() < 0.1
+    k = int(rng.integers(1, 25))
+    r = int(rng.integers(1, 4))
+    s = int(rng.integers(17, 21)) if wide else int(rng.integers(1, 8))
+    pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, min(s, 4))),
+           int(rng.integers(0, min(s, 4)))]
+    h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
+    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + 9))
+    sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
+    sx = min(sx, s)  # the image weights' pre-extension steps by whole pixels
+    oh = (h + pad[0] + pad[1] - r) // sy + 1
+    ow = (w + pad[2] + pad[3] - s) // sx + 1
+    signed = rng.random() < 0.3
+    elt = "i8" if signed else "ui8"
+    raw = rng.integers(0, 256, (P, h, w))
+    x = (raw - 256 * (raw >= 128) if signed else raw).astype(np.int8 if signed else np.uint8)
+    xbits = raw.astype(np.int64)
+    sx_val = np.where(signed & (xbits >= 128), xbits - 256, xbits)
+    # The converter: values of 2^-4..2^16 after the shift.
+    shift = int(rng.integers(0, 13))
+    scale = int(rng.choice([1, int(rng.integers(1, 1 << 15)), -int(rng.integers(1, 1 << 15))]))
+    if rng.random() < 0.5:
+        mean = [int(rng.integers(-128, 256)) for _ in range(4)]
+        offset = 0
+    else:
+        mean, offset = None, int(rng.integers(-300, 301))
+    alu = (np.array(mean[:P]) if mean else np.full(P, offset))[:, None, None].copy()
+    alu[0] += mean_step
+    xc = fp.cdma_cvt_image_fp16(sx_val, signed=signed, alu=alu, scale=scale, truncate=shift)
+    wt = fp16_data(rng, (k, c, r, s), zeros=0.1)
+    x_offset = int(rng.choice([0, 0, 1, 2, 3]))
+    penc = f"#dla.pixel<{fmt}{f', x_offset = {x_offset}' if x_offset else ''}>"
+    wenc = f"#dla.weight<image, fp16, channels = {P}>"
+    attrs = (f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
+             f" input_cvt <offset = {offset}, scale = {scale}, shift = {shift}>")
+    if mean:
+        attrs += " mean [" + ", ".join(map(str, mean)) + "]"
+    xtype = f"tensor<1x{P}x{h}x{w}x{elt}, {penc}>"
+    wtype = f"tensor<{k}x{c}x{r}x{s}xf16, {wenc}>"
+    otype = ttype((1, k, oh, ow), ENC)
+    func = (f"func.func @image_{n}(%x: {xtype}, %w: {wtype}) -> {otype} {{\n"
+            f"  %y = dla.conv image %x, %w{attrs} : {xtype}, {wtype} -> {otype}\n"
+            f"  return %y : {otype}\n}}\n")
+    op = f"dla.conv image %a0, %a1{attrs}"
+    return dict(name=f"image_{n}", x=x, elt=elt, penc=penc, xc=xc, w=wt, wenc=wenc,
+                stride=(sy, sx), pad=tuple(pad), func=func, op=op, out=(1, k, oh, ow))
+
+
+def image_cpu_outputs(drawn, build, arithmetic):
+    """The project's CPU execution of each drawn image convolution (plain
+    tensors): fp16 bits [K, OH, OW] per case."""
+    import run_layers
+    cases = []
+    for c in drawn:
+        x, w = c["x"][None], c["w"].view(np.float16)
+        y = np.zeros(c["out"], np.float16)
+        op = (f"{c['op']} : {run_layers.tensor_type(x.shape, c['elt'])}, "
+              f"{run_layers.tensor_type(w.shape, 'f16')} -> "
+              f"{run_layers.tensor_type(y.shape, 'f16')}")
+        case = run_layers.Case(c["name"], [(x, c["elt"]), (w, "f16")], op, y.shape, "f16", y)
+        case.bits = True
+        cases.append(case)
+    results = run_layers.run(cases, os.path.join(build, "bin", "dla-opt"),
+                             run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
+    return [r.astype(np.uint16).reshape(c.out_shape[1:]) for r, c in zip(results, cases)]
+
+
+def main_image(a):
+    """--layer image: fp16 image convolutions on the v1 model against
+    fp_nvdla (cdma_cvt_image_fp16, image_conv_fp16, the SDP's converter) or
+    the CPU execution."""
+    build, translate, player, root, env = setup(a, "dla-fp16-image-")
+    rng = np.random.default_rng(a.seed)
+    drawn = [draw_image(rng, n, a.mean_step) for n in range(a.count)]
+    cpu = image_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
+    expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    if a.mean_step:
+        expected_name += f" with the first mean {a.mean_step:+d}"
+    good = elements = cpu_differ = wide = 0
+    for n, c in enumerate(drawn):
+        y16 = fp.fp32_to_fp16(fp.image_conv_fp16(c["xc"], c["w"], c["stride"], c["pad"]))
+        elements += y16.size
+        wide += c["w"].shape[3] * c["x"].shape[0] > 64
+        want = y16
+        if cpu is not None:
+            cpu_differ += int((cpu[n] != y16).sum())
+            want = cpu[n]
+        blobs = {"arg0.bin": nvdla_ref.pack(c["x"][None], c["penc"], c["elt"]),
+                 "arg1.bin": weight_ref.pack(c["w"].view(np.float16), c["wenc"], "f16")["weights"],
+                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
+        if why:
+            print(f"{c['name']}: {why}")
+            continue
+        good += 1
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    print(f"{wide} of {a.count} with two super channels (S * P > 64)")
+    print(f"{good} of {a.count} fp16 image convolutions on the v1 model equal {expected_name}")
+    return 0 if good == a.count else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=int, default=10)
@@ -504,7 +628,10 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp", "pdp", "cdp"], default="conv")
+                                       "clamp", "pdp", "cdp", "image"], default="conv")
+    p.add_argument("--mean-step", type=int, default=0,
+                   help="--layer image, the negative control: the expectation's first mean "
+                        "(or offset) this much off the program's")
     p.add_argument("--loadable", action="store_true",
                    help="--layer cdp: as loadables on NVIDIA's runtime and firmware")
     p.add_argument("--compressed", action="store_true",
@@ -520,6 +647,10 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
+    if a.layer == "image":
+        if a.expect == "ideal":
+            p.error("--layer image compares with fp_nvdla or the CPU execution")
+        sys.exit(main_image(a))
     if a.loadable and a.layer != "cdp":
         p.error("--loadable runs --layer cdp")
     if a.layer == "cdp":

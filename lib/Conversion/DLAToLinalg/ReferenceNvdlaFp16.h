@@ -28,12 +28,22 @@ bool usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic);
 /// docs/NvdlaFp16.md "Not modelled yet".)
 bool isNvdlaFp16Conv(ConvOp op);
 
+/// Whether the hardware arithmetic covers this image convolution: integer
+/// pixels CDMA converts to fp16 (cdmaInputConverterFp16), fp16 weights, no
+/// padding value (docs/NvdlaCModelV1.md "Image input in fp16").
+bool isNvdlaFp16ImageConv(ConvOp op);
+
 /// Declares the runtime functions in `op`'s module (once).
 void declareNvdlaRuntime(OpBuilder &b, Operation *op);
 
 /// CACC's fp32 bits of `op` (tensor<N x K x OH x OW x i32>) from its plain
 /// f16 input `x` (NCHW) and weights `w` (KCRS).
 Value emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w);
+
+/// CACC's fp32 bits of the image convolution `op` (tensor<N x K x OH x OW x
+/// i32>) from its converted pixels `x` (plain f16, N x P x H x W) and
+/// weights `w` (plain f16 KCRS): NvdlaConvFp16.h's imageConvFp16.
+Value emitNvdlaImageConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w);
 
 /// The PDP's fp16 pooling of `op` (NvdlaPdpFp16.h) on its plain f16 input
 /// `x` (NCHW): the plain f16 result.

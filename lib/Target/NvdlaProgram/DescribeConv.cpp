@@ -181,10 +181,14 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   d.conv_mode = kDescConvDirect;
   // The input's precision (int8 pixels; int8, or int16 and fp16 on
   // nv_full: NetworkPlan's featureLayout and checkFp16Layer), the pipeline's
-  // too: no converter between precisions is programmed.
+  // too: no converter between feature precisions is programmed. Image
+  // input: 8-bit pixels into the weights' pipeline, int8 or fp16 (CDMA's
+  // converter writes fp16, cmod/cdma convert_8to16).
   d.in_precision = d.out_precision =
       image ? kDescPrecisionInt8
             : describePrecision(cast<FeatureAttr>(inEncoding).getPrecision());
+  if (image)
+    d.out_precision = describePrecision(cast<WeightAttr>(wType.getEncoding()).getPrecision());
   d.entry_per_slice = static_cast<uint16_t>(buffer->entriesPerLine);
   d.fetch_grain = 1;
   // A batch (NetworkPlan's checkBatch): CDMA reads input b at b batch

@@ -83,7 +83,7 @@ func.func @empty(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) 
 !img = tensor<1x4x3x5xi16, #dla.pixel<T_A16B16G16R16, config = nv_full>>
 !w = tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4, config = nv_full>>
 !g = tensor<1x2x2x4xi8, #dla.feature<int8, config = nv_full>>
-// expected-error @below {{weights of a register program must be int8 image NVDLA weights (fp16 or int16 direct ones on nv_full) (#dla.weight<image, int8, config = ...>), got 'tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4>>'}}
+// expected-error @below {{weights of a register program must be int8 image NVDLA weights (fp16 or int16 direct ones and fp16 image ones on nv_full) (#dla.weight<image, int8, config = ...>), got 'tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4>>'}}
 func.func @weights(%w: !w, %x: !img) -> !g {
   %y = dla.conv image %x, %w : !img, !w -> !g
   return %y : !g
