@@ -37,8 +37,9 @@ void dla_nvdla_image_conv_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t
                                int64_t n, int64_t p, int64_t h, int64_t wd, int64_t k, int64_t c,
                                int64_t r, int64_t s, int64_t strideH, int64_t strideW,
                                int64_t padTop, int64_t padBottom, int64_t padLeft,
-                               int64_t padRight) {
+                               int64_t padRight, int64_t postExtension) {
   nv::ImageConvFp16Shape shape{p, h, wd, k, c, r, s};
+  shape.postExtension = postExtension;
   shape.strideH = strideH, shape.strideW = strideW;
   shape.padTop = padTop, shape.padBottom = padBottom;
   shape.padLeft = padLeft, shape.padRight = padRight;

@@ -542,10 +542,20 @@ def draw_image(rng, n, mean_step=0):
     alu = (np.array(mean[:P]) if mean else np.full(P, offset))[:, None, None].copy()
     alu[0] += mean_step
     xc = fp.cdma_cvt_image_fp16(sx_val, signed=signed, alu=alu, scale=scale, truncate=shift)
+    # Weights over 2^-14..2^5: products of one atom many binades apart, so
+    # that CMAC's alignment to the atom's largest exponent truncates.
     wt = fp16_data(rng, (k, c, r, s), zeros=0.1)
+    spread = (rng.standard_normal((k, c, r, s)) * 2.0 ** rng.integers(-14, 6, (k, c, r, s)))
+    wt = np.where(wt & 0x7FFF == 0, wt, spread.astype(np.float16).view(np.uint16))
     x_offset = int(rng.choice([0, 0, 1, 2, 3]))
     penc = f"#dla.pixel<{fmt}{f', x_offset = {x_offset}' if x_offset else ''}>"
-    wenc = f"#dla.weight<image, fp16, channels = {P}>"
+    # Post-extension (E kernel rows in one 64-element atom, E * S * P <=
+    # 32 here), sometimes.
+    post = int(rng.choice([1, 1, 2, 4]))
+    if r == 1 or post * s * P > 32:
+        post = 1
+    wenc = f"#dla.weight<image, fp16, channels = {P}" + (
+        f", post_extension = {post}, stride = [{sy}, {sx}]>" if post > 1 else ">")
     attrs = (f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
              f" input_cvt <offset = {offset}, scale = {scale}, shift = {shift}>")
     if mean:
@@ -557,7 +567,7 @@ def draw_image(rng, n, mean_step=0):
             f"  %y = dla.conv image %x, %w{attrs} : {xtype}, {wtype} -> {otype}\n"
             f"  return %y : {otype}\n}}\n")
     op = f"dla.conv image %a0, %a1{attrs}"
-    return dict(name=f"image_{n}", x=x, elt=elt, penc=penc, xc=xc, w=wt, wenc=wenc,
+    return dict(name=f"image_{n}", x=x, elt=elt, penc=penc, xc=xc, w=wt, wenc=wenc, post=post,
                 stride=(sy, sx), pad=tuple(pad), func=func, op=op, out=(1, k, oh, ow))
 
 
@@ -569,10 +579,11 @@ def image_cpu_outputs(drawn, build, arithmetic):
     for c in drawn:
         x, w = c["x"][None], c["w"].view(np.float16)
         y = np.zeros(c["out"], np.float16)
-        op = (f"{c['op']} : {run_layers.tensor_type(x.shape, c['elt'])}, "
-              f"{run_layers.tensor_type(w.shape, 'f16')} -> "
-              f"{run_layers.tensor_type(y.shape, 'f16')}")
-        case = run_layers.Case(c["name"], [(x, c["elt"]), (w, "f16")], op, y.shape, "f16", y)
+        # The weights encoded: their post-extension decides CSC's atoms.
+        case = run_layers.Case(c["name"], [(x, c["elt"]), (w, "f16")], "", y.shape, "f16", y,
+                               encodings={1: c["wenc"]})
+        case.op = (f"{c['op']} : {case.arg_type(0)}, {case.arg_type(1)} -> "
+                   f"{run_layers.tensor_type(y.shape, 'f16')}")
         case.bits = True
         cases.append(case)
     results = run_layers.run(cases, os.path.join(build, "bin", "dla-opt"),
@@ -591,11 +602,20 @@ def main_image(a):
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     if a.mean_step:
         expected_name += f" with the first mean {a.mean_step:+d}"
-    good = elements = cpu_differ = wide = 0
+    if a.direct_atoms:
+        expected_name += " with a direct convolution's atoms"
+    good = elements = cpu_differ = wide = posted = 0
     for n, c in enumerate(drawn):
-        y16 = fp.fp32_to_fp16(fp.image_conv_fp16(c["xc"], c["w"], c["stride"], c["pad"]))
+        if a.direct_atoms:
+            # The negative control: CMAC atoms of one kernel position each
+            # (a direct convolution's), the weighted components only.
+            y32 = fp.conv_fp16(c["xc"][:c["w"].shape[1]], c["w"], c["stride"], c["pad"])
+        else:
+            y32 = fp.image_conv_fp16(c["xc"], c["w"], c["stride"], c["pad"], c["post"])
+        y16 = fp.fp32_to_fp16(y32)
         elements += y16.size
         wide += c["w"].shape[3] * c["x"].shape[0] > 64
+        posted += c["post"] > 1
         want = y16
         if cpu is not None:
             cpu_differ += int((cpu[n] != y16).sum())
@@ -611,7 +631,8 @@ def main_image(a):
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
-    print(f"{wide} of {a.count} with two super channels (S * P > 64)")
+    print(f"{wide} of {a.count} with two super channels (S * P > 64), {posted} with "
+          "post-extension")
     print(f"{good} of {a.count} fp16 image convolutions on the v1 model equal {expected_name}")
     return 0 if good == a.count else 1
 
@@ -629,6 +650,9 @@ def main():
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp", "cdp", "image"], default="conv")
+    p.add_argument("--direct-atoms", action="store_true",
+                   help="--layer image, the negative control: expected with CMAC atoms of one "
+                        "kernel position each (fp_nvdla.conv_fp16), not CSC's image atoms")
     p.add_argument("--mean-step", type=int, default=0,
                    help="--layer image, the negative control: the expectation's first mean "
                         "(or offset) this much off the program's")
@@ -647,6 +671,8 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
+    if (a.direct_atoms or a.mean_step) and (a.layer != "image" or a.expect != "nvdla"):
+        p.error("--direct-atoms and --mean-step change --layer image's fp_nvdla expectation")
     if a.layer == "image":
         if a.expect == "ideal":
             p.error("--layer image compares with fp_nvdla or the CPU execution")

@@ -92,6 +92,7 @@ struct ImageConvFp16Shape {
   int64_t kernels, channels, kernelH, kernelW; ///< K, C, R, S
   int64_t strideH = 1, strideW = 1;
   int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  int64_t postExtension = 1;              ///< 1, 2 or 4 kernel rows per atom
   int64_t outHeight() const { return (height + padTop + padBottom - kernelH) / strideH + 1; }
   int64_t outWidth() const { return (width + padLeft + padRight - kernelW) / strideW + 1; }
 };
@@ -103,8 +104,9 @@ struct ImageConvFp16Shape {
 /// elements from ox * strideW * P on (super channels of the S * P extended
 /// kernel; one atom holds several kernel columns), super channels outer,
 /// kernel rows inner, each word added by CACC: convFp16 on the pre-extended
-/// cube (S * P channels, width OW, kernel R x 1). No post-extension (the
-/// register plan refuses it in fp16). `x` one image's P x H x W fp16 bits,
+/// cube (S * P channels, width OW, kernel R x 1). A post-extension of E
+/// puts E kernel rows in one atom (E * S * P <= 64): channels (e, s, p),
+/// kernel ceil(R / E) x 1 at row dilation E. `x` one image's P x H x W fp16 bits,
 /// `w` K x C x R x S; `out` K x OH x OW fp32 bits.
 void imageConvFp16(const uint16_t *x, const uint16_t *w, const ImageConvFp16Shape &shape,
                    uint32_t *out);

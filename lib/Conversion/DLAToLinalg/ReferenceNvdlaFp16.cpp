@@ -13,6 +13,7 @@
 #include "dla/ExecutionRuntime/NvdlaRuntime.h"
 #include "dla/Format/NvdlaFloat.h"
 #include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaWeight.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -84,7 +85,6 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
                             flatMemref(i32)};
   conv.append(15, i64);
   declare(rt::kConvFp16, b.getFunctionType(conv, {}));
-  conv.pop_back();
   declare(rt::kImageConvFp16, b.getFunctionType(conv, {}));
   SmallVector<Type> pdp = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type())};
   pdp.append(12, i64);
@@ -126,6 +126,17 @@ Value reference::emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value 
                                            out, /*restrict=*/true, /*writable=*/true);
 }
 
+/// The kernel rows CSC puts in one atom: the image weights' post-extension
+/// factor (1 for plain weights or none).
+static int64_t postExtension(ConvOp op) {
+  RankedTensorType type = op.getWeight().getType();
+  auto weight = dyn_cast_or_null<WeightAttr>(type.getEncoding());
+  if (!weight || weight.getFormat() != nv::WeightFormat::Image)
+    return 1;
+  auto layout = nv::NvdlaWeightLayout::create(weight.getParams(type.getShape()));
+  return layout ? std::max<int64_t>(1, layout->getPostExtensionFactor()) : 1;
+}
+
 Value reference::emitNvdlaImageConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x,
                                         Value w) {
   declareNvdlaRuntime(b, op);
@@ -142,7 +153,7 @@ Value reference::emitNvdlaImageConvFp16(OpBuilder &b, Location loc, ConvOp op, V
                                    xt.getDimSize(3), wt.getDimSize(0), wt.getDimSize(1),
                                    wt.getDimSize(2), wt.getDimSize(3), strides[0],
                                    strides[1],       padding[0],       padding[1],
-                                   padding[2],       padding[3]};
+                                   padding[2],       padding[3],       postExtension(op)};
   SmallVector<Value> args = {xs, ws, outFlat};
   for (int64_t v : geometry)
     args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
