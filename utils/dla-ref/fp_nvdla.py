@@ -19,6 +19,8 @@ and where it differs from IEEE single rounding.
 | `sdp_cvt_fp16` | `hls/sdp/sdp_c.cpp` `NV_NVDLA_SDP_CORE_c` at precision FP16 |
 | `fp17_to_fp16`, `fp17_add`, `fp17_mul`, `fp16_max`, `fp16_min` | `Fp17ToFp16` (`FpExpoWidthDec`), `FpAdd<6,10>`, `FpMul<6,10>`, `FpMax` / `FpMin<5,10>` (`hls/vlibs`) |
 | `pdp_w_step`, `pdp_h_step`, `pdp_stage1`, `pdp_fp16` | `hls_wrapper/pdp_hls_wrapper.cpp` `HLS_PDP_PoolingStage0Calc_FP16_W` / `_H`, `HLS_PDP_PoolingStage1Calc_FP16`, in `pdp/NV_NVDLA_pdp.cpp`'s order (`PoolingStage0SequenceCommon`, `LineOperation`, `PoolingStage0Calc`) |
+| `int17_to_fp16`, `cdma_cvt_image_fp16` | `FpIntToFloat<17,5,10>` (`Int17ToFp16`); `hls_wrapper/cdma_hls_wrapper.cpp` `cdma_cvt_hls` / `hls/cdma_libs/cdma_cvt.cpp` with out_precision FP16 (integer pixels into an fp16 pipeline) |
+| `image_conv_fp16` | CSC's image order (`SendImageDataToMacSequencerConvCommon`, `csc_read_one_image_entry`): atoms of 64 elements of the pre-extended line, per output super channels outer, kernel-row groups inner (the v1 model's runs check it: `run_fp16_trace.py --layer image`) |
 | `conv_fp16` | CSC's direct-convolution order (`csc/NV_NVDLA_csc.cpp` `SendDataToMacSequencerDirectConvCommon`): per output, channel atoms outer, kernel rows, kernel columns, each atom's CMAC result added by CACC |
 """
 

@@ -24,8 +24,8 @@ bool usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic);
 
 /// Whether the hardware arithmetic covers this convolution: direct, fp16
 /// input and weights with the same channels, no padding value, an fp16 or
-/// delivered result. (Winograd and image input keep the ideal meaning,
-/// docs/NvdlaFp16.md "Not modelled yet".)
+/// delivered result. (Winograd keeps the ideal meaning, docs/NvdlaFp16.md
+/// "Not modelled yet"; image input is isNvdlaFp16ImageConv's.)
 bool isNvdlaFp16Conv(ConvOp op);
 
 /// Whether the hardware arithmetic covers this image convolution: integer
