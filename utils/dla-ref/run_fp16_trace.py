@@ -503,7 +503,11 @@ IMAGE_FORMATS = {1: ["T_R8"], 3: ["T_Y8___U8V8_N444", "T_Y8___V8U8_N444"],
                      "T_X8R8G8B8", "T_B8G8R8X8", "T_R8G8B8X8", "T_A8Y8U8V8", "T_V8U8Y8A8"]}
 
 
-def draw_image(rng, n, mean_step=0, x_offsets=True):
+IMAGE_FORMATS_16 = {1: ["T_R16", "T_R16_I"], 3: ["T_Y16___U16V16_N444"],
+                    4: ["T_A16B16G16R16", "T_X16B16G16R16", "T_A16Y16U16V16"]}
+
+
+def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
     """An fp16 image convolution: 8-bit pixels (ui8, or i8 read signed
     through PIXEL_SIGN_OVERRIDE) of a format of P = 1, 3 or 4 components,
     C <= P of them weighted (the others meet zero weights), CDMA's converter
@@ -515,7 +519,7 @@ def draw_image(rng, n, mean_step=0, x_offsets=True):
     (or the offset) in the expectation only. `x_offsets` False: none (a
     loadable's descriptor has no field for it)."""
     P = int(rng.choice([1, 3, 4, 4]))
-    fmt = str(rng.choice(IMAGE_FORMATS[P]))
+    fmt = str(rng.choice((IMAGE_FORMATS if bits == 8 else IMAGE_FORMATS_16)[P]))
     c = P if P == 1 else int(rng.integers(P - 1, P + 1))
     wide = P == 4 and rng.random() < 0.1
     k = int(rng.integers(1, 25))
@@ -530,16 +534,19 @@ def draw_image(rng, n, mean_step=0, x_offsets=True):
     oh = (h + pad[0] + pad[1] - r) // sy + 1
     ow = (w + pad[2] + pad[3] - s) // sx + 1
     signed = rng.random() < 0.3
-    elt = "i8" if signed else "ui8"
-    raw = rng.integers(0, 256, (P, h, w))
-    x = (raw - 256 * (raw >= 128) if signed else raw).astype(np.int8 if signed else np.uint8)
+    elt = ("i" if signed else "ui") + str(bits)
+    raw = rng.integers(0, 1 << bits, (P, h, w))
+    half = 1 << (bits - 1)
+    x = (raw - 2 * half * (raw >= half) if signed else raw).astype(
+        {"i8": np.int8, "ui8": np.uint8, "i16": np.int16, "ui16": np.uint16}[elt])
     xbits = raw.astype(np.int64)
-    sx_val = np.where(signed & (xbits >= 128), xbits - 256, xbits)
+    sx_val = np.where(signed & (xbits >= half), xbits - 2 * half, xbits)
     # The converter: values of 2^-4..2^16 after the shift.
-    shift = int(rng.integers(0, 13))
+    shift = int(rng.integers(0, 13)) + (int(rng.integers(0, 9)) if bits == 16 else 0)
     scale = int(rng.choice([1, int(rng.integers(1, 1 << 15)), -int(rng.integers(1, 1 << 15))]))
     if rng.random() < 0.5:
-        mean = [int(rng.integers(-128, 256)) for _ in range(4)]
+        mean = [int(rng.integers(-128, 256)) if bits == 8 else int(rng.integers(-32768, 32768))
+                for _ in range(4)]
         offset = 0
     else:
         mean, offset = None, int(rng.integers(-300, 301))
@@ -601,7 +608,8 @@ def main_image(a):
     the CPU execution."""
     build, translate, player, root, env = setup(a, "dla-fp16-image-")
     rng = np.random.default_rng(a.seed)
-    drawn = [draw_image(rng, n, a.mean_step, x_offsets=not a.loadable) for n in range(a.count)]
+    drawn = [draw_image(rng, n, a.mean_step, x_offsets=not a.loadable, bits=a.pixel_bits)
+             for n in range(a.count)]
     cpu = image_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     if a.mean_step:
@@ -675,6 +683,8 @@ def main():
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp", "cdp", "image"], default="conv")
+    p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
+                   help="--layer image: 8-bit pixel components (default) or 16-bit ones")
     p.add_argument("--direct-atoms", action="store_true",
                    help="--layer image, the negative control: expected with CMAC atoms of one "
                         "kernel position each (fp_nvdla.conv_fp16), not CSC's image atoms")

@@ -189,7 +189,7 @@ bool isFp16(Value v) {
 }
 
 /// fp16 layers: a direct convolution without an input converter, or an
-/// image convolution of 8-bit pixels, without a padding value, its result feature data (the SDP's converter rounding
+/// image convolution of integer pixels, without a padding value, its result feature data (the SDP's converter rounding
 /// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
 /// offline SDP of its X stages or of its LUT alone; pooling (PDP); LRN
 /// (CDP, fp16 in and out). The rest of fp16 (the Y stage's ALU /
@@ -229,19 +229,19 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   auto fused = dyn_cast_or_null<SdpOp>(hw.fused);
   const bool xStagesOnly = fused && (fused.getBsAttr() || fused.getBnAttr()) &&
                            !fused.getEwAttr() && !fused.getOutCvtAttr();
-  // Image input: 8-bit integer pixels CDMA converts to fp16 (its converter
-  // into an fp16 pipeline, fp_nvdla.cdma_cvt_image_fp16); 16-bit and fp16
-  // pixels not yet.
+  // Image input: 8- or 16-bit integer pixels CDMA converts to fp16 (its
+  // converter into an fp16 pipeline, fp_nvdla.cdma_cvt_image_fp16); fp16
+  // pixels (which the model passes unchanged, NaNs flushed) not yet.
   auto pixels = conv ? dyn_cast<IntegerType>(conv.getInput().getType().getElementType())
                      : IntegerType();
   const bool image = conv && conv.getMode() == nv::ConvMode::ImageInput;
-  const bool imageFits = image && pixels && pixels.getWidth() == 8;
+  const bool imageFits = image && pixels && (pixels.getWidth() == 8 || pixels.getWidth() == 16);
   if (!conv || (hw.fused && !xStagesOnly) ||
       (conv.getMode() != nv::ConvMode::Direct && !imageFits) ||
       (conv.getInputCvtAttr() && !image) || conv.getPadValue())
     return hw.op->emitOpError(
         "computes in fp16: the fp16 layers programmed yet are a direct convolution (no input "
-        "converter) or an image convolution of 8-bit pixels, without a padding value, alone or "
+        "converter) or an image convolution of integer pixels, without a padding value, alone or "
         "with an SDP on the fly of its X stages, an offline "
         "SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the "
         "implicit form with at most two memory operands; no ew or out_cvt), pooling and LRN");
