@@ -48,6 +48,24 @@ void dla_nvdla_conv_wino_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t,
                      {out + outOffset + i * k * oh * ow, {0, oh * ow, ow, 1}});
 }
 
+void dla_nvdla_image_conv_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64_t,
+                               uint16_t *, uint16_t *w, int64_t wOffset, int64_t, int64_t,
+                               uint32_t *, uint32_t *out, int64_t outOffset, int64_t, int64_t,
+                               int64_t n, int64_t p, int64_t h, int64_t wd, int64_t k, int64_t c,
+                               int64_t r, int64_t s, int64_t strideH, int64_t strideW,
+                               int64_t padTop, int64_t padBottom, int64_t padLeft,
+                               int64_t padRight, int64_t postExtension) {
+  nv::ImageConvFp16Shape shape{p, h, wd, k, c, r, s};
+  shape.postExtension = postExtension;
+  shape.strideH = strideH, shape.strideW = strideW;
+  shape.padTop = padTop, shape.padBottom = padBottom;
+  shape.padLeft = padLeft, shape.padRight = padRight;
+  const int64_t oh = shape.outHeight(), ow = shape.outWidth();
+  for (int64_t i = 0; i < n; ++i)
+    nv::imageConvFp16(x + xOffset + i * p * h * wd, w + wOffset, shape,
+                      out + outOffset + i * k * oh * ow);
+}
+
 void dla_nvdla_pdp_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64_t, uint16_t *,
                         uint16_t *out, int64_t outOffset, int64_t, int64_t, int64_t planes,
                         int64_t h, int64_t w, int64_t kernelH, int64_t kernelW,
@@ -85,6 +103,7 @@ uint32_t dla_nvdla_fp32_to_fp16(uint32_t f) { return nv::nvdlaFp32ToFp16(f); }
 void dla::runtime::forEachSymbol(void (*fn)(const char *, void *, void *), void *user) {
   fn(kConvFp16, reinterpret_cast<void *>(&dla_nvdla_conv_fp16), user);
   fn(kConvWinoFp16, reinterpret_cast<void *>(&dla_nvdla_conv_wino_fp16), user);
+  fn(kImageConvFp16, reinterpret_cast<void *>(&dla_nvdla_image_conv_fp16), user);
   fn(kPdpFp16, reinterpret_cast<void *>(&dla_nvdla_pdp_fp16), user);
   fn(kCdpFp16, reinterpret_cast<void *>(&dla_nvdla_cdp_fp16), user);
   fn(kFp32Add, reinterpret_cast<void *>(&dla_nvdla_fp32_add), user);

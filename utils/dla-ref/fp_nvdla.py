@@ -22,6 +22,8 @@ and where it differs from IEEE single rounding.
 | `csc_pra_fp16` | `hls/csc_libs/csc_cvt.cpp` `NV_NVDLA_CSC_pra_cell` at FP16 (Winograd's input transform, fp17 steps) |
 | `cmac_wino_fp16` | `NvdlaMacCell::calculation_fp16` with `winograd_op_` (16 positions x 4 channels, output transform on the aligned integers) |
 | `conv_wino_fp16` | CSC's Winograd order (`SendDataToMacSequencerWinoConvCommon`): per 2x2 output tile, super channels of 4 ascending, each cell's four words added by CACC |
+| `int17_to_fp16`, `cdma_cvt_image_fp16` | `FpIntToFloat<17,5,10>` (`Int17ToFp16`); `hls_wrapper/cdma_hls_wrapper.cpp` `cdma_cvt_hls` / `hls/cdma_libs/cdma_cvt.cpp` with out_precision FP16 (integer pixels into an fp16 pipeline) |
+| `image_conv_fp16` | CSC's image order (`SendImageDataToMacSequencerConvCommon`, `csc_read_one_image_entry`): atoms of 64 elements of the pre-extended line, per output super channels outer, kernel-row groups inner (the v1 model's runs check it: `run_fp16_trace.py --layer image`) |
 | `conv_fp16` | CSC's direct-convolution order (`csc/NV_NVDLA_csc.cpp` `SendDataToMacSequencerDirectConvCommon`): per output, channel atoms outer, kernel rows, kernel columns, each atom's CMAC result added by CACC |
 """
 
@@ -1059,3 +1061,96 @@ def cdp_fp16(x, size, lut, nan_to_zero=False, datin_offset=0):
     s = cdp_square_sum_fp16(win, size)
     out = cdp_output_fp16(x17[..., 4:4 + C], s, lut)
     return np.moveaxis(out, -1, -3)
+
+
+# ---------------------------------------------------------------------------
+# Image input to fp16 (cmod/hls/cdma_libs/cdma_cvt.cpp, cmod/cdma
+# ImageConvDataResponseSequencerCommon, csc SendImageDataToMacSequencerConvCommon)
+# ---------------------------------------------------------------------------
+
+def int17_to_fp16(t):
+    """FpIntToFloat<17,5,10> (Int17ToFp16): a 17-bit integer to fp16, the
+    mantissa rounded to nearest even; a magnitude that reaches 2^16 (-65536,
+    or 65520..65535 rounding up) saturates to +-65504 (SetToInf is the
+    largest finite value); 0 is +0."""
+    t = _u(t)
+    s = (t < 0).astype(np.int64)
+    a = np.abs(t)
+    n = _bitlen(a)                  # 1..17 for a != 0
+    sh = np.maximum(n - 11, 0)      # bits dropped below the 11-bit mantissa
+    q = a >> sh
+    rem = a & ((1 << sh) - 1)
+    half = np.where(sh > 0, 1 << np.maximum(sh - 1, 0), 0)
+    up = (sh > 0) & ((rem > half) | ((rem == half) & ((q & 1) == 1)))
+    q = q + up
+    n = n + (q >> 11)               # rounding carried into a new bit
+    q = np.where(q >> 11 != 0, q >> 1, q)
+    e = n - 1 + 15                  # the exponent of the leading bit
+    small = n <= 11                 # exact: q holds the value
+    mant = np.where(small, (a << np.maximum(11 - n, 0)) & 0x3FF, q & 0x3FF)
+    out = (s << 15) | (e << 10) | mant
+    out = np.where(e >= 31, (s << 15) | 0x7BFF, out)
+    return np.where(a == 0, 0, out).astype(np.uint16)
+
+
+def cdma_cvt_image_fp16(raw, *, signed, alu, scale, truncate):
+    """CDMA's converter of an integer pixel component into an fp16 pipeline
+    (cdma_cvt_hls / NV_NVDLA_CDMA_CVT_cell with out_precision FP16): the
+    component's raw bits read as a 17-bit integer (unsigned, or sign-extended
+    with PIXEL_SIGN_OVERRIDE; 8- or 16-bit components by `raw`'s values),
+    minus `alu` (the component's MEAN_* register with MEAN_FORMAT on, else
+    CVT_OFFSET), times CVT_SCALE, IntShiftRight by CVT_TRUNCATE to 17 bits
+    (round half away from zero, saturate), then Int17ToFp16. `raw`: int
+    array of the component bits (uint8 / uint16 values, or signed ones with
+    `signed`); alu broadcasts against it. Returns fp16 bits (uint16)."""
+    from int_arith import shr
+    x = _u(raw)
+    t17 = shr((x - _u(alu)) * int(scale), int(truncate), 17)
+    return int17_to_fp16(t17)
+
+
+def image_conv_fp16(x, w, stride=(1, 1), pad=(0, 0, 0, 0), post_extension=1):
+    """An image convolution in fp16 as NVDLA computes it: x uint16 [P, H, W]
+    the converted pixels (fp16 bits, P the pixel format's components), w
+    uint16 [K, C, R, S] (C <= P; components beyond C meet zero weights).
+    CDMA writes each line pre-extended (pixel x's P components at x * P,
+    padding left / right 0) and CSC feeds CMAC, per output and kernel row,
+    atoms of 64 consecutive elements of the line from x * stride_x * P on
+    (super channels of the S * P extended kernel), each with its own
+    largest exponent: unlike a direct convolution's atom (one kernel
+    position's channels), one atom holds several kernel columns. With a
+    post-extension of E (2 or 4) one atom holds E kernel rows (S * P
+    <= 64 / E). Order per output: super channels outer, kernel-row groups
+    inner (SendImageDataToMacSequencerConvCommon), each added by CACC. That
+    is conv_fp16 on the pre-extended cube: channels (e, s, p), width OW,
+    kernel 1 x ceil(R / E) rows at dilation E. Returns CACC's fp32 bits
+    [K, OH, OW]."""
+    x, w = np.asarray(x, np.uint16), np.asarray(w, np.uint16)
+    P, H, W = x.shape
+    K, C, R, S = w.shape
+    pt, pb, pl, pr = pad
+    sy, sx = stride
+    E = post_extension
+    OW = (W + pl + pr - S) // sx + 1
+    xp = np.zeros((P, H, W + pl + pr), np.uint16)
+    xp[:, :, pl:pl + W] = x
+    # Pre-extension: element s * P + p of output column ox is xp[p, :, ox * sx + s].
+    cols = np.arange(OW)[None, :] * sx + np.arange(S)[:, None]      # [S, OW]
+    xe = np.moveaxis(xp[:, :, cols], 2, 0).reshape(S * P, H, OW)   # [(s, p), H, OW]
+    wz = np.zeros((K, P, R, S), np.uint16)
+    wz[:, :C] = w
+    we = np.moveaxis(wz, 3, 1).reshape(K, S * P, R)                # [K, (s, p), R]
+    if E == 1:
+        return conv_fp16(xe, we[..., None], (sy, 1), (pt, pb, 0, 0))
+    # Post-extension: rows e of a group side by side; rows beyond R weigh 0.
+    G = -(-R // E)
+    Hp = H + pt + pb + E
+    xpad = np.zeros((S * P, Hp, OW), np.uint16)
+    xpad[:, pt:pt + H] = xe
+    xg = np.concatenate([xpad[:, e:Hp - E + e] for e in range(E)], axis=0)  # [(e, s, p), ...]
+    wr = np.zeros((K, S * P, G * E), np.uint16)
+    wr[:, :, :R] = we
+    wg = np.moveaxis(wr.reshape(K, S * P, G, E), 3, 1).reshape(K, E * S * P, G)
+    OH = (H + pt + pb - R) // sy + 1
+    y = conv_fp16(xg, wg[..., None], (sy, 1), (0, 0, 0, 0), (E, 1))
+    return y[:, :OH]

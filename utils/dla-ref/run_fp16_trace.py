@@ -73,7 +73,9 @@ tanh) rounded to fp16, for the two programs (the negative control).
 """
 
 import argparse
+import collections
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -470,7 +472,8 @@ def run_loadable_case(name, func, x, want, root, build, env, expected, resources
     if tr.returncode:
         return f"dla-translate failed: {tr.stderr.strip()}"
     with open(inp, "wb") as f:
-        f.write(bytes(nvdla_ref.pack(x.view(np.float16), ENC, "f16")))
+        # fp16 feature data, or the input's bytes themselves (an image's).
+        f.write(x if isinstance(x, bytes) else bytes(nvdla_ref.pack(x.view(np.float16), ENC, "f16")))
     run = subprocess.run([os.path.join(build, "nvdla-runtime", "dla-run-loadable"), model,
                           "--input", inp, "--config", "nv_full", "-o", out],
                          capture_output=True, text=True, env=env)
@@ -619,6 +622,180 @@ def main_wino(a):
     return 0 if good == a.count else 1
 
 
+# 8-bit pixel formats by their components P (NvdlaPixel.h's table; the
+# semi-planar ones read Y and UV from two planes).
+IMAGE_FORMATS = {1: ["T_R8"], 3: ["T_Y8___U8V8_N444", "T_Y8___V8U8_N444"],
+                 4: ["T_A8B8G8R8", "T_A8R8G8B8", "T_B8G8R8A8", "T_R8G8B8A8", "T_X8B8G8R8",
+                     "T_X8R8G8B8", "T_B8G8R8X8", "T_R8G8B8X8", "T_A8Y8U8V8", "T_V8U8Y8A8"]}
+
+
+IMAGE_FORMATS_16 = {1: ["T_R16", "T_R16_I"], 3: ["T_Y16___U16V16_N444"],
+                    4: ["T_A16B16G16R16", "T_X16B16G16R16", "T_A16Y16U16V16"]}
+
+
+def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
+    """An fp16 image convolution: 8-bit pixels (ui8, or i8 read signed
+    through PIXEL_SIGN_OVERRIDE) of a format of P = 1, 3 or 4 components,
+    C <= P of them weighted (the others meet zero weights), CDMA's converter
+    (offset or per-component means, scale and truncate drawn so that the
+    converted values spread over fp16's binades, its rounding and its
+    saturation at 65504), kernels up to 7 wide (S * P up to 28; a few 17..20
+    wide with P = 4: two 64-element super channels), strides, padding, x
+    offsets. `mean_step` (the negative control) adds that to the first mean
+    (or the offset) in the expectation only. `x_offsets` False: none (a
+    loadable's descriptor has no field for it)."""
+    P = int(rng.choice([1, 3, 4, 4]))
+    fmt = str(rng.choice((IMAGE_FORMATS if bits == 8 else IMAGE_FORMATS_16)[P]))
+    c = P if P == 1 else int(rng.integers(P - 1, P + 1))
+    wide = P == 4 and rng.random() < 0.1
+    k = int(rng.integers(1, 25))
+    r = int(rng.integers(1, 4))
+    s = int(rng.integers(17, 21)) if wide else int(rng.integers(1, 8))
+    pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, min(s, 4))),
+           int(rng.integers(0, min(s, 4)))]
+    h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
+    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + 9))
+    sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
+    sx = min(sx, s)  # the image weights' pre-extension steps by whole pixels
+    oh = (h + pad[0] + pad[1] - r) // sy + 1
+    ow = (w + pad[2] + pad[3] - s) // sx + 1
+    signed = rng.random() < 0.3
+    elt = ("i" if signed else "ui") + str(bits)
+    raw = rng.integers(0, 1 << bits, (P, h, w))
+    half = 1 << (bits - 1)
+    x = (raw - 2 * half * (raw >= half) if signed else raw).astype(
+        {"i8": np.int8, "ui8": np.uint8, "i16": np.int16, "ui16": np.uint16}[elt])
+    xbits = raw.astype(np.int64)
+    sx_val = np.where(signed & (xbits >= half), xbits - 2 * half, xbits)
+    # The converter: values of 2^-4..2^16 after the shift.
+    shift = int(rng.integers(0, 13)) + (int(rng.integers(0, 9)) if bits == 16 else 0)
+    scale = int(rng.choice([1, int(rng.integers(1, 1 << 15)), -int(rng.integers(1, 1 << 15))]))
+    if rng.random() < 0.5:
+        mean = [int(rng.integers(-128, 256)) if bits == 8 else int(rng.integers(-32768, 32768))
+                for _ in range(4)]
+        offset = 0
+    else:
+        mean, offset = None, int(rng.integers(-300, 301))
+    alu = (np.array(mean[:P]) if mean else np.full(P, offset))[:, None, None].copy()
+    alu[0] += mean_step
+    xc = fp.cdma_cvt_image_fp16(sx_val, signed=signed, alu=alu, scale=scale, truncate=shift)
+    # Weights over 2^-14..2^5: products of one atom many binades apart, so
+    # that CMAC's alignment to the atom's largest exponent truncates.
+    wt = fp16_data(rng, (k, c, r, s), zeros=0.1)
+    spread = (rng.standard_normal((k, c, r, s)) * 2.0 ** rng.integers(-14, 6, (k, c, r, s)))
+    wt = np.where(wt & 0x7FFF == 0, wt, spread.astype(np.float16).view(np.uint16))
+    x_offset = int(rng.choice([0, 0, 1, 2, 3])) if x_offsets else 0
+    penc = f"#dla.pixel<{fmt}{f', x_offset = {x_offset}' if x_offset else ''}>"
+    # Post-extension (E kernel rows in one 64-element atom, E * S * P <=
+    # 32 here), sometimes.
+    post = int(rng.choice([1, 1, 2, 4]))
+    if r == 1 or post * s * P > 32:
+        post = 1
+    wenc = f"#dla.weight<image, fp16, channels = {P}" + (
+        f", post_extension = {post}, stride = [{sy}, {sx}]>" if post > 1 else ">")
+    attrs = (f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
+             f" input_cvt <offset = {offset}, scale = {scale}, shift = {shift}>")
+    if mean:
+        attrs += " mean [" + ", ".join(map(str, mean)) + "]"
+    xtype = f"tensor<1x{P}x{h}x{w}x{elt}, {penc}>"
+    wtype = f"tensor<{k}x{c}x{r}x{s}xf16, {wenc}>"
+    otype = ttype((1, k, oh, ow), ENC)
+    func = (f"func.func @image_{n}(%x: {xtype}, %w: {wtype}) -> {otype} {{\n"
+            f"  %y = dla.conv image %x, %w{attrs} : {xtype}, {wtype} -> {otype}\n"
+            f"  return %y : {otype}\n}}\n")
+    op = f"dla.conv image %a0, %a1{attrs}"
+    return dict(name=f"image_{n}", x=x, elt=elt, penc=penc, xc=xc, w=wt, wenc=wenc, post=post,
+                stride=(sy, sx), pad=tuple(pad), func=func, op=op, out=(1, k, oh, ow))
+
+
+def image_cpu_outputs(drawn, build, arithmetic):
+    """The project's CPU execution of each drawn image convolution (plain
+    tensors): fp16 bits [K, OH, OW] per case."""
+    import run_layers
+    cases = []
+    for c in drawn:
+        x, w = c["x"][None], c["w"].view(np.float16)
+        y = np.zeros(c["out"], np.float16)
+        # The weights encoded: their post-extension decides CSC's atoms.
+        case = run_layers.Case(c["name"], [(x, c["elt"]), (w, "f16")], "", y.shape, "f16", y,
+                               encodings={1: c["wenc"]})
+        case.op = (f"{c['op']} : {case.arg_type(0)}, {case.arg_type(1)} -> "
+                   f"{run_layers.tensor_type(y.shape, 'f16')}")
+        case.bits = True
+        cases.append(case)
+    results = run_layers.run(cases, os.path.join(build, "bin", "dla-opt"),
+                             run_layers.DEFAULT_LLVM_BIN, fp16=arithmetic)
+    return [r.astype(np.uint16).reshape(c.out_shape[1:]) for r, c in zip(results, cases)]
+
+
+def main_image(a):
+    """--layer image: fp16 image convolutions on the v1 model against
+    fp_nvdla (cdma_cvt_image_fp16, image_conv_fp16, the SDP's converter) or
+    the CPU execution."""
+    build, translate, player, root, env = setup(a, "dla-fp16-image-")
+    rng = np.random.default_rng(a.seed)
+    drawn = [draw_image(rng, n, a.mean_step, x_offsets=not a.loadable, bits=a.pixel_bits)
+             for n in range(a.count)]
+    cpu = image_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
+    expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    if a.mean_step:
+        expected_name += f" with the first mean {a.mean_step:+d}"
+    if a.direct_atoms:
+        expected_name += " with a direct convolution's atoms"
+    good = elements = cpu_differ = wide = posted = 0
+    unfit = collections.Counter()
+    for n, c in enumerate(drawn):
+        if a.direct_atoms:
+            # The negative control: CMAC atoms of one kernel position each
+            # (a direct convolution's), the weighted components only.
+            y32 = fp.conv_fp16(c["xc"][:c["w"].shape[1]], c["w"], c["stride"], c["pad"])
+        else:
+            y32 = fp.image_conv_fp16(c["xc"], c["w"], c["stride"], c["pad"], c["post"])
+        y16 = fp.fp32_to_fp16(y32)
+        elements += y16.size
+        wide += c["w"].shape[3] * c["x"].shape[0] > 64
+        posted += c["post"] > 1
+        want = y16
+        if cpu is not None:
+            cpu_differ += int((cpu[n] != y16).sum())
+            want = cpu[n]
+        pixels = nvdla_ref.pack(c["x"][None], c["penc"], c["elt"])
+        wbytes = weight_ref.pack(c["w"].view(np.float16), c["wenc"], "f16")["weights"]
+        if a.loadable:
+            # The weights a constant of their storage bytes, the image the input.
+            wtype = c["func"].split("%w: ", 1)[1].split(") -> ", 1)[0]
+            func = c["func"].replace(f", %w: {wtype}", "").replace(
+                "{\n", f"{{\n  %w = arith.constant {run_trace.resource(c['name'] + '_w', wbytes)}"
+                [:-len(f"tensor<{len(wbytes)}xi8>")] + f"{wtype}\n", 1)
+            why = run_loadable_case(c["name"], func, bytes(pixels), want[None], root, build, env,
+                                    expected_name)
+            refusal = re.search(r"error: '[a-z.]+' op (.*)", why or "")
+            if refusal and why.startswith("dla-translate failed"):
+                # The writer's located refusal (what the firmware's descriptors lack).
+                unfit[re.sub(r"[0-9]+", "N", refusal.group(1))] += 1
+                continue
+        else:
+            blobs = {"arg0.bin": pixels, "arg1.bin": wbytes,
+                     "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+            why = run_case(c["name"], c["func"], blobs, root, translate, player, env,
+                           expected_name)
+        if why:
+            print(f"{c['name']}: {why}")
+            continue
+        good += 1
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    print(f"{wide} of {a.count} with two super channels (S * P > 64), {posted} with "
+          "post-extension")
+    what = "image loadables on NVIDIA's firmware" if a.loadable else "image convolutions"
+    fit = a.count - sum(unfit.values())
+    for reason, n in sorted(unfit.items()):
+        print(f"  refused by the loadable writer ({n}): {reason}")
+    print(f"{good} of {fit} fp16 {what} on the v1 model equal {expected_name}")
+    return 0 if good == fit else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=int, default=10)
@@ -631,10 +808,18 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp", "pdp", "cdp", "winograd", "wino-sdp"],
+                                       "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image"],
                    default="conv")
+    p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
+                   help="--layer image: 8-bit pixel components (default) or 16-bit ones")
+    p.add_argument("--direct-atoms", action="store_true",
+                   help="--layer image, the negative control: expected with CMAC atoms of one "
+                        "kernel position each (fp_nvdla.conv_fp16), not CSC's image atoms")
+    p.add_argument("--mean-step", type=int, default=0,
+                   help="--layer image, the negative control: the expectation's first mean "
+                        "(or offset) this much off the program's")
     p.add_argument("--loadable", action="store_true",
-                   help="--layer cdp, winograd: as loadables on NVIDIA's runtime and firmware")
+                   help="--layer cdp, winograd, image: as loadables on NVIDIA's runtime and firmware")
     p.add_argument("--compressed", action="store_true",
                    help="conv: sparse weights compressed by the reference packer, held by the "
                         "program as a dla.weight_constant (WGS, WMB and data surfaces)")
@@ -648,10 +833,16 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
+    if (a.direct_atoms or a.mean_step) and (a.layer != "image" or a.expect != "nvdla"):
+        p.error("--direct-atoms and --mean-step change --layer image's fp_nvdla expectation")
+    if a.layer == "image":
+        if a.expect == "ideal":
+            p.error("--layer image compares with fp_nvdla or the CPU execution")
+        sys.exit(main_image(a))
     if a.layer == "winograd":
         sys.exit(main_wino(a))
-    if a.loadable and a.layer not in ("cdp", "winograd"):
-        p.error("--loadable runs --layer cdp and winograd")
+    if a.loadable and a.layer not in ("cdp", "winograd", "image"):
+        p.error("--loadable runs --layer cdp, winograd or image")
     if a.layer == "cdp":
         sys.exit(main_cdp(a))
     if a.layer == "lut":

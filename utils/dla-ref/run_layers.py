@@ -56,7 +56,7 @@ import numpy as np
 
 import layer_ref as ref  # noqa: E402
 
-MLIR_TYPE = {"f16": "f16", "f32": "f32", "i8": "i8", "i16": "i16", "ui8": "ui8"}
+MLIR_TYPE = {"f16": "f16", "f32": "f32", "i8": "i8", "i16": "i16", "ui8": "ui8", "ui16": "ui16"}
 
 
 def tensor_type(shape, t, enc=None):

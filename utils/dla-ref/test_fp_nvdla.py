@@ -512,6 +512,47 @@ def test_cdp_fp16_cube(cm):
         got = np.moveaxis(got, -1, 1).reshape(groups * 4, 2, 3)[:C]
         np.testing.assert_array_equal(want, got, err_msg=str((case, C, size)))
 
+@pytest.mark.parametrize("pixel", ["u8", "s8", "u16", "s16"])
+def test_cdma_cvt_image_fp16(cm, pixel):
+    """CDMA's converter of integer pixels into an fp16 pipeline against the
+    model's cdma_cvt_hls (what hls_convertor calls per component): every
+    8-bit component, random 16-bit ones, means / offsets, scales and
+    truncates over their fields, biased to results near fp16's range end
+    and to rounding ties."""
+    rng = np.random.default_rng({"u8": 41, "s8": 42, "u16": 43, "s16": 44}[pixel])
+    n = 60000
+    bits = 8 if pixel.endswith("8") else 16
+    signed = pixel.startswith("s")
+    raw = rng.integers(0, 1 << bits, n)
+    if bits == 8:
+        raw[:256] = np.arange(256)
+    sx = np.where(signed & (raw >= 1 << (bits - 1)), raw - (1 << bits), raw)
+    alu = np.where(rng.random(n) < 0.5, rng.integers(-300, 301, n), rng.integers(-32768, 32768, n))
+    scale = int(rng.integers(-32768, 32768))
+    for _ in range(6):
+        scales = rng.choice([1, -1, scale, int(rng.integers(1, 4096)), int(rng.integers(-32768, 32768))])
+        truncate = int(rng.integers(0, 64))
+        # The 16-bit bits as the model holds them (an int16_t).
+        raw16 = np.where(raw >= 1 << 15, raw - (1 << 16), raw).astype(np.int32)
+        got = np.zeros(n, np.int32)
+        kind = {"u8": 0, "s8": 1, "u16": 2, "s16": 3}[pixel]
+        _call(cm.v1_cdma_cvt, raw16, alu.astype(np.int32), n, kind, int(scales), 0 if bits == 8 else 1,
+              2, truncate, got)
+        want = fp.cdma_cvt_image_fp16(sx, signed=signed, alu=alu, scale=int(scales),
+                                      truncate=truncate)
+        np.testing.assert_array_equal(want, got.astype(np.uint16))
+
+
+def test_int17_to_fp16_every_value():
+    """Int17ToFp16 by hand on all 2^17 values: exact up to 2048, then round
+    to nearest even, saturating at 65504 (numpy's float16 rounds the same
+    way but overflows to infinity)."""
+    t = np.arange(-(1 << 16), 1 << 16)
+    with np.errstate(over="ignore"):
+        want = np.clip(t.astype(np.float16).astype(np.float64), -65504, 65504).astype(np.float16)
+    np.testing.assert_array_equal(fp.int17_to_fp16(t), want.view(np.uint16))
+
+
 
 def test_by_hand():
     # Overflow saturates to the largest finite value, not infinity.

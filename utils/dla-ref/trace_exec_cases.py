@@ -122,8 +122,8 @@ FORMATS = {
 }
 FORMATS[(1, 2)] = FORMATS[(1, 4)]
 FORMATS[(2, 2)] = FORMATS[(2, 4)]
-ATOMIC_C = {"nv_small": 8, "nv_large": 64}
-MEMORY_ATOM = {"nv_small": 8, "nv_large": 32}
+ATOMIC_C = {"nv_small": 8, "nv_large": 64, "nv_full": 64}
+MEMORY_ATOM = {"nv_small": 8, "nv_large": 32, "nv_full": 32}
 
 
 def image_encoding(case, config):

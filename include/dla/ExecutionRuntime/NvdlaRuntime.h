@@ -24,6 +24,7 @@ namespace dla::runtime {
 /// The symbol names, for the lowering and the JIT.
 inline constexpr const char *kConvFp16 = "dla_nvdla_conv_fp16";
 inline constexpr const char *kConvWinoFp16 = "dla_nvdla_conv_wino_fp16";
+inline constexpr const char *kImageConvFp16 = "dla_nvdla_image_conv_fp16";
 inline constexpr const char *kPdpFp16 = "dla_nvdla_pdp_fp16";
 inline constexpr const char *kCdpFp16 = "dla_nvdla_cdp_fp16";
 inline constexpr const char *kFp32Add = "dla_nvdla_fp32_add";
@@ -64,6 +65,20 @@ void dla_nvdla_conv_wino_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset
                               int64_t wd, int64_t k, int64_t cx, int64_t padTop,
                               int64_t padBottom, int64_t padLeft, int64_t padRight,
                               int64_t padValue);
+/// imageConvFp16 (NvdlaConvFp16.h) of a batch: x (N x P x H x W, the
+/// converted pixels' fp16 bits), w (K x C x R x S), out (N x K x OH x OW,
+/// fp32 bits), contiguous 1-d memrefs. geometry: N, P, H, W, K, C, R, S,
+/// stride H / W, padding top / bottom / left / right, post-extension (1, 2
+/// or 4 kernel rows per atom).
+void dla_nvdla_image_conv_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset, int64_t xSize,
+                               int64_t xStride, uint16_t *wAllocated, uint16_t *w,
+                               int64_t wOffset, int64_t wSize, int64_t wStride,
+                               uint32_t *outAllocated, uint32_t *out, int64_t outOffset,
+                               int64_t outSize, int64_t outStride, int64_t n, int64_t p,
+                               int64_t h, int64_t wd, int64_t k, int64_t c, int64_t r, int64_t s,
+                               int64_t strideH, int64_t strideW, int64_t padTop,
+                               int64_t padBottom, int64_t padLeft, int64_t padRight,
+                               int64_t postExtension);
 /// The PDP's fp16 pooling (NvdlaPdpFp16.h) of `planes` planes: x (planes x
 /// H x W fp16 bits), out (planes x OH x OW), contiguous 1-d memrefs.
 /// geometry: planes, H, W, kernel H / W, stride H / W, padding top /

@@ -116,6 +116,32 @@ struct WinoFp16Shape {
 /// `out` (K x OH x OW of fp32 bits) receives what CACC hands the SDP.
 void convWinoFp16(View4<const uint16_t> x, int64_t image, View4<const uint16_t> taps,
                   const WinoFp16Shape &shape, uint16_t padValue, View4<uint32_t> out);
+/// An image convolution's geometry: the converted pixels (P components,
+/// fp16) and the kernel (R x S over C <= P components; the others meet zero
+/// weights).
+struct ImageConvFp16Shape {
+  int64_t components, height, width;      ///< P, H, W
+  int64_t kernels, channels, kernelH, kernelW; ///< K, C, R, S
+  int64_t strideH = 1, strideW = 1;
+  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  int64_t postExtension = 1;              ///< 1, 2 or 4 kernel rows per atom
+  int64_t outHeight() const { return (height + padTop + padBottom - kernelH) / strideH + 1; }
+  int64_t outWidth() const { return (width + padLeft + padRight - kernelW) / strideW + 1; }
+};
+
+/// An image convolution in fp16 as the v1 C model computes it
+/// (utils/dla-ref/fp_nvdla.image_conv_fp16): CDMA writes each line
+/// pre-extended (pixel x's P components at x * P, left / right padding 0),
+/// CSC feeds CMAC per output and kernel row atoms of 64 consecutive
+/// elements from ox * strideW * P on (super channels of the S * P extended
+/// kernel; one atom holds several kernel columns), super channels outer,
+/// kernel rows inner, each word added by CACC: convFp16 on the pre-extended
+/// cube (S * P channels, width OW, kernel R x 1). A post-extension of E
+/// puts E kernel rows in one atom (E * S * P <= 64): channels (e, s, p),
+/// kernel ceil(R / E) x 1 at row dilation E. `x` one image's P x H x W fp16 bits,
+/// `w` K x C x R x S; `out` K x OH x OW fp32 bits.
+void imageConvFp16(const uint16_t *x, const uint16_t *w, const ImageConvFp16Shape &shape,
+                   uint32_t *out);
 
 /// One X stage (BS or BN) of the SDP at precision FP16 (sdp_x_fp16).
 enum class SdpAluAlgo { Max = 0, Min = 1, Sum = 2 };

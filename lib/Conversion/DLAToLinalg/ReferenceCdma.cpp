@@ -19,17 +19,16 @@ using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::reference;
 
-Value reference::cdmaInputConverter(OpBuilder &b, Location loc, ConvOp op, Value x,
-                                    unsigned bits) {
+/// The converter's 17-bit value per element, `finish` making the result
+/// element (of type `to`) from it.
+static Value convertElements(OpBuilder &b, Location loc, ConvOp op, Value x, Type to,
+                             function_ref<Value(OpBuilder &, Location, Value)> finish) {
   MLIRContext *ctx = b.getContext();
   auto xType = cast<RankedTensorType>(x.getType());
   NumberType from = NumberType::of(xType.getElementType());
   auto fromType = cast<IntegerType>(from.type);
   CvtAttr cvt = op.getInputCvtAttr();
   std::optional<ArrayRef<int64_t>> mean = op.getMean();
-  // The identity converter on signed data of the pipeline's width.
-  if (!cvt && !from.isUnsigned && fromType.getWidth() == bits)
-    return x;
   const int64_t offset = cvt ? cvt.getOffset() : 0, scale = cvt ? cvt.getScale() : 1,
                 shift = cvt ? cvt.getShift() : 0;
 
@@ -47,7 +46,6 @@ Value reference::cdmaInputConverter(OpBuilder &b, Location loc, ConvOp op, Value
     maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(1, ctx)}, ctx));
   }
   maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
-  Type to = b.getIntegerType(bits);
   Value init = tensor::EmptyOp::create(b, loc, xType.getShape(), to);
   SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
@@ -64,8 +62,33 @@ Value reference::cdmaInputConverter(OpBuilder &b, Location loc, ConvOp op, Value
         Value off = mean ? args[1] : c(offset);
         Value t = arith::MulIOp::create(nb, l, arith::SubIOp::create(nb, l, v, off), c(scale));
         t = saturateSigned(nb, l, shiftRightHalfAway(nb, l, t, shift), 17);
-        t = saturateSigned(nb, l, t, bits);
-        linalg::YieldOp::create(nb, l, Value(arith::TruncIOp::create(nb, l, to, t)));
+        linalg::YieldOp::create(nb, l, finish(nb, l, t));
       });
   return generic.getResult(0);
+}
+
+Value reference::cdmaInputConverter(OpBuilder &b, Location loc, ConvOp op, Value x,
+                                    unsigned bits) {
+  NumberType from = NumberType::of(cast<RankedTensorType>(x.getType()).getElementType());
+  // The identity converter on signed data of the pipeline's width.
+  if (!op.getInputCvtAttr() && !from.isUnsigned && from.type.getIntOrFloatBitWidth() == bits)
+    return x;
+  Type to = b.getIntegerType(bits);
+  return convertElements(b, loc, op, x, to, [&](OpBuilder &nb, Location l, Value t) {
+    return Value(arith::TruncIOp::create(nb, l, to, saturateSigned(nb, l, t, bits)));
+  });
+}
+
+Value reference::cdmaInputConverterFp16(OpBuilder &b, Location loc, ConvOp op, Value x) {
+  Type f16 = b.getF16Type(), f32 = b.getF32Type();
+  return convertElements(b, loc, op, x, f16, [&](OpBuilder &nb, Location l, Value t) {
+    // Int17ToFp16: exact in fp32, then rounded to nearest even (fptrunc);
+    // NVDLA's overflow is the largest finite value, not infinity.
+    Value v = arith::TruncFOp::create(nb, l, f16, arith::SIToFPOp::create(nb, l, f32, t));
+    auto bound = [&](double d) {
+      return Value(arith::ConstantOp::create(nb, l, f16, nb.getFloatAttr(f16, d)));
+    };
+    v = arith::MinimumFOp::create(nb, l, v, bound(65504.0));
+    return Value(arith::MaximumFOp::create(nb, l, v, bound(-65504.0)));
+  });
 }

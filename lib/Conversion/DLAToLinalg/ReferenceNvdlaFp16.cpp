@@ -13,6 +13,7 @@
 #include "dla/ExecutionRuntime/NvdlaRuntime.h"
 #include "dla/Format/NvdlaFloat.h"
 #include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaWeight.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -45,6 +46,13 @@ bool reference::isNvdlaFp16Conv(ConvOp op) {
   return mode && x.getElementType().isF16() && w.getElementType().isF16() && x.getRank() == 4 &&
          w.getRank() == 4 && x.getDimSize(1) == w.getDimSize(1) &&
          !op.getPadValue().value_or(0) && !op.getInputCvtAttr() && !op.getClipTruncate();
+}
+
+bool reference::isNvdlaFp16ImageConv(ConvOp op) {
+  auto x = op.getInput().getType(), w = op.getWeight().getType();
+  return op.getMode() == nv::ConvMode::ImageInput && isa<IntegerType>(x.getElementType()) &&
+         w.getElementType().isF16() && x.getRank() == 4 && w.getRank() == 4 &&
+         !op.getPadValue().value_or(0) && !op.getClipTruncate();
 }
 
 namespace {
@@ -86,6 +94,7 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
                             flatMemref(i32)};
   wino.append(11, i64);
   declare(rt::kConvWinoFp16, b.getFunctionType(wino, {}));
+  declare(rt::kImageConvFp16, b.getFunctionType(conv, {}));
   SmallVector<Type> pdp = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type())};
   pdp.append(12, i64);
   declare(rt::kPdpFp16, b.getFunctionType(pdp, {}));
@@ -147,6 +156,42 @@ Value reference::emitNvdlaConvWinoFp16(OpBuilder &b, Location loc, ConvOp op, Va
   for (int64_t v : geometry)
     args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
   func::CallOp::create(b, loc, rt::kConvWinoFp16, TypeRange{}, args);
+  return bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outType.getShape(), i32),
+                                           out, /*restrict=*/true, /*writable=*/true);
+}
+
+/// The kernel rows CSC puts in one atom: the image weights' post-extension
+/// factor (1 for plain weights or none).
+static int64_t postExtension(ConvOp op) {
+  RankedTensorType type = op.getWeight().getType();
+  auto weight = dyn_cast_or_null<WeightAttr>(type.getEncoding());
+  if (!weight || weight.getFormat() != nv::WeightFormat::Image)
+    return 1;
+  auto layout = nv::NvdlaWeightLayout::create(weight.getParams(type.getShape()));
+  return layout ? std::max<int64_t>(1, layout->getPostExtensionFactor()) : 1;
+}
+
+Value reference::emitNvdlaImageConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x,
+                                        Value w) {
+  declareNvdlaRuntime(b, op);
+  Type i32 = i32Of(b), i64 = b.getI64Type();
+  Value xs = flatBits(b, loc, x), ws = flatBits(b, loc, w);
+  RankedTensorType outType = op.getOutput().getType();
+  Value out = memref::AllocOp::create(b, loc, MemRefType::get(outType.getShape(), i32));
+  Value outFlat = memref::CastOp::create(
+      b, loc, flatMemref(i32),
+      memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
+  auto xt = cast<RankedTensorType>(x.getType()), wt = cast<RankedTensorType>(w.getType());
+  ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding();
+  SmallVector<int64_t> geometry = {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2),
+                                   xt.getDimSize(3), wt.getDimSize(0), wt.getDimSize(1),
+                                   wt.getDimSize(2), wt.getDimSize(3), strides[0],
+                                   strides[1],       padding[0],       padding[1],
+                                   padding[2],       padding[3],       postExtension(op)};
+  SmallVector<Value> args = {xs, ws, outFlat};
+  for (int64_t v : geometry)
+    args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
+  func::CallOp::create(b, loc, rt::kImageConvFp16, TypeRange{}, args);
   return bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outType.getShape(), i32),
                                            out, /*restrict=*/true, /*writable=*/true);
 }

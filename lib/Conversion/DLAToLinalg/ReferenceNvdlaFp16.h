@@ -25,9 +25,14 @@ bool usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic);
 /// Whether the hardware arithmetic covers this convolution: direct, or
 /// Winograd 3x3 at stride 1 (when its weights hold stored taps: the
 /// lowering's check), fp16 input and weights with the same channels, no
-/// padding value, an fp16 or delivered result. (Image input keeps the
-/// ideal meaning, docs/NvdlaFp16.md "Not modelled yet".)
+/// padding value, an fp16 or delivered result. (Image input is
+/// isNvdlaFp16ImageConv's.)
 bool isNvdlaFp16Conv(ConvOp op);
+
+/// Whether the hardware arithmetic covers this image convolution: integer
+/// pixels CDMA converts to fp16 (cdmaInputConverterFp16), fp16 weights, no
+/// padding value (docs/NvdlaCModelV1.md "Image input in fp16").
+bool isNvdlaFp16ImageConv(ConvOp op);
 
 /// Declares the runtime functions in `op`'s module (once).
 void declareNvdlaRuntime(OpBuilder &b, Operation *op);
@@ -40,6 +45,10 @@ Value emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w)
 /// NvdlaConvFp16.h convWinoFp16) from its plain f16 input `x` (NCHW) and
 /// its stored taps (K x C' x 4 x 4 f16), padding value 0.
 Value emitNvdlaConvWinoFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value taps);
+/// CACC's fp32 bits of the image convolution `op` (tensor<N x K x OH x OW x
+/// i32>) from its converted pixels `x` (plain f16, N x P x H x W) and
+/// weights `w` (plain f16 KCRS): NvdlaConvFp16.h's imageConvFp16.
+Value emitNvdlaImageConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w);
 
 /// The PDP's fp16 pooling of `op` (NvdlaPdpFp16.h) on its plain f16 input
 /// `x` (NCHW): the plain f16 result.

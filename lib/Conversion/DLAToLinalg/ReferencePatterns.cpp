@@ -462,6 +462,15 @@ struct ConvToReference : LayerToReference<ConvOp> {
         return rewriteNvdlaFp16(op, adaptor, rewriter, taps);
     }
     Value x = readPlain(rewriter, loc, adaptor.getInput());
+    // Integer pixels into a float pipeline: CDMA's converter makes fp16
+    // (in both arithmetics: it is the layer's meaning, decision 16 of
+    // docs/IntegerAttributes.md), then NVDLA's or the ideal convolution.
+    if (acc.isFloat() && op.getMode() == nv::ConvMode::ImageInput &&
+        isa<IntegerType>(elementTypeOf(x))) {
+      x = cdmaInputConverterFp16(rewriter, loc, op, x);
+      if (nvdlaFp16(op) && isNvdlaFp16ImageConv(op))
+        return rewriteNvdlaFp16(op, adaptor, rewriter, /*taps=*/Value(), x);
+    }
     // Winograd weights are their stored taps: read from storage (buffer
     // form), or from the storage bytes of the encoded weights (tensor form).
     Value taps = getWinogradTaps(adaptor.getWeight());
@@ -519,21 +528,25 @@ struct ConvToReference : LayerToReference<ConvOp> {
   /// bias added as the SDP's X stage does (FpAdd of the widened fp16
   /// bias), then the output converter (Fp32ToFp16); on-the-fly SDPs
   /// receive the fp32 itself (a plain f32 tensor).
-  LogicalResult rewriteNvdlaFp16(ConvOp op, OpAdaptor adaptor,
-                                 ConversionPatternRewriter &rewriter, Value taps) const {
+  /// `taps`: a Winograd convolution's stored taps; `image`: an image
+  /// convolution's converted pixels (plain f16).
+  LogicalResult rewriteNvdlaFp16(ConvOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter,
+                                 Value taps, Value image = {}) const {
     Location loc = op.getLoc();
     RankedTensorType outType = op.getOutput().getType();
     const bool delivers = deliversFloatAccumulator(op);
     if (!delivers && !outType.getElementType().isF16())
       return rewriter.notifyMatchFailure(op, "fp16 to a non-fp16 output is not modelled");
-    Value x = readPlain(rewriter, loc, adaptor.getInput());
     SmallVector<Value> inputs;
     if (taps) {
       // Winograd: the stored taps, as the ideal Winograd reads them.
+      Value x = readPlain(rewriter, loc, adaptor.getInput());
       inputs.push_back(emitNvdlaConvWinoFp16(rewriter, loc, op, x, taps));
     } else {
       Value w = readPlain(rewriter, loc, adaptor.getWeight());
-      inputs.push_back(emitNvdlaConvFp16(rewriter, loc, op, x, w));
+      inputs.push_back(image ? emitNvdlaImageConvFp16(rewriter, loc, op, image, w)
+                             : emitNvdlaConvFp16(rewriter, loc, op,
+                                                 readPlain(rewriter, loc, adaptor.getInput()), w));
     }
     if (Value bias = adaptor.getBias())
       inputs.push_back(readPlain(rewriter, loc, bias));

@@ -179,12 +179,17 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   bandConfig = &config;
 
   d.conv_mode = kDescConvDirect;
-  // The input's precision (int8 pixels; int8, or int16 and fp16 on
-  // nv_full: NetworkPlan's featureLayout and checkFp16Layer), the pipeline's
-  // too: no converter between precisions is programmed.
+  // The input's precision (int8; int16 and fp16 on nv_full: NetworkPlan's
+  // featureLayout and checkFp16Layer), the pipeline's too: no converter
+  // between feature precisions is programmed.
+  // Image input: the pixels' precision (8- or 16-bit components: CDMA's
+  // convert_8to16 / convert_16to8 and its element size follow it) into
+  // the weights' pipeline, int8 or fp16 (CDMA's converter writes fp16).
   d.in_precision = d.out_precision =
-      image ? kDescPrecisionInt8
+      image ? describePrecision(pixelLayout->getInfo().inputPrecision)
             : describePrecision(cast<FeatureAttr>(inEncoding).getPrecision());
+  if (image)
+    d.out_precision = describePrecision(cast<WeightAttr>(wType.getEncoding()).getPrecision());
   d.entry_per_slice = static_cast<uint16_t>(buffer->entriesPerLine);
   d.fetch_grain = 1;
   // A batch (NetworkPlan's checkBatch): CDMA reads input b at b batch

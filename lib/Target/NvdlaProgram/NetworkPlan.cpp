@@ -42,7 +42,7 @@ bool programsPrecision(nv::Precision precision, nv::HardwareKind hardware) {
 }
 
 /// The weights of `v`: int8 NVDLA direct weights (image weights for an
-/// image convolution; fp16 and int16 direct ones on nv_full; uncompressed
+/// image convolution; fp16 and int16 direct ones and fp16 image ones on nv_full; uncompressed
 /// Winograd ones for a Winograd convolution, whose other limits
 /// checkWinogradConv states). nv_small and nv_large run on the master C
 /// model, nv_full on the v1 one (docs/NvdlaCModelV1.md). Compressed weights
@@ -55,12 +55,19 @@ LogicalResult checkWeights(Value v, bool image, bool winograd, Location loc) {
       !weight.getCompressed())
     return success();
   nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
+  // Image weights: int8, or fp16 on nv_full (8-bit pixels CDMA converts
+  // to fp16; checkFp16Layer).
+  const bool imagePrecision = weight && (weight.getPrecision() == nv::Precision::Fp16 &&
+                                         programsPrecision(weight.getPrecision(),
+                                                           weight.getConfig()));
   if (!weight || weight.getFormat() != format ||
       (weight.getPrecision() != nv::Precision::Int8 &&
-       (image || !programsPrecision(weight.getPrecision(), weight.getConfig()))))
+       (image ? !imagePrecision
+              : !programsPrecision(weight.getPrecision(), weight.getConfig()))))
     return emitError(loc) << "weights of a register program must be int8 "
                           << (image ? "image" : "direct")
-                          << " NVDLA weights (fp16 or int16 direct ones on nv_full) (#dla.weight<"
+                          << " NVDLA weights (fp16 or int16 direct ones and fp16 image ones on "
+                             "nv_full) (#dla.weight<"
                           << (image ? "image" : "direct")
                           << ", int8, config = ...>), got " << v.getType();
   if (weight.getCompressed() && !v.getDefiningOp<WeightConstantOp>())
@@ -181,8 +188,9 @@ bool isFp16(Value v) {
   return false;
 }
 
-/// fp16 layers: a direct or Winograd convolution without an input converter or
-/// padding value, its result feature data (the SDP's converter rounding
+/// fp16 layers: a direct or Winograd convolution without an input
+/// converter, or an image convolution of integer pixels, without a padding
+/// value, its result feature data (the SDP's converter rounding
 /// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
 /// offline SDP of its X stages or of its LUT alone; pooling (PDP); LRN
 /// (CDP, fp16 in and out). The rest of fp16 (the Y stage's ALU /
@@ -224,11 +232,20 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
                            !fused.getEwAttr() && !fused.getOutCvtAttr();
   // Winograd: the CPU execution computes the PRA / CMAC / CACC steps as
   // the hardware does (NvdlaConvFp16.h convWinoFp16); checkWinogradConv
-  // refuses the Winograd forms not programmed.
-  if (!conv || (hw.fused && !xStagesOnly) || conv.getInputCvtAttr() || conv.getPadValue())
+  // refuses the Winograd forms not programmed. Image input: 8- or 16-bit
+  // integer pixels CDMA converts to fp16 (its converter into an fp16
+  // pipeline, fp_nvdla.cdma_cvt_image_fp16); fp16 pixels (which the model
+  // passes unchanged, NaNs flushed) not yet.
+  auto pixels = conv ? dyn_cast<IntegerType>(conv.getInput().getType().getElementType())
+                     : IntegerType();
+  const bool image = conv && conv.getMode() == nv::ConvMode::ImageInput;
+  const bool imageFits = image && pixels && (pixels.getWidth() == 8 || pixels.getWidth() == 16);
+  if (!conv || (hw.fused && !xStagesOnly) || (image && !imageFits) ||
+      (conv.getInputCvtAttr() && !image) || conv.getPadValue())
     return hw.op->emitOpError(
-        "computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no input "
-        "converter or padding value) alone or with an SDP on the fly of its X stages, an offline "
+        "computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no "
+        "input converter) or an image convolution of integer pixels, without a padding value, "
+        "alone or with an SDP on the fly of its X stages, an offline "
         "SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the "
         "implicit form with at most two memory operands; no ew or out_cvt), pooling and LRN");
   return success();

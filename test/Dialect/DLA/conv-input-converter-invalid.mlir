@@ -93,7 +93,9 @@ func.func @mean_count(%x: tensor<1x4x4x4xui8>, %w: tensor<2x3x1x1xi8>) -> tensor
 // -----
 
 // fp16 convolutions keep their meaning: integer registers are errors there
-// (an 8-bit image into fp16 too: decision 12).
+// (decision 12), except on integer pixels into an fp16 pipeline (decision
+// 21: the converter's integer value becomes fp16); fp16 pixels pass the
+// converter unchanged.
 func.func @fp16(%x: tensor<1x8x4x4xf16>, %w: tensor<8x8x1x1xf16>) -> tensor<1x8x4x4xf16> {
   // expected-error @+1 {{'dla.conv' op input_cvt is an integer register: this convolution computes in fp32}}
   %y = dla.conv direct %x, %w input_cvt <offset = 0, scale = 1, shift = 0> : tensor<1x8x4x4xf16>, tensor<8x8x1x1xf16> -> tensor<1x8x4x4xf16>
@@ -102,8 +104,18 @@ func.func @fp16(%x: tensor<1x8x4x4xf16>, %w: tensor<8x8x1x1xf16>) -> tensor<1x8x
 
 // -----
 
-func.func @fp16_image(%x: tensor<1x4x4x4xui8>, %w: tensor<2x3x1x1xf16>) -> tensor<1x2x4x4xf16> {
+func.func @fp16_image(%x: tensor<1x4x4x4xf16>, %w: tensor<2x3x1x1xf16>) -> tensor<1x2x4x4xf16> {
   // expected-error @+1 {{'dla.conv' op mean is an integer register: this convolution computes in fp32}}
+  %y = dla.conv image %x, %w mean [124, 117, 104, 0] : tensor<1x4x4x4xf16>, tensor<2x3x1x1xf16> -> tensor<1x2x4x4xf16>
+  return %y : tensor<1x2x4x4xf16>
+}
+
+// -----
+
+// Decision 21 keeps mean's own rule on integer pixels into fp16: it needs
+// input_cvt.
+func.func @fp16_image_mean_alone(%x: tensor<1x4x4x4xui8>, %w: tensor<2x3x1x1xf16>) -> tensor<1x2x4x4xf16> {
+  // expected-error @+1 {{'dla.conv' op mean needs input_cvt: the converter subtracts the mean (CVT_EN = 0 passes pixels unchanged)}}
   %y = dla.conv image %x, %w mean [124, 117, 104, 0] : tensor<1x4x4x4xui8>, tensor<2x3x1x1xf16> -> tensor<1x2x4x4xf16>
   return %y : tensor<1x2x4x4xf16>
 }

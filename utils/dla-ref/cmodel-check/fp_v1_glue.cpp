@@ -14,6 +14,12 @@
 #include "pdp_hls_wrapper.h"
 #include "cdp_hls_wrapper.h"
 #include "csc_cvt.h"
+// hls_wrapper/cdma_hls_wrapper.h shares cdp_hls_wrapper.h's include guard
+// (_CDP_HLS_WRAPPER_H_), so its one function is declared here as it is there.
+void cdma_cvt_hls(int16_t *cdma_cvt_data_in, uint8_t input_data_type, uint16_t cdma_cvt_alu_in,
+                  uint16_t cdma_cvt_mul_in, uint8_t cdma_cvt_in_precission,
+                  uint8_t cdma_cvt_out_precission, uint8_t cdma_cvt_truncate,
+                  int32_t *cdma_cvt_data_out);
 
 // cacc_fp16_add and cacc_fp48_to_fp32 are private members that use no
 // member state: made reachable for this test only.
@@ -308,6 +314,22 @@ void v1_cdp_lookup_fp16(const uint16_t *win, int n, const int32_t *regs, const u
                         (int16_t)regs[9], (int16_t)regs[10], (int16_t)regs[11],
                         /*sqsum_bypass*/ false, /*mul_bypass*/ false,
                         reinterpret_cast<int16_t *>(out + 4 * w), &u, &o, &leHit, &loHit, &hy);
+  }
+}
+
+// cdma_cvt_hls (hls_wrapper/cdma_hls_wrapper.cpp, as NV_NVDLA_cdma's
+// hls_convertor calls it for image pixels) on n components: raw the
+// component's bits (int16_t as the model holds them), type PIXEL_*, alu the
+// mean / offset, in / out precision 0 int8, 1 int16, 2 fp16; out the low 16
+// bits the model stores in the buffer.
+void v1_cdma_cvt(const int32_t *raw, const int32_t *alu, int n, int type, int32_t scale,
+                 int inPrecision, int outPrecision, int truncate, int32_t *out) {
+  for (int i = 0; i < n; ++i) {
+    int16_t in = (int16_t)raw[i];
+    int32_t result = 0;
+    cdma_cvt_hls(&in, (uint8_t)type, (uint16_t)alu[i], (uint16_t)scale, (uint8_t)inPrecision,
+                 (uint8_t)outPrecision, (uint8_t)truncate, &result);
+    out[i] = result & 0xFFFF;
   }
 }
 

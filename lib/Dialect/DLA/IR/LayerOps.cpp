@@ -194,7 +194,11 @@ static LogicalResult verifyConvInputConverter(ConvOp op) {
   std::optional<ArrayRef<int64_t>> mean = op.getMean();
   if (!cvt && !mean)
     return success();
-  if (!op.getWeight().getType().getElementType().isInteger())
+  // Integer pixels into an fp16 pipeline: the integer converter, then
+  // Int17ToFp16 (decision 16: cmod/hls/cdma_libs/cdma_cvt.cpp).
+  const bool intImage = op.getMode() == nv::ConvMode::ImageInput &&
+                        isa<IntegerType>(op.getInput().getType().getElementType());
+  if (!op.getWeight().getType().getElementType().isInteger() && !intImage)
     return op.emitOpError() << (cvt ? "input_cvt" : "mean")
                          << " is an integer register: this convolution computes in fp32";
   if (mean) {
