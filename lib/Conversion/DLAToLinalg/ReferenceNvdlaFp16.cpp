@@ -108,71 +108,13 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
     declare(name, b.getFunctionType({i32}, {i32}));
 }
 
-Value reference::emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w) {
-  declareNvdlaRuntime(b, op);
-  Type i32 = i32Of(b), i64 = b.getI64Type();
-  Value xs = flatBits(b, loc, x), ws = flatBits(b, loc, w);
-  RankedTensorType outType = op.getOutput().getType();
-  auto outBuffer = MemRefType::get(outType.getShape(), i32);
-  Value out = memref::AllocOp::create(b, loc, outBuffer);
-  Value outFlat = memref::CastOp::create(
-      b, loc, flatMemref(i32),
-      memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
+namespace {
 
-  auto xt = cast<RankedTensorType>(x.getType()), wt = cast<RankedTensorType>(w.getType());
-  ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
-                    padding = op.getPadding();
-  SmallVector<int64_t> geometry = {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2),
-                                   xt.getDimSize(3), wt.getDimSize(0), wt.getDimSize(2),
-                                   wt.getDimSize(3), strides[0],       strides[1],
-                                   padding[0],       padding[1],       padding[2],
-                                   padding[3],       dilations[0],     dilations[1]};
-  SmallVector<Value> args = {xs, ws, outFlat};
-  for (int64_t v : geometry)
-    args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
-  func::CallOp::create(b, loc, rt::kConvFp16, TypeRange{}, args);
-  return bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outType.getShape(), i32),
-                                           out, /*restrict=*/true, /*writable=*/true);
-}
-
-Value reference::emitNvdlaConvWinoFp16(OpBuilder &b, Location loc, ConvOp op, Value x,
-                                       Value taps) {
-  declareNvdlaRuntime(b, op);
-  Type i32 = i32Of(b), i64 = b.getI64Type();
-  Value xs = flatBits(b, loc, x), ts = flatBits(b, loc, taps);
-  RankedTensorType outType = op.getOutput().getType();
-  auto outBuffer = MemRefType::get(outType.getShape(), i32);
-  Value out = memref::AllocOp::create(b, loc, outBuffer);
-  Value outFlat = memref::CastOp::create(
-      b, loc, flatMemref(i32),
-      memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
-  auto xt = cast<RankedTensorType>(x.getType()), tt = cast<RankedTensorType>(taps.getType());
-  ArrayRef<int64_t> padding = op.getPadding();
-  SmallVector<int64_t> geometry = {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2),
-                                   xt.getDimSize(3), tt.getDimSize(0), tt.getDimSize(1),
-                                   padding[0],       padding[1],       padding[2],
-                                   padding[3],       /*padValue=*/0};
-  SmallVector<Value> args = {xs, ts, outFlat};
-  for (int64_t v : geometry)
-    args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
-  func::CallOp::create(b, loc, rt::kConvWinoFp16, TypeRange{}, args);
-  return bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outType.getShape(), i32),
-                                           out, /*restrict=*/true, /*writable=*/true);
-}
-
-/// The kernel rows CSC puts in one atom: the image weights' post-extension
-/// factor (1 for plain weights or none).
-static int64_t postExtension(ConvOp op) {
-  RankedTensorType type = op.getWeight().getType();
-  auto weight = dyn_cast_or_null<WeightAttr>(type.getEncoding());
-  if (!weight || weight.getFormat() != nv::WeightFormat::Image)
-    return 1;
-  auto layout = nv::NvdlaWeightLayout::create(weight.getParams(type.getShape()));
-  return layout ? std::max<int64_t>(1, layout->getPostExtensionFactor()) : 1;
-}
-
-Value reference::emitNvdlaImageConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x,
-                                        Value w) {
+/// CACC's fp32 bits of the convolution `op` (tensor<N x K x OH x OW x i32>)
+/// from the runtime function `name` on the bits of two plain f16 tensors
+/// and the i64 `geometry` after them (NvdlaRuntime.h's signatures).
+Value callConvFp16(OpBuilder &b, Location loc, ConvOp op, const char *name, Value x, Value w,
+                   ArrayRef<int64_t> geometry) {
   declareNvdlaRuntime(b, op);
   Type i32 = i32Of(b), i64 = b.getI64Type();
   Value xs = flatBits(b, loc, x), ws = flatBits(b, loc, w);
@@ -181,19 +123,57 @@ Value reference::emitNvdlaImageConvFp16(OpBuilder &b, Location loc, ConvOp op, V
   Value outFlat = memref::CastOp::create(
       b, loc, flatMemref(i32),
       memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
-  auto xt = cast<RankedTensorType>(x.getType()), wt = cast<RankedTensorType>(w.getType());
-  ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding();
-  SmallVector<int64_t> geometry = {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2),
-                                   xt.getDimSize(3), wt.getDimSize(0), wt.getDimSize(1),
-                                   wt.getDimSize(2), wt.getDimSize(3), strides[0],
-                                   strides[1],       padding[0],       padding[1],
-                                   padding[2],       padding[3],       postExtension(op)};
   SmallVector<Value> args = {xs, ws, outFlat};
   for (int64_t v : geometry)
     args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
-  func::CallOp::create(b, loc, rt::kImageConvFp16, TypeRange{}, args);
+  func::CallOp::create(b, loc, name, TypeRange{}, args);
   return bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(outType.getShape(), i32),
                                            out, /*restrict=*/true, /*writable=*/true);
+}
+
+/// The kernel rows CSC puts in one atom: the image weights' post-extension
+/// factor (1 for plain weights or none).
+int64_t postExtension(ConvOp op) {
+  RankedTensorType type = op.getWeight().getType();
+  auto weight = dyn_cast_or_null<WeightAttr>(type.getEncoding());
+  if (!weight || weight.getFormat() != nv::WeightFormat::Image)
+    return 1;
+  auto layout = nv::NvdlaWeightLayout::create(weight.getParams(type.getShape()));
+  return layout ? std::max<int64_t>(1, layout->getPostExtensionFactor()) : 1;
+}
+
+} // namespace
+
+Value reference::emitNvdlaConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x, Value w) {
+  auto xt = cast<RankedTensorType>(x.getType()), wt = cast<RankedTensorType>(w.getType());
+  ArrayRef<int64_t> strides = op.getStrides(), dilations = op.getDilations(),
+                    padding = op.getPadding();
+  return callConvFp16(b, loc, op, rt::kConvFp16, x, w,
+                      {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2), xt.getDimSize(3),
+                       wt.getDimSize(0), wt.getDimSize(2), wt.getDimSize(3), strides[0],
+                       strides[1], padding[0], padding[1], padding[2], padding[3], dilations[0],
+                       dilations[1]});
+}
+
+Value reference::emitNvdlaConvWinoFp16(OpBuilder &b, Location loc, ConvOp op, Value x,
+                                       Value taps) {
+  auto xt = cast<RankedTensorType>(x.getType()), tt = cast<RankedTensorType>(taps.getType());
+  ArrayRef<int64_t> padding = op.getPadding();
+  return callConvFp16(b, loc, op, rt::kConvWinoFp16, x, taps,
+                      {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2), xt.getDimSize(3),
+                       tt.getDimSize(0), tt.getDimSize(1), padding[0], padding[1], padding[2],
+                       padding[3], /*padValue=*/0});
+}
+
+Value reference::emitNvdlaImageConvFp16(OpBuilder &b, Location loc, ConvOp op, Value x,
+                                        Value w) {
+  auto xt = cast<RankedTensorType>(x.getType()), wt = cast<RankedTensorType>(w.getType());
+  ArrayRef<int64_t> strides = op.getStrides(), padding = op.getPadding();
+  return callConvFp16(b, loc, op, rt::kImageConvFp16, x, w,
+                      {xt.getDimSize(0), xt.getDimSize(1), xt.getDimSize(2), xt.getDimSize(3),
+                       wt.getDimSize(0), wt.getDimSize(1), wt.getDimSize(2), wt.getDimSize(3),
+                       strides[0], strides[1], padding[0], padding[1], padding[2], padding[3],
+                       postExtension(op)});
 }
 
 Value reference::emitNvdlaPoolFp16(OpBuilder &b, Location loc, PoolOp op, Value x) {
