@@ -51,7 +51,6 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import run_layers  # noqa: E402
 import run_trace as rt  # noqa: E402
 
 ATOM = 32  # nv_full's memory atom in bytes
@@ -261,27 +260,7 @@ def cpu_run(cases, build, llvm_bin):
   %u{name} = memref.cast %m{name} : memref<{nb}xi32> to memref<*xi32>
   call @printMemrefI32(%u{name}) : (memref<*xi32>) -> ()
 """)
-    funcs.append("func.func private @printMemrefI32(memref<*xi32>) attributes "
-                 "{llvm.emit_c_interface}\n")
-    funcs.append("func.func @main() {\n" + "".join(main) + "  return\n}\n")
-    text = rt.module(funcs)
-    bin_dir = os.path.join(build, "bin")
-    llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),
-                           "--dla-lower-to-llvm=storage-layers=true", "-"],
-                          input=text, capture_output=True, text=True)
-    if llvm.returncode:
-        sys.exit("dla-opt failed:\n" + llvm.stderr)
-    runtime = run_layers.runtime_library(os.path.join(bin_dir, "dla-opt"))
-    chunks = run_layers.run_main(llvm.stdout, llvm_bin, runtime).split("Unranked Memref")[1:]
-    if len(chunks) != sum(counts):
-        sys.exit(f"expected {sum(counts)} printed buffers, got {len(chunks)}")
-    data = [np.array([int(v) for v in re.findall(r"-?\d+", ch.split("data =", 1)[1])],
-                     np.int64).astype(np.int8).tobytes() for ch in chunks]
-    out, at = [], 0
-    for n in counts:
-        out.append((data[at:at + n - 1], data[at + n - 1]))
-        at += n
-    return out
+    return rt.run_printed(funcs, main, counts, build, llvm_bin)
 
 
 def numpy_equal(c, xs, y):

@@ -1196,6 +1196,14 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
   %u{name} = memref.cast %m{name} : memref<{n}xi32> to memref<*xi32>
   call @printMemrefI32(%u{name}) : (memref<*xi32>) -> ()
 """)
+    return run_printed(funcs, main, counts, build, llvm_bin)
+
+
+def run_printed(funcs, main, counts, build, llvm_bin):
+    """Runs `funcs` with a @main of the statements `main` printing buffers as
+    i32 (CPU execution: dla-opt --dla-lower-to-llvm, mlir-runner): per case
+    (`counts` printed buffers each), its argument bytes and its result's
+    bytes (the last buffer), each element taken as int8."""
     funcs.append("func.func private @printMemrefI32(memref<*xi32>) attributes "
                  "{llvm.emit_c_interface}\n")
     funcs.append("func.func @main() {\n" + "".join(main) + "  return\n}\n")
