@@ -7,7 +7,7 @@ execution (`--expect cpu`).
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
                       [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
-                               winograd|wino-sdp]
+                               winograd|wino-sdp|ew|conv-ew]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -37,6 +37,11 @@ form (bias, batchnorm, eltwise, prelu, relu; the register plan states their
 X stages), expected step by step. `--layer clamp`: dla.clamp (the register
 plan states it as BS MAX and BN MIN with its bounds' fp16 patterns as
 register operands), expected from those stages in fp_nvdla.
+
+`--layer ew` / `conv-ew`: fp16 SDPs (offline / on the fly after a direct
+convolution) of none, one or two X stages, then the Y stage's multiplier,
+ALU or both (memory operands fp16, register operands fp32 patterns),
+expected from fp_nvdla.sdp_y_fp16 or the CPU execution.
 
 `--layer pdp`: offline fp16 pooling on the PDP (fp16_cases_pdp.py: max,
 min and average, kernels 1..8, strides, padding, 1 to 40 channels; zeros
@@ -346,7 +351,8 @@ def main_sdp(a):
     else:
         cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith(("conv-", "wino-")),
                                      implicit=a.layer.endswith("implicit"),
-                                     winograd=a.layer.startswith("wino-"))
+                                     winograd=a.layer.startswith("wino-"),
+                                     ew=a.layer.endswith("ew"))
                  for n in range(a.count)]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
@@ -808,7 +814,8 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image"],
+                                       "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image", "ew",
+                                       "conv-ew"],
                    default="conv")
     p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
                    help="--layer image: 8-bit pixel components (default) or 16-bit ones")
@@ -847,7 +854,8 @@ def main():
         sys.exit(main_cdp(a))
     if a.layer == "lut":
         sys.exit(main_lut(a))
-    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp"):
+    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp", "ew",
+                   "conv-ew"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)
