@@ -347,3 +347,25 @@ def layer_cases(rng, count, Case, tensor_type):
         case.bits = True
         cases.append(case)
     return cases
+
+
+def loadable_func(case, blobs, first):
+    """An offline case as a loadable's function: the data its one argument,
+    each memory operand `arith.constant dense_resource<...>` of its storage
+    bytes (`blobs[f"arg{i + first}.bin"]`: a blob is its alignment, 4 bytes
+    little endian, then the bytes). Returns (func text, resources text)."""
+    xt = ttype((1,) + case["x"].shape, "#dla.feature<fp16>")
+    yt = ttype((1,) + case["want"].shape, "#dla.feature<fp16>")
+    lines, decl, res = [], [], []
+    for i, (nm, data, enc) in enumerate(case["operands"]):
+        t = ttype(data.shape, OPERAND_ENC[enc])
+        key = f"{case['name']}_{nm}"
+        lines.append(f"  %{nm} = arith.constant dense_resource<{key}> : {t}")
+        decl.append(f"{nm} %{nm} : {t}")
+        res.append(f'      {key}: "0x08000000{bytes(blobs[f"arg{i + first}.bin"]).hex().upper()}"')
+    body = "\n".join(lines + [f"  %y = {offline_op(case, '%x', ' '.join(decl), xt, yt)}"])
+    func = (f"func.func @{case['name']}(%x: {xt}) -> {yt} {{\n{body}\n"
+            f"  return %y : {yt}\n}}\n")
+    resources = ("{-#\n  dialect_resources: {\n    builtin: {\n" + ",\n".join(res) +
+                 "\n    }\n  }\n#-}\n") if res else ""
+    return func, resources
