@@ -7,7 +7,7 @@ execution (`--expect cpu`).
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
                       [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
-                               winograd|wino-sdp|ew|conv-ew]
+                               winograd|wino-sdp|ew|conv-ew|implicit3|conv-implicit3]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -44,6 +44,10 @@ ALU or both (memory operands fp16, register operands fp32 patterns),
 expected from fp_nvdla.sdp_y_fp16 or the CPU execution. `--layer ew
 --loadable`: as loadables (the memory operands constants) on NVIDIA's
 runtime and firmware (`... SDP loadables ...`).
+
+`--layer implicit3` / `conv-implicit3`: implicit SDPs of three of bias,
+batchnorm, eltwise and prelu, without relu: the register plan states the
+third on the Y stage (Fp16SdpStages.cpp).
 
 `--layer pdp`: offline fp16 pooling on the PDP (fp16_cases_pdp.py: max,
 min and average, kernels 1..8, strides, padding, 1 to 40 channels; zeros
@@ -352,9 +356,9 @@ def main_sdp(a):
         cases = [fp16_cases_sdp.draw_clamp(rng, n) for n in range(a.count)]
     else:
         cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith(("conv-", "wino-")),
-                                     implicit=a.layer.endswith("implicit"),
+                                     implicit=a.layer.endswith(("implicit", "implicit3")),
                                      winograd=a.layer.startswith("wino-"),
-                                     ew=a.layer.endswith("ew"))
+                                     ew=a.layer.endswith("ew"), three=a.layer.endswith("3"))
                  for n in range(a.count)]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
@@ -834,7 +838,7 @@ def main():
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image", "ew",
-                                       "conv-ew"],
+                                       "conv-ew", "implicit3", "conv-implicit3"],
                    default="conv")
     p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
                    help="--layer image: 8-bit pixel components (default) or 16-bit ones")
@@ -875,7 +879,7 @@ def main():
     if a.layer == "lut":
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp", "ew",
-                   "conv-ew"):
+                   "conv-ew", "implicit3", "conv-implicit3"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)

@@ -405,8 +405,8 @@ func.func @int8_to_fp16(%x: tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_f
 // -----
 
 // An implicit fp16 SDP with three memory operands (bias, batchnorm,
-// eltwise): each X stage's DMA reads one, so its steps do not fit BS and
-// BN, and it is not programmed.
+// eltwise) and relu: each stage's DMA reads one, so the third goes to the Y
+// stage, which has no ReLU to apply after it; it is not programmed.
 func.func @fp16_three_operands(%x: tensor<1x8x4x4xf16, #dla.feature<fp16>>, %b: tensor<8xf16, #dla.bias<per_channel, fp16>>, %q: tensor<8x2xf16, #dla.batchnorm<per_channel, fp16>>, %e: tensor<1x8x4x4xf16, #dla.eltwise<fp16>>) -> tensor<1x8x4x4xf16, #dla.feature<fp16>> {
   // expected-error @below {{'dla.sdp' op computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution}}
   %y = dla.sdp offline %x bias %b : tensor<8xf16, #dla.bias<per_channel, fp16>> batchnorm %q : tensor<8x2xf16, #dla.batchnorm<per_channel, fp16>> eltwise %e : tensor<1x8x4x4xf16, #dla.eltwise<fp16>> relu : tensor<1x8x4x4xf16, #dla.feature<fp16>> -> tensor<1x8x4x4xf16, #dla.feature<fp16>>
