@@ -7,7 +7,8 @@ execution (`--expect cpu`).
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
                       [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
-                               winograd|wino-sdp|ew|conv-ew|implicit3|conv-implicit3]
+                               winograd|wino-sdp|ew|conv-ew|implicit3|conv-implicit3|
+                               wino-ew]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -41,7 +42,8 @@ register operands), expected from those stages in fp_nvdla.
 `--layer ew` / `conv-ew`: fp16 SDPs (offline / on the fly after a direct
 convolution) of none, one or two X stages, then the Y stage's multiplier,
 ALU or both (memory operands fp16, register operands fp32 patterns),
-expected from fp_nvdla.sdp_y_fp16 or the CPU execution. `--layer ew
+expected from fp_nvdla.sdp_y_fp16 or the CPU execution; `wino-ew` the
+same on the fly after an fp16 Winograd convolution. `--layer ew
 --loadable`: as loadables (the memory operands constants) on NVIDIA's
 runtime and firmware (`... SDP loadables ...`).
 
@@ -838,7 +840,7 @@ def main():
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image", "ew",
-                                       "conv-ew", "implicit3", "conv-implicit3"],
+                                       "conv-ew", "implicit3", "conv-implicit3", "wino-ew"],
                    default="conv")
     p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
                    help="--layer image: 8-bit pixel components (default) or 16-bit ones")
@@ -879,7 +881,7 @@ def main():
     if a.layer == "lut":
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp", "ew",
-                   "conv-ew", "implicit3", "conv-implicit3"):
+                   "conv-ew", "implicit3", "conv-implicit3", "wino-ew"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)
