@@ -232,7 +232,7 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   }
   auto conv = dyn_cast<ConvOp>(hw.op);
   // On the fly: the stages take CACC's fp32 (as offline).
-  const bool xStagesOnly = fp32Stages(dyn_cast_or_null<SdpOp>(hw.fused));
+  const bool fusedFits = fp32Stages(dyn_cast_or_null<SdpOp>(hw.fused));
   // Winograd: the CPU execution computes the PRA / CMAC / CACC steps as
   // the hardware does (NvdlaConvFp16.h convWinoFp16); checkWinogradConv
   // refuses the Winograd forms not programmed. Image input: 8- or 16-bit
@@ -243,14 +243,15 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
                      : IntegerType();
   const bool image = conv && conv.getMode() == nv::ConvMode::ImageInput;
   const bool imageFits = image && pixels && (pixels.getWidth() == 8 || pixels.getWidth() == 16);
-  if (!conv || (hw.fused && !xStagesOnly) || (image && !imageFits) ||
+  if (!conv || (hw.fused && !fusedFits) || (image && !imageFits) ||
       (conv.getInputCvtAttr() && !image) || conv.getPadValue())
     return hw.op->emitOpError(
         "computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no "
         "input converter) or an image convolution of integer pixels, without a padding value, "
         "alone or with an SDP on the fly of its X stages and Y stage's multiplier and ALU, an "
         "offline SDP of those stages, an offline SDP of its LUT alone (X stages: bs and bn, or "
-        "the implicit form with at most two memory operands; no out_cvt), pooling and LRN");
+        "the implicit form with at most two memory operands, three without relu; no out_cvt), "
+        "pooling and LRN");
   return success();
 }
 
