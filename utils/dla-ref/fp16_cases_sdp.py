@@ -7,7 +7,9 @@ on nv_full, H and W 1..8), one or two stages, each reading one operand:
 `bias` per channel or per element, `eltwise`, `batchnorm` (ALU sum and MUL
 from its two components) or `prelu` (MUL where the value is negative), or
 a register operand (the register's fp16 pattern, as the int16 of its bits);
-ALU max / min / sum or MUL (optionally PReLU-gated), optionally ReLU.
+ALU max / min / sum or MUL (optionally PReLU-gated), optionally ReLU. With
+`ew`, then the Y stage: its multiplier, ALU or both (sdp_y_fp16), register
+operands fp32 bit patterns.
 `draw_clamp`: a dla.clamp, whose bounds the SDP's X stages take as fp16
 register operands (rounded to nearest even, saturated at 65504). The
 operands are fp16 values over several binades with zeros of both signs,
@@ -48,19 +50,23 @@ def ttype(shape, enc=None):
     return f"tensor<{'x'.join(map(str, shape))}{F16}{', ' + enc if enc else ''}>"
 
 
-def _implicit(rng, c, h, w, y, conv=None):
+def _implicit(rng, c, h, w, y, conv=None, three=False):
     """The implicit form (no stage attributes): up to two of bias (per
     channel or per element), batchnorm, eltwise and prelu, then relu when
     there is no prelu; the expected value step by step in the form's order,
     each step one X-stage operation (docs/NvdlaFp16.md). After a `conv`
     whose SDP reads no bias, the convolution may carry one (conv["bias"]:
     the register plan gives it to the SDP, its first step)."""
-    names = [nm for nm in ORDER if rng.random() < 0.4][:2]
+    if three:  # three operands, no relu: BS, BN and the Y stage (Fp16SdpStages.cpp)
+        drop = int(rng.integers(0, 4))
+        names = [nm for i, nm in enumerate(ORDER) if i != drop]
+    else:
+        names = [nm for nm in ORDER if rng.random() < 0.4][:2]
     if conv is not None and "bias" not in names and len(names) < 2 and rng.random() < 0.5:
         conv["bias"] = values(rng, (c,))
         y = fp.sdp_x_fp16(y, alu_bypass=0, alu_algo=fp.ALU_SUM,
                           alu_op=conv["bias"][:, None, None])
-    relu = "prelu" not in names and (not names or rng.random() < 0.5)
+    relu = not three and "prelu" not in names and (not names or rng.random() < 0.5)
     operands = {}
     for nm in names:
         if nm == "bias" and rng.random() < 0.5:
@@ -87,9 +93,84 @@ def _implicit(rng, c, h, w, y, conv=None):
     return operands, "relu" if relu else "", y
 
 
-def draw(rng, n, on_the_fly=False, implicit=False, winograd=False):
+def _register32(rng):
+    """A Y-stage register operand: fp32 bits (EW_*_SRC_VALUE is 32 bits and
+    the Y stage takes them as fp32), mostly values no fp16 holds, some
+    beyond fp16's range or below its normals."""
+    r = rng.random()
+    if r < 0.1:
+        v = np.float32(rng.choice([70000.0, -1e5, 3e-6, -2.5e-8, 0.0]))
+    elif r < 0.3:  # an fp16 value
+        v = np.float32(np.float16(rng.standard_normal() * 2.0 ** rng.integers(-6, 6)))
+    else:
+        v = np.float32(rng.standard_normal() * 2.0 ** rng.integers(-8, 8))
+    return int(np.array(v, np.float32).view(np.int32))
+
+
+def _ew(rng, free, y, c, h, w):
+    """The Y stage (EW) after the X stages: its multiplier, its ALU or both
+    (multiplier first), each reading a memory operand (fp16, widened) or a
+    register (fp32 bits, as the int32 of its bits); PReLU-gated sometimes.
+    Returns (operands {name: (bits, enc key)}, stage text, y)."""
+    name = free.pop() if free and rng.random() < 0.7 else "register"
+    operands, data, op = {}, None, None
+    if name == "bias":
+        per_channel = rng.random() < 0.5
+        data = values(rng, (c,) if per_channel else (1, c, h, w))
+        operands[name] = (data, "bias_c" if per_channel else "bias_e")
+        op = data[:, None, None] if per_channel else data[0]
+    elif name == "eltwise":
+        data = values(rng, (1, c, h, w))
+        operands[name] = (data, str(rng.choice(["eltwise", "feature"])))
+        op = data[0]
+    elif name == "prelu":
+        data = values(rng, (c,))
+        operands[name] = (data, "prelu")
+        op = data[:, None, None]
+    elif name == "batchnorm":
+        data = values(rng, (c, 2))
+        operands[name] = (data, "batchnorm")
+    kind = "both" if name == "batchnorm" else str(rng.choice(["mul", "alu", "both"]))
+    kw, attrs = {}, []
+    if kind in ("mul", "both"):
+        mem = name == "batchnorm" or (name != "register" and (kind == "mul" or rng.random() < 0.5))
+        if name == "batchnorm":
+            kw.update(mul_src=fp.SRC_MEM, mul_op=data[:, 1][:, None, None])
+        elif mem:
+            kw.update(mul_src=fp.SRC_MEM, mul_op=op)
+        else:
+            reg = _register32(rng)
+            kw.update(mul_src=fp.SRC_REG, mul_op=reg & 0xFFFFFFFF)
+        attrs.append(f"mul_operand = {name if mem else reg}")
+        gate = rng.random() < 0.3
+        if gate:
+            attrs.append("prelu = true")
+        kw.update(mul_bypass=0, mul_prelu=int(gate))
+    if kind in ("alu", "both"):
+        # With both from one single-component surface, the ALU's is a register.
+        mem = name == "batchnorm" or (name != "register" and
+                                      (kind == "alu" or "mul_operand = " + name not in attrs))
+        alu = str(rng.choice(list(ALU)))
+        if name == "batchnorm":
+            kw.update(alu_src=fp.SRC_MEM, alu_op=data[:, 0][:, None, None])
+        elif mem:
+            kw.update(alu_src=fp.SRC_MEM, alu_op=op)
+        else:
+            reg = _register32(rng)
+            kw.update(alu_src=fp.SRC_REG, alu_op=reg & 0xFFFFFFFF)
+        attrs += [f"alu = {alu}", f"alu_operand = {name if mem else reg}"]
+        kw.update(alu_bypass=0, alu_algo=ALU[alu])
+    if name != "register" and not any(a.endswith("= " + name) for a in attrs):
+        del operands[name]  # drawn but not read (a register on both units)
+        free.append(name)
+    return operands, f"ew <{', '.join(attrs)}>", fp.sdp_y_fp16(y, **kw)
+
+
+def draw(rng, n, on_the_fly=False, implicit=False, winograd=False, ew=False, three=False):
     """One case: dict(name, x, operands [(name, bits, enc key)], stages (the
-    op's stage text), want (fp16 bits of the result)); `on_the_fly`: the
+    op's stage text), want (fp16 bits of the result)); `three` (with
+    `implicit`): three of the four operands and no relu; `ew`: X stages (none,
+    one or two) then the Y stage's multiplier and ALU (_ew); `on_the_fly`: the
     SDP after a direct convolution drawn as run_fp16_trace.draw draws it
     (conv: its stride, pad, dilation and weights), its stages on CACC's
     fp32; with `winograd` after an fp16 Winograd convolution drawn as
@@ -114,12 +195,15 @@ def draw(rng, n, on_the_fly=False, implicit=False, winograd=False):
         x = values(rng, (c, h, w), inf=0.01)
         y = fp.fp16_to_fp32(x)
     if implicit:
-        operands, text, y = _implicit(rng, c, h, w, y, conv)
+        operands, text, y = _implicit(rng, c, h, w, y, conv, three)
         listed = [(nm, *operands[nm]) for nm in ORDER if nm in operands]
-        return dict(name=f"{'conv_' if conv else ''}implicit_{n}", x=x, conv=conv,
+        return dict(name=f"{'conv_' if conv else ''}implicit{'3' if three else ''}_{n}", x=x,
+                    conv=conv,
                     operands=listed, stages=text,
                     want=np.asarray(fp.sdp_cvt_fp16(y), np.uint16).reshape(c, h, w))
-    stages = [s for s in ("bs", "bn") if rng.random() < 0.7] or [str(rng.choice(["bs", "bn"]))]
+    stages = [s for s in ("bs", "bn") if rng.random() < (0.35 if ew else 0.7)]
+    if not stages and not ew:
+        stages = [str(rng.choice(["bs", "bn"]))]
     free = ["bias", "batchnorm", "eltwise", "prelu"]
     rng.shuffle(free)
     operands, text = {}, []
@@ -166,9 +250,14 @@ def draw(rng, n, on_the_fly=False, implicit=False, winograd=False):
             attrs.append("relu = true")
         text.append(f"{st} <{', '.join(attrs)}>")
         y = fp.sdp_x_fp16(y, **kw)
+    if ew:
+        more, stage, y = _ew(rng, free, y, c, h, w)
+        operands.update(more)
+        text.append(stage)
     want = fp.sdp_cvt_fp16(y)
     listed = [(nm, *operands[nm]) for nm in ORDER if nm in operands]
-    return dict(name=f"{'conv_sdp' if conv else 'sdp'}_{n}", x=x, conv=conv, operands=listed,
+    kind = "ew" if ew else "sdp"
+    return dict(name=f"{'conv_' + kind if conv else kind}_{n}", x=x, conv=conv, operands=listed,
                 stages=" ".join(text), want=np.asarray(want, np.uint16).reshape(c, h, w))
 
 
@@ -244,3 +333,45 @@ def func(case, encoded=True):
         body = f"%y = {offline_op(case, '%x', ' '.join(decl), xt, yt)}"
     return (f"func.func @{case['name']}({', '.join(args)}) -> {yt} {{\n  {body}\n"
             f"  return %y : {yt}\n}}\n")
+
+
+def layer_cases(rng, count, Case, tensor_type):
+    """run_layers.py --kind fp16-ew: `count` offline SDPs drawn as
+    draw(ew=True) draws them (X stages, then the Y stage's multiplier and
+    ALU), on plain tensors, expected fp_nvdla's bits."""
+    cases = []
+    for n in range(count):
+        c = draw(rng, n, ew=True)
+        args = [(c["x"].view(np.float16)[None], "f16")]
+        args += [(d.view(np.float16), "f16") for _, d, _ in c["operands"]]
+        decl = " ".join(f"{nm} %a{i + 1} : {tensor_type(d.shape, 'f16')}"
+                        for i, (nm, d, _) in enumerate(c["operands"]))
+        shape = (1,) + c["want"].shape
+        t = tensor_type(shape, "f16")
+        case = Case(c["name"], args, offline_op(c, "%a0", decl, t, t), shape, "f16",
+                    c["want"].view(np.float16)[None])
+        case.bits = True
+        cases.append(case)
+    return cases
+
+
+def loadable_func(case, blobs, first):
+    """An offline case as a loadable's function: the data its one argument,
+    each memory operand `arith.constant dense_resource<...>` of its storage
+    bytes (`blobs[f"arg{i + first}.bin"]`: a blob is its alignment, 4 bytes
+    little endian, then the bytes). Returns (func text, resources text)."""
+    xt = ttype((1,) + case["x"].shape, "#dla.feature<fp16>")
+    yt = ttype((1,) + case["want"].shape, "#dla.feature<fp16>")
+    lines, decl, res = [], [], []
+    for i, (nm, data, enc) in enumerate(case["operands"]):
+        t = ttype(data.shape, OPERAND_ENC[enc])
+        key = f"{case['name']}_{nm}"
+        lines.append(f"  %{nm} = arith.constant dense_resource<{key}> : {t}")
+        decl.append(f"{nm} %{nm} : {t}")
+        res.append(f'      {key}: "0x08000000{bytes(blobs[f"arg{i + first}.bin"]).hex().upper()}"')
+    body = "\n".join(lines + [f"  %y = {offline_op(case, '%x', ' '.join(decl), xt, yt)}"])
+    func = (f"func.func @{case['name']}(%x: {xt}) -> {yt} {{\n{body}\n"
+            f"  return %y : {yt}\n}}\n")
+    resources = ("{-#\n  dialect_resources: {\n    builtin: {\n" + ",\n".join(res) +
+                 "\n    }\n  }\n#-}\n") if res else ""
+    return func, resources

@@ -16,6 +16,7 @@ and where it differs from IEEE single rounding.
 | `cacc_add` | `cacc/NV_NVDLA_cacc.cpp` `cacc_fp16_add` (the 48-bit accumulator, FP16_ALEN 48) |
 | `cacc_to_fp32` | `cacc_fp48_to_fp32` (what CACC delivers to the SDP) |
 | `sdp_x_fp16` | `hls/sdp/sdp_x.cpp` `NV_NVDLA_SDP_CORE_x` at precision FP16 |
+| `sdp_y_fp16`, `sdp_y_operand_fp16` | `hls/sdp/sdp_y.cpp` `NV_NVDLA_SDP_CORE_Y_top` at precision FP16 (`sdp_y_core.cpp` `Y_mul` then `Y_alu`, `sdp_y_cvt.cpp` for memory operands; the LUT through `lut_float_ref.sdp_lut_float`) |
 | `sdp_cvt_fp16` | `hls/sdp/sdp_c.cpp` `NV_NVDLA_SDP_CORE_c` at precision FP16 |
 | `fp17_to_fp16`, `fp17_add`, `fp17_mul`, `fp16_max`, `fp16_min` | `Fp17ToFp16` (`FpExpoWidthDec`), `FpAdd<6,10>`, `FpMul<6,10>`, `FpMax` / `FpMin<5,10>` (`hls/vlibs`) |
 | `pdp_w_step`, `pdp_h_step`, `pdp_stage1`, `pdp_fp16` | `hls_wrapper/pdp_hls_wrapper.cpp` `HLS_PDP_PoolingStage0Calc_FP16_W` / `_H`, `HLS_PDP_PoolingStage1Calc_FP16`, in `pdp/NV_NVDLA_pdp.cpp`'s order (`PoolingStage0SequenceCommon`, `LineOperation`, `PoolingStage0Calc`) |
@@ -681,6 +682,55 @@ def sdp_x_fp16(x, alu_bypass=1, alu_algo=ALU_SUM, alu_op=0, mul_bypass=1, mul_op
     if not relu_bypass:
         y = fp32_relu(y)
     return _u(y).astype(np.uint32)
+
+
+SRC_REG, SRC_MEM = 0, 1
+
+
+def sdp_y_operand_fp16(op, src, nan_to_zero=0):
+    """The Y stage's ALU or multiplier operand at precision FP16 as fp32
+    bits. From memory (src SRC_MEM: fp16 bits per element) it passes
+    NV_NVDLA_SDP_CORE_Y_cvt (sdp_y_cvt.cpp): a NaN becomes +0 with
+    NAN_TO_ZERO, then Fp16ToFp32 (exact; infinity the largest fp32); the
+    converter's offset, scale and truncate are not used in fp16. From the
+    register (SRC_REG) the 32 bits of EW_ALU_SRC_VALUE / EW_MUL_SRC_VALUE
+    are taken as fp32 bits as they are (Y_alu / Y_mul read
+    `.slc<32>(0)`; no converter, no NaN flush): unlike the X stages, whose
+    register operands are fp16."""
+    if src == SRC_MEM:
+        return fp16_to_fp32(_flush_nan16(op, nan_to_zero))
+    if src != SRC_REG:
+        raise ValueError("src %r: SRC_REG or SRC_MEM" % (src,))
+    return (_u(op) & M32).astype(np.uint32)
+
+
+def sdp_y_fp16(x, alu_bypass=1, alu_algo=ALU_SUM, alu_src=SRC_REG, alu_op=0, mul_bypass=1,
+               mul_src=SRC_REG, mul_op=0, mul_prelu=0, nan_to_zero=0, lut=None):
+    """The SDP's Y stage (EW) at precision FP16 (hls/sdp/sdp_y.cpp
+    NV_NVDLA_SDP_CORE_Y_top, sdp_y_core.cpp): x is fp32 bits (the X stages'
+    output). The multiplier comes first (Y_mul: FpMul<8,23>, PReLU passes
+    non-negative values: x's sign bit 0), then the ALU (Y_alu: FpAlu<8,23>
+    max / min / sum with the data first), each operand as
+    sdp_y_operand_fp16 gives it; the Y stage has no ReLU. lut: None (LUT
+    bypassed) or lut_float_ref.sdp_lut_float's keyword registers and tables,
+    applied to the ALU's output (NV_NVDLA_SDP_CORE_Y_idx, then the
+    wrapper's Y_inp: the LUT's value replaces the data). Returns fp32 bits.
+    The ALU's EQL mode (a 0 / 1 integer, not a float) is not modelled."""
+    y = _u(x) & M32
+    if not mul_bypass:
+        op = sdp_y_operand_fp16(mul_op, mul_src, nan_to_zero)
+        prod = fp32_mul(y, op)
+        y = np.where(bool(mul_prelu) & ((y >> 31) == 0), y, prod)
+    if not alu_bypass:
+        if alu_algo not in (ALU_MAX, ALU_MIN, ALU_SUM):
+            raise NotImplementedError("the Y ALU's EQL mode in fp16 is not modelled")
+        op = sdp_y_operand_fp16(alu_op, alu_src, nan_to_zero)
+        y = {ALU_MAX: fp32_max, ALU_MIN: fp32_min, ALU_SUM: fp32_add}[alu_algo](y, op)
+    y = _u(y).astype(np.uint32)
+    if lut is not None:
+        import lut_float_ref  # it imports this module
+        y = lut_float_ref.sdp_lut_float(y, **lut).astype(np.uint32)
+    return y
 
 
 def sdp_cvt_fp16(x, out_int16=False):

@@ -7,7 +7,8 @@ execution (`--expect cpu`).
     run_fp16_trace.py --count N --seed S --build BUILD_DIR [--keep DIR]
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
                       [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
-                               winograd|wino-sdp]
+                               winograd|wino-sdp|ew|conv-ew|implicit3|conv-implicit3|
+                               wino-ew]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -37,6 +38,18 @@ form (bias, batchnorm, eltwise, prelu, relu; the register plan states their
 X stages), expected step by step. `--layer clamp`: dla.clamp (the register
 plan states it as BS MAX and BN MIN with its bounds' fp16 patterns as
 register operands), expected from those stages in fp_nvdla.
+
+`--layer ew` / `conv-ew`: fp16 SDPs (offline / on the fly after a direct
+convolution) of none, one or two X stages, then the Y stage's multiplier,
+ALU or both (memory operands fp16, register operands fp32 patterns),
+expected from fp_nvdla.sdp_y_fp16 or the CPU execution; `wino-ew` the
+same on the fly after an fp16 Winograd convolution. `--layer ew
+--loadable`: as loadables (the memory operands constants) on NVIDIA's
+runtime and firmware (`... SDP loadables ...`).
+
+`--layer implicit3` / `conv-implicit3`: implicit SDPs of three of bias,
+batchnorm, eltwise and prelu, without relu: the register plan states the
+third on the Y stage (Fp16SdpStages.cpp).
 
 `--layer pdp`: offline fp16 pooling on the PDP (fp16_cases_pdp.py: max,
 min and average, kernels 1..8, strides, padding, 1 to 40 channels; zeros
@@ -345,12 +358,14 @@ def main_sdp(a):
         cases = [fp16_cases_sdp.draw_clamp(rng, n) for n in range(a.count)]
     else:
         cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith(("conv-", "wino-")),
-                                     implicit=a.layer.endswith("implicit"),
-                                     winograd=a.layer.startswith("wino-"))
+                                     implicit=a.layer.endswith(("implicit", "implicit3")),
+                                     winograd=a.layer.startswith("wino-"),
+                                     ew=a.layer.endswith("ew"), three=a.layer.endswith("3"))
                  for n in range(a.count)]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     good = elements = cpu_differ = 0
+    unfit = collections.Counter()
     for n, c in enumerate(cases):
         want = c["want"]
         elements += want.size
@@ -372,8 +387,20 @@ def main_sdp(a):
         for i, (_, data, enc) in enumerate(c["operands"]):
             blobs[f"arg{i + first}.bin"] = nvdla_ref.pack(data.view(np.float16),
                                                           fp16_cases_sdp.OPERAND_ENC[enc], "f16")
-        why = run_case(c["name"], fp16_cases_sdp.func(c), blobs, root, translate, player, env,
-                       expected_name)
+        if a.loadable:
+            # The memory operands constants of their storage bytes (the
+            # loadable's one input is the data).
+            lfunc, res = fp16_cases_sdp.loadable_func(c, blobs, first)
+            why = run_loadable_case(c["name"], lfunc, c["x"].view(np.float16)[None],
+                                    want[None], root, build, env, expected_name, res)
+            refusal = re.search(r"error: '[a-z.]+' op (.*)", why or "")
+            if refusal and why.startswith("dla-translate failed"):
+                # The writer's located refusal (what the firmware's descriptors lack).
+                unfit[re.sub(r"-?[0-9]+", "N", refusal.group(1))] += 1
+                continue
+        else:
+            why = run_case(c["name"], fp16_cases_sdp.func(c), blobs, root, translate, player,
+                           env, expected_name)
         if why:
             print(f"{c['name']}: {why}")
             continue
@@ -381,8 +408,12 @@ def main_sdp(a):
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
-    print(f"{good} of {len(cases)} fp16 SDPs on the v1 model equal {expected_name}")
-    return 0 if good == len(cases) else 1
+    what = "SDP loadables on NVIDIA's firmware" if a.loadable else "SDPs on the v1 model"
+    fit = len(cases) - sum(unfit.values())
+    for reason, n in sorted(unfit.items()):
+        print(f"  refused by the loadable writer ({n}): {reason}")
+    print(f"{good} of {fit} fp16 {what} equal {expected_name}")
+    return 0 if good == fit else 1
 
 
 def pdp_cpu_outputs(cases, build, arithmetic):
@@ -808,7 +839,8 @@ def main():
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
-                                       "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image"],
+                                       "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image", "ew",
+                                       "conv-ew", "implicit3", "conv-implicit3", "wino-ew"],
                    default="conv")
     p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
                    help="--layer image: 8-bit pixel components (default) or 16-bit ones")
@@ -819,7 +851,8 @@ def main():
                    help="--layer image, the negative control: the expectation's first mean "
                         "(or offset) this much off the program's")
     p.add_argument("--loadable", action="store_true",
-                   help="--layer cdp, winograd, image: as loadables on NVIDIA's runtime and firmware")
+                   help="--layer cdp, winograd, image, ew: as loadables on NVIDIA's runtime and "
+                        "firmware")
     p.add_argument("--compressed", action="store_true",
                    help="conv: sparse weights compressed by the reference packer, held by the "
                         "program as a dla.weight_constant (WGS, WMB and data surfaces)")
@@ -841,13 +874,14 @@ def main():
         sys.exit(main_image(a))
     if a.layer == "winograd":
         sys.exit(main_wino(a))
-    if a.loadable and a.layer not in ("cdp", "winograd", "image"):
-        p.error("--loadable runs --layer cdp, winograd or image")
+    if a.loadable and a.layer not in ("cdp", "winograd", "image", "ew"):
+        p.error("--loadable runs --layer cdp, winograd, image or ew")
     if a.layer == "cdp":
         sys.exit(main_cdp(a))
     if a.layer == "lut":
         sys.exit(main_lut(a))
-    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp"):
+    if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp", "ew",
+                   "conv-ew", "implicit3", "conv-implicit3", "wino-ew"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)

@@ -3,7 +3,8 @@
 and compares every output element with layer_ref.py.
 
     run_layers.py --kind conv|conv-order|sdp|pool|lrn|encoded|compressed|winograd|int-sdp|
-                         int-pool|int-conv|int-lrn|int-lrn-wrap|fp16-lut|fp16-conv|fp16-pdp|fp16-lrn
+                         int-pool|int-conv|int-lrn|int-lrn-wrap|fp16-lut|fp16-conv|fp16-pdp|fp16-lrn|
+                         fp16-ew
                   [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
                   [--path reference|memref|compiled|llvm]
 
@@ -31,6 +32,10 @@ value compared bit for bit with fp_nvdla.pdp_fp16 (the PDP's fp16 path).
 
 --kind fp16-lrn: N random fp16 LRN layers (fp16_cases_lrn.py), every value
 compared bit for bit with fp_nvdla.cdp_fp16 (the CDP's fp16 path).
+
+--kind fp16-ew: N random offline fp16 SDPs of X stages then the Y stage's
+multiplier and ALU (fp16_cases_sdp.layer_cases), every value compared bit
+for bit with fp_nvdla (sdp_x_fp16, sdp_y_fp16, Fp32ToFp16).
 
 int-pool and int-conv are N random integer layers with their registers
 (int_cases_pool.py, int_cases_conv.py; expected values from the numpy model
@@ -716,7 +721,8 @@ def main():
     p.add_argument("--kind", required=True,
                    choices=["conv", "conv-order", "sdp", "pool", "lrn", "encoded", "int-sdp",
                             "int-pool", "int-conv", "int-lrn", "int-lrn-wrap", "compressed",
-                            "winograd", "emu", "fp16-lut", "fp16-conv", "fp16-pdp", "fp16-lrn"])
+                            "winograd", "emu", "fp16-lut", "fp16-conv", "fp16-pdp", "fp16-lrn",
+                            "fp16-ew"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -758,6 +764,9 @@ def main():
     elif a.kind == "fp16-pdp":
         import fp16_cases_pdp
         cases = fp16_cases_pdp.layer_cases(rng, a.count, Case, tensor_type)
+    elif a.kind == "fp16-ew":
+        import fp16_cases_sdp
+        cases = fp16_cases_sdp.layer_cases(rng, a.count, Case, tensor_type)
     elif a.kind == "fp16-lrn":
         import fp16_cases_lrn
         cases = fp16_cases_lrn.layer_cases(rng, a.count, Case, tensor_type)

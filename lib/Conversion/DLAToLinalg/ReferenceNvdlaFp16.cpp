@@ -315,3 +315,41 @@ Value reference::nvdlaSdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr st
     t = nvdlaRelu(b, loc, t);
   return t;
 }
+
+Value reference::nvdlaSdpYStage(OpBuilder &b, Location loc, Value x, SdpYAttr stage,
+                                Value aluMem, Value mulMem) {
+  // A register operand: the 32-bit register as fp32 bits (sdp_y_core.cpp
+  // reads `.slc<32>(0)`; no converter, no NaN flush).
+  auto operand = [&](const SdpOperand &o, Value mem) {
+    if (!o.reg)
+      return nvdlaWiden(b, loc, mem);
+    return scalarConstant(b, loc, i32Of(b), static_cast<int32_t>(static_cast<uint32_t>(*o.reg)));
+  };
+  Value v = x;
+  if (stage.getMulOperand().isPresent()) {
+    Value product = nvdlaMul(b, loc, v, operand(stage.getMulOperand(), mulMem));
+    if (stage.getPrelu()) {
+      Value nonNegative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v,
+                                                scalarConstant(b, loc, i32Of(b), 0));
+      product = arith::SelectOp::create(b, loc, nonNegative, v, product);
+    }
+    v = product;
+  }
+  if (std::optional<nv::SdpAluAlgo> algo = stage.getAlu()) {
+    Value op = operand(stage.getAluOperand(), aluMem);
+    switch (*algo) {
+    case nv::SdpAluAlgo::Max:
+      v = nvdlaMax(b, loc, v, op);
+      break;
+    case nv::SdpAluAlgo::Min:
+      v = nvdlaMin(b, loc, v, op);
+      break;
+    case nv::SdpAluAlgo::Sum:
+      v = nvdlaAdd(b, loc, v, op);
+      break;
+    case nv::SdpAluAlgo::Eql:
+      llvm_unreachable("dla.sdp's verifier refuses ew.alu = eql on an fp16 pipeline");
+    }
+  }
+  return v;
+}

@@ -76,6 +76,13 @@ Value nvdlaToFp16(OpBuilder &b, Location loc, Value x);
 Value nvdlaSdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage, Value aluMem,
                      Value mulMem);
 
+/// The Y stage of an fp16 SDP without its LUT (fp_nvdla.sdp_y_fp16): MUL
+/// (PReLU: a value with its sign bit clear passes), then ALU (max / min /
+/// sum), on memory operands widened from fp16 or register operands taken
+/// as the fp32 bits they hold.
+Value nvdlaSdpYStage(OpBuilder &b, Location loc, Value x, SdpYAttr stage, Value aluMem,
+                     Value mulMem);
+
 } // namespace mlir::dla::reference
 
 #endif // DLA_LIB_CONVERSION_DLATOLINALG_REFERENCENVDLAFP16_H

@@ -712,7 +712,8 @@ struct SdpToReference : LayerToReference<SdpOp> {
   /// The stage form: X1, X2, Y on 32-bit data, then the output converter
   /// (identity when absent), as the hardware (section 4.4). With `nvdla`
   /// (an fp16 pipeline computing NVDLA's arithmetic) the X stages are
-  /// sdp_x_fp16's and the output converter Fp32ToFp16.
+  /// sdp_x_fp16's, the Y stage's multiplier and ALU sdp_y_fp16's and the
+  /// output converter Fp32ToFp16.
   LogicalResult rewriteStages(SdpOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter,
                               bool nvdla) const {
     Location loc = op.getLoc();
@@ -784,8 +785,9 @@ struct SdpToReference : LayerToReference<SdpOp> {
             return v.getType() == i64 ? v : Value(arith::ExtSIOp::create(b, l, i64, v));
           };
           auto argRaw = [&](int i) { return i < 0 ? Value() : args[i]; };
-          // The float LUT reads the layer's own fp16 input (verifyFloatEw).
-          if (isFloat && op.getEwAttr())
+          // The float LUT reads the layer's own fp16 input (verifyFloatEw:
+          // alone in its stage and op).
+          if (isFloat && op.getEwAttr() && op.getEwAttr().getLut())
             return sdpLookupFloatFp16(b, l, args[0], op.getEwAttr().getLut());
           Value v = arg(0);
           if (nvdla) {
@@ -794,6 +796,8 @@ struct SdpToReference : LayerToReference<SdpOp> {
               bits = nvdlaSdpXStage(b, l, bits, s, argRaw(bs.alu), argRaw(bs.mul));
             if (SdpXAttr s = op.getBnAttr())
               bits = nvdlaSdpXStage(b, l, bits, s, argRaw(bn.alu), argRaw(bn.mul));
+            if (SdpYAttr s = op.getEwAttr())
+              bits = nvdlaSdpYStage(b, l, bits, s, argRaw(ew.alu), argRaw(ew.mul));
             return nvdlaToFp16(b, l, bits);
           }
           if (isFloat) {
@@ -801,6 +805,8 @@ struct SdpToReference : LayerToReference<SdpOp> {
               v = sdpXStageFloat(b, l, v, s, arg(bs.alu), arg(bs.mul));
             if (SdpXAttr s = op.getBnAttr())
               v = sdpXStageFloat(b, l, v, s, arg(bn.alu), arg(bn.mul));
+            if (SdpYAttr s = op.getEwAttr())
+              v = sdpYStageFloat(b, l, v, s, arg(ew.alu), arg(ew.mul));
             // One rounding, at the output.
             return convertScalar(b, l, v, NumberType{f32}, NumberType::of(outElement));
           }

@@ -129,6 +129,48 @@ Value reference::sdpXStageFloat(OpBuilder &b, Location loc, Value x, SdpXAttr st
   return t;
 }
 
+/// A float Y-stage register operand: the 32-bit register's fp32 pattern
+/// (docs/NvdlaFp16.md, "The SDP's Y stage in fp16").
+static Value floatYRegister(OpBuilder &b, Location loc, const SdpOperand &o, Value mem) {
+  if (!o.reg)
+    return mem;
+  APFloat f(APFloat::IEEEsingle(), APInt(32, static_cast<uint64_t>(*o.reg) & 0xffffffffu));
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(f.convertToFloat()));
+}
+
+Value reference::sdpYStageFloat(OpBuilder &b, Location loc, Value x, SdpYAttr stage,
+                                Value aluMem, Value mulMem) {
+  Value v = x;
+  if (stage.getMulOperand().isPresent()) {
+    Value product =
+        arith::MulFOp::create(b, loc, v, floatYRegister(b, loc, stage.getMulOperand(), mulMem));
+    Value zero = scalarConstant(b, loc, v.getType(), 0);
+    // PReLU passes a non-negative value unmultiplied.
+    v = stage.getPrelu()
+            ? arith::SelectOp::create(
+                  b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, v, zero), v,
+                  product)
+            : product;
+  }
+  if (std::optional<nv::SdpAluAlgo> algo = stage.getAlu()) {
+    Value op = floatYRegister(b, loc, stage.getAluOperand(), aluMem);
+    switch (*algo) {
+    case nv::SdpAluAlgo::Max:
+      v = arith::MaximumFOp::create(b, loc, v, op);
+      break;
+    case nv::SdpAluAlgo::Min:
+      v = arith::MinimumFOp::create(b, loc, v, op);
+      break;
+    case nv::SdpAluAlgo::Sum:
+      v = arith::AddFOp::create(b, loc, v, op);
+      break;
+    case nv::SdpAluAlgo::Eql:
+      llvm_unreachable("dla.sdp's verifier refuses ew.alu = eql on an fp16 pipeline");
+    }
+  }
+  return v;
+}
+
 static Value yOperand(Ints &m, const SdpOperand &o, CvtAttr cvt, Value mem) {
   if (o.reg || !cvt)
     return operand(m, o, mem);

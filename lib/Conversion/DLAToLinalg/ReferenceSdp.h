@@ -26,6 +26,12 @@ Value sdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage, Value aluMe
 Value sdpXStageFloat(OpBuilder &b, Location loc, Value x, SdpXAttr stage, Value aluMem,
                      Value mulMem);
 
+/// The Y stage of an fp16 pipeline without its LUT, ideal: MUL (PReLU:
+/// non-negative values pass), then ALU (max / min / sum), in f32 on f32 `x`
+/// and memory operands; a register operand is the fp32 pattern it holds.
+Value sdpYStageFloat(OpBuilder &b, Location loc, Value x, SdpYAttr stage, Value aluMem,
+                     Value mulMem);
+
 /// The Y stage (EW): MUL, then ALU, each memory operand through its
 /// converter when one is stated, then the lookup table.
 Value sdpYStage(OpBuilder &b, Location loc, Value x, SdpYAttr stage, Value aluMem,

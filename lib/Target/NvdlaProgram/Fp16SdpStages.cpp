@@ -6,8 +6,12 @@
 // `eltwise` an ALU sum, then `relu`, or `prelu` a MUL of negative values.
 // Each stage's DMA reads one memory operand, so each of those operands is
 // one stage, `relu` going to the last: with at most two operands the op is
-// the stage form on BS then BN, the same computation. Others (three
-// operands, a per-layer bias) stay implicit and checkFp16Layer refuses them.
+// the stage form on BS then BN, the same computation. A third operand
+// (`eltwise` or `prelu`: one unit) goes to the Y stage when no `relu`
+// follows it (the Y stage has none): its ALU's FpAdd and its multiplier's
+// FpMul with the PReLU gate are the X stages' (docs/NvdlaFp16.md). Others
+// (a ReLU after three operands, four, a per-layer bias) stay implicit and
+// checkFp16Layer refuses them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,7 +64,9 @@ struct ImplicitFp16SdpToStages : OpRewritePattern<SdpOp> {
     const bool relu = sdp.getRelu();
     if (stages.empty() && relu)
       stages.push_back({none, SdpOperand(), SdpOperand()});
-    if (stages.empty() || stages.size() > 2)
+    const bool third = stages.size() == 3 && !relu &&
+                       !(stages[2].alu && stages[2].mulOperand.isPresent());
+    if (stages.empty() || (stages.size() > 2 && !third))
       return failure();
     auto attr = [&](const Stage &s, bool last) {
       return SdpXAttr::get(ctx, s.alu, s.aluOperand, /*aluShift=*/0, s.mulOperand,
@@ -68,8 +74,14 @@ struct ImplicitFp16SdpToStages : OpRewritePattern<SdpOp> {
     };
     rewriter.modifyOpInPlace(sdp, [&] {
       sdp.setBsAttr(attr(stages[0], stages.size() == 1));
-      if (stages.size() == 2)
-        sdp.setBnAttr(attr(stages[1], true));
+      if (stages.size() >= 2)
+        sdp.setBnAttr(attr(stages[1], stages.size() == 2));
+      if (third) {
+        const Stage &y = stages[2];
+        sdp.setEwAttr(SdpYAttr::get(ctx, y.mulOperand, /*mulCvt=*/CvtAttr(), y.prelu,
+                                    /*truncate=*/0, y.alu, y.aluOperand, /*aluCvt=*/CvtAttr(),
+                                    /*lut=*/LutAttr()));
+      }
       sdp.setRelu(false);
     });
     return success();

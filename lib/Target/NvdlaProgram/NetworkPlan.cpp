@@ -209,10 +209,15 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
       sdp && sdp.getEwAttr() && !sdp.getBsAttr() && !sdp.getBnAttr() && !sdp.getOutCvtAttr() &&
       sdp.getMode() == SdpMode::Offline)
     return success();
-  // An offline SDP of its X stages (fp32 steps from fp16 memory operands).
-  if (auto sdp = dyn_cast<SdpOp>(hw.op); sdp && (sdp.getBsAttr() || sdp.getBnAttr()) &&
-                                         !sdp.getEwAttr() && !sdp.getOutCvtAttr() &&
-                                         sdp.getMode() == SdpMode::Offline)
+  // An SDP's fp32 steps: its X stages and its Y stage's multiplier and ALU
+  // (fp16 memory operands; the Y stage's register operands fp32), without
+  // the LUT (alone above) or an output converter.
+  auto fp32Stages = [](SdpOp sdp) {
+    return sdp && (sdp.getBsAttr() || sdp.getBnAttr() || sdp.getEwAttr()) &&
+           !(sdp.getEwAttr() && sdp.getEwAttr().getLut()) && !sdp.getOutCvtAttr();
+  };
+  if (auto sdp = dyn_cast<SdpOp>(hw.op);
+      fp32Stages(sdp) && sdp.getMode() == SdpMode::Offline)
     return success();
   // Offline pooling (the PDP's fp16 path: fp16 compares, fp17 sums).
   if (isa<PoolOp>(hw.op) && !hw.fused)
@@ -226,10 +231,8 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
     return success();
   }
   auto conv = dyn_cast<ConvOp>(hw.op);
-  // On the fly: the X stages take CACC's fp32 (as offline, without ew).
-  auto fused = dyn_cast_or_null<SdpOp>(hw.fused);
-  const bool xStagesOnly = fused && (fused.getBsAttr() || fused.getBnAttr()) &&
-                           !fused.getEwAttr() && !fused.getOutCvtAttr();
+  // On the fly: the stages take CACC's fp32 (as offline).
+  const bool fusedFits = fp32Stages(dyn_cast_or_null<SdpOp>(hw.fused));
   // Winograd: the CPU execution computes the PRA / CMAC / CACC steps as
   // the hardware does (NvdlaConvFp16.h convWinoFp16); checkWinogradConv
   // refuses the Winograd forms not programmed. Image input: 8- or 16-bit
@@ -240,14 +243,15 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
                      : IntegerType();
   const bool image = conv && conv.getMode() == nv::ConvMode::ImageInput;
   const bool imageFits = image && pixels && (pixels.getWidth() == 8 || pixels.getWidth() == 16);
-  if (!conv || (hw.fused && !xStagesOnly) || (image && !imageFits) ||
+  if (!conv || (hw.fused && !fusedFits) || (image && !imageFits) ||
       (conv.getInputCvtAttr() && !image) || conv.getPadValue())
     return hw.op->emitOpError(
         "computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no "
         "input converter) or an image convolution of integer pixels, without a padding value, "
-        "alone or with an SDP on the fly of its X stages, an offline "
-        "SDP of its X stages, an offline SDP of its LUT alone (X stages: bs and bn, or the "
-        "implicit form with at most two memory operands; no ew or out_cvt), pooling and LRN");
+        "alone or with an SDP on the fly of its X stages and Y stage's multiplier and ALU, an "
+        "offline SDP of those stages, an offline SDP of its LUT alone (X stages: bs and bn, or "
+        "the implicit form with at most two memory operands, three without relu; no out_cvt), "
+        "pooling and LRN");
   return success();
 }
 

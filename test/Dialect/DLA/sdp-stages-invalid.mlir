@@ -157,7 +157,7 @@ func.func @range6(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x2xi8> {
 
 // An fp16 SDP's stages compute in fp32 from fp16 operands
 // (docs/IntegerAttributes.md section 4.7): no shifts, register operands
-// finite fp16 patterns, the Y stage only as its LUT.
+// finite fp16 patterns.
 func.func @fp16_shift(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
   // expected-error @+1 {{'dla.sdp' op bs.mul_shift = 2 is an integer register: this SDP computes in fp32 (no shifts)}}
   %y = dla.sdp offline %x bs <mul_shift = 2, relu = true> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
@@ -174,18 +174,63 @@ func.func @fp16_register(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
 
 // -----
 
-func.func @fp16_ew(%x: tensor<1x8x2x2xf16>, %e: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
-  // expected-error @+1 {{'dla.sdp' op ew on an fp16 SDP: only its lut is modelled in float mode (the Y stage's float ALU and multiplier are not); write ew <lut = ...> alone}}
-  %y = dla.sdp offline %x eltwise %e : tensor<1x8x2x2xf16> ew <mul_operand = eltwise> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+// The Y stage's multiplier and ALU in fp32 (docs/NvdlaFp16.md, "The SDP's
+// Y stage in fp16"): no truncate, no operand converters, no eql; a register
+// operand a finite fp32 pattern (as int32).
+func.func @fp16_ew_truncate(%x: tensor<1x8x2x2xf16>, %e: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op ew.truncate = 3 is an integer register: this SDP computes in fp32 (no shifts)}}
+  %y = dla.sdp offline %x eltwise %e : tensor<1x8x2x2xf16> ew <mul_operand = eltwise, truncate = 3> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
+func.func @fp16_ew_cvt(%x: tensor<1x8x2x2xf16>, %e: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op ew.alu_cvt on an fp16 SDP: the Y stage widens an fp16 memory operand and uses no converter in float mode; write none}}
+  %y = dla.sdp offline %x eltwise %e : tensor<1x8x2x2xf16> ew <alu = sum, alu_operand = eltwise, alu_cvt = <offset = 0, scale = 1, shift = 0>> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
+func.func @fp16_ew_eql(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op ew.alu = eql on an fp16 SDP: the Y stage's float compare is not modelled (max, min or sum)}}
+  %y = dla.sdp offline %x ew <alu = eql, alu_operand = 0> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
+// 0x7f800000 (+infinity as fp32).
+func.func @fp16_ew_register(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op ew.mul_operand = 2139095040 is an fp32 infinity or NaN: the Y stage's register operand in float mode is a finite fp32 bit pattern (as int32)}}
+  %y = dla.sdp offline %x ew <mul_operand = 2139095040> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
+func.func @fp16_ew_register_range(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op ew.alu_operand = 4286578688 is outside -2147483648..2147483647 (EW_ALU_OPERAND: 32-bit signed)}}
+  %y = dla.sdp offline %x ew <alu = sum, alu_operand = 4286578688> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+
+// -----
+
+func.func @fp16_ew_per_layer(%x: tensor<1x8x2x2xf16>, %b: tensor<f16>) -> tensor<1x8x2x2xf16> {
+  // expected-error @+1 {{'dla.sdp' op bias is per layer: in stage form write its fp32 bit pattern as ew.alu_operand = <int32>}}
+  %y = dla.sdp offline %x bias %b : tensor<f16> ew <alu = sum, alu_operand = bias> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
   return %y : tensor<1x8x2x2xf16>
 }
 
 // -----
 
 // The Y stage's LUT in float mode (docs/NvdlaFp16.md): fp16 entries and
-// slopes, fp32 edges, no slope shifts, on the layer's own fp16 input.
+// slopes, fp32 edges, no slope shifts, on the layer's own fp16 input (not
+// yet after the multiplier or ALU).
 func.func @fp16_ew_alu(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
-  // expected-error @+1 {{'dla.sdp' op ew on an fp16 SDP: only its lut is modelled in float mode (the Y stage's float ALU and multiplier are not); write ew <lut = ...> alone}}
+  // expected-error @+1 {{'dla.sdp' op ew on an fp16 SDP: its lut after the multiplier or ALU is not modelled yet (the CPU execution tabulates the float LUT on fp16 inputs); write ew <lut = ...> alone, or the multiplier and ALU without lut}}
   %y = dla.sdp offline %x ew <alu = max, alu_operand = 0, lut = #dla.lut<le_function = linear, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = -1040187392, le_end = 1107296256, lo_start = -1056964608, lo_end = 1090519040, le_index_select = 0, lo_index_select = -4, uflow_priority = le, oflow_priority = le, hybrid_priority = lo>> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
   return %y : tensor<1x8x2x2xf16>
 }

@@ -5,8 +5,9 @@
 // (dla/Format/NvdlaRegisters.h), memory operands bound by name with one
 // surface per stage, and only the stages the target has. On an fp16
 // pipeline the X stages compute in fp32 from fp16 operands (register
-// operands are fp16 bit patterns): no shifts; the Y stage only as its LUT
-// in float mode (verifyFloatEw).
+// operands are fp16 bit patterns): no shifts; the Y stage's multiplier and
+// ALU in fp32 (register operands fp32 bit patterns), or its LUT in float
+// mode alone (verifyFloatEw).
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,18 +124,49 @@ LogicalResult verifyFloatStages(SdpOp op, ArrayRef<StageView> stages) {
   return success();
 }
 
-/// The Y stage on an fp16 pipeline: its LUT in float mode alone
-/// (docs/NvdlaFp16.md), entries and slope scales finite fp16 patterns,
-/// edges finite fp32 patterns, no slope shifts; on the layer's own fp16
-/// input to an fp16 output, what the CPU execution models (it tabulates
-/// the LUT per fp16 input with the format library's NvdlaLutFloat).
+/// The Y stage on an fp16 pipeline (docs/NvdlaFp16.md, "The SDP's Y stage
+/// in fp16"): its multiplier, then its ALU (max / min / sum), in fp32; a
+/// memory operand is fp16 (widened; its converter unused in float mode), a
+/// register operand the 32-bit register's fp32 pattern (written as the
+/// int32 of those bits), which the Y stage takes as it is. Or its LUT in
+/// float mode alone: entries and slope scales finite fp16 patterns, edges
+/// finite fp32 patterns, no slope shifts; on the layer's own fp16 input to
+/// an fp16 output, what the CPU execution models (it tabulates the LUT per
+/// fp16 input with the format library's NvdlaLutFloat).
 LogicalResult verifyFloatEw(SdpOp op, SdpYAttr ew) {
   LutAttr lut = ew.getLut();
-  if (!lut || ew.getMulOperand().isPresent() || ew.getAlu() || ew.getPrelu() ||
-      ew.getTruncate() != 0 || ew.getMulCvt() || ew.getAluCvt())
-    return op.emitOpError() << "ew on an fp16 SDP: only its lut is modelled in float mode (the "
-                               "Y stage's float ALU and multiplier are not); write ew <lut = "
-                               "...> alone";
+  if (ew.getTruncate() != 0)
+    return op.emitOpError() << "ew.truncate = " << ew.getTruncate()
+                            << " is an integer register: this SDP computes in fp32 (no shifts)";
+  if (ew.getMulCvt() || ew.getAluCvt())
+    return op.emitOpError() << "ew." << (ew.getMulCvt() ? "mul" : "alu")
+                            << "_cvt on an fp16 SDP: the Y stage widens an fp16 memory operand "
+                               "and uses no converter in float mode; write none";
+  if (ew.getAlu() == nv::SdpAluAlgo::Eql)
+    return op.emitOpError() << "ew.alu = eql on an fp16 SDP: the Y stage's float compare is not "
+                               "modelled (max, min or sum)";
+  const std::pair<StringRef, SdpOperand> operands[] = {{"mul_operand", ew.getMulOperand()},
+                                                       {"alu_operand", ew.getAluOperand()}};
+  for (auto [name, o] : operands) {
+    if (!o.reg)
+      continue;
+    const nv::RegisterField &field =
+        name == "mul_operand" ? nv::kSdpYMulOperand : nv::kSdpYAluOperand;
+    if (failed(verifyRegisterField(op, ("ew." + name).str(), *o.reg, field,
+                                   registerName(nv::SdpStage::Ew, name, field))))
+      return failure();
+    if (((*o.reg >> 23) & 0xff) == 0xff)
+      return op.emitOpError() << "ew." << name << " = " << *o.reg
+                              << " is an fp32 infinity or NaN: the Y stage's register operand "
+                                 "in float mode is a finite fp32 bit pattern (as int32)";
+  }
+  if (!lut)
+    return success();
+  if (ew.getMulOperand().isPresent() || ew.getAlu() || ew.getPrelu())
+    return op.emitOpError() << "ew on an fp16 SDP: its lut after the multiplier or ALU is not "
+                               "modelled yet (the CPU execution tabulates the float LUT on fp16 "
+                               "inputs); write ew <lut = ...> alone, or the multiplier and ALU "
+                               "without lut";
   if (op.getBsAttr() || op.getBnAttr() || op.getMode() != SdpMode::Offline ||
       !op.getOutput().getType().getElementType().isF16())
     return op.emitOpError() << "ew.lut on an fp16 SDP is modelled on the layer's own fp16 "
@@ -297,8 +329,8 @@ LogicalResult mlir::dla::verifySdpStages(SdpOp op) {
     StringRef stage = formatEnumName(*readBy[static_cast<size_t>(mem)]);
     if (type.getRank() == 0)
       return isFloat ? op.emitOpError() << name << " is per layer: in stage form write its "
-                                           "fp16 bit pattern as "
-                                        << stage << ".alu_operand = <int16>"
+                                        << (stage == "ew" ? "fp32 bit pattern as " : "fp16 bit pattern as ")
+                                        << stage << (stage == "ew" ? ".alu_operand = <int32>" : ".alu_operand = <int16>")
                      : op.emitOpError() << name << " is per layer: in stage form write its "
                                            "value as "
                                         << stage << ".alu_operand = <integer>";
