@@ -5,7 +5,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
-                 interleave|interleave-wide|interleaved|as-weights|groups|views --count N --seed S
+                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -32,6 +32,10 @@ NVIDIA's model run on it by the trace player. A case passes when the player
 passes: every result byte the checks cover equals the CPU execution's.
 Prints one line per failing case and `N of M programs match the CPU
 execution on nv_small`; exits 1 on any mismatch.
+
+--kind cvt16-sdp (--config nv_full, int8): offline SDPs between int16 and
+int8 feature data, either way (trace_cvt16_cases.py); --from-execution
+int-sdp on nv_full takes the execution tests' ones too.
 """
 
 import argparse
