@@ -224,7 +224,7 @@ def loadable_module(case, xs):
         blobs.append(f'      {key}: "0x08000000{bytes(x).hex().upper()}"')
     name, shape, enc = case.args[0]
     param = f"%{name}: {run_trace.ttype(shape, enc, case.elts[0])}"
-    out = run_trace.ttype(case.out_shape)
+    out = case.out_type()
     text = (f"func.func @{case.name}({param}) -> {out} {{\n" + "".join(consts) +
             f"  {case.body}\n  return %y : {out}\n}}\n")
     resources = ""
@@ -252,11 +252,13 @@ def emulated_result(case, ys):
 
 def differences(case, out, expected):
     """The result's elements whose bytes differ: [(index, got, expected)]
-    (int8 or int16 elements, run_trace.FELT)."""
-    offsets = nvdla_ref.element_offsets(run_trace.ENC, case.out_shape, run_trace.FELT)
+    (int8 or int16 elements: run_trace.FELT, or the case's own result's)."""
+    elt = getattr(case, "out_elt", None) or run_trace.FELT
+    enc = getattr(case, "out_enc", None) or run_trace.ENC
+    offsets = nvdla_ref.element_offsets(enc, case.out_shape, elt)
     if len(out) != len(expected):
         return [("size", len(out), len(expected))]
-    n = run_trace.BITS // 8
+    n = 2 if elt == "i16" else 1
     value = lambda b, o: int.from_bytes(b[o:o + n], "little", signed=True)
     return [(i, value(out, o), value(expected, o)) for i, o in sorted(offsets.items())
             if out[o:o + n] != expected[o:o + n]]

@@ -5,7 +5,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
-                 interleave|interleave-wide|interleaved|as-weights|groups|views --count N --seed S
+                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -32,6 +32,10 @@ NVIDIA's model run on it by the trace player. A case passes when the player
 passes: every result byte the checks cover equals the CPU execution's.
 Prints one line per failing case and `N of M programs match the CPU
 execution on nv_small`; exits 1 on any mismatch.
+
+--kind cvt16-sdp (--config nv_full, int8): offline SDPs between int16 and
+int8 feature data, either way (trace_cvt16_cases.py); --from-execution
+int-sdp on nv_full takes the execution tests' ones too.
 """
 
 import argparse
@@ -51,6 +55,7 @@ import weight_ref  # noqa: E402
 import int_cases_pool as pool_cases  # noqa: E402
 import int_cases_sdp as sdp_cases  # noqa: E402
 import trace_exec_cases  # noqa: E402
+import trace_cvt16_cases  # noqa: E402
 
 CONFIG = "nv_small"
 PRECISION = "int8"  # the layers' feature data and weights (int16: nv_full)
@@ -83,6 +88,9 @@ class Case:
         self.elts = [FELT] * (len(self.args) - len(operands)) + \
             [ELT[d.dtype] for _, d, _ in operands]
         self.data = [None] * (len(self.args) - len(operands)) + [d for _, d, _ in operands]
+        # The result's element type and encoding (None: the configuration's
+        # feature data; a conversion between int8 and int16 states its own).
+        self.out_elt = self.out_enc = None
 
     @classmethod
     def of(cls, name, args, body, out_shape):
@@ -94,13 +102,16 @@ class Case:
         c.data = [d for _, d, _, _ in args]
         return c
 
+    def out_type(self):
+        return ttype(self.out_shape, self.out_enc or FEATURE, self.out_elt)
+
     def arg_types(self):
         return [ttype(sh, e, t) for (_, sh, e), t in zip(self.args, self.elts)]
 
     def layer_func(self, name="layer"):
         params = ", ".join(f"%{a[0]}: {t}" for a, t in zip(self.args, self.arg_types()))
-        return (f"func.func @{name}({params}) -> {ttype(self.out_shape)} {{\n"
-                f"  {self.body}\n  return %y : {ttype(self.out_shape)}\n}}\n")
+        return (f"func.func @{name}({params}) -> {self.out_type()} {{\n"
+                f"  {self.body}\n  return %y : {self.out_type()}\n}}\n")
 
 
 # Blobs the cases' text names (dense_resource<KEY>): KEY -> bytes.
@@ -1134,7 +1145,9 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          "upsample-border": upsample_border_case,
          "interleave": interleave_case, "interleave-wide": interleave_wide_case,
          "groups": groups_case, "views": views_case, "interleaved": interleaved_case,
-         "as-weights": as_weights_case}
+         "as-weights": as_weights_case,
+         # Between int16 and int8 (nv_full, trace_cvt16_cases.py).
+         "cvt16-sdp": lambda rng, n: trace_cvt16_cases.sdp_case(sys.modules[__name__], rng, n)}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those
@@ -1183,8 +1196,8 @@ def cpu_run(cases, inputs, build, llvm_bin="/usr/lib/llvm-22/bin"):
             printed.append((f"%a{k}_{i}", ttype(sh, enc, elt)))
         types = ", ".join(c.arg_types())
         main.append(f"  %y{k} = call @layer_{k}({', '.join(names)}) : ({types}) -> "
-                    f"{ttype(c.out_shape)}\n")
-        printed.append((f"%y{k}", ttype(c.out_shape)))
+                    f"{c.out_type()}\n")
+        printed.append((f"%y{k}", c.out_type()))
         counts.append(len(printed))
         for v, t in printed:
             # (Winograd weights have one storage buffer but no layout.)
@@ -1297,7 +1310,7 @@ def draw(a, rng, kinds=None):
     if a.from_execution:
         cases, drawn = [], trace_exec_cases.draw(a.from_execution, rng, a.count)
         for c in drawn:
-            reason = trace_exec_cases.why_not(c, PRECISION)
+            reason = trace_exec_cases.why_not(c, PRECISION, CONFIG)
             if reason:
                 unfit[reason] += 1
             else:
@@ -1316,12 +1329,14 @@ def draw(a, rng, kinds=None):
     return cases, unfit, inputs
 
 
-def spread_count(results):
+def spread_count(results, cases):
     """How many of the expected results take 8 or more distinct values: a
     random layer whose result is all saturated or zero checks little of its
     program (a test pins this beside its count of equal programs)."""
-    dtype = np.int16 if BITS == 16 else np.int8
-    return sum(len(np.unique(np.frombuffer(ys, dtype))) >= 8 for _, ys in results)
+    def dtype(c):
+        return np.int16 if (c.out_elt or FELT) == "i16" else np.int8
+    return sum(len(np.unique(np.frombuffer(ys, dtype(c)))) >= 8
+               for c, (_, ys) in zip(cases, results))
 
 
 def write_program(c, xs, ys, root, translate):
@@ -1350,6 +1365,9 @@ def main():
     if a.precision == "int16" and a.kind and a.kind not in INT16_KINDS:
         p.error(f"--kind {a.kind} draws int8 layers only; with --precision int16: "
                 f"{', '.join(INT16_KINDS)}")
+    if a.kind and a.kind.startswith("cvt16") and (a.config, a.precision) != ("nv_full", "int8"):
+        p.error(f"--kind {a.kind} converts between int16 and int8: --config nv_full, "
+                "--precision int8 (the int8 side's)")
     configure(a.config, a.precision)
     a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")
@@ -1392,7 +1410,7 @@ def main():
         for reason, n in sorted(unfit.items()):
             print(f"  does not fit ({n}): {reason}")
     print(f"{good} of {len(cases) - refused} programs match the CPU execution on {CONFIG}")
-    print(f"{spread_count(results)} of {len(cases)} expected results take 8 or more values")
+    print(f"{spread_count(results, cases)} of {len(cases)} expected results take 8 or more values")
     sys.exit(0 if good == len(cases) - refused else 1)
 
 

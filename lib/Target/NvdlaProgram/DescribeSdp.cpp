@@ -89,8 +89,9 @@ DescCvt cvtOf(CvtAttr cvt) {
                  static_cast<int32_t>(cvt.getOffset())};
 }
 
-/// Fails with a diagnostic on what the SDP program does not cover.
-LogicalResult checkProgrammable(const NetworkPlan &plan, SdpOp op) {
+/// Fails with a diagnostic on what the SDP program does not cover;
+/// `proc`: the SDP's processing precision.
+LogicalResult checkProgrammable(const NetworkPlan &plan, SdpOp op, Precision proc) {
   if (!op.getBsAttr() && !op.getBnAttr() && !op.getEwAttr())
     return op.emitOpError("has no register stages (bs, bn, ew): only the stage form is "
                           "programmed");
@@ -102,7 +103,6 @@ LogicalResult checkProgrammable(const NetworkPlan &plan, SdpOp op) {
   if (y && y.getAlu() == SdpAluAlgo::Eql)
     return op.emitOpError("compares in ew (alu = eql): NVDLA's SDP then writes no output, it "
                           "only reports in D_STATUS whether any value differed");
-  const Precision proc = plan.surface(op.getResult()).feature->getConfig().precision;
   for (auto [stage, m] : {std::pair{"bs", memOf(op.getBsAttr())},
                           std::pair{"bn", memOf(op.getBnAttr())},
                           std::pair{"ew", memOf(op.getEwAttr())}}) {
@@ -146,7 +146,24 @@ LogicalResult mlir::dla::regplan::describeSdp(const NetworkPlan &plan, Operation
                                             Value in, Value out, SdpDesc &d,
                                             std::vector<DescLut> &luts) {
   auto op = dyn_cast_or_null<SdpOp>(o);
-  if (op && failed(checkProgrammable(plan, op)))
+  // The data's precision and the result's: int8; int16 and fp16 on
+  // nv_full (NetworkPlan's featureLayout, checkFp16Layer and
+  // checkInt16Layer). On the fly the data is CACC's, of the convolution's
+  // pipeline (its weights' precision: an image convolution's pixels enter
+  // it through CDMA's converter).
+  Precision src = plan.surface(out).feature->getConfig().precision;
+  if (!onTheFly)
+    src = plan.surface(in).feature->getConfig().precision;
+  else if (auto conv = in.getDefiningOp<ConvOp>())
+    if (auto w = dyn_cast_or_null<WeightAttr>(
+            cast<RankedTensorType>(conv.getWeight().getType()).getEncoding()))
+      src = w.getPrecision();
+  d.src_precision = describePrecision(src);
+  d.dst_precision = describePrecision(plan.surface(out).feature->getConfig().precision);
+  // What the SDP processes in (int8 between int16 and int8: sdp.c's
+  // map_proc_precision): its operands' atoms follow it.
+  const Precision proc = precisionOfDesc(sdpProcPrecision(d.dst_precision, d.src_precision));
+  if (op && failed(checkProgrammable(plan, op, proc)))
     return failure();
   d.dst_data = describeCube(plan, out);
   // A batch (a convolution's, NetworkPlan's checkBatch): each result at
@@ -154,10 +171,6 @@ LogicalResult mlir::dla::regplan::describeSdp(const NetworkPlan &plan, Operation
   d.batch_num = static_cast<uint8_t>(cast<RankedTensorType>(out.getType()).getDimSize(0));
   d.batch_stride = static_cast<uint32_t>(plan.surface(out).feature->getBatchStride());
   d.src_data = onTheFly ? describeCube(plan, out, DescMemType::Hw) : describeCube(plan, in);
-  // The layer's data: int8, or int16 and fp16 on nv_full (NetworkPlan's
-  // featureLayout and checkFp16Layer).
-  const Precision proc = plan.surface(out).feature->getConfig().precision;
-  d.src_precision = d.dst_precision = describePrecision(proc);
   d.out_cvt = cvtOf(op ? op.getOutCvtAttr() : CvtAttr());
   if (!op)
     return success();

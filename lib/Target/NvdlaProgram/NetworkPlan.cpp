@@ -255,17 +255,23 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   return success();
 }
 
-/// int16 layers (nv_full): the layer's data and its result both int16. The
-/// units convert between precisions (the SDP's int16 to int8 path, an int8
-/// pipeline writing int16), with processing precisions of their own
-/// (sdp.c map_proc_precision); those layers are not programmed yet, nor int16
-/// results of an image convolution (int8 pixels in).
+/// Feature data's precision, or none (an image, CACC's unencoded result).
+std::optional<nv::Precision> featurePrecisionOf(Value v) {
+  if (auto f = dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(v.getType()).getEncoding()))
+    return f.getPrecision();
+  return std::nullopt;
+}
+
+/// int16 layers (nv_full): the layer's data and its result both int16, or
+/// an offline SDP between int16 and int8, which processes in int8 (sdp.c
+/// map_proc_precision, UnitPrograms.h sdpProcPrecision; v1's
+/// NV_NVDLA_sdp.cpp: SDP_RDMA's int16-to-int8 buffer, the WDMA's
+/// int8-to-int16 path). A conversion the precision rules refuse (a
+/// convolution writing another precision than its pipeline's, an SDP on
+/// the fly changing the bit depth: NvdlaConversion.h, --dla-check-precision)
+/// is refused with their message, although v1 has a path for an int8
+/// pipeline writing int16 (docs/NvdlaCModelV1.md, "int16 layers").
 LogicalResult checkInt16Layer(const HardwareLayer &hw) {
-  auto precisionOf = [](Value v) -> std::optional<nv::Precision> {
-    if (auto f = dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(v.getType()).getEncoding()))
-      return f.getPrecision();
-    return std::nullopt;
-  };
   auto layer = cast<LayerOpInterface>(hw.op);
   std::optional<nv::Precision> in;
   bool image = false;
@@ -273,19 +279,52 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
     LayerOperandRole role = layer.getOperandRole(i);
     image |= role == LayerOperandRole::Image;
     if (role == LayerOperandRole::Feature && !in)
-      in = precisionOf(hw.op->getOperand(i));
+      in = featurePrecisionOf(hw.op->getOperand(i));
   }
-  std::optional<nv::Precision> out = precisionOf(hw.result());
+  std::optional<nv::Precision> out = featurePrecisionOf(hw.result());
   const bool int16 = in == nv::Precision::Int16 || out == nv::Precision::Int16;
   if (!int16 || (in == out && !image))
     return success();
   auto name = [](std::optional<nv::Precision> p) {
     return p ? std::string(::dlaformat::enumName(*p)) : std::string("non-feature");
   };
-  return hw.op->emitOpError() << "reads " << (image ? std::string("an image") : name(in) + " data")
-                              << " and writes " << name(out)
-                              << ": int16 layers are programmed with int16 data and result "
-                                 "only (no conversion between precisions yet)";
+  const std::string what = "reads " + (image ? std::string("an image") : name(in) + " data") +
+                           " and writes " + name(out);
+  for (Operation *member : {hw.op, hw.fused})
+    if (auto conversion = dyn_cast_or_null<PrecisionConversionOpInterface>(member)) {
+      FailureOr<nv::ConversionQuery> query = conversion.getConversionQuery();
+      if (failed(query))
+        return failure();
+      nv::ConversionVerdict verdict = nv::checkConversion(*query);
+      if (!verdict.valid)
+        return member->emitOpError() << what << ": " << verdict.message;
+    }
+  const bool integers = (in == nv::Precision::Int8 || in == nv::Precision::Int16) &&
+                        (out == nv::Precision::Int8 || out == nv::Precision::Int16);
+  if (auto sdp = dyn_cast<SdpOp>(hw.op);
+      sdp && !hw.fused && sdp.getMode() == SdpMode::Offline && integers)
+    return success();
+  return hw.op->emitOpError() << what
+                              << ": between int16 and other precisions the register plan "
+                                 "programs an offline SDP between int16 and int8 only (it "
+                                 "processes in int8, sdp.c map_proc_precision)";
+}
+
+/// The int16 feature value an offline SDP between int16 and int8
+/// (checkInt16Layer) moves in pairs of surfaces, or null: SDP_RDMA's
+/// int16-to-int8 buffer reads an even number of int16 surfaces (one int8
+/// atom from two), the WDMA's int8-to-int16 path writes one (two int16
+/// atoms from one int8 atom) (NV_NVDLA_sdp.cpp).
+Value pairedSurface(const HardwareLayer &hw) {
+  if (!isa<SdpOp>(hw.op) || hw.fused)
+    return {};
+  std::optional<nv::Precision> in = featurePrecisionOf(hw.op->getOperand(0)),
+                               out = featurePrecisionOf(hw.result());
+  if (in == nv::Precision::Int16 && out == nv::Precision::Int8)
+    return hw.op->getOperand(0);
+  if (in == nv::Precision::Int8 && out == nv::Precision::Int16)
+    return hw.result();
+  return {};
 }
 
 /// Feature data read by an SDP stage as its element-wise operand (a
@@ -473,6 +512,9 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
 
   // Hardware layers, and what each operand is read as.
   llvm::DenseSet<Value> weightValues, imageWeights, winogradWeights, pixelValues, auxValues, channelValues;
+  // Feature surfaces the SDP reads or writes in pairs of int16 surfaces
+  // (pairedSurface): an odd count gets one more surface's bytes.
+  llvm::DenseSet<Value> pairedValues;
   llvm::DenseSet<Operation *> fusedOps;
   // Channel views: one surface per tensor, each view at an offset into its
   // parent's (ViewOps.cpp); `viewOf` maps a view to its parent.
@@ -533,6 +575,8 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
     if (failed(checkFp16Layer(hw)) || failed(checkInt16Layer(hw)) || failed(checkBatch(hw)))
       return failure();
+    if (Value paired = pairedSurface(hw))
+      pairedValues.insert(paired);
     if (hw.fused) {
       if (!op.hasOneUse())
         return op.emitOpError("result never reaches memory (its SDP reads it on the fly), but "
@@ -618,6 +662,11 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
       if (failed(layout))
         return failure();
       s.feature = std::move(*layout);
+      if (pairedValues.contains(v) && s.feature->getNumSurfaces() % 2)
+        return emitError(loc) << "a view of " << s.feature->getNumSurfaces()
+                              << " int16 surfaces is read or written by an SDP converting "
+                                 "between int16 and int8, which moves int16 surfaces in pairs "
+                                 "(NV_NVDLA_sdp.cpp): the one beyond would be its parent's";
     }
     if (auxValues.contains(v)) {
       auto operand = readAsOperand(*s.feature, v, loc);
@@ -689,6 +738,11 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
       s.feature = std::move(*layout);
       p.bytes = s.feature->getStorageBytes();
       p.alignment = s.feature->getStorageAlignment();
+      // The SDP between int16 and int8 reads or writes the surface after
+      // an odd last one too (its lanes beyond the channels, never checked).
+      if (pairedValues.contains(v) && s.feature->getNumSurfaces() % 2)
+        p.bytes = std::max(p.bytes, (s.feature->getNumSurfaces() + 1) *
+                                        s.feature->getSurfaceStride());
       if (auxValues.contains(v)) {
         auto operand = readAsOperand(*s.feature, v, loc);
         if (failed(operand))

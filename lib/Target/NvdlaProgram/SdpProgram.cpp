@@ -202,7 +202,8 @@ void programRdmaGroup(const NetworkPlan &plan, const SdpDesc &sdp, LayerProgram 
           {{SDP_RDMA_D_FEATURE_MODE_CFG_FLYING_MODE, onTheFly},
            {SDP_RDMA_D_FEATURE_MODE_CFG_WINOGRAD, sdp.conv_mode == kDescConvWinograd},
            {SDP_RDMA_D_FEATURE_MODE_CFG_IN_PRECISION, sdp.src_precision},
-           {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION, sdp.dst_precision},
+           {SDP_RDMA_D_FEATURE_MODE_CFG_PROC_PRECISION,
+            sdpProcPrecision(sdp.dst_precision, sdp.src_precision)},
            {SDP_RDMA_D_FEATURE_MODE_CFG_OUT_PRECISION, sdp.dst_precision},
            {SDP_RDMA_D_FEATURE_MODE_CFG_BATCH_NUMBER, sdp.batch_num - 1}});
   programDma(plan, sdp.x1_op, sdp.x1_data, kBrdma, p);
@@ -239,7 +240,8 @@ void mlir::dla::regplan::programSdpCore(const NetworkPlan &plan, const NetworkDe
   p.write(R::SDP_D_DST_DMA_CFG, {{SDP_D_DST_DMA_CFG_DST_RAM_TYPE, kRamTypeMc}});
   if (sdp.batch_num > 1) // as sdp.c: the stride only for a batch
     p.write(R::SDP_D_DST_BATCH_STRIDE, sdp.batch_stride);
-  p.write(R::SDP_D_DATA_FORMAT, {{SDP_D_DATA_FORMAT_PROC_PRECISION, sdp.dst_precision},
+  p.write(R::SDP_D_DATA_FORMAT, {{SDP_D_DATA_FORMAT_PROC_PRECISION,
+                                  sdpProcPrecision(sdp.dst_precision, sdp.src_precision)},
                                  {SDP_D_DATA_FORMAT_OUT_PRECISION, sdp.dst_precision}});
   p.write(R::SDP_D_CVT_OFFSET, {{SDP_D_CVT_OFFSET_CVT_OFFSET, sdp.out_cvt.offset}});
   p.write(R::SDP_D_CVT_SCALE, {{SDP_D_CVT_SCALE_CVT_SCALE, sdp.out_cvt.scale}});

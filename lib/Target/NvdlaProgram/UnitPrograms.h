@@ -36,6 +36,25 @@ constexpr uint8_t describePrecision(::dlaformat::nvdla::Precision p) {
   return kDescPrecisionInt8;
 }
 
+/// The SDP's processing precision (SDP_RDMA and SDP PROC_PRECISION) for
+/// data of descriptor precision `src` written as `dst`: NVIDIA's firmware's
+/// map_proc_precision[dst][src] (sdp.c), the one table. Between int16 and
+/// int8 the SDP processes in int8: int16 data through SDP_RDMA's
+/// int16-to-int8 buffer (two int16 surfaces to one int8 atom), int8 data
+/// written as int16 by the WDMA's int8-to-int16 path (NV_NVDLA_sdp.cpp).
+constexpr uint8_t sdpProcPrecision(uint8_t dst, uint8_t src) {
+  constexpr uint8_t i8 = kDescPrecisionInt8, i16 = kDescPrecisionInt16, f16 = kDescPrecisionFp16;
+  constexpr uint8_t table[3][3] = {{i8, i8, f16}, {i8, i16, f16}, {i8, i16, f16}};
+  return dst < 3 && src < 3 ? table[dst][src] : i8;
+}
+
+/// describePrecision's inverse.
+constexpr ::dlaformat::nvdla::Precision precisionOfDesc(uint8_t code) {
+  return code == kDescPrecisionInt16  ? ::dlaformat::nvdla::Precision::Int16
+         : code == kDescPrecisionFp16 ? ::dlaformat::nvdla::Precision::Fp16
+                                      : ::dlaformat::nvdla::Precision::Int8;
+}
+
 /// `v`'s cube as its surface holds it (an image: its pixels, the format's
 /// channels, plane 0's lines, no surface stride).
 DescDataCube describeCube(const NetworkPlan &plan, Value v, DescMemType type = DescMemType::Mc);

@@ -140,6 +140,15 @@ FailureOr<std::unique_ptr<llvm::MemoryBuffer>> readData(StringRef dir, StringRef
   return std::move(*buf);
 }
 
+/// The bytes of `v`'s data file: its feature layout's storage (a surface
+/// the SDP reads or writes in int16 pairs is placed with one surface more,
+/// NetworkPlan's pairedSurface), else its placement's.
+int64_t dataBytes(const NetworkPlan &plan, Value v) {
+  if (const auto &feature = plan.surface(v).feature)
+    return feature->getStorageBytes();
+  return plan.placed(v).bytes;
+}
+
 /// The header comment, the address plan, and the memory commands: each
 /// argument loaded from its data file, results zeroed.
 LogicalResult writeMemory(const NetworkPlan &plan, const NvdlaTraceOptions &options,
@@ -163,7 +172,7 @@ LogicalResult writeMemory(const NetworkPlan &plan, const NvdlaTraceOptions &opti
   }
   for (BlockArgument a : func.getArguments()) {
     const Surface &s = plan.surface(a);
-    auto data = readData(options.dataDirectory, s.name + ".bin", plan.placed(a).bytes,
+    auto data = readData(options.dataDirectory, s.name + ".bin", dataBytes(plan, a),
                          func.getLoc());
     if (failed(data))
       return failure();
@@ -249,7 +258,7 @@ FailureOr<int64_t> writeChecks(const NetworkPlan &plan, const std::vector<LayerP
   std::string last = eventName(programs.size() - 1, programs.back().interrupts.back());
   for (auto [i, r] : llvm::enumerate(func.getBody().front().getTerminator()->getOperands())) {
     auto data = readData(options.dataDirectory, "result" + std::to_string(i) + ".bin",
-                         plan.placed(r).bytes, func.getLoc());
+                         dataBytes(plan, r), func.getLoc());
     if (failed(data))
       return failure();
     ArrayRef<uint8_t> bytes(reinterpret_cast<const uint8_t *>((*data)->getBufferStart()),

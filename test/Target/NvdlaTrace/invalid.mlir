@@ -460,14 +460,33 @@ func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config
 
 // -----
 
-// int16 layers convert no precision yet: an SDP from int16 to int8 (the
-// SDP's int16-to-int8 path, a processing precision of its own) is refused.
+// Between int16 and other precisions the plan programs an offline SDP
+// between int16 and int8 only (it processes in int8: sdp.c
+// map_proc_precision); int16 to fp16, which the precision rules allow
+// offline, is not programmed.
 !f = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
-!g = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
+!g = tensor<1x8x2x2xf16, #dla.feature<fp16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @int16_to_int8(%x: !f) -> !g {
-  // expected-error @below {{'dla.sdp' op reads int16 data and writes int8: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
-  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> out_cvt <offset = 0, scale = 1, shift = 4> : !f -> !g
+func.func @int16_to_fp16(%x: !f) -> !g {
+  // expected-error @below {{'dla.sdp' op reads int16 data and writes fp16: between int16 and other precisions the register plan programs an offline SDP between int16 and int8 only (it processes in int8, sdp.c map_proc_precision)}}
+  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> : !f -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+// The SDP between int16 and int8 reads (or writes) int16 surfaces in pairs
+// (NV_NVDLA_sdp.cpp): a view of an odd number of them would have it read
+// its parent's next surface (a surface of its own is placed one larger).
+!p = tensor<1x48x2x2xi16, #dla.feature<int16, config = nv_full>>
+!v = tensor<1x16x2x2xi16, #dla.feature<int16, line_stride = 64, surface_stride = 128, batch_stride = 384, config = nv_full>>
+!g = tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @int16_to_int8_view(%x: !p) -> !g {
+  %v = dla.channel_slice %x [16] : !p -> !v
+  // expected-error @below {{a view of 1 int16 surfaces is read or written by an SDP converting between int16 and int8, which moves int16 surfaces in pairs (NV_NVDLA_sdp.cpp): the one beyond would be its parent's}}
+  %y = dla.sdp offline %v bs <alu = sum, alu_operand = 3> out_cvt <offset = 0, scale = 1, shift = 8> : !v -> !g
   return %y : !g
 }
 }
@@ -495,7 +514,9 @@ func.func @winograd_partial_tiles(%x: !f, %w: !w) -> !o {
 !g = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @int8_to_int16(%x: !f, %w: !w) -> !g {
-  // expected-error @below {{'dla.conv' op reads int8 data and writes int16: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
+  // An int8 pipeline writing int16: v1's SDP has the path (it processes in
+  // int8, its WDMA writes int16), the precision rules refuse it.
+  // expected-error @below {{'dla.conv' op reads int8 data and writes int16: invalid precision conversion for convolution layer: int8 feature data -> int16 (valid: int8)}}
   %c = dla.conv direct %x, %w : !f, !w -> tensor<1x8x2x2xi16>
   %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 3> : tensor<1x8x2x2xi16> -> !g
   return %y : !g
@@ -517,13 +538,14 @@ func.func @winograd_stride(%x: !f, %w: !w) -> !o {
 
 // -----
 
-// An image convolution reads int8 pixels into an int8 pipeline.
+// An image convolution reads int8 pixels into an int8 pipeline (the
+// precision rules would have int16 weights for an int16 result).
 !img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
 !w = tensor<2x3x2x2xi8, #dla.weight<image, int8, channels = 4, config = nv_full>>
 !g = tensor<1x2x2x4xi16, #dla.feature<int16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @image_to_int16(%x: !img, %w: !w) -> !g {
-  // expected-error @below {{'dla.conv' op reads an image and writes int16: int16 layers are programmed with int16 data and result only (no conversion between precisions yet)}}
+  // expected-error @below {{'dla.conv' op reads an image and writes int16: between int16 and other precisions the register plan programs an offline SDP between int16 and int8 only (it processes in int8, sdp.c map_proc_precision)}}
   %y = dla.conv image %x, %w : !img, !w -> !g
   return %y : !g
 }

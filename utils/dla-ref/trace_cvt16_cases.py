@@ -1,0 +1,118 @@
+"""run_trace.py's layers converting between int16 and int8 on nv_full
+(kind cvt16-sdp): an offline SDP from int16 to int8 or from int8 to int16,
+which processes in int8 (sdp.c map_proc_precision; NVIDIA's v1 C model,
+NV_NVDLA_sdp.cpp: SDP_RDMA's int16-to-int8 buffer, the WDMA's int8-to-int16
+path). X stages (register operands, or memory operands as an int8 SDP reads
+them: per channel int8 / int16 data in one or two bytes, per element in
+int8 atoms), sometimes a Y stage (its table too), an output converter. 70%
+drawn to keep results spread (stages near +-1, a bias well below the data,
+the converter scaling by about 2^-8 or 2^7 into the result's range, the
+input's whole range), the rest as int_cases_sdp draws them. Channels 1..80,
+so that int16 cubes of an odd number of surfaces (which the SDP reads or
+writes with one more) come often.
+
+A convolution of an int8 pipeline writing int16 (v1 has the path: CACC in
+int8, the SDP on the fly processing in int8 and writing int16) is not
+drawn: the precision rules refuse it (NvdlaConversion.h).
+
+The functions take the run_trace module (`rt`, configured for nv_full
+int8) for its Case and types.
+"""
+
+import numpy as np
+
+import int_cases_sdp as sdp_cases
+
+FEATURE16 = "#dla.feature<int16, config = nv_full>"
+
+
+def _scaled_cvt(rt, rng, up):
+    """An output converter scaling by about 2^7 (`up`, int8 to int16) or
+    2^-8 (int16 to int8), a small offset."""
+    scale, shift = rt._near_one(rng, 13)
+    if up:
+        # |scale| / 2^shift near 2^7: the shift gives up 7 bits, or the
+        # multiplier grows by what the shift cannot give.
+        if shift >= 7:
+            shift -= 7
+        else:
+            scale = int(np.clip(scale << (7 - shift), -32767, 32767))
+            shift = 0
+    else:
+        shift += 8
+    top = 60 if up else 2000
+    return f"<offset = {int(rng.integers(-top, top + 1))}, scale = {scale}, shift = {shift}>"
+
+
+def _spread_bias(rt, rng, shape, in_t):
+    """A bias memory operand of values well below the data's (an X stage's
+    ALU sum): per channel int8 or int16 data (int8 in one or two bytes), or
+    per element int8 data in the int8 SDP's atoms (one or two bytes):
+    (operand (name, data, encoding), its stage's text)."""
+    per_element = rng.random() < 0.4
+    t = "i8" if per_element else str(rng.choice(["i8", "i16"]))
+    top = 1 << (12 if in_t == "i16" and t == "i16" else 6)
+    dshape = shape if per_element else (shape[1],)
+    data = rng.integers(-top, top, size=dshape).astype(np.int8 if t == "i8" else np.int16)
+    enc = rt._operand_encoding(rng, "bias", t, per_element)
+    m, sh = rt._near_one(rng, 12)
+    mul = f", mul_operand = {m}" + (f", mul_shift = {sh}" if sh else "")
+    return ("bias", data, enc), f"<alu = sum, alu_operand = bias{mul}>"
+
+
+def _spread_y(rt, rng):
+    """A Y stage near +-1: an ALU sum of a small register operand, a
+    multiplier m / 2^s."""
+    m, sh = rt._near_one(rng, 12)
+    return (f"<alu = sum, alu_operand = {int(rng.integers(-100, 101))}, mul_operand = {m}, "
+            f"truncate = {sh}>")
+
+
+def sdp_case(rt, rng, n):
+    """An offline SDP between int16 and int8 (either way)."""
+    down = rng.random() < 0.5  # int16 to int8
+    in_t, out_t = ("i16", "i8") if down else ("i8", "i16")
+    c, h, w = int(rng.integers(1, 81)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
+    shape = (1, c, h, w)
+    spread = rng.random() < 0.7
+    tame = rng.random() < 0.5
+    operands, decl, text = [], "", []
+    if spread:
+        stages = [st for st in ("bs", "bn") if rng.random() < 0.6] or ["bs"]
+        text = [f"{st} {rt._spread_stage(rng)}" for st in stages]
+        if rng.random() < 0.5:
+            operand, stage = _spread_bias(rt, rng, shape, in_t)
+            operands = [operand]
+            text[0] = f"{stages[0]} {stage}"
+            decl = f"bias %bias : {rt.ttype(operand[1].shape, operand[2], rt.ELT[operand[1].dtype])} "
+        if rng.random() < 0.25:
+            text.append(f"ew {_spread_y(rt, rng)}")
+        cvt = " out_cvt " + _scaled_cvt(rt, rng, up=not down)
+    else:
+        if rng.random() < 0.5:
+            # Memory operands as an int8 SDP reads them (its processing
+            # precision: per-element data in int8 atoms).
+            decl, text, _, operands = rt.sdp_mem_stages(rng, shape)
+            decl += " "
+        else:
+            stages = [st for st in ("bs", "bn") if rng.random() < 0.6] or ["bs"]
+            text = [f"{st} {rt._x_stage_text(rng, tame, False)}" for st in stages]
+        if rng.random() < 0.3:
+            while True:  # eql writes no output (the emitter refuses it)
+                y, _, _ = sdp_cases._y_stage(rng, None, tame)
+                if "alu = eql" not in y:
+                    break
+            text.append(f"ew {y}")
+        cvt = " out_cvt " + sdp_cases._cvt(rng, tame)[0] if rng.random() < 0.8 else ""
+    in_enc = FEATURE16 if down else rt.ENC
+    out_enc = rt.ENC if down else FEATURE16
+    in_type, out_type = rt.ttype(shape, in_enc, in_t), rt.ttype(shape, out_enc, out_t)
+    body = f"%y = dla.sdp offline %x {decl}{' '.join(text)}{cvt} : {in_type} -> {out_type}"
+    case = rt.Case(f"cvt16_sdp_{n}", shape, body, shape, operands=operands)
+    case.args[0] = ("x", shape, in_enc)
+    case.elts[0] = in_t
+    if spread:  # the whole range: the converter scales it into the result's
+        lo, hi = (-32768, 32768) if down else (-128, 128)
+        case.data[0] = rng.integers(lo, hi, size=shape).astype(np.int16 if down else np.int8)
+    case.out_elt, case.out_enc = out_t, out_enc
+    return case
