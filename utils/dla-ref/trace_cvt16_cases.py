@@ -11,9 +11,10 @@ input's whole range), the rest as int_cases_sdp draws them. Channels 1..80,
 so that int16 cubes of an odd number of surfaces (which the SDP reads or
 writes with one more) come often.
 
-A convolution of an int8 pipeline writing int16 (v1 has the path: CACC in
-int8, the SDP on the fly processing in int8 and writing int16) is not
-drawn: the precision rules refuse it (NvdlaConversion.h).
+kind cvt16-conv: a direct convolution of an int8 pipeline whose SDP on the
+fly writes int16 (v1's same WDMA path: CACC in int8, the SDP processing in
+int8; the precision rules allow it, NvdlaConversion.h), run_trace's int8
+`conv` draws with the result widened.
 
 The functions take the run_trace module (`rt`, configured for nv_full
 int8) for its Case and types.
@@ -116,3 +117,31 @@ def sdp_case(rt, rng, n):
         case.data[0] = rng.integers(lo, hi, size=shape).astype(np.int16 if down else np.int8)
     case.out_elt, case.out_enc = out_t, out_enc
     return case
+
+
+def conv_case(rt, rng, n):
+    """A direct int8 convolution whose SDP on the fly writes int16:
+    run_trace's conv_case (its spread draws 70% of the time) with the
+    result int16, the SDP bypassed (no stages) where conv_case has none.
+    Spread draws bring the sums near 2^14 (the clip 8 bits lower than
+    conv_case's int8 one; its stages and converter near +-1 keep them
+    there); output channels 1..20, so that one int16 surface (an odd count,
+    written with one more) comes often."""
+    spread = rng.random() < 0.7
+    c = rt.conv_case(rng, n, spread_int8=spread)
+    out16 = rt.ttype(c.out_shape, FEATURE16, "i16")
+    out8 = rt.ttype(c.out_shape)
+    body = c.body
+    if spread:
+        clip = int(body.split("clip_truncate ")[1].split()[0])
+        body = body.replace(f"clip_truncate {clip}", f"clip_truncate {max(0, clip - 8)}")
+    conv_t = rt.ttype(c.out_shape, None)
+    if "dla.sdp" not in body:  # the convolution alone: an SDP of no stages
+        body = (body.replace("%y = dla.conv", "%c = dla.conv").replace(f"-> {out8}", f"-> {conv_t}") +
+                f"\n  %y = dla.sdp on_the_fly %c : {conv_t} -> {out16}")
+    else:
+        assert body.endswith(f"-> {out8}")
+        body = body[: -len(out8)] + out16
+    c.body, c.name = body, f"cvt16_conv_{n}"
+    c.out_elt, c.out_enc = "i16", FEATURE16
+    return c
