@@ -122,7 +122,7 @@ def sdp_case(rt, rng, n):
 def conv_case(rt, rng, n):
     """A direct int8 convolution whose SDP on the fly writes int16:
     run_trace's conv_case (its spread draws 70% of the time) with the
-    result int16, the SDP bypassed (no stages) where conv_case has none.
+    result int16, an SDP adding 0 where conv_case has none.
     Spread draws bring the sums near 2^14 (the clip 8 bits lower than
     conv_case's int8 one; its stages and converter near +-1 keep them
     there); output channels 1..20, so that one int16 surface (an odd count,
@@ -136,9 +136,10 @@ def conv_case(rt, rng, n):
         clip = int(body.split("clip_truncate ")[1].split()[0])
         body = body.replace(f"clip_truncate {clip}", f"clip_truncate {max(0, clip - 8)}")
     conv_t = rt.ttype(c.out_shape, None)
-    if "dla.sdp" not in body:  # the convolution alone: an SDP of no stages
+    if "dla.sdp" not in body:  # the convolution alone: an SDP adding 0 (the
+        # plan programs the stage form only)
         body = (body.replace("%y = dla.conv", "%c = dla.conv").replace(f"-> {out8}", f"-> {conv_t}") +
-                f"\n  %y = dla.sdp on_the_fly %c : {conv_t} -> {out16}")
+                f"\n  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 0> : {conv_t} -> {out16}")
     else:
         assert body.endswith(f"-> {out8}")
         body = body[: -len(out8)] + out16
