@@ -5,7 +5,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
-                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp|cvt16-conv --count N --seed S
+                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp|cvt16-conv|cvt16-image --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -36,7 +36,9 @@ execution on nv_small`; exits 1 on any mismatch.
 --kind cvt16-sdp (--config nv_full, int8): offline SDPs between int16 and
 int8 feature data, either way (trace_cvt16_cases.py); --from-execution
 int-sdp on nv_full takes the execution tests' ones too. --kind cvt16-conv:
-int8 direct convolutions whose SDP on the fly writes int16.
+int8 direct convolutions whose SDP on the fly writes int16; --kind
+cvt16-image: image convolutions of 8-bit pixels into int8 weights whose SDP
+on the fly writes int16.
 """
 
 import argparse
@@ -1149,7 +1151,8 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          "as-weights": as_weights_case,
          # Between int16 and int8 (nv_full, trace_cvt16_cases.py).
          "cvt16-sdp": lambda rng, n: trace_cvt16_cases.sdp_case(sys.modules[__name__], rng, n),
-         "cvt16-conv": lambda rng, n: trace_cvt16_cases.conv_case(sys.modules[__name__], rng, n)}
+         "cvt16-conv": lambda rng, n: trace_cvt16_cases.conv_case(sys.modules[__name__], rng, n),
+         "cvt16-image": lambda rng, n: trace_cvt16_cases.image_case(sys.modules[__name__], rng, n)}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those
