@@ -570,7 +570,8 @@ func.func @winograd_stride(%x: !f, %w: !w) -> !o {
 // -----
 
 // An image convolution reads int8 pixels into an int8 pipeline (the
-// precision rules would have int16 weights for an int16 result).
+// precision rules would have int16 weights for an int16 result); an SDP on
+// the fly widens its int8 to int16 (trace-int16-cvt-conv.test).
 !img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
 !w = tensor<2x3x2x2xi8, #dla.weight<image, int8, channels = 4, config = nv_full>>
 !g = tensor<1x2x2x4xi16, #dla.feature<int16, config = nv_full>>
