@@ -572,29 +572,31 @@ TEST(NvdlaConversionProse, OnTheFlySdpWidensInt8ToInt16NotBack) {
     EXPECT_TRUE(v.valid);
     EXPECT_EQ(*v.pipeline, PipelinePrecision::Int32);
   }
-  // int16 -> int8 keeps its refusal: no such path on the fly.
-  ConversionVerdict down = checkConversion(ConversionQuery::sdpOnTheFly(
-      ConvMode::Direct, Precision::Int16, Precision::Int8));
-  EXPECT_FALSE(down.valid);
-  EXPECT_EQ(down.message, "invalid precision conversion for on-the-fly SDP layer "
-                          "after direct convolution: int16 feature data -> int8 "
-                          "(valid: int16, fp16; on-the-fly SDP keeps the bit depth "
-                          "or widens int8 to int16)");
-  // v1 asserts WINOGRAD off on the path.
-  ConversionVerdict wino = checkConversion(ConversionQuery::sdpOnTheFly(
-      ConvMode::Winograd, Precision::Int8, Precision::Int16));
-  EXPECT_FALSE(wino.valid);
-  EXPECT_EQ(wino.message, "invalid precision conversion for on-the-fly SDP layer "
-                          "after Winograd convolution: int8 feature data -> int16 "
-                          "(valid: int8; SDP converts precision after direct "
-                          "convolution only)");
-  ConversionVerdict image = checkConversion(ConversionQuery::sdpOnTheFly(
-      ConvMode::ImageInput, Precision::Int8, Precision::Fp16));
-  EXPECT_FALSE(image.valid);
-  EXPECT_EQ(image.message, "invalid precision conversion for on-the-fly SDP layer "
-                           "after image input convolution: int8 feature data -> fp16 "
-                           "(valid: int8, int16; after image input SDP only widens "
-                           "int8 to int16)");
+  // The refusals around it: int16 -> int8 has no path on the fly, v1
+  // asserts WINOGRAD off on the path, an image's int8 goes to int16 only.
+  struct Refusal {
+    ConvMode mode;
+    Precision in, out;
+    const char *message;
+  };
+  const Refusal refusals[] = {
+      {ConvMode::Direct, Precision::Int16, Precision::Int8,
+       "invalid precision conversion for on-the-fly SDP layer after direct convolution: int16 "
+       "feature data -> int8 (valid: int16, fp16; on-the-fly SDP keeps the bit depth or widens "
+       "int8 to int16)"},
+      {ConvMode::Winograd, Precision::Int8, Precision::Int16,
+       "invalid precision conversion for on-the-fly SDP layer after Winograd convolution: int8 "
+       "feature data -> int16 (valid: int8; SDP converts precision after direct convolution "
+       "only)"},
+      {ConvMode::ImageInput, Precision::Int8, Precision::Fp16,
+       "invalid precision conversion for on-the-fly SDP layer after image input convolution: "
+       "int8 feature data -> fp16 (valid: int8, int16; after image input SDP only widens int8 "
+       "to int16)"}};
+  for (const Refusal &r : refusals) {
+    ConversionVerdict v = checkConversion(ConversionQuery::sdpOnTheFly(r.mode, r.in, r.out));
+    EXPECT_FALSE(v.valid);
+    EXPECT_EQ(v.message, r.message);
+  }
 }
 
 TEST(NvdlaConversionProse, OnTheFlySdpAfterWinogradConvertsNothing) {

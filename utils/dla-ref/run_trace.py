@@ -445,6 +445,23 @@ def conv_case(rng, n, shape=None, spread_int8=False, batch=1):
     return case
 
 
+def image_window(rng, r, s):
+    """An image convolution's geometry around an R x S kernel: padding
+    below the kernel (at most 3 columns), an image of up to 8 rows and S + 8
+    columns that the padded kernel fits, strides 1 or 2 (x at most S: the
+    image weights' pre-extension steps by whole pixels) and the output's
+    size: (pad, h, w, sy, sx, oh, ow)."""
+    pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, min(s, 4))),
+           int(rng.integers(0, min(s, 4)))]
+    h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
+    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + 9))
+    sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
+    sx = min(sx, s)  # the image weights' pre-extension steps by whole pixels
+    oh = (h + pad[0] + pad[1] - r) // sy + 1
+    ow = (w + pad[2] + pad[3] - s) // sx + 1
+    return pad, h, w, sy, sx, oh, ow
+
+
 def conv_compressed_case(rng, n):
     """conv_case with sparse weights (some kernels all zero), compressed by
     the reference packer (weight_ref.py, from the format document) and held

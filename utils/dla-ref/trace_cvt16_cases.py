@@ -167,14 +167,7 @@ def image_case(rt, rng, n):
     c = P if P == 1 else int(rng.integers(P - 1, P + 1))
     k = int(rng.integers(1, 25))
     r, s = int(rng.integers(1, 6)), int(rng.integers(1, 8))
-    pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, min(s, 4))),
-           int(rng.integers(0, min(s, 4)))]
-    h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
-    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + 9))
-    sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
-    sx = min(sx, s)  # the image weights' pre-extension steps by whole pixels
-    oh = (h + pad[0] + pad[1] - r) // sy + 1
-    ow = (w + pad[2] + pad[3] - s) // sx + 1
+    pad, h, w, sy, sx, oh, ow = rt.image_window(rng, r, s)
     x = rng.integers(0, 256, (1, P, h, w)).astype(np.uint8)
     bw = int(rng.integers(3, 8))
     wt = rng.integers(-(1 << bw), 1 << bw, (k, c, r, s)).astype(np.int8)
