@@ -194,13 +194,22 @@ ConversionVerdict checkOnTheFlySdp(const ConversionQuery &query) {
   }
   Precision in = *query.convOutput;
   InputKind input = featureInput(in);
-  if (query.convMode != ConvMode::Direct) {
+  // int8 -> int16 is v1's int8-to-int16 SDP path, which asserts WINOGRAD
+  // off (the file comment of NvdlaConversion.h has the evidence).
+  const bool widens = in == Precision::Int8;
+  if (query.convMode == ConvMode::Winograd) {
     verdict.decidedBy = ConversionRule::SdpOnTheFlyDirectOnly;
     verdict.validOutputs = {in};
+  } else if (query.convMode == ConvMode::ImageInput) {
+    verdict.decidedBy = ConversionRule::SdpOnTheFlyImage;
+    verdict.validOutputs = {in};
+    if (widens)
+      verdict.validOutputs.push_back(Precision::Int16);
   } else {
     verdict.decidedBy = ConversionRule::SdpOnTheFlyBitDepth;
     for (Precision p : tableOutputs(ConversionTable::SdpOffline, input))
-      if (getBytesPerElement(p) == getBytesPerElement(in))
+      if (getBytesPerElement(p) == getBytesPerElement(in) ||
+          (widens && p == Precision::Int16))
         verdict.validOutputs.push_back(p);
   }
   if (!contains(verdict.validOutputs, query.output)) {

@@ -507,7 +507,9 @@ TEST(NvdlaConversionProse, SdpOfflineConvertsInt16Fp16AndInt8Int16) {
 // On-the-fly SDP: "SDP takes precision of convolution pipeline output as input
 // precision then do another precision conversion, but the input precision and
 // output precision should have the same bit-depth", and SDP converts "for DC
-// mode only". Rows: convolution output; columns: SDP output int8/int16/fp16.
+// mode only"; except int8 -> int16 after direct and image input convolution,
+// which NVIDIA's v1 C model and firmware do (NvdlaConversion.h, issue 47).
+// Rows: convolution output; columns: SDP output int8/int16/fp16.
 struct OnTheFlyRow {
   ConvMode producer;
   Precision convOutput;
@@ -516,13 +518,13 @@ struct OnTheFlyRow {
 
 // clang-format off
 const OnTheFlyRow kOnTheFly[] = {
-  {ConvMode::Direct,     Precision::Int8,  true,  false, false},
+  {ConvMode::Direct,     Precision::Int8,  true,  true,  false},
   {ConvMode::Direct,     Precision::Int16, false, true,  true },
   {ConvMode::Direct,     Precision::Fp16,  false, true,  true },
   {ConvMode::Winograd,   Precision::Int8,  true,  false, false},
   {ConvMode::Winograd,   Precision::Int16, false, true,  false},
   {ConvMode::Winograd,   Precision::Fp16,  false, false, true },
-  {ConvMode::ImageInput, Precision::Int8,  true,  false, false},
+  {ConvMode::ImageInput, Precision::Int8,  true,  true,  false},
   {ConvMode::ImageInput, Precision::Int16, false, true,  false},
   {ConvMode::ImageInput, Precision::Fp16,  false, false, true },
 };
@@ -545,8 +547,9 @@ TEST(NvdlaConversionProse, OnTheFlySdpMatrix) {
           ConversionQuery::sdpOnTheFly(r.producer, r.convOutput, out));
       EXPECT_EQ(v.valid, ok);
       EXPECT_EQ(v.validOutputs, expectedOutputs);
-      EXPECT_EQ(v.decidedBy, r.producer == ConvMode::Direct
-                                 ? ConversionRule::SdpOnTheFlyBitDepth
+      EXPECT_EQ(v.decidedBy, r.producer == ConvMode::Direct ? ConversionRule::SdpOnTheFlyBitDepth
+                             : r.producer == ConvMode::ImageInput
+                                 ? ConversionRule::SdpOnTheFlyImage
                                  : ConversionRule::SdpOnTheFlyDirectOnly);
       EXPECT_FALSE(v.weight.has_value());
       if (ok) {
@@ -560,17 +563,40 @@ TEST(NvdlaConversionProse, OnTheFlySdpMatrix) {
   }
 }
 
-TEST(NvdlaConversionProse, OnTheFlySdpInt8ToInt16BreaksBitDepth) {
-  ConversionVerdict v = checkConversion(ConversionQuery::sdpOnTheFly(
-      ConvMode::Direct, Precision::Int8, Precision::Int16));
-  EXPECT_FALSE(v.valid);
-  EXPECT_EQ(v.message, "invalid precision conversion for on-the-fly SDP layer "
-                       "after direct convolution: int8 feature data -> int16 "
-                       "(valid: int8; on-the-fly SDP keeps the bit depth)");
-  // The same conversion is fine offline.
-  EXPECT_TRUE(checkConversion(ConversionQuery::sdpOffline(
-                                  InputKind::FeatureInt8, Precision::Int16))
-                  .valid);
+TEST(NvdlaConversionProse, OnTheFlySdpWidensInt8ToInt16NotBack) {
+  // v1's int8-to-int16 SDP path (NV_NVDLA_sdp.cpp is_int8_to_int16), on the
+  // fly after a direct or image input convolution, in an int32 pipeline.
+  for (ConvMode mode : {ConvMode::Direct, ConvMode::ImageInput}) {
+    ConversionVerdict v = checkConversion(
+        ConversionQuery::sdpOnTheFly(mode, Precision::Int8, Precision::Int16));
+    EXPECT_TRUE(v.valid);
+    EXPECT_EQ(*v.pipeline, PipelinePrecision::Int32);
+  }
+  // The refusals around it: int16 -> int8 has no path on the fly, v1
+  // asserts WINOGRAD off on the path, an image's int8 goes to int16 only.
+  struct Refusal {
+    ConvMode mode;
+    Precision in, out;
+    const char *message;
+  };
+  const Refusal refusals[] = {
+      {ConvMode::Direct, Precision::Int16, Precision::Int8,
+       "invalid precision conversion for on-the-fly SDP layer after direct convolution: int16 "
+       "feature data -> int8 (valid: int16, fp16; on-the-fly SDP keeps the bit depth or widens "
+       "int8 to int16)"},
+      {ConvMode::Winograd, Precision::Int8, Precision::Int16,
+       "invalid precision conversion for on-the-fly SDP layer after Winograd convolution: int8 "
+       "feature data -> int16 (valid: int8; SDP converts precision after direct convolution "
+       "only)"},
+      {ConvMode::ImageInput, Precision::Int8, Precision::Fp16,
+       "invalid precision conversion for on-the-fly SDP layer after image input convolution: "
+       "int8 feature data -> fp16 (valid: int8, int16; after image input SDP only widens int8 "
+       "to int16)"}};
+  for (const Refusal &r : refusals) {
+    ConversionVerdict v = checkConversion(ConversionQuery::sdpOnTheFly(r.mode, r.in, r.out));
+    EXPECT_FALSE(v.valid);
+    EXPECT_EQ(v.message, r.message);
+  }
 }
 
 TEST(NvdlaConversionProse, OnTheFlySdpAfterWinogradConvertsNothing) {

@@ -682,14 +682,7 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
     k = int(rng.integers(1, 25))
     r = int(rng.integers(1, 4))
     s = int(rng.integers(17, 21)) if wide else int(rng.integers(1, 8))
-    pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, min(s, 4))),
-           int(rng.integers(0, min(s, 4)))]
-    h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
-    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + 9))
-    sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
-    sx = min(sx, s)  # the image weights' pre-extension steps by whole pixels
-    oh = (h + pad[0] + pad[1] - r) // sy + 1
-    ow = (w + pad[2] + pad[3] - s) // sx + 1
+    pad, h, w, sy, sx, oh, ow = run_trace.image_window(rng, r, s)
     signed = rng.random() < 0.3
     elt = ("i" if signed else "ui") + str(bits)
     raw = rng.integers(0, 1 << bits, (P, h, w))

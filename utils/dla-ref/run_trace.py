@@ -5,7 +5,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
-                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp --count N --seed S
+                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp|cvt16-conv|cvt16-image --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -35,7 +35,10 @@ execution on nv_small`; exits 1 on any mismatch.
 
 --kind cvt16-sdp (--config nv_full, int8): offline SDPs between int16 and
 int8 feature data, either way (trace_cvt16_cases.py); --from-execution
-int-sdp on nv_full takes the execution tests' ones too.
+int-sdp on nv_full takes the execution tests' ones too. --kind cvt16-conv:
+int8 direct convolutions whose SDP on the fly writes int16; --kind
+cvt16-image: image convolutions of 8-bit pixels into int8 weights whose SDP
+on the fly writes int16.
 """
 
 import argparse
@@ -440,6 +443,23 @@ def conv_case(rng, n, shape=None, spread_int8=False, batch=1):
     if data:
         case.data[:2] = data
     return case
+
+
+def image_window(rng, r, s):
+    """An image convolution's geometry around an R x S kernel: padding
+    below the kernel (at most 3 columns), an image of up to 8 rows and S + 8
+    columns that the padded kernel fits, strides 1 or 2 (x at most S: the
+    image weights' pre-extension steps by whole pixels) and the output's
+    size: (pad, h, w, sy, sx, oh, ow)."""
+    pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, min(s, 4))),
+           int(rng.integers(0, min(s, 4)))]
+    h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
+    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + 9))
+    sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
+    sx = min(sx, s)  # the image weights' pre-extension steps by whole pixels
+    oh = (h + pad[0] + pad[1] - r) // sy + 1
+    ow = (w + pad[2] + pad[3] - s) // sx + 1
+    return pad, h, w, sy, sx, oh, ow
 
 
 def conv_compressed_case(rng, n):
@@ -1147,7 +1167,9 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          "groups": groups_case, "views": views_case, "interleaved": interleaved_case,
          "as-weights": as_weights_case,
          # Between int16 and int8 (nv_full, trace_cvt16_cases.py).
-         "cvt16-sdp": lambda rng, n: trace_cvt16_cases.sdp_case(sys.modules[__name__], rng, n)}
+         "cvt16-sdp": lambda rng, n: trace_cvt16_cases.sdp_case(sys.modules[__name__], rng, n),
+         "cvt16-conv": lambda rng, n: trace_cvt16_cases.conv_case(sys.modules[__name__], rng, n),
+         "cvt16-image": lambda rng, n: trace_cvt16_cases.image_case(sys.modules[__name__], rng, n)}
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those

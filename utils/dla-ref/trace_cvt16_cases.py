@@ -11,9 +11,10 @@ input's whole range), the rest as int_cases_sdp draws them. Channels 1..80,
 so that int16 cubes of an odd number of surfaces (which the SDP reads or
 writes with one more) come often.
 
-A convolution of an int8 pipeline writing int16 (v1 has the path: CACC in
-int8, the SDP on the fly processing in int8 and writing int16) is not
-drawn: the precision rules refuse it (NvdlaConversion.h).
+kind cvt16-conv: a direct convolution of an int8 pipeline whose SDP on the
+fly writes int16 (v1's same WDMA path: CACC in int8, the SDP processing in
+int8; the precision rules allow it, NvdlaConversion.h), run_trace's int8
+`conv` draws with the result widened.
 
 The functions take the run_trace module (`rt`, configured for nv_full
 int8) for its Case and types.
@@ -115,4 +116,95 @@ def sdp_case(rt, rng, n):
         lo, hi = (-32768, 32768) if down else (-128, 128)
         case.data[0] = rng.integers(lo, hi, size=shape).astype(np.int16 if down else np.int8)
     case.out_elt, case.out_enc = out_t, out_enc
+    return case
+
+
+def conv_case(rt, rng, n):
+    """A direct int8 convolution whose SDP on the fly writes int16:
+    run_trace's conv_case (its spread draws 70% of the time) with the
+    result int16, an SDP adding 0 where conv_case has none.
+    Spread draws bring the sums near 2^14 (the clip 8 bits lower than
+    conv_case's int8 one; its stages and converter near +-1 keep them
+    there); output channels 1..20, so that one int16 surface (an odd count,
+    written with one more) comes often."""
+    spread = rng.random() < 0.7
+    c = rt.conv_case(rng, n, spread_int8=spread)
+    out16 = rt.ttype(c.out_shape, FEATURE16, "i16")
+    out8 = rt.ttype(c.out_shape)
+    body = c.body
+    if spread:
+        clip = int(body.split("clip_truncate ")[1].split()[0])
+        body = body.replace(f"clip_truncate {clip}", f"clip_truncate {max(0, clip - 8)}")
+    conv_t = rt.ttype(c.out_shape, None)
+    if "dla.sdp" not in body:  # the convolution alone: an SDP adding 0 (the
+        # plan programs the stage form only)
+        body = (body.replace("%y = dla.conv", "%c = dla.conv").replace(f"-> {out8}", f"-> {conv_t}") +
+                f"\n  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 0> : {conv_t} -> {out16}")
+    else:
+        assert body.endswith(f"-> {out8}")
+        body = body[: -len(out8)] + out16
+    c.body, c.name = body, f"cvt16_conv_{n}"
+    c.out_elt, c.out_enc = "i16", FEATURE16
+    return c
+
+
+# 8-bit pixel formats by component count (NvdlaPixel.h's table).
+IMAGE_FORMATS = {1: ["T_R8"], 3: ["T_Y8___U8V8_N444", "T_Y8___V8U8_N444"],
+                 4: ["T_A8B8G8R8", "T_A8R8G8B8", "T_B8G8R8A8", "T_X8R8G8B8", "T_A8Y8U8V8"]}
+
+
+def image_case(rt, rng, n):
+    """An image convolution of 8-bit unsigned pixels into int8 image weights
+    (an int8 pipeline) whose SDP on the fly writes int16: a format of P = 1,
+    3 or 4 components, C <= P of them weighted, CDMA's converter (an offset
+    or per-component means near the pixels' middle, a multiplier near +-1:
+    its int8 saturation seldom reached) or none, kernels up to 5 x 7,
+    strides, padding, x offsets, post-extension 2 sometimes; 70% of the
+    SDPs' stages and converters near +-1, the sums clipped to about 2^14;
+    output channels 1..24."""
+    P = int(rng.choice([1, 3, 4, 4]))
+    fmt = str(rng.choice(IMAGE_FORMATS[P]))
+    c = P if P == 1 else int(rng.integers(P - 1, P + 1))
+    k = int(rng.integers(1, 25))
+    r, s = int(rng.integers(1, 6)), int(rng.integers(1, 8))
+    pad, h, w, sy, sx, oh, ow = rt.image_window(rng, r, s)
+    x = rng.integers(0, 256, (1, P, h, w)).astype(np.uint8)
+    bw = int(rng.integers(3, 8))
+    wt = rng.integers(-(1 << bw), 1 << bw, (k, c, r, s)).astype(np.int8)
+    attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
+    bx = 8
+    if rng.random() < 0.7:
+        m, sh = rt._near_one(rng, 6)
+        bx = 7
+        if rng.random() < 0.5:
+            mean = [int(rng.integers(96, 161)) for _ in range(4)]
+            attrs += f" input_cvt <offset = 0, scale = {m}, shift = {sh}> mean [{', '.join(map(str, mean))}]"
+        else:
+            attrs += f" input_cvt <offset = {int(rng.integers(96, 161))}, scale = {m}, shift = {sh}>"
+    clip = bx + bw + int(np.log2(c * r * s) / 2) - 14 + int(rng.integers(-2, 3))
+    attrs += f" clip_truncate {min(16, max(0, clip))}"
+    x_offset = int(rng.choice([0, 0, 1, 2, 3]))
+    penc = f"#dla.pixel<{fmt}{f', x_offset = {x_offset}' if x_offset else ''}, config = nv_full>"
+    post = int(rng.choice([1, 1, 2]))
+    if r == 1 or post * s * P > 32:
+        post = 1
+    wenc = f"#dla.weight<image, int8, channels = {P}" + (
+        f", post_extension = {post}, stride = [{sy}, {sx}]" if post > 1 else "") + ", config = nv_full>"
+    out = (1, k, oh, ow)
+    xtype, wtype = f"tensor<1x{P}x{h}x{w}xui8, {penc}>", f"tensor<{k}x{c}x{r}x{s}xi8, {wenc}>"
+    conv_t, out16 = rt.ttype(out, None), rt.ttype(out, FEATURE16, "i16")
+    if rng.random() < 0.7:
+        stages = [st for st in ("bs", "bn") if rng.random() < 0.6] or ["bs"]
+        text = " ".join(f"{st} {rt._spread_stage(rng)}" for st in stages)
+        if rng.random() < 0.8:
+            text += " out_cvt " + rt._spread_cvt(rng)
+    else:
+        tame = rng.random() < 0.5
+        text = f"bs {rt._x_stage_text(rng, tame, False)}"
+        if rng.random() < 0.8:
+            text += " out_cvt " + rt._cvt_text(rng, tame, False)
+    body = (f"%c = dla.conv image %x, %w{attrs} : {xtype}, {wtype} -> {conv_t}\n"
+            f"  %y = dla.sdp on_the_fly %c {text} : {conv_t} -> {out16}")
+    case = rt.Case.of(f"cvt16_image_{n}", [("x", x, penc, "ui8"), ("w", wt, wenc, "i8")], body, out)
+    case.out_elt, case.out_enc = "i16", FEATURE16
     return case

@@ -39,20 +39,51 @@
 // SdpOnTheFly (input = the feeding convolution's configured output precision,
 // ConversionQuery::convOutput; ConversionQuery::input is not consulted):
 //   - convOutput unset: rejected                    (SdpOnTheFlyMissingInput)
-//   - feeding convolution not Direct: output must equal the input
+//   - feeding convolution Winograd: output must equal the input
 //                                                   (SdpOnTheFlyDirectOnly)
 //     ("support free conversion of int16 <-> fp16 and int8 <-> int16 for DC
 //     mode only": the offline table has no convolution in front of it, so
-//     "DC mode" can only constrain the convolution feeding an on-the-fly SDP.
-//     Image input mode is a mode of its own in that section, so it is not
-//     "DC mode" either.)
+//     "DC mode" can only constrain the convolution feeding an on-the-fly SDP;
+//     v1's SDP asserts WINOGRAD off on its int8-to-int16 path, below.)
+//   - feeding convolution image input: the output must equal the input, or
+//     be int16 from int8                            (SdpOnTheFlyImage)
 //   - feeding convolution Direct: the output must be valid in the SDP table
 //     for that input AND have the input's bit depth (int8 -> int8;
 //     int16 -> int16 / fp16; fp16 -> int16 / fp16; bit depth compared via
-//     getBytesPerElement)                          (SdpOnTheFlyBitDepth)
+//     getBytesPerElement), or be int16 from int8    (SdpOnTheFlyBitDepth)
 //     ("SDP takes precision of convolution pipeline output as input precision
 //     then do another precision conversion, but the input precision and
 //     output precision should have the same bit-depth.")
+//   int8 -> int16 on the fly (decided from NVIDIA's code, issue 47: where the
+//   code and the document disagree, the code wins). The document's two
+//   sentences disagree for it (the bit-depth sentence forbids it, "free
+//   conversion of ... int8 <-> int16 for DC mode only" allows it); NVIDIA's
+//   code has the path:
+//   * v1 C model, cmod/sdp/NV_NVDLA_sdp.cpp: SdpDataOperationThread (1358)
+//     takes PROC_PRECISION int8 with OUT_PRECISION not int8 as
+//     is_int8_to_int16 whether the data comes from SDP_RDMA or, on the fly,
+//     from CACC (cc2pp_fifo_), asserting only batch 1 and WINOGRAD off
+//     (1360-1363); WdmaSequenceDC (1465, 1497) and SendDmaWriteRequest
+//     (2077, 2140-2168) write each int8 data-path atom as two int16
+//     surfaces. The output converter saturates to OUT_PRECISION
+//     (cmod/hls/sdp/sdp_c.cpp 67-75).
+//   * cmod/cacc/NV_NVDLA_cacc.cpp: int8 CACC assembles in 48 bits and
+//     delivers 32 bits (clip truncate, INT32 saturation: 798-839), as int16
+//     does; the SDP's stages work on those 32 bits either way.
+//   * firmware (nvdla-sw kmd/firmware/sdp.c 86-102, 368-372, 716-721):
+//     PROC_PRECISION = map_proc_precision[dst][src], int8 for int8 -> int16,
+//     programmed for on-the-fly and offline SDPs alike; neither sdp.c nor
+//     conv.c refuses a precision pair.
+//   * image input is a direct convolution from CACC on: CACC / CMAC have
+//     CONV_MODE DIRECT or WINOGRAD only (conv.c map_conv 44-47), the pixel
+//     format is CDMA's DATAIN_FORMAT, and the SDP never sees it.
+//   * NVIDIA's compiler never emits it (umd/core/src/compiler/engine-ast/
+//     EngineNode.cpp suggestOutputSurfaceFormats: an output's precision is
+//     the input's and the compute precision's, "until we figure out the CVT
+//     business"): neither evidence for nor against.
+//   int16 -> int8 on the fly stays refused: the int8 data path would take
+//   CACC's 16-channel int16 atoms as 32-channel ones (v1 has no such path).
+//   Batch mode is the register plan's refusal (the rules know no batch).
 //   Pipeline precision comes from the SDP table cell (int32 / fp32).
 //
 // Message shape (ConversionVerdict::message; empty when valid)
@@ -74,7 +105,7 @@
 // <outs>    the legal outputs for that input in the order int8, int16, fp16,
 //           joined by ", "; "none" when there are none
 // <rule>    enumName() of the deciding prose rule, e.g.
-//           "on-the-fly SDP keeps the bit depth".
+//           "on-the-fly SDP keeps the bit depth or widens int8 to int16".
 // Example: invalid precision conversion for LRN layer: int8 feature data -> fp16 (valid: int8)
 //
 //===----------------------------------------------------------------------===//
@@ -169,7 +200,8 @@ enum class ConversionRule {
   ImageNeedsImageInputMode, ///< "direct and Winograd convolution read feature data only"
   ImagesOnlyInConvolution,  ///< "only the convolution pipeline reads images"
   SdpOnTheFlyDirectOnly,    ///< "SDP converts precision after direct convolution only"
-  SdpOnTheFlyBitDepth,      ///< "on-the-fly SDP keeps the bit depth"
+  SdpOnTheFlyImage,         ///< "after image input SDP only widens int8 to int16"
+  SdpOnTheFlyBitDepth,      ///< "on-the-fly SDP keeps the bit depth or widens int8 to int16"
   SdpOnTheFlyMissingInput,  ///< "on-the-fly SDP needs the convolution's output precision"
   Last = SdpOnTheFlyMissingInput, ///< the last value: EnumTable.h checks each table's size
 };
@@ -186,7 +218,9 @@ inline constexpr EnumEntry<ConversionRule> kConversionRuleNames[] = {
     {ConversionRule::ImagesOnlyInConvolution, "only the convolution pipeline reads images"},
     {ConversionRule::SdpOnTheFlyDirectOnly,
      "SDP converts precision after direct convolution only"},
-    {ConversionRule::SdpOnTheFlyBitDepth, "on-the-fly SDP keeps the bit depth"},
+    {ConversionRule::SdpOnTheFlyImage, "after image input SDP only widens int8 to int16"},
+    {ConversionRule::SdpOnTheFlyBitDepth,
+     "on-the-fly SDP keeps the bit depth or widens int8 to int16"},
     {ConversionRule::SdpOnTheFlyMissingInput,
      "on-the-fly SDP needs the convolution's output precision"}};
 constexpr const auto &enumEntries(ConversionRule) { return kConversionRuleNames; }

@@ -262,15 +262,30 @@ std::optional<nv::Precision> featurePrecisionOf(Value v) {
   return std::nullopt;
 }
 
-/// int16 layers (nv_full): the layer's data and its result both int16, or
-/// an offline SDP between int16 and int8, which processes in int8 (sdp.c
+/// Whether `hw` is a convolution of an int8 pipeline (int8 feature data or
+/// an image into int8 weights) whose SDP on the fly writes int16: v1's
+/// int8-to-int16 SDP path (NV_NVDLA_sdp.cpp is_int8_to_int16), which the
+/// precision rules allow after direct and image input convolutions
+/// (NvdlaConversion.h).
+bool widensInt8Pipeline(const HardwareLayer &hw) {
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  if (!conv || !hw.fused || featurePrecisionOf(hw.result()) != nv::Precision::Int16)
+    return false;
+  auto weight = dyn_cast_or_null<WeightAttr>(
+      cast<RankedTensorType>(conv.getWeight().getType()).getEncoding());
+  return weight && weight.getPrecision() == nv::Precision::Int8;
+}
+
+/// int16 layers (nv_full): the layer's data and its result both int16, an
+/// offline SDP between int16 and int8, which processes in int8 (sdp.c
 /// map_proc_precision, UnitPrograms.h sdpProcPrecision; v1's
 /// NV_NVDLA_sdp.cpp: SDP_RDMA's int16-to-int8 buffer, the WDMA's
-/// int8-to-int16 path). A conversion the precision rules refuse (a
-/// convolution writing another precision than its pipeline's, an SDP on
-/// the fly changing the bit depth: NvdlaConversion.h, --dla-check-precision)
-/// is refused with their message, although v1 has a path for an int8
-/// pipeline writing int16 (docs/NvdlaCModelV1.md, "int16 layers").
+/// int8-to-int16 path), or a direct or image input convolution of an int8
+/// pipeline whose SDP on the fly writes int16 (the same WDMA path). A
+/// conversion the precision rules refuse (a convolution writing another
+/// precision than its pipeline's, an SDP on the fly narrowing int16 to int8
+/// or widening after Winograd: NvdlaConversion.h, --dla-check-precision) is
+/// refused with their message.
 LogicalResult checkInt16Layer(const HardwareLayer &hw) {
   auto layer = cast<LayerOpInterface>(hw.op);
   std::optional<nv::Precision> in;
@@ -299,6 +314,15 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
       if (!verdict.valid)
         return member->emitOpError() << what << ": " << verdict.message;
     }
+  if (widensInt8Pipeline(hw)) {
+    // v1 asserts batch 1 on its int8-to-int16 path (SdpDataOperationThread).
+    if (int64_t n = cast<RankedTensorType>(hw.result().getType()).getDimSize(0); n != 1)
+      return hw.fused->emitOpError()
+             << what << " on a batch of " << n
+             << ": NVDLA's int8-to-int16 SDP path runs one input at a time (v1's SDP asserts "
+                "BATCH_NUMBER 0 on it)";
+    return success();
+  }
   const bool integers = (in == nv::Precision::Int8 || in == nv::Precision::Int16) &&
                         (out == nv::Precision::Int8 || out == nv::Precision::Int16);
   if (auto sdp = dyn_cast<SdpOp>(hw.op);
@@ -306,16 +330,19 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
     return success();
   return hw.op->emitOpError() << what
                               << ": between int16 and other precisions the register plan "
-                                 "programs an offline SDP between int16 and int8 only (it "
-                                 "processes in int8, sdp.c map_proc_precision)";
+                                 "programs an offline SDP between int16 and int8 and an int8 "
+                                 "pipeline's SDP on the fly writing int16 only (they process in "
+                                 "int8, sdp.c map_proc_precision)";
 }
 
-/// The int16 feature value an offline SDP between int16 and int8
-/// (checkInt16Layer) moves in pairs of surfaces, or null: SDP_RDMA's
-/// int16-to-int8 buffer reads an even number of int16 surfaces (one int8
-/// atom from two), the WDMA's int8-to-int16 path writes one (two int16
-/// atoms from one int8 atom) (NV_NVDLA_sdp.cpp).
+/// The int16 feature value an SDP between int16 and int8 (checkInt16Layer)
+/// moves in pairs of surfaces, or null: SDP_RDMA's int16-to-int8 buffer
+/// reads an even number of int16 surfaces (one int8 atom from two), the
+/// WDMA's int8-to-int16 path writes one (two int16 atoms from one int8
+/// atom), offline or on the fly after an int8 pipeline (NV_NVDLA_sdp.cpp).
 Value pairedSurface(const HardwareLayer &hw) {
+  if (widensInt8Pipeline(hw))
+    return hw.result();
   if (!isa<SdpOp>(hw.op) || hw.fused)
     return {};
   std::optional<nv::Precision> in = featurePrecisionOf(hw.op->getOperand(0)),

@@ -41,3 +41,20 @@ func.func @pixel_formats(%f: tensor<1x1x8x8xf16, #dla.pixel<T_R16_F>>, %i: tenso
   %b = dla.conv image %i, %wi : tensor<1x1x8x8xi16, #dla.pixel<T_R16_I>>, tensor<4x1x3x3xi8> -> tensor<1x4x6x6xi8>
   return %a, %b : tensor<1x4x6x6xf16>, tensor<1x4x6x6xi8>
 }
+
+// int8 -> int16 on the fly after a direct or image input convolution: v1's
+// int8-to-int16 SDP path (NvdlaConversion.h, issue 47); an int32 pipeline.
+// CHECK-LABEL: func.func @int8_widened_on_the_fly
+// CHECK: dla.conv direct {{.*}} {pipeline_precision = #dla.pipeline_precision<int8>, weight_precision = #dla.precision<int8>}
+// CHECK: dla.sdp on_the_fly {{.*}} {pipeline_precision = #dla.pipeline_precision<int32>}
+// CHECK: dla.conv image {{.*}} {pipeline_precision = #dla.pipeline_precision<int8>, weight_precision = #dla.precision<int8>}
+// CHECK: dla.sdp on_the_fly {{.*}} {pipeline_precision = #dla.pipeline_precision<int32>}
+func.func @int8_widened_on_the_fly(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>,
+                                   %i: tensor<1x4x8x8xui8>, %wi: tensor<16x3x3x3xi8>)
+    -> (tensor<1x16x6x6xi16>, tensor<1x16x6x6xi16>) {
+  %c = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
+  %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi8> -> tensor<1x16x6x6xi16>
+  %d = dla.conv image %i, %wi : tensor<1x4x8x8xui8>, tensor<16x3x3x3xi8> -> tensor<1x16x6x6xi8>
+  %z = dla.sdp on_the_fly %d : tensor<1x16x6x6xi8> -> tensor<1x16x6x6xi16>
+  return %y, %z : tensor<1x16x6x6xi16>, tensor<1x16x6x6xi16>
+}

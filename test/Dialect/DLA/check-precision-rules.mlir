@@ -1,12 +1,34 @@
 // RUN: dla-opt %s -split-input-file -verify-diagnostics --dla-check-precision
 
 // The prose rules of "Precision Conversion". On-the-fly SDP takes the
-// convolution's output precision as its input and keeps the bit depth.
-func.func @otf_bit_depth(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x3x3xi8>) -> tensor<1x16x6x6xi16> {
-  %c = dla.conv direct %x, %w : tensor<1x16x8x8xi8>, tensor<16x16x3x3xi8> -> tensor<1x16x6x6xi8>
-  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after direct convolution: int8 feature data -> int16 (valid: int8; on-the-fly SDP keeps the bit depth)}}
-  %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi8> -> tensor<1x16x6x6xi16>
-  return %y : tensor<1x16x6x6xi16>
+// convolution's output precision as its input and keeps the bit depth, or
+// widens int8 to int16 (NVIDIA's v1 C model and firmware have that path,
+// NvdlaConversion.h); int16 to int8 has no path on the fly.
+func.func @otf_bit_depth(%x: tensor<1x16x8x8xi16>, %w: tensor<16x16x3x3xi16>) -> tensor<1x16x6x6xi8> {
+  %c = dla.conv direct %x, %w : tensor<1x16x8x8xi16>, tensor<16x16x3x3xi16> -> tensor<1x16x6x6xi16>
+  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after direct convolution: int16 feature data -> int8 (valid: int16, fp16; on-the-fly SDP keeps the bit depth or widens int8 to int16)}}
+  %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi16> -> tensor<1x16x6x6xi8>
+  return %y : tensor<1x16x6x6xi8>
+}
+
+// -----
+
+// int8 -> int16 after Winograd: v1 asserts WINOGRAD off on the path.
+func.func @otf_widen_after_winograd(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x6x6xi8>) -> tensor<1x16x2x2xi16> {
+  %c = dla.conv winograd %x, %w stride [2, 2] : tensor<1x16x8x8xi8>, tensor<16x16x6x6xi8> -> tensor<1x16x2x2xi8>
+  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after Winograd convolution: int8 feature data -> int16 (valid: int8; SDP converts precision after direct convolution only)}}
+  %y = dla.sdp on_the_fly %c : tensor<1x16x2x2xi8> -> tensor<1x16x2x2xi16>
+  return %y : tensor<1x16x2x2xi16>
+}
+
+// -----
+
+// After an image input convolution the SDP widens int8 to int16 only.
+func.func @otf_image_int8_to_fp16(%x: tensor<1x4x8x8xui8>, %w: tensor<16x3x3x3xi8>) -> tensor<1x16x6x6xf16> {
+  %c = dla.conv image %x, %w : tensor<1x4x8x8xui8>, tensor<16x3x3x3xi8> -> tensor<1x16x6x6xi8>
+  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after image input convolution: int8 feature data -> fp16 (valid: int8, int16; after image input SDP only widens int8 to int16)}}
+  %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi8> -> tensor<1x16x6x6xf16>
+  return %y : tensor<1x16x6x6xf16>
 }
 
 // -----
@@ -23,7 +45,7 @@ func.func @otf_after_winograd(%x: tensor<1x16x8x8xi16>, %w: tensor<16x16x3x3xi16
 
 func.func @otf_after_image(%x: tensor<1x4x8x8xui8>, %w: tensor<16x3x3x3xi16>) -> tensor<1x16x6x6xf16> {
   %c = dla.conv image %x, %w : tensor<1x4x8x8xui8>, tensor<16x3x3x3xi16> -> tensor<1x16x6x6xi16>
-  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after image input convolution: int16 feature data -> fp16 (valid: int16; SDP converts precision after direct convolution only)}}
+  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after image input convolution: int16 feature data -> fp16 (valid: int16; after image input SDP only widens int8 to int16)}}
   %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi16> -> tensor<1x16x6x6xf16>
   return %y : tensor<1x16x6x6xf16>
 }

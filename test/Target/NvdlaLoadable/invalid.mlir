@@ -208,31 +208,3 @@ func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config
   return %q : !f
 }
 }
-
-// -----
-
-// Between int16 and int8 the SDP moves int16 surfaces in pairs (NVIDIA's v1
-// C model): an input or output of an odd count would be read or written one
-// surface beyond the buffer the runtime binds (register programs place it
-// one surface larger: test/NvdlaCModelV1/trace-int16-cvt.test).
-!f = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
-!g = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
-module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @int16_to_int8(%x: !f) -> !g {
-  // expected-error @below {{'dla.sdp' op reads the input 'tensor<1x8x2x2xi16, #dla.feature<int16>>' of 1 int16 surfaces: between int16 and int8 the SDP moves them in pairs (NV_NVDLA_sdp.cpp), one beyond the buffer the runtime binds}}
-  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> out_cvt <offset = 0, scale = 1, shift = 8> : !f -> !g
-  return %y : !g
-}
-}
-
-// -----
-
-!f = tensor<1x40x2x2xi8, #dla.feature<int8, config = nv_full>>
-!g = tensor<1x40x2x2xi16, #dla.feature<int16, config = nv_full>>
-module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @int8_to_int16(%x: !f) -> !g {
-  // expected-error @below {{'dla.sdp' op writes the output 'tensor<1x40x2x2xi16, #dla.feature<int16>>' of 3 int16 surfaces: between int16 and int8 the SDP moves them in pairs (NV_NVDLA_sdp.cpp), one beyond the buffer the runtime binds}}
-  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> out_cvt <offset = 0, scale = 128, shift = 0> : !f -> !g
-  return %y : !g
-}
-}

@@ -461,14 +461,14 @@ func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config
 // -----
 
 // Between int16 and other precisions the plan programs an offline SDP
-// between int16 and int8 only (it processes in int8: sdp.c
-// map_proc_precision); int16 to fp16, which the precision rules allow
-// offline, is not programmed.
+// between int16 and int8 and an int8 pipeline's SDP on the fly writing
+// int16 (they process in int8: sdp.c map_proc_precision); int16 to fp16,
+// which the precision rules allow offline, is not programmed.
 !f = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
 !g = tensor<1x8x2x2xf16, #dla.feature<fp16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @int16_to_fp16(%x: !f) -> !g {
-  // expected-error @below {{'dla.sdp' op reads int16 data and writes fp16: between int16 and other precisions the register plan programs an offline SDP between int16 and int8 only (it processes in int8, sdp.c map_proc_precision)}}
+  // expected-error @below {{'dla.sdp' op reads int16 data and writes fp16: between int16 and other precisions the register plan programs an offline SDP between int16 and int8 and an int8 pipeline's SDP on the fly writing int16 only (they process in int8, sdp.c map_proc_precision)}}
   %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> : !f -> !g
   return %y : !g
 }
@@ -514,11 +514,42 @@ func.func @winograd_partial_tiles(%x: !f, %w: !w) -> !o {
 !g = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @int8_to_int16(%x: !f, %w: !w) -> !g {
-  // An int8 pipeline writing int16: v1's SDP has the path (it processes in
-  // int8, its WDMA writes int16), the precision rules refuse it.
+  // An int8 pipeline writes int16 through its SDP on the fly (v1's SDP
+  // processes in int8, its WDMA writes int16: NvdlaConversion.h): the
+  // convolution itself writes its pipeline's int8.
   // expected-error @below {{'dla.conv' op reads int8 data and writes int16: invalid precision conversion for convolution layer: int8 feature data -> int16 (valid: int8)}}
   %c = dla.conv direct %x, %w : !f, !w -> tensor<1x8x2x2xi16>
   %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 3> : tensor<1x8x2x2xi16> -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+// v1's SDP asserts WINOGRAD off on its int8-to-int16 path.
+!f = tensor<1x32x4x4xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<16x32x3x3xi8, #dla.weight<winograd, int8, config = nv_full>>
+!g = tensor<1x16x4x4xi16, #dla.feature<int16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @winograd_int8_to_int16(%x: !f, %w: !w) -> !g {
+  %c = dla.conv winograd %x, %w pad [1, 1, 1, 1] : !f, !w -> tensor<1x16x4x4xi8>
+  // expected-error @below {{'dla.sdp' op reads int8 data and writes int16: invalid precision conversion for on-the-fly SDP layer after Winograd convolution: int8 feature data -> int16 (valid: int8; SDP converts precision after direct convolution only)}}
+  %y = dla.sdp on_the_fly %c : tensor<1x16x4x4xi8> -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+// ... and batch 1.
+!f = tensor<2x8x4x4xi8, #dla.feature<int8, config = nv_full>>
+!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_full>>
+!g = tensor<2x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @batch_int8_to_int16(%x: !f, %w: !w) -> !g {
+  %c = dla.conv direct %x, %w : !f, !w -> tensor<2x8x2x2xi8>
+  // expected-error @below {{'dla.sdp' op reads int8 data and writes int16 on a batch of 2: NVDLA's int8-to-int16 SDP path runs one input at a time (v1's SDP asserts BATCH_NUMBER 0 on it)}}
+  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 3> : tensor<2x8x2x2xi8> -> !g
   return %y : !g
 }
 }
@@ -539,13 +570,14 @@ func.func @winograd_stride(%x: !f, %w: !w) -> !o {
 // -----
 
 // An image convolution reads int8 pixels into an int8 pipeline (the
-// precision rules would have int16 weights for an int16 result).
+// precision rules would have int16 weights for an int16 result); an SDP on
+// the fly widens its int8 to int16 (trace-int16-cvt-conv.test).
 !img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
 !w = tensor<2x3x2x2xi8, #dla.weight<image, int8, channels = 4, config = nv_full>>
 !g = tensor<1x2x2x4xi16, #dla.feature<int16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @image_to_int16(%x: !img, %w: !w) -> !g {
-  // expected-error @below {{'dla.conv' op reads an image and writes int16: between int16 and other precisions the register plan programs an offline SDP between int16 and int8 only (it processes in int8, sdp.c map_proc_precision)}}
+  // expected-error @below {{'dla.conv' op reads an image and writes int16: between int16 and other precisions the register plan programs an offline SDP between int16 and int8 and an int8 pipeline's SDP on the fly writing int16 only (they process in int8, sdp.c map_proc_precision)}}
   %y = dla.conv image %x, %w : !img, !w -> !g
   return %y : !g
 }

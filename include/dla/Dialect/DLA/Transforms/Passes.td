@@ -51,8 +51,9 @@ def DLACheckPrecision : Pass<"dla-check-precision"> {
     in-memory format document (convolution, SDP offline, LRN, pooling, with
     the errata of the spec README) and the prose rules (conversion only in
     image input mode; direct and Winograd convert nothing; on-the-fly SDP
-    takes the convolution's output precision and keeps the bit depth; LRN
-    and pooling convert nothing). The tables live once, in
+    takes the convolution's output precision and keeps the bit depth, or
+    widens int8 to int16 after a direct or image input convolution, as
+    NVIDIA's v1 C model and firmware do; LRN and pooling convert nothing). The tables live once, in
     `dla/Format/NvdlaConversion.h`.
 
     A valid op is annotated with `pipeline_precision` (the real precision in
