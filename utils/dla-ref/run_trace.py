@@ -486,6 +486,43 @@ def conv_batch_case(rng, n):
     return case
 
 
+def batched_case(base, rng, n):
+    """`base`'s case on a batch of 2 to 4 inputs: every feature tensor of
+    its text (arguments, results, a convolution's accumulator) holds N = b;
+    weights and NVDLA operand data (#dla.bias, ...) stay one. Outside
+    NVDLA's batch mode (a direct convolution's and its SDP's on the fly)
+    each layer is one hardware operation per input at the batch stride.
+    Stated data of a batched argument: input 0 as drawn, each further one
+    a permutation of its values (the same spread in another order)."""
+    c = base(rng, n)
+    b = int(rng.integers(2, 5))
+
+    def batches(shape, text):  # NCHW data or NCHW2 operand data, not weights
+        return len(shape) >= 4 and shape[0] == 1 and "#dla.weight" not in (text or "")
+
+    def batched(m):
+        t = m.group(0)
+        shape = [int(d) for d in re.match(r"tensor<((?:\d+x)*)", t).group(1).split("x")[:-1]]
+        return t.replace("tensor<1x", f"tensor<{b}x", 1) if batches(shape, t) else t
+    c.body = re.sub(r"tensor<[^>]*>", batched, c.body)
+    for i, (name, sh, enc) in enumerate(c.args):
+        if batches(sh, enc):
+            c.args[i] = (name, (b,) + tuple(sh[1:]), enc)
+            d = c.data[i]
+            if d is not None:
+                c.data[i] = np.concatenate(
+                    [d] + [rng.permutation(d.ravel()).reshape(d.shape) for _ in range(b - 1)])
+    c.shape = c.args[0][1]
+    c.out_shape = (b,) + tuple(c.out_shape[1:])
+    return c
+
+
+# The kinds run_trace draws on a batch (batch-KIND): every layer but a
+# direct convolution in batch mode as one operation per input.
+BATCHED_KINDS = ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain", "upsample", "interleave",
+                 "concat", "views")
+
+
 def conv_body(rng, attrs, shape, wshape, out, spread=False):
     """A direct convolution (registers `attrs`) to `out`, alone or with an
     on-the-fly SDP of random register stages and output converter
@@ -1148,6 +1185,8 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          "as-weights": as_weights_case,
          # Between int16 and int8 (nv_full, trace_cvt16_cases.py).
          "cvt16-sdp": lambda rng, n: trace_cvt16_cases.sdp_case(sys.modules[__name__], rng, n)}
+KINDS.update({f"batch-{k}": (lambda rng, n, k=k: batched_case(KINDS[k], rng, n))
+              for k in BATCHED_KINDS})
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those
@@ -1257,7 +1296,8 @@ PRECISIONS = ("int8", "int16")
 # the others draw int8 joins, views, weights and checks of their own.
 INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "pool-wide",
                "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "conv-compressed",
-               "lrn", "lrn-wrap", "chain")
+               "lrn", "lrn-wrap", "chain") + \
+    tuple(f"batch-{k}" for k in ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain"))
 
 
 def configure(config, precision="int8"):
