@@ -437,16 +437,40 @@ def pdp_cpu_outputs(cases, build, arithmetic):
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
+def on_batch(rng, c, draw_input, expect):
+    """--batch: case `c` (one input, C x H x W) on a batch of 2 to 4; each
+    further input drawn by draw_input(shape), its result expect(x) (the
+    inputs are independent: outside NVDLA's batch mode the layer is one
+    operation per input). x and want become N x C x H x W, the function's
+    tensors N = b."""
+    b = int(rng.integers(2, 5))
+    xs = [c["x"]] + [draw_input(c["x"].shape) for _ in range(b - 1)]
+    wants = [c["want"]] + [expect(x) for x in xs[1:]]
+    return dict(c, x=np.stack(xs), want=np.stack(wants),
+                func=c["func"].replace("tensor<1x", f"tensor<{b}x"))
+
+
+def nchw(x):
+    """fp16 bits as N x C x H x W (a single input's C x H x W gets N = 1)."""
+    return x.view(np.float16) if x.ndim == 4 else x.view(np.float16)[None]
+
+
 def main_pdp(a):
     build, translate, player, root, env = setup(a, "dla-fp16-pdp-")
     rng = np.random.default_rng(a.seed)
     cases = [fp16_cases_pdp.draw(rng, n) for n in range(a.count)]
+    if a.batch:
+        cases = [on_batch(rng, c, lambda sh: fp16_cases_pdp.values(rng, sh, special=False),
+                          lambda x, c=c: fp.pdp_fp16(x, c["method"], c["kernel"], c["stride"],
+                                                     c["pad"]).astype(np.uint16))
+                 for c in cases]
     cpu = pdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
                      "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     good = elements = differ = cpu_differ = 0
     for n, c in enumerate(cases):
-        want, ieee = c["want"], fp16_cases_pdp.ideal(c)
+        want = c["want"]
+        ieee = want if a.batch else fp16_cases_pdp.ideal(c)
         elements += want.size
         # NaNs compare by bits: the IEEE reference has no payload to keep.
         differ += int((want != ieee).sum())
@@ -455,14 +479,15 @@ def main_pdp(a):
         if cpu is not None:
             cpu_differ += int((cpu[n] != want).sum())
             want = cpu[n]
-        blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
-                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
+                 "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
         why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
         if why:
             print(f"{c['name']}: {why}")
             continue
         good += 1
-    print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
+    if not a.batch:  # (IEEE's references take one input)
+        print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
@@ -523,12 +548,18 @@ def main_cdp(a):
     build, translate, player, root, env = setup(a, "dla-fp16-cdp-")
     rng = np.random.default_rng(a.seed)
     cases = [fp16_cases_lrn.draw(rng, n) for n in range(a.count)]
+    if a.batch:
+        cases = [on_batch(rng, c, lambda sh: fp16_cases_lrn.data(rng, sh, special=False),
+                          lambda x, c=c: fp16_cases_lrn.expected(x, c["alpha"], c["beta"], c["k"],
+                                                                 c["size"]))
+                 for c in cases]
     cpu = lrn_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
                      "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     good = elements = differ = cpu_differ = 0
     for n, c in enumerate(cases):
-        want, ieee = c["want"], fp16_cases_lrn.ideal(c)
+        want = c["want"]
+        ieee = want if a.batch else fp16_cases_lrn.ideal(c)
         elements += want.size
         differ += int((want != ieee).sum())
         if a.expect == "ideal":
@@ -540,15 +571,16 @@ def main_cdp(a):
             why = run_loadable_case(c["name"], c["func"], c["x"][None], want[None], root, build,
                                     env, expected_name)
         else:
-            blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
-                     "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+            blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
+                     "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
             why = run_case(c["name"], c["func"], blobs, root, translate, player, env,
                            expected_name)
         if why:
             print(f"{c['name']}: {why}")
             continue
         good += 1
-    print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
+    if not a.batch:  # (IEEE's references take one input)
+        print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
@@ -859,7 +891,13 @@ def main():
     p.add_argument("--swap-compressed", action="store_true",
                    help="with --compressed, the negative control: two weights of each "
                         "compressed data surface trade places")
+    p.add_argument("--batch", action="store_true",
+                   help="--layer pdp, cdp: each layer on a batch of 2 to 4 inputs (one "
+                        "operation per input), expected from fp_nvdla per input")
     a = p.parse_args()
+    if a.batch and (a.layer not in ("pdp", "cdp") or a.expect != "nvdla" or a.loadable):
+        p.error("--batch draws --layer pdp or cdp, expected from fp_nvdla (--expect nvdla), "
+                "as register programs")
     if a.swap_compressed and not a.compressed:
         p.error("--swap-compressed changes --compressed weights")
     if a.compressed and a.layer != "conv":
