@@ -190,14 +190,15 @@ def _cvt_text(rng, tame, spread):
     return _spread_cvt(rng) if spread else sdp_cases._cvt(rng, tame)[0]
 
 
-def sdp_case(rng, n, shape=None):
+def sdp_case(rng, n, shape=None, spread_int8=False):
     """An offline SDP with register operands: stages and converter drawn as
-    int_cases_sdp draws them (int16: most of them _spread)."""
+    int_cases_sdp draws them (int16: most of them _spread; int8 when
+    `spread_int8`)."""
     c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
     if shape:
         _, c, h, w = shape
     tame = rng.random() < 0.5
-    spread = _spread(rng)
+    spread = _spread(rng, spread_int8)
     # nv_small has the X stages only (no EW: its capability table).
     stages = [s for s in ("bs", "bn") if rng.random() < 0.6] or ["bs"]
     text = []
@@ -1187,6 +1188,9 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          "cvt16-sdp": lambda rng, n: trace_cvt16_cases.sdp_case(sys.modules[__name__], rng, n)}
 KINDS.update({f"batch-{k}": (lambda rng, n, k=k: batched_case(KINDS[k], rng, n))
               for k in BATCHED_KINDS})
+# Register SDPs on a batch drawn within int8 too (_spread).
+KINDS["batch-sdp"] = lambda rng, n: batched_case(
+    lambda rng, n: sdp_case(rng, n, spread_int8=True), rng, n)
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those
