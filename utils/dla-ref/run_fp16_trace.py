@@ -8,7 +8,7 @@ execution (`--expect cpu`).
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
                       [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
                                winograd|wino-sdp|ew|conv-ew|implicit3|conv-implicit3|
-                               wino-ew]
+                               wino-ew|wino-implicit]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -75,7 +75,10 @@ from fp_nvdla.conv_wino_fp16 (the PRA, CMAC's Winograd cell, CACC), IEEE's
 direct convolution rounded once (`--expect ideal`, the negative control) or
 the CPU execution (`--expect cpu`); prints `N of M fp16 Winograd
 convolutions on the v1 model equal ...`. `--layer wino-sdp`: the same
-convolutions with fp16_cases_sdp's SDPs on the fly.
+convolutions with fp16_cases_sdp's SDPs on the fly; `--layer
+wino-implicit`: each with its own bias operand (`dla.conv winograd %x, %w,
+%bias`: the register plan gives it to the SDP on the fly, whose BS reads
+it from memory) and an implicit SDP of at most one more operand.
 
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
@@ -306,8 +309,6 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         args += [(conv["w"].view(np.float16), "f16")] if conv and not wino else []
         bias = conv is not None and conv.get("bias") is not None
         args += [(conv["bias"].view(np.float16), "f16")] if bias else []
-        if wino and bias:
-            raise NotImplementedError("a Winograd convolution's own bias is not drawn")
         first = len(args)
         args += [(d.view(np.float16), "f16") for _, d, _ in c["operands"]]
         decl = " ".join(f"{nm} %a{i + first} : {run_layers.tensor_type(d.shape, 'f16')}"
@@ -320,10 +321,13 @@ def sdp_cpu_outputs(cases, build, arithmetic):
             plain = run_layers.tensor_type(w.shape, "f16")
             wt = run_layers.tensor_type(w.shape, "f16", "#dla.weight<winograd, fp16>")
             p = conv["pad"]
+            # Its own bias (the register plan gives it to the SDP's BS).
+            cb = ", %a1" if bias else ""
+            cbt = f", {run_layers.tensor_type(args[1][0].shape, 'f16')}" if bias else ""
             prelude = (f"%wc = arith.constant {run_layers.literal(w)} : {plain}\n"
                        f"  %w = dla.relayout %wc : {plain} -> {wt}\n"
-                       f"  %c = dla.conv winograd %a0, %w pad [{p[0]}, {p[1]}, {p[2]}, {p[3]}] : "
-                       f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, {wt} -> {t}")
+                       f"  %c = dla.conv winograd %a0, %w{cb} pad [{p[0]}, {p[1]}, {p[2]}, {p[3]}] : "
+                       f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, {wt}{cbt} -> {t}")
             op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {t}"
         elif conv:
             (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
@@ -360,7 +364,8 @@ def main_sdp(a):
         cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith(("conv-", "wino-")),
                                      implicit=a.layer.endswith(("implicit", "implicit3")),
                                      winograd=a.layer.startswith("wino-"),
-                                     ew=a.layer.endswith("ew"), three=a.layer.endswith("3"))
+                                     ew=a.layer.endswith("ew"), three=a.layer.endswith("3"),
+                                     own_bias=a.layer == "wino-implicit")
                  for n in range(a.count)]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
@@ -408,6 +413,9 @@ def main_sdp(a):
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
+    if a.layer in ("conv-implicit", "wino-implicit"):
+        own = sum(c["conv"].get("bias") is not None for c in cases)
+        print(f"{own} of {len(cases)} convolutions carry their own bias (the SDP's BS reads it)")
     what = "SDP loadables on NVIDIA's firmware" if a.loadable else "SDPs on the v1 model"
     fit = len(cases) - sum(unfit.values())
     for reason, n in sorted(unfit.items()):
@@ -872,7 +880,8 @@ def main():
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image", "ew",
-                                       "conv-ew", "implicit3", "conv-implicit3", "wino-ew"],
+                                       "conv-ew", "implicit3", "conv-implicit3", "wino-ew",
+                                       "wino-implicit"],
                    default="conv")
     p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
                    help="--layer image: 8-bit pixel components (default) or 16-bit ones")
@@ -919,7 +928,7 @@ def main():
     if a.layer == "lut":
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp", "ew",
-                   "conv-ew", "implicit3", "conv-implicit3", "wino-ew"):
+                   "conv-ew", "implicit3", "conv-implicit3", "wino-ew", "wino-implicit"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)
