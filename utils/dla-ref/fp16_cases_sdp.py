@@ -308,12 +308,18 @@ def offline_op(case, x, decl, xt, yt):
     return f"dla.sdp offline {x} {decl} {case['stages']} : {xt} -> {yt}"
 
 
+def nchw_shape(a):
+    """The tensor shape of data `a`: N x C x H x W as it is (a batch),
+    C x H x W one input (N = 1)."""
+    return a.shape if a.ndim == 4 else (1,) + a.shape
+
+
 def func(case, encoded=True):
     """The case as a function: feature data, weights and operands with
     their encodings (`encoded`), or plain tensors."""
     feature = "#dla.feature<fp16>" if encoded else None
-    xt = ttype((1,) + case["x"].shape, feature)
-    yt = ttype((1,) + case["want"].shape, feature)
+    xt = ttype(nchw_shape(case["x"]), feature)
+    yt = ttype(nchw_shape(case["want"]), feature)
     args = [f"%x: {xt}"]
     conv = case["conv"]
     mode = conv.get("mode", "direct") if conv else None
@@ -330,7 +336,7 @@ def func(case, encoded=True):
         decl.append(f"{nm} %{nm} : {t}")
     if conv:
         (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
-        ct = ttype((1,) + case["want"].shape)
+        ct = ttype(nchw_shape(case["want"]))
         cb, cbt = ("", "") if conv.get("bias") is None else (", %cb", ", " + bt)
         body = (f"%c = dla.conv {mode} %x, %w{cb} stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, {p[2]}, "
                 f"{p[3]}] dilation [{dy}, {dx}] : {xt}, {wt}{cbt} -> {ct}\n"

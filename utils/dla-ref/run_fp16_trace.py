@@ -303,7 +303,7 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         conv = c["conv"]
         wino = conv is not None and conv.get("mode") == "winograd"
         winograd |= wino
-        args = [(c["x"].view(np.float16)[None], "f16")]
+        args = [(nchw(c["x"]), "f16")]
         # Winograd weights: a constant relayouted to their encoding (the
         # lowering reads the stored taps), the placeholder %a1 its result.
         args += [(conv["w"].view(np.float16), "f16")] if conv and not wino else []
@@ -313,7 +313,7 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         args += [(d.view(np.float16), "f16") for _, d, _ in c["operands"]]
         decl = " ".join(f"{nm} %a{i + first} : {run_layers.tensor_type(d.shape, 'f16')}"
                         for i, (nm, d, _) in enumerate(c["operands"]))
-        out_shape = (1,) + c["want"].shape
+        out_shape = fp16_cases_sdp.nchw_shape(c["want"])
         t = run_layers.tensor_type(out_shape, "f16")
         prelude = ""
         if wino:
@@ -351,6 +351,22 @@ def sdp_cpu_outputs(cases, build, arithmetic):
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
+def sdp_on_batch(rng, c):
+    """--batch: the offline SDP case `c` on a batch of 2 to 4: input 0 and
+    its per-element operands as drawn, each further input a permutation of
+    their values; per-channel and per-layer operands shared. `want` holds
+    fp_nvdla's result of input 0 for every input (only input 0's is
+    compared): the expected bytes are the CPU execution's (--expect cpu),
+    which must equal it there."""
+    b = int(rng.integers(2, 5))
+
+    def batch(d):
+        return np.stack([d] + [rng.permutation(d.ravel()).reshape(d.shape) for _ in range(b - 1)])
+    operands = [(nm, np.concatenate([batch(d[0])[i][None] for i in range(b)]) if d.ndim == 4
+                 else d, enc) for nm, d, enc in c["operands"]]
+    return dict(c, x=batch(c["x"]), operands=operands, want=np.stack([c["want"]] * b))
+
+
 def main_sdp(a):
     if a.expect == "ideal":
         print(f"run_fp16_trace.py: --layer {a.layer} compares with fp_nvdla or the CPU execution "
@@ -367,18 +383,21 @@ def main_sdp(a):
                                      ew=a.layer.endswith("ew"), three=a.layer.endswith("3"),
                                      own_bias=a.layer == "wino-implicit")
                  for n in range(a.count)]
+    if a.batch:
+        cases = [sdp_on_batch(rng, c) for c in cases]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     good = elements = cpu_differ = 0
     unfit = collections.Counter()
     for n, c in enumerate(cases):
         want = c["want"]
-        elements += want.size
+        elements += want[0].size if a.batch else want.size
         if cpu is not None:
-            cpu_differ += int((cpu[n] != want).sum())
+            # On a batch fp_nvdla's bits are input 0's.
+            cpu_differ += int((cpu[n][0] != want[0] if a.batch else cpu[n] != want).sum())
             want = cpu[n]
-        blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
-                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
+                 "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
         first = 1
         if c["conv"]:
             wenc = f"#dla.weight<{c['conv'].get('mode', 'direct')}, fp16>"
@@ -902,11 +921,16 @@ def main():
                         "compressed data surface trade places")
     p.add_argument("--batch", action="store_true",
                    help="--layer pdp, cdp: each layer on a batch of 2 to 4 inputs (one "
-                        "operation per input), expected from fp_nvdla per input")
+                        "operation per input), expected from fp_nvdla per input; offline "
+                        "--layer sdp, ew, implicit: expected from the CPU execution, its "
+                        "input 0 compared with fp_nvdla")
     a = p.parse_args()
-    if a.batch and (a.layer not in ("pdp", "cdp") or a.expect != "nvdla" or a.loadable):
-        p.error("--batch draws --layer pdp or cdp, expected from fp_nvdla (--expect nvdla), "
-                "as register programs")
+    if a.batch and not ((a.layer in ("pdp", "cdp") and a.expect == "nvdla") or
+                        (a.layer in ("sdp", "ew", "implicit") and a.expect == "cpu")) or \
+            a.batch and a.loadable:
+        p.error("--batch draws --layer pdp or cdp expected from fp_nvdla (--expect nvdla), or "
+                "offline --layer sdp, ew or implicit expected from the CPU execution "
+                "(--expect cpu), as register programs")
     if a.swap_compressed and not a.compressed:
         p.error("--swap-compressed changes --compressed weights")
     if a.compressed and a.layer != "conv":
