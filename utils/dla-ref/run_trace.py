@@ -521,7 +521,7 @@ def batched_case(base, rng, n):
 # The kinds run_trace draws on a batch (batch-KIND): every layer but a
 # direct convolution in batch mode as one operation per input.
 BATCHED_KINDS = ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain", "upsample", "interleave",
-                 "concat", "views")
+                 "concat", "views", "conv-bands")
 
 
 def conv_body(rng, attrs, shape, wshape, out, spread=False):
@@ -1301,7 +1301,8 @@ PRECISIONS = ("int8", "int16")
 INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "pool-wide",
                "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "conv-compressed",
                "lrn", "lrn-wrap", "chain") + \
-    tuple(f"batch-{k}" for k in ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain"))
+    tuple(f"batch-{k}" for k in ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain",
+                                  "conv-bands"))
 
 
 def configure(config, precision="int8"):

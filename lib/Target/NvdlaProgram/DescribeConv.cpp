@@ -168,9 +168,7 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   }
   if (std::optional<int64_t> recorded = op.getRowsPerPart())
     rowsPerPart = rowsPerPart ? std::min(rowsPerPart, *recorded) : *recorded;
-  if (rowsPerPart && q->batches > 1)
-    return op.emitOpError() << "runs by bands of " << rowsPerPart << " output rows on a batch of "
-                            << q->batches << ": NVDLA's batch mode holds every input whole";
+  assert(!(rowsPerPart && q->batches > 1) && "runsInBatchMode: a batch whole in the buffer");
   if (rowsPerPart && image)
     return op.emitOpError() << "runs by bands of " << rowsPerPart
                             << " output rows (its image does not fit the convolution buffer "

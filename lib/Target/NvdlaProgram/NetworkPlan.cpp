@@ -14,6 +14,7 @@
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/IR/FeatureCopy.h"
 #include "dla/Format/NvdlaAlignment.h"
+#include "dla/Format/NvdlaConvBuffer.h"
 #include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaWeightCompression.h"
 
@@ -483,7 +484,19 @@ bool regplan::runsInBatchMode(const HardwareLayer &hw) {
   if (n == 1 || !conv || conv.getMode() != nv::ConvMode::Direct || n > 32)
     return false;
   auto feature = dyn_cast_or_null<FeatureAttr>(conv.getInput().getType().getEncoding());
-  if (!feature || !nv::whyNotBatch(nv::getHardwareConfig(feature.getConfig())).empty())
+  if (!feature)
+    return false;
+  const nv::HardwareConfig &config = nv::getHardwareConfig(feature.getConfig());
+  if (!nv::whyNotBatch(config).empty())
+    return false;
+  // CSC holds every input's rows one after another: a batch runs in batch
+  // mode only whole in the buffer beside the weights, not by bands.
+  std::optional<nv::ConvBufferQuery> q = getConvBufferQuery(conv, conv.getMode());
+  if (!q || conv.getRowsPerPart())
+    return false;
+  q->batches = n;
+  dlaformat::Expected<nv::ConvBufferPlan> buffer = nv::planConvBuffer(config, *q);
+  if (!buffer || buffer->mode == nv::ConvBufferMode::PartialHeight)
     return false;
   // The SDP's operand DMAs have batch strides (D_BS/BN/EW_BATCH_STRIDE)
   // that NVIDIA's firmware does not write: a per-element operand of the
