@@ -50,19 +50,23 @@ def ttype(shape, enc=None):
     return f"tensor<{'x'.join(map(str, shape))}{F16}{', ' + enc if enc else ''}>"
 
 
-def _implicit(rng, c, h, w, y, conv=None, three=False):
+def _implicit(rng, c, h, w, y, conv=None, three=False, own_bias=False):
     """The implicit form (no stage attributes): up to two of bias (per
     channel or per element), batchnorm, eltwise and prelu, then relu when
     there is no prelu; the expected value step by step in the form's order,
     each step one X-stage operation (docs/NvdlaFp16.md). After a `conv`
     whose SDP reads no bias, the convolution may carry one (conv["bias"]:
-    the register plan gives it to the SDP, its first step)."""
+    the register plan gives it to the SDP, its first step); `own_bias`:
+    always (the SDP then takes at most one other operand, no bias)."""
     if three:  # three operands, no relu: BS, BN and the Y stage (Fp16SdpStages.cpp)
         drop = int(rng.integers(0, 4))
         names = [nm for i, nm in enumerate(ORDER) if i != drop]
     else:
         names = [nm for nm in ORDER if rng.random() < 0.4][:2]
-    if conv is not None and "bias" not in names and len(names) < 2 and rng.random() < 0.5:
+    if own_bias:
+        names = [nm for nm in names if nm != "bias"][:1]
+    if conv is not None and "bias" not in names and len(names) < 2 and (
+            own_bias or rng.random() < 0.5):
         conv["bias"] = values(rng, (c,))
         y = fp.sdp_x_fp16(y, alu_bypass=0, alu_algo=fp.ALU_SUM,
                           alu_op=conv["bias"][:, None, None])
@@ -166,7 +170,8 @@ def _ew(rng, free, y, c, h, w):
     return operands, f"ew <{', '.join(attrs)}>", fp.sdp_y_fp16(y, **kw)
 
 
-def draw(rng, n, on_the_fly=False, implicit=False, winograd=False, ew=False, three=False):
+def draw(rng, n, on_the_fly=False, implicit=False, winograd=False, ew=False, three=False,
+         own_bias=False):
     """One case: dict(name, x, operands [(name, bits, enc key)], stages (the
     op's stage text), want (fp16 bits of the result)); `three` (with
     `implicit`): three of the four operands and no relu; `ew`: X stages (none,
@@ -174,7 +179,8 @@ def draw(rng, n, on_the_fly=False, implicit=False, winograd=False, ew=False, thr
     SDP after a direct convolution drawn as run_fp16_trace.draw draws it
     (conv: its stride, pad, dilation and weights), its stages on CACC's
     fp32; with `winograd` after an fp16 Winograd convolution drawn as
-    fp16_cases_wino.draw draws it (conv["mode"] "winograd")."""
+    fp16_cases_wino.draw draws it (conv["mode"] "winograd"); `own_bias`
+    (with `implicit`): the convolution always carries its own bias."""
     if on_the_fly and winograd:
         import fp16_cases_wino
         conv = fp16_cases_wino.draw(rng, n)
@@ -195,7 +201,7 @@ def draw(rng, n, on_the_fly=False, implicit=False, winograd=False, ew=False, thr
         x = values(rng, (c, h, w), inf=0.01)
         y = fp.fp16_to_fp32(x)
     if implicit:
-        operands, text, y = _implicit(rng, c, h, w, y, conv, three)
+        operands, text, y = _implicit(rng, c, h, w, y, conv, three, own_bias)
         listed = [(nm, *operands[nm]) for nm in ORDER if nm in operands]
         return dict(name=f"{'conv_' if conv else ''}implicit{'3' if three else ''}_{n}", x=x,
                     conv=conv,
@@ -302,12 +308,18 @@ def offline_op(case, x, decl, xt, yt):
     return f"dla.sdp offline {x} {decl} {case['stages']} : {xt} -> {yt}"
 
 
+def nchw_shape(a):
+    """The tensor shape of data `a`: N x C x H x W as it is (a batch),
+    C x H x W one input (N = 1)."""
+    return a.shape if a.ndim == 4 else (1,) + a.shape
+
+
 def func(case, encoded=True):
     """The case as a function: feature data, weights and operands with
     their encodings (`encoded`), or plain tensors."""
     feature = "#dla.feature<fp16>" if encoded else None
-    xt = ttype((1,) + case["x"].shape, feature)
-    yt = ttype((1,) + case["want"].shape, feature)
+    xt = ttype(nchw_shape(case["x"]), feature)
+    yt = ttype(nchw_shape(case["want"]), feature)
     args = [f"%x: {xt}"]
     conv = case["conv"]
     mode = conv.get("mode", "direct") if conv else None
@@ -324,7 +336,7 @@ def func(case, encoded=True):
         decl.append(f"{nm} %{nm} : {t}")
     if conv:
         (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
-        ct = ttype((1,) + case["want"].shape)
+        ct = ttype(nchw_shape(case["want"]))
         cb, cbt = ("", "") if conv.get("bias") is None else (", %cb", ", " + bt)
         body = (f"%c = dla.conv {mode} %x, %w{cb} stride [{sy}, {sx}] pad [{p[0]}, {p[1]}, {p[2]}, "
                 f"{p[3]}] dilation [{dy}, {dx}] : {xt}, {wt}{cbt} -> {ct}\n"

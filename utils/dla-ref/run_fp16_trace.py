@@ -8,7 +8,7 @@ execution (`--expect cpu`).
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
                       [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
                                winograd|wino-sdp|ew|conv-ew|implicit3|conv-implicit3|
-                               wino-ew]
+                               wino-ew|wino-implicit]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -75,7 +75,10 @@ from fp_nvdla.conv_wino_fp16 (the PRA, CMAC's Winograd cell, CACC), IEEE's
 direct convolution rounded once (`--expect ideal`, the negative control) or
 the CPU execution (`--expect cpu`); prints `N of M fp16 Winograd
 convolutions on the v1 model equal ...`. `--layer wino-sdp`: the same
-convolutions with fp16_cases_sdp's SDPs on the fly.
+convolutions with fp16_cases_sdp's SDPs on the fly; `--layer
+wino-implicit`: each with its own bias operand (`dla.conv winograd %x, %w,
+%bias`: the register plan gives it to the SDP on the fly, whose BS reads
+it from memory) and an implicit SDP of at most one more operand.
 
 `--layer lut`: offline fp16 SDPs whose Y stage's LUT runs in float mode
 (fp16_cases_lut.py: the sigmoid and tanh programs over every finite fp16
@@ -300,19 +303,17 @@ def sdp_cpu_outputs(cases, build, arithmetic):
         conv = c["conv"]
         wino = conv is not None and conv.get("mode") == "winograd"
         winograd |= wino
-        args = [(c["x"].view(np.float16)[None], "f16")]
+        args = [(nchw(c["x"]), "f16")]
         # Winograd weights: a constant relayouted to their encoding (the
         # lowering reads the stored taps), the placeholder %a1 its result.
         args += [(conv["w"].view(np.float16), "f16")] if conv and not wino else []
         bias = conv is not None and conv.get("bias") is not None
         args += [(conv["bias"].view(np.float16), "f16")] if bias else []
-        if wino and bias:
-            raise NotImplementedError("a Winograd convolution's own bias is not drawn")
         first = len(args)
         args += [(d.view(np.float16), "f16") for _, d, _ in c["operands"]]
         decl = " ".join(f"{nm} %a{i + first} : {run_layers.tensor_type(d.shape, 'f16')}"
                         for i, (nm, d, _) in enumerate(c["operands"]))
-        out_shape = (1,) + c["want"].shape
+        out_shape = fp16_cases_sdp.nchw_shape(c["want"])
         t = run_layers.tensor_type(out_shape, "f16")
         prelude = ""
         if wino:
@@ -320,10 +321,13 @@ def sdp_cpu_outputs(cases, build, arithmetic):
             plain = run_layers.tensor_type(w.shape, "f16")
             wt = run_layers.tensor_type(w.shape, "f16", "#dla.weight<winograd, fp16>")
             p = conv["pad"]
+            # Its own bias (the register plan gives it to the SDP's BS).
+            cb = ", %a1" if bias else ""
+            cbt = f", {run_layers.tensor_type(args[1][0].shape, 'f16')}" if bias else ""
             prelude = (f"%wc = arith.constant {run_layers.literal(w)} : {plain}\n"
                        f"  %w = dla.relayout %wc : {plain} -> {wt}\n"
-                       f"  %c = dla.conv winograd %a0, %w pad [{p[0]}, {p[1]}, {p[2]}, {p[3]}] : "
-                       f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, {wt} -> {t}")
+                       f"  %c = dla.conv winograd %a0, %w{cb} pad [{p[0]}, {p[1]}, {p[2]}, {p[3]}] : "
+                       f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, {wt}{cbt} -> {t}")
             op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {t}"
         elif conv:
             (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
@@ -347,6 +351,22 @@ def sdp_cpu_outputs(cases, build, arithmetic):
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
+def sdp_on_batch(rng, c):
+    """--batch: the offline SDP case `c` on a batch of 2 to 4: input 0 and
+    its per-element operands as drawn, each further input a permutation of
+    their values; per-channel and per-layer operands shared. `want` holds
+    fp_nvdla's result of input 0 for every input (only input 0's is
+    compared): the expected bytes are the CPU execution's (--expect cpu),
+    which must equal it there."""
+    b = int(rng.integers(2, 5))
+
+    def batch(d):
+        return np.stack([d] + [rng.permutation(d.ravel()).reshape(d.shape) for _ in range(b - 1)])
+    operands = [(nm, np.concatenate([batch(d[0])[i][None] for i in range(b)]) if d.ndim == 4
+                 else d, enc) for nm, d, enc in c["operands"]]
+    return dict(c, x=batch(c["x"]), operands=operands, want=np.stack([c["want"]] * b))
+
+
 def main_sdp(a):
     if a.expect == "ideal":
         print(f"run_fp16_trace.py: --layer {a.layer} compares with fp_nvdla or the CPU execution "
@@ -360,20 +380,24 @@ def main_sdp(a):
         cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith(("conv-", "wino-")),
                                      implicit=a.layer.endswith(("implicit", "implicit3")),
                                      winograd=a.layer.startswith("wino-"),
-                                     ew=a.layer.endswith("ew"), three=a.layer.endswith("3"))
+                                     ew=a.layer.endswith("ew"), three=a.layer.endswith("3"),
+                                     own_bias=a.layer == "wino-implicit")
                  for n in range(a.count)]
+    if a.batch:
+        cases = [sdp_on_batch(rng, c) for c in cases]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     good = elements = cpu_differ = 0
     unfit = collections.Counter()
     for n, c in enumerate(cases):
         want = c["want"]
-        elements += want.size
+        elements += want[0].size if a.batch else want.size
         if cpu is not None:
-            cpu_differ += int((cpu[n] != want).sum())
+            # On a batch fp_nvdla's bits are input 0's.
+            cpu_differ += int((cpu[n][0] != want[0] if a.batch else cpu[n] != want).sum())
             want = cpu[n]
-        blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
-                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
+                 "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
         first = 1
         if c["conv"]:
             wenc = f"#dla.weight<{c['conv'].get('mode', 'direct')}, fp16>"
@@ -408,6 +432,9 @@ def main_sdp(a):
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
+    if a.layer in ("conv-implicit", "wino-implicit"):
+        own = sum(c["conv"].get("bias") is not None for c in cases)
+        print(f"{own} of {len(cases)} convolutions carry their own bias (the SDP's BS reads it)")
     what = "SDP loadables on NVIDIA's firmware" if a.loadable else "SDPs on the v1 model"
     fit = len(cases) - sum(unfit.values())
     for reason, n in sorted(unfit.items()):
@@ -437,16 +464,40 @@ def pdp_cpu_outputs(cases, build, arithmetic):
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
+def on_batch(rng, c, draw_input, expect):
+    """--batch: case `c` (one input, C x H x W) on a batch of 2 to 4; each
+    further input drawn by draw_input(shape), its result expect(x) (the
+    inputs are independent: outside NVDLA's batch mode the layer is one
+    operation per input). x and want become N x C x H x W, the function's
+    tensors N = b."""
+    b = int(rng.integers(2, 5))
+    xs = [c["x"]] + [draw_input(c["x"].shape) for _ in range(b - 1)]
+    wants = [c["want"]] + [expect(x) for x in xs[1:]]
+    return dict(c, x=np.stack(xs), want=np.stack(wants),
+                func=c["func"].replace("tensor<1x", f"tensor<{b}x"))
+
+
+def nchw(x):
+    """fp16 bits as N x C x H x W (a single input's C x H x W gets N = 1)."""
+    return x.view(np.float16) if x.ndim == 4 else x.view(np.float16)[None]
+
+
 def main_pdp(a):
     build, translate, player, root, env = setup(a, "dla-fp16-pdp-")
     rng = np.random.default_rng(a.seed)
     cases = [fp16_cases_pdp.draw(rng, n) for n in range(a.count)]
+    if a.batch:
+        cases = [on_batch(rng, c, lambda sh: fp16_cases_pdp.values(rng, sh, special=False),
+                          lambda x, c=c: fp.pdp_fp16(x, c["method"], c["kernel"], c["stride"],
+                                                     c["pad"]).astype(np.uint16))
+                 for c in cases]
     cpu = pdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
                      "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     good = elements = differ = cpu_differ = 0
     for n, c in enumerate(cases):
-        want, ieee = c["want"], fp16_cases_pdp.ideal(c)
+        want = c["want"]
+        ieee = want if a.batch else fp16_cases_pdp.ideal(c)
         elements += want.size
         # NaNs compare by bits: the IEEE reference has no payload to keep.
         differ += int((want != ieee).sum())
@@ -455,14 +506,15 @@ def main_pdp(a):
         if cpu is not None:
             cpu_differ += int((cpu[n] != want).sum())
             want = cpu[n]
-        blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
-                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
+                 "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
         why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
         if why:
             print(f"{c['name']}: {why}")
             continue
         good += 1
-    print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
+    if not a.batch:  # (IEEE's references take one input)
+        print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
@@ -523,12 +575,18 @@ def main_cdp(a):
     build, translate, player, root, env = setup(a, "dla-fp16-cdp-")
     rng = np.random.default_rng(a.seed)
     cases = [fp16_cases_lrn.draw(rng, n) for n in range(a.count)]
+    if a.batch:
+        cases = [on_batch(rng, c, lambda sh: fp16_cases_lrn.data(rng, sh, special=False),
+                          lambda x, c=c: fp16_cases_lrn.expected(x, c["alpha"], c["beta"], c["k"],
+                                                                 c["size"]))
+                 for c in cases]
     cpu = lrn_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
                      "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     good = elements = differ = cpu_differ = 0
     for n, c in enumerate(cases):
-        want, ieee = c["want"], fp16_cases_lrn.ideal(c)
+        want = c["want"]
+        ieee = want if a.batch else fp16_cases_lrn.ideal(c)
         elements += want.size
         differ += int((want != ieee).sum())
         if a.expect == "ideal":
@@ -540,15 +598,16 @@ def main_cdp(a):
             why = run_loadable_case(c["name"], c["func"], c["x"][None], want[None], root, build,
                                     env, expected_name)
         else:
-            blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
-                     "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+            blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
+                     "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
             why = run_case(c["name"], c["func"], blobs, root, translate, player, env,
                            expected_name)
         if why:
             print(f"{c['name']}: {why}")
             continue
         good += 1
-    print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
+    if not a.batch:  # (IEEE's references take one input)
+        print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
     if cpu is not None:
         print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
               "output elements differ")
@@ -833,7 +892,8 @@ def main():
                    help="with --expect cpu: the CPU execution's fp16 arithmetic")
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image", "ew",
-                                       "conv-ew", "implicit3", "conv-implicit3", "wino-ew"],
+                                       "conv-ew", "implicit3", "conv-implicit3", "wino-ew",
+                                       "wino-implicit"],
                    default="conv")
     p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
                    help="--layer image: 8-bit pixel components (default) or 16-bit ones")
@@ -852,7 +912,18 @@ def main():
     p.add_argument("--swap-compressed", action="store_true",
                    help="with --compressed, the negative control: two weights of each "
                         "compressed data surface trade places")
+    p.add_argument("--batch", action="store_true",
+                   help="--layer pdp, cdp: each layer on a batch of 2 to 4 inputs (one "
+                        "operation per input), expected from fp_nvdla per input; offline "
+                        "--layer sdp, ew, implicit: expected from the CPU execution, its "
+                        "input 0 compared with fp_nvdla")
     a = p.parse_args()
+    if a.batch and not ((a.layer in ("pdp", "cdp") and a.expect == "nvdla") or
+                        (a.layer in ("sdp", "ew", "implicit") and a.expect == "cpu")) or \
+            a.batch and a.loadable:
+        p.error("--batch draws --layer pdp or cdp expected from fp_nvdla (--expect nvdla), or "
+                "offline --layer sdp, ew or implicit expected from the CPU execution "
+                "(--expect cpu), as register programs")
     if a.swap_compressed and not a.compressed:
         p.error("--swap-compressed changes --compressed weights")
     if a.compressed and a.layer != "conv":
@@ -874,7 +945,7 @@ def main():
     if a.layer == "lut":
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp", "ew",
-                   "conv-ew", "implicit3", "conv-implicit3", "wino-ew"):
+                   "conv-ew", "implicit3", "conv-implicit3", "wino-ew", "wino-implicit"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)

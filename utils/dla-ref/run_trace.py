@@ -193,14 +193,15 @@ def _cvt_text(rng, tame, spread):
     return _spread_cvt(rng) if spread else sdp_cases._cvt(rng, tame)[0]
 
 
-def sdp_case(rng, n, shape=None):
+def sdp_case(rng, n, shape=None, spread_int8=False):
     """An offline SDP with register operands: stages and converter drawn as
-    int_cases_sdp draws them (int16: most of them _spread)."""
+    int_cases_sdp draws them (int16: most of them _spread; int8 when
+    `spread_int8`)."""
     c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 9)), int(rng.integers(1, 9))
     if shape:
         _, c, h, w = shape
     tame = rng.random() < 0.5
-    spread = _spread(rng)
+    spread = _spread(rng, spread_int8)
     # nv_small has the X stages only (no EW: its capability table).
     stages = [s for s in ("bs", "bn") if rng.random() < 0.6] or ["bs"]
     text = []
@@ -504,6 +505,43 @@ def conv_batch_case(rng, n):
     case = Case(c.name, shape, body, out, weight=c.args[1][1])
     case.data[:2] = c.data[:2]
     return case
+
+
+def batched_case(base, rng, n):
+    """`base`'s case on a batch of 2 to 4 inputs: every feature tensor of
+    its text (arguments, results, a convolution's accumulator) holds N = b;
+    weights and NVDLA operand data (#dla.bias, ...) stay one. Outside
+    NVDLA's batch mode (a direct convolution's and its SDP's on the fly)
+    each layer is one hardware operation per input at the batch stride.
+    Stated data of a batched argument: input 0 as drawn, each further one
+    a permutation of its values (the same spread in another order)."""
+    c = base(rng, n)
+    b = int(rng.integers(2, 5))
+
+    def batches(shape, text):  # NCHW data or NCHW2 operand data, not weights
+        return len(shape) >= 4 and shape[0] == 1 and "#dla.weight" not in (text or "")
+
+    def batched(m):
+        t = m.group(0)
+        shape = [int(d) for d in re.match(r"tensor<((?:\d+x)*)", t).group(1).split("x")[:-1]]
+        return t.replace("tensor<1x", f"tensor<{b}x", 1) if batches(shape, t) else t
+    c.body = re.sub(r"tensor<[^>]*>", batched, c.body)
+    for i, (name, sh, enc) in enumerate(c.args):
+        if batches(sh, enc):
+            c.args[i] = (name, (b,) + tuple(sh[1:]), enc)
+            d = c.data[i]
+            if d is not None:
+                c.data[i] = np.concatenate(
+                    [d] + [rng.permutation(d.ravel()).reshape(d.shape) for _ in range(b - 1)])
+    c.shape = c.args[0][1]
+    c.out_shape = (b,) + tuple(c.out_shape[1:])
+    return c
+
+
+# The kinds run_trace draws on a batch (batch-KIND): every layer but a
+# direct convolution in batch mode as one operation per input.
+BATCHED_KINDS = ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain", "upsample", "interleave",
+                 "concat", "views", "conv-bands")
 
 
 def conv_body(rng, attrs, shape, wshape, out, spread=False):
@@ -1170,6 +1208,11 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          "cvt16-sdp": lambda rng, n: trace_cvt16_cases.sdp_case(sys.modules[__name__], rng, n),
          "cvt16-conv": lambda rng, n: trace_cvt16_cases.conv_case(sys.modules[__name__], rng, n),
          "cvt16-image": lambda rng, n: trace_cvt16_cases.image_case(sys.modules[__name__], rng, n)}
+KINDS.update({f"batch-{k}": (lambda rng, n, k=k: batched_case(KINDS[k], rng, n))
+              for k in BATCHED_KINDS})
+# Register SDPs on a batch drawn within int8 too (_spread).
+KINDS["batch-sdp"] = lambda rng, n: batched_case(
+    lambda rng, n: sdp_case(rng, n, spread_int8=True), rng, n)
 
 
 # Kinds whose draws reach what the emitter refuses (a located error): those
@@ -1279,7 +1322,9 @@ PRECISIONS = ("int8", "int16")
 # the others draw int8 joins, views, weights and checks of their own.
 INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "pool-wide",
                "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "conv-compressed",
-               "lrn", "lrn-wrap", "chain")
+               "lrn", "lrn-wrap", "chain") + \
+    tuple(f"batch-{k}" for k in ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain",
+                                  "conv-bands"))
 
 
 def configure(config, precision="int8"):

@@ -7,7 +7,7 @@ does for direct convolutions.
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_winograd_trace.py [--kind conv|mem|big|extreme] --count N --seed S --build BUILD_DIR
-                          [--keep DIR]
+                          [--keep DIR] [--batch]
 
 The v1 model is the reference. Two numpy checks independent of the code
 under test are made on the CPU execution's results as well:
@@ -150,6 +150,10 @@ def main():
     p.add_argument("--build", required=True)
     p.add_argument("--keep")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
+    p.add_argument("--batch", action="store_true",
+                   help="each layer on a batch of 2 to 4 inputs (run_trace.batched_case): "
+                        "one Winograd operation per input, NVDLA's batch mode being a direct "
+                        "convolution's")
     a = p.parse_args()
     rt.configure(CONFIG)
     build = os.path.abspath(a.build)
@@ -158,6 +162,8 @@ def main():
 
     rng = np.random.default_rng(a.seed)
     drawn = [winograd_case(rng, n, a.kind) for n in range(a.count)]
+    if a.batch:
+        drawn = [(rt.batched_case(lambda *_: c, rng, n), f) for n, (c, f) in enumerate(drawn)]
     cases = [c for c, _ in drawn]
     inputs = [[rng.integers(-128, 128, size=sh).astype(np.int8) if d is None else d
                for (_, sh, _), d in zip(c.args, c.data)] for c in cases]

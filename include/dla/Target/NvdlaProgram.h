@@ -99,6 +99,20 @@ struct HardwareLayer {
   Value result() const { return (fused ? fused : op)->getResult(0); }
 };
 
+/// The inputs of the batch `layer` runs on (its feature tensors' N; 1 for
+/// a copy, which moves every input itself).
+int64_t batchInputs(const HardwareLayer &layer);
+
+/// Whether NVDLA's batch mode (BATCH_NUMBER) runs `layer`'s batch as one
+/// operation: a direct convolution on feature data and its SDP on the fly,
+/// on a configuration with batch mode, at most 32 inputs, every input whole
+/// in the convolution buffer (no bands), no per-element SDP operand of the
+/// batch (their DMAs' batch strides are not in NVIDIA's firmware's
+/// descriptors). Every other layer on a batch is one operation
+/// per input (PDP and CDP have no batch registers; the SDP's read DMA has
+/// no source batch stride), describeNetwork's.
+bool runsInBatchMode(const HardwareLayer &layer);
+
 /// A compiled function as hardware layers over placed surfaces.
 struct NetworkPlan {
   func::FuncOp func;

@@ -72,8 +72,8 @@ LogicalResult regplan::describeBdma(const NetworkPlan &plan, Operation *copy,
   for (int64_t b = 0; b < (packed ? 1 : n); ++b) {
     t.src = from;
     t.dst = to;
-    t.src.offset += static_cast<uint64_t>(b * src.getBatchStride());
-    t.dst.offset += static_cast<uint64_t>(b * dst.getBatchStride());
+    atBatchInput(plan, t.src, b);
+    atBatchInput(plan, t.dst, b);
     transfers.push_back(t);
   }
   for (size_t first = 0; first < transfers.size(); first += nv::csb::kBdmaMaxTransfers) {

@@ -145,9 +145,10 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
     return failure();
   }
 
-  // A batch runs as one layer (NetworkPlan's checkBatch): all its inputs
-  // in the buffer.
-  q->batches = op.getInput().getType().getDimSize(0);
+  // A batch in NVDLA's batch mode runs as one layer (runsInBatchMode): all
+  // its inputs in the buffer; else this describes one input's operation.
+  const int64_t batches = runsInBatchMode(layer) ? batchInputs(layer) : 1;
+  q->batches = batches;
   if (q->compressedWeights)
     if (std::string why = whyNotCompressedMask(config, *q); !why.empty())
       return op.emitOpError() << "reads compressed weights: " << why;
@@ -167,9 +168,7 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   }
   if (std::optional<int64_t> recorded = op.getRowsPerPart())
     rowsPerPart = rowsPerPart ? std::min(rowsPerPart, *recorded) : *recorded;
-  if (rowsPerPart && q->batches > 1)
-    return op.emitOpError() << "runs by bands of " << rowsPerPart << " output rows on a batch of "
-                            << q->batches << ": NVDLA's batch mode holds every input whole";
+  assert(!(rowsPerPart && q->batches > 1) && "runsInBatchMode: a batch whole in the buffer");
   if (rowsPerPart && image)
     return op.emitOpError() << "runs by bands of " << rowsPerPart
                             << " output rows (its image does not fit the convolution buffer "
@@ -192,9 +191,9 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
     d.out_precision = describePrecision(cast<WeightAttr>(wType.getEncoding()).getPrecision());
   d.entry_per_slice = static_cast<uint16_t>(buffer->entriesPerLine);
   d.fetch_grain = 1;
-  // A batch (NetworkPlan's checkBatch): CDMA reads input b at b batch
-  // strides; CSC releases every input's rows at the end.
-  d.batch = static_cast<uint8_t>(op.getInput().getType().getDimSize(0));
+  // A batch in batch mode: CDMA reads input b at b batch strides; CSC
+  // releases every input's rows at the end.
+  d.batch = static_cast<uint8_t>(batches);
   if (!image)
     d.batch_stride = static_cast<uint32_t>(input.feature->getBatchStride());
   d.data_bank = static_cast<uint8_t>(buffer->dataBanks);
@@ -330,8 +329,10 @@ LogicalResult mlir::dla::regplan::describeConvLayer(const NetworkPlan &plan,
   const int64_t outRows = conv.conv.dst_data.height, outCols = conv.conv.dst_data.width;
   if (colsPerPart >= outCols)
     colsPerPart = 0;
-  // sdp.c programs the SDP's Winograd mode from the convolution's.
+  // sdp.c programs the SDP's Winograd mode from the convolution's, and
+  // the SDP on the fly writes the batch the convolution computes.
   sdp.sdp.conv_mode = conv.conv.conv_mode;
+  sdp.sdp.batch_num = conv.conv.batch;
   if ((!rowsPerPart || rowsPerPart >= outRows) && !colsPerPart) {
     ops = {conv, sdp};
     return success();

@@ -10,6 +10,7 @@
 
 #include "UnitPrograms.h"
 
+#include "dla/Format/NvdlaAux.h"
 #include "dla/Format/NvdlaHardware.h"
 
 using namespace mlir;
@@ -87,6 +88,48 @@ static LogicalResult describeLayer(const NetworkPlan &plan, const HardwareLayer 
   llvm_unreachable("every layer kind is described above");
 }
 
+void regplan::atBatchInput(const NetworkPlan &plan, DescDataCube &cube, int64_t b) {
+  if (b == 0 || cube.type != DescMemType::Mc || cube.surface < 0)
+    return;
+  const Surface &s = plan.surfaces[static_cast<size_t>(cube.surface)];
+  // The surface's atom cube: feature data, or per-element operand data.
+  const auto *aux = static_cast<const nv::AuxBoundLayout *>(s.aux.get());
+  const nv::AtomCube *atoms = s.feature ? &s.feature->getCube()
+                              : aux && aux->getCube() ? &*aux->getCube()
+                                                      : nullptr;
+  if (!atoms || atoms->getSpec().batches == 1)
+    return; // read by every input: per-channel data, weights
+  assert(b < atoms->getSpec().batches && "an input of the surface's batch");
+  const uint64_t offset = static_cast<uint64_t>(b * atoms->getBatchStride());
+  cube.offset += offset;
+  cube.size -= offset;
+}
+
+void regplan::atBatchInput(const NetworkPlan &plan, DescOp &op, int64_t b) {
+  auto cubes = [&](std::initializer_list<DescDataCube *> all) {
+    for (DescDataCube *cube : all)
+      atBatchInput(plan, *cube, b);
+  };
+  switch (op.type) {
+  case DescOpType::Conv:
+    return cubes({&op.conv.src_data, &op.conv.dst_data});
+  case DescOpType::Sdp:
+    return cubes({&op.sdp.src_data, &op.sdp.x1_data, &op.sdp.x2_data, &op.sdp.y_data,
+                  &op.sdp.dst_data});
+  case DescOpType::Pdp:
+    return cubes({&op.pdp.src_data, &op.pdp.dst_data});
+  case DescOpType::Cdp:
+    return cubes({&op.cdp.src_data, &op.cdp.dst_data});
+  case DescOpType::Bdma:
+    for (DescBdmaTransfer &t : op.bdma.transfers)
+      cubes({&t.src, &t.dst});
+    return;
+  case DescOpType::Rubik:
+    break;
+  }
+  llvm_unreachable("describeNetwork describes no Rubik operation");
+}
+
 /// Every cube `op` reads or writes within the 13-bit dimension fields
 /// (csb::kCubeDimensionBits); a larger one would be programmed modulo
 /// 8192, silently.
@@ -139,6 +182,18 @@ FailureOr<NetworkDescs> regplan::describeNetwork(const NetworkPlan &plan) {
   for (auto [layer, out] : llvm::zip_equal(plan.layers, descs.layers)) {
     if (failed(describeLayer(plan, layer, descs, out)))
       return failure();
+    // A layer on a batch outside batch mode: its operations (described for
+    // input 0: the cubes' shapes leave N out) once per input, each at the
+    // input's batch stride in every batched surface.
+    if (const int64_t n = batchInputs(layer); n > 1 && !runsInBatchMode(layer)) {
+      const std::vector<DescOp> first = std::move(out.ops);
+      out.ops.clear();
+      for (int64_t b = 0; b < n; ++b)
+        for (DescOp op : first) {
+          atBatchInput(plan, op, b);
+          out.ops.push_back(std::move(op));
+        }
+    }
     for (const DescOp &op : out.ops)
       if (failed(checkCubeDimensions(layer.op, op)))
         return failure();

@@ -166,9 +166,10 @@ LogicalResult mlir::dla::regplan::describeSdp(const NetworkPlan &plan, Operation
   if (op && failed(checkProgrammable(plan, op, proc)))
     return failure();
   d.dst_data = describeCube(plan, out);
-  // A batch (a convolution's, NetworkPlan's checkBatch): each result at
-  // its batch stride.
-  d.batch_num = static_cast<uint8_t>(cast<RankedTensorType>(out.getType()).getDimSize(0));
+  // One input (describeConvLayer sets the batch of a convolution in batch
+  // mode: each result at its batch stride; any other layer on a batch is
+  // one operation per input, describeNetwork's).
+  d.batch_num = 1;
   d.batch_stride = static_cast<uint32_t>(plan.surface(out).feature->getBatchStride());
   d.src_data = onTheFly ? describeCube(plan, out, DescMemType::Hw) : describeCube(plan, in);
   d.out_cvt = cvtOf(op ? op.getOutCvtAttr() : CvtAttr());

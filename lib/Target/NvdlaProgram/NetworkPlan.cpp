@@ -14,6 +14,7 @@
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/IR/FeatureCopy.h"
 #include "dla/Format/NvdlaAlignment.h"
+#include "dla/Format/NvdlaConvBuffer.h"
 #include "dla/Format/NvdlaHardware.h"
 #include "dla/Format/NvdlaWeightCompression.h"
 
@@ -412,41 +413,20 @@ bool isChannelOperand(Operation *member, OpOperand &use) {
          use.getOperandNumber() == sdp.getPreluMutable()[0].getOperandNumber();
 }
 
-/// NVDLA's batch mode (BATCH_NUMBER): a direct convolution on feature
-/// data reads every input of the batch (CDMA's batch stride, CSC's and
-/// CACC's batch count) and the SDP on the fly writes each result at its
-/// batch stride. What else of a batch would need the operand DMAs' batch
-/// strides (which NVIDIA's firmware does not write) or has no batch
-/// registers (PDP, CDP): not programmed, a located error.
-LogicalResult checkBatch(const HardwareLayer &hw) {
-  auto batchOf = [](Value v) {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    return type && isa_and_nonnull<FeatureAttr>(type.getEncoding()) ? type.getDimSize(0) : 1;
-  };
-  const int64_t n = batchOf(hw.result());
-  auto conv = dyn_cast<ConvOp>(hw.op);
-  bool feature = conv && isa_and_nonnull<FeatureAttr>(conv.getInput().getType().getEncoding());
-  if (n == 1 && llvm::all_of(hw.op->getOperands(), [&](Value v) { return batchOf(v) == 1; }))
-    return success();
-  if (!conv || conv.getMode() != nv::ConvMode::Direct || !feature)
-    return hw.op->emitOpError()
-           << "runs on a batch of " << std::max(n, batchOf(hw.op->getOperand(0)))
-           << ": NVDLA's batch mode is a direct convolution's on feature data and its SDP's "
-              "on the fly; other layers of a batch are not programmed yet";
-  const nv::HardwareConfig &config = nv::getHardwareConfig(
-      cast<FeatureAttr>(conv.getInput().getType().getEncoding()).getConfig());
-  if (std::string why = nv::whyNotBatch(config); !why.empty())
-    return hw.op->emitOpError() << "runs on a batch of " << n << ": " << why;
-  if (n > 32)
-    return hw.op->emitOpError() << "runs on a batch of " << n
-                                << ": BATCH_NUMBER holds at most 32 inputs";
-  if (hw.fused)
-    for (OpOperand &use : hw.fused->getOpOperands())
-      if (use.get() != hw.op->getResult(0) && batchOf(use.get()) != 1)
-        return hw.fused->emitOpError()
-               << "reads operand " << use.getOperandNumber() << " per element on a batch of " << n
-               << ": the SDP's operand DMAs have batch strides NVIDIA's firmware does not write";
-  return success();
+/// The inputs of a batch `v` holds: N of feature data, of per-element
+/// operand data (NCHW, with components NCHW2); 1 for weights, images
+/// (the pixel format holds one: N = 1) and per-channel or per-layer
+/// operand data.
+int64_t batchOf(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type)
+    return 1;
+  Attribute encoding = type.getEncoding();
+  if (isa_and_nonnull<FeatureAttr>(encoding) ||
+      (isa_and_nonnull<BiasAttr, BatchNormAttr, PReLUAttr, EltwiseAttr>(encoding) &&
+       type.getRank() >= 4))
+    return type.getDimSize(0);
+  return 1;
 }
 
 /// A dla.relayout the program runs: feature data to feature data of the
@@ -513,6 +493,47 @@ LogicalResult checkCaccStrides(const Surface &out, Location loc) {
 }
 
 } // namespace
+
+int64_t regplan::batchInputs(const HardwareLayer &hw) {
+  // A copy moves every input itself (describeBdma).
+  if (isa<RelayoutOp>(hw.op))
+    return 1;
+  int64_t n = batchOf(hw.result());
+  for (Operation *member : {hw.op, hw.fused})
+    for (Value v : member ? member->getOperands() : ValueRange())
+      n = std::max(n, batchOf(v));
+  return n;
+}
+
+bool regplan::runsInBatchMode(const HardwareLayer &hw) {
+  const int64_t n = batchInputs(hw);
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  if (n == 1 || !conv || conv.getMode() != nv::ConvMode::Direct || n > 32)
+    return false;
+  auto feature = dyn_cast_or_null<FeatureAttr>(conv.getInput().getType().getEncoding());
+  if (!feature)
+    return false;
+  const nv::HardwareConfig &config = nv::getHardwareConfig(feature.getConfig());
+  if (!nv::whyNotBatch(config).empty())
+    return false;
+  // CSC holds every input's rows one after another: a batch runs in batch
+  // mode only whole in the buffer beside the weights, not by bands.
+  std::optional<nv::ConvBufferQuery> q = getConvBufferQuery(conv, conv.getMode());
+  if (!q || conv.getRowsPerPart())
+    return false;
+  q->batches = n;
+  dlaformat::Expected<nv::ConvBufferPlan> buffer = nv::planConvBuffer(config, *q);
+  if (!buffer || buffer->mode == nv::ConvBufferMode::PartialHeight)
+    return false;
+  // The SDP's operand DMAs have batch strides (D_BS/BN/EW_BATCH_STRIDE)
+  // that NVIDIA's firmware does not write: a per-element operand of the
+  // batch is read one input at a time.
+  if (hw.fused)
+    for (Value v : hw.fused->getOperands())
+      if (v != hw.op->getResult(0) && batchOf(v) != 1)
+        return false;
+  return true;
+}
 
 CubeAddress NetworkPlan::cube(Value v) const {
   const Surface &s = surface(v);
@@ -600,7 +621,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     // comes first and fuses nothing itself.
     assert(members.front() == &op && members.size() <= 2 && "a convolution and its SDP");
     HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
-    if (failed(checkFp16Layer(hw)) || failed(checkInt16Layer(hw)) || failed(checkBatch(hw)))
+    if (failed(checkFp16Layer(hw)) || failed(checkInt16Layer(hw)))
       return failure();
     if (Value paired = pairedSurface(hw))
       pairedValues.insert(paired);

@@ -59,6 +59,14 @@ constexpr ::dlaformat::nvdla::Precision precisionOfDesc(uint8_t code) {
 /// channels, plane 0's lines, no surface stride).
 DescDataCube describeCube(const NetworkPlan &plan, Value v, DescMemType type = DescMemType::Mc);
 
+/// `cube` at input `b` of its surface's batch: b times the feature
+/// layout's batch stride further (the one place a batch input's address
+/// is computed); a cube of a surface without a batch (per-channel operand
+/// data, weights, the accumulator's) stays.
+void atBatchInput(const NetworkPlan &plan, DescDataCube &cube, int64_t b);
+/// Every memory cube of `op` (described for input 0) at input `b`.
+void atBatchInput(const NetworkPlan &plan, DescOp &op, int64_t b);
+
 /// A copy between two feature layouts of one precision (a dla.relayout
 /// planNetwork admits, DescribeBdma.cpp): BDMA operations of at most
 /// NUM_MAX_BDMA_OPS transfers each.

@@ -30,43 +30,6 @@ func.func @int16(%x: tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_small>>
 
 // -----
 
-// A batch: nv_full's batch mode, a direct convolution's and its SDP's on
-// the fly (NetworkPlan's checkBatch).
-module attributes {dla.target = #dla.target<nvdla, nv_small>} {
-func.func @batch_nv_small(%x: tensor<2x8x4x4xi8, #dla.feature<int8, config = nv_small>>, %w: tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>>) -> tensor<2x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
-  // expected-error @below {{'dla.conv' op runs on a batch of 2: nv_small has no batch mode (BATCH_DISABLE)}}
-  %y = dla.conv direct %x, %w : tensor<2x8x4x4xi8, #dla.feature<int8, config = nv_small>>, tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_small>> -> tensor<2x8x2x2xi8, #dla.feature<int8, config = nv_small>>
-  return %y : tensor<2x8x2x2xi8, #dla.feature<int8, config = nv_small>>
-}
-}
-
-// -----
-
-func.func @batch_pool(%x: tensor<2x8x4x4xi8, #dla.feature<int8>>) -> tensor<2x8x2x2xi8, #dla.feature<int8>> {
-  // expected-error @below {{'dla.pool' op runs on a batch of 2: NVDLA's batch mode is a direct convolution's on feature data and its SDP's on the fly; other layers of a batch are not programmed yet}}
-  %y = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<2x8x4x4xi8, #dla.feature<int8>> -> tensor<2x8x2x2xi8, #dla.feature<int8>>
-  return %y : tensor<2x8x2x2xi8, #dla.feature<int8>>
-}
-
-// -----
-
-func.func @batch_33(%x: tensor<33x8x4x4xi8, #dla.feature<int8>>, %w: tensor<8x8x3x3xi8, #dla.weight<direct, int8>>) -> tensor<33x8x2x2xi8, #dla.feature<int8>> {
-  // expected-error @below {{'dla.conv' op runs on a batch of 33: BATCH_NUMBER holds at most 32 inputs}}
-  %y = dla.conv direct %x, %w : tensor<33x8x4x4xi8, #dla.feature<int8>>, tensor<8x8x3x3xi8, #dla.weight<direct, int8>> -> tensor<33x8x2x2xi8, #dla.feature<int8>>
-  return %y : tensor<33x8x2x2xi8, #dla.feature<int8>>
-}
-
-// -----
-
-func.func @batch_operand(%x: tensor<2x8x4x4xi8, #dla.feature<int8>>, %w: tensor<8x8x3x3xi8, #dla.weight<direct, int8>>, %e: tensor<2x8x2x2xi8, #dla.feature<int8>>) -> tensor<2x8x2x2xi8, #dla.feature<int8>> {
-  %c = dla.conv direct %x, %w : tensor<2x8x4x4xi8, #dla.feature<int8>>, tensor<8x8x3x3xi8, #dla.weight<direct, int8>> -> tensor<2x8x2x2xi8>
-  // expected-error @below {{'dla.sdp' op reads operand 1 per element on a batch of 2: the SDP's operand DMAs have batch strides NVIDIA's firmware does not write}}
-  %y = dla.sdp on_the_fly %c eltwise %e : tensor<2x8x2x2xi8, #dla.feature<int8>> bs <alu = sum, alu_operand = eltwise> : tensor<2x8x2x2xi8> -> tensor<2x8x2x2xi8, #dla.feature<int8>>
-  return %y : tensor<2x8x2x2xi8, #dla.feature<int8>>
-}
-
-// -----
-
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 // expected-error @below {{a program without layers has nothing to check}}
 func.func @empty(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
