@@ -35,6 +35,7 @@ k's map by dla.as_weights(q)):
 """
 
 import argparse
+import functools
 import math
 
 import numpy as np
@@ -46,11 +47,14 @@ from int_sdp import sdp_cvt, sdp_x
 KEYS = 40
 E_TOP = 127                # e at each row's max
 R = 127 * 127              # r = R / S: 127 at S = 127 (one key)
-MAX_SEGMENTS = 16          # TablePrograms.cpp kMaxSegments
+# TablePrograms.cpp keeps 16 segments (kMaxSegments); the reciprocal
+# exact below 16 levels takes 20.
+MAX_SEGMENTS = 24
 MAX_SHIFT = 24             # TablePrograms.cpp kMaxShift
 TABLE_ERROR = 1            # kTableProgramError
 LOW = 0.5                  # the tables' values lowered by 1/2 where the chain may err by 1
 EXACT_BELOW = 8            # the exp chain exact where e < 8
+RECIP_EXACT_BELOW = 16     # the reciprocal's exact where r < 16
 
 
 # -- the monotone chain of TablePrograms.cpp, over any integer domain ------
@@ -161,23 +165,36 @@ def exp_table(s_scale, low=LOW, exact_below=EXACT_BELOW):
     bias to its sum)."""
     d = np.arange(-128, 128)
     e = E_TOP * np.exp(-s_scale * (d + 128.0))
-    t = np.where(np.rint(e) < exact_below, np.rint(e), np.rint(e - low))
+    t = np.where(np.rint(e) < (exact_below or 0), np.rint(e), np.rint(e - low))
+    t[0] = E_TOP                                    # the row's max: exact
     return np.clip(t, 0, 127).astype(np.int64)
 
 
-def recip_table(low=LOW):
+def recip_table(low=LOW, exact_below=RECIP_EXACT_BELOW):
     """r at S = E_TOP .. KEYS E_TOP (the sum of a row's e: at least its
-    max, 127), less `low` as exp_table's."""
-    s = np.arange(E_TOP, KEYS * E_TOP + 1)
-    return np.clip(np.rint(R / s - low), 0, 127).astype(np.int64)
+    max, 127); at and above exact_below of the value less `low` (as
+    exp_table's: r's own rounding is the program's largest error, and a
+    chain's upward error of 1 where r is a few levels would be a
+    systematic relative error of the whole row; r = 127 at S = 127, a
+    knot, stays exact as e = 127 at the max does)."""
+    r = R / np.arange(E_TOP, KEYS * E_TOP + 1)
+    t = np.where(np.rint(r) < (exact_below or 0), np.rint(r), np.rint(r - low))
+    t[0] = 127                                      # one key: p = 1 exactly
+    return np.clip(t, 0, 127).astype(np.int64)
 
 
-def plans(s_scale, low=LOW, exact_below=EXACT_BELOW):
-    """The exp and reciprocal chains for scores at s_scale: the exp's
-    exact below `exact_below`, both within 1 level of their tables
-    elsewhere (TablePrograms' limit of 16 segments each)."""
-    return (chain_plan(exp_table(s_scale, low, exact_below), -128, exact_below),
-            chain_plan(recip_table(low), E_TOP))
+@functools.lru_cache(maxsize=None)
+def _recip_plan(low, exact_below, max_segments):
+    return chain_plan(recip_table(low, exact_below), E_TOP, exact_below, max_segments)
+
+
+def plans(s_scale, low=LOW, exact_below=EXACT_BELOW, recip_exact_below=RECIP_EXACT_BELOW,
+          max_segments=MAX_SEGMENTS):
+    """The exp and reciprocal chains for scores at s_scale: exact below
+    `exact_below` (the reciprocal's below recip_exact_below), within 1
+    level of their tables elsewhere, at most max_segments each."""
+    return (chain_plan(exp_table(s_scale, low, exact_below), -128, exact_below, max_segments),
+            _recip_plan(low, recip_exact_below, max_segments))
 
 
 def multiplier(f):
@@ -191,6 +208,21 @@ def multiplier(f):
 
 # -- the program ----------------------------------------------------------
 
+def difference(s, row_max=True):
+    """Steps 1 and 2 on scores s [heads, 40 queries, 40 keys] (int8
+    levels): d = m - s - 128, m each row's max (the PDP's max pooling of
+    the keys as a 5 x 8 window) or, without row_max, the top level 127."""
+    m = pdp_pool(s.reshape(-1, KEYS, 5, 8), pooling_method="max", kernel=(5, 8),
+                 stride=(1, 1), pad=(0, 0, 0, 0), input_data="int8").astype(np.int64)
+    if not row_max:
+        m = np.full_like(m, 127)
+    neg = sdp_x(s.reshape(-1, KEYS, 5, 8), alu_bypass=1, mul_bypass=0, mul_operand=-1,
+                relu_bypass=1)
+    dm = sdp_x(neg, alu_bypass=0, alu_algo="sum", alu_operand=m, mul_bypass=1, relu_bypass=1)
+    d = sdp_cvt(dm, cvt_offset=128, cvt_scale=1, cvt_shift=0, out_precision="int8")
+    return d.astype(np.int64).reshape(-1, KEYS, KEYS)
+
+
 def program(s8, v8, q, design="ev", chains=None, row_max=True):
     """s8: [..., 40, 40] int8 scores (queries, keys); v8: [..., 40, dims]
     int8 values (zero point 0); q: the scales {"s": (s_s, z_s), "v": s_v,
@@ -202,17 +234,7 @@ def program(s8, v8, q, design="ev", chains=None, row_max=True):
     lead = s8.shape[:-2]
     exp_plan, recip_plan = chains if chains is not None else plans(s_s)
     s = s8.reshape(-1, KEYS, KEYS).astype(np.int64)          # [heads, q, k]
-    # 1. PDP max over the keys as a 5 x 8 window
-    m = pdp_pool(s.reshape(-1, KEYS, 5, 8), pooling_method="max", kernel=(5, 8),
-                 stride=(1, 1), pad=(0, 0, 0, 0), input_data="int8").astype(np.int64)
-    if not row_max:
-        m = np.full_like(m, 127)
-    # 2. d = m - s - 128
-    neg = sdp_x(s.reshape(-1, KEYS, 5, 8), alu_bypass=1, mul_bypass=0, mul_operand=-1,
-                relu_bypass=1)
-    dm = sdp_x(neg, alu_bypass=0, alu_algo="sum", alu_operand=m, mul_bypass=1, relu_bypass=1)
-    d = sdp_cvt(dm, cvt_offset=128, cvt_scale=1, cvt_shift=0, out_precision="int8")
-    d = d.astype(np.int64).reshape(-1, KEYS, KEYS)
+    d = difference(s, row_max)
     # 3. e
     e = chain_passes(d, exp_plan)
     # 5. S and r (the convolution by ones: exact int32, on the fly)
