@@ -183,8 +183,28 @@ def recip_table(low=LOW, exact_below=RECIP_EXACT_BELOW):
     return np.clip(t, 0, 127).astype(np.int64)
 
 
+# chain_plan(recip_table(), E_TOP, RECIP_EXACT_BELOW, MAX_SEGMENTS): the
+# greedy over 4954 levels takes ~10 s in Python, so the default plan is
+# written out here; test_softmax_int8_model.py checks it equals a fresh one.
+# (lo, hi, m, shift, from, to) of the negated table (a falling chain).
+RECIP_SEGMENTS = [
+    (127, 151, 28672, 15, -127, -106), (151, 190, 18485, 15, -106, -84),
+    (190, 245, 22640, 16, -84, -65), (245, 331, 25910, 17, -65, -48),
+    (331, 476, 27118, 18, -48, -33), (476, 742, 23652, 19, -33, -21),
+    (742, 1033, 21620, 20, -21, -15), (1033, 1192, 26379, 22, -15, -14),
+    (1192, 1197, 26214, 17, -14, -13), (1197, 1384, 22429, 22, -13, -12),
+    (1384, 1421, 28340, 20, -12, -11), (1421, 1653, 18079, 22, -11, -10),
+    (1653, 1743, 23302, 21, -10, -9), (1743, 2052, 27148, 23, -9, -8),
+    (2052, 2249, 21291, 22, -8, -7), (2249, 2714, 18040, 23, -7, -6),
+    (2714, 3151, 19196, 23, -6, -5), (3151, 4019, 19329, 24, -5, -4),
+    (4019, 4608, 0, 24, -4, -4), (4608, 4610, 16384, 15, -4, -3),
+    (4610, 5080, 0, 24, -3, -3)]
+
+
 @functools.lru_cache(maxsize=None)
-def _recip_plan(low, exact_below, max_segments):
+def _recip_plan(low, exact_below, max_segments, fresh=False):
+    if not fresh and (low, exact_below, max_segments) == (LOW, RECIP_EXACT_BELOW, MAX_SEGMENTS):
+        return RECIP_SEGMENTS, True
     return chain_plan(recip_table(low, exact_below), E_TOP, exact_below, max_segments)
 
 

@@ -58,7 +58,8 @@ def test_exp_chain(s_scale):
 
 def test_recip_chain():
     t = M.recip_table()
-    plan = M._recip_plan(M.LOW, M.RECIP_EXACT_BELOW, M.MAX_SEGMENTS)
+    plan = M._recip_plan(M.LOW, M.RECIP_EXACT_BELOW, M.MAX_SEGMENTS, fresh=True)
+    assert [tuple(int(v) for v in s) for s in plan[0]] == M.RECIP_SEGMENTS and plan[1]
     sums = np.arange(M.E_TOP, M.KEYS * M.E_TOP + 1)
     got = M.chain_passes(sums, plan)
     assert len(plan[0]) == 21
