@@ -3,33 +3,37 @@
 (issue 45: the recognizer's attention; docs/WholeNetworks.md, "The
 softmax over 40 keys on nv_small"), pass by pass in the units' integer
 arithmetic (int_sdp.sdp_x / sdp_cvt, int_pdp.pdp_pool, exact int32
-convolutions), against the float softmax and the QDQ softmax. Not the
-compiler's: the program is not built; this states its error first.
+convolutions), against the float softmax and the QDQ softmax. The
+compiler does not emit it yet: softmax_head.py writes one head as a dla
+module from this model's chains, whose layers run on NVIDIA's C model and
+whose output equals this model's (test/NvdlaCModel/trace-softmax-head.test).
 
     PYTHONPATH=utils/dla-ref python3 utils/dla-ref/softmax_int8_model.py [--scores S.npz]
 
 Per head, scores s [40 queries, 40 keys] int8 at (s_s, z_s), the layout
 queries as channels, keys as the 5 x 8 positions (s^T: the convolution of
-k's map by dla.as_weights(q)):
+k's map by dla.as_weights(q): step 1):
 
-1. m = the PDP's max pooling over the 5 x 8 keys: [40, 1, 1], exact.
-2. d = m - s - 128: one SDP pass (X1 multiplies by -1, X2 adds m as a
-   per-channel memory operand, the output converter's offset), exact: m -
-   s is 0..255 levels.
-3. e = exp(-s_s (d + 128)) at 1/127 (zero point 0; e = 127 at each row's
+2. m = the PDP's max pooling over the 5 x 8 keys: [40, 1, 1], exact.
+3. d = m - s - 128: one SDP pass over a map of -1s (X1 multiplies it by
+   m per channel, X2 adds s per element, the output converter's scale -1
+   and offset -128), exact: m - s is 0..255 levels.
+4. e = exp(-s_s (d + 128)) at 1/127 (zero point 0; e = 127 at each row's
    max): the falling int8 table as TablePrograms.cpp's chain, one SDP pass
-   per segment, within 1 level of the table (`chain_plan`).
-4. e^T: a convolution of the 40 x 40 identity map by dla.as_weights(e)
+   per segment (`chain_plan`), exact where e < 8 and centred elsewhere
+   (`exp_table`).
+5. e^T: a convolution of the 40 x 40 identity map by dla.as_weights(e)
    (keys now channels, queries positions): exact, not modelled.
-5. S = sum over keys: a 1x1 convolution of e by ones (int32, exact) and,
+6. S = sum over keys: a 1x1 convolution of e by ones (int32, exact) and,
    on the fly, the reciprocal r = rint(R / S), R = 127^2, S in 127..5080,
    as a chain over the accumulator's values (one convolution + SDP per
-   segment, the same chain over a wider domain).
-6a. (`design="p"`) p = e r / 127: one SDP pass (X1 multiplies by r per
+   segment, the same chain over a wider domain; 21 segments, exact where
+   r < 16).
+7a. (`design="p"`) p = e r / 127: one SDP pass (X1 multiplies by r per
    element, X2 by 1/127 as multiplier and shift) at 1/127, zero point 0
    (as the QDQ model quantizes p: p v's left operand has zero point 0);
    then p v a convolution requantized at o's scale.
-6b. (`design="ev"`) o = (e v) r: the convolution of e by dla.as_weights(v^T)
+7b. (`design="ev"`) o = (e v) r: the convolution of e by dla.as_weights(v^T)
    multiplies its accumulator by r per element on the fly (X1) and by
    s_v / (R s_o) (X2), so p is never rounded to int8.
 """
@@ -229,17 +233,21 @@ def multiplier(f):
 # -- the program ----------------------------------------------------------
 
 def difference(s, row_max=True):
-    """Steps 1 and 2 on scores s [heads, 40 queries, 40 keys] (int8
+    """Steps 2 and 3 on scores s [heads, 40 queries, 40 keys] (int8
     levels): d = m - s - 128, m each row's max (the PDP's max pooling of
     the keys as a 5 x 8 window) or, without row_max, the top level 127."""
     m = pdp_pool(s.reshape(-1, KEYS, 5, 8), pooling_method="max", kernel=(5, 8),
                  stride=(1, 1), pad=(0, 0, 0, 0), input_data="int8").astype(np.int64)
     if not row_max:
         m = np.full_like(m, 127)
-    neg = sdp_x(s.reshape(-1, KEYS, 5, 8), alu_bypass=1, mul_bypass=0, mul_operand=-1,
-                relu_bypass=1)
-    dm = sdp_x(neg, alu_bypass=0, alu_algo="sum", alu_operand=m, mul_bypass=1, relu_bypass=1)
-    d = sdp_cvt(dm, cvt_offset=128, cvt_scale=1, cvt_shift=0, out_precision="int8")
+    # the pass's input is a map of -1s: X1 multiplies it by m per channel
+    # (dla.sdp's prelu operand), X2 adds s per element, the output
+    # converter gives -(s - m + 128)
+    ones = np.full(s.shape, -1, dtype=np.int64).reshape(-1, KEYS, 5, 8)
+    x1 = sdp_x(ones, alu_bypass=1, mul_bypass=0, mul_operand=m, relu_bypass=1)
+    x2 = sdp_x(x1, alu_bypass=0, alu_algo="sum", alu_operand=s.reshape(-1, KEYS, 5, 8),
+               mul_bypass=1, relu_bypass=1)
+    d = sdp_cvt(x2, cvt_offset=-128, cvt_scale=-1, cvt_shift=0, out_precision="int8")
     return d.astype(np.int64).reshape(-1, KEYS, KEYS)
 
 
@@ -255,9 +263,9 @@ def program(s8, v8, q, design="ev", chains=None, row_max=True):
     exp_plan, recip_plan = chains if chains is not None else plans(s_s)
     s = s8.reshape(-1, KEYS, KEYS).astype(np.int64)          # [heads, q, k]
     d = difference(s, row_max)
-    # 3. e
+    # 4. e
     e = chain_passes(d, exp_plan)
-    # 5. S and r (the convolution by ones: exact int32, on the fly)
+    # 6. S and r (the convolution by ones: exact int32, on the fly)
     acc = e.sum(-1, keepdims=True)
     r = chain_passes(np.broadcast_to(acc, e.shape), recip_plan)[..., :1]
     v = v8.reshape(-1, KEYS, v8.shape[-1]).astype(np.int64)
