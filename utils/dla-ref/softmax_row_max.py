@@ -3,11 +3,11 @@
 (softmax_int8_model.py; docs/WholeNetworks.md): the row max by the PDP
 and d = m - s - 128 by one SDP pass, with operand kinds dla.sdp has today.
 
-    softmax_row_max.py gen DIR [--seed S]     DIR/difference.mlir, s.npy, neg.npy
+    softmax_row_max.py gen DIR [--seed S]     DIR/difference.mlir, s.npy
     softmax_row_max.py check DIR KEEP          KEEP: run_network_trace.py --keep
 
 The scores s^T [1, 40 queries, 5, 8 keys] (int8 levels); the pass reads a
-map of -1s as its input, X1 multiplies it by m per channel (`prelu`: the
+constant map of -1s (packed at compile time) as its input, X1 multiplies it by m per channel (`prelu`: the
 pool's 1x40x1x1 result read in place, as the squeeze-excitation's gate),
 X2 adds s per element (`eltwise`), the output converter's offset -128 and
 scale -1: -(s - m + 128) = m - s - 128, exact (m - s is 0..255).
@@ -26,7 +26,8 @@ import numpy as np
 import nvdla_ref
 
 MODULE = """module attributes {dla.target = #dla.target<nvdla, nv_small>} {
-func.func @main(%s: tensor<1x40x5x8xi8>, %neg: tensor<1x40x5x8xi8>) -> tensor<1x40x5x8xi8> {
+func.func @main(%s: tensor<1x40x5x8xi8>) -> tensor<1x40x5x8xi8> {
+  %neg = arith.constant dense<-1> : tensor<1x40x5x8xi8>
   %m = dla.pool max %s kernel [5, 8] : tensor<1x40x5x8xi8> -> tensor<1x40x1x1xi8>
   %d = dla.sdp offline %neg eltwise %s : tensor<1x40x5x8xi8> prelu %m : tensor<1x40x1x1xi8>
     bs <mul_operand = prelu> bn <alu = sum, alu_operand = eltwise>
@@ -57,7 +58,6 @@ def gen(a):
     with open(os.path.join(a.dir, "difference.mlir"), "w") as f:
         f.write(MODULE)
     np.save(os.path.join(a.dir, "s.npy"), scores(a.seed))
-    np.save(os.path.join(a.dir, "neg.npy"), np.full((1, 40, 5, 8), -1, np.int8))
 
 
 def check(a):
