@@ -25,27 +25,37 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # Per block: the scores (the Softmax's input) and v (p v's right operand).
 TENSORS = {"b1": ("p2o.MatMul.3", "transpose_44.tmp_0_slice_2"),
            "b2": ("p2o.MatMul.15", "transpose_47.tmp_0_slice_2")}
+MODEL = os.path.join(ROOT, "build", "models", "ch_PP-OCRv4_rec_infer.onnx")
 ORT = os.path.expanduser("~/.cache/dla-mlir/onnxruntime-node-1.20.1/node_modules/onnxruntime-node")
 
 
-def run(model, first, count, work):
-    outs = []
+def run_ort(model, arrays, work):
+    """The model's outputs on the arrays (its inputs in order), by
+    utils/ort/run-ort.js."""
+    files = []
+    for k, a in enumerate(arrays):
+        files.append(os.path.join(work, "in%d.npy" % k))
+        np.save(files[-1], a)
+    out = os.path.join(work, "out")
     env = dict(os.environ, ONNXRUNTIME_NODE=os.environ.get("ONNXRUNTIME_NODE", ORT))
-    for i in range(first, first + count):
-        x = textlines.as_input(textlines.render(i)[0], 48, 320)[None].astype(np.float32)
-        np.save(os.path.join(work, "x.npy"), x)
-        subprocess.run(["node", os.path.join(ROOT, "utils", "ort", "run-ort.js"), model,
-                        os.path.join(work, "o"), os.path.join(work, "x.npy")],
-                       check=True, env=env, capture_output=True)
-        outs.append([np.load(os.path.join(work, "o", "%d.npy" % k)) for k in range(4)])
+    subprocess.run(["node", os.path.join(ROOT, "utils", "ort", "run-ort.js"), model, out] + files,
+                   check=True, env=env, capture_output=True)
+    n = len(onnx.load(model).graph.output)
+    return [np.load(os.path.join(out, "%d.npy" % k)) for k in range(n)]
+
+
+def run(model, first, count, work):
+    """The four tensors on lines first.., one line per run."""
+    outs = [run_ort(model, [textlines.as_input(textlines.render(i)[0], 48, 320)[None]
+                            .astype(np.float32)], work)
+            for i in range(first, first + count)]
     return [np.concatenate([o[k] for o in outs]) for k in range(4)]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out")
-    ap.add_argument("--model", default=os.path.join(ROOT, "build", "models",
-                                                    "ch_PP-OCRv4_rec_infer.onnx"))
+    ap.add_argument("--model", default=MODEL)
     ap.add_argument("--calibration", type=int, default=32)
     ap.add_argument("--count", type=int, default=32)
     a = ap.parse_args()

@@ -17,7 +17,6 @@ v is dequantized at its calibrated scale; everything else stays float.
 
 import argparse
 import os
-import subprocess
 import tempfile
 
 import numpy as np
@@ -26,7 +25,7 @@ from onnx import utils as onnx_utils
 
 import softmax_int8_model as M
 import textlines  # utils/ (PYTHONPATH)
-from recognizer_scores import ORT, ROOT, TENSORS
+from recognizer_scores import MODEL, TENSORS, run_ort as run
 
 # Per block, the p v MatMul's output (the cut).
 PV = {"b1": "p2o.MatMul.5", "b2": "p2o.MatMul.17"}
@@ -52,19 +51,6 @@ def cut_inputs(graph, tensor, from_x):
     return need
 
 
-def run(model, arrays, work):
-    files = []
-    for k, a in enumerate(arrays):
-        files.append(os.path.join(work, "in%d.npy" % k))
-        np.save(files[-1], a)
-    out = os.path.join(work, "out")
-    env = dict(os.environ, ONNXRUNTIME_NODE=os.environ.get("ONNXRUNTIME_NODE", ORT))
-    subprocess.run(["node", os.path.join(ROOT, "utils", "ort", "run-ort.js"), model, out] + files,
-                   check=True, env=env, capture_output=True)
-    n = len(onnx.load(model).graph.output)
-    return [np.load(os.path.join(out, "%d.npy" % k)) for k in range(n)]
-
-
 def attend(s, v, q, chains, mode):
     """p v of scores s [.., 40, 40] and v [.., 40, 15] (float): exact,
     the QDQ model's, or the int8 program's, dequantized."""
@@ -83,8 +69,7 @@ def attend(s, v, q, chains, mode):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("scores")
-    ap.add_argument("--model", default=os.path.join(ROOT, "build", "models",
-                                                    "ch_PP-OCRv4_rec_infer.onnx"))
+    ap.add_argument("--model", default=MODEL)
     ap.add_argument("--count", type=int, default=64)
     a = ap.parse_args()
     z = np.load(a.scores)
