@@ -1300,22 +1300,27 @@ def draw_data(rng, shape, elt):
     return rng.integers(-top, top, size=shape).astype(np.int16)
 
 
-def add_case_arguments(p, kinds=None):
+def add_case_arguments(p, kinds=None, precisions=PRECISIONS, executions=True, configs=CONFIGS):
     """The options that choose the cases (shared with run_loadable.py,
-    whose `kinds` add to KINDS)."""
+    whose `kinds` add to KINDS, and run_bdma_trace.py: its own kinds and
+    `precisions`, no --from-execution (`executions`), nv_full only (no
+    `configs`: no --config))."""
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--kind", choices=sorted(kinds or KINDS), help="random layers of this kind")
-    what.add_argument("--from-execution", choices=trace_exec_cases.KINDS,
-                      help="the cases run_layers.py --kind KIND draws with the same "
-                           "--count and --seed: the integer execution tests")
+    if executions:
+        what.add_argument("--from-execution", choices=trace_exec_cases.KINDS,
+                          help="the cases run_layers.py --kind KIND draws with the same "
+                               "--count and --seed: the integer execution tests")
     p.add_argument("--count", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
-    p.add_argument("--config", choices=CONFIGS, default="nv_small")
-    p.add_argument("--precision", choices=PRECISIONS, default="int8",
-                   help="the layers' feature data and weights (int16: nv_full only)")
+    if configs:
+        p.add_argument("--config", choices=configs, default=configs[0])
+    p.add_argument("--precision", choices=precisions, default="int8",
+                   help="the layers' feature data and weights" +
+                        (" (int16: nv_full only)" if configs else ""))
 
 
 def draw(a, rng, kinds=None):
