@@ -639,7 +639,7 @@ IMAGE_FORMATS_16 = {1: ["T_R16", "T_R16_I"], 3: ["T_Y16___U16V16_N444"],
                     4: ["T_A16B16G16R16", "T_X16B16G16R16", "T_A16Y16U16V16"]}
 
 
-def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
+def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False):
     """An fp16 image convolution: 8-bit pixels (ui8, or i8 read signed
     through PIXEL_SIGN_OVERRIDE) of a format of P = 1, 3 or 4 components,
     C <= P of them weighted (the others meet zero weights), CDMA's converter
@@ -649,25 +649,31 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
     wide with P = 4: two 64-element super channels), strides, padding, x
     offsets. `mean_step` (the negative control) adds that to the first mean
     (or the offset) in the expectation only. `x_offsets` False: none (a
-    loadable's descriptor has no field for it)."""
-    P = int(rng.choice([1, 3, 4, 4]))
+    loadable's descriptor has no field for it). `dense`: the negative
+    controls' set, many products per atom (4 components, kernels 9 to 20
+    wide: S * P 36 to 80, all 4 weighted), images up to 24 columns wider
+    than the kernel, and a converter whose step survives its truncate
+    (|scale| >= 2^(shift - 1)), so that the controls change most layers."""
+    P = 4 if dense else int(rng.choice([1, 3, 4, 4]))
     fmt = str(rng.choice((IMAGE_FORMATS if bits == 8 else IMAGE_FORMATS_16)[P]))
-    c = P if P == 1 else int(rng.integers(P - 1, P + 1))
-    wide = P == 4 and rng.random() < 0.1
+    c = P if P == 1 or dense else int(rng.integers(P - 1, P + 1))
+    wide = P == 4 and rng.random() < (0.4 if dense else 0.1)
     k = int(rng.integers(1, 25))
     r = int(rng.integers(1, 4))
-    s = int(rng.integers(17, 21)) if wide else int(rng.integers(1, 8))
+    s = int(rng.integers(17, 21)) if wide else int(rng.integers(9, 17) if dense else rng.integers(1, 8))
     pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, min(s, 4))),
            int(rng.integers(0, min(s, 4)))]
     h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
-    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + 9))
+    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + (25 if dense else 9)))
     sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
     sx = min(sx, s)  # the image weights' pre-extension steps by whole pixels
     oh = (h + pad[0] + pad[1] - r) // sy + 1
     ow = (w + pad[2] + pad[3] - s) // sx + 1
     signed = rng.random() < 0.3
     elt = ("i" if signed else "ui") + str(bits)
-    raw = rng.integers(0, 1 << bits, (P, h, w))
+    raw = rng.integers(0, 1 << bits, (P, h, 1 if dense else w))
+    if dense:  # constant along the line: paired weights' products cancel
+        raw = np.repeat(raw, w, axis=2)
     half = 1 << (bits - 1)
     x = (raw - 2 * half * (raw >= half) if signed else raw).astype(
         {"i8": np.int8, "ui8": np.uint8, "i16": np.int16, "ui16": np.uint16}[elt])
@@ -676,6 +682,9 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
     # The converter: values of 2^-4..2^16 after the shift.
     shift = int(rng.integers(0, 13)) + (int(rng.integers(0, 9)) if bits == 16 else 0)
     scale = int(rng.choice([1, int(rng.integers(1, 1 << 15)), -int(rng.integers(1, 1 << 15))]))
+    if dense:  # the mean's step survives the truncate and fp16, unsaturated
+        scale = int(rng.choice([-1, 1])) * int(rng.integers(max(1, 1 << shift >> 1),
+                                                            min(1 << 15, 64 << shift)))
     if rng.random() < 0.5:
         mean = [int(rng.integers(-128, 256)) if bits == 8 else int(rng.integers(-32768, 32768))
                 for _ in range(4)]
@@ -690,6 +699,18 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
     wt = fp16_data(rng, (k, c, r, s), zeros=0.1)
     spread = (rng.standard_normal((k, c, r, s)) * 2.0 ** rng.integers(-14, 6, (k, c, r, s)))
     wt = np.where(wt & 0x7FFF == 0, wt, spread.astype(np.float16).view(np.uint16))
+    if dense:
+        # Small weights (2^-14..2^-10), and pairs of kernel columns of large
+        # ones (2^0..2^5) of opposite signs, whose products cancel on the
+        # constant lines: the result is the small products', which an image
+        # atom truncates at its large products' exponent group and a direct
+        # convolution's atom (one kernel column) of small ones only does not.
+        small = rng.standard_normal((k, c, r, s)) * 2.0 ** rng.integers(-14, -10, (k, c, r, s))
+        cols = rng.permutation(s)[:2 * (s // 4)].reshape(-1, 2)
+        for j, jj in cols:
+            big = rng.standard_normal((k, c, r)) * 2.0 ** rng.integers(0, 5, (k, c, r))
+            small[..., j], small[..., jj] = big, -big
+        wt = small.astype(np.float16).view(np.uint16)
     x_offset = int(rng.choice([0, 0, 1, 2, 3])) if x_offsets else 0
     penc = f"#dla.pixel<{fmt}{f', x_offset = {x_offset}' if x_offset else ''}>"
     # Post-extension (E kernel rows in one 64-element atom, E * S * P <=
@@ -740,7 +761,8 @@ def main_image(a):
     the CPU execution."""
     build, translate, player, root, env = setup(a, "dla-fp16-image-")
     rng = np.random.default_rng(a.seed)
-    drawn = [draw_image(rng, n, a.mean_step, x_offsets=not a.loadable, bits=a.pixel_bits)
+    drawn = [draw_image(rng, n, a.mean_step, x_offsets=not a.loadable, bits=a.pixel_bits,
+                        dense=a.dense_atoms)
              for n in range(a.count)]
     cpu = image_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     name = expected_name(a)
@@ -801,6 +823,10 @@ def main():
     p.add_argument("--direct-atoms", action="store_true",
                    help="--layer image, the negative control: expected with CMAC atoms of one "
                         "kernel position each (fp_nvdla.conv_fp16), not CSC's image atoms")
+    p.add_argument("--dense-atoms", action="store_true",
+                   help="--layer image: the negative controls' case set, many products per "
+                        "atom (4 components, kernels 9 to 20 wide, wider images) and "
+                        "converters whose step survives their truncate")
     p.add_argument("--mean-step", type=int, default=0,
                    help="--layer image, the negative control: the expectation's first mean "
                         "(or offset) this much off the program's")
@@ -820,6 +846,8 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
+    if a.dense_atoms and a.layer != "image":
+        p.error("--dense-atoms draws --layer image's cases")
     if (a.direct_atoms or a.mean_step) and (a.layer != "image" or a.expect != "nvdla"):
         p.error("--direct-atoms and --mean-step change --layer image's fp_nvdla expectation")
     if a.layer == "image":
