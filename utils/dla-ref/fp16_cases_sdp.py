@@ -111,6 +111,21 @@ def _register32(rng):
     return int(np.array(v, np.float32).view(np.int32))
 
 
+def _y_operand(rng, kw, unit, name, mem, data, op):
+    """The Y stage's `unit` (mul, alu) operand into sdp_y_fp16's `kw`: the
+    memory operand `name` (`op`; batchnorm's column, the ALU's 0 and the
+    multiplier's 1, of `data`) when `mem`, else a register drawn
+    (_register32). Returns the attribute's value text."""
+    if mem:
+        if name == "batchnorm":
+            op = data[:, int(unit == "mul")][:, None, None]
+        kw.update({f"{unit}_src": fp.SRC_MEM, f"{unit}_op": op})
+        return name
+    reg = _register32(rng)
+    kw.update({f"{unit}_src": fp.SRC_REG, f"{unit}_op": reg & 0xFFFFFFFF})
+    return str(reg)
+
+
 def _ew(rng, free, y, c, h, w):
     """The Y stage (EW) after the X stages: its multiplier, its ALU or both
     (multiplier first), each reading a memory operand (fp16, widened) or a
@@ -138,14 +153,8 @@ def _ew(rng, free, y, c, h, w):
     kw, attrs = {}, []
     if kind in ("mul", "both"):
         mem = name == "batchnorm" or (name != "register" and (kind == "mul" or rng.random() < 0.5))
-        if name == "batchnorm":
-            kw.update(mul_src=fp.SRC_MEM, mul_op=data[:, 1][:, None, None])
-        elif mem:
-            kw.update(mul_src=fp.SRC_MEM, mul_op=op)
-        else:
-            reg = _register32(rng)
-            kw.update(mul_src=fp.SRC_REG, mul_op=reg & 0xFFFFFFFF)
-        attrs.append(f"mul_operand = {name if mem else reg}")
+        text = _y_operand(rng, kw, "mul", name, mem, data, op)
+        attrs.append(f"mul_operand = {text}")
         gate = rng.random() < 0.3
         if gate:
             attrs.append("prelu = true")
@@ -155,14 +164,8 @@ def _ew(rng, free, y, c, h, w):
         mem = name == "batchnorm" or (name != "register" and
                                       (kind == "alu" or "mul_operand = " + name not in attrs))
         alu = str(rng.choice(list(ALU)))
-        if name == "batchnorm":
-            kw.update(alu_src=fp.SRC_MEM, alu_op=data[:, 0][:, None, None])
-        elif mem:
-            kw.update(alu_src=fp.SRC_MEM, alu_op=op)
-        else:
-            reg = _register32(rng)
-            kw.update(alu_src=fp.SRC_REG, alu_op=reg & 0xFFFFFFFF)
-        attrs += [f"alu = {alu}", f"alu_operand = {name if mem else reg}"]
+        text = _y_operand(rng, kw, "alu", name, mem, data, op)
+        attrs += [f"alu = {alu}", f"alu_operand = {text}"]
         kw.update(alu_bypass=0, alu_algo=ALU[alu])
     if name != "register" and not any(a.endswith("= " + name) for a in attrs):
         del operands[name]  # drawn but not read (a register on both units)

@@ -358,16 +358,10 @@ def off_by_one_atom(tdir):
 def main():
     global PRECISION
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--kind", choices=sorted(KINDS), required=True)
-    p.add_argument("--count", type=int, default=20)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--precision", choices=sorted(DTYPE), default="int8")
+    rt.add_case_arguments(p, KINDS, precisions=sorted(DTYPE), executions=False, configs=None)
     p.add_argument("--negative", action="store_true")
     p.add_argument("--loadable", action="store_true",
                    help="as loadables under NVIDIA's runtime and nv_full firmware instead")
-    p.add_argument("--build", required=True)
-    p.add_argument("--keep")
-    p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     a = p.parse_args()
     PRECISION = a.precision
     rt.configure("nv_full", "int8")

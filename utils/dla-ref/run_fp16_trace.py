@@ -265,6 +265,60 @@ def run_case(name, func, blobs, root, translate, player, env, expected):
     return None
 
 
+def expected_name(a):
+    """What the expected bytes are (--expect), as the reports name them."""
+    return {"ideal": "IEEE", "nvdla": "fp_nvdla"}.get(a.expect) or \
+        f"the CPU execution ({a.fp16_arithmetic})"
+
+
+def run_all(a, cases, cpu, expect, run, noun, ieee=None, notes=(), name=None, refusals=False,
+            first_only=False):
+    """The case / report loop every --layer shares. `expect(c)`: case c's
+    fp_nvdla fp16 bits and IEEE's (None: not compared); the expected bytes
+    are fp_nvdla's, IEEE's (--expect ideal) or the CPU execution's
+    (`cpu[n]`, counted against fp_nvdla's). `run(c, want, name)` runs c
+    expecting `want` (named `name`): its failure or None; with `refusals`,
+    a loadable writer's located refusal counts the case as not fitting.
+    Prints the failures, the IEEE comparison (`ieee`: its label), the CPU
+    execution's, the `notes`, the refusals and "good of fit `noun` equal
+    name". `first_only`: fp_nvdla's bits are a batch's input 0's, the CPU
+    execution counted against them there. Returns the exit status."""
+    name = name or expected_name(a)
+    good = elements = differ = cpu_differ = 0
+    unfit = collections.Counter()
+    for n, c in enumerate(cases):
+        nvdla, ideal_bits = expect(c)
+        elements += nvdla[0].size if first_only else nvdla.size
+        if ideal_bits is not None:
+            differ += int((nvdla != ideal_bits).sum())
+        want = ideal_bits if a.expect == "ideal" else nvdla
+        if cpu is not None:
+            cpu_differ += int((cpu[n][0] != nvdla[0] if first_only else cpu[n] != nvdla).sum())
+            want = cpu[n]
+        why = run(c, want, name)
+        refusal = re.search(r"error: '[a-z.]+' op (.*)", why or "")
+        if refusals and refusal and why.startswith("dla-translate failed"):
+            # The writer's located refusal (what the firmware's descriptors lack).
+            unfit[re.sub(r"-?[0-9]+", "N", refusal.group(1))] += 1
+            continue
+        if why:
+            print(f"{c['name']}: {why}")
+            continue
+        good += 1
+    if ieee is not None:
+        print(f"hardware arithmetic vs IEEE{ieee}: {differ} of {elements} output elements differ")
+    if cpu is not None:
+        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
+              "output elements differ")
+    for line in notes:
+        print(line)
+    for reason, k in sorted(unfit.items()):
+        print(f"  refused by the loadable writer ({k}): {reason}")
+    fit = len(cases) - sum(unfit.values())
+    print(f"{good} of {fit} {noun} equal {name}")
+    return 0 if good == fit else 1
+
+
 def main_lut(a):
     build, translate, player, root, env = setup(a, "dla-fp16-lut-")
     rng = np.random.default_rng(a.seed)
@@ -386,16 +440,8 @@ def main_sdp(a):
     if a.batch:
         cases = [sdp_on_batch(rng, c) for c in cases]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
-    expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
-    good = elements = cpu_differ = 0
-    unfit = collections.Counter()
-    for n, c in enumerate(cases):
-        want = c["want"]
-        elements += want[0].size if a.batch else want.size
-        if cpu is not None:
-            # On a batch fp_nvdla's bits are input 0's.
-            cpu_differ += int((cpu[n][0] != want[0] if a.batch else cpu[n] != want).sum())
-            want = cpu[n]
+
+    def run(c, want, name):
         blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
                  "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
         first = 1
@@ -415,32 +461,19 @@ def main_sdp(a):
             # The memory operands constants of their storage bytes (the
             # loadable's one input is the data).
             lfunc, res = fp16_cases_sdp.loadable_func(c, blobs, first)
-            why = run_loadable_case(c["name"], lfunc, c["x"].view(np.float16)[None],
-                                    want[None], root, build, env, expected_name, res)
-            refusal = re.search(r"error: '[a-z.]+' op (.*)", why or "")
-            if refusal and why.startswith("dla-translate failed"):
-                # The writer's located refusal (what the firmware's descriptors lack).
-                unfit[re.sub(r"-?[0-9]+", "N", refusal.group(1))] += 1
-                continue
-        else:
-            why = run_case(c["name"], fp16_cases_sdp.func(c), blobs, root, translate, player,
-                           env, expected_name)
-        if why:
-            print(f"{c['name']}: {why}")
-            continue
-        good += 1
-    if cpu is not None:
-        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
-              "output elements differ")
+            return run_loadable_case(c["name"], lfunc, c["x"].view(np.float16)[None],
+                                     want[None], root, build, env, name, res)
+        return run_case(c["name"], fp16_cases_sdp.func(c), blobs, root, translate, player, env,
+                        name)
+
+    what = "SDP loadables on NVIDIA's firmware" if a.loadable else "SDPs on the v1 model"
+    notes = []
     if a.layer in ("conv-implicit", "wino-implicit"):
         own = sum(c["conv"].get("bias") is not None for c in cases)
-        print(f"{own} of {len(cases)} convolutions carry their own bias (the SDP's BS reads it)")
-    what = "SDP loadables on NVIDIA's firmware" if a.loadable else "SDPs on the v1 model"
-    fit = len(cases) - sum(unfit.values())
-    for reason, n in sorted(unfit.items()):
-        print(f"  refused by the loadable writer ({n}): {reason}")
-    print(f"{good} of {fit} fp16 {what} equal {expected_name}")
-    return 0 if good == fit else 1
+        notes.append(f"{own} of {len(cases)} convolutions carry their own bias (the SDP's BS reads it)")
+    # On a batch fp_nvdla's bits are input 0's (sdp_on_batch).
+    return run_all(a, cases, cpu, lambda c: (c["want"], None), run, f"fp16 {what}",
+                   notes=notes, refusals=True, first_only=a.batch)
 
 
 def pdp_cpu_outputs(cases, build, arithmetic):
@@ -492,34 +525,17 @@ def main_pdp(a):
                                                      c["pad"]).astype(np.uint16))
                  for c in cases]
     cpu = pdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
-    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
-                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
-    good = elements = differ = cpu_differ = 0
-    for n, c in enumerate(cases):
-        want = c["want"]
-        ieee = want if a.batch else fp16_cases_pdp.ideal(c)
-        elements += want.size
-        # NaNs compare by bits: the IEEE reference has no payload to keep.
-        differ += int((want != ieee).sum())
-        if a.expect == "ideal":
-            want = ieee
-        if cpu is not None:
-            cpu_differ += int((cpu[n] != want).sum())
-            want = cpu[n]
+
+    def run(c, want, name):
         blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
                  "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
-        why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
-        if why:
-            print(f"{c['name']}: {why}")
-            continue
-        good += 1
-    if not a.batch:  # (IEEE's references take one input)
-        print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
-    if cpu is not None:
-        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
-              "output elements differ")
-    print(f"{good} of {len(cases)} fp16 pooling layers on the v1 model equal {expected_name}")
-    return 0 if good == len(cases) else 1
+        return run_case(c["name"], c["func"], blobs, root, translate, player, env, name)
+
+    # NaNs compare by bits: the IEEE reference has no payload to keep (and
+    # takes one input: none on a batch).
+    return run_all(a, cases, cpu,
+                   lambda c: (c["want"], None if a.batch else fp16_cases_pdp.ideal(c)), run,
+                   "fp16 pooling layers on the v1 model", ieee=None if a.batch else "")
 
 
 def lrn_cpu_outputs(cases, build, arithmetic):
@@ -581,39 +597,19 @@ def main_cdp(a):
                                                                  c["size"]))
                  for c in cases]
     cpu = lrn_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
-    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
-                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
-    good = elements = differ = cpu_differ = 0
-    for n, c in enumerate(cases):
-        want = c["want"]
-        ieee = want if a.batch else fp16_cases_lrn.ideal(c)
-        elements += want.size
-        differ += int((want != ieee).sum())
-        if a.expect == "ideal":
-            want = ieee
-        if cpu is not None:
-            cpu_differ += int((cpu[n] != want).sum())
-            want = cpu[n]
+
+    def run(c, want, name):
         if a.loadable:
-            why = run_loadable_case(c["name"], c["func"], c["x"][None], want[None], root, build,
-                                    env, expected_name)
-        else:
-            blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
-                     "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
-            why = run_case(c["name"], c["func"], blobs, root, translate, player, env,
-                           expected_name)
-        if why:
-            print(f"{c['name']}: {why}")
-            continue
-        good += 1
-    if not a.batch:  # (IEEE's references take one input)
-        print(f"hardware arithmetic vs IEEE: {differ} of {elements} output elements differ")
-    if cpu is not None:
-        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
-              "output elements differ")
+            return run_loadable_case(c["name"], c["func"], c["x"][None], want[None], root, build,
+                                     env, name)
+        blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
+                 "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
+        return run_case(c["name"], c["func"], blobs, root, translate, player, env, name)
+
     what = "loadables on NVIDIA's firmware" if a.loadable else "layers"
-    print(f"{good} of {len(cases)} fp16 LRN {what} on the v1 model equal {expected_name}")
-    return 0 if good == len(cases) else 1
+    return run_all(a, cases, cpu,
+                   lambda c: (c["want"], None if a.batch else fp16_cases_lrn.ideal(c)), run,
+                   f"fp16 LRN {what} on the v1 model", ieee=None if a.batch else "")
 
 
 def wino_cpu_outputs(drawn, build, arithmetic):
@@ -656,25 +652,16 @@ def main_wino(a):
     rng = np.random.default_rng(a.seed)
     drawn = [fp16_cases_wino.draw(rng, n) for n in range(a.count)]
     cpu = wino_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
-    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
-                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
     wenc = fp16_cases_wino.wenc()
-    good = elements = differ = cpu_differ = 0
-    for n, c in enumerate(drawn):
+
+    def expect(c):
         x, w = c["x"].view(np.float16), c["w"].view(np.float16)
-        y16 = fp16_cases_wino.expected(x, w, c["pad"])[1]
-        ieee = ideal_wino(c)
-        elements += y16.size
-        differ += int((y16 != ieee).sum())
-        want = {"nvdla": y16, "ideal": ieee}.get(a.expect)
-        if cpu is not None:
-            cpu_differ += int((cpu[n] != y16).sum())
-            want = cpu[n]
+        return fp16_cases_wino.expected(x, w, c["pad"])[1], ideal_wino(c)
+
+    def run(c, want, name):
+        x, w = c["x"].view(np.float16), c["w"].view(np.float16)
         (C, H, W), (K, OH, OW), pad = c["shape"], c["out"], c["pad"]
         xt, wt, ot = ttype((1, C, H, W), ENC), ttype((K, C, 3, 3), wenc), ttype((1, K, OH, OW), ENC)
-        func = (f"func.func @{c['name']}(%x: {xt}, %w: {wt}) -> {ot} {{\n"
-                f"  %y = dla.conv winograd %x, %w pad [{', '.join(map(str, pad))}] : {xt}, {wt} "
-                f"-> {ot}\n  return %y : {ot}\n}}\n")
         wbytes = weight_ref.pack(w, wenc, "f16")["weights"]
         if a.loadable:
             # The weights a constant of their storage bytes (a dense_resource
@@ -687,29 +674,19 @@ def main_wino(a):
             res = ("{-#\n  dialect_resources: {\n    builtin: {\n"
                    f'      {key}: "0x08000000{bytes(wbytes).hex().upper()}"'
                    "\n    }\n  }\n#-}\n")
-            why = run_loadable_case(c["name"], lfunc, x[None], want[None], root, build, env,
-                                    expected_name, res)
-            if why:
-                print(f"{c['name']}: {why}")
-                continue
-            good += 1
-            continue
+            return run_loadable_case(c["name"], lfunc, x[None], want[None], root, build, env,
+                                     name, res)
+        func = (f"func.func @{c['name']}(%x: {xt}, %w: {wt}) -> {ot} {{\n"
+                f"  %y = dla.conv winograd %x, %w pad [{', '.join(map(str, pad))}] : {xt}, {wt} "
+                f"-> {ot}\n  return %y : {ot}\n}}\n")
         blobs = {"arg0.bin": nvdla_ref.pack(x[None], ENC, "f16"),
                  "arg1.bin": wbytes,
                  "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
-        why = run_case(c["name"], func, blobs, root, translate, player, env, expected_name)
-        if why:
-            print(f"{c['name']}: {why}")
-            continue
-        good += 1
-    print(f"hardware arithmetic vs IEEE (the direct convolution, one rounding): {differ} of "
-          f"{elements} output elements differ")
-    if cpu is not None:
-        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
-              "output elements differ")
+        return run_case(c["name"], func, blobs, root, translate, player, env, name)
+
     what = "loadables on NVIDIA's firmware" if a.loadable else "convolutions on the v1 model"
-    print(f"{good} of {a.count} fp16 Winograd {what} equal {expected_name}")
-    return 0 if good == a.count else 1
+    return run_all(a, drawn, cpu, expect, run, f"fp16 Winograd {what}",
+                   ieee=" (the direct convolution, one rounding)")
 
 
 # 8-bit pixel formats by their components P (NvdlaPixel.h's table; the
@@ -723,7 +700,7 @@ IMAGE_FORMATS_16 = {1: ["T_R16", "T_R16_I"], 3: ["T_Y16___U16V16_N444"],
                     4: ["T_A16B16G16R16", "T_X16B16G16R16", "T_A16Y16U16V16"]}
 
 
-def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
+def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False):
     """An fp16 image convolution: 8-bit pixels (ui8, or i8 read signed
     through PIXEL_SIGN_OVERRIDE) of a format of P = 1, 3 or 4 components,
     C <= P of them weighted (the others meet zero weights), CDMA's converter
@@ -733,18 +710,24 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
     wide with P = 4: two 64-element super channels), strides, padding, x
     offsets. `mean_step` (the negative control) adds that to the first mean
     (or the offset) in the expectation only. `x_offsets` False: none (a
-    loadable's descriptor has no field for it)."""
-    P = int(rng.choice([1, 3, 4, 4]))
+    loadable's descriptor has no field for it). `dense`: the negative
+    controls' set, many products per atom (4 components, kernels 9 to 20
+    wide: S * P 36 to 80, all 4 weighted), images up to 24 columns wider
+    than the kernel, and a converter whose step survives its truncate
+    (|scale| >= 2^(shift - 1)), so that the controls change most layers."""
+    P = 4 if dense else int(rng.choice([1, 3, 4, 4]))
     fmt = str(rng.choice((IMAGE_FORMATS if bits == 8 else IMAGE_FORMATS_16)[P]))
-    c = P if P == 1 else int(rng.integers(P - 1, P + 1))
-    wide = P == 4 and rng.random() < 0.1
+    c = P if P == 1 or dense else int(rng.integers(P - 1, P + 1))
+    wide = P == 4 and rng.random() < (0.4 if dense else 0.1)
     k = int(rng.integers(1, 25))
     r = int(rng.integers(1, 4))
-    s = int(rng.integers(17, 21)) if wide else int(rng.integers(1, 8))
-    pad, h, w, sy, sx, oh, ow = run_trace.image_window(rng, r, s)
+    s = int(rng.integers(17, 21)) if wide else int(rng.integers(9, 17) if dense else rng.integers(1, 8))
+    pad, h, w, sy, sx, oh, ow = run_trace.image_window(rng, r, s, wider=25 if dense else 9)
     signed = rng.random() < 0.3
     elt = ("i" if signed else "ui") + str(bits)
-    raw = rng.integers(0, 1 << bits, (P, h, w))
+    raw = rng.integers(0, 1 << bits, (P, h, 1 if dense else w))
+    if dense:  # constant along the line: paired weights' products cancel
+        raw = np.repeat(raw, w, axis=2)
     half = 1 << (bits - 1)
     x = (raw - 2 * half * (raw >= half) if signed else raw).astype(
         {"i8": np.int8, "ui8": np.uint8, "i16": np.int16, "ui16": np.uint16}[elt])
@@ -753,6 +736,9 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
     # The converter: values of 2^-4..2^16 after the shift.
     shift = int(rng.integers(0, 13)) + (int(rng.integers(0, 9)) if bits == 16 else 0)
     scale = int(rng.choice([1, int(rng.integers(1, 1 << 15)), -int(rng.integers(1, 1 << 15))]))
+    if dense:  # the mean's step survives the truncate and fp16, unsaturated
+        scale = int(rng.choice([-1, 1])) * int(rng.integers(max(1, 1 << shift >> 1),
+                                                            min(1 << 15, 64 << shift)))
     if rng.random() < 0.5:
         mean = [int(rng.integers(-128, 256)) if bits == 8 else int(rng.integers(-32768, 32768))
                 for _ in range(4)]
@@ -767,6 +753,18 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8):
     wt = fp16_data(rng, (k, c, r, s), zeros=0.1)
     spread = (rng.standard_normal((k, c, r, s)) * 2.0 ** rng.integers(-14, 6, (k, c, r, s)))
     wt = np.where(wt & 0x7FFF == 0, wt, spread.astype(np.float16).view(np.uint16))
+    if dense:
+        # Small weights (2^-14..2^-10), and pairs of kernel columns of large
+        # ones (2^0..2^5) of opposite signs, whose products cancel on the
+        # constant lines: the result is the small products', which an image
+        # atom truncates at its large products' exponent group and a direct
+        # convolution's atom (one kernel column) of small ones only does not.
+        small = rng.standard_normal((k, c, r, s)) * 2.0 ** rng.integers(-14, -10, (k, c, r, s))
+        cols = rng.permutation(s)[:2 * (s // 4)].reshape(-1, 2)
+        for j, jj in cols:
+            big = rng.standard_normal((k, c, r)) * 2.0 ** rng.integers(0, 5, (k, c, r))
+            small[..., j], small[..., jj] = big, -big
+        wt = small.astype(np.float16).view(np.uint16)
     x_offset = int(rng.choice([0, 0, 1, 2, 3])) if x_offsets else 0
     penc = f"#dla.pixel<{fmt}{f', x_offset = {x_offset}' if x_offset else ''}>"
     # Post-extension (E kernel rows in one 64-element atom, E * S * P <=
@@ -817,31 +815,26 @@ def main_image(a):
     the CPU execution."""
     build, translate, player, root, env = setup(a, "dla-fp16-image-")
     rng = np.random.default_rng(a.seed)
-    drawn = [draw_image(rng, n, a.mean_step, x_offsets=not a.loadable, bits=a.pixel_bits)
+    drawn = [draw_image(rng, n, a.mean_step, x_offsets=not a.loadable, bits=a.pixel_bits,
+                        dense=a.dense_atoms)
              for n in range(a.count)]
     cpu = image_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
-    expected_name = {"nvdla": "fp_nvdla", "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
+    name = expected_name(a)
     if a.mean_step:
-        expected_name += f" with the first mean {a.mean_step:+d}"
+        name += f" with the first mean {a.mean_step:+d}"
     if a.direct_atoms:
-        expected_name += " with a direct convolution's atoms"
-    good = elements = cpu_differ = wide = posted = 0
-    unfit = collections.Counter()
-    for n, c in enumerate(drawn):
+        name += " with a direct convolution's atoms"
+
+    def expect(c):
         if a.direct_atoms:
             # The negative control: CMAC atoms of one kernel position each
             # (a direct convolution's), the weighted components only.
             y32 = fp.conv_fp16(c["xc"][:c["w"].shape[1]], c["w"], c["stride"], c["pad"])
         else:
             y32 = fp.image_conv_fp16(c["xc"], c["w"], c["stride"], c["pad"], c["post"])
-        y16 = fp.fp32_to_fp16(y32)
-        elements += y16.size
-        wide += c["w"].shape[3] * c["x"].shape[0] > 64
-        posted += c["post"] > 1
-        want = y16
-        if cpu is not None:
-            cpu_differ += int((cpu[n] != y16).sum())
-            want = cpu[n]
+        return fp.fp32_to_fp16(y32), None
+
+    def run(c, want, name):
         pixels = nvdla_ref.pack(c["x"][None], c["penc"], c["elt"])
         wbytes = weight_ref.pack(c["w"].view(np.float16), c["wenc"], "f16")["weights"]
         if a.loadable:
@@ -850,33 +843,18 @@ def main_image(a):
             func = c["func"].replace(f", %w: {wtype}", "").replace(
                 "{\n", f"{{\n  %w = arith.constant {run_trace.resource(c['name'] + '_w', wbytes)}"
                 [:-len(f"tensor<{len(wbytes)}xi8>")] + f"{wtype}\n", 1)
-            why = run_loadable_case(c["name"], func, bytes(pixels), want[None], root, build, env,
-                                    expected_name)
-            refusal = re.search(r"error: '[a-z.]+' op (.*)", why or "")
-            if refusal and why.startswith("dla-translate failed"):
-                # The writer's located refusal (what the firmware's descriptors lack).
-                unfit[re.sub(r"[0-9]+", "N", refusal.group(1))] += 1
-                continue
-        else:
-            blobs = {"arg0.bin": pixels, "arg1.bin": wbytes,
-                     "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
-            why = run_case(c["name"], c["func"], blobs, root, translate, player, env,
-                           expected_name)
-        if why:
-            print(f"{c['name']}: {why}")
-            continue
-        good += 1
-    if cpu is not None:
-        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
-              "output elements differ")
-    print(f"{wide} of {a.count} with two super channels (S * P > 64), {posted} with "
-          "post-extension")
+            return run_loadable_case(c["name"], func, bytes(pixels), want[None], root, build, env,
+                                     name)
+        blobs = {"arg0.bin": pixels, "arg1.bin": wbytes,
+                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
+        return run_case(c["name"], c["func"], blobs, root, translate, player, env, name)
+
+    wide = sum(c["w"].shape[3] * c["x"].shape[0] > 64 for c in drawn)
+    posted = sum(c["post"] > 1 for c in drawn)
     what = "image loadables on NVIDIA's firmware" if a.loadable else "image convolutions"
-    fit = a.count - sum(unfit.values())
-    for reason, n in sorted(unfit.items()):
-        print(f"  refused by the loadable writer ({n}): {reason}")
-    print(f"{good} of {fit} fp16 {what} on the v1 model equal {expected_name}")
-    return 0 if good == fit else 1
+    return run_all(a, drawn, cpu, expect, run, f"fp16 {what} on the v1 model", name=name,
+                   notes=[f"{wide} of {a.count} with two super channels (S * P > 64), {posted} "
+                          "with post-extension"], refusals=True)
 
 
 def main():
@@ -900,6 +878,10 @@ def main():
     p.add_argument("--direct-atoms", action="store_true",
                    help="--layer image, the negative control: expected with CMAC atoms of one "
                         "kernel position each (fp_nvdla.conv_fp16), not CSC's image atoms")
+    p.add_argument("--dense-atoms", action="store_true",
+                   help="--layer image: the negative controls' case set, many products per "
+                        "atom (4 components, kernels 9 to 20 wide, wider images) and "
+                        "converters whose step survives their truncate")
     p.add_argument("--mean-step", type=int, default=0,
                    help="--layer image, the negative control: the expectation's first mean "
                         "(or offset) this much off the program's")
@@ -930,6 +912,8 @@ def main():
         p.error("--compressed draws convolutions (--layer conv)")
     if a.layer == "pdp":
         sys.exit(main_pdp(a))
+    if a.dense_atoms and a.layer != "image":
+        p.error("--dense-atoms draws --layer image's cases")
     if (a.direct_atoms or a.mean_step) and (a.layer != "image" or a.expect != "nvdla"):
         p.error("--direct-atoms and --mean-step change --layer image's fp_nvdla expectation")
     if a.layer == "image":
@@ -951,37 +935,22 @@ def main():
     rng = np.random.default_rng(a.seed)
     drawn = [draw(rng, n, a.compressed, a.swap_compressed) for n in range(a.count)]
     cpu = cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
-    expected_name = {"ideal": "IEEE", "nvdla": "fp_nvdla",
-                     "cpu": f"the CPU execution ({a.fp16_arithmetic})"}[a.expect]
-    good = elements = differ = cpu_differ = 0
-    for n, c in enumerate(drawn):
+
+    def expect(c):
         y32 = fp.conv_fp16(c["x"], c["w"], c["stride"], c["pad"], c["dilation"])
-        y16 = fp.fp32_to_fp16(y32)
-        want = ideal(c["x"], c["w"], c["stride"], c["pad"], c["dilation"])
-        elements += y16.size
-        differ += int((y16 != want).sum())
-        if cpu is not None:
-            cpu_differ += int((cpu[n] != y16).sum())
-            want = cpu[n]
+        return fp.fp32_to_fp16(y32), ideal(c["x"], c["w"], c["stride"], c["pad"], c["dilation"])
+
+    def run(c, want, name):
         blobs = {"arg0.bin": nvdla_ref.pack(c["x"].view(np.float16)[None], ENC, "f16"),
-                 "result0.bin": nvdla_ref.pack((y16 if a.expect == "nvdla" else want)
-                                               .view(np.float16)[None], ENC, "f16")}
+                 "result0.bin": nvdla_ref.pack(want.view(np.float16)[None], ENC, "f16")}
         if not c["compressed"]:
             blobs["arg1.bin"] = weight_ref.pack(c["w"].view(np.float16), WENC, "f16")["weights"]
-        why = run_case(c["name"], c["func"], blobs, root, translate, player, env, expected_name)
-        if why:
-            print(f"{c['name']}: {why}")
-            continue
-        good += 1
-    print(f"hardware arithmetic vs IEEE (exact, one rounding): {differ} of {elements} output "
-          f"elements differ")
-    if cpu is not None:
-        print(f"CPU execution ({a.fp16_arithmetic}) vs fp_nvdla: {cpu_differ} of {elements} "
-              "output elements differ")
-    if a.compressed:
-        print(f"{sum(c['compressed'] for c in drawn)} of {a.count} with compressed weights")
-    print(f"{good} of {a.count} fp16 convolutions on the v1 model equal {expected_name}")
-    sys.exit(0 if good == a.count else 1)
+        return run_case(c["name"], c["func"], blobs, root, translate, player, env, name)
+
+    notes = [f"{sum(c['compressed'] for c in drawn)} of {a.count} with compressed weights"] \
+        if a.compressed else []
+    sys.exit(run_all(a, drawn, cpu, expect, run, "fp16 convolutions on the v1 model",
+                     ieee=" (exact, one rounding)", notes=notes))
 
 
 if __name__ == "__main__":

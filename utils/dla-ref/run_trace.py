@@ -43,6 +43,7 @@ on the fly writes int16.
 
 import argparse
 import collections
+import functools
 import os
 import re
 import subprocess
@@ -379,6 +380,25 @@ def pool_wide_case(rng, n):
     return Case(f"pool_wide_{n}", shape, body, out)
 
 
+def _spread_conv_data(rng, shape, wshape, batch=1):
+    """A convolution's data and weights drawn so that its results spread
+    over the precision (_spread): (data, weights of `batch` inputs, the
+    CACC's clip, the data's bits bx)."""
+    # Data of 2^bx, weights of 2^bw: the sums of c r s products about
+    # 2^(bx + bw) sqrt(c r s), clipped to about the precision's top
+    # (the SDP's stages and converter near +-1 keep them there).
+    # int8: a uniform draw's deviation is a third of its top (the
+    # sums' one bit less) and the input offset within a quarter of it.
+    low, top = (6, 15) if BITS == 16 else (3, 6)
+    bx, bw = int(rng.integers(low, BITS)), int(rng.integers(low, BITS))
+    clip = bx + bw + int(np.log2(int(np.prod(wshape[1:]))) / 2) - top + int(rng.integers(-2, 3))
+    clip = min(16, max(0, clip))
+    dtype = np.int16 if BITS == 16 else np.int8
+    data = [rng.integers(-(1 << bx), 1 << bx, size=(batch,) + tuple(shape[1:])).astype(dtype),
+            rng.integers(-(1 << bw), 1 << bw, size=wshape).astype(dtype)]
+    return data, clip, bx
+
+
 def conv_case(rng, n, shape=None, spread_int8=False, batch=1):
     """A direct int8 convolution with its on-the-fly SDP (register
     operands, int_cases_sdp's draws) or alone (the SDP bypassed): kernels
@@ -411,19 +431,8 @@ def conv_case(rng, n, shape=None, spread_int8=False, batch=1):
     spread = _spread(rng, spread_int8)
     data = None
     if spread:
-        # Data of 2^bx, weights of 2^bw: the sums of c r s products about
-        # 2^(bx + bw) sqrt(c r s), clipped to about the precision's top
-        # (the SDP's stages and converter near +-1 keep them there).
-        # int8: a uniform draw's deviation is a third of its top (the
-        # sums' one bit less) and the input offset within a quarter of it.
-        low, top = (6, 15) if BITS == 16 else (3, 6)
-        bx, bw = int(rng.integers(low, BITS)), int(rng.integers(low, BITS))
+        data, clip, bx = _spread_conv_data(rng, shape, wshape, batch)
         off = 500 if BITS == 16 else 1 << (bx - 2)
-        clip = bx + bw + int(np.log2(c * r * s) / 2) - top + int(rng.integers(-2, 3))
-        clip = min(16, max(0, clip))
-        dtype = np.int16 if BITS == 16 else np.int8
-        data = [rng.integers(-(1 << bx), 1 << bx, size=(batch,) + shape[1:]).astype(dtype),
-                rng.integers(-(1 << bw), 1 << bw, size=wshape).astype(dtype)]
         if rng.random() < 0.4:
             scale, sh = _near_one(rng, 8)
             attrs += (f" input_cvt <offset = {int(rng.integers(-off, off + 1))}, scale = {scale}, "
@@ -446,16 +455,16 @@ def conv_case(rng, n, shape=None, spread_int8=False, batch=1):
     return case
 
 
-def image_window(rng, r, s):
+def image_window(rng, r, s, wider=9):
     """An image convolution's geometry around an R x S kernel: padding
-    below the kernel (at most 3 columns), an image of up to 8 rows and S + 8
-    columns that the padded kernel fits, strides 1 or 2 (x at most S: the
+    below the kernel (at most 3 columns), an image of up to 8 rows and S +
+    wider - 1 columns that the padded kernel fits, strides 1 or 2 (x at most S: the
     image weights' pre-extension steps by whole pixels) and the output's
     size: (pad, h, w, sy, sx, oh, ow)."""
     pad = [int(rng.integers(0, r)), int(rng.integers(0, r)), int(rng.integers(0, min(s, 4))),
            int(rng.integers(0, min(s, 4)))]
     h = int(rng.integers(max(1, r - pad[0] - pad[1]), 9))
-    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + 9))
+    w = int(rng.integers(max(1, s - pad[2] - pad[3]), s + wider))
     sy, sx = (int(rng.choice([1, 1, 2])) for _ in range(2))
     sx = min(sx, s)  # the image weights' pre-extension steps by whole pixels
     oh = (h + pad[0] + pad[1] - r) // sy + 1
@@ -584,18 +593,31 @@ def _in_bands(rng, c, name):
 
 def conv_bands_case(rng, n):
     """A convolution as conv_case draws it, in bands (_in_bands)."""
-    return _in_bands(rng, conv_case(rng, n), f"conv_bands_{n}")
+    return _in_bands(rng, conv_case(rng, n, spread_int8=True), f"conv_bands_{n}")
 
 
-def _tame_conv_body(rng, shape, wshape, out, pad):
+def _tame_conv_case(rng, name, shape, wshape, out, pad):
     """A stride-1 direct convolution padded by `pad` on every side, its
     clip and an on-the-fly SDP's tame BS stage and converter drawn in that
-    order (the cases the buffer plan cuts by itself)."""
+    order (the cases the buffer plan cuts by itself). int8: its data, clip,
+    stage and converter drawn so that the results spread (_spread_conv_data,
+    _spread_stage, _spread_cvt; int16's draws as they were)."""
     conv_t = ttype(out, None)
-    return (f"%c = dla.conv direct %x, %w stride [1, 1] pad [{pad}, {pad}, {pad}, {pad}] "
-            f"clip_truncate {int(rng.integers(6, 12))} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
-            f"{conv_t}\n  %y = dla.sdp on_the_fly %c bs {sdp_cases._x_stage(rng, None, True)[0]} "
-            f"out_cvt {sdp_cases._cvt(rng, True)[0]} : {conv_t} -> {ttype(out)}")
+    data = None
+    if PRECISION == "int8":
+        data, clip, _ = _spread_conv_data(rng, shape, wshape)
+        stage, cvt = _spread_stage(rng), _spread_cvt(rng)
+    else:
+        clip = int(rng.integers(6, 12))
+        stage, cvt = sdp_cases._x_stage(rng, None, True)[0], sdp_cases._cvt(rng, True)[0]
+    body = (f"%c = dla.conv direct %x, %w stride [1, 1] pad [{pad}, {pad}, {pad}, {pad}] "
+            f"clip_truncate {clip} : {ttype(shape)}, {ttype(wshape, WENC)} -> "
+            f"{conv_t}\n  %y = dla.sdp on_the_fly %c bs {stage} out_cvt {cvt} : {conv_t} -> "
+            f"{ttype(out)}")
+    case = Case(name, shape, body, out, weight=wshape)
+    if data:
+        case.data[:2] = data
+    return case
 
 
 def conv_deep_case(rng, n):
@@ -609,8 +631,7 @@ def conv_deep_case(rng, n):
     c, k = int(rng.choice([480, 496, 512])), int(rng.integers(1, 17))
     h, w = int(rng.integers(3, 7)), int(rng.integers(72, 97))
     shape, wshape, out = (1, c, h, w), (k, c, 3, 3), (1, k, h, w)
-    body = _tame_conv_body(rng, shape, wshape, out, 1)
-    return Case(f"conv_deep_{n}", shape, body, out, weight=wshape)
+    return _tame_conv_case(rng, f"conv_deep_{n}", shape, wshape, out, 1)
 
 
 def conv_wide_case(rng, n):
@@ -623,8 +644,7 @@ def conv_wide_case(rng, n):
     c, k = 128, int(rng.integers(1, 7))
     h, w = int(rng.integers(6, 11)), int(rng.integers(190, 231))
     shape, wshape, out = (1, c, h, w), (k, c, 5, 5), (1, k, h, w)
-    body = _tame_conv_body(rng, shape, wshape, out, 2)
-    return Case(f"conv_wide_{n}", shape, body, out, weight=wshape)
+    return _tame_conv_case(rng, f"conv_wide_{n}", shape, wshape, out, 2)
 
 
 def sdp_mem_bands_case(rng, n):
@@ -840,7 +860,8 @@ def chain_case(rng, n, max_layers=5):
     count = int(rng.integers(2, max_layers + 1))
     for i in range(count):
         kind = str(rng.choice(["conv", "pool", "sdp", "lrn"]))
-        c = KINDS[kind](rng, 0, cur)
+        # (conv_case unspread: the chain tests' draws as they were)
+        c = (conv_case if kind == "conv" else KINDS[kind])(rng, 0, cur)
         body = c.body.replace("%c ", f"%c{i} ").replace("%c =", f"%c{i} =")
         if kind == "conv":
             body = body.replace("direct %x, %w ", f"direct %x, %w{len(weights)} ")
@@ -1192,7 +1213,9 @@ def as_weights_case(rng, n):
     return Case.of(f"as_weights_{n}", args, "\n  ".join(lines), out)
 
 
-KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "clamp": clamp_case, "pool": pool_case, "conv": conv_case,
+KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": padded_case, "sdp": sdp_case, "clamp": clamp_case, "pool": pool_case,
+         # int8 drawn within int8 (_spread): a saturated result checks little.
+         "conv": functools.partial(conv_case, spread_int8=True),
          "conv-compressed": conv_compressed_case, "conv-batch": conv_batch_case,
          "lrn": lrn_case,
          "lrn-wrap": lambda rng, n: lrn_case(rng, n, wrap=True), "sdp-mem": sdp_mem_case,
@@ -1236,6 +1259,23 @@ def verify(cases, build):
     if run.returncode and not any(errors):
         sys.exit("dla-opt failed:\n" + run.stderr)
     return errors
+
+
+def plan_refusals(cases, build):
+    """dla-translate's located refusal (its register plan's: what it does
+    not program) of each case, else None: the layer function translated
+    without data (the plan refuses before it reads any)."""
+    translate = os.path.join(build, "bin", "dla-translate")
+    refusals = []
+    with tempfile.TemporaryDirectory(prefix="dla-plan-") as root:
+        for c in cases:
+            tr = subprocess.run([translate, "--dla-to-nvdla-trace",
+                                 f"--nvdla-trace-dir={os.path.join(root, c.name)}",
+                                 f"--nvdla-trace-data={root}", "-"],
+                                input=module([c.layer_func()]), capture_output=True, text=True)
+            refusal = re.search(r"error: (.*' op .*)", tr.stderr)
+            refusals.append(refusal.group(1) if tr.returncode and refusal else None)
+    return refusals
 
 
 def literal(a):
@@ -1350,22 +1390,27 @@ def draw_data(rng, shape, elt):
     return rng.integers(-top, top, size=shape).astype(np.int16)
 
 
-def add_case_arguments(p, kinds=None):
+def add_case_arguments(p, kinds=None, precisions=PRECISIONS, executions=True, configs=CONFIGS):
     """The options that choose the cases (shared with run_loadable.py,
-    whose `kinds` add to KINDS)."""
+    whose `kinds` add to KINDS, and run_bdma_trace.py: its own kinds and
+    `precisions`, no --from-execution (`executions`), nv_full only (no
+    `configs`: no --config))."""
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("--kind", choices=sorted(kinds or KINDS), help="random layers of this kind")
-    what.add_argument("--from-execution", choices=trace_exec_cases.KINDS,
-                      help="the cases run_layers.py --kind KIND draws with the same "
-                           "--count and --seed: the integer execution tests")
+    if executions:
+        what.add_argument("--from-execution", choices=trace_exec_cases.KINDS,
+                          help="the cases run_layers.py --kind KIND draws with the same "
+                               "--count and --seed: the integer execution tests")
     p.add_argument("--count", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True, help="the build directory (bin/, nvdla-cmod/)")
     p.add_argument("--keep", help="write the test directories here (default: a scratch dir)")
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin", help="LLVM's bin (mlir-runner)")
-    p.add_argument("--config", choices=CONFIGS, default="nv_small")
-    p.add_argument("--precision", choices=PRECISIONS, default="int8",
-                   help="the layers' feature data and weights (int16: nv_full only)")
+    if configs:
+        p.add_argument("--config", choices=configs, default=configs[0])
+    p.add_argument("--precision", choices=precisions, default="int8",
+                   help="the layers' feature data and weights" +
+                        (" (int16: nv_full only)" if configs else ""))
 
 
 def draw(a, rng, kinds=None):
@@ -1388,7 +1433,16 @@ def draw(a, rng, kinds=None):
                 unfit[f"{CONFIG}: {reason}"] += 1
             else:
                 kept.append(c)
-        cases = kept
+        # Layers of another precision than the run's: the register plan's
+        # refusal, before the CPU execution spends time on them.
+        mixed = [c for c in kept if c.out_elt is not None]
+        refusals = dict(zip((c.name for c in mixed), plan_refusals(mixed, a.build)))
+        cases = []
+        for c in kept:
+            if refusals.get(c.name):
+                unfit["refused: " + refusals[c.name]] += 1
+            else:
+                cases.append(c)
     else:
         cases = [kinds[a.kind](rng, n) for n in range(a.count)]
     inputs = [[draw_data(rng, sh, elt) if d is None else d

@@ -71,24 +71,50 @@ def _split(op):
 
 
 NAMES = {"i8": "int8", "i16": "int16", "f16": "fp16"}
+ELEMENT_PRECISION = {"int8": "int8", "int16": "int16", "float16": "fp16"}
 
 
-def converts_int16(case):
-    """Whether `case` is an offline SDP between int16 and int8 feature data
-    (either way): on nv_full the emitter programs it, the SDP processing in
-    int8 (docs/NvdlaCModelV1.md, "int16 layers")."""
-    return case.op.startswith("dla.sdp offline") and \
-        {case.args[0][1], case.out_t} == {"i8", "i16"}
+# The configurations whose register plan programs int16 and fp16 feature
+# data (NetworkPlan.cpp programsPrecision): there the int8 run's layers
+# that read or write another precision are the plan's to refuse.
+PLANS_OTHER_PRECISIONS = ("nv_full",)
+
+
+def mixes_precisions(case):
+    """Whether `case` reads or writes feature data other than int8 (the
+    int8 run's layers of another precision: SDP memory operands excepted,
+    the emitter decides which it reads)."""
+    if case.out_t != "i8":
+        return True
+    if case.op.startswith("dla.sdp"):
+        operands = {m.group(2) for m in OPERAND.finditer(case.op)}
+        elts = [t for i, (_, t) in enumerate(case.args) if f"%a{i}" not in operands]
+    elif case.op.startswith("dla.conv image"):
+        # Pixels are ui8, i8 or i16: the verifier says what the
+        # configuration reads (nv_small and nv_large: 8-bit pixels only).
+        elts = [t for _, t in case.args[1:]]
+    else:
+        elts = [t for _, t in case.args]
+    return any(t != "i8" for t in elts)
 
 
 def why_not(case, precision="int8", config=None):
     """The reason `case` cannot be written as layers of `precision` (int8;
     int16 on nv_full) for the emitter, or None. What the configuration
     lacks the verifier says, what the emitter does not program yet its
-    refusals say (run_trace.py). On nv_full the int8 run takes the offline
-    SDPs between int16 and int8 too (converts_int16)."""
+    refusals say (run_trace.py). On nv_full the int8 run takes the layers
+    of other precisions too (mixes_precisions: each value in its own
+    precision, to_trace), and the register plan says which it programs
+    (the offline SDPs between int16 and int8) and why it
+    refuses the others (run_trace.plan_refusals); nv_small and nv_large
+    program int8 feature data only."""
     op = case.op
-    if config == "nv_full" and precision == "int8" and converts_int16(case):
+    if config in PLANS_OTHER_PRECISIONS and precision == "int8" and mixes_precisions(case):
+        # A layer of one other precision is its own run's (an image
+        # convolution's pixels have none: the plan's to say).
+        own = {t for _, t in case.args} | {case.out_t}
+        if len(own) == 1 and not op.startswith("dla.conv image"):
+            return f"{NAMES[case.out_t]} layer: the int8 layers are run"
         return None
     elt = "i8" if precision == "int8" else "i16"
     if precision != "int8":
@@ -104,17 +130,7 @@ def why_not(case, precision="int8", config=None):
     if case.out_t != "i8":
         name = NAMES[case.out_t]
         return f"{name} result: only int8 feature data is programmed"
-    if op.startswith("dla.sdp"):
-        # Memory operands may be int16: the emitter decides which it reads.
-        operands = {m.group(2) for m in OPERAND.finditer(op)}
-        elts = [t for i, (_, t) in enumerate(case.args) if f"%a{i}" not in operands]
-    elif op.startswith("dla.conv image"):
-        # Pixels are ui8, i8 or i16: the verifier says what the
-        # configuration reads (nv_small and nv_large: 8-bit pixels only).
-        elts = [t for _, t in case.args[1:]]
-    else:
-        elts = [t for _, t in case.args]
-    if any(t != "i8" for t in elts):
+    if mixes_precisions(case):
         return "int16 input: only int8 feature data is programmed"
     return None
 
@@ -172,7 +188,7 @@ def image_encoding(case, config):
     sy, sx = (int(v) for v in re.search(r"stride \[(\d+), (\d+)\]", case.op).groups())
     if post in ("2", "4") and w.shape[3] * p > ATOMIC_C[config] // int(post):
         post = "none"
-    wparts = ["image", "int8", f"channels = {p}"]
+    wparts = ["image", ELEMENT_PRECISION[case.args[1][0].dtype.name], f"channels = {p}"]
     if post != "none":
         wparts.append(f"post_extension = {post}")
         wparts.append(f"stride = [{sy}, {sx}]")
@@ -187,13 +203,17 @@ def to_trace(case, config, trace_case, precision="int8"):
     feat = f"#dla.feature<{precision}, config = {config}>"
     weight = f"#dla.weight<direct, {precision}, config = {config}>"
     op = case.op
-    # Between int16 and int8: the input's and the result's own precisions,
-    # operands as the SDP processing in int8 reads them.
+    # Another precision in the int8 run (why_not): the input's and the
+    # result's own precisions (between int16 and int8, operands as the SDP
+    # processing in int8 reads them).
     out_feat = feat
-    if converts_int16(case):
-        feat = f"#dla.feature<{NAMES[case.args[0][1]]}, config = {config}>"
+    mixed = precision == "int8" and mixes_precisions(case)
+    if mixed:
+        if not op.startswith("dla.conv image"):
+            feat = f"#dla.feature<{NAMES[case.args[0][1]]}, config = {config}>"
         out_feat = f"#dla.feature<{NAMES[case.out_t]}, config = {config}>"
-        precision = "int8"
+        if op.startswith("dla.conv") or case.prelude:  # (an on-the-fly SDP's convolution)
+            weight = f"#dla.weight<direct, {NAMES[case.args[1][1]]}, config = {config}>"
     encs = [feat] + [None] * (len(case.args) - 1)
     datas = [a for a, _ in case.args]
     if op.startswith("dla.conv image"):
@@ -220,19 +240,19 @@ def to_trace(case, config, trace_case, precision="int8"):
         i = int(m.group(2)[2:])
         data = case.args[i][0]
         # An int16 SDP reads int8 operands in two-byte components.
-        encs[i] = operand_encoding(m.group(1), "int8" if data.dtype == np.int8 else "int16",
+        encs[i] = operand_encoding(m.group(1), ELEMENT_PRECISION[data.dtype.name],
                                    data.ndim == 4, config,
                                    precision == "int16" and data.dtype == np.int8)
     op = OPERAND.sub(lambda m: f"{m.group(1)} {m.group(2)} : "
                      f"{_encode(m.group(3), encs[int(m.group(2)[2:])])}", op)
     head, sig = _split(op)
     if op.startswith("dla.conv"):
-        sig = _retype(sig, encs[:len(case.args)] + [feat])
+        sig = _retype(sig, encs[:len(case.args)] + [out_feat])
     else:
         sig = _retype(sig, [None if prelude else feat, out_feat])
     body = f"{prelude}%y = {head} : {sig}"
     args = [(f"a{i}", d, e, t) for i, ((_, t), d, e) in enumerate(zip(case.args, datas, encs))]
     trace = trace_case(case.name, args, body, case.out_shape)
-    if out_feat != feat:
+    if mixed:
         trace.out_elt, trace.out_enc = case.out_t, out_feat
     return trace

@@ -35,24 +35,44 @@ bool reference::usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic) {
          target.config == nv::HardwareKind::NvFull;
 }
 
-bool reference::isNvdlaFp16Conv(ConvOp op) {
+bool reference::isFp16Conv(ConvOp op) {
   auto x = op.getInput().getType(), w = op.getWeight().getType();
+  return w.getElementType().isF16() &&
+         (x.getElementType().isF16() ||
+          (op.getMode() == nv::ConvMode::ImageInput && isa<IntegerType>(x.getElementType())));
+}
+
+std::string reference::whyIdealFp16Conv(ConvOp op) {
+  auto x = op.getInput().getType(), w = op.getWeight().getType();
+  if (x.getRank() != 4 || w.getRank() != 4)
+    return "not a rank-4 convolution";
+  const bool image = op.getMode() == nv::ConvMode::ImageInput;
   // Winograd: F(2x2, 3x3) at stride 1, the only form the hardware runs
-  // (NvdlaCModelV1.md); others keep the ideal meaning.
-  const bool mode = op.getMode() == nv::ConvMode::Direct ||
-                    (op.getMode() == nv::ConvMode::Winograd && w.getRank() == 4 &&
-                     w.getDimSize(2) == 3 && w.getDimSize(3) == 3 &&
-                     llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; }));
-  return mode && x.getElementType().isF16() && w.getElementType().isF16() && x.getRank() == 4 &&
-         w.getRank() == 4 && x.getDimSize(1) == w.getDimSize(1) &&
-         !op.getPadValue().value_or(0) && !op.getInputCvtAttr() && !op.getClipTruncate();
+  // (NvdlaCModelV1.md "Stride 1 only": the register plan refuses others).
+  if (op.getMode() == nv::ConvMode::Winograd &&
+      (w.getDimSize(2) != 3 || w.getDimSize(3) != 3 ||
+       !llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; })))
+    return "NVDLA runs Winograd on 3x3 kernels at stride 1 only (this layer's " +
+           std::to_string(w.getDimSize(2)) + "x" + std::to_string(w.getDimSize(3)) +
+           " kernel at stride " + std::to_string(op.getStrides().front()) +
+           " is refused by the register plan)";
+  if (image && !isa<IntegerType>(x.getElementType()))
+    return "fp16 pixels are not modelled (NVDLA's programs refuse them)";
+  // The verifier refuses these on fp16 data (integer registers, a channel
+  // mismatch); checked all the same, so that no path falls back silently.
+  if (op.getPadValue().value_or(0) || op.getClipTruncate() || (!image && op.getInputCvtAttr()) ||
+      (!image && x.getDimSize(1) != w.getDimSize(1)))
+    return "its pad_value, clip_truncate, input converter or channels are not modelled";
+  return "";
+}
+
+bool reference::isNvdlaFp16Conv(ConvOp op) {
+  return op.getMode() != nv::ConvMode::ImageInput && isFp16Conv(op) && whyIdealFp16Conv(op).empty();
 }
 
 bool reference::isNvdlaFp16ImageConv(ConvOp op) {
-  auto x = op.getInput().getType(), w = op.getWeight().getType();
-  return op.getMode() == nv::ConvMode::ImageInput && isa<IntegerType>(x.getElementType()) &&
-         w.getElementType().isF16() && x.getRank() == 4 && w.getRank() == 4 &&
-         !op.getPadValue().value_or(0) && !op.getClipTruncate();
+  return op.getMode() == nv::ConvMode::ImageInput && isFp16Conv(op) &&
+         whyIdealFp16Conv(op).empty();
 }
 
 namespace {

@@ -16,22 +16,33 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <string>
+
 namespace mlir::dla::reference {
 
 /// Whether `op` (an fp16 layer) computes NVDLA's arithmetic: asked for and
 /// the module's target is NVDLA nv_full.
 bool usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic);
 
-/// Whether the hardware arithmetic covers this convolution: direct, or
-/// Winograd 3x3 at stride 1 (when its weights hold stored taps: the
-/// lowering's check), fp16 input and weights with the same channels, no
-/// padding value, an fp16 or delivered result. (Image input is
-/// isNvdlaFp16ImageConv's.)
+/// Whether `op` is an fp16 convolution: fp16 weights and fp16 input, or
+/// integer pixels CDMA converts to fp16 (image input).
+bool isFp16Conv(ConvOp op);
+
+/// Why the hardware arithmetic does not cover the fp16 convolution `op`
+/// (the lowering then keeps the ideal meaning and says so in a remark), or
+/// empty when it does: direct; Winograd 3x3 at stride 1 (when its weights
+/// hold stored taps: the lowering's check); image input from integer
+/// pixels (cdmaInputConverterFp16); input and weights of the same
+/// channels, no padding value, no clip_truncate.
+std::string whyIdealFp16Conv(ConvOp op);
+
+/// Whether the hardware arithmetic covers this direct or Winograd fp16
+/// convolution (isFp16Conv, no whyIdealFp16Conv).
 bool isNvdlaFp16Conv(ConvOp op);
 
 /// Whether the hardware arithmetic covers this image convolution: integer
-/// pixels CDMA converts to fp16 (cdmaInputConverterFp16), fp16 weights, no
-/// padding value (docs/NvdlaCModelV1.md "Image input in fp16").
+/// pixels CDMA converts to fp16, fp16 weights, no padding value
+/// (docs/NvdlaCModelV1.md "Image input in fp16").
 bool isNvdlaFp16ImageConv(ConvOp op);
 
 /// Declares the runtime functions in `op`'s module (once).

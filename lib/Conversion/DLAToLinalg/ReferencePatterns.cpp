@@ -450,16 +450,25 @@ struct ConvToReference : LayerToReference<ConvOp> {
     MLIRContext *ctx = rewriter.getContext();
     NumberType acc{getAccumulatorType(ctx, pipeline, /*isSdp=*/false)};
 
-    if (nvdlaFp16(op) && isNvdlaFp16Conv(op)) {
-      if (op.getMode() != nv::ConvMode::Winograd)
+    // Nothing silently computes less than asked: an fp16 convolution that
+    // NVDLA's arithmetic does not cover keeps the ideal meaning below, and
+    // says why.
+    if (nvdlaFp16(op) && isFp16Conv(op)) {
+      std::string why = whyIdealFp16Conv(op);
+      if (why.empty() && op.getMode() == nv::ConvMode::Direct)
         return rewriteNvdlaFp16(op, adaptor, rewriter, Value());
-      // Winograd from its stored taps; plain (unencoded) weights have none
-      // and keep the mathematical meaning below.
-      Value taps = getWinogradTaps(adaptor.getWeight());
-      if (!taps)
-        taps = emitWinogradTapsOfTensor(rewriter, loc, adaptor.getWeight());
-      if (taps)
-        return rewriteNvdlaFp16(op, adaptor, rewriter, taps);
+      if (why.empty() && op.getMode() == nv::ConvMode::Winograd) {
+        // Winograd from its stored taps; plain (unencoded) weights have none.
+        Value taps = getWinogradTaps(adaptor.getWeight());
+        if (!taps)
+          taps = emitWinogradTapsOfTensor(rewriter, loc, adaptor.getWeight());
+        if (taps)
+          return rewriteNvdlaFp16(op, adaptor, rewriter, taps);
+        why = "its weights hold no stored Winograd taps (plain weights, or encoded ones whose "
+              "storage cannot be named); NVDLA's Winograd reads the taps G g G^T";
+      }
+      if (!why.empty())
+        remarkIdealFp16(op, why);
     }
     Value x = readPlain(rewriter, loc, adaptor.getInput());
     // Integer pixels into a float pipeline: CDMA's converter makes fp16
@@ -521,6 +530,15 @@ struct ConvToReference : LayerToReference<ConvOp> {
                            });
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
     return success();
+  }
+
+  /// The remark of a convolution the hardware fp16 arithmetic does not
+  /// cover (by location: op->emitRemark would print the op).
+  static void remarkIdealFp16(ConvOp op, StringRef why) {
+    mlir::emitRemark(op.getLoc())
+        << "dla.conv " << std::string(::dlaformat::enumName(op.getMode()))
+        << " keeps fp16-arithmetic=ideal's meaning, not NVDLA's arithmetic: "
+        << why;
   }
 
   /// NVDLA's fp16 arithmetic: CACC's fp32 (the runtime's conv_fp16, or

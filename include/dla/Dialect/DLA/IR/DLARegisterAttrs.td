@@ -163,6 +163,21 @@ def DLA_SdpYAttr : DLA_Attr<"SdpY", "sdp_y"> {
     `min`, `sum` or `eql`. nv_small has no Y stage, and no configuration without
     SDP_LUT_ENABLE has `lut`.
 
+    On an fp16 pipeline (docs/IntegerAttributes.md section 4.7,
+    docs/NvdlaFp16.md "The SDP's Y stage in fp16") the stage computes in
+    fp32 on the X stages' result, the multiplier first, then the ALU:
+
+    ```
+    m = mul_operand ? ((prelu && y >= 0) ? y : y * mul_operand) : y
+    v = alu ? op(m, alu_operand) : m                     max, min, sum; one rounding out
+    ```
+
+    Memory operands are fp16 surfaces (widened); a register operand is the
+    32-bit register's fp32 bit pattern written as the int32 of those bits
+    (`mul_operand = 1069547520` is 1.5), finite. No `truncate`, no operand
+    converters, no `eql`; `lut` (the LUT in float mode) only alone, not
+    after the multiplier or ALU.
+
     ```mlir
     #dla.sdp_y<alu = sum, alu_operand = eltwise, alu_cvt = <offset = 0, scale = 19661, shift = 14>>
     #dla.sdp_y<mul_operand = eltwise, truncate = 7>
