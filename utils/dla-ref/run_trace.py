@@ -5,7 +5,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
-                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp|cvt16-conv|cvt16-image --count N --seed S
+                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp|cvt16-conv|cvt16-image|image16 --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -60,6 +60,7 @@ import int_cases_pool as pool_cases  # noqa: E402
 import int_cases_sdp as sdp_cases  # noqa: E402
 import trace_exec_cases  # noqa: E402
 import trace_cvt16_cases  # noqa: E402
+import trace_image16_cases  # noqa: E402
 
 CONFIG = "nv_small"
 PRECISION = "int8"  # the layers' feature data and weights (int16: nv_full)
@@ -1230,7 +1231,9 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          # Between int16 and int8 (nv_full, trace_cvt16_cases.py).
          "cvt16-sdp": lambda rng, n: trace_cvt16_cases.sdp_case(sys.modules[__name__], rng, n),
          "cvt16-conv": lambda rng, n: trace_cvt16_cases.conv_case(sys.modules[__name__], rng, n),
-         "cvt16-image": lambda rng, n: trace_cvt16_cases.image_case(sys.modules[__name__], rng, n)}
+         "cvt16-image": lambda rng, n: trace_cvt16_cases.image_case(sys.modules[__name__], rng, n),
+         # Image convolutions of an int16 pipeline (--precision int16).
+         "image16": lambda rng, n: trace_image16_cases.image16_case(sys.modules[__name__], rng, n)}
 KINDS.update({f"batch-{k}": (lambda rng, n, k=k: batched_case(KINDS[k], rng, n))
               for k in BATCHED_KINDS})
 # Register SDPs on a batch drawn within int8 too (_spread).
@@ -1362,7 +1365,7 @@ PRECISIONS = ("int8", "int16")
 # the others draw int8 joins, views, weights and checks of their own.
 INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "pool-wide",
                "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "conv-compressed",
-               "lrn", "lrn-wrap", "chain") + \
+               "lrn", "lrn-wrap", "chain", "image16") + \
     tuple(f"batch-{k}" for k in ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain",
                                   "conv-bands"))
 

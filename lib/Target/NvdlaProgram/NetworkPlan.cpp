@@ -43,7 +43,7 @@ bool programsPrecision(nv::Precision precision, nv::HardwareKind hardware) {
 }
 
 /// The weights of `v`: int8 NVDLA direct weights (image weights for an
-/// image convolution; fp16 and int16 direct ones and fp16 image ones on nv_full; uncompressed
+/// image convolution; fp16 and int16 direct and image ones on nv_full; uncompressed
 /// Winograd ones for a Winograd convolution, whose other limits
 /// checkWinogradConv states). nv_small and nv_large run on the master C
 /// model, nv_full on the v1 one (docs/NvdlaCModelV1.md). Compressed weights
@@ -56,19 +56,20 @@ LogicalResult checkWeights(Value v, bool image, bool winograd, Location loc) {
       !weight.getCompressed())
     return success();
   nv::WeightFormat format = image ? nv::WeightFormat::Image : nv::WeightFormat::Direct;
-  // Image weights: int8, or fp16 on nv_full (8-bit pixels CDMA converts
-  // to fp16; checkFp16Layer).
-  const bool imagePrecision = weight && (weight.getPrecision() == nv::Precision::Fp16 &&
-                                         programsPrecision(weight.getPrecision(),
-                                                           weight.getConfig()));
+  // Image weights: int8, or fp16 and int16 on nv_full (CDMA converts the
+  // pixels to the weights' precision: checkFp16Layer, checkInt16Layer).
+  const bool imagePrecision = weight &&
+                              (weight.getPrecision() == nv::Precision::Fp16 ||
+                               weight.getPrecision() == nv::Precision::Int16) &&
+                              programsPrecision(weight.getPrecision(), weight.getConfig());
   if (!weight || weight.getFormat() != format ||
       (weight.getPrecision() != nv::Precision::Int8 &&
        (image ? !imagePrecision
               : !programsPrecision(weight.getPrecision(), weight.getConfig()))))
     return emitError(loc) << "weights of a register program must be int8 "
                           << (image ? "image" : "direct")
-                          << " NVDLA weights (fp16 or int16 direct ones and fp16 image ones on "
-                             "nv_full) (#dla.weight<"
+                          << " NVDLA weights (fp16 or int16 direct and image ones on nv_full) "
+                             "(#dla.weight<"
                           << (image ? "image" : "direct")
                           << ", int8, config = ...>), got " << v.getType();
   if (weight.getCompressed() && !v.getDefiningOp<WeightConstantOp>())
@@ -263,6 +264,23 @@ std::optional<nv::Precision> featurePrecisionOf(Value v) {
   return std::nullopt;
 }
 
+/// Whether `hw` is an image convolution of an int16 pipeline (int16 image
+/// weights) writing int16, alone or with an SDP on the fly keeping int16:
+/// CDMA converts the pixels to int16 (cmod/cdma NV_NVDLA_cdma.cpp
+/// convert_8to16, or 16-bit components at IN_PRECISION int16, the
+/// converter saturating to 16 bits), CSC, CMAC and CACC run int16 as for
+/// int16 feature data (the precision rules' erratum 4 image row;
+/// docs/NvdlaCModelV1.md "Image input in int16").
+bool int16ImagePipeline(const HardwareLayer &hw) {
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  if (!conv || conv.getMode() != nv::ConvMode::ImageInput ||
+      featurePrecisionOf(hw.result()) != nv::Precision::Int16)
+    return false;
+  auto weight = dyn_cast_or_null<WeightAttr>(
+      cast<RankedTensorType>(conv.getWeight().getType()).getEncoding());
+  return weight && weight.getPrecision() == nv::Precision::Int16;
+}
+
 /// Whether `hw` is a convolution of an int8 pipeline (int8 feature data or
 /// an image into int8 weights) whose SDP on the fly writes int16: v1's
 /// int8-to-int16 SDP path (NV_NVDLA_sdp.cpp is_int8_to_int16), which the
@@ -281,8 +299,9 @@ bool widensInt8Pipeline(const HardwareLayer &hw) {
 /// offline SDP between int16 and int8, which processes in int8 (sdp.c
 /// map_proc_precision, UnitPrograms.h sdpProcPrecision; v1's
 /// NV_NVDLA_sdp.cpp: SDP_RDMA's int16-to-int8 buffer, the WDMA's
-/// int8-to-int16 path), or a direct or image input convolution of an int8
-/// pipeline whose SDP on the fly writes int16 (the same WDMA path). A
+/// int8-to-int16 path), a direct or image input convolution of an int8
+/// pipeline whose SDP on the fly writes int16 (the same WDMA path), or an
+/// image convolution of an int16 pipeline writing int16. A
 /// conversion the precision rules refuse (a convolution writing another
 /// precision than its pipeline's, an SDP on the fly narrowing int16 to int8
 /// or widening after Winograd: NvdlaConversion.h, --dla-check-precision) is
@@ -315,6 +334,8 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
       if (!verdict.valid)
         return member->emitOpError() << what << ": " << verdict.message;
     }
+  if (int16ImagePipeline(hw))
+    return success();
   if (widensInt8Pipeline(hw)) {
     // v1 asserts batch 1 on its int8-to-int16 path (SdpDataOperationThread).
     if (int64_t n = cast<RankedTensorType>(hw.result().getType()).getDimSize(0); n != 1)
