@@ -38,7 +38,9 @@ int8 feature data, either way (trace_cvt16_cases.py); --from-execution
 int-sdp on nv_full takes the execution tests' ones too. --kind cvt16-conv:
 int8 direct convolutions whose SDP on the fly writes int16; --kind
 cvt16-image: image convolutions of 8-bit pixels into int8 weights whose SDP
-on the fly writes int16.
+on the fly writes int16. --kind image16 (--config nv_full --precision
+int16): image convolutions of 8- and 16-bit pixels into int16 image
+weights writing int16 (trace_image16_cases.py).
 """
 
 import argparse
@@ -1492,6 +1494,8 @@ def main():
     if a.kind and a.kind.startswith("cvt16") and (a.config, a.precision) != ("nv_full", "int8"):
         p.error(f"--kind {a.kind} converts between int16 and int8: --config nv_full, "
                 "--precision int8 (the int8 side's)")
+    if a.kind == "image16" and (a.config, a.precision) != ("nv_full", "int16"):
+        p.error("--kind image16 draws int16 layers: --config nv_full --precision int16")
     configure(a.config, a.precision)
     a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")

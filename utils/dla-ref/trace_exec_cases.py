@@ -111,19 +111,23 @@ def why_not(case, precision="int8", config=None):
     op = case.op
     if config in PLANS_OTHER_PRECISIONS and precision == "int8" and mixes_precisions(case):
         # A layer of one other precision is its own run's (an image
-        # convolution's pixels have none: the plan's to say).
-        own = {t for _, t in case.args} | {case.out_t}
-        if len(own) == 1 and not op.startswith("dla.conv image"):
+        # convolution's pixels have none: its weights' and result's, the
+        # int16 run's when int16; others the plan's to say).
+        image = op.startswith("dla.conv image")
+        own = {t for _, t in case.args[image:]} | {case.out_t}
+        if len(own) == 1 and (not image or case.out_t == "i16"):
             return f"{NAMES[case.out_t]} layer: the int8 layers are run"
         return None
     elt = "i8" if precision == "int8" else "i16"
     if precision != "int8":
         if case.out_t != elt:
             return f"{NAMES[case.out_t]} result: the {precision} layers are run"
-        if op.startswith("dla.conv image"):
-            return f"image input: the {precision} layers are run (image input is int8)"
+        # An image convolution's pixels are of their own format (CDMA
+        # converts them to the pipeline's int16).
+        image = op.startswith("dla.conv image")
         operands = {m.group(2) for m in OPERAND.finditer(op)}
-        if any(t != elt for i, (_, t) in enumerate(case.args) if f"%a{i}" not in operands):
+        if any(t != elt for i, (_, t) in enumerate(case.args)
+               if f"%a{i}" not in operands and not (image and i == 0)):
             return f"{NAMES[next(t for _, t in case.args if t != elt)]} input: the " \
                    f"{precision} layers are run"
         return None

@@ -317,7 +317,15 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
       in = featurePrecisionOf(hw.op->getOperand(i));
   }
   std::optional<nv::Precision> out = featurePrecisionOf(hw.result());
-  const bool int16 = in == nv::Precision::Int16 || out == nv::Precision::Int16;
+  // An image convolution's pipeline is its weights' precision (CDMA
+  // converts the pixels to it): int16 image weights make an int16 layer
+  // whatever the result.
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  auto weight = conv ? dyn_cast_or_null<WeightAttr>(
+                           cast<RankedTensorType>(conv.getWeight().getType()).getEncoding())
+                     : WeightAttr();
+  const bool int16 = in == nv::Precision::Int16 || out == nv::Precision::Int16 ||
+                     (weight && weight.getPrecision() == nv::Precision::Int16);
   if (!int16 || (in == out && !image))
     return success();
   auto name = [](std::optional<nv::Precision> p) {
@@ -333,6 +341,15 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
       nv::ConversionVerdict verdict = nv::checkConversion(*query);
       if (!verdict.valid)
         return member->emitOpError() << what << ": " << verdict.message;
+      // The convolution table's weights are its pipeline's (erratum 4: an
+      // image converts to the weights' precision, CDMA's PROC_PRECISION).
+      if (member == hw.op && conv && weight && verdict.weight &&
+          weight.getPrecision() != *verdict.weight)
+        return conv.emitOpError()
+               << what << " through " << ::dlaformat::enumName(weight.getPrecision())
+               << " weights: the convolution's own result is its pipeline's precision, its "
+                  "weights' (the convolution table: "
+               << ::dlaformat::enumName(*verdict.weight) << " weights)";
     }
   if (int16ImagePipeline(hw))
     return success();
@@ -352,9 +369,10 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
     return success();
   return hw.op->emitOpError() << what
                               << ": between int16 and other precisions the register plan "
-                                 "programs an offline SDP between int16 and int8 and an int8 "
-                                 "pipeline's SDP on the fly writing int16 only (they process in "
-                                 "int8, sdp.c map_proc_precision)";
+                                 "programs only an offline SDP between int16 and int8, an int8 "
+                                 "pipeline's SDP on the fly writing int16 (they process in int8, "
+                                 "sdp.c map_proc_precision) and an image convolution into int16 "
+                                 "image weights writing int16";
 }
 
 /// The int16 feature value an SDP between int16 and int8 (checkInt16Layer)

@@ -39,14 +39,14 @@ func.func @empty(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>) 
 
 // -----
 
-// The weights are the first argument: they are checked first. int16 direct
-// weights are programmed on nv_full (the other configurations' weight
-// encodings refuse int16 themselves); image weights are int8 (int8 pixels
-// into an int8 pipeline).
-!img = tensor<1x4x3x5xi16, #dla.pixel<T_A16B16G16R16, config = nv_full>>
-!w = tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4, config = nv_full>>
+// The weights are the first argument: they are checked first. int16 and
+// fp16 direct and image weights are programmed on nv_full (the other
+// configurations' weight encodings refuse them themselves); plain weights
+// nowhere.
+!img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
+!w = tensor<2x3x2x2xi8>
 !g = tensor<1x2x2x4xi8, #dla.feature<int8, config = nv_full>>
-// expected-error @below {{weights of a register program must be int8 image NVDLA weights (fp16 or int16 direct ones and fp16 image ones on nv_full) (#dla.weight<image, int8, config = ...>), got 'tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4>>'}}
+// expected-error @below {{weights of a register program must be int8 image NVDLA weights (fp16 or int16 direct and image ones on nv_full) (#dla.weight<image, int8, config = ...>), got 'tensor<2x3x2x2xi8>'}}
 func.func @weights(%w: !w, %x: !img) -> !g {
   %y = dla.conv image %x, %w : !img, !w -> !g
   return %y : !g
@@ -431,7 +431,7 @@ func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config
 !g = tensor<1x8x2x2xf16, #dla.feature<fp16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @int16_to_fp16(%x: !f) -> !g {
-  // expected-error @below {{'dla.sdp' op reads int16 data and writes fp16: between int16 and other precisions the register plan programs an offline SDP between int16 and int8 and an int8 pipeline's SDP on the fly writing int16 only (they process in int8, sdp.c map_proc_precision)}}
+  // expected-error @below {{'dla.sdp' op reads int16 data and writes fp16: between int16 and other precisions the register plan programs only an offline SDP between int16 and int8, an int8 pipeline's SDP on the fly writing int16 (they process in int8, sdp.c map_proc_precision) and an image convolution into int16 image weights writing int16}}
   %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> : !f -> !g
   return %y : !g
 }
@@ -534,14 +534,63 @@ func.func @winograd_stride(%x: !f, %w: !w) -> !o {
 
 // An image convolution reads int8 pixels into an int8 pipeline (the
 // precision rules would have int16 weights for an int16 result); an SDP on
-// the fly widens its int8 to int16 (trace-int16-cvt-conv.test).
+// the fly widens its int8 to int16 (trace-int16-cvt-conv.test), int16
+// image weights write int16 (trace-image16.test).
 !img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
 !w = tensor<2x3x2x2xi8, #dla.weight<image, int8, channels = 4, config = nv_full>>
 !g = tensor<1x2x2x4xi16, #dla.feature<int16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @image_to_int16(%x: !img, %w: !w) -> !g {
-  // expected-error @below {{'dla.conv' op reads an image and writes int16: between int16 and other precisions the register plan programs an offline SDP between int16 and int8 and an int8 pipeline's SDP on the fly writing int16 only (they process in int8, sdp.c map_proc_precision)}}
+  // expected-error @below {{'dla.conv' op reads an image and writes int16 through int8 weights: the convolution's own result is its pipeline's precision, its weights' (the convolution table: int16 weights)}}
   %y = dla.conv image %x, %w : !img, !w -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+// And int16 image weights (an int16 pipeline) write int16.
+!img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
+!w = tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4, config = nv_full>>
+!g = tensor<1x2x2x4xi8, #dla.feature<int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @image16_to_int8(%x: !img, %w: !w) -> !g {
+  // expected-error @below {{'dla.conv' op reads an image and writes int8 through int16 weights: the convolution's own result is its pipeline's precision, its weights' (the convolution table: int8 weights)}}
+  %y = dla.conv image %x, %w : !img, !w -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+// An int16 image pipeline's SDP on the fly keeps int16: int16 -> int8 has
+// no path (the int8 data path would take CACC's 16-channel atoms as
+// 32-channel ones) ...
+!img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
+!w = tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4, config = nv_full>>
+!c = tensor<1x2x2x4xi16>
+!g = tensor<1x2x2x4xi8, #dla.feature<int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @image16_sdp_to_int8(%x: !img, %w: !w) -> !g {
+  %c = dla.conv image %x, %w : !img, !w -> !c
+  // expected-error @below {{'dla.sdp' op reads an image and writes int8: invalid precision conversion for on-the-fly SDP layer after image input convolution: int16 feature data -> int8 (valid: int16; after image input SDP only widens int8 to int16)}}
+  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 0> : !c -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+// ... and int16 -> fp16 after image input is not allowed by the rules.
+!img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
+!w = tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4, config = nv_full>>
+!c = tensor<1x2x2x4xi16>
+!g = tensor<1x2x2x4xf16, #dla.feature<fp16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @image16_sdp_to_fp16(%x: !img, %w: !w) -> !g {
+  %c = dla.conv image %x, %w : !img, !w -> !c
+  // expected-error @below {{'dla.sdp' op reads an image and writes fp16: invalid precision conversion for on-the-fly SDP layer after image input convolution: int16 feature data -> fp16 (valid: int16; after image input SDP only widens int8 to int16)}}
+  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 0> : !c -> !g
   return %y : !g
 }
 }
