@@ -153,6 +153,22 @@ IMAGE_FORMATS = {1: ["T_R8"], 3: ["T_Y8___U8V8_N444", "T_Y8___V8U8_N444"],
                  4: ["T_A8B8G8R8", "T_A8R8G8B8", "T_B8G8R8A8", "T_X8R8G8B8", "T_A8Y8U8V8"]}
 
 
+def image_encodings(rng, fmt, P, r, s, stride, precision):
+    """The pixel encoding (an x offset of 0..3 pixels, half of them 0) and
+    the image weights' (`precision`; post-extension 2 on a third of the
+    kernels of more than one row whose S * P allows it) of an image
+    convolution on nv_full."""
+    x_offset = int(rng.choice([0, 0, 1, 2, 3]))
+    penc = f"#dla.pixel<{fmt}{f', x_offset = {x_offset}' if x_offset else ''}, config = nv_full>"
+    post = int(rng.choice([1, 1, 2]))
+    if r == 1 or post * s * P > 32:
+        post = 1
+    wenc = f"#dla.weight<image, {precision}, channels = {P}" + (
+        f", post_extension = {post}, stride = [{stride[0]}, {stride[1]}]" if post > 1 else "") + \
+        ", config = nv_full>"
+    return penc, wenc
+
+
 def image_case(rt, rng, n):
     """An image convolution of 8-bit unsigned pixels into int8 image weights
     (an int8 pipeline) whose SDP on the fly writes int16: a format of P = 1,
@@ -183,13 +199,7 @@ def image_case(rt, rng, n):
             attrs += f" input_cvt <offset = {int(rng.integers(96, 161))}, scale = {m}, shift = {sh}>"
     clip = bx + bw + int(np.log2(c * r * s) / 2) - 14 + int(rng.integers(-2, 3))
     attrs += f" clip_truncate {min(16, max(0, clip))}"
-    x_offset = int(rng.choice([0, 0, 1, 2, 3]))
-    penc = f"#dla.pixel<{fmt}{f', x_offset = {x_offset}' if x_offset else ''}, config = nv_full>"
-    post = int(rng.choice([1, 1, 2]))
-    if r == 1 or post * s * P > 32:
-        post = 1
-    wenc = f"#dla.weight<image, int8, channels = {P}" + (
-        f", post_extension = {post}, stride = [{sy}, {sx}]" if post > 1 else "") + ", config = nv_full>"
+    penc, wenc = image_encodings(rng, fmt, P, r, s, (sy, sx), "int8")
     out = (1, k, oh, ow)
     xtype, wtype = f"tensor<1x{P}x{h}x{w}xui8, {penc}>", f"tensor<{k}x{c}x{r}x{s}xi8, {wenc}>"
     conv_t, out16 = rt.ttype(out, None), rt.ttype(out, FEATURE16, "i16")

@@ -12,6 +12,8 @@ sums near 2^14 after CACC's clip.
 
 import numpy as np
 
+import trace_cvt16_cases
+
 
 def _converter(rng, bits, signed):
     """CDMA's converter text (or "" for none: the identity, which saturates
@@ -77,13 +79,7 @@ def image16_case(rt, rng, n, bits=None):
     attrs += f" clip_truncate {min(16, max(0, clip))}"
     if any(pad) and rng.random() < 0.3:
         attrs += f" pad_value {int(rng.integers(-32768, 32768))}"
-    x_offset = int(rng.choice([0, 0, 1, 2, 3]))
-    penc = f"#dla.pixel<{fmt}{f', x_offset = {x_offset}' if x_offset else ''}, config = nv_full>"
-    post = int(rng.choice([1, 1, 2]))
-    if r == 1 or post * s * P > 32:
-        post = 1
-    wenc = f"#dla.weight<image, int16, channels = {P}" + (
-        f", post_extension = {post}, stride = [{sy}, {sx}]" if post > 1 else "") + ", config = nv_full>"
+    penc, wenc = trace_cvt16_cases.image_encodings(rng, fmt, P, r, s, (sy, sx), "int16")
     out = (1, k, oh, ow)
     xtype, wtype = f"tensor<1x{P}x{h}x{w}x{elt}, {penc}>", f"tensor<{k}x{c}x{r}x{s}xi16, {wenc}>"
     out16 = rt.ttype(out, rt.ENC, "i16")
