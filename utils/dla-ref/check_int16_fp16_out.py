@@ -1,0 +1,75 @@
+"""What v1's SDP writes when an int16 pipeline's output converter writes
+fp16 (issue 47, docs/NvdlaCModelV1.md "int16 and fp16 after image input"):
+not programmed by the plan, checked here on the model itself.
+
+    check_int16_fp16_out.py --player PLAYER [--format 0x9] CASE_DIR...
+
+Each CASE_DIR holds a register program CASE_DIR/NAME.cfg (run_trace.py
+--keep) whose SDP processes and writes int16 (D_DATA_FORMAT 0x5). The
+program is run as it is and with D_DATA_FORMAT 0x9 (processing int16,
+writing fp16), each check_crc region dumped (the player's --dump); the
+expectation is sdp_c.cpp's: the converter's 17-bit value through
+Int17ToFp16 (round to nearest even), so every int16 result below int16's
+saturation must read back as numpy's float16 of it, and a saturated one
+(+-32767 / -32768) as an fp16 beyond it. Prints one line per case and a
+summary; exits 1 on any other value. --format: the variant's
+D_DATA_FORMAT (the negative control: 0x5 writes int16 again).
+"""
+
+import argparse
+import glob
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+
+def dumps(player, cfg, out):
+    os.makedirs(out, exist_ok=True)
+    # The fp16 variant fails its int16 CRCs by design: only the dumps count.
+    subprocess.run([player, "--dump", out, os.path.basename(cfg)], cwd=os.path.dirname(cfg),
+                   capture_output=True)
+    return sorted(glob.glob(os.path.join(out, "*.bin")))
+
+
+def check(player, case_dir, data_format):
+    name = os.path.basename(os.path.normpath(case_dir))
+    cfg = os.path.join(case_dir, name + ".cfg")
+    text = open(cfg).read()
+    if "SDP.D_DATA_FORMAT_0, 0x5)" not in text:
+        sys.exit(f"{cfg}: no SDP processing and writing int16 (D_DATA_FORMAT 0x5)")
+    variant = os.path.join(case_dir, "fp16_out.cfg")
+    with open(variant, "w") as f:
+        f.write(text.replace("SDP.D_DATA_FORMAT_0, 0x5)", f"SDP.D_DATA_FORMAT_0, {data_format})"))
+    int16 = dumps(player, cfg, os.path.join(case_dir, "dump_int16"))
+    fp16 = dumps(player, variant, os.path.join(case_dir, "dump_fp16"))
+    if not int16 or [os.path.basename(p) for p in int16] != [os.path.basename(p) for p in fp16]:
+        sys.exit(f"{case_dir}: the player dumped no or different regions")
+    a = np.concatenate([np.fromfile(p, np.int16) for p in int16]).astype(np.int64)
+    b = np.concatenate([np.fromfile(p, np.uint16) for p in fp16])
+    sat = (a == 32767) | (a == -32768)
+    got = b.view(np.float16).astype(np.float64)
+    equal = ~sat & (b == a.astype(np.float16).view(np.uint16))
+    beyond = sat & (((a > 0) & (got >= 32767)) | ((a < 0) & (got <= -32768)))
+    rounded = ~sat & (a.astype(np.float16).astype(np.int64) != a)
+    print(f"{name}: {equal.sum()} of {(~sat).sum()} unsaturated elements equal float16 of the "
+          f"int16 result ({rounded.sum()} rounded), {beyond.sum()} of {sat.sum()} saturated ones "
+          "beyond int16 in fp16")
+    return equal.sum() + beyond.sum() == a.size, a.size
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--player", required=True)
+    p.add_argument("--format", default="0x9")
+    p.add_argument("cases", nargs="+")
+    a = p.parse_args()
+    results = [check(os.path.abspath(a.player), os.path.abspath(c), a.format) for c in a.cases]
+    good = sum(ok for ok, _ in results)
+    print(f"{good} of {len(results)} programs write fp16 as sdp_c.cpp states")
+    sys.exit(0 if good == len(results) else 1)
+
+
+if __name__ == "__main__":
+    main()
