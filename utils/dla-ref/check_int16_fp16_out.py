@@ -11,7 +11,8 @@ writing fp16), each check_crc region dumped (the player's --dump); the
 expectation is sdp_c.cpp's: the converter's 17-bit value through
 Int17ToFp16 (round to nearest even), so every int16 result below int16's
 saturation must read back as numpy's float16 of it, and a saturated one
-(+-32767 / -32768) as an fp16 beyond it. Prints one line per case and a
+(+-32767 / -32768) as an fp16 beyond it, never infinite (the 17-bit
+value saturates to 65504). Prints one line per case and a
 summary; exits 1 on any other value. --format: the variant's
 D_DATA_FORMAT (the negative control: 0x5 writes int16 again).
 """
@@ -53,10 +54,12 @@ def check(player, case_dir, data_format):
     equal = ~sat & (b == a.astype(np.float16).view(np.uint16))
     beyond = sat & (((a > 0) & (got >= 32767)) | ((a < 0) & (got <= -32768)))
     rounded = ~sat & (a.astype(np.float16).astype(np.int64) != a)
+    # Int17ToFp16 saturates at 65504 (fp_nvdla.int17_to_fp16): never infinite.
+    top, infinite = (np.abs(got) == 65504).sum(), np.isinf(got).sum()
     print(f"{name}: {equal.sum()} of {(~sat).sum()} unsaturated elements equal float16 of the "
           f"int16 result ({rounded.sum()} rounded), {beyond.sum()} of {sat.sum()} saturated ones "
-          "beyond int16 in fp16")
-    return equal.sum() + beyond.sum() == a.size, a.size
+          f"beyond int16 in fp16 ({top} at +-65504, {infinite} infinite)")
+    return equal.sum() + beyond.sum() == a.size and not infinite, a.size
 
 
 def main():

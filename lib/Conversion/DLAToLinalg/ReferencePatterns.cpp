@@ -209,15 +209,23 @@ template <typename OpTy> struct LayerToReference : OpConversionPattern<OpTy> {
 
 /// The SDP's output converter (identity when `cvt` is null) on an integer
 /// pipeline value, then the 17-bit result to `out`: saturated to int8 /
-/// int16, or Int17ToFp16 (nearest-even, |v| >= 65520 to infinity).
+/// int16, or Int17ToFp16 (sdp_c.cpp: FpIntToFloat<17,5,10>, nearest-even,
+/// a magnitude from 65504 on saturating to +-65504, not infinity:
+/// fp_nvdla.int17_to_fp16, checked against the model's compiled function
+/// on every 17-bit value; seen on the v1 model, check_int16_fp16_out.py).
 Value sdpConvertOutput(OpBuilder &b, Location loc, Value v, CvtAttr cvt, Type out) {
   Type i64 = b.getI64Type();
   if (v.getType() != i64)
     v = arith::ExtSIOp::create(b, loc, i64, v);
   v = sdpOutputConverter(b, loc, v, cvt ? cvt.getOffset() : 0, cvt ? cvt.getScale() : 1,
                          cvt ? cvt.getShift() : 0);
-  if (isa<FloatType>(out))
+  if (isa<FloatType>(out)) {
+    // 65505..65519 round to 65504 anyway: clamping first is the saturation.
+    Value top = arith::ConstantIntOp::create(b, loc, i64, 65504);
+    Value bottom = arith::ConstantIntOp::create(b, loc, i64, -65504);
+    v = arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, v, top), bottom);
     return arith::SIToFPOp::create(b, loc, out, v);
+  }
   return convertScalar(b, loc, v, NumberType{i64}, NumberType::of(out));
 }
 
