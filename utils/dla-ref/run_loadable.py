@@ -394,9 +394,8 @@ def main():
         run_trace.configure(a.config)
         a.build = os.path.abspath(a.build)
         run_network(a)
-    if a.precision == "int16" and a.kind and a.kind not in run_trace.INT16_KINDS:
-        p.error(f"--kind {a.kind} draws int8 layers only; with --precision int16: "
-                f"{', '.join(run_trace.INT16_KINDS)}")
+    if (error := run_trace.kind_option_error(a.kind, a.config, a.precision)):
+        p.error(error)
     run_trace.configure(a.config, a.precision)
     a.build = os.path.abspath(a.build)
     translate = os.path.join(a.build, "bin", "dla-translate")

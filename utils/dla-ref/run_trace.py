@@ -1484,18 +1484,26 @@ def write_program(c, xs, ys, root, translate):
     return tdir, tr
 
 
+def kind_option_error(kind, config, precision):
+    """Why --kind `kind` cannot draw layers of `precision` on `config`, or
+    None (run_trace.py and run_loadable.py)."""
+    if precision == "int16" and kind and kind not in INT16_KINDS:
+        return (f"--kind {kind} draws int8 layers only; with --precision int16: "
+                f"{', '.join(INT16_KINDS)}")
+    if kind and kind.startswith("cvt16") and (config, precision) != ("nv_full", "int8"):
+        return (f"--kind {kind} converts between int16 and int8: --config nv_full, "
+                "--precision int8 (the int8 side's)")
+    if kind == "image16" and (config, precision) != ("nv_full", "int16"):
+        return "--kind image16 draws int16 layers: --config nv_full --precision int16"
+    return None
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_case_arguments(p)
     a = p.parse_args()
-    if a.precision == "int16" and a.kind and a.kind not in INT16_KINDS:
-        p.error(f"--kind {a.kind} draws int8 layers only; with --precision int16: "
-                f"{', '.join(INT16_KINDS)}")
-    if a.kind and a.kind.startswith("cvt16") and (a.config, a.precision) != ("nv_full", "int8"):
-        p.error(f"--kind {a.kind} converts between int16 and int8: --config nv_full, "
-                "--precision int8 (the int8 side's)")
-    if a.kind == "image16" and (a.config, a.precision) != ("nv_full", "int16"):
-        p.error("--kind image16 draws int16 layers: --config nv_full --precision int16")
+    if (error := kind_option_error(a.kind, a.config, a.precision)):
+        p.error(error)
     configure(a.config, a.precision)
     a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")
