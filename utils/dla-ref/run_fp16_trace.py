@@ -49,7 +49,9 @@ runtime and firmware (`... SDP loadables ...`). `--layer ew-lut` /
 `conv-ew-lut`: the same with the Y stage's LUT in float mode after them
 (a random plausible table; a quarter of the cases the LUT right after the
 X stages), expected from sdp_y_fp16 with its `lut` (lut_float_ref on the
-fp32 value) or the CPU execution.
+fp32 value) or the CPU execution; `--lut-on-fp16` expects the LUT on that
+value rounded to fp16 instead (the negative control: what tabulating the
+LUT per fp16 input computes).
 
 `--layer implicit3` / `conv-implicit3`: implicit SDPs of three of bias,
 batchnorm, eltwise and prelu, without relu: the register plan states the
@@ -441,7 +443,8 @@ def main_sdp(a):
                                      ew=a.layer.endswith(("ew", "ew-lut")),
                                      three=a.layer.endswith("3"),
                                      own_bias=a.layer == "wino-implicit",
-                                     lut=a.layer.endswith("ew-lut"))
+                                     lut=a.layer.endswith("ew-lut"),
+                                     lut_rounded=a.lut_on_fp16)
                  for n in range(a.count)]
     if a.batch:
         cases = [sdp_on_batch(rng, c) for c in cases]
@@ -879,6 +882,10 @@ def main():
                                        "conv-ew", "implicit3", "conv-implicit3", "wino-ew",
                                        "wino-implicit", "ew-lut", "conv-ew-lut"],
                    default="conv")
+    p.add_argument("--lut-on-fp16", action="store_true",
+                   help="--layer ew-lut / conv-ew-lut, the negative control: fp_nvdla's LUT "
+                        "on the stages' value rounded to fp16 (a table per fp16 input), not on "
+                        "their fp32")
     p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
                    help="--layer image: 8-bit pixel components (default) or 16-bit ones")
     p.add_argument("--direct-atoms", action="store_true",
