@@ -935,8 +935,8 @@ def main():
         sys.exit(main_image(a))
     if a.layer == "winograd":
         sys.exit(main_wino(a))
-    if a.loadable and a.layer not in ("cdp", "winograd", "image", "ew"):
-        p.error("--loadable runs --layer cdp, winograd, image or ew")
+    if a.loadable and a.layer not in ("cdp", "winograd", "image", "ew", "ew-lut"):
+        p.error("--loadable runs --layer cdp, winograd, image, ew or ew-lut")
     if a.layer == "cdp":
         sys.exit(main_cdp(a))
     if a.layer == "lut":
