@@ -8,7 +8,7 @@ execution (`--expect cpu`).
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
                       [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
                                winograd|wino-sdp|ew|conv-ew|implicit3|conv-implicit3|
-                               wino-ew|wino-implicit|ew-lut|conv-ew-lut]
+                               wino-ew|wino-implicit|ew-lut|conv-ew-lut|wino-ew-lut]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -46,7 +46,7 @@ expected from fp_nvdla.sdp_y_fp16 or the CPU execution; `wino-ew` the
 same on the fly after an fp16 Winograd convolution. `--layer ew
 --loadable`: as loadables (the memory operands constants) on NVIDIA's
 runtime and firmware (`... SDP loadables ...`). `--layer ew-lut` /
-`conv-ew-lut`: the same with the Y stage's LUT in float mode after them
+`conv-ew-lut` / `wino-ew-lut`: the same with the Y stage's LUT in float mode after them
 (a random plausible table; a quarter of the cases the LUT right after the
 X stages), expected from sdp_y_fp16 with its `lut` (lut_float_ref on the
 fp32 value) or the CPU execution; `--lut-on-fp16` expects the LUT on that
@@ -880,7 +880,7 @@ def main():
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image", "ew",
                                        "conv-ew", "implicit3", "conv-implicit3", "wino-ew",
-                                       "wino-implicit", "ew-lut", "conv-ew-lut"],
+                                       "wino-implicit", "ew-lut", "conv-ew-lut", "wino-ew-lut"],
                    default="conv")
     p.add_argument("--lut-on-fp16", action="store_true",
                    help="--layer ew-lut / conv-ew-lut, the negative control: fp_nvdla's LUT "
@@ -943,7 +943,7 @@ def main():
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp", "ew",
                    "conv-ew", "implicit3", "conv-implicit3", "wino-ew", "wino-implicit", "ew-lut",
-                   "conv-ew-lut"):
+                   "conv-ew-lut", "wino-ew-lut"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)
