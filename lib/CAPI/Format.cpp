@@ -359,42 +359,11 @@ namespace {
 
 namespace nv = dlaformat::nvdla;
 
-/// The C API's register array order (include/dla-c/Format.h) <-> LutProgram.
-template <typename Visit> void visitLutRegisters(nv::LutProgram &lut, int64_t &leLinear,
-                                                  int64_t &uflowLo, int64_t &oflowLo,
-                                                  int64_t &hybridLo, Visit visit) {
-  for (int64_t &v : lut.le)
-    visit(v);
-  for (int64_t &v : lut.lo)
-    visit(v);
-  for (int64_t *v : {&leLinear, &lut.leStart, &lut.leEnd, &lut.loStart, &lut.loEnd,
-                     &lut.leIndexOffset, &lut.leIndexSelect, &lut.loIndexSelect,
-                     &lut.leUflow.scale, &lut.leUflow.shift, &lut.leOflow.scale,
-                     &lut.leOflow.shift, &lut.loUflow.scale, &lut.loUflow.shift,
-                     &lut.loOflow.scale, &lut.loOflow.shift, &uflowLo, &oflowLo, &hybridLo})
-    visit(*v);
-}
+static_assert(nv::kLutRegisters == DLA_NVDLA_LUT_REGISTERS,
+              "the C API's LUT register array is the format library's");
 
-nv::LutProgram lutFromRegisters(const int64_t *registers) {
-  nv::LutProgram lut;
-  int64_t leLinear, uflowLo, oflowLo, hybridLo;
-  size_t i = 0;
-  visitLutRegisters(lut, leLinear, uflowLo, oflowLo, hybridLo,
-                    [&](int64_t &v) { v = registers[i++]; });
-  lut.leLinear = leLinear != 0;
-  lut.uflowLo = uflowLo != 0;
-  lut.oflowLo = oflowLo != 0;
-  lut.hybridLo = hybridLo != 0;
-  return lut;
-}
-
-void lutToRegisters(nv::LutProgram lut, int64_t *registers) {
-  int64_t leLinear = lut.leLinear, uflowLo = lut.uflowLo, oflowLo = lut.oflowLo,
-          hybridLo = lut.hybridLo;
-  size_t i = 0;
-  visitLutRegisters(lut, leLinear, uflowLo, oflowLo, hybridLo,
-                    [&](int64_t &v) { registers[i++] = v; });
-}
+using nv::lutFromRegisters;
+using nv::lutToRegisters;
 
 } // namespace
 

@@ -4,6 +4,7 @@
 
 #include "dla/Format/NvdlaConvFp16.h"
 #include "dla/Format/NvdlaFloat.h"
+#include "dla/Format/NvdlaLutFloat.h"
 #include "dla/Format/NvdlaCdpFp16.h"
 #include "dla/Format/NvdlaPdpFp16.h"
 
@@ -91,6 +92,15 @@ void dla_nvdla_cdp_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64
               nv::lrnFloatTables(alpha, beta, k, size), out + outOffset);
 }
 
+void dla_nvdla_sdp_lut_float_fp16(int64_t *, int64_t *registers, int64_t rOffset, int64_t,
+                                  int64_t, uint32_t *, uint32_t *x, int64_t xOffset, int64_t,
+                                  int64_t, uint16_t *, uint16_t *out, int64_t outOffset, int64_t,
+                                  int64_t, int64_t count) {
+  const nv::LutProgram lut = nv::lutFromRegisters(registers + rOffset);
+  for (int64_t i = 0; i < count; ++i)
+    out[outOffset + i] = nv::sdpLookupFloatToFp16(x[xOffset + i], lut);
+}
+
 uint32_t dla_nvdla_fp32_add(uint32_t a, uint32_t b) { return nv::fpAdd(a, b, nv::kFp32); }
 uint32_t dla_nvdla_fp32_mul(uint32_t a, uint32_t b) { return nv::fpMul(a, b, nv::kFp32); }
 uint32_t dla_nvdla_fp32_max(uint32_t a, uint32_t b) { return nv::fp32Max(a, b); }
@@ -106,6 +116,7 @@ void dla::runtime::forEachSymbol(void (*fn)(const char *, void *, void *), void 
   fn(kImageConvFp16, reinterpret_cast<void *>(&dla_nvdla_image_conv_fp16), user);
   fn(kPdpFp16, reinterpret_cast<void *>(&dla_nvdla_pdp_fp16), user);
   fn(kCdpFp16, reinterpret_cast<void *>(&dla_nvdla_cdp_fp16), user);
+  fn(kSdpLutFloatFp16, reinterpret_cast<void *>(&dla_nvdla_sdp_lut_float_fp16), user);
   fn(kFp32Add, reinterpret_cast<void *>(&dla_nvdla_fp32_add), user);
   fn(kFp32Mul, reinterpret_cast<void *>(&dla_nvdla_fp32_mul), user);
   fn(kFp32Max, reinterpret_cast<void *>(&dla_nvdla_fp32_max), user);

@@ -163,6 +163,48 @@ int64_t cdpLookup(int64_t s, const LutProgram &lut, int bits) {
   return lutChoosesLo(lut, le.under, le.over, lo.under, lo.over) ? lo.value : le.value;
 }
 
+namespace {
+
+/// kLutRegisters' order <-> LutProgram; the flags as int64 copies.
+template <typename Visit>
+void visitLutRegisters(LutProgram &lut, int64_t &leLinear, int64_t &uflowLo, int64_t &oflowLo,
+                       int64_t &hybridLo, Visit visit) {
+  for (int64_t &v : lut.le)
+    visit(v);
+  for (int64_t &v : lut.lo)
+    visit(v);
+  for (int64_t *v : {&leLinear, &lut.leStart, &lut.leEnd, &lut.loStart, &lut.loEnd,
+                     &lut.leIndexOffset, &lut.leIndexSelect, &lut.loIndexSelect,
+                     &lut.leUflow.scale, &lut.leUflow.shift, &lut.leOflow.scale,
+                     &lut.leOflow.shift, &lut.loUflow.scale, &lut.loUflow.shift,
+                     &lut.loOflow.scale, &lut.loOflow.shift, &uflowLo, &oflowLo, &hybridLo})
+    visit(*v);
+}
+
+} // namespace
+
+LutProgram lutFromRegisters(const int64_t *registers) {
+  LutProgram lut;
+  int64_t leLinear, uflowLo, oflowLo, hybridLo;
+  size_t i = 0;
+  visitLutRegisters(lut, leLinear, uflowLo, oflowLo, hybridLo,
+                    [&](int64_t &v) { v = registers[i++]; });
+  lut.leLinear = leLinear != 0;
+  lut.uflowLo = uflowLo != 0;
+  lut.oflowLo = oflowLo != 0;
+  lut.hybridLo = hybridLo != 0;
+  return lut;
+}
+
+void lutToRegisters(const LutProgram &program, int64_t *registers) {
+  LutProgram lut = program;
+  int64_t leLinear = lut.leLinear, uflowLo = lut.uflowLo, oflowLo = lut.oflowLo,
+          hybridLo = lut.hybridLo;
+  size_t i = 0;
+  visitLutRegisters(lut, leLinear, uflowLo, oflowLo, hybridLo,
+                    [&](int64_t &v) { registers[i++] = v; });
+}
+
 bool lutChoosesLo(const LutProgram &lut, bool leUnder, bool leOver, bool loUnder, bool loOver) {
   const bool leHit = !leUnder && !leOver, loHit = !loUnder && !loOver;
   if (leUnder && loUnder)

@@ -135,10 +135,14 @@ uint32_t sdpLookupFloat(uint32_t x, const LutProgram &lut) {
   return fp17ToFp32(flow);
 }
 
+uint16_t sdpLookupFloatToFp16(uint32_t x, const LutProgram &lut) {
+  return nvdlaFp32ToFp16(sdpLookupFloat(x, lut));
+}
+
 std::vector<uint16_t> sdpLookupFloatFp16Table(const LutProgram &lut) {
   std::vector<uint16_t> out(1 << 16);
   for (uint32_t h = 0; h < out.size(); ++h)
-    out[h] = nvdlaFp32ToFp16(sdpLookupFloat(nvdlaFp16ToFp32(uint16_t(h)), lut));
+    out[h] = sdpLookupFloatToFp16(nvdlaFp16ToFp32(uint16_t(h)), lut);
   return out;
 }
 

@@ -72,6 +72,36 @@ def test_ideal_fp16_arithmetic():
     assert np.all(np.abs(y.astype(np.float64) - expected.astype(np.float64)) <= ulp)
 
 
+def test_fp16_lut_after_the_y_multiplier():
+    """The JIT resolves the runtime's float LUT (dla_nvdla_sdp_lut_float_fp16):
+    an fp16 SDP whose Y stage multiplies by 1.5 (an fp32 register) and then
+    looks up sigmoid's program (lut_float_tables.py) on the product's fp32,
+    not on an fp16 rounding of it, equals fp_nvdla.sdp_y_fp16 bit for bit."""
+    import fp16_cases_lut
+    import lut_float_tables
+    program = lut_float_tables.lut_program("sigmoid")
+    le, lo = program.pop("lut_le_table"), program.pop("lut_lo_table")
+    t = "tensor<1x4x8x8xf16>"
+    net = (f"func.func @f(%x: {t}) -> {t} {{\n  %y = dla.sdp offline %x ew <mul_operand = "
+           f"1069547520, lut = {fp16_cases_lut.lut_text(le, lo, program)}> : {t} -> {t}\n"
+           f"  return %y : {t}\n}}\n")
+    rng = np.random.default_rng(47)
+    x = (rng.standard_normal((1, 4, 8, 8)) * 4).astype(np.float16)
+    with execution.ExecutionContext() as ctx:
+        (y,) = execution.compile(ctx.parse_module(net)).invoke("f", [x])
+    lut = dict(lut_le_table=le, lut_lo_table=lo, **program)
+    v = fp_nvdla.sdp_y_fp16(fp_nvdla.fp16_to_fp32(x.view(np.uint16)), mul_bypass=0,
+                            mul_src=fp_nvdla.SRC_REG, mul_op=0x3FC00000, lut=lut)
+    assert y.tobytes() == fp_nvdla.sdp_cvt_fp16(v).astype(np.uint16).tobytes()
+    # The product's fp32 matters: the LUT on it rounded to fp16 differs.
+    rounded = fp_nvdla.fp16_to_fp32(fp_nvdla.fp32_to_fp16(fp_nvdla.sdp_y_fp16(
+        fp_nvdla.fp16_to_fp32(x.view(np.uint16)), mul_bypass=0, mul_src=fp_nvdla.SRC_REG,
+        mul_op=0x3FC00000)))
+    import lut_float_ref
+    other = fp_nvdla.fp32_to_fp16(lut_float_ref.sdp_lut_float(rounded, **lut))
+    assert y.tobytes() != other.astype(np.uint16).tobytes()
+
+
 def test_integer_pool_non_contiguous_input(engine):
     rng = np.random.default_rng(8)
     big = rng.integers(-128, 128, size=(2, 3, 5, 10)).astype(np.int8)

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 using namespace dlaformat::nvdla;
 
@@ -160,3 +161,44 @@ TEST(NvdlaLutFloat, SigmoidAndTanhPrograms) {
 }
 
 } // namespace
+
+TEST(NvdlaLutFloat, LutOnTheStagesFp32) {
+  // After the Y multiplier / ALU the LUT reads their fp32 value, which no
+  // fp16 need hold: 2 + 2^-11 (fp16's spacing at 2 is 2^-9) is entry 2
+  // with fraction 2^-11, 0 + 1024 * 2^-11 = 0.5 (fp16 0x3800); rounded to
+  // fp16 first (a table per fp16 input) it would be entry 2 exactly, 0.
+  LutProgram p = baseLut();
+  p.lo[3] = h16(1024.0f);
+  const uint32_t x = f32(2.0f + 0x1p-11f);
+  EXPECT_EQ(sdpLookupFloatToFp16(x, p), 0x3800);
+  EXPECT_EQ(sdpLookupFloatToFp16(nvdlaFp16ToFp32(nvdlaFp32ToFp16(x)), p), 0);
+}
+
+TEST(NvdlaLutFloat, RegisterArray) {
+  // The C API's / the runtime's order (NvdlaLrn.h kLutRegisters): le, lo,
+  // le_linear, the edges, offset and selects, the slopes, the priorities.
+  LutProgram p = baseLut();
+  p.le[64] = 7;
+  p.lo[0] = -3;
+  p.leIndexOffset = -5;
+  p.loOflow.scale = 11;
+  p.loOflow.shift = 2;
+  p.oflowLo = false;
+  std::vector<int64_t> r(kLutRegisters);
+  lutToRegisters(p, r.data());
+  ASSERT_EQ(kLutRegisters, 341);
+  EXPECT_EQ(r[64], 7);
+  EXPECT_EQ(r[65], -3);
+  EXPECT_EQ(r[322], 1); // le_linear
+  EXPECT_EQ(r[323], int32_t(f32(1000.0f)));
+  EXPECT_EQ(r[327], -5); // le_index_offset
+  EXPECT_EQ(r[336], 11);
+  EXPECT_EQ(r[337], 2);
+  EXPECT_EQ(r[338], 1);
+  EXPECT_EQ(r[339], 0);
+  EXPECT_EQ(r[340], 1);
+  // Back and forth: every register lands where it came from.
+  std::vector<int64_t> again(kLutRegisters);
+  lutToRegisters(lutFromRegisters(r.data()), again.data());
+  EXPECT_EQ(again, r);
+}

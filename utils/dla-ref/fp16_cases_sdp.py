@@ -126,11 +126,17 @@ def _y_operand(rng, kw, unit, name, mem, data, op):
     return str(reg)
 
 
-def _ew(rng, free, y, c, h, w):
+def _ew(rng, free, y, c, h, w, lut=False, rounded=False):
     """The Y stage (EW) after the X stages: its multiplier, its ALU or both
     (multiplier first), each reading a memory operand (fp16, widened) or a
     register (fp32 bits, as the int32 of its bits); PReLU-gated sometimes.
-    Returns (operands {name: (bits, enc key)}, stage text, y)."""
+    With `lut`, then its LUT in float mode (a random plausible table,
+    test_lut_float_ref.plausible) on the fp32 value they computed, and in a
+    quarter of the cases the LUT without the multiplier and ALU (on the X
+    stages' fp32); `rounded`: _lut's negative control. Returns (operands
+    {name: (bits, enc key)}, stage text, y)."""
+    if lut and rng.random() < 0.25:
+        return {}, *_lut(rng, [], y, {}, rounded)
     name = free.pop() if free and rng.random() < 0.7 else "register"
     operands, data, op = {}, None, None
     if name == "bias":
@@ -170,11 +176,30 @@ def _ew(rng, free, y, c, h, w):
     if name != "register" and not any(a.endswith("= " + name) for a in attrs):
         del operands[name]  # drawn but not read (a register on both units)
         free.append(name)
+    if lut:
+        return operands, *_lut(rng, attrs, y, kw, rounded)
     return operands, f"ew <{', '.join(attrs)}>", fp.sdp_y_fp16(y, **kw)
 
 
+def _lut(rng, attrs, y, kw, rounded=False):
+    """The Y stage's `attrs` / sdp_y_fp16 `kw` with a random plausible
+    float-mode LUT after them: (stage text, y). `rounded`: the negative
+    control, the LUT on the stages' value rounded to fp16 and widened (what
+    a table of the LUT per fp16 input would answer), not on their fp32."""
+    import fp16_cases_lut
+    import lut_float_ref
+    from test_lut_float_ref import plausible
+    le, lo, regs, _ = plausible(rng)
+    attrs = attrs + [f"lut = {fp16_cases_lut.lut_text(le, lo, regs)}"]
+    lut = dict(lut_le_table=le, lut_lo_table=lo, **regs)
+    if rounded:
+        v = fp.fp16_to_fp32(fp.fp32_to_fp16(fp.sdp_y_fp16(y, **kw)))
+        return f"ew <{', '.join(attrs)}>", lut_float_ref.sdp_lut_float(v, **lut)
+    return f"ew <{', '.join(attrs)}>", fp.sdp_y_fp16(y, lut=lut, **kw)
+
+
 def draw(rng, n, on_the_fly=False, implicit=False, winograd=False, ew=False, three=False,
-         own_bias=False):
+         own_bias=False, lut=False, lut_rounded=False):
     """One case: dict(name, x, operands [(name, bits, enc key)], stages (the
     op's stage text), want (fp16 bits of the result)); `three` (with
     `implicit`): three of the four operands and no relu; `ew`: X stages (none,
@@ -183,7 +208,9 @@ def draw(rng, n, on_the_fly=False, implicit=False, winograd=False, ew=False, thr
     (conv: its stride, pad, dilation and weights), its stages on CACC's
     fp32; with `winograd` after an fp16 Winograd convolution drawn as
     fp16_cases_wino.draw draws it (conv["mode"] "winograd"); `own_bias`
-    (with `implicit`): the convolution always carries its own bias."""
+    (with `implicit`): the convolution always carries its own bias; `lut`
+    (with `ew`): the Y stage's float LUT after them (_ew), expected on their
+    value rounded to fp16 with `lut_rounded` (the negative control)."""
     if on_the_fly and winograd:
         import fp16_cases_wino
         conv = fp16_cases_wino.draw(rng, n)
@@ -260,12 +287,12 @@ def draw(rng, n, on_the_fly=False, implicit=False, winograd=False, ew=False, thr
         text.append(f"{st} <{', '.join(attrs)}>")
         y = fp.sdp_x_fp16(y, **kw)
     if ew:
-        more, stage, y = _ew(rng, free, y, c, h, w)
+        more, stage, y = _ew(rng, free, y, c, h, w, lut, lut_rounded)
         operands.update(more)
         text.append(stage)
     want = fp.sdp_cvt_fp16(y)
     listed = [(nm, *operands[nm]) for nm in ORDER if nm in operands]
-    kind = "ew" if ew else "sdp"
+    kind = ("ew_lut" if lut else "ew") if ew else "sdp"
     return dict(name=f"{'conv_' + kind if conv else kind}_{n}", x=x, conv=conv, operands=listed,
                 stages=" ".join(text), want=np.asarray(want, np.uint16).reshape(c, h, w))
 
@@ -350,13 +377,14 @@ def func(case, encoded=True):
             f"  return %y : {yt}\n}}\n")
 
 
-def layer_cases(rng, count, Case, tensor_type):
+def layer_cases(rng, count, Case, tensor_type, lut=False, lut_rounded=False):
     """run_layers.py --kind fp16-ew: `count` offline SDPs drawn as
     draw(ew=True) draws them (X stages, then the Y stage's multiplier and
-    ALU), on plain tensors, expected fp_nvdla's bits."""
+    ALU), on plain tensors, expected fp_nvdla's bits; --kind fp16-ew-lut:
+    with the float LUT after them (draw's `lut`, `lut_rounded`)."""
     cases = []
     for n in range(count):
-        c = draw(rng, n, ew=True)
+        c = draw(rng, n, ew=True, lut=lut, lut_rounded=lut_rounded)
         args = [(c["x"].view(np.float16)[None], "f16")]
         args += [(d.view(np.float16), "f16") for _, d, _ in c["operands"]]
         decl = " ".join(f"{nm} %a{i + 1} : {tensor_type(d.shape, 'f16')}"

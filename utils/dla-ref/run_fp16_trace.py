@@ -8,7 +8,7 @@ execution (`--expect cpu`).
                       [--expect nvdla|ideal|cpu] [--fp16-arithmetic hardware|ideal]
                       [--layer conv|lut|sdp|conv-sdp|implicit|conv-implicit|clamp|pdp|cdp|
                                winograd|wino-sdp|ew|conv-ew|implicit3|conv-implicit3|
-                               wino-ew|wino-implicit]
+                               wino-ew|wino-implicit|ew-lut|conv-ew-lut|wino-ew-lut]
 
 Each case: a convolution of random fp16 data (C 1..100 channels, so one or
 two 64-channel atoms; kernels 1..3 with strides, padding and dilation) whose
@@ -45,7 +45,13 @@ ALU or both (memory operands fp16, register operands fp32 patterns),
 expected from fp_nvdla.sdp_y_fp16 or the CPU execution; `wino-ew` the
 same on the fly after an fp16 Winograd convolution. `--layer ew
 --loadable`: as loadables (the memory operands constants) on NVIDIA's
-runtime and firmware (`... SDP loadables ...`).
+runtime and firmware (`... SDP loadables ...`). `--layer ew-lut` /
+`conv-ew-lut` / `wino-ew-lut`: the same with the Y stage's LUT in float mode after them
+(a random plausible table; a quarter of the cases the LUT right after the
+X stages), expected from sdp_y_fp16 with its `lut` (lut_float_ref on the
+fp32 value) or the CPU execution; `--lut-on-fp16` expects the LUT on that
+value rounded to fp16 instead (the negative control: what tabulating the
+LUT per fp16 input computes).
 
 `--layer implicit3` / `conv-implicit3`: implicit SDPs of three of bias,
 batchnorm, eltwise and prelu, without relu: the register plan states the
@@ -434,8 +440,11 @@ def main_sdp(a):
         cases = [fp16_cases_sdp.draw(rng, n, on_the_fly=a.layer.startswith(("conv-", "wino-")),
                                      implicit=a.layer.endswith(("implicit", "implicit3")),
                                      winograd=a.layer.startswith("wino-"),
-                                     ew=a.layer.endswith("ew"), three=a.layer.endswith("3"),
-                                     own_bias=a.layer == "wino-implicit")
+                                     ew=a.layer.endswith(("ew", "ew-lut")),
+                                     three=a.layer.endswith("3"),
+                                     own_bias=a.layer == "wino-implicit",
+                                     lut=a.layer.endswith("ew-lut"),
+                                     lut_rounded=a.lut_on_fp16)
                  for n in range(a.count)]
     if a.batch:
         cases = [sdp_on_batch(rng, c) for c in cases]
@@ -871,8 +880,12 @@ def main():
     p.add_argument("--layer", choices=["conv", "lut", "sdp", "conv-sdp", "implicit", "conv-implicit",
                                        "clamp", "pdp", "cdp", "winograd", "wino-sdp", "image", "ew",
                                        "conv-ew", "implicit3", "conv-implicit3", "wino-ew",
-                                       "wino-implicit"],
+                                       "wino-implicit", "ew-lut", "conv-ew-lut", "wino-ew-lut"],
                    default="conv")
+    p.add_argument("--lut-on-fp16", action="store_true",
+                   help="--layer ew-lut / conv-ew-lut, the negative control: fp_nvdla's LUT "
+                        "on the stages' value rounded to fp16 (a table per fp16 input), not on "
+                        "their fp32")
     p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
                    help="--layer image: 8-bit pixel components (default) or 16-bit ones")
     p.add_argument("--direct-atoms", action="store_true",
@@ -922,14 +935,15 @@ def main():
         sys.exit(main_image(a))
     if a.layer == "winograd":
         sys.exit(main_wino(a))
-    if a.loadable and a.layer not in ("cdp", "winograd", "image", "ew"):
-        p.error("--loadable runs --layer cdp, winograd, image or ew")
+    if a.loadable and a.layer not in ("cdp", "winograd", "image", "ew", "ew-lut"):
+        p.error("--loadable runs --layer cdp, winograd, image, ew or ew-lut")
     if a.layer == "cdp":
         sys.exit(main_cdp(a))
     if a.layer == "lut":
         sys.exit(main_lut(a))
     if a.layer in ("sdp", "conv-sdp", "implicit", "conv-implicit", "clamp", "wino-sdp", "ew",
-                   "conv-ew", "implicit3", "conv-implicit3", "wino-ew", "wino-implicit"):
+                   "conv-ew", "implicit3", "conv-implicit3", "wino-ew", "wino-implicit", "ew-lut",
+                   "conv-ew-lut", "wino-ew-lut"):
         sys.exit(main_sdp(a))
     build, translate, player, root, env = setup(a, "dla-fp16-")
     rng = np.random.default_rng(a.seed)

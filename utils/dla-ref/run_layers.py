@@ -4,7 +4,7 @@ and compares every output element with layer_ref.py.
 
     run_layers.py --kind conv|conv-order|sdp|pool|lrn|encoded|compressed|winograd|int-sdp|
                          int-pool|int-conv|int-lrn|int-lrn-wrap|fp16-lut|fp16-conv|fp16-pdp|fp16-lrn|
-                         fp16-ew
+                         fp16-ew|fp16-ew-lut
                   [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
                   [--path reference|memref|compiled|llvm]
 
@@ -35,7 +35,10 @@ compared bit for bit with fp_nvdla.cdp_fp16 (the CDP's fp16 path).
 
 --kind fp16-ew: N random offline fp16 SDPs of X stages then the Y stage's
 multiplier and ALU (fp16_cases_sdp.layer_cases), every value compared bit
-for bit with fp_nvdla (sdp_x_fp16, sdp_y_fp16, Fp32ToFp16).
+for bit with fp_nvdla (sdp_x_fp16, sdp_y_fp16, Fp32ToFp16). --kind
+fp16-ew-lut: the same with the Y stage's float LUT after them (on their
+fp32 value: sdp_y_fp16's `lut`); --lut-on-fp16 expects the LUT on that
+value rounded to fp16 (the negative control).
 
 int-pool and int-conv are N random integer layers with their registers
 (int_cases_pool.py, int_cases_conv.py; expected values from the numpy model
@@ -722,7 +725,7 @@ def main():
                    choices=["conv", "conv-order", "sdp", "pool", "lrn", "encoded", "int-sdp",
                             "int-pool", "int-conv", "int-lrn", "int-lrn-wrap", "compressed",
                             "winograd", "emu", "fp16-lut", "fp16-conv", "fp16-pdp", "fp16-lrn",
-                            "fp16-ew"])
+                            "fp16-ew", "fp16-ew-lut"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -740,6 +743,9 @@ def main():
                         "(--dla-lower-to-memref, --dla-lower-buffers-to-reference) instead "
                         "of --dla-lower-to-reference; compiled: layouts assigned by "
                         "--dla-compile first, then the same")
+    p.add_argument("--lut-on-fp16", action="store_true",
+                   help="--kind fp16-ew-lut, the negative control: expect the LUT on the "
+                        "stages' value rounded to fp16 (a table per fp16 input)")
     p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
                    help="what fp16 layers compute (--dla-lower-to-reference's option)")
     p.add_argument("--expect", choices=["hardware", "ideal"], default="hardware",
@@ -764,9 +770,11 @@ def main():
     elif a.kind == "fp16-pdp":
         import fp16_cases_pdp
         cases = fp16_cases_pdp.layer_cases(rng, a.count, Case, tensor_type)
-    elif a.kind == "fp16-ew":
+    elif a.kind in ("fp16-ew", "fp16-ew-lut"):
         import fp16_cases_sdp
-        cases = fp16_cases_sdp.layer_cases(rng, a.count, Case, tensor_type)
+        cases = fp16_cases_sdp.layer_cases(rng, a.count, Case, tensor_type,
+                                           lut=a.kind == "fp16-ew-lut",
+                                           lut_rounded=a.lut_on_fp16)
     elif a.kind == "fp16-lrn":
         import fp16_cases_lrn
         cases = fp16_cases_lrn.layer_cases(rng, a.count, Case, tensor_type)

@@ -27,6 +27,7 @@ inline constexpr const char *kConvWinoFp16 = "dla_nvdla_conv_wino_fp16";
 inline constexpr const char *kImageConvFp16 = "dla_nvdla_image_conv_fp16";
 inline constexpr const char *kPdpFp16 = "dla_nvdla_pdp_fp16";
 inline constexpr const char *kCdpFp16 = "dla_nvdla_cdp_fp16";
+inline constexpr const char *kSdpLutFloatFp16 = "dla_nvdla_sdp_lut_float_fp16";
 inline constexpr const char *kFp32Add = "dla_nvdla_fp32_add";
 inline constexpr const char *kFp32Mul = "dla_nvdla_fp32_mul";
 inline constexpr const char *kFp32Max = "dla_nvdla_fp32_max";
@@ -100,6 +101,17 @@ void dla_nvdla_cdp_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset, int6
                         int64_t outOffset, int64_t outSize, int64_t outStride, int64_t planes,
                         int64_t channels, int64_t pixels, int64_t size, double alpha,
                         double beta, double k);
+/// The SDP Y stage's LUT in float mode, then the output converter
+/// (NvdlaLutFloat.h sdpLookupFloatToFp16), on `count` fp32 values: the
+/// registers (kLutRegisters int64, NvdlaLrn.h lutFromRegisters' order), x
+/// (the fp32 bits the stages before the LUT computed), out (fp16 bits),
+/// contiguous 1-d memrefs. The LUT sees the stage's fp32 value, not an
+/// fp16 one, so it cannot be tabulated per input as the LUT alone is.
+void dla_nvdla_sdp_lut_float_fp16(int64_t *rAllocated, int64_t *registers, int64_t rOffset,
+                                  int64_t rSize, int64_t rStride, uint32_t *xAllocated,
+                                  uint32_t *x, int64_t xOffset, int64_t xSize, int64_t xStride,
+                                  uint16_t *outAllocated, uint16_t *out, int64_t outOffset,
+                                  int64_t outSize, int64_t outStride, int64_t count);
 /// FpAdd<8,23>, FpMul<8,23>, FpMax, FpMin, FpRelu on fp32 bits.
 uint32_t dla_nvdla_fp32_add(uint32_t a, uint32_t b);
 uint32_t dla_nvdla_fp32_mul(uint32_t a, uint32_t b);

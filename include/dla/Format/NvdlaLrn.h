@@ -45,6 +45,17 @@ struct LutProgram {
   bool uflowLo = false, oflowLo = false, hybridLo = false;
 };
 
+/// A LutProgram as one array of kLutRegisters values (the C API's
+/// DLA_NVDLA_LUT_REGISTERS order, include/dla-c/Format.h): le[65], lo[257],
+/// le_linear (0 exponent, 1 linear), le_start, le_end, lo_start, lo_end,
+/// le_index_offset, le_index_select, lo_index_select, then scale and shift
+/// of the LE underflow, LE overflow, LO underflow, LO overflow slopes, then
+/// uflow, oflow, hybrid priority (1: LO). How the C API and the CPU
+/// execution's runtime hand a program over.
+inline constexpr int kLutRegisters = LutProgram::kLeEntries + LutProgram::kLoEntries + 19;
+LutProgram lutFromRegisters(const int64_t *registers);
+void lutToRegisters(const LutProgram &lut, int64_t *registers);
+
 /// The table that answers (true: LO), the SDP's and the CDP's rule, integer
 /// or float: both under -> uflowLo, both over -> oflowLo, exactly one hit ->
 /// that one, else (both hit, or one under and the other over) hybridLo.

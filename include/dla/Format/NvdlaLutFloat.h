@@ -27,6 +27,12 @@ namespace dlaformat::nvdla {
 /// to the output converter (sdp_lut_float).
 uint32_t sdpLookupFloat(uint32_t x, const LutProgram &lut);
 
+/// The LUT on the Y stage's fp32 value `x` (bits), then the output
+/// converter (Fp32ToFp16): the fp16 bits an fp16 SDP writes when its Y
+/// stage ends in the LUT, whatever came before it (X stages, the Y
+/// multiplier / ALU).
+uint16_t sdpLookupFloatToFp16(uint32_t x, const LutProgram &lut);
+
 /// The offline fp16 layer of the LUT alone: fp16 input widened
 /// (Fp16ToFp32), the LUT, the output converter (Fp32ToFp16); for each of
 /// the 65,536 input patterns, the output pattern.

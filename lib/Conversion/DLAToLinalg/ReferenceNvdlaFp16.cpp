@@ -81,16 +81,22 @@ Type i32Of(OpBuilder &b) { return b.getI32Type(); }
 
 MemRefType flatMemref(Type element) { return MemRefType::get({ShapedType::kDynamic}, element); }
 
+/// A plain integer tensor (rank 1 or 4) as a contiguous 1-d buffer.
+Value flatBuffer(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  Type element = type.getElementType();
+  Value buffer = bufferization::ToBufferOp::create(
+      b, loc, MemRefType::get(type.getShape(), element), t, /*read_only=*/true);
+  if (type.getRank() == 4)
+    buffer = memref::CollapseShapeOp::create(b, loc, buffer,
+                                             ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
+  return memref::CastOp::create(b, loc, flatMemref(element), buffer);
+}
+
 /// The bits of a plain rank-4 f16 tensor as a contiguous 1-d buffer.
 Value flatBits(OpBuilder &b, Location loc, Value t) {
-  Type i16 = b.getI16Type();
   auto type = cast<RankedTensorType>(t.getType());
-  Value bits = arith::BitcastOp::create(b, loc, type.clone(i16), t);
-  Value buffer = bufferization::ToBufferOp::create(
-      b, loc, MemRefType::get(type.getShape(), i16), bits, /*read_only=*/true);
-  Value flat = memref::CollapseShapeOp::create(b, loc, buffer,
-                                               ArrayRef<ReassociationIndices>{{0, 1, 2, 3}});
-  return memref::CastOp::create(b, loc, flatMemref(i16), flat);
+  return flatBuffer(b, loc, arith::BitcastOp::create(b, loc, type.clone(b.getI16Type()), t));
 }
 
 } // namespace
@@ -122,6 +128,8 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
   cdp.append(4, i64);
   cdp.append(3, b.getF64Type());
   declare(rt::kCdpFp16, b.getFunctionType(cdp, {}));
+  SmallVector<Type> lut = {flatMemref(i64), flatMemref(i32), flatMemref(b.getI16Type()), i64};
+  declare(rt::kSdpLutFloatFp16, b.getFunctionType(lut, {}));
   for (const char *name : {rt::kFp32Add, rt::kFp32Mul, rt::kFp32Max, rt::kFp32Min})
     declare(name, b.getFunctionType({i32, i32}, {i32}));
   for (const char *name : {rt::kFp32Relu, rt::kFp16ToFp32, rt::kFp32ToFp16})
@@ -372,4 +380,28 @@ Value reference::nvdlaSdpYStage(OpBuilder &b, Location loc, Value x, SdpYAttr st
     }
   }
   return v;
+}
+
+Value reference::emitNvdlaLutFloatFp16(OpBuilder &b, Location loc, Operation *op, Value bits,
+                                       const ::dlaformat::nvdla::LutProgram &lut) {
+  declareNvdlaRuntime(b, op);
+  Type i16 = b.getI16Type(), i64 = b.getI64Type();
+  auto type = cast<RankedTensorType>(bits.getType());
+  std::vector<int64_t> registers(nv::kLutRegisters);
+  nv::lutToRegisters(lut, registers.data());
+  Value program = arith::ConstantOp::create(
+      b, loc,
+      DenseIntElementsAttr::get(RankedTensorType::get({nv::kLutRegisters}, i64),
+                                ArrayRef<int64_t>(registers)));
+  Value out = memref::AllocOp::create(b, loc, MemRefType::get(type.getShape(), i16));
+  Value outFlat = memref::CastOp::create(
+      b, loc, flatMemref(i16),
+      memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
+  func::CallOp::create(b, loc, rt::kSdpLutFloatFp16, TypeRange{},
+                       ValueRange{flatBuffer(b, loc, program), flatBuffer(b, loc, bits), outFlat,
+                                  arith::ConstantIntOp::create(b, loc, i64,
+                                                               type.getNumElements())});
+  Value result = bufferization::ToTensorOp::create(b, loc, type.clone(i16), out,
+                                                   /*restrict=*/true, /*writable=*/true);
+  return arith::BitcastOp::create(b, loc, type.clone(b.getF16Type()), result);
 }

@@ -13,6 +13,7 @@
 
 #include "dla/Conversion/DLAToLinalg/DLAToLinalg.h"
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Format/NvdlaLrn.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -93,6 +94,14 @@ Value nvdlaSdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage, Value 
 /// as the fp32 bits they hold.
 Value nvdlaSdpYStage(OpBuilder &b, Location loc, Value x, SdpYAttr stage, Value aluMem,
                      Value mulMem);
+
+/// The SDP Y stage's LUT in float mode after whatever stages computed the
+/// fp32 bits `bits` (plain rank-4 i32), then the output converter: the
+/// plain f16 result, one runtime call (NvdlaRuntime.h
+/// dla_nvdla_sdp_lut_float_fp16, the format library's
+/// sdpLookupFloatToFp16) on the registers as a constant array.
+Value emitNvdlaLutFloatFp16(OpBuilder &b, Location loc, Operation *op, Value bits,
+                            const ::dlaformat::nvdla::LutProgram &lut);
 
 } // namespace mlir::dla::reference
 

@@ -21,6 +21,7 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
 #include "dla/Format/Fp16.h"
 #include "dla/Format/NvdlaWeightCompression.h"
 #include "dla/Format/Window.h"
@@ -798,8 +799,19 @@ struct SdpToReference : LayerToReference<SdpOp> {
     RankedTensorType outType = op.getOutput().getType();
     Type outElement = outType.getElementType();
     CvtAttr cvt = op.getOutCvtAttr();
+    // The float LUT (verifyFloatEw: an fp16 output). Alone on the layer's
+    // own fp16 input it answers from a table of the 65,536 inputs; after
+    // other stages it reads their fp32 value, which the body hands over as
+    // bits to the runtime's LUT (emitNvdlaLutFloatFp16).
+    LutAttr floatLut = isFloat && op.getEwAttr() ? op.getEwAttr().getLut() : LutAttr();
+    const bool lutAlone = floatLut && !op.getBsAttr() && !op.getBnAttr() &&
+                          !op.getEwAttr().getMulOperand().isPresent() &&
+                          !op.getEwAttr().getAlu() && elementTypeOf(input).isF16();
+    const bool lutAfter = floatLut && !lutAlone;
+    RankedTensorType bodyType =
+        lutAfter ? plainType(outType).clone(rewriter.getI32Type()) : plainType(outType);
     Value result = mapNchw(
-        rewriter, loc, plainType(outType), inputs, [&](OpBuilder &b, Location l, ValueRange args) {
+        rewriter, loc, bodyType, inputs, [&](OpBuilder &b, Location l, ValueRange args) {
           // Data and operands are signed integers, sign-extended, or
           // floats, extended to f32.
           auto arg = [&](int i) -> Value {
@@ -811,10 +823,8 @@ struct SdpToReference : LayerToReference<SdpOp> {
             return v.getType() == i64 ? v : Value(arith::ExtSIOp::create(b, l, i64, v));
           };
           auto argRaw = [&](int i) { return i < 0 ? Value() : args[i]; };
-          // The float LUT reads the layer's own fp16 input (verifyFloatEw:
-          // alone in its stage and op).
-          if (isFloat && op.getEwAttr() && op.getEwAttr().getLut())
-            return sdpLookupFloatFp16(b, l, args[0], op.getEwAttr().getLut());
+          if (lutAlone)
+            return sdpLookupFloatFp16(b, l, args[0], floatLut);
           Value v = arg(0);
           if (nvdla) {
             Value bits = nvdlaWiden(b, l, args[0]);
@@ -824,7 +834,7 @@ struct SdpToReference : LayerToReference<SdpOp> {
               bits = nvdlaSdpXStage(b, l, bits, s, argRaw(bn.alu), argRaw(bn.mul));
             if (SdpYAttr s = op.getEwAttr())
               bits = nvdlaSdpYStage(b, l, bits, s, argRaw(ew.alu), argRaw(ew.mul));
-            return nvdlaToFp16(b, l, bits);
+            return lutAfter ? bits : nvdlaToFp16(b, l, bits);
           }
           if (isFloat) {
             if (SdpXAttr s = op.getBsAttr())
@@ -833,6 +843,8 @@ struct SdpToReference : LayerToReference<SdpOp> {
               v = sdpXStageFloat(b, l, v, s, arg(bn.alu), arg(bn.mul));
             if (SdpYAttr s = op.getEwAttr())
               v = sdpYStageFloat(b, l, v, s, arg(ew.alu), arg(ew.mul));
+            if (lutAfter)
+              return Value(arith::BitcastOp::create(b, l, b.getI32Type(), v));
             // One rounding, at the output.
             return convertScalar(b, l, v, NumberType{f32}, NumberType::of(outElement));
           }
@@ -844,6 +856,8 @@ struct SdpToReference : LayerToReference<SdpOp> {
             v = sdpYStage(b, l, v, s, arg(ew.alu), arg(ew.mul));
           return sdpConvertOutput(b, l, v, cvt, outElement);
         });
+    if (lutAfter)
+      result = emitNvdlaLutFloatFp16(rewriter, loc, op, result, getLutProgram(floatLut));
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
     return success();
   }

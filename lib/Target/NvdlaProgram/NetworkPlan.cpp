@@ -194,9 +194,8 @@ bool isFp16(Value v) {
 /// converter, or an image convolution of integer pixels, without a padding
 /// value, its result feature data (the SDP's converter rounding
 /// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
-/// offline SDP of its X stages or of its LUT alone; pooling (PDP); LRN
-/// (CDP, fp16 in and out). The rest of fp16 (the Y stage's ALU /
-/// multiplier, image input, ...) not yet.
+/// offline SDP of its X stages and its Y stage (multiplier, ALU, then
+/// LUT); pooling (PDP); LRN (CDP, fp16 in and out).
 LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   bool fp16 = false;
   for (Operation *member : {hw.op, hw.fused})
@@ -205,18 +204,13 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
               llvm::any_of(member->getResults(), isFp16);
   if (!fp16)
     return success();
-  // An offline SDP of its Y stage's LUT alone: the LUT in float mode
-  // (dla.sdp's verifier allows no other fp16 ew stage).
-  if (auto sdp = dyn_cast<SdpOp>(hw.op);
-      sdp && sdp.getEwAttr() && !sdp.getBsAttr() && !sdp.getBnAttr() && !sdp.getOutCvtAttr() &&
-      sdp.getMode() == SdpMode::Offline)
-    return success();
   // An SDP's fp32 steps: its X stages and its Y stage's multiplier and ALU
-  // (fp16 memory operands; the Y stage's register operands fp32), without
-  // the LUT (alone above) or an output converter.
+  // (fp16 memory operands; the Y stage's register operands fp32), then the
+  // Y stage's LUT in float mode on their fp32 value (the CPU execution's
+  // dla_nvdla_sdp_lut_float_fp16), without an output converter.
   auto fp32Stages = [](SdpOp sdp) {
     return sdp && (sdp.getBsAttr() || sdp.getBnAttr() || sdp.getEwAttr()) &&
-           !(sdp.getEwAttr() && sdp.getEwAttr().getLut()) && !sdp.getOutCvtAttr();
+           !sdp.getOutCvtAttr();
   };
   if (auto sdp = dyn_cast<SdpOp>(hw.op);
       fp32Stages(sdp) && sdp.getMode() == SdpMode::Offline)
@@ -250,10 +244,9 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
     return hw.op->emitOpError(
         "computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no "
         "input converter) or an image convolution of integer pixels, without a padding value, "
-        "alone or with an SDP on the fly of its X stages and Y stage's multiplier and ALU, an "
-        "offline SDP of those stages, an offline SDP of its LUT alone (X stages: bs and bn, or "
-        "the implicit form with at most two memory operands, three without relu; no out_cvt), "
-        "pooling and LRN");
+        "alone or with an SDP on the fly of its X stages and Y stage's multiplier, ALU and LUT, "
+        "an offline SDP of those stages (X stages: bs and bn, or the implicit form with at most "
+        "two memory operands, three without relu; no out_cvt), pooling and LRN");
   return success();
 }
 

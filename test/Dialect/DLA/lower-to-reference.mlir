@@ -15,6 +15,7 @@
 // rounds (docs/NvdlaFp16.md "The CPU execution").
 // HW-DAG: func.func private @dla_nvdla_conv_fp16(memref<?xi16>, memref<?xi16>, memref<?xi32>, i64,
 // HW-DAG: func.func private @dla_nvdla_fp32_add(i32, i32) -> i32
+// HW-DAG: func.func private @dla_nvdla_sdp_lut_float_fp16(memref<?xi64>, memref<?xi32>, memref<?xi16>, i64)
 // HW-DAG: func.func private @dla_nvdla_conv_wino_fp16(memref<?xi16>, memref<?xi16>, memref<?xi32>, i64,
 // HW-LABEL: func.func @conv_fp16_encoded
 // HW: %[[XP:.*]] = dla.relayout %{{.*}} : tensor<1x16x8x8xf16, #dla.feature<fp16>> -> tensor<1x16x8x8xf16>
@@ -210,4 +211,27 @@ func.func @conv_constant_weight(%x: tensor<1x16x4x4xf16, #dla.feature<fp16>>)
       : tensor<1x16x4x4xf16, #dla.feature<fp16>>, tensor<16x16x3x3xf16, #dla.weight<winograd, fp16>>
         -> tensor<1x16x4x4xf16, #dla.feature<fp16>>
   return %y : tensor<1x16x4x4xf16, #dla.feature<fp16>>
+}
+
+
+// The Y stage's float LUT after its multiplier: the stages' fp32 bits go to
+// the runtime's LUT and output converter (one call on the whole buffer, the
+// registers a constant array), not through a table per fp16 input; the LUT
+// alone on the layer's own fp16 input stays a table of the 65,536 answers.
+// HW-LABEL: func.func @sdp_fp16_mul_lut
+// HW: func.call @dla_nvdla_fp32_mul(
+// HW-NOT: func.call @dla_nvdla_fp32_to_fp16(
+// HW: call @dla_nvdla_sdp_lut_float_fp16(
+// HW: return
+// HW-LABEL: func.func @sdp_fp16_lut_alone
+// HW-NOT: call @dla_nvdla_sdp_lut_float_fp16(
+// HW: tensor.extract
+// HW: return
+func.func @sdp_fp16_mul_lut(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  %y = dla.sdp offline %x ew <mul_operand = 1069547520, lut = #dla.lut<le_function = linear, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = -1040187392, le_end = 1107296256, lo_start = -1056964608, lo_end = 1090519040, le_index_select = 0, lo_index_select = -4, uflow_priority = le, oflow_priority = le, hybrid_priority = lo>> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
+}
+func.func @sdp_fp16_lut_alone(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
+  %y = dla.sdp offline %x ew <lut = #dla.lut<le_function = linear, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = -1040187392, le_end = 1107296256, lo_start = -1056964608, lo_end = 1090519040, le_index_select = 0, lo_index_select = -4, uflow_priority = le, oflow_priority = le, hybrid_priority = lo>> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
+  return %y : tensor<1x8x2x2xf16>
 }

@@ -6,8 +6,8 @@
 // surface per stage, and only the stages the target has. On an fp16
 // pipeline the X stages compute in fp32 from fp16 operands (register
 // operands are fp16 bit patterns): no shifts; the Y stage's multiplier and
-// ALU in fp32 (register operands fp32 bit patterns), or its LUT in float
-// mode alone (verifyFloatEw).
+// ALU in fp32 (register operands fp32 bit patterns), then its LUT in float
+// mode (verifyFloatEw).
 //
 //===----------------------------------------------------------------------===//
 
@@ -128,11 +128,11 @@ LogicalResult verifyFloatStages(SdpOp op, ArrayRef<StageView> stages) {
 /// in fp16"): its multiplier, then its ALU (max / min / sum), in fp32; a
 /// memory operand is fp16 (widened; its converter unused in float mode), a
 /// register operand the 32-bit register's fp32 pattern (written as the
-/// int32 of those bits), which the Y stage takes as it is. Or its LUT in
-/// float mode alone: entries and slope scales finite fp16 patterns, edges
-/// finite fp32 patterns, no slope shifts; on the layer's own fp16 input to
-/// an fp16 output, what the CPU execution models (it tabulates the LUT per
-/// fp16 input with the format library's NvdlaLutFloat).
+/// int32 of those bits), which the Y stage takes as it is. Then its LUT in
+/// float mode on the fp32 value the stages before it computed: entries
+/// and slope scales finite fp16 patterns, edges finite fp32 patterns, no
+/// slope shifts; to an fp16 output (the CPU execution models the output
+/// converter at fp16).
 LogicalResult verifyFloatEw(SdpOp op, SdpYAttr ew) {
   LutAttr lut = ew.getLut();
   if (ew.getTruncate() != 0)
@@ -162,15 +162,9 @@ LogicalResult verifyFloatEw(SdpOp op, SdpYAttr ew) {
   }
   if (!lut)
     return success();
-  if (ew.getMulOperand().isPresent() || ew.getAlu() || ew.getPrelu())
-    return op.emitOpError() << "ew on an fp16 SDP: its lut after the multiplier or ALU is not "
-                               "modelled yet (the CPU execution tabulates the float LUT on fp16 "
-                               "inputs); write ew <lut = ...> alone, or the multiplier and ALU "
-                               "without lut";
-  if (op.getBsAttr() || op.getBnAttr() || op.getMode() != SdpMode::Offline ||
-      !op.getOutput().getType().getElementType().isF16())
-    return op.emitOpError() << "ew.lut on an fp16 SDP is modelled on the layer's own fp16 "
-                               "input to an fp16 output: offline, without bs or bn";
+  if (!op.getOutput().getType().getElementType().isF16())
+    return op.emitOpError() << "ew.lut on an fp16 SDP writes an fp16 output: the output "
+                               "converter rounds the LUT's fp32 value to fp16";
   auto nonFinite = [](int64_t v, int exponentBits, int mantissaBits) {
     const int64_t e = (v >> mantissaBits) & ((int64_t(1) << exponentBits) - 1);
     return e == (int64_t(1) << exponentBits) - 1;
