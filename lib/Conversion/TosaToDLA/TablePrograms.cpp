@@ -22,8 +22,7 @@
 // exactly the rise outside its segment (checked), and passes reading each
 // ramp per element add them up: only the ramp in progress rounds.
 //
-// Knots are greedy: each segment the longest whose levels all stay within
-// kTableProgramError of the table.
+// Knots, multipliers and the check of the whole program: TablePlans.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,166 +30,10 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 
-#include <cmath>
-
 using namespace mlir;
 using namespace mlir::dla;
 using namespace mlir::dla::tosa_to_dla;
 namespace nv = ::dlaformat::nvdla;
-
-namespace {
-
-/// More segments keep the table on the host (a chain's passes, or twice
-/// that less one for ramps).
-constexpr size_t kMaxSegments = 16;
-/// The finest multiplier shift tried: (x - b) m stays within 32 bits.
-constexpr int64_t kMaxShift = 24;
-
-int64_t rha(int64_t v, int64_t shift) {
-  if (shift == 0)
-    return v;
-  const int64_t half = int64_t(1) << (shift - 1);
-  return v >= 0 ? (v + half) >> shift : -((-v + half) >> shift);
-}
-
-int64_t sat8(int64_t v) { return std::min<int64_t>(127, std::max<int64_t>(-128, v)); }
-
-/// A chain segment's ramp at level x: X1's sum, multiply, shift and ReLU.
-int64_t chainRamp(const TableSegment &s, int64_t x) {
-  return std::max<int64_t>(0, rha((x - s.lo) * s.m, s.shift));
-}
-
-/// A ramp pass's value at level x (its base V_0 in `s.from` for ramp 0
-/// only; callers pass from = 0 otherwise).
-int64_t rampValue(const TableSegment &s, int64_t x) {
-  const int64_t c = std::min(std::max(x, s.lo), s.hi);
-  return rha((c - s.lo) * s.m + s.from * (int64_t(1) << s.shift), s.shift);
-}
-
-/// The multiplier of a slope at the finest shift whose int16 holds it.
-std::optional<std::pair<int64_t, int64_t>> multiplier(double slope) {
-  for (int64_t shift = kMaxShift; shift >= 0; --shift) {
-    const int64_t m = static_cast<int64_t>(std::llround(std::ldexp(slope, int(shift))));
-    if (m >= -32768 && m <= 32767)
-      return std::make_pair(m, shift);
-  }
-  return std::nullopt;
-}
-
-/// Chain segment [lo, hi] of table t (t[x + 128], non-decreasing).
-std::optional<TableSegment> fitChain(ArrayRef<int64_t> t, int64_t lo, int64_t hi) {
-  const int64_t from = t[lo + 128], to = t[hi + 128];
-  auto ms = multiplier(double(to - from) / double(hi - lo));
-  if (!ms)
-    return std::nullopt;
-  TableSegment s{lo, hi, ms->first, ms->second, from, to};
-  const bool last = hi == 127;
-  if (!last && from + chainRamp(s, hi) < to && ++s.m > 32767)
-    return std::nullopt;
-  if (!last && from + chainRamp(s, hi) < to)
-    return std::nullopt;
-  for (int64_t x = lo; x <= hi; ++x) {
-    int64_t p = from + chainRamp(s, x);
-    if (!last)
-      p = std::min(p, to);
-    if (std::abs(p - t[x + 128]) > kTableProgramError)
-      return std::nullopt;
-  }
-  return s;
-}
-
-/// Ramp segment [lo, hi] of table t (its base added when `first`).
-std::optional<TableSegment> fitRamp(ArrayRef<int64_t> t, int64_t lo, int64_t hi, bool first) {
-  const int64_t from = t[lo + 128], to = t[hi + 128], rise = to - from;
-  if (!first && (rise < -128 || rise > 127))
-    return std::nullopt; // the ramp's own map is int8
-  auto ms = multiplier(double(rise) / double(hi - lo));
-  if (!ms)
-    return std::nullopt;
-  TableSegment s{lo, hi, ms->first, ms->second, first ? from : 0, to};
-  const int64_t start = first ? 0 : from;
-  if (rampValue(s, hi) + start != to)
-    return std::nullopt;
-  for (int64_t x = lo; x <= hi; ++x)
-    if (std::abs(rampValue(s, x) + start - t[x + 128]) > kTableProgramError)
-      return std::nullopt;
-  return s;
-}
-
-/// The program's result at level x, pass by pass as the SDP computes it.
-int64_t simulate(const TableProgram &p, int64_t x) {
-  const size_t n = p.segments.size();
-  if (!p.chain) {
-    int64_t sum = 0;
-    for (const TableSegment &s : p.segments)
-      sum = sat8(sum + sat8(rampValue(s, x)));
-    return sum;
-  }
-  int64_t stored = 0, carry = 0; // the previous pass's map and its c
-  for (size_t k = 0; k < n; ++k) {
-    const TableSegment &s = p.segments[k];
-    const int64_t c = k + 1 < n ? 127 - s.to : 0;
-    const int64_t offset = k == 0 ? -(s.from + c) : carry - c;
-    const int64_t v = chainRamp(s, x) + (k == 0 ? 0 : stored);
-    stored = sat8((v - offset) * (k + 1 == n && p.falling ? -1 : 1));
-    carry = c;
-  }
-  return stored;
-}
-
-template <typename Fit>
-FailureOr<SmallVector<TableSegment>> greedy(ArrayRef<int64_t> t, Fit fit) {
-  SmallVector<TableSegment> segments;
-  for (int64_t lo = -128; lo < 127;) {
-    std::optional<TableSegment> best;
-    for (int64_t hi = lo + 1; hi <= 127; ++hi)
-      if (std::optional<TableSegment> s = fit(t, lo, hi, segments.empty()))
-        best = s;
-    if (!best || segments.size() == kMaxSegments)
-      return failure();
-    segments.push_back(*best);
-    lo = best->hi;
-  }
-  return segments;
-}
-
-} // namespace
-
-FailureOr<TableProgram> tosa_to_dla::planTableProgram(ArrayRef<int64_t> entries,
-                                                      std::string &why) {
-  TableProgram p;
-  bool rising = true, falling = true;
-  for (size_t i = 1; i < entries.size(); ++i) {
-    rising &= entries[i] >= entries[i - 1];
-    falling &= entries[i] <= entries[i - 1];
-  }
-  FailureOr<SmallVector<TableSegment>> segments = failure();
-  if (rising || falling) {
-    SmallVector<int64_t> t(entries.begin(), entries.end());
-    if (!rising)
-      for (int64_t &v : t)
-        v = -v;
-    segments = greedy(t, [](ArrayRef<int64_t> t, int64_t lo, int64_t hi, bool) {
-      return fitChain(t, lo, hi);
-    });
-    p.chain = true;
-    p.falling = !rising;
-  } else {
-    segments = greedy(entries, fitRamp);
-  }
-  if (succeeded(segments)) {
-    p.segments = std::move(*segments);
-    bool within = true;
-    for (int64_t x = -128; x <= 127; ++x)
-      within &= std::abs(simulate(p, x) - entries[x + 128]) <= kTableProgramError;
-    if (within)
-      return p;
-  }
-  why = "the target has no SDP lookup table (SDP_LUT_ENABLE: the Y stage) and its table is no "
-        "interpolant of " + std::to_string(kMaxSegments) + " segments within " +
-        std::to_string(kTableProgramError) + " output step";
-  return failure();
-}
 
 Value tosa_to_dla::emitTableProgram(PatternRewriter &rewriter, Location loc, Value x,
                                     const TableProgram &p) {
