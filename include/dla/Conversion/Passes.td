@@ -104,6 +104,22 @@ defvar Fp16ArithmeticOption = Option<"fp16Arithmetic", "fp16-arithmetic",
         clEnumValN(::mlir::dla::Fp16Arithmetic::Ideal, "ideal",
                    "exact products in f32, one rounding at the output"))}]>;
 
+def DLATestReciprocalChains : Pass<"dla-test-reciprocal-chains", "::mlir::func::FuncOp"> {
+  let summary = "Test hook: the int8 softmax's reciprocal chain over a marked convolution";
+  let description = [{
+    Replaces each `dla.conv` marked `dla.test_reciprocal_keys = N` (its
+    accumulator the sum S of a row's e over N keys, S in 127..127 N) by the
+    reciprocal r = rint(127^2 / S) as a chain over that accumulator
+    (docs/WholeNetworks.md, "The softmax over 40 keys on nv_small", step 6):
+    per segment a copy of the convolution and an on-the-fly SDP, planned by
+    SoftmaxTables.cpp and built by TablePrograms.cpp's
+    `emitAccumulatorChain`. The softmax's recognizer is to call the
+    builder; until then this pass lets a test run it
+    (test/Execution/reciprocal-chain.test).
+  }];
+  let dependentDialects = ["::mlir::dla::DLADialect"];
+}
+
 def DLALowerToReference : Pass<"dla-lower-to-reference"> {
   let summary = "Lower NVDLA layer ops to upstream linalg/arith/tensor (executable reference)";
   let description = [{

@@ -35,6 +35,49 @@ using namespace mlir::dla;
 using namespace mlir::dla::tosa_to_dla;
 namespace nv = ::dlaformat::nvdla;
 
+namespace {
+
+/// Chain pass k of `p` on `pass`: X1's ramp, X2 adding `prev` (the previous
+/// pass's map; none in pass 0), the output converter's offset (and the
+/// falling chain's negation in the last pass). `carry` is the previous
+/// pass's c, updated.
+void setChainPass(SdpOp pass, const TableProgram &p, size_t k, Value prev, int64_t &carry) {
+  MLIRContext *ctx = pass.getContext();
+  const TableSegment &s = p.segments[k];
+  const size_t n = p.segments.size();
+  // The ramp, then the previous pass added; saturation clamps at the knot.
+  pass.setBsAttr(SdpXAttr::get(ctx, nv::SdpAluAlgo::Sum, SdpOperand::ofRegister(-s.lo), 0,
+                               SdpOperand::ofRegister(s.m), s.shift, false, /*relu=*/true));
+  if (prev) {
+    pass.getEltwiseMutable().assign(prev);
+    pass.setBnAttr(SdpXAttr::get(ctx, nv::SdpAluAlgo::Sum,
+                                 SdpOperand::ofMemory(nv::SdpMemOperand::Eltwise), 0,
+                                 SdpOperand(), 0, false, false));
+  }
+  const int64_t c = k + 1 < n ? 127 - s.to : 0;
+  const int64_t offset = k == 0 ? -(s.from + c) : carry - c;
+  const int64_t scale = k + 1 == n && p.falling ? -1 : 1;
+  if (offset != 0 || scale != 1)
+    pass.setOutCvtAttr(CvtAttr::get(ctx, offset, scale, 0));
+  carry = c;
+}
+
+} // namespace
+
+Value tosa_to_dla::emitAccumulatorChain(OpBuilder &b, ConvOp conv, const TableProgram &p) {
+  Value last;
+  int64_t carry = 0;
+  for (size_t k = 0; k < p.segments.size(); ++k) {
+    // Each pass reads the accumulator on the fly: its own convolution.
+    Operation *acc = k == 0 ? conv.getOperation() : b.clone(*conv.getOperation());
+    auto pass = SdpOp::create(b, conv.getLoc(), conv.getType(), SdpMode::OnTheFly,
+                              acc->getResult(0));
+    setChainPass(pass, p, k, last, carry);
+    last = pass;
+  }
+  return last;
+}
+
 Value tosa_to_dla::emitTableProgram(PatternRewriter &rewriter, Location loc, Value x,
                                     const TableProgram &p) {
   MLIRContext *ctx = rewriter.getContext();
@@ -52,17 +95,7 @@ Value tosa_to_dla::emitTableProgram(PatternRewriter &rewriter, Location loc, Val
     const TableSegment &s = p.segments[k];
     auto pass = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
     if (p.chain) {
-      // The ramp, then the previous pass added; saturation clamps at the knot.
-      pass.setBsAttr(SdpXAttr::get(ctx, nv::SdpAluAlgo::Sum, reg(-s.lo), 0, reg(s.m), s.shift,
-                                   false, /*relu=*/true));
-      if (k > 0)
-        addInX2(pass, last);
-      const int64_t c = k + 1 < n ? 127 - s.to : 0;
-      const int64_t offset = k == 0 ? -(s.from + c) : carry - c;
-      const int64_t scale = k + 1 == n && p.falling ? -1 : 1;
-      if (offset != 0 || scale != 1)
-        pass.setOutCvtAttr(CvtAttr::get(ctx, offset, scale, 0));
-      carry = c;
+      setChainPass(pass, p, k, last, carry);
       last = pass;
       continue;
     }

@@ -11,12 +11,21 @@
 
 #include "TablePlans.h"
 
+#include "dla/Dialect/DLA/IR/DLA.h"
+
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::dla::tosa_to_dla {
 
 /// Its offline SDP passes over NCHW int8 map `x`; returns the last.
 Value emitTableProgram(PatternRewriter &rewriter, Location loc, Value x, const TableProgram &p);
+
+/// A chain over a convolution's accumulator (the softmax's reciprocal of a
+/// row's sum, docs/WholeNetworks.md step 6): per segment the convolution
+/// (`conv` itself, then copies inserted at `b`) and an on-the-fly SDP
+/// running that pass; returns the last SDP. The plan's knots are in
+/// accumulator units (planChain over the accumulator's range).
+Value emitAccumulatorChain(OpBuilder &b, ConvOp conv, const TableProgram &p);
 
 } // namespace mlir::dla::tosa_to_dla
 
