@@ -118,6 +118,10 @@ def DLATestReciprocalChains : Pass<"dla-test-reciprocal-chains", "::mlir::func::
     (test/Execution/reciprocal-chain.test).
   }];
   let dependentDialects = ["::mlir::dla::DLADialect"];
+  let options = [
+    Option<"maxSegments", "max-segments", "unsigned", /*default=*/"24",
+           "the segments allowed (SoftmaxTables.h kSoftmaxMaxSegments)">,
+  ];
 }
 
 def DLALowerToReference : Pass<"dla-lower-to-reference"> {

@@ -27,6 +27,8 @@ constexpr llvm::StringLiteral kKeysAttr = "dla.test_reciprocal_keys";
 
 struct TestReciprocalChainsPass
     : mlir::dla::impl::DLATestReciprocalChainsBase<TestReciprocalChainsPass> {
+  using DLATestReciprocalChainsBase::DLATestReciprocalChainsBase;
+
   void runOnOperation() override {
     SmallVector<ConvOp> marked;
     getOperation().walk([&](ConvOp conv) {
@@ -40,10 +42,10 @@ struct TestReciprocalChainsPass
         return signalPassFailure();
       }
       LevelTable t = softmaxReciprocalTable(keys.getInt());
-      FailureOr<TableProgram> p = planChain(t.table, t.base, t.tolerance, kSoftmaxMaxSegments);
+      FailureOr<TableProgram> p = planChain(t.table, t.base, t.tolerance, maxSegments);
       if (failed(p)) {
         conv.emitError() << "the reciprocal over " << keys.getInt() << " keys has no chain of "
-                         << kSoftmaxMaxSegments << " segments";
+                         << unsigned(maxSegments) << " segments";
         return signalPassFailure();
       }
       conv->removeAttr(kKeysAttr);
