@@ -6,16 +6,15 @@ against numpy.
 
     run_reciprocal_chain.py --opt BUILD_DIR/bin/dla-opt [--seed S] [--llvm-bin DIR]
 
-e [1, 40 keys, 5, 8] (keys as channels, the 40 queries as positions): each
-query's row has one key at 127 (its max) and the others drawn from rows
-flat (all 127: S = 5080), peaked (all 0: S = 127) and in between, so S
-covers 127..5080. The module convolves e by ones [16, 40, 1, 1] (S in all
+e [1, 40 keys, 62, 80] (keys as channels, queries as positions): each
+query's row has one key at 127 (its max) and the rest split over the
+other keys so that every S in 127..5080 occurs (4954 queries, from peaked
+rows, S = 127, to flat ones, S = 5080), and 6 random rows. The module convolves e by ones [16, 40, 1, 1] (S in all
 16 output channels), marked dla.test_reciprocal_keys = 40; dla-opt builds
 the chain, lowers it and mlir-runner runs it. numpy: r from
 softmax_int8_model.chain_passes over S with the model's written-out plan
 (the units' arithmetic, int_sdp), and from the function: |r - 127^2 / S|
-<= 1.5, exact (rint) where 127^2 / S rounds below 16 less 1/2 ... as
-recip_table states. Prints the counts; exits 1 on any difference.
+<= 1.5, exactly recip_table where that is below 16. Prints the counts; exits 1 on any difference.
 """
 
 import argparse
@@ -28,26 +27,27 @@ import numpy as np
 import run_layers
 import softmax_int8_model as M
 
-E = "tensor<1x40x5x8xi8>"
+SUMS = 40 * 127 - 127 + 1   # S = 127 .. 5080
+H, W_ = 62, 80              # the queries as positions: every S once, 6 more
+QUERIES = H * W_
+E = f"tensor<1x40x{H}x{W_}xi8>"
 W = "tensor<16x40x1x1xi8>"
-R_T = "tensor<1x16x5x8xi8>"
+R_T = f"tensor<1x16x{H}x{W_}xi8>"
+SIZE = 16 * QUERIES
 
 
 def rows(rng):
-    """e [40 queries, 40 keys]: key q % 40 at 127 in row q, the rest
-    varied from flat to peaked."""
-    e = np.zeros((40, 40), dtype=np.int64)
-    for q in range(40):
-        kind = q % 4
-        if kind == 0:
-            e[q] = 127                                   # flat: S = 5080
-        elif kind == 1:
-            e[q] = 0                                     # peaked: S = 127
-        elif kind == 2:
-            e[q] = rng.integers(0, 128, 40)              # anywhere
-        else:
-            e[q] = rng.integers(0, int(rng.integers(1, 20)), 40)  # small e, r exact
-        e[q, q] = 127
+    """e [QUERIES, 40 keys]: query i's row sums to S = 127 + i for every S
+    in 127..5080 (one key at 127, its max; the rest of S split over the
+    other 39 keys at random), the remaining queries random rows."""
+    e = np.zeros((QUERIES, 40), dtype=np.int64)
+    for q in range(QUERIES):
+        top = int(rng.integers(0, 40))
+        rest = q if q < SUMS else int(rng.integers(0, 39 * 127 + 1))
+        others = np.full(39, rest // 39)
+        others[rng.permutation(39)[: rest % 39]] += 1   # each at most 127
+        e[q, np.arange(40) != top] = others
+        e[q, top] = 127
     return e
 
 
@@ -62,7 +62,7 @@ def main():
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     a = p.parse_args()
     e = rows(np.random.default_rng(a.seed))                  # [query, key]
-    emap = e.T.reshape(1, 40, 5, 8)                          # keys as channels
+    emap = e.T.reshape(1, 40, H, W_)                          # keys as channels
     module = (
         "module attributes {dla.target = #dla.target<nvdla, nv_small>} {\n"
         f"func.func @recip(%e: {E}) -> {R_T} {{\n"
@@ -71,12 +71,12 @@ def main():
         f"  return %s : {R_T}\n}}\n"
         "func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}\n"
         "func.func @main() {\n"
-        f"  %e = arith.constant {literal(emap)} : tensor<1x40x5x8xi8>\n"
+        f"  %e = arith.constant {literal(emap)} : {E}\n"
         f"  %r = call @recip(%e) : ({E}) -> {R_T}\n"
-        f"  %f = tensor.collapse_shape %r [[0, 1, 2, 3]] : {R_T} into tensor<640xi8>\n"
-        "  %x = arith.extsi %f : tensor<640xi8> to tensor<640xi32>\n"
-        "  %m = bufferization.to_buffer %x : tensor<640xi32> to memref<640xi32>\n"
-        "  %u = memref.cast %m : memref<640xi32> to memref<*xi32>\n"
+        f"  %f = tensor.collapse_shape %r [[0, 1, 2, 3]] : {R_T} into tensor<{SIZE}xi8>\n"
+        f"  %x = arith.extsi %f : tensor<{SIZE}xi8> to tensor<{SIZE}xi32>\n"
+        f"  %m = bufferization.to_buffer %x : tensor<{SIZE}xi32> to memref<{SIZE}xi32>\n"
+        f"  %u = memref.cast %m : memref<{SIZE}xi32> to memref<*xi32>\n"
         "  call @printMemrefI32(%u) : (memref<*xi32>) -> ()\n"
         "  return\n}\n}\n")
     built = subprocess.run([a.opt, "--dla-test-reciprocal-chains", "-"], input=module,
@@ -92,15 +92,15 @@ def main():
         sys.exit("dla-opt failed:\n" + llvm.stderr)
     out = run_layers.run_main(llvm.stdout, a.llvm_bin)
     got = np.array([int(v) for v in re.findall(r"-?\d+", out.split("data =", 1)[1])])
-    got = got.reshape(16, 40)                               # [channel, query]
+    got = got.reshape(16, QUERIES)                               # [channel, query]
     s = e.sum(1)                                            # S per query
     model = M.chain_passes(s, (M.RECIP_SEGMENTS, True))
     table = M.recip_table()[s - M.E_TOP]
     bad = 0
     same = int(np.sum(np.all(got == model[None, :], axis=0)))
-    print(f"S from {s.min()} to {s.max()}; {same} of 40 queries' r (16 channels each) "
-          f"equal softmax_int8_model's chain")
-    bad += same != 40
+    print(f"S from {s.min()} to {s.max()} ({len(np.unique(s))} sums); {same} of {QUERIES} "
+          f"queries' r (16 channels each) equal softmax_int8_model's chain")
+    bad += same != QUERIES
     err = np.abs(got[0] - M.R / s)
     small = table < M.RECIP_EXACT_BELOW
     exact = bool(np.array_equal(got[0][small], table[small]))
