@@ -5,6 +5,11 @@ emitAccumulatorChain over a convolution by ones, issue 45's design step 6)
 against numpy.
 
     run_reciprocal_chain.py --opt BUILD_DIR/bin/dla-opt [--seed S] [--llvm-bin DIR]
+    run_reciprocal_chain.py --emit DIR [--seed S]
+
+--emit writes DIR/recip.mlir (@main: the marked convolution of e [1, 40,
+5, 8] by ones) and DIR/e.npy (40 rows, S spread over 127..5080) for the C
+model (test/NvdlaCModel/trace-reciprocal-chain.test), and exits.
 
 e [1, 40 keys, 62, 80] (keys as channels, queries as positions): each
 query's row has one key at 127 (its max) and the rest split over the
@@ -51,16 +56,50 @@ def rows(rng):
     return e
 
 
+def spread_rows(rng, queries=40):
+    """e [queries, 40 keys], row i summing to S spread over 127..5080."""
+    e = np.zeros((queries, 40), dtype=np.int64)
+    for q, total in enumerate(np.linspace(127, 40 * 127, queries).astype(int)):
+        top = int(rng.integers(0, 40))
+        rest = int(total) - 127
+        others = np.full(39, rest // 39)
+        others[rng.permutation(39)[: rest % 39]] += 1
+        e[q, np.arange(40) != top] = others
+        e[q, top] = 127
+    return e
+
+
+def emit(directory, rng):
+    import os
+    os.makedirs(directory, exist_ok=True)
+    e = spread_rows(rng)
+    np.save(os.path.join(directory, "e.npy"), e.T.reshape(1, 40, 5, 8).astype(np.int8))
+    t, r = "tensor<1x40x5x8xi8>", "tensor<1x16x5x8xi8>"
+    with open(os.path.join(directory, "recip.mlir"), "w") as f:
+        f.write("module attributes {dla.target = #dla.target<nvdla, nv_small>} {\n"
+                f"func.func @main(%e: {t}) -> {r} {{\n"
+                f"  %ones = arith.constant dense<1> : {W}\n"
+                f"  %s = dla.conv direct %e, %ones {{dla.test_reciprocal_keys = 40 : i64}} : "
+                f"{t}, {W} -> {r}\n"
+                f"  return %s : {r}\n}}\n}}\n")
+    print(f"S from {e.sum(1).min()} to {e.sum(1).max()} over 40 rows")
+
+
 def literal(x):
     return "dense<" + str(x.astype(int).tolist()) + ">"
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--opt", required=True, help="dla-opt")
+    p.add_argument("--opt", help="dla-opt")
+    p.add_argument("--emit", help="write recip.mlir and e.npy here instead")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--llvm-bin", default="/usr/lib/llvm-22/bin")
     a = p.parse_args()
+    if a.emit:
+        return emit(a.emit, np.random.default_rng(a.seed))
+    if not a.opt:
+        p.error("--opt or --emit")
     e = rows(np.random.default_rng(a.seed))                  # [query, key]
     emap = e.T.reshape(1, 40, H, W_)                          # keys as channels
     module = (
