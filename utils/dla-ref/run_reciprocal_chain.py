@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The CPU execution of the int8 softmax's reciprocal chain as the compiler
-builds it (--dla-test-reciprocal-chains: TablePrograms.cpp's
+builds it (--dla-test-softmax-chains: TablePrograms.cpp's
 emitAccumulatorChain over a convolution by ones, issue 45's design step 6)
 against numpy.
 
@@ -118,7 +118,7 @@ def main():
         f"  %u = memref.cast %m : memref<{SIZE}xi32> to memref<*xi32>\n"
         "  call @printMemrefI32(%u) : (memref<*xi32>) -> ()\n"
         "  return\n}\n}\n")
-    built = subprocess.run([a.opt, "--dla-test-reciprocal-chains", "-"], input=module,
+    built = subprocess.run([a.opt, "--dla-test-softmax-chains", "-"], input=module,
                            capture_output=True, text=True)
     if built.returncode:
         sys.exit("dla-opt failed:\n" + built.stderr)

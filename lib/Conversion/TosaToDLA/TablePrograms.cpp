@@ -78,9 +78,8 @@ Value tosa_to_dla::emitAccumulatorChain(OpBuilder &b, ConvOp conv, const TablePr
   return last;
 }
 
-Value tosa_to_dla::emitTableProgram(PatternRewriter &rewriter, Location loc, Value x,
-                                    const TableProgram &p) {
-  MLIRContext *ctx = rewriter.getContext();
+Value tosa_to_dla::emitTableProgram(OpBuilder &b, Location loc, Value x, const TableProgram &p) {
+  MLIRContext *ctx = b.getContext();
   auto reg = [](int64_t v) { return SdpOperand::ofRegister(v); };
   const SdpOperand eltwise = SdpOperand::ofMemory(nv::SdpMemOperand::Eltwise);
   auto addInX2 = [&](SdpOp sdp, Value operand) {
@@ -93,7 +92,7 @@ Value tosa_to_dla::emitTableProgram(PatternRewriter &rewriter, Location loc, Val
   int64_t carry = 0;
   for (size_t k = 0; k < n; ++k) {
     const TableSegment &s = p.segments[k];
-    auto pass = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, x);
+    auto pass = SdpOp::create(b, loc, x.getType(), SdpMode::Offline, x);
     if (p.chain) {
       setChainPass(pass, p, k, last, carry);
       last = pass;
@@ -109,7 +108,7 @@ Value tosa_to_dla::emitTableProgram(PatternRewriter &rewriter, Location loc, Val
       last = pass;
       continue;
     }
-    auto add = SdpOp::create(rewriter, loc, x.getType(), SdpMode::Offline, last);
+    auto add = SdpOp::create(b, loc, x.getType(), SdpMode::Offline, last);
     addInX2(add, pass);
     last = add;
   }

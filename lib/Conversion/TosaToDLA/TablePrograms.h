@@ -18,7 +18,7 @@
 namespace mlir::dla::tosa_to_dla {
 
 /// Its offline SDP passes over NCHW int8 map `x`; returns the last.
-Value emitTableProgram(PatternRewriter &rewriter, Location loc, Value x, const TableProgram &p);
+Value emitTableProgram(OpBuilder &b, Location loc, Value x, const TableProgram &p);
 
 /// A chain over a convolution's accumulator (the softmax's reciprocal of a
 /// row's sum, docs/WholeNetworks.md step 6): per segment the convolution
