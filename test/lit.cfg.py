@@ -36,6 +36,7 @@ config.substitutions.append(("%dla_pythonpath", dla_pythonpath))
 tool_dirs = [config.dla_tools_dir, config.llvm_tools_dir]
 tools = [ToolSubst("dla-opt", unresolved="fatal"), ToolSubst("dla-translate", unresolved="fatal"),
          ToolSubst("dla-lsp-server", unresolved="fatal"),
+         ToolSubst("dla-table-chains", unresolved="fatal"),
          ToolSubst("not", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 

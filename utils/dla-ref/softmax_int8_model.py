@@ -51,17 +51,20 @@ from int_sdp import sdp_cvt, sdp_x
 KEYS = 40
 E_TOP = 127                # e at each row's max
 R = 127 * 127              # r = R / S: 127 at S = 127 (one key)
-# TablePrograms.cpp keeps 16 segments (kMaxSegments); the reciprocal
-# exact below 16 levels takes 20.
+# A tosa.table keeps 16 segments (TablePlans.h kMaxTableSegments); the
+# reciprocal exact below 16 levels takes 21 (SoftmaxTables.h
+# kSoftmaxMaxSegments: 24).
 MAX_SEGMENTS = 24
-MAX_SHIFT = 24             # TablePrograms.cpp kMaxShift
+MAX_SHIFT = 24             # TablePlans.cpp kMaxShift
 TABLE_ERROR = 1            # kTableProgramError
 LOW = 0.5                  # the tables' values lowered by 1/2 where the chain may err by 1
 EXACT_BELOW = 8            # the exp chain exact where e < 8
 RECIP_EXACT_BELOW = 16     # the reciprocal's exact where r < 16
 
 
-# -- the monotone chain of TablePrograms.cpp, over any integer domain ------
+# -- the monotone chain of TablePlans.cpp (planChain), over any integer domain
+# (test/Conversion/TosaToDLA/table-chains-softmax.mlir: the C++ plans the
+# same segments as chain_plan, exp_table and recip_table here) ----------
 
 def _llround(v):
     return int(math.floor(abs(v) + 0.5)) * (1 if v >= 0 else -1)
@@ -103,7 +106,7 @@ def _fit(t, base, lo, hi, last, tol):
 
 def chain_plan(table, base, exact_below=None, max_segments=MAX_SEGMENTS):
     """The chain of a monotone table over levels base .. base + len - 1:
-    (segments, falling). Greedy longest segments as TablePrograms.cpp,
+    (segments, falling). Greedy longest segments as TablePlans.cpp,
     within TABLE_ERROR of the table, or exactly where |table| <
     exact_below (a tail whose errors would add up in a sum)."""
     t = np.asarray(table, dtype=np.int64)

@@ -104,6 +104,34 @@ defvar Fp16ArithmeticOption = Option<"fp16Arithmetic", "fp16-arithmetic",
         clEnumValN(::mlir::dla::Fp16Arithmetic::Ideal, "ideal",
                    "exact products in f32, one rounding at the output"))}]>;
 
+def DLATestSoftmaxChains : Pass<"dla-test-softmax-chains", "::mlir::func::FuncOp"> {
+  let summary = "Test hook: the int8 softmax's exp and reciprocal chains on marked ops";
+  let description = [{
+    The chains of the int8 softmax over a row of keys on nv_small
+    (docs/WholeNetworks.md, "The softmax over 40 keys on nv_small"),
+    planned by SoftmaxTables.cpp and built by TablePrograms.cpp, on ops a
+    test marks; the softmax's recognizer is to call the builders, until
+    then this pass lets tests run them:
+    - an op of one rank-4 int8 result marked `dla.test_exp_scale = s`
+      (its result d = m - s - 128 for scores at scale s): the exp
+      e = 127 exp(-s (d + 128)) as offline SDP passes over that result
+      (`emitTableProgram`, step 4), which its users then read;
+    - a `dla.conv` marked `dla.test_reciprocal_keys = N` (its accumulator
+      the sum S of a row's e over N keys, S in 127..127 N): the reciprocal
+      r = rint(127^2 / S) as a chain over that accumulator, per segment a
+      copy of the convolution and an on-the-fly SDP
+      (`emitAccumulatorChain`, step 6).
+    Tests: test/Conversion/TosaToDLA/test-softmax-chains.mlir,
+    test/Execution/reciprocal-chain.test, test/Execution/exp-chain.test,
+    test/NvdlaCModel/trace-reciprocal-chain.test.
+  }];
+  let dependentDialects = ["::mlir::dla::DLADialect"];
+  let options = [
+    Option<"maxSegments", "max-segments", "unsigned", /*default=*/"24",
+           "the segments allowed (SoftmaxTables.h kSoftmaxMaxSegments)">,
+  ];
+}
+
 def DLALowerToReference : Pass<"dla-lower-to-reference"> {
   let summary = "Lower NVDLA layer ops to upstream linalg/arith/tensor (executable reference)";
   let description = [{
