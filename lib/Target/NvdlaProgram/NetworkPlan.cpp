@@ -191,7 +191,7 @@ bool isFp16(Value v) {
 }
 
 /// fp16 layers: a direct or Winograd convolution without an input
-/// converter, or an image convolution of integer pixels, without a padding
+/// converter, or an image convolution of integer or fp16 pixels, without a padding
 /// value, its result feature data (the SDP's converter rounding
 /// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
 /// offline SDP of its X stages and its Y stage (multiplier, ALU, then
@@ -233,17 +233,19 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   // the hardware does (NvdlaConvFp16.h convWinoFp16); checkWinogradConv
   // refuses the Winograd forms not programmed. Image input: 8- or 16-bit
   // integer pixels CDMA converts to fp16 (its converter into an fp16
-  // pipeline, fp_nvdla.cdma_cvt_image_fp16); fp16 pixels (which the model
-  // passes unchanged, NaNs flushed) not yet.
-  auto pixels = conv ? dyn_cast<IntegerType>(conv.getInput().getType().getElementType())
-                     : IntegerType();
+  // pipeline, fp_nvdla.cdma_cvt_image_fp16), or fp16 pixels, which CDMA's
+  // converter passes unchanged (cmod/hls/cdma_libs/cdma_cvt.cpp: IN_PRECISION
+  // fp16 is the identity; the verifier refuses their mean and input_cvt).
+  Type pixels = conv ? conv.getInput().getType().getElementType() : Type();
   const bool image = conv && conv.getMode() == nv::ConvMode::ImageInput;
-  const bool imageFits = image && pixels && (pixels.getWidth() == 8 || pixels.getWidth() == 16);
+  const bool imageFits = image && pixels &&
+                         (pixels.isF16() || pixels.isInteger(8) || pixels.isInteger(16));
   if (!conv || (hw.fused && !fusedFits) || (image && !imageFits) ||
       (conv.getInputCvtAttr() && !image) || conv.getPadValue())
     return hw.op->emitOpError(
         "computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no "
-        "input converter) or an image convolution of integer pixels, without a padding value, "
+        "input converter) or an image convolution (8- or 16-bit integer or fp16 pixels), without "
+        "a padding value, "
         "alone or with an SDP on the fly of its X stages and Y stage's multiplier, ALU and LUT, "
         "an offline SDP of those stages (X stages: bs and bn, or the implicit form with at most "
         "two memory operands, three without relu; no out_cvt), pooling and LRN");
