@@ -370,6 +370,30 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
                                  "image weights writing int16";
 }
 
+/// An image convolution's pixels into its pipeline, as the precision rules
+/// allow (NvdlaConversion.h, --dla-check-precision: the one source; CDMA's
+/// PROC_PRECISION is the weights'). checkFp16Layer and checkInt16Layer ask
+/// them where fp16 or int16 is in the layer; this asks for every image,
+/// so that fp16 pixels into an int8 pipeline (which CDMA's converter would
+/// pass unchanged as int8 bytes: cdma_cvt.cpp at IN_PRECISION fp16) are
+/// refused too.
+LogicalResult checkImageConversion(const HardwareLayer &hw) {
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  if (!conv || conv.getMode() != nv::ConvMode::ImageInput)
+    return success();
+  auto conversion = cast<PrecisionConversionOpInterface>(hw.op);
+  FailureOr<nv::ConversionQuery> query = conversion.getConversionQuery();
+  if (failed(query))
+    return failure();
+  nv::ConversionVerdict verdict = nv::checkConversion(*query);
+  if (verdict.valid)
+    return success();
+  auto weight = dyn_cast_or_null<WeightAttr>(conv.getWeight().getType().getEncoding());
+  return conv.emitOpError() << "reads an image into "
+                            << (weight ? ::dlaformat::enumName(weight.getPrecision()) : "plain")
+                            << " image weights: " << verdict.message;
+}
+
 /// The int16 feature value an SDP between int16 and int8 (checkInt16Layer)
 /// moves in pairs of surfaces, or null: SDP_RDMA's int16-to-int8 buffer
 /// reads an even number of int16 surfaces (one int8 atom from two), the
@@ -655,7 +679,8 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     // comes first and fuses nothing itself.
     assert(members.front() == &op && members.size() <= 2 && "a convolution and its SDP");
     HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
-    if (failed(checkFp16Layer(hw)) || failed(checkInt16Layer(hw)))
+    if (failed(checkFp16Layer(hw)) || failed(checkInt16Layer(hw)) ||
+        failed(checkImageConversion(hw)))
       return failure();
     if (Value paired = pairedSurface(hw))
       pairedValues.insert(paired);
