@@ -739,7 +739,8 @@ def flush_nan16(bits):
     return np.where(nan, np.uint16(0), bits).astype(np.uint16)
 
 
-def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False, nan_flushed=False):
+def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False, nan_flushed=False,
+               memory_order=False):
     """An fp16 image convolution: 8-bit pixels (ui8, or i8 read signed
     through PIXEL_SIGN_OVERRIDE) of a format of P = 1, 3 or 4 components,
     C <= P of them weighted (the others meet zero weights), CDMA's converter
@@ -756,8 +757,9 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False, nan_flu
     (|scale| >= 2^(shift - 1)), so that the controls change most layers.
     `bits` "fp16": fp16 pixels (T_R16_F, T_A16B16G16R16_F,
     T_A16Y16U16V16_F), no converter, half the layers with NaNs and
-    infinities; `nan_flushed` (the negative control) flushes their NaNs to
-    +0 in the expectation only."""
+    infinities; `nan_flushed` (a negative control) flushes their NaNs to
+    +0 in the expectation only; `memory_order` (another) expects
+    T_A16Y16U16V16_F's components in memory order, not reordered."""
     fp16 = bits == "fp16"
     P = 4 if dense else int(rng.choice([1, 4, 4] if fp16 else [1, 3, 4, 4]))
     fmt = str(rng.choice({8: IMAGE_FORMATS, 16: IMAGE_FORMATS_16, "fp16": IMAGE_FORMATS_F16}[bits][P]))
@@ -778,6 +780,8 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False, nan_flu
         x = xc.view(np.float16)
         if nan_flushed:
             xc = flush_nan16(xc)
+        if memory_order and fmt == "T_A16Y16U16V16_F":
+            xc = xc[[2, 1, 0, 3]]  # V, U, Y, A: as they lie in memory
         return image_case(rng, n, P, fmt, x, elt, xc, k, c, r, s, pad, sy, sx, oh, ow, dense,
                           x_offsets, None, specials=specials)
     elt = ("i" if signed else "ui") + str(bits)
@@ -884,7 +888,8 @@ def main_image(a):
     build, translate, player, root, env = setup(a, "dla-fp16-image-")
     rng = np.random.default_rng(a.seed)
     drawn = [draw_image(rng, n, a.mean_step, x_offsets=not a.loadable, bits=a.pixel_bits,
-                        dense=a.dense_atoms, nan_flushed=a.nan_flushed)
+                        dense=a.dense_atoms, nan_flushed=a.nan_flushed,
+                        memory_order=a.memory_order)
              for n in range(a.count)]
     cpu = image_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     name = expected_name(a)
@@ -894,6 +899,8 @@ def main_image(a):
         name += " with a direct convolution's atoms"
     if a.nan_flushed:
         name += " with NaN pixels flushed to +0"
+    if a.memory_order:
+        name += " with T_A16Y16U16V16_F in memory order"
 
     def expect(c):
         if a.direct_atoms:
@@ -926,7 +933,8 @@ def main_image(a):
              "with post-extension"]
     if a.pixel_bits == "fp16":
         notes.append(f"{sum(c['specials'] for c in drawn)} of {a.count} with NaN and infinite "
-                     "pixels")
+                     f"pixels, {sum('T_A16Y16U16V16_F' in c['penc'] for c in drawn)} of "
+                     "T_A16Y16U16V16_F")
     return run_all(a, drawn, cpu, expect, run, f"fp16 {what} on the v1 model", name=name,
                    notes=notes, refusals=True)
 
@@ -955,6 +963,10 @@ def main():
                    choices=[8, 16, "fp16"], default=8,
                    help="--layer image: 8-bit integer pixel components (default), 16-bit ones "
                         "or fp16 ones (T_R16_F, T_A16B16G16R16_F, T_A16Y16U16V16_F)")
+    p.add_argument("--memory-order", action="store_true",
+                   help="--layer image --pixel-bits fp16, the negative control: expected with "
+                        "T_A16Y16U16V16_F's components in memory order (V, U, Y, A), not as "
+                        "CDMA reorders them")
     p.add_argument("--nan-flushed", action="store_true",
                    help="--layer image --pixel-bits fp16, the negative control: expected with "
                         "NaN pixels flushed to +0 (the program leaves NAN_TO_ZERO 0)")
@@ -997,14 +1009,14 @@ def main():
         sys.exit(main_pdp(a))
     if a.dense_atoms and a.layer != "image":
         p.error("--dense-atoms draws --layer image's cases")
-    if (a.direct_atoms or a.mean_step or a.nan_flushed) and \
+    if (a.direct_atoms or a.mean_step or a.nan_flushed or a.memory_order) and \
             (a.layer != "image" or a.expect != "nvdla"):
-        p.error("--direct-atoms, --mean-step and --nan-flushed change --layer image's fp_nvdla "
-                "expectation")
+        p.error("--direct-atoms, --mean-step, --nan-flushed and --memory-order change --layer "
+                "image's fp_nvdla expectation")
     if a.pixel_bits == "fp16" and (a.mean_step or a.dense_atoms):
         p.error("--pixel-bits fp16 draws no converter and no dense atoms")
-    if a.nan_flushed and a.pixel_bits != "fp16":
-        p.error("--nan-flushed changes --pixel-bits fp16's expectation")
+    if (a.nan_flushed or a.memory_order) and a.pixel_bits != "fp16":
+        p.error("--nan-flushed and --memory-order change --pixel-bits fp16's expectation")
     if a.layer == "image":
         if a.expect == "ideal":
             p.error("--layer image compares with fp_nvdla or the CPU execution")
