@@ -34,8 +34,8 @@ bool isFp16Conv(ConvOp op);
 /// (the lowering then keeps the ideal meaning and says so in a remark), or
 /// empty when it does: direct; Winograd 3x3 at stride 1 (when its weights
 /// hold stored taps: the lowering's check); image input from integer
-/// pixels (cdmaInputConverterFp16) or fp16 pixels (unchanged); input and weights of the same
-/// channels, no padding value, no clip_truncate.
+/// pixels (cdmaInputConverterFp16) or fp16 pixels (unchanged); input and
+/// weights of the same channels, no padding value, no clip_truncate.
 std::string whyIdealFp16Conv(ConvOp op);
 
 /// Whether the hardware arithmetic covers this direct or Winograd fp16
@@ -43,8 +43,9 @@ std::string whyIdealFp16Conv(ConvOp op);
 bool isNvdlaFp16Conv(ConvOp op);
 
 /// Whether the hardware arithmetic covers this image convolution: integer
-/// pixels CDMA converts to fp16 or fp16 pixels, fp16 weights, no padding value
-/// (docs/NvdlaCModelV1.md "Image input in fp16").
+/// pixels CDMA converts to fp16 or fp16 pixels, fp16 weights, no padding
+/// value (docs/NvdlaCModelV1.md "Image input in fp16", "Image input of fp16
+/// pixels").
 bool isNvdlaFp16ImageConv(ConvOp op);
 
 /// Declares the runtime functions in `op`'s module (once).

@@ -484,8 +484,8 @@ struct ConvToReference : LayerToReference<ConvOp> {
     // (in both arithmetics: it is the layer's meaning, decision 16 of
     // docs/IntegerAttributes.md), then NVDLA's or the ideal convolution.
     // fp16 pixels pass the converter unchanged, NaNs too (cdma_cvt.cpp at
-    // IN_PRECISION fp16; NAN_TO_ZERO stays 0: docs/NvdlaCModelV1.md "fp16
-    // pixels").
+    // IN_PRECISION fp16; NAN_TO_ZERO stays 0: docs/NvdlaCModelV1.md "Image
+    // input of fp16 pixels").
     if (acc.isFloat() && op.getMode() == nv::ConvMode::ImageInput) {
       if (isa<IntegerType>(elementTypeOf(x)))
         x = cdmaInputConverterFp16(rewriter, loc, op, x);

@@ -191,8 +191,8 @@ bool isFp16(Value v) {
 }
 
 /// fp16 layers: a direct or Winograd convolution without an input
-/// converter, or an image convolution of integer or fp16 pixels, without a padding
-/// value, its result feature data (the SDP's converter rounding
+/// converter, or an image convolution of integer or fp16 pixels, without a
+/// padding value, its result feature data (the SDP's converter rounding
 /// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
 /// offline SDP of its X stages and its Y stage (multiplier, ALU, then
 /// LUT); pooling (PDP); LRN (CDP, fp16 in and out).
@@ -245,10 +245,10 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
     return hw.op->emitOpError(
         "computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no "
         "input converter) or an image convolution (8- or 16-bit integer or fp16 pixels), without "
-        "a padding value, "
-        "alone or with an SDP on the fly of its X stages and Y stage's multiplier, ALU and LUT, "
-        "an offline SDP of those stages (X stages: bs and bn, or the implicit form with at most "
-        "two memory operands, three without relu; no out_cvt), pooling and LRN");
+        "a padding value, alone or with an SDP on the fly of its X stages and Y stage's "
+        "multiplier, ALU and LUT, an offline SDP of those stages (X stages: bs and bn, or the "
+        "implicit form with at most two memory operands, three without relu; no out_cvt), "
+        "pooling and LRN");
   return success();
 }
 
