@@ -171,6 +171,7 @@ void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, Offload
   populateProductPatterns(patterns, target);
   populateSdpFusionPatterns(patterns, target);
   populateChannelJoinPatterns(patterns, target);
+  populateChannelSlicePatterns(patterns, target);
   populateEmulatorPatterns(patterns, target);
   populateCleanupPatterns(patterns);
   populateConstantFoldPatterns(patterns);
