@@ -78,7 +78,7 @@ def emit(fusion, ctx, get, params, ys, yz):
     _need(fusion._ok(m))
     mult, shift = ops_quant._multiplier(ctx, m)
     if any(qdq_heads.is_view(fusion.views.get(t)) for t in (a, b)):
-        return _emit_heads(fusion, ctx, get, params, mult, shift, yz)
+        return _emit_heads(fusion, ctx, get, params, mult, shift, yz, ys)
     av, az = _tensor(fusion, ctx, get, a, azp)
     bv, bz = _tensor(fusion, ctx, get, b, bzp)
     _need(av.rank >= 2 and bv.rank >= 2)
@@ -96,18 +96,50 @@ def emit(fusion, ctx, get, params, ys, yz):
     return y
 
 
-def _product(ctx, x, w, az, bz, mult, shift, yz):
+def _product(ctx, x, w, az, bz, mult, shift, yz, attrs=""):
     """rescale(tosa.matmul(x [n, M, K], w [n, K, P])): the exact integer
-    product rounded once."""
+    product rounded once (`attrs`: the matmul's attribute dictionary)."""
     zx = ctx.b.const(np.asarray([az], np.int8))
     zw = ctx.b.const(np.asarray([bz], np.int8))
-    acc = ctx.b.op("tosa.matmul %s, %s, %s, %s : (%s, %s, %s, %s) -> $TYPE"
-                   % (x.name, w.name, zx.name, zw.name, x.type, w.type, zx.type, zw.type),
+    acc = ctx.b.op("tosa.matmul %s, %s, %s, %s%s : (%s, %s, %s, %s) -> $TYPE"
+                   % (x.name, w.name, zx.name, zw.name, attrs, x.type, w.type, zx.type, zw.type),
                    (x.shape[0], x.shape[1], w.shape[2]), np.int32)
     return ops_quant._rescale(ctx, acc, np.int8, mult, shift, out_zp=yz)
 
 
-def _emit_heads(fusion, ctx, get, params, mult, shift, yz):
+SOFTMAX_MARK = "dla.attention_softmax"
+
+
+def _softmax_mark(fusion, p, v_scale, o_scale):
+    """The attribute that marks p v's per-head products when p is
+    Q(Softmax(DQ(s)) over the last axis) of int8 scores s: the scales
+    --dla-convert-tosa's attention core needs to run the softmax on NVDLA
+    (docs/WholeNetworks.md, "The softmax over 40 keys on nv_small"; its
+    tables are the compiler's, DLATablePlans). The host program written
+    here stays its fallback (onnxruntime's arithmetic). "" when p is not
+    such a softmax."""
+    from .qdq_fusion import _Reject
+    qi = fusion.producer.get(p)
+    if qi is None or fusion.nodes[qi].op_type != "QuantizeLinear":
+        return ""
+    si = fusion.producer.get(fusion.nodes[qi].input[0])
+    if si is None or fusion.nodes[si].op_type != "Softmax":
+        return ""
+    sm = fusion.nodes[si]
+    if fusion._attrs(sm).get("axis", -1 if fusion.opset >= 13 else 1) not in (-1, 3):
+        return ""
+    try:
+        _, _, s_scale, _ = fusion._dq(sm.input[0])
+    except _Reject:
+        return ""
+    if s_scale.size != 1:
+        return ""
+    f = lambda x: "%.17e : f64" % float(x)
+    return " {%s = {o_scale = %s, scores_scale = %s, v_scale = %s}}" % (
+        SOFTMAX_MARK, f(o_scale), f(np.asarray(s_scale).reshape(-1)[0]), f(v_scale))
+
+
+def _emit_heads(fusion, ctx, get, params, mult, shift, yz, ys):
     """A product whose operands are a head split's parts (qdq_heads.py),
     per head h: q k^T as q_h's tokens [1, T, pd] by k_h's channels x width
     [1, pd, T] (channel slices of the parts' maps), the scores [1, H, T, T]
@@ -128,6 +160,7 @@ def _emit_heads(fusion, ctx, get, params, mult, shift, yz):
         # p v: p [1, H, T, T] (any tensor) by v [1, H, T, d].
         _need(va is None and vb[1] == "htd" and av.rank == 4 and av.shape[:2] == (1, heads) and
               av.shape[3] == bv.shape[3] and bv.shape[0] == 1)
+    attrs = "" if qdq_heads.is_view(va) else _softmax_mark(fusion, a, bs, ys)
     outs = []
     for h in range(heads):
         if qdq_heads.is_view(va):
@@ -137,7 +170,7 @@ def _emit_heads(fusion, ctx, get, params, mult, shift, yz):
                              (1,) + tuple(av.shape[2:]))
         bh = qdq_heads.head(ctx, bv, vb, h)
         _need(ah.shape[2] == bh.shape[1])
-        outs.append(_product(ctx, ah, bh, az, bz, mult, shift, yz))
+        outs.append(_product(ctx, ah, bh, az, bz, mult, shift, yz, attrs))
     if vb[1] == "hdt":
         # Scores [1, T, T] per head: the tensor [1, H, T, T].
         t = outs[0].shape[1]
