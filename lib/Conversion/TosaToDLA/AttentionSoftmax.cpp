@@ -16,7 +16,9 @@
 //   3. d = m - s - 128: an offline SDP over a map of -1s (X1 times m per
 //      channel, X2 adds s, the output converter's scale -1, offset -128);
 //   4. e^T = exp(-s_s (d + 128)) at 1/127: the exp chain (emitTableProgram);
-//   5. e (keys as channels): the identity map by dla.as_weights(e^T);
+//   5. e (keys as channels, the queries as one row of T positions): the
+//      identity map [1, T, 1, T] by dla.as_weights(e^T), so that e, S, r
+//      and o are token maps [1, ., 1, T] like the heads' own;
 //   6. S by a convolution of e by D kernels of ones and r = 127^2 / S as
 //      the reciprocal chain over its accumulator (emitAccumulatorChain);
 //   7. o = (e v) r s_v / (127^2 s_o): e by dla.as_weights(v_h^T), v_h^T the
@@ -135,7 +137,9 @@ std::string matchCore(tosa::MatMulOp pv, const OffloadTarget &target, AttentionC
   FailureOr<Rescale> out = readRescale(core.out, reason);
   if (failed(out))
     return reason;
-  if (!core.out->hasOneUse() || isa<tosa::ClampOp>(*core.out->getUsers().begin()))
+  // (A clamp after it would be the SDP's ReLU: not a form the importer
+  // writes after p v.)
+  if (llvm::any_of(core.out->getUsers(), [](Operation *u) { return isa<tosa::ClampOp>(u); }))
     return "o is clamped after its rescale";
   core.outputZp = out->outputZp;
   auto pType = dyn_cast<RankedTensorType>(pv.getA().getType());
@@ -260,6 +264,7 @@ struct AttentionSoftmaxPattern : OpRewritePattern<tosa::MatMulOp> {
     auto map = [&](int64_t channels, int64_t h) {
       return RankedTensorType::get({1, channels, h, 8}, i8);
     };
+    auto row = [&](int64_t channels) { return RankedTensorType::get({1, channels, 1, t}, i8); };
     rewriter.setInsertionPoint(c.out);
     // 1. s^T: k_h's map by q_h's as weights, the scores' rescale.
     Value kMap = reshapeTo(rewriter, loc, c.k, {1, d, rows, 8});
@@ -291,24 +296,27 @@ struct AttentionSoftmaxPattern : OpRewritePattern<tosa::MatMulOp> {
     dPass.setOutCvtAttr(CvtAttr::get(ctx, -128, -1, 0));
     // 4. e^T; 5. e with keys as channels.
     Value eT = emitTableProgram(rewriter, loc, dPass, c.exp);
-    Value eye = constantMap(rewriter, loc, {1, t, rows, 8},
+    // The identity's positions are the queries as one row of T: e, the sum,
+    // r and o then come out as the token map [1, D, 1, T] the next layer
+    // reads, with no reshape of o on the host.
+    Value eye = constantMap(rewriter, loc, {1, t, 1, t},
                             [](int64_t ch, int64_t p) { return int8_t(ch == p); });
-    Value e = ConvOp::create(rewriter, loc, map(t, rows), nv::ConvMode::Direct, eye,
+    Value e = ConvOp::create(rewriter, loc, row(t), nv::ConvMode::Direct, eye,
                              asWeights(rewriter, loc, eT));
     // 6. S broadcast to o's D channels, r = 127^2 / S on the fly.
     auto onesType = RankedTensorType::get({d, t, 1, 1}, i8);
     Value ones = arith::ConstantOp::create(
         rewriter, loc, DenseElementsAttr::get(onesType, rewriter.getI8IntegerAttr(1)));
-    auto sum = ConvOp::create(rewriter, loc, map(d, rows), nv::ConvMode::Direct, e, ones);
+    auto sum = ConvOp::create(rewriter, loc, row(d), nv::ConvMode::Direct, e, ones);
     Value r = emitAccumulatorChain(rewriter, sum, c.reciprocal);
     // 7. v_h^T (tokens as channels) as a layer's result, then o.
     Value eyeD = constantMap(rewriter, loc, {1, d, d / 8, 8},
                              [](int64_t ch, int64_t p) { return int8_t(ch == p); });
     Value vT = ConvOp::create(rewriter, loc, map(t, d / 8), nv::ConvMode::Direct, eyeD,
                               asWeights(rewriter, loc, tokenMap(rewriter, loc, c.v, t, d)));
-    auto ev = ConvOp::create(rewriter, loc, map(d, rows), nv::ConvMode::Direct, e,
+    auto ev = ConvOp::create(rewriter, loc, row(d), nv::ConvMode::Direct, e,
                              asWeights(rewriter, loc, vT));
-    auto o = SdpOp::create(rewriter, loc, map(d, rows), SdpMode::OnTheFly, ev);
+    auto o = SdpOp::create(rewriter, loc, row(d), SdpMode::OnTheFly, ev);
     o.getEltwiseMutable().assign(r);
     o.setBsAttr(SdpXAttr::get(ctx, std::nullopt, SdpOperand(), 0,
                               SdpOperand::ofMemory(nv::SdpMemOperand::Eltwise), 0, false, false));
@@ -317,9 +325,8 @@ struct AttentionSoftmaxPattern : OpRewritePattern<tosa::MatMulOp> {
                               false));
     if (c.outputZp != 0)
       o.setOutCvtAttr(CvtAttr::get(ctx, -c.outputZp, 1, 0));
-    // o [1, D, T / 8, 8] -> the map [1, D, 1, T] -> tokens [1, T, D].
-    Value oMap = reshapeTo(rewriter, loc, o, {1, d, 1, t});
-    Value nhwc = toTosaResult(rewriter, loc, oMap, RankedTensorType::get({1, 1, t, d}, i8));
+    // o, the map [1, D, 1, T] -> tokens [1, T, D].
+    Value nhwc = toTosaResult(rewriter, loc, o, RankedTensorType::get({1, 1, t, d}, i8));
     rewriter.replaceOp(c.out, reshapeTo(rewriter, loc, nhwc, {1, t, d}));
     rewriter.eraseOp(pv);
     return success();
