@@ -169,6 +169,24 @@ def _token_fc(b, rng, xd, x_scale, xv, n_out):
     return o, xv @ wf + bias * np.broadcast_to(bs, (n_out,)).astype(np.float64)
 
 
+def _core(b, q, k, v):
+    """The attention core as qdq.py quantizes it, from the quantized q, k^T
+    and v ((DQ output, values) each): s = q k^T, DQ -> Softmax -> Q at
+    1/127 -> p v: (p v's output, its values, its scale and zero point)."""
+    (qd, qv), (kd, kv), (vd, vv) = q, k, v
+    s_, p_, o_ = b.name("scores"), b.name("softmax"), b.name("context")
+    b.nodes.append(helper.make_node("MatMul", [qd, kd], [s_]))
+    sv = qv @ kv
+    _, sd, sv = b.qdq(s_, *b.params(sv.min(), sv.max()), sv)
+    b.nodes.append(helper.make_node("Softmax", [sd], [p_], axis=-1))
+    e = np.exp(sv - sv.max(-1, keepdims=True))
+    pv = e / e.sum(-1, keepdims=True)
+    _, pd, pv = b.qdq(p_, np.float32(1 / 127), np.array(0 if b.dtype == np.int8 else 128, b.dtype), pv)
+    b.nodes.append(helper.make_node("MatMul", [pd, vd], [o_]))
+    ov = pv @ vv
+    return o_, ov, b.params(ov.min(), ov.max())
+
+
 def _attention(b, rng, xd, xs, xv, k, seed):
     """The attention kind (see the module's doc): (output name, values)."""
     heads = 1 + seed % 2
@@ -202,18 +220,7 @@ def _attention(b, rng, xd, xs, xv, k, seed):
         r = move(d, "Reshape", val4, sp, shape=[1, n_tok, heads, dim])
         perm = [0, 2, 3, 1] if name == "k" else [0, 2, 1, 3]
         parts[name] = (move(r, "Transpose", val4.transpose(perm), sp, perm=perm), val4.transpose(perm))
-    (qd, qv), (kd, kv), (vd, vv) = parts["q"], parts["k"], parts["v"]
-    s_, p_, o_ = b.name("scores"), b.name("softmax"), b.name("context")
-    b.nodes.append(helper.make_node("MatMul", [qd, kd], [s_]))
-    sv = qv @ kv
-    _, sd, sv = b.qdq(s_, *b.params(sv.min(), sv.max()), sv)
-    b.nodes.append(helper.make_node("Softmax", [sd], [p_], axis=-1))
-    e = np.exp(sv - sv.max(-1, keepdims=True))
-    pv = e / e.sum(-1, keepdims=True)
-    _, pd, pv = b.qdq(p_, np.float32(1 / 127), np.array(0 if b.dtype == np.int8 else 128, b.dtype), pv)
-    b.nodes.append(helper.make_node("MatMul", [pd, vd], [o_]))
-    ov = pv @ vv
-    op_ = b.params(ov.min(), ov.max())
+    o_, ov, op_ = _core(b, parts["q"], parts["k"], parts["v"])
     if heads == 1:
         out, _, vo = b.qdq(o_, *op_, ov)
         return out, vo
@@ -275,18 +282,7 @@ def _attention_qkv(b, rng, xd, xs, xv, k, seed):
             part, pv = node("Transpose", part, perm=[0, 1, 3, 2]), pv.transpose(0, 1, 3, 2)
         _, d, pv = b.qdq(part, *_symmetric(b, rv), pv)
         parts.append((d, pv))
-    (qd, qv), (kd, kv), (vd, vv) = parts
-    s_, p_, o_ = b.name("scores"), b.name("softmax"), b.name("context")
-    b.nodes.append(helper.make_node("MatMul", [qd, kd], [s_]))
-    sv = qv @ kv
-    _, sd, sv = b.qdq(s_, *b.params(sv.min(), sv.max()), sv)
-    b.nodes.append(helper.make_node("Softmax", [sd], [p_], axis=-1))
-    e = np.exp(sv - sv.max(-1, keepdims=True))
-    pv = e / e.sum(-1, keepdims=True)
-    _, pd, pv = b.qdq(p_, np.float32(1 / 127), np.array(0 if b.dtype == np.int8 else 128, b.dtype), pv)
-    b.nodes.append(helper.make_node("MatMul", [pd, vd], [o_]))
-    ov = pv @ vv
-    op_ = b.params(ov.min(), ov.max())
+    o_, ov, op_ = _core(b, *parts)
     _, od, ov = b.qdq(o_, *op_, ov)
     t = node("Transpose", od, perm=[0, 2, 1, 3])
     _, td2, ov = b.qdq(t, *op_, ov.transpose(0, 2, 1, 3))
