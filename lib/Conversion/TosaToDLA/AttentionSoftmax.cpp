@@ -61,7 +61,8 @@ struct AttentionCore {
   tosa::RescaleOp out;            // p v's rescale (replaced)
   Value q, k, v;                  // q_h, v_h [1, T, D]; k_h [1, D, T]
   int64_t keys = 0, dims = 0, outputZp = 0;
-  Rescale scores;                 // q k^T's rescale (s^T's SDP)
+  QuantConv scores;               // q k^T's rescale as s^T's SDP ...
+  SdpProgram scoresProgram;       // ... and its program
   TableProgram exp, reciprocal;
   nv::ScaleShift factor;          // s_v / (127^2 s_o)
 };
@@ -181,7 +182,16 @@ std::string matchCore(tosa::MatMulOp pv, const OffloadTarget &target, AttentionC
     return reason;
   if (sr->factors.size() != 1)
     return "the scores' rescale is not per tensor";
-  core.scores = *sr;
+  // s^T's SDP: the same rescale over its T query channels.
+  QuantConv &qs = core.scores;
+  qs.shape = {t, d, 1, 1};
+  qs.bias.assign(size_t(t), 0);
+  qs.factors.assign(size_t(t), sr->factors.front());
+  qs.outputZp = sr->outputZp;
+  FailureOr<SdpProgram> program = planProgram(qs, reason);
+  if (failed(program))
+    return "the scores' rescale: " + reason;
+  core.scoresProgram = *program;
   core.q = qk.getA();
   core.k = qk.getB();
   core.v = pv.getB();
@@ -270,16 +280,8 @@ struct AttentionSoftmaxPattern : OpRewritePattern<tosa::MatMulOp> {
     Value kMap = reshapeTo(rewriter, loc, c.k, {1, d, rows, 8});
     Value wq = asWeights(rewriter, loc, tokenMap(rewriter, loc, c.q, t, d));
     auto sConv = ConvOp::create(rewriter, loc, map(t, rows), nv::ConvMode::Direct, kMap, wq);
-    QuantConv qs;
-    qs.shape = {t, d, 1, 1};
-    qs.bias.assign(size_t(t), 0);
-    qs.factors.assign(size_t(t), c.scores.factors.front());
-    qs.outputZp = c.scores.outputZp;
-    std::string no;
-    FailureOr<SdpProgram> program = planProgram(qs, no);
-    if (failed(program))
-      return rewriter.notifyMatchFailure(pv, no);
-    Value sT = emitRescaleSdp(rewriter, loc, SdpMode::OnTheFly, sConv, qs, *program, 0, t, false);
+    Value sT = emitRescaleSdp(rewriter, loc, SdpMode::OnTheFly, sConv, c.scores, c.scoresProgram,
+                              0, t, false);
     // 2. The row max; 3. d = m - s - 128.
     Value m = PoolOp::create(rewriter, loc, RankedTensorType::get({1, t, 1, 1}, i8), PoolKind::Max,
                              sT, ArrayRef<int64_t>{rows, 8});
