@@ -35,8 +35,10 @@ permuted.
 
 --wrong-memory (cvsram kinds): each program's BDMA CFG_CMD written with
 both RAM types MC, the copies reading and writing DRAM at the CV-SRAM's
-addresses: every program must fail (`N of M programs with BDMA's RAM types
-MC fail`).
+addresses (cvsram-conv: the convolution's CDMA D_DAIN_RAM_TYPE MCIF, its
+input read from DRAM at the CV-SRAM's address): every program must fail
+(`N of M programs with BDMA RAM types MC fail`, `... with CDMA
+DAIN_RAM_TYPE MC fail`).
 
 --negative: each program's first BDMA source line stride one atom (32
 bytes) larger; the cases draw at least 2 lines, and every such program must
@@ -246,9 +248,12 @@ CVSRAM = '{dla.memory = "cvsram"}'
 
 def cvsram_case(rng, k, negative):
     """A copy with an end in the CV-SRAM (or DRAM to CV-SRAM and back):
-    random shapes, strides and batches as `copy`."""
+    random shapes, strides and batches as `copy`. No round trip for the
+    negative controls: read and written at the same addresses in DRAM, it
+    would not see its RAM types."""
     shape = _shape(rng, True)  # 2+ lines: --wrong-memory and --negative alike
-    way = ["to", "from", "within", "round"][k % 4]
+    ways = ["to", "from", "within"] + ([] if negative else ["round"])
+    way = ways[k % len(ways)]
     src, dst = Strides.draw(rng, shape, packed=rng.random() < 0.3), Strides.draw(rng, shape)
     src.cvsram = way in ("from", "within")
     x = ("x", src, draw_data(rng, shape))
@@ -438,14 +443,18 @@ def off_by_one_atom(tdir):
         f.write(text)
 
 
-def both_memories_mc(tdir):
-    """Every BDMA CFG_CMD of the program written 0x3: source and destination
-    MC (DBB), whatever memory the plan put them in."""
+def memories_mc(tdir, conv):
+    """The program's RAM types MC (DBB), whatever memory the plan put the
+    data in: every BDMA CFG_CMD written 0x3 (source and destination), or,
+    `conv`, the convolution's CDMA D_DAIN_RAM_TYPE written 1 (MCIF; its
+    copy into the CV-SRAM kept)."""
     cfg = os.path.join(tdir, os.path.basename(tdir) + ".cfg")
-    text, n = re.subn(r"reg_write\(NVDLA_BDMA\.CFG_CMD_0, 0x[0-9a-f]+\);",
-                      "reg_write(NVDLA_BDMA.CFG_CMD_0, 0x3);", open(cfg).read())
+    reg = r"NVDLA_CDMA\.D_DAIN_RAM_TYPE_0" if conv else r"NVDLA_BDMA\.CFG_CMD_0"
+    text, n = re.subn(r"reg_write\((" + reg + r"), 0x[0-9a-f]+\);",
+                      lambda m: f"reg_write({m.group(1)}, {'0x1' if conv else '0x3'});",
+                      open(cfg).read())
     if not n:
-        sys.exit(f"{cfg}: no BDMA CFG_CMD")
+        sys.exit(f"{cfg}: no {reg}")
     with open(cfg, "w") as f:
         f.write(text)
 
@@ -456,13 +465,16 @@ def main():
     rt.add_case_arguments(p, KINDS, precisions=sorted(DTYPE), executions=False, configs=None)
     p.add_argument("--negative", action="store_true")
     p.add_argument("--wrong-memory", action="store_true",
-                   help="cvsram kinds: BDMA's RAM types both MC; every program must fail")
+                   help="cvsram kinds: the RAM types MC (BDMA's, or the convolution's "
+                        "input's); every program must fail")
     p.add_argument("--loadable", action="store_true",
                    help="as loadables under NVIDIA's runtime and nv_full firmware instead")
     a = p.parse_args()
     PRECISION = a.precision
     if a.wrong_memory and not a.kind.startswith("cvsram"):
         p.error("--wrong-memory needs a cvsram kind (a copy with an end in the CV-SRAM)")
+    if a.kind == "cvsram-conv" and PRECISION == "fp16":
+        p.error("cvsram-conv draws int8 and int16: its SDP multiplies by the integer 1")
     if a.kind.startswith("cvsram") and a.loadable:
         p.error("--loadable: a loadable holds DRAM surfaces only (NVIDIA's runtime gives "
                 "SRAM memory no address; docs/NvdlaCModelV1.md)")
@@ -471,7 +483,7 @@ def main():
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = rt.player_path(a.build, "nv_full")
     rng = np.random.default_rng(a.seed)
-    cases = [KINDS[a.kind](rng, k, a.negative) for k in range(a.count)]
+    cases = [KINDS[a.kind](rng, k, a.negative or a.wrong_memory) for k in range(a.count)]
     results = cpu_run(cases, a.build, a.llvm_bin)
     same = sum(numpy_equal(c, xs, y) for c, (xs, y) in zip(cases, results))
     print(f"{same} of {len(cases)} copies: the CPU execution equals numpy")
@@ -504,19 +516,20 @@ def main():
         if a.negative:
             off_by_one_atom(tdir)
         if a.wrong_memory:
-            both_memories_mc(tdir)
+            memories_mc(tdir, a.kind == "cvsram-conv")
         fail = a.negative or a.wrong_memory
         run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
         if bool(run.returncode) == fail:
             good += 1
         elif a.wrong_memory:
-            print(f"{c.name}: passes with BDMA's RAM types MC\n  {c.body}")
+            print(f"{c.name}: passes with the RAM types MC\n  {c.body}")
         elif not a.negative:
             print(f"{c.name}: C model differs: {(run.stdout + run.stderr).strip()}\n  {c.body}")
         else:
             print(f"{c.name}: passes with a source line stride off by one atom\n  {c.body}")
     if a.wrong_memory:
-        print(f"{good} of {len(cases)} programs with BDMA's RAM types MC fail")
+        print(f"{good} of {len(cases)} programs with "
+              f"{'CDMA DAIN_RAM_TYPE' if a.kind == 'cvsram-conv' else 'BDMA RAM types'} MC fail")
     elif a.negative:
         print(f"{good} of {len(cases)} programs with a source line stride off by one atom fail")
     else:
