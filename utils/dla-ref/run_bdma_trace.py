@@ -31,14 +31,16 @@ the trace loading and checking the CV-SRAM's bytes (sec_mem). cvsram-conv:
 a copy into the CV-SRAM read by a 1x1 direct convolution (CDMA's
 DAIN_RAM_TYPE CV-SRAM) whose weights permute the channels, its SDP on the
 fly multiplying by 1: numpy's expectation is the argument's channels
-permuted.
+permuted. cvsram-sdp: an offline SDP adding 0 reading or writing the
+CV-SRAM (or both), or a convolution's SDP on the fly writing it.
 
 --wrong-memory (cvsram kinds): each program's BDMA CFG_CMD written with
 both RAM types MC, the copies reading and writing DRAM at the CV-SRAM's
 addresses (cvsram-conv: the convolution's CDMA D_DAIN_RAM_TYPE MCIF, its
-input read from DRAM at the CV-SRAM's address): every program must fail
-(`N of M programs with BDMA RAM types MC fail`, `... with CDMA
-DAIN_RAM_TYPE MC fail`).
+input read from DRAM at the CV-SRAM's address; cvsram-sdp: the SDP's
+SRC_RAM_TYPE and DST_RAM_TYPE MC): every program must fail (`N of M
+programs with BDMA RAM types MC fail`, `... with CDMA DAIN_RAM_TYPE MC
+fail`, `... with SDP RAM types MC fail`).
 
 --negative: each program's first BDMA source line stride one atom (32
 bytes) larger; the cases draw at least 2 lines, and every such program must
@@ -300,8 +302,34 @@ def cvsram_conv_case(rng, k, negative):
                 body, dst, [], perm=perm)
 
 
+def cvsram_sdp_case(rng, k, negative):
+    """An SDP reading or writing the CV-SRAM (SDP_RDMA's SRC_RAM_TYPE, the
+    WDMA's DST_RAM_TYPE): an offline SDP adding 0 from the CV-SRAM to the
+    CV-SRAM, from the CV-SRAM to DRAM, from DRAM to the CV-SRAM, or a
+    convolution's SDP on the fly writing the CV-SRAM (a channel permutation
+    as cvsram-conv's)."""
+    n, c, h, w = _shape(rng, True, max_c=70)  # 2+ lines: no 1x1 cube
+    shape = (1, c, h, w)
+    way = ["within", "from", "to", "conv"][k % 4]
+    src, dst = Strides.draw(rng, shape, packed=rng.random() < 0.3), Strides.draw(rng, shape)
+    src.cvsram = way in ("within", "from")
+    attr = f" {CVSRAM}" if way in ("within", "to", "conv") else ""
+    x = ("x", src, draw_data(rng, shape))
+    if way == "conv":
+        perm = rng.permutation(c)
+        wt = Weights(perm)
+        acc = rt.ttype(shape, None, ELT[PRECISION])
+        body = (f"%c = dla.conv direct %x, %w : {src.ttype()}, {wt.ttype()} -> {acc}\n"
+                f"  %y = dla.sdp on_the_fly %c bs <mul_operand = 1>{attr} : {acc} -> "
+                f"{dst.ttype()}")
+        return Copy(f"cvsram_sdp_conv_{k}", [x, ("w", wt, wt.data)], body, dst, [], perm=perm)
+    body = (f"%y = dla.sdp offline %x bs <alu = sum, alu_operand = 0>{attr} : {src.ttype()} -> "
+            f"{dst.ttype()}")
+    return Copy(f"cvsram_sdp_{way}_{k}", [x], body, dst, [(0, c, 0, 0)])
+
+
 KINDS = {"copy": copy_case, "slice": slice_case, "join": join_case, "batches": batches_case,
-         "cvsram": cvsram_case, "cvsram-conv": cvsram_conv_case}
+         "cvsram": cvsram_case, "cvsram-conv": cvsram_conv_case, "cvsram-sdp": cvsram_sdp_case}
 
 
 def storage_bytes(t):
@@ -443,16 +471,24 @@ def off_by_one_atom(tdir):
         f.write(text)
 
 
-def memories_mc(tdir, conv):
+# --wrong-memory: per kind, the registers whose RAM types the program's
+# CV-SRAM accesses take, and their value with every type MC.
+MC_REGISTERS = {
+    "cvsram": (r"NVDLA_BDMA\.CFG_CMD_0", "0x3"),  # source and destination
+    "cvsram-conv": (r"NVDLA_CDMA\.D_DAIN_RAM_TYPE_0", "0x1"),  # its copy kept
+    "cvsram-sdp": (r"NVDLA_SDP_RDMA\.D_SRC_DMA_CFG_0|NVDLA_SDP\.D_DST_DMA_CFG_0", "0x1"),
+}
+WRONG_MEMORY = {"cvsram": "BDMA RAM types", "cvsram-conv": "CDMA DAIN_RAM_TYPE",
+                "cvsram-sdp": "SDP RAM types"}
+
+
+def memories_mc(tdir, kind):
     """The program's RAM types MC (DBB), whatever memory the plan put the
-    data in: every BDMA CFG_CMD written 0x3 (source and destination), or,
-    `conv`, the convolution's CDMA D_DAIN_RAM_TYPE written 1 (MCIF; its
-    copy into the CV-SRAM kept)."""
+    data in (MC_REGISTERS)."""
     cfg = os.path.join(tdir, os.path.basename(tdir) + ".cfg")
-    reg = r"NVDLA_CDMA\.D_DAIN_RAM_TYPE_0" if conv else r"NVDLA_BDMA\.CFG_CMD_0"
+    reg, value = MC_REGISTERS[kind]
     text, n = re.subn(r"reg_write\((" + reg + r"), 0x[0-9a-f]+\);",
-                      lambda m: f"reg_write({m.group(1)}, {'0x1' if conv else '0x3'});",
-                      open(cfg).read())
+                      lambda m: f"reg_write({m.group(1)}, {value});", open(cfg).read())
     if not n:
         sys.exit(f"{cfg}: no {reg}")
     with open(cfg, "w") as f:
@@ -471,10 +507,10 @@ def main():
                    help="as loadables under NVIDIA's runtime and nv_full firmware instead")
     a = p.parse_args()
     PRECISION = a.precision
-    if a.wrong_memory and not a.kind.startswith("cvsram"):
-        p.error("--wrong-memory needs a cvsram kind (a copy with an end in the CV-SRAM)")
-    if a.kind == "cvsram-conv" and PRECISION == "fp16":
-        p.error("cvsram-conv draws int8 and int16: its SDP multiplies by the integer 1")
+    if a.wrong_memory and a.kind not in MC_REGISTERS:
+        p.error("--wrong-memory needs a cvsram kind (" + ", ".join(MC_REGISTERS) + ")")
+    if a.kind in ("cvsram-conv", "cvsram-sdp") and PRECISION == "fp16":
+        p.error(f"{a.kind} draws int8 and int16: its SDP's operands are integers")
     if a.kind.startswith("cvsram") and a.loadable:
         p.error("--loadable: a loadable holds DRAM surfaces only (NVIDIA's runtime gives "
                 "SRAM memory no address; docs/NvdlaCModelV1.md)")
@@ -516,7 +552,7 @@ def main():
         if a.negative:
             off_by_one_atom(tdir)
         if a.wrong_memory:
-            memories_mc(tdir, a.kind == "cvsram-conv")
+            memories_mc(tdir, a.kind)
         fail = a.negative or a.wrong_memory
         run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
         if bool(run.returncode) == fail:
@@ -528,8 +564,7 @@ def main():
         else:
             print(f"{c.name}: passes with a source line stride off by one atom\n  {c.body}")
     if a.wrong_memory:
-        print(f"{good} of {len(cases)} programs with "
-              f"{'CDMA DAIN_RAM_TYPE' if a.kind == 'cvsram-conv' else 'BDMA RAM types'} MC fail")
+        print(f"{good} of {len(cases)} programs with {WRONG_MEMORY[a.kind]} MC fail")
     elif a.negative:
         print(f"{good} of {len(cases)} programs with a source line stride off by one atom fail")
     else:

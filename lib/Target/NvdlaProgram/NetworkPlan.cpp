@@ -555,10 +555,13 @@ std::string whyNotCvsram(const nv::HardwareConfig &c) {
 
 /// What may lie in the CV-SRAM: the program's arguments and results, a
 /// BDMA copy's source and result (CFG_CMD's SRC_RAM_TYPE / DST_RAM_TYPE,
-/// bdma.c map_mem) and a direct convolution's feature input (CDMA's
+/// bdma.c map_mem), a direct convolution's feature input (CDMA's
 /// D_DAIN_RAM_TYPE, conv.c map_ram; v1's sanity3_cvsram trace reads its
-/// input there). The other units' RAM type registers are written MC: their
-/// surfaces are refused in the CV-SRAM, named. NVIDIA's runtime emulator
+/// input there) and an SDP's feature input and result (SDP_RDMA's
+/// SRC_RAM_TYPE, the WDMA's DST_RAM_TYPE, sdp.c map_ram_type;
+/// sanity3_cvsram's SDP writes there). The other RAM type registers (PDP,
+/// CDP, weights, the SDP's operand DMAs) are written MC: their surfaces
+/// are refused in the CV-SRAM, named. NVIDIA's runtime emulator
 /// works on the CPU's mapping of DRAM buffers (NVIDIA's compiler keeps
 /// CV-SRAM from a network with EMU tasks: umd/core/src/compiler/Memory.cpp
 /// "can't allow cvsram if EMU is involved").
@@ -575,21 +578,24 @@ LogicalResult checkCvsramUses(const NetworkPlan &plan, const llvm::DenseSet<Valu
         if (fusedResults.contains(use.get()) || !inCvsram(use.get()))
           continue;
         auto conv = dyn_cast<ConvOp>(member);
+        const bool feature = isa<ConvOp, SdpOp>(member) &&
+                             cast<LayerOpInterface>(member).getOperandRole(
+                                 use.getOperandNumber()) == LayerOperandRole::Feature;
         if (isa<RelayoutOp>(member) ||
-            (conv && conv.getMode() == nv::ConvMode::Direct &&
-             conv.getOperandRole(use.getOperandNumber()) == LayerOperandRole::Feature))
+            (feature && (!conv || conv.getMode() == nv::ConvMode::Direct)))
           continue;
         return member->emitOpError()
                << "reads operand #" << use.getOperandNumber() << " from the CV-SRAM ("
                << kMemoryAttrName
-               << "): the register plan programs CV-SRAM reads for BDMA copies and a direct "
-                  "convolution's feature input only";
+               << "): the register plan programs CV-SRAM reads for BDMA copies and the feature "
+                  "input of a direct convolution or an SDP only";
       }
     }
-    if (inCvsram(layer.result()) && !isa<RelayoutOp>(layer.op))
-      return (layer.fused ? layer.fused : layer.op)->emitOpError()
+    Operation *writer = layer.fused ? layer.fused : layer.op;
+    if (inCvsram(layer.result()) && !isa<RelayoutOp, SdpOp>(writer))
+      return writer->emitOpError()
              << "writes its result to the CV-SRAM (" << kMemoryAttrName
-             << "): the register plan programs CV-SRAM writes for BDMA copies only";
+             << "): the register plan programs CV-SRAM writes for BDMA copies and SDPs only";
   }
   for (Operation *op : plan.emulated)
     for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))

@@ -38,24 +38,38 @@ func.func @nv_small(%x: !d {dla.memory = "cvsram"}) -> !d {
 
 // -----
 
-// Units other than BDMA and a convolution's feature input write MC in
-// their RAM type registers.
+// The PDP's, the CDP's and the SDP operand DMAs' RAM type registers are
+// written MC.
 !d = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
+!p = tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @sdp_reads(%x: !d {dla.memory = "cvsram"}) -> !d {
-  // expected-error @below {{'dla.sdp' op reads operand #0 from the CV-SRAM (dla.memory): the register plan programs CV-SRAM reads for BDMA copies and a direct convolution's feature input only}}
-  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 0> : !d -> !d
-  return %y : !d
+func.func @pdp_reads(%x: !d {dla.memory = "cvsram"}) -> !p {
+  // expected-error @below {{'dla.pool' op reads operand #0 from the CV-SRAM (dla.memory): the register plan programs CV-SRAM reads for BDMA copies and the feature input of a direct convolution or an SDP only}}
+  %y = dla.pool max %x kernel [2, 2] stride [2, 2] : !d -> !p
+  return %y : !p
 }
 }
 
 // -----
 
 !d = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
+!p = tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @sdp_writes(%x: !d) -> !d {
-  // expected-error @below {{'dla.sdp' op writes its result to the CV-SRAM (dla.memory): the register plan programs CV-SRAM writes for BDMA copies only}}
-  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 0> {dla.memory = "cvsram"} : !d -> !d
+func.func @pdp_writes(%x: !d) -> !p {
+  // expected-error @below {{'dla.pool' op writes its result to the CV-SRAM (dla.memory): the register plan programs CV-SRAM writes for BDMA copies and SDPs only}}
+  %y = dla.pool max %x kernel [2, 2] stride [2, 2] {dla.memory = "cvsram"} : !d -> !p
+  return %y : !p
+}
+}
+
+// -----
+
+// An SDP reads its input from the CV-SRAM, not its per-element operand.
+!d = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @sdp_operand(%x: !d, %e: !d {dla.memory = "cvsram"}) -> !d {
+  // expected-error @below {{'dla.sdp' op reads operand #1 from the CV-SRAM (dla.memory): the register plan programs CV-SRAM reads for BDMA copies and the feature input of a direct convolution or an SDP only}}
+  %y = dla.sdp offline %x eltwise %e : !d bs <alu = sum, alu_operand = eltwise> : !d -> !d
   return %y : !d
 }
 }
@@ -67,23 +81,9 @@ func.func @sdp_writes(%x: !d) -> !d {
 !w = tensor<8x8x1x1xi8, #dla.weight<direct, int8, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @weights(%x: !d, %w: !w {dla.memory = "cvsram"}) -> !d {
-  // expected-error @below {{'dla.conv' op reads operand #1 from the CV-SRAM (dla.memory): the register plan programs CV-SRAM reads for BDMA copies and a direct convolution's feature input only}}
+  // expected-error @below {{'dla.conv' op reads operand #1 from the CV-SRAM (dla.memory): the register plan programs CV-SRAM reads for BDMA copies and the feature input of a direct convolution or an SDP only}}
   %c = dla.conv direct %x, %w : !d, !w -> tensor<1x8x2x2xi8>
   %y = dla.sdp on_the_fly %c bs <mul_operand = 1> : tensor<1x8x2x2xi8> -> !d
-  return %y : !d
-}
-}
-
-// -----
-
-// The convolution's SDP on the fly writes its result.
-!d = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
-!w = tensor<8x8x1x1xi8, #dla.weight<direct, int8, config = nv_full>>
-module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @conv_writes(%x: !d, %w: !w) -> !d {
-  %c = dla.conv direct %x, %w : !d, !w -> tensor<1x8x2x2xi8>
-  // expected-error @below {{'dla.sdp' op writes its result to the CV-SRAM (dla.memory): the register plan programs CV-SRAM writes for BDMA copies only}}
-  %y = dla.sdp on_the_fly %c bs <mul_operand = 1> {dla.memory = "cvsram"} : tensor<1x8x2x2xi8> -> !d
   return %y : !d
 }
 }
