@@ -155,11 +155,11 @@ struct NetworkPlan {
 /// The plan of `func` (its one block: layer ops, emulator ops no layer
 /// reads, and a return), surfaces
 /// placed from `base` (DRAM) and from `cvsramBase` (those `dla.memory`
-/// puts in the CV-SRAM, FeatureCopy.h: read and written by BDMA copies, read by a
-/// convolution as its feature input, and the program's arguments and
-/// results; refused elsewhere). A convolution's bias becomes its SDP's first, in
-/// `func` (the hardware's form). Located errors for what no register
-/// program holds.
+/// puts in the CV-SRAM, FeatureCopy.h: read and written by BDMA copies and
+/// SDPs, read by a direct convolution as its feature input, and the
+/// program's arguments and results; refused elsewhere). A convolution's
+/// bias becomes its SDP's first, in `func` (the hardware's form). Located
+/// errors for what no register program holds.
 FailureOr<NetworkPlan> planNetwork(func::FuncOp func, uint64_t base, uint64_t cvsramBase = 0);
 
 /// Each hardware layer as the firmware's descriptors (NvdlaDescriptors.h),

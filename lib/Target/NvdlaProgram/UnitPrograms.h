@@ -62,8 +62,9 @@ DescDataCube describeCube(const NetworkPlan &plan, Value v, DescMemType type = D
 
 /// A DMA's *_RAM_TYPE for a cube in `memory`: MC (DBB) 1, CV-SRAM 0, in
 /// every unit's field (arnvdla.h: BDMA_CFG_CMD's SRC/DST_RAM_TYPE_CVSRAM,
-/// CDMA_D_DAIN_RAM_TYPE's DATAIN_RAM_TYPE_CVIF; the firmware's map_mem /
-/// map_ram, bdma.c and conv.c, index them by the descriptor's type).
+/// CDMA_D_DAIN_RAM_TYPE's DATAIN_RAM_TYPE_CVIF, the SDP's *_RAM_TYPE_CV;
+/// the firmware's map_mem / map_ram / map_ram_type, bdma.c, conv.c and
+/// sdp.c, index them by the descriptor's type).
 inline int64_t ramTypeOf(DescMemType memory) {
   return memory == DescMemType::Cv ? 0 : ::dlaformat::nvdla::csb::kRamTypeMc;
 }
