@@ -284,6 +284,17 @@ class Weights:
                         ELT[PRECISION])
 
 
+def permuting_conv(perm, source, source_type, dst, attr=""):
+    """The weights and text of a 1x1 direct convolution of `source` picking
+    input channel perm[k] for output channel k, its SDP on the fly
+    multiplying by 1 and writing %y of `dst`'s layout (`attr` its memory)."""
+    wt = Weights(perm)
+    acc = rt.ttype(dst.shape, None, ELT[PRECISION])
+    return wt, (f"%c = dla.conv direct {source}, %w : {source_type}, {wt.ttype()} -> {acc}\n"
+                f"  %y = dla.sdp on_the_fly %c bs <mul_operand = 1>{attr} : {acc} -> "
+                f"{dst.ttype()}")
+
+
 def cvsram_conv_case(rng, k, negative):
     """DRAM to CV-SRAM by BDMA, then a 1x1 convolution reading the copy from
     the CV-SRAM: a channel permutation (its SDP on the fly multiplies by 1),
@@ -293,11 +304,8 @@ def cvsram_conv_case(rng, k, negative):
     src, mid, dst = (Strides.draw(rng, shape, packed=rng.random() < 0.3),
                      Strides.draw(rng, shape), Strides.draw(rng, shape, packed=True))
     perm = rng.permutation(c)
-    wt = Weights(perm)
-    acc = rt.ttype(shape, None, ELT[PRECISION])
-    body = (f"%m = dla.relayout %x {CVSRAM} : {src.ttype()} -> {mid.ttype()}\n"
-            f"  %c = dla.conv direct %m, %w : {mid.ttype()}, {wt.ttype()} -> {acc}\n"
-            f"  %y = dla.sdp on_the_fly %c bs <mul_operand = 1> : {acc} -> {dst.ttype()}")
+    wt, conv = permuting_conv(perm, "%m", mid.ttype(), dst)
+    body = f"%m = dla.relayout %x {CVSRAM} : {src.ttype()} -> {mid.ttype()}\n  {conv}"
     return Copy(f"cvsram_conv_{k}", [("x", src, draw_data(rng, shape)), ("w", wt, wt.data)],
                 body, dst, [], perm=perm)
 
@@ -317,11 +325,7 @@ def cvsram_sdp_case(rng, k, negative):
     x = ("x", src, draw_data(rng, shape))
     if way == "conv":
         perm = rng.permutation(c)
-        wt = Weights(perm)
-        acc = rt.ttype(shape, None, ELT[PRECISION])
-        body = (f"%c = dla.conv direct %x, %w : {src.ttype()}, {wt.ttype()} -> {acc}\n"
-                f"  %y = dla.sdp on_the_fly %c bs <mul_operand = 1>{attr} : {acc} -> "
-                f"{dst.ttype()}")
+        wt, body = permuting_conv(perm, "%x", src.ttype(), dst, attr)
         return Copy(f"cvsram_sdp_conv_{k}", [x, ("w", wt, wt.data)], body, dst, [], perm=perm)
     body = (f"%y = dla.sdp offline %x bs <alu = sum, alu_operand = 0>{attr} : {src.ttype()} -> "
             f"{dst.ttype()}")
