@@ -37,7 +37,7 @@ using namespace dlaformat::nvdla;
 DescDataCube mlir::dla::regplan::describeCube(const NetworkPlan &plan, Value v, DescMemType type) {
   CubeAddress c = plan.cube(v);
   DescDataCube cube;
-  cube.type = type;
+  cube.type = type == DescMemType::Hw ? type : plan.memoryOf(v);
   cube.surface = static_cast<int32_t>(plan.surfaceOf.at(v));
   // A channel view: its parent's placement from the view's offset on.
   cube.offset = static_cast<uint64_t>(plan.surface(v).viewOffset);
