@@ -116,19 +116,20 @@ def table_paths(cases):
     return counts
 
 
-def layer_cases(rng, count, Case, tensor_type):
+def layer_cases(rng, count, Case, tensor_type, tables=False):
     """run_layers.py --kind fp16-lrn: `count` LRN layers (batches of 1 and
-    2), expected fp_nvdla.cdp_fp16 bit for bit."""
+    2), expected fp_nvdla.cdp_fp16 bit for bit; fp16-lrn-tables (`tables`):
+    each stating a drawn float-mode table."""
     cases = []
     for n in range(count):
         alpha, beta, k, size = params(rng)
         c, h, w = int(rng.integers(1, 41)), int(rng.integers(1, 7)), int(rng.integers(1, 7))
         batch = int(rng.choice([1, 1, 2]))
         x = data(rng, (batch, c, h, w), special=rng.random() < 0.2)
-        want = expected(x, alpha, beta, k, size)
-        op = (f"dla.lrn %a0 size {size} {{alpha = {alpha!r} : f32, beta = {beta!r} : f32, "
-              f"k = {k!r} : f32}} : {tensor_type(x.shape, 'f16')} -> "
-              f"{tensor_type(want.shape, 'f16')}")
+        lut = drawn_tables(rng) if tables else None
+        want = expected(x, alpha, beta, k, size, lut)
+        op = op_text(dict(size=size, alpha=alpha, beta=beta, k=k, lut=lut), "%a0",
+                     tensor_type(x.shape, "f16"))
         case = Case(f"fp16_lrn_{n}", [(x.view(np.float16), "f16")], op, want.shape, "f16",
                     want.view(np.float16))
         case.bits = True

@@ -116,25 +116,31 @@ LogicalResult mlir::dla::verifyFloatLut(Operation *op, StringRef path, LutAttr l
         return op->emitOpError() << path << "." << name << "[" << i << "] = " << v
                                 << " is an fp16 infinity or NaN: a float-mode table holds "
                                    "finite fp16 bit patterns";
-  const std::pair<StringRef, int64_t> scales[] = {
-      {"le_slope_uflow_scale", lut.getLeSlopeUflowScale()},
-      {"le_slope_oflow_scale", lut.getLeSlopeOflowScale()},
-      {"lo_slope_uflow_scale", lut.getLoSlopeUflowScale()},
-      {"lo_slope_oflow_scale", lut.getLoSlopeOflowScale()}};
-  for (auto [name, v] : scales)
-    if (nonFinite(v, 5, 10))
-      return op->emitOpError() << path << "." << name << " = " << v
-                              << " is an fp16 infinity or NaN: float-mode slopes are finite "
-                                 "fp16 bit patterns";
+  // Slope scales are fp16 patterns, edges fp32 ones.
+  struct Pattern {
+    StringRef name;
+    int64_t value;
+    bool edge;
+  };
+  const Pattern patterns[] = {{"le_slope_uflow_scale", lut.getLeSlopeUflowScale(), false},
+                              {"le_slope_oflow_scale", lut.getLeSlopeOflowScale(), false},
+                              {"lo_slope_uflow_scale", lut.getLoSlopeUflowScale(), false},
+                              {"lo_slope_oflow_scale", lut.getLoSlopeOflowScale(), false},
+                              {"le_start", lut.getLeStart(), true},
+                              {"le_end", lut.getLeEnd(), true},
+                              {"lo_start", lut.getLoStart(), true},
+                              {"lo_end", lut.getLoEnd(), true}};
+  for (const Pattern &p : patterns)
+    if (p.edge ? nonFinite(p.value, 8, 23) : nonFinite(p.value, 5, 10))
+      return op->emitOpError() << path << "." << p.name << " = " << p.value
+                               << (p.edge ? " is an fp32 infinity or NaN: float-mode edges are "
+                                            "finite fp32 bit patterns"
+                                          : " is an fp16 infinity or NaN: float-mode slopes are "
+                                            "finite fp16 bit patterns");
   const std::pair<StringRef, int64_t> edges[] = {{"le_start", lut.getLeStart()},
                                                  {"le_end", lut.getLeEnd()},
                                                  {"lo_start", lut.getLoStart()},
                                                  {"lo_end", lut.getLoEnd()}};
-  for (auto [name, v] : edges)
-    if (nonFinite(v, 8, 23))
-      return op->emitOpError() << path << "." << name << " = " << v
-                              << " is an fp32 infinity or NaN: float-mode edges are finite "
-                                 "fp32 bit patterns";
   auto asFloat = [](int64_t v) {
     uint32_t bits = uint32_t(uint64_t(v));
     float f;
