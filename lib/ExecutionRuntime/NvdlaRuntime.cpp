@@ -85,11 +85,11 @@ void dla_nvdla_pdp_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64
 }
 
 void dla_nvdla_cdp_fp16(uint16_t *, uint16_t *x, int64_t xOffset, int64_t, int64_t, uint16_t *,
-                        uint16_t *out, int64_t outOffset, int64_t, int64_t, int64_t planes,
-                        int64_t channels, int64_t pixels, int64_t size, double alpha,
-                        double beta, double k) {
+                        uint16_t *out, int64_t outOffset, int64_t, int64_t, int64_t *,
+                        int64_t *registers, int64_t rOffset, int64_t, int64_t, int64_t planes,
+                        int64_t channels, int64_t pixels, int64_t size) {
   nv::cdpFp16(x + xOffset, planes, channels, pixels, size,
-              nv::lrnFloatTables(alpha, beta, k, size), out + outOffset);
+              nv::lutFromRegisters(registers + rOffset), out + outOffset);
 }
 
 void dla_nvdla_sdp_lut_float_fp16(int64_t *, int64_t *registers, int64_t rOffset, int64_t,

@@ -73,7 +73,11 @@ elements NVDLA's arithmetic puts elsewhere than IEEE's and `N of M fp16
 LRN layers on the v1 model equal ...`. With `--loadable` each layer is
 written by dla-translate --dla-to-nvdla-loadable instead and run by
 NVIDIA's runtime and firmware for nv_full on the model (dla-run-loadable),
-every element of the result compared (`... LRN loadables ...`).
+every element of the result compared (`... LRN loadables ...`). With
+`--drawn-tables` each LRN states a random float-mode table instead (square
+sums under, on and past LE and LO; prints how many took each path), and
+`--swap-priorities` is its negative control (expected with every LE / LO
+priority the other table).
 
 `--layer winograd`: fp16 Winograd convolutions (fp16_cases_wino.py: 3x3,
 stride 1, outputs of whole 4x4 tiles, padding, 1 to 100 channels), expected
@@ -411,8 +415,14 @@ def sdp_cpu_outputs(cases, build, arithmetic):
     return [r.astype(np.uint16).reshape(c["want"].shape) for r, c in zip(results, cases)]
 
 
+# --batch's SDP layers (expected from the CPU execution, input 0 also from
+# fp_nvdla).
+BATCH_SDP_LAYERS = ("sdp", "ew", "implicit", "ew-lut", "conv-ew-lut")
+
+
 def sdp_on_batch(rng, c):
-    """--batch: the offline SDP case `c` on a batch of 2 to 4: input 0 and
+    """--batch: the SDP case `c` (offline, or on the fly after its
+    convolution, whose weights every input shares) on a batch of 2 to 4: input 0 and
     its per-element operands as drawn, each further input a permutation of
     their values; per-channel and per-layer operands shared. `want` holds
     fp_nvdla's result of input 0 for every input (only input 0's is
@@ -552,10 +562,9 @@ def lrn_cpu_outputs(cases, build, arithmetic):
     import run_layers
     built = []
     for c in cases:
-        x = c["x"].view(np.float16)[None]
-        t = run_layers.tensor_type(x.shape, "f16")
-        op = (f"dla.lrn %a0 size {c['size']} {{alpha = {c['alpha']!r} : f32, beta = "
-              f"{c['beta']!r} : f32, k = {c['k']!r} : f32}} : {t} -> {t}")
+        x = c["x"].view(np.float16)
+        x = x if x.ndim == 4 else x[None]
+        op = fp16_cases_lrn.op_text(c, "%a0", run_layers.tensor_type(x.shape, "f16"))
         case = run_layers.Case(c["name"], [(x, "f16")], op, x.shape, "f16",
                                np.zeros(x.shape, np.float16))
         case.bits = True
@@ -599,12 +608,20 @@ def run_loadable_case(name, func, x, want, root, build, env, expected, resources
 def main_cdp(a):
     build, translate, player, root, env = setup(a, "dla-fp16-cdp-")
     rng = np.random.default_rng(a.seed)
-    cases = [fp16_cases_lrn.draw(rng, n) for n in range(a.count)]
+    cases = [fp16_cases_lrn.draw(rng, n, a.drawn_tables) for n in range(a.count)]
     if a.batch:
         cases = [on_batch(rng, c, lambda sh: fp16_cases_lrn.data(rng, sh, special=False),
                           lambda x, c=c: fp16_cases_lrn.expected(x, c["alpha"], c["beta"], c["k"],
-                                                                 c["size"]))
+                                                                 c["size"], c["lut"]))
                  for c in cases]
+    if a.swap_priorities:
+        # The negative control: fp_nvdla's result had every priority (which
+        # table where both under- or overflow, or both hit) been the other.
+        cases = [dict(c, want=fp.cdp_fp16(c["x"], c["size"], fp16_cases_lrn.swapped(c["lut"]))
+                      .astype(np.uint16)) for c in cases]
+    paths = fp16_cases_lrn.table_paths(cases)
+    notes = ["square sums: LE under {le_under}, hit {le_hit}, over {le_over}; LO under "
+             "{lo_under}, hit {lo_hit}, over {lo_over}; {lo_used} outputs from LO".format(**paths)]
     cpu = lrn_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
 
     def run(c, want, name):
@@ -616,9 +633,11 @@ def main_cdp(a):
         return run_case(c["name"], c["func"], blobs, root, translate, player, env, name)
 
     what = "loadables on NVIDIA's firmware" if a.loadable else "layers"
+    # IEEE's x (k + alpha / size S)^-beta is no reference for stated tables.
+    ieee = not (a.batch or a.drawn_tables)
     return run_all(a, cases, cpu,
-                   lambda c: (c["want"], None if a.batch else fp16_cases_lrn.ideal(c)), run,
-                   f"fp16 LRN {what} on the v1 model", ieee=None if a.batch else "")
+                   lambda c: (c["want"], fp16_cases_lrn.ideal(c) if ieee else None), run,
+                   f"fp16 LRN {what} on the v1 model", ieee="" if ieee else None, notes=notes)
 
 
 def wino_cpu_outputs(drawn, build, arithmetic):
@@ -989,17 +1008,26 @@ def main():
     p.add_argument("--swap-compressed", action="store_true",
                    help="with --compressed, the negative control: two weights of each "
                         "compressed data surface trade places")
+    p.add_argument("--drawn-tables", action="store_true",
+                   help="--layer cdp: each LRN states a random float-mode table (lut <...>: "
+                        "small or large ranges, every priority, slopes), so that square sums "
+                        "fall under, on and past both tables")
+    p.add_argument("--swap-priorities", action="store_true",
+                   help="with --drawn-tables, the negative control: expected with every LE / "
+                        "LO priority the other table")
     p.add_argument("--batch", action="store_true",
                    help="--layer pdp, cdp: each layer on a batch of 2 to 4 inputs (one "
                         "operation per input), expected from fp_nvdla per input; offline "
-                        "--layer sdp, ew, implicit: expected from the CPU execution, its "
-                        "input 0 compared with fp_nvdla")
+                        "--layer sdp, ew, implicit, ew-lut and on the fly conv-ew-lut (a "
+                        "direct convolution and its LUT SDP in NVIDIA's batch mode where the "
+                        "plan runs it so): expected from the CPU execution, its input 0 "
+                        "compared with fp_nvdla")
     a = p.parse_args()
     if a.batch and not ((a.layer in ("pdp", "cdp") and a.expect == "nvdla") or
-                        (a.layer in ("sdp", "ew", "implicit") and a.expect == "cpu")) or \
+                        (a.layer in BATCH_SDP_LAYERS and a.expect == "cpu")) or \
             a.batch and a.loadable:
         p.error("--batch draws --layer pdp or cdp expected from fp_nvdla (--expect nvdla), or "
-                "offline --layer sdp, ew or implicit expected from the CPU execution "
+                "--layer " + ", ".join(BATCH_SDP_LAYERS) + " expected from the CPU execution "
                 "(--expect cpu), as register programs")
     if a.swap_compressed and not a.compressed:
         p.error("--swap-compressed changes --compressed weights")
@@ -1025,6 +1053,10 @@ def main():
         sys.exit(main_wino(a))
     if a.loadable and a.layer not in ("cdp", "winograd", "image", "ew", "ew-lut"):
         p.error("--loadable runs --layer cdp, winograd, image, ew or ew-lut")
+    if a.drawn_tables and (a.layer != "cdp" or a.expect == "ideal"):
+        p.error("--drawn-tables draws --layer cdp, expected from fp_nvdla or the CPU execution")
+    if a.swap_priorities and (not a.drawn_tables or a.expect != "nvdla"):
+        p.error("--swap-priorities changes --drawn-tables' fp_nvdla expectation")
     if a.layer == "cdp":
         sys.exit(main_cdp(a))
     if a.layer == "lut":

@@ -4,7 +4,7 @@ and compares every output element with layer_ref.py.
 
     run_layers.py --kind conv|conv-order|sdp|pool|lrn|encoded|compressed|winograd|int-sdp|
                          int-pool|int-conv|int-lrn|int-lrn-wrap|fp16-lut|fp16-conv|fp16-pdp|fp16-lrn|
-                         fp16-ew|fp16-ew-lut
+                         fp16-lrn-tables|fp16-ew|fp16-ew-lut
                   [--seed S] [--count N] --opt DLA_OPT --bin LLVM_BIN
                   [--path reference|memref|compiled|llvm]
 
@@ -31,7 +31,8 @@ tables, every value compared bit for bit with lut_float_ref.py.
 value compared bit for bit with fp_nvdla.pdp_fp16 (the PDP's fp16 path).
 
 --kind fp16-lrn: N random fp16 LRN layers (fp16_cases_lrn.py), every value
-compared bit for bit with fp_nvdla.cdp_fp16 (the CDP's fp16 path).
+compared bit for bit with fp_nvdla.cdp_fp16 (the CDP's fp16 path);
+fp16-lrn-tables: each stating a random float-mode table (drawn_tables).
 
 --kind fp16-ew: N random offline fp16 SDPs of X stages then the Y stage's
 multiplier and ALU (fp16_cases_sdp.layer_cases), every value compared bit
@@ -725,7 +726,7 @@ def main():
                    choices=["conv", "conv-order", "sdp", "pool", "lrn", "encoded", "int-sdp",
                             "int-pool", "int-conv", "int-lrn", "int-lrn-wrap", "compressed",
                             "winograd", "emu", "fp16-lut", "fp16-conv", "fp16-pdp", "fp16-lrn",
-                            "fp16-ew", "fp16-ew-lut"])
+                            "fp16-lrn-tables", "fp16-ew", "fp16-ew-lut"])
     p.add_argument("--seed", type=int, default=12)
     p.add_argument("--count", type=int, default=500,
                    help="random cases of the int-* kinds")
@@ -775,9 +776,10 @@ def main():
         cases = fp16_cases_sdp.layer_cases(rng, a.count, Case, tensor_type,
                                            lut=a.kind == "fp16-ew-lut",
                                            lut_rounded=a.lut_on_fp16)
-    elif a.kind == "fp16-lrn":
+    elif a.kind in ("fp16-lrn", "fp16-lrn-tables"):
         import fp16_cases_lrn
-        cases = fp16_cases_lrn.layer_cases(rng, a.count, Case, tensor_type)
+        cases = fp16_cases_lrn.layer_cases(rng, a.count, Case, tensor_type,
+                                           tables=a.kind == "fp16-lrn-tables")
     elif a.kind == "emu":
         import int_cases_emu
         cases = int_cases_emu.emu_cases(rng, a.count, Case, tensor_type)

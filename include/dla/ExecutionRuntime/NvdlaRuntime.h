@@ -93,14 +93,16 @@ void dla_nvdla_pdp_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset, int6
                         int64_t strideH, int64_t strideW, int64_t padTop, int64_t padBottom,
                         int64_t padLeft, int64_t padRight, int64_t method);
 /// The CDP's fp16 LRN (NvdlaCdpFp16.h) of `planes` cubes: x and out
-/// (planes x channels x pixels fp16 bits), contiguous 1-d memrefs; the
-/// window `size` and the float-mode tables of alpha, beta, k as the
-/// register plan programs them (lrnFloatTables).
+/// (planes x channels x pixels fp16 bits), the float-mode tables as the
+/// register plan programs them (getLrnTables: stated, or lrnFloatTables';
+/// kLutRegisters int64 in lutFromRegisters' order), contiguous 1-d
+/// memrefs; the window `size`.
 void dla_nvdla_cdp_fp16(uint16_t *xAllocated, uint16_t *x, int64_t xOffset, int64_t xSize,
                         int64_t xStride, uint16_t *outAllocated, uint16_t *out,
-                        int64_t outOffset, int64_t outSize, int64_t outStride, int64_t planes,
-                        int64_t channels, int64_t pixels, int64_t size, double alpha,
-                        double beta, double k);
+                        int64_t outOffset, int64_t outSize, int64_t outStride,
+                        int64_t *rAllocated, int64_t *registers, int64_t rOffset, int64_t rSize,
+                        int64_t rStride, int64_t planes, int64_t channels, int64_t pixels,
+                        int64_t size);
 /// The SDP Y stage's LUT in float mode, then the output converter
 /// (NvdlaLutFloat.h sdpLookupFloatToFp16), on `count` fp32 values: the
 /// registers (kLutRegisters int64, NvdlaLrn.h lutFromRegisters' order), x

@@ -229,7 +229,8 @@ inline constexpr WindowFields kConvWindow{{kConvWeightHeight, kConvWeightWidth},
 /// whose starts and ends are 38 bits, _HIGH [5:0] : _LOW [31:0]). The CDP
 /// reads its index selects narrower than the field: 6 bits for int8, 7 for
 /// int16 (the C model's lookup_lut_int8 / lookup_lut).
-enum class LutUnit { Sdp, CdpInt8, CdpInt16 };
+/// CdpFp16: the CDP's tables in float mode (an fp16 LRN on nv_full).
+enum class LutUnit { Sdp, CdpInt8, CdpInt16, CdpFp16 };
 
 struct LutRegisterFields {
   RegisterField entry, indexOffset, leIndexSelect, loIndexSelect;
@@ -274,8 +275,25 @@ inline constexpr LutRegisterFields cdpLut(int selectBits) {
           kLutSlopeShift};
 }
 
+/// The CDP in float mode (NV_NVDLA_cdp.cpp hands HLS_CDP_lookup_fp16 the
+/// index offset and selects as int8_t, the 38-bit edges of which
+/// HLS_CDP_lookup_lut keeps the low 32 bits as an fp32 pattern).
+inline constexpr LutRegisterFields kCdpFloatLut{
+    kLutEntry,
+    {"LUT_LE_INDEX_OFFSET", -128, 127, "fp16 LRN reads it as 8-bit signed"},
+    {"LUT_LE_INDEX_SELECT", -128, 127, "fp16 LRN reads it as 8-bit signed"},
+    {"LUT_LO_INDEX_SELECT", -128, 127, "fp16 LRN reads it as 8-bit signed"},
+    {"LUT_LE_START", kSdpLutStartLo, kSdpLutStartHi, "fp16 LRN reads its low 32 bits as fp32"},
+    {"LUT_LE_END", kSdpLutStartLo, kSdpLutStartHi, "fp16 LRN reads its low 32 bits as fp32"},
+    {"LUT_LO_START", kSdpLutStartLo, kSdpLutStartHi, "fp16 LRN reads its low 32 bits as fp32"},
+    {"LUT_LO_END", kSdpLutStartLo, kSdpLutStartHi, "fp16 LRN reads its low 32 bits as fp32"},
+    kLutSlopeScale,
+    kLutSlopeShift};
+
 inline constexpr LutRegisterFields lutRegisterFields(LutUnit unit) {
-  return unit == LutUnit::Sdp ? kSdpLut : cdpLut(unit == LutUnit::CdpInt8 ? 6 : 7);
+  return unit == LutUnit::Sdp        ? kSdpLut
+         : unit == LutUnit::CdpFp16 ? kCdpFloatLut
+                                    : cdpLut(unit == LutUnit::CdpInt8 ? 6 : 7);
 }
 
 // --- CDP converters (NVDLA_CDP.rdl D_DATIN_* / D_DATOUT_*). int8 LRN reads

@@ -10,6 +10,7 @@
 #include "ReferenceNvdlaFp16.h"
 #include "ReferenceArith.h"
 
+#include "dla/Dialect/DLA/IR/RegisterAttrs.h"
 #include "dla/ExecutionRuntime/NvdlaRuntime.h"
 #include "dla/Format/NvdlaFloat.h"
 #include "dla/Format/NvdlaHardware.h"
@@ -122,9 +123,9 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
   SmallVector<Type> pdp = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type())};
   pdp.append(12, i64);
   declare(rt::kPdpFp16, b.getFunctionType(pdp, {}));
-  SmallVector<Type> cdp = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type())};
+  SmallVector<Type> cdp = {flatMemref(b.getI16Type()), flatMemref(b.getI16Type()),
+                           flatMemref(i64)};
   cdp.append(4, i64);
-  cdp.append(3, b.getF64Type());
   declare(rt::kCdpFp16, b.getFunctionType(cdp, {}));
   SmallVector<Type> lut = {flatMemref(i64), flatMemref(i32), flatMemref(b.getI16Type()), i64};
   declare(rt::kSdpLutFloatFp16, b.getFunctionType(lut, {}));
@@ -236,20 +237,33 @@ Value reference::emitNvdlaPoolFp16(OpBuilder &b, Location loc, PoolOp op, Value 
   return arith::BitcastOp::create(b, loc, RankedTensorType::get(outShape, b.getF16Type()), bits);
 }
 
+/// The float-mode table's registers as a flat constant memref (the
+/// runtime's lutFromRegisters reads them).
+static Value lutRegisters(OpBuilder &b, Location loc, const nv::LutProgram &lut) {
+  std::vector<int64_t> registers(nv::kLutRegisters);
+  nv::lutToRegisters(lut, registers.data());
+  Value program = arith::ConstantOp::create(
+      b, loc,
+      DenseIntElementsAttr::get(RankedTensorType::get({nv::kLutRegisters}, b.getI64Type()),
+                                ArrayRef<int64_t>(registers)));
+  return flatBuffer(b, loc, program);
+}
+
 Value reference::emitNvdlaLrnFp16(OpBuilder &b, Location loc, LrnOp op, Value x) {
   declareNvdlaRuntime(b, op);
-  Type i16 = b.getI16Type(), i64 = b.getI64Type(), f64 = b.getF64Type();
+  Type i16 = b.getI16Type(), i64 = b.getI64Type();
   auto xt = cast<RankedTensorType>(x.getType());
   ArrayRef<int64_t> shape = xt.getShape();
   Value out = memref::AllocOp::create(b, loc, MemRefType::get(shape, i16));
   Value outFlat = memref::CastOp::create(
       b, loc, flatMemref(i16),
       memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
-  SmallVector<Value> args = {flatBits(b, loc, x), outFlat};
+  // The tables the register plan programs (stated, or derived from alpha,
+  // beta, k).
+  SmallVector<Value> args = {flatBits(b, loc, x), outFlat,
+                             lutRegisters(b, loc, getLrnTables(op).lut)};
   for (int64_t v : {shape[0], shape[1], shape[2] * shape[3], int64_t(op.getSize())})
     args.push_back(arith::ConstantIntOp::create(b, loc, i64, v));
-  for (const APFloat &v : {op.getAlpha(), op.getBeta(), op.getK()})
-    args.push_back(arith::ConstantOp::create(b, loc, f64, b.getF64FloatAttr(v.convertToDouble())));
   func::CallOp::create(b, loc, rt::kCdpFp16, TypeRange{}, args);
   Value bits = bufferization::ToTensorOp::create(b, loc, RankedTensorType::get(shape, i16), out,
                                                  /*restrict=*/true, /*writable=*/true);
@@ -385,18 +399,12 @@ Value reference::emitNvdlaLutFloatFp16(OpBuilder &b, Location loc, Operation *op
   declareNvdlaRuntime(b, op);
   Type i16 = b.getI16Type(), i64 = b.getI64Type();
   auto type = cast<RankedTensorType>(bits.getType());
-  std::vector<int64_t> registers(nv::kLutRegisters);
-  nv::lutToRegisters(lut, registers.data());
-  Value program = arith::ConstantOp::create(
-      b, loc,
-      DenseIntElementsAttr::get(RankedTensorType::get({nv::kLutRegisters}, i64),
-                                ArrayRef<int64_t>(registers)));
   Value out = memref::AllocOp::create(b, loc, MemRefType::get(type.getShape(), i16));
   Value outFlat = memref::CastOp::create(
       b, loc, flatMemref(i16),
       memref::CollapseShapeOp::create(b, loc, out, ArrayRef<ReassociationIndices>{{0, 1, 2, 3}}));
   func::CallOp::create(b, loc, rt::kSdpLutFloatFp16, TypeRange{},
-                       ValueRange{flatBuffer(b, loc, program), flatBuffer(b, loc, bits), outFlat,
+                       ValueRange{lutRegisters(b, loc, lut), flatBuffer(b, loc, bits), outFlat,
                                   arith::ConstantIntOp::create(b, loc, i64,
                                                                type.getNumElements())});
   Value result = bufferization::ToTensorOp::create(b, loc, type.clone(i16), out,

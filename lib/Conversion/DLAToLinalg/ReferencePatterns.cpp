@@ -956,8 +956,8 @@ struct PoolToReference : LayerToReference<PoolOp> {
 
 /// ONNX's LRN: the window of `size` channels starts (size-1)/2 before c and
 /// is clipped to the tensor (zero padding), computed in f32 (fp16); integer
-/// LRN, and fp16 LRN on nv_full in hardware arithmetic, compute as the CDP
-/// does.
+/// LRN, fp16 LRN on nv_full in hardware arithmetic and fp16 LRN with a
+/// stated table compute as the CDP does.
 struct LrnToReference : OpConversionPattern<LrnOp> {
   LrnToReference(MLIRContext *ctx, ReferenceOptions options)
       : OpConversionPattern<LrnOp>(ctx), options(options) {}
@@ -978,8 +978,10 @@ struct LrnToReference : OpConversionPattern<LrnOp> {
                                           op.getOutput().getType()));
       return success();
     }
-    if (usesNvdlaFp16(op, options.fp16Arithmetic) && elementTypeOf(x).isF16() &&
-        op.getOutput().getType().getElementType().isF16()) {
+    // A stated float-mode table is the layer's meaning in both fp16 modes
+    // (the ideal formula would ignore it), as the SDP's float LUT is.
+    if ((op.getLutAttr() || usesNvdlaFp16(op, options.fp16Arithmetic)) &&
+        elementTypeOf(x).isF16() && op.getOutput().getType().getElementType().isF16()) {
       rewriter.replaceOp(op, writeEncoded(rewriter, loc, emitNvdlaLrnFp16(rewriter, loc, op, x),
                                           op.getOutput().getType()));
       return success();

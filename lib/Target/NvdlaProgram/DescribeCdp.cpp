@@ -1,8 +1,8 @@
 //===- DescribeCdp.cpp - dla.lrn and lookup tables as descriptors ---------===//
 //
 // An LRN's tables and converters are the op's, stated or derived
-// (getLrnTables; fp16: lrnFloatTables); a #dla.lut's registers are the firmware's dla_lut_param
-// field for field (common.c update_lut reads them back).
+// (getLrnTables; fp16: float-mode tables, stated or lrnFloatTables'); a
+// #dla.lut's registers are the firmware's dla_lut_param field for field (common.c update_lut reads them back).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,7 +10,6 @@
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/RegisterAttrs.h"
-#include "dla/Format/NvdlaCdpFp16.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -54,16 +53,10 @@ static DescCvt cvtOf(const CvtRegisters &c) {
 LogicalResult mlir::dla::regplan::describeCdp(const NetworkPlan &plan, Operation *o, CdpDesc &d,
                                             std::vector<DescLut> &luts) {
   auto op = cast<LrnOp>(o);
-  // fp16 (nv_full): the float-mode tables the CPU execution computes with
-  // (lrnFloatTables); the converters are not used in fp16, DATIN_OFFSET 0
-  // is what channels outside the cube read (+0).
-  const bool fp16 = op.getInput().getType().getElementType().isF16();
-  LrnTables t;
-  if (fp16)
-    t.lut = lrnFloatTables(op.getAlpha().convertToDouble(), op.getBeta().convertToDouble(),
-                           op.getK().convertToDouble(), op.getSize());
-  else
-    t = getLrnTables(op);
+  // The tables the CPU execution computes with (getLrnTables); in fp16
+  // (nv_full) float-mode tables, stated or lrnFloatTables', the converters
+  // unused and DATIN_OFFSET 0, what channels outside the cube read (+0).
+  const LrnTables t = getLrnTables(op);
   d.src_data = describeCube(plan, op.getInput());
   d.dst_data = describeCube(plan, op.getResult());
   // The CDP computes in its input's precision (int8, or int16 / fp16 on

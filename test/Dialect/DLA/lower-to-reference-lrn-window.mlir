@@ -2,7 +2,7 @@
 // (The ideal arithmetic's window; on nv_full NVDLA's, the default, is one
 // call of the CDP's fp16 path, below.)
 // RUN: dla-opt %s --dla-lower-to-reference | FileCheck %s --check-prefix=NVDLA
-// NVDLA: call @dla_nvdla_cdp_fp16(%{{.*}}, %{{.*}}, %c1_i64, %c9223372036854775799_i64, %c1_i64{{.*}}, %c9_i64,
+// NVDLA: call @dla_nvdla_cdp_fp16(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c9223372036854775799_i64, %c1_i64{{.*}}, %c9_i64)
 
 // The widest padded channel extent: NORMALZ_LEN's widest window (9) pads
 // 2^63 - 9 channels by 4 on each side to exactly INT64_MAX (a size of 2^62,

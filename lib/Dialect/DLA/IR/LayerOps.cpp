@@ -418,8 +418,8 @@ static LogicalResult verifyLrnTypes(Operation *op, RankedTensorType input,
 LogicalResult LrnOp::verify() {
   if (failed(verifyLrnTypes(*this, getInput().getType(), getOutput().getType(), getSize())))
     return failure();
-  // Tables derived from alpha, beta and k (every LRN but an integer one
-  // with a stated lut) sample (k + alpha / size * s)^-beta for s >= 0.
+  // Tables derived from alpha, beta and k (every LRN without a stated
+  // lut) sample (k + alpha / size * s)^-beta for s >= 0.
   const double alpha = getAlpha().convertToDouble(), beta = getBeta().convertToDouble(),
                k = getK().convertToDouble();
   if (!getLutAttr() && !(std::isfinite(alpha) && std::isfinite(beta) && std::isfinite(k) &&

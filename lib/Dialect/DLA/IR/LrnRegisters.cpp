@@ -1,14 +1,16 @@
 //===- LrnRegisters.cpp - dla.lrn's integer registers --------------------===//
 //
-// docs/IntegerAttributes.md 5.2 and 6.2: the CDP's converters and lookup
-// table exist on integer pipelines only, stated converters come with stated
-// tables; the window is one of NORMALZ_LEN's lengths on every pipeline.
+// docs/IntegerAttributes.md 5.2 and 6.2: the CDP's converters exist on
+// integer pipelines only, stated converters come with stated tables; an
+// fp16 LRN's table is the CDP's in float mode; the window is one of
+// NORMALZ_LEN's lengths on every pipeline.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/RegisterAttrs.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
+#include "dla/Format/NvdlaCdpFp16.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -32,11 +34,18 @@ LogicalResult mlir::dla::verifyLrnRegisters(LrnOp op) {
   const std::pair<StringRef, Attribute> registers[] = {
       {"in_cvt", op.getInCvtAttr()}, {"out_cvt", op.getOutCvtAttr()}, {"lut", op.getLutAttr()}};
   if (!element.isInteger()) {
-    // fp16 IR keeps its meaning: no integer register may change it.
-    for (auto [name, attr] : registers)
+    // fp16: the CDP uses no converter (cdp_icvt / cdp_ocvt at FP16 ignore
+    // their registers); a stated table is its float-mode table
+    // (docs/NvdlaFp16.md "The CDP in fp16").
+    for (auto [name, attr] : ArrayRef(registers).take_front(2))
       if (attr)
         return op.emitOpError() << name << " is an integer register: this LRN computes in fp16";
-    return success();
+    LutAttr lut = op.getLutAttr();
+    if (!lut)
+      return success();
+    if (failed(verifyLutRegisters(op, "lut", lut, nv::LutUnit::CdpFp16, /*floatEdges=*/true)))
+      return failure();
+    return verifyFloatLut(op, "lut", lut);
   }
   LutAttr lut = op.getLutAttr();
   for (auto [name, attr] : ArrayRef(registers).take_front(2))
@@ -61,10 +70,19 @@ LogicalResult mlir::dla::verifyLrnRegisters(LrnOp op) {
 }
 
 nv::LrnTables mlir::dla::getLrnTables(LrnOp op) {
+  LutAttr lut = op.getLutAttr();
+  if (op.getInput().getType().getElementType().isF16()) {
+    // Float mode: the converters are identities the CDP does not use.
+    nv::LrnTables t;
+    t.lut = lut ? getLutProgram(lut)
+                : nv::lrnFloatTables(op.getAlpha().convertToDouble(),
+                                     op.getBeta().convertToDouble(), op.getK().convertToDouble(),
+                                     op.getSize());
+    return t;
+  }
   auto precision = op.getInput().getType().getElementType().getIntOrFloatBitWidth() == 8
                        ? nv::Precision::Int8
                        : nv::Precision::Int16;
-  LutAttr lut = op.getLutAttr();
   if (!lut)
     return nv::deriveLrnTables(op.getAlpha().convertToDouble(), op.getBeta().convertToDouble(),
                                op.getK().convertToDouble(), op.getSize(), precision);

@@ -13,6 +13,9 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <cstdio>
+#include <cstring>
+
 using namespace mlir;
 using namespace mlir::dla;
 namespace nv = ::dlaformat::nvdla;
@@ -98,6 +101,74 @@ LogicalResult mlir::dla::verifyLutRegisters(Operation *op, StringRef path, LutAt
     if (start > end)
       return op->emitOpError() << path << "." << table << "_start " << start << " exceeds "
                                << path << "." << table << "_end " << end;
+  return success();
+}
+
+LogicalResult mlir::dla::verifyFloatLut(Operation *op, StringRef path, LutAttr lut) {
+  auto nonFinite = [](int64_t v, int exponentBits, int mantissaBits) {
+    const int64_t e = (v >> mantissaBits) & ((int64_t(1) << exponentBits) - 1);
+    return e == (int64_t(1) << exponentBits) - 1;
+  };
+  for (auto [name, table] : {std::pair<StringRef, ArrayRef<int64_t>>{"le", lut.getLe()},
+                             std::pair<StringRef, ArrayRef<int64_t>>{"lo", lut.getLo()}})
+    for (auto [i, v] : llvm::enumerate(table))
+      if (nonFinite(v, 5, 10))
+        return op->emitOpError() << path << "." << name << "[" << i << "] = " << v
+                                << " is an fp16 infinity or NaN: a float-mode table holds "
+                                   "finite fp16 bit patterns";
+  // Slope scales are fp16 patterns, edges fp32 ones.
+  struct Pattern {
+    StringRef name;
+    int64_t value;
+    bool edge;
+  };
+  const Pattern patterns[] = {{"le_slope_uflow_scale", lut.getLeSlopeUflowScale(), false},
+                              {"le_slope_oflow_scale", lut.getLeSlopeOflowScale(), false},
+                              {"lo_slope_uflow_scale", lut.getLoSlopeUflowScale(), false},
+                              {"lo_slope_oflow_scale", lut.getLoSlopeOflowScale(), false},
+                              {"le_start", lut.getLeStart(), true},
+                              {"le_end", lut.getLeEnd(), true},
+                              {"lo_start", lut.getLoStart(), true},
+                              {"lo_end", lut.getLoEnd(), true}};
+  for (const Pattern &p : patterns)
+    if (p.edge ? nonFinite(p.value, 8, 23) : nonFinite(p.value, 5, 10))
+      return op->emitOpError() << path << "." << p.name << " = " << p.value
+                               << (p.edge ? " is an fp32 infinity or NaN: float-mode edges are "
+                                            "finite fp32 bit patterns"
+                                          : " is an fp16 infinity or NaN: float-mode slopes are "
+                                            "finite fp16 bit patterns");
+  const std::pair<StringRef, int64_t> edges[] = {{"le_start", lut.getLeStart()},
+                                                 {"le_end", lut.getLeEnd()},
+                                                 {"lo_start", lut.getLoStart()},
+                                                 {"lo_end", lut.getLoEnd()}};
+  auto asFloat = [](int64_t v) {
+    uint32_t bits = uint32_t(uint64_t(v));
+    float f;
+    std::memcpy(&f, &bits, sizeof(f));
+    return f;
+  };
+  auto show = [](float f) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", double(f));
+    return std::string(text);
+  };
+  for (size_t t = 0; t < 2; ++t) {
+    auto [startName, start] = edges[2 * t];
+    auto [endName, end] = edges[2 * t + 1];
+    if (asFloat(start) > asFloat(end))
+      return op->emitOpError() << path << "." << startName << " = " << start << " ("
+                              << show(asFloat(start)) << " as fp32) exceeds " << path << "." << endName
+                              << " = " << end << " (" << show(asFloat(end)) << ")";
+  }
+  const std::pair<StringRef, int64_t> shifts[] = {
+      {"le_slope_uflow_shift", lut.getLeSlopeUflowShift()},
+      {"le_slope_oflow_shift", lut.getLeSlopeOflowShift()},
+      {"lo_slope_uflow_shift", lut.getLoSlopeUflowShift()},
+      {"lo_slope_oflow_shift", lut.getLoSlopeOflowShift()}};
+  for (auto [name, v] : shifts)
+    if (v != 0)
+      return op->emitOpError() << path << "." << name << " = " << v
+                              << ": float mode uses no slope shifts (write 0)";
   return success();
 }
 

@@ -165,65 +165,7 @@ LogicalResult verifyFloatEw(SdpOp op, SdpYAttr ew) {
   if (!op.getOutput().getType().getElementType().isF16())
     return op.emitOpError() << "ew.lut on an fp16 SDP writes an fp16 output: the output "
                                "converter rounds the LUT's fp32 value to fp16";
-  auto nonFinite = [](int64_t v, int exponentBits, int mantissaBits) {
-    const int64_t e = (v >> mantissaBits) & ((int64_t(1) << exponentBits) - 1);
-    return e == (int64_t(1) << exponentBits) - 1;
-  };
-  for (auto [name, table] : {std::pair<StringRef, ArrayRef<int64_t>>{"le", lut.getLe()},
-                             std::pair<StringRef, ArrayRef<int64_t>>{"lo", lut.getLo()}})
-    for (auto [i, v] : llvm::enumerate(table))
-      if (nonFinite(v, 5, 10))
-        return op.emitOpError() << "ew.lut." << name << "[" << i << "] = " << v
-                                << " is an fp16 infinity or NaN: a float-mode table holds "
-                                   "finite fp16 bit patterns";
-  const std::pair<StringRef, int64_t> scales[] = {
-      {"le_slope_uflow_scale", lut.getLeSlopeUflowScale()},
-      {"le_slope_oflow_scale", lut.getLeSlopeOflowScale()},
-      {"lo_slope_uflow_scale", lut.getLoSlopeUflowScale()},
-      {"lo_slope_oflow_scale", lut.getLoSlopeOflowScale()}};
-  for (auto [name, v] : scales)
-    if (nonFinite(v, 5, 10))
-      return op.emitOpError() << "ew.lut." << name << " = " << v
-                              << " is an fp16 infinity or NaN: float-mode slopes are finite "
-                                 "fp16 bit patterns";
-  const std::pair<StringRef, int64_t> edges[] = {{"le_start", lut.getLeStart()},
-                                                 {"le_end", lut.getLeEnd()},
-                                                 {"lo_start", lut.getLoStart()},
-                                                 {"lo_end", lut.getLoEnd()}};
-  for (auto [name, v] : edges)
-    if (nonFinite(v, 8, 23))
-      return op.emitOpError() << "ew.lut." << name << " = " << v
-                              << " is an fp32 infinity or NaN: float-mode edges are finite "
-                                 "fp32 bit patterns";
-  auto asFloat = [](int64_t v) {
-    uint32_t bits = uint32_t(uint64_t(v));
-    float f;
-    std::memcpy(&f, &bits, sizeof(f));
-    return f;
-  };
-  auto show = [](float f) {
-    char text[32];
-    std::snprintf(text, sizeof(text), "%g", double(f));
-    return std::string(text);
-  };
-  for (size_t t = 0; t < 2; ++t) {
-    auto [startName, start] = edges[2 * t];
-    auto [endName, end] = edges[2 * t + 1];
-    if (asFloat(start) > asFloat(end))
-      return op.emitOpError() << "ew.lut." << startName << " = " << start << " ("
-                              << show(asFloat(start)) << " as fp32) exceeds ew.lut." << endName
-                              << " = " << end << " (" << show(asFloat(end)) << ")";
-  }
-  const std::pair<StringRef, int64_t> shifts[] = {
-      {"le_slope_uflow_shift", lut.getLeSlopeUflowShift()},
-      {"le_slope_oflow_shift", lut.getLeSlopeOflowShift()},
-      {"lo_slope_uflow_shift", lut.getLoSlopeUflowShift()},
-      {"lo_slope_oflow_shift", lut.getLoSlopeOflowShift()}};
-  for (auto [name, v] : shifts)
-    if (v != 0)
-      return op.emitOpError() << "ew.lut." << name << " = " << v
-                              << ": float mode uses no slope shifts (write 0)";
-  return success();
+  return verifyFloatLut(op, "ew.lut", lut);
 }
 
 } // namespace
