@@ -1,6 +1,7 @@
 """What v1's SDP writes when an int16 pipeline's output converter writes
-fp16 (issue 47, docs/NvdlaCModelV1.md "int16 and fp16 after image input"):
-not programmed by the plan, checked here on the model itself.
+fp16 (issue 47, docs/NvdlaCModelV1.md "SDPs between int16 and fp16"):
+checked here on the model itself against numpy's float16, independently of
+the CPU execution (the plan's own programs: --kind fp16out-*).
 
     check_int16_fp16_out.py --player PLAYER [--format 0x9] CASE_DIR...
 
