@@ -40,19 +40,29 @@ def dumps(player, cfg, out):
     return sorted(glob.glob(os.path.join(out, "*.bin")))
 
 
-def check(player, case_dir, data_format):
+def program_and_variant(player, case_dir, own, data_format, what):
+    """(case name, the dumps of case_dir's program whose SDP's D_DATA_FORMAT
+    is `own` (`what` it does, for the message), the dumps of its variant
+    with `data_format` instead): each a list of region files, in order."""
     name = os.path.basename(os.path.normpath(case_dir))
     cfg = os.path.join(case_dir, name + ".cfg")
     text = open(cfg).read()
-    if "SDP.D_DATA_FORMAT_0, 0x5)" not in text:
-        sys.exit(f"{cfg}: no SDP processing and writing int16 (D_DATA_FORMAT 0x5)")
-    variant = os.path.join(case_dir, "fp16_out.cfg")
+    field = f"SDP.D_DATA_FORMAT_0, {own})"
+    if field not in text:
+        sys.exit(f"{cfg}: no SDP {what} (D_DATA_FORMAT {own})")
+    variant = os.path.join(case_dir, f"variant_{data_format}.cfg")
     with open(variant, "w") as f:
-        f.write(text.replace("SDP.D_DATA_FORMAT_0, 0x5)", f"SDP.D_DATA_FORMAT_0, {data_format})"))
-    int16 = dumps(player, cfg, os.path.join(case_dir, "dump_int16"))
-    fp16 = dumps(player, variant, os.path.join(case_dir, "dump_fp16"))
-    if not int16 or [os.path.basename(p) for p in int16] != [os.path.basename(p) for p in fp16]:
+        f.write(text.replace(field, f"SDP.D_DATA_FORMAT_0, {data_format})"))
+    mine = dumps(player, cfg, os.path.join(case_dir, "dump_program"))
+    other = dumps(player, variant, os.path.join(case_dir, "dump_variant"))
+    if not mine or [os.path.basename(p) for p in mine] != [os.path.basename(p) for p in other]:
         sys.exit(f"{case_dir}: the player dumped no or different regions")
+    return name, mine, other
+
+
+def check(player, case_dir, data_format):
+    name, int16, fp16 = program_and_variant(player, case_dir, "0x5", data_format,
+                                            "processing and writing int16")
     a = np.concatenate([np.fromfile(p, np.int16) for p in int16]).astype(np.int64)
     b = np.concatenate([np.fromfile(p, np.uint16) for p in fp16])
     sat = (a == 32767) | (a == -32768)
@@ -84,18 +94,8 @@ def check_from_fp16(player, case_dir, data_format):
     fp16 (D_DATA_FORMAT 0xa) run again writing int16 (0x6: sdp_c.cpp
     Fp32ToFp16, then Fp16ToInt16, the output converter skipped); every
     element must read back as fp16_to_int16 of the fp16 result."""
-    name = os.path.basename(os.path.normpath(case_dir))
-    cfg = os.path.join(case_dir, name + ".cfg")
-    text = open(cfg).read()
-    if "SDP.D_DATA_FORMAT_0, 0xa)" not in text:
-        sys.exit(f"{cfg}: no SDP processing and writing fp16 (D_DATA_FORMAT 0xa)")
-    variant = os.path.join(case_dir, "int16_out.cfg")
-    with open(variant, "w") as f:
-        f.write(text.replace("SDP.D_DATA_FORMAT_0, 0xa)", f"SDP.D_DATA_FORMAT_0, {data_format})"))
-    fp16 = dumps(player, cfg, os.path.join(case_dir, "dump_fp16"))
-    int16 = dumps(player, variant, os.path.join(case_dir, "dump_int16"))
-    if not fp16 or [os.path.basename(p) for p in int16] != [os.path.basename(p) for p in fp16]:
-        sys.exit(f"{case_dir}: the player dumped no or different regions")
+    name, fp16, int16 = program_and_variant(player, case_dir, "0xa", data_format,
+                                            "processing and writing fp16")
     h = np.concatenate([np.fromfile(p, np.uint16) for p in fp16])
     got = np.concatenate([np.fromfile(p, np.int16) for p in int16]).astype(np.int64)
     want = fp16_to_int16(h)
