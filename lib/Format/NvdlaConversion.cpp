@@ -200,12 +200,9 @@ ConversionVerdict checkOnTheFlySdp(const ConversionQuery &query) {
   if (query.convMode == ConvMode::Winograd) {
     verdict.decidedBy = ConversionRule::SdpOnTheFlyDirectOnly;
     verdict.validOutputs = {in};
-  } else if (query.convMode == ConvMode::ImageInput) {
-    verdict.decidedBy = ConversionRule::SdpOnTheFlyImage;
-    verdict.validOutputs = {in};
-    if (widens)
-      verdict.validOutputs.push_back(Precision::Int16);
   } else {
+    // After image input as after a direct convolution: from CACC on an
+    // image convolution is a direct one (NvdlaConversion.h).
     verdict.decidedBy = ConversionRule::SdpOnTheFlyBitDepth;
     for (Precision p : tableOutputs(ConversionTable::SdpOffline, input))
       if (getBytesPerElement(p) == getBytesPerElement(in) ||

@@ -525,8 +525,8 @@ const OnTheFlyRow kOnTheFly[] = {
   {ConvMode::Winograd,   Precision::Int16, false, true,  false},
   {ConvMode::Winograd,   Precision::Fp16,  false, false, true },
   {ConvMode::ImageInput, Precision::Int8,  true,  true,  false},
-  {ConvMode::ImageInput, Precision::Int16, false, true,  false},
-  {ConvMode::ImageInput, Precision::Fp16,  false, false, true },
+  {ConvMode::ImageInput, Precision::Int16, false, true,  true },
+  {ConvMode::ImageInput, Precision::Fp16,  false, true,  true },
 };
 // clang-format on
 
@@ -547,10 +547,11 @@ TEST(NvdlaConversionProse, OnTheFlySdpMatrix) {
           ConversionQuery::sdpOnTheFly(r.producer, r.convOutput, out));
       EXPECT_EQ(v.valid, ok);
       EXPECT_EQ(v.validOutputs, expectedOutputs);
-      EXPECT_EQ(v.decidedBy, r.producer == ConvMode::Direct ? ConversionRule::SdpOnTheFlyBitDepth
-                             : r.producer == ConvMode::ImageInput
-                                 ? ConversionRule::SdpOnTheFlyImage
-                                 : ConversionRule::SdpOnTheFlyDirectOnly);
+      // After image input as after a direct convolution (CACC on, an image
+      // convolution is a direct one).
+      EXPECT_EQ(v.decidedBy, r.producer == ConvMode::Winograd
+                                 ? ConversionRule::SdpOnTheFlyDirectOnly
+                                 : ConversionRule::SdpOnTheFlyBitDepth);
       EXPECT_FALSE(v.weight.has_value());
       if (ok) {
         // The SDP pipeline runs int32 for integer input, fp32 for fp16 input
@@ -573,7 +574,8 @@ TEST(NvdlaConversionProse, OnTheFlySdpWidensInt8ToInt16NotBack) {
     EXPECT_EQ(*v.pipeline, PipelinePrecision::Int32);
   }
   // The refusals around it: int16 -> int8 has no path on the fly, v1
-  // asserts WINOGRAD off on the path, an image's int8 goes to int16 only.
+  // asserts WINOGRAD off on the path, an image's int8 keeps its bit depth
+  // or widens to int16 (as after a direct convolution).
   struct Refusal {
     ConvMode mode;
     Precision in, out;
@@ -590,8 +592,8 @@ TEST(NvdlaConversionProse, OnTheFlySdpWidensInt8ToInt16NotBack) {
        "only)"},
       {ConvMode::ImageInput, Precision::Int8, Precision::Fp16,
        "invalid precision conversion for on-the-fly SDP layer after image input convolution: "
-       "int8 feature data -> fp16 (valid: int8, int16; after image input SDP only widens int8 "
-       "to int16)"}};
+       "int8 feature data -> fp16 (valid: int8, int16; on-the-fly SDP keeps the bit depth or "
+       "widens int8 to int16)"}};
   for (const Refusal &r : refusals) {
     ConversionVerdict v = checkConversion(ConversionQuery::sdpOnTheFly(r.mode, r.in, r.out));
     EXPECT_FALSE(v.valid);

@@ -1,8 +1,9 @@
 """What v1's SDP writes when an int16 pipeline's output converter writes
-fp16 (issue 47, docs/NvdlaCModelV1.md "int16 and fp16 after image input"):
-not programmed by the plan, checked here on the model itself.
+fp16 (issue 47, docs/NvdlaCModelV1.md "SDPs between int16 and fp16"):
+checked here on the model itself against numpy's float16, independently of
+the CPU execution (the plan's own programs: --kind fp16out-*).
 
-    check_int16_fp16_out.py --player PLAYER [--format 0x9] CASE_DIR...
+    check_int16_fp16_out.py --player PLAYER [--format 0x9] [--from-fp16] CASE_DIR...
 
 Each CASE_DIR holds a register program CASE_DIR/NAME.cfg (run_trace.py
 --keep) whose SDP processes and writes int16 (D_DATA_FORMAT 0x5). The
@@ -15,6 +16,11 @@ saturation must read back as numpy's float16 of it, and a saturated one
 value saturates to 65504). Prints one line per case and a
 summary; exits 1 on any other value. --format: the variant's
 D_DATA_FORMAT (the negative control: 0x5 writes int16 again).
+
+--from-fp16: the other way, not programmed by the plan: fp16 SDP programs
+(D_DATA_FORMAT 0xa, run_fp16_trace.py --keep) run again writing int16
+(0x6), each element checked against fp16_to_int16 of the fp16 result
+(sdp_c.cpp Fp32ToFp16 then Fp16ToInt16; the control --format 0xa).
 """
 
 import argparse
@@ -34,19 +40,29 @@ def dumps(player, cfg, out):
     return sorted(glob.glob(os.path.join(out, "*.bin")))
 
 
-def check(player, case_dir, data_format):
+def program_and_variant(player, case_dir, own, data_format, what):
+    """(case name, the dumps of case_dir's program whose SDP's D_DATA_FORMAT
+    is `own` (`what` it does, for the message), the dumps of its variant
+    with `data_format` instead): each a list of region files, in order."""
     name = os.path.basename(os.path.normpath(case_dir))
     cfg = os.path.join(case_dir, name + ".cfg")
     text = open(cfg).read()
-    if "SDP.D_DATA_FORMAT_0, 0x5)" not in text:
-        sys.exit(f"{cfg}: no SDP processing and writing int16 (D_DATA_FORMAT 0x5)")
-    variant = os.path.join(case_dir, "fp16_out.cfg")
+    field = f"SDP.D_DATA_FORMAT_0, {own})"
+    if field not in text:
+        sys.exit(f"{cfg}: no SDP {what} (D_DATA_FORMAT {own})")
+    variant = os.path.join(case_dir, f"variant_{data_format}.cfg")
     with open(variant, "w") as f:
-        f.write(text.replace("SDP.D_DATA_FORMAT_0, 0x5)", f"SDP.D_DATA_FORMAT_0, {data_format})"))
-    int16 = dumps(player, cfg, os.path.join(case_dir, "dump_int16"))
-    fp16 = dumps(player, variant, os.path.join(case_dir, "dump_fp16"))
-    if not int16 or [os.path.basename(p) for p in int16] != [os.path.basename(p) for p in fp16]:
+        f.write(text.replace(field, f"SDP.D_DATA_FORMAT_0, {data_format})"))
+    mine = dumps(player, cfg, os.path.join(case_dir, "dump_program"))
+    other = dumps(player, variant, os.path.join(case_dir, "dump_variant"))
+    if not mine or [os.path.basename(p) for p in mine] != [os.path.basename(p) for p in other]:
         sys.exit(f"{case_dir}: the player dumped no or different regions")
+    return name, mine, other
+
+
+def check(player, case_dir, data_format):
+    name, int16, fp16 = program_and_variant(player, case_dir, "0x5", data_format,
+                                            "processing and writing int16")
     a = np.concatenate([np.fromfile(p, np.int16) for p in int16]).astype(np.int64)
     b = np.concatenate([np.fromfile(p, np.uint16) for p in fp16])
     sat = (a == 32767) | (a == -32768)
@@ -62,15 +78,51 @@ def check(player, case_dir, data_format):
     return equal.sum() + beyond.sum() == a.size and not infinite, a.size
 
 
+def fp16_to_int16(h):
+    """nvdla_float.h Fp16ToInt16 (FpFloatToInt<16,5,10>) as read: the
+    magnitude rounded half away from zero (IntSignedShiftRight's ac_fixed
+    AC_RND_INF), above 32767 saturated by the sign, NaN -32768."""
+    h = np.asarray(h, np.uint16)
+    f = h.view(np.float16).astype(np.float64)
+    mag = np.floor(np.abs(f) + 0.5)
+    out = np.where(mag > 32767, np.where(f < 0, -32768, 32767), np.sign(f) * mag)
+    return np.where(np.isnan(f), -32768, out).astype(np.int64)
+
+
+def check_from_fp16(player, case_dir, data_format):
+    """The other way (--from-fp16): a program whose SDP processes and writes
+    fp16 (D_DATA_FORMAT 0xa) run again writing int16 (0x6: sdp_c.cpp
+    Fp32ToFp16, then Fp16ToInt16, the output converter skipped); every
+    element must read back as fp16_to_int16 of the fp16 result."""
+    name, fp16, int16 = program_and_variant(player, case_dir, "0xa", data_format,
+                                            "processing and writing fp16")
+    h = np.concatenate([np.fromfile(p, np.uint16) for p in fp16])
+    got = np.concatenate([np.fromfile(p, np.int16) for p in int16]).astype(np.int64)
+    want = fp16_to_int16(h)
+    f = h.view(np.float16).astype(np.float64)
+    halves = (np.abs(f) % 1 == 0.5)
+    equal = got == want
+    print(f"{name}: {equal.sum()} of {got.size} elements equal Fp16ToInt16 of the fp16 result "
+          f"({(halves & equal).sum()} of {halves.sum()} halves rounded away from zero, "
+          f"{(np.abs(f) > 32767).sum()} beyond int16)")
+    return bool(equal.all()), got.size
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--player", required=True)
-    p.add_argument("--format", default="0x9")
+    p.add_argument("--format", help="the variant's D_DATA_FORMAT (default 0x9; 0x6 with "
+                   "--from-fp16)")
+    p.add_argument("--from-fp16", action="store_true",
+                   help="fp16 programs (0xa) run writing int16 instead")
     p.add_argument("cases", nargs="+")
     a = p.parse_args()
-    results = [check(os.path.abspath(a.player), os.path.abspath(c), a.format) for c in a.cases]
+    run = check_from_fp16 if a.from_fp16 else check
+    fmt = a.format or ("0x6" if a.from_fp16 else "0x9")
+    results = [run(os.path.abspath(a.player), os.path.abspath(c), fmt) for c in a.cases]
     good = sum(ok for ok, _ in results)
-    print(f"{good} of {len(results)} programs write fp16 as sdp_c.cpp states")
+    print(f"{good} of {len(results)} programs write {'int16' if a.from_fp16 else 'fp16'} as "
+          "sdp_c.cpp states")
     sys.exit(0 if good == len(results) else 1)
 
 

@@ -5,7 +5,7 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
 
     PYTHONPATH=BUILD_DIR/python_packages \
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
-                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp|cvt16-conv|cvt16-image|image16 --count N --seed S
+                 interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp|cvt16-conv|cvt16-image|image16|fp16out-conv|fp16out-sdp|fp16out-image --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
                  [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
@@ -40,7 +40,9 @@ int8 direct convolutions whose SDP on the fly writes int16; --kind
 cvt16-image: image convolutions of 8-bit pixels into int8 weights whose SDP
 on the fly writes int16. --kind image16 (--config nv_full --precision
 int16): image convolutions of 8- and 16-bit pixels into int16 image
-weights writing int16 (trace_image16_cases.py).
+weights writing int16 (trace_image16_cases.py). --kind fp16out-conv,
+fp16out-sdp, fp16out-image (--config nv_full --precision int16): int16
+pipelines whose SDP writes fp16 (trace_fp16out_cases.py).
 """
 
 import argparse
@@ -63,6 +65,7 @@ import int_cases_sdp as sdp_cases  # noqa: E402
 import trace_exec_cases  # noqa: E402
 import trace_cvt16_cases  # noqa: E402
 import trace_image16_cases  # noqa: E402
+import trace_fp16out_cases  # noqa: E402
 
 CONFIG = "nv_small"
 PRECISION = "int8"  # the layers' feature data and weights (int16: nv_full)
@@ -1235,7 +1238,12 @@ KINDS = {"concat": concat_case, "concat-nested": nested_concat_case, "padded": p
          "cvt16-conv": lambda rng, n: trace_cvt16_cases.conv_case(sys.modules[__name__], rng, n),
          "cvt16-image": lambda rng, n: trace_cvt16_cases.image_case(sys.modules[__name__], rng, n),
          # Image convolutions of an int16 pipeline (--precision int16).
-         "image16": lambda rng, n: trace_image16_cases.image16_case(sys.modules[__name__], rng, n)}
+         "image16": lambda rng, n: trace_image16_cases.image16_case(sys.modules[__name__], rng, n),
+         # int16 pipelines writing fp16 (--precision int16, trace_fp16out_cases.py).
+         "fp16out-conv": lambda rng, n: trace_fp16out_cases.conv_case(sys.modules[__name__], rng, n),
+         "fp16out-sdp": lambda rng, n: trace_fp16out_cases.sdp_case(sys.modules[__name__], rng, n),
+         "fp16out-image": lambda rng, n: trace_fp16out_cases.image_case(sys.modules[__name__], rng,
+                                                                        n)}
 KINDS.update({f"batch-{k}": (lambda rng, n, k=k: batched_case(KINDS[k], rng, n))
               for k in BATCHED_KINDS})
 # Register SDPs on a batch drawn within int8 too (_spread).
@@ -1367,7 +1375,7 @@ PRECISIONS = ("int8", "int16")
 # the others draw int8 joins, views, weights and checks of their own.
 INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "pool-wide",
                "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "conv-compressed",
-               "lrn", "lrn-wrap", "chain", "image16") + \
+               "lrn", "lrn-wrap", "chain", "image16", "fp16out-conv", "fp16out-sdp", "fp16out-image") + \
     tuple(f"batch-{k}" for k in ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain",
                                   "conv-bands"))
 
@@ -1460,7 +1468,7 @@ def spread_count(results, cases):
     random layer whose result is all saturated or zero checks little of its
     program (a test pins this beside its count of equal programs)."""
     def dtype(c):
-        return np.int16 if (c.out_elt or FELT) == "i16" else np.int8
+        return {"i16": np.int16, "f16": np.float16}.get(c.out_elt or FELT, np.int8)
     return sum(len(np.unique(np.frombuffer(ys, dtype(c)))) >= 8
                for c, (_, ys) in zip(cases, results))
 
@@ -1493,8 +1501,9 @@ def kind_option_error(kind, config, precision):
     if kind and kind.startswith("cvt16") and (config, precision) != ("nv_full", "int8"):
         return (f"--kind {kind} converts between int16 and int8: --config nv_full, "
                 "--precision int8 (the int8 side's)")
-    if kind == "image16" and (config, precision) != ("nv_full", "int16"):
-        return "--kind image16 draws int16 layers: --config nv_full --precision int16"
+    if kind and (kind == "image16" or kind.startswith("fp16out")) and \
+            (config, precision) != ("nv_full", "int16"):
+        return f"--kind {kind} draws int16 layers: --config nv_full --precision int16"
     return None
 
 

@@ -98,6 +98,14 @@ def mixes_precisions(case):
     return any(t != "i8" for t in elts)
 
 
+def writes_fp16_from_int16(case):
+    """Whether `case` is an SDP of int16 data writing fp16 (offline, or on
+    the fly after an int16 convolution): it processes in int16 (sdp.c
+    map_proc_precision), the int16 run's on nv_full (NetworkPlan.cpp
+    int16PipelineWritesFp16), its operands as an int16 SDP reads them."""
+    return case.op.startswith("dla.sdp") and case.out_t == "f16" and case.args[0][1] == "i16"
+
+
 def why_not(case, precision="int8", config=None):
     """The reason `case` cannot be written as layers of `precision` (int8;
     int16 on nv_full) for the emitter, or None. What the configuration
@@ -117,10 +125,12 @@ def why_not(case, precision="int8", config=None):
         own = {t for _, t in case.args[image:]} | {case.out_t}
         if len(own) == 1 and (not image or case.out_t == "i16"):
             return f"{NAMES[case.out_t]} layer: the int8 layers are run"
+        if writes_fp16_from_int16(case):
+            return "int16 layer writing fp16: the int8 layers are run"
         return None
     elt = "i8" if precision == "int8" else "i16"
     if precision != "int8":
-        if case.out_t != elt:
+        if case.out_t != elt and not writes_fp16_from_int16(case):
             return f"{NAMES[case.out_t]} result: the {precision} layers are run"
         # An image convolution's pixels are of their own format (CDMA
         # converts them to the pipeline's int16).
@@ -211,6 +221,8 @@ def to_trace(case, config, trace_case, precision="int8"):
     # result's own precisions (between int16 and int8, operands as the SDP
     # processing in int8 reads them).
     out_feat = feat
+    if writes_fp16_from_int16(case):  # the int16 run's (why_not)
+        out_feat = f"#dla.feature<fp16, config = {config}>"
     mixed = precision == "int8" and mixes_precisions(case)
     if mixed:
         if not op.startswith("dla.conv image"):
@@ -257,6 +269,6 @@ def to_trace(case, config, trace_case, precision="int8"):
     body = f"{prelude}%y = {head} : {sig}"
     args = [(f"a{i}", d, e, t) for i, ((_, t), d, e) in enumerate(zip(case.args, datas, encs))]
     trace = trace_case(case.name, args, body, case.out_shape)
-    if mixed:
+    if mixed or out_feat != feat:
         trace.out_elt, trace.out_enc = case.out_t, out_feat
     return trace

@@ -41,7 +41,7 @@ def _converter(rng, bits, signed):
     return f" input_cvt <offset = {centre()}, scale = {scale}, shift = {shift}>"
 
 
-def image16_case(rt, rng, n, bits=None):
+def image16_case(rt, rng, n, bits=None, fp16=False):
     """An image convolution of 8- or 16-bit pixels (`bits`, drawn when None;
     unsigned, or signed through PIXEL_SIGN_OVERRIDE) of a format of P = 1, 3
     or 4 components, C <= P of them weighted, into int16 image weights of
@@ -50,7 +50,9 @@ def image16_case(rt, rng, n, bits=None):
     16, so weights of fewer bits after deep kernels) bringing the sums near
     2^14; the convolution writing int16 alone or through an
     SDP on the fly (int16 to int16, stages and converter near +-1 mostly);
-    output channels 1..24."""
+    output channels 1..24. `fp16` (--kind fp16out-image): the SDP on the fly
+    always, writing fp16 (it processes in int16: its converter's 17-bit
+    value to fp16, sdp_c.cpp Int17ToFp16)."""
     # The fp16 image runs' pixel formats (their 16-bit ones are integer).
     from run_fp16_trace import IMAGE_FORMATS, IMAGE_FORMATS_16
     bits = bits or int(rng.choice([8, 16]))
@@ -82,8 +84,10 @@ def image16_case(rt, rng, n, bits=None):
     penc, wenc = trace_cvt16_cases.image_encodings(rng, fmt, P, r, s, (sy, sx), "int16")
     out = (1, k, oh, ow)
     xtype, wtype = f"tensor<1x{P}x{h}x{w}x{elt}, {penc}>", f"tensor<{k}x{c}x{r}x{s}xi16, {wenc}>"
-    out16 = rt.ttype(out, rt.ENC, "i16")
-    if rng.random() < 0.4:
+    out_elt = "f16" if fp16 else "i16"
+    out_enc = rt.ENC.replace("int16", "fp16") if fp16 else rt.ENC
+    out16 = rt.ttype(out, out_enc, out_elt)
+    if rng.random() < 0.4 and not fp16:
         body = f"%y = dla.conv image %x, %w{attrs} : {xtype}, {wtype} -> {out16}"
     else:
         conv_t = rt.ttype(out, None)
@@ -93,7 +97,7 @@ def image16_case(rt, rng, n, bits=None):
             text += " out_cvt " + rt._spread_cvt(rng)
         body = (f"%c = dla.conv image %x, %w{attrs} : {xtype}, {wtype} -> {conv_t}\n"
                 f"  %y = dla.sdp on_the_fly %c {text} : {conv_t} -> {out16}")
-    case = rt.Case.of(f"image16_{bits}_{n}", [("x", x, penc, elt), ("w", wt, wenc, "i16")], body,
-                      out)
-    case.out_elt, case.out_enc = "i16", rt.ENC
+    case = rt.Case.of(f"{'fp16out_image' if fp16 else 'image16'}_{bits}_{n}",
+                      [("x", x, penc, elt), ("w", wt, wenc, "i16")], body, out)
+    case.out_elt, case.out_enc = out_elt, out_enc
     return case

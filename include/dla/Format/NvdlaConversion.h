@@ -45,9 +45,7 @@
 //     mode only": the offline table has no convolution in front of it, so
 //     "DC mode" can only constrain the convolution feeding an on-the-fly SDP;
 //     v1's SDP asserts WINOGRAD off on its int8-to-int16 path, below.)
-//   - feeding convolution image input: the output must equal the input, or
-//     be int16 from int8                            (SdpOnTheFlyImage)
-//   - feeding convolution Direct: the output must be valid in the SDP table
+//   - feeding convolution Direct or image input: the output must be valid in the SDP table
 //     for that input AND have the input's bit depth (int8 -> int8;
 //     int16 -> int16 / fp16; fp16 -> int16 / fp16; bit depth compared via
 //     getBytesPerElement), or be int16 from int8    (SdpOnTheFlyBitDepth)
@@ -76,7 +74,10 @@
 //     conv.c refuses a precision pair.
 //   * image input is a direct convolution from CACC on: CACC / CMAC have
 //     CONV_MODE DIRECT or WINOGRAD only (conv.c map_conv 44-47), the pixel
-//     format is CDMA's DATAIN_FORMAT, and the SDP never sees it.
+//     format is CDMA's DATAIN_FORMAT, and the SDP never sees it. So the SDP
+//     on the fly after image input converts as after a direct convolution
+//     (issue 47: int16 -> fp16 after an int16 image pipeline checked on the
+//     v1 model, docs/NvdlaCModelV1.md "int16 and fp16 after image input").
 //   * NVIDIA's compiler never emits it (umd/core/src/compiler/engine-ast/
 //     EngineNode.cpp suggestOutputSurfaceFormats: an output's precision is
 //     the input's and the compute precision's, "until we figure out the CVT
@@ -200,7 +201,6 @@ enum class ConversionRule {
   ImageNeedsImageInputMode, ///< "direct and Winograd convolution read feature data only"
   ImagesOnlyInConvolution,  ///< "only the convolution pipeline reads images"
   SdpOnTheFlyDirectOnly,    ///< "SDP converts precision after direct convolution only"
-  SdpOnTheFlyImage,         ///< "after image input SDP only widens int8 to int16"
   SdpOnTheFlyBitDepth,      ///< "on-the-fly SDP keeps the bit depth or widens int8 to int16"
   SdpOnTheFlyMissingInput,  ///< "on-the-fly SDP needs the convolution's output precision"
   Last = SdpOnTheFlyMissingInput, ///< the last value: EnumTable.h checks each table's size
@@ -218,7 +218,6 @@ inline constexpr EnumEntry<ConversionRule> kConversionRuleNames[] = {
     {ConversionRule::ImagesOnlyInConvolution, "only the convolution pipeline reads images"},
     {ConversionRule::SdpOnTheFlyDirectOnly,
      "SDP converts precision after direct convolution only"},
-    {ConversionRule::SdpOnTheFlyImage, "after image input SDP only widens int8 to int16"},
     {ConversionRule::SdpOnTheFlyBitDepth,
      "on-the-fly SDP keeps the bit depth or widens int8 to int16"},
     {ConversionRule::SdpOnTheFlyMissingInput,

@@ -190,6 +190,40 @@ bool isFp16(Value v) {
   return false;
 }
 
+/// Feature data's precision, or none (an image, CACC's unencoded result).
+std::optional<nv::Precision> featurePrecisionOf(Value v) {
+  if (auto f = dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(v.getType()).getEncoding()))
+    return f.getPrecision();
+  return std::nullopt;
+}
+
+/// Whether `hw` is an SDP of an int16 pipeline writing fp16, with no fp16
+/// data but its result: offline from int16 data, or on the fly after a
+/// convolution of an int16 pipeline (int16 feature data, or an image into
+/// int16 image weights: CACC on, it is a direct one). It processes in
+/// int16 (sdp.c map_proc_precision[fp16][int16]; NV_NVDLA_sdp.cpp has no
+/// data-path change, int16 and fp16 atoms both 16 two-byte elements): the
+/// integer stages and output converter, then the converter's 17-bit value to
+/// fp16 (cmod/hls/sdp/sdp_c.cpp 53-66, Int17ToFp16: nearest even,
+/// saturating at +-65504), the CPU execution's sdpConvertOutput. The
+/// integer rules (checkInt16Layer) apply to it, not the fp16 ones.
+bool int16PipelineWritesFp16(const HardwareLayer &hw) {
+  if (featurePrecisionOf(hw.result()) != nv::Precision::Fp16)
+    return false;
+  for (Operation *member : {hw.op, hw.fused})
+    if (member && llvm::any_of(member->getOperands(), isFp16))
+      return false;
+  if (auto sdp = dyn_cast<SdpOp>(hw.op))
+    return !hw.fused && sdp.getMode() == SdpMode::Offline &&
+           featurePrecisionOf(hw.op->getOperand(0)) == nv::Precision::Int16;
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  if (!conv || !isa_and_nonnull<SdpOp>(hw.fused))
+    return false;
+  auto weight = dyn_cast_or_null<WeightAttr>(
+      cast<RankedTensorType>(conv.getWeight().getType()).getEncoding());
+  return weight && weight.getPrecision() == nv::Precision::Int16;
+}
+
 /// fp16 layers: a direct or Winograd convolution without an input
 /// converter, or an image convolution of integer or fp16 pixels, without a
 /// padding value, its result feature data (the SDP's converter rounding
@@ -202,7 +236,7 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
     if (member)
       fp16 |= llvm::any_of(member->getOperands(), isFp16) ||
               llvm::any_of(member->getResults(), isFp16);
-  if (!fp16)
+  if (!fp16 || int16PipelineWritesFp16(hw))
     return success();
   // An SDP's fp32 steps: its X stages and its Y stage's multiplier and ALU
   // (fp16 memory operands; the Y stage's register operands fp32), then the
@@ -252,13 +286,6 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   return success();
 }
 
-/// Feature data's precision, or none (an image, CACC's unencoded result).
-std::optional<nv::Precision> featurePrecisionOf(Value v) {
-  if (auto f = dyn_cast_or_null<FeatureAttr>(cast<RankedTensorType>(v.getType()).getEncoding()))
-    return f.getPrecision();
-  return std::nullopt;
-}
-
 /// Whether `hw` is an image convolution of an int16 pipeline (int16 image
 /// weights) writing int16, alone or with an SDP on the fly keeping int16:
 /// CDMA converts the pixels to int16 (cmod/cdma NV_NVDLA_cdma.cpp
@@ -295,8 +322,12 @@ bool widensInt8Pipeline(const HardwareLayer &hw) {
 /// map_proc_precision, UnitPrograms.h sdpProcPrecision; v1's
 /// NV_NVDLA_sdp.cpp: SDP_RDMA's int16-to-int8 buffer, the WDMA's
 /// int8-to-int16 path), a direct or image input convolution of an int8
-/// pipeline whose SDP on the fly writes int16 (the same WDMA path), or an
-/// image convolution of an int16 pipeline writing int16. A
+/// pipeline whose SDP on the fly writes int16 (the same WDMA path), an
+/// image convolution of an int16 pipeline writing int16, or an int16
+/// pipeline's SDP writing fp16 (int16PipelineWritesFp16). An fp16 pipeline
+/// writing int16 (sdp_c.cpp 41-49: Fp32ToFp16, then Fp16ToInt16, the
+/// output converter skipped) is not programmed: the CPU execution has no
+/// Fp16ToInt16. A
 /// conversion the precision rules refuse (a convolution writing another
 /// precision than its pipeline's, an SDP on the fly narrowing int16 to int8
 /// or widening after Winograd: NvdlaConversion.h, --dla-check-precision) is
@@ -346,7 +377,7 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
                   "weights' (the convolution table: "
                << ::dlaformat::enumName(*verdict.weight) << " weights)";
     }
-  if (int16ImagePipeline(hw))
+  if (int16ImagePipeline(hw) || int16PipelineWritesFp16(hw))
     return success();
   if (widensInt8Pipeline(hw)) {
     // v1 asserts batch 1 on its int8-to-int16 path (SdpDataOperationThread).
@@ -366,8 +397,9 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
                               << ": between int16 and other precisions the register plan "
                                  "programs only an offline SDP between int16 and int8, an int8 "
                                  "pipeline's SDP on the fly writing int16 (they process in int8, "
-                                 "sdp.c map_proc_precision) and an image convolution into int16 "
-                                 "image weights writing int16";
+                                 "sdp.c map_proc_precision), an image convolution into int16 "
+                                 "image weights writing int16 and an int16 pipeline's SDP writing "
+                                 "fp16 from int16 data only (offline or on the fly)";
 }
 
 /// An image convolution's pixels into its pipeline, as the precision rules

@@ -23,10 +23,11 @@ func.func @otf_widen_after_winograd(%x: tensor<1x16x8x8xi8>, %w: tensor<16x16x6x
 
 // -----
 
-// After an image input convolution the SDP widens int8 to int16 only.
+// After an image input convolution the SDP converts as after a direct one:
+// the bit depth kept, or int8 widened to int16.
 func.func @otf_image_int8_to_fp16(%x: tensor<1x4x8x8xui8>, %w: tensor<16x3x3x3xi8>) -> tensor<1x16x6x6xf16> {
   %c = dla.conv image %x, %w : tensor<1x4x8x8xui8>, tensor<16x3x3x3xi8> -> tensor<1x16x6x6xi8>
-  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after image input convolution: int8 feature data -> fp16 (valid: int8, int16; after image input SDP only widens int8 to int16)}}
+  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after image input convolution: int8 feature data -> fp16 (valid: int8, int16; on-the-fly SDP keeps the bit depth or widens int8 to int16)}}
   %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi8> -> tensor<1x16x6x6xf16>
   return %y : tensor<1x16x6x6xf16>
 }
@@ -43,9 +44,19 @@ func.func @otf_after_winograd(%x: tensor<1x16x8x8xi16>, %w: tensor<16x16x3x3xi16
 
 // -----
 
-func.func @otf_after_image(%x: tensor<1x4x8x8xui8>, %w: tensor<16x3x3x3xi16>) -> tensor<1x16x6x6xf16> {
+// An int16 image pipeline's SDP writes int16 or fp16 (as after a direct
+// convolution), not int8.
+func.func @otf_after_image(%x: tensor<1x4x8x8xui8>, %w: tensor<16x3x3x3xi16>) -> tensor<1x16x6x6xi8> {
   %c = dla.conv image %x, %w : tensor<1x4x8x8xui8>, tensor<16x3x3x3xi16> -> tensor<1x16x6x6xi16>
-  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after image input convolution: int16 feature data -> fp16 (valid: int16; after image input SDP only widens int8 to int16)}}
+  // expected-error @+1 {{invalid precision conversion for on-the-fly SDP layer after image input convolution: int16 feature data -> int8 (valid: int16, fp16; on-the-fly SDP keeps the bit depth or widens int8 to int16)}}
+  %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi16> -> tensor<1x16x6x6xi8>
+  return %y : tensor<1x16x6x6xi8>
+}
+
+// -----
+
+func.func @otf_after_image_fp16(%x: tensor<1x4x8x8xui8>, %w: tensor<16x3x3x3xi16>) -> tensor<1x16x6x6xf16> {
+  %c = dla.conv image %x, %w : tensor<1x4x8x8xui8>, tensor<16x3x3x3xi16> -> tensor<1x16x6x6xi16>
   %y = dla.sdp on_the_fly %c : tensor<1x16x6x6xi16> -> tensor<1x16x6x6xf16>
   return %y : tensor<1x16x6x6xf16>
 }
