@@ -145,9 +145,10 @@ std::string whyNotWinograd(const HardwareConfig &c);
 /// Why a Winograd convolution cannot have an input converter (offset,
 /// scale, shift of CDMA's direct and image paths) on any configuration.
 extern const char *const kWinogradInputConverterReason;
-/// Empty when `c`'s convolution takes a batch of images in one layer, else
-/// why not ("nv_small has no batch mode (BATCH_DISABLE)").
-std::string whyNotBatch(const HardwareConfig &c);
+/// Empty when `c`'s convolution takes a batch of `inputs` images in one
+/// layer, else why not ("nv_small has no batch mode (BATCH_DISABLE)"; more
+/// inputs than BATCH_NUMBER's 5 bits count).
+std::string whyNotBatch(const HardwareConfig &c, int64_t inputs = 1);
 /// Empty when `c` reads compressed weights, else why not
 /// ("nv_small has no weight compression (WEIGHT_COMPRESSION_DISABLE)").
 std::string whyNotWeightCompression(const HardwareConfig &c);
