@@ -740,26 +740,30 @@ void imageConvFp16(const uint16_t *x, const uint16_t *w, const ImageConvFp16Shap
   const int64_t K = shape.kernels, C = shape.channels, R = shape.kernelH, S = shape.kernelW;
   const int64_t OH = shape.outHeight(), OW = shape.outWidth(), SP = S * P;
   const int64_t E = shape.postExtension, G = (R + E - 1) / E;
-  // Lines with the top / bottom padding (0), E more at the bottom so that
-  // a group's rows beyond R read zeros.
-  const int64_t HP = H + shape.padTop + shape.padBottom + E;
-  // Element (e, s, p) of output column ox on line y: line y + e's pixel
-  // ox * strideW + s - padLeft, component p; 0 in the padding.
-  const int64_t CE = E * SP, HG = HP - E;
-  std::vector<uint16_t> xe(static_cast<size_t>(CE * HG * OW), 0);
-  for (int64_t e = 0; e < E; ++e)
-    for (int64_t s = 0; s < S; ++s)
-      for (int64_t p = 0; p < P; ++p)
-        for (int64_t y = 0; y < HG; ++y) {
-          const int64_t line = y + e - shape.padTop;
-          if (line < 0 || line >= H)
-            continue;
-          for (int64_t ox = 0; ox < OW; ++ox) {
-            const int64_t col = ox * shape.strideW + s - shape.padLeft;
-            if (col >= 0 && col < W)
-              xe[(((e * S + s) * P + p) * HG + y) * OW + ox] = x[(p * H + line) * W + col];
-          }
-        }
+  // The atom CSC hands CMAC for output row oy and kernel-row group g, as
+  // line oy * G + g of a cube of channels (e, s, p): element (e, s, p) of
+  // output column ox is line oy * strideH + g * E + e - padTop's pixel
+  // ox * strideW + s - padLeft, component p; 0 in the padding. In the last
+  // group CSC zeroes the rows beyond R (NV_NVDLA_csc.cpp: memset of
+  // read_data_ptr_tmp1..3), so their pixels take no part: a NaN there
+  // makes no NaN (fp16 pixels).
+  const int64_t CE = E * SP, lines = OH * G;
+  std::vector<uint16_t> xe(static_cast<size_t>(CE * lines * OW), 0);
+  for (int64_t oy = 0; oy < OH; ++oy)
+    for (int64_t g = 0; g < G; ++g)
+      for (int64_t e = 0; e < E && g * E + e < R; ++e) {
+        const int64_t line = oy * shape.strideH + g * E + e - shape.padTop;
+        if (line < 0 || line >= H)
+          continue;
+        for (int64_t s = 0; s < S; ++s)
+          for (int64_t p = 0; p < P; ++p)
+            for (int64_t ox = 0; ox < OW; ++ox) {
+              const int64_t col = ox * shape.strideW + s - shape.padLeft;
+              if (col >= 0 && col < W)
+                xe[(((e * S + s) * P + p) * lines + oy * G + g) * OW + ox] =
+                    x[(p * H + line) * W + col];
+            }
+      }
   // Weight (e, s, c) of group g: kernel row g * E + e (0 beyond R).
   std::vector<uint16_t> we(static_cast<size_t>(K * CE * G), 0);
   for (int64_t k = 0; k < K; ++k)
@@ -770,15 +774,12 @@ void imageConvFp16(const uint16_t *x, const uint16_t *w, const ImageConvFp16Shap
             if (g * E + e < R)
               we[((k * CE + (e * S + s) * P + c) * G) + g] =
                   w[((k * C + c) * R + g * E + e) * S + s];
-  ConvFp16Shape direct{CE, HG, OW, K, G, 1};
-  direct.strideH = shape.strideH;
-  direct.dilationH = E;
-  const int64_t rows = direct.outHeight(); // >= OH: the rows past OH are dropped
-  std::vector<uint32_t> all(static_cast<size_t>(K * rows * OW));
-  convFp16({xe.data(), {CE * HG * OW, HG * OW, OW, 1}}, 0, {we.data(), {CE * G, G, 1, 1}},
-           direct, {all.data(), {0, rows * OW, OW, 1}});
-  for (int64_t k = 0; k < K; ++k)
-    std::copy_n(all.data() + k * rows * OW, OH * OW, out + k * OH * OW);
+  // Output row oy reads lines oy * G .. oy * G + G - 1: kernel G x 1 at
+  // stride G.
+  ConvFp16Shape direct{CE, lines, OW, K, G, 1};
+  direct.strideH = G;
+  convFp16({xe.data(), {CE * lines * OW, lines * OW, OW, 1}}, 0, {we.data(), {CE * G, G, 1, 1}},
+           direct, {out, {0, OH * OW, OW, 1}});
 }
 
 } // namespace dlaformat::nvdla

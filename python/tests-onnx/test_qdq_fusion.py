@@ -338,3 +338,28 @@ def test_fc_through_a_computed_reshape_exact(run, verify, dtype):
     mult = (xs * ws / ys).astype(np.float32).astype(np.float64)
     want = np.stack([apply_scale(acc[:, j], mult[j]) for j in range(4)], axis=1) + int(inits["yz"])
     np.testing.assert_array_equal(got, np.clip(want, lo, lo + 255).astype(dtype))
+
+
+@pytest.mark.parametrize("axis", [-1, 1])
+def test_attention_softmax_mark(verify, axis):
+    # qdq_attention.SOFTMAX_MARK: p v's per-head products carry the
+    # scores', v's and o's scales when p is Q(Softmax(DQ(scores))) over the
+    # keys (--dla-convert-tosa then runs the softmax on NVDLA); a Softmax
+    # over another axis is not the attention's: no mark, the same products.
+    import re
+    import qdq_models
+    from dla.onnx import qdq_attention
+    m = qdq_models.build("attention_qkv", 2)[0]  # 3 heads of 16 dims over 8 tokens
+    sm = next(n for n in m.graph.node if n.op_type == "Softmax")
+    next(a for a in sm.attribute if a.name == "axis").i = axis
+    text = import_model(m)
+    verify(text)
+    products = [line for line in text.splitlines()
+                if "tosa.matmul" in line and "(tensor<1x8x8xi8>, tensor<1x8x16xi8>" in line]
+    assert len(products) == 3
+    marked = [line for line in products if qdq_attention.SOFTMAX_MARK in line]
+    assert len(marked) == (3 if axis == -1 else 0)
+    for line in marked:
+        scales = dict(re.findall(r"(\w+_scale) = ([0-9.e+-]+) : f64", line))
+        assert sorted(scales) == ["o_scale", "scores_scale", "v_scale"]
+        assert all(float(v) > 0 for v in scales.values())

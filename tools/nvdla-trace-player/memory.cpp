@@ -6,7 +6,9 @@ Memory::Memory(sc_core::sc_module_name name) : sc_module(name), socket("socket")
   socket.register_b_transport(this, &Memory::b_transport);
 }
 
-void Memory::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &) { access(gp, gp.get_address()); }
+void Memory::b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &) {
+  access(gp, writeBase ? writeBase(gp.get_address()) : gp.get_address());
+}
 
 void Memory::access(tlm::tlm_generic_payload &gp, uint64_t writeAddress) {
   unsigned len = gp.get_data_length();

@@ -24,6 +24,11 @@ public:
   // strobes honoured.
   void access(tlm::tlm_generic_payload &gp, uint64_t writeAddress);
 
+  // Where the socket's writes put data byte 0, from the payload's address
+  // (v1/cvsram_lanes.h for v1's CV-SRAM interface); the address itself
+  // when null.
+  uint64_t (*writeBase)(uint64_t) = nullptr;
+
 private:
   void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
 };

@@ -1,6 +1,9 @@
 #include "player.h"
 
 #include "csb.h"
+#ifdef NVDLA_V1
+#include "v1/cvsram_lanes.h"
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -21,6 +24,12 @@ Player::Player(sc_module_name name, std::vector<Command> cmds, const RegisterMap
                std::string testDir, bool verbose)
     : sc_module(name), csb("csb"), intr("intr"), dbb("dbb"), cvsram("cvsram"),
       commands(std::move(cmds)), regs(regs), testDir(std::move(testDir)), verbose(verbose) {
+#ifdef NVDLA_V1
+  // v1's CV-SRAM interface sends an unaligned write's data from the 64-byte
+  // boundary below its address: sec_mem places it by byte lane, as the v1
+  // player's one memory does (v1/cvsram_lanes.h).
+  cvsram.writeBase = v1::cvsramWriteBase;
+#endif
   // The testbench hands every intr_notify to its interrupt handler before
   // the simulation starts: "SDP_0" is block SDP, register group 0.
   for (const Command &cmd : commands) {

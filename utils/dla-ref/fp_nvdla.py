@@ -1173,7 +1173,8 @@ def image_conv_fp16(x, w, stride=(1, 1), pad=(0, 0, 0, 0), post_extension=1):
     <= 64 / E). Order per output: super channels outer, kernel-row groups
     inner (SendImageDataToMacSequencerConvCommon), each added by CACC. That
     is conv_fp16 on the pre-extended cube: channels (e, s, p), width OW,
-    kernel 1 x ceil(R / E) rows at dilation E. Returns CACC's fp32 bits
+    kernel 1 x ceil(R / E) rows at dilation E, except that the last group's
+    rows beyond R are zeros, not the image's. Returns CACC's fp32 bits
     [K, OH, OW]."""
     x, w = np.asarray(x, np.uint16), np.asarray(w, np.uint16)
     P, H, W = x.shape
@@ -1192,15 +1193,20 @@ def image_conv_fp16(x, w, stride=(1, 1), pad=(0, 0, 0, 0), post_extension=1):
     we = np.moveaxis(wz, 3, 1).reshape(K, S * P, R)                # [K, (s, p), R]
     if E == 1:
         return conv_fp16(xe, we[..., None], (sy, 1), (pt, pb, 0, 0))
-    # Post-extension: rows e of a group side by side; rows beyond R weigh 0.
+    # Post-extension: rows e of a group side by side; rows beyond R weigh 0
+    # and, in the last group, are zeros (NV_NVDLA_csc.cpp memsets
+    # read_data_ptr_tmp1..3 there: a NaN pixel in such a row takes no
+    # part). Line oy * G + g holds output row oy's group g.
     G = -(-R // E)
-    Hp = H + pt + pb + E
-    xpad = np.zeros((S * P, Hp, OW), np.uint16)
+    OH = (H + pt + pb - R) // sy + 1
+    xpad = np.zeros((S * P, H + pt + pb + E * G, OW), np.uint16)
     xpad[:, pt:pt + H] = xe
-    xg = np.concatenate([xpad[:, e:Hp - E + e] for e in range(E)], axis=0)  # [(e, s, p), ...]
+    xg = np.zeros((E, S * P, OH, G, OW), np.uint16)
+    for g in range(G):
+        for e in range(min(E, R - g * E)):
+            xg[e, :, :, g] = xpad[:, np.arange(OH) * sy + g * E + e]
+    xg = xg.reshape(E * S * P, OH * G, OW)                          # [(e, s, p), (oy, g), OW]
     wr = np.zeros((K, S * P, G * E), np.uint16)
     wr[:, :, :R] = we
     wg = np.moveaxis(wr.reshape(K, S * P, G, E), 3, 1).reshape(K, E * S * P, G)
-    OH = (H + pt + pb - R) // sy + 1
-    y = conv_fp16(xg, wg[..., None], (sy, 1), (0, 0, 0, 0), (E, 1))
-    return y[:, :OH]
+    return conv_fp16(xg, wg[..., None], (G, 1))

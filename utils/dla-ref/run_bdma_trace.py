@@ -24,7 +24,23 @@ an offline SDP instead when drawn, some parts an offline SDP's result
 copied (a layer's result, as a value a second join reads is), the join
 returned or read by an offline SDP (adding 0) whose result is returned. batches: 21..45
 inputs, more transfers than one operation holds (or, both sides packed, one
-transfer of every surface of the batch).
+transfer of every surface of the batch). cvsram: copies with an end in the
+CV-SRAM (`dla.memory = "cvsram"` on the argument or the copy: DRAM to
+CV-SRAM, CV-SRAM to DRAM, CV-SRAM to CV-SRAM, or DRAM to CV-SRAM and back),
+the trace loading and checking the CV-SRAM's bytes (sec_mem). cvsram-conv:
+a copy into the CV-SRAM read by a 1x1 direct convolution (CDMA's
+DAIN_RAM_TYPE CV-SRAM) whose weights permute the channels, its SDP on the
+fly multiplying by 1: numpy's expectation is the argument's channels
+permuted. cvsram-sdp: an offline SDP adding 0 reading or writing the
+CV-SRAM (or both), or a convolution's SDP on the fly writing it.
+
+--wrong-memory (cvsram kinds): each program's BDMA CFG_CMD written with
+both RAM types MC, the copies reading and writing DRAM at the CV-SRAM's
+addresses (cvsram-conv: the convolution's CDMA D_DAIN_RAM_TYPE MCIF, its
+input read from DRAM at the CV-SRAM's address; cvsram-sdp: the SDP's
+SRC_RAM_TYPE and DST_RAM_TYPE MC): every program must fail (`N of M
+programs with BDMA RAM types MC fail`, `... with CDMA DAIN_RAM_TYPE MC
+fail`, `... with SDP RAM types MC fail`).
 
 --negative: each program's first BDMA source line stride one atom (32
 bytes) larger; the cases draw at least 2 lines, and every such program must
@@ -70,6 +86,7 @@ def per_atom():
 class Strides:
     def __init__(self, shape, line, surf, batch):
         self.shape, self.line, self.surf, self.batch = shape, line, surf, batch
+        self.cvsram = False  # an argument the program holds in the CV-SRAM
 
     @classmethod
     def draw(cls, rng, shape, packed=False):
@@ -110,11 +127,14 @@ class Copy:
     result, and per result part where its channels come from: (first
     result channel, channels, argument index, its first channel)."""
 
-    def __init__(self, name, args, body, result, parts):
+    def __init__(self, name, args, body, result, parts, perm=None):
         self.name, self.args, self.body, self.result, self.parts = name, args, body, result, parts
+        # cvsram-conv: result channel k is argument channel perm[k].
+        self.perm = perm
 
     def func(self, fname="layer"):
-        params = ", ".join(f"%{n}: {s.ttype()}" for n, s, _ in self.args)
+        params = ", ".join(f"%{n}: {s.ttype()}" + (' {dla.memory = "cvsram"}' if s.cvsram else "")
+                           for n, s, _ in self.args)
         return (f"func.func @{fname}({params}) -> {self.result.ttype()} {{\n  {self.body}\n"
                 f"  return %y : {self.result.ttype()}\n}}\n")
 
@@ -225,7 +245,95 @@ def batches_case(rng, k, negative):
     return Copy(f"batches_{k}", [x], body, dst, [(0, shape[1], 0, 0)])
 
 
-KINDS = {"copy": copy_case, "slice": slice_case, "join": join_case, "batches": batches_case}
+CVSRAM = '{dla.memory = "cvsram"}'
+
+
+def cvsram_case(rng, k, negative):
+    """A copy with an end in the CV-SRAM (or DRAM to CV-SRAM and back):
+    random shapes, strides and batches as `copy`. No round trip for the
+    negative controls: read and written at the same addresses in DRAM, it
+    would not see its RAM types."""
+    shape = _shape(rng, True)  # 2+ lines: --wrong-memory and --negative alike
+    ways = ["to", "from", "within"] + ([] if negative else ["round"])
+    way = ways[k % len(ways)]
+    src, dst = Strides.draw(rng, shape, packed=rng.random() < 0.3), Strides.draw(rng, shape)
+    src.cvsram = way in ("from", "within")
+    x = ("x", src, draw_data(rng, shape))
+    if way == "round":
+        mid = Strides.draw(rng, shape)
+        body = (f"%m = dla.relayout %x {CVSRAM} : {src.ttype()} -> {mid.ttype()}\n"
+                f"  %y = dla.relayout %m : {mid.ttype()} -> {dst.ttype()}")
+    else:
+        attr = f" {CVSRAM}" if way in ("to", "within") else ""
+        body = f"%y = dla.relayout %x{attr} : {src.ttype()} -> {dst.ttype()}"
+    return Copy(f"cvsram_{way}_{k}", [x], body, dst, [(0, shape[1], 0, 0)])
+
+
+class Weights:
+    """1x1 direct weights (K = C) that pick input channel perm[k] for output
+    channel k: an argument as the cases' Strides are."""
+
+    def __init__(self, perm):
+        c = len(perm)
+        self.shape, self.cvsram = (c, c, 1, 1), False
+        self.data = np.zeros(self.shape, DTYPE[PRECISION])
+        self.data[np.arange(c), perm, 0, 0] = 1
+
+    def ttype(self):
+        return rt.ttype(self.shape, f"#dla.weight<direct, {PRECISION}, config = nv_full>",
+                        ELT[PRECISION])
+
+
+def permuting_conv(perm, source, source_type, dst, attr=""):
+    """The weights and text of a 1x1 direct convolution of `source` picking
+    input channel perm[k] for output channel k, its SDP on the fly
+    multiplying by 1 and writing %y of `dst`'s layout (`attr` its memory)."""
+    wt = Weights(perm)
+    acc = rt.ttype(dst.shape, None, ELT[PRECISION])
+    return wt, (f"%c = dla.conv direct {source}, %w : {source_type}, {wt.ttype()} -> {acc}\n"
+                f"  %y = dla.sdp on_the_fly %c bs <mul_operand = 1>{attr} : {acc} -> "
+                f"{dst.ttype()}")
+
+
+def cvsram_conv_case(rng, k, negative):
+    """DRAM to CV-SRAM by BDMA, then a 1x1 convolution reading the copy from
+    the CV-SRAM: a channel permutation (its SDP on the fly multiplies by 1),
+    the result in DRAM."""
+    n, c, h, w = _shape(rng, True, max_c=70)
+    shape = (1, c, h, w)  # a batch of one: the convolution's own batch mode aside
+    src, mid, dst = (Strides.draw(rng, shape, packed=rng.random() < 0.3),
+                     Strides.draw(rng, shape), Strides.draw(rng, shape, packed=True))
+    perm = rng.permutation(c)
+    wt, conv = permuting_conv(perm, "%m", mid.ttype(), dst)
+    body = f"%m = dla.relayout %x {CVSRAM} : {src.ttype()} -> {mid.ttype()}\n  {conv}"
+    return Copy(f"cvsram_conv_{k}", [("x", src, draw_data(rng, shape)), ("w", wt, wt.data)],
+                body, dst, [], perm=perm)
+
+
+def cvsram_sdp_case(rng, k, negative):
+    """An SDP reading or writing the CV-SRAM (SDP_RDMA's SRC_RAM_TYPE, the
+    WDMA's DST_RAM_TYPE): an offline SDP adding 0 from the CV-SRAM to the
+    CV-SRAM, from the CV-SRAM to DRAM, from DRAM to the CV-SRAM, or a
+    convolution's SDP on the fly writing the CV-SRAM (a channel permutation
+    as cvsram-conv's)."""
+    n, c, h, w = _shape(rng, True, max_c=70)  # 2+ lines: no 1x1 cube
+    shape = (1, c, h, w)
+    way = ["within", "from", "to", "conv"][k % 4]
+    src, dst = Strides.draw(rng, shape, packed=rng.random() < 0.3), Strides.draw(rng, shape)
+    src.cvsram = way in ("within", "from")
+    attr = f" {CVSRAM}" if way in ("within", "to", "conv") else ""
+    x = ("x", src, draw_data(rng, shape))
+    if way == "conv":
+        perm = rng.permutation(c)
+        wt, body = permuting_conv(perm, "%x", src.ttype(), dst, attr)
+        return Copy(f"cvsram_sdp_conv_{k}", [x, ("w", wt, wt.data)], body, dst, [], perm=perm)
+    body = (f"%y = dla.sdp offline %x bs <alu = sum, alu_operand = 0>{attr} : {src.ttype()} -> "
+            f"{dst.ttype()}")
+    return Copy(f"cvsram_sdp_{way}_{k}", [x], body, dst, [(0, c, 0, 0)])
+
+
+KINDS = {"copy": copy_case, "slice": slice_case, "join": join_case, "batches": batches_case,
+         "cvsram": cvsram_case, "cvsram-conv": cvsram_conv_case, "cvsram-sdp": cvsram_sdp_case}
 
 
 def storage_bytes(t):
@@ -265,7 +373,19 @@ def cpu_run(cases, build, llvm_bin):
 
 def numpy_equal(c, xs, y):
     """Whether the result's elements (in `y`, the CPU execution's storage)
-    are the arguments' (in `xs`, their storages) by numpy's slicing."""
+    are the arguments' (in `xs`, their storages) by numpy's slicing (or,
+    for cvsram-conv, channel permutation)."""
+    if c.perm is not None:
+        _, s, data = c.args[0]
+        want = read(xs[0], s.offsets())
+        if not np.array_equal(want.view(np.uint8), np.ascontiguousarray(data).view(np.uint8)):
+            return False
+        try:
+            got = read(y, c.result.offsets())
+        except IndexError:
+            return False
+        return np.array_equal(got.view(np.uint8),
+                              np.ascontiguousarray(want[:, c.perm]).view(np.uint8))
     for first, n, arg, arg_first in c.parts:
         _, s, data = c.args[arg]
         shape = (c.result.shape[0], n) + c.result.shape[2:]
@@ -355,21 +475,55 @@ def off_by_one_atom(tdir):
         f.write(text)
 
 
+# --wrong-memory: per kind, the registers whose RAM types the program's
+# CV-SRAM accesses take, and their value with every type MC.
+MC_REGISTERS = {
+    "cvsram": (r"NVDLA_BDMA\.CFG_CMD_0", "0x3"),  # source and destination
+    "cvsram-conv": (r"NVDLA_CDMA\.D_DAIN_RAM_TYPE_0", "0x1"),  # its copy kept
+    "cvsram-sdp": (r"NVDLA_SDP_RDMA\.D_SRC_DMA_CFG_0|NVDLA_SDP\.D_DST_DMA_CFG_0", "0x1"),
+}
+WRONG_MEMORY = {"cvsram": "BDMA RAM types", "cvsram-conv": "CDMA DAIN_RAM_TYPE",
+                "cvsram-sdp": "SDP RAM types"}
+
+
+def memories_mc(tdir, kind):
+    """The program's RAM types MC (DBB), whatever memory the plan put the
+    data in (MC_REGISTERS)."""
+    cfg = os.path.join(tdir, os.path.basename(tdir) + ".cfg")
+    reg, value = MC_REGISTERS[kind]
+    text, n = re.subn(r"reg_write\((" + reg + r"), 0x[0-9a-f]+\);",
+                      lambda m: f"reg_write({m.group(1)}, {value});", open(cfg).read())
+    if not n:
+        sys.exit(f"{cfg}: no {reg}")
+    with open(cfg, "w") as f:
+        f.write(text)
+
+
 def main():
     global PRECISION
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     rt.add_case_arguments(p, KINDS, precisions=sorted(DTYPE), executions=False, configs=None)
     p.add_argument("--negative", action="store_true")
+    p.add_argument("--wrong-memory", action="store_true",
+                   help="cvsram kinds: the RAM types MC (BDMA's, or the convolution's "
+                        "input's); every program must fail")
     p.add_argument("--loadable", action="store_true",
                    help="as loadables under NVIDIA's runtime and nv_full firmware instead")
     a = p.parse_args()
     PRECISION = a.precision
+    if a.wrong_memory and a.kind not in MC_REGISTERS:
+        p.error("--wrong-memory needs a cvsram kind (" + ", ".join(MC_REGISTERS) + ")")
+    if a.kind in ("cvsram-conv", "cvsram-sdp") and PRECISION == "fp16":
+        p.error(f"{a.kind} draws int8 and int16: its SDP's operands are integers")
+    if a.kind.startswith("cvsram") and a.loadable:
+        p.error("--loadable: a loadable holds DRAM surfaces only (NVIDIA's runtime gives "
+                "SRAM memory no address; docs/NvdlaCModelV1.md)")
     rt.configure("nv_full", "int8")
     a.build = os.path.abspath(a.build)
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = rt.player_path(a.build, "nv_full")
     rng = np.random.default_rng(a.seed)
-    cases = [KINDS[a.kind](rng, k, a.negative) for k in range(a.count)]
+    cases = [KINDS[a.kind](rng, k, a.negative or a.wrong_memory) for k in range(a.count)]
     results = cpu_run(cases, a.build, a.llvm_bin)
     same = sum(numpy_equal(c, xs, y) for c, (xs, y) in zip(cases, results))
     print(f"{same} of {len(cases)} copies: the CPU execution equals numpy")
@@ -401,14 +555,21 @@ def main():
             continue
         if a.negative:
             off_by_one_atom(tdir)
+        if a.wrong_memory:
+            memories_mc(tdir, a.kind)
+        fail = a.negative or a.wrong_memory
         run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
-        if bool(run.returncode) == a.negative:
+        if bool(run.returncode) == fail:
             good += 1
+        elif a.wrong_memory:
+            print(f"{c.name}: passes with the RAM types MC\n  {c.body}")
         elif not a.negative:
             print(f"{c.name}: C model differs: {(run.stdout + run.stderr).strip()}\n  {c.body}")
         else:
             print(f"{c.name}: passes with a source line stride off by one atom\n  {c.body}")
-    if a.negative:
+    if a.wrong_memory:
+        print(f"{good} of {len(cases)} programs with {WRONG_MEMORY[a.kind]} MC fail")
+    elif a.negative:
         print(f"{good} of {len(cases)} programs with a source line stride off by one atom fail")
     else:
         print(f"{good} of {len(cases)} programs match the CPU execution on nv_full")

@@ -708,8 +708,39 @@ IMAGE_FORMATS = {1: ["T_R8"], 3: ["T_Y8___U8V8_N444", "T_Y8___V8U8_N444"],
 IMAGE_FORMATS_16 = {1: ["T_R16", "T_R16_I"], 3: ["T_Y16___U16V16_N444"],
                     4: ["T_A16B16G16R16", "T_X16B16G16R16", "T_A16Y16U16V16"]}
 
+# fp16 pixel formats (NvdlaPixel.h: input precision fp16; no semi-planar
+# one). T_A16Y16U16V16_F's components lie V, U, Y, A in memory: CDMA
+# reorders them (NV_NVDLA_cdma.cpp rgba_idx 2, 1, 0, 3).
+IMAGE_FORMATS_F16 = {1: ["T_R16_F"], 4: ["T_A16B16G16R16_F", "T_A16Y16U16V16_F"]}
 
-def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False):
+
+def fp16_pixels(rng, shape, specials):
+    """fp16 pixel components: fp16_data's spread, and with `specials` a
+    few NaNs (random payloads and signs) and infinities, which CDMA passes
+    unchanged (NAN_TO_ZERO 0)."""
+    bits = fp16_data(rng, shape, zeros=0.05)
+    if specials:
+        r = rng.random(shape)
+        sign = rng.integers(0, 2, shape).astype(np.uint16) << 15
+        nan = r < 0.03
+        bits[nan] = (0x7C00 | rng.integers(1, 0x400, int(nan.sum()))).astype(np.uint16) | sign[nan]
+        inf = (r >= 0.03) & (r < 0.04)
+        bits[inf] = 0x7C00 | sign[inf]
+        # At least one NaN, in the first component (weighted in every layer).
+        at = (0,) + tuple(int(rng.integers(0, d)) for d in shape[1:])
+        bits[at] = 0x7E00 | int(rng.integers(0, 0x200)) | int(sign[at])
+    return bits
+
+
+def flush_nan16(bits):
+    """fp16 bits with NaNs made +0 (what CDMA's NAN_TO_ZERO would do: the
+    negative control's expectation)."""
+    nan = ((bits >> 10) & 0x1F == 0x1F) & (bits & 0x3FF != 0)
+    return np.where(nan, np.uint16(0), bits).astype(np.uint16)
+
+
+def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False, nan_flushed=False,
+               memory_order=False):
     """An fp16 image convolution: 8-bit pixels (ui8, or i8 read signed
     through PIXEL_SIGN_OVERRIDE) of a format of P = 1, 3 or 4 components,
     C <= P of them weighted (the others meet zero weights), CDMA's converter
@@ -723,9 +754,15 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False):
     controls' set, many products per atom (4 components, kernels 9 to 20
     wide: S * P 36 to 80, all 4 weighted), images up to 24 columns wider
     than the kernel, and a converter whose step survives its truncate
-    (|scale| >= 2^(shift - 1)), so that the controls change most layers."""
-    P = 4 if dense else int(rng.choice([1, 3, 4, 4]))
-    fmt = str(rng.choice((IMAGE_FORMATS if bits == 8 else IMAGE_FORMATS_16)[P]))
+    (|scale| >= 2^(shift - 1)), so that the controls change most layers.
+    `bits` "fp16": fp16 pixels (T_R16_F, T_A16B16G16R16_F,
+    T_A16Y16U16V16_F), no converter, half the layers with NaNs and
+    infinities; `nan_flushed` (a negative control) flushes their NaNs to
+    +0 in the expectation only; `memory_order` (another) expects
+    T_A16Y16U16V16_F's components in memory order, not reordered."""
+    fp16 = bits == "fp16"
+    P = 4 if dense else int(rng.choice([1, 4, 4] if fp16 else [1, 3, 4, 4]))
+    fmt = str(rng.choice({8: IMAGE_FORMATS, 16: IMAGE_FORMATS_16, "fp16": IMAGE_FORMATS_F16}[bits][P]))
     c = P if P == 1 or dense else int(rng.integers(P - 1, P + 1))
     wide = P == 4 and rng.random() < (0.4 if dense else 0.1)
     k = int(rng.integers(1, 25))
@@ -733,6 +770,20 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False):
     s = int(rng.integers(17, 21)) if wide else int(rng.integers(9, 17) if dense else rng.integers(1, 8))
     pad, h, w, sy, sx, oh, ow = run_trace.image_window(rng, r, s, wider=25 if dense else 9)
     signed = rng.random() < 0.3
+    if fp16:
+        # fp16 components: no converter (IN_PRECISION fp16 passes them
+        # unchanged; the verifier refuses input_cvt and mean on them).
+        elt, specials = "f16", rng.random() < 0.5
+        xc = fp16_pixels(rng, (P, h, 1 if dense else w), specials)
+        if dense:
+            xc = np.repeat(xc, w, axis=2)
+        x = xc.view(np.float16)
+        if nan_flushed:
+            xc = flush_nan16(xc)
+        if memory_order and fmt == "T_A16Y16U16V16_F":
+            xc = xc[[2, 1, 0, 3]]  # V, U, Y, A: as they lie in memory
+        return image_case(rng, n, P, fmt, x, elt, xc, k, c, r, s, pad, sy, sx, oh, ow, dense,
+                          x_offsets, None, specials=specials)
     elt = ("i" if signed else "ui") + str(bits)
     raw = rng.integers(0, 1 << bits, (P, h, 1 if dense else w))
     if dense:  # constant along the line: paired weights' products cancel
@@ -757,6 +808,20 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False):
     alu = (np.array(mean[:P]) if mean else np.full(P, offset))[:, None, None].copy()
     alu[0] += mean_step
     xc = fp.cdma_cvt_image_fp16(sx_val, signed=signed, alu=alu, scale=scale, truncate=shift)
+    attrs = f" input_cvt <offset = {offset}, scale = {scale}, shift = {shift}>"
+    if mean:
+        attrs += " mean [" + ", ".join(map(str, mean)) + "]"
+    return image_case(rng, n, P, fmt, x, elt, xc, k, c, r, s, pad, sy, sx, oh, ow, dense,
+                      x_offsets, attrs)
+
+
+def image_case(rng, n, P, fmt, x, elt, xc, k, c, r, s, pad, sy, sx, oh, ow, dense, x_offsets,
+               cvt_attrs, specials=False):
+    """draw_image's weights, x offset, post-extension and function around
+    the drawn pixels `x` (`elt`) and their fp16 values after CDMA's
+    converter `xc` (fp16 bits, [P, H, W]); `cvt_attrs`: the converter's
+    attributes (None: fp16 pixels, none)."""
+    h, w = x.shape[1:]
     # Weights over 2^-14..2^5: products of one atom many binades apart, so
     # that CMAC's alignment to the atom's largest exponent truncates.
     wt = fp16_data(rng, (k, c, r, s), zeros=0.1)
@@ -783,10 +848,7 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False):
         post = 1
     wenc = f"#dla.weight<image, fp16, channels = {P}" + (
         f", post_extension = {post}, stride = [{sy}, {sx}]>" if post > 1 else ">")
-    attrs = (f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]"
-             f" input_cvt <offset = {offset}, scale = {scale}, shift = {shift}>")
-    if mean:
-        attrs += " mean [" + ", ".join(map(str, mean)) + "]"
+    attrs = f" stride [{sy}, {sx}] pad [{pad[0]}, {pad[1]}, {pad[2]}, {pad[3]}]" + (cvt_attrs or "")
     xtype = f"tensor<1x{P}x{h}x{w}x{elt}, {penc}>"
     wtype = f"tensor<{k}x{c}x{r}x{s}xf16, {wenc}>"
     otype = ttype((1, k, oh, ow), ENC)
@@ -795,7 +857,8 @@ def draw_image(rng, n, mean_step=0, x_offsets=True, bits=8, dense=False):
             f"  return %y : {otype}\n}}\n")
     op = f"dla.conv image %a0, %a1{attrs}"
     return dict(name=f"image_{n}", x=x, elt=elt, penc=penc, xc=xc, w=wt, wenc=wenc, post=post,
-                stride=(sy, sx), pad=tuple(pad), func=func, op=op, out=(1, k, oh, ow))
+                stride=(sy, sx), pad=tuple(pad), func=func, op=op, out=(1, k, oh, ow),
+                specials=specials)
 
 
 def image_cpu_outputs(drawn, build, arithmetic):
@@ -825,7 +888,8 @@ def main_image(a):
     build, translate, player, root, env = setup(a, "dla-fp16-image-")
     rng = np.random.default_rng(a.seed)
     drawn = [draw_image(rng, n, a.mean_step, x_offsets=not a.loadable, bits=a.pixel_bits,
-                        dense=a.dense_atoms)
+                        dense=a.dense_atoms, nan_flushed=a.nan_flushed,
+                        memory_order=a.memory_order)
              for n in range(a.count)]
     cpu = image_cpu_outputs(drawn, build, a.fp16_arithmetic) if a.expect == "cpu" else None
     name = expected_name(a)
@@ -833,6 +897,10 @@ def main_image(a):
         name += f" with the first mean {a.mean_step:+d}"
     if a.direct_atoms:
         name += " with a direct convolution's atoms"
+    if a.nan_flushed:
+        name += " with NaN pixels flushed to +0"
+    if a.memory_order:
+        name += " with T_A16Y16U16V16_F in memory order"
 
     def expect(c):
         if a.direct_atoms:
@@ -861,9 +929,14 @@ def main_image(a):
     wide = sum(c["w"].shape[3] * c["x"].shape[0] > 64 for c in drawn)
     posted = sum(c["post"] > 1 for c in drawn)
     what = "image loadables on NVIDIA's firmware" if a.loadable else "image convolutions"
+    notes = [f"{wide} of {a.count} with two super channels (S * P > 64), {posted} "
+             "with post-extension"]
+    if a.pixel_bits == "fp16":
+        notes.append(f"{sum(c['specials'] for c in drawn)} of {a.count} with NaN and infinite "
+                     f"pixels, {sum('T_A16Y16U16V16_F' in c['penc'] for c in drawn)} of "
+                     "T_A16Y16U16V16_F")
     return run_all(a, drawn, cpu, expect, run, f"fp16 {what} on the v1 model", name=name,
-                   notes=[f"{wide} of {a.count} with two super channels (S * P > 64), {posted} "
-                          "with post-extension"], refusals=True)
+                   notes=notes, refusals=True)
 
 
 def main():
@@ -886,8 +959,17 @@ def main():
                    help="--layer ew-lut / conv-ew-lut, the negative control: fp_nvdla's LUT "
                         "on the stages' value rounded to fp16 (a table per fp16 input), not on "
                         "their fp32")
-    p.add_argument("--pixel-bits", type=int, choices=[8, 16], default=8,
-                   help="--layer image: 8-bit pixel components (default) or 16-bit ones")
+    p.add_argument("--pixel-bits", type=lambda v: v if v == "fp16" else int(v),
+                   choices=[8, 16, "fp16"], default=8,
+                   help="--layer image: 8-bit integer pixel components (default), 16-bit ones "
+                        "or fp16 ones (T_R16_F, T_A16B16G16R16_F, T_A16Y16U16V16_F)")
+    p.add_argument("--memory-order", action="store_true",
+                   help="--layer image --pixel-bits fp16, the negative control: expected with "
+                        "T_A16Y16U16V16_F's components in memory order (V, U, Y, A), not as "
+                        "CDMA reorders them")
+    p.add_argument("--nan-flushed", action="store_true",
+                   help="--layer image --pixel-bits fp16, the negative control: expected with "
+                        "NaN pixels flushed to +0 (the program leaves NAN_TO_ZERO 0)")
     p.add_argument("--direct-atoms", action="store_true",
                    help="--layer image, the negative control: expected with CMAC atoms of one "
                         "kernel position each (fp_nvdla.conv_fp16), not CSC's image atoms")
@@ -927,8 +1009,14 @@ def main():
         sys.exit(main_pdp(a))
     if a.dense_atoms and a.layer != "image":
         p.error("--dense-atoms draws --layer image's cases")
-    if (a.direct_atoms or a.mean_step) and (a.layer != "image" or a.expect != "nvdla"):
-        p.error("--direct-atoms and --mean-step change --layer image's fp_nvdla expectation")
+    if (a.direct_atoms or a.mean_step or a.nan_flushed or a.memory_order) and \
+            (a.layer != "image" or a.expect != "nvdla"):
+        p.error("--direct-atoms, --mean-step, --nan-flushed and --memory-order change --layer "
+                "image's fp_nvdla expectation")
+    if a.pixel_bits == "fp16" and (a.mean_step or a.dense_atoms):
+        p.error("--pixel-bits fp16 draws no converter and no dense atoms")
+    if (a.nan_flushed or a.memory_order) and a.pixel_bits != "fp16":
+        p.error("--nan-flushed and --memory-order change --pixel-bits fp16's expectation")
     if a.layer == "image":
         if a.expect == "ideal":
             p.error("--layer image compares with fp_nvdla or the CPU execution")

@@ -31,7 +31,15 @@ MatMul(q, k^T), Softmax over the keys, MatMul(p, v), the heads back to
 tokens: q, k, v and p at zero point 0, per tensor, as qdq_attention.py
 quantizes them; on odd seeds 2 heads of 8 or 16 dims (15 on seed 3, as
 the recognizer's) through Reshape / Transpose, on even seeds one head, the
-tokens themselves). The input is float32 (quantized at entry), the output
+tokens themselves), attention_qkv (PP-OCRv4's recognizer's form: one qkv
+token FC of 3 H d columns, Reshape to [1, T, 3, H, d], Transpose [2, 0, 3,
+1, 4], Slice and Squeeze per q, k, v (opset 13's inputs; Gather on odd
+seeds), q * d^-1/2, k^T by a Transpose, the products and the Softmax as
+in attention, the heads back to tokens and on odd seeds their projection
+(a token FC); q, k, v quantized after the
+float moves as qdq.py writes them: seed 0 the recognizer's 8 heads of 15
+dims over 40 tokens, others 2 or 3 heads of 15, 8 or 16 dims over 8, 16
+or 40 tokens). The input is float32 (quantized at entry), the output
 the int8 / uint8 tensor: comparisons are in the quantized domain. Output
 scales and zero points come from the float range on a sample input, as
 calibration would; after a Relu the zero point is the range's minimum
@@ -47,7 +55,8 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 KINDS = ("conv", "conv_relu_maxpool", "conv_avgpool", "residual", "residual_symmetric", "affine",
-         "hardswish", "affine_hardswish", "gate", "fc", "tokens", "layernorm", "attention")
+         "hardswish", "affine_hardswish", "gate", "fc", "tokens", "layernorm", "attention",
+         "attention_qkv")
 
 
 def _conv_f(x, w, b, stride, pad):
@@ -160,6 +169,24 @@ def _token_fc(b, rng, xd, x_scale, xv, n_out):
     return o, xv @ wf + bias * np.broadcast_to(bs, (n_out,)).astype(np.float64)
 
 
+def _core(b, q, k, v):
+    """The attention core as qdq.py quantizes it, from the quantized q, k^T
+    and v ((DQ output, values) each): s = q k^T, DQ -> Softmax -> Q at
+    1/127 -> p v: (p v's output, its values, its scale and zero point)."""
+    (qd, qv), (kd, kv), (vd, vv) = q, k, v
+    s_, p_, o_ = b.name("scores"), b.name("softmax"), b.name("context")
+    b.nodes.append(helper.make_node("MatMul", [qd, kd], [s_]))
+    sv = qv @ kv
+    _, sd, sv = b.qdq(s_, *b.params(sv.min(), sv.max()), sv)
+    b.nodes.append(helper.make_node("Softmax", [sd], [p_], axis=-1))
+    e = np.exp(sv - sv.max(-1, keepdims=True))
+    pv = e / e.sum(-1, keepdims=True)
+    _, pd, pv = b.qdq(p_, np.float32(1 / 127), np.array(0 if b.dtype == np.int8 else 128, b.dtype), pv)
+    b.nodes.append(helper.make_node("MatMul", [pd, vd], [o_]))
+    ov = pv @ vv
+    return o_, ov, b.params(ov.min(), ov.max())
+
+
 def _attention(b, rng, xd, xs, xv, k, seed):
     """The attention kind (see the module's doc): (output name, values)."""
     heads = 1 + seed % 2
@@ -193,18 +220,7 @@ def _attention(b, rng, xd, xs, xv, k, seed):
         r = move(d, "Reshape", val4, sp, shape=[1, n_tok, heads, dim])
         perm = [0, 2, 3, 1] if name == "k" else [0, 2, 1, 3]
         parts[name] = (move(r, "Transpose", val4.transpose(perm), sp, perm=perm), val4.transpose(perm))
-    (qd, qv), (kd, kv), (vd, vv) = parts["q"], parts["k"], parts["v"]
-    s_, p_, o_ = b.name("scores"), b.name("softmax"), b.name("context")
-    b.nodes.append(helper.make_node("MatMul", [qd, kd], [s_]))
-    sv = qv @ kv
-    _, sd, sv = b.qdq(s_, *b.params(sv.min(), sv.max()), sv)
-    b.nodes.append(helper.make_node("Softmax", [sd], [p_], axis=-1))
-    e = np.exp(sv - sv.max(-1, keepdims=True))
-    pv = e / e.sum(-1, keepdims=True)
-    _, pd, pv = b.qdq(p_, np.float32(1 / 127), np.array(0 if b.dtype == np.int8 else 128, b.dtype), pv)
-    b.nodes.append(helper.make_node("MatMul", [pd, vd], [o_]))
-    ov = pv @ vv
-    op_ = b.params(ov.min(), ov.max())
+    o_, ov, op_ = _core(b, parts["q"], parts["k"], parts["v"])
     if heads == 1:
         out, _, vo = b.qdq(o_, *op_, ov)
         return out, vo
@@ -218,6 +234,70 @@ def _attention(b, rng, xd, xs, xv, k, seed):
     return out, vo
 
 
+def _attention_qkv(b, rng, xd, xs, xv, k, seed):
+    """The attention_qkv kind (see the module's doc): (output name, values)."""
+    if seed == 0:
+        heads, dim = 8, 15
+    else:
+        heads, dim = int(rng.choice([2, 3])), int(rng.choice([15, 8, 16]))
+    y, v = b.conv(xd, xs, xv, int(rng.integers(8, 40)), k, 1)
+    ms, mz = b.params(v.min(), v.max())
+    _, md, v = b.qdq(y, ms, mz, v)
+    n_tok, ch = v.shape[3], v.shape[1]
+
+    def node(op, src, **kw):
+        o = b.name(op.lower())
+        args = [src] + [b.init(name, np.array(val, np.int64)) for name, val in kw.pop("inputs", [])]
+        b.nodes.append(helper.make_node(op, args, [o], **kw))
+        return o
+
+    tv = v.reshape(1, ch, n_tok).transpose(0, 2, 1)
+    td = b.qdq(node("Transpose", b.qdq(node("Reshape", md, inputs=[("shape", [1, ch, n_tok])]), ms, mz,
+                                       v.reshape(1, ch, n_tok))[1], perm=[0, 2, 1]), ms, mz, tv)[1]
+    o, val = _token_fc(b, rng, td, ms, tv, 3 * heads * dim)
+    qs, qz = b.params(val.min(), val.max())
+    # The parts' scales from the float projection (as calibration's): from
+    # its quantized values, the part's largest would be the qkv's extreme
+    # exactly, its requantization factor 127/128 and half the values ties.
+    raw = val.reshape(1, n_tok, 3, heads, dim).transpose(2, 0, 3, 1, 4)
+    _, qkv, val = b.qdq(o, qs, qz, val)
+    r = node("Reshape", qkv, inputs=[("shape", [1, n_tok, 3, heads, dim])])
+    t = node("Transpose", r, perm=[2, 0, 3, 1, 4])
+    split = val.reshape(1, n_tok, 3, heads, dim).transpose(2, 0, 3, 1, 4)
+    parts = []
+    for s in range(3):
+        if seed % 2:
+            part = node("Gather", t, inputs=[("index", s)], axis=0)
+        else:
+            part = node("Squeeze", node("Slice", t, inputs=[("starts", [s]), ("ends", [s + 1]), ("axes", [0])]),
+                        inputs=[("axes", [0])])
+        pv, rv = split[s], raw[s]
+        if s == 0:
+            c = np.float32(dim ** -0.5)
+            mul = b.name("mul")
+            b.nodes.append(helper.make_node("Mul", [part, b.init("scale", c)], [mul]))
+            part = mul
+            pv, rv = pv * np.float64(c), rv * np.float64(c)
+        if s == 1:
+            part, pv = node("Transpose", part, perm=[0, 1, 3, 2]), pv.transpose(0, 1, 3, 2)
+        _, d, pv = b.qdq(part, *_symmetric(b, rv), pv)
+        parts.append((d, pv))
+    o_, ov, op_ = _core(b, *parts)
+    _, od, ov = b.qdq(o_, *op_, ov)
+    t = node("Transpose", od, perm=[0, 2, 1, 3])
+    _, td2, ov = b.qdq(t, *op_, ov.transpose(0, 2, 1, 3))
+    o = node("Reshape", td2, inputs=[("shape", [1, n_tok, heads * dim])])
+    if seed % 2 == 0:
+        out, _, vo = b.qdq(o, *op_, ov.reshape(1, n_tok, heads * dim))
+        return out, vo
+    _, rd, ov = b.qdq(o, *op_, ov.reshape(1, n_tok, heads * dim))
+    # The projection: a token FC over the heads joined (odd seeds: after
+    # it, p v's near-ties, one LSB, reach more outputs).
+    o, val = _token_fc(b, rng, rd, op_[0], ov, ch)
+    out, _, vo = b.qdq(o, *b.params(val.min(), val.max()), val)
+    return out, vo
+
+
 def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
     """(model, input shape, pool) of one random QDQ model. For an average
     pool, pool = (kernel, stride, pad, zero point) of its quantized input,
@@ -228,6 +308,8 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
     h, w = (int(v) for v in rng.integers(5, 17, 2))
     if kind == "attention":
         h, w = 1, int(rng.choice([8, 16, 40]))  # tokens: multiples of 8 (a 1x1 map of W / 8 rows)
+    if kind == "attention_qkv":
+        h, w = 1, 40 if seed == 0 else int(rng.choice([8, 16, 40]))
     if kind in ("tokens", "layernorm"):
         h = 1  # a map of one row: its pixels are the tokens
     shape = (1, c, h, w)
@@ -549,6 +631,8 @@ def build(kind, seed, per_channel=False, dtype=np.int8, probe=False):
         pool = {"layernorm": (float(ms), int(mz), gamma, beta, eps, float(ys), int(yz))}
     elif kind == "attention":
         out, vo = _attention(b, rng, xd, xs, xv, k, seed)
+    elif kind == "attention_qkv":
+        out, vo = _attention_qkv(b, rng, xd, xs, xv, k, seed)
     else:
         raise ValueError("unknown kind %s" % kind)
     b.nodes = [n for n in b.nodes if not (n.op_type == "DequantizeLinear" and n.output[0] not in

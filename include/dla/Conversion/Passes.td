@@ -193,8 +193,8 @@ def DLALowerToReference : Pass<"dla-lower-to-reference"> {
     on-the-fly SDPs hands them CACC's fp32, unrounded); `ideal` keeps the
     f32 meaning above (exact products, one rounding at the output). Other
     targets always compute `ideal`. An fp16 convolution `hardware` does not
-    cover (Winograd other than 3x3 at stride 1, or without stored taps;
-    fp16 pixels) keeps `ideal`'s meaning with a located remark saying why.
+    cover (Winograd other than 3x3 at stride 1, or without stored taps)
+    keeps `ideal`'s meaning with a located remark saying why.
 
     With `skip-storage-layers`, the hardware layers that
     `--dla-lower-to-memref` runs in a `dla.on_storage` and

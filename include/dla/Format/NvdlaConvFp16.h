@@ -138,7 +138,9 @@ struct ImageConvFp16Shape {
 /// kernel rows inner, each word added by CACC: convFp16 on the pre-extended
 /// cube (S * P channels, width OW, kernel R x 1). A post-extension of E
 /// puts E kernel rows in one atom (E * S * P <= 64): channels (e, s, p),
-/// kernel ceil(R / E) x 1 at row dilation E. `x` one image's P x H x W fp16 bits,
+/// kernel ceil(R / E) x 1 at row dilation E; the last group's rows beyond
+/// R are zeros, not the image's rows (CSC's memset: a NaN pixel there
+/// takes no part). `x` one image's P x H x W fp16 bits,
 /// `w` K x C x R x S; `out` K x OH x OW fp32 bits.
 void imageConvFp16(const uint16_t *x, const uint16_t *w, const ImageConvFp16Shape &shape,
                    uint32_t *out);

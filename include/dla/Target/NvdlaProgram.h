@@ -74,6 +74,10 @@ struct Surface {
   std::unique_ptr<::dlaformat::BoundLayout> aux;
   /// An image convolution's pixel data (a PixelBoundLayout), else null.
   std::unique_ptr<::dlaformat::BoundLayout> pixel;
+  /// DRAM (Mc) or CV-SRAM (Cv), as kMemoryAttrName (FeatureCopy.h) asks;
+  /// a view's is its parent's. Each memory's surfaces are placed apart,
+  /// from its own base.
+  DescMemType memory = DescMemType::Mc;
   /// Index into NetworkPlan::placement. The first surface of a placement
   /// is the tensor that owns it; its channel views come after it.
   size_t placed = 0;
@@ -116,12 +120,13 @@ bool runsInBatchMode(const HardwareLayer &layer);
 /// A compiled function as hardware layers over placed surfaces.
 struct NetworkPlan {
   func::FuncOp func;
-  /// The address of offset 0 of the placement.
-  uint64_t base = 0;
+  /// The address of offset 0 of the placement in DRAM, and in the
+  /// CV-SRAM (its surfaces' offsets count from there).
+  uint64_t base = 0, cvsramBase = 0;
   std::vector<Surface> surfaces;
   std::vector<PlannedSurface> placement;
-  /// The placement's extent in bytes.
-  int64_t extent = 0;
+  /// The placement's extent in bytes, in DRAM and in the CV-SRAM.
+  int64_t extent = 0, cvsramExtent = 0;
   std::vector<HardwareLayer> layers;
   /// The ops of NVIDIA's runtime emulator (EmulatorOpInterface) after the
   /// layers, in order: no hardware layer (describeNetwork and
@@ -133,8 +138,14 @@ struct NetworkPlan {
 
   const Surface &surface(Value v) const { return surfaces[surfaceOf.at(v)]; }
   const PlannedSurface &placed(Value v) const { return placement[surface(v).placed]; }
+  /// The memory `v` lies in (DescMemType::Mc or Cv).
+  DescMemType memoryOf(Value v) const { return surface(v).memory; }
+  /// The base of `memory`'s placement.
+  uint64_t baseOf(DescMemType memory) const {
+    return memory == DescMemType::Cv ? cvsramBase : base;
+  }
   uint64_t addressOf(Value v) const {
-    return base + placed(v).offset + static_cast<uint64_t>(surface(v).viewOffset);
+    return baseOf(memoryOf(v)) + placed(v).offset + static_cast<uint64_t>(surface(v).viewOffset);
   }
   /// `v`'s cube as a DMA reads it (an image: its pixels, the format's
   /// channels, plane 0's lines).
@@ -143,10 +154,13 @@ struct NetworkPlan {
 
 /// The plan of `func` (its one block: layer ops, emulator ops no layer
 /// reads, and a return), surfaces
-/// placed from `base`. A convolution's bias becomes its SDP's first, in
-/// `func` (the hardware's form). Located errors for what no register
-/// program holds.
-FailureOr<NetworkPlan> planNetwork(func::FuncOp func, uint64_t base);
+/// placed from `base` (DRAM) and from `cvsramBase` (those `dla.memory`
+/// puts in the CV-SRAM, FeatureCopy.h: read and written by BDMA copies and
+/// SDPs, read by a direct convolution as its feature input, and the
+/// program's arguments and results; refused elsewhere). A convolution's
+/// bias becomes its SDP's first, in `func` (the hardware's form). Located
+/// errors for what no register program holds.
+FailureOr<NetworkPlan> planNetwork(func::FuncOp func, uint64_t base, uint64_t cvsramBase = 0);
 
 /// Each hardware layer as the firmware's descriptors (NvdlaDescriptors.h),
 /// in the plan's order: NetworkDescs::layers[i] is plan.layers[i]. Every

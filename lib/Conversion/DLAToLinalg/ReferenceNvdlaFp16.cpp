@@ -56,8 +56,6 @@ std::string reference::whyIdealFp16Conv(ConvOp op) {
            std::to_string(w.getDimSize(2)) + "x" + std::to_string(w.getDimSize(3)) +
            " kernel at stride " + std::to_string(op.getStrides().front()) +
            " is refused by the register plan)";
-  if (image && !isa<IntegerType>(x.getElementType()))
-    return "fp16 pixels are not modelled (NVDLA's programs refuse them)";
   // The verifier refuses these on fp16 data (integer registers, a channel
   // mismatch); checked all the same, so that no path falls back silently.
   if (op.getPadValue().value_or(0) || op.getClipTruncate() || (!image && op.getInputCvtAttr()) ||

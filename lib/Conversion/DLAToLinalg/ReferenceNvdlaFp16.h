@@ -25,16 +25,17 @@ namespace mlir::dla::reference {
 /// the module's target is NVDLA nv_full.
 bool usesNvdlaFp16(Operation *op, Fp16Arithmetic arithmetic);
 
-/// Whether `op` is an fp16 convolution: fp16 weights and fp16 input, or
-/// integer pixels CDMA converts to fp16 (image input).
+/// Whether `op` is an fp16 convolution: fp16 weights and fp16 input (fp16
+/// feature data or fp16 pixels), or integer pixels CDMA converts to fp16
+/// (image input).
 bool isFp16Conv(ConvOp op);
 
 /// Why the hardware arithmetic does not cover the fp16 convolution `op`
 /// (the lowering then keeps the ideal meaning and says so in a remark), or
 /// empty when it does: direct; Winograd 3x3 at stride 1 (when its weights
 /// hold stored taps: the lowering's check); image input from integer
-/// pixels (cdmaInputConverterFp16); input and weights of the same
-/// channels, no padding value, no clip_truncate.
+/// pixels (cdmaInputConverterFp16) or fp16 pixels (unchanged); input and
+/// weights of the same channels, no padding value, no clip_truncate.
 std::string whyIdealFp16Conv(ConvOp op);
 
 /// Whether the hardware arithmetic covers this direct or Winograd fp16
@@ -42,8 +43,9 @@ std::string whyIdealFp16Conv(ConvOp op);
 bool isNvdlaFp16Conv(ConvOp op);
 
 /// Whether the hardware arithmetic covers this image convolution: integer
-/// pixels CDMA converts to fp16, fp16 weights, no padding value
-/// (docs/NvdlaCModelV1.md "Image input in fp16").
+/// pixels CDMA converts to fp16 or fp16 pixels, fp16 weights, no padding
+/// value (docs/NvdlaCModelV1.md "Image input in fp16", "Image input of fp16
+/// pixels").
 bool isNvdlaFp16ImageConv(ConvOp op);
 
 /// Declares the runtime functions in `op`'s module (once).

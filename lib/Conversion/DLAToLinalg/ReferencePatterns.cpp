@@ -483,9 +483,12 @@ struct ConvToReference : LayerToReference<ConvOp> {
     // Integer pixels into a float pipeline: CDMA's converter makes fp16
     // (in both arithmetics: it is the layer's meaning, decision 16 of
     // docs/IntegerAttributes.md), then NVDLA's or the ideal convolution.
-    if (acc.isFloat() && op.getMode() == nv::ConvMode::ImageInput &&
-        isa<IntegerType>(elementTypeOf(x))) {
-      x = cdmaInputConverterFp16(rewriter, loc, op, x);
+    // fp16 pixels pass the converter unchanged, NaNs too (cdma_cvt.cpp at
+    // IN_PRECISION fp16; NAN_TO_ZERO stays 0: docs/NvdlaCModelV1.md "Image
+    // input of fp16 pixels").
+    if (acc.isFloat() && op.getMode() == nv::ConvMode::ImageInput) {
+      if (isa<IntegerType>(elementTypeOf(x)))
+        x = cdmaInputConverterFp16(rewriter, loc, op, x);
       if (nvdlaFp16(op) && isNvdlaFp16ImageConv(op))
         return rewriteNvdlaFp16(op, adaptor, rewriter, /*taps=*/Value(), x);
     }

@@ -1,5 +1,6 @@
 //===- ConvertTosa.cpp - --dla-convert-tosa -------------------------------===//
 
+#include "AttentionSoftmax.h"
 #include "Patterns.h"
 
 #include "dla/Conversion/Passes.h"
@@ -42,6 +43,17 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
       module.emitError("--dla-convert-tosa did not converge");
       return signalPassFailure();
     }
+    // Attention cores first: the other patterns would offload their q k^T
+    // and p v apart, the softmax between them left on the host.
+    if (failed(applyPatternsGreedily(module, *attentionPatterns))) {
+      module.emitError("--dla-convert-tosa did not converge");
+      return signalPassFailure();
+    }
+    module.walk([&](tosa::MatMulOp op) {
+      if (op->hasAttr(kAttentionSoftmaxMark))
+        mlir::emitRemark(op->getLoc(), "the attention's softmax and p v stay on the host: ")
+            << whyNotAttentionSoftmax(op, target);
+    });
     if (failed(applyPatternsGreedily(module, *patterns))) {
       module.emitError("--dla-convert-tosa did not converge");
       return signalPassFailure();
@@ -106,6 +118,9 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
     populatePixelShufflePatterns(shuffles, target);
     populateConstantFoldPatterns(shuffles);
     shufflePatterns = std::make_shared<FrozenRewritePatternSet>(std::move(shuffles));
+    RewritePatternSet attention(context);
+    populateAttentionSoftmaxPatterns(attention, target);
+    attentionPatterns = std::make_shared<FrozenRewritePatternSet>(std::move(attention));
   }
 
   /// Layers on several images where the convolution has no batch mode: each
@@ -155,7 +170,7 @@ struct ConvertTosaPass : mlir::dla::impl::DLAConvertTosaBase<ConvertTosaPass> {
 
   OffloadTarget target{nv::getDefaultHardwareConfig(), nv::Precision::Fp16};
   OffloadRules rules;
-  std::shared_ptr<FrozenRewritePatternSet> patterns, shufflePatterns;
+  std::shared_ptr<FrozenRewritePatternSet> patterns, shufflePatterns, attentionPatterns;
 };
 } // namespace
 
@@ -171,6 +186,7 @@ void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, Offload
   populateProductPatterns(patterns, target);
   populateSdpFusionPatterns(patterns, target);
   populateChannelJoinPatterns(patterns, target);
+  populateChannelSlicePatterns(patterns, target);
   populateEmulatorPatterns(patterns, target);
   populateCleanupPatterns(patterns);
   populateConstantFoldPatterns(patterns);

@@ -21,6 +21,8 @@ std::optional<std::string> tosa_to_dla::explainHostOp(Operation *op,
   return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
       .Case<tosa::ConcatOp>(
           [&](tosa::ConcatOp concat) { return whyNotChannelJoin(concat, target); })
+      .Case<tosa::SliceOp>(
+          [&](tosa::SliceOp slice) { return whyNotChannelSlice(slice, target); })
       // Data movement and reinterpretation: no computation to offload.
       .Case<tosa::ConstOp, tosa::ConstShapeOp, tosa::TransposeOp, tosa::ReshapeOp,
             tosa::SliceOp, tosa::ConcatOp, tosa::PadOp, tosa::TileOp, tosa::CastOp,

@@ -226,6 +226,11 @@ void populateChannelJoinPatterns(RewritePatternSet &patterns, const OffloadTarge
 /// Why a join along channels of feature data stays on the host; nullopt
 /// when it runs as a view or is no such join (data movement on the host).
 std::optional<std::string> whyNotChannelJoin(tosa::ConcatOp op, const OffloadTarget &target);
+
+/// tosa.slice along channels of a layer's result -> dla.channel_slice
+/// (ChannelSlices.cpp), and why such a slice stays on the host.
+void populateChannelSlicePatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+std::optional<std::string> whyNotChannelSlice(tosa::SliceOp op, const OffloadTarget &target);
 /// Runs SDP layers on the fly after a convolution and merges consecutive
 /// SDP stages into one layer.
 void populateSdpFusionPatterns(RewritePatternSet &patterns, const OffloadTarget &target);

@@ -1,8 +1,9 @@
 //===- TestSoftmaxChains.cpp - --dla-test-softmax-chains ------------------===//
 //
 // Runs the softmax's chain builders (emitTableProgram for the exp,
-// emitAccumulatorChain for the reciprocal) on ops a test marks, until the
-// softmax's recognizer calls them (Passes.td says what the pass does).
+// emitAccumulatorChain for the reciprocal) on ops a test marks, alone
+// (AttentionSoftmax.cpp calls them on the attention cores it recognizes;
+// Passes.td says what the pass does).
 //
 //===----------------------------------------------------------------------===//
 

@@ -39,6 +39,18 @@ LogicalResult mlir::dla::translateToNvdlaLoadable(ModuleOp module, raw_ostream &
   FailureOr<regplan::NetworkPlan> plan = regplan::planNetwork(*func, 0);
   if (failed(plan))
     return failure();
+  // NVIDIA's runtime never allocates a loadable's SRAM-domain memory
+  // (Runtime::loadMemory allocates domain_sysmem only) and hands the
+  // firmware handle 0, offset 0 for it (Runtime.cpp, the address list's
+  // "domain_sram" case), which no DMA address resolves (the Linux port's
+  // dla_read_dma_address: nvdla_gem_dma_addr of handle 0).
+  for (const regplan::Surface &s : plan->surfaces)
+    if (s.memory == regplan::DescMemType::Cv)
+      return emitError(isa<BlockArgument>(s.value) ? func->getLoc() : s.value.getLoc())
+             << s.name
+             << " lies in the CV-SRAM (dla.memory): NVIDIA's runtime gives a loadable's SRAM "
+                "memory no address (Runtime.cpp binds it as handle 0, offset 0), so a loadable "
+                "holds DRAM surfaces only";
   FailureOr<regplan::NetworkDescs> descs = regplan::describeNetwork(*plan);
   if (failed(descs))
     return failure();

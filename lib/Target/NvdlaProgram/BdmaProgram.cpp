@@ -17,9 +17,6 @@ using namespace dlaformat::nvdla;
 using namespace dlaformat::nvdla::csb;
 using R = CsbReg;
 
-/// CFG_CMD's *_RAM_TYPE: CVSRAM 0, MC 1 (bdma.c map_mem).
-static int64_t ramType(DescMemType t) { return t == DescMemType::Cv ? 0 : kRamTypeMc; }
-
 void mlir::dla::regplan::programBdmaLayer(const NetworkPlan &plan, const BdmaDesc &d,
                                           LayerProgram &p) {
   p.interrupts = {"BDMA"};
@@ -30,8 +27,8 @@ void mlir::dla::regplan::programBdmaLayer(const NetworkPlan &plan, const BdmaDes
     p.write(R::BDMA_CFG_DST_ADDR_LOW, static_cast<uint32_t>(dst));
     p.write(R::BDMA_CFG_DST_ADDR_HIGH, static_cast<uint32_t>(dst >> 32));
     p.write(R::BDMA_CFG_LINE, {{BDMA_CFG_LINE_SIZE, (t.line_size >> 5) - 1}});
-    p.write(R::BDMA_CFG_CMD, {{BDMA_CFG_CMD_SRC_RAM_TYPE, ramType(d.source_type)},
-                              {BDMA_CFG_CMD_DST_RAM_TYPE, ramType(d.destination_type)}});
+    p.write(R::BDMA_CFG_CMD, {{BDMA_CFG_CMD_SRC_RAM_TYPE, ramTypeOf(d.source_type)},
+                              {BDMA_CFG_CMD_DST_RAM_TYPE, ramTypeOf(d.destination_type)}});
     p.write(R::BDMA_CFG_LINE_REPEAT, {{BDMA_CFG_LINE_REPEAT_NUMBER, t.line_repeat - 1}});
     p.write(R::BDMA_CFG_SRC_LINE, t.source_line);
     p.write(R::BDMA_CFG_DST_LINE, t.destination_line);

@@ -129,7 +129,8 @@ void mlir::dla::regplan::programConvLayer(const NetworkPlan &plan, const Network
   if (image)
     p.write(R::CDMA_D_PIXEL_OFFSET, {{CDMA_D_PIXEL_OFFSET_PIXEL_X_OFFSET, d.ext.pixel_x_offset},
                                      {CDMA_D_PIXEL_OFFSET_PIXEL_Y_OFFSET, 0}});
-  p.write(R::CDMA_D_DAIN_RAM_TYPE, {{CDMA_D_DAIN_RAM_TYPE_DATAIN_RAM_TYPE, kRamTypeMc}});
+  p.write(R::CDMA_D_DAIN_RAM_TYPE,
+          {{CDMA_D_DAIN_RAM_TYPE_DATAIN_RAM_TYPE, ramTypeOf(d.src_data.type)}});
   const uint64_t input1 = input + static_cast<uint64_t>(d.offset_u);
   p.write(R::CDMA_D_DAIN_ADDR_HIGH_0, static_cast<uint32_t>(input >> 32));
   p.write(R::CDMA_D_DAIN_ADDR_LOW_0, static_cast<uint32_t>(input));

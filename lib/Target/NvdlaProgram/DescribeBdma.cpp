@@ -10,7 +10,8 @@
 // the source's and the destination's own line and surface strides. One
 // transfer per input of the batch, or one for the whole batch when both
 // sides hold the inputs one after another; operations of at most
-// NUM_MAX_BDMA_OPS transfers.
+// NUM_MAX_BDMA_OPS transfers. Either end may lie in the CV-SRAM (the plan's
+// memory: CFG_CMD's RAM types).
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +80,9 @@ LogicalResult regplan::describeBdma(const NetworkPlan &plan, Operation *copy,
   for (size_t first = 0; first < transfers.size(); first += nv::csb::kBdmaMaxTransfers) {
     DescOp op;
     op.type = DescOpType::Bdma;
+    // One memory at each end (the plan's: DRAM or CV-SRAM).
+    op.bdma.source_type = from.type;
+    op.bdma.destination_type = to.type;
     auto end = transfers.begin() +
                std::min(transfers.size(), first + size_t(nv::csb::kBdmaMaxTransfers));
     op.bdma.transfers.assign(transfers.begin() + first, end);

@@ -37,7 +37,7 @@ using namespace dlaformat::nvdla;
 DescDataCube mlir::dla::regplan::describeCube(const NetworkPlan &plan, Value v, DescMemType type) {
   CubeAddress c = plan.cube(v);
   DescDataCube cube;
-  cube.type = type;
+  cube.type = type == DescMemType::Hw ? type : plan.memoryOf(v);
   cube.surface = static_cast<int32_t>(plan.surfaceOf.at(v));
   // A channel view: its parent's placement from the view's offset on.
   cube.offset = static_cast<uint64_t>(plan.surface(v).viewOffset);
@@ -133,7 +133,10 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
     bytesPerKernel = wl->getSurfaces().front().bytesPerKernel;
     d.data_format = static_cast<uint8_t>(pixel.format);
     // The element type's signedness: signed pixels override the format's.
-    d.pixel_override = !cast<IntegerType>(op.getInput().getType().getElementType()).isUnsigned();
+    // fp16 pixels have none to override (CDMA reads them as fp16 whatever
+    // PIXEL_SIGN_OVERRIDE says: process_one_element_16).
+    auto pixelInt = dyn_cast<IntegerType>(op.getInput().getType().getElementType());
+    d.pixel_override = pixelInt && !pixelInt.isUnsigned();
     d.src_data.surf_stride = 0; // IMGDesc::surfaceStride
     if (pixel.numPlanes == 2) {
       const int64_t xBytes = xOffset * pixel.bytesPerPixel[1];
@@ -229,9 +232,15 @@ static LogicalResult describeWhole(const NetworkPlan &plan, const HardwareLayer 
   // An image's absent converter is the identity, on: pixels convert to the
   // pipeline's int8 (unsigned ones saturate), where CVT_EN = 0 would pass
   // their bits unchanged (cmod/cdma process_one_element_8). Signed int8
-  // feature data into the int8 pipeline needs none.
+  // feature data into the int8 pipeline needs none. fp16 pixels: CVT_EN
+  // off, as NVIDIA's model says for fp16 ("If FP16, cvt_en should be
+  // false", NV_NVDLA_cdma.cpp); at IN_PRECISION fp16 the converter passes
+  // them unchanged either way (cdma_cvt.cpp), and they take no mean or
+  // input_cvt (the verifier).
   CvtAttr cvt = op.getInputCvtAttr();
-  if (cvt || image)
+  const bool fp16Pixels =
+      image && pixelLayout->getInfo().inputPrecision == dlaformat::nvdla::Precision::Fp16;
+  if (cvt || (image && !fp16Pixels))
     d.in_cvt = cvtOf(cvt);
   // The firmware takes CACC's clip from out_cvt.truncate (scale 1, offset 0).
   d.out_cvt = DescCvt{1, static_cast<uint8_t>(op.getClipTruncate().value_or(0)), 0, 0};

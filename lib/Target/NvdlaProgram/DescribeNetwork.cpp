@@ -89,7 +89,7 @@ static LogicalResult describeLayer(const NetworkPlan &plan, const HardwareLayer 
 }
 
 void regplan::atBatchInput(const NetworkPlan &plan, DescDataCube &cube, int64_t b) {
-  if (b == 0 || cube.type != DescMemType::Mc || cube.surface < 0)
+  if (b == 0 || cube.type == DescMemType::Hw || cube.surface < 0)
     return;
   const Surface &s = plan.surfaces[static_cast<size_t>(cube.surface)];
   // The surface's atom cube: feature data, or per-element operand data.
@@ -205,5 +205,6 @@ uint64_t regplan::addressOf(const NetworkPlan &plan, const DescDataCube &cube) {
   if (cube.surface < 0)
     return 0;
   const Surface &s = plan.surfaces[static_cast<size_t>(cube.surface)];
-  return plan.base + static_cast<uint64_t>(plan.placement[s.placed].offset) + cube.offset;
+  return plan.baseOf(s.memory) + static_cast<uint64_t>(plan.placement[s.placed].offset) +
+         cube.offset;
 }

@@ -191,8 +191,8 @@ bool isFp16(Value v) {
 }
 
 /// fp16 layers: a direct or Winograd convolution without an input
-/// converter, or an image convolution of integer pixels, without a padding
-/// value, its result feature data (the SDP's converter rounding
+/// converter, or an image convolution of integer or fp16 pixels, without a
+/// padding value, its result feature data (the SDP's converter rounding
 /// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
 /// offline SDP of its X stages and its Y stage (multiplier, ALU, then
 /// LUT); pooling (PDP); LRN (CDP, fp16 in and out).
@@ -233,20 +233,22 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   // the hardware does (NvdlaConvFp16.h convWinoFp16); checkWinogradConv
   // refuses the Winograd forms not programmed. Image input: 8- or 16-bit
   // integer pixels CDMA converts to fp16 (its converter into an fp16
-  // pipeline, fp_nvdla.cdma_cvt_image_fp16); fp16 pixels (which the model
-  // passes unchanged, NaNs flushed) not yet.
-  auto pixels = conv ? dyn_cast<IntegerType>(conv.getInput().getType().getElementType())
-                     : IntegerType();
+  // pipeline, fp_nvdla.cdma_cvt_image_fp16), or fp16 pixels, which CDMA's
+  // converter passes unchanged (cmod/hls/cdma_libs/cdma_cvt.cpp: IN_PRECISION
+  // fp16 is the identity; the verifier refuses their mean and input_cvt).
+  Type pixels = conv ? conv.getInput().getType().getElementType() : Type();
   const bool image = conv && conv.getMode() == nv::ConvMode::ImageInput;
-  const bool imageFits = image && pixels && (pixels.getWidth() == 8 || pixels.getWidth() == 16);
+  const bool imageFits = image && pixels &&
+                         (pixels.isF16() || pixels.isInteger(8) || pixels.isInteger(16));
   if (!conv || (hw.fused && !fusedFits) || (image && !imageFits) ||
       (conv.getInputCvtAttr() && !image) || conv.getPadValue())
     return hw.op->emitOpError(
         "computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no "
-        "input converter) or an image convolution of integer pixels, without a padding value, "
-        "alone or with an SDP on the fly of its X stages and Y stage's multiplier, ALU and LUT, "
-        "an offline SDP of those stages (X stages: bs and bn, or the implicit form with at most "
-        "two memory operands, three without relu; no out_cvt), pooling and LRN");
+        "input converter) or an image convolution (8- or 16-bit integer or fp16 pixels), without "
+        "a padding value, alone or with an SDP on the fly of its X stages and Y stage's "
+        "multiplier, ALU and LUT, an offline SDP of those stages (X stages: bs and bn, or the "
+        "implicit form with at most two memory operands, three without relu; no out_cvt), "
+        "pooling and LRN");
   return success();
 }
 
@@ -359,6 +361,30 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
                                  "pipeline's SDP on the fly writing int16 (they process in int8, "
                                  "sdp.c map_proc_precision) and an image convolution into int16 "
                                  "image weights writing int16";
+}
+
+/// An image convolution's pixels into its pipeline, as the precision rules
+/// allow (NvdlaConversion.h, --dla-check-precision: the one source; CDMA's
+/// PROC_PRECISION is the weights'). checkFp16Layer and checkInt16Layer ask
+/// them where fp16 or int16 is in the layer; this asks for every image,
+/// so that fp16 pixels into an int8 pipeline (which CDMA's converter would
+/// pass unchanged as int8 bytes: cdma_cvt.cpp at IN_PRECISION fp16) are
+/// refused too.
+LogicalResult checkImageConversion(const HardwareLayer &hw) {
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  if (!conv || conv.getMode() != nv::ConvMode::ImageInput)
+    return success();
+  auto conversion = cast<PrecisionConversionOpInterface>(hw.op);
+  FailureOr<nv::ConversionQuery> query = conversion.getConversionQuery();
+  if (failed(query))
+    return failure();
+  nv::ConversionVerdict verdict = nv::checkConversion(*query);
+  if (verdict.valid)
+    return success();
+  auto weight = dyn_cast_or_null<WeightAttr>(conv.getWeight().getType().getEncoding());
+  return conv.emitOpError() << "reads an image into "
+                            << (weight ? ::dlaformat::enumName(weight.getPrecision()) : "plain")
+                            << " image weights: " << verdict.message;
 }
 
 /// The int16 feature value an SDP between int16 and int8 (checkInt16Layer)
@@ -510,6 +536,88 @@ LogicalResult checkCaccStrides(const Surface &out, Location loc) {
                      "CACC's D_SURF_STRIDE (24 bits)", loc);
 }
 
+/// The memory `dla.memory` (FeatureCopy.h) asks for `v`: an argument's
+/// attribute, or that of the op whose result `v` is; none without one; a
+/// located error for a value other than "dram" and "cvsram".
+FailureOr<std::optional<DescMemType>> requestedMemory(Value v, Location loc) {
+  Attribute a;
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    a = cast<func::FuncOp>(arg.getOwner()->getParentOp())
+            .getArgAttr(arg.getArgNumber(), kMemoryAttrName);
+  else
+    a = v.getDefiningOp()->getAttr(kMemoryAttrName);
+  if (!a)
+    return std::optional<DescMemType>();
+  if (auto name = dyn_cast<StringAttr>(a); name && name.getValue() == "dram")
+    return std::optional<DescMemType>(DescMemType::Mc);
+  if (auto name = dyn_cast<StringAttr>(a); name && name.getValue() == "cvsram")
+    return std::optional<DescMemType>(DescMemType::Cv);
+  return emitError(loc) << kMemoryAttrName << " must be \"dram\" or \"cvsram\", got " << a;
+}
+
+/// Empty when `c` has the CV-SRAM, NVDLA's second memory interface
+/// (SRAMIF, cmod/cvif), else why not: SECONDARY_MEMIF_ENABLE in v1's
+/// spec/defs/nv_full.spec:5 and master's nv_large.spec:6,
+/// SECONDARY_MEMIF_DISABLE in nv_small.spec:7.
+std::string whyNotCvsram(const nv::HardwareConfig &c) {
+  if (c.kind != nv::HardwareKind::NvSmall)
+    return "";
+  return std::string(c.name) + " has no CV-SRAM (SECONDARY_MEMIF_DISABLE)";
+}
+
+/// What may lie in the CV-SRAM: the program's arguments and results, a
+/// BDMA copy's source and result (CFG_CMD's SRC_RAM_TYPE / DST_RAM_TYPE,
+/// bdma.c map_mem), a direct convolution's feature input (CDMA's
+/// D_DAIN_RAM_TYPE, conv.c map_ram; v1's sanity3_cvsram trace reads its
+/// input there) and an SDP's feature input and result (SDP_RDMA's
+/// SRC_RAM_TYPE, the WDMA's DST_RAM_TYPE, sdp.c map_ram_type;
+/// sanity3_cvsram's SDP writes there). The other RAM type registers (PDP,
+/// CDP, weights, the SDP's operand DMAs) are written MC: their surfaces
+/// are refused in the CV-SRAM, named. NVIDIA's runtime emulator
+/// works on the CPU's mapping of DRAM buffers (NVIDIA's compiler keeps
+/// CV-SRAM from a network with EMU tasks: umd/core/src/compiler/Memory.cpp
+/// "can't allow cvsram if EMU is involved").
+LogicalResult checkCvsramUses(const NetworkPlan &plan, const llvm::DenseSet<Value> &fusedResults) {
+  auto inCvsram = [&](Value v) {
+    auto it = plan.surfaceOf.find(v);
+    return it != plan.surfaceOf.end() && plan.surfaces[it->second].memory == DescMemType::Cv;
+  };
+  for (const HardwareLayer &layer : plan.layers) {
+    for (Operation *member : {layer.op, layer.fused}) {
+      if (!member)
+        continue;
+      for (OpOperand &use : member->getOpOperands()) {
+        if (fusedResults.contains(use.get()) || !inCvsram(use.get()))
+          continue;
+        auto conv = dyn_cast<ConvOp>(member);
+        const bool feature = isa<ConvOp, SdpOp>(member) &&
+                             cast<LayerOpInterface>(member).getOperandRole(
+                                 use.getOperandNumber()) == LayerOperandRole::Feature;
+        if (isa<RelayoutOp>(member) ||
+            (feature && (!conv || conv.getMode() == nv::ConvMode::Direct)))
+          continue;
+        return member->emitOpError()
+               << "reads operand #" << use.getOperandNumber() << " from the CV-SRAM ("
+               << kMemoryAttrName
+               << "): the register plan programs CV-SRAM reads for BDMA copies and the feature "
+                  "input of a direct convolution or an SDP only";
+      }
+    }
+    Operation *writer = layer.fused ? layer.fused : layer.op;
+    if (inCvsram(layer.result()) && !isa<RelayoutOp, SdpOp>(writer))
+      return writer->emitOpError()
+             << "writes its result to the CV-SRAM (" << kMemoryAttrName
+             << "): the register plan programs CV-SRAM writes for BDMA copies and SDPs only";
+  }
+  for (Operation *op : plan.emulated)
+    for (Value v : llvm::concat<Value>(op->getOperands(), op->getResults()))
+      if (inCvsram(v))
+        return op->emitOpError() << "runs on NVIDIA's runtime emulator, which works on DRAM "
+                                    "buffers: a value it reads or writes lies in the CV-SRAM ("
+                                 << kMemoryAttrName << ")";
+  return success();
+}
+
 } // namespace
 
 int64_t regplan::batchInputs(const HardwareLayer &hw) {
@@ -566,10 +674,12 @@ CubeAddress NetworkPlan::cube(Value v) const {
                      s.feature->getSurfaceStride()};
 }
 
-FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
+FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base,
+                                            uint64_t cvsramBase) {
   NetworkPlan plan;
   plan.func = func;
   plan.base = base;
+  plan.cvsramBase = cvsramBase;
   // A convolution's bias is its SDP's; an fp16 SDP's steps and a clamp
   // are X stages.
   splitConvolutionBiases(func);
@@ -641,7 +751,8 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     // comes first and fuses nothing itself.
     assert(members.front() == &op && members.size() <= 2 && "a convolution and its SDP");
     HardwareLayer hw{&op, members.size() == 2 ? members[1] : nullptr};
-    if (failed(checkFp16Layer(hw)) || failed(checkInt16Layer(hw)))
+    if (failed(checkFp16Layer(hw)) || failed(checkInt16Layer(hw)) ||
+        failed(checkImageConversion(hw)))
       return failure();
     if (Value paired = pairedSurface(hw))
       pairedValues.insert(paired);
@@ -744,6 +855,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     }
     s.value = v;
     s.name = std::move(name);
+    s.memory = p.memory;
     s.placed = p.placed;
     s.viewOffset = p.viewOffset + offset;
     plan.surfaceOf[v] = plan.surfaces.size();
@@ -827,6 +939,10 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
     }
     if (failed(checkDmaStrides(s, name, loc)))
       return failure();
+    FailureOr<std::optional<DescMemType>> memory = requestedMemory(v, loc);
+    if (failed(memory))
+      return failure();
+    s.memory = memory->value_or(DescMemType::Mc);
     p.name = name;
     p.first = p.last = first;
     s.value = v;
@@ -909,14 +1025,63 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base) {
   // One address space for the plan: the configuration of its layers' data.
   const nv::HardwareConfig &config = nv::getHardwareConfig(
       plan.surface(plan.layers.front().result()).feature->getConfig().hardware);
-  AddressPlanResult placed = planAddresses(plan.placement, getNvdlaAddressSpace(config, base));
-  if (!placed.ok()) {
-    Location loc = func.getLoc();
-    for (const Surface &s : plan.surfaces)
-      if (placed.surface == s.placed && !isa<BlockArgument>(s.value))
-        loc = s.value.getLoc();
-    return emitError(loc) << placed.error;
+
+  // dla.memory only where the plan owns a surface by it (not on a view,
+  // which lies in its parent's memory, or a result read on the fly).
+  llvm::DenseSet<Value> fusedResults;
+  for (const HardwareLayer &layer : plan.layers)
+    if (layer.fused)
+      fusedResults.insert(layer.op->getResult(0));
+  for (Operation &op : body) {
+    if (!op.hasAttr(kMemoryAttrName) || &op == terminator)
+      continue;
+    if (op.getNumResults() != 1 || viewOf.count(op.getResult(0)) ||
+        !plan.surfaceOf.count(op.getResult(0)))
+      return op.emitOpError()
+             << "has " << kMemoryAttrName
+             << ", but its result is no surface of its own: a channel view lies in its parent's "
+                "memory, a result its SDP reads on the fly in none";
   }
-  plan.extent = placed.extent;
+  bool anyCvsram = false;
+  for (const Surface &s : plan.surfaces)
+    anyCvsram |= s.memory == DescMemType::Cv;
+  if (anyCvsram) {
+    if (std::string why = whyNotCvsram(config); !why.empty()) {
+      for (const Surface &s : plan.surfaces)
+        if (s.memory == DescMemType::Cv)
+          return emitError(isa<BlockArgument>(s.value) ? func.getLoc() : s.value.getLoc())
+                 << s.name << " is placed in the CV-SRAM (" << kMemoryAttrName << "): " << why;
+    }
+    if (failed(checkCvsramUses(plan, fusedResults)))
+      return failure();
+  }
+
+  // Each memory's surfaces placed apart (a placement's memory is its
+  // owner's, the first surface placed there), from its own base.
+  std::vector<DescMemType> memoryOfPlacement(plan.placement.size(), DescMemType::Mc);
+  for (const Surface &s : llvm::reverse(plan.surfaces))
+    memoryOfPlacement[s.placed] = s.memory;
+  for (DescMemType memory : {DescMemType::Mc, DescMemType::Cv}) {
+    std::vector<size_t> indices;
+    std::vector<PlannedSurface> placement;
+    for (size_t i = 0; i < plan.placement.size(); ++i)
+      if (memoryOfPlacement[i] == memory) {
+        indices.push_back(i);
+        placement.push_back(plan.placement[i]);
+      }
+    AddressPlanResult placed =
+        planAddresses(placement, getNvdlaAddressSpace(config, plan.baseOf(memory)));
+    if (!placed.ok()) {
+      Location loc = func.getLoc();
+      for (const Surface &s : plan.surfaces)
+        if (placed.surface && indices[*placed.surface] == s.placed &&
+            !isa<BlockArgument>(s.value))
+          loc = s.value.getLoc();
+      return emitError(loc) << placed.error;
+    }
+    for (auto [i, p] : llvm::zip_equal(indices, placement))
+      plan.placement[i].offset = p.offset;
+    (memory == DescMemType::Mc ? plan.extent : plan.cvsramExtent) = placed.extent;
+  }
   return plan;
 }

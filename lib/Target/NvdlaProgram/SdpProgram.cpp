@@ -237,7 +237,7 @@ void mlir::dla::regplan::programSdpCore(const NetworkPlan &plan, const NetworkDe
            // (2 atoms wide, 4 lines) and the SDP writes them so (sdp.c).
            {SDP_D_FEATURE_MODE_CFG_WINOGRAD, sdp.conv_mode == kDescConvWinograd},
            {SDP_D_FEATURE_MODE_CFG_BATCH_NUMBER, sdp.batch_num - 1}});
-  p.write(R::SDP_D_DST_DMA_CFG, {{SDP_D_DST_DMA_CFG_DST_RAM_TYPE, kRamTypeMc}});
+  p.write(R::SDP_D_DST_DMA_CFG, {{SDP_D_DST_DMA_CFG_DST_RAM_TYPE, ramTypeOf(out.type)}});
   if (sdp.batch_num > 1) // as sdp.c: the stride only for a batch
     p.write(R::SDP_D_DST_BATCH_STRIDE, sdp.batch_stride);
   p.write(R::SDP_D_DATA_FORMAT, {{SDP_D_DATA_FORMAT_PROC_PRECISION,
@@ -266,7 +266,7 @@ void mlir::dla::regplan::programSdpLayer(const NetworkPlan &plan, const NetworkD
   p.write(R::SDP_RDMA_D_SRC_BASE_ADDR_HIGH, static_cast<uint32_t>(input >> 32));
   p.write(R::SDP_RDMA_D_SRC_LINE_STRIDE, in.line_stride);
   p.write(R::SDP_RDMA_D_SRC_SURFACE_STRIDE, in.surf_stride);
-  p.write(R::SDP_RDMA_D_SRC_DMA_CFG, {{SDP_RDMA_D_SRC_DMA_CFG_SRC_RAM_TYPE, kRamTypeMc}});
+  p.write(R::SDP_RDMA_D_SRC_DMA_CFG, {{SDP_RDMA_D_SRC_DMA_CFG_SRC_RAM_TYPE, ramTypeOf(in.type)}});
   programSdpCore(plan, descs, sdp, p);
   // As NVIDIA's SDP traces: the core first, then its read DMA.
   p.write(R::SDP_D_OP_ENABLE, 1);

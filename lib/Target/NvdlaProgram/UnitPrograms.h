@@ -56,8 +56,18 @@ constexpr ::dlaformat::nvdla::Precision precisionOfDesc(uint8_t code) {
 }
 
 /// `v`'s cube as its surface holds it (an image: its pixels, the format's
-/// channels, plane 0's lines, no surface stride).
+/// channels, plane 0's lines, no surface stride), in the memory the plan
+/// placed it in (DRAM or CV-SRAM), or on the fly when `type` is Hw.
 DescDataCube describeCube(const NetworkPlan &plan, Value v, DescMemType type = DescMemType::Mc);
+
+/// A DMA's *_RAM_TYPE for a cube in `memory`: MC (DBB) 1, CV-SRAM 0, in
+/// every unit's field (arnvdla.h: BDMA_CFG_CMD's SRC/DST_RAM_TYPE_CVSRAM,
+/// CDMA_D_DAIN_RAM_TYPE's DATAIN_RAM_TYPE_CVIF, the SDP's *_RAM_TYPE_CV;
+/// the firmware's map_mem / map_ram / map_ram_type, bdma.c, conv.c and
+/// sdp.c, index them by the descriptor's type).
+inline int64_t ramTypeOf(DescMemType memory) {
+  return memory == DescMemType::Cv ? 0 : ::dlaformat::nvdla::csb::kRamTypeMc;
+}
 
 /// `cube` at input `b` of its surface's batch: b times the feature
 /// layout's batch stride further (the one place a batch input's address

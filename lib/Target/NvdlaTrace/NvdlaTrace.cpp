@@ -2,7 +2,8 @@
 //
 // The function's layer ops in program order, each one hardware layer run to
 // its interrupt before the next starts; its surfaces placed by the address
-// plan in DBB (pri_mem) from kDramBase; memory files for the arguments; one
+// plan in DBB (pri_mem) from kDramBase, those the plan puts in the CV-SRAM
+// (sec_mem) from kCvsramBase; memory files for the arguments; one
 // check_crc per result with the CRC-32 (zlib's, as the trace player and
 // NVIDIA's testbench compute it) of the expected bytes.
 //
@@ -31,8 +32,9 @@ using namespace mlir::dla;
 using namespace mlir::dla::regplan;
 namespace nv = dlaformat::nvdla;
 
-/// Where NVIDIA's traces put DBB data (the testbench's pri_mem window).
-static constexpr uint64_t kDramBase = 0x80000000ull;
+/// Where NVIDIA's traces put DBB data (the testbench's pri_mem window) and
+/// CV-SRAM data (v1's sanity1_cvsram, sanity3_cvsram: 0x50000000).
+static constexpr uint64_t kDramBase = 0x80000000ull, kCvsramBase = 0x50000000ull;
 
 namespace {
 std::string hex(uint64_t v) {
@@ -127,6 +129,12 @@ std::string eventName(size_t i, StringRef unit) {
   return "layer_" + std::to_string(i) + "_" + unit.lower();
 }
 
+/// The trace's name of the memory `v` lies in: the testbench's pri_mem
+/// (DBB) or sec_mem (CV-SRAM).
+StringRef memoryName(const NetworkPlan &plan, Value v) {
+  return plan.memoryOf(v) == DescMemType::Cv ? "sec_mem" : "pri_mem";
+}
+
 FailureOr<std::unique_ptr<llvm::MemoryBuffer>> readData(StringRef dir, StringRef file,
                                                          int64_t bytes, Location loc) {
   SmallString<256> path(dir);
@@ -157,16 +165,24 @@ LogicalResult writeMemory(const NetworkPlan &plan, const NvdlaTraceOptions &opti
   cfg << "// dla-mlir register program: @" << func.getSymName() << ", " << plan.layers.size()
       << " layers\n// address plan (pri_mem): " << plan.extent << " bytes from "
       << hex(plan.base) << "\n";
+  if (plan.cvsramExtent)
+    cfg << "// address plan (sec_mem, CV-SRAM): " << plan.cvsramExtent << " bytes from "
+        << hex(plan.cvsramBase) << "\n";
   report << "address plan of @" << func.getSymName() << ": " << plan.surfaces.size()
-         << " surfaces, " << plan.extent << " bytes\n";
+         << " surfaces, " << plan.extent << " bytes";
+  if (plan.cvsramExtent)
+    report << " (and " << plan.cvsramExtent << " in the CV-SRAM)";
+  report << "\n";
   for (const Surface &s : plan.surfaces) {
     const PlannedSurface &p = plan.placement[s.placed];
     std::string line;
     llvm::raw_string_ostream os(line);
     os << s.name << ": " << hex(plan.addressOf(s.value)) << ", " << p.bytes << " bytes, aligned "
        << p.alignment << ", " << s.value.getType();
+    if (s.memory == DescMemType::Cv)
+      os << ", in the CV-SRAM";
     if (s.viewOffset) // a channel view: its parent's placement
-      os << ", a view " << s.viewOffset << " bytes into " << hex(plan.base + p.offset);
+      os << ", a view " << s.viewOffset << " bytes into " << hex(plan.baseOf(s.memory) + p.offset);
     cfg << "//   " << line << "\n";
     report << "  " << line << "\n";
   }
@@ -182,7 +198,8 @@ LogicalResult writeMemory(const NetworkPlan &plan, const NvdlaTraceOptions &opti
                             (*data)->getBufferSize());
     if (failed(writeMemoryFile(path, bytes, func.getLoc())))
       return failure();
-    cfg << "mem_load(pri_mem, " << hex(plan.addressOf(a)) << ", \"" << s.name << ".dat\");\n";
+    cfg << "mem_load(" << memoryName(plan, a) << ", " << hex(plan.addressOf(a)) << ", \""
+        << s.name << ".dat\");\n";
   }
   // Bytes the program holds itself (compressed weights).
   for (const Surface &s : plan.surfaces) {
@@ -200,12 +217,16 @@ LogicalResult writeMemory(const NetworkPlan &plan, const NvdlaTraceOptions &opti
   // before the first layer: a zeroed input would be lost).
   for (Value r : func.getBody().front().getTerminator()->getOperands()) {
     const PlannedSurface &p = plan.placed(r);
-    bool shared = llvm::any_of(plan.placement, [&](const PlannedSurface &o) {
-      return &o != &p && o.offset < p.offset + p.bytes && p.offset < o.offset + o.bytes;
+    // Offsets count from each memory's base: only surfaces of r's memory
+    // share its bytes.
+    bool shared = llvm::any_of(plan.surfaces, [&](const Surface &s) {
+      const PlannedSurface &o = plan.placement[s.placed];
+      return &o != &p && s.memory == plan.memoryOf(r) && o.offset < p.offset + p.bytes &&
+             p.offset < o.offset + o.bytes;
     });
     if (!shared)
-      cfg << "mem_init(pri_mem, " << hex(plan.addressOf(r)) << ", " << hex(p.bytes)
-          << ", ALL_ZERO);\n";
+      cfg << "mem_init(" << memoryName(plan, r) << ", " << hex(plan.addressOf(r)) << ", "
+          << hex(p.bytes) << ", ALL_ZERO);\n";
   }
   return success();
 }
@@ -270,7 +291,8 @@ FailureOr<int64_t> writeChecks(const NetworkPlan &plan, const std::vector<LayerP
           << " checks, the channels beyond C in the last surface's atoms (and any gaps "
              "between lines, surfaces or inputs) left out\n";
     for (auto [offset, size] : ranges) {
-      cfg << "check_crc(" << last << ", pri_mem, " << hex(plan.addressOf(r) + offset) << ", "
+      cfg << "check_crc(" << last << ", " << memoryName(plan, r) << ", "
+          << hex(plan.addressOf(r) + offset) << ", "
           << hex(size) << ", " << hex(llvm::crc32(bytes.slice(offset, size))) << ");\n";
       ++checks;
     }
@@ -289,7 +311,7 @@ LogicalResult mlir::dla::translateToNvdlaTrace(ModuleOp module, const NvdlaTrace
     return func.emitError("--nvdla-trace-dir and --nvdla-trace-data are required");
 
   // Plan, program, write.
-  FailureOr<NetworkPlan> plan = planNetwork(func, kDramBase);
+  FailureOr<NetworkPlan> plan = planNetwork(func, kDramBase, kCvsramBase);
   if (failed(plan))
     return failure();
   if (!plan->emulated.empty())

@@ -293,8 +293,14 @@ def _import(model, input_shapes, func_name, remark, b):
             with b.at(node_name(graph.node[anchor], anchor)):
                 if fusion.emit(b, i, lambda name: get(name, node)):
                     continue
-            # Not fused after all: the group's nodes one by one.
-            for j in sorted(m for m, q in fusion.owner.items() if q == i) + [i]:
+            # Not fused after all: the group's nodes one by one (and those it
+            # shares with a group written before it, a head split's moves,
+            # unless converted already).
+            for j in sorted(set(m for m, q in fusion.owner.items() if q == i) |
+                            set(fusion.shared.get(i, ()))) + [i]:
+                if j != i and j in fusion.shared.get(i, ()) and \
+                        all(o in env for o in graph.node[j].output):
+                    continue
                 convert(j)
             continue
         if i not in deferred:

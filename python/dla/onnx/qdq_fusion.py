@@ -50,6 +50,11 @@ TOSA's integer form, the shapes --dla-convert-tosa precision=int8 matches:
            convolution core the same way).
   MatMul of two activations: DQ(a), DQ(b) -> MatMul -> Q: the integer
            product rescaled once (qdq_attention.py: attention's q k^T, p v).
+  A head split: DQ(qkv FC) -> Reshape [n, T, 3, H, d] -> Transpose [2, 0,
+           3, 1, 4] -> per part Slice / Squeeze or Gather [-> Mul] [->
+           Transpose] -> Q: channel slices of the FC's map, each head on
+           whole channel atoms (the FC widened by zero kernels), one
+           requantization per part (qdq_heads.py).
   AveragePool, GlobalAveragePool: avg_pool2d on i8 with input and output
            zero points (+ rescale unless the scales are equal). TOSA
            averages over the window's elements inside the input, as ONNX
@@ -69,7 +74,7 @@ import numpy as np
 
 from .builder import Value
 from .context import Context, TO_NCHW, TO_NHWC
-from . import ops_nn, ops_quant, qdq_affine, qdq_attention, qdq_layernorm, qdq_table
+from . import ops_nn, ops_quant, qdq_affine, qdq_attention, qdq_heads, qdq_layernorm, qdq_table
 
 Q, DQ = "QuantizeLinear", "DequantizeLinear"
 INT8 = (np.dtype(np.int8), np.dtype(np.uint8))
@@ -150,6 +155,12 @@ class Fusion:
         # map [n, C, 1, W] of a tensor of another shape (tokens).
         self.views = {}
         self._read = []  # the views of the tensors the group being written reads
+        # A head split's FC (its Q's index) -> (groups, dim, padded dim):
+        # its weights widened so each group's dim columns start on an atom
+        # (qdq_heads.py); a part's Q -> the nodes the first part holds and
+        # its fallback converts too.
+        self.pads, self.shared = {}, {}
+        self._q_index = None
         for i, n in enumerate(self.nodes):
             kind = {"Conv": self._conv, "Add": self._add, "Mul": self._mul, "MaxPool": self._pool,
                     "AveragePool": self._pool, "GlobalAveragePool": self._pool,
@@ -165,6 +176,14 @@ class Fusion:
                 kind = lambda i: qdq_layernorm.match(self, i)
             if kind is None or i in self.owner:
                 continue  # (a node an earlier group holds: a swish's product)
+            if n.op_type == "Reshape":
+                try:
+                    for q, members, params in qdq_heads.match(self, i):
+                        self.groups[q[0]] = (qdq_heads.GROUP, i, params, q)
+                        self.owner.update((m, q[0]) for m in members)
+                    continue
+                except _Reject:
+                    pass
             group = n.op_type
             try:
                 if n.op_type == "Mul":
@@ -417,8 +436,11 @@ class Fusion:
 
     def materialize(self, ctx, name):
         v, dtype = self.signed[name]
-        if self.views.get(name):
-            v = map_to_view(ctx, v, self.views[name])
+        view = self.views.get(name)
+        if qdq_heads.is_view(view):
+            v = qdq_heads.materialize(ctx, v, view)
+        elif view:
+            v = map_to_view(ctx, v, view)
         return ops_quant._unsigned(ctx, v, dtype)
 
     def emit(self, b, q_index, get):
@@ -428,9 +450,11 @@ class Fusion:
         ctx = Context(b, self.nodes[anchor], [], self.opset)
         yz = int(yzp) - (128 if yzp.dtype == np.uint8 else 0)
         mark, signed, views = len(b.lines), dict(self.signed), dict(self.views)
-        self._read, self._out_view = [], ()
+        self._read, self._out_view, self._q_index = [], (), q_index
         try:
-            if kind == "Conv":
+            if kind == qdq_heads.GROUP:
+                y = qdq_heads.emit_part(self, ctx, get, params, ys, yz)
+            elif kind == "Conv":
                 y = self._emit_conv(ctx, get, params, ys, yz)
             elif kind == "Add":
                 y = self._emit_add(ctx, get, params, ys, yz)
@@ -458,6 +482,7 @@ class Fusion:
             del b.lines[mark:]
             b._cache.clear()  # it may name dropped constants (a cache only)
             self.signed, self.views = signed, views
+            self.pads.pop(q_index, None)  # a fallback's FC: unwidened
             return False
         out = self.nodes[q_index].output[0]
         self.signed[out] = (y, yzp.dtype)
@@ -525,8 +550,12 @@ class Fusion:
         that is no view of a map of one row is rejected (stays on the
         host)."""
         x, xzp, i = params
-        xv, _ = self.signed_input(ctx, get, x, xzp, views=VIEWS)
         view, node = self.views.get(x), self.nodes[i]
+        if qdq_heads.is_view(view):
+            xv, _ = self.signed_input(ctx, get, x, xzp, views=(view,))
+            self._out_view = (qdq_heads.move(self, get, i, view, xv),)
+            return xv
+        xv, _ = self.signed_input(ctx, get, x, xzp, views=VIEWS)
         _need(xv.rank == 4 and xv.shape[2] == 1)
         shape = view_shape(xv.shape, view)
         if node.op_type == "Transpose":
@@ -559,11 +588,32 @@ class Fusion:
         its input map (see the module's docstring); over tokens (a [n, T,
         K] input, the map [n, K, 1, T]) a 1x1 convolution of the map."""
         x, xs, xzp, w, ws, wzp, bias, act, flat = params
+        view = self.views.get(x)
+        if qdq_heads.is_view(view) and view[1] == "tokens" and flat is None:
+            # Heads joined back into tokens, each on whole atoms: the
+            # weight's rows widened by zero rows at the pad channels.
+            xv, xz = self.signed_input(ctx, get, x, xzp, views=(view,))
+            w = qdq_heads.widen_rows(w, view)
+            self.views[x] = "tokens"
+            try:
+                y = self._emit_fc(ctx, get, (x, xs, xzp, w, ws, wzp, bias, act, flat), ys, yz)
+            finally:
+                self.views[x] = view
+            self._out_view = self._out_view or ("tokens",)
+            return y
         xv, xz = self.signed_input(ctx, get, x, xzp, views=(None, "tokens"))
         kernels, k = w.shape
         if self.views.get(x) == "tokens":
             _need(flat is None and xv.shape[1] == k)
             wzp = np.zeros((1,), w.dtype) if wzp is None else wzp
+            pad = self.pads.get(self._q_index)
+            if pad:
+                # A head split reads it: each head on whole channel atoms.
+                groups, dim, pd = pad
+                _need(kernels == groups * dim)
+                w, ws, wzp, bias = qdq_heads.widen(w, ws, wzp, bias, groups, dim, pd)
+                kernels = groups * pd
+                self._out_view = (("heads", "tokens", groups, dim, pd),)
             m = (np.float32(xs) * _f32(ws) / np.float32(ys)).astype(np.float32)
             _need(self._ok(m))
             mult, shift = ops_quant._multiplier(ctx, m)

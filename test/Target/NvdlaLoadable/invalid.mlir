@@ -208,3 +208,30 @@ func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config
   return %q : !f
 }
 }
+
+// -----
+
+// NVIDIA's runtime gives a loadable's SRAM-domain memory no address
+// (Runtime.cpp: handle 0, offset 0; loadMemory allocates system memory only).
+!d = tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>
+!s = tensor<1x8x2x2xi8, #dla.feature<int8, line_stride = 96, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @cvsram(%x: !d) -> !s {
+  // expected-error @below {{layer0 lies in the CV-SRAM (dla.memory): NVIDIA's runtime gives a loadable's SRAM memory no address (Runtime.cpp binds it as handle 0, offset 0), so a loadable holds DRAM surfaces only}}
+  %y = dla.relayout %x {dla.memory = "cvsram"} : !d -> !s
+  return %y : !s
+}
+}
+
+// -----
+
+// The emulator works on the CPU's mapping of DRAM buffers.
+!f = tensor<1x8x1x1xi8, #dla.feature<int8, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @emulator_cvsram(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>>) -> !f {
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_full>> -> !f
+  // expected-error @below {{'dla.emu_softmax' op runs on NVIDIA's runtime emulator, which works on DRAM buffers: a value it reads or writes lies in the CV-SRAM (dla.memory)}}
+  %s = dla.emu_softmax %p {dla.memory = "cvsram", input_scale = 0.0625 : f32, output_scale = 0.0078125 : f32} : !f
+  return %s : !f
+}
+}

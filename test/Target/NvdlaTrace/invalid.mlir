@@ -359,7 +359,7 @@ func.func @lrn_int8_to_fp16(%x: tensor<1x16x4x4xi8, #dla.feature<int8, config = 
 // output converter to fp16) keeps the integer meaning: it is not an fp16
 // pipeline's X stages, and not programmed yet.
 func.func @int8_to_fp16(%x: tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>, %w: tensor<16x16x1x1xi8, #dla.weight<direct, int8, config = nv_full>>, %b: tensor<16xi16, #dla.bias<per_channel, int16, config = nv_full>>) -> tensor<1x16x4x4xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no input converter) or an image convolution of integer pixels, without a padding value, alone or with an SDP on the fly of its X stages and Y stage's multiplier, ALU and LUT, an offline SDP of those stages (X stages: bs and bn, or the implicit form with at most two memory operands, three without relu; no out_cvt), pooling and LRN}}
+  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no input converter) or an image convolution (8- or 16-bit integer or fp16 pixels), without a padding value, alone or with an SDP on the fly of its X stages and Y stage's multiplier, ALU and LUT, an offline SDP of those stages (X stages: bs and bn, or the implicit form with at most two memory operands, three without relu; no out_cvt), pooling and LRN}}
   %c = dla.conv direct %x, %w : tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>, tensor<16x16x1x1xi8, #dla.weight<direct, int8, config = nv_full>> -> tensor<1x16x4x4xi16>
   %y = dla.sdp on_the_fly %c bias %b : tensor<16xi16, #dla.bias<per_channel, int16, config = nv_full>> relu : tensor<1x16x4x4xi16> -> tensor<1x16x4x4xf16, #dla.feature<fp16>>
   return %y : tensor<1x16x4x4xf16, #dla.feature<fp16>>
@@ -653,11 +653,13 @@ func.func @sdp_1x1_gaps(%x: !f) -> !g {
 
 // -----
 
-// fp16 image convolutions are programmed for integer pixels; fp16 ones
-// (T_R16_F, A16B16G16R16_F: the v1 model passes them unchanged through the
-// converter and flushes NaNs) are not yet.
-func.func @fp16_image_fp16_pixels(%x: tensor<1x1x8x8xf16, #dla.pixel<T_R16_F, config = nv_full>>, %w: tensor<4x1x3x3xf16, #dla.weight<image, fp16, channels = 1, config = nv_full>>) -> tensor<1x4x6x6xf16, #dla.feature<fp16>> {
-  // expected-error @below {{'dla.conv' op computes in fp16: the fp16 layers programmed yet are a direct or Winograd convolution (no input converter) or an image convolution of integer pixels, without a padding value, alone or with an SDP on the fly of its X stages and Y stage's multiplier, ALU and LUT, an offline SDP of those stages (X stages: bs and bn, or the implicit form with at most two memory operands, three without relu; no out_cvt), pooling and LRN}}
-  %y = dla.conv image %x, %w : tensor<1x1x8x8xf16, #dla.pixel<T_R16_F, config = nv_full>>, tensor<4x1x3x3xf16, #dla.weight<image, fp16, channels = 1, config = nv_full>> -> tensor<1x4x6x6xf16, #dla.feature<fp16>>
-  return %y : tensor<1x4x6x6xf16, #dla.feature<fp16>>
+// fp16 pixels (T_R16_F, T_A16B16G16R16_F, T_A16Y16U16V16_F) are programmed
+// into fp16 image weights only: at IN_PRECISION fp16 CDMA's converter
+// passes them unchanged (cdma_cvt.cpp), so an int8 pipeline would read
+// their fp16 bytes as integers. The precision rules refuse it (fp16 image
+// input -> fp16 only), and so does the register plan.
+func.func @fp16_pixels_int8_weights(%x: tensor<1x1x8x8xf16, #dla.pixel<T_R16_F, config = nv_full>>, %w: tensor<4x1x3x3xi8, #dla.weight<image, int8, channels = 1, config = nv_full>>) -> tensor<1x4x6x6xi8, #dla.feature<int8>> {
+  // expected-error @below {{'dla.conv' op reads an image into int8 image weights: invalid precision conversion for convolution layer: fp16 image input -> int8 (valid: fp16)}}
+  %y = dla.conv image %x, %w : tensor<1x1x8x8xf16, #dla.pixel<T_R16_F, config = nv_full>>, tensor<4x1x3x3xi8, #dla.weight<image, int8, channels = 1, config = nv_full>> -> tensor<1x4x6x6xi8, #dla.feature<int8>>
+  return %y : tensor<1x4x6x6xi8, #dla.feature<int8>>
 }

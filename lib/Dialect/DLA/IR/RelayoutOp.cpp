@@ -58,8 +58,9 @@ LogicalResult RelayoutOp::verify() {
 }
 
 OpFoldResult RelayoutOp::fold(FoldAdaptor) {
-  // Same encoding on both sides: nothing to convert.
-  if (getSource().getType() == getResult().getType())
+  // Same encoding on both sides: nothing to convert (unless the result
+  // lies in another memory: a copy, FeatureCopy.h).
+  if (getSource().getType() == getResult().getType() && !(*this)->hasAttr(kMemoryAttrName))
     return getSource();
   return {};
 }
@@ -76,6 +77,8 @@ struct ComposeRelayouts : OpRewritePattern<RelayoutOp> {
     auto producer = op.getSource().getDefiningOp<RelayoutOp>();
     if (!producer)
       return failure();
+    if (producer->hasAttr(kMemoryAttrName))
+      return rewriter.notifyMatchFailure(op, "the intermediate lies in a memory of its own");
     if (!canRelayoutAxes(producer.getSource().getType(), op.getType()))
       return rewriter.notifyMatchFailure(op, "the composed relayout would change axis order");
     rewriter.modifyOpInPlace(op, [&] { op.getSourceMutable().assign(producer.getSource()); });
