@@ -53,6 +53,10 @@ std::string dlaformat::nvdla::whyNotBatch(const HardwareConfig &c, int64_t input
   return "";
 }
 
+std::string dlaformat::nvdla::whyNotCvsram(const HardwareConfig &c) {
+  return c.caps.cvsram ? "" : std::string(c.name) + " has no CV-SRAM (SECONDARY_MEMIF_DISABLE)";
+}
+
 std::string dlaformat::nvdla::whyNotWeightCompression(const HardwareConfig &c) {
   return c.caps.weightCompression
              ? ""

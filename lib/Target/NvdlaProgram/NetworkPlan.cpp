@@ -555,16 +555,6 @@ FailureOr<std::optional<DescMemType>> requestedMemory(Value v, Location loc) {
   return emitError(loc) << kMemoryAttrName << " must be \"dram\" or \"cvsram\", got " << a;
 }
 
-/// Empty when `c` has the CV-SRAM, NVDLA's second memory interface
-/// (SRAMIF, cmod/cvif), else why not: SECONDARY_MEMIF_ENABLE in v1's
-/// spec/defs/nv_full.spec:5 and master's nv_large.spec:6,
-/// SECONDARY_MEMIF_DISABLE in nv_small.spec:7.
-std::string whyNotCvsram(const nv::HardwareConfig &c) {
-  if (c.kind != nv::HardwareKind::NvSmall)
-    return "";
-  return std::string(c.name) + " has no CV-SRAM (SECONDARY_MEMIF_DISABLE)";
-}
-
 /// What may lie in the CV-SRAM: the program's arguments and results, a
 /// BDMA copy's source and result (CFG_CMD's SRC_RAM_TYPE / DST_RAM_TYPE,
 /// bdma.c map_mem), a direct convolution's feature input (CDMA's
@@ -1046,7 +1036,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base,
   for (const Surface &s : plan.surfaces)
     anyCvsram |= s.memory == DescMemType::Cv;
   if (anyCvsram) {
-    if (std::string why = whyNotCvsram(config); !why.empty()) {
+    if (std::string why = nv::whyNotCvsram(config); !why.empty()) {
       for (const Surface &s : plan.surfaces)
         if (s.memory == DescMemType::Cv)
           return emitError(isa<BlockArgument>(s.value) ? func.getLoc() : s.value.getLoc())
