@@ -67,6 +67,12 @@ Status dlaformat::nvdla::validateAuxConfig(const AuxConfig &config) {
   return Status::success();
 }
 
+int64_t dlaformat::nvdla::getAuxBatchInputs(const AuxConfig &config,
+                                            const std::vector<int64_t> &shape) {
+  const size_t batched = 4 + (getComponentsPerElement(config) == 2);
+  return config.mode == AuxMode::PerElement && shape.size() == batched ? shape.front() : 1;
+}
+
 std::vector<int64_t> dlaformat::nvdla::getAuxLogicalShape(const AuxConfig &config,
                                                             int64_t channels, int64_t height,
                                                             int64_t width) {

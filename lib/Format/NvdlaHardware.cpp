@@ -1,6 +1,7 @@
 //===- NvdlaHardware.cpp - NVDLA hardware configurations -----------------===//
 
 #include "dla/Format/NvdlaHardware.h"
+#include "dla/Format/NvdlaRegisterMap.h"
 
 #include <cctype>
 #include <string>
@@ -40,8 +41,20 @@ const char *const dlaformat::nvdla::kWinogradInputConverterReason =
     "NVDLA's Winograd input path has none (the v1 C model's CDMA converts direct and image "
     "input only)";
 
-std::string dlaformat::nvdla::whyNotBatch(const HardwareConfig &c) {
-  return c.caps.batch ? "" : std::string(c.name) + " has no batch mode (BATCH_DISABLE)";
+std::string dlaformat::nvdla::whyNotBatch(const HardwareConfig &c, int64_t inputs) {
+  if (!c.caps.batch)
+    return std::string(c.name) + " has no batch mode (BATCH_DISABLE)";
+  // BATCH_NUMBER holds the inputs less one (CDMA / CSC / CACC D_BATCH_NUMBER,
+  // SDP D_FEATURE_MODE_CFG: the same width).
+  const int64_t most = int64_t(1) << csb::CDMA_D_BATCH_NUMBER_BATCHES.width;
+  if (inputs > most)
+    return "a batch of " + std::to_string(inputs) + " inputs: BATCH_NUMBER counts at most " +
+           std::to_string(most);
+  return "";
+}
+
+std::string dlaformat::nvdla::whyNotCvsram(const HardwareConfig &c) {
+  return c.caps.cvsram ? "" : std::string(c.name) + " has no CV-SRAM (SECONDARY_MEMIF_DISABLE)";
 }
 
 std::string dlaformat::nvdla::whyNotWeightCompression(const HardwareConfig &c) {

@@ -60,6 +60,20 @@ TEST(NvdlaHardware, ReasonsNameTheSpecMacros) {
             "");
 }
 
+TEST(NvdlaHardware, BatchAndCvsramFromTheSpecs) {
+  // BATCH_NUMBER holds the inputs less one in 5 bits (the firmware's
+  // opendla_initial.h CDMA_D_BATCH_NUMBER_0_BATCHES_FIELD 0x1f).
+  const HardwareConfig &full = getDefaultHardwareConfig();
+  EXPECT_EQ(whyNotBatch(full, 32), "");
+  EXPECT_EQ(whyNotBatch(full, 33), "a batch of 33 inputs: BATCH_NUMBER counts at most 32");
+  EXPECT_EQ(whyNotBatch(getHardwareConfig(HardwareKind::NvLarge), 1),
+            "nv_large has no batch mode (BATCH_DISABLE)");
+  // SECONDARY_MEMIF_ENABLE: nv_full.spec (v1), nv_large.spec; not nv_small.
+  EXPECT_EQ(whyNotCvsram(full) + whyNotCvsram(getHardwareConfig(HardwareKind::NvLarge)), "");
+  EXPECT_EQ(whyNotCvsram(getHardwareConfig(HardwareKind::NvSmall)),
+            "nv_small has no CV-SRAM (SECONDARY_MEMIF_DISABLE)");
+}
+
 TEST(NvdlaHardware, MemoryAddressWidthsFromTheSpecs) {
   // nv_small.spec: MEM_ADDRESS_WIDTH_32; nv_large.spec: MEM_ADDRESS_WIDTH_64;
   // v1 nv_full: 32-bit *_ADDR_HIGH over *_ADDR_LOW.

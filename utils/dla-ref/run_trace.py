@@ -556,7 +556,7 @@ def batched_case(base, rng, n):
 # The kinds run_trace draws on a batch (batch-KIND): every layer but a
 # direct convolution in batch mode as one operation per input.
 BATCHED_KINDS = ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain", "upsample", "interleave",
-                 "concat", "views", "conv-bands")
+                 "concat", "views", "conv-bands", "cvt16-conv")
 
 
 def conv_body(rng, attrs, shape, wshape, out, spread=False):

@@ -109,6 +109,10 @@ int64_t getBytesPerAtom(const AuxConfig &config);
 /// or per channel, element-wise per element only), the data size of fp16
 /// data, and that strides are only given for per-element data.
 Status validateAuxConfig(const AuxConfig &config);
+/// The inputs of a batch data of `shape` holds: the leading N of per-element
+/// data ([N, C, H, W], or [N, C, H, W, 2] with two components); 1 for the
+/// CHW forms and per-layer or per-channel data.
+int64_t getAuxBatchInputs(const AuxConfig &config, const std::vector<int64_t> &shape);
 /// The logical shape of the data for an output cube C x H x W (the CHW form
 /// for per-element data).
 std::vector<int64_t> getAuxLogicalShape(const AuxConfig &config, int64_t channels, int64_t height,

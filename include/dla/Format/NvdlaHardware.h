@@ -41,6 +41,7 @@ struct Capabilities {
   bool batch;                     ///< BATCH_ENABLE (MAX_BATCH_SIZE)
   bool sdpBs, sdpBn, sdpEw, sdpLut; ///< SDP_BS/BN/EW/LUT_ENABLE
   bool pdp, cdp, bdma, rubik;     ///< PDP/CDP/BDMA/RUBIK_ENABLE
+  bool cvsram;                    ///< SECONDARY_MEMIF_ENABLE (the CV-SRAM)
   int64_t memoryAtomBytes;        ///< MEMORY_ATOMIC_SIZE
   int64_t cbufBanks;              ///< CBUF_BANK_NUMBER
   int64_t cbufBankEntries;        ///< CBUF_BANK_DEPTH
@@ -86,14 +87,14 @@ struct HardwareConfig {
 /// compiler has it), nv_large and nv_small their .spec files.
 inline constexpr HardwareConfig kHardwareConfigs[] = {
     {HardwareKind::NvFull, "nv_full", 64, 32, 128,
-     {true, true, true, true, true, true, true, true, true, true, true, true, true, true, 32,
-      16, 256, 64}},
+     {true, true, true, true, true, true, true, true, true, true, true, true, true, true, true,
+      32, 16, 256, 64}},
     {HardwareKind::NvLarge, "nv_large", 64, 32, 64,
      {true, false, false, false, false, false, true, true, true, true, true, true, false, false,
-      32, 16, 512, 64}},
+      true, 32, 16, 512, 64}},
     {HardwareKind::NvSmall, "nv_small", 8, 8, 8,
      {true, false, false, false, false, false, true, true, false, false, true, true, false,
-      false, 8, 32, 512, 32}},
+      false, false, 8, 32, 512, 32}},
 };
 constexpr const auto &enumEntries(HardwareKind) { return kHardwareConfigs; }
 // The SDP's LUT belongs to its Y stage: no configuration has one without the
@@ -145,9 +146,15 @@ std::string whyNotWinograd(const HardwareConfig &c);
 /// Why a Winograd convolution cannot have an input converter (offset,
 /// scale, shift of CDMA's direct and image paths) on any configuration.
 extern const char *const kWinogradInputConverterReason;
-/// Empty when `c`'s convolution takes a batch of images in one layer, else
-/// why not ("nv_small has no batch mode (BATCH_DISABLE)").
-std::string whyNotBatch(const HardwareConfig &c);
+/// Empty when `c`'s convolution takes a batch of `inputs` images in one
+/// layer, else why not ("nv_small has no batch mode (BATCH_DISABLE)"; more
+/// inputs than BATCH_NUMBER's 5 bits count).
+std::string whyNotBatch(const HardwareConfig &c, int64_t inputs = 1);
+/// Empty when `c` has the CV-SRAM, NVDLA's second memory interface
+/// (SRAMIF, cmod/cvif), else why not ("nv_small has no CV-SRAM
+/// (SECONDARY_MEMIF_DISABLE)"): v1's spec/defs/nv_full.spec:5, master's
+/// nv_large.spec:6 and nv_small.spec:7.
+std::string whyNotCvsram(const HardwareConfig &c);
 /// Empty when `c` reads compressed weights, else why not
 /// ("nv_small has no weight compression (WEIGHT_COMPRESSION_DISABLE)").
 std::string whyNotWeightCompression(const HardwareConfig &c);

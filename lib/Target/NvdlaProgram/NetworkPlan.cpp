@@ -379,15 +379,8 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
     }
   if (int16ImagePipeline(hw) || int16PipelineWritesFp16(hw))
     return success();
-  if (widensInt8Pipeline(hw)) {
-    // v1 asserts batch 1 on its int8-to-int16 path (SdpDataOperationThread).
-    if (int64_t n = cast<RankedTensorType>(hw.result().getType()).getDimSize(0); n != 1)
-      return hw.fused->emitOpError()
-             << what << " on a batch of " << n
-             << ": NVDLA's int8-to-int16 SDP path runs one input at a time (v1's SDP asserts "
-                "BATCH_NUMBER 0 on it)";
+  if (widensInt8Pipeline(hw))
     return success();
-  }
   const bool integers = (in == nv::Precision::Int8 || in == nv::Precision::Int16) &&
                         (out == nv::Precision::Int8 || out == nv::Precision::Int16);
   if (auto sdp = dyn_cast<SdpOp>(hw.op);
@@ -503,20 +496,13 @@ bool isChannelOperand(Operation *member, OpOperand &use) {
          use.getOperandNumber() == sdp.getPreluMutable()[0].getOperandNumber();
 }
 
-/// The inputs of a batch `v` holds: N of feature data, of per-element
-/// operand data (NCHW, with components NCHW2); 1 for weights, images
-/// (the pixel format holds one: N = 1) and per-channel or per-layer
-/// operand data.
+/// The inputs of a batch `v` holds, as its encoding says (feature and
+/// per-element operand data: N); 1 without one.
 int64_t batchOf(Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type)
-    return 1;
-  Attribute encoding = type.getEncoding();
-  if (isa_and_nonnull<FeatureAttr>(encoding) ||
-      (isa_and_nonnull<BiasAttr, BatchNormAttr, PReLUAttr, EltwiseAttr>(encoding) &&
-       type.getRank() >= 4))
-    return type.getDimSize(0);
-  return 1;
+  auto layout = type ? dyn_cast_or_null<LayoutEncodingAttr>(type.getEncoding())
+                     : LayoutEncodingAttr();
+  return layout ? layout.getBatchInputs(type.getShape()) : 1;
 }
 
 /// A dla.relayout the program runs: feature data to feature data of the
@@ -601,16 +587,6 @@ FailureOr<std::optional<DescMemType>> requestedMemory(Value v, Location loc) {
   return emitError(loc) << kMemoryAttrName << " must be \"dram\" or \"cvsram\", got " << a;
 }
 
-/// Empty when `c` has the CV-SRAM, NVDLA's second memory interface
-/// (SRAMIF, cmod/cvif), else why not: SECONDARY_MEMIF_ENABLE in v1's
-/// spec/defs/nv_full.spec:5 and master's nv_large.spec:6,
-/// SECONDARY_MEMIF_DISABLE in nv_small.spec:7.
-std::string whyNotCvsram(const nv::HardwareConfig &c) {
-  if (c.kind != nv::HardwareKind::NvSmall)
-    return "";
-  return std::string(c.name) + " has no CV-SRAM (SECONDARY_MEMIF_DISABLE)";
-}
-
 /// What may lie in the CV-SRAM: the program's arguments and results, a
 /// BDMA copy's source and result (CFG_CMD's SRC_RAM_TYPE / DST_RAM_TYPE,
 /// bdma.c map_mem), a direct convolution's feature input (CDMA's
@@ -680,13 +656,15 @@ int64_t regplan::batchInputs(const HardwareLayer &hw) {
 bool regplan::runsInBatchMode(const HardwareLayer &hw) {
   const int64_t n = batchInputs(hw);
   auto conv = dyn_cast<ConvOp>(hw.op);
-  if (n == 1 || !conv || conv.getMode() != nv::ConvMode::Direct || n > 32)
+  // v1 asserts batch 1 on its int8-to-int16 SDP path (SdpDataOperationThread):
+  // such a layer runs once per input.
+  if (n == 1 || !conv || conv.getMode() != nv::ConvMode::Direct || widensInt8Pipeline(hw))
     return false;
   auto feature = dyn_cast_or_null<FeatureAttr>(conv.getInput().getType().getEncoding());
   if (!feature)
     return false;
   const nv::HardwareConfig &config = nv::getHardwareConfig(feature.getConfig());
-  if (!nv::whyNotBatch(config).empty())
+  if (!nv::whyNotBatch(config, n).empty())
     return false;
   // CSC holds every input's rows one after another: a batch runs in batch
   // mode only whole in the buffer beside the weights, not by bands.
@@ -963,10 +941,13 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base,
       p.bytes = s.feature->getStorageBytes();
       p.alignment = s.feature->getStorageAlignment();
       // The SDP between int16 and int8 reads or writes the surface after
-      // an odd last one too (its lanes beyond the channels, never checked).
-      if (pairedValues.contains(v) && s.feature->getNumSurfaces() % 2)
-        p.bytes = std::max(p.bytes, (s.feature->getNumSurfaces() + 1) *
-                                        s.feature->getSurfaceStride());
+      // an odd last one too (its lanes beyond the channels, never checked),
+      // after the last input of a batch too (one operation per input, in
+      // order: an earlier input's surface beyond is overwritten by the next).
+      if (const nv::AtomCube &cube = s.feature->getCube();
+          pairedValues.contains(v) && cube.getNumSurfaces() % 2)
+        p.bytes = std::max(p.bytes, (cube.getSpec().batches - 1) * cube.getBatchStride() +
+                                        (cube.getNumSurfaces() + 1) * cube.getSurfaceStride());
       if (auxValues.contains(v)) {
         auto operand = readAsOperand(*s.feature, v, loc);
         if (failed(operand))
@@ -1087,7 +1068,7 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base,
   for (const Surface &s : plan.surfaces)
     anyCvsram |= s.memory == DescMemType::Cv;
   if (anyCvsram) {
-    if (std::string why = whyNotCvsram(config); !why.empty()) {
+    if (std::string why = nv::whyNotCvsram(config); !why.empty()) {
       for (const Surface &s : plan.surfaces)
         if (s.memory == DescMemType::Cv)
           return emitError(isa<BlockArgument>(s.value) ? func.getLoc() : s.value.getLoc())

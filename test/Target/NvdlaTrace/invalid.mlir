@@ -506,21 +506,6 @@ func.func @winograd_int8_to_int16(%x: !f, %w: !w) -> !g {
 
 // -----
 
-// ... and batch 1.
-!f = tensor<2x8x4x4xi8, #dla.feature<int8, config = nv_full>>
-!w = tensor<8x8x3x3xi8, #dla.weight<direct, int8, config = nv_full>>
-!g = tensor<2x8x2x2xi16, #dla.feature<int16, config = nv_full>>
-module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @batch_int8_to_int16(%x: !f, %w: !w) -> !g {
-  %c = dla.conv direct %x, %w : !f, !w -> tensor<2x8x2x2xi8>
-  // expected-error @below {{'dla.sdp' op reads int8 data and writes int16 on a batch of 2: NVDLA's int8-to-int16 SDP path runs one input at a time (v1's SDP asserts BATCH_NUMBER 0 on it)}}
-  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 3> : tensor<2x8x2x2xi8> -> !g
-  return %y : !g
-}
-}
-
-// -----
-
 !f = tensor<1x32x11x11xi8, #dla.feature<int8, config = nv_full>>
 !o = tensor<1x16x4x4xi8, #dla.feature<int8, config = nv_full>>
 !w = tensor<16x32x5x5xi8, #dla.weight<winograd, int8, stride = 2, config = nv_full>>

@@ -83,6 +83,9 @@ FailureOr<BoundPtr> FeatureAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                     nv::FeatureBoundLayout::bind(config, shape.vec()));
 }
 
+int64_t FeatureAttr::getBatchInputs(ArrayRef<int64_t> shape) const {
+  return shape.empty() ? 1 : shape.front(); // NCHW
+}
 
 //===----------------------------------------------------------------------===//
 // #dla.pixel
@@ -125,6 +128,12 @@ FailureOr<BoundPtr> BiasAttr::bind(ArrayRef<int64_t> shape, Type elementType,
   return bindAux(*this, c, shape, elementType, emitError);
 }
 
+int64_t BiasAttr::getBatchInputs(ArrayRef<int64_t> shape) const {
+  return nv::getAuxBatchInputs(
+      auxConfig(nv::AuxKind::Bias, getMode(), getPrecision(), getDataSize(), getConfig()),
+      shape.vec());
+}
+
 
 FailureOr<BoundPtr> PReLUAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                     function_ref<InFlightDiagnostic()> emitError) const {
@@ -155,13 +164,22 @@ LogicalResult EltwiseAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// The format library's description of `attr`, strides aside.
+static nv::AuxConfig eltwiseConfig(EltwiseAttr attr) {
+  nv::AuxConfig c = auxConfig(nv::AuxKind::ElementWise, nv::AuxMode::PerElement,
+                              attr.getPrecision(), attr.getDataSize(), attr.getConfig());
+  c.use = attr.getComponents().value_or(1) == 2 ? nv::ElementWiseUse::AluAndMul
+                                                : nv::ElementWiseUse::Alu;
+  return c;
+}
+
+int64_t EltwiseAttr::getBatchInputs(ArrayRef<int64_t> shape) const {
+  return nv::getAuxBatchInputs(eltwiseConfig(*this), shape.vec());
+}
+
 FailureOr<BoundPtr> EltwiseAttr::bind(ArrayRef<int64_t> shape, Type elementType,
                                       function_ref<InFlightDiagnostic()> emitError) const {
-  nv::AuxConfig c =
-      auxConfig(nv::AuxKind::ElementWise, nv::AuxMode::PerElement, getPrecision(), getDataSize(),
-                getConfig());
-  c.use = getComponents().value_or(1) == 2 ? nv::ElementWiseUse::AluAndMul
-                                           : nv::ElementWiseUse::Alu;
+  nv::AuxConfig c = eltwiseConfig(*this);
   c.lineStride = getLineStride();
   c.surfaceStride = getSurfaceStride();
   c.batchStride = getBatchStride();

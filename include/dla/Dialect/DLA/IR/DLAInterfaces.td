@@ -48,6 +48,18 @@ def DLA_LayoutEncodingAttr : AttrInterface<"LayoutEncodingAttr"> {
         return ::dlaformat::makeBoundLayoutPacker(std::move(*bound),
                                                     /*alignment=*/64);
       }]>,
+    InterfaceMethod<
+      /*desc=*/[{
+        The inputs of a batch that data of this encoding and `shape` holds,
+        each at its batch stride (NVDLA's BATCH_NUMBER, or one hardware
+        operation per input): N of feature data and of per-element operand
+        data; 1 by default (weights, images, per-channel and per-layer data).
+      }],
+      /*retTy=*/"int64_t",
+      /*methodName=*/"getBatchInputs",
+      /*args=*/(ins "::llvm::ArrayRef<int64_t>":$shape),
+      /*methodBody=*/"",
+      /*defaultImplementation=*/[{ return 1; }]>,
   ];
   let extraSharedClassDeclaration = [{
     /// Storage size in bytes, padding included.

@@ -42,11 +42,13 @@ def DLA_OptionalDataSize
 /// An NVDLA encoding: the format library's description bound to a shape
 /// (`bind`, in C++). Its verifier is the same for all: an element type, the
 /// rank `rankRule` names ("" for any: the binding decides), then the
-/// binding itself once the shape is static.
-class DLA_NvdlaEncoding<string name, string mnemonic, string rankRule = "{}">
+/// binding itself once the shape is static. `layoutMethods`: the layout
+/// interface's defaulted methods the encoding defines itself.
+class DLA_NvdlaEncoding<string name, string mnemonic, string rankRule = "{}",
+                        list<string> layoutMethods = []>
     : DLA_Attr<name, mnemonic, [
         DeclareAttrInterfaceMethods<VerifiableTensorEncoding>,
-        DeclareAttrInterfaceMethods<DLA_LayoutEncodingAttr>]> {
+        DeclareAttrInterfaceMethods<DLA_LayoutEncodingAttr, layoutMethods>]> {
   let extraClassDefinition = [{
     ::llvm::LogicalResult $cppClass::verifyEncoding(
         ::llvm::ArrayRef<int64_t> shape, ::mlir::Type elementType,
@@ -57,7 +59,8 @@ class DLA_NvdlaEncoding<string name, string mnemonic, string rankRule = "{}">
   }];
 }
 
-def DLA_FeatureAttr : DLA_NvdlaEncoding<"Feature", "feature", "{4, \"NCHW tensors\"}"> {
+def DLA_FeatureAttr : DLA_NvdlaEncoding<"Feature", "feature", "{4, \"NCHW tensors\"}",
+                                         ["getBatchInputs"]> {
   let summary = "NVDLA feature data (logical NCHW)";
   let description = [{
     Feature data cubes split into 1x1x32-byte atoms (32 int8 or 16
@@ -114,7 +117,7 @@ def DLA_PixelAttr : DLA_NvdlaEncoding<"Pixel", "pixel", "{4, \"NCHW images\"}"> 
   let assemblyFormat = "`<` $format (`,` " # structParams # "^)? `>`";
 }
 
-def DLA_BiasAttr : DLA_NvdlaEncoding<"Bias", "bias"> {
+def DLA_BiasAttr : DLA_NvdlaEncoding<"Bias", "bias", "{}", ["getBatchInputs"]> {
   let summary = "NVDLA bias data";
   let description = [{
     Bias per layer (`tensor<T>`), per channel (`tensor<CxT>`) or per element
@@ -178,7 +181,7 @@ def DLA_BatchNormAttr : DLA_NvdlaEncoding<"BatchNorm", "batchnorm"> {
   let assemblyFormat = "`<` $mode `,` $precision (`,` " # structParams # "^)? `>`";
 }
 
-def DLA_EltwiseAttr : DLA_NvdlaEncoding<"Eltwise", "eltwise"> {
+def DLA_EltwiseAttr : DLA_NvdlaEncoding<"Eltwise", "eltwise", "{}", ["getBatchInputs"]> {
   let summary = "NVDLA element-wise data (per element)";
   let description = [{
     Per-element operand of the SDP's ALU or multiplier (`components = 1`,
