@@ -128,10 +128,27 @@ struct AsWeightsStorage : OpConversionPattern<AsWeightsOp> {
   }
 };
 
+/// dla.reshape_view of NVDLA data: its source's storage, byte for byte
+/// (the verifier asks the format library that every element keeps its
+/// byte and the sizes are equal).
+struct ReshapeViewStorage : OpConversionPattern<ReshapeViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ReshapeViewOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!op.getResult().getType().getEncoding())
+      return rewriter.notifyMatchFailure(op, "a reshape without encoding");
+    Type storage = getTypeConverter()->convertType(op.getResult().getType());
+    if (!storage || storage != adaptor.getSource().getType())
+      return rewriter.notifyMatchFailure(op, "storage of another size");
+    rewriter.replaceOp(op, adaptor.getSource());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::dla::populateChannelViewStoragePatterns(const TypeConverter &converter,
                                                    RewritePatternSet &patterns) {
-  patterns.add<ChannelSliceStorage, ChannelConcatStorage, AsWeightsStorage>(converter,
-                                                                            patterns.getContext());
+  patterns.add<ChannelSliceStorage, ChannelConcatStorage, AsWeightsStorage, ReshapeViewStorage>(
+      converter, patterns.getContext());
 }

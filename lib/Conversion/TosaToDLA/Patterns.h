@@ -231,6 +231,11 @@ std::optional<std::string> whyNotChannelJoin(tosa::ConcatOp op, const OffloadTar
 /// (ChannelSlices.cpp), and why such a slice stays on the host.
 void populateChannelSlicePatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 std::optional<std::string> whyNotChannelSlice(tosa::SliceOp op, const OffloadTarget &target);
+/// tosa.reshape of a layer's result's positions that keeps every byte in
+/// place -> dla.reshape_view (ReshapeViews.cpp), and why another reshape of
+/// a layer's result stays on the host.
+void populateReshapeViewPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+std::optional<std::string> whyNotReshapeView(tosa::ReshapeOp op, const OffloadTarget &target);
 /// Runs SDP layers on the fly after a convolution and merges consecutive
 /// SDP stages into one layer.
 void populateSdpFusionPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
