@@ -9,7 +9,8 @@
 // no transition sits between the head's view and the layer reading it.
 // The format library decides (getInPlaceReshape, on the source's packed
 // feature layout, the layout the layers write); any other reshape of a
-// layer's NCHW result stays on the host with the reason as a remark.
+// layer's NCHW result that a layer reads stays on the host with the reason
+// as a remark.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,8 +43,15 @@ LogicalResult planReshape(tosa::ReshapeOp op, const OffloadTarget &target, std::
       s += (s.empty() ? "" : "x") + std::to_string(d);
     return s;
   };
+  // A reshape handing a layer's result to the host (as the boundary's
+  // [1, C, 1, 1] -> [1, 1, 1, C]) is data movement there: only one between
+  // layers says why it is no view.
+  const bool betweenLayers =
+      llvm::any_of(op->getUsers(), [](Operation *user) { return isLayerOrView(user); });
   ArrayRef<int64_t> s = in.getShape(), r = out.getShape();
   if (out.getRank() != 4 || r[0] != s[0] || r[1] != s[1]) {
+    if (!betweenLayers)
+      return failure();
     why = "a reshape of a layer's result runs as a view only of its positions (N and C kept, "
           "rank 4); it reshapes " + shape(in) + " to " + shape(out);
     return failure();
@@ -53,10 +61,13 @@ LogicalResult planReshape(tosa::ReshapeOp op, const OffloadTarget &target, std::
   config.hardware = target.config.kind;
   auto source = nv::FeatureBoundLayout::bind(config, {s.begin(), s.end()});
   if (!source) {
-    why = source.message();
+    if (betweenLayers)
+      why = source.message();
     return failure();
   }
   if (!nv::getInPlaceReshape(**source, r[2], r[3])) {
+    if (!betweenLayers)
+      return failure();
     why = "a reshape of a layer's positions runs as a view only where the format library "
           "finds every byte of the feature data in place; " + shape(in) + " to " + shape(out) +
           " has no such layout (lines of " + std::to_string(r[3]) +
