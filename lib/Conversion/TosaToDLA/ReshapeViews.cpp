@@ -77,32 +77,22 @@ LogicalResult planReshape(tosa::ReshapeOp op, const OffloadTarget &target, std::
   return success();
 }
 
-struct ReshapeView : OpRewritePattern<tosa::ReshapeOp> {
-  ReshapeView(MLIRContext *context, const OffloadTarget &target)
-      : OpRewritePattern(context), target(target) {}
-
-  LogicalResult matchAndRewrite(tosa::ReshapeOp op, PatternRewriter &rewriter) const override {
-    std::string why;
-    if (failed(planReshape(op, target, why)))
-      return rewriter.notifyMatchFailure(op, why.empty() ? "no reshape of feature data" : why);
-    rewriter.replaceOpWithNewOp<ReshapeViewOp>(op, op.getType(), op.getInput1());
-    return success();
-  }
-
-  OffloadTarget target;
-};
+LogicalResult rewriteReshape(tosa::ReshapeOp op, PatternRewriter &rewriter,
+                             const OffloadTarget &target, std::string &why) {
+  if (failed(planReshape(op, target, why)))
+    return failure();
+  rewriter.replaceOpWithNewOp<ReshapeViewOp>(op, op.getType(), op.getInput1());
+  return success();
+}
 
 } // namespace
 
 std::optional<std::string> tosa_to_dla::whyNotReshapeView(tosa::ReshapeOp op,
                                                           const OffloadTarget &target) {
-  std::string why;
-  if (succeeded(planReshape(op, target, why)) || why.empty())
-    return std::nullopt;
-  return why;
+  return whyNotView([&](std::string &why) { return planReshape(op, target, why); });
 }
 
 void tosa_to_dla::populateReshapeViewPatterns(RewritePatternSet &patterns,
                                               const OffloadTarget &target) {
-  patterns.add<ReshapeView>(patterns.getContext(), target);
+  patterns.add<ViewRewrite<tosa::ReshapeOp>>(patterns.getContext(), target, rewriteReshape);
 }
