@@ -163,6 +163,24 @@ private:
   StridedView view;
 };
 
+/// Whether `view` holds every element of `source` at the same byte, the
+/// positions of both read row-major (element p of a batch and channel is
+/// at row p / W, column p % W of each): the reshape of [N, C, H, W] to
+/// [N, C, H', W'] (H W = H' W') moves no byte, so it is a view of the
+/// source's storage at offset 0 (dla.reshape_view). N, C, precision and
+/// configuration must be equal, and so must the storage sizes. The byte
+/// offset is a sum of a batch, a channel and a position term, so each is
+/// compared on its own.
+bool keepsBytesInPlace(const FeatureBoundLayout &source, const FeatureBoundLayout &view);
+
+/// The feature configuration under which [N, C, height, width] is
+/// `source`'s storage read in place (keepsBytesInPlace): the source's
+/// surface and batch strides, lines of `width` atoms. nullopt when no
+/// configuration is: the positions differ in number, or the source's
+/// lines have gaps that a row of the new width would have to step over.
+std::optional<FeatureConfig> getInPlaceReshape(const FeatureBoundLayout &source, int64_t height,
+                                               int64_t width);
+
 } // namespace dlaformat::nvdla
 
 #endif // DLA_FORMAT_NVDLAFEATURE_H

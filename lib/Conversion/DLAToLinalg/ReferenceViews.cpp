@@ -1,7 +1,8 @@
 //===- ReferenceViews.cpp - Channel views without encoding ---------------===//
 //
 // A dla.channel_slice / dla.channel_concat of plain (row-major) tensors is
-// a channel slice / concatenation, a dla.as_weights a transpose; encoded
+// a channel slice / concatenation, a dla.as_weights a transpose, a
+// dla.reshape_view a reshape of the positions; encoded
 // ones move storage bytes
 // (lib/Conversion/DLAToMemRef/ChannelViewStorage.cpp).
 //
@@ -89,6 +90,25 @@ struct AsWeightsToTensor : OpRewritePattern<AsWeightsOp> {
   }
 };
 
+/// dla.reshape_view without encoding: the positions collapsed, then
+/// expanded to the result's rows.
+struct ReshapeViewToTensor : OpRewritePattern<ReshapeViewOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeViewOp op, PatternRewriter &rewriter) const override {
+    if (!isPlainChannelView(op))
+      return rewriter.notifyMatchFailure(op, "views encoded storage");
+    RankedTensorType source = op.getSource().getType(), result = op.getResult().getType();
+    ArrayRef<int64_t> s = source.getShape();
+    Value flat = tensor::CollapseShapeOp::create(
+        rewriter, op.getLoc(),
+        RankedTensorType::get({s[0], s[1], s[2] * s[3]}, source.getElementType()),
+        op.getSource(), ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
+        op, result, flat, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    return success();
+  }
+};
+
 } // namespace
 
 bool mlir::dla::isPlainChannelView(Operation *op) {
@@ -99,6 +119,7 @@ bool mlir::dla::isPlainChannelView(Operation *op) {
 }
 
 void mlir::dla::populateChannelViewReferencePatterns(RewritePatternSet &patterns) {
-  patterns.add<ChannelSliceToTensor, ChannelConcatToTensor, AsWeightsToTensor>(
+  patterns.add<ChannelSliceToTensor, ChannelConcatToTensor, AsWeightsToTensor,
+               ReshapeViewToTensor>(
       patterns.getContext());
 }

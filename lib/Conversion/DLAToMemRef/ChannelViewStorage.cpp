@@ -112,15 +112,18 @@ struct ChannelConcatStorage : OpConversionPattern<ChannelConcatOp> {
   }
 };
 
-/// dla.as_weights of NVDLA data: the source's storage is the weights'
-/// (the verifier holds the source to the weight stream's encoding).
-struct AsWeightsStorage : OpConversionPattern<AsWeightsOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(AsWeightsOp op, OpAdaptor adaptor,
+/// A view whose storage is its source's, byte for byte: dla.as_weights of
+/// NVDLA data (the verifier holds the source to the weight stream's
+/// encoding) and dla.reshape_view (the verifier asks the format library
+/// that every element keeps its byte and the sizes are equal).
+template <typename ViewOp> struct SourceStorage : OpConversionPattern<ViewOp> {
+  using OpConversionPattern<ViewOp>::OpConversionPattern;
+  using OpAdaptor = typename ViewOp::Adaptor;
+  LogicalResult matchAndRewrite(ViewOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     if (!op.getResult().getType().getEncoding())
-      return rewriter.notifyMatchFailure(op, "a transpose without encoding");
-    Type storage = getTypeConverter()->convertType(op.getResult().getType());
+      return rewriter.notifyMatchFailure(op, "a transpose or reshape without encoding");
+    Type storage = this->getTypeConverter()->convertType(op.getResult().getType());
     if (!storage || storage != adaptor.getSource().getType())
       return rewriter.notifyMatchFailure(op, "storage of another size");
     rewriter.replaceOp(op, adaptor.getSource());
@@ -132,6 +135,6 @@ struct AsWeightsStorage : OpConversionPattern<AsWeightsOp> {
 
 void mlir::dla::populateChannelViewStoragePatterns(const TypeConverter &converter,
                                                    RewritePatternSet &patterns) {
-  patterns.add<ChannelSliceStorage, ChannelConcatStorage, AsWeightsStorage>(converter,
-                                                                            patterns.getContext());
+  patterns.add<ChannelSliceStorage, ChannelConcatStorage, SourceStorage<AsWeightsOp>,
+               SourceStorage<ReshapeViewOp>>(converter, patterns.getContext());
 }

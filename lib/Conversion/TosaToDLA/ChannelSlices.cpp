@@ -63,34 +63,24 @@ FailureOr<int64_t> planSlice(tosa::SliceOp op, const OffloadTarget &target, std:
   return first;
 }
 
-struct ChannelSlice : OpRewritePattern<tosa::SliceOp> {
-  ChannelSlice(MLIRContext *context, const OffloadTarget &target)
-      : OpRewritePattern(context), target(target) {}
-
-  LogicalResult matchAndRewrite(tosa::SliceOp op, PatternRewriter &rewriter) const override {
-    std::string why;
-    FailureOr<int64_t> first = planSlice(op, target, why);
-    if (failed(first))
-      return rewriter.notifyMatchFailure(op, why.empty() ? "no slice of feature data" : why);
-    rewriter.replaceOpWithNewOp<ChannelSliceOp>(op, op.getType(), op.getInput1(),
-                                                static_cast<uint64_t>(*first));
-    return success();
-  }
-
-  OffloadTarget target;
-};
+LogicalResult rewriteSlice(tosa::SliceOp op, PatternRewriter &rewriter,
+                           const OffloadTarget &target, std::string &why) {
+  FailureOr<int64_t> first = planSlice(op, target, why);
+  if (failed(first))
+    return failure();
+  rewriter.replaceOpWithNewOp<ChannelSliceOp>(op, op.getType(), op.getInput1(),
+                                              static_cast<uint64_t>(*first));
+  return success();
+}
 
 } // namespace
 
 std::optional<std::string> tosa_to_dla::whyNotChannelSlice(tosa::SliceOp op,
                                                            const OffloadTarget &target) {
-  std::string why;
-  if (succeeded(planSlice(op, target, why)) || why.empty())
-    return std::nullopt;
-  return why;
+  return whyNotView([&](std::string &why) { return planSlice(op, target, why); });
 }
 
 void tosa_to_dla::populateChannelSlicePatterns(RewritePatternSet &patterns,
                                                const OffloadTarget &target) {
-  patterns.add<ChannelSlice>(patterns.getContext(), target);
+  patterns.add<ViewRewrite<tosa::SliceOp>>(patterns.getContext(), target, rewriteSlice);
 }

@@ -187,6 +187,7 @@ void tosa_to_dla::populateTosaToDLAPatterns(RewritePatternSet &patterns, Offload
   populateSdpFusionPatterns(patterns, target);
   populateChannelJoinPatterns(patterns, target);
   populateChannelSlicePatterns(patterns, target);
+  populateReshapeViewPatterns(patterns, target);
   populateEmulatorPatterns(patterns, target);
   populateCleanupPatterns(patterns);
   populateConstantFoldPatterns(patterns);

@@ -23,6 +23,8 @@ std::optional<std::string> tosa_to_dla::explainHostOp(Operation *op,
           [&](tosa::ConcatOp concat) { return whyNotChannelJoin(concat, target); })
       .Case<tosa::SliceOp>(
           [&](tosa::SliceOp slice) { return whyNotChannelSlice(slice, target); })
+      .Case<tosa::ReshapeOp>(
+          [&](tosa::ReshapeOp reshape) { return whyNotReshapeView(reshape, target); })
       // Data movement and reinterpretation: no computation to offload.
       .Case<tosa::ConstOp, tosa::ConstShapeOp, tosa::TransposeOp, tosa::ReshapeOp,
             tosa::SliceOp, tosa::ConcatOp, tosa::PadOp, tosa::TileOp, tosa::CastOp,

@@ -227,10 +227,43 @@ void populateChannelJoinPatterns(RewritePatternSet &patterns, const OffloadTarge
 /// when it runs as a view or is no such join (data movement on the host).
 std::optional<std::string> whyNotChannelJoin(tosa::ConcatOp op, const OffloadTarget &target);
 
+/// A view pattern's remark from its planner `plan(why)` (a LogicalResult
+/// or FailureOr): nullopt when the op is a view, or no op of the kind
+/// (`why` left empty).
+template <typename PlanFn> std::optional<std::string> whyNotView(PlanFn plan) {
+  std::string why;
+  if (succeeded(plan(why)) || why.empty())
+    return std::nullopt;
+  return why;
+}
+
+/// A pattern replacing a `SourceOp` by a view: `rewrite(op, rewriter,
+/// target, why)` plans and replaces it, or fails with `why` (empty: no op
+/// of the kind), which is then the match failure's reason.
+template <typename SourceOp> struct ViewRewrite : OpRewritePattern<SourceOp> {
+  using Rewrite = LogicalResult (*)(SourceOp, PatternRewriter &, const OffloadTarget &,
+                                    std::string &);
+  ViewRewrite(MLIRContext *context, const OffloadTarget &target, Rewrite rewrite)
+      : OpRewritePattern<SourceOp>(context), target(target), rewrite(rewrite) {}
+  LogicalResult matchAndRewrite(SourceOp op, PatternRewriter &rewriter) const override {
+    std::string why;
+    if (succeeded(rewrite(op, rewriter, target, why)))
+      return success();
+    return rewriter.notifyMatchFailure(op, why.empty() ? "no view of feature data" : why);
+  }
+  OffloadTarget target;
+  Rewrite rewrite;
+};
+
 /// tosa.slice along channels of a layer's result -> dla.channel_slice
 /// (ChannelSlices.cpp), and why such a slice stays on the host.
 void populateChannelSlicePatterns(RewritePatternSet &patterns, const OffloadTarget &target);
 std::optional<std::string> whyNotChannelSlice(tosa::SliceOp op, const OffloadTarget &target);
+/// tosa.reshape of a layer's result's positions that keeps every byte in
+/// place -> dla.reshape_view (ReshapeViews.cpp), and why another reshape of
+/// a layer's result stays on the host.
+void populateReshapeViewPatterns(RewritePatternSet &patterns, const OffloadTarget &target);
+std::optional<std::string> whyNotReshapeView(tosa::ReshapeOp op, const OffloadTarget &target);
 /// Runs SDP layers on the fly after a convolution and merges consecutive
 /// SDP stages into one layer.
 void populateSdpFusionPatterns(RewritePatternSet &patterns, const OffloadTarget &target);

@@ -486,6 +486,8 @@ bool computedByEmulator(Value v) {
     return llvm::any_of(concat.getInputs(), computedByEmulator);
   if (auto weights = dyn_cast<AsWeightsOp>(def))
     return computedByEmulator(weights.getSource());
+  if (auto reshape = dyn_cast<ReshapeViewOp>(def))
+    return computedByEmulator(reshape.getSource());
   return false;
 }
 
@@ -737,6 +739,11 @@ FailureOr<NetworkPlan> regplan::planNetwork(func::FuncOp func, uint64_t base,
     // A map read as weights: the convolution reads its source's bytes.
     if (auto weights = dyn_cast<AsWeightsOp>(op)) {
       viewOf[weights.getResult()] = {weights.getSource(), 0};
+      continue;
+    }
+    // A map's positions reshaped in place: its source's bytes.
+    if (auto reshape = dyn_cast<ReshapeViewOp>(op)) {
+      viewOf[reshape.getResult()] = {reshape.getSource(), 0};
       continue;
     }
     if (isa<EmulatorOpInterface>(op)) {

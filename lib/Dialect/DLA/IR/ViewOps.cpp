@@ -1,9 +1,11 @@
-//===- ViewOps.cpp - dla.channel_slice / dla.channel_concat --------------===//
+//===- ViewOps.cpp - dla.channel_slice / channel_concat / reshape_view ---===//
 //
 // Channel views: on NVDLA feature data a view is whole surfaces (channel
 // atoms) of its parent with the parent's strides, so the parent's storage
 // holds it from (first channel / atom) x surface stride on. The verifiers
-// keep every view expressible as such an address offset.
+// keep every view expressible as such an address offset. A reshape of the
+// positions is a view at offset 0 when the format library finds every
+// byte in place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,5 +157,34 @@ LogicalResult ChannelConcatOp::verify() {
   if (end != result.getDimSize(1))
     return emitOpError() << "inputs hold " << end << " channels or more, the result "
                          << result.getDimSize(1) << ": they must add up";
+  return success();
+}
+
+LogicalResult ReshapeViewOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getResult().getType();
+  if (source.getRank() != 4 || result.getRank() != 4)
+    return emitOpError("takes NCHW tensors (rank 4), got ") << source << " and " << result;
+  ArrayRef<int64_t> s = source.getShape(), r = result.getShape();
+  if (s[0] != r[0] || s[1] != r[1] || s[2] * s[3] != r[2] * r[3])
+    return emitOpError() << "reshapes positions alone: " << result
+                         << " must have the N and C of " << source
+                         << " and as many positions (H x W)";
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "result " << result << " must have the element type of " << source;
+  Attribute se = source.getEncoding(), re = result.getEncoding();
+  if (!se && !re)
+    return success();
+  auto sf = dyn_cast_or_null<FeatureAttr>(se), rf = dyn_cast_or_null<FeatureAttr>(re);
+  if (!sf || !rf)
+    return emitOpError() << "views NVDLA feature data (#dla.feature) or tensors without "
+                            "encoding on both sides, got "
+                         << source << " and " << result;
+  auto sb = bindFeature(source, *this), rb = bindFeature(result, *this);
+  if (failed(sb) || failed(rb))
+    return failure();
+  if (!nv::keepsBytesInPlace(asFeature(**sb), asFeature(**rb)))
+    return emitOpError() << "result " << result << " does not hold every element of " << source
+                         << " at the same byte: a reshape view moves no byte (lines of W' "
+                            "atoms, the source's surfaces and batches, its lines with no gap)";
   return success();
 }

@@ -11,7 +11,8 @@
 // producer writes straight into the parent; any other input is copied.
 // dla.as_weights takes part as the format library's weight-stream feature
 // encoding in, direct weights out (AsWeightsOp.cpp); its source then takes
-// the stream's strides the same way.
+// the stream's strides the same way. dla.reshape_view's result takes the
+// strides under which it is its source's bytes (the format library's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,10 +113,64 @@ static void placeWeightStream(AsWeightsOp op, LayoutRewriteStats &stats) {
   op.getSourceMutable().set(RelayoutOp::create(b, op.getLoc(), *want, source));
 }
 
+/// The type of dla.reshape_view's result under which it holds its source's
+/// bytes in place (the format library's getInPlaceReshape), or null when
+/// none does or either side is not feature data.
+static RankedTensorType reshapedType(RankedTensorType view, RankedTensorType source) {
+  auto feature = dyn_cast_or_null<FeatureAttr>(source.getEncoding());
+  if (!feature || !isa_and_nonnull<FeatureAttr>(view.getEncoding()))
+    return {};
+  auto bound = bindTensorLayout(source, [] { return InFlightDiagnostic(); });
+  if (failed(bound))
+    return {};
+  std::optional<fmt::nvdla::FeatureConfig> config = fmt::nvdla::getInPlaceReshape(
+      static_cast<const fmt::nvdla::FeatureBoundLayout &>(**bound), view.getDimSize(2),
+      view.getDimSize(3));
+  if (!config)
+    return {};
+  return withEncoding(view, FeatureAttr::get(source.getContext(), feature.getPrecision(),
+                                             *config->lineStride, *config->surfaceStride,
+                                             *config->batchStride, feature.getConfig()));
+}
+
+/// dla.reshape_view takes the strides that keep its source's bytes; a
+/// source whose lines have gaps (strides another view or layer chose) is
+/// first copied into the packed layout, which always has them.
+static void placeReshape(ReshapeViewOp op, LayoutRewriteStats &stats) {
+  auto source = cast<RankedTensorType>(op.getSource().getType());
+  auto type = op.getType();
+  if (RankedTensorType want = reshapedType(type, source)) {
+    op.getResult().setType(want);
+    return;
+  }
+  auto feature = dyn_cast_or_null<FeatureAttr>(source.getEncoding());
+  if (!feature || !isa_and_nonnull<FeatureAttr>(type.getEncoding()))
+    return; // not feature data: the verifier says what is wrong
+  RankedTensorType packed = withEncoding(
+      source, FeatureAttr::get(source.getContext(), feature.getPrecision(), std::nullopt,
+                               std::nullopt, std::nullopt, feature.getConfig()));
+  RankedTensorType want = reshapedType(type, packed);
+  if (!want)
+    return; // the verifier says why
+  OpBuilder b(op);
+  const int64_t bytes = storageBytesOf(source) + storageBytesOf(packed);
+  ++stats.relayouts;
+  stats.relayoutBytes += bytes;
+  mlir::emitRemark(op.getLoc())
+      << "relayout costs " << bytes << " bytes: the source of 'dla.reshape_view' has lines "
+         "with gaps that its rows would step over, so it is copied into the packed layout";
+  op.getSourceMutable().set(RelayoutOp::create(b, op.getLoc(), packed, op.getSource()));
+  op.getResult().setType(want);
+}
+
 void mlir::dla::assignChannelViewStrides(func::FuncOp func, LayoutRewriteStats &stats) {
   func.walk([&](Operation *op) {
     if (auto weights = dyn_cast<AsWeightsOp>(op)) {
       placeWeightStream(weights, stats);
+      return;
+    }
+    if (auto reshape = dyn_cast<ReshapeViewOp>(op)) {
+      placeReshape(reshape, stats);
       return;
     }
     if (auto slice = dyn_cast<ChannelSliceOp>(op)) {

@@ -230,7 +230,8 @@ def DLA_ChannelViewOpInterface : OpInterface<"ChannelViewOpInterface"> {
   let description = [{
     A view of feature data: its result or its inputs are channels of one
     tensor's storage at an address offset (`dla.channel_slice`,
-    `dla.channel_concat`). No unit computes it; the writers place it in its
+    `dla.channel_concat`; `dla.as_weights` and `dla.reshape_view` at offset
+    0). No unit computes it; the writers place it in its
     parent's memory, the storage lowering moves its bytes. Asked wherever
     layers and views are told apart from host ops (`isLayerOrView`).
   }];

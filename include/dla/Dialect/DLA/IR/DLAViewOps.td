@@ -4,7 +4,8 @@
 // per channel group (issue 45 item 4). Its groups are views of one feature
 // surface: whole channel atoms (surfaces) of it, with its line and surface
 // strides, so a layer reads or writes them through an address offset and no
-// host copy cuts or joins them.
+// host copy cuts or joins them. A reshape of a map's positions that keeps
+// every byte in place is a view of it too (dla.reshape_view).
 //
 //===----------------------------------------------------------------------===//
 #ifndef DLA_VIEW_OPS_TD
@@ -99,6 +100,30 @@ def DLA_AsWeightsOp : DLA_Op<"as_weights", [Pure, DLA_ChannelViewOpInterface,
     ```mlir
     %w = dla.as_weights %k : tensor<1x16x5x8xi8, #dla.feature<int8, line_stride = 128, surface_stride = 64, config = nv_small>>
         -> tensor<40x16x1x1xi8, #dla.weight<direct, int8, config = nv_small>>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$source);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def DLA_ReshapeViewOp : DLA_Op<"reshape_view", [Pure, DLA_ChannelViewOpInterface]> {
+  let summary = "A feature map's positions reshaped, as a view";
+  let description = [{
+    The result is `source` [N, C, H, W] with its H x W positions read
+    row-major as H' x W' (H' W' = H W; N, C and element type equal): a
+    reshape of the positions alone. Without encodings this is that
+    reshape. On NVDLA feature data it is a view of the source's storage at
+    offset 0: the format library must find every element at the same byte
+    in both encodings (`keepsBytesInPlace`, NvdlaFeature.h), as a one-row
+    map of 40 keys read as 5 x 8 with lines of 8 atoms and the source's
+    surfaces (the attention's k_h, docs/WholeNetworks.md). No unit or host
+    copy computes it.
+
+    ```mlir
+    %m = dla.reshape_view %k : tensor<1x16x1x40xi8, #dla.feature<int8, config = nv_small>>
+        -> tensor<1x16x5x8xi8, #dla.feature<int8, line_stride = 64, surface_stride = 320, batch_stride = 640, config = nv_small>>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$source);
