@@ -197,6 +197,22 @@ std::optional<nv::Precision> featurePrecisionOf(Value v) {
   return std::nullopt;
 }
 
+/// Whether `hw` is an SDP of a `pipeline` pipeline: offline from
+/// `pipeline` feature data, or on the fly after a convolution of
+/// `pipeline` weights (an image convolution's pixels enter its weights'
+/// precision through CDMA's converter).
+bool isSdpOfPipeline(const HardwareLayer &hw, nv::Precision pipeline) {
+  if (auto sdp = dyn_cast<SdpOp>(hw.op))
+    return !hw.fused && sdp.getMode() == SdpMode::Offline &&
+           featurePrecisionOf(hw.op->getOperand(0)) == pipeline;
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  if (!conv || !isa_and_nonnull<SdpOp>(hw.fused))
+    return false;
+  auto weight = dyn_cast_or_null<WeightAttr>(
+      cast<RankedTensorType>(conv.getWeight().getType()).getEncoding());
+  return weight && weight.getPrecision() == pipeline;
+}
+
 /// Whether `hw` is an SDP of an int16 pipeline writing fp16, with no fp16
 /// data but its result: offline from int16 data, or on the fly after a
 /// convolution of an int16 pipeline (int16 feature data, or an image into
@@ -213,15 +229,7 @@ bool int16PipelineWritesFp16(const HardwareLayer &hw) {
   for (Operation *member : {hw.op, hw.fused})
     if (member && llvm::any_of(member->getOperands(), isFp16))
       return false;
-  if (auto sdp = dyn_cast<SdpOp>(hw.op))
-    return !hw.fused && sdp.getMode() == SdpMode::Offline &&
-           featurePrecisionOf(hw.op->getOperand(0)) == nv::Precision::Int16;
-  auto conv = dyn_cast<ConvOp>(hw.op);
-  if (!conv || !isa_and_nonnull<SdpOp>(hw.fused))
-    return false;
-  auto weight = dyn_cast_or_null<WeightAttr>(
-      cast<RankedTensorType>(conv.getWeight().getType()).getEncoding());
-  return weight && weight.getPrecision() == nv::Precision::Int16;
+  return isSdpOfPipeline(hw, nv::Precision::Int16);
 }
 
 /// Whether `hw` is an SDP of an fp16 pipeline writing int16: offline from
@@ -236,15 +244,7 @@ bool fp16PipelineWritesInt16(const HardwareLayer &hw) {
   if (featurePrecisionOf(hw.result()) != nv::Precision::Int16)
     return false;
   // Its operands are fp16: the verifier's (an fp16 SDP's stages read fp16).
-  if (auto sdp = dyn_cast<SdpOp>(hw.op))
-    return !hw.fused && sdp.getMode() == SdpMode::Offline &&
-           featurePrecisionOf(hw.op->getOperand(0)) == nv::Precision::Fp16;
-  auto conv = dyn_cast<ConvOp>(hw.op);
-  if (!conv || !isa_and_nonnull<SdpOp>(hw.fused))
-    return false;
-  auto weight = dyn_cast_or_null<WeightAttr>(
-      cast<RankedTensorType>(conv.getWeight().getType()).getEncoding());
-  return weight && weight.getPrecision() == nv::Precision::Fp16;
+  return isSdpOfPipeline(hw, nv::Precision::Fp16);
 }
 
 /// fp16 layers: a direct or Winograd convolution without an input
