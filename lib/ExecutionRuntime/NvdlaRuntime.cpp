@@ -108,6 +108,9 @@ uint32_t dla_nvdla_fp32_min(uint32_t a, uint32_t b) { return nv::fp32Min(a, b); 
 uint32_t dla_nvdla_fp32_relu(uint32_t a) { return nv::fp32Relu(a); }
 uint32_t dla_nvdla_fp16_to_fp32(uint32_t h) { return nv::nvdlaFp16ToFp32(uint16_t(h)); }
 uint32_t dla_nvdla_fp32_to_fp16(uint32_t f) { return nv::nvdlaFp32ToFp16(f); }
+uint32_t dla_nvdla_fp16_to_int16(uint32_t h) {
+  return uint16_t(nv::nvdlaFp16ToInt16(uint16_t(h)));
+}
 }
 
 void dla::runtime::forEachSymbol(void (*fn)(const char *, void *, void *), void *user) {
@@ -124,4 +127,5 @@ void dla::runtime::forEachSymbol(void (*fn)(const char *, void *, void *), void 
   fn(kFp32Relu, reinterpret_cast<void *>(&dla_nvdla_fp32_relu), user);
   fn(kFp16ToFp32, reinterpret_cast<void *>(&dla_nvdla_fp16_to_fp32), user);
   fn(kFp32ToFp16, reinterpret_cast<void *>(&dla_nvdla_fp32_to_fp16), user);
+  fn(kFp16ToInt16, reinterpret_cast<void *>(&dla_nvdla_fp16_to_int16), user);
 }

@@ -234,6 +234,26 @@ uint16_t nvdlaFp32ToFp16(uint32_t f) {
   return uint16_t((s << 15) | (oe << 10) | (o & 0x3ff));
 }
 
+int16_t nvdlaFp16ToInt16(uint16_t h) {
+  const u64 s = h >> 15, e = (h >> 10) & 31, m = h & 0x3ff;
+  if (e == 31 && m != 0)
+    return INT16_MIN;
+  // The implicit bit is set for every exponent (FpFloatToInt's i_mant_p1):
+  // a denormal reads as 1.m * 2^-15, below one half, so 0 all the same.
+  const u64 p1 = m | (u64(1) << 10);
+  u64 mag;
+  if (e >= 25)
+    mag = p1 << (e - 25); // an integer already (infinity: 65536, saturated)
+  else {
+    const u64 sh = 25 - e;
+    // Half away from zero on the magnitude: add the first bit dropped.
+    mag = sh > 11 ? 0 : (p1 >> sh) + ((p1 >> (sh - 1)) & 1);
+  }
+  if (mag > 32767)
+    return s ? INT16_MIN : INT16_MAX;
+  return int16_t(s ? -int64_t(mag) : int64_t(mag));
+}
+
 uint32_t fp16ToFp17(uint16_t h) {
   const u64 s = h >> 15, e = (h >> 10) & 31, m = h & 0x3ff;
   if (e == 31)

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace dlaformat::nvdla;
@@ -76,3 +78,19 @@ TEST(NvdlaFloat, Fp32ShortcutEdges) {
 }
 
 } // namespace
+
+// Fp16ToInt16 (an fp16 pipeline's SDP writing int16) on every fp16 value
+// against the C library: std::lround rounds half away from zero, as
+// FpFloatToInt's AC_RND_INF does on the magnitude (fp_nvdla.fp16_to_int16
+// against NVIDIA's compiled function: test_fp_nvdla.py); beyond int16 the
+// sign's bound, a NaN -32768.
+TEST(NvdlaFloat, Fp16ToInt16EveryValue) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    uint32_t bits = nvdlaFp16ToFp32(uint16_t(h));
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    long want = std::isnan(f) ? -32768 : f >= 32767.5f ? 32767 : f <= -32768.5f ? -32768
+                                                                                : std::lround(f);
+    EXPECT_EQ(nvdlaFp16ToInt16(uint16_t(h)), want) << "fp16 0x" << std::hex << h;
+  }
+}

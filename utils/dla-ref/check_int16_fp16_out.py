@@ -19,8 +19,9 @@ D_DATA_FORMAT (the negative control: 0x5 writes int16 again).
 
 --from-fp16: the other way, not programmed by the plan: fp16 SDP programs
 (D_DATA_FORMAT 0xa, run_fp16_trace.py --keep) run again writing int16
-(0x6), each element checked against fp16_to_int16 of the fp16 result
-(sdp_c.cpp Fp32ToFp16 then Fp16ToInt16; the control --format 0xa).
+(0x6), each element checked against fp_nvdla.fp16_to_int16 of the fp16 result
+(sdp_c.cpp Fp32ToFp16 then Fp16ToInt16; the control --format 0xa). The
+plan programs it now (--kind fp16to16-*); this checks the model alone.
 """
 
 import argparse
@@ -30,6 +31,8 @@ import subprocess
 import sys
 
 import numpy as np
+
+from fp_nvdla import fp16_to_int16
 
 
 def dumps(player, cfg, out):
@@ -76,17 +79,6 @@ def check(player, case_dir, data_format):
           f"int16 result ({rounded.sum()} rounded), {beyond.sum()} of {sat.sum()} saturated ones "
           f"beyond int16 in fp16 ({top} at +-65504, {infinite} infinite)")
     return equal.sum() + beyond.sum() == a.size and not infinite, a.size
-
-
-def fp16_to_int16(h):
-    """nvdla_float.h Fp16ToInt16 (FpFloatToInt<16,5,10>) as read: the
-    magnitude rounded half away from zero (IntSignedShiftRight's ac_fixed
-    AC_RND_INF), above 32767 saturated by the sign, NaN -32768."""
-    h = np.asarray(h, np.uint16)
-    f = h.view(np.float16).astype(np.float64)
-    mag = np.floor(np.abs(f) + 0.5)
-    out = np.where(mag > 32767, np.where(f < 0, -32768, 32767), np.sign(f) * mag)
-    return np.where(np.isnan(f), -32768, out).astype(np.int64)
 
 
 def check_from_fp16(player, case_dir, data_format):

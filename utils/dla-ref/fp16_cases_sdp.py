@@ -338,6 +338,23 @@ def offline_op(case, x, decl, xt, yt):
     return f"dla.sdp offline {x} {decl} {case['stages']} : {xt} -> {yt}"
 
 
+def to_int16(case, rounding=None):
+    """run_fp16_trace --int16-out: `case` with its SDP writing int16 (sdp_c.cpp
+    at PROC_PRECISION fp16, OUT_PRECISION int16: Fp32ToFp16, then
+    Fp16ToInt16), expected fp_nvdla.fp16_to_int16 of its fp16 result (as
+    uint16 bits). `rounding` "even" / "saturate-off": the negative controls'
+    expectations (numpy's rint, half to even; or no saturation, int16 wrapping)."""
+    h = case["want"]
+    want = fp.fp16_to_int16(h)
+    f = h.view(np.float16).astype(np.float64)
+    if rounding == "even":
+        want = np.where(np.isnan(f), -32768, np.clip(np.rint(np.nan_to_num(f)), -32768, 32767))
+    elif rounding == "saturate-off":
+        mag = np.floor(np.abs(np.nan_to_num(f, posinf=65504, neginf=-65504)) + 0.5)
+        want = np.where(np.isnan(f), -32768, np.sign(f) * mag).astype(np.int64)
+    return dict(case, want=np.asarray(want).astype(np.int64).astype(np.uint16), int16=True)
+
+
 def nchw_shape(a):
     """The tensor shape of data `a`: N x C x H x W as it is (a batch),
     C x H x W one input (N = 1)."""
@@ -350,6 +367,9 @@ def func(case, encoded=True):
     feature = "#dla.feature<fp16>" if encoded else None
     xt = ttype(nchw_shape(case["x"]), feature)
     yt = ttype(nchw_shape(case["want"]), feature)
+    if case.get("int16"):
+        # An fp16 pipeline's SDP writing int16 (to_int16).
+        yt = yt.replace(F16, "xi16").replace("<fp16>", "<int16>")
     args = [f"%x: {xt}"]
     conv = case["conv"]
     mode = conv.get("mode", "direct") if conv else None

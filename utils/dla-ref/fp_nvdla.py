@@ -17,7 +17,7 @@ and where it differs from IEEE single rounding.
 | `cacc_to_fp32` | `cacc_fp48_to_fp32` (what CACC delivers to the SDP) |
 | `sdp_x_fp16` | `hls/sdp/sdp_x.cpp` `NV_NVDLA_SDP_CORE_x` at precision FP16 |
 | `sdp_y_fp16`, `sdp_y_operand_fp16` | `hls/sdp/sdp_y.cpp` `NV_NVDLA_SDP_CORE_Y_top` at precision FP16 (`sdp_y_core.cpp` `Y_mul` then `Y_alu`, `sdp_y_cvt.cpp` for memory operands; the LUT through `lut_float_ref.sdp_lut_float`) |
-| `sdp_cvt_fp16` | `hls/sdp/sdp_c.cpp` `NV_NVDLA_SDP_CORE_c` at precision FP16 |
+| `sdp_cvt_fp16`, `fp16_to_int16` | `hls/sdp/sdp_c.cpp` `NV_NVDLA_SDP_CORE_c` at precision FP16 (output fp16, or int16 through `Fp16ToInt16`: `FpFloatToInt<16,5,10>`) |
 | `fp17_to_fp16`, `fp17_add`, `fp17_mul`, `fp16_max`, `fp16_min` | `Fp17ToFp16` (`FpExpoWidthDec`), `FpAdd<6,10>`, `FpMul<6,10>`, `FpMax` / `FpMin<5,10>` (`hls/vlibs`) |
 | `pdp_w_step`, `pdp_h_step`, `pdp_stage1`, `pdp_fp16` | `hls_wrapper/pdp_hls_wrapper.cpp` `HLS_PDP_PoolingStage0Calc_FP16_W` / `_H`, `HLS_PDP_PoolingStage1Calc_FP16`, in `pdp/NV_NVDLA_pdp.cpp`'s order (`PoolingStage0SequenceCommon`, `LineOperation`, `PoolingStage0Calc`) |
 | `csc_pra_fp16` | `hls/csc_libs/csc_cvt.cpp` `NV_NVDLA_CSC_pra_cell` at FP16 (Winograd's input transform, fp17 steps) |
@@ -733,13 +733,35 @@ def sdp_y_fp16(x, alu_bypass=1, alu_algo=ALU_SUM, alu_src=SRC_REG, alu_op=0, mul
     return y
 
 
+def fp16_to_int16(h):
+    """Fp16ToInt16 (nvdla_float.h FpFloatToInt<16,5,10>) on fp16 bits: the
+    mantissa with its implicit bit set whatever the exponent (i_mant_p1, so
+    a denormal reads 1.m * 2^-15), shifted right by 10 - (e - 15) through
+    IntSignedShiftRight into ac_fixed<26,26> (AC_RND_INF: a half rounds up,
+    the magnitude away from zero; a negative shift a left shift); above
+    32767 the sign's bound (-32768 or 32767), else the magnitude signed; a
+    NaN -32768. Returns np.int16 values."""
+    h = _u(h) & 0xFFFF
+    s, e, m = h >> 15, (h >> 10) & 31, h & 0x3FF
+    p = m | (1 << 10)
+    sh = 10 - (e - 15)
+    right = np.maximum(sh, 0)
+    # Exact while right <= 12 (the shifted-out bits below the half bit
+    # cannot make a tie rounding differ: p < 2^11, right > 12 gives 0).
+    half = np.where(right > 0, (p >> np.maximum(right - 1, 0)) & 1, 0)
+    mag = np.where(sh < 0, p << np.maximum(-sh, 0), (p >> right) + half)
+    mag = np.where(right > 11, 0, mag)
+    out = np.where(mag > 32767, np.where(s == 1, -32768, 32767), np.where(s == 1, -mag, mag))
+    nan = (e == 31) & (m != 0)
+    return np.where(nan, -32768, out).astype(np.int16)
+
+
 def sdp_cvt_fp16(x, out_int16=False):
     """The SDP's output converter at precision FP16 (NV_NVDLA_SDP_CORE_c):
-    Fp32ToFp16 (offset, scale and shift are not used)."""
+    Fp32ToFp16 (offset, scale and shift are not used), then with
+    OUT_PRECISION int16 Fp16ToInt16 (np.int16 values)."""
     h = fp32_to_fp16(x)
-    if out_int16:
-        raise NotImplementedError("fp16 -> int16 output (Fp16ToInt16) is not modelled")
-    return h
+    return fp16_to_int16(h) if out_int16 else h
 
 
 # ---------------------------------------------------------------------------

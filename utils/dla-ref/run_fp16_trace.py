@@ -120,6 +120,7 @@ import run_trace
 import weight_ref
 
 ENC = "#dla.feature<fp16>"
+ENC16 = "#dla.feature<int16>"
 WENC = "#dla.weight<direct, fp16>"
 WENC_COMPRESSED = "#dla.weight<direct, fp16, compressed>"
 
@@ -379,6 +380,8 @@ def sdp_cpu_outputs(cases, build, arithmetic):
                         for i, (nm, d, _) in enumerate(c["operands"]))
         out_shape = fp16_cases_sdp.nchw_shape(c["want"])
         t = run_layers.tensor_type(out_shape, "f16")
+        out = "i16" if c.get("int16") else "f16"
+        yt = run_layers.tensor_type(out_shape, out)
         prelude = ""
         if wino:
             w = conv["w"].view(np.float16)
@@ -392,7 +395,7 @@ def sdp_cpu_outputs(cases, build, arithmetic):
                        f"  %w = dla.relayout %wc : {plain} -> {wt}\n"
                        f"  %c = dla.conv winograd %a0, %w{cb} pad [{p[0]}, {p[1]}, {p[2]}, {p[3]}] : "
                        f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, {wt}{cbt} -> {t}")
-            op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {t}"
+            op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {yt}"
         elif conv:
             (sy, sx), p, (dy, dx) = conv["stride"], conv["pad"], conv["dilation"]
             cb = ", %a2" if bias else ""
@@ -401,11 +404,11 @@ def sdp_cpu_outputs(cases, build, arithmetic):
                        f"{p[2]}, {p[3]}] dilation [{dy}, {dx}] : "
                        f"{run_layers.tensor_type(args[0][0].shape, 'f16')}, "
                        f"{run_layers.tensor_type(args[1][0].shape, 'f16')}{cbt} -> {t}")
-            op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {t}"
+            op = f"dla.sdp on_the_fly %c {decl} {c['stages']} : {t} -> {yt}"
         else:
-            op = fp16_cases_sdp.offline_op(c, "%a0", decl, t, t)
-        case = run_layers.Case(c["name"], args, op, out_shape, "f16",
-                               np.zeros(out_shape, np.float16))
+            op = fp16_cases_sdp.offline_op(c, "%a0", decl, t, yt)
+        case = run_layers.Case(c["name"], args, op, out_shape, out,
+                               np.zeros(out_shape, np.int16 if c.get("int16") else np.float16))
         case.prelude = prelude
         case.bits = True
         built.append(case)
@@ -458,11 +461,14 @@ def main_sdp(a):
                  for n in range(a.count)]
     if a.batch:
         cases = [sdp_on_batch(rng, c) for c in cases]
+    if a.int16_out:
+        cases = [fp16_cases_sdp.to_int16(c, a.int16_control) for c in cases]
     cpu = sdp_cpu_outputs(cases, build, a.fp16_arithmetic) if a.expect == "cpu" else None
 
     def run(c, want, name):
-        blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"),
-                 "result0.bin": nvdla_ref.pack(nchw(want), ENC, "f16")}
+        result = (nvdla_ref.pack(nchw(want).view(np.int16), ENC16, "i16") if c.get("int16")
+                  else nvdla_ref.pack(nchw(want), ENC, "f16"))
+        blobs = {"arg0.bin": nvdla_ref.pack(nchw(c["x"]), ENC, "f16"), "result0.bin": result}
         first = 1
         if c["conv"]:
             wenc = f"#dla.weight<{c['conv'].get('mode', 'direct')}, fp16>"
@@ -1015,6 +1021,14 @@ def main():
     p.add_argument("--swap-priorities", action="store_true",
                    help="with --drawn-tables, the negative control: expected with every LE / "
                         "LO priority the other table")
+    p.add_argument("--int16-out", action="store_true",
+                   help="--layer sdp, conv-sdp, clamp, ew, conv-ew (after Winograd the "
+                        "precision rules keep fp16): the SDP writes int16 (an "
+                        "fp16 pipeline's: sdp_c.cpp Fp32ToFp16, then Fp16ToInt16), expected "
+                        "fp_nvdla.fp16_to_int16 of its fp16 result or the CPU execution")
+    p.add_argument("--int16-control", choices=["even", "saturate-off"],
+                   help="with --int16-out --expect nvdla, the negative controls: expected "
+                        "rounded half to even, or without saturation")
     p.add_argument("--batch", action="store_true",
                    help="--layer pdp, cdp: each layer on a batch of 2 to 4 inputs (one "
                         "operation per input), expected from fp_nvdla per input; offline "
@@ -1029,6 +1043,12 @@ def main():
         p.error("--batch draws --layer pdp or cdp expected from fp_nvdla (--expect nvdla), or "
                 "--layer " + ", ".join(BATCH_SDP_LAYERS) + " expected from the CPU execution "
                 "(--expect cpu), as register programs")
+    if a.int16_out and (a.loadable or a.batch or a.layer not in (
+            "sdp", "conv-sdp", "clamp", "ew", "conv-ew")):
+        p.error("--int16-out draws --layer sdp, conv-sdp, clamp, ew or conv-ew as register "
+                "programs, one input each")
+    if a.int16_control and (not a.int16_out or a.expect != "nvdla"):
+        p.error("--int16-control changes --int16-out's fp_nvdla expectation")
     if a.swap_compressed and not a.compressed:
         p.error("--swap-compressed changes --compressed weights")
     if a.compressed and a.layer != "conv":

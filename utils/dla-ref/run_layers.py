@@ -544,12 +544,14 @@ def module(cases):
         cast = "extf" if c.out_t == "f16" else "extsi"
         src = f"%r{n}"
         if getattr(c, "bits", False):
-            # fp16 results as their bit patterns (zeros' signs, NaNs).
+            # fp16 results as their bit patterns (zeros' signs, NaNs); int16
+            # ones as their unsigned bits too.
             wide_t, cast = "i32", "extui"
             wide = f"tensor<{'x'.join(map(str, c.out_shape))}xi32>"
-            lines.append(f"  %h{n} = arith.bitcast %r{n} : {out} to "
-                         f"{out.replace('xf16>', 'xi16>')}")
-            src, out = f"%h{n}", out.replace("xf16>", "xi16>")
+            if c.out_t == "f16":
+                lines.append(f"  %h{n} = arith.bitcast %r{n} : {out} to "
+                             f"{out.replace('xf16>', 'xi16>')}")
+                src, out = f"%h{n}", out.replace("xf16>", "xi16>")
         memref = wide.replace("tensor", "memref")
         lines += [f"  %w{n} = arith.{cast} {src} : {out} to {wide}",
                   f"  %m{n} = bufferization.to_buffer %w{n} : {wide} to {memref}",

@@ -131,7 +131,7 @@ def test_sdp_x_fp16(cm):
         want = fp.sdp_x_fp16(x, alu_op=alu, mul_op=mul, **cfg)
         np.testing.assert_array_equal(want, got, err_msg=str(cfg))
     h = np.zeros(n, np.uint16)
-    _call(cm.v1_sdp_cvt_fp16, x, n, h)
+    _call(cm.v1_sdp_cvt_fp16, x, n, h, 0)
     np.testing.assert_array_equal(fp.sdp_cvt_fp16(x), h)
 
 
@@ -541,6 +541,28 @@ def test_cdma_cvt_image_fp16(cm, pixel):
         want = fp.cdma_cvt_image_fp16(sx, signed=signed, alu=alu, scale=int(scales),
                                       truncate=truncate)
         np.testing.assert_array_equal(want, got.astype(np.uint16))
+
+
+def test_sdp_cvt_fp16_to_int16(cm):
+    """The output converter at precision FP16 writing INT16 (sdp_c.cpp:
+    Fp32ToFp16, then Fp16ToInt16) on every fp16 value (widened, so that
+    Fp32ToFp16 keeps it: halves, denormals, +-65504, infinity, NaN) and on
+    random fp32 values."""
+    every = fp.fp16_to_fp32(np.arange(1 << 16, dtype=np.uint32).astype(np.uint16))
+    x = np.concatenate([every.astype(np.uint32),
+                        np.random.default_rng(47).integers(0, 1 << 32, 1 << 16, dtype=np.uint64)
+                        .astype(np.uint32)])
+    got = np.zeros(x.size, np.uint16)
+    _call(cm.v1_sdp_cvt_fp16, x, x.size, got, 1)
+    np.testing.assert_array_equal(fp.sdp_cvt_fp16(x, out_int16=True), got.view(np.int16))
+
+
+def test_fp16_to_int16_by_hand():
+    """Halves away from zero, saturation by the sign, NaN -32768."""
+    h = np.array([0.5, -0.5, 1.5, 2.5, -2.5, 0.49951171875, 32767.0, 32768.0, -32768.0, 65504.0,
+                  -65504.0, np.inf, -np.inf, np.nan, 6e-8, -0.0], np.float16).view(np.uint16)
+    want = [1, -1, 2, 3, -3, 0, 32767, 32767, -32768, 32767, -32768, 32767, -32768, -32768, 0, 0]
+    np.testing.assert_array_equal(fp.fp16_to_int16(h), want)
 
 
 def test_int17_to_fp16_every_value():

@@ -35,6 +35,7 @@ inline constexpr const char *kFp32Min = "dla_nvdla_fp32_min";
 inline constexpr const char *kFp32Relu = "dla_nvdla_fp32_relu";
 inline constexpr const char *kFp16ToFp32 = "dla_nvdla_fp16_to_fp32";
 inline constexpr const char *kFp32ToFp16 = "dla_nvdla_fp32_to_fp16";
+inline constexpr const char *kFp16ToInt16 = "dla_nvdla_fp16_to_int16";
 
 /// Calls `fn(name, address)` for every function of this header.
 void forEachSymbol(void (*fn)(const char *name, void *address, void *user), void *user);
@@ -124,6 +125,9 @@ uint32_t dla_nvdla_fp32_relu(uint32_t a);
 /// converter): fp16 bits in the low 16 bits.
 uint32_t dla_nvdla_fp16_to_fp32(uint32_t h);
 uint32_t dla_nvdla_fp32_to_fp16(uint32_t f);
+/// Fp16ToInt16 (an fp16 pipeline's SDP writing int16, after Fp32ToFp16):
+/// the int16 in the low 16 bits.
+uint32_t dla_nvdla_fp16_to_int16(uint32_t h);
 }
 
 #endif // DLA_EXECUTIONRUNTIME_NVDLARUNTIME_H

@@ -51,6 +51,11 @@ uint32_t nvdlaFp16ToFp32(uint16_t h);
 /// denormals, saturating at 65504, fp32 denormals zero, a NaN keeps its
 /// low 10 payload bits.
 uint16_t nvdlaFp32ToFp16(uint32_t f);
+/// Fp16ToInt16 (nvdla_float.h FpFloatToInt<16,5,10>; the SDP's output
+/// after Fp32ToFp16 when an fp16 pipeline writes int16, sdp_c.cpp 41-49):
+/// the magnitude rounded half away from zero (IntSignedShiftRight's
+/// AC_RND_INF), beyond 32767 saturated by the sign, a NaN -32768.
+int16_t nvdlaFp16ToInt16(uint16_t h);
 /// Fp16ToFp17: exact; infinity saturates to fp17's largest; NaN kept.
 uint32_t fp16ToFp17(uint16_t h);
 /// Fp32ToFp17: RNE to 11 bits, no fp17 denormals (zero unless rounding

@@ -131,7 +131,7 @@ void reference::declareNvdlaRuntime(OpBuilder &b, Operation *op) {
   declare(rt::kSdpLutFloatFp16, b.getFunctionType(lut, {}));
   for (const char *name : {rt::kFp32Add, rt::kFp32Mul, rt::kFp32Max, rt::kFp32Min})
     declare(name, b.getFunctionType({i32, i32}, {i32}));
-  for (const char *name : {rt::kFp32Relu, rt::kFp16ToFp32, rt::kFp32ToFp16})
+  for (const char *name : {rt::kFp32Relu, rt::kFp16ToFp32, rt::kFp32ToFp16, rt::kFp16ToInt16})
     declare(name, b.getFunctionType({i32}, {i32}));
 }
 
@@ -306,6 +306,17 @@ Value reference::nvdlaToFp16(OpBuilder &b, Location loc, Value x) {
   Value h = call(b, loc, rt::kFp32ToFp16, {x});
   return arith::BitcastOp::create(b, loc, b.getF16Type(),
                                   arith::TruncIOp::create(b, loc, b.getI16Type(), h));
+}
+
+Value reference::nvdlaSdpOutput(OpBuilder &b, Location loc, Value x, Type out) {
+  Value h = nvdlaToFp16(b, loc, x);
+  if (out.isF16())
+    return h;
+  // sdp_c.cpp 41-49: OUT_PRECISION int16 takes the fp16 through
+  // Fp16ToInt16; the output converter's offset, scale and shift are unused.
+  Value bits = arith::ExtUIOp::create(b, loc, b.getI32Type(),
+                                      arith::BitcastOp::create(b, loc, b.getI16Type(), h));
+  return arith::TruncIOp::create(b, loc, b.getI16Type(), call(b, loc, rt::kFp16ToInt16, {bits}));
 }
 
 Value reference::nvdlaSdpXStage(OpBuilder &b, Location loc, Value x, SdpXAttr stage,

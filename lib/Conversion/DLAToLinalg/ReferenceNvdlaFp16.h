@@ -83,6 +83,9 @@ Value nvdlaMax(OpBuilder &b, Location loc, Value x, Value y);
 Value nvdlaMin(OpBuilder &b, Location loc, Value x, Value y);
 Value nvdlaRelu(OpBuilder &b, Location loc, Value x);
 Value nvdlaToFp16(OpBuilder &b, Location loc, Value x);
+/// The fp16 SDP's result to its output type `out`: Fp32ToFp16, and for
+/// int16 (an fp16 pipeline writing int16) then Fp16ToInt16.
+Value nvdlaSdpOutput(OpBuilder &b, Location loc, Value x, Type out);
 
 /// One X stage of an fp16 SDP (sdp_x_fp16): ALU (max / min / sum) on the
 /// widened memory operand, MUL (PReLU: a value with its sign bit clear

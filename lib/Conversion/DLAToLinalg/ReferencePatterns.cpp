@@ -607,11 +607,13 @@ struct SdpToReference : LayerToReference<SdpOp> {
 
   LogicalResult rewrite(SdpOp op, OpAdaptor adaptor, nv::PipelinePrecision pipeline,
                         ConversionPatternRewriter &rewriter) const override {
-    // An fp16 layer's SDP pipeline is fp32 (its X stages' data path).
+    // An fp16 layer's SDP pipeline is fp32 (its X stages' data path); it
+    // writes fp16, or int16 through Fp16ToInt16 (nvdlaSdpOutput).
+    Type outElement = op.getOutput().getType().getElementType();
     const bool nvdla = (pipeline == nv::PipelinePrecision::Fp16 ||
                         pipeline == nv::PipelinePrecision::Fp32) &&
-                       nvdlaFp16(op) &&
-                       op.getOutput().getType().getElementType().isF16() && !op.getOutCvtAttr();
+                       nvdlaFp16(op) && (outElement.isF16() || outElement.isInteger(16)) &&
+                       !op.getOutCvtAttr();
     if (op.isStageForm())
       return rewriteStages(op, adaptor, rewriter, nvdla);
     if (nvdla)
@@ -723,7 +725,7 @@ struct SdpToReference : LayerToReference<SdpOp> {
                                                       scalarConstant(b, l, b.getI32Type(), 0));
             v = arith::SelectOp::create(b, l, nonNegative, v, nvdlaMul(b, l, v, get(prelu)));
           }
-          return nvdlaToFp16(b, l, v);
+          return nvdlaSdpOutput(b, l, v, outType.getElementType());
         });
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
     return success();
@@ -837,7 +839,7 @@ struct SdpToReference : LayerToReference<SdpOp> {
               bits = nvdlaSdpXStage(b, l, bits, s, argRaw(bn.alu), argRaw(bn.mul));
             if (SdpYAttr s = op.getEwAttr())
               bits = nvdlaSdpYStage(b, l, bits, s, argRaw(ew.alu), argRaw(ew.mul));
-            return lutAfter ? bits : nvdlaToFp16(b, l, bits);
+            return lutAfter ? bits : nvdlaSdpOutput(b, l, bits, outElement);
           }
           if (isFloat) {
             if (SdpXAttr s = op.getBsAttr())
@@ -1027,7 +1029,9 @@ struct ClampToReference : LayerToReference<ClampOp> {
     const double lo = op.getMin().convertToDouble(), hi = op.getMax().convertToDouble();
     // NVDLA's fp16: the X stages the clamp runs as (ClampOp::getXStages:
     // FpMax / FpMin with the bounds' fp16 patterns), then Fp32ToFp16.
-    const bool nvdla = nvdlaFp16(op) && in.type.isF16() && out.type.isF16();
+    // The register plan runs it as an SDP: int16 out through Fp16ToInt16.
+    const bool nvdla =
+        nvdlaFp16(op) && in.type.isF16() && (out.type.isF16() || out.type.isInteger(16));
     if (nvdla)
       declareNvdlaRuntime(rewriter, op);
     const std::pair<SdpXAttr, SdpXAttr> stages = op.getXStages();
@@ -1037,7 +1041,9 @@ struct ClampToReference : LayerToReference<ClampOp> {
           if (nvdla) {
             Value bits = nvdlaWiden(b, l, args[0]);
             bits = nvdlaSdpXStage(b, l, bits, stages.first, Value(), Value());
-            return nvdlaToFp16(b, l, nvdlaSdpXStage(b, l, bits, stages.second, Value(), Value()));
+            return nvdlaSdpOutput(b, l,
+                                  nvdlaSdpXStage(b, l, bits, stages.second, Value(), Value()),
+                                  out.type);
           }
           Value v = convertScalar(b, l, args[0], in, acc);
           Value min = scalarConstant(b, l, acc.type, lo), max = scalarConstant(b, l, acc.type, hi);

@@ -197,6 +197,22 @@ std::optional<nv::Precision> featurePrecisionOf(Value v) {
   return std::nullopt;
 }
 
+/// Whether `hw` is an SDP of a `pipeline` pipeline: offline from
+/// `pipeline` feature data, or on the fly after a convolution of
+/// `pipeline` weights (an image convolution's pixels enter its weights'
+/// precision through CDMA's converter).
+bool isSdpOfPipeline(const HardwareLayer &hw, nv::Precision pipeline) {
+  if (auto sdp = dyn_cast<SdpOp>(hw.op))
+    return !hw.fused && sdp.getMode() == SdpMode::Offline &&
+           featurePrecisionOf(hw.op->getOperand(0)) == pipeline;
+  auto conv = dyn_cast<ConvOp>(hw.op);
+  if (!conv || !isa_and_nonnull<SdpOp>(hw.fused))
+    return false;
+  auto weight = dyn_cast_or_null<WeightAttr>(
+      cast<RankedTensorType>(conv.getWeight().getType()).getEncoding());
+  return weight && weight.getPrecision() == pipeline;
+}
+
 /// Whether `hw` is an SDP of an int16 pipeline writing fp16, with no fp16
 /// data but its result: offline from int16 data, or on the fly after a
 /// convolution of an int16 pipeline (int16 feature data, or an image into
@@ -213,15 +229,22 @@ bool int16PipelineWritesFp16(const HardwareLayer &hw) {
   for (Operation *member : {hw.op, hw.fused})
     if (member && llvm::any_of(member->getOperands(), isFp16))
       return false;
-  if (auto sdp = dyn_cast<SdpOp>(hw.op))
-    return !hw.fused && sdp.getMode() == SdpMode::Offline &&
-           featurePrecisionOf(hw.op->getOperand(0)) == nv::Precision::Int16;
-  auto conv = dyn_cast<ConvOp>(hw.op);
-  if (!conv || !isa_and_nonnull<SdpOp>(hw.fused))
+  return isSdpOfPipeline(hw, nv::Precision::Int16);
+}
+
+/// Whether `hw` is an SDP of an fp16 pipeline writing int16: offline from
+/// fp16 data, or on the fly after a convolution of an fp16 pipeline (fp16
+/// weights). It processes in fp16 (sdp.c map_proc_precision[int16][fp16],
+/// D_DATA_FORMAT 0x6): the fp32 stages, Fp32ToFp16, then Fp16ToInt16
+/// (sdp_c.cpp 41-49: half away from zero, saturating; the output converter
+/// skipped), the CPU execution's nvdlaSdpOutput. The fp16 rules
+/// (checkFp16Layer) apply to it; the precision rules allow it
+/// (NvdlaConversion.h: the offline table, and on the fly the bit depth kept).
+bool fp16PipelineWritesInt16(const HardwareLayer &hw) {
+  if (featurePrecisionOf(hw.result()) != nv::Precision::Int16)
     return false;
-  auto weight = dyn_cast_or_null<WeightAttr>(
-      cast<RankedTensorType>(conv.getWeight().getType()).getEncoding());
-  return weight && weight.getPrecision() == nv::Precision::Int16;
+  // Its operands are fp16: the verifier's (an fp16 SDP's stages read fp16).
+  return isSdpOfPipeline(hw, nv::Precision::Fp16);
 }
 
 /// fp16 layers: a direct or Winograd convolution without an input
@@ -324,11 +347,8 @@ bool widensInt8Pipeline(const HardwareLayer &hw) {
 /// int8-to-int16 path), a direct or image input convolution of an int8
 /// pipeline whose SDP on the fly writes int16 (the same WDMA path), an
 /// image convolution of an int16 pipeline writing int16, or an int16
-/// pipeline's SDP writing fp16 (int16PipelineWritesFp16). An fp16 pipeline
-/// writing int16 (sdp_c.cpp 41-49: Fp32ToFp16, then Fp16ToInt16, the
-/// output converter skipped) is not programmed: the CPU execution has no
-/// Fp16ToInt16. A
-/// conversion the precision rules refuse (a convolution writing another
+/// pipeline's SDP writing fp16 (int16PipelineWritesFp16), or an fp16
+/// pipeline's SDP writing int16 (fp16PipelineWritesInt16). A conversion the precision rules refuse (a convolution writing another
 /// precision than its pipeline's, an SDP on the fly narrowing int16 to int8
 /// or widening after Winograd: NvdlaConversion.h, --dla-check-precision) is
 /// refused with their message.
@@ -377,7 +397,7 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
                   "weights' (the convolution table: "
                << ::dlaformat::enumName(*verdict.weight) << " weights)";
     }
-  if (int16ImagePipeline(hw) || int16PipelineWritesFp16(hw))
+  if (int16ImagePipeline(hw) || int16PipelineWritesFp16(hw) || fp16PipelineWritesInt16(hw))
     return success();
   if (widensInt8Pipeline(hw))
     return success();
@@ -391,8 +411,9 @@ LogicalResult checkInt16Layer(const HardwareLayer &hw) {
                                  "programs only an offline SDP between int16 and int8, an int8 "
                                  "pipeline's SDP on the fly writing int16 (they process in int8, "
                                  "sdp.c map_proc_precision), an image convolution into int16 "
-                                 "image weights writing int16 and an int16 pipeline's SDP writing "
-                                 "fp16 from int16 data only (offline or on the fly)";
+                                 "image weights writing int16, and between int16 and fp16 an SDP "
+                                 "(offline or on the fly) of an int16 pipeline writing fp16 or of "
+                                 "an fp16 pipeline writing int16";
 }
 
 /// An image convolution's pixels into its pipeline, as the precision rules

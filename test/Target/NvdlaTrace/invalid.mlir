@@ -425,16 +425,16 @@ func.func @layer_after_emulator(%x: tensor<1x8x2x2xi8, #dla.feature<int8, config
 
 // Between int16 and other precisions the plan programs an offline SDP
 // between int16 and int8, an int8 pipeline's SDP on the fly writing int16
-// (they process in int8: sdp.c map_proc_precision) and an int16
-// pipeline's SDP writing fp16; fp16 to int16, which the precision rules
-// allow offline, is not programmed (sdp_c.cpp's Fp16ToInt16 is not in the
-// CPU execution).
+// (they process in int8: sdp.c map_proc_precision), an int16 pipeline's
+// SDP writing fp16 and an fp16 pipeline's SDP writing int16. The latter
+// processes in fp16 and reads its operands so: an int16 operand is the
+// verifier's refusal before the plan's.
 !f = tensor<1x8x2x2xf16, #dla.feature<fp16, config = nv_full>>
 !g = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
 module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @fp16_to_int16(%x: !f) -> !g {
-  // expected-error @below {{'dla.sdp' op reads fp16 data and writes int16: between int16 and other precisions the register plan programs only an offline SDP between int16 and int8, an int8 pipeline's SDP on the fly writing int16 (they process in int8, sdp.c map_proc_precision), an image convolution into int16 image weights writing int16 and an int16 pipeline's SDP writing fp16 from int16 data only (offline or on the fly)}}
-  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> : !f -> !g
+func.func @fp16_to_int16_int16_operand(%x: !f, %e: !g) -> !g {
+  // expected-error @below {{'dla.sdp' op eltwise is an integer: an fp16 SDP's stages read fp16 operands}}
+  %y = dla.sdp offline %x eltwise %e : !g bs <alu = sum, alu_operand = eltwise> : !f -> !g
   return %y : !g
 }
 }
@@ -552,7 +552,7 @@ func.func @image16_to_int8(%x: !img, %w: !w) -> !g {
 
 // An int16 image pipeline's SDP on the fly keeps int16: int16 -> int8 has
 // no path (the int8 data path would take CACC's 16-channel atoms as
-// 32-channel ones) ...
+// 32-channel ones).
 !img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
 !w = tensor<2x3x2x2xi16, #dla.weight<image, int16, channels = 4, config = nv_full>>
 !c = tensor<1x2x2x4xi16>
@@ -561,24 +561,6 @@ module attributes {dla.target = #dla.target<nvdla, nv_full>} {
 func.func @image16_sdp_to_int8(%x: !img, %w: !w) -> !g {
   %c = dla.conv image %x, %w : !img, !w -> !c
   // expected-error @below {{'dla.sdp' op reads an image and writes int8: invalid precision conversion for on-the-fly SDP layer after image input convolution: int16 feature data -> int8 (valid: int16, fp16; on-the-fly SDP keeps the bit depth or widens int8 to int16)}}
-  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 0> : !c -> !g
-  return %y : !g
-}
-}
-
-// -----
-
-// ... and an fp16 image pipeline's SDP on the fly writing int16, which
-// the rules allow (after image input as after a direct convolution), is
-// not programmed (sdp_c.cpp's Fp16ToInt16 is not in the CPU execution).
-!img = tensor<1x4x3x5xui8, #dla.pixel<T_A8B8G8R8, config = nv_full>>
-!w = tensor<2x3x2x2xf16, #dla.weight<image, fp16, channels = 4, config = nv_full>>
-!c = tensor<1x2x2x4xf16>
-!g = tensor<1x2x2x4xi16, #dla.feature<int16, config = nv_full>>
-module attributes {dla.target = #dla.target<nvdla, nv_full>} {
-func.func @image_fp16_sdp_to_int16(%x: !img, %w: !w) -> !g {
-  // expected-error @below {{'dla.conv' op reads an image and writes int16: between int16 and other precisions the register plan programs only an offline SDP between int16 and int8, an int8 pipeline's SDP on the fly writing int16 (they process in int8, sdp.c map_proc_precision), an image convolution into int16 image weights writing int16 and an int16 pipeline's SDP writing fp16 from int16 data only (offline or on the fly)}}
-  %c = dla.conv image %x, %w : !img, !w -> !c
   %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 0> : !c -> !g
   return %y : !g
 }

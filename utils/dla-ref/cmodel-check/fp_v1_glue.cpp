@@ -116,8 +116,9 @@ void v1_sdp_x_fp16(const uint32_t *x, const uint16_t *aluOp, const uint16_t *mul
   }
 }
 
-// The output converter at precision FP16, output FP16.
-void v1_sdp_cvt_fp16(const uint32_t *x, int n, uint16_t *out) {
+// The output converter at precision FP16, output FP16 (int16: 0) or
+// INT16 (int16: 1, Fp16ToInt16 after Fp32ToFp16).
+void v1_sdp_cvt_fp16(const uint32_t *x, int n, uint16_t *out, int int16) {
   for (int at = 0; at < n; at += 16) {
     ac_channel<cDataInStruct> cin;
     ac_channel<cDataOutStruct> cout_;
@@ -125,7 +126,7 @@ void v1_sdp_cvt_fp16(const uint32_t *x, int n, uint16_t *out) {
     for (int i = 0; i < 16; ++i)
       d.data[i] = (int32_t)x[at + i];
     cin.write(d);
-    NV_NVDLA_SDP_CORE_c(cin, 0, 1, 0, ENUM_FP16, ENUM_FP16, 0, cout_);
+    NV_NVDLA_SDP_CORE_c(cin, 0, 1, 0, ENUM_FP16, int16 ? ENUM_INT16 : ENUM_FP16, 0, cout_);
     cDataOutStruct o = cout_.read();
     for (int i = 0; i < 16; ++i)
       out[at + i] = (uint16_t)o.data[i].to_int();
