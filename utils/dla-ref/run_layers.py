@@ -173,6 +173,17 @@ def conv_order_cases(rng):
     return cases
 
 
+def _fp16_bias_to_int16(x, bias):
+    """An fp16 SDP adding a per-channel bias and writing int16, as NVDLA
+    computes it (fp_nvdla: FpAdd in fp32 on the X stage, Fp32ToFp16, then
+    Fp16ToInt16), not the exact sum rounded once (layer_ref)."""
+    import fp_nvdla
+    xb = fp_nvdla.fp16_to_fp32(x.view(np.uint16))
+    op = np.broadcast_to(bias.view(np.uint16).reshape(1, -1, 1, 1), x.shape)
+    y = fp_nvdla.sdp_x_fp16(xb, alu_bypass=0, alu_algo=fp_nvdla.ALU_SUM, alu_op=op)
+    return fp_nvdla.sdp_cvt_fp16(y, out_int16=True)
+
+
 def sdp_cases(rng):
     cases = []
 
@@ -195,6 +206,8 @@ def sdp_cases(rng):
             parts.append(f"{key} %a{len(args) - 1} : {tensor_type(a.shape, t)}")
         e = ref.sdp(x, vals.get("bias"), vals.get("batchnorm"), vals.get("eltwise"),
                     vals.get("prelu"), relu, out, out_cvt)
+        if xt == "f16" and out == "i16" and FP16_ARITHMETIC == "hardware":
+            e = _fp16_bias_to_int16(x, vals["bias"])
         cvt = (" out_cvt <offset = %d, scale = %d, shift = %d>" % out_cvt) if out_cvt else ""
         op = (f"dla.sdp offline %a0 {' '.join(parts)}{' relu' if relu else ''}{cvt} "
               f": {tensor_type(shape, xt)} -> {tensor_type(shape, out)}")
