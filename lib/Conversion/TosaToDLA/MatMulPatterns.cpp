@@ -140,6 +140,10 @@ struct QuantizedMatMulToConv : OpRewritePattern<tosa::RescaleOp> {
     std::vector<char> kp;
     if (std::string why = whyNotMatMul(mm, target, kp); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
+    // A product of two activations is QuantizedActivationProduct's (no
+    // constant bytes to pack).
+    if (!isReadableConstant(mm.getB()))
+      return failure();
     tosa::Conv2DOp conv = emitAsConv(mm, kp, {}, rewriter);
     auto conv4d = cast<RankedTensorType>(conv.getType());
     auto outType = cast<RankedTensorType>(op.getType());
