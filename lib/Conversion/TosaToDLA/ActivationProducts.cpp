@@ -21,6 +21,7 @@
 
 #include "Patterns.h"
 #include "QuantizedSdp.h"
+#include "TosaReshape.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Format/NvdlaWeightStream.h"
@@ -34,12 +35,6 @@ using namespace mlir::dla::tosa_to_dla;
 namespace nv = ::dlaformat::nvdla;
 
 namespace {
-
-Value reshapeTo(PatternRewriter &rewriter, Location loc, Value v, ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, getElementTypeOrSelf(v.getType()));
-  return tosa::ReshapeOp::create(rewriter, loc, type, v,
-                                 tosa::getTosaConstShape(rewriter, loc, shape));
-}
 
 /// The SDP's part of rescale(A [n, M, K] x B [n, K, P]): the rescale over
 /// the P output channels of the 1x1 convolution, no bias.

@@ -34,6 +34,7 @@
 #include "QuantizedSdp.h"
 #include "SoftmaxTables.h"
 #include "TablePrograms.h"
+#include "TosaReshape.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Format/NvdlaScale.h"
@@ -238,11 +239,6 @@ std::string matchCore(tosa::MatMulOp pv, const OffloadTarget &target, AttentionC
   // Always empty: whyNotActivationProduct(qk) asked the same.
   return target.check(nv::ConversionQuery::convolution(
       nv::ConvMode::Direct, nv::featureInput(target.precision), target.precision));
-}
-
-Value reshapeTo(PatternRewriter &b, Location loc, Value v, ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, getElementTypeOrSelf(v.getType()));
-  return tosa::ReshapeOp::create(b, loc, type, v, tosa::getTosaConstShape(b, loc, shape));
 }
 
 Value asWeights(OpBuilder &b, Location loc, Value map) {
