@@ -75,4 +75,43 @@ TEST(NvdlaFeatureReshape, ShapesThatDifferAreRefused) {
   EXPECT_FALSE(keepsBytesInPlace(*source, *channels));
 }
 
+// Packed feature data (the layers' own results) has no gap between its
+// lines, and its atom is the configuration's memory atom, which is also the
+// line stride's alignment: any H' x W' of the same positions reads every
+// byte in place with lines of W' atoms over the same surfaces. So a reshape
+// of a layer's positions always has a view (ReshapeViews.cpp relies on
+// it), on every configuration and precision it has, channel counts whole
+// or partial in their atoms, every factorization of 1 to 24 positions.
+TEST(NvdlaFeatureReshape, PackedSourcesRegroupInPlace) {
+  for (HardwareKind kind : {HardwareKind::NvFull, HardwareKind::NvLarge, HardwareKind::NvSmall})
+    for (Precision precision : {Precision::Int8, Precision::Int16, Precision::Fp16}) {
+      if (!getHardwareConfig(kind).hasPrecision(precision))
+        continue;
+      FeatureConfig c;
+      c.precision = precision;
+      c.hardware = kind;
+      for (int64_t channels : {1, 8, 9, 16, 33, 64, 65})
+        for (int64_t positions = 1; positions <= 24; ++positions)
+          for (int64_t h = 1; h <= positions; ++h) {
+            if (positions % h != 0)
+              continue;
+            auto source = bindOk(c, {2, channels, h, positions / h});
+            ASSERT_TRUE(source);
+            for (int64_t h2 = 1; h2 <= positions; ++h2) {
+              if (positions % h2 != 0)
+                continue;
+              const int64_t w2 = positions / h2;
+              std::optional<FeatureConfig> view = getInPlaceReshape(*source, h2, w2);
+              ASSERT_TRUE(view) << "config " << static_cast<int>(kind) << " precision "
+                                << static_cast<int>(precision) << ": " << channels << "x" << h
+                                << "x" << positions / h << " as " << h2 << "x" << w2;
+              // Lines of W' memory atoms over surfaces of H x W of them.
+              const int64_t atom = getHardwareConfig(kind).caps.memoryAtomBytes;
+              EXPECT_EQ(view->lineStride, w2 * atom);
+              EXPECT_EQ(view->surfaceStride, positions * atom);
+            }
+          }
+    }
+}
+
 } // namespace

@@ -966,6 +966,10 @@ def main_image(a):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+
+    def flag(name, help):
+        p.add_argument(name, action="store_true", help=help)
+
     p.add_argument("--count", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--build", required=True)
@@ -980,62 +984,46 @@ def main():
                                        "conv-ew", "implicit3", "conv-implicit3", "wino-ew",
                                        "wino-implicit", "ew-lut", "conv-ew-lut", "wino-ew-lut"],
                    default="conv")
-    p.add_argument("--lut-on-fp16", action="store_true",
-                   help="--layer ew-lut / conv-ew-lut, the negative control: fp_nvdla's LUT "
-                        "on the stages' value rounded to fp16 (a table per fp16 input), not on "
-                        "their fp32")
+    flag("--lut-on-fp16", "--layer ew-lut / conv-ew-lut, the negative control: fp_nvdla's LUT on "
+         "the stages' value rounded to fp16 (a table per fp16 input), not on their fp32")
     p.add_argument("--pixel-bits", type=lambda v: v if v == "fp16" else int(v),
                    choices=[8, 16, "fp16"], default=8,
                    help="--layer image: 8-bit integer pixel components (default), 16-bit ones "
                         "or fp16 ones (T_R16_F, T_A16B16G16R16_F, T_A16Y16U16V16_F)")
-    p.add_argument("--memory-order", action="store_true",
-                   help="--layer image --pixel-bits fp16, the negative control: expected with "
-                        "T_A16Y16U16V16_F's components in memory order (V, U, Y, A), not as "
-                        "CDMA reorders them")
-    p.add_argument("--nan-flushed", action="store_true",
-                   help="--layer image --pixel-bits fp16, the negative control: expected with "
-                        "NaN pixels flushed to +0 (the program leaves NAN_TO_ZERO 0)")
-    p.add_argument("--direct-atoms", action="store_true",
-                   help="--layer image, the negative control: expected with CMAC atoms of one "
-                        "kernel position each (fp_nvdla.conv_fp16), not CSC's image atoms")
-    p.add_argument("--dense-atoms", action="store_true",
-                   help="--layer image: the negative controls' case set, many products per "
-                        "atom (4 components, kernels 9 to 20 wide, wider images) and "
-                        "converters whose step survives their truncate")
+    flag("--memory-order", "--layer image --pixel-bits fp16, the negative control: expected with "
+         "T_A16Y16U16V16_F's components in memory order (V, U, Y, A), not as CDMA reorders them")
+    flag("--nan-flushed", "--layer image --pixel-bits fp16, the negative control: expected with "
+         "NaN pixels flushed to +0 (the program leaves NAN_TO_ZERO 0)")
+    flag("--direct-atoms", "--layer image, the negative control: expected with CMAC atoms of one "
+         "kernel position each (fp_nvdla.conv_fp16), not CSC's image atoms")
+    flag("--dense-atoms", "--layer image: the negative controls' case set, many products per atom "
+         "(4 components, kernels 9 to 20 wide, wider images) and converters whose step survives "
+         "their truncate")
     p.add_argument("--mean-step", type=int, default=0,
                    help="--layer image, the negative control: the expectation's first mean "
                         "(or offset) this much off the program's")
-    p.add_argument("--loadable", action="store_true",
-                   help="--layer cdp, winograd, image, ew: as loadables on NVIDIA's runtime and "
-                        "firmware")
-    p.add_argument("--compressed", action="store_true",
-                   help="conv: sparse weights compressed by the reference packer, held by the "
-                        "program as a dla.weight_constant (WGS, WMB and data surfaces)")
-    p.add_argument("--swap-compressed", action="store_true",
-                   help="with --compressed, the negative control: two weights of each "
-                        "compressed data surface trade places")
-    p.add_argument("--drawn-tables", action="store_true",
-                   help="--layer cdp: each LRN states a random float-mode table (lut <...>: "
-                        "small or large ranges, every priority, slopes), so that square sums "
-                        "fall under, on and past both tables")
-    p.add_argument("--swap-priorities", action="store_true",
-                   help="with --drawn-tables, the negative control: expected with every LE / "
-                        "LO priority the other table")
-    p.add_argument("--int16-out", action="store_true",
-                   help="--layer sdp, conv-sdp, clamp, ew, conv-ew (after Winograd the "
-                        "precision rules keep fp16): the SDP writes int16 (an "
-                        "fp16 pipeline's: sdp_c.cpp Fp32ToFp16, then Fp16ToInt16), expected "
-                        "fp_nvdla.fp16_to_int16 of its fp16 result or the CPU execution")
+    flag("--loadable", "--layer cdp, winograd, image, ew: as loadables on NVIDIA's runtime and "
+         "firmware")
+    flag("--compressed", "conv: sparse weights compressed by the reference packer, held by the "
+         "program as a dla.weight_constant (WGS, WMB and data surfaces)")
+    flag("--swap-compressed", "with --compressed, the negative control: two weights of each "
+         "compressed data surface trade places")
+    flag("--drawn-tables", "--layer cdp: each LRN states a random float-mode table (lut <...>: "
+         "small or large ranges, every priority, slopes), so that square sums fall under, on and "
+         "past both tables")
+    flag("--swap-priorities", "with --drawn-tables, the negative control: expected with every "
+         "LE / LO priority the other table")
+    flag("--int16-out", "--layer sdp, conv-sdp, clamp, ew, conv-ew (after Winograd the precision "
+         "rules keep fp16): the SDP writes int16 (an fp16 pipeline's: sdp_c.cpp Fp32ToFp16, then "
+         "Fp16ToInt16), expected fp_nvdla.fp16_to_int16 of its fp16 result or the CPU execution")
     p.add_argument("--int16-control", choices=["even", "saturate-off"],
                    help="with --int16-out --expect nvdla, the negative controls: expected "
                         "rounded half to even, or without saturation")
-    p.add_argument("--batch", action="store_true",
-                   help="--layer pdp, cdp: each layer on a batch of 2 to 4 inputs (one "
-                        "operation per input), expected from fp_nvdla per input; offline "
-                        "--layer sdp, ew, implicit, ew-lut and on the fly conv-ew-lut (a "
-                        "direct convolution and its LUT SDP in NVIDIA's batch mode where the "
-                        "plan runs it so): expected from the CPU execution, its input 0 "
-                        "compared with fp_nvdla")
+    flag("--batch", "--layer pdp, cdp: each layer on a batch of 2 to 4 inputs (one operation per "
+         "input), expected from fp_nvdla per input; offline --layer sdp, ew, implicit, ew-lut and "
+         "on the fly conv-ew-lut (a direct convolution and its LUT SDP in NVIDIA's batch mode "
+         "where the plan runs it so): expected from the CPU execution, its input 0 compared with "
+         "fp_nvdla")
     a = p.parse_args()
     if a.batch and not ((a.layer in ("pdp", "cdp") and a.expect == "nvdla") or
                         (a.layer in BATCH_SDP_LAYERS and a.expect == "cpu")) or \

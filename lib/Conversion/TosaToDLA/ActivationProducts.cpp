@@ -21,6 +21,7 @@
 
 #include "Patterns.h"
 #include "QuantizedSdp.h"
+#include "TosaReshape.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Format/NvdlaWeightStream.h"
@@ -35,10 +36,17 @@ namespace nv = ::dlaformat::nvdla;
 
 namespace {
 
-Value reshapeTo(PatternRewriter &rewriter, Location loc, Value v, ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, getElementTypeOrSelf(v.getType()));
-  return tosa::ReshapeOp::create(rewriter, loc, type, v,
-                                 tosa::getTosaConstShape(rewriter, loc, shape));
+/// The SDP's part of rescale(A [n, M, K] x B [n, K, P]): the rescale over
+/// the P output channels of the 1x1 convolution, no bias.
+QuantConv productRescale(const Rescale &rescale, int64_t k, int64_t p) {
+  QuantConv q;
+  q.shape = {p, k, 1, 1};
+  q.bias.assign(static_cast<size_t>(p), 0);
+  q.factors = rescale.factors;
+  if (q.factors.size() == 1)
+    q.factors.assign(static_cast<size_t>(p), q.factors.front());
+  q.outputZp = rescale.outputZp;
+  return q;
 }
 
 /// Batch slice i of rank-3 `v` as [1, d1, d2].
@@ -62,22 +70,15 @@ struct QuantizedActivationProduct : OpRewritePattern<tosa::RescaleOp> {
       return failure();
     if (std::string why = whyNotActivationProduct(mm, target); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
+    // whyNotActivationProduct read the rescale and planned its program.
     std::string why;
-    FailureOr<Rescale> rescale = readRescale(op, why); // whyNotActivationProduct read it
+    FailureOr<Rescale> rescale = readRescale(op, why);
     auto a = cast<RankedTensorType>(mm.getA().getType());
     auto b = cast<RankedTensorType>(mm.getB().getType());
     const int64_t n = a.getDimSize(0), m = a.getDimSize(1), k = a.getDimSize(2);
     const int64_t p = b.getDimSize(2);
-    QuantConv q;
-    q.shape = {p, k, 1, 1};
-    q.bias.assign(static_cast<size_t>(p), 0);
-    q.factors = rescale->factors;
-    if (q.factors.size() == 1)
-      q.factors.assign(static_cast<size_t>(p), q.factors.front());
-    q.outputZp = rescale->outputZp;
+    QuantConv q = productRescale(*rescale, k, p);
     FailureOr<SdpProgram> program = planProgram(q, why);
-    if (failed(program))
-      return rewriter.notifyMatchFailure(op, why);
     tosa::ClampOp clamp = reluAtZeroPoint(op, q.outputZp);
     Location loc = mm.getLoc();
     Type i8 = rewriter.getI8Type();
@@ -161,6 +162,11 @@ std::string tosa_to_dla::whyNotActivationProduct(tosa::MatMulOp op, const Offloa
   if (!stream)
     return "its right operand [" + std::to_string(k) + ", " + std::to_string(p) +
            "] cannot be read as weights: " + stream.message();
+  // The SDP's program here, not in the pattern alone: an empty answer lets
+  // QuantizedMatMulToConv (MatMulPatterns.cpp) take the product as a
+  // constant one.
+  if (failed(planProgram(productRescale(*rescale, k, p), why)))
+    return why;
   return target.check(nv::ConversionQuery::convolution(
       nv::ConvMode::Direct, nv::featureInput(target.precision), target.precision));
 }

@@ -34,6 +34,7 @@
 #include "QuantizedSdp.h"
 #include "SoftmaxTables.h"
 #include "TablePrograms.h"
+#include "TosaReshape.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Format/NvdlaScale.h"
@@ -177,9 +178,13 @@ std::string matchCore(tosa::MatMulOp pv, const OffloadTarget &target, AttentionC
     return "head " + std::to_string(h) + "'s scores are not a product q k^T of two activations";
   if (std::string no = whyNotActivationProduct(qk, target); !no.empty())
     return "its q k^T: " + no;
+  // Unreachable below, where noted: whyNotActivationProduct(qk) read this
+  // rescale, planned its program over the T columns and asked the
+  // convolution's conversion (the remarks that are reached:
+  // convert-tosa-attention-core-remarks.mlir).
   FailureOr<Rescale> sr = readRescale(sRescale, reason);
   if (failed(sr))
-    return reason;
+    return reason; // unreachable: read by whyNotActivationProduct
   if (sr->factors.size() != 1)
     return "the scores' rescale is not per tensor";
   // s^T's SDP: the same rescale over its T query channels.
@@ -189,7 +194,7 @@ std::string matchCore(tosa::MatMulOp pv, const OffloadTarget &target, AttentionC
   qs.factors.assign(size_t(t), sr->factors.front());
   qs.outputZp = sr->outputZp;
   FailureOr<SdpProgram> program = planProgram(qs, reason);
-  if (failed(program))
+  if (failed(program)) // unreachable: q k^T's own program, per tensor
     return "the scores' rescale: " + reason;
   core.scoresProgram = *program;
   core.q = qk.getA();
@@ -198,6 +203,10 @@ std::string matchCore(tosa::MatMulOp pv, const OffloadTarget &target, AttentionC
   auto qType = cast<RankedTensorType>(core.q.getType());
   if (qType.getDimSize(0) != 1 || qType.getDimSize(1) != t || qType.getDimSize(2) != d)
     return "q k^T's dims differ from v's";
+  // Unreachable: whyNotActivationProduct read k, of q's map's shape, as
+  // weights, so the target is nv_small (its atoms of 8 channels, atomic-C
+  // = atomic-K = 8, the only ones that take a map as weights), where every
+  // map [1, C, H, 8] with C a multiple of 8 is one, as T and D are.
   for (auto [name, shape] :
        {std::pair<const char *, std::vector<int64_t>>{"q", {1, d, t / 8, 8}},
         {"e^T", {1, t, t / 8, 8}},
@@ -206,6 +215,10 @@ std::string matchCore(tosa::MatMulOp pv, const OffloadTarget &target, AttentionC
     if (auto stream = nv::getWeightStreamFeature(target.config.kind, target.precision, shape);
         !stream)
       return std::string(name) + " cannot be read as weights: " + stream.message();
+  // Not reached: the exp takes at most 16 segments on 2000 scales from
+  // 1e-3 to 1 (1 or 2 outside), the reciprocal over 8 to 64 keys (every
+  // count taken) at most 22 (softmax-chain-segments.mlir); the checks stay
+  // for the planner's answer.
   LevelTable e = softmaxExpTable(sScale);
   FailureOr<TableProgram> ep = planChain(e.table, e.base, e.tolerance, kSoftmaxMaxSegments);
   if (failed(ep))
@@ -223,13 +236,9 @@ std::string matchCore(tosa::MatMulOp pv, const OffloadTarget &target, AttentionC
   if (!factor)
     return "o's factor s_v / (127^2 s_o) has no int16 multiplier: " + factor.message();
   core.factor = *factor;
+  // Always empty: whyNotActivationProduct(qk) asked the same.
   return target.check(nv::ConversionQuery::convolution(
       nv::ConvMode::Direct, nv::featureInput(target.precision), target.precision));
-}
-
-Value reshapeTo(PatternRewriter &b, Location loc, Value v, ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, getElementTypeOrSelf(v.getType()));
-  return tosa::ReshapeOp::create(b, loc, type, v, tosa::getTosaConstShape(b, loc, shape));
 }
 
 Value asWeights(OpBuilder &b, Location loc, Value map) {

@@ -14,9 +14,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Patterns.h"
+#include "TosaReshape.h"
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 
 using namespace mlir;
 using namespace mlir::dla;
@@ -38,11 +38,6 @@ bool sameOverBatch(Value b, std::vector<char> &bytes) {
       return false;
   bytes.resize(slice);
   return true;
-}
-
-Value reshape(PatternRewriter &rewriter, Location loc, Value v, ArrayRef<int64_t> shape) {
-  auto type = RankedTensorType::get(shape, getElementTypeOrSelf(v.getType()));
-  return tosa::ReshapeOp::create(rewriter, loc, type, v, tosa::getTosaConstShape(rewriter, loc, shape));
 }
 
 /// The 4-D conv2d that computes `op` from reshape(A), with `bias` (bytes of
@@ -68,7 +63,7 @@ tosa::Conv2DOp emitAsConv(tosa::MatMulOp op, ArrayRef<char> kp, ArrayRef<char> b
       rewriter, loc, biasType,
       bias.empty() ? DenseElementsAttr::get(biasType, rewriter.getZeroAttr(accElement))
                    : DenseElementsAttr::getFromRawBuffer(biasType, bias));
-  Value input = reshape(rewriter, loc, op.getA(), {n, 1, m, k});
+  Value input = reshapeTo(rewriter, loc, op.getA(), {n, 1, m, k});
   Type accType = isa<FloatType>(accElement) ? Type(rewriter.getF32Type()) : accElement;
   return tosa::Conv2DOp::create(rewriter, loc, RankedTensorType::get({n, 1, m, p}, accElement),
                                 input, weight, biasValue, op.getAZp(), op.getBZp(),
@@ -119,7 +114,7 @@ struct MatMulToConv : OpRewritePattern<tosa::MatMulOp> {
     tosa::AddOp add = findBiasAdd(op, bias);
     tosa::Conv2DOp conv = emitAsConv(op, kp, bias, rewriter);
     Operation *root = add ? add.getOperation() : op.getOperation();
-    rewriter.replaceOp(root, reshape(rewriter, op.getLoc(), conv,
+    rewriter.replaceOp(root, reshapeTo(rewriter, op.getLoc(), conv,
                                      cast<RankedTensorType>(root->getResult(0).getType()).getShape()));
     return success();
   }
@@ -140,13 +135,17 @@ struct QuantizedMatMulToConv : OpRewritePattern<tosa::RescaleOp> {
     std::vector<char> kp;
     if (std::string why = whyNotMatMul(mm, target, kp); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
+    // A product of two activations is QuantizedActivationProduct's (no
+    // constant bytes to pack).
+    if (!isReadableConstant(mm.getB()))
+      return failure();
     tosa::Conv2DOp conv = emitAsConv(mm, kp, {}, rewriter);
     auto conv4d = cast<RankedTensorType>(conv.getType());
     auto outType = cast<RankedTensorType>(op.getType());
     auto rescale = cast<tosa::RescaleOp>(rewriter.clone(*op));
     rescale.getInputMutable().assign(conv);
     rescale.getOutput().setType(conv4d.clone(outType.getElementType()));
-    rewriter.replaceOp(op, reshape(rewriter, op.getLoc(), rescale, outType.getShape()));
+    rewriter.replaceOp(op, reshapeTo(rewriter, op.getLoc(), rescale, outType.getShape()));
     rewriter.eraseOp(mm);
     return success();
   }

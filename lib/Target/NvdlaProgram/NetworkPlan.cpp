@@ -348,10 +348,15 @@ bool widensInt8Pipeline(const HardwareLayer &hw) {
 /// pipeline whose SDP on the fly writes int16 (the same WDMA path), an
 /// image convolution of an int16 pipeline writing int16, or an int16
 /// pipeline's SDP writing fp16 (int16PipelineWritesFp16), or an fp16
-/// pipeline's SDP writing int16 (fp16PipelineWritesInt16). A conversion the precision rules refuse (a convolution writing another
-/// precision than its pipeline's, an SDP on the fly narrowing int16 to int8
-/// or widening after Winograd: NvdlaConversion.h, --dla-check-precision) is
-/// refused with their message.
+/// pipeline's SDP writing int16 (fp16PipelineWritesInt16). A conversion the
+/// precision rules refuse (a convolution writing another precision than its
+/// pipeline's, an SDP on the fly narrowing int16 to int8 or widening after
+/// Winograd: NvdlaConversion.h, --dla-check-precision) is refused with their
+/// message. With every operand encoded, the rules and the verifiers leave
+/// only the cases above; the final refusal is reached by layers whose
+/// weights or feature data carry no encoding (the cases recognise a pipeline
+/// by those encodings; checkWeights and featureLayout, which would refuse
+/// such operands, come later): NvdlaTrace/invalid.mlir pins both.
 LogicalResult checkInt16Layer(const HardwareLayer &hw) {
   auto layer = cast<LayerOpInterface>(hw.op);
   std::optional<nv::Precision> in;

@@ -88,3 +88,23 @@ func.func @fifteen(%q: tensor<8x40x15xi8>, %kt: tensor<8x15x40xi8>, %p: tensor<8
   %y = tosa.rescale %pv, %mult, %shift, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<8x40x15xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<8x40x15xi8>
   return %s8, %y : tensor<8x40x40xi8>, tensor<8x40x15xi8>
 }
+
+// -----
+
+// A factor of 2^-63: no pair of int16 multipliers holds it, so the SDP has
+// no program and the product stays on the host with the reason (it crashed
+// --dla-convert-tosa: the constant-weight product pattern took the
+// activation product then, and read its right operand as constant bytes).
+// REMARK: convert-tosa-activation-product.mlir:[[#@LINE+5]]:8: remark: stays on the host: its requantization scale has no pair of int16 multipliers: scale factor 1.0842021724855044e-19 is outside what two int16 multipliers and 6-bit shifts hold
+// CHECK-LABEL: func.func @tiny_factor
+// CHECK:         tosa.matmul
+func.func @tiny_factor(%a: tensor<1x8x16xi8>, %b: tensor<1x16x8xi8>) -> tensor<1x8x8xi8> {
+  %z = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %m = tosa.matmul %a, %b, %z, %z : (tensor<1x8x16xi8>, tensor<1x16x8xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8xi32>
+  %mult = "tosa.const"() {values = dense<1> : tensor<1xi32>} : () -> tensor<1xi32>
+  %shift = "tosa.const"() {values = dense<63> : tensor<1xi8>} : () -> tensor<1xi8>
+  %iz = "tosa.const"() {values = dense<0> : tensor<1xi32>} : () -> tensor<1xi32>
+  %oz = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %y = tosa.rescale %m, %mult, %shift, %iz, %oz {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x8x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x8x8xi8>
+  return %y : tensor<1x8x8xi8>
+}

@@ -491,6 +491,37 @@ func.func @int8_to_int16(%x: !f, %w: !w) -> !g {
 
 // -----
 
+// The int16 cases (checkInt16Layer) recognise a pipeline by its operands'
+// encodings: weights without one make the widening SDP above no int8
+// pipeline's, and the layer gets the plan's list of what it programs
+// between int16 and other precisions (the weights' own refusal,
+// checkWeights, comes after the layers' precision checks).
+!f = tensor<1x8x4x4xi8, #dla.feature<int8, config = nv_full>>
+!g = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @int8_to_int16_plain_weights(%x: !f, %w: tensor<8x8x3x3xi8>) -> !g {
+  // expected-error @below {{'dla.conv' op reads int8 data and writes int16: between int16 and other precisions the register plan programs only an offline SDP between int16 and int8, an int8 pipeline's SDP on the fly writing int16 (they process in int8, sdp.c map_proc_precision), an image convolution into int16 image weights writing int16, and between int16 and fp16 an SDP (offline or on the fly) of an int16 pipeline writing fp16 or of an fp16 pipeline writing int16}}
+  %c = dla.conv direct %x, %w : !f, tensor<8x8x3x3xi8> -> tensor<1x8x2x2xi8>
+  %y = dla.sdp on_the_fly %c bs <alu = sum, alu_operand = 3> : tensor<1x8x2x2xi8> -> !g
+  return %y : !g
+}
+}
+
+// -----
+
+// And an offline SDP widening data with no encoding (no feature data's
+// precision: the surfaces' refusal, featureLayout, comes later too).
+!g = tensor<1x8x2x2xi16, #dla.feature<int16, config = nv_full>>
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @plain_to_int16(%x: tensor<1x8x2x2xi8>) -> !g {
+  // expected-error @below {{'dla.sdp' op reads non-feature data and writes int16: between int16 and other precisions the register plan programs only}}
+  %y = dla.sdp offline %x bs <alu = sum, alu_operand = 3> : tensor<1x8x2x2xi8> -> !g
+  return %y : !g
+}
+}
+
+// -----
+
 // v1's SDP asserts WINOGRAD off on its int8-to-int16 path.
 !f = tensor<1x32x4x4xi8, #dla.feature<int8, config = nv_full>>
 !w = tensor<16x32x3x3xi8, #dla.weight<winograd, int8, config = nv_full>>
