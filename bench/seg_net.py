@@ -32,7 +32,8 @@ after the calibrator's default mean / std). `measure` builds the model
 and samples in --work, runs `dla-compile` for nv_full fp16, `dla-calibrate`
 then `dla-compile` for nv_small int8, and prints per compile the summary's
 layers on the accelerator and the host, the host ops by TOSA name, the
-transitions (the manifest's tensors handed between host and accelerator)
+transitions (the manifest summary's: tensors handed between host and
+accelerator, and twice each relayout between encoded tensors the host runs)
 and the relayout bytes: the figures of docs/WholeNetworks.md.
 """
 
@@ -178,20 +179,21 @@ def write_samples(directory, size, count, seed):
 def figures(bundle):
     """The figures of a dla-compile bundle's manifest: accelerator layers,
     host layers and host data ops with the host ops by name (and why),
-    transitions (tensors handed to / from the accelerator) and the bytes
-    of their encoded side, relayouts and their bytes read plus written."""
+    transitions (the summary's: tensors handed to / from the accelerator,
+    by their encoded side, and twice each relayout between encoded tensors
+    the host runs, by its bytes read + written), relayouts and their bytes
+    read plus written."""
     with open(os.path.join(bundle, "manifest.json")) as f:
         m = json.load(f)
     s = m["summary"]
     host = collections.Counter((l["op"], l.get("reason", "")) for l in m["layers"]
                                if l.get("placement") == "host")
-    to_acc = [t for t in m["tensors"] if t["role"] == "to_accelerator"]
-    to_host = [t for t in m["tensors"] if t["role"] == "to_host"]
     lines = ["accelerator layers %d, host layers %d + host data ops %d"
              % (s["accelerator_layers"], s["host_layers"], s["host_data_ops"]),
-             "transitions %d (%d to the accelerator + %d to the host), %d bytes"
-             % (len(to_acc) + len(to_host), len(to_acc), len(to_host),
-                sum(t["bytes"] for t in to_acc + to_host)),
+             "transitions %d (%d to the accelerator + %d to the host + %d inside: %d host "
+             "relayouts), %d bytes (%d inside)"
+             % (s["transitions"], s["to_accelerator"], s["to_host"], 2 * s["host_relayouts"],
+                s["host_relayouts"], s["transition_bytes"], s["host_relayout_bytes"]),
              "relayouts %d, %d bytes" % (s["relayouts"], s["relayout_bytes"])]
     lines += ["  host %4d x %s: %s" % (n, op, why[:110]) for (op, why), n in host.most_common()]
     return "\n".join(lines)

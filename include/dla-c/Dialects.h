@@ -138,8 +138,10 @@ DLA_CAPI_EXPORTED DlaStatus dlaDenseResourceAttrGetBlob(MlirAttribute attr, Mlir
  *===----------------------------------------------------------------------===*/
 
 /// The NVDLA unit a layer op runs on ("CONV/CACC", "SDP", "PDP", "CDP": the
-/// format library's getHardwareUnit of its LayerOpInterface kind); NULL for
-/// any other op. The string is static.
+/// format library's getHardwareUnit of its LayerOpInterface kind), "BDMA"
+/// for a dla.relayout an NVDLA program runs as a copy between feature
+/// layouts (isBdmaCopy: a configuration with BDMA); NULL for any other op
+/// (a relayout the host runs among them). The string is static.
 DLA_CAPI_EXPORTED const char *dlaOperationGetHardwareUnit(MlirOperation op);
 
 /// Whether `op` runs in NVIDIA's runtime emulator (an EMU task of the

@@ -12,6 +12,7 @@
 #include "dla/Format/NvdlaConversion.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
+#include "dla/Dialect/DLA/IR/FeatureCopy.h"
 #include "dla/InitAllDialects.h"
 
 #include "mlir-c/Diagnostics.h"
@@ -445,6 +446,11 @@ DlaStatus dlaDenseResourceAttrGetBlob(MlirAttribute attr, MlirStringRef *key, co
 //===----------------------------------------------------------------------===//
 
 const char *dlaOperationGetHardwareUnit(MlirOperation op) {
+  // A copy between feature layouts runs on BDMA where the configuration has
+  // one (the outlining pass and the loadable writer ask the same); any
+  // other relayout is the host's.
+  if (isBdmaCopy(unwrap(op)))
+    return "BDMA";
   auto layer = dyn_cast_or_null<LayerOpInterface>(unwrap(op));
   if (!layer)
     return nullptr;

@@ -332,7 +332,9 @@ class Operation:
     the attributes and types). `results` and `operands` are value ids
     (equal ids: the same value, within one walk); `arguments` maps the id
     of an operand that is a block argument to its argument number. `unit`:
-    the NVDLA unit a layer op runs on (the format library's), else None.
+    the NVDLA unit a layer op runs on (the format library's), "BDMA" for a
+    relayout an NVDLA program runs as a copy, else None (a relayout the host
+    runs among them; the C API's dlaOperationGetHardwareUnit).
     `computes`: whether it is a layer, on the accelerator or the host, rather
     than a constant, a terminator, a function or a module (the C API's
     dlaOperationComputes). `emulated`: whether NVIDIA's runtime emulator runs

@@ -212,7 +212,9 @@ def describe(module, remarks_text="", **info):
                               "to": d_info["encoding"], "type": d_info["type"],
                               "input": value_name(op.operands[0], op),
                               "read_bytes": s_layout.storage_bytes,
-                              "written_bytes": d_layout.storage_bytes})
+                              "written_bytes": d_layout.storage_bytes,
+                              "unit": op.unit or "host",
+                              "crossings": _crossings(src, dst, op.unit)})
             # Where host and accelerator meet: the encoded side's storage.
             if (src.encoding is None) != (dst.encoding is None):
                 encoded = d_info if src.encoding is None else s_info
@@ -297,6 +299,17 @@ def _encoding(t):
     return str(t.encoding) if t.encoding is not None else "row-major"
 
 
+def _crossings(src, dst, unit):
+    """How often a relayout's data crosses between accelerator memory (an
+    encoded tensor) and the host: once where one side is row-major; twice
+    where both are encoded and the host runs it (out to the host and back
+    in: a copy no accelerator unit runs, e.g. on nv_small and nv_large,
+    which have no BDMA); never where an accelerator unit runs it (`unit`,
+    the C API's: "BDMA")."""
+    encoded = (src.encoding is not None) + (dst.encoding is not None)
+    return 1 if encoded == 1 else 0 if unit else encoded
+
+
 def _alignment(entry):
     buffers = entry["storage"]["buffers"]
     return max([b["alignment"] for b in buffers] or [1])
@@ -311,6 +324,13 @@ def _summary(remarks, layers, relayouts, weights, compressed_pairs):
                     if w.get("compressed_bytes") is not None] + compressed_pairs
     share = _MAC_SHARE.search(offload[0]) if offload else None
     host = [l for l in layers if l["placement"] == "host"]
+    # Transitions: the encoded side of each tensor handed between host and
+    # accelerator, and each relayout between encoded tensors the host runs
+    # (its source read out, its result written back in).
+    to_acc = [r for r in relayouts if r["crossings"] == 1 and r["from"] == "row-major"]
+    to_host = [r for r in relayouts if r["crossings"] == 1 and r["to"] == "row-major"]
+    inside = [r for r in relayouts if r["crossings"] == 2]
+    inside_bytes = sum(r["read_bytes"] + r["written_bytes"] for r in inside)
     return {
         "layers": len(layers),
         "accelerator_layers": sum(1 for l in layers if l["placement"] == "accelerator"),
@@ -321,6 +341,13 @@ def _summary(remarks, layers, relayouts, weights, compressed_pairs):
         "offload": offload[0].split(": ", 1)[1] if offload else None,
         "relayouts": len(relayouts),
         "relayout_bytes": sum(r["read_bytes"] + r["written_bytes"] for r in relayouts),
+        "transitions": len(to_acc) + len(to_host) + 2 * len(inside),
+        "transition_bytes": (sum(r["written_bytes"] for r in to_acc)
+                             + sum(r["read_bytes"] for r in to_host) + inside_bytes),
+        "to_accelerator": len(to_acc),
+        "to_host": len(to_host),
+        "host_relayouts": len(inside),
+        "host_relayout_bytes": inside_bytes,
         "weight_surfaces": len(weights),
         "weight_bytes": dense,
         "compressible_weight_bytes": sum(d for d, _ in compressible),
@@ -342,6 +369,23 @@ def placement_text(summary):
         text += " (%s of the multiply-accumulates on the accelerator)" % summary["accelerator_macs"]
     if summary["host_data_ops"]:
         text += "; %d host ops move or convert data" % summary["host_data_ops"]
+    return text
+
+
+def transitions_text(summary):
+    """The accelerator <-> host crossings, one line's worth: "4 (1 to the
+    accelerator + 1 to the host + 2 inside the network: 1 host relayout
+    between encoded tensors, out and back in), 2880 bytes (1920 inside)".
+    The same words everywhere (dla-compile's summary, the report)."""
+    text = "%d (%d to the accelerator + %d to the host" % (
+        summary["transitions"], summary["to_accelerator"], summary["to_host"])
+    n = summary["host_relayouts"]
+    if n:
+        text += (" + %d inside the network: %d host relayout%s between encoded tensors, "
+                 "out and back in" % (2 * n, n, "" if n == 1 else "s"))
+    text += "), %d bytes" % summary["transition_bytes"]
+    if n:
+        text += " (%d inside)" % summary["host_relayout_bytes"]
     return text
 
 

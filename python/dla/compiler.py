@@ -241,6 +241,7 @@ def summary_lines(manifest, out_dir):
     lines = ["dla-compile: %s for %s %s -> %s" % (os.path.basename(manifest["model"]),
                                                   manifest["target"], manifest["precision"], out_dir),
              "  layers: " + bundle.placement_text(s),
+             "  transitions: " + bundle.transitions_text(s),
              "  relayouts: %d, %d bytes moved" % (s["relayouts"], s["relayout_bytes"]),
              "  weights: %d surfaces, %d bytes" % (s["weight_surfaces"], s["weight_bytes"])]
     if s["compressible_weight_bytes"]:

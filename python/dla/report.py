@@ -183,6 +183,8 @@ RELAYOUT_COLUMNS = [
     Column("to", lambda r: r["to"]),
     Column("bytes read", lambda r: r["read_bytes"], numeric=True),
     Column("bytes written", lambda r: r["written_bytes"], numeric=True),
+    Column("runs on", lambda r: r["unit"]),
+    Column("crossings", lambda r: r["crossings"], numeric=True),
 ]
 WEIGHT_COLUMNS = [
     Column("surface", lambda w: w["name"]),
@@ -357,10 +359,10 @@ def html(manifest, maps):
              "<style>%s</style></head><body>" % (_e(manifest["model"]), CSS),
              "<h1>%s for %s %s</h1>" % (_e(manifest["model"]), _e(manifest["target"]),
                                         _e(manifest["precision"])),
-             "<p id='summary'>Layers: %s; %d relayouts moving %d bytes; %d weight surfaces, "
-             "%d bytes.</p>"
-             % (_e(bundle.placement_text(s)), s["relayouts"], s["relayout_bytes"],
-                s["weight_surfaces"], s["weight_bytes"]),
+             "<p id='summary'>Layers: %s; accelerator &lt;-&gt; host transitions: %s; "
+             "%d relayouts moving %d bytes; %d weight surfaces, %d bytes.</p>"
+             % (_e(bundle.placement_text(s)), _e(bundle.transitions_text(s)), s["relayouts"],
+                s["relayout_bytes"], s["weight_surfaces"], s["weight_bytes"]),
              "<h2>Layer graph</h2><p class='legend'><b style='color:%s'>&#9632;</b> accelerator "
              "<b style='color:%s'>&#9632;</b> host; each box: the layer's op and name (hover "
              "for its unit and placement reason), columns by depth from the inputs</p>"
@@ -370,7 +372,9 @@ def html(manifest, maps):
              _table("layers", LAYER_COLUMNS, layers,
                     lambda l: ' data-placement="%s"' % _e(l["placement"])),
              _estimate_section(manifest),
-             "<h2>Relayouts</h2>",
+             "<h2>Relayouts</h2><p>Crossings between accelerator memory and the host: one "
+             "where one side is row-major; two where both sides are encoded and the host runs "
+             "it (its source out, its result back in); none where BDMA runs it.</p>",
              _table("relayouts", RELAYOUT_COLUMNS, manifest["relayouts"]),
              "<h2>Weights</h2><p>%d bytes as packed; direct convolution weights %d "
              "bytes dense, %d compressed (WGS + WMB + data, the packer's sizes); %d stored "

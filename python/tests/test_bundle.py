@@ -83,6 +83,10 @@ def test_describe_write_load(tmp_path):
     # 1x3x4x4 and 1x2x4x4 f16 row-major (96, 64 bytes) to and from one
     # 16-channel surface of 4 x 4 32-byte atoms (512 bytes).
     assert (s["relayouts"], s["relayout_bytes"]) == (2, 96 + 512 + 512 + 64)
+    # One tensor each way, counted by its encoded side; no host relayout.
+    assert (s["transitions"], s["to_accelerator"], s["to_host"], s["host_relayouts"],
+            s["transition_bytes"], s["host_relayout_bytes"]) == (2, 1, 1, 0, 512 + 512, 0)
+    assert [(r["unit"], r["crossings"]) for r in b.manifest["relayouts"]] == [("host", 1)] * 2
     # No --dla-convert-tosa here: no share of multiply-accumulates to state.
     assert (s["accelerator_layers"], s["host_layers"], s["host_data_ops"],
             s["accelerator_macs"]) == (1, 0, 0, None)
@@ -97,6 +101,60 @@ def test_placement_text():
         "accelerator); 49 host ops move or convert data")
     s.update(host_data_ops=0, accelerator_macs=None)
     assert dla.bundle.placement_text(s) == "243 on the accelerator, 6 on the host"
+
+
+# A layer's result copied into a join's view (outline-nvdla-program.mlir's
+# @copy_in_program): 32 int8 channels of 2 x 2, one surface of 2 x 2 32-byte
+# atoms (128 bytes), into a view of a 64-channel parent (its batch: 2
+# surfaces, 256 bytes).
+COPY = """
+#f = #dla.feature<int8, config = CONFIG>
+#j = #dla.feature<int8, line_stride = 64, surface_stride = 128, batch_stride = 256, config = CONFIG>
+module attributes {dla.target = #dla.target<nvdla, CONFIG>} {
+func.func @copy(%x: tensor<1x32x4x4xi8>) -> tensor<1x64x1x1xi8> {
+  %xf = dla.relayout %x : tensor<1x32x4x4xi8> -> tensor<1x32x4x4xi8, #f>
+  %p = dla.pool max %xf kernel [2, 2] stride [2, 2] : tensor<1x32x4x4xi8, #f> -> tensor<1x32x2x2xi8, #f>
+  %c = dla.relayout %p : tensor<1x32x2x2xi8, #f> -> tensor<1x32x2x2xi8, #j>
+  %s = dla.sdp offline %p bs <alu = sum, alu_operand = 1> : tensor<1x32x2x2xi8, #f> -> tensor<1x32x2x2xi8, #j>
+  %y = dla.channel_concat %c, %s : tensor<1x32x2x2xi8, #j>, tensor<1x32x2x2xi8, #j> -> tensor<1x64x2x2xi8, #f>
+  %q = dla.pool max %y kernel [2, 2] stride [2, 2] : tensor<1x64x2x2xi8, #f> -> tensor<1x64x1x1xi8, #f>
+  %r = dla.relayout %q : tensor<1x64x1x1xi8, #f> -> tensor<1x64x1x1xi8>
+  return %r : tensor<1x64x1x1xi8>
+}
+}
+"""
+
+
+@pytest.mark.parametrize("config, unit, crossings", [("nv_full", "BDMA", 0), ("nv_large", "host", 2)])
+def test_host_relayouts_cross(config, unit, crossings):
+    # BDMA runs the copy on nv_full (the unit the C API gives it); nv_large
+    # has none, so the host reads it out and writes it back. Transitions:
+    # the input's 512 bytes (32 channels of 4 x 4: 16 atoms of 32 bytes),
+    # the output's 64 (2 atoms), and the copy's 128 + 256 where the host
+    # runs it.
+    with dla.Context() as ctx:
+        module = ctx.parse_module(COPY.replace("CONFIG", config))
+        copy = [o for o in module.walk() if o.name == "dla.relayout"][1]
+        assert copy.unit == (None if unit == "host" else unit)
+        manifest, _ = dla.bundle.describe(module, "", model="m", target=config,
+                                          precision="int8", bytecode="model.mlirbc")
+    assert [(r["unit"], r["crossings"]) for r in manifest["relayouts"]] == \
+        [("host", 1), (unit, crossings), ("host", 1)]
+    s = manifest["summary"]
+    inside = 128 + 256 if crossings else 0
+    assert (s["transitions"], s["to_accelerator"], s["to_host"], s["host_relayouts"],
+            s["transition_bytes"], s["host_relayout_bytes"]) == \
+        (2 + crossings, 1, 1, crossings // 2, 512 + 64 + inside, inside)
+
+
+def test_transitions_text():
+    s = {"transitions": 2, "to_accelerator": 1, "to_host": 1, "host_relayouts": 0,
+         "transition_bytes": 1024, "host_relayout_bytes": 0}
+    assert dla.bundle.transitions_text(s) == "2 (1 to the accelerator + 1 to the host), 1024 bytes"
+    s.update(transitions=66, host_relayouts=32, transition_bytes=42000, host_relayout_bytes=40960)
+    assert dla.bundle.transitions_text(s) == (
+        "66 (1 to the accelerator + 1 to the host + 64 inside the network: 32 host relayouts "
+        "between encoded tensors, out and back in), 42000 bytes (40960 inside)")
 
 
 def test_function_signature():
