@@ -245,6 +245,80 @@ def test_qdq_gemm_axis():
         s = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}["B_quantized_scale"]
         np.testing.assert_allclose(s, np.abs(b).max(axis=1 - axis) / 127, rtol=1e-7)
 
+def test_qdq_of_an_opset_11_model():
+    # The quantizer writes opset 13's per-axis DequantizeLinear into a
+    # model of any opset; DequantizeLinear 10 has no axis, so the importer
+    # checks the quantizer's nodes (their doc string) as opset 13's.
+    model = tiny_model()
+    model.opset_import[0].version = 11
+    m = quantize_model(model, TABLE)
+    axes = [n for n in m.graph.node if n.op_type == "DequantizeLinear" and n.attribute]
+    assert axes and all(n.doc_string for n in axes)
+    assert "tosa.conv2d" in import_model(m)
+    # The same node written by someone else is the opset's to judge.
+    axes[0].doc_string = ""
+    with pytest.raises(ImportFailure, match=r"^node 'w_DequantizeLinear' \(DequantizeLinear\): 'axis' "
+                       r"is not an attribute of DequantizeLinear at opset 11 \(it has none\)$"):
+        import_model(m)
+
+
+def test_save_qdq_raises_an_opset_11_resize(tmp_path):
+    # --save-qdq raises the model to opset 13 for onnxruntime; Resize 11's
+    # inputs and attributes are Resize 13's (13 made roi, scales optional).
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], "conv", pads=[1, 1, 1, 1]),
+             helper.make_node("Resize", ["c", "roi", "scales"], ["y"], "resize", mode="linear",
+                              coordinate_transformation_mode="pytorch_half_pixel")]
+    rng = np.random.default_rng(3)
+    inits = [numpy_helper.from_array(rng.standard_normal((3, 2, 3, 3)).astype(np.float32), "w"),
+             numpy_helper.from_array(np.zeros(3, np.float32), "b"),
+             numpy_helper.from_array(np.zeros(0, np.float32), "roi"),
+             numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 8, 8])], inits)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 11)]), str(tmp_path / "m.onnx"))
+    write_table(str(tmp_path / "t.json"), {"x": 0.02, "c": 0.05, "y": 0.05})
+    assert import_cli.main([str(tmp_path / "m.onnx"), "--calibration-table", str(tmp_path / "t.json"),
+                            "--save-qdq", str(tmp_path / "q.onnx"), "-o", str(tmp_path / "m.mlir")]) == 0
+    saved = onnx.load(str(tmp_path / "q.onnx"))
+    onnx.checker.check_model(saved, full_check=True)
+    assert saved.opset_import[0].version == 13
+    assert [n.op_type for n in saved.graph.node].count("Resize") == 1
+
+
+def test_qdq_concat_part_after_a_batch_norm():
+    # Conv -> BatchNormalization -> Relu read by a Concat alone (an export
+    # that keeps its batch-norms): the Relu's output is quantized as the
+    # Concat's part (at its own table scale), so the batch-norm and Relu
+    # are an affine step between quantize steps, not float at the join; a
+    # resized part is quantized at the Resize's input (the Resize keeps it).
+    rng = np.random.default_rng(5)
+    w = lambda name, co, ci: numpy_helper.from_array(
+        rng.standard_normal((co, ci, 3, 3)).astype(np.float32) * 0.3, name)
+    one = lambda name, v: numpy_helper.from_array(np.full(4, v, np.float32), name)
+    nodes = [helper.make_node("Conv", ["x", "w1"], ["c1"], "conv1", pads=[1, 1, 1, 1]),
+             helper.make_node("BatchNormalization", ["c1", "g", "be", "mu", "var"], ["n1"], "bn1"),
+             helper.make_node("Relu", ["n1"], ["r1"], "relu1"),
+             helper.make_node("MaxPool", ["x"], ["p"], "pool", kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Conv", ["p", "w2"], ["c2"], "conv2", pads=[1, 1, 1, 1]),
+             helper.make_node("BatchNormalization", ["c2", "g", "be", "mu", "var"], ["n2"], "bn2"),
+             helper.make_node("Relu", ["n2"], ["r2"], "relu2"),
+             helper.make_node("Resize", ["r2", "", "scales"], ["u2"], "resize", mode="nearest"),
+             helper.make_node("Concat", ["r1", "u2"], ["cat"], "concat", axis=1),
+             helper.make_node("Conv", ["cat", "w3"], ["y"], "conv3", pads=[1, 1, 1, 1])]
+    inits = [w("w1", 4, 2), w("w2", 4, 2), w("w3", 3, 8), one("g", 1.5), one("be", 0.1),
+             one("mu", 0.2), one("var", 2.0),
+             numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 4, 4])], inits)
+    table = {n: 0.05 for n in ["x", "c1", "n1", "r1", "p", "c2", "n2", "cat", "y"]}
+    table.update(r2=0.04, u2=0.07)
+    m = quantize_model(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), table)
+    q = {n.input[0]: n for n in m.graph.node if n.op_type == "QuantizeLinear"}
+    assert {"r1", "r2", "cat"} <= set(q) and not {"n1", "n2"} & set(q)
+    inits = {i.name: numpy_helper.to_array(i) for i in m.graph.initializer}
+    scale = lambda name: float(inits[q[name].input[1]])
+    assert scale("r2") == np.float32(0.04) and scale("u2") == np.float32(0.04)
+
 
 # -- dla-calibrate ------------------------------------------------------------
 

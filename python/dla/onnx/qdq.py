@@ -38,7 +38,8 @@ int8 symmetric activations and weights), so that the importer's QDQ path
 Nodes names: onnxruntime's (x_QuantizeLinear, x_DequantizeLinear_Output,
 w_quantized, x_scale, ...). The model's opset is kept: below 13, the
 DequantizeLinear nodes still carry opset 13's axis, which the importer
-reads (onnxruntime would need the model converted first).
+reads; their doc string (validate.QUANTIZER_QDQ) has them checked as
+opset 13's (onnxruntime needs the model raised: qdq_opset.py).
 """
 
 import numpy as np
@@ -46,6 +47,7 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 from .calibration_table import check_names
+from .validate import QUANTIZER_QDQ
 from . import channel_scales as channel_scales_mod
 from . import qdq_attention
 
@@ -398,6 +400,26 @@ def quantized_nodes(model):
                 and node.input[0] not in {o.name for o in g.output}:
             fused.add(node.input[0])
     acts = [a for a in acts if a not in fused]
+    # A quantized Concat's float parts quantized at their own scales (as
+    # onnxruntime's quantizer quantizes a Concat's inputs): a part no
+    # quantized node reads, e.g. Conv -> BatchNormalization -> Relu when
+    # the exporter did not fold the batch-norm, is then the affine program
+    # between quantize steps on the SDP (qdq_affine) rather than float on
+    # the host with QuantizeLinear's arithmetic at the join. A resized part
+    # keeps its input's quantization (_copied_quantized): its input is
+    # quantized instead. Layouts keep theirs by carried_layouts' rule.
+    for node in g.node:
+        if node.op_type != "Concat" or node.domain not in ("", "ai.onnx") or \
+                node.output[0] not in acts:
+            continue
+        for name in node.input:
+            p = producer_all.get(name)
+            while p is not None and p.op_type in ("Resize", "Upsample") and \
+                    p.domain in ("", "ai.onnx") and name not in acts:
+                name, p = p.input[0], producer_all.get(p.input[0])
+            if name and name not in static and isfloat(name) and name not in acts and \
+                    p is not None and p.op_type not in LAYOUTS:
+                acts.append(name)
     carried = carried_layouts(g, acts, chosen, static)
     acts += [a for a in carried if a not in acts]
     return chosen, acts, known
@@ -565,7 +587,8 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         attrs = {"axis": axis} if axis is not None and np.ndim(scale) else {}
         nodes.append(helper.make_node("DequantizeLinear", [q, init(name + "_quantized_scale", scale),
                                                            init(name + "_quantized_zero_point", zp)],
-                                      [out], name + "_DequantizeLinear", **attrs))
+                                      [out], name + "_DequantizeLinear", QUANTIZER_QDQ,
+                                      **attrs))
         return out
 
     gates = gate_tensors(g)
@@ -585,8 +608,10 @@ def quantize_model(model, table, table_path="table", per_channel=True, zero_poin
         z = init(name + "_zero_point", np.int8(zp))
         q_out = name + "_QuantizeLinear_Output"
         dq_out = name if name in outputs else name + "_DequantizeLinear_Output"
-        nodes.append(helper.make_node("QuantizeLinear", [src, s, z], [q_out], name + "_QuantizeLinear"))
-        nodes.append(helper.make_node("DequantizeLinear", [q_out, s, z], [dq_out], name + "_DequantizeLinear"))
+        nodes.append(helper.make_node("QuantizeLinear", [src, s, z], [q_out], name + "_QuantizeLinear",
+                                      QUANTIZER_QDQ))
+        nodes.append(helper.make_node("DequantizeLinear", [q_out, s, z], [dq_out],
+                                      name + "_DequantizeLinear", QUANTIZER_QDQ))
         dq_of[name] = dq_out
 
     def x_of(node):

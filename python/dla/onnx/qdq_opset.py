@@ -30,8 +30,11 @@ ATTRIBUTES_TO_INPUTS = {
     "Split": (13, [("split", 1, np.int64)]),
     "Pad": (11, [("pads", 1, np.int64), ("value", 2, np.float32)]),
 }
-# Changed in a way these rewrites do not cover.
-NOT_RAISED = {"Upsample", "Resize", "TopK", "Dropout", "Hardmax"}
+# Changed in a way these rewrites do not cover. Resize from opset 11 on
+# is raised as it stands (opset 13 made roi, scales and sizes optional and
+# added types); opset 10's (no roi, asymmetric coordinates) is not.
+NOT_RAISED = {"Upsample", "TopK", "Dropout", "Hardmax"}
+RAISED_FROM = {"Resize": 11}
 
 
 def raise_opset(model):
@@ -79,7 +82,7 @@ def _float_quantize_inputs(model):
 def _raised(node, opset, inits):
     if node.domain not in ("", "ai.onnx"):
         return [node]
-    if node.op_type in NOT_RAISED:
+    if node.op_type in NOT_RAISED or opset < RAISED_FROM.get(node.op_type, 0):
         raise ImportError_("--save-qdq: %s of opset %d is not raised to opset %d yet (the "
                            "model's QuantizeLinear needs it)" % (node_label(node), opset, QDQ_OPSET))
     if node.op_type in ("Softmax", "LogSoftmax"):

@@ -90,10 +90,19 @@ def node_label(node):
     return "node '%s' (%s)" % (node.name or (node.output[0] if node.output else "?"), node.op_type)
 
 
+# The quantizer's (qdq.py) QuantizeLinear / DequantizeLinear nodes carry
+# this doc string: they have opset 13's per-axis form whatever the model's
+# opset (the importer reads `axis` at every opset), and are checked so.
+QUANTIZER_QDQ = "dla-mlir quantizer: opset 13's QuantizeLinear / DequantizeLinear"
+QUANTIZER_QDQ_OPSET = 13
+
+
 def check_node(node, opset):
     """The node against its schema at `opset` (nothing when ONNX has none:
     the converter table says whether the operator is supported)."""
     fail = lambda why: _fail(node, why)
+    if node.doc_string == QUANTIZER_QDQ and node.op_type in ("QuantizeLinear", "DequantizeLinear"):
+        opset = max(opset, QUANTIZER_QDQ_OPSET)
     if not node.output or not any(node.output):
         fail("the node has no outputs")
     for a in node.attribute:
