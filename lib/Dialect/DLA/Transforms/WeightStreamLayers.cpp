@@ -100,7 +100,8 @@ struct SplitSdpReadAsWeights : OpRewritePattern<SdpOp> {
 void mlir::dla::splitLayersReadAsWeights(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   patterns.add<SplitSdpReadAsWeights>(func.getContext());
-  // Only this rewrite: no folding, and the views it leaves unread go.
+  // Only this rewrite, no folding; ops left unread go (the part's slice of
+  // the map; the canonicalizer after --dla-convert-tosa left none other).
   (void)applyPatternsGreedily(func, std::move(patterns),
                               GreedyRewriteConfig()
                                   .enableFolding(false)
