@@ -23,9 +23,10 @@ runtime binds them: the CPU execution's bytes, --input in order), whose
 constants (weights, SDP operand data) are its own and whose results are
 every value of it read outside it (by a host op, a later segment or the
 return; a channel view's parent instead of the view). Channel views
-(dla.channel_slice / dla.channel_concat) and dla.as_weights are no host
-operations and cut nothing: a view of the segment's own values is in it, and so is a slice
-it reads of an outside value, which is then its argument whole. An op of
+(dla.channel_slice / dla.channel_concat), dla.reshape_view and
+dla.as_weights are no host operations and cut nothing: a view of the
+segment's own values is in it, and so is a slice or reshape_view it reads
+of an outside value, which is then its argument whole. An op of
 NVIDIA's runtime emulator (dla.emu_softmax, dla.emu_power) reading the
 segment's values is in it too (the loadable's EMU task, after its DLA
 task); a layer reading its result starts a new segment.
@@ -82,7 +83,7 @@ def used(line):
 
 # dla.as_weights is a view too: a layer's result read as a convolution's
 # weights (NetworkPlan.cpp places it at its source's memory).
-VIEW = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(channel_slice|channel_concat|as_weights)"\(([^)]*)\)')
+VIEW = re.compile(r'^\s*(%[\w.$-]+) = "dla\.(channel_slice|channel_concat|as_weights|reshape_view)"\(([^)]*)\)')
 EMULATED = re.compile(r'^\s*(%[\w.$-]+) = "dla\.emu_(softmax|power)"\(([^)]*)\)')
 
 
@@ -144,7 +145,7 @@ def view_parents(seg, lines):
     for i in seg.views:
         m = VIEW.match(lines[i])
         operands = [n.strip() for n in m.group(3).split(",") if n.strip()]
-        if m.group(2) in ("channel_slice", "as_weights"):
+        if m.group(2) in ("channel_slice", "as_weights", "reshape_view"):
             parent[m.group(1)] = operands[0]
         else:
             for v in operands:
@@ -184,7 +185,7 @@ def segment_results(seg, lines):
 def segment_arguments(seg, lines, consts):
     """(arguments, their types, constant lines, slices taken in) of a
     segment: the values its layers and views read from outside it. A
-    dla.channel_slice of an outside value is taken into the segment, its
+    dla.channel_slice or dla.reshape_view of an outside value is taken into the segment, its
     source an argument (the loadable reads the INPUT memory at the slice's
     offset) unless the source is the network's own argument."""
     define = {v: i for i, line in enumerate(lines) for v in defined(line)}
@@ -210,7 +211,7 @@ def segment_arguments(seg, lines, consts):
             continue
         i = define.get(v)
         m = VIEW.match(lines[i]) if i is not None else None
-        if m and m.group(2) == "channel_slice" and operands(i)[0][0] in define:
+        if m and m.group(2) in ("channel_slice", "reshape_view") and operands(i)[0][0] in define:
             if i not in taken:
                 taken.append(i)
                 reads += operands(i)

@@ -184,6 +184,7 @@ LogicalResult AssignLayoutsPass::assign(func::FuncOp func, const fmt::Target &ta
   const bool compress =
       compression && nv::getHardwareConfig(target.config).caps.weightCompression;
 
+  splitLayersReadAsWeights(func);
   FailureOr<LayoutNets> nets = buildLayoutNets(func, target, pixel, pixelFormat);
   if (failed(nets))
     return failure();

@@ -76,6 +76,12 @@ LayoutRewriteStats rewriteLayouts(func::FuncOp func, LayoutNets &nets,
 /// needs are counted in `stats`.
 void assignChannelViewStrides(func::FuncOp func, LayoutRewriteStats &stats);
 
+/// Before the layouts are chosen: an offline register-only dla.sdp whose
+/// result only views read as weights runs once per view, on the same view
+/// of its input, so that each dla.as_weights reads a whole layer result
+/// (WeightStreamLayers.cpp).
+void splitLayersReadAsWeights(func::FuncOp func);
+
 } // namespace mlir::dla
 
 #endif // DLA_LIB_DIALECT_DLA_TRANSFORMS_LAYOUTNETS_H
