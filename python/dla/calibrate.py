@@ -23,7 +23,16 @@ scale (real = scale * q, symmetric int8) is
 zp)); --per-channel: also, for N x C x H x W tensors (channels on axis
 1) and N x T x C tokens (a transformer's, channels on the last axis),
 one scale per channel covering that channel's extremes clipped at T,
-with the tensor's zero point. The table is NVIDIA's JSON ({"t": {"scale": s, "min": 0,
+with the tensor's zero point. A Softmax's input, asymmetric, keeps
+levels only down to the least maximum of its rows (over the calibration
+samples) less ln(2 n / s), n a row's length and s the step of the
+softmax's output on its range: the values of a row further below its
+maximum have probabilities that add up to under half a step (exp(v - max)
+/ sum each, sum >= 1), so clamping them there moves no probability by
+half a step, and the levels go to the values the softmax tells apart
+(PP-OCRv4's recognizer: its logits' step 0.22 -> 0.15;
+docs/WholeNetworks.md). The
+table is NVIDIA's JSON ({"t": {"scale": s, "min": 0,
 "max": 0, "offset": 0}}; --asymmetric writes the range as "min" / "max"
 and the zero point as "offset", --per-channel adds "channel_scales" and, for tokens,
 "channel_axis": -1), or
@@ -113,6 +122,9 @@ class Histogram:
         # rank-3 tokens (N x T x C), and that axis.
         self.channel_min = self.channel_max = self.channel_axis = None
         self.samples = 0
+        # A Softmax's input: the least of its rows' maxima (add_rows), and
+        # the softmax's output (make_table's lower bound).
+        self.row_max_min = self.softmax_output = self.row_length = None
 
     def add(self, x):
         x = np.asarray(x)
@@ -141,6 +153,15 @@ class Histogram:
             if len(bins) != len(x):  # NaN dropped
                 below = below[keep]
             self.neg += np.bincount(bins[below], minlength=NBINS)
+
+    def add_rows(self, x, axes):
+        """The least maximum of `x`'s rows (the values over `axes`, a
+        Softmax's), joined with the earlier samples', and a row's length."""
+        x = np.asarray(x, dtype=np.float32)
+        if x.size:
+            m = float(np.nanmin(np.max(x, axis=axes)))
+            self.row_max_min = m if self.row_max_min is None else min(self.row_max_min, m)
+            self.row_length = int(np.prod([x.shape[a] for a in axes]))
 
     def _add_counts(self, x, counts):
         """add() of a float16 array `x` without NaN from the count of each
@@ -280,13 +301,24 @@ class Histogram:
         t = self.threshold(method, percentile)
         return max(min(self.min, 0.0), -t), min(max(self.max, 0.0), t)
 
+    def softmax_floor(self, output_scale):
+        """The lower bound a Softmax's input needs: a row's n values more
+        than ln(2 n / s) below its maximum have probabilities that add up
+        to less than half a step s of the softmax's quantized output
+        (exp(v - max) / sum each, sum >= 1), so clamping them at the bound
+        moves no output by half a step, the row's sum included; the least
+        row maximum seen less that. None: no rows, or no output step."""
+        if self.row_max_min is None or not output_scale > 0:
+            return None
+        return self.row_max_min + float(np.log(output_scale / (2.0 * self.row_length)))
+
     def asymmetric(self, method, percentile=99.99):
         """(scale, zero point) of int8 with 256 levels on range_of:
         real = scale * (q - zero point), the zero point in [-128, 127] so
         that real 0 is exact (onnxruntime's asymmetric rule)."""
         return asymmetric_params(*self.range_of(method, percentile))
 
-    def channel_scales(self, method, percentile=99.99, zero_point=0):
+    def channel_scales(self, method, percentile=99.99, zero_point=0, floor=None):
         """Per-channel scales (None: not a rank-4 or rank-3 tensor; axis:
         channel_axis) with the shared
         `zero_point`: channel c's extremes clipped at the method's threshold
@@ -295,11 +327,15 @@ class Histogram:
         per channel: PP-OCRv4's recognizer in float fake-quantization over
         256 lines, realized as channel_scales.apply realizes them: 95.30% of
         the steps agree, 94.03% with each channel's 99.99th percentile of
-        |x| (92.67% per tensor)."""
+        |x| (92.67% per tensor). `floor`: a lower bound of the tensor's
+        range (a Softmax's input, make_table) that clips the channels'
+        extremes too."""
         if self.channel_min is None:
             return None
         t = self.threshold(method, percentile)
         lo = np.maximum(self.channel_min.astype(np.float64), -t)
+        if floor is not None:
+            lo = np.minimum(np.maximum(lo, floor), 0.0)
         hi = np.minimum(self.channel_max.astype(np.float64), t)
         # No level on one side of the zero point (-128 or 127): that side
         # is clipped.
@@ -329,6 +365,24 @@ def activations(model):
     for node in g.node:
         names += [n for n in node.output if n and n not in static and node.op_type != "Constant"]
     return list(dict.fromkeys(names))
+
+
+def softmax_rows(model):
+    """{a Softmax's input: (rank -> the axes of its rows, its output)}:
+    opset 13 on, the axis attribute (default -1); before, every axis from
+    it on (default 1: the input coerced to 2-D)."""
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 13)
+    rows = {}
+    for node in model.graph.node:
+        if node.op_type != "Softmax" or not node.input or not node.output:
+            continue
+        axis = next((a.i for a in node.attribute if a.name == "axis"), -1 if opset >= 13 else 1)
+        if opset >= 13:
+            axes = (lambda a: lambda rank: (a % rank,))(axis)
+        else:
+            axes = (lambda a: lambda rank: tuple(range(a % rank, rank)))(axis)
+        rows[node.input[0]] = (axes, node.output[0])
+    return rows
 
 
 def input_shape(model, shapes, first_npy):
@@ -474,6 +528,7 @@ def collect(model_path, data_dir, shapes, mean, std, opt_level=1, quiet=False,
         d.Clear()
         d.dim_value = n
     names = activations(model)
+    rows = softmax_rows(model)
     outs = {o.name for o in model.graph.output}
     for n in names:
         if n not in outs:
@@ -512,8 +567,13 @@ def collect(model_path, data_dir, shapes, mean, std, opt_level=1, quiet=False,
                     pending.append(pool.submit(run, samples[k + ahead - 1][1]))
                 for i in floats:
                     stats[results[i]].add(ys[i])
+                    if results[i] in rows:
+                        stats[results[i]].add_rows(ys[i], rows[results[i]][0](np.ndim(ys[i])))
                 del ys
                 progress.step(k, os.path.basename(f))
+    for name, (_, out) in rows.items():
+        if name in stats and out in stats:
+            stats[name].softmax_output = out
     # Graph order, float activations only.
     return {n: stats[n] for n in names if n in stats}, len(samples), compiled.seconds
 
@@ -523,14 +583,28 @@ def make_table(stats, method, percentile=99.99, asymmetric=False, per_channel=Fa
     entries) of {name: Histogram}."""
     table, ranges = Table(), {}
     for name, h in stats.items():
+        floor = None
         if asymmetric:
-            table[name], zp = h.asymmetric(method, percentile)
-            ranges[name] = h.range_of(method, percentile)
+            lo, hi = h.range_of(method, percentile)
+            out = stats.get(h.softmax_output)
+            if out is not None:
+                # A Softmax's input: only the values its output can tell
+                # apart need levels (softmax_floor; PP-OCRv4's recognizer:
+                # the head's logits from [-35, 21] to [-1.5, 21], a level
+                # 0.22 -> 0.09, and ties of the top two broken by index
+                # were ~17 of its 2560 steps in numpy).
+                floor = h.softmax_floor(asymmetric_params(*out.range_of(method, percentile))[0])
+                if floor is not None and lo < floor < hi:
+                    lo = min(floor, 0.0)
+                else:
+                    floor = None
+            table[name], zp = asymmetric_params(lo, hi)
+            ranges[name] = (lo, hi)
             if zp:
                 table.zero_points[name] = zp
         else:
             table[name] = h.scale(method, percentile)
-        channels = h.channel_scales(method, percentile, table.zero_points.get(name, 0)) \
+        channels = h.channel_scales(method, percentile, table.zero_points.get(name, 0), floor) \
             if per_channel else None
         if channels is not None and channels.size > 1 and channels.max() > 0:
             table.channel_scales[name] = [float(c) for c in channels]

@@ -444,6 +444,72 @@ def test_entropy_small_tensors_keep_max():
     assert h.scale("entropy") * 127 < 30
 
 
+def _softmax_stats(logits, method="max"):
+    """{logits, probabilities} Histograms of rows of logits (numpy's softmax
+    over the last axis), the first a Softmax's input (collect's links)."""
+    x, p = calibrate.Histogram(), calibrate.Histogram()
+    for row in (logits[i:i + 1] for i in range(len(logits))):  # one sample each
+        e = np.exp(row - row.max(-1, keepdims=True))
+        x.add(row)
+        x.add_rows(row, (row.ndim - 1,))
+        p.add(e / e.sum(-1, keepdims=True))
+    x.softmax_output = "p"
+    return {"x": x, "p": p}
+
+
+def test_softmax_input_floor_by_hand():
+    """A Softmax's input keeps levels only down to the least row maximum
+    less ln(2 n / s), s the output's step, n a row's length: below it the
+    row's probabilities add up to under half a step. By hand: rows of 4
+    with maxima 4 and 10, the output's range [0, max p] at 255 levels."""
+    logits = np.array([[[4.0, 3.0, -30.0, 0.5], [10.0, -20.0, 9.0, 2.0]]])
+    stats = _softmax_stats(logits)
+    assert stats["x"].row_max_min == 4.0
+    e = np.exp(logits - logits.max(-1, keepdims=True))
+    s = float((e / e.sum(-1, keepdims=True)).max()) / 255.0
+    floor = 4.0 + np.log(s / 8.0)
+    # max p = 1 / (1 + e^-1 + e^-8 + e^-30) = 0.73087: s = 0.0028662,
+    # ln(s / 8) = -7.9342.
+    assert floor == pytest.approx(-3.9342, abs=1e-4)
+    table, ranges = calibrate.make_table(stats, "max", asymmetric=True)
+    assert ranges["x"] == (pytest.approx(floor), 10.0)
+    assert table["x"] == pytest.approx((10.0 - floor) / 255.0)
+    # Per channel (the last axis of tokens), the channels' lows clip too:
+    # the tensor's scale is the largest channel's, not the -30 one's.
+    table_c, _ = calibrate.make_table(stats, "max", asymmetric=True, per_channel=True)
+    zp = table_c.zero_points["x"]
+    assert max(table_c.channel_scales["x"]) == pytest.approx(
+        max(10.0 / (127 - zp), -floor / (128 + zp)))
+    # Symmetric tables and tensors that no Softmax reads keep their range.
+    assert calibrate.make_table(stats, "max")[0]["x"] == pytest.approx(30.0 / 127)
+    stats["x"].softmax_output = None
+    assert calibrate.make_table(stats, "max", asymmetric=True)[1]["x"] == (-30.0, 10.0)
+
+
+def test_softmax_floor_inside_range_only():
+    """A floor below the tensor's low end leaves the range as it was."""
+    stats = _softmax_stats(np.array([[[4.0, 3.0, 2.5, 1.0]]]))
+    assert calibrate.make_table(stats, "max", asymmetric=True)[1]["x"] == (0.0, 4.0)
+    # A floor above 0 (40 - ln(2 * 4 * 255) = 32.4) clips at 0: the range
+    # holds real 0 (asymmetric_params).
+    stats = _softmax_stats(np.array([[[40.0, 3.0, -2.5, 1.0]]]))
+    assert calibrate.make_table(stats, "max", asymmetric=True)[1]["x"] == (0.0, 40.0)
+
+
+@pytest.mark.parametrize("opset,axis,rank,axes", [(13, None, 3, (2,)), (13, 1, 3, (1,)),
+                                                   (11, None, 3, (1, 2)), (11, 2, 4, (2, 3))])
+def test_softmax_rows_axes(opset, axis, rank, axes):
+    """Rows as ONNX defines them: from opset 13 the axis (default -1);
+    before, the input coerced to 2-D at the axis (default 1)."""
+    kw = {} if axis is None else {"axis": axis}
+    node = helper.make_node("Softmax", ["x"], ["y"], **kw)
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    rows = calibrate.softmax_rows(m)
+    assert rows["x"][0](rank) == axes and rows["x"][1] == "y"
+
+
 def test_histogram_range_doubling():
     """Merging bin pairs when the range grows keeps every count."""
     h = calibrate.Histogram()

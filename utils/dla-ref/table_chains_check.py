@@ -64,7 +64,12 @@ def main():
     elif kind == "table":
         function, table = qdq_table(*sys.argv[3:8])
         base, exact, domain = -128, None, LEVELS
-        want = M.chain_plan(table, base, None, 16)
+        # As TablePlans.cpp's planTableProgram: exact (every level) within
+        # 48 passes, else within one step of 16 segments.
+        try:
+            want = M.chain_plan(table, base, 129, 48)
+        except ValueError:
+            want = M.chain_plan(table, base, None, 16)
     else:
         sys.exit("unknown kind " + kind)
     want_segs = [tuple(int(v) for v in seg) for seg in want[0]]

@@ -180,29 +180,50 @@ FailureOr<TableProgram> tosa_to_dla::planChain(ArrayRef<int64_t> table, int64_t 
   return p;
 }
 
-FailureOr<TableProgram> tosa_to_dla::planTableProgram(ArrayRef<int64_t> entries,
-                                                      std::string &why) {
-  const SmallVector<int64_t> tolerance(entries.size(), kTableProgramError);
+namespace {
+
+/// The program of the 256 entries with every level within `error` of its
+/// entry: a chain of at most `chainSegments` passes when the table is
+/// monotone, else ramps and sums of at most `rampSegments` ramps.
+FailureOr<TableProgram> planWithin(ArrayRef<int64_t> entries, int64_t error,
+                                   size_t chainSegments, size_t rampSegments) {
+  const SmallVector<int64_t> tolerance(entries.size(), error);
   bool rising = true, falling = true;
   for (size_t i = 1; i < entries.size(); ++i) {
     rising &= entries[i] >= entries[i - 1];
     falling &= entries[i] <= entries[i - 1];
   }
-  if (rising || falling) {
-    if (FailureOr<TableProgram> p = planChain(entries, -128, tolerance, kMaxTableSegments);
-        succeeded(p))
-      return p;
-  } else if (FailureOr<SmallVector<TableSegment>> segments =
-                 greedy(Levels{entries, tolerance, -128}, kMaxTableSegments, fitRamp);
-             succeeded(segments)) {
-    TableProgram r;
-    r.segments = std::move(*segments);
-    bool within = true;
-    for (int64_t x = -128; x <= 127; ++x)
-      within &= std::abs(simulateRamps(r, x) - entries[x + 128]) <= kTableProgramError;
-    if (within)
-      return r;
-  }
+  if (rising || falling)
+    return planChain(entries, -128, tolerance, chainSegments);
+  FailureOr<SmallVector<TableSegment>> segments =
+      greedy(Levels{entries, tolerance, -128}, rampSegments, fitRamp);
+  if (failed(segments))
+    return failure();
+  TableProgram r;
+  r.segments = std::move(*segments);
+  for (int64_t x = -128; x <= 127; ++x)
+    if (std::abs(simulateRamps(r, x) - entries[x + 128]) > error)
+      return failure();
+  return r;
+}
+
+} // namespace
+
+FailureOr<TableProgram> tosa_to_dla::planTableProgram(ArrayRef<int64_t> entries,
+                                                      std::string &why) {
+  // Exact first, as the LUT (and TOSA on the host) answers: a level one
+  // step off moves what reads it (a swish's gate by 1/127 of x, a
+  // LayerNorm's 1 / sqrt by up to a few percent of the row), and the
+  // passes run on the maps a table reads, which are small next to the
+  // convolutions'.
+  if (FailureOr<TableProgram> p = planWithin(entries, 0, kMaxExactTablePasses,
+                                             (kMaxExactTablePasses + 1) / 2);
+      succeeded(p))
+    return p;
+  if (FailureOr<TableProgram> p =
+          planWithin(entries, kTableProgramError, kMaxTableSegments, kMaxTableSegments);
+      succeeded(p))
+    return p;
   why = "the target has no SDP lookup table (SDP_LUT_ENABLE: the Y stage) and its table is no "
         "interpolant of " + std::to_string(kMaxTableSegments) + " segments within " +
         std::to_string(kTableProgramError) + " output step";

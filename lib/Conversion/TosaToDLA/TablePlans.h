@@ -28,6 +28,13 @@ inline constexpr int64_t kTableProgramError = 1;
 /// that less one for ramps); planChain's callers may allow more.
 inline constexpr size_t kMaxTableSegments = 16;
 
+/// A tosa.table's program is exact (every level its entry, as the LUT
+/// answers) when that takes at most this many passes; else within
+/// kTableProgramError of kMaxTableSegments segments. The recognizer's
+/// sigmoid and 1 / sqrt tables take 20 to 39 exact (4 to 11 within one
+/// step): docs/Activations.md.
+inline constexpr size_t kMaxExactTablePasses = 48;
+
 /// One segment [lo, hi] of input levels: its multiplier m 2^-shift and its
 /// knot values (of the table, negated for a falling chain).
 struct TableSegment {
@@ -44,8 +51,9 @@ struct TableProgram {
   size_t passes() const { return chain ? segments.size() : 2 * segments.size() - 1; }
 };
 
-/// The program of the 256 entries (levels -128..127), each level within
-/// kTableProgramError, or why there is none (more than kMaxTableSegments).
+/// The program of the 256 entries (levels -128..127): exact within
+/// kMaxExactTablePasses, else each level within kTableProgramError, or why
+/// there is none (more than kMaxTableSegments).
 FailureOr<TableProgram> planTableProgram(ArrayRef<int64_t> entries, std::string &why);
 
 /// The chain of a monotone table over the levels base .. base + size - 1

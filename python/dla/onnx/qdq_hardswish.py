@@ -109,19 +109,34 @@ def _hardswish_channels(f, ctx, get, affine, a2, b2, ys, yz, top_y):
     from .qdq_fusion import _need
     from . import qdq_affine
     x, xs, xzp, a, b = affine
-    channels = f.signed_input(ctx, get, x, xzp)[0].shape[1]
+    xv, xz = f.signed_input(ctx, get, x, xzp)
+    channels = xv.shape[1]
     _need(a2.size in (1, channels) and b2.size in (1, channels))
     a2, b2 = np.broadcast_to(a2, (channels,)), np.broadcast_to(b2, (channels,))
     top = (top_y - b2) / a2
     # T_c as in _hardswish, per channel (top_c <= -3/8: the channel is its
     # top everywhere; any T then does).
     t_top = np.where(top >= 3.0, top, (np.sqrt(np.maximum(9.0 + 24.0 * top, 0.0)) - 3.0) / 2.0)
+    # t's own range: x is int8, so t = a_c xs (x8 - xz) + b_c lies within
+    # its values at x8 = -128 and 127, a bound that holds for every input
+    # (not a calibration's guess). Many of the recognizer's narrow
+    # channels never reach -3 or T_c (docs/IntegerAttributes.md decision
+    # 19): their t and u take their levels from that range instead.
+    ends = [np.broadcast_to(a * np.float64(np.float32(xs)) * (q - xz) + b, (channels,))
+            for q in (-128, 127)]
+    t_lo = np.maximum(np.minimum(*ends), -3.0)
+    t_top = np.minimum(t_top, np.maximum(*ends))
     # Zero point 0 for both: the product's X1 reads u from memory, so no
     # register ALU can take t's zero point away there (QuantizedProducts.cpp).
-    # t8 = -128 is -3 or below (the hard-swish's 0 from there on); t8 and
-    # u8 at 127 are T_c or beyond (saturated, like the output).
-    st = np.maximum(3.0 / 128.0, t_top / 127.0)
-    su = np.minimum((t_top + 3.0) / 6.0, 1.0) / 127.0  # t_top >= -3/2: su > 0
+    # t8 = -128 is max(-3, t_lo) or below (the hard-swish's 0 from -3 on);
+    # t8 and u8 at 127 are T_c or beyond (saturated, like the output). A
+    # channel whose t never leaves one side of 0 still gets a positive
+    # scale (the unused side's bound is 0).
+    st = np.maximum(np.maximum(-t_lo, 0.0) / 128.0, np.maximum(t_top, 0.0) / 127.0)
+    st = np.where(st > 0, st, 3.0 / 128.0)
+    # u's top: u(T_c) (0 when t stays at -3 or below: any positive scale).
+    u_top = np.clip((t_top + 3.0) / 6.0, 0.0, 1.0)
+    su = np.where(u_top > 0, u_top, 1.0) / 127.0
     t = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a / st, b / st, None), 1.0, 0)
     u = qdq_affine.emit(f, ctx, get, (x, xs, xzp, a / (6.0 * su), (b + 3.0) / (6.0 * su),
                                       ("relu",)), 1.0, 0)

@@ -27,23 +27,24 @@
 // R: same: reciprocal 40, 21 segments
 // R-NEXT: passes: from the table 1 (exact below 16: 0)
 
-// The tosa.table programs, unchanged by the split (docs/Activations.md:
-// 9 passes, 1.418 steps; 13, 1.449; 13, 1.457).
+// The tosa.table programs, exact (docs/Activations.md: 29 passes, 0.500
+// steps from the function; 39, 0.498; 28, 0.496; within one step of the
+// table they took 9, 13 and 13).
 // RUN: %python %dla_ref/table_chains_check.py --entries sigmoid 0.0625 0 0.007874015748031496 0 > %t.s1
 // RUN: xargs dla-table-chains table < %t.s1 > %t.p1
 // RUN: %python %dla_ref/table_chains_check.py %t.p1 table sigmoid 0.0625 0 0.007874015748031496 0 | FileCheck %s --check-prefix=T1
-// T1: same: table sigmoid {{.*}}, 9 segments
-// T1-NEXT: passes: from the table 1 {{.*}}, from the function 1.418
+// T1: same: table sigmoid {{.*}}, 29 segments
+// T1-NEXT: passes: from the table 0 {{.*}}, from the function 0.500
 // RUN: %python %dla_ref/table_chains_check.py --entries tanh 0.03 5 0.0078125 -1 > %t.s2
 // RUN: xargs dla-table-chains table < %t.s2 > %t.p2
 // RUN: %python %dla_ref/table_chains_check.py %t.p2 table tanh 0.03 5 0.0078125 -1 | FileCheck %s --check-prefix=T2
-// T2: same: table tanh {{.*}}, 13 segments
-// T2-NEXT: passes: from the table 1 {{.*}}, from the function 1.449
+// T2: same: table tanh {{.*}}, 39 segments
+// T2-NEXT: passes: from the table 0 {{.*}}, from the function 0.498
 // RUN: %python %dla_ref/table_chains_check.py --entries sigmoid 0.1 0 0.00390625 -128 > %t.s3
 // RUN: xargs dla-table-chains table < %t.s3 > %t.p3
 // RUN: %python %dla_ref/table_chains_check.py %t.p3 table sigmoid 0.1 0 0.00390625 -128 | FileCheck %s --check-prefix=T3
-// T3: same: table sigmoid {{.*}}, 13 segments
-// T3-NEXT: passes: from the table 1 {{.*}}, from the function 1.457
+// T3: same: table sigmoid {{.*}}, 28 segments
+// T3-NEXT: passes: from the table 0 {{.*}}, from the function 0.496
 
 // The tool's errors.
 // RUN: not dla-table-chains reciprocal 40 20 2>&1 | FileCheck %s --check-prefix=ERR-R
