@@ -217,6 +217,12 @@ def measure(bindir, size, work, width=1.0, calibrate=False):
                 sys.exit("dla-calibrate failed:\n%s" % r.stderr[-3000:])
         else:
             write_table(table, onnx.load(onnx_path))
+    compile_both(bindir, onnx_path, table, stem, ", %dx%d, width %g" % (size, size, width))
+
+
+def compile_both(bindir, onnx_path, table, stem, title):
+    """dla-compile of `onnx_path` for nv_full fp16 and nv_small int8 (with
+    `table`) into STEM.<target>, each run's figures printed."""
     runs = [("nv_full fp16", ["--target", "nv_full", "--precision", "fp16"]),
             ("nv_small int8", ["--target", "nv_small", "--precision", "int8",
                                "--calibration-table", table])]
@@ -224,8 +230,8 @@ def measure(bindir, size, work, width=1.0, calibrate=False):
         out = "%s.%s" % (stem, label.replace(" ", "_"))
         r = subprocess.run([os.path.join(bindir, "dla-compile"), onnx_path, *args, "--allow-host",
                             "-o", out], capture_output=True, text=True)
-        print("== %s, %dx%d, width %g: exit %d" % (label, size, size, width, r.returncode))
-        print(r.stderr[-2500:] if r.returncode else figures(out))
+        print("== %s%s: exit %d" % (label, title, r.returncode))
+        print(r.stderr[-2500:] if r.returncode else figures(out), flush=True)
 
 
 def main():

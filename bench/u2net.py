@@ -32,7 +32,6 @@ nv_small int8.
 import argparse
 import collections
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -195,7 +194,7 @@ def build(variant="u2netp", size=320, seed=0, batch_norm=False, shape_chain=Fals
 
 def measure(bindir, variant, size, work, batch_norm, shape_chain):
     import onnx
-    from seg_net import figures, write_table
+    from seg_net import compile_both, write_table
     os.makedirs(work, exist_ok=True)
     stem = os.path.join(work, "%s_%d%s%s" % (variant, size, "_bn" if batch_norm else "",
                                             "_shapes" if shape_chain else ""))
@@ -204,15 +203,7 @@ def measure(bindir, variant, size, work, batch_norm, shape_chain):
     onnx.checker.check_model(model)
     onnx.save(model, onnx_path)
     write_table(table, model)
-    runs = [("nv_full fp16", ["--target", "nv_full", "--precision", "fp16"]),
-            ("nv_small int8", ["--target", "nv_small", "--precision", "int8",
-                               "--calibration-table", table])]
-    for label, args in runs:
-        out = "%s.%s" % (stem, label.replace(" ", "_"))
-        r = subprocess.run([os.path.join(bindir, "dla-compile"), onnx_path, *args, "--allow-host",
-                            "-o", out], capture_output=True, text=True)
-        print("== %s %s, %dx%d: exit %d" % (variant, label, size, size, r.returncode))
-        print(r.stderr[-2500:] if r.returncode else figures(out), flush=True)
+    compile_both(bindir, onnx_path, table, stem, " (%s), %dx%d" % (variant, size, size))
 
 
 def main():
