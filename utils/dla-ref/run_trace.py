@@ -1415,10 +1415,12 @@ INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "p
                                   "conv-bands")) + PASS_THROUGH_KINDS
 
 
-def configure(config, precision="int8"):
-    """Cases, types and modules for `config` (nv_small, nv_large, nv_full)
-    and the layers' `precision` (int8; int16 and fp16 on nv_full only)."""
-    global CONFIG, PRECISION, BITS, FELT, ENC, WENC
+def configure(config, precision="int8", fp16_arithmetic="hardware"):
+    """Cases, types and modules for `config` (nv_small, nv_large, nv_full),
+    the layers' `precision` (int8; int16 and fp16 on nv_full only) and the
+    CPU execution's `fp16_arithmetic`."""
+    global CONFIG, PRECISION, BITS, FELT, ENC, WENC, FP16_ARITHMETIC
+    FP16_ARITHMETIC = fp16_arithmetic
     if precision != "int8" and config != "nv_full":
         sys.exit(f"--precision {precision} needs --config nv_full (the configuration with "
                  f"{precision})")
@@ -1491,6 +1493,11 @@ def add_case_arguments(p, kinds=None, precisions=PRECISIONS, executions=True, co
     p.add_argument("--precision", choices=precisions, default="int8",
                    help="the layers' feature data and weights" +
                         (" (int16, fp16: nv_full only)" if configs else ""))
+    if configs and "fp16" in precisions:
+        p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
+                       help="--precision fp16: the CPU execution's (ideal: a plain copy that "
+                            "keeps infinities, compared with numpy's plain copy; the negative "
+                            "control on the model)")
 
 
 def draw(a, rng, kinds=None):
@@ -1598,18 +1605,13 @@ def main():
                    help="pass-through kinds: every SDP pass's destination line stride one "
                         "atom more in the written program (the negative control: no program "
                         "may match)")
-    p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
-                   help="--precision fp16: the CPU execution's (ideal: a plain copy that "
-                        "keeps infinities, compared with numpy's plain copy; the negative "
-                        "control on the model)")
     a = p.parse_args()
     if (error := kind_option_error(a.kind, a.config, a.precision)):
         p.error(error)
     if a.negative and a.kind not in PASS_THROUGH_KINDS:
-        p.error(f"--negative shifts pass-through passes: --kind {', '.join(PASS_THROUGH_KINDS)}")
-    configure(a.config, a.precision)
-    global FP16_ARITHMETIC
-    FP16_ARITHMETIC = a.fp16_arithmetic
+        p.error(f"--negative shifts the pass-through kinds' passes "
+                f"({', '.join(PASS_THROUGH_KINDS)}), not --kind {a.kind}'s")
+    configure(a.config, a.precision, a.fp16_arithmetic)
     a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = player_path(a.build, CONFIG)
