@@ -7,7 +7,8 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
                  interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp|cvt16-conv|cvt16-image|image16|fp16out-conv|fp16out-sdp|fp16out-image --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
-                 [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
+                 [--precision int8|int16|fp16] [--fp16-arithmetic hardware|ideal]
+                 [--negative] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
                  --count N --seed S --build BUILD_DIR [--config ...]
 
@@ -43,6 +44,18 @@ int16): image convolutions of 8- and 16-bit pixels into int16 image
 weights writing int16 (trace_image16_cases.py). --kind fp16out-conv,
 fp16out-sdp, fp16out-image (--config nv_full --precision int16): int16
 pipelines whose SDP writes fp16 (trace_fp16out_cases.py).
+
+The SDP's pass-through kinds (upsample, upsample-wide, upsample-border,
+interleave, interleave-wide) draw any precision: --precision int16, or
+--precision fp16 (nv_full; those kinds only), the data with NaNs of both
+signs and random payloads, infinities, subnormals and -0 among it (the
+line `inputs hold ...` counts them). Their CPU execution is first compared
+with numpy's resize / pixel shuffle, in fp16 each value then through the
+fp16 SDP as fp_nvdla says (infinities to +-65504); `--fp16-arithmetic
+ideal` runs the CPU execution with the ideal arithmetic (a plain copy,
+compared with numpy's plain copy): the negative control on the model.
+`--negative`: every SDP pass's destination line stride one atom more in
+the written programs (no program may match).
 """
 
 import argparse
