@@ -121,8 +121,8 @@ def instrumented(lines, layers, xs, storage_bytes, extra=()):
     """The network as @network, printing the storage of every layer's
     operands and result once, after the layer, and of each `extra` value
     (value, type, index of the line defining it) after its line; @main runs
-    it on the inputs xs (f32 or int8 arrays) and prints its output. Returns
-    (module text, printed values in order)."""
+    it on the inputs xs (f32 or int8 arrays) and prints its output (the
+    first of several). Returns (module text, printed values in order)."""
     seen, values = set(), {}  # line index: [(value, type)] printed after it
     for layer in layers:
         for v, t in list(zip(layer.operands, layer.types)) + [(layer.result, layer.result_type)]:
