@@ -396,7 +396,7 @@ def main():
         run_network(a)
     if (error := run_trace.kind_option_error(a.kind, a.config, a.precision)):
         p.error(error)
-    run_trace.configure(a.config, a.precision)
+    run_trace.configure(a.config, a.precision, a.fp16_arithmetic)
     a.build = os.path.abspath(a.build)
     translate = os.path.join(a.build, "bin", "dla-translate")
     runner = os.path.join(a.build, "nvdla-runtime", "dla-run-loadable")

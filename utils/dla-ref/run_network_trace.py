@@ -121,8 +121,8 @@ def instrumented(lines, layers, xs, storage_bytes, extra=()):
     """The network as @network, printing the storage of every layer's
     operands and result once, after the layer, and of each `extra` value
     (value, type, index of the line defining it) after its line; @main runs
-    it on the inputs xs (f32 or int8 arrays) and prints its output. Returns
-    (module text, printed values in order)."""
+    it on the inputs xs (f32 or int8 arrays) and prints its output (the
+    first of several). Returns (module text, printed values in order)."""
     seen, values = set(), {}  # line index: [(value, type)] printed after it
     for layer in layers:
         for v, t in list(zip(layer.operands, layer.types)) + [(layer.result, layer.result_type)]:
@@ -150,31 +150,33 @@ def instrumented(lines, layers, xs, storage_bytes, extra=()):
     consts = "".join(f"    %x{i} = arith.constant {literal(x)} : {t}\n"
                      for i, (x, t) in enumerate(zip(xs, xts)))
     names = ", ".join(f"%x{i}" for i in range(len(xs)))
-    ret = re.search(r'sym_name = "network"', text) and \
-        re.search(r'function_type = \([^)]*\) -> (tensor<[^>]*>)', text).group(1)
+    # The network's results (one, or a parenthesized list): the first printed.
+    rets = re.findall(r"tensor<[^>]*>", re.search(
+        r'function_type = \([^)]*\) -> (\([^)]*\)|tensor<[^>]*>)', text).group(1))
+    ret, results = rets[0], "%y" if len(rets) == 1 else f"%ys:{len(rets)}"
     driver = f"""  func.func private @printMemrefI32(memref<*xi32>) attributes {{llvm.emit_c_interface}}
   func.func private @printMemrefF32(memref<*xf32>) attributes {{llvm.emit_c_interface}}
   func.func @main() {{
-{consts}    %y = func.call @network({names}) : ({", ".join(xts)}) -> {ret}
-{print_output(ret)}
+{consts}    {results} = func.call @network({names}) : ({", ".join(xts)}) -> ({", ".join(rets)})
+{print_output(ret, "%y" if len(rets) == 1 else "%ys#0")}
     return
   }}"""
     end = text.rstrip().rindex("\n}")
     return text[:end] + "\n" + driver + text[end:], printed
 
 
-def print_output(ret):
-    """@main's lines printing the network's output %y of type `ret`: f32
+def print_output(ret, y="%y"):
+    """@main's lines printing the network's output `y` of type `ret`: f32
     as it is, a signless integer output (a QDQ model's int8) widened to
     i32."""
     shape, elt = ret[7:-1].rsplit("x", 1)
     if elt == "f32":
-        return (f"    %m = bufferization.to_buffer %y : {ret} to memref<{shape}xf32>\n"
+        return (f"    %m = bufferization.to_buffer {y} : {ret} to memref<{shape}xf32>\n"
                 f"    %u = memref.cast %m : memref<{shape}xf32> to memref<*xf32>\n"
                 f"    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()")
     if elt not in ("i8", "i16"):
         sys.exit(f"the network's output is {ret}: only f32, i8 and i16 are printed")
-    return (f"    %w = arith.extsi %y : {ret} to tensor<{shape}xi32>\n"
+    return (f"    %w = arith.extsi {y} : {ret} to tensor<{shape}xi32>\n"
             f"    %m = bufferization.to_buffer %w : tensor<{shape}xi32> to memref<{shape}xi32>\n"
             f"    %u = memref.cast %m : memref<{shape}xi32> to memref<*xi32>\n"
             f"    func.call @printMemrefI32(%u) : (memref<*xi32>) -> ()")

@@ -7,7 +7,8 @@ the project's CPU execution of the same layer (issue 28 parts 2-3).
     run_trace.py --kind conv|conv-bands|conv-deep|conv-wide|conv-big|sdp|sdp-mem-bands|sdp-mem|sdp-lut|pool|pool-wide|lrn|lrn-wrap|chain|upsample|upsample-wide|upsample-border|
                  interleave|interleave-wide|interleaved|as-weights|groups|views|cvt16-sdp|cvt16-conv|cvt16-image|image16|fp16out-conv|fp16out-sdp|fp16out-image --count N --seed S
                  --build BUILD_DIR [--config nv_small|nv_large|nv_full]
-                 [--precision int8|int16] [--keep DIR] [--llvm-bin DIR]
+                 [--precision int8|int16|fp16] [--fp16-arithmetic hardware|ideal]
+                 [--negative] [--keep DIR] [--llvm-bin DIR]
     run_trace.py --from-execution int-conv|int-sdp|int-pool|int-lrn|int-lrn-wrap
                  --count N --seed S --build BUILD_DIR [--config ...]
 
@@ -43,6 +44,18 @@ int16): image convolutions of 8- and 16-bit pixels into int16 image
 weights writing int16 (trace_image16_cases.py). --kind fp16out-conv,
 fp16out-sdp, fp16out-image (--config nv_full --precision int16): int16
 pipelines whose SDP writes fp16 (trace_fp16out_cases.py).
+
+The SDP's pass-through kinds (upsample, upsample-wide, upsample-border,
+interleave, interleave-wide) draw any precision: --precision int16, or
+--precision fp16 (nv_full; those kinds only), the data with NaNs of both
+signs and random payloads, infinities, subnormals and -0 among it (the
+line `inputs hold ...` counts them). Their CPU execution is first compared
+with numpy's resize / pixel shuffle, in fp16 each value then through the
+fp16 SDP as fp_nvdla says (infinities to +-65504); `--fp16-arithmetic
+ideal` runs the CPU execution with the ideal arithmetic (a plain copy,
+compared with numpy's plain copy): the negative control on the model.
+`--negative`: every SDP pass's destination line stride one atom more in
+the written programs (no program may match).
 """
 
 import argparse
@@ -69,11 +82,16 @@ import trace_fp16out_cases  # noqa: E402
 
 CONFIG = "nv_small"
 PRECISION = "int8"  # the layers' feature data and weights (int16: nv_full)
+# The CPU execution's fp16 arithmetic (--fp16-arithmetic: hardware, NVDLA's,
+# the default on nv_full; ideal, the negative control of the fp16 kinds).
+FP16_ARITHMETIC = "hardware"
 BITS = 8
 FELT = "i8"  # their element type
 ENC = f"#dla.feature<int8, config = {CONFIG}>"
 WENC = f"#dla.weight<direct, int8, config = {CONFIG}>"
-ELT = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16"}
+ELT = {np.dtype(np.int8): "i8", np.dtype(np.int16): "i16", np.dtype(np.float16): "f16"}
+# Each element type's numpy type.
+DTYPE = {"i8": np.int8, "i16": np.int16, "f16": np.float16}
 
 
 FEATURE = object()  # ttype's default: the configuration's feature encoding
@@ -778,19 +796,44 @@ def onnx_resize_nearest(x, scales):
     return out
 
 
+def same_bits(a, b):
+    """Whether `a` and `b` hold the same shape and bit patterns (fp16 NaNs
+    compared by their bits)."""
+    return a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def through_sdp(values):
+    """The values an SDP pass-through pass writes for `values`: the same, but
+    fp16 ones taken to fp32 and back by NVIDIA's v1 SDP (fp_nvdla's
+    Fp16ToFp32, then the output converter's Fp32ToFp16: every pattern kept
+    but the infinities, saturated to +-65504; fp_nvdla is checked against
+    the model's compiled functions, test_fp_nvdla.py)."""
+    if values.dtype != np.float16 or FP16_ARITHMETIC == "ideal":
+        return values
+    import fp_nvdla
+    bits = fp_nvdla.sdp_cvt_fp16(fp_nvdla.fp16_to_fp32(values.view(np.uint16)))
+    return bits.astype(np.uint16).view(np.float16).reshape(values.shape)
+
+
+# The numpy expectation's name in the reports.
+def reference_name(op):
+    return op + (" through the fp16 SDP (fp_nvdla)"
+                 if FELT == "f16" and FP16_ARITHMETIC == "hardware" else "")
+
+
 def check_upsample(cases, inputs, results):
     """The CPU execution of each upsampling against onnx_resize_nearest:
-    the number that agree (their result storage unpacked by the format
-    library)."""
+    the number that agree bit for bit (their result storage unpacked by the
+    format library)."""
     import dla
     same = 0
     for c, xs, (_, ys) in zip(cases, inputs, results):
-        got = dla.unpack(ttype(c.out_shape), ys, np.int8).reshape(c.out_shape)
+        got = dla.unpack(ttype(c.out_shape), ys, DTYPE[FELT]).reshape(c.out_shape)
         want = onnx_resize_nearest(xs[0], c.factors)
         # A border reads the clamped source index: numpy's edge padding.
         by, bx = getattr(c, "border", (0, 0))
         want = np.pad(want, ((0, 0), (0, 0), (by, by), (bx, bx)), mode="edge")
-        if np.array_equal(got, want):
+        if same_bits(got, through_sdp(want)):
             same += 1
         else:
             print(f"{c.name}: CPU execution differs from ONNX Resize (nearest)\n  {c.body}")
@@ -810,8 +853,7 @@ def interleave_case(rng, n, shape=None):
         oh -= int(rng.integers(0, fy))
         ow -= int(rng.integers(0, fx))
     phase, out = (1, c, h, w), (1, c, oh, ow)
-    args = [(f"x{i}", rng.integers(-128, 128, size=phase).astype(np.int8), ENC, "i8")
-            for i in range(fy * fx)]
+    args = [(f"x{i}", draw_data(rng, phase, FELT), ENC, FELT) for i in range(fy * fx)]
     body = (f"%y = dla.interleave {', '.join('%' + a[0] for a in args)} factors [{fy}, {fx}] : "
             f"{', '.join([ttype(phase)] * len(args))} -> {ttype(out)}")
     case = Case.of(f"interleave_{n}", args, body, out)
@@ -849,8 +891,8 @@ def check_interleave(cases, inputs, results):
     import dla
     same = 0
     for c, xs, (_, ys) in zip(cases, inputs, results):
-        got = dla.unpack(ttype(c.out_shape), ys, np.int8).reshape(c.out_shape)
-        if np.array_equal(got, pixel_shuffle(xs, c.factors, c.out_shape)):
+        got = dla.unpack(ttype(c.out_shape), ys, DTYPE[FELT]).reshape(c.out_shape)
+        if same_bits(got, through_sdp(pixel_shuffle(xs, c.factors, c.out_shape))):
             same += 1
         else:
             print(f"{c.name}: CPU execution differs from the pixel shuffle\n  {c.body}")
@@ -1341,7 +1383,8 @@ def run_printed(funcs, main, counts, build, llvm_bin):
     text = module(funcs)
     bin_dir = os.path.join(build, "bin")
     llvm = subprocess.run([os.path.join(bin_dir, "dla-opt"),
-                           "--dla-lower-to-llvm=storage-layers=true", "-"],
+                           "--dla-lower-to-llvm=storage-layers=true "
+                           f"fp16-arithmetic={FP16_ARITHMETIC}", "-"],
                           input=text, capture_output=True, text=True)
     if llvm.returncode:
         sys.exit("dla-opt failed:\n" + llvm.stderr)
@@ -1370,25 +1413,32 @@ def player_path(build, config):
     return os.path.join(build, "nvdla-cmod", config, "nvdla-trace-player")
 
 
-PRECISIONS = ("int8", "int16")
+PRECISIONS = ("int8", "int16", "fp16")
+# The SDP pass-through kinds (every stage bypassed: the values copied),
+# drawn in any precision: --precision fp16 draws them only (the other fp16
+# layers are run_fp16_trace.py's, expected from fp_nvdla).
+PASS_THROUGH_KINDS = ("upsample", "upsample-wide", "upsample-border", "interleave",
+                      "interleave-wide")
 # The kinds whose draws follow --precision int16 (data, weights, operands);
 # the others draw int8 joins, views, weights and checks of their own.
 INT16_KINDS = ("sdp", "clamp", "sdp-mem", "sdp-mem-bands", "sdp-lut", "pool", "pool-wide",
                "conv", "conv-bands", "conv-deep", "conv-wide", "conv-big", "conv-compressed",
                "lrn", "lrn-wrap", "chain", "image16", "fp16out-conv", "fp16out-sdp", "fp16out-image") + \
     tuple(f"batch-{k}" for k in ("sdp", "sdp-mem", "sdp-lut", "pool", "lrn", "chain",
-                                  "conv-bands"))
+                                  "conv-bands")) + PASS_THROUGH_KINDS
 
 
-def configure(config, precision="int8"):
-    """Cases, types and modules for `config` (nv_small, nv_large, nv_full)
-    and the layers' `precision` (int8; int16 on nv_full only)."""
-    global CONFIG, PRECISION, BITS, FELT, ENC, WENC
+def configure(config, precision="int8", fp16_arithmetic="hardware"):
+    """Cases, types and modules for `config` (nv_small, nv_large, nv_full),
+    the layers' `precision` (int8; int16 and fp16 on nv_full only) and the
+    CPU execution's `fp16_arithmetic`."""
+    global CONFIG, PRECISION, BITS, FELT, ENC, WENC, FP16_ARITHMETIC
+    FP16_ARITHMETIC = fp16_arithmetic
     if precision != "int8" and config != "nv_full":
         sys.exit(f"--precision {precision} needs --config nv_full (the configuration with "
-                 "int16)")
+                 f"{precision})")
     CONFIG, PRECISION = config, precision
-    BITS, FELT = (8, "i8") if precision == "int8" else (16, "i16")
+    BITS, FELT = {"int8": (8, "i8"), "int16": (16, "i16"), "fp16": (16, "f16")}[precision]
     ENC = f"#dla.feature<{precision}, config = {CONFIG}>"
     WENC = f"#dla.weight<direct, {precision}, config = {CONFIG}>"
 
@@ -1396,11 +1446,43 @@ def configure(config, precision="int8"):
 def draw_data(rng, shape, elt):
     """Random argument data of element type `elt`: int8's whole range; int16
     half of the time within a random power of two (2^7 .. 2^15), so that
-    sums do not all saturate."""
+    sums do not all saturate; fp16 as fp16_special."""
     if elt == "i8":
         return rng.integers(-128, 128, size=shape).astype(np.int8)
+    if elt == "f16":
+        return fp16_special(rng, shape)
     top = 1 << 15 if rng.random() < 0.5 else 1 << int(rng.integers(7, 16))
     return rng.integers(-top, top, size=shape).astype(np.int16)
+
+
+def fp16_special(rng, shape):
+    """fp16 values over most binades, and as bit patterns a few of every
+    special kind: zeros of both signs, subnormals, infinities, quiet and
+    signalling NaNs of either sign with random payloads (a copy keeps each
+    pattern: the v1 SDP's pass-through is the identity on all of them,
+    test_fp_nvdla.py test_sdp_pass_through_fp16)."""
+    values = rng.standard_normal(shape) * 2.0 ** rng.integers(-14, 16, shape)
+    bits = np.clip(values, -65504, 65504).astype(np.float16).view(np.uint16).copy()
+    r = rng.random(shape)
+    sign = rng.integers(0, 2, shape).astype(np.uint16) << 15
+    for lo, hi, pattern in ((0.00, 0.03, np.zeros(shape, np.uint16)),
+                            (0.03, 0.07, rng.integers(1, 0x400, shape).astype(np.uint16)),
+                            (0.07, 0.09, np.full(shape, 0x7c00, np.uint16)),
+                            (0.09, 0.12, rng.integers(0x7c01, 0x8000, shape).astype(np.uint16))):
+        pick = (r >= lo) & (r < hi)
+        bits[pick] = pattern[pick] | sign[pick]
+    return bits.view(np.float16)
+
+
+def fp16_kinds(inputs):
+    """How many NaNs, infinities, subnormals and negative zeros the fp16
+    `inputs` (a case's list of arrays each) hold: a line the tests pin."""
+    bits = np.concatenate([x.view(np.uint16).ravel() for xs in inputs for x in xs])
+    e, m = (bits >> 10) & 0x1f, bits & 0x3ff
+    return (f"inputs hold {int(((e == 31) & (m != 0)).sum())} NaNs, "
+            f"{int(((e == 31) & (m == 0)).sum())} infinities, "
+            f"{int(((e == 0) & (m != 0)).sum())} subnormals, {int((bits == 0x8000).sum())} "
+            f"negative zeros of {bits.size} values")
 
 
 def add_case_arguments(p, kinds=None, precisions=PRECISIONS, executions=True, configs=CONFIGS):
@@ -1423,7 +1505,12 @@ def add_case_arguments(p, kinds=None, precisions=PRECISIONS, executions=True, co
         p.add_argument("--config", choices=configs, default=configs[0])
     p.add_argument("--precision", choices=precisions, default="int8",
                    help="the layers' feature data and weights" +
-                        (" (int16: nv_full only)" if configs else ""))
+                        (" (int16, fp16: nv_full only)" if configs else ""))
+    if configs and "fp16" in precisions:
+        p.add_argument("--fp16-arithmetic", choices=["hardware", "ideal"], default="hardware",
+                       help="--precision fp16: the CPU execution's (ideal: a plain copy that "
+                            "keeps infinities, compared with numpy's plain copy; the negative "
+                            "control on the model)")
 
 
 def draw(a, rng, kinds=None):
@@ -1498,6 +1585,9 @@ def kind_option_error(kind, config, precision):
     if precision == "int16" and kind and kind not in INT16_KINDS:
         return (f"--kind {kind} draws int8 layers only; with --precision int16: "
                 f"{', '.join(INT16_KINDS)}")
+    if precision == "fp16" and kind not in PASS_THROUGH_KINDS:
+        return (f"--precision fp16 draws the SDP's pass-through kinds only "
+                f"({', '.join(PASS_THROUGH_KINDS)}); the other fp16 layers: run_fp16_trace.py")
     if kind and kind.startswith("cvt16") and (config, precision) != ("nv_full", "int8"):
         return (f"--kind {kind} converts between int16 and int8: --config nv_full, "
                 "--precision int8 (the int8 side's)")
@@ -1507,13 +1597,34 @@ def kind_option_error(kind, config, precision):
     return None
 
 
+def line_stride_one_atom_more(tdir, name):
+    """--negative: every SDP destination line stride of the program in
+    `tdir` one atom (the configuration's memory atom) more."""
+    atom = 32 if CONFIG != "nv_small" else 8
+    cfg = os.path.join(tdir, name + ".cfg")
+    text, n = re.subn(r"reg_write\((NVDLA_SDP\.D_DST_LINE_STRIDE_0), 0x([0-9a-f]+)\);",
+                      lambda m: f"reg_write({m.group(1)}, {hex(int(m.group(2), 16) + atom)});",
+                      open(cfg).read())
+    if not n:
+        sys.exit(f"{cfg}: no NVDLA_SDP.D_DST_LINE_STRIDE_0")
+    with open(cfg, "w") as f:
+        f.write(text)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_case_arguments(p)
+    p.add_argument("--negative", action="store_true",
+                   help="pass-through kinds: every SDP pass's destination line stride one "
+                        "atom more in the written program (the negative control: no program "
+                        "may match)")
     a = p.parse_args()
     if (error := kind_option_error(a.kind, a.config, a.precision)):
         p.error(error)
-    configure(a.config, a.precision)
+    if a.negative and a.kind not in PASS_THROUGH_KINDS:
+        p.error(f"--negative shifts the pass-through kinds' passes "
+                f"({', '.join(PASS_THROUGH_KINDS)}), not --kind {a.kind}'s")
+    configure(a.config, a.precision, a.fp16_arithmetic)
     a.build = os.path.abspath(a.build)  # the player runs in each test directory
     translate = os.path.join(a.build, "bin", "dla-translate")
     player = player_path(a.build, CONFIG)
@@ -1521,12 +1632,14 @@ def main():
     rng = np.random.default_rng(a.seed)
     cases, unfit, inputs = draw(a, rng)
     results = cpu_run(cases, inputs, a.build, a.llvm_bin)
+    if FELT == "f16":
+        print(fp16_kinds(inputs))
     if a.kind in ("upsample", "upsample-wide", "upsample-border"):
         print(f"{check_upsample(cases, inputs, results)} of {len(cases)} CPU executions equal "
-              "ONNX Resize (nearest) in numpy")
+              f"{reference_name('ONNX Resize (nearest) in numpy')}")
     if a.kind in ("interleave", "interleave-wide"):
         print(f"{check_interleave(cases, inputs, results)} of {len(cases)} CPU executions equal "
-              "the pixel shuffle in numpy")
+              f"{reference_name('the pixel shuffle in numpy')}")
 
     root = a.keep or tempfile.mkdtemp(prefix="dla-trace-")
     env = dict(os.environ, SYSTEMC_DISABLE_COPYRIGHT_MESSAGE="1")
@@ -1544,6 +1657,8 @@ def main():
                 continue
             print(f"{c.name}: dla-translate failed: {tr.stderr.strip()}\n  {c.body}")
             continue
+        if a.negative:
+            line_stride_one_atom_more(tdir, c.name)
         run = subprocess.run([player, tdir], capture_output=True, text=True, cwd=tdir, env=env)
         if run.returncode:
             print(f"{c.name}: C model differs: {(run.stdout + run.stderr).strip()}\n  {c.body}")

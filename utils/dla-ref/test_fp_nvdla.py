@@ -135,6 +135,31 @@ def test_sdp_x_fp16(cm):
     np.testing.assert_array_equal(fp.sdp_cvt_fp16(x), h)
 
 
+def test_sdp_pass_through_fp16(cm):
+    """An fp16 SDP with every stage bypassed (the passes of dla.upsample and
+    dla.interleave) on all 65,536 fp16 patterns: the model writes each
+    unchanged (NaN payloads, subnormals, -0) but the infinities, which
+    become +-65504 (SetToInf: NVDLA's infinity is the largest finite
+    value); fp_nvdla's Fp16ToFp32 then sdp_cvt_fp16 says the same."""
+    h = np.arange(1 << 16, dtype=np.uint16)
+    got = np.zeros_like(h)
+    _call(cm.v1_sdp_pass_fp16, h, h.size, got)
+    np.testing.assert_array_equal(fp.sdp_cvt_fp16(fp.fp16_to_fp32(h)), got)
+    assert np.flatnonzero(got != h).tolist() == [0x7c00, 0xfc00]
+    assert (got[0x7c00], got[0xfc00]) == (0x7bff, 0xfbff)
+
+
+def test_sdp_pass_through_fp16_by_hand():
+    """fp_nvdla's pass through the fp16 SDP (what run_trace.py expects of
+    the pass-through kinds): a quiet and a signalling NaN keep their
+    payloads and sign, the smallest subnormal and -0 stay, infinities
+    saturate."""
+    h = np.array([0x7e00, 0xfd55, 0x7c01, 0x0001, 0x83ff, 0x8000, 0x7bff, 0x7c00, 0xfc00],
+                 np.uint16)
+    want = [0x7e00, 0xfd55, 0x7c01, 0x0001, 0x83ff, 0x8000, 0x7bff, 0x7bff, 0xfbff]
+    assert fp.sdp_cvt_fp16(fp.fp16_to_fp32(h)).tolist() == want
+
+
 def test_cmac_cacc_chains(cm):
     """Random atoms through CMAC, accumulated by CACC in chains of up to 12,
     each step's accumulator and its fp32 compared."""

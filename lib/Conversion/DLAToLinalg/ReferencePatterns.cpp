@@ -1064,9 +1064,28 @@ struct ClampToReference : LayerToReference<ClampOp> {
 // dla.upsample
 //===----------------------------------------------------------------------===//
 
+/// The values an SDP pass-through pass (dla.upsample, dla.interleave: every
+/// stage bypassed, no converter) writes for the copied plain `result` of
+/// `op`: unchanged, or with NVDLA's fp16 arithmetic (`nvdla`, fp16 data)
+/// each taken to fp32 and back as v1's SDP takes it (NV_NVDLA_sdp.cpp
+/// Fp16ToFp32, sdp_c.cpp Fp32ToFp16): every pattern kept (NaN payloads,
+/// subnormals, -0) but the infinities, which NVDLA's formats saturate to
+/// +-65504 (nvdla_float.h SetToInf: the largest finite value;
+/// test_fp_nvdla.py test_sdp_pass_through_fp16 checks all 65,536).
+Value sdpPassThrough(OpBuilder &b, Location loc, Operation *op, bool nvdla, Value result) {
+  auto type = cast<RankedTensorType>(result.getType());
+  if (!nvdla || !type.getElementType().isF16())
+    return result;
+  declareNvdlaRuntime(b, op);
+  return mapNchw(b, loc, type, {result}, [](OpBuilder &nb, Location l, ValueRange args) {
+    return nvdlaSdpOutput(nb, l, nvdlaWiden(nb, l, args[0]), args[0].getType());
+  });
+}
+
 /// Nearest repeat: output[n, c, y, x] = input[n, c, y floordiv fy, x floordiv
 /// fx] (ONNX Resize, nearest, integer scales); values are copied, no
-/// arithmetic, so the pipeline precision plays no part. With a border
+/// arithmetic (but NVDLA's fp16 infinities: sdpPassThrough), so the
+/// pipeline precision plays no part. With a border
 /// [by, bx] the source index is clamp((y - by) floordiv fy, 0, H - 1) (and
 /// so for x), which an affine map cannot say: the body extracts it.
 struct UpsampleToReference : LayerToReference<UpsampleOp> {
@@ -1079,8 +1098,9 @@ struct UpsampleToReference : LayerToReference<UpsampleOp> {
     RankedTensorType outType = op.getOutput().getType();
     ArrayRef<int64_t> f = op.getFactors();
     if (op.getBorderAt(0) || op.getBorderAt(1)) {
-      rewriter.replaceOp(op, writeEncoded(rewriter, loc, bordered(op, adaptor, rewriter),
-                                          outType));
+      Value result = sdpPassThrough(rewriter, loc, op, nvdlaFp16(op),
+                                    bordered(op, adaptor, rewriter));
+      rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
       return success();
     }
     AffineExpr n, c, y, x;
@@ -1098,6 +1118,7 @@ struct UpsampleToReference : LayerToReference<UpsampleOp> {
                                     linalg::YieldOp::create(b, l, args[0]);
                                   })
             .getResult(0);
+    result = sdpPassThrough(rewriter, loc, op, nvdlaFp16(op), result);
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
     return success();
   }
@@ -1144,7 +1165,7 @@ struct UpsampleToReference : LayerToReference<UpsampleOp> {
 /// phase inserted into the output with strides [1, 1, fy, fx] (the phases
 /// cover every output element once), those of its rows and columns within
 /// the output (a crop at the end leaves the last out); values are copied,
-/// no arithmetic.
+/// no arithmetic (but NVDLA's fp16 infinities: sdpPassThrough).
 struct InterleaveToReference : LayerToReference<InterleaveOp> {
   using LayerToReference::LayerToReference;
 
@@ -1171,6 +1192,7 @@ struct InterleaveToReference : LayerToReference<InterleaveOp> {
             rewriter, loc, phase, result, getAsIndexOpFoldResult(ctx, {0, 0, py, px}),
             getAsIndexOpFoldResult(ctx, sizes), getAsIndexOpFoldResult(ctx, {1, 1, fy, fx}));
       }
+    result = sdpPassThrough(rewriter, loc, op, nvdlaFp16(op), result);
     rewriter.replaceOp(op, writeEncoded(rewriter, loc, result, outType));
     return success();
   }

@@ -252,7 +252,9 @@ bool fp16PipelineWritesInt16(const HardwareLayer &hw) {
 /// padding value, its result feature data (the SDP's converter rounding
 /// CACC's fp32 to fp16) or taken on the fly by an SDP of its X stages; an
 /// offline SDP of its X stages and its Y stage (multiplier, ALU, then
-/// LUT); pooling (PDP); LRN (CDP, fp16 in and out).
+/// LUT); pooling (PDP); LRN (CDP, fp16 in and out); the pass-through
+/// passes of an upsampling or an interleave (an offline SDP, fp16 in and
+/// out, every stage bypassed).
 LogicalResult checkFp16Layer(const HardwareLayer &hw) {
   bool fp16 = false;
   for (Operation *member : {hw.op, hw.fused})
@@ -274,6 +276,18 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
     return success();
   // Offline pooling (the PDP's fp16 path: fp16 compares, fp17 sums).
   if (isa<PoolOp>(hw.op) && !hw.fused)
+    return success();
+  // Nearest upsampling and pixel shuffles (DescribeUpsample.cpp): offline
+  // SDP passes with every stage bypassed and no output converter, fp16 in
+  // and out (the ops' verifiers: no conversion). v1's SDP takes each value
+  // to fp32 (NV_NVDLA_sdp.cpp: nvdla_float.h Fp16ToFp32) and back
+  // (sdp_c.cpp: Fp32ToFp16) with nothing between; NAN_TO_ZERO stays 0. The
+  // two keep every fp16 pattern (NaN payloads, subnormals, -0) but the
+  // infinities, which become +-65504 (NVDLA's infinity is the largest
+  // finite value): test_fp_nvdla.py test_sdp_pass_through_fp16 on all
+  // 65,536 against the compiled functions; the CPU execution's hardware
+  // arithmetic does the same (ReferencePatterns.cpp sdpPassThrough).
+  if (isa<UpsampleOp, InterleaveOp>(hw.op))
     return success();
   // LRN (the CDP's fp16 path, its tables in float mode): the CDP converts
   // no precision in fp16 (its converters are integer-only), so fp16 in and out.
@@ -305,7 +319,7 @@ LogicalResult checkFp16Layer(const HardwareLayer &hw) {
         "a padding value, alone or with an SDP on the fly of its X stages and Y stage's "
         "multiplier, ALU and LUT, an offline SDP of those stages (X stages: bs and bn, or the "
         "implicit form with at most two memory operands, three without relu; no out_cvt), "
-        "pooling and LRN");
+        "pooling, LRN, upsampling and interleaves");
   return success();
 }
 

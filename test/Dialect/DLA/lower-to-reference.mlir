@@ -235,3 +235,39 @@ func.func @sdp_fp16_lut_alone(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x2x2xf16> {
   %y = dla.sdp offline %x ew <lut = #dla.lut<le_function = linear, le = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], lo = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], le_start = -1040187392, le_end = 1107296256, lo_start = -1056964608, lo_end = 1090519040, le_index_select = 0, lo_index_select = -4, uflow_priority = le, oflow_priority = le, hybrid_priority = lo>> : tensor<1x8x2x2xf16> -> tensor<1x8x2x2xf16>
   return %y : tensor<1x8x2x2xf16>
 }
+
+// An fp16 upsampling and interleave (SDP pass-through passes): with NVDLA's
+// arithmetic each copied value goes to fp32 and back as v1's SDP takes it
+// (infinities to +-65504, docs/Resize.md "fp16 and int16 on nv_full");
+// ideal, a plain copy.
+// HW-LABEL: func.func @upsample_fp16
+// HW: tensor.extract
+// HW: func.call @dla_nvdla_fp16_to_fp32(
+// HW: func.call @dla_nvdla_fp32_to_fp16(
+// HW: return
+// HW-LABEL: func.func @interleave_fp16
+// HW: tensor.insert_slice
+// HW: func.call @dla_nvdla_fp16_to_fp32(
+// HW: func.call @dla_nvdla_fp32_to_fp16(
+// HW: return
+// HW-LABEL: func.func @upsample_i16
+// HW-NOT: func.call
+// HW: return
+// CHECK-LABEL: func.func @upsample_fp16
+// CHECK-NOT: func.call
+// CHECK: return
+// CHECK-LABEL: func.func @interleave_fp16
+// CHECK-NOT: func.call
+// CHECK: return
+func.func @upsample_fp16(%x: tensor<1x8x2x2xf16>) -> tensor<1x8x6x4xf16> {
+  %y = dla.upsample %x factors [2, 2] border [1, 0] : tensor<1x8x2x2xf16> -> tensor<1x8x6x4xf16>
+  return %y : tensor<1x8x6x4xf16>
+}
+func.func @interleave_fp16(%a: tensor<1x8x2x2xf16>, %b: tensor<1x8x2x2xf16>) -> tensor<1x8x2x4xf16> {
+  %y = dla.interleave %a, %b factors [1, 2] : tensor<1x8x2x2xf16>, tensor<1x8x2x2xf16> -> tensor<1x8x2x4xf16>
+  return %y : tensor<1x8x2x4xf16>
+}
+func.func @upsample_i16(%x: tensor<1x8x2x2xi16>) -> tensor<1x8x2x6xi16> {
+  %y = dla.upsample %x factors [1, 3] : tensor<1x8x2x2xi16> -> tensor<1x8x2x6xi16>
+  return %y : tensor<1x8x2x6xi16>
+}

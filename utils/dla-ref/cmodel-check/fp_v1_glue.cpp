@@ -133,6 +133,28 @@ void v1_sdp_cvt_fp16(const uint32_t *x, int n, uint16_t *out, int int16) {
   }
 }
 
+// An offline fp16 SDP pass with every stage bypassed (dla.upsample,
+// dla.interleave), as NV_NVDLA_sdp.cpp runs it: each value read through
+// nvdla_float.h's Fp16ToFp32 (the data path's), left by the bypassed stages
+// (sdp_hls_wrapper::sdp, NAN_TO_ZERO 0), then NV_NVDLA_SDP_CORE_c at
+// precision FP16, output FP16 (Fp32ToFp16); n a multiple of 16.
+void v1_sdp_pass_fp16(const uint16_t *x, int n, uint16_t *out) {
+  for (int at = 0; at < n; at += 16) {
+    ac_channel<cDataInStruct> cin;
+    ac_channel<cDataOutStruct> cout_;
+    cDataInStruct d;
+    for (int i = 0; i < 16; ++i) {
+      const int32_t wide = Fp16ToFp32((ACINTT(16))(int16_t)x[at + i]).to_int();
+      d.data[i] = wide;
+    }
+    cin.write(d);
+    NV_NVDLA_SDP_CORE_c(cin, 0, 1, 0, ENUM_FP16, ENUM_FP16, 0, cout_);
+    cDataOutStruct o = cout_.read();
+    for (int i = 0; i < 16; ++i)
+      out[at + i] = (uint16_t)o.data[i].to_int();
+  }
+}
+
 // One MAC cell, fp16, direct mode (wino 0) or Winograd mode (wino 1):
 // `data` and `weight` hold n cells of 64 values; the masks are set as CSC
 // sets them (a value's two mask bits set unless it is +0 or -0). Each
