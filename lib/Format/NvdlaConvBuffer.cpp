@@ -111,8 +111,11 @@ std::optional<WinogradSizes> winogradSizes(const ConvBufferQuery &q) {
 
 } // namespace
 
-Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &c,
-                                                          const ConvBufferQuery &q) {
+namespace {
+/// planConvBuffer, whose refusal of a layer that only an input-channel cut
+/// would fit ends with `channelTail`.
+Expected<ConvBufferPlan> planWhole(const HardwareConfig &c, const ConvBufferQuery &q,
+                                   std::string_view channelTail) {
   for (int64_t v : {q.channels, q.height, q.width, q.kernels, q.kernelH, q.kernelW, q.strideH,
                     q.dilationH, q.batches})
     if (v <= 0)
@@ -264,8 +267,7 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
              ? std::string("; nor does one output column's window (" +
                            str(getConvEntriesPerLine(
                                c, q, std::min(q.width, (q.kernelW - 1) * q.dilationW + 1))) +
-                           " entries a line): cutting its input channels, with the SDP "
-                           "adding the partial sums, is not programmed")
+                           " entries a line)" + std::string(channelTail))
              : std::string()));
   }
   const int64_t paddedRows = q.height + q.padTop + q.padBottom;
@@ -280,6 +282,50 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
     plan.numParts *= ceilDiv(outputCols, plan.outputColsPerPart);
   }
   return plan;
+}
+
+/// What a layer that only an input-channel cut would fit is told.
+std::string_view channelCutAdvice(Precision precision) {
+  if (precision == Precision::Fp16)
+    return ": its input channels must be cut (--dla-split-convolutions)";
+  return ": cutting its input channels, with the SDP adding each part's sums to the previous "
+         "part's, is programmed for fp16 pipelines only (an integer pipeline's parts would "
+         "hand on int16 partial sums through offline SDP adds: not programmed)";
+}
+
+} // namespace
+
+Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &c,
+                                                          const ConvBufferQuery &q) {
+  return planWhole(c, q, channelCutAdvice(q.precision));
+}
+
+Expected<ConvChannelCut> dlaformat::nvdla::planConvChannelCut(const HardwareConfig &c,
+                                                              const ConvBufferQuery &q) {
+  const bool fp16 = q.precision == Precision::Fp16;
+  Expected<ConvBufferPlan> whole = planWhole(c, q, fp16 ? "" : channelCutAdvice(q.precision));
+  if (whole)
+    return ConvChannelCut{q.channels, 1};
+  // Only a layer whose rows and columns were tried is cut (not an image, a
+  // Winograd layer or a batch: planWhole's error says what to do there).
+  if (!fp16 || q.pixelChannels > 0 || q.winograd || q.batches > 1 || q.channels <= 0)
+    return makeError(whole.message());
+  // Whole feature atoms per part (a channel view starts on one), the
+  // fewest parts, then as even as the atoms allow.
+  const int64_t atom = c.caps.memoryAtomBytes / getBytesPerElement(q.precision);
+  const int64_t atoms = ceilDiv(q.channels, atom);
+  ConvBufferQuery part = q;
+  int64_t most = 0;
+  for (int64_t n = atoms - 1; n >= 1 && most == 0; --n) {
+    part.channels = n * atom;
+    if (planWhole(c, part, ""))
+      most = n;
+  }
+  if (most == 0)
+    return makeError(whole.message() + "; nor does one atom of its input channels (" + str(atom) +
+                     " channels) beside its kernels' share of the weights");
+  const int64_t parts = ceilDiv(atoms, most);
+  return ConvChannelCut{ceilDiv(atoms, parts) * atom, parts};
 }
 
 std::string dlaformat::nvdla::whyNotCompressedMask(const HardwareConfig &c,

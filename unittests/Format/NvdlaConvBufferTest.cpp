@@ -189,7 +189,66 @@ TEST(NvdlaConvBuffer, OneRowTooWide) {
                          "entries, 16 banks beside the 32 banks of its weights; the buffer "
                          "has 32 banks of 512 entries; nor does one output column's window "
                          "(2048 entries a line): cutting its input channels, with the SDP "
-                         "adding the partial sums, is not programmed");
+                         "adding each part's sums to the previous part's, is programmed for "
+                         "fp16 pipelines only (an integer pipeline's parts would hand on "
+                         "int16 partial sums through offline SDP adds: not programmed)");
+  // int8: not cut, for the same reason.
+  EXPECT_EQ(planConvChannelCut(small(), conv(Precision::Int8, 16384, 1, 4, 8, 1)).message(),
+            p.message());
+}
+
+TEST(NvdlaConvBuffer, CutsInputChannelsOnNvFull) {
+  // fp16, 2048 channels = 128 atoms of 16, 16 kernels (one group) of 3x3:
+  // 2048 * 9 * 16 * 2 B = 4608 entries of 128 B = 18 banks, more than 16.
+  // n atoms: weights ceil(n * 4608 / 32768) banks beside 2 banks of data
+  // (4 rows of 4 columns, ceil(n / 4) * 4 entries a line): n = 99 takes
+  // 14 + 2, n = 100 15 + 2 (and 1 spare bank holds 2 of its lines, no
+  // 3-row window). 128 atoms in 2 parts of 64: 1024 channels each.
+  const ConvBufferQuery q = conv(Precision::Fp16, 2048, 4, 4, 16, 3);
+  EXPECT_EQ(planConvBuffer(full(), q).message(),
+            "convolution buffer: one output row reads 3 input rows of 128 entries, 2 banks "
+            "beside the 18 banks of its weights; the buffer has 16 banks of 256 entries; nor "
+            "does one output column's window (96 entries a line): its input channels must be "
+            "cut (--dla-split-convolutions)");
+  auto cut = planConvChannelCut(full(), q);
+  ASSERT_TRUE(cut.ok()) << cut.message();
+  EXPECT_EQ(cut->channelsPerPart, 1024);
+  EXPECT_EQ(cut->numParts, 2);
+  ConvBufferQuery part = q;
+  part.channels = 99 * 16;
+  EXPECT_TRUE(planConvBuffer(full(), part).ok());
+  part.channels = 100 * 16;
+  EXPECT_FALSE(planConvBuffer(full(), part).ok());
+  // 2056 channels: 129 atoms, 2 parts of 65 atoms (1040 channels), the
+  // last 1016.
+  auto odd = planConvChannelCut(full(), conv(Precision::Fp16, 2056, 4, 4, 16, 3));
+  ASSERT_TRUE(odd.ok()) << odd.message();
+  EXPECT_EQ(odd->channelsPerPart, 1040);
+  EXPECT_EQ(odd->numParts, 2);
+  // A layer that fits is one part.
+  auto whole = planConvChannelCut(full(), conv(Precision::Fp16, 64, 4, 4, 16, 3));
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->numParts, 1);
+  EXPECT_EQ(whole->channelsPerPart, 64);
+}
+
+TEST(NvdlaConvBuffer, ChannelCutRefusals) {
+  // 32x32 kernels: one atom of 16 channels by 16 kernels is 524288 B, the
+  // whole buffer.
+  ConvBufferQuery q = conv(Precision::Fp16, 64, 40, 40, 16, 32);
+  q.padTop = q.padBottom = q.padLeft = q.padRight = 0;
+  auto cut = planConvChannelCut(full(), q);
+  ASSERT_FALSE(cut.ok());
+  EXPECT_NE(cut.message().find("; nor does one atom of its input channels (16 channels) beside "
+                               "its kernels' share of the weights"),
+            std::string::npos)
+      << cut.message();
+  // A batch is not cut by channels: the batch's own advice.
+  ConvBufferQuery batch = conv(Precision::Fp16, 2048, 4, 4, 16, 3);
+  batch.batches = 2;
+  auto b = planConvChannelCut(full(), batch);
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.message(), planConvBuffer(full(), batch).message());
 }
 
 TEST(NvdlaConvBuffer, SplitsByWidthOnNvSmall) {

@@ -32,9 +32,9 @@
 // does for the PDP only, PDPNode.cpp's split W): a part's input columns are
 // its output columns' windows, EPS is that band's, and each part reads and
 // writes its columns at x * MEMORY_ATOMIC_SIZE into the same surfaces. A
-// layer whose single output pixel's window does not fit is an error: its
-// input channels would have to be cut, the partial sums added by the SDP
-// (not programmed).
+// layer whose single output column's window does not fit is cut by input
+// channels instead (planConvChannelCut): fp16 only, each part's SDP adding
+// the previous part's sums.
 //
 // Winograd (feature data only), with the output W' x H' rounded up to 4:
 //   the extended input cube  (W' + 4) x (H' + 4) x C' * sx * sy,
@@ -131,6 +131,27 @@ struct ConvBufferPlan {
 /// Plans `q` on `config`; an error when even one output row's input rows do
 /// not fit beside the weights' banks.
 Expected<ConvBufferPlan> planConvBuffer(const HardwareConfig &config, const ConvBufferQuery &q);
+
+/// An input-channel cut: where not even one output column's window fits
+/// beside one kernel group, the layer runs as parts over consecutive input
+/// channels, each a convolution of its channels by its kernels' slice, and
+/// the SDP after each part adds the previous part's result, read per
+/// element from memory (fp16 pipelines: each partial sum rounded to fp16
+/// once more than the uncut layer's; integer pipelines are refused).
+struct ConvChannelCut {
+  /// Whole feature atoms of channels (a channel view starts on one); the
+  /// last part holds the rest.
+  int64_t channelsPerPart = 0;
+  int64_t numParts = 1;
+};
+
+/// The fewest parts, as even as whole atoms allow, whose channels plan on
+/// their own (they may still be cut by rows and columns); one part when
+/// `q` plans whole. An error saying why not: planConvBuffer's refusal, and
+/// that the pipeline is not fp16, or that even one atom of channels does
+/// not fit; an image, Winograd or batch layer's refusal unchanged.
+Expected<ConvChannelCut> planConvChannelCut(const HardwareConfig &config,
+                                            const ConvBufferQuery &q);
 
 /// Empty when `q`'s compressed weights' mask fits the one WMB bank, else
 /// why not. The register plan refuses such a layer; the v1 model's CDMA

@@ -58,10 +58,10 @@ func.func @seg_stage5d(%x: tensor<1x1024x20x20xi8>, %w: tensor<512x1024x3x3xi8>)
 
 // 2048 int8 channels: one group of 8 3x3 kernels takes 36 banks, more than
 // nv_small's 32; neither a row nor a column fits beside it. Only cutting
-// the input channels would (not programmed).
+// the input channels would: fp16 only (split-convolutions-channels.mlir).
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @group_too_deep(%x: tensor<1x2048x4x4xi8>, %w: tensor<8x2048x3x3xi8>) -> tensor<1x8x4x4xi8> {
-  // expected-error @+1 {{'dla.conv' op does not fit NVDLA nv_small: convolution buffer: one output row reads 3 input rows of 1024 entries, 6 banks beside the 36 banks of its weights; the buffer has 32 banks of 512 entries; nor does one output column's window (768 entries a line): cutting its input channels, with the SDP adding the partial sums, is not programmed}}
+  // expected-error @+1 {{'dla.conv' op does not fit NVDLA nv_small: convolution buffer: one output row reads 3 input rows of 1024 entries, 6 banks beside the 36 banks of its weights; the buffer has 32 banks of 512 entries; nor does one output column's window (768 entries a line): cutting its input channels, with the SDP adding each part's sums to the previous part's, is programmed for fp16 pipelines only (an integer pipeline's parts would hand on int16 partial sums through offline SDP adds: not programmed)}}
   %y = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x2048x4x4xi8>, tensor<8x2048x3x3xi8> -> tensor<1x8x4x4xi8>
   return %y : tensor<1x8x4x4xi8>
 }

@@ -253,7 +253,7 @@ func.func @image_bands(%x: !img, %w: !w) -> !f {
 !w = tensor<8x2048x3x3xi8, #dla.weight<direct, int8, config = nv_small>>
 module attributes {dla.target = #dla.target<nvdla, nv_small>} {
 func.func @deep(%x: !f, %w: !w) -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>> {
-  // expected-error @below {{'dla.conv' op does not fit NVDLA nv_small: convolution buffer: one output row reads 3 input rows of 1024 entries, 6 banks beside the 36 banks of its weights; the buffer has 32 banks of 512 entries; nor does one output column's window (768 entries a line): cutting its input channels, with the SDP adding the partial sums, is not programmed}}
+  // expected-error @below {{'dla.conv' op does not fit NVDLA nv_small: convolution buffer: one output row reads 3 input rows of 1024 entries, 6 banks beside the 36 banks of its weights; the buffer has 32 banks of 512 entries; nor does one output column's window (768 entries a line): cutting its input channels, with the SDP adding each part's sums to the previous part's, is programmed for fp16 pipelines only (an integer pipeline's parts would hand on int16 partial sums through offline SDP adds: not programmed)}}
   %y = dla.conv direct %x, %w : !f, !w -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
   return %y : tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
 }

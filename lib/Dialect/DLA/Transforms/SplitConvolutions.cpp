@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CutInputChannels.h"
+
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
 #include "dla/Dialect/DLA/Transforms/Passes.h"
@@ -17,7 +19,6 @@
 #include "dla/Format/NvdlaPerformance.h"
 
 #include <cmath>
-
 
 namespace mlir::dla {
 #define GEN_PASS_DEF_DLASPLITCONVOLUTIONS
@@ -197,9 +198,32 @@ struct SplitConvolutionsPass : mlir::dla::impl::DLASplitConvolutionsBase<SplitCo
           return signalPassFailure();
         }
     }
-    SmallVector<ConvOp> convs;
-    getOperation().walk([&](ConvOp conv) { convs.push_back(conv); });
+    SmallVector<ConvOp> found, convs;
+    getOperation().walk([&](ConvOp conv) { found.push_back(conv); });
     bool ok = true;
+    // First the input-channel cuts (their parts planned below like any).
+    for (ConvOp conv : found) {
+      std::optional<nv::ConvBufferQuery> q =
+          effective.accelerator == fmt::Accelerator::Nvdla
+              ? getConvBufferQuery(conv, conv.getMode())
+              : std::nullopt;
+      if (!q) {
+        convs.push_back(conv);
+        continue;
+      }
+      q->banks = banks;
+      q->bankEntries = bankEntries;
+      q->weightBanks = 0;
+      FailureOr<SmallVector<ConvOp>> parts =
+          cutInputChannels(conv, nv::getHardwareConfig(effective.config), *q);
+      if (failed(parts)) {
+        ok = false;
+        continue;
+      }
+      if (parts->size() > 1)
+        ++numChannelCut;
+      convs.append(*parts);
+    }
     for (ConvOp conv : convs) {
       bool byTime = false;
       FailureOr<int64_t> n =

@@ -175,7 +175,7 @@ def DLAAssignLayouts : Pass<"dla-assign-layouts", "::mlir::ModuleOp"> {
 }
 
 def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
-  let summary = "Plan convolutions whose data and weights exceed the convolution buffer as bands of output rows";
+  let summary = "Plan convolutions whose data and weights exceed the convolution buffer as bands of output rows and columns, or cut their input channels";
   let description = [{
     For every `dla.conv` of an NVDLA target, asks the format
     library (`dla/Format/NvdlaConvBuffer.h`, NVIDIA's compiler's rules) how
@@ -213,7 +213,21 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     remark. With `bank-entries` (a smaller buffer than the model's) it
     keeps NVIDIA's order.
 
-    What the convolution computes does not change.
+    Where not even one output column's window fits beside one kernel
+    group, an fp16 convolution is cut by input channels
+    (`planConvChannelCut`): it becomes one `dla.conv` per run of whole
+    channel atoms, over a `dla.channel_slice` of its input (a view: no
+    copy) by a constant slice of its weights, and an on-the-fly `dla.sdp`
+    after each part but the first adds the previous part's result, read per
+    element from memory (the first part takes the bias; the last part's
+    addition moves into the SDP that followed the convolution when that one
+    has no batch-norm or element-wise operand of its own, else that SDP
+    reads the sum from memory). Each partial sum is rounded to fp16: the
+    remark counts the roundings. Integer pipelines are refused with the
+    reason (their parts would need int16 partial sums and offline adds).
+
+    Apart from those roundings, what the convolution computes does not
+    change.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"\"",
@@ -238,8 +252,9 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     Statistic<"numSplit", "split-convolutions", "Convolutions run by bands of output rows">,
     Statistic<"numParts", "parts", "Hardware layers they become">,
     Statistic<"numByTime", "weight-banks-by-time", "Cut convolutions whose weight banks the model chose over NVIDIA's">,
+    Statistic<"numChannelCut", "channel-cuts", "Convolutions cut by input channels (each part's SDP adding the previous part's sums)">,
   ];
-  let dependentDialects = ["::mlir::dla::DLADialect"];
+  let dependentDialects = ["::mlir::dla::DLADialect", "::mlir::arith::ArithDialect"];
 }
 
 def DLAOutlineNvdlaProgram : Pass<"dla-outline-nvdla-program", "::mlir::ModuleOp"> {
