@@ -3,6 +3,7 @@
 #include "dla/Format/NvdlaConvBuffer.h"
 #include "dla/Format/CheckedMath.h"
 #include "dla/Format/NvdlaAlignment.h"
+#include "dla/Format/NvdlaRegisters.h"
 
 #include <algorithm>
 #include <array>
@@ -303,29 +304,36 @@ Expected<ConvBufferPlan> dlaformat::nvdla::planConvBuffer(const HardwareConfig &
 Expected<ConvChannelCut> dlaformat::nvdla::planConvChannelCut(const HardwareConfig &c,
                                                               const ConvBufferQuery &q) {
   const bool fp16 = q.precision == Precision::Fp16;
+  // One layer holds at most DATAIN_CHANNEL input channels.
+  const int64_t most = kConvInputChannels.hi;
   Expected<ConvBufferPlan> whole = planWhole(c, q, fp16 ? "" : channelCutAdvice(q.precision));
-  if (whole)
-    return ConvChannelCut{q.channels, 1};
+  if (whole && q.channels <= most)
+    return ConvChannelCut{q.channels, 1, false};
+  const std::string refusal =
+      whole ? "convolution buffer: its " + str(q.channels) + " input channels exceed one " +
+                  "layer's " + str(most) + " (DATAIN_CHANNEL)" +
+                  (fp16 ? std::string() : std::string(channelCutAdvice(q.precision)))
+            : whole.message();
   // Only a layer whose rows and columns were tried is cut (not an image, a
   // Winograd layer or a batch: planWhole's error says what to do there).
   if (!fp16 || q.pixelChannels > 0 || q.winograd || q.batches > 1 || q.channels <= 0)
-    return makeError(whole.message());
+    return makeError(refusal);
   // Whole feature atoms per part (a channel view starts on one), the
   // fewest parts, then as even as the atoms allow.
   const int64_t atom = c.caps.memoryAtomBytes / getBytesPerElement(q.precision);
   const int64_t atoms = ceilDiv(q.channels, atom);
   ConvBufferQuery part = q;
-  int64_t most = 0;
-  for (int64_t n = atoms - 1; n >= 1 && most == 0; --n) {
+  int64_t fit = 0;
+  for (int64_t n = std::min(atoms - 1, most / atom); n >= 1 && fit == 0; --n) {
     part.channels = n * atom;
     if (planWhole(c, part, ""))
-      most = n;
+      fit = n;
   }
-  if (most == 0)
-    return makeError(whole.message() + "; nor does one atom of its input channels (" + str(atom) +
+  if (fit == 0)
+    return makeError(refusal + "; nor does one atom of its input channels (" + str(atom) +
                      " channels) beside its kernels' share of the weights");
-  const int64_t parts = ceilDiv(atoms, most);
-  return ConvChannelCut{ceilDiv(atoms, parts) * atom, parts};
+  const int64_t parts = ceilDiv(atoms, fit);
+  return ConvChannelCut{ceilDiv(atoms, parts) * atom, parts, bool(whole)};
 }
 
 std::string dlaformat::nvdla::whyNotCompressedMask(const HardwareConfig &c,

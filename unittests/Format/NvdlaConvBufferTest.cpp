@@ -232,6 +232,27 @@ TEST(NvdlaConvBuffer, CutsInputChannelsOnNvFull) {
   EXPECT_EQ(whole->channelsPerPart, 64);
 }
 
+TEST(NvdlaConvBuffer, CutsChannelsBeyondOneLayers) {
+  // A fully connected layer of 9000 fp16 inputs (1x1 over one pixel) by 16
+  // outputs: 288000 B of weights = 2250 entries = 9 banks, its one pixel
+  // 141 entries: the buffer holds it, one layer's DATAIN_CHANNEL (8192)
+  // does not. 563 atoms of 16, at most 512 a part: 2 parts of 282 atoms.
+  const ConvBufferQuery fc = conv(Precision::Fp16, 9000, 1, 1, 16, 1);
+  ASSERT_TRUE(planConvBuffer(full(), fc).ok());
+  auto cut = planConvChannelCut(full(), fc);
+  ASSERT_TRUE(cut.ok()) << cut.message();
+  EXPECT_EQ(cut->numParts, 2);
+  EXPECT_EQ(cut->channelsPerPart, 282 * 16);
+  EXPECT_TRUE(cut->channelLimit);
+  // int8: refused, with the limit and the reason.
+  EXPECT_EQ(planConvChannelCut(full(), conv(Precision::Int8, 9000, 1, 1, 16, 1)).message(),
+            "convolution buffer: its 9000 input channels exceed one layer's 8192 "
+            "(DATAIN_CHANNEL): cutting its input channels, with the SDP adding each part's "
+            "sums to the previous part's, is programmed for fp16 pipelines only (an integer "
+            "pipeline's parts would hand on int16 partial sums through offline SDP adds: not "
+            "programmed)");
+}
+
 TEST(NvdlaConvBuffer, ChannelCutRefusals) {
   // 32x32 kernels: one atom of 16 channels by 16 kernels is 524288 B, the
   // whole buffer.

@@ -143,11 +143,15 @@ struct ConvChannelCut {
   /// last part holds the rest.
   int64_t channelsPerPart = 0;
   int64_t numParts = 1;
+  /// Cut because its channels exceed one layer's (DATAIN_CHANNEL), though
+  /// the buffer holds it.
+  bool channelLimit = false;
 };
 
 /// The fewest parts, as even as whole atoms allow, whose channels plan on
-/// their own (they may still be cut by rows and columns); one part when
-/// `q` plans whole. An error saying why not: planConvBuffer's refusal, and
+/// their own (they may still be cut by rows and columns) and number at
+/// most DATAIN_CHANNEL; one part when `q` plans whole within it. An error
+/// saying why not: planConvBuffer's refusal (or the channel limit), and
 /// that the pipeline is not fp16, or that even one atom of channels does
 /// not fit; an image, Winograd or batch layer's refusal unchanged.
 Expected<ConvChannelCut> planConvChannelCut(const HardwareConfig &config,

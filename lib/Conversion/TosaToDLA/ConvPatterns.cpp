@@ -49,7 +49,9 @@ std::string whyNotConvolution(OpTy op, const OffloadTarget &target) {
   for (Type type : {op.getInput().getType(), op.getOutput().getType()})
     if (std::string why = target.checkSourceType(type); !why.empty())
       return why;
-  if (std::string why = whyNotConvRegisters(op); !why.empty())
+  // fp16 layers beyond DATAIN_CHANNEL are cut by --dla-split-convolutions.
+  if (std::string why = whyNotConvRegisters(op, target.precision == nv::Precision::Fp16);
+      !why.empty())
     return why;
   if (!isReadableConstant(op.getWeight()))
     return "its weight is not a constant (the convolution pipeline reads packed weights)";

@@ -124,7 +124,7 @@ std::string whyNotQuantConv(OpTy conv, tosa::RescaleOp rescale, const OffloadTar
   for (Type type : {conv.getInput().getType(), rescale.getType()})
     if (std::string why = target.checkSourceType(type); !why.empty())
       return why;
-  if (std::string why = whyNotConvRegisters(conv); !why.empty())
+  if (std::string why = whyNotConvRegisters(conv, /*channelsCut=*/false); !why.empty())
     return "its convolution's " + why.substr(4);
   return target.check(nv::ConversionQuery::convolution(
       nv::ConvMode::Direct, nv::featureInput(target.precision), target.precision));

@@ -17,6 +17,7 @@
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/Transforms/CompileTimeConstant.h"
 #include "dla/Format/NvdlaConvBuffer.h"
+#include "dla/Format/NvdlaRegisters.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -69,13 +70,13 @@ SdpOp foldableSdp(ConvOp conv) {
 FailureOr<SmallVector<ConvOp>> mlir::dla::cutInputChannels(ConvOp conv,
                                                           const nv::HardwareConfig &config,
                                                           const nv::ConvBufferQuery &q) {
-  if (nv::planConvBuffer(config, q))
-    return SmallVector<ConvOp>{conv};
   ::dlaformat::Expected<nv::ConvChannelCut> cut = nv::planConvChannelCut(config, q);
   if (!cut) {
     conv.emitOpError() << "does not fit NVDLA " << config.name << ": " << cut.message();
     return failure();
   }
+  if (cut->numParts == 1)
+    return SmallVector<ConvOp>{conv};
   std::optional<CompileTimeConstant> weights = matchCompileTimeConstant(conv.getWeight());
   if (!weights)
     return conv.emitOpError() << "does not fit NVDLA " << config.name
@@ -141,9 +142,13 @@ FailureOr<SmallVector<ConvOp>> mlir::dla::cutInputChannels(ConvOp conv,
   }
   InFlightDiagnostic remark = mlir::emitRemark(loc);
   remark << "runs as " << cut->numParts << " convolutions of at most " << cut->channelsPerPart
-         << " of its " << q.channels
-         << " input channels (not even one output column's window fits beside one kernel "
-            "group): each part's SDP adds the previous part's result, read from memory";
+         << " of its " << q.channels << " input channels ("
+         << (cut->channelLimit
+                 ? "one layer reads at most " + std::to_string(nv::kConvInputChannels.hi) +
+                       " (DATAIN_CHANNEL)"
+                 : std::string("not even one output column's window fits beside one kernel "
+                               "group"))
+         << "): each part's SDP adds the previous part's result, read from memory";
   if (offline)
     remark << ", and the SDP after it reads the whole sum from memory (offline)";
   const int64_t extra = cut->numParts - 1 + (offline ? 1 : 0);
