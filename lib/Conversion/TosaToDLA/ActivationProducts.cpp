@@ -70,15 +70,20 @@ struct QuantizedActivationProduct : OpRewritePattern<tosa::RescaleOp> {
       return failure();
     if (std::string why = whyNotActivationProduct(mm, target); !why.empty())
       return rewriter.notifyMatchFailure(op, why);
-    // whyNotActivationProduct read the rescale and planned its program.
+    // whyNotActivationProduct read the rescale and planned its program;
+    // read and planned again here, the answers are the same.
     std::string why;
     FailureOr<Rescale> rescale = readRescale(op, why);
+    if (failed(rescale))
+      return rewriter.notifyMatchFailure(op, why);
     auto a = cast<RankedTensorType>(mm.getA().getType());
     auto b = cast<RankedTensorType>(mm.getB().getType());
     const int64_t n = a.getDimSize(0), m = a.getDimSize(1), k = a.getDimSize(2);
     const int64_t p = b.getDimSize(2);
     QuantConv q = productRescale(*rescale, k, p);
     FailureOr<SdpProgram> program = planProgram(q, why);
+    if (failed(program))
+      return rewriter.notifyMatchFailure(op, why);
     tosa::ClampOp clamp = reluAtZeroPoint(op, q.outputZp);
     Location loc = mm.getLoc();
     Type i8 = rewriter.getI8Type();

@@ -100,12 +100,17 @@ struct SplitSdpReadAsWeights : OpRewritePattern<SdpOp> {
 void mlir::dla::splitLayersReadAsWeights(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   patterns.add<SplitSdpReadAsWeights>(func.getContext());
-  // Only this rewrite, no folding; ops left unread go (the part's slice of
-  // the map; the canonicalizer after --dla-convert-tosa left none other).
-  (void)applyPatternsGreedily(func, std::move(patterns),
-                              GreedyRewriteConfig()
-                                  .enableFolding(false)
-                                  .enableConstantCSE(false)
-                                  .setRegionSimplificationLevel(
-                                      GreedySimplifyRegionLevel::Disabled));
+  // Only this rewrite on the offline SDPs, no folding; ops the rewrites
+  // leave unread go (the part's slice of the map), nothing else of the
+  // function is touched.
+  SmallVector<Operation *> sdps;
+  func.walk([&](SdpOp sdp) {
+    if (sdp.getMode() == SdpMode::Offline)
+      sdps.push_back(sdp);
+  });
+  (void)applyOpPatternsGreedily(sdps, std::move(patterns),
+                                GreedyRewriteConfig()
+                                    .enableFolding(false)
+                                    .enableConstantCSE(false)
+                                    .setStrictness(GreedyRewriteStrictness::AnyOp));
 }

@@ -214,7 +214,8 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     keeps NVIDIA's order.
 
     Where not even one output column's window fits beside one kernel
-    group, an fp16 convolution is cut by input channels
+    group, or its input channels exceed one layer's (DATAIN_CHANNEL,
+    8192), an fp16 convolution is cut by input channels
     (`planConvChannelCut`): it becomes one `dla.conv` per run of whole
     channel atoms, over a `dla.channel_slice` of its input (a view: no
     copy) by a constant slice of its weights, and an on-the-fly `dla.sdp`
