@@ -91,7 +91,7 @@ def main():
             continue
         tosa_file = os.path.join(work, name + ".mlir")
         out_file = os.path.join(work, name + ".dla.mlir")
-        t_imp, rss_imp, _ = run([sys.executable, importer, model, "--input-shape", shape, "-o", tosa_file])
+        t_imp, rss_imp, _ = run([importer, model, "--input-shape", shape, "-o", tosa_file])
         t_parse, _, _ = run([dla_opt, tosa_file, "-o", os.devnull])
         t_comp, rss_comp, _ = run([dla_opt, tosa_file, "--pass-pipeline=builtin.module(%s)" % args.pipeline,
                                    "-o", out_file])
