@@ -72,3 +72,16 @@ func.func @one_atom_too_deep(%x: tensor<1x64x8x8xf16>) -> tensor<1x16x8x8xf16> {
   return %c : tensor<1x16x8x8xf16>
 }
 }
+
+// -----
+
+// After layout assignment the cut is not made: its views and parts would
+// need encodings of their own.
+module attributes {dla.target = #dla.target<nvdla, nv_full>} {
+func.func @encoded(%x: tensor<1x64x3x3xf16, #dla.feature<fp16>>) -> tensor<1x16x3x3xf16, #dla.feature<fp16>> {
+  %w = arith.constant dense<1.0> : tensor<16x64x3x3xf16>
+  // expected-error @+1 {{'dla.conv' op does not fit NVDLA nv_full unless its input channels are cut, which is done before layout assignment (its tensors have encodings)}}
+  %c = dla.conv direct %x, %w pad [1, 1, 1, 1] : tensor<1x64x3x3xf16, #dla.feature<fp16>>, tensor<16x64x3x3xf16> -> tensor<1x16x3x3xf16, #dla.feature<fp16>>
+  return %c : tensor<1x16x3x3xf16, #dla.feature<fp16>>
+}
+}

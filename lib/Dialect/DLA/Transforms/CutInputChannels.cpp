@@ -77,6 +77,11 @@ FailureOr<SmallVector<ConvOp>> mlir::dla::cutInputChannels(ConvOp conv,
   }
   if (cut->numParts == 1)
     return SmallVector<ConvOp>{conv};
+  auto input = cast<RankedTensorType>(conv.getInput().getType());
+  if (input.getEncoding() || conv.getOutput().getType().getEncoding())
+    return conv.emitOpError() << "does not fit NVDLA " << config.name
+                              << " unless its input channels are cut, which is done before "
+                                 "layout assignment (its tensors have encodings)";
   std::optional<CompileTimeConstant> weights = matchCompileTimeConstant(conv.getWeight());
   if (!weights)
     return conv.emitOpError() << "does not fit NVDLA " << config.name
@@ -85,7 +90,6 @@ FailureOr<SmallVector<ConvOp>> mlir::dla::cutInputChannels(ConvOp conv,
 
   OpBuilder b(conv);
   Location loc = conv.getLoc();
-  auto input = cast<RankedTensorType>(conv.getInput().getType());
   auto result = cast<RankedTensorType>(conv.getOutput().getType());
   SdpOp folded = foldableSdp(conv);
   SmallVector<ConvOp> parts;
