@@ -176,13 +176,14 @@ def write_samples(directory, size, count, seed):
                 rng.random((1, 3, size, size), dtype=np.float32))
 
 
-def figures(bundle):
+def figures(bundle, bindir):
     """The figures of a dla-compile bundle's manifest: accelerator layers,
     host layers and host data ops with the host ops by name (and why),
-    transitions (the summary's: tensors handed to / from the accelerator,
-    by their encoded side, and twice each relayout between encoded tensors
-    the host runs, by its bytes read + written), relayouts and their bytes
+    transitions in dla-compile's words (dla.bundle.transitions_text, from
+    the build's Python package next to `bindir`), relayouts and their bytes
     read plus written."""
+    sys.path.insert(0, os.path.join(bindir, os.pardir, "python_packages"))
+    from dla.bundle import transitions_text
     with open(os.path.join(bundle, "manifest.json")) as f:
         m = json.load(f)
     s = m["summary"]
@@ -190,10 +191,7 @@ def figures(bundle):
                                if l.get("placement") == "host")
     lines = ["accelerator layers %d, host layers %d + host data ops %d"
              % (s["accelerator_layers"], s["host_layers"], s["host_data_ops"]),
-             "transitions %d (%d to the accelerator + %d to the host + %d inside: %d host "
-             "relayouts), %d bytes (%d inside)"
-             % (s["transitions"], s["to_accelerator"], s["to_host"], 2 * s["host_relayouts"],
-                s["host_relayouts"], s["transition_bytes"], s["host_relayout_bytes"]),
+             "transitions " + transitions_text(s),
              "relayouts %d, %d bytes" % (s["relayouts"], s["relayout_bytes"])]
     lines += ["  host %4d x %s: %s" % (n, op, why[:110]) for (op, why), n in host.most_common()]
     return "\n".join(lines)
@@ -231,7 +229,7 @@ def compile_both(bindir, onnx_path, table, stem, title):
         r = subprocess.run([os.path.join(bindir, "dla-compile"), onnx_path, *args, "--allow-host",
                             "-o", out], capture_output=True, text=True)
         print("== %s%s: exit %d" % (label, title, r.returncode))
-        print(r.stderr[-2500:] if r.returncode else figures(out), flush=True)
+        print(r.stderr[-2500:] if r.returncode else figures(out, bindir), flush=True)
 
 
 def main():
