@@ -359,6 +359,29 @@ struct ConcatBeforeExactCasts : OpRewritePattern<tosa::ConcatOp> {
     return success();
   }
 };
+
+/// slice(cast(x : N -> W)) = cast(slice(x)) when W represents every value
+/// of N: a slice moves values, so it may as well move the narrow ones. An
+/// f32 network compiled in fp16 splits its layers' results in f32 between
+/// casts (an ONNX Split along channels); sliced in fp16 the cast after it
+/// cancels with the next layer's and the slice is feature data, a view
+/// (ChannelSlices.cpp).
+struct SliceBeforeExactCast : OpRewritePattern<tosa::SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::SliceOp op, PatternRewriter &rewriter) const override {
+    auto widen = op.getInput1().getDefiningOp<tosa::CastOp>();
+    if (!widen)
+      return failure();
+    Type narrow = getElementTypeOrSelf(widen.getInput().getType());
+    if (!isExactWidening(narrow, getElementTypeOrSelf(widen.getType())))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto sliced = tosa::SliceOp::create(rewriter, op.getLoc(), type.clone(narrow),
+                                        widen.getInput(), op.getStart(), op.getSize());
+    rewriter.replaceOpWithNewOp<tosa::CastOp>(op, type, sliced);
+    return success();
+  }
+};
 } // namespace
 
 namespace {
@@ -385,7 +408,8 @@ struct ShareEqualUnary : OpRewritePattern<OpTy> {
 } // namespace
 
 void tosa_to_dla::populateCleanupPatterns(RewritePatternSet &patterns) {
-  patterns.add<CancelExactCastPair, ConcatBeforeExactCasts, ShareEqualUnary<tosa::TransposeOp>,
+  patterns.add<CancelExactCastPair, ConcatBeforeExactCasts, SliceBeforeExactCast,
+               ShareEqualUnary<tosa::TransposeOp>,
                ShareEqualUnary<tosa::CastOp>>(patterns.getContext());
   tosa::TransposeOp::getCanonicalizationPatterns(patterns, patterns.getContext());
   tosa::CastOp::getCanonicalizationPatterns(patterns, patterns.getContext());

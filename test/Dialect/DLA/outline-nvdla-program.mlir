@@ -190,3 +190,34 @@ func.func @copy_on_host(%x: tensor<1x32x4x4xi8, #f>) -> tensor<1x64x1x1xi8, #f> 
   return %q : tensor<1x64x1x1xi8, #f>
 }
 }
+
+// -----
+
+// A channel view of a layer's result read on the host (an ONNX Split's
+// half returned): the program returns the view's parent, a memory of its
+// own (a loadable's outputs are), and the host takes the view of it after
+// the call; the view a layer reads stays in the program.
+// CHECK-LABEL: func.func @view_out
+// CHECK: %[[R:.*]]:2 = call @view_out_nvdla(
+// CHECK-SAME: -> (tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>>, tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>)
+// CHECK: %[[V:.*]] = dla.channel_slice %[[R]]#0[0] : tensor<1x16x2x2xi8, #dla.feature<int8, config = nv_small>> -> tensor<1x8x2x2xi8, #dla.feature<int8, config = nv_small>>
+// CHECK-DAG: dla.relayout %[[V]]
+// CHECK-DAG: dla.relayout %[[R]]#1
+// CHECK: func.func private @view_out_nvdla(
+// CHECK-NEXT: dla.pool max
+// CHECK-NEXT: dla.channel_slice %{{.*}}[8]
+// CHECK-NEXT: dla.pool max
+// CHECK-NEXT: return
+#f = #dla.feature<int8, config = nv_small>
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @view_out(%x: tensor<1x16x4x4xi8, #f>) -> (tensor<1x8x2x2xi8>, tensor<1x8x2x2xi8>) {
+  // expected-remark @+1 {{NVDLA program @view_out_nvdla: 4 layers; the host runs 0 ops before it and 3 after it}}
+  %p = dla.pool max %x kernel [2, 2] stride [2, 2] : tensor<1x16x4x4xi8, #f> -> tensor<1x16x2x2xi8, #f>
+  %a = dla.channel_slice %p [0] : tensor<1x16x2x2xi8, #f> -> tensor<1x8x2x2xi8, #f>
+  %b = dla.channel_slice %p [8] : tensor<1x16x2x2xi8, #f> -> tensor<1x8x2x2xi8, #f>
+  %q = dla.pool max %b kernel [1, 1] : tensor<1x8x2x2xi8, #f> -> tensor<1x8x2x2xi8, #f>
+  %ya = dla.relayout %a : tensor<1x8x2x2xi8, #f> -> tensor<1x8x2x2xi8>
+  %yq = dla.relayout %q : tensor<1x8x2x2xi8, #f> -> tensor<1x8x2x2xi8>
+  return %ya, %yq : tensor<1x8x2x2xi8>, tensor<1x8x2x2xi8>
+}
+}

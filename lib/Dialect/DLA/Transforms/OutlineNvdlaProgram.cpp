@@ -145,10 +145,29 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
       else
         inputs.insert(v);
     }
+  // A view read outside (a slice of a layer's result the host reads): a
+  // loadable's output is a memory of its own, so the program returns the
+  // view's parent and the host takes the view of it after the call.
+  SmallVector<std::pair<Value, SmallVector<Operation *>>> viewOutputs;
   for (Operation *op : layers)
-    for (Value r : op->getResults())
-      if (llvm::any_of(r.getUsers(), [&](Operation *u) { return !layers.contains(u); }))
+    for (Value r : op->getResults()) {
+      if (llvm::none_of(r.getUsers(), [&](Operation *u) { return !layers.contains(u); }))
+        continue;
+      SmallVector<Operation *> chain;
+      Value root = r;
+      while (Operation *def = root.getDefiningOp()) {
+        if (!isa<ChannelSliceOp, ReshapeViewOp>(def) || !layers.contains(def))
+          break;
+        chain.insert(chain.begin(), def);
+        root = def->getOperand(0);
+      }
+      if (chain.empty() || !root.getDefiningOp() || !layers.contains(root.getDefiningOp())) {
         outputs.insert(r);
+        continue;
+      }
+      outputs.insert(root);
+      viewOutputs.push_back({r, std::move(chain)});
+    }
 
   MLIRContext *ctx = func.getContext();
   OpBuilder b(func);
@@ -172,14 +191,28 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
   for (Value r : outputs.getArrayRef())
     results.push_back(map.lookup(r));
   func::ReturnOp::create(b, func.getLoc(), results);
+  // Views only the host read (taken again after the call) go.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*entry)))
+    if (isa<ChannelSliceOp, ReshapeViewOp>(op) && op.use_empty())
+      op.erase();
 
   // The call where the last layer was; the block's order is then made
   // topological again (a host op after the layers in the order of its
   // operands may have stood between them in the text).
   b.setInsertionPoint(lastLayer);
   auto call = func::CallOp::create(b, layers.front()->getLoc(), program, inputs.getArrayRef());
+  IRMapping returned;
   for (auto [r, c] : llvm::zip(outputs.getArrayRef(), call.getResults()))
-    Value(r).replaceAllUsesWith(c);
+    returned.map(r, c);
+  b.setInsertionPointAfter(call);
+  for (auto &[view, chain] : viewOutputs) {
+    Value outside;
+    for (Operation *op : chain)
+      outside = b.clone(*op, returned)->getResult(0);
+    view.replaceUsesWithIf(outside, [&](OpOperand &use) { return !layers.contains(use.getOwner()); });
+  }
+  for (auto [r, c] : llvm::zip(outputs.getArrayRef(), call.getResults()))
+    Value(r).replaceUsesWithIf(c, [&](OpOperand &use) { return !layers.contains(use.getOwner()); });
   for (Operation *op : llvm::reverse(layers))
     op->erase();
   for (Operation *c : constants)
