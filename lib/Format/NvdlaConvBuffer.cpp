@@ -320,7 +320,7 @@ Expected<ConvChannelCut> dlaformat::nvdla::planConvChannelCut(const HardwareConf
     return makeError(refusal);
   // Whole feature atoms per part (a channel view starts on one), the
   // fewest parts, then as even as the atoms allow.
-  const int64_t atom = c.caps.memoryAtomBytes / getBytesPerElement(q.precision);
+  const int64_t atom = getChannelsPerAtom(q.precision, c.caps.memoryAtomBytes);
   const int64_t atoms = ceilDiv(q.channels, atom);
   ConvBufferQuery part = q;
   int64_t fit = 0;

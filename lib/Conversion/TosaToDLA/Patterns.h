@@ -145,11 +145,12 @@ std::string whyNotWindow(const ::dlaformat::nvdla::WindowFields &w, ArrayRef<int
 std::string whyNotConvWindow(ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
                              ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations);
 
-/// The same for a convolution's input channels and kernels (DATAIN_CHANNEL,
-/// DATAOUT_CHANNEL). `channelsCut`: the pipeline's layers are cut by input
-/// channels where they exceed one layer's (--dla-split-convolutions, fp16);
-/// nothing cuts kernels.
-std::string whyNotConvChannels(int64_t channels, int64_t kernels, bool channelsCut);
+/// The same for a convolution's input channels (DATAIN_CHANNEL).
+/// `channelsCut`: the pipeline's layers are cut by input channels where
+/// they exceed one layer's (--dla-split-convolutions, fp16). More kernels
+/// than one layer writes (DATAOUT_CHANNEL) are cut by that pass in every
+/// precision.
+std::string whyNotConvChannels(int64_t channels, bool channelsCut);
 
 /// whyNotConvWindow of a tosa.conv2d or tosa.depthwise_conv2d, and a
 /// conv2d's input channels (a depthwise one is cut into channel groups).
@@ -157,7 +158,7 @@ template <typename OpTy>
 std::string whyNotConvRegisters(OpTy op, bool channelsCut) {
   ArrayRef<int64_t> w = cast<ShapedType>(op.getWeight().getType()).getShape();
   if constexpr (std::is_same_v<OpTy, tosa::Conv2DOp>)
-    if (std::string why = whyNotConvChannels(w[3], w[0], channelsCut); !why.empty())
+    if (std::string why = whyNotConvChannels(w[3], channelsCut); !why.empty())
       return why;
   // conv2d's weight is OHWI, depthwise's HWCM.
   const int64_t kernel[2] = {std::is_same_v<OpTy, tosa::Conv2DOp> ? w[1] : w[0],

@@ -53,16 +53,11 @@ std::string tosa_to_dla::whyNotConvWindow(ArrayRef<int64_t> kernel, ArrayRef<int
   return "";
 }
 
-std::string tosa_to_dla::whyNotConvChannels(int64_t channels, int64_t kernels,
-                                            bool channelsCut) {
+std::string tosa_to_dla::whyNotConvChannels(int64_t channels, bool channelsCut) {
   if (!channelsCut && !nv::kConvInputChannels.holds(channels))
     return "its " + outside("input channel count", channels, nv::kConvInputChannels) +
            ": cutting a layer's input channels, with the SDP adding each part's sums to the "
            "previous part's, is programmed for fp16 pipelines only";
-  if (!nv::kConvOutputChannels.holds(kernels))
-    return "its " + outside("output channel count", kernels, nv::kConvOutputChannels) +
-           ": cutting a layer's kernels into layers writing parts of its result is not "
-           "programmed";
   return "";
 }
 

@@ -5,7 +5,9 @@
 #include "dla/Format/IntegerBytes.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cstring>
 
@@ -93,4 +95,47 @@ mlir::dla::readCompileTimeIntegers(const CompileTimeConstant &c) {
     return std::nullopt;
   return ::dlaformat::decodeIntegers(bytes->data(), type.getNumElements(), element.getWidth(),
                                      isUnsigned);
+}
+
+std::optional<Value> mlir::dla::sliceCompileTimeConstant(OpBuilder &b, Location loc,
+                                                         const CompileTimeConstant &c,
+                                                         int64_t dim, int64_t first,
+                                                         int64_t count) {
+  arith::ConstantOp constant = c.constant; // Op accessors are not const
+  auto type = cast<RankedTensorType>(constant.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = count;
+  auto sliced = RankedTensorType::get(shape, type.getElementType());
+  TypedAttr attr;
+  if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()); dense && dense.isSplat()) {
+    attr = DenseElementsAttr::get(sliced, dense.getSplatValue<Attribute>());
+  } else {
+    std::optional<std::vector<char>> raw = readCompileTimeBytes(CompileTimeConstant{constant, {}});
+    const int64_t elements = type.getNumElements();
+    if (!raw || elements == 0 || static_cast<int64_t>(raw->size()) % elements != 0)
+      return std::nullopt;
+    // Per index before `dim`, a run of `count` slabs of everything after it.
+    int64_t outer = 1, slab = static_cast<int64_t>(raw->size()) / elements;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (d < dim)
+        outer *= type.getDimSize(d);
+      else if (d > dim)
+        slab *= type.getDimSize(d);
+    std::vector<char> out;
+    out.reserve(static_cast<size_t>(outer * count * slab));
+    for (int64_t o = 0; o < outer; ++o) {
+      const char *from = raw->data() + (o * type.getDimSize(dim) + first) * slab;
+      out.insert(out.end(), from, from + count * slab);
+    }
+    attr = DenseElementsAttr::getFromRawBuffer(sliced, out);
+  }
+  Value v = arith::ConstantOp::create(b, loc, attr);
+  if (!c.truncf)
+    return v;
+  arith::TruncFOp truncf = c.truncf;
+  Operation *rounded = b.clone(*truncf);
+  rounded->setOperand(0, v);
+  rounded->getResult(0).setType(
+      RankedTensorType::get(shape, getElementTypeOrSelf(truncf.getType())));
+  return rounded->getResult(0);
 }

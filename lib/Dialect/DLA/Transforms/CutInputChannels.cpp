@@ -20,37 +20,12 @@
 #include "dla/Format/NvdlaRegisters.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::dla;
 namespace nv = ::dlaformat::nvdla;
 
 namespace {
-
-/// Input channels [first, first + count) of the KCRS constant `weights`
-/// (in its own element type: an f32 constant under a truncf is cut before
-/// the rounding, which stays the packer's).
-FailureOr<TypedAttr> sliceWeightChannels(arith::ConstantOp weights, int64_t first,
-                                         int64_t count) {
-  auto type = cast<RankedTensorType>(weights.getType());
-  ArrayRef<int64_t> s = type.getShape();
-  auto sliced = RankedTensorType::get({s[0], count, s[2], s[3]}, type.getElementType());
-  if (auto dense = dyn_cast<DenseElementsAttr>(weights.getValue()); dense && dense.isSplat())
-    return TypedAttr(DenseElementsAttr::get(sliced, dense.getSplatValue<Attribute>()));
-  std::optional<std::vector<char>> raw = readCompileTimeBytes(CompileTimeConstant{weights, {}});
-  if (!raw || static_cast<int64_t>(raw->size()) % type.getNumElements() != 0)
-    return failure();
-  const int64_t run = s[2] * s[3] * (static_cast<int64_t>(raw->size()) / type.getNumElements());
-  std::vector<char> out;
-  out.reserve(s[0] * count * run);
-  for (int64_t k = 0; k < s[0]; ++k) {
-    const char *from = raw->data() + (k * s[1] + first) * run;
-    out.insert(out.end(), from, from + count * run);
-  }
-  return TypedAttr(DenseElementsAttr::getFromRawBuffer(sliced, out));
-}
 
 /// The single on-the-fly SDP that reads `conv` and can take the last
 /// part's addition itself: the implicit form without batch-norm or
@@ -96,8 +71,9 @@ FailureOr<SmallVector<ConvOp>> mlir::dla::cutInputChannels(ConvOp conv,
   Value previous;
   for (int64_t first = 0; first < q.channels; first += cut->channelsPerPart) {
     const int64_t count = std::min(cut->channelsPerPart, q.channels - first);
-    FailureOr<TypedAttr> w = sliceWeightChannels(weights->constant, first, count);
-    if (failed(w))
+    std::optional<Value> partWeights =
+        sliceCompileTimeConstant(b, loc, *weights, /*dim=*/1, first, count);
+    if (!partWeights)
       return conv.emitOpError() << "does not fit NVDLA " << config.name
                                 << " unless its input channels are cut, and its constant "
                                    "weights' elements are not at hand to cut";
@@ -106,18 +82,9 @@ FailureOr<SmallVector<ConvOp>> mlir::dla::cutInputChannels(ConvOp conv,
                                        input.getDimSize(3)},
                                       input.getElementType()),
         conv.getInput(), first);
-    Value partWeights = arith::ConstantOp::create(b, loc, *w);
-    if (weights->truncf) {
-      Operation *rounded = b.clone(*weights->truncf);
-      rounded->setOperand(0, partWeights);
-      rounded->getResult(0).setType(
-          RankedTensorType::get(cast<RankedTensorType>(w->getType()).getShape(),
-                                getElementTypeOrSelf(weights->truncf.getType())));
-      partWeights = rounded->getResult(0);
-    }
     auto part = cast<ConvOp>(b.clone(*conv));
     part.getInputMutable().assign(slice);
-    part.getWeightMutable().assign(partWeights);
+    part.getWeightMutable().assign(*partWeights);
     if (first > 0)
       part.getBiasMutable().clear();
     parts.push_back(part);

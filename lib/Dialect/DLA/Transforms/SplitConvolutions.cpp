@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CutInputChannels.h"
+#include "CutKernels.h"
 
 #include "dla/Dialect/DLA/IR/DLA.h"
 #include "dla/Dialect/DLA/IR/LayerOpUtils.h"
@@ -201,8 +202,24 @@ struct SplitConvolutionsPass : mlir::dla::impl::DLASplitConvolutionsBase<SplitCo
     SmallVector<ConvOp> found, convs;
     getOperation().walk([&](ConvOp conv) { found.push_back(conv); });
     bool ok = true;
-    // First the input-channel cuts (their parts planned below like any).
+    // First the cuts by kernels, then by input channels (their parts
+    // planned below like any).
+    SmallVector<ConvOp> byKernels;
     for (ConvOp conv : found) {
+      if (effective.accelerator != fmt::Accelerator::Nvdla) {
+        byKernels.push_back(conv);
+        continue;
+      }
+      FailureOr<SmallVector<ConvOp>> parts =
+          cutKernels(conv, nv::getHardwareConfig(effective.config));
+      if (failed(parts)) {
+        ok = false;
+        continue;
+      }
+      numKernelCut += parts->size() > 1;
+      byKernels.append(*parts);
+    }
+    for (ConvOp conv : byKernels) {
       std::optional<nv::ConvBufferQuery> q =
           effective.accelerator == fmt::Accelerator::Nvdla
               ? getConvBufferQuery(conv, conv.getMode())

@@ -40,6 +40,14 @@ std::optional<std::vector<char>> readCompileTimeBytes(const CompileTimeConstant 
 /// for other element types or data not held at compile time.
 std::optional<std::vector<int64_t>> readCompileTimeIntegers(const CompileTimeConstant &c);
 
+/// Elements [first, first + count) of `c` along dimension `dim`, as a new
+/// constant at `b`'s insertion point (an f32 constant under a truncf is
+/// cut before the rounding, and the truncf cloned: the rounding stays the
+/// packer's); nullopt when the data is not held at compile time.
+std::optional<Value> sliceCompileTimeConstant(OpBuilder &b, Location loc,
+                                              const CompileTimeConstant &c, int64_t dim,
+                                              int64_t first, int64_t count);
+
 } // namespace mlir::dla
 
 #endif // DLA_DIALECT_DLA_TRANSFORMS_COMPILETIMECONSTANT_H

@@ -194,9 +194,10 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     part; a layer whose single output row does not fit is an error naming
     the buffer's size.
 
-    Kernels are not cut: the hardware streams kernel groups (ping-pong or
-    one group at a time), and NVIDIA's compiler has no software split by
-    kernels either (`splitWeightsAndData` is "not yet supported"). Winograd
+    Kernels are not cut for the buffer's sake: the hardware streams kernel
+    groups (ping-pong or one group at a time), and NVIDIA's compiler has no
+    software split by kernels either (`splitWeightsAndData` is "not yet
+    supported"); only more kernels than one layer writes are (below). Winograd
     convolutions are planned with the Winograd sizes (the extended input
     cube, 4x4 transformed taps) and never cut: one that does not fit is an
     error (NVIDIA's compiler falls back to direct mode; `winograd=auto`
@@ -227,6 +228,13 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     remark counts the roundings. Integer pipelines are refused with the
     reason (their parts would need int16 partial sums and offline adds).
 
+    A convolution of more kernels than one layer writes (DATAOUT_CHANNEL,
+    8192: a fully connected layer of more outputs) runs as parts over
+    consecutive kernels, each with its part of the weights, the bias and
+    the on-the-fly SDP's operands (per channel, per element: a channel
+    view), joined in place by a `dla.channel_concat`: exact in every
+    precision.
+
     Apart from those roundings, what the convolution computes does not
     change.
   }];
@@ -254,6 +262,7 @@ def DLASplitConvolutions : Pass<"dla-split-convolutions", "::mlir::ModuleOp"> {
     Statistic<"numParts", "parts", "Hardware layers they become">,
     Statistic<"numByTime", "weight-banks-by-time", "Cut convolutions whose weight banks the model chose over NVIDIA's">,
     Statistic<"numChannelCut", "channel-cuts", "Convolutions cut by input channels (each part's SDP adding the previous part's sums)">,
+    Statistic<"numKernelCut", "kernel-cuts", "Convolutions of more than 8192 kernels cut by kernels (parts joined in place)">,
   ];
   let dependentDialects = ["::mlir::dla::DLADialect", "::mlir::arith::ArithDialect"];
 }
