@@ -24,6 +24,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include "llvm/ADT/SetVector.h"
+
 using namespace mlir;
 using namespace mlir::dla;
 namespace nv = ::dlaformat::nvdla;
@@ -55,15 +57,29 @@ std::optional<int64_t> channelDim(Value operand) {
   return rank == 4 ? 1 : 0;
 }
 
-/// The constant (or truncf of one) defining `v`, when nothing reads it.
-void eraseIfUnread(Value v) {
+/// The constants (and truncf of one) among `ops` that nothing reads any
+/// more, erased (each once: a truncf before the constant it reads).
+void eraseUnread(llvm::SetVector<Operation *> ops) {
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (Operation *op : ops)
+      if (op->use_empty()) {
+        ops.remove(op);
+        op->erase();
+        erased = true;
+        break;
+      }
+  }
+}
+
+/// The constant or truncf of one defining `v`, and that constant.
+void addConstantDefs(Value v, llvm::SetVector<Operation *> &ops) {
   Operation *def = v.getDefiningOp();
-  if (!def || !def->use_empty() || !isa<arith::ConstantOp, arith::TruncFOp>(def))
+  if (!def || !isa<arith::ConstantOp, arith::TruncFOp>(def))
     return;
-  Value in = isa<arith::TruncFOp>(def) ? def->getOperand(0) : Value();
-  def->erase();
-  if (in)
-    eraseIfUnread(in);
+  ops.insert(def);
+  if (isa<arith::TruncFOp>(def))
+    addConstantDefs(def->getOperand(0), ops);
 }
 
 } // namespace
@@ -152,13 +168,16 @@ FailureOr<SmallVector<ConvOp>> mlir::dla::cutKernels(ConvOp conv,
          << " channels: DATAOUT_CHANNEL)" << (sdp ? ", each with its part of the SDP after it," : ",")
          << " joined in place (a channel concatenation; exact)";
   whole->getResult(0).replaceAllUsesWith(join.getResult());
-  SmallVector<Value> operands(conv->getOperands());
+  // The whole layer's constants go when only it read them.
+  llvm::SetVector<Operation *> constants;
+  for (Value v : conv->getOperands())
+    addConstantDefs(v, constants);
   if (sdp) {
-    operands.append(sdp->operand_begin(), sdp->operand_end());
+    for (Value v : sdp->getOperands().drop_front())
+      addConstantDefs(v, constants);
     sdp.erase();
   }
   conv.erase();
-  for (Value v : operands)
-    eraseIfUnread(v);
+  eraseUnread(std::move(constants));
   return parts;
 }
