@@ -18,6 +18,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from deep_conv import model_of
+
 
 def build(channels, seed):
     rng = np.random.default_rng(seed)
@@ -35,9 +37,7 @@ def build(channels, seed):
          helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16, 8, 8])],
         initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(w2, "w2"),
                      numpy_helper.from_array(np.array([channels, channels], np.int64), "split")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    onnx.checker.check_model(model)
-    return model
+    return model_of(graph)
 
 
 def main():

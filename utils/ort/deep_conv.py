@@ -24,6 +24,13 @@ import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 
+def model_of(graph):
+    """`graph` as a checked opset-13 model."""
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(model)
+    return model
+
+
 def build(channels, size, kernels, window, stride, seed):
     rng = np.random.default_rng(seed)
     bound = 1.0 / np.sqrt(float(window * window * channels))
@@ -47,9 +54,7 @@ def build(channels, size, kernels, window, stride, seed):
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, channels, size, size])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, kernels, out, out])],
         initializer=[weights("w_a"), bias, weights("w_b")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    onnx.checker.check_model(model)
-    return model
+    return model_of(graph)
 
 
 def build_fc(channels, kernels, seed):
@@ -62,9 +67,7 @@ def build_fc(channels, kernels, seed):
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, channels])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, kernels])],
         initializer=[numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    onnx.checker.check_model(model)
-    return model
+    return model_of(graph)
 
 
 def main():

@@ -1,7 +1,8 @@
 //===- CutInputChannels.cpp - Convolutions cut by input channels ----------===//
 //
 // Where not even one output column's window of a convolution fits beside
-// one kernel group in the convolution buffer, the format library cuts its
+// one kernel group in the convolution buffer, or it reads more input
+// channels than one layer (DATAIN_CHANNEL), the format library cuts its
 // input channels (nv::planConvChannelCut). Here the cut becomes ops the rest
 // of the compiler already runs: part i is a `dla.conv` of the channel view
 // `dla.channel_slice %x [c_i]` by its kernels' constant slice, and an

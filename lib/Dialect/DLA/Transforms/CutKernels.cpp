@@ -93,8 +93,9 @@ FailureOr<SmallVector<ConvOp>> mlir::dla::cutKernels(ConvOp conv,
   if (!result.hasStaticShape() || kernels <= most)
     return SmallVector<ConvOp>{conv};
   auto fail = [&](StringRef why) {
-    return conv.emitOpError() << "writes " << kernels << " output channels, one NVDLA layer at most "
-                              << most << " (DATAOUT_CHANNEL); cutting its kernels " << why;
+    return conv.emitOpError() << "writes " << kernels
+                              << " output channels, one NVDLA layer at most " << most
+                              << " (DATAOUT_CHANNEL); cutting its kernels " << why;
   };
   if (result.getEncoding())
     return fail("is done before layout assignment (its tensors have encodings)");
@@ -160,12 +161,12 @@ FailureOr<SmallVector<ConvOp>> mlir::dla::cutKernels(ConvOp conv,
     joined.push_back(out);
   }
   Operation *whole = sdp ? sdp.getOperation() : conv.getOperation();
-  auto join =
-      ChannelConcatOp::create(b, loc, whole->getResult(0).getType(), joined);
+  auto join = ChannelConcatOp::create(b, loc, whole->getResult(0).getType(), joined);
   InFlightDiagnostic remark = mlir::emitRemark(loc);
   remark << "runs as " << joined.size() << " convolutions of at most " << perPart << " of its "
          << kernels << " kernels (one layer writes at most " << most
-         << " channels: DATAOUT_CHANNEL)" << (sdp ? ", each with its part of the SDP after it," : ",")
+         << " channels: DATAOUT_CHANNEL)"
+         << (sdp ? ", each with its part of the SDP after it," : ",")
          << " joined in place (a channel concatenation; exact)";
   whole->getResult(0).replaceAllUsesWith(join.getResult());
   // The whole layer's constants go when only it read them.

@@ -209,7 +209,8 @@ LogicalResult outline(func::FuncOp func, SymbolTable &symbols, int64_t &moved) {
     Value outside;
     for (Operation *op : chain)
       outside = b.clone(*op, returned)->getResult(0);
-    view.replaceUsesWithIf(outside, [&](OpOperand &use) { return !layers.contains(use.getOwner()); });
+    view.replaceUsesWithIf(outside,
+                           [&](OpOperand &use) { return !layers.contains(use.getOwner()); });
   }
   for (auto [r, c] : llvm::zip(outputs.getArrayRef(), call.getResults()))
     Value(r).replaceUsesWithIf(c, [&](OpOperand &use) { return !layers.contains(use.getOwner()); });
