@@ -64,6 +64,8 @@ void mlir::dla::buildLowerToMemrefPipeline(OpPassManager &pm,
   OpPassManager &host = pm.nest<func::FuncOp>();
   // tosa-to-linalg has no transposed convolution: decomposed first.
   host.addPass(tosa::createTosaOptionalDecompositionsPass());
+  // Integer bilinear resizes with half-pixel offsets: right at the borders.
+  host.addPass(createDLAIntegerResizeBorders());
   host.addPass(tosa::createTosaToLinalgNamed());
   // Filters with the output channel innermost: host convolutions run as
   // vector loops (--dla-vectorize-kernels), the same sums in the same order.

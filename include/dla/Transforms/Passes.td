@@ -238,6 +238,21 @@ def DLAFlattenGlobals : Pass<"dla-flatten-globals", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def DLAIntegerResizeBorders
+    : Pass<"dla-integer-resize-borders", "::mlir::func::FuncOp"> {
+  let summary = "Give host integer bilinear tosa.resize non-negative offsets over an edge-padded input";
+  let description = [{
+    `tosa-to-linalg` computes an integer bilinear `tosa.resize` with a
+    negative offset (ONNX's half-pixel coordinates) wrong at the borders:
+    the source index rounds toward zero there instead of down. This pass
+    pads such a resize's input by its edge rows and columns (what ONNX's
+    clamp of the coordinate reads) and moves the offset on by one input
+    pixel (and the border back by one), the same interpolation with a
+    non-negative offset. Part of the host lowering of
+    `--dla-lower-to-memref`, before `tosa-to-linalg`.
+  }];
+}
+
 def DLAVectorFriendlyConvolutions
     : Pass<"dla-vector-friendly-convolutions", "::mlir::func::FuncOp"> {
   let summary = "Give host NHWC convolutions filters that --dla-vectorize-kernels vectorizes";
