@@ -64,3 +64,41 @@ func.func @both(%x: tensor<1x9000x1x1xf16>) -> tensor<1x9000x1x1xf16> {
   return %c : tensor<1x9000x1x1xf16>
 }
 }
+
+// -----
+
+// A bias computed at run time, per channel (rank 1), is not cut.
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @runtime_bias(%x: tensor<1x2x1x1xi8>, %b: tensor<9000xi8>) -> tensor<1x9000x1x1xi8> {
+  %w = arith.constant dense<1> : tensor<9000x2x1x1xi8>
+  // expected-error @+1 {{'dla.conv' op writes 9000 output channels, one NVDLA layer at most 8192 (DATAOUT_CHANNEL); cutting its kernels needs its bias at hand}}
+  %c = dla.conv direct %x, %w, %b : tensor<1x2x1x1xi8>, tensor<9000x2x1x1xi8>, tensor<9000xi8> -> tensor<1x9000x1x1xi8>
+  return %c : tensor<1x9000x1x1xi8>
+}
+}
+
+// -----
+
+// The SDP after it reads a per-channel operand computed at run time
+// (rank 1: no channel view of it): not cut.
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @runtime_sdp_operand(%x: tensor<1x2x1x1xi8>, %p: tensor<9000xi8>) -> tensor<1x9000x1x1xi8> {
+  %w = arith.constant dense<1> : tensor<9000x2x1x1xi8>
+  // expected-error @+1 {{cutting its kernels needs the operands of the SDP after it at hand}}
+  %c = dla.conv direct %x, %w : tensor<1x2x1x1xi8>, tensor<9000x2x1x1xi8> -> tensor<1x9000x1x1xi8>
+  %y = dla.sdp on_the_fly %c prelu %p : tensor<9000xi8> : tensor<1x9000x1x1xi8> -> tensor<1x9000x1x1xi8>
+  return %y : tensor<1x9000x1x1xi8>
+}
+}
+
+// -----
+
+// After layout assignment the cut is not made.
+module attributes {dla.target = #dla.target<nvdla, nv_small>} {
+func.func @encoded(%x: tensor<1x2x1x1xi8>) -> tensor<1x9000x1x1xi8, #dla.feature<int8, config = nv_small>> {
+  %w = arith.constant dense<1> : tensor<9000x2x1x1xi8>
+  // expected-error @+1 {{cutting its kernels is done before layout assignment (its tensors have encodings)}}
+  %c = dla.conv direct %x, %w : tensor<1x2x1x1xi8>, tensor<9000x2x1x1xi8> -> tensor<1x9000x1x1xi8, #dla.feature<int8, config = nv_small>>
+  return %c : tensor<1x9000x1x1xi8, #dla.feature<int8, config = nv_small>>
+}
+}
